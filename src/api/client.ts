@@ -1,0 +1,266 @@
+/**
+ * The game API client: one typed method per endpoint of api-spec.md part "Endpoints" (numbered as
+ * there), through the cache (optional), the rate limiter (optional) and the HTTP transport.
+ */
+import type { Dispatcher } from 'undici';
+import type { ResponseCache, Fetched } from '../cache/response-cache.js';
+import type { Logger } from '../logger.js';
+import {
+  DEFAULT_HISTORY_LIMIT,
+  encodeSegment,
+  historyQuery,
+  itemTypeParam,
+  pageQuery,
+  pathWithQuery,
+  platformParam,
+  seasonParam,
+  type ApiRequest,
+  type EndpointName,
+  type HistoryParams,
+  type ItemType,
+  type PageParams,
+  type Platform,
+} from './endpoints.js';
+import { ApiArgumentError, ApiError } from './errors.js';
+import { HttpTransport } from './http.js';
+import { createImageResolver } from './images.js';
+import type { Priority, UpstreamRateLimiter } from './rate-limiter.js';
+import { createSchemas, type Schemas } from './schemas.js';
+import type { z } from 'zod';
+
+export type { Fetched };
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Bypass the TTL and ask the API (the answer refreshes the cache). */
+  fresh?: boolean;
+  /** Rate-limiter priority; default `interactive`. */
+  priority?: Priority;
+  signal?: AbortSignal;
+}
+
+export interface RivalsApiOptions {
+  baseUrl: string;
+  apiKey?: string;
+  /** Base for image paths; default `<origin of baseUrl>/rivals`. */
+  imageBaseUrl?: string;
+  dispatcher?: Dispatcher;
+  timeoutMs?: number;
+  /** Without it every call goes to the API. */
+  cache?: ResponseCache;
+  /** Without it calls are not rate limited (tests, the uncached benchmark baseline). */
+  limiter?: UpstreamRateLimiter;
+  logger?: Logger;
+  now?: () => number;
+}
+
+/** Counters since start. */
+export interface ApiStats {
+  /** Requests sent to the API. */
+  upstreamRequests: number;
+}
+
+/**
+ * The client. Every method returns a {@link Fetched} value (data plus age and staleness) and throws
+ * {@link ApiArgumentError} for invalid arguments (before any request) or {@link ApiError} for a
+ * failed request.
+ */
+export class RivalsApi {
+  readonly #transport: HttpTransport;
+  readonly #schemas: Schemas;
+  readonly #cache?: ResponseCache;
+  readonly #limiter?: UpstreamRateLimiter;
+  readonly #logger?: Logger;
+  readonly #now: () => number;
+  readonly stats: ApiStats = { upstreamRequests: 0 };
+
+  constructor(options: RivalsApiOptions) {
+    this.#transport = new HttpTransport({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      dispatcher: options.dispatcher,
+      timeoutMs: options.timeoutMs,
+      logger: options.logger,
+      now: options.now,
+    });
+    this.#schemas = createSchemas(createImageResolver(options.imageBaseUrl ?? `${new URL(options.baseUrl).origin}/rivals`));
+    this.#cache = options.cache;
+    this.#limiter = options.limiter;
+    this.#logger = options.logger;
+    this.#now = options.now ?? Date.now;
+  }
+
+  // ---- Heroes (spec endpoints 1-5)
+
+  /** 1. `GET /api/v1/heroes`: every hero with transformations, costumes and abilities. */
+  heroes(options?: CallOptions) {
+    return this.#call('heroes', { endpoint: 'heroes', path: '/api/v1/heroes', query: {} }, options);
+  }
+
+  /** 2. `GET /api/v1/heroes/hero/{query}`: one hero by name or id. */
+  hero(query: string | number, options?: CallOptions) {
+    return this.#call('hero', { endpoint: 'hero', path: `/api/v1/heroes/hero/${encodeSegment('hero', 'query', query)}`, query: {} }, options);
+  }
+
+  /** 3. `GET /api/v1/heroes/hero/{query}/stats`: a hero's statistics. An unknown hero is `not_found`. */
+  heroStats(query: string | number, options?: CallOptions) {
+    const seg = encodeSegment('heroStats', 'query', query);
+    return this.#call('heroStats', { endpoint: 'heroStats', path: `/api/v1/heroes/hero/${seg}/stats`, query: {} }, options);
+  }
+
+  /** 4. `GET /api/v1/heroes/hero/{query}/costumes`: a hero's costumes. */
+  heroCostumes(query: string | number, options?: CallOptions) {
+    const seg = encodeSegment('heroCostumes', 'query', query);
+    return this.#call('costumes', { endpoint: 'heroCostumes', path: `/api/v1/heroes/hero/${seg}/costumes`, query: {} }, options);
+  }
+
+  /** 5. `GET /api/v1/heroes/leaderboard/{query}?platform=`: a hero's leaderboard; platform pc (default), ps or xbox. */
+  heroLeaderboard(query: string | number, params: { platform?: Platform | string } = {}, options?: CallOptions) {
+    const seg = encodeSegment('heroLeaderboard', 'query', query);
+    const platform = platformParam('heroLeaderboard', params.platform);
+    return this.#call('leaderboard', { endpoint: 'heroLeaderboard', path: `/api/v1/heroes/leaderboard/${seg}`, query: { platform } }, options);
+  }
+
+  // ---- Achievements (6-7)
+
+  /** 6. `GET /api/v1/achievements?query=&page=&limit=`: achievements, optionally filtered by a hero name or id. */
+  achievements(params: PageParams & { query?: string } = {}, options?: CallOptions) {
+    const query = pageQuery('achievements', params);
+    if (params.query !== undefined) {
+      const q = String(params.query).trim();
+      if (q === '') throw new ApiArgumentError('achievements', 'query', 'must not be empty');
+      query.query = q;
+    }
+    return this.#call('achievements', { endpoint: 'achievements', path: '/api/v1/achievements', query }, options);
+  }
+
+  /** 7. `GET /api/v1/achievement/{query}`: one achievement by id or name. */
+  achievement(query: string | number, options?: CallOptions) {
+    const seg = encodeSegment('achievement', 'query', query);
+    return this.#call('achievement', { endpoint: 'achievement', path: `/api/v1/achievement/${seg}`, query: {} }, options);
+  }
+
+  // ---- Battle pass (8)
+
+  /** 8. `GET /api/v1/battlepass?season=`: a season's battle pass (API default season 1.5). */
+  battlePass(params: { season?: number | string } = {}, options?: CallOptions) {
+    const season = seasonParam('battlePass', params.season);
+    return this.#call('battlePass', { endpoint: 'battlePass', path: '/api/v1/battlepass', query: season === undefined ? {} : { season } }, options);
+  }
+
+  // ---- Items (9-10)
+
+  /** 9. `GET /api/v1/items?type=&page=&limit=`: items, optionally of one type (emote, mvp, nameplate, spray). */
+  items(params: PageParams & { type?: ItemType | string } = {}, options?: CallOptions) {
+    const query = pageQuery('items', params);
+    const type = itemTypeParam('items', params.type);
+    if (type) query.type = type;
+    return this.#call('items', { endpoint: 'items', path: '/api/v1/items', query }, options);
+  }
+
+  /** 10. `GET /api/v1/item/{query}`: one item by id or name. */
+  item(query: string | number, options?: CallOptions) {
+    return this.#call('item', { endpoint: 'item', path: `/api/v1/item/${encodeSegment('item', 'query', query)}`, query: {} }, options);
+  }
+
+  // ---- Maps (11)
+
+  /** 11. `GET /api/v1/maps?page=&limit=`: maps. */
+  maps(params: PageParams = {}, options?: CallOptions) {
+    return this.#call('maps', { endpoint: 'maps', path: '/api/v1/maps', query: pageQuery('maps', params) }, options);
+  }
+
+  // ---- Patch notes area (12-16)
+
+  /** 12. `GET /api/v1/balances?page=&limit=`: balance posts, newest first. */
+  balances(params: PageParams = {}, options?: CallOptions) {
+    return this.#call('balances', { endpoint: 'balances', path: '/api/v1/balances', query: pageQuery('balances', params) }, options);
+  }
+
+  /** 13. `GET /api/v1/patch-notes?page=&limit=`: patch notes, newest first. */
+  patchNotes(params: PageParams = {}, options?: CallOptions) {
+    return this.#call('patchNotes', { endpoint: 'patchNotes', path: '/api/v1/patch-notes', query: pageQuery('patchNotes', params) }, options);
+  }
+
+  /** 14. `GET /api/v1/dev-diaries?page=&limit=`: dev diaries, newest first. */
+  devDiaries(params: PageParams = {}, options?: CallOptions) {
+    return this.#call('devDiaries', { endpoint: 'devDiaries', path: '/api/v1/dev-diaries', query: pageQuery('devDiaries', params) }, options);
+  }
+
+  /** 15. `GET /api/v1/dev-diary/{id}`: one dev diary. */
+  devDiary(id: string | number, options?: CallOptions) {
+    return this.#call('post', { endpoint: 'devDiary', path: `/api/v1/dev-diary/${encodeSegment('devDiary', 'id', id)}`, query: {} }, options);
+  }
+
+  /** 16. `GET /api/v1/game-versions?page=&limit=`: game versions, newest first. */
+  gameVersions(params: PageParams = {}, options?: CallOptions) {
+    return this.#call('gameVersions', { endpoint: 'gameVersions', path: '/api/v1/game-versions', query: pageQuery('gameVersions', params) }, options);
+  }
+
+  // ---- Players and matches (17-20)
+
+  /** 17. `GET /api/v1/player/{query}?season=`: a player profile by uid or name (uid is more stable). */
+  player(query: string | number, params: { season?: number | string } = {}, options?: CallOptions) {
+    const seg = encodeSegment('player', 'query', query);
+    const season = seasonParam('player', params.season);
+    return this.#call('player', { endpoint: 'player', path: `/api/v1/player/${seg}`, query: season === undefined ? {} : { season } }, options);
+  }
+
+  /** 18. `GET /api/v1/player/{query}/match-history`: match history version 1. */
+  matchHistoryV1(query: string | number, params: HistoryParams = {}, options?: CallOptions) {
+    const seg = encodeSegment('matchHistoryV1', 'query', query);
+    const q = historyQuery('matchHistoryV1', params);
+    return this.#call('matchHistory', { endpoint: 'matchHistoryV1', path: `/api/v1/player/${seg}/match-history`, query: q }, options);
+  }
+
+  /** 19. `GET /api/v2/player/{query}/match-history`: match history version 2, paged (default limit 40) with `pagination`. */
+  matchHistoryV2(query: string | number, params: HistoryParams & PageParams = {}, options?: CallOptions) {
+    const seg = encodeSegment('matchHistoryV2', 'query', query);
+    const q = { ...historyQuery('matchHistoryV2', params), ...pageQuery('matchHistoryV2', params, DEFAULT_HISTORY_LIMIT) };
+    return this.#call('matchHistory', { endpoint: 'matchHistoryV2', path: `/api/v2/player/${seg}/match-history`, query: q }, options);
+  }
+
+  /** 20. `GET /api/v1/match/{match_uid}`: a match detail (never changes once located; cached forever). */
+  match(matchUid: string, options?: CallOptions) {
+    const seg = encodeSegment('match', 'match_uid', matchUid);
+    return this.#call('match', { endpoint: 'match', path: `/api/v1/match/${seg}`, query: {} }, options);
+  }
+
+  /** Closes the connection pool (shutdown). */
+  async close(): Promise<void> {
+    await this.#transport.close();
+  }
+
+  async #call<K extends keyof Schemas>(schema: K, request: ApiRequest, options: CallOptions = {}): Promise<Fetched<z.output<Schemas[K]>>> {
+    const url = pathWithQuery(request);
+    const load = () => this.#fetch(schema, request.endpoint, url, options);
+    if (this.#cache) return this.#cache.get(`${request.endpoint}:${url}`, request.endpoint, load, { fresh: options.fresh });
+    const data = await load();
+    return { data, fetchedAt: this.#now(), ageMs: 0, stale: false, source: 'upstream' };
+  }
+
+  async #fetch<K extends keyof Schemas>(schema: K, endpoint: EndpointName, url: string, options: CallOptions): Promise<z.output<Schemas[K]>> {
+    const send = () => {
+      this.stats.upstreamRequests++;
+      return this.#transport.get(endpoint, url, options.signal);
+    };
+    let raw: unknown;
+    try {
+      raw = this.#limiter ? await this.#limiter.schedule(send, options.priority ?? 'interactive') : await send();
+    } catch (err) {
+      // Only a header-given delay pauses the whole key: a 429 body message can be a per-player cooldown.
+      if (err instanceof ApiError && err.kind === 'rate_limited' && err.retryAfterFromHeader && err.retryAfterMs !== undefined && this.#limiter) {
+        this.#limiter.backoff(err.retryAfterMs, this.#now());
+      }
+      throw err;
+    }
+    const parsed = this.#schemas[schema].safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'unexpected shape';
+      this.#logger?.warn({ endpoint, issues: parsed.error.issues.slice(0, 5) }, 'unusable API response');
+      throw new ApiError({ kind: 'bad_response', endpoint, upstreamMessage: where });
+    }
+    return parsed.data as z.output<Schemas[K]>;
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * Request building for the 20 endpoints of api-spec.md part "Endpoints": argument validation (done
+ * before any request) and path/query construction. Pure functions, no I/O.
+ */
+import { ApiArgumentError } from './errors.js';
+
+/** The 20 endpoints, named as the client's methods. */
+export type EndpointName =
+  | 'heroes'
+  | 'hero'
+  | 'heroStats'
+  | 'heroCostumes'
+  | 'heroLeaderboard'
+  | 'achievements'
+  | 'achievement'
+  | 'battlePass'
+  | 'items'
+  | 'item'
+  | 'maps'
+  | 'balances'
+  | 'patchNotes'
+  | 'devDiaries'
+  | 'devDiary'
+  | 'gameVersions'
+  | 'player'
+  | 'matchHistoryV1'
+  | 'matchHistoryV2'
+  | 'match';
+
+/** Platforms of the hero leaderboard (spec endpoint 5). */
+export const PLATFORMS = ['pc', 'ps', 'xbox'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+/** Item types accepted by the item filter (spec endpoint 9). */
+export const ITEM_TYPES = ['emote', 'mvp', 'nameplate', 'spray'] as const;
+export type ItemType = (typeof ITEM_TYPES)[number];
+
+/** Spec, Limits 2: page 1, limit 10 for list endpoints, limit 40 for match history v2. */
+export const DEFAULT_PAGE = 1;
+export const DEFAULT_LIMIT = 10;
+export const DEFAULT_HISTORY_LIMIT = 40;
+
+/** Longest path segment the client sends: far above any real name, far below URL length limits. */
+export const MAX_SEGMENT_LENGTH = 256;
+
+/** A request ready to send: `path` is already percent-encoded, `query` holds raw values. */
+export interface ApiRequest {
+  endpoint: EndpointName;
+  path: string;
+  query: Record<string, string>;
+}
+
+/** Paging of list endpoints. Both are positive integers; defaults from the spec. */
+export interface PageParams {
+  page?: number;
+  limit?: number;
+}
+
+/** Filters of both match-history versions (spec endpoints 18 and 19). */
+export interface HistoryParams {
+  /** A season such as 1 or 1.5; default: the current season. */
+  season?: number | string;
+  /** Matches to skip (spec default 20, applied by the API when omitted). */
+  skip?: number;
+  /** Game mode id (spec default 0: all). */
+  game_mode?: number;
+  /** Unix seconds: only matches after it. */
+  timestamp?: number;
+}
+
+/**
+ * Percent-encodes one path segment so that no input can reach another path: `/`, `?`, `#`, `%` and
+ * every other reserved or non-ASCII character is encoded (RFC 3986 unreserved characters stay).
+ * @throws {ApiArgumentError} for text that cannot be a segment: empty, `.`/`..` (URL parsers remove
+ * dot segments, encoded or not), ill-formed UTF-16, or longer than {@link MAX_SEGMENT_LENGTH}.
+ */
+export function encodeSegment(endpoint: EndpointName, argument: string, value: unknown): string {
+  if (typeof value !== 'string' && typeof value !== 'number') throw new ApiArgumentError(endpoint, argument, 'must be text');
+  const text = String(value).trim();
+  if (text === '') throw new ApiArgumentError(endpoint, argument, 'must not be empty');
+  if (text === '.' || text === '..') throw new ApiArgumentError(endpoint, argument, 'must not be "." or ".."');
+  if (!text.isWellFormed()) throw new ApiArgumentError(endpoint, argument, 'contains invalid characters');
+  if (text.length > MAX_SEGMENT_LENGTH) throw new ApiArgumentError(endpoint, argument, `must be at most ${MAX_SEGMENT_LENGTH} characters`);
+  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+function positiveInt(endpoint: EndpointName, argument: string, value: unknown, fallback?: number): number | undefined {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new ApiArgumentError(endpoint, argument, 'must be a positive whole number');
+  }
+  return value;
+}
+
+function nonNegativeInt(endpoint: EndpointName, argument: string, value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new ApiArgumentError(endpoint, argument, 'must be a whole number, 0 or more');
+  }
+  return value;
+}
+
+/**
+ * A season such as 1, 1.5 or "2": a positive number with at most one decimal place, sent as written
+ * (`1.5`, never `1.50`).
+ * @throws {ApiArgumentError}
+ */
+export function seasonParam(endpoint: EndpointName, value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(n) || n <= 0 || n > 1000 || Math.round(n * 10) !== n * 10) {
+    throw new ApiArgumentError(endpoint, 'season', 'must be a season number such as 1 or 1.5');
+  }
+  return String(n);
+}
+
+/** @throws {ApiArgumentError} unless one of pc, ps, xbox (case-insensitive). */
+export function platformParam(endpoint: EndpointName, value: unknown): Platform {
+  if (value === undefined || value === null) return 'pc';
+  const p = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  if (!(PLATFORMS as readonly string[]).includes(p)) throw new ApiArgumentError(endpoint, 'platform', `must be one of ${PLATFORMS.join(', ')}`);
+  return p as Platform;
+}
+
+/** @throws {ApiArgumentError} unless one of emote, mvp, nameplate, spray (case-insensitive). */
+export function itemTypeParam(endpoint: EndpointName, value: unknown): ItemType | undefined {
+  if (value === undefined || value === null) return undefined;
+  const t = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  if (!(ITEM_TYPES as readonly string[]).includes(t)) throw new ApiArgumentError(endpoint, 'type', `must be one of ${ITEM_TYPES.join(', ')}`);
+  return t as ItemType;
+}
+
+/** Query of a list endpoint with the spec's defaults written out (so cache keys agree). */
+export function pageQuery(endpoint: EndpointName, params: PageParams = {}, defaultLimit = DEFAULT_LIMIT): Record<string, string> {
+  return {
+    page: String(positiveInt(endpoint, 'page', params.page, DEFAULT_PAGE)),
+    limit: String(positiveInt(endpoint, 'limit', params.limit, defaultLimit)),
+  };
+}
+
+/** Query of both match-history versions; omitted values are left to the API's defaults. */
+export function historyQuery(endpoint: EndpointName, params: HistoryParams = {}): Record<string, string> {
+  const query: Record<string, string> = {};
+  const season = seasonParam(endpoint, params.season);
+  if (season !== undefined) query.season = season;
+  const skip = nonNegativeInt(endpoint, 'skip', params.skip);
+  if (skip !== undefined) query.skip = String(skip);
+  const gameMode = nonNegativeInt(endpoint, 'game_mode', params.game_mode);
+  if (gameMode !== undefined) query.game_mode = String(gameMode);
+  const timestamp = nonNegativeInt(endpoint, 'timestamp', params.timestamp);
+  if (timestamp !== undefined) query.timestamp = String(timestamp);
+  return query;
+}
+
+/** `path?query` with query keys sorted, values encoded: the URL suffix and the cache key. */
+export function pathWithQuery(request: Pick<ApiRequest, 'path' | 'query'>): string {
+  const keys = Object.keys(request.query).sort();
+  if (keys.length === 0) return request.path;
+  return `${request.path}?${keys.map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(request.query[k]!)}`).join('&')}`;
+}

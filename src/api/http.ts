@@ -1,0 +1,169 @@
+/**
+ * The HTTP transport: one GET over undici with keep-alive pooling, explicit timeouts and a body size
+ * cap, turning every failure into an {@link ApiError}. Source: api-spec.md parts "Authentication"
+ * (header `x-api-key`) and "Errors".
+ */
+import { Agent, request, type Dispatcher } from 'undici';
+import type { Logger } from '../logger.js';
+import { ApiError, isErrorEnvelope, kindFromStatus, parseRetryAfter, parseRetryAfterHeader, upstreamMessageOf } from './errors.js';
+
+/** Options of {@link HttpTransport}. Durations in milliseconds. */
+export interface HttpTransportOptions {
+  /** e.g. `https://marvelrivalsapi.com`; paths are appended to it. */
+  baseUrl: string;
+  /** Sent as `x-api-key`; never logged. */
+  apiKey?: string;
+  /** Injected dispatcher (tests, proxies); default: a keep-alive {@link Agent} built from the timeouts. */
+  dispatcher?: Dispatcher;
+  /** Limit for receiving headers, for body inactivity, and for the whole request. Default 10 000. */
+  timeoutMs?: number;
+  /** Limit for opening a connection. Default min(5 000, timeoutMs). */
+  connectTimeoutMs?: number;
+  /** Largest body accepted. Default 16 MiB (the full hero list is about 0.3 MiB). */
+  maxBodyBytes?: number;
+  logger?: Logger;
+  /** Clock for `Retry-After` dates. */
+  now?: () => number;
+}
+
+/**
+ * Creates the default dispatcher: a pooled keep-alive agent with connect, headers and body timeouts.
+ * Close it (`await agent.close()`) on shutdown.
+ */
+export function createDispatcher(timeoutMs = 10_000, connectTimeoutMs = Math.min(5_000, timeoutMs)): Agent {
+  return new Agent({
+    connections: 32,
+    keepAliveTimeout: 10_000,
+    keepAliveMaxTimeout: 60_000,
+    connect: { timeout: connectTimeoutMs },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** Sends GET requests to the game API and returns parsed JSON bodies. */
+export class HttpTransport {
+  readonly baseUrl: string;
+  readonly #apiKey?: string;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #timeoutMs: number;
+  readonly #maxBodyBytes: number;
+  readonly #logger?: Logger;
+  readonly #now: () => number;
+
+  constructor(options: HttpTransportOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#apiKey = options.apiKey;
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#dispatcher = options.dispatcher ?? createDispatcher(this.#timeoutMs, options.connectTimeoutMs);
+    this.#maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
+    this.#logger = options.logger;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * GETs `pathAndQuery` (already encoded, starting with `/`) and returns the parsed JSON body.
+   * @param endpoint endpoint name, used in errors and logs.
+   * @throws {ApiError} `timeout` (connect, headers, body or overall deadline), `unavailable` (network
+   * failure, 5xx), `bad_response` (not JSON, too large), or the kind derived from the status and body.
+   */
+  async get(endpoint: string, pathAndQuery: string, signal?: AbortSignal): Promise<unknown> {
+    const started = performance.now();
+    const deadline = AbortSignal.timeout(this.#timeoutMs * 2);
+    const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
+    if (this.#apiKey) headers['x-api-key'] = this.#apiKey;
+    let status = 0;
+    try {
+      const res = await request(`${this.baseUrl}${pathAndQuery}`, {
+        method: 'GET',
+        headers,
+        dispatcher: this.#dispatcher,
+        headersTimeout: this.#timeoutMs,
+        bodyTimeout: this.#timeoutMs,
+        signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+      });
+      status = res.statusCode;
+      const text = await this.#readBody(endpoint, res);
+      let body: unknown;
+      let parsed = true;
+      try {
+        body = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        parsed = false;
+        body = text;
+      }
+      this.#logger?.debug({ endpoint, path: pathAndQuery, status, ms: Math.round(performance.now() - started) }, 'api request');
+      if (status >= 200 && status < 300) {
+        if (!parsed || body === undefined) throw new ApiError({ kind: 'bad_response', endpoint, status, upstreamMessage: 'body is not JSON' });
+        if (isErrorEnvelope(body)) throw this.#errorFromBody(endpoint, statusOfEnvelope(body), res.headers['retry-after'], body);
+        return body;
+      }
+      throw this.#errorFromBody(endpoint, status, res.headers['retry-after'], body);
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      throw this.#networkError(endpoint, err, status, signal);
+    }
+  }
+
+  /** Closes the connection pool if this transport created it. */
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+
+  async #readBody(endpoint: string, res: Dispatcher.ResponseData): Promise<string> {
+    const declared = Number(res.headers['content-length']);
+    if (Number.isFinite(declared) && declared > this.#maxBodyBytes) {
+      res.body.destroy();
+      throw new ApiError({ kind: 'bad_response', endpoint, status: res.statusCode, upstreamMessage: `body of ${declared} bytes exceeds the limit` });
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > this.#maxBodyBytes) {
+        res.body.destroy();
+        throw new ApiError({ kind: 'bad_response', endpoint, status: res.statusCode, upstreamMessage: 'body exceeds the size limit' });
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  #errorFromBody(endpoint: string, status: number, retryAfter: string | string[] | undefined, body: unknown): ApiError {
+    const upstreamMessage = upstreamMessageOf(body);
+    const kind = kindFromStatus(status, upstreamMessage);
+    if (kind !== 'rate_limited') return new ApiError({ kind, endpoint, status, upstreamMessage });
+    const fromHeader = parseRetryAfterHeader(retryAfter, this.#now());
+    // No delay given at all: a minute is the window of a per-minute limit.
+    const retryAfterMs = fromHeader ?? parseRetryAfter(undefined, upstreamMessage, this.#now()) ?? 60_000;
+    return new ApiError({ kind, endpoint, status, retryAfterMs, retryAfterFromHeader: fromHeader !== undefined, upstreamMessage });
+  }
+
+  #networkError(endpoint: string, err: unknown, status: number, callerSignal?: AbortSignal): ApiError {
+    const e = err as { code?: string; name?: string; message?: string };
+    const timedOut = TIMEOUT_CODES.has(e.code ?? '') || e.name === 'TimeoutError' || (e.name === 'AbortError' && !callerSignal?.aborted);
+    return new ApiError({
+      kind: timedOut ? 'timeout' : 'unavailable',
+      endpoint,
+      status: status || undefined,
+      upstreamMessage: e.code ?? e.name ?? 'network error',
+      cause: err,
+    });
+  }
+}
+
+/** Status of an error envelope in a 2xx response: its numeric `status`, else one guessed from its message. */
+function statusOfEnvelope(body: unknown): number {
+  const b = body as Record<string, unknown>;
+  const status = Number(b.status);
+  if (Number.isInteger(status) && status >= 400 && status < 600) return status;
+  const message = upstreamMessageOf(body) ?? '';
+  if (/api key/i.test(message)) return 401;
+  if (/not found|no .* found|does not match/i.test(message)) return 404;
+  if (/invalid|missing/i.test(message)) return 400;
+  return 500;
+}

@@ -1,0 +1,61 @@
+/**
+ * The keyv instance behind the response cache: a bounded least-recently-used map in memory by
+ * default, or Redis when `REDIS_URL` is set so that several bot processes share one cache.
+ */
+import Keyv from 'keyv';
+import KeyvRedis from '@keyv/redis';
+import { LRUCache } from 'lru-cache';
+
+/** Key prefix of the response cache; bump the version when the cached value shapes change. */
+export const CACHE_NAMESPACE = 'rivals:cache:v1';
+
+/**
+ * A Map-like keyv store over lru-cache: keyv passes its TTL as a number, lru-cache wants `{ttl}`.
+ * Bounded by entry count; the least recently used entry goes first.
+ */
+export class LruStore<V = unknown> {
+  readonly #lru: LRUCache<string, V & {}>;
+  constructor(maxEntries: number) {
+    this.#lru = new LRUCache<string, V & {}>({ max: maxEntries });
+  }
+  get(key: string): V | undefined {
+    return this.#lru.get(key);
+  }
+  set(key: string, value: V & {}, ttl?: number): boolean {
+    this.#lru.set(key, value, ttl !== undefined && Number.isFinite(ttl) && ttl > 0 ? { ttl } : undefined);
+    return true;
+  }
+  delete(key: string): boolean {
+    return this.#lru.delete(key);
+  }
+  has(key: string): boolean {
+    return this.#lru.has(key);
+  }
+  clear(): void {
+    this.#lru.clear();
+  }
+  /** Entries held now. */
+  get size(): number {
+    return this.#lru.size;
+  }
+}
+
+export interface CacheStoreOptions {
+  /** `redis://` URL; absent: in memory. */
+  redisUrl?: string;
+  /** Bound of the in-memory store. */
+  maxEntries: number;
+  namespace?: string;
+}
+
+/**
+ * Creates the keyv instance for the response cache.
+ * Store errors are emitted as `error` events by keyv; the cache treats them as misses.
+ */
+export function createCacheStore(options: CacheStoreOptions): Keyv {
+  const namespace = options.namespace ?? CACHE_NAMESPACE;
+  if (options.redisUrl) {
+    return new Keyv({ store: new KeyvRedis(options.redisUrl, { throwOnConnectError: false }), namespace, useKeyPrefix: false });
+  }
+  return new Keyv({ store: new LruStore(options.maxEntries), namespace });
+}

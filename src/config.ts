@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { RESOURCES, type Resource } from './cache/ttl.js';
+
+/** Log levels pino accepts, plus `silent`. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Variables whose values are secrets: never echoed in an error message. */
+const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'RIVALS_API_KEY', 'REDIS_URL']);
+
+/** Documented default for `RIVALS_API_RPM`: a conservative rate for a personal key (the spec does not state the tiers). */
+export const DEFAULT_RIVALS_API_RPM = 60;
+
+const optionalText = z.string().trim().min(1).optional();
+const url = (fallback?: string) => {
+  const schema = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+  return fallback === undefined ? schema.optional() : schema.default(fallback);
+};
+const positiveInt = (fallback: number) =>
+  z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be positive').default(fallback);
+
+/**
+ * `CACHE_TTL`: comma-separated `resource=seconds` pairs overriding the TTL table (src/cache/ttl.ts),
+ * e.g. `player=120,heroes=3600`; `forever` keeps an entry without expiry.
+ */
+const ttlOverrides = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    const out: Partial<Record<Resource, number>> = {};
+    if (!raw?.trim()) return out;
+    for (const pair of raw.split(',')) {
+      const [name, value] = pair.split('=').map((s) => s.trim());
+      if (!name || !(RESOURCES as readonly string[]).includes(name)) {
+        ctx.addIssue({ code: 'custom', message: `unknown resource "${name ?? ''}" (known: ${RESOURCES.join(', ')})` });
+        return z.NEVER;
+      }
+      const seconds = value === 'forever' ? Number.POSITIVE_INFINITY : Number(value);
+      if (!(seconds > 0)) {
+        ctx.addIssue({ code: 'custom', message: `"${name}" needs a positive number of seconds or "forever"` });
+        return z.NEVER;
+      }
+      out[name as Resource] = seconds * 1000;
+    }
+    return out;
+  });
+
+const schema = z.object({
+  DISCORD_TOKEN: optionalText,
+  DISCORD_CLIENT_ID: optionalText,
+  DISCORD_DEV_GUILD_ID: optionalText,
+  DISCORD_API_URL: url('https://discord.com/api'),
+  RIVALS_API_KEY: optionalText,
+  RIVALS_API_BASE_URL: url('https://marvelrivalsapi.com'),
+  RIVALS_IMAGE_BASE_URL: url(),
+  RIVALS_API_RPM: positiveInt(DEFAULT_RIVALS_API_RPM),
+  RIVALS_API_TIMEOUT_MS: positiveInt(10_000),
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  CACHE_MAX_ENTRIES: positiveInt(10_000),
+  CACHE_TTL: ttlOverrides,
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65_535).default(3000),
+});
+
+/** The validated configuration. Durations are in milliseconds. */
+export interface Config {
+  discord: { token?: string; clientId?: string; devGuildId?: string; apiUrl: string };
+  rivals: {
+    /** Absent: the bot runs offline on the in-process replica. */
+    apiKey?: string;
+    baseUrl: string;
+    /** Base against which image paths are resolved; defaults to `<API host>/rivals`. */
+    imageBaseUrl: string;
+    requestsPerMinute: number;
+    timeoutMs: number;
+  };
+  redisUrl?: string;
+  cache: { maxEntries: number; ttlOverrides: Partial<Record<Resource, number>> };
+  dataDir: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+  port: number;
+}
+
+/** Thrown by {@link loadConfig}; its message names every bad variable and why, never a secret value. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(readonly problems: { variable: string; message: string }[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p.variable}: ${p.message}`).join('\n')}`);
+  }
+}
+
+/**
+ * Parses and validates the environment once. Pure: reads only the object given.
+ * Empty strings count as unset, as in most `.env` files.
+ * @throws {ConfigError} naming each invalid variable.
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const cleaned: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined && value.trim() !== '') cleaned[key] = value;
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const variable = String(issue.path[0] ?? 'environment');
+        const got = SECRET_VARIABLES.has(variable) || cleaned[variable] === undefined ? '' : ` (got "${cleaned[variable]}")`;
+        return { variable, message: `${issue.message}${got}` };
+      }),
+    );
+  }
+  const e = parsed.data;
+  const baseUrl = (e.RIVALS_API_BASE_URL as string).replace(/\/+$/, '');
+  return {
+    discord: { token: e.DISCORD_TOKEN, clientId: e.DISCORD_CLIENT_ID, devGuildId: e.DISCORD_DEV_GUILD_ID, apiUrl: (e.DISCORD_API_URL as string).replace(/\/+$/, '') },
+    rivals: {
+      apiKey: e.RIVALS_API_KEY,
+      baseUrl,
+      imageBaseUrl: (e.RIVALS_IMAGE_BASE_URL ?? `${new URL(baseUrl).origin}/rivals`).replace(/\/+$/, ''),
+      requestsPerMinute: e.RIVALS_API_RPM,
+      timeoutMs: e.RIVALS_API_TIMEOUT_MS,
+    },
+    redisUrl: e.REDIS_URL,
+    cache: { maxEntries: e.CACHE_MAX_ENTRIES, ttlOverrides: e.CACHE_TTL },
+    dataDir: e.DATA_DIR,
+    logLevel: e.LOG_LEVEL,
+    port: e.PORT,
+  };
+}

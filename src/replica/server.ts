@@ -1,0 +1,490 @@
+/**
+ * A local replica of the game API: all 20 endpoints of api-spec.md with its authentication, paging,
+ * filters, lookups, and the exact error statuses and bodies of its "Errors" part. Used by the bot
+ * offline (in-process) and by every test (real HTTP over loopback).
+ *
+ * Where the spec is silent the replica makes a documented choice:
+ * - unknown hero on the detail and leaderboard endpoints, unknown match, unknown player on the match
+ *   histories: 404 in the common body shape;
+ * - unknown player on the player endpoint (the spec lists no 404 there): 404 in the common shape,
+ *   `Player not found`; a blank query is the spec's 400 `{error: "..."}`;
+ * - `season` on match histories is accepted but does not filter (the captures show entries of other
+ *   seasons under a season filter); `skip` applies only when sent.
+ * - `GET /api/v1/patch-note/{id}` (named in game versions, not described) returns one patch note.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../logger.js';
+import { loadDataset, type Dataset, type PostKind } from './data/dataset.js';
+import { drawLatency, faultsSchema, type Faults } from './faults.js';
+
+type Json = Record<string, unknown>;
+
+/** The exact messages of api-spec.md, part "Errors". */
+export const MESSAGES = {
+  unauthorized: 'Invalid or missing API key.',
+  serverError: 'An error occurred while fetching data.',
+  badPagination: 'Invalid pagination parameters.',
+  badQueryOrFilter: 'Invalid query parameters or filters.',
+  badQuery: 'Invalid query parameters.',
+  badSeason: 'Invalid season query parameter. The specified season is not available or invalid.',
+  unknownHero: 'Invalid hero name or ID. The provided name or ID does not match any known hero.',
+  badPlayerQuery: 'Invalid query parameter (e.g., missing player UID or username).',
+  noBalances: 'No balances found',
+  noPatchNotes: 'No Patch Note found',
+  noDevDiaries: 'No Dev Diaries found',
+  noDevDiary: 'No Dev Diary found',
+  noGameVersions: 'No Game versions found',
+  noMaps: 'No maps found.',
+  noItems: 'No items found matching the filter criteria',
+  noItem: 'No item found with the provided ID or name.',
+  noAchievements: 'No achievements found matching the filter criteria',
+  noAchievement: 'No achievements found',
+  noBattlePass: 'Battlepass for the selected season not found',
+  noHeroStats: 'Hero stats not found. No stats data could be retrieved for the given hero.',
+  noHero: 'Hero not found. No hero data was found for the given name or ID',
+  noPlayerData: 'Player not found or match data unavailable for the specified query',
+  // The player endpoint's own bodies.
+  playerBadQuery: 'Invalid query parameter or missing query',
+  playerUnauthorized: 'Invalid or missing API key',
+  playerServerError: 'An unexpected error occurred. Please try again later.',
+  // Not in the spec (see the module comment).
+  noPlayer: 'Player not found',
+  noMatch: 'Match not found',
+  tooManyRequests: 'Too many requests. Please slow down.',
+  unavailable: 'Service temporarily unavailable.',
+} as const;
+
+/** An answer: status, body, and extra headers. */
+interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+class HttpError extends Error {
+  constructor(readonly reply: Reply) {
+    super(`replica ${reply.status}`);
+  }
+}
+
+const ok = (body: unknown, provenance?: string): Reply => ({ status: 200, body, headers: provenance ? { 'x-replica-provenance': provenance } : {} });
+/** The common error body `{error: true, message, status}`. */
+const fail = (status: number, message: string): never => {
+  throw new HttpError({ status, body: { error: true, message, status } });
+};
+
+/** Lower-case with everything but letters and digits removed: "Spider Man" and "spider-man" meet. */
+const norm = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, '');
+
+export interface ReplicaOptions {
+  /** The only key accepted in `x-api-key`. Default `replica-key`. */
+  apiKey?: string;
+  /** Default: the vendored samples plus hand-written fixtures. */
+  dataset?: Dataset;
+  faults?: Faults;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (any free port). */
+  port?: number;
+  logger?: Logger;
+}
+
+/** A running replica. */
+export interface Replica {
+  /** Base URL such as `http://127.0.0.1:43121`. */
+  url: string;
+  port: number;
+  apiKey: string;
+  dataset: Dataset;
+  /** Current faults; replace with {@link Replica.setFaults}. */
+  faults(): Faults;
+  setFaults(faults: Faults): void;
+  /** Requests served to API routes since start, by path without query. */
+  requests: { total: number; byPath: Map<string, number> };
+  close(): Promise<void>;
+}
+
+/** Paging of the list endpoints: positive integers, defaults page 1 and `defaultLimit`. */
+function paging(url: URL, badMessage: string, defaultLimit = 10): { page: number; limit: number } {
+  const read = (name: string, fallback: number) => {
+    const v = url.searchParams.get(name);
+    if (v === null) return fallback;
+    if (!/^\d+$/.test(v.trim()) || Number(v) < 1) fail(400, badMessage);
+    return Number(v);
+  };
+  return { page: read('page', 1), limit: read('limit', defaultLimit) };
+}
+
+function pageOf<T>(all: T[], page: number, limit: number): T[] {
+  return all.slice((page - 1) * limit, page * limit);
+}
+
+/**
+ * Starts the replica on loopback.
+ * @returns the running replica; call `close()` to stop it (open and hung connections are dropped).
+ */
+export async function startReplica(options: ReplicaOptions = {}): Promise<Replica> {
+  const apiKey = options.apiKey ?? 'replica-key';
+  const data = options.dataset ?? loadDataset();
+  let faults: Faults = options.faults ?? {};
+  const requests = { total: 0, byPath: new Map<string, number>() };
+  const hung = new Set<ServerResponse>();
+
+  const heroByQuery = (q: string): Json | undefined => {
+    const n = norm(q);
+    return data.heroes.find((h) => String(h.id) === q.trim() || norm(String(h.name ?? '')) === n);
+  };
+
+  const routes: [RegExp, (m: RegExpMatchArray, url: URL) => Reply][] = [
+    [/^\/api\/v1\/heroes$/, () => ok(data.heroes, 'real')],
+    [
+      /^\/api\/v1\/heroes\/hero\/([^/]+)$/,
+      (m) => ok(heroByQuery(m[1]!) ?? fail(404, MESSAGES.noHero), 'real'),
+    ],
+    [
+      /^\/api\/v1\/heroes\/hero\/([^/]+)\/stats$/,
+      (m) => {
+        const hero = heroByQuery(m[1]!) ?? fail(400, MESSAGES.unknownHero);
+        return ok(data.heroStats.get(String(hero.id)) ?? fail(404, MESSAGES.noHeroStats), 'handwritten');
+      },
+    ],
+    [
+      /^\/api\/v1\/heroes\/hero\/([^/]+)\/costumes$/,
+      (m) => {
+        const hero = heroByQuery(m[1]!) ?? fail(400, MESSAGES.unknownHero);
+        const costumes = Array.isArray(hero.costumes) ? (hero.costumes as Json[]) : [];
+        if (costumes.length === 0) fail(404, MESSAGES.noHero);
+        const quality = (c: Json) => (c.quality && typeof c.quality === 'object' ? (c.quality as Json).name : c.quality);
+        return ok(
+          costumes.map((c) => ({ id: c.id, name: c.name, icon: c.icon ?? c.imageUrl, rarity: quality(c) ?? 'Default', description: c.description, appearance: c.appearance })),
+          'derived',
+        );
+      },
+    ],
+    [
+      /^\/api\/v1\/heroes\/leaderboard\/([^/]+)$/,
+      (m, url) => {
+        const hero = heroByQuery(m[1]!) ?? fail(404, MESSAGES.noHero);
+        const platform = (url.searchParams.get('platform') ?? 'pc').toLowerCase();
+        if (!['pc', 'ps', 'xbox'].includes(platform)) fail(400, MESSAGES.badQuery);
+        return ok(data.leaderboards.get(`${hero.id}:${platform}`) ?? { players: [] }, 'handwritten');
+      },
+    ],
+    [
+      /^\/api\/v1\/achievements$/,
+      (_m, url) => {
+        const { page, limit } = paging(url, MESSAGES.badQueryOrFilter);
+        const q = url.searchParams.get('query');
+        let all = data.achievements;
+        if (q !== null) {
+          if (q.trim() === '') fail(400, MESSAGES.badQueryOrFilter);
+          // The filter takes a hero name or id and matches the achievement category.
+          const hero = heroByQuery(q);
+          const wanted = norm(hero ? String(hero.name) : q);
+          all = all.filter((a) => norm(String(a.category ?? '')) === wanted);
+        }
+        const entries = pageOf(all, page, limit);
+        if (entries.length === 0) fail(404, MESSAGES.noAchievements);
+        return ok({ total_achievements: all.length, achievements: entries }, 'handwritten');
+      },
+    ],
+    [
+      /^\/api\/v1\/achievement\/([^/]+)$/,
+      (m) => {
+        const q = m[1]!;
+        if (q.trim() === '') fail(400, MESSAGES.badQuery);
+        const byId = data.achievementDetails.get(q.trim());
+        const byName = [...data.achievementDetails.values()].find((a) => norm(String(a.name)) === norm(q));
+        return ok(byId ?? byName ?? fail(404, MESSAGES.noAchievement), 'handwritten');
+      },
+    ],
+    [
+      /^\/api\/v1\/battlepass$/,
+      (_m, url) => {
+        const raw = url.searchParams.get('season') ?? '1.5';
+        if (!/^\s*\d+(\.\d+)?\s*$/.test(raw)) fail(400, MESSAGES.badSeason);
+        return ok(data.battlePasses.get(String(Number(raw))) ?? fail(404, MESSAGES.noBattlePass), 'handwritten');
+      },
+    ],
+    [
+      /^\/api\/v1\/items$/,
+      (_m, url) => {
+        const { page, limit } = paging(url, MESSAGES.badQueryOrFilter);
+        const type = url.searchParams.get('type');
+        let all = data.items;
+        if (type !== null) {
+          if (!['emote', 'mvp', 'nameplate', 'spray'].includes(type.toLowerCase())) fail(400, MESSAGES.badQueryOrFilter);
+          all = all.filter((i) => String(i.type).toLowerCase() === type.toLowerCase());
+        }
+        const entries = pageOf(all, page, limit);
+        if (entries.length === 0) fail(404, MESSAGES.noItems);
+        return ok({ total_items: all.length, items: entries }, 'handwritten');
+      },
+    ],
+    [
+      /^\/api\/v1\/item\/([^/]+)$/,
+      (m) => {
+        const q = m[1]!;
+        if (q.trim() === '') fail(400, MESSAGES.badQuery);
+        const found = data.items.find((i) => String(i.id) === q.trim() || norm(String(i.name)) === norm(q) || i.slug === q);
+        return ok(found ?? fail(404, MESSAGES.noItem), 'handwritten');
+      },
+    ],
+    [
+      /^\/api\/v1\/maps$/,
+      (_m, url) => {
+        const { page, limit } = paging(url, MESSAGES.badQueryOrFilter);
+        const entries = pageOf(data.maps, page, limit);
+        if (entries.length === 0) fail(404, MESSAGES.noMaps);
+        return ok({ total_maps: data.maps.length, maps: entries }, 'real');
+      },
+    ],
+    [/^\/api\/v1\/balances$/, (_m, url) => postList(url, 'balances', 'total_balances', 'balances', MESSAGES.noBalances)],
+    [/^\/api\/v1\/patch-notes$/, (_m, url) => postList(url, 'patchNotes', 'total_patches', 'formatted_patches', MESSAGES.noPatchNotes)],
+    [/^\/api\/v1\/dev-diaries$/, (_m, url) => postList(url, 'devDiaries', 'total_entries', 'dev_diaries', MESSAGES.noDevDiaries)],
+    [
+      /^\/api\/v1\/dev-diary\/([^/]+)$/,
+      (m) => {
+        if (m[1]!.trim() === '') fail(400, MESSAGES.badPagination);
+        return ok(data.posts.devDiaries.find((p) => String(p.id) === m[1]!.trim()) ?? fail(404, MESSAGES.noDevDiary), 'handwritten');
+      },
+    ],
+    [
+      /^\/api\/v1\/patch-note\/([^/]+)$/,
+      (m) => ok(data.posts.patchNotes.find((p) => String(p.id) === m[1]!.trim()) ?? fail(404, MESSAGES.noPatchNotes), 'handwritten'),
+    ],
+    [
+      /^\/api\/v1\/game-versions$/,
+      (_m, url) => {
+        const { page, limit } = paging(url, MESSAGES.badPagination);
+        const entries = pageOf(data.gameVersions, page, limit);
+        if (entries.length === 0) fail(404, MESSAGES.noGameVersions);
+        return ok({ total_versions: data.gameVersions.length, versions: entries }, 'handwritten');
+      },
+    ],
+    [
+      /^\/api\/v1\/player\/([^/]+)$/,
+      (m, url) => {
+        const q = m[1]!.trim();
+        const season = url.searchParams.get('season');
+        if (q === '' || (season !== null && !/^\d+(\.\d+)?$/.test(season.trim()))) {
+          throw new HttpError({ status: 400, body: { error: MESSAGES.playerBadQuery } });
+        }
+        const uid = playerUid(q) ?? fail(404, MESSAGES.noPlayer);
+        return ok(data.players.get(uid), data.provenance.get(`player:${uid}`));
+      },
+    ],
+    [
+      /^\/api\/v1\/player\/([^/]+)\/match-history$/,
+      (m, url) => {
+        const uid = playerUid(m[1]!) ?? fail(404, MESSAGES.noPlayerData);
+        const entries = filterHistory(data.historyV1.get(uid) ?? [], url);
+        const skip = url.searchParams.get('skip');
+        if (skip !== null && !/^\d+$/.test(skip.trim())) fail(400, MESSAGES.badPlayerQuery);
+        return ok({ match_history: skip === null ? entries : entries.slice(Number(skip)) }, data.provenance.get(`historyV1:${uid}`));
+      },
+    ],
+    [
+      /^\/api\/v2\/player\/([^/]+)\/match-history$/,
+      (m, url) => {
+        if (m[1]!.trim() === '') fail(400, MESSAGES.badPlayerQuery);
+        const { page, limit } = paging(url, MESSAGES.badPlayerQuery, 40);
+        const uid = playerUid(m[1]!) ?? fail(404, MESSAGES.noPlayerData);
+        const all = filterHistory(data.historyV2.get(uid) ?? [], url);
+        const totalPages = Math.ceil(all.length / limit);
+        return ok(
+          { match_history: pageOf(all, page, limit), pagination: { page, limit, total_matches: all.length, total_pages: totalPages, has_more: page < totalPages } },
+          data.provenance.get(`historyV2:${uid}`),
+        );
+      },
+    ],
+    [
+      /^\/api\/v1\/match\/([^/]+)$/,
+      (m) => ok(data.matches.get(m[1]!.trim()) ?? fail(404, MESSAGES.noMatch), 'real'),
+    ],
+  ];
+
+  function postList(url: URL, kind: PostKind, countField: string, arrayField: string, notFound: string): Reply {
+    const { page, limit } = paging(url, MESSAGES.badPagination);
+    const all = data.posts[kind];
+    const entries = pageOf(all, page, limit);
+    if (entries.length === 0) fail(404, notFound);
+    return ok({ [countField]: all.length, [arrayField]: entries }, 'handwritten');
+  }
+
+  function playerUid(query: string): string | undefined {
+    const q = query.trim();
+    if (data.players.has(q)) return q;
+    const n = norm(q);
+    for (const [uid, profile] of data.players) {
+      const name = String(profile.name ?? (profile.player as Json | undefined)?.name ?? '');
+      if (name.toLowerCase() === q.toLowerCase() || (n !== '' && norm(name) === n)) return uid;
+    }
+    return undefined;
+  }
+
+  function filterHistory(entries: Json[], url: URL): Json[] {
+    const gameMode = Number(url.searchParams.get('game_mode') ?? 0);
+    const after = Number(url.searchParams.get('timestamp') ?? 0);
+    return entries.filter((e) => (gameMode === 0 || Number(e.game_mode_id) === gameMode) && (after === 0 || Number(e.match_time_stamp) > after));
+  }
+
+  /** The endpoint's error body for a forced status: the player endpoint has its own shapes. */
+  function errorBody(path: string, status: number): unknown {
+    const isPlayer = /^\/api\/v1\/player\/[^/]+$/.test(path);
+    if (status === 401) return isPlayer ? { status: 'error', message: MESSAGES.playerUnauthorized } : { error: true, message: MESSAGES.unauthorized, status };
+    if (status >= 500 && isPlayer) return { status: 'error', message: MESSAGES.playerServerError };
+    if (status === 500) return { error: true, message: MESSAGES.serverError, status };
+    if (status === 429) return { error: true, message: MESSAGES.tooManyRequests, status };
+    if (status >= 500) return { error: true, message: MESSAGES.unavailable, status };
+    return { error: true, message: MESSAGES.badQuery, status };
+  }
+
+  function send(res: ServerResponse, reply: Reply): void {
+    const body = JSON.stringify(reply.body);
+    res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...reply.headers });
+    res.end(body);
+  }
+
+  async function handleAdmin(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const remote = req.socket.remoteAddress ?? '';
+    if (!/^(127\.|::1$|::ffff:127\.)/.test(remote)) return send(res, { status: 403, body: { error: 'admin routes are loopback-only' } });
+    const body = req.method === 'GET' || req.method === 'DELETE' ? undefined : await readJsonBody(req);
+    if (path === '/__replica/faults') {
+      if (req.method === 'GET') return send(res, ok(faults));
+      if (req.method === 'DELETE') {
+        faults = {};
+        return send(res, ok(faults));
+      }
+      const parsed = faultsSchema.safeParse(body);
+      if (!parsed.success) return send(res, { status: 400, body: { error: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') } });
+      faults = parsed.data as Faults;
+      return send(res, ok(faults));
+    }
+    const postRoute = path.match(/^\/__replica\/posts\/(patchNotes|balances|devDiaries)$/);
+    if (postRoute && req.method === 'POST') {
+      const post = body as Json;
+      if (!post || typeof post !== 'object' || typeof post.id !== 'string' || typeof post.title !== 'string') {
+        return send(res, { status: 400, body: { error: 'a post needs at least a string id and title' } });
+      }
+      const list = data.posts[postRoute[1] as PostKind];
+      if (list.some((p) => p.id === post.id)) return send(res, { status: 409, body: { error: `post ${post.id} exists` } });
+      list.unshift(post);
+      return send(res, { status: 201, body: post });
+    }
+    if (path === '/__replica/stats' && req.method === 'GET') return send(res, ok({ total: requests.total, byPath: Object.fromEntries(requests.byPath) }));
+    return send(res, { status: 404, body: { error: 'unknown admin route' } });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://replica.local');
+    // Match on the raw, still-encoded path so an encoded "/" never splits a segment; decode the captures.
+    const rawPath = (req.url ?? '/').split('?')[0]!;
+    if (rawPath.startsWith('/__replica/')) return handleAdmin(req, res, rawPath);
+
+    requests.total++;
+    requests.byPath.set(rawPath, (requests.byPath.get(rawPath) ?? 0) + 1);
+
+    const f = faults;
+    const faulted = f.pathPrefix === undefined || url.pathname.startsWith(f.pathPrefix);
+    if (faulted) {
+      const delay = drawLatency(f);
+      if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+      if (f.hang) {
+        hung.add(res);
+        res.on('close', () => hung.delete(res));
+        return;
+      }
+    }
+    if (req.method !== 'GET') return send(res, { status: 405, body: { error: true, message: 'Method not allowed', status: 405 }, headers: { allow: 'GET' } });
+    const isPlayer = /^\/api\/v1\/player\/[^/]+$/.test(rawPath);
+    if (req.headers['x-api-key'] !== apiKey) return send(res, { status: 401, body: errorBody(rawPath, 401) });
+
+    if (faulted) {
+      const forced = f.forceStatus ?? (f.errorRate && Math.random() < f.errorRate ? (f.errorStatus ?? 500) : undefined);
+      if (forced !== undefined) {
+        const headers: Record<string, string> = {};
+        if ((forced === 429 || forced === 503) && f.retryAfterSeconds !== undefined) headers['retry-after'] = String(f.retryAfterSeconds);
+        return send(res, { status: forced, body: errorBody(rawPath, forced), headers });
+      }
+      if (f.malformed) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.end('{"match_details": {"match_uid": "6713355_17406');
+      }
+      if (f.hangBody) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"players": [');
+        hung.add(res);
+        res.on('close', () => hung.delete(res));
+        return;
+      }
+    }
+
+    for (const [pattern, handler] of routes) {
+      const m = rawPath.match(pattern);
+      if (!m) continue;
+      let decoded: RegExpMatchArray;
+      try {
+        decoded = m.map((part) => decodeURIComponent(part)) as unknown as RegExpMatchArray;
+      } catch {
+        return send(res, isPlayer ? { status: 400, body: { error: MESSAGES.playerBadQuery } } : { status: 400, body: { error: true, message: MESSAGES.badQuery, status: 400 } });
+      }
+      try {
+        return send(res, handler(decoded, url));
+      } catch (err) {
+        if (err instanceof HttpError) return send(res, err.reply);
+        options.logger?.error({ err, path: rawPath }, 'replica handler failed');
+        return send(res, { status: 500, body: errorBody(rawPath, 500) });
+      }
+    }
+    return send(res, { status: 404, body: { error: true, message: 'Not found', status: 404 } });
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      options.logger?.error({ err }, 'replica request failed');
+      if (!res.headersSent) send(res, { status: 500, body: { error: true, message: MESSAGES.serverError, status: 500 } });
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    apiKey,
+    dataset: data,
+    faults: () => faults,
+    setFaults: (next) => {
+      faults = next;
+    },
+    requests,
+    close: async () => {
+      for (const res of hung) res.destroy();
+      hung.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > 1_000_000) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
