@@ -1,0 +1,29 @@
+/** Test helpers: a replica on loopback and a client pointed at it. */
+import { Writable } from 'node:stream';
+import { RivalsApi, type RivalsApiOptions } from '../../src/api/client.js';
+import { createLogger, type Logger } from '../../src/logger.js';
+import { startReplica, type Replica, type ReplicaOptions } from '../../src/replica/server.js';
+
+export const TEST_KEY = 'test-key-5f1c9a7e-do-not-log';
+
+/** Starts a replica that accepts {@link TEST_KEY}. */
+export function replica(options: ReplicaOptions = {}): Promise<Replica> {
+  return startReplica({ apiKey: TEST_KEY, ...options });
+}
+
+/** A client for `r` with no cache and no limiter unless given. */
+export function clientFor(r: Replica, options: Partial<RivalsApiOptions> = {}): RivalsApi {
+  return new RivalsApi({ baseUrl: r.url, apiKey: TEST_KEY, imageBaseUrl: 'https://img.test/rivals', timeoutMs: 2_000, ...options });
+}
+
+/** A logger whose lines are collected in `lines` (as written, after redaction). */
+export function capturingLogger(secrets: string[] = []): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(String(chunk));
+      cb();
+    },
+  });
+  return { logger: createLogger({ level: 'trace', destination, secrets }), lines };
+}
