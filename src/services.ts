@@ -6,7 +6,7 @@
 import { RivalsApi } from './api/client.js';
 import { UpstreamRateLimiter } from './api/rate-limiter.js';
 import { ResponseCache } from './cache/response-cache.js';
-import { createCacheStore } from './cache/store.js';
+import { closeCacheStore, createCacheStore } from './cache/store.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { startReplica, type Replica } from './replica/server.js';
@@ -53,7 +53,7 @@ export async function createApiServices(config: Config, logger: Logger): Promise
     close: async () => {
       limiter.stop();
       await api.close();
-      await store.disconnect().catch(() => undefined);
+      await closeCacheStore(store);
       await replica?.close();
     },
   };

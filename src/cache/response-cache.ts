@@ -30,6 +30,8 @@ export interface ResponseCacheOptions {
   /** Clock, ms since the epoch (tests pass a fake one). */
   now?: () => number;
   logger?: Logger;
+  /** Longest wait for the store in ms (default 500): past it a read is a miss and a write is dropped, so a Redis outage slows nothing. */
+  storeTimeoutMs?: number;
 }
 
 export interface GetOptions {
@@ -53,6 +55,7 @@ export class ResponseCache {
   readonly #ttls: Record<Resource, number>;
   readonly #now: () => number;
   readonly #logger?: Logger;
+  readonly #storeTimeoutMs: number;
   readonly #inflight = new Map<string, Promise<Fetched<unknown>>>();
   readonly stats: CacheStats = { hits: 0, misses: 0, stale: 0, negativeHits: 0, shared: 0 };
 
@@ -61,6 +64,7 @@ export class ResponseCache {
     this.#ttls = ttlTable(options.ttls);
     this.#now = options.now ?? Date.now;
     this.#logger = options.logger;
+    this.#storeTimeoutMs = options.storeTimeoutMs ?? 500;
     // Without a listener keyv rethrows store errors as unhandled 'error' events.
     this.#store.on('error', (err: unknown) => this.#logger?.warn({ err }, 'cache store error'));
   }
@@ -136,7 +140,7 @@ export class ResponseCache {
 
   async #read(key: string): Promise<Entry | undefined> {
     try {
-      const value = (await this.#store.get(key)) as Entry | undefined;
+      const value = (await this.#bounded(this.#store.get(key), 'read')) as Entry | undefined;
       return value && typeof value === 'object' && typeof value.at === 'number' ? value : undefined;
     } catch (err) {
       this.#logger?.warn({ err, key }, 'cache read failed; treating as a miss');
@@ -144,9 +148,18 @@ export class ResponseCache {
     }
   }
 
+  /** `operation` or a rejection after the store timeout. */
+  #bounded<T>(operation: Promise<T>, what: string): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`cache store ${what} took over ${this.#storeTimeoutMs} ms`)), this.#storeTimeoutMs);
+    });
+    return Promise.race([operation, timeout]).finally(() => clearTimeout(timer));
+  }
+
   async #write(key: string, entry: Entry, ttlMs: number | undefined): Promise<void> {
     try {
-      await this.#store.set(key, entry, ttlMs);
+      await this.#bounded(this.#store.set(key, entry, ttlMs), 'write');
     } catch (err) {
       this.#logger?.warn({ err, key }, 'cache write failed');
     }

@@ -55,7 +55,27 @@ export interface CacheStoreOptions {
 export function createCacheStore(options: CacheStoreOptions): Keyv {
   const namespace = options.namespace ?? CACHE_NAMESPACE;
   if (options.redisUrl) {
-    return new Keyv({ store: new KeyvRedis(options.redisUrl, { throwOnConnectError: false }), namespace, useKeyPrefix: false });
+    return new Keyv({ store: new KeyvRedis(options.redisUrl, { throwOnConnectError: false, connectionTimeout: 2_000 }), namespace, useKeyPrefix: false });
   }
   return new Keyv({ store: new LruStore(options.maxEntries), namespace });
+}
+
+/**
+ * Closes a cache store: gracefully (pending writes flushed) within `graceMs`, else forcibly, so that
+ * shutdown never hangs on a Redis server that went away (a graceful close waits for queued commands).
+ */
+export async function closeCacheStore(store: Keyv, graceMs = 1_000): Promise<void> {
+  const adapter = store.store as { disconnect?: (force?: boolean) => Promise<void> };
+  if (typeof adapter.disconnect !== 'function') return;
+  let timer: NodeJS.Timeout | undefined;
+  const graceful = adapter.disconnect(false).then(
+    () => true,
+    () => false,
+  );
+  const expired = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), graceMs);
+  });
+  const closed = await Promise.race([graceful, expired]);
+  clearTimeout(timer);
+  if (!closed) await adapter.disconnect(true).catch(() => undefined);
 }

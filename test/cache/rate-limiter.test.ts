@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/api/errors.js';
+import { UpstreamRateLimiter } from '../../src/api/rate-limiter.js';
+import type { Replica } from '../../src/replica/server.js';
+import { clientFor, replica } from '../helpers/replica.js';
+
+describe('UpstreamRateLimiter', () => {
+  it('never starts more than the rate in any rolling window', async () => {
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 5, windowMs: 400 });
+    const starts: number[] = [];
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: 12 }, () => limiter.schedule(async () => void starts.push(performance.now() - t0))));
+    starts.sort((a, b) => a - b);
+    for (let i = 0; i + 5 < starts.length; i++) expect(starts[i + 5]! - starts[i]!).toBeGreaterThanOrEqual(395);
+    expect(starts[11]!).toBeGreaterThanOrEqual(795);
+    limiter.stop();
+  });
+
+  it('serves interactive requests before background ones', async () => {
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 1, windowMs: 150 });
+    const order: string[] = [];
+    const first = limiter.schedule(async () => void order.push('first'));
+    const background = [1, 2].map((i) => limiter.schedule(async () => void order.push(`background-${i}`), 'background'));
+    const interactive = limiter.schedule(async () => void order.push('interactive'), 'interactive');
+    await Promise.all([first, ...background, interactive]);
+    expect(order).toEqual(['first', 'interactive', 'background-1', 'background-2']);
+    limiter.stop();
+  });
+
+  it('backoff holds every waiting request, and a shorter one never cuts it short', async () => {
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 1000 });
+    limiter.backoff(300);
+    limiter.backoff(50);
+    expect(limiter.backoffRemaining()).toBeGreaterThan(200);
+    const t0 = performance.now();
+    await limiter.schedule(async () => undefined);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(280);
+    expect(limiter.backoffRemaining()).toBe(0);
+    limiter.stop();
+  });
+});
+
+describe('the client honours Retry-After', () => {
+  let r: Replica;
+  beforeAll(async () => {
+    r = await replica();
+  });
+  afterAll(() => r.close());
+
+  it('pauses the key for the header delay after a 429', async () => {
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 1000 });
+    const api = clientFor(r, { limiter });
+    r.setFaults({ forceStatus: 429, retryAfterSeconds: 1 });
+    await expect(api.heroes()).rejects.toBeInstanceOf(ApiError);
+    expect(limiter.backoffRemaining()).toBeGreaterThan(800);
+    r.setFaults({});
+    const t0 = performance.now();
+    await api.maps();
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(700);
+    limiter.stop();
+    await api.close();
+  });
+
+  it('does not pause the key for a 429 without the header (a per-player cooldown)', async () => {
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 1000 });
+    const api = clientFor(r, { limiter });
+    r.setFaults({ forceStatus: 429 });
+    await expect(api.player('1403392756')).rejects.toMatchObject({ kind: 'rate_limited', retryAfterFromHeader: false });
+    expect(limiter.backoffRemaining()).toBe(0);
+    r.setFaults({});
+    limiter.stop();
+    await api.close();
+  });
+});

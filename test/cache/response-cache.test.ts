@@ -1,0 +1,186 @@
+import Keyv from 'keyv';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/api/errors.js';
+import { ResponseCache } from '../../src/cache/response-cache.js';
+import { LruStore } from '../../src/cache/store.js';
+import { DEFAULT_TTLS, STALE_RETENTION_MS } from '../../src/cache/ttl.js';
+import type { Replica } from '../../src/replica/server.js';
+import { clientFor, replica } from '../helpers/replica.js';
+
+const MINUTE = 60_000;
+
+/** A cache on a fresh in-memory store with a clock the test moves. */
+function fakeClockCache(ttls = {}) {
+  const clock = { now: 1_750_000_000_000 };
+  const cache = new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }), ttls, now: () => clock.now });
+  return { cache, clock };
+}
+
+const upstream = (kind: ApiError['kind']) => new ApiError({ kind, endpoint: 'player', status: kind === 'unavailable' ? 503 : undefined });
+
+describe('expiry with a fake clock', () => {
+  it('serves from cache within the TTL and reloads after it', async () => {
+    const { cache, clock } = fakeClockCache();
+    let loads = 0;
+    const load = async () => ++loads;
+    expect((await cache.get('k', 'player', load)).source).toBe('upstream');
+    clock.now += DEFAULT_TTLS.player - 1;
+    const hit = await cache.get('k', 'player', load);
+    expect(hit).toMatchObject({ data: 1, source: 'cache', stale: false, ageMs: DEFAULT_TTLS.player - 1 });
+    clock.now += 2;
+    expect((await cache.get('k', 'player', load)).data).toBe(2);
+  });
+
+  it('keeps a match detail forever', async () => {
+    const { cache, clock } = fakeClockCache();
+    let loads = 0;
+    await cache.get('m', 'match', async () => ++loads);
+    clock.now += 10 * 365 * 24 * 60 * MINUTE;
+    expect((await cache.get('m', 'match', async () => ++loads)).source).toBe('cache');
+    expect(loads).toBe(1);
+  });
+
+  it('honours TTL overrides', async () => {
+    const { cache, clock } = fakeClockCache({ heroes: 1_000 });
+    let loads = 0;
+    await cache.get('h', 'heroes', async () => ++loads);
+    clock.now += 1_001;
+    await cache.get('h', 'heroes', async () => ++loads);
+    expect(loads).toBe(2);
+  });
+
+  it('fresh bypasses the TTL and refreshes the stored value', async () => {
+    const { cache } = fakeClockCache();
+    let loads = 0;
+    await cache.get('k', 'patchNotes', async () => ++loads);
+    expect((await cache.get('k', 'patchNotes', async () => ++loads, { fresh: true })).data).toBe(2);
+    expect((await cache.get('k', 'patchNotes', async () => ++loads)).data).toBe(2);
+  });
+});
+
+describe('stale-if-error', () => {
+  it.each(['unavailable', 'timeout', 'rate_limited'] as const)('serves the last good value marked stale on %s', async (kind) => {
+    const { cache, clock } = fakeClockCache();
+    await cache.get('k', 'player', async () => 'good');
+    clock.now += 12 * MINUTE;
+    const got = await cache.get('k', 'player', async () => {
+      throw upstream(kind);
+    });
+    expect(got).toEqual({ data: 'good', fetchedAt: clock.now - 12 * MINUTE, ageMs: 12 * MINUTE, stale: true, source: 'stale' });
+    expect(cache.stats.stale).toBe(1);
+  });
+
+  it('serves stale on a fresh request too (a Refresh button during an outage)', async () => {
+    const { cache } = fakeClockCache();
+    await cache.get('k', 'player', async () => 'good');
+    const got = await cache.get('k', 'player', async () => { throw upstream('unavailable'); }, { fresh: true });
+    expect(got).toMatchObject({ data: 'good', stale: true });
+  });
+
+  it('rethrows when there is nothing to fall back on, and for errors that are not transient', async () => {
+    const { cache, clock } = fakeClockCache();
+    await expect(cache.get('none', 'player', async () => { throw upstream('unavailable'); })).rejects.toMatchObject({ kind: 'unavailable' });
+    await cache.get('k', 'player', async () => 'good');
+    clock.now += 12 * MINUTE;
+    await expect(cache.get('k', 'player', async () => { throw upstream('unauthorized'); })).rejects.toMatchObject({ kind: 'unauthorized' });
+  });
+
+  it('keeps entries for the stale retention window in the store', async () => {
+    const store = new LruStore(10);
+    const keyv = new Keyv({ store });
+    const cache = new ResponseCache({ store: keyv });
+    await cache.get('k', 'player', async () => 1);
+    // keyv wraps the value with its expiry; it must be TTL + retention, not TTL.
+    const raw = store.get('keyv:k') as { expires?: number } | string;
+    const expires = typeof raw === 'string' ? (JSON.parse(raw) as { expires: number }).expires : raw.expires!;
+    expect(expires - Date.now()).toBeGreaterThan(DEFAULT_TTLS.player + STALE_RETENTION_MS - 5_000);
+  });
+});
+
+describe('negative caching', () => {
+  it('remembers not-found for the notFound TTL without calling upstream', async () => {
+    const { cache, clock } = fakeClockCache();
+    let loads = 0;
+    const load = async () => {
+      loads++;
+      throw new ApiError({ kind: 'not_found', endpoint: 'player', status: 404, upstreamMessage: 'Player not found' });
+    };
+    await expect(cache.get('p', 'player', load)).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(cache.get('p', 'player', load)).rejects.toMatchObject({ kind: 'not_found', upstreamMessage: 'Player not found' });
+    expect(loads).toBe(1);
+    clock.now += DEFAULT_TTLS.notFound + 1;
+    await expect(cache.get('p', 'player', load)).rejects.toMatchObject({ kind: 'not_found' });
+    expect(loads).toBe(2);
+  });
+});
+
+describe('LRU bound of the memory store', () => {
+  it('evicts the least recently used entry', () => {
+    const store = new LruStore<number>(3);
+    store.set('a', 1);
+    store.set('b', 2);
+    store.set('c', 3);
+    store.get('a');
+    store.set('d', 4);
+    expect(store.has('b')).toBe(false);
+    expect(store.has('a')).toBe(true);
+    expect(store.size).toBe(3);
+  });
+});
+
+describe('through the client, against the replica', () => {
+  let r: Replica;
+  beforeAll(async () => {
+    r = await replica();
+  });
+  afterEach(() => r.setFaults({}));
+  afterAll(() => r.close());
+
+  const cachedClient = () => clientFor(r, { cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }) }) });
+
+  it('single-flight: 100 concurrent requests for an uncached player make one upstream request', async () => {
+    r.setFaults({ latencyMs: 100 });
+    const api = cachedClient();
+    const path = '/api/v1/player/1117455441';
+    const before = r.requests.byPath.get(path) ?? 0;
+    const results = await Promise.all(Array.from({ length: 100 }, () => api.player('1117455441')));
+    expect(r.requests.byPath.get(path)! - before).toBe(1);
+    expect(api.stats.upstreamRequests).toBe(1);
+    expect(new Set(results.map((x) => x.data.uid))).toEqual(new Set(['1117455441']));
+    await api.close();
+  });
+
+  it('negative cache: repeated lookups of an unknown player spend one request', async () => {
+    const api = cachedClient();
+    for (let i = 0; i < 5; i++) await expect(api.player('no-such-player')).rejects.toMatchObject({ kind: 'not_found' });
+    expect(api.stats.upstreamRequests).toBe(1);
+    await api.close();
+  });
+
+  it('stale-if-error when the replica fails after a good answer', async () => {
+    const clock = { now: Date.now() };
+    const api = clientFor(r, { cache: new ResponseCache({ store: new Keyv({ store: new LruStore(100) }), now: () => clock.now }), now: () => clock.now });
+    const good = await api.maps();
+    clock.now += 7 * 60 * MINUTE;
+    r.setFaults({ forceStatus: 503 });
+    const stale = await api.maps();
+    expect(stale.stale).toBe(true);
+    expect(stale.ageMs).toBe(7 * 60 * MINUTE);
+    expect(stale.data).toEqual(good.data);
+    await api.close();
+  });
+
+  it('fresh: a new post is seen by a fresh call and then by ordinary calls', async () => {
+    const api = cachedClient();
+    const before = await api.patchNotes();
+    r.dataset.posts.patchNotes.unshift({ id: '20991231', title: 'Brand new', date: '2099/12/31', overview: 'x', fullContent: 'y', imagePath: '/x.png' });
+    try {
+      expect((await api.patchNotes()).data.entries[0]!.id).toBe(before.data.entries[0]!.id);
+      expect((await api.patchNotes({}, { fresh: true })).data.entries[0]!.id).toBe('20991231');
+      expect((await api.patchNotes()).data.entries[0]!.id).toBe('20991231');
+    } finally {
+      r.dataset.posts.patchNotes.shift();
+    }
+    await api.close();
+  });
+});
