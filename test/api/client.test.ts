@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiArgumentError, ApiError } from '../../src/api/errors.js';
 import type { RivalsApi } from '../../src/api/client.js';
 import type { Replica } from '../../src/replica/server.js';
-import { capturingLogger, clientFor, replica, TEST_KEY } from '../helpers/replica.js';
+import { cannedServer, capturingLogger, clientFor, replica, TEST_KEY } from '../helpers/replica.js';
 
 let r: Replica;
 let api: RivalsApi;
@@ -176,17 +176,10 @@ describe('error kinds', () => {
     expect(e).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterMs: 7_000, retryAfterFromHeader: true });
   });
   it('rate_limited: the real 429 body without a header gives the delay from its message', async () => {
-    const { createServer } = await import('node:http');
-    const server = createServer((_req, res) => {
-      res.writeHead(429, { 'content-type': 'application/json' });
-      res.end('{"error": true, "message": "You can request an update in 16 minutes.", "status": 429}');
-    });
-    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-    const port = (server.address() as { port: number }).port;
-    const c = clientFor({ ...r, url: `http://127.0.0.1:${port}` });
+    const server = await cannedServer(429, '{"error": true, "message": "You can request an update in 16 minutes.", "status": 429}');
+    const c = clientFor({ ...r, url: server.url });
     expect(await apiError(() => c.player('x'))).toMatchObject({ kind: 'rate_limited', retryAfterMs: 16 * 60_000, retryAfterFromHeader: false });
     await c.close();
-    server.closeAllConnections();
     server.close();
   });
   it('unavailable: 500 and 503, and the player endpoint\'s own 500 body', async () => {
@@ -219,29 +212,17 @@ describe('error kinds', () => {
     r.setFaults({ malformed: true });
     expect((await apiError(() => api.match('x'))).kind).toBe('bad_response');
     r.setFaults({});
-    const { createServer } = await import('node:http');
-    const server = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"heroes": "not an array"}');
-    });
-    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-    const c = clientFor({ ...r, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` });
+    const server = await cannedServer(200, '{"heroes": "not an array"}');
+    const c = clientFor({ ...r, url: server.url });
     expect((await apiError(() => c.heroes())).kind).toBe('bad_response');
     await c.close();
-    server.closeAllConnections();
     server.close();
   });
   it('an error envelope in a 200 is an error', async () => {
-    const { createServer } = await import('node:http');
-    const server = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"error": "Invalid query parameter or missing query"}');
-    });
-    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-    const c = clientFor({ ...r, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` });
+    const server = await cannedServer(200, '{"error": "Invalid query parameter or missing query"}');
+    const c = clientFor({ ...r, url: server.url });
     expect(await apiError(() => c.player('x'))).toMatchObject({ kind: 'bad_request', status: 400 });
     await c.close();
-    server.closeAllConnections();
     server.close();
   });
 });

@@ -1,4 +1,5 @@
 /** Test helpers: a replica on loopback and a client pointed at it. */
+import { createServer } from 'node:http';
 import { Writable } from 'node:stream';
 import { RivalsApi, type RivalsApiOptions } from '../../src/api/client.js';
 import { createLogger, type Logger } from '../../src/logger.js';
@@ -26,4 +27,20 @@ export function capturingLogger(secrets: string[] = []): { logger: Logger; lines
     },
   });
   return { logger: createLogger({ level: 'trace', destination, secrets }), lines };
+}
+
+/** A loopback server that answers every request with `status` and the raw `body` (shapes the replica never sends). */
+export async function cannedServer(status: number, body: string): Promise<{ url: string; close(): void }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(body);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
 }

@@ -142,24 +142,21 @@ export function loadDataset(samplesDir: string = SAMPLES_DIR): Dataset {
     mark(`player:${uid}`, 'real');
   }
 
-  const historyV1 = new Map<string, Json[]>();
-  const historyV2 = new Map<string, Json[]>();
-  for (const file of jsonFiles(join(samplesDir, 'match-history-v1'))) {
-    const entries = asArray(asRecord(readJson(file)).match_history);
-    const uid = String(asRecord(entries[0]?.match_player).player_uid ?? '');
-    if (uid && !historyV1.has(uid)) {
-      historyV1.set(uid, entries);
-      mark(`historyV1:${uid}`, 'real');
+  /** Captured histories of one version, keyed by the uid of the player they belong to (first capture wins). */
+  const capturedHistories = (folder: string, version: 'historyV1' | 'historyV2') => {
+    const out = new Map<string, Json[]>();
+    for (const file of jsonFiles(join(samplesDir, folder))) {
+      const entries = asArray(asRecord(readJson(file)).match_history);
+      const uid = String(asRecord(entries[0]?.match_player).player_uid ?? '');
+      if (uid && !out.has(uid)) {
+        out.set(uid, entries);
+        mark(`${version}:${uid}`, 'real');
+      }
     }
-  }
-  for (const file of jsonFiles(join(samplesDir, 'match-history-v2'))) {
-    const entries = asArray(asRecord(readJson(file)).match_history);
-    const uid = String(asRecord(entries[0]?.match_player).player_uid ?? '');
-    if (uid && !historyV2.has(uid)) {
-      historyV2.set(uid, entries);
-      mark(`historyV2:${uid}`, 'real');
-    }
-  }
+    return out;
+  };
+  const historyV1 = capturedHistories('match-history-v1', 'historyV1');
+  const historyV2 = capturedHistories('match-history-v2', 'historyV2');
   // Players without a captured history get one derived from their profile's embedded match list.
   for (const [uid, profile] of players) {
     if (!historyV1.has(uid)) {

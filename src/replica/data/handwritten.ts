@@ -209,6 +209,11 @@ export function battlePasses(): Map<string, Record<string, unknown>> {
   ]);
 }
 
+/** A UTC date as the API writes post dates: YYYY/MM/DD. */
+function slashDate(d: Date): string {
+  return `${d.getUTCFullYear()}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}`;
+}
+
 /** A hand-written post body (spec: Post). */
 interface PostSeed {
   id: string;
@@ -275,8 +280,7 @@ export function patchNotes(): Record<string, unknown>[] {
 export function balances(): Record<string, unknown>[] {
   const heroes = ['Hulk', 'Magneto', 'Luna Snow', 'Black Panther', 'Storm', 'Venom', 'Hela', 'Rocket Raccoon'];
   return heroes.map((hero, i) => {
-    const d = new Date(Date.UTC(2025, 10 - i, 12));
-    const ymd = `${d.getUTCFullYear()}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}`;
+    const ymd = slashDate(new Date(Date.UTC(2025, 10 - i, 12)));
     return post(
       {
         id: `balance-${ymd.replace(/\//g, '')}`,
@@ -305,8 +309,7 @@ export function devDiaries(): Record<string, unknown>[] {
     ['A year of Rivals', 'A look back at the first seasons with the community.'],
   ];
   return topics.map(([title, overview], i) => {
-    const d = new Date(Date.UTC(2025, 10 - i * 2, 3));
-    const ymd = `${d.getUTCFullYear()}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}`;
+    const ymd = slashDate(new Date(Date.UTC(2025, 10 - i * 2, 3)));
     return post(
       {
         id: String(6 - i),
