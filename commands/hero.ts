@@ -1,0 +1,232 @@
+/**
+ * `/hero name:<hero>`: a hero's overview, and through a select menu its abilities (grouped by
+ * transformation), costumes, transformations, lore (paged), statistics and leaderboard.
+ * Data: api-spec.md endpoints 2 (hero), 3 (stats), 5 (leaderboard), via the hero list (1) for lookup.
+ */
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed, type APIEmbedField } from 'discord-api-types/v10';
+import type { Fetched } from '../src/api/client.js';
+import type { Hero } from '../src/api/schemas.js';
+import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import { encodeCustomId } from '../src/discord/custom-id.js';
+import { compactNumber, duration, integer, kda, percent, ratioPercent, titleCase, winRate } from '../src/render/format.js';
+import { escapeText, LIMITS } from '../src/render/limits.js';
+import { clampPage, pageCount, pageFromArgs, pageRow, splitPages } from '../src/render/paginate.js';
+import { roleColour, staleFooter } from '../src/render/common.js';
+import type { View } from '../src/render/view.js';
+
+/** The sections of a hero, in select-menu order. */
+export const HERO_SECTIONS = ['overview', 'abilities', 'costumes', 'transformations', 'lore', 'stats', 'leaderboard'] as const;
+export type HeroSection = (typeof HERO_SECTIONS)[number];
+
+const SECTION_LABELS: Record<HeroSection, string> = {
+  overview: 'Overview',
+  abilities: 'Abilities',
+  costumes: 'Costumes',
+  transformations: 'Transformations',
+  lore: 'Lore',
+  stats: 'Statistics',
+  leaderboard: 'Leaderboard (PC)',
+};
+
+const ABILITIES_PER_PAGE = 6;
+const COSTUMES_PER_PAGE = 10;
+const LORE_PAGE_CHARS = 1_800;
+const LEADERBOARD_ROWS = 10;
+
+/** Ability fields shown in this order after the description; the rest follow. */
+const ABILITY_FIELD_ORDER = ['Key', 'Cooldown', 'Energy Cost', 'Casting', 'Damage', 'Duration', 'Range', 'Special Effect'];
+
+const definition = new SlashCommandBuilder()
+  .setName('hero')
+  .setDescription('A hero’s abilities, costumes, lore, statistics and leaderboard')
+  .addStringOption((o) => o.setName('name').setDescription('Hero name or id').setRequired(true).setAutocomplete(true))
+  .toJSON();
+
+function sectionMenu(heroId: string, current: HeroSection): APIActionRowComponent<APIComponentInMessageActionRow> {
+  return {
+    type: ComponentType.ActionRow,
+    components: [
+      {
+        type: ComponentType.StringSelect,
+        custom_id: encodeCustomId('hero.s', heroId),
+        placeholder: 'Show another section',
+        options: HERO_SECTIONS.map((s) => ({ label: SECTION_LABELS[s], value: s, default: s === current })),
+      },
+    ],
+  };
+}
+
+function baseEmbed(hero: Hero, section: HeroSection): APIEmbed {
+  const name = titleCase(hero.name);
+  return {
+    color: roleColour(hero.role),
+    author: { name: section === 'overview' ? (hero.role ?? 'Hero') : `${name} · ${SECTION_LABELS[section]}` },
+    title: section === 'overview' ? name : undefined,
+    thumbnail: hero.transformations[0]?.icon ? { url: hero.transformations[0].icon } : undefined,
+  };
+}
+
+function overview(hero: Hero): APIEmbed {
+  const difficulty = hero.difficulty === null ? '—' : `${'★'.repeat(Math.round(hero.difficulty))}${'☆'.repeat(Math.max(0, 5 - Math.round(hero.difficulty)))}`;
+  const fields: APIEmbedField[] = [
+    { name: 'Real name', value: escapeText(hero.real_name ?? '—', LIMITS.fieldValue), inline: true },
+    { name: 'Role', value: hero.role ?? '—', inline: true },
+    { name: 'Attack type', value: hero.attack_type ?? '—', inline: true },
+    { name: 'Teams', value: escapeText(hero.team.join(', ') || '—', LIMITS.fieldValue), inline: true },
+    { name: 'Difficulty', value: difficulty, inline: true },
+    { name: 'Kit', value: `${hero.abilities.length} abilities · ${hero.costumes.length} costumes`, inline: true },
+  ];
+  return {
+    ...baseEmbed(hero, 'overview'),
+    description: escapeText(hero.bio ?? '', LIMITS.description) || undefined,
+    fields,
+    image: hero.image ? { url: hero.image } : undefined,
+  };
+}
+
+function abilityText(fields: Record<string, string>, description: string | null): string {
+  const ordered = [...ABILITY_FIELD_ORDER.filter((k) => k in fields), ...Object.keys(fields).filter((k) => !ABILITY_FIELD_ORDER.includes(k))];
+  const lines = ordered.filter((k) => k !== 'Key').map((k) => `**${escapeText(k)}:** ${escapeText(fields[k]!)}`);
+  return [description ? escapeText(description) : '', ...lines].filter(Boolean).join('\n') || '—';
+}
+
+/** Abilities grouped by transformation (in the hero's transformation order), then paged. */
+function abilities(hero: Hero, page: number): { embed: APIEmbed; pages: number } {
+  const order = new Map(hero.transformations.map((t, i) => [t.id, i]));
+  const names = new Map(hero.transformations.map((t) => [t.id, t.name]));
+  const sorted = hero.abilities
+    .map((a, i) => ({ a, i }))
+    .sort((x, y) => (order.get(x.a.transformation_id) ?? -1) - (order.get(y.a.transformation_id) ?? -1) || x.i - y.i)
+    .map(({ a }) => a);
+  const pages = pageCount(sorted.length, ABILITIES_PER_PAGE);
+  const p = clampPage(page, pages);
+  const fields = sorted.slice((p - 1) * ABILITIES_PER_PAGE, p * ABILITIES_PER_PAGE).map((a) => {
+    const form = a.transformation_id && names.get(a.transformation_id) ? ` · ${names.get(a.transformation_id)}` : '';
+    const key = a.fields.Key ? `[${a.fields.Key}] ` : '';
+    return { name: `${key}${a.name ?? 'Ability'}${a.type ? ` (${a.type})` : ''}${form}`, value: abilityText(a.fields, a.description) };
+  });
+  return { embed: { ...baseEmbed(hero, 'abilities'), fields, description: fields.length === 0 ? 'No abilities listed.' : undefined }, pages };
+}
+
+function costumes(hero: Hero, page: number): { embed: APIEmbed; pages: number } {
+  const pages = pageCount(hero.costumes.length, COSTUMES_PER_PAGE);
+  const p = clampPage(page, pages);
+  const lines = hero.costumes.slice((p - 1) * COSTUMES_PER_PAGE, p * COSTUMES_PER_PAGE).map((c) => `**${escapeText(c.name ?? 'Costume')}**${c.quality ? ` · ${escapeText(c.quality)}` : ''}`);
+  const first = hero.costumes[(p - 1) * COSTUMES_PER_PAGE];
+  return { embed: { ...baseEmbed(hero, 'costumes'), description: lines.join('\n') || 'No costumes listed.', image: first?.icon ? { url: first.icon } : undefined }, pages };
+}
+
+function transformations(hero: Hero): APIEmbed {
+  const fields = hero.transformations.map((t) => ({
+    name: escapeText(t.name ?? 'Form', LIMITS.fieldName),
+    value: `Health: ${t.health ? integer(t.health) : '—'}\nSpeed: ${t.movement_speed ? `${t.movement_speed} m/s` : '—'}`,
+    inline: true,
+  }));
+  return { ...baseEmbed(hero, 'transformations'), fields, description: fields.length === 0 ? 'No transformations listed.' : undefined };
+}
+
+function lore(hero: Hero, page: number): { embed: APIEmbed; pages: number } {
+  const parts = splitPages(hero.lore ?? '', LORE_PAGE_CHARS);
+  const p = clampPage(page, parts.length);
+  return { embed: { ...baseEmbed(hero, 'lore'), description: escapeText(parts[p - 1] ?? '', LIMITS.description) || 'No lore yet.' }, pages: parts.length };
+}
+
+async function stats(hero: Hero, ctx: CommandContext): Promise<{ embed: APIEmbed; fetched: Fetched<unknown> }> {
+  const fetched = await ctx.api.heroStats(hero.id);
+  const s = fetched.data;
+  const per = (total: number | null) => (total === null || s.matches === 0 ? '—' : compactNumber(total / s.matches));
+  const fields: APIEmbedField[] = [
+    { name: 'Matches', value: compactNumber(s.matches), inline: true },
+    { name: 'Win rate', value: winRate(s.wins, s.matches), inline: true },
+    { name: 'Play time', value: duration(s.play_time), inline: true },
+    { name: 'Average K / D / A', value: s.k === null ? '—' : kda(s.k, s.d ?? 0, s.a ?? 0), inline: false },
+    { name: 'Damage a match', value: per(s.total_hero_damage), inline: true },
+    { name: 'Healing a match', value: per(s.total_hero_heal), inline: true },
+    { name: 'Damage taken a match', value: per(s.total_damage_taken), inline: true },
+    { name: 'Hit rate', value: ratioPercent(s.session_hit_rate), inline: true },
+    { name: 'Solo kills a match', value: s.solo_kill === null ? '—' : s.solo_kill.toFixed(2), inline: true },
+  ];
+  return { embed: { ...baseEmbed(hero, 'stats'), fields }, fetched };
+}
+
+async function leaderboard(hero: Hero, ctx: CommandContext): Promise<{ embed: APIEmbed; fetched: Fetched<unknown> }> {
+  const fetched = await ctx.api.heroLeaderboard(hero.id, { platform: 'pc' });
+  const lines = fetched.data.players.slice(0, LEADERBOARD_ROWS).map((p, i) => {
+    const score = p.rank?.rank_score === null || p.rank?.rank_score === undefined ? '' : ` · ${integer(p.rank.rank_score)} pts`;
+    return `**${i + 1}.** ${escapeText(p.name ?? p.player_uid)}${score} · ${percent(p.win_rate)} over ${integer(p.matches)}`;
+  });
+  return {
+    embed: { ...baseEmbed(hero, 'leaderboard'), description: lines.join('\n') || 'No ranked players yet.', footer: { text: 'Full list, every platform: /leaderboard' } },
+    fetched,
+  };
+}
+
+/** Builds the view of one section of a hero at a page. */
+export async function heroView(hero: Hero, section: HeroSection, page: number, ctx: CommandContext, heroFetched?: Fetched<unknown>): Promise<View> {
+  let embed: APIEmbed;
+  let pages = 1;
+  let fetched = heroFetched;
+  switch (section) {
+    case 'overview':
+      embed = overview(hero);
+      break;
+    case 'abilities':
+      ({ embed, pages } = abilities(hero, page));
+      break;
+    case 'costumes':
+      ({ embed, pages } = costumes(hero, page));
+      break;
+    case 'transformations':
+      embed = transformations(hero);
+      break;
+    case 'lore':
+      ({ embed, pages } = lore(hero, page));
+      break;
+    case 'stats':
+      ({ embed, fetched } = await stats(hero, ctx));
+      break;
+    case 'leaderboard':
+      ({ embed, fetched } = await leaderboard(hero, ctx));
+      break;
+  }
+  const footer = staleFooter(fetched);
+  if (footer) embed = { ...embed, footer };
+  const nav = pageRow('hero.p', [hero.id, section], clampPage(page, pages), pages);
+  return { embeds: [embed], components: [sectionMenu(hero.id, section), ...(nav ? [nav] : [])] };
+}
+
+async function loadHero(idOrName: string, ctx: CommandContext) {
+  const resolved = await ctx.heroes.resolve(idOrName);
+  // The detail endpoint is the authority for one hero; the list copy is the fallback.
+  try {
+    return await ctx.api.hero(resolved.id);
+  } catch {
+    return { data: resolved, fetchedAt: ctx.now(), ageMs: 0, stale: false, source: 'cache' as const };
+  }
+}
+
+export const hero: CommandModule = {
+  definition,
+  async execute(input, ctx) {
+    const fetched = await loadHero(String(input.options.name ?? ''), ctx);
+    return heroView(fetched.data, 'overview', 1, ctx, fetched);
+  },
+  components: {
+    /** Section select: `hero.s:<heroId>` with the section as the chosen value. */
+    'hero.s': async (input, ctx) => {
+      const section = (HERO_SECTIONS as readonly string[]).includes(input.values[0] ?? '') ? (input.values[0] as HeroSection) : 'overview';
+      const fetched = await loadHero(input.args[0] ?? '', ctx);
+      return heroView(fetched.data, section, 1, ctx, fetched);
+    },
+    /** Paginator: `hero.p:<heroId>:<section>:<page>:<kind>`. */
+    'hero.p': async (input, ctx) => {
+      const section = (HERO_SECTIONS as readonly string[]).includes(input.args[1] ?? '') ? (input.args[1] as HeroSection) : 'overview';
+      const fetched = await loadHero(input.args[0] ?? '', ctx);
+      return heroView(fetched.data, section, pageFromArgs(input.args), ctx, fetched);
+    },
+  },
+  async autocomplete(input, ctx) {
+    return ctx.heroes.suggest(input.focused.value);
+  },
+};

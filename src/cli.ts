@@ -1,0 +1,157 @@
+/**
+ * `npm run cli -- <command> [subcommand] [option:value ...] [--json] [--press <custom-id>[=<value>]] [--user <id>]`
+ *
+ * Runs a slash command's handler against the configured API (the in-process replica without a key)
+ * and prints the View as text, or with `--json` the exact message payload Discord would receive.
+ * `--press` follows a button (its custom ID) or a select menu (`<custom-id>=<value>`, or just an
+ * option's value) from the previous payload; repeat it to walk several steps. With `--json` stdout
+ * holds only that JSON; logs go to stderr. Exit codes: 0 shown, 1 the bot answered with an error
+ * message, 2 bad command line.
+ */
+import { ApplicationCommandOptionType, ComponentType, type APIApplicationCommandOption } from 'discord-api-types/v10';
+import { pino } from 'pino';
+import { commands } from '../commands/index.js';
+import { ConfigError, loadConfig } from './config.js';
+import type { CommandContext, CommandInput } from './discord/command.js';
+import { Router } from './discord/router.js';
+import { HeroDirectory } from './hero-directory.js';
+import { payloadToText } from './render/text.js';
+import { toMessagePayload, type MessagePayload, type View } from './render/view.js';
+import { createApiServices } from './services.js';
+
+class UsageError extends Error {}
+
+interface Parsed {
+  command: string;
+  input: CommandInput;
+  json: boolean;
+  presses: string[];
+}
+
+/**
+ * Parses the command line against the command definitions.
+ * @throws {UsageError} naming what is wrong.
+ */
+export function parseCliArgs(argv: string[], router: Router, userId = '100000000000000001'): Parsed {
+  const names = router.commands.map((c) => c.definition.name);
+  const positional: string[] = [];
+  const presses: string[] = [];
+  let json = false;
+  let user = userId;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--json') json = true;
+    else if (a === '--press' || a === '--user') {
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`${a} needs a value`);
+      if (a === '--press') presses.push(v);
+      else user = v;
+    } else if (a.startsWith('--')) throw new UsageError(`unknown flag ${a}`);
+    else positional.push(a);
+  }
+  const [command, ...rest] = positional;
+  if (!command) throw new UsageError(`name a command: ${names.join(', ')}`);
+  const module = router.commands.find((c) => c.definition.name === command.replace(/^\//, ''));
+  if (!module) throw new UsageError(`unknown command "${command}"; the commands are ${names.join(', ')}`);
+  let options = (module.definition.options ?? []) as APIApplicationCommandOption[];
+  let subcommand: string | undefined;
+  const subcommands = options.filter((o) => o.type === ApplicationCommandOptionType.Subcommand);
+  if (subcommands.length > 0) {
+    const sub = rest[0] && !rest[0].includes(':') ? rest.shift() : undefined;
+    const chosen = subcommands.find((s) => s.name === sub);
+    if (!chosen) throw new UsageError(`/${module.definition.name} needs a subcommand: ${subcommands.map((s) => s.name).join(', ')}`);
+    subcommand = chosen.name;
+    options = ('options' in chosen ? chosen.options : []) ?? [];
+  }
+  const values: CommandInput['options'] = {};
+  for (const pair of rest) {
+    const at = pair.indexOf(':');
+    if (at <= 0) throw new UsageError(`options are written name:value (got "${pair}")`);
+    const name = pair.slice(0, at);
+    const raw = pair.slice(at + 1);
+    const option = options.find((o) => o.name === name);
+    if (!option) throw new UsageError(`/${module.definition.name}${subcommand ? ` ${subcommand}` : ''} has no option "${name}"; it has ${options.map((o) => o.name).join(', ') || 'none'}`);
+    values[name] = coerce(option, raw);
+  }
+  for (const o of options) if ('required' in o && o.required && values[o.name] === undefined) throw new UsageError(`option "${o.name}" is required`);
+  return { command: module.definition.name, input: { subcommand, options: values, user: { userId: user, guildId: null, locale: 'en-US' } }, json, presses };
+}
+
+function coerce(option: APIApplicationCommandOption, raw: string): string | number | boolean {
+  const choices = 'choices' in option ? option.choices : undefined;
+  let value: string | number | boolean = raw;
+  if (option.type === ApplicationCommandOptionType.Integer || option.type === ApplicationCommandOptionType.Number) {
+    value = Number(raw);
+    if (!Number.isFinite(value) || (option.type === ApplicationCommandOptionType.Integer && !Number.isInteger(value))) {
+      throw new UsageError(`option "${option.name}" takes a ${option.type === ApplicationCommandOptionType.Integer ? 'whole number' : 'number'} (got "${raw}")`);
+    }
+  } else if (option.type === ApplicationCommandOptionType.Boolean) {
+    if (!/^(true|false)$/i.test(raw)) throw new UsageError(`option "${option.name}" takes true or false (got "${raw}")`);
+    value = raw.toLowerCase() === 'true';
+  }
+  if (choices && choices.length > 0 && !choices.some((c) => String(c.value) === String(value))) {
+    throw new UsageError(`option "${option.name}" takes one of ${choices.map((c) => String(c.value)).join(', ')} (got "${raw}")`);
+  }
+  return value;
+}
+
+/** Finds what `press` names in a payload: a button's custom ID, or a select's `custom-id=value` or bare value. */
+export function findPress(payload: MessagePayload, press: string): { customId: string; values: string[] } | null {
+  for (const row of payload.components) {
+    for (const c of row.components) {
+      if (c.type === ComponentType.Button && 'custom_id' in c && c.custom_id === press) return c.disabled ? null : { customId: c.custom_id, values: [] };
+      if (c.type === ComponentType.StringSelect) {
+        const eq = press.indexOf('=');
+        const [id, value] = eq === -1 ? [c.custom_id, press] : [press.slice(0, eq), press.slice(eq + 1)];
+        if (id === c.custom_id && c.options.some((o) => o.value === value)) return { customId: c.custom_id, values: [value] };
+      }
+    }
+  }
+  return null;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  // Logs to stderr only, so stdout carries nothing but the view.
+  const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn', redact: ['config.rivals.apiKey'] }, pino.destination(2));
+  const router = new Router(commands);
+  let parsed: Parsed;
+  try {
+    parsed = parseCliArgs(argv, router);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`cli: ${err.message}\nusage: npm run cli -- <command> [subcommand] [option:value ...] [--json] [--press <custom-id>[=<value>]]\n`);
+    return 2;
+  }
+  const services = await createApiServices(config, logger);
+  try {
+    const ctx: CommandContext = { api: services.api, heroes: new HeroDirectory(services.api), logger, now: Date.now };
+    let view: View = await router.command(parsed.command, parsed.input, ctx);
+    let payload = toMessagePayload(view);
+    for (const press of parsed.presses) {
+      const target = findPress(payload, press);
+      if (!target) {
+        process.stderr.write(`cli: nothing to press for "${press}" in the previous message (see its custom IDs with --json)\n`);
+        return 2;
+      }
+      const result = await router.component(target.customId, target.values, parsed.input.user, parsed.input.user.userId, ctx);
+      view = result.view;
+      payload = toMessagePayload(view);
+    }
+    process.stdout.write(parsed.json ? `${JSON.stringify(payload)}\n` : `${payloadToText(payload)}\n`);
+    return view.isError ? 1 : 0;
+  } finally {
+    await services.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

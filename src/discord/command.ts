@@ -1,0 +1,64 @@
+/**
+ * The contract between the runtime and the product surface (commands/): a command module is its
+ * definition plus handlers that return Views (STYLE.md principles 1 and 3).
+ */
+import type { APIApplicationCommandOptionChoice, RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord-api-types/v10';
+import type { RivalsApi } from '../api/client.js';
+import type { HeroDirectory } from '../hero-directory.js';
+import type { Logger } from '../logger.js';
+import type { View } from '../render/view.js';
+
+/** Who asked, and where. */
+export interface Invoker {
+  userId: string;
+  guildId?: string | null;
+  /** Discord locale of the member, e.g. `en-US`. */
+  locale?: string;
+}
+
+/** Dependencies every handler receives, built once in the composition root; `logger` is per interaction. */
+export interface CommandContext {
+  api: RivalsApi;
+  heroes: HeroDirectory;
+  logger: Logger;
+  now: () => number;
+}
+
+/** Parsed options of a slash command (option name -> value), with its subcommand if any. */
+export interface CommandInput {
+  subcommand?: string;
+  options: Record<string, string | number | boolean | undefined>;
+  user: Invoker;
+}
+
+/** A button press or select-menu choice, with its custom ID decoded. */
+export interface ComponentInput {
+  customId: string;
+  route: string;
+  args: string[];
+  /** Chosen values of a select menu; empty for a button. */
+  values: string[];
+  user: Invoker;
+  /** Who ran the command the message answers (Discord: message.interaction_metadata.user). */
+  invokerId?: string;
+}
+
+/** The option being typed in an autocomplete interaction. */
+export interface AutocompleteInput {
+  subcommand?: string;
+  focused: { name: string; value: string };
+  options: Record<string, string | number | boolean | undefined>;
+  user: Invoker;
+}
+
+export type ComponentHandler = (input: ComponentInput, ctx: CommandContext) => Promise<View>;
+
+/** One slash command: definition (registration payload) and handlers. */
+export interface CommandModule {
+  /** Discord: "Create Global Application Command" JSON body. */
+  definition: RESTPostAPIChatInputApplicationCommandsJSONBody;
+  execute(input: CommandInput, ctx: CommandContext): Promise<View>;
+  /** Component handlers by custom-ID route; routes are global, so prefix them with the command name. */
+  components?: Record<string, ComponentHandler>;
+  autocomplete?(input: AutocompleteInput, ctx: CommandContext): Promise<APIApplicationCommandOptionChoice[]>;
+}

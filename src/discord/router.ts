@@ -1,0 +1,130 @@
+/**
+ * The one interaction router: slash commands, components (buttons, select menus) and autocomplete,
+ * with every error mapped to a View in one place (STYLE.md principle 4). Transport-free: the
+ * discord.js runtime, the CLI and the playground all call it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
+import { ApiArgumentError, ApiError } from '../api/errors.js';
+import { ExpiredComponentError, PrivateProfileError, UnknownHeroError, UserFacingError } from '../errors.js';
+import { LIMITS, truncate } from '../render/limits.js';
+import type { View } from '../render/view.js';
+import { t } from '../strings.js';
+import type { AutocompleteInput, CommandContext, CommandInput, CommandModule, ComponentHandler, ComponentInput, Invoker } from './command.js';
+import { decodeCustomId } from './custom-id.js';
+
+/** Error colour of error embeds (Discord red). */
+const ERROR_COLOUR = 0xed4245;
+
+/** How to show a component's answer: edit the message it is on, or reply with a new ephemeral message. */
+export interface ComponentResult {
+  view: View;
+  mode: 'update' | 'reply';
+}
+
+/**
+ * A short, specific, ephemeral View for an error. Expected failures get actionable text; anything
+ * else gets a generic text with a reference ID, logged with the full error (never shown raw).
+ */
+export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, query?: string): View {
+  const text = (message: string): View => ({ ephemeral: true, isError: true, embeds: [{ color: ERROR_COLOUR, description: message }] });
+  if (err instanceof UnknownHeroError) return text(t.unknownHero(err.query, err.suggestions));
+  if (err instanceof PrivateProfileError) return text(t.privateProfile(err.playerName));
+  if (err instanceof ExpiredComponentError) return text(t.expiredComponent());
+  if (err instanceof ApiArgumentError) return text(t.badArgument(err.argument, err.reason));
+  if (err instanceof ApiError) {
+    ctx.logger.warn({ kind: err.kind, endpoint: err.endpoint, status: err.status, upstream: err.upstreamMessage }, 'API error shown to member');
+    switch (err.kind) {
+      case 'not_found':
+        if (err.endpoint === 'player' || err.endpoint.startsWith('matchHistory')) return text(t.playerNotFound(query ?? ''));
+        if (err.endpoint === 'match') return text(t.matchNotFound(query ?? ''));
+        return text(t.notFound());
+      case 'rate_limited':
+        return text(t.rateLimited(Math.max(1, Math.ceil((err.retryAfterMs ?? 60_000) / 1000))));
+      case 'timeout':
+        return text(t.apiTimeout());
+      case 'unauthorized':
+        return text(t.apiUnauthorized());
+      case 'unavailable':
+      case 'bad_response':
+        return text(t.apiDown());
+      case 'bad_request':
+        return text(t.notFound());
+    }
+  }
+  if (err instanceof UserFacingError) return text(err.message);
+  const reference = randomBytes(4).toString('hex');
+  ctx.logger.error({ err, reference }, 'unexpected error in a handler');
+  return text(t.unexpected(reference));
+}
+
+/** Routes interactions to command modules. */
+export class Router {
+  readonly #commands = new Map<string, CommandModule>();
+  readonly #components = new Map<string, ComponentHandler>();
+
+  /** @throws {Error} when two modules claim one command name or component route. */
+  constructor(modules: CommandModule[]) {
+    for (const m of modules) {
+      if (this.#commands.has(m.definition.name)) throw new Error(`duplicate command ${m.definition.name}`);
+      this.#commands.set(m.definition.name, m);
+      for (const [route, handler] of Object.entries(m.components ?? {})) {
+        if (this.#components.has(route)) throw new Error(`duplicate component route ${route}`);
+        this.#components.set(route, handler);
+      }
+    }
+  }
+
+  /** The command modules, in registration order. */
+  get commands(): CommandModule[] {
+    return [...this.#commands.values()];
+  }
+
+  /** Runs a slash command; never throws (errors become ephemeral Views). */
+  async command(name: string, input: CommandInput, ctx: CommandContext): Promise<View> {
+    const module = this.#commands.get(name);
+    if (!module) return errorView(new ExpiredComponentError(`/${name}`), ctx);
+    try {
+      return await module.execute(input, ctx);
+    } catch (err) {
+      return errorView(err, ctx, queryOf(input.options));
+    }
+  }
+
+  /**
+   * Runs a component. A press by the member who ran the command updates the message; a press by
+   * anyone else gets their own ephemeral copy of the result. Never throws.
+   */
+  async component(customId: string, values: string[], user: Invoker, invokerId: string | undefined, ctx: CommandContext): Promise<ComponentResult> {
+    const decoded = decodeCustomId(customId);
+    const handler = decoded && this.#components.get(decoded.route);
+    const own = invokerId === undefined || invokerId === user.userId;
+    if (!decoded || !handler) return { view: errorView(new ExpiredComponentError(customId), ctx), mode: 'reply' };
+    const input: ComponentInput = { customId, route: decoded.route, args: decoded.args, values, user, invokerId };
+    try {
+      const view = await handler(input, ctx);
+      return own ? { view, mode: 'update' } : { view: { ...view, ephemeral: true }, mode: 'reply' };
+    } catch (err) {
+      return { view: errorView(err, ctx, decoded.args[0]), mode: 'reply' };
+    }
+  }
+
+  /** Autocomplete choices (at most 25, names within 100 characters); [] on any error. */
+  async autocomplete(name: string, input: AutocompleteInput, ctx: CommandContext): Promise<APIApplicationCommandOptionChoice[]> {
+    const module = this.#commands.get(name);
+    if (!module?.autocomplete) return [];
+    try {
+      const choices = await module.autocomplete(input, ctx);
+      return choices.slice(0, LIMITS.autocompleteChoices).map((c) => ({ ...c, name: truncate(c.name, LIMITS.choiceName) }));
+    } catch (err) {
+      ctx.logger.warn({ err, command: name }, 'autocomplete failed');
+      return [];
+    }
+  }
+}
+
+/** The text a member typed as the main query of a command, for error messages. */
+function queryOf(options: CommandInput['options']): string | undefined {
+  const v = options.query ?? options.name ?? options.match ?? options.hero ?? options.player;
+  return v === undefined ? undefined : String(v);
+}

@@ -1,0 +1,34 @@
+/**
+ * Expected outcomes that a member should be told about (STYLE.md principle 4). The router maps each
+ * to a short, ephemeral message (src/discord/respond-errors.ts).
+ */
+
+/** Base class: `message` is for logs; the router builds the member's text from the fields. */
+export class UserFacingError extends Error {}
+
+/** A hero name or id matched nothing; `suggestions` are close names, best first. */
+export class UnknownHeroError extends UserFacingError {
+  override name = 'UnknownHeroError';
+  constructor(
+    readonly query: string,
+    readonly suggestions: string[],
+  ) {
+    super(`unknown hero "${query}"`);
+  }
+}
+
+/** The player exists but hides their profile (`isPrivate` in the profile). */
+export class PrivateProfileError extends UserFacingError {
+  override name = 'PrivateProfileError';
+  constructor(readonly playerName: string) {
+    super(`private profile "${playerName}"`);
+  }
+}
+
+/** A component's custom ID that no route handles (another version, corrupted). */
+export class ExpiredComponentError extends UserFacingError {
+  override name = 'ExpiredComponentError';
+  constructor(readonly customId: string) {
+    super(`unknown or expired custom ID "${customId}"`);
+  }
+}

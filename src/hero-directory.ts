@@ -1,0 +1,65 @@
+/**
+ * Hero lookup for commands: by id, by name (case, spaces and hyphens ignored), and fuzzy (fuse.js)
+ * for autocomplete and "did you mean". Reads the hero list through the cached client.
+ */
+import Fuse from 'fuse.js';
+import type { RivalsApi } from './api/client.js';
+import type { Hero } from './api/schemas.js';
+import { UnknownHeroError } from './errors.js';
+import { titleCase } from './render/format.js';
+
+const norm = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** An autocomplete choice: the hero's display name, its id as the value. */
+export interface HeroChoice {
+  name: string;
+  value: string;
+}
+
+export class HeroDirectory {
+  readonly #api: RivalsApi;
+  #index?: { fetchedAt: number; heroes: Hero[]; fuse: Fuse<Hero> };
+
+  constructor(api: RivalsApi) {
+    this.#api = api;
+  }
+
+  /** All heroes, sorted by name. @throws {ApiError} when the list cannot be had. */
+  async list(): Promise<Hero[]> {
+    return (await this.#load()).heroes;
+  }
+
+  /**
+   * The hero meant by `query`: an id, a name in any case and spacing, or one clear fuzzy match.
+   * @throws {UnknownHeroError} with up to three suggestions when nothing matches well.
+   */
+  async resolve(query: string): Promise<Hero> {
+    const { heroes, fuse } = await this.#load();
+    const q = query.trim();
+    const exact = heroes.find((h) => h.id === q || norm(h.name) === norm(q) || (h.real_name && norm(h.real_name) === norm(q)));
+    if (exact) return exact;
+    const results = fuse.search(q, { limit: 3 });
+    const best = results[0];
+    // One clear match (a typo such as "spidr man"): take it; otherwise suggest.
+    if (best && (best.score ?? 1) < 0.25 && (results.length === 1 || (results[1]!.score ?? 1) - (best.score ?? 1) > 0.1)) return best.item;
+    throw new UnknownHeroError(q, results.map((r) => titleCase(r.item.name)));
+  }
+
+  /** Up to `limit` choices for autocomplete: all heroes by name for an empty query, else fuzzy matches. */
+  async suggest(query: string, limit = 25): Promise<HeroChoice[]> {
+    const { heroes, fuse } = await this.#load();
+    const q = query.trim();
+    const found = q === '' ? heroes : fuse.search(q, { limit }).map((r) => r.item);
+    return found.slice(0, limit).map((h) => ({ name: titleCase(h.name), value: h.id }));
+  }
+
+  async #load() {
+    const fetched = await this.#api.heroes();
+    if (this.#index?.fetchedAt !== fetched.fetchedAt) {
+      const heroes = [...fetched.data].sort((a, b) => a.name.localeCompare(b.name));
+      const fuse = new Fuse(heroes, { keys: [{ name: 'name', weight: 3 }, { name: 'real_name', weight: 1 }, { name: 'id', weight: 1 }], includeScore: true, threshold: 0.45, ignoreLocation: true });
+      this.#index = { fetchedAt: fetched.fetchedAt, heroes, fuse };
+    }
+    return this.#index;
+  }
+}

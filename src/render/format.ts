@@ -1,0 +1,66 @@
+/** Numbers, durations and times formatted for people. Pure functions. */
+import { time, TimestampStyles } from '@discordjs/formatters';
+
+const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+const whole = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
+const oneDecimal = new Intl.NumberFormat('en', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+
+/** "1.2M", "45.3K", "950"; an em dash for null. */
+export function compactNumber(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '—';
+  return Math.abs(n) < 10_000 ? whole.format(n) : compact.format(n);
+}
+
+/** "1,234"; an em dash for null. */
+export function integer(n: number | null | undefined): string {
+  return n === null || n === undefined || !Number.isFinite(n) ? '—' : whole.format(n);
+}
+
+/** A percentage already in percent (63.4 -> "63.4 %"); an em dash for null. */
+export function percent(p: number | null | undefined): string {
+  return p === null || p === undefined || !Number.isFinite(p) ? '—' : `${oneDecimal.format(p)} %`;
+}
+
+/** A 0-1 ratio as a percentage (0.634 -> "63.4 %"). */
+export function ratioPercent(r: number | null | undefined): string {
+  return r === null || r === undefined ? '—' : percent(r * 100);
+}
+
+/** Wins over matches as a percentage; an em dash with no matches. */
+export function winRate(wins: number, matches: number): string {
+  return matches > 0 ? percent((wins / matches) * 100) : '—';
+}
+
+/** Seconds as "12h 4m" (an hour or more) or "4m 12s"; an em dash for null. */
+export function duration(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return '—';
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h > 0 ? `${whole.format(h)}h ${m}m` : `${m}m ${s % 60}s`;
+}
+
+/** "12 / 4 / 6 (KDA 4.50)": kills, deaths, assists and (kills + assists) / deaths. */
+export function kda(k: number, d: number, a: number): string {
+  const ratio = (k + a) / Math.max(1, d);
+  const f = (n: number) => (Number.isInteger(n) ? whole.format(n) : oneDecimal.format(n));
+  return `${f(k)} / ${f(d)} / ${f(a)} (KDA ${ratio.toFixed(2)})`;
+}
+
+/** A Discord timestamp (`<t:unix:R>` by default) that each member sees in their own time zone; an em dash for null. */
+export function discordTime(unixSeconds: number | null | undefined, style: 'R' | 'f' | 'D' = 'R'): string {
+  if (unixSeconds === null || unixSeconds === undefined || !Number.isFinite(unixSeconds)) return '—';
+  const styles = { R: TimestampStyles.RelativeTime, f: TimestampStyles.ShortDateTime, D: TimestampStyles.LongDate } as const;
+  return time(Math.round(unixSeconds), styles[style]);
+}
+
+/** A hex colour text ("#EB46FF") as an integer; null if unusable. */
+export function hexColour(hex: string | null | undefined): number | null {
+  const m = hex?.trim().match(/^#?([0-9a-f]{6})$/i);
+  return m ? Number.parseInt(m[1]!, 16) : null;
+}
+
+/** Title case for the API's lower-case hero names ("cloak & dagger" -> "Cloak & Dagger", "spider-man" -> "Spider-Man"). */
+export function titleCase(name: string): string {
+  return name.replace(/(^|[\s-])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toUpperCase());
+}

@@ -1,0 +1,165 @@
+/**
+ * Discord's message limits, enforced in one place (STYLE.md: render/ owns the limits).
+ * Source: Discord developer documentation, "Embed Limits" (Resources > Message), "Message Components"
+ * (action rows, buttons, select menus) and "Create Message" (content, embeds).
+ */
+import { escapeMarkdown } from '@discordjs/formatters';
+import { ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
+import type { View } from './view.js';
+
+/** The limits, in characters (UTF-16 code units, which never undercount Discord's count) or items. */
+export const LIMITS = {
+  content: 2000,
+  embeds: 10,
+  title: 256,
+  description: 4096,
+  fields: 25,
+  fieldName: 256,
+  fieldValue: 1024,
+  footer: 2048,
+  author: 256,
+  /** Sum of title, description, field names and values, footer text and author name over all embeds. */
+  embedTotal: 6000,
+  actionRows: 5,
+  buttonsPerRow: 5,
+  selectOptions: 25,
+  buttonLabel: 80,
+  optionLabel: 100,
+  optionValue: 100,
+  optionDescription: 100,
+  placeholder: 150,
+  customId: 100,
+  autocompleteChoices: 25,
+  choiceName: 100,
+} as const;
+
+const ELLIPSIS = '…';
+const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/**
+ * `text` cut to at most `max` characters with an ellipsis, on a grapheme boundary (never inside an
+ * emoji, a surrogate pair or a combining sequence). Text that fits is returned unchanged.
+ */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= 0) return '';
+  let out = '';
+  for (const { segment } of segmenter.segment(text)) {
+    if (out.length + segment.length + ELLIPSIS.length > max) break;
+    out += segment;
+  }
+  return out + ELLIPSIS;
+}
+
+/**
+ * Text from the API made safe for Discord markdown (escaped) and cut to `max` characters. The cut is
+ * made on the raw text before escaping, so it never falls inside an escape sequence.
+ */
+export function escapeText(raw: string, max: number = Number.MAX_SAFE_INTEGER): string {
+  const full = escapeMarkdown(raw);
+  if (full.length <= max) return full;
+  const graphemes = [...segmenter.segment(raw)].map((s) => s.segment);
+  // The longest prefix (in graphemes) whose escaped form plus the ellipsis fits.
+  let lo = 0;
+  let hi = graphemes.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (escapeMarkdown(graphemes.slice(0, mid).join('')).length + ELLIPSIS.length <= max) lo = mid;
+    else hi = mid - 1;
+  }
+  return escapeMarkdown(graphemes.slice(0, lo).join('')) + ELLIPSIS;
+}
+
+/** Characters of an embed that count toward {@link LIMITS.embedTotal}. */
+export function embedLength(embed: APIEmbed): number {
+  return (
+    (embed.title?.length ?? 0) +
+    (embed.description?.length ?? 0) +
+    (embed.footer?.text.length ?? 0) +
+    (embed.author?.name.length ?? 0) +
+    (embed.fields ?? []).reduce((sum, f) => sum + f.name.length + f.value.length, 0)
+  );
+}
+
+/** One embed within its own limits (fields past 25 dropped; empty field texts replaced by a zero-width space, as Discord refuses them). */
+function fitEmbed(embed: APIEmbed): APIEmbed {
+  const out: APIEmbed = { ...embed };
+  if (out.title !== undefined) out.title = truncate(out.title, LIMITS.title);
+  if (out.description !== undefined) out.description = truncate(out.description, LIMITS.description) || undefined;
+  if (out.author) out.author = { ...out.author, name: truncate(out.author.name, LIMITS.author) };
+  if (out.footer) out.footer = { ...out.footer, text: truncate(out.footer.text, LIMITS.footer) };
+  if (out.fields) {
+    out.fields = out.fields.slice(0, LIMITS.fields).map((f) => ({
+      ...f,
+      name: truncate(f.name, LIMITS.fieldName) || '\u200b',
+      value: truncate(f.value, LIMITS.fieldValue) || '\u200b',
+    }));
+  }
+  return out;
+}
+
+/** Shrinks embeds until their total fits: descriptions first (last embed first), then trailing fields. */
+function fitTotal(embeds: APIEmbed[]): APIEmbed[] {
+  const out = embeds.map((e) => ({ ...e, fields: e.fields ? [...e.fields] : undefined }));
+  let over = out.reduce((s, e) => s + embedLength(e), 0) - LIMITS.embedTotal;
+  for (let i = out.length - 1; i >= 0 && over > 0; i--) {
+    const e = out[i]!;
+    if (!e.description) continue;
+    const keep = Math.max(0, e.description.length - over);
+    const before = e.description.length;
+    e.description = keep >= 2 ? truncate(e.description, keep) : undefined;
+    over -= before - (e.description?.length ?? 0);
+  }
+  for (let i = out.length - 1; i >= 0 && over > 0; i--) {
+    const fields = out[i]!.fields ?? [];
+    while (fields.length > 0 && over > 0) {
+      const f = fields.pop()!;
+      over -= f.name.length + f.value.length;
+    }
+  }
+  for (let i = out.length - 1; i >= 0 && over > 0; i--) {
+    const e = out[i]!;
+    if (e.footer) {
+      over -= e.footer.text.length;
+      delete e.footer;
+    }
+  }
+  return out;
+}
+
+type Row = APIActionRowComponent<APIComponentInMessageActionRow>;
+
+function fitRow(row: Row): Row {
+  const components = row.components.slice(0, LIMITS.buttonsPerRow).map((c) => {
+    if (c.type === ComponentType.Button) return 'label' in c && c.label !== undefined ? { ...c, label: truncate(c.label, LIMITS.buttonLabel) } : c;
+    if (c.type === ComponentType.StringSelect) {
+      return {
+        ...c,
+        placeholder: c.placeholder === undefined ? undefined : truncate(c.placeholder, LIMITS.placeholder),
+        options: c.options.slice(0, LIMITS.selectOptions).map((o) => ({
+          ...o,
+          label: truncate(o.label, LIMITS.optionLabel) || '\u200b',
+          value: o.value.slice(0, LIMITS.optionValue),
+          description: o.description === undefined ? undefined : truncate(o.description, LIMITS.optionDescription) || undefined,
+        })),
+      };
+    }
+    return c;
+  });
+  // A select menu fills its row alone.
+  const select = components.find((c) => c.type !== ComponentType.Button);
+  return { ...row, components: select ? [select] : components };
+}
+
+/**
+ * The view within every Discord limit: content 2,000; at most 10 embeds, each within the per-field
+ * limits and all within 6,000 characters; at most 5 action rows of 5 buttons or one select menu of
+ * 25 options. Never throws; text is cut with an ellipsis, never mid-character.
+ */
+export function fitView(view: View): View {
+  const out: View = { ...view };
+  if (out.content !== undefined) out.content = truncate(out.content, LIMITS.content);
+  if (out.embeds) out.embeds = fitTotal(out.embeds.slice(0, LIMITS.embeds).map(fitEmbed));
+  if (out.components) out.components = out.components.filter((r) => r.components.length > 0).slice(0, LIMITS.actionRows).map(fitRow);
+  return out;
+}

@@ -1,0 +1,89 @@
+/**
+ * The one paginator for every list: a row of first / previous / "page x of y" / next / last whose
+ * custom IDs carry the target page, so buttons keep working after a restart (STYLE.md principle 2).
+ */
+import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponentWithCustomId } from 'discord-api-types/v10';
+import { encodeCustomId } from '../discord/custom-id.js';
+import { t } from '../strings.js';
+
+/** Number of pages for `count` items, `perPage` a page (at least 1). */
+export function pageCount(count: number, perPage: number): number {
+  return Math.max(1, Math.ceil(count / perPage));
+}
+
+/** `page` clamped into 1..total (a stale button may point past a list that shrank). */
+export function clampPage(page: number, total: number): number {
+  return Math.min(Math.max(1, Number.isFinite(page) ? Math.trunc(page) : 1), Math.max(1, total));
+}
+
+/**
+ * The navigation row for `route` and `args` at `page` of `total`. Each button's custom ID is
+ * `route:...args:<target page>:<f|p|n|l>` (the last letter keeps the five IDs distinct, as Discord
+ * requires). Null when there is only one page.
+ */
+export function pageRow(route: string, args: (string | number)[], page: number, total: number): APIActionRowComponent<APIButtonComponentWithCustomId> | null {
+  if (total <= 1) return null;
+  const button = (label: string, target: number, kind: string, disabled: boolean): APIButtonComponentWithCustomId => ({
+    type: ComponentType.Button,
+    style: kind === 'i' ? ButtonStyle.Secondary : ButtonStyle.Primary,
+    label,
+    custom_id: encodeCustomId(route, ...args, target, kind),
+    disabled,
+  });
+  return {
+    type: ComponentType.ActionRow,
+    components: [
+      button('«', 1, 'f', page <= 1),
+      button('‹', page - 1, 'p', page <= 1),
+      button(t.pageOf(page, total), page, 'i', true),
+      button('›', page + 1, 'n', page >= total),
+      button('»', total, 'l', page >= total),
+    ],
+  };
+}
+
+/** The page number carried by a paginator custom ID's arguments (the second to last). */
+export function pageFromArgs(args: string[]): number {
+  return Number(args.at(-2));
+}
+
+/**
+ * Splits long text into pages of at most `max` characters, on paragraph boundaries where possible,
+ * then on line, sentence and word boundaries; never inside a word unless a word is longer than a page.
+ */
+export function splitPages(text: string, max: number): string[] {
+  const pages: string[] = [];
+  let current = '';
+  const push = () => {
+    if (current.trim()) pages.push(current.trim());
+    current = '';
+  };
+  const pieces = text.replace(/\r\n/g, '\n').split(/\n{2,}/);
+  for (const piece of pieces) {
+    const paragraph = piece.trim();
+    if (paragraph === '') continue;
+    const candidate = current ? `${current}\n\n${paragraph}` : paragraph;
+    if (candidate.length <= max) {
+      current = candidate;
+      continue;
+    }
+    push();
+    if (paragraph.length <= max) {
+      current = paragraph;
+      continue;
+    }
+    // A paragraph longer than a page: cut at the last line, sentence or word break that fits.
+    let rest = paragraph;
+    while (rest.length > max) {
+      const window = rest.slice(0, max);
+      // The last line, sentence or word break in the window; a cut inside a word only for a word longer than a page.
+      const cut = Math.max(window.lastIndexOf('\n'), window.lastIndexOf('. ') + 1, window.lastIndexOf(' '));
+      const at = cut > 0 ? cut : max;
+      pages.push(rest.slice(0, at).trim());
+      rest = rest.slice(at).trimStart();
+    }
+    current = rest;
+  }
+  push();
+  return pages.length > 0 ? pages : [''];
+}

@@ -1,0 +1,35 @@
+/** A View as readable plain text, for the command-line preview. */
+import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
+import type { MessagePayload } from './view.js';
+
+/** Renders a message payload (already within limits) as text: embeds, then components with their custom IDs. */
+export function payloadToText(payload: MessagePayload): string {
+  const out: string[] = [];
+  if (payload.flags & 64) out.push('(only you can see this)');
+  if (payload.content) out.push(payload.content);
+  for (const e of payload.embeds) {
+    const block: string[] = [];
+    if (e.author?.name) block.push(e.author.name);
+    if (e.title) block.push(`# ${e.title}`);
+    if (e.description) block.push(e.description);
+    for (const f of e.fields ?? []) block.push(`${f.name}: ${f.value.replace(/\n/g, '\n  ')}`);
+    if (e.thumbnail?.url) block.push(`thumbnail: ${e.thumbnail.url}`);
+    if (e.image?.url) block.push(`image: ${e.image.url}`);
+    if (e.footer?.text) block.push(`— ${e.footer.text}`);
+    out.push(block.join('\n'));
+  }
+  for (const row of payload.components) {
+    const parts = row.components.map((c) => {
+      if (c.type === ComponentType.Button) {
+        const id = 'custom_id' in c ? c.custom_id : c.style === ButtonStyle.Link && 'url' in c ? c.url : '';
+        return `[${'label' in c ? (c.label ?? '') : ''}${c.disabled ? ' (disabled)' : ''}] ${id}`;
+      }
+      if (c.type === ComponentType.StringSelect) {
+        return `<${c.placeholder ?? 'select'}> ${c.custom_id}\n${c.options.map((o) => `    ${o.default ? '●' : '○'} ${o.label} = ${o.value}`).join('\n')}`;
+      }
+      return '';
+    });
+    out.push(parts.join('\n'));
+  }
+  return out.filter(Boolean).join('\n\n');
+}

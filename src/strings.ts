@@ -1,0 +1,24 @@
+/**
+ * Every user-facing sentence, in one module (STYLE.md), ready for localisation: each entry is a
+ * function of its values so word order can change per language.
+ */
+export const t = {
+  // Errors: specific and actionable.
+  unknownHero: (query: string, suggestions: string[]) =>
+    suggestions.length > 0 ? `No hero is called “${query}”. Did you mean ${suggestions.map((s) => `**${s}**`).join(', ')}?` : `No hero is called “${query}”. Start typing a name and pick one from the list.`,
+  playerNotFound: (query: string) => `No player “${query}” was found. Check the spelling, or use the player’s UID (the number on their profile).`,
+  privateProfile: (name: string) => `${name}’s profile is private. They can make it public in the game’s settings.`,
+  matchNotFound: (uid: string) => `No match with the id “${uid}” was found. Match ids look like 6713355_1740604074_322_11001_10.`,
+  notFound: () => 'Nothing was found for that. Check what you typed and try again.',
+  apiDown: () => 'The Marvel Rivals API is not answering right now. Please try again in a minute.',
+  apiTimeout: () => 'The Marvel Rivals API took too long to answer. Please try again in a minute.',
+  rateLimited: (seconds: number) => `The bot is asking the Marvel Rivals API too often right now. Try again in ${seconds} s.`,
+  apiUnauthorized: () => 'The bot’s API key was refused. A server admin should tell the bot’s owner.',
+  badArgument: (argument: string, reason: string) => `The option “${argument}” ${reason}.`,
+  unexpected: (reference: string) => `Something went wrong on our side. If it keeps happening, give the bot’s owner this reference: \`${reference}\`.`,
+  expiredComponent: () => 'This button is from an older version of the bot or has expired. Run the command again.',
+  nothingHere: () => 'There is nothing to show here yet.',
+  // Freshness.
+  staleNote: (age: string) => `API unavailable: showing data as of ${age} ago`,
+  pageOf: (page: number, total: number) => `Page ${page} of ${total}`,
+};
