@@ -133,6 +133,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const services = await createApiServices(config, logger);
+  if (services.replica) process.stderr.write('cli: no RIVALS_API_KEY, so this runs on the in-process API replica\n');
   try {
     const ctx: CommandContext = { api: services.api, heroes: new HeroDirectory(services.api), logger, now: Date.now };
     let view: View = await router.command(parsed.command, parsed.input, ctx);

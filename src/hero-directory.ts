@@ -18,7 +18,7 @@ export interface HeroChoice {
 
 export class HeroDirectory {
   readonly #api: RivalsApi;
-  #index?: { fetchedAt: number; heroes: Hero[]; fuse: Fuse<Hero> };
+  #index?: { fetchedAt: number; heroes: Hero[]; fuse: Fuse<Hero>; byName: Fuse<Hero> };
 
   constructor(api: RivalsApi) {
     this.#api = api;
@@ -34,15 +34,17 @@ export class HeroDirectory {
    * @throws {UnknownHeroError} with up to three suggestions when nothing matches well.
    */
   async resolve(query: string): Promise<Hero> {
-    const { heroes, fuse } = await this.#load();
+    const { heroes, fuse, byName } = await this.#load();
     const q = query.trim();
     const exact = heroes.find((h) => h.id === q || norm(h.name) === norm(q) || (h.real_name && norm(h.real_name) === norm(q)));
     if (exact) return exact;
-    const results = fuse.search(q, { limit: 3 });
-    const best = results[0];
-    // One clear match (a typo such as "spidr man"): take it; otherwise suggest.
-    if (best && (best.score ?? 1) < 0.25 && (results.length === 1 || (results[1]!.score ?? 1) - (best.score ?? 1) > 0.1)) return best.item;
-    throw new UnknownHeroError(q, results.map((r) => titleCase(r.item.name)));
+    // One clear match on the name (a typo such as "spidr man", "Scarlet Wich"): take it. Scores run
+    // from 0 (exact) to 1; "clear" is good (<= 0.3) and well ahead of the next (by 0.15).
+    const byNameResults = byName.search(q, { limit: 2 });
+    const best = byNameResults[0];
+    const second = byNameResults[1];
+    if (best && (best.score ?? 1) <= 0.3 && (!second || (second.score ?? 1) - (best.score ?? 1) >= 0.15)) return best.item;
+    throw new UnknownHeroError(q, fuse.search(q, { limit: 3 }).map((r) => titleCase(r.item.name)));
   }
 
   /** Up to `limit` choices for autocomplete: all heroes by name for an empty query, else fuzzy matches. */
@@ -58,7 +60,8 @@ export class HeroDirectory {
     if (this.#index?.fetchedAt !== fetched.fetchedAt) {
       const heroes = [...fetched.data].sort((a, b) => a.name.localeCompare(b.name));
       const fuse = new Fuse(heroes, { keys: [{ name: 'name', weight: 3 }, { name: 'real_name', weight: 1 }, { name: 'id', weight: 1 }], includeScore: true, threshold: 0.45, ignoreLocation: true });
-      this.#index = { fetchedAt: fetched.fetchedAt, heroes, fuse };
+      const byName = new Fuse(heroes, { keys: ['name'], includeScore: true, threshold: 0.45, ignoreLocation: true });
+      this.#index = { fetchedAt: fetched.fetchedAt, heroes, fuse, byName };
     }
     return this.#index;
   }

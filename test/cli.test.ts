@@ -1,0 +1,54 @@
+/** The command-line preview, run as members and scripts run it: `npm run cli -- ...`. */
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import type { MessagePayload } from '../src/render/view.js';
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', 'cli', '--', ...args], { env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('npm run cli', () => {
+  it('--json prints only the exact message payload on stdout, logs on stderr', async () => {
+    const { code, stdout, stderr } = await cli(['hero', 'name:spider man', '--json']);
+    expect(code).toBe(0);
+    const payload = JSON.parse(stdout) as MessagePayload;
+    expect(Object.keys(payload).sort()).toEqual(['allowed_mentions', 'components', 'content', 'embeds', 'flags']);
+    expect(payload.embeds[0]!.title).toBe('Spider-Man');
+    expect(payload.flags).toBe(0);
+    expect(stderr).toMatch(/in-process API replica/);
+  }, 30_000);
+
+  it('prints readable text and follows presses', async () => {
+    const { code, stdout } = await cli(['hero', 'name:hulk', '--press', 'abilities', '--press', 'hero.p:1011:abilities:2:n']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Hulk · Abilities$/m);
+    expect(stdout).toMatch(/\[E\] Radioactive Lockdown/);
+    expect(stdout).toMatch(/\[Page 2 of 3 \(disabled\)\] hero\.p:1011:abilities:2:i/);
+  }, 30_000);
+
+  it('exits 1 when the bot answers with an error message', async () => {
+    const { code, stdout } = await cli(['hero', 'name:zzqqxx']);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/No hero is called “zzqqxx”/);
+  }, 30_000);
+
+  it.each([
+    [['heros'], /unknown command "heros"/],
+    [['hero'], /option "name" is required/],
+    [['hero', 'nam:x'], /has no option "nam"/],
+    [['hero', 'name:hulk', '--press', 'nope'], /nothing to press for "nope"/],
+    [['hero', 'name:hulk', '--loud'], /unknown flag --loud/],
+  ])('exits 2 with a clear message on bad input: %j', async (args, message) => {
+    const { code, stderr, stdout } = await cli(args);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stdout).toBe('');
+  }, 30_000);
+});

@@ -1,0 +1,37 @@
+/** Test helpers for handlers: a router over every command and a context on a cached client to the replica. */
+import Keyv from 'keyv';
+import { commands } from '../../commands/index.js';
+import { ResponseCache } from '../../src/cache/response-cache.js';
+import { LruStore } from '../../src/cache/store.js';
+import type { CommandContext, CommandInput } from '../../src/discord/command.js';
+import { Router } from '../../src/discord/router.js';
+import { HeroDirectory } from '../../src/hero-directory.js';
+import type { Replica } from '../../src/replica/server.js';
+import { toMessagePayload, type MessagePayload, type View } from '../../src/render/view.js';
+import { capturingLogger, clientFor } from './replica.js';
+
+export const MEMBER = { userId: '200000000000000001', guildId: '300000000000000001', locale: 'en-US' };
+export const OTHER_MEMBER = { userId: '200000000000000002', guildId: '300000000000000001', locale: 'en-US' };
+
+/** A router and a context against `r`, with a fake clock the test may move. */
+export function bot(r: Replica) {
+  const clock = { now: Date.now() };
+  const { logger, lines } = capturingLogger();
+  const api = clientFor(r, { cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }), now: () => clock.now }), now: () => clock.now });
+  const ctx: CommandContext = { api, heroes: new HeroDirectory(api), logger, now: () => clock.now };
+  const router = new Router(commands);
+  const run = async (name: string, options: CommandInput['options'], subcommand?: string): Promise<{ view: View; payload: MessagePayload }> => {
+    const view = await router.command(name, { options, subcommand, user: MEMBER }, ctx);
+    return { view, payload: toMessagePayload(view) };
+  };
+  const press = async (customId: string, values: string[] = [], user = MEMBER) => {
+    const result = await router.component(customId, values, user, MEMBER.userId, ctx);
+    return { ...result, payload: toMessagePayload(result.view) };
+  };
+  return { router, ctx, clock, logLines: lines, run, press, close: () => api.close() };
+}
+
+/** Every custom ID in a payload. */
+export function customIds(payload: MessagePayload): string[] {
+  return payload.components.flatMap((row) => row.components.map((c) => ('custom_id' in c ? c.custom_id : ''))).filter(Boolean);
+}
