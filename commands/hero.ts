@@ -109,12 +109,23 @@ function abilities(hero: Hero, page: number): { embed: APIEmbed; pages: number }
   return { embed: { ...baseEmbed(hero, 'abilities'), fields, description: fields.length === 0 ? 'No abilities listed.' : undefined }, pages };
 }
 
-function costumes(hero: Hero, page: number): { embed: APIEmbed; pages: number } {
-  const pages = pageCount(hero.costumes.length, COSTUMES_PER_PAGE);
+/** Costumes from the costume endpoint (4), falling back to those embedded in the hero. */
+async function costumes(hero: Hero, page: number, ctx: CommandContext): Promise<{ embed: APIEmbed; pages: number; fetched?: Fetched<unknown> }> {
+  let list: { name: string | null; icon: string | null; label: string | null }[];
+  let fetched: Fetched<unknown> | undefined;
+  try {
+    const got = await ctx.api.heroCostumes(hero.id);
+    list = got.data.map((c) => ({ name: c.name, icon: c.icon, label: c.rarity }));
+    fetched = got;
+  } catch (err) {
+    ctx.logger.warn({ err, hero: hero.id }, 'costume endpoint failed; using the costumes in the hero');
+    list = hero.costumes.map((c) => ({ name: c.name, icon: c.icon, label: c.quality }));
+  }
+  const pages = pageCount(list.length, COSTUMES_PER_PAGE);
   const p = clampPage(page, pages);
-  const lines = hero.costumes.slice((p - 1) * COSTUMES_PER_PAGE, p * COSTUMES_PER_PAGE).map((c) => `**${escapeText(c.name ?? 'Costume')}**${c.quality ? ` · ${escapeText(c.quality)}` : ''}`);
-  const first = hero.costumes[(p - 1) * COSTUMES_PER_PAGE];
-  return { embed: { ...baseEmbed(hero, 'costumes'), description: lines.join('\n') || 'No costumes listed.', image: first?.icon ? { url: first.icon } : undefined }, pages };
+  const shown = list.slice((p - 1) * COSTUMES_PER_PAGE, p * COSTUMES_PER_PAGE);
+  const lines = shown.map((c) => `**${escapeText(c.name ?? 'Costume')}**${c.label ? ` · ${escapeText(c.label)}` : ''}`);
+  return { embed: { ...baseEmbed(hero, 'costumes'), description: lines.join('\n') || 'No costumes listed.', image: shown[0]?.icon ? { url: shown[0].icon } : undefined }, pages, fetched };
 }
 
 function transformations(hero: Hero): APIEmbed {
@@ -174,9 +185,12 @@ export async function heroView(hero: Hero, section: HeroSection, page: number, c
     case 'abilities':
       ({ embed, pages } = abilities(hero, page));
       break;
-    case 'costumes':
-      ({ embed, pages } = costumes(hero, page));
+    case 'costumes': {
+      const c = await costumes(hero, page, ctx);
+      ({ embed, pages } = c);
+      fetched = c.fetched ?? fetched;
       break;
+    }
     case 'transformations':
       embed = transformations(hero);
       break;

@@ -1,5 +1,13 @@
 /** Every command module, in the order they are registered (STYLE.md: a static list, no directory scanning). */
 import type { CommandModule } from '../src/discord/command.js';
+import { achievements } from './achievements.js';
+import { battlepass } from './battlepass.js';
 import { hero } from './hero.js';
+import { items } from './items.js';
+import { leaderboard } from './leaderboard.js';
+import { maps } from './maps.js';
+import { match } from './match.js';
+import { patchNotes } from './patch-notes.js';
+import { player } from './player.js';
 
-export const commands: CommandModule[] = [hero];
+export const commands: CommandModule[] = [player, hero, match, leaderboard, patchNotes, items, maps, achievements, battlepass];

@@ -38,6 +38,10 @@ export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, que
       case 'not_found':
         if (err.endpoint === 'player' || err.endpoint.startsWith('matchHistory')) return text(t.playerNotFound(query ?? ''));
         if (err.endpoint === 'match') return text(t.matchNotFound(query ?? ''));
+        if (err.endpoint === 'item') return text(t.itemNotFound(query ?? ''));
+        if (err.endpoint === 'achievement') return text(t.achievementNotFound(query ?? ''));
+        if (err.endpoint === 'battlePass') return text(t.battlePassNotFound(query ?? ''));
+        if (err.endpoint === 'devDiary') return text(t.postNotFound(query ?? ''));
         return text(t.notFound());
       case 'rate_limited':
         return text(t.rateLimited(Math.max(1, Math.ceil((err.retryAfterMs ?? 60_000) / 1000))));
@@ -125,6 +129,6 @@ export class Router {
 
 /** The text a member typed as the main query of a command, for error messages. */
 function queryOf(options: CommandInput['options']): string | undefined {
-  const v = options.query ?? options.name ?? options.match ?? options.hero ?? options.player;
+  const v = options.query ?? options.name ?? options.match ?? options.hero ?? options.player ?? options.season;
   return v === undefined ? undefined : String(v);
 }

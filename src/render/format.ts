@@ -16,6 +16,11 @@ export function integer(n: number | null | undefined): string {
   return n === null || n === undefined || !Number.isFinite(n) ? '—' : whole.format(n);
 }
 
+/** "1 match", "12 matches": a count with its noun in the right number. */
+export function plural(n: number, one: string, many: string): string {
+  return `${integer(n)} ${n === 1 ? one : many}`;
+}
+
 /** A percentage already in percent (63.4 -> "63.4 %"); an em dash for null. */
 export function percent(p: number | null | undefined): string {
   return p === null || p === undefined || !Number.isFinite(p) ? '—' : `${oneDecimal.format(p)} %`;

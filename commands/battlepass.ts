@@ -1,0 +1,49 @@
+/** `/battlepass [season]`: a season's battle pass rewards, paged. Data: api-spec.md endpoint 8. */
+import { SlashCommandBuilder } from '@discordjs/builders';
+import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import { staleFooter } from '../src/render/common.js';
+import { escapeText } from '../src/render/limits.js';
+import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
+import type { View } from '../src/render/view.js';
+
+const PER_PAGE = 10;
+
+const definition = new SlashCommandBuilder()
+  .setName('battlepass')
+  .setDescription('A season’s battle pass rewards')
+  .addNumberOption((o) => o.setName('season').setDescription('Season, such as 1 or 1.5 (default 1.5)').setMinValue(0.5).setMaxValue(99))
+  .toJSON();
+
+/** A page of a season's battle pass; `season` "" for the API's default. */
+async function battlePassView(season: string, page: number, ctx: CommandContext): Promise<View> {
+  const fetched = await ctx.api.battlePass({ season: season || undefined });
+  const bp = fetched.data;
+  const pages = pageCount(bp.items.length, PER_PAGE);
+  const p = clampPage(page, pages);
+  const lines = bp.items.slice((p - 1) * PER_PAGE, p * PER_PAGE).map((i) => `${i.is_luxury ? '💎' : '▫️'} **${escapeText(i.name ?? 'Reward', 100)}** · ${escapeText(i.cost ?? '—', 100)}`);
+  const nav = pageRow('bp.p', [season], p, pages);
+  return {
+    embeds: [
+      {
+        color: 0xa855f7,
+        author: { name: `Battle pass · season ${bp.season ?? (season || '1.5')}` },
+        title: escapeText(bp.season_name ?? 'Battle pass', 200),
+        description: lines.join('\n') || 'No rewards listed.',
+        thumbnail: bp.items[(p - 1) * PER_PAGE]?.image ? { url: bp.items[(p - 1) * PER_PAGE]!.image! } : undefined,
+        footer: staleFooter(fetched) ?? { text: '💎 Luxury pass reward' },
+      },
+    ],
+    components: nav ? [nav] : [],
+  };
+}
+
+export const battlepass: CommandModule = {
+  definition,
+  async execute(input, ctx) {
+    return battlePassView(input.options.season === undefined ? '' : String(input.options.season), 1, ctx);
+  },
+  components: {
+    /** Paginator: `bp.p:<season or "">:<page>:<kind>`. */
+    'bp.p': async (input, ctx) => battlePassView(input.args[0] ?? '', pageFromArgs(input.args), ctx),
+  },
+};

@@ -1,0 +1,71 @@
+/**
+ * `/items [type] [name]`: cosmetic items (emotes, MVP animations, nameplates, sprays), filtered by
+ * type, or one item by id or name. Data: api-spec.md endpoints 9 and 10.
+ */
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { ITEM_TYPES, type ItemType } from '../src/api/endpoints.js';
+import type { Item } from '../src/api/schemas.js';
+import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import { API_PAGE_SIZE, apiListView } from '../src/render/api-list.js';
+import { staleFooter } from '../src/render/common.js';
+import { titleCase } from '../src/render/format.js';
+import { escapeText, LIMITS } from '../src/render/limits.js';
+import { pageFromArgs } from '../src/render/paginate.js';
+
+const TYPE_NAMES: Record<ItemType, string> = { emote: 'Emotes', mvp: 'MVP animations', nameplate: 'Nameplates', spray: 'Sprays' };
+const COLOUR = 0xeab308;
+
+const definition = new SlashCommandBuilder()
+  .setName('items')
+  .setDescription('Emotes, MVP animations, nameplates and sprays')
+  .addStringOption((o) => o.setName('type').setDescription('Only this type').addChoices(...ITEM_TYPES.map((t) => ({ name: TYPE_NAMES[t], value: t }))))
+  .addStringOption((o) => o.setName('name').setDescription('One item, by name or id').setMaxLength(100))
+  .toJSON();
+
+const typeOf = (v: unknown): ItemType | undefined => ((ITEM_TYPES as readonly string[]).includes(String(v)) ? (v as ItemType) : undefined);
+const line = (i: Item) => `**${escapeText(i.name ?? i.id, 80)}** · ${escapeText(i.type ?? 'Item', 30)}${i.quality ? ` · ${escapeText(i.quality, 20)}` : ''}${i.associated_hero ? ` · ${escapeText(titleCase(i.associated_hero), 40)}` : ''}`;
+
+/** A page of the item list, of one type or all. */
+function itemListView(type: ItemType | undefined, page: number, ctx: CommandContext) {
+  return apiListView({
+    load: (p) => ctx.api.items({ type, page: p, limit: API_PAGE_SIZE }),
+    page,
+    route: 'items.p',
+    args: [type ?? 'all'],
+    embed: { color: COLOUR, title: type ? TYPE_NAMES[type] : 'Items' },
+    line,
+    empty: 'No items of this type.',
+  });
+}
+
+export const items: CommandModule = {
+  definition,
+  async execute(input, ctx) {
+    if (input.options.name !== undefined) {
+      const fetched = await ctx.api.item(String(input.options.name));
+      const i = fetched.data;
+      return {
+        embeds: [
+          {
+            color: COLOUR,
+            author: { name: i.type ?? 'Item' },
+            title: escapeText(i.name ?? i.id, LIMITS.title),
+            description: escapeText(i.description ?? 'No description.', LIMITS.description),
+            thumbnail: i.icon ? { url: i.icon } : undefined,
+            fields: [
+              { name: 'Quality', value: escapeText(i.quality ?? '—', 100), inline: true },
+              { name: 'Hero', value: i.associated_hero ? escapeText(titleCase(i.associated_hero), 100) : '—', inline: true },
+              { name: 'Id', value: escapeText(i.id, 100), inline: true },
+            ],
+            footer: staleFooter(fetched),
+          },
+        ],
+      };
+    }
+    return itemListView(typeOf(input.options.type), 1, ctx);
+  },
+  components: {
+    /** Paginator: `items.p:<type|all>:<page>:<kind>`. */
+    'items.p': async (input, ctx) => itemListView(typeOf(input.args[0]), pageFromArgs(input.args), ctx),
+  },
+};

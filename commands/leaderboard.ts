@@ -1,0 +1,70 @@
+/**
+ * `/leaderboard hero:<hero> [platform]`: a hero's ranked players, ten a page, with rank, score,
+ * matches, win rate and K/D/A. Data: api-spec.md endpoint 5.
+ */
+import { SlashCommandBuilder } from '@discordjs/builders';
+import type { APIEmbed } from 'discord-api-types/v10';
+import { PLATFORMS, type Platform } from '../src/api/endpoints.js';
+import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import { roleColour, staleFooter } from '../src/render/common.js';
+import { integer, kda, percent, plural, titleCase } from '../src/render/format.js';
+import { escapeText } from '../src/render/limits.js';
+import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
+import type { View } from '../src/render/view.js';
+
+const PER_PAGE = 10;
+const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', xbox: 'Xbox' };
+
+const definition = new SlashCommandBuilder()
+  .setName('leaderboard')
+  .setDescription('The top ranked players of a hero')
+  .addStringOption((o) => o.setName('hero').setDescription('Hero name or id').setRequired(true).setAutocomplete(true))
+  .addStringOption((o) =>
+    o
+      .setName('platform')
+      .setDescription('Platform (default PC)')
+      .addChoices(...PLATFORMS.map((p) => ({ name: PLATFORM_NAMES[p], value: p }))),
+  )
+  .toJSON();
+
+/** The leaderboard of a hero on a platform, at a page. */
+export async function leaderboardView(heroQuery: string, platform: Platform, page: number, ctx: CommandContext): Promise<View> {
+  const hero = await ctx.heroes.resolve(heroQuery);
+  const fetched = await ctx.api.heroLeaderboard(hero.id, { platform });
+  const players = fetched.data.players;
+  const pages = pageCount(players.length, PER_PAGE);
+  const p = clampPage(page, pages);
+  const lines = players.slice((p - 1) * PER_PAGE, p * PER_PAGE).map((e, i) => {
+    const rank = (p - 1) * PER_PAGE + i + 1;
+    const score = e.rank?.rank_score === null || e.rank?.rank_score === undefined ? '' : ` · ${integer(e.rank.rank_score)} pts`;
+    const kdaPerMatch = e.matches > 0 ? kda(e.kills / e.matches, e.deaths / e.matches, e.assists / e.matches) : '—';
+    return `**${rank}. ${escapeText(e.name ?? e.player_uid, 60)}**${score}\n${plural(e.matches, 'match', 'matches')} · ${percent(e.win_rate)} · ${kdaPerMatch} · MVP ${integer(e.mvps)}`;
+  });
+  const updated = players.reduce<number | null>((m, e) => (e.rank?.update_time && (m === null || e.rank.update_time > m) ? e.rank.update_time : m), null);
+  const embed: APIEmbed = {
+    color: roleColour(hero.role),
+    author: { name: `Leaderboard · ${PLATFORM_NAMES[platform]}` },
+    title: titleCase(hero.name),
+    thumbnail: hero.transformations[0]?.icon ? { url: hero.transformations[0].icon } : undefined,
+    description: lines.join('\n') || 'No ranked players on this platform yet.',
+    footer: staleFooter(fetched) ?? (updated ? { text: `Ranks as of ${new Date(updated * 1000).toISOString().slice(0, 10)}` } : undefined),
+  };
+  const nav = pageRow('lb.p', [hero.id, platform], p, pages);
+  return { embeds: [embed], components: nav ? [nav] : [] };
+}
+
+const platformOf = (v: unknown): Platform => ((PLATFORMS as readonly string[]).includes(String(v)) ? (v as Platform) : 'pc');
+
+export const leaderboard: CommandModule = {
+  definition,
+  async execute(input, ctx) {
+    return leaderboardView(String(input.options.hero ?? ''), platformOf(input.options.platform), 1, ctx);
+  },
+  components: {
+    /** Paginator: `lb.p:<heroId>:<platform>:<page>:<kind>`. */
+    'lb.p': async (input, ctx) => leaderboardView(input.args[0] ?? '', platformOf(input.args[1]), pageFromArgs(input.args), ctx),
+  },
+  async autocomplete(input, ctx) {
+    return ctx.heroes.suggest(input.focused.value);
+  },
+};
