@@ -59,7 +59,8 @@ describe('/patch-notes', () => {
       const first = await fresh.press('pn.o:balances:1', ['long-1']);
       const nav = customIds(first.payload).filter((id) => id.startsWith('pn.r:'));
       expect(nav).toHaveLength(5);
-      const pages = Number(first.payload.components[0]!.components[2]!.label!.match(/of (\d+)/)![1]);
+      const indicator = first.payload.components[0]!.components[2]!;
+      const pages = Number(('label' in indicator ? indicator.label! : '').match(/of (\d+)/)![1]);
       expect(pages).toBeGreaterThan(1);
       let text = first.payload.embeds[0]!.description!;
       for (let p = 2; p <= pages; p++) text += `\n\n${(await fresh.press(`pn.r:balances:1:long-1:${p}:n`)).payload.embeds[0]!.description!}`;
