@@ -17,6 +17,7 @@ import { Router } from './discord/router.js';
 import { HeroDirectory } from './hero-directory.js';
 import { payloadToText } from './render/text.js';
 import { toMessagePayload, type MessagePayload, type View } from './render/view.js';
+import { faultsFromEnv } from './replica/faults.js';
 import { createApiServices } from './services.js';
 
 class UsageError extends Error {}
@@ -132,7 +133,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`cli: ${err.message}\nusage: npm run cli -- <command> [subcommand] [option:value ...] [--json] [--press <custom-id>[=<value>]]\n`);
     return 2;
   }
-  const services = await createApiServices(config, logger);
+  const services = await createApiServices(config, logger, faultsFromEnv(process.env));
   if (services.replica) process.stderr.write('cli: no RIVALS_API_KEY, so this runs on the in-process API replica\n');
   try {
     const ctx: CommandContext = { api: services.api, heroes: new HeroDirectory(services.api), logger, now: Date.now };

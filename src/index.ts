@@ -1,12 +1,17 @@
 /**
- * Composition root (STYLE.md): config -> logger -> cache -> API client. The Discord runtime, the
- * store and the feeds join here as their issues land.
+ * Composition root (STYLE.md): config -> logger -> cache -> API client -> Discord runtime. The store
+ * and the feeds join here as their issues land.
  */
-import { ConfigError, loadConfig } from './config.js';
+import { commands } from '../commands/index.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { Router } from './discord/router.js';
+import { createDiscordClient, DiscordRuntime } from './discord/runtime.js';
+import { HeroDirectory } from './hero-directory.js';
 import { createLogger } from './logger.js';
+import { faultsFromEnv } from './replica/faults.js';
 import { createApiServices } from './services.js';
 
-let config;
+let config: Config;
 try {
   config = loadConfig(process.env);
 } catch (err) {
@@ -16,28 +21,52 @@ try {
 }
 
 const logger = createLogger({ level: config.logLevel, secrets: [config.rivals.apiKey, config.discord.token] });
-const services = await createApiServices(config, logger);
+const services = await createApiServices(config, logger, faultsFromEnv(process.env));
 if (services.replica) {
   logger.info({ replica: services.replica.url }, 'offline: no RIVALS_API_KEY, so the bot uses the in-process API replica');
 } else {
   logger.info({ api: config.rivals.baseUrl, rpm: config.rivals.requestsPerMinute, cache: config.redisUrl ? 'redis' : 'memory' }, 'using the game API');
 }
 
-try {
-  const heroes = await services.api.heroes();
-  logger.info({ heroes: heroes.data.length, source: heroes.source }, 'game API reachable');
-} catch (err) {
-  logger.error({ err }, 'game API check failed; commands will report the API as unavailable');
-}
-
 if (!config.discord.token) {
+  try {
+    const heroes = await services.api.heroes();
+    logger.info({ heroes: heroes.data.length, source: heroes.source }, 'game API reachable');
+  } catch (err) {
+    logger.error({ err }, 'game API check failed');
+  }
   logger.warn(
-    'DISCORD_TOKEN is not set, so the bot cannot log in to Discord. Set DISCORD_TOKEN and DISCORD_CLIENT_ID (see .env.example) to serve a server.',
+    'DISCORD_TOKEN is not set, so the bot cannot log in to Discord. Set DISCORD_TOKEN and DISCORD_CLIENT_ID (see .env.example), run `npm run deploy` once, then `npm start`. Try the commands meanwhile with `npm run cli -- player query:1403392756`.',
   );
   await services.close();
   logger.flush();
 } else {
-  logger.warn('the Discord runtime is not part of this build yet; exiting');
-  await services.close();
-  logger.flush();
+  const client = createDiscordClient(config.discord.apiUrl);
+  const runtime = new DiscordRuntime(client, {
+    router: new Router(commands),
+    context: { api: services.api, heroes: new HeroDirectory(services.api), now: Date.now },
+    logger: logger.child({ component: 'discord' }),
+  });
+  client.once('clientReady', (c) => logger.info({ user: c.user.tag, guilds: c.guilds.cache.size }, 'logged in to Discord'));
+  client.on('error', (err) => logger.error({ err }, 'Discord client error'));
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, inflight: runtime.inflight }, 'shutting down: finishing replies in flight');
+    await runtime.shutdown();
+    await services.close();
+    logger.info('stopped');
+    logger.flush();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  try {
+    await client.login(config.discord.token);
+  } catch (err) {
+    logger.fatal({ err }, 'could not log in to Discord (check DISCORD_TOKEN and DISCORD_API_URL)');
+    await services.close();
+    process.exitCode = 1;
+  }
 }

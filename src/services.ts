@@ -9,6 +9,7 @@ import { ResponseCache } from './cache/response-cache.js';
 import { closeCacheStore, createCacheStore } from './cache/store.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import type { Faults } from './replica/faults.js';
 import { startReplica, type Replica } from './replica/server.js';
 
 /** What {@link createApiServices} builds. */
@@ -26,11 +27,11 @@ export interface ApiServices {
 
 /**
  * Creates the API services. With no `RIVALS_API_KEY` an in-process replica is started on a free
- * loopback port and used instead of the real API (the offline default); the caller says so in its
- * first log line.
+ * loopback port, with `replicaFaults` (from the `REPLICA_*` variables), and used instead of the real
+ * API (the offline default); the caller says so in its first log line.
  */
-export async function createApiServices(config: Config, logger: Logger): Promise<ApiServices> {
-  const replica = config.rivals.apiKey ? undefined : await startReplica({ logger: logger.child({ component: 'replica' }) });
+export async function createApiServices(config: Config, logger: Logger, replicaFaults: Faults = {}): Promise<ApiServices> {
+  const replica = config.rivals.apiKey ? undefined : await startReplica({ logger: logger.child({ component: 'replica' }), faults: replicaFaults });
   const baseUrl = replica?.url ?? config.rivals.baseUrl;
   const store = createCacheStore({ redisUrl: config.redisUrl, maxEntries: config.cache.maxEntries });
   const cache = new ResponseCache({ store, ttls: config.cache.ttlOverrides, logger: logger.child({ component: 'cache' }) });

@@ -22,6 +22,7 @@ export const t = {
   unexpected: (reference: string) => `Something went wrong on our side. If it keeps happening, give the bot’s owner this reference: \`${reference}\`.`,
   expiredComponent: () => 'This button is from an older version of the bot or has expired. Run the command again.',
   nothingHere: () => 'There is nothing to show here yet.',
+  restarting: () => 'The bot is restarting. Try again in a few seconds.',
   // Freshness.
   staleNote: (age: string) => `API unavailable: showing data as of ${age} ago`,
   pageOf: (page: number, total: number) => `Page ${page} of ${total}`,

@@ -1,0 +1,23 @@
+/**
+ * `npm run deploy`: registers the slash commands, in `DISCORD_DEV_GUILD_ID` when set (instant), else
+ * globally. Needs `DISCORD_TOKEN` and `DISCORD_CLIENT_ID`.
+ */
+import { commands } from '../commands/index.js';
+import { ConfigError, loadConfig } from './config.js';
+import { deployCommands } from './discord/deploy.js';
+
+try {
+  const config = loadConfig(process.env);
+  const { token, clientId, devGuildId, apiUrl } = config.discord;
+  if (!token || !clientId) {
+    process.stderr.write(`deploy: set ${[!token && 'DISCORD_TOKEN', !clientId && 'DISCORD_CLIENT_ID'].filter(Boolean).join(' and ')} (see .env.example)\n`);
+    process.exitCode = 2;
+  } else {
+    const { count, scope } = await deployCommands({ token, clientId, guildId: devGuildId, apiUrl, modules: commands });
+    process.stdout.write(`deploy: registered ${count} commands (${scope})${devGuildId ? '' : '; global changes can take up to an hour to show'}\n`);
+  }
+} catch (err) {
+  if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
+  else process.stderr.write(`deploy: Discord refused the registration: ${(err as Error).message}\n`);
+  process.exitCode = 1;
+}

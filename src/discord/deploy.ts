@@ -1,0 +1,34 @@
+/**
+ * Slash-command registration (Discord: "Registering Commands", bulk overwrite). `npm run deploy` calls
+ * it; the bot never registers at boot (registration is rate limited and global changes take time).
+ */
+import { REST } from '@discordjs/rest';
+import { Routes, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord-api-types/v10';
+import type { CommandModule } from './command.js';
+
+/** The registration payload: every command's definition, in registration order. */
+export function registrationPayload(modules: CommandModule[]): RESTPostAPIChatInputApplicationCommandsJSONBody[] {
+  return modules.map((m) => m.definition);
+}
+
+export interface DeployOptions {
+  token: string;
+  clientId: string;
+  /** Register in this guild only (instant), instead of globally. */
+  guildId?: string;
+  /** DISCORD_API_URL. */
+  apiUrl: string;
+  modules: CommandModule[];
+}
+
+/**
+ * Overwrites the application's commands with `modules` (PUT), globally or in one guild.
+ * @returns how many commands Discord now has and where.
+ * @throws the REST error (DiscordAPIError) when Discord refuses, e.g. a bad token (401).
+ */
+export async function deployCommands(o: DeployOptions): Promise<{ count: number; scope: string }> {
+  const rest = new REST({ api: o.apiUrl }).setToken(o.token);
+  const route = o.guildId ? Routes.applicationGuildCommands(o.clientId, o.guildId) : Routes.applicationCommands(o.clientId);
+  const result = (await rest.put(route, { body: registrationPayload(o.modules) })) as unknown[];
+  return { count: result.length, scope: o.guildId ? `guild ${o.guildId}` : 'global' };
+}

@@ -1,0 +1,196 @@
+/**
+ * The discord.js runtime (STYLE.md, src/discord): the client, and the acknowledgement policy in one
+ * place. Discord requires an answer to every interaction within 3 seconds (Discord: "Receiving and
+ * Responding" to interactions): a View ready within {@link DEFAULT_ACK_DEADLINE_MS} is sent as the
+ * reply (or message update); otherwise the interaction is deferred and the reply edited when ready.
+ */
+import {
+  Client,
+  GatewayIntentBits,
+  MessageFlags,
+  Options,
+  type AutocompleteInteraction,
+  type ChatInputCommandInteraction,
+  type CommandInteractionOption,
+  type Interaction,
+  type MessageComponentInteraction,
+} from 'discord.js';
+import type { Logger } from '../logger.js';
+import { toMessagePayload, type MessagePayload, type View } from '../render/view.js';
+import { t } from '../strings.js';
+import type { CommandContext, CommandInput, Invoker } from './command.js';
+import type { Router } from './router.js';
+
+/** A View ready within this many ms is sent directly; later ones are deferred first. Well inside 3 s. */
+export const DEFAULT_ACK_DEADLINE_MS = 1_500;
+/** Discord gives autocomplete 3 s and no way to defer: past this, an empty list is sent. */
+const AUTOCOMPLETE_DEADLINE_MS = 2_500;
+
+/**
+ * A discord.js client with only the Guilds intent, caches cut to what the bot uses, mentions off by
+ * default, and `restApiUrl` (DISCORD_API_URL) as the REST base; the gateway URL then comes from that
+ * REST API's `/gateway/bot`, as discord.js does.
+ */
+export function createDiscordClient(restApiUrl: string): Client {
+  return new Client({
+    intents: [GatewayIntentBits.Guilds],
+    allowedMentions: { parse: [] },
+    rest: { api: restApiUrl },
+    makeCache: Options.cacheWithLimits({
+      MessageManager: 0,
+      UserManager: 0,
+      PresenceManager: 0,
+      ReactionManager: 0,
+      ReactionUserManager: 0,
+      VoiceStateManager: 0,
+      GuildEmojiManager: 0,
+      GuildStickerManager: 0,
+      GuildScheduledEventManager: 0,
+      StageInstanceManager: 0,
+      ThreadManager: 0,
+      ThreadMemberManager: 0,
+      GuildBanManager: 0,
+      GuildInviteManager: 0,
+      AutoModerationRuleManager: 0,
+      ApplicationCommandManager: 0,
+      BaseGuildEmojiManager: 0,
+      // The bot's own member is kept: permission checks need it.
+      GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user.id },
+    }),
+  });
+}
+
+/** discord.js reply options from a message payload (discord.js names `allowed_mentions` `allowedMentions`). */
+function replyOptions(payload: MessagePayload) {
+  const { allowed_mentions, ...rest } = payload;
+  return { ...rest, allowedMentions: { parse: [], roles: allowed_mentions.roles ?? [] } };
+}
+
+/** Flattens slash-command options (with a subcommand or not) into name -> value. */
+function optionsOf(data: readonly CommandInteractionOption[]): { subcommand?: string; options: CommandInput['options'] } {
+  const first = data[0];
+  if (first && first.options !== undefined && first.value === undefined) {
+    return { subcommand: first.name, options: Object.fromEntries(first.options.map((o) => [o.name, o.value])) };
+  }
+  return { options: Object.fromEntries(data.map((o) => [o.name, o.value])) };
+}
+
+const invokerOf = (i: Pick<Interaction, 'user' | 'guildId' | 'locale'>): Invoker => ({ userId: i.user.id, guildId: i.guildId, locale: i.locale });
+
+type Outcome<T> = { value: T } | { late: true };
+
+function within<T>(work: Promise<T>, ms: number): Promise<Outcome<T>> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<Outcome<T>>((resolve) => {
+    timer = setTimeout(() => resolve({ late: true }), ms);
+  });
+  return Promise.race([work.then((value) => ({ value })), late]).finally(() => clearTimeout(timer));
+}
+
+export interface RuntimeOptions {
+  router: Router;
+  /** The shared context; each interaction gets a child logger. */
+  context: Omit<CommandContext, 'logger'>;
+  logger: Logger;
+  ackDeadlineMs?: number;
+}
+
+/** Serves interactions from a discord.js client through the router. */
+export class DiscordRuntime {
+  readonly #client: Client;
+  readonly #options: RuntimeOptions;
+  readonly #inflight = new Set<Promise<void>>();
+  #closing = false;
+
+  constructor(client: Client, options: RuntimeOptions) {
+    this.#client = client;
+    this.#options = options;
+    client.on('interactionCreate', (interaction) => {
+      const job = this.#handle(interaction).catch((err: unknown) => options.logger.error({ err, interaction: interaction.id }, 'interaction failed'));
+      this.#inflight.add(job);
+      void job.finally(() => this.#inflight.delete(job));
+    });
+  }
+
+  /** Interactions being answered now. */
+  get inflight(): number {
+    return this.#inflight.size;
+  }
+
+  /**
+   * Stops taking new work (new interactions get a short "restarting" answer), waits up to
+   * `timeoutMs` for the answers in flight, then destroys the client (closes the gateway).
+   */
+  async shutdown(timeoutMs = 10_000): Promise<void> {
+    this.#closing = true;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.#inflight]), new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
+    clearTimeout(timer);
+    await this.#client.destroy();
+  }
+
+  async #handle(interaction: Interaction): Promise<void> {
+    const logger = this.#options.logger.child({ interaction: interaction.id, user: interaction.user.id, guild: interaction.guildId });
+    const ctx: CommandContext = { ...this.#options.context, logger };
+    if (interaction.isAutocomplete()) return this.#autocomplete(interaction, ctx);
+    if (this.#closing && interaction.isRepliable()) {
+      await interaction.reply({ content: t.restarting(), flags: MessageFlags.Ephemeral });
+      return;
+    }
+    if (interaction.isChatInputCommand()) return this.#command(interaction, ctx);
+    if (interaction.isButton() || interaction.isStringSelectMenu()) return this.#component(interaction, ctx);
+    logger.debug({ type: interaction.type }, 'interaction type not handled');
+  }
+
+  async #command(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
+    const { subcommand, options } = optionsOf(interaction.options.data);
+    const work = this.#options.router.command(interaction.commandName, { subcommand, options, user: invokerOf(interaction) }, ctx);
+    const first = await within(work, this.#options.ackDeadlineMs ?? DEFAULT_ACK_DEADLINE_MS);
+    if ('value' in first) {
+      await interaction.reply(replyOptions(toMessagePayload(first.value)));
+      return;
+    }
+    // Deferred publicly; an answer that must be private (an error) replaces the placeholder with an ephemeral follow-up.
+    await interaction.deferReply();
+    const view: View = await work;
+    const payload = toMessagePayload(view);
+    if (view.ephemeral) {
+      await interaction.deleteReply();
+      await interaction.followUp(replyOptions(payload));
+    } else {
+      const { flags: _flags, ...edit } = replyOptions(payload);
+      await interaction.editReply(edit);
+    }
+  }
+
+  async #component(interaction: MessageComponentInteraction, ctx: CommandContext): Promise<void> {
+    const invokerId = interaction.message.interactionMetadata?.user.id;
+    const values = interaction.isStringSelectMenu() ? interaction.values : [];
+    const own = invokerId === undefined || invokerId === interaction.user.id;
+    const work = this.#options.router.component(interaction.customId, values, invokerOf(interaction), invokerId, ctx);
+    const first = await within(work, this.#options.ackDeadlineMs ?? DEFAULT_ACK_DEADLINE_MS);
+    if ('value' in first) {
+      const payload = replyOptions(toMessagePayload(first.value.view));
+      if (first.value.mode === 'update') {
+        const { flags: _flags, ...update } = payload;
+        await interaction.update(update);
+      } else await interaction.reply(payload);
+      return;
+    }
+    // Whose press it is decides the deferral: the invoker's updates the message, anyone else's gets a private reply.
+    if (own) await interaction.deferUpdate();
+    else await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    const result = await work;
+    const { flags: _flags, ...payload } = replyOptions(toMessagePayload(result.view));
+    if (own && result.mode === 'reply') await interaction.followUp({ ...payload, flags: MessageFlags.Ephemeral });
+    else await interaction.editReply(payload);
+  }
+
+  async #autocomplete(interaction: AutocompleteInteraction, ctx: CommandContext): Promise<void> {
+    const focused = interaction.options.getFocused(true);
+    const { subcommand, options } = optionsOf(interaction.options.data);
+    const work = this.#options.router.autocomplete(interaction.commandName, { subcommand, focused: { name: focused.name, value: String(focused.value) }, options, user: invokerOf(interaction) }, ctx);
+    const first = await within(work, AUTOCOMPLETE_DEADLINE_MS);
+    await interaction.respond('value' in first ? first.value : []);
+  }
+}

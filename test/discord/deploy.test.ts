@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commands } from '../../commands/index.js';
+import { registrationPayload } from '../../src/discord/deploy.js';
+import { APP_ID, GUILD_ID, startFakeDiscord, type FakeDiscord } from '../e2e/fake-discord.js';
+
+/** The registration payload as reviewed and committed; a change to any command shows up here. */
+const PINNED = JSON.parse(readFileSync(new URL('../fixtures/commands.json', import.meta.url), 'utf8')) as unknown;
+
+function deploy(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', 'deploy'], { env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let discord: FakeDiscord;
+beforeAll(async () => {
+  discord = await startFakeDiscord();
+});
+afterAll(() => discord.close());
+
+describe('command registration', () => {
+  it('matches the pinned payload', () => {
+    expect(registrationPayload(commands)).toEqual(PINNED);
+  });
+
+  it('every command and option reads well in the picker: lower-case names, descriptions within limits', () => {
+    const payload = registrationPayload(commands);
+    expect(payload.map((c) => c.name)).toEqual(['player', 'hero', 'match', 'leaderboard', 'patch-notes', 'items', 'maps', 'achievements', 'battlepass']);
+    for (const c of payload) {
+      expect(c.name).toMatch(/^[a-z][a-z-]{0,31}$/);
+      expect(c.description.length).toBeGreaterThan(10);
+      expect(c.description.length).toBeLessThanOrEqual(100);
+      for (const o of c.options ?? []) expect(o.description.length).toBeLessThanOrEqual(100);
+    }
+  });
+
+  it('npm run deploy registers in the dev guild when DISCORD_DEV_GUILD_ID is set', async () => {
+    const { code, stdout } = await deploy({ DISCORD_TOKEN: 'deploy-token', DISCORD_CLIENT_ID: APP_ID, DISCORD_DEV_GUILD_ID: GUILD_ID, DISCORD_API_URL: discord.apiUrl });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/registered 9 commands \(guild /);
+    const put = await discord.waitFor((c) => c.method === 'PUT' && c.path === `/applications/${APP_ID}/guilds/${GUILD_ID}/commands`);
+    expect(put.body).toEqual(PINNED);
+    expect(put.authorization).toBe('Bot deploy-token');
+  }, 30_000);
+
+  it('npm run deploy registers globally otherwise', async () => {
+    const { code } = await deploy({ DISCORD_TOKEN: 'deploy-token', DISCORD_CLIENT_ID: APP_ID, DISCORD_API_URL: discord.apiUrl });
+    expect(code).toBe(0);
+    expect((await discord.waitFor((c) => c.method === 'PUT' && c.path === `/applications/${APP_ID}/commands`)).body).toEqual(PINNED);
+  }, 30_000);
+
+  it('npm run deploy says what is missing without a token', async () => {
+    const { code, stderr } = await deploy({ DISCORD_API_URL: discord.apiUrl });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/set DISCORD_TOKEN and DISCORD_CLIENT_ID/);
+  }, 30_000);
+});

@@ -1,0 +1,163 @@
+/**
+ * End to end: the real discord.js client logs in to the fake Discord through DISCORD_API_URL's
+ * /gateway/bot, receives INTERACTION_CREATE for every command, an autocomplete, a page button and a
+ * select, and the test asserts on the exact JSON the bot sends back and on the 3-second rule.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { toMessagePayload } from '../../src/render/view.js';
+import type { Replica } from '../../src/replica/server.js';
+import { MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
+import { replica } from '../helpers/replica.js';
+import { autocompleteInteraction, commandInteraction, componentInteraction, startFakeDiscord, type FakeDiscord, type RestCall } from './fake-discord.js';
+import { bootBot } from './helpers.js';
+
+let r: Replica;
+let discord: FakeDiscord;
+let bot: Awaited<ReturnType<typeof bootBot>>;
+
+beforeAll(async () => {
+  r = await replica();
+  discord = await startFakeDiscord();
+  bot = await bootBot(discord, r);
+});
+afterEach(() => r.setFaults({}));
+afterAll(async () => {
+  await bot.close();
+  await discord.close();
+  await r.close();
+});
+
+type Callback = { type: number; data?: Record<string, unknown> };
+const callbackOf = (id: string) => discord.waitFor((c) => c.method === 'POST' && c.path.startsWith(`/interactions/${id}/`));
+const body = (c: RestCall) => c.body as Callback;
+
+/** Discord's interaction callback types. */
+const REPLY = 4;
+const DEFER_REPLY = 5;
+const DEFER_UPDATE = 6;
+const UPDATE = 7;
+const AUTOCOMPLETE = 8;
+
+describe('login', () => {
+  it('identifies with the Guilds intent only, after fetching the gateway URL from the configured REST API', () => {
+    expect((discord.identify as { intents: number }).intents).toBe(1);
+    expect(discord.calls.some((c) => c.path === '/gateway/bot' && c.authorization === 'Bot fake-bot-token-xyz')).toBe(true);
+  });
+});
+
+describe('every command answers with the exact payload its handler renders', () => {
+  const cases: [string, Record<string, string | number>][] = [
+    ['player', { query: '1403392756' }],
+    ['hero', { name: 'spider man' }],
+    ['match', { match: '6713355_1740604074_322_11001_10' }],
+    ['leaderboard', { hero: 'storm', platform: 'xbox' }],
+    ['patch-notes', { type: 'dev-diaries' }],
+    ['items', { type: 'emote' }],
+    ['maps', {}],
+    ['achievements', { hero: 'hulk' }],
+    ['battlepass', { season: 1 }],
+  ];
+  it.each(cases)('/%s', async (name, options) => {
+    const interaction = commandInteraction(MEMBER.userId, name, options);
+    discord.dispatchInteraction(interaction);
+    const call = await callbackOf(interaction.id);
+    const expected = toMessagePayload(await bot.router.command(name, { options, user: { userId: MEMBER.userId, guildId: interaction.guild_id, locale: 'en-US' } }, { ...bot.runtimeContext(), logger: bot.logger }));
+    expect(call.query).toBe('?with_response=false');
+    expect(body(call).type).toBe(REPLY);
+    const data = body(call).data!;
+    expect(data.embeds).toEqual(expected.embeds);
+    expect(data.components).toEqual(expected.components);
+    expect(data.flags).toBe(0);
+    expect(data.allowed_mentions).toEqual({ parse: [], roles: [] });
+  });
+});
+
+describe('components and autocomplete', () => {
+  it('a page button pressed by the invoker updates the message', async () => {
+    const press = componentInteraction(MEMBER.userId, MEMBER.userId, 'lb.p:1015:pc:2:n');
+    discord.dispatchInteraction(press);
+    const call = await callbackOf(press.id);
+    expect(body(call).type).toBe(UPDATE);
+    expect(String((body(call).data!.embeds as { description: string }[])[0]!.description)).toMatch(/^\*\*11\. /);
+  });
+
+  it('a select pressed by another member gets their own ephemeral copy', async () => {
+    const press = componentInteraction(OTHER_MEMBER.userId, MEMBER.userId, 'hero.s:1011', ['lore']);
+    discord.dispatchInteraction(press);
+    const call = await callbackOf(press.id);
+    expect(body(call).type).toBe(REPLY);
+    expect(body(call).data!.flags).toBe(64);
+    expect((body(call).data!.embeds as { author: { name: string } }[])[0]!.author.name).toBe('Hulk · Lore');
+  });
+
+  it('a select of a recent match opens the match', async () => {
+    const press = componentInteraction(MEMBER.userId, MEMBER.userId, 'pl.m:1403392756', ['6714464_1741144336_206_11001_10']);
+    discord.dispatchInteraction(press);
+    const call = await callbackOf(press.id);
+    expect(body(call).type).toBe(UPDATE);
+    expect((body(call).data!.embeds as unknown[]).length).toBe(3);
+  });
+
+  it('an unknown custom ID gets a clear ephemeral message', async () => {
+    const press = componentInteraction(MEMBER.userId, MEMBER.userId, 'old-bot-button:7');
+    discord.dispatchInteraction(press);
+    const call = await callbackOf(press.id);
+    expect(body(call)).toMatchObject({ type: REPLY, data: { flags: 64 } });
+    expect(JSON.stringify(body(call).data!.embeds)).toMatch(/older version of the bot or has expired/);
+  });
+
+  it('autocomplete answers with hero choices', async () => {
+    const ac = autocompleteInteraction(MEMBER.userId, 'hero', 'name', 'spid');
+    discord.dispatchInteraction(ac);
+    const call = await callbackOf(ac.id);
+    expect(body(call).type).toBe(AUTOCOMPLETE);
+    expect((body(call).data!.choices as { name: string; value: string }[])[0]).toEqual({ name: 'Spider-Man', value: '1036' });
+  });
+
+  it('an error is ephemeral and specific', async () => {
+    const i = commandInteraction(MEMBER.userId, 'player', { query: 'no-such-player-anywhere' });
+    discord.dispatchInteraction(i);
+    const call = await callbackOf(i.id);
+    expect(body(call)).toMatchObject({ type: REPLY, data: { flags: 64 } });
+    expect(JSON.stringify(body(call).data!.embeds)).toMatch(/No player “no-such-player-anywhere” was found/);
+  });
+});
+
+describe('the 3-second rule with a slow API', () => {
+  it('defers within the window, then edits the reply when the answer is ready', async () => {
+    r.setFaults({ latencyMs: 2_600, pathPrefix: '/api/v1/player/1786151874' });
+    const i = commandInteraction(MEMBER.userId, 'player', { query: '1786151874' });
+    const sent = discord.dispatchInteraction(i);
+    const defer = await callbackOf(i.id);
+    expect(body(defer).type).toBe(DEFER_REPLY);
+    expect(defer.at - sent).toBeLessThan(3_000);
+    const edit = await discord.waitFor((c) => c.method === 'PATCH' && c.path.includes(`/${i.token}/messages/@original`));
+    expect(edit.at - sent).toBeGreaterThan(2_500);
+    expect((edit.body as { embeds: { title: string }[] }).embeds[0]!.title).toBe('Bronze II');
+  }, 15_000);
+
+  it('a slow error replaces the deferred reply with an ephemeral follow-up', async () => {
+    r.setFaults({ latencyMs: 2_000, forceStatus: 404, pathPrefix: '/api/v1/player/late-ghost' });
+    const i = commandInteraction(MEMBER.userId, 'player', { query: 'late-ghost' });
+    discord.dispatchInteraction(i);
+    expect(body(await callbackOf(i.id)).type).toBe(DEFER_REPLY);
+    await discord.waitFor((c) => c.method === 'DELETE' && c.path.includes(`/${i.token}/messages/@original`));
+    const follow = await discord.waitFor((c) => c.method === 'POST' && c.path.endsWith(`/${i.token}`));
+    expect((follow.body as { flags: number }).flags).toBe(64);
+  }, 15_000);
+
+  it('a slow page button defers the update, then edits the message', async () => {
+    r.setFaults({ latencyMs: 2_000, pathPrefix: '/api/v1/heroes/leaderboard/1024' });
+    const press = componentInteraction(MEMBER.userId, MEMBER.userId, 'lb.p:1024:ps:2:n');
+    discord.dispatchInteraction(press);
+    expect(body(await callbackOf(press.id)).type).toBe(DEFER_UPDATE);
+    const edit = await discord.waitFor((c) => c.method === 'PATCH' && c.path.includes(`/${press.token}/messages/@original`));
+    expect(JSON.stringify((edit.body as { embeds: unknown[] }).embeds)).toMatch(/\*\*11\. /);
+  }, 15_000);
+});
+
+describe('secrets', () => {
+  it('the bot token never appears in a log line', () => {
+    expect(bot.logLines.join('')).not.toContain('fake-bot-token-xyz');
+  });
+});

@@ -1,0 +1,37 @@
+/** Boots the real bot stack (replica -> cached client -> router -> discord.js runtime) against the fake Discord. */
+import Keyv from 'keyv';
+import type { Client } from 'discord.js';
+import { commands } from '../../commands/index.js';
+import { ResponseCache } from '../../src/cache/response-cache.js';
+import { LruStore } from '../../src/cache/store.js';
+import { Router } from '../../src/discord/router.js';
+import { createDiscordClient, DiscordRuntime } from '../../src/discord/runtime.js';
+import { HeroDirectory } from '../../src/hero-directory.js';
+import type { Replica } from '../../src/replica/server.js';
+import { capturingLogger, clientFor } from '../helpers/replica.js';
+import type { FakeDiscord } from './fake-discord.js';
+
+export async function bootBot(discord: FakeDiscord, r: Replica) {
+  const { logger, lines } = capturingLogger(['fake-bot-token-xyz']);
+  const api = clientFor(r, { cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }) }), timeoutMs: 8_000 });
+  const router = new Router(commands);
+  const client: Client = createDiscordClient(discord.apiUrl);
+  const context = { api, heroes: new HeroDirectory(api), now: Date.now };
+  const runtime = new DiscordRuntime(client, { router, context, logger });
+  const ready = new Promise<void>((resolve) => client.once('clientReady', () => resolve()));
+  await client.login('fake-bot-token-xyz');
+  await ready;
+  return {
+    client,
+    runtime,
+    router,
+    logLines: lines,
+    logger,
+    /** The context the runtime gives handlers (without the per-interaction logger). */
+    runtimeContext: () => context,
+    close: async () => {
+      await runtime.shutdown(2_000);
+      await api.close();
+    },
+  };
+}

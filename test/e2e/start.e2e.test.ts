@@ -1,0 +1,60 @@
+/** The bot's entry point (`npm start`) with a token: logs in through DISCORD_API_URL, serves, and shuts down gracefully. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEMBER } from '../helpers/bot.js';
+import { commandInteraction, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
+
+let discord: FakeDiscord;
+let bot: ChildProcess;
+let output = '';
+
+beforeAll(async () => {
+  discord = await startFakeDiscord();
+  // What `npm start` runs, as a single process a supervisor would signal (npm itself dies by a forwarded signal).
+  bot = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+    env: {
+      PATH: process.env.PATH!,
+      HOME: process.env.HOME ?? '/tmp',
+      DISCORD_TOKEN: 'start-token-abc123',
+      DISCORD_API_URL: discord.apiUrl,
+      LOG_LEVEL: 'info',
+      // Player lookups on the in-process replica take 2 s, to have a reply in flight at shutdown.
+      REPLICA_LATENCY_MS: '2000',
+      REPLICA_FAULT_PATH: '/api/v1/player',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  bot.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  bot.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  await discord.ready();
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`bot did not log in: ${output}`)), 20_000);
+    const check = setInterval(() => {
+      if (output.includes('logged in to Discord')) {
+        clearInterval(check);
+        clearTimeout(timer);
+        resolve();
+      }
+    }, 50);
+  });
+}, 30_000);
+
+afterAll(async () => {
+  if (bot.exitCode === null) bot.kill('SIGKILL');
+  await discord.close();
+});
+
+describe('npm start with DISCORD_TOKEN', () => {
+  it('finishes the reply in flight on SIGTERM, then exits cleanly', async () => {
+    const i = commandInteraction(MEMBER.userId, 'player', { query: '1403392756' });
+    discord.dispatchInteraction(i);
+    await new Promise((r) => setTimeout(r, 300));
+    const exited = new Promise<number | null>((resolve) => bot.once('exit', (code) => resolve(code)));
+    bot.kill('SIGTERM');
+    const edit = await discord.waitFor((c) => c.method === 'PATCH' && c.path.includes(`/${i.token}/messages/@original`), 15_000);
+    expect((edit.body as { embeds: { title: string }[] }).embeds[0]!.title).toBe('Grandmaster III');
+    expect(await exited).toBe(0);
+    expect(output).toMatch(/shutting down: finishing replies in flight/);
+    expect(output).not.toContain('start-token-abc123');
+  }, 30_000);
+});
