@@ -33,6 +33,21 @@ describe('npm run cli', () => {
     expect(stdout).toMatch(/\[Page 2 of 3 \(disabled\)\] hero\.p:1011:abilities:2:i/);
   }, 30_000);
 
+  it('answers for every real sample player and match', async () => {
+    const { loadDataset } = await import('../src/replica/data/dataset.js');
+    const data = loadDataset();
+    for (const uid of data.players.keys()) {
+      const { code, stdout } = await cli(['player', `query:${uid}`, '--json']);
+      expect(code, uid).toBe(0);
+      expect(JSON.stringify((JSON.parse(stdout) as MessagePayload).embeds[0]!.fields)).toContain(`"value":"${uid}"`);
+    }
+    for (const uid of data.matches.keys()) {
+      const { code, stdout } = await cli(['match', `match:${uid}`]);
+      expect(code, uid).toBe(0);
+      expect(stdout).toMatch(/^# Team A · (Victory|Defeat)$/m);
+    }
+  }, 60_000);
+
   it('exits 1 when the bot answers with an error message', async () => {
     const { code, stdout } = await cli(['hero', 'name:zzqqxx']);
     expect(code).toBe(1);

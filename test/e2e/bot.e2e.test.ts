@@ -72,6 +72,29 @@ describe('every command answers with the exact payload its handler renders', () 
   });
 });
 
+describe('every real sample through Discord', () => {
+  it('/player answers for every sample player, by uid and by name', async () => {
+    for (const [uid, profile] of r.dataset.players) {
+      for (const query of [uid, String(profile.name)]) {
+        const i = commandInteraction(MEMBER.userId, 'player', { query });
+        discord.dispatchInteraction(i);
+        const call = await callbackOf(i.id);
+        expect(body(call)).toMatchObject({ type: REPLY, data: { flags: 0 } });
+        expect(JSON.stringify(body(call).data!.embeds)).toContain(`"value":"${uid}"`);
+      }
+    }
+  });
+  it('/match answers for every sample match', async () => {
+    for (const uid of r.dataset.matches.keys()) {
+      const i = commandInteraction(MEMBER.userId, 'match', { match: uid });
+      discord.dispatchInteraction(i);
+      const call = await callbackOf(i.id);
+      expect(body(call)).toMatchObject({ type: REPLY, data: { flags: 0 } });
+      expect((body(call).data!.embeds as unknown[]).length).toBe(3);
+    }
+  });
+});
+
 describe('components and autocomplete', () => {
   it('a page button pressed by the invoker updates the message', async () => {
     const press = componentInteraction(MEMBER.userId, MEMBER.userId, 'lb.p:1015:pc:2:n');
@@ -126,7 +149,8 @@ describe('components and autocomplete', () => {
 describe('the 3-second rule with a slow API', () => {
   it('defers within the window, then edits the reply when the answer is ready', async () => {
     r.setFaults({ latencyMs: 2_600, pathPrefix: '/api/v1/player/1786151874' });
-    const i = commandInteraction(MEMBER.userId, 'player', { query: '1786151874' });
+    // A season makes its own cache key, so this lookup really goes to the slow API.
+    const i = commandInteraction(MEMBER.userId, 'player', { query: '1786151874', season: 2 });
     const sent = discord.dispatchInteraction(i);
     const defer = await callbackOf(i.id);
     expect(body(defer).type).toBe(DEFER_REPLY);
