@@ -220,6 +220,8 @@ async function loadHero(idOrName: string, ctx: CommandContext) {
   }
 }
 
+const sectionOf = (value: string | undefined): HeroSection => ((HERO_SECTIONS as readonly string[]).includes(value ?? '') ? (value as HeroSection) : 'overview');
+
 export const hero: CommandModule = {
   definition,
   async execute(input, ctx) {
@@ -229,15 +231,13 @@ export const hero: CommandModule = {
   components: {
     /** Section select: `hero.s:<heroId>` with the section as the chosen value. */
     'hero.s': async (input, ctx) => {
-      const section = (HERO_SECTIONS as readonly string[]).includes(input.values[0] ?? '') ? (input.values[0] as HeroSection) : 'overview';
       const fetched = await loadHero(input.args[0] ?? '', ctx);
-      return heroView(fetched.data, section, 1, ctx, fetched);
+      return heroView(fetched.data, sectionOf(input.values[0]), 1, ctx, fetched);
     },
     /** Paginator: `hero.p:<heroId>:<section>:<page>:<kind>`. */
     'hero.p': async (input, ctx) => {
-      const section = (HERO_SECTIONS as readonly string[]).includes(input.args[1] ?? '') ? (input.args[1] as HeroSection) : 'overview';
       const fetched = await loadHero(input.args[0] ?? '', ctx);
-      return heroView(fetched.data, section, pageFromArgs(input.args), ctx, fetched);
+      return heroView(fetched.data, sectionOf(input.args[1]), pageFromArgs(input.args), ctx, fetched);
     },
   },
   async autocomplete(input, ctx) {

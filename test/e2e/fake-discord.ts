@@ -54,6 +54,29 @@ function member(userId: string) {
   };
 }
 
+/** A message by the bot, as Discord returns it; `fields` override the defaults. */
+export function botMessage(fields: Record<string, unknown> = {}) {
+  return {
+    id: nextId(),
+    channel_id: CHANNEL_ID,
+    author: BOT_USER,
+    content: '',
+    embeds: [],
+    components: [],
+    attachments: [],
+    mentions: [],
+    mention_roles: [],
+    pinned: false,
+    mention_everyone: false,
+    tts: false,
+    timestamp: new Date().toISOString(),
+    edited_timestamp: null,
+    flags: 0,
+    type: 0,
+    ...fields,
+  };
+}
+
 /** The common part of every interaction payload. */
 export function interactionBase(userId: string) {
   return {
@@ -103,26 +126,11 @@ export function componentInteraction(userId: string, invokerId: string, customId
     ...interactionBase(userId),
     type: 3,
     data: values ? { custom_id: customId, component_type: 3, values } : { custom_id: customId, component_type: 2 },
-    message: {
-      id: nextId(),
-      channel_id: CHANNEL_ID,
-      author: BOT_USER,
-      content: '',
-      embeds: [],
-      components: [],
-      attachments: [],
-      mentions: [],
-      mention_roles: [],
-      pinned: false,
-      mention_everyone: false,
-      tts: false,
-      timestamp: '2026-11-21T12:00:00.000Z',
-      edited_timestamp: null,
-      flags: 0,
+    message: botMessage({
       type: 20,
       application_id: APP_ID,
       interaction_metadata: { id: nextId(), type: 2, user: member(invokerId).user, authorizing_integration_owners: { '0': GUILD_ID } },
-    },
+    }),
   };
 }
 
@@ -152,25 +160,6 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
   let readyResolve: () => void = () => undefined;
   const readyPromise = new Promise<void>((resolve) => (readyResolve = resolve));
 
-  const message = (body: Record<string, unknown> = {}) => ({
-    id: nextId(),
-    channel_id: CHANNEL_ID,
-    author: BOT_USER,
-    content: '',
-    embeds: [],
-    components: [],
-    attachments: [],
-    mentions: [],
-    mention_roles: [],
-    pinned: false,
-    mention_everyone: false,
-    tts: false,
-    timestamp: new Date().toISOString(),
-    edited_timestamp: null,
-    flags: 0,
-    type: 0,
-    ...body,
-  });
 
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
@@ -189,12 +178,12 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     if (p === '/gateway/bot') return json(200, { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 1 } });
     if (p === '/gateway') return json(200, { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}` });
     if (/^\/interactions\/\d+\/[^/]+\/callback$/.test(p)) return json(204);
-    if (/^\/webhooks\/\d+\/[^/]+\/messages\/@original$/.test(p)) return req.method === 'DELETE' ? json(204) : json(200, message(body as Record<string, unknown>));
-    if (/^\/webhooks\/\d+\/[^/]+$/.test(p)) return json(200, message(body as Record<string, unknown>));
+    if (/^\/webhooks\/\d+\/[^/]+\/messages\/@original$/.test(p)) return req.method === 'DELETE' ? json(204) : json(200, botMessage(body as Record<string, unknown>));
+    if (/^\/webhooks\/\d+\/[^/]+$/.test(p)) return json(200, botMessage(body as Record<string, unknown>));
     if (/^\/applications\/\d+(\/guilds\/\d+)?\/commands$/.test(p) && req.method === 'PUT') {
       return json(200, (body as Record<string, unknown>[]).map((c) => ({ ...c, id: nextId(), application_id: APP_ID, version: nextId() })));
     }
-    if (/^\/channels\/\d+\/messages$/.test(p)) return json(200, message(body as Record<string, unknown>));
+    if (/^\/channels\/\d+\/messages$/.test(p)) return json(200, botMessage(body as Record<string, unknown>));
     if (p === '/users/@me') return json(200, BOT_USER);
     return json(404, { message: 'Unknown route in the fake Discord', code: 0 });
   });
