@@ -5,9 +5,11 @@ import { battlepass } from './battlepass.js';
 import { hero } from './hero.js';
 import { items } from './items.js';
 import { leaderboard } from './leaderboard.js';
+import { link, unlink } from './link.js';
 import { maps } from './maps.js';
 import { match } from './match.js';
 import { patchNotes } from './patch-notes.js';
 import { player } from './player.js';
+import { rivalsProfile } from './rivals-profile.js';
 
-export const commands: CommandModule[] = [player, hero, match, leaderboard, patchNotes, items, maps, achievements, battlepass];
+export const commands: CommandModule[] = [player, hero, match, leaderboard, patchNotes, items, maps, achievements, battlepass, link, unlink, rivalsProfile];

@@ -9,9 +9,9 @@ import { ComponentType, type APIActionRowComponent, type APIComponentInMessageAc
 import type { Fetched } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
 import type { MatchSummary, PlayerProfile } from '../src/api/schemas.js';
-import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import type { CommandContext, CommandInput, CommandModule } from '../src/discord/command.js';
 import { encodeCustomId } from '../src/discord/custom-id.js';
-import { PrivateProfileError } from '../src/errors.js';
+import { NotLinkedError, PrivateProfileError } from '../src/errors.js';
 import { staleFooter } from '../src/render/common.js';
 import { compactNumber, discordTime, duration, hexColour, integer, kda, percent, plural, ratioPercent, titleCase, winRate } from '../src/render/format.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
@@ -40,7 +40,8 @@ const GAME_MODES: Record<number, string> = { 0: 'All', 1: 'Quick Play', 2: 'Comp
 const definition = new SlashCommandBuilder()
   .setName('player')
   .setDescription('A player’s rank, stats, heroes, maps, teammates and recent matches')
-  .addStringOption((o) => o.setName('query').setDescription('Player name or UID (the UID is more reliable)').setRequired(true).setMaxLength(100))
+  .addStringOption((o) => o.setName('query').setDescription('Player name or UID; leave empty for your linked account').setMaxLength(100).setAutocomplete(true))
+  .addUserOption((o) => o.setName('user').setDescription('Show this member’s linked account'))
   .addNumberOption((o) => o.setName('season').setDescription('Season number, such as 1 or 1.5 (default: current)').setMinValue(0.5).setMaxValue(99))
   .toJSON();
 
@@ -213,12 +214,46 @@ export async function playerView(fetched: Fetched<PlayerProfile>, which: PlayerS
 
 const sectionOf = (value: string | undefined): PlayerSection => ((PLAYER_SECTIONS as readonly string[]).includes(value ?? '') ? (value as PlayerSection) : 'profile');
 
+/**
+ * The profile a `/player` invocation means: the typed query; else the linked account of the `user`
+ * option or context-menu target; else the caller's own linked account.
+ * @throws {NotLinkedError} when the member whose account is meant has none linked.
+ */
+export async function profileFor(input: CommandInput, ctx: CommandContext): Promise<View> {
+  const season = seasonArg(input.options.season);
+  let query = typeof input.options.query === 'string' ? input.options.query.trim() : '';
+  if (query === '') {
+    const whose = String(input.options.user ?? input.targetUserId ?? input.user.userId);
+    const uid = await ctx.links.defaultUid(whose);
+    if (!uid) throw new NotLinkedError(whose, whose === input.user.userId);
+    query = uid;
+  }
+  const fetched = await loadProfile(query, seasonParam(season), ctx);
+  await ctx.recent.add(input.user.userId, { uid: fetched.data.uid, name: fetched.data.name }).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record a recent lookup'));
+  return playerView(fetched, 'profile', 1, season, ctx);
+}
+
+/** Autocomplete of a player query: the member's linked accounts, then their recent lookups, matching what is typed. */
+export async function playerChoices(userId: string, typed: string, ctx: CommandContext) {
+  const [links, recent] = await Promise.all([ctx.links.get(userId), ctx.recent.list(userId)]);
+  const t = typed.trim().toLowerCase();
+  const seen = new Set<string>();
+  const choices: { name: string; value: string }[] = [];
+  const add = (uid: string, name: string, note: string) => {
+    if (seen.has(uid) || (t !== '' && !name.toLowerCase().includes(t) && !uid.includes(t))) return;
+    seen.add(uid);
+    choices.push({ name: truncate(`${name} · ${note}`, LIMITS.choiceName), value: uid });
+  };
+  for (const a of links.accounts) add(a.uid, a.name, a.uid === links.defaultUid ? 'your default' : 'linked');
+  for (const r of recent) add(r.uid, r.name, 'recent');
+  return choices;
+}
+
 export const player: CommandModule = {
   definition,
-  async execute(input, ctx) {
-    const season = seasonArg(input.options.season);
-    const fetched = await loadProfile(String(input.options.query ?? ''), seasonParam(season), ctx);
-    return playerView(fetched, 'profile', 1, season, ctx);
+  execute: profileFor,
+  async autocomplete(input, ctx) {
+    return playerChoices(input.user.userId, input.focused.value, ctx);
   },
   components: {
     /** Section select: `pl.s:<uid>:<season>`, the section as the value. */

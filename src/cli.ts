@@ -14,11 +14,10 @@ import { commands } from '../commands/index.js';
 import { ConfigError, loadConfig } from './config.js';
 import type { CommandContext, CommandInput } from './discord/command.js';
 import { Router } from './discord/router.js';
-import { HeroDirectory } from './hero-directory.js';
 import { payloadToText } from './render/text.js';
 import { toMessagePayload, type MessagePayload, type View } from './render/view.js';
 import { faultsFromEnv } from './replica/faults.js';
-import { createApiServices } from './services.js';
+import { createApiServices, createCommandContext } from './services.js';
 
 class UsageError extends Error {}
 
@@ -34,7 +33,8 @@ interface Parsed {
  * @throws {UsageError} naming what is wrong.
  */
 export function parseCliArgs(argv: string[], router: Router, userId = '100000000000000001'): Parsed {
-  const names = router.commands.map((c) => c.definition.name);
+  const slash = router.commands.filter((c) => 'options' in c.definition || c.definition.type === undefined || c.definition.type === 1);
+  const names = slash.map((c) => c.definition.name);
   const positional: string[] = [];
   const presses: string[] = [];
   let json = false;
@@ -52,9 +52,9 @@ export function parseCliArgs(argv: string[], router: Router, userId = '100000000
   }
   const [command, ...rest] = positional;
   if (!command) throw new UsageError(`name a command: ${names.join(', ')}`);
-  const module = router.commands.find((c) => c.definition.name === command.replace(/^\//, ''));
+  const module = slash.find((c) => c.definition.name === command.replace(/^\//, ''));
   if (!module) throw new UsageError(`unknown command "${command}"; the commands are ${names.join(', ')}`);
-  let options = (module.definition.options ?? []) as APIApplicationCommandOption[];
+  let options = ('options' in module.definition ? (module.definition.options ?? []) : []) as APIApplicationCommandOption[];
   let subcommand: string | undefined;
   const subcommands = options.filter((o) => o.type === ApplicationCommandOptionType.Subcommand);
   if (subcommands.length > 0) {
@@ -136,7 +136,7 @@ async function main(argv: string[]): Promise<number> {
   const services = await createApiServices(config, logger, faultsFromEnv(process.env));
   if (services.replica) process.stderr.write('cli: no RIVALS_API_KEY, so this runs on the in-process API replica\n');
   try {
-    const ctx: CommandContext = { api: services.api, heroes: new HeroDirectory(services.api), logger, now: Date.now };
+    const ctx: CommandContext = { ...createCommandContext(services.api, services.state), logger };
     let view: View = await router.command(parsed.command, parsed.input, ctx);
     let payload = toMessagePayload(view);
     for (const press of parsed.presses) {

@@ -32,3 +32,14 @@ export class ExpiredComponentError extends UserFacingError {
     super(`unknown or expired custom ID "${customId}"`);
   }
 }
+
+/** `/player` with no query (or a member target) but nobody linked: `userId` is whose link is missing. */
+export class NotLinkedError extends UserFacingError {
+  override name = 'NotLinkedError';
+  constructor(
+    readonly userId: string,
+    readonly self: boolean,
+  ) {
+    super(`no linked account for ${userId}`);
+  }
+}

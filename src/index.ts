@@ -6,10 +6,9 @@ import { commands } from '../commands/index.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { Router } from './discord/router.js';
 import { createDiscordClient, DiscordRuntime } from './discord/runtime.js';
-import { HeroDirectory } from './hero-directory.js';
 import { createLogger } from './logger.js';
 import { faultsFromEnv } from './replica/faults.js';
-import { createApiServices } from './services.js';
+import { createApiServices, createCommandContext } from './services.js';
 
 let config: Config;
 try {
@@ -44,7 +43,7 @@ if (!config.discord.token) {
   const client = createDiscordClient(config.discord.apiUrl);
   const runtime = new DiscordRuntime(client, {
     router: new Router(commands),
-    context: { api: services.api, heroes: new HeroDirectory(services.api), now: Date.now },
+    context: createCommandContext(services.api, services.state),
     logger: logger.child({ component: 'discord' }),
   });
   client.once('clientReady', (c) => logger.info({ user: c.user.tag, guilds: c.guilds.cache.size }, 'logged in to Discord'));

@@ -7,6 +7,13 @@ import { RivalsApi } from './api/client.js';
 import { UpstreamRateLimiter } from './api/rate-limiter.js';
 import { ResponseCache } from './cache/response-cache.js';
 import { closeCacheStore, createCacheStore } from './cache/store.js';
+import type Keyv from 'keyv';
+import { createStateStore } from './store/state-store.js';
+import { AccountLinksRepository } from './store/account-links.js';
+import { GuildSettingsRepository } from './store/guild-settings.js';
+import { RecentLookups } from './store/recent-lookups.js';
+import { HeroDirectory } from './hero-directory.js';
+import type { CommandContext } from './discord/command.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { Faults } from './replica/faults.js';
@@ -15,6 +22,8 @@ import { startReplica, type Replica } from './replica/server.js';
 /** What {@link createApiServices} builds. */
 export interface ApiServices {
   api: RivalsApi;
+  /** Durable state (SQLite under DATA_DIR, or Redis). */
+  state: Keyv;
   cache: ResponseCache;
   limiter: UpstreamRateLimiter;
   /** Present when running offline on the in-process replica. */
@@ -33,6 +42,7 @@ export interface ApiServices {
 export async function createApiServices(config: Config, logger: Logger, replicaFaults: Faults = {}): Promise<ApiServices> {
   const replica = config.rivals.apiKey ? undefined : await startReplica({ logger: logger.child({ component: 'replica' }), faults: replicaFaults });
   const baseUrl = replica?.url ?? config.rivals.baseUrl;
+  const state = createStateStore({ redisUrl: config.redisUrl, dataDir: config.dataDir });
   const store = createCacheStore({ redisUrl: config.redisUrl, maxEntries: config.cache.maxEntries });
   const cache = new ResponseCache({ store, ttls: config.cache.ttlOverrides, logger: logger.child({ component: 'cache' }) });
   const limiter = new UpstreamRateLimiter({ requestsPerMinute: config.rivals.requestsPerMinute });
@@ -47,6 +57,7 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
   });
   return {
     api,
+    state,
     cache,
     limiter,
     replica,
@@ -55,7 +66,23 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
       limiter.stop();
       await api.close();
       await closeCacheStore(store);
+      await closeCacheStore(state);
       await replica?.close();
     },
+  };
+}
+
+/**
+ * The dependencies every handler receives (STYLE.md principle 3), built once; the runtime adds a
+ * per-interaction logger.
+ */
+export function createCommandContext(api: RivalsApi, state: Keyv, now: () => number = Date.now): Omit<CommandContext, 'logger'> {
+  return {
+    api,
+    heroes: new HeroDirectory(api),
+    links: new AccountLinksRepository(state),
+    settings: new GuildSettingsRepository(state),
+    recent: new RecentLookups(state),
+    now,
   };
 }

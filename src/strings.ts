@@ -23,6 +23,14 @@ export const t = {
   expiredComponent: () => 'This button is from an older version of the bot or has expired. Run the command again.',
   nothingHere: () => 'There is nothing to show here yet.',
   restarting: () => 'The bot is restarting. Try again in a few seconds.',
+  // Account links.
+  notLinkedSelf: () => 'You have not linked a Rivals account yet. Link one with `/link player:<your name or UID>`, or give `/player` a name.',
+  notLinkedOther: (userId: string) => `<@${userId}> has not linked a Rivals account. They can link one with \`/link\`.`,
+  linked: (name: string, uid: string, isDefault: boolean) =>
+    `Linked **${name}** (UID ${uid}).${isDefault ? ' `/player` with nothing after it now shows this account.' : ' Pick it as your default with `/link` and `default:True`.'}`,
+  tooManyLinks: (max: number) => `You can link at most ${max} accounts. Remove one with \`/unlink\` first.`,
+  unlinked: (names: string[]) => (names.length === 0 ? 'None of your linked accounts matched that.' : `Unlinked ${names.map((n) => `**${n}**`).join(', ')}.`),
+  linkedList: (lines: string[]) => (lines.length === 0 ? 'You have no linked accounts.' : `Your linked accounts:\n${lines.join('\n')}`),
   // Freshness.
   staleNote: (age: string) => `API unavailable: showing data as of ${age} ago`,
   pageOf: (page: number, total: number) => `Page ${page} of ${total}`,

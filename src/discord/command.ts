@@ -2,11 +2,14 @@
  * The contract between the runtime and the product surface (commands/): a command module is its
  * definition plus handlers that return Views (STYLE.md principles 1 and 3).
  */
-import type { APIApplicationCommandOptionChoice, RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord-api-types/v10';
+import type { APIApplicationCommandOptionChoice, RESTPostAPIChatInputApplicationCommandsJSONBody, RESTPostAPIContextMenuApplicationCommandsJSONBody } from 'discord-api-types/v10';
 import type { RivalsApi } from '../api/client.js';
 import type { HeroDirectory } from '../hero-directory.js';
 import type { Logger } from '../logger.js';
 import type { View } from '../render/view.js';
+import type { AccountLinksRepository } from '../store/account-links.js';
+import type { GuildSettingsRepository } from '../store/guild-settings.js';
+import type { RecentLookups } from '../store/recent-lookups.js';
 
 /** Who asked, and where. */
 export interface Invoker {
@@ -20,6 +23,10 @@ export interface Invoker {
 export interface CommandContext {
   api: RivalsApi;
   heroes: HeroDirectory;
+  /** Durable state (src/store). */
+  links: AccountLinksRepository;
+  settings: GuildSettingsRepository;
+  recent: RecentLookups;
   logger: Logger;
   now: () => number;
 }
@@ -29,6 +36,10 @@ export interface CommandInput {
   subcommand?: string;
   options: Record<string, string | number | boolean | undefined>;
   user: Invoker;
+  /** For a user context-menu command: the member it was used on. */
+  targetUserId?: string;
+  /** For a user context-menu command: that member's display name. */
+  targetName?: string;
 }
 
 /** A button press or select-menu choice, with its custom ID decoded. */
@@ -55,8 +66,8 @@ export type ComponentHandler = (input: ComponentInput, ctx: CommandContext) => P
 
 /** One slash command: definition (registration payload) and handlers. */
 export interface CommandModule {
-  /** Discord: "Create Global Application Command" JSON body. */
-  definition: RESTPostAPIChatInputApplicationCommandsJSONBody;
+  /** Discord: "Create Global Application Command" JSON body (a slash command or a user context-menu command). */
+  definition: RESTPostAPIChatInputApplicationCommandsJSONBody | RESTPostAPIContextMenuApplicationCommandsJSONBody;
   execute(input: CommandInput, ctx: CommandContext): Promise<View>;
   /** Component handlers by custom-ID route; routes are global, so prefix them with the command name. */
   components?: Record<string, ComponentHandler>;

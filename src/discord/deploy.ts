@@ -3,11 +3,11 @@
  * it; the bot never registers at boot (registration is rate limited and global changes take time).
  */
 import { REST } from '@discordjs/rest';
-import { Routes, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord-api-types/v10';
+import { Routes, type RESTPostAPIApplicationCommandsJSONBody } from 'discord-api-types/v10';
 import type { CommandModule } from './command.js';
 
 /** The registration payload: every command's definition, in registration order. */
-export function registrationPayload(modules: CommandModule[]): RESTPostAPIChatInputApplicationCommandsJSONBody[] {
+export function registrationPayload(modules: CommandModule[]): RESTPostAPIApplicationCommandsJSONBody[] {
   return modules.map((m) => m.definition);
 }
 

@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import type { APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
 import { ApiArgumentError, ApiError } from '../api/errors.js';
-import { ExpiredComponentError, PrivateProfileError, UnknownHeroError, UserFacingError } from '../errors.js';
+import { ExpiredComponentError, NotLinkedError, PrivateProfileError, UnknownHeroError, UserFacingError } from '../errors.js';
+import { MAX_LINKED_ACCOUNTS, TooManyLinksError } from '../store/account-links.js';
 import { LIMITS, truncate } from '../render/limits.js';
 import type { View } from '../render/view.js';
 import { t } from '../strings.js';
@@ -31,6 +32,8 @@ export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, que
   if (err instanceof UnknownHeroError) return text(t.unknownHero(err.query, err.suggestions));
   if (err instanceof PrivateProfileError) return text(t.privateProfile(err.playerName));
   if (err instanceof ExpiredComponentError) return text(t.expiredComponent());
+  if (err instanceof NotLinkedError) return text(err.self ? t.notLinkedSelf() : t.notLinkedOther(err.userId));
+  if (err instanceof TooManyLinksError) return text(t.tooManyLinks(MAX_LINKED_ACCOUNTS));
   if (err instanceof ApiArgumentError) return text(t.badArgument(err.argument, err.reason));
   if (err instanceof ApiError) {
     ctx.logger.warn({ kind: err.kind, endpoint: err.endpoint, status: err.status, upstream: err.upstreamMessage }, 'API error shown to member');

@@ -14,6 +14,7 @@ import {
   type CommandInteractionOption,
   type Interaction,
   type MessageComponentInteraction,
+  type UserContextMenuCommandInteraction,
 } from 'discord.js';
 import type { Logger } from '../logger.js';
 import { toMessagePayload, type MessagePayload, type View } from '../render/view.js';
@@ -137,14 +138,19 @@ export class DiscordRuntime {
       await interaction.reply({ content: t.restarting(), flags: MessageFlags.Ephemeral });
       return;
     }
-    if (interaction.isChatInputCommand()) return this.#command(interaction, ctx);
+    if (interaction.isChatInputCommand()) {
+      const { subcommand, options } = optionsOf(interaction.options.data);
+      return this.#command(interaction, { subcommand, options, user: invokerOf(interaction) }, ctx);
+    }
+    if (interaction.isUserContextMenuCommand()) {
+      return this.#command(interaction, { options: {}, targetUserId: interaction.targetId, targetName: interaction.targetUser.username, user: invokerOf(interaction) }, ctx);
+    }
     if (interaction.isButton() || interaction.isStringSelectMenu()) return this.#component(interaction, ctx);
     logger.debug({ type: interaction.type }, 'interaction type not handled');
   }
 
-  async #command(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void> {
-    const { subcommand, options } = optionsOf(interaction.options.data);
-    const work = this.#options.router.command(interaction.commandName, { subcommand, options, user: invokerOf(interaction) }, ctx);
+  async #command(interaction: ChatInputCommandInteraction | UserContextMenuCommandInteraction, input: CommandInput, ctx: CommandContext): Promise<void> {
+    const work = this.#options.router.command(interaction.commandName, input, ctx);
     const first = await within(work, this.#options.ackDeadlineMs ?? DEFAULT_ACK_DEADLINE_MS);
     if ('value' in first) {
       await interaction.reply(replyOptions(toMessagePayload(first.value)));

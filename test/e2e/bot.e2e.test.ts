@@ -8,7 +8,7 @@ import { toMessagePayload } from '../../src/render/view.js';
 import type { Replica } from '../../src/replica/server.js';
 import { MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
 import { replica } from '../helpers/replica.js';
-import { autocompleteInteraction, commandInteraction, componentInteraction, startFakeDiscord, type FakeDiscord, type RestCall } from './fake-discord.js';
+import { autocompleteInteraction, commandInteraction, componentInteraction, startFakeDiscord, userCommandInteraction, type FakeDiscord, type RestCall } from './fake-discord.js';
 import { bootBot } from './helpers.js';
 
 let r: Replica;
@@ -143,6 +143,31 @@ describe('components and autocomplete', () => {
     const call = await callbackOf(i.id);
     expect(body(call)).toMatchObject({ type: REPLY, data: { flags: 64 } });
     expect(JSON.stringify(body(call).data!.embeds)).toMatch(/No player “no-such-player-anywhere” was found/);
+  });
+});
+
+describe('account links through Discord', () => {
+  it('/link, then /player with no query shows the linked profile; the context menu shows a member’s', async () => {
+    const none = commandInteraction(OTHER_MEMBER.userId, 'player', {});
+    discord.dispatchInteraction(none);
+    expect(JSON.stringify(body(await callbackOf(none.id)).data!.embeds)).toMatch(/You have not linked a Rivals account yet/);
+
+    const link = commandInteraction(OTHER_MEMBER.userId, 'link', { player: 'Freddyhun' });
+    discord.dispatchInteraction(link);
+    const linked = body(await callbackOf(link.id));
+    expect(linked).toMatchObject({ type: REPLY, data: { flags: 64 } });
+    expect(JSON.stringify(linked.data!.embeds)).toMatch(/Linked \*\*Freddyhun\*\* \(UID 161235255\)/);
+
+    const me = commandInteraction(OTHER_MEMBER.userId, 'player', {});
+    discord.dispatchInteraction(me);
+    const profile = body(await callbackOf(me.id));
+    expect(profile).toMatchObject({ type: REPLY, data: { flags: 0 } });
+    expect((profile.data!.embeds as { author: { name: string } }[])[0]!.author.name).toBe('Freddyhun [VENT]');
+
+    const menu = userCommandInteraction(MEMBER.userId, 'Rivals profile', OTHER_MEMBER.userId);
+    discord.dispatchInteraction(menu);
+    const viaMenu = body(await callbackOf(menu.id));
+    expect((viaMenu.data!.embeds as { author: { name: string } }[])[0]!.author.name).toBe('Freddyhun [VENT]');
   });
 });
 

@@ -111,6 +111,16 @@ export function commandInteraction(userId: string, name: string, options: Record
   };
 }
 
+/** A user context-menu command (type 2, command type 2) used on `targetId`. */
+export function userCommandInteraction(userId: string, name: string, targetId: string) {
+  const target = member(targetId);
+  return {
+    ...interactionBase(userId),
+    type: 2,
+    data: { id: nextId(), name, type: 2, target_id: targetId, resolved: { users: { [targetId]: target.user }, members: { [targetId]: { ...target, user: undefined } } } },
+  };
+}
+
 /** An APPLICATION_COMMAND_AUTOCOMPLETE interaction (type 4) with `focused` being typed. */
 export function autocompleteInteraction(userId: string, name: string, focused: string, value: string) {
   return {

@@ -6,7 +6,8 @@ import { ResponseCache } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
 import { Router } from '../../src/discord/router.js';
 import { createDiscordClient, DiscordRuntime } from '../../src/discord/runtime.js';
-import { HeroDirectory } from '../../src/hero-directory.js';
+
+import { createCommandContext } from '../../src/services.js';
 import type { Replica } from '../../src/replica/server.js';
 import { capturingLogger, clientFor } from '../helpers/replica.js';
 import type { FakeDiscord } from './fake-discord.js';
@@ -16,7 +17,7 @@ export async function bootBot(discord: FakeDiscord, r: Replica) {
   const api = clientFor(r, { cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }) }), timeoutMs: 8_000 });
   const router = new Router(commands);
   const client: Client = createDiscordClient(discord.apiUrl);
-  const context = { api, heroes: new HeroDirectory(api), now: Date.now };
+  const context = createCommandContext(api, new Keyv());
   const runtime = new DiscordRuntime(client, { router, context, logger });
   const ready = new Promise<void>((resolve) => client.once('clientReady', () => resolve()));
   await client.login('fake-bot-token-xyz');

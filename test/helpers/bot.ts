@@ -5,7 +5,8 @@ import { ResponseCache } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
 import type { CommandContext, CommandInput } from '../../src/discord/command.js';
 import { Router } from '../../src/discord/router.js';
-import { HeroDirectory } from '../../src/hero-directory.js';
+
+import { createCommandContext } from '../../src/services.js';
 import type { Replica } from '../../src/replica/server.js';
 import { toMessagePayload, type MessagePayload, type View } from '../../src/render/view.js';
 import { capturingLogger, clientFor } from './replica.js';
@@ -18,7 +19,8 @@ export function bot(r: Replica) {
   const clock = { now: Date.now() };
   const { logger, lines } = capturingLogger();
   const api = clientFor(r, { cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }), now: () => clock.now }), now: () => clock.now });
-  const ctx: CommandContext = { api, heroes: new HeroDirectory(api), logger, now: () => clock.now };
+  // State in memory: the durable stores have their own tests.
+  const ctx: CommandContext = { ...createCommandContext(api, new Keyv(), () => clock.now), logger };
   const router = new Router(commands);
   const run = async (name: string, options: CommandInput['options'], subcommand?: string): Promise<{ view: View; payload: MessagePayload }> => {
     const view = await router.command(name, { options, subcommand, user: MEMBER }, ctx);

@@ -1,0 +1,47 @@
+/**
+ * `/link player:<name or uid> [default]` and `/unlink player:<linked account>`: a member links their
+ * game accounts once, then `/player` with nothing after it shows their default. Answers are private.
+ * Data: api-spec.md endpoint 17 (the account is looked up before it is linked).
+ */
+import { SlashCommandBuilder } from '@discordjs/builders';
+import type { CommandModule } from '../src/discord/command.js';
+import { t } from '../src/strings.js';
+import { escapeText } from '../src/render/limits.js';
+import type { View } from '../src/render/view.js';
+import { playerChoices } from './player.js';
+
+const COLOUR = 0x22c55e;
+const privately = (description: string): View => ({ ephemeral: true, embeds: [{ color: COLOUR, description }] });
+
+export const link: CommandModule = {
+  definition: new SlashCommandBuilder()
+    .setName('link')
+    .setDescription('Link your Marvel Rivals account, so /player shows it with no name')
+    .addStringOption((o) => o.setName('player').setDescription('Your player name or UID (the UID is more reliable)').setRequired(true).setMaxLength(100))
+    .addBooleanOption((o) => o.setName('default').setDescription('Make it the account /player shows (the first link always is)'))
+    .toJSON(),
+  async execute(input, ctx) {
+    // A private profile can still be linked: its owner may open it later.
+    const profile = (await ctx.api.player(String(input.options.player ?? ''), {}, { fresh: true })).data;
+    const links = await ctx.links.link(input.user.userId, { uid: profile.uid, name: profile.name }, input.options.default === true, ctx.now());
+    const lines = links.accounts.map((a) => `${a.uid === links.defaultUid ? '★' : '•'} ${escapeText(a.name, 60)} (UID ${a.uid})`);
+    return privately(`${t.linked(escapeText(profile.name, 60), profile.uid, links.defaultUid === profile.uid)}\n\n${t.linkedList(lines)}`);
+  },
+};
+
+export const unlink: CommandModule = {
+  definition: new SlashCommandBuilder()
+    .setName('unlink')
+    .setDescription('Remove a linked Marvel Rivals account')
+    .addStringOption((o) => o.setName('player').setDescription('The linked account to remove, or "all"').setRequired(true).setAutocomplete(true).setMaxLength(100))
+    .toJSON(),
+  async execute(input, ctx) {
+    const which = String(input.options.player ?? '').trim();
+    const removed = await ctx.links.unlink(input.user.userId, which.toLowerCase() === 'all' ? undefined : which);
+    return privately(t.unlinked(removed.map((a) => escapeText(a.name, 60))));
+  },
+  async autocomplete(input, ctx) {
+    const linked = (await playerChoices(input.user.userId, input.focused.value, ctx)).filter((c) => !c.name.endsWith('· recent'));
+    return linked.length > 0 ? [...linked, { name: 'All linked accounts', value: 'all' }] : [];
+  },
+};
