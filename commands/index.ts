@@ -2,6 +2,7 @@
 import type { CommandModule } from '../src/discord/command.js';
 import { achievements } from './achievements.js';
 import { battlepass } from './battlepass.js';
+import { config } from './config.js';
 import { hero } from './hero.js';
 import { items } from './items.js';
 import { leaderboard } from './leaderboard.js';
@@ -12,4 +13,4 @@ import { patchNotes } from './patch-notes.js';
 import { player } from './player.js';
 import { rivalsProfile } from './rivals-profile.js';
 
-export const commands: CommandModule[] = [player, hero, match, leaderboard, patchNotes, items, maps, achievements, battlepass, link, unlink, rivalsProfile];
+export const commands: CommandModule[] = [player, hero, match, leaderboard, patchNotes, items, maps, achievements, battlepass, link, unlink, rivalsProfile, config];

@@ -22,7 +22,7 @@ const definition = new SlashCommandBuilder()
   .addStringOption((o) =>
     o
       .setName('platform')
-      .setDescription('Platform (default PC)')
+      .setDescription('Platform (default: the server’s, else PC)')
       .addChoices(...PLATFORMS.map((p) => ({ name: PLATFORM_NAMES[p], value: p }))),
   )
   .toJSON();
@@ -58,7 +58,9 @@ const platformOf = (v: unknown): Platform => ((PLATFORMS as readonly string[]).i
 export const leaderboard: CommandModule = {
   definition,
   async execute(input, ctx) {
-    return leaderboardView(String(input.options.hero ?? ''), platformOf(input.options.platform), 1, ctx);
+    // No platform chosen: the server's default (/config platform), else PC.
+    const platform = input.options.platform !== undefined ? platformOf(input.options.platform) : input.user.guildId ? (await ctx.settings.get(input.user.guildId)).leaderboardPlatform : 'pc';
+    return leaderboardView(String(input.options.hero ?? ''), platform, 1, ctx);
   },
   components: {
     /** Paginator: `lb.p:<heroId>:<platform>:<page>:<kind>`. */

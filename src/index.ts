@@ -5,7 +5,7 @@
 import { commands } from '../commands/index.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { Router } from './discord/router.js';
-import { createDiscordClient, DiscordRuntime } from './discord/runtime.js';
+import { createDiscordClient, discordChannelAccess, DiscordRuntime } from './discord/runtime.js';
 import { createLogger } from './logger.js';
 import { faultsFromEnv } from './replica/faults.js';
 import { createApiServices, createCommandContext } from './services.js';
@@ -43,7 +43,7 @@ if (!config.discord.token) {
   const client = createDiscordClient(config.discord.apiUrl);
   const runtime = new DiscordRuntime(client, {
     router: new Router(commands),
-    context: createCommandContext(services.api, services.state),
+    context: createCommandContext(services.api, services.state, discordChannelAccess(client)),
     logger: logger.child({ component: 'discord' }),
   });
   client.once('clientReady', (c) => logger.info({ user: c.user.tag, guilds: c.guilds.cache.size }, 'logged in to Discord'));

@@ -13,7 +13,7 @@ import { AccountLinksRepository } from './store/account-links.js';
 import { GuildSettingsRepository } from './store/guild-settings.js';
 import { RecentLookups } from './store/recent-lookups.js';
 import { HeroDirectory } from './hero-directory.js';
-import type { CommandContext } from './discord/command.js';
+import type { ChannelAccess, CommandContext } from './discord/command.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { Faults } from './replica/faults.js';
@@ -76,8 +76,9 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
  * The dependencies every handler receives (STYLE.md principle 3), built once; the runtime adds a
  * per-interaction logger.
  */
-export function createCommandContext(api: RivalsApi, state: Keyv, now: () => number = Date.now): Omit<CommandContext, 'logger'> {
+export function createCommandContext(api: RivalsApi, state: Keyv, channels: ChannelAccess = OFFLINE_CHANNELS, now: () => number = Date.now): Omit<CommandContext, 'logger'> {
   return {
+    channels,
     api,
     heroes: new HeroDirectory(api),
     links: new AccountLinksRepository(state),
@@ -86,3 +87,6 @@ export function createCommandContext(api: RivalsApi, state: Keyv, now: () => num
     now,
   };
 }
+
+/** Channel access without Discord (the CLI): every channel exists and the bot may post there. */
+export const OFFLINE_CHANNELS: ChannelAccess = { check: async () => ({ exists: true, announcement: false, missing: [] }) };

@@ -31,6 +31,17 @@ export const t = {
   tooManyLinks: (max: number) => `You can link at most ${max} accounts. Remove one with \`/unlink\` first.`,
   unlinked: (names: string[]) => (names.length === 0 ? 'None of your linked accounts matched that.' : `Unlinked ${names.map((n) => `**${n}**`).join(', ')}.`),
   linkedList: (lines: string[]) => (lines.length === 0 ? 'You have no linked accounts.' : `Your linked accounts:\n${lines.join('\n')}`),
+  // Server setup.
+  configGuildOnly: () => 'This works only in a server.',
+  configNeedsManageServer: () => 'You need the Manage Server permission to change the bot’s settings.',
+  channelGone: (channelId: string) => `The channel ${channelId} no longer exists, or the bot cannot see it.`,
+  channelMissing: (channelId: string, missing: string[]) => `The bot cannot post in <#${channelId}>: it lacks ${missing.join(', ')} there. Give the bot’s role those permissions in that channel, then try again.`,
+  publishNeedsAnnouncement: (channelId: string) => `<#${channelId}> is not an announcement channel, so posts there cannot be published. Leave publish off or pick an announcement channel.`,
+  feedSet: (feed: string, channelId: string, backfill: number) => `${feed} will be posted in <#${channelId}>${backfill > 0 ? `, starting with the latest ${backfill}` : ''}.`,
+  feedFix: (channelId: string) => `Give the bot View Channel, Send Messages and Embed Links in <#${channelId}>, then set the channel again with /config feed`,
+  resetConfirm: () => 'Forget every setting of this server: feed channels, ping roles, the leaderboard platform and private answers? Account links of members are kept.',
+  resetDone: () => 'Every setting of this server is back to its default.',
+  resetCancelled: () => 'Nothing was changed.',
   // Freshness.
   staleNote: (age: string) => `API unavailable: showing data as of ${age} ago`,
   pageOf: (page: number, total: number) => `Page ${page} of ${total}`,

@@ -17,6 +17,22 @@ export interface Invoker {
   guildId?: string | null;
   /** Discord locale of the member, e.g. `en-US`. */
   locale?: string;
+  /** The member's permissions in the channel, as Discord's bitfield text (interaction `member.permissions`). */
+  permissions?: string;
+}
+
+/** What the bot may do in a channel (Discord: channel permission overwrites resolved for the bot's member). */
+export interface ChannelCheck {
+  exists: boolean;
+  /** An announcement channel, whose posts can be published (crossposted). */
+  announcement: boolean;
+  /** Names of the permissions the bot lacks to post embeds there (View Channel, Send Messages, Embed Links); [] when none. */
+  missing: string[];
+}
+
+/** Read access to Discord's view of channels, provided by the runtime (a fake in the CLI and tests). */
+export interface ChannelAccess {
+  check(guildId: string, channelId: string): Promise<ChannelCheck>;
 }
 
 /** Dependencies every handler receives, built once in the composition root; `logger` is per interaction. */
@@ -27,6 +43,7 @@ export interface CommandContext {
   links: AccountLinksRepository;
   settings: GuildSettingsRepository;
   recent: RecentLookups;
+  channels: ChannelAccess;
   logger: Logger;
   now: () => number;
 }

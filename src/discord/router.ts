@@ -92,7 +92,8 @@ export class Router {
     const module = this.#commands.get(name);
     if (!module) return errorView(new ExpiredComponentError(`/${name}`), ctx);
     try {
-      return await module.execute(input, ctx);
+      const view = await module.execute(input, ctx);
+      return (await this.prefersPrivate(input.user, ctx)) ? { ...view, ephemeral: true } : view;
     } catch (err) {
       return errorView(err, ctx, queryOf(input.options));
     }
@@ -113,6 +114,17 @@ export class Router {
       return own ? { view, mode: 'update' } : { view: { ...view, ephemeral: true }, mode: 'reply' };
     } catch (err) {
       return { view: errorView(err, ctx, decoded.args[0]), mode: 'reply' };
+    }
+  }
+
+  /** Whether the member's server asked for private answers (/config private-answers); false outside a server or if unknown. */
+  async prefersPrivate(user: Invoker, ctx: CommandContext): Promise<boolean> {
+    if (!user.guildId) return false;
+    try {
+      return (await ctx.settings.get(user.guildId)).ephemeralByDefault;
+    } catch (err) {
+      ctx.logger.warn({ err }, 'could not read guild settings');
+      return false;
     }
   }
 

@@ -5,8 +5,10 @@
  * reply (or message update); otherwise the interaction is deferred and the reply edited when ready.
  */
 import {
+  ChannelType,
   Client,
   GatewayIntentBits,
+  PermissionFlagsBits,
   MessageFlags,
   Options,
   type AutocompleteInteraction,
@@ -19,7 +21,7 @@ import {
 import type { Logger } from '../logger.js';
 import { toMessagePayload, type MessagePayload, type View } from '../render/view.js';
 import { t } from '../strings.js';
-import type { CommandContext, CommandInput, Invoker } from './command.js';
+import type { ChannelAccess, CommandContext, CommandInput, Invoker } from './command.js';
 import type { Router } from './router.js';
 
 /** A View ready within this many ms is sent directly; later ones are deferred first. Well inside 3 s. */
@@ -76,7 +78,40 @@ function optionsOf(data: readonly CommandInteractionOption[]): { subcommand?: st
   return { options: Object.fromEntries(data.map((o) => [o.name, o.value])) };
 }
 
-const invokerOf = (i: Pick<Interaction, 'user' | 'guildId' | 'locale'>): Invoker => ({ userId: i.user.id, guildId: i.guildId, locale: i.locale });
+const invokerOf = (i: Pick<Interaction, 'user' | 'guildId' | 'locale' | 'memberPermissions'>): Invoker => ({
+  userId: i.user.id,
+  guildId: i.guildId,
+  locale: i.locale,
+  permissions: i.memberPermissions?.bitfield.toString(),
+});
+
+/** Permissions the bot needs to post a feed embed in a channel, with the names members see in Discord. */
+const POST_PERMISSIONS = [
+  [PermissionFlagsBits.ViewChannel, 'View Channel'],
+  [PermissionFlagsBits.SendMessages, 'Send Messages'],
+  [PermissionFlagsBits.EmbedLinks, 'Embed Links'],
+] as const;
+
+/**
+ * {@link ChannelAccess} from discord.js's cache (the Guilds intent keeps channels, roles and the
+ * bot's own member), fetching a channel the cache does not hold.
+ */
+export function discordChannelAccess(client: Client): ChannelAccess {
+  return {
+    async check(guildId, channelId) {
+      const guild = client.guilds.cache.get(guildId);
+      const channel = guild?.channels.cache.get(channelId) ?? (await guild?.channels.fetch(channelId).catch(() => null));
+      const me = guild?.members.me ?? (await guild?.members.fetchMe().catch(() => null));
+      if (!guild || !channel || !me) return { exists: false, announcement: false, missing: [] };
+      const permissions = channel.permissionsFor(me);
+      return {
+        exists: true,
+        announcement: channel.type === ChannelType.GuildAnnouncement,
+        missing: POST_PERMISSIONS.filter(([bit]) => !permissions?.has(bit)).map(([, name]) => name),
+      };
+    },
+  };
+}
 
 type Outcome<T> = { value: T } | { late: true };
 
@@ -156,11 +191,13 @@ export class DiscordRuntime {
       await interaction.reply(replyOptions(toMessagePayload(first.value)));
       return;
     }
-    // Deferred publicly; an answer that must be private (an error) replaces the placeholder with an ephemeral follow-up.
-    await interaction.deferReply();
+    // Deferred as the server prefers; an answer that must be private (an error) in a public deferral
+    // replaces the placeholder with an ephemeral follow-up.
+    const privately = await this.#options.router.prefersPrivate(input.user, ctx);
+    await interaction.deferReply(privately ? { flags: MessageFlags.Ephemeral } : {});
     const view: View = await work;
     const payload = toMessagePayload(view);
-    if (view.ephemeral) {
+    if (view.ephemeral && !privately) {
       await interaction.deleteReply();
       await interaction.followUp(replyOptions(payload));
     } else {

@@ -19,6 +19,8 @@ const subscription = z.object({
   since: z.number(),
   /** Publish (crosspost) posts in announcement channels. */
   publish: z.boolean().default(false),
+  /** How many of the latest existing posts to send once, when the channel was set (0 to 10). */
+  backfill: z.number().int().min(0).max(10).default(0),
   /** Set when deliveries fail for a reason retrying cannot fix (missing access or permissions, channel gone). */
   broken: z.object({ code: z.number().nullable(), reason: z.string(), at: z.number() }).nullable().default(null),
   lastDelivered: z.object({ postId: z.string(), at: z.number() }).nullable().default(null),

@@ -8,7 +8,7 @@ import { toMessagePayload } from '../../src/render/view.js';
 import type { Replica } from '../../src/replica/server.js';
 import { MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
 import { replica } from '../helpers/replica.js';
-import { autocompleteInteraction, commandInteraction, componentInteraction, startFakeDiscord, userCommandInteraction, type FakeDiscord, type RestCall } from './fake-discord.js';
+import { ADMIN_PERMISSIONS, autocompleteInteraction, CHANNEL_ID, commandInteraction, LOCKED_CHANNEL_ID, componentInteraction, startFakeDiscord, userCommandInteraction, type FakeDiscord, type RestCall } from './fake-discord.js';
 import { bootBot } from './helpers.js';
 
 let r: Replica;
@@ -168,6 +168,26 @@ describe('account links through Discord', () => {
     discord.dispatchInteraction(menu);
     const viaMenu = body(await callbackOf(menu.id));
     expect((viaMenu.data!.embeds as { author: { name: string } }[])[0]!.author.name).toBe('Freddyhun [VENT]');
+  });
+});
+
+describe('/config through Discord', () => {
+  it('a member without Manage Server is refused; an admin sets a feed; a channel the bot cannot post in is refused', async () => {
+    const member = commandInteraction(MEMBER.userId, 'config', { type: 'patchNotes', channel: { channel: CHANNEL_ID } }, { subcommand: 'feed' });
+    discord.dispatchInteraction(member);
+    const refused = body(await callbackOf(member.id));
+    expect(refused).toMatchObject({ type: REPLY, data: { flags: 64 } });
+    expect(JSON.stringify(refused.data!.embeds)).toMatch(/You need the Manage Server permission/);
+
+    const admin = commandInteraction(MEMBER.userId, 'config', { type: 'patchNotes', channel: { channel: CHANNEL_ID }, role: { role: '940000000000000001' } }, { subcommand: 'feed', permissions: ADMIN_PERMISSIONS });
+    discord.dispatchInteraction(admin);
+    const set = body(await callbackOf(admin.id));
+    expect(set).toMatchObject({ type: REPLY, data: { flags: 64, content: `Patch notes will be posted in <#${CHANNEL_ID}>.` } });
+    expect(JSON.stringify(set.data!.embeds)).toContain(`<#${CHANNEL_ID}> · pings <@&940000000000000001>`);
+
+    const locked = commandInteraction(MEMBER.userId, 'config', { type: 'balances', channel: { channel: LOCKED_CHANNEL_ID } }, { subcommand: 'feed', permissions: ADMIN_PERMISSIONS });
+    discord.dispatchInteraction(locked);
+    expect(JSON.stringify(body(await callbackOf(locked.id)).data!.embeds)).toMatch(/it lacks Send Messages there/);
   });
 });
 

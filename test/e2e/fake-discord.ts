@@ -12,6 +12,10 @@ export const APP_ID = '900000000000000001';
 export const BOT_USER = { id: APP_ID, username: 'rivals-bot', discriminator: '0', global_name: 'Rivals Bot', avatar: null, bot: true, flags: 0 };
 export const GUILD_ID = '910000000000000001';
 export const CHANNEL_ID = '920000000000000001';
+/** A text channel whose overwrite denies the bot's role Send Messages (the @everyone role here). */
+export const LOCKED_CHANNEL_ID = '920000000000000002';
+/** Permission bitfield of a member with Manage Server. */
+export const ADMIN_PERMISSIONS = String(2248473465835073n | 0x20n);
 
 /** One REST call the bot made. */
 export interface RestCall {
@@ -42,11 +46,12 @@ let snowflake = 930000000000000000n;
 /** A fresh snowflake id as text. */
 export const nextId = () => String(++snowflake);
 
-function member(userId: string) {
+/** A guild member payload; `permissions` is the member's bitfield in the channel (default: no Manage Server). */
+function member(userId: string, permissions = '2248473465835073') {
   return {
     user: { id: userId, username: `member${userId.slice(-2)}`, discriminator: '0', global_name: `Member ${userId.slice(-2)}`, avatar: null },
     roles: [],
-    permissions: '2248473465835073',
+    permissions,
     joined_at: '2025-01-01T00:00:00.000Z',
     deaf: false,
     mute: false,
@@ -78,7 +83,7 @@ export function botMessage(fields: Record<string, unknown> = {}) {
 }
 
 /** The common part of every interaction payload. */
-export function interactionBase(userId: string) {
+export function interactionBase(userId: string, permissions?: string) {
   return {
     id: nextId(),
     application_id: APP_ID,
@@ -87,7 +92,7 @@ export function interactionBase(userId: string) {
     guild_id: GUILD_ID,
     channel_id: CHANNEL_ID,
     channel: { id: CHANNEL_ID, type: 0, guild_id: GUILD_ID, name: 'general' },
-    member: member(userId),
+    member: member(userId, permissions),
     app_permissions: '2248473465835073',
     locale: 'en-US',
     guild_locale: 'en-US',
@@ -97,16 +102,34 @@ export function interactionBase(userId: string) {
   };
 }
 
-/** An APPLICATION_COMMAND interaction (type 2) for `/name option:value...`. */
-export function commandInteraction(userId: string, name: string, options: Record<string, string | number> = {}) {
+type OptionValue = string | number | boolean | { channel: string } | { role: string };
+
+/** One option of an interaction: channels and roles are given as `{channel: id}` / `{role: id}`. */
+function optionOf(name: string, value: OptionValue) {
+  if (typeof value === 'object' && 'channel' in value) return { name, type: 7, value: value.channel };
+  if (typeof value === 'object' && 'role' in value) return { name, type: 8, value: value.role };
+  return { name, type: typeof value === 'number' ? 10 : typeof value === 'boolean' ? 5 : 3, value };
+}
+
+/** Resolved channels of the options (Discord sends partial channel objects for channel options). */
+function resolvedOf(options: Record<string, OptionValue>) {
+  const channels: Record<string, unknown> = {};
+  for (const v of Object.values(options)) if (typeof v === 'object' && 'channel' in v) channels[v.channel] = { id: v.channel, type: 0, name: 'feed', permissions: '2248473465835073' };
+  return Object.keys(channels).length > 0 ? { resolved: { channels } } : {};
+}
+
+/** An APPLICATION_COMMAND interaction (type 2) for `/name [subcommand] option:value...`. */
+export function commandInteraction(userId: string, name: string, options: Record<string, OptionValue> = {}, extra: { subcommand?: string; permissions?: string } = {}) {
+  const list = Object.entries(options).map(([n, v]) => optionOf(n, v));
   return {
-    ...interactionBase(userId),
+    ...interactionBase(userId, extra.permissions),
     type: 2,
     data: {
       id: nextId(),
       name,
       type: 1,
-      options: Object.entries(options).map(([n, value]) => ({ name: n, type: typeof value === 'number' ? 10 : 3, value })),
+      options: extra.subcommand ? [{ name: extra.subcommand, type: 1, options: list }] : list,
+      ...resolvedOf(options),
     },
   };
 }
@@ -228,7 +251,10 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
             large: false,
             joined_at: '2025-01-01T00:00:00.000Z',
             roles: [{ id: GUILD_ID, name: '@everyone', permissions: '2248473465835073', position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 }],
-            channels: [{ id: CHANNEL_ID, type: 0, name: 'general', position: 0, permission_overwrites: [] }],
+            channels: [
+              { id: CHANNEL_ID, type: 0, name: 'general', position: 0, permission_overwrites: [] },
+              { id: LOCKED_CHANNEL_ID, type: 0, name: 'locked', position: 1, permission_overwrites: [{ id: GUILD_ID, type: 0, allow: '0', deny: String(0x800) }] },
+            ],
             members: [{ ...member(APP_ID), user: BOT_USER }],
             threads: [],
             emojis: [],

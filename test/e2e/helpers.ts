@@ -5,7 +5,7 @@ import { commands } from '../../commands/index.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
 import { Router } from '../../src/discord/router.js';
-import { createDiscordClient, DiscordRuntime } from '../../src/discord/runtime.js';
+import { createDiscordClient, discordChannelAccess, DiscordRuntime } from '../../src/discord/runtime.js';
 
 import { createCommandContext } from '../../src/services.js';
 import type { Replica } from '../../src/replica/server.js';
@@ -17,7 +17,7 @@ export async function bootBot(discord: FakeDiscord, r: Replica) {
   const api = clientFor(r, { cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }) }), timeoutMs: 8_000 });
   const router = new Router(commands);
   const client: Client = createDiscordClient(discord.apiUrl);
-  const context = createCommandContext(api, new Keyv());
+  const context = createCommandContext(api, new Keyv(), discordChannelAccess(client));
   const runtime = new DiscordRuntime(client, { router, context, logger });
   const ready = new Promise<void>((resolve) => client.once('clientReady', () => resolve()));
   await client.login('fake-bot-token-xyz');

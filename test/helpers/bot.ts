@@ -13,17 +13,29 @@ import { capturingLogger, clientFor } from './replica.js';
 
 export const MEMBER = { userId: '200000000000000001', guildId: '300000000000000001', locale: 'en-US' };
 export const OTHER_MEMBER = { userId: '200000000000000002', guildId: '300000000000000001', locale: 'en-US' };
+/** A member with Manage Server (0x20) in the same guild. */
+export const ADMIN = { userId: '200000000000000009', guildId: '300000000000000001', locale: 'en-US', permissions: String(0x20 | 0x400 | 0x800) };
 
 /** A router and a context against `r`, with a fake clock the test may move. */
+/** Channels a test may set: `missing` lists what the bot lacks in each (absent: every permission). */
+export const testChannels = { missing: new Map<string, string[]>(), announcement: new Set<string>(), gone: new Set<string>() };
+const channels = {
+  check: async (_guildId: string, channelId: string) => ({
+    exists: !testChannels.gone.has(channelId),
+    announcement: testChannels.announcement.has(channelId),
+    missing: testChannels.missing.get(channelId) ?? [],
+  }),
+};
+
 export function bot(r: Replica) {
   const clock = { now: Date.now() };
   const { logger, lines } = capturingLogger();
   const api = clientFor(r, { cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }), now: () => clock.now }), now: () => clock.now });
   // State in memory: the durable stores have their own tests.
-  const ctx: CommandContext = { ...createCommandContext(api, new Keyv(), () => clock.now), logger };
+  const ctx: CommandContext = { ...createCommandContext(api, new Keyv(), channels, () => clock.now), logger };
   const router = new Router(commands);
-  const run = async (name: string, options: CommandInput['options'], subcommand?: string): Promise<{ view: View; payload: MessagePayload }> => {
-    const view = await router.command(name, { options, subcommand, user: MEMBER }, ctx);
+  const run = async (name: string, options: CommandInput['options'], subcommand?: string, user: CommandInput['user'] = MEMBER): Promise<{ view: View; payload: MessagePayload }> => {
+    const view = await router.command(name, { options, subcommand, user }, ctx);
     return { view, payload: toMessagePayload(view) };
   };
   const press = async (customId: string, values: string[] = [], user = MEMBER) => {

@@ -11,7 +11,7 @@ const store = createStateStore({ redisUrl: process.env.REDIS_URL, dataDir: proce
 const settings = new GuildSettingsRepository(store);
 if (mode === 'write') {
   await settings.update(guildId!, (s) => {
-    s.feeds.patchNotes = { channelId: channelId!, roleId: null, since: Date.now(), publish: false, broken: null, lastDelivered: null };
+    s.feeds.patchNotes = { channelId: channelId!, roleId: null, since: Date.now(), publish: false, backfill: 0, broken: null, lastDelivered: null };
   });
   process.stdout.write('ACK\n');
   setInterval(() => undefined, 1_000); // stay alive until killed

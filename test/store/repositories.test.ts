@@ -53,7 +53,7 @@ describe('guild settings', () => {
     expect(await settings.get('g1')).toEqual(DEFAULT_SETTINGS);
     await settings.update('g1', (s) => {
       s.leaderboardPlatform = 'xbox';
-      s.feeds.balances = { channelId: 'c1', roleId: 'r1', since: 5, publish: true, broken: null, lastDelivered: null };
+      s.feeds.balances = { channelId: 'c1', roleId: 'r1', since: 5, publish: true, backfill: 0, broken: null, lastDelivered: null };
     });
     const s = await settings.get('g1');
     expect(s.leaderboardPlatform).toBe('xbox');

@@ -1,0 +1,183 @@
+/**
+ * `/config`: server setup for members with Manage Server (Discord `default_member_permissions`, and
+ * checked again at run time). Shows the settings; sets or clears each feed's channel (with a ping
+ * role, publishing in announcement channels, and an optional backfill); the default leaderboard
+ * platform; private answers by default; each feed's status; and a reset behind a confirmation button.
+ */
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { ButtonStyle, ChannelType, ComponentType, InteractionContextType, PermissionFlagsBits, type APIEmbed } from 'discord-api-types/v10';
+import { PLATFORMS, type Platform } from '../src/api/endpoints.js';
+import type { CommandContext, CommandModule, Invoker } from '../src/discord/command.js';
+import { encodeCustomId } from '../src/discord/custom-id.js';
+import { UserFacingError } from '../src/errors.js';
+import { discordTime } from '../src/render/format.js';
+import type { View } from '../src/render/view.js';
+import { FEED_TYPES, type FeedType, type GuildSettings } from '../src/store/guild-settings.js';
+import { t } from '../src/strings.js';
+
+/** Feed types as the `type` option names them. */
+const FEED_CHOICES: Record<FeedType, string> = { patchNotes: 'Patch notes', balances: 'Balance posts', devDiaries: 'Dev diaries', gameVersions: 'Game versions' };
+const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', xbox: 'Xbox' };
+const COLOUR = 0x5865f2;
+/** Most posts an admin may ask to be sent again when setting a channel. */
+export const MAX_BACKFILL = 10;
+
+const feedType = (o: import('@discordjs/builders').SlashCommandStringOption) =>
+  o.setName('type').setDescription('Which posts').setRequired(true).addChoices(...FEED_TYPES.map((f) => ({ name: FEED_CHOICES[f], value: f })));
+
+const definition = new SlashCommandBuilder()
+  .setName('config')
+  .setDescription('Set up the bot in this server (Manage Server)')
+  .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+  .setContexts(InteractionContextType.Guild)
+  .addSubcommand((s) => s.setName('show').setDescription('Show this server’s settings'))
+  .addSubcommand((s) =>
+    s
+      .setName('feed')
+      .setDescription('Post new patch notes, balance posts, dev diaries or game versions in a channel')
+      .addStringOption(feedType)
+      .addChannelOption((o) => o.setName('channel').setDescription('Where to post').setRequired(true).addChannelTypes(ChannelType.GuildText, ChannelType.GuildAnnouncement))
+      .addRoleOption((o) => o.setName('role').setDescription('Role to ping with each post'))
+      .addBooleanOption((o) => o.setName('publish').setDescription('In an announcement channel, publish each post to following servers'))
+      .addIntegerOption((o) => o.setName('backfill').setDescription(`Also post the latest N existing posts (0 to ${MAX_BACKFILL})`).setMinValue(0).setMaxValue(MAX_BACKFILL)),
+  )
+  .addSubcommand((s) => s.setName('feed-off').setDescription('Stop posting one kind of post').addStringOption(feedType))
+  .addSubcommand((s) =>
+    s
+      .setName('platform')
+      .setDescription('Default platform of /leaderboard')
+      .addStringOption((o) => o.setName('platform').setDescription('Platform').setRequired(true).addChoices(...PLATFORMS.map((p) => ({ name: PLATFORM_NAMES[p], value: p })))),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('private-answers')
+      .setDescription('Show the bot’s answers only to the member who asked')
+      .addBooleanOption((o) => o.setName('enabled').setDescription('On or off').setRequired(true)),
+  )
+  .addSubcommand((s) => s.setName('status').setDescription('Each feed’s last post and any problem to fix'))
+  .addSubcommand((s) => s.setName('reset').setDescription('Forget every setting of this server (asks first)'))
+  .toJSON();
+
+/** Manage Server (0x20) or Administrator (0x8) in the member's permission bitfield. */
+export function canManageServer(user: Invoker): boolean {
+  if (!user.permissions) return false;
+  try {
+    const bits = BigInt(user.permissions);
+    return (bits & PermissionFlagsBits.ManageGuild) !== 0n || (bits & PermissionFlagsBits.Administrator) !== 0n;
+  } catch {
+    return false;
+  }
+}
+
+/** @throws {UserFacingError} outside a server or without Manage Server. */
+function guildOf(user: Invoker): string {
+  if (!user.guildId) throw new UserFacingError(t.configGuildOnly());
+  if (!canManageServer(user)) throw new UserFacingError(t.configNeedsManageServer());
+  return user.guildId;
+}
+
+const privately = (embed: APIEmbed, extra: Partial<View> = {}): View => ({ ephemeral: true, embeds: [{ color: COLOUR, ...embed }], ...extra });
+
+function feedLine(s: GuildSettings, type: FeedType): string {
+  const f = s.feeds[type];
+  if (!f) return 'Off';
+  const role = f.roleId ? ` · pings <@&${f.roleId}>` : '';
+  const publish = f.publish ? ' · published' : '';
+  const broken = f.broken ? ' · ⚠️ not posting (see /config status)' : '';
+  return `<#${f.channelId}>${role}${publish}${broken}`;
+}
+
+function showView(s: GuildSettings): View {
+  return privately({
+    title: 'Server settings',
+    fields: [
+      ...FEED_TYPES.map((type) => ({ name: FEED_CHOICES[type], value: feedLine(s, type), inline: false })),
+      { name: '/leaderboard platform', value: PLATFORM_NAMES[s.leaderboardPlatform], inline: true },
+      { name: 'Private answers', value: s.ephemeralByDefault ? 'On' : 'Off', inline: true },
+    ],
+  });
+}
+
+function statusView(s: GuildSettings): View {
+  return privately({
+    title: 'Feed status',
+    fields: FEED_TYPES.map((type) => {
+      const f = s.feeds[type];
+      if (!f) return { name: FEED_CHOICES[type], value: 'Off' };
+      const last = f.lastDelivered ? `Last post ${discordTime(f.lastDelivered.at / 1000)} (${f.lastDelivered.postId})` : 'No post yet since it was set';
+      const problem = f.broken ? `\n⚠️ ${f.broken.reason}. ${t.feedFix(f.channelId)}` : '\nNo problem.';
+      return { name: FEED_CHOICES[type], value: `<#${f.channelId}> · ${last}${problem}` };
+    }),
+  });
+}
+
+async function setFeed(guildId: string, input: Parameters<CommandModule['execute']>[0], ctx: CommandContext): Promise<View> {
+  const type = input.options.type as FeedType;
+  const channelId = String(input.options.channel ?? '');
+  const check = await ctx.channels.check(guildId, channelId);
+  if (!check.exists) return privately({ description: t.channelGone(channelId) });
+  if (check.missing.length > 0) return privately({ description: t.channelMissing(channelId, check.missing) });
+  const publish = input.options.publish === true;
+  if (publish && !check.announcement) return privately({ description: t.publishNeedsAnnouncement(channelId) });
+  const roleId = input.options.role === undefined ? null : String(input.options.role);
+  const backfill = Math.min(MAX_BACKFILL, Math.max(0, Number(input.options.backfill ?? 0)));
+  const settings = await ctx.settings.update(guildId, (s) => {
+    s.feeds[type] = { channelId, roleId, since: ctx.now(), publish, backfill, broken: null, lastDelivered: null };
+  });
+  return { ...showView(settings), content: t.feedSet(FEED_CHOICES[type], channelId, backfill) };
+}
+
+export const config: CommandModule = {
+  definition,
+  async execute(input, ctx) {
+    const guildId = guildOf(input.user);
+    switch (input.subcommand) {
+      case 'feed':
+        return setFeed(guildId, input, ctx);
+      case 'feed-off': {
+        const type = input.options.type as FeedType;
+        return showView(await ctx.settings.update(guildId, (s) => void delete s.feeds[type]));
+      }
+      case 'platform': {
+        const platform = input.options.platform as Platform;
+        return showView(await ctx.settings.update(guildId, (s) => void (s.leaderboardPlatform = platform)));
+      }
+      case 'private-answers': {
+        const enabled = input.options.enabled === true;
+        return showView(await ctx.settings.update(guildId, (s) => void (s.ephemeralByDefault = enabled)));
+      }
+      case 'status':
+        return statusView(await ctx.settings.get(guildId));
+      case 'reset':
+        return privately(
+          { description: t.resetConfirm() },
+          {
+            components: [
+              {
+                type: ComponentType.ActionRow,
+                components: [
+                  { type: ComponentType.Button, style: ButtonStyle.Danger, label: 'Reset everything', custom_id: encodeCustomId('cfg.reset', guildId) },
+                  { type: ComponentType.Button, style: ButtonStyle.Secondary, label: 'Cancel', custom_id: encodeCustomId('cfg.keep', guildId) },
+                ],
+              },
+            ],
+          },
+        );
+      default:
+        return showView(await ctx.settings.get(guildId));
+    }
+  },
+  components: {
+    /** Confirmed reset: `cfg.reset:<guildId>`; the presser needs Manage Server in that guild. */
+    'cfg.reset': async (input, ctx) => {
+      const guildId = guildOf(input.user);
+      if (input.args[0] !== guildId) throw new UserFacingError(t.expiredComponent());
+      await ctx.settings.reset(guildId);
+      return privately({ description: t.resetDone() }, { components: [] });
+    },
+    'cfg.keep': async (input) => {
+      guildOf(input.user);
+      return privately({ description: t.resetCancelled() }, { components: [] });
+    },
+  },
+};
