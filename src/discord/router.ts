@@ -101,7 +101,7 @@ export class Router {
 
   /**
    * Runs a component. A press by the member who ran the command updates the message; a press by
-   * anyone else gets their own ephemeral copy of the result. Never throws.
+   * anyone else, or a handler answering privately, gets an ephemeral reply. Never throws.
    */
   async component(customId: string, values: string[], user: Invoker, invokerId: string | undefined, ctx: CommandContext): Promise<ComponentResult> {
     const decoded = decodeCustomId(customId);
@@ -111,7 +111,8 @@ export class Router {
     const input: ComponentInput = { customId, route: decoded.route, args: decoded.args, values, user, invokerId };
     try {
       const view = await handler(input, ctx);
-      return own ? { view, mode: 'update' } : { view: { ...view, ephemeral: true }, mode: 'reply' };
+      // A private answer is always a new private reply: it must never replace a message others see (a feed post).
+      return own && !view.ephemeral ? { view, mode: 'update' } : { view: { ...view, ephemeral: true }, mode: 'reply' };
     } catch (err) {
       return { view: errorView(err, ctx, decoded.args[0]), mode: 'reply' };
     }

@@ -1,0 +1,55 @@
+/**
+ * Which process polls the feeds. With the embedded store there is one process, always the leader.
+ * With Redis, a lock with expiry (SET NX PX) renewed while held: if the leader dies, another process
+ * takes over once the lock expires.
+ */
+import { randomUUID } from 'node:crypto';
+import type Keyv from 'keyv';
+
+export interface Leadership {
+  /** True while this process holds the lead (acquiring or renewing it as needed). */
+  isLeader(): Promise<boolean>;
+  /** Gives the lead up (shutdown), so another process takes over at once. */
+  release(): Promise<void>;
+}
+
+/** The single process of an embedded store. */
+export const SOLE_LEADER: Leadership = { isLeader: async () => true, release: async () => undefined };
+
+/** The commands of a node-redis v5 client that the lock uses. */
+interface RedisLike {
+  set(key: string, value: string, options: { condition: 'NX'; expiration: { type: 'PX'; value: number } }): Promise<string | null>;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+}
+
+const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+
+/** A Redis lock held for `ttlMs` and renewed on each check. */
+export class RedisLeadership implements Leadership {
+  readonly #owner = randomUUID();
+  constructor(
+    private readonly client: () => Promise<RedisLike>,
+    private readonly key = 'rivals:feeds:leader',
+    private readonly ttlMs = 60_000,
+  ) {}
+
+  async isLeader(): Promise<boolean> {
+    const redis = await this.client();
+    const renewed = await redis.eval(RENEW, { keys: [this.key], arguments: [this.#owner, String(this.ttlMs)] });
+    if (Number(renewed) === 1) return true;
+    return (await redis.set(this.key, this.#owner, { condition: 'NX', expiration: { type: 'PX', value: this.ttlMs } })) === 'OK';
+  }
+
+  async release(): Promise<void> {
+    const redis = await this.client();
+    await redis.eval(RELEASE, { keys: [this.key], arguments: [this.#owner] });
+  }
+}
+
+/** The node-redis client behind a Redis-backed keyv (its @keyv/redis adapter). */
+export function redisClientOf(store: Keyv): () => Promise<RedisLike> {
+  const adapter = store.store as { getClient?: () => Promise<unknown> };
+  if (typeof adapter.getClient !== 'function') throw new Error('the state store is not Redis');
+  return async () => (await adapter.getClient!()) as RedisLike;
+}

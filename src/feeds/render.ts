@@ -1,0 +1,45 @@
+/** The message a feed post is delivered as: an embed with the type colour, and a button to read it all. */
+import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
+import { encodeCustomId } from '../discord/custom-id.js';
+import { escapeText, LIMITS, truncate } from '../render/limits.js';
+import type { View } from '../render/view.js';
+import type { FeedType } from '../store/guild-settings.js';
+
+/** The post fields a feed message needs; kept in the feed state while a fan-out is pending. */
+export interface FeedPost {
+  id: string;
+  title: string;
+  date: string | null;
+  overview: string | null;
+  image: string | null;
+}
+
+const LABELS: Record<FeedType, string> = { patchNotes: 'New patch notes', balances: 'New balance post', devDiaries: 'New dev diary', gameVersions: 'New game version' };
+const COLOURS: Record<FeedType, number> = { patchNotes: 0xf59e0b, balances: 0x8b5cf6, devDiaries: 0x06b6d4, gameVersions: 0x64748b };
+/** The /patch-notes type of each feed, for the read button. */
+export const FEED_TO_POST_TYPE: Record<FeedType, string> = { patchNotes: 'patch-notes', balances: 'balances', devDiaries: 'dev-diaries', gameVersions: 'game-versions' };
+
+/** The feed message of `post`, pinging `roleId` when set (and only that role). */
+export function feedPostView(type: FeedType, post: FeedPost, roleId: string | null): View {
+  const date = post.date && /^\d{4}-\d{2}-\d{2}$/.test(post.date) ? new Date(`${post.date}T00:00:00Z`).toISOString() : undefined;
+  return {
+    content: roleId ? `<@&${roleId}>` : undefined,
+    allowedRoleIds: roleId ? [roleId] : undefined,
+    embeds: [
+      {
+        color: COLOURS[type],
+        author: { name: LABELS[type] },
+        title: truncate(post.title, LIMITS.title),
+        description: escapeText(post.overview ?? '', LIMITS.description) || undefined,
+        image: post.image ? { url: post.image } : undefined,
+        timestamp: date,
+      },
+    ],
+    components: [
+      {
+        type: ComponentType.ActionRow,
+        components: [{ type: ComponentType.Button, style: ButtonStyle.Primary, label: type === 'gameVersions' ? 'Read its patch notes' : 'Read it all', custom_id: encodeCustomId('feed.read', FEED_TO_POST_TYPE[type], post.id) }],
+      },
+    ],
+  };
+}
