@@ -59,6 +59,7 @@ const schema = z.object({
   CACHE_TTL: ttlOverrides,
   DATA_DIR: z.string().trim().min(1).default('./data'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  FEED_POLL_SECONDS: z.coerce.number({ error: 'must be a number' }).positive('must be positive').default(600),
   PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65_535).default(3000),
 });
 
@@ -77,6 +78,8 @@ export interface Config {
   redisUrl?: string;
   cache: { maxEntries: number; ttlOverrides: Partial<Record<Resource, number>> };
   dataDir: string;
+  /** Seconds between two polls of the patch-note feeds (small values are honoured, for tests). */
+  feedPollSeconds: number;
   logLevel: (typeof LOG_LEVELS)[number];
   port: number;
 }
@@ -121,6 +124,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     redisUrl: e.REDIS_URL,
     cache: { maxEntries: e.CACHE_MAX_ENTRIES, ttlOverrides: e.CACHE_TTL },
     dataDir: e.DATA_DIR,
+    feedPollSeconds: e.FEED_POLL_SECONDS,
     logLevel: e.LOG_LEVEL,
     port: e.PORT,
   };

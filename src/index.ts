@@ -7,6 +7,11 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { Router } from './discord/router.js';
 import { createDiscordClient, discordChannelAccess, DiscordRuntime } from './discord/runtime.js';
 import { createLogger } from './logger.js';
+import { DeliveryLedger } from './feeds/delivery.js';
+import { discordFeedTransport } from './feeds/discord-transport.js';
+import { RedisLeadership, redisClientOf, SOLE_LEADER } from './feeds/leadership.js';
+import { FeedPoller } from './feeds/poller.js';
+import { GuildSettingsRepository } from './store/guild-settings.js';
 import { faultsFromEnv } from './replica/faults.js';
 import { createApiServices, createCommandContext } from './services.js';
 
@@ -46,13 +51,29 @@ if (!config.discord.token) {
     context: createCommandContext(services.api, services.state, discordChannelAccess(client)),
     logger: logger.child({ component: 'discord' }),
   });
-  client.once('clientReady', (c) => logger.info({ user: c.user.tag, guilds: c.guilds.cache.size }, 'logged in to Discord'));
+  const feedLogger = logger.child({ component: 'feeds' });
+  const leadership = config.redisUrl ? new RedisLeadership(redisClientOf(services.state)) : SOLE_LEADER;
+  const poller = new FeedPoller({
+    api: services.api,
+    state: services.state,
+    settings: new GuildSettingsRepository(services.state),
+    ledger: new DeliveryLedger(services.state, discordFeedTransport(client.rest), feedLogger),
+    leadership,
+    logger: feedLogger,
+    intervalSeconds: config.feedPollSeconds,
+  });
+  client.once('clientReady', (c) => {
+    logger.info({ user: c.user.tag, guilds: c.guilds.cache.size }, 'logged in to Discord');
+    poller.start();
+  });
   client.on('error', (err) => logger.error({ err }, 'Discord client error'));
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal, inflight: runtime.inflight }, 'shutting down: finishing replies in flight');
+    await poller.stop();
+    await leadership.release().catch(() => undefined);
     await runtime.shutdown();
     await services.close();
     logger.info('stopped');

@@ -14,6 +14,8 @@ export const GUILD_ID = '910000000000000001';
 export const CHANNEL_ID = '920000000000000001';
 /** A text channel whose overwrite denies the bot's role Send Messages (the @everyone role here). */
 export const LOCKED_CHANNEL_ID = '920000000000000002';
+/** Two more text channels where the bot may post, for feeds. */
+export const FEED_CHANNEL_IDS = ['920000000000000003', '920000000000000004'] as const;
 /** Permission bitfield of a member with Manage Server. */
 export const ADMIN_PERMISSIONS = String(2248473465835073n | 0x20n);
 
@@ -34,6 +36,10 @@ export interface FakeDiscord {
   calls: RestCall[];
   /** Resolves when a client has identified and received READY. */
   ready(): Promise<void>;
+  /** Messages created in each channel (a send repeated with the same enforced nonce creates none). */
+  channelMessages: Map<string, Record<string, unknown>[]>;
+  /** Makes sends to a channel fail with this status and Discord JSON error code (undefined: stop failing). */
+  failChannel(channelId: string, failure?: { status: number; code: number; message: string }): void;
   /** Sends INTERACTION_CREATE with `interaction` and returns the time it was sent (ms since start). */
   dispatchInteraction(interaction: Record<string, unknown>): number;
   /** Waits for a REST call matching `test`, made after `since`. */
@@ -188,6 +194,9 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
   const calls: RestCall[] = [];
   const waiters: { test: (c: RestCall) => boolean; resolve: (c: RestCall) => void }[] = [];
   let socket: WebSocket | undefined;
+  const channelMessages = new Map<string, Record<string, unknown>[]>();
+  const failures = new Map<string, { status: number; code: number; message: string }>();
+  const nonces = new Map<string, Record<string, unknown>>();
   let sequence = 0;
   let identify: unknown;
   let readyResolve: () => void = () => undefined;
@@ -216,7 +225,21 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     if (/^\/applications\/\d+(\/guilds\/\d+)?\/commands$/.test(p) && req.method === 'PUT') {
       return json(200, (body as Record<string, unknown>[]).map((c) => ({ ...c, id: nextId(), application_id: APP_ID, version: nextId() })));
     }
-    if (/^\/channels\/\d+\/messages$/.test(p)) return json(200, botMessage(body as Record<string, unknown>));
+    const channelMessage = p.match(/^\/channels\/(\d+)\/messages$/);
+    if (channelMessage && req.method === 'POST') {
+      const channelId = channelMessage[1]!;
+      const failure = failures.get(channelId);
+      if (failure) return json(failure.status, { message: failure.message, code: failure.code });
+      const b = body as Record<string, unknown>;
+      // Discord: with enforce_nonce, a nonce used in the last few minutes returns the message it created.
+      const nonceKey = b.enforce_nonce && typeof b.nonce === 'string' ? `${channelId}:${b.nonce}` : undefined;
+      if (nonceKey && nonces.has(nonceKey)) return json(200, nonces.get(nonceKey));
+      const created = botMessage({ ...b, channel_id: channelId });
+      if (nonceKey) nonces.set(nonceKey, created);
+      channelMessages.set(channelId, [...(channelMessages.get(channelId) ?? []), created]);
+      return json(200, created);
+    }
+    if (/^\/channels\/\d+\/messages\/\d+\/crosspost$/.test(p)) return json(200, botMessage());
     if (p === '/users/@me') return json(200, BOT_USER);
     return json(404, { message: 'Unknown route in the fake Discord', code: 0 });
   });
@@ -254,6 +277,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
             channels: [
               { id: CHANNEL_ID, type: 0, name: 'general', position: 0, permission_overwrites: [] },
               { id: LOCKED_CHANNEL_ID, type: 0, name: 'locked', position: 1, permission_overwrites: [{ id: GUILD_ID, type: 0, allow: '0', deny: String(0x800) }] },
+              ...FEED_CHANNEL_IDS.map((id, i) => ({ id, type: 0, name: `feed-${i + 1}`, position: 2 + i, permission_overwrites: [] })),
             ],
             members: [{ ...member(APP_ID), user: BOT_USER }],
             threads: [],
@@ -278,6 +302,11 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
   return {
     apiUrl: `http://127.0.0.1:${port}/api`,
     calls,
+    channelMessages,
+    failChannel(channelId, failure) {
+      if (failure) failures.set(channelId, failure);
+      else failures.delete(channelId);
+    },
     ready: () => readyPromise,
     get identify() {
       return identify;

@@ -1,0 +1,96 @@
+/**
+ * The patch-note feed end to end: the bot as a real process (SQLite state under a temporary
+ * DATA_DIR, its in-process replica, FEED_POLL_SECONDS=1) against the fake Discord. An admin sets
+ * feed channels with /config; a new post added to the replica is delivered to every configured
+ * channel exactly once with the role ping; a channel that answers Missing Permissions is marked
+ * broken and reported by /config status.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEMBER } from '../helpers/bot.js';
+import { ADMIN_PERMISSIONS, commandInteraction, FEED_CHANNEL_IDS, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
+
+let discord: FakeDiscord;
+let bot: ChildProcess;
+let output = '';
+let replicaUrl = '';
+let dataDir: string;
+const ROLE = '940000000000000007';
+
+async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 15_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}\n${output.slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function config(subcommand: string, options: Parameters<typeof commandInteraction>[2]) {
+  const i = commandInteraction(MEMBER.userId, 'config', options, { subcommand, permissions: ADMIN_PERMISSIONS });
+  discord.dispatchInteraction(i);
+  const call = await discord.waitFor((c) => c.method === 'POST' && c.path.startsWith(`/interactions/${i.id}/`));
+  return JSON.stringify(call.body);
+}
+
+beforeAll(async () => {
+  discord = await startFakeDiscord();
+  dataDir = mkdtempSync(join(tmpdir(), 'rivals-feed-'));
+  bot = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+    env: { PATH: process.env.PATH!, DISCORD_TOKEN: 'feed-token', DISCORD_API_URL: discord.apiUrl, DATA_DIR: dataDir, FEED_POLL_SECONDS: '1', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  bot.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  bot.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  replicaUrl = await until(() => output.match(/"replica":"(http:\/\/127\.0\.0\.1:\d+)"/)?.[1], 'the replica URL');
+  await until(() => output.includes('logged in to Discord'), 'login');
+  // The first poll records what exists.
+  await until(() => output.includes('"feed":"patchNotes"') && output.includes('feed initialised'), 'the first poll');
+}, 40_000);
+
+afterAll(async () => {
+  if (bot.exitCode === null) {
+    const exited = new Promise((r) => bot.once('exit', r));
+    bot.kill('SIGTERM');
+    await exited;
+  }
+  await discord.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('patch-note feed', () => {
+  it('delivers a new post once to every configured channel, pinging the role', async () => {
+    expect(await config('feed', { type: 'patchNotes', channel: { channel: FEED_CHANNEL_IDS[0] }, role: { role: ROLE } })).toContain('Patch notes will be posted in');
+    // A second server would be the same; a second feed channel here stands for it.
+    expect(await config('feed', { type: 'balances', channel: { channel: FEED_CHANNEL_IDS[1] } })).toContain('Balance posts will be posted in');
+    expect(discord.channelMessages.size).toBe(0); // no flood of history
+
+    const post = { id: '20991231', title: 'Version 20991231 Patch Notes: the future', date: '2099/12/31', overview: 'Everything changes.', fullContent: 'All of it.', imagePath: '/patch.jpg' };
+    expect((await fetch(`${replicaUrl}/__replica/posts/patchNotes`, { method: 'POST', body: JSON.stringify(post) })).status).toBe(201);
+    const delivered = await until(() => discord.channelMessages.get(FEED_CHANNEL_IDS[0])?.[0], 'the delivery');
+    expect(delivered).toMatchObject({ content: `<@&${ROLE}>`, allowed_mentions: { parse: [], roles: [ROLE] }, enforce_nonce: true });
+    expect((delivered.embeds as { title: string }[])[0]!.title).toBe(post.title);
+
+    // Three more polls: still exactly one message, and nothing in the balance channel.
+    await new Promise((r) => setTimeout(r, 3_500));
+    expect(discord.channelMessages.get(FEED_CHANNEL_IDS[0])).toHaveLength(1);
+    expect(discord.channelMessages.get(FEED_CHANNEL_IDS[1])).toBeUndefined();
+  }, 30_000);
+
+  it('marks a channel that answers Missing Permissions broken and reports it in /config status', async () => {
+    discord.failChannel(FEED_CHANNEL_IDS[1], { status: 403, code: 50013, message: 'Missing Permissions' });
+    const balance = { id: 'balance-20991231', title: 'Balance Post: the future', date: '2099/12/31', overview: 'Numbers.', fullContent: 'More numbers.', imagePath: '/b.jpg' };
+    await fetch(`${replicaUrl}/__replica/posts/balances`, { method: 'POST', body: JSON.stringify(balance) });
+    await until(() => output.includes('feed subscription marked broken'), 'the broken mark');
+    const status = await config('status', {});
+    expect(status).toContain('⚠️ Missing Permissions');
+    expect(status).toContain(`Give the bot View Channel, Send Messages and Embed Links in <#${FEED_CHANNEL_IDS[1]}>`);
+    const attempts = discord.calls.filter((c) => c.method === 'POST' && c.path === `/channels/${FEED_CHANNEL_IDS[1]}/messages`).length;
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(discord.calls.filter((c) => c.method === 'POST' && c.path === `/channels/${FEED_CHANNEL_IDS[1]}/messages`).length).toBe(attempts);
+  }, 30_000);
+});
