@@ -40,6 +40,8 @@ export interface FakeDiscord {
   channelMessages: Map<string, Record<string, unknown>[]>;
   /** Makes sends to a channel fail with this status and Discord JSON error code (undefined: stop failing). */
   failChannel(channelId: string, failure?: { status: number; code: number; message: string }): void;
+  /** Delays every channel-message answer by `ms` (to catch a process in the middle of a fan-out). */
+  setChannelDelay(ms: number): void;
   /** Sends INTERACTION_CREATE with `interaction` and returns the time it was sent (ms since start). */
   dispatchInteraction(interaction: Record<string, unknown>): number;
   /** Waits for a REST call matching `test`, made after `since`. */
@@ -197,6 +199,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
   const channelMessages = new Map<string, Record<string, unknown>[]>();
   const failures = new Map<string, { status: number; code: number; message: string }>();
   const nonces = new Map<string, Record<string, unknown>>();
+  let channelDelayMs = 0;
   let sequence = 0;
   let identify: unknown;
   let readyResolve: () => void = () => undefined;
@@ -228,6 +231,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     const channelMessage = p.match(/^\/channels\/(\d+)\/messages$/);
     if (channelMessage && req.method === 'POST') {
       const channelId = channelMessage[1]!;
+      if (channelDelayMs > 0) await new Promise((r) => setTimeout(r, channelDelayMs));
       const failure = failures.get(channelId);
       if (failure) return json(failure.status, { message: failure.message, code: failure.code });
       const b = body as Record<string, unknown>;
@@ -303,6 +307,9 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     apiUrl: `http://127.0.0.1:${port}/api`,
     calls,
     channelMessages,
+    setChannelDelay(ms) {
+      channelDelayMs = ms;
+    },
     failChannel(channelId, failure) {
       if (failure) failures.set(channelId, failure);
       else failures.delete(channelId);
