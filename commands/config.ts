@@ -55,6 +55,7 @@ const definition = new SlashCommandBuilder()
       .addBooleanOption((o) => o.setName('enabled').setDescription('On or off').setRequired(true)),
   )
   .addSubcommand((s) => s.setName('status').setDescription('Each feed’s last post and any problem to fix'))
+  .addSubcommand((s) => s.setName('test-post').setDescription('Send the latest post of a feed to its channel now').addStringOption(feedType))
   .addSubcommand((s) => s.setName('reset').setDescription('Forget every setting of this server (asks first)'))
   .toJSON();
 
@@ -148,6 +149,14 @@ export const config: CommandModule = {
       }
       case 'status':
         return statusView(await ctx.settings.get(guildId));
+      case 'test-post': {
+        const type = input.options.type as FeedType;
+        if (!ctx.feedTester) return privately({ description: t.testPostOffline() });
+        const result = await ctx.feedTester.testPost(guildId, type);
+        if (result.ok) return privately({ description: t.testPostSent(FEED_CHOICES[type], result.channelId) });
+        if (result.reason === 'not-set') return privately({ description: t.testPostNotSet(FEED_CHOICES[type]) });
+        return privately({ description: t.testPostFailed(result.channelId ?? '', result.reason) });
+      }
       case 'reset':
         return privately(
           { description: t.resetConfirm() },

@@ -11,6 +11,7 @@ import { DeliveryLedger } from './feeds/delivery.js';
 import { discordFeedTransport } from './feeds/discord-transport.js';
 import { RedisLeadership, redisClientOf, SOLE_LEADER } from './feeds/leadership.js';
 import { FeedPoller } from './feeds/poller.js';
+import { createFeedTester } from './feeds/test-post.js';
 import { GuildSettingsRepository } from './store/guild-settings.js';
 import { faultsFromEnv } from './replica/faults.js';
 import { createApiServices, createCommandContext } from './services.js';
@@ -46,9 +47,11 @@ if (!config.discord.token) {
   logger.flush();
 } else {
   const client = createDiscordClient(config.discord.apiUrl);
+  const transport = discordFeedTransport(client.rest);
+  const settings = new GuildSettingsRepository(services.state);
   const runtime = new DiscordRuntime(client, {
     router: new Router(commands),
-    context: createCommandContext(services.api, services.state, discordChannelAccess(client)),
+    context: createCommandContext(services.api, services.state, discordChannelAccess(client), Date.now, createFeedTester(services.api, settings, transport)),
     logger: logger.child({ component: 'discord' }),
   });
   const feedLogger = logger.child({ component: 'feeds' });
@@ -56,8 +59,8 @@ if (!config.discord.token) {
   const poller = new FeedPoller({
     api: services.api,
     state: services.state,
-    settings: new GuildSettingsRepository(services.state),
-    ledger: new DeliveryLedger(services.state, discordFeedTransport(client.rest), feedLogger),
+    settings,
+    ledger: new DeliveryLedger(services.state, transport, feedLogger),
     leadership,
     logger: feedLogger,
     intervalSeconds: config.feedPollSeconds,

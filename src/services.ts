@@ -14,6 +14,7 @@ import { GuildSettingsRepository } from './store/guild-settings.js';
 import { RecentLookups } from './store/recent-lookups.js';
 import { HeroDirectory } from './hero-directory.js';
 import type { ChannelAccess, CommandContext } from './discord/command.js';
+import type { FeedTester } from './feeds/test-post.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { Faults } from './replica/faults.js';
@@ -76,9 +77,16 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
  * The dependencies every handler receives (STYLE.md principle 3), built once; the runtime adds a
  * per-interaction logger.
  */
-export function createCommandContext(api: RivalsApi, state: Keyv, channels: ChannelAccess = OFFLINE_CHANNELS, now: () => number = Date.now): Omit<CommandContext, 'logger'> {
+export function createCommandContext(
+  api: RivalsApi,
+  state: Keyv,
+  channels: ChannelAccess = OFFLINE_CHANNELS,
+  now: () => number = Date.now,
+  feedTester?: FeedTester,
+): Omit<CommandContext, 'logger'> {
   return {
     channels,
+    feedTester,
     api,
     heroes: new HeroDirectory(api),
     links: new AccountLinksRepository(state),

@@ -10,6 +10,7 @@ import type { View } from '../render/view.js';
 import type { AccountLinksRepository } from '../store/account-links.js';
 import type { GuildSettingsRepository } from '../store/guild-settings.js';
 import type { RecentLookups } from '../store/recent-lookups.js';
+import type { FeedTester } from '../feeds/test-post.js';
 
 /** Who asked, and where. */
 export interface Invoker {
@@ -44,6 +45,8 @@ export interface CommandContext {
   settings: GuildSettingsRepository;
   recent: RecentLookups;
   channels: ChannelAccess;
+  /** Test posts to feed channels; absent without Discord (the CLI). */
+  feedTester?: FeedTester;
   logger: Logger;
   now: () => number;
 }

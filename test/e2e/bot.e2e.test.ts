@@ -8,7 +8,7 @@ import { toMessagePayload } from '../../src/render/view.js';
 import type { Replica } from '../../src/replica/server.js';
 import { MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
 import { replica } from '../helpers/replica.js';
-import { ADMIN_PERMISSIONS, autocompleteInteraction, CHANNEL_ID, commandInteraction, LOCKED_CHANNEL_ID, componentInteraction, startFakeDiscord, userCommandInteraction, type FakeDiscord, type RestCall } from './fake-discord.js';
+import { ADMIN_PERMISSIONS, autocompleteInteraction, CHANNEL_ID, commandInteraction, FEED_CHANNEL_IDS, LOCKED_CHANNEL_ID, componentInteraction, startFakeDiscord, userCommandInteraction, type FakeDiscord, type RestCall } from './fake-discord.js';
 import { bootBot } from './helpers.js';
 
 let r: Replica;
@@ -188,6 +188,32 @@ describe('/config through Discord', () => {
     const locked = commandInteraction(MEMBER.userId, 'config', { type: 'balances', channel: { channel: LOCKED_CHANNEL_ID } }, { subcommand: 'feed', permissions: ADMIN_PERMISSIONS });
     discord.dispatchInteraction(locked);
     expect(JSON.stringify(body(await callbackOf(locked.id)).data!.embeds)).toMatch(/it lacks Send Messages there/);
+  });
+});
+
+describe('/config test-post through Discord', () => {
+  const admin = (sub: string, options: Parameters<typeof commandInteraction>[2]) => commandInteraction(MEMBER.userId, 'config', options, { subcommand: sub, permissions: ADMIN_PERMISSIONS });
+  it('sends the latest post to the feed channel now, and reports a channel that refuses it', async () => {
+    const set = admin('feed', { type: 'devDiaries', channel: { channel: FEED_CHANNEL_IDS[0] } });
+    discord.dispatchInteraction(set);
+    await callbackOf(set.id);
+    const before = discord.channelMessages.get(FEED_CHANNEL_IDS[0])?.length ?? 0;
+    const test = admin('test-post', { type: 'devDiaries' });
+    discord.dispatchInteraction(test);
+    expect(JSON.stringify(body(await callbackOf(test.id)).data!.embeds)).toContain(`A test post of dev diaries was sent to <#${FEED_CHANNEL_IDS[0]}>.`);
+    const sent = discord.channelMessages.get(FEED_CHANNEL_IDS[0])!;
+    expect(sent).toHaveLength(before + 1);
+    expect((sent.at(-1)!.embeds as { title: string }[])[0]!.title).toBe('Test post · Dev Diary #6: Designing Season 5');
+
+    discord.failChannel(FEED_CHANNEL_IDS[0], { status: 403, code: 50013, message: 'Missing Permissions' });
+    const failing = admin('test-post', { type: 'devDiaries' });
+    discord.dispatchInteraction(failing);
+    expect(JSON.stringify(body(await callbackOf(failing.id)).data!.embeds)).toMatch(/The test post to <#\d+> failed: Missing Permissions/);
+    discord.failChannel(FEED_CHANNEL_IDS[0]);
+
+    const unset = admin('test-post', { type: 'gameVersions' });
+    discord.dispatchInteraction(unset);
+    expect(JSON.stringify(body(await callbackOf(unset.id)).data!.embeds)).toContain('Game versions have no channel yet.');
   });
 });
 

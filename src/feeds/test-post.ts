@@ -1,0 +1,36 @@
+/** `/config test-post`: sends the latest post of a feed, marked as a test, to the feed's channel now. */
+import { randomBytes } from 'node:crypto';
+import type { RivalsApi } from '../api/client.js';
+import { toMessagePayload } from '../render/view.js';
+import type { FeedType, GuildSettingsRepository } from '../store/guild-settings.js';
+import { classifyError, type FeedTransport } from './delivery.js';
+import { fetchFeed } from './poller.js';
+import { feedPostView } from './render.js';
+
+/** The outcome of a test post. */
+export type TestPostResult = { ok: true; channelId: string } | { ok: false; reason: string; channelId?: string };
+
+/** Sends test posts; provided by the runtime (Discord) or absent (the CLI). */
+export interface FeedTester {
+  testPost(guildId: string, type: FeedType): Promise<TestPostResult>;
+}
+
+export function createFeedTester(api: RivalsApi, settings: GuildSettingsRepository, transport: FeedTransport): FeedTester {
+  return {
+    async testPost(guildId, type) {
+      const sub = (await settings.get(guildId)).feeds[type];
+      if (!sub) return { ok: false, reason: 'not-set' };
+      const [latest] = await fetchFeed(api, type);
+      const post = latest ?? { id: 'test', title: 'Test post', date: null, overview: null, image: null };
+      const view = feedPostView(type, { ...post, title: `Test post · ${post.title}` }, sub.roleId);
+      try {
+        // A fresh nonce: a test post is never a delivery of the real post.
+        await transport.send(sub.channelId, { ...toMessagePayload(view), nonce: randomBytes(9).toString('base64url'), enforce_nonce: true });
+        return { ok: true, channelId: sub.channelId };
+      } catch (err) {
+        const c = classifyError(err);
+        return { ok: false, reason: c.reason, channelId: sub.channelId };
+      }
+    },
+  };
+}
