@@ -38,6 +38,14 @@ export function classifyError(err: unknown): { kind: 'broken'; code: number; rea
 
 /** Attempts before a delivery that keeps failing for a temporary reason is given up. */
 export const MAX_ATTEMPTS = 5;
+/**
+ * Wait before retry number `attempts + 1` after a temporary failure: none after the first attempt
+ * (a claim left by a crash is retried at once), then 30 s doubling up to 30 min.
+ */
+export function retryDelayMs(attempts: number): number {
+  return attempts <= 1 ? 0 : Math.min(30_000 * 2 ** (attempts - 2), 30 * 60_000);
+}
+
 /** Delivery records are kept this long, far past any retry. */
 const LEDGER_TTL_MS = 30 * 24 * 60 * 60_000;
 
@@ -85,7 +93,8 @@ export class DeliveryLedger {
   }
 
   /**
-   * Delivers `payload` once: skipped when already done (or given up), claimed, sent with the
+   * Delivers `payload` once: skipped when already done (or given up) or while backing off after a
+   * temporary failure ({@link retryDelayMs}); otherwise claimed, sent with the
    * delivery's nonce, optionally published, then marked done. Never throws for a send error: it is
    * classified and reported in the outcome.
    */
@@ -93,6 +102,7 @@ export class DeliveryLedger {
     const previous = await this.get(k);
     if (previous?.state === 'done') return { status: 'skipped', reason: 'done' };
     if (previous?.state === 'failed') return { status: 'skipped', reason: 'failed' };
+    if (previous && this.now() < previous.at + retryDelayMs(previous.attempts)) return { status: 'retry', reason: 'backing off' };
     const attempts = (previous?.attempts ?? 0) + 1;
     await this.#write(k, { v: 1, state: 'claimed', attempts, at: this.now(), messageId: null });
     let messageId: string;

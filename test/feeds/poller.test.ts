@@ -1,7 +1,7 @@
 import Keyv from 'keyv';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RivalsApi } from '../../src/api/client.js';
-import { DeliveryLedger, MAX_ATTEMPTS, type FeedTransport } from '../../src/feeds/delivery.js';
+import { DeliveryLedger, MAX_ATTEMPTS, retryDelayMs, type FeedTransport } from '../../src/feeds/delivery.js';
 import { SOLE_LEADER, type Leadership } from '../../src/feeds/leadership.js';
 import { FeedPoller } from '../../src/feeds/poller.js';
 import type { MessagePayload } from '../../src/render/view.js';
@@ -55,14 +55,18 @@ let state: Keyv;
 let settings: GuildSettingsRepository;
 let channels: FakeChannels;
 beforeEach(() => {
+  clock.offset = 0;
   state = new Keyv();
   settings = new GuildSettingsRepository(state);
   channels = new FakeChannels();
 });
 
+/** The ledger's clock: real time unless a test moves it. */
+const clock = { offset: 0, now: () => Date.now() + clock.offset };
+
 function poller(transport: FeedTransport = channels, leadership: Leadership = SOLE_LEADER) {
   const { logger } = capturingLogger();
-  return new FeedPoller({ api, state, settings, ledger: new DeliveryLedger(state, transport, logger), leadership, logger, intervalSeconds: 600 });
+  return new FeedPoller({ api, state, settings, ledger: new DeliveryLedger(state, transport, logger, clock.now), leadership, logger, intervalSeconds: 600 });
 }
 
 async function subscribe(guildId: string, type: FeedType, channelId: string, extra: { roleId?: string; backfill?: number; publish?: boolean; since?: number } = {}) {
@@ -141,7 +145,15 @@ describe('the feed poller', () => {
     await subscribe('down', 'patchNotes', 'c-down');
     channels.fail.set('c-down', { status: 500, code: 0 });
     addPost();
-    for (let i = 0; i < MAX_ATTEMPTS + 3; i++) await p.tick();
+    await p.tick();
+    await p.tick(); // the first retry is at once
+    expect(channels.attempts.get('c-down')).toBe(2);
+    await p.tick(); // then it backs off
+    expect(channels.attempts.get('c-down')).toBe(2);
+    for (let i = 0; i < MAX_ATTEMPTS + 3; i++) {
+      clock.offset += 31 * 60_000; // past the longest back-off
+      await p.tick();
+    }
     expect(channels.attempts.get('c-down')).toBe(MAX_ATTEMPTS);
   });
 
@@ -195,6 +207,10 @@ describe('the feed poller', () => {
     addPost();
     await p.tick();
     expect(channels.crossposted).toEqual([`c-pub/${channels.messages.get('c-pub')![0]!.id}`]);
+  });
+
+  it('backs off: at once, then 30 s doubling up to 30 min', () => {
+    expect([1, 2, 3, 4, 10].map(retryDelayMs)).toEqual([0, 30_000, 60_000, 120_000, 30 * 60_000]);
   });
 
   it('does nothing in a process that does not lead', async () => {
