@@ -1,25 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Replica } from '../../src/replica/server.js';
-import { ADMIN, bot, customIds, MEMBER, testChannels } from '../helpers/bot.js';
-import { replica } from '../helpers/replica.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ADMIN, useReplicaBot, customIds, MEMBER, testChannels } from '../helpers/bot.js';
 
-let r: Replica;
-let b: ReturnType<typeof bot>;
-beforeAll(async () => {
-  r = await replica();
-  b = bot(r);
-});
+const env = useReplicaBot();
 afterEach(() => {
   testChannels.missing.clear();
   testChannels.announcement.clear();
   testChannels.gone.clear();
 });
-afterAll(async () => {
-  await b.close();
-  await r.close();
-});
 
-const config = (sub: string, options: Record<string, string | number | boolean> = {}, user: typeof MEMBER | typeof ADMIN = ADMIN) => b.run('config', options, sub, user);
+const config = (sub: string, options: Record<string, string | number | boolean> = {}, user: typeof MEMBER | typeof ADMIN = ADMIN) => env.b.run('config', options, sub, user);
 const text = (p: { content: string; embeds: { description?: string; fields?: { name: string; value: string }[] }[] }) =>
   [p.content, ...p.embeds.map((e) => [e.description ?? '', ...(e.fields ?? []).map((f) => `${f.name}: ${f.value}`)].join('\n'))].join('\n');
 
@@ -28,11 +17,11 @@ describe('/config', () => {
     const { payload } = await config('feed', { type: 'patchNotes', channel: '500' }, MEMBER);
     expect(payload.flags).toBe(64);
     expect(text(payload)).toMatch(/You need the Manage Server permission/);
-    expect((await b.ctx.settings.get(MEMBER.guildId)).feeds.patchNotes).toBeUndefined();
+    expect((await env.b.ctx.settings.get(MEMBER.guildId)).feeds.patchNotes).toBeUndefined();
   });
 
   it('registers with Manage Server as the default permission, in servers only', () => {
-    const def = b.router.commands.find((c) => c.definition.name === 'config')!.definition as { default_member_permissions: string; contexts: number[] };
+    const def = env.b.router.commands.find((c) => c.definition.name === 'config')!.definition as { default_member_permissions: string; contexts: number[] };
     expect(def.default_member_permissions).toBe('32');
     expect(def.contexts).toEqual([0]);
   });
@@ -42,7 +31,7 @@ describe('/config', () => {
     expect(payload.flags).toBe(64);
     expect(payload.content).toBe('Patch notes will be posted in <#501>, starting with the latest 3.');
     expect(text(payload)).toMatch(/Patch notes: <#501> · pings <@&601>/);
-    const stored = (await b.ctx.settings.get(ADMIN.guildId)).feeds.patchNotes!;
+    const stored = (await env.b.ctx.settings.get(ADMIN.guildId)).feeds.patchNotes!;
     expect(stored).toMatchObject({ channelId: '501', roleId: '601', backfill: 3, publish: false, broken: null });
     expect(payload.allowed_mentions).toEqual({ parse: [] });
   });
@@ -51,7 +40,7 @@ describe('/config', () => {
     testChannels.missing.set('502', ['Send Messages', 'Embed Links']);
     const { payload } = await config('feed', { type: 'balances', channel: '502' });
     expect(text(payload)).toMatch(/The bot cannot post in <#502>: it lacks Send Messages, Embed Links there/);
-    expect((await b.ctx.settings.get(ADMIN.guildId)).feeds.balances).toBeUndefined();
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.balances).toBeUndefined();
     testChannels.gone.add('503');
     expect(text((await config('feed', { type: 'balances', channel: '503' })).payload)).toMatch(/no longer exists/);
   });
@@ -60,7 +49,7 @@ describe('/config', () => {
     expect(text((await config('feed', { type: 'devDiaries', channel: '504', publish: true })).payload)).toMatch(/is not an announcement channel/);
     testChannels.announcement.add('505');
     await config('feed', { type: 'devDiaries', channel: '505', publish: true });
-    expect((await b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries).toMatchObject({ channelId: '505', publish: true });
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries).toMatchObject({ channelId: '505', publish: true });
   });
 
   it('turns a feed off', async () => {
@@ -70,20 +59,20 @@ describe('/config', () => {
 
   it('sets the default leaderboard platform, which /leaderboard then uses', async () => {
     await config('platform', { platform: 'xbox' });
-    const board = await b.run('leaderboard', { hero: 'storm' }, undefined, ADMIN);
+    const board = await env.b.run('leaderboard', { hero: 'storm' }, undefined, ADMIN);
     expect(board.payload.embeds[0]!.author?.name).toBe('Leaderboard · Xbox');
     await config('platform', { platform: 'pc' });
   });
 
   it('private answers make every answer in the server ephemeral', async () => {
     await config('private-answers', { enabled: true });
-    expect((await b.run('hero', { name: 'hulk' })).payload.flags).toBe(64);
+    expect((await env.b.run('hero', { name: 'hulk' })).payload.flags).toBe(64);
     await config('private-answers', { enabled: false });
-    expect((await b.run('hero', { name: 'hulk' })).payload.flags).toBe(0);
+    expect((await env.b.run('hero', { name: 'hulk' })).payload.flags).toBe(0);
   });
 
   it('status shows each feed, its last post and its problem with what to fix', async () => {
-    await b.ctx.settings.update(ADMIN.guildId, (s) => {
+    await env.b.ctx.settings.update(ADMIN.guildId, (s) => {
       s.feeds.patchNotes!.lastDelivered = { postId: '20251113', at: 1_763_000_000_000 };
       s.feeds.patchNotes!.broken = { code: 50013, reason: 'Missing Permissions', at: 1_763_000_000_000 };
     });
@@ -96,11 +85,11 @@ describe('/config', () => {
     const ask = await config('reset');
     const [confirm, cancel] = customIds(ask.payload);
     expect(confirm).toBe(`cfg.reset:${ADMIN.guildId}`);
-    expect(text((await b.press(cancel!, [], ADMIN)).payload)).toBe('\nNothing was changed.');
-    expect((await b.ctx.settings.get(ADMIN.guildId)).feeds.patchNotes).toBeDefined();
-    expect(text((await b.press(confirm!, [], MEMBER)).payload)).toMatch(/You need the Manage Server permission/);
-    expect((await b.ctx.settings.get(ADMIN.guildId)).feeds.patchNotes).toBeDefined();
-    expect(text((await b.press(confirm!, [], ADMIN)).payload)).toMatch(/back to its default/);
-    expect((await b.ctx.settings.get(ADMIN.guildId)).feeds).toEqual({});
+    expect(text((await env.b.press(cancel!, [], ADMIN)).payload)).toBe('\nNothing was changed.');
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.patchNotes).toBeDefined();
+    expect(text((await env.b.press(confirm!, [], MEMBER)).payload)).toMatch(/You need the Manage Server permission/);
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.patchNotes).toBeDefined();
+    expect(text((await env.b.press(confirm!, [], ADMIN)).payload)).toMatch(/back to its default/);
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds).toEqual({});
   });
 });

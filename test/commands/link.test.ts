@@ -1,93 +1,82 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Replica } from '../../src/replica/server.js';
-import { bot, MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
-import { replica } from '../helpers/replica.js';
+import { describe, expect, it } from 'vitest';
+import { useReplicaBot, MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
 
-let r: Replica;
-let b: ReturnType<typeof bot>;
-beforeAll(async () => {
-  r = await replica();
-  b = bot(r);
-});
-afterAll(async () => {
-  await b.close();
-  await r.close();
-});
+const env = useReplicaBot();
 
 const description = (p: { embeds: { description?: string }[] }) => p.embeds[0]!.description!;
 
 describe('account links', () => {
   it('/player with no query and nothing linked says how to link, privately', async () => {
-    const { payload } = await b.run('player', {});
+    const { payload } = await env.b.run('player', {});
     expect(payload.flags).toBe(64);
     expect(description(payload)).toMatch(/^You have not linked a Rivals account yet\. Link one with `\/link player:/);
   });
 
   it('/link then /player with no query shows the linked profile', async () => {
-    const linked = await b.run('link', { player: 'Card1gan' });
+    const linked = await env.b.run('link', { player: 'Card1gan' });
     expect(linked.payload.flags).toBe(64);
     expect(description(linked.payload)).toMatch(/^Linked \*\*Card1gan\*\* \(UID 1403392756\)\. `\/player` with nothing after it now shows this account\./);
-    const me = await b.run('player', {});
+    const me = await env.b.run('player', {});
     expect(me.payload.embeds[0]!.author?.name).toMatch(/^Card1gan/);
     expect(me.payload.flags).toBe(0);
   });
 
   it('a second account becomes the default only when asked', async () => {
-    const second = await b.run('link', { player: '1117455441' });
+    const second = await env.b.run('link', { player: '1117455441' });
     expect(description(second.payload)).toMatch(/Pick it as your default/);
-    expect((await b.run('player', {})).payload.embeds[0]!.author?.name).toMatch(/^Card1gan/);
-    await b.run('link', { player: 'Sir Final', default: true });
-    expect((await b.run('player', {})).payload.embeds[0]!.author?.name).toMatch(/^Sir Final/);
+    expect((await env.b.run('player', {})).payload.embeds[0]!.author?.name).toMatch(/^Card1gan/);
+    await env.b.run('link', { player: 'Sir Final', default: true });
+    expect((await env.b.run('player', {})).payload.embeds[0]!.author?.name).toMatch(/^Sir Final/);
   });
 
   it('user: shows another member’s linked profile, or says they have none', async () => {
-    const none = await b.run('player', { user: OTHER_MEMBER.userId });
+    const none = await env.b.run('player', { user: OTHER_MEMBER.userId });
     expect(description(none.payload)).toBe(`<@${OTHER_MEMBER.userId}> has not linked a Rivals account. They can link one with \`/link\`.`);
     expect(none.payload.allowed_mentions).toEqual({ parse: [] });
-    await b.ctx.links.link(OTHER_MEMBER.userId, { uid: '1786151874', name: 'Double C' }, true);
-    expect((await b.run('player', { user: OTHER_MEMBER.userId })).payload.embeds[0]!.author?.name).toBe('Double C');
+    await env.b.ctx.links.link(OTHER_MEMBER.userId, { uid: '1786151874', name: 'Double C' }, true);
+    expect((await env.b.run('player', { user: OTHER_MEMBER.userId })).payload.embeds[0]!.author?.name).toBe('Double C');
   });
 
   it('the Rivals profile context menu shows the target member’s profile', async () => {
-    const view = await b.router.command('Rivals profile', { options: {}, targetUserId: OTHER_MEMBER.userId, user: MEMBER }, b.ctx);
+    const view = await env.b.router.command('Rivals profile', { options: {}, targetUserId: OTHER_MEMBER.userId, user: MEMBER }, env.b.ctx);
     expect(view.embeds![0]!.author?.name).toBe('Double C');
   });
 
   it('autocomplete offers linked accounts first, then recent lookups', async () => {
-    await b.run('player', { query: 'HayamaKen' });
-    const choices = await b.router.autocomplete('player', { focused: { name: 'query', value: '' }, options: {}, user: MEMBER }, b.ctx);
+    await env.b.run('player', { query: 'HayamaKen' });
+    const choices = await env.b.router.autocomplete('player', { focused: { name: 'query', value: '' }, options: {}, user: MEMBER }, env.b.ctx);
     // Looking at Double C through user: and the context menu counts as a lookup too; newest first.
     expect(choices.map((c) => c.name)).toEqual(['Card1gan · linked', 'Sir Final · your default', 'HayamaKen · recent', 'Double C · recent']);
     expect(choices.map((c) => c.value)).toEqual(['1403392756', '1117455441', '1402468705', '1786151874']);
-    const filtered = await b.router.autocomplete('player', { focused: { name: 'query', value: 'sir' }, options: {}, user: MEMBER }, b.ctx);
+    const filtered = await env.b.router.autocomplete('player', { focused: { name: 'query', value: 'sir' }, options: {}, user: MEMBER }, env.b.ctx);
     expect(filtered.map((c) => c.value)).toEqual(['1117455441']);
   });
 
   it('/unlink removes one account by name, moving the default, or all', async () => {
-    const ac = await b.router.autocomplete('unlink', { focused: { name: 'player', value: '' }, options: {}, user: MEMBER }, b.ctx);
+    const ac = await env.b.router.autocomplete('unlink', { focused: { name: 'player', value: '' }, options: {}, user: MEMBER }, env.b.ctx);
     expect(ac.map((c) => c.value)).toEqual(['1403392756', '1117455441', 'all']);
-    const one = await b.run('unlink', { player: 'sir final' });
+    const one = await env.b.run('unlink', { player: 'sir final' });
     expect(description(one.payload)).toBe('Unlinked **Sir Final**.');
-    expect((await b.run('player', {})).payload.embeds[0]!.author?.name).toMatch(/^Card1gan/);
-    expect(description((await b.run('unlink', { player: 'all' })).payload)).toBe('Unlinked **Card1gan**.');
-    expect(description((await b.run('player', {})).payload)).toMatch(/^You have not linked/);
+    expect((await env.b.run('player', {})).payload.embeds[0]!.author?.name).toMatch(/^Card1gan/);
+    expect(description((await env.b.run('unlink', { player: 'all' })).payload)).toBe('Unlinked **Card1gan**.');
+    expect(description((await env.b.run('player', {})).payload)).toMatch(/^You have not linked/);
   });
 
   it('/link of an unknown player says so', async () => {
-    expect(description((await b.run('link', { player: 'no-such-player-zz' })).payload)).toMatch(/^No player “no-such-player-zz” was found/);
+    expect(description((await env.b.run('link', { player: 'no-such-player-zz' })).payload)).toMatch(/^No player “no-such-player-zz” was found/);
   });
 
   it('refuses a sixth account with a clear message', async () => {
-    for (const uid of ['1403392756', '1117455441', '1786151874', '1402468705', '161235255']) await b.run('link', { player: uid });
-    const more = await b.ctx.links.get(MEMBER.userId);
+    for (const uid of ['1403392756', '1117455441', '1786151874', '1402468705', '161235255']) await env.b.run('link', { player: uid });
+    const more = await env.b.ctx.links.get(MEMBER.userId);
     expect(more.accounts).toHaveLength(5);
-    await b.ctx.links.unlink(MEMBER.userId, '161235255');
-    await b.ctx.links.link(MEMBER.userId, { uid: '1', name: 'x' }, false);
-    r.dataset.players.set('424242', { ...structuredClone(r.dataset.players.get('1402468705')!), uid: 424242, name: 'Sixth' });
+    await env.b.ctx.links.unlink(MEMBER.userId, '161235255');
+    await env.b.ctx.links.link(MEMBER.userId, { uid: '1', name: 'x' }, false);
+    env.r.dataset.players.set('424242', { ...structuredClone(env.r.dataset.players.get('1402468705')!), uid: 424242, name: 'Sixth' });
     try {
-      expect(description((await b.run('link', { player: '424242' })).payload)).toBe('You can link at most 5 accounts. Remove one with `/unlink` first.');
+      expect(description((await env.b.run('link', { player: '424242' })).payload)).toBe('You can link at most 5 accounts. Remove one with `/unlink` first.');
     } finally {
-      r.dataset.players.delete('424242');
+      env.r.dataset.players.delete('424242');
     }
   });
 });

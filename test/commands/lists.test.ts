@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Replica } from '../../src/replica/server.js';
-import { bot, customIds } from '../helpers/bot.js';
-import { replica } from '../helpers/replica.js';
+import { describe, expect, it } from 'vitest';
+import { bot, customIds, useReplicaBot } from '../helpers/bot.js';
 
-let r: Replica;
-let b: ReturnType<typeof bot>;
-beforeAll(async () => {
-  r = await replica();
-  b = bot(r);
-});
-afterAll(async () => {
-  await b.close();
-  await r.close();
-});
+const env = useReplicaBot();
 
 describe('/leaderboard', () => {
   it('lists ten ranked players a page with rank, score, matches, win rate and K/D/A', async () => {
-    const { payload } = await b.run('leaderboard', { hero: 'storm', platform: 'ps' });
+    const { payload } = await env.b.run('leaderboard', { hero: 'storm', platform: 'ps' });
     const e = payload.embeds[0]!;
     expect(e.author?.name).toBe('Leaderboard · PlayStation');
     expect(e.title).toBe('Storm');
@@ -25,37 +14,37 @@ describe('/leaderboard', () => {
     expect(e.description).toMatch(/^\*\*1\. .+\*\* · [\d,]+ pts\n[\d,]+ matches · [\d.]+ % · [\d.]+ \/ [\d.]+ \/ [\d.]+ \(KDA [\d.]+\)/);
     const last = customIds(payload).find((id) => id.endsWith(':l'))!;
     expect(last).toBe('lb.p:1015:ps:3:l');
-    const page3 = await b.press(last);
+    const page3 = await env.b.press(last);
     expect(page3.payload.embeds[0]!.description).toMatch(/^\*\*21\. /);
   });
   it('defaults to PC and autocompletes heroes', async () => {
-    expect((await b.run('leaderboard', { hero: 'hela' })).payload.embeds[0]!.author?.name).toBe('Leaderboard · PC');
-    const choices = await b.router.autocomplete('leaderboard', { focused: { name: 'hero', value: 'mag' }, options: {}, user: { userId: '1' } }, b.ctx);
+    expect((await env.b.run('leaderboard', { hero: 'hela' })).payload.embeds[0]!.author?.name).toBe('Leaderboard · PC');
+    const choices = await env.b.router.autocomplete('leaderboard', { focused: { name: 'hero', value: 'mag' }, options: {}, user: { userId: '1' } }, env.b.ctx);
     expect(choices.map((c) => c.name)).toEqual(expect.arrayContaining(['Magneto', 'Magik']));
   });
 });
 
 describe('/patch-notes', () => {
   it('lists the latest patch notes, newest first, and opens one with its full text paged', async () => {
-    const list = await b.run('patch-notes', {});
+    const list = await env.b.run('patch-notes', {});
     const fields = list.payload.embeds[0]!.fields!;
     expect(fields).toHaveLength(10);
     expect(fields[0]!.name).toMatch(/^Version 20251113 Patch Notes.* · 2025-11-13$/);
     expect(customIds(list.payload)).toContain('pn.o:patch-notes:1');
-    const open = await b.press('pn.o:patch-notes:1', ['20251113']);
+    const open = await env.b.press('pn.o:patch-notes:1', ['20251113']);
     const e = open.payload.embeds[0]!;
     expect(e.title).toBe('Version 20251113 Patch Notes: Season 5 begins');
     expect(e.description).toMatch(/Balance adjustments\n- Hulk: Gamma Burst damage increased from 70 to 75\./);
     expect(e.image?.url).toBe('https://img.test/rivals/patch-notes/20251113.jpg');
     expect(customIds(open.payload)).toContain('pn.l:patch-notes:1:b');
-    const back = await b.press('pn.l:patch-notes:1:b');
+    const back = await env.b.press('pn.l:patch-notes:1:b');
     expect(back.payload.embeds[0]!.title).toBe('Patch notes');
   });
   it('splits a long post across pages on paragraph boundaries', async () => {
     const paragraphs = Array.from({ length: 30 }, (_, i) => `Paragraph ${i + 1}. ${'Lorem ipsum dolor sit amet. '.repeat(8)}`);
-    r.dataset.posts.balances.unshift({ id: 'long-1', title: 'A very long balance post', date: '2026/11/20', overview: 'Long.', fullContent: paragraphs.join('\n\n'), imagePath: '/b.jpg' });
+    env.r.dataset.posts.balances.unshift({ id: 'long-1', title: 'A very long balance post', date: '2026/11/20', overview: 'Long.', fullContent: paragraphs.join('\n\n'), imagePath: '/env.b.jpg' });
     try {
-      const fresh = bot(r);
+      const fresh = bot(env.r);
       const first = await fresh.press('pn.o:balances:1', ['long-1']);
       const nav = customIds(first.payload).filter((id) => id.startsWith('pn.r:'));
       expect(nav).toHaveLength(5);
@@ -67,64 +56,64 @@ describe('/patch-notes', () => {
       expect(text.replace(/\\/g, '')).toBe(paragraphs.map((p) => p.trim()).join('\n\n'));
       await fresh.close();
     } finally {
-      r.dataset.posts.balances.shift();
+      env.r.dataset.posts.balances.shift();
     }
   });
   it('lists balance posts, dev diaries and game versions; a game version opens its patch note', async () => {
-    expect((await b.run('patch-notes', { type: 'balances' })).payload.embeds[0]!.fields).toHaveLength(8);
-    const diaries = await b.run('patch-notes', { type: 'dev-diaries' });
+    expect((await env.b.run('patch-notes', { type: 'balances' })).payload.embeds[0]!.fields).toHaveLength(8);
+    const diaries = await env.b.run('patch-notes', { type: 'dev-diaries' });
     expect(diaries.payload.embeds[0]!.fields![0]!.name).toMatch(/^Dev Diary #6/);
-    expect((await b.press('pn.o:dev-diaries:1', ['4'])).payload.embeds[0]!.title).toMatch(/^Dev Diary #4/);
-    const versions = await b.run('patch-notes', { type: 'game-versions' });
+    expect((await env.b.press('pn.o:dev-diaries:1', ['4'])).payload.embeds[0]!.title).toMatch(/^Dev Diary #4/);
+    const versions = await env.b.run('patch-notes', { type: 'game-versions' });
     expect(versions.payload.embeds[0]!.description!.split('\n')).toHaveLength(8);
-    expect((await b.press('pn.o:game-versions:1', ['20250410'])).payload.embeds[0]!.title).toMatch(/^Version 20250410 Patch Notes/);
+    expect((await env.b.press('pn.o:game-versions:1', ['20250410'])).payload.embeds[0]!.title).toMatch(/^Version 20250410 Patch Notes/);
   });
 });
 
 describe('reference commands', () => {
   it('/items: by type, paged, and one item', async () => {
-    const all = await b.run('items', {});
+    const all = await env.b.run('items', {});
     expect(all.payload.embeds[0]!.description!.split('\n')).toHaveLength(10);
     expect(customIds(all.payload)).toContain('items.p:all:3:l');
-    const sprays = await b.run('items', { type: 'spray' });
+    const sprays = await env.b.run('items', { type: 'spray' });
     expect(sprays.payload.embeds[0]!.title).toBe('Sprays');
     expect(sprays.payload.embeds[0]!.description!.split('\n').every((l) => l.includes('· Spray'))).toBe(true);
-    const one = await b.run('items', { name: 'Hammer Drop' });
+    const one = await env.b.run('items', { name: 'Hammer Drop' });
     expect(one.payload.embeds[0]!.title).toBe('Hammer Drop');
-    expect((await b.run('items', { name: 'nothing-like-this' })).payload.embeds[0]!.description).toMatch(/^No item “nothing-like-this” was found/);
+    expect((await env.b.run('items', { name: 'nothing-like-this' })).payload.embeds[0]!.description).toMatch(/^No item “nothing-like-this” was found/);
   });
   it('/maps pages through every map', async () => {
-    const last = await b.press('maps.p:4:l');
+    const last = await env.b.press('maps.p:4:l');
     expect(last.payload.embeds[0]!.description!.split('\n')).toHaveLength(8);
   });
   it('/achievements: all, by hero, and one', async () => {
-    expect((await b.run('achievements', {})).payload.embeds[0]!.description!.split('\n')).toHaveLength(10);
-    const loki = await b.run('achievements', { hero: 'loki' });
+    expect((await env.b.run('achievements', {})).payload.embeds[0]!.description!.split('\n')).toHaveLength(10);
+    const loki = await env.b.run('achievements', { hero: 'loki' });
     expect(loki.payload.embeds[0]!.title).toBe('Loki achievements');
     expect(loki.payload.embeds[0]!.description!.split('\n')).toHaveLength(2);
-    const one = await b.run('achievements', { name: 'Worthy' });
+    const one = await env.b.run('achievements', { name: 'Worthy' });
     expect(one.payload.embeds[0]!.description).toBe('Win 50 matches as Thor.');
   });
   it('/battlepass: by season, with a clear message for a season without one', async () => {
-    const s1 = await b.run('battlepass', { season: 1 });
+    const s1 = await env.b.run('battlepass', { season: 1 });
     expect(s1.payload.embeds[0]!.title).toBe('Eternal Night Falls');
-    expect((await b.run('battlepass', {})).payload.embeds[0]!.author?.name).toBe('Battle pass · season 1.5');
-    expect((await b.run('battlepass', { season: 7 })).payload.embeds[0]!.description).toMatch(/^There is no battle pass for season 7\./);
+    expect((await env.b.run('battlepass', {})).payload.embeds[0]!.author?.name).toBe('Battle pass · season 1.5');
+    expect((await env.b.run('battlepass', { season: 7 })).payload.embeds[0]!.description).toMatch(/^There is no battle pass for season 7\./);
   });
 });
 
 describe('every endpoint of the spec is reachable from a command', () => {
   it('a session of commands touches all 20', async () => {
-    const fresh = bot(r);
-    const before = new Map(r.requests.byPath);
+    const fresh = bot(env.r);
+    const before = new Map(env.r.requests.byPath);
     await fresh.run('hero', { name: 'hulk' });
     for (const s of ['costumes', 'stats', 'leaderboard']) await fresh.press('hero.s:1011', [s]);
     await fresh.run('player', { query: '1403392756' });
     await fresh.press('pl.s:1403392756:', ['matches']);
     await fresh.press('pl.m:1403392756', ['6713355_1740604074_322_11001_10']);
-    r.setFaults({ forceStatus: 500, pathPrefix: '/api/v2/' });
+    env.r.setFaults({ forceStatus: 500, pathPrefix: '/api/v2/' });
     await fresh.press('pl.s:1117455441:', ['matches']);
-    r.setFaults({});
+    env.r.setFaults({});
     await fresh.run('achievements', {});
     await fresh.run('achievements', { name: 'Worthy' });
     await fresh.run('battlepass', {});
@@ -133,7 +122,7 @@ describe('every endpoint of the spec is reachable from a command', () => {
     await fresh.run('maps', {});
     for (const type of ['patch-notes', 'balances', 'dev-diaries', 'game-versions']) await fresh.run('patch-notes', { type });
     await fresh.press('pn.o:dev-diaries:1', ['4']);
-    const touched = [...r.requests.byPath].filter(([path, n]) => n > (before.get(path) ?? 0)).map(([path]) => path);
+    const touched = [...env.r.requests.byPath].filter(([path, n]) => n > (before.get(path) ?? 0)).map(([path]) => path);
     const patterns = [
       /^\/api\/v1\/heroes$/, /^\/api\/v1\/heroes\/hero\/[^/]+$/, /^\/api\/v1\/heroes\/hero\/[^/]+\/stats$/, /^\/api\/v1\/heroes\/hero\/[^/]+\/costumes$/,
       /^\/api\/v1\/heroes\/leaderboard\/[^/]+$/, /^\/api\/v1\/achievements$/, /^\/api\/v1\/achievement\/[^/]+$/, /^\/api\/v1\/battlepass$/,

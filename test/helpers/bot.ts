@@ -1,5 +1,6 @@
 /** Test helpers for handlers: a router over every command and a context on a cached client to the replica. */
 import Keyv from 'keyv';
+import { afterAll, beforeAll } from 'vitest';
 import { commands } from '../../commands/index.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
@@ -9,7 +10,7 @@ import { Router } from '../../src/discord/router.js';
 import { createCommandContext } from '../../src/services.js';
 import type { Replica } from '../../src/replica/server.js';
 import { toMessagePayload, type MessagePayload, type View } from '../../src/render/view.js';
-import { capturingLogger, clientFor } from './replica.js';
+import { capturingLogger, clientFor, replica } from './replica.js';
 
 export const MEMBER = { userId: '200000000000000001', guildId: '300000000000000001', locale: 'en-US' };
 export const OTHER_MEMBER = { userId: '200000000000000002', guildId: '300000000000000001', locale: 'en-US' };
@@ -48,4 +49,21 @@ export function bot(r: Replica) {
 /** Every custom ID in a payload. */
 export function customIds(payload: MessagePayload): string[] {
   return payload.components.flatMap((row) => row.components.map((c) => ('custom_id' in c ? c.custom_id : ''))).filter(Boolean);
+}
+
+/**
+ * Registers hooks that start a replica and a bot before the file's tests and stop them after;
+ * read `env.r` and `env.b` inside tests.
+ */
+export function useReplicaBot(): { r: Replica; b: ReturnType<typeof bot> } {
+  const env = {} as { r: Replica; b: ReturnType<typeof bot> };
+  beforeAll(async () => {
+    env.r = await replica();
+    env.b = bot(env.r);
+  });
+  afterAll(async () => {
+    await env.b.close();
+    await env.r.close();
+  });
+  return env;
 }
