@@ -1,6 +1,6 @@
 /**
- * Composition root (STYLE.md): config -> logger -> cache -> API client -> Discord runtime. The store
- * and the feeds join here as their issues land.
+ * Composition root (STYLE.md): config -> logger -> state store and cache -> API client -> Discord
+ * runtime -> feeds. Without DISCORD_TOKEN it checks the API and says what to set.
  */
 import { commands } from '../commands/index.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
