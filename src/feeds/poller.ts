@@ -35,6 +35,9 @@ const feedState = z.object({
 });
 type FeedState = z.output<typeof feedState>;
 
+/** A guild's subscription to one feed. */
+type Subscription = { guildId: string; sub: NonNullable<Awaited<ReturnType<GuildSettingsRepository['get']>>['feeds'][FeedType]> };
+
 /** Reads the first page of one feed, fresh from the API at background priority, newest first. */
 export async function fetchFeed(api: RivalsApi, type: FeedType): Promise<FeedPost[]> {
   const options = { fresh: true, priority: 'background' as const };
@@ -103,6 +106,8 @@ export class FeedPoller {
 
   async #pollFeed(type: FeedType): Promise<void> {
     const posts = await fetchFeed(this.#o.api, type);
+    // One scan of the store per feed and poll, shared by every fan-out and the backfill.
+    const subs = await this.#subscriptions(type);
     const key = `feed:${type}`;
     const parsed = feedState.safeParse(await this.#o.state.get(key));
     if (!parsed.success) {
@@ -121,19 +126,19 @@ export class FeedPoller {
         this.#o.logger.info({ feed: type, posts: found.map((p) => p.id) }, 'new feed posts');
       }
       for (const item of [...state.pending]) {
-        const complete = await this.#fanOut(type, item.post, item.foundAt);
+        const complete = await this.#fanOut(type, item.post, item.foundAt, subs);
         if (complete) {
           state.pending = state.pending.filter((p) => p.post.id !== item.post.id);
           await this.#o.state.set(key, state);
         }
       }
     }
-    await this.#backfill(type, posts);
+    await this.#backfill(type, posts, subs);
   }
 
   /** Subscriptions of a feed: guild id, and its subscription, for every guild that has one. */
-  async #subscriptions(type: FeedType) {
-    const out: { guildId: string; sub: NonNullable<Awaited<ReturnType<GuildSettingsRepository['get']>>['feeds'][FeedType]> }[] = [];
+  async #subscriptions(type: FeedType): Promise<Subscription[]> {
+    const out: Subscription[] = [];
     const iterate = this.#o.state.iterator as unknown as (() => AsyncIterable<[string, unknown]>) | undefined;
     if (!iterate) return out;
     for await (const [rawKey] of iterate.call(this.#o.state)) {
@@ -146,8 +151,8 @@ export class FeedPoller {
   }
 
   /** Delivers one post to every channel subscribed before it was found. @returns whether every delivery is settled (sent, skipped or broken). */
-  async #fanOut(type: FeedType, post: FeedPost, foundAt: number): Promise<boolean> {
-    const subs = (await this.#subscriptions(type)).filter((s) => s.sub.since <= foundAt);
+  async #fanOut(type: FeedType, post: FeedPost, foundAt: number, all: Subscription[]): Promise<boolean> {
+    const subs = all.filter((s) => s.sub.since <= foundAt);
     const queue = new PQueue({ concurrency: FAN_OUT_CONCURRENCY });
     let settled = true;
     await Promise.all(
@@ -162,9 +167,12 @@ export class FeedPoller {
   }
 
   /** Sends the latest `backfill` posts to channels whose admin asked for them, then clears the request. */
-  async #backfill(type: FeedType, posts: FeedPost[]): Promise<void> {
-    for (const { guildId, sub } of await this.#subscriptions(type)) {
-      if (sub.backfill <= 0) continue;
+  async #backfill(type: FeedType, posts: FeedPost[], subs: Subscription[]): Promise<void> {
+    for (const { guildId, sub: seen } of subs) {
+      if (seen.backfill <= 0) continue;
+      // The fan-out may have marked it broken since the scan: read it again (rare: only pending backfills).
+      const sub = (await this.#o.settings.get(guildId)).feeds[type];
+      if (!sub || sub.broken || sub.channelId !== seen.channelId || sub.backfill <= 0) continue;
       for (const post of posts.slice(0, sub.backfill).reverse()) await this.#deliver(type, post, guildId, sub);
       await this.#o.settings.update(guildId, (s) => {
         const current = s.feeds[type];
