@@ -10,6 +10,7 @@
  */
 import { ApplicationCommandOptionType, ComponentType, type APIApplicationCommandOption } from 'discord-api-types/v10';
 import { pino } from 'pino';
+import { createLogger } from './logger.js';
 import { commands } from '../commands/index.js';
 import { ConfigError, loadConfig } from './config.js';
 import type { CommandContext, CommandInput } from './discord/command.js';
@@ -123,7 +124,7 @@ async function main(argv: string[]): Promise<number> {
     throw err;
   }
   // Logs to stderr only, so stdout carries nothing but the view.
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn', redact: ['config.rivals.apiKey'] }, pino.destination(2));
+  const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', destination: pino.destination(2), secrets: [config.rivals.apiKey, config.discord.token] });
   const router = new Router(commands);
   let parsed: Parsed;
   try {
