@@ -1,8 +1,6 @@
 /**
- * The discord.js runtime (STYLE.md, src/discord): the client, and the acknowledgement policy in one
- * place. Discord requires an answer to every interaction within 3 seconds (Discord: "Receiving and
- * Responding" to interactions): a View ready within {@link DEFAULT_ACK_DEADLINE_MS} is sent as the
- * reply (or message update); otherwise the interaction is deferred and the reply edited when ready.
+ * The discord.js runtime (STYLE.md, src/discord): the client, and discord.js implementations of the
+ * responder ports of the acknowledgement policy (./respond.ts: reply within 1.5 s, else defer and edit).
  */
 import {
   ChannelType,
@@ -19,15 +17,12 @@ import {
   type UserContextMenuCommandInteraction,
 } from 'discord.js';
 import type { Logger } from '../logger.js';
-import { toMessagePayload, type MessagePayload, type View } from '../render/view.js';
+import type { MessagePayload } from '../render/view.js';
 import { t } from '../strings.js';
 import type { ChannelAccess, CommandContext, CommandInput, Invoker } from './command.js';
+import { answerAutocomplete, answerCommand, answerComponent, type CommandResponder, type ComponentResponder } from './respond.js';
 import type { Router } from './router.js';
 
-/** A View ready within this many ms is sent directly; later ones are deferred first. Well inside 3 s. */
-export const DEFAULT_ACK_DEADLINE_MS = 1_500;
-/** Discord gives autocomplete 3 s and no way to defer: past this, an empty list is sent. */
-const AUTOCOMPLETE_DEADLINE_MS = 2_500;
 
 /**
  * A discord.js client with only the Guilds intent, caches cut to what the bot uses, mentions off by
@@ -113,16 +108,6 @@ export function discordChannelAccess(client: Client): ChannelAccess {
   };
 }
 
-type Outcome<T> = { value: T } | { late: true };
-
-function within<T>(work: Promise<T>, ms: number): Promise<Outcome<T>> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<Outcome<T>>((resolve) => {
-    timer = setTimeout(() => resolve({ late: true }), ms);
-  });
-  return Promise.race([work.then((value) => ({ value })), late]).finally(() => clearTimeout(timer));
-}
-
 export interface RuntimeOptions {
   router: Router;
   /** The shared context; each interaction gets a child logger. */
@@ -186,24 +171,10 @@ export class DiscordRuntime {
 
   async #command(interaction: ChatInputCommandInteraction | UserContextMenuCommandInteraction, input: CommandInput, ctx: CommandContext): Promise<void> {
     const work = this.#options.router.command(interaction.commandName, input, ctx);
-    const first = await within(work, this.#options.ackDeadlineMs ?? DEFAULT_ACK_DEADLINE_MS);
-    if ('value' in first) {
-      await interaction.reply(replyOptions(toMessagePayload(first.value)));
-      return;
-    }
-    // Deferred as the server prefers; an answer that must be private (an error) in a public deferral
-    // replaces the placeholder with an ephemeral follow-up.
-    const privately = await this.#options.router.prefersPrivate(input.user, ctx);
-    await interaction.deferReply(privately ? { flags: MessageFlags.Ephemeral } : {});
-    const view: View = await work;
-    const payload = toMessagePayload(view);
-    if (view.ephemeral && !privately) {
-      await interaction.deleteReply();
-      await interaction.followUp(replyOptions(payload));
-    } else {
-      const { flags: _flags, ...edit } = replyOptions(payload);
-      await interaction.editReply(edit);
-    }
+    await answerCommand(work, commandResponder(interaction), {
+      prefersPrivate: () => this.#options.router.prefersPrivate(input.user, ctx),
+      deadlineMs: this.#options.ackDeadlineMs,
+    });
   }
 
   async #component(interaction: MessageComponentInteraction, ctx: CommandContext): Promise<void> {
@@ -211,29 +182,41 @@ export class DiscordRuntime {
     const values = interaction.isStringSelectMenu() ? interaction.values : [];
     const own = invokerId === undefined || invokerId === interaction.user.id;
     const work = this.#options.router.component(interaction.customId, values, invokerOf(interaction), invokerId, ctx);
-    const first = await within(work, this.#options.ackDeadlineMs ?? DEFAULT_ACK_DEADLINE_MS);
-    if ('value' in first) {
-      const payload = replyOptions(toMessagePayload(first.value.view));
-      if (first.value.mode === 'update') {
-        const { flags: _flags, ...update } = payload;
-        await interaction.update(update);
-      } else await interaction.reply(payload);
-      return;
-    }
-    // Whose press it is decides the deferral: the invoker's updates the message, anyone else's gets a private reply.
-    if (own) await interaction.deferUpdate();
-    else await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-    const result = await work;
-    const { flags: _flags, ...payload } = replyOptions(toMessagePayload(result.view));
-    if (own && result.mode === 'reply') await interaction.followUp({ ...payload, flags: MessageFlags.Ephemeral });
-    else await interaction.editReply(payload);
+    await answerComponent(work, own, componentResponder(interaction), this.#options.ackDeadlineMs);
   }
 
   async #autocomplete(interaction: AutocompleteInteraction, ctx: CommandContext): Promise<void> {
     const focused = interaction.options.getFocused(true);
     const { subcommand, options } = optionsOf(interaction.options.data);
     const work = this.#options.router.autocomplete(interaction.commandName, { subcommand, focused: { name: focused.name, value: String(focused.value) }, options, user: invokerOf(interaction) }, ctx);
-    const first = await within(work, AUTOCOMPLETE_DEADLINE_MS);
-    await interaction.respond('value' in first ? first.value : []);
+    await interaction.respond(await answerAutocomplete(work));
   }
+}
+
+/** {@link CommandResponder} over a discord.js command interaction. */
+function commandResponder(interaction: ChatInputCommandInteraction | UserContextMenuCommandInteraction): CommandResponder {
+  return {
+    reply: async (payload) => void (await interaction.reply(replyOptions(payload))),
+    defer: async (ephemeral) => void (await interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {})),
+    edit: async (payload) => void (await interaction.editReply(withoutFlags(replyOptions(payload)))),
+    deleteReply: () => interaction.deleteReply(),
+    followUp: async (payload) => void (await interaction.followUp(replyOptions(payload))),
+  };
+}
+
+/** {@link ComponentResponder} over a discord.js button or select-menu interaction. */
+function componentResponder(interaction: MessageComponentInteraction): ComponentResponder {
+  return {
+    update: async (payload) => void (await interaction.update(withoutFlags(replyOptions(payload)))),
+    reply: async (payload) => void (await interaction.reply(replyOptions(payload))),
+    deferUpdate: async () => void (await interaction.deferUpdate()),
+    deferEphemeralReply: async () => void (await interaction.deferReply({ flags: MessageFlags.Ephemeral })),
+    edit: async (payload) => void (await interaction.editReply(withoutFlags(replyOptions(payload)))),
+    followUp: async (payload) => void (await interaction.followUp(replyOptions(payload))),
+  };
+}
+
+function withoutFlags<T extends { flags?: unknown }>(options: T): Omit<T, 'flags'> {
+  const { flags: _flags, ...rest } = options;
+  return rest;
 }
