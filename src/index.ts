@@ -1,6 +1,7 @@
 /**
  * Composition root (STYLE.md): config -> logger -> state store and cache -> API client -> Discord
- * runtime -> feeds. Without DISCORD_TOKEN it checks the API and says what to set.
+ * runtime -> feeds. Without DISCORD_TOKEN (or with `--playground`, `npm run playground`) the same
+ * router, handlers and feeds serve the local playground web page on PORT instead of Discord.
  */
 import { commands } from '../commands/index.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
@@ -15,6 +16,7 @@ import { createFeedTester } from './feeds/test-post.js';
 import { GuildSettingsRepository } from './store/guild-settings.js';
 import { faultsFromEnv } from './replica/faults.js';
 import { createApiServices, createCommandContext } from './services.js';
+import { startPlayground, type Playground } from './playground/start.js';
 
 let config: Config;
 try {
@@ -33,18 +35,33 @@ if (services.replica) {
   logger.info({ api: config.rivals.baseUrl, rpm: config.rivals.requestsPerMinute, cache: config.redisUrl ? 'redis' : 'memory' }, 'using the game API');
 }
 
-if (!config.discord.token) {
+const playgroundAsked = process.argv.includes('--playground');
+if (!config.discord.token || playgroundAsked) {
+  if (!config.discord.token) logger.info('DISCORD_TOKEN is not set, so the bot runs in the local playground. Set DISCORD_TOKEN and DISCORD_CLIENT_ID (see .env.example) to run it on Discord.');
+  let playground: Playground;
   try {
-    const heroes = await services.api.heroes();
-    logger.info({ heroes: heroes.data.length, source: heroes.source }, 'game API reachable');
+    playground = await startPlayground({ config, services, logger });
   } catch (err) {
-    logger.error({ err }, 'game API check failed');
+    const inUse = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    logger.fatal({ err }, inUse ? `port ${config.port} is in use: set PORT to a free port` : 'the playground could not start');
+    await services.close();
+    logger.flush();
+    process.exit(1);
   }
-  logger.warn(
-    'DISCORD_TOKEN is not set, so the bot cannot log in to Discord. Set DISCORD_TOKEN and DISCORD_CLIENT_ID (see .env.example), run `npm run deploy` once, then `npm start`. Try the commands meanwhile with `npm run cli -- player query:1403392756`.',
-  );
-  await services.close();
-  logger.flush();
+  logger.info({ url: playground.url }, `playground ready: open ${playground.url} in a browser`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down the playground');
+    await playground.close();
+    await services.close();
+    logger.info('stopped');
+    logger.flush();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
 } else {
   const client = createDiscordClient(config.discord.apiUrl);
   const transport = discordFeedTransport(client.rest);

@@ -49,4 +49,22 @@ export const t = {
   // Freshness.
   staleNote: (age: string) => `API unavailable: showing data as of ${age} ago`,
   pageOf: (page: number, total: number) => `Page ${page} of ${total}`,
+  // The playground (src/playground): what its command bar says before anything reaches the bot.
+  playgroundUnknownCommand: (name: string) => `There is no command /${name}. Type / to see them all.`,
+  playgroundNoPermission: (name: string) => `Only members with Manage Server can use /${name}. Switch to an admin member to try it.`,
+  playgroundNeedsSubcommand: (name: string, subcommands: string[]) => `/${name} needs one of: ${subcommands.join(', ')}.`,
+  playgroundUnknownSubcommand: (name: string, sub: string) => `/${name} has no subcommand “${sub}”.`,
+  playgroundUnknownOption: (name: string, option: string) => `/${name} has no option “${option}”.`,
+  playgroundMissingOption: (option: string) => `The option “${option}” is required.`,
+  playgroundBadChoice: (option: string, choices: string[]) => `Pick one of ${choices.join(', ')} for “${option}”.`,
+  playgroundBadNumber: (option: string, integer: boolean) => `“${option}” must be ${integer ? 'a whole number' : 'a number'}.`,
+  playgroundOutOfRange: (option: string, min?: number, max?: number) =>
+    `“${option}” must be ${min !== undefined && max !== undefined ? `between ${min} and ${max}` : min !== undefined ? `at least ${min}` : `at most ${max}`}.`,
+  playgroundBadLength: (option: string, min?: number, max?: number) => `“${option}” must be ${min ?? 0} to ${max ?? 6000} characters long.`,
+  playgroundBadBoolean: (option: string) => `“${option}” must be True or False.`,
+  playgroundUnknownMember: (option: string, value: string) => `“${value}” is not a member of this server (for “${option}”).`,
+  playgroundUnknownChannel: (option: string, value: string) => `“${value}” is not a channel this option takes (for “${option}”).`,
+  playgroundUnknownRole: (option: string, value: string) => `“${value}” is not a role of this server (for “${option}”).`,
+  playgroundUnknownMessage: () => 'That message is gone. Run the command again.',
+  playgroundEphemeralOwner: () => 'Only the member who got this private message can use its buttons.',
 };

@@ -62,7 +62,7 @@ export interface FeedPollerOptions {
   now?: () => number;
 }
 
-/** The poller. `start()` polls at once and then every interval; `tick()` runs one poll (tests). */
+/** The poller. `start()` polls at once and then every interval; `tick()` runs one poll (tests); `pollNow()` one more, in turn. */
 export class FeedPoller {
   readonly #o: FeedPollerOptions;
   readonly #now: () => number;
@@ -78,11 +78,22 @@ export class FeedPoller {
   start(): void {
     const loop = async () => {
       if (this.#stopped) return;
-      this.#running = this.tick().catch((err: unknown) => this.#o.logger.error({ err }, 'feed poll failed'));
-      await this.#running;
+      await this.#serially();
       if (!this.#stopped) this.#timer = setTimeout(() => void loop(), this.#o.intervalSeconds * 1000);
     };
     void loop();
+  }
+
+  /** Polls once more now, after any poll in progress (the playground calls it when a post is added). */
+  async pollNow(): Promise<void> {
+    await this.#serially();
+  }
+
+  /** Runs a poll after the one in progress, so two polls never overlap in one process. */
+  #serially(): Promise<void> {
+    const next = (this.#running ?? Promise.resolve()).then(() => this.tick()).catch((err: unknown) => this.#o.logger.error({ err }, 'feed poll failed'));
+    this.#running = next;
+    return next;
   }
 
   /** Stops polling and waits for a poll in progress to finish its deliveries. */

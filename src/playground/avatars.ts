@@ -1,0 +1,20 @@
+/**
+ * Avatars for the playground's members and bot, drawn as SVG (the page loads nothing from the
+ * internet): a coloured disc with an initial, as Discord's default avatars are a coloured disc.
+ */
+import { BOT, MEMBERS } from './guild.js';
+
+/** Discord's brand red for the bot, and a neutral grey for an unknown id. */
+const BOT_COLOUR = '#ed4245';
+const UNKNOWN_COLOUR = '#80848e';
+
+/** A 128×128 SVG avatar for a member or the bot (by id); any other id gets a grey disc. */
+export function avatarSvg(id: string): string {
+  const member = MEMBERS.find((m) => m.id === id);
+  const [colour, initial] = id === BOT.id ? [BOT_COLOUR, 'R'] : member ? [member.colour, member.name[0]!.toUpperCase()] : [UNKNOWN_COLOUR, '?'];
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="128" height="128" viewBox="0 0 128 128">` +
+    `<circle cx="64" cy="64" r="64" fill="${colour}"/>` +
+    `<text x="64" y="84" fill="#fff" font-family="sans-serif" font-size="60" font-weight="700" text-anchor="middle">${initial}</text></svg>`
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * The playground's channels as the bot's ports see them: {@link ChannelAccess} for /config and a
+ * {@link FeedTransport} that posts feed messages into the playground's channels, with Discord's
+ * behaviour for an unknown channel (10003) and for a repeated nonce with `enforce_nonce` (the
+ * message already created is returned, nothing is posted twice).
+ */
+import { ChannelType } from 'discord-api-types/v10';
+import type { ChannelAccess } from '../discord/command.js';
+import type { FeedTransport } from '../feeds/delivery.js';
+import { channelById, GUILD } from './guild.js';
+import type { MessageStore } from './messages.js';
+
+/** Nonces remembered for `enforce_nonce` (Discord keeps them for a few minutes; here, the last this many). */
+const NONCES_KEPT = 1_000;
+
+/** What the bot may do in the playground: every channel exists and it may post everywhere. */
+export function playgroundChannelAccess(): ChannelAccess {
+  return {
+    async check(guildId, channelId) {
+      const channel = guildId === GUILD.id ? channelById(channelId) : undefined;
+      return { exists: channel !== undefined, announcement: channel?.type === ChannelType.GuildAnnouncement, missing: [] };
+    },
+  };
+}
+
+/** A REST-shaped error, as discord.js throws it (`code`, `status`). */
+class PlaygroundRestError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Feed messages posted into the playground's channels as the bot's own messages. */
+export function playgroundFeedTransport(messages: MessageStore): FeedTransport {
+  const nonces = new Map<string, string>();
+  return {
+    async send(channelId, body) {
+      if (!channelById(channelId)) throw new PlaygroundRestError('Unknown Channel', 10003, 404);
+      const existing = nonces.get(body.nonce);
+      if (body.enforce_nonce && existing && messages.get(existing)) return { id: existing };
+      const { nonce: _nonce, enforce_nonce: _enforce, ...payload } = body;
+      const { id } = messages.create({ channelId, state: 'done', payload, ephemeral: false });
+      nonces.set(body.nonce, id);
+      if (nonces.size > NONCES_KEPT) nonces.delete(nonces.keys().next().value as string);
+      return { id };
+    },
+    async crosspost(channelId, messageId) {
+      const message = messages.get(messageId);
+      if (!message || message.channelId !== channelId) throw new PlaygroundRestError('Unknown Message', 10008, 404);
+      messages.update(messageId, { published: true });
+    },
+  };
+}

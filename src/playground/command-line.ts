@@ -1,0 +1,205 @@
+/**
+ * The playground's command bar language, pure and shared by the page and the tests: a line such as
+ * `/config feed type:Patch notes channel:#patch-notes` is split into the command, its subcommand
+ * and each option's text, using the command's definition (Discord's registration JSON) to know
+ * which words are option names, so values may contain spaces. It also says what the cursor (the
+ * end of the line) is editing, which decides what the picker suggests.
+ */
+
+/** The parts of a command definition the command bar reads (Discord: "Application Command Object"). */
+export interface DefinitionOption {
+  type: number;
+  name: string;
+  description: string;
+  required?: boolean;
+  autocomplete?: boolean;
+  choices?: { name: string; value: string | number }[];
+  channel_types?: number[];
+  options?: DefinitionOption[];
+}
+
+export interface Definition {
+  name: string;
+  description?: string;
+  /** 1 chat input (slash), 2 user context menu. */
+  type?: number;
+  default_member_permissions?: string | null;
+  options?: DefinitionOption[];
+}
+
+const SUBCOMMAND = 1;
+const SUBCOMMAND_GROUP = 2;
+
+/** What the end of the line is editing. */
+export type Focus =
+  | { kind: 'command'; text: string }
+  | { kind: 'subcommand'; text: string }
+  /** Between options: `text` is a partial option name (maybe empty). */
+  | { kind: 'option-name'; text: string }
+  /** Inside an option's value; `word` is the last word of it, which may also be a partial option name. */
+  | { kind: 'option-value'; option: DefinitionOption; text: string; word: string };
+
+/** A parsed command bar line. */
+export interface ParsedLine {
+  definition?: Definition;
+  subcommand?: string;
+  /** Option name -> text typed, trimmed. */
+  options: Record<string, string>;
+  /** The options the (sub)command takes. */
+  available: DefinitionOption[];
+  focus: Focus;
+}
+
+/** Subcommands of a definition; [] when it has none. */
+export function subcommandsOf(definition: Definition): DefinitionOption[] {
+  return (definition.options ?? []).filter((o) => o.type === SUBCOMMAND);
+}
+
+function optionsOf(definition: Definition, subcommand?: string): DefinitionOption[] {
+  const list = subcommand === undefined ? definition.options ?? [] : subcommandsOf(definition).find((s) => s.name === subcommand)?.options ?? [];
+  return list.filter((o) => o.type !== SUBCOMMAND && o.type !== SUBCOMMAND_GROUP);
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Parses a line typed in the command bar against the chat-input definitions. A line that does not
+ * start with `/` focuses the command with the whole text.
+ */
+export function parseCommandLine(line: string, definitions: readonly Definition[]): ParsedLine {
+  const none = { options: {}, available: [] };
+  if (!line.startsWith('/')) return { ...none, focus: { kind: 'command', text: line } };
+  const nameMatch = line.slice(1).match(/^(\S*)(\s*)/)!;
+  const name = nameMatch[1]!;
+  if (nameMatch[2] === '') return { ...none, focus: { kind: 'command', text: name } };
+  const definition = definitions.find((d) => d.name.toLowerCase() === name.toLowerCase() && (d.type ?? 1) === 1);
+  if (!definition) return { ...none, focus: { kind: 'command', text: name } };
+  let rest = line.slice(1 + nameMatch[0].length);
+  let subcommand: string | undefined;
+  if (subcommandsOf(definition).length > 0) {
+    const subMatch = rest.match(/^(\S*)(\s*)/)!;
+    const sub = subcommandsOf(definition).find((s) => s.name === subMatch[1]);
+    if (!sub || subMatch[2] === '') return { definition, ...none, focus: { kind: 'subcommand', text: subMatch[1]! } };
+    subcommand = sub.name;
+    rest = rest.slice(subMatch[0].length);
+  }
+  const available = optionsOf(definition, subcommand);
+  const options: Record<string, string> = {};
+  if (available.length === 0) return { definition, subcommand, options, available, focus: { kind: 'option-name', text: rest.trim() } };
+  // Option names followed by a colon, at the start or after a space.
+  const pattern = new RegExp(`(^|\\s)(${available.map((o) => escapeRegExp(o.name)).join('|')}):`, 'g');
+  const marks = [...rest.matchAll(pattern)].map((m) => ({ name: m[2]!, start: m.index! + m[1]!.length, valueStart: m.index! + m[0].length }));
+  if (marks.length === 0) return { definition, subcommand, options, available, focus: { kind: 'option-name', text: rest.trim() } };
+  marks.forEach((mark, i) => {
+    const end = i + 1 < marks.length ? marks[i + 1]!.start : rest.length;
+    options[mark.name] = rest.slice(mark.valueStart, end).trim();
+  });
+  const last = marks[marks.length - 1]!;
+  const option = available.find((o) => o.name === last.name)!;
+  const text = rest.slice(last.valueStart);
+  const word = /\s$/.test(text) ? '' : text.split(/\s+/).pop() ?? '';
+  return { definition, subcommand, options, available, focus: { kind: 'option-value', option, text: text.trimStart(), word } };
+}
+
+/** A suggestion the picker shows: the line to replace the bar's text with, and what to show. */
+export interface Suggestion {
+  label: string;
+  detail: string;
+  /** The new line when picked. */
+  line: string;
+  /** Set when picking records a choice whose value differs from its name (autocomplete, choices). */
+  pick?: { option: string; name: string; value: string | number };
+  required?: boolean;
+}
+
+/**
+ * Static suggestions for a parsed line: commands, subcommands, option names, choices, and members,
+ * channels or roles for those option types. Autocomplete choices come from the bot and are turned
+ * into suggestions with {@link valueSuggestions}.
+ */
+export function staticSuggestions(
+  line: string,
+  parsed: ParsedLine,
+  definitions: readonly Definition[],
+  guild: { members: { id: string; name: string }[]; channels: { id: string; name: string; type: number }[]; roles: { id: string; name: string }[] },
+): Suggestion[] {
+  const focus = parsed.focus;
+  const prefix = (s: string, p: string) => s.toLowerCase().startsWith(p.toLowerCase());
+  if (focus.kind === 'command') {
+    const out: Suggestion[] = [];
+    for (const d of definitions) {
+      if ((d.type ?? 1) !== 1 || !prefix(d.name, focus.text)) continue;
+      const subs = subcommandsOf(d);
+      if (subs.length === 0) out.push({ label: `/${d.name}`, detail: d.description ?? '', line: `/${d.name} ` });
+      else for (const s of subs) out.push({ label: `/${d.name} ${s.name}`, detail: s.description, line: `/${d.name} ${s.name} ` });
+    }
+    return out;
+  }
+  const head = `/${parsed.definition!.name} `;
+  if (focus.kind === 'subcommand') {
+    return subcommandsOf(parsed.definition!)
+      .filter((s) => prefix(s.name, focus.text))
+      .map((s) => ({ label: `/${parsed.definition!.name} ${s.name}`, detail: s.description, line: `${head}${s.name} ` }));
+  }
+  const unused = parsed.available.filter((o) => parsed.options[o.name] === undefined);
+  const names = (partial: string, base: string) =>
+    unused
+      .filter((o) => prefix(o.name, partial))
+      .sort((a, b) => Number(Boolean(b.required)) - Number(Boolean(a.required)))
+      .map((o) => ({ label: `${o.name}:`, detail: o.description, line: `${base}${o.name}:`, required: Boolean(o.required) }));
+  if (focus.kind === 'option-name') {
+    const base = line.slice(0, line.length - focus.text.length).replace(/\s*$/, ' ');
+    return names(focus.text, base);
+  }
+  const base = line.slice(0, line.length - focus.text.length);
+  const values = valueSuggestions(focus.option, focus.text, base, guild);
+  const named = focus.word === '' ? [] : names(focus.word, line.slice(0, line.length - focus.word.length));
+  return [...values, ...named];
+}
+
+/** Suggestions for an option's value: its choices, or the guild's members, channels or roles. */
+function valueSuggestions(
+  option: DefinitionOption,
+  text: string,
+  base: string,
+  guild: { members: { id: string; name: string }[]; channels: { id: string; name: string; type: number }[]; roles: { id: string; name: string }[] },
+): Suggestion[] {
+  const typed = text.trim().toLowerCase().replace(/^[#@]/, '');
+  const has = (s: string) => s.toLowerCase().includes(typed);
+  const make = (name: string, value: string | number, shown = name, detail = ''): Suggestion => ({ label: shown, detail, line: `${base}${shown} `, pick: { option: option.name, name: shown, value } });
+  if (option.choices?.length) return option.choices.filter((c) => has(c.name)).map((c) => make(c.name, c.value));
+  switch (option.type) {
+    case 5:
+      return ['True', 'False'].filter(has).map((b) => make(b, b));
+    case 6:
+    case 9:
+      return guild.members.filter((m) => has(m.name)).map((m) => make(m.name, m.id, `@${m.name}`));
+    case 7:
+      return guild.channels.filter((c) => has(c.name) && (!option.channel_types?.length || option.channel_types.includes(c.type))).map((c) => make(c.name, c.id, `#${c.name}`));
+    case 8:
+      return guild.roles.filter((r) => has(r.name)).map((r) => make(r.name, r.id, `@${r.name}`));
+    default:
+      return [];
+  }
+}
+
+/** Suggestions from autocomplete choices for the focused option value. */
+export function autocompleteSuggestions(line: string, parsed: ParsedLine, choices: { name: string; value: string | number }[]): Suggestion[] {
+  if (parsed.focus.kind !== 'option-value') return [];
+  const base = line.slice(0, line.length - parsed.focus.text.length);
+  const option = parsed.focus.option.name;
+  return choices.map((c) => ({ label: c.name, detail: '', line: `${base}${c.name} `, pick: { option, name: c.name, value: c.value } }));
+}
+
+/**
+ * The options to send: each typed text, or the value of the choice picked for it when the text is
+ * still that choice's name (as Discord sends an autocomplete choice's value, not its name).
+ */
+export function optionsToSend(parsed: ParsedLine, picks: ReadonlyMap<string, { name: string; value: string | number }>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, text] of Object.entries(parsed.options)) {
+    const pick = picks.get(name);
+    out[name] = pick && pick.name === text ? String(pick.value) : text;
+  }
+  return out;
+}

@@ -1,0 +1,190 @@
+/**
+ * The playground's interaction adapter: turns the page's requests into the same interaction inputs
+ * the discord.js runtime builds (CommandInput, Invoker, custom IDs and select values), runs them
+ * through the same Router, and answers through the same acknowledgement policy (src/discord/
+ * respond.ts) with responders that write to the playground's channels instead of Discord.
+ */
+import { ApplicationCommandType, MessageFlags, type APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
+import type { CommandContext, CommandInput, Invoker } from '../discord/command.js';
+import { answerAutocomplete, answerCommand, answerComponent, type CommandResponder, type ComponentResponder } from '../discord/respond.js';
+import type { Router } from '../discord/router.js';
+import type { Logger } from '../logger.js';
+import type { MessagePayload } from '../render/view.js';
+import { t } from '../strings.js';
+import { GUILD, memberById, channelById, permissionsOf, mayUse, type PlaygroundMember } from './guild.js';
+import type { MessageInteraction, MessageStore } from './messages.js';
+import { resolveCommand, type TypedCommand } from './options.js';
+
+/** The outcome of a request: accepted (the answer arrives as message events), or refused with the sentence to show. */
+export type Accepted = { ok: true } | { ok: false; error: string };
+
+export interface PlaygroundInteractionsOptions {
+  router: Router;
+  /** The shared context; each interaction gets a child logger. */
+  context: Omit<CommandContext, 'logger'>;
+  messages: MessageStore;
+  logger: Logger;
+  /** As the Discord runtime's: a View ready sooner is sent directly, a later one is deferred first. */
+  ackDeadlineMs?: number;
+}
+
+const isEphemeral = (p: MessagePayload) => (p.flags & MessageFlags.Ephemeral) !== 0;
+
+/** Serves the playground page's slash commands, context-menu commands, components and autocomplete. */
+export class PlaygroundInteractions {
+  readonly #o: PlaygroundInteractionsOptions;
+  readonly #inflight = new Set<Promise<void>>();
+  #sequence = 0;
+
+  constructor(options: PlaygroundInteractionsOptions) {
+    this.#o = options;
+  }
+
+  /** Waits for every answer in flight (shutdown). */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.#inflight]);
+  }
+
+  /** Interactions being answered now. */
+  get inflight(): number {
+    return this.#inflight.size;
+  }
+
+  /**
+   * Runs a slash command typed by `memberId` in `channelId`. Refuses, as Discord's client does, a
+   * command the member may not use or options that do not fit the definition; otherwise the answer
+   * (or its "thinking" placeholder) appears in the channel.
+   */
+  command(memberId: string, channelId: string, typed: TypedCommand): Accepted {
+    const where = this.#where(memberId, channelId);
+    if (!where.ok) return where;
+    const resolved = resolveCommand(this.#o.router.commands, typed, where.member);
+    if (!resolved.ok) return resolved;
+    const input: CommandInput = { subcommand: resolved.subcommand, options: resolved.options, user: invokerOf(where.member) };
+    this.#run('command', where.member, (ctx) => {
+      const responder = this.#commandResponder(channelId, { userId: memberId, command: resolved.display, kind: 'slash' });
+      return answerCommand(this.#o.router.command(typed.command, input, ctx), responder, {
+        prefersPrivate: () => this.#o.router.prefersPrivate(input.user, ctx),
+        deadlineMs: this.#o.ackDeadlineMs,
+      });
+    });
+    return { ok: true };
+  }
+
+  /** Runs a user context-menu command (Apps › name) by `memberId` on `targetId`. */
+  userCommand(memberId: string, channelId: string, name: string, targetId: string): Accepted {
+    const where = this.#where(memberId, channelId);
+    if (!where.ok) return where;
+    const module = this.#o.router.commands.find((m) => m.definition.name === name && m.definition.type === ApplicationCommandType.User);
+    const target = memberById(targetId);
+    if (!module) return { ok: false, error: t.playgroundUnknownCommand(name) };
+    if (!mayUse(where.member, module.definition.default_member_permissions)) return { ok: false, error: t.playgroundNoPermission(name) };
+    if (!target) return { ok: false, error: t.playgroundUnknownMember('user', targetId) };
+    const input: CommandInput = { options: {}, targetUserId: target.id, targetName: target.name, user: invokerOf(where.member) };
+    this.#run('user command', where.member, (ctx) => {
+      const responder = this.#commandResponder(channelId, { userId: memberId, command: name, kind: 'user' });
+      return answerCommand(this.#o.router.command(name, input, ctx), responder, {
+        prefersPrivate: () => this.#o.router.prefersPrivate(input.user, ctx),
+        deadlineMs: this.#o.ackDeadlineMs,
+      });
+    });
+    return { ok: true };
+  }
+
+  /**
+   * A button press or select-menu choice by `memberId` on a message: the message updates, or a
+   * private reply appears, exactly as the router and the acknowledgement policy decide.
+   */
+  component(memberId: string, messageId: string, customId: string, values: string[]): Accepted {
+    const message = this.#o.messages.get(messageId);
+    if (!message) return { ok: false, error: t.playgroundUnknownMessage() };
+    const where = this.#where(memberId, message.channelId);
+    if (!where.ok) return where;
+    if (message.ephemeral && message.visibleTo !== memberId) return { ok: false, error: t.playgroundEphemeralOwner() };
+    const invokerId = message.interaction?.userId;
+    const own = invokerId === undefined || invokerId === memberId;
+    this.#run('component', where.member, async (ctx) => {
+      const work = this.#o.router.component(customId, values, invokerOf(where.member), invokerId, ctx);
+      const interaction: MessageInteraction = { userId: memberId, command: message.interaction?.command ?? '', kind: 'component' };
+      await answerComponent(work, own, this.#componentResponder(message.id, message.channelId, interaction), this.#o.ackDeadlineMs);
+    });
+    return { ok: true };
+  }
+
+  /** Autocomplete choices for the option being typed; [] when nothing fits or in time. */
+  async autocomplete(memberId: string, typed: TypedCommand, focused: string): Promise<APIApplicationCommandOptionChoice[]> {
+    const member = memberById(memberId);
+    if (!member) return [];
+    const logger = this.#o.logger.child({ interaction: `autocomplete-${++this.#sequence}`, user: memberId });
+    const work = this.#o.router.autocomplete(typed.command, { subcommand: typed.subcommand, focused: { name: focused, value: typed.options[focused] ?? '' }, options: typed.options, user: invokerOf(member) }, { ...this.#o.context, logger });
+    return answerAutocomplete(work);
+  }
+
+  #where(memberId: string, channelId: string): { ok: true; member: PlaygroundMember } | { ok: false; error: string } {
+    const member = memberById(memberId);
+    if (!member) return { ok: false, error: t.playgroundUnknownMember('member', memberId) };
+    if (!channelById(channelId)) return { ok: false, error: t.playgroundUnknownChannel('channel', channelId) };
+    return { ok: true, member };
+  }
+
+  #run(kind: string, member: PlaygroundMember, work: (ctx: CommandContext) => Promise<void>): void {
+    const id = `playground-${++this.#sequence}`;
+    const logger = this.#o.logger.child({ interaction: id, user: member.id, guild: GUILD.id });
+    const job = work({ ...this.#o.context, logger }).catch((err: unknown) => logger.error({ err, kind }, 'interaction failed'));
+    this.#inflight.add(job);
+    void job.finally(() => this.#inflight.delete(job));
+  }
+
+  /** The original response of a command, created by reply or defer and changed by edit and delete. */
+  #commandResponder(channelId: string, interaction: MessageInteraction): CommandResponder {
+    const messages = this.#o.messages;
+    let original: string | undefined;
+    const post = (payload: MessagePayload) =>
+      messages.create({ channelId, interaction, state: 'done', payload, ephemeral: isEphemeral(payload), visibleTo: isEphemeral(payload) ? interaction.userId : undefined }).id;
+    return {
+      reply: async (payload) => void (original = post(payload)),
+      defer: async (ephemeral) => {
+        original = messages.create({ channelId, interaction, state: 'thinking', ephemeral, visibleTo: ephemeral ? interaction.userId : undefined }).id;
+      },
+      edit: async (payload) => void messages.update(originalOf(original), { state: 'done', payload }),
+      deleteReply: async () => messages.delete(originalOf(original)),
+      followUp: async (payload) => void post(payload),
+    };
+  }
+
+  /** Responses to a component on `messageId`: its updates, or a private placeholder and replies. */
+  #componentResponder(messageId: string, channelId: string, interaction: MessageInteraction): ComponentResponder {
+    const messages = this.#o.messages;
+    let placeholder: string | undefined;
+    let deferredUpdate = false;
+    const post = (payload: MessagePayload) =>
+      messages.create({ channelId, interaction, state: 'done', payload, ephemeral: isEphemeral(payload), visibleTo: isEphemeral(payload) ? interaction.userId : undefined });
+    return {
+      update: async (payload) => void messages.update(messageId, { state: 'done', payload }),
+      reply: async (payload) => void post(payload),
+      deferUpdate: async () => {
+        deferredUpdate = true;
+        messages.update(messageId, { state: 'updating' });
+      },
+      deferEphemeralReply: async () => {
+        placeholder = messages.create({ channelId, interaction, state: 'thinking', ephemeral: true, visibleTo: interaction.userId }).id;
+      },
+      edit: async (payload) => void messages.update(placeholder ?? messageId, { state: 'done', payload }),
+      followUp: async (payload) => {
+        // The deferred update ends with this follow-up: the message keeps its content.
+        if (deferredUpdate) messages.update(messageId, { state: 'done' });
+        post(payload);
+      },
+    };
+  }
+}
+
+function originalOf(id: string | undefined): string {
+  if (id === undefined) throw new Error('no original response to change: reply or defer first');
+  return id;
+}
+
+/** The interaction's invoker, as the Discord runtime builds it from `interaction.member`. */
+function invokerOf(member: PlaygroundMember): Invoker {
+  return { userId: member.id, guildId: GUILD.id, locale: 'en-US', permissions: permissionsOf(member) };
+}

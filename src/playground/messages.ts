@@ -1,0 +1,92 @@
+/**
+ * The playground's channels' messages, in memory, with change events for the page (sent over
+ * server-sent events). Only the bot posts: a member's command shows as the header of its answer,
+ * as in Discord.
+ */
+import { EventEmitter } from 'node:events';
+import type { MessageEvent, PlaygroundMessage } from './protocol.js';
+
+export type { MessageEvent, MessageInteraction, PlaygroundMessage } from './protocol.js';
+
+/** Messages kept per channel; older ones are dropped. */
+export const MESSAGES_PER_CHANNEL = 200;
+
+/** Discord's epoch (2015-01-01), for snowflake ids (Discord: "Snowflakes"). */
+const DISCORD_EPOCH = 1_420_070_400_000n;
+
+/** The messages of every playground channel. */
+export class MessageStore {
+  readonly #byChannel = new Map<string, PlaygroundMessage[]>();
+  readonly #events = new EventEmitter();
+  readonly #now: () => number;
+  #sequence = 0n;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+    this.#events.setMaxListeners(0);
+  }
+
+  /** A new snowflake id, increasing. */
+  #nextId(): string {
+    this.#sequence = (this.#sequence + 1n) % 4096n;
+    return (((BigInt(this.#now()) - DISCORD_EPOCH) << 22n) | this.#sequence).toString();
+  }
+
+  /** Adds a message (id and time assigned) and announces it. */
+  create(message: Omit<PlaygroundMessage, 'id' | 'createdAt'>): PlaygroundMessage {
+    const created: PlaygroundMessage = { ...message, id: this.#nextId(), createdAt: this.#now() };
+    const list = this.#byChannel.get(created.channelId) ?? [];
+    list.push(created);
+    if (list.length > MESSAGES_PER_CHANNEL) list.splice(0, list.length - MESSAGES_PER_CHANNEL);
+    this.#byChannel.set(created.channelId, list);
+    this.#emit({ type: 'message', message: created });
+    return created;
+  }
+
+  /**
+   * Replaces fields of a message and announces it.
+   * @throws {Error} when the message does not exist (deleted, or dropped as too old).
+   */
+  update(id: string, patch: Partial<Pick<PlaygroundMessage, 'state' | 'payload' | 'published'>>): PlaygroundMessage {
+    const found = this.get(id);
+    if (!found) throw new Error(`Unknown Message ${id}`);
+    Object.assign(found, patch);
+    this.#emit({ type: 'message', message: found });
+    return found;
+  }
+
+  /** Deletes a message; a no-op when it does not exist. */
+  delete(id: string): void {
+    for (const [channelId, list] of this.#byChannel) {
+      const index = list.findIndex((m) => m.id === id);
+      if (index >= 0) {
+        list.splice(index, 1);
+        this.#emit({ type: 'delete', id, channelId });
+        return;
+      }
+    }
+  }
+
+  get(id: string): PlaygroundMessage | undefined {
+    for (const list of this.#byChannel.values()) {
+      const found = list.find((m) => m.id === id);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** A channel's messages, oldest first, ephemeral ones included (the page shows each to its member only). */
+  list(channelId: string): PlaygroundMessage[] {
+    return [...(this.#byChannel.get(channelId) ?? [])];
+  }
+
+  /** Calls `listener` on every change until the returned function is called. */
+  subscribe(listener: (event: MessageEvent) => void): () => void {
+    this.#events.on('change', listener);
+    return () => this.#events.off('change', listener);
+  }
+
+  #emit(event: MessageEvent): void {
+    this.#events.emit('change', event);
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Turns what a member typed in the playground's command bar into the option values Discord would
+ * put in the interaction, checked against the command's definition as Discord's client checks
+ * them before sending (required options, choices, number ranges, lengths, channel types).
+ * Members, channels and roles may be given by mention, by name or by id.
+ */
+import {
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
+  type APIApplicationCommandBasicOption,
+  type APIApplicationCommandOption,
+} from 'discord-api-types/v10';
+import type { CommandInput, CommandModule } from '../discord/command.js';
+import { t } from '../strings.js';
+import { CHANNELS, MEMBERS, mayUse, ROLES, type PlaygroundMember } from './guild.js';
+
+/** A slash command as the page sends it: names, and each option's text as typed (or a picked choice's value). */
+export interface TypedCommand {
+  command: string;
+  subcommand?: string;
+  options: Record<string, string>;
+}
+
+/** A typed command checked and converted, or the sentence to show the member instead. */
+export type ResolvedCommand =
+  | { ok: true; module: CommandModule; subcommand?: string; options: CommandInput['options']; display: string }
+  | { ok: false; error: string };
+
+/** The options a chat-input command (or its subcommand) takes. */
+export function optionsFor(module: CommandModule, subcommand?: string): APIApplicationCommandBasicOption[] {
+  const top = ('options' in module.definition ? module.definition.options : undefined) ?? [];
+  if (subcommand === undefined) return top.filter(isBasic);
+  const sub = top.find((o) => o.type === ApplicationCommandOptionType.Subcommand && o.name === subcommand);
+  return sub && 'options' in sub ? (sub.options ?? []).filter(isBasic) : [];
+}
+
+/** Subcommand names of a command; [] when it has none. */
+export function subcommandsOf(module: CommandModule): string[] {
+  const top = ('options' in module.definition ? module.definition.options : undefined) ?? [];
+  return top.filter((o) => o.type === ApplicationCommandOptionType.Subcommand).map((o) => o.name);
+}
+
+function isBasic(o: APIApplicationCommandOption): o is APIApplicationCommandBasicOption {
+  return o.type !== ApplicationCommandOptionType.Subcommand && o.type !== ApplicationCommandOptionType.SubcommandGroup;
+}
+
+/**
+ * Checks a typed command against the definitions the bot registers and converts each option to
+ * the value Discord sends (strings, numbers, booleans; snowflakes for members, channels, roles).
+ */
+export function resolveCommand(modules: readonly CommandModule[], typed: TypedCommand, member: PlaygroundMember): ResolvedCommand {
+  const module = modules.find((m) => m.definition.name === typed.command && (m.definition.type ?? ApplicationCommandType.ChatInput) === ApplicationCommandType.ChatInput);
+  if (!module) return { ok: false, error: t.playgroundUnknownCommand(typed.command) };
+  if (!mayUse(member, module.definition.default_member_permissions)) return { ok: false, error: t.playgroundNoPermission(typed.command) };
+  const subcommands = subcommandsOf(module);
+  if (subcommands.length > 0 && typed.subcommand === undefined) return { ok: false, error: t.playgroundNeedsSubcommand(typed.command, subcommands) };
+  if (typed.subcommand !== undefined && !subcommands.includes(typed.subcommand)) return { ok: false, error: t.playgroundUnknownSubcommand(typed.command, typed.subcommand) };
+  const defined = optionsFor(module, typed.subcommand);
+  const options: CommandInput['options'] = {};
+  for (const name of Object.keys(typed.options)) {
+    if (!defined.some((o) => o.name === name)) return { ok: false, error: t.playgroundUnknownOption(typed.command, name) };
+  }
+  for (const option of defined) {
+    const raw = typed.options[option.name]?.trim();
+    if (raw === undefined || raw === '') {
+      if (option.required) return { ok: false, error: t.playgroundMissingOption(option.name) };
+      continue;
+    }
+    const value = convert(option, raw);
+    if (typeof value === 'object') return { ok: false, error: value.error };
+    options[option.name] = value;
+  }
+  const display = `/${typed.command}${typed.subcommand ? ` ${typed.subcommand}` : ''}`;
+  return { ok: true, module, subcommand: typed.subcommand, options, display };
+}
+
+const lower = (s: string) => s.toLowerCase();
+
+function convert(option: APIApplicationCommandBasicOption, raw: string): string | number | boolean | { error: string } {
+  switch (option.type) {
+    case ApplicationCommandOptionType.String: {
+      if (option.choices?.length) {
+        const choice = option.choices.find((c) => lower(c.name) === lower(raw) || lower(c.value) === lower(raw));
+        return choice ? choice.value : { error: t.playgroundBadChoice(option.name, option.choices.map((c) => c.name)) };
+      }
+      const min = option.min_length ?? 0;
+      const max = option.max_length ?? 6000;
+      return raw.length < min || raw.length > max ? { error: t.playgroundBadLength(option.name, option.min_length, option.max_length) } : raw;
+    }
+    case ApplicationCommandOptionType.Integer:
+    case ApplicationCommandOptionType.Number: {
+      const integer = option.type === ApplicationCommandOptionType.Integer;
+      if (option.choices?.length) {
+        const choice = option.choices.find((c) => lower(c.name) === lower(raw) || String(c.value) === raw);
+        return choice ? choice.value : { error: t.playgroundBadChoice(option.name, option.choices.map((c) => c.name)) };
+      }
+      const value = Number(raw);
+      if (!(integer ? /^-?\d+$/ : /^-?(\d+\.?\d*|\.\d+)$/).test(raw) || !Number.isFinite(value)) return { error: t.playgroundBadNumber(option.name, integer) };
+      if ((option.min_value !== undefined && value < option.min_value) || (option.max_value !== undefined && value > option.max_value)) {
+        return { error: t.playgroundOutOfRange(option.name, option.min_value, option.max_value) };
+      }
+      return value;
+    }
+    case ApplicationCommandOptionType.Boolean:
+      if (/^(true|yes|on)$/i.test(raw)) return true;
+      if (/^(false|no|off)$/i.test(raw)) return false;
+      return { error: t.playgroundBadBoolean(option.name) };
+    case ApplicationCommandOptionType.User:
+    case ApplicationCommandOptionType.Mentionable: {
+      const id = raw.match(/^<@!?(\d+)>$/)?.[1] ?? raw;
+      const found = MEMBERS.find((m) => m.id === id || lower(m.name) === lower(raw.replace(/^@/, '')));
+      return found ? found.id : { error: t.playgroundUnknownMember(option.name, raw) };
+    }
+    case ApplicationCommandOptionType.Channel: {
+      const id = raw.match(/^<#(\d+)>$/)?.[1] ?? raw;
+      const found = CHANNELS.find((c) => (c.id === id || lower(c.name) === lower(raw.replace(/^#/, ''))) && (!option.channel_types?.length || option.channel_types.includes(c.type as never)));
+      return found ? found.id : { error: t.playgroundUnknownChannel(option.name, raw) };
+    }
+    case ApplicationCommandOptionType.Role: {
+      const id = raw.match(/^<@&(\d+)>$/)?.[1] ?? raw;
+      const found = ROLES.find((r) => r.id === id || lower(r.name) === lower(raw.replace(/^@/, '')));
+      return found ? found.id : { error: t.playgroundUnknownRole(option.name, raw) };
+    }
+    default:
+      return raw;
+  }
+}

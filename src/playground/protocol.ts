@@ -1,0 +1,60 @@
+/**
+ * What the playground server and its page exchange (JSON over HTTP and server-sent events). Types
+ * only, with no Node imports, so the page's bundle can share them.
+ */
+import type { MessagePayload } from '../render/view.js';
+import type { Definition } from './command-line.js';
+
+/** Who ran the interaction a message answers (Discord: `message.interaction_metadata`). */
+export interface MessageInteraction {
+  userId: string;
+  /** What they ran, as members see it: `/hero`, `/config feed`, or a context-menu command's name. */
+  command: string;
+  kind: 'slash' | 'user' | 'component';
+}
+
+/** A message in a playground channel. */
+export interface PlaygroundMessage {
+  id: string;
+  channelId: string;
+  interaction?: MessageInteraction;
+  /**
+   * `thinking`: a deferred reply's placeholder ("Rivals Bot is thinking..."); `updating`: a deferred
+   * component update in progress (the message shows its old content); `done`: showing `payload`.
+   */
+  state: 'thinking' | 'updating' | 'done';
+  /** The message as Discord would receive it (Discord: "Create Message" JSON); absent while thinking. */
+  payload?: MessagePayload;
+  ephemeral: boolean;
+  /** The only member who sees an ephemeral message. */
+  visibleTo?: string;
+  /** Epoch ms. */
+  createdAt: number;
+  /** Published to following servers (announcement channels, Discord: "Crosspost Message"). */
+  published?: boolean;
+}
+
+/** A change the page applies: a message created or replaced, or deleted. */
+export type MessageEvent = { type: 'message'; message: PlaygroundMessage } | { type: 'delete'; id: string; channelId: string };
+
+/** `GET /api/bootstrap`: everything the page needs to draw the server. */
+export interface Bootstrap {
+  guild: { id: string; name: string };
+  bot: { id: string; name: string };
+  members: { id: string; name: string; admin: boolean; colour: string }[];
+  channels: { id: string; name: string; type: number; topic: string }[];
+  roles: { id: string; name: string; colour: string }[];
+  /** The bot's registration payload (Discord: "Bulk Overwrite Global Application Commands" body). */
+  commands: Definition[];
+  /** Every channel's messages, oldest first. */
+  messages: PlaygroundMessage[];
+  /** Whether the game data comes from the in-process replica, where the page can add posts. */
+  replica: boolean;
+}
+
+/** `POST /api/replica/posts`: a post to add to the replica's feed. */
+export interface NewPost {
+  feed: 'patchNotes' | 'balances' | 'devDiaries';
+  title: string;
+  overview: string;
+}

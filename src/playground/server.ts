@@ -1,0 +1,195 @@
+/**
+ * The playground's HTTP server (Node's own http, loopback only): the page and its bundle, the
+ * bootstrap JSON, server-sent events for message changes, the interaction routes, the image proxy
+ * and, over the in-process replica, a route that adds a post to a feed.
+ *
+ * Requests are refused unless their Host is the loopback address being served (against DNS
+ * rebinding) and, for POSTs, their body is JSON (a cross-site form cannot post here).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import type { Logger } from '../logger.js';
+import type { ImageKind, ImageProxy } from './images.js';
+import type { PlaygroundInteractions } from './interactions.js';
+import type { MessageStore } from './messages.js';
+import type { Bootstrap, NewPost } from './protocol.js';
+import { avatarSvg } from './avatars.js';
+import type { PageAssets } from './bundle.js';
+
+/** Largest request body accepted, bytes. */
+const MAX_BODY_BYTES = 64 * 1024;
+/** Seconds between keep-alive comments on an event stream. */
+const HEARTBEAT_MS = 15_000;
+
+export interface PlaygroundServerOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  assets: PageAssets;
+  interactions: PlaygroundInteractions;
+  messages: MessageStore;
+  images: ImageProxy;
+  bootstrap: () => Bootstrap;
+  /** Adds a post to a feed of the replica and polls; absent over the real API. */
+  addPost?: (post: NewPost) => Promise<{ id: string }>;
+  logger: Logger;
+}
+
+const typedCommand = z.object({
+  command: z.string().min(1).max(32),
+  subcommand: z.string().min(1).max(32).optional(),
+  options: z.record(z.string().max(32), z.string().max(6000)).default({}),
+});
+const bodies = {
+  command: typedCommand.extend({ memberId: z.string(), channelId: z.string() }),
+  userCommand: z.object({ memberId: z.string(), channelId: z.string(), name: z.string().max(32), targetId: z.string() }),
+  component: z.object({ memberId: z.string(), messageId: z.string(), customId: z.string().max(100), values: z.array(z.string().max(100)).max(25).default([]) }),
+  autocomplete: typedCommand.extend({ memberId: z.string(), focused: z.string().max(32) }),
+  post: z.object({ feed: z.enum(['patchNotes', 'balances', 'devDiaries']), title: z.string().trim().min(1).max(200), overview: z.string().trim().max(2000).default('') }),
+};
+
+/** A running playground server. */
+export interface PlaygroundServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Starts the server; resolves once it listens. Rejects when the port is taken (EADDRINUSE). */
+export async function startPlaygroundServer(o: PlaygroundServerOptions): Promise<PlaygroundServer> {
+  const streams = new Set<ServerResponse>();
+  let port = o.port;
+
+  const json = (res: ServerResponse, status: number, body: unknown) => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+    res.end(text);
+  };
+
+  async function readBody<T extends z.ZodType>(req: IncomingMessage, schema: T): Promise<z.output<T>> {
+    if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) throw new HttpError(415, 'send JSON (content-type: application/json)');
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY_BYTES) throw new HttpError(413, 'request body too large');
+      chunks.push(chunk as Buffer);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      throw new HttpError(400, 'the body is not valid JSON');
+    }
+    const result = schema.safeParse(parsed);
+    if (!result.success) throw new HttpError(400, result.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+    return result.data;
+  }
+
+  function events(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+    res.write('retry: 1000\n\n');
+    streams.add(res);
+    const unsubscribe = o.messages.subscribe((event) => res.write(`data: ${JSON.stringify(event)}\n\n`));
+    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    req.on('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      streams.delete(res);
+    });
+  }
+
+  const accepted = (res: ServerResponse, outcome: { ok: boolean }) => json(res, outcome.ok ? 202 : 400, outcome);
+
+  async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const { pathname } = url;
+    if (req.method === 'GET') {
+      if (pathname === '/') return send(res, 200, 'text/html; charset=utf-8', o.assets.html);
+      if (pathname === '/app.js') return send(res, 200, 'text/javascript; charset=utf-8', o.assets.js);
+      if (pathname === '/app.css') return send(res, 200, 'text/css; charset=utf-8', o.assets.css);
+      if (pathname === '/api/bootstrap') return json(res, 200, o.bootstrap());
+      if (pathname === '/api/events') return events(req, res);
+      if (pathname === '/img') {
+        const kind = (['thumbnail', 'image', 'icon'] as const).find((k) => k === url.searchParams.get('kind')) ?? 'image';
+        const image = await o.images.get(url.searchParams.get('src') ?? '', kind as ImageKind);
+        return send(res, 200, image.contentType, image.body, image.placeholder ? 'no-store' : 'max-age=3600');
+      }
+      const avatar = pathname.match(/^\/avatar\/(\d{1,20})\.svg$/);
+      if (avatar) return send(res, 200, 'image/svg+xml', avatarSvg(avatar[1]!), 'max-age=3600');
+    }
+    if (req.method === 'POST') {
+      if (pathname === '/api/interactions/command') {
+        const b = await readBody(req, bodies.command);
+        return accepted(res, o.interactions.command(b.memberId, b.channelId, { command: b.command, subcommand: b.subcommand, options: b.options }));
+      }
+      if (pathname === '/api/interactions/user-command') {
+        const b = await readBody(req, bodies.userCommand);
+        return accepted(res, o.interactions.userCommand(b.memberId, b.channelId, b.name, b.targetId));
+      }
+      if (pathname === '/api/interactions/component') {
+        const b = await readBody(req, bodies.component);
+        return accepted(res, o.interactions.component(b.memberId, b.messageId, b.customId, b.values));
+      }
+      if (pathname === '/api/interactions/autocomplete') {
+        const b = await readBody(req, bodies.autocomplete);
+        return json(res, 200, { choices: await o.interactions.autocomplete(b.memberId, { command: b.command, subcommand: b.subcommand, options: b.options }, b.focused) });
+      }
+      if (pathname === '/api/replica/posts') {
+        if (!o.addPost) throw new HttpError(409, 'posts can only be added to the in-process replica (run without RIVALS_API_KEY)');
+        const b = await readBody(req, bodies.post);
+        return json(res, 201, await o.addPost(b));
+      }
+    }
+    throw new HttpError(404, `no route ${req.method} ${pathname}`);
+  }
+
+  const server: Server = createServer((req, res) => {
+    const host = req.headers.host ?? '';
+    const allowed = [`${o.host}:${port}`, `localhost:${port}`];
+    if (!allowed.includes(host)) {
+      json(res, 421, { ok: false, error: `this playground answers only on ${allowed[0]}` });
+      return;
+    }
+    const url = new URL(req.url ?? '/', `http://${host}`);
+    route(req, res, url).catch((err: unknown) => {
+      if (err instanceof HttpError) return json(res, err.status, { ok: false, error: err.message });
+      o.logger.error({ err, path: url.pathname }, 'playground request failed');
+      if (!res.headersSent) json(res, 500, { ok: false, error: 'The playground hit an unexpected error; the log has the details.' });
+      else res.end();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${o.host}:${port}`,
+    port,
+    close: async () => {
+      for (const stream of streams) stream.end();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer, cache = 'no-store'): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body), 'cache-control': cache, 'x-content-type-options': 'nosniff' });
+  res.end(body);
+}

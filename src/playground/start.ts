@@ -1,0 +1,130 @@
+/**
+ * Composes the playground over the API services: the same Router, command context, feed poller and
+ * delivery ledger as the Discord bot, with the playground's channels in place of Discord's.
+ */
+import { commands as defaultCommands } from '../../commands/index.js';
+import type { CommandModule } from '../discord/command.js';
+import { registrationPayload } from '../discord/deploy.js';
+import { Router } from '../discord/router.js';
+import { DeliveryLedger } from '../feeds/delivery.js';
+import { SOLE_LEADER } from '../feeds/leadership.js';
+import { FeedPoller } from '../feeds/poller.js';
+import { createFeedTester } from '../feeds/test-post.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { createCommandContext, type ApiServices } from '../services.js';
+import { GuildSettingsRepository } from '../store/guild-settings.js';
+import { buildPageAssets } from './bundle.js';
+import { playgroundChannelAccess, playgroundFeedTransport } from './channels.js';
+import type { Definition } from './command-line.js';
+import { BOT, CHANNELS, GUILD, MEMBERS, ROLES } from './guild.js';
+import { ImageProxy } from './images.js';
+import { PlaygroundInteractions } from './interactions.js';
+import { MessageStore } from './messages.js';
+import type { NewPost } from './protocol.js';
+import { startPlaygroundServer } from './server.js';
+
+export interface PlaygroundOptions {
+  config: Config;
+  services: ApiServices;
+  logger: Logger;
+  /** Loopback address to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Default: `config.port` (PORT, 3000); 0 picks a free port. */
+  port?: number;
+  /** Overrides the acknowledgement deadline (tests). */
+  ackDeadlineMs?: number;
+  /** Overrides FEED_POLL_SECONDS. */
+  feedPollSeconds?: number;
+  /** The command modules (default: commands/index.ts). */
+  commands?: CommandModule[];
+}
+
+/** A running playground. */
+export interface Playground {
+  url: string;
+  messages: MessageStore;
+  interactions: PlaygroundInteractions;
+  poller: FeedPoller;
+  /** Stops the poller, waits for answers in flight, closes the server (not the services). */
+  close(): Promise<void>;
+}
+
+/** The date format of the API's posts, `YYYY/MM/DD` (spec: patch notes). */
+const postDate = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll('-', '/');
+
+/**
+ * Starts the playground and its feed poller.
+ * @throws when the port is taken (EADDRINUSE) or the page does not build.
+ */
+export async function startPlayground(o: PlaygroundOptions): Promise<Playground> {
+  const logger = o.logger.child({ component: 'playground' });
+  const modules = o.commands ?? defaultCommands;
+  const messages = new MessageStore();
+  const transport = playgroundFeedTransport(messages);
+  const settings = new GuildSettingsRepository(o.services.state);
+  const context = createCommandContext(o.services.api, o.services.state, playgroundChannelAccess(), Date.now, createFeedTester(o.services.api, settings, transport));
+  const router = new Router(modules);
+  const interactions = new PlaygroundInteractions({ router, context, messages, logger, ackDeadlineMs: o.ackDeadlineMs });
+  const feedLogger = o.logger.child({ component: 'playground-feeds' });
+  const poller = new FeedPoller({
+    api: o.services.api,
+    state: o.services.state,
+    settings,
+    ledger: new DeliveryLedger(o.services.state, transport, feedLogger),
+    leadership: SOLE_LEADER,
+    logger: feedLogger,
+    intervalSeconds: o.feedPollSeconds ?? o.config.feedPollSeconds,
+  });
+  const replica = o.services.replica;
+  const addPost = replica
+    ? async (post: NewPost): Promise<{ id: string }> => {
+        const now = Date.now();
+        const id = `playground-${now.toString(36)}`;
+        const overview = post.overview || post.title;
+        const res = await fetch(`${replica.url}/__replica/posts/${post.feed}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ id, title: post.title, date: postDate(now), overview, fullContent: overview, imagePath: `/${post.feed}/${id}.jpg` }),
+        });
+        if (res.status !== 201) throw new Error(`the replica refused the post: ${res.status} ${await res.text()}`);
+        logger.info({ feed: post.feed, id }, 'post added to the replica; polling now');
+        await poller.pollNow();
+        return { id };
+      }
+    : undefined;
+  const assets = await buildPageAssets();
+  const commandsJson = registrationPayload(modules) as Definition[];
+  const server = await startPlaygroundServer({
+    host: o.host ?? '127.0.0.1',
+    port: o.port ?? o.config.port,
+    assets,
+    interactions,
+    messages,
+    images: new ImageProxy({ allowedOrigins: [new URL(o.config.rivals.imageBaseUrl).origin] }),
+    bootstrap: () => ({
+      guild: GUILD,
+      bot: BOT,
+      members: [...MEMBERS],
+      channels: [...CHANNELS],
+      roles: [...ROLES],
+      commands: commandsJson,
+      messages: CHANNELS.flatMap((c) => messages.list(c.id)),
+      replica: replica !== undefined,
+    }),
+    addPost,
+    logger,
+  });
+  poller.start();
+  return {
+    url: server.url,
+    messages,
+    interactions,
+    poller,
+    close: async () => {
+      await poller.stop();
+      await interactions.settle();
+      await server.close();
+    },
+  };
+}

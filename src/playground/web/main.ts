@@ -1,0 +1,334 @@
+/**
+ * The playground page: a Discord-like server view over the playground's HTTP API. Channels on the
+ * left with the acting-member switcher, messages in the middle (kept in step with the server by
+ * server-sent events), members on the right (right-click or click for Apps › Rivals profile), and
+ * the command bar at the bottom.
+ */
+import '@skyra/discord-components-core';
+import { setConfig } from '@skyra/discord-components-core';
+import type { Definition, ParsedLine } from '../command-line.js';
+import type { Bootstrap, MessageEvent, NewPost, PlaygroundMessage } from '../protocol.js';
+import { Composer } from './composer.js';
+import type { MentionNames } from './markdown.js';
+import { avatarOf, renderMessage, type RenderEnv } from './render.js';
+
+const $ = <T extends HTMLElement = HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
+
+async function api<T>(path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const res = await fetch(path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as T };
+}
+
+/** Discord's channel glyphs as inline SVG (no icon font or emoji font is needed): a hash, or a megaphone for announcement channels. */
+function channelIcon(announcement: boolean): SVGSVGElement {
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('class', 'channel-icon');
+  svg.setAttribute('aria-hidden', 'true');
+  const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+  path.setAttribute('fill', 'currentColor');
+  path.setAttribute(
+    'd',
+    announcement
+      ? 'M3 10v4a1 1 0 0 0 1 1h2l4 4V5L6 9H4a1 1 0 0 0-1 1Zm9-4.5v13l8 3.5V2l-8 3.5Z'
+      : 'M10.9 3 9.6 9H5.4l-.4 2h4.2l-.9 4H4.1l-.4 2h4.2l-1.3 6h2.1l1.3-6h4l-1.3 6h2.1l1.3-6h4.2l.4-2h-4.2l.9-4h4.2l.4-2h-4.2l1.3-6h-2.1l-1.3 6h-4l1.3-6h-2.1Zm.3 8h4l-.9 4h-4l.9-4Z',
+  );
+  svg.append(path);
+  return svg;
+}
+
+class App {
+  data!: Bootstrap;
+  /** Messages by id, and each channel's ids in order. */
+  readonly messages = new Map<string, PlaygroundMessage>();
+  readonly dismissed = new Set<string>();
+  readonly unread = new Set<string>();
+  channelId = '';
+  memberId = '';
+  composer!: Composer;
+
+  get names(): MentionNames {
+    return {
+      user: (id) => this.data.members.find((m) => m.id === id)?.name ?? (id === this.data.bot.id ? this.data.bot.name : undefined),
+      channel: (id) => this.data.channels.find((c) => c.id === id)?.name,
+      role: (id) => this.data.roles.find((r) => r.id === id),
+    };
+  }
+
+  get member() {
+    return this.data.members.find((m) => m.id === this.memberId)!;
+  }
+
+  async start(): Promise<void> {
+    this.data = (await api<Bootstrap>('/api/bootstrap')).body;
+    // Default avatars would load from Discord's CDN; the playground serves its own.
+    setConfig({ defaultTheme: 'dark', defaultMode: 'cozy', defaultBackground: 'discord', avatars: { default: avatarOf(this.data.bot.id) } } as Parameters<typeof setConfig>[0]);
+    for (const m of this.data.messages) this.messages.set(m.id, m);
+    this.memberId = this.data.members[0]!.id;
+    this.channelId = this.data.channels[0]!.id;
+    this.#drawSidebar();
+    this.#drawMembers();
+    this.#setUpPostDialog();
+    this.composer = new Composer($('.composer'), {
+      data: this.data,
+      member: () => this.memberId,
+      channelName: () => this.#channel().name,
+      definitions: () => this.#definitions(),
+      send: (parsed, options) => this.#sendCommand(parsed, options),
+      autocomplete: async (parsed, options, focused) =>
+        (await api<{ choices: { name: string; value: string | number }[] }>('/api/interactions/autocomplete', { memberId: this.memberId, command: parsed.definition!.name, subcommand: parsed.subcommand, options, focused })).body.choices,
+    });
+    this.#openChannel(this.channelId);
+    this.#listen();
+  }
+
+  #channel() {
+    return this.data.channels.find((c) => c.id === this.channelId)!;
+  }
+
+  /** Commands the acting member may use: Discord hides those whose default permissions they lack. */
+  #definitions(): Definition[] {
+    return this.data.commands.filter((d) => d.default_member_permissions == null || this.member.admin);
+  }
+
+  async #sendCommand(parsed: ParsedLine, options: Record<string, string>): Promise<string | undefined> {
+    const res = await api<{ ok: boolean; error?: string }>('/api/interactions/command', {
+      memberId: this.memberId,
+      channelId: this.channelId,
+      command: parsed.definition!.name,
+      subcommand: parsed.subcommand,
+      options,
+    });
+    return res.body.ok ? undefined : res.body.error ?? `The playground refused it (${res.status}).`;
+  }
+
+  #toast(text: string): void {
+    const toast = $('#toast');
+    toast.textContent = text;
+    toast.hidden = false;
+    clearTimeout(Number(toast.dataset.timer));
+    toast.dataset.timer = String(setTimeout(() => (toast.hidden = true), 4000));
+  }
+
+  async #component(messageId: string, customId: string, values: string[]): Promise<void> {
+    const res = await api<{ ok: boolean; error?: string }>('/api/interactions/component', { memberId: this.memberId, messageId, customId, values });
+    if (!res.body.ok) this.#toast(res.body.error ?? 'That did not work.');
+  }
+
+  get #renderEnv(): RenderEnv {
+    return {
+      data: this.data,
+      names: this.names,
+      onButton: (id, customId) => void this.#component(id, customId, []),
+      onSelect: (id, customId, values) => void this.#component(id, customId, values),
+      onDismiss: (id) => {
+        this.dismissed.add(id);
+        this.#drawMessages();
+      },
+    };
+  }
+
+  #visible(m: PlaygroundMessage): boolean {
+    return m.channelId === this.channelId && (!m.ephemeral || m.visibleTo === this.memberId) && !this.dismissed.has(m.id);
+  }
+
+  #drawMessages(): void {
+    const list = $('#messages');
+    const atBottom = this.#nearBottom();
+    list.replaceChildren(...[...this.messages.values()].filter((m) => this.#visible(m)).map((m) => renderMessage(m, this.#renderEnv)));
+    if (list.children.length === 0) list.append(this.#emptyState());
+    if (atBottom) this.#scrollDown();
+  }
+
+  #emptyState(): HTMLElement {
+    const div = document.createElement('div');
+    div.className = 'empty';
+    const channel = this.#channel();
+    const h = document.createElement('h2');
+    h.textContent = `Welcome to #${channel.name}!`;
+    const p = document.createElement('p');
+    p.textContent = channel.topic;
+    div.append(h, p);
+    return div;
+  }
+
+  #nearBottom(): boolean {
+    const s = $('.scroller');
+    return s.scrollHeight - s.scrollTop - s.clientHeight < 120;
+  }
+
+  #scrollDown(): void {
+    requestAnimationFrame(() => {
+      const s = $('.scroller');
+      s.scrollTop = s.scrollHeight;
+    });
+  }
+
+  #apply(event: MessageEvent): void {
+    if (event.type === 'delete') {
+      this.messages.delete(event.id);
+      if (event.channelId === this.channelId) this.#drawMessages();
+      return;
+    }
+    const m = event.message;
+    this.messages.set(m.id, m);
+    if (m.channelId === this.channelId) {
+      const list = $('#messages');
+      const old = list.querySelector(`[data-message-id="${m.id}"]`);
+      const atBottom = this.#nearBottom();
+      if (!this.#visible(m)) old?.remove();
+      else if (old) old.replaceWith(renderMessage(m, this.#renderEnv));
+      else {
+        list.querySelector('.empty')?.remove();
+        list.append(renderMessage(m, this.#renderEnv));
+      }
+      if (atBottom) this.#scrollDown();
+    } else if (!m.ephemeral || m.visibleTo === this.memberId) {
+      this.unread.add(m.channelId);
+      this.#drawSidebar();
+    }
+  }
+
+  #listen(): void {
+    const source = new EventSource('/api/events');
+    let dropped = false;
+    source.onmessage = (e) => this.#apply(JSON.parse(e.data as string) as MessageEvent);
+    source.onerror = () => {
+      dropped = true;
+      $('#offline').hidden = false;
+    };
+    source.onopen = async () => {
+      $('#offline').hidden = true;
+      if (!dropped) return;
+      // Missed events while away: take the server's list again.
+      const fresh = (await api<Bootstrap>('/api/bootstrap')).body;
+      this.messages.clear();
+      for (const m of fresh.messages) this.messages.set(m.id, m);
+      this.#drawMessages();
+    };
+  }
+
+  #openChannel(id: string): void {
+    this.channelId = id;
+    this.unread.delete(id);
+    const channel = this.#channel();
+    $('#channel-name').textContent = channel.name;
+    $('#channel-topic').textContent = channel.topic;
+    $('#messages').setAttribute('data-channel', channel.name);
+    this.#drawSidebar();
+    this.#drawMessages();
+    this.composer.reset();
+    this.#scrollDown();
+  }
+
+  #drawSidebar(): void {
+    $('#guild-name').textContent = this.data.guild.name;
+    const list = $('#channels');
+    list.replaceChildren(
+      ...this.data.channels.map((c) => {
+        const item = document.createElement('button');
+        item.className = `channel${c.id === this.channelId ? ' active' : ''}${this.unread.has(c.id) ? ' unread' : ''}`;
+        item.dataset.channel = c.name;
+        item.append(channelIcon(c.type === 5), c.name);
+        item.addEventListener('click', () => this.#openChannel(c.id));
+        return item;
+      }),
+    );
+    const select = $<HTMLSelectElement>('#member-switch');
+    if (select.options.length === 0) {
+      for (const m of this.data.members) select.append(new Option(m.admin ? `${m.name} (admin)` : m.name, m.id));
+      select.addEventListener('change', () => {
+        this.memberId = select.value;
+        this.#drawSidebar();
+        this.#drawMessages();
+        this.composer.reset();
+      });
+    }
+    select.value = this.memberId;
+    $<HTMLImageElement>('#me-avatar').src = avatarOf(this.memberId);
+    $('#me-name').textContent = this.member.name;
+    $('#me-role').textContent = this.member.admin ? 'Admin · Manage Server' : 'Member';
+  }
+
+  #drawMembers(): void {
+    const list = $('#members');
+    const menu = $('#member-menu');
+    list.replaceChildren(
+      ...[...this.data.members.map((m) => ({ id: m.id, name: m.name, colour: m.colour, bot: false })), { id: this.data.bot.id, name: this.data.bot.name, colour: '#dbdee1', bot: true }].map((m) => {
+        const row = document.createElement('button');
+        row.className = 'member';
+        row.dataset.member = m.name;
+        const img = document.createElement('img');
+        img.src = avatarOf(m.id);
+        img.alt = '';
+        const name = document.createElement('span');
+        name.textContent = m.name;
+        name.style.color = m.colour;
+        row.append(img, name);
+        if (m.bot) {
+          const tag = document.createElement('span');
+          tag.className = 'bot-tag';
+          tag.textContent = 'APP';
+          row.append(tag);
+        } else {
+          const open = (e: MouseEvent) => {
+            e.preventDefault();
+            menu.dataset.target = m.id;
+            $('#member-menu-title').textContent = m.name;
+            const rect = row.getBoundingClientRect();
+            menu.style.top = `${rect.top}px`;
+            menu.hidden = false;
+          };
+          row.addEventListener('click', open);
+          row.addEventListener('contextmenu', open);
+        }
+        return row;
+      }),
+    );
+    document.addEventListener('click', (e) => {
+      if (!menu.contains(e.target as Node) && !(e.target as HTMLElement).closest('.member')) menu.hidden = true;
+    });
+    const apps = this.data.commands.filter((d) => d.type === 2);
+    $('#member-apps').replaceChildren(
+      ...apps.map((d) => {
+        const item = document.createElement('button');
+        item.textContent = d.name;
+        item.addEventListener('click', async () => {
+          menu.hidden = true;
+          const res = await api<{ ok: boolean; error?: string }>('/api/interactions/user-command', { memberId: this.memberId, channelId: this.channelId, name: d.name, targetId: menu.dataset.target });
+          if (!res.body.ok) this.#toast(res.body.error ?? 'That did not work.');
+        });
+        return item;
+      }),
+    );
+  }
+
+  #setUpPostDialog(): void {
+    const open = $<HTMLButtonElement>('#add-post');
+    const dialog = $<HTMLDialogElement>('#post-dialog');
+    if (!this.data.replica) {
+      open.hidden = true;
+      return;
+    }
+    open.addEventListener('click', () => dialog.showModal());
+    $('#post-cancel').addEventListener('click', () => dialog.close());
+    $<HTMLFormElement>('#post-form').addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const form = e.target as HTMLFormElement;
+      const post = Object.fromEntries(new FormData(form)) as unknown as NewPost;
+      const res = await api<{ id?: string; error?: string }>('/api/replica/posts', post);
+      if (res.status !== 201) {
+        $('#post-error').textContent = res.body.error ?? `The replica refused the post (${res.status}).`;
+        return;
+      }
+      $('#post-error').textContent = '';
+      form.reset();
+      dialog.close();
+      this.#toast('Post added to the API replica. The bot has checked its feeds.');
+    });
+  }
+}
+
+void new App().start().catch((err: unknown) => {
+  document.body.textContent = `The playground could not start: ${String(err)}`;
+});

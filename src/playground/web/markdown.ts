@@ -1,0 +1,176 @@
+/**
+ * Discord markdown to DOM, for message content and embed text: parsed by discord-markdown-parser
+ * (Discord's rules: bold, italics, underline, strikethrough, code, code blocks, quotes, spoilers,
+ * headings, subtext, links, mentions, timestamps) and drawn with the Discord web components. Lists
+ * (`- item`, `1. item`), which that parser leaves as text, are split out here first, outside code
+ * blocks. Nothing is ever inserted as HTML: every text becomes a text node.
+ */
+import { parse } from 'discord-markdown-parser';
+
+/** Names for mentions, from the playground's guild. */
+export interface MentionNames {
+  user(id: string): string | undefined;
+  channel(id: string): string | undefined;
+  role(id: string): { name: string; colour: string } | undefined;
+}
+
+interface Node {
+  type: string;
+  content?: string | Node[];
+  target?: string;
+  id?: string;
+  level?: number;
+  timestamp?: string;
+  format?: string;
+  name?: string;
+  lang?: string;
+}
+
+const el = (tag: string, children: (globalThis.Node | string)[] = [], props: Record<string, unknown> = {}) => {
+  const e = document.createElement(tag);
+  Object.assign(e, props);
+  e.append(...children);
+  return e;
+};
+
+/** Discord's timestamp styles (`<t:unix:style>`), rendered in the viewer's locale. */
+export function formatTimestamp(unix: number, style = 'f', now = Date.now()): string {
+  const date = new Date(unix * 1000);
+  const f = (o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(undefined, o).format(date);
+  switch (style) {
+    case 't':
+      return f({ timeStyle: 'short' });
+    case 'T':
+      return f({ timeStyle: 'medium' });
+    case 'd':
+      return f({ dateStyle: 'short' });
+    case 'D':
+      return f({ dateStyle: 'long' });
+    case 'F':
+      return f({ dateStyle: 'full', timeStyle: 'short' });
+    case 'R': {
+      const seconds = Math.round((date.getTime() - now) / 1000);
+      const units: [Intl.RelativeTimeFormatUnit, number][] = [['year', 31_536_000], ['month', 2_592_000], ['day', 86_400], ['hour', 3_600], ['minute', 60], ['second', 1]];
+      const [unit, size] = units.find(([, s]) => Math.abs(seconds) >= s) ?? ['second', 1];
+      return new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }).format(Math.round(seconds / size), unit);
+    }
+    default:
+      return f({ dateStyle: 'long', timeStyle: 'short' });
+  }
+}
+
+function safeHref(target: string | undefined): string | undefined {
+  if (!target) return undefined;
+  try {
+    const url = new URL(target);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function textOf(content: Node['content']): string {
+  if (typeof content === 'string') return content;
+  return (content ?? []).map((n) => textOf(n.content)).join('');
+}
+
+function draw(nodes: Node[], names: MentionNames): (globalThis.Node | string)[] {
+  return nodes.map((n) => drawOne(n, names));
+}
+
+function drawOne(n: Node, names: MentionNames): globalThis.Node | string {
+  const inner = () => (typeof n.content === 'string' ? [n.content] : draw(n.content ?? [], names));
+  switch (n.type) {
+    case 'text':
+      return textOf(n.content);
+    case 'strong':
+      return el('discord-bold', inner());
+    case 'em':
+      return el('discord-italic', inner());
+    case 'underline':
+      return el('discord-underlined', inner());
+    case 'strikethrough':
+      return el('s', inner());
+    case 'inlineCode':
+      return el('discord-code', [textOf(n.content)]);
+    case 'codeBlock':
+      return el('discord-code', [textOf(n.content)], { multiline: true });
+    case 'blockQuote':
+      return el('discord-quote', inner());
+    case 'spoiler':
+      return el('discord-spoiler', inner());
+    case 'heading':
+      return el('discord-header', inner(), { level: Math.min(3, Math.max(1, n.level ?? 1)) });
+    case 'subtext':
+      return el('discord-subscript', inner());
+    case 'br':
+    case 'newline':
+      return el('br');
+    case 'url':
+    case 'autolink':
+    case 'link': {
+      const href = safeHref(n.target);
+      return href ? el('discord-link', inner(), { href, target: '_blank', rel: 'noopener noreferrer' }) : el('span', inner());
+    }
+    case 'user':
+      return el('discord-mention', [names.user(n.id ?? '') ?? 'unknown-user'], { type: 'user' });
+    case 'channel':
+      return el('discord-mention', [names.channel(n.id ?? '') ?? 'unknown-channel'], { type: 'channel' });
+    case 'role': {
+      const role = names.role(n.id ?? '');
+      return el('discord-mention', [role?.name ?? 'unknown-role'], { type: 'role', color: role?.colour });
+    }
+    case 'everyone':
+      return el('discord-mention', ['everyone'], { type: 'role' });
+    case 'here':
+      return el('discord-mention', ['here'], { type: 'role' });
+    case 'slashCommand':
+      return el('discord-mention', [textOf(n.content) || n.name || ''], { type: 'slash' });
+    case 'timestamp':
+      return el('discord-time', [formatTimestamp(Number(n.timestamp), n.format)]);
+    case 'emoji':
+      return `:${n.name ?? ''}:`;
+    case 'twemoji':
+      return n.name ?? textOf(n.content);
+    default:
+      return typeof n.content === 'string' ? n.content : el('span', inner());
+  }
+}
+
+const LIST_ITEM = /^(\s*)([-*]|\d{1,3}\.)\s+(.*)$/;
+
+/** Splits text into runs of list lines and other text, leaving code blocks whole. */
+function blocks(text: string): ({ kind: 'text'; text: string } | { kind: 'list'; ordered: boolean; items: string[] })[] {
+  const out: ({ kind: 'text'; text: string } | { kind: 'list'; ordered: boolean; items: string[] })[] = [];
+  let inFence = false;
+  for (const line of text.split('\n')) {
+    const fences = (line.match(/```/g) ?? []).length;
+    const item = !inFence ? line.match(LIST_ITEM) : null;
+    if (fences % 2 === 1) inFence = !inFence;
+    const last = out[out.length - 1];
+    if (item) {
+      const ordered = /\d/.test(item[2]!);
+      if (last?.kind === 'list' && last.ordered === ordered) last.items.push(item[3]!);
+      else out.push({ kind: 'list', ordered, items: [item[3]!] });
+    } else if (last?.kind === 'text') last.text += `\n${line}`;
+    else out.push({ kind: 'text', text: line });
+  }
+  return out;
+}
+
+/**
+ * Draws Discord markdown. `extended` allows masked links (`[text](url)`), which Discord renders
+ * in embeds and bot messages only.
+ */
+export function renderMarkdown(text: string, names: MentionNames, extended = true): DocumentFragment {
+  const fragment = document.createDocumentFragment();
+  for (const block of blocks(text)) {
+    if (block.kind === 'text') {
+      fragment.append(...draw(parse(block.text, extended ? 'extended' : 'normal') as Node[], names));
+    } else {
+      const items = block.items.map((item) => el('discord-list-item', draw(parse(item, extended ? 'extended' : 'normal') as Node[], names)));
+      fragment.append(el(block.ordered ? 'discord-ordered-list' : 'discord-unordered-list', items));
+    }
+  }
+  return fragment;
+}
