@@ -114,7 +114,9 @@ export class Router {
       // A private answer is always a new private reply: it must never replace a message others see (a feed post).
       return own && !view.ephemeral ? { view, mode: 'update' } : { view: { ...view, ephemeral: true }, mode: 'reply' };
     } catch (err) {
-      return { view: errorView(err, ctx, decoded.args[0]), mode: 'reply' };
+      // A select names what it opens in its value (a match picked from recent matches), not in its custom ID.
+      const query = err instanceof ApiError && err.endpoint === 'match' && values[0] ? values[0] : decoded.args[0];
+      return { view: errorView(err, ctx, query), mode: 'reply' };
     }
   }
 

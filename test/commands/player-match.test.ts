@@ -59,6 +59,12 @@ describe('/player on every sample player', () => {
     expect(opened.payload.embeds).toHaveLength(3);
   });
 
+  it('a recent match the API no longer has is reported by its match id, not the player uid', async () => {
+    const gone = await env.b.press('pl.m:1403392756', ['6799999_1741000000_100_11001_10']);
+    expect(gone.view.isError).toBe(true);
+    expect(gone.payload.embeds[0]!.description).toMatch(/^No match with the id “6799999_1741000000_100_11001_10” was found/);
+  });
+
   it('falls back to match history version 1 when version 2 fails', async () => {
     const fresh = bot(env.r); // a cold cache, so version 2 is really asked
     env.r.setFaults({ forceStatus: 500, pathPrefix: '/api/v2/' });

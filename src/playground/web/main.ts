@@ -213,6 +213,7 @@ class App {
     this.unread.delete(id);
     const channel = this.#channel();
     $('#channel-name').textContent = channel.name;
+    $('#channel-hash').replaceChildren(channelIcon(channel.type === 5));
     $('#channel-topic').textContent = channel.topic;
     $('#messages').setAttribute('data-channel', channel.name);
     this.#drawSidebar();

@@ -77,8 +77,11 @@ function renderEmbed(embed: APIEmbed, env: RenderEnv): HTMLElement {
       ),
     );
   }
-  if (embed.footer || embed.timestamp) {
-    e.append(el('discord-embed-footer', { slot: 'footer', footerImage: proxied(embed.footer?.icon_url, 'icon'), timestamp: embed.timestamp ? new Date(embed.timestamp) : undefined }, [embed.footer?.text ?? '']));
+  if (embed.footer?.text) {
+    e.append(el('discord-embed-footer', { slot: 'footer', footerImage: proxied(embed.footer.icon_url, 'icon'), timestamp: embed.timestamp ? new Date(embed.timestamp) : undefined }, [embed.footer.text]));
+  } else if (embed.timestamp) {
+    // The component puts a "•" before its timestamp; with no footer text Discord shows the date alone.
+    e.append(el('discord-embed-footer', { slot: 'footer' }, [new Date(embed.timestamp).toLocaleDateString()]));
   }
   return e;
 }

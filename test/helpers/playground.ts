@@ -1,0 +1,26 @@
+/** A playground over the in-process replica, as `npm start` runs it with no token and no API key. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config.js';
+import { startPlayground, type Playground, type PlaygroundOptions } from '../../src/playground/start.js';
+import { createApiServices, type ApiServices } from '../../src/services.js';
+import { capturingLogger } from './replica.js';
+
+export async function bootPlayground(options: Partial<PlaygroundOptions> = {}): Promise<{ playground: Playground; services: ApiServices; lines: string[]; close(): Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rivals-playground-'));
+  const config = loadConfig({ DATA_DIR: dataDir });
+  const { logger, lines } = capturingLogger();
+  const services = await createApiServices(config, logger);
+  const playground = await startPlayground({ config, services, logger, port: 0, feedPollSeconds: 3600, ...options });
+  return {
+    playground,
+    services,
+    lines,
+    close: async () => {
+      await playground.close();
+      await services.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,224 @@
+/**
+ * The playground in a real browser: Debian's Chromium driven by playwright-core against the
+ * playground over the in-process replica, as `npm start` serves it with no token and no API key.
+ * Every step types or clicks as a person would and asserts on the text on screen; screenshots are
+ * saved to test-artifacts/playground/.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { launchBrowser, screenshot } from '../helpers/browser.js';
+import { bootPlayground } from '../helpers/playground.js';
+
+const PLAYER = '1403392756';
+
+let boot: Awaited<ReturnType<typeof bootPlayground>>;
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
+let page: Page;
+
+/** Types a line into the command bar key by key, then presses Enter. */
+async function type(line: string, enter = true): Promise<void> {
+  const input = page.locator('#command-input');
+  await input.fill('');
+  await input.pressSequentially(line, { delay: 5 });
+  if (enter) await input.press('Enter');
+}
+
+/** Messages on screen (the open channel, as the acting member sees it). */
+const messages = () => page.locator('#messages > discord-message');
+
+/**
+ * The latest message showing `text`, once there is one, as a locator by its id: it keeps pointing
+ * at that message when a button or select later changes its text.
+ */
+async function messageWith(text: string | RegExp): Promise<Locator> {
+  const message = messages().filter({ hasText: text }).last();
+  await message.waitFor({ timeout: 10_000 });
+  return page.locator(`#messages > discord-message[data-message-id="${await message.getAttribute('data-message-id')}"]`);
+}
+
+/**
+ * All text a locator's element shows, its web components' shadow DOM included (innerText leaves
+ * shadow DOM out: the embed's title, field names, "Only you can see this").
+ */
+function deepText(locator: Locator): Promise<string> {
+  type DomNode = { nodeType: number; textContent: string | null; childNodes: ArrayLike<DomNode>; shadowRoot?: DomNode | null };
+  return locator.evaluate((root) => {
+    const walk = (node: DomNode): string => {
+      let text = node.shadowRoot ? walk(node.shadowRoot) : '';
+      for (const child of Array.from(node.childNodes)) text += child.nodeType === 3 ? `${child.textContent} ` : walk(child);
+      return text;
+    };
+    return walk(root as unknown as DomNode).replace(/\s+/g, ' ');
+  });
+}
+
+async function actAs(name: string): Promise<void> {
+  await page.selectOption('#member-switch', { label: name === 'Alex' ? 'Alex (admin)' : name });
+  await page.locator('#me-name', { hasText: name }).waitFor();
+}
+
+/** Opens the `menuIndex`th select menu of a message and picks the option with `label` (or the `label`th option). */
+async function choose(message: Locator, menuIndex: number, label: string | number): Promise<void> {
+  const menu = message.locator('discord-string-select-menu').nth(menuIndex);
+  await menu.click();
+  const options = menu.locator('discord-string-select-menu-option');
+  await (typeof label === 'number' ? options.nth(label) : options.filter({ hasText: label }).first()).click();
+}
+
+async function pickerLabels(): Promise<string[]> {
+  await page.locator('.picker:not([hidden]) .picker-item').first().waitFor();
+  return page.locator('.picker-item .picker-label').allInnerTexts();
+}
+
+beforeAll(async () => {
+  boot = await bootPlayground();
+  browser = await launchBrowser();
+  page = browser.page;
+  await page.goto(boot.playground.url);
+  await page.locator('#channels .channel', { hasText: 'general' }).waitFor();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await boot?.close();
+});
+
+describe('the playground in Chromium', { timeout: 60_000 }, () => {
+  it('lists the real commands in the picker and runs /hero with a choice from its autocomplete', async () => {
+    await page.locator('#command-input').click();
+    await type('/', false);
+    const labels = await pickerLabels();
+    expect(labels).toEqual(expect.arrayContaining(['/hero', '/player', '/leaderboard', '/patch-notes', '/match', '/config feed', '/config show']));
+
+    await type('/hero name:hul', false);
+    await page.locator('.picker-item', { hasText: 'Hulk' }).first().waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.locator('#command-input').inputValue()).toBe('/hero name:Hulk ');
+    await page.keyboard.press('Enter');
+
+    const hero = await messageWith('Real name');
+    const text = await deepText(hero);
+    expect(text).toContain('Hulk');
+    expect(text).toContain('Bruce Banner');
+    expect(text).toContain('Alex'); // "Alex used /hero"
+    expect(await hero.locator('discord-embed-field[inline]').count()).toBeGreaterThanOrEqual(3);
+    // Offline, the hero's images are the proxy's placeholder, not broken images.
+    const thumbnail = await hero.locator('discord-embed').evaluate((e) => (e as unknown as { thumbnail: string }).thumbnail);
+    expect(thumbnail).toMatch(/^\/img\?kind=thumbnail&src=https?%3A/);
+    const placeholder = await page.request.get(`${boot.playground.url}${thumbnail}`);
+    expect(placeholder.headers()['content-type']).toBe('image/svg+xml');
+    await screenshot(page, 'hero');
+  });
+
+  it('runs /player, opens its recent matches, and opens a match from them', async () => {
+    const name = (await boot.services.api.player(PLAYER)).data.name;
+    await type(`/player query:${PLAYER}`);
+    const player = await messageWith(name);
+    await screenshot(page, 'player');
+
+    await choose(player, 0, 'Recent matches');
+    await player.locator('discord-string-select-menu', { hasText: 'Open a match' }).waitFor();
+    // Page 2 of the recent matches holds one the replica has the details of (the sample match).
+    await player.locator('discord-button', { hasText: '›' }).click();
+    await player.getByText(/Page 2 of \d+/).waitFor();
+    const recorded = [...boot.services.replica!.dataset.matches.keys()];
+    const values = await player.locator('discord-string-select-menu').nth(1).locator('discord-string-select-menu-option').evaluateAll((os) => os.map((o) => o.getAttribute('data-value')));
+    const index = values.findIndex((v) => v !== null && recorded.includes(v));
+    expect(index).toBeGreaterThanOrEqual(0);
+    await choose(player, 1, index);
+    await player.getByText('MVP').first().waitFor();
+    expect(await deepText(player)).toContain(values[index]!);
+    // The invoker's own select updates the message in place: still one answer to /player.
+    expect(await messages().filter({ hasText: 'MVP' }).count()).toBe(1);
+    await screenshot(page, 'player-match');
+  });
+
+  it('runs /leaderboard and pages through it with the buttons', async () => {
+    await type('/leaderboard hero:Hulk');
+    const board = await messageWith('Page 1 of');
+    await board.locator('discord-button', { hasText: '›' }).click();
+    await board.getByText(/Page 2 of \d+/).waitFor();
+    await board.locator('discord-button', { hasText: '‹' }).click();
+    await board.getByText(/Page 1 of \d+/).waitFor();
+    await board.locator('discord-button', { hasText: '›' }).click();
+    await board.getByText(/Page 2 of \d+/).waitFor();
+    await screenshot(page, 'leaderboard');
+  });
+
+  it('gives another member their own ephemeral copy when they press a button, and only they see it', async () => {
+    const board = await messageWith(/Page 2 of \d+/);
+    const before = await deepText(board);
+    await actAs('Sam');
+    await board.locator('discord-button', { hasText: '»' }).click();
+    const copy = page.locator('#messages > discord-message[ephemeral]').last();
+    await copy.getByText(/Page (\d+) of \1/).waitFor();
+    expect(await deepText(copy)).toContain('Only you can see this');
+    expect(await deepText(board)).toBe(before); // Alex's message did not move
+    await screenshot(page, 'ephemeral-copy');
+
+    await actAs('Alex');
+    expect(await page.locator('#messages > discord-message[ephemeral]').count()).toBe(0);
+  });
+
+  it('runs /patch-notes and pages through the list', async () => {
+    await type('/patch-notes');
+    // Enter completed the command name; the second Enter sends it.
+    expect(await page.locator('#command-input').inputValue()).toBe('/patch-notes ');
+    await page.locator('#command-input').press('Enter');
+    const list = await messageWith('Season 5 begins');
+    expect(await deepText(list)).toContain('Patch notes');
+    await list.locator('discord-button', { hasText: '›' }).click();
+    await list.getByText(/Page 2 of \d+/).waitFor();
+    expect(await deepText(list)).not.toContain('Season 5 begins');
+    await screenshot(page, 'patch-notes');
+  });
+
+  it('shows a slow answer as "thinking", then the answer', async () => {
+    boot.services.replica!.setFaults({ latencyMs: 2_500 });
+    try {
+      await type('/hero name:Thor');
+      const thinking = await messageWith('Rivals Bot is thinking');
+      await screenshot(page, 'thinking');
+      await thinking.getByText('Real name').waitFor({ timeout: 15_000 });
+      expect(await deepText(thinking)).toContain('Thor');
+    } finally {
+      boot.services.replica!.setFaults({});
+    }
+  });
+
+  it('shows errors as a member sees them', async () => {
+    await type('/hero name:Zzyzx');
+    const error = page.locator('#messages > discord-message[ephemeral]', { hasText: 'No hero is called' }).last();
+    await error.waitFor();
+    expect(await deepText(error)).toContain('Only you can see this');
+
+    await type('/hero');
+    await page.locator('#command-input').press('Enter');
+    await page.locator('.composer-error', { hasText: 'The option “name” is required.' }).waitFor();
+    await screenshot(page, 'errors');
+  });
+
+  it('lets the admin point a feed at #patch-notes, and a new patch note arrives there once', async () => {
+    await actAs('Sam');
+    await type('/con', false);
+    expect((await page.locator('.picker-item .picker-label').allInnerTexts()).filter((l) => l.startsWith('/config'))).toEqual([]);
+
+    await actAs('Alex');
+    await type('/config feed type:Patch notes channel:#patch-notes');
+    const confirmation = await messageWith('will be posted in');
+    expect(await deepText(confirmation)).toContain('patch-notes');
+
+    const title = 'Version 20261121 Patch Notes: playground test';
+    await page.locator('#add-post').click();
+    await page.locator('#post-dialog input[name=title]').fill(title);
+    await page.locator('#post-submit').click();
+    await page.locator('#channels .channel.unread', { hasText: 'patch-notes' }).waitFor();
+    await page.locator('#channels .channel', { hasText: 'patch-notes' }).click();
+    await messageWith(title);
+    await screenshot(page, 'feed-post');
+
+    await boot.playground.poller.pollNow();
+    await boot.playground.poller.pollNow();
+    expect(await messages().filter({ hasText: title }).count()).toBe(1);
+  });
+});
