@@ -142,7 +142,19 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     await board.getByText(/Page 1 of \d+/).waitFor();
     await board.locator('discord-button', { hasText: '›' }).click();
     await board.getByText(/Page 2 of \d+/).waitFor();
+    // Discord markdown is drawn, not shown raw: "**21. Name** · 6,484 pts" has a bold name.
+    expect(await board.locator('discord-embed-description discord-bold').count()).toBeGreaterThan(5);
+    expect(await deepText(board)).not.toContain('**');
     await screenshot(page, 'leaderboard');
+  });
+
+  it('runs the Rivals profile app on a member from the member list', async () => {
+    await page.locator('#members .member', { hasText: 'Jordan' }).click({ button: 'right' });
+    await page.locator('#member-apps button', { hasText: 'Rivals profile' }).click();
+    const answer = await messageWith('has not linked a Rivals account');
+    // The mention is drawn as Discord draws it: the member's name, not <@id>.
+    expect(await answer.locator('discord-mention').first().innerText()).toContain('Jordan');
+    expect(await deepText(answer)).not.toContain('<@');
   });
 
   it('gives another member their own ephemeral copy when they press a button, and only they see it', async () => {
@@ -150,14 +162,15 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     const before = await deepText(board);
     await actAs('Sam');
     await board.locator('discord-button', { hasText: '»' }).click();
-    const copy = page.locator('#messages > discord-message[ephemeral]').last();
-    await copy.getByText(/Page (\d+) of \1/).waitFor();
+    const copy = await messageWith(/Page (\d+) of \1/);
+    expect(await copy.getAttribute('ephemeral')).not.toBeNull();
     expect(await deepText(copy)).toContain('Only you can see this');
     expect(await deepText(board)).toBe(before); // Alex's message did not move
     await screenshot(page, 'ephemeral-copy');
 
     await actAs('Alex');
-    expect(await page.locator('#messages > discord-message[ephemeral]').count()).toBe(0);
+    expect(await copy.count()).toBe(0);
+    expect(await board.count()).toBe(1);
   });
 
   it('runs /patch-notes and pages through the list', async () => {

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { classifyError } from '../../src/feeds/delivery.js';
+import { playgroundChannelAccess, playgroundFeedTransport } from '../../src/playground/channels.js';
+import { CHANNELS, GUILD } from '../../src/playground/guild.js';
+import { MessageStore } from '../../src/playground/messages.js';
+import { toMessagePayload } from '../../src/render/view.js';
+
+const [GENERAL, PATCH_NOTES] = CHANNELS as [(typeof CHANNELS)[number], (typeof CHANNELS)[number]];
+const body = (nonce: string) => ({ ...toMessagePayload({ content: 'New patch notes' }), nonce, enforce_nonce: true as const });
+
+describe('the playground channels as the feed ports see them', () => {
+  it('posts once per nonce, as Discord does with enforce_nonce', async () => {
+    const messages = new MessageStore();
+    const transport = playgroundFeedTransport(messages);
+    const first = await transport.send(PATCH_NOTES.id, body('a'));
+    const again = await transport.send(PATCH_NOTES.id, body('a'));
+    await transport.send(PATCH_NOTES.id, body('b'));
+    expect(again).toEqual(first);
+    expect(messages.list(PATCH_NOTES.id).map((m) => m.payload!.content)).toEqual(['New patch notes', 'New patch notes']);
+    expect(messages.list(PATCH_NOTES.id)[0]).not.toHaveProperty('payload.nonce');
+  });
+
+  it('answers an unknown channel as Discord does, so the subscription is marked broken', async () => {
+    const err = await playgroundFeedTransport(new MessageStore()).send('999', body('c')).catch((e: unknown) => e);
+    expect(classifyError(err)).toMatchObject({ kind: 'broken', code: 10003 });
+  });
+
+  it('publishes in announcement channels and says which channels are announcement channels', async () => {
+    const messages = new MessageStore();
+    const transport = playgroundFeedTransport(messages);
+    const { id } = await transport.send(PATCH_NOTES.id, body('d'));
+    await transport.crosspost(PATCH_NOTES.id, id);
+    expect(messages.get(id)!.published).toBe(true);
+    const access = playgroundChannelAccess();
+    expect(await access.check(GUILD.id, PATCH_NOTES.id)).toEqual({ exists: true, announcement: true, missing: [] });
+    expect(await access.check(GUILD.id, GENERAL.id)).toEqual({ exists: true, announcement: false, missing: [] });
+    expect(await access.check('1', GENERAL.id)).toMatchObject({ exists: false });
+  });
+});

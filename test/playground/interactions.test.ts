@@ -1,0 +1,116 @@
+/**
+ * The playground's adapter over the real router, context and replica (no browser): what each page
+ * request leaves in the playground's channels, through the same acknowledgement policy as Discord.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANNELS, MEMBERS } from '../../src/playground/guild.js';
+import type { MessageEvent, PlaygroundMessage } from '../../src/playground/messages.js';
+import { bootPlayground } from '../helpers/playground.js';
+
+const [ALEX, SAM] = MEMBERS as [(typeof MEMBERS)[number], (typeof MEMBERS)[number]];
+const GENERAL = CHANNELS[0]!.id;
+
+let boot: Awaited<ReturnType<typeof bootPlayground>>;
+
+beforeAll(async () => {
+  boot = await bootPlayground({ ackDeadlineMs: 150 });
+});
+afterAll(() => boot.close());
+
+/** Records message events until `done(events)` holds. */
+function eventsUntil(done: (events: MessageEvent[]) => boolean): Promise<MessageEvent[]> {
+  return new Promise((resolve) => {
+    const events: MessageEvent[] = [];
+    const stop = boot.playground.messages.subscribe((e) => {
+      events.push(structuredClone(e));
+      if (done(events)) {
+        stop();
+        resolve(events);
+      }
+    });
+  });
+}
+const lastDone = (events: MessageEvent[]) => events.some((e) => e.type === 'message' && e.message.state === 'done');
+const messageOf = (e: MessageEvent | undefined): PlaygroundMessage => {
+  if (e?.type !== 'message') throw new Error(`not a message event: ${JSON.stringify(e)}`);
+  return e.message;
+};
+
+describe('the playground adapter', () => {
+  it('answers a fast command with one message carrying who ran what', async () => {
+    const events = eventsUntil(lastDone);
+    expect(boot.playground.interactions.command(ALEX.id, GENERAL, { command: 'hero', options: { name: 'Hulk' } })).toEqual({ ok: true });
+    const [only, ...rest] = await events;
+    expect(rest).toEqual([]);
+    const m = messageOf(only);
+    expect(m).toMatchObject({ channelId: GENERAL, state: 'done', ephemeral: false, interaction: { userId: ALEX.id, command: '/hero', kind: 'slash' } });
+    expect(m.payload!.embeds[0]!.title).toBe('Hulk');
+  });
+
+  it('shows a slow command as thinking, then replaces the placeholder with the answer', async () => {
+    boot.services.replica!.setFaults({ latencyMs: 600 });
+    try {
+      const events = eventsUntil(lastDone);
+      boot.playground.interactions.command(ALEX.id, GENERAL, { command: 'hero', options: { name: 'Thor' } });
+      const [first, second] = await events;
+      expect(messageOf(first)).toMatchObject({ state: 'thinking', ephemeral: false });
+      expect(messageOf(second)).toMatchObject({ id: messageOf(first).id, state: 'done' });
+      expect(messageOf(second).payload!.embeds[0]!.title).toBe('Thor');
+    } finally {
+      boot.services.replica!.setFaults({});
+    }
+  });
+
+  it('gives another member a private copy when they press a button, and leaves the message as it was', async () => {
+    const ran = eventsUntil(lastDone);
+    boot.playground.interactions.command(ALEX.id, GENERAL, { command: 'leaderboard', options: { hero: 'Hulk' } });
+    const board = messageOf((await ran)[0]);
+    const next = board.payload!.components.flatMap((r) => r.components).find((c) => 'custom_id' in c && c.custom_id.endsWith(':n'))!;
+    const customId = (next as { custom_id: string }).custom_id;
+
+    const pressed = eventsUntil(lastDone);
+    expect(boot.playground.interactions.component(SAM.id, board.id, customId, [])).toEqual({ ok: true });
+    const copy = messageOf((await pressed).at(-1));
+    expect(copy.id).not.toBe(board.id);
+    expect(copy).toMatchObject({ ephemeral: true, visibleTo: SAM.id, interaction: { userId: SAM.id, kind: 'component' } });
+    expect(JSON.stringify(copy.payload)).toContain('Page 2 of');
+    expect(boot.playground.messages.get(board.id)!.payload).toEqual(board.payload);
+
+    // Only Sam may use the buttons of Sam's private copy.
+    expect(boot.playground.interactions.component(ALEX.id, copy.id, customId, [])).toEqual({ ok: false, error: 'Only the member who got this private message can use its buttons.' });
+
+    const own = eventsUntil(lastDone);
+    boot.playground.interactions.component(ALEX.id, board.id, customId, []);
+    const updated = messageOf((await own).at(-1));
+    expect(updated.id).toBe(board.id);
+    expect(JSON.stringify(updated.payload)).toContain('Page 2 of');
+  });
+
+  it('refuses a command that does not fit its definition without asking the bot', async () => {
+    const before = boot.playground.messages.list(GENERAL).length;
+    expect(boot.playground.interactions.command(ALEX.id, GENERAL, { command: 'hero', options: {} })).toEqual({ ok: false, error: 'The option “name” is required.' });
+    expect(boot.playground.interactions.command('1', GENERAL, { command: 'hero', options: { name: 'Hulk' } })).toMatchObject({ ok: false });
+    expect(boot.playground.interactions.component(ALEX.id, '42', 'hero.p:1', [])).toEqual({ ok: false, error: 'That message is gone. Run the command again.' });
+    expect(boot.playground.messages.list(GENERAL)).toHaveLength(before);
+  });
+
+  it('runs the Rivals profile context-menu command on a member', async () => {
+    const events = eventsUntil(lastDone);
+    expect(boot.playground.interactions.userCommand(ALEX.id, GENERAL, 'Rivals profile', SAM.id)).toEqual({ ok: true });
+    const m = messageOf((await events).at(-1));
+    expect(m.interaction).toMatchObject({ command: 'Rivals profile', kind: 'user' });
+    expect(JSON.stringify(m.payload)).toContain(`<@${SAM.id}> has not linked a Rivals account`);
+  });
+
+  it('makes every answer private once the admin turns private answers on', async () => {
+    const set = eventsUntil(lastDone);
+    boot.playground.interactions.command(ALEX.id, GENERAL, { command: 'config', subcommand: 'private-answers', options: { enabled: 'True' } });
+    await set;
+    const events = eventsUntil(lastDone);
+    boot.playground.interactions.command(SAM.id, GENERAL, { command: 'hero', options: { name: 'Hulk' } });
+    expect(messageOf((await events).at(-1))).toMatchObject({ ephemeral: true, visibleTo: SAM.id });
+    const reset = eventsUntil(lastDone);
+    boot.playground.interactions.command(ALEX.id, GENERAL, { command: 'config', subcommand: 'private-answers', options: { enabled: 'False' } });
+    await reset;
+  });
+});
