@@ -13,7 +13,9 @@ import { createFeedTester } from '../feeds/test-post.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { createCommandContext, type ApiServices } from '../services.js';
+import { closeCacheStore } from '../cache/store.js';
 import { GuildSettingsRepository } from '../store/guild-settings.js';
+import { createStateStore } from '../store/state-store.js';
 import { buildPageAssets } from './bundle.js';
 import { playgroundChannelAccess, playgroundFeedTransport } from './channels.js';
 import type { Definition } from './command-line.js';
@@ -40,13 +42,20 @@ export interface PlaygroundOptions {
   commands?: CommandModule[];
 }
 
+/**
+ * The playground's own durable state: `DATA_DIR/playground.sqlite`, never the bot's store. Its
+ * settings are a pretend server's, and its feed records list the replica's posts: sharing the bot's
+ * store would make a later real run take real posts for new ones and post the backlog.
+ */
+export const PLAYGROUND_STATE_FILE = 'playground.sqlite';
+
 /** A running playground. */
 export interface Playground {
   url: string;
   messages: MessageStore;
   interactions: PlaygroundInteractions;
   poller: FeedPoller;
-  /** Stops the poller, waits for answers in flight, closes the server (not the services). */
+  /** Stops the poller, waits for answers in flight, closes the server and the playground's state (not the services). */
   close(): Promise<void>;
 }
 
@@ -62,16 +71,17 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   const modules = o.commands ?? defaultCommands;
   const messages = new MessageStore();
   const transport = playgroundFeedTransport(messages);
-  const settings = new GuildSettingsRepository(o.services.state);
-  const context = createCommandContext(o.services.api, o.services.state, playgroundChannelAccess(), Date.now, createFeedTester(o.services.api, settings, transport));
+  const state = createStateStore({ dataDir: o.config.dataDir, file: PLAYGROUND_STATE_FILE, namespace: 'rivals:playground' });
+  const settings = new GuildSettingsRepository(state);
+  const context = createCommandContext(o.services.api, state, playgroundChannelAccess(), Date.now, createFeedTester(o.services.api, settings, transport));
   const router = new Router(modules);
   const interactions = new PlaygroundInteractions({ router, context, messages, logger, ackDeadlineMs: o.ackDeadlineMs });
   const feedLogger = o.logger.child({ component: 'playground-feeds' });
   const poller = new FeedPoller({
     api: o.services.api,
-    state: o.services.state,
+    state,
     settings,
-    ledger: new DeliveryLedger(o.services.state, transport, feedLogger),
+    ledger: new DeliveryLedger(state, transport, feedLogger),
     leadership: SOLE_LEADER,
     logger: feedLogger,
     intervalSeconds: o.feedPollSeconds ?? o.config.feedPollSeconds,
@@ -125,6 +135,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
       await poller.stop();
       await interactions.settle();
       await server.close();
+      await closeCacheStore(state);
     },
   };
 }

@@ -18,13 +18,17 @@ export const STATE_NAMESPACE = 'rivals:state';
 export interface StateStoreOptions {
   /** `redis://` URL; absent: SQLite under `dataDir`. */
   redisUrl?: string;
-  /** Directory of `state.sqlite` (created if missing). */
+  /** Directory of the SQLite file (created if missing). */
   dataDir: string;
+  /** SQLite file name (default `state.sqlite`). */
+  file?: string;
+  /** Key namespace (default {@link STATE_NAMESPACE}). */
+  namespace?: string;
 }
 
 /** Where the state lives, for logs: `redis` or the SQLite file path. */
 export function describeStateStore(options: StateStoreOptions): string {
-  return options.redisUrl ? 'redis' : resolve(options.dataDir, 'state.sqlite');
+  return options.redisUrl ? 'redis' : resolve(options.dataDir, options.file ?? 'state.sqlite');
 }
 
 /**
@@ -33,9 +37,9 @@ export function describeStateStore(options: StateStoreOptions): string {
  */
 export function createStateStore(options: StateStoreOptions): Keyv {
   if (options.redisUrl) {
-    return new Keyv({ store: new KeyvRedis(options.redisUrl, { throwOnConnectError: false, connectionTimeout: 5_000 }), namespace: STATE_NAMESPACE, useKeyPrefix: false });
+    return new Keyv({ store: new KeyvRedis(options.redisUrl, { throwOnConnectError: false, connectionTimeout: 5_000 }), namespace: options.namespace ?? STATE_NAMESPACE, useKeyPrefix: false });
   }
   mkdirSync(options.dataDir, { recursive: true });
-  const file = resolve(options.dataDir, 'state.sqlite');
-  return new Keyv({ store: new KeyvSqlite({ uri: `sqlite://${file}`, table: 'state', busyTimeout: 5_000 }), namespace: STATE_NAMESPACE });
+  const file = resolve(options.dataDir, options.file ?? 'state.sqlite');
+  return new Keyv({ store: new KeyvSqlite({ uri: `sqlite://${file}`, table: 'state', busyTimeout: 5_000 }), namespace: options.namespace ?? STATE_NAMESPACE });
 }

@@ -7,7 +7,7 @@ import { startPlayground, type Playground, type PlaygroundOptions } from '../../
 import { createApiServices, type ApiServices } from '../../src/services.js';
 import { capturingLogger } from './replica.js';
 
-export async function bootPlayground(options: Partial<PlaygroundOptions> = {}): Promise<{ playground: Playground; services: ApiServices; lines: string[]; close(): Promise<void> }> {
+export async function bootPlayground(options: Partial<PlaygroundOptions> = {}): Promise<{ playground: Playground; services: ApiServices; lines: string[]; dataDir: string; close(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rivals-playground-'));
   const config = loadConfig({ DATA_DIR: dataDir });
   const { logger, lines } = capturingLogger();
@@ -17,6 +17,7 @@ export async function bootPlayground(options: Partial<PlaygroundOptions> = {}): 
     playground,
     services,
     lines,
+    dataDir,
     close: async () => {
       await playground.close();
       await services.close();

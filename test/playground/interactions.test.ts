@@ -3,7 +3,10 @@
  * request leaves in the playground's channels, through the same acknowledgement policy as Discord.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANNELS, MEMBERS } from '../../src/playground/guild.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CHANNELS, GUILD, MEMBERS } from '../../src/playground/guild.js';
+import { PLAYGROUND_STATE_FILE } from '../../src/playground/start.js';
 import type { MessageEvent, PlaygroundMessage } from '../../src/playground/messages.js';
 import { bootPlayground } from '../helpers/playground.js';
 
@@ -109,6 +112,9 @@ describe('the playground adapter', () => {
     const events = eventsUntil(lastDone);
     boot.playground.interactions.command(SAM.id, GENERAL, { command: 'hero', options: { name: 'Hulk' } });
     expect(messageOf((await events).at(-1))).toMatchObject({ ephemeral: true, visibleTo: SAM.id });
+    // The pretend server's settings live in the playground's own store, never in the bot's.
+    expect(existsSync(join(boot.dataDir, PLAYGROUND_STATE_FILE))).toBe(true);
+    expect(await boot.services.state.get(`guild:${GUILD.id}`)).toBeUndefined();
     const reset = eventsUntil(lastDone);
     boot.playground.interactions.command(ALEX.id, GENERAL, { command: 'config', subcommand: 'private-answers', options: { enabled: 'False' } });
     await reset;
