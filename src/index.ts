@@ -35,6 +35,22 @@ if (services.replica) {
   logger.info({ api: config.rivals.baseUrl, rpm: config.rivals.requestsPerMinute, cache: config.redisUrl ? 'redis' : 'memory' }, 'using the game API');
 }
 
+/** On the first SIGINT or SIGTERM: runs `shutdown`, closes the API services, and exits 0. */
+function stopOnSignal(shutdown: (signal: string) => Promise<void>): void {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    await shutdown(signal);
+    await services.close();
+    logger.info('stopped');
+    logger.flush();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
 const playgroundAsked = process.argv.includes('--playground');
 if (!config.discord.token || playgroundAsked) {
   if (!config.discord.token) logger.info('DISCORD_TOKEN is not set, so the bot runs in the local playground. Set DISCORD_TOKEN and DISCORD_CLIENT_ID (see .env.example) to run it on Discord.');
@@ -49,19 +65,10 @@ if (!config.discord.token || playgroundAsked) {
     process.exit(1);
   }
   logger.info({ url: playground.url }, `playground ready: open ${playground.url} in a browser`);
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  stopOnSignal(async (signal) => {
     logger.info({ signal }, 'shutting down the playground');
     await playground.close();
-    await services.close();
-    logger.info('stopped');
-    logger.flush();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  });
 } else {
   const client = createDiscordClient(config.discord.apiUrl);
   const transport = discordFeedTransport(client.rest);
@@ -87,21 +94,12 @@ if (!config.discord.token || playgroundAsked) {
     poller.start();
   });
   client.on('error', (err) => logger.error({ err }, 'Discord client error'));
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  stopOnSignal(async (signal) => {
     logger.info({ signal, inflight: runtime.inflight }, 'shutting down: finishing replies in flight');
     await poller.stop();
     await leadership.release().catch(() => undefined);
     await runtime.shutdown();
-    await services.close();
-    logger.info('stopped');
-    logger.flush();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  });
   try {
     await client.login(config.discord.token);
   } catch (err) {

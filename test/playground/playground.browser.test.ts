@@ -14,6 +14,9 @@ const PLAYER = '1403392756';
 let boot: Awaited<ReturnType<typeof bootPlayground>>;
 let browser: Awaited<ReturnType<typeof launchBrowser>>;
 let page: Page;
+/** Every URL the page asked for, and every uncaught error in it. */
+const requested: string[] = [];
+const pageErrors: string[] = [];
 
 /** Types a line into the command bar key by key, then presses Enter. */
 async function type(line: string, enter = true): Promise<void> {
@@ -74,6 +77,8 @@ beforeAll(async () => {
   boot = await bootPlayground();
   browser = await launchBrowser();
   page = browser.page;
+  page.on('request', (r) => requested.push(r.url()));
+  page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.goto(boot.playground.url);
   await page.locator('#channels .channel', { hasText: 'general' }).waitFor();
 }, 60_000);
@@ -233,5 +238,11 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     await boot.playground.poller.pollNow();
     await boot.playground.poller.pollNow();
     expect(await messages().filter({ hasText: title }).count()).toBe(1);
+  });
+
+  it('asked for nothing beyond the playground itself, and threw no error', () => {
+    expect(requested.length).toBeGreaterThan(10);
+    expect(requested.filter((u) => !u.startsWith(`${boot.playground.url}/`) && !u.startsWith('data:'))).toEqual([]);
+    expect(pageErrors).toEqual([]);
   });
 });

@@ -4,8 +4,8 @@
  * server-sent events), members on the right (right-click or click for Apps › Rivals profile), and
  * the command bar at the bottom.
  */
+import './component-config.js';
 import '@skyra/discord-components-core';
-import { setConfig } from '@skyra/discord-components-core';
 import type { Definition, ParsedLine } from '../command-line.js';
 import type { Bootstrap, MessageEvent, NewPost, PlaygroundMessage } from '../protocol.js';
 import { Composer } from './composer.js';
@@ -61,8 +61,6 @@ class App {
 
   async start(): Promise<void> {
     this.data = (await api<Bootstrap>('/api/bootstrap')).body;
-    // Default avatars would load from Discord's CDN; the playground serves its own.
-    setConfig({ defaultTheme: 'dark', defaultMode: 'cozy', defaultBackground: 'discord', avatars: { default: avatarOf(this.data.bot.id) } } as Parameters<typeof setConfig>[0]);
     for (const m of this.data.messages) this.messages.set(m.id, m);
     this.memberId = this.data.members[0]!.id;
     this.channelId = this.data.channels[0]!.id;
