@@ -119,4 +119,43 @@ describe('the playground adapter', () => {
     boot.playground.interactions.command(ALEX.id, GENERAL, { command: 'config', subcommand: 'private-answers', options: { enabled: 'False' } });
     await reset;
   });
+
+  it('answers every slash command on the replica, as a member types them', async () => {
+    const ERROR_COLOUR = 0xed4245;
+    const typed: [string, Record<string, string>, string?][] = [
+      ['player', { query: '1403392756' }],
+      ['hero', { name: 'spider-man' }],
+      ['match', { match: '6713355_1740604074_322_11001_10' }],
+      ['leaderboard', { hero: 'Hulk', platform: 'PlayStation' }],
+      ['patch-notes', { type: 'Dev diaries' }],
+      ['items', { type: 'Sprays' }],
+      ['maps', {}],
+      ['achievements', { hero: 'Hulk' }],
+      ['battlepass', {}],
+      ['link', { player: '1403392756' }],
+      ['unlink', { player: '1403392756' }],
+      ['config', {}, 'show'],
+      ['config', { platform: 'Xbox' }, 'platform'],
+      ['config', {}, 'status'],
+    ];
+    for (const [command, options, subcommand] of typed) {
+      const events = eventsUntil(lastDone);
+      expect(boot.playground.interactions.command(ALEX.id, GENERAL, { command, subcommand, options })).toEqual({ ok: true });
+      const m = messageOf((await events).at(-1));
+      expect({ command, subcommand, colour: m.payload!.embeds[0]?.color }).not.toEqual({ command, subcommand, colour: ERROR_COLOUR });
+      expect(m.payload!.embeds.length + m.payload!.content.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('sends /config test-post into the playground channel the feed points at', async () => {
+    const patchNotes = CHANNELS.find((c) => c.name === 'patch-notes')!;
+    const set = eventsUntil(lastDone);
+    boot.playground.interactions.command(ALEX.id, GENERAL, { command: 'config', subcommand: 'feed', options: { type: 'Balance posts', channel: '#patch-notes' } });
+    await set;
+    const posted = eventsUntil((events) => events.some((e) => e.type === 'message' && e.message.channelId === patchNotes.id));
+    boot.playground.interactions.command(ALEX.id, GENERAL, { command: 'config', subcommand: 'test-post', options: { type: 'Balance posts' } });
+    const post = (await posted).map(messageOf).find((m) => m.channelId === patchNotes.id)!;
+    expect(post.payload!.embeds[0]!.title).toMatch(/^Test post · /);
+    expect(post.interaction).toBeUndefined(); // a channel post, not an interaction answer
+  });
 });
