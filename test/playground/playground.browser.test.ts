@@ -133,6 +133,9 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     await choose(player, 1, index);
     await player.getByText('MVP').first().waitFor();
     expect(await deepText(player)).toContain(values[index]!);
+    // Names escaped for markdown ("Zarbon\\_") are drawn as Discord draws them, escapes resolved.
+    expect(await deepText(player)).toContain('Zarbon_');
+    expect(await deepText(player)).not.toContain('\\_');
     // The invoker's own select updates the message in place: still one answer to /player.
     expect(await messages().filter({ hasText: 'MVP' }).count()).toBe(1);
     await screenshot(page, 'player-match');

@@ -174,3 +174,23 @@ export function renderMarkdown(text: string, names: MentionNames, extended = tru
   }
   return fragment;
 }
+
+/**
+ * Discord markdown as plain text, for the places the components take a string (embed title and
+ * field names): escapes resolved (`Zarbon\_` shows `Zarbon_`), formatting dropped,
+ * mentions as `@name` and `#channel`.
+ */
+export function markdownToText(text: string, names: MentionNames): string {
+  const flat = (nodes: Node[]): string =>
+    nodes
+      .map((n) => {
+        if (n.type === 'user') return `@${names.user(n.id ?? '') ?? 'unknown-user'}`;
+        if (n.type === 'channel') return `#${names.channel(n.id ?? '') ?? 'unknown-channel'}`;
+        if (n.type === 'role') return `@${names.role(n.id ?? '')?.name ?? 'unknown-role'}`;
+        if (n.type === 'timestamp') return formatTimestamp(Number(n.timestamp), n.format);
+        if (n.type === 'br' || n.type === 'newline') return ' ';
+        return typeof n.content === 'string' ? n.content : flat(n.content ?? []);
+      })
+      .join('');
+  return flat(parse(text, 'extended') as Node[]);
+}

@@ -6,7 +6,7 @@
  */
 import type { APIEmbed, APIActionRowComponent, APIComponentInMessageActionRow } from 'discord-api-types/v10';
 import type { Bootstrap, PlaygroundMessage } from '../protocol.js';
-import { renderMarkdown, type MentionNames } from './markdown.js';
+import { markdownToText, renderMarkdown, type MentionNames } from './markdown.js';
 
 /** What drawing needs from the page. */
 export interface RenderEnv {
@@ -55,10 +55,12 @@ export function inlineIndexes(fields: { inline?: boolean }[]): (number | undefin
 }
 
 function renderEmbed(embed: APIEmbed, env: RenderEnv): HTMLElement {
+  // Discord renders markdown in titles and field names (drawn here as text, escapes resolved), not in author names or footers.
+  const text = (s: string | undefined) => (s === undefined ? undefined : markdownToText(s, env.names));
   const e = el('discord-embed', {
     slot: 'embeds',
     color: hex(embed.color),
-    embedTitle: embed.title,
+    embedTitle: text(embed.title),
     url: embed.url,
     authorName: embed.author?.name,
     authorImage: proxied(embed.author?.icon_url, 'icon'),
@@ -73,7 +75,7 @@ function renderEmbed(embed: APIEmbed, env: RenderEnv): HTMLElement {
       el(
         'discord-embed-fields',
         { slot: 'fields' },
-        embed.fields.map((f, i) => el('discord-embed-field', { fieldTitle: f.name, inline: Boolean(f.inline), inlineIndex: indexes[i] }, [renderMarkdown(f.value, env.names)])),
+        embed.fields.map((f, i) => el('discord-embed-field', { fieldTitle: text(f.name), inline: Boolean(f.inline), inlineIndex: indexes[i] }, [renderMarkdown(f.value, env.names)])),
       ),
     );
   }
