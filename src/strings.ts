@@ -67,4 +67,16 @@ export const t = {
   playgroundUnknownRole: (option: string, value: string) => `“${value}” is not a role of this server (for “${option}”).`,
   playgroundUnknownMessage: () => 'That message is gone. Run the command again.',
   playgroundEphemeralOwner: () => 'Only the member who got this private message can use its buttons.',
+  // The playground page (src/playground/web), bundled with this module.
+  playgroundPlaceholder: (channel: string) => `Message #${channel}: type / for commands`,
+  playgroundPickerCommands: () => 'Commands',
+  playgroundPickerOptions: (command: string) => `Options of ${command}`,
+  playgroundPickerSend: () => 'Press Enter to send',
+  playgroundPickerHint: () => '↑↓ to move · Tab to pick · Enter to send · Esc to close',
+  playgroundSlashOnly: () => 'The bot answers slash commands: type / to pick one.',
+  playgroundRefused: (status: number) => `The playground refused it (HTTP ${status}).`,
+  playgroundWelcome: (channel: string) => `Welcome to #${channel}!`,
+  playgroundPostRefused: (status: number) => `The API replica refused the post (HTTP ${status}).`,
+  playgroundPostAdded: () => 'Post added to the API replica. The bot has checked its feeds.',
+  playgroundStartFailed: (reason: string) => `The playground could not start: ${reason}. Is \`npm start\` still running?`,
 };

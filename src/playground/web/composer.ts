@@ -5,6 +5,7 @@
  * completes a command name); Escape closes the picker.
  */
 import { autocompleteSuggestions, optionsToSend, parseCommandLine, staticSuggestions, type Definition, type ParsedLine, type Suggestion } from '../command-line.js';
+import { t } from '../../strings.js';
 import type { Bootstrap } from '../protocol.js';
 
 export interface ComposerEnv {
@@ -49,7 +50,7 @@ export class Composer {
 
   /** Updates the placeholder (channel or member changed) and the picker. */
   reset(): void {
-    this.#input.placeholder = `Message #${this.#env.channelName()}: type / for commands`;
+    this.#input.placeholder = t.playgroundPlaceholder(this.#env.channelName());
     this.#error.textContent = '';
     if (document.activeElement === this.#input) this.refresh();
   }
@@ -80,8 +81,8 @@ export class Composer {
 
   #title(parsed: ParsedLine): string {
     const f = parsed.focus;
-    if (f.kind === 'command' || f.kind === 'subcommand') return 'Commands';
-    if (f.kind === 'option-name') return parsed.available.length ? `Options of /${parsed.definition!.name}${parsed.subcommand ? ` ${parsed.subcommand}` : ''}` : 'Press Enter to send';
+    if (f.kind === 'command' || f.kind === 'subcommand') return t.playgroundPickerCommands();
+    if (f.kind === 'option-name') return parsed.available.length ? t.playgroundPickerOptions(`/${parsed.definition!.name}${parsed.subcommand ? ` ${parsed.subcommand}` : ''}`) : t.playgroundPickerSend();
     return `${f.option.name}: ${f.option.description}`;
   }
 
@@ -112,7 +113,7 @@ export class Composer {
     });
     const hint = document.createElement('div');
     hint.className = 'picker-hint';
-    hint.textContent = '↑↓ to move · Tab to pick · Enter to send · Esc to close';
+    hint.textContent = t.playgroundPickerHint();
     this.#popup.append(hint);
     this.#popup.hidden = false;
   }
@@ -133,15 +134,18 @@ export class Composer {
   async #send(): Promise<void> {
     const parsed = this.#parsed;
     if (!this.#input.value.startsWith('/')) {
-      this.#error.textContent = 'The bot answers slash commands: type / to pick one.';
+      this.#error.textContent = t.playgroundSlashOnly();
       return;
     }
     if (!parsed.definition) {
-      this.#error.textContent = `There is no command ${this.#input.value.trim().split(/\s/)[0]}. Type / to see them all.`;
+      this.#close();
+      this.#error.textContent = t.playgroundUnknownCommand(this.#input.value.trim().split(/\s/)[0]!.slice(1));
       return;
     }
     const error = await this.#env.send(parsed, optionsToSend(parsed, this.#picks));
     if (error) {
+      // The picker would cover the sentence; typing brings it back.
+      this.#close();
       this.#error.textContent = error;
       return;
     }

@@ -6,6 +6,7 @@
  */
 import './component-config.js';
 import '@skyra/discord-components-core';
+import { t } from '../../strings.js';
 import type { Definition, ParsedLine } from '../command-line.js';
 import type { Bootstrap, MessageEvent, NewPost, PlaygroundMessage } from '../protocol.js';
 import { Composer } from './composer.js';
@@ -97,7 +98,7 @@ class App {
       subcommand: parsed.subcommand,
       options,
     });
-    return res.body.ok ? undefined : res.body.error ?? `The playground refused it (${res.status}).`;
+    return res.body.ok ? undefined : res.body.error ?? t.playgroundRefused(res.status);
   }
 
   #toast(text: string): void {
@@ -110,7 +111,7 @@ class App {
 
   async #component(messageId: string, customId: string, values: string[]): Promise<void> {
     const res = await api<{ ok: boolean; error?: string }>('/api/interactions/component', { memberId: this.memberId, messageId, customId, values });
-    if (!res.body.ok) this.#toast(res.body.error ?? 'That did not work.');
+    if (!res.body.ok) this.#toast(res.body.error ?? t.playgroundRefused(res.status));
   }
 
   get #renderEnv(): RenderEnv {
@@ -143,7 +144,7 @@ class App {
     div.className = 'empty';
     const channel = this.#channel();
     const h = document.createElement('h2');
-    h.textContent = `Welcome to #${channel.name}!`;
+    h.textContent = t.playgroundWelcome(channel.name);
     const p = document.createElement('p');
     p.textContent = channel.topic;
     div.append(h, p);
@@ -295,7 +296,7 @@ class App {
         item.addEventListener('click', async () => {
           menu.hidden = true;
           const res = await api<{ ok: boolean; error?: string }>('/api/interactions/user-command', { memberId: this.memberId, channelId: this.channelId, name: d.name, targetId: menu.dataset.target });
-          if (!res.body.ok) this.#toast(res.body.error ?? 'That did not work.');
+          if (!res.body.ok) this.#toast(res.body.error ?? t.playgroundRefused(res.status));
         });
         return item;
       }),
@@ -317,17 +318,17 @@ class App {
       const post = Object.fromEntries(new FormData(form)) as unknown as NewPost;
       const res = await api<{ id?: string; error?: string }>('/api/replica/posts', post);
       if (res.status !== 201) {
-        $('#post-error').textContent = res.body.error ?? `The replica refused the post (${res.status}).`;
+        $('#post-error').textContent = res.body.error ?? t.playgroundPostRefused(res.status);
         return;
       }
       $('#post-error').textContent = '';
       form.reset();
       dialog.close();
-      this.#toast('Post added to the API replica. The bot has checked its feeds.');
+      this.#toast(t.playgroundPostAdded());
     });
   }
 }
 
 void new App().start().catch((err: unknown) => {
-  document.body.textContent = `The playground could not start: ${String(err)}`;
+  document.body.textContent = t.playgroundStartFailed(String(err));
 });
