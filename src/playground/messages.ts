@@ -67,6 +67,7 @@ export class MessageStore {
     }
   }
 
+  /** A message by id, in any channel; undefined once deleted or dropped. */
   get(id: string): PlaygroundMessage | undefined {
     for (const list of this.#byChannel.values()) {
       const found = list.find((m) => m.id === id);
