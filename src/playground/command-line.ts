@@ -36,8 +36,12 @@ export type Focus =
   | { kind: 'subcommand'; text: string }
   /** Between options: `text` is a partial option name (maybe empty). */
   | { kind: 'option-name'; text: string }
-  /** Inside an option's value; `word` is the last word of it, which may also be a partial option name. */
-  | { kind: 'option-value'; option: DefinitionOption; text: string; word: string };
+  /**
+   * Inside an option's value; `word` is the last word of it, which may also be a partial option name.
+   * `implicit`: typed without `name:` right after the command, as Discord's client lets a member type
+   * straight into the first required option.
+   */
+  | { kind: 'option-value'; option: DefinitionOption; text: string; word: string; implicit?: boolean };
 
 /** A parsed command bar line. */
 export interface ParsedLine {
@@ -89,11 +93,24 @@ export function parseCommandLine(line: string, definitions: readonly Definition[
   // Option names followed by a colon, at the start or after a space.
   const pattern = new RegExp(`(^|\\s)(${available.map((o) => escapeRegExp(o.name)).join('|')}):`, 'g');
   const marks = [...rest.matchAll(pattern)].map((m) => ({ name: m[2]!, start: m.index! + m[1]!.length, valueStart: m.index! + m[0].length }));
-  if (marks.length === 0) return { definition, subcommand, options, available, focus: { kind: 'option-name', text: rest.trim() } };
   marks.forEach((mark, i) => {
     const end = i + 1 < marks.length ? marks[i + 1]!.start : rest.length;
     options[mark.name] = rest.slice(mark.valueStart, end).trim();
   });
+  // Text before any `name:` is the value of the first required option not given by name (else the first option).
+  const leading = rest.slice(0, marks[0]?.start ?? rest.length);
+  if (leading.trim() !== '') {
+    const unnamed = available.filter((o) => options[o.name] === undefined);
+    const implicit = unnamed.find((o) => o.required) ?? unnamed[0];
+    if (implicit) {
+      options[implicit.name] = leading.trim();
+      if (marks.length === 0) {
+        const word = /\s$/.test(leading) ? '' : leading.split(/\s+/).pop() ?? '';
+        return { definition, subcommand, options, available, focus: { kind: 'option-value', option: implicit, text: leading.trimStart(), word, implicit: true } };
+      }
+    }
+  }
+  if (marks.length === 0) return { definition, subcommand, options, available, focus: { kind: 'option-name', text: rest.trim() } };
   const last = marks[marks.length - 1]!;
   const option = available.find((o) => o.name === last.name)!;
   const text = rest.slice(last.valueStart);
@@ -151,7 +168,7 @@ export function staticSuggestions(
     const base = line.slice(0, line.length - focus.text.length).replace(/\s*$/, ' ');
     return names(focus.text, base);
   }
-  const base = line.slice(0, line.length - focus.text.length);
+  const base = line.slice(0, line.length - focus.text.length) + (focus.implicit ? `${focus.option.name}:` : '');
   const values = valueSuggestions(focus.option, focus.text, base, guild);
   const named = focus.word === '' ? [] : names(focus.word, line.slice(0, line.length - focus.word.length));
   return [...values, ...named];
@@ -186,7 +203,7 @@ function valueSuggestions(
 /** Suggestions from autocomplete choices for the focused option value. */
 export function autocompleteSuggestions(line: string, parsed: ParsedLine, choices: { name: string; value: string | number }[]): Suggestion[] {
   if (parsed.focus.kind !== 'option-value') return [];
-  const base = line.slice(0, line.length - parsed.focus.text.length);
+  const base = line.slice(0, line.length - parsed.focus.text.length) + (parsed.focus.implicit ? `${parsed.focus.option.name}:` : '');
   const option = parsed.focus.option.name;
   return choices.map((c) => ({ label: c.name, detail: '', line: `${base}${c.name} `, pick: { option, name: c.name, value: c.value } }));
 }

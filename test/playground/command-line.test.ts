@@ -53,6 +53,17 @@ describe('the command bar language', () => {
     expect(optionsToSend(parseCommandLine('/hero name:Hulkling', definitions), picks)).toEqual({ name: 'Hulkling' });
   });
 
+  it('takes text typed straight after the command as the first required option, as Discord’s client does', () => {
+    const hero = parseCommandLine('/hero hul', definitions);
+    expect(hero.options).toEqual({ name: 'hul' });
+    expect(hero.focus).toMatchObject({ kind: 'option-value', option: { name: 'name' }, implicit: true });
+    const [hulk] = autocompleteSuggestions('/hero hul', hero, [{ name: 'Hulk', value: '1011' }]);
+    expect(hulk!.line).toBe('/hero name:Hulk ');
+    expect(parseCommandLine('/config feed Patch notes channel:#patch-notes', definitions).options).toEqual({ type: 'Patch notes', channel: '#patch-notes' });
+    expect(parseCommandLine('/player Card1gan season:2', definitions).options).toEqual({ query: 'Card1gan', season: '2' });
+    expect(labels('/leaderboard Hulk platform:PC')).toEqual(['PC']);
+  });
+
   it('treats a line without a slash, or an unknown command, as the command being typed', () => {
     expect(parseCommandLine('hello', definitions).focus).toEqual({ kind: 'command', text: 'hello' });
     expect(parseCommandLine('/nope x', definitions).focus).toEqual({ kind: 'command', text: 'nope' });

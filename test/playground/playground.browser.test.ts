@@ -113,6 +113,11 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     const placeholder = await page.request.get(`${boot.playground.url}${thumbnail}`);
     expect(placeholder.headers()['content-type']).toBe('image/svg+xml');
     await screenshot(page, 'hero');
+
+    // Typed straight after the command, as in Discord, the text is the first required option.
+    await type('/hero Loki');
+    const loki = await messageWith('Loki');
+    await loki.getByText('Real name').waitFor();
   });
 
   it('runs /player, opens its recent matches, and opens a match from them', async () => {
