@@ -23,7 +23,6 @@ import type { ChannelAccess, CommandContext, CommandInput, Invoker } from './com
 import { answerAutocomplete, answerCommand, answerComponent, type CommandResponder, type ComponentResponder } from './respond.js';
 import type { Router } from './router.js';
 
-
 /**
  * A discord.js client with only the Guilds intent, caches cut to what the bot uses, mentions off by
  * default, and `restApiUrl` (DISCORD_API_URL) as the REST base; the gateway URL then comes from that
