@@ -61,14 +61,7 @@ export class PlaygroundInteractions {
     const resolved = resolveCommand(this.#o.router.commands, typed, where.member);
     if (!resolved.ok) return resolved;
     const input: CommandInput = { subcommand: resolved.subcommand, options: resolved.options, user: invokerOf(where.member) };
-    this.#run('command', where.member, (ctx) => {
-      const responder = this.#commandResponder(channelId, { userId: memberId, command: resolved.display, kind: 'slash' });
-      return answerCommand(this.#o.router.command(typed.command, input, ctx), responder, {
-        prefersPrivate: () => this.#o.router.prefersPrivate(input.user, ctx),
-        deadlineMs: this.#o.ackDeadlineMs,
-      });
-    });
-    return { ok: true };
+    return this.#answer(typed.command, input, where.member, channelId, { userId: memberId, command: resolved.display, kind: 'slash' });
   }
 
   /** Runs a user context-menu command (Apps › name) by `memberId` on `targetId`. */
@@ -81,13 +74,17 @@ export class PlaygroundInteractions {
     if (!mayUse(where.member, module.definition.default_member_permissions)) return { ok: false, error: t.playgroundNoPermission(name) };
     if (!target) return { ok: false, error: t.playgroundUnknownMember('user', targetId) };
     const input: CommandInput = { options: {}, targetUserId: target.id, targetName: target.name, user: invokerOf(where.member) };
-    this.#run('user command', where.member, (ctx) => {
-      const responder = this.#commandResponder(channelId, { userId: memberId, command: name, kind: 'user' });
-      return answerCommand(this.#o.router.command(name, input, ctx), responder, {
+    return this.#answer(name, input, where.member, channelId, { userId: memberId, command: name, kind: 'user' });
+  }
+
+  /** Runs an accepted command through the router and answers it in `channelId` by the acknowledgement policy. */
+  #answer(name: string, input: CommandInput, member: PlaygroundMember, channelId: string, interaction: MessageInteraction): Accepted {
+    this.#run(interaction.kind, member, (ctx) =>
+      answerCommand(this.#o.router.command(name, input, ctx), this.#commandResponder(channelId, interaction), {
         prefersPrivate: () => this.#o.router.prefersPrivate(input.user, ctx),
         deadlineMs: this.#o.ackDeadlineMs,
-      });
-    });
+      }),
+    );
     return { ok: true };
   }
 
