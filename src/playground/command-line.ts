@@ -59,7 +59,8 @@ export function subcommandsOf(definition: Definition): DefinitionOption[] {
   return (definition.options ?? []).filter((o) => o.type === SUBCOMMAND);
 }
 
-function optionsOf(definition: Definition, subcommand?: string): DefinitionOption[] {
+/** The options a command (or its subcommand) takes, subcommands and groups left out; [] for an unknown subcommand. */
+export function optionsOf(definition: Definition, subcommand?: string): DefinitionOption[] {
   const list = subcommand === undefined ? definition.options ?? [] : subcommandsOf(definition).find((s) => s.name === subcommand)?.options ?? [];
   return list.filter((o) => o.type !== SUBCOMMAND && o.type !== SUBCOMMAND_GROUP);
 }

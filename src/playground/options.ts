@@ -4,14 +4,10 @@
  * them before sending (required options, choices, number ranges, lengths, channel types).
  * Members, channels and roles may be given by mention, by name or by id.
  */
-import {
-  ApplicationCommandOptionType,
-  ApplicationCommandType,
-  type APIApplicationCommandBasicOption,
-  type APIApplicationCommandOption,
-} from 'discord-api-types/v10';
+import { ApplicationCommandOptionType, ApplicationCommandType, type APIApplicationCommandBasicOption } from 'discord-api-types/v10';
 import type { CommandInput, CommandModule } from '../discord/command.js';
 import { t } from '../strings.js';
+import { optionsOf, subcommandsOf, type Definition } from './command-line.js';
 import { CHANNELS, MEMBERS, mayUse, ROLES, type PlaygroundMember } from './guild.js';
 
 /** A slash command as the page sends it: names, and each option's text as typed (or a picked choice's value). */
@@ -26,24 +22,6 @@ export type ResolvedCommand =
   | { ok: true; module: CommandModule; subcommand?: string; options: CommandInput['options']; display: string }
   | { ok: false; error: string };
 
-/** The options a chat-input command (or its subcommand) takes. */
-export function optionsFor(module: CommandModule, subcommand?: string): APIApplicationCommandBasicOption[] {
-  const top = ('options' in module.definition ? module.definition.options : undefined) ?? [];
-  if (subcommand === undefined) return top.filter(isBasic);
-  const sub = top.find((o) => o.type === ApplicationCommandOptionType.Subcommand && o.name === subcommand);
-  return sub && 'options' in sub ? (sub.options ?? []).filter(isBasic) : [];
-}
-
-/** Subcommand names of a command; [] when it has none. */
-export function subcommandsOf(module: CommandModule): string[] {
-  const top = ('options' in module.definition ? module.definition.options : undefined) ?? [];
-  return top.filter((o) => o.type === ApplicationCommandOptionType.Subcommand).map((o) => o.name);
-}
-
-function isBasic(o: APIApplicationCommandOption): o is APIApplicationCommandBasicOption {
-  return o.type !== ApplicationCommandOptionType.Subcommand && o.type !== ApplicationCommandOptionType.SubcommandGroup;
-}
-
 /**
  * Checks a typed command against the definitions the bot registers and converts each option to
  * the value Discord sends (strings, numbers, booleans; snowflakes for members, channels, roles).
@@ -52,10 +30,12 @@ export function resolveCommand(modules: readonly CommandModule[], typed: TypedCo
   const module = modules.find((m) => m.definition.name === typed.command && (m.definition.type ?? ApplicationCommandType.ChatInput) === ApplicationCommandType.ChatInput);
   if (!module) return { ok: false, error: t.playgroundUnknownCommand(typed.command) };
   if (!mayUse(member, module.definition.default_member_permissions)) return { ok: false, error: t.playgroundNoPermission(typed.command) };
-  const subcommands = subcommandsOf(module);
+  const definition = module.definition as Definition;
+  const subcommands = subcommandsOf(definition).map((o) => o.name);
   if (subcommands.length > 0 && typed.subcommand === undefined) return { ok: false, error: t.playgroundNeedsSubcommand(typed.command, subcommands) };
   if (typed.subcommand !== undefined && !subcommands.includes(typed.subcommand)) return { ok: false, error: t.playgroundUnknownSubcommand(typed.command, typed.subcommand) };
-  const defined = optionsFor(module, typed.subcommand);
+  // The same reading of the definition as the command bar's; the registration JSON's basic options.
+  const defined = optionsOf(definition, typed.subcommand) as APIApplicationCommandBasicOption[];
   const options: CommandInput['options'] = {};
   for (const name of Object.keys(typed.options)) {
     if (!defined.some((o) => o.name === name)) return { ok: false, error: t.playgroundUnknownOption(typed.command, name) };
