@@ -6,6 +6,7 @@
  * blocks. Nothing is ever inserted as HTML: every text becomes a text node.
  */
 import { parse } from 'discord-markdown-parser';
+import { el } from './dom.js';
 
 /** Names for mentions, from the playground's guild. */
 export interface MentionNames {
@@ -25,13 +26,6 @@ interface Node {
   name?: string;
   lang?: string;
 }
-
-const el = (tag: string, children: (globalThis.Node | string)[] = [], props: Record<string, unknown> = {}) => {
-  const e = document.createElement(tag);
-  Object.assign(e, props);
-  e.append(...children);
-  return e;
-};
 
 /** Discord's timestamp styles (`<t:unix:style>`), rendered in the viewer's locale. */
 export function formatTimestamp(unix: number, style = 'f', now = Date.now()): string {
@@ -84,25 +78,25 @@ function drawOne(n: Node, names: MentionNames): globalThis.Node | string {
     case 'text':
       return textOf(n.content);
     case 'strong':
-      return el('discord-bold', inner());
+      return el('discord-bold', {}, inner());
     case 'em':
-      return el('discord-italic', inner());
+      return el('discord-italic', {}, inner());
     case 'underline':
-      return el('discord-underlined', inner());
+      return el('discord-underlined', {}, inner());
     case 'strikethrough':
-      return el('s', inner());
+      return el('s', {}, inner());
     case 'inlineCode':
-      return el('discord-code', [textOf(n.content)]);
+      return el('discord-code', {}, [textOf(n.content)]);
     case 'codeBlock':
-      return el('discord-code', [textOf(n.content)], { multiline: true });
+      return el('discord-code', { multiline: true }, [textOf(n.content)]);
     case 'blockQuote':
-      return el('discord-quote', inner());
+      return el('discord-quote', {}, inner());
     case 'spoiler':
-      return el('discord-spoiler', inner());
+      return el('discord-spoiler', {}, inner());
     case 'heading':
-      return el('discord-header', inner(), { level: Math.min(3, Math.max(1, n.level ?? 1)) });
+      return el('discord-header', { level: Math.min(3, Math.max(1, n.level ?? 1)) }, inner());
     case 'subtext':
-      return el('discord-subscript', inner());
+      return el('discord-subscript', {}, inner());
     case 'br':
     case 'newline':
       return el('br');
@@ -110,30 +104,30 @@ function drawOne(n: Node, names: MentionNames): globalThis.Node | string {
     case 'autolink':
     case 'link': {
       const href = safeHref(n.target);
-      return href ? el('discord-link', inner(), { href, target: '_blank', rel: 'noopener noreferrer' }) : el('span', inner());
+      return href ? el('discord-link', { href, target: '_blank', rel: 'noopener noreferrer' }, inner()) : el('span', {}, inner());
     }
     case 'user':
-      return el('discord-mention', [names.user(n.id ?? '') ?? 'unknown-user'], { type: 'user' });
+      return el('discord-mention', { type: 'user' }, [names.user(n.id ?? '') ?? 'unknown-user']);
     case 'channel':
-      return el('discord-mention', [names.channel(n.id ?? '') ?? 'unknown-channel'], { type: 'channel' });
+      return el('discord-mention', { type: 'channel' }, [names.channel(n.id ?? '') ?? 'unknown-channel']);
     case 'role': {
       const role = names.role(n.id ?? '');
-      return el('discord-mention', [role?.name ?? 'unknown-role'], { type: 'role', color: role?.colour });
+      return el('discord-mention', { type: 'role', color: role?.colour }, [role?.name ?? 'unknown-role']);
     }
     case 'everyone':
-      return el('discord-mention', ['everyone'], { type: 'role' });
+      return el('discord-mention', { type: 'role' }, ['everyone']);
     case 'here':
-      return el('discord-mention', ['here'], { type: 'role' });
+      return el('discord-mention', { type: 'role' }, ['here']);
     case 'slashCommand':
-      return el('discord-mention', [textOf(n.content) || n.name || ''], { type: 'slash' });
+      return el('discord-mention', { type: 'slash' }, [textOf(n.content) || n.name || '']);
     case 'timestamp':
-      return el('discord-time', [formatTimestamp(Number(n.timestamp), n.format)]);
+      return el('discord-time', {}, [formatTimestamp(Number(n.timestamp), n.format)]);
     case 'emoji':
       return `:${n.name ?? ''}:`;
     case 'twemoji':
       return n.name ?? textOf(n.content);
     default:
-      return typeof n.content === 'string' ? n.content : el('span', inner());
+      return typeof n.content === 'string' ? n.content : el('span', {}, inner());
   }
 }
 
@@ -168,8 +162,8 @@ export function renderMarkdown(text: string, names: MentionNames, extended = tru
     if (block.kind === 'text') {
       fragment.append(...draw(parse(block.text, extended ? 'extended' : 'normal') as Node[], names));
     } else {
-      const items = block.items.map((item) => el('discord-list-item', draw(parse(item, extended ? 'extended' : 'normal') as Node[], names)));
-      fragment.append(el(block.ordered ? 'discord-ordered-list' : 'discord-unordered-list', items));
+      const items = block.items.map((item) => el('discord-list-item', {}, draw(parse(item, extended ? 'extended' : 'normal') as Node[], names)));
+      fragment.append(el(block.ordered ? 'discord-ordered-list' : 'discord-unordered-list', {}, items));
     }
   }
   return fragment;

@@ -6,6 +6,7 @@
  */
 import type { APIEmbed, APIActionRowComponent, APIComponentInMessageActionRow } from 'discord-api-types/v10';
 import type { Bootstrap, PlaygroundMessage } from '../protocol.js';
+import { el } from './dom.js';
 import { markdownToText, renderMarkdown, type MentionNames } from './markdown.js';
 
 /** What drawing needs from the page. */
@@ -18,19 +19,6 @@ export interface RenderEnv {
   onSelect(messageId: string, customId: string, values: string[]): void;
   /** An ephemeral message was dismissed. */
   onDismiss(messageId: string): void;
-}
-
-type Props = Record<string, unknown>;
-
-function el<T extends HTMLElement = HTMLElement>(tag: string, props: Props = {}, children: (Node | string)[] = []): T {
-  const e = document.createElement(tag) as T;
-  for (const [k, v] of Object.entries(props)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === 'slot' || k === 'class' || k.startsWith('data-')) e.setAttribute(k, String(v));
-    else (e as unknown as Props)[k] = v;
-  }
-  e.append(...children);
-  return e;
 }
 
 /** An image URL through the playground's proxy (the real image when reachable, a placeholder otherwise). */
