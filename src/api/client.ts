@@ -1,6 +1,7 @@
 /**
  * The game API client: one typed method per endpoint of api-spec.md part "Endpoints" (numbered as
- * there), through the cache (optional), the rate limiter (optional) and the HTTP transport.
+ * there), through the cache (optional), the rate limiter (optional) and the HTTP transport; plus the
+ * player update, an action that goes through the rate limiter but never through the cache.
  */
 import type { Dispatcher } from 'undici';
 import type { ResponseCache, Fetched } from '../cache/response-cache.js';
@@ -15,6 +16,7 @@ import {
   platformParam,
   seasonParam,
   type ApiRequest,
+  type CachedEndpointName,
   type EndpointName,
   type HistoryParams,
   type ItemType,
@@ -25,7 +27,7 @@ import { ApiArgumentError, ApiError } from './errors.js';
 import { HttpTransport } from './http.js';
 import { createImageResolver } from './images.js';
 import type { Priority, UpstreamRateLimiter } from './rate-limiter.js';
-import { createSchemas, type Schemas } from './schemas.js';
+import { createSchemas, type PlayerUpdate, type Schemas } from './schemas.js';
 import type { z } from 'zod';
 
 export type { Fetched };
@@ -226,12 +228,35 @@ export class RivalsApi {
     return this.#call('match', { endpoint: 'match', path: `/api/v1/match/${seg}`, query: {} }, options);
   }
 
+  // ---- Operations that exist but are not described
+
+  /**
+   * `GET /api/v1/player/{query}/update`: asks the API to refresh a player's data (profile and match
+   * history). Listed in api-spec.md under "Operations that exist but are not described"; its success
+   * body is unknown, so any JSON object is accepted and its `message` (if text) kept:
+   * `{ message: string | null }`.
+   *
+   * An action, not a read: never cached (`fresh` has no meaning here), always one request through
+   * the rate limiter at `options.priority`.
+   * @throws {ApiError} `rate_limited` during the player's update cooldown: the real API answers 429
+   * `{"error": true, "message": "You can request an update in 16 minutes.", "status": 429}`
+   * (api-samples/errors/linkyy-player-update-429.json), so `retryAfterMs` is the cooldown left
+   * (16 min there) and `retryAfterFromHeader` is false: the cooldown is this player's, not the key's,
+   * and does not pause other requests. `not_found` for an unknown player, and the transport's kinds.
+   * @throws {ApiArgumentError} for a query that cannot be a path segment (before any request).
+   */
+  async playerUpdate(query: string | number, options: Omit<CallOptions, 'fresh'> = {}): Promise<Fetched<PlayerUpdate>> {
+    const url = `/api/v1/player/${encodeSegment('playerUpdate', 'query', query)}/update`;
+    const data = await this.#fetch('playerUpdate', 'playerUpdate', url, options);
+    return { data, fetchedAt: this.#now(), ageMs: 0, stale: false, source: 'upstream' };
+  }
+
   /** Closes the connection pool (shutdown). */
   async close(): Promise<void> {
     await this.#transport.close();
   }
 
-  async #call<K extends keyof Schemas>(schema: K, request: ApiRequest, options: CallOptions = {}): Promise<Fetched<z.output<Schemas[K]>>> {
+  async #call<K extends keyof Schemas>(schema: K, request: ApiRequest & { endpoint: CachedEndpointName }, options: CallOptions = {}): Promise<Fetched<z.output<Schemas[K]>>> {
     const url = pathWithQuery(request);
     const load = () => this.#fetch(schema, request.endpoint, url, options);
     if (this.#cache) return this.#cache.get(`${request.endpoint}:${url}`, request.endpoint, load, { fresh: options.fresh });

@@ -1,10 +1,11 @@
 /**
- * Request building for the 20 endpoints of api-spec.md part "Endpoints": argument validation (done
+ * Request building for the 20 endpoints of api-spec.md part "Endpoints", plus the player update
+ * (listed there under "Operations that exist but are not described"): argument validation (done
  * before any request) and path/query construction. Pure functions, no I/O.
  */
 import { ApiArgumentError } from './errors.js';
 
-/** The 20 endpoints, named as the client's methods. */
+/** The 20 endpoints of the spec and the player update, named as the client's methods. */
 export type EndpointName =
   | 'heroes'
   | 'hero'
@@ -25,7 +26,14 @@ export type EndpointName =
   | 'player'
   | 'matchHistoryV1'
   | 'matchHistoryV2'
-  | 'match';
+  | 'match'
+  | 'playerUpdate';
+
+/**
+ * The endpoints whose answers may be cached: every read. `playerUpdate` is an action (it asks the API
+ * to refresh a player), so it never goes through the response cache and has no TTL.
+ */
+export type CachedEndpointName = Exclude<EndpointName, 'playerUpdate'>;
 
 /** Platforms of the hero leaderboard (spec endpoint 5). */
 export const PLATFORMS = ['pc', 'ps', 'xbox'] as const;
@@ -101,16 +109,19 @@ function nonNegativeInt(endpoint: EndpointName, argument: string, value: unknown
 }
 
 /**
- * A season such as 1, 1.5 or "2": a positive number with at most one decimal place, sent as written
- * (`1.5`, never `1.50`).
- * @throws {ApiArgumentError}
+ * A season such as 0, 1, 1.5 or "2": 0 or a positive number with at most one decimal place (Season 0,
+ * the launch season, exists), sent as written (`1.5`, never `1.50`; `0`, never `0.0`). Spec: the
+ * `season` parameter of endpoints 8, 17, 18 and 19.
+ * @returns the query value, or undefined when `value` is undefined, null or empty text (the API's default season).
+ * @throws {ApiArgumentError} for a negative number, more than one decimal, text that is not a number, or above 1000.
  */
 export function seasonParam(endpoint: EndpointName, value: unknown): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isFinite(n) || n <= 0 || n > 1000 || Math.round(n * 10) !== n * 10) {
+  if (!Number.isFinite(n) || n < 0 || n > 1000 || Math.round(n * 10) !== n * 10) {
     throw new ApiArgumentError(endpoint, 'season', 'must be a season number such as 1 or 1.5');
   }
+  // String(-0) is "0", so a negative zero is sent as 0 too.
   return String(n);
 }
 

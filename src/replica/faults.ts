@@ -1,7 +1,8 @@
 /**
  * Fault injection of the replica, for tests and benchmarks: latency, an error rate, a forced status,
- * malformed JSON, and hung responses. Set from the environment at start, or at run time through the
- * loopback admin route `PUT /__replica/faults` (see ./server.ts).
+ * malformed JSON, and hung responses; and one timing knob, the player update's cooldown. Set from the
+ * environment at start, or at run time through the loopback admin route `PUT /__replica/faults`
+ * (see ./server.ts).
  */
 import { z } from 'zod';
 
@@ -25,6 +26,12 @@ export interface Faults {
   hangBody?: boolean;
   /** Apply the faults only to request paths starting with this (e.g. `/api/v1/player`). */
   pathPrefix?: string;
+  /**
+   * Not a failure: the player update's cooldown per player, in seconds, replacing the replica's
+   * `updateCooldownMs` option while set (so a test or a demo can shorten it). `pathPrefix` does not
+   * limit it.
+   */
+  updateCooldownSeconds?: number;
 }
 
 const latency = z.union([
@@ -44,13 +51,15 @@ export const faultsSchema = z
     hang: z.boolean().optional(),
     hangBody: z.boolean().optional(),
     pathPrefix: z.string().startsWith('/').optional(),
+    updateCooldownSeconds: z.number().min(0).max(7 * 86_400).optional(),
   })
   .strict();
 
 /**
  * Faults from `REPLICA_LATENCY_MS` ("200" or "50-300"), `REPLICA_ERROR_RATE` (0 to 1),
  * `REPLICA_ERROR_STATUS`, `REPLICA_FORCE_STATUS`, `REPLICA_RETRY_AFTER` (seconds),
- * `REPLICA_MALFORMED`, `REPLICA_HANG`, `REPLICA_HANG_BODY` (`1`/`true`), `REPLICA_FAULT_PATH`.
+ * `REPLICA_MALFORMED`, `REPLICA_HANG`, `REPLICA_HANG_BODY` (`1`/`true`), `REPLICA_FAULT_PATH`,
+ * `REPLICA_UPDATE_COOLDOWN_S` (the player update's cooldown in seconds, 0 to 604 800).
  * @throws {Error} naming the variable when a value is invalid.
  */
 export function faultsFromEnv(env: Record<string, string | undefined>): Faults {
@@ -73,6 +82,7 @@ export function faultsFromEnv(env: Record<string, string | undefined>): Faults {
   raw.errorStatus = number('REPLICA_ERROR_STATUS');
   raw.forceStatus = number('REPLICA_FORCE_STATUS');
   raw.retryAfterSeconds = number('REPLICA_RETRY_AFTER');
+  raw.updateCooldownSeconds = number('REPLICA_UPDATE_COOLDOWN_S');
   if (flag(env.REPLICA_MALFORMED)) raw.malformed = true;
   if (flag(env.REPLICA_HANG)) raw.hang = true;
   if (flag(env.REPLICA_HANG_BODY)) raw.hangBody = true;

@@ -11,11 +11,36 @@
  * - `season` on match histories is accepted but does not filter (the captures show entries of other
  *   seasons under a season filter); `skip` applies only when sent.
  * - `GET /api/v1/patch-note/{id}` (named in game versions, not described) returns one patch note.
+ *
+ * It reproduces what the real API does beyond the spec (api-samples/README.md):
+ * - Match history v2 answers 404 with the spec's body `{error: true, message: "Player not found or
+ *   match data unavailable for the specified query", status: 404}` for a known player whose history
+ *   was never refreshed: the profile's `updates.last_history_update` is null and no v2 history of the
+ *   uid was captured (as for most real profiles, which load fine). Match history v1 still answers
+ *   for them, derived from the profile's embedded `match_history`.
+ * - A v2 page holds max(`limit`, 40) entries, and `pagination.limit` says so (the real API answered
+ *   40 entries when 20 were asked). `total_matches` counts the entries the replica holds: of the
+ *   real capture (`total_matches: 77`) only the first page exists.
+ * - `GET /api/v1/player/{query}/update` (exists, not described) answers 200
+ *   `{success: true, message: "Player update requested.", status: 200}`: a HAND-WRITTEN body, no real
+ *   success body is known. An unknown player is 404 `Player not found` (common shape). A second
+ *   request for the same player (by uid or name) within the cooldown is 429 with the real body
+ *   `{error: true, message: "You can request an update in N minutes.", status: 429}`, N the whole
+ *   minutes left rounded up, and no `Retry-After` (none is known). The cooldown is 30 minutes by
+ *   default (the real one is unknown; the captured 429 had 16 minutes left), set by the
+ *   `updateCooldownMs` option, or by the `updateCooldownSeconds` fault (env
+ *   `REPLICA_UPDATE_COOLDOWN_S`, see ./faults.ts) while that is set. An accepted update marks the
+ *   player's history as refreshed: v2 answers for them from then on (derived history), and their
+ *   profile's `updates.last_update_request` and `updates.last_history_update` read the update's time
+ *   in the API's US-locale text ("8/4/2025, 2:42:17 PM", written in UTC). This state belongs to one
+ *   {@link startReplica} call (the dataset is not changed), and time comes from its `now` option.
+ * - Faults and the 401 check apply to the update route as to every API route; its error bodies are
+ *   the common shape (only `/api/v1/player/{query}` itself has the player endpoint's own shapes).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logger.js';
-import { loadDataset, type Dataset, type PostKind } from './data/dataset.js';
+import { formatUpdateTime, loadDataset, type Dataset, type PostKind } from './data/dataset.js';
 import { drawLatency, faultsSchema, type Faults } from './faults.js';
 
 type Json = Record<string, unknown>;
@@ -51,9 +76,22 @@ export const MESSAGES = {
   // Not in the spec (see the module comment).
   noPlayer: 'Player not found',
   noMatch: 'Match not found',
+  /** Hand-written: the real success body of the player update is unknown. */
+  updateRequested: 'Player update requested.',
   tooManyRequests: 'Too many requests. Please slow down.',
   unavailable: 'Service temporarily unavailable.',
 } as const;
+
+/** The real 429 message of the player update during its cooldown (api-samples/errors/linkyy-player-update-429.json). */
+export function updateCooldownMessage(minutes: number): string {
+  return `You can request an update in ${minutes} minutes.`;
+}
+
+/** Default cooldown of the player update per player: 30 minutes. */
+export const DEFAULT_UPDATE_COOLDOWN_MS = 30 * 60_000;
+
+/** Smallest page of match history v2: the real API answered 40 entries when 20 were asked. */
+export const HISTORY_V2_MIN_PAGE_SIZE = 40;
 
 /** An answer: status, body, and extra headers. */
 interface Reply {
@@ -88,6 +126,13 @@ export interface ReplicaOptions {
   /** Default 0 (any free port). */
   port?: number;
   logger?: Logger;
+  /** Clock, ms since the epoch: the player update's cooldown and the `updates.*` times it writes. Default `Date.now`. */
+  now?: () => number;
+  /**
+   * Cooldown of the player update per player, in ms. Default {@link DEFAULT_UPDATE_COOLDOWN_MS}.
+   * The `updateCooldownSeconds` fault overrides it while set.
+   */
+  updateCooldownMs?: number;
 }
 
 /** A running replica. */
@@ -130,6 +175,11 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
   let faults: Faults = options.faults ?? {};
   const requests = { total: 0, byPath: new Map<string, number>() };
   const hung = new Set<ServerResponse>();
+  const now = options.now ?? Date.now;
+  /** Time (ms) of each player's last accepted update request, by uid: this replica's run-time state. */
+  const updateRequests = new Map<string, number>();
+  const updateCooldownMs = () =>
+    faults.updateCooldownSeconds !== undefined ? faults.updateCooldownSeconds * 1000 : (options.updateCooldownMs ?? DEFAULT_UPDATE_COOLDOWN_MS);
 
   const heroByQuery = (q: string): Json | undefined => {
     const n = norm(q);
@@ -272,7 +322,24 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
           throw new HttpError({ status: 400, body: { error: MESSAGES.playerBadQuery } });
         }
         const uid = playerUid(q) ?? fail(404, MESSAGES.noPlayer);
-        return ok(data.players.get(uid), data.provenance.get(`player:${uid}`));
+        const profile = data.players.get(uid)!;
+        const updatedAt = updateRequests.get(uid);
+        if (updatedAt === undefined) return ok(profile, data.provenance.get(`player:${uid}`));
+        const stamp = formatUpdateTime(updatedAt);
+        const updates = { ...(profile.updates as Json | null | undefined), last_update_request: stamp, last_history_update: stamp };
+        return ok({ ...profile, updates }, 'derived');
+      },
+    ],
+    [
+      /^\/api\/v1\/player\/([^/]+)\/update$/,
+      (m) => {
+        const uid = playerUid(m[1]!) ?? fail(404, MESSAGES.noPlayer);
+        const t = now();
+        const last = updateRequests.get(uid);
+        const left = last === undefined ? 0 : last + updateCooldownMs() - t;
+        if (left > 0) fail(429, updateCooldownMessage(Math.ceil(left / 60_000)));
+        updateRequests.set(uid, t);
+        return ok({ success: true, message: MESSAGES.updateRequested, status: 200 }, 'handwritten');
       },
     ],
     [
@@ -289,8 +356,11 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
       /^\/api\/v2\/player\/([^/]+)\/match-history$/,
       (m, url) => {
         if (m[1]!.trim() === '') fail(400, MESSAGES.badPlayerQuery);
-        const { page, limit } = paging(url, MESSAGES.badPlayerQuery, 40);
+        const asked = paging(url, MESSAGES.badPlayerQuery, HISTORY_V2_MIN_PAGE_SIZE);
         const uid = playerUid(m[1]!) ?? fail(404, MESSAGES.noPlayerData);
+        if (!historyRefreshed(uid)) fail(404, MESSAGES.noPlayerData);
+        const page = asked.page;
+        const limit = Math.max(asked.limit, HISTORY_V2_MIN_PAGE_SIZE);
         const all = filterHistory(data.historyV2.get(uid) ?? [], url);
         const totalPages = Math.ceil(all.length / limit);
         return ok(
@@ -322,6 +392,13 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
       if (name.toLowerCase() === q.toLowerCase() || (n !== '' && norm(name) === n)) return uid;
     }
     return undefined;
+  }
+
+  /** True when v2 has a history to serve: captured, refreshed per the profile, or refreshed by an update request here. */
+  function historyRefreshed(uid: string): boolean {
+    if (updateRequests.has(uid) || data.provenance.get(`historyV2:${uid}`) === 'real') return true;
+    const updates = data.players.get(uid)?.updates;
+    return updates !== null && typeof updates === 'object' && (updates as Json).last_history_update != null;
   }
 
   function filterHistory(entries: Json[], url: URL): Json[] {

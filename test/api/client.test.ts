@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiArgumentError, ApiError } from '../../src/api/errors.js';
 import type { RivalsApi } from '../../src/api/client.js';
+import { SAMPLES_DIR } from '../../src/replica/data/dataset.js';
 import type { Replica } from '../../src/replica/server.js';
 import { cannedServer, capturingLogger, clientFor, replica, TEST_KEY } from '../helpers/replica.js';
 
@@ -136,14 +140,25 @@ describe('every endpoint against the replica', () => {
     const ranked = await api.matchHistoryV1('1403392756', { game_mode: 2 });
     expect(ranked.data.matches.every((m) => m.game_mode_id === 2)).toBe(true);
   });
-  it('19 match history v2 with pagination', async () => {
+  it('19 match history v2 with pagination: pages of at least 40, as the real API answers', async () => {
+    // The captured history holds 40 entries: one page of 40 even when 15 are asked.
     const page1 = await api.matchHistoryV2('1786151874', { limit: 15 });
-    expect(page1.data.matches).toHaveLength(15);
-    expect(page1.data.pagination).toMatchObject({ page: 1, limit: 15, total_pages: 3, has_more: true });
-    const page3 = await api.matchHistoryV2('1786151874', { limit: 15, page: 3 });
-    expect(page3.data.pagination?.has_more).toBe(false);
-    // Players without a captured history get one derived from their profile.
-    expect((await api.matchHistoryV2('1117455441')).data.matches.length).toBeGreaterThan(0);
+    expect(page1.data.matches).toHaveLength(40);
+    expect(page1.data.pagination).toEqual({ page: 1, limit: 40, total_matches: 40, total_pages: 1, has_more: false });
+    const page2 = await api.matchHistoryV2('1786151874', { limit: 15, page: 2 });
+    expect(page2.data.matches).toHaveLength(0);
+    expect(page2.data.pagination).toEqual({ page: 2, limit: 40, total_matches: 40, total_pages: 1, has_more: false });
+    // A refreshed player (last_history_update set) without a captured v2 history gets one derived from v1.
+    const derived = await api.matchHistoryV2('1403392756');
+    expect(derived.data.matches).toHaveLength(20);
+    expect(derived.data.pagination).toEqual({ page: 1, limit: 40, total_matches: 20, total_pages: 1, has_more: false });
+    // A player whose history was never refreshed: the spec's 404, while the profile loads.
+    expect((await api.player('1117455441')).data.uid).toBe('1117455441');
+    expect(await apiError(() => api.matchHistoryV2('1117455441'))).toMatchObject({
+      kind: 'not_found',
+      status: 404,
+      upstreamMessage: 'Player not found or match data unavailable for the specified query',
+    });
   });
   it('20 match detail for every sample match', async () => {
     for (const uid of r.dataset.matches.keys()) expect((await api.match(uid)).data.match_uid).toBe(uid);
@@ -237,7 +252,8 @@ describe('arguments are refused before any request', () => {
     ['item type', (a) => a.items({ type: 'hat' }), 'type'],
     ['season text', (a) => a.player('1', { season: 'one' }), 'season'],
     ['season 1.55', (a) => a.battlePass({ season: 1.55 }), 'season'],
-    ['season 0', (a) => a.matchHistoryV2('1', { season: 0 }), 'season'],
+    ['negative season', (a) => a.matchHistoryV2('1', { season: -1 }), 'season'],
+    ['season text -0.5', (a) => a.matchHistoryV1('1', { season: '-0.5' }), 'season'],
     ['empty hero', (a) => a.hero('  '), 'query'],
     ['dot segment', (a) => a.player('..'), 'query'],
     ['negative skip', (a) => a.matchHistoryV1('1', { skip: -1 }), 'skip'],
@@ -257,6 +273,41 @@ describe('arguments are refused before any request', () => {
   it('accepts the documented forms', async () => {
     await expect(api.battlePass({ season: '1.5' })).resolves.toBeDefined();
     await expect(api.battlePass({ season: 1 })).resolves.toBeDefined();
+  });
+});
+
+describe('season 0 exists', () => {
+  it('is accepted by player and both match histories and sent as season=0', async () => {
+    // A loopback server that records each request and answers with the real samples.
+    const seen: string[] = [];
+    const profile = readFileSync(join(SAMPLES_DIR, 'player/autumnnippert-hayamaken-1402468705.json'), 'utf8');
+    const history = readFileSync(join(SAMPLES_DIR, 'match-history-v2/doublec8-double-c-1786151874-page1-limit40-2025-05-26.json'), 'utf8');
+    const server = createServer((req, res) => {
+      seen.push(req.url!);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(req.url!.includes('/match-history') ? history : profile);
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const c = clientFor({ ...r, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` });
+    try {
+      expect((await c.player('1402468705', { season: 0 })).data.uid).toBe('1402468705');
+      expect((await c.matchHistoryV1('1402468705', { season: 0 })).data.matches).toHaveLength(40);
+      expect((await c.matchHistoryV2('1402468705', { season: '0' })).data.matches).toHaveLength(40);
+      expect(seen).toEqual([
+        '/api/v1/player/1402468705?season=0',
+        '/api/v1/player/1402468705/match-history?season=0',
+        '/api/v2/player/1402468705/match-history?limit=40&page=1&season=0',
+      ]);
+    } finally {
+      await c.close();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+  it('is accepted by the replica', async () => {
+    expect((await api.player('1403392756', { season: 0 })).data.uid).toBe('1403392756');
+    expect((await api.matchHistoryV1('1403392756', { season: 0 })).data.matches).toHaveLength(20);
+    expect((await api.matchHistoryV2('1786151874', { season: 0 })).data.matches).toHaveLength(40);
   });
 });
 

@@ -63,6 +63,8 @@ describe('the error table of the spec, status and message exactly', () => {
     ['/api/v1/achievement/no-such', 404, 'No achievements found'],
     ['/api/v1/battlepass?season=7', 404, 'Battlepass for the selected season not found'],
     ['/api/v2/player/nobody/match-history', 404, 'Player not found or match data unavailable for the specified query'],
+    // A known player whose history was never refreshed (see history-realism.test.ts).
+    ['/api/v2/player/1402468705/match-history', 404, 'Player not found or match data unavailable for the specified query'],
   ];
   it.each(cases)('%s -> %i', async (path, status, message) => {
     const res = await get(path);
@@ -127,6 +129,7 @@ describe('dataset minimums of the issue', () => {
     expect(d.posts.devDiaries.length).toBeGreaterThanOrEqual(6);
     expect(d.gameVersions.length).toBeGreaterThanOrEqual(8);
     expect(d.players.size).toBe(5);
+    expect(d.profileCaptures).toHaveLength(7);
     expect(d.matches.size).toBe(4);
   });
 });

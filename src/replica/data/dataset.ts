@@ -7,8 +7,9 @@
  * `handwritten`), and the replica sends it in an `x-replica-provenance` header.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seasonFromIndex } from '../../game/seasons.js';
 import * as hand from './handwritten.js';
 
 export type Provenance = 'real' | 'derived' | 'handwritten';
@@ -31,12 +32,63 @@ export interface Dataset {
   maps: Json[];
   posts: Record<PostKind, Json[]>;
   gameVersions: Json[];
-  /** Profiles keyed by uid (text). */
+  /**
+   * Profiles keyed by uid (text): for a uid captured more than once, the newest capture (see
+   * {@link profileCaptures}).
+   */
   players: Map<string, Json>;
+  /**
+   * Every profile capture in `player/`, in file-name order, including the older captures of a uid
+   * that `players` does not serve (the three `doublec8-double-c-1786151874-*` files share uid
+   * 1786151874), so tests can run over every sample file.
+   */
+  profileCaptures: ProfileCapture[];
   historyV1: Map<string, Json[]>;
   historyV2: Map<string, Json[]>;
   matches: Map<string, Json>;
   provenance: Map<string, Provenance>;
+}
+
+/** One profile capture of the samples. */
+export interface ProfileCapture {
+  /** Path relative to the samples directory, e.g. `player/doublec8-double-c-1786151874-2025-08-05.json`. */
+  file: string;
+  /** The profile's uid as text. */
+  uid: string;
+  /** The raw body, as captured. */
+  body: Json;
+}
+
+/**
+ * Milliseconds since the epoch from an `updates.*` timestamp in the API's US-locale text form without
+ * a time zone ("3/5/2025, 9:23:44 PM"), read as UTC; null for null, missing or other text.
+ * Source: api-samples/README.md ("`updates.*` timestamps are US-locale text without a time zone").
+ */
+export function parseUpdateTime(value: unknown): number | null {
+  if (typeof value !== 'string') return null;
+  const m = value.trim().match(/^(\d{1,2})\/(\d{1,2})\/(\d{4}),?\s+(\d{1,2}):(\d{2}):(\d{2})\s*([AP]M)$/i);
+  if (!m) return null;
+  const [, month, day, year, hour, minute, second, half] = m;
+  const h = (Number(hour) % 12) + (half!.toUpperCase() === 'PM' ? 12 : 0);
+  return Date.UTC(Number(year), Number(month) - 1, Number(day), h, Number(minute), Number(second));
+}
+
+/**
+ * An `updates.*` timestamp in the API's US-locale text form, from ms since the epoch, written in UTC
+ * (the API names no time zone): 1754318537000 -> "8/4/2025, 2:42:17 PM". Written by hand rather than
+ * with `toLocaleString('en-US')`, whose ICU output puts a narrow no-break space before AM/PM.
+ */
+export function formatUpdateTime(ms: number): string {
+  const d = new Date(ms);
+  const h = d.getUTCHours();
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getUTCMonth() + 1}/${d.getUTCDate()}/${d.getUTCFullYear()}, ${h % 12 || 12}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} ${h < 12 ? 'AM' : 'PM'}`;
+}
+
+/** The latest of a profile's `updates.*` timestamps (ms), or -Infinity when none can be read. */
+function newestUpdate(profile: Json): number {
+  const times = Object.values(asRecord(profile.updates)).map(parseUpdateTime).filter((t): t is number => t !== null);
+  return times.length === 0 ? Number.NEGATIVE_INFINITY : Math.max(...times);
 }
 
 function readJson(path: string): unknown {
@@ -112,7 +164,8 @@ function v2FromV1(entry: Json): Json {
   return {
     ...entry,
     match_play_duration: formatMinutesSeconds(duration),
-    match_season: entry.match_season === undefined || entry.match_season === null ? null : String(entry.match_season),
+    // v1 numbers seasons by index (2 = Season 1.5); v2 by the in-game number as text ("1.5").
+    match_season: seasonFromIndex(typeof entry.match_season === 'number' ? entry.match_season : Number(entry.match_season))?.number ?? null,
     match_player: { ...player, player_hero: { ...hero, play_time: { raw: playTime, formatted: formatMinutesSeconds(playTime) } } },
   };
 }
@@ -134,11 +187,16 @@ export function loadDataset(samplesDir: string = SAMPLES_DIR): Dataset {
   const maps = mapCaptures.reduce((best, m) => (m.length > best.length ? m : best), [] as Json[]);
   mark('maps', 'real');
 
+  // A uid captured more than once is served from its newest capture: the one whose latest `updates.*`
+  // timestamp is latest (ties: the later file name). Older captures stay in `profileCaptures`.
+  const profileCaptures: ProfileCapture[] = [];
   const players = new Map<string, Json>();
   for (const file of jsonFiles(join(samplesDir, 'player'))) {
     const body = asRecord(readJson(file));
     const uid = String(body.uid ?? asRecord(body.player).uid);
-    players.set(uid, body);
+    profileCaptures.push({ file: relative(samplesDir, file).split(sep).join('/'), uid, body });
+    const served = players.get(uid);
+    if (served === undefined || newestUpdate(body) >= newestUpdate(served)) players.set(uid, body);
     mark(`player:${uid}`, 'real');
   }
 
@@ -198,6 +256,7 @@ export function loadDataset(samplesDir: string = SAMPLES_DIR): Dataset {
     posts: { patchNotes: hand.patchNotes(), balances: hand.balances(), devDiaries: hand.devDiaries() },
     gameVersions: hand.gameVersions(),
     players,
+    profileCaptures,
     historyV1,
     historyV2,
     matches,
