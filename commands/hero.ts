@@ -1,16 +1,21 @@
 /**
  * `/hero name:<hero>`: a hero's overview, and through a select menu its abilities (grouped by
  * transformation), costumes, transformations, lore (paged), statistics and leaderboard.
+ * The real hero list (api-samples/heroes) repeats abilities (Hulk's four, once a form, with
+ * `transformation_id` null), lists "Base Stat" entries and empty team-up placeholders among them, and
+ * gives forms without health: see {@link heroKit} and the transformations section.
  * Data: api-spec.md endpoints 2 (hero), 3 (stats), 5 (leaderboard), via the hero list (1) for lookup.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed, type APIEmbedField } from 'discord-api-types/v10';
 import type { Fetched } from '../src/api/client.js';
-import type { Hero } from '../src/api/schemas.js';
+import type { Ability, Hero, Transformation } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { encodeCustomId } from '../src/discord/custom-id.js';
-import { compactNumber, duration, integer, kda, percent, ratioPercent, titleCase, winRate } from '../src/render/format.js';
-import { escapeText, LIMITS } from '../src/render/limits.js';
+import { compactNumber, duration, integer, kda, percent, plural, ratioPercent, winRate } from '../src/render/format.js';
+import { heroDisplayName } from '../src/hero-directory.js';
+import { heroName, teamName } from '../src/render/names.js';
+import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow, splitPages } from '../src/render/paginate.js';
 import { roleColour, staleFooter } from '../src/render/common.js';
 import type { View } from '../src/render/view.js';
@@ -58,7 +63,8 @@ function sectionMenu(heroId: string, current: HeroSection): APIActionRowComponen
 }
 
 function baseEmbed(hero: Hero, section: HeroSection): APIEmbed {
-  const name = titleCase(hero.name);
+  // Titles and author names are plain text here (the author line renders no markdown), so no escaping.
+  const name = truncate(heroDisplayName(hero), LIMITS.title);
   return {
     color: roleColour(hero.role),
     author: { name: section === 'overview' ? (hero.role ?? 'Hero') : `${name} · ${SECTION_LABELS[section]}` },
@@ -73,9 +79,9 @@ function overview(hero: Hero): APIEmbed {
     { name: 'Real name', value: escapeText(hero.real_name ?? '—', LIMITS.fieldValue), inline: true },
     { name: 'Role', value: hero.role ?? '—', inline: true },
     { name: 'Attack type', value: hero.attack_type ?? '—', inline: true },
-    { name: 'Teams', value: escapeText(hero.team.join(', ') || '—', LIMITS.fieldValue), inline: true },
+    { name: 'Teams', value: escapeText(teams(hero).join(', ') || '—', LIMITS.fieldValue), inline: true },
     { name: 'Difficulty', value: difficulty, inline: true },
-    { name: 'Kit', value: `${hero.abilities.length} abilities · ${hero.costumes.length} costumes`, inline: true },
+    { name: 'Kit', value: `${plural(heroKit(hero).length, 'ability', 'abilities')} · ${plural(hero.costumes.length, 'costume', 'costumes')}`, inline: true },
   ];
   return {
     ...baseEmbed(hero, 'overview'),
@@ -91,20 +97,73 @@ function abilityText(fields: Record<string, string>, description: string | null)
   return [description ? escapeText(description) : '', ...lines].filter(Boolean).join('\n') || '—';
 }
 
-/** Abilities grouped by transformation (in the hero's transformation order), then paged. */
+/** The hero's teams as people write them ("Web Warriors", "X-Men"), each once. */
+function teams(hero: Hero): string[] {
+  return [...new Set(hero.team.map(teamName).filter(Boolean))];
+}
+
+/** One entry of a hero's kit, as the abilities section shows it. */
+export interface KitAbility {
+  ability: Ability;
+  /** The form the ability belongs to (its transformation's name, game casing), when `transformation_id` names one. */
+  form: string | null;
+  /** "variant 1", "variant 2"... for abilities that share name, key, type and form but differ otherwise; else null. */
+  variant: string | null;
+}
+
+const nameKey = (a: Ability) => (a.name ?? '').trim().toLowerCase();
+/** "Base Stat 1", "Base Stat 2": health and movement speed of a form, not abilities. */
+const isBaseStat = (a: Ability) => /^base stats?\b/.test(nameKey(a));
+/** Name spelled all in capitals ("FLEET FOOT"), where another record may spell it as the game does. */
+const shouted = (name: string | null) => !!name && name === name.toUpperCase() && name !== name.toLowerCase();
+
+/**
+ * A hero's abilities as the kit players know: no "Base Stat" entries, no empty placeholders (no
+ * description and no fields, such as the team-up "UNITED SIBLINGS"), exact duplicates (same name in
+ * any case, type, form, description and fields) merged, grouped by form in the hero's transformation
+ * order, same-named abilities next to each other in order of first appearance. Same-named abilities
+ * that still differ are told apart by key, type or form, else by {@link KitAbility.variant}.
+ * Source: api-spec.md Hero/Ability; the real list in api-samples/heroes (where `transformation_id` is null).
+ */
+export function heroKit(hero: Hero): KitAbility[] {
+  const formOrder = new Map(hero.transformations.map((t, i) => [t.id, i]));
+  const formName = new Map(hero.transformations.map((t) => [t.id, heroName(t.name)]));
+  const kept = new Map<string, { ability: Ability; index: number }>();
+  hero.abilities.forEach((a, index) => {
+    if (isBaseStat(a) || (!a.description?.trim() && Object.keys(a.fields).length === 0)) return;
+    const fields = Object.entries(a.fields).sort(([x], [y]) => x.localeCompare(y));
+    const key = JSON.stringify([nameKey(a), (a.type ?? '').toLowerCase(), a.transformation_id, a.description?.trim() ?? '', fields]);
+    const seen = kept.get(key);
+    if (!seen) kept.set(key, { ability: a, index });
+    // Keep the first record's place, and the spelling that is not all capitals.
+    else if (shouted(seen.ability.name) && !shouted(a.name)) seen.ability = a;
+  });
+  const firstOfName = new Map<string, number>();
+  for (const { ability, index } of kept.values()) if (!firstOfName.has(nameKey(ability))) firstOfName.set(nameKey(ability), index);
+  const order = (a: Ability) => formOrder.get(a.transformation_id) ?? -1;
+  const sorted = [...kept.values()].sort(
+    (x, y) => order(x.ability) - order(y.ability) || firstOfName.get(nameKey(x.ability))! - firstOfName.get(nameKey(y.ability))! || x.index - y.index,
+  );
+  const kit: KitAbility[] = sorted.map(({ ability }) => ({ ability, form: (ability.transformation_id && formName.get(ability.transformation_id)) || null, variant: null }));
+  // Same name, key, type and form but different content: number them.
+  const alike = new Map<string, KitAbility[]>();
+  for (const k of kit) {
+    const key = JSON.stringify([nameKey(k.ability), k.ability.fields.Key ?? '', (k.ability.type ?? '').toLowerCase(), k.form ?? '']);
+    alike.set(key, [...(alike.get(key) ?? []), k]);
+  }
+  for (const group of alike.values()) if (group.length > 1) group.forEach((k, i) => (k.variant = `variant ${i + 1}`));
+  return kit;
+}
+
+/** Abilities ({@link heroKit}) grouped by transformation, then paged. */
 function abilities(hero: Hero, page: number): { embed: APIEmbed; pages: number } {
-  const order = new Map(hero.transformations.map((t, i) => [t.id, i]));
-  const names = new Map(hero.transformations.map((t) => [t.id, t.name]));
-  const sorted = hero.abilities
-    .map((a, i) => ({ a, i }))
-    .sort((x, y) => (order.get(x.a.transformation_id) ?? -1) - (order.get(y.a.transformation_id) ?? -1) || x.i - y.i)
-    .map(({ a }) => a);
-  const pages = pageCount(sorted.length, ABILITIES_PER_PAGE);
+  const kit = heroKit(hero);
+  const pages = pageCount(kit.length, ABILITIES_PER_PAGE);
   const p = clampPage(page, pages);
-  const fields = sorted.slice((p - 1) * ABILITIES_PER_PAGE, p * ABILITIES_PER_PAGE).map((a) => {
-    const form = a.transformation_id && names.get(a.transformation_id) ? ` · ${names.get(a.transformation_id)}` : '';
+  const fields = kit.slice((p - 1) * ABILITIES_PER_PAGE, p * ABILITIES_PER_PAGE).map(({ ability: a, form, variant }) => {
     const key = a.fields.Key ? `[${a.fields.Key}] ` : '';
-    return { name: `${key}${a.name ?? 'Ability'}${a.type ? ` (${a.type})` : ''}${form}`, value: abilityText(a.fields, a.description) };
+    const suffix = [form, variant].filter(Boolean).map((s) => ` · ${s}`).join('');
+    return { name: escapeText(`${key}${a.name ?? 'Ability'}${a.type ? ` (${a.type})` : ''}${suffix}`, LIMITS.fieldName), value: abilityText(a.fields, a.description) };
   });
   return { embed: { ...baseEmbed(hero, 'abilities'), fields, description: fields.length === 0 ? 'No abilities listed.' : undefined }, pages };
 }
@@ -128,13 +187,27 @@ async function costumes(hero: Hero, page: number, ctx: CommandContext): Promise<
   return { embed: { ...baseEmbed(hero, 'costumes'), description: lines.join('\n') || 'No costumes listed.', image: shown[0]?.icon ? { url: shown[0].icon } : undefined }, pages, fetched };
 }
 
+/** What is known of a form: health and movement speed when the API gives them (forms after the first often have "0"). */
+function formStats(t: Transformation): string[] {
+  return [t.health ? `Health: ${integer(t.health)}` : '', t.movement_speed ? `Speed: ${t.movement_speed} m/s` : ''].filter(Boolean);
+}
+
+/**
+ * The hero's forms with what is known of each. A form repeating an earlier form's name with nothing of
+ * its own (Hulk lists "Bruce Banner" twice, the second without health) is shown once; a form with
+ * neither health nor speed reads "Form of <hero>".
+ */
 function transformations(hero: Hero): APIEmbed {
-  const fields = hero.transformations.map((t) => ({
-    name: escapeText(t.name ?? 'Form', LIMITS.fieldName),
-    value: `Health: ${t.health ? integer(t.health) : '—'}\nSpeed: ${t.movement_speed ? `${t.movement_speed} m/s` : '—'}`,
-    inline: true,
-  }));
-  return { ...baseEmbed(hero, 'transformations'), fields, description: fields.length === 0 ? 'No transformations listed.' : undefined };
+  const shown = new Set<string>();
+  const fields: APIEmbedField[] = [];
+  for (const t of hero.transformations) {
+    const name = heroName(t.name) ?? 'Form';
+    const stats = formStats(t);
+    if (shown.has(name.toLowerCase()) && stats.length === 0) continue;
+    shown.add(name.toLowerCase());
+    fields.push({ name: escapeText(name, LIMITS.fieldName), value: stats.join('\n') || escapeText(`Form of ${heroDisplayName(hero)}`, LIMITS.fieldValue), inline: true });
+  }
+  return { ...baseEmbed(hero, 'transformations'), fields: fields.slice(0, 25), description: fields.length === 0 ? 'No transformations listed.' : undefined };
 }
 
 function lore(hero: Hero, page: number): { embed: APIEmbed; pages: number } {

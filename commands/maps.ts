@@ -1,26 +1,80 @@
-/** `/maps`: every map with its location and game mode. Data: api-spec.md endpoint 11. */
+/**
+ * `/maps`: every map once, grouped by location, with its game mode, "Competitive" where it is, and
+ * its video. Data: api-spec.md endpoint 11, every page, through the map catalogue (src/map-directory.ts),
+ * which merges the API's duplicate records and tells apart maps sharing a name.
+ */
 import { SlashCommandBuilder } from '@discordjs/builders';
-import type { GameMap } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
-import { API_PAGE_SIZE, apiListView } from '../src/render/api-list.js';
+import type { MapInfo } from '../src/map-directory.js';
+import { staleFooter } from '../src/render/common.js';
+import { plural } from '../src/render/format.js';
 import { escapeText } from '../src/render/limits.js';
-import { pageFromArgs } from '../src/render/paginate.js';
+import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
+import type { View } from '../src/render/view.js';
+
+/** Maps a page. */
+export const MAPS_PER_PAGE = 10;
 
 const definition = new SlashCommandBuilder().setName('maps').setDescription('Every map, with its location and game mode').toJSON();
 
-const line = (m: GameMap) =>
-  `**${escapeText(m.full_name ?? m.name ?? `Map ${m.id}`, 100)}** · ${escapeText(m.game_mode ?? 'Unknown mode', 40)}${m.is_competitive ? ' · competitive' : ''}${m.video ? ` · [video](${m.video.replace(/[()]/g, '')})` : ''}`;
+/** The part of a line that names the map: name and sub-map ("Royal Palace: Odin's Archive"). */
+const title = (m: MapInfo) => `${escapeText(m.name, 100)}${m.subMap ? `: ${escapeText(m.subMap, 100)}` : ''}`;
 
-function mapListView(page: number, ctx: CommandContext) {
-  return apiListView({
-    load: (p) => ctx.api.maps({ page: p, limit: API_PAGE_SIZE }),
-    page,
-    route: 'maps.p',
-    args: [],
-    embed: { color: 0x10b981, title: 'Maps' },
-    line,
-    empty: 'No maps.',
-  });
+/**
+ * One line a map: `**name: sub-map** · mode · Competitive · [video](url)`. Name, sub-map, mode and the
+ * competitive flag tell apart every pair the label does, except maps alike in all four: those get their id.
+ */
+function lines(maps: MapInfo[]): Map<MapInfo, string> {
+  const key = (m: MapInfo) => `${title(m)}|${m.mode ?? ''}|${m.competitive}`;
+  const seen = new Map<string, number>();
+  for (const m of maps) seen.set(key(m), (seen.get(key(m)) ?? 0) + 1);
+  return new Map(
+    maps.map((m) => [
+      m,
+      [
+        `**${title(m)}**`,
+        escapeText(m.mode ?? 'Unknown mode', 40),
+        m.competitive ? 'Competitive' : '',
+        (seen.get(key(m)) ?? 0) > 1 ? `map ${m.id}` : '',
+        m.video ? `[video](${m.video.replace(/[()\s]/g, '')})` : '',
+      ]
+        .filter(Boolean)
+        .join(' · '),
+    ]),
+  );
+}
+
+/** Page `page` of the map list: the page's maps under their location headings, the first map's image as thumbnail. */
+async function mapListView(page: number, ctx: CommandContext): Promise<View> {
+  const catalogue = await ctx.maps.catalogue();
+  const { maps } = catalogue;
+  const pages = pageCount(maps.length, MAPS_PER_PAGE);
+  const p = clampPage(page, pages);
+  const shown = maps.slice((p - 1) * MAPS_PER_PAGE, p * MAPS_PER_PAGE);
+  const text = lines(maps);
+  const blocks: string[] = [];
+  let location: string | null | undefined;
+  for (const m of shown) {
+    if (m.location !== location || blocks.length === 0) {
+      location = m.location;
+      blocks.push(`__${escapeText(m.location ?? 'Other locations', 100)}__`);
+    }
+    blocks[blocks.length - 1] += `\n${text.get(m)}`;
+  }
+  const image = shown.find((m) => m.image)?.image;
+  const nav = pageRow('maps.p', [], p, pages);
+  return {
+    embeds: [
+      {
+        color: 0x10b981,
+        title: 'Maps',
+        description: blocks.join('\n\n') || 'No maps.',
+        thumbnail: image ? { url: image } : undefined,
+        footer: staleFooter(catalogue) ?? { text: plural(maps.length, 'map', 'maps') },
+      },
+    ],
+    components: nav ? [nav] : [],
+  };
 }
 
 export const maps: CommandModule = {

@@ -6,16 +6,25 @@ import Fuse from 'fuse.js';
 import type { RivalsApi } from './api/client.js';
 import type { Hero } from './api/schemas.js';
 import { UnknownHeroError } from './errors.js';
-import { titleCase } from './render/format.js';
+import { heroName } from './render/names.js';
 
 const norm = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, '');
 
-/** An autocomplete choice: the hero's display name, its id as the value. */
+/** A hero's name as players read it ("Jeff the Land Shark", "Cloak & Dagger"), from the API's lower-case `name`. */
+export function heroDisplayName(hero: Pick<Hero, 'name'>): string {
+  return heroName(hero.name) ?? hero.name;
+}
+
+/** An autocomplete choice: the hero's display name ({@link heroDisplayName}), its id as the value. */
 export interface HeroChoice {
   name: string;
   value: string;
 }
 
+/**
+ * Heroes by id, name and fuzzy match over the hero list (api-spec.md endpoint 1). The fuzzy index is
+ * rebuilt only when the cached list changes (its `fetchedAt`).
+ */
 export class HeroDirectory {
   readonly #api: RivalsApi;
   #index?: { fetchedAt: number; heroes: Hero[]; fuse: Fuse<Hero>; byName: Fuse<Hero> };
@@ -44,7 +53,7 @@ export class HeroDirectory {
     const best = byNameResults[0];
     const second = byNameResults[1];
     if (best && (best.score ?? 1) <= 0.3 && (!second || (second.score ?? 1) - (best.score ?? 1) >= 0.15)) return best.item;
-    throw new UnknownHeroError(q, fuse.search(q, { limit: 3 }).map((r) => titleCase(r.item.name)));
+    throw new UnknownHeroError(q, fuse.search(q, { limit: 3 }).map((r) => heroDisplayName(r.item)));
   }
 
   /** Up to `limit` choices for autocomplete: all heroes by name for an empty query, else fuzzy matches. */
@@ -52,7 +61,7 @@ export class HeroDirectory {
     const { heroes, fuse } = await this.#load();
     const q = query.trim();
     const found = q === '' ? heroes : fuse.search(q, { limit }).map((r) => r.item);
-    return found.slice(0, limit).map((h) => ({ name: titleCase(h.name), value: h.id }));
+    return found.slice(0, limit).map((h) => ({ name: heroDisplayName(h), value: h.id }));
   }
 
   async #load() {

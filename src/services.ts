@@ -13,6 +13,7 @@ import { AccountLinksRepository } from './store/account-links.js';
 import { GuildSettingsRepository } from './store/guild-settings.js';
 import { RecentLookups } from './store/recent-lookups.js';
 import { HeroDirectory } from './hero-directory.js';
+import { MapDirectory } from './map-directory.js';
 import type { ChannelAccess, CommandContext } from './discord/command.js';
 import type { FeedTester } from './feeds/test-post.js';
 import type { Config } from './config.js';
@@ -89,6 +90,7 @@ export function createCommandContext(
     feedTester,
     api,
     heroes: new HeroDirectory(api),
+    maps: new MapDirectory(api),
     links: new AccountLinksRepository(state),
     settings: new GuildSettingsRepository(state),
     recent: new RecentLookups(state),

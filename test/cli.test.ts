@@ -29,8 +29,8 @@ describe('npm run cli', () => {
     const { code, stdout } = await cli(['hero', 'name:hulk', '--press', 'abilities', '--press', 'hero.p:1011:abilities:2:n']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Hulk · Abilities$/m);
-    expect(stdout).toMatch(/\[E\] Radioactive Lockdown/);
-    expect(stdout).toMatch(/\[Page 2 of 3 \(disabled\)\] hero\.p:1011:abilities:2:i/);
+    expect(stdout).toMatch(/\[SHIFT\] Gamma Grenade/);
+    expect(stdout).toMatch(/\[Page 2 of 2 \(disabled\)\] hero\.p:1011:abilities:2:i/);
   }, 30_000);
 
   it('answers for every real sample player and match', async () => {

@@ -6,6 +6,7 @@ import type { APIApplicationCommandOptionChoice, RESTPostAPIChatInputApplication
 import type { RivalsApi } from '../api/client.js';
 import type { HeroDirectory } from '../hero-directory.js';
 import type { Logger } from '../logger.js';
+import type { MapDirectory } from '../map-directory.js';
 import type { View } from '../render/view.js';
 import type { AccountLinksRepository } from '../store/account-links.js';
 import type { GuildSettingsRepository } from '../store/guild-settings.js';
@@ -40,6 +41,8 @@ export interface ChannelAccess {
 export interface CommandContext {
   api: RivalsApi;
   heroes: HeroDirectory;
+  /** Every map once, with labels that tell apart maps sharing a name (src/map-directory.ts). */
+  maps: MapDirectory;
   /** Durable state (src/store). */
   links: AccountLinksRepository;
   settings: GuildSettingsRepository;

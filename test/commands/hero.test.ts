@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HERO_SECTIONS } from '../../commands/hero.js';
 import { embedLength, LIMITS } from '../../src/render/limits.js';
-import { useReplicaBot, customIds, OTHER_MEMBER } from '../helpers/bot.js';
+import { bot, useReplicaBot, customIds, OTHER_MEMBER } from '../helpers/bot.js';
 
 const env = useReplicaBot();
 
@@ -60,8 +60,133 @@ describe('/hero', () => {
     expect(next).toBe('hero.p:1011:abilities:2:n');
     const second = await env.b.press(next);
     expect(second.mode).toBe('update');
-    expect(second.payload.embeds[0]!.fields!.map((f) => f.name)).toContain('[E] Radioactive Lockdown (Normal)');
+    expect(second.payload.embeds[0]!.fields!.map((f) => f.name)).toContain('[SHIFT] Gamma Grenade (Normal)');
     expect(customIds(second.payload)).toContain('hero.p:1011:abilities:2:i');
+  });
+
+  /** Every ability field name of a hero's abilities section, over all its pages. */
+  async function abilityNames(heroId: string): Promise<string[]> {
+    const first = await env.b.press(`hero.s:${heroId}`, ['abilities']);
+    const names = first.payload.embeds[0]!.fields!.map((f) => f.name);
+    const last = customIds(first.payload).find((id) => id.endsWith(':l'));
+    const pages = last ? Number(last.split(':').at(-2)) : 1;
+    for (let p = 2; p <= pages; p++) names.push(...(await env.b.press(`hero.p:${heroId}:abilities:${p}:n`)).payload.embeds[0]!.fields!.map((f) => f.name));
+    return names;
+  }
+
+  it("Hulk's kit lists each ability once: duplicates merged, Base Stat entries gone, same names told apart", async () => {
+    const names = await abilityNames('1011');
+    // The real list has 16 entries: 2 Base Stat, and Gamma Burst, Incredible Leap, Radioactive Lockdown twice with the
+    // same fields; Heavy Blow twice as Weapon and Normal.
+    expect(names).toEqual([
+      '[Right Click] Gamma Burst (Normal)',
+      '[Q] Hulk Smash! (Ultimate)',
+      '[Left Click] Heavy Blow (Weapon)',
+      '[Left Click] Heavy Blow (Normal)',
+      '[Space] Incredible Leap (Normal)',
+      '[E] Radioactive Lockdown (Normal)',
+      '[SHIFT] Gamma Grenade (Normal)',
+      '[Left Click] Gamma Ray Gun (Normal)',
+      '[Q] Puny Banner (Ultimate)',
+      '[Q] World Breaker (Ultimate)',
+      '[SHIFT] Indestructible Guard (Normal)',
+    ]);
+    expect(names.filter((n) => n.includes('Gamma Burst'))).toHaveLength(1);
+    const overview = (await env.b.run('hero', { name: 'hulk' })).payload.embeds[0]!;
+    expect(overview.fields!.find((f) => f.name === 'Kit')!.value).toBe('11 abilities · 4 costumes');
+  });
+
+  it('no hero lists an ability twice, a Base Stat entry, or an empty placeholder', async () => {
+    for (const h of env.r.dataset.heroes) {
+      const names = await abilityNames(String(h.id));
+      expect(new Set(names.map((n) => n.toLowerCase())).size, `${h.name}: ${names.join(' | ')}`).toBe(names.length);
+      expect(names.some((n) => /base stat/i.test(n)), String(h.name)).toBe(false);
+    }
+    const torch = await abilityNames('1017');
+    expect(torch.some((n) => /UNITED SIBLINGS/i.test(n))).toBe(false);
+    // 8 entries: Base Stat 1 and the empty UNITED SIBLINGS are not abilities.
+    expect(torch).toEqual(['[Q] Supernova (Ultimate)', '[E] Pyro-prison (Normal)', '[F] Flaming Meteor (Normal)', '[Right Click] Blazing Blast (Normal)', '[SHIFT] Plasma Body (Normal)', '[Left Click] Fire Cluster (Weapon)']);
+    const overview = (await env.b.run('hero', { name: 'human torch' })).payload.embeds[0]!;
+    expect(overview.fields!.find((f) => f.name === 'Kit')!.value).toMatch(/^6 abilities · /);
+  });
+
+  it('tells apart same-named abilities of different forms when transformation_id names them (the spec shape)', async () => {
+    const hulk = env.r.dataset.heroes.find((h) => h.id === 1011)!;
+    const saved = hulk.abilities;
+    const abilities = saved as Record<string, unknown>[];
+    // Hand-written: the spec's shape, each Gamma Burst tied to a form.
+    hulk.abilities = abilities.map((a) => (a.id === 101122 ? { ...a, transformation_id: 704 } : a.id === 101123 ? { ...a, transformation_id: 705 } : a));
+    try {
+      const fresh = bot(env.r);
+      const first = await fresh.press('hero.s:1011', ['abilities']);
+      const names: string[] = [];
+      for (let p = 1; p <= 2; p++) names.push(...(await fresh.press(`hero.p:1011:abilities:${p}:n`)).payload.embeds[0]!.fields!.map((f) => f.name));
+      expect(first.payload.embeds[0]!.fields![0]!.name).toBe(names[0]);
+      expect(names.filter((n) => n.includes('Gamma Burst'))).toEqual(['[Right Click] Gamma Burst (Normal) · Monster Hulk', '[Right Click] Gamma Burst (Normal) · Hero Hulk']);
+      await fresh.close();
+    } finally {
+      hulk.abilities = saved;
+    }
+  });
+
+  it('numbers same-named abilities that differ in nothing it shows', async () => {
+    const hulk = env.r.dataset.heroes.find((h) => h.id === 1011)!;
+    const saved = hulk.abilities;
+    const abilities = saved as { id: number; additional_fields: Record<string, string> }[];
+    hulk.abilities = abilities.map((a) => (a.id === 101123 ? { ...a, additional_fields: { ...a.additional_fields, Damage: '75' } } : a));
+    try {
+      const fresh = bot(env.r);
+      const names: string[] = [];
+      for (let p = 1; p <= 2; p++) names.push(...(await fresh.press(`hero.p:1011:abilities:${p}:n`)).payload.embeds[0]!.fields!.map((f) => f.name));
+      expect(names.filter((n) => n.includes('Gamma Burst'))).toEqual(['[Right Click] Gamma Burst (Normal) · variant 1', '[Right Click] Gamma Burst (Normal) · variant 2']);
+      await fresh.close();
+    } finally {
+      hulk.abilities = saved;
+    }
+  });
+
+  it('transformations show only what is known: no dashes for forms without health or speed', async () => {
+    const { payload } = await env.b.press('hero.s:1011', ['transformations']);
+    const fields = payload.embeds[0]!.fields!;
+    expect(fields.map((f) => [f.name, f.value])).toEqual([
+      ['Bruce Banner', 'Health: 200\nSpeed: 6 m/s'],
+      ['Monster Hulk', 'Form of Hulk'],
+      ['Hero Hulk', 'Form of Hulk'],
+    ]);
+    for (const h of env.r.dataset.heroes) {
+      const t = await env.b.press(`hero.s:${h.id}`, ['transformations']);
+      const text = t.payload.embeds[0]!.fields!.map((f) => `${f.name}\n${f.value}`).join('\n');
+      expect(text, String(h.name)).not.toMatch(/—/);
+    }
+    const spider = await env.b.press('hero.s:1036', ['transformations']);
+    expect(spider.payload.embeds[0]!.fields!.map((f) => [f.name, f.value])).toEqual([['Spider-Man', 'Health: 250\nSpeed: 6 m/s']]);
+  });
+
+  it('names heroes and teams as players write them', async () => {
+    const team = async (name: string) => (await env.b.run('hero', { name })).payload.embeds[0]!.fields!.find((f) => f.name === 'Teams')!.value;
+    // The real list gives Spider-Man ["Web_warriors"], Venom ["Guardiansofthegalaxy", "Web_warriors", "Villains"].
+    expect(await team('spider-man')).toBe('Web Warriors');
+    expect(await team('venom')).toBe('Guardians of the Galaxy, Web Warriors, Villains');
+    expect(await team('iron fist')).toBe('Agents of Atlas, Immortal Weapons');
+    expect(await team('magneto')).toBe('X-Men, Mutants, Villains');
+    expect(await team('the punisher')).toBe('Marvel Knights');
+    const jeff = (await env.b.run('hero', { name: 'jeff' })).payload.embeds[0]!;
+    expect(jeff.title).toBe('Jeff the Land Shark');
+    expect((await env.b.press('hero.s:1047', ['abilities'])).payload.embeds[0]!.author?.name).toBe('Jeff the Land Shark · Abilities');
+    expect((await env.b.run('hero', { name: 'the punisher' })).payload.embeds[0]!.title).toBe('The Punisher');
+    expect((await env.b.run('hero', { name: 'cloak' })).payload.embeds[0]!.title).toBe('Cloak & Dagger');
+    const choices = async (value: string) => (await env.b.router.autocomplete('hero', { focused: { name: 'name', value }, options: {}, user: OTHER_MEMBER }, env.b.ctx)).map((c) => c.name);
+    expect((await choices('jeff'))[0]).toBe('Jeff the Land Shark');
+    expect((await choices('punisher'))[0]).toBe('The Punisher');
+    expect(await choices('')).toContain('Cloak & Dagger');
+  });
+
+  it('suggests heroes in their game spelling', async () => {
+    const { payload } = await env.b.run('hero', { name: 'the' });
+    expect(payload.embeds[0]!.description).toMatch(/^No hero is called “the”\. Did you mean /);
+    const suggested = [...payload.embeds[0]!.description!.matchAll(/\*\*(.+?)\*\*/g)].map((m) => m[1]);
+    expect(suggested.length).toBeGreaterThan(0);
+    for (const name of suggested) expect(name).toMatch(/^(The Punisher|The Thing|Jeff the Land Shark|[A-Z][^ ]*( [A-Z][^ ]*)*)$/);
   });
 
   it('lore is split across pages on paragraph boundaries', async () => {

@@ -83,8 +83,9 @@ describe('reference commands', () => {
     expect((await env.b.run('items', { name: 'nothing-like-this' })).payload.embeds[0]!.description).toMatch(/^No item “nothing-like-this” was found/);
   });
   it('/maps pages through every map', async () => {
+    // 38 records of 35 maps (three listed twice): the last page of 10 has 5 maps, under their location heading.
     const last = await env.b.press('maps.p:4:l');
-    expect(last.payload.embeds[0]!.description!.split('\n')).toHaveLength(8);
+    expect(last.payload.embeds[0]!.description!.split('\n').filter((l) => l.startsWith('**'))).toHaveLength(5);
   });
   it('/achievements: all, by hero, and one', async () => {
     expect((await env.b.run('achievements', {})).payload.embeds[0]!.description!.split('\n')).toHaveLength(10);
