@@ -1,16 +1,25 @@
 /**
- * `/match match:<match uid>`: mode, MVP and SVP, and both teams with each player's heroes, K/D/A,
- * damage, healing, damage taken and hit rate. Data: api-spec.md endpoint 20 (a match never changes,
- * so the cache keeps it forever).
+ * `/match match:<match uid>`: a compact scoreboard. A summary (mode, map, duration, date, MVP and
+ * SVP), then one embed per team with one line per player: main hero (the most time played), K/D/A,
+ * damage, healing and badges; players who left and players who never picked a hero are marked and
+ * placed last, replacements are marked (src/game/scoreboard.ts). A select opens any player's profile.
+ * Data: api-spec.md endpoint 20 (a match never changes, so the cache keeps it forever), the hero and map
+ * lists, and what the history row a match was opened from knew (map, mode, duration, time).
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
-import type { APIEmbed, APIEmbedField } from 'discord-api-types/v10';
-import type { MatchDetail, MatchPlayer } from '../src/api/schemas.js';
+import { ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
+import { ApiError } from '../src/api/errors.js';
+import type { MatchDetail } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import { encodeCustomId } from '../src/discord/custom-id.js';
+import { NotFoundError } from '../src/errors.js';
+import { matchLength, scoreboard, type ScoreLine, type ScoreTeam } from '../src/game/scoreboard.js';
 import { staleFooter } from '../src/render/common.js';
-import { compactNumber, kda, ratioPercent, titleCase } from '../src/render/format.js';
-import { escapeText, LIMITS } from '../src/render/limits.js';
+import { discordTime, duration, integer } from '../src/render/format.js';
+import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
+import { gameModeName, heroName, modeName } from '../src/render/names.js';
 import type { View } from '../src/render/view.js';
+import { profileFromComponent } from './player.js';
 
 const WIN_COLOUR = 0x22c55e;
 const LOSS_COLOUR = 0xef4444;
@@ -18,81 +27,155 @@ const NEUTRAL_COLOUR = 0x5865f2;
 
 const definition = new SlashCommandBuilder()
   .setName('match')
-  .setDescription('Both teams of a match: heroes, K/D/A, damage, healing and hit rate')
+  .setDescription('A match’s scoreboard: each player’s main hero, K/D/A, damage, healing and badges')
   .addStringOption((o) => o.setName('match').setDescription('Match id, e.g. 6713355_1740604074_322_11001_10').setRequired(true).setMinLength(3).setMaxLength(100))
   .toJSON();
 
-/** Hero names by id, for the heroes each player used (the match body has ids and icons only). */
-async function heroNames(ctx: CommandContext): Promise<Map<string, string>> {
-  try {
-    return new Map((await ctx.heroes.list()).map((h) => [h.id, titleCase(h.name)]));
-  } catch {
-    return new Map();
-  }
+/** What a match-history row knew about a match that the match detail does not say. */
+export interface MatchOrigin {
+  matchUid: string;
+  mapId: string | null;
+  modeId: number | null;
+  /** Seconds. */
+  duration: number | null;
+  /** Unix seconds. */
+  time: number | null;
 }
 
-/** Hit rate over a player's heroes, weighted by play time; null without data. */
-function hitRate(p: MatchPlayer): number | null {
-  const rated = p.heroes.filter((h) => h.session_hit_rate !== null);
-  if (rated.length === 0) return null;
-  const weight = (h: MatchPlayer['heroes'][number]) => h.play_time ?? 1;
-  const total = rated.reduce((s, h) => s + weight(h), 0);
-  return total > 0 ? rated.reduce((s, h) => s + h.session_hit_rate! * weight(h), 0) / total : null;
+const SEPARATOR = '~';
+
+/**
+ * A select-menu value carrying a match and what its history row knew:
+ * `<match uid>~<map id>~<mode id>~<seconds>~<unix time>` (empty parts for unknowns), within Discord's
+ * 100-character option value; the extra parts are dropped first if the uid is long.
+ */
+export function encodeMatchOrigin(o: MatchOrigin): string {
+  const part = (v: string | number | null) => (v === null ? '' : String(typeof v === 'number' ? Math.round(v) : v).replaceAll(SEPARATOR, ''));
+  const full = [o.matchUid.replaceAll(SEPARATOR, ''), part(o.mapId), part(o.modeId), part(o.duration), part(o.time)].join(SEPARATOR);
+  return full.length <= LIMITS.optionValue ? full : o.matchUid.slice(0, LIMITS.optionValue);
 }
 
-function playerField(p: MatchPlayer, m: MatchDetail, names: Map<string, string>): APIEmbedField {
-  const badge = p.player_uid === m.mvp_uid ? ' · MVP' : p.player_uid === m.svp_uid ? ' · SVP' : '';
-  const used = [...new Set(p.heroes.map((h) => h.hero_id).filter((id): id is string => id !== null))];
-  const heroes = used.map((id) => names.get(id) ?? `Hero ${id}`).join(', ') || (p.cur_hero_id ? (names.get(p.cur_hero_id) ?? `Hero ${p.cur_hero_id}`) : 'No hero');
+/** The inverse of {@link encodeMatchOrigin}; a bare match uid gives unknowns. */
+export function decodeMatchOrigin(value: string): MatchOrigin {
+  const [matchUid = '', map = '', mode = '', seconds = '', time = ''] = value.split(SEPARATOR);
+  const num = (s: string) => (/^\d+$/.test(s) ? Number(s) : null);
+  return { matchUid: matchUid.trim(), mapId: map || null, modeId: num(mode), duration: num(seconds), time: num(time) };
+}
+
+/**
+ * The start time a match uid carries ("6713355_1740604074_322_11001_10": its second part, Unix
+ * seconds), when it is a plausible date (after the game's launch, not in the future); else null.
+ */
+export function timeFromMatchUid(uid: string, now: number): number | null {
+  const part = Number(uid.split('_')[1]);
+  const launch = Date.UTC(2024, 11, 1) / 1000;
+  return Number.isInteger(part) && part > launch && part < now / 1000 + 86_400 ? part : null;
+}
+
+/** "Triple!", "MVP" …: a player's badges, MVP and SVP first, with counts above one. */
+function badges(line: ScoreLine, m: MatchDetail): string {
+  const names = line.player.badges.map((b) => (b.count !== null && b.count > 1 ? `${b.name} ×${b.count}` : b.name));
+  const mvp = line.player.player_uid === m.mvp_uid ? ['**MVP**'] : line.player.player_uid === m.svp_uid ? ['**SVP**'] : [];
+  const rest = names.filter((n) => !/^(mvp|svp)$/i.test(n)).map((n) => escapeText(n, 40));
+  return [...mvp, ...rest].join(', ');
+}
+
+const STATUS: Record<ScoreLine['status'], string> = { played: '', replacement: ' · *replacement*', left: ' · *left early*', 'no-hero': ' · *no hero picked*' };
+
+function line(l: ScoreLine, m: MatchDetail, heroOf: (id: string | null) => string): string {
+  const p = l.player;
+  const name = escapeText(p.nick_name ?? p.player_uid, 40);
+  if (l.status === 'no-hero') return `~~${name}~~${STATUS['no-hero']}`;
+  const b = badges(l, m);
+  return `**${name}** · ${escapeText(heroOf(l.mainHeroId), 40)} · ${p.kills}/${p.deaths}/${p.assists} · ${integer(p.total_hero_damage)} dmg · ${integer(p.total_hero_heal)} heal${b ? ` · ${b}` : ''}${STATUS[l.status]}`;
+}
+
+function teamEmbed(team: ScoreTeam, i: number, m: MatchDetail, heroOf: (id: string | null) => string): APIEmbed {
+  const label = team.camp === null ? 'Unassigned' : `Team ${String.fromCharCode(65 + i)}`;
   return {
-    name: `${escapeText(p.nick_name ?? p.player_uid, 200)}${badge}`,
-    value: [
-      escapeText(heroes, 300),
-      kda(p.kills, p.deaths, p.assists),
-      `${compactNumber(p.total_hero_damage)} dmg · ${compactNumber(p.total_hero_heal)} heal · ${compactNumber(p.total_damage_taken)} taken · ${ratioPercent(hitRate(p))} hits`,
-    ].join('\n'),
-    inline: false,
+    color: team.won === true ? WIN_COLOUR : team.won === false ? LOSS_COLOUR : NEUTRAL_COLOUR,
+    title: `${label}${team.won === true ? ' · Victory' : team.won === false ? ' · Defeat' : ''}`,
+    description: truncate(team.lines.map((l) => line(l, m, heroOf)).join('\n'), LIMITS.description),
   };
 }
 
-/** The view of a match: a summary embed, then one embed per team (camp). */
-export async function matchView(matchUid: string, ctx: CommandContext): Promise<View> {
-  const fetched = await ctx.api.match(matchUid);
+function playerSelect(m: MatchDetail, teams: ScoreTeam[], heroOf: (id: string | null) => string): APIActionRowComponent<APIComponentInMessageActionRow> | null {
+  const lines = teams.flatMap((t) => t.lines).slice(0, LIMITS.selectOptions);
+  if (lines.length === 0) return null;
+  return {
+    type: ComponentType.ActionRow,
+    components: [
+      {
+        type: ComponentType.StringSelect,
+        custom_id: encodeCustomId('mt.p', m.match_uid.slice(0, 60)),
+        placeholder: 'Open a player’s profile',
+        options: lines.map((l) => ({
+          label: truncate(l.player.nick_name ?? l.player.player_uid, LIMITS.optionLabel),
+          value: l.player.player_uid.slice(0, LIMITS.optionValue),
+          description: truncate(l.status === 'no-hero' ? 'No hero picked' : `${heroOf(l.mainHeroId)} · ${l.player.kills}/${l.player.deaths}/${l.player.assists}`, LIMITS.optionDescription),
+        })),
+      },
+    ],
+  };
+}
+
+/**
+ * The view of a match: a summary embed, one embed per team, and a select of its players.
+ * @param value a match uid, or a select value from {@link encodeMatchOrigin} (its history row's map, mode, duration and time).
+ * @param fromMenu true when a menu press opened it (a missing match is then named, not blamed on typing).
+ * @throws {NotFoundError} from a menu when the API has no such match; {@link ApiError} otherwise.
+ */
+export async function matchView(value: string, ctx: CommandContext, fromMenu = false): Promise<View> {
+  const origin = decodeMatchOrigin(value);
+  let fetched;
+  try {
+    fetched = await ctx.api.match(origin.matchUid);
+  } catch (err) {
+    if (fromMenu && err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('match', origin.matchUid, true);
+    throw err;
+  }
   const m = fetched.data;
-  const names = await heroNames(ctx);
+  const [heroes, map] = await Promise.all([
+    ctx.heroes.list().catch(() => []),
+    origin.mapId ? ctx.maps.get(origin.mapId).catch(() => undefined) : Promise.resolve(undefined),
+  ]);
+  const names = new Map(heroes.map((h) => [h.id, heroName(h.name) ?? h.name]));
+  const heroOf = (id: string | null) => (id ? (names.get(id) ?? `Hero ${id}`) : 'No hero');
+  const teams = scoreboard(m);
   const mvp = m.players.find((p) => p.player_uid === m.mvp_uid);
   const svp = m.players.find((p) => p.player_uid === m.svp_uid);
-  const heroOf = (id: string | null) => (id ? (names.get(id) ?? `Hero ${id}`) : '—');
+  const mode = modeName(m.game_mode_name) ?? gameModeName(m.game_mode_id ?? origin.modeId) ?? 'Match';
+  const length = origin.duration ?? matchLength(m);
+  const time = origin.time ?? timeFromMatchUid(m.match_uid, ctx.now());
+  const facts = [
+    map ? `**Map** ${escapeText(map.label, 80)}` : origin.mapId ? `**Map** Map ${escapeText(origin.mapId, 20)}` : null,
+    length ? `**Duration** ${duration(length)}` : null,
+    time ? `**Played** ${discordTime(time, 'f')}` : null,
+  ].filter(Boolean);
   const summary: APIEmbed = {
     color: NEUTRAL_COLOUR,
-    title: `${m.game_mode_name ?? 'Match'}`,
+    title: mode,
     // Inside inline code Discord shows backslashes literally: strip backticks instead of escaping.
-    description: `Match \`${m.match_uid.replace(/`/g, '').slice(0, 120)}\`${m.replay_id ? ` · replay ${escapeText(m.replay_id, 40)}` : ''}`,
+    description: [facts.join(' · '), `Match \`${m.match_uid.replace(/`/g, '').slice(0, 120)}\`${m.replay_id ? ` · replay ${escapeText(m.replay_id, 40)}` : ''}`].filter(Boolean).join('\n'),
     fields: [
-      { name: 'MVP', value: mvp ? `${escapeText(mvp.nick_name ?? mvp.player_uid, 200)} (${heroOf(m.mvp_hero_id)})` : '—', inline: true },
-      { name: 'SVP', value: svp ? `${escapeText(svp.nick_name ?? svp.player_uid, 200)} (${heroOf(m.svp_hero_id)})` : '—', inline: true },
+      { name: 'MVP', value: mvp ? `${escapeText(mvp.nick_name ?? mvp.player_uid, 100)} (${heroOf(m.mvp_hero_id)})` : '—', inline: true },
+      { name: 'SVP', value: svp ? `${escapeText(svp.nick_name ?? svp.player_uid, 100)} (${heroOf(m.svp_hero_id)})` : '—', inline: true },
       { name: 'Players', value: String(m.players.length), inline: true },
     ],
+    thumbnail: map?.image ? { url: map.image } : undefined,
     footer: staleFooter(fetched),
   };
-  const camps = [...new Set(m.players.map((p) => p.camp ?? -1))].sort((a, b) => a - b);
-  const teams = camps.map((camp, i): APIEmbed => {
-    const players = m.players.filter((p) => (p.camp ?? -1) === camp);
-    const won = players.some((p) => p.is_win === true);
-    const lost = players.every((p) => p.is_win === false);
-    const label = camp === -1 ? 'Unassigned' : `Team ${String.fromCharCode(65 + i)}`;
-    return {
-      color: won ? WIN_COLOUR : lost ? LOSS_COLOUR : NEUTRAL_COLOUR,
-      title: `${label}${won ? ' · Victory' : lost ? ' · Defeat' : ''}`,
-      fields: players.slice(0, LIMITS.fields).map((p) => playerField(p, m, names)),
-    };
-  });
-  return { embeds: [summary, ...teams] };
+  const select = playerSelect(m, teams, heroOf);
+  return { embeds: [summary, ...teams.slice(0, LIMITS.embeds - 1).map((team, i) => teamEmbed(team, i, m, heroOf))], components: select ? [select] : [] };
 }
 
 export const match: CommandModule = {
   definition,
   async execute(input, ctx) {
     return matchView(String(input.options.match ?? '').trim(), ctx);
+  },
+  components: {
+    /** Player select: `mt.p:<match uid>`, the player uid as the value. */
+    'mt.p': async (input, ctx) => profileFromComponent(input.values[0] ?? '', null, 'profile', 1, ctx),
   },
 };

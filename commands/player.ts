@@ -1,23 +1,39 @@
 /**
- * `/player query:<name or uid> [season]`: a player's profile, and through a select menu their ranked
- * and unranked heroes, hero matchups, maps, teammates, rank history and recent matches. Recent
- * matches come from match history version 2 (with its `pagination`), falling back to version 1;
- * a select menu opens a match's detail. Data: api-spec.md endpoints 17, 18, 19 and 20.
+ * `/player [query] [user] [season]`: a player's profile at a glance (current tier and rank score, peaks,
+ * totals of the season, top heroes, play time by role, per-10-minute figures), and through a select
+ * menu their ranked and unranked heroes, the heroes they played against, maps, teammates, ranked
+ * seasons and rank history, and recent matches. Recent matches come from match history v2, then v1,
+ * then the profile's own recent matches (src/game/history.ts); an Update button asks the API to refresh
+ * the player. Data: api-spec.md endpoints 17–20, the player update endpoint, and the map and hero lists.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
-import { ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
+import {
+  ButtonStyle,
+  ComponentType,
+  type APIActionRowComponent,
+  type APIComponentInMessageActionRow,
+  type APIEmbed,
+  type APIEmbedField,
+} from 'discord-api-types/v10';
 import type { Fetched } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
-import type { MatchSummary, PlayerProfile } from '../src/api/schemas.js';
+import type { PlayerProfile } from '../src/api/schemas.js';
 import type { CommandContext, CommandInput, CommandModule } from '../src/discord/command.js';
 import { encodeCustomId } from '../src/discord/custom-id.js';
-import { NotLinkedError, PrivateProfileError } from '../src/errors.js';
+import { NotFoundError, NotLinkedError, PrivateProfileError, SeasonError } from '../src/errors.js';
+import { recentMatches, type HistoryRow } from '../src/game/history.js';
+import { currentSeason, heroSummary, levelName, newestUpdate, perTenMinutes, playTimeByRole, rankSummary, seasonRanks } from '../src/game/profile.js';
+import { rankScore, rankScoreChange } from '../src/game/ranks.js';
+import { seasonFromNumber, seasonParamFor, type Season } from '../src/game/seasons.js';
+import type { MapInfo } from '../src/map-directory.js';
 import { staleFooter } from '../src/render/common.js';
-import { compactNumber, discordTime, duration, hexColour, integer, kda, percent, plural, ratioPercent, titleCase, winRate } from '../src/render/format.js';
+import { discordTime, duration, hexColour, integer, kda, percent, plural, ratioPercent, winRate } from '../src/render/format.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
+import { gameModeName, heroName, isRankedMode } from '../src/render/names.js';
 import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
 import type { View } from '../src/render/view.js';
-import { matchView } from './match.js';
+import { t } from '../src/strings.js';
+import { encodeMatchOrigin, matchView } from './match.js';
 
 /** The sections of a profile, in select-menu order. */
 export const PLAYER_SECTIONS = ['profile', 'ranked', 'unranked', 'matchups', 'maps', 'teammates', 'rank-history', 'matches'] as const;
@@ -27,32 +43,66 @@ const SECTION_LABELS: Record<PlayerSection, string> = {
   profile: 'Profile',
   ranked: 'Ranked heroes',
   unranked: 'Unranked heroes',
-  matchups: 'Hero matchups',
+  matchups: 'Heroes played against',
   maps: 'Maps',
   teammates: 'Teammates',
-  'rank-history': 'Rank history',
+  'rank-history': 'Seasons and rank history',
   matches: 'Recent matches',
 };
 
 const PER_PAGE = 10;
-const GAME_MODES: Record<number, string> = { 0: 'All', 1: 'Quick Play', 2: 'Competitive' };
+const TOP_HEROES = 3;
 
 const definition = new SlashCommandBuilder()
   .setName('player')
   .setDescription('A player’s rank, stats, heroes, maps, teammates and recent matches')
   .addStringOption((o) => o.setName('query').setDescription('Player name or UID; leave empty for your linked account').setMaxLength(100).setAutocomplete(true))
   .addUserOption((o) => o.setName('user').setDescription('Show this member’s linked account'))
-  .addNumberOption((o) => o.setName('season').setDescription('Season number, such as 1 or 1.5 (default: current)').setMinValue(0.5).setMaxValue(99))
+  .addNumberOption((o) => o.setName('season').setDescription('Season, such as 0, 1, 1.5 or 2 (default: the current season)').setMinValue(0).setMaxValue(99))
   .toJSON();
 
-/** Season as carried in custom IDs: "" for the current season. */
-const seasonArg = (season: unknown) => (season === undefined || season === null || season === '' ? '' : String(season));
-const seasonParam = (arg: string | undefined) => (arg ? arg : undefined);
+/** What the view knows besides the profile: the season asked for (null: current) and the map and hero lookups. */
+interface Lookups {
+  season: Season | null;
+  map(id: string | null): MapInfo | undefined;
+  hero(id: string | null): { name: string; role: string | null } | undefined;
+}
 
-async function loadProfile(query: string, season: string | undefined, ctx: CommandContext): Promise<Fetched<PlayerProfile>> {
-  const fetched = await ctx.api.player(query, { season });
+/**
+ * The season of the `season` option or custom-ID argument: "" or absent for the current season.
+ * @throws {SeasonError} for a number no season has (0.5, 1.25).
+ */
+export function seasonOption(value: unknown): Season | null {
+  if (value === undefined || value === null || value === '') return null;
+  const season = seasonFromNumber(typeof value === 'number' ? value : String(value));
+  if (!season) throw new SeasonError(String(value));
+  return season;
+}
+
+/** Season as carried in custom IDs: "" for the current season, else its in-game number. */
+const seasonArg = (season: Season | null) => season?.number ?? '';
+
+async function loadProfile(query: string, season: Season | null, ctx: CommandContext): Promise<Fetched<PlayerProfile>> {
+  const fetched = await ctx.api.player(query, { season: season ? seasonParamFor(season, 'player') : undefined });
   if (fetched.data.is_private) throw new PrivateProfileError(fetched.data.name);
   return fetched;
+}
+
+/** Map and hero lookups for one view; each list is read once and a failure only costs the names. */
+async function lookups(season: Season | null, ctx: CommandContext): Promise<Lookups> {
+  const [maps, heroes] = await Promise.all([
+    ctx.maps.list().catch((err: unknown) => {
+      ctx.logger.warn({ err }, 'map list unavailable; maps named by id');
+      return [];
+    }),
+    ctx.heroes.list().catch((err: unknown) => {
+      ctx.logger.warn({ err }, 'hero list unavailable; heroes named as the profile gives them');
+      return [];
+    }),
+  ]);
+  const mapById = new Map(maps.map((m) => [m.id, m]));
+  const heroById = new Map(heroes.map((h) => [h.id, { name: heroName(h.name) ?? h.name, role: h.role }]));
+  return { season, map: (id) => (id === null ? undefined : mapById.get(id)), hero: (id) => (id === null ? undefined : heroById.get(id)) };
 }
 
 function sectionMenu(uid: string, season: string, current: PlayerSection): APIActionRowComponent<APIComponentInMessageActionRow> {
@@ -69,147 +119,257 @@ function sectionMenu(uid: string, season: string, current: PlayerSection): APIAc
   };
 }
 
-function base(p: PlayerProfile, section: PlayerSection, season: string): APIEmbed {
-  const team = p.team?.name ? ` [${p.team.name}]` : '';
+function updateRow(uid: string): APIActionRowComponent<APIComponentInMessageActionRow> {
   return {
-    color: hexColour(p.rank.color) ?? 0x5865f2,
-    author: { name: `${truncate(p.name, 200)}${team}${section === 'profile' ? '' : ` · ${SECTION_LABELS[section]}`}${season ? ` · season ${season}` : ''}`, icon_url: p.icon ?? undefined },
+    type: ComponentType.ActionRow,
+    components: [{ type: ComponentType.Button, style: ButtonStyle.Secondary, label: 'Update', emoji: { name: '🔄' }, custom_id: encodeCustomId('pl.u', uid) }],
   };
 }
 
-function profileEmbed(p: PlayerProfile, season: string): APIEmbed {
+/** The season that totals and hero lists cover, as a label: "Season 1.5" or "Season 3 (current)". */
+function coverage(p: PlayerProfile, look: Lookups): string {
+  if (look.season) return look.season.name;
+  const current = currentSeason(p);
+  return current ? `${current.name} (current)` : 'Current season';
+}
+
+function base(p: PlayerProfile, section: PlayerSection, look: Lookups): APIEmbed {
+  const team = p.team?.name ? ` [${p.team.name}]` : '';
+  const where = section === 'profile' ? '' : ` · ${SECTION_LABELS[section]}`;
+  return {
+    color: hexColour(p.rank.color) ?? 0x5865f2,
+    author: { name: truncate(`${p.name}${team}${section === 'profile' ? '' : `${where} · ${coverage(p, look)}`}`, LIMITS.author), icon_url: p.icon ?? undefined },
+  };
+}
+
+const heroLabel = (look: Lookups, id: string | null, raw: string | null) => look.hero(id)?.name ?? heroName(raw) ?? (id ? `Hero ${id}` : 'Unknown hero');
+const mapLabel = (look: Lookups, id: string | null) => look.map(id)?.label ?? (id ? `Map ${id}` : 'Unknown map');
+/** A match row's map: its name and sub-map ("Royal Palace: Odin's Archive"); the row's mode already says the rest. */
+const mapShort = (look: Lookups, id: string | null) => {
+  const m = look.map(id);
+  return m ? (m.subMap ? `${m.name}: ${m.subMap}` : m.name) : mapLabel(look, id);
+};
+
+function profileEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
+  const rank = rankSummary(p, look.season);
   const r = p.overall.ranked;
   const u = p.overall.unranked;
-  const rank = p.rank.name && !/invalid/i.test(p.rank.name) ? p.rank.name : 'Unranked';
-  const best = p.rank_seasons.reduce<number | null>((m, s) => (s.max_rank_score !== null && (m === null || s.max_rank_score > m) ? s.max_rank_score : m), null);
+  const fields: APIEmbedField[] = [];
+  const rankSeason = rank.season && rank.season.index !== (look.season ?? currentSeason(p))?.index ? ` (${rank.season.name})` : '';
+  fields.push({ name: 'Rank score', value: rank.score === null ? '—' : `${rankScore(rank.score)}${rankSeason}`, inline: true });
+  if (rank.seasonPeak) fields.push({ name: rankSeason ? `Peak in ${rank.season!.name}` : 'Peak this season', value: `${rank.seasonPeak.tier ? `${rank.seasonPeak.tier} · ` : ''}${rankScore(rank.seasonPeak.score)}`, inline: true });
+  if (rank.allTimePeak) fields.push({ name: 'All-time peak', value: `${rank.allTimePeak.tier ? `${rank.allTimePeak.tier} · ` : ''}${rankScore(rank.allTimePeak.score)} (${rank.allTimePeak.season.name})`, inline: true });
+  fields.push(
+    { name: 'Level', value: integer(p.level), inline: true },
+    { name: 'UID', value: p.uid, inline: true },
+    { name: 'Platform', value: escapeText(p.login_os ?? '—', 100), inline: true },
+    { name: 'Ranked', value: modeLine(r), inline: false },
+    { name: 'Unranked', value: modeLine(u), inline: false },
+  );
+  const summary = heroSummary(p);
+  const top = summary.heroes.slice(0, TOP_HEROES);
+  if (top.length > 0) {
+    fields.push({
+      name: summary.source === 'lists' ? 'Top heroes' : `Top heroes (latest ${plural(p.recent_matches.length, 'match', 'matches')})`,
+      value: top
+        .map((h, i) => {
+          const hero = look.hero(h.hero_id);
+          return `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}**${hero?.role ? ` (${hero.role})` : ''} · ${duration(h.play_time)} · ${plural(h.matches, 'match', 'matches')} · ${winRate(h.wins, h.matches)} · ${kda(h.kills, h.deaths, h.assists)}`;
+        })
+        .join('\n'),
+      inline: false,
+    });
+  }
+  const roles = playTimeByRole(p, (id) => look.hero(id)?.role ?? null);
+  if (roles.length > 0) fields.push({ name: 'Play time by role', value: roles.map((x) => `${x.role} ${duration(x.seconds)}`).join(' · '), inline: false });
+  const per10 = perTenMinutes(p);
+  if (per10) {
+    const parts = [
+      per10.damage === null ? null : `${integer(per10.damage)} damage`,
+      per10.heal === null ? null : `${integer(per10.heal)} healing`,
+      per10.damage_taken === null ? null : `${integer(per10.damage_taken)} damage taken`,
+    ].filter(Boolean);
+    fields.push({ name: 'Per 10 minutes', value: parts.join(' · '), inline: false });
+  }
+  fields.push(
+    { name: 'MVP / SVP', value: `${integer(r.mvp + u.mvp)} / ${integer(r.svp + u.svp)}`, inline: true },
+    { name: 'Achievements', value: integer(p.completed_achievements), inline: true },
+  );
+  const updated = newestUpdate(p);
+  if (updated !== null) fields.push({ name: 'Updated', value: discordTime(updated), inline: true });
   return {
-    ...base(p, 'profile', season),
-    title: rank,
-    thumbnail: p.rank.image ? { url: p.rank.image } : undefined,
-    fields: [
-      { name: 'Level', value: integer(p.level), inline: true },
-      { name: 'Rank score', value: best === null ? '—' : `best ${integer(best)}`, inline: true },
-      { name: 'UID', value: p.uid, inline: true },
-      { name: 'Ranked', value: `${plural(r.matches, 'match', 'matches')} · ${plural(r.wins, 'win', 'wins')} · ${winRate(r.wins, r.matches)}`, inline: false },
-      { name: 'Unranked', value: `${plural(u.matches, 'match', 'matches')} · ${plural(u.wins, 'win', 'wins')} · ${winRate(u.wins, u.matches)}`, inline: false },
-      { name: 'Ranked K / D / A', value: kda(r.kills, r.deaths, r.assists), inline: false },
-      { name: 'Unranked K / D / A', value: kda(u.kills, u.deaths, u.assists), inline: false },
-      { name: 'Play time', value: `${duration(r.play_time)} ranked · ${duration(u.play_time)} unranked`, inline: false },
-      { name: 'MVP / SVP', value: `${integer(r.mvp + u.mvp)} / ${integer(r.svp + u.svp)}`, inline: true },
-      { name: 'Achievements', value: integer(p.completed_achievements), inline: true },
-      { name: 'Platform', value: escapeText(p.login_os ?? '—', 100), inline: true },
-    ],
-    footer: p.updates.info_update_time ? { text: `Profile updated ${p.updates.info_update_time}` } : undefined,
+    ...base(p, 'profile', look),
+    title: rank.tier ?? 'Unranked',
+    description: `Totals and heroes: ${coverage(p, look)}`,
+    thumbnail: rank.image ? { url: rank.image } : undefined,
+    fields,
   };
+}
+
+/** "26 matches · 14 wins · 53.8 % · 462 / 194 / 288 (KDA 3.87) · 4h 27m"; "No matches" for an empty record. */
+function modeLine(s: PlayerProfile['overall']['ranked']): string {
+  if (s.matches === 0) return 'No matches';
+  return `${plural(s.matches, 'match', 'matches')} · ${plural(s.wins, 'win', 'wins')} · ${winRate(s.wins, s.matches)} · ${kda(s.kills, s.deaths, s.assists)} · ${duration(s.play_time)}`;
 }
 
 /** One page of a list section: lines of text, and the page count. */
-function listPage<T>(items: T[], page: number, line: (item: T, index: number) => string): { description: string; pages: number; page: number } {
+function listPage<T>(items: T[], page: number, line: (item: T, index: number) => string, empty: string): { description: string; pages: number; page: number } {
   const pages = pageCount(items.length, PER_PAGE);
   const p = clampPage(page, pages);
   const lines = items.slice((p - 1) * PER_PAGE, p * PER_PAGE).map((item, i) => line(item, (p - 1) * PER_PAGE + i));
-  return { description: lines.join('\n') || 'Nothing to show for this season.', pages, page: p };
+  return { description: lines.join('\n') || empty, pages, page: p };
 }
 
-type Section = { embed: APIEmbed; pages: number; page: number; extra?: APIActionRowComponent<APIComponentInMessageActionRow>; fetched?: Fetched<unknown> };
+type Section = { embed: APIEmbed; pages: number; page: number; extra?: APIActionRowComponent<APIComponentInMessageActionRow>[]; fetched?: Fetched<unknown> };
 
-function heroesSection(p: PlayerProfile, which: 'ranked' | 'unranked', page: number, season: string): Section {
-  const heroes = [...(which === 'ranked' ? p.heroes_ranked : p.heroes_unranked)].sort((a, b) => (b.play_time ?? 0) - (a.play_time ?? 0));
-  const list = listPage(heroes, page, (h, i) => {
-    const name = escapeText(titleCase(h.hero_name ?? `Hero ${h.hero_id ?? '?'}`), 60);
-    return `**${i + 1}. ${name}** · ${duration(h.play_time)} · ${plural(h.matches, 'match', 'matches')} · ${percent(h.win_rate)} · ${kda(h.kills, h.deaths, h.assists)}${h.hit_rate === null ? '' : ` · ${ratioPercent(h.hit_rate)} hits`}`;
+function heroesSection(p: PlayerProfile, which: 'ranked' | 'unranked', page: number, look: Lookups): Section {
+  const heroes = (which === 'ranked' ? p.heroes_ranked : p.heroes_unranked).filter((h) => h.matches > 0).sort((a, b) => (b.play_time ?? 0) - (a.play_time ?? 0));
+  const list = listPage(
+    heroes,
+    page,
+    (h, i) =>
+      `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}** · ${duration(h.play_time)} · ${plural(h.matches, 'match', 'matches')} · ${percent(h.win_rate)} · ${kda(h.kills, h.deaths, h.assists)}${h.hit_rate === null ? '' : ` · ${ratioPercent(h.hit_rate)} hits`}`,
+    `No ${which} matches in ${coverage(p, look)}.`,
+  );
+  return { embed: { ...base(p, which, look), description: list.description }, pages: list.pages, page: list.page };
+}
+
+/** Rows of the recent matches, and the select that opens each of them. */
+function matchLines(rows: HistoryRow[], look: Lookups): string[] {
+  return rows.map((m) => {
+    const result = m.player.is_win === true ? '**Win**' : m.player.is_win === false ? '**Loss**' : '**—**';
+    const mode = gameModeName(m.game_mode_id);
+    const change = isRankedMode(m.game_mode_id) && m.player.score_change !== null ? ` · ${rankScoreChange(m.player.score_change)}` : '';
+    const parts = [
+      result,
+      escapeText(heroLabel(look, m.player.hero_id, m.player.hero_name), 40),
+      `${m.player.kills}/${m.player.deaths}/${m.player.assists}`,
+      escapeText(mapShort(look, m.map_id), 60),
+      `${mode ?? 'Unknown mode'}${change}`,
+      m.duration === null ? null : duration(m.duration),
+      discordTime(m.time),
+    ];
+    return parts.filter((x) => x !== null).join(' · ');
   });
-  return { embed: { ...base(p, which, season), description: list.description }, pages: list.pages, page: list.page };
 }
 
-async function matchesSection(p: PlayerProfile, page: number, season: string, ctx: CommandContext): Promise<Section> {
-  let matches: MatchSummary[];
-  let pages: number;
-  let current = Math.max(1, page);
-  let fetched: Fetched<unknown>;
-  try {
-    // Version 2 pages on the API side; its pagination gives the page count.
-    const v2 = await ctx.api.matchHistoryV2(p.uid, { page: current, limit: PER_PAGE, season: seasonParam(season) });
-    matches = v2.data.matches;
-    pages = Math.max(1, v2.data.pagination?.total_pages ?? 1);
-    fetched = v2;
-  } catch (err) {
-    if (err instanceof ApiError && err.kind === 'not_found') throw err;
-    ctx.logger.warn({ err }, 'match history v2 failed; falling back to v1');
-    const v1 = await ctx.api.matchHistoryV1(p.uid, { season: seasonParam(season) });
-    pages = pageCount(v1.data.matches.length, PER_PAGE);
-    current = clampPage(current, pages);
-    matches = v1.data.matches.slice((current - 1) * PER_PAGE, current * PER_PAGE);
-    fetched = v1;
-  }
-  const lines = matches.map((m) => {
-    const result = m.player.is_win === true ? 'Win' : m.player.is_win === false ? 'Loss' : '—';
-    const hero = m.player.hero_name ? titleCase(m.player.hero_name) : m.player.hero_id ? `Hero ${m.player.hero_id}` : '—';
-    const mode = m.game_mode_id === null ? '' : ` · ${GAME_MODES[m.game_mode_id] ?? `mode ${m.game_mode_id}`}`;
-    return `**${result}** · ${escapeText(hero, 40)} · ${m.player.kills}/${m.player.deaths}/${m.player.assists}${mode} · ${duration(m.duration)} · ${discordTime(m.time)}`;
+const shortDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+function matchSelect(uid: string, rows: HistoryRow[], offset: number, look: Lookups): APIActionRowComponent<APIComponentInMessageActionRow> {
+  return {
+    type: ComponentType.ActionRow,
+    components: [
+      {
+        type: ComponentType.StringSelect,
+        custom_id: encodeCustomId('pl.m', uid),
+        placeholder: 'Open a match',
+        options: rows.slice(0, LIMITS.selectOptions).map((m, i) => {
+          const result = m.player.is_win === true ? 'Win' : m.player.is_win === false ? 'Loss' : 'Match';
+          const when = m.time === null ? null : shortDate.format(new Date(m.time * 1000));
+          return {
+            label: truncate(`${offset + i + 1}. ${result} · ${heroLabel(look, m.player.hero_id, m.player.hero_name)} · ${m.player.kills}/${m.player.deaths}/${m.player.assists}`, LIMITS.optionLabel),
+            value: encodeMatchOrigin({ matchUid: m.match_uid, mapId: m.map_id, modeId: m.game_mode_id, duration: m.duration, time: m.time }),
+            description: truncate([mapShort(look, m.map_id), gameModeName(m.game_mode_id), when].filter(Boolean).join(' · '), LIMITS.optionDescription),
+          };
+        }),
+      },
+    ],
+  };
+}
+
+async function matchesSection(p: PlayerProfile, page: number, look: Lookups, ctx: CommandContext): Promise<Section> {
+  const history = await recentMatches(ctx.api, p, { page, season: look.season, logger: ctx.logger });
+  const notes: string[] = [];
+  if (history.source === 'profile' && history.rows.length > 0) notes.push(t.historyFromProfile(history.total, history.noStoredHistory));
+  const lines = matchLines(history.rows, look);
+  const empty = look.season ? t.noMatchesInSeason(look.season.name) : t.noRecentMatches();
+  const description = truncate([...notes, ...(notes.length ? [''] : []), ...lines].join('\n') || empty, LIMITS.description);
+  const offset = (history.page - 1) * PER_PAGE;
+  return {
+    embed: { ...base(p, 'matches', look), description },
+    pages: history.pages,
+    page: history.page,
+    extra: history.rows.length === 0 ? [] : [matchSelect(p.uid, history.rows, offset, look)],
+    fetched: history.fetched,
+  };
+}
+
+function rankHistorySection(p: PlayerProfile, page: number, look: Lookups): Section {
+  const seasons = seasonRanks(p).reverse();
+  const table = seasons.map((s) => {
+    const peak = s.peakScore === null ? '' : ` · peak ${s.peakTier ? `${s.peakTier} ` : ''}${rankScore(s.peakScore)}`;
+    const wins = s.wins === null ? '' : ` · ${plural(s.wins, 'win', 'wins')}`;
+    const mark = look.season && s.season.index === look.season.index ? '▸ ' : '';
+    return `${mark}**${s.season.name}** · ${s.tier ?? 'Unranked'} · ${rankScore(s.score)}${peak}${wins}`;
   });
-  const extra: APIActionRowComponent<APIComponentInMessageActionRow> | undefined =
-    matches.length === 0
-      ? undefined
-      : {
-          type: ComponentType.ActionRow,
-          components: [
-            {
-              type: ComponentType.StringSelect,
-              custom_id: encodeCustomId('pl.m', p.uid),
-              placeholder: 'Open a match',
-              options: matches.slice(0, LIMITS.selectOptions).map((m, i) => ({
-                label: truncate(`${i + 1}. ${m.player.is_win === true ? 'Win' : m.player.is_win === false ? 'Loss' : 'Match'} · ${m.player.hero_name ? titleCase(m.player.hero_name) : 'hero ?'} · ${m.player.kills}/${m.player.deaths}/${m.player.assists}`, LIMITS.optionLabel),
-                value: m.match_uid.slice(0, LIMITS.optionValue),
-                description: truncate(m.match_uid, LIMITS.optionDescription),
-              })),
-            },
-          ],
-        };
-  return { embed: { ...base(p, 'matches', season), description: lines.join('\n') || 'No recent matches.' }, pages, page: clampPage(current, pages), extra, fetched };
+  const changes = [...p.rank_history].sort((a, b) => (b.time ?? 0) - (a.time ?? 0));
+  const list = listPage(
+    changes,
+    page,
+    (r) => {
+      const tiers = r.level_from === r.level_to ? levelName(r.level_to) : `${levelName(r.level_from)} → ${levelName(r.level_to)}`;
+      return `${discordTime(r.time)} · ${rankScoreChange(r.add_score)} → ${rankScore(r.total_score)} · ${tiers}`;
+    },
+    table.length > 0 ? 'No recent rank changes listed.' : 'No ranked seasons or rank changes listed.',
+  );
+  const fields: APIEmbedField[] = table.length > 0 ? [{ name: 'Ranked seasons', value: truncate(table.join('\n'), LIMITS.fieldValue), inline: false }] : [];
+  return { embed: { ...base(p, 'rank-history', look), fields, description: changes.length > 0 ? `**Recent rank changes**\n${list.description}` : list.description }, pages: list.pages, page: list.page };
 }
 
-async function section(p: PlayerProfile, which: PlayerSection, page: number, season: string, ctx: CommandContext): Promise<Section> {
-  const simple = (items: unknown[], line: (item: never, i: number) => string): Section => {
-    const list = listPage(items as never[], page, line);
-    return { embed: { ...base(p, which, season), description: list.description }, pages: list.pages, page: list.page };
+async function section(p: PlayerProfile, which: PlayerSection, page: number, look: Lookups, ctx: CommandContext): Promise<Section> {
+  const simple = <T>(items: T[], line: (item: T, i: number) => string, empty: string, extra: Partial<APIEmbed> = {}): Section => {
+    const list = listPage(items, page, line, empty);
+    return { embed: { ...base(p, which, look), ...extra, description: list.description }, pages: list.pages, page: list.page };
   };
   switch (which) {
     case 'profile':
-      return { embed: profileEmbed(p, season), pages: 1, page: 1 };
+      return { embed: profileEmbed(p, look), pages: 1, page: 1, extra: [updateRow(p.uid)] };
     case 'ranked':
     case 'unranked':
-      return heroesSection(p, which, page, season);
-    case 'matchups':
-      return simple([...p.hero_matchups].sort((a, b) => b.matches - a.matches), (m: PlayerProfile['hero_matchups'][number]) =>
-        `**${escapeText(titleCase(m.hero_name ?? 'Unknown'), 60)}**${m.hero_class ? ` (${m.hero_class})` : ''} · ${plural(m.matches, 'match', 'matches')} · ${percent(m.win_rate)}`,
+      return heroesSection(p, which, page, look);
+    case 'matchups': {
+      const rows = p.hero_matchups.filter((m) => m.matches > 0 && m.hero_id !== null && !/^unknown$/i.test(m.hero_name ?? '')).sort((a, b) => b.matches - a.matches);
+      return simple(
+        rows,
+        (m) => `**${escapeText(heroLabel(look, m.hero_id, m.hero_name), 60)}**${m.hero_class ? ` (${escapeText(m.hero_class, 20)})` : ''} · ${plural(m.matches, 'match', 'matches')} against · won ${percent(m.win_rate)}`,
+        'No opposing heroes listed.',
+        { title: 'Heroes this player played against' },
       );
-    case 'maps':
-      return simple([...p.maps].sort((a, b) => b.matches - a.matches), (m: PlayerProfile['maps'][number]) =>
-        `**${escapeText(m.map_name ?? `Map ${m.map_id ?? '?'}`, 60)}** · ${plural(m.matches, 'match', 'matches')} · ${percent(m.win_rate)} · ${kda(m.kills, m.deaths, m.assists)}`,
+    }
+    case 'maps': {
+      const rows = p.maps.filter((m) => m.matches > 0).sort((a, b) => b.matches - a.matches);
+      const image = rows.map((m) => look.map(m.map_id)?.image ?? m.map_thumbnail).find(Boolean);
+      return simple(
+        rows,
+        (m) => `**${escapeText(look.map(m.map_id)?.label ?? m.map_name ?? mapLabel(look, m.map_id), 80)}** · ${plural(m.matches, 'match', 'matches')} · ${percent(m.win_rate)} · ${kda(m.kills, m.deaths, m.assists)}`,
+        'No maps listed.',
+        image ? { thumbnail: { url: image } } : {},
       );
+    }
     case 'teammates':
-      return simple([...p.team_mates].sort((a, b) => b.matches - a.matches), (t: PlayerProfile['team_mates'][number]) =>
-        `**${escapeText(t.name ?? t.uid ?? 'Player', 60)}** · ${plural(t.matches, 'match', 'matches')} together · ${percent(t.win_rate)}`,
+      return simple(
+        p.team_mates.filter((x) => x.matches > 0).sort((a, b) => b.matches - a.matches),
+        (x) => `**${escapeText(x.name ?? x.uid ?? 'Player', 60)}** · ${plural(x.matches, 'match', 'matches')} together · ${percent(x.win_rate)}`,
+        'No teammates listed.',
       );
     case 'rank-history':
-      return simple([...p.rank_history].sort((a, b) => (b.time ?? 0) - (a.time ?? 0)), (r: PlayerProfile['rank_history'][number]) => {
-        const change = r.add_score === null ? '—' : `${r.add_score >= 0 ? '+' : ''}${r.add_score.toFixed(1)}`;
-        return `${discordTime(r.time)} · ${change} → ${compactNumber(r.total_score)} · level ${r.level_from ?? '?'} → ${r.level_to ?? '?'}`;
-      });
-    case 'matches':
-      return matchesSection(p, page, season, ctx);
+      return rankHistorySection(p, page, look);
+    case 'matches': {
+      const s = await matchesSection(p, page, look, ctx);
+      return { ...s, extra: [...(s.extra ?? []), updateRow(p.uid)] };
+    }
   }
 }
 
-/** Builds the view of one section of a profile at a page. */
-export async function playerView(fetched: Fetched<PlayerProfile>, which: PlayerSection, page: number, season: string, ctx: CommandContext): Promise<View> {
+/** Builds the view of one section of a profile at a page; `season` null is the current season. */
+export async function playerView(fetched: Fetched<PlayerProfile>, which: PlayerSection, page: number, season: Season | null, ctx: CommandContext): Promise<View> {
   const p = fetched.data;
-  const s = await section(p, which, page, season, ctx);
+  const look = await lookups(season, ctx);
+  const s = await section(p, which, page, look, ctx);
   const footer = staleFooter(s.fetched?.stale ? s.fetched : fetched);
   const embed = footer ? { ...s.embed, footer } : s.embed;
-  const nav = pageRow('pl.p', [p.uid, season, which], s.page, s.pages);
-  return { embeds: [embed], components: [sectionMenu(p.uid, season, which), ...(s.extra ? [s.extra] : []), ...(nav ? [nav] : [])] };
+  const nav = pageRow('pl.p', [p.uid, seasonArg(season), which], s.page, s.pages);
+  return { embeds: [embed], components: [sectionMenu(p.uid, seasonArg(season), which), ...(s.extra ?? []).slice(0, 1), ...(nav ? [nav] : []), ...(s.extra ?? []).slice(1)] };
 }
 
 const sectionOf = (value: string | undefined): PlayerSection => ((PLAYER_SECTIONS as readonly string[]).includes(value ?? '') ? (value as PlayerSection) : 'profile');
@@ -218,9 +378,10 @@ const sectionOf = (value: string | undefined): PlayerSection => ((PLAYER_SECTION
  * The profile a `/player` invocation means: the typed query; else the linked account of the `user`
  * option or context-menu target; else the caller's own linked account.
  * @throws {NotLinkedError} when the member whose account is meant has none linked.
+ * @throws {SeasonError} for a `season` no season has.
  */
 export async function profileFor(input: CommandInput, ctx: CommandContext): Promise<View> {
-  const season = seasonArg(input.options.season);
+  const season = seasonOption(input.options.season);
   let query = typeof input.options.query === 'string' ? input.options.query.trim() : '';
   if (query === '') {
     const whose = String(input.options.user ?? input.targetUserId ?? input.user.userId);
@@ -228,25 +389,54 @@ export async function profileFor(input: CommandInput, ctx: CommandContext): Prom
     if (!uid) throw new NotLinkedError(whose, whose === input.user.userId);
     query = uid;
   }
-  const fetched = await loadProfile(query, seasonParam(season), ctx);
+  const fetched = await loadProfile(query, season, ctx);
   await ctx.recent.add(input.user.userId, { uid: fetched.data.uid, name: fetched.data.name }).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record a recent lookup'));
   return playerView(fetched, 'profile', 1, season, ctx);
+}
+
+/** A profile opened from a component (a section, a page, a player of a match): a missing player is named, never "check the spelling". */
+export async function profileFromComponent(uid: string, season: Season | null, which: PlayerSection, page: number, ctx: CommandContext): Promise<View> {
+  let fetched: Fetched<PlayerProfile>;
+  try {
+    fetched = await loadProfile(uid, season, ctx);
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('player', uid, true);
+    throw err;
+  }
+  return playerView(fetched, which, page, season, ctx);
 }
 
 /** Autocomplete of a player query: the member's linked accounts, then their recent lookups, matching what is typed. */
 export async function playerChoices(userId: string, typed: string, ctx: CommandContext) {
   const [links, recent] = await Promise.all([ctx.links.get(userId), ctx.recent.list(userId)]);
-  const t = typed.trim().toLowerCase();
+  const typedLower = typed.trim().toLowerCase();
   const seen = new Set<string>();
   const choices: { name: string; value: string }[] = [];
   const add = (uid: string, name: string, note: string) => {
-    if (seen.has(uid) || (t !== '' && !name.toLowerCase().includes(t) && !uid.includes(t))) return;
+    if (seen.has(uid) || (typedLower !== '' && !name.toLowerCase().includes(typedLower) && !uid.includes(typedLower))) return;
     seen.add(uid);
     choices.push({ name: truncate(`${name} · ${note}`, LIMITS.choiceName), value: uid });
   };
   for (const a of links.accounts) add(a.uid, a.name, a.uid === links.defaultUid ? 'your default' : 'linked');
   for (const r of recent) add(r.uid, r.name, 'recent');
   return choices;
+}
+
+/**
+ * The Update button: asks the API to refresh a player (`GET /api/v1/player/{uid}/update`). Answers
+ * privately; during the API's cooldown (its 429 "You can request an update in 16 minutes.") a friendly wait.
+ */
+async function requestUpdate(uid: string, ctx: CommandContext): Promise<View> {
+  try {
+    await ctx.api.playerUpdate(uid);
+    return { ephemeral: true, embeds: [{ color: 0x22c55e, description: t.updateRequested() }] };
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === 'rate_limited' && !err.retryAfterFromHeader && err.retryAfterMs !== undefined) {
+      return { ephemeral: true, embeds: [{ color: 0xf59e0b, description: t.updateCooldown(Math.max(1, Math.ceil(err.retryAfterMs / 60_000))) }] };
+    }
+    if (err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('player', uid, true);
+    throw err;
+  }
 }
 
 export const player: CommandModule = {
@@ -259,14 +449,16 @@ export const player: CommandModule = {
     /** Section select: `pl.s:<uid>:<season>`, the section as the value. */
     'pl.s': async (input, ctx) => {
       const [uid = '', season = ''] = input.args;
-      return playerView(await loadProfile(uid, seasonParam(season), ctx), sectionOf(input.values[0]), 1, season, ctx);
+      return profileFromComponent(uid, seasonOption(season), sectionOf(input.values[0]), 1, ctx);
     },
     /** Paginator: `pl.p:<uid>:<season>:<section>:<page>:<kind>`. */
     'pl.p': async (input, ctx) => {
       const [uid = '', season = '', which] = input.args;
-      return playerView(await loadProfile(uid, seasonParam(season), ctx), sectionOf(which), pageFromArgs(input.args), season, ctx);
+      return profileFromComponent(uid, seasonOption(season), sectionOf(which), pageFromArgs(input.args), ctx);
     },
-    /** Recent match select: `pl.m:<uid>`, the match uid as the value. */
-    'pl.m': async (input, ctx) => matchView(input.values[0] ?? '', ctx),
+    /** Recent match select: `pl.m:<uid>`, the match and what its history row knew as the value. */
+    'pl.m': async (input, ctx) => matchView(input.values[0] ?? '', ctx, true),
+    /** Update button: `pl.u:<uid>`. */
+    'pl.u': async (input, ctx) => requestUpdate(input.args[0] ?? '', ctx),
   },
 };

@@ -43,3 +43,26 @@ export class NotLinkedError extends UserFacingError {
     super(`no linked account for ${userId}`);
   }
 }
+
+/**
+ * A player or match the API does not have. `fromMenu` is true when a button or select asked for it (the
+ * member typed nothing, so the message names the thing instead of blaming the spelling).
+ */
+export class NotFoundError extends UserFacingError {
+  override name = 'NotFoundError';
+  constructor(
+    readonly what: 'player' | 'match',
+    readonly query: string,
+    readonly fromMenu: boolean,
+  ) {
+    super(`${what} "${query}" not found`);
+  }
+}
+
+/** A `season` option that names no season (0.5, 1.25): seasons are 0, 1, 1.5, 2, 2.5, … */
+export class SeasonError extends UserFacingError {
+  override name = 'SeasonError';
+  constructor(readonly value: string) {
+    super(`no season "${value}"`);
+  }
+}

@@ -6,7 +6,18 @@ export const t = {
   // Errors: specific and actionable.
   unknownHero: (query: string, suggestions: string[]) =>
     suggestions.length > 0 ? `No hero is called “${query}”. Did you mean ${suggestions.map((s) => `**${s}**`).join(', ')}?` : `No hero is called “${query}”. Start typing a name and pick one from the list.`,
-  playerNotFound: (query: string) => `No player “${query}” was found. Check the spelling, or use the player’s UID (the number on their profile).`,
+  playerNotFound: (query: string) => `No player called “${query}”. Check the spelling, or use the UID.`,
+  playerGone: (uid: string) => `The API has no profile for the player with UID ${uid} right now.`,
+  matchGone: (uid: string) => `The API has no details for match ${uid}. It may be too old, or not stored yet.`,
+  goneAfterPress: () => 'That is no longer available from the Marvel Rivals API. Run the command again for a fresh answer.',
+  badSeason: (value: string) => `There is no season “${value}”. Seasons are 0, 1, 1.5, 2, 2.5 and so on.`,
+  // Recent matches and updates.
+  historyFromProfile: (count: number, noStoredHistory: boolean) =>
+    `${noStoredHistory ? 'The API has no stored match history for this player yet, so these' : 'These'} are the latest ${count} matches from their profile. Press **Update** to ask the API to refresh it.`,
+  noRecentMatches: () => 'No recent matches. Press **Update** to ask the API to refresh this player.',
+  noMatchesInSeason: (season: string) => `The API has no matches of ${season} for this player.`,
+  updateRequested: () => 'Update requested. The API refreshes this player within a few minutes: run `/player` again then.',
+  updateCooldown: (minutes: number) => `This player was updated recently. The API allows another update in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
   privateProfile: (name: string) => `${name}’s profile is private. They can make it public in the game’s settings.`,
   matchNotFound: (uid: string) => `No match with the id “${uid}” was found. Match ids look like 6713355_1740604074_322_11001_10.`,
   notFound: () => 'Nothing was found for that. Check what you typed and try again.',

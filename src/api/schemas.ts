@@ -50,11 +50,14 @@ function canonicalAbilityFields(fields: Record<string, string>): Record<string, 
   return out;
 }
 
-/** `win_rate` as given ("16.67"), else computed from wins and matches; null with no matches. */
+/**
+ * Win rate in percent, computed from wins and matches (7 of 13 → 53.846…), so every list agrees with
+ * its own counts; the API's rounded `win_rate` text ("16.67") only when there are no counts. Null with
+ * no matches.
+ */
 function winRate(given: unknown, wins: number, matches: number): number | null {
-  const n = toNumber(given);
-  if (n !== null) return n;
-  return matches > 0 ? Math.round((wins / matches) * 10_000) / 100 : null;
+  if (matches > 0) return (wins / matches) * 100;
+  return toNumber(given);
 }
 
 /** `winner_side` as 0 (team A) or 1 (team B): v1 documents "A"/"B", real data has 0/1. */
@@ -401,11 +404,23 @@ export function createSchemas(img: ImageResolver) {
         level: num(),
         name: text(),
         icon: record({ player_icon_id: id(), player_icon: image(), banner: image() }),
-        rank: record({ rank: text(), image: image(), color: text() }),
+        /** Older shape `{rank, image, color}`; the August 2025 shape `{rank, score: "3,752", unit, icon, color, peak_rank}`. */
+        rank: record({ rank: text(), image: image(), icon: image(), color: text(), score: num(), peak_rank: maybeRecord({ rank: text(), score: num(), image: image(), icon: image(), color: text() }) }),
+        peak_rank: maybeRecord({ rank: text(), score: num(), image: image(), icon: image(), color: text() }),
         team: record({ club_team_id: id(), club_team_mini_name: text(), club_team_type: text() }),
         info: record({ completed_achievements: num(), login_os: text(), rank_game_season: z.unknown().optional() }),
       }),
-      overall_stats: record({ total_matches: count(), total_wins: count(), ranked: modeStats, unranked: modeStats }),
+      overall_stats: record({
+        total_matches: count(),
+        /** A number in the older shape, `{wins, percentile…}` in the August 2025 shape. */
+        total_wins: z.unknown().optional(),
+        ranked: modeStats,
+        unranked: modeStats,
+        /** August 2025 shape: per-minute totals over every match of the season. */
+        per_minute: maybeRecord({ total_damage_per_minute: num(), total_healing_per_minute: num(), total_damage_taken_per_minute: num() }),
+        /** August 2025 shape: `{duelist: {total_time_played: {time_played}, matches_played, matches_won, …}, …}`. */
+        roles_played: z.unknown().optional(),
+      }),
       match_history: list(matchSummary),
       rank_history: list(
         z
@@ -461,8 +476,18 @@ export function createSchemas(img: ImageResolver) {
         icon: p.player.icon.player_icon,
         icon_id: p.player.icon.player_icon_id,
         banner: p.player.icon.banner,
-        /** `name` can be "Invalid level" for unranked players; `color` is a hex colour such as "#EB46FF". */
-        rank: { name: p.player.rank.rank, image: p.player.rank.image, color: p.player.rank.color },
+        /**
+         * The current rank as the API states it: `name` can be "Invalid level" (derive the tier from
+         * `rank_seasons` then); `score` only in the August 2025 shape (else in `rank_seasons`); `peak`
+         * is this season's peak (`peak_rank`), August 2025 shape only; `color` is a hex colour such as "#EB46FF".
+         */
+        rank: {
+          name: p.player.rank.rank,
+          image: p.player.rank.image ?? p.player.rank.icon,
+          color: p.player.rank.color,
+          score: p.player.rank.score,
+          peak: peakOf(p.player.rank.peak_rank ?? p.player.peak_rank),
+        },
         team: p.player.team.club_team_mini_name
           ? { id: p.player.team.club_team_id, name: p.player.team.club_team_mini_name, type: p.player.team.club_team_type }
           : null,
@@ -473,7 +498,18 @@ export function createSchemas(img: ImageResolver) {
           const r = rankSeason.safeParse(isRecord(value) ? value : {});
           return r.success ? [{ game_id: gameId, ...r.data }] : [];
         }),
-        overall: p.overall_stats,
+        overall: {
+          total_matches: p.overall_stats.total_matches,
+          total_wins: toNumber(isRecord(p.overall_stats.total_wins) ? p.overall_stats.total_wins.wins : p.overall_stats.total_wins) ?? 0,
+          ranked: p.overall_stats.ranked,
+          unranked: p.overall_stats.unranked,
+          /** Damage, healing and damage taken per minute, when the profile states them (August 2025 shape). */
+          per_minute: p.overall_stats.per_minute
+            ? { damage: p.overall_stats.per_minute.total_damage_per_minute, heal: p.overall_stats.per_minute.total_healing_per_minute, damage_taken: p.overall_stats.per_minute.total_damage_taken_per_minute }
+            : null,
+          /** Play by role when the profile states it (August 2025 shape): role name as given ("duelist"), seconds, matches, wins. */
+          roles: rolesOf(p.overall_stats.roles_played),
+        },
         recent_matches: p.match_history,
         rank_history: p.rank_history,
         hero_matchups: p.hero_matchups,
@@ -513,6 +549,8 @@ export function createSchemas(img: ImageResolver) {
       total_hero_heal: count(),
       total_damage_taken: count(),
       player_heroes: list(matchPlayerHero),
+      /** Real data (not in the spec): `[{name: "Triple!", id: 6, count: 1}]` or null. */
+      badges: list(z.object({ name: requiredText('badge name'), count: num() })),
     })
     .transform(({ player_icon, player_heroes, ...p }) => ({
       ...p,
@@ -555,6 +593,12 @@ export function createSchemas(img: ImageResolver) {
         return { total: (body[countField] as number | null) ?? entries.length, entries };
       });
 
+  /**
+   * The player update's success body: not described by the spec and never captured, so any JSON
+   * object is accepted (extra keys ignored) and only a text `message` is kept.
+   */
+  const playerUpdate = z.object({ message: z.unknown().optional() }).transform((b) => ({ message: typeof b.message === 'string' ? b.message : null }));
+
   return {
     heroes: z.array(z.unknown()).transform((v) => list(hero).parse(v)),
     hero,
@@ -575,7 +619,24 @@ export function createSchemas(img: ImageResolver) {
     player: playerProfile,
     matchHistory,
     match: matchDetail,
+    playerUpdate,
   };
+}
+
+/** A `peak_rank` block as `{name, score, image}`; null when it says nothing. */
+function peakOf(peak: { rank: string | null; score: number | null; image: string | null; icon: string | null } | null) {
+  if (!peak || (peak.rank === null && peak.score === null)) return null;
+  return { name: peak.rank, score: peak.score, image: peak.image ?? peak.icon };
+}
+
+/** `roles_played` `{duelist: {total_time_played: {time_played}, matches_played, matches_won}}` as a list; [] for other shapes. */
+function rolesOf(value: unknown): { role: string; play_time: number | null; matches: number | null; wins: number | null }[] {
+  if (!isRecord(value)) return [];
+  return Object.entries(value).flatMap(([role, r]) => {
+    if (!isRecord(r) || role.trim() === '') return [];
+    const time = isRecord(r.total_time_played) ? (r.total_time_played.time_played ?? r.total_time_played.playtime) : r.total_time_played;
+    return [{ role, play_time: seconds().parse(time), matches: toNumber(r.matches_played), wins: toNumber(r.matches_won) }];
+  });
 }
 
 function toBooleanOr(value: unknown, fallback: boolean): boolean {
@@ -624,3 +685,6 @@ export type MatchHistory = Out<'matchHistory'>;
 /** A match detail (spec: Match detail); a located match never changes. */
 export type MatchDetail = Out<'match'>;
 export type MatchPlayer = MatchDetail['players'][number];
+
+/** Answer of the player update (`GET /api/v1/player/{query}/update`): the API's message, if any. */
+export type PlayerUpdate = Out<'playerUpdate'>;

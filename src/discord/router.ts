@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import type { APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
 import { ApiArgumentError, ApiError } from '../api/errors.js';
-import { ExpiredComponentError, NotLinkedError, PrivateProfileError, UnknownHeroError, UserFacingError } from '../errors.js';
+import { ExpiredComponentError, NotFoundError, NotLinkedError, PrivateProfileError, SeasonError, UnknownHeroError, UserFacingError } from '../errors.js';
 import { MAX_LINKED_ACCOUNTS, TooManyLinksError } from '../store/account-links.js';
-import { LIMITS, truncate } from '../render/limits.js';
+import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import type { View } from '../render/view.js';
 import { t } from '../strings.js';
 import type { AutocompleteInput, CommandContext, CommandInput, CommandModule, ComponentHandler, ComponentInput, Invoker } from './command.js';
@@ -27,10 +27,18 @@ export interface ComponentResult {
  * A short, specific, ephemeral View for an error. Expected failures get actionable text; anything
  * else gets a generic text with a reference ID, logged with the full error (never shown raw).
  */
-export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, query?: string): View {
+export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, rawQuery?: string, fromComponent = false): View {
   const text = (message: string): View => ({ ephemeral: true, isError: true, embeds: [{ color: ERROR_COLOUR, description: message }] });
-  if (err instanceof UnknownHeroError) return text(t.unknownHero(err.query, err.suggestions));
-  if (err instanceof PrivateProfileError) return text(t.privateProfile(err.playerName));
+  // What a member typed is shown as text, never as markdown, links or mentions.
+  const query = rawQuery === undefined ? undefined : escapeText(rawQuery, 100);
+  if (err instanceof NotFoundError) {
+    const q = escapeText(err.query, 100);
+    if (err.what === 'match') return text(err.fromMenu ? t.matchGone(q) : t.matchNotFound(q));
+    return text(err.fromMenu ? t.playerGone(q) : t.playerNotFound(q));
+  }
+  if (err instanceof SeasonError) return text(t.badSeason(escapeText(err.value, 20)));
+  if (err instanceof UnknownHeroError) return text(t.unknownHero(escapeText(err.query, 100), err.suggestions));
+  if (err instanceof PrivateProfileError) return text(t.privateProfile(escapeText(err.playerName, 100)));
   if (err instanceof ExpiredComponentError) return text(t.expiredComponent());
   if (err instanceof NotLinkedError) return text(err.self ? t.notLinkedSelf() : t.notLinkedOther(err.userId));
   if (err instanceof TooManyLinksError) return text(t.tooManyLinks(MAX_LINKED_ACCOUNTS));
@@ -39,7 +47,8 @@ export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, que
     ctx.logger.warn({ kind: err.kind, endpoint: err.endpoint, status: err.status, upstream: err.upstreamMessage }, 'API error shown to member');
     switch (err.kind) {
       case 'not_found':
-        if (err.endpoint === 'player' || err.endpoint.startsWith('matchHistory')) return text(t.playerNotFound(query ?? ''));
+        if (fromComponent) return text(t.goneAfterPress());
+        if (err.endpoint === 'player' || err.endpoint.startsWith('matchHistory') || err.endpoint === 'playerUpdate') return text(t.playerNotFound(query ?? ''));
         if (err.endpoint === 'match') return text(t.matchNotFound(query ?? ''));
         if (err.endpoint === 'item') return text(t.itemNotFound(query ?? ''));
         if (err.endpoint === 'achievement') return text(t.achievementNotFound(query ?? ''));
@@ -56,7 +65,7 @@ export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, que
       case 'bad_response':
         return text(t.apiDown());
       case 'bad_request':
-        return text(t.notFound());
+        return text(fromComponent ? t.goneAfterPress() : t.notFound());
     }
   }
   if (err instanceof UserFacingError) return text(err.message);
@@ -114,9 +123,7 @@ export class Router {
       // A private answer is always a new private reply: it must never replace a message others see (a feed post).
       return own && !view.ephemeral ? { view, mode: 'update' } : { view: { ...view, ephemeral: true }, mode: 'reply' };
     } catch (err) {
-      // A select names what it opens in its value (a match picked from recent matches), not in its custom ID.
-      const query = err instanceof ApiError && err.endpoint === 'match' && values[0] ? values[0] : decoded.args[0];
-      return { view: errorView(err, ctx, query), mode: 'reply' };
+      return { view: errorView(err, ctx, decoded.args[0], true), mode: 'reply' };
     }
   }
 

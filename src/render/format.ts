@@ -45,8 +45,9 @@ export function duration(seconds: number | null | undefined): string {
   return h > 0 ? `${whole.format(h)}h ${m}m` : `${m}m ${s % 60}s`;
 }
 
-/** "12 / 4 / 6 (KDA 4.50)": kills, deaths, assists and (kills + assists) / deaths. */
+/** "12 / 4 / 6 (KDA 4.50)": kills, deaths, assists and (kills + assists) / deaths; an em dash for an empty record (0 / 0 / 0). */
 export function kda(k: number, d: number, a: number): string {
+  if (k === 0 && d === 0 && a === 0) return '—';
   const ratio = (k + a) / Math.max(1, d);
   const f = (n: number) => (Number.isInteger(n) ? whole.format(n) : oneDecimal.format(n));
   return `${f(k)} / ${f(d)} / ${f(a)} (KDA ${ratio.toFixed(2)})`;

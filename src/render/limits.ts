@@ -34,6 +34,8 @@ export const LIMITS = {
 } as const;
 
 const ELLIPSIS = '…';
+/** Markdown escaping of text shown as text: masked links too, so a typed `[text](url)` never becomes a link. */
+const ESCAPE = { maskedLink: true } as const;
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /**
@@ -56,7 +58,7 @@ export function truncate(text: string, max: number): string {
  * made on the raw text before escaping, so it never falls inside an escape sequence.
  */
 export function escapeText(raw: string, max: number = Number.MAX_SAFE_INTEGER): string {
-  const full = escapeMarkdown(raw);
+  const full = escapeMarkdown(raw, ESCAPE);
   if (full.length <= max) return full;
   const graphemes = [...segmenter.segment(raw)].map((s) => s.segment);
   // The longest prefix (in graphemes) whose escaped form plus the ellipsis fits.
@@ -64,10 +66,10 @@ export function escapeText(raw: string, max: number = Number.MAX_SAFE_INTEGER): 
   let hi = graphemes.length;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (escapeMarkdown(graphemes.slice(0, mid).join('')).length + ELLIPSIS.length <= max) lo = mid;
+    if (escapeMarkdown(graphemes.slice(0, mid).join(''), ESCAPE).length + ELLIPSIS.length <= max) lo = mid;
     else hi = mid - 1;
   }
-  return escapeMarkdown(graphemes.slice(0, lo).join('')) + ELLIPSIS;
+  return escapeMarkdown(graphemes.slice(0, lo).join(''), ESCAPE) + ELLIPSIS;
 }
 
 /** Characters of an embed that count toward {@link LIMITS.embedTotal}. */

@@ -68,7 +68,7 @@ describe('normalisation of the real data', () => {
     expect(p.uid).toBe('1403392756');
     expect(p.level).toBe(42);
     expect(p.completed_achievements).toBe(111);
-    expect(p.rank).toEqual({ name: 'Grandmaster III', image: 'https://img.test/rivals/ranked/grandmaster.png', color: '#EB46FF' });
+    expect(p.rank).toEqual({ name: 'Grandmaster III', image: 'https://img.test/rivals/ranked/grandmaster.png', color: '#EB46FF', score: null, peak: null });
     expect(p.overall.unranked.play_time).toBeCloseTo(18611.05, 1);
     expect(p.overall.unranked.win_rate).toBeCloseTo(47.06, 2);
     expect(p.rank_seasons.map((s) => s.game_id)).toEqual(['1001001', '1001002', '1001003']);
@@ -139,7 +139,7 @@ describe('drift the samples do not show yet', () => {
       maps: 'not a list',
     });
     expect(p.level).toBe(7);
-    expect(p.rank).toEqual({ name: null, image: null, color: null });
+    expect(p.rank).toEqual({ name: null, image: null, color: null, score: null, peak: null });
     expect(p.icon).toBeNull();
     expect(p.overall.ranked).toMatchObject({ matches: 10, wins: 4, play_time: 3723, win_rate: 40 });
     expect(p.overall.unranked.matches).toBe(0);

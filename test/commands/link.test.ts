@@ -63,7 +63,7 @@ describe('account links', () => {
   });
 
   it('/link of an unknown player says so', async () => {
-    expect(description((await env.b.run('link', { player: 'no-such-player-zz' })).payload)).toMatch(/^No player “no-such-player-zz” was found/);
+    expect(description((await env.b.run('link', { player: 'no-such-player-zz' })).payload)).toBe("No player called “no-such-player-zz”. Check the spelling, or use the UID.");
   });
 
   it('refuses a sixth account with a clear message', async () => {

@@ -1,85 +1,246 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { PLAYER_SECTIONS } from '../../commands/player.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { APIEmbed, APISelectMenuOption } from 'discord-api-types/v10';
+import { PLAYER_SECTIONS, playerView } from '../../commands/player.js';
 import { embedLength, LIMITS } from '../../src/render/limits.js';
+import { toMessagePayload, type MessagePayload } from '../../src/render/view.js';
 import { bot, customIds, useReplicaBot } from '../helpers/bot.js';
+import { profiles } from '../game/samples.js';
 
 const env = useReplicaBot();
 afterEach(() => env.r.setFaults({}));
+beforeAll(() => {
+  for (const m of env.r.dataset.maps) knownMapIds.add(String(m.id));
+});
 
 const withinLimits = (payload: { embeds: Parameters<typeof embedLength>[0][] }) =>
   expect(payload.embeds.reduce((s, e) => s + embedLength(e), 0)).toBeLessThanOrEqual(LIMITS.embedTotal);
+const fieldsOf = (e: APIEmbed) => Object.fromEntries((e.fields ?? []).map((f) => [f.name, f.value]));
+const knownMapIds = new Set<string>();
+const selectOptions = (payload: MessagePayload, prefix: string): APISelectMenuOption[] =>
+  payload.components.flatMap((row) => row.components).flatMap((c) => ('custom_id' in c && c.custom_id.startsWith(prefix) && 'options' in c ? (c.options ?? []) : []));
 
-describe('/player on every sample player', () => {
-  it('shows rank, level, matches, win rate, K/D/A, play time, MVP/SVP, by uid and by name', async () => {
-    for (const [uid, profile] of env.r.dataset.players) {
-      for (const query of [uid, String(profile.name)]) {
-        const { payload, view } = await env.b.run('player', { query });
-        expect(view.isError, query).toBeFalsy();
-        const e = payload.embeds[0]!;
-        const fields = Object.fromEntries(e.fields!.map((f) => [f.name, f.value]));
-        expect(Object.keys(fields)).toEqual(expect.arrayContaining(['Level', 'Ranked', 'Unranked', 'Ranked K / D / A', 'Play time', 'MVP / SVP']));
-        expect(fields.UID).toBe(uid);
-        expect(e.thumbnail?.url).toMatch(/^https:\/\/img\.test\/rivals\/ranked\//);
-        expect(customIds(payload)).toEqual([`pl.s:${uid}:`]);
-      }
-    }
+/** The profile answer of every real sample file (the replica serves only the newest capture of a uid, so the older shapes are rendered directly). */
+const PROFILE: Record<string, { title: string; score: string; peak: [string, string]; allTime: string; cover: string }> = {
+  'autumnnippert-card1gan-1403392756-2025-03-06.json': { title: 'Grandmaster III', score: '4,562', peak: ['Peak this season', 'Grandmaster II · 4,582'], allTime: 'Grandmaster II · 4,604 (Season 1)', cover: 'Season 1.5 (current)' },
+  'autumnnippert-hayamaken-1402468705.json': { title: 'Silver I', score: '3,546 (Season 1)', peak: ['Peak in Season 1', 'Gold III · 3,621'], allTime: 'Gold III · 3,621 (Season 1)', cover: 'Season 1.5 (current)' },
+  'autumnnippert-sir-final-1117455441.json': { title: 'Grandmaster III', score: '4,559', peak: ['Peak this season', 'Grandmaster II · 4,697'], allTime: 'Grandmaster II · 4,697 (Season 1.5)', cover: 'Season 1.5 (current)' },
+  'doublec8-double-c-1786151874-2025-05-26.json': { title: 'Bronze II', score: '3,137', peak: ['Peak this season', 'Bronze II · 3,137'], allTime: 'Silver II · 3,470 (Season 1.5)', cover: 'Season 2 (current)' },
+  'doublec8-double-c-1786151874-2025-06-05.json': { title: 'Silver I', score: '3,507', peak: ['Peak this season', 'Silver I · 3,525'], allTime: 'Silver I · 3,525 (Season 2.5)', cover: 'Season 2.5 (current)' },
+  'doublec8-double-c-1786151874-2025-08-05.json': { title: 'Gold II', score: '3,752', peak: ['Peak this season', 'Gold II · 3,763'], allTime: 'Gold II · 3,763 (Season 3)', cover: 'Season 3 (current)' },
+  'freddyhun-template-2025-03.json': { title: 'Celestial I', score: '5,013', peak: ['Peak this season', 'Celestial I · 5,066'], allTime: 'Celestial I · 5,066 (Season 1.5)', cover: 'Season 1.5 (current)' },
+};
+
+describe('/player profile on every real sample', () => {
+  for (const [file, want] of Object.entries(PROFILE)) {
+    it(`${file}: current tier and score, peaks, the season covered, top heroes`, async () => {
+      const fetched = { data: profiles[file]!, fetchedAt: Date.now(), ageMs: 0, stale: false, source: 'upstream' as const };
+      const payload = toMessagePayload(await playerView(fetched, 'profile', 1, null, env.b.ctx));
+      withinLimits(payload);
+      const e = payload.embeds[0]!;
+      const f = fieldsOf(e);
+      expect(e.title).toBe(want.title);
+      expect(f['Rank score']).toBe(want.score);
+      expect(f[want.peak[0]]).toBe(want.peak[1]);
+      expect(f['All-time peak']).toBe(want.allTime);
+      expect(e.description).toBe(`Totals and heroes: ${want.cover}`);
+      expect(f.Updated).toMatch(/^<t:\d+:R>$/);
+      const topField = Object.keys(f).find((k) => k.startsWith('Top heroes'))!;
+      expect(topField).toBe(file.includes('2025-06-05') ? 'Top heroes (latest 20 matches)' : 'Top heroes');
+      const top = f[topField]!.split('\n');
+      expect(top.length).toBeGreaterThan(0);
+      expect(top.length).toBeLessThanOrEqual(3);
+      for (const line of top) expect(line).toMatch(/^\*\*\d\. [A-Z][^*]+\*\*( \((Duelist|Vanguard|Strategist)\))? · .+ · \d+ match(es)? · [\d.]+ % · /);
+      expect(e.title).not.toMatch(/Invalid level|Unranked/);
+      expect(JSON.stringify(payload)).not.toMatch(/Invalid level|KDA 0\.00/);
+      expect(customIds(payload)).toContain('pl.u:1786151874'.replace('1786151874', profiles[file]!.uid));
+    });
+  }
+
+  it('the newer shape states per-10-minute figures and play time by role', async () => {
+    const { payload } = await env.b.run('player', { query: '1786151874' });
+    const f = fieldsOf(payload.embeds[0]!);
+    expect(f['Per 10 minutes']).toBe('10,810 damage · 2,770 healing · 7,290 damage taken');
+    expect(f['Play time by role']).toMatch(/^Duelist 5h 22m · Strategist 52m 54s/);
+    expect(f['Top heroes']!.split('\n')[0]).toBe('**1. Winter Soldier** (Duelist) · 4h 1m · 26 matches · 53.8 % · 418 / 161 / 311 (KDA 4.53)');
+    expect(f.Ranked).toBe('26 matches · 14 wins · 53.8 % · 462 / 194 / 288 (KDA 3.87) · 4h 27m');
   });
 
-  it('renders every section of every sample player within limits', async () => {
+  it('an empty record reads “No matches”, and a name lookup finds the player', async () => {
+    const { payload, view } = await env.b.run('player', { query: 'HayamaKen' });
+    expect(view.isError).toBeFalsy();
+    const f = fieldsOf(payload.embeds[0]!);
+    expect(f.Ranked).toBe('No matches');
+    expect(f.Unranked).toBe('1 match · 0 wins · 0.0 % · 14 / 8 / 9 (KDA 2.88) · 11m 28s');
+  });
+
+  it('renders every section of every served player within limits, with no row of 0 matches', async () => {
     for (const uid of env.r.dataset.players.keys()) {
       for (const section of PLAYER_SECTIONS) {
         const { payload, view } = await env.b.press(`pl.s:${uid}:`, [section]);
         expect(view.isError, `${uid} ${section}`).toBeFalsy();
         withinLimits(payload);
         for (const id of customIds(payload)) expect(id.length).toBeLessThanOrEqual(100);
+        const text = payload.embeds.map((e) => `${e.description ?? ''}\n${(e.fields ?? []).map((f) => f.value).join('\n')}`).join('\n');
+        expect(text, `${uid} ${section}`).not.toMatch(/ 0 matches|KDA 0\.00|Unknown\*\*|mode \d/);
+        // A raw map id only for a map the API's map list does not have.
+        for (const [, id] of text.matchAll(/Map (\d+)/g)) expect(knownMapIds.has(id!), `${uid} ${section} Map ${id}`).toBe(false);
       }
     }
   });
+});
 
-  it('pluralises and shows numbers for people', async () => {
-    const { payload } = await env.b.run('player', { query: 'HayamaKen' });
-    const fields = Object.fromEntries(payload.embeds[0]!.fields!.map((f) => [f.name, f.value]));
-    expect(fields.Unranked).toBe('1 match · 0 wins · 0.0 %');
-    expect(fields.Ranked).toBe('0 matches · 0 wins · —');
+describe('/player sections on real data', () => {
+  it('heroes played against say so, drop “Unknown” rows and use the game’s hero names', async () => {
+    const { payload } = await env.b.press('pl.s:1786151874:', ['matchups']);
+    const e = payload.embeds[0]!;
+    expect(e.title).toBe('Heroes this player played against');
+    expect(e.description!.split('\n')[0]).toBe('**Cloak & Dagger** (Strategist) · 15 matches against · won 53.3 %');
+    for (const line of e.description!.split('\n')) expect(line).toMatch(/^\*\*[A-Z][^*]+\*\* \((Duelist|Vanguard|Strategist)\) · \d+ match(es)? against · won [\d.]+ %$/);
+    expect(e.description).not.toMatch(/Unknown/);
   });
 
-  it('recent matches: version 2 pages, then a match opens from the select menu', async () => {
+  it('maps are named from the map list even where the profile gives only ids, with a map image', async () => {
+    const { payload } = await env.b.press('pl.s:1786151874:', ['maps']);
+    const e = payload.embeds[0]!;
+    // The profile gives map ids only; 1311 is newer than the API's map list, so it alone keeps its id.
+    expect([...e.description!.matchAll(/Map (\d+)/g)].map((m) => m[1])).toEqual(['1311']);
+    expect(e.description!.split('\n')[0]).toBe('**Spider-Islands (Competitive)** · 4 matches · 50.0 % · 52 / 21 / 40 (KDA 4.38)');
+    expect(e.thumbnail?.url).toMatch(/^https:\/\/img\.test\/rivals\/maps\/map_\d+\.png$/);
+  });
+
+  it('ranked seasons as a table with tier names, and rank history with tier names, not levels', async () => {
+    const { payload } = await env.b.press('pl.s:1786151874:', ['rank-history']);
+    const e = payload.embeds[0]!;
+    expect(fieldsOf(e)['Ranked seasons']!.split('\n')).toEqual([
+      '**Season 3** · Gold II · 3,752 · peak Gold II 3,763 · 30 wins',
+      '**Season 2.5** · Gold II · 3,718 · peak Gold II 3,734 · 27 wins',
+      '**Season 2** · Bronze II · 3,137 · peak Bronze II 3,137 · 3 wins',
+      '**Season 1.5** · Silver II · 3,418 · peak Silver II 3,470 · 15 wins',
+      '**Season 1** · Bronze III · 3,000 · peak Bronze III 3,000 · 0 wins',
+      '**Season 0** · Bronze II · 3,092 · peak Bronze II 3,105 · 2 wins',
+    ]);
+    expect(e.description!.split('\n')[1]).toBe('<t:1754021918:R> · −18.5 → 3,467 · Silver I → Silver II');
+    expect(e.description).not.toMatch(/level \d/);
+  });
+
+  it('season:0 is accepted and labels what it covers; a number no season has is refused clearly', async () => {
+    const zero = await env.b.run('player', { query: '1403392756', season: 0 });
+    expect(zero.view.isError).toBeFalsy();
+    expect(zero.payload.embeds[0]!.description).toBe('Totals and heroes: Season 0');
+    expect(zero.payload.embeds[0]!.title).toBe('Diamond II');
+    expect(customIds(zero.payload)[0]).toBe('pl.s:1403392756:0');
+    expect(env.r.requests.byPath.get('/api/v1/player/1403392756')).toBeGreaterThan(0);
+    const bad = await env.b.run('player', { query: '1403392756', season: 1.55 });
+    expect(bad.payload.embeds[0]!.description).toBe('There is no season “1.55”. Seasons are 0, 1, 1.5, 2, 2.5 and so on.');
+  });
+
+  it('the season option filters recent matches and says so when the API has none of that season', async () => {
+    const s15 = await env.b.press('pl.s:1403392756:1.5', ['matches']);
+    expect(s15.payload.embeds[0]!.author!.name).toBe('Card1gan [FSYR] · Recent matches · Season 1.5');
+    expect(s15.payload.embeds[0]!.description!.split('\n')).toHaveLength(10);
+    const s1 = await env.b.press('pl.s:1403392756:1', ['matches']);
+    expect(s1.payload.embeds[0]!.description).toBe('The API has no matches of Season 1 for this player.');
+  });
+});
+
+describe('/player recent matches that always work', () => {
+  it('v2 404 for a player whose profile loads means “no stored history”: v1 answers, never “no player”', async () => {
+    const fresh = bot(env.r);
+    try {
+      const { payload, view } = await fresh.press('pl.s:1402468705:', ['matches']);
+      expect(view.isError).toBeFalsy();
+      expect(payload.embeds[0]!.description).toBe('**Loss** · The Thing · 14/8/9 · Shin-Shibuya · Quick Play · 11m 28s · <t:1741148173:R>');
+      expect(env.r.requests.byPath.get('/api/v2/player/1402468705/match-history')).toBeGreaterThan(0);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('v2 404 and v1 down: the profile’s own recent matches, saying where they come from', async () => {
+    const fresh = bot(env.r);
+    env.r.setFaults({ forceStatus: 500, pathPrefix: '/api/v1/player/1117455441/match-history' });
+    try {
+      const { payload, view } = await fresh.press('pl.s:1117455441:', ['matches']);
+      expect(view.isError).toBeFalsy();
+      const lines = payload.embeds[0]!.description!.split('\n');
+      expect(lines[0]).toBe('The API has no stored match history for this player yet, so these are the latest 20 matches from their profile. Press **Update** to ask the API to refresh it.');
+      expect(lines.slice(2)).toHaveLength(10);
+      expect(lines[2]).toMatch(/^\*\*(Win|Loss)\*\* · [A-Z][^·]+ · \d+\/\d+\/\d+ · [^·]+ · (Competitive|Quick Play)( · [+−±][\d.]*)? · \d+m \d+s · <t:\d+:R>$/);
+      expect(customIds(payload)).toContain('pl.p:1117455441::matches:2:n');
+      expect(customIds(payload)).toContain('pl.u:1117455441');
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('a 40-entry v2 page is read as 4 pages of 10, and every match shown opens from the picker', async () => {
+    const seen: string[] = [];
+    for (let page = 1; page <= 4; page++) {
+      const { payload } = page === 1 ? await env.b.press('pl.s:1786151874:', ['matches']) : await env.b.press(`pl.p:1786151874::matches:${page}:n`);
+      const rows = payload.embeds[0]!.description!.split('\n');
+      const options = selectOptions(payload, 'pl.m:1786151874');
+      expect(rows).toHaveLength(10);
+      expect(options).toHaveLength(10);
+      expect(options[0]!.label).toMatch(new RegExp(`^${(page - 1) * 10 + 1}\\. (Win|Loss) · `));
+      for (const o of options) expect(o.description).toMatch(/^[A-Z][^·]* · (Competitive|Quick Play|Other mode) · \d{1,2} [A-Z][a-z]{2} 2025$/);
+      seen.push(...options.map((o) => o.value.split('~')[0]!));
+      expect(payload.components.flatMap((r) => r.components).some((c) => 'label' in c && c.label === `Page ${page} of 4`)).toBe(true);
+    }
+    expect(new Set(seen).size).toBe(40);
+  });
+
+  it('ranked rows show the rank-score change; an unknown mode reads “Other mode”', async () => {
+    const { payload } = await env.b.press('pl.s:1786151874:', ['matches']);
+    const lines = payload.embeds[0]!.description!.split('\n');
+    expect(lines[0]).toBe('**Win** · Cloak & Dagger · 18/7/22 · Central Park · Competitive · +37.9 · 10m 43s · <t:1748300560:R>');
+    const all = [];
+    for (let page = 1; page <= 4; page++) all.push(...(await env.b.press(`pl.p:1786151874::matches:${page}:n`)).payload.embeds[0]!.description!.split('\n'));
+    expect(all.filter((l) => / · Other mode · /.test(l))).toHaveLength(1);
+  });
+
+  it('a match opened from the picker shows the map, mode, duration and date its row knew', async () => {
     const first = await env.b.press('pl.s:1403392756:', ['matches']);
-    const lines = first.payload.embeds[0]!.description!.split('\n');
-    expect(lines).toHaveLength(10);
-    expect(lines[0]).toMatch(/^\*\*(Win|Loss)\*\* · /);
-    const next = customIds(first.payload).find((id) => id.startsWith('pl.p:') && id.endsWith(':n'))!;
-    expect(next).toBe('pl.p:1403392756::matches:2:n');
-    const second = await env.b.press(next);
-    const select = second.payload.components.flatMap((row) => row.components).find((c) => 'custom_id' in c && c.custom_id === 'pl.m:1403392756')!;
-    const options = (select as { options: { value: string }[] }).options.map((o) => o.value);
-    expect(options).toContain('6713355_1740604074_322_11001_10');
-    const opened = await env.b.press('pl.m:1403392756', ['6713355_1740604074_322_11001_10']);
+    const options = selectOptions(first.payload, 'pl.m:');
+    const second = await env.b.press('pl.p:1403392756::matches:2:n');
+    const all = [...options, ...selectOptions(second.payload, 'pl.m:')];
+    const known = all.find((o) => o.value.startsWith('6713355_1740604074_322_11001_10~'))!;
+    expect(known.value).toBe('6713355_1740604074_322_11001_10~1170~1~403~1740604635');
+    const opened = await env.b.press('pl.m:1403392756', [known.value]);
+    expect(opened.view.isError).toBeFalsy();
     expect(opened.payload.embeds[0]!.title).toBe('Quick Play');
-    expect(opened.payload.embeds).toHaveLength(3);
+    expect(opened.payload.embeds[0]!.description!.split('\n')[0]).toBe("**Map** Royal Palace: Odin's Archive (Domination) · **Duration** 6m 43s · **Played** <t:1740604635:f>");
   });
 
-  it('a recent match the API no longer has is reported by its match id, not the player uid', async () => {
-    const gone = await env.b.press('pl.m:1403392756', ['6799999_1741000000_100_11001_10']);
+  it('a match the API no longer has is named, and the message does not blame typing', async () => {
+    const gone = await env.b.press('pl.m:1403392756', ['6799999_1741000000_100_11001_10~1217~1~400~1741000400']);
     expect(gone.view.isError).toBe(true);
-    expect(gone.payload.embeds[0]!.description).toMatch(/^No match with the id “6799999_1741000000_100_11001_10” was found/);
+    expect(gone.payload.embeds[0]!.description).toBe('The API has no details for match 6799999\\_1741000000\\_100\\_11001\\_10. It may be too old, or not stored yet.');
   });
+});
 
-  it('falls back to match history version 1 when version 2 fails', async () => {
-    const fresh = bot(env.r); // a cold cache, so version 2 is really asked
-    env.r.setFaults({ forceStatus: 500, pathPrefix: '/api/v2/' });
-    const before = env.r.requests.byPath.get('/api/v1/player/1117455441/match-history') ?? 0;
-    const { payload, view } = await fresh.press('pl.s:1117455441:', ['matches']);
-    expect(view.isError).toBeFalsy();
-    expect(payload.embeds[0]!.description!.split('\n')).toHaveLength(10);
-    expect(env.r.requests.byPath.get('/api/v1/player/1117455441/match-history')).toBe(before + 1);
-    await fresh.close();
+describe('/player Update button', () => {
+  it('asks the API to refresh the player, then shows its cooldown as a friendly wait', async () => {
+    const first = await env.b.press('pl.u:1403392756');
+    expect(first.payload.flags).toBe(64);
+    expect(first.payload.embeds[0]!.description).toBe('Update requested. The API refreshes this player within a few minutes: run `/player` again then.');
+    expect(env.r.requests.byPath.get('/api/v1/player/1403392756/update')).toBe(1);
+    const again = await env.b.press('pl.u:1403392756');
+    expect(again.view.isError).toBeFalsy();
+    expect(again.payload.flags).toBe(64);
+    expect(again.payload.embeds[0]!.description).toBe('This player was updated recently. The API allows another update in 30 minutes.');
   });
+});
 
-  it('says a player is not found, and a private profile is private', async () => {
-    const missing = await env.b.run('player', { query: 'no-such-player' });
-    expect(missing.payload.embeds[0]!.description).toMatch(/^No player “no-such-player” was found/);
+describe('/player errors name the thing', () => {
+  it('an unknown player, escaped as typed', async () => {
+    const missing = await env.b.run('player', { query: 'Nobody123' });
+    expect(missing.payload.embeds[0]!.description).toBe('No player called “Nobody123”. Check the spelling, or use the UID.');
     expect(missing.payload.flags).toBe(64);
+    const sneaky = await env.b.run('player', { query: '[free](https://x.test) **bold**' });
+    expect(sneaky.payload.embeds[0]!.description).toBe('No player called “\\[free](https://x.test) \\*\\*bold\\*\\*”. Check the spelling, or use the UID.');
+  });
+
+  it('a private profile is private', async () => {
     const profile = structuredClone(env.r.dataset.players.get('1402468705')!);
     env.r.dataset.players.set('999000999', { ...profile, uid: 999000999, name: 'Hidden One', isPrivate: true });
     try {
@@ -90,14 +251,15 @@ describe('/player on every sample player', () => {
     }
   });
 
-  it('refuses a bad season before asking the API', async () => {
-    const { payload } = await env.b.run('player', { query: '1403392756', season: 1.55 });
-    expect(payload.embeds[0]!.description).toBe('The option “season” must be a season number such as 1 or 1.5.');
+  it('a profile opened from a menu that the API does not know is named, not blamed on spelling', async () => {
+    const { payload, view } = await env.b.press('mt.p:6713355_1740604074_322_11001_10', ['424242']);
+    expect(view.isError).toBe(true);
+    expect(payload.embeds[0]!.description).toBe('The API has no profile for the player with UID 424242 right now.');
   });
 });
 
-describe('/match on every sample match', () => {
-  it('shows mode, MVP, SVP and both teams with heroes, K/D/A, damage, healing, taken and hit rate', async () => {
+describe('/match scoreboard on every real match', () => {
+  it('one line per player: main hero, K/D/A, damage, healing, badges; one number format', async () => {
     for (const uid of env.r.dataset.matches.keys()) {
       const { payload, view } = await env.b.run('match', { match: uid });
       expect(view.isError).toBeFalsy();
@@ -106,15 +268,39 @@ describe('/match on every sample match', () => {
       expect(summary!.title).toBe('Quick Play');
       expect(summary!.fields!.map((f) => f.name)).toEqual(['MVP', 'SVP', 'Players']);
       expect(teams).toHaveLength(2);
-      const players = teams.flatMap((t) => t.fields!);
-      expect(players.length).toBe(Number(summary!.fields![2]!.value));
-      for (const p of players) expect(p.value).toMatch(/KDA [\d.]+\)\n.* dmg · .* heal · .* taken · .* hits$/);
+      const lines = teams.flatMap((t) => t.description!.split('\n'));
+      expect(lines).toHaveLength(Number(summary!.fields![2]!.value));
+      for (const l of lines) expect(l).toMatch(/^\*\*[^*]+\*\* · [A-Z][^·]+ · \d+\/\d+\/\d+ · (\d{1,3}(,\d{3})*) dmg · (\d{1,3}(,\d{3})*) heal( · .+)?$/);
+      expect(lines.filter((l) => / · \*\*MVP\*\*/.test(l))).toHaveLength(1);
+      expect(lines.filter((l) => / · \*\*SVP\*\*/.test(l))).toHaveLength(1);
       expect(teams.some((t) => /Victory/.test(t.title!)) && teams.some((t) => /Defeat/.test(t.title!))).toBe(true);
-      expect(players.filter((p) => / · MVP$/.test(p.name))).toHaveLength(1);
+      expect(selectOptions(payload, 'mt.p:')).toHaveLength(lines.length);
     }
   });
-  it('shows the match id as code, unescaped', async () => {
+
+  it('leavers are marked and last, replacements are marked', async () => {
+    const { payload } = await env.b.run('match', { match: '6713371_1740603484_820_11001_10' });
+    const teamB = payload.embeds[2]!.description!.split('\n');
+    expect(teamB.slice(-4)).toEqual([
+      '**ShellyBunny** · Thor · 6/5/3 · 3,344 dmg · 0 heal · *replacement*',
+      '**SpruceGunman** · Hulk · 6/5/3 · 2,827 dmg · 0 heal · *replacement*',
+      '**PokePig** · The Thing · 0/1/0 · 1,193 dmg · 0 heal · *left early*',
+      '**kingkwlk** · Human Torch · 0/0/0 · 0 dmg · 0 heal · *left early*',
+    ]);
+    expect(teamB[0]).toBe('**Card1gan** · Cloak & Dagger · 11/9/9 · 5,627 dmg · 17,954 heal · **SVP**, Gifted Healer');
+  });
+
+  it('the summary gives duration and date from the match itself when opened by id', async () => {
     const { payload } = await env.b.run('match', { match: '6713355_1740604074_322_11001_10' });
-    expect(payload.embeds[0]!.description).toMatch(/^Match `6713355_1740604074_322_11001_10`/);
+    expect(payload.embeds[0]!.description).toBe('**Duration** 6m 44s · **Played** <t:1740604074:f>\nMatch `6713355_1740604074_322_11001_10` · replay 10739232944');
+  });
+
+  it('a select opens any player of the match as a profile', async () => {
+    const { payload } = await env.b.run('match', { match: '4890922_1741035286_222_11001_10' });
+    const card = selectOptions(payload, 'mt.p:').find((o) => o.label === 'Card1gan')!;
+    expect(card).toMatchObject({ value: '1403392756', description: 'Magik · 29/10/0' });
+    const opened = await env.b.press(customIds(payload).find((id) => id.startsWith('mt.p:'))!, [card.value]);
+    expect(opened.view.isError).toBeFalsy();
+    expect(opened.payload.embeds[0]!.title).toBe('Grandmaster III');
   });
 });

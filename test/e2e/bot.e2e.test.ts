@@ -142,7 +142,7 @@ describe('components and autocomplete', () => {
     discord.dispatchInteraction(i);
     const call = await callbackOf(i.id);
     expect(body(call)).toMatchObject({ type: REPLY, data: { flags: 64 } });
-    expect(JSON.stringify(body(call).data!.embeds)).toMatch(/No player “no-such-player-anywhere” was found/);
+    expect(JSON.stringify(body(call).data!.embeds)).toMatch(/No player called “no-such-player-anywhere”\. Check the spelling, or use the UID\./);
   });
 });
 

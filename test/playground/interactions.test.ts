@@ -40,12 +40,15 @@ const messageOf = (e: MessageEvent | undefined): PlaygroundMessage => {
 };
 
 describe('the playground adapter', () => {
-  it('answers a fast command with one message carrying who ran what', async () => {
+  it('answers a command with one message carrying who ran what', async () => {
     const events = eventsUntil(lastDone);
     expect(boot.playground.interactions.command(ALEX.id, GENERAL, { command: 'hero', options: { name: 'Hulk' } })).toEqual({ ok: true });
-    const [only, ...rest] = await events;
-    expect(rest).toEqual([]);
-    const m = messageOf(only);
+    // On a loaded machine the answer may take over 1.5 s and be deferred first: either way one message,
+    // "thinking" at most once and then done in place (the deferral itself is tested below, on purpose).
+    const all = (await events).map(messageOf);
+    expect(new Set(all.map((x) => x.id)).size).toBe(1);
+    expect(all.map((x) => x.state)).toEqual(all.length === 1 ? ['done'] : ['thinking', 'done']);
+    const m = all.at(-1)!;
     expect(m).toMatchObject({ channelId: GENERAL, state: 'done', ephemeral: false, interaction: { userId: ALEX.id, command: '/hero', kind: 'slash' } });
     expect(m.payload!.embeds[0]!.title).toBe('Hulk');
   });

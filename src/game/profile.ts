@@ -1,0 +1,257 @@
+/**
+ * What a player profile says at a glance, derived from the normalised profile (src/api/schemas.ts
+ * `PlayerProfile`, api-spec.md "Player profile" plus the drift in api-samples/README.md). Pure functions.
+ *
+ * Both profile shapes work: the older one, whose current score and peaks are only in
+ * `rank_game_season`, and the August 2025 one with `rank.score` ("3,752") and `rank.peak_rank`.
+ */
+import type { PlayerProfile } from '../api/schemas.js';
+import { isTierName, tierOf, tierOfLevel } from './ranks.js';
+import { latestSeason, seasonFromIndex, seasonFromRankGame, type Season } from './seasons.js';
+
+/** One ranked season of a profile (`rank_game_season`), with its season and tiers named. */
+export interface SeasonRank {
+  season: Season;
+  /** Tier at the end of (or now in) the season, e.g. "Gold II"; null when the level is unusable. */
+  tier: string | null;
+  /** Rank score, unrounded (show with `rankScore`, which never rounds up). */
+  score: number | null;
+  peakTier: string | null;
+  peakScore: number | null;
+  wins: number | null;
+  /** Unix seconds of the entry's last update. */
+  updatedAt: number | null;
+}
+
+/** The rank a profile shows: current tier and score, and peaks. */
+export interface RankSummary {
+  /** "Gold II"; derived from level and score when the API says "Invalid level"; null when unranked. */
+  tier: string | null;
+  /** Current rank score, unrounded; null when unknown. */
+  score: number | null;
+  /** The season the tier and score belong to (the latest ranked season of the profile). */
+  season: Season | null;
+  /** Tier image URL (the API's, absolute). */
+  image: string | null;
+  /** This season's peak. */
+  seasonPeak: { tier: string | null; score: number | null } | null;
+  /** The highest score of any season, with its season. */
+  allTimePeak: { tier: string | null; score: number; season: Season } | null;
+}
+
+/** The ranked seasons of a profile, oldest first. Entries whose season cannot be read are dropped. */
+export function seasonRanks(p: PlayerProfile): SeasonRank[] {
+  return p.rank_seasons
+    .flatMap((r) => {
+      const season = seasonFromRankGame(r.rank_game_id, r.game_id);
+      if (!season) return [];
+      return [
+        {
+          season,
+          tier: tierOf(r.level, r.rank_score),
+          score: r.rank_score,
+          peakTier: tierOf(r.max_level, r.max_rank_score),
+          peakScore: r.max_rank_score,
+          wins: r.win_count,
+          updatedAt: r.update_time,
+        },
+      ];
+    })
+    .sort((a, b) => a.season.index - b.season.index);
+}
+
+/**
+ * The current season as far as the profile tells: the latest of its ranked seasons and of its embedded
+ * recent matches' seasons (the API's default season for totals is the current one). Null when neither says.
+ */
+export function currentSeason(p: PlayerProfile): Season | null {
+  return latestSeason([...seasonRanks(p).map((s) => s.season), ...p.recent_matches.map((m) => seasonFromIndex(m.season))]);
+}
+
+/**
+ * The rank to show, for the current season or for `season` when a member asked for one.
+ * - The API's `rank.rank` is used when it is a tier name and no other season was asked for; "Invalid
+ *   level" (seen on real profiles with ranked matches) is replaced by the tier of the season's level and score.
+ * - The score is `rank.score` (August 2025 shape) or the season's `rank_score`.
+ */
+export function rankSummary(p: PlayerProfile, season?: Season | null): RankSummary {
+  const seasons = seasonRanks(p);
+  const latest = seasons.at(-1) ?? null;
+  const entry = season ? (seasons.find((s) => s.season.index === season.index) ?? null) : latest;
+  const asked = season !== undefined && season !== null;
+  const current = !asked || (latest !== null && entry === latest);
+  const apiTier = current && isTierName(p.rank.name) ? p.rank.name : null;
+  const tier = apiTier ?? entry?.tier ?? null;
+  const score = (current ? p.rank.score : null) ?? entry?.score ?? null;
+  const peakFromApi = current && p.rank.peak ? { tier: isTierName(p.rank.peak.name) ? p.rank.peak.name : tierOf(null, p.rank.peak.score), score: p.rank.peak.score } : null;
+  const seasonPeak = peakFromApi ?? (entry && entry.peakScore !== null ? { tier: entry.peakTier, score: entry.peakScore } : null);
+  let allTimePeak: RankSummary['allTimePeak'] = null;
+  for (const s of seasons) {
+    if (s.peakScore !== null && (!allTimePeak || s.peakScore > allTimePeak.score)) allTimePeak = { tier: s.peakTier, score: s.peakScore, season: s.season };
+  }
+  // The API's own peak can be above the season entries (captured at different moments).
+  if (peakFromApi?.score != null && latest && (!allTimePeak || peakFromApi.score > allTimePeak.score)) {
+    allTimePeak = { tier: peakFromApi.tier, score: peakFromApi.score, season: latest.season };
+  }
+  return {
+    tier,
+    score,
+    season: entry?.season ?? (asked ? season : null),
+    image: current || !entry ? p.rank.image : null,
+    seasonPeak,
+    allTimePeak,
+  };
+}
+
+/** A hero's totals across the ranked and unranked lists of a profile. */
+export interface HeroTotals {
+  hero_id: string | null;
+  hero_name: string | null;
+  matches: number;
+  wins: number;
+  kills: number;
+  deaths: number;
+  assists: number;
+  /** Seconds. */
+  play_time: number;
+  damage: number | null;
+  heal: number | null;
+  damage_taken: number | null;
+}
+
+/** Every hero the profile lists (ranked and unranked added up), with at least one match, most play time first. */
+export function heroTotals(p: PlayerProfile): HeroTotals[] {
+  const byHero = new Map<string, HeroTotals>();
+  const add = (a: number | null, b: number | null) => (a === null && b === null ? null : (a ?? 0) + (b ?? 0));
+  for (const h of [...p.heroes_ranked, ...p.heroes_unranked]) {
+    if (h.matches <= 0) continue;
+    const key = h.hero_id ?? h.hero_name ?? '?';
+    const t = byHero.get(key);
+    if (!t) {
+      byHero.set(key, {
+        hero_id: h.hero_id,
+        hero_name: h.hero_name,
+        matches: h.matches,
+        wins: h.wins,
+        kills: h.kills,
+        deaths: h.deaths,
+        assists: h.assists,
+        play_time: h.play_time ?? 0,
+        damage: h.damage,
+        heal: h.heal,
+        damage_taken: h.damage_taken,
+      });
+    } else {
+      t.matches += h.matches;
+      t.wins += h.wins;
+      t.kills += h.kills;
+      t.deaths += h.deaths;
+      t.assists += h.assists;
+      t.play_time += h.play_time ?? 0;
+      t.damage = add(t.damage, h.damage);
+      t.heal = add(t.heal, h.heal);
+      t.damage_taken = add(t.damage_taken, h.damage_taken);
+    }
+  }
+  return [...byHero.values()].sort((a, b) => b.play_time - a.play_time || b.matches - a.matches);
+}
+
+/**
+ * Hero totals from the profile's embedded recent matches (up to 20), for profiles whose hero lists
+ * are empty (a real June 2025 capture has 19 matches and no hero list): one match each, the match's
+ * length as play time, no damage figures.
+ */
+export function heroTotalsFromMatches(p: PlayerProfile): HeroTotals[] {
+  const byHero = new Map<string, HeroTotals>();
+  for (const m of p.recent_matches) {
+    const key = m.player.hero_id ?? m.player.hero_name;
+    if (key === null) continue;
+    const t = byHero.get(key) ?? { hero_id: m.player.hero_id, hero_name: m.player.hero_name, matches: 0, wins: 0, kills: 0, deaths: 0, assists: 0, play_time: 0, damage: null, heal: null, damage_taken: null };
+    t.matches += 1;
+    t.wins += m.player.is_win === true ? 1 : 0;
+    t.kills += m.player.kills;
+    t.deaths += m.player.deaths;
+    t.assists += m.player.assists;
+    t.play_time += m.player.play_time ?? m.duration ?? 0;
+    byHero.set(key, t);
+  }
+  return [...byHero.values()].sort((a, b) => b.play_time - a.play_time || b.matches - a.matches);
+}
+
+/** The heroes a profile summary stands on: its hero lists, else its recent matches (`source` says which). */
+export function heroSummary(p: PlayerProfile): { heroes: HeroTotals[]; source: 'lists' | 'recent' } {
+  const lists = heroTotals(p);
+  return lists.length > 0 ? { heroes: lists, source: 'lists' } : { heroes: heroTotalsFromMatches(p), source: 'recent' };
+}
+
+/**
+ * Play time (seconds) by role, most first: from the heroes of {@link heroSummary} and each hero's
+ * role, else the profile's own `roles_played`.
+ */
+export function playTimeByRole(p: PlayerProfile, roleOf: (heroId: string | null) => string | null): { role: string; seconds: number }[] {
+  const sums = new Map<string, number>();
+  for (const h of heroSummary(p).heroes) {
+    const role = roleOf(h.hero_id) ?? 'Other';
+    sums.set(role, (sums.get(role) ?? 0) + h.play_time);
+  }
+  if (sums.size === 0) {
+    for (const r of p.overall.roles) if (r.play_time) sums.set(r.role.charAt(0).toUpperCase() + r.role.slice(1), r.play_time);
+  }
+  return [...sums.entries()]
+    .filter(([, s]) => s > 0)
+    .map(([role, seconds]) => ({ role, seconds }))
+    .sort((a, b) => b.seconds - a.seconds);
+}
+
+/** Damage, healing and damage taken per 10 minutes of play; each null where the data has none. */
+export interface PerTenMinutes {
+  damage: number | null;
+  heal: number | null;
+  damage_taken: number | null;
+}
+
+/** Per 10 minutes: the profile's own per-minute figures (August 2025 shape) × 10, else computed from the hero lists. Null when neither has data. */
+export function perTenMinutes(p: PlayerProfile): PerTenMinutes | null {
+  const stated = p.overall.per_minute;
+  if (stated && (stated.damage !== null || stated.heal !== null || stated.damage_taken !== null)) {
+    const ten = (v: number | null) => (v === null ? null : v * 10);
+    return { damage: ten(stated.damage), heal: ten(stated.heal), damage_taken: ten(stated.damage_taken) };
+  }
+  const heroes = heroTotals(p);
+  const seconds = heroes.reduce((s, h) => s + h.play_time, 0);
+  if (seconds < 60) return null;
+  const per = (pick: (h: HeroTotals) => number | null) => {
+    const known = heroes.filter((h) => pick(h) !== null);
+    if (known.length === 0) return null;
+    const time = known.reduce((s, h) => s + h.play_time, 0);
+    return time > 0 ? (known.reduce((s, h) => s + pick(h)!, 0) / time) * 600 : null;
+  };
+  const out = { damage: per((h) => h.damage), heal: per((h) => h.heal), damage_taken: per((h) => h.damage_taken) };
+  return out.damage === null && out.heal === null && out.damage_taken === null ? null : out;
+}
+
+/**
+ * Unix seconds of a profile `updates.*` text: US-locale date and time without a zone ("3/5/2025, 9:23:44 PM"),
+ * read as UTC (the API names no zone). Null when unreadable.
+ */
+export function parseUpdateTime(text: string | null | undefined): number | null {
+  const m = text?.trim().match(/^(\d{1,2})\/(\d{1,2})\/(\d{4}),?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AP]M)?$/i);
+  if (!m) return null;
+  let hour = Number(m[4]);
+  const meridiem = m[7]?.toUpperCase();
+  if (meridiem === 'PM' && hour < 12) hour += 12;
+  if (meridiem === 'AM' && hour === 12) hour = 0;
+  const ms = Date.UTC(Number(m[3]), Number(m[1]) - 1, Number(m[2]), hour, Number(m[5]), Number(m[6] ?? 0));
+  return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
+}
+
+/** The newest of the profile's update times (`updates.*`), as Unix seconds; null when none is readable. */
+export function newestUpdate(p: PlayerProfile): number | null {
+  const times = Object.values(p.updates).map((v) => parseUpdateTime(v)).filter((t): t is number => t !== null);
+  return times.length === 0 ? null : Math.max(...times);
+}
+
+/** The tier name of a level for rank-history rows ("Gold III"); the level as text when it names no tier. */
+export function levelName(level: number | null | undefined): string {
+  return tierOfLevel(level) ?? (level === null || level === undefined ? '?' : `level ${level}`);
+}

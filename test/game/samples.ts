@@ -1,0 +1,31 @@
+/** Real samples parsed by the client's own schemas, for tests of the pure game functions. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createImageResolver } from '../../src/api/images.js';
+import { createSchemas, type MatchDetail, type PlayerProfile } from '../../src/api/schemas.js';
+import { SAMPLES_DIR } from '../../src/replica/data/dataset.js';
+
+export const schemas = createSchemas(createImageResolver('https://img.test/rivals'));
+
+const files = (folder: string) =>
+  readdirSync(join(SAMPLES_DIR, folder))
+    .filter((f) => f.endsWith('.json'))
+    .sort();
+
+/** Every captured profile, by file name. */
+export const profiles: Record<string, PlayerProfile> = Object.fromEntries(
+  files('player').map((f) => [f, schemas.player.parse(JSON.parse(readFileSync(join(SAMPLES_DIR, 'player', f), 'utf8')))]),
+);
+
+/** Every captured match detail, by match uid. */
+export const matches: Record<string, MatchDetail> = Object.fromEntries(
+  files('match').map((f) => {
+    const m = schemas.match.parse(JSON.parse(readFileSync(join(SAMPLES_DIR, 'match', f), 'utf8')));
+    return [m.match_uid, m];
+  }),
+);
+
+/** The raw JSON of a sample file. */
+export function raw(folder: string, file: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(join(SAMPLES_DIR, folder, file), 'utf8')) as Record<string, unknown>;
+}
