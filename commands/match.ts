@@ -100,7 +100,12 @@ function teamEmbed(team: ScoreTeam, i: number, m: MatchDetail, heroOf: (id: stri
 }
 
 function playerSelect(m: MatchDetail, teams: ScoreTeam[], heroOf: (id: string | null) => string): APIActionRowComponent<APIComponentInMessageActionRow> | null {
-  const lines = teams.flatMap((t) => t.lines).slice(0, LIMITS.selectOptions);
+  const seen = new Set<string>();
+  // One option a player (Discord refuses repeated option values).
+  const lines = teams
+    .flatMap((t) => t.lines)
+    .filter((l) => !seen.has(l.player.player_uid) && seen.add(l.player.player_uid))
+    .slice(0, LIMITS.selectOptions);
   if (lines.length === 0) return null;
   return {
     type: ComponentType.ActionRow,

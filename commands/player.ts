@@ -199,7 +199,8 @@ function profileEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
   if (updated !== null) fields.push({ name: 'Updated', value: discordTime(updated), inline: true });
   return {
     ...base(p, 'profile', look),
-    title: rank.tier ?? 'Unranked',
+    // A season asked for that the profile has no ranked record of is said so, not called Unranked.
+    title: rank.tier ?? (look.season && rank.score === null ? `No ranked record for ${look.season.name}` : 'Unranked'),
     description: `Totals and heroes: ${coverage(p, look)}`,
     thumbnail: rank.image ? { url: rank.image } : undefined,
     fields,

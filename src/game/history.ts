@@ -51,10 +51,14 @@ export interface HistoryOptions {
   logger?: Logger;
 }
 
-const rowsOf = (matches: MatchSummary[], source: HistorySource, season?: Season | null): HistoryRow[] =>
-  matches
+/** Rows of one source: each match once (pages can overlap while new matches arrive), of `season` when given. */
+function rowsOf(matches: MatchSummary[], source: HistorySource, season?: Season | null): HistoryRow[] {
+  const seen = new Set<string>();
+  return matches
+    .filter((m) => !seen.has(m.match_uid) && seen.add(m.match_uid))
     .map((m) => ({ ...m, seasonInfo: seasonOfHistoryEntry(m.season, source) }))
     .filter((m) => !season || m.seasonInfo === null || m.seasonInfo.index === season.index);
+}
 
 function localPage(rows: HistoryRow[], page: number): { rows: HistoryRow[]; page: number; pages: number } {
   const pages = Math.max(1, Math.ceil(rows.length / HISTORY_PAGE_SIZE));

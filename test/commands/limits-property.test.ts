@@ -23,12 +23,51 @@ const text = fc.string({ unit: fc.constantFrom('a', 'Z', ' ', '*', '_', '`', '~'
 const num = fc.oneof(fc.integer({ min: -10, max: 1e9 }), fc.double({ min: 0, max: 1e7, noNaN: true }), fc.integer({ min: 0, max: 1e6 }).map(String), fc.constant(null));
 const list = <T>(arb: fc.Arbitrary<T>) => fc.array(arb, { maxLength: 60 });
 
+/** `rank` in the older shape `{rank, image, color}` and in the August 2025 one `{rank, score: "3,752", icon, peak_rank}`. */
+const rank = fc.oneof(
+  fc.record({ rank: text, image: text, color: fc.oneof(text, fc.constant('#EB46FF')) }),
+  fc.record({
+    rank: fc.oneof(text, fc.constant('Invalid level'), fc.constant('Gold II')),
+    score: fc.oneof(num, fc.integer({ min: 0, max: 9_999_999 }).map((n) => n.toLocaleString('en'))),
+    unit: fc.constant('RS'),
+    icon: text,
+    color: text,
+    peak_rank: fc.oneof(fc.constant(null), fc.record({ rank: text, score: fc.oneof(num, text), icon: text })),
+  }),
+);
+const rankSeason = fc.record({ rank_game_id: num, level: num, rank_score: num, max_level: num, max_rank_score: num, update_time: num, win_count: num });
+const embeddedMatch = fc.record({
+  match_uid: fc.oneof(text.filter((t) => t.trim() !== ''), fc.constant('1_2_3_4_5')),
+  map_id: num,
+  duration: num,
+  season: num,
+  game_mode_id: fc.oneof(num, fc.constantFrom(1, 2, 7)),
+  match_time_stamp: num,
+  player_performance: fc.record({ hero_id: num, hero_name: text, kills: num, deaths: num, assists: num, is_win: fc.oneof(fc.constantFrom(0, 1, true, null), fc.record({ is_win: fc.boolean() })), score_change: num }),
+});
+
 const profile = fc.record({
   uid: fc.constant(777000777),
   name: text,
   isPrivate: fc.constant(false),
-  player: fc.record({ level: num, rank: fc.record({ rank: text, image: text, color: fc.oneof(text, fc.constant('#EB46FF')) }), team: fc.record({ club_team_mini_name: text }), info: fc.record({ login_os: text, completed_achievements: num }) }),
-  overall_stats: fc.record({ ranked: fc.record({ total_matches: num, total_wins: num, total_kills: num, total_deaths: num, total_assists: num, total_time_played: text }), unranked: fc.constant(null) }),
+  updates: fc.record({ info_update_time: fc.oneof(text, fc.constant('3/5/2025, 9:23:44 PM'), fc.constant(null)), last_history_update: fc.constant(null) }),
+  player: fc.record({
+    level: num,
+    rank,
+    team: fc.record({ club_team_mini_name: text }),
+    info: fc.record({ login_os: text, completed_achievements: num, rank_game_season: fc.dictionary(fc.oneof(text, fc.integer({ min: 1001001, max: 2001020 }).map(String)), rankSeason, { maxKeys: 30 }) }),
+  }),
+  overall_stats: fc.oneof(
+    fc.record({ ranked: fc.record({ total_matches: num, total_wins: num, total_kills: num, total_deaths: num, total_assists: num, total_time_played: text }), unranked: fc.constant(null) }),
+    fc.record({
+      total_wins: fc.record({ wins: num }),
+      per_minute: fc.record({ total_damage_per_minute: num, total_healing_per_minute: num, total_damage_taken_per_minute: num }),
+      roles_played: fc.dictionary(text, fc.record({ total_time_played: fc.record({ time_played: num }), matches_played: num, matches_won: num }), { maxKeys: 6 }),
+      ranked: fc.record({ total_matches: num, total_wins: num }),
+      unranked: fc.record({ total_matches: num }),
+    }),
+  ),
+  match_history: list(embeddedMatch),
   hero_matchups: list(fc.record({ hero_id: num, hero_name: text, hero_class: text, matches: num, wins: num, win_rate: num })),
   team_mates: list(fc.record({ player_info: fc.record({ nick_name: text, player_uid: num }), matches: num, wins: num })),
   heroes_ranked: list(fc.record({ hero_id: num, hero_name: text, matches: num, wins: num, kills: num, deaths: num, assists: num, play_time: num })),
@@ -65,20 +104,23 @@ function expectWithin(p: MessagePayload, where: string) {
     expect(row.components.length).toBeLessThanOrEqual(LIMITS.buttonsPerRow);
     for (const c of row.components) {
       if ('custom_id' in c) expect(c.custom_id.length).toBeLessThanOrEqual(LIMITS.customId);
-      if ('options' in c) expect(c.options.length).toBeLessThanOrEqual(LIMITS.selectOptions);
+      if ('options' in c) {
+        expect(c.options.length).toBeLessThanOrEqual(LIMITS.selectOptions);
+        // Discord refuses a select menu whose options repeat a value.
+        expect(new Set(c.options.map((o) => o.value)).size, where).toBe(c.options.length);
+      }
     }
   }
 }
 
 describe('every View stays within Discord limits for arbitrary accepted data', () => {
-  it('player profiles, all sections and pages', async () => {
+  it('player profiles in both shapes, all sections and pages (recent matches from the profile itself)', async () => {
     await fc.assert(
       fc.asyncProperty(profile, async (body) => {
         r.dataset.players.set('777000777', body as unknown as Record<string, unknown>);
         const b = bot(r);
         try {
           for (const section of PLAYER_SECTIONS) {
-            if (section === 'matches') continue;
             const { payload, view } = await b.press('pl.s:777000777:', [section]);
             expect(view.isError, section).toBeFalsy();
             expectWithin(payload, section);
