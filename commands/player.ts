@@ -122,7 +122,7 @@ function sectionMenu(uid: string, season: string, current: PlayerSection): APIAc
 function updateRow(uid: string): APIActionRowComponent<APIComponentInMessageActionRow> {
   return {
     type: ComponentType.ActionRow,
-    components: [{ type: ComponentType.Button, style: ButtonStyle.Secondary, label: 'Update', emoji: { name: '🔄' }, custom_id: encodeCustomId('pl.u', uid) }],
+    components: [{ type: ComponentType.Button, style: ButtonStyle.Secondary, label: 'Update', custom_id: encodeCustomId('pl.u', uid) }],
   };
 }
 
@@ -133,12 +133,18 @@ function coverage(p: PlayerProfile, look: Lookups): string {
   return current ? `${current.name} (current)` : 'Current season';
 }
 
+/**
+ * The embed's colour and author line: the player, the section, and the season the section covers.
+ * The profile says its season in its description; ranked seasons span every season; recent matches
+ * name a season only when filtered to one (unfiltered, they run across seasons).
+ */
 function base(p: PlayerProfile, section: PlayerSection, look: Lookups): APIEmbed {
   const team = p.team?.name ? ` [${p.team.name}]` : '';
+  const season = section === 'profile' || section === 'rank-history' || (section === 'matches' && !look.season) ? '' : ` · ${coverage(p, look)}`;
   const where = section === 'profile' ? '' : ` · ${SECTION_LABELS[section]}`;
   return {
     color: hexColour(p.rank.color) ?? 0x5865f2,
-    author: { name: truncate(`${p.name}${team}${section === 'profile' ? '' : `${where} · ${coverage(p, look)}`}`, LIMITS.author), icon_url: p.icon ?? undefined },
+    author: { name: truncate(`${p.name}${team}${where}${season}`, LIMITS.author), icon_url: p.icon ?? undefined },
   };
 }
 

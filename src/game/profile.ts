@@ -191,7 +191,7 @@ export function heroSummary(p: PlayerProfile): { heroes: HeroTotals[]; source: '
 export function playTimeByRole(p: PlayerProfile, roleOf: (heroId: string | null) => string | null): { role: string; seconds: number }[] {
   const sums = new Map<string, number>();
   for (const h of heroSummary(p).heroes) {
-    const role = roleOf(h.hero_id) ?? 'Other';
+    const role = roleOf(h.hero_id) ?? 'Unknown role';
     sums.set(role, (sums.get(role) ?? 0) + h.play_time);
   }
   if (sums.size === 0) {

@@ -122,7 +122,7 @@ describe('a profile at a glance', () => {
   it('play time by role, and per 10 minutes stated by the newer shape or computed from the heroes', () => {
     const p = profiles['doublec8-double-c-1786151874-2025-08-05.json']!;
     const byRole = playTimeByRole(p, (id) => roles[id ?? ''] ?? null);
-    expect(byRole.map((r) => r.role)).toEqual(['Duelist', 'Strategist', 'Other']);
+    expect(byRole.map((r) => r.role)).toEqual(['Duelist', 'Strategist', 'Unknown role']);
     expect(byRole.reduce((s, r) => s + r.seconds, 0)).toBeCloseTo(heroTotals(p).reduce((s, h) => s + h.play_time, 0), 6);
     expect(perTenMinutes(p)).toEqual({ damage: 10_810, heal: 2_770, damage_taken: 7_290 });
     const old = perTenMinutes(profiles['autumnnippert-card1gan-1403392756-2025-03-06.json']!)!;

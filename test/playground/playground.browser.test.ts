@@ -124,6 +124,8 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     const name = (await boot.services.api.player(PLAYER)).data.name;
     await type(`/player query:${PLAYER}`);
     const player = await messageWith(name);
+    await player.getByText('Top heroes').waitFor();
+    await player.scrollIntoViewIfNeeded();
     await screenshot(page, 'player');
 
     await choose(player, 0, 'Recent matches');
