@@ -78,7 +78,8 @@ function overview(hero: Hero): APIEmbed {
   const fields: APIEmbedField[] = [
     { name: 'Real name', value: escapeText(hero.real_name ?? '—', LIMITS.fieldValue), inline: true },
     { name: 'Role', value: hero.role ?? '—', inline: true },
-    { name: 'Attack type', value: hero.attack_type ?? '—', inline: true },
+    // The API says "Melee Heroes", "Hitscan Heroes": the kind is the word players use.
+    { name: 'Attack type', value: escapeText(hero.attack_type?.replace(/\s+heroes?$/i, '') || '—', 100), inline: true },
     { name: 'Teams', value: escapeText(teams(hero).join(', ') || '—', LIMITS.fieldValue), inline: true },
     { name: 'Difficulty', value: difficulty, inline: true },
     { name: 'Kit', value: `${plural(heroKit(hero).length, 'ability', 'abilities')} · ${plural(hero.costumes.length, 'costume', 'costumes')}`, inline: true },
@@ -132,7 +133,8 @@ export function heroKit(hero: Hero): KitAbility[] {
   hero.abilities.forEach((a, index) => {
     if (isBaseStat(a) || (!a.description?.trim() && Object.keys(a.fields).length === 0)) return;
     const fields = Object.entries(a.fields).sort(([x], [y]) => x.localeCompare(y));
-    const key = JSON.stringify([nameKey(a), (a.type ?? '').toLowerCase(), a.transformation_id, a.description?.trim() ?? '', fields]);
+    // The type is left out: Hulk's Heavy Blow is listed as a Weapon and as a Normal ability with the same content.
+    const key = JSON.stringify([nameKey(a), a.transformation_id, a.description?.trim() ?? '', fields]);
     const seen = kept.get(key);
     if (!seen) kept.set(key, { ability: a, index });
     // Keep the first record's place, and the spelling that is not all capitals.
@@ -205,7 +207,7 @@ function transformations(hero: Hero): APIEmbed {
     const stats = formStats(t);
     if (shown.has(name.toLowerCase()) && stats.length === 0) continue;
     shown.add(name.toLowerCase());
-    fields.push({ name: escapeText(name, LIMITS.fieldName), value: stats.join('\n') || escapeText(`Form of ${heroDisplayName(hero)}`, LIMITS.fieldValue), inline: true });
+    fields.push({ name: escapeText(name, LIMITS.fieldName), value: stats.join('\n') || 'No health or speed listed', inline: true });
   }
   return { ...baseEmbed(hero, 'transformations'), fields: fields.slice(0, 25), description: fields.length === 0 ? 'No transformations listed.' : undefined };
 }

@@ -150,10 +150,11 @@ export async function matchView(value: string, ctx: CommandContext, fromMenu = f
   const mvp = m.players.find((p) => p.player_uid === m.mvp_uid);
   const svp = m.players.find((p) => p.player_uid === m.svp_uid);
   const mode = modeName(m.game_mode_name) ?? gameModeName(m.game_mode_id ?? origin.modeId) ?? 'Match';
-  const length = origin.duration ?? matchLength(m);
-  const time = origin.time ?? timeFromMatchUid(m.match_uid, ctx.now());
+  // The match's own facts first, so a match reads the same however it was opened; the history row fills gaps.
+  const length = matchLength(m) ?? origin.duration;
+  const time = timeFromMatchUid(m.match_uid, ctx.now()) ?? origin.time;
   const facts = [
-    map ? `**Map** ${escapeText(map.label, 80)}` : origin.mapId ? `**Map** Map ${escapeText(origin.mapId, 20)}` : null,
+    map ? `**Map** ${escapeText(map.label, 80)}` : origin.mapId ? `**Map** not in the API’s map list (id ${escapeText(origin.mapId, 20)})` : null,
     length ? `**Duration** ${duration(length)}` : null,
     time ? `**Played** ${discordTime(time, 'f')}` : null,
   ].filter(Boolean);

@@ -64,6 +64,11 @@ const definition = new SlashCommandBuilder()
 /** What the view knows besides the profile: the season asked for (null: current) and the map and hero lookups. */
 interface Lookups {
   season: Season | null;
+  /**
+   * False when a season was asked for but the API gave the current season's totals instead (it refused
+   * the season, or answered exactly as without it): totals and hero lists are then labelled as current.
+   */
+  seasonTotals: boolean;
   map(id: string | null): MapInfo | undefined;
   hero(id: string | null): { name: string; role: string | null } | undefined;
 }
@@ -82,14 +87,43 @@ export function seasonOption(value: unknown): Season | null {
 /** Season as carried in custom IDs: "" for the current season, else its in-game number. */
 const seasonArg = (season: Season | null) => season?.number ?? '';
 
-async function loadProfile(query: string, season: Season | null, ctx: CommandContext): Promise<Fetched<PlayerProfile>> {
-  const fetched = await ctx.api.player(query, { season: season ? seasonParamFor(season, 'player') : undefined });
-  if (fetched.data.is_private) throw new PrivateProfileError(fetched.data.name);
-  return fetched;
+/** A loaded profile, and whether its totals are those of the season asked for. */
+interface LoadedProfile {
+  fetched: Fetched<PlayerProfile>;
+  /** True without a season; false when the API gave the current season's totals for a season asked. */
+  seasonTotals: boolean;
+}
+
+/** What tells two answers of one profile apart: its totals and hero lists. */
+const totalsOf = (p: PlayerProfile) => JSON.stringify([p.overall.ranked, p.overall.unranked, p.heroes_ranked.length, p.heroes_unranked.length, p.maps.length]);
+
+/**
+ * The profile, for `season` when one is asked. The API may not keep a past season (it refuses the
+ * season with a 400, or answers exactly as it does for the current season): the current season's
+ * profile is then used and said to be so, rather than labelled with the season asked.
+ * @throws {PrivateProfileError} for a private profile; {@link ApiError} when the profile cannot be had.
+ */
+async function loadProfile(query: string, season: Season | null, ctx: CommandContext): Promise<LoadedProfile> {
+  const checkPrivate = (fetched: Fetched<PlayerProfile>) => {
+    if (fetched.data.is_private) throw new PrivateProfileError(fetched.data.name);
+    return fetched;
+  };
+  if (!season) return { fetched: checkPrivate(await ctx.api.player(query)), seasonTotals: true };
+  const [asked, current] = await Promise.allSettled([ctx.api.player(query, { season: seasonParamFor(season, 'player') }), ctx.api.player(query)]);
+  if (asked.status === 'rejected') {
+    const refused = asked.reason instanceof ApiError && (asked.reason.kind === 'bad_request' || asked.reason.kind === 'bad_response');
+    if (!refused || current.status === 'rejected') throw asked.reason;
+    ctx.logger.info({ season: season.number, err: asked.reason }, 'the API refused a season; showing the current season');
+    return { fetched: checkPrivate(current.value), seasonTotals: false };
+  }
+  const fetched = checkPrivate(asked.value);
+  const now = currentSeason(fetched.data);
+  const same = current.status === 'fulfilled' && totalsOf(current.value.data) === totalsOf(fetched.data) && now?.index !== season.index;
+  return { fetched, seasonTotals: !same };
 }
 
 /** Map and hero lookups for one view; each list is read once and a failure only costs the names. */
-async function lookups(season: Season | null, ctx: CommandContext): Promise<Lookups> {
+async function lookups(season: Season | null, seasonTotals: boolean, p: PlayerProfile, ctx: CommandContext): Promise<Lookups> {
   const [maps, heroes] = await Promise.all([
     ctx.maps.list().catch((err: unknown) => {
       ctx.logger.warn({ err }, 'map list unavailable; maps named by id');
@@ -102,7 +136,11 @@ async function lookups(season: Season | null, ctx: CommandContext): Promise<Look
   ]);
   const mapById = new Map(maps.map((m) => [m.id, m]));
   const heroById = new Map(heroes.map((h) => [h.id, { name: heroName(h.name) ?? h.name, role: h.role }]));
-  return { season, map: (id) => (id === null ? undefined : mapById.get(id)), hero: (id) => (id === null ? undefined : heroById.get(id)) };
+  // Heroes newer than the hero list: the profile's own matchups name their role (`hero_class`).
+  for (const m of p.hero_matchups) {
+    if (m.hero_id && !heroById.has(m.hero_id) && m.hero_name) heroById.set(m.hero_id, { name: heroName(m.hero_name) ?? m.hero_name, role: m.hero_class });
+  }
+  return { season, seasonTotals, map: (id) => (id === null ? undefined : mapById.get(id)), hero: (id) => (id === null ? undefined : heroById.get(id)) };
 }
 
 function sectionMenu(uid: string, season: string, current: PlayerSection): APIActionRowComponent<APIComponentInMessageActionRow> {
@@ -128,7 +166,7 @@ function updateRow(uid: string): APIActionRowComponent<APIComponentInMessageActi
 
 /** The season that totals and hero lists cover, as a label: "Season 1.5" or "Season 3 (current)". */
 function coverage(p: PlayerProfile, look: Lookups): string {
-  if (look.season) return look.season.name;
+  if (look.season && look.seasonTotals) return look.season.name;
   const current = currentSeason(p);
   return current ? `${current.name} (current)` : 'Current season';
 }
@@ -150,20 +188,15 @@ function base(p: PlayerProfile, section: PlayerSection, look: Lookups): APIEmbed
 
 const heroLabel = (look: Lookups, id: string | null, raw: string | null) => look.hero(id)?.name ?? heroName(raw) ?? (id ? `Hero ${id}` : 'Unknown hero');
 const mapLabel = (look: Lookups, id: string | null) => look.map(id)?.label ?? (id ? `Map ${id}` : 'Unknown map');
-/** A match row's map: its name and sub-map ("Royal Palace: Odin's Archive"); the row's mode already says the rest. */
-const mapShort = (look: Lookups, id: string | null) => {
-  const m = look.map(id);
-  return m ? (m.subMap ? `${m.name}: ${m.subMap}` : m.name) : mapLabel(look, id);
-};
-
 function profileEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
   const rank = rankSummary(p, look.season);
   const r = p.overall.ranked;
   const u = p.overall.unranked;
   const fields: APIEmbedField[] = [];
+  // The rank's season, when it is not the season the member asked for or the current one (an older ranked season).
   const rankSeason = rank.season && rank.season.index !== (look.season ?? currentSeason(p))?.index ? ` (${rank.season.name})` : '';
   fields.push({ name: 'Rank score', value: rank.score === null ? '—' : `${rankScore(rank.score)}${rankSeason}`, inline: true });
-  if (rank.seasonPeak) fields.push({ name: rankSeason ? `Peak in ${rank.season!.name}` : 'Peak this season', value: `${rank.seasonPeak.tier ? `${rank.seasonPeak.tier} · ` : ''}${rankScore(rank.seasonPeak.score)}`, inline: true });
+  if (rank.seasonPeak) fields.push({ name: rankSeason || look.season ? `Peak in ${rank.season!.name}` : 'Peak this season', value: `${rank.seasonPeak.tier ? `${rank.seasonPeak.tier} · ` : ''}${rankScore(rank.seasonPeak.score)}`, inline: true });
   if (rank.allTimePeak) fields.push({ name: 'All-time peak', value: `${rank.allTimePeak.tier ? `${rank.allTimePeak.tier} · ` : ''}${rankScore(rank.allTimePeak.score)} (${rank.allTimePeak.season.name})`, inline: true });
   fields.push(
     { name: 'Level', value: integer(p.level), inline: true },
@@ -205,17 +238,23 @@ function profileEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
   if (updated !== null) fields.push({ name: 'Updated', value: discordTime(updated), inline: true });
   return {
     ...base(p, 'profile', look),
-    // A season asked for that the profile has no ranked record of is said so, not called Unranked.
-    title: rank.tier ?? (look.season && rank.score === null ? `No ranked record for ${look.season.name}` : 'Unranked'),
-    description: `Totals and heroes: ${coverage(p, look)}`,
+    // A season asked for that the profile has no ranked record of is said so, not called Unranked;
+    // a tier of an older season than the current one says its season.
+    title: rank.tier ? `${rank.tier}${rankSeason}` : look.season && rank.score === null ? `No ranked record for ${look.season.name}` : 'Unranked',
+    description: [
+      `Totals and heroes: ${coverage(p, look)}`,
+      look.season && !look.seasonTotals ? t.seasonTotalsUnavailable(look.season.name) : null,
+    ]
+      .filter(Boolean)
+      .join('\n'),
     thumbnail: rank.image ? { url: rank.image } : undefined,
     fields,
   };
 }
 
-/** "26 matches · 14 wins · 53.8 % · 462 / 194 / 288 (KDA 3.87) · 4h 27m"; "No matches" for an empty record. */
+/** "26 matches · 14 wins · 53.8 % · 462 / 194 / 288 (KDA 3.87) · 4h 27m"; an em dash for an empty record. */
 function modeLine(s: PlayerProfile['overall']['ranked']): string {
-  if (s.matches === 0) return 'No matches';
+  if (s.matches === 0) return '—';
   return `${plural(s.matches, 'match', 'matches')} · ${plural(s.wins, 'win', 'wins')} · ${winRate(s.wins, s.matches)} · ${kda(s.kills, s.deaths, s.assists)} · ${duration(s.play_time)}`;
 }
 
@@ -251,9 +290,10 @@ function matchLines(rows: HistoryRow[], look: Lookups): string[] {
       result,
       escapeText(heroLabel(look, m.player.hero_id, m.player.hero_name), 40),
       `${m.player.kills}/${m.player.deaths}/${m.player.assists}`,
-      escapeText(mapShort(look, m.map_id), 60),
-      `${mode ?? 'Unknown mode'}${change}`,
+      escapeText(mapLabel(look, m.map_id), 60),
+      mode === null ? null : `${mode}${change}`,
       m.duration === null ? null : duration(m.duration),
+      m.player.disconnected ? '*disconnected*' : null,
       discordTime(m.time),
     ];
     return parts.filter((x) => x !== null).join(' · ');
@@ -276,7 +316,7 @@ function matchSelect(uid: string, rows: HistoryRow[], offset: number, look: Look
           return {
             label: truncate(`${offset + i + 1}. ${result} · ${heroLabel(look, m.player.hero_id, m.player.hero_name)} · ${m.player.kills}/${m.player.deaths}/${m.player.assists}`, LIMITS.optionLabel),
             value: encodeMatchOrigin({ matchUid: m.match_uid, mapId: m.map_id, modeId: m.game_mode_id, duration: m.duration, time: m.time }),
-            description: truncate([mapShort(look, m.map_id), gameModeName(m.game_mode_id), when].filter(Boolean).join(' · '), LIMITS.optionDescription),
+            description: truncate([mapLabel(look, m.map_id), gameModeName(m.game_mode_id), when].filter(Boolean).join(' · '), LIMITS.optionDescription),
           };
         }),
       },
@@ -288,6 +328,7 @@ async function matchesSection(p: PlayerProfile, page: number, look: Lookups, ctx
   const history = await recentMatches(ctx.api, p, { page, season: look.season, logger: ctx.logger });
   const notes: string[] = [];
   if (history.source === 'profile' && history.rows.length > 0) notes.push(t.historyFromProfile(history.total, history.noStoredHistory));
+  if (history.newerFromProfile > 0 && history.page === 1) notes.push(t.newerFromProfile(history.newerFromProfile));
   const lines = matchLines(history.rows, look);
   const empty = look.season ? t.noMatchesInSeason(look.season.name) : t.noRecentMatches();
   const description = truncate([...notes, ...(notes.length ? [''] : []), ...lines].join('\n') || empty, LIMITS.description);
@@ -369,9 +410,16 @@ async function section(p: PlayerProfile, which: PlayerSection, page: number, loo
 }
 
 /** Builds the view of one section of a profile at a page; `season` null is the current season. */
-export async function playerView(fetched: Fetched<PlayerProfile>, which: PlayerSection, page: number, season: Season | null, ctx: CommandContext): Promise<View> {
+export async function playerView(
+  fetched: Fetched<PlayerProfile>,
+  which: PlayerSection,
+  page: number,
+  season: Season | null,
+  ctx: CommandContext,
+  seasonTotals = true,
+): Promise<View> {
   const p = fetched.data;
-  const look = await lookups(season, ctx);
+  const look = await lookups(season, seasonTotals, p, ctx);
   const s = await section(p, which, page, look, ctx);
   const footer = staleFooter(s.fetched?.stale ? s.fetched : fetched);
   const embed = footer ? { ...s.embed, footer } : s.embed;
@@ -396,21 +444,21 @@ export async function profileFor(input: CommandInput, ctx: CommandContext): Prom
     if (!uid) throw new NotLinkedError(whose, whose === input.user.userId);
     query = uid;
   }
-  const fetched = await loadProfile(query, season, ctx);
+  const { fetched, seasonTotals } = await loadProfile(query, season, ctx);
   await ctx.recent.add(input.user.userId, { uid: fetched.data.uid, name: fetched.data.name }).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record a recent lookup'));
-  return playerView(fetched, 'profile', 1, season, ctx);
+  return playerView(fetched, 'profile', 1, season, ctx, seasonTotals);
 }
 
 /** A profile opened from a component (a section, a page, a player of a match): a missing player is named, never "check the spelling". */
 export async function profileFromComponent(uid: string, season: Season | null, which: PlayerSection, page: number, ctx: CommandContext): Promise<View> {
-  let fetched: Fetched<PlayerProfile>;
+  let loaded: LoadedProfile;
   try {
-    fetched = await loadProfile(uid, season, ctx);
+    loaded = await loadProfile(uid, season, ctx);
   } catch (err) {
     if (err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('player', uid, true);
     throw err;
   }
-  return playerView(fetched, which, page, season, ctx);
+  return playerView(loaded.fetched, which, page, season, ctx, loaded.seasonTotals);
 }
 
 /** Autocomplete of a player query: the member's linked accounts, then their recent lookups, matching what is typed. */
@@ -438,7 +486,9 @@ async function requestUpdate(uid: string, ctx: CommandContext): Promise<View> {
     await ctx.api.playerUpdate(uid);
     return { ephemeral: true, embeds: [{ color: 0x22c55e, description: t.updateRequested() }] };
   } catch (err) {
-    if (err instanceof ApiError && err.kind === 'rate_limited' && !err.retryAfterFromHeader && err.retryAfterMs !== undefined) {
+    // Only the API's own cooldown ("You can request an update in 16 minutes.") is this player's wait;
+    // any other 429 is the key's rate limit, which the router explains as such.
+    if (err instanceof ApiError && err.kind === 'rate_limited' && !err.retryAfterFromHeader && err.retryAfterMs !== undefined && /request an update in/i.test(err.upstreamMessage ?? '')) {
       return { ephemeral: true, embeds: [{ color: 0xf59e0b, description: t.updateCooldown(Math.max(1, Math.ceil(err.retryAfterMs / 60_000))) }] };
     }
     if (err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('player', uid, true);

@@ -18,9 +18,9 @@ import { modeName } from './render/names.js';
 export interface MapInfo {
   /** The API's map id, as text ("1170"). */
   id: string;
-  /** The short name ("Royal Palace"); for a map without a name, a stand-in from its location and id ("Hellfire Gala map 1304"). */
+  /** The short name ("Royal Palace", also for its parts such as Bifrost Garden); for a map without a name, a stand-in ("Unnamed map 1304 (Hellfire Gala)"). */
   name: string;
-  /** The sub-map's name when it differs from `name` ("Odin's Archive" for 1170), else null. */
+  /** The part of the map when it differs from `name` ("Odin's Archive" for 1170, "Bifrost Garden" for 1155), else null. */
   subMap: string | null;
   /**
    * A name that tells this map apart from every other map of the catalogue: `name`, then `: subMap`,
@@ -216,16 +216,21 @@ function buildIndex(key: string, entries: GameMap[]): Index {
 /** A record as a MapInfo, labelled with its name only (see {@link label}). */
 function describe(m: GameMap): MapInfo {
   const named = m.name?.trim() || null;
-  const name = named ?? `${m.location?.trim() ? `${m.location.trim()} map` : 'Unnamed map'} ${m.id}`;
-  const sub = m.sub_map?.name?.trim() || null;
-  const subMap = named && sub && norm(sub) !== norm(named) ? sub : null;
+  const location = m.location?.trim() || null;
+  // `full_name` is "<name> - <parent map or location>": a parent map that is not the location makes
+  // this map a part of it ("Bifrost Garden - Royal Palace" is Royal Palace's Bifrost Garden).
+  const [first, parentOrPlace] = (m.full_name ?? '').split(' - ').map((x) => x.trim());
+  const parent = named && parentOrPlace && norm(first ?? '') === norm(named) && norm(parentOrPlace) !== norm(location ?? '') ? parentOrPlace : null;
+  const name = parent ?? named ?? `Unnamed map ${m.id}${location ? ` (${location})` : ''}`;
+  const sub = parent ? named : m.sub_map?.name?.trim() || null;
+  const subMap = named && sub && norm(sub) !== norm(name) ? sub : null;
   const video = m.video && /^https?:\/\//i.test(m.video.trim()) ? m.video.trim() : null;
   return {
     id: m.id,
     name,
     subMap,
     label: subMap ? `${name}: ${subMap}` : name,
-    location: m.location?.trim() || null,
+    location,
     mode: modeName(m.game_mode),
     competitive: m.is_competitive,
     image: m.images[0] ?? m.sub_map?.thumbnail ?? null,
@@ -244,12 +249,11 @@ function label(maps: MapInfo[]): void {
     return [...groups.values()];
   };
   const qualifiers = new Map<MapInfo, string[]>(maps.map((m) => [m, []]));
-  for (const sameName of groupBy(maps, (m) => norm(m.name))) {
+  // Maps of one name and part (Royal Palace, or Royal Palace: Odin's Archive): the part already tells parts apart.
+  for (const sameName of groupBy(maps, (m) => norm(m.label))) {
     const byMode = groupBy(sameName, (m) => norm(m.mode ?? ''));
     if (byMode.length > 1) for (const m of sameName) if (m.mode) qualifiers.get(m)!.push(m.mode);
-    for (const sameMode of byMode) {
-      if (sameMode.length > 1 && sameMode.some((m) => !m.competitive)) for (const m of sameMode) if (m.competitive) qualifiers.get(m)!.push('Competitive');
-    }
+    if (sameName.length > 1 && sameName.some((m) => !m.competitive)) for (const m of sameName) if (m.competitive) qualifiers.get(m)!.push('Competitive');
   }
   const text = (m: MapInfo) => {
     const q = qualifiers.get(m)!;

@@ -6,15 +6,20 @@ export const t = {
   // Errors: specific and actionable.
   unknownHero: (query: string, suggestions: string[]) =>
     suggestions.length > 0 ? `No hero is called “${query}”. Did you mean ${suggestions.map((s) => `**${s}**`).join(', ')}?` : `No hero is called “${query}”. Start typing a name and pick one from the list.`,
-  playerNotFound: (query: string) => `No player called “${query}”. Check the spelling, or use the UID.`,
+  playerNotFound: (query: string) =>
+    /^\d+$/.test(query) ? `No player has the UID ${query}. Check the number on the player’s profile, or use their name.` : `No player called “${query}”. Check the spelling, or use the UID.`,
   playerGone: (uid: string) => `The API has no profile for the player with UID ${uid} right now.`,
   matchGone: (uid: string) => `The API has no details for match ${uid}. It may be too old, or not stored yet.`,
   goneAfterPress: () => 'That is no longer available from the Marvel Rivals API. Run the command again for a fresh answer.',
   badSeason: (value: string) => `There is no season “${value}”. Seasons are 0, 1, 1.5, 2, 2.5 and so on.`,
   // Recent matches and updates.
   historyFromProfile: (count: number, noStoredHistory: boolean) =>
-    `${noStoredHistory ? 'The API has no stored match history for this player yet, so these' : 'These'} are the latest ${count} matches from their profile. Press **Update** to ask the API to refresh it.`,
+    noStoredHistory
+      ? `The API has no stored match history for this player yet, so these are the latest ${count} matches from their profile. Press **Update** to ask the API to refresh it.`
+      : `The API’s match history is not answering, so these are the latest ${count} matches from their profile.`,
+  newerFromProfile: (count: number) => `The newest ${count === 1 ? 'match comes' : `${count} matches come`} from the profile: the API’s stored history has not caught up yet.`,
   noRecentMatches: () => 'No recent matches. Press **Update** to ask the API to refresh this player.',
+  seasonTotalsUnavailable: (season: string) => `The API has no separate totals for ${season}, so these are the current season’s. Ranked seasons and recent matches are per season.`,
   noMatchesInSeason: (season: string) => `The API has no matches of ${season} for this player.`,
   updateRequested: () => 'Update requested. The API refreshes this player within a few minutes: run `/player` again then.',
   updateCooldown: (minutes: number) => `This player was updated recently. The API allows another update in ${minutes} minute${minutes === 1 ? '' : 's'}.`,

@@ -8,7 +8,9 @@
  *    paging follows what it returns.
  * 2. match history v1 (`skip=0`: the API's default skip is 20).
  * 3. the up to 20 recent matches the profile itself embeds.
- * A source that fails, or has no match (of the asked season), hands over to the next.
+ * A source that fails, or has no match (of the asked season), hands over to the next. The profile's
+ * own matches that are newer than the newest of v2 or v1 (a stored history lags behind the profile:
+ * a real August 2025 profile updated on 7/31 embeds a match of 8/1) come first, so the list is current.
  */
 import type { RivalsApi, Fetched } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
@@ -20,7 +22,7 @@ import { seasonOfHistoryEntry, seasonParamFor, type HistorySource, type Season }
 export const HISTORY_PAGE_SIZE = 10;
 /** What v2 is asked for a page (its default); it may answer with more. */
 const V2_LIMIT = 40;
-/** Most v2 pages read to filter one season locally. */
+/** Most v2 pages read for one local page, or to filter one season locally. */
 const V2_MAX_PAGES = 5;
 
 /** A recent match with its season read the way its source numbers seasons. */
@@ -37,6 +39,8 @@ export interface HistoryPage {
   /** Matches in the list (all pages). */
   total: number;
   source: HistorySource;
+  /** How many of the list's matches come from the profile because they are newer than the source's newest. */
+  newerFromProfile: number;
   /** True when v2 answered 404 for this player (no stored history yet). */
   noStoredHistory: boolean;
   /** The API answer the rows came from (for "as of … ago" when stale); absent for the profile's own list. */
@@ -60,20 +64,25 @@ function rowsOf(matches: MatchSummary[], source: HistorySource, season?: Season 
     .filter((m) => !season || m.seasonInfo === null || m.seasonInfo.index === season.index);
 }
 
+/** The profile's own matches newer than every match of `rows` (none when `rows` has no time). */
+function newerThan(rows: HistoryRow[], profile: PlayerProfile, season?: Season | null): HistoryRow[] {
+  const newest = Math.max(...rows.map((r) => r.time ?? 0));
+  if (!Number.isFinite(newest) || newest <= 0) return [];
+  const known = new Set(rows.map((r) => r.match_uid));
+  return rowsOf(profile.recent_matches, 'profile', season).filter((m) => (m.time ?? 0) > newest && !known.has(m.match_uid));
+}
+
 function localPage(rows: HistoryRow[], page: number): { rows: HistoryRow[]; page: number; pages: number } {
   const pages = Math.max(1, Math.ceil(rows.length / HISTORY_PAGE_SIZE));
   const p = Math.min(Math.max(1, Math.trunc(page) || 1), pages);
   return { rows: rows.slice((p - 1) * HISTORY_PAGE_SIZE, p * HISTORY_PAGE_SIZE), page: p, pages };
 }
 
-/** Whether an error of a history source hands over to the next source (any API failure does; a bug does not). */
-function handsOver(err: unknown): err is ApiError {
-  return err instanceof ApiError;
-}
+type SourcePage = Omit<HistoryPage, 'noStoredHistory'>;
 
-async function fromV2(api: RivalsApi, uid: string, options: HistoryOptions): Promise<Omit<HistoryPage, 'noStoredHistory'> | null> {
+async function fromV2(api: RivalsApi, profile: PlayerProfile, options: HistoryOptions): Promise<SourcePage | null> {
   const season = options.season ? seasonParamFor(options.season, 'matchHistoryV2') : undefined;
-  const get = (page: number) => api.matchHistoryV2(uid, { page, limit: V2_LIMIT, season });
+  const get = (page: number) => api.matchHistoryV2(profile.uid, { page, limit: V2_LIMIT, season });
   const first = await get(1);
   const size = first.data.matches.length;
   if (size === 0) return null;
@@ -88,25 +97,39 @@ async function fromV2(api: RivalsApi, uid: string, options: HistoryOptions): Pro
       all.push(...last.matches);
     }
     const rows = rowsOf(all, 'v2', options.season);
-    if (rows.length === 0) return null;
-    return { ...localPage(rows, options.page), total: rows.length, source: 'v2', fetched: first };
+    const newer = newerThan(rows, profile, options.season);
+    if (rows.length + newer.length === 0) return null;
+    return { ...localPage([...newer, ...rows], options.page), total: newer.length + rows.length, source: 'v2', newerFromProfile: newer.length, fetched: first };
   }
 
-  // Positional paging over the API's own page size: local page p starts at entry (p - 1) × 10.
-  const total = Math.max(size, first.data.pagination?.total_matches ?? size);
+  // Positional paging over the API's own page size: local page p starts at entry (p - 1) × 10 of the
+  // list "newer profile matches, then v2".
+  const newer = newerThan(rowsOf(first.data.matches, 'v2'), profile);
+  const total = newer.length + Math.max(size, first.data.pagination?.total_matches ?? size);
   const pages = Math.max(1, Math.ceil(total / HISTORY_PAGE_SIZE));
   const page = Math.min(Math.max(1, Math.trunc(options.page) || 1), pages);
   const start = (page - 1) * HISTORY_PAGE_SIZE;
-  let apiPage = Math.floor(start / size) + 1;
-  let data = apiPage === 1 ? first.data : (await get(apiPage)).data;
-  let rows = data.matches.slice(start - (apiPage - 1) * size);
-  while (rows.length < HISTORY_PAGE_SIZE && hasMore(data, apiPage) && apiPage < V2_MAX_PAGES * 4) {
-    apiPage++;
-    data = (await get(apiPage)).data;
-    if (data.matches.length === 0) break;
-    rows = rows.concat(data.matches);
+  const head = newer.slice(start, start + HISTORY_PAGE_SIZE);
+  const need = HISTORY_PAGE_SIZE - head.length;
+  let rows: MatchSummary[] = [];
+  if (need > 0) {
+    const from = Math.max(0, start - newer.length);
+    let apiPage = Math.floor(from / size) + 1;
+    let data = apiPage === 1 ? first.data : (await get(apiPage)).data;
+    rows = data.matches.slice(from - (apiPage - 1) * size);
+    while (rows.length < need && hasMore(data, apiPage) && apiPage < V2_MAX_PAGES * 4) {
+      apiPage++;
+      data = (await get(apiPage)).data;
+      if (data.matches.length === 0) break;
+      rows = rows.concat(data.matches);
+    }
   }
-  return { rows: rowsOf(rows.slice(0, HISTORY_PAGE_SIZE), 'v2'), page, pages, total, source: 'v2', fetched: first };
+  return { rows: [...head, ...rowsOf(rows, 'v2').slice(0, need)], page, pages, total, source: 'v2', newerFromProfile: newer.length, fetched: first };
+}
+
+/** Whether an error of a history source hands over to the next source (any API failure does; a bug does not). */
+function handsOver(err: unknown): err is ApiError {
+  return err instanceof ApiError;
 }
 
 /**
@@ -117,7 +140,7 @@ async function fromV2(api: RivalsApi, uid: string, options: HistoryOptions): Pro
 export async function recentMatches(api: RivalsApi, profile: PlayerProfile, options: HistoryOptions): Promise<HistoryPage> {
   let noStoredHistory = false;
   try {
-    const v2 = await fromV2(api, profile.uid, options);
+    const v2 = await fromV2(api, profile, options);
     if (v2) return { ...v2, noStoredHistory };
   } catch (err) {
     if (!handsOver(err)) throw err;
@@ -128,11 +151,15 @@ export async function recentMatches(api: RivalsApi, profile: PlayerProfile, opti
     const season = options.season ? seasonParamFor(options.season, 'matchHistoryV1') : undefined;
     const v1 = await api.matchHistoryV1(profile.uid, { season, skip: 0 });
     const rows = rowsOf(v1.data.matches, 'v1', options.season);
-    if (rows.length > 0) return { ...localPage(rows, options.page), total: rows.length, source: 'v1', noStoredHistory, fetched: v1 };
+    if (rows.length > 0) {
+      const newer = newerThan(rows, profile, options.season);
+      const all = [...newer, ...rows];
+      return { ...localPage(all, options.page), total: all.length, source: 'v1', newerFromProfile: newer.length, noStoredHistory, fetched: v1 };
+    }
   } catch (err) {
     if (!handsOver(err)) throw err;
     options.logger?.warn({ err }, 'match history v1 failed; using the profile’s recent matches');
   }
   const rows = rowsOf(profile.recent_matches, 'profile', options.season);
-  return { ...localPage(rows, options.page), total: rows.length, source: 'profile', noStoredHistory };
+  return { ...localPage(rows, options.page), total: rows.length, source: 'profile', newerFromProfile: 0, noStoredHistory };
 }

@@ -97,7 +97,8 @@ export function rankSummary(p: PlayerProfile, season?: Season | null): RankSumma
     tier,
     score,
     season: entry?.season ?? (asked ? season : null),
-    image: current || !entry ? p.rank.image : null,
+    // The API's tier image is the current rank's: not for another season.
+    image: current ? p.rank.image : null,
     seasonPeak,
     allTimePeak,
   };

@@ -24,7 +24,7 @@ export interface Faults {
   hang?: boolean;
   /** Send status and headers, then stall forever in the middle of the body. */
   hangBody?: boolean;
-  /** Apply the faults only to request paths starting with this (e.g. `/api/v1/player`). */
+  /** Apply the faults only to request paths starting with this (e.g. `/api/v1/player`); with a `?`, to path and query (`/api/v1/player/1?season`). */
   pathPrefix?: string;
   /**
    * Not a failure: the player update's cooldown per player, in seconds, replacing the replica's

@@ -8,6 +8,8 @@
  *   histories: 404 in the common body shape;
  * - unknown player on the player endpoint (the spec lists no 404 there): 404 in the common shape,
  *   `Player not found`; a blank query is the spec's 400 `{error: "..."}`;
+ * - `season` on the player endpoint serves a profile of `dataset.seasonProfiles` ("<uid>:<season>") when
+ *   there is one, else the current profile (no capture of a past season's profile exists);
  * - `season` on match histories is accepted but does not filter (the captures show entries of other
  *   seasons under a season filter); `skip` applies only when sent.
  * - `GET /api/v1/patch-note/{id}` (named in game versions, not described) returns one patch note.
@@ -322,7 +324,9 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
           throw new HttpError({ status: 400, body: { error: MESSAGES.playerBadQuery } });
         }
         const uid = playerUid(q) ?? fail(404, MESSAGES.noPlayer);
-        const profile = data.players.get(uid)!;
+        // A season the dataset holds a profile of is served as that season's; any other season gets the
+        // current profile, as an API that keeps no past season would answer.
+        const profile = (season === null ? undefined : data.seasonProfiles.get(`${uid}:${Number(season)}`)) ?? data.players.get(uid)!;
         const updatedAt = updateRequests.get(uid);
         if (updatedAt === undefined) return ok(profile, data.provenance.get(`player:${uid}`));
         const stamp = formatUpdateTime(updatedAt);
@@ -464,7 +468,8 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
     requests.byPath.set(rawPath, (requests.byPath.get(rawPath) ?? 0) + 1);
 
     const f = faults;
-    const faulted = f.pathPrefix === undefined || url.pathname.startsWith(f.pathPrefix);
+    // A prefix with a "?" is matched against the path and its query ("/api/v1/player/1?season").
+    const faulted = f.pathPrefix === undefined || (f.pathPrefix.includes('?') ? url.pathname + url.search : url.pathname).startsWith(f.pathPrefix);
     if (faulted) {
       const delay = drawLatency(f);
       if (delay > 0) await new Promise((r) => setTimeout(r, delay));

@@ -13,7 +13,7 @@ describe('/hero', () => {
     expect(e.title).toBe('Spider-Man');
     expect(e.description).toMatch(/friendly neighborhood Spider-Man/);
     const fields = Object.fromEntries(e.fields!.map((f) => [f.name, f.value]));
-    expect(fields).toMatchObject({ 'Real name': 'Peter Parker', Role: 'Duelist', 'Attack type': 'Melee Heroes', Difficulty: '★★★★★' });
+    expect(fields).toMatchObject({ 'Real name': 'Peter Parker', Role: 'Duelist', 'Attack type': 'Melee', Difficulty: '★★★★★' });
     expect(e.image?.url).toBe('https://img.test/rivals/heroes/card/spider-man.png');
     expect(e.color).toBe(0xef4444);
     expect(payload.flags).toBe(0);
@@ -60,7 +60,7 @@ describe('/hero', () => {
     expect(next).toBe('hero.p:1011:abilities:2:n');
     const second = await env.b.press(next);
     expect(second.mode).toBe('update');
-    expect(second.payload.embeds[0]!.fields!.map((f) => f.name)).toContain('[SHIFT] Gamma Grenade (Normal)');
+    expect(second.payload.embeds[0]!.fields!.map((f) => f.name)).toContain('[SHIFT] Indestructible Guard (Normal)');
     expect(customIds(second.payload)).toContain('hero.p:1011:abilities:2:i');
   });
 
@@ -77,12 +77,11 @@ describe('/hero', () => {
   it("Hulk's kit lists each ability once: duplicates merged, Base Stat entries gone, same names told apart", async () => {
     const names = await abilityNames('1011');
     // The real list has 16 entries: 2 Base Stat, and Gamma Burst, Incredible Leap, Radioactive Lockdown twice with the
-    // same fields; Heavy Blow twice as Weapon and Normal.
+    // same fields; Heavy Blow twice as Weapon and Normal with the same fields (merged: the first is kept).
     expect(names).toEqual([
       '[Right Click] Gamma Burst (Normal)',
       '[Q] Hulk Smash! (Ultimate)',
       '[Left Click] Heavy Blow (Weapon)',
-      '[Left Click] Heavy Blow (Normal)',
       '[Space] Incredible Leap (Normal)',
       '[E] Radioactive Lockdown (Normal)',
       '[SHIFT] Gamma Grenade (Normal)',
@@ -93,7 +92,7 @@ describe('/hero', () => {
     ]);
     expect(names.filter((n) => n.includes('Gamma Burst'))).toHaveLength(1);
     const overview = (await env.b.run('hero', { name: 'hulk' })).payload.embeds[0]!;
-    expect(overview.fields!.find((f) => f.name === 'Kit')!.value).toBe('11 abilities · 4 costumes');
+    expect(overview.fields!.find((f) => f.name === 'Kit')!.value).toBe('10 abilities · 4 costumes');
   });
 
   it('no hero lists an ability twice, a Base Stat entry, or an empty placeholder', async () => {
@@ -150,8 +149,8 @@ describe('/hero', () => {
     const fields = payload.embeds[0]!.fields!;
     expect(fields.map((f) => [f.name, f.value])).toEqual([
       ['Bruce Banner', 'Health: 200\nSpeed: 6 m/s'],
-      ['Monster Hulk', 'Form of Hulk'],
-      ['Hero Hulk', 'Form of Hulk'],
+      ['Monster Hulk', 'No health or speed listed'],
+      ['Hero Hulk', 'No health or speed listed'],
     ]);
     for (const h of env.r.dataset.heroes) {
       const t = await env.b.press(`hero.s:${h.id}`, ['transformations']);

@@ -48,9 +48,9 @@ describe('/maps', () => {
         '**Sanctum Sanctorum** · Doom Match · [video](https://youtu.be/pVlerpIo3Pk)',
         '',
         '__Hellfire Gala__',
-        '**Hellfire Gala map 1304** · Domination',
         '**Krakoa** · Domination · [video](https://youtu.be/xIo0RxLYkQU)',
         '**Krakoa** · Domination · Competitive · [video](https://youtu.be/xIo0RxLYkQU)',
+        '**Unnamed map 1304 (Hellfire Gala)** · Domination',
         '',
         '__Hydra Charteris Base__',
         '**Frozen Airfield** · Domination · [video](https://youtu.be/vSQ3D9-dWbA)',
@@ -70,7 +70,10 @@ describe('/maps', () => {
   it('tells apart maps sharing a name: sub-map, mode, competitive', async () => {
     const lines = (await allPages()).pages.flatMap((e) => mapLines(e.description!));
     const named = (name: string) => lines.filter((l) => l.startsWith(`**${name}`));
+    // Parts of Royal Palace (its sub-maps, named by `full_name` "Bifrost Garden - Royal Palace") carry its name.
     expect(named('Royal Palace')).toEqual([
+      '**Royal Palace: Bifrost Garden** · Domination · [video](https://youtu.be/8nYwiVjhBWQ)',
+      '**Royal Palace: Throne Room** · Domination · [video](https://youtu.be/8nYwiVjhBWQ)',
       "**Royal Palace: Odin's Archive** · Domination · [video](https://youtu.be/8nYwiVjhBWQ)",
       '**Royal Palace** · Domination · Competitive · [video](https://youtu.be/8nYwiVjhBWQ)',
       "**Royal Palace** · Jeff's Winter Splash Festival · [video](https://youtu.be/8nYwiVjhBWQ)",
@@ -79,7 +82,15 @@ describe('/maps', () => {
       '**Shin-Shibuya** · Convergence · [video](https://youtu.be/8NUtV1CkyKs)',
       '**Shin-Shibuya** · Convergence · Competitive · [video](https://youtu.be/8NUtV1CkyKs)',
     ]);
-    expect(named("Birnin T'Challa").map((l) => l.split(' · ').slice(1, -1).join(' · '))).toEqual(['Clone Rumble', 'Domination', 'Domination · Competitive']);
+    expect(named("Birnin T'Challa").map((l) => l.split(' · ').slice(0, -1).join(' · '))).toEqual([
+      "**Birnin T'Challa** · Clone Rumble",
+      "**Birnin T'Challa: Stellar Spaceport** · Domination",
+      "**Birnin T'Challa: Imperial Institute of Science** · Domination",
+      "**Birnin T'Challa: Warrior Falls** · Domination",
+      "**Birnin T'Challa** · Domination",
+      "**Birnin T'Challa** · Domination · Competitive",
+    ]);
+    expect(await env.b.ctx.maps.label(1161)).toBe("Birnin T'Challa: Stellar Spaceport");
     expect(lines).toContain('**Dancing Stage** · Clash of Dancing Lions');
     for (const l of lines) expect(l).not.toMatch(/Doom match|JEFF'S|winter splash|competitive/);
   });
@@ -88,13 +99,16 @@ describe('/maps', () => {
 describe('MapDirectory', () => {
   it('labels: sub-map, mode where the name has several, Competitive for the twin; Map <id> for an unknown id', async () => {
     const maps = env.b.ctx.maps;
-    expect(await maps.label(1170)).toBe("Royal Palace: Odin's Archive (Domination)");
+    expect(await maps.label(1170)).toBe("Royal Palace: Odin's Archive");
     expect(await maps.label('1236')).toBe('Royal Palace (Domination, Competitive)');
     expect(await maps.label(1254)).toBe("Royal Palace (Jeff's Winter Splash Festival)");
     expect(await maps.label(1034)).toBe('Shin-Shibuya');
     expect(await maps.label(1230)).toBe('Shin-Shibuya (Competitive)');
     expect(await maps.label(1302)).toBe("Birnin T'Challa (Clone Rumble)");
-    expect(await maps.label(1304)).toBe('Hellfire Gala map 1304');
+    expect(await maps.label(1304)).toBe('Unnamed map 1304 (Hellfire Gala)');
+    expect(await maps.label(1155)).toBe('Royal Palace: Bifrost Garden');
+    expect(await maps.label(1243)).toBe('Super-Soldier Factory');
+    expect(await maps.label(1161)).toBe("Birnin T'Challa: Stellar Spaceport");
     expect(await maps.label(1032)).toBe('Yggdrasill Path');
     expect(await maps.label(9999)).toBe('Map 9999');
     const list = await maps.list();
@@ -105,7 +119,7 @@ describe('MapDirectory', () => {
       id: '1170',
       name: 'Royal Palace',
       subMap: "Odin's Archive",
-      label: "Royal Palace: Odin's Archive (Domination)",
+      label: "Royal Palace: Odin's Archive",
       location: 'Yggsgard',
       mode: 'Domination',
       competitive: false,
@@ -151,7 +165,7 @@ describe('MapDirectory', () => {
       expect(view.payload.flags).toBe(64);
       env.r.setFaults({});
       // Once the API answers again, the same directory labels the map.
-      expect(await fresh.ctx.maps.label(1170)).toBe("Royal Palace: Odin's Archive (Domination)");
+      expect(await fresh.ctx.maps.label(1170)).toBe("Royal Palace: Odin's Archive");
     } finally {
       env.r.setFaults({});
       await fresh.close();

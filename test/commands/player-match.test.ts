@@ -22,7 +22,7 @@ const selectOptions = (payload: MessagePayload, prefix: string): APISelectMenuOp
 /** The profile answer of every real sample file (the replica serves only the newest capture of a uid, so the older shapes are rendered directly). */
 const PROFILE: Record<string, { title: string; score: string; peak: [string, string]; allTime: string; cover: string }> = {
   'autumnnippert-card1gan-1403392756-2025-03-06.json': { title: 'Grandmaster III', score: '4,562', peak: ['Peak this season', 'Grandmaster II · 4,582'], allTime: 'Grandmaster II · 4,604 (Season 1)', cover: 'Season 1.5 (current)' },
-  'autumnnippert-hayamaken-1402468705.json': { title: 'Silver I', score: '3,546 (Season 1)', peak: ['Peak in Season 1', 'Gold III · 3,621'], allTime: 'Gold III · 3,621 (Season 1)', cover: 'Season 1.5 (current)' },
+  'autumnnippert-hayamaken-1402468705.json': { title: 'Silver I (Season 1)', score: '3,546 (Season 1)', peak: ['Peak in Season 1', 'Gold III · 3,621'], allTime: 'Gold III · 3,621 (Season 1)', cover: 'Season 1.5 (current)' },
   'autumnnippert-sir-final-1117455441.json': { title: 'Grandmaster III', score: '4,559', peak: ['Peak this season', 'Grandmaster II · 4,697'], allTime: 'Grandmaster II · 4,697 (Season 1.5)', cover: 'Season 1.5 (current)' },
   'doublec8-double-c-1786151874-2025-05-26.json': { title: 'Bronze II', score: '3,137', peak: ['Peak this season', 'Bronze II · 3,137'], allTime: 'Silver II · 3,470 (Season 1.5)', cover: 'Season 2 (current)' },
   'doublec8-double-c-1786151874-2025-06-05.json': { title: 'Silver I', score: '3,507', peak: ['Peak this season', 'Silver I · 3,525'], allTime: 'Silver I · 3,525 (Season 2.5)', cover: 'Season 2.5 (current)' },
@@ -60,16 +60,17 @@ describe('/player profile on every real sample', () => {
     const { payload } = await env.b.run('player', { query: '1786151874' });
     const f = fieldsOf(payload.embeds[0]!);
     expect(f['Per 10 minutes']).toBe('10,810 damage · 2,770 healing · 7,290 damage taken');
-    expect(f['Play time by role']).toMatch(/^Duelist 5h 22m · Strategist 52m 54s/);
+    // Phoenix is newer than the hero list: her role comes from the profile's own matchups.
+    expect(f['Play time by role']).toBe('Duelist 5h 30m · Strategist 52m 54s');
     expect(f['Top heroes']!.split('\n')[0]).toBe('**1. Winter Soldier** (Duelist) · 4h 1m · 26 matches · 53.8 % · 418 / 161 / 311 (KDA 4.53)');
     expect(f.Ranked).toBe('26 matches · 14 wins · 53.8 % · 462 / 194 / 288 (KDA 3.87) · 4h 27m');
   });
 
-  it('an empty record reads “No matches”, and a name lookup finds the player', async () => {
+  it('an empty record reads “—”, and a name lookup finds the player', async () => {
     const { payload, view } = await env.b.run('player', { query: 'HayamaKen' });
     expect(view.isError).toBeFalsy();
     const f = fieldsOf(payload.embeds[0]!);
-    expect(f.Ranked).toBe('No matches');
+    expect(f.Ranked).toBe('—');
     expect(f.Unranked).toBe('1 match · 0 wins · 0.0 % · 14 / 8 / 9 (KDA 2.88) · 11m 28s');
   });
 
@@ -123,21 +124,61 @@ describe('/player sections on real data', () => {
     expect(e.description).not.toMatch(/level \d/);
   });
 
-  it('season:0 is accepted and labels what it covers; a number no season has is refused clearly', async () => {
+  it('season:0 is accepted; totals the API did not give for that season are labelled as the current season’s', async () => {
+    // The replica, like an API that keeps no past season, answers season=0 exactly as without a season.
     const zero = await env.b.run('player', { query: '1403392756', season: 0 });
     expect(zero.view.isError).toBeFalsy();
-    expect(zero.payload.embeds[0]!.description).toBe('Totals and heroes: Season 0');
-    expect(zero.payload.embeds[0]!.title).toBe('Diamond II');
+    const e = zero.payload.embeds[0]!;
+    expect(e.description).toBe('Totals and heroes: Season 1.5 (current)\nThe API has no separate totals for Season 0, so these are the current season’s. Ranked seasons and recent matches are per season.');
+    expect(e.title).toBe('Diamond II');
+    expect(fieldsOf(e)['Rank score']).toBe('4,283');
+    expect(fieldsOf(e)['Peak in Season 0']).toBe('Diamond II · 4,320');
+    expect(e.thumbnail).toBeUndefined();
     expect(customIds(zero.payload)[0]).toBe('pl.s:1403392756:0');
-    expect(env.r.requests.byPath.get('/api/v1/player/1403392756')).toBeGreaterThan(0);
+    const ranked = await env.b.press('pl.s:1403392756:0', ['ranked']);
+    expect(ranked.payload.embeds[0]!.author!.name).toBe('Card1gan [FSYR] · Ranked heroes · Season 1.5 (current)');
     const bad = await env.b.run('player', { query: '1403392756', season: 1.55 });
     expect(bad.payload.embeds[0]!.description).toBe('There is no season “1.55”. Seasons are 0, 1, 1.5, 2, 2.5 and so on.');
+  });
+
+  it('a season the API gives separate totals for is labelled with that season', async () => {
+    const fresh = bot(env.r);
+    const s1 = structuredClone(env.r.dataset.players.get('1403392756')!) as { overall_stats: { ranked: Record<string, unknown> } };
+    s1.overall_stats.ranked = { total_matches: 99, total_wins: 60, total_kills: 900, total_deaths: 300, total_assists: 200, total_time_played_raw: 36000, total_mvp: 4, total_svp: 5 };
+    env.r.dataset.seasonProfiles.set('1403392756:1', s1 as unknown as Record<string, unknown>);
+    try {
+      const asked = await fresh.run('player', { query: '1403392756', season: 1 });
+      const e = asked.payload.embeds[0]!;
+      expect(e.description).toBe('Totals and heroes: Season 1');
+      expect(fieldsOf(e).Ranked).toBe('99 matches · 60 wins · 60.6 % · 900 / 300 / 200 (KDA 3.67) · 10h 0m');
+      expect(e.title).toBe('Grandmaster II');
+      expect(fieldsOf(e)['Peak in Season 1']).toBe('Grandmaster II · 4,604');
+      const ranked = await fresh.press('pl.s:1403392756:1', ['ranked']);
+      expect(ranked.payload.embeds[0]!.author!.name).toBe('Card1gan [FSYR] · Ranked heroes · Season 1');
+    } finally {
+      env.r.dataset.seasonProfiles.delete('1403392756:1');
+      await fresh.close();
+    }
+  });
+
+  it('a season the API refuses (400) shows the current season and says so, never “check what you typed”', async () => {
+    const fresh = bot(env.r);
+    try {
+      env.r.setFaults({ forceStatus: 400, pathPrefix: '/api/v1/player/1403392756?season' });
+      const seasonal = await fresh.run('player', { query: '1403392756', season: 1 });
+      expect(env.r.requests.byPath.get('/api/v1/player/1403392756')).toBeGreaterThan(0);
+      expect(seasonal.view.isError, JSON.stringify(seasonal.payload)).toBeFalsy();
+      expect(seasonal.payload.embeds[0]!.description).toContain('The API has no separate totals for Season 1');
+      expect(fresh.logLines.some((l) => l.includes('the API refused a season'))).toBe(true);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('the season option filters recent matches and says so when the API has none of that season', async () => {
     const s15 = await env.b.press('pl.s:1403392756:1.5', ['matches']);
     expect(s15.payload.embeds[0]!.author!.name).toBe('Card1gan [FSYR] · Recent matches · Season 1.5');
-    expect(s15.payload.embeds[0]!.description!.split('\n')).toHaveLength(10);
+    expect(s15.payload.embeds[0]!.description!.split('\n').filter((l) => l.startsWith('**'))).toHaveLength(10);
     const s1 = await env.b.press('pl.s:1403392756:1', ['matches']);
     expect(s1.payload.embeds[0]!.description).toBe('The API has no matches of Season 1 for this player.');
   });
@@ -165,7 +206,8 @@ describe('/player recent matches that always work', () => {
       const lines = payload.embeds[0]!.description!.split('\n');
       expect(lines[0]).toBe('The API has no stored match history for this player yet, so these are the latest 20 matches from their profile. Press **Update** to ask the API to refresh it.');
       expect(lines.slice(2)).toHaveLength(10);
-      expect(lines[2]).toMatch(/^\*\*(Win|Loss)\*\* · [A-Z][^·]+ · \d+\/\d+\/\d+ · [^·]+ · (Competitive|Quick Play)( · [+−±][\d.]*)? · \d+m \d+s · <t:\d+:R>$/);
+      for (const line of lines.slice(2)) expect(line).toMatch(/^\*\*(Win|Loss)\*\* · [A-Z][^·]+ · \d+\/\d+\/\d+ · [^·]+ · (Competitive( · [+−±][\d.]*)?|Quick Play|Other mode) · \d+m \d+s( · \*disconnected\*)? · <t:\d+:R>$/);
+      expect(lines.filter((l) => l.includes('*disconnected*'))).toHaveLength(1);
       expect(customIds(payload)).toContain('pl.p:1117455441::matches:2:n');
       expect(customIds(payload)).toContain('pl.u:1117455441');
     } finally {
@@ -173,10 +215,24 @@ describe('/player recent matches that always work', () => {
     }
   });
 
-  it('a 40-entry v2 page is read as 4 pages of 10, and every match shown opens from the picker', async () => {
+  /** Serves the 2025-05-26 capture of Double C, taken the day of the captured v2 history, while `run` runs. */
+  async function withMayProfile(run: (b: ReturnType<typeof bot>) => Promise<void>) {
+    const may = env.r.dataset.profileCaptures.find((c) => c.file.includes('2025-05-26'))!;
+    const served = env.r.dataset.players.get('1786151874')!;
+    const fresh = bot(env.r);
+    env.r.dataset.players.set('1786151874', may.body);
+    try {
+      await run(fresh);
+    } finally {
+      env.r.dataset.players.set('1786151874', served);
+      await fresh.close();
+    }
+  }
+
+  it('a 40-entry v2 page is read as 4 pages of 10, and every match shown opens from the picker', () => withMayProfile(async (b) => {
     const seen: string[] = [];
     for (let page = 1; page <= 4; page++) {
-      const { payload } = page === 1 ? await env.b.press('pl.s:1786151874:', ['matches']) : await env.b.press(`pl.p:1786151874::matches:${page}:n`);
+      const { payload } = page === 1 ? await b.press('pl.s:1786151874:', ['matches']) : await b.press(`pl.p:1786151874::matches:${page}:n`);
       const rows = payload.embeds[0]!.description!.split('\n');
       const options = selectOptions(payload, 'pl.m:1786151874');
       expect(rows).toHaveLength(10);
@@ -187,15 +243,26 @@ describe('/player recent matches that always work', () => {
       expect(payload.components.flatMap((r) => r.components).some((c) => 'label' in c && c.label === `Page ${page} of 4`)).toBe(true);
     }
     expect(new Set(seen).size).toBe(40);
-  });
+  }));
 
-  it('ranked rows show the rank-score change; an unknown mode reads “Other mode”', async () => {
-    const { payload } = await env.b.press('pl.s:1786151874:', ['matches']);
+  it('ranked rows show the rank-score change; an unknown mode reads “Other mode”', () => withMayProfile(async (b) => {
+    const { payload } = await b.press('pl.s:1786151874:', ['matches']);
     const lines = payload.embeds[0]!.description!.split('\n');
     expect(lines[0]).toBe('**Win** · Cloak & Dagger · 18/7/22 · Central Park · Competitive · +37.9 · 10m 43s · <t:1748300560:R>');
     const all = [];
-    for (let page = 1; page <= 4; page++) all.push(...(await env.b.press(`pl.p:1786151874::matches:${page}:n`)).payload.embeds[0]!.description!.split('\n'));
+    for (let page = 1; page <= 4; page++) all.push(...(await b.press(`pl.p:1786151874::matches:${page}:n`)).payload.embeds[0]!.description!.split('\n'));
     expect(all.filter((l) => / · Other mode · /.test(l))).toHaveLength(1);
+  }));
+
+  it('matches the profile holds that are newer than the stored history come first, said so', async () => {
+    // The served August 2025 profile embeds 20 matches newer than the May 2025 v2 history.
+    const { payload } = await env.b.press('pl.s:1786151874:', ['matches']);
+    const lines = payload.embeds[0]!.description!.split('\n');
+    expect(lines[0]).toBe('The newest 20 matches come from the profile: the API’s stored history has not caught up yet.');
+    expect(lines[2]).toBe('**Loss** · Winter Soldier · 11/12/7 · Symbiotic Surface (Competitive) · Competitive · −18.5 · 11m 52s · <t:1754021918:R>');
+    expect(payload.components.flatMap((r) => r.components).some((c) => 'label' in c && c.label === 'Page 1 of 6')).toBe(true);
+    const third = await env.b.press('pl.p:1786151874::matches:3:n');
+    expect(third.payload.embeds[0]!.description!.split('\n')[0]).toBe('**Win** · Cloak & Dagger · 18/7/22 · Central Park · Competitive · +37.9 · 10m 43s · <t:1748300560:R>');
   });
 
   it('a match opened from the picker shows the map, mode, duration and date its row knew', async () => {
@@ -208,7 +275,7 @@ describe('/player recent matches that always work', () => {
     const opened = await env.b.press('pl.m:1403392756', [known.value]);
     expect(opened.view.isError).toBeFalsy();
     expect(opened.payload.embeds[0]!.title).toBe('Quick Play');
-    expect(opened.payload.embeds[0]!.description!.split('\n')[0]).toBe("**Map** Royal Palace: Odin's Archive (Domination) · **Duration** 6m 43s · **Played** <t:1740604635:f>");
+    expect(opened.payload.embeds[0]!.description!.split('\n')[0]).toBe("**Map** Royal Palace: Odin's Archive · **Duration** 6m 44s · **Played** <t:1740604074:f>");
   });
 
   it('a match the API no longer has is named, and the message does not blame typing', async () => {
@@ -229,6 +296,13 @@ describe('/player Update button', () => {
     expect(again.payload.flags).toBe(64);
     expect(again.payload.embeds[0]!.description).toBe('This player was updated recently. The API allows another update in 30 minutes.');
   });
+
+  it('a 429 that is the key’s rate limit, not the player’s cooldown, is not passed off as a cooldown', async () => {
+    env.r.setFaults({ forceStatus: 429, retryAfterSeconds: 0, pathPrefix: '/api/v1/player/1117455441/update' });
+    const limited = await env.b.press('pl.u:1117455441');
+    expect(limited.view.isError).toBe(true);
+    expect(limited.payload.embeds[0]!.description).toMatch(/^The bot is asking the Marvel Rivals API too often right now\. Try again in \d+ s\.$/);
+  });
 });
 
 describe('/player errors name the thing', () => {
@@ -238,6 +312,11 @@ describe('/player errors name the thing', () => {
     expect(missing.payload.flags).toBe(64);
     const sneaky = await env.b.run('player', { query: '[free](https://x.test) **bold**' });
     expect(sneaky.payload.embeds[0]!.description).toBe('No player called “\\[free](https://x.test) \\*\\*bold\\*\\*”. Check the spelling, or use the UID.');
+  });
+
+  it('an unknown UID is called a UID', async () => {
+    const missing = await env.b.run('player', { query: '9999999999' });
+    expect(missing.payload.embeds[0]!.description).toBe('No player has the UID 9999999999. Check the number on the player’s profile, or use their name.');
   });
 
   it('a private profile is private', async () => {

@@ -37,6 +37,8 @@ export interface Dataset {
    * {@link profileCaptures}).
    */
   players: Map<string, Json>;
+  /** Profiles of a past season, keyed "<uid>:<season number>" (empty by default: tests add some). */
+  seasonProfiles: Map<string, Json>;
   /**
    * Every profile capture in `player/`, in file-name order, including the older captures of a uid
    * that `players` does not serve (the three `doublec8-double-c-1786151874-*` files share uid
@@ -256,6 +258,7 @@ export function loadDataset(samplesDir: string = SAMPLES_DIR): Dataset {
     posts: { patchNotes: hand.patchNotes(), balances: hand.balances(), devDiaries: hand.devDiaries() },
     gameVersions: hand.gameVersions(),
     players,
+    seasonProfiles: new Map(),
     profileCaptures,
     historyV1,
     historyV2,
