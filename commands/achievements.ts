@@ -8,6 +8,7 @@ import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { API_PAGE_SIZE, apiListView } from '../src/render/api-list.js';
 import { staleFooter } from '../src/render/common.js';
 import { integer, titleCase } from '../src/render/format.js';
+import { heroName } from '../src/render/names.js';
 import { escapeText, LIMITS } from '../src/render/limits.js';
 import { pageFromArgs } from '../src/render/paginate.js';
 
@@ -60,7 +61,7 @@ export const achievements: CommandModule = {
     }
     if (input.options.hero !== undefined) {
       const hero = await ctx.heroes.resolve(String(input.options.hero));
-      return achievementListView(hero.id, `${titleCase(hero.name)} achievements`, 1, ctx);
+      return achievementListView(hero.id, `${heroName(hero.name) ?? hero.name} achievements`, 1, ctx);
     }
     return achievementListView('', 'Achievements', 1, ctx);
   },
@@ -68,7 +69,7 @@ export const achievements: CommandModule = {
     /** Paginator: `ach.p:<heroId or "">:<page>:<kind>`. */
     'ach.p': async (input, ctx) => {
       const heroId = input.args[0] ?? '';
-      const title = heroId ? `${titleCase((await ctx.heroes.resolve(heroId)).name)} achievements` : 'Achievements';
+      const title = heroId ? `${heroName((await ctx.heroes.resolve(heroId)).name) ?? heroId} achievements` : 'Achievements';
       return achievementListView(heroId, title, pageFromArgs(input.args), ctx);
     },
   },

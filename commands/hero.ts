@@ -15,6 +15,7 @@ import { encodeCustomId } from '../src/discord/custom-id.js';
 import { compactNumber, duration, integer, kda, percent, plural, ratioPercent, winRate } from '../src/render/format.js';
 import { heroDisplayName } from '../src/hero-directory.js';
 import { heroName, teamName } from '../src/render/names.js';
+import { rankScore } from '../src/game/ranks.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow, splitPages } from '../src/render/paginate.js';
 import { roleColour, staleFooter } from '../src/render/common.js';
@@ -239,7 +240,7 @@ async function stats(hero: Hero, ctx: CommandContext): Promise<{ embed: APIEmbed
 async function leaderboard(hero: Hero, ctx: CommandContext): Promise<{ embed: APIEmbed; fetched: Fetched<unknown> }> {
   const fetched = await ctx.api.heroLeaderboard(hero.id, { platform: 'pc' });
   const lines = fetched.data.players.slice(0, LEADERBOARD_ROWS).map((p, i) => {
-    const score = p.rank?.rank_score === null || p.rank?.rank_score === undefined ? '' : ` · ${integer(p.rank.rank_score)} pts`;
+    const score = p.rank?.rank_score === null || p.rank?.rank_score === undefined ? '' : ` · ${rankScore(p.rank.rank_score)} pts`;
     return `**${i + 1}.** ${escapeText(p.name ?? p.player_uid)}${score} · ${percent(p.win_rate)} over ${integer(p.matches)}`;
   });
   return {

@@ -8,7 +8,7 @@ import type { Item } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { API_PAGE_SIZE, apiListView } from '../src/render/api-list.js';
 import { staleFooter } from '../src/render/common.js';
-import { titleCase } from '../src/render/format.js';
+import { heroName } from '../src/render/names.js';
 import { escapeText, LIMITS } from '../src/render/limits.js';
 import { pageFromArgs } from '../src/render/paginate.js';
 
@@ -23,7 +23,7 @@ const definition = new SlashCommandBuilder()
   .toJSON();
 
 const typeOf = (v: unknown): ItemType | undefined => ((ITEM_TYPES as readonly string[]).includes(String(v)) ? (v as ItemType) : undefined);
-const line = (i: Item) => `**${escapeText(i.name ?? i.id, 80)}** · ${escapeText(i.type ?? 'Item', 30)}${i.quality ? ` · ${escapeText(i.quality, 20)}` : ''}${i.associated_hero ? ` · ${escapeText(titleCase(i.associated_hero), 40)}` : ''}`;
+const line = (i: Item) => `**${escapeText(i.name ?? i.id, 80)}** · ${escapeText(i.type ?? 'Item', 30)}${i.quality ? ` · ${escapeText(i.quality, 20)}` : ''}${i.associated_hero ? ` · ${escapeText(heroName(i.associated_hero) ?? i.associated_hero, 40)}` : ''}`;
 
 /** A page of the item list, of one type or all. */
 function itemListView(type: ItemType | undefined, page: number, ctx: CommandContext) {
@@ -54,7 +54,7 @@ export const items: CommandModule = {
             thumbnail: i.icon ? { url: i.icon } : undefined,
             fields: [
               { name: 'Quality', value: escapeText(i.quality ?? '—', 100), inline: true },
-              { name: 'Hero', value: i.associated_hero ? escapeText(titleCase(i.associated_hero), 100) : '—', inline: true },
+              { name: 'Hero', value: i.associated_hero ? escapeText(heroName(i.associated_hero) ?? i.associated_hero, 100) : '—', inline: true },
               { name: 'Id', value: escapeText(i.id, 100), inline: true },
             ],
             footer: staleFooter(fetched),

@@ -7,7 +7,9 @@ import type { APIEmbed } from 'discord-api-types/v10';
 import { PLATFORMS, type Platform } from '../src/api/endpoints.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { roleColour, staleFooter } from '../src/render/common.js';
-import { integer, kda, percent, plural, titleCase } from '../src/render/format.js';
+import { integer, kda, percent, plural } from '../src/render/format.js';
+import { heroName } from '../src/render/names.js';
+import { rankScore } from '../src/game/ranks.js';
 import { escapeText } from '../src/render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
 import type { View } from '../src/render/view.js';
@@ -36,7 +38,7 @@ export async function leaderboardView(heroQuery: string, platform: Platform, pag
   const p = clampPage(page, pages);
   const lines = players.slice((p - 1) * PER_PAGE, p * PER_PAGE).map((e, i) => {
     const rank = (p - 1) * PER_PAGE + i + 1;
-    const score = e.rank?.rank_score === null || e.rank?.rank_score === undefined ? '' : ` · ${integer(e.rank.rank_score)} pts`;
+    const score = e.rank?.rank_score === null || e.rank?.rank_score === undefined ? '' : ` · ${rankScore(e.rank.rank_score)} pts`;
     const kdaPerMatch = e.matches > 0 ? kda(e.kills / e.matches, e.deaths / e.matches, e.assists / e.matches) : '—';
     return `**${rank}. ${escapeText(e.name ?? e.player_uid, 60)}**${score}\n${plural(e.matches, 'match', 'matches')} · ${percent(e.win_rate)} · ${kdaPerMatch} · MVP ${integer(e.mvps)}`;
   });
@@ -44,7 +46,7 @@ export async function leaderboardView(heroQuery: string, platform: Platform, pag
   const embed: APIEmbed = {
     color: roleColour(hero.role),
     author: { name: `Leaderboard · ${PLATFORM_NAMES[platform]}` },
-    title: titleCase(hero.name),
+    title: heroName(hero.name) ?? hero.name,
     thumbnail: hero.transformations[0]?.icon ? { url: hero.transformations[0].icon } : undefined,
     description: lines.join('\n') || 'No ranked players on this platform yet.',
     footer: staleFooter(fetched) ?? (updated ? { text: `Ranks as of ${new Date(updated * 1000).toISOString().slice(0, 10)}` } : undefined),
