@@ -6,7 +6,7 @@ import { ApiArgumentError, ApiError } from '../../src/api/errors.js';
 import type { RivalsApi } from '../../src/api/client.js';
 import { SAMPLES_DIR } from '../../src/replica/data/dataset.js';
 import type { Replica } from '../../src/replica/server.js';
-import { cannedServer, capturingLogger, clientFor, replica, TEST_KEY } from '../helpers/replica.js';
+import { cannedServer, capturingLogger, clientFor, replica, TEST_KEY, apiError } from '../helpers/replica.js';
 
 let r: Replica;
 let api: RivalsApi;
@@ -20,17 +20,6 @@ afterAll(async () => {
   await api.close();
   await r.close();
 });
-
-/** Runs `fn` and returns the ApiError it throws. */
-async function apiError(fn: () => Promise<unknown>): Promise<ApiError> {
-  try {
-    await fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
-  }
-  throw new Error('expected an ApiError');
-}
 
 describe('every endpoint against the replica', () => {
   it('1 heroes', async () => {

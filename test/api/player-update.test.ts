@@ -14,23 +14,13 @@ import { ResponseCache } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
 import { SAMPLES_DIR } from '../../src/replica/data/dataset.js';
 import type { Replica } from '../../src/replica/server.js';
-import { cannedServer, clientFor, replica, TEST_KEY } from '../helpers/replica.js';
+import { cannedServer, clientFor, replica, TEST_KEY, apiError } from '../helpers/replica.js';
 
 const MINUTE = 60_000;
 const T0 = Date.UTC(2025, 6, 9, 12, 0, 0);
 
 /** The real 429 body, byte for byte (api-samples/errors/linkyy-player-update-429.json). */
 const REAL_429 = readFileSync(join(SAMPLES_DIR, 'errors/linkyy-player-update-429.json'), 'utf8');
-
-async function apiError(fn: () => Promise<unknown>): Promise<ApiError> {
-  try {
-    await fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
-  }
-  throw new Error('expected an ApiError');
-}
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {

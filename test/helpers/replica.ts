@@ -1,7 +1,9 @@
 /** Test helpers: a replica on loopback and a client pointed at it. */
 import { createServer } from 'node:http';
 import { Writable } from 'node:stream';
+import { expect } from 'vitest';
 import { RivalsApi, type RivalsApiOptions } from '../../src/api/client.js';
+import { ApiError } from '../../src/api/errors.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { startReplica, type Replica, type ReplicaOptions } from '../../src/replica/server.js';
 
@@ -43,4 +45,15 @@ export async function cannedServer(status: number, body: string): Promise<{ url:
       server.close();
     },
   };
+}
+
+/** Runs `fn` and returns the ApiError it throws; fails the test if it throws anything else or nothing. */
+export async function apiError(fn: () => Promise<unknown>): Promise<ApiError> {
+  try {
+    await fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ApiError);
+    return err as ApiError;
+  }
+  throw new Error('expected an ApiError');
 }
