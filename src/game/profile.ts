@@ -8,6 +8,7 @@
 import type { PlayerProfile } from '../api/schemas.js';
 import { isTierName, tierOf, tierOfLevel } from './ranks.js';
 import { latestSeason, seasonFromIndex, seasonFromRankGame, type Season } from './seasons.js';
+import { newestUpdateTime } from './update-times.js';
 
 /** One ranked season of a profile (`rank_game_season`), with its season and tiers named. */
 export interface SeasonRank {
@@ -231,25 +232,9 @@ export function perTenMinutes(p: PlayerProfile): PerTenMinutes | null {
   return out.damage === null && out.heal === null && out.damage_taken === null ? null : out;
 }
 
-/**
- * Unix seconds of a profile `updates.*` text: US-locale date and time without a zone ("3/5/2025, 9:23:44 PM"),
- * read as UTC (the API names no zone). Null when unreadable.
- */
-export function parseUpdateTime(text: string | null | undefined): number | null {
-  const m = text?.trim().match(/^(\d{1,2})\/(\d{1,2})\/(\d{4}),?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AP]M)?$/i);
-  if (!m) return null;
-  let hour = Number(m[4]);
-  const meridiem = m[7]?.toUpperCase();
-  if (meridiem === 'PM' && hour < 12) hour += 12;
-  if (meridiem === 'AM' && hour === 12) hour = 0;
-  const ms = Date.UTC(Number(m[3]), Number(m[1]) - 1, Number(m[2]), hour, Number(m[5]), Number(m[6] ?? 0));
-  return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
-}
-
 /** The newest of the profile's update times (`updates.*`), as Unix seconds; null when none is readable. */
 export function newestUpdate(p: PlayerProfile): number | null {
-  const times = Object.values(p.updates).map((v) => parseUpdateTime(v)).filter((t): t is number => t !== null);
-  return times.length === 0 ? null : Math.max(...times);
+  return newestUpdateTime(Object.values(p.updates));
 }
 
 /** The tier name of a level for rank-history rows ("Gold III"); the level as text when it names no tier. */

@@ -42,7 +42,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logger.js';
-import { formatUpdateTime, loadDataset, type Dataset, type PostKind } from './data/dataset.js';
+import { formatUpdateTime } from '../game/update-times.js';
+import { loadDataset, type Dataset, type PostKind } from './data/dataset.js';
 import { drawLatency, faultsSchema, type Faults } from './faults.js';
 
 type Json = Record<string, unknown>;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { currentSeason, heroTotals, newestUpdate, parseUpdateTime, perTenMinutes, playTimeByRole, rankSummary, seasonRanks } from '../../src/game/profile.js';
+import { currentSeason, heroTotals, newestUpdate, perTenMinutes, playTimeByRole, rankSummary, seasonRanks } from '../../src/game/profile.js';
+import { parseUpdateTime } from '../../src/game/update-times.js';
 import { isTierName, levelOfScore, rankScore, rankScoreChange, tierOf, tierOfLevel } from '../../src/game/ranks.js';
 import { seasonFromIndex, seasonFromNumber, seasonFromRankGame, seasonOfHistoryEntry, seasonParamFor } from '../../src/game/seasons.js';
 import { profiles } from './samples.js';

@@ -7,7 +7,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { formatUpdateTime, loadDataset, parseUpdateTime, SAMPLES_DIR } from '../../src/replica/data/dataset.js';
+import { formatUpdateTime, parseUpdateTime } from '../../src/game/update-times.js';
+import { loadDataset, SAMPLES_DIR } from '../../src/replica/data/dataset.js';
 import { faultsFromEnv } from '../../src/replica/faults.js';
 import type { Replica } from '../../src/replica/server.js';
 import { replica, TEST_KEY } from '../helpers/replica.js';
@@ -265,9 +266,9 @@ describe('profile captures of one uid', () => {
     for (const c of loadDataset().profileCaptures) {
       for (const value of Object.values(c.body.updates as Json)) {
         if (value === null) continue;
-        const ms = parseUpdateTime(value);
-        expect(ms, String(value)).not.toBeNull();
-        expect(formatUpdateTime(ms!)).toBe(value);
+        const seconds = parseUpdateTime(value);
+        expect(seconds, String(value)).not.toBeNull();
+        expect(formatUpdateTime(seconds! * 1000)).toBe(value);
         seen++;
       }
     }

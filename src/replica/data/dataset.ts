@@ -10,6 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seasonFromIndex } from '../../game/seasons.js';
+import { newestUpdateTime } from '../../game/update-times.js';
 import * as hand from './handwritten.js';
 
 export type Provenance = 'real' | 'derived' | 'handwritten';
@@ -61,36 +62,9 @@ export interface ProfileCapture {
   body: Json;
 }
 
-/**
- * Milliseconds since the epoch from an `updates.*` timestamp in the API's US-locale text form without
- * a time zone ("3/5/2025, 9:23:44 PM"), read as UTC; null for null, missing or other text.
- * Source: api-samples/README.md ("`updates.*` timestamps are US-locale text without a time zone").
- */
-export function parseUpdateTime(value: unknown): number | null {
-  if (typeof value !== 'string') return null;
-  const m = value.trim().match(/^(\d{1,2})\/(\d{1,2})\/(\d{4}),?\s+(\d{1,2}):(\d{2}):(\d{2})\s*([AP]M)$/i);
-  if (!m) return null;
-  const [, month, day, year, hour, minute, second, half] = m;
-  const h = (Number(hour) % 12) + (half!.toUpperCase() === 'PM' ? 12 : 0);
-  return Date.UTC(Number(year), Number(month) - 1, Number(day), h, Number(minute), Number(second));
-}
-
-/**
- * An `updates.*` timestamp in the API's US-locale text form, from ms since the epoch, written in UTC
- * (the API names no time zone): 1754318537000 -> "8/4/2025, 2:42:17 PM". Written by hand rather than
- * with `toLocaleString('en-US')`, whose ICU output puts a narrow no-break space before AM/PM.
- */
-export function formatUpdateTime(ms: number): string {
-  const d = new Date(ms);
-  const h = d.getUTCHours();
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${d.getUTCMonth() + 1}/${d.getUTCDate()}/${d.getUTCFullYear()}, ${h % 12 || 12}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} ${h < 12 ? 'AM' : 'PM'}`;
-}
-
-/** The latest of a profile's `updates.*` timestamps (ms), or -Infinity when none can be read. */
+/** The latest of a profile's `updates.*` timestamps (Unix seconds), or -Infinity when none can be read. */
 function newestUpdate(profile: Json): number {
-  const times = Object.values(asRecord(profile.updates)).map(parseUpdateTime).filter((t): t is number => t !== null);
-  return times.length === 0 ? Number.NEGATIVE_INFINITY : Math.max(...times);
+  return newestUpdateTime(Object.values(asRecord(profile.updates))) ?? Number.NEGATIVE_INFINITY;
 }
 
 function readJson(path: string): unknown {
