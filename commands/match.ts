@@ -17,7 +17,8 @@ import { matchLength, scoreboard, type ScoreLine, type ScoreTeam } from '../src/
 import { staleFooter } from '../src/render/common.js';
 import { discordTime, duration, integer } from '../src/render/format.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
-import { gameModeName, heroName, modeName } from '../src/render/names.js';
+import { gameModeName, modeName } from '../src/render/names.js';
+import { heroDisplayName } from '../src/hero-directory.js';
 import type { View } from '../src/render/view.js';
 import { profileFromComponent } from './player.js';
 
@@ -144,7 +145,7 @@ export async function matchView(value: string, ctx: CommandContext, fromMenu = f
     ctx.heroes.list().catch(() => []),
     origin.mapId ? ctx.maps.get(origin.mapId).catch(() => undefined) : Promise.resolve(undefined),
   ]);
-  const names = new Map(heroes.map((h) => [h.id, heroName(h.name) ?? h.name]));
+  const names = new Map(heroes.map((h) => [h.id, heroDisplayName(h)]));
   const heroOf = (id: string | null) => (id ? (names.get(id) ?? `Hero ${id}`) : 'No hero');
   const teams = scoreboard(m);
   const mvp = m.players.find((p) => p.player_uid === m.mvp_uid);

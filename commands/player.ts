@@ -30,6 +30,7 @@ import { staleFooter } from '../src/render/common.js';
 import { discordTime, duration, hexColour, integer, kda, percent, plural, ratioPercent, winRate } from '../src/render/format.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { gameModeName, heroName, isRankedMode } from '../src/render/names.js';
+import { heroDisplayName } from '../src/hero-directory.js';
 import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
 import type { View } from '../src/render/view.js';
 import { t } from '../src/strings.js';
@@ -135,7 +136,7 @@ async function lookups(season: Season | null, seasonTotals: boolean, p: PlayerPr
     }),
   ]);
   const mapById = new Map(maps.map((m) => [m.id, m]));
-  const heroById = new Map(heroes.map((h) => [h.id, { name: heroName(h.name) ?? h.name, role: h.role }]));
+  const heroById = new Map(heroes.map((h) => [h.id, { name: heroDisplayName(h), role: h.role }]));
   // Heroes newer than the hero list: the profile's own matchups name their role (`hero_class`).
   for (const m of p.hero_matchups) {
     if (m.hero_id && !heroById.has(m.hero_id) && m.hero_name) heroById.set(m.hero_id, { name: heroName(m.hero_name) ?? m.hero_name, role: m.hero_class });
