@@ -392,6 +392,9 @@ export function createSchemas(img: ImageResolver) {
     .object({ match_history: z.array(z.unknown()), pagination })
     .transform((h) => ({ matches: list(matchSummary).parse(h.match_history), pagination: h.pagination }));
 
+  /** A `peak_rank` block (August 2025 shape), in `player.rank` or beside it. */
+  const peakRank = maybeRecord({ rank: text(), score: num(), image: image(), icon: image(), color: text() });
+
   const playerProfile = z
     .object({
       uid: id(),
@@ -405,8 +408,8 @@ export function createSchemas(img: ImageResolver) {
         name: text(),
         icon: record({ player_icon_id: id(), player_icon: image(), banner: image() }),
         /** Older shape `{rank, image, color}`; the August 2025 shape `{rank, score: "3,752", unit, icon, color, peak_rank}`. */
-        rank: record({ rank: text(), image: image(), icon: image(), color: text(), score: num(), peak_rank: maybeRecord({ rank: text(), score: num(), image: image(), icon: image(), color: text() }) }),
-        peak_rank: maybeRecord({ rank: text(), score: num(), image: image(), icon: image(), color: text() }),
+        rank: record({ rank: text(), image: image(), icon: image(), color: text(), score: num(), peak_rank: peakRank }),
+        peak_rank: peakRank,
         team: record({ club_team_id: id(), club_team_mini_name: text(), club_team_type: text() }),
         info: record({ completed_achievements: num(), login_os: text(), rank_game_season: z.unknown().optional() }),
       }),
