@@ -60,8 +60,20 @@ const platformOf = (v: unknown): Platform => ((PLATFORMS as readonly string[]).i
 export const leaderboard: CommandModule = {
   definition,
   async execute(input, ctx) {
-    // No platform chosen: the server's default (/config platform), else PC.
-    const platform = input.options.platform !== undefined ? platformOf(input.options.platform) : input.user.guildId ? (await ctx.settings.get(input.user.guildId)).leaderboardPlatform : 'pc';
+    // No platform chosen: the server's default (/config platform), else PC; PC too when the settings
+    // store does not answer, since the leaderboard itself needs no state (the embed names the platform).
+    const platform =
+      input.options.platform !== undefined
+        ? platformOf(input.options.platform)
+        : input.user.guildId
+          ? await ctx.settings.get(input.user.guildId).then(
+              (s) => s.leaderboardPlatform,
+              (err: unknown) => {
+                ctx.logger.warn({ err }, 'guild settings unavailable: /leaderboard shows PC');
+                return 'pc' as const;
+              },
+            )
+          : 'pc';
     return leaderboardView(String(input.options.hero ?? ''), platform, 1, ctx);
   },
   components: {

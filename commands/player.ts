@@ -446,7 +446,8 @@ export async function profileFor(input: CommandInput, ctx: CommandContext): Prom
     query = uid;
   }
   const { fetched, seasonTotals } = await loadProfile(query, season, ctx);
-  await ctx.recent.add(input.user.userId, { uid: fetched.data.uid, name: fetched.data.name }).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record a recent lookup'));
+  // Off the reply path: the answer never waits for the cache.
+  void ctx.recent.add(input.user.userId, { uid: fetched.data.uid, name: fetched.data.name }).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record a recent lookup'));
   return playerView(fetched, 'profile', 1, season, ctx, seasonTotals);
 }
 

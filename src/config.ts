@@ -5,7 +5,7 @@ import { RESOURCES, type Resource } from './cache/ttl.js';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Variables whose values are secrets: never echoed in an error message. */
-const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'RIVALS_API_KEY', 'REDIS_URL']);
+const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'RIVALS_API_KEY', 'REDIS_URL', 'DATABASE_URL']);
 
 /** Documented default for `RIVALS_API_RPM`: a conservative rate for a personal key (the spec does not state the tiers). */
 export const DEFAULT_RIVALS_API_RPM = 60;
@@ -55,6 +55,7 @@ const schema = z.object({
   RIVALS_API_RPM: positiveInt(DEFAULT_RIVALS_API_RPM),
   RIVALS_API_TIMEOUT_MS: positiveInt(10_000),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
   CACHE_MAX_ENTRIES: positiveInt(10_000),
   CACHE_TTL: ttlOverrides,
   DATA_DIR: z.string().trim().min(1).default('./data'),
@@ -76,6 +77,8 @@ export interface Config {
     timeoutMs: number;
   };
   redisUrl?: string;
+  /** PostgreSQL for durable state; absent: SQLite under `dataDir`. */
+  databaseUrl?: string;
   cache: { maxEntries: number; ttlOverrides: Partial<Record<Resource, number>> };
   dataDir: string;
   /** Seconds between two polls of the patch-note feeds (small values are honoured, for tests). */
@@ -122,6 +125,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       timeoutMs: e.RIVALS_API_TIMEOUT_MS,
     },
     redisUrl: e.REDIS_URL,
+    databaseUrl: e.DATABASE_URL,
     cache: { maxEntries: e.CACHE_MAX_ENTRIES, ttlOverrides: e.CACHE_TTL },
     dataDir: e.DATA_DIR,
     feedPollSeconds: e.FEED_POLL_SECONDS,

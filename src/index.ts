@@ -13,7 +13,8 @@ import { discordFeedTransport } from './feeds/discord-transport.js';
 import { RedisLeadership, redisClientOf, SOLE_LEADER } from './feeds/leadership.js';
 import { FeedPoller } from './feeds/poller.js';
 import { createFeedTester } from './feeds/test-post.js';
-import { GuildSettingsRepository } from './store/guild-settings.js';
+import { EXIT_STORE_UNAVAILABLE, StoreOpenError } from './store/database.js';
+import { syncSettingsOverRedis } from './store/settings-sync.js';
 import { faultsFromEnv } from './replica/faults.js';
 import { createApiServices, createCommandContext } from './services.js';
 import { startPlayground, type Playground } from './playground/start.js';
@@ -28,7 +29,17 @@ try {
 }
 
 const logger = createLogger({ level: config.logLevel, secrets: [config.rivals.apiKey, config.discord.token] });
-const services = await createApiServices(config, logger, faultsFromEnv(process.env));
+let services: Awaited<ReturnType<typeof createApiServices>>;
+try {
+  services = await createApiServices(config, logger, faultsFromEnv(process.env));
+} catch (err) {
+  if (!(err instanceof StoreOpenError)) throw err;
+  // One line naming the place and what to do (README, "Durable state"), and a distinct exit code.
+  logger.fatal({ store: err.location, cause: (err.cause as Error | undefined)?.message }, err.message);
+  logger.flush();
+  process.exit(EXIT_STORE_UNAVAILABLE);
+}
+logger.info({ store: services.state.database.location, engine: services.state.database.engine }, 'state store open');
 if (services.replica) {
   logger.info({ replica: services.replica.url }, 'offline: no RIVALS_API_KEY, so the bot uses the in-process API replica');
 } else {
@@ -72,19 +83,26 @@ if (!config.discord.token || playgroundAsked) {
 } else {
   const client = createDiscordClient(config.discord.apiUrl);
   const transport = discordFeedTransport(client.rest);
-  const settings = new GuildSettingsRepository(services.state);
+  const settings = services.state.settings;
   const runtime = new DiscordRuntime(client, {
     router: new Router(commands),
-    context: createCommandContext(services.api, services.state, discordChannelAccess(client), Date.now, createFeedTester(services.api, settings, transport)),
+    context: createCommandContext(services.api, services.state, services.cacheStore, discordChannelAccess(client), Date.now, createFeedTester(services.api, settings, transport)),
     logger: logger.child({ component: 'discord' }),
   });
   const feedLogger = logger.child({ component: 'feeds' });
-  const leadership = config.redisUrl ? new RedisLeadership(redisClientOf(services.state)) : SOLE_LEADER;
+  const stopSettingsSync = config.redisUrl
+    ? await syncSettingsOverRedis(redisClientOf(services.cacheStore), settings, logger.child({ component: 'settings-sync' })).catch((err: unknown) => {
+        logger.warn({ err }, 'settings sync over Redis is off: other processes see changes within 30 s');
+        return async () => undefined;
+      })
+    : async () => undefined;
+  const leadership = config.redisUrl ? new RedisLeadership(redisClientOf(services.cacheStore)) : SOLE_LEADER;
   const poller = new FeedPoller({
     api: services.api,
-    state: services.state,
+    db: services.state.database.db,
+    feedState: services.state.feedState,
     settings,
-    ledger: new DeliveryLedger(services.state, transport, feedLogger),
+    ledger: new DeliveryLedger(services.state.database.db, transport, feedLogger),
     leadership,
     logger: feedLogger,
     intervalSeconds: config.feedPollSeconds,
@@ -98,6 +116,7 @@ if (!config.discord.token || playgroundAsked) {
     logger.info({ signal, inflight: runtime.inflight }, 'shutting down: finishing replies in flight');
     await poller.stop();
     await leadership.release().catch(() => undefined);
+    await stopSettingsSync();
     await runtime.shutdown();
   });
   try {

@@ -8,9 +8,7 @@ import { UpstreamRateLimiter } from './api/rate-limiter.js';
 import { ResponseCache } from './cache/response-cache.js';
 import { closeCacheStore, createCacheStore } from './cache/store.js';
 import type Keyv from 'keyv';
-import { createStateStore } from './store/state-store.js';
-import { AccountLinksRepository } from './store/account-links.js';
-import { GuildSettingsRepository } from './store/guild-settings.js';
+import { openState, type State } from './store/state.js';
 import { RecentLookups } from './store/recent-lookups.js';
 import { HeroDirectory } from './hero-directory.js';
 import { MapDirectory } from './map-directory.js';
@@ -24,8 +22,10 @@ import { startReplica, type Replica } from './replica/server.js';
 /** What {@link createApiServices} builds. */
 export interface ApiServices {
   api: RivalsApi;
-  /** Durable state (SQLite under DATA_DIR, or Redis). */
-  state: Keyv;
+  /** Durable state: the database (SQLite under DATA_DIR, or PostgreSQL at DATABASE_URL) and its repositories. */
+  state: State;
+  /** The cache's keyv store (memory, or Redis): responses, recent lookups, and the Redis client for coordination. */
+  cacheStore: Keyv;
   cache: ResponseCache;
   limiter: UpstreamRateLimiter;
   /** Present when running offline on the in-process replica. */
@@ -40,11 +40,12 @@ export interface ApiServices {
  * Creates the API services. With no `RIVALS_API_KEY` an in-process replica is started on a free
  * loopback port, with `replicaFaults` (from the `REPLICA_*` variables), and used instead of the real
  * API (the offline default); the caller says so in its first log line.
+ * @throws {StoreOpenError} when the database cannot be opened (nothing is left running).
  */
 export async function createApiServices(config: Config, logger: Logger, replicaFaults: Faults = {}): Promise<ApiServices> {
+  const state = await openState({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, legacyRedisUrl: config.redisUrl, logger: logger.child({ component: 'store' }) });
   const replica = config.rivals.apiKey ? undefined : await startReplica({ logger: logger.child({ component: 'replica' }), faults: replicaFaults });
   const baseUrl = replica?.url ?? config.rivals.baseUrl;
-  const state = createStateStore({ redisUrl: config.redisUrl, dataDir: config.dataDir });
   const store = createCacheStore({ redisUrl: config.redisUrl, maxEntries: config.cache.maxEntries });
   const cache = new ResponseCache({ store, ttls: config.cache.ttlOverrides, logger: logger.child({ component: 'cache' }) });
   const limiter = new UpstreamRateLimiter({ requestsPerMinute: config.rivals.requestsPerMinute });
@@ -60,6 +61,7 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
   return {
     api,
     state,
+    cacheStore: store,
     cache,
     limiter,
     replica,
@@ -68,7 +70,7 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
       limiter.stop();
       await api.close();
       await closeCacheStore(store);
-      await closeCacheStore(state);
+      await state.close();
       await replica?.close();
     },
   };
@@ -80,7 +82,8 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
  */
 export function createCommandContext(
   api: RivalsApi,
-  state: Keyv,
+  state: Pick<State, 'settings' | 'links'>,
+  cacheStore: Keyv,
   channels: ChannelAccess = OFFLINE_CHANNELS,
   now: () => number = Date.now,
   feedTester?: FeedTester,
@@ -91,9 +94,9 @@ export function createCommandContext(
     api,
     heroes: new HeroDirectory(api),
     maps: new MapDirectory(api),
-    links: new AccountLinksRepository(state),
-    settings: new GuildSettingsRepository(state),
-    recent: new RecentLookups(state),
+    links: state.links,
+    settings: state.settings,
+    recent: new RecentLookups(cacheStore),
     now,
   };
 }

@@ -30,6 +30,7 @@ export const t = {
   achievementNotFound: (query: string) => `No achievement “${query}” was found. Browse them with /achievements.`,
   battlePassNotFound: (season: string) => `There is no battle pass for season ${season}. Leave the season out to see the current one.`,
   postNotFound: (id: string) => `No post with the id “${id}” was found. Pick one from /patch-notes.`,
+  storeUnavailable: () => 'The bot’s settings store is not answering right now, so nothing was read or saved. Please try again in a minute.',
   apiDown: () => 'The Marvel Rivals API is not answering right now. Please try again in a minute.',
   apiTimeout: () => 'The Marvel Rivals API took too long to answer. Please try again in a minute.',
   rateLimited: (seconds: number) => `The bot is asking the Marvel Rivals API too often right now. Try again in ${seconds} s.`,

@@ -8,11 +8,15 @@ import type { APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
 import { ApiArgumentError, ApiError } from '../api/errors.js';
 import { ExpiredComponentError, NotFoundError, NotLinkedError, PrivateProfileError, SeasonError, UnknownHeroError, UserFacingError } from '../errors.js';
 import { MAX_LINKED_ACCOUNTS, TooManyLinksError } from '../store/account-links.js';
+import { StoreUnavailableError } from '../store/database.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import type { View } from '../render/view.js';
 import { t } from '../strings.js';
 import type { AutocompleteInput, CommandContext, CommandInput, CommandModule, ComponentHandler, ComponentInput, Invoker } from './command.js';
 import { decodeCustomId } from './custom-id.js';
+
+/** Longest wait for a guild's settings before the acknowledgement, ms (a cache miss only). */
+export const PREFERS_PRIVATE_DEADLINE_MS = 250;
 
 /** Error colour of error embeds (Discord red). */
 const ERROR_COLOUR = 0xed4245;
@@ -43,6 +47,10 @@ export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, raw
   if (err instanceof NotLinkedError) return text(err.self ? t.notLinkedSelf() : t.notLinkedOther(err.userId));
   if (err instanceof TooManyLinksError) return text(t.tooManyLinks(MAX_LINKED_ACCOUNTS));
   if (err instanceof ApiArgumentError) return text(t.badArgument(err.argument, err.reason));
+  if (err instanceof StoreUnavailableError) {
+    ctx.logger.error({ err, operation: err.operation }, 'state store unavailable');
+    return text(t.storeUnavailable());
+  }
   if (err instanceof ApiError) {
     ctx.logger.warn({ kind: err.kind, endpoint: err.endpoint, status: err.status, upstream: err.upstreamMessage }, 'API error shown to member');
     switch (err.kind) {
@@ -127,14 +135,25 @@ export class Router {
     }
   }
 
-  /** Whether the member's server asked for private answers (/config private-answers); false outside a server or if unknown. */
+  /**
+   * Whether the member's server asked for private answers (/config private-answers); false outside a
+   * server, or when the settings are not in the cache and the store does not answer within
+   * {@link PREFERS_PRIVATE_DEADLINE_MS}: it runs before the acknowledgement, which must never wait on the store.
+   */
   async prefersPrivate(user: Invoker, ctx: CommandContext): Promise<boolean> {
     if (!user.guildId) return false;
+    const cached = ctx.settings.peek(user.guildId);
+    if (cached) return cached.ephemeralByDefault;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      return (await ctx.settings.get(user.guildId)).ephemeralByDefault;
+      const read = ctx.settings.get(user.guildId).then((s) => s.ephemeralByDefault);
+      read.catch(() => undefined);
+      return await Promise.race([read, new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), PREFERS_PRIVATE_DEADLINE_MS)))]);
     } catch (err) {
       ctx.logger.warn({ err }, 'could not read guild settings');
       return false;
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -1,13 +1,14 @@
 /**
- * Exactly-once delivery of a feed post to a channel. A delivery is claimed in the store before it
- * is sent and marked done after. The one ambiguous case, a crash between the send and the mark, is
+ * Exactly-once delivery of a feed post to a channel. A delivery is claimed in the `deliveries` table
+ * before it is sent and marked done after: the first claim is an insert that only one process can
+ * make (primary key (feed, post, channel)), and a retry's claim is a compare-and-set on the attempt
+ * count, so two processes never both send one delivery. The one ambiguous case, a crash between the send and the mark, is
  * closed by Discord itself: every send carries a deterministic `nonce` with `enforce_nonce`
  * (Discord: "Create Message"), so a retried send returns the message already created instead of
  * posting it twice.
  */
 import { createHash } from 'node:crypto';
-import type Keyv from 'keyv';
-import { z } from 'zod';
+import type { Db } from '../store/database.js';
 import type { Logger } from '../logger.js';
 import type { MessagePayload } from '../render/view.js';
 
@@ -46,17 +47,14 @@ export function retryDelayMs(attempts: number): number {
   return attempts <= 1 ? 0 : Math.min(30_000 * 2 ** (attempts - 2), 30 * 60_000);
 }
 
-/** Delivery records are kept this long, far past any retry. */
-const LEDGER_TTL_MS = 30 * 24 * 60 * 60_000;
-
-const record = z.object({
-  v: z.literal(1),
-  state: z.enum(['claimed', 'done', 'failed']),
-  attempts: z.number(),
-  at: z.number(),
-  messageId: z.string().nullable(),
-});
-type DeliveryRecord = z.output<typeof record>;
+/** A delivery's stored record. */
+export interface DeliveryRecord {
+  state: 'claimed' | 'done' | 'failed';
+  attempts: number;
+  /** Time of the last change, ms since the epoch. */
+  at: number;
+  messageId: string | null;
+}
 
 /** A delivery's identity: which post of which feed to which channel. */
 export interface DeliveryKey {
@@ -77,10 +75,10 @@ export type DeliveryOutcome =
   | { status: 'broken'; code: number; reason: string }
   | { status: 'retry'; reason: string };
 
-/** Claims and records deliveries in the state store. */
+/** Claims and records deliveries in the `deliveries` table. */
 export class DeliveryLedger {
   constructor(
-    private readonly store: Keyv,
+    private readonly db: Db,
     private readonly transport: FeedTransport,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
@@ -88,23 +86,26 @@ export class DeliveryLedger {
 
   /** The stored record of a delivery, if any. */
   async get(k: DeliveryKey): Promise<DeliveryRecord | undefined> {
-    const parsed = record.safeParse(await this.store.get(this.#key(k)));
-    return parsed.success ? parsed.data : undefined;
+    const row = await this.db
+      .selectFrom('deliveries')
+      .select(['state', 'attempts', 'at', 'message_id'])
+      .where('feed', '=', k.feed)
+      .where('post_id', '=', k.postId)
+      .where('channel_id', '=', k.channelId)
+      .executeTakeFirst();
+    return row && { state: row.state, attempts: Number(row.attempts), at: Number(row.at), messageId: row.message_id };
   }
 
   /**
    * Delivers `payload` once: skipped when already done (or given up) or while backing off after a
    * temporary failure ({@link retryDelayMs}); otherwise claimed, sent with the
    * delivery's nonce, optionally published, then marked done. Never throws for a send error: it is
-   * classified and reported in the outcome.
+   * classified and reported in the outcome. Store errors propagate (the poller retries next time).
    */
   async deliver(k: DeliveryKey, payload: MessagePayload, publish: boolean): Promise<DeliveryOutcome> {
-    const previous = await this.get(k);
-    if (previous?.state === 'done') return { status: 'skipped', reason: 'done' };
-    if (previous?.state === 'failed') return { status: 'skipped', reason: 'failed' };
-    if (previous && this.now() < previous.at + retryDelayMs(previous.attempts)) return { status: 'retry', reason: 'backing off' };
-    const attempts = (previous?.attempts ?? 0) + 1;
-    await this.#write(k, { v: 1, state: 'claimed', attempts, at: this.now(), messageId: null });
+    const claim = await this.#claim(k);
+    if (claim.status !== 'claimed') return claim.outcome;
+    const { attempts } = claim;
     let messageId: string;
     try {
       messageId = (await this.transport.send(k.channelId, { ...payload, nonce: deliveryNonce(k), enforce_nonce: true })).id;
@@ -112,25 +113,55 @@ export class DeliveryLedger {
       const c = classifyError(err);
       this.logger.warn({ err, delivery: k, attempts, kind: c.kind }, 'feed delivery failed');
       if (c.kind === 'broken') {
-        await this.#write(k, { v: 1, state: 'failed', attempts, at: this.now(), messageId: null });
+        await this.#settle(k, 'failed', null);
         return { status: 'broken', code: c.code, reason: c.reason };
       }
-      if (attempts >= MAX_ATTEMPTS) await this.#write(k, { v: 1, state: 'failed', attempts, at: this.now(), messageId: null });
+      if (attempts >= MAX_ATTEMPTS) await this.#settle(k, 'failed', null);
       return { status: 'retry', reason: c.reason };
     }
     if (publish) {
       // A failed publish leaves the post in the channel; it is not worth a second post.
       await this.transport.crosspost(k.channelId, messageId).catch((err: unknown) => this.logger.warn({ err, delivery: k }, 'could not publish the feed post'));
     }
-    await this.#write(k, { v: 1, state: 'done', attempts, at: this.now(), messageId });
+    await this.#settle(k, 'done', messageId);
     return { status: 'sent', messageId };
   }
 
-  #key(k: DeliveryKey): string {
-    return `delivery:${k.feed}:${k.postId}:${k.channelId}`;
+  /** Takes the delivery for this attempt, or says why not. */
+  async #claim(k: DeliveryKey): Promise<{ status: 'claimed'; attempts: number } | { status: 'not'; outcome: DeliveryOutcome }> {
+    const at = this.now();
+    const inserted = await this.db
+      .insertInto('deliveries')
+      .values({ feed: k.feed, post_id: k.postId, channel_id: k.channelId, state: 'claimed', attempts: 1, at, message_id: null })
+      .onConflict((oc) => oc.columns(['feed', 'post_id', 'channel_id']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { status: 'claimed', attempts: 1 };
+    const previous = await this.get(k);
+    if (!previous) return { status: 'not', outcome: { status: 'retry', reason: 'claimed elsewhere' } };
+    if (previous.state === 'done') return { status: 'not', outcome: { status: 'skipped', reason: 'done' } };
+    if (previous.state === 'failed') return { status: 'not', outcome: { status: 'skipped', reason: 'failed' } };
+    if (at < previous.at + retryDelayMs(previous.attempts)) return { status: 'not', outcome: { status: 'retry', reason: 'backing off' } };
+    const attempts = previous.attempts + 1;
+    const updated = await this.db
+      .updateTable('deliveries')
+      .set({ attempts, at })
+      .where('feed', '=', k.feed)
+      .where('post_id', '=', k.postId)
+      .where('channel_id', '=', k.channelId)
+      .where('state', '=', 'claimed')
+      .where('attempts', '=', previous.attempts)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return { status: 'not', outcome: { status: 'retry', reason: 'claimed elsewhere' } };
+    return { status: 'claimed', attempts };
   }
 
-  async #write(k: DeliveryKey, value: DeliveryRecord): Promise<void> {
-    await this.store.set(this.#key(k), value, LEDGER_TTL_MS);
+  async #settle(k: DeliveryKey, state: 'done' | 'failed', messageId: string | null): Promise<void> {
+    await this.db
+      .updateTable('deliveries')
+      .set({ state, at: this.now(), message_id: messageId })
+      .where('feed', '=', k.feed)
+      .where('post_id', '=', k.postId)
+      .where('channel_id', '=', k.channelId)
+      .execute();
   }
 }

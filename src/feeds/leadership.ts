@@ -47,9 +47,9 @@ export class RedisLeadership implements Leadership {
   }
 }
 
-/** The node-redis client behind a Redis-backed keyv (its @keyv/redis adapter). */
+/** The node-redis client behind a Redis-backed keyv (its @keyv/redis adapter): the cache store's, with REDIS_URL. */
 export function redisClientOf(store: Keyv): () => Promise<RedisLike> {
   const adapter = store.store as { getClient?: () => Promise<unknown> };
-  if (typeof adapter.getClient !== 'function') throw new Error('the state store is not Redis');
+  if (typeof adapter.getClient !== 'function') throw new Error('the cache store is not Redis');
   return async () => (await adapter.getClient!()) as RedisLike;
 }

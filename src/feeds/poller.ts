@@ -4,39 +4,29 @@
  * priority), finds posts not seen before, and fans each out to every subscribed channel exactly once.
  *
  * - First run of a feed: what exists is recorded, nothing is posted (no flood of history).
- * - A post found is stored as pending with the time it was found, and stays pending until its
- *   fan-out finished, so a crash in the middle of a fan-out resumes on restart (claims skip the
- *   channels already done) instead of dropping the rest.
+ * - A post found is stored as a pending fan-out with the time it was found, and stays pending until
+ *   every channel is settled, so a crash in the middle of a fan-out resumes on restart (claims skip
+ *   the channels already done) instead of dropping the rest.
  * - A channel receives posts found after it was set, plus the backfill its admin asked for.
+ * - The channels of a feed come from one indexed query per feed and poll, never a scan.
  * - Only the leader polls (one process among several sharing Redis).
+ * - A failing store or API only skips this poll: the next one catches up. Settled deliveries and
+ *   finished fan-outs are pruned hourly (src/store/retention.ts).
  */
 import PQueue from 'p-queue';
-import type Keyv from 'keyv';
-import { z } from 'zod';
 import type { RivalsApi } from '../api/client.js';
 import type { Logger } from '../logger.js';
 import { toMessagePayload } from '../render/view.js';
-import { FEED_TYPES, type FeedType, type GuildSettingsRepository } from '../store/guild-settings.js';
+import type { Db } from '../store/database.js';
+import type { FeedStateRepository } from '../store/feed-state.js';
+import { FEED_TYPES, type FeedType, type GuildSettingsRepository, type GuildSubscription } from '../store/guild-settings.js';
+import { PRUNE_INTERVAL_MS, pruneState, RETENTION_MS } from '../store/retention.js';
 import type { DeliveryLedger } from './delivery.js';
 import type { Leadership } from './leadership.js';
 import { feedPostView, type FeedPost } from './render.js';
 
-/** Posts remembered per feed, to tell new from old (far more than a first page holds). */
-const SEEN_LIMIT = 200;
 /** Channels posted to at once during a fan-out (discord.js's REST queue keeps each route within its rate limit). */
 export const FAN_OUT_CONCURRENCY = 8;
-
-const postSchema = z.object({ id: z.string(), title: z.string(), date: z.string().nullable(), overview: z.string().nullable(), image: z.string().nullable() });
-const feedState = z.object({
-  v: z.literal(1),
-  seen: z.array(z.string()),
-  /** Found but not yet fanned out to every channel. */
-  pending: z.array(z.object({ post: postSchema, foundAt: z.number() })),
-});
-type FeedState = z.output<typeof feedState>;
-
-/** A guild's subscription to one feed. */
-type Subscription = { guildId: string; sub: NonNullable<Awaited<ReturnType<GuildSettingsRepository['get']>>['feeds'][FeedType]> };
 
 /** Reads the first page of one feed, fresh from the API at background priority, newest first. */
 export async function fetchFeed(api: RivalsApi, type: FeedType): Promise<FeedPost[]> {
@@ -52,7 +42,9 @@ export async function fetchFeed(api: RivalsApi, type: FeedType): Promise<FeedPos
 
 export interface FeedPollerOptions {
   api: RivalsApi;
-  state: Keyv;
+  /** For retention. */
+  db: Db;
+  feedState: FeedStateRepository;
   settings: GuildSettingsRepository;
   ledger: DeliveryLedger;
   leadership: Leadership;
@@ -60,6 +52,8 @@ export interface FeedPollerOptions {
   /** Seconds between polls. */
   intervalSeconds: number;
   now?: () => number;
+  /** How long settled deliveries and finished fan-outs are kept (ms, default {@link RETENTION_MS}). */
+  retentionMs?: number;
 }
 
 /** The poller. `start()` polls at once and then every interval; `tick()` runs one poll (tests); `pollNow()` one more, in turn. */
@@ -69,6 +63,9 @@ export class FeedPoller {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #stopped = false;
+  #prunedAt = Number.NEGATIVE_INFINITY;
+  /** Subscriptions (`guild:feed`) marked broken during the current poll, skipped by its backfill. */
+  readonly #broken = new Set<string>();
 
   constructor(options: FeedPollerOptions) {
     this.#o = options;
@@ -103,7 +100,7 @@ export class FeedPoller {
     await this.#running;
   }
 
-  /** One poll of every feed, if this process leads. */
+  /** One poll of every feed, if this process leads, then the hourly pruning. */
   async tick(): Promise<void> {
     if (!(await this.#o.leadership.isLeader())) return;
     for (const type of FEED_TYPES) {
@@ -113,56 +110,49 @@ export class FeedPoller {
         this.#o.logger.warn({ err, feed: type }, 'could not poll a feed');
       }
     }
+    await this.prune();
+  }
+
+  /** Prunes old settled deliveries and finished fan-outs, at most once per {@link PRUNE_INTERVAL_MS} unless `force`. */
+  async prune(force = false): Promise<void> {
+    const now = this.#now();
+    if (!force && now - this.#prunedAt < PRUNE_INTERVAL_MS) return;
+    try {
+      const pruned = await pruneState(this.#o.db, now, this.#o.retentionMs ?? RETENTION_MS);
+      this.#prunedAt = now;
+      if (pruned.deliveries + pruned.fanOuts > 0) this.#o.logger.info(pruned, 'pruned old feed records');
+    } catch (err) {
+      this.#o.logger.warn({ err }, 'could not prune old feed records');
+    }
   }
 
   async #pollFeed(type: FeedType): Promise<void> {
     const posts = await fetchFeed(this.#o.api, type);
-    // One scan of the store per feed and poll, shared by every fan-out and the backfill.
-    const subs = await this.#subscriptions(type);
-    const key = `feed:${type}`;
-    const parsed = feedState.safeParse(await this.#o.state.get(key));
-    if (!parsed.success) {
+    this.#broken.clear();
+    // One indexed query per feed and poll, shared by every fan-out and the backfill.
+    const subs = await this.#o.settings.subscriptions(type);
+    const seenBefore = await this.#o.feedState.seen(type);
+    if (seenBefore === undefined) {
       // First run: remember what exists, post nothing.
-      await this.#o.state.set(key, { v: 1, seen: posts.map((p) => p.id), pending: [] } satisfies FeedState);
+      await this.#o.feedState.record(type, posts.map((p) => p.id), [], this.#now());
       this.#o.logger.info({ feed: type, posts: posts.length }, 'feed initialised; existing posts recorded, not posted');
     } else {
-      const state = parsed.data;
-      const seen = new Set(state.seen);
+      const seen = new Set(seenBefore);
       const found = posts.filter((p) => !seen.has(p.id)).reverse(); // oldest first
       if (found.length > 0) {
-        const foundAt = this.#now();
-        state.pending.push(...found.map((post) => ({ post, foundAt })));
-        state.seen = [...found.map((p) => p.id).reverse(), ...state.seen].slice(0, SEEN_LIMIT);
-        await this.#o.state.set(key, state);
+        await this.#o.feedState.record(type, [...found.map((p) => p.id).reverse(), ...seenBefore], found, this.#now());
         this.#o.logger.info({ feed: type, posts: found.map((p) => p.id) }, 'new feed posts');
       }
-      for (const item of [...state.pending]) {
+      for (const item of await this.#o.feedState.pending(type)) {
         const complete = await this.#fanOut(type, item.post, item.foundAt, subs);
-        if (complete) {
-          state.pending = state.pending.filter((p) => p.post.id !== item.post.id);
-          await this.#o.state.set(key, state);
-        }
+        if (complete) await this.#o.feedState.finish(type, item.post.id, this.#now());
       }
     }
     await this.#backfill(type, posts, subs);
   }
 
-  /** Subscriptions of a feed: guild id, and its subscription, for every guild that has one. */
-  async #subscriptions(type: FeedType): Promise<Subscription[]> {
-    const out: Subscription[] = [];
-    const iterate = this.#o.state.iterator as unknown as (() => AsyncIterable<[string, unknown]>) | undefined;
-    if (!iterate) return out;
-    for await (const [rawKey] of iterate.call(this.#o.state)) {
-      const guildId = String(rawKey).match(/(?:^|:)guild:([^:]+)$/)?.[1];
-      if (!guildId) continue;
-      const sub = (await this.#o.settings.get(guildId)).feeds[type];
-      if (sub && !sub.broken) out.push({ guildId, sub });
-    }
-    return out;
-  }
-
   /** Delivers one post to every channel subscribed before it was found. @returns whether every delivery is settled (sent, skipped or broken). */
-  async #fanOut(type: FeedType, post: FeedPost, foundAt: number, all: Subscription[]): Promise<boolean> {
+  async #fanOut(type: FeedType, post: FeedPost, foundAt: number, all: GuildSubscription[]): Promise<boolean> {
     const subs = all.filter((s) => s.sub.since <= foundAt);
     const queue = new PQueue({ concurrency: FAN_OUT_CONCURRENCY });
     let settled = true;
@@ -178,34 +168,31 @@ export class FeedPoller {
   }
 
   /** Sends the latest `backfill` posts to channels whose admin asked for them, then clears the request. */
-  async #backfill(type: FeedType, posts: FeedPost[], subs: Subscription[]): Promise<void> {
-    for (const { guildId, sub: seen } of subs) {
-      if (seen.backfill <= 0) continue;
-      // The fan-out may have marked it broken since the scan: read it again (rare: only pending backfills).
-      const sub = (await this.#o.settings.get(guildId)).feeds[type];
-      if (!sub || sub.broken || sub.channelId !== seen.channelId || sub.backfill <= 0) continue;
-      for (const post of posts.slice(0, sub.backfill).reverse()) await this.#deliver(type, post, guildId, sub);
-      await this.#o.settings.update(guildId, (s) => {
-        const current = s.feeds[type];
-        if (current && current.channelId === sub.channelId) current.backfill = 0;
-      });
+  async #backfill(type: FeedType, posts: FeedPost[], subs: GuildSubscription[]): Promise<void> {
+    for (const { guildId, sub } of subs) {
+      if (sub.backfill <= 0 || this.#broken.has(`${guildId}:${type}`)) continue;
+      let broken = false;
+      for (const post of posts.slice(0, sub.backfill).reverse()) {
+        if ((await this.#deliver(type, post, guildId, sub)) === 'broken') {
+          broken = true;
+          break;
+        }
+      }
+      // Cleared only while the channel is still the one backfilled (the patch is conditional on it).
+      if (!broken) await this.#o.settings.clearBackfill(guildId, type, sub.channelId);
     }
   }
 
-  async #deliver(type: FeedType, post: FeedPost, guildId: string, sub: { channelId: string; roleId: string | null; publish: boolean }): Promise<'done' | 'retry'> {
+  async #deliver(type: FeedType, post: FeedPost, guildId: string, sub: { channelId: string; roleId: string | null; publish: boolean }): Promise<'done' | 'retry' | 'broken'> {
     const payload = toMessagePayload(feedPostView(type, post, sub.roleId));
     const outcome = await this.#o.ledger.deliver({ feed: type, postId: post.id, channelId: sub.channelId }, payload, sub.publish);
     if (outcome.status === 'sent') {
-      await this.#o.settings.update(guildId, (s) => {
-        const current = s.feeds[type];
-        if (current?.channelId === sub.channelId) current.lastDelivered = { postId: post.id, at: this.#now() };
-      });
+      await this.#o.settings.markDelivered(guildId, type, sub.channelId, post.id, this.#now());
     } else if (outcome.status === 'broken') {
-      await this.#o.settings.update(guildId, (s) => {
-        const current = s.feeds[type];
-        if (current?.channelId === sub.channelId) current.broken = { code: outcome.code, reason: outcome.reason, at: this.#now() };
-      });
+      this.#broken.add(`${guildId}:${type}`);
+      await this.#o.settings.markBroken(guildId, type, sub.channelId, { code: outcome.code, reason: outcome.reason, at: this.#now() });
       this.#o.logger.warn({ guild: guildId, channel: sub.channelId, feed: type, code: outcome.code }, 'feed subscription marked broken');
+      return 'broken';
     }
     return outcome.status === 'retry' ? 'retry' : 'done';
   }

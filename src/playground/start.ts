@@ -13,9 +13,7 @@ import { createFeedTester } from '../feeds/test-post.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { createCommandContext, type ApiServices } from '../services.js';
-import { closeCacheStore } from '../cache/store.js';
-import { GuildSettingsRepository } from '../store/guild-settings.js';
-import { createStateStore } from '../store/state-store.js';
+import { openState } from '../store/state.js';
 import { buildPageAssets } from './bundle.js';
 import { playgroundChannelAccess, playgroundFeedTransport } from './channels.js';
 import type { Definition } from './command-line.js';
@@ -71,17 +69,18 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   const modules = o.commands ?? defaultCommands;
   const messages = new MessageStore();
   const transport = playgroundFeedTransport(messages);
-  const state = createStateStore({ dataDir: o.config.dataDir, file: PLAYGROUND_STATE_FILE, namespace: 'rivals:playground' });
-  const settings = new GuildSettingsRepository(state);
-  const context = createCommandContext(o.services.api, state, playgroundChannelAccess(), Date.now, createFeedTester(o.services.api, settings, transport));
+  const state = await openState({ dataDir: o.config.dataDir, file: PLAYGROUND_STATE_FILE, importLegacy: false, logger });
+  const settings = state.settings;
+  const context = createCommandContext(o.services.api, state, o.services.cacheStore, playgroundChannelAccess(), Date.now, createFeedTester(o.services.api, settings, transport));
   const router = new Router(modules);
   const interactions = new PlaygroundInteractions({ router, context, messages, logger, ackDeadlineMs: o.ackDeadlineMs });
   const feedLogger = o.logger.child({ component: 'playground-feeds' });
   const poller = new FeedPoller({
     api: o.services.api,
-    state,
+    db: state.database.db,
+    feedState: state.feedState,
     settings,
-    ledger: new DeliveryLedger(state, transport, feedLogger),
+    ledger: new DeliveryLedger(state.database.db, transport, feedLogger),
     leadership: SOLE_LEADER,
     logger: feedLogger,
     intervalSeconds: o.feedPollSeconds ?? o.config.feedPollSeconds,
@@ -135,7 +134,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
       await poller.stop();
       await interactions.settle();
       await server.close();
-      await closeCacheStore(state);
+      await state.close();
     },
   };
 }

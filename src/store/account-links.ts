@@ -1,23 +1,18 @@
 /**
  * Account links (issue: /link, /unlink): the game accounts a Discord user linked, and which one is
- * their default. Stored under `links:<userId>`, versioned.
+ * their default. Rows of `account_links`, keyed by (user, uid); changes are transactions.
  */
-import type Keyv from 'keyv';
-import { z } from 'zod';
+import { withDeadline, type Db } from './database.js';
 
 /** Most accounts one user may link. */
 export const MAX_LINKED_ACCOUNTS = 5;
 
-const linksV1 = z.object({
-  v: z.literal(1),
-  accounts: z.array(z.object({ uid: z.string(), name: z.string(), linkedAt: z.number() })).max(MAX_LINKED_ACCOUNTS),
-  defaultUid: z.string().nullable(),
-});
-/** A user's linked accounts. */
-export type AccountLinks = z.output<typeof linksV1>;
-
-const key = (userId: string) => `links:${userId}`;
-const empty = (): AccountLinks => ({ v: 1, accounts: [], defaultUid: null });
+/** A user's linked accounts, oldest link first. */
+export interface AccountLinks {
+  v: 1;
+  accounts: { uid: string; name: string; linkedAt: number }[];
+  defaultUid: string | null;
+}
 
 /** Thrown by {@link AccountLinksRepository.link} when the user already has the most accounts. */
 export class TooManyLinksError extends Error {
@@ -27,12 +22,16 @@ export class TooManyLinksError extends Error {
   }
 }
 
+/** Reads and writes account links. Every call has a deadline and throws {@link StoreUnavailableError} past it or on a store failure. */
 export class AccountLinksRepository {
-  constructor(private readonly store: Keyv) {}
+  constructor(
+    private readonly db: Db,
+    private readonly deadlines: { readMs: number; writeMs: number } = { readMs: 1_500, writeMs: 3_000 },
+  ) {}
 
+  /** @throws {StoreUnavailableError} */
   async get(userId: string): Promise<AccountLinks> {
-    const parsed = linksV1.safeParse(await this.store.get(key(userId)));
-    return parsed.success ? parsed.data : empty();
+    return withDeadline('read account links', this.deadlines.readMs, () => this.#load(this.db, userId));
   }
 
   /** The uid `/player` uses for this user with no query: their default, else their first link; null if none. */
@@ -42,32 +41,61 @@ export class AccountLinksRepository {
   }
 
   /**
-   * Links an account (or refreshes its name), making it the default when `makeDefault` or when it is
-   * the first. Resolves once durable.
+   * Links an account (or refreshes its name), making it the default when `makeDefault` or when the
+   * user has no default. Resolves once committed.
    * @throws {TooManyLinksError} past {@link MAX_LINKED_ACCOUNTS}.
+   * @throws {StoreUnavailableError}
    */
   async link(userId: string, account: { uid: string; name: string }, makeDefault: boolean, now = Date.now()): Promise<AccountLinks> {
-    const links = await this.get(userId);
-    const existing = links.accounts.find((a) => a.uid === account.uid);
-    if (existing) existing.name = account.name;
-    else {
-      if (links.accounts.length >= MAX_LINKED_ACCOUNTS) throw new TooManyLinksError();
-      links.accounts.push({ ...account, linkedAt: now });
-    }
-    if (makeDefault || links.defaultUid === null) links.defaultUid = account.uid;
-    await this.store.set(key(userId), linksV1.parse(links));
-    return links;
+    return withDeadline('save account link', this.deadlines.writeMs, () =>
+      this.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('account_links')
+          .values({ user_id: userId, uid: account.uid, name: account.name, linked_at: now, is_default: 0 })
+          .onConflict((oc) => oc.columns(['user_id', 'uid']).doUpdateSet({ name: account.name }))
+          .execute();
+        const links = await this.#load(trx, userId);
+        if (links.accounts.length > MAX_LINKED_ACCOUNTS) throw new TooManyLinksError();
+        if (makeDefault || links.defaultUid === null) {
+          await trx.updateTable('account_links').set((eb) => ({ is_default: eb.case().when('uid', '=', account.uid).then(1).else(0).end() })).where('user_id', '=', userId).execute();
+          links.defaultUid = account.uid;
+        }
+        return links;
+      }),
+    ).catch((err: unknown) => {
+      throw (err as { cause?: unknown }).cause instanceof TooManyLinksError ? (err as { cause: TooManyLinksError }).cause : err;
+    });
   }
 
-  /** Unlinks one account (by uid or name, case-insensitive), or all with no argument. @returns the accounts removed. */
+  /**
+   * Unlinks one account (by uid or name, case-insensitive), or all with no argument; the oldest
+   * remaining link becomes the default if the default went.
+   * @returns the accounts removed.
+   * @throws {StoreUnavailableError}
+   */
   async unlink(userId: string, which?: string): Promise<AccountLinks['accounts']> {
-    const links = await this.get(userId);
-    const w = which?.trim().toLowerCase();
-    const removed = w === undefined ? links.accounts : links.accounts.filter((a) => a.uid === w || a.name.toLowerCase() === w);
-    links.accounts = links.accounts.filter((a) => !removed.includes(a));
-    if (links.defaultUid !== null && !links.accounts.some((a) => a.uid === links.defaultUid)) links.defaultUid = links.accounts[0]?.uid ?? null;
-    if (links.accounts.length === 0) await this.store.delete(key(userId));
-    else await this.store.set(key(userId), linksV1.parse(links));
-    return removed;
+    return withDeadline('remove account link', this.deadlines.writeMs, () =>
+      this.db.transaction().execute(async (trx) => {
+        const w = which?.trim().toLowerCase();
+        const links = await this.#load(trx, userId);
+        const removed = w === undefined ? links.accounts : links.accounts.filter((a) => a.uid === w || a.name.toLowerCase() === w);
+        if (removed.length === 0) return removed;
+        await trx.deleteFrom('account_links').where('user_id', '=', userId).where('uid', 'in', removed.map((a) => a.uid)).execute();
+        const left = links.accounts.filter((a) => !removed.includes(a));
+        if (left.length > 0 && !left.some((a) => a.uid === links.defaultUid)) {
+          await trx.updateTable('account_links').set({ is_default: 1 }).where('user_id', '=', userId).where('uid', '=', left[0]!.uid).execute();
+        }
+        return removed;
+      }),
+    );
+  }
+
+  async #load(db: Db, userId: string): Promise<AccountLinks> {
+    const rows = await db.selectFrom('account_links').selectAll().where('user_id', '=', userId).orderBy('linked_at').orderBy('uid').execute();
+    return {
+      v: 1,
+      accounts: rows.map((r) => ({ uid: r.uid, name: r.name, linkedAt: Number(r.linked_at) })),
+      defaultUid: rows.find((r) => r.is_default === 1)?.uid ?? null,
+    };
   }
 }

@@ -1,11 +1,21 @@
 /**
  * Per-guild settings (issue: server setup with /config): feed channels with their ping roles, the
- * default leaderboard platform, and whether answers are ephemeral by default. Stored under
- * `guild:<guildId>`; records are validated on read and older versions migrated.
+ * default leaderboard platform, and whether answers are ephemeral by default.
+ *
+ * Rows: `guild_settings` (one per guild, with a `version`) and `feed_subscriptions` (one per guild and
+ * feed, indexed by feed). Every change bumps the guild's version inside one transaction, and an admin's
+ * change applies only if the version it read is still current (else it is read again and re-applied),
+ * so two admins changing different settings, or an admin and the feed poller, never undo each other.
+ *
+ * Reads on the reply path come from an in-process cache (bounded, short TTL, invalidated by every
+ * change made through this repository and by {@link GuildSettingsRepository.invalidate} for changes
+ * made by other processes), and every call has a deadline ({@link StoreUnavailableError}).
  */
-import type Keyv from 'keyv';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import { PLATFORMS } from '../api/endpoints.js';
+import { PLATFORMS, type Platform } from '../api/endpoints.js';
+import { withDeadline, type Db } from './database.js';
+import type { FeedSubscriptionsTable } from './schema.js';
 
 /** The feeds a channel can subscribe to. */
 export const FEED_TYPES = ['patchNotes', 'balances', 'devDiaries', 'gameVersions'] as const;
@@ -35,36 +45,234 @@ const settingsV1 = z.object({
 });
 /** A guild's settings. */
 export type GuildSettings = z.output<typeof settingsV1>;
+/** Parses a settings record of the former key-value store (`guild:<id>`, v1): the import at start uses it. */
+export const parseLegacySettings = (raw: unknown): GuildSettings | undefined => settingsV1.safeParse(raw).data;
 
 /** Settings of a guild that never ran /config. */
 export const DEFAULT_SETTINGS: GuildSettings = { v: 1, feeds: {}, leaderboardPlatform: 'pc', ephemeralByDefault: false };
 
-const key = (guildId: string) => `guild:${guildId}`;
+/** A guild's subscription to one feed, as the poller reads it. */
+export interface GuildSubscription {
+  guildId: string;
+  sub: FeedSubscription;
+}
 
-/** Reads and writes guild settings. */
+export interface GuildSettingsOptions {
+  /** Deadline of a read, ms (default 1,500). */
+  readDeadlineMs?: number;
+  /** Deadline of a change, ms (default 3,000). */
+  writeDeadlineMs?: number;
+  /** How long a cached guild is trusted without invalidation, ms (default 30 s): bounds staleness across processes without Redis. */
+  cacheTtlMs?: number;
+  /** Guilds cached (default 10,000). */
+  cacheMax?: number;
+  now?: () => number;
+}
+
+/** Thrown inside a change transaction when another writer got there first. */
+class VersionConflict extends Error {}
+const MAX_ATTEMPTS = 8;
+
+type Loaded = { settings: GuildSettings; version: number | null };
+
+/** Reads and writes guild settings and feed subscriptions. */
 export class GuildSettingsRepository {
-  constructor(private readonly store: Keyv) {}
+  readonly #cache: LRUCache<string, Loaded>;
+  readonly #o: Required<GuildSettingsOptions>;
+  /** Told of every change made here (guild id), to tell other processes (src/store/settings-sync.ts). */
+  onChange: ((guildId: string) => void) | undefined;
 
-  /** The guild's settings (defaults for a guild never configured or a record that no longer parses). */
-  async get(guildId: string): Promise<GuildSettings> {
-    const raw = await this.store.get(key(guildId));
-    const parsed = settingsV1.safeParse(raw);
-    return parsed.success ? parsed.data : structuredClone(DEFAULT_SETTINGS);
+  constructor(
+    private readonly db: Db,
+    options: GuildSettingsOptions = {},
+  ) {
+    this.#o = { readDeadlineMs: 1_500, writeDeadlineMs: 3_000, cacheTtlMs: 30_000, cacheMax: 10_000, now: Date.now, ...options };
+    this.#cache = new LRUCache({ max: this.#o.cacheMax, ttl: this.#o.cacheTtlMs });
   }
 
   /**
-   * Applies `change` to the guild's settings and stores the result; resolves once it is durable.
-   * @returns the new settings.
+   * The guild's settings (defaults for a guild never configured), from the cache when it has them,
+   * else one indexed read.
+   * @throws {StoreUnavailableError} when the store fails or misses the read deadline.
    */
-  async update(guildId: string, change: (current: GuildSettings) => GuildSettings | void): Promise<GuildSettings> {
-    const current = await this.get(guildId);
-    const next = settingsV1.parse(change(current) ?? current);
-    await this.store.set(key(guildId), next);
-    return next;
+  async get(guildId: string): Promise<GuildSettings> {
+    const cached = this.#cache.get(guildId);
+    if (cached) return structuredClone(cached.settings);
+    const loaded = await withDeadline('read guild settings', this.#o.readDeadlineMs, () => this.#load(this.db, guildId));
+    this.#cache.set(guildId, loaded);
+    return structuredClone(loaded.settings);
   }
 
-  /** Forgets every setting of the guild. */
-  async reset(guildId: string): Promise<void> {
-    await this.store.delete(key(guildId));
+  /** The cached settings, if any, without touching the store (the acknowledgement path). */
+  peek(guildId: string): GuildSettings | undefined {
+    return this.#cache.get(guildId)?.settings;
   }
+
+  /** Forgets the cached settings of a guild (another process changed them). */
+  invalidate(guildId: string): void {
+    this.#cache.delete(guildId);
+  }
+
+  /**
+   * Applies `change` to the guild's current settings and stores the result in one transaction,
+   * re-reading and re-applying it if another writer changed the guild meanwhile. Resolves once committed.
+   * @returns the new settings.
+   * @throws {StoreUnavailableError} when the store fails or misses the deadline (nothing is half-written).
+   */
+  async update(guildId: string, change: (current: GuildSettings) => GuildSettings | void): Promise<GuildSettings> {
+    const saved = await withDeadline('save guild settings', this.#o.writeDeadlineMs, async () => {
+      for (let attempt = 1; ; attempt++) {
+        const current = await this.#load(this.db, guildId);
+        const draft = structuredClone(current.settings);
+        const next = settingsV1.parse(change(draft) ?? draft);
+        try {
+          const version = await this.db.transaction().execute((trx) => this.#write(trx, guildId, current, next));
+          return { settings: next, version };
+        } catch (err) {
+          if (!(err instanceof VersionConflict) || attempt >= MAX_ATTEMPTS) throw err;
+        }
+      }
+    });
+    this.#changed(guildId, saved);
+    return structuredClone(saved.settings);
+  }
+
+  /**
+   * Forgets every setting of the guild.
+   * @throws {StoreUnavailableError}
+   */
+  async reset(guildId: string): Promise<void> {
+    await withDeadline('reset guild settings', this.#o.writeDeadlineMs, () =>
+      this.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('guild_settings').where('guild_id', '=', guildId).execute();
+        await trx.deleteFrom('feed_subscriptions').where('guild_id', '=', guildId).execute();
+      }),
+    );
+    this.#changed(guildId, { settings: structuredClone(DEFAULT_SETTINGS), version: null });
+  }
+
+  /**
+   * The working subscriptions of one feed (not marked broken): one indexed query, never a scan.
+   * No deadline: the poller runs off the reply path.
+   */
+  async subscriptions(feed: FeedType): Promise<GuildSubscription[]> {
+    const rows = await this.db.selectFrom('feed_subscriptions').selectAll().where('feed', '=', feed).where('broken_at', 'is', null).execute();
+    return rows.map((r) => ({ guildId: r.guild_id, sub: subscriptionOf(r) }));
+  }
+
+  /** The poller sent `postId` to the guild's channel for `feed` (ignored if the channel changed since). */
+  async markDelivered(guildId: string, feed: FeedType, channelId: string, postId: string, at: number): Promise<void> {
+    await this.#patchSubscription(guildId, feed, channelId, { last_post_id: postId, last_delivered_at: at });
+  }
+
+  /** Deliveries to the channel fail for a reason retrying cannot fix: the poller stops using it until an admin sets it again. */
+  async markBroken(guildId: string, feed: FeedType, channelId: string, broken: { code: number | null; reason: string; at: number }): Promise<void> {
+    await this.#patchSubscription(guildId, feed, channelId, { broken_code: broken.code, broken_reason: broken.reason, broken_at: broken.at });
+  }
+
+  /** The backfill asked for when the channel was set is done. */
+  async clearBackfill(guildId: string, feed: FeedType, channelId: string): Promise<void> {
+    await this.#patchSubscription(guildId, feed, channelId, { backfill: 0 });
+  }
+
+  /** A column-level change to one subscription, applied only while it still names `channelId`, bumping the guild's version. */
+  async #patchSubscription(guildId: string, feed: FeedType, channelId: string, patch: Partial<FeedSubscriptionsTable>): Promise<void> {
+    const changed = await this.db.transaction().execute(async (trx) => {
+      const r = await trx.updateTable('feed_subscriptions').set(patch).where('guild_id', '=', guildId).where('feed', '=', feed).where('channel_id', '=', channelId).executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) return false;
+      await trx.updateTable('guild_settings').set((eb) => ({ version: eb('version', '+', 1), updated_at: this.#o.now() })).where('guild_id', '=', guildId).execute();
+      return true;
+    });
+    if (changed) {
+      this.#cache.delete(guildId);
+      this.onChange?.(guildId);
+    }
+  }
+
+  #changed(guildId: string, loaded: Loaded): void {
+    this.#cache.set(guildId, loaded);
+    this.onChange?.(guildId);
+  }
+
+  async #load(db: Db, guildId: string): Promise<Loaded> {
+    const rows = await db
+      .selectFrom('guild_settings as g')
+      .leftJoin('feed_subscriptions as f', 'f.guild_id', 'g.guild_id')
+      .select(['g.leaderboard_platform', 'g.ephemeral_by_default', 'g.version'])
+      .select(['f.feed', 'f.channel_id', 'f.role_id', 'f.since', 'f.publish', 'f.backfill', 'f.broken_code', 'f.broken_reason', 'f.broken_at', 'f.last_post_id', 'f.last_delivered_at'])
+      .where('g.guild_id', '=', guildId)
+      .execute();
+    const first = rows[0];
+    if (!first) return { settings: structuredClone(DEFAULT_SETTINGS), version: null };
+    const settings: GuildSettings = {
+      v: 1,
+      feeds: {},
+      leaderboardPlatform: (PLATFORMS as readonly string[]).includes(first.leaderboard_platform) ? (first.leaderboard_platform as Platform) : 'pc',
+      ephemeralByDefault: first.ephemeral_by_default === 1,
+    };
+    for (const r of rows) {
+      if (r.feed === null || !(FEED_TYPES as readonly string[]).includes(r.feed)) continue;
+      settings.feeds[r.feed as FeedType] = subscriptionOf(r as unknown as FeedSubscriptionsTable);
+    }
+    return { settings, version: Number(first.version) };
+  }
+
+  /** Writes `next` over `current` (changed feed rows only). @returns the new version. @throws {VersionConflict} */
+  async #write(trx: Db, guildId: string, current: Loaded, next: GuildSettings): Promise<number> {
+    const now = this.#o.now();
+    const columns = { leaderboard_platform: next.leaderboardPlatform, ephemeral_by_default: next.ephemeralByDefault ? 1 : 0, updated_at: now };
+    if (current.version === null) {
+      const r = await trx.insertInto('guild_settings').values({ guild_id: guildId, ...columns, version: 1 }).onConflict((oc) => oc.column('guild_id').doNothing()).executeTakeFirst();
+      if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) throw new VersionConflict();
+    } else {
+      const r = await trx.updateTable('guild_settings').set({ ...columns, version: current.version + 1 }).where('guild_id', '=', guildId).where('version', '=', current.version).executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) throw new VersionConflict();
+    }
+    for (const feed of FEED_TYPES) {
+      const before = current.settings.feeds[feed];
+      const after = next.feeds[feed];
+      if (JSON.stringify(before) === JSON.stringify(after)) continue;
+      if (!after) {
+        await trx.deleteFrom('feed_subscriptions').where('guild_id', '=', guildId).where('feed', '=', feed).execute();
+        continue;
+      }
+      const row = rowOf(guildId, feed, after);
+      await trx
+        .insertInto('feed_subscriptions')
+        .values(row)
+        .onConflict((oc) => oc.columns(['guild_id', 'feed']).doUpdateSet({ ...row }))
+        .execute();
+    }
+    return (current.version ?? 0) + 1;
+  }
+}
+
+/** A `feed_subscriptions` row from a subscription. */
+export function rowOf(guildId: string, feed: FeedType, s: FeedSubscription): FeedSubscriptionsTable {
+  return {
+    guild_id: guildId,
+    feed,
+    channel_id: s.channelId,
+    role_id: s.roleId,
+    since: s.since,
+    publish: s.publish ? 1 : 0,
+    backfill: s.backfill,
+    broken_code: s.broken?.code ?? null,
+    broken_reason: s.broken?.reason ?? null,
+    broken_at: s.broken?.at ?? null,
+    last_post_id: s.lastDelivered?.postId ?? null,
+    last_delivered_at: s.lastDelivered?.at ?? null,
+  };
+}
+
+function subscriptionOf(r: Omit<FeedSubscriptionsTable, 'guild_id' | 'feed'>): FeedSubscription {
+  return {
+    channelId: r.channel_id,
+    roleId: r.role_id,
+    since: Number(r.since),
+    publish: r.publish === 1,
+    backfill: r.backfill,
+    broken: r.broken_at === null ? null : { code: r.broken_code, reason: r.broken_reason ?? '', at: Number(r.broken_at) },
+    lastDelivered: r.last_post_id === null ? null : { postId: r.last_post_id, at: Number(r.last_delivered_at ?? 0) },
+  };
 }

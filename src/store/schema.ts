@@ -1,0 +1,173 @@
+/**
+ * The relational schema of durable state (STYLE.md principle 8): the row types Kysely checks every
+ * query against, and the versioned migrations that create them. One schema for both engines:
+ * booleans are 0/1 integers and times are milliseconds since the epoch in 64-bit integers, so a row
+ * reads the same from SQLite and PostgreSQL.
+ */
+import { type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+/** `guild_settings`: one row per guild that ran `/config`. */
+export interface GuildSettingsTable {
+  guild_id: string;
+  /** `pc`, `ps` or `xbox` (src/api/endpoints.ts PLATFORMS). */
+  leaderboard_platform: string;
+  /** 0 or 1. */
+  ephemeral_by_default: number;
+  /** Bumped by every change to the guild's settings or subscriptions: optimistic concurrency. */
+  version: number;
+  /** ms since the epoch. */
+  updated_at: number;
+}
+
+/** `feed_subscriptions`: a guild's channel for one feed; indexed by feed so a poll reads one feed's channels. */
+export interface FeedSubscriptionsTable {
+  guild_id: string;
+  /** A {@link FeedType}. */
+  feed: string;
+  channel_id: string;
+  role_id: string | null;
+  /** When the channel was set, ms since the epoch. */
+  since: number;
+  /** 0 or 1. */
+  publish: number;
+  /** Latest existing posts still to send once (0–10). */
+  backfill: number;
+  /** Set (with reason and time) when deliveries fail for a reason retrying cannot fix. */
+  broken_code: number | null;
+  broken_reason: string | null;
+  broken_at: number | null;
+  last_post_id: string | null;
+  last_delivered_at: number | null;
+}
+
+/** `deliveries`: the delivery ledger; the primary key (feed, post, channel) makes a claim an insert that succeeds once. */
+export interface DeliveriesTable {
+  feed: string;
+  post_id: string;
+  channel_id: string;
+  /** `claimed` (sending, or waiting to retry), `done` or `failed` (given up). */
+  state: 'claimed' | 'done' | 'failed';
+  attempts: number;
+  /** Time of the last change, ms since the epoch; retention prunes by it. */
+  at: number;
+  message_id: string | null;
+}
+
+/** `account_links`: a Discord user's linked game accounts; at most one row per user is the default. */
+export interface AccountLinksTable {
+  user_id: string;
+  uid: string;
+  name: string;
+  linked_at: number;
+  /** 0 or 1. */
+  is_default: number;
+}
+
+/** `feed_state`: per feed, the ids of the posts already seen (JSON array, newest first, bounded). */
+export interface FeedStateTable {
+  feed: string;
+  seen: string;
+  updated_at: number;
+}
+
+/** `fan_outs`: posts found by the poller; pending until every subscribed channel is settled. */
+export interface FanOutsTable {
+  feed: string;
+  post_id: string;
+  /** The post as JSON ({@link FeedPost}). */
+  post: string;
+  found_at: number;
+  /** Null while pending; retention prunes finished rows. */
+  finished_at: number | null;
+}
+
+/** `meta`: one-off markers (the import of the former key-value state). */
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+/** Every table, for `Kysely<Tables>`. */
+export interface Tables {
+  guild_settings: GuildSettingsTable;
+  feed_subscriptions: FeedSubscriptionsTable;
+  deliveries: DeliveriesTable;
+  account_links: AccountLinksTable;
+  feed_state: FeedStateTable;
+  fan_outs: FanOutsTable;
+  meta: MetaTable;
+}
+
+/** Migrations in order; a name is never reused or edited once released. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_initial': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('guild_settings')
+        .addColumn('guild_id', 'text', (c) => c.primaryKey())
+        .addColumn('leaderboard_platform', 'text', (c) => c.notNull().defaultTo('pc'))
+        .addColumn('ephemeral_by_default', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('feed_subscriptions')
+        .addColumn('guild_id', 'text', (c) => c.notNull())
+        .addColumn('feed', 'text', (c) => c.notNull())
+        .addColumn('channel_id', 'text', (c) => c.notNull())
+        .addColumn('role_id', 'text')
+        .addColumn('since', 'bigint', (c) => c.notNull())
+        .addColumn('publish', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('backfill', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('broken_code', 'integer')
+        .addColumn('broken_reason', 'text')
+        .addColumn('broken_at', 'bigint')
+        .addColumn('last_post_id', 'text')
+        .addColumn('last_delivered_at', 'bigint')
+        .addPrimaryKeyConstraint('feed_subscriptions_pk', ['guild_id', 'feed'])
+        .execute();
+      await db.schema.createIndex('feed_subscriptions_by_feed').on('feed_subscriptions').columns(['feed', 'broken_at']).execute();
+      await db.schema
+        .createTable('deliveries')
+        .addColumn('feed', 'text', (c) => c.notNull())
+        .addColumn('post_id', 'text', (c) => c.notNull())
+        .addColumn('channel_id', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addColumn('message_id', 'text')
+        .addPrimaryKeyConstraint('deliveries_pk', ['feed', 'post_id', 'channel_id'])
+        .execute();
+      await db.schema.createIndex('deliveries_by_time').on('deliveries').column('at').execute();
+      await db.schema
+        .createTable('account_links')
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('uid', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('linked_at', 'bigint', (c) => c.notNull())
+        .addColumn('is_default', 'integer', (c) => c.notNull().defaultTo(0))
+        .addPrimaryKeyConstraint('account_links_pk', ['user_id', 'uid'])
+        .execute();
+      await db.schema
+        .createTable('feed_state')
+        .addColumn('feed', 'text', (c) => c.primaryKey())
+        .addColumn('seen', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('fan_outs')
+        .addColumn('feed', 'text', (c) => c.notNull())
+        .addColumn('post_id', 'text', (c) => c.notNull())
+        .addColumn('post', 'text', (c) => c.notNull())
+        .addColumn('found_at', 'bigint', (c) => c.notNull())
+        .addColumn('finished_at', 'bigint')
+        .addPrimaryKeyConstraint('fan_outs_pk', ['feed', 'post_id'])
+        .execute();
+      await db.schema.createIndex('fan_outs_by_finish').on('fan_outs').columns(['finished_at']).execute();
+      await db.schema.createTable('meta').addColumn('key', 'text', (c) => c.primaryKey()).addColumn('value', 'text', (c) => c.notNull()).execute();
+    },
+  },
+};
+
+/** Serves {@link MIGRATIONS} to Kysely's Migrator (no directory scanning: STYLE.md principle 6). */
+export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
