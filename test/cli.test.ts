@@ -46,7 +46,7 @@ describe('npm run cli', () => {
       expect(code, uid).toBe(0);
       expect(stdout).toMatch(/^# Team A · (Victory|Defeat)$/m);
     }
-  }, 60_000);
+  }, 240_000);
 
   it('exits 1 when the bot answers with an error message', async () => {
     const { code, stdout } = await cli(['hero', 'name:zzqqxx']);

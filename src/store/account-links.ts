@@ -49,9 +49,12 @@ export class AccountLinksRepository {
   async link(userId: string, account: { uid: string; name: string }, makeDefault: boolean, now = Date.now()): Promise<AccountLinks> {
     return withDeadline('save account link', this.deadlines.writeMs, () =>
       this.db.transaction().execute(async (trx) => {
+        // Links keep the order they were made in, even when two share a millisecond.
+        const last = await trx.selectFrom('account_links').select((eb) => eb.fn.max('linked_at').as('at')).where('user_id', '=', userId).executeTakeFirst();
+        const linkedAt = Math.max(now, Number(last?.at ?? Number.NEGATIVE_INFINITY) + 1);
         await trx
           .insertInto('account_links')
-          .values({ user_id: userId, uid: account.uid, name: account.name, linked_at: now, is_default: 0 })
+          .values({ user_id: userId, uid: account.uid, name: account.name, linked_at: linkedAt, is_default: 0 })
           .onConflict((oc) => oc.columns(['user_id', 'uid']).doUpdateSet({ name: account.name }))
           .execute();
         const links = await this.#load(trx, userId);
