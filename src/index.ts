@@ -35,7 +35,7 @@ try {
 } catch (err) {
   if (!(err instanceof StoreOpenError)) throw err;
   // One line naming the place and what to do (README, "Durable state"), and a distinct exit code.
-  logger.fatal({ store: err.location, cause: (err.cause as Error | undefined)?.message }, err.message);
+  logger.fatal({ store: err.location }, err.message);
   logger.flush();
   process.exit(EXIT_STORE_UNAVAILABLE);
 }

@@ -1,11 +1,12 @@
 /**
  * Exactly-once delivery of a feed post to a channel. A delivery is claimed in the `deliveries` table
  * before it is sent and marked done after: the first claim is an insert that only one process can
- * make (primary key (feed, post, channel)), and a retry's claim is a compare-and-set on the attempt
- * count, so two processes never both send one delivery. The one ambiguous case, a crash between the send and the mark, is
- * closed by Discord itself: every send carries a deterministic `nonce` with `enforce_nonce`
- * (Discord: "Create Message"), so a retried send returns the message already created instead of
- * posting it twice.
+ * make (primary key (feed, post, channel)), and a retry's claim is a compare-and-set on the state and
+ * attempt count, so two processes never both send one delivery. A claim in progress is held for
+ * {@link CLAIM_LEASE_MS}: another process takes it over only after that, as it would a claim left by
+ * a crash. The one ambiguous case, a crash between the send and the mark, is closed by Discord
+ * itself: every send carries a deterministic `nonce` with `enforce_nonce` (Discord: "Create
+ * Message"), so a retried send returns the message already created instead of posting it twice.
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/database.js';
@@ -40,16 +41,26 @@ export function classifyError(err: unknown): { kind: 'broken'; code: number; rea
 /** Attempts before a delivery that keeps failing for a temporary reason is given up. */
 export const MAX_ATTEMPTS = 5;
 /**
- * Wait before retry number `attempts + 1` after a temporary failure: none after the first attempt
- * (a claim left by a crash is retried at once), then 30 s doubling up to 30 min.
+ * Wait before retry number `attempts + 1` after a temporary failure: none after the first attempt,
+ * then 30 s doubling up to 30 min.
  */
 export function retryDelayMs(attempts: number): number {
   return attempts <= 1 ? 0 : Math.min(30_000 * 2 ** (attempts - 2), 30 * 60_000);
 }
 
+/**
+ * How long a claim keeps other processes from sending the delivery (ms): a send in progress is never
+ * doubled by a second process, and a claim left by a crash is retried once this has passed.
+ */
+export const CLAIM_LEASE_MS = 5 * 60_000;
+
 /** A delivery's stored record. */
 export interface DeliveryRecord {
-  state: 'claimed' | 'done' | 'failed';
+  /**
+   * `claimed`: an attempt is sending (or crashed while sending); `retry`: the last attempt failed for a
+   * temporary reason and waits for its back-off; `done`; `failed` (given up, or broken).
+   */
+  state: 'claimed' | 'retry' | 'done' | 'failed';
   attempts: number;
   /** Time of the last change, ms since the epoch. */
   at: number;
@@ -117,6 +128,7 @@ export class DeliveryLedger {
         return { status: 'broken', code: c.code, reason: c.reason };
       }
       if (attempts >= MAX_ATTEMPTS) await this.#settle(k, 'failed', null);
+      else await this.#release(k, attempts);
       return { status: 'retry', reason: c.reason };
     }
     if (publish) {
@@ -140,19 +152,34 @@ export class DeliveryLedger {
     if (!previous) return { status: 'not', outcome: { status: 'retry', reason: 'claimed elsewhere' } };
     if (previous.state === 'done') return { status: 'not', outcome: { status: 'skipped', reason: 'done' } };
     if (previous.state === 'failed') return { status: 'not', outcome: { status: 'skipped', reason: 'failed' } };
+    // Another process is sending it (or crashed while sending: taken over once the lease has passed).
+    if (previous.state === 'claimed' && at < previous.at + Math.max(CLAIM_LEASE_MS, retryDelayMs(previous.attempts))) return { status: 'not', outcome: { status: 'retry', reason: 'claimed elsewhere' } };
     if (at < previous.at + retryDelayMs(previous.attempts)) return { status: 'not', outcome: { status: 'retry', reason: 'backing off' } };
     const attempts = previous.attempts + 1;
     const updated = await this.db
       .updateTable('deliveries')
-      .set({ attempts, at })
+      .set({ state: 'claimed', attempts, at })
       .where('feed', '=', k.feed)
       .where('post_id', '=', k.postId)
       .where('channel_id', '=', k.channelId)
-      .where('state', '=', 'claimed')
+      .where('state', '=', previous.state)
       .where('attempts', '=', previous.attempts)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return { status: 'not', outcome: { status: 'retry', reason: 'claimed elsewhere' } };
     return { status: 'claimed', attempts };
+  }
+
+  /** The attempt failed for a temporary reason: the delivery waits for its back-off (unless another process took the claim over meanwhile). */
+  async #release(k: DeliveryKey, attempts: number): Promise<void> {
+    await this.db
+      .updateTable('deliveries')
+      .set({ state: 'retry', at: this.now() })
+      .where('feed', '=', k.feed)
+      .where('post_id', '=', k.postId)
+      .where('channel_id', '=', k.channelId)
+      .where('state', '=', 'claimed')
+      .where('attempts', '=', attempts)
+      .execute();
   }
 
   async #settle(k: DeliveryKey, state: 'done' | 'failed', messageId: string | null): Promise<void> {

@@ -25,25 +25,50 @@ interface RedisLike {
 const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
-/** A Redis lock held for `ttlMs` and renewed on each check. */
+/**
+ * A Redis lock held for `ttlMs` and renewed on each check. Every check has a deadline (`timeoutMs`):
+ * while Redis is down node-redis queues commands until it reconnects, and a check waiting on that
+ * queue would hold the poll, and with it the shutdown (which waits for the poll), for the whole outage.
+ */
 export class RedisLeadership implements Leadership {
   readonly #owner = randomUUID();
   constructor(
     private readonly client: () => Promise<RedisLike>,
     private readonly key = 'rivals:feeds:leader',
     private readonly ttlMs = 60_000,
+    private readonly timeoutMs = 2_000,
   ) {}
 
+  /** @throws {Error} when Redis fails or does not answer within `timeoutMs` (the poll is skipped; a command left queued may still renew the lock later, which is harmless). */
   async isLeader(): Promise<boolean> {
-    const redis = await this.client();
-    const renewed = await redis.eval(RENEW, { keys: [this.key], arguments: [this.#owner, String(this.ttlMs)] });
-    if (Number(renewed) === 1) return true;
-    return (await redis.set(this.key, this.#owner, { condition: 'NX', expiration: { type: 'PX', value: this.ttlMs } })) === 'OK';
+    return this.#bounded('check the feed leadership', async () => {
+      const redis = await this.client();
+      const renewed = await redis.eval(RENEW, { keys: [this.key], arguments: [this.#owner, String(this.ttlMs)] });
+      if (Number(renewed) === 1) return true;
+      return (await redis.set(this.key, this.#owner, { condition: 'NX', expiration: { type: 'PX', value: this.ttlMs } })) === 'OK';
+    });
   }
 
+  /** @throws {Error} as {@link isLeader}; an unreleased lock expires after `ttlMs`. */
   async release(): Promise<void> {
-    const redis = await this.client();
-    await redis.eval(RELEASE, { keys: [this.key], arguments: [this.#owner] });
+    await this.#bounded('release the feed leadership', async () => {
+      const redis = await this.client();
+      await redis.eval(RELEASE, { keys: [this.key], arguments: [this.#owner] });
+    });
+  }
+
+  async #bounded<T>(what: string, run: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`could not ${what}: Redis did not answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+    });
+    const work = run();
+    work.catch(() => undefined); // a late failure after the deadline is not unhandled
+    try {
+      return await Promise.race([work, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
 

@@ -19,7 +19,7 @@ import type { Logger } from '../logger.js';
 import { toMessagePayload } from '../render/view.js';
 import type { Db } from '../store/database.js';
 import type { FeedStateRepository } from '../store/feed-state.js';
-import { FEED_TYPES, type FeedType, type GuildSettingsRepository, type GuildSubscription } from '../store/guild-settings.js';
+import { FEED_TYPES, type FeedSubscription, type FeedType, type GuildSettingsRepository, type GuildSubscription } from '../store/guild-settings.js';
 import { PRUNE_INTERVAL_MS, pruneState, RETENTION_MS } from '../store/retention.js';
 import type { DeliveryLedger } from './delivery.js';
 import type { Leadership } from './leadership.js';
@@ -178,19 +178,19 @@ export class FeedPoller {
           break;
         }
       }
-      // Cleared only while the channel is still the one backfilled (the patch is conditional on it).
-      if (!broken) await this.#o.settings.clearBackfill(guildId, type, sub.channelId);
+      // Cleared only while the subscription is still the one backfilled (the patch is conditional on it).
+      if (!broken) await this.#o.settings.clearBackfill(guildId, type, sub);
     }
   }
 
-  async #deliver(type: FeedType, post: FeedPost, guildId: string, sub: { channelId: string; roleId: string | null; publish: boolean }): Promise<'done' | 'retry' | 'broken'> {
+  async #deliver(type: FeedType, post: FeedPost, guildId: string, sub: FeedSubscription): Promise<'done' | 'retry' | 'broken'> {
     const payload = toMessagePayload(feedPostView(type, post, sub.roleId));
     const outcome = await this.#o.ledger.deliver({ feed: type, postId: post.id, channelId: sub.channelId }, payload, sub.publish);
     if (outcome.status === 'sent') {
-      await this.#o.settings.markDelivered(guildId, type, sub.channelId, post.id, this.#now());
+      await this.#o.settings.markDelivered(guildId, type, sub, post.id, this.#now());
     } else if (outcome.status === 'broken') {
       this.#broken.add(`${guildId}:${type}`);
-      await this.#o.settings.markBroken(guildId, type, sub.channelId, { code: outcome.code, reason: outcome.reason, at: this.#now() });
+      await this.#o.settings.markBroken(guildId, type, sub, { code: outcome.code, reason: outcome.reason, at: this.#now() });
       this.#o.logger.warn({ guild: guildId, channel: sub.channelId, feed: type, code: outcome.code }, 'feed subscription marked broken');
       return 'broken';
     }

@@ -11,7 +11,7 @@
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type DialectAdapter, type Driver } from 'kysely';
 import pg from 'pg';
 import { migrationProvider, type Tables } from './schema.js';
 
@@ -114,7 +114,7 @@ export async function migrateDatabase(database: Database, variable = 'DATA_DIR')
   const { error, results } = await new Migrator({ db: database.db, provider: migrationProvider }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new StoreOpenError(database.location, `the database at ${database.location} could not be migrated (migration ${failed}): ${reasonOf(error)}. Restore a backup or point ${variable} at a new database.`, { cause: error });
+    throw new StoreOpenError(database.location, `the database at ${database.location} could not be migrated (migration ${failed}): ${reasonOf(error)}. Check that the database user may create tables there, or restore a backup, or point ${variable} at a new database.`, { cause: error });
   }
 }
 
@@ -160,6 +160,10 @@ function openSqlite(options: DatabaseOptions): Database {
  * SQLite transactions that take the write lock when they begin (`BEGIN IMMEDIATE`), waiting up to the
  * busy timeout for another process: a transaction that reads then writes can then never fail to
  * upgrade its lock, so a read that decides a write is serialised across processes too.
+ * Migrations run in one such transaction (SQLite's DDL is transactional; Kysely's adapter says
+ * otherwise only to stay out of the way): two processes starting at once on a new file migrate it
+ * one after the other instead of both creating its tables, and a crash mid-migration leaves nothing
+ * half-created.
  */
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
@@ -171,6 +175,15 @@ class ImmediateSqliteDialect extends SqliteDialect {
     const driver = new SqliteDriver(this.#config);
     driver.beginTransaction = async (connection: DatabaseConnection) => void (await connection.executeQuery(CompiledQuery.raw('begin immediate')));
     return driver;
+  }
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
+
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
   }
 }
 
@@ -189,6 +202,10 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   });
   // Without a listener an idle connection dropped by the server would crash the process.
   pool.on('error', (err) => options.onIdleError?.(err));
+  // The pool listens only to idle connections: one checked out (Kysely holds it for a query or a whole
+  // transaction) emits 'error' with no listener when the server goes away, which would crash the process
+  // too. The error already reaches the query it failed, and the pool drops the connection on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   try {
     await pool.query('select 1');
   } catch (err) {

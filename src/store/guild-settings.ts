@@ -51,6 +51,9 @@ export const parseLegacySettings = (raw: unknown): GuildSettings | undefined => 
 /** Settings of a guild that never ran /config. */
 export const DEFAULT_SETTINGS: GuildSettings = { v: 1, feeds: {}, leaderboardPlatform: 'pc', ephemeralByDefault: false };
 
+/** Which subscription the poller worked on: its channel and when an admin set it ({@link FeedSubscription} `since`). */
+export type SubscriptionRef = Pick<FeedSubscription, 'channelId' | 'since'>;
+
 /** A guild's subscription to one feed, as the poller reads it. */
 export interface GuildSubscription {
   guildId: string;
@@ -71,6 +74,8 @@ export interface GuildSettingsOptions {
 
 /** Thrown inside a change transaction when another writer got there first. */
 class VersionConflict extends Error {}
+/** Thrown inside a mark's transaction to roll it back when the subscription changed since the poller read it. */
+class NotCurrent extends Error {}
 const MAX_ATTEMPTS = 8;
 
 type Loaded = { settings: GuildSettings; version: number | null };
@@ -160,29 +165,50 @@ export class GuildSettingsRepository {
     return rows.map((r) => ({ guildId: r.guild_id, sub: subscriptionOf(r) }));
   }
 
-  /** The poller sent `postId` to the guild's channel for `feed` (ignored if the channel changed since). */
-  async markDelivered(guildId: string, feed: FeedType, channelId: string, postId: string, at: number): Promise<void> {
-    await this.#patchSubscription(guildId, feed, channelId, { last_post_id: postId, last_delivered_at: at });
+  /** The poller sent `postId` to the subscription `target` (ignored if an admin set the feed again since). */
+  async markDelivered(guildId: string, feed: FeedType, target: SubscriptionRef, postId: string, at: number): Promise<void> {
+    await this.#patchSubscription(guildId, feed, target, { last_post_id: postId, last_delivered_at: at });
   }
 
   /** Deliveries to the channel fail for a reason retrying cannot fix: the poller stops using it until an admin sets it again. */
-  async markBroken(guildId: string, feed: FeedType, channelId: string, broken: { code: number | null; reason: string; at: number }): Promise<void> {
-    await this.#patchSubscription(guildId, feed, channelId, { broken_code: broken.code, broken_reason: broken.reason, broken_at: broken.at });
+  async markBroken(guildId: string, feed: FeedType, target: SubscriptionRef, broken: { code: number | null; reason: string; at: number }): Promise<void> {
+    await this.#patchSubscription(guildId, feed, target, { broken_code: broken.code, broken_reason: broken.reason, broken_at: broken.at });
   }
 
   /** The backfill asked for when the channel was set is done. */
-  async clearBackfill(guildId: string, feed: FeedType, channelId: string): Promise<void> {
-    await this.#patchSubscription(guildId, feed, channelId, { backfill: 0 });
+  async clearBackfill(guildId: string, feed: FeedType, target: SubscriptionRef): Promise<void> {
+    await this.#patchSubscription(guildId, feed, target, { backfill: 0 });
   }
 
-  /** A column-level change to one subscription, applied only while it still names `channelId`, bumping the guild's version. */
-  async #patchSubscription(guildId: string, feed: FeedType, channelId: string, patch: Partial<FeedSubscriptionsTable>): Promise<void> {
-    const changed = await this.db.transaction().execute(async (trx) => {
-      const r = await trx.updateTable('feed_subscriptions').set(patch).where('guild_id', '=', guildId).where('feed', '=', feed).where('channel_id', '=', channelId).executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 0) return false;
-      await trx.updateTable('guild_settings').set((eb) => ({ version: eb('version', '+', 1), updated_at: this.#o.now() })).where('guild_id', '=', guildId).execute();
-      return true;
-    });
+  /**
+   * A column-level change to one subscription, applied only while it is still the one the poller read
+   * (same channel, set at the same time), bumping the guild's version. An admin who sets the feed again
+   * meanwhile, even to the same channel (a new backfill, a fixed permission), keeps their change.
+   */
+  async #patchSubscription(guildId: string, feed: FeedType, target: SubscriptionRef, patch: Partial<FeedSubscriptionsTable>): Promise<void> {
+    const changed = await this.db
+      .transaction()
+      .execute(async (trx) => {
+        // The guild's row first, as every change takes it (#write): two transactions taking the same two
+        // rows in opposite orders deadlock on PostgreSQL, which then aborts one of them.
+        const g = await trx.updateTable('guild_settings').set((eb) => ({ version: eb('version', '+', 1), updated_at: this.#o.now() })).where('guild_id', '=', guildId).executeTakeFirst();
+        if (Number(g.numUpdatedRows) === 0) return false;
+        const r = await trx
+          .updateTable('feed_subscriptions')
+          .set(patch)
+          .where('guild_id', '=', guildId)
+          .where('feed', '=', feed)
+          .where('channel_id', '=', target.channelId)
+          .where('since', '=', target.since)
+          .executeTakeFirst();
+        // Not the subscription the poller read: roll the version back too.
+        if (Number(r.numUpdatedRows) === 0) throw new NotCurrent();
+        return true;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof NotCurrent) return false;
+        throw err;
+      });
     if (changed) {
       this.#cache.delete(guildId);
       this.onChange?.(guildId);

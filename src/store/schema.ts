@@ -45,8 +45,8 @@ export interface DeliveriesTable {
   feed: string;
   post_id: string;
   channel_id: string;
-  /** `claimed` (sending, or waiting to retry), `done` or `failed` (given up). */
-  state: 'claimed' | 'done' | 'failed';
+  /** `claimed` (an attempt is sending), `retry` (waiting to retry after a temporary failure), `done` or `failed` (given up). */
+  state: 'claimed' | 'retry' | 'done' | 'failed';
   attempts: number;
   /** Time of the last change, ms since the epoch; retention prunes by it. */
   at: number;

@@ -201,10 +201,8 @@ describe('error kinds', () => {
   it('timeout: a hung response', async () => {
     r.setFaults({ hang: true });
     const c = clientFor(r, { timeoutMs: 300 });
-    const started = Date.now();
+    // The client's own timeout, not the test's, ended the request: it says so in its kind.
     expect((await apiError(() => c.heroes())).kind).toBe('timeout');
-    // Far below the test timeout: the request gave up on its own (undici's timers have ~0.5 s resolution).
-    expect(Date.now() - started).toBeLessThan(5_000);
     await c.close();
   });
   it('timeout: a body that stalls halfway', async () => {

@@ -1,18 +1,15 @@
 /**
  * Feed delivery under failure, with real bot processes against the fake Discord and a test-owned
  * replica: a process SIGKILLed in the middle of a fan-out and restarted delivers the rest and repeats
- * none; two processes sharing Redis deliver each post once.
+ * none (on both engines); two processes sharing one PostgreSQL database and one Redis deliver each
+ * post once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { closeCacheStore } from '../../src/cache/store.js';
+import { CLAIM_LEASE_MS } from '../../src/feeds/delivery.js';
 import type { Replica } from '../../src/replica/server.js';
-import { GuildSettingsRepository } from '../../src/store/guild-settings.js';
-import { createStateStore } from '../../src/store/state-store.js';
 import { startRedis, type RedisServer } from '../helpers/redis.js';
+import { ENGINES, newStateLocation, openAt, type TestStateLocation } from '../helpers/state.js';
 import { replica, TEST_KEY } from '../helpers/replica.js';
 import { startFakeDiscord, type FakeDiscord } from './fake-discord.js';
 
@@ -52,10 +49,10 @@ function startBot(env: Record<string, string>) {
   return bot;
 }
 
-async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
+async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value) return value;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}\n${bots.map((b) => b.output().slice(-1500)).join('\n---\n')}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -66,53 +63,95 @@ const channelIds = (prefix: string, n: number) => Array.from({ length: n }, (_, 
 const posts = (channelId: string) => discord.calls.filter((c) => c.method === 'POST' && c.path === `/channels/${channelId}/messages`).length;
 
 /** Subscribes one guild per channel to patch notes, in the store the bots will use. */
-async function subscribeAll(store: ReturnType<typeof createStateStore>, channels: string[]) {
-  const settings = new GuildSettingsRepository(store);
-  for (const [i, channelId] of channels.entries()) {
-    await settings.update(`95${String(i).padStart(16, '0')}`, (s) => {
-      s.feeds.patchNotes = { channelId, roleId: null, since: Date.now(), publish: false, backfill: 0, broken: null, lastDelivered: null };
-    });
+async function subscribeAll(where: TestStateLocation, channels: string[]) {
+  const state = await openAt(where);
+  try {
+    for (const [i, channelId] of channels.entries()) {
+      await state.settings.update(`95${String(i).padStart(16, '0')}`, (s) => {
+        s.feeds.patchNotes = { channelId, roleId: null, since: Date.now(), publish: false, backfill: 0, broken: null, lastDelivered: null };
+      });
+    }
+  } finally {
+    await state.close();
   }
 }
+
+/** The bot's environment for the state at `where`. */
+const stateEnv = (where: TestStateLocation): Record<string, string> => ({ DATA_DIR: where.dataDir, ...(where.databaseUrl ? { DATABASE_URL: where.databaseUrl } : {}) });
 
 function addPost(id: string) {
   r.dataset.posts.patchNotes.unshift({ id, title: `Version ${id}`, date: '2099/06/01', overview: 'New.', fullContent: 'Text.', imagePath: '/x.jpg' });
 }
 
 describe('feed delivery under failure', () => {
-  it('a process killed with SIGKILL in the middle of a fan-out, restarted, delivers the rest and repeats none', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'rivals-crash-'));
+  it.each(ENGINES)('%s: a process killed with SIGKILL in the middle of a fan-out, restarted, delivers the rest and repeats none', async (engine) => {
+    const where = await newStateLocation(engine);
     try {
-      const channels = channelIds('9610000000000000', 20);
-      const store = createStateStore({ dataDir });
-      await subscribeAll(store, channels);
-      await store.disconnect();
+      const channels = channelIds(engine === 'sqlite' ? '9610000000000000' : '9611000000000000', 20);
+      const postId = engine === 'sqlite' ? '20990601' : '20990603';
+      await subscribeAll(where, channels);
+      const deliveries = async () => {
+        const state = await openAt(where);
+        try {
+          const rows = await state.database.db.selectFrom('deliveries').select(['channel_id', 'state', 'attempts']).where('post_id', '=', postId).execute();
+          return { rows, byState: (s: string) => rows.filter((d) => d.state === s).map((d) => d.channel_id).sort(), pending: (await state.feedState.pending('patchNotes')).length };
+        } finally {
+          await state.close();
+        }
+      };
 
-      const first = startBot({ DATA_DIR: dataDir });
-      await until(() => first.output().includes('feed initialised') && first.output().match(/"feed":"gameVersions".*feed initialised/), 'the first poll');
+      const first = startBot(stateEnv(where));
+      await until(() => first.output().includes(`"engine":"${engine}"`) && /"feed":"gameVersions".*feed initialised/.test(first.output()), 'the first poll');
       discord.setChannelDelay(250);
-      addPost('20990601');
+      addPost(postId);
       // Kill it once a few channels got the post, while others are on the wire or still queued.
       await until(() => channels.filter((c) => discord.channelMessages.get(c)?.length).length >= 5, 'the fan-out to start');
       first.proc.kill('SIGKILL');
       await new Promise((resolve) => first.proc.once('exit', resolve));
       const deliveredBefore = channels.filter((c) => discord.channelMessages.get(c)?.length).length;
       expect(deliveredBefore).toBeLessThan(20);
+      // What the store knows at the crash: sends claimed (on the wire, or already answered but not yet
+      // marked), and channels whose delivery never started.
+      const atCrash = await deliveries();
+      const inFlight = atCrash.byState('claimed');
+      const notStarted = channels.filter((c) => !atCrash.rows.some((d) => d.channel_id === c));
+      expect(inFlight.length).toBeGreaterThan(0);
+      expect(inFlight.length).toBeLessThanOrEqual(8); // the fan-out concurrency
+      expect(notStarted.length).toBeGreaterThan(0);
 
       discord.setChannelDelay(0);
-      startBot({ DATA_DIR: dataDir });
-      await until(() => channels.every((c) => discord.channelMessages.get(c)?.length), 'every channel to get the post');
+      const second = startBot(stateEnv(where));
+      // The restarted process delivers what never started at once...
+      await until(() => notStarted.every((c) => discord.channelMessages.get(c)?.length), 'the channels never started to get the post');
+      await until(async () => (await deliveries()).byState('done').length === 20 - inFlight.length, 'the restarted process to mark them done');
+      // ...and leaves the claims of the dead process alone while their lease runs (a live process could still be sending them).
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect((await deliveries()).byState('claimed')).toEqual(inFlight);
+      const postsBefore = new Map(inFlight.map((c) => [c, posts(c)]));
+
+      // The lease passes (the claims are aged by it, as five minutes would): they are taken over and the
+      // fan-out finishes. A send that had reached Discord is answered from its nonce, not posted again.
+      const state = await openAt(where);
+      try {
+        await state.database.db.updateTable('deliveries').set((eb) => ({ at: eb('at', '-', CLAIM_LEASE_MS) })).where('post_id', '=', postId).where('state', '=', 'claimed').execute();
+      } finally {
+        await state.close();
+      }
+      await until(async () => (await deliveries()).pending === 0, 'the fan-out to finish');
       await new Promise((resolve) => setTimeout(resolve, 2_500)); // two more polls
       for (const c of channels) expect(discord.channelMessages.get(c), c).toHaveLength(1);
-      // Channels done before the crash were not sent to again.
-      const resent = channels.filter((c) => posts(c) > 1);
-      expect(resent.length).toBeLessThanOrEqual(8); // at most the sends in flight at the kill (the fan-out concurrency)
+      // Only the sends in flight at the kill were sent again, once each.
+      for (const c of channels) expect(posts(c), c).toBe(inFlight.includes(c) ? postsBefore.get(c)! + 1 : 1);
+      const end = await deliveries();
+      expect(end.byState('done')).toEqual([...channels].sort());
+      expect(end.rows.filter((d) => inFlight.includes(d.channel_id)).every((d) => d.attempts === 2)).toBe(true);
+      expect(second.output()).not.toMatch(/"level":50/);
     } finally {
-      rmSync(dataDir, { recursive: true, force: true });
+      where.cleanup();
     }
   }, 90_000);
 
-  describe('two processes on one Redis', () => {
+  describe('two processes on one PostgreSQL database and one Redis', () => {
     let redis: RedisServer;
     beforeAll(async () => {
       redis = await startRedis();
@@ -121,12 +160,12 @@ describe('feed delivery under failure', () => {
 
     it('deliver each post once: one poller leads', async () => {
       const channels = channelIds('9620000000000000', 6);
-      const store = createStateStore({ redisUrl: redis.url, dataDir: '' });
-      await subscribeAll(store, channels);
-      await closeCacheStore(store);
-      const a = startBot({ REDIS_URL: redis.url });
-      const b = startBot({ REDIS_URL: redis.url });
+      const where = await newStateLocation('postgres');
+      await subscribeAll(where, channels);
+      const a = startBot({ ...stateEnv(where), REDIS_URL: redis.url });
+      const b = startBot({ ...stateEnv(where), REDIS_URL: redis.url });
       await until(() => a.output().includes('logged in to Discord') && b.output().includes('logged in to Discord'), 'both logins');
+      for (const bot of [a, b]) expect(bot.output()).toContain('"engine":"postgres"');
       await until(() => /"feed":"gameVersions".*feed initialised/.test(a.output() + b.output()), 'the first poll');
       addPost('20990602');
       await until(() => channels.every((c) => discord.channelMessages.get(c)?.some((m) => (m.embeds as { title: string }[])[0]!.title === 'Version 20990602')), 'the deliveries');
@@ -137,6 +176,7 @@ describe('feed delivery under failure', () => {
       }
       const initialised = (a.output() + b.output()).match(/feed initialised/g)!.length;
       expect(initialised).toBe(4); // four feeds, initialised once, by one process
+      where.cleanup();
     }, 90_000);
   });
 });

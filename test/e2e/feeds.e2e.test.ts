@@ -1,68 +1,77 @@
 /**
- * The patch-note feed end to end: the bot as a real process (SQLite state under a temporary
- * DATA_DIR, its in-process replica, FEED_POLL_SECONDS=1) against the fake Discord. An admin sets
- * feed channels with /config; a new post added to the replica is delivered to every configured
- * channel exactly once with the role ping; a channel that answers Missing Permissions is marked
- * broken and reported by /config status.
+ * The patch-note feed end to end, on both engines: the bot as a real process (SQLite under a
+ * temporary DATA_DIR, or a fresh PostgreSQL database at DATABASE_URL; its in-process replica;
+ * FEED_POLL_SECONDS=1) against the fake Discord. An admin sets feed channels with /config; a new post
+ * added to the replica is delivered to every configured channel exactly once with the role ping; a
+ * channel that answers Missing Permissions is marked broken and reported by /config status.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMBER } from '../helpers/bot.js';
+import { ENGINES, newStateLocation } from '../helpers/state.js';
 import { ADMIN_PERMISSIONS, commandInteraction, FEED_CHANNEL_IDS, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
 
-let discord: FakeDiscord;
-let bot: ChildProcess;
-let output = '';
-let replicaUrl = '';
-let dataDir: string;
 const ROLE = '940000000000000007';
 
-async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}\n${output.slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 50));
+describe.each(ENGINES)('patch-note feed on %s', (engine) => {
+  let discord: FakeDiscord;
+  let bot: ChildProcess;
+  let output = '';
+  let replicaUrl = '';
+  let cleanup: () => void = () => undefined;
+
+  async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 15_000): Promise<T> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const value = probe();
+      if (value) return value;
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}\n${output.slice(-2000)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
-}
 
-async function config(subcommand: string, options: Parameters<typeof commandInteraction>[2]) {
-  const i = commandInteraction(MEMBER.userId, 'config', options, { subcommand, permissions: ADMIN_PERMISSIONS });
-  discord.dispatchInteraction(i);
-  const call = await discord.waitFor((c) => c.method === 'POST' && c.path.startsWith(`/interactions/${i.id}/`));
-  return JSON.stringify(call.body);
-}
+  async function config(subcommand: string, options: Parameters<typeof commandInteraction>[2]) {
+    const i = commandInteraction(MEMBER.userId, 'config', options, { subcommand, permissions: ADMIN_PERMISSIONS });
+    discord.dispatchInteraction(i);
+    const call = await discord.waitFor((c) => c.method === 'POST' && c.path.startsWith(`/interactions/${i.id}/`));
+    return JSON.stringify(call.body);
+  }
 
-beforeAll(async () => {
-  discord = await startFakeDiscord();
-  dataDir = mkdtempSync(join(tmpdir(), 'rivals-feed-'));
-  bot = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
-    env: { PATH: process.env.PATH!, DISCORD_TOKEN: 'feed-token', DISCORD_API_URL: discord.apiUrl, DATA_DIR: dataDir, FEED_POLL_SECONDS: '1', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  beforeAll(async () => {
+    discord = await startFakeDiscord();
+    const where = await newStateLocation(engine);
+    cleanup = where.cleanup;
+    bot = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+      env: {
+        PATH: process.env.PATH!,
+        DISCORD_TOKEN: 'feed-token',
+        DISCORD_API_URL: discord.apiUrl,
+        DATA_DIR: where.dataDir,
+        ...(where.databaseUrl ? { DATABASE_URL: where.databaseUrl } : {}),
+        FEED_POLL_SECONDS: '1',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    bot.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+    bot.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    await until(() => output.includes(`"engine":"${engine}"`) && output.includes('state store open'), 'the state store');
+    replicaUrl = await until(() => output.match(/"replica":"(http:\/\/127\.0\.0\.1:\d+)"/)?.[1], 'the replica URL');
+    await until(() => output.includes('logged in to Discord'), 'login');
+    // The first poll records what exists.
+    await until(() => output.includes('"feed":"patchNotes"') && output.includes('feed initialised'), 'the first poll');
+  }, 40_000);
+
+  afterAll(async () => {
+    if (bot.exitCode === null) {
+      const exited = new Promise((r) => bot.once('exit', r));
+      bot.kill('SIGTERM');
+      await exited;
+    }
+    await discord.close();
+    cleanup();
   });
-  bot.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  bot.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  replicaUrl = await until(() => output.match(/"replica":"(http:\/\/127\.0\.0\.1:\d+)"/)?.[1], 'the replica URL');
-  await until(() => output.includes('logged in to Discord'), 'login');
-  // The first poll records what exists.
-  await until(() => output.includes('"feed":"patchNotes"') && output.includes('feed initialised'), 'the first poll');
-}, 40_000);
 
-afterAll(async () => {
-  if (bot.exitCode === null) {
-    const exited = new Promise((r) => bot.once('exit', r));
-    bot.kill('SIGTERM');
-    await exited;
-  }
-  await discord.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-describe('patch-note feed', () => {
   it('delivers a new post once to every configured channel, pinging the role', async () => {
     expect(await config('feed', { type: 'patchNotes', channel: { channel: FEED_CHANNEL_IDS[0] }, role: { role: ROLE } })).toContain('Patch notes will be posted in');
     // A second server would be the same; a second feed channel here stands for it.
@@ -79,6 +88,8 @@ describe('patch-note feed', () => {
     await new Promise((r) => setTimeout(r, 3_500));
     expect(discord.channelMessages.get(FEED_CHANNEL_IDS[0])).toHaveLength(1);
     expect(discord.channelMessages.get(FEED_CHANNEL_IDS[1])).toBeUndefined();
+    // The delivery is recorded on the subscription: /config status reads it from the store.
+    expect(await config('status', {})).toContain(`(${post.id})`);
   }, 30_000);
 
   it('marks a channel that answers Missing Permissions broken and reports it in /config status', async () => {

@@ -10,7 +10,7 @@ import { createDiscordClient, discordChannelAccess, DiscordRuntime } from '../..
 import { createCommandContext } from '../../src/services.js';
 import { discordFeedTransport } from '../../src/feeds/discord-transport.js';
 import { createFeedTester } from '../../src/feeds/test-post.js';
-import { GuildSettingsRepository } from '../../src/store/guild-settings.js';
+import { memoryState } from '../helpers/state.js';
 import type { Replica } from '../../src/replica/server.js';
 import { capturingLogger, clientFor } from '../helpers/replica.js';
 import type { FakeDiscord } from './fake-discord.js';
@@ -20,9 +20,9 @@ export async function bootBot(discord: FakeDiscord, r: Replica) {
   const api = clientFor(r, { cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }) }), timeoutMs: 8_000 });
   const router = new Router(commands);
   const client: Client = createDiscordClient(discord.apiUrl);
-  const state = new Keyv();
-  const tester = createFeedTester(api, new GuildSettingsRepository(state), discordFeedTransport(client.rest));
-  const context = createCommandContext(api, state, discordChannelAccess(client), Date.now, tester);
+  const state = memoryState();
+  const tester = createFeedTester(api, state.settings, discordFeedTransport(client.rest));
+  const context = createCommandContext(api, state, new Keyv({ store: new LruStore(1000) }), discordChannelAccess(client), Date.now, tester);
   const runtime = new DiscordRuntime(client, { router, context, logger });
   const ready = new Promise<void>((resolve) => client.once('clientReady', () => resolve()));
   await client.login('fake-bot-token-xyz');
@@ -38,6 +38,7 @@ export async function bootBot(discord: FakeDiscord, r: Replica) {
     close: async () => {
       await runtime.shutdown(2_000);
       await api.close();
+      await state.close();
     },
   };
 }

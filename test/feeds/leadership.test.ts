@@ -1,8 +1,7 @@
 /** The Redis lock that lets exactly one of several processes poll the feeds. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeCacheStore } from '../../src/cache/store.js';
+import { closeCacheStore, createCacheStore } from '../../src/cache/store.js';
 import { RedisLeadership, redisClientOf } from '../../src/feeds/leadership.js';
-import { createStateStore } from '../../src/store/state-store.js';
 import { startRedis, type RedisServer } from '../helpers/redis.js';
 
 let redis: RedisServer;
@@ -13,8 +12,8 @@ afterAll(() => redis?.stop());
 
 describe('RedisLeadership', () => {
   it('one leader at a time; it renews; it releases; an expired lead passes on', async () => {
-    const a = createStateStore({ redisUrl: redis.url, dataDir: '' });
-    const b = createStateStore({ redisUrl: redis.url, dataDir: '' });
+    const a = createCacheStore({ redisUrl: redis.url, maxEntries: 10 });
+    const b = createCacheStore({ redisUrl: redis.url, maxEntries: 10 });
     const first = new RedisLeadership(redisClientOf(a), 'test:leader', 400);
     const second = new RedisLeadership(redisClientOf(b), 'test:leader', 400);
     expect(await first.isLeader()).toBe(true);
@@ -33,6 +32,6 @@ describe('RedisLeadership', () => {
   });
 
   it('refuses a store that is not Redis', () => {
-    expect(() => redisClientOf(createStateStore({ dataDir: '/tmp/rivals-not-redis' }))).toThrow(/not Redis/);
+    expect(() => redisClientOf(createCacheStore({ maxEntries: 10 }))).toThrow(/not Redis/);
   });
 });

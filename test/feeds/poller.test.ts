@@ -1,19 +1,39 @@
-import Keyv from 'keyv';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+/**
+ * The feed poller over the relational store, on both engines (in-memory SQLite and a fresh
+ * PostgreSQL database per test), with the real API client on the replica and a transport that
+ * behaves as Discord. A last part kills and restarts a PostgreSQL server of its own under the poller.
+ */
+import { rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RivalsApi } from '../../src/api/client.js';
-import { DeliveryLedger, MAX_ATTEMPTS, retryDelayMs, type FeedTransport } from '../../src/feeds/delivery.js';
+import { CLAIM_LEASE_MS, DeliveryLedger, deliveryNonce, MAX_ATTEMPTS, retryDelayMs, type FeedTransport } from '../../src/feeds/delivery.js';
 import { SOLE_LEADER, type Leadership } from '../../src/feeds/leadership.js';
-import { FeedPoller } from '../../src/feeds/poller.js';
+import { FAN_OUT_CONCURRENCY, FeedPoller } from '../../src/feeds/poller.js';
 import type { MessagePayload } from '../../src/render/view.js';
 import type { Replica } from '../../src/replica/server.js';
-import { GuildSettingsRepository, type FeedType } from '../../src/store/guild-settings.js';
+import { migrateDatabase, sqliteDatabase } from '../../src/store/database.js';
+import type { FeedType } from '../../src/store/guild-settings.js';
+import { PRUNE_INTERVAL_MS } from '../../src/store/retention.js';
+import { stateOf, type State } from '../../src/store/state.js';
+import { startPostgres, type PostgresServer } from '../helpers/postgres.js';
 import { capturingLogger, clientFor, replica } from '../helpers/replica.js';
+import { ENGINES, memoryState, openAt, openTestState, type Engine } from '../helpers/state.js';
 
-/** A transport that behaves as Discord: messages per channel, deduplicated by nonce; failures on demand. */
+/** A transport that behaves as Discord: messages per channel, deduplicated by nonce; failures and hooks on demand. */
 class FakeChannels implements FeedTransport {
   readonly messages = new Map<string, (MessagePayload & { nonce: string; id: string })[]>();
   readonly nonces = new Map<string, string>();
-  readonly fail = new Map<string, { status: number; code: number } | 'hang'>();
+  /**
+   * Per channel: an error answer; `hang`, a send lost on the wire (no message, no answer); or
+   * `hang-after-post`, a send that reached Discord (the message exists) whose answer never arrives.
+   */
+  readonly fail = new Map<string, { status: number; code: number } | 'hang' | 'hang-after-post'>();
+  /** When set, decides the failure of every channel (the process "dies" with its sends in flight). */
+  failAll: ((channelId: string) => 'hang' | 'hang-after-post') | undefined;
+  /** Run while a send to the channel is on the wire (before Discord answers): what an admin does meanwhile. */
+  readonly during = new Map<string, () => Promise<void>>();
   readonly crossposted: string[] = [];
   /** Send attempts per channel, whatever their result. */
   readonly attempts = new Map<string, number>();
@@ -22,14 +42,20 @@ class FakeChannels implements FeedTransport {
   async send(channelId: string, body: MessagePayload & { nonce: string; enforce_nonce: true }) {
     this.sends++;
     this.attempts.set(channelId, (this.attempts.get(channelId) ?? 0) + 1);
-    const f = this.fail.get(channelId);
+    const hook = this.during.get(channelId);
+    if (hook) {
+      this.during.delete(channelId);
+      await hook();
+    }
+    const f = this.failAll?.(channelId) ?? this.fail.get(channelId);
     if (f === 'hang') return new Promise<{ id: string }>(() => undefined);
-    if (f) throw Object.assign(new Error(`HTTP ${f.status}`), f);
+    if (f && f !== 'hang-after-post') throw Object.assign(new Error(`HTTP ${f.status}`), f);
     const existing = this.nonces.get(`${channelId}:${body.nonce}`);
     if (existing) return { id: existing };
     const id = String(++this.#id);
     this.nonces.set(`${channelId}:${body.nonce}`, id);
     this.messages.set(channelId, [...(this.messages.get(channelId) ?? []), { ...body, id }]);
+    if (f === 'hang-after-post') return new Promise<{ id: string }>(() => undefined);
     return { id };
   }
   async crosspost(channelId: string, messageId: string) {
@@ -37,6 +63,9 @@ class FakeChannels implements FeedTransport {
   }
   count(channelId: string) {
     return this.messages.get(channelId)?.length ?? 0;
+  }
+  titles(channelId: string) {
+    return (this.messages.get(channelId) ?? []).map((m) => m.embeds[0]!.title);
   }
 }
 
@@ -51,42 +80,65 @@ afterAll(async () => {
   await r.close();
 });
 
-let state: Keyv;
-let settings: GuildSettingsRepository;
-let channels: FakeChannels;
-beforeEach(() => {
-  clock.offset = 0;
-  state = new Keyv();
-  settings = new GuildSettingsRepository(state);
-  channels = new FakeChannels();
-});
-
-/** The ledger's clock: real time unless a test moves it. */
+/** The poller's and the ledger's clock: real time unless a test moves it. */
 const clock = { offset: 0, now: () => Date.now() + clock.offset };
 
-function poller(transport: FeedTransport = channels, leadership: Leadership = SOLE_LEADER) {
-  const { logger } = capturingLogger();
-  return new FeedPoller({ api, state, settings, ledger: new DeliveryLedger(state, transport, logger, clock.now), leadership, logger, intervalSeconds: 600 });
-}
-
-async function subscribe(guildId: string, type: FeedType, channelId: string, extra: { roleId?: string; backfill?: number; publish?: boolean; since?: number } = {}) {
-  await settings.update(guildId, (s) => {
-    s.feeds[type] = { channelId, roleId: extra.roleId ?? null, since: extra.since ?? Date.now(), publish: extra.publish ?? false, backfill: extra.backfill ?? 0, broken: null, lastDelivered: null };
-  });
-}
-
 let postCounter = 0;
+/** Adds a patch note on top of the replica's first page; returns its id. */
 function addPost(title = 'A new patch'): string {
   const id = `2099${String(++postCounter).padStart(4, '0')}`;
   r.dataset.posts.patchNotes.unshift({ id, title, date: '2099/01/01', overview: 'What changed.', fullContent: 'All of it.', imagePath: '/p.jpg' });
   return id;
 }
 
-describe('the feed poller', () => {
+/** A poller over `state` (a new "process" each call: its own ledger and memory). */
+function pollerOn(state: State, transport: FeedTransport, options: { leadership?: Leadership; retentionMs?: number } = {}) {
+  const { logger, lines } = capturingLogger();
+  const poller = new FeedPoller({
+    api,
+    db: state.database.db,
+    feedState: state.feedState,
+    settings: state.settings,
+    ledger: new DeliveryLedger(state.database.db, transport, logger, clock.now),
+    leadership: options.leadership ?? SOLE_LEADER,
+    logger,
+    intervalSeconds: 600,
+    now: clock.now,
+    retentionMs: options.retentionMs,
+  });
+  return Object.assign(poller, { lines });
+}
+
+async function subscribeOn(state: State, guildId: string, type: FeedType, channelId: string, extra: { roleId?: string; backfill?: number; publish?: boolean; since?: number } = {}) {
+  await state.settings.update(guildId, (s) => {
+    s.feeds[type] = { channelId, roleId: extra.roleId ?? null, since: extra.since ?? clock.now(), publish: extra.publish ?? false, backfill: extra.backfill ?? 0, broken: null, lastDelivered: null };
+  });
+}
+
+/** A fresh state on `engine`: in-memory SQLite, or a new database on the run's PostgreSQL server. */
+const freshState = (engine: Engine): Promise<State> => (engine === 'sqlite' ? Promise.resolve(memoryState()) : openTestState('postgres'));
+
+describe.each(ENGINES)('the feed poller on %s', (engine) => {
+  let state: State;
+  let channels: FakeChannels;
+  beforeEach(async () => {
+    clock.offset = 0;
+    state = await freshState(engine);
+    channels = new FakeChannels();
+  });
+  afterEach(async () => {
+    await state.close();
+  });
+
+  const poller = (transport: FeedTransport = channels, leadership: Leadership = SOLE_LEADER) => pollerOn(state, transport, { leadership });
+  const subscribe = (guildId: string, type: FeedType, channelId: string, extra?: Parameters<typeof subscribeOn>[4]) => subscribeOn(state, guildId, type, channelId, extra);
+
   it('records what exists on its first run and posts nothing', async () => {
     await subscribe('g1', 'patchNotes', 'c1');
     await poller().tick();
     expect(channels.sends).toBe(0);
+    expect(await state.feedState.seen('patchNotes')).toEqual(r.dataset.posts.patchNotes.slice(0, 10).map((p) => p.id));
+    expect(await state.feedState.pending('patchNotes')).toEqual([]);
   });
 
   it('delivers a new post to every subscribed channel exactly once, with the role ping and only that role allowed', async () => {
@@ -103,7 +155,11 @@ describe('the feed poller', () => {
     expect(first.embeds[0]!.title).toBe('Season 9');
     expect(first.components[0]!.components[0]).toMatchObject({ custom_id: `feed.read:patch-notes:${id}` });
     expect(channels.messages.get('c2')![0]!.allowed_mentions).toEqual({ parse: [] });
-    expect((await settings.get('g3')).feeds.patchNotes!.lastDelivered?.postId).toBe(id);
+    expect((await state.settings.get('g3')).feeds.patchNotes!.lastDelivered?.postId).toBe(id);
+    // The fan-out is finished, and each delivery is done with its message.
+    expect(await state.feedState.pending('patchNotes')).toEqual([]);
+    const ledger = new DeliveryLedger(state.database.db, channels, capturingLogger().logger);
+    expect(await ledger.get({ feed: 'patchNotes', postId: id, channelId: 'c1' })).toMatchObject({ state: 'done', attempts: 1, messageId: first.id });
   });
 
   it('does not deliver posts found before a channel was set', async () => {
@@ -127,8 +183,11 @@ describe('the feed poller', () => {
     const sendsAfterFirst = channels.sends;
     await p.tick();
     expect(channels.count('c-ok')).toBe(1);
-    expect((await settings.get('locked')).feeds.patchNotes!.broken).toMatchObject({ code: 50013, reason: expect.stringMatching(/^Missing Permissions/) });
+    expect((await state.settings.get('locked')).feeds.patchNotes!.broken).toMatchObject({ code: 50013, reason: expect.stringMatching(/^Missing Permissions/) });
     expect(channels.sends).toBe(sendsAfterFirst); // not retried forever
+    // A broken channel is out of the poller's indexed query, and the fan-out is settled.
+    expect((await state.settings.subscriptions('patchNotes')).map((s) => s.guildId)).toEqual(['ok']);
+    expect(await state.feedState.pending('patchNotes')).toEqual([]);
   });
 
   it('retries a temporary failure on the next poll, and gives up after the last attempt', async () => {
@@ -139,9 +198,11 @@ describe('the feed poller', () => {
     addPost();
     await p.tick();
     expect(channels.count('c-flaky')).toBe(0);
+    expect(await state.feedState.pending('patchNotes')).toHaveLength(1); // the fan-out waits for the retry
     channels.fail.delete('c-flaky');
     await p.tick();
     expect(channels.count('c-flaky')).toBe(1);
+    expect(await state.feedState.pending('patchNotes')).toEqual([]);
     await subscribe('down', 'patchNotes', 'c-down');
     channels.fail.set('c-down', { status: 500, code: 0 });
     addPost();
@@ -155,25 +216,45 @@ describe('the feed poller', () => {
       await p.tick();
     }
     expect(channels.attempts.get('c-down')).toBe(MAX_ATTEMPTS);
+    expect(await state.feedState.pending('patchNotes')).toEqual([]); // given up: settled
   });
 
-  it('a crash in the middle of a fan-out: the restarted poller delivers the rest and repeats none', async () => {
+  it('a crash in the middle of a fan-out: the restarted poller delivers the rest at once, the sends in flight after their claim lease, and repeats none', async () => {
     const first = poller();
     await first.tick();
-    for (let i = 1; i <= 20; i++) await subscribe(`crash${i}`, 'patchNotes', `k${i}`);
+    const ids = Array.from({ length: 20 }, (_, i) => `k${i + 1}`);
+    for (const [i, c] of ids.entries()) await subscribe(`crash${i + 1}`, 'patchNotes', c);
     addPost('Crash test');
-    // The process "dies" while a send is on the wire: that send hangs forever, the rest never start.
-    channels.fail.set('k5', 'hang');
+    // The process "dies" with a full window of sends on the wire: half were lost, half reached Discord
+    // without their answer arriving; the rest of the fan-out never started.
+    channels.failAll = (c) => (Number(c.slice(1)) % 2 === 0 ? 'hang-after-post' : 'hang');
     void first.tick();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const before = [...Array(20).keys()].filter((i) => channels.count(`k${i + 1}`) === 1).length;
-    expect(before).toBeLessThan(20);
-    channels.fail.delete('k5');
-    const sendsBefore = channels.sends;
-    await poller().tick(); // the restarted process, on the same store
-    for (let i = 1; i <= 20; i++) expect(channels.count(`k${i}`), `k${i}`).toBe(1);
-    // The claims, not Discord's nonce, keep the restart from sending again: one send, to the channel left.
-    expect(channels.sends - sendsBefore).toBe(20 - before);
+    await until(() => channels.sends === FAN_OUT_CONCURRENCY);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // nothing more starts
+    expect(channels.sends).toBe(FAN_OUT_CONCURRENCY);
+    channels.failAll = undefined;
+    const inFlight = ids.filter((c) => channels.attempts.get(c) === 1);
+    const reached = inFlight.filter((c) => channels.count(c) === 1);
+    expect(reached.length).toBeGreaterThan(0);
+
+    // The restarted process, on the same store: the channels never started get the post now; the
+    // sends in flight are held by their claims (another process could still be sending them).
+    const restarted = poller();
+    await restarted.tick();
+    expect(channels.sends).toBe(20);
+    for (const c of ids) expect(channels.count(c), c).toBe(inFlight.includes(c) && !reached.includes(c) ? 0 : 1);
+    expect(await state.feedState.pending('patchNotes')).toHaveLength(1);
+
+    // Once the claims' lease has passed, they are taken over: the lost sends go out, and the ones that
+    // reached Discord are answered from their nonce instead of being posted twice.
+    clock.offset += CLAIM_LEASE_MS;
+    await restarted.tick();
+    expect(channels.sends).toBe(20 + FAN_OUT_CONCURRENCY);
+    for (const c of ids) expect(channels.count(c), c).toBe(1);
+    expect(await state.feedState.pending('patchNotes')).toEqual([]);
+    const states = await state.database.db.selectFrom('deliveries').select(['state', 'attempts']).where('feed', '=', 'patchNotes').execute();
+    expect(states.filter((d) => d.state === 'done')).toHaveLength(20);
+    expect(states.filter((d) => d.attempts === 2)).toHaveLength(FAN_OUT_CONCURRENCY);
   });
 
   it('a send that reached Discord before the crash is not posted twice (the nonce)', async () => {
@@ -181,13 +262,13 @@ describe('the feed poller', () => {
     await p.tick();
     await subscribe('n', 'patchNotes', 'c-n');
     const id = addPost();
-    // Sent, then the process died before marking it done: the claim is all the store has.
-    await state.set(`delivery:patchNotes:${id}:c-n`, { v: 1, state: 'claimed', attempts: 1, at: Date.now(), messageId: null });
-    const { deliveryNonce } = await import('../../src/feeds/delivery.js');
+    // Sent, then the process died before marking it done: the claim, older than its lease, is all the store has.
+    await state.database.db.insertInto('deliveries').values({ feed: 'patchNotes', post_id: id, channel_id: 'c-n', state: 'claimed', attempts: 1, at: clock.now() - CLAIM_LEASE_MS, message_id: null }).execute();
     channels.nonces.set(`c-n:${deliveryNonce({ feed: 'patchNotes', postId: id, channelId: 'c-n' })}`, '555');
     await p.tick();
     expect(channels.count('c-n')).toBe(0);
-    expect((await state.get(`delivery:patchNotes:${id}:c-n`)) as { state: string; messageId: string }).toMatchObject({ state: 'done', messageId: '555' });
+    const ledger = new DeliveryLedger(state.database.db, channels, capturingLogger().logger);
+    expect(await ledger.get({ feed: 'patchNotes', postId: id, channelId: 'c-n' })).toMatchObject({ state: 'done', attempts: 2, messageId: '555' });
   });
 
   it('backfills the latest N posts once when the admin asked', async () => {
@@ -196,8 +277,8 @@ describe('the feed poller', () => {
     await subscribe('bf', 'devDiaries', 'c-bf', { backfill: 3 });
     await p.tick();
     await p.tick();
-    expect(channels.messages.get('c-bf')!.map((m) => m.embeds[0]!.title)).toEqual(['Dev Diary #4: Making of a map', 'Dev Diary #5: Competitive integrity', 'Dev Diary #6: Designing Season 5']);
-    expect((await settings.get('bf')).feeds.devDiaries!.backfill).toBe(0);
+    expect(channels.titles('c-bf')).toEqual(['Dev Diary #4: Making of a map', 'Dev Diary #5: Competitive integrity', 'Dev Diary #6: Designing Season 5']);
+    expect((await state.settings.get('bf')).feeds.devDiaries!.backfill).toBe(0);
   });
 
   it('publishes in announcement channels when asked', async () => {
@@ -209,10 +290,6 @@ describe('the feed poller', () => {
     expect(channels.crossposted).toEqual([`c-pub/${channels.messages.get('c-pub')![0]!.id}`]);
   });
 
-  it('backs off: at once, then 30 s doubling up to 30 min', () => {
-    expect([1, 2, 3, 4, 10].map(retryDelayMs)).toEqual([0, 30_000, 60_000, 120_000, 30 * 60_000]);
-  });
-
   it('does nothing in a process that does not lead', async () => {
     const follower = poller(channels, { isLeader: async () => false, release: async () => undefined });
     await follower.tick();
@@ -220,6 +297,258 @@ describe('the feed poller', () => {
     addPost();
     await follower.tick();
     expect(channels.sends).toBe(0);
-    expect(await state.get('feed:patchNotes')).toBeUndefined();
+    expect(await state.feedState.seen('patchNotes')).toBeUndefined();
+  });
+
+  describe('never overwrites an admin’s change made while a fan-out is on the wire', () => {
+    it('other settings of the guild, and another feed, changed during a delivery: both the change and the delivery mark stay', async () => {
+      const p = poller();
+      await p.tick();
+      await subscribe('g-other', 'patchNotes', 'c-other');
+      channels.during.set('c-other', () =>
+        state.settings
+          .update('g-other', (s) => {
+            s.leaderboardPlatform = 'ps';
+            s.ephemeralByDefault = true;
+            s.feeds.balances = { channelId: 'c-bal', roleId: 'r-bal', since: clock.now(), publish: false, backfill: 0, broken: null, lastDelivered: null };
+          })
+          .then(() => undefined),
+      );
+      const id = addPost();
+      await p.tick();
+      const s = await state.settings.get('g-other');
+      expect(s).toMatchObject({ leaderboardPlatform: 'ps', ephemeralByDefault: true });
+      expect(s.feeds.balances).toMatchObject({ channelId: 'c-bal', roleId: 'r-bal' });
+      expect(s.feeds.patchNotes).toMatchObject({ channelId: 'c-other', broken: null, lastDelivered: { postId: id } });
+    });
+
+    it('other settings changed while a send fails for good: the change and the broken mark stay', async () => {
+      const p = poller();
+      await p.tick();
+      await subscribe('g-lock', 'patchNotes', 'c-lock');
+      channels.fail.set('c-lock', { status: 403, code: 50001 });
+      channels.during.set('c-lock', () => state.settings.update('g-lock', (s) => void (s.leaderboardPlatform = 'xbox')).then(() => undefined));
+      addPost();
+      await p.tick();
+      const s = await state.settings.get('g-lock');
+      expect(s.leaderboardPlatform).toBe('xbox');
+      expect(s.feeds.patchNotes!.broken).toMatchObject({ code: 50001 });
+    });
+
+    it('the same feed moved to another channel during a delivery or a failing send: the new channel stays, unmarked, and gets the next post', async () => {
+      const p = poller();
+      await p.tick();
+      await subscribe('g-move', 'patchNotes', 'c-old');
+      await subscribe('g-fix', 'patchNotes', 'c-locked');
+      channels.fail.set('c-locked', { status: 403, code: 50013 });
+      const moveTo = (guildId: string, channelId: string) => () =>
+        state.settings
+          .update(guildId, (s) => {
+            s.feeds.patchNotes = { channelId, roleId: null, since: clock.now(), publish: false, backfill: 0, broken: null, lastDelivered: null };
+          })
+          .then(() => undefined);
+      channels.during.set('c-old', moveTo('g-move', 'c-new'));
+      channels.during.set('c-locked', moveTo('g-fix', 'c-fixed'));
+      addPost('Before the move');
+      await p.tick();
+      expect(channels.count('c-old')).toBe(1); // it was on the wire
+      expect((await state.settings.get('g-move')).feeds.patchNotes).toMatchObject({ channelId: 'c-new', broken: null, lastDelivered: null });
+      expect((await state.settings.get('g-fix')).feeds.patchNotes).toMatchObject({ channelId: 'c-fixed', broken: null, lastDelivered: null });
+      const next = addPost('After the move');
+      await p.tick();
+      expect(channels.titles('c-new')).toEqual(['After the move']);
+      expect(channels.titles('c-fixed')).toEqual(['After the move']);
+      expect((await state.settings.get('g-fix')).feeds.patchNotes!.lastDelivered?.postId).toBe(next);
+    });
+
+    it('the same channel set again with a larger backfill during a backfill send: the new request is not cleared', async () => {
+      const p = poller();
+      await p.tick();
+      await subscribe('g-bf', 'devDiaries', 'c-bf', { backfill: 1 });
+      channels.during.set('c-bf', () => subscribe('g-bf', 'devDiaries', 'c-bf', { backfill: 3 }));
+      await p.tick();
+      await p.tick();
+      // The one already sent is not sent again (the ledger); the two older ones follow.
+      expect(channels.titles('c-bf')).toEqual(['Dev Diary #6: Designing Season 5', 'Dev Diary #4: Making of a map', 'Dev Diary #5: Competitive integrity']);
+      expect((await state.settings.get('g-bf')).feeds.devDiaries!.backfill).toBe(0);
+    });
+
+    it('the same channel set again (permissions fixed) while a send fails for good: it is not marked broken, and gets the next post', async () => {
+      const p = poller();
+      await p.tick();
+      await subscribe('g-reset', 'patchNotes', 'c-reset');
+      channels.fail.set('c-reset', { status: 403, code: 50013 });
+      channels.during.set('c-reset', () => subscribe('g-reset', 'patchNotes', 'c-reset'));
+      addPost('Lost to the old permissions');
+      await p.tick();
+      channels.fail.delete('c-reset'); // the permission the admin fixed, too late for the send that was on the wire
+      expect((await state.settings.get('g-reset')).feeds.patchNotes).toMatchObject({ channelId: 'c-reset', broken: null });
+      addPost('After the fix');
+      await p.tick();
+      expect(channels.titles('c-reset')).toEqual(['After the fix']);
+    });
+  });
+
+  it('prunes from tick, hourly: old settled deliveries and finished fan-outs go; deliveries still being tried, pending fan-outs and recent rows stay', async () => {
+    const DAY = 24 * 60 * 60_000;
+    const p = pollerOn(state, channels, { retentionMs: 7 * DAY });
+    await p.tick();
+    const now = clock.now();
+    const old = now - 8 * DAY;
+    const db = state.database.db;
+    const post = (id: string) => JSON.stringify({ id, title: id, date: null, overview: null, image: null });
+    await db
+      .insertInto('deliveries')
+      .values([
+        { feed: 'patchNotes', post_id: 'old-done', channel_id: 'x', state: 'done', attempts: 1, at: old, message_id: '1' },
+        { feed: 'patchNotes', post_id: 'old-failed', channel_id: 'x', state: 'failed', attempts: 5, at: old, message_id: null },
+        { feed: 'patchNotes', post_id: 'old-claimed', channel_id: 'x', state: 'claimed', attempts: 2, at: old, message_id: null },
+        { feed: 'patchNotes', post_id: 'old-retry', channel_id: 'x', state: 'retry', attempts: 3, at: old, message_id: null },
+        { feed: 'patchNotes', post_id: 'new-done', channel_id: 'x', state: 'done', attempts: 1, at: now - DAY, message_id: '2' },
+      ])
+      .execute();
+    await db
+      .insertInto('fan_outs')
+      .values([
+        { feed: 'balances', post_id: 'old-finished', post: post('old-finished'), found_at: old - DAY, finished_at: old },
+        { feed: 'balances', post_id: 'new-finished', post: post('new-finished'), found_at: old, finished_at: now - DAY },
+      ])
+      .execute();
+    // A fan-out pending for longer than the retention (its only channel keeps failing) is never pruned.
+    await subscribe('pending', 'gameVersions', 'c-pending', { since: old - 2 * DAY });
+    channels.fail.set('c-pending', { status: 503, code: 0 });
+    await db.insertInto('fan_outs').values({ feed: 'gameVersions', post_id: 'old-pending', post: post('old-pending'), found_at: old - DAY, finished_at: null }).execute();
+
+    const remaining = async () => ({
+      deliveries: (await db.selectFrom('deliveries').select('post_id').where('channel_id', '=', 'x').orderBy('post_id').execute()).map((d) => d.post_id),
+      fanOuts: (await db.selectFrom('fan_outs').select('post_id').where('feed', '!=', 'patchNotes').orderBy('post_id').execute()).map((f) => f.post_id),
+    });
+    await p.tick(); // pruned at most hourly: the first tick pruned before the rows existed
+    expect(await remaining()).toEqual({ deliveries: ['new-done', 'old-claimed', 'old-done', 'old-failed', 'old-retry'], fanOuts: ['new-finished', 'old-finished', 'old-pending'] });
+    clock.offset += PRUNE_INTERVAL_MS;
+    await p.tick();
+    expect(await remaining()).toEqual({ deliveries: ['new-done', 'old-claimed', 'old-retry'], fanOuts: ['new-finished', 'old-pending'] });
+    expect(p.lines.some((l) => l.includes('pruned old feed records') && l.includes('"deliveries":2') && l.includes('"fanOuts":1'))).toBe(true);
+    expect(channels.attempts.get('c-pending')).toBeGreaterThanOrEqual(1); // the pending fan-out is still being tried
+  });
+});
+
+it('backs off: at once, then 30 s doubling up to 30 min', () => {
+  expect([1, 2, 3, 4, 10].map(retryDelayMs)).toEqual([0, 30_000, 60_000, 120_000, 30 * 60_000]);
+});
+
+async function until(probe: () => Promise<boolean> | boolean, timeoutMs = 5_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('with the store failing', () => {
+  let channels: FakeChannels;
+  beforeEach(() => {
+    clock.offset = 0;
+    channels = new FakeChannels();
+  });
+
+  it('SQLite: a poll with the database closed logs and does not throw; reopened, the next poll catches up and delivers', async () => {
+    const first = await openTestState('sqlite');
+    const { where } = first;
+    try {
+      await pollerOn(first, channels).tick();
+      await subscribeOn(first, 'g', 'patchNotes', 'c-sqlite');
+      const p = pollerOn(first, channels);
+      await first.database.close(); // the store goes away under the poller
+      const id = addPost('Found after the outage');
+      await expect(p.tick()).resolves.toBeUndefined();
+      expect(p.lines.filter((l) => l.includes('could not poll a feed'))).toHaveLength(4);
+      expect(p.lines.some((l) => l.includes('could not prune old feed records'))).toBe(true);
+      expect(channels.sends).toBe(0);
+      // The store is back (the process opens it again).
+      const again = await openAt(where);
+      try {
+        await pollerOn(again, channels).tick();
+        expect(channels.titles('c-sqlite')).toEqual(['Found after the outage']);
+        expect((await again.settings.get('g')).feeds.patchNotes!.lastDelivered?.postId).toBe(id);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(where.dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('SQLite: a store that fails mid-poll and then answers again, under the same poller: the next poll delivers each post once', async () => {
+    // One connection whose every statement fails while `down` is set (an I/O error, a full disk).
+    let down = false;
+    const database = sqliteDatabase(new Database(':memory:'), ':memory:');
+    await migrateDatabase(database);
+    const failing = database.db.withPlugin({
+      transformQuery: (args) => {
+        if (down) throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' });
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const state = stateOf({ ...database, db: failing });
+    try {
+      const p = pollerOn(state, channels);
+      await p.tick();
+      await subscribeOn(state, 'g', 'patchNotes', 'c-flaky-store');
+      await subscribeOn(state, 'h', 'patchNotes', 'c-flaky-store-2');
+      // Down while the fan-out is on the wire: the first send succeeds, its mark and everything after fail.
+      channels.during.set('c-flaky-store', async () => {
+        down = true;
+      });
+      const id = addPost('Store fails mid-fan-out');
+      await expect(p.tick()).resolves.toBeUndefined();
+      expect(p.lines.some((l) => l.includes('could not poll a feed'))).toBe(true);
+      down = false;
+      await p.tick();
+      // The deliveries cut short by the outage are claimed: they go out again once their lease has passed.
+      clock.offset += CLAIM_LEASE_MS;
+      await p.tick();
+      expect(channels.titles('c-flaky-store')).toEqual(['Store fails mid-fan-out']); // the retry hit the nonce
+      expect(channels.titles('c-flaky-store-2')).toEqual(['Store fails mid-fan-out']);
+      expect(await state.feedState.pending('patchNotes')).toEqual([]);
+      expect((await state.settings.get('g')).feeds.patchNotes!.lastDelivered?.postId).toBe(id);
+      expect(await sql<{ n: number }>`select count(*) as n from deliveries where state = 'done'`.execute(failing).then((q) => Number(q.rows[0]!.n))).toBe(2);
+    } finally {
+      await state.close();
+    }
+  });
+
+  describe('PostgreSQL killed and restarted under the poller', () => {
+    let server: PostgresServer;
+    beforeAll(async () => {
+      server = await startPostgres();
+    }, 60_000);
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    it('a poll with the server killed logs and does not throw; after the restart the next poll of the same poller catches up and delivers', async () => {
+      const url = await server.createDatabase();
+      const state = await openAt({ engine: 'postgres', dataDir: '', databaseUrl: url });
+      try {
+        const p = pollerOn(state, channels);
+        await p.tick();
+        await subscribeOn(state, 'g', 'patchNotes', 'c-pg');
+        await server.kill();
+        const id = addPost('Found while the database is down');
+        await expect(p.tick()).resolves.toBeUndefined();
+        expect(p.lines.filter((l) => l.includes('could not poll a feed'))).toHaveLength(4);
+        expect(channels.sends).toBe(0);
+        await server.restart();
+        await p.tick();
+        expect(channels.titles('c-pg')).toEqual(['Found while the database is down']);
+        expect((await state.settings.get('g')).feeds.patchNotes!.lastDelivered?.postId).toBe(id);
+        await p.tick();
+        expect(channels.count('c-pg')).toBe(1);
+      } finally {
+        await state.close();
+      }
+    }, 60_000);
   });
 });

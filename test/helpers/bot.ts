@@ -8,6 +8,7 @@ import type { CommandContext, CommandInput } from '../../src/discord/command.js'
 import { Router } from '../../src/discord/router.js';
 
 import { createCommandContext } from '../../src/services.js';
+import { memoryState } from './state.js';
 import type { Replica } from '../../src/replica/server.js';
 import { toMessagePayload, type MessagePayload, type View } from '../../src/render/view.js';
 import { capturingLogger, clientFor, replica } from './replica.js';
@@ -32,8 +33,9 @@ export function bot(r: Replica) {
   const clock = { now: Date.now() };
   const { logger, lines } = capturingLogger();
   const api = clientFor(r, { cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }), now: () => clock.now }), now: () => clock.now });
-  // State in memory: the durable stores have their own tests.
-  const ctx: CommandContext = { ...createCommandContext(api, new Keyv(), channels, () => clock.now), logger };
+  // State in an in-memory SQLite database: the engines have their own tests (test/store).
+  const state = memoryState({ now: () => clock.now });
+  const ctx: CommandContext = { ...createCommandContext(api, state, new Keyv({ store: new LruStore(1000) }), channels, () => clock.now), logger };
   const router = new Router(commands);
   const run = async (name: string, options: CommandInput['options'], subcommand?: string, user: CommandInput['user'] = MEMBER): Promise<{ view: View; payload: MessagePayload }> => {
     const view = await router.command(name, { options, subcommand, user }, ctx);
@@ -43,7 +45,7 @@ export function bot(r: Replica) {
     const result = await router.component(customId, values, user, MEMBER.userId, ctx);
     return { ...result, payload: toMessagePayload(result.view) };
   };
-  return { router, ctx, clock, logLines: lines, run, press, close: () => api.close() };
+  return { router, ctx, state, clock, logLines: lines, run, press, close: async () => { await api.close(); await state.close(); } };
 }
 
 /** Every custom ID in a payload. */

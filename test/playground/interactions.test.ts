@@ -43,8 +43,9 @@ describe('the playground adapter', () => {
   it('answers a command with one message carrying who ran what', async () => {
     const events = eventsUntil(lastDone);
     expect(boot.playground.interactions.command(ALEX.id, GENERAL, { command: 'hero', options: { name: 'Hulk' } })).toEqual({ ok: true });
-    // On a loaded machine the answer may take over 1.5 s and be deferred first: either way one message,
-    // "thinking" at most once and then done in place (the deferral itself is tested below, on purpose).
+    // Whether the answer beats the 150 ms deadline set above depends on the machine's speed, so either
+    // path passes: one message, "thinking" at most once and then done in place (the deferral itself is
+    // tested below, where a 600 ms API makes it certain).
     const all = (await events).map(messageOf);
     expect(new Set(all.map((x) => x.id)).size).toBe(1);
     expect(all.map((x) => x.state)).toEqual(all.length === 1 ? ['done'] : ['thinking', 'done']);
@@ -117,7 +118,7 @@ describe('the playground adapter', () => {
     expect(messageOf((await events).at(-1))).toMatchObject({ ephemeral: true, visibleTo: SAM.id });
     // The pretend server's settings live in the playground's own store, never in the bot's.
     expect(existsSync(join(boot.dataDir, PLAYGROUND_STATE_FILE))).toBe(true);
-    expect(await boot.services.state.get(`guild:${GUILD.id}`)).toBeUndefined();
+    expect(await boot.services.state.database.db.selectFrom('guild_settings').selectAll().where('guild_id', '=', GUILD.id).execute()).toEqual([]);
     const reset = eventsUntil(lastDone);
     boot.playground.interactions.command(ALEX.id, GENERAL, { command: 'config', subcommand: 'private-answers', options: { enabled: 'False' } });
     await reset;

@@ -1,5 +1,5 @@
 /**
- * The playground in a real browser: Debian's Chromium driven by playwright-core against the
+ * The playground in a real browser: headless Chromium (test/helpers/browser.ts) driven by playwright-core against the
  * playground over the in-process replica, as `npm start` serves it with no token and no API key.
  * Every step types or clicks as a person would and asserts on the text on screen; screenshots are
  * saved to test-artifacts/playground/.
@@ -201,14 +201,29 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     await screenshot(page, 'patch-notes');
   });
 
-  it('shows a slow answer as "thinking", then the answer', async () => {
+  it('shows a slow answer as "thinking", then the answer in its place', async () => {
+    // The replica answers 2.5 s late, past the 1.5 s acknowledgement deadline, so the bot defers first
+    // however fast or slow the machine is. The page records every message it draws, so that the test
+    // does not have to catch the placeholder on screen before the answer replaces it.
+    await page.evaluate(`(() => {
+      window.drawn = [];
+      new MutationObserver((records) => {
+        for (const record of records) for (const node of record.addedNodes) {
+          if (node.dataset?.messageId) window.drawn.push({ id: node.dataset.messageId, state: node.className.match(/state-(\\w+)/)?.[1] });
+        }
+      }).observe(document.querySelector('#messages'), { childList: true });
+    })()`);
+    const drawn = () => page.evaluate('window.drawn') as Promise<{ id: string; state: string }[]>;
     boot.services.replica!.setFaults({ latencyMs: 2_500 });
     try {
       await type('/hero name:Thor');
-      const thinking = await messageWith('Rivals Bot is thinking');
-      await screenshot(page, 'thinking');
-      await thinking.getByText('Real name').waitFor({ timeout: 15_000 });
-      expect(await deepText(thinking)).toContain('Thor');
+      await page.waitForFunction(`window.drawn.some((m) => m.state === 'thinking')`);
+      await screenshot(page, 'thinking'); // usually still thinking; the assertions below do not depend on it
+      const { id } = (await drawn()).find((m) => m.state === 'thinking')!;
+      const message = page.locator(`#messages > discord-message[data-message-id="${id}"]`);
+      await message.getByText('Real name').waitFor({ timeout: 15_000 });
+      expect(await deepText(message)).toContain('Thor');
+      expect((await drawn()).filter((m) => m.id === id).map((m) => m.state)).toEqual(['thinking', 'done']);
     } finally {
       boot.services.replica!.setFaults({});
     }

@@ -1,0 +1,58 @@
+/**
+ * Durable state for tests. `memoryState()`: a migrated in-memory SQLite database, synchronously (a
+ * copy of a template migrated once per file). `openTestState(engine)`: a real database of either
+ * engine, SQLite in a fresh temp dir or a fresh PostgreSQL database on the run's shared server.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import pino from 'pino';
+import { migrateDatabase, sqliteDatabase } from '../../src/store/database.js';
+import { openState, stateOf, type State } from '../../src/store/state.js';
+import type { GuildSettingsOptions } from '../../src/store/guild-settings.js';
+import { testDatabaseUrl } from './postgres.js';
+
+const template: Buffer = await (async () => {
+  const sqlite = new BetterSqlite3(':memory:');
+  const database = sqliteDatabase(sqlite, ':memory:');
+  await migrateDatabase(database);
+  const image = sqlite.serialize();
+  await database.close();
+  return image;
+})();
+
+/** A fresh, migrated, in-memory state. */
+export function memoryState(settings: GuildSettingsOptions = {}): State {
+  return stateOf(sqliteDatabase(new BetterSqlite3(template), ':memory:'), settings);
+}
+
+/** The two engines every store test runs on. */
+export const ENGINES = ['sqlite', 'postgres'] as const;
+export type Engine = (typeof ENGINES)[number];
+
+/** Where a test state lives, to open it again (another process, a restart). */
+export interface TestStateLocation {
+  engine: Engine;
+  dataDir: string;
+  databaseUrl?: string;
+}
+
+/** A new empty place for state on `engine`. */
+export async function newStateLocation(engine: Engine): Promise<TestStateLocation & { cleanup(): void }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rivals-state-'));
+  const databaseUrl = engine === 'postgres' ? await testDatabaseUrl() : undefined;
+  return { engine, dataDir, databaseUrl, cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };
+}
+
+/** Opens the state at `where` (migrating it). */
+export function openAt(where: TestStateLocation, settings: GuildSettingsOptions = {}): Promise<State> {
+  return openState({ dataDir: where.dataDir, databaseUrl: where.databaseUrl, logger: pino({ level: 'silent' }), importLegacy: false, settings });
+}
+
+/** A fresh state on `engine`; `close()` also removes its temp dir. */
+export async function openTestState(engine: Engine, settings: GuildSettingsOptions = {}): Promise<State & { where: TestStateLocation }> {
+  const where = await newStateLocation(engine);
+  const state = await openAt(where, settings);
+  return { ...state, where, close: async () => { await state.close(); where.cleanup(); } };
+}
