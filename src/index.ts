@@ -39,12 +39,12 @@ try {
   logger.flush();
   process.exit(EXIT_STORE_UNAVAILABLE);
 }
-logger.info({ store: services.state.database.location, engine: services.state.database.engine }, 'state store open');
 if (services.replica) {
   logger.info({ replica: services.replica.url }, 'offline: no RIVALS_API_KEY, so the bot uses the in-process API replica');
 } else {
   logger.info({ api: config.rivals.baseUrl, rpm: config.rivals.requestsPerMinute, cache: config.redisUrl ? 'redis' : 'memory' }, 'using the game API');
 }
+logger.info({ store: services.state.database.location, engine: services.state.database.engine }, 'state store open');
 
 /** On the first SIGINT or SIGTERM: runs `shutdown`, closes the API services, and exits 0. */
 function stopOnSignal(shutdown: (signal: string) => Promise<void>): void {
