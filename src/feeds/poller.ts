@@ -156,7 +156,9 @@ export class FeedPoller {
     const subs = all.filter((s) => s.sub.since <= foundAt);
     const queue = new PQueue({ concurrency: FAN_OUT_CONCURRENCY });
     let settled = true;
-    await Promise.all(
+    // Every delivery is waited for, even after one failed (the store went away): a poll that has
+    // returned, or a stopped poller, never leaves sends running behind it.
+    const results = await Promise.allSettled(
       subs.map(({ guildId, sub }) =>
         queue.add(async () => {
           const outcome = await this.#deliver(type, post, guildId, sub);
@@ -164,6 +166,8 @@ export class FeedPoller {
         }),
       ),
     );
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
     return settled;
   }
 

@@ -38,6 +38,8 @@ class FakeChannels implements FeedTransport {
   /** Send attempts per channel, whatever their result. */
   readonly attempts = new Map<string, number>();
   sends = 0;
+  /** Sends whose hook (what happens while they are on the wire) has not finished. */
+  onWire = 0;
   #id = 1000;
   async send(channelId: string, body: MessagePayload & { nonce: string; enforce_nonce: true }) {
     this.sends++;
@@ -45,7 +47,8 @@ class FakeChannels implements FeedTransport {
     const hook = this.during.get(channelId);
     if (hook) {
       this.during.delete(channelId);
-      await hook();
+      this.onWire++;
+      await hook().finally(() => this.onWire--);
     }
     const f = this.failAll?.(channelId) ?? this.fail.get(channelId);
     if (f === 'hang') return new Promise<{ id: string }>(() => undefined);
@@ -445,6 +448,21 @@ async function until(probe: () => Promise<boolean> | boolean, timeoutMs = 5_000)
   }
 }
 
+/** A state on in-memory SQLite whose every statement fails while `store.down` is set (an I/O error, a full disk). */
+async function failingState(): Promise<{ state: State; store: { down: boolean } }> {
+  const store = { down: false };
+  const database = sqliteDatabase(new Database(':memory:'), ':memory:');
+  await migrateDatabase(database);
+  const db = database.db.withPlugin({
+    transformQuery: (args) => {
+      if (store.down) throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' });
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  });
+  return { state: stateOf({ ...database, db }), store };
+}
+
 describe('with the store failing', () => {
   let channels: FakeChannels;
   beforeEach(() => {
@@ -480,18 +498,7 @@ describe('with the store failing', () => {
   });
 
   it('SQLite: a store that fails mid-poll and then answers again, under the same poller: the next poll delivers each post once', async () => {
-    // One connection whose every statement fails while `down` is set (an I/O error, a full disk).
-    let down = false;
-    const database = sqliteDatabase(new Database(':memory:'), ':memory:');
-    await migrateDatabase(database);
-    const failing = database.db.withPlugin({
-      transformQuery: (args) => {
-        if (down) throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' });
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    });
-    const state = stateOf({ ...database, db: failing });
+    const { state, store } = await failingState();
     try {
       const p = pollerOn(state, channels);
       await p.tick();
@@ -499,12 +506,12 @@ describe('with the store failing', () => {
       await subscribeOn(state, 'h', 'patchNotes', 'c-flaky-store-2');
       // Down while the fan-out is on the wire: the first send succeeds, its mark and everything after fail.
       channels.during.set('c-flaky-store', async () => {
-        down = true;
+        store.down = true;
       });
       const id = addPost('Store fails mid-fan-out');
       await expect(p.tick()).resolves.toBeUndefined();
       expect(p.lines.some((l) => l.includes('could not poll a feed'))).toBe(true);
-      down = false;
+      store.down = false;
       await p.tick();
       // The deliveries cut short by the outage are claimed: they go out again once their lease has passed.
       clock.offset += CLAIM_LEASE_MS;
@@ -513,7 +520,29 @@ describe('with the store failing', () => {
       expect(channels.titles('c-flaky-store-2')).toEqual(['Store fails mid-fan-out']);
       expect(await state.feedState.pending('patchNotes')).toEqual([]);
       expect((await state.settings.get('g')).feeds.patchNotes!.lastDelivered?.postId).toBe(id);
-      expect(await sql<{ n: number }>`select count(*) as n from deliveries where state = 'done'`.execute(failing).then((q) => Number(q.rows[0]!.n))).toBe(2);
+      expect(await sql<{ n: number }>`select count(*) as n from deliveries where state = 'done'`.execute(state.database.db).then((q) => Number(q.rows[0]!.n))).toBe(2);
+    } finally {
+      await state.close();
+    }
+  });
+
+  it('a store failing in the middle of a fan-out: the poll returns only once every send of it has finished', async () => {
+    const { state, store } = await failingState();
+    try {
+      const p = pollerOn(state, channels);
+      await p.tick();
+      await subscribeOn(state, 'fast', 'patchNotes', 'c-fast');
+      await subscribeOn(state, 'slow', 'patchNotes', 'c-slow');
+      // Both are claimed before either answers; the store goes away, the fast send's mark fails, the slow one is still on the wire.
+      channels.during.set('c-fast', async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        store.down = true;
+      });
+      channels.during.set('c-slow', () => new Promise((resolve) => setTimeout(resolve, 300)));
+      addPost();
+      await p.tick();
+      expect(p.lines.some((l) => l.includes('could not poll a feed'))).toBe(true);
+      expect(channels.onWire).toBe(0);
     } finally {
       await state.close();
     }
@@ -537,7 +566,9 @@ describe('with the store failing', () => {
         await subscribeOn(state, 'g', 'patchNotes', 'c-pg');
         await server.kill();
         const id = addPost('Found while the database is down');
+        const started = Date.now();
         await expect(p.tick()).resolves.toBeUndefined();
+        expect(Date.now() - started).toBeLessThan(10_000); // connections refused at once: no wait for a timeout
         expect(p.lines.filter((l) => l.includes('could not poll a feed'))).toHaveLength(4);
         expect(channels.sends).toBe(0);
         await server.restart();
