@@ -2,6 +2,7 @@
  * Cache policy over keyv (STYLE.md, src/cache): a TTL per resource, single-flight for concurrent
  * identical requests, stale-if-error, and a brief negative cache for not-found answers.
  */
+import pTimeout from 'p-timeout';
 import type Keyv from 'keyv';
 import { ApiError } from '../api/errors.js';
 import type { Logger } from '../logger.js';
@@ -150,11 +151,7 @@ export class ResponseCache {
 
   /** `operation` or a rejection after the store timeout. */
   #bounded<T>(operation: Promise<T>, what: string): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`cache store ${what} took over ${this.#storeTimeoutMs} ms`)), this.#storeTimeoutMs);
-    });
-    return Promise.race([operation, timeout]).finally(() => clearTimeout(timer));
+    return pTimeout(operation, { milliseconds: this.#storeTimeoutMs, message: `cache store ${what} took over ${this.#storeTimeoutMs} ms` });
   }
 
   async #write(key: string, entry: Entry, ttlMs: number | undefined): Promise<void> {

@@ -7,6 +7,7 @@
  * their own transport and call the same functions.
  */
 import { MessageFlags, type APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
+import pTimeout from 'p-timeout';
 import { toMessagePayload, type MessagePayload, type View } from '../render/view.js';
 import type { ComponentResult } from './router.js';
 
@@ -51,11 +52,7 @@ export interface ComponentResponder {
 type Outcome<T> = { value: T } | { late: true };
 
 function within<T>(work: Promise<T>, ms: number): Promise<Outcome<T>> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<Outcome<T>>((resolve) => {
-    timer = setTimeout(() => resolve({ late: true }), ms);
-  });
-  return Promise.race([work.then((value) => ({ value })), late]).finally(() => clearTimeout(timer));
+  return pTimeout(work.then((value): Outcome<T> => ({ value })), { milliseconds: ms, fallback: (): Outcome<T> => ({ late: true }) });
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
+import pTimeout from 'p-timeout';
 import { ApiArgumentError, ApiError } from '../api/errors.js';
 import { ExpiredComponentError, NotFoundError, NotLinkedError, PrivateProfileError, SeasonError, UnknownHeroError, UserFacingError } from '../errors.js';
 import { MAX_LINKED_ACCOUNTS, TooManyLinksError } from '../store/account-links.js';
@@ -144,16 +145,12 @@ export class Router {
     if (!user.guildId) return false;
     const cached = ctx.settings.peek(user.guildId);
     if (cached) return cached.ephemeralByDefault;
-    let timer: NodeJS.Timeout | undefined;
     try {
       const read = ctx.settings.get(user.guildId).then((s) => s.ephemeralByDefault);
-      read.catch(() => undefined);
-      return await Promise.race([read, new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), PREFERS_PRIVATE_DEADLINE_MS)))]);
+      return await pTimeout(read, { milliseconds: PREFERS_PRIVATE_DEADLINE_MS, fallback: () => false });
     } catch (err) {
       ctx.logger.warn({ err }, 'could not read guild settings');
       return false;
-    } finally {
-      clearTimeout(timer);
     }
   }
 

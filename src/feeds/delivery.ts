@@ -74,6 +74,9 @@ export interface DeliveryKey {
   channelId: string;
 }
 
+/** The `deliveries` primary key of a delivery. */
+const rowKey = (k: DeliveryKey) => ({ feed: k.feed, post_id: k.postId, channel_id: k.channelId });
+
 /** The Discord message nonce of a delivery: at most 25 characters, the same on every retry. */
 export function deliveryNonce(k: DeliveryKey): string {
   return createHash('sha256').update(`${k.feed}\u0000${k.postId}\u0000${k.channelId}`).digest('base64url').slice(0, 25);
@@ -100,9 +103,7 @@ export class DeliveryLedger {
     const row = await this.db
       .selectFrom('deliveries')
       .select(['state', 'attempts', 'at', 'message_id'])
-      .where('feed', '=', k.feed)
-      .where('post_id', '=', k.postId)
-      .where('channel_id', '=', k.channelId)
+      .where((eb) => eb.and(rowKey(k)))
       .executeTakeFirst();
     return row && { state: row.state, attempts: Number(row.attempts), at: Number(row.at), messageId: row.message_id };
   }
@@ -144,7 +145,7 @@ export class DeliveryLedger {
     const at = this.now();
     const inserted = await this.db
       .insertInto('deliveries')
-      .values({ feed: k.feed, post_id: k.postId, channel_id: k.channelId, state: 'claimed', attempts: 1, at, message_id: null })
+      .values({ ...rowKey(k), state: 'claimed', attempts: 1, at, message_id: null })
       .onConflict((oc) => oc.columns(['feed', 'post_id', 'channel_id']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { status: 'claimed', attempts: 1 };
@@ -159,9 +160,7 @@ export class DeliveryLedger {
     const updated = await this.db
       .updateTable('deliveries')
       .set({ state: 'claimed', attempts, at })
-      .where('feed', '=', k.feed)
-      .where('post_id', '=', k.postId)
-      .where('channel_id', '=', k.channelId)
+      .where((eb) => eb.and(rowKey(k)))
       .where('state', '=', previous.state)
       .where('attempts', '=', previous.attempts)
       .executeTakeFirst();
@@ -174,9 +173,7 @@ export class DeliveryLedger {
     await this.db
       .updateTable('deliveries')
       .set({ state: 'retry', at: this.now() })
-      .where('feed', '=', k.feed)
-      .where('post_id', '=', k.postId)
-      .where('channel_id', '=', k.channelId)
+      .where((eb) => eb.and(rowKey(k)))
       .where('state', '=', 'claimed')
       .where('attempts', '=', attempts)
       .execute();
@@ -186,9 +183,7 @@ export class DeliveryLedger {
     await this.db
       .updateTable('deliveries')
       .set({ state, at: this.now(), message_id: messageId })
-      .where('feed', '=', k.feed)
-      .where('post_id', '=', k.postId)
-      .where('channel_id', '=', k.channelId)
+      .where((eb) => eb.and(rowKey(k)))
       .execute();
   }
 }

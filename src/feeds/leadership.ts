@@ -4,6 +4,7 @@
  * takes over once the lock expires.
  */
 import { randomUUID } from 'node:crypto';
+import pTimeout from 'p-timeout';
 import type Keyv from 'keyv';
 
 export interface Leadership {
@@ -57,18 +58,8 @@ export class RedisLeadership implements Leadership {
     });
   }
 
-  async #bounded<T>(what: string, run: () => Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`could not ${what}: Redis did not answer within ${this.timeoutMs} ms`)), this.timeoutMs);
-    });
-    const work = run();
-    work.catch(() => undefined); // a late failure after the deadline is not unhandled
-    try {
-      return await Promise.race([work, late]);
-    } finally {
-      clearTimeout(timer);
-    }
+  #bounded<T>(what: string, run: () => Promise<T>): Promise<T> {
+    return pTimeout(run(), { milliseconds: this.timeoutMs, message: `could not ${what}: Redis did not answer within ${this.timeoutMs} ms` });
   }
 }
 

@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type DialectAdapter, type Driver } from 'kysely';
 import pg from 'pg';
+import pTimeout from 'p-timeout';
 import { migrationProvider, type Tables } from './schema.js';
 
 /** The query layer over every table. */
@@ -284,16 +285,15 @@ function withoutPassword(text: string, url: string | undefined): string {
  *   finish later: callers use it only for reads and for writes that are atomic).
  */
 export async function withDeadline<T>(operation: string, deadlineMs: number, run: () => Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StoreUnavailableError(operation, { cause: new Error(`no answer within ${deadlineMs} ms`) })), deadlineMs);
-  });
   try {
-    return await Promise.race([run(), deadline]);
+    return await pTimeout(run(), {
+      milliseconds: deadlineMs,
+      fallback: () => {
+        throw new StoreUnavailableError(operation, { cause: new Error(`no answer within ${deadlineMs} ms`) });
+      },
+    });
   } catch (err) {
     throw err instanceof StoreUnavailableError ? err : new StoreUnavailableError(operation, { cause: err });
-  } finally {
-    clearTimeout(timer);
   }
 }
 

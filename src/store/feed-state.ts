@@ -9,15 +9,9 @@ import type { Db } from './database.js';
 /** Posts remembered per feed, to tell new from old (far more than a first page holds). */
 export const SEEN_LIMIT = 200;
 
-/** A feed post as the poller keeps it. */
-export interface StoredPost {
-  id: string;
-  title: string;
-  date: string | null;
-  overview: string | null;
-  image: string | null;
-}
-const postSchema = z.object({ id: z.string(), title: z.string(), date: z.string().nullable(), overview: z.string().nullable(), image: z.string().nullable() });
+/** A feed post as the poller keeps it (`fan_outs.post`, and the former key-value store's pending posts). */
+export const storedPostSchema = z.object({ id: z.string(), title: z.string(), date: z.string().nullable(), overview: z.string().nullable(), image: z.string().nullable() });
+export type StoredPost = z.output<typeof storedPostSchema>;
 
 /** Reads and writes `feed_state` and `fan_outs`. Off the reply path: no deadlines, errors propagate to the poller. */
 export class FeedStateRepository {
@@ -58,7 +52,7 @@ export class FeedStateRepository {
     const rows = await this.db.selectFrom('fan_outs').select(['post', 'found_at']).where('feed', '=', feed).where('finished_at', 'is', null).orderBy('found_at').orderBy('post_id').execute();
     const out: { post: StoredPost; foundAt: number }[] = [];
     for (const r of rows) {
-      const post = postSchema.safeParse(JSON.parse(r.post));
+      const post = storedPostSchema.safeParse(JSON.parse(r.post));
       if (post.success) out.push({ post: post.data, foundAt: Number(r.found_at) });
     }
     return out;

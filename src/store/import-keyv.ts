@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { Db } from './database.js';
 import { FEED_TYPES, parseLegacySettings, rowOf, type FeedType } from './guild-settings.js';
-import { SEEN_LIMIT } from './feed-state.js';
+import { SEEN_LIMIT, storedPostSchema } from './feed-state.js';
 
 /** The former file and namespace. */
 export const LEGACY_FILE = 'state.sqlite';
@@ -30,8 +30,7 @@ export interface ImportCounts {
 
 const linksV1 = z.object({ v: z.literal(1), accounts: z.array(z.object({ uid: z.string(), name: z.string(), linkedAt: z.number() })), defaultUid: z.string().nullable() });
 const deliveryV1 = z.object({ v: z.literal(1), state: z.enum(['claimed', 'done', 'failed']), attempts: z.number(), at: z.number(), messageId: z.string().nullable() });
-const post = z.object({ id: z.string(), title: z.string(), date: z.string().nullable(), overview: z.string().nullable(), image: z.string().nullable() });
-const feedV1 = z.object({ v: z.literal(1), seen: z.array(z.string()), pending: z.array(z.object({ post, foundAt: z.number() })) });
+const feedV1 = z.object({ v: z.literal(1), seen: z.array(z.string()), pending: z.array(z.object({ post: storedPostSchema, foundAt: z.number() })) });
 
 /** Reads `[key without namespace, value]` pairs of the former SQLite file (unexpired only). */
 export function readLegacySqlite(file: string, now = Date.now()): [string, unknown][] {
@@ -76,7 +75,8 @@ export async function readLegacyRedis(url: string): Promise<[string, unknown][]>
 export async function importKeyvState(db: Db, source: { sqliteFile?: string; redisUrl?: string }, logger: Logger, now = Date.now()): Promise<ImportCounts | null> {
   if (await db.selectFrom('meta').select('value').where('key', '=', DONE).executeTakeFirst()) return null;
   const entries: [string, unknown][] = [];
-  if (source.sqliteFile && existsSync(source.sqliteFile)) entries.push(...readLegacySqlite(source.sqliteFile, now));
+  const sqliteFile = source.sqliteFile && existsSync(source.sqliteFile) ? source.sqliteFile : undefined;
+  if (sqliteFile) entries.push(...readLegacySqlite(sqliteFile, now));
   if (source.redisUrl) entries.push(...(await readLegacyRedis(source.redisUrl)));
   const counts: ImportCounts = { guilds: 0, links: 0, deliveries: 0, feeds: 0 };
   await db.transaction().execute(async (trx) => {
@@ -138,6 +138,6 @@ export async function importKeyvState(db: Db, source: { sqliteFile?: string; red
     await trx.insertInto('meta').values({ key: DONE, value: JSON.stringify({ at: now, ...counts }) }).execute();
   });
   if (entries.length === 0) return null;
-  logger.info({ ...counts, from: [source.sqliteFile && existsSync(source.sqliteFile) ? source.sqliteFile : null, source.redisUrl ? 'redis' : null].filter(Boolean) }, 'imported the state of the former key-value store');
+  logger.info({ ...counts, from: [sqliteFile, source.redisUrl ? 'redis' : undefined].filter(Boolean) }, 'imported the state of the former key-value store');
   return counts;
 }

@@ -4,6 +4,7 @@
  * newest first, under `recent:<userId>`. Recorded after the answer, never before it.
  */
 import type Keyv from 'keyv';
+import pTimeout from 'p-timeout';
 import { z } from 'zod';
 
 const MAX = 10;
@@ -19,15 +20,12 @@ export class RecentLookups {
 
   /** Newest first; [] when the cache fails or is slow. */
   async list(userId: string): Promise<{ uid: string; name: string }[]> {
-    let timer: NodeJS.Timeout | undefined;
     try {
-      const raw = await Promise.race([this.cache.get(`recent:${userId}`), new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), this.deadlineMs)))]);
+      const raw: unknown = await pTimeout(this.cache.get(`recent:${userId}`), { milliseconds: this.deadlineMs, fallback: () => undefined });
       const parsed = recentV1.safeParse(raw);
       return parsed.success ? parsed.data.entries : [];
     } catch {
       return [];
-    } finally {
-      clearTimeout(timer);
     }
   }
 

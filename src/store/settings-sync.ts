@@ -4,6 +4,7 @@
  * cache (Redis pub/sub). Without Redis, or while it is down, the cache's short TTL bounds staleness.
  */
 import { randomUUID } from 'node:crypto';
+import pTimeout from 'p-timeout';
 import type { Logger } from '../logger.js';
 import type { GuildSettingsRepository } from './guild-settings.js';
 
@@ -30,7 +31,6 @@ export async function syncSettingsOverRedis(client: () => Promise<unknown>, sett
   const publisher = (await client()) as PubSubClient;
   const subscriber = publisher.duplicate();
   subscriber.on('error', (err) => logger.warn({ err }, 'settings sync: Redis subscriber error'));
-  let timer: NodeJS.Timeout | undefined;
   const setup = (async () => {
     await subscriber.connect();
     await subscriber.subscribe(SETTINGS_CHANNEL, (message) => {
@@ -38,12 +38,8 @@ export async function syncSettingsOverRedis(client: () => Promise<unknown>, sett
       if (origin !== self && guildId) settings.invalidate(guildId);
     });
   })();
-  try {
-    // Start never waits on a Redis that does not answer.
-    await Promise.race([setup, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs)))]);
-  } finally {
-    clearTimeout(timer);
-  }
+  // Start never waits on a Redis that does not answer.
+  await pTimeout(setup, { milliseconds: timeoutMs, message: `Redis did not answer within ${timeoutMs} ms` });
   settings.onChange = (guildId) => {
     void publisher.publish(SETTINGS_CHANNEL, `${self} ${guildId}`).catch((err: unknown) => logger.warn({ err, guild: guildId }, 'settings sync: could not publish a change'));
   };
