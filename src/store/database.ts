@@ -41,6 +41,8 @@ export interface DatabaseOptions {
   dataDir: string;
   /** SQLite file name (default {@link DATABASE_FILE}). */
   file?: string;
+  /** How long the SQLite open waits for another process that has the file locked (ms, default 5,000). */
+  lockWaitMs?: number;
   /** PostgreSQL pool size (default 10). */
   poolSize?: number;
   /** Called with errors of idle PostgreSQL connections (the server went away); they are not fatal. */
@@ -94,7 +96,7 @@ export function describeDatabase(options: DatabaseOptions): string {
  *   no permission, a corrupt or truncated database, an unreachable server, a failed migration).
  */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const database = options.databaseUrl ? await openPostgres(options.databaseUrl, options) : openSqlite(options);
+  const database = options.databaseUrl ? await openPostgres(options.databaseUrl, options) : await openSqlite(options);
   try {
     await migrateDatabase(database, options.databaseUrl ? 'DATABASE_URL' : 'DATA_DIR');
     // A write at start: a store that cannot be written fails now, not on a member's first /config.
@@ -125,7 +127,7 @@ export function sqliteDatabase(sqlite: BetterSqlite3.Database, location: string)
   return { db, engine: 'sqlite', location, close: () => db.destroy() };
 }
 
-function openSqlite(options: DatabaseOptions): Database {
+async function openSqlite(options: DatabaseOptions): Promise<Database> {
   const dir = resolve(options.dataDir);
   const file = resolve(dir, options.file ?? DATABASE_FILE);
   let stat: ReturnType<typeof statSync> | undefined;
@@ -142,19 +144,48 @@ function openSqlite(options: DatabaseOptions): Database {
   } catch (err) {
     throw asOpenError(dir, err, options, 'directory');
   }
-  let sqlite: BetterSqlite3.Database;
+  let sqlite: BetterSqlite3.Database | undefined;
   try {
-    sqlite = new BetterSqlite3(file, { timeout: 5_000 });
-    sqlite.pragma('journal_mode = WAL');
+    sqlite = new BetterSqlite3(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+    await useWriteAheadLog(sqlite, options.lockWaitMs ?? SQLITE_BUSY_TIMEOUT_MS);
     // In WAL mode NORMAL keeps every commit across a process crash; only a power loss can drop the last ones.
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     const check = sqlite.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw Object.assign(new Error(`integrity check failed: ${String(check)}`), { code: 'SQLITE_CORRUPT' });
   } catch (err) {
+    sqlite?.close();
     throw asOpenError(file, err, options, 'file');
   }
   return sqliteDatabase(sqlite, file);
+}
+
+/** How long an SQLite statement waits for another process's lock before SQLITE_BUSY (ms). */
+const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+
+/**
+ * Puts the file in WAL mode (a property of the file, kept across opens). The conversion needs the
+ * file to itself, and SQLite answers SQLITE_BUSY at once instead of running the busy handler
+ * (sqlite.org/pragma.html#pragma_journal_mode), so two processes opening a new file together would
+ * fail one of them: this reads the mode first (no lock once the file is WAL) and otherwise retries
+ * with backoff for up to `waitMs`.
+ * @throws the last SQLITE_BUSY (or any other SqliteError) when the file stays locked for `waitMs`.
+ */
+async function useWriteAheadLog(sqlite: BetterSqlite3.Database, waitMs: number): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  for (let delay = 5; ; delay = Math.min(delay * 2, 200)) {
+    try {
+      if (String(sqlite.pragma('journal_mode', { simple: true })).toLowerCase() === 'wal') return;
+      if (String(sqlite.pragma('journal_mode = WAL', { simple: true })).toLowerCase() === 'wal') return;
+      // SQLite kept the old mode without an error: another connection is using the file.
+      throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    } catch (err) {
+      const code = String((err as { code?: unknown }).code ?? '');
+      if (!code.startsWith('SQLITE_BUSY') && !code.startsWith('SQLITE_LOCKED')) throw err;
+      if (Date.now() + delay > deadline) throw err;
+    }
+    await new Promise((r) => setTimeout(r, delay * (0.5 + Math.random())));
+  }
 }
 
 /**
@@ -252,6 +283,8 @@ function asOpenError(location: string, err: unknown, options: DatabaseOptions, p
     else message = `DATA_DIR ${location} cannot be used: ${reason}${code ? ` (${code})` : ''}. Point DATA_DIR at a writable directory.`;
   } else if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
     message = `the database file ${location} is damaged (${code}: ${reason}): restore it from a backup, or move it away with its -wal and -shm files to start empty (no settings, account links or delivery records).`;
+  } else if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    message = `the database file ${location} stayed locked by another process (${code}: ${reason}): stop the other program holding it (an SQLite browser, a backup, another bot with an open transaction), then start again.`;
   } else if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code === 'SQLITE_PERM' || code in ERRNO_TEXT) {
     message = `the database file ${location} cannot be opened for writing (${code}: ${reason}) by ${user}: make it, its -wal and -shm files and ${variable} writable by that user, or point ${variable} elsewhere.`;
   } else {
