@@ -62,6 +62,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   FEED_POLL_SECONDS: z.coerce.number({ error: 'must be a number' }).positive('must be positive').default(600),
   PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65_535).default(3000),
+  // Discord keeps an interaction's token 15 minutes; the acknowledgement needs 2 s of it.
+  INTERACTION_BUDGET_MS: z.coerce.number({ error: 'must be a number' }).int('must be whole milliseconds').min(3_000, 'must be at least 3000').max(900_000, 'must be at most 900000 (15 min)').default(10_000),
 });
 
 /** The validated configuration. Durations are in milliseconds. */
@@ -85,6 +87,8 @@ export interface Config {
   feedPollSeconds: number;
   logLevel: (typeof LOG_LEVELS)[number];
   port: number;
+  /** Total time an interaction may take from its creation to its final answer (src/deadline.ts). */
+  interactionBudgetMs: number;
 }
 
 /** Thrown by {@link loadConfig}; its message names every bad variable and why, never a secret value. */
@@ -131,5 +135,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     feedPollSeconds: e.FEED_POLL_SECONDS,
     logLevel: e.LOG_LEVEL,
     port: e.PORT,
+    interactionBudgetMs: e.INTERACTION_BUDGET_MS,
   };
 }

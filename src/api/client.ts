@@ -3,6 +3,7 @@
  * there), through the cache (optional), the rate limiter (optional) and the HTTP transport; plus the
  * player update, an action that goes through the rate limiter but never through the cache.
  */
+import pTimeout from 'p-timeout';
 import type { Dispatcher } from 'undici';
 import type { ResponseCache, Fetched } from '../cache/response-cache.js';
 import type { Logger } from '../logger.js';
@@ -23,10 +24,11 @@ import {
   type PageParams,
   type Platform,
 } from './endpoints.js';
-import { ApiArgumentError, ApiError } from './errors.js';
+import { ApiArgumentError, ApiError, budgetSpent } from './errors.js';
 import { HttpTransport } from './http.js';
 import { createImageResolver } from './images.js';
-import type { Priority, UpstreamRateLimiter } from './rate-limiter.js';
+import { RateLimitWaitError, type Priority, type UpstreamRateLimiter } from './rate-limiter.js';
+import { currentDeadline } from '../deadline.js';
 import { createSchemas, type PlayerUpdate, type Schemas } from './schemas.js';
 import type { z } from 'zod';
 
@@ -66,6 +68,12 @@ export interface ApiStats {
  * The client. Every method returns a {@link Fetched} value (data plus age and staleness) and throws
  * {@link ApiArgumentError} for invalid arguments (before any request) or {@link ApiError} for a
  * failed request.
+ *
+ * Inside an interaction's budget (src/deadline.ts, `runWithDeadline`) a call never outlasts what
+ * remains of it: a request the rate limit would hold past it is not sent (`rate_limited`, with the
+ * wait), and an answer still missing at the deadline is replaced by the cached one, marked stale
+ * with its age, or else fails as `timeout`. The request itself goes on and fills the cache for the
+ * next member.
  */
 export class RivalsApi {
   readonly #transport: HttpTransport;
@@ -247,7 +255,9 @@ export class RivalsApi {
    */
   async playerUpdate(query: string | number, options: Omit<CallOptions, 'fresh'> = {}): Promise<Fetched<PlayerUpdate>> {
     const url = `/api/v1/player/${encodeSegment('playerUpdate', 'query', query)}/update`;
-    const data = await this.#fetch('playerUpdate', 'playerUpdate', url, options);
+    const deadline = currentDeadline();
+    const request = this.#fetch('playerUpdate', 'playerUpdate', url, options);
+    const data = deadline === undefined ? await request : await pTimeout(request, { milliseconds: Math.max(1, deadline - Date.now()), message: budgetSpent('playerUpdate') });
     return { data, fetchedAt: this.#now(), ageMs: 0, stale: false, source: 'upstream' };
   }
 
@@ -259,7 +269,7 @@ export class RivalsApi {
   async #call<K extends keyof Schemas>(schema: K, request: ApiRequest & { endpoint: CachedEndpointName }, options: CallOptions = {}): Promise<Fetched<z.output<Schemas[K]>>> {
     const url = pathWithQuery(request);
     const load = () => this.#fetch(schema, request.endpoint, url, options);
-    if (this.#cache) return this.#cache.get(`${request.endpoint}:${url}`, request.endpoint, load, { fresh: options.fresh });
+    if (this.#cache) return this.#cache.get(`${request.endpoint}:${url}`, request.endpoint, load, { fresh: options.fresh, deadline: currentDeadline() });
     const data = await load();
     return { data, fetchedAt: this.#now(), ageMs: 0, stale: false, source: 'upstream' };
   }
@@ -271,8 +281,12 @@ export class RivalsApi {
     };
     let raw: unknown;
     try {
-      raw = this.#limiter ? await this.#limiter.schedule(send, options.priority ?? 'interactive') : await send();
+      raw = this.#limiter ? await this.#limiter.schedule(send, options.priority ?? 'interactive', currentDeadline()) : await send();
     } catch (err) {
+      if (err instanceof RateLimitWaitError) {
+        // Not sent: the wait for the key's rate would outlast the interaction's budget.
+        throw new ApiError({ kind: 'rate_limited', endpoint, retryAfterMs: err.waitMs, upstreamMessage: err.message, cause: err });
+      }
       // Only a header-given delay pauses the whole key: a 429 body message can be a per-player cooldown.
       if (err instanceof ApiError && err.kind === 'rate_limited' && err.retryAfterFromHeader && err.retryAfterMs !== undefined && this.#limiter) {
         this.#limiter.backoff(err.retryAfterMs, this.#now());

@@ -52,10 +52,19 @@ export class ApiError extends Error {
     this.upstreamMessage = init.upstreamMessage;
   }
 
-  /** True for the failures where serving a stale cached value is better than failing (5xx, timeout, 429). */
+  /**
+   * True for the failures where serving a stale cached value is better than failing: 5xx and
+   * connection errors (`unavailable`), timeouts, 429, and malformed or unusable bodies
+   * (`bad_response`: a broken answer today says nothing against yesterday's good one).
+   */
   get isTransient(): boolean {
-    return this.kind === 'unavailable' || this.kind === 'timeout' || this.kind === 'rate_limited';
+    return this.kind === 'unavailable' || this.kind === 'timeout' || this.kind === 'rate_limited' || this.kind === 'bad_response';
   }
+}
+
+/** The error of a call still unanswered when the interaction's budget ran out (src/deadline.ts): a `timeout`. */
+export function budgetSpent(endpoint: string): ApiError {
+  return new ApiError({ kind: 'timeout', endpoint, upstreamMessage: 'no answer within the interaction budget' });
 }
 
 function describe(init: ApiErrorInit): string {

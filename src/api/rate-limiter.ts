@@ -3,6 +3,11 @@
  * minute (p-queue's strict window), interactive requests before background ones, and a pause when
  * the API answers 429 with `Retry-After`. The spec (Limits 1) states that limits are per key but not
  * their values, hence the configurable `RIVALS_API_RPM`.
+ *
+ * A request with a deadline (a member's interaction budget) is never queued past it: when the
+ * estimated wait already overshoots, it is refused at once with {@link RateLimitWaitError}; when
+ * it is still waiting at its deadline, it leaves the queue with the same error. Requests without a
+ * deadline (feeds) wait their turn.
  */
 import PQueue from 'p-queue';
 
@@ -20,23 +25,93 @@ export interface RateLimiterOptions {
   windowMs?: number;
 }
 
+/** A request could not start before its deadline: `waitMs` is the estimated wait from when it was refused. */
+export class RateLimitWaitError extends Error {
+  override name = 'RateLimitWaitError';
+  constructor(readonly waitMs: number) {
+    super(`the rate limit would hold this request for ${Math.ceil(waitMs / 1000)} s, past its deadline`);
+  }
+}
+
 /** Schedules upstream requests within the key's rate. */
 export class UpstreamRateLimiter {
   readonly #queue: PQueue;
+  readonly #cap: number;
+  readonly #windowMs: number;
+  /** Start times of the latest requests (at most `#cap`, oldest first), ms since the epoch. */
+  readonly #starts: number[] = [];
+  readonly #waitingBy: Record<Priority, number> = { interactive: 0, background: 0 };
   #resumeTimer: NodeJS.Timeout | undefined;
   #pausedUntil = 0;
 
   constructor(options: RateLimiterOptions) {
     if (!(options.requestsPerMinute >= 1)) throw new RangeError('requestsPerMinute must be at least 1');
-    this.#queue = new PQueue({ intervalCap: Math.floor(options.requestsPerMinute), interval: options.windowMs ?? 60_000, strict: true });
+    this.#cap = Math.floor(options.requestsPerMinute);
+    this.#windowMs = options.windowMs ?? 60_000;
+    this.#queue = new PQueue({ intervalCap: this.#cap, interval: this.#windowMs, strict: true });
   }
 
   /**
-   * Runs `task` when the rate allows, after every waiting task of higher priority.
+   * Runs `task` when the rate allows, after every waiting task of its priority or higher.
    * Resolves or rejects with the task's own result.
+   * @param deadline ms since the epoch by which the task must have started; absent: no limit.
+   * @throws {RateLimitWaitError} (as a rejection) when the task could not start by `deadline`:
+   *   at once when {@link estimateWait} already overshoots it, else when the deadline passes while it waits.
    */
-  schedule<T>(task: () => Promise<T>, priority: Priority = 'interactive'): Promise<T> {
-    return this.#queue.add(task, { priority: PRIORITY[priority] }) as Promise<T>;
+  schedule<T>(task: () => Promise<T>, priority: Priority = 'interactive', deadline?: number): Promise<T> {
+    const now = Date.now();
+    if (deadline !== undefined) {
+      const wait = this.estimateWait(priority, now);
+      if (now + wait > deadline) return Promise.reject(new RateLimitWaitError(wait));
+    }
+    let started = false;
+    this.#waitingBy[priority]++;
+    const controller = deadline === undefined ? undefined : new AbortController();
+    const timer = controller && setTimeout(() => controller.abort(new RateLimitWaitError(this.estimateWait(priority))), Math.max(0, deadline! - now));
+    const run = () => {
+      started = true;
+      clearTimeout(timer);
+      this.#waitingBy[priority]--;
+      this.#recordStart(Date.now());
+      return task();
+    };
+    return (this.#queue.add(run, { priority: PRIORITY[priority], signal: controller?.signal }) as Promise<T>).catch((err: unknown) => {
+      if (!started) {
+        clearTimeout(timer);
+        this.#waitingBy[priority]--;
+      }
+      throw err;
+    });
+  }
+
+  /**
+   * Estimated ms before a request of `priority` scheduled now would start: the back-off left, and
+   * the rolling window's turn behind every waiting request that goes first. An estimate (requests
+   * finish and leave the queue meanwhile); {@link schedule}'s deadline holds whatever it says.
+   */
+  estimateWait(priority: Priority = 'interactive', now = Date.now()): number {
+    const ahead = priority === 'interactive' ? this.#waitingBy.interactive : this.#waitingBy.interactive + this.#waitingBy.background;
+    const from = now + this.backoffRemaining(now);
+    // Starts are in time order: the first one inside the window ending at `from`, by binary search.
+    let lo = 0;
+    let hi = this.#starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.#starts[mid]! > from - this.#windowMs) hi = mid;
+      else lo = mid + 1;
+    }
+    const inWindow = this.#starts.length - lo;
+    const free = this.#cap - inWindow;
+    if (ahead < free) return from - now;
+    // The k-th slot to free up: the k-th oldest start of the window expires first; later ones, a window per cap.
+    const k = ahead - free;
+    if (k < inWindow) return Math.max(from, this.#starts[lo + k]! + this.#windowMs) - now;
+    return from - now + this.#windowMs * (1 + Math.floor((k - inWindow) / this.#cap));
+  }
+
+  #recordStart(at: number): void {
+    this.#starts.push(at);
+    if (this.#starts.length > this.#cap) this.#starts.shift();
   }
 
   /**

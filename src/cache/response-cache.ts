@@ -4,7 +4,7 @@
  */
 import pTimeout from 'p-timeout';
 import type Keyv from 'keyv';
-import { ApiError } from '../api/errors.js';
+import { ApiError, budgetSpent } from '../api/errors.js';
 import type { Logger } from '../logger.js';
 import { STALE_RETENTION_MS, ttlTable, type Resource } from './ttl.js';
 
@@ -20,6 +20,9 @@ export interface Fetched<T> {
   /** `upstream`: fetched now; `cache`: fresh from the cache; `stale`: expired, served because the API failed. */
   source: 'upstream' | 'cache' | 'stale';
 }
+
+/** Longest delay a Node timer takes (2^31 − 1 ms); longer ones fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** What is stored: a value (`v`) or a remembered not-found (`nf`), with the fetch time. */
 type Entry = { v: unknown; at: number } | { nf: string | null; status?: number; at: number };
@@ -38,6 +41,11 @@ export interface ResponseCacheOptions {
 export interface GetOptions {
   /** Skip the TTL check and ask the API; the answer refreshes the cache (Refresh button, feed poller). */
   fresh?: boolean;
+  /**
+   * When the caller stops waiting, ms since the epoch on the wall clock (an interaction's budget, src/deadline.ts):
+   * past it the stale value is served, or a `timeout` thrown, while the load goes on and fills the cache.
+   */
+  deadline?: number;
 }
 
 /** Counters since start, for logs and the benchmark. */
@@ -78,8 +86,10 @@ export class ResponseCache {
   /**
    * Returns the cached value of `key` if fresh, else calls `load` once for all concurrent callers
    * of the same key and stores its result.
-   * - On a transient failure (`ApiError.isTransient`: 5xx, timeout, 429) with an older value in
-   *   store, that value is returned with `stale: true` and its age.
+   * - On a transient failure (`ApiError.isTransient`: 5xx, connection errors, timeout, 429, a
+   *   malformed body) with an older value in store, that value is returned with `stale: true` and its age.
+   * - With `options.deadline`, a load still running at the deadline is left to finish in the
+   *   background; the caller gets the older value (stale, with its age) or a `timeout` {@link ApiError}.
    * - A `not_found` answer is remembered for the `notFound` TTL and rethrown to later callers
    *   without calling `load`.
    * @throws what `load` throws when there is nothing to fall back on; {@link ApiError} `not_found` from the negative cache.
@@ -98,15 +108,30 @@ export class ResponseCache {
         throw new ApiError({ kind: 'not_found', endpoint: resource, status: entry.status, upstreamMessage: entry.nf ?? undefined });
       }
     }
-    const running = this.#inflight.get(key);
-    if (running) {
+    let promise = this.#inflight.get(key) as Promise<Fetched<T>> | undefined;
+    if (promise) {
       this.stats.shared++;
-      return running as Promise<Fetched<T>>;
+    } else {
+      this.stats.misses++;
+      promise = this.#load(key, resource, load, entry).finally(() => this.#inflight.delete(key));
+      this.#inflight.set(key, promise);
     }
-    this.stats.misses++;
-    const promise = this.#load(key, resource, load, entry).finally(() => this.#inflight.delete(key));
-    this.#inflight.set(key, promise);
-    return promise;
+    if (options.deadline === undefined) return promise;
+    const known = entry;
+    // Deadlines are on the wall clock (src/deadline.ts), whatever clock the TTLs use.
+    return pTimeout(promise, { milliseconds: Math.min(MAX_TIMER_MS, Math.max(1, options.deadline - Date.now())), fallback: () => this.#outOfTime<T>(key, resource, known) });
+  }
+
+  /** The older value of `key` (stale, with its age) for a caller whose deadline passed, else a `timeout`. */
+  async #outOfTime<T>(key: string, resource: Resource, known: Entry | undefined): Promise<Fetched<T>> {
+    const old = known ?? (await this.#read(key));
+    if (old && 'v' in old) {
+      this.stats.stale++;
+      const ageMs = Math.max(0, this.#now() - old.at);
+      this.#logger?.warn({ key, ageMs }, 'no API answer within the interaction budget; serving stale cached value');
+      return { data: old.v as T, fetchedAt: old.at, ageMs, stale: true, source: 'stale' };
+    }
+    throw budgetSpent(resource);
   }
 
   /** Removes one key (e.g. after an admin action that makes it wrong). */

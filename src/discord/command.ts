@@ -5,6 +5,7 @@
 import type { APIApplicationCommandOptionChoice, RESTPostAPIChatInputApplicationCommandsJSONBody, RESTPostAPIContextMenuApplicationCommandsJSONBody } from 'discord-api-types/v10';
 import type { RivalsApi } from '../api/client.js';
 import type { HeroDirectory } from '../hero-directory.js';
+import type { InteractionBudget } from '../deadline.js';
 import type { Logger } from '../logger.js';
 import type { MapDirectory } from '../map-directory.js';
 import type { View } from '../render/view.js';
@@ -52,6 +53,8 @@ export interface CommandContext {
   feedTester?: FeedTester;
   logger: Logger;
   now: () => number;
+  /** The interaction's time budget from its creation (src/deadline.ts); absent outside an interaction (feeds, the CLI). */
+  budget?: InteractionBudget;
 }
 
 /** Parsed options of a slash command (option name -> value), with its subcommand if any. */

@@ -8,10 +8,12 @@
  */
 import { MessageFlags, type APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
 import pTimeout from 'p-timeout';
+import { interactionBudget, type InteractionBudget } from '../deadline.js';
 import { toMessagePayload, type MessagePayload, type View } from '../render/view.js';
+import { t } from '../strings.js';
 import type { ComponentResult } from './router.js';
 
-/** A View ready within this many ms is sent directly; later ones are deferred first. Well inside 3 s. */
+/** A View ready within this many ms of the interaction's creation is sent directly; later ones are deferred first. Well inside 3 s. */
 export const DEFAULT_ACK_DEADLINE_MS = 1_500;
 /** Discord gives autocomplete 3 s and no way to defer: past this, an empty list is sent. */
 export const AUTOCOMPLETE_DEADLINE_MS = 2_500;
@@ -52,25 +54,60 @@ export interface ComponentResponder {
 type Outcome<T> = { value: T } | { late: true };
 
 function within<T>(work: Promise<T>, ms: number): Promise<Outcome<T>> {
-  return pTimeout(work.then((value): Outcome<T> => ({ value })), { milliseconds: ms, fallback: (): Outcome<T> => ({ late: true }) });
+  return pTimeout(work.then((value): Outcome<T> => ({ value })), { milliseconds: Math.max(1, ms), fallback: (): Outcome<T> => ({ late: true }) });
+}
+
+/** When to acknowledge and when to give the final answer; see {@link answerCommand}. */
+export interface AnswerTiming {
+  /**
+   * The interaction's budget (src/deadline.ts), from its snowflake; default: one created now with
+   * the default total budget (the playground, tests).
+   */
+  budget?: InteractionBudget;
+  /** A View ready within this many ms of the interaction's creation is sent as the reply (default {@link DEFAULT_ACK_DEADLINE_MS}). */
+  deadlineMs?: number;
+  /** Sent instead when the work has no View by `budget.answerBy` (default: "the API took too long"). */
+  late?: () => View;
+  now?: () => number;
+}
+
+/** The final answer when the budget ran out before the handler's View: an ephemeral "too slow" message. */
+export function lateView(): View {
+  return { ephemeral: true, isError: true, embeds: [{ color: 0xed4245, description: t.apiTimeout() }] };
+}
+
+/** Times of one answer: when to stop waiting for a direct reply, and for the final answer (ms from now). */
+function timesOf(timing: AnswerTiming): { replyIn: number; ackIn: number; answerIn: number; late: () => View } {
+  const now = (timing.now ?? Date.now)();
+  const budget = timing.budget ?? interactionBudget('', now);
+  const replyBy = Math.min(budget.createdAt + (timing.deadlineMs ?? DEFAULT_ACK_DEADLINE_MS), budget.ackBy);
+  return { replyIn: replyBy - now, ackIn: budget.ackBy - now, answerIn: budget.answerBy - now, late: timing.late ?? lateView };
 }
 
 /**
- * Answers a slash command with the View `work` resolves to: a reply if it is ready within
- * `deadlineMs`, else a deferral (ephemeral when `prefersPrivate()` says the server wants private
- * answers) and an edit. An answer that must be private (an error) after a public deferral replaces
- * the placeholder with an ephemeral follow-up. Rejects only if the responder does.
+ * Answers a slash command with the View `work` resolves to, timed from the interaction's creation
+ * (`timing.budget`): a reply if it is ready within `timing.deadlineMs` of creation (at once when
+ * the interaction arrived older than that), else a deferral (ephemeral when `prefersPrivate()`
+ * says the server wants private answers: waited for only until `budget.ackBy`) and an edit. An
+ * answer that must be private (an error) after a public deferral replaces the placeholder with an
+ * ephemeral follow-up. When the View is not ready by `budget.answerBy`, `timing.late()` is the
+ * final answer: no interaction is left "thinking". Rejects only if the responder does.
  */
 export async function answerCommand(
   work: Promise<View>,
   responder: CommandResponder,
-  options: { prefersPrivate: () => Promise<boolean>; deadlineMs?: number },
+  options: { prefersPrivate: () => Promise<boolean> } & AnswerTiming,
 ): Promise<void> {
-  const first = await within(work, options.deadlineMs ?? DEFAULT_ACK_DEADLINE_MS);
+  const times = timesOf(options);
+  const now = options.now ?? Date.now;
+  const started = now();
+  const first = await within(work, times.replyIn);
   if ('value' in first) return responder.reply(toMessagePayload(first.value));
-  const privately = await options.prefersPrivate();
+  const asked = await within(options.prefersPrivate(), times.ackIn - (now() - started));
+  const privately = 'value' in asked && asked.value;
   await responder.defer(privately);
-  const view = await work;
+  const final = await within(work, times.answerIn - (now() - started));
+  const view = 'value' in final ? final.value : times.late();
   const payload = toMessagePayload(view);
   if (view.ephemeral && !privately) {
     await responder.deleteReply();
@@ -81,27 +118,38 @@ export async function answerCommand(
 }
 
 /**
- * Answers a component interaction with the router's {@link ComponentResult}: within `deadlineMs`
- * an update or an ephemeral reply as the result says; later, a deferral decided by whose press it
- * is (`own`: the member who ran the command updates the message, anyone else gets a private
- * placeholder) and then an edit, or an ephemeral follow-up when the invoker's press answers privately.
+ * Answers a component interaction with the router's {@link ComponentResult}: within
+ * `timing.deadlineMs` of creation an update or an ephemeral reply as the result says; later, a
+ * deferral decided by whose press it is (`own`: the member who ran the command updates the
+ * message, anyone else gets a private placeholder) and then an edit, or an ephemeral follow-up when
+ * the invoker's press answers privately. Past `budget.answerBy`, `timing.late()` privately.
  */
-export async function answerComponent(work: Promise<ComponentResult>, own: boolean, responder: ComponentResponder, deadlineMs = DEFAULT_ACK_DEADLINE_MS): Promise<void> {
-  const first = await within(work, deadlineMs);
+export async function answerComponent(work: Promise<ComponentResult>, own: boolean, responder: ComponentResponder, timing: AnswerTiming = {}): Promise<void> {
+  const times = timesOf(timing);
+  const now = timing.now ?? Date.now;
+  const started = now();
+  const first = await within(work, times.replyIn);
   if ('value' in first) {
     const payload = toMessagePayload(first.value.view);
     return first.value.mode === 'update' ? responder.update(payload) : responder.reply(payload);
   }
   if (own) await responder.deferUpdate();
   else await responder.deferEphemeralReply();
-  const result = await work;
+  const final = await within(work, times.answerIn - (now() - started));
+  const result: ComponentResult = 'value' in final ? final.value : { view: times.late(), mode: 'reply' };
   const payload = toMessagePayload(result.view);
   if (own && result.mode === 'reply') await responder.followUp({ ...payload, flags: MessageFlags.Ephemeral });
   else await responder.edit(payload);
 }
 
-/** Autocomplete choices from `work`, or [] past {@link AUTOCOMPLETE_DEADLINE_MS} (autocomplete cannot be deferred). */
-export async function answerAutocomplete(work: Promise<APIApplicationCommandOptionChoice[]>, deadlineMs = AUTOCOMPLETE_DEADLINE_MS): Promise<APIApplicationCommandOptionChoice[]> {
-  const first = await within(work, deadlineMs);
+/**
+ * Autocomplete choices from `work`, or [] once {@link AUTOCOMPLETE_DEADLINE_MS} from the
+ * interaction's creation has passed (autocomplete cannot be deferred).
+ * @param budget the interaction's budget; default: created now.
+ */
+export async function answerAutocomplete(work: Promise<APIApplicationCommandOptionChoice[]>, deadlineMs = AUTOCOMPLETE_DEADLINE_MS, budget?: InteractionBudget): Promise<APIApplicationCommandOptionChoice[]> {
+  const now = Date.now();
+  const createdAt = budget?.createdAt ?? now;
+  const first = await within(work, createdAt + deadlineMs - now);
   return 'value' in first ? first.value : [];
 }

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
 import pTimeout from 'p-timeout';
 import { ApiArgumentError, ApiError } from '../api/errors.js';
+import { runWithDeadline, type InteractionBudget } from '../deadline.js';
 import { ExpiredComponentError, NotFoundError, NotLinkedError, PrivateProfileError, SeasonError, UnknownHeroError, UserFacingError } from '../errors.js';
 import { MAX_LINKED_ACCOUNTS, TooManyLinksError } from '../store/account-links.js';
 import { StoreUnavailableError } from '../store/database.js';
@@ -15,9 +16,21 @@ import type { View } from '../render/view.js';
 import { t } from '../strings.js';
 import type { AutocompleteInput, CommandContext, CommandInput, CommandModule, ComponentHandler, ComponentInput, Invoker } from './command.js';
 import { decodeCustomId } from './custom-id.js';
+import { AUTOCOMPLETE_DEADLINE_MS } from './respond.js';
 
 /** Longest wait for a guild's settings before the acknowledgement, ms (a cache miss only). */
 export const PREFERS_PRIVATE_DEADLINE_MS = 250;
+
+/**
+ * Time kept back from an interaction's budget for what follows its last API call (rendering, the
+ * settings read, the REST edit to Discord), ms.
+ */
+export const FINAL_ANSWER_RESERVE_MS = 750;
+
+/** The deadline of a handler's API calls: the budget's end less {@link FINAL_ANSWER_RESERVE_MS}; undefined without a budget. */
+function apiDeadlineOf(budget: InteractionBudget | undefined): number | undefined {
+  return budget && budget.answerBy - FINAL_ANSWER_RESERVE_MS;
+}
 
 /** Error colour of error embeds (Discord red). */
 const ERROR_COLOUR = 0xed4245;
@@ -34,7 +47,7 @@ export interface ComponentResult {
  */
 export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, rawQuery?: string, fromComponent = false): View {
   const text = (message: string): View => ({ ephemeral: true, isError: true, embeds: [{ color: ERROR_COLOUR, description: message }] });
-  // What a member typed is shown as text, never as markdown, links or mentions.
+  // What a member typed is shown as text, never as markdown, links or mentions: every echo goes through escapeText.
   const query = rawQuery === undefined ? undefined : escapeText(rawQuery, 100);
   if (err instanceof NotFoundError) {
     const q = escapeText(err.query, 100);
@@ -42,7 +55,8 @@ export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, raw
     return text(err.fromMenu ? t.playerGone(q) : t.playerNotFound(q));
   }
   if (err instanceof SeasonError) return text(t.badSeason(escapeText(err.value, 20)));
-  if (err instanceof UnknownHeroError) return text(t.unknownHero(escapeText(err.query, 100), err.suggestions));
+  // The suggestions are hero names from the API, shown in bold: escaped like anything not written here.
+  if (err instanceof UnknownHeroError) return text(t.unknownHero(escapeText(err.query, 100), err.suggestions.map((s) => escapeText(s, 60))));
   if (err instanceof PrivateProfileError) return text(t.privateProfile(escapeText(err.playerName, 100)));
   if (err instanceof ExpiredComponentError) return text(t.expiredComponent());
   if (err instanceof NotLinkedError) return text(err.self ? t.notLinkedSelf() : t.notLinkedOther(err.userId));
@@ -110,7 +124,7 @@ export class Router {
     const module = this.#commands.get(name);
     if (!module) return errorView(new ExpiredComponentError(`/${name}`), ctx);
     try {
-      const view = await module.execute(input, ctx);
+      const view = await runWithDeadline(apiDeadlineOf(ctx.budget), () => module.execute(input, ctx));
       return (await this.prefersPrivate(input.user, ctx)) ? { ...view, ephemeral: true } : view;
     } catch (err) {
       return errorView(err, ctx, queryOf(input.options));
@@ -128,7 +142,7 @@ export class Router {
     if (!decoded || !handler) return { view: errorView(new ExpiredComponentError(customId), ctx), mode: 'reply' };
     const input: ComponentInput = { customId, route: decoded.route, args: decoded.args, values, user, invokerId };
     try {
-      const view = await handler(input, ctx);
+      const view = await runWithDeadline(apiDeadlineOf(ctx.budget), () => handler(input, ctx));
       // A private answer is always a new private reply: it must never replace a message others see (a feed post).
       return own && !view.ephemeral ? { view, mode: 'update' } : { view: { ...view, ephemeral: true }, mode: 'reply' };
     } catch (err) {
@@ -159,7 +173,9 @@ export class Router {
     const module = this.#commands.get(name);
     if (!module?.autocomplete) return [];
     try {
-      const choices = await module.autocomplete(input, ctx);
+      // Autocomplete has no deferral: its API calls stop when its answer must go.
+      const deadline = ctx.budget && ctx.budget.createdAt + AUTOCOMPLETE_DEADLINE_MS;
+      const choices = await runWithDeadline(deadline, () => module.autocomplete!(input, ctx));
       return choices.slice(0, LIMITS.autocompleteChoices).map((c) => ({ ...c, name: truncate(c.name, LIMITS.choiceName) }));
     } catch (err) {
       ctx.logger.warn({ err, command: name }, 'autocomplete failed');

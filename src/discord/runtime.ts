@@ -16,6 +16,7 @@ import {
   type MessageComponentInteraction,
   type UserContextMenuCommandInteraction,
 } from 'discord.js';
+import { interactionBudget } from '../deadline.js';
 import type { Logger } from '../logger.js';
 import type { MessagePayload } from '../render/view.js';
 import { t } from '../strings.js';
@@ -109,10 +110,13 @@ export function discordChannelAccess(client: Client): ChannelAccess {
 
 export interface RuntimeOptions {
   router: Router;
-  /** The shared context; each interaction gets a child logger. */
-  context: Omit<CommandContext, 'logger'>;
+  /** The shared context; each interaction gets a child logger and its budget. */
+  context: Omit<CommandContext, 'logger' | 'budget'>;
   logger: Logger;
+  /** A View ready within this many ms of an interaction's creation is the reply (default 1 500). */
   ackDeadlineMs?: number;
+  /** Total budget of an interaction from its creation, ms (`INTERACTION_BUDGET_MS`, default 10 000). */
+  budgetMs?: number;
 }
 
 /** Serves interactions from a discord.js client through the router. */
@@ -150,8 +154,10 @@ export class DiscordRuntime {
   }
 
   async #handle(interaction: Interaction): Promise<void> {
+    // Timed from the interaction's creation (its snowflake), not from now: time spent queued counts.
+    const budget = interactionBudget(interaction.id, Date.now(), this.#options.budgetMs);
     const logger = this.#options.logger.child({ interaction: interaction.id, user: interaction.user.id, guild: interaction.guildId });
-    const ctx: CommandContext = { ...this.#options.context, logger };
+    const ctx: CommandContext = { ...this.#options.context, logger, budget };
     if (interaction.isAutocomplete()) return this.#autocomplete(interaction, ctx);
     if (this.#closing && interaction.isRepliable()) {
       await interaction.reply({ content: t.restarting(), flags: MessageFlags.Ephemeral });
@@ -173,6 +179,7 @@ export class DiscordRuntime {
     await answerCommand(work, commandResponder(interaction), {
       prefersPrivate: () => this.#options.router.prefersPrivate(input.user, ctx),
       deadlineMs: this.#options.ackDeadlineMs,
+      budget: ctx.budget,
     });
   }
 
@@ -181,14 +188,14 @@ export class DiscordRuntime {
     const values = interaction.isStringSelectMenu() ? interaction.values : [];
     const own = invokerId === undefined || invokerId === interaction.user.id;
     const work = this.#options.router.component(interaction.customId, values, invokerOf(interaction), invokerId, ctx);
-    await answerComponent(work, own, componentResponder(interaction), this.#options.ackDeadlineMs);
+    await answerComponent(work, own, componentResponder(interaction), { deadlineMs: this.#options.ackDeadlineMs, budget: ctx.budget });
   }
 
   async #autocomplete(interaction: AutocompleteInteraction, ctx: CommandContext): Promise<void> {
     const focused = interaction.options.getFocused(true);
     const { subcommand, options } = optionsOf(interaction.options.data);
     const work = this.#options.router.autocomplete(interaction.commandName, { subcommand, focused: { name: focused.name, value: String(focused.value) }, options, user: invokerOf(interaction) }, ctx);
-    await interaction.respond(await answerAutocomplete(work));
+    await interaction.respond(await answerAutocomplete(work, undefined, ctx.budget));
   }
 }
 

@@ -7,6 +7,7 @@
 import { ApplicationCommandType, MessageFlags, type APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
 import type { CommandContext, CommandInput, Invoker } from '../discord/command.js';
 import { answerAutocomplete, answerCommand, answerComponent, type CommandResponder, type ComponentResponder } from '../discord/respond.js';
+import { interactionBudget } from '../deadline.js';
 import type { Router } from '../discord/router.js';
 import type { Logger } from '../logger.js';
 import type { MessagePayload } from '../render/view.js';
@@ -21,7 +22,9 @@ export type Accepted = { ok: true } | { ok: false; error: string };
 export interface PlaygroundInteractionsOptions {
   router: Router;
   /** The shared context; each interaction gets a child logger. */
-  context: Omit<CommandContext, 'logger'>;
+  context: Omit<CommandContext, 'logger' | 'budget'>;
+  /** Total budget of an interaction, ms (`INTERACTION_BUDGET_MS`, default 10 000). */
+  budgetMs?: number;
   messages: MessageStore;
   logger: Logger;
   /** As the Discord runtime's: a View ready sooner is sent directly, a later one is deferred first. */
@@ -83,6 +86,7 @@ export class PlaygroundInteractions {
       answerCommand(this.#o.router.command(name, input, ctx), this.#commandResponder(channelId, interaction), {
         prefersPrivate: () => this.#o.router.prefersPrivate(input.user, ctx),
         deadlineMs: this.#o.ackDeadlineMs,
+        budget: ctx.budget,
       }),
     );
     return { ok: true };
@@ -103,7 +107,7 @@ export class PlaygroundInteractions {
     this.#run('component', where.member, async (ctx) => {
       const work = this.#o.router.component(customId, values, invokerOf(where.member), invokerId, ctx);
       const interaction: MessageInteraction = { userId: memberId, command: message.interaction?.command ?? '', kind: 'component' };
-      await answerComponent(work, own, this.#componentResponder(message.id, message.channelId, interaction), this.#o.ackDeadlineMs);
+      await answerComponent(work, own, this.#componentResponder(message.id, message.channelId, interaction), { deadlineMs: this.#o.ackDeadlineMs, budget: ctx.budget });
     });
     return { ok: true };
   }
@@ -127,7 +131,9 @@ export class PlaygroundInteractions {
   #run(kind: string, member: PlaygroundMember, work: (ctx: CommandContext) => Promise<void>): void {
     const id = `playground-${++this.#sequence}`;
     const logger = this.#o.logger.child({ interaction: id, user: member.id, guild: GUILD.id });
-    const job = work({ ...this.#o.context, logger }).catch((err: unknown) => logger.error({ err, kind }, 'interaction failed'));
+    // The playground's interactions are created when the page asks: the budget starts now.
+    const budget = interactionBudget('', Date.now(), this.#o.budgetMs);
+    const job = work({ ...this.#o.context, logger, budget }).catch((err: unknown) => logger.error({ err, kind }, 'interaction failed'));
     this.#inflight.add(job);
     void job.finally(() => this.#inflight.delete(job));
   }

@@ -73,7 +73,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   const settings = state.settings;
   const context = createCommandContext(o.services.api, state, o.services.cacheStore, playgroundChannelAccess(), Date.now, createFeedTester(o.services.api, settings, transport));
   const router = new Router(modules);
-  const interactions = new PlaygroundInteractions({ router, context, messages, logger, ackDeadlineMs: o.ackDeadlineMs });
+  const interactions = new PlaygroundInteractions({ router, context, messages, logger, ackDeadlineMs: o.ackDeadlineMs, budgetMs: o.config.interactionBudgetMs });
   const feedLogger = o.logger.child({ component: 'playground-feeds' });
   const poller = new FeedPoller({
     api: o.services.api,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
-import { UpstreamRateLimiter } from '../../src/api/rate-limiter.js';
+import { RateLimitWaitError, UpstreamRateLimiter } from '../../src/api/rate-limiter.js';
+import { runWithDeadline } from '../../src/deadline.js';
 import type { Replica } from '../../src/replica/server.js';
 import { clientFor, replica } from '../helpers/replica.js';
 
@@ -47,6 +48,69 @@ describe('UpstreamRateLimiter', () => {
     await limiter.schedule(async () => undefined);
     expect(limiter.backoffRemaining()).toBe(0);
     limiter.stop();
+  });
+});
+
+describe('deadlines: no request waits past its interaction budget', () => {
+  let r: Replica;
+  beforeAll(async () => {
+    r = await replica();
+  });
+  afterAll(() => r.close());
+
+  it('refuses at once, with the wait, a request the back-off would hold past its deadline', async () => {
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 1000 });
+    limiter.backoff(30_000);
+    let ran = false;
+    const started = Date.now();
+    const refused = await limiter.schedule(async () => void (ran = true), 'interactive', Date.now() + 5_000).catch((err: unknown) => err);
+    expect(Date.now() - started).toBeLessThan(100);
+    expect(refused).toBeInstanceOf(RateLimitWaitError);
+    expect((refused as RateLimitWaitError).waitMs).toBeGreaterThan(29_000);
+    expect(ran).toBe(false);
+    expect(limiter.waiting).toBe(0);
+    // Without a deadline (a feed poll) it waits its turn.
+    void limiter.schedule(async () => undefined, 'background');
+    expect(limiter.waiting).toBe(1);
+    limiter.stop();
+  });
+
+  it('estimates the rolling window: refuses the request that would start in the next window, takes the ones that fit', async () => {
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 3, windowMs: 2_000 });
+    const deadline = Date.now() + 1_000;
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => limiter.schedule(async () => 'sent', 'interactive', deadline)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected']);
+    const wait = ((results[3] as PromiseRejectedResult).reason as RateLimitWaitError).waitMs;
+    expect(wait).toBeGreaterThan(1_500);
+    expect(wait).toBeLessThanOrEqual(2_000);
+    limiter.stop();
+  });
+
+  it('takes a request out of the queue when its deadline passes before its turn', async () => {
+    const short = new UpstreamRateLimiter({ requestsPerMinute: 1, windowMs: 300 });
+    await short.schedule(async () => undefined);
+    short.backoff(50);
+    // Estimated to start in ~300 ms, within 400 ms; a longer back-off arriving meanwhile holds it past that.
+    const held = short.schedule(async () => 'sent', 'interactive', Date.now() + 400).catch((err: unknown) => err);
+    short.backoff(5_000);
+    const started = Date.now();
+    expect(await held).toBeInstanceOf(RateLimitWaitError);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(short.waiting).toBe(0);
+    short.stop();
+  });
+
+  it('inside a budget the client answers rate_limited with the wait, without sending', async () => {
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 1000 });
+    const api = clientFor(r, { limiter });
+    limiter.backoff(30_000);
+    const sent = r.requests.total;
+    const error = await runWithDeadline(Date.now() + 2_000, () => api.maps()).catch((err: unknown) => err);
+    expect(error).toMatchObject({ kind: 'rate_limited', retryAfterFromHeader: false });
+    expect((error as ApiError).retryAfterMs).toBeGreaterThan(29_000);
+    expect(r.requests.total).toBe(sent);
+    limiter.stop();
+    await api.close();
   });
 });
 

@@ -187,3 +187,53 @@ describe('through the client, against the replica', () => {
     await api.close();
   });
 });
+
+describe('a caller with a deadline (an interaction budget)', () => {
+  const never = () => new Promise<number>(() => undefined);
+
+  it('gets the older value, marked stale with its true age, when the load outlasts the deadline; the load still fills the cache', async () => {
+    const cache = new ResponseCache({ store: new Keyv({ store: new LruStore(100) }), ttls: { player: 1 } });
+    await cache.get('k', 'player', async () => 1);
+    await new Promise((r) => setTimeout(r, 20));
+    let finish: (v: number) => void = () => undefined;
+    const slow = () => new Promise<number>((resolve) => (finish = resolve));
+    const started = Date.now();
+    const got = await cache.get('k', 'player', slow, { deadline: Date.now() + 150 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(got).toMatchObject({ data: 1, stale: true, source: 'stale' });
+    expect(got.ageMs).toBeGreaterThanOrEqual(150);
+    expect(got.ageMs).toBeLessThan(5_000);
+    finish(2);
+    await new Promise((r) => setTimeout(r, 10));
+    expect((await cache.get('k', 'player', never, { deadline: Date.now() + 50 })).data).toBe(2);
+  });
+
+  it('throws a timeout at the deadline when nothing older is stored', async () => {
+    const cache = new ResponseCache({ store: new Keyv({ store: new LruStore(100) }) });
+    const started = Date.now();
+    const error = await cache.get('new', 'player', never, { deadline: Date.now() + 50 }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ kind: 'timeout' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+  });
+
+  it('a caller joining a load in flight keeps its own deadline', async () => {
+    const cache = new ResponseCache({ store: new Keyv({ store: new LruStore(100) }) });
+    let finish: (v: number) => void = () => undefined;
+    const first = cache.get('k', 'player', () => new Promise<number>((resolve) => (finish = resolve)));
+    const joined = await cache.get('k', 'player', never, { deadline: Date.now() + 30 }).catch((err: unknown) => err);
+    expect(joined).toMatchObject({ kind: 'timeout' });
+    finish(7);
+    expect((await first).data).toBe(7);
+  });
+
+  it('serves the older value on a malformed body (bad_response), as on any transient failure', async () => {
+    const { cache, clock } = fakeClockCache();
+    await cache.get('k', 'player', async () => 1);
+    clock.now += DEFAULT_TTLS.player + 3_000;
+    const got = await cache.get('k', 'player', async () => {
+      throw new ApiError({ kind: 'bad_response', endpoint: 'player', upstreamMessage: 'body is not JSON' });
+    });
+    expect(got).toMatchObject({ data: 1, stale: true, ageMs: DEFAULT_TTLS.player + 3_000 });
+  });
+});

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { answerAutocomplete, answerCommand, answerComponent, type CommandResponder, type ComponentResponder } from '../../src/discord/respond.js';
 import type { View } from '../../src/render/view.js';
+import { DISCORD_EPOCH_MS, interactionBudget, MAX_TRUSTED_AGE_MS, snowflakeTime } from '../../src/deadline.js';
+
+/** A snowflake minted at `at` (ms since the epoch), as Discord mints interaction ids. */
+const snowflakeAt = (at: number) => String((BigInt(at - DISCORD_EPOCH_MS) << 22n) | 12345n);
 
 const later = <T>(value: T, ms: number) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
 const view = (text: string, ephemeral = false): View => ({ content: text, ephemeral });
@@ -47,24 +51,74 @@ describe('the acknowledgement policy', () => {
 
   it('updates or replies at once for a fast component; defers by whose press it is for a slow one', async () => {
     const fast = recorder();
-    await answerComponent(later({ view: view('page 2'), mode: 'update' as const }, 5), true, fast.component, 200);
+    await answerComponent(later({ view: view('page 2'), mode: 'update' as const }, 5), true, fast.component, { deadlineMs: 200 });
     expect(fast.calls).toEqual(['update(page 2|0)']);
 
     const own = recorder();
-    await answerComponent(later({ view: view('page 2'), mode: 'update' as const }, 80), true, own.component, 20);
+    await answerComponent(later({ view: view('page 2'), mode: 'update' as const }, 80), true, own.component, { deadlineMs: 20 });
     expect(own.calls).toEqual(['deferUpdate', 'edit(page 2|0)']);
 
     const other = recorder();
-    await answerComponent(later({ view: view('copy', true), mode: 'reply' as const }, 80), false, other.component, 20);
+    await answerComponent(later({ view: view('copy', true), mode: 'reply' as const }, 80), false, other.component, { deadlineMs: 20 });
     expect(other.calls).toEqual(['deferEphemeralReply', 'edit(copy|64)']);
 
     const ownPrivate = recorder();
-    await answerComponent(later({ view: view('read it', true), mode: 'reply' as const }, 80), true, ownPrivate.component, 20);
+    await answerComponent(later({ view: view('read it', true), mode: 'reply' as const }, 80), true, ownPrivate.component, { deadlineMs: 20 });
     expect(ownPrivate.calls).toEqual(['deferUpdate', 'followUp(read it|64)']);
   });
 
   it('sends no autocomplete choices past the deadline', async () => {
     expect(await answerAutocomplete(later([{ name: 'Hulk', value: '1011' }], 5), 200)).toEqual([{ name: 'Hulk', value: '1011' }]);
     expect(await answerAutocomplete(later([{ name: 'Hulk', value: '1011' }], 100), 20)).toEqual([]);
+  });
+});
+
+describe('the interaction budget, timed from the snowflake', () => {
+  it('reads the creation time from the snowflake, and trusts it only so far back (clock skew)', () => {
+    const now = Date.now();
+    expect(snowflakeTime(snowflakeAt(now - 1234))).toBe(now - 1234);
+    expect(snowflakeTime('not a snowflake')).toBeUndefined();
+    const queued = interactionBudget(snowflakeAt(now - 1_200), now, 10_000);
+    expect(queued).toEqual({ createdAt: now - 1_200, receivedAt: now, ackBy: now + 800, answerBy: now + 8_800 });
+    // A snowflake from the future (the bot's clock is behind Discord's) counts as created now.
+    expect(interactionBudget(snowflakeAt(now + 5_000), now).createdAt).toBe(now);
+    // One from an hour ago is skew, or hopeless: either way it must be acknowledged at once.
+    expect(interactionBudget(snowflakeAt(now - 3_600_000), now).createdAt).toBe(now - MAX_TRUSTED_AGE_MS);
+  });
+
+  it('defers at once an interaction that arrived older than the reply window, whatever the work', async () => {
+    const r = recorder();
+    const budget = interactionBudget(snowflakeAt(Date.now() - 1_600), Date.now());
+    const started = Date.now();
+    let deferredAfter = -1;
+    const command = { ...r.command, defer: async (e: boolean) => ((deferredAfter = Date.now() - started), r.command.defer(e)) };
+    await answerCommand(later(view('slow'), 200), command, { prefersPrivate: async () => false, budget });
+    expect(r.calls).toEqual(['defer(false)', 'edit(slow|0)']);
+    expect(deferredAfter).toBeLessThan(100);
+  });
+
+  it('waits for the settings read only until the acknowledgement is due, then defers publicly', async () => {
+    const r = recorder();
+    // Created 1.9 s ago: 100 ms left before ackBy (2 s after creation).
+    const budget = interactionBudget(snowflakeAt(Date.now() - 1_900), Date.now());
+    const started = Date.now();
+    let deferredAfter = -1;
+    const command = { ...r.command, defer: async (e: boolean) => ((deferredAfter = Date.now() - started), r.command.defer(e)) };
+    await answerCommand(later(view('slow'), 300), command, { prefersPrivate: () => later(true, 5_000), budget });
+    expect(r.calls).toEqual(['defer(false)', 'edit(slow|0)']);
+    expect(deferredAfter).toBeLessThan(400);
+  });
+
+  it('ends with the "took too long" answer when the View is not ready by the end of the budget', async () => {
+    const r = recorder();
+    const budget = interactionBudget(snowflakeAt(Date.now()), Date.now(), 2_300);
+    await answerCommand(new Promise<View>(() => undefined), r.command, { prefersPrivate: async () => false, budget, deadlineMs: 20 });
+    expect(r.calls[0]).toBe('defer(false)');
+    expect(r.calls.slice(1)).toEqual(['deleteReply', expect.stringMatching(/^followUp\(.*\|64\)$/)]);
+
+    const c = recorder();
+    const pressBudget = interactionBudget(snowflakeAt(Date.now()), Date.now(), 2_100);
+    await answerComponent(new Promise(() => undefined), true, c.component, { budget: pressBudget, deadlineMs: 20 });
+    expect(c.calls).toEqual(['deferUpdate', expect.stringMatching(/^followUp\(.*\|64\)$/)]);
   });
 });
