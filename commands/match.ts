@@ -127,12 +127,13 @@ function playerSelect(m: MatchDetail, teams: ScoreTeam[], heroOf: (id: string | 
 
 /**
  * The view of a match: a summary embed, one embed per team, and a select of its players.
- * @param value a match uid, or a select value from {@link encodeMatchOrigin} (its history row's map, mode, duration and time).
- * @param fromMenu true when a menu press opened it (a missing match is then named, not blamed on typing).
+ * @param value a match uid as typed, or (from a menu) a select value from {@link encodeMatchOrigin} (its history row's map, mode, duration and time).
+ * @param fromMenu true when a menu press opened it: `value` is then decoded, and a missing match is named, not blamed on typing.
  * @throws {NotFoundError} from a menu when the API has no such match; {@link ApiError} otherwise.
  */
 export async function matchView(value: string, ctx: CommandContext, fromMenu = false): Promise<View> {
-  const origin = decodeMatchOrigin(value);
+  // Only a menu's value carries an origin: typed text is a match uid, never parsed for a map, mode or time to show.
+  const origin: MatchOrigin = fromMenu ? decodeMatchOrigin(value) : { matchUid: value, mapId: null, modeId: null, duration: null, time: null };
   let fetched;
   try {
     fetched = await ctx.api.match(origin.matchUid);

@@ -64,7 +64,11 @@ export const t = {
   resetDone: () => 'Every setting of this server is back to its default.',
   resetCancelled: () => 'Nothing was changed.',
   // Freshness.
-  staleNote: (age: string) => `API unavailable: showing data as of ${age} ago`,
+  /** `age` from humanAge: "a few seconds", "1 minute", "3 hours", "2 days". */
+  staleNote: (age: string) => `API unavailable: showing data from ${age} ago`,
+  ageFewSeconds: () => 'a few seconds',
+  /** "1 minute", "3 hours", "2 days": a whole number of a unit, in the locale's words. */
+  age: (count: number, unit: 'minute' | 'hour' | 'day') => new Intl.NumberFormat('en', { style: 'unit', unit, unitDisplay: 'long' }).format(count),
   pageOf: (page: number, total: number) => `Page ${page} of ${total}`,
   // The playground (src/playground): what its command bar says before anything reaches the bot.
   playgroundUnknownCommand: (name: string) => `There is no command /${name}. Type / to see them all.`,

@@ -17,17 +17,32 @@ export function roleColour(role: string | null | undefined): number {
   }
 }
 
-/** "12 minutes", "3 hours", "2 days": how old stale data is. */
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+/**
+ * How old data is, in words: `ms` milliseconds (negative or not finite: 0) as
+ * - under 45 s: "a few seconds" (so a 3-second-old answer never says "1 minute");
+ * - 45 s to 90 s: "1 minute"; then whole minutes, rounded: "2 minutes" … "59 minutes";
+ * - 59.5 min to 90 min: "1 hour"; then whole hours, rounded: "2 hours" … "23 hours";
+ * - 23.5 h to 36 h: "1 day"; then whole days, rounded: "2 days", "3 days" …
+ * A stated age is within a third of the true one. The words come from {@link t.age}. Never throws.
+ */
 export function humanAge(ms: number): string {
-  const minutes = Math.max(1, Math.round(ms / 60_000));
-  if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 48) return `${hours} hour${hours === 1 ? '' : 's'}`;
-  const days = Math.round(hours / 24);
-  return `${days} days`;
+  const age = Number.isFinite(ms) ? Math.max(0, ms) : 0;
+  if (age < 45 * SECOND) return t.ageFewSeconds();
+  if (age < 90 * SECOND) return t.age(1, 'minute');
+  const minutes = Math.round(age / MINUTE);
+  if (minutes < 60) return t.age(minutes, 'minute');
+  if (age < 90 * MINUTE) return t.age(1, 'hour');
+  const hours = Math.round(age / HOUR);
+  if (hours < 24) return t.age(hours, 'hour');
+  if (age < 36 * HOUR) return t.age(1, 'day');
+  return t.age(Math.round(age / (24 * HOUR)), 'day');
 }
 
-/** A footer saying the data is stale and how old it is; undefined for fresh data. */
+/** A footer saying the data is stale and how old it is ({@link humanAge}: "… showing data from 3 minutes ago"); undefined for fresh data. */
 export function staleFooter(fetched: Pick<Fetched<unknown>, 'stale' | 'ageMs'> | undefined): APIEmbedFooter | undefined {
   return fetched?.stale ? { text: t.staleNote(humanAge(fetched.ageMs)) } : undefined;
 }

@@ -3,7 +3,6 @@
  * Source: Discord developer documentation, "Embed Limits" (Resources > Message), "Message Components"
  * (action rows, buttons, select menus) and "Create Message" (content, embeds).
  */
-import { escapeMarkdown } from '@discordjs/formatters';
 import { ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
 import type { View } from './view.js';
 
@@ -34,8 +33,6 @@ export const LIMITS = {
 } as const;
 
 const ELLIPSIS = '…';
-/** Markdown escaping of text shown as text: masked links too, so a typed `[text](url)` never becomes a link. */
-const ESCAPE = { maskedLink: true } as const;
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /**
@@ -54,22 +51,65 @@ export function truncate(text: string, max: number): string {
 }
 
 /**
- * Text from the API made safe for Discord markdown (escaped) and cut to `max` characters. The cut is
- * made on the raw text before escaping, so it never falls inside an escape sequence.
+ * Every character that gives text a meaning in Discord markdown, as one pattern (flags g, m):
+ * - anywhere: `\` (an escape itself), `*` (bold, italics, bullets), `_` (italics, underline), `~`
+ *   (strikethrough), `|` (spoilers), `` ` `` (inline code, code blocks), `[` and `]` (masked links),
+ *   `<` (every `<…>` form: mentions `<@id>` `<@!id>` `<@&id>` `<#id>`, slash-command mentions `</name:id>`,
+ *   custom emoji `<:name:id>` `<a:name:id>`, timestamps `<t:unix:R>`, guild navigation `<id:browse>`,
+ *   autolinks `<https://…>` and `<a@b>`), `@` (`@everyone`, `@here`) and `:` (the `://` of a URL, so
+ *   it is never auto-linked: see {@link escapeText});
+ * - at the start of a line (the text's own start included, after any spaces or tabs): `>` (block quotes,
+ *   `>>>`), `#` (headings, `#`–`###`), `-` (bullets and `-#` subtext), `+` (bullets) and the dot of a
+ *   numbered list item (`1.`).
+ * Each rule reads one character and at most what precedes it on its line, never what follows, so two
+ * escaped texts side by side are as safe as each alone (`@` + `everyone`, `https:` + `//`).
+ */
+const MARKDOWN = /[\\*_~|`[\]<@:]|(?<=^[^\S\r\n]*)[>#+-]|(?<=^[^\S\r\n]*\d*)\./gm;
+
+/** `raw` with every character of {@link MARKDOWN} preceded by a backslash. */
+const escapeAll = (raw: string) => raw.replace(MARKDOWN, '\\$&');
+
+/**
+ * What a member typed, or a text from the API, made to show literally as plain text wherever Discord
+ * renders markdown (embed descriptions, field values, titles and field names; message content), then
+ * cut to `max` characters (UTF-16 code units of the escaped text, ellipsis included).
+ *
+ * Each character Discord markdown gives a meaning to ({@link MARKDOWN}; Discord's "Markdown Text 101"
+ * help article and message-formatting reference) is preceded by a backslash. Discord, like the
+ * simple-markdown rules it is built on (its escape rule `^\\([^0-9A-Za-z\s])`), reads a backslash before
+ * any character other than a letter, a digit or a space as "this character literally" and shows the
+ * character alone, so the member sees exactly the text, with no formatting, heading, list, quote,
+ * code, spoiler, masked link, mention pill (users, roles, channels, `@everyone`, `@here`, slash
+ * commands), timestamp or custom emoji.
+ * A backslash before a letter or a digit is shown as typed, so the text's own backslashes are doubled.
+ * An auto-linked URL (`https://x.y`) cannot be escaped and stay a link: it is neutralised by escaping
+ * the colon of `://` (`https\://x.y`), which shows as `https://x.y` in plain text, not as a link.
+ * discord.js's `escapeMarkdown` is not used: it leaves mentions, `@everyone`, URLs and emoji alone,
+ * and on purpose does not escape `_` and `*` inside URLs, which become markdown once the URL is
+ * neutralised. Checked against discord-markdown-parser in test/render/escape-property.test.ts.
+ *
+ * The escaped text is safe wherever it stands in a line and next to any text that does not itself
+ * open an unfinished construct (no template ends in `<`, `\` or `[`). Footers, author names,
+ * select-menu labels, button labels and autocomplete choices render no markdown: a backslash would
+ * show there, so they take {@link truncate}, not this.
+ *
+ * The cut is made on the raw text, on a grapheme boundary, before escaping: it never falls inside an
+ * escape sequence, an emoji or a combining sequence, and a cut text ends with `…`. Never throws.
  */
 export function escapeText(raw: string, max: number = Number.MAX_SAFE_INTEGER): string {
-  const full = escapeMarkdown(raw, ESCAPE);
+  const full = escapeAll(raw);
   if (full.length <= max) return full;
+  if (max <= 0) return '';
   const graphemes = [...segmenter.segment(raw)].map((s) => s.segment);
-  // The longest prefix (in graphemes) whose escaped form plus the ellipsis fits.
+  // The longest prefix (in graphemes) whose escaped form plus the ellipsis fits; lengths only grow with the prefix.
   let lo = 0;
   let hi = graphemes.length;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (escapeMarkdown(graphemes.slice(0, mid).join(''), ESCAPE).length + ELLIPSIS.length <= max) lo = mid;
+    if (escapeAll(graphemes.slice(0, mid).join('')).length + ELLIPSIS.length <= max) lo = mid;
     else hi = mid - 1;
   }
-  return escapeMarkdown(graphemes.slice(0, lo).join(''), ESCAPE) + ELLIPSIS;
+  return escapeAll(graphemes.slice(0, lo).join('')) + ELLIPSIS;
 }
 
 /** Characters of an embed that count toward {@link LIMITS.embedTotal}. */

@@ -2,17 +2,28 @@
 import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
 import type { MessagePayload } from './view.js';
 
-/** Renders a message payload (already within limits) as text: embeds, then components with their custom IDs. */
+/**
+ * A markdown text as Discord shows its escapes: a backslash before a character other than a letter,
+ * a digit or white space is not shown (src/render/limits.ts, `escapeText`). Other markdown is left as written.
+ */
+function shown(markdown: string): string {
+  return markdown.replace(/\\([^0-9A-Za-z\s])/g, '$1');
+}
+
+/**
+ * Renders a message payload (already within limits) as text: embeds, then components with their
+ * custom IDs. Escapes in the texts Discord renders as markdown are resolved, as Discord shows them.
+ */
 export function payloadToText(payload: MessagePayload): string {
   const out: string[] = [];
   if (payload.flags & 64) out.push('(only you can see this)');
-  if (payload.content) out.push(payload.content);
+  if (payload.content) out.push(shown(payload.content));
   for (const e of payload.embeds) {
     const block: string[] = [];
     if (e.author?.name) block.push(e.author.name);
-    if (e.title) block.push(`# ${e.title}`);
-    if (e.description) block.push(e.description);
-    for (const f of e.fields ?? []) block.push(`${f.name}: ${f.value.replace(/\n/g, '\n  ')}`);
+    if (e.title) block.push(`# ${shown(e.title)}`);
+    if (e.description) block.push(shown(e.description));
+    for (const f of e.fields ?? []) block.push(`${shown(f.name)}: ${shown(f.value).replace(/\n/g, '\n  ')}`);
     if (e.thumbnail?.url) block.push(`thumbnail: ${e.thumbnail.url}`);
     if (e.image?.url) block.push(`image: ${e.image.url}`);
     if (e.footer?.text) block.push(`— ${e.footer.text}`);

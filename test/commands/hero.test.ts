@@ -4,6 +4,8 @@ import { embedLength, LIMITS } from '../../src/render/limits.js';
 import { bot, useReplicaBot, customIds, OTHER_MEMBER } from '../helpers/bot.js';
 
 const env = useReplicaBot();
+/** Text as Discord shows it: each markdown escape (`\[`, `\:`) drawn as its character. */
+const shown = (text: string) => text.replace(/\\([^0-9A-Za-z\s])/g, '$1');
 
 describe('/hero', () => {
   it('shows the overview: name, real name, role, attack type, teams, difficulty, bio, image', async () => {
@@ -53,24 +55,24 @@ describe('/hero', () => {
     const e = first.payload.embeds[0]!;
     expect(e.author?.name).toBe('Hulk · Abilities');
     expect(e.fields!.length).toBeLessThanOrEqual(6);
-    const all = e.fields!.map((f) => `${f.name}\n${f.value}`).join('\n');
+    const all = shown(e.fields!.map((f) => `${f.name}\n${f.value}`).join('\n'));
     expect(all).toMatch(/\[Right Click\] Gamma Burst \(Normal\)/);
     expect(all).toMatch(/\*\*Cooldown:\*\* 8s/);
     const next = customIds(first.payload).find((id) => id.endsWith(':n'))!;
     expect(next).toBe('hero.p:1011:abilities:2:n');
     const second = await env.b.press(next);
     expect(second.mode).toBe('update');
-    expect(second.payload.embeds[0]!.fields!.map((f) => f.name)).toContain('[SHIFT] Indestructible Guard (Normal)');
+    expect(second.payload.embeds[0]!.fields!.map((f) => shown(f.name))).toContain('[SHIFT] Indestructible Guard (Normal)');
     expect(customIds(second.payload)).toContain('hero.p:1011:abilities:2:i');
   });
 
-  /** Every ability field name of a hero's abilities section, over all its pages. */
+  /** Every ability field name of a hero's abilities section, over all its pages, as Discord shows it. */
   async function abilityNames(heroId: string): Promise<string[]> {
     const first = await env.b.press(`hero.s:${heroId}`, ['abilities']);
-    const names = first.payload.embeds[0]!.fields!.map((f) => f.name);
+    const names = first.payload.embeds[0]!.fields!.map((f) => shown(f.name));
     const last = customIds(first.payload).find((id) => id.endsWith(':l'));
     const pages = last ? Number(last.split(':').at(-2)) : 1;
-    for (let p = 2; p <= pages; p++) names.push(...(await env.b.press(`hero.p:${heroId}:abilities:${p}:n`)).payload.embeds[0]!.fields!.map((f) => f.name));
+    for (let p = 2; p <= pages; p++) names.push(...(await env.b.press(`hero.p:${heroId}:abilities:${p}:n`)).payload.embeds[0]!.fields!.map((f) => shown(f.name)));
     return names;
   }
 
@@ -119,8 +121,8 @@ describe('/hero', () => {
       const fresh = bot(env.r);
       const first = await fresh.press('hero.s:1011', ['abilities']);
       const names: string[] = [];
-      for (let p = 1; p <= 2; p++) names.push(...(await fresh.press(`hero.p:1011:abilities:${p}:n`)).payload.embeds[0]!.fields!.map((f) => f.name));
-      expect(first.payload.embeds[0]!.fields![0]!.name).toBe(names[0]);
+      for (let p = 1; p <= 2; p++) names.push(...(await fresh.press(`hero.p:1011:abilities:${p}:n`)).payload.embeds[0]!.fields!.map((f) => shown(f.name)));
+      expect(shown(first.payload.embeds[0]!.fields![0]!.name)).toBe(names[0]);
       expect(names.filter((n) => n.includes('Gamma Burst'))).toEqual(['[Right Click] Gamma Burst (Normal) · Monster Hulk', '[Right Click] Gamma Burst (Normal) · Hero Hulk']);
       await fresh.close();
     } finally {
@@ -136,7 +138,7 @@ describe('/hero', () => {
     try {
       const fresh = bot(env.r);
       const names: string[] = [];
-      for (let p = 1; p <= 2; p++) names.push(...(await fresh.press(`hero.p:1011:abilities:${p}:n`)).payload.embeds[0]!.fields!.map((f) => f.name));
+      for (let p = 1; p <= 2; p++) names.push(...(await fresh.press(`hero.p:1011:abilities:${p}:n`)).payload.embeds[0]!.fields!.map((f) => shown(f.name)));
       expect(names.filter((n) => n.includes('Gamma Burst'))).toEqual(['[Right Click] Gamma Burst (Normal) · variant 1', '[Right Click] Gamma Burst (Normal) · variant 2']);
       await fresh.close();
     } finally {
@@ -232,7 +234,7 @@ describe('/hero', () => {
     env.r.setFaults({ forceStatus: 503 });
     try {
       const stale = await env.b.press('hero.s:1011', ['stats']);
-      expect(stale.payload.embeds[0]!.footer?.text).toBe('API unavailable: showing data as of 2 hours ago');
+      expect(stale.payload.embeds[0]!.footer?.text).toBe('API unavailable: showing data from 2 hours ago');
     } finally {
       env.r.setFaults({});
     }

@@ -34,7 +34,8 @@ describe('/patch-notes', () => {
     const open = await env.b.press('pn.o:patch-notes:1', ['20251113']);
     const e = open.payload.embeds[0]!;
     expect(e.title).toBe('Version 20251113 Patch Notes: Season 5 begins');
-    expect(e.description).toMatch(/Balance adjustments\n- Hulk: Gamma Burst damage increased from 70 to 75\./);
+    // Shown as the API wrote it: its "- " lines are text, not a Discord list (the escapes are not drawn).
+    expect(e.description).toContain('Balance adjustments\n\\- Hulk\\: Gamma Burst damage increased from 70 to 75.');
     expect(e.image?.url).toBe('https://img.test/rivals/patch-notes/20251113.jpg');
     expect(customIds(open.payload)).toContain('pn.l:patch-notes:1:b');
     const back = await env.b.press('pn.l:patch-notes:1:b');

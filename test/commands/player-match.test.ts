@@ -138,7 +138,7 @@ describe('/player sections on real data', () => {
     const ranked = await env.b.press('pl.s:1403392756:0', ['ranked']);
     expect(ranked.payload.embeds[0]!.author!.name).toBe('Card1gan [FSYR] · Ranked heroes · Season 1.5 (current)');
     const bad = await env.b.run('player', { query: '1403392756', season: 1.55 });
-    expect(bad.payload.embeds[0]!.description).toBe('There is no season “1.55”. Seasons are 0, 1, 1.5, 2, 2.5 and so on.');
+    expect(bad.payload.embeds[0]!.description).toBe('There is no season “1\\.55”. Seasons are 0, 1, 1.5, 2, 2.5 and so on.');
   });
 
   it('a season the API gives separate totals for is labelled with that season', async () => {
@@ -275,7 +275,7 @@ describe('/player recent matches that always work', () => {
     const opened = await env.b.press('pl.m:1403392756', [known.value]);
     expect(opened.view.isError).toBeFalsy();
     expect(opened.payload.embeds[0]!.title).toBe('Quick Play');
-    expect(opened.payload.embeds[0]!.description!.split('\n')[0]).toBe("**Map** Royal Palace: Odin's Archive · **Duration** 6m 44s · **Played** <t:1740604074:f>");
+    expect(opened.payload.embeds[0]!.description!.split('\n')[0]).toBe("**Map** Royal Palace\\: Odin's Archive · **Duration** 6m 44s · **Played** <t:1740604074:f>");
   });
 
   it('a match the API no longer has is named, and the message does not blame typing', async () => {
@@ -311,7 +311,7 @@ describe('/player errors name the thing', () => {
     expect(missing.payload.embeds[0]!.description).toBe('No player called “Nobody123”. Check the spelling, or use the UID.');
     expect(missing.payload.flags).toBe(64);
     const sneaky = await env.b.run('player', { query: '[free](https://x.test) **bold**' });
-    expect(sneaky.payload.embeds[0]!.description).toBe('No player called “\\[free](https://x.test) \\*\\*bold\\*\\*”. Check the spelling, or use the UID.');
+    expect(sneaky.payload.embeds[0]!.description).toBe('No player called “\\[free\\](https\\://x.test) \\*\\*bold\\*\\*”. Check the spelling, or use the UID.');
   });
 
   it('an unknown UID is called a UID', async () => {
