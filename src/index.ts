@@ -7,6 +7,8 @@ import { commands } from '../commands/index.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { Router } from './discord/router.js';
 import { createDiscordClient, discordChannelAccess, DiscordRuntime } from './discord/runtime.js';
+import { watchGateway } from './discord/gateway-policy.js';
+import { EXIT_OK, logWritten, ProcessPolicy } from './process-policy.js';
 import { createLogger } from './logger.js';
 import { DeliveryLedger } from './feeds/delivery.js';
 import { discordFeedTransport } from './feeds/discord-transport.js';
@@ -29,6 +31,10 @@ try {
 }
 
 const logger = createLogger({ level: config.logLevel, secrets: [config.rivals.apiKey, config.discord.token] });
+// README "Process policy": an uncaught exception stops the process (exit 70), an unhandled rejection
+// is logged and the bot keeps running; every stop below goes through `policy.terminate`, bounded.
+const policy = new ProcessPolicy({ logger });
+policy.install();
 let services: Awaited<ReturnType<typeof createApiServices>>;
 try {
   services = await createApiServices(config, logger, faultsFromEnv(process.env));
@@ -37,6 +43,7 @@ try {
   // One line naming the place and what to do (README, "Durable state"), and a distinct exit code.
   logger.fatal({ store: err.location }, err.message);
   logger.flush();
+  await logWritten(logger);
   process.exit(EXIT_STORE_UNAVAILABLE);
 }
 if (services.replica) {
@@ -45,21 +52,19 @@ if (services.replica) {
   logger.info({ api: config.rivals.baseUrl, rpm: config.rivals.requestsPerMinute, cache: config.redisUrl ? 'redis' : 'memory' }, 'using the game API');
 }
 logger.info({ store: services.state.database.location, engine: services.state.database.engine }, 'state store open');
+policy.setShutdown(() => services.close());
 
-/** On the first SIGINT or SIGTERM: runs `shutdown`, closes the API services, and exits 0. */
-function stopOnSignal(shutdown: (signal: string) => Promise<void>): void {
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    await shutdown(signal);
+/**
+ * Sets the graceful stop: `shutdown`, then the API services and the store. The first SIGINT or
+ * SIGTERM runs it and exits 0; the process policy runs the same stop before a non-zero exit.
+ */
+function stopOnSignal(shutdown: (reason: string) => Promise<void>): void {
+  policy.setShutdown(async (reason) => {
+    await shutdown(reason);
     await services.close();
-    logger.info('stopped');
-    logger.flush();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  });
+  process.once('SIGINT', () => void policy.terminate(EXIT_OK, 'SIGINT'));
+  process.once('SIGTERM', () => void policy.terminate(EXIT_OK, 'SIGTERM'));
 }
 
 const playgroundAsked = process.argv.includes('--playground');
@@ -73,11 +78,12 @@ if (!config.discord.token || playgroundAsked) {
     logger.fatal({ err }, inUse ? `port ${config.port} is in use: set PORT to a free port` : 'the playground could not start');
     await services.close();
     logger.flush();
+    await logWritten(logger);
     process.exit(1);
   }
   logger.info({ url: playground.url }, `playground ready: open ${playground.url} in a browser`);
-  stopOnSignal(async (signal) => {
-    logger.info({ signal }, 'shutting down the playground');
+  stopOnSignal(async (reason) => {
+    logger.info({ reason }, 'shutting down the playground');
     await playground.close();
   });
 } else {
@@ -88,6 +94,7 @@ if (!config.discord.token || playgroundAsked) {
     router: new Router(commands),
     context: createCommandContext(services.api, services.state, services.cacheStore, discordChannelAccess(client), Date.now, createFeedTester(services.api, settings, transport)),
     logger: logger.child({ component: 'discord' }),
+    budgetMs: config.interactionBudgetMs,
   });
   const feedLogger = logger.child({ component: 'feeds' });
   const stopSettingsSync = config.redisUrl
@@ -111,9 +118,10 @@ if (!config.discord.token || playgroundAsked) {
     logger.info({ user: c.user.tag, guilds: c.guilds.cache.size }, 'logged in to Discord');
     poller.start();
   });
-  client.on('error', (err) => logger.error({ err }, 'Discord client error'));
-  stopOnSignal(async (signal) => {
-    logger.info({ signal, inflight: runtime.inflight }, 'shutting down: finishing replies in flight');
+  // Gateway closes and errors are logged; one Discord says is not reconnectable (4004, 4010-4014) stops the process (exit 78).
+  watchGateway(client, { logger: logger.child({ component: 'gateway' }), policy });
+  stopOnSignal(async (reason) => {
+    logger.info({ reason, inflight: runtime.inflight }, 'shutting down: finishing replies in flight');
     await poller.stop();
     await leadership.release().catch(() => undefined);
     await stopSettingsSync();
@@ -122,8 +130,10 @@ if (!config.discord.token || playgroundAsked) {
   try {
     await client.login(config.discord.token);
   } catch (err) {
-    logger.fatal({ err }, 'could not log in to Discord (check DISCORD_TOKEN and DISCORD_API_URL)');
-    await services.close();
-    process.exitCode = 1;
+    // A fatal close during login (4004 on the first IDENTIFY) has its own line and is already stopping the process.
+    if (!policy.terminating) {
+      logger.fatal({ err }, 'could not log in to Discord (check DISCORD_TOKEN and DISCORD_API_URL)');
+      await policy.terminate(1, 'login failed');
+    }
   }
 }

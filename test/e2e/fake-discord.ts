@@ -1,8 +1,11 @@
 /**
  * A local fake of Discord for end-to-end tests: the REST endpoints the bot uses and a gateway over
  * WebSocket (HELLO, IDENTIFY answered by READY and GUILD_CREATE, heartbeats, dispatching
- * INTERACTION_CREATE). It records every REST call so tests assert on the exact JSON the bot sent.
- * Source of the shapes: Discord developer documentation, "Gateway" and "Interactions".
+ * INTERACTION_CREATE, RESUME answered by the missed dispatches and RESUMED or by INVALID_SESSION,
+ * and closing the connection with a close code). It records every REST call so tests assert on the
+ * exact JSON the bot sent.
+ * Source of the shapes: Discord developer documentation, "Gateway" (Connection Lifecycle: Resuming;
+ * Opcodes and Status Codes: Gateway Close Event Codes) and "Interactions".
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,6 +30,8 @@ export interface RestCall {
   body: unknown;
   /** ms since the fake started. */
   at: number;
+  /** When the fake received it, ms since the Unix epoch (compare with {@link createdAtOf} an interaction's id). */
+  receivedAt: number;
   authorization?: string;
 }
 
@@ -44,15 +49,51 @@ export interface FakeDiscord {
   setChannelDelay(ms: number): void;
   /** Sends INTERACTION_CREATE with `interaction` and returns the time it was sent (ms since start). */
   dispatchInteraction(interaction: Record<string, unknown>): number;
+  /**
+   * Sends the dispatch event `t` with data `d` (op 0) on the current session and returns the time it
+   * was sent (ms since start). Between a close and a RESUME it is kept for the replay, as Discord does;
+   * throws when no session was ever started.
+   */
+  dispatch(t: string, d: unknown): number;
+  /**
+   * Closes the current gateway connection with `code` (Discord: "Gateway Close Event Codes").
+   * `invalidateSession` ends the session, so that a RESUME gets INVALID_SESSION (op 9, d false) and the
+   * client must identify again; by default it does for the codes Discord documents as needing a new
+   * session (4007 invalid seq, 4009 session timed out) and for the codes that are not reconnectable.
+   */
+  closeGateway(code: number, options?: { reason?: string; invalidateSession?: boolean }): void;
+  /**
+   * Answers the next IDENTIFY and/or RESUME (`on`, default both) by closing the connection with `code`
+   * instead of READY / RESUMED, once: e.g. 4004 for a token reset while the bot was connected.
+   */
+  rejectNext(code: number, on?: readonly ('identify' | 'resume')[]): void;
+  /** Resolves with how the next session started: READY after an IDENTIFY, or RESUMED after a RESUME. */
+  nextSession(timeoutMs?: number): Promise<'identified' | 'resumed'>;
+  /** Gateway opcodes received from clients, in order (1 heartbeat, 2 identify, 6 resume), with when (ms since start). */
+  gatewayOps: { op: number; at: number }[];
+  /** Connections closed by the fake or the client, in order, with their close code. */
+  gatewayCloses: { code: number; by: 'fake' | 'client'; at: number }[];
   /** Waits for a REST call matching `test`, made after `since`. */
   waitFor(test: (c: RestCall) => boolean, timeoutMs?: number): Promise<RestCall>;
   identify: unknown;
   close(): Promise<void>;
 }
 
-let snowflake = 930000000000000000n;
-/** A fresh snowflake id as text. */
-export const nextId = () => String(++snowflake);
+/** Discord's epoch (2015-01-01T00:00:00Z), ms since the Unix epoch: snowflakes count from it. */
+export const DISCORD_EPOCH = 1_420_070_400_000;
+let snowflake = 0n;
+/**
+ * A fresh snowflake id as text, minted from the current time as Discord does (Discord: "Snowflakes":
+ * ms since {@link DISCORD_EPOCH} in the top 42 bits), so an interaction's id tells when it was created.
+ * Strictly increasing.
+ */
+export const nextId = (at = Date.now()) => {
+  const minted = (BigInt(at - DISCORD_EPOCH) << 22n) | (1n << 17n);
+  snowflake = minted > snowflake ? minted : snowflake + 1n;
+  return String(snowflake);
+};
+/** When the snowflake `id` was minted, ms since the Unix epoch. */
+export const createdAtOf = (id: string) => Number(BigInt(id) >> 22n) + DISCORD_EPOCH;
 
 /** A guild member payload; `permissions` is the member's bitfield in the channel (default: no Manage Server). */
 function member(userId: string, permissions = '2248473465835073') {
@@ -195,21 +236,54 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
   const started = performance.now();
   const calls: RestCall[] = [];
   const waiters: { test: (c: RestCall) => boolean; resolve: (c: RestCall) => void }[] = [];
+  /** The connection that identified or resumed last and is still open: dispatches go there. */
   let socket: WebSocket | undefined;
+  /** The connection opened last (authenticated or not): {@link FakeDiscord.closeGateway} closes it. */
+  let latest: WebSocket | undefined;
   const channelMessages = new Map<string, Record<string, unknown>[]>();
   const failures = new Map<string, { status: number; code: number; message: string }>();
   const nonces = new Map<string, Record<string, unknown>>();
   let channelDelayMs = 0;
-  let sequence = 0;
   let identify: unknown;
   let readyResolve: () => void = () => undefined;
   const readyPromise = new Promise<void>((resolve) => (readyResolve = resolve));
+  /**
+   * The gateway session: its id, the last sequence number sent, and the dispatches sent (the last
+   * {@link REPLAY_LIMIT}) to replay on RESUME. `valid` false: a RESUME gets INVALID_SESSION.
+   */
+  let session: { id: string; sequence: number; sent: { s: number; text: string }[]; valid: boolean } | undefined;
+  let sessionCount = 0;
+  const REPLAY_LIMIT = 1_000;
+  const gatewayOps: { op: number; at: number }[] = [];
+  const gatewayCloses: { code: number; by: 'fake' | 'client'; at: number }[] = [];
+  const rejections: { code: number; on: readonly ('identify' | 'resume')[] }[] = [];
+  const sessionWaiters: ((how: 'identified' | 'resumed') => void)[] = [];
+  const sessionStarted = (how: 'identified' | 'resumed') => {
+    for (const w of sessionWaiters.splice(0)) w(how);
+  };
+  /** Sends a dispatch on the session (kept for a replay), to the authenticated connection if there is one. */
+  const sendDispatch = (t: string, d: unknown) => {
+    if (!session) throw new Error('no gateway connection');
+    const s = ++session.sequence;
+    const text = JSON.stringify({ op: 0, t, s, d });
+    session.sent.push({ s, text });
+    if (session.sent.length > REPLAY_LIMIT) session.sent.shift();
+    socket?.send(text);
+  };
+  /** Closes `ws` with `code`, recording it. */
+  const closedByFake = new WeakSet<WebSocket>();
+  const closeWith = (ws: WebSocket, code: number, reason = '') => {
+    closedByFake.add(ws);
+    gatewayCloses.push({ code, by: 'fake', at: performance.now() - started });
+    if (socket === ws) socket = undefined;
+    ws.close(code, reason);
+  };
 
 
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const body = await readBody(req);
-    const call: RestCall = { method: req.method ?? 'GET', path: decodeURIComponent(url.pathname).replace(/^\/api\/v\d+/, ''), query: url.search, body, at: performance.now() - started, authorization: req.headers.authorization };
+    const call: RestCall = { method: req.method ?? 'GET', path: decodeURIComponent(url.pathname).replace(/^\/api\/v\d+/, ''), query: url.search, body, at: performance.now() - started, receivedAt: Date.now(), authorization: req.headers.authorization };
     calls.push(call);
     for (const w of [...waiters]) if (w.test(call)) {
       waiters.splice(waiters.indexOf(w), 1);
@@ -250,24 +324,54 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
 
   const wss = new WebSocketServer({ server });
   wss.on('connection', (ws) => {
-    socket = ws;
+    latest = ws;
     const send = (payload: Record<string, unknown>) => ws.send(JSON.stringify(payload));
+    ws.on('close', (code) => {
+      if (socket === ws) socket = undefined;
+      if (!closedByFake.has(ws)) gatewayCloses.push({ code, by: 'client', at: performance.now() - started });
+    });
+    /** Answers an IDENTIFY or RESUME with the close code a test asked for, if any. */
+    const reject = (op: 'identify' | 'resume') => {
+      const i = rejections.findIndex((r) => r.on.includes(op));
+      if (i < 0) return false;
+      const { code } = rejections.splice(i, 1)[0]!;
+      if (session) session.valid = false;
+      closeWith(ws, code);
+      return true;
+    };
     send({ op: 10, d: { heartbeat_interval: 41_250 }, s: null, t: null });
     ws.on('message', (raw) => {
       const msg = JSON.parse(String(raw)) as { op: number; d: unknown };
+      gatewayOps.push({ op: msg.op, at: performance.now() - started });
       if (msg.op === 1) send({ op: 11, d: null, s: null, t: null });
+      if (msg.op === 6) {
+        if (reject('resume')) return;
+        const { session_id, seq } = msg.d as { session_id: string; seq: number };
+        const oldest = session?.sent[0]?.s ?? (session ? session.sequence + 1 : 0);
+        // Discord: a RESUME for a session that ended, or past what it kept, gets INVALID_SESSION (d: false).
+        if (!session || !session.valid || session.id !== session_id || seq + 1 < oldest) return send({ op: 9, d: false, s: null, t: null });
+        socket = ws;
+        for (const e of session.sent) if (e.s > seq) ws.send(e.text);
+        send({ op: 0, t: 'RESUMED', s: ++session.sequence, d: {} });
+        sessionStarted('resumed');
+        return;
+      }
       if (msg.op === 2) {
+        if (reject('identify')) return;
         identify = msg.d;
+        session = { id: `fake-session-${++sessionCount}`, sequence: 0, sent: [], valid: true };
+        socket = ws;
+        // READY and GUILD_CREATE start the session; they are not replayed on RESUME.
         send({
           op: 0,
           t: 'READY',
-          s: ++sequence,
-          d: { v: 10, user: BOT_USER, guilds: [{ id: GUILD_ID, unavailable: true }], session_id: 'fake-session', resume_gateway_url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, shard: [0, 1], application: { id: APP_ID, flags: 0 } },
+          s: ++session.sequence,
+          d: { v: 10, user: BOT_USER, guilds: [{ id: GUILD_ID, unavailable: true }], session_id: session.id, resume_gateway_url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, shard: [0, 1], application: { id: APP_ID, flags: 0 } },
         });
         send({
           op: 0,
           t: 'GUILD_CREATE',
-          s: ++sequence,
+          s: ++session.sequence,
           d: {
             id: GUILD_ID,
             name: 'Rivals Test Server',
@@ -296,6 +400,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
           },
         });
         readyResolve();
+        sessionStarted('identified');
       }
     });
   });
@@ -320,9 +425,30 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     },
     dispatchInteraction(interaction) {
       if (!socket) throw new Error('no gateway connection');
-      socket.send(JSON.stringify({ op: 0, t: 'INTERACTION_CREATE', s: ++sequence, d: interaction }));
+      sendDispatch('INTERACTION_CREATE', interaction);
       return performance.now() - started;
     },
+    dispatch(t, d) {
+      sendDispatch(t, d);
+      return performance.now() - started;
+    },
+    closeGateway(code, options = {}) {
+      if (!latest) throw new Error('no gateway connection');
+      const newSession = [4007, 4009, 4004, 4010, 4011, 4012, 4013, 4014].includes(code);
+      if (session && (options.invalidateSession ?? newSession)) session.valid = false;
+      closeWith(latest, code, options.reason);
+    },
+    rejectNext(code, on = ['identify', 'resume']) {
+      rejections.push({ code, on });
+    },
+    nextSession(timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('fake Discord: no session started in time')), timeoutMs);
+        sessionWaiters.push((how) => (clearTimeout(timer), resolve(how)));
+      });
+    },
+    gatewayOps,
+    gatewayCloses,
     waitFor(test, timeoutMs = 10_000) {
       const found = calls.find(test);
       if (found) return Promise.resolve(found);
