@@ -5,6 +5,7 @@
 import pTimeout from 'p-timeout';
 import type Keyv from 'keyv';
 import { ApiError, budgetSpent } from '../api/errors.js';
+import { settleWithin } from '../deadline.js';
 import type { Logger } from '../logger.js';
 import { STALE_RETENTION_MS, ttlTable, type Resource } from './ttl.js';
 
@@ -20,9 +21,6 @@ export interface Fetched<T> {
   /** `upstream`: fetched now; `cache`: fresh from the cache; `stale`: expired, served because the API failed. */
   source: 'upstream' | 'cache' | 'stale';
 }
-
-/** Longest delay a Node timer takes (2^31 − 1 ms); longer ones fire at once. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /** What is stored: a value (`v`) or a remembered not-found (`nf`), with the fetch time. */
 type Entry = { v: unknown; at: number } | { nf: string | null; status?: number; at: number };
@@ -119,7 +117,7 @@ export class ResponseCache {
     if (options.deadline === undefined) return promise;
     const known = entry;
     // Deadlines are on the wall clock (src/deadline.ts), whatever clock the TTLs use.
-    return pTimeout(promise, { milliseconds: Math.min(MAX_TIMER_MS, Math.max(1, options.deadline - Date.now())), fallback: () => this.#outOfTime<T>(key, resource, known) });
+    return settleWithin(promise, options.deadline - Date.now(), () => this.#outOfTime<T>(key, resource, known));
   }
 
   /** The older value of `key` (stale, with its age) for a caller whose deadline passed, else a `timeout`. */

@@ -7,14 +7,18 @@
  * their own transport and call the same functions.
  */
 import { MessageFlags, type APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
-import pTimeout from 'p-timeout';
-import { interactionBudget, type InteractionBudget } from '../deadline.js';
+import { interactionBudget, settleWithin, type InteractionBudget } from '../deadline.js';
 import { toMessagePayload, type MessagePayload, type View } from '../render/view.js';
 import { t } from '../strings.js';
 import type { ComponentResult } from './router.js';
 
 /** A View ready within this many ms of the interaction's creation is sent directly; later ones are deferred first. Well inside 3 s. */
 export const DEFAULT_ACK_DEADLINE_MS = 1_500;
+/**
+ * The final answer is sent this long before the budget's end (ms), so that its REST calls (an edit,
+ * or a delete and a follow-up) reach Discord within the budget, even under a burst.
+ */
+export const SEND_RESERVE_MS = 1_000;
 /** Discord gives autocomplete 3 s and no way to defer: past this, an empty list is sent. */
 export const AUTOCOMPLETE_DEADLINE_MS = 2_500;
 
@@ -53,8 +57,10 @@ export interface ComponentResponder {
 
 type Outcome<T> = { value: T } | { late: true };
 
+const LATE: Outcome<never> = { late: true };
+
 function within<T>(work: Promise<T>, ms: number): Promise<Outcome<T>> {
-  return pTimeout(work.then((value): Outcome<T> => ({ value })), { milliseconds: Math.max(1, ms), fallback: (): Outcome<T> => ({ late: true }) });
+  return settleWithin(work.then((value): Outcome<T> => ({ value })), ms, () => LATE);
 }
 
 /** When to acknowledge and when to give the final answer; see {@link answerCommand}. */
@@ -81,8 +87,13 @@ function timesOf(timing: AnswerTiming): { replyIn: number; ackIn: number; answer
   const now = (timing.now ?? Date.now)();
   const budget = timing.budget ?? interactionBudget('', now);
   const replyBy = Math.min(budget.createdAt + (timing.deadlineMs ?? DEFAULT_ACK_DEADLINE_MS), budget.ackBy);
-  return { replyIn: replyBy - now, ackIn: budget.ackBy - now, answerIn: budget.answerBy - now, late: timing.late ?? lateView };
+  return { replyIn: replyBy - now, ackIn: budget.ackBy - now, answerIn: budget.answerBy - SEND_RESERVE_MS - now, late: timing.late ?? lateView };
 }
+
+/** The work of an interaction: running already, or to start once the interaction is acknowledged. */
+export type Work<T> = Promise<T> | (() => Promise<T>);
+
+const start = <T>(work: Work<T>): Promise<T> => (typeof work === 'function' ? work() : work);
 
 /**
  * Answers a slash command with the View `work` resolves to, timed from the interaction's creation
@@ -91,22 +102,32 @@ function timesOf(timing: AnswerTiming): { replyIn: number; ackIn: number; answer
  * says the server wants private answers: waited for only until `budget.ackBy`) and an edit. An
  * answer that must be private (an error) after a public deferral replaces the placeholder with an
  * ephemeral follow-up. When the View is not ready by `budget.answerBy`, `timing.late()` is the
- * final answer: no interaction is left "thinking". Rejects only if the responder does.
+ * final answer: no interaction is left "thinking".
+ *
+ * With `deferFirst` (a burst: many interactions waiting for their acknowledgement), the deferral
+ * goes out before anything else, as cheaply as a bare "reply at once" bot answers: `prefersPrivate()`
+ * is taken only if it has an answer at once (an in-process cache), and a `work` thunk starts only
+ * once the deferral is sent. Rejects only if the responder does.
  */
 export async function answerCommand(
-  work: Promise<View>,
+  work: Work<View>,
   responder: CommandResponder,
-  options: { prefersPrivate: () => Promise<boolean> } & AnswerTiming,
+  options: { prefersPrivate: () => Promise<boolean>; deferFirst?: boolean } & AnswerTiming,
 ): Promise<void> {
   const times = timesOf(options);
   const now = options.now ?? Date.now;
   const started = now();
-  const first = await within(work, times.replyIn);
-  if ('value' in first) return responder.reply(toMessagePayload(first.value));
-  const asked = await within(options.prefersPrivate(), times.ackIn - (now() - started));
+  let running: Promise<View> | undefined;
+  if (!options.deferFirst) {
+    running = start(work);
+    const first = await within(running, times.replyIn);
+    if ('value' in first) return responder.reply(toMessagePayload(first.value));
+  }
+  const asked = await within(options.prefersPrivate(), options.deferFirst ? 0 : times.ackIn - (now() - started));
   const privately = 'value' in asked && asked.value;
   await responder.defer(privately);
-  const final = await within(work, times.answerIn - (now() - started));
+  running ??= start(work);
+  const final = await within(running, times.answerIn - (now() - started));
   const view = 'value' in final ? final.value : times.late();
   const payload = toMessagePayload(view);
   if (view.ephemeral && !privately) {
@@ -122,20 +143,26 @@ export async function answerCommand(
  * `timing.deadlineMs` of creation an update or an ephemeral reply as the result says; later, a
  * deferral decided by whose press it is (`own`: the member who ran the command updates the
  * message, anyone else gets a private placeholder) and then an edit, or an ephemeral follow-up when
- * the invoker's press answers privately. Past `budget.answerBy`, `timing.late()` privately.
+ * the invoker's press answers privately. Past `budget.answerBy`, `timing.late()` privately. With
+ * `deferFirst` (a burst), the deferral goes out first and a `work` thunk starts after it.
  */
-export async function answerComponent(work: Promise<ComponentResult>, own: boolean, responder: ComponentResponder, timing: AnswerTiming = {}): Promise<void> {
+export async function answerComponent(work: Work<ComponentResult>, own: boolean, responder: ComponentResponder, timing: AnswerTiming & { deferFirst?: boolean } = {}): Promise<void> {
   const times = timesOf(timing);
   const now = timing.now ?? Date.now;
   const started = now();
-  const first = await within(work, times.replyIn);
-  if ('value' in first) {
-    const payload = toMessagePayload(first.value.view);
-    return first.value.mode === 'update' ? responder.update(payload) : responder.reply(payload);
+  let running: Promise<ComponentResult> | undefined;
+  if (!timing.deferFirst) {
+    running = start(work);
+    const first = await within(running, times.replyIn);
+    if ('value' in first) {
+      const payload = toMessagePayload(first.value.view);
+      return first.value.mode === 'update' ? responder.update(payload) : responder.reply(payload);
+    }
   }
   if (own) await responder.deferUpdate();
   else await responder.deferEphemeralReply();
-  const final = await within(work, times.answerIn - (now() - started));
+  running ??= start(work);
+  const final = await within(running, times.answerIn - (now() - started));
   const result: ComponentResult = 'value' in final ? final.value : { view: times.late(), mode: 'reply' };
   const payload = toMessagePayload(result.view);
   if (own && result.mode === 'reply') await responder.followUp({ ...payload, flags: MessageFlags.Ephemeral });

@@ -16,16 +16,16 @@ import type { View } from '../render/view.js';
 import { t } from '../strings.js';
 import type { AutocompleteInput, CommandContext, CommandInput, CommandModule, ComponentHandler, ComponentInput, Invoker } from './command.js';
 import { decodeCustomId } from './custom-id.js';
-import { AUTOCOMPLETE_DEADLINE_MS } from './respond.js';
+import { AUTOCOMPLETE_DEADLINE_MS, SEND_RESERVE_MS } from './respond.js';
 
 /** Longest wait for a guild's settings before the acknowledgement, ms (a cache miss only). */
 export const PREFERS_PRIVATE_DEADLINE_MS = 250;
 
 /**
  * Time kept back from an interaction's budget for what follows its last API call (rendering, the
- * settings read, the REST edit to Discord), ms.
+ * settings read, and the answer's REST calls to Discord: {@link SEND_RESERVE_MS} of it), ms.
  */
-export const FINAL_ANSWER_RESERVE_MS = 750;
+export const FINAL_ANSWER_RESERVE_MS = 1_500;
 
 /** The deadline of a handler's API calls: the budget's end less {@link FINAL_ANSWER_RESERVE_MS}; undefined without a budget. */
 function apiDeadlineOf(budget: InteractionBudget | undefined): number | undefined {
@@ -166,6 +166,14 @@ export class Router {
       ctx.logger.warn({ err }, 'could not read guild settings');
       return false;
     }
+  }
+
+  /**
+   * {@link prefersPrivate} from the in-process settings cache alone, never the store: false outside
+   * a server or on a cache miss. For a deferral that must go out at once (a burst).
+   */
+  async peekPrivate(user: Invoker, ctx: CommandContext): Promise<boolean> {
+    return user.guildId ? (ctx.settings.peek(user.guildId)?.ephemeralByDefault ?? false) : false;
   }
 
   /** Autocomplete choices (at most 25, names within 100 characters); [] on any error. */

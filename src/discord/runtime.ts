@@ -17,6 +17,8 @@ import {
   type UserContextMenuCommandInteraction,
 } from 'discord.js';
 import { interactionBudget } from '../deadline.js';
+import { DefaultRestOptions, REST } from '@discordjs/rest';
+import { Routes } from 'discord-api-types/v10';
 import type { Logger } from '../logger.js';
 import type { MessagePayload } from '../render/view.js';
 import { t } from '../strings.js';
@@ -119,16 +121,29 @@ export interface RuntimeOptions {
   budgetMs?: number;
 }
 
+/**
+ * More interactions than this waiting for their acknowledgement at once is a burst: each new one is
+ * then deferred before its handler starts (src/discord/respond.ts, `deferFirst`), so that the
+ * acknowledgements go out as fast as a bot that only acknowledges, and no handler work stands in front
+ * of them. Below it, an answer ready within 1.5 s of creation is the reply itself.
+ */
+export const BURST_PENDING_ACKS = 8;
+
 /** Serves interactions from a discord.js client through the router. */
 export class DiscordRuntime {
   readonly #client: Client;
   readonly #options: RuntimeOptions;
   readonly #inflight = new Set<Promise<void>>();
   #closing = false;
+  /** Interactions received and not yet acknowledged (replied to, deferred or updated). */
+  #awaitingAck = 0;
+  /** The interaction-token routes, outside the bot's client-side global limit ({@link interactionWebhookRest}). */
+  readonly #webhooks: REST;
 
   constructor(client: Client, options: RuntimeOptions) {
     this.#client = client;
     this.#options = options;
+    this.#webhooks = interactionWebhookRest(client.options.rest?.api ?? DefaultRestOptions.api);
     client.on('interactionCreate', (interaction) => {
       const job = this.#handle(interaction).catch((err: unknown) => options.logger.error({ err, interaction: interaction.id }, 'interaction failed'));
       this.#inflight.add(job);
@@ -150,6 +165,8 @@ export class DiscordRuntime {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.allSettled([...this.#inflight]), new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
     clearTimeout(timer);
+    this.#webhooks.clearHandlerSweeper();
+    this.#webhooks.clearHashSweeper();
     await this.#client.destroy();
   }
 
@@ -175,20 +192,53 @@ export class DiscordRuntime {
   }
 
   async #command(interaction: ChatInputCommandInteraction | UserContextMenuCommandInteraction, input: CommandInput, ctx: CommandContext): Promise<void> {
-    const work = this.#options.router.command(interaction.commandName, input, ctx);
-    await answerCommand(work, commandResponder(interaction), {
-      prefersPrivate: () => this.#options.router.prefersPrivate(input.user, ctx),
-      deadlineMs: this.#options.ackDeadlineMs,
-      budget: ctx.budget,
-    });
+    const router = this.#options.router;
+    await this.#acknowledging((acked, burst) =>
+      answerCommand(() => router.command(interaction.commandName, input, ctx), acked(commandResponder(interaction, this.#webhooks), ['reply', 'defer']), {
+        prefersPrivate: () => (burst ? router.peekPrivate(input.user, ctx) : router.prefersPrivate(input.user, ctx)),
+        deferFirst: burst,
+        deadlineMs: this.#options.ackDeadlineMs,
+        budget: ctx.budget,
+      }),
+    );
   }
 
   async #component(interaction: MessageComponentInteraction, ctx: CommandContext): Promise<void> {
     const invokerId = interaction.message.interactionMetadata?.user.id;
     const values = interaction.isStringSelectMenu() ? interaction.values : [];
     const own = invokerId === undefined || invokerId === interaction.user.id;
-    const work = this.#options.router.component(interaction.customId, values, invokerOf(interaction), invokerId, ctx);
-    await answerComponent(work, own, componentResponder(interaction), { deadlineMs: this.#options.ackDeadlineMs, budget: ctx.budget });
+    const work = () => this.#options.router.component(interaction.customId, values, invokerOf(interaction), invokerId, ctx);
+    await this.#acknowledging((acked, burst) =>
+      answerComponent(work, own, acked(componentResponder(interaction, this.#webhooks), ['update', 'reply', 'deferUpdate', 'deferEphemeralReply']), { deadlineMs: this.#options.ackDeadlineMs, budget: ctx.budget, deferFirst: burst }),
+    );
+  }
+
+  /**
+   * Runs `answer` counted among the interactions awaiting acknowledgement: `burst` says whether more
+   * than {@link BURST_PENDING_ACKS} were already waiting, and `acked` wraps a responder so that its
+   * first response (any of `first`) ends the wait, sent or failed.
+   */
+  async #acknowledging(answer: (acked: <R extends object>(responder: R, first: (keyof R)[]) => R, burst: boolean) => Promise<void>): Promise<void> {
+    const burst = this.#awaitingAck >= BURST_PENDING_ACKS;
+    this.#awaitingAck++;
+    let waiting = true;
+    const done = () => {
+      if (waiting) this.#awaitingAck--;
+      waiting = false;
+    };
+    const acked = <R extends object>(responder: R, first: (keyof R)[]): R => {
+      const wrapped = { ...responder };
+      for (const name of first) {
+        const send = responder[name] as unknown as (...args: unknown[]) => Promise<void>;
+        (wrapped as Record<keyof R, unknown>)[name] = (...args: unknown[]) => send(...args).finally(done);
+      }
+      return wrapped;
+    };
+    try {
+      await answer(acked, burst);
+    } finally {
+      done();
+    }
   }
 
   async #autocomplete(interaction: AutocompleteInteraction, ctx: CommandContext): Promise<void> {
@@ -199,26 +249,47 @@ export class DiscordRuntime {
   }
 }
 
-/** {@link CommandResponder} over a discord.js command interaction. */
-function commandResponder(interaction: ChatInputCommandInteraction | UserContextMenuCommandInteraction): CommandResponder {
+/**
+ * A REST client for the routes authorised by an interaction's token (edit and delete the original
+ * response, follow-ups). Discord does not count them against the bot's global rate limit (Discord:
+ * "Receiving and Responding", Endpoints), but @discordjs/rest holds every route it queues to 50
+ * requests a second: after a burst of deferrals, 10,000 final answers would take over 3 minutes on
+ * the bot's client. This one lifts that client-side cap; Discord's own per-token limits still come
+ * back in the headers and are honoured per route.
+ */
+export function interactionWebhookRest(apiUrl: string): REST {
+  return new REST({ api: apiUrl, version: '10', globalRequestsPerSecond: Number.MAX_SAFE_INTEGER });
+}
+
+/** The webhook routes of one interaction's token over `rest` (no bot token: `auth: false`). */
+function webhookOf(rest: REST, interaction: { applicationId: string; token: string }) {
+  const original = Routes.webhookMessage(interaction.applicationId, interaction.token, '@original');
   return {
-    reply: async (payload) => void (await interaction.reply(replyOptions(payload))),
-    defer: async (ephemeral) => void (await interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {})),
-    edit: async (payload) => void (await interaction.editReply(withoutFlags(replyOptions(payload)))),
-    deleteReply: () => interaction.deleteReply(),
-    followUp: async (payload) => void (await interaction.followUp(replyOptions(payload))),
+    edit: async (payload: MessagePayload) => void (await rest.patch(original, { body: withoutFlags(payload), auth: false })),
+    deleteReply: async () => void (await rest.delete(original, { auth: false })),
+    followUp: async (payload: MessagePayload) => void (await rest.post(Routes.webhook(interaction.applicationId, interaction.token), { body: payload, auth: false })),
   };
 }
 
-/** {@link ComponentResponder} over a discord.js button or select-menu interaction. */
-function componentResponder(interaction: MessageComponentInteraction): ComponentResponder {
+/** {@link CommandResponder} over a discord.js command interaction; the webhook routes go through `rest`. */
+function commandResponder(interaction: ChatInputCommandInteraction | UserContextMenuCommandInteraction, rest: REST): CommandResponder {
+  return {
+    reply: async (payload) => void (await interaction.reply(replyOptions(payload))),
+    defer: async (ephemeral) => void (await interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {})),
+    ...webhookOf(rest, interaction),
+  };
+}
+
+/** {@link ComponentResponder} over a discord.js button or select-menu interaction; the webhook routes go through `rest`. */
+function componentResponder(interaction: MessageComponentInteraction, rest: REST): ComponentResponder {
+  const { edit, followUp } = webhookOf(rest, interaction);
   return {
     update: async (payload) => void (await interaction.update(withoutFlags(replyOptions(payload)))),
     reply: async (payload) => void (await interaction.reply(replyOptions(payload))),
     deferUpdate: async () => void (await interaction.deferUpdate()),
     deferEphemeralReply: async () => void (await interaction.deferReply({ flags: MessageFlags.Ephemeral })),
-    edit: async (payload) => void (await interaction.editReply(withoutFlags(replyOptions(payload)))),
-    followUp: async (payload) => void (await interaction.followUp(replyOptions(payload))),
+    edit,
+    followUp,
   };
 }
 

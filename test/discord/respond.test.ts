@@ -121,4 +121,20 @@ describe('the interaction budget, timed from the snowflake', () => {
     await answerComponent(new Promise(() => undefined), true, c.component, { budget: pressBudget, deadlineMs: 20 });
     expect(c.calls).toEqual(['deferUpdate', expect.stringMatching(/^followUp\(.*\|64\)$/)]);
   });
+
+  it('in a burst (deferFirst) defers before the work starts, with the privacy the cache knows at once', async () => {
+    const r = recorder();
+    let startedAfterDefer = false;
+    const work = () => ((startedAfterDefer = r.calls.includes('defer(true)')), later(view('answer'), 5));
+    await answerCommand(work, r.command, { prefersPrivate: async () => true, deferFirst: true, deadlineMs: 1_000 });
+    expect(r.calls).toEqual(['defer(true)', 'edit(answer|0)']);
+    expect(startedAfterDefer).toBe(true);
+    // A privacy answer that is not there at once (a store read) is not waited for: the deferral is public.
+    const slow = recorder();
+    await answerCommand(() => later(view('answer'), 5), slow.command, { prefersPrivate: () => later(true, 1_000), deferFirst: true });
+    expect(slow.calls).toEqual(['defer(false)', 'edit(answer|0)']);
+    const press = recorder();
+    await answerComponent(() => later({ view: view('page 2'), mode: 'update' as const }, 5), true, press.component, { deferFirst: true });
+    expect(press.calls).toEqual(['deferUpdate', 'edit(page 2|0)']);
+  });
 });

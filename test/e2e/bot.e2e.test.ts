@@ -8,7 +8,7 @@ import { toMessagePayload } from '../../src/render/view.js';
 import type { Replica } from '../../src/replica/server.js';
 import { MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
 import { replica } from '../helpers/replica.js';
-import { ADMIN_PERMISSIONS, autocompleteInteraction, CHANNEL_ID, commandInteraction, FEED_CHANNEL_IDS, LOCKED_CHANNEL_ID, componentInteraction, startFakeDiscord, userCommandInteraction, type FakeDiscord, type RestCall } from './fake-discord.js';
+import { ADMIN_PERMISSIONS, autocompleteInteraction, CHANNEL_ID, commandInteraction, createdAtOf, FEED_CHANNEL_IDS, LOCKED_CHANNEL_ID, componentInteraction, startFakeDiscord, userCommandInteraction, type FakeDiscord, type RestCall } from './fake-discord.js';
 import { bootBot } from './helpers.js';
 
 let r: Replica;
@@ -250,6 +250,24 @@ describe('the 3-second rule with a slow API', () => {
     const edit = await discord.waitFor((c) => c.method === 'PATCH' && c.path.includes(`/${press.token}/messages/@original`));
     expect(JSON.stringify((edit.body as { embeds: unknown[] }).embeds)).toMatch(/\*\*11\. /);
   }, 15_000);
+});
+
+describe('a burst against a slow API', () => {
+  it('acknowledges 400 simultaneous /player lookups within 3 s of their creation, deferring before any handler work, and answers each within the budget', async () => {
+    r.setFaults({ latencyMs: 2_500, pathPrefix: '/api/v1/player/burst-' });
+    const interactions = Array.from({ length: 400 }, (_, n) => commandInteraction(MEMBER.userId, 'player', { query: `burst-${n}` }));
+    for (const i of interactions) discord.dispatchInteraction(i);
+    const acks = await Promise.all(interactions.map((i) => callbackOf(i.id)));
+    const ackLatencies = interactions.map((i, n) => acks[n]!.receivedAt - createdAtOf(i.id));
+    expect(ackLatencies.filter((ms) => ms > 3_000)).toEqual([]);
+    // Beyond the first few, each was deferred at once: the lookups (2.5 s each) cannot have been in front of the acknowledgement.
+    expect(acks.filter((a) => body(a).type === DEFER_REPLY).length).toBeGreaterThan(350);
+    const finals = await Promise.all(
+      interactions.map((i) => discord.waitFor((c) => c.path.includes(`/${i.token}`) && (c.method === 'PATCH' || (c.method === 'POST' && !c.path.includes('/callback'))), 20_000)),
+    );
+    const finalLatencies = interactions.map((i, n) => finals[n]!.receivedAt - createdAtOf(i.id));
+    expect(finalLatencies.filter((ms) => ms > 10_000 + 500)).toEqual([]);
+  }, 60_000);
 });
 
 describe('secrets', () => {
