@@ -16,7 +16,7 @@ import {
   type MessageComponentInteraction,
   type UserContextMenuCommandInteraction,
 } from 'discord.js';
-import { interactionBudget } from '../deadline.js';
+import { DISCORD_ACK_LIMIT_MS, interactionBudget, type InteractionBudget } from '../deadline.js';
 import { DefaultRestOptions, REST } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
 import type { Logger } from '../logger.js';
@@ -137,6 +137,8 @@ export class DiscordRuntime {
   #closing = false;
   /** Interactions received and not yet acknowledged (replied to, deferred or updated). */
   #awaitingAck = 0;
+  /** Handlers of a burst waiting for the acknowledgements to drain ({@link #afterAcks}). */
+  readonly #drained = new Set<() => void>();
   /** The interaction-token routes, outside the bot's client-side global limit ({@link interactionWebhookRest}). */
   readonly #webhooks: REST;
 
@@ -194,7 +196,7 @@ export class DiscordRuntime {
   async #command(interaction: ChatInputCommandInteraction | UserContextMenuCommandInteraction, input: CommandInput, ctx: CommandContext): Promise<void> {
     const router = this.#options.router;
     await this.#acknowledging((acked, burst) =>
-      answerCommand(() => router.command(interaction.commandName, input, ctx), acked(commandResponder(interaction, this.#webhooks), ['reply', 'defer']), {
+      answerCommand(() => this.#afterAcks(burst, ctx.budget).then(() => router.command(interaction.commandName, input, ctx)), acked(commandResponder(interaction, this.#webhooks), ['reply', 'defer']), {
         prefersPrivate: () => (burst ? router.peekPrivate(input.user, ctx) : router.prefersPrivate(input.user, ctx)),
         deferFirst: burst,
         deadlineMs: this.#options.ackDeadlineMs,
@@ -207,10 +209,30 @@ export class DiscordRuntime {
     const invokerId = interaction.message.interactionMetadata?.user.id;
     const values = interaction.isStringSelectMenu() ? interaction.values : [];
     const own = invokerId === undefined || invokerId === interaction.user.id;
-    const work = () => this.#options.router.component(interaction.customId, values, invokerOf(interaction), invokerId, ctx);
-    await this.#acknowledging((acked, burst) =>
-      answerComponent(work, own, acked(componentResponder(interaction, this.#webhooks), ['update', 'reply', 'deferUpdate', 'deferEphemeralReply']), { deadlineMs: this.#options.ackDeadlineMs, budget: ctx.budget, deferFirst: burst }),
-    );
+    await this.#acknowledging((acked, burst) => {
+      const work = () => this.#afterAcks(burst, ctx.budget).then(() => this.#options.router.component(interaction.customId, values, invokerOf(interaction), invokerId, ctx));
+      const responder = acked(componentResponder(interaction, this.#webhooks), ['update', 'reply', 'deferUpdate', 'deferEphemeralReply']);
+      return answerComponent(work, own, responder, { deadlineMs: this.#options.ackDeadlineMs, budget: ctx.budget, deferFirst: burst });
+    });
+  }
+
+  /**
+   * In a burst, when a handler acknowledged first may start: once no interaction is waiting for its
+   * acknowledgement, or 3 s after its own creation (when the acknowledgements of its burst are due
+   * anyway), whichever comes first. The CPU goes to acknowledgements first; answers follow. At once
+   * outside a burst.
+   */
+  #afterAcks(burst: boolean, budget: InteractionBudget | undefined): Promise<void> {
+    if (!burst || this.#awaitingAck === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const go = () => {
+        clearTimeout(timer);
+        this.#drained.delete(go);
+        resolve();
+      };
+      const timer = setTimeout(go, (budget?.createdAt ?? Date.now()) + DISCORD_ACK_LIMIT_MS - Date.now());
+      this.#drained.add(go);
+    });
   }
 
   /**
@@ -223,7 +245,7 @@ export class DiscordRuntime {
     this.#awaitingAck++;
     let waiting = true;
     const done = () => {
-      if (waiting) this.#awaitingAck--;
+      if (waiting && --this.#awaitingAck === 0) for (const go of [...this.#drained]) go();
       waiting = false;
     };
     const acked = <R extends object>(responder: R, first: (keyof R)[]): R => {
