@@ -2,7 +2,6 @@
  * Cache policy over keyv (STYLE.md, src/cache): a TTL per resource, single-flight for concurrent
  * identical requests, stale-if-error, and a brief negative cache for not-found answers.
  */
-import pTimeout from 'p-timeout';
 import type Keyv from 'keyv';
 import { ApiError, budgetSpent } from '../api/errors.js';
 import { settleWithin } from '../deadline.js';
@@ -174,7 +173,10 @@ export class ResponseCache {
 
   /** `operation` or a rejection after the store timeout. */
   #bounded<T>(operation: Promise<T>, what: string): Promise<T> {
-    return pTimeout(operation, { milliseconds: this.#storeTimeoutMs, message: `cache store ${what} took over ${this.#storeTimeoutMs} ms` });
+    // settleWithin, not p-timeout: this runs for every cached read and write (see src/deadline.ts).
+    return settleWithin(operation, this.#storeTimeoutMs, () => {
+      throw new Error(`cache store ${what} took over ${this.#storeTimeoutMs} ms`);
+    });
   }
 
   async #write(key: string, entry: Entry, ttlMs: number | undefined): Promise<void> {
