@@ -6,7 +6,7 @@
  * against the budget too.
  *
  * The budget travels with the work in an AsyncLocalStorage: every API call a handler makes, however
- * deep (hero and map directories included), reads what remains of it ({@link remainingBudget}) without
+ * deep (hero and map directories included), reads its deadline ({@link currentDeadline}) without
  * each call site passing it along.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -62,7 +62,7 @@ export function interactionBudget(id: string, now: number, totalMs = DEFAULT_BUD
 }
 
 /** Longest delay a Node timer takes (2^31 − 1 ms); a longer one fires at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
+const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * `work`'s value, or `fallback()`'s when `work` has not settled within `ms` (≤ 0: on the next timer
@@ -102,10 +102,4 @@ export function runWithDeadline<T>(deadline: number | undefined, work: () => Pro
 /** The deadline of the work running now (ms since the epoch), if any. */
 export function currentDeadline(): number | undefined {
   return storage.getStore();
-}
-
-/** Milliseconds left before the current deadline (may be ≤ 0), or undefined outside any budget. */
-export function remainingBudget(now = Date.now()): number | undefined {
-  const deadline = storage.getStore();
-  return deadline === undefined ? undefined : deadline - now;
 }

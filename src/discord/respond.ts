@@ -8,7 +8,7 @@
  */
 import { MessageFlags, type APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
 import { interactionBudget, settleWithin, type InteractionBudget } from '../deadline.js';
-import { toMessagePayload, type MessagePayload, type View } from '../render/view.js';
+import { errorMessageView, toMessagePayload, type MessagePayload, type View } from '../render/view.js';
 import { t } from '../strings.js';
 import type { ComponentResult } from './router.js';
 
@@ -79,7 +79,7 @@ export interface AnswerTiming {
 
 /** The final answer when the budget ran out before the handler's View: an ephemeral "too slow" message. */
 export function lateView(): View {
-  return { ephemeral: true, isError: true, embeds: [{ color: 0xed4245, description: t.apiTimeout() }] };
+  return errorMessageView(t.apiTimeout());
 }
 
 /** Times of one answer: when to stop waiting for a direct reply, and for the final answer (ms from now). */

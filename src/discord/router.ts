@@ -12,7 +12,7 @@ import { ExpiredComponentError, NotFoundError, NotLinkedError, PrivateProfileErr
 import { MAX_LINKED_ACCOUNTS, TooManyLinksError } from '../store/account-links.js';
 import { StoreUnavailableError } from '../store/database.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
-import type { View } from '../render/view.js';
+import { errorMessageView, type View } from '../render/view.js';
 import { t } from '../strings.js';
 import type { AutocompleteInput, CommandContext, CommandInput, CommandModule, ComponentHandler, ComponentInput, Invoker } from './command.js';
 import { decodeCustomId } from './custom-id.js';
@@ -32,9 +32,6 @@ function apiDeadlineOf(budget: InteractionBudget | undefined): number | undefine
   return budget && budget.answerBy - FINAL_ANSWER_RESERVE_MS;
 }
 
-/** Error colour of error embeds (Discord red). */
-const ERROR_COLOUR = 0xed4245;
-
 /** How to show a component's answer: edit the message it is on, or reply with a new ephemeral message. */
 export interface ComponentResult {
   view: View;
@@ -46,7 +43,7 @@ export interface ComponentResult {
  * else gets a generic text with a reference ID, logged with the full error (never shown raw).
  */
 export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, rawQuery?: string, fromComponent = false): View {
-  const text = (message: string): View => ({ ephemeral: true, isError: true, embeds: [{ color: ERROR_COLOUR, description: message }] });
+  const text = errorMessageView;
   // What a member typed is shown as text, never as markdown, links or mentions: every echo goes through escapeText.
   const query = rawQuery === undefined ? undefined : escapeText(rawQuery, 100);
   if (err instanceof NotFoundError) {

@@ -18,6 +18,14 @@ export interface View {
   isError?: boolean;
 }
 
+/** Colour of error embeds (Discord red). */
+const ERROR_COLOUR = 0xed4245;
+
+/** The ephemeral error View showing `message` (markdown, already escaped where it echoes input) in a red embed. */
+export function errorMessageView(message: string): View {
+  return { ephemeral: true, isError: true, embeds: [{ color: ERROR_COLOUR, description: message }] };
+}
+
 /**
  * The exact message payload sent to Discord for a view (Discord: "Create Message" JSON params):
  * `{content, embeds, components, flags, allowed_mentions}`, within every limit. `flags` is 64
