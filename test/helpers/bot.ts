@@ -29,10 +29,14 @@ const channels = {
   }),
 };
 
-export function bot(r: Replica) {
+/**
+ * @param options.apiTimeoutMs the client's request timeout (default clientFor's 2 s); tests that
+ *   compare two answers raise it, so that a loaded machine cannot degrade one of them.
+ */
+export function bot(r: Replica, options: { apiTimeoutMs?: number } = {}) {
   const clock = { now: Date.now() };
   const { logger, lines } = capturingLogger();
-  const api = clientFor(r, { cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }), now: () => clock.now }), now: () => clock.now });
+  const api = clientFor(r, { cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }), now: () => clock.now }), now: () => clock.now, ...(options.apiTimeoutMs ? { timeoutMs: options.apiTimeoutMs } : {}) });
   // State in an in-memory SQLite database: the engines have their own tests (test/store).
   const state = memoryState({ now: () => clock.now });
   const ctx: CommandContext = { ...createCommandContext(api, state, new Keyv({ store: new LruStore(1000) }), channels, () => clock.now), logger };
@@ -57,11 +61,11 @@ export function customIds(payload: MessagePayload): string[] {
  * Registers hooks that start a replica and a bot before the file's tests and stop them after;
  * read `env.r` and `env.b` inside tests.
  */
-export function useReplicaBot(): { r: Replica; b: ReturnType<typeof bot> } {
+export function useReplicaBot(options: Parameters<typeof bot>[1] = {}): { r: Replica; b: ReturnType<typeof bot> } {
   const env = {} as { r: Replica; b: ReturnType<typeof bot> };
   beforeAll(async () => {
     env.r = await replica();
-    env.b = bot(env.r);
+    env.b = bot(env.r, options);
   });
   afterAll(async () => {
     await env.b.close();
