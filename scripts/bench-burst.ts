@@ -2,10 +2,10 @@
  * `npm run bench:burst`: K simultaneous `/player` lookups against a slow game API, and how many of
  * them Discord would see acknowledged within 3 s of their creation (Discord: "Receiving and
  * Responding": the initial response is due within 3 seconds), beside a bare discord.js bot
- * (scripts/bench-burst-bare.ts, which replies "ok" at once) in the same run.
+ * (scripts/bench-burst-bare.mjs, plain JavaScript, which replies "ok" at once) in the same run.
  *
  * Each contestant runs as its own child process, exactly as in production: the bot is
- * `node --import tsx src/index.ts` with DISCORD_TOKEN, DISCORD_API_URL pointing at a fresh fake
+ * `node dist/index.js` (built first, scripts/build.mjs) with DISCORD_TOKEN, DISCORD_API_URL pointing at a fresh fake
  * Discord (test/e2e/fake-discord.ts), no RIVALS_API_KEY (so the in-process replica serves the game
  * API) and REPLICA_LATENCY_MS (default 2000-4000: /player cannot be answered inside 3 s), a fresh
  * DATA_DIR and LOG_LEVEL=info. Per K, per run, the two contestants go back to back, taking turns at
@@ -32,12 +32,12 @@
  * Options (or environment): `--k 2000,10000` (BENCH_BURST_K), `--runs 3` (BENCH_BURST_RUNS),
  * `--latency 2000-4000` (BENCH_BURST_LATENCY_MS, ms, fixed or min-max), `--window 15000`
  * (BENCH_BURST_WINDOW_MS), `--bot-dir DIR` (run src/index.ts of another checkout, e.g. to compare
- * before and after a change; its node_modules must resolve `tsx`), `--node-arg ARG` (repeatable: an
- * extra node argument of both contestants, e.g. `--node-arg=--prof`). Figures: per run, then min /
+ * before and after a change; one from before the production build runs under tsx), `--node-arg ARG` (repeatable: an
+ * extra node argument of both contestants, e.g. `--node-arg=--cpu-prof`). Figures: per run, then min /
  * median / max across runs of the count acknowledged within 3 s, and a Markdown table for the README.
  * Exits 1 if a contestant fails to start, 2 on a bad option.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -68,7 +68,7 @@ interface Options {
   windowMs: number;
   /** The checkout whose src/index.ts runs. */
   botDir: string;
-  /** Extra node arguments of both contestants, e.g. `--prof` (the contestants are killed, so not `--cpu-prof`). */
+  /** Extra node arguments of both contestants, e.g. `--cpu-prof` (written when the contestant stops on SIGTERM). */
   nodeArgs: string[];
 }
 
@@ -259,20 +259,31 @@ interface Contestant {
   finals: boolean;
 }
 
+/**
+ * How the bot of `botDir` runs: as production does, `node dist/index.js` on a fresh `npm run build`;
+ * a checkout from before the production build (no scripts/build.mjs) runs `node --import tsx src/index.ts`.
+ */
+function botArgs(botDir: string): string[] {
+  if (!existsSync(join(botDir, 'scripts', 'build.mjs'))) return ['--import', 'tsx', 'src/index.ts'];
+  const built = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: botDir, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`the build of ${botDir} failed:\n${built.stderr}`);
+  return ['dist/index.js'];
+}
+
 const baseEnv = () => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() });
 /** The bot, as `npm start` runs it, offline on the replica slowed by `latency`; and the bare bot. */
 function contestants(o: Options): { bot: Contestant; bare: Contestant } {
   return {
     bot: {
       name: 'rivals-bot',
-      args: ['--import', 'tsx', 'src/index.ts'],
+      args: botArgs(o.botDir),
       cwd: o.botDir,
       env: (apiUrl, dataDir) => ({ ...baseEnv(), DISCORD_TOKEN: 'bench-burst-token', DISCORD_API_URL: apiUrl, DATA_DIR: dataDir, LOG_LEVEL: 'info', REPLICA_LATENCY_MS: o.latency }),
       finals: true,
     },
     bare: {
       name: 'bare discord.js bot',
-      args: ['--import', 'tsx', 'scripts/bench-burst-bare.ts'],
+      args: ['scripts/bench-burst-bare.mjs'],
       cwd: REPO,
       env: (apiUrl) => ({ ...baseEnv(), DISCORD_TOKEN: 'bench-burst-token', DISCORD_API_URL: apiUrl }),
       finals: false,
@@ -324,10 +335,15 @@ function launch(c: Contestant, apiUrl: string, dataDir: string, nodeArgs: string
   return { child, logCounts, tail: () => tail, loggedIn, exited };
 }
 
-/** Kills the contestant (SIGKILL: with replies still in flight, a graceful stop takes long). */
+/**
+ * Stops the contestant: SIGTERM, so that a `--node-arg=--cpu-prof` profile is written, then SIGKILL
+ * after 30 s (the bot's graceful stop waits up to 10 s for the answers in flight, then closes its pools).
+ */
 async function stop(r: Running): Promise<void> {
-  if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
+  if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM');
+  const timer = setTimeout(() => r.child.exitCode === null && r.child.signalCode === null && r.child.kill('SIGKILL'), 30_000);
   await r.exited;
+  clearTimeout(timer);
 }
 
 // ---------------------------------------------------------------------------------------------------

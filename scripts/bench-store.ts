@@ -173,7 +173,9 @@ async function replyPath(): Promise<void> {
   settings.peek = (guildId) => (tally.peeks++, peek(guildId));
   settings.get = (guildId) => (tally.settingsGets++, get(guildId));
 
-  const api = new RivalsApi({ baseUrl: replica.url, apiKey: 'bench-key', cache: new ResponseCache({ store: cacheStore, logger }), logger });
+  // Responses live in the response cache's own memory level (objects, no keyv): its gets are its reads, its upstream loads its writes.
+  const cache = new ResponseCache({ store: cacheStore, logger });
+  const api = new RivalsApi({ baseUrl: replica.url, apiKey: 'bench-key', cache, logger });
   const ctx: CommandContext = { ...createCommandContext(api, state, cacheStore, OFFLINE_CHANNELS), logger };
   const router = new Router(commands);
   const user = { userId: '200000000000000001', guildId: '300000000000000001', locale: 'en-US' };
@@ -193,7 +195,13 @@ async function replyPath(): Promise<void> {
   // Each /player, and everything it started, counted until it settles.
   const perPlayer: Tally[] = [];
   const replyTimes: number[] = [];
-  const snapshot = (): Tally => ({ ...tally, dbReads: counts.reads, dbWrites: counts.writes });
+  const snapshot = (): Tally => ({
+    ...tally,
+    dbReads: counts.reads,
+    dbWrites: counts.writes,
+    responseReads: tally.responseReads + cache.stats.hits + cache.stats.misses + cache.stats.negativeHits + cache.stats.shared,
+    responseWrites: tally.responseWrites + cache.stats.misses,
+  });
   for (let i = 0; i < ITERATIONS; i++) {
     const before = snapshot();
     const t0 = performance.now();

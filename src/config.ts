@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_CACHE_MAX_BYTES } from './cache/memory-level.js';
 import { RESOURCES, type Resource } from './cache/ttl.js';
 
 /** Log levels pino accepts, plus `silent`. */
@@ -57,6 +58,8 @@ const schema = z.object({
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
   CACHE_MAX_ENTRIES: positiveInt(10_000),
+  /** Bytes of answers the in-memory cache keeps, each measured by its JSON length (default 64 MiB); see src/cache/memory-level.ts. */
+  CACHE_MAX_BYTES: positiveInt(DEFAULT_CACHE_MAX_BYTES),
   CACHE_TTL: ttlOverrides,
   DATA_DIR: z.string().trim().min(1).default('./data'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -81,7 +84,8 @@ export interface Config {
   redisUrl?: string;
   /** PostgreSQL for durable state; absent: SQLite under `dataDir`. */
   databaseUrl?: string;
-  cache: { maxEntries: number; ttlOverrides: Partial<Record<Resource, number>> };
+  /** `maxBytes`: bound of the in-memory response cache in bytes (its entries' JSON length); `maxEntries`: its entry bound. */
+  cache: { maxEntries: number; maxBytes: number; ttlOverrides: Partial<Record<Resource, number>> };
   dataDir: string;
   /** Seconds between two polls of the patch-note feeds (small values are honoured, for tests). */
   feedPollSeconds: number;
@@ -130,7 +134,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     redisUrl: e.REDIS_URL,
     databaseUrl: e.DATABASE_URL,
-    cache: { maxEntries: e.CACHE_MAX_ENTRIES, ttlOverrides: e.CACHE_TTL },
+    cache: { maxEntries: e.CACHE_MAX_ENTRIES, maxBytes: e.CACHE_MAX_BYTES, ttlOverrides: e.CACHE_TTL },
     dataDir: e.DATA_DIR,
     feedPollSeconds: e.FEED_POLL_SECONDS,
     logLevel: e.LOG_LEVEL,

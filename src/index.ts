@@ -17,9 +17,8 @@ import { FeedPoller } from './feeds/poller.js';
 import { createFeedTester } from './feeds/test-post.js';
 import { EXIT_STORE_UNAVAILABLE, StoreOpenError } from './store/database.js';
 import { syncSettingsOverRedis } from './store/settings-sync.js';
-import { faultsFromEnv } from './replica/faults.js';
 import { createApiServices, createCommandContext } from './services.js';
-import { startPlayground, type Playground } from './playground/start.js';
+import type { Playground } from './playground/start.js';
 
 let config: Config;
 try {
@@ -33,11 +32,14 @@ try {
 const logger = createLogger({ level: config.logLevel, secrets: [config.rivals.apiKey, config.discord.token] });
 // README "Process policy": an uncaught exception stops the process (exit 70), an unhandled rejection
 // is logged and the bot keeps running; every stop below goes through `policy.terminate`, bounded.
-const policy = new ProcessPolicy({ logger });
+// discord.js warns that the caches the bot turns off are unsupported (src/discord/runtime.ts, createDiscordClient says why).
+const policy = new ProcessPolicy({ logger, expectedWarnings: ['UnsupportedCacheOverwriteWarning'] });
 policy.install();
 let services: Awaited<ReturnType<typeof createApiServices>>;
 try {
-  services = await createApiServices(config, logger, faultsFromEnv(process.env));
+  // The replica (and its fault injection) loads only offline, with no RIVALS_API_KEY (issue 12: import only what the mode needs).
+  const replicaFaults = config.rivals.apiKey ? {} : (await import('./replica/faults.js')).faultsFromEnv(process.env);
+  services = await createApiServices(config, logger, replicaFaults);
 } catch (err) {
   if (!(err instanceof StoreOpenError)) throw err;
   // One line naming the place and what to do (README, "Durable state"), and a distinct exit code.
@@ -72,6 +74,8 @@ if (!config.discord.token || playgroundAsked) {
   if (!config.discord.token) logger.info('DISCORD_TOKEN is not set, so the bot runs in the local playground. Set DISCORD_TOKEN and DISCORD_CLIENT_ID (see .env.example) to run it on Discord.');
   let playground: Playground;
   try {
+    // The playground (its web server and esbuild) loads only in this mode.
+    const { startPlayground } = await import('./playground/start.js');
     playground = await startPlayground({ config, services, logger });
   } catch (err) {
     const inUse = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';

@@ -42,6 +42,11 @@ export interface ProcessPolicyOptions {
   shutdownTimeoutMs?: number;
   /** Ends the process (default `process.exit`); tests pass a recorder. */
   exit?: (code: number) => void;
+  /**
+   * Process warning names the bot expects and means (logged at debug, not warn), e.g. discord.js's
+   * `UnsupportedCacheOverwriteWarning` for the caches it turns off on purpose (src/discord/runtime.ts).
+   */
+  expectedWarnings?: readonly string[];
 }
 
 /** Fields added to the log line of an uncaught exception or unhandled rejection. */
@@ -55,6 +60,7 @@ export class ProcessPolicy {
   readonly #logger: Logger;
   readonly #timeoutMs: number;
   readonly #exit: (code: number) => void;
+  readonly #expectedWarnings: ReadonlySet<string>;
   #shutdown: (reason: string) => Promise<void> = async () => undefined;
   readonly #context = new Map<string, ContextSource>();
   #terminating: Promise<void> | undefined;
@@ -65,6 +71,7 @@ export class ProcessPolicy {
     this.#logger = options.logger;
     this.#timeoutMs = options.shutdownTimeoutMs ?? SHUTDOWN_TIMEOUT_MS;
     this.#exit = options.exit ?? ((code) => process.exit(code));
+    this.#expectedWarnings = new Set(options.expectedWarnings ?? []);
   }
 
   /** The graceful stop `terminate` runs (stop the poller, finish replies, close the store); `reason` says why. */
@@ -88,19 +95,33 @@ export class ProcessPolicy {
   }
 
   /**
-   * Listens for `uncaughtException` and `unhandledRejection` on `proc` (default `process`); returns a
-   * function that removes the listeners. Node docs, "Process events": with a listener, Node neither
-   * prints the error nor exits, so these handlers own both.
+   * Listens for `uncaughtException`, `unhandledRejection` and `warning` on `proc` (default `process`);
+   * returns a function that removes the listeners. Node docs, "Process events": with a listener, Node
+   * neither prints the error nor exits, so these handlers own both. Process warnings become log lines
+   * (JSON, like every other line) instead of Node's text on stderr: Node's own printer is removed.
    */
   install(proc: NodeJS.EventEmitter = process): () => void {
     const onException = (err: Error, origin: string) => this.uncaughtException(err, origin);
     const onRejection = (reason: unknown) => this.unhandledRejection(reason);
+    const onWarning = (warning: Error) => this.warning(warning);
+    const nodePrinters = proc.listeners('warning') as ((w: Error) => void)[];
+    for (const printer of nodePrinters) proc.off('warning', printer);
     proc.on('uncaughtException', onException);
     proc.on('unhandledRejection', onRejection);
+    proc.on('warning', onWarning);
     return () => {
       proc.off('uncaughtException', onException);
       proc.off('unhandledRejection', onRejection);
+      proc.off('warning', onWarning);
+      for (const printer of nodePrinters) proc.on('warning', printer);
     };
+  }
+
+  /** A process warning (`process.emitWarning`): one log line, at debug when its name is expected, else warn. */
+  warning(warning: Error): void {
+    const fields = { warning: { name: warning.name, message: warning.message } };
+    if (this.#expectedWarnings.has(warning.name)) this.#logger.debug(fields, 'expected process warning');
+    else this.#logger.warn(fields, `process warning: ${warning.message}`);
   }
 
   /**

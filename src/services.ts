@@ -17,14 +17,14 @@ import type { FeedTester } from './feeds/test-post.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { Faults } from './replica/faults.js';
-import { startReplica, type Replica } from './replica/server.js';
+import type { Replica } from './replica/server.js';
 
 /** What {@link createApiServices} builds. */
 export interface ApiServices {
   api: RivalsApi;
   /** Durable state: the database (SQLite under DATA_DIR, or PostgreSQL at DATABASE_URL) and its repositories. */
   state: State;
-  /** The cache's keyv store (memory, or Redis): responses, recent lookups, and the Redis client for coordination. */
+  /** The cache's keyv store (memory, or Redis): recent lookups, the Redis client for coordination, and with Redis the responses' shared level. */
   cacheStore: Keyv;
   cache: ResponseCache;
   limiter: UpstreamRateLimiter;
@@ -44,10 +44,11 @@ export interface ApiServices {
  */
 export async function createApiServices(config: Config, logger: Logger, replicaFaults: Faults = {}): Promise<ApiServices> {
   const state = await openState({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, legacyRedisUrl: config.redisUrl, logger: logger.child({ component: 'store' }) });
-  const replica = config.rivals.apiKey ? undefined : await startReplica({ logger: logger.child({ component: 'replica' }), faults: replicaFaults });
+  // The replica's module (and its dataset) loads only offline.
+  const replica = config.rivals.apiKey ? undefined : await (await import('./replica/server.js')).startReplica({ logger: logger.child({ component: 'replica' }), faults: replicaFaults });
   const baseUrl = replica?.url ?? config.rivals.baseUrl;
   const store = createCacheStore({ redisUrl: config.redisUrl, maxEntries: config.cache.maxEntries });
-  const cache = new ResponseCache({ store, ttls: config.cache.ttlOverrides, logger: logger.child({ component: 'cache' }) });
+  const cache = new ResponseCache({ store, memory: { maxBytes: config.cache.maxBytes, maxEntries: config.cache.maxEntries }, ttls: config.cache.ttlOverrides, logger: logger.child({ component: 'cache' }) });
   const limiter = new UpstreamRateLimiter({ requestsPerMinute: config.rivals.requestsPerMinute });
   const api = new RivalsApi({
     baseUrl,

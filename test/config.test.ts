@@ -73,6 +73,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ CACHE_TTL: 'player=-1' })).toThrow(/CACHE_TTL/);
   });
 
+  it('reads CACHE_MAX_BYTES, 64 MiB by default, positive and whole', () => {
+    expect(loadConfig({}).cache.maxBytes).toBe(64 * 1024 * 1024);
+    expect(loadConfig({ CACHE_MAX_BYTES: '1048576' }).cache.maxBytes).toBe(1_048_576);
+    expect(() => loadConfig({ CACHE_MAX_BYTES: '0' })).toThrow(/CACHE_MAX_BYTES/);
+    expect(() => loadConfig({ CACHE_MAX_BYTES: '1.5' })).toThrow(/CACHE_MAX_BYTES/);
+    expect(() => loadConfig({ CACHE_MAX_BYTES: '64MB' })).toThrow(/CACHE_MAX_BYTES/);
+  });
+
   it('rejects a non-positive or fractional rate', () => {
     expect(() => loadConfig({ RIVALS_API_RPM: '0' })).toThrow(/RIVALS_API_RPM/);
     expect(() => loadConfig({ RIVALS_API_RPM: '1.5' })).toThrow(/RIVALS_API_RPM/);

@@ -197,3 +197,26 @@ ${body}
     expect(lines[0]).toMatchObject({ level: 50, unhandledRejections: 1, err: { message: 'dispatch failed' } });
   }, 30_000);
 });
+
+describe('process warnings', () => {
+  it("become log lines instead of Node's stderr text: an expected one at debug, any other at warn", () => {
+    const { logger, lines } = capturingLogger([SECRET]);
+    const policy = new ProcessPolicy({ logger, exit: () => undefined, expectedWarnings: ['UnsupportedCacheOverwriteWarning'] });
+    const proc = new EventEmitter();
+    const printed: string[] = [];
+    const nodePrinter = (w: Error) => printed.push(w.message);
+    proc.on('warning', nodePrinter);
+    const uninstall = policy.install(proc);
+    const expected = Object.assign(new Error('Overriding the cache handling for ChannelManager is unsupported'), { name: 'UnsupportedCacheOverwriteWarning' });
+    const other = Object.assign(new Error('Possible EventEmitter memory leak detected'), { name: 'MaxListenersExceededWarning' });
+    proc.emit('warning', expected);
+    proc.emit('warning', other);
+    expect(printed).toEqual([]);
+    const logged = lines.map((l) => JSON.parse(l) as { level: number; msg: string; warning: { name: string } });
+    expect(logged.filter((l) => l.level === 40).map((l) => l.warning.name)).toEqual(['MaxListenersExceededWarning']);
+    expect(logged.filter((l) => l.level >= 40).some((l) => l.warning.name === 'UnsupportedCacheOverwriteWarning')).toBe(false);
+    uninstall();
+    proc.emit('warning', other);
+    expect(printed).toEqual(['Possible EventEmitter memory leak detected']);
+  });
+});

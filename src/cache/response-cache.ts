@@ -1,14 +1,27 @@
 /**
- * Cache policy over keyv (STYLE.md, src/cache): a TTL per resource, single-flight for concurrent
- * identical requests, stale-if-error, and a brief negative cache for not-found answers.
+ * Cache policy (STYLE.md, src/cache): a TTL per resource, single-flight for concurrent identical
+ * requests, stale-if-error, and a brief negative cache for not-found answers.
+ *
+ * Two levels. First, this process's memory ({@link MemoryLevel}): the answers themselves, so a hit
+ * neither parses nor copies anything; bounded in bytes (each entry's JSON length, measured once when
+ * it is written) and in entries, least recently used first. Second, when the keyv store is shared
+ * (Redis, `REDIS_URL`), that store: JSON only there. A read that misses memory asks Redis and copies
+ * what it finds into memory; a write goes to both. Both levels keep an entry for its TTL plus
+ * {@link STALE_RETENTION_MS} (src/cache/ttl.ts).
  */
 import type Keyv from 'keyv';
 import { ApiError, budgetSpent } from '../api/errors.js';
 import { settleWithin } from '../deadline.js';
 import type { Logger } from '../logger.js';
+import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, jsonSize, MemoryLevel } from './memory-level.js';
+import { LruStore } from './store.js';
 import { STALE_RETENTION_MS, ttlTable, type Resource } from './ttl.js';
 
-/** A value with where it came from. `ageMs` is 0 for a value just fetched. */
+/**
+ * A value with where it came from. `ageMs` is 0 for a value just fetched.
+ * `data` may be the very object the cache holds (a memory hit returns the same object every time):
+ * read it, never mutate it; copy before sorting or editing.
+ */
 export interface Fetched<T> {
   data: T;
   /** When the value was fetched from the API, ms since the epoch. */
@@ -24,8 +37,38 @@ export interface Fetched<T> {
 /** What is stored: a value (`v`) or a remembered not-found (`nf`), with the fetch time. */
 type Entry = { v: unknown; at: number } | { nf: string | null; status?: number; at: number };
 
+/** Default of {@link ResponseMemoryOptions.recheckMs}. */
+export const DEFAULT_RECHECK_MS = 5_000;
+
+/** The memory level's bounds and, with a shared store, how long its copies are trusted. */
+export interface ResponseMemoryOptions {
+  /**
+   * Byte bound (`CACHE_MAX_BYTES`; default 64 MiB), entries measured by their JSON length; an entry
+   * over a quarter of it is not kept in memory. 0 turns the memory level off: every read goes to the
+   * keyv store and through its JSON (the benchmark's baseline, the former design).
+   */
+  maxBytes?: number;
+  /** Entry bound (`CACHE_MAX_ENTRIES`); default: the bound of the {@link LruStore} under `store`, else 10 000. */
+  maxEntries?: number;
+  /**
+   * With a shared store only: ms (on the cache's clock) a memory copy answers after this process
+   * wrote it or last compared it with the shared store; past it the next read asks the shared store
+   * again, so that a value another process refreshed (a Refresh button, the feed poller) shows here
+   * within this time. A memory copy past its TTL is always compared first. Default 5 000.
+   */
+  recheckMs?: number;
+}
+
 export interface ResponseCacheOptions {
+  /**
+   * The keyv store from `createCacheStore` (src/cache/store.ts). Over Redis (any store but an
+   * {@link LruStore}) it is the shared second level behind this process's memory level. Over an
+   * in-process {@link LruStore} it holds no responses: the memory level does that job without JSON
+   * (unless `memory.maxBytes` is 0).
+   */
   store: Keyv;
+  /** The memory level (see {@link ResponseMemoryOptions}). */
+  memory?: ResponseMemoryOptions;
   /** TTL overrides in ms (see src/cache/ttl.ts). */
   ttls?: Partial<Record<Resource, number>>;
   /** Clock, ms since the epoch (tests pass a fake one). */
@@ -55,24 +98,51 @@ export interface CacheStats {
   shared: number;
 }
 
-/** The response cache. One instance per process; the store may be shared (Redis). */
+/** How the two levels were used since start (beside {@link CacheStats}, which counts answers). */
+export interface CacheLevelStats {
+  /** Reads sent to the keyv store (Redis): a memory miss, a memory copy due for a recheck or past its TTL. */
+  sharedReads: number;
+  /** Entries copied from the keyv store into memory (newer than the memory copy, or none there). */
+  sharedFills: number;
+  /** Writes the memory level refused because the entry was larger than its per-entry bound. */
+  oversized: number;
+}
+
+/** The response cache. One instance per process; the second level may be shared (Redis). */
 export class ResponseCache {
-  readonly #store: Keyv;
+  /** This process's level; absent when `memory.maxBytes` is 0. */
+  readonly #memory?: MemoryLevel<Entry>;
+  /** The keyv level (Redis); absent when the keyv store is an in-process {@link LruStore} under a memory level. */
+  readonly #shared?: Keyv;
+  /** When (cache clock) each memory copy was written or last found current in the shared level. */
+  readonly #checkedAt = new WeakMap<Entry, number>();
+  readonly #recheckMs: number;
   readonly #ttls: Record<Resource, number>;
   readonly #now: () => number;
   readonly #logger?: Logger;
   readonly #storeTimeoutMs: number;
   readonly #inflight = new Map<string, Promise<Fetched<unknown>>>();
+  readonly #reading = new Map<string, Promise<Entry | undefined>>();
   readonly stats: CacheStats = { hits: 0, misses: 0, stale: 0, negativeHits: 0, shared: 0 };
+  readonly levelStats: CacheLevelStats = { sharedReads: 0, sharedFills: 0, oversized: 0 };
 
+  /** @throws {RangeError} when `memory.maxBytes` or `memory.maxEntries` is negative or not whole. */
   constructor(options: ResponseCacheOptions) {
-    this.#store = options.store;
     this.#ttls = ttlTable(options.ttls);
     this.#now = options.now ?? Date.now;
     this.#logger = options.logger;
     this.#storeTimeoutMs = options.storeTimeoutMs ?? 500;
+    this.#recheckMs = options.memory?.recheckMs ?? DEFAULT_RECHECK_MS;
+    const local = options.store.store instanceof LruStore ? options.store.store : undefined;
+    const maxBytes = options.memory?.maxBytes ?? DEFAULT_CACHE_MAX_BYTES;
+    if (maxBytes !== 0) {
+      const maxEntries = options.memory?.maxEntries ?? local?.max ?? DEFAULT_CACHE_MAX_ENTRIES;
+      this.#memory = new MemoryLevel<Entry>({ maxBytes, maxEntries, now: this.#now });
+    }
+    // A second copy in this same process would only add JSON: an in-process keyv store is no level.
+    if (!(this.#memory && local)) this.#shared = options.store;
     // Without a listener keyv rethrows store errors as unhandled 'error' events.
-    this.#store.on('error', (err: unknown) => this.#logger?.warn({ err }, 'cache store error'));
+    options.store.on('error', (err: unknown) => this.#logger?.warn({ err }, 'cache store error'));
   }
 
   /** The TTL in ms of a resource (`Infinity` for never). */
@@ -94,7 +164,7 @@ export class ResponseCache {
   async get<T>(key: string, resource: Resource, load: () => Promise<T>, options: GetOptions = {}): Promise<Fetched<T>> {
     let entry: Entry | undefined;
     if (!options.fresh) {
-      entry = await this.#read(key);
+      entry = await this.#read(key, resource);
       const now = this.#now();
       if (entry && 'v' in entry && now - entry.at < this.#ttls[resource]) {
         this.stats.hits++;
@@ -121,7 +191,7 @@ export class ResponseCache {
 
   /** The older value of `key` (stale, with its age) for a caller whose deadline passed, else a `timeout`. */
   async #outOfTime<T>(key: string, resource: Resource, known: Entry | undefined): Promise<Fetched<T>> {
-    const old = known ?? (await this.#read(key));
+    const old = known ?? (await this.#read(key, resource));
     if (old && 'v' in old) {
       this.stats.stale++;
       const ageMs = Math.max(0, this.#now() - old.at);
@@ -131,9 +201,15 @@ export class ResponseCache {
     throw budgetSpent(resource);
   }
 
-  /** Removes one key (e.g. after an admin action that makes it wrong). */
+  /**
+   * Removes one key from both levels (e.g. after an admin action that makes it wrong). Other
+   * processes drop their memory copy at their next comparison with the shared store (`memory.recheckMs`).
+   * Never throws: a shared store that fails or takes over the store timeout is logged.
+   */
   async delete(key: string): Promise<void> {
-    await this.#store.delete(key).catch((err: unknown) => this.#logger?.warn({ err, key }, 'cache delete failed'));
+    this.#memory?.delete(key);
+    if (!this.#shared) return;
+    await this.#bounded(this.#shared.delete(key), 'delete').catch((err: unknown) => this.#logger?.warn({ err, key }, 'cache delete failed'));
   }
 
   async #load<T>(key: string, resource: Resource, load: () => Promise<T>, known: Entry | undefined): Promise<Fetched<T>> {
@@ -149,7 +225,7 @@ export class ResponseCache {
         throw err;
       }
       if (err instanceof ApiError && err.isTransient) {
-        const old = known ?? (await this.#read(key));
+        const old = known ?? (await this.#read(key, resource));
         if (old && 'v' in old) {
           this.stats.stale++;
           const ageMs = Math.max(0, this.#now() - old.at);
@@ -161,29 +237,114 @@ export class ResponseCache {
     }
   }
 
-  async #read(key: string): Promise<Entry | undefined> {
-    try {
-      const value = (await this.#bounded(this.#store.get(key), 'read')) as Entry | undefined;
-      return value && typeof value === 'object' && typeof value.at === 'number' ? value : undefined;
-    } catch (err) {
-      this.#logger?.warn({ err, key }, 'cache read failed; treating as a miss');
-      return undefined;
+  /** Whether `entry` is within its TTL now: its resource's for a value, `notFound`'s for a not-found. */
+  #isFresh(entry: Entry, resource: Resource): boolean {
+    return this.#now() - entry.at < ('v' in entry ? this.#ttls[resource] : this.#ttls.notFound);
+  }
+
+  /**
+   * The entry of `key`, fresh or not, or undefined. The memory copy when there is no shared level, or
+   * when it is within its TTL and was checked within `recheckMs`; else the shared level decides:
+   * a newer entry there replaces the memory copy, none there removes it, and a failure or timeout
+   * leaves the memory copy (if any) as the answer.
+   */
+  async #read(key: string, resource: Resource): Promise<Entry | undefined> {
+    const local = this.#memory?.get(key);
+    if (!this.#shared) return local;
+    if (local && this.#isFresh(local, resource) && this.#now() - (this.#checkedAt.get(local) ?? Number.NEGATIVE_INFINITY) < this.#recheckMs) return local;
+    // Concurrent readers of one key share one shared-store read (and one parse).
+    let reading = this.#reading.get(key);
+    if (!reading) {
+      reading = this.#readShared(key, this.#shared, local).finally(() => this.#reading.delete(key));
+      this.#reading.set(key, reading);
     }
+    return reading;
+  }
+
+  /** The shared level's answer for `key`, reconciled with the memory copy `local` (see {@link #read}). */
+  async #readShared(key: string, shared: Keyv, local: Entry | undefined): Promise<Entry | undefined> {
+    this.levelStats.sharedReads++;
+    let remote: Entry | undefined;
+    let expires: number | undefined;
+    try {
+      const raw = await this.#bounded(shared.get<Entry>(key, { raw: true }), 'read');
+      remote = isEntry(raw?.value) ? raw.value : undefined;
+      expires = typeof raw?.expires === 'number' ? raw.expires : undefined;
+    } catch (err) {
+      const held = this.#memory?.get(key);
+      this.#logger?.warn({ err, key }, held ? 'cache read failed; using the memory copy' : 'cache read failed; treating as a miss');
+      // Do not wait on the shared store for this key again until the next recheck.
+      if (held) this.#checkedAt.set(held, this.#now());
+      return held;
+    }
+    // A write may have landed while the shared store answered: reconcile with what memory holds now.
+    const held = this.#memory?.get(key);
+    if (!remote) {
+      // Gone there (deleted, expired, evicted): the memory copy read before goes too.
+      if (held && held === local) {
+        this.#memory!.delete(key);
+        return undefined;
+      }
+      return held;
+    }
+    if (held && remote.at <= held.at) {
+      // Nothing newer: keep the memory copy (the same object, no re-measuring).
+      this.#checkedAt.set(held, this.#now());
+      return held;
+    }
+    this.#fill(key, remote, expires);
+    return remote;
+  }
+
+  /** Copies an entry read from the shared level into memory, for what is left of its lifetime there. */
+  #fill(key: string, entry: Entry, expires: number | undefined): void {
+    if (!this.#memory) return;
+    // keyv's `expires` is on the wall clock; the memory level takes a duration.
+    const ttlMs = expires === undefined ? undefined : expires - Date.now();
+    if (ttlMs !== undefined && ttlMs <= 0) return;
+    if (this.#remember(key, entry, ttlMs)) this.levelStats.sharedFills++;
+  }
+
+  /** Puts `entry` in the memory level, measured once; false when it is too large to keep there. */
+  #remember(key: string, entry: Entry, ttlMs: number | undefined): boolean {
+    let bytes: number;
+    try {
+      bytes = jsonSize(entry);
+    } catch (err) {
+      this.#logger?.warn({ err, key }, 'cache entry cannot be measured as JSON; not kept in memory');
+      this.#memory!.delete(key);
+      return false;
+    }
+    const kept = this.#memory!.set(key, entry, { bytes, ttlMs });
+    if (kept) this.#checkedAt.set(entry, this.#now());
+    else {
+      this.levelStats.oversized++;
+      this.#logger?.debug({ key, bytes, maxEntryBytes: this.#memory!.maxEntryBytes }, 'cache entry too large for the memory level; served, not kept');
+    }
+    return kept;
   }
 
   /** `operation` or a rejection after the store timeout. */
   #bounded<T>(operation: Promise<T>, what: string): Promise<T> {
-    // settleWithin, not p-timeout: this runs for every cached read and write (see src/deadline.ts).
+    // settleWithin, not p-timeout: this runs for every shared read and write (see src/deadline.ts).
     return settleWithin(operation, this.#storeTimeoutMs, () => {
       throw new Error(`cache store ${what} took over ${this.#storeTimeoutMs} ms`);
     });
   }
 
+  /** Writes to memory, then to the shared level (bounded by the store timeout; a failure is logged, never thrown). */
   async #write(key: string, entry: Entry, ttlMs: number | undefined): Promise<void> {
+    if (this.#memory) this.#remember(key, entry, ttlMs);
+    if (!this.#shared) return;
     try {
-      await this.#bounded(this.#store.set(key, entry, ttlMs), 'write');
+      await this.#bounded(this.#shared.set(key, entry, ttlMs), 'write');
     } catch (err) {
       this.#logger?.warn({ err, key }, 'cache write failed');
     }
   }
+}
+
+/** Whether a value read from the shared store has the shape of an {@link Entry}. */
+function isEntry(value: unknown): value is Entry {
+  return typeof value === 'object' && value !== null && typeof (value as { at?: unknown }).at === 'number';
 }

@@ -1,9 +1,13 @@
 /**
- * The keyv instance behind the response cache: a bounded least-recently-used map in memory by
- * default, or Redis when `REDIS_URL` is set so that several bot processes share one cache.
+ * The keyv instance of the cache: a bounded least-recently-used map in memory by default, or Redis
+ * when `REDIS_URL` is set so that several bot processes share one cache. It holds the recent lookups
+ * (src/store/recent-lookups.ts) and gives the Redis client for coordination (src/feeds/leadership.ts,
+ * src/store/settings-sync.ts). Over Redis it is also the response cache's shared second level; in
+ * memory the response cache keeps its answers in its own memory level instead (src/cache/response-cache.ts).
  */
 import Keyv from 'keyv';
-import KeyvRedis from '@keyv/redis';
+import type KeyvRedis from '@keyv/redis';
+import { createRequire } from 'node:module';
 import { LRUCache } from 'lru-cache';
 
 /** Key prefix of the response cache; bump the version when the cached value shapes change. */
@@ -11,11 +15,14 @@ export const CACHE_NAMESPACE = 'rivals:cache:v1';
 
 /**
  * A Map-like keyv store over lru-cache: keyv passes its TTL as a number, lru-cache wants `{ttl}`.
- * Bounded by entry count; the least recently used entry goes first.
+ * Bounded by entry count; the least recently used entry goes first. keyv stores JSON text in it.
  */
 export class LruStore<V = unknown> {
   readonly #lru: LRUCache<string, V & {}>;
+  /** The entry bound given. */
+  readonly max: number;
   constructor(maxEntries: number) {
+    this.max = maxEntries;
     this.#lru = new LRUCache<string, V & {}>({ max: maxEntries });
   }
   get(key: string): V | undefined {
@@ -49,13 +56,22 @@ export interface CacheStoreOptions {
 }
 
 /**
+ * @keyv/redis's adapter class, loaded on first use: a bot without REDIS_URL never loads the Redis
+ * client (issue 12, "import only what the mode needs"). Synchronous, through `require`, so that
+ * {@link createCacheStore} stays synchronous for its callers.
+ */
+function redisAdapter(): typeof KeyvRedis {
+  return (createRequire(import.meta.url)('@keyv/redis') as { default: typeof KeyvRedis }).default;
+}
+
+/**
  * Creates the keyv instance for the response cache.
  * Store errors are emitted as `error` events by keyv; the cache treats them as misses.
  */
 export function createCacheStore(options: CacheStoreOptions): Keyv {
   const namespace = options.namespace ?? CACHE_NAMESPACE;
   if (options.redisUrl) {
-    return new Keyv({ store: new KeyvRedis(options.redisUrl, { throwOnConnectError: false, connectionTimeout: 2_000 }), namespace, useKeyPrefix: false });
+    return new Keyv({ store: new (redisAdapter())(options.redisUrl, { throwOnConnectError: false, connectionTimeout: 2_000 }), namespace, useKeyPrefix: false });
   }
   return new Keyv({ store: new LruStore(options.maxEntries), namespace });
 }

@@ -5,9 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
-import pTimeout from 'p-timeout';
 import { ApiArgumentError, ApiError } from '../api/errors.js';
-import { runWithDeadline, type InteractionBudget } from '../deadline.js';
+import { runWithDeadline, settleWithin, type InteractionBudget } from '../deadline.js';
 import { ExpiredComponentError, NotFoundError, NotLinkedError, PrivateProfileError, SeasonError, UnknownHeroError, UserFacingError } from '../errors.js';
 import { MAX_LINKED_ACCOUNTS, TooManyLinksError } from '../store/account-links.js';
 import { StoreUnavailableError } from '../store/database.js';
@@ -158,7 +157,7 @@ export class Router {
     if (cached) return cached.ephemeralByDefault;
     try {
       const read = ctx.settings.get(user.guildId).then((s) => s.ephemeralByDefault);
-      return await pTimeout(read, { milliseconds: PREFERS_PRIVATE_DEADLINE_MS, fallback: () => false });
+      return await settleWithin(read, PREFERS_PRIVATE_DEADLINE_MS, () => false);
     } catch (err) {
       ctx.logger.warn({ err }, 'could not read guild settings');
       return false;

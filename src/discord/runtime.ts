@@ -17,49 +17,83 @@ import {
   type UserContextMenuCommandInteraction,
 } from 'discord.js';
 import { DISCORD_ACK_LIMIT_MS, interactionBudget, type InteractionBudget } from '../deadline.js';
-import { DefaultRestOptions, REST, type RESTOptions } from '@discordjs/rest';
+import { DefaultRestOptions, REST, type DiscordAPIError, type RESTOptions } from '@discordjs/rest';
 import { Agent } from 'undici';
-import { Routes } from 'discord-api-types/v10';
+import { Routes, type APIChannel, type APIGuild, type APIGuildMember, type APIOverwrite } from 'discord-api-types/v10';
+import { LRUCache } from 'lru-cache';
+import { channelPermissions } from './permissions.js';
+import { DiscordRestBudget } from './rest-budget.js';
 import type { Logger } from '../logger.js';
 import type { MessagePayload } from '../render/view.js';
 import { t } from '../strings.js';
-import type { ChannelAccess, CommandContext, CommandInput, Invoker } from './command.js';
+import type { ChannelAccess, ChannelCheck, CommandContext, CommandInput, Invoker } from './command.js';
 import { answerAutocomplete, answerCommand, answerComponent, type CommandResponder, type ComponentResponder } from './respond.js';
 import type { Router } from './router.js';
 
 /**
- * A discord.js client with only the Guilds intent, caches cut to what the bot uses, mentions off by
- * default, and `restApiUrl` (DISCORD_API_URL) as the REST base; the gateway URL then comes from that
- * REST API's `/gateway/bot`, as discord.js does.
+ * A discord.js client with only the Guilds intent, mentions off by default, and `restApiUrl`
+ * (DISCORD_API_URL) as the REST base; the gateway URL then comes from that REST API's `/gateway/bot`,
+ * as discord.js does.
+ *
+ * It caches guilds and nothing else (issue 12, "cache only what is used"): no channels, roles,
+ * permission overwrites, members, emojis, stickers, presences, voice states, threads or messages.
+ * Interactions carry what a handler needs (the member's permissions, the option values); the one
+ * feature that reads channels and roles, the feed channel check, fetches them over REST
+ * ({@link discordChannelAccess}). Every REST request but the interaction endpoints goes through
+ * `budget` (one per process: ./rest-budget.ts). discord.js calls limiting the channel and role caches unsupported
+ * because its cache-backed helpers (`channel.permissionsFor`, `guild.roles.everyone`) then return
+ * nothing; the bot calls none of them, and the end-to-end tests run this exact client.
  */
-export function createDiscordClient(restApiUrl: string): Client {
+export function createDiscordClient(restApiUrl: string, budget: DiscordRestBudget = new DiscordRestBudget()): Client {
   return new Client({
     intents: [GatewayIntentBits.Guilds],
     allowedMentions: { parse: [] },
-    rest: { api: restApiUrl, agent: discordAgent() },
-    makeCache: Options.cacheWithLimits({
-      MessageManager: 0,
-      UserManager: 0,
-      PresenceManager: 0,
-      ReactionManager: 0,
-      ReactionUserManager: 0,
-      VoiceStateManager: 0,
-      GuildEmojiManager: 0,
-      GuildStickerManager: 0,
-      GuildScheduledEventManager: 0,
-      StageInstanceManager: 0,
-      ThreadManager: 0,
-      ThreadMemberManager: 0,
-      GuildBanManager: 0,
-      GuildInviteManager: 0,
-      AutoModerationRuleManager: 0,
-      ApplicationCommandManager: 0,
-      BaseGuildEmojiManager: 0,
-      // The bot's own member is kept: permission checks need it.
-      GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user.id },
-    }),
+    // The global limit is the budget's, in sliding seconds (./rest-budget.ts); @discordjs/rest's own
+    // fixed-window count would only hold requests back a second time.
+    rest: { api: restApiUrl, agent: discordAgent(), globalRequestsPerSecond: UNCOUNTED, makeRequest: budget.wrap() },
+    makeCache: Options.cacheWithLimits(Object.fromEntries(UNCACHED_MANAGERS.map((name) => [name, 0]))),
   });
 }
+
+/** @discordjs/rest's `globalRequestsPerSecond` when something else counts the global limit. */
+const UNCOUNTED = Number.MAX_SAFE_INTEGER;
+
+/** The discord.js managers whose cache is off (size 0): every one but the guilds'. */
+export const UNCACHED_MANAGERS = [
+  'ChannelManager',
+  'GuildChannelManager',
+  'RoleManager',
+  'PermissionOverwriteManager',
+  'GuildMemberManager',
+  'MessageManager',
+  'UserManager',
+  'PresenceManager',
+  'ReactionManager',
+  'ReactionUserManager',
+  'VoiceStateManager',
+  'GuildEmojiManager',
+  'GuildStickerManager',
+  'GuildScheduledEventManager',
+  'StageInstanceManager',
+  'ThreadManager',
+  'ThreadMemberManager',
+  'GuildBanManager',
+  'GuildInviteManager',
+  'AutoModerationRuleManager',
+  'ApplicationCommandManager',
+  'BaseGuildEmojiManager',
+  'GuildSoundboardSoundManager',
+  'EntitlementManager',
+  'DMMessageManager',
+  'GuildMessageManager',
+  'GuildForumThreadManager',
+  'GuildTextThreadManager',
+  'ApplicationEmojiManager',
+  'GuildApplicationCommandManager',
+  'PartialGroupDMMessageManager',
+  'SubscriptionManager',
+  'PollAnswerVoterManager',
+] as const;
 
 /**
  * Most connections the bot keeps to Discord's REST API. discord.js's default agent has no bound: a
@@ -108,23 +142,64 @@ const POST_PERMISSIONS = [
   [PermissionFlagsBits.EmbedLinks, 'Embed Links'],
 ] as const;
 
+/** How long a channel check that found nothing missing is reused, ms: a fixed permission is seen at once, a removed one within this. */
+export const CHANNEL_CHECK_TTL_MS = 60_000;
+
+/** The Discord error codes of a channel the bot cannot see: Unknown Channel, Missing Access. */
+const UNKNOWN_CHANNEL = 10003;
+const MISSING_ACCESS = 50001;
+
 /**
- * {@link ChannelAccess} from discord.js's cache (the Guilds intent keeps channels, roles and the
- * bot's own member), fetching a channel the cache does not hold.
+ * {@link ChannelAccess} over Discord's REST API, with no channel, role or member cache (issue 12):
+ * `GET /channels/{id}`, `GET /guilds/{id}` (owner and roles) and `GET /guilds/{id}/members/{bot}`,
+ * in parallel, and the permissions computed from them (./permissions.ts). A check that found nothing
+ * missing is kept {@link CHANNEL_CHECK_TTL_MS} per channel; one that found a problem is not kept, so
+ * an admin who fixes the channel and runs /config again sees the fix at once. Concurrent checks of one
+ * channel share their requests.
+ * @throws the REST error when Discord fails otherwise (5xx, network): the router shows its generic message.
  */
-export function discordChannelAccess(client: Client): ChannelAccess {
+export function discordChannelAccess(client: Client, now: () => number = Date.now): ChannelAccess {
+  const passed = new LRUCache<string, ChannelCheck>({ max: 1_000, ttl: CHANNEL_CHECK_TTL_MS, ttlAutopurge: false, perf: { now } });
+  const running = new Map<string, Promise<ChannelCheck>>();
+  const fetchCheck = async (guildId: string, channelId: string): Promise<ChannelCheck> => {
+    const rest = client.rest;
+    const botId = client.user?.id ?? client.application?.id;
+    if (!botId) throw new Error('the channel check needs the bot to be logged in');
+    const fetched = await Promise.all([
+      rest.get(Routes.channel(channelId)) as Promise<APIChannel & { guild_id?: string; permission_overwrites?: APIOverwrite[] }>,
+      rest.get(Routes.guild(guildId)) as Promise<APIGuild>,
+      rest.get(Routes.guildMember(guildId, botId)) as Promise<APIGuildMember>,
+    ]).catch((err: unknown) => {
+      // By its code, not `instanceof`: discord.js may bring its own copy of @discordjs/rest.
+      const code = (err as Partial<DiscordAPIError> | null)?.code;
+      if (code === UNKNOWN_CHANNEL) return 'gone' as const;
+      if (code === MISSING_ACCESS) return 'hidden' as const;
+      throw err;
+    });
+    if (fetched === 'hidden') return { exists: true, announcement: false, missing: POST_PERMISSIONS.map(([, name]) => name) };
+    // A channel of another guild is not one this guild can post to.
+    if (fetched === 'gone' || fetched[0].guild_id !== guildId) return { exists: false, announcement: false, missing: [] };
+    const [channel, guild, me] = fetched;
+    const bits = channelPermissions({ guildId, ownerId: guild.owner_id, roles: guild.roles, userId: botId, memberRoleIds: me.roles, overwrites: channel.permission_overwrites ?? [] });
+    return {
+      exists: true,
+      announcement: channel.type === ChannelType.GuildAnnouncement,
+      missing: POST_PERMISSIONS.filter(([bit]) => (bits & bit) !== bit).map(([, name]) => name),
+    };
+  };
   return {
     async check(guildId, channelId) {
-      const guild = client.guilds.cache.get(guildId);
-      const channel = guild?.channels.cache.get(channelId) ?? (await guild?.channels.fetch(channelId).catch(() => null));
-      const me = guild?.members.me ?? (await guild?.members.fetchMe().catch(() => null));
-      if (!guild || !channel || !me) return { exists: false, announcement: false, missing: [] };
-      const permissions = channel.permissionsFor(me);
-      return {
-        exists: true,
-        announcement: channel.type === ChannelType.GuildAnnouncement,
-        missing: POST_PERMISSIONS.filter(([bit]) => !permissions?.has(bit)).map(([, name]) => name),
-      };
+      const key = `${guildId}/${channelId}`;
+      const kept = passed.get(key);
+      if (kept) return kept;
+      let pending = running.get(key);
+      if (!pending) {
+        pending = fetchCheck(guildId, channelId).finally(() => running.delete(key));
+        running.set(key, pending);
+      }
+      const check = await pending;
+      if (check.exists && check.missing.length === 0) passed.set(key, check);
+      return check;
     },
   };
 }
@@ -147,6 +222,12 @@ export interface RuntimeOptions {
  * of them. Below it, an answer ready within 1.5 s of creation is the reply itself.
  */
 export const BURST_PENDING_ACKS = 8;
+
+/**
+ * In a burst, the time a handler gets at least between its start and its final answer's deadline, ms:
+ * enough for cached answers and one API call (API calls stop 1.5 s before the end).
+ */
+export const BURST_HANDLER_TIME_MS = 4_000;
 
 /** Serves interactions from a discord.js client through the router. */
 export class DiscordRuntime {
@@ -237,9 +318,9 @@ export class DiscordRuntime {
 
   /**
    * In a burst, when a handler acknowledged first may start: once no interaction is waiting for its
-   * acknowledgement, or 3 s after its own creation (when the acknowledgements of its burst are due
-   * anyway), whichever comes first. The CPU goes to acknowledgements first; answers follow. At once
-   * outside a burst.
+   * acknowledgement, or {@link BURST_HANDLER_TIME_MS} before its final answer is due, whichever comes
+   * first. Until then the CPU goes to acknowledgements alone: an unacknowledged interaction fails in
+   * Discord after 3 s, a late final answer only says so (src/discord/respond.ts). At once outside a burst.
    */
   #afterAcks(burst: boolean, budget: InteractionBudget | undefined): Promise<void> {
     if (!burst || this.#awaitingAck === 0) return Promise.resolve();
@@ -249,7 +330,8 @@ export class DiscordRuntime {
         this.#drained.delete(go);
         resolve();
       };
-      const timer = setTimeout(go, (budget?.createdAt ?? Date.now()) + DISCORD_ACK_LIMIT_MS - Date.now());
+      const latest = budget ? Math.max(budget.ackBy, budget.answerBy - BURST_HANDLER_TIME_MS) : Date.now() + DISCORD_ACK_LIMIT_MS;
+      const timer = setTimeout(go, latest - Date.now());
       this.#drained.add(go);
     });
   }
@@ -299,7 +381,7 @@ export class DiscordRuntime {
  * back in the headers and are honoured per route.
  */
 export function interactionWebhookRest(apiUrl: string): REST {
-  return new REST({ api: apiUrl, version: '10', globalRequestsPerSecond: Number.MAX_SAFE_INTEGER, agent: discordAgent() });
+  return new REST({ api: apiUrl, version: '10', globalRequestsPerSecond: UNCOUNTED, agent: discordAgent() });
 }
 
 /** The webhook routes of one interaction's token over `rest` (no bot token: `auth: false`). */

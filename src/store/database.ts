@@ -12,7 +12,7 @@ import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type DialectAdapter, type Driver } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import pTimeout from 'p-timeout';
 import { migrationProvider, type Tables } from './schema.js';
 
@@ -221,6 +221,8 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const location = redactUrl(url);
+  // Loaded only with DATABASE_URL: SQLite deployments never load the PostgreSQL driver.
+  const { default: pg } = await import('pg');
   // 64-bit integers (times in ms) as numbers: they stay far below 2^53.
   const types = { getTypeParser: (oid: number, format?: string) => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) };
   const pool = new pg.Pool({

@@ -8,7 +8,6 @@
 import { existsSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import Keyv from 'keyv';
-import KeyvRedis from '@keyv/redis';
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { Db } from './database.js';
@@ -56,6 +55,8 @@ export function readLegacySqlite(file: string, now = Date.now()): [string, unkno
 
 /** Reads the pairs of the former Redis namespace. */
 export async function readLegacyRedis(url: string): Promise<[string, unknown][]> {
+  // Loaded only when there is a legacy Redis to import from.
+  const { default: KeyvRedis } = await import('@keyv/redis');
   const store = new Keyv({ store: new KeyvRedis(url, { throwOnConnectError: true, connectionTimeout: 3_000 }), namespace: LEGACY_NAMESPACE, useKeyPrefix: false });
   try {
     const out: [string, unknown][] = [];

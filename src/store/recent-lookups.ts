@@ -4,7 +4,7 @@
  * newest first, under `recent:<userId>`. Recorded after the answer, never before it.
  */
 import type Keyv from 'keyv';
-import pTimeout from 'p-timeout';
+import { settleWithin } from '../deadline.js';
 import { z } from 'zod';
 
 const MAX = 10;
@@ -21,7 +21,7 @@ export class RecentLookups {
   /** Newest first; [] when the cache fails or is slow. */
   async list(userId: string): Promise<{ uid: string; name: string }[]> {
     try {
-      const raw: unknown = await pTimeout(this.cache.get(`recent:${userId}`), { milliseconds: this.deadlineMs, fallback: () => undefined });
+      const raw: unknown = await settleWithin(this.cache.get(`recent:${userId}`), this.deadlineMs, () => undefined);
       const parsed = recentV1.safeParse(raw);
       return parsed.success ? parsed.data.entries : [];
     } catch {

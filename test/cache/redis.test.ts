@@ -1,7 +1,8 @@
-/** The cache on a real redis-server: several processes (here, two cache instances) share one cache. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResponseCache } from '../../src/cache/response-cache.js';
+/** The cache on a real redis-server: several processes (here, several cache instances) share one cache, each with its own memory level in front. */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_RECHECK_MS, ResponseCache } from '../../src/cache/response-cache.js';
 import { closeCacheStore, createCacheStore } from '../../src/cache/store.js';
+import { DEFAULT_TTLS, STALE_RETENTION_MS } from '../../src/cache/ttl.js';
 import { startRedis, type RedisServer } from '../helpers/redis.js';
 
 let redis: RedisServer;
@@ -9,6 +10,7 @@ beforeAll(async () => {
   redis = await startRedis();
 });
 afterAll(() => redis?.stop());
+afterEach(() => vi.restoreAllMocks());
 
 describe('Redis-backed cache', () => {
   it('a value loaded by one instance is a hit for another', async () => {
@@ -51,3 +53,188 @@ describe('Redis-backed cache', () => {
     await closeCacheStore(store);
   });
 });
+
+describe('two levels: memory first, Redis second', () => {
+  it('a second process gets the value from Redis once, then from its memory with no JSON', async () => {
+    const a = createCacheStore({ redisUrl: redis.url, maxEntries: 10 });
+    const b = createCacheStore({ redisUrl: redis.url, maxEntries: 10 });
+    const cacheA = new ResponseCache({ store: a });
+    const cacheB = new ResponseCache({ store: b });
+    const profile = { uid: '2', name: 'Sir Final', rows: Array.from({ length: 500 }, (_, i) => ({ i, hero: 'Hela' })) };
+    let loads = 0;
+    const loaded = await cacheA.get('player:/api/v1/player/2', 'player', async () => (++loads, profile));
+    expect(loaded.data).toBe(profile);
+    // A asked Redis once (a miss) before loading; its next read is a memory hit: Redis is not asked.
+    expect(cacheA.levelStats.sharedReads).toBe(1);
+    expect((await cacheA.get('player:/api/v1/player/2', 'player', async () => (++loads, profile))).data).toBe(profile);
+    expect(cacheA.levelStats.sharedReads).toBe(1);
+
+    const parse = vi.spyOn(JSON, 'parse');
+    const fromRedis = await cacheB.get('player:/api/v1/player/2', 'player', async () => (++loads, profile));
+    expect(fromRedis).toMatchObject({ source: 'cache', stale: false });
+    expect(fromRedis.data).toEqual(profile);
+    expect(parse).toHaveBeenCalled();
+    expect(cacheB.levelStats).toMatchObject({ sharedReads: 1, sharedFills: 1 });
+
+    parse.mockClear();
+    const stringify = vi.spyOn(JSON, 'stringify');
+    for (let i = 0; i < 20; i++) {
+      const fromMemory = await cacheB.get('player:/api/v1/player/2', 'player', async () => (++loads, profile));
+      expect(fromMemory.source).toBe('cache');
+      expect(fromMemory.data).toBe(fromRedis.data);
+    }
+    expect(parse).not.toHaveBeenCalled();
+    expect(stringify).not.toHaveBeenCalled();
+    expect(cacheB.levelStats.sharedReads).toBe(1);
+    expect(loads).toBe(1);
+    vi.restoreAllMocks();
+    await closeCacheStore(a);
+    await closeCacheStore(b);
+  });
+
+  it('a value another process refreshed shows here once the memory copy is due for a recheck', async () => {
+    const clock = { now: 1_750_000_000_000 };
+    const a = createCacheStore({ redisUrl: redis.url, maxEntries: 10 });
+    const b = createCacheStore({ redisUrl: redis.url, maxEntries: 10 });
+    const cacheA = new ResponseCache({ store: a, now: () => clock.now, memory: { recheckMs: 5_000 } });
+    const cacheB = new ResponseCache({ store: b, now: () => clock.now, memory: { recheckMs: 5_000 } });
+    await cacheA.get('notes', 'patchNotes', async () => ({ newest: 'v1' }));
+    const v1 = await cacheB.get('notes', 'patchNotes', async () => ({ newest: 'never' }));
+    expect(v1.data).toEqual({ newest: 'v1' });
+
+    // Unchanged in Redis: after the recheck B keeps its very object.
+    clock.now += 5_001;
+    expect((await cacheB.get('notes', 'patchNotes', async () => ({ newest: 'never' }))).data).toBe(v1.data);
+    expect(cacheB.levelStats).toMatchObject({ sharedReads: 2, sharedFills: 1 });
+
+    // The feed poller in A asks fresh; B sees the new value at its next recheck, not before.
+    clock.now += 1_000;
+    await cacheA.get('notes', 'patchNotes', async () => ({ newest: 'v2' }), { fresh: true });
+    expect((await cacheB.get('notes', 'patchNotes', async () => ({ newest: 'never' }))).data).toEqual({ newest: 'v1' });
+    clock.now += 5_000;
+    expect((await cacheB.get('notes', 'patchNotes', async () => ({ newest: 'never' }))).data).toEqual({ newest: 'v2' });
+    await closeCacheStore(a);
+    await closeCacheStore(b);
+  });
+
+  it('a memory copy past its TTL is compared with Redis before going upstream', async () => {
+    const clock = { now: 1_750_000_000_000 };
+    const a = createCacheStore({ redisUrl: redis.url, maxEntries: 10 });
+    const b = createCacheStore({ redisUrl: redis.url, maxEntries: 10 });
+    const cacheA = new ResponseCache({ store: a, now: () => clock.now, memory: { recheckMs: 60 * 60_000 } });
+    const cacheB = new ResponseCache({ store: b, now: () => clock.now, memory: { recheckMs: 60 * 60_000 } });
+    let loads = 0;
+    await cacheB.get('p', 'player', async () => (++loads, 'first'));
+    clock.now += DEFAULT_TTLS.player + 1;
+    await cacheA.get('p', 'player', async () => (++loads, 'second'));
+    expect((await cacheB.get('p', 'player', async () => (++loads, 'never'))).data).toBe('second');
+    expect(loads).toBe(2);
+    await closeCacheStore(a);
+    await closeCacheStore(b);
+  });
+
+  it('a delete in one process removes the key from the others at their next recheck', async () => {
+    const clock = { now: 1_750_000_000_000 };
+    const a = createCacheStore({ redisUrl: redis.url, maxEntries: 10 });
+    const b = createCacheStore({ redisUrl: redis.url, maxEntries: 10 });
+    const cacheA = new ResponseCache({ store: a, now: () => clock.now });
+    const cacheB = new ResponseCache({ store: b, now: () => clock.now });
+    let loads = 0;
+    await cacheA.get('d', 'heroes', async () => (++loads, 'x'));
+    await cacheB.get('d', 'heroes', async () => (++loads, 'x'));
+    await cacheA.delete('d');
+    clock.now += DEFAULT_RECHECK_MS;
+    expect((await cacheB.get('d', 'heroes', async () => (++loads, 'y'))).source).toBe('upstream');
+    expect(loads).toBe(2);
+    await closeCacheStore(a);
+    await closeCacheStore(b);
+  });
+
+  it('keeps TTL plus stale retention in Redis too (not-found: its TTL; a match: no expiry)', async () => {
+    const store = createCacheStore({ redisUrl: redis.url, maxEntries: 10 });
+    const cache = new ResponseCache({ store });
+    const { ApiError } = await import('../../src/api/errors.js');
+    await cache.get('ttl-player', 'player', async () => 1);
+    await cache.get('ttl-match', 'match', async () => 1);
+    await cache.get('ttl-nf', 'player', async () => {
+      throw new ApiError({ kind: 'not_found', endpoint: 'player', status: 404 });
+    }).catch(() => undefined);
+    const client = await (store.store as { getClient(): Promise<{ keys(pattern: string): Promise<string[]>; pTTL(key: string): Promise<number> }> }).getClient();
+    const pttl = async (suffix: string) => {
+      const [key] = await client.keys(`*${suffix}`);
+      expect(key).toBeDefined();
+      return await client.pTTL(key!);
+    };
+    const player = await pttl('ttl-player');
+    expect(player).toBeLessThanOrEqual(DEFAULT_TTLS.player + STALE_RETENTION_MS);
+    expect(player).toBeGreaterThan(DEFAULT_TTLS.player + STALE_RETENTION_MS - 10_000);
+    const nf = await pttl('ttl-nf');
+    expect(nf).toBeLessThanOrEqual(DEFAULT_TTLS.notFound);
+    expect(nf).toBeGreaterThan(DEFAULT_TTLS.notFound - 10_000);
+    expect(await pttl('ttl-match')).toBe(-1);
+    await closeCacheStore(store);
+  });
+});
+
+describe('Redis killed mid-run', () => {
+  let own: RedisServer;
+  beforeAll(async () => {
+    own = await startRedis();
+  });
+  afterAll(() => own?.stop());
+
+  it('reads are misses within the store timeout, memory copies still answer, and it recovers', async () => {
+    const clock = { now: 1_750_000_000_000 };
+    const store = createCacheStore({ redisUrl: own.url, maxEntries: 10 });
+    const cache = new ResponseCache({ store, now: () => clock.now, storeTimeoutMs: 300, memory: { recheckMs: 5_000 } });
+    const kept = await cache.get('kept', 'player', async () => ({ name: 'kept' }));
+    await own.kill();
+
+    // A key never seen: the Redis read gives up within the store timeout, then upstream answers.
+    let started = performance.now();
+    let calledAfter = Number.NaN;
+    const fresh = await cache.get('new', 'player', async () => ((calledAfter = performance.now() - started), 'from upstream'));
+    expect(fresh).toMatchObject({ data: 'from upstream', source: 'upstream' });
+    expect(calledAfter).toBeLessThan(300 + 250);
+    // ...and the answer is in memory even though the Redis write failed.
+    started = performance.now();
+    expect((await cache.get('new', 'player', async () => 'again')).data).toBe('from upstream');
+    expect(performance.now() - started).toBeLessThan(100);
+
+    // A memory copy due for a recheck: one bounded wait, then it answers; the next read does not wait.
+    clock.now += 6_000;
+    started = performance.now();
+    const rechecked = await cache.get('kept', 'player', async () => ({ name: 'never' }));
+    expect(rechecked.data).toBe(kept.data);
+    expect(performance.now() - started).toBeLessThan(300 + 250);
+    started = performance.now();
+    expect((await cache.get('kept', 'player', async () => ({ name: 'never' }))).data).toBe(kept.data);
+    expect(performance.now() - started).toBeLessThan(100);
+
+    // Past its TTL with the API down too: the memory copy is served stale.
+    const { ApiError } = await import('../../src/api/errors.js');
+    clock.now += DEFAULT_TTLS.player;
+    const stale = await cache.get('kept', 'player', async () => {
+      throw new ApiError({ kind: 'unavailable', endpoint: 'player', status: 503 });
+    });
+    expect(stale).toMatchObject({ stale: true, source: 'stale' });
+    expect(stale.data).toBe(kept.data);
+
+    // Redis back (empty): writes reach it again and another process reads them.
+    await own.restart();
+    const other = createCacheStore({ redisUrl: own.url, maxEntries: 10 });
+    const otherCache = new ResponseCache({ store: other, now: () => clock.now });
+    await waitFor(async () => (await cache.get(`after-${clock.now}`, 'player', async () => 'written', { fresh: true }), (await otherCache.get(`after-${clock.now}`, 'player', async () => 'missed')).source === 'cache'));
+    await closeCacheStore(store);
+    await closeCacheStore(other);
+  }, 30_000);
+});
+
+/** Polls `check` every 100 ms until it is true, for at most `ms`. */
+async function waitFor(check: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

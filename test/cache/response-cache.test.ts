@@ -1,7 +1,7 @@
 import Keyv from 'keyv';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
-import { ResponseCache } from '../../src/cache/response-cache.js';
+import { DEFAULT_RECHECK_MS, ResponseCache } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
 import { DEFAULT_TTLS, STALE_RETENTION_MS } from '../../src/cache/ttl.js';
 import type { Replica } from '../../src/replica/server.js';
@@ -85,18 +85,19 @@ describe('stale-if-error', () => {
     await expect(cache.get('k', 'player', async () => { throw upstream('unauthorized'); })).rejects.toMatchObject({ kind: 'unauthorized' });
   });
 
-  it('keeps entries for the stale retention window in the store', async () => {
-    const store = new LruStore(10);
-    const keyv = new Keyv({ store });
-    const cache = new ResponseCache({ store: keyv });
-    const before = Date.now();
-    await cache.get('k', 'player', async () => 1);
-    const after = Date.now();
-    // keyv wraps the value with its expiry, from its own clock during the write; it must be TTL + retention, not TTL.
-    const raw = store.get('keyv:k') as { expires?: number } | string;
-    const expires = typeof raw === 'string' ? (JSON.parse(raw) as { expires: number }).expires : raw.expires!;
-    expect(expires).toBeGreaterThanOrEqual(before + DEFAULT_TTLS.player + STALE_RETENTION_MS);
-    expect(expires).toBeLessThanOrEqual(after + DEFAULT_TTLS.player + STALE_RETENTION_MS);
+  it('keeps entries for the TTL plus the stale retention window, then drops them', async () => {
+    const { cache, clock } = fakeClockCache();
+    const load = async () => ({ name: 'good' });
+    const first = await cache.get('k', 'player', load);
+    const failing = async () => {
+      throw upstream('unavailable');
+    };
+    clock.now += DEFAULT_TTLS.player + STALE_RETENTION_MS - 1_000;
+    const stale = await cache.get('k', 'player', failing);
+    expect(stale).toMatchObject({ stale: true, ageMs: DEFAULT_TTLS.player + STALE_RETENTION_MS - 1_000 });
+    expect(stale.data).toBe(first.data);
+    clock.now += 2_000;
+    await expect(cache.get('k', 'player', failing)).rejects.toMatchObject({ kind: 'unavailable' });
   });
 });
 
@@ -235,5 +236,38 @@ describe('a caller with a deadline (an interaction budget)', () => {
       throw new ApiError({ kind: 'bad_response', endpoint: 'player', upstreamMessage: 'body is not JSON' });
     });
     expect(got).toMatchObject({ data: 1, stale: true, ageMs: DEFAULT_TTLS.player + 3_000 });
+  });
+});
+
+describe('a shared second level (any keyv store but an LruStore)', () => {
+  /** A Map whose reads answer 50 ms late with the value held when they were asked, like a slow Redis. */
+  class SlowMap<V> extends Map<string, V> {
+    override get(key: string): V | undefined {
+      const value = super.get(key);
+      return new Promise((resolve) => setTimeout(() => resolve(value), 50)) as unknown as V | undefined;
+    }
+  }
+
+  it('a write that lands while a shared read is in flight is not overwritten by the older value read', async () => {
+    const clock = { now: 1_750_000_000_000 };
+    const cache = new ResponseCache({ store: new Keyv({ store: new SlowMap() }), now: () => clock.now });
+    await cache.get('k', 'player', async () => 'v1');
+    clock.now += DEFAULT_RECHECK_MS + 1;
+    const rechecking = cache.get('k', 'player', async () => 'never');
+    clock.now += 1;
+    expect((await cache.get('k', 'player', async () => 'v2', { fresh: true })).data).toBe('v2');
+    expect((await rechecking).data).toBe('v2');
+    expect((await cache.get('k', 'player', async () => 'never')).data).toBe('v2');
+    expect(cache.levelStats.sharedReads).toBe(2);
+  });
+
+  it('concurrent readers of a key share one read of the shared store', async () => {
+    const shared = new Keyv({ store: new SlowMap() });
+    const writer = new ResponseCache({ store: shared });
+    const reader = new ResponseCache({ store: shared });
+    await writer.get('k', 'player', async () => 'v');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => reader.get('k', 'player', async () => 'never')));
+    expect(new Set(answers.map((a) => a.data))).toEqual(new Set(['v']));
+    expect(reader.levelStats).toMatchObject({ sharedReads: 1, sharedFills: 1 });
   });
 });

@@ -189,6 +189,31 @@ describe('/config through Discord', () => {
     discord.dispatchInteraction(locked);
     expect(JSON.stringify(body(await callbackOf(locked.id)).data!.embeds)).toMatch(/it lacks Send Messages there/);
   });
+
+  it('checks a channel over REST (no channel or role cache), keeps a passed check, and looks again at a failed one', async () => {
+    const gets = (channelId: string) => discord.calls.filter((c) => c.method === 'GET' && c.path === `/channels/${channelId}`).length;
+    const set = (type: string, channelId: string) => {
+      const i = commandInteraction(MEMBER.userId, 'config', { type, channel: { channel: channelId } }, { subcommand: 'feed', permissions: ADMIN_PERMISSIONS });
+      discord.dispatchInteraction(i);
+      return callbackOf(i.id).then(body);
+    };
+    const okBefore = gets(FEED_CHANNEL_IDS[1]);
+    expect(JSON.stringify(await set('gameVersions', FEED_CHANNEL_IDS[1]))).toContain('will be posted in');
+    expect(JSON.stringify(await set('gameVersions', FEED_CHANNEL_IDS[1]))).toContain('will be posted in');
+    // The first check fetched the channel (with the guild and the bot's member); the second reused it.
+    expect(gets(FEED_CHANNEL_IDS[1]) - okBefore).toBe(1);
+    expect(discord.calls.some((c) => c.method === 'GET' && /^\/guilds\/\d+\/members\/\d+$/.test(c.path))).toBe(true);
+
+    const lockedBefore = gets(LOCKED_CHANNEL_ID);
+    for (let n = 0; n < 2; n++) expect(JSON.stringify((await set('balances', LOCKED_CHANNEL_ID)).data!.embeds)).toMatch(/it lacks Send Messages there/);
+    expect(gets(LOCKED_CHANNEL_ID) - lockedBefore).toBe(2);
+
+    expect(JSON.stringify((await set('balances', '929999999999999999')).data!.embeds)).toContain('The channel 929999999999999999 no longer exists');
+
+    const off = commandInteraction(MEMBER.userId, 'config', { type: 'gameVersions' }, { subcommand: 'feed-off', permissions: ADMIN_PERMISSIONS });
+    discord.dispatchInteraction(off);
+    await callbackOf(off.id);
+  });
 });
 
 describe('/config test-post through Discord', () => {

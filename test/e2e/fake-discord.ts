@@ -4,6 +4,8 @@
  * INTERACTION_CREATE, RESUME answered by the missed dispatches and RESUMED or by INVALID_SESSION,
  * and closing the connection with a close code). It records every REST call so tests assert on the
  * exact JSON the bot sent.
+ * Optional, for benchmarks at scale ({@link FakeDiscordOptions}): many generated guilds instead of the
+ * one test guild, and Discord's global rate limit, enforced strictly.
  * Source of the shapes: Discord developer documentation, "Gateway" (Connection Lifecycle: Resuming;
  * Opcodes and Status Codes: Gateway Close Event Codes) and "Interactions".
  */
@@ -76,8 +78,122 @@ export interface FakeDiscord {
   /** Waits for a REST call matching `test`, made after `since`. */
   waitFor(test: (c: RestCall) => boolean, timeoutMs?: number): Promise<RestCall>;
   identify: unknown;
+  /** When the fake last sent READY, ms since the Unix epoch (undefined before the first IDENTIFY). */
+  readonly readySentAt: number | undefined;
+  /**
+   * When the last GUILD_CREATE of the last session was handed to the socket, ms since the Unix epoch.
+   * With many guilds ({@link FakeDiscordOptions.guilds}) this is also when {@link FakeDiscord.ready} resolves.
+   */
+  readonly guildsSentAt: number | undefined;
+  /** The REST calls answered 429 by the global limit ({@link FakeDiscordOptions.globalLimit}), in order; empty without it. */
+  globalLimited: RestCall[];
   close(): Promise<void>;
 }
+
+/** What generated guilds hold: Discord's GUILD_CREATE with the Guilds intent, or with every list filled. */
+export type GuildShape = 'full' | 'guilds-intent';
+
+/** Options of {@link startFakeDiscord}; every one is off by default (the one test guild, no rate limit). */
+export interface FakeDiscordOptions {
+  /**
+   * Instead of the one test guild: `count` generated guilds, listed unavailable in READY and then sent
+   * one GUILD_CREATE each (Discord: "Gateway Events", Guild Create, lazy loading after READY).
+   * Every guild has {@link GENERATED_GUILD} channels, roles and emojis (ids from {@link generatedGuildId}
+   * and the functions beside it); `shape` `full` also sends its members, `guilds-intent` only the bot's
+   * own member, as Discord does without the Guild Members intent. Guilds, channels, roles and members
+   * answer GET /channels/{id}, GET /guilds/{id}, GET /guilds/{id}/roles and GET /guilds/{id}/members/{id}.
+   * Each guild is generated from its index when it is sent or asked for: nothing is kept per guild.
+   */
+  guilds?: { count: number; shape: GuildShape };
+  /**
+   * Discord's global rate limit (Discord: "Rate Limits", Global Rate Limit), strictly: at most
+   * `perSecond` requests with a bot token (`Authorization: Bot ...`) in any sliding second. One more is
+   * answered 429 with `X-RateLimit-Global: true`, `X-RateLimit-Scope: global`, `Retry-After` (whole
+   * seconds, rounded up, as in Discord's example) and the body `{message, retry_after (seconds, float),
+   * global: true}`; it is not counted in the window, and is listed in {@link FakeDiscord.globalLimited}.
+   * Interaction routes (`/interactions/{id}/{token}/callback`, `/webhooks/{application}/{token}...`)
+   * are exempt, as Discord documents.
+   */
+  globalLimit?: { perSecond: number };
+}
+
+/** What each generated guild holds ({@link FakeDiscordOptions.guilds}); `members` counts the bot's own member. */
+export const GENERATED_GUILD = { channels: 50, roles: 30, members: 100, emojis: 50 } as const;
+/** Ids of generated objects: a base per kind, plus the guild's index × 1,000, plus the object's index. */
+const GENERATED_BASE = { guild: 950_000_000_000_000_000n, channel: 951_000_000_000_000_000n, role: 952_000_000_000_000_000n, user: 953_000_000_000_000_000n, emoji: 954_000_000_000_000_000n } as const;
+const PER_GUILD = 1_000n;
+/** Id of generated guild number `guild` (0-based). */
+export const generatedGuildId = (guild: number) => String(GENERATED_BASE.guild + BigInt(guild));
+/** Id of text channel number `channel` (0 to {@link GENERATED_GUILD}.channels − 1) of generated guild number `guild`. */
+export const generatedChannelId = (guild: number, channel: number) => String(GENERATED_BASE.channel + BigInt(guild) * PER_GUILD + BigInt(channel));
+/** Id of role number `role` (1 to 29; role 0 is @everyone, whose id is the guild's) of generated guild number `guild`. */
+export const generatedRoleId = (guild: number, role: number) => (role === 0 ? generatedGuildId(guild) : String(GENERATED_BASE.role + BigInt(guild) * PER_GUILD + BigInt(role)));
+/** User id of member number `member` (1 to 99; member 0 is the bot) of generated guild number `guild`. */
+export const generatedUserId = (guild: number, member: number) => (member === 0 ? APP_ID : String(GENERATED_BASE.user + BigInt(guild) * PER_GUILD + BigInt(member)));
+const generatedEmojiId = (guild: number, emoji: number) => String(GENERATED_BASE.emoji + BigInt(guild) * PER_GUILD + BigInt(emoji));
+
+/** The guild index and object index of a generated id of `kind`, if it is one (of a guild below `count`). */
+function generatedIndex(kind: 'channel' | 'role' | 'user', id: string, count: number, per: number): { guild: number; index: number } | undefined {
+  if (!/^\d{1,20}$/.test(id)) return undefined;
+  const n = BigInt(id) - GENERATED_BASE[kind];
+  if (n < 0n || n >= BigInt(count) * PER_GUILD) return undefined;
+  const index = Number(n % PER_GUILD);
+  return index < per ? { guild: Number(n / PER_GUILD), index } : undefined;
+}
+const generatedGuildIndex = (id: string, count: number) => {
+  if (!/^\d{1,20}$/.test(id)) return undefined;
+  const n = BigInt(id) - GENERATED_BASE.guild;
+  return n >= 0n && n < BigInt(count) ? Number(n) : undefined;
+};
+
+const generatedChannel = (guild: number, c: number) => ({ id: generatedChannelId(guild, c), type: 0, name: `channel-${c}`, position: c, topic: null, nsfw: false, rate_limit_per_user: 0, parent_id: null, last_message_id: null, permission_overwrites: [] });
+const generatedRole = (guild: number, r: number) =>
+  r === 0
+    ? { id: generatedGuildId(guild), name: '@everyone', permissions: '2248473465835073', position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 }
+    : { id: generatedRoleId(guild, r), name: `role-${r}`, permissions: '0', position: r, color: r * 4_099, hoist: r % 5 === 0, managed: false, mentionable: false, flags: 0 };
+const generatedMember = (guild: number, m: number) =>
+  m === 0
+    ? { ...member(APP_ID), user: BOT_USER }
+    : {
+        user: { id: generatedUserId(guild, m), username: `member-${guild}-${m}`, discriminator: '0', global_name: `Member ${m}`, avatar: null },
+        roles: [generatedRoleId(guild, 1 + (m % (GENERATED_GUILD.roles - 1)))],
+        joined_at: '2025-01-01T00:00:00.000Z',
+        nick: null,
+        deaf: false,
+        mute: false,
+        flags: 0,
+      };
+const generatedEmoji = (guild: number, e: number) => ({ id: generatedEmojiId(guild, e), name: `emoji_${e}`, roles: [], require_colons: true, managed: false, animated: false, available: true });
+const range = <T>(n: number, f: (i: number) => T) => Array.from({ length: n }, (_, i) => f(i));
+
+/** Generated guild number `guild` as GUILD_CREATE sends it in `shape` ({@link FakeDiscordOptions.guilds}). */
+export function generatedGuild(guild: number, shape: GuildShape) {
+  return {
+    id: generatedGuildId(guild),
+    name: `Bench Guild ${guild + 1}`,
+    icon: null,
+    owner_id: generatedUserId(guild, 1),
+    unavailable: false,
+    member_count: GENERATED_GUILD.members,
+    large: false,
+    joined_at: '2025-01-01T00:00:00.000Z',
+    roles: range(GENERATED_GUILD.roles, (r) => generatedRole(guild, r)),
+    channels: range(GENERATED_GUILD.channels, (c) => generatedChannel(guild, c)),
+    members: shape === 'full' ? range(GENERATED_GUILD.members, (m) => generatedMember(guild, m)) : [generatedMember(guild, 0)],
+    threads: [],
+    emojis: range(GENERATED_GUILD.emojis, (e) => generatedEmoji(guild, e)),
+    stickers: [],
+    features: [],
+    presences: [],
+    voice_states: [],
+    stage_instances: [],
+    guild_scheduled_events: [],
+    soundboard_sounds: [],
+  };
+}
+
+/** Interaction routes, which Discord does not count against the global rate limit. */
+const INTERACTION_ROUTE = /^\/(interactions\/\d+\/[^/]+\/callback|webhooks\/\d+\/[^/]+(\/.*)?)$/;
 
 /** Discord's epoch (2015-01-01T00:00:00Z), ms since the Unix epoch: snowflakes count from it. */
 export const DISCORD_EPOCH = 1_420_070_400_000;
@@ -105,6 +221,36 @@ function member(userId: string, permissions = '2248473465835073') {
     deaf: false,
     mute: false,
     flags: 0,
+  };
+}
+
+/** The test guild as GUILD_CREATE sends it: the channels, the @everyone role, and the bot's own member. */
+function testGuild() {
+  return {
+    id: GUILD_ID,
+    name: 'Rivals Test Server',
+    icon: null,
+    owner_id: '200000000000000001',
+    unavailable: false,
+    member_count: 3,
+    large: false,
+    joined_at: '2025-01-01T00:00:00.000Z',
+    roles: [{ id: GUILD_ID, name: '@everyone', permissions: '2248473465835073', position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 }],
+    channels: [
+      { id: CHANNEL_ID, type: 0, name: 'general', position: 0, permission_overwrites: [] },
+      { id: LOCKED_CHANNEL_ID, type: 0, name: 'locked', position: 1, permission_overwrites: [{ id: GUILD_ID, type: 0, allow: '0', deny: String(0x800) }] },
+      ...FEED_CHANNEL_IDS.map((id, i) => ({ id, type: 0, name: `feed-${i + 1}`, position: 2 + i, permission_overwrites: [] })),
+    ],
+    members: [{ ...member(APP_ID), user: BOT_USER }],
+    threads: [],
+    emojis: [],
+    stickers: [],
+    features: [],
+    presences: [],
+    voice_states: [],
+    stage_instances: [],
+    guild_scheduled_events: [],
+    soundboard_sounds: [],
   };
 }
 
@@ -216,6 +362,50 @@ export function componentInteraction(userId: string, invokerId: string, customId
   };
 }
 
+/**
+ * The answer of a generated guild's REST route (Discord: Get Channel, Get Guild, Get Guild Roles, Get
+ * Guild Member), or undefined when `path` is not one of them.
+ */
+function generatedRoute(path: string, count: number): { status: number; body: unknown } | undefined {
+  const channel = path.match(/^\/channels\/(\d+)$/);
+  if (channel) {
+    const at = generatedIndex('channel', channel[1]!, count, GENERATED_GUILD.channels);
+    return at && { status: 200, body: { ...generatedChannel(at.guild, at.index), guild_id: generatedGuildId(at.guild) } };
+  }
+  const guildRoute = path.match(/^\/guilds\/(\d+)(\/roles|\/members\/(\d+))?$/);
+  const guild = guildRoute ? generatedGuildIndex(guildRoute[1]!, count) : undefined;
+  if (!guildRoute || guild === undefined) return undefined;
+  if (guildRoute[2] === '/roles') return { status: 200, body: range(GENERATED_GUILD.roles, (r) => generatedRole(guild, r)) };
+  if (guildRoute[3] !== undefined) {
+    const userId = guildRoute[3];
+    const m = userId === APP_ID ? 0 : generatedIndex('user', userId, count, GENERATED_GUILD.members);
+    if (m === 0) return { status: 200, body: generatedMember(guild, 0) };
+    return m && m.guild === guild && m.index > 0 ? { status: 200, body: generatedMember(guild, m.index) } : { status: 404, body: { message: 'Unknown Member', code: 10007 } };
+  }
+  return { status: 200, body: { ...generatedGuild(guild, 'guilds-intent'), channels: undefined, members: undefined } };
+}
+
+/** GUILD_CREATE events sent before waiting for the socket to drain: bounds what sits in the fake's send buffer. */
+const GUILD_CREATE_BATCH = 50;
+
+/**
+ * Sends one GUILD_CREATE per generated guild on `ws`, in order, waiting for the socket to take each
+ * batch. Resolves true once the last was written, false if the connection closed first.
+ */
+async function sendGeneratedGuilds(ws: WebSocket, session: { sequence: number }, guilds: { count: number; shape: GuildShape }): Promise<boolean> {
+  for (let g = 0; g < guilds.count; g++) {
+    if (ws.readyState !== ws.OPEN) return false;
+    const text = JSON.stringify({ op: 0, t: 'GUILD_CREATE', s: ++session.sequence, d: generatedGuild(g, guilds.shape) });
+    if (g % GUILD_CREATE_BATCH === GUILD_CREATE_BATCH - 1 || g === guilds.count - 1) {
+      const written = await new Promise<boolean>((resolve) => ws.send(text, (err) => resolve(!err)));
+      if (!written) return false;
+    } else {
+      ws.send(text);
+    }
+  }
+  return true;
+}
+
 function readBody(req: IncomingMessage): Promise<unknown> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -231,9 +421,16 @@ function readBody(req: IncomingMessage): Promise<unknown> {
   });
 }
 
-/** Starts the fake on loopback. */
-export async function startFakeDiscord(): Promise<FakeDiscord> {
+/** Starts the fake on loopback; without `options`, with the one test guild and no rate limit. */
+export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
   const started = performance.now();
+  const generated = options.guilds;
+  if (generated && !(Number.isInteger(generated.count) && generated.count >= 1 && generated.count <= 1_000_000)) throw new Error('fake Discord: guilds.count must be an integer from 1 to 1,000,000');
+  /** Arrival times (performance.now()) of the bot-token requests let through in the last second, oldest first. */
+  const window: number[] = [];
+  const globalLimited: RestCall[] = [];
+  let readySentAt: number | undefined;
+  let guildsSentAt: number | undefined;
   const calls: RestCall[] = [];
   const waiters: { test: (c: RestCall) => boolean; resolve: (c: RestCall) => void }[] = [];
   /** The connection that identified or resumed last and is still open: dispatches go there. */
@@ -294,6 +491,18 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
       res.end(data === undefined ? undefined : JSON.stringify(data));
     };
     const p = call.path;
+    if (options.globalLimit && call.authorization?.startsWith('Bot ') && !INTERACTION_ROUTE.test(p)) {
+      const now = performance.now();
+      while (window.length > 0 && window[0]! <= now - 1_000) window.shift();
+      if (window.length >= options.globalLimit.perSecond) {
+        globalLimited.push(call);
+        const retryAfter = Math.max(0.001, (window[0]! + 1_000 - now) / 1_000);
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(Math.ceil(retryAfter)), 'x-ratelimit-global': 'true', 'x-ratelimit-scope': 'global' });
+        res.end(JSON.stringify({ message: 'You are being rate limited.', retry_after: Number(retryAfter.toFixed(3)), global: true }));
+        return;
+      }
+      window.push(now);
+    }
     if (p === '/gateway/bot') return json(200, { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 1 } });
     if (p === '/gateway') return json(200, { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}` });
     if (/^\/interactions\/\d+\/[^/]+\/callback$/.test(p)) return json(204);
@@ -319,6 +528,24 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     }
     if (/^\/channels\/\d+\/messages\/\d+\/crosspost$/.test(p)) return json(200, botMessage());
     if (p === '/users/@me') return json(200, BOT_USER);
+    if (generated && req.method === 'GET') {
+      const answer = generatedRoute(p, generated.count);
+      if (answer) return json(answer.status, answer.body);
+    }
+    // What a permission check fetches (Discord: Get Channel, Get Guild Roles, Get Guild Member).
+    const guild = testGuild();
+    const channelGet = p.match(/^\/channels\/(\d+)$/);
+    if (channelGet && req.method === 'GET') {
+      const channel = guild.channels.find((c) => c.id === channelGet[1]);
+      return channel ? json(200, { ...channel, guild_id: GUILD_ID }) : json(404, { message: 'Unknown Channel', code: 10003 });
+    }
+    if (p === `/guilds/${GUILD_ID}/roles` && req.method === 'GET') return json(200, guild.roles);
+    if (p === `/guilds/${GUILD_ID}` && req.method === 'GET') return json(200, { ...guild, channels: undefined, members: undefined });
+    const memberGet = p.match(new RegExp(`^/guilds/${GUILD_ID}/members/(\\d+)$`));
+    if (memberGet && req.method === 'GET') {
+      const found = guild.members.find((m) => m.user.id === memberGet[1]);
+      return found ? json(200, found) : json(404, { message: 'Unknown Member', code: 10007 });
+    }
     return json(404, { message: 'Unknown route in the fake Discord', code: 0 });
   });
 
@@ -362,43 +589,30 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
         session = { id: `fake-session-${++sessionCount}`, sequence: 0, sent: [], valid: true };
         socket = ws;
         // READY and GUILD_CREATE start the session; they are not replayed on RESUME.
+        const unavailable = generated ? range(generated.count, (g) => ({ id: generatedGuildId(g), unavailable: true })) : [{ id: GUILD_ID, unavailable: true }];
         send({
           op: 0,
           t: 'READY',
           s: ++session.sequence,
-          d: { v: 10, user: BOT_USER, guilds: [{ id: GUILD_ID, unavailable: true }], session_id: session.id, resume_gateway_url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, shard: [0, 1], application: { id: APP_ID, flags: 0 } },
+          d: { v: 10, user: BOT_USER, guilds: unavailable, session_id: session.id, resume_gateway_url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, shard: [0, 1], application: { id: APP_ID, flags: 0 } },
         });
+        readySentAt = Date.now();
+        if (generated) {
+          void sendGeneratedGuilds(ws, session, generated).then((sent) => {
+            if (!sent) return;
+            guildsSentAt = Date.now();
+            readyResolve();
+            sessionStarted('identified');
+          });
+          return;
+        }
         send({
           op: 0,
           t: 'GUILD_CREATE',
           s: ++session.sequence,
-          d: {
-            id: GUILD_ID,
-            name: 'Rivals Test Server',
-            icon: null,
-            owner_id: '200000000000000001',
-            unavailable: false,
-            member_count: 3,
-            large: false,
-            joined_at: '2025-01-01T00:00:00.000Z',
-            roles: [{ id: GUILD_ID, name: '@everyone', permissions: '2248473465835073', position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 }],
-            channels: [
-              { id: CHANNEL_ID, type: 0, name: 'general', position: 0, permission_overwrites: [] },
-              { id: LOCKED_CHANNEL_ID, type: 0, name: 'locked', position: 1, permission_overwrites: [{ id: GUILD_ID, type: 0, allow: '0', deny: String(0x800) }] },
-              ...FEED_CHANNEL_IDS.map((id, i) => ({ id, type: 0, name: `feed-${i + 1}`, position: 2 + i, permission_overwrites: [] })),
-            ],
-            members: [{ ...member(APP_ID), user: BOT_USER }],
-            threads: [],
-            emojis: [],
-            stickers: [],
-            features: [],
-            presences: [],
-            voice_states: [],
-            stage_instances: [],
-            guild_scheduled_events: [],
-            soundboard_sounds: [],
-          },
+          d: testGuild(),
         });
+        guildsSentAt = Date.now();
         readyResolve();
         sessionStarted('identified');
       }
@@ -423,6 +637,13 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     get identify() {
       return identify;
     },
+    get readySentAt() {
+      return readySentAt;
+    },
+    get guildsSentAt() {
+      return guildsSentAt;
+    },
+    globalLimited,
     dispatchInteraction(interaction) {
       if (!socket) throw new Error('no gateway connection');
       sendDispatch('INTERACTION_CREATE', interaction);

@@ -12,6 +12,7 @@ import { startRedis, type RedisServer } from '../helpers/redis.js';
 import { ENGINES, newStateLocation, openAt, type TestStateLocation } from '../helpers/state.js';
 import { replica, TEST_KEY } from '../helpers/replica.js';
 import { startFakeDiscord, type FakeDiscord } from './fake-discord.js';
+import { BOT_ARGS } from '../helpers/bot-process.js';
 
 let r: Replica;
 let discord: FakeDiscord;
@@ -38,7 +39,7 @@ afterAll(async () => {
 
 function startBot(env: Record<string, string>) {
   let output = '';
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+  const proc = spawn(process.execPath, [...BOT_ARGS], {
     env: { PATH: process.env.PATH!, DISCORD_TOKEN: 'crash-token', DISCORD_API_URL: discord.apiUrl, RIVALS_API_KEY: TEST_KEY, RIVALS_API_BASE_URL: r.url, FEED_POLL_SECONDS: '1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

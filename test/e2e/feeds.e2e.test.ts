@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMBER } from '../helpers/bot.js';
 import { ENGINES, newStateLocation } from '../helpers/state.js';
 import { ADMIN_PERMISSIONS, commandInteraction, FEED_CHANNEL_IDS, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
+import { BOT_ARGS } from '../helpers/bot-process.js';
 
 const ROLE = '940000000000000007';
 
@@ -41,7 +42,7 @@ describe.each(ENGINES)('patch-note feed on %s', (engine) => {
     discord = await startFakeDiscord();
     const where = await newStateLocation(engine);
     cleanup = where.cleanup;
-    bot = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+    bot = spawn(process.execPath, [...BOT_ARGS], {
       env: {
         PATH: process.env.PATH!,
         DISCORD_TOKEN: 'feed-token',

@@ -1,6 +1,6 @@
 /**
  * The process policy on the gateway (README "Process policy"), with the real entry point
- * (`node --import tsx src/index.ts`, as `npm start` runs it) against the fake Discord:
+ * (`node dist/index.js`, the production build `npm start` runs) against the fake Discord:
  * - a close Discord's table marks not reconnectable (4004, 4013, 4014), answered to the RESUME or
  *   IDENTIFY that follows a resumable close after READY (or to the first IDENTIFY), stops the process
  *   with one fatal line naming the code and what to do, and exit code 78;
@@ -19,6 +19,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_GATEWAY_REFUSED } from '../../src/process-policy.js';
 import { MEMBER } from '../helpers/bot.js';
 import { APP_ID, commandInteraction, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
+import { BOT_ARGS } from '../helpers/bot-process.js';
 
 const TOKEN = 'gateway-token-7Qx2mZ9pL4';
 const GATEWAY_IDENTIFY = 2;
@@ -40,7 +41,7 @@ function startBot(discord: FakeDiscord): Bot {
   const dataDir = mkdtempSync(join(tmpdir(), 'rivals-gateway-'));
   dirs.push(dataDir);
   let output = '';
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+  const proc = spawn(process.execPath, [...BOT_ARGS], {
     env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', DISCORD_TOKEN: TOKEN, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_URL: discord.apiUrl, DATA_DIR: dataDir, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -71,7 +72,7 @@ async function until<T>(probe: () => T | undefined | false, what: string, bot: B
   }
 }
 
-// Starting takes 3 s on a quiet 2-core machine (tsx compiles src/), much longer under a parallel test run.
+// Starting takes about a second on a quiet 2-core machine, much longer under a parallel test run.
 const loggedIn = (bot: Bot) => until(() => bot.output().includes('logged in to Discord'), 'the login', bot, 45_000);
 
 /** Resolves with the exit code, or 'still running' after `ms`. */

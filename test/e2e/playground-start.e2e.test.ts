@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHANNELS, MEMBERS } from '../../src/playground/guild.js';
+import { BOT_ARGS } from '../helpers/bot-process.js';
 
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -31,7 +32,7 @@ async function freePort(): Promise<number> {
 function start(env: Record<string, string>, args: string[] = []): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const dataDir = mkdtempSync(join(tmpdir(), 'rivals-start-'));
   dirs.push(dataDir);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts', ...args], {
+  const child = spawn(process.execPath, [...BOT_ARGS, ...args], {
     env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMBER } from '../helpers/bot.js';
 import { commandInteraction, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
+import { BOT_ARGS } from '../helpers/bot-process.js';
 
 let discord: FakeDiscord;
 let bot: ChildProcess;
@@ -11,7 +12,7 @@ let output = '';
 beforeAll(async () => {
   discord = await startFakeDiscord();
   // What `npm start` runs, as a single process a supervisor would signal (npm itself dies by a forwarded signal).
-  bot = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+  bot = spawn(process.execPath, [...BOT_ARGS], {
     env: {
       PATH: process.env.PATH!,
       HOME: process.env.HOME ?? '/tmp',

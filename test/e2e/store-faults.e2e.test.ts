@@ -19,6 +19,7 @@ import { startPostgres, type PostgresServer } from '../helpers/postgres.js';
 import { startRedis, type RedisServer } from '../helpers/redis.js';
 import { openAt } from '../helpers/state.js';
 import { ADMIN_PERMISSIONS, APP_ID, commandInteraction, FEED_CHANNEL_IDS, GUILD_ID, startFakeDiscord, type FakeDiscord, type RestCall } from './fake-discord.js';
+import { BOT_ARGS } from '../helpers/bot-process.js';
 
 /** Discord's limit for the first response to an interaction (Discord: "Receiving and Responding"). */
 const ACK_LIMIT_MS = 3_000;
@@ -55,7 +56,7 @@ beforeAll(async () => {
   [discord, pg, redis] = await Promise.all([startFakeDiscord(), startPostgres(), startRedis()]);
   databaseUrl = await pg.createDatabase();
   dataDir = mkdtempSync(join(tmpdir(), 'rivals-faults-'));
-  bot = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+  bot = spawn(process.execPath, [...BOT_ARGS], {
     env: {
       PATH: process.env.PATH!,
       DISCORD_TOKEN: 'faults-token',

@@ -17,6 +17,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT_STORE_UNAVAILABLE, openDatabase } from '../../src/store/database.js';
 import { freePort } from '../helpers/free-port.js';
 import { testDatabaseUrl } from '../helpers/postgres.js';
+import { BOT_ARGS } from '../helpers/bot-process.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 const AS_ROOT = process.getuid?.() === 0;
@@ -47,7 +48,7 @@ interface Run {
 
 /** Runs what `npm start` runs, with a bare environment plus `env`, until it exits (20 s at most). */
 async function startBot(env: Record<string, string>, as?: { uid: number; gid: number }): Promise<Run> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+  const child = spawn(process.execPath, [...BOT_ARGS], {
     cwd: ROOT,
     env: { PATH: process.env.PATH!, HOME: base, LOG_LEVEL: 'info', PORT: String(await freePort()), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -99,7 +100,7 @@ const uid = process.getuid?.();
  */
 function unprivileged(ctx: { skip(note?: string): never }, dir: string): { as?: { uid: number; gid: number }; uid: number | undefined } {
   if (!AS_ROOT) return { uid };
-  const probe = spawnSync('test', ['-r', join(ROOT, 'src/index.ts'), '-a', '-r', join(ROOT, 'node_modules/tsx/package.json'), '-a', '-x', dir], { uid: NOBODY, gid: NOBODY });
+  const probe = spawnSync('test', ['-r', join(ROOT, 'src/index.ts'), '-a', '-r', join(ROOT, 'dist/index.js'), '-a', '-x', dir], { uid: NOBODY, gid: NOBODY });
   if (probe.status !== 0) ctx.skip(`as root this test runs the bot as nobody, who cannot read ${ROOT} or reach ${dir}`);
   return { as: { uid: NOBODY, gid: NOBODY }, uid: NOBODY };
 }

@@ -1,0 +1,10 @@
+/** Types of scripts/build.mjs (plain JavaScript so that `npm start` runs it straight after `npm ci`). */
+/** The repository root, and where the build goes (ROOT/dist). */
+export const ROOT: string;
+export const DIST: string;
+/** The newest modification time under the build's inputs (src/, commands/, package.json, the lock file), ms since the epoch. */
+export function inputsChangedAt(): number;
+/** True when the build in `outdir` (default dist/) is missing or older than its inputs. */
+export function isStale(outdir?: string): boolean;
+/** Builds `outdir` (default dist/; emptied first); resolves with esbuild's warnings count. @throws esbuild's error when the code does not compile. */
+export function build(options?: { outdir?: string; log?: (line: string) => void }): Promise<number>;

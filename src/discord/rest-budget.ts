@@ -1,0 +1,79 @@
+/**
+ * One process-wide budget for the bot's requests to Discord's REST API (issue 12, "fan-out with
+ * headroom"). Discord allows a bot 50 requests a second across all routes (Discord: Topics, Rate
+ * Limits, "Global Rate Limit"). @discordjs/rest counts that in fixed one-second windows starting with a
+ * window's first request, so a steady fan-out lands up to 50 requests in a window's last moments and 50
+ * more in the next one's first: a server that counts in sliding seconds, as Discord may, sees over 50
+ * and answers 429.
+ *
+ * This budget starts at most {@link DISCORD_REQUESTS_PER_SECOND} requests in any sliding second, and
+ * no two within {@link DISCORD_REQUEST_SPACING_MS} of each other: a second's requests are spread over
+ * it instead of leaving in one burst, so the headroom under 50 covers about 60 ms of spread between
+ * when a request starts here and when it reaches Discord (three requests' spacing), not a few
+ * milliseconds. A fan-out to 1,000 channels then takes about 1,000 / 47 s, 1.06 × the floor of 20 s.
+ * Both limits are p-queue's strict (sliding) mode: the spacing queue hands requests on in order, and
+ * the window queue, which starts the actual requests, holds any that would make a 48th in a second.
+ * Interaction endpoints (the callback and the interaction token's webhook
+ * routes) are not bound to the global limit (Discord: Interactions, "Receiving and Responding") and
+ * skip it, so feed fan-outs never delay an acknowledgement or a final answer. Within the budget,
+ * requests made while answering an interaction (a /config channel check) go before background ones
+ * (a feed post), so a fan-out to thousands of channels does not starve a member's command.
+ * Per-route buckets stay with @discordjs/rest, which runs each route's queue in front of this.
+ */
+import PQueue from 'p-queue';
+import { DefaultRestOptions, type RESTOptions } from '@discordjs/rest';
+import { currentDeadline } from '../deadline.js';
+
+/** Requests started in any sliding second: 47 of Discord's 50. */
+export const DISCORD_REQUESTS_PER_SECOND = 47;
+/** Least time between two requests' starts, ms (the pace of 50 a second). */
+export const DISCORD_REQUEST_SPACING_MS = 20;
+
+/** The priorities of requests within the budget: a higher number goes first. */
+const INTERACTIVE = 1;
+const BACKGROUND = 0;
+
+/** True for the interaction endpoints Discord exempts from the global rate limit. */
+export function isInteractionRoute(url: string): boolean {
+  const path = new URL(url).pathname;
+  return /\/interactions\/\d+\/[^/]+\/callback$/.test(path) || /\/webhooks\/\d+\/[^/]+(\/|$)/.test(path);
+}
+
+export type MakeRequest = RESTOptions['makeRequest'];
+
+/** The budget: wraps @discordjs/rest's `makeRequest` (its last step before the network). */
+export class DiscordRestBudget {
+  /** Hands requests on, by priority, one per spacing. */
+  readonly #pace: PQueue;
+  /** Starts them, at most `perSecond` in any sliding second. */
+  readonly #window: PQueue;
+
+  /**
+   * `perSecond` requests in any sliding second (default {@link DISCORD_REQUESTS_PER_SECOND}), at least
+   * `spacingMs` apart (default {@link DISCORD_REQUEST_SPACING_MS}; 0: no spacing).
+   */
+  constructor(perSecond = DISCORD_REQUESTS_PER_SECOND, spacingMs = DISCORD_REQUEST_SPACING_MS) {
+    this.#pace = spacingMs > 0 ? new PQueue({ intervalCap: 1, interval: spacingMs, strict: true }) : new PQueue();
+    this.#window = new PQueue({ intervalCap: perSecond, interval: 1_000, strict: true });
+  }
+
+  /** Requests waiting for their turn now. */
+  get waiting(): number {
+    return this.#pace.size + this.#window.size;
+  }
+
+  /**
+   * `makeRequest` (default: @discordjs/rest's own) behind the budget: interaction routes go at once;
+   * others wait for a slot, those of an interaction's handler (a deadline is set, src/deadline.ts) first.
+   */
+  wrap(makeRequest: MakeRequest = DefaultRestOptions.makeRequest): MakeRequest {
+    return (url, init) => {
+      if (isInteractionRoute(url)) return makeRequest(url, init);
+      const priority = currentDeadline() === undefined ? BACKGROUND : INTERACTIVE;
+      return new Promise((resolve, reject) => {
+        // The pace's task ends when the window takes the request, so the pace never waits on the network.
+        void this.#pace.add(() => void this.#window.add(() => makeRequest(url, init), { priority }).then(resolve, reject), { priority });
+      });
+    };
+  }
+}

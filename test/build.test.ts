@@ -1,0 +1,104 @@
+/**
+ * The production build (issue 12): `npm run build` compiles to dist/, the bot runs as plain node on it,
+ * `npm start` rebuilds only when the build is stale, and each mode imports only what it needs (Discord
+ * mode with an API key never loads the playground, esbuild, the API replica, the PostgreSQL driver or
+ * the Redis client).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { build, isStale } from '../scripts/build.mjs';
+import { BOT_ARGS, ROOT } from './helpers/bot-process.js';
+import { startFakeDiscord, type FakeDiscord } from './e2e/fake-discord.js';
+
+const RECORDER = join(ROOT, 'test', 'fixtures', 'record-imports.mjs');
+const scratch = mkdtempSync(join(tmpdir(), 'rivals-build-test-'));
+const running: ChildProcess[] = [];
+let discord: FakeDiscord | undefined;
+
+afterEach(async () => {
+  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  await discord?.close();
+  discord = undefined;
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Runs the built bot with `env` (on a bare environment) until its output matches `ready`; resolves with the output and the modules it resolved. */
+async function runUntil(env: Record<string, string>, ready: RegExp, name: string): Promise<{ output: string; modules: string[] }> {
+  const record = join(scratch, `${name}.imports`);
+  const child = spawn(process.execPath, ['--import', RECORDER, ...BOT_ARGS], {
+    cwd: scratch,
+    env: { PATH: process.env.PATH!, HOME: scratch, DATA_DIR: join(scratch, `${name}-data`), LOG_LEVEL: 'info', RECORD_IMPORTS_TO: record, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.push(child);
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the bot never logged ${ready}:\n${output}`)), 25_000);
+    const poll = setInterval(() => {
+      if (!ready.test(output) && child.exitCode === null) return;
+      clearInterval(poll);
+      clearTimeout(timer);
+      if (ready.test(output)) resolve();
+      else reject(new Error(`the bot exited with ${child.exitCode}:\n${output}`));
+    }, 50);
+  });
+  return { output, modules: existsSync(record) ? readFileSync(record, 'utf8').trim().split('\n') : [] };
+}
+
+/** Of the build's own files among `modules`, those whose code defines `name`. */
+const definedIn = (modules: string[], name: string) =>
+  modules.filter((url) => url.startsWith('file:') && url.includes('/dist/')).filter((url) => readFileSync(fileURLToPath(url), 'utf8').includes(`function ${name}(`));
+
+describe('npm run build', () => {
+  it('builds a tree that is fresh until an input changes, and stale when its entry point is missing', async () => {
+    const out = join(scratch, 'dist');
+    await build({ outdir: out, log: () => undefined });
+    expect(isStale(out)).toBe(false);
+    const stamp = JSON.parse(readFileSync(join(out, '.build-stamp'), 'utf8')) as { inputsChangedAt: number };
+    writeFileSync(join(out, '.build-stamp'), JSON.stringify({ ...stamp, inputsChangedAt: stamp.inputsChangedAt - 1 }));
+    expect(isStale(out)).toBe(true);
+    writeFileSync(join(out, '.build-stamp'), JSON.stringify(stamp));
+    rmSync(join(out, 'index.js'));
+    expect(isStale(out)).toBe(true);
+    expect(isStale(join(scratch, 'never-built'))).toBe(true);
+  });
+
+  it('runs on Discord with an API key loading neither the playground, esbuild, the replica, PostgreSQL nor Redis', async () => {
+    discord = await startFakeDiscord();
+    const { modules } = await runUntil(
+      { DISCORD_TOKEN: 'build-test-token', DISCORD_API_URL: discord.apiUrl, RIVALS_API_KEY: 'key', RIVALS_API_BASE_URL: 'http://127.0.0.1:9' },
+      /logged in to Discord/,
+      'discord',
+    );
+    expect(modules.some((url) => url.includes('/node_modules/discord.js/'))).toBe(true);
+    expect(modules.filter((url) => /\/node_modules\/(esbuild|@keyv\/redis|pg|@redis)\//.test(url))).toEqual([]);
+    // Nothing of the TypeScript sources: the build alone.
+    expect(modules.filter((url) => url.startsWith(pathToFileURL(join(ROOT, 'src')).href) || url.startsWith(pathToFileURL(join(ROOT, 'commands')).href))).toEqual([]);
+    expect(definedIn(modules, 'startPlayground')).toEqual([]);
+    expect(definedIn(modules, 'startReplica')).toEqual([]);
+    expect(definedIn(modules, 'createDiscordClient')).not.toEqual([]);
+  });
+
+  it('serves the playground offline from the build: the page, its script, and the replica with its samples', async () => {
+    const { output, modules } = await runUntil({ PORT: '0' }, /playground ready/, 'playground');
+    expect(definedIn(modules, 'startReplica')).not.toEqual([]);
+    const url = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(output)?.[1];
+    expect(url).toBeDefined();
+    const page = await fetch(`${url}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<html');
+    const script = await fetch(`${url}/app.js`);
+    expect(script.status).toBe(200);
+    expect((await script.text()).length).toBeGreaterThan(1_000);
+    // The replica found its recorded samples next to its source: a hero lookup answers.
+    const replica = /"replica":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(output)?.[1];
+    const heroes = await fetch(`${replica}/api/v1/heroes`, { headers: { 'x-api-key': 'anything' } });
+    expect(heroes.status).not.toBe(500);
+  });
+});
