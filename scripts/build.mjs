@@ -115,6 +115,9 @@ export async function build({ outdir = DIST, log = (line) => process.stderr.writ
     platform: 'node',
     target: 'node20',
     external: EXTERNAL,
+    // Class and function names as written: discord.js picks each manager's cache limit by its class's
+    // name (Options.cacheWithLimits), and a bundle renames colliding classes (RoleManager2).
+    keepNames: true,
     banner: { js: REQUIRE_SHIM },
     sourcemap: 'linked',
     chunkNames: '[name]-[hash]',

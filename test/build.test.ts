@@ -71,11 +71,16 @@ describe('npm run build', () => {
 
   it('runs on Discord with an API key loading neither the playground, esbuild, the replica, PostgreSQL nor Redis', async () => {
     discord = await startFakeDiscord();
-    const { modules } = await runUntil(
-      { DISCORD_TOKEN: 'build-test-token', DISCORD_API_URL: discord.apiUrl, RIVALS_API_KEY: 'key', RIVALS_API_BASE_URL: 'http://127.0.0.1:9' },
+    const { modules, output } = await runUntil(
+      { DISCORD_TOKEN: 'build-test-token', DISCORD_API_URL: discord.apiUrl, RIVALS_API_KEY: 'key', RIVALS_API_BASE_URL: 'http://127.0.0.1:9', LOG_LEVEL: 'debug' },
       /logged in to Discord/,
       'discord',
     );
+    // The caches are off in the bundle too: discord.js warns (logged at debug) for each manager it knows
+    // as unsupported to limit, by its class name, which the bundle must keep for the limits to apply.
+    for (const manager of ['ChannelManager', 'GuildChannelManager', 'RoleManager', 'PermissionOverwriteManager']) {
+      expect(output).toContain(`Overriding the cache handling for ${manager} is unsupported`);
+    }
     // discord.js is in the bundle; a native addon stays in node_modules.
     expect(modules.filter((url) => url.includes('/node_modules/discord.js/'))).toEqual([]);
     expect(modules.some((url) => url.includes('/node_modules/better-sqlite3/'))).toBe(true);
