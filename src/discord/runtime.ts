@@ -247,7 +247,9 @@ export class DiscordRuntime {
     this.#options = options;
     this.#webhooks = interactionWebhookRest(client.options.rest?.api ?? DefaultRestOptions.api);
     client.on('interactionCreate', (interaction) => {
-      const job = this.#handle(interaction).catch((err: unknown) => options.logger.error({ err, interaction: interaction.id }, 'interaction failed'));
+      // The id only: the catch must not keep the whole interaction alive while it is answered.
+      const { id } = interaction;
+      const job = this.#handle(interaction).catch((err: unknown) => options.logger.error({ err, interaction: id }, 'interaction failed'));
       this.#inflight.add(job);
       void job.finally(() => this.#inflight.delete(job));
     });
@@ -295,8 +297,9 @@ export class DiscordRuntime {
 
   async #command(interaction: ChatInputCommandInteraction | UserContextMenuCommandInteraction, input: CommandInput, ctx: CommandContext): Promise<void> {
     const router = this.#options.router;
+    const { commandName } = interaction;
     await this.#acknowledging((acked, burst) =>
-      answerCommand(() => this.#afterAcks(burst, ctx.budget).then(() => router.command(interaction.commandName, input, ctx)), acked(commandResponder(interaction, this.#webhooks), ['reply', 'defer']), {
+      answerCommand(() => this.#afterAcks(burst, ctx.budget).then(() => router.command(commandName, input, ctx)), acked(commandResponder(interaction, this.#webhooks), ['reply', 'defer']), {
         prefersPrivate: () => (burst ? router.peekPrivate(input.user, ctx) : router.prefersPrivate(input.user, ctx)),
         deferFirst: burst,
         deadlineMs: this.#options.ackDeadlineMs,
@@ -310,7 +313,9 @@ export class DiscordRuntime {
     const values = interaction.isStringSelectMenu() ? interaction.values : [];
     const own = invokerId === undefined || invokerId === interaction.user.id;
     await this.#acknowledging((acked, burst) => {
-      const work = () => this.#afterAcks(burst, ctx.budget).then(() => this.#options.router.component(interaction.customId, values, invokerOf(interaction), invokerId, ctx));
+      const { customId } = interaction;
+      const invoker = invokerOf(interaction);
+      const work = () => this.#afterAcks(burst, ctx.budget).then(() => this.#options.router.component(customId, values, invoker, invokerId, ctx));
       const responder = acked(componentResponder(interaction, this.#webhooks), ['update', 'reply', 'deferUpdate', 'deferEphemeralReply']);
       return answerComponent(work, own, responder, { deadlineMs: this.#options.ackDeadlineMs, budget: ctx.budget, deferFirst: burst });
     });
@@ -385,20 +390,37 @@ export function interactionWebhookRest(apiUrl: string): REST {
 }
 
 /** The webhook routes of one interaction's token over `rest` (no bot token: `auth: false`). */
-function webhookOf(rest: REST, interaction: { applicationId: string; token: string }) {
-  const original = Routes.webhookMessage(interaction.applicationId, interaction.token, '@original');
+function webhookOf(rest: REST, { applicationId, token }: { applicationId: string; token: string }) {
+  const original = Routes.webhookMessage(applicationId, token, '@original');
   return {
     edit: async (payload: MessagePayload) => void (await rest.patch(original, { body: withoutFlags(payload), auth: false })),
     deleteReply: async () => void (await rest.delete(original, { auth: false })),
-    followUp: async (payload: MessagePayload) => void (await rest.post(Routes.webhook(interaction.applicationId, interaction.token), { body: payload, auth: false })),
+    followUp: async (payload: MessagePayload) => void (await rest.post(Routes.webhook(applicationId, token), { body: payload, auth: false })),
+  };
+}
+
+/**
+ * Holds a discord.js interaction for its first response only. The responses after it (edit, delete,
+ * follow-up) need the interaction's id, token and application id alone, so the interaction object (a few
+ * KB, with its member and options) is not kept alive while the answer is prepared: in a burst of 10,000,
+ * keeping them all made the garbage collector trace them over and over while acknowledgements waited.
+ */
+function firstResponseOf<I>(interaction: I): () => I {
+  let held: I | undefined = interaction;
+  return () => {
+    if (!held) throw new Error('an interaction has one initial response');
+    const it = held;
+    held = undefined;
+    return it;
   };
 }
 
 /** {@link CommandResponder} over a discord.js command interaction; the webhook routes go through `rest`. */
 function commandResponder(interaction: ChatInputCommandInteraction | UserContextMenuCommandInteraction, rest: REST): CommandResponder {
+  const first = firstResponseOf(interaction);
   return {
-    reply: async (payload) => void (await interaction.reply(replyOptions(payload))),
-    defer: async (ephemeral) => void (await interaction.deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {})),
+    reply: async (payload) => void (await first().reply(replyOptions(payload))),
+    defer: async (ephemeral) => void (await first().deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {})),
     ...webhookOf(rest, interaction),
   };
 }
@@ -406,11 +428,12 @@ function commandResponder(interaction: ChatInputCommandInteraction | UserContext
 /** {@link ComponentResponder} over a discord.js button or select-menu interaction; the webhook routes go through `rest`. */
 function componentResponder(interaction: MessageComponentInteraction, rest: REST): ComponentResponder {
   const { edit, followUp } = webhookOf(rest, interaction);
+  const first = firstResponseOf(interaction);
   return {
-    update: async (payload) => void (await interaction.update(withoutFlags(replyOptions(payload)))),
-    reply: async (payload) => void (await interaction.reply(replyOptions(payload))),
-    deferUpdate: async () => void (await interaction.deferUpdate()),
-    deferEphemeralReply: async () => void (await interaction.deferReply({ flags: MessageFlags.Ephemeral })),
+    update: async (payload) => void (await first().update(withoutFlags(replyOptions(payload)))),
+    reply: async (payload) => void (await first().reply(replyOptions(payload))),
+    deferUpdate: async () => void (await first().deferUpdate()),
+    deferEphemeralReply: async () => void (await first().deferReply({ flags: MessageFlags.Ephemeral })),
     edit,
     followUp,
   };

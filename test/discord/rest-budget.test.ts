@@ -62,8 +62,11 @@ describe('DiscordRestBudget', () => {
     await Promise.all(Array.from({ length: 60 }, (_, n) => send(`${API}/channels/${n}/messages`, { method: 'POST' })));
     const times = starts.map((s) => s.at);
     const gaps = times.slice(1).map((t, i) => t - times[i]!);
-    // Timers fire on whole milliseconds: a gap may read 18.x ms.
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(18);
+    // Spread, not in one burst: the typical gap is the spacing (timers fire on whole milliseconds, and
+    // on a loaded machine one start may run late and the next on time, so the smallest gap says little).
+    const sortedGaps = [...gaps].sort((a, b) => a - b);
+    expect(sortedGaps[Math.floor(gaps.length / 2)]).toBeGreaterThanOrEqual(19);
+    expect(gaps.filter((g) => g < 5).length).toBeLessThanOrEqual(3);
     expect(mostInAnyWindow(times, 998)).toBeLessThanOrEqual(47);
     // 47 paced over the first second, then the 48th waits for the first to leave the window.
     expect(times[47]! - times[0]!).toBeGreaterThanOrEqual(990);
