@@ -5,7 +5,11 @@
  * which answers every interaction at once with one constant embed the size of a small player card.
  * No router, no store, no API, no feeds: what discord.js itself costs.
  *
- * Environment: DISCORD_TOKEN, DISCORD_API_URL (the fake Discord's REST base; discord.js appends /v10).
+ * Also the baseline of `npm run bench:burst` (scripts/bench-burst.ts), with BENCH_BARE_REPLY=ok: the
+ * reply is then the text "ok".
+ *
+ * Environment: DISCORD_TOKEN, DISCORD_API_URL (the fake Discord's REST base; discord.js appends /v10),
+ * BENCH_BARE_REPLY (`card`, the default, or `ok`).
  * Logs one JSON line on stdout when the client is ready: `{"level":30,"msg":"logged in","guilds":<n>}`;
  * a failed reply logs `{"level":50,"msg":"reply failed"}` once. SIGINT or SIGTERM destroys the client
  * and exits 0.
@@ -30,11 +34,14 @@ const CARD = {
   ],
 };
 
+const REPLY = process.env.BENCH_BARE_REPLY === 'ok' ? { content: 'ok' } : CARD;
+
 const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: process.env.DISCORD_API_URL ?? 'https://discord.com/api' } });
 let failed = 0;
 client.on('interactionCreate', (interaction) => {
   if (!interaction.isRepliable()) return;
-  interaction.reply(CARD).catch(() => {
+  interaction.reply(REPLY).catch(() => {
+    // Counted, not logged per interaction: 10,000 stack traces would cost more than the replies.
     if (failed++ === 0) process.stdout.write(`${JSON.stringify({ level: 50, msg: 'reply failed' })}\n`);
   });
 });

@@ -2,7 +2,7 @@
  * `npm run bench:burst`: K simultaneous `/player` lookups against a slow game API, and how many of
  * them Discord would see acknowledged within 3 s of their creation (Discord: "Receiving and
  * Responding": the initial response is due within 3 seconds), beside a bare discord.js bot
- * (scripts/bench-burst-bare.mjs, plain JavaScript, which replies "ok" at once) in the same run.
+ * (scripts/bench-bare.mjs with BENCH_BARE_REPLY=ok, plain JavaScript, which replies "ok" at once) in the same run.
  *
  * Each contestant runs as its own child process, exactly as in production: the bot is
  * `node dist/index.js` (built first, scripts/build.mjs) with DISCORD_TOKEN, DISCORD_API_URL pointing at a fresh fake
@@ -49,6 +49,7 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { Pool } from 'undici';
 import { loadDataset } from '../src/replica/data/dataset.js';
 import { commandInteraction, createdAtOf, startFakeDiscord, type FakeDiscord } from '../test/e2e/fake-discord.js';
+import { children, cleanUpOnExit, tempDirs } from './bench-cleanup.js';
 
 /** Discord's acknowledgement limit, ms from creation. */
 const ACK_LIMIT_MS = 3_000;
@@ -100,26 +101,6 @@ function optionsOf(argv: string[], env: NodeJS.ProcessEnv): Options {
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
 
-// ---------------------------------------------------------------------------------------------------
-// Cleanup: every child and temporary directory is registered here and removed on any exit.
-
-const children = new Set<ChildProcess>();
-const tempDirs = new Set<string>();
-function cleanup(): void {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-  tempDirs.clear();
-}
-function cleanUpOnExit(): void {
-  process.on('exit', cleanup);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.once(signal, () => {
-      out(`\n${signal}: stopping the contestants`);
-      cleanup();
-      process.exit(130);
-    });
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------
 // The REST front, on its own thread: arrival times that the dispatch loop cannot delay, and a
@@ -283,9 +264,9 @@ function contestants(o: Options): { bot: Contestant; bare: Contestant } {
     },
     bare: {
       name: 'bare discord.js bot',
-      args: ['scripts/bench-burst-bare.mjs'],
+      args: ['scripts/bench-bare.mjs'],
       cwd: REPO,
-      env: (apiUrl) => ({ ...baseEnv(), DISCORD_TOKEN: 'bench-burst-token', DISCORD_API_URL: apiUrl }),
+      env: (apiUrl) => ({ ...baseEnv(), DISCORD_TOKEN: 'bench-burst-token', DISCORD_API_URL: apiUrl, BENCH_BARE_REPLY: 'ok' }),
       finals: false,
     },
   };
@@ -563,7 +544,7 @@ function report(c: Contestant, b: Burst): void {
 // The runs
 
 async function main(o: Options): Promise<void> {
-  cleanUpOnExit();
+  cleanUpOnExit(out);
   const { ks, runs } = o;
   const { bot, bare } = contestants(o);
   const real = realQueries();

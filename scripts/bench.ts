@@ -50,6 +50,7 @@ import { parseArgs } from 'node:util';
 import type { Replica } from '../src/replica/server.js';
 import { startReplica } from '../src/replica/server.js';
 import { commandInteraction, generatedChannelId, generatedGuildId, startFakeDiscord, type FakeDiscord, type FakeDiscordOptions, type GuildShape, type RestCall } from '../test/e2e/fake-discord.js';
+import { children, cleanUpOnExit, tempDirs } from './bench-cleanup.js';
 
 const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const PROBE = join(REPO, 'scripts/bench-probe.mjs');
@@ -110,26 +111,6 @@ function optionsOf(argv: string[]): Options {
 const out = (line = '') => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-// ---------------------------------------------------------------------------------------------------
-// Cleanup: every child and temporary directory is registered here and removed on any exit.
-
-const children = new Set<ChildProcess>();
-const tempDirs = new Set<string>();
-function cleanup(): void {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-  tempDirs.clear();
-}
-function cleanUpOnExit(): void {
-  process.on('exit', cleanup);
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.once(signal, () => {
-      out(`\n${signal}: stopping the contestants`);
-      cleanup();
-      process.exit(130);
-    });
-  }
-}
 const tempDir = (parent: string, prefix: string) => {
   const dir = mkdtempSync(join(parent, prefix));
   tempDirs.add(dir);
@@ -584,7 +565,7 @@ class Results {
 // The runs
 
 async function main(o: Options): Promise<void> {
-  cleanUpOnExit();
+  cleanUpOnExit(out);
   const vitest = vitestProcesses();
   out(`bench: ${o.runs} run${o.runs > 1 ? 's' : ''} of ${[...o.only].join(', ')}; ${int(o.interactions)} cached /player a run; ${int(o.guilds)} guilds; fan-out to ${int(o.channels)} channels`);
   out(`machine: ${cpus().length} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}), ${(totalmem() / 1024 ** 3).toFixed(1)} GiB; load average ${loadText()} (1, 5, 15 min); node ${process.version}`);

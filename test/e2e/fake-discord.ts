@@ -180,15 +180,8 @@ export function generatedGuild(guild: number, shape: GuildShape) {
     roles: range(GENERATED_GUILD.roles, (r) => generatedRole(guild, r)),
     channels: range(GENERATED_GUILD.channels, (c) => generatedChannel(guild, c)),
     members: shape === 'full' ? range(GENERATED_GUILD.members, (m) => generatedMember(guild, m)) : [generatedMember(guild, 0)],
-    threads: [],
     emojis: range(GENERATED_GUILD.emojis, (e) => generatedEmoji(guild, e)),
-    stickers: [],
-    features: [],
-    presences: [],
-    voice_states: [],
-    stage_instances: [],
-    guild_scheduled_events: [],
-    soundboard_sounds: [],
+    ...EMPTY_GUILD_LISTS,
   };
 }
 
@@ -224,6 +217,9 @@ function member(userId: string, permissions = '2248473465835073') {
   };
 }
 
+/** The lists of a GUILD_CREATE the fake never fills. */
+const EMPTY_GUILD_LISTS = { threads: [], stickers: [], features: [], presences: [], voice_states: [], stage_instances: [], guild_scheduled_events: [], soundboard_sounds: [] };
+
 /** The test guild as GUILD_CREATE sends it: the channels, the @everyone role, and the bot's own member. */
 function testGuild() {
   return {
@@ -242,15 +238,8 @@ function testGuild() {
       ...FEED_CHANNEL_IDS.map((id, i) => ({ id, type: 0, name: `feed-${i + 1}`, position: 2 + i, permission_overwrites: [] })),
     ],
     members: [{ ...member(APP_ID), user: BOT_USER }],
-    threads: [],
     emojis: [],
-    stickers: [],
-    features: [],
-    presences: [],
-    voice_states: [],
-    stage_instances: [],
-    guild_scheduled_events: [],
-    soundboard_sounds: [],
+    ...EMPTY_GUILD_LISTS,
   };
 }
 
