@@ -5,7 +5,7 @@
  * (scripts/bench-bare.mjs with BENCH_BARE_REPLY=ok, plain JavaScript, which replies "ok" at once) in the same run.
  *
  * Each contestant runs as its own child process, exactly as in production: the bot is
- * `node dist/index.js` (built first, scripts/build.mjs) with DISCORD_TOKEN, DISCORD_API_URL pointing at a fresh fake
+ * `node dist/index.js` (built first, scripts/build.mjs, and run from a copy of dist/) with DISCORD_TOKEN, DISCORD_API_URL pointing at a fresh fake
  * Discord (test/e2e/fake-discord.ts), no RIVALS_API_KEY (so the in-process replica serves the game
  * API) and REPLICA_LATENCY_MS (default 2000-4000: /player cannot be answered inside 3 s), a fresh
  * DATA_DIR and LOG_LEVEL=info. Per K, per run, the two contestants go back to back, taking turns at
@@ -37,8 +37,8 @@
  * median / max across runs of the count acknowledged within 3 s, and a Markdown table for the README.
  * Exits 1 if a contestant fails to start, 2 on a bad option.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -49,7 +49,7 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { Pool } from 'undici';
 import { loadDataset } from '../src/replica/data/dataset.js';
 import { commandInteraction, createdAtOf, startFakeDiscord, type FakeDiscord } from '../test/e2e/fake-discord.js';
-import { children, cleanUpOnExit, tempDirs } from './bench-cleanup.js';
+import { baseEnv, children, cleanUpOnExit, prepareBot, removeDir, tempDir } from './bench-support.js';
 
 /** Discord's acknowledgement limit, ms from creation. */
 const ACK_LIMIT_MS = 3_000;
@@ -240,24 +240,12 @@ interface Contestant {
   finals: boolean;
 }
 
-/**
- * How the bot of `botDir` runs: as production does, `node dist/index.js` on a fresh `npm run build`;
- * a checkout from before the production build (no scripts/build.mjs) runs `node --import tsx src/index.ts`.
- */
-function botArgs(botDir: string): string[] {
-  if (!existsSync(join(botDir, 'scripts', 'build.mjs'))) return ['--import', 'tsx', 'src/index.ts'];
-  const built = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: botDir, encoding: 'utf8' });
-  if (built.status !== 0) throw new Error(`the build of ${botDir} failed:\n${built.stderr}`);
-  return ['dist/index.js'];
-}
-
-const baseEnv = () => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() });
 /** The bot, as `npm start` runs it, offline on the replica slowed by `latency`; and the bare bot. */
-function contestants(o: Options): { bot: Contestant; bare: Contestant } {
+function contestants(o: Options, botArgs: string[]): { bot: Contestant; bare: Contestant } {
   return {
     bot: {
       name: 'rivals-bot',
-      args: botArgs(o.botDir),
+      args: botArgs,
       cwd: o.botDir,
       env: (apiUrl, dataDir) => ({ ...baseEnv(), DISCORD_TOKEN: 'bench-burst-token', DISCORD_API_URL: apiUrl, DATA_DIR: dataDir, LOG_LEVEL: 'info', REPLICA_LATENCY_MS: o.latency }),
       finals: true,
@@ -394,8 +382,7 @@ interface Burst {
 async function burst(c: Contestant, k: number, run: number, o: Options, real: string[]): Promise<Burst> {
   const fake: FakeDiscord = await startFakeDiscord();
   const front = await startFront(fake.apiUrl);
-  const dataDir = mkdtempSync(join(tmpdir(), 'rivals-bench-burst-'));
-  tempDirs.add(dataDir);
+  const dataDir = tempDir(tmpdir(), 'rivals-bench-burst-');
   const running = launch(c, front.apiUrl, dataDir, o.nodeArgs);
   try {
     const started = Promise.all([fake.ready(), running.loggedIn]).then(() => undefined);
@@ -504,8 +491,7 @@ async function burst(c: Contestant, k: number, run: number, o: Options, real: st
     await stop(running);
     await front.close();
     await fake.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    tempDirs.delete(dataDir);
+    removeDir(dataDir);
   }
 }
 
@@ -546,10 +532,17 @@ function report(c: Contestant, b: Burst): void {
 async function main(o: Options): Promise<void> {
   cleanUpOnExit(out);
   const { ks, runs } = o;
-  const { bot, bare } = contestants(o);
+  let prepared: ReturnType<typeof prepareBot>;
+  try {
+    prepared = prepareBot(o.botDir);
+  } catch (err) {
+    process.stderr.write(`bench:burst: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  const { bot, bare } = contestants(o, prepared.args);
   const real = realQueries();
   out(`bench:burst: K = ${ks.map(count).join(', ')} simultaneous /player; ${runs} run${runs > 1 ? 's' : ''}; replica latency ${o.latency} ms; window ${o.windowMs / 1000} s after the last dispatch`);
-  out(`bot: ${o.botDir === REPO ? 'src/index.ts' : join(o.botDir, 'src/index.ts')}; machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  out(`bot: ${prepared.how}; machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
   // Each contestant opens a connection per concurrent REST call, and the front accepts as many.
   const files = openFilesLimit();

@@ -41,8 +41,8 @@
  * Exits 1 when a contestant fails to start (with its last stderr and log lines) or the build fails, 2 on
  * a bad option.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -50,7 +50,7 @@ import { parseArgs } from 'node:util';
 import type { Replica } from '../src/replica/server.js';
 import { startReplica } from '../src/replica/server.js';
 import { commandInteraction, generatedChannelId, generatedGuildId, startFakeDiscord, type FakeDiscord, type FakeDiscordOptions, type GuildShape, type RestCall } from '../test/e2e/fake-discord.js';
-import { children, cleanUpOnExit, tempDirs } from './bench-cleanup.js';
+import { baseEnv, children, cleanUpOnExit, prepareBot, removeDir, tempDir } from './bench-support.js';
 
 const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const PROBE = join(REPO, 'scripts/bench-probe.mjs');
@@ -111,15 +111,6 @@ function optionsOf(argv: string[]): Options {
 const out = (line = '') => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const tempDir = (parent: string, prefix: string) => {
-  const dir = mkdtempSync(join(parent, prefix));
-  tempDirs.add(dir);
-  return dir;
-};
-const removeDir = (dir: string) => {
-  rmSync(dir, { recursive: true, force: true });
-  tempDirs.delete(dir);
-};
 
 // ---------------------------------------------------------------------------------------------------
 // The machine
@@ -152,23 +143,6 @@ interface Contestant {
   env: (apiUrl: string, dataDir: string, extra: Record<string, string>) => Record<string, string>;
 }
 
-const baseEnv = () => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir() });
-
-/**
- * Builds the bot of `botDir` and copies the build to a temporary folder beside its dist/ (the copy
- * resolves node_modules and the source-relative paths of the build exactly as dist/ does). Returns
- * node's arguments to run it, and how it was made. A checkout without scripts/build.mjs runs through tsx.
- * @throws when the build fails.
- */
-function prepareBot(botDir: string): { args: string[]; how: string } {
-  if (!existsSync(join(botDir, 'scripts/build.mjs'))) return { args: ['--import', 'tsx', 'src/index.ts'], how: `node --import tsx src/index.ts (no scripts/build.mjs in ${botDir})` };
-  const started = Date.now();
-  const built = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: botDir, encoding: 'utf8' });
-  if (built.status !== 0) throw new Error(`npm run build failed in ${botDir}:\n${built.stderr}${built.stdout}`);
-  const copy = tempDir(botDir, '.bench-dist-');
-  cpSync(join(botDir, 'dist'), copy, { recursive: true });
-  return { args: [join(copy, 'index.js')], how: `node ${join(botDir, 'dist/index.js')} (built in ${Date.now() - started} ms; run from a copy)` };
-}
 
 function contestants(o: Options, replica: Replica, botArgs: string[]): { bot: Contestant; bare: Contestant } {
   return {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_CACHE_MAX_BYTES } from './cache/memory-level.js';
+import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES } from './cache/memory-level.js';
 import { RESOURCES, type Resource } from './cache/ttl.js';
 
 /** Log levels pino accepts, plus `silent`. */
@@ -57,7 +57,7 @@ const schema = z.object({
   RIVALS_API_TIMEOUT_MS: positiveInt(10_000),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
-  CACHE_MAX_ENTRIES: positiveInt(10_000),
+  CACHE_MAX_ENTRIES: positiveInt(DEFAULT_CACHE_MAX_ENTRIES),
   /** Bytes of answers the in-memory cache keeps, each measured by its JSON length (default 64 MiB); see src/cache/memory-level.ts. */
   CACHE_MAX_BYTES: positiveInt(DEFAULT_CACHE_MAX_BYTES),
   CACHE_TTL: ttlOverrides,

@@ -90,10 +90,6 @@ export class MemoryLevel<V extends object> {
     return this.#lru.delete(key);
   }
 
-  clear(): void {
-    this.#lru.clear();
-  }
-
   /** Ms left before `key` expires: `Infinity` without a TTL, 0 when absent or expired. Does not count as a use. */
   remainingTtl(key: string): number {
     return this.#lru.has(key) ? this.#lru.getRemainingTTL(key) : 0;

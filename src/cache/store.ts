@@ -58,9 +58,10 @@ export interface CacheStoreOptions {
 /**
  * @keyv/redis's adapter class, loaded on first use: a bot without REDIS_URL never loads the Redis
  * client (issue 12, "import only what the mode needs"). Synchronous, through `require`, so that
- * {@link createCacheStore} stays synchronous for its callers.
+ * {@link createCacheStore} stays synchronous for its callers. Every user of Redis through keyv loads it
+ * here, so that one copy of the package is loaded, not its ES module and its CommonJS builds both.
  */
-function redisAdapter(): typeof KeyvRedis {
+export function redisAdapter(): typeof KeyvRedis {
   return (createRequire(import.meta.url)('@keyv/redis') as { default: typeof KeyvRedis }).default;
 }
 

@@ -57,11 +57,6 @@ export class DiscordRestBudget {
     this.#window = new PQueue({ intervalCap: perSecond, interval: 1_000, strict: true });
   }
 
-  /** Requests waiting for their turn now. */
-  get waiting(): number {
-    return this.#pace.size + this.#window.size;
-  }
-
   /**
    * `makeRequest` (default: @discordjs/rest's own) behind the budget: interaction routes go at once;
    * others wait for a slot, those of an interaction's handler (a deadline is set, src/deadline.ts) first.

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import Keyv from 'keyv';
 import { z } from 'zod';
+import { redisAdapter } from '../cache/store.js';
 import type { Logger } from '../logger.js';
 import type { Db } from './database.js';
 import { FEED_TYPES, parseLegacySettings, rowOf, type FeedType } from './guild-settings.js';
@@ -55,9 +56,8 @@ export function readLegacySqlite(file: string, now = Date.now()): [string, unkno
 
 /** Reads the pairs of the former Redis namespace. */
 export async function readLegacyRedis(url: string): Promise<[string, unknown][]> {
-  // Loaded only when there is a legacy Redis to import from.
-  const { default: KeyvRedis } = await import('@keyv/redis');
-  const store = new Keyv({ store: new KeyvRedis(url, { throwOnConnectError: true, connectionTimeout: 3_000 }), namespace: LEGACY_NAMESPACE, useKeyPrefix: false });
+  // Loaded only when there is a legacy Redis to import from, as the cache loads it.
+  const store = new Keyv({ store: new (redisAdapter())(url, { throwOnConnectError: true, connectionTimeout: 3_000 }), namespace: LEGACY_NAMESPACE, useKeyPrefix: false });
   try {
     const out: [string, unknown][] = [];
     const iterate = store.iterator as unknown as () => AsyncIterable<[string, unknown]>;
