@@ -1,32 +1,34 @@
 /**
- * The discord.js runtime (STYLE.md, src/discord): the client, and discord.js implementations of the
- * responder ports of the acknowledgement policy (./respond.ts: reply within 1.5 s, else defer and edit).
+ * The discord.js runtime (STYLE.md, src/discord): the client, and the responder ports of the
+ * acknowledgement policy (./respond.ts: reply within 1.5 s, else defer and edit) over Discord's
+ * interaction endpoints. Interactions are answered from the raw INTERACTION_CREATE payload
+ * (./interactions.ts), which discord.js's WebSocketManager forwards before building its Interaction
+ * classes; the bot uses none of those.
  */
-import {
-  ChannelType,
-  Client,
-  GatewayIntentBits,
-  PermissionFlagsBits,
-  MessageFlags,
-  Options,
-  type AutocompleteInteraction,
-  type ChatInputCommandInteraction,
-  type CommandInteractionOption,
-  type Interaction,
-  type MessageComponentInteraction,
-  type UserContextMenuCommandInteraction,
-} from 'discord.js';
+import { ChannelType, Client, GatewayIntentBits, PermissionFlagsBits, Options } from 'discord.js';
 import { DISCORD_ACK_LIMIT_MS, interactionBudget, type InteractionBudget } from '../deadline.js';
 import { DefaultRestOptions, REST, type DiscordAPIError, type RESTOptions } from '@discordjs/rest';
 import { Agent } from 'undici';
-import { Routes, type APIChannel, type APIGuild, type APIGuildMember, type APIOverwrite } from 'discord-api-types/v10';
+import {
+  GatewayDispatchEvents,
+  InteractionResponseType,
+  MessageFlags,
+  Routes,
+  type APIChannel,
+  type APIGuild,
+  type APIGuildMember,
+  type APIOverwrite,
+  type RESTPostAPIInteractionCallbackJSONBody,
+} from 'discord-api-types/v10';
 import { LRUCache } from 'lru-cache';
 import { channelPermissions } from './permissions.js';
 import { DiscordRestBudget } from './rest-budget.js';
 import type { Logger } from '../logger.js';
 import type { MessagePayload } from '../render/view.js';
 import { t } from '../strings.js';
-import type { ChannelAccess, ChannelCheck, CommandContext, CommandInput, Invoker } from './command.js';
+import type { ChannelAccess, ChannelCheck, CommandContext } from './command.js';
+import { InteractionCallbacks } from './interaction-callback.js';
+import { readInteraction, type AutocompleteCall, type CommandCall, type ComponentCall, type InteractionCall, type InteractionHead } from './interactions.js';
 import { answerAutocomplete, answerCommand, answerComponent, type CommandResponder, type ComponentResponder } from './respond.js';
 import type { Router } from './router.js';
 
@@ -112,28 +114,6 @@ export const DISCORD_REST_CONNECTIONS = 512;
 function discordAgent(): NonNullable<RESTOptions['agent']> {
   return new Agent({ connections: DISCORD_REST_CONNECTIONS, connect: { timeout: 30_000 } }) as unknown as NonNullable<RESTOptions['agent']>;
 }
-
-/** discord.js reply options from a message payload (discord.js names `allowed_mentions` `allowedMentions`). */
-function replyOptions(payload: MessagePayload) {
-  const { allowed_mentions, ...rest } = payload;
-  return { ...rest, allowedMentions: { parse: [], roles: allowed_mentions.roles ?? [] } };
-}
-
-/** Flattens slash-command options (with a subcommand or not) into name -> value. */
-function optionsOf(data: readonly CommandInteractionOption[]): { subcommand?: string; options: CommandInput['options'] } {
-  const first = data[0];
-  if (first && first.options !== undefined && first.value === undefined) {
-    return { subcommand: first.name, options: Object.fromEntries(first.options.map((o) => [o.name, o.value])) };
-  }
-  return { options: Object.fromEntries(data.map((o) => [o.name, o.value])) };
-}
-
-const invokerOf = (i: Pick<Interaction, 'user' | 'guildId' | 'locale' | 'memberPermissions'>): Invoker => ({
-  userId: i.user.id,
-  guildId: i.guildId,
-  locale: i.locale,
-  permissions: i.memberPermissions?.bitfield.toString(),
-});
 
 /** Permissions the bot needs to post a feed embed in a channel, with the names members see in Discord. */
 const POST_PERMISSIONS = [
@@ -229,7 +209,11 @@ export const BURST_PENDING_ACKS = 8;
  */
 export const BURST_HANDLER_TIME_MS = 4_000;
 
-/** Serves interactions from a discord.js client through the router. */
+/**
+ * Serves the interactions a discord.js client receives through the router: each INTERACTION_CREATE
+ * payload is read (./interactions.ts), acknowledged by `POST /interactions/{id}/{token}/callback`
+ * (./interaction-callback.ts) and answered by the webhook routes of its token (@discordjs/rest).
+ */
 export class DiscordRuntime {
   readonly #client: Client;
   readonly #options: RuntimeOptions;
@@ -241,18 +225,18 @@ export class DiscordRuntime {
   readonly #drained = new Set<() => void>();
   /** The interaction-token routes, outside the bot's client-side global limit ({@link interactionWebhookRest}). */
   readonly #webhooks: REST;
+  /** Initial responses, straight over undici (./interaction-callback.ts). */
+  readonly #callbacks: InteractionCallbacks;
 
   constructor(client: Client, options: RuntimeOptions) {
     this.#client = client;
     this.#options = options;
-    this.#webhooks = interactionWebhookRest(client.options.rest?.api ?? DefaultRestOptions.api);
-    client.on('interactionCreate', (interaction) => {
-      // The id only: the catch must not keep the whole interaction alive while it is answered.
-      const { id } = interaction;
-      const job = this.#handle(interaction).catch((err: unknown) => options.logger.error({ err, interaction: id }, 'interaction failed'));
-      this.#inflight.add(job);
-      void job.finally(() => this.#inflight.delete(job));
-    });
+    const apiUrl = client.options.rest?.api ?? DefaultRestOptions.api;
+    this.#webhooks = interactionWebhookRest(apiUrl);
+    this.#callbacks = new InteractionCallbacks(apiUrl, DISCORD_REST_CONNECTIONS);
+    // The raw dispatch, which discord.js's WebSocketManager forwards before it builds its own
+    // Interaction: the answer starts from the payload itself (./interactions.ts).
+    client.ws.on(GatewayDispatchEvents.InteractionCreate, (payload: unknown) => this.#receive(payload));
   }
 
   /** Interactions being answered now. */
@@ -272,34 +256,58 @@ export class DiscordRuntime {
     this.#webhooks.clearHandlerSweeper();
     this.#webhooks.clearHashSweeper();
     await this.#client.destroy();
+    await this.#callbacks.close();
   }
 
-  async #handle(interaction: Interaction): Promise<void> {
-    // Timed from the interaction's creation (its snowflake), not from now: time spent queued counts.
-    const budget = interactionBudget(interaction.id, Date.now(), this.#options.budgetMs);
-    const logger = this.#options.logger.child({ interaction: interaction.id, user: interaction.user.id, guild: interaction.guildId });
-    const ctx: CommandContext = { ...this.#options.context, logger, budget };
-    if (interaction.isAutocomplete()) return this.#autocomplete(interaction, ctx);
-    if (this.#closing && interaction.isRepliable()) {
-      await interaction.reply({ content: t.restarting(), flags: MessageFlags.Ephemeral });
+  /** One INTERACTION_CREATE payload: read (a payload not understood is logged, never thrown) and answered. */
+  #receive(payload: unknown): void {
+    let call: InteractionCall | undefined;
+    try {
+      call = readInteraction(payload);
+    } catch (err) {
+      this.#options.logger.warn({ err }, 'interaction payload not understood');
       return;
     }
-    if (interaction.isChatInputCommand()) {
-      const { subcommand, options } = optionsOf(interaction.options.data);
-      return this.#command(interaction, { subcommand, options, user: invokerOf(interaction) }, ctx);
+    const id = (payload as { id?: unknown } | null)?.id;
+    if (!call) {
+      this.#options.logger.warn({ interaction: typeof id === 'string' ? id : undefined }, 'interaction payload not understood');
+      return;
     }
-    if (interaction.isUserContextMenuCommand()) {
-      return this.#command(interaction, { options: {}, targetUserId: interaction.targetId, targetName: interaction.targetUser.username, user: invokerOf(interaction) }, ctx);
-    }
-    if (interaction.isButton() || interaction.isStringSelectMenu()) return this.#component(interaction, ctx);
-    logger.debug({ type: interaction.type }, 'interaction type not handled');
+    const job = this.#handle(call).catch((err: unknown) => this.#options.logger.error({ err, interaction: id }, 'interaction failed'));
+    this.#inflight.add(job);
+    void job.finally(() => this.#inflight.delete(job));
   }
 
-  async #command(interaction: ChatInputCommandInteraction | UserContextMenuCommandInteraction, input: CommandInput, ctx: CommandContext): Promise<void> {
+  async #handle(call: InteractionCall): Promise<void> {
+    // Timed from the interaction's creation (its snowflake), not from now: time spent queued counts.
+    const budget = interactionBudget(call.id, Date.now(), this.#options.budgetMs);
+    const parent = this.#options.logger;
+    let logger: Logger | undefined;
+    // The child logger is made when something logs: most answers log nothing, and in a burst its
+    // bindings (serialised and redacted by pino) would cost every acknowledgement.
+    const ctx: CommandContext = {
+      ...this.#options.context,
+      budget,
+      get logger() {
+        return (logger ??= parent.child({ interaction: call.id, user: call.user.userId, guild: call.user.guildId }));
+      },
+    };
+    if (call.kind === 'autocomplete') return this.#autocomplete(call, ctx);
+    if (call.kind === 'other') {
+      ctx.logger.debug({ type: call.type }, 'interaction type not handled');
+      return;
+    }
+    const respond = callbackOf(this.#callbacks, call);
+    if (this.#closing) return respond({ type: InteractionResponseType.ChannelMessageWithSource, data: { content: t.restarting(), flags: MessageFlags.Ephemeral } });
+    if (call.kind === 'command') return this.#command(call, respond, ctx);
+    return this.#component(call, respond, ctx);
+  }
+
+  async #command(call: CommandCall, respond: Callback, ctx: CommandContext): Promise<void> {
     const router = this.#options.router;
-    const { commandName } = interaction;
+    const { commandName, input } = call;
     await this.#acknowledging((acked, burst) =>
-      answerCommand(() => this.#afterAcks(burst, ctx.budget).then(() => router.command(commandName, input, ctx)), acked(commandResponder(interaction, this.#webhooks), ['reply', 'defer']), {
+      answerCommand(() => this.#afterAcks(burst, ctx.budget).then(() => router.command(commandName, input, ctx)), acked(commandResponder(respond, webhookOf(this.#webhooks, call)), ['reply', 'defer']), {
         prefersPrivate: () => (burst ? router.peekPrivate(input.user, ctx) : router.prefersPrivate(input.user, ctx)),
         deferFirst: burst,
         deadlineMs: this.#options.ackDeadlineMs,
@@ -308,15 +316,12 @@ export class DiscordRuntime {
     );
   }
 
-  async #component(interaction: MessageComponentInteraction, ctx: CommandContext): Promise<void> {
-    const invokerId = interaction.message.interactionMetadata?.user.id;
-    const values = interaction.isStringSelectMenu() ? interaction.values : [];
-    const own = invokerId === undefined || invokerId === interaction.user.id;
+  async #component(call: ComponentCall, respond: Callback, ctx: CommandContext): Promise<void> {
+    const { customId, values, user, invokerId } = call;
+    const own = invokerId === undefined || invokerId === user.userId;
     await this.#acknowledging((acked, burst) => {
-      const { customId } = interaction;
-      const invoker = invokerOf(interaction);
-      const work = () => this.#afterAcks(burst, ctx.budget).then(() => this.#options.router.component(customId, values, invoker, invokerId, ctx));
-      const responder = acked(componentResponder(interaction, this.#webhooks), ['update', 'reply', 'deferUpdate', 'deferEphemeralReply']);
+      const work = () => this.#afterAcks(burst, ctx.budget).then(() => this.#options.router.component(customId, values, user, invokerId, ctx));
+      const responder = acked(componentResponder(respond, webhookOf(this.#webhooks, call)), ['update', 'reply', 'deferUpdate', 'deferEphemeralReply']);
       return answerComponent(work, own, responder, { deadlineMs: this.#options.ackDeadlineMs, budget: ctx.budget, deferFirst: burst });
     });
   }
@@ -369,11 +374,9 @@ export class DiscordRuntime {
     }
   }
 
-  async #autocomplete(interaction: AutocompleteInteraction, ctx: CommandContext): Promise<void> {
-    const focused = interaction.options.getFocused(true);
-    const { subcommand, options } = optionsOf(interaction.options.data);
-    const work = this.#options.router.autocomplete(interaction.commandName, { subcommand, focused: { name: focused.name, value: String(focused.value) }, options, user: invokerOf(interaction) }, ctx);
-    await interaction.respond(await answerAutocomplete(work, undefined, ctx.budget));
+  async #autocomplete(call: AutocompleteCall, ctx: CommandContext): Promise<void> {
+    const choices = await answerAutocomplete(this.#options.router.autocomplete(call.commandName, call.input, ctx), undefined, ctx.budget);
+    await callbackOf(this.#callbacks, call)({ type: InteractionResponseType.ApplicationCommandAutocompleteResult, data: { choices } });
   }
 }
 
@@ -389,8 +392,20 @@ export function interactionWebhookRest(apiUrl: string): REST {
   return new REST({ api: apiUrl, version: '10', globalRequestsPerSecond: UNCOUNTED, agent: discordAgent() });
 }
 
+/** The initial response of one interaction: `POST /interactions/{id}/{token}/callback` (Discord: "Create Interaction Response"). */
+type Callback = (body: RESTPostAPIInteractionCallbackJSONBody) => Promise<void>;
+
+/**
+ * {@link Callback} of one interaction. It can be called once: Discord answers a second initial
+ * response with 40060 (Interaction has already been acknowledged).
+ * @throws InteractionCallbackError: 10062 (Unknown interaction) past Discord's 3 s, or any other refusal.
+ */
+function callbackOf(callbacks: InteractionCallbacks, { id, token }: InteractionHead): Callback {
+  return (body) => callbacks.send(id, token, body);
+}
+
 /** The webhook routes of one interaction's token over `rest` (no bot token: `auth: false`). */
-function webhookOf(rest: REST, { applicationId, token }: { applicationId: string; token: string }) {
+function webhookOf(rest: REST, { applicationId, token }: InteractionHead) {
   const original = Routes.webhookMessage(applicationId, token, '@original');
   return {
     edit: async (payload: MessagePayload) => void (await rest.patch(original, { body: withoutFlags(payload), auth: false })),
@@ -399,41 +414,25 @@ function webhookOf(rest: REST, { applicationId, token }: { applicationId: string
   };
 }
 
-/**
- * Holds a discord.js interaction for its first response only. The responses after it (edit, delete,
- * follow-up) need the interaction's id, token and application id alone, so the interaction object (a few
- * KB, with its member and options) is not kept alive while the answer is prepared: in a burst of 10,000,
- * keeping them all made the garbage collector trace them over and over while acknowledgements waited.
- */
-function firstResponseOf<I>(interaction: I): () => I {
-  let held: I | undefined = interaction;
-  return () => {
-    if (!held) throw new Error('an interaction has one initial response');
-    const it = held;
-    held = undefined;
-    return it;
+/** A message's flags when none is set (what discord.js sends in a public deferral). */
+const NO_FLAGS = 0 as MessageFlags;
+
+/** {@link CommandResponder} over an interaction's callback (types 4 and 5) and its webhook routes. */
+function commandResponder(respond: Callback, webhook: ReturnType<typeof webhookOf>): CommandResponder {
+  return {
+    reply: (payload) => respond({ type: InteractionResponseType.ChannelMessageWithSource, data: payload }),
+    defer: (ephemeral) => respond({ type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: ephemeral ? MessageFlags.Ephemeral : NO_FLAGS } }),
+    ...webhook,
   };
 }
 
-/** {@link CommandResponder} over a discord.js command interaction; the webhook routes go through `rest`. */
-function commandResponder(interaction: ChatInputCommandInteraction | UserContextMenuCommandInteraction, rest: REST): CommandResponder {
-  const first = firstResponseOf(interaction);
+/** {@link ComponentResponder} over a component interaction's callback (types 4, 5, 6 and 7) and its webhook routes. */
+function componentResponder(respond: Callback, { edit, followUp }: ReturnType<typeof webhookOf>): ComponentResponder {
   return {
-    reply: async (payload) => void (await first().reply(replyOptions(payload))),
-    defer: async (ephemeral) => void (await first().deferReply(ephemeral ? { flags: MessageFlags.Ephemeral } : {})),
-    ...webhookOf(rest, interaction),
-  };
-}
-
-/** {@link ComponentResponder} over a discord.js button or select-menu interaction; the webhook routes go through `rest`. */
-function componentResponder(interaction: MessageComponentInteraction, rest: REST): ComponentResponder {
-  const { edit, followUp } = webhookOf(rest, interaction);
-  const first = firstResponseOf(interaction);
-  return {
-    update: async (payload) => void (await first().update(withoutFlags(replyOptions(payload)))),
-    reply: async (payload) => void (await first().reply(replyOptions(payload))),
-    deferUpdate: async () => void (await first().deferUpdate()),
-    deferEphemeralReply: async () => void (await first().deferReply({ flags: MessageFlags.Ephemeral })),
+    update: (payload) => respond({ type: InteractionResponseType.UpdateMessage, data: withoutFlags(payload) }),
+    reply: (payload) => respond({ type: InteractionResponseType.ChannelMessageWithSource, data: payload }),
+    deferUpdate: () => respond({ type: InteractionResponseType.DeferredMessageUpdate }),
+    deferEphemeralReply: () => respond({ type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: MessageFlags.Ephemeral } }),
     edit,
     followUp,
   };

@@ -62,13 +62,15 @@ describe('every command answers with the exact payload its handler renders', () 
     discord.dispatchInteraction(interaction);
     const call = await callbackOf(interaction.id);
     const expected = toMessagePayload(await bot.router.command(name, { options, user: { userId: MEMBER.userId, guildId: interaction.guild_id, locale: 'en-US' } }, { ...bot.runtimeContext(), logger: bot.logger }));
-    expect(call.query).toBe('?with_response=false');
+    // No callback response is asked for (with_response defaults to false): the bot never reads it.
+    expect(call.query).not.toMatch(/with_response=true/);
     expect(body(call).type).toBe(REPLY);
     const data = body(call).data!;
     expect(data.embeds).toEqual(expected.embeds);
     expect(data.components).toEqual(expected.components);
     expect(data.flags).toBe(0);
-    expect(data.allowed_mentions).toEqual({ parse: [], roles: [] });
+    expect(data.allowed_mentions).toEqual(expected.allowed_mentions);
+    expect((data.allowed_mentions as { parse?: unknown[] }).parse).toEqual([]);
   });
 });
 
@@ -143,6 +145,18 @@ describe('components and autocomplete', () => {
     const call = await callbackOf(i.id);
     expect(body(call)).toMatchObject({ type: REPLY, data: { flags: 64 } });
     expect(JSON.stringify(body(call).data!.embeds)).toMatch(/No player called “no-such-player-anywhere”\. Check the spelling, or use the UID\./);
+  });
+});
+
+describe('an interaction payload the bot cannot read', () => {
+  it('is logged and left alone, and the next interaction is answered', async () => {
+    const broken = { ...commandInteraction(MEMBER.userId, 'maps'), token: undefined };
+    discord.dispatchInteraction(broken);
+    const next = commandInteraction(MEMBER.userId, 'maps');
+    discord.dispatchInteraction(next);
+    expect(body(await callbackOf(next.id)).type).toBe(REPLY);
+    expect(bot.logLines.some((l) => l.includes('interaction payload not understood') && l.includes(broken.id))).toBe(true);
+    expect(discord.calls.some((c) => c.path.includes(broken.id))).toBe(false);
   });
 });
 

@@ -1,0 +1,149 @@
+/**
+ * Interactions as the gateway delivers them (Discord: "Interaction Object", the INTERACTION_CREATE
+ * dispatch), read into the router's transport-free inputs (./command.ts). The runtime answers from
+ * these raw payloads, not from discord.js's Interaction classes: nothing is built per interaction but
+ * what the answer needs, so a burst is acknowledged at the cost of parsing its packets (issue 11).
+ *
+ * Every reader here is total over what Discord may send: a field missing or of another shape yields
+ * `undefined` (the runtime logs and ignores the interaction), never an exception.
+ */
+import {
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
+  ComponentType,
+  InteractionType,
+  type APIApplicationCommandInteractionDataOption,
+  type APIInteraction,
+} from 'discord-api-types/v10';
+import type { AutocompleteInput, CommandInput, Invoker } from './command.js';
+
+/** What the runtime needs of any interaction: its id and token (for the callback and the webhook routes) and who sent it. */
+export interface InteractionHead {
+  id: string;
+  /** The interaction token: valid 15 minutes, authorises the callback and the webhook routes. Never logged. */
+  token: string;
+  applicationId: string;
+  user: Invoker;
+}
+
+/** A slash command or user context-menu command (interaction type 2). */
+export interface CommandCall extends InteractionHead {
+  kind: 'command';
+  commandName: string;
+  input: CommandInput;
+}
+
+/** A button press or string-select choice (interaction type 3). */
+export interface ComponentCall extends InteractionHead {
+  kind: 'component';
+  customId: string;
+  values: string[];
+  /** Who ran the command the message answers (`message.interaction_metadata.user.id`); undefined when the message says nothing. */
+  invokerId?: string;
+}
+
+/** An autocomplete request (interaction type 4). */
+export interface AutocompleteCall extends InteractionHead {
+  kind: 'autocomplete';
+  commandName: string;
+  input: AutocompleteInput;
+}
+
+/** Any interaction type 1 (PING) or another type or component the bot does not answer. */
+export interface OtherCall extends InteractionHead {
+  kind: 'other';
+  type: number;
+}
+
+export type InteractionCall = CommandCall | ComponentCall | AutocompleteCall | OtherCall;
+
+type Raw = Record<string, unknown>;
+const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/**
+ * The invoker of a raw interaction: `member.user` in a server, `user` in a DM; `member.permissions`
+ * (the member's permissions in the channel, a decimal bitfield) in a server. Undefined without a user id.
+ */
+export function invokerOf(raw: Raw): Invoker | undefined {
+  const member = isObject(raw.member) ? raw.member : undefined;
+  const user = isObject(member?.user) ? member.user : isObject(raw.user) ? raw.user : undefined;
+  const userId = str(user?.id);
+  if (!userId) return undefined;
+  return { userId, guildId: str(raw.guild_id) ?? null, locale: str(raw.locale), permissions: str(member?.permissions) };
+}
+
+/** A raw option value as the router takes it: string, number or boolean; anything else is dropped. */
+function valueOf(v: unknown): string | number | boolean | undefined {
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : undefined;
+}
+
+/**
+ * Flattens slash-command options (Discord: "Application Command Interaction Data Option") into
+ * name → value, with the subcommand's name when the first option is one (type 1). Also returns the
+ * focused option (autocomplete) if any.
+ */
+export function optionsOf(data: unknown): { subcommand?: string; options: CommandInput['options']; focused?: { name: string; value: string } } {
+  const list = Array.isArray(data) ? (data.filter(isObject) as unknown as APIApplicationCommandInteractionDataOption[]) : [];
+  const first = list[0];
+  if (first && (first.type === ApplicationCommandOptionType.Subcommand || first.type === ApplicationCommandOptionType.SubcommandGroup)) {
+    const inner = optionsOf('options' in first ? first.options : undefined);
+    // A subcommand group (not used by this bot's commands) reads as its subcommand.
+    return first.type === ApplicationCommandOptionType.Subcommand ? { ...inner, subcommand: first.name } : inner;
+  }
+  const options: CommandInput['options'] = {};
+  let focused: { name: string; value: string } | undefined;
+  for (const o of list as unknown as Raw[]) {
+    const name = str(o.name);
+    if (!name) continue;
+    options[name] = valueOf(o.value);
+    if (o.focused === true) focused = { name, value: String(o.value ?? '') };
+  }
+  return focused ? { options, focused } : { options };
+}
+
+/**
+ * Reads an INTERACTION_CREATE payload into what the router needs, or undefined when it lacks an id,
+ * token, application id or user (logged by the caller). Source: Discord, "Interaction Object" and
+ * "Message Component" (custom_id, values), "Message Interaction Metadata" (the invoker of a message).
+ */
+export function readInteraction(payload: APIInteraction | unknown): InteractionCall | undefined {
+  if (!isObject(payload)) return undefined;
+  const id = str(payload.id);
+  const token = str(payload.token);
+  const applicationId = str(payload.application_id);
+  const user = invokerOf(payload);
+  if (!id || !token || !applicationId || !user) return undefined;
+  const head = { id, token, applicationId, user };
+  const data = isObject(payload.data) ? payload.data : {};
+  const type = typeof payload.type === 'number' ? payload.type : -1;
+  const commandName = str(data.name);
+  if (type === InteractionType.ApplicationCommand && commandName) {
+    if (data.type === ApplicationCommandType.ChatInput) {
+      const { subcommand, options } = optionsOf(data.options);
+      return { ...head, kind: 'command', commandName, input: { subcommand, options, user } };
+    }
+    if (data.type === ApplicationCommandType.User) {
+      const targetUserId = str(data.target_id);
+      const resolved = isObject(data.resolved) && isObject(data.resolved.users) ? data.resolved.users : {};
+      const target = targetUserId && isObject(resolved[targetUserId]) ? (resolved[targetUserId] as Raw) : undefined;
+      if (!targetUserId) return { ...head, kind: 'other', type };
+      return { ...head, kind: 'command', commandName, input: { options: {}, targetUserId, targetName: str(target?.username) ?? targetUserId, user } };
+    }
+  }
+  if (type === InteractionType.MessageComponent) {
+    const customId = str(data.custom_id);
+    if (customId !== undefined && (data.component_type === ComponentType.Button || data.component_type === ComponentType.StringSelect)) {
+      const values = Array.isArray(data.values) ? data.values.filter((v): v is string => typeof v === 'string') : [];
+      const message = isObject(payload.message) ? payload.message : {};
+      const metadata = isObject(message.interaction_metadata) ? message.interaction_metadata : undefined;
+      const invokerId = isObject(metadata?.user) ? str(metadata.user.id) : undefined;
+      return { ...head, kind: 'component', customId, values, invokerId };
+    }
+  }
+  if (type === InteractionType.ApplicationCommandAutocomplete && commandName) {
+    const { subcommand, options, focused } = optionsOf(data.options);
+    return { ...head, kind: 'autocomplete', commandName, input: { subcommand, options, user, focused: focused ?? { name: '', value: '' } } };
+  }
+  return { ...head, kind: 'other', type };
+}

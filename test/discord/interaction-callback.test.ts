@@ -1,0 +1,74 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InteractionCallbackError, InteractionCallbacks } from '../../src/discord/interaction-callback.js';
+
+type Seen = { method?: string; url?: string; headers: IncomingMessage['headers']; body: string };
+
+let server: Server | undefined;
+let callbacks: InteractionCallbacks | undefined;
+
+afterEach(async () => {
+  await callbacks?.close();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  server = callbacks = undefined;
+});
+
+/** A REST API that records each request and answers with `answer`. */
+async function api(answer: (res: ServerResponse) => void): Promise<{ url: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      seen.push({ method: req.method, url: req.url, headers: req.headers, body });
+      answer(res);
+    });
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`, seen };
+}
+
+describe('InteractionCallbacks', () => {
+  it('POSTs the response as JSON to /v10/interactions/{id}/{token}/callback under the API base path, without the bot token', async () => {
+    const { url, seen } = await api((res) => res.writeHead(204).end());
+    callbacks = new InteractionCallbacks(url, 4);
+    await callbacks.send('111', 'tok-abc', { type: 5, data: { flags: 64 } });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ method: 'POST', url: '/api/v10/interactions/111/tok-abc/callback' });
+    expect(seen[0]!.headers['content-type']).toBe('application/json');
+    expect(seen[0]!.headers.authorization).toBeUndefined();
+    expect(JSON.parse(seen[0]!.body)).toEqual({ type: 5, data: { flags: 64 } });
+  });
+
+  it("throws Discord's JSON error code and message, and never the token", async () => {
+    const { url } = await api((res) => res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Unknown interaction', code: 10062 })));
+    callbacks = new InteractionCallbacks(url, 4);
+    const err = await callbacks.send('222', 'secret-token-9', { type: 6 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InteractionCallbackError);
+    expect(err).toMatchObject({ status: 404, code: 10062 });
+    expect((err as Error).message).toContain('Unknown interaction');
+    expect((err as Error).message).not.toContain('secret-token-9');
+  });
+
+  it('throws the status and the start of a body that is not JSON', async () => {
+    const { url } = await api((res) => res.writeHead(502).end('<html>bad gateway</html>'));
+    callbacks = new InteractionCallbacks(url, 4);
+    await expect(callbacks.send('333', 't', { type: 6 })).rejects.toMatchObject({ status: 502, code: undefined, message: expect.stringContaining('bad gateway') });
+  });
+
+  it('rejects when the API does not listen', async () => {
+    const { url } = await api((res) => res.end());
+    await new Promise<void>((resolve) => server!.close(() => resolve()));
+    server = undefined;
+    callbacks = new InteractionCallbacks(url, 4);
+    await expect(callbacks.send('444', 't', { type: 6 })).rejects.toThrow();
+  });
+
+  it('sends many callbacks at once over its few connections', async () => {
+    const { url, seen } = await api((res) => res.writeHead(204).end());
+    callbacks = new InteractionCallbacks(url, 2);
+    await Promise.all(Array.from({ length: 50 }, (_, i) => callbacks!.send(String(i), `t${i}`, { type: 6 })));
+    expect(new Set(seen.map((s) => s.url)).size).toBe(50);
+  });
+});
