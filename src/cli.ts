@@ -1,13 +1,17 @@
 /**
- * `npm run cli -- <command> [subcommand] [option:value ...] [--json] [--press <custom-id>[=<value>]] [--user <id>]`
+ * `npm run cli -- <command> [subcommand] [option:value ...] [--json] [--press <custom-id>[=<value>]] [--user <id>] [--files <dir>]`
  *
  * Runs a slash command's handler against the configured API (the in-process replica without a key)
- * and prints the View as text, or with `--json` the exact message payload Discord would receive.
+ * and prints the View as text, or with `--json` the exact message payload Discord would receive
+ * (its JSON part: attached files are listed in `attachments`, as Discord receives them beside the
+ * multipart file parts). `--files DIR` writes each attached file (charts) to DIR under its name.
  * `--press` follows a button (its custom ID) or a select menu (`<custom-id>=<value>`, or just an
  * option's value) from the previous payload; repeat it to walk several steps. With `--json` stdout
  * holds only that JSON; logs go to stderr. Exit codes: 0 shown, 1 the bot answered with an error
  * message, 2 bad command line.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ApplicationCommandOptionType, ComponentType, type APIApplicationCommandOption } from 'discord-api-types/v10';
 import { pino } from 'pino';
 import { createLogger } from './logger.js';
@@ -16,17 +20,29 @@ import { ConfigError, loadConfig } from './config.js';
 import type { CommandContext, CommandInput } from './discord/command.js';
 import { Router } from './discord/router.js';
 import { payloadToText } from './render/text.js';
-import { toMessagePayload, type MessagePayload, type View } from './render/view.js';
+import { splitFiles, toMessagePayload, type MessagePayload, type View, type ViewFile } from './render/view.js';
 import { faultsFromEnv } from './replica/faults.js';
 import { createApiServices, createCommandContext } from './services.js';
 
 class UsageError extends Error {}
+
+/** Writes each file to `dir` (made if missing) under its name, and says so on stderr. */
+async function writeFiles(dir: string, files: ViewFile[]): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  for (const f of files) {
+    const path = join(dir, f.name);
+    await writeFile(path, f.data);
+    process.stderr.write(`cli: wrote ${path}\n`);
+  }
+}
 
 interface Parsed {
   command: string;
   input: CommandInput;
   json: boolean;
   presses: string[];
+  /** Where to write the attached files (`--files`); undefined: not written. */
+  filesDir?: string;
 }
 
 /**
@@ -40,13 +56,15 @@ export function parseCliArgs(argv: string[], router: Router, userId = '100000000
   const presses: string[] = [];
   let json = false;
   let user = userId;
+  let filesDir: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--json') json = true;
-    else if (a === '--press' || a === '--user') {
+    else if (a === '--press' || a === '--user' || a === '--files') {
       const v = argv[++i];
       if (v === undefined) throw new UsageError(`${a} needs a value`);
       if (a === '--press') presses.push(v);
+      else if (a === '--files') filesDir = v;
       else user = v;
     } else if (a.startsWith('--')) throw new UsageError(`unknown flag ${a}`);
     else positional.push(a);
@@ -76,7 +94,7 @@ export function parseCliArgs(argv: string[], router: Router, userId = '100000000
     values[name] = coerce(option, raw);
   }
   for (const o of options) if ('required' in o && o.required && values[o.name] === undefined) throw new UsageError(`option "${o.name}" is required`);
-  return { command: module.definition.name, input: { subcommand, options: values, user: { userId: user, guildId: null, locale: 'en-US' } }, json, presses };
+  return { command: module.definition.name, input: { subcommand, options: values, user: { userId: user, guildId: null, locale: 'en-US' } }, json, presses, filesDir };
 }
 
 function coerce(option: APIApplicationCommandOption, raw: string): string | number | boolean {
@@ -131,7 +149,7 @@ async function main(argv: string[]): Promise<number> {
     parsed = parseCliArgs(argv, router);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`cli: ${err.message}\nusage: npm run cli -- <command> [subcommand] [option:value ...] [--json] [--press <custom-id>[=<value>]]\n`);
+    process.stderr.write(`cli: ${err.message}\nusage: npm run cli -- <command> [subcommand] [option:value ...] [--json] [--press <custom-id>[=<value>]] [--files <dir>]\n`);
     return 2;
   }
   const services = await createApiServices(config, logger, faultsFromEnv(process.env));
@@ -150,7 +168,8 @@ async function main(argv: string[]): Promise<number> {
       view = result.view;
       payload = toMessagePayload(view);
     }
-    process.stdout.write(parsed.json ? `${JSON.stringify(payload)}\n` : `${payloadToText(payload)}\n`);
+    process.stdout.write(parsed.json ? `${JSON.stringify(splitFiles(payload).json)}\n` : `${payloadToText(payload)}\n`);
+    if (parsed.filesDir) await writeFiles(parsed.filesDir, splitFiles(payload).files);
     return view.isError ? 1 : 0;
   } finally {
     await services.close();

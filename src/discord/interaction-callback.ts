@@ -9,7 +9,8 @@
  * CPU while 10,000 acknowledgements were due (issue 11). Everything after the acknowledgement (edits,
  * follow-ups) still goes through @discordjs/rest.
  */
-import { Pool } from 'undici';
+import { FormData, Pool, Response } from 'undici';
+import type { ViewFile } from '../render/view.js';
 import type { RESTPostAPIInteractionCallbackJSONBody } from 'discord-api-types/v10';
 
 /** Discord's refusal of an initial response. The interaction's token is never part of it. */
@@ -26,6 +27,22 @@ export class InteractionCallbackError extends Error {
     super(`interaction callback refused: ${status}${code === undefined ? '' : ` (code ${code})`}: ${message}`);
     this.name = 'InteractionCallbackError';
   }
+}
+
+/**
+ * A multipart/form-data body as Discord takes uploads ("Uploading Files"): `json` in the
+ * `payload_json` part, and each file in a part `files[n]` (n its index, as the JSON's `attachments`
+ * name it). Returned as bytes with its content type (and boundary), so that any HTTP client sends it
+ * as it is (@discordjs/rest with `passThroughBody`, which brings its own undici).
+ */
+export async function multipartBody(json: unknown, files: ViewFile[]): Promise<{ body: Buffer; contentType: string }> {
+  const form = new FormData();
+  form.append('payload_json', JSON.stringify(json));
+  files.forEach((f, n) => form.append(`files[${n}]`, new Blob([f.data], { type: f.contentType }), f.name));
+  const encoded = new Response(form);
+  const contentType = encoded.headers.get('content-type');
+  if (!contentType) throw new Error('multipart body without a content type');
+  return { body: Buffer.from(await encoded.arrayBuffer()), contentType };
 }
 
 /** How long one callback may take, ms: Discord drops an interaction not acknowledged within 3 s anyway. */
@@ -49,16 +66,19 @@ export class InteractionCallbacks {
   }
 
   /**
-   * Sends `body` as the initial response of interaction `id` with `token`.
+   * Sends `body` as the initial response of interaction `id` with `token`: JSON, or with `files`
+   * multipart/form-data with `body` in the `payload_json` part and each file in a part `files[n]`
+   * (n its index, as `body.data.attachments` names it; Discord: "Uploading Files").
    * @throws InteractionCallbackError when Discord answers with an error status; undici's errors on
    *   a network failure or after {@link CALLBACK_TIMEOUT_MS}.
    */
-  async send(id: string, token: string, body: RESTPostAPIInteractionCallbackJSONBody): Promise<void> {
+  async send(id: string, token: string, body: RESTPostAPIInteractionCallbackJSONBody, files: ViewFile[] = []): Promise<void> {
+    const { body: bytes, contentType } = files.length > 0 ? await multipartBody(body, files) : { body: JSON.stringify(body), contentType: 'application/json' };
     const response = await this.#pool.request({
       path: `${this.#prefix}${id}/${token}/callback`,
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT },
-      body: JSON.stringify(body),
+      headers: { 'content-type': contentType, 'user-agent': USER_AGENT },
+      body: bytes,
     });
     if (response.statusCode < 300) {
       await response.body.dump();

@@ -7,7 +7,7 @@
  */
 import { ChannelType, Client, GatewayIntentBits, PermissionFlagsBits, Options } from 'discord.js';
 import { DISCORD_ACK_LIMIT_MS, interactionBudget, type InteractionBudget } from '../deadline.js';
-import { DefaultRestOptions, REST, type DiscordAPIError, type RESTOptions } from '@discordjs/rest';
+import { DefaultRestOptions, REST, type DiscordAPIError, type RequestData, type RESTOptions } from '@discordjs/rest';
 import { Agent } from 'undici';
 import {
   GatewayDispatchEvents,
@@ -24,10 +24,10 @@ import { LRUCache } from 'lru-cache';
 import { channelPermissions } from './permissions.js';
 import { DiscordRestBudget } from './rest-budget.js';
 import type { Logger } from '../logger.js';
-import type { MessagePayload } from '../render/view.js';
+import { splitFiles, withoutFiles, type MessagePayload, type ViewFile } from '../render/view.js';
 import { t } from '../strings.js';
 import type { ChannelAccess, ChannelCheck, CommandContext } from './command.js';
-import { InteractionCallbacks } from './interaction-callback.js';
+import { InteractionCallbacks, multipartBody } from './interaction-callback.js';
 import { readInteraction, type AutocompleteCall, type CommandCall, type ComponentCall, type InteractionCall, type InteractionHead } from './interactions.js';
 import { answerAutocomplete, answerCommand, answerComponent, type CommandResponder, type ComponentResponder } from './respond.js';
 import type { Router } from './router.js';
@@ -306,8 +306,9 @@ export class DiscordRuntime {
   async #command(call: CommandCall, respond: Callback, ctx: CommandContext): Promise<void> {
     const router = this.#options.router;
     const { commandName, input } = call;
+    const log = () => ctx.logger;
     await this.#acknowledging((acked, burst) =>
-      answerCommand(() => this.#afterAcks(burst, ctx.budget).then(() => router.command(commandName, input, ctx)), acked(commandResponder(respond, webhookOf(this.#webhooks, call)), ['reply', 'defer']), {
+      answerCommand(() => this.#afterAcks(burst, ctx.budget).then(() => router.command(commandName, input, ctx)), acked(commandResponder(respond, webhookOf(this.#webhooks, call, log), log), ['reply', 'defer']), {
         prefersPrivate: () => (burst ? router.peekPrivate(input.user, ctx) : router.prefersPrivate(input.user, ctx)),
         deferFirst: burst,
         deadlineMs: this.#options.ackDeadlineMs,
@@ -319,9 +320,10 @@ export class DiscordRuntime {
   async #component(call: ComponentCall, respond: Callback, ctx: CommandContext): Promise<void> {
     const { customId, values, user, invokerId } = call;
     const own = invokerId === undefined || invokerId === user.userId;
+    const log = () => ctx.logger;
     await this.#acknowledging((acked, burst) => {
       const work = () => this.#afterAcks(burst, ctx.budget).then(() => this.#options.router.component(customId, values, user, invokerId, ctx));
-      const responder = acked(componentResponder(respond, webhookOf(this.#webhooks, call)), ['update', 'reply', 'deferUpdate', 'deferEphemeralReply']);
+      const responder = acked(componentResponder(respond, webhookOf(this.#webhooks, call, log), log), ['update', 'reply', 'deferUpdate', 'deferEphemeralReply']);
       return answerComponent(work, own, responder, { deadlineMs: this.#options.ackDeadlineMs, budget: ctx.budget, deferFirst: burst });
     });
   }
@@ -392,8 +394,11 @@ export function interactionWebhookRest(apiUrl: string): REST {
   return new REST({ api: apiUrl, version: '10', globalRequestsPerSecond: UNCOUNTED, agent: discordAgent() });
 }
 
-/** The initial response of one interaction: `POST /interactions/{id}/{token}/callback` (Discord: "Create Interaction Response"). */
-type Callback = (body: RESTPostAPIInteractionCallbackJSONBody) => Promise<void>;
+/**
+ * The initial response of one interaction: `POST /interactions/{id}/{token}/callback` (Discord:
+ * "Create Interaction Response"), with `files` as multipart parts when there are any.
+ */
+type Callback = (body: RESTPostAPIInteractionCallbackJSONBody, files?: ViewFile[]) => Promise<void>;
 
 /**
  * {@link Callback} of one interaction. It can be called once: Discord answers a second initial
@@ -401,16 +406,52 @@ type Callback = (body: RESTPostAPIInteractionCallbackJSONBody) => Promise<void>;
  * @throws InteractionCallbackError: 10062 (Unknown interaction) past Discord's 3 s, or any other refusal.
  */
 function callbackOf(callbacks: InteractionCallbacks, { id, token }: InteractionHead): Callback {
-  return (body) => callbacks.send(id, token, body);
+  return (body, files) => callbacks.send(id, token, body, files);
 }
 
-/** The webhook routes of one interaction's token over `rest` (no bot token: `auth: false`). */
-function webhookOf(rest: REST, { applicationId, token }: InteractionHead) {
+/** Discord's codes for an interaction that can no longer be answered this way: Unknown interaction, already acknowledged. */
+const SPENT_INTERACTION_CODES = new Set([10062, 40060]);
+
+/**
+ * Sends `payload` with `send`, its files as multipart parts. When Discord refuses a message with
+ * files (400 or 413: a file too large, a type it will not take), the same message goes again without
+ * them (src/render/view.ts, withoutFiles), so the member still gets the answer, without its chart.
+ * @throws what `send` throws otherwise.
+ */
+async function sendWithFiles(payload: MessagePayload, send: (json: Omit<MessagePayload, 'files'>, files: ViewFile[]) => Promise<void>, logger: () => Logger): Promise<void> {
+  const { json, files } = splitFiles(payload);
+  if (files.length === 0) return send(json, files);
+  try {
+    await send(json, files);
+  } catch (err) {
+    const { status, code } = (err ?? {}) as { status?: unknown; code?: unknown };
+    if ((status !== 400 && status !== 413) || SPENT_INTERACTION_CODES.has(code as number)) throw err;
+    logger().warn({ err, files: files.map((f) => ({ name: f.name, bytes: f.data.byteLength })) }, 'Discord refused the attachments: answering without them');
+    await send(splitFiles(withoutFiles(payload)).json, []);
+  }
+}
+
+/**
+ * The request options of a message for @discordjs/rest: `{ body: json }`, or with files a multipart
+ * body built here (./interaction-callback.ts, multipartBody) and passed through as it is. (The REST
+ * client's own multipart path would hand its undici's FormData to this project's undici agent, which
+ * cannot read it.)
+ */
+async function messageRequest(json: object, files: ViewFile[]): Promise<Pick<RequestData, 'body' | 'passThroughBody' | 'headers'>> {
+  if (files.length === 0) return { body: json };
+  const { body, contentType } = await multipartBody(json, files);
+  return { body, passThroughBody: true, headers: { 'Content-Type': contentType } };
+}
+
+/** The webhook routes of one interaction's token over `rest` (no bot token: `auth: false`); `logger()` hears of refused attachments. */
+function webhookOf(rest: REST, { applicationId, token }: InteractionHead, logger: () => Logger) {
   const original = Routes.webhookMessage(applicationId, token, '@original');
   return {
-    edit: async (payload: MessagePayload) => void (await rest.patch(original, { body: withoutFlags(payload), auth: false })),
+    edit: (payload: MessagePayload) =>
+      sendWithFiles(payload, async (json, files) => void (await rest.patch(original, { ...(await messageRequest(withoutFlags(json), files)), auth: false })), logger),
     deleteReply: async () => void (await rest.delete(original, { auth: false })),
-    followUp: async (payload: MessagePayload) => void (await rest.post(Routes.webhook(applicationId, token), { body: payload, auth: false })),
+    followUp: (payload: MessagePayload) =>
+      sendWithFiles(payload, async (json, files) => void (await rest.post(Routes.webhook(applicationId, token), { ...(await messageRequest(json, files)), auth: false })), logger),
   };
 }
 
@@ -418,19 +459,19 @@ function webhookOf(rest: REST, { applicationId, token }: InteractionHead) {
 const NO_FLAGS = 0 as MessageFlags;
 
 /** {@link CommandResponder} over an interaction's callback (types 4 and 5) and its webhook routes. */
-function commandResponder(respond: Callback, webhook: ReturnType<typeof webhookOf>): CommandResponder {
+function commandResponder(respond: Callback, webhook: ReturnType<typeof webhookOf>, logger: () => Logger): CommandResponder {
   return {
-    reply: (payload) => respond({ type: InteractionResponseType.ChannelMessageWithSource, data: payload }),
+    reply: (payload) => sendWithFiles(payload, (data, files) => respond({ type: InteractionResponseType.ChannelMessageWithSource, data }, files), logger),
     defer: (ephemeral) => respond({ type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: ephemeral ? MessageFlags.Ephemeral : NO_FLAGS } }),
     ...webhook,
   };
 }
 
 /** {@link ComponentResponder} over a component interaction's callback (types 4, 5, 6 and 7) and its webhook routes. */
-function componentResponder(respond: Callback, { edit, followUp }: ReturnType<typeof webhookOf>): ComponentResponder {
+function componentResponder(respond: Callback, { edit, followUp }: ReturnType<typeof webhookOf>, logger: () => Logger): ComponentResponder {
   return {
-    update: (payload) => respond({ type: InteractionResponseType.UpdateMessage, data: withoutFlags(payload) }),
-    reply: (payload) => respond({ type: InteractionResponseType.ChannelMessageWithSource, data: payload }),
+    update: (payload) => sendWithFiles(payload, (data, files) => respond({ type: InteractionResponseType.UpdateMessage, data: withoutFlags(data) }, files), logger),
+    reply: (payload) => sendWithFiles(payload, (data, files) => respond({ type: InteractionResponseType.ChannelMessageWithSource, data }, files), logger),
     deferUpdate: () => respond({ type: InteractionResponseType.DeferredMessageUpdate }),
     deferEphemeralReply: () => respond({ type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: MessageFlags.Ephemeral } }),
     edit,

@@ -4,6 +4,7 @@
  * as in Discord.
  */
 import { EventEmitter } from 'node:events';
+import { splitFiles, type MessagePayload } from '../render/view.js';
 import type { MessageEvent, PlaygroundMessage } from './protocol.js';
 
 export type { MessageEvent, MessageInteraction, PlaygroundMessage } from './protocol.js';
@@ -13,6 +14,23 @@ export const MESSAGES_PER_CHANNEL = 200;
 
 /** Discord's epoch (2015-01-01), for snowflake ids (Discord: "Snowflakes"). */
 const DISCORD_EPOCH = 1_420_070_400_000n;
+
+/**
+ * A payload as Discord shows the posted message: its files become `attachments` with a URL (here a
+ * `data:` URL, as the playground has no CDN), and an embed image of `attachment://name` shows that
+ * URL. Without files, the payload as it is.
+ */
+export function asPosted(payload: MessagePayload): MessagePayload {
+  const { json, files } = splitFiles(payload);
+  if (files.length === 0) return json;
+  const urls = new Map(files.map((f) => [f.name, `data:${f.contentType};base64,${Buffer.from(f.data).toString('base64')}`]));
+  const shown = (url: string) => (url.startsWith('attachment://') ? (urls.get(url.slice('attachment://'.length)) ?? url) : url);
+  return {
+    ...json,
+    attachments: json.attachments?.map((a) => ({ ...a, url: urls.get(a.filename) })),
+    embeds: json.embeds.map((e) => (e.image ? { ...e, image: { ...e.image, url: shown(e.image.url) } } : e)),
+  };
+}
 
 /** The messages of every playground channel. */
 export class MessageStore {
@@ -34,7 +52,7 @@ export class MessageStore {
 
   /** Adds a message (id and time assigned) and announces it. */
   create(message: Omit<PlaygroundMessage, 'id' | 'createdAt'>): PlaygroundMessage {
-    const created: PlaygroundMessage = { ...message, id: this.#nextId(), createdAt: this.#now() };
+    const created: PlaygroundMessage = { ...message, ...(message.payload ? { payload: asPosted(message.payload) } : {}), id: this.#nextId(), createdAt: this.#now() };
     const list = this.#byChannel.get(created.channelId) ?? [];
     list.push(created);
     if (list.length > MESSAGES_PER_CHANNEL) list.splice(0, list.length - MESSAGES_PER_CHANNEL);
@@ -50,7 +68,7 @@ export class MessageStore {
   update(id: string, patch: Partial<Pick<PlaygroundMessage, 'state' | 'payload' | 'published'>>): PlaygroundMessage {
     const found = this.get(id);
     if (!found) throw new Error(`Unknown Message ${id}`);
-    Object.assign(found, patch);
+    Object.assign(found, patch.payload ? { ...patch, payload: asPosted(patch.payload) } : patch);
     this.#emit({ type: 'message', message: found });
     return found;
   }

@@ -4,7 +4,7 @@
  * (action rows, buttons, select menus) and "Create Message" (content, embeds).
  */
 import { ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
-import type { View } from './view.js';
+import type { View, ViewFile } from './view.js';
 
 /** The limits, in characters (UTF-16 code units, which never undercount Discord's count) or items. */
 export const LIMITS = {
@@ -30,6 +30,11 @@ export const LIMITS = {
   customId: 100,
   autocompleteChoices: 25,
   choiceName: 100,
+  /** Files a message may carry (Discord: "Uploading Files"). */
+  files: 10,
+  /** Bytes of all a message's files together: Discord's smallest upload limit. */
+  fileBytes: 8 * 1024 * 1024,
+  attachmentDescription: 1024,
 } as const;
 
 const ELLIPSIS = '…';
@@ -193,13 +198,51 @@ function fitRow(row: Row): Row {
   return { ...row, components: select ? [select] : components };
 }
 
+/** A file name Discord keeps as it is: anything but letters, digits, `-`, `_` and `.` becomes `_`; at most 100 characters. */
+export function safeFileName(name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9._-]/g, '_').slice(-100);
+  return safe === '' || /^\.+$/.test(safe) ? 'file' : safe;
+}
+
+/** The files that fit: at most {@link LIMITS.files}, in order, while their bytes stay within {@link LIMITS.fileBytes}; names made safe and unique. */
+function fitFiles(files: ViewFile[]): ViewFile[] {
+  const kept: ViewFile[] = [];
+  const names = new Set<string>();
+  let bytes = 0;
+  for (const f of files) {
+    if (kept.length === LIMITS.files) break;
+    if (bytes + f.data.byteLength > LIMITS.fileBytes) continue;
+    const name = safeFileName(f.name);
+    if (names.has(name)) continue;
+    names.add(name);
+    bytes += f.data.byteLength;
+    kept.push({ ...f, name, ...(f.description ? { description: truncate(f.description, LIMITS.attachmentDescription) } : {}) });
+  }
+  return kept;
+}
+
 /**
  * The view within every Discord limit: content 2,000; at most 10 embeds, each within the per-field
  * limits and all within 6,000 characters; at most 5 action rows of 5 buttons or one select menu of
- * 25 options. Never throws; text is cut with an ellipsis, never mid-character.
+ * 25 options; at most 10 files of 8 MB in all, with safe names (a file over the limit is left out, and
+ * so is an embed image that showed it). Never throws; text is cut with an ellipsis, never mid-character.
  */
 export function fitView(view: View): View {
   const out: View = { ...view };
+  if (out.files) {
+    const kept = fitFiles(out.files);
+    const names = new Set(kept.map((f) => f.name));
+    // An image of a file that is not sent would show a broken link: drop it. Names were made safe, so match them the same way.
+    const imageOf = (url: string) => (url.startsWith('attachment://') ? safeFileName(url.slice('attachment://'.length)) : undefined);
+    if (out.embeds && kept.length !== out.files.length) {
+      out.embeds = out.embeds.map((e) => {
+        const file = e.image && imageOf(e.image.url);
+        return file !== undefined && !names.has(file) ? { ...e, image: undefined } : e;
+      });
+    }
+    if (out.embeds) out.embeds = out.embeds.map((e) => (e.image && imageOf(e.image.url) !== undefined ? { ...e, image: { ...e.image, url: `attachment://${imageOf(e.image.url)}` } } : e));
+    out.files = kept.length > 0 ? kept : undefined;
+  }
   if (out.content !== undefined) out.content = truncate(out.content, LIMITS.content);
   if (out.embeds) out.embeds = fitTotal(out.embeds.slice(0, LIMITS.embeds).map(fitEmbed));
   if (out.components) out.components = out.components.filter((r) => r.components.length > 0).slice(0, LIMITS.actionRows).map(fitRow);

@@ -14,6 +14,8 @@ function shown(markdown: string): string {
  * Renders a message payload (already within limits) as text: embeds, then components with their
  * custom IDs. Escapes in the texts Discord renders as markdown are resolved, as Discord shows them.
  */
+const kilobytes = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024)).toLocaleString('en')} KB`;
+
 export function payloadToText(payload: MessagePayload): string {
   const out: string[] = [];
   if (payload.flags & 64) out.push('(only you can see this)');
@@ -42,5 +44,6 @@ export function payloadToText(payload: MessagePayload): string {
     });
     out.push(parts.join('\n'));
   }
+  if (payload.files?.length) out.push(payload.files.map((f) => `attachment: ${f.name} (${f.contentType}, ${kilobytes(f.data.byteLength)})`).join('\n'));
   return out.filter(Boolean).join('\n\n');
 }

@@ -5,6 +5,20 @@
 import { MessageFlags, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
 import { fitView } from './limits.js';
 
+/**
+ * A file attached to a message (a chart). An embed shows it with `image: { url: 'attachment://' + name }`
+ * (Discord: "Uploading Files", "Using Attachments within Embeds").
+ */
+export interface ViewFile {
+  /** The file name Discord shows and `attachment://` refers to: letters, digits, `-`, `_` and `.` only. */
+  name: string;
+  /** The file's bytes. */
+  data: Uint8Array;
+  contentType: 'image/png';
+  /** Alt text for screen readers, at most 1,024 characters. */
+  description?: string;
+}
+
 /** A message to show. */
 export interface View {
   content?: string;
@@ -16,6 +30,8 @@ export interface View {
   allowedRoleIds?: string[];
   /** Set by the router on error views (the CLI exits non-zero for them); never sent to Discord. */
   isError?: boolean;
+  /** Files uploaded with the message (charts), at most 10 and 8 MB in all (src/render/limits.ts). */
+  files?: ViewFile[];
 }
 
 /** Colour of error embeds (Discord red). */
@@ -30,6 +46,9 @@ export function errorMessageView(message: string): View {
  * The exact message payload sent to Discord for a view (Discord: "Create Message" JSON params):
  * `{content, embeds, components, flags, allowed_mentions}`, within every limit. `flags` is 64
  * (EPHEMERAL) for an ephemeral view, else 0. Mentions are parsed for nothing but the allowed roles.
+ * A view with files also has `attachments` (`{id, filename, description}`, id = the file's index) and
+ * `files`, which are never JSON: a transport sends them as the multipart parts `files[n]` beside a
+ * `payload_json` part holding the rest ({@link splitFiles}).
  */
 export interface MessagePayload {
   content: string;
@@ -37,6 +56,25 @@ export interface MessagePayload {
   components: APIActionRowComponent<APIComponentInMessageActionRow>[];
   flags: number;
   allowed_mentions: { parse: []; roles?: string[] };
+  /** `url` only on a posted message (the playground's, src/playground/messages.ts); never sent. */
+  attachments?: { id: number; filename: string; description?: string; url?: string }[];
+  files?: ViewFile[];
+}
+
+/** A payload's JSON part (everything but `files`) and its files ([] without any). */
+export function splitFiles<P extends { files?: ViewFile[] }>(payload: P): { json: Omit<P, 'files'>; files: ViewFile[] } {
+  const { files, ...json } = payload;
+  return { json, files: files ?? [] };
+}
+
+/**
+ * The payload without its files: no `attachments`, and no embed image that showed one
+ * (`attachment://…`). What is sent when Discord refuses the upload, so the answer still arrives.
+ */
+export function withoutFiles<P extends MessagePayload>(payload: P): P {
+  const { files: _files, attachments: _attachments, ...rest } = payload;
+  const embeds = rest.embeds.map((e) => (e.image?.url.startsWith('attachment://') ? { ...e, image: undefined } : e));
+  return { ...rest, embeds } as P;
 }
 
 /** Builds the {@link MessagePayload} of a view, applying {@link fitView}. */
@@ -48,5 +86,11 @@ export function toMessagePayload(view: View): MessagePayload {
     components: fitted.components ?? [],
     flags: fitted.ephemeral ? MessageFlags.Ephemeral : 0,
     allowed_mentions: fitted.allowedRoleIds?.length ? { parse: [], roles: fitted.allowedRoleIds } : { parse: [] },
+    ...(fitted.files?.length
+      ? {
+          attachments: fitted.files.map((f, id) => ({ id, filename: f.name, ...(f.description ? { description: f.description } : {}) })),
+          files: fitted.files,
+        }
+      : {}),
   };
 }

@@ -41,6 +41,22 @@ describe('InteractionCallbacks', () => {
     expect(JSON.parse(seen[0]!.body)).toEqual({ type: 5, data: { flags: 64 } });
   });
 
+  it('sends files as multipart/form-data: the JSON in payload_json, each file in files[n]', async () => {
+    const { url, seen } = await api((res) => res.writeHead(204).end());
+    const raw: Buffer[] = [];
+    server!.prependListener('request', (req: IncomingMessage) => req.on('data', (c: Buffer) => raw.push(c)));
+    callbacks = new InteractionCallbacks(url, 4);
+    const data = new Uint8Array([137, 80, 78, 71, 1, 2, 3]);
+    await callbacks.send('555', 'tok', { type: 4, data: { content: 'x', attachments: [{ id: 0, filename: 'chart.png' }] } }, [{ name: 'chart.png', data, contentType: 'image/png' }]);
+    expect(seen[0]!.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    const form = await new Response(Buffer.concat(raw), { headers: { 'content-type': seen[0]!.headers['content-type']! } }).formData();
+    expect(JSON.parse(form.get('payload_json') as string)).toEqual({ type: 4, data: { content: 'x', attachments: [{ id: 0, filename: 'chart.png' }] } });
+    const file = form.get('files[0]') as File;
+    expect(file.name).toBe('chart.png');
+    expect(file.type).toBe('image/png');
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(data);
+  });
+
   it("throws Discord's JSON error code and message, and never the token", async () => {
     const { url } = await api((res) => res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Unknown interaction', code: 10062 })));
     callbacks = new InteractionCallbacks(url, 4);

@@ -35,6 +35,17 @@ export interface RestCall {
   /** When the fake received it, ms since the Unix epoch (compare with {@link createdAtOf} an interaction's id). */
   receivedAt: number;
   authorization?: string;
+  /** The files of a multipart/form-data request (its `payload_json` part is `body`). */
+  files?: UploadedFile[];
+}
+
+/** One file part of a multipart request, as Discord receives uploads ("Uploading Files"). */
+export interface UploadedFile {
+  /** The part's name: `files[n]`. */
+  field: string;
+  filename: string;
+  contentType: string;
+  data: Buffer;
 }
 
 export interface FakeDiscord {
@@ -47,6 +58,8 @@ export interface FakeDiscord {
   channelMessages: Map<string, Record<string, unknown>[]>;
   /** Makes sends to a channel fail with this status and Discord JSON error code (undefined: stop failing). */
   failChannel(channelId: string, failure?: { status: number; code: number; message: string }): void;
+  /** Makes every request with files (multipart) fail with this status and Discord JSON error code (undefined: stop failing). */
+  refuseUploads(failure?: { status: number; code: number; message: string }): void;
   /** Delays every channel-message answer by `ms` (to catch a process in the middle of a fan-out). */
   setChannelDelay(ms: number): void;
   /** Sends INTERACTION_CREATE with `interaction` and returns the time it was sent (ms since start). */
@@ -395,16 +408,40 @@ async function sendGeneratedGuilds(ws: WebSocket, session: { sequence: number },
   return true;
 }
 
-function readBody(req: IncomingMessage): Promise<unknown> {
+/**
+ * A request's body: JSON parsed (or the text when it is not JSON); for multipart/form-data, the
+ * `payload_json` part parsed, and the file parts.
+ */
+function readBody(req: IncomingMessage): Promise<{ body: unknown; files?: UploadedFile[] }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
+      const raw = Buffer.concat(chunks);
+      const type = req.headers['content-type'] ?? '';
+      if (type.startsWith('multipart/form-data')) {
+        void new Response(raw, { headers: { 'content-type': type } })
+          .formData()
+          .then(async (form) => {
+            const files: UploadedFile[] = [];
+            let body: unknown;
+            for (const [field, value] of form.entries()) {
+              if (typeof value === 'string') {
+                if (field === 'payload_json') body = JSON.parse(value);
+              } else {
+                files.push({ field, filename: (value as File).name, contentType: value.type, data: Buffer.from(await value.arrayBuffer()) });
+              }
+            }
+            resolve({ body, files });
+          })
+          .catch(() => resolve({ body: raw.toString('utf8') }));
+        return;
+      }
+      const text = raw.toString('utf8');
       try {
-        resolve(text ? JSON.parse(text) : undefined);
+        resolve({ body: text ? JSON.parse(text) : undefined });
       } catch {
-        resolve(text);
+        resolve({ body: text });
       }
     });
   });
@@ -428,6 +465,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   let latest: WebSocket | undefined;
   const channelMessages = new Map<string, Record<string, unknown>[]>();
   const failures = new Map<string, { status: number; code: number; message: string }>();
+  let uploadFailure: { status: number; code: number; message: string } | undefined;
   const nonces = new Map<string, Record<string, unknown>>();
   let channelDelayMs = 0;
   let identify: unknown;
@@ -468,8 +506,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
 
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
-    const body = await readBody(req);
-    const call: RestCall = { method: req.method ?? 'GET', path: decodeURIComponent(url.pathname).replace(/^\/api\/v\d+/, ''), query: url.search, body, at: performance.now() - started, receivedAt: Date.now(), authorization: req.headers.authorization };
+    const { body, files } = await readBody(req);
+    const call: RestCall = { method: req.method ?? 'GET', path: decodeURIComponent(url.pathname).replace(/^\/api\/v\d+/, ''), query: url.search, body, at: performance.now() - started, receivedAt: Date.now(), authorization: req.headers.authorization, ...(files ? { files } : {}) };
     calls.push(call);
     for (const w of [...waiters]) if (w.test(call)) {
       waiters.splice(waiters.indexOf(w), 1);
@@ -491,6 +529,14 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         return;
       }
       window.push(now);
+    }
+    if (files) {
+      if (uploadFailure) return json(uploadFailure.status, { message: uploadFailure.message, code: uploadFailure.code });
+      // Discord: every attachment of the JSON names a part files[id] with that file name; anything else is an invalid form body.
+      const b = body as { attachments?: unknown; data?: { attachments?: unknown } } | undefined;
+      const attachments = (b?.data?.attachments ?? b?.attachments ?? []) as { id?: unknown; filename?: unknown }[];
+      const matched = Array.isArray(attachments) && attachments.every((a) => files.some((f) => f.field === `files[${String(a.id)}]` && f.filename === a.filename));
+      if (!matched || attachments.length !== files.length) return json(400, { message: 'Invalid Form Body', code: 50035 });
     }
     if (p === '/gateway/bot') return json(200, { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 1 } });
     if (p === '/gateway') return json(200, { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}` });
@@ -617,6 +663,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     channelMessages,
     setChannelDelay(ms) {
       channelDelayMs = ms;
+    },
+    refuseUploads(failure) {
+      uploadFailure = failure;
     },
     failChannel(channelId, failure) {
       if (failure) failures.set(channelId, failure);

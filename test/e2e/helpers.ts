@@ -5,6 +5,7 @@ import { commands } from '../../commands/index.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
 import { Router } from '../../src/discord/router.js';
+import type { CommandModule } from '../../src/discord/command.js';
 import { createDiscordClient, discordChannelAccess, DiscordRuntime } from '../../src/discord/runtime.js';
 
 import { createCommandContext } from '../../src/services.js';
@@ -15,10 +16,11 @@ import type { Replica } from '../../src/replica/server.js';
 import { capturingLogger, clientFor } from '../helpers/replica.js';
 import type { FakeDiscord } from './fake-discord.js';
 
-export async function bootBot(discord: FakeDiscord, r: Replica) {
+/** Boots the bot with `modules` (default: every command of the bot). */
+export async function bootBot(discord: FakeDiscord, r: Replica, modules: CommandModule[] = commands) {
   const { logger, lines } = capturingLogger(['fake-bot-token-xyz']);
   const api = clientFor(r, { cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }) }), timeoutMs: 8_000 });
-  const router = new Router(commands);
+  const router = new Router(modules);
   const client: Client = createDiscordClient(discord.apiUrl);
   const state = memoryState();
   const tester = createFeedTester(api, state.settings, discordFeedTransport(client.rest));

@@ -124,3 +124,46 @@ describe('fitView keeps every message within Discord limits', () => {
     expect(toMessagePayload({ allowedRoleIds: ['123'] }).allowed_mentions).toEqual({ parse: [], roles: ['123'] });
   });
 });
+
+describe('fitView keeps files within Discord limits', () => {
+  const file = (name: string, bytes: number) => ({ name, data: new Uint8Array(bytes), contentType: 'image/png' as const });
+
+  it('keeps at most 10 files and 8 MB in all, in order, and drops the embed image of a file left out', () => {
+    const files = [file('a.png', 5 * 1024 * 1024), file('big.png', 4 * 1024 * 1024), ...Array.from({ length: 12 }, (_, i) => file(`c${i}.png`, 10))];
+    const view = fitView({ embeds: [{ title: 'A', image: { url: 'attachment://a.png' } }, { title: 'Big', image: { url: 'attachment://big.png' } }], files });
+    expect(view.files!.map((f) => f.name)).toEqual(['a.png', ...Array.from({ length: 9 }, (_, i) => `c${i}.png`)]);
+    expect(view.embeds![0]!.image).toEqual({ url: 'attachment://a.png' });
+    expect(view.embeds![1]!.image).toBeUndefined();
+    expect(view.files!.reduce((n, f) => n + f.data.byteLength, 0)).toBeLessThanOrEqual(LIMITS.fileBytes);
+  });
+
+  it('makes file names safe and keeps the embed image pointing at the safe name', () => {
+    const view = fitView({ embeds: [{ image: { url: 'attachment://rank history é.png' } }], files: [file('rank history é.png', 10), file('rank_history__.png', 10)] });
+    expect(view.files!.map((f) => f.name)).toEqual(['rank_history__.png']);
+    expect(view.embeds![0]!.image!.url).toBe('attachment://rank_history__.png');
+  });
+
+  it('lists the files as attachments by index in the payload, with their descriptions cut to 1,024 characters', () => {
+    const payload = toMessagePayload({ embeds: [{ image: { url: 'attachment://a.png' } }], files: [{ ...file('a.png', 3), description: 'x'.repeat(2000) }, file('b.png', 3)] });
+    expect(payload.attachments).toEqual([
+      { id: 0, filename: 'a.png', description: `${'x'.repeat(1023)}…` },
+      { id: 1, filename: 'b.png' },
+    ]);
+    expect(payload.files!.map((f) => f.name)).toEqual(['a.png', 'b.png']);
+    expect(toMessagePayload({ content: 'no files' })).not.toHaveProperty('attachments');
+  });
+
+  it('never sends more than Discord takes, whatever the files (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ name: fc.string({ maxLength: 120 }), bytes: fc.integer({ min: 0, max: 3 * 1024 * 1024 }) }), { maxLength: 15 }), (specs) => {
+        const view = fitView({ files: specs.map((s) => file(s.name, s.bytes)) });
+        const kept = view.files ?? [];
+        expect(kept.length).toBeLessThanOrEqual(LIMITS.files);
+        expect(kept.reduce((n, f) => n + f.data.byteLength, 0)).toBeLessThanOrEqual(LIMITS.fileBytes);
+        expect(new Set(kept.map((f) => f.name)).size).toBe(kept.length);
+        for (const f of kept) expect(f.name).toMatch(/^[A-Za-z0-9._-]{1,100}$/);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -23,7 +23,8 @@ export interface RenderEnv {
 
 /** An image URL through the playground's proxy (the real image when reachable, a placeholder otherwise). */
 export const proxied = (url: string | undefined, kind: 'thumbnail' | 'image' | 'icon'): string | undefined =>
-  url ? `/img?kind=${kind}&src=${encodeURIComponent(url)}` : undefined;
+  // An attached file (a chart) is already here, as a data: URL (src/playground/messages.ts, asPosted).
+  url ? (url.startsWith('data:image/') ? url : `/img?kind=${kind}&src=${encodeURIComponent(url)}`) : undefined;
 
 export const avatarOf = (id: string) => `/avatar/${id}.svg`;
 
