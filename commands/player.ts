@@ -32,7 +32,8 @@ import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { gameModeName, heroName, isRankedMode } from '../src/render/names.js';
 import { heroDisplayName } from '../src/hero-directory.js';
 import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
-import type { View } from '../src/render/view.js';
+import type { View, ViewFile } from '../src/render/view.js';
+import { chartFile, heroPerformanceSpec, rankHistorySpec } from '../src/render/charts.js';
 import { t } from '../src/strings.js';
 import { encodeMatchOrigin, matchView } from './match.js';
 
@@ -267,9 +268,13 @@ function listPage<T>(items: T[], page: number, line: (item: T, index: number) =>
   return { description: lines.join('\n') || empty, pages, page: p };
 }
 
-type Section = { embed: APIEmbed; pages: number; page: number; extra?: APIActionRowComponent<APIComponentInMessageActionRow>[]; fetched?: Fetched<unknown> };
+type Section = { embed: APIEmbed; pages: number; page: number; extra?: APIActionRowComponent<APIComponentInMessageActionRow>[]; fetched?: Fetched<unknown>; files?: ViewFile[] };
 
-function heroesSection(p: PlayerProfile, which: 'ranked' | 'unranked', page: number, look: Lookups): Section {
+/** The section's embed showing `file` as its image, with the file; the embed alone without a file. */
+const withChart = (section: Section, file: ViewFile | undefined): Section =>
+  file ? { ...section, embed: { ...section.embed, image: { url: `attachment://${file.name}` } }, files: [file] } : section;
+
+async function heroesSection(p: PlayerProfile, which: 'ranked' | 'unranked', page: number, look: Lookups, ctx: CommandContext): Promise<Section> {
   const heroes = (which === 'ranked' ? p.heroes_ranked : p.heroes_unranked).filter((h) => h.matches > 0).sort((a, b) => (b.play_time ?? 0) - (a.play_time ?? 0));
   const list = listPage(
     heroes,
@@ -278,7 +283,12 @@ function heroesSection(p: PlayerProfile, which: 'ranked' | 'unranked', page: num
       `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}** · ${duration(h.play_time)} · ${plural(h.matches, 'match', 'matches')} · ${percent(h.win_rate)} · ${kda(h.kills, h.deaths, h.assists)}${h.hit_rate === null ? '' : ` · ${ratioPercent(h.hit_rate)} hits`}`,
     `No ${which} matches in ${coverage(p, look)}.`,
   );
-  return { embed: { ...base(p, which, look), description: list.description }, pages: list.pages, page: list.page };
+  const section: Section = { embed: { ...base(p, which, look), description: list.description }, pages: list.pages, page: list.page };
+  const spec = heroPerformanceSpec(`${p.name} · ${SECTION_LABELS[which].toLowerCase()} · ${coverage(p, look)}`, heroes.map((h) => ({ ...h, play_time: h.play_time ?? 0 })), (h) => ({
+    name: heroLabel(look, h.hero_id, h.hero_name),
+    role: look.hero(h.hero_id)?.role ?? null,
+  }));
+  return withChart(section, await chartFile(ctx.charts, spec, `${which}-heroes.png`, `Play time, win rate and KDA of ${p.name}'s ${which} heroes`, ctx.logger));
 }
 
 /** Rows of the recent matches, and the select that opens each of them. */
@@ -343,7 +353,7 @@ async function matchesSection(p: PlayerProfile, page: number, look: Lookups, ctx
   };
 }
 
-function rankHistorySection(p: PlayerProfile, page: number, look: Lookups): Section {
+async function rankHistorySection(p: PlayerProfile, page: number, look: Lookups, ctx: CommandContext): Promise<Section> {
   const seasons = seasonRanks(p).reverse();
   const table = seasons.map((s) => {
     const peak = s.peakScore === null ? '' : ` · peak ${s.peakTier ? `${s.peakTier} ` : ''}${rankScore(s.peakScore)}`;
@@ -362,7 +372,10 @@ function rankHistorySection(p: PlayerProfile, page: number, look: Lookups): Sect
     table.length > 0 ? 'No recent rank changes listed.' : 'No ranked seasons or rank changes listed.',
   );
   const fields: APIEmbedField[] = table.length > 0 ? [{ name: 'Ranked seasons', value: truncate(table.join('\n'), LIMITS.fieldValue), inline: false }] : [];
-  return { embed: { ...base(p, 'rank-history', look), fields, description: changes.length > 0 ? `**Recent rank changes**\n${list.description}` : list.description }, pages: list.pages, page: list.page };
+  const section: Section = { embed: { ...base(p, 'rank-history', look), fields, description: changes.length > 0 ? `**Recent rank changes**\n${list.description}` : list.description }, pages: list.pages, page: list.page };
+  const now = rankSummary(p, null);
+  const spec = rankHistorySpec(p, { tier: now.tier, score: now.score }, currentSeason(p)?.name ?? 'This season');
+  return withChart(section, await chartFile(ctx.charts, spec, 'rank-history.png', `Rank score of ${p.name} over time, by season`, ctx.logger));
 }
 
 async function section(p: PlayerProfile, which: PlayerSection, page: number, look: Lookups, ctx: CommandContext): Promise<Section> {
@@ -375,7 +388,7 @@ async function section(p: PlayerProfile, which: PlayerSection, page: number, loo
       return { embed: profileEmbed(p, look), pages: 1, page: 1, extra: [updateRow(p.uid)] };
     case 'ranked':
     case 'unranked':
-      return heroesSection(p, which, page, look);
+      return heroesSection(p, which, page, look, ctx);
     case 'matchups': {
       const rows = p.hero_matchups.filter((m) => m.matches > 0 && m.hero_id !== null && !/^unknown$/i.test(m.hero_name ?? '')).sort((a, b) => b.matches - a.matches);
       return simple(
@@ -402,7 +415,7 @@ async function section(p: PlayerProfile, which: PlayerSection, page: number, loo
         'No teammates listed.',
       );
     case 'rank-history':
-      return rankHistorySection(p, page, look);
+      return rankHistorySection(p, page, look, ctx);
     case 'matches': {
       const s = await matchesSection(p, page, look, ctx);
       return { ...s, extra: [...(s.extra ?? []), updateRow(p.uid)] };
@@ -425,7 +438,7 @@ export async function playerView(
   const footer = staleFooter(s.fetched?.stale ? s.fetched : fetched);
   const embed = footer ? { ...s.embed, footer } : s.embed;
   const nav = pageRow('pl.p', [p.uid, seasonArg(season), which], s.page, s.pages);
-  return { embeds: [embed], components: [sectionMenu(p.uid, seasonArg(season), which), ...(s.extra ?? []).slice(0, 1), ...(nav ? [nav] : []), ...(s.extra ?? []).slice(1)] };
+  return { embeds: [embed], components: [sectionMenu(p.uid, seasonArg(season), which), ...(s.extra ?? []).slice(0, 1), ...(nav ? [nav] : []), ...(s.extra ?? []).slice(1)], ...(s.files ? { files: s.files } : {}) };
 }
 
 const sectionOf = (value: string | undefined): PlayerSection => ((PLAYER_SECTIONS as readonly string[]).includes(value ?? '') ? (value as PlayerSection) : 'profile');

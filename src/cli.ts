@@ -155,7 +155,7 @@ async function main(argv: string[]): Promise<number> {
   const services = await createApiServices(config, logger, faultsFromEnv(process.env));
   if (services.replica) process.stderr.write('cli: no RIVALS_API_KEY, so this runs on the in-process API replica\n');
   try {
-    const ctx: CommandContext = { ...createCommandContext(services.api, services.state, services.cacheStore), logger };
+    const ctx: CommandContext = { ...createCommandContext(services.api, services.state, services.cacheStore, undefined, undefined, undefined, services.charts), logger };
     let view: View = await router.command(parsed.command, parsed.input, ctx);
     let payload = toMessagePayload(view);
     for (const press of parsed.presses) {

@@ -96,7 +96,7 @@ if (!config.discord.token || playgroundAsked) {
   const settings = services.state.settings;
   const runtime = new DiscordRuntime(client, {
     router: new Router(commands),
-    context: createCommandContext(services.api, services.state, services.cacheStore, discordChannelAccess(client), Date.now, createFeedTester(services.api, settings, transport)),
+    context: createCommandContext(services.api, services.state, services.cacheStore, discordChannelAccess(client), Date.now, createFeedTester(services.api, settings, transport), services.charts),
     logger: logger.child({ component: 'discord' }),
     budgetMs: config.interactionBudgetMs,
   });

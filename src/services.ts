@@ -14,6 +14,8 @@ import { HeroDirectory } from './hero-directory.js';
 import { MapDirectory } from './map-directory.js';
 import type { ChannelAccess, CommandContext } from './discord/command.js';
 import type { FeedTester } from './feeds/test-post.js';
+import { createChartRenderer, type ChartRenderer } from './charts/renderer.js';
+import { cachedCharts } from './render/charts.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { Faults } from './replica/faults.js';
@@ -32,7 +34,9 @@ export interface ApiServices {
   replica?: Replica;
   /** `real` for the configured API, `replica` offline. */
   mode: 'real' | 'replica';
-  /** Stops the limiter, closes connections, the cache store and the replica. */
+  /** Draws the charts of answers in a worker thread, started on the first chart (src/charts/renderer.ts), with recent charts kept. */
+  charts: ChartRenderer;
+  /** Stops the limiter, closes connections, the chart threads, the cache store and the replica. */
   close(): Promise<void>;
 }
 
@@ -59,6 +63,7 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
     limiter,
     logger: logger.child({ component: 'api' }),
   });
+  const charts = cachedCharts(createChartRenderer());
   return {
     api,
     state,
@@ -67,9 +72,11 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
     limiter,
     replica,
     mode: replica ? 'replica' : 'real',
+    charts,
     close: async () => {
       limiter.stop();
       await api.close();
+      await charts.close();
       await closeCacheStore(store);
       await state.close();
       await replica?.close();
@@ -88,10 +95,12 @@ export function createCommandContext(
   channels: ChannelAccess = OFFLINE_CHANNELS,
   now: () => number = Date.now,
   feedTester?: FeedTester,
+  charts?: ChartRenderer,
 ): Omit<CommandContext, 'logger'> {
   return {
     channels,
     feedTester,
+    charts,
     api,
     heroes: new HeroDirectory(api),
     maps: new MapDirectory(api),

@@ -13,6 +13,7 @@ import type { AccountLinksRepository } from '../store/account-links.js';
 import type { GuildSettingsRepository } from '../store/guild-settings.js';
 import type { RecentLookups } from '../store/recent-lookups.js';
 import type { FeedTester } from '../feeds/test-post.js';
+import type { ChartRenderer } from '../charts/renderer.js';
 
 /** Who asked, and where. */
 export interface Invoker {
@@ -51,6 +52,8 @@ export interface CommandContext {
   channels: ChannelAccess;
   /** Test posts to feed channels; absent without Discord (the CLI). */
   feedTester?: FeedTester;
+  /** Draws charts off the event loop (src/charts/renderer.ts); absent: answers have no charts. */
+  charts?: ChartRenderer;
   logger: Logger;
   now: () => number;
   /** The interaction's time budget from its creation (src/deadline.ts); absent outside an interaction (feeds, the CLI). */

@@ -448,7 +448,7 @@ function webhookOf(rest: REST, { applicationId, token }: InteractionHead, logger
   const original = Routes.webhookMessage(applicationId, token, '@original');
   return {
     edit: (payload: MessagePayload) =>
-      sendWithFiles(payload, async (json, files) => void (await rest.patch(original, { ...(await messageRequest(withoutFlags(json), files)), auth: false })), logger),
+      sendWithFiles(payload, async (json, files) => void (await rest.patch(original, { ...(await messageRequest(replacingFiles(withoutFlags(json)), files)), auth: false })), logger),
     deleteReply: async () => void (await rest.delete(original, { auth: false })),
     followUp: (payload: MessagePayload) =>
       sendWithFiles(payload, async (json, files) => void (await rest.post(Routes.webhook(applicationId, token), { ...(await messageRequest(json, files)), auth: false })), logger),
@@ -470,13 +470,22 @@ function commandResponder(respond: Callback, webhook: ReturnType<typeof webhookO
 /** {@link ComponentResponder} over a component interaction's callback (types 4, 5, 6 and 7) and its webhook routes. */
 function componentResponder(respond: Callback, { edit, followUp }: ReturnType<typeof webhookOf>, logger: () => Logger): ComponentResponder {
   return {
-    update: (payload) => sendWithFiles(payload, (data, files) => respond({ type: InteractionResponseType.UpdateMessage, data: withoutFlags(data) }, files), logger),
+    update: (payload) => sendWithFiles(payload, (data, files) => respond({ type: InteractionResponseType.UpdateMessage, data: replacingFiles(withoutFlags(data)) }, files), logger),
     reply: (payload) => sendWithFiles(payload, (data, files) => respond({ type: InteractionResponseType.ChannelMessageWithSource, data }, files), logger),
     deferUpdate: () => respond({ type: InteractionResponseType.DeferredMessageUpdate }),
     deferEphemeralReply: () => respond({ type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: MessageFlags.Ephemeral } }),
     edit,
     followUp,
   };
+}
+
+/**
+ * An edit that replaces the message's files: Discord keeps a message's attachments through an edit
+ * that does not list them, and shows one no embed refers to below the message. So an edit without
+ * files says `attachments: []` (a section without a chart after one with a chart shows none).
+ */
+function replacingFiles<T extends { attachments?: unknown[] }>(json: T): T {
+  return json.attachments ? json : { ...json, attachments: [] };
 }
 
 function withoutFlags<T extends { flags?: unknown }>(options: T): Omit<T, 'flags'> {

@@ -71,7 +71,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   const transport = playgroundFeedTransport(messages);
   const state = await openState({ dataDir: o.config.dataDir, file: PLAYGROUND_STATE_FILE, importLegacy: false, logger });
   const settings = state.settings;
-  const context = createCommandContext(o.services.api, state, o.services.cacheStore, playgroundChannelAccess(), Date.now, createFeedTester(o.services.api, settings, transport));
+  const context = createCommandContext(o.services.api, state, o.services.cacheStore, playgroundChannelAccess(), Date.now, createFeedTester(o.services.api, settings, transport), o.services.charts);
   const router = new Router(modules);
   const interactions = new PlaygroundInteractions({ router, context, messages, logger, ackDeadlineMs: o.ackDeadlineMs, budgetMs: o.config.interactionBudgetMs });
   const feedLogger = o.logger.child({ component: 'playground-feeds' });

@@ -6,6 +6,7 @@ import { ResponseCache } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
 import { Router } from '../../src/discord/router.js';
 import type { CommandModule } from '../../src/discord/command.js';
+import type { ChartRenderer } from '../../src/charts/renderer.js';
 import { createDiscordClient, discordChannelAccess, DiscordRuntime } from '../../src/discord/runtime.js';
 
 import { createCommandContext } from '../../src/services.js';
@@ -17,14 +18,14 @@ import { capturingLogger, clientFor } from '../helpers/replica.js';
 import type { FakeDiscord } from './fake-discord.js';
 
 /** Boots the bot with `modules` (default: every command of the bot). */
-export async function bootBot(discord: FakeDiscord, r: Replica, modules: CommandModule[] = commands) {
+export async function bootBot(discord: FakeDiscord, r: Replica, modules: CommandModule[] = commands, charts?: ChartRenderer) {
   const { logger, lines } = capturingLogger(['fake-bot-token-xyz']);
   const api = clientFor(r, { cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }) }), timeoutMs: 8_000 });
   const router = new Router(modules);
   const client: Client = createDiscordClient(discord.apiUrl);
   const state = memoryState();
   const tester = createFeedTester(api, state.settings, discordFeedTransport(client.rest));
-  const context = createCommandContext(api, state, new Keyv({ store: new LruStore(1000) }), discordChannelAccess(client), Date.now, tester);
+  const context = createCommandContext(api, state, new Keyv({ store: new LruStore(1000) }), discordChannelAccess(client), Date.now, tester, charts);
   const runtime = new DiscordRuntime(client, { router, context, logger });
   const ready = new Promise<void>((resolve) => client.once('clientReady', () => resolve()));
   await client.login('fake-bot-token-xyz');

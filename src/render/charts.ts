@@ -1,0 +1,152 @@
+/**
+ * Charts in answers (issue 13): the chart specs of a profile's sections, built from the parsed API
+ * data (src/charts/specs.ts says what each chart shows), and their PNGs as files of a View, drawn by
+ * the worker pool (src/charts/renderer.ts) and kept in a small byte-bounded cache so that paging
+ * through a section does not draw the same chart again.
+ *
+ * A chart is never what an answer waits on to exist: without a renderer (tests), past the
+ * interaction's deadline, or when the render fails, the answer goes out without it and the log says why.
+ */
+import { LRUCache } from 'lru-cache';
+import type { PlayerProfile } from '../api/schemas.js';
+import type { ChartRenderer } from '../charts/renderer.js';
+import type { ChartSpec, HeroPerformanceChart, RankHistoryChart, RankPoint } from '../charts/specs.js';
+import { currentDeadline } from '../deadline.js';
+import type { Logger } from '../logger.js';
+import { seasonFromIndex } from '../game/seasons.js';
+import type { HeroTotals } from '../game/profile.js';
+import type { ViewFile } from './view.js';
+
+/** Longest a chart may take when the answer has no deadline (the CLI), ms. */
+export const CHART_TIMEOUT_MS = 10_000;
+/** Time kept back from the answer's deadline for sending it once the chart is drawn, ms. */
+const CHART_RESERVE_MS = 300;
+
+/**
+ * Rank score over time for a profile's rank history (`rank_history`: the score after each ranked
+ * match), one line per season. A change's season is that of the profile's recent match nearest in time
+ * (recent matches carry their season; rank changes do not); without any, one line named `fallbackSeason`.
+ * Changes without a time or a score are left out. `current` marks the tier and score shown now.
+ */
+export function rankHistorySpec(
+  p: Pick<PlayerProfile, 'name' | 'rank_history' | 'recent_matches'>,
+  current: { tier: string | null; score: number | null },
+  fallbackSeason: string,
+): RankHistoryChart {
+  const dated = p.recent_matches
+    .flatMap((m) => {
+      const season = seasonFromIndex(m.season);
+      return m.time !== null && season ? [{ time: m.time, season: season.name }] : [];
+    })
+    .sort((a, b) => a.time - b.time);
+  const seasonAt = (time: number): string => {
+    let nearest: { time: number; season: string } | undefined;
+    for (const d of dated) if (!nearest || Math.abs(d.time - time) < Math.abs(nearest.time - time)) nearest = d;
+    return nearest?.season ?? fallbackSeason;
+  };
+  const bySeason = new Map<string, RankPoint[]>();
+  for (const r of p.rank_history) {
+    if (r.time === null || r.total_score === null || !Number.isFinite(r.time) || !Number.isFinite(r.total_score)) continue;
+    const season = seasonAt(r.time);
+    bySeason.set(season, [...(bySeason.get(season) ?? []), { time: r.time, score: r.total_score }]);
+  }
+  return {
+    kind: 'rank-history',
+    title: `${p.name} · rank history`,
+    seasons: [...bySeason].map(([name, points]) => ({ name, points: points.sort((a, b) => a.time - b.time) })),
+    ...(current.tier && current.score !== null ? { current: { tier: current.tier, score: current.score } } : {}),
+  };
+}
+
+/** What a hero-performance chart needs of a hero's totals (a profile's hero lists, src/game/profile.ts HeroTotals). */
+type HeroRecord = Pick<HeroTotals, 'matches' | 'wins' | 'kills' | 'deaths' | 'assists' | 'play_time'>;
+
+/**
+ * Play time, win rate (wins / matches) and KDA ((kills + assists) / deaths, deaths at least 1, as the
+ * text answers show it) of a player's heroes, named and given roles by `hero`; the chart keeps the ten
+ * most played. Heroes with no play time are left out.
+ */
+export function heroPerformanceSpec<H extends HeroRecord>(title: string, heroes: H[], hero: (h: H) => { name: string; role: string | null }): HeroPerformanceChart {
+  return {
+    kind: 'hero-performance',
+    title,
+    heroes: heroes
+      .filter((h) => h.play_time !== null && h.play_time > 0)
+      .map((h) => ({
+        ...hero(h),
+        playTimeSeconds: h.play_time,
+        winRate: h.matches > 0 ? Math.min(1, h.wins / h.matches) : null,
+        kda: h.kills + h.deaths + h.assists > 0 ? (h.kills + h.assists) / Math.max(1, h.deaths) : null,
+      })),
+  };
+}
+
+/** Whether a spec has anything to draw: a chart of nothing is left out of the answer. */
+export function hasData(spec: ChartSpec): boolean {
+  switch (spec.kind) {
+    case 'rank-history':
+      return spec.seasons.some((s) => s.points.length > 0);
+    case 'hero-performance':
+    case 'meta-scatter':
+      return spec.heroes.length > 0;
+    case 'compare-rank':
+      return spec.players.some((p) => p.points.length > 0);
+  }
+}
+
+/** Charts drawn lately, by spec, at most this many bytes of PNG. */
+const CACHE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A renderer that keeps the PNGs it drew, by spec (JSON), up to {@link CACHE_BYTES}; concurrent
+ * renders of one spec share one draw. Failures are not kept.
+ */
+export function cachedCharts(renderer: ChartRenderer, maxBytes = CACHE_BYTES): ChartRenderer {
+  const drawn = new LRUCache<string, Buffer>({ maxSize: maxBytes, sizeCalculation: (png) => Math.max(1, png.byteLength) });
+  const drawing = new Map<string, Promise<Buffer>>();
+  return {
+    get threads() {
+      return renderer.threads;
+    },
+    close: () => renderer.close(),
+    async render(spec, options) {
+      const key = JSON.stringify(spec);
+      const kept = drawn.get(key);
+      if (kept) return kept;
+      let pending = drawing.get(key);
+      if (!pending) {
+        pending = renderer
+          .render(spec, options)
+          .then((png) => {
+            drawn.set(key, png);
+            return png;
+          })
+          .finally(() => drawing.delete(key));
+        drawing.set(key, pending);
+      }
+      return pending;
+    },
+  };
+}
+
+/**
+ * The PNG of `spec` as the file `name` of a View, with `description` as its alt text; undefined when
+ * there is no renderer, nothing to draw, or no PNG in time (by the interaction's deadline less a
+ * moment to send, else {@link CHART_TIMEOUT_MS}), logged at warn with the reason. Never throws.
+ */
+export async function chartFile(charts: ChartRenderer | undefined, spec: ChartSpec, name: string, description: string, logger: Logger): Promise<ViewFile | undefined> {
+  if (!charts || !hasData(spec)) return undefined;
+  const deadline = currentDeadline();
+  const ms = deadline === undefined ? CHART_TIMEOUT_MS : deadline - CHART_RESERVE_MS - Date.now();
+  if (ms <= 0) {
+    logger.warn({ chart: spec.kind }, 'no time left to draw a chart: answering without it');
+    return undefined;
+  }
+  try {
+    const png = await charts.render(spec, { signal: AbortSignal.timeout(ms) });
+    return { name, data: png, contentType: 'image/png', description };
+  } catch (err) {
+    logger.warn({ err, chart: spec.kind }, 'chart not drawn: answering without it');
+    return undefined;
+  }
+}
