@@ -2,6 +2,7 @@
 import type { CommandModule } from '../src/discord/command.js';
 import { achievements } from './achievements.js';
 import { battlepass } from './battlepass.js';
+import { compare } from './compare.js';
 import { config } from './config.js';
 import { hero } from './hero.js';
 import { items } from './items.js';
@@ -13,4 +14,4 @@ import { patchNotes } from './patch-notes.js';
 import { player } from './player.js';
 import { rivalsProfile } from './rivals-profile.js';
 
-export const commands: CommandModule[] = [player, hero, match, leaderboard, patchNotes, items, maps, achievements, battlepass, link, unlink, rivalsProfile, config];
+export const commands: CommandModule[] = [player, compare, hero, match, leaderboard, patchNotes, items, maps, achievements, battlepass, link, unlink, rivalsProfile, config];

@@ -90,7 +90,7 @@ export function seasonOption(value: unknown): Season | null {
 const seasonArg = (season: Season | null) => season?.number ?? '';
 
 /** A loaded profile, and whether its totals are those of the season asked for. */
-interface LoadedProfile {
+export interface LoadedProfile {
   fetched: Fetched<PlayerProfile>;
   /** True without a season; false when the API gave the current season's totals for a season asked. */
   seasonTotals: boolean;
@@ -105,7 +105,7 @@ const totalsOf = (p: PlayerProfile) => JSON.stringify([p.overall.ranked, p.overa
  * profile is then used and said to be so, rather than labelled with the season asked.
  * @throws {PrivateProfileError} for a private profile; {@link ApiError} when the profile cannot be had.
  */
-async function loadProfile(query: string, season: Season | null, ctx: CommandContext): Promise<LoadedProfile> {
+export async function loadProfile(query: string, season: Season | null, ctx: CommandContext): Promise<LoadedProfile> {
   const checkPrivate = (fetched: Fetched<PlayerProfile>) => {
     if (fetched.data.is_private) throw new PrivateProfileError(fetched.data.name);
     return fetched;

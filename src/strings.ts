@@ -23,6 +23,7 @@ export const t = {
   noMatchesInSeason: (season: string) => `The API has no matches of ${season} for this player.`,
   updateRequested: () => 'Update requested. The API refreshes this player within a few minutes: run `/player` again then.',
   updateCooldown: (minutes: number) => `This player was updated recently. The API allows another update in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  compareSamePlayer: (name: string) => `Both options name ${name}. Pick two different players to compare.`,
   privateProfile: (name: string) => `${name}’s profile is private. They can make it public in the game’s settings.`,
   matchNotFound: (uid: string) => `No match with the id “${uid}” was found. Match ids look like 6713355_1740604074_322_11001_10.`,
   notFound: () => 'Nothing was found for that. Check what you typed and try again.',

@@ -1,0 +1,148 @@
+/**
+ * `/compare player:<a> [other:<b>] [season]`: two players side by side. Each one's current tier and
+ * rank score, ranked win rate, KDA, matches and play time, play time by role and top heroes; the heroes
+ * both play, head to head; and both rank histories on one chart. `other` defaults to the member's own
+ * linked account. Both options complete from the member's linked accounts and recent lookups.
+ * Data: api-spec.md endpoint 17 (player profiles) and the hero list.
+ */
+import { SlashCommandBuilder } from '@discordjs/builders';
+import type { APIEmbed, APIEmbedField } from 'discord-api-types/v10';
+import { ApiError } from '../src/api/errors.js';
+import type { PlayerProfile } from '../src/api/schemas.js';
+import type { CompareRankChart } from '../src/charts/specs.js';
+import type { CommandContext, CommandInput, CommandModule } from '../src/discord/command.js';
+import { NotFoundError, NotLinkedError, UserFacingError } from '../src/errors.js';
+import { currentSeason, heroSummary, playTimeByRole, rankSummary, type HeroTotals } from '../src/game/profile.js';
+import { rankScore } from '../src/game/ranks.js';
+import type { Season } from '../src/game/seasons.js';
+import { heroDisplayName } from '../src/hero-directory.js';
+import { chartFile } from '../src/render/charts.js';
+import { staleFooter } from '../src/render/common.js';
+import { duration, plural, winRate } from '../src/render/format.js';
+import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
+import { heroName } from '../src/render/names.js';
+import type { View } from '../src/render/view.js';
+import { t } from '../src/strings.js';
+import { loadProfile, playerChoices, seasonOption } from './player.js';
+
+/** Heroes listed per player, and heroes both play listed head to head. */
+const TOP_HEROES = 3;
+const HEAD_TO_HEAD = 8;
+
+const definition = new SlashCommandBuilder()
+  .setName('compare')
+  .setDescription('Two players side by side: rank, stats, heroes and rank history')
+  .addStringOption((o) => o.setName('player').setDescription('Player name or UID').setRequired(true).setMaxLength(100).setAutocomplete(true))
+  .addStringOption((o) => o.setName('other').setDescription('The other player; leave empty for your linked account').setMaxLength(100).setAutocomplete(true))
+  .addNumberOption((o) => o.setName('season').setDescription('Season, such as 0, 1, 1.5 or 2 (default: the current season)').setMinValue(0).setMaxValue(99))
+  .toJSON();
+
+/** (kills + assists) / deaths, deaths at least 1, to two decimals: the ratio /player shows. */
+const kdaRatio = (r: { kills: number; deaths: number; assists: number }) => ((r.kills + r.assists) / Math.max(1, r.deaths)).toFixed(2);
+
+type Heroes = Map<string, { name: string; role: string | null }>;
+
+/** A hero's name and role from the hero list, else as the profile names it. */
+function heroOf(heroes: Heroes, h: Pick<HeroTotals, 'hero_id' | 'hero_name'>): { name: string; role: string | null } {
+  const known = h.hero_id === null ? undefined : heroes.get(h.hero_id);
+  return known ?? { name: heroName(h.hero_name) ?? h.hero_name ?? (h.hero_id ? `Hero ${h.hero_id}` : 'Unknown hero'), role: null };
+}
+
+/** One player's column: rank, ranked record, play time by role and top heroes. */
+function column(p: PlayerProfile, season: Season | null, heroes: Heroes): APIEmbedField {
+  const rank = rankSummary(p, season);
+  const r = p.overall.ranked;
+  const roles = playTimeByRole(p, (id) => (id === null ? null : (heroes.get(id)?.role ?? null)));
+  const top = heroSummary(p).heroes.slice(0, TOP_HEROES);
+  const lines = [
+    `**${rank.tier ?? 'Unranked'}** · ${rankScore(rank.score)}`,
+    `${plural(r.matches, 'ranked match', 'ranked matches')} · ${winRate(r.wins, r.matches)} won`,
+    `KDA ${r.matches > 0 ? kdaRatio(r) : '—'} · ${duration(r.play_time)}`,
+    roles.length > 0 ? roles.map((x) => `${x.role} ${duration(x.seconds)}`).join(' · ') : null,
+    top.length > 0 ? `Top: ${top.map((h) => escapeText(heroOf(heroes, h).name, 40)).join(', ')}` : null,
+  ];
+  return { name: truncate(`${p.name}${p.team?.name ? ` [${p.team.name}]` : ''}`, LIMITS.fieldName), value: truncate(lines.filter(Boolean).join('\n'), LIMITS.fieldValue), inline: true };
+}
+
+/** "54.2 % · KDA 3.10 · 12 matches" for one player's record on a hero. */
+const record = (h: HeroTotals) => `${winRate(h.wins, h.matches)} · KDA ${kdaRatio(h)} · ${plural(h.matches, 'match', 'matches')}`;
+
+/** The heroes both players play, most combined play time first, each with both records. */
+function headToHead(a: PlayerProfile, b: PlayerProfile, heroes: Heroes): APIEmbedField | undefined {
+  const key = (h: HeroTotals) => h.hero_id ?? h.hero_name ?? '';
+  const theirs = new Map(heroSummary(b).heroes.map((h) => [key(h), h]));
+  const both = heroSummary(a)
+    .heroes.flatMap((h) => {
+      const other = theirs.get(key(h));
+      return other && key(h) !== '' ? [{ mine: h, other }] : [];
+    })
+    .sort((x, y) => y.mine.play_time + y.other.play_time - (x.mine.play_time + x.other.play_time))
+    .slice(0, HEAD_TO_HEAD);
+  if (both.length === 0) return undefined;
+  const value = both.map(({ mine, other }) => `**${escapeText(heroOf(heroes, mine).name, 40)}**\n${escapeText(a.name, 30)}: ${record(mine)}\n${escapeText(b.name, 30)}: ${record(other)}`).join('\n');
+  return { name: 'Heroes both play', value: truncate(value, LIMITS.fieldValue), inline: false };
+}
+
+/** Both players' rank score over time (their `rank_history`), for the chart. */
+export function compareRankSpec(a: PlayerProfile, b: PlayerProfile): CompareRankChart {
+  const points = (p: PlayerProfile) =>
+    p.rank_history.flatMap((r) => (r.time !== null && r.total_score !== null && Number.isFinite(r.time) && Number.isFinite(r.total_score) ? [{ time: r.time, score: r.total_score }] : [])).sort((x, y) => x.time - y.time);
+  return { kind: 'compare-rank', title: `${a.name} vs ${b.name} · rank history`, players: [{ name: a.name, points: points(a) }, { name: b.name, points: points(b) }] };
+}
+
+/**
+ * The profile a compare option names, for `season`.
+ * @throws {NotFoundError} naming the query when there is no such player; {@link loadProfile}'s errors otherwise.
+ */
+async function profileOf(query: string, season: Season | null, ctx: CommandContext) {
+  try {
+    return (await loadProfile(query, season, ctx)).fetched;
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('player', query, false);
+    throw err;
+  }
+}
+
+/**
+ * The comparison of the two players `input` names.
+ * @throws {NotLinkedError} when `other` is empty and the member has no linked account.
+ * @throws {UserFacingError} when both name the same player.
+ */
+async function compareView(input: CommandInput, ctx: CommandContext): Promise<View> {
+  const season = seasonOption(input.options.season);
+  const first = String(input.options.player ?? '').trim();
+  let second = typeof input.options.other === 'string' ? input.options.other.trim() : '';
+  if (second === '') {
+    const uid = await ctx.links.defaultUid(input.user.userId);
+    if (!uid) throw new NotLinkedError(input.user.userId, true);
+    second = uid;
+  }
+  const [a, b] = await Promise.all([profileOf(first, season, ctx), profileOf(second, season, ctx)]);
+  if (a.data.uid === b.data.uid) throw new UserFacingError(t.compareSamePlayer(escapeText(a.data.name, 100)));
+  for (const p of [a.data, b.data]) void ctx.recent.add(input.user.userId, { uid: p.uid, name: p.name }).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record a recent lookup'));
+  const list = await ctx.heroes.list().catch((err: unknown) => {
+    ctx.logger.warn({ err }, 'hero list unavailable; heroes named as the profiles give them');
+    return [];
+  });
+  const heroes: Heroes = new Map(list.map((h) => [h.id, { name: heroDisplayName(h), role: h.role }]));
+  const shownSeason = season ?? currentSeason(a.data) ?? currentSeason(b.data);
+  const fields = [column(a.data, season, heroes), column(b.data, season, heroes), headToHead(a.data, b.data, heroes)].filter((f): f is APIEmbedField => f !== undefined);
+  const stale = staleFooter(a.stale ? a : b.stale ? b : undefined);
+  const embed: APIEmbed = {
+    color: 0x5865f2,
+    title: truncate(`${a.data.name} vs ${b.data.name}`, LIMITS.title),
+    description: `${shownSeason ? shownSeason.name : 'Current season'}: rank and ranked record; top heroes and heroes both play across all modes`,
+    fields,
+    ...(stale ? { footer: stale } : {}),
+  };
+  const file = await chartFile(ctx.charts, compareRankSpec(a.data, b.data), 'compare.png', `Rank score over time of ${a.data.name} and ${b.data.name}`, ctx.logger);
+  return file ? { embeds: [{ ...embed, image: { url: `attachment://${file.name}` } }], files: [file] } : { embeds: [embed] };
+}
+
+export const compare: CommandModule = {
+  definition,
+  execute: compareView,
+  async autocomplete(input, ctx) {
+    return playerChoices(input.user.userId, input.focused.value, ctx);
+  },
+};

@@ -1,0 +1,82 @@
+import { loadImage } from '@napi-rs/canvas';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compareRankSpec } from '../../commands/compare.js';
+import { createChartRenderer } from '../../src/charts/renderer.js';
+import { embedLength, LIMITS } from '../../src/render/limits.js';
+import { useReplicaBot, MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
+
+const env = useReplicaBot();
+const SIR_FINAL = '1117455441';
+const CARD1GAN = '1403392756';
+
+type Field = { name: string; value: string; inline?: boolean };
+const fieldsOf = (p: { embeds: { fields?: Field[] }[] }) => p.embeds[0]!.fields ?? [];
+
+describe('/compare', () => {
+  it('puts the two players side by side: rank, ranked record, roles and top heroes, then the heroes both play', async () => {
+    const { view, payload } = await env.b.run('compare', { player: SIR_FINAL, other: 'Card1gan' });
+    expect(view.isError).toBeUndefined();
+    const embed = payload.embeds[0]!;
+    expect(embed.title).toBe('Sir Final vs Card1gan');
+    const [a, b, both] = fieldsOf(payload);
+    expect(a).toMatchObject({ name: 'Sir Final', inline: true });
+    expect(a!.value).toMatch(/^\*\*Grandmaster III\*\* · 4,559\n67 ranked matches · 44\.8 % won\nKDA \d+\.\d\d · 13h 51m\n/);
+    expect(a!.value).toMatch(/Strategist 6h 28m/);
+    expect(a!.value).toMatch(/Top: Invisible Woman, Hela, Doctor Strange/);
+    expect(b).toMatchObject({ name: 'Card1gan [FSYR]', inline: true });
+    expect(b!.value).toMatch(/^\*\*Grandmaster III\*\* · 4,562/);
+    expect(both!.name).toBe('Heroes both play');
+    // Most combined play time first, each with both records.
+    expect(both!.value).toMatch(/^\*\*Human Torch\*\*\nSir Final: 66\.7 % · KDA 5\.14 · 6 matches\nCard1gan: 83\.3 % · KDA 3\.81 · 6 matches/);
+    expect(embedLength(embed)).toBeLessThanOrEqual(LIMITS.embedTotal);
+    for (const f of fieldsOf(payload)) expect(f.value.length).toBeLessThanOrEqual(LIMITS.fieldValue);
+  });
+
+  it('without `other`, compares with the member’s linked account, and says how to link when there is none', async () => {
+    const none = await env.b.run('compare', { player: SIR_FINAL }, undefined, OTHER_MEMBER);
+    expect(none.payload.flags).toBe(64);
+    expect(none.payload.embeds[0]!.description).toMatch(/^You have not linked a Rivals account yet/);
+    await env.b.ctx.links.link(OTHER_MEMBER.userId, { uid: CARD1GAN, name: 'Card1gan' }, true);
+    const linked = await env.b.run('compare', { player: SIR_FINAL }, undefined, OTHER_MEMBER);
+    expect(linked.payload.embeds[0]!.title).toBe('Sir Final vs Card1gan');
+  });
+
+  it('names the option that matched no player, and refuses the same player twice', async () => {
+    const missing = await env.b.run('compare', { player: SIR_FINAL, other: 'no-such-player-anywhere' });
+    expect(missing.payload.embeds[0]!.description).toMatch(/No player called “no-such-player-anywhere”/);
+    const same = await env.b.run('compare', { player: SIR_FINAL, other: 'Sir Final' });
+    expect(same.payload.flags).toBe(64);
+    expect(same.payload.embeds[0]!.description).toBe('Both options name Sir Final. Pick two different players to compare.');
+  });
+
+  it('completes both options from the member’s recent lookups', async () => {
+    await env.b.run('compare', { player: SIR_FINAL, other: CARD1GAN });
+    await new Promise((r) => setTimeout(r, 50));
+    const choices = await env.b.router.autocomplete('compare', { focused: { name: 'other', value: 'card' }, options: {}, user: MEMBER }, env.b.ctx);
+    expect(choices).toContainEqual({ name: 'Card1gan · recent', value: CARD1GAN });
+  });
+
+  it('builds the rank chart from both rank histories, in time order', async () => {
+    const a = (await env.b.ctx.api.player(SIR_FINAL)).data;
+    const b = (await env.b.ctx.api.player(CARD1GAN)).data;
+    const spec = compareRankSpec(a, b);
+    expect(spec.players.map((p) => p.name)).toEqual(['Sir Final', 'Card1gan']);
+    expect(spec.players[0]!.points.length).toBe(a.rank_history.filter((r) => r.time !== null && r.total_score !== null).length);
+    const times = spec.players[0]!.points.map((p) => p.time);
+    expect(times).toEqual([...times].sort((x, y) => x - y));
+  });
+});
+
+describe('/compare with the chart renderer', () => {
+  const charts = createChartRenderer();
+  afterAll(() => charts.close());
+
+  it('attaches both rank histories as one chart, shown in the embed', async () => {
+    const view = await env.b.router.command('compare', { options: { player: SIR_FINAL, other: CARD1GAN }, user: MEMBER }, { ...env.b.ctx, charts });
+    expect(view.files?.map((f) => f.name)).toEqual(['compare.png']);
+    expect(view.embeds![0]!.image).toEqual({ url: 'attachment://compare.png' });
+    const png = await loadImage(Buffer.from(view.files![0]!.data));
+    expect(png.width).toBeLessThanOrEqual(1600);
+    expect(png.height).toBeLessThanOrEqual(900);
+  });
+});
