@@ -265,6 +265,42 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     expect(await messages().filter({ hasText: title }).count()).toBe(1);
   });
 
+  it('draws a chart in its embed: /player rank history, then /compare', async () => {
+    const name = (await boot.services.api.player(PLAYER)).data.name;
+    await type(`/player query:${PLAYER}`);
+    const player = await messageWith(name);
+    await player.getByText('Top heroes').waitFor();
+    await choose(player, 0, 'Seasons and rank history');
+    await player.getByText('Ranked seasons').waitFor();
+    // The embed's image is the attached chart, drawn from the message itself (a data: URL), and it loads.
+    const size = async (message: Locator) =>
+      message.locator('discord-embed').evaluate(async (embed) => {
+        const find = (root: ParentNode): HTMLImageElement | null => {
+          for (const el of Array.from(root.querySelectorAll('*'))) {
+            if (el instanceof HTMLImageElement && el.src.startsWith('data:image/png')) return el;
+            const inner = el.shadowRoot && find(el.shadowRoot);
+            if (inner) return inner;
+          }
+          return null;
+        };
+        const deadline = Date.now() + 10_000;
+        let img = find(embed.shadowRoot ?? embed) ?? find(embed);
+        while ((!img || !img.complete || img.naturalWidth === 0) && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 100));
+          img = find(embed.shadowRoot ?? embed) ?? find(embed);
+        }
+        return img ? { width: img.naturalWidth, height: img.naturalHeight } : null;
+      });
+    expect(await size(player)).toEqual({ width: 1000, height: 560 });
+    await player.scrollIntoViewIfNeeded();
+    await screenshot(page, 'player-rank-chart');
+    await type(`/compare player:${PLAYER} other:1117455441`);
+    const compared = await messageWith('Heroes both play');
+    expect(await size(compared)).toEqual({ width: 1000, height: 560 });
+    await compared.scrollIntoViewIfNeeded();
+    await screenshot(page, 'compare');
+  });
+
   it('asked for nothing beyond the playground itself, and threw no error', () => {
     expect(requested.length).toBeGreaterThan(10);
     expect(requested.filter((u) => !u.startsWith(`${boot.playground.url}/`) && !u.startsWith('data:'))).toEqual([]);
