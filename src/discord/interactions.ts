@@ -38,7 +38,7 @@ export interface ComponentCall extends InteractionHead {
   kind: 'component';
   customId: string;
   values: string[];
-  /** Who ran the command the message answers (`message.interaction_metadata.user.id`); undefined when the message says nothing. */
+  /** Who ran the command the message answers (`message.interaction_metadata.user.id`, or the deprecated `message.interaction.user.id`); undefined when the message says nothing. */
   invokerId?: string;
 }
 
@@ -136,7 +136,8 @@ export function readInteraction(payload: APIInteraction | unknown): InteractionC
     if (customId !== undefined && (data.component_type === ComponentType.Button || data.component_type === ComponentType.StringSelect)) {
       const values = Array.isArray(data.values) ? data.values.filter((v): v is string => typeof v === 'string') : [];
       const message = isObject(payload.message) ? payload.message : {};
-      const metadata = isObject(message.interaction_metadata) ? message.interaction_metadata : undefined;
+      // `interaction_metadata` since 2024; older messages carry the deprecated `interaction` instead.
+      const metadata = isObject(message.interaction_metadata) ? message.interaction_metadata : isObject(message.interaction) ? message.interaction : undefined;
       const invokerId = isObject(metadata?.user) ? str(metadata.user.id) : undefined;
       return { ...head, kind: 'component', customId, values, invokerId };
     }

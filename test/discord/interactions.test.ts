@@ -49,6 +49,14 @@ describe('readInteraction', () => {
     expect(readInteraction(raw)).toMatchObject({ kind: 'component', customId: 'hero.s:1011', values: ['lore'], invokerId: USER });
   });
 
+  it('reads the invoker from the deprecated message.interaction of an older message', () => {
+    const raw = componentInteraction(OTHER, USER, 'lb.p:1015:pc:2:n');
+    const message = raw.message as Record<string, unknown>;
+    message.interaction = { id: '1', type: 2, name: 'leaderboard', user: (message.interaction_metadata as { user: unknown }).user };
+    delete message.interaction_metadata;
+    expect(readInteraction(raw)).toMatchObject({ kind: 'component', invokerId: USER });
+  });
+
   it('reads a component on a message without interaction metadata as having no invoker', () => {
     const raw = componentInteraction(USER, USER, 'feed.x');
     delete (raw.message as Record<string, unknown>).interaction_metadata;
