@@ -10,8 +10,9 @@ import { leaderboard } from './leaderboard.js';
 import { link, unlink } from './link.js';
 import { maps } from './maps.js';
 import { match } from './match.js';
+import { meta } from './meta.js';
 import { patchNotes } from './patch-notes.js';
 import { player } from './player.js';
 import { rivalsProfile } from './rivals-profile.js';
 
-export const commands: CommandModule[] = [player, compare, hero, match, leaderboard, patchNotes, items, maps, achievements, battlepass, link, unlink, rivalsProfile, config];
+export const commands: CommandModule[] = [player, compare, hero, match, leaderboard, meta, patchNotes, items, maps, achievements, battlepass, link, unlink, rivalsProfile, config];

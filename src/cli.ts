@@ -23,6 +23,7 @@ import { payloadToText } from './render/text.js';
 import { splitFiles, toMessagePayload, type MessagePayload, type View, type ViewFile } from './render/view.js';
 import { faultsFromEnv } from './replica/faults.js';
 import { createApiServices, createCommandContext } from './services.js';
+import { HeroMeta } from './game/meta.js';
 
 class UsageError extends Error {}
 
@@ -155,7 +156,9 @@ async function main(argv: string[]): Promise<number> {
   const services = await createApiServices(config, logger, faultsFromEnv(process.env));
   if (services.replica) process.stderr.write('cli: no RIVALS_API_KEY, so this runs on the in-process API replica\n');
   try {
-    const ctx: CommandContext = { ...createCommandContext(services.api, services.state, services.cacheStore, undefined, undefined, undefined, services.charts), logger };
+    const base = createCommandContext(services.api, services.state, services.cacheStore, undefined, undefined, undefined, services.charts);
+    // No background refresh here: /meta waits for its first gathering (the CLI has no deadline).
+    const ctx: CommandContext = { ...base, meta: new HeroMeta({ api: services.api, heroes: base.heroes, logger }), logger };
     let view: View = await router.command(parsed.command, parsed.input, ctx);
     let payload = toMessagePayload(view);
     for (const press of parsed.presses) {

@@ -103,3 +103,13 @@ export function runWithDeadline<T>(deadline: number | undefined, work: () => Pro
 export function currentDeadline(): number | undefined {
   return storage.getStore();
 }
+
+/**
+ * Runs `work` outside any interaction's deadline: its API calls, and everything they start, see no
+ * deadline ({@link currentDeadline} is undefined there). For background work that a handler may start
+ * but must not bind to its own budget (the hero meta's refresh, src/game/meta.ts), which would
+ * otherwise inherit the deadline through the AsyncLocalStorage and give up when the member's answer goes.
+ */
+export function runWithoutDeadline<T>(work: () => Promise<T>): Promise<T> {
+  return storage.exit(work);
+}

@@ -18,6 +18,7 @@ import { createFeedTester } from './feeds/test-post.js';
 import { EXIT_STORE_UNAVAILABLE, StoreOpenError } from './store/database.js';
 import { syncSettingsOverRedis } from './store/settings-sync.js';
 import { createApiServices, createCommandContext } from './services.js';
+import { HeroMeta } from './game/meta.js';
 import type { Playground } from './playground/start.js';
 
 let config: Config;
@@ -94,9 +95,12 @@ if (!config.discord.token || playgroundAsked) {
   const client = createDiscordClient(config.discord.apiUrl);
   const transport = discordFeedTransport(client.rest);
   const settings = services.state.settings;
+  const context = createCommandContext(services.api, services.state, services.cacheStore, discordChannelAccess(client), Date.now, createFeedTester(services.api, settings, transport), services.charts);
+  // The hero meta for /meta: every hero's statistics, gathered hourly at background priority.
+  const meta = new HeroMeta({ api: services.api, heroes: context.heroes, logger: logger.child({ component: 'meta' }) });
   const runtime = new DiscordRuntime(client, {
     router: new Router(commands),
-    context: createCommandContext(services.api, services.state, services.cacheStore, discordChannelAccess(client), Date.now, createFeedTester(services.api, settings, transport), services.charts),
+    context: { ...context, meta },
     logger: logger.child({ component: 'discord' }),
     budgetMs: config.interactionBudgetMs,
   });
@@ -121,12 +125,14 @@ if (!config.discord.token || playgroundAsked) {
   client.once('clientReady', (c) => {
     logger.info({ user: c.user.tag, guilds: c.guilds.cache.size }, 'logged in to Discord');
     poller.start();
+    meta.start();
   });
   // Gateway closes and errors are logged; one Discord says is not reconnectable (4004, 4010-4014) stops the process (exit 78).
   watchGateway(client, { logger: logger.child({ component: 'gateway' }), policy });
   stopOnSignal(async (reason) => {
     logger.info({ reason, inflight: runtime.inflight }, 'shutting down: finishing replies in flight');
     await poller.stop();
+    meta.stop();
     await leadership.release().catch(() => undefined);
     await stopSettingsSync();
     await runtime.shutdown();

@@ -71,6 +71,34 @@ export const t = {
   /** "1 minute", "3 hours", "2 days": a whole number of a unit, in the locale's words. */
   age: (count: number, unit: 'minute' | 'hour' | 'day') => new Intl.NumberFormat('en', { style: 'unit', unit, unitDisplay: 'long' }).format(count),
   pageOf: (page: number, total: number) => `Page ${page} of ${total}`,
+  // The hero meta (/meta).
+  metaGathering: () => 'The hero meta is being gathered from the statistics of every hero. Try again in a minute.',
+  metaUnavailable: () => 'The hero meta is not available on this bot right now.',
+  metaTitle: (role: string | null) => (role ? `Hero meta · ${role}` : 'Hero meta'),
+  metaSort: (sort: 'win-rate' | 'pick-share' | 'kda') => ({ 'win-rate': 'win rate', 'pick-share': 'pick share', kda: 'KDA' })[sort],
+  metaSortedBy: (sortName: string) => `Sorted by ${sortName}. Pick share: a hero’s matches as a share of all heroes’ matches.`,
+  /** `name` is escaped markdown; the numbers are formatted, an em dash when unknown. */
+  metaLine: (name: string, winRate: string, pickShare: string, kda: string) => `**${name}** · ${winRate} win · ${pickShare} picks · KDA ${kda}`,
+  metaRoleHeading: (role: string | null, continued: boolean) => `__${role ?? 'Other'}__${continued ? ' (continued)' : ''}`,
+  metaNoHeroes: (role: string | null) => (role ? `No ${role} has statistics yet.` : 'No hero has statistics yet.'),
+  /** `age` from humanAge: "12 minutes". */
+  metaFooter: (age: string, answered: number, total: number, stale: boolean) =>
+    [`Gathered ${age} ago`, answered < total ? `${answered} of ${total} heroes` : '', stale ? 'API unavailable: some statistics are older' : ''].filter(Boolean).join(' · '),
+  metaChartTitle: (role: string | null) => (role ? `${role}s · win rate against pick share` : 'Win rate against pick share'),
+  metaChartAlt: (count: number, role: string | null, best: string, most: string) =>
+    `Scatter chart of win rate against pick share of ${count} ${role ? `${role}s` : 'heroes'}, coloured by role, with a line at 50 % win rate. Highest win rate: ${best}. Most picked: ${most}.`,
+  // A hero's balance history (/hero, section "Balance history").
+  balanceUnavailable: () => 'The balance history is not available on this bot right now.',
+  /** `hero` is escaped markdown. */
+  balanceBuilding: (hero: string) => `The balance history is still being built from every balance post and patch note, and nothing about ${hero} has been found so far. Try again in a few minutes.`,
+  /** `hero` is escaped markdown. */
+  balanceNone: (hero: string) => `No balance post or patch note has changed ${hero} so far.`,
+  balanceVerdict: (verdict: 'buff' | 'nerf' | 'adjusted' | 'fixed') => ({ buff: 'Buff', nerf: 'Nerf', adjusted: 'Adjusted', fixed: 'Fixed' })[verdict],
+  balanceKind: (kind: 'balance' | 'patch-note') => (kind === 'balance' ? 'Balance post' : 'Patch notes'),
+  balanceNoDate: () => 'undated',
+  balanceMoreLines: (count: number) => `…and ${count} more line${count === 1 ? '' : 's'}`,
+  balanceFooter: (total: number) => `${total} post${total === 1 ? '' : 's'} · ▲ buff ▼ nerf ◆ adjusted ✔ fixed, read from each post’s lines about this hero`,
+  balanceRead: (n: number) => `Read ${n}`,
   // The playground (src/playground): what its command bar says before anything reaches the bot.
   playgroundUnknownCommand: (name: string) => `There is no command /${name}. Type / to see them all.`,
   playgroundNoPermission: (name: string) => `Only members with Manage Server can use /${name}. Switch to an admin member to try it.`,

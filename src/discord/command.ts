@@ -14,6 +14,9 @@ import type { GuildSettingsRepository } from '../store/guild-settings.js';
 import type { RecentLookups } from '../store/recent-lookups.js';
 import type { FeedTester } from '../feeds/test-post.js';
 import type { ChartRenderer } from '../charts/renderer.js';
+import type { HeroMeta } from '../game/meta.js';
+import type { BalanceHistoryRepository } from '../store/balance-history.js';
+import type { BalanceIndexer } from '../game/balance-indexer.js';
 
 /** Who asked, and where. */
 export interface Invoker {
@@ -54,6 +57,10 @@ export interface CommandContext {
   feedTester?: FeedTester;
   /** Draws charts off the event loop (src/charts/renderer.ts); absent: answers have no charts. */
   charts?: ChartRenderer;
+  /** The hero meta, gathered in the background (src/game/meta.ts), for /meta; absent: /meta says it is unavailable. */
+  meta?: HeroMeta;
+  /** Each hero's balance history (src/store/balance-history.ts), built by the indexer (src/game/balance-indexer.ts), for /hero; absent: the section says it is unavailable. */
+  balance?: { history: BalanceHistoryRepository; indexer?: BalanceIndexer };
   logger: Logger;
   now: () => number;
   /** The interaction's time budget from its creation (src/deadline.ts); absent outside an interaction (feeds, the CLI). */

@@ -13,6 +13,7 @@ import { createFeedTester } from '../feeds/test-post.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { createCommandContext, type ApiServices } from '../services.js';
+import { HeroMeta } from '../game/meta.js';
 import { openState } from '../store/state.js';
 import { buildPageAssets } from './bundle.js';
 import { playgroundChannelAccess, playgroundFeedTransport } from './channels.js';
@@ -71,7 +72,9 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   const transport = playgroundFeedTransport(messages);
   const state = await openState({ dataDir: o.config.dataDir, file: PLAYGROUND_STATE_FILE, importLegacy: false, logger });
   const settings = state.settings;
-  const context = createCommandContext(o.services.api, state, o.services.cacheStore, playgroundChannelAccess(), Date.now, createFeedTester(o.services.api, settings, transport), o.services.charts);
+  const base = createCommandContext(o.services.api, state, o.services.cacheStore, playgroundChannelAccess(), Date.now, createFeedTester(o.services.api, settings, transport), o.services.charts);
+  const meta = new HeroMeta({ api: o.services.api, heroes: base.heroes, logger: logger.child({ component: 'meta' }) });
+  const context = { ...base, meta };
   const router = new Router(modules);
   const interactions = new PlaygroundInteractions({ router, context, messages, logger, ackDeadlineMs: o.ackDeadlineMs, budgetMs: o.config.interactionBudgetMs });
   const feedLogger = o.logger.child({ component: 'playground-feeds' });
@@ -125,6 +128,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     logger,
   });
   poller.start();
+  meta.start();
   return {
     url: server.url,
     messages,
@@ -132,6 +136,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     poller,
     close: async () => {
       await poller.stop();
+      meta.stop();
       await interactions.settle();
       await server.close();
       await state.close();

@@ -32,7 +32,7 @@ describe('command registration', () => {
 
   it('every command and option reads well in the picker: lower-case names, descriptions within limits', () => {
     const payload = registrationPayload(commands);
-    expect(payload.map((c) => c.name)).toEqual(['player', 'hero', 'match', 'leaderboard', 'patch-notes', 'items', 'maps', 'achievements', 'battlepass', 'link', 'unlink', 'Rivals profile', 'config']);
+    expect(payload.map((c) => c.name)).toEqual(['player', 'compare', 'hero', 'match', 'leaderboard', 'meta', 'patch-notes', 'items', 'maps', 'achievements', 'battlepass', 'link', 'unlink', 'Rivals profile', 'config']);
     expect(payload.at(-2)).toMatchObject({ name: 'Rivals profile', type: 2 });
     expect(payload.at(-1)).toMatchObject({ name: 'config', default_member_permissions: '32', contexts: [0] });
     for (const c of payload) {

@@ -275,19 +275,26 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     // The embed's image is the attached chart, drawn from the message itself (a data: URL), and it loads.
     const size = async (message: Locator) =>
       message.locator('discord-embed').evaluate(async (embed) => {
-        const find = (root: ParentNode): HTMLImageElement | null => {
+        // Structural DOM types: the tests' TypeScript has no DOM library.
+        type Img = { tagName: string; src: string; complete: boolean; naturalWidth: number; naturalHeight: number };
+        type El = { tagName: string; shadowRoot: Root | null };
+        type Root = { querySelectorAll(selector: string): ArrayLike<El> };
+        const find = (root: Root): Img | null => {
           for (const el of Array.from(root.querySelectorAll('*'))) {
-            if (el instanceof HTMLImageElement && el.src.startsWith('data:image/png')) return el;
+            const img = el as unknown as Img;
+            if (el.tagName === 'IMG' && img.src.startsWith('data:image/png')) return img;
             const inner = el.shadowRoot && find(el.shadowRoot);
             if (inner) return inner;
           }
           return null;
         };
+        const root = embed as unknown as El & Root;
+        const look = () => (root.shadowRoot ? find(root.shadowRoot) : null) ?? find(root);
         const deadline = Date.now() + 10_000;
-        let img = find(embed.shadowRoot ?? embed) ?? find(embed);
+        let img = look();
         while ((!img || !img.complete || img.naturalWidth === 0) && Date.now() < deadline) {
           await new Promise((r) => setTimeout(r, 100));
-          img = find(embed.shadowRoot ?? embed) ?? find(embed);
+          img = look();
         }
         return img ? { width: img.naturalWidth, height: img.naturalHeight } : null;
       });

@@ -1,0 +1,161 @@
+/**
+ * `/meta [role] [sort]`: the hero meta (issue 13): every hero's win rate, pick share and KDA, grouped
+ * by role (or one role), sorted by win rate (default), pick share or KDA, paged, with a scatter chart
+ * of win rate against pick share. The formulas are in src/game/meta.ts.
+ *
+ * Data: api-spec.md endpoint 3 (hero statistics) for every hero of endpoint 1, gathered in the
+ * background by {@link HeroMeta} (`ctx.meta`) and read here from its latest snapshot: a member's
+ * command never waits on 37 requests, except for the very first gathering, which it waits for within
+ * its deadline and otherwise answers that the meta is being gathered.
+ */
+import { SlashCommandBuilder } from '@discordjs/builders';
+import type { APIEmbed } from 'discord-api-types/v10';
+import { SPEC_LIMITS, type MetaScatterChart } from '../src/charts/specs.js';
+import { currentDeadline, settleWithin } from '../src/deadline.js';
+import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import { groupMetaRows, type HeroMeta, META_ROLES, META_SORTS, metaRole, sortMetaRows, type MetaRole, type MetaRow, type MetaSnapshot, type MetaSort } from '../src/game/meta.js';
+import { chartFile } from '../src/render/charts.js';
+import { humanAge, roleColour } from '../src/render/common.js';
+import { ratioPercent } from '../src/render/format.js';
+import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
+import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
+import type { View } from '../src/render/view.js';
+import { t } from '../src/strings.js';
+
+/** Heroes a page: 37 heroes make 3 pages; a page stays near 1,500 characters. */
+export const META_PER_PAGE = 15;
+
+/** The chart's file name, shown in the embed as `attachment://meta.png`. */
+export const META_CHART_FILE = 'meta.png';
+
+/** Custom-ID argument for "every role". */
+const ALL_ROLES = 'all';
+
+const SORT_CHOICES: Record<MetaSort, string> = { 'win-rate': 'Win rate', 'pick-share': 'Pick share', kda: 'KDA' };
+
+const definition = new SlashCommandBuilder()
+  .setName('meta')
+  .setDescription('Win rate, pick share and KDA of every hero, by role')
+  .addStringOption((o) =>
+    o
+      .setName('role')
+      .setDescription('Only this role')
+      .addChoices(...META_ROLES.map((r) => ({ name: r, value: r }))),
+  )
+  .addStringOption((o) =>
+    o
+      .setName('sort')
+      .setDescription('Sort by (default: win rate)')
+      .addChoices(...META_SORTS.map((s) => ({ name: SORT_CHOICES[s], value: s }))),
+  )
+  .toJSON();
+
+const roleOf = (value: unknown): MetaRole | null => (value === undefined || value === ALL_ROLES ? null : metaRole(String(value)));
+const sortOf = (value: unknown): MetaSort => ((META_SORTS as readonly string[]).includes(String(value)) ? (value as MetaSort) : 'win-rate');
+
+/** A friendly private note (not an error: nothing failed), in the embed colour of the meta. */
+const noteView = (text: string): View => ({ ephemeral: true, embeds: [{ color: roleColour(null), description: text }] });
+
+/**
+ * The meta's latest snapshot; without one yet, the first gathering (started now, or already under
+ * way), waited for until the interaction's deadline (src/deadline.ts; without a deadline, the CLI, until
+ * it ends). Undefined when it is not ready by then: the gathering goes on in the background.
+ * @throws {ApiError} when the gathering fails within the deadline (the router says the API is down).
+ */
+async function latestSnapshot(meta: HeroMeta): Promise<MetaSnapshot | undefined> {
+  const have = meta.snapshot();
+  if (have) return have;
+  const gathering = meta.refresh();
+  const deadline = currentDeadline();
+  if (deadline === undefined) return gathering;
+  // settleWithin keeps handlers on `gathering`: a failure after the deadline is handled (and logged by HeroMeta).
+  return settleWithin(gathering, deadline - Date.now(), () => undefined);
+}
+
+/** One line a hero: "**Hulk** · 52.3 % win · 4.1 % picks · KDA 2.85"; em dashes where unknown. */
+export function metaLine(row: MetaRow): string {
+  return t.metaLine(escapeText(row.name, 60), ratioPercent(row.winRate), ratioPercent(row.pickShare), row.kda === null ? '—' : row.kda.toFixed(2));
+}
+
+/** The rows in display order, each with the role group it is listed under (null: "Other", or no grouping with a role filter). */
+function ordered(snapshot: MetaSnapshot, role: MetaRole | null, sort: MetaSort): { row: MetaRow; group: MetaRole | null }[] {
+  if (role) return sortMetaRows(snapshot.rows.filter((r) => metaRole(r.role) === role), sort).map((row) => ({ row, group: role }));
+  return groupMetaRows(snapshot.rows, sort).flatMap((g) => g.rows.map((row) => ({ row, group: g.role })));
+}
+
+/**
+ * The scatter of the heroes listed (one role's, or all) that have both a win rate and a pick share:
+ * the {@link SPEC_LIMITS.scatterHeroes} most picked at most. Pure.
+ */
+export function metaChartSpec(rows: MetaRow[], role: MetaRole | null): MetaScatterChart {
+  const plotted = rows
+    .filter((r): r is MetaRow & { winRate: number; pickShare: number } => r.winRate !== null && r.pickShare !== null)
+    .sort((a, b) => b.pickShare - a.pickShare)
+    .slice(0, SPEC_LIMITS.scatterHeroes);
+  return {
+    kind: 'meta-scatter',
+    title: truncate(t.metaChartTitle(role), SPEC_LIMITS.titleLength),
+    heroes: plotted.map((r) => ({ name: truncate(r.name || r.heroId, SPEC_LIMITS.nameLength), role: r.role, winRate: r.winRate, pickShare: r.pickShare })),
+  };
+}
+
+/** Alt text of the chart: what it shows, and its two most telling points (ties: the first listed). */
+function chartAlt(spec: MetaScatterChart, role: MetaRole | null): string {
+  const top = (key: 'winRate' | 'pickShare') => spec.heroes.reduce<MetaScatterChart['heroes'][number] | undefined>((m, h) => (!m || h[key] > m[key] ? h : m), undefined);
+  const best = top('winRate');
+  const most = top('pickShare');
+  const text = t.metaChartAlt(spec.heroes.length, role, best ? `${best.name} ${ratioPercent(best.winRate)}` : '—', most ? `${most.name} ${ratioPercent(most.pickShare)}` : '—');
+  return truncate(text, LIMITS.attachmentDescription);
+}
+
+/**
+ * Page `page` (clamped) of the meta for `role` (null: every role, grouped) sorted by `sort`: one
+ * embed whose description holds {@link META_PER_PAGE} heroes under role headings, the page buttons
+ * (`meta.p:<role|all>:<sort>:<page>:<kind>`), and the scatter chart when one could be drawn in time.
+ * Without a snapshot in time, or without `ctx.meta`, a private note instead.
+ * @throws {ApiError} when the first gathering fails within the deadline.
+ */
+export async function metaView(role: MetaRole | null, sort: MetaSort, page: number, ctx: CommandContext): Promise<View> {
+  if (!ctx.meta) return noteView(t.metaUnavailable());
+  const snapshot = await latestSnapshot(ctx.meta);
+  if (!snapshot) return noteView(t.metaGathering());
+  const rows = ordered(snapshot, role, sort);
+  const pages = pageCount(rows.length, META_PER_PAGE);
+  const p = clampPage(page, pages);
+  const first = (p - 1) * META_PER_PAGE;
+  const blocks: string[] = [];
+  let group: MetaRole | null | undefined;
+  rows.slice(first, first + META_PER_PAGE).forEach(({ row, group: g }, i) => {
+    if (blocks.length === 0 || g !== group) {
+      group = g;
+      // With a role filter the title names the role: no headings.
+      const continued = first + i > 0 && rows[first + i - 1]!.group === g;
+      blocks.push(role ? '' : t.metaRoleHeading(g, continued));
+    }
+    blocks[blocks.length - 1] += `${blocks[blocks.length - 1] ? '\n' : ''}${metaLine(row)}`;
+  });
+  const list = blocks.join('\n\n');
+  const spec = metaChartSpec(rows.map((r) => r.row), role);
+  const file = await chartFile(ctx.charts, spec, META_CHART_FILE, chartAlt(spec, role), ctx.logger);
+  const embed: APIEmbed = {
+    color: roleColour(role),
+    title: t.metaTitle(role),
+    description: list ? `${t.metaSortedBy(t.metaSort(sort))}\n\n${list}` : t.metaNoHeroes(role),
+    footer: { text: t.metaFooter(humanAge(ctx.now() - snapshot.gatheredAt), snapshot.answered, snapshot.total, snapshot.stale) },
+    timestamp: new Date(snapshot.gatheredAt).toISOString(),
+    ...(file ? { image: { url: `attachment://${file.name}` } } : {}),
+  };
+  const nav = pageRow('meta.p', [role ?? ALL_ROLES, sort], p, pages);
+  return { embeds: [embed], components: nav ? [nav] : [], ...(file ? { files: [file] } : {}) };
+}
+
+export const meta: CommandModule = {
+  definition,
+  async execute(input, ctx) {
+    return metaView(roleOf(input.options.role), sortOf(input.options.sort), 1, ctx);
+  },
+  components: {
+    /** Paginator: `meta.p:<role|all>:<sort>:<page>:<kind>`. */
+    'meta.p': async (input, ctx) => metaView(roleOf(input.args[0]), sortOf(input.args[1]), pageFromArgs(input.args), ctx),
+  },
+};

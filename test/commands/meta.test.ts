@@ -1,0 +1,296 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { commands } from '../../commands/index.js';
+import { META_PER_PAGE, meta } from '../../commands/meta.js';
+import type { ChartRenderer } from '../../src/charts/renderer.js';
+import { parseChartSpec, type ChartSpec, type MetaScatterChart } from '../../src/charts/specs.js';
+import type { CommandContext, CommandInput } from '../../src/discord/command.js';
+import { FINAL_ANSWER_RESERVE_MS, Router } from '../../src/discord/router.js';
+import { HeroMeta, META_ROLES, META_SORTS } from '../../src/game/meta.js';
+import { heroDisplayName } from '../../src/hero-directory.js';
+import { loadDataset } from '../../src/replica/data/dataset.js';
+import type { Replica } from '../../src/replica/server.js';
+import { embedLength, LIMITS } from '../../src/render/limits.js';
+import { toMessagePayload } from '../../src/render/view.js';
+import { bot, customIds, MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
+import { replica } from '../helpers/replica.js';
+
+/** Text as Discord shows it: each markdown escape drawn as its character. */
+const shown = (text: string) => text.replace(/\\([^0-9A-Za-z\s])/g, '$1');
+/** One hero line: name, win rate, pick share, KDA (em dashes when unknown). */
+const LINE = /^\*\*(.+)\*\* · (\d+\.\d %|—) win · (\d+\.\d %|—) picks · KDA (\d+\.\d\d|—)$/;
+
+/** A chart renderer that checks each spec as the real one does and answers a few PNG bytes. */
+function recordingCharts(): ChartRenderer & { specs: ChartSpec[] } {
+  const specs: ChartSpec[] = [];
+  return {
+    specs,
+    threads: 0,
+    close: async () => {},
+    render: async (spec) => {
+      specs.push(parseChartSpec(spec));
+      return Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    },
+  };
+}
+
+/** A router with /meta (whether or not commands/index.ts lists it yet) and a context on `r` with a fresh HeroMeta. */
+function metaBot(r: Replica, options: { charts?: boolean } = {}) {
+  const b = bot(r);
+  const charts = recordingCharts();
+  const ctx: CommandContext = {
+    ...b.ctx,
+    ...(options.charts === false ? { charts: undefined } : { charts }),
+    meta: new HeroMeta({ api: b.ctx.api, heroes: b.ctx.heroes, logger: b.ctx.logger, now: b.ctx.now }),
+  };
+  const router = new Router([...commands.filter((c) => c.definition.name !== 'meta'), meta]);
+  const run = async (options: CommandInput['options'], c: CommandContext = ctx) => {
+    const view = await router.command('meta', { options, user: MEMBER }, c);
+    return { view, payload: toMessagePayload(view) };
+  };
+  const press = async (customId: string, user = MEMBER, c: CommandContext = ctx) => {
+    const result = await router.component(customId, [], user, MEMBER.userId, c);
+    return { ...result, payload: toMessagePayload(result.view) };
+  };
+  /** The context inside an interaction whose API deadline is `ms` from now. */
+  const within = (ms: number): CommandContext => {
+    const now = Date.now();
+    return { ...ctx, budget: { createdAt: now, receivedAt: now, ackBy: now + 2_000, answerBy: now + FINAL_ANSWER_RESERVE_MS + ms } };
+  };
+  return { b, ctx, charts, router, run, press, within, close: () => b.close() };
+}
+
+/** The hero lines of an answer's description, parsed. */
+function lines(description: string | undefined) {
+  return shown(description ?? '')
+    .split('\n')
+    .map((l) => l.match(LINE))
+    .filter((m) => m !== null)
+    .map((m) => ({ name: m[1]!, win: m[2]!, picks: m[3]!, kda: m[4]! }));
+}
+const pct = (text: string) => (text === '—' ? -1 : Number.parseFloat(text));
+
+/** Expected order of a role's heroes, computed here from the replica's raw statistics. */
+function expectedOrder(r: Replica, role: string, key: (s: { matches: number; wins: number; k: number; d: number; a: number }) => number): string[] {
+  return r.dataset.heroes
+    .filter((h) => h.role === role && r.dataset.heroStats.has(String(h.id)))
+    .map((h) => ({ name: heroDisplayName({ name: String(h.name) }), value: key(r.dataset.heroStats.get(String(h.id)) as never) }))
+    .sort((x, y) => y.value - x.value || x.name.localeCompare(y.name))
+    .map((x) => x.name);
+}
+
+describe('/meta on the replica', () => {
+  let r: Replica;
+  let m: ReturnType<typeof metaBot>;
+  beforeAll(async () => {
+    r = await replica();
+    m = metaBot(r);
+  });
+  afterAll(async () => {
+    await m.close();
+    await r.close();
+  });
+  afterEach(() => r.setFaults({}));
+
+  it('gathers the meta on first use and shows every hero grouped by role, by win rate, with the scatter chart', async () => {
+    expect(m.ctx.meta!.snapshot()).toBeUndefined();
+    const { view, payload } = await m.run({});
+    expect(view.isError).toBeFalsy();
+    expect(payload.flags).toBe(0);
+    const e = payload.embeds[0]!;
+    expect(e.title).toBe('Hero meta');
+    expect(e.description).toMatch(/^Sorted by win rate\. /);
+    // 9 Vanguards, then the first 6 Duelists: headings name the groups.
+    expect(e.description).toContain('\n\n__Vanguard__\n');
+    expect(e.description).toContain('\n\n__Duelist__\n');
+    const page = lines(e.description);
+    expect(page).toHaveLength(META_PER_PAGE);
+    expect(page.slice(0, 9).map((l) => l.name)).toEqual(expectedOrder(r, 'Vanguard', (s) => s.wins / s.matches));
+    expect(page.slice(9).map((l) => l.name)).toEqual(expectedOrder(r, 'Duelist', (s) => s.wins / s.matches).slice(0, 6));
+    // The numbers are the statistics' own: Hulk's line, checked against the raw data.
+    const hulk = r.dataset.heroStats.get('1011') as { matches: number; wins: number; k: number; d: number; a: number };
+    const all = [...r.dataset.heroStats.values()].reduce((n, s) => n + (s.matches as number), 0);
+    expect(page.find((l) => l.name === 'Hulk')).toEqual({
+      name: 'Hulk',
+      win: `${((hulk.wins / hulk.matches) * 100).toFixed(1)} %`,
+      picks: `${((hulk.matches / all) * 100).toFixed(1)} %`,
+      kda: ((hulk.k + hulk.a) / hulk.d).toFixed(2),
+    });
+    expect(e.footer?.text).toBe('Gathered a few seconds ago');
+    expect(e.timestamp).toBe(new Date(m.ctx.now()).toISOString());
+    // The chart: every hero, as a file the embed shows.
+    expect(e.image?.url).toBe('attachment://meta.png');
+    expect(payload.attachments).toEqual([{ id: 0, filename: 'meta.png', description: expect.stringMatching(/^Scatter chart of win rate against pick share of 37 heroes, .*Highest win rate: .+ \d+\.\d %\. Most picked: .+ \d+\.\d %\.$/) }]);
+    const spec = m.charts.specs.at(-1) as MetaScatterChart;
+    expect(spec.kind).toBe('meta-scatter');
+    expect(spec.heroes).toHaveLength(37);
+    expect(spec.heroes.find((h) => h.name === 'Hulk')).toEqual({ name: 'Hulk', role: 'Vanguard', winRate: hulk.wins / hulk.matches, pickShare: hulk.matches / all });
+    expect(customIds(payload)).toEqual(['meta.p:all:win-rate:1:f', 'meta.p:all:win-rate:0:p', 'meta.p:all:win-rate:1:i', 'meta.p:all:win-rate:2:n', 'meta.p:all:win-rate:3:l']);
+  });
+
+  it('pages through every hero once with the page buttons; a group carried over says so', async () => {
+    const seen: string[] = [];
+    let { payload } = await m.run({});
+    const descriptions: string[] = [];
+    for (let page = 1; page <= 3; page++) {
+      descriptions.push(payload.embeds[0]!.description!);
+      seen.push(...lines(payload.embeds[0]!.description).map((l) => l.name));
+      const next = customIds(payload).find((id) => id.endsWith(':n'))!;
+      const button = payload.components[0]!.components.find((c) => 'custom_id' in c && c.custom_id === next) as { disabled?: boolean };
+      expect(button.disabled).toBe(page === 3);
+      expect(payload.components[0]!.components.find((c) => 'label' in c && c.label === `Page ${page} of 3`)).toBeDefined();
+      if (page < 3) {
+        const pressed = await m.press(next);
+        expect(pressed.mode).toBe('update');
+        payload = pressed.payload;
+      }
+    }
+    expect(seen).toHaveLength(37);
+    expect(new Set(seen).size).toBe(37);
+    // 9 Vanguards and 20 Duelists: page 2 goes on with the Duelists and starts the Strategists, page 3 goes on with them.
+    expect(descriptions[1]).toMatch(/^Sorted by win rate\. .*\n\n__Duelist__ \(continued\)\n(.+\n){14}\n__Strategist__\n.+$/);
+    expect(descriptions[2]).toMatch(/^Sorted by win rate\. .*\n\n__Strategist__ \(continued\)\n(.+\n){6}.+$/);
+    // A stale button past the end shows the last page; another member gets their own private copy.
+    const far = await m.press('meta.p:all:win-rate:99:l');
+    expect(far.payload.embeds[0]!.description).toBe(descriptions[2]);
+    const other = await m.press('meta.p:all:win-rate:2:n', OTHER_MEMBER);
+    expect([other.mode, other.payload.flags]).toEqual(['reply', 64]);
+    expect(other.payload.embeds[0]!.description).toBe(descriptions[1]);
+  });
+
+  it('one role: no headings, the role’s colour, its chart only; Duelists take two pages', async () => {
+    const { payload } = await m.run({ role: 'Strategist' });
+    const e = payload.embeds[0]!;
+    expect(e.title).toBe('Hero meta · Strategist');
+    expect(e.color).toBe(0x22c55e);
+    expect(e.description).not.toContain('__');
+    expect(lines(e.description).map((l) => l.name)).toEqual(expectedOrder(r, 'Strategist', (s) => s.wins / s.matches));
+    expect(payload.components).toEqual([]);
+    const spec = m.charts.specs.at(-1) as MetaScatterChart;
+    expect(spec.title).toBe('Strategists · win rate against pick share');
+    expect(spec.heroes.map((h) => h.role)).toEqual(Array(8).fill('Strategist'));
+
+    const duelists = await m.run({ role: 'Duelist', sort: 'kda' });
+    const ids = customIds(duelists.payload);
+    expect(ids.at(-1)).toBe('meta.p:Duelist:kda:2:l');
+    const second = await m.press(ids.find((id) => id.endsWith(':n'))!);
+    const names = [...lines(duelists.payload.embeds[0]!.description), ...lines(second.payload.embeds[0]!.description)].map((l) => l.name);
+    expect(names).toEqual(expectedOrder(r, 'Duelist', (s) => (s.k + s.a) / s.d));
+  });
+
+  it('sorts by pick share and by KDA within each role', async () => {
+    const byPicks = lines((await m.run({ sort: 'pick-share' })).payload.embeds[0]!.description);
+    expect(byPicks.slice(0, 9).map((l) => l.name)).toEqual(expectedOrder(r, 'Vanguard', (s) => s.matches));
+    const byKda = lines((await m.run({ sort: 'kda', role: 'Vanguard' })).payload.embeds[0]!.description);
+    expect(byKda.map((l) => l.name)).toEqual(expectedOrder(r, 'Vanguard', (s) => (s.k + s.a) / s.d));
+    const kdas = byKda.map((l) => Number(l.kda));
+    expect(kdas).toEqual([...kdas].sort((a, b) => b - a));
+    expect(pct(byPicks[0]!.picks)).toBeGreaterThanOrEqual(pct(byPicks[8]!.picks));
+  });
+
+  it('every role, sort and page fits Discord’s limits without being cut', async () => {
+    for (const role of ['all', ...META_ROLES]) {
+      for (const sort of META_SORTS) {
+        for (let page = 1; page <= 3; page++) {
+          const { view, payload } = await m.press(`meta.p:${role}:${sort}:${page}:n`);
+          const e = payload.embeds[0]!;
+          expect(view.isError, `${role} ${sort} ${page}`).toBeFalsy();
+          // fitView had nothing to cut.
+          expect(e.description).toBe(view.embeds![0]!.description);
+          expect(e.footer?.text).toBe(view.embeds![0]!.footer?.text);
+          expect(e.description!.length).toBeLessThanOrEqual(LIMITS.description);
+          expect(embedLength(e)).toBeLessThanOrEqual(LIMITS.embedTotal);
+          expect(lines(e.description).length).toBeLessThanOrEqual(META_PER_PAGE);
+          for (const id of customIds(payload)) expect(id.length).toBeLessThanOrEqual(LIMITS.customId);
+          expect(payload.files?.length ?? 0).toBeLessThanOrEqual(1);
+        }
+      }
+    }
+  });
+
+  it('says how old the meta is', async () => {
+    m.b.clock.now += 20 * 60_000;
+    try {
+      expect((await m.run({})).payload.embeds[0]!.footer?.text).toBe('Gathered 20 minutes ago');
+    } finally {
+      m.b.clock.now -= 20 * 60_000;
+    }
+  });
+
+  it('without a chart renderer the answer has no image and no file', async () => {
+    const plain = metaBot(r, { charts: false });
+    const { payload } = await plain.run({});
+    expect(payload.embeds[0]!.image).toBeUndefined();
+    expect(payload.files).toBeUndefined();
+    expect(lines(payload.embeds[0]!.description)).toHaveLength(META_PER_PAGE);
+    await plain.close();
+  });
+
+  it('within a tiny deadline and no snapshot yet: a friendly private note, while the gathering goes on', async () => {
+    const fresh = metaBot(r);
+    r.setFaults({ latencyMs: 40 });
+    const started = Date.now();
+    const { view, payload } = await fresh.run({}, fresh.within(60));
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(view.isError).toBeFalsy();
+    expect(payload.flags).toBe(64);
+    expect(payload.embeds[0]!.description).toBe('The hero meta is being gathered from the statistics of every hero. Try again in a minute.');
+    expect(payload.components).toEqual([]);
+    // The gathering did not end with the member's deadline: it finishes, and the next /meta shows it.
+    expect(fresh.ctx.meta!.refreshing).toBe(true);
+    const done = await fresh.ctx.meta!.refresh();
+    expect([done.answered, done.total]).toEqual([37, 37]);
+    r.setFaults({});
+    const again = await fresh.run({}, fresh.within(5_000));
+    expect(lines(again.payload.embeds[0]!.description)).toHaveLength(META_PER_PAGE);
+    await fresh.close();
+  });
+
+  it('a first gathering that fails in time is the API’s error; without a HeroMeta the command says so', async () => {
+    const fresh = metaBot(r);
+    r.setFaults({ forceStatus: 503, pathPrefix: '/api/v1/heroes/hero/' });
+    const failed = await fresh.run({}, fresh.within(5_000));
+    expect(failed.view.isError).toBe(true);
+    expect(failed.payload.embeds[0]!.description).toBe('The Marvel Rivals API is not answering right now. Please try again in a minute.');
+    expect(fresh.ctx.meta!.snapshot()).toBeUndefined();
+    await fresh.close();
+
+    const none = await m.run({}, { ...m.ctx, meta: undefined });
+    expect([none.view.isError, none.payload.flags, none.payload.embeds[0]!.description]).toEqual([undefined, 64, 'The hero meta is not available on this bot right now.']);
+  });
+});
+
+describe('/meta with missing and drifted statistics', () => {
+  let r: Replica;
+  let m: ReturnType<typeof metaBot>;
+  beforeAll(async () => {
+    const dataset = loadDataset();
+    // Jeff's statistics are missing (a 404); Iron Fist has no matches; Loki's come as text with a null.
+    dataset.heroStats.delete('1047');
+    dataset.heroStats.set('1052', { ...dataset.heroStats.get('1052')!, matches: 0, wins: 0, k: 0, d: 0, a: 0 });
+    dataset.heroStats.set('1016', { ...dataset.heroStats.get('1016')!, matches: '120,000', wins: '61200', k: '9.50', d: null, a: '18.25' });
+    r = await replica({ dataset });
+    m = metaBot(r);
+  });
+  afterAll(async () => {
+    await m.close();
+    await r.close();
+  });
+
+  it('says how many heroes answered, shows dashes for unknown values, and leaves them off the chart', async () => {
+    const { payload } = await m.run({ role: 'Duelist' });
+    expect(payload.embeds[0]!.footer?.text).toBe('Gathered a few seconds ago · 36 of 37 heroes');
+    const second = await m.press(customIds(payload).find((id) => id.endsWith(':n'))!);
+    const duelists = [...lines(payload.embeds[0]!.description), ...lines(second.payload.embeds[0]!.description)];
+    // Unknown values go last, whatever the sort.
+    expect(duelists.at(-1)).toEqual({ name: 'Iron Fist', win: '—', picks: '—', kda: '—' });
+    expect(shown(second.payload.embeds[0]!.description!)).toContain('**Iron Fist** · — win · — picks · KDA —');
+    const strategists = lines((await m.run({ role: 'Strategist', sort: 'kda' })).payload.embeds[0]!.description);
+    expect(strategists.map((l) => l.name)).not.toContain('Jeff the Land Shark');
+    expect(strategists.at(-1)).toMatchObject({ name: 'Loki', win: '51.0 %', kda: '—' });
+    const all = await m.run({});
+    const spec = m.charts.specs.at(-1) as MetaScatterChart;
+    expect(spec.heroes).toHaveLength(35);
+    expect(spec.heroes.map((h) => h.name)).not.toContain('Iron Fist');
+    expect(all.payload.attachments?.[0]?.description).toMatch(/of 35 heroes/);
+  });
+});
