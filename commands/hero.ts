@@ -1,17 +1,20 @@
 /**
  * `/hero name:<hero>`: a hero's overview, and through a select menu its abilities (grouped by
- * transformation), costumes, transformations, lore (paged), statistics and leaderboard.
+ * transformation), costumes, transformations, lore (paged), statistics, leaderboard and balance
+ * history (paged: every balance post and patch note that changed the hero, newest first, read from
+ * the store the balance indexer fills, src/game/balance-indexer.ts).
  * The real hero list (api-samples/heroes) repeats abilities (Hulk's four, once a form, with
  * `transformation_id` null), lists "Base Stat" entries and empty team-up placeholders among them, and
  * gives forms without health: see {@link heroKit} and the transformations section.
- * Data: api-spec.md endpoints 2 (hero), 3 (stats), 5 (leaderboard), via the hero list (1) for lookup.
+ * Data: api-spec.md endpoints 2 (hero), 3 (stats), 5 (leaderboard), via the hero list (1) for lookup;
+ * the balance history from endpoints 12 and 13, through the store (src/store/balance-history.ts).
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
-import { ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed, type APIEmbedField } from 'discord-api-types/v10';
+import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed, type APIEmbedField } from 'discord-api-types/v10';
 import type { Fetched } from '../src/api/client.js';
 import type { Ability, Hero, Transformation } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
-import { encodeCustomId } from '../src/discord/custom-id.js';
+import { CustomIdTooLongError, encodeCustomId } from '../src/discord/custom-id.js';
 import { compactNumber, duration, integer, kda, percent, plural, ratioPercent, winRate } from '../src/render/format.js';
 import { heroDisplayName } from '../src/hero-directory.js';
 import { heroName, teamName } from '../src/render/names.js';
@@ -20,9 +23,12 @@ import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow, splitPages } from '../src/render/paginate.js';
 import { roleColour, staleFooter } from '../src/render/common.js';
 import type { View } from '../src/render/view.js';
+import type { Verdict } from '../src/game/balance.js';
+import type { HistoryEntry } from '../src/store/balance-history.js';
+import { t } from '../src/strings.js';
 
 /** The sections of a hero, in select-menu order. */
-export const HERO_SECTIONS = ['overview', 'abilities', 'costumes', 'transformations', 'lore', 'stats', 'leaderboard'] as const;
+export const HERO_SECTIONS = ['overview', 'abilities', 'costumes', 'transformations', 'lore', 'stats', 'leaderboard', 'balance'] as const;
 export type HeroSection = (typeof HERO_SECTIONS)[number];
 
 const SECTION_LABELS: Record<HeroSection, string> = {
@@ -33,12 +39,21 @@ const SECTION_LABELS: Record<HeroSection, string> = {
   lore: 'Lore',
   stats: 'Statistics',
   leaderboard: 'Leaderboard (PC)',
+  balance: 'Balance history',
 };
 
 const ABILITIES_PER_PAGE = 6;
 const COSTUMES_PER_PAGE = 10;
 const LORE_PAGE_CHARS = 1_800;
 const LEADERBOARD_ROWS = 10;
+/** Posts a page of the balance history shows (one read button each, so at most 5: a row). */
+export const BALANCE_PER_PAGE = 5;
+/** Characters of the description each post of the balance history may take. */
+const BALANCE_ENTRY_CHARS = Math.floor((LIMITS.description - 100) / BALANCE_PER_PAGE);
+/** Characters of one quoted line, escaped. */
+const BALANCE_LINE_CHARS = 220;
+/** The marker shown before each verdict. */
+export const VERDICT_MARKERS: Record<Verdict, string> = { buff: '▲', nerf: '▼', adjusted: '◆', fixed: '✔' };
 
 /** Ability fields shown in this order after the description; the rest follow. */
 const ABILITY_FIELD_ORDER = ['Key', 'Cooldown', 'Energy Cost', 'Casting', 'Damage', 'Duration', 'Range', 'Special Effect'];
@@ -249,11 +264,87 @@ async function leaderboard(hero: Hero, ctx: CommandContext): Promise<{ embed: AP
   };
 }
 
+/**
+ * One post of a hero's balance history as markdown of at most `budget` characters: its number on the
+ * page, the verdict as a marker and a bold word, the date, the post's title (posts have no URL: the
+ * read button numbered alike opens it, as /patch-notes does), then the lines the verdict was decided
+ * from, quoted, each with its own marker, as many as fit.
+ */
+function balanceEntry(entry: HistoryEntry, n: number, budget: number): string {
+  const head = truncate(
+    `**${n}.** ${VERDICT_MARKERS[entry.verdict]} **${t.balanceVerdict(entry.verdict)}** · ${entry.date ?? t.balanceNoDate()} · ${escapeText(entry.title, 150)} (${t.balanceKind(entry.kind)})`,
+    budget,
+  );
+  const out = [head];
+  let used = head.length;
+  for (let i = 0; i < entry.lines.length; i++) {
+    const line = entry.lines[i]!;
+    const quoted = `> ${VERDICT_MARKERS[line.verdict]} ${escapeText(line.text, BALANCE_LINE_CHARS)}`;
+    const left = entry.lines.length - i - 1;
+    // Room for this line, and for the "and N more" line after it if any are left out.
+    const more = left > 0 ? t.balanceMoreLines(left).length + 3 : 0;
+    if (used + 1 + quoted.length + more > budget) {
+      const rest = `> ${t.balanceMoreLines(entry.lines.length - i)}`;
+      if (used + 1 + rest.length <= budget) out.push(rest);
+      break;
+    }
+    out.push(quoted);
+    used += 1 + quoted.length;
+  }
+  return out.join('\n');
+}
+
+/** The custom ID of the read button of a post (commands/patch-notes.ts `feed.read`); null for an id too long for one. */
+function readPostId(entry: HistoryEntry): string | null {
+  try {
+    return encodeCustomId('feed.read', entry.kind === 'balance' ? 'balances' : 'patch-notes', entry.postId);
+  } catch (err) {
+    if (err instanceof CustomIdTooLongError) return null;
+    throw err;
+  }
+}
+
+/**
+ * A hero's balance history (issue 13) at a page, newest post first, {@link BALANCE_PER_PAGE} a page,
+ * with a row of buttons reading each post (the feed's `feed.read` button of /patch-notes). Without
+ * entries it says whether the index is still being built or no post changed the hero.
+ * @throws {StoreUnavailableError} when the store does not answer within its deadline.
+ */
+async function balanceHistory(hero: Hero, page: number, ctx: CommandContext): Promise<{ embed: APIEmbed; pages: number; rows: APIActionRowComponent<APIComponentInMessageActionRow>[] }> {
+  const base = baseEmbed(hero, 'balance');
+  const name = escapeText(heroDisplayName(hero), 100);
+  if (!ctx.balance) return { embed: { ...base, description: t.balanceUnavailable() }, pages: 1, rows: [] };
+  const { history } = ctx.balance;
+  let p = Math.max(1, Number.isFinite(page) ? Math.trunc(page) : 1);
+  let found = await history.forHero(hero.id, { limit: BALANCE_PER_PAGE, offset: (p - 1) * BALANCE_PER_PAGE });
+  const pages = pageCount(found.total, BALANCE_PER_PAGE);
+  if (found.entries.length === 0 && found.total > 0) {
+    // A button from when the history was longer, or a page past the end: the last page.
+    p = clampPage(p, pages);
+    found = await history.forHero(hero.id, { limit: BALANCE_PER_PAGE, offset: (p - 1) * BALANCE_PER_PAGE });
+  }
+  if (found.total === 0) {
+    const building = (await history.completedAt()) === null;
+    return { embed: { ...base, description: building ? t.balanceBuilding(name) : t.balanceNone(name) }, pages: 1, rows: [] };
+  }
+  const description = found.entries.map((e, i) => balanceEntry(e, (p - 1) * BALANCE_PER_PAGE + i + 1, BALANCE_ENTRY_CHARS)).join('\n\n');
+  const buttons = found.entries.flatMap((e, i) => {
+    const customId = readPostId(e);
+    return customId ? [{ type: ComponentType.Button as const, style: ButtonStyle.Secondary as const, label: t.balanceRead((p - 1) * BALANCE_PER_PAGE + i + 1), custom_id: customId }] : [];
+  });
+  return {
+    embed: { ...base, description, footer: { text: t.balanceFooter(found.total) } },
+    pages,
+    rows: buttons.length > 0 ? [{ type: ComponentType.ActionRow, components: buttons }] : [],
+  };
+}
+
 /** Builds the view of one section of a hero at a page. */
 export async function heroView(hero: Hero, section: HeroSection, page: number, ctx: CommandContext, heroFetched?: Fetched<unknown>): Promise<View> {
   let embed: APIEmbed;
   let pages = 1;
   let fetched = heroFetched;
+  let rows: APIActionRowComponent<APIComponentInMessageActionRow>[] = [];
   switch (section) {
     case 'overview':
       embed = overview(hero);
@@ -279,11 +370,14 @@ export async function heroView(hero: Hero, section: HeroSection, page: number, c
     case 'leaderboard':
       ({ embed, fetched } = await leaderboard(hero, ctx));
       break;
+    case 'balance':
+      ({ embed, pages, rows } = await balanceHistory(hero, page, ctx));
+      break;
   }
   const footer = staleFooter(fetched);
   if (footer) embed = { ...embed, footer };
   const nav = pageRow('hero.p', [hero.id, section], clampPage(page, pages), pages);
-  return { embeds: [embed], components: [sectionMenu(hero.id, section), ...(nav ? [nav] : [])] };
+  return { embeds: [embed], components: [sectionMenu(hero.id, section), ...(nav ? [nav] : []), ...rows] };
 }
 
 async function loadHero(idOrName: string, ctx: CommandContext) {

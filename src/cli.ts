@@ -24,6 +24,7 @@ import { splitFiles, toMessagePayload, type MessagePayload, type View, type View
 import { faultsFromEnv } from './replica/faults.js';
 import { createApiServices, createCommandContext } from './services.js';
 import { HeroMeta } from './game/meta.js';
+import { BalanceIndexer } from './game/balance-indexer.js';
 
 class UsageError extends Error {}
 
@@ -158,7 +159,10 @@ async function main(argv: string[]): Promise<number> {
   try {
     const base = createCommandContext(services.api, services.state, services.cacheStore, undefined, undefined, undefined, services.charts);
     // No background refresh here: /meta waits for its first gathering (the CLI has no deadline).
-    const ctx: CommandContext = { ...base, meta: new HeroMeta({ api: services.api, heroes: base.heroes, logger }), logger };
+    // The balance history is read once here, for /hero only (a few list pages; the CLI has no background timer).
+    const balanceIndexer = new BalanceIndexer({ api: services.api, heroes: base.heroes, history: services.state.balanceHistory, logger });
+    if (parsed.command === 'hero') await balanceIndexer.run();
+    const ctx: CommandContext = { ...base, meta: new HeroMeta({ api: services.api, heroes: base.heroes, logger }), balance: { history: services.state.balanceHistory, indexer: balanceIndexer }, logger };
     let view: View = await router.command(parsed.command, parsed.input, ctx);
     let payload = toMessagePayload(view);
     for (const press of parsed.presses) {

@@ -19,6 +19,7 @@ import { EXIT_STORE_UNAVAILABLE, StoreOpenError } from './store/database.js';
 import { syncSettingsOverRedis } from './store/settings-sync.js';
 import { createApiServices, createCommandContext } from './services.js';
 import { HeroMeta } from './game/meta.js';
+import { BalanceIndexer } from './game/balance-indexer.js';
 import type { Playground } from './playground/start.js';
 
 let config: Config;
@@ -98,9 +99,11 @@ if (!config.discord.token || playgroundAsked) {
   const context = createCommandContext(services.api, services.state, services.cacheStore, discordChannelAccess(client), Date.now, createFeedTester(services.api, settings, transport), services.charts);
   // The hero meta for /meta: every hero's statistics, gathered hourly at background priority.
   const meta = new HeroMeta({ api: services.api, heroes: context.heroes, logger: logger.child({ component: 'meta' }) });
+  // Each hero's balance history for /hero: every balance post and patch note, read hourly at background priority.
+  const balanceIndexer = new BalanceIndexer({ api: services.api, heroes: context.heroes, history: services.state.balanceHistory, logger: logger.child({ component: 'balance-history' }) });
   const runtime = new DiscordRuntime(client, {
     router: new Router(commands),
-    context: { ...context, meta },
+    context: { ...context, meta, balance: { history: services.state.balanceHistory, indexer: balanceIndexer } },
     logger: logger.child({ component: 'discord' }),
     budgetMs: config.interactionBudgetMs,
   });
@@ -126,6 +129,7 @@ if (!config.discord.token || playgroundAsked) {
     logger.info({ user: c.user.tag, guilds: c.guilds.cache.size }, 'logged in to Discord');
     poller.start();
     meta.start();
+    balanceIndexer.start();
   });
   // Gateway closes and errors are logged; one Discord says is not reconnectable (4004, 4010-4014) stops the process (exit 78).
   watchGateway(client, { logger: logger.child({ component: 'gateway' }), policy });
@@ -133,6 +137,7 @@ if (!config.discord.token || playgroundAsked) {
     logger.info({ reason, inflight: runtime.inflight }, 'shutting down: finishing replies in flight');
     await poller.stop();
     meta.stop();
+    await balanceIndexer.stop();
     await leadership.release().catch(() => undefined);
     await stopSettingsSync();
     await runtime.shutdown();

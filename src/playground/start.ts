@@ -14,6 +14,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { createCommandContext, type ApiServices } from '../services.js';
 import { HeroMeta } from '../game/meta.js';
+import { BalanceIndexer } from '../game/balance-indexer.js';
 import { openState } from '../store/state.js';
 import { buildPageAssets } from './bundle.js';
 import { playgroundChannelAccess, playgroundFeedTransport } from './channels.js';
@@ -74,7 +75,8 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   const settings = state.settings;
   const base = createCommandContext(o.services.api, state, o.services.cacheStore, playgroundChannelAccess(), Date.now, createFeedTester(o.services.api, settings, transport), o.services.charts);
   const meta = new HeroMeta({ api: o.services.api, heroes: base.heroes, logger: logger.child({ component: 'meta' }) });
-  const context = { ...base, meta };
+  const balanceIndexer = new BalanceIndexer({ api: o.services.api, heroes: base.heroes, history: state.balanceHistory, logger: logger.child({ component: 'balance-history' }) });
+  const context = { ...base, meta, balance: { history: state.balanceHistory, indexer: balanceIndexer } };
   const router = new Router(modules);
   const interactions = new PlaygroundInteractions({ router, context, messages, logger, ackDeadlineMs: o.ackDeadlineMs, budgetMs: o.config.interactionBudgetMs });
   const feedLogger = o.logger.child({ component: 'playground-feeds' });
@@ -129,6 +131,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   });
   poller.start();
   meta.start();
+  balanceIndexer.start();
   return {
     url: server.url,
     messages,
@@ -137,6 +140,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     close: async () => {
       await poller.stop();
       meta.stop();
+      await balanceIndexer.stop();
       await interactions.settle();
       await server.close();
       await state.close();

@@ -5,6 +5,7 @@
  * reads the same from SQLite and PostgreSQL.
  */
 import { type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { ChangeLine, Verdict } from '../game/balance.js';
 
 /** `guild_settings`: one row per guild that ran `/config`. */
 export interface GuildSettingsTable {
@@ -87,6 +88,40 @@ export interface MetaTable {
   value: string;
 }
 
+/**
+ * `balance_history`: what one balance post or patch note did to one hero (src/game/balance.ts), keyed
+ * by (hero, kind, post); indexed by hero and post date for a hero's history, newest first.
+ */
+export interface BalanceHistoryTable {
+  hero_id: string;
+  /** `balance` (api-spec.md endpoint 12) or `patch-note` (13). */
+  kind: string;
+  post_id: string;
+  /** The post's date, ISO `YYYY-MM-DD` when the API's was readable; '' when it gave none (sorts last). */
+  post_date: string;
+  title: string;
+  /** A {@link Verdict}: `buff`, `nerf`, `adjusted` or `fixed`. */
+  verdict: string;
+  /** The deciding lines as JSON: `[{text, verdict}]` ({@link ChangeLine}). */
+  lines: string;
+  /** ms since the epoch. */
+  indexed_at: number;
+}
+
+/**
+ * `balance_posts`: every post the balance indexer has read, with or without heroes in it, so a run
+ * skips them; `signature` names the hero list and classifier it was read with (a post is read again
+ * when either changes).
+ */
+export interface BalancePostsTable {
+  kind: string;
+  post_id: string;
+  signature: string;
+  /** Heroes the post changed (rows of `balance_history`). */
+  heroes: number;
+  indexed_at: number;
+}
+
 /** Every table, for `Kysely<Tables>`. */
 export interface Tables {
   guild_settings: GuildSettingsTable;
@@ -96,6 +131,8 @@ export interface Tables {
   feed_state: FeedStateTable;
   fan_outs: FanOutsTable;
   meta: MetaTable;
+  balance_history: BalanceHistoryTable;
+  balance_posts: BalancePostsTable;
 }
 
 /** Migrations in order; a name is never reused or edited once released. */
@@ -165,6 +202,34 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
       await db.schema.createIndex('fan_outs_by_finish').on('fan_outs').columns(['finished_at']).execute();
       await db.schema.createTable('meta').addColumn('key', 'text', (c) => c.primaryKey()).addColumn('value', 'text', (c) => c.notNull()).execute();
+    },
+  },
+  '0002_balance_history': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('balance_history')
+        .addColumn('hero_id', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('post_id', 'text', (c) => c.notNull())
+        .addColumn('post_date', 'text', (c) => c.notNull())
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('verdict', 'text', (c) => c.notNull())
+        .addColumn('lines', 'text', (c) => c.notNull())
+        .addColumn('indexed_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('balance_history_pk', ['hero_id', 'kind', 'post_id'])
+        .execute();
+      await db.schema.createIndex('balance_history_by_hero_date').on('balance_history').columns(['hero_id', 'post_date']).execute();
+      // Replacing a post's rows (read again with a newer hero list) finds them by post.
+      await db.schema.createIndex('balance_history_by_post').on('balance_history').columns(['kind', 'post_id']).execute();
+      await db.schema
+        .createTable('balance_posts')
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('post_id', 'text', (c) => c.notNull())
+        .addColumn('signature', 'text', (c) => c.notNull())
+        .addColumn('heroes', 'integer', (c) => c.notNull())
+        .addColumn('indexed_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('balance_posts_pk', ['kind', 'post_id'])
+        .execute();
     },
   },
 };

@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import type { Logger } from '../logger.js';
 import { AccountLinksRepository } from './account-links.js';
+import { BalanceHistoryRepository } from './balance-history.js';
 import { openDatabase, type Database, type DatabaseOptions } from './database.js';
 import { FeedStateRepository } from './feed-state.js';
 import { GuildSettingsRepository, type GuildSettingsOptions } from './guild-settings.js';
@@ -16,6 +17,8 @@ export interface State {
   settings: GuildSettingsRepository;
   links: AccountLinksRepository;
   feedState: FeedStateRepository;
+  /** Each hero's balance history (src/game/balance-indexer.ts writes it, /hero reads it). */
+  balanceHistory: BalanceHistoryRepository;
   close(): Promise<void>;
 }
 
@@ -26,6 +29,7 @@ export function stateOf(database: Database, settings: GuildSettingsOptions = {})
     settings: new GuildSettingsRepository(database.db, settings),
     links: new AccountLinksRepository(database.db),
     feedState: new FeedStateRepository(database.db),
+    balanceHistory: new BalanceHistoryRepository(database.db),
     close: () => database.close(),
   };
 }

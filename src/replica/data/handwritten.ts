@@ -237,8 +237,161 @@ function post(seed: PostSeed, kind: string): Record<string, unknown> {
   };
 }
 
+/**
+ * A post whose body is written out (heading-style balance paragraphs): overview, body, social links.
+ * The body follows the real posts' layout (role headings, hero headings, form sub-headings, one bullet
+ * per change, "Dev Comment:" paragraphs, a "Bug Fixes" section); the words and numbers are invented.
+ */
+function writtenPost(seed: Omit<PostSeed, 'sections'>, body: string, kind: string): Record<string, unknown> {
+  return {
+    id: seed.id,
+    title: seed.title,
+    date: seed.date,
+    overview: seed.overview,
+    fullContent: `${seed.overview}\n\n${body.trim()}\n\n${SOCIAL}`,
+    imagePath: `/${kind}/${seed.id}.jpg`,
+  };
+}
+
 /** Versions with both a patch note and a game version: date-based ids, newest first. */
 const VERSIONS = ['20251113', '20251016', '20250911', '20250814', '20250710', '20250612', '20250515', '20250410'];
+
+/**
+ * The balance part of each patch note, newest first (one per patch note): one-line changes
+ * ("Hero: change.") or heading-style paragraphs, and the bug fixes naming heroes.
+ */
+const PATCH_BALANCE: { balance: string; fixes: string[] }[] = [
+  {
+    balance: `Balance adjustments
+- Hulk: Gamma Burst damage increased from 70 to 75.
+- Luna Snow: Ice Arts healing reduced from 60 to 55.
+- Storm: Omega Hurricane energy cost increased by 5 %.`,
+    fixes: ["Fixed an issue where Jeff the Land Shark's Hide and Seek hid him from his allies' healing."],
+  },
+  {
+    balance: `Hero adjustments
+
+Vanguard
+
+Thor
+- Hammer Throw: Damage increased from 60 to 65
+- Thorforce: Maximum stacks increased from 3 to 4
+
+Strategist
+
+Cloak & Dagger
+- Terror Cape: Cooldown increased from 12s to 14s
+- Light's Embrace: Healing per second reduced from 70 to 65
+
+Dev Comment: Cloak & Dagger recovered too quickly from a lost fight. Her tools now ask for more timing.`,
+    fixes: ["Fixed an issue where Thor's Storm Surge could hit enemies standing behind him."],
+  },
+  {
+    balance: `Vanguard adjustments
+
+Captain America
+- Base Health increased from 650 to 675
+- Leading Dash: Cooldown reduced from 6s to 5s
+
+Venom
+- Cellular Corrosion: Damage increased from 40 to 45
+- Frenzied Arrival: Cooldown increased from 12s to 14s
+
+The Thing
+- Stone Haymaker: Damage increased from 60 to 65
+
+Groot
+- Thornlash Wall: Health decreased from 700 to 650
+- Ironwood Wall: Duration shortened from 10s to 8s
+
+Dev Comment: We looked at how long Vanguard fights last on the new Domination map and moved each of them toward the middle.`,
+    fixes: ["Fixed an issue where Venom's Venom Swing could attach to invisible surfaces."],
+  },
+  {
+    balance: `Balance adjustments
+- Wolverine: Berserker Rage cooldown reduced from 20s to 18s.
+- Iron Fist: Harmony Recovery healing increased from 90 to 100.
+- Black Widow: Red Room Rifle damage reduced from 100 to 90.`,
+    fixes: ["Fixed an issue where Wolverine's Feral Leap could miss a target right in front of him."],
+  },
+  {
+    balance: `Balance adjustments
+- Jeff the Land Shark: Joyful Splash healing increased from 120 to 130.
+- Spider-Man: Web-Swing cooldown increased from 3s to 4s.`,
+    fixes: [],
+  },
+  {
+    balance: `Hero adjustments
+
+Duelist
+
+Mister Fantastic
+- Reflexive Rubber: Duration increased from 3s to 4s
+- Stretch Punch: Damage increased from 45 to 50
+
+Strategist
+
+Invisible Woman
+- Psionic Strike: Cooldown reduced from 8s to 6s; Psionic Invisibility: energy cost increased from 3000 to 3300
+
+Dev Comment: Sue should spend her invisibility with more care, and have more to do while she waits for it.`,
+    fixes: ["Fixed an issue where Mister Fantastic's Brainiac Bounce could be interrupted by allies."],
+  },
+  {
+    balance: `Balance adjustments
+- Human Torch: Flaming Meteor damage increased from 150 to 160.
+- Hawkeye: Hypersonic Arrow cooldown reduced from 10s to 8s.`,
+    fixes: ["Fixed an issue where Human Torch's Pyro-Prison walls did not block vision."],
+  },
+  {
+    balance: `Hero adjustments
+
+Strategist
+
+Adam Warlock
+- Karmic Revival: Cooldown increased from 70s to 80s
+- Base Health decreased from 250 to 225
+
+Dev Comment: With a Strategist joining the roster, we want fewer fights decided by a second life.
+
+Mantis
+- Nature's Favor: Movement speed bonus increased from 10% to 15%`,
+    fixes: [],
+  },
+  {
+    balance: `Balance adjustments
+- Magneto: Iron Volley damage reduced from 70 to 65.
+- Psylocke: Psi-Blade Dash cooldown reduced from 12s to 10s.`,
+    fixes: ["Fixed an issue where Magneto's Metal Bulwark could be cast on enemies."],
+  },
+  {
+    balance: `Balance adjustments
+- Dr. Strange: Daggers of Denak damage increased from 22 to 24.
+- Star-Lord: Element Guns damage reduced from 7 to 6.`,
+    fixes: ["Fixed an issue where The Thing's Stone Haymaker could be cancelled by knockback."],
+  },
+  {
+    balance: `Balance adjustments
+- The Punisher: Scourge Grenade cooldown increased from 10s to 12s.
+- Peni Parker: Arachno-Mine damage increased from 40 to 45.`,
+    fixes: [],
+  },
+  {
+    balance: `Hero adjustments
+
+Duelist
+
+Moon Knight
+- Moonlight Hook: Cooldown reduced from 12s to 10s
+
+Squirrel Girl
+- Burst Acorn: Explosion radius increased from 5m to 5.5m
+- Base Health reduced from 275 to 250
+
+Namor: Horn of Proteus cooldown increased from 15s to 18s.`,
+    fixes: [],
+  },
+];
 
 /** 12 patch notes, newest first; the first 8 are the patch notes of the 8 game versions. */
 export function patchNotes(): Record<string, unknown>[] {
@@ -259,40 +412,262 @@ export function patchNotes(): Record<string, unknown>[] {
   ];
   return ids.map((id, i) => {
     const [title, overview] = topics[i]!;
-    return post(
-      {
-        id,
-        title: `Version ${id} Patch Notes: ${title}`,
-        date: `${id.slice(0, 4)}/${id.slice(4, 6)}/${id.slice(6, 8)}`,
-        overview: overview!,
-        sections: [
-          ['New content', [`${title}.`, 'New costumes in the store for a limited time.', 'New achievements to unlock.']],
-          ['Balance adjustments', ['Hulk: Gamma Burst damage increased from 70 to 75.', 'Luna Snow: Ice Arts healing reduced from 60 to 55.', 'Storm: Omega Hurricane energy cost increased by 5 %.']],
-          ['Bug fixes', ['Fixed an issue where some abilities could pass through walls.', 'Fixed audio cutting out on Yggsgard maps.', 'Improved stability on all platforms.']],
-        ],
-      },
-      'patch-notes',
-    );
+    const { balance, fixes } = PATCH_BALANCE[i]!;
+    const bullets = (lines: string[]) => lines.map((l) => `- ${l}`).join('\n');
+    const body = [
+      `New content\n${bullets([`${title}.`, 'New costumes in the store for a limited time.', 'New achievements to unlock.'])}`,
+      balance,
+      `Bug fixes\n${bullets(['Fixed an issue where some abilities could pass through walls.', ...fixes, 'Fixed audio cutting out on Yggsgard maps.', 'Improved stability on all platforms.'])}`,
+    ].join('\n\n');
+    return writtenPost({ id, title: `Version ${id} Patch Notes: ${title}`, date: `${id.slice(0, 4)}/${id.slice(4, 6)}/${id.slice(6, 8)}`, overview: overview! }, body, 'patch-notes');
   });
 }
+
+/**
+ * The bodies of the balance posts, newest first, one per focus hero of {@link balances}: several
+ * heroes each, buffs, nerfs, mixed changes, developer comments and bug fixes.
+ */
+const BALANCE_BODIES: string[] = [
+  `Hero Balance
+
+Vanguard
+
+Hulk
+
+Bruce Banner
+- Gamma Ray Gun: Increase damage per round from 5 to 6
+- Base Health increased from 275 to 300
+
+Hero Hulk
+- Gamma Burst: Damage increased from 70 to 75
+- Indestructible Guard: Cooldown reduced from 15s to 12s
+
+Dev Comment: Bruce Banner had too little time to charge his transformation before a fight reached him. These changes give Hulk more room early in a team fight.
+
+Peni Parker
+- Cyber-Web Snare: Cooldown increased from 8s to 10s
+- Spider-Sweeper: Duration shortened from 12s to 10s
+
+Duelist
+
+Star-Lord
+- Element Guns: Damage per round reduced from 7 to 6
+- Rocket Propulsion: Movement speed increased from 12 m/s to 14 m/s
+
+Dev Comment: We want Star-Lord to keep his freedom of movement while asking a little more aim of him.
+
+Strategist
+
+Mantis
+- Healing Flower: Duration increased from 4s to 5s
+
+Bug Fixes
+- Fixed an issue where Hulk's Incredible Leap could pass through some walls.
+- Fixed an issue where Star-Lord's Galactic Legend could lock on to targets behind cover.`,
+
+  `Hero Balance
+
+Vanguard
+
+Magneto
+- Metal Bulwark: Shield value increased from 350 to 400
+- Iron Volley: Damage per orb increased from 65 to 70
+- Mag-Cannon: Energy cost of the ultimate reduced from 3400 to 3200
+
+Dev Comment: Magneto should feel like the anchor of a slow, steady team; the larger shield lets him hold a position longer.
+
+The Thing
+- Base Health decreased from 750 to 700
+- Yancy Street Charge: Cooldown increased from 10s to 12s
+
+Duelist
+
+The Punisher
+- Adjudication: Spread increased from 1.5 to 2
+- Culling Turret: Duration increased from 8s to 10s
+
+Strategist
+
+Cloak & Dagger
+- Lightforce Dagger: Healing per dagger increased from 40 to 45
+- Dark Teleportation: Cooldown reduced from 20s to 18s
+
+Bug Fixes
+- Fixed an issue where Magneto's Metallic Curtain did not block some projectiles.
+- Fixed an issue where Cloak & Dagger's Dagger Storm could heal enemies.`,
+
+  `Hero Balance
+
+Strategist
+
+Luna Snow
+- Ice Arts: Healing per hit reduced from 60 to 55
+- Fate of Both Worlds: Cooldown increased from 15s to 18s
+- Base Health decreased from 275 to 250
+
+Dev Comment: Luna Snow has healed more than any other Strategist for two seasons. We are taking back some of that power while keeping what makes her fun.
+
+Jeff the Land Shark
+- Joyful Splash: Healing increased from 130 to 140
+- Hide and Seek: Duration extended from 4s to 5s
+
+Duelist
+
+Spider-Man
+- Web-Cluster: Damage increased from 25 to 30
+- Get Over Here!: Cooldown reduced from 10s to 8s
+
+Hela
+- Fixed an issue where Hela's Astral Flock could end early on uneven ground.`,
+
+  `Hero Balance
+
+Duelist
+
+Black Panther
+- Vibranium Claws: Damage increased from 40 to 45
+- Spear Toss: Cooldown increased from 8s to 10s
+- Spirit Rend: Reworked: now refreshes Subtle Step on every hit
+
+Dev Comment: Black Panther's dives should be decided by how well he places his spears, not by how often he can reset.
+
+Psylocke
+- Psionic Crossbow: Damage per shot reduced from 25 to 23
+- Psychic Stealth: Duration shortened from 2.5s to 2s
+
+Vanguard
+
+Captain America
+- Base Health increased from 650 to 675
+- Living Legend: Energy cost of the ultimate reduced from 3400 to 3100
+
+Strategist
+
+Adam Warlock
+- Soul Bond: Healing per second adjusted
+
+Bug Fixes
+- Fixed an issue where Black Panther's Spinning Kick could hit enemies through walls.
+- Fixed a display issue on the Author and Artist credits screen.`,
+
+  `Hero Balance
+
+Duelist
+
+Storm
+- Wind Blade: Damage increased from 30 to 35
+- Bolt Rush: Cooldown reduced from 8s to 6s
+- Weather Control: Bonus damage increased from 10% to 12%
+
+Dev Comment: Storm sat at the bottom of the Duelist win rates for a while; she now gets stronger in both kinds of weather.
+
+Moon Knight
+- Ancient Ankh: Cooldown increased from 12s to 14s
+- Moon Blade: Damage reduced from 60 to 55
+
+Iron Man
+- Unibeam: Cooldown increased from 10s to 12s
+- Repulsor Blast: Damage increased from 20 to 22
+
+Vanguard
+
+Groot
+- Ironwood Wall: Health increased from 600 to 650
+
+Bug Fixes
+- Fixed an issue where Storm's Bolt Rush could carry her through the floor on Tokyo 2099 maps.
+- Fixed an issue where Groot could not place walls on some slopes.`,
+
+  `Hero Balance
+
+Vanguard
+
+Venom
+- Symbiotic Resilience: Bonus health reduced from 200 to 175
+- Venom Swing: Cooldown increased from 6s to 8s
+
+Dev Comment: Venom could dive in and leave again before anyone could answer. A longer cooldown on his swing gives the other team a window.
+
+Doctor Strange
+- Shield of the Seraphim: Shield value increased from 1000 to 1100
+- Maelstrom of Madness: Energy cost reduced from 3400 to 3200
+
+Duelist
+
+Winter Soldier
+- Roterstern: Damage reduced from 120 to 110
+
+Strategist
+
+Rocket Raccoon
+- Repair Mode: Healing per second increased from 60 to 65`,
+
+  `Hero Balance
+
+Duelist
+
+Hela
+- Nightsword Thorn: Damage per round reduced from 100 to 95
+- Astral Flock: Duration increased from 3s to 4s
+- Soul Drainer: Cooldown increased from 12s to 15s
+
+Dev Comment: Hela keeps her reach, but a missed shot should cost her more than it does today.
+
+Namor
+- Aquatic Dominion: Turret damage increased from 20 to 24
+
+Magik
+- Umbral Incursion: Cooldown reduced from 8s to 7s
+- Base Health increased from 250 to 275
+
+Strategist
+
+Invisible Woman
+- Psionic Vortex: Duration shortened from 5s to 4s
+
+Bug Fixes
+- Fixed an issue where Namor's turrets could attack through walls.`,
+
+  `Hero Balance
+
+Strategist
+
+Rocket Raccoon
+- Bombard Mode: Damage increased from 20 to 23
+- Jetpack Dash: Cooldown increased from 4s to 5s
+
+Dev Comment: Rocket should defend himself better, at the price of a little mobility.
+
+Loki
+- Regeneration Domain: Healing reduced from 40 to 35
+
+Duelist
+
+Scarlet Witch
+- Chaos Control: Damage per second increased from 100 to 110
+- Mystic Projection: Speed increased from 10 m/s to 12 m/s
+
+Squirrel Girl
+- Burst Acorn: Damage reduced from 70 to 65
+
+Bug Fixes
+- Fixed an issue where Loki's Doppelganger could copy abilities it should not.
+- Fixed an issue where Squirrel Girl's Unbeatable Squirrel Tsunami ended early.`,
+];
 
 /** 8 balance posts, newest first. */
 export function balances(): Record<string, unknown>[] {
   const heroes = ['Hulk', 'Magneto', 'Luna Snow', 'Black Panther', 'Storm', 'Venom', 'Hela', 'Rocket Raccoon'];
   return heroes.map((hero, i) => {
     const ymd = slashDate(new Date(Date.UTC(2025, 10 - i, 12)));
-    return post(
+    return writtenPost(
       {
         id: `balance-${ymd.replace(/\//g, '')}`,
         title: `Balance Post: ${hero} and friends`,
         date: ymd,
         overview: `This update focuses on ${hero} and brings smaller changes to several other heroes.`,
-        sections: [
-          [hero, ['Primary attack damage adjusted by 5 %.', 'Ultimate energy cost reduced from 3400 to 3200.']],
-          ['Other heroes', ['Mantis: Healing Flower duration increased from 4 s to 5 s.', 'Iron Man: Unibeam cooldown increased from 10 s to 12 s.']],
-          ['Developer comments', [`We want ${hero} to feel strong in more team compositions without dominating any one of them.`]],
-        ],
       },
+      BALANCE_BODIES[i]!,
       'balances',
     );
   });

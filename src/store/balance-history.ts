@@ -1,0 +1,180 @@
+/**
+ * Each hero's balance history (issue 13): rows of `balance_history`, one per hero a balance post or
+ * patch note changed, and `balance_posts`, every post already read, so that the indexer
+ * (src/game/balance-indexer.ts) reads each post once. A post is recorded in one transaction: its
+ * marker and its heroes' rows appear together or not at all, and recording it again replaces them.
+ * Tables and migration: src/store/schema.ts (`0002_balance_history`).
+ */
+import { z } from 'zod';
+import type { ChangeLine, HeroChange, Verdict } from '../game/balance.js';
+import { withDeadline, type Db } from './database.js';
+
+/** Where a post comes from: `balance` (api-spec.md endpoint 12, balance posts) or `patch-note` (13). */
+export type PostKind = 'balance' | 'patch-note';
+export const POST_KINDS: readonly PostKind[] = ['balance', 'patch-note'];
+
+/** The `meta` key of the time the indexer last read every page of both lists. */
+export const COMPLETED_KEY = 'balance_history_completed_at';
+
+/** Most entries {@link BalanceHistoryRepository.forHero} returns at once. */
+export const MAX_PAGE = 100;
+
+/** A post as the history keeps it. */
+export interface IndexedPost {
+  kind: PostKind;
+  id: string;
+  /** ISO `YYYY-MM-DD` (src/api/schemas.ts normalises the API's `YYYY/MM/DD`), other text as given, or null. */
+  date: string | null;
+  title: string;
+}
+
+/** One entry of a hero's history: what one post did to the hero. */
+export interface HistoryEntry {
+  heroId: string;
+  kind: PostKind;
+  postId: string;
+  date: string | null;
+  title: string;
+  verdict: Verdict;
+  /** The lines the verdict was decided from, in post order. */
+  lines: ChangeLine[];
+  /** When it was indexed, ms since the epoch. */
+  indexedAt: number;
+}
+
+const verdictSchema = z.enum(['buff', 'nerf', 'adjusted', 'fixed']);
+const linesSchema = z.array(z.object({ text: z.string(), verdict: verdictSchema }));
+
+/** A stored `lines` column read back; [] for anything unreadable (a row is never lost to one bad column). */
+function parseLines(json: string): ChangeLine[] {
+  try {
+    const parsed = linesSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Reads and writes the balance history. Writes are the indexer's, off the reply path: no deadline,
+ * errors propagate to it. Reads for a member's answer ({@link forHero}, {@link completedAt}) have a
+ * deadline and throw {@link StoreUnavailableError} past it or on a store failure.
+ */
+export class BalanceHistoryRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly deadlines: { readMs: number } = { readMs: 1_500 },
+  ) {}
+
+  /**
+   * Records `post` as indexed with `signature`, replacing any rows of an earlier reading, and one row
+   * per hero of `changes` (at most one per hero: a repeated hero keeps its first change). One transaction.
+   * @param at ms since the epoch.
+   */
+  async record(post: IndexedPost, changes: readonly HeroChange[], signature: string, at: number): Promise<void> {
+    const byHero = new Map<string, HeroChange>();
+    for (const c of changes) if (!byHero.has(c.heroId)) byHero.set(c.heroId, c);
+    const rows = [...byHero.values()].map((c) => ({
+      hero_id: c.heroId,
+      kind: post.kind,
+      post_id: post.id,
+      post_date: post.date ?? '',
+      title: post.title,
+      verdict: c.verdict,
+      lines: JSON.stringify(c.lines),
+      indexed_at: at,
+    }));
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('balance_history').where('kind', '=', post.kind).where('post_id', '=', post.id).execute();
+      if (rows.length > 0) {
+        // An upsert: another process recording the same post at once (both found it new) waits for
+        // the first and overwrites it with the same rows, instead of failing on the key.
+        await trx
+          .insertInto('balance_history')
+          .values(rows)
+          .onConflict((oc) =>
+            oc.columns(['hero_id', 'kind', 'post_id']).doUpdateSet((eb) => ({
+              post_date: eb.ref('excluded.post_date'),
+              title: eb.ref('excluded.title'),
+              verdict: eb.ref('excluded.verdict'),
+              lines: eb.ref('excluded.lines'),
+              indexed_at: eb.ref('excluded.indexed_at'),
+            })),
+          )
+          .execute();
+      }
+      await trx
+        .insertInto('balance_posts')
+        .values({ kind: post.kind, post_id: post.id, signature, heroes: rows.length, indexed_at: at })
+        .onConflict((oc) => oc.columns(['kind', 'post_id']).doUpdateSet({ signature, heroes: rows.length, indexed_at: at }))
+        .execute();
+    });
+  }
+
+  /** Whether the post was indexed (with `signature`, when given). */
+  async isIndexed(kind: PostKind, postId: string, signature?: string): Promise<boolean> {
+    const row = await this.db.selectFrom('balance_posts').select('signature').where('kind', '=', kind).where('post_id', '=', postId).executeTakeFirst();
+    return row !== undefined && (signature === undefined || row.signature === signature);
+  }
+
+  /** Every indexed post of `kind`: post id → signature it was read with. One query. */
+  async indexed(kind: PostKind): Promise<Map<string, string>> {
+    const rows = await this.db.selectFrom('balance_posts').select(['post_id', 'signature']).where('kind', '=', kind).execute();
+    return new Map(rows.map((r) => [r.post_id, r.signature]));
+  }
+
+  /**
+   * A hero's history, newest post first (then patch notes before balance posts of the same day, then
+   * by post id, descending), `limit` entries (1 to {@link MAX_PAGE}) from `offset`, with the count of all.
+   * @throws {StoreUnavailableError}
+   */
+  async forHero(heroId: string, page: { limit: number; offset?: number }): Promise<{ total: number; entries: HistoryEntry[] }> {
+    const limit = Math.min(MAX_PAGE, Math.max(1, Math.trunc(page.limit) || 1));
+    const offset = Math.max(0, Math.trunc(page.offset ?? 0) || 0);
+    return withDeadline('read balance history', this.deadlines.readMs, async () => {
+      const count = await this.db.selectFrom('balance_history').select((eb) => eb.fn.countAll().as('n')).where('hero_id', '=', heroId).executeTakeFirst();
+      const rows = await this.db
+        .selectFrom('balance_history')
+        .selectAll()
+        .where('hero_id', '=', heroId)
+        .orderBy('post_date', 'desc')
+        .orderBy('kind', 'desc')
+        .orderBy('post_id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute();
+      return {
+        total: Number(count?.n ?? 0),
+        entries: rows.map((r) => ({
+          heroId: r.hero_id,
+          kind: r.kind === 'patch-note' ? 'patch-note' : 'balance',
+          postId: r.post_id,
+          date: r.post_date === '' ? null : r.post_date,
+          title: r.title,
+          verdict: verdictSchema.safeParse(r.verdict).data ?? 'adjusted',
+          lines: parseLines(r.lines),
+          indexedAt: Number(r.indexed_at),
+        })),
+      };
+    });
+  }
+
+  /** Records that the indexer has read every page of both lists at `at` (ms since the epoch). */
+  async markComplete(at: number): Promise<void> {
+    const value = String(at);
+    await this.db.insertInto('meta').values({ key: COMPLETED_KEY, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+  }
+
+  /**
+   * When the indexer last read every page of both lists (ms since the epoch), by any process and
+   * before any restart; null while the index is still being built.
+   * @throws {StoreUnavailableError}
+   */
+  async completedAt(): Promise<number | null> {
+    return withDeadline('read balance history state', this.deadlines.readMs, async () => {
+      const row = await this.db.selectFrom('meta').select('value').where('key', '=', COMPLETED_KEY).executeTakeFirst();
+      const at = row ? Number(row.value) : Number.NaN;
+      return Number.isFinite(at) ? at : null;
+    });
+  }
+}
