@@ -1,7 +1,8 @@
 /**
  * The upstream rate limiter of one API key: at most `requestsPerMinute` requests in any rolling
  * minute (p-queue's strict window), interactive requests before background ones, and a pause when
- * the API answers 429 with `Retry-After`. The spec (Limits 1) states that limits are per key but not
+ * the API answers 429 with `Retry-After`. Interactive requests go first, then background ones (feeds),
+ * then bulk ones (gathering jobs: the hero meta, the balance index). The spec (Limits 1) states that limits are per key but not
  * their values, hence the configurable `RIVALS_API_RPM`.
  *
  * A request with a deadline (a member's interaction budget) is never queued past it: when the
@@ -11,18 +12,28 @@
  */
 import PQueue from 'p-queue';
 
-/** Who is waiting: a member's command (`interactive`) or a job such as the patch-note poller (`background`). */
-export type Priority = 'interactive' | 'background';
+/**
+ * Who is waiting: a member's command (`interactive`), a job whose lateness members see, such as the
+ * feed poller (`background`), or a gathering job that may wait for both, such as the hero meta's 37
+ * requests an hour (`bulk`: with the default 60 requests a minute, one gathering in front of the feeds
+ * would hold a new patch note back for most of a minute).
+ */
+export type Priority = 'interactive' | 'background' | 'bulk';
 
-const PRIORITY: Record<Priority, number> = { interactive: 10, background: 0 };
+const PRIORITY: Record<Priority, number> = { interactive: 10, background: 5, bulk: 0 };
 
 /** Longest pause taken from a `Retry-After` header (a bogus header must not stop the bot for hours). */
 export const MAX_BACKOFF_MS = 10 * 60_000;
+
+/** Share of the rate that bulk requests may take, so that a gathering never fills the window members and feeds need. */
+export const BULK_SHARE = 0.25;
 
 export interface RateLimiterOptions {
   requestsPerMinute: number;
   /** Length of the window in ms (default 60 000); tests shorten it. */
   windowMs?: number;
+  /** Share of `requestsPerMinute` that `bulk` requests may use in any window (default {@link BULK_SHARE}; at least one request). */
+  bulkShare?: number;
 }
 
 /** A request could not start before its deadline: `waitMs` is the estimated wait from when it was refused. */
@@ -36,11 +47,13 @@ export class RateLimitWaitError extends Error {
 /** Schedules upstream requests within the key's rate. */
 export class UpstreamRateLimiter {
   readonly #queue: PQueue;
+  /** Holds bulk requests to their share of the rate before they join {@link #queue}. */
+  readonly #bulk: PQueue;
   readonly #cap: number;
   readonly #windowMs: number;
   /** Start times of the latest requests (at most `#cap`, oldest first), ms since the epoch. */
   readonly #starts: number[] = [];
-  readonly #waitingBy: Record<Priority, number> = { interactive: 0, background: 0 };
+  readonly #waitingBy: Record<Priority, number> = { interactive: 0, background: 0, bulk: 0 };
   #resumeTimer: NodeJS.Timeout | undefined;
   #pausedUntil = 0;
 
@@ -49,16 +62,25 @@ export class UpstreamRateLimiter {
     this.#cap = Math.floor(options.requestsPerMinute);
     this.#windowMs = options.windowMs ?? 60_000;
     this.#queue = new PQueue({ intervalCap: this.#cap, interval: this.#windowMs, strict: true });
+    const share = options.bulkShare ?? BULK_SHARE;
+    this.#bulk = new PQueue({ intervalCap: Math.max(1, Math.floor(this.#cap * share)), interval: this.#windowMs, strict: true });
   }
 
   /**
-   * Runs `task` when the rate allows, after every waiting task of its priority or higher.
+   * Runs `task` when the rate allows, after every waiting task of its priority or higher; a `bulk`
+   * task also within {@link BULK_SHARE} of the rate (`bulkShare`).
    * Resolves or rejects with the task's own result.
    * @param deadline ms since the epoch by which the task must have started; absent: no limit.
    * @throws {RateLimitWaitError} (as a rejection) when the task could not start by `deadline`:
    *   at once when {@link estimateWait} already overshoots it, else when the deadline passes while it waits.
    */
   schedule<T>(task: () => Promise<T>, priority: Priority = 'interactive', deadline?: number): Promise<T> {
+    // Bulk requests (no deadline) first wait for their share of the rate, then for their turn like any other.
+    if (priority === 'bulk' && deadline === undefined) return this.#bulk.add(() => this.#enqueue(task, 'bulk', undefined)) as Promise<T>;
+    return this.#enqueue(task, priority, deadline);
+  }
+
+  #enqueue<T>(task: () => Promise<T>, priority: Priority, deadline: number | undefined): Promise<T> {
     const now = Date.now();
     if (deadline !== undefined) {
       const wait = this.estimateWait(priority, now);
@@ -90,7 +112,8 @@ export class UpstreamRateLimiter {
    * finish and leave the queue meanwhile); {@link schedule}'s deadline holds whatever it says.
    */
   estimateWait(priority: Priority = 'interactive', now = Date.now()): number {
-    const ahead = priority === 'interactive' ? this.#waitingBy.interactive : this.#waitingBy.interactive + this.#waitingBy.background;
+    const w = this.#waitingBy;
+    const ahead = priority === 'interactive' ? w.interactive : priority === 'background' ? w.interactive + w.background : w.interactive + w.background + w.bulk;
     const from = now + this.backoffRemaining(now);
     // Starts are in time order: the first one inside the window ending at `from`, by binary search.
     let lo = 0;
@@ -135,14 +158,15 @@ export class UpstreamRateLimiter {
     return Math.max(0, this.#pausedUntil - now);
   }
 
-  /** Requests waiting for their turn. */
+  /** Requests waiting for their turn (bulk ones held to their share included). */
   get waiting(): number {
-    return this.#queue.size;
+    return this.#queue.size + this.#bulk.size;
   }
 
   /** Drops the back-off timer (shutdown). Waiting tasks are cleared. */
   stop(): void {
     clearTimeout(this.#resumeTimer);
     this.#queue.clear();
+    this.#bulk.clear();
   }
 }

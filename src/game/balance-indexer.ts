@@ -1,6 +1,6 @@
 /**
  * The balance indexer (issue 13): reads every page of the balance posts and patch notes (api-spec.md
- * endpoints 12 and 13) at the rate limiter's `background` priority, finds in each post the heroes it
+ * endpoints 12 and 13) at the rate limiter's `bulk` priority (after members and the feeds), finds in each post the heroes it
  * changed (src/game/balance.ts), and stores them in the balance history (src/store/balance-history.ts)
  * for `/hero`'s "Balance history" section.
  *
@@ -235,7 +235,7 @@ export class BalanceIndexer {
   }
 
   #list(kind: PostKind, page: number): Promise<Fetched<Page<Post>>> {
-    const options = { priority: 'background' as const, signal: this.#abort.signal };
+    const options = { priority: 'bulk' as const, signal: this.#abort.signal };
     const params = { page, limit: this.#pageSize };
     return kind === 'balance' ? this.#o.api.balances(params, options) : this.#o.api.patchNotes(params, options);
   }

@@ -16,8 +16,8 @@
  * Nothing here is ever NaN or infinite.
  *
  * {@link HeroMeta} keeps the latest gathering ({@link MetaSnapshot}) in memory and refreshes it at
- * `background` priority on the rate limiter (src/api/rate-limiter.ts), two heroes at a time, so that
- * its 37 requests never go in front of a member's command; the response cache keeps hero statistics
+ * `bulk` priority on the rate limiter (src/api/rate-limiter.ts), two heroes at a time, so that
+ * its 37 requests never go in front of a member's command or a feed poll; the response cache keeps hero statistics
  * an hour (src/cache/ttl.ts), so a refresh within the hour asks the API for nothing.
  */
 import type { RivalsApi } from '../api/client.js';
@@ -186,7 +186,7 @@ export interface HeroMetaOptions {
  * The hero meta of the whole roster, kept in memory and refreshed in the background.
  *
  * A refresh asks for the hero list (through the directory, usually a cache hit) and then every hero's
- * statistics with `priority: 'background'`, at most {@link HeroMetaOptions.concurrency} at a time and
+ * statistics with `priority: 'bulk'` (after members' commands and the feeds), at most {@link HeroMetaOptions.concurrency} at a time and
  * outside any interaction's deadline (a member's command may start it, but it does not end with their
  * answer). A hero whose statistics fail is left out, counted in {@link MetaSnapshot.missing} and logged.
  */
@@ -269,7 +269,7 @@ export class HeroMeta {
         const hero = heroes[index]!;
         const ref: MetaHeroRef = { id: hero.id, name: heroDisplayName(hero), role: hero.role };
         try {
-          const fetched = await this.#api.heroStats(hero.id, { priority: 'background' });
+          const fetched = await this.#api.heroStats(hero.id, { priority: 'bulk' });
           answers[index] = { hero: ref, stats: fetched.data, fetchedAt: fetched.fetchedAt, stale: fetched.stale };
         } catch (err) {
           firstError ??= err;

@@ -28,6 +28,38 @@ describe('UpstreamRateLimiter', () => {
     limiter.stop();
   });
 
+  it('serves background requests (feeds) before bulk ones (gathering jobs), and estimates the wait by it', async () => {
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 1, windowMs: 150 });
+    const order: string[] = [];
+    const first = limiter.schedule(async () => void order.push('first'));
+    const bulk = [1, 2, 3].map((i) => limiter.schedule(async () => void order.push(`bulk-${i}`), 'bulk'));
+    const feed = limiter.schedule(async () => void order.push('feed'), 'background');
+    // A feed request waits for nothing but members; a bulk one for everything queued.
+    expect(limiter.estimateWait('background')).toBeLessThan(limiter.estimateWait('bulk'));
+    const member = limiter.schedule(async () => void order.push('member'), 'interactive');
+    await Promise.all([first, ...bulk, feed, member]);
+    expect(order).toEqual(['first', 'member', 'feed', 'bulk-1', 'bulk-2', 'bulk-3']);
+    limiter.stop();
+  });
+
+  it('holds bulk requests to their share of the rate, leaving the rest of the window to members and feeds', async () => {
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 8, windowMs: 300, bulkShare: 0.25 });
+    const starts: { kind: string; at: number }[] = [];
+    const t0 = performance.now();
+    const bulk = Array.from({ length: 6 }, () => limiter.schedule(async () => void starts.push({ kind: 'bulk', at: performance.now() - t0 }), 'bulk'));
+    await new Promise((r) => setTimeout(r, 30));
+    // Six members arrive after the gathering started: they all fit in the first window.
+    const members = Array.from({ length: 6 }, () => limiter.schedule(async () => void starts.push({ kind: 'member', at: performance.now() - t0 }), 'interactive'));
+    await Promise.all([...bulk, ...members]);
+    const firstWindow = starts.filter((s) => s.at < 290);
+    expect(firstWindow.filter((s) => s.kind === 'bulk')).toHaveLength(2);
+    expect(firstWindow.filter((s) => s.kind === 'member')).toHaveLength(6);
+    // Two bulk requests a window: the sixth starts in the third window.
+    const bulkStarts = starts.filter((s) => s.kind === 'bulk').map((s) => s.at);
+    expect(bulkStarts[5]!).toBeGreaterThanOrEqual(595);
+    limiter.stop();
+  });
+
   it('backoff holds every waiting request, and a shorter one never cuts it short', async () => {
     const limiter = new UpstreamRateLimiter({ requestsPerMinute: 1000 });
     const now = Date.now();

@@ -47,7 +47,7 @@ describe('command registration', () => {
   it('npm run deploy registers in the dev guild when DISCORD_DEV_GUILD_ID is set', async () => {
     const { code, stdout } = await deploy({ DISCORD_TOKEN: 'deploy-token', DISCORD_CLIENT_ID: APP_ID, DISCORD_DEV_GUILD_ID: GUILD_ID, DISCORD_API_URL: discord.apiUrl });
     expect(code).toBe(0);
-    expect(stdout).toMatch(/registered 13 commands \(guild /);
+    expect(stdout).toMatch(/registered 15 commands \(guild /);
     const put = await discord.waitFor((c) => c.method === 'PUT' && c.path === `/applications/${APP_ID}/guilds/${GUILD_ID}/commands`);
     expect(put.body).toEqual(PINNED);
     expect(put.authorization).toBe('Bot deploy-token');

@@ -70,17 +70,17 @@ describe.each(ENGINES)('on %s', (engine) => {
     const { indexer } = indexerOn(state);
     const balancesSpy = vi.spyOn(api, 'balances');
     const patchSpy = vi.spyOn(api, 'patchNotes');
-    const before = { balances: requestsTo('/api/v1/balances'), patchNotes: requestsTo('/api/v1/patch-notes'), background: limiter.priorities.filter((p) => p === 'background').length };
+    const before = { balances: requestsTo('/api/v1/balances'), patchNotes: requestsTo('/api/v1/patch-notes'), bulk: limiter.priorities.filter((p) => p === 'bulk').length };
     expect(await state.balanceHistory.completedAt()).toBeNull();
 
     const run = await indexer.run();
     expect(run).toMatchObject({ pages: PAGES, failedPages: 0, postsSeen: BALANCES + PATCH_NOTES, postsIndexed: BALANCES + PATCH_NOTES, postsSkipped: 0, complete: true });
     expect(requestsTo('/api/v1/balances') - before.balances).toBe(3);
     expect(requestsTo('/api/v1/patch-notes') - before.patchNotes).toBe(4);
-    expect(balancesSpy.mock.calls.map(([params, options]) => [params, options?.priority])).toEqual([1, 2, 3].map((page) => [{ page, limit: PAGE }, 'background']));
+    expect(balancesSpy.mock.calls.map(([params, options]) => [params, options?.priority])).toEqual([1, 2, 3].map((page) => [{ page, limit: PAGE }, 'bulk']));
     expect(patchSpy.mock.calls.map(([params]) => params?.page)).toEqual([1, 2, 3, 4]);
-    expect(patchSpy.mock.calls.every(([, options]) => options?.priority === 'background')).toBe(true);
-    expect(limiter.priorities.filter((p) => p === 'background').length - before.background).toBe(PAGES);
+    expect(patchSpy.mock.calls.every(([, options]) => options?.priority === 'bulk')).toBe(true);
+    expect(limiter.priorities.filter((p) => p === 'bulk').length - before.bulk).toBe(PAGES);
     expect(await state.balanceHistory.completedAt()).toBe(run.finishedAt);
     expect(run.entries).toBe(await rowCount(state));
 

@@ -158,7 +158,7 @@ describe('HeroMeta against the replica', () => {
     expect(s.rows).toHaveLength(36);
     expect(s.rows.map((x) => x.name)).not.toContain('Jeff the Land Shark');
     // One interactive request for the hero list (the directory's), then 37 at background priority.
-    expect(limiter.scheduled.map((x) => x.priority)).toEqual(['interactive', ...Array<Priority>(37).fill('background')]);
+    expect(limiter.scheduled.map((x) => x.priority)).toEqual(['interactive', ...Array<Priority>(37).fill('bulk')]);
     expect(limiter.maxInFlight).toBe(2);
     expect(lines.some((l) => l.includes('"hero":"1047"') && l.includes('hero statistics failed'))).toBe(true);
 
@@ -181,8 +181,8 @@ describe('HeroMeta against the replica', () => {
     const { api, meta } = make({ limiter });
     await api.heroes(); // the hero list is not what this test is about
     const refresh = meta.refresh();
-    await vi.waitFor(() => expect(limiter.waitingOf('background')).toHaveLength(2), { timeout: 5_000, interval: 2 });
-    const queued = limiter.waitingOf('background');
+    await vi.waitFor(() => expect(limiter.waitingOf('bulk')).toHaveLength(2), { timeout: 5_000, interval: 2 });
+    const queued = limiter.waitingOf('bulk');
     const member = limiter.scheduled.length;
     await api.hero('1011');
     const interactive = limiter.scheduled[member]!;
