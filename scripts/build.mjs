@@ -3,9 +3,11 @@
  * `node dist/index.js` with no npm, tsx or esbuild process (issue 12, README "Production").
  *
  * - Entry points: src/index.ts (the bot) -> dist/index.js, src/deploy.ts (`npm run deploy`) ->
- *   dist/deploy.js. Our modules and the packages they use are bundled: node then reads a few files at
- *   start instead of resolving and reading about 900, which takes the cold start from about 2.5 s to
- *   about 1.5 s on the development machine ({@link EXTERNAL} says which packages stay outside).
+ *   dist/deploy.js, src/charts/worker.ts (the chart worker threads' task; src/charts/renderer.ts
+ *   finds it beside its own chunk) -> dist/chart-worker.js. Our modules and the packages they use are
+ *   bundled: node then reads a few files at start instead of resolving and reading about 900, which
+ *   takes the cold start from about 2.5 s to about 1.5 s on the development machine ({@link EXTERNAL}
+ *   says which packages stay outside).
  * - ES modules with code splitting: what the composition root imports dynamically (the playground,
  *   the API replica, the Redis client) lands in its own chunk and loads only in the mode that needs it.
  *   Chunks sit beside the entry points, in dist/ itself.
@@ -36,8 +38,11 @@ const INPUTS = ['src', 'commands', 'package.json', 'package-lock.json', 'scripts
  * transports (pino-pretty on a terminal) start worker threads from files beside its own.
  * @discordjs/ws is bundled: its worker sharding strategy would look for its worker file beside the
  * bundle, and the bot runs its shards in one process (simple strategy).
+ * For the charts: @napi-rs/canvas is a native addon, and piscina starts its threads from the worker.js
+ * beside its own files, found through `__dirname` (undefined in an ES module bundle). chart.js is
+ * bundled, into the chart worker's entry point only.
  */
-const EXTERNAL = ['better-sqlite3', 'pg', 'pg-native', '@keyv/redis', 'esbuild', 'pino', 'pino-pretty', 'zlib-sync', 'bufferutil', 'utf-8-validate'];
+const EXTERNAL = ['better-sqlite3', 'pg', 'pg-native', '@keyv/redis', 'esbuild', 'pino', 'pino-pretty', 'zlib-sync', 'bufferutil', 'utf-8-validate', '@napi-rs/canvas', 'piscina'];
 /** Lets the bundled CommonJS packages (discord.js) `require` Node's own modules from an ES module. */
 const REQUIRE_SHIM = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
@@ -107,7 +112,7 @@ export async function build({ outdir = DIST, log = (line) => process.stderr.writ
   rmSync(outdir, { recursive: true, force: true });
   const result = await esbuild({
     absWorkingDir: ROOT,
-    entryPoints: { index: 'src/index.ts', deploy: 'src/deploy.ts' },
+    entryPoints: { index: 'src/index.ts', deploy: 'src/deploy.ts', 'chart-worker': 'src/charts/worker.ts' },
     outdir,
     bundle: true,
     splitting: true,

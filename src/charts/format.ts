@@ -1,0 +1,115 @@
+/**
+ * How the charts write numbers, shares, durations and dates, and where a time axis puts its ticks.
+ * Dates are UTC and in English ("3 Mar"), written with Intl.DateTimeFormat: the charts use a linear
+ * axis of Unix seconds, as chart.js's time axis would need a date adapter package.
+ */
+
+const DAY = 86_400;
+const HOUR = 3_600;
+
+const grouped = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
+const oneDecimal = new Intl.NumberFormat('en', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const dayMonth = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const monthYear = new Intl.DateTimeFormat('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });
+const hourMinute = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });
+
+/** A rank score as the game shows it: whole points cut toward zero, grouped ("3,752"). */
+export function scoreText(score: number): string {
+  return grouped.format(Math.trunc(score));
+}
+
+/** A share 0..1 as a percentage with `digits` decimals and a thin gap before the sign ("54.2 %"). */
+export function percentText(share: number, digits = 1): string {
+  return `${new Intl.NumberFormat('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(share * 100)} %`;
+}
+
+/** A KDA ratio with one decimal ("3.1"). */
+export function kdaText(kda: number): string {
+  return oneDecimal.format(kda);
+}
+
+/** The unit a play-time axis counts in: hours from two hours of play up, else minutes. */
+export function playTimeUnit(maxSeconds: number): 'h' | 'min' {
+  return maxSeconds >= 2 * HOUR ? 'h' : 'min';
+}
+
+/** A duration in `unit`s as an axis label ("12 h", "45 min"), whole or with one decimal when it has one. */
+export function durationTick(value: number, unit: 'h' | 'min'): string {
+  const text = Number.isInteger(value) ? grouped.format(value) : oneDecimal.format(value);
+  return `${text} ${unit}`;
+}
+
+/** A tick of a time axis: its value in Unix seconds and its label (two lines when a date follows an hour). */
+export interface TimeTick {
+  value: number;
+  label: string | string[];
+}
+
+/** Steps a time axis may take: hours and days in seconds, or whole months. */
+const STEPS: readonly ({ seconds: number } | { months: number })[] = [
+  { seconds: HOUR },
+  { seconds: 2 * HOUR },
+  { seconds: 3 * HOUR },
+  { seconds: 6 * HOUR },
+  { seconds: 12 * HOUR },
+  { seconds: DAY },
+  { seconds: 2 * DAY },
+  { seconds: 3 * DAY },
+  { seconds: 7 * DAY },
+  { seconds: 14 * DAY },
+  { months: 1 },
+  { months: 2 },
+  { months: 3 },
+  { months: 6 },
+  { months: 12 },
+];
+
+/**
+ * Ticks for a time axis over `[min, max]` (Unix seconds), at most `maxTicks` of them, on round UTC
+ * times: whole hours ("14:00", the date below the first and at each new day), midnights ("3 Mar"),
+ * or firsts of months ("Mar 2025"). The smallest step that keeps within `maxTicks` wins.
+ */
+export function timeTicks(min: number, max: number, maxTicks: number): TimeTick[] {
+  if (!(max > min)) return [{ value: min, label: dayMonth.format(min * 1000) }];
+  for (const step of STEPS) {
+    // Too many ticks for sure: skip without listing them.
+    if ('seconds' in step && (max - min) / step.seconds > maxTicks + 1) continue;
+    const values = 'seconds' in step ? everySeconds(min, max, step.seconds) : everyMonths(min, max, step.months);
+    if (values.length > maxTicks) continue;
+    if ('months' in step) return values.map((value) => ({ value, label: monthYear.format(value * 1000) }));
+    if (step.seconds >= DAY) return values.map((value) => ({ value, label: dayMonth.format(value * 1000) }));
+    let lastDay = Number.NaN;
+    return values.map((value) => {
+      const day = Math.floor(value / DAY);
+      const label = day !== lastDay ? [hourMinute.format(value * 1000), dayMonth.format(value * 1000)] : hourMinute.format(value * 1000);
+      lastDay = day;
+      return { value, label };
+    });
+  }
+  return [];
+}
+
+/** Multiples of `step` seconds (aligned to UTC midnight, weeks included) within `[min, max]`. */
+function everySeconds(min: number, max: number, step: number): number[] {
+  const out: number[] = [];
+  for (let v = Math.ceil(min / step) * step; v <= max; v += step) out.push(v);
+  return out;
+}
+
+/** Firsts of months (every `months`, aligned to January) within `[min, max]`, as Unix seconds. */
+function everyMonths(min: number, max: number, months: number): number[] {
+  const out: number[] = [];
+  const start = new Date(min * 1000);
+  let year = start.getUTCFullYear();
+  let month = Math.ceil(start.getUTCMonth() / months) * months;
+  for (;;) {
+    const value = Date.UTC(year, month, 1) / 1000;
+    if (value > max) return out;
+    if (value >= min) out.push(value);
+    month += months;
+    if (month >= 12) {
+      year += Math.floor(month / 12);
+      month %= 12;
+    }
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Places the name labels of a scatter plot so that they overlap as little as they can: each label
+ * tries spots around its point (beside, above, below, at the corners, then farther out), and a few
+ * rounds of local search move each label to its cheapest spot given all the others. Pure geometry in
+ * canvas pixels; chart.js has no label placement of its own.
+ */
+import { outside, overlap, type Rect } from './canvas-kit.js';
+
+/** A point to label, and its label's size. */
+export interface LabelRequest {
+  x: number;
+  y: number;
+  /** The point's radius: its label starts beyond it. */
+  radius: number;
+  w: number;
+  h: number;
+}
+
+/** A placed label: its rectangle, and whether it sits away from its point (draw a leader line then). */
+export interface PlacedLabel {
+  rect: Rect;
+  far: boolean;
+}
+
+/** Directions tried, in order of preference: right, left, above, below, then the four corners. */
+const DIRECTIONS: readonly [number, number][] = [
+  [1, 0],
+  [-1, 0],
+  [0, -1],
+  [0, 1],
+  [1, -1],
+  [1, 1],
+  [-1, -1],
+  [-1, 1],
+];
+/** Extra distances (pixels) from the point tried, nearest first; beyond the first a leader line is drawn. */
+const REACHES = [0, 14, 30, 50];
+/** Weights of a spot's cost: overlapping a dot hides data, so it costs most. */
+const COST = { dot: 8, label: 5, outside: 12, reach: 4, direction: 3 } as const;
+const ROUNDS = 4;
+
+/** The spots a label may take around its point, with their fixed costs (distance and direction). */
+function spots(r: LabelRequest): { rect: Rect; base: number; far: boolean }[] {
+  const out: { rect: Rect; base: number; far: boolean }[] = [];
+  REACHES.forEach((reach, ri) => {
+    const gap = r.radius + 6 + reach;
+    DIRECTIONS.forEach(([dx, dy], di) => {
+      // Corners sit a little closer along each axis, so the label still reads as the point's.
+      const g = dx !== 0 && dy !== 0 ? gap * 0.7 : gap;
+      const x = dx > 0 ? r.x + g : dx < 0 ? r.x - g - r.w : r.x - r.w / 2;
+      const y = dy > 0 ? r.y + g : dy < 0 ? r.y - g - r.h : r.y - r.h / 2;
+      out.push({ rect: { x, y, w: r.w, h: r.h }, base: reach * COST.reach + di * COST.direction, far: ri > 0 });
+    });
+  });
+  return out;
+}
+
+/**
+ * A label rectangle for each request, in the same order.
+ * @param area the plot: labels stay inside it where they can.
+ * @param obstacles other things not to cover (a reference line's label).
+ */
+export function placeLabels(requests: LabelRequest[], area: Rect, obstacles: Rect[] = []): PlacedLabel[] {
+  const dots: Rect[] = requests.map((r) => ({ x: r.x - r.radius - 2, y: r.y - r.radius - 2, w: 2 * r.radius + 4, h: 2 * r.radius + 4 }));
+  const options = requests.map(spots);
+  const chosen: ({ rect: Rect; far: boolean } | null)[] = requests.map(() => null);
+  const cost = (i: number, rect: Rect, base: number) => {
+    let c = base + outside(rect, area) * COST.outside;
+    for (const d of dots) c += overlap(rect, d) * COST.dot;
+    for (const o of obstacles) c += overlap(rect, o) * COST.label;
+    chosen.forEach((other, j) => {
+      if (other && j !== i) c += overlap(rect, other.rect) * COST.label;
+    });
+    return c;
+  };
+  // The most crowded points choose first: they have the fewest good spots.
+  const crowd = requests.map((r) => requests.filter((q) => Math.abs(q.x - r.x) < 140 && Math.abs(q.y - r.y) < 50).length);
+  const order = requests.map((_, i) => i).sort((a, b) => crowd[b]! - crowd[a]! || requests[a]!.x - requests[b]!.x);
+  for (let round = 0; round < ROUNDS; round++) {
+    let moved = false;
+    for (const i of order) {
+      let best: { rect: Rect; far: boolean; cost: number } | null = null;
+      for (const s of options[i]!) {
+        const c = cost(i, s.rect, s.base);
+        if (!best || c < best.cost) best = { rect: s.rect, far: s.far, cost: c };
+      }
+      if (chosen[i]?.rect !== best!.rect) moved = true;
+      chosen[i] = { rect: best!.rect, far: best!.far };
+    }
+    if (!moved) break;
+  }
+  return chosen.map((c) => c!);
+}

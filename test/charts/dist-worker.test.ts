@@ -1,0 +1,36 @@
+/**
+ * The chart worker as production runs it: dist/chart-worker.js from the build the test run makes
+ * (test/global-setup.ts), loaded by piscina in a plain Node thread with no tsx, finding its fonts
+ * and drawing the same PNG as the TypeScript worker.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import { afterAll, describe, expect, it } from 'vitest';
+import { workerEntryFor } from '../../src/charts/renderer.js';
+import { diffPngs, pngSize } from './png.js';
+import { goldenSpecs } from './sample-specs.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+/** Where the renderer looks for the worker when it runs from a chunk of the build. */
+const entry = workerEntryFor(pathToFileURL(join(ROOT, 'dist', 'index.js')).href);
+const pool = new Piscina({ filename: entry.filename, minThreads: 0, maxThreads: 1, execArgv: [] });
+afterAll(() => pool.close());
+
+describe('dist/chart-worker.js', () => {
+  it('is where the renderer looks for it in the build', () => {
+    expect(entry.filename).toBe(join(ROOT, 'dist', 'chart-worker.js'));
+    expect(existsSync(entry.filename)).toBe(true);
+    // chart.js is bundled into the worker, not left for the main bundle to load.
+    expect(readFileSync(entry.filename, 'utf8')).toContain('LineController');
+    expect(readFileSync(join(ROOT, 'dist', 'index.js'), 'utf8')).not.toContain('class LineController');
+  });
+
+  it('draws a chart like the golden image, with the Inter font found from the build', async () => {
+    const bytes = (await pool.run(goldenSpecs()['hero-performance'])) as Uint8Array;
+    expect(pngSize(bytes)).toEqual({ width: 1000, height: 560 });
+    const golden = readFileSync(join(ROOT, 'test', 'fixtures', 'charts', 'hero-performance.png'));
+    expect((await diffPngs(bytes, golden)).ratio).toBeLessThan(0.005);
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * The chart renderer's pool (src/charts/renderer.ts) with its real worker threads: lazy start, idle
+ * exit, empty data, bad specs, aborts (which end the worker thread mid-render), and close.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ChartRenderError, createChartRenderer, workerEntryFor, type ChartRenderer } from '../../src/charts/renderer.js';
+import { ChartSpecError, type ChartSpec } from '../../src/charts/specs.js';
+import { SIZE } from '../../src/charts/theme.js';
+import { diffPngs, pngSize } from './png.js';
+import { goldenSpecs, syntheticRankHistory } from './sample-specs.js';
+
+const open: ChartRenderer[] = [];
+function renderer(options?: Parameters<typeof createChartRenderer>[0]): ChartRenderer {
+  const r = createChartRenderer(options);
+  open.push(r);
+  return r;
+}
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((r) => r.close()));
+});
+
+/** Waits until `check` is true, polling every 50 ms for up to `ms`. */
+async function until(check: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('createChartRenderer', () => {
+  it('starts no worker thread until the first render, and ends it after the idle timeout', async () => {
+    const r = renderer({ idleTimeoutMs: 300 });
+    expect(r.threads).toBe(0);
+    await new Promise((res) => setTimeout(res, 100));
+    expect(r.threads).toBe(0);
+    const png = await r.render(goldenSpecs()['hero-performance']!);
+    expect(pngSize(png)).toEqual(SIZE);
+    expect(r.threads).toBe(1);
+    await until(() => r.threads === 0);
+    // And starts one again when needed.
+    expect(pngSize(await r.render(goldenSpecs()['no-data']!))).toEqual(SIZE);
+  });
+
+  it('keeps to maxThreads while many renders wait', async () => {
+    const r = renderer({ maxThreads: 1 });
+    const spec = goldenSpecs()['compare-rank']!;
+    let most = 0;
+    const renders = Array.from({ length: 6 }, () => r.render(spec).finally(() => (most = Math.max(most, r.threads))));
+    const pngs = await Promise.all(renders);
+    expect(most).toBe(1);
+    // The same spec gives the same bytes every time.
+    expect(new Set(pngs.map((p) => p.toString('base64'))).size).toBe(1);
+  });
+
+  it('rejects bad options', () => {
+    expect(() => createChartRenderer({ maxThreads: 0 })).toThrow(RangeError);
+    expect(() => createChartRenderer({ maxThreads: 1.5 })).toThrow(RangeError);
+    expect(() => createChartRenderer({ idleTimeoutMs: -1 })).toThrow(RangeError);
+  });
+});
+
+describe('empty data', () => {
+  const title = 'Empty';
+  const empties: ChartSpec[] = [
+    { kind: 'rank-history', title, seasons: [] },
+    { kind: 'rank-history', title, seasons: [{ name: 'Season 3', points: [] }], current: { tier: 'Gold II', score: 3752 } },
+    { kind: 'hero-performance', title, heroes: [] },
+    { kind: 'hero-performance', title, heroes: [{ name: 'Hulk', role: 'Vanguard', playTimeSeconds: 0, winRate: null, kda: null }] },
+    { kind: 'meta-scatter', title, heroes: [] },
+    { kind: 'compare-rank', title, players: [{ name: 'A', points: [] }, { name: 'B', points: [] }] },
+  ];
+
+  it('draws the same "No data" chart for every kind with nothing to draw', async () => {
+    const r = renderer();
+    const pngs = await Promise.all(empties.map((s) => r.render(s)));
+    for (const png of pngs) expect(pngSize(png)).toEqual(SIZE);
+    for (const png of pngs.slice(1)) expect((await diffPngs(png, pngs[0]!)).differing).toBe(0);
+    // …and it is not a chart with data.
+    const full = await r.render({ kind: 'hero-performance', title, heroes: [{ name: 'Hulk', role: 'Vanguard', playTimeSeconds: 3600, winRate: 0.5, kda: 2 }] });
+    expect((await diffPngs(full, pngs[0]!)).ratio).toBeGreaterThan(0.02);
+  });
+});
+
+describe('bad specs', () => {
+  it('rejects with a ChartSpecError naming the kind and the path, before any thread starts', async () => {
+    const r = renderer();
+    const bad = { kind: 'meta-scatter', title: 'Meta', heroes: [{ name: 'Hulk', role: 'Vanguard', winRate: 54, pickShare: 0.1 }] };
+    const err = await r.render(bad as unknown as ChartSpec).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ChartSpecError);
+    expect((err as Error).message).toMatch(/^invalid chart spec \(kind "meta-scatter"\): .*heroes\[0\]\.winRate/);
+    expect(r.threads).toBe(0);
+  });
+
+  it('rejects an unknown kind and a comparison of three players', async () => {
+    const r = renderer();
+    await expect(r.render({ kind: 'pie', title: 'x' } as unknown as ChartSpec)).rejects.toThrow(/invalid chart spec \(kind "pie"\)/);
+    const three = { kind: 'compare-rank', title: 'x', players: [1, 2, 3].map((i) => ({ name: `P${i}`, points: [] })) };
+    await expect(r.render(three as ChartSpec)).rejects.toThrow(/exactly 2 players/);
+  });
+});
+
+describe('aborts and failures', () => {
+  it('rejects at once when the signal is already aborted', async () => {
+    const r = renderer();
+    const err = await r.render(syntheticRankHistory(), { signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ChartRenderError);
+    expect((err as ChartRenderError).reason).toBe('aborted');
+    expect(r.threads).toBe(0);
+  });
+
+  it('ends a render aborted while it runs, and the pool draws the next one on a new thread', async () => {
+    const r = renderer();
+    // Warm the thread up, so the abort below lands while drawing rather than while loading.
+    await r.render(goldenSpecs()['no-data']!);
+    const controller = new AbortController();
+    const running = r.render(syntheticRankHistory(), { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('member left')), 15);
+    const err = await running.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ChartRenderError);
+    expect((err as ChartRenderError).reason).toBe('aborted');
+    expect((err as Error).message).toBe('chart render (rank-history) was aborted');
+    const png = await r.render(syntheticRankHistory());
+    expect(pngSize(png)).toEqual(SIZE);
+  });
+
+  it('drops a queued render that is aborted and still draws the one before it', async () => {
+    const r = renderer({ maxThreads: 1 });
+    const first = r.render(goldenSpecs()['meta-scatter']!);
+    const controller = new AbortController();
+    const queued = r.render(goldenSpecs()['hero-performance']!, { signal: controller.signal });
+    controller.abort();
+    await expect(queued).rejects.toMatchObject({ name: 'ChartRenderError', reason: 'aborted' });
+    expect(pngSize(await first)).toEqual(SIZE);
+  });
+});
+
+describe('close', () => {
+  it('lets renders under way finish, then refuses new ones; twice is fine', async () => {
+    const r = renderer();
+    const running = r.render(goldenSpecs()['hero-performance']!);
+    // Let the pool start before closing.
+    await new Promise((res) => setTimeout(res, 20));
+    await r.close();
+    expect(pngSize(await running)).toEqual(SIZE);
+    await expect(r.render(goldenSpecs()['hero-performance']!)).rejects.toMatchObject({ reason: 'closed' });
+    await r.close();
+    expect(r.threads).toBe(0);
+  });
+
+  it('closes a renderer that never rendered without starting anything', async () => {
+    const r = renderer();
+    await r.close();
+    expect(r.threads).toBe(0);
+    await expect(r.render(goldenSpecs()['no-data']!)).rejects.toBeInstanceOf(ChartRenderError);
+  });
+});
+
+describe('workerEntryFor', () => {
+  it('uses the built worker beside a bundle chunk, and the TypeScript worker with tsx beside the source', () => {
+    expect(workerEntryFor('file:///srv/bot/dist/chunk-ABC123.js')).toEqual({ filename: '/srv/bot/dist/chart-worker.js' });
+    const dev = workerEntryFor(new URL('../../src/charts/renderer.ts', import.meta.url).href);
+    expect(dev.filename).toBe(new URL('../../src/charts/worker.ts', import.meta.url).pathname);
+    expect(dev.execArgv?.[0]).toBe('--import');
+    expect(dev.execArgv?.[1]).toMatch(/^file:\/\/.*\/node_modules\/tsx\/.*\.mjs$/);
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * Chart specs for the chart tests and scripts, built from the real player profiles in api-samples
+ * through the project's own parser (src/api/schemas.ts) and game helpers (src/game/), plus a few
+ * hand-written specs where no sample has the data (hero meta statistics, a long multi-season climb).
+ * Everything here is deterministic: the golden images depend on it.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createImageResolver } from '../../src/api/images.js';
+import { createSchemas, type PlayerProfile } from '../../src/api/schemas.js';
+import type { ChartSpec, CompareRankChart, HeroPerformanceChart, MetaScatterChart, RankHistoryChart, RankPoint } from '../../src/charts/specs.js';
+import { heroSummary, rankSummary, seasonRanks } from '../../src/game/profile.js';
+import { seasonFromIndex } from '../../src/game/seasons.js';
+import { SAMPLES_DIR } from '../../src/replica/data/dataset.js';
+import { heroName, isRankedMode } from '../../src/render/names.js';
+
+const schemas = createSchemas(createImageResolver('https://img.test/rivals'));
+
+/** A real profile from the vendored samples (src/replica/data/samples/player), parsed. */
+export function sampleProfile(file: string): PlayerProfile {
+  return schemas.player.parse(JSON.parse(readFileSync(join(SAMPLES_DIR, 'player', file), 'utf8')));
+}
+
+/** Hero roles by hero id, from the real hero list sample. */
+function heroRoles(): Map<string, string | null> {
+  const heroes = schemas.heroes.parse(JSON.parse(readFileSync(join(SAMPLES_DIR, 'heroes', 'xerronn-heroes-2025-03-10.json'), 'utf8')));
+  return new Map(heroes.map((h) => [h.id, h.role]));
+}
+
+/**
+ * The rank points a profile holds for its latest season: its rank history and its recent ranked
+ * matches' new scores, each time once, oldest first.
+ */
+function latestSeasonPoints(p: PlayerProfile, seasonIndex: number): RankPoint[] {
+  const byTime = new Map<number, number>();
+  for (const r of p.rank_history) if (r.time !== null && r.total_score !== null) byTime.set(r.time, r.total_score);
+  for (const m of p.recent_matches) {
+    if (!isRankedMode(m.game_mode_id) || m.time === null || m.player.new_score === null) continue;
+    if (seasonFromIndex(m.season)?.index !== seasonIndex) continue;
+    byTime.set(m.time, m.player.new_score);
+  }
+  return [...byTime].map(([time, score]) => ({ time, score })).sort((a, b) => a.time - b.time);
+}
+
+/**
+ * A rank history of a real profile: the latest season from its rank history and ranked matches,
+ * each earlier season as its final score at its last update, the current tier and score marked.
+ */
+export function rankHistoryFromProfile(p: PlayerProfile): RankHistoryChart {
+  const seasons = seasonRanks(p);
+  const latest = seasons.at(-1);
+  const summary = rankSummary(p);
+  return {
+    kind: 'rank-history',
+    title: `${p.name} · rank history`,
+    seasons: seasons.map((s) => ({
+      name: s.season.name,
+      points: s === latest ? latestSeasonPoints(p, s.season.index) : s.updatedAt !== null && s.score !== null ? [{ time: s.updatedAt, score: s.score }] : [],
+    })),
+    ...(summary.tier !== null && summary.score !== null ? { current: { tier: summary.tier, score: summary.score } } : {}),
+  };
+}
+
+/** A real profile's heroes: play time, win rate and KDA ((kills + assists) / deaths), roles from the hero list. */
+export function heroPerformanceFromProfile(p: PlayerProfile): HeroPerformanceChart {
+  const roles = heroRoles();
+  return {
+    kind: 'hero-performance',
+    title: `${p.name} · heroes`,
+    heroes: heroSummary(p).heroes.map((h) => ({
+      name: heroName(h.hero_name) ?? h.hero_name ?? '?',
+      role: (h.hero_id && roles.get(h.hero_id)) ?? null,
+      playTimeSeconds: h.play_time,
+      winRate: h.matches > 0 ? h.wins / h.matches : null,
+      kda: h.deaths > 0 ? (h.kills + h.assists) / h.deaths : null,
+    })),
+  };
+}
+
+/** Two real profiles' latest-season rank points, compared. */
+export function compareFromProfiles(a: PlayerProfile, b: PlayerProfile): CompareRankChart {
+  const points = (p: PlayerProfile) => latestSeasonPoints(p, seasonRanks(p).at(-1)?.season.index ?? -1);
+  return {
+    kind: 'compare-rank',
+    title: `${a.name} vs ${b.name}`,
+    players: [
+      { name: a.name, points: points(a) },
+      { name: b.name, points: points(b) },
+    ],
+  };
+}
+
+/** A small deterministic pseudo-random sequence (mulberry32), for synthetic series. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A three-season climb with many matches (hand-made, shaped like the real rank histories: about
+ * +30 for a win and −20 for a loss, a few matches a day), from Gold into Diamond.
+ */
+export function syntheticRankHistory(): RankHistoryChart {
+  const next = random(13);
+  const seasons: { name: string; start: number; days: number; from: number; winRate: number }[] = [
+    { name: 'Season 2', start: Date.UTC(2025, 3, 11) / 1000, days: 24, from: 3380, winRate: 0.55 },
+    { name: 'Season 2.5', start: Date.UTC(2025, 4, 30) / 1000, days: 26, from: 3560, winRate: 0.56 },
+    { name: 'Season 3', start: Date.UTC(2025, 6, 11) / 1000, days: 28, from: 3810, winRate: 0.57 },
+  ];
+  let score = 0;
+  const out = seasons.map((s) => {
+    score = s.from;
+    const points: RankPoint[] = [];
+    for (let day = 0; day < s.days; day++) {
+      if (next() < 0.3) continue;
+      const matches = 1 + Math.floor(next() * 5);
+      for (let m = 0; m < matches; m++) {
+        score += next() < s.winRate ? 25 + next() * 12 : -(16 + next() * 8);
+        points.push({ time: s.start + day * 86_400 + 18 * 3_600 + m * 1_500, score });
+      }
+    }
+    return { name: s.name, points };
+  });
+  return { kind: 'rank-history', title: 'NightOwl · rank history', seasons: out, current: { tier: 'Diamond II', score } };
+}
+
+/** A hero meta as the hero statistics commands would chart it (hand-written, realistic spreads). */
+export function metaScatterSample(): MetaScatterChart {
+  const rows: [string, string, number, number][] = [
+    ['Adam Warlock', 'Strategist', 0.512, 0.041],
+    ['Black Panther', 'Duelist', 0.487, 0.043],
+    ['Black Widow', 'Duelist', 0.446, 0.012],
+    ['Captain America', 'Vanguard', 0.497, 0.022],
+    ['Cloak & Dagger', 'Strategist', 0.521, 0.058],
+    ['Doctor Strange', 'Vanguard', 0.508, 0.061],
+    ['Groot', 'Vanguard', 0.529, 0.027],
+    ['Hela', 'Duelist', 0.503, 0.052],
+    ['Hulk', 'Vanguard', 0.488, 0.019],
+    ['Invisible Woman', 'Strategist', 0.534, 0.047],
+    ['Iron Fist', 'Duelist', 0.476, 0.015],
+    ['Iron Man', 'Duelist', 0.491, 0.029],
+    ['Jeff the Land Shark', 'Strategist', 0.495, 0.024],
+    ['Loki', 'Strategist', 0.485, 0.021],
+    ['Luna Snow', 'Strategist', 0.517, 0.069],
+    ['Magik', 'Duelist', 0.499, 0.038],
+    ['Mantis', 'Strategist', 0.526, 0.035],
+    ['Moon Knight', 'Duelist', 0.482, 0.031],
+    ['Namor', 'Duelist', 0.478, 0.011],
+    ['Peni Parker', 'Vanguard', 0.541, 0.016],
+    ['Psylocke', 'Duelist', 0.494, 0.034],
+    ['Rocket Raccoon', 'Strategist', 0.523, 0.044],
+    ['Scarlet Witch', 'Duelist', 0.51, 0.026],
+    ['Spider-Man', 'Duelist', 0.467, 0.023],
+    ['Star-Lord', 'Duelist', 0.502, 0.017],
+    ['Storm', 'Duelist', 0.472, 0.009],
+    ['The Punisher', 'Duelist', 0.518, 0.025],
+    ['Thor', 'Vanguard', 0.506, 0.028],
+    ['Venom', 'Vanguard', 0.516, 0.033],
+    ['Winter Soldier', 'Duelist', 0.505, 0.02],
+  ];
+  return { kind: 'meta-scatter', title: 'Hero meta · Competitive · Season 3', heroes: rows.map(([name, role, winRate, pickShare]) => ({ name, role, winRate, pickShare })) };
+}
+
+/** The charts the golden-image tests draw, by file name (without `.png`). */
+export function goldenSpecs(): Record<string, ChartSpec> {
+  const freddy = sampleProfile('freddyhun-template-2025-03.json');
+  const sirFinal = sampleProfile('autumnnippert-sir-final-1117455441.json');
+  return {
+    'rank-history-real': rankHistoryFromProfile(freddy),
+    'rank-history-seasons': syntheticRankHistory(),
+    'hero-performance': heroPerformanceFromProfile(sirFinal),
+    'meta-scatter': metaScatterSample(),
+    'compare-rank': compareFromProfiles(sirFinal, freddy),
+    'no-data': { kind: 'hero-performance', title: 'Nobody · heroes', heroes: [] },
+  };
+}
