@@ -16,7 +16,7 @@ import { currentSeason, heroSummary, playTimeByRole, rankSummary, type HeroTotal
 import { rankScore } from '../src/game/ranks.js';
 import type { Season } from '../src/game/seasons.js';
 import { heroDisplayName } from '../src/hero-directory.js';
-import { chartFile } from '../src/render/charts.js';
+import { chartFile, rankPoints } from '../src/render/charts.js';
 import { staleFooter } from '../src/render/common.js';
 import { duration, plural, winRate } from '../src/render/format.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
@@ -85,9 +85,7 @@ function headToHead(a: PlayerProfile, b: PlayerProfile, heroes: Heroes): APIEmbe
 
 /** Both players' rank score over time (their `rank_history`), for the chart. */
 export function compareRankSpec(a: PlayerProfile, b: PlayerProfile): CompareRankChart {
-  const points = (p: PlayerProfile) =>
-    p.rank_history.flatMap((r) => (r.time !== null && r.total_score !== null && Number.isFinite(r.time) && Number.isFinite(r.total_score) ? [{ time: r.time, score: r.total_score }] : [])).sort((x, y) => x.time - y.time);
-  return { kind: 'compare-rank', title: `${a.name} vs ${b.name} · rank history`, players: [{ name: a.name, points: points(a) }, { name: b.name, points: points(b) }] };
+  return { kind: 'compare-rank', title: `${a.name} vs ${b.name} · rank history`, players: [{ name: a.name, points: rankPoints(a) }, { name: b.name, points: rankPoints(b) }] };
 }
 
 /**

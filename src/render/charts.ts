@@ -23,6 +23,16 @@ export const CHART_TIMEOUT_MS = 10_000;
 const CHART_RESERVE_MS = 300;
 
 /**
+ * A profile's rank history (`rank_history`: the score after each ranked match) as chart points,
+ * oldest first; changes without a time or a score are left out.
+ */
+export function rankPoints(p: Pick<PlayerProfile, 'rank_history'>): RankPoint[] {
+  return p.rank_history
+    .flatMap((r) => (r.time !== null && r.total_score !== null && Number.isFinite(r.time) && Number.isFinite(r.total_score) ? [{ time: r.time, score: r.total_score }] : []))
+    .sort((a, b) => a.time - b.time);
+}
+
+/**
  * Rank score over time for a profile's rank history (`rank_history`: the score after each ranked
  * match), one line per season. A change's season is that of the profile's recent match nearest in time
  * (recent matches carry their season; rank changes do not); without any, one line named `fallbackSeason`.
@@ -45,15 +55,14 @@ export function rankHistorySpec(
     return nearest?.season ?? fallbackSeason;
   };
   const bySeason = new Map<string, RankPoint[]>();
-  for (const r of p.rank_history) {
-    if (r.time === null || r.total_score === null || !Number.isFinite(r.time) || !Number.isFinite(r.total_score)) continue;
-    const season = seasonAt(r.time);
-    bySeason.set(season, [...(bySeason.get(season) ?? []), { time: r.time, score: r.total_score }]);
+  for (const point of rankPoints(p)) {
+    const season = seasonAt(point.time);
+    bySeason.set(season, [...(bySeason.get(season) ?? []), point]);
   }
   return {
     kind: 'rank-history',
     title: `${p.name} · rank history`,
-    seasons: [...bySeason].map(([name, points]) => ({ name, points: points.sort((a, b) => a.time - b.time) })),
+    seasons: [...bySeason].map(([name, points]) => ({ name, points })),
     ...(current.tier && current.score !== null ? { current: { tier: current.tier, score: current.score } } : {}),
   };
 }
