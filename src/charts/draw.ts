@@ -17,7 +17,7 @@ import {
   type ChartConfiguration,
   type ChartItem,
 } from 'chart.js';
-import type { Ctx } from './canvas-kit.js';
+import { cacheTextWidths, type Ctx } from './canvas-kit.js';
 import { registerChartFonts } from './fonts.js';
 import { drawHeader, headerLayout, MARGIN } from './header.js';
 import { heroPerformanceConfig } from './heroes.js';
@@ -37,7 +37,10 @@ let canvas: Canvas | undefined;
  * `drawChart` draws and encodes without yielding, and every chart paints its whole background first.
  */
 function sharedCanvas(): Canvas {
-  canvas ??= createCanvas(SIZE.width, SIZE.height);
+  if (!canvas) {
+    canvas = createCanvas(SIZE.width, SIZE.height);
+    cacheTextWidths(canvas.getContext('2d') as unknown as Ctx);
+  }
   return canvas;
 }
 
@@ -79,8 +82,11 @@ export async function drawChart(spec: ChartSpec): Promise<Buffer> {
   const valid = parseChartSpec(spec);
   setUp();
   const canvas = sharedCanvas();
-  // Whatever the last chart left (a transform, a clip, a save without its restore) goes.
-  canvas.getContext('2d').reset();
+  // Whatever the last chart left (a transform, a clip, a save without its restore) goes. Text is
+  // shaped as English whatever the host's language, so charts look the same on every machine.
+  const ctx = canvas.getContext('2d');
+  ctx.reset();
+  ctx.lang = 'en';
   const config = configOf(valid);
   let png: Buffer;
   if (config) {
@@ -91,7 +97,7 @@ export async function drawChart(spec: ChartSpec): Promise<Buffer> {
       chart.destroy();
     }
   } else {
-    drawNoData(canvas.getContext('2d') as unknown as Ctx, valid.title);
+    drawNoData(ctx as unknown as Ctx, valid.title);
     png = encodePng(canvas);
   }
   if (canvas.width > LIMITS.width || canvas.height > LIMITS.height || png.byteLength >= LIMITS.bytes) {

@@ -13,8 +13,9 @@ const FONT_FILES = ['Inter-Regular.ttf', 'Inter-SemiBold.ttf'].map((file) => fil
 let registered = false;
 
 /**
- * Registers Inter Regular (400) and SemiBold (600) under the family {@link FONT_FAMILY}, once per
- * thread (each worker thread has its own font registry). Later calls do nothing.
+ * Registers Inter Regular (400) and SemiBold (600) under the family {@link FONT_FAMILY}. Later calls
+ * in the same thread do nothing; a new worker thread registers them again, which the addon's
+ * process-wide font collection takes without adding a family.
  * @throws Error naming the file when a font file is missing or unreadable.
  */
 export function registerChartFonts(): void {

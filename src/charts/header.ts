@@ -10,7 +10,7 @@
  */
 import { createCanvas } from '@napi-rs/canvas';
 import type { Plugin } from 'chart.js';
-import type { Ctx } from './canvas-kit.js';
+import { cacheTextWidths, type Ctx } from './canvas-kit.js';
 import { COLORS, FONT, SIZE, font } from './theme.js';
 
 /** An entry of the legend: a round swatch and its label. */
@@ -47,7 +47,12 @@ let scratch: Ctx | undefined;
 
 /** The width in pixels of `text` in the canvas font `fontSpec`, measured on a 1 × 1 scratch canvas (fonts must be registered). */
 export function textWidth(text: string, fontSpec: string): number {
-  scratch ??= createCanvas(1, 1).getContext('2d') as unknown as Ctx;
+  if (!scratch) {
+    const ctx = createCanvas(1, 1).getContext('2d');
+    ctx.lang = 'en';
+    scratch = ctx as unknown as Ctx;
+    cacheTextWidths(scratch);
+  }
   scratch.font = fontSpec;
   return scratch.measureText(text).width;
 }

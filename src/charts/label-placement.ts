@@ -36,7 +36,7 @@ const DIRECTIONS: readonly [number, number][] = [
 /** Extra distances (pixels) from the point tried, nearest first; beyond the first a leader line is drawn. */
 const REACHES = [0, 14, 30, 50];
 /** Weights of a spot's cost: overlapping a dot hides data, so it costs most. */
-const COST = { dot: 8, label: 5, outside: 12, reach: 4, direction: 3 } as const;
+const COST = { dot: 8, label: 5, outside: 40, reach: 4, direction: 3 } as const;
 const ROUNDS = 4;
 
 /** The spots a label may take around its point, with their fixed costs (distance and direction). */
@@ -59,9 +59,10 @@ function spots(r: LabelRequest): { rect: Rect; base: number; far: boolean }[] {
  * A label rectangle for each request, in the same order.
  * @param area the plot: labels stay inside it where they can.
  * @param obstacles other things not to cover (a reference line's label).
+ * @param points every dot of the plot, when some have no label (default: the requests' own).
  */
-export function placeLabels(requests: LabelRequest[], area: Rect, obstacles: Rect[] = []): PlacedLabel[] {
-  const dots: Rect[] = requests.map((r) => ({ x: r.x - r.radius - 2, y: r.y - r.radius - 2, w: 2 * r.radius + 4, h: 2 * r.radius + 4 }));
+export function placeLabels(requests: LabelRequest[], area: Rect, obstacles: Rect[] = [], points: Pick<LabelRequest, 'x' | 'y' | 'radius'>[] = requests): PlacedLabel[] {
+  const dots: Rect[] = points.map((r) => ({ x: r.x - r.radius - 2, y: r.y - r.radius - 2, w: 2 * r.radius + 4, h: 2 * r.radius + 4 }));
   const options = requests.map(spots);
   const chosen: ({ rect: Rect; far: boolean } | null)[] = requests.map(() => null);
   const cost = (i: number, rect: Rect, base: number) => {

@@ -8,7 +8,7 @@ import { percentText } from './format.js';
 import { fitText } from './header.js';
 import { placeLabels } from './label-placement.js';
 import { frame } from './options.js';
-import type { MetaHero, MetaScatterChart } from './specs.js';
+import { SCATTER_LABELS, type MetaHero, type MetaScatterChart } from './specs.js';
 import { chartText } from './strings.js';
 import { COLORS, FONT, OTHER_ROLE_COLOR, ROLE_COLORS, ROLE_ORDER, font, knownRole, withAlpha } from './theme.js';
 
@@ -21,6 +21,7 @@ const MAX_LABEL_WIDTH = 240;
 interface HeroPoint {
   x: number;
   y: number;
+  /** Empty for a point left unnamed (beyond the most picked {@link SCATTER_LABELS}). */
   name: string;
 }
 
@@ -46,7 +47,8 @@ export function metaScatterConfig(spec: MetaScatterChart): ChartConfiguration<'s
   const r = scatterRanges(spec.heroes);
   const groups = [...ROLE_ORDER, null].map((role) => ({ role, heroes: spec.heroes.filter((h) => knownRole(h.role) === role) })).filter((g) => g.heroes.length > 0);
   const legend = groups.map((g) => ({ label: g.role ?? chartText.otherRole(), color: g.role === null ? OTHER_ROLE_COLOR : ROLE_COLORS[g.role]! }));
-  const { options, plugins } = frame(spec.title, chartText.metaHeroes(spec.heroes.length), legend);
+  const named = new Set([...spec.heroes].sort((a, b) => b.pickShare - a.pickShare).slice(0, SCATTER_LABELS));
+  const { options, plugins } = frame(spec.title, chartText.metaHeroes(spec.heroes.length, named.size), legend);
   return {
     type: 'scatter',
     data: {
@@ -54,7 +56,7 @@ export function metaScatterConfig(spec: MetaScatterChart): ChartConfiguration<'s
         const color = g.role === null ? OTHER_ROLE_COLOR : ROLE_COLORS[g.role]!;
         return {
           label: g.role ?? chartText.otherRole(),
-          data: g.heroes.map((h): HeroPoint => ({ x: h.pickShare, y: h.winRate, name: fitText(h.name, font(FONT.label, 600), MAX_LABEL_WIDTH) })),
+          data: g.heroes.map((h): HeroPoint => ({ x: h.pickShare, y: h.winRate, name: named.has(h) ? fitText(h.name, font(FONT.label, 600), MAX_LABEL_WIDTH) : '' })),
           backgroundColor: color,
           borderColor: COLORS.background,
           borderWidth: 2,
@@ -143,19 +145,22 @@ const pointLabelsPlugin: Plugin<'scatter'> = {
         return { x, y, name: (d.data[i] as unknown as HeroPoint).name, color: d.backgroundColor as string };
       }),
     );
+    const dots = points.map((p) => ({ x: p.x, y: p.y, radius: RADIUS }));
+    const labelled = points.filter((p) => p.name !== '');
     ctx.save();
     ctx.font = font(FONT.label, 600);
     const height = FONT.label + 2;
     const labels = placeLabels(
-      points.map((p) => ({ x: p.x, y: p.y, radius: RADIUS, w: ctx.measureText(p.name).width, h: height })),
+      labelled.map((p) => ({ x: p.x, y: p.y, radius: RADIUS, w: ctx.measureText(p.name).width, h: height })),
       area,
       [evenLineLabel(chart).rect],
+      dots,
     );
     ctx.textAlign = 'left';
     ctx.textBaseline = 'middle';
     ctx.lineJoin = 'round';
     labels.forEach(({ rect, far }, i) => {
-      const p = points[i]!;
+      const p = labelled[i]!;
       if (far) {
         ctx.strokeStyle = withAlpha(COLORS.text, 0.4);
         ctx.lineWidth = 1.5;
@@ -166,7 +171,7 @@ const pointLabelsPlugin: Plugin<'scatter'> = {
       }
     });
     labels.forEach(({ rect }, i) => {
-      const p = points[i]!;
+      const p = labelled[i]!;
       // A dark outline keeps a name readable where it crosses grid lines, leader lines or the 50 % line.
       ctx.lineWidth = 5;
       ctx.strokeStyle = COLORS.background;

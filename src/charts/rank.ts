@@ -96,10 +96,22 @@ export function compareRankConfig(spec: CompareRankChart): ChartConfiguration<'l
   return rankConfig(spec.title, chartText.compareRank(), series, markers);
 }
 
+/** The least and greatest of `values` (not spread into Math.min: a spec may hold 60,000 points). */
+function extent(values: number[]): [number, number] {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const v of values) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return [lo, hi];
+}
+
 /** The y range `[min, max]` of rank scores: 40 RS of room, whole divisions, at least {@link MIN_SCORE_SPAN}. */
 export function scoreRange(scores: number[]): { min: number; max: number } {
-  let min = Math.floor((Math.min(...scores) - 40) / DIVISION_SCORE) * DIVISION_SCORE;
-  let max = Math.ceil((Math.max(...scores) + 40) / DIVISION_SCORE) * DIVISION_SCORE;
+  const [lo, hi] = extent(scores);
+  let min = Math.floor((lo - 40) / DIVISION_SCORE) * DIVISION_SCORE;
+  let max = Math.ceil((hi + 40) / DIVISION_SCORE) * DIVISION_SCORE;
   if (max - min < MIN_SCORE_SPAN) {
     const grow = Math.ceil((MIN_SCORE_SPAN - (max - min)) / 2 / DIVISION_SCORE) * DIVISION_SCORE;
     min -= grow;
@@ -111,8 +123,7 @@ export function scoreRange(scores: number[]): { min: number; max: number } {
 
 /** The x range of times: 3 % of room each side (at least an hour), so end points and their dots are not clipped. */
 function timeRange(times: number[]): { min: number; max: number } {
-  const lo = Math.min(...times);
-  const hi = Math.max(...times);
+  const [lo, hi] = extent(times);
   const pad = Math.max(3_600, (hi - lo) * 0.03);
   return { min: lo - pad, max: hi + pad };
 }

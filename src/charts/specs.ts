@@ -14,17 +14,19 @@ const MAX_UNIX_SECONDS = 9_999_999_999;
 export const SPEC_LIMITS = {
   titleLength: 200,
   nameLength: 100,
-  seasons: 50,
+  seasons: 30,
   /** Points in one series (one season, one player). */
-  points: 5_000,
+  points: 2_000,
   /** Heroes listed in a hero-performance spec (the chart shows the top {@link HERO_PERFORMANCE_TOP}). */
   heroes: 200,
-  /** Heroes in a meta scatter: each one is a labelled point. */
-  scatterHeroes: 60,
+  /** Heroes in a meta scatter (the most picked {@link SCATTER_LABELS} are named). */
+  scatterHeroes: 100,
 } as const;
 
 /** How many heroes (most play time first) a hero-performance chart shows. */
 export const HERO_PERFORMANCE_TOP = 10;
+/** How many points of a meta scatter are named (the most picked): the whole roster of 2025 and some. */
+export const SCATTER_LABELS = 45;
 
 /** One point of a rank-score series. */
 export interface RankPoint {
@@ -88,7 +90,7 @@ export interface MetaHero {
   pickShare: number;
 }
 
-/** Win rate (y) against pick share (x) of heroes, coloured by role, each point labelled, with a 50 % line. */
+/** Win rate (y) against pick share (x) of heroes, coloured by role, each point named (up to {@link SCATTER_LABELS}), with a 50 % line. */
 export interface MetaScatterChart {
   kind: 'meta-scatter';
   title: string;

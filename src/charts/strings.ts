@@ -19,7 +19,8 @@ export const chartText = {
   /** Subtitle of the rank history: which seasons are drawn. */
   rankSeasons: (seasons: number) => `Rank score over ${seasons} ${seasons === 1 ? 'season' : 'seasons'}`,
   /** Subtitle of the meta scatter. */
-  metaHeroes: (heroes: number) => `${heroes} ${heroes === 1 ? 'hero' : 'heroes'} · win rate against pick share`,
+  metaHeroes: (heroes: number, named: number) =>
+    named < heroes ? `${heroes} heroes · the ${named} most picked named` : `${heroes} ${heroes === 1 ? 'hero' : 'heroes'} · win rate against pick share`,
   /** Subtitle of the comparison. */
   compareRank: () => 'Rank score over time',
   /** The 50 % reference line's label. */

@@ -19,7 +19,8 @@ registerChartFonts();
  */
 export default async function renderChart(spec: ChartSpec): Promise<Uint8Array> {
   const png = await drawChart(spec);
-  // The PNG is the addon's own memory, which cannot be handed over: copy it once into a transferable array.
+  // The PNG is the addon's own memory, which postMessage copies rather than hands over: copy it once
+  // here into an ordinary array, which is then moved without a second copy.
   const bytes = new Uint8Array(png.byteLength);
   bytes.set(png);
   return move(bytes) as Uint8Array;

@@ -3,14 +3,14 @@
  * exit, empty data, bad specs, aborts (which end the worker thread mid-render), and close.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChartRenderError, createChartRenderer, workerEntryFor, type ChartRenderer } from '../../src/charts/renderer.js';
-import { ChartSpecError, type ChartSpec } from '../../src/charts/specs.js';
+import { ChartRenderError, createChartRenderer, workerEntryFor, type PooledChartRenderer } from '../../src/charts/renderer.js';
+import { ChartSpecError, SPEC_LIMITS, type ChartSpec } from '../../src/charts/specs.js';
 import { SIZE } from '../../src/charts/theme.js';
 import { diffPngs, pngSize } from './png.js';
 import { goldenSpecs, syntheticRankHistory } from './sample-specs.js';
 
-const open: ChartRenderer[] = [];
-function renderer(options?: Parameters<typeof createChartRenderer>[0]): ChartRenderer {
+const open: PooledChartRenderer[] = [];
+function renderer(options?: Parameters<typeof createChartRenderer>[0]): PooledChartRenderer {
   const r = createChartRenderer(options);
   open.push(r);
   return r;
@@ -53,7 +53,22 @@ describe('createChartRenderer', () => {
     expect(new Set(pngs.map((p) => p.toString('base64'))).size).toBe(1);
   });
 
+  it('renews its threads every recycleAfter renders, failing none, one after another or all at once', async () => {
+    const r = renderer({ recycleAfter: 2 });
+    expect(r.threadsStarted).toBe(0);
+    const spec = goldenSpecs()['no-data']!;
+    for (let i = 0; i < 5; i++) expect(pngSize(await r.render(spec))).toEqual(SIZE);
+    // Renders 1–2, 3–4 and 5: three pools, one thread each.
+    expect(r.threadsStarted).toBe(3);
+    const burst = await Promise.all(Array.from({ length: 6 }, () => r.render(spec)));
+    expect(burst).toHaveLength(6);
+    expect(r.threadsStarted).toBeGreaterThanOrEqual(5);
+    // Retired pools close once their renders are done: at most the current pool's thread is left.
+    await until(() => r.threads <= 1);
+  });
+
   it('rejects bad options', () => {
+    expect(() => createChartRenderer({ recycleAfter: 0 })).toThrow(RangeError);
     expect(() => createChartRenderer({ maxThreads: 0 })).toThrow(RangeError);
     expect(() => createChartRenderer({ maxThreads: 1.5 })).toThrow(RangeError);
     expect(() => createChartRenderer({ idleTimeoutMs: -1 })).toThrow(RangeError);
@@ -79,6 +94,34 @@ describe('empty data', () => {
     // …and it is not a chart with data.
     const full = await r.render({ kind: 'hero-performance', title, heroes: [{ name: 'Hulk', role: 'Vanguard', playTimeSeconds: 3600, winRate: 0.5, kda: 2 }] });
     expect((await diffPngs(full, pngs[0]!)).ratio).toBeGreaterThan(0.02);
+  });
+});
+
+describe('the largest specs allowed', () => {
+  it('draw within the worker thread\'s memory limits', async () => {
+    const r = renderer();
+    const rank: ChartSpec = {
+      kind: 'rank-history',
+      title: 'Largest',
+      seasons: Array.from({ length: SPEC_LIMITS.seasons }, (_, s) => ({
+        name: `Season ${s}`,
+        points: Array.from({ length: SPEC_LIMITS.points }, (_, i) => ({ time: 1.7e9 + s * 2e6 + i * 600, score: 3000 + ((i * 7 + s * 50) % 2400) })),
+      })),
+      current: { tier: 'Platinum III', score: 4043 },
+    };
+    const meta: ChartSpec = {
+      kind: 'meta-scatter',
+      title: 'Largest',
+      heroes: Array.from({ length: SPEC_LIMITS.scatterHeroes }, (_, i) => ({ name: `Hero ${i}`, role: null, winRate: 0.4 + ((i * 37) % 20) / 100, pickShare: ((i * 13) % 60) / 1000 })),
+    };
+    const heroes: ChartSpec = {
+      kind: 'hero-performance',
+      title: 'Largest',
+      heroes: Array.from({ length: SPEC_LIMITS.heroes }, (_, i) => ({ name: 'x'.repeat(SPEC_LIMITS.nameLength), role: 'Duelist', playTimeSeconds: i * 60, winRate: 0.5, kda: 2 })),
+    };
+    for (const spec of [rank, meta, heroes]) expect(pngSize(await r.render(spec))).toEqual(SIZE);
+    // One render over the limits is refused before it reaches a thread.
+    await expect(r.render({ ...meta, heroes: [...(meta as { heroes: unknown[] }).heroes, ...(meta as { heroes: unknown[] }).heroes] } as ChartSpec)).rejects.toThrow(ChartSpecError);
   });
 });
 
