@@ -63,7 +63,8 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
     limiter,
     logger: logger.child({ component: 'api' }),
   });
-  const charts = cachedCharts(createChartRenderer());
+  const chartLogger = logger.child({ component: 'charts' });
+  const charts = cachedCharts(createChartRenderer({ onError: (err) => chartLogger.warn({ err }, 'the chart worker pool failed outside a render') }));
   return {
     api,
     state,
