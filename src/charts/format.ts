@@ -10,7 +10,8 @@ const HOUR = 3_600;
 const grouped = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
 const oneDecimal = new Intl.NumberFormat('en', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const dayMonth = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
-const monthYear = new Intl.DateTimeFormat('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });
+const monthOnly = new Intl.DateTimeFormat('en-GB', { month: 'short', timeZone: 'UTC' });
+const yearOnly = new Intl.DateTimeFormat('en-GB', { year: 'numeric', timeZone: 'UTC' });
 const hourMinute = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });
 
 /** A rank score as the game shows it: whole points cut toward zero, grouped ("3,752"). */
@@ -39,7 +40,7 @@ export function durationTick(value: number, unit: 'h' | 'min'): string {
   return `${text} ${unit}`;
 }
 
-/** A tick of a time axis: its value in Unix seconds and its label (two lines when a date follows an hour). */
+/** A tick of a time axis: its value in Unix seconds and its label (two lines when a date follows an hour, or a year a month). */
 export interface TimeTick {
   value: number;
   label: string | string[];
@@ -67,7 +68,8 @@ const STEPS: readonly ({ seconds: number } | { months: number })[] = [
 /**
  * Ticks for a time axis over `[min, max]` (Unix seconds), at most `maxTicks` of them, on round UTC
  * times: whole hours ("14:00", the date below the first and at each new day), midnights ("3 Mar"),
- * or firsts of months ("Mar 2025"). The smallest step that keeps within `maxTicks` wins.
+ * or firsts of months ("Mar", the year below the first and at each January: short labels, so a phone-
+ * width chart has room for them). The smallest step that keeps within `maxTicks` wins.
  */
 export function timeTicks(min: number, max: number, maxTicks: number): TimeTick[] {
   if (!(max > min)) return [{ value: min, label: dayMonth.format(min * 1000) }];
@@ -76,7 +78,12 @@ export function timeTicks(min: number, max: number, maxTicks: number): TimeTick[
     if ('seconds' in step && (max - min) / step.seconds > maxTicks + 1) continue;
     const values = 'seconds' in step ? everySeconds(min, max, step.seconds) : everyMonths(min, max, step.months);
     if (values.length > maxTicks) continue;
-    if ('months' in step) return values.map((value) => ({ value, label: monthYear.format(value * 1000) }));
+    if ('months' in step) {
+      return values.map((value, i) => {
+        const text = monthOnly.format(value * 1000);
+        return { value, label: i === 0 || new Date(value * 1000).getUTCMonth() === 0 ? [text, yearOnly.format(value * 1000)] : text };
+      });
+    }
     if (step.seconds >= DAY) return values.map((value) => ({ value, label: dayMonth.format(value * 1000) }));
     let lastDay = Number.NaN;
     return values.map((value) => {

@@ -1,9 +1,9 @@
 /**
  * The top of every chart, drawn by us rather than by chart.js's title, subtitle and legend plugins so
- * the legend can share the subtitle's row when it fits (on a 560 px tall image every row counts):
+ * the legend can share the subtitle's row when it fits (on a 450 px tall image every row counts):
  *
- *   Title (SemiBold 32 px)
- *   Subtitle (muted 22 px)                      ● Legend  ● items
+ *   Title (SemiBold 30 px)
+ *   Subtitle (muted 24 px)                      ● Legend  ● items
  *
  * When the legend does not fit beside the subtitle it takes rows of its own, right-aligned (at most
  * {@link MAX_LEGEND_ROWS}: the last items are kept, as they are the latest seasons).
@@ -11,6 +11,7 @@
 import { createCanvas } from '@napi-rs/canvas';
 import type { Plugin } from 'chart.js';
 import { cacheTextWidths, type Ctx } from './canvas-kit.js';
+import { SHORT_HERO_NAMES } from './strings.js';
 import { COLORS, FONT, SIZE, font } from './theme.js';
 
 /** An entry of the legend: a round swatch and its label. */
@@ -33,13 +34,17 @@ export interface HeaderLayout {
 }
 
 /** Left and right margin of the header, in pixels. */
-export const MARGIN = 20;
-const SWATCH_RADIUS = 8;
-const SWATCH_GAP = 10;
-const ITEM_GAP = 26;
+export const MARGIN = 16;
+const SWATCH_RADIUS = 7;
+const SWATCH_GAP = 7;
+const ITEM_GAP = 20;
+/** Least room between the subtitle and a legend beside it, in pixels. */
+const BESIDE_GAP = 28;
 /** Rows' heights: a little over the font size. */
-const TITLE_ROW = 42;
-const ROW = 32;
+const TITLE_ROW = 38;
+const ROW = 30;
+/** Room between the header and the plot, in pixels. */
+const BELOW = 10;
 /** Most rows the legend may take below the subtitle. */
 export const MAX_LEGEND_ROWS = 2;
 
@@ -68,6 +73,19 @@ export function fitText(text: string, fontSpec: string, maxWidth: number): strin
     else hi = mid - 1;
   }
   return `${text.slice(0, lo).trimEnd()}…`;
+}
+
+/**
+ * A hero's name for a chart label at most `maxWidth` pixels wide in `fontSpec`: the full name when
+ * it fits (and `preferShort` is false), else its short form ({@link SHORT_HERO_NAMES}: "Jeff",
+ * "C&D"), else the name cut with an ellipsis.
+ */
+export function fitHeroName(name: string, fontSpec: string, maxWidth: number, preferShort = false): string {
+  const short = SHORT_HERO_NAMES[name.trim().toLowerCase()];
+  if (!preferShort || !short) {
+    if (textWidth(name, fontSpec) <= maxWidth) return name;
+  }
+  return fitText(short ?? name, fontSpec, maxWidth);
 }
 
 /** The width of a legend row, in pixels. */
@@ -101,13 +119,13 @@ export function headerLayout(title: string, subtitle: string, legend: LegendItem
   let y = MARGIN;
   const titleY = y + TITLE_ROW / 2;
   if (fitted) y += TITLE_ROW;
-  const beside = items.length > 0 && (!subtitle || textWidth(subtitle, font(FONT.subtitle)) + 40 + rowWidth(items, labelFont) <= width);
+  const beside = items.length > 0 && (!subtitle || textWidth(subtitle, font(FONT.subtitle)) + BESIDE_GAP + rowWidth(items, labelFont) <= width);
   const subtitleY = y + ROW / 2;
   if (subtitle || beside) y += ROW;
   const rows = beside ? [items] : legendRows(items, labelFont, width);
   const legendY = beside ? subtitleY : y + ROW / 2;
   if (!beside) y += rows.length * ROW;
-  return { title: fitted, subtitle: fitText(subtitle, font(FONT.subtitle), width), legend: rows, titleY, subtitleY, legendY, height: y + 18 };
+  return { title: fitted, subtitle: fitText(subtitle, font(FONT.subtitle), width), legend: rows, titleY, subtitleY, legendY, height: y + BELOW };
 }
 
 /** Draws a laid-out header on `ctx`. */

@@ -7,7 +7,7 @@ import { durationTick, kdaText, percentText, playTimeUnit } from './format.js';
 import { frame } from './options.js';
 import { HERO_PERFORMANCE_TOP, type HeroPerformance, type HeroPerformanceChart } from './specs.js';
 import { chartText } from './strings.js';
-import { fitText } from './header.js';
+import { fitHeroName } from './header.js';
 import { COLORS, FONT, OTHER_ROLE_COLOR, ROLE_COLORS, ROLE_ORDER, SIZE, font, knownRole, roleColor } from './theme.js';
 
 /** The heroes a chart shows: play time above zero, most first (then by name), at most {@link HERO_PERFORMANCE_TOP}. */
@@ -34,8 +34,8 @@ export function heroPerformanceConfig(spec: HeroPerformanceChart): ChartConfigur
   const unit = playTimeUnit(heroes[0]!.playTimeSeconds);
   const perUnit = unit === 'h' ? 3_600 : 60;
   const colors = heroes.map((h) => roleColor(h.role));
-  // Names wider than a quarter of the chart are cut, so the bars keep their room.
-  const names = heroes.map((h) => fitText(h.name, font(FONT.label, 600), SIZE.width / 4));
+  // Names wider than a quarter of the chart take their short form or are cut, so the bars keep their room.
+  const names = heroes.map((h) => fitHeroName(h.name, font(FONT.label, 600), SIZE.width / 4));
   const roles = [...ROLE_ORDER.filter((r) => heroes.some((h) => knownRole(h.role) === r)), ...(heroes.some((h) => knownRole(h.role) === null) ? [null] : [])];
   const legend = roles.map((role) => ({ label: role ?? chartText.otherRole(), color: role === null ? OTHER_ROLE_COLOR : ROLE_COLORS[role]! }));
   const { options, plugins } = frame(spec.title, chartText.topHeroes(heroes.length, total), legend);
@@ -50,9 +50,10 @@ export function heroPerformanceConfig(spec: HeroPerformanceChart): ChartConfigur
           backgroundColor: colors,
           borderRadius: 6,
           borderSkipped: 'start',
-          barPercentage: 0.78,
-          maxBarThickness: 44,
-          categoryPercentage: 0.92,
+          // Ten bars in about 300 px: each about 27 px thick, room for a label inside.
+          barPercentage: 0.86,
+          maxBarThickness: 40,
+          categoryPercentage: 1,
         },
       ],
     },
@@ -65,13 +66,13 @@ export function heroPerformanceConfig(spec: HeroPerformanceChart): ChartConfigur
           beginAtZero: true,
           grid: { color: COLORS.grid, drawTicks: false },
           border: { display: false },
-          ticks: { color: COLORS.text, font: { size: FONT.label }, padding: 10, maxRotation: 0, maxTicksLimit: 7, callback: (value) => durationTick(Number(value), unit) },
+          ticks: { color: COLORS.text, font: { size: FONT.label }, padding: 8, maxRotation: 0, maxTicksLimit: 6, callback: (value) => durationTick(Number(value), unit) },
         },
         y: {
           type: 'category',
           grid: { display: false },
           border: { color: COLORS.axis },
-          ticks: { color: COLORS.heading, font: { size: FONT.label, weight: 600 }, padding: 10, autoSkip: false, callback: (_value, index) => names[index] ?? '' },
+          ticks: { color: COLORS.heading, font: { size: FONT.label, weight: 600 }, padding: 8, autoSkip: false, callback: (_value, index) => names[index] ?? '' },
         },
       },
     },
@@ -80,8 +81,8 @@ export function heroPerformanceConfig(spec: HeroPerformanceChart): ChartConfigur
 }
 
 /**
- * Writes each bar's label at its end: inside in dark text when the bar is long enough, else just
- * beyond it in light text (one of the two always fits: a label is narrower than half the plot).
+ * Writes each bar's label at its end: inside in dark text when the bar is long and thick enough, else
+ * just beyond it in light text (one of the two always fits: a label is narrower than half the plot).
  */
 function barLabelsPlugin(labels: string[]): Plugin<'bar'> {
   return {
@@ -95,9 +96,9 @@ function barLabelsPlugin(labels: string[]): Plugin<'bar'> {
       bars.forEach((bar, i) => {
         const text = labels[i];
         if (!text) return;
-        const { x, y, base } = bar.getProps(['x', 'y', 'base'], true) as { x: number; y: number; base: number };
+        const { x, y, base, height } = bar.getProps(['x', 'y', 'base', 'height'], true) as { x: number; y: number; base: number; height: number };
         const width = ctx.measureText(text).width;
-        if (x - base >= width + 24) {
+        if (x - base >= width + 24 && height >= FONT.label) {
           ctx.textAlign = 'right';
           ctx.fillStyle = COLORS.labelBackground;
           ctx.fillText(text, x - 12, y + 1);

@@ -1,8 +1,10 @@
 /**
  * Places the name labels of a scatter plot so that they overlap as little as they can: each label
  * tries spots around its point (beside, above, below, at the corners, then farther out), and a few
- * rounds of local search move each label to its cheapest spot given all the others. Pure geometry in
- * canvas pixels; chart.js has no label placement of its own.
+ * rounds of local search move each label to its cheapest spot given all the others
+ * ({@link placeLabels}); or, where there are more labels than room, each in turn takes a spot clear of
+ * everything or is left out ({@link placeLabelsWhereTheyFit}). Pure geometry in canvas pixels; chart.js
+ * has no label placement of its own.
  */
 import { outside, overlap, type Rect } from './canvas-kit.js';
 
@@ -34,7 +36,7 @@ const DIRECTIONS: readonly [number, number][] = [
   [-1, 1],
 ];
 /** Extra distances (pixels) from the point tried, nearest first; beyond the first a leader line is drawn. */
-const REACHES = [0, 14, 30, 50];
+const REACHES = [0, 14, 30, 50, 75];
 /** Weights of a spot's cost: overlapping a dot hides data, so it costs most. */
 const COST = { dot: 8, label: 5, outside: 40, reach: 4, direction: 3 } as const;
 const ROUNDS = 4;
@@ -91,4 +93,46 @@ export function placeLabels(requests: LabelRequest[], area: Rect, obstacles: Rec
     if (!moved) break;
   }
   return chosen.map((c) => c!);
+}
+
+/**
+ * Labels in order of priority (the first most wanted): each takes its cheapest spot that overlaps no
+ * dot, no label placed before it and no obstacle, and lies inside the plot; a label with no such spot
+ * is left out (null), so a crowded plot names fewer points rather than covering them.
+ * @param points every dot of the plot, when some have no label (default: the requests' own).
+ */
+export function placeLabelsWhereTheyFit(
+  requests: LabelRequest[],
+  area: Rect,
+  obstacles: Rect[] = [],
+  points: Pick<LabelRequest, 'x' | 'y' | 'radius'>[] = requests,
+): (PlacedLabel | null)[] {
+  const taken: Rect[] = [...obstacles, ...points.map((r) => ({ x: r.x - r.radius - 2, y: r.y - r.radius - 2, w: 2 * r.radius + 4, h: 2 * r.radius + 4 }))];
+  // A leader line that passes another dot would seem to name that dot.
+  const leaderHitsDot = (r: LabelRequest, rect: Rect) => {
+    const end = { x: Math.min(Math.max(r.x, rect.x), rect.x + rect.w), y: Math.min(Math.max(r.y, rect.y), rect.y + rect.h) };
+    return points.some((p) => (p.x !== r.x || p.y !== r.y) && distanceToSegment(p, r, end) < p.radius + 3);
+  };
+  return requests.map((r) => {
+    let best: { rect: Rect; far: boolean; base: number } | null = null;
+    for (const s of spots(r)) {
+      if (best && s.base >= best.base) continue;
+      if (outside(s.rect, area) > 0 || taken.some((t) => overlap(s.rect, t) > 0)) continue;
+      if (s.far && leaderHitsDot(r, s.rect)) continue;
+      best = s;
+    }
+    if (!best) return null;
+    // A little air between labels, so two never touch.
+    taken.push({ x: best.rect.x - 3, y: best.rect.y - 1, w: best.rect.w + 6, h: best.rect.h + 2 });
+    return { rect: best.rect, far: best.far };
+  });
+}
+
+/** The distance in pixels from `p` to the segment from `a` to `b`. */
+function distanceToSegment(p: { x: number; y: number }, a: { x: number; y: number }, b: { x: number; y: number }): number {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const length2 = dx * dx + dy * dy;
+  const t = length2 === 0 ? 0 : Math.min(1, Math.max(0, ((p.x - a.x) * dx + (p.y - a.y) * dy) / length2));
+  return Math.hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy));
 }

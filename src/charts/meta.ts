@@ -3,19 +3,19 @@
  * named, with a dashed line at 50 % win rate.
  */
 import type { Chart, ChartConfiguration, Plugin } from 'chart.js';
-import { drawDot, type Rect } from './canvas-kit.js';
+import { drawDot, overlap, type Rect } from './canvas-kit.js';
 import { percentText } from './format.js';
-import { fitText } from './header.js';
-import { placeLabels } from './label-placement.js';
+import { fitHeroName, fitText, MARGIN, type HeaderLayout } from './header.js';
+import { placeLabelsWhereTheyFit } from './label-placement.js';
 import { frame } from './options.js';
 import { SCATTER_LABELS, type MetaHero, type MetaScatterChart } from './specs.js';
 import { chartText } from './strings.js';
-import { COLORS, FONT, OTHER_ROLE_COLOR, ROLE_COLORS, ROLE_ORDER, font, knownRole, withAlpha } from './theme.js';
+import { COLORS, FONT, OTHER_ROLE_COLOR, ROLE_COLORS, ROLE_ORDER, SIZE, font, knownRole, withAlpha } from './theme.js';
 
 /** Point radius in pixels. */
 const RADIUS = 8;
-/** Widest a hero's name may be drawn, in pixels (longer names are cut). */
-const MAX_LABEL_WIDTH = 240;
+/** Widest a hero's name may be drawn, in pixels (longer names take their short form or are cut). */
+const MAX_LABEL_WIDTH = 180;
 
 /** A point of the scatter with the hero it stands for. */
 interface HeroPoint {
@@ -24,6 +24,7 @@ interface HeroPoint {
   /** Empty for a point left unnamed (beyond the most picked {@link SCATTER_LABELS}). */
   name: string;
 }
+
 
 /**
  * The axis ranges of a scatter, in shares (0..1): x from 0 to a little past the largest pick share;
@@ -48,7 +49,10 @@ export function metaScatterConfig(spec: MetaScatterChart): ChartConfiguration<'s
   const groups = [...ROLE_ORDER, null].map((role) => ({ role, heroes: spec.heroes.filter((h) => knownRole(h.role) === role) })).filter((g) => g.heroes.length > 0);
   const legend = groups.map((g) => ({ label: g.role ?? chartText.otherRole(), color: g.role === null ? OTHER_ROLE_COLOR : ROLE_COLORS[g.role]! }));
   const named = new Set([...spec.heroes].sort((a, b) => b.pickShare - a.pickShare).slice(0, SCATTER_LABELS));
-  const { options, plugins } = frame(spec.title, chartText.metaHeroes(spec.heroes.length, named.size), legend);
+  // The subtitle says how many names found room, known only once the labels are placed: the header is
+  // laid out for the widest it may be, and the label plugin writes the count in.
+  const n = spec.heroes.length;
+  const { options, plugins, header } = frame(spec.title, chartText.metaHeroes(n, Math.min(named.size, n - 1)), legend);
   return {
     type: 'scatter',
     data: {
@@ -56,7 +60,7 @@ export function metaScatterConfig(spec: MetaScatterChart): ChartConfiguration<'s
         const color = g.role === null ? OTHER_ROLE_COLOR : ROLE_COLORS[g.role]!;
         return {
           label: g.role ?? chartText.otherRole(),
-          data: g.heroes.map((h): HeroPoint => ({ x: h.pickShare, y: h.winRate, name: named.has(h) ? fitText(h.name, font(FONT.label, 600), MAX_LABEL_WIDTH) : '' })),
+          data: g.heroes.map((h): HeroPoint => ({ x: h.pickShare, y: h.winRate, name: named.has(h) ? fitHeroName(h.name, font(FONT.label, 600), MAX_LABEL_WIDTH, true) : '' })),
           backgroundColor: color,
           borderColor: COLORS.background,
           borderWidth: 2,
@@ -73,27 +77,30 @@ export function metaScatterConfig(spec: MetaScatterChart): ChartConfiguration<'s
           type: 'linear',
           min: 0,
           max: r.xMax,
-          title: { display: true, text: chartText.pickShareAxis(), color: COLORS.muted, font: { size: FONT.label }, padding: { top: 6 } },
+          title: { display: true, text: chartText.pickShareAxis(), color: COLORS.muted, font: { size: FONT.label }, padding: { top: 2, bottom: 0 } },
           grid: { color: COLORS.grid, drawTicks: false },
           border: { color: COLORS.axis },
-          ticks: { color: COLORS.text, font: { size: FONT.label }, padding: 10, maxRotation: 0, maxTicksLimit: 8, callback: (value) => percentText(Number(value), r.xDigits) },
+          ticks: { color: COLORS.text, font: { size: FONT.label }, padding: 8, maxRotation: 0, maxTicksLimit: 6, callback: (value) => percentText(Number(value), r.xDigits) },
         },
         y: {
           type: 'linear',
           min: r.yMin,
           max: r.yMax,
-          title: { display: true, text: chartText.winRateAxis(), color: COLORS.muted, font: { size: FONT.label }, padding: { bottom: 6 } },
+          title: { display: true, text: chartText.winRateAxis(), color: COLORS.muted, font: { size: FONT.label }, padding: { top: 0, bottom: 4 } },
           grid: { color: COLORS.grid, drawTicks: false },
           border: { display: false },
-          ticks: { color: COLORS.text, font: { size: FONT.label }, padding: 10, stepSize: r.yStep, callback: (value) => percentText(Number(value), 0) },
+          ticks: { color: COLORS.text, font: { size: FONT.label }, padding: 8, stepSize: r.yStep, callback: (value) => percentText(Number(value), 0) },
         },
       },
     },
-    plugins: [...(plugins as Plugin<'scatter'>[]), evenLinePlugin, pointLabelsPlugin],
+    plugins: [...(plugins as Plugin<'scatter'>[]), evenLinePlugin, pointLabelsPlugin(header, n)],
   };
 }
 
-/** The label of the 50 % line and where it goes: at the right end of the line, just above it. */
+/**
+ * The label of the 50 % line and where it goes: just above or below the line, at its right or left
+ * end, wherever it covers the fewest dots (the right end above it when none is clear).
+ */
 function evenLineLabel(chart: Chart<'scatter'>): { text: string; rect: Rect } {
   const { ctx, chartArea: area } = chart;
   const text = chartText.evenLine(percentText(0.5, 0));
@@ -102,7 +109,17 @@ function evenLineLabel(chart: Chart<'scatter'>): { text: string; rect: Rect } {
   const w = ctx.measureText(text).width;
   ctx.restore();
   const y = chart.scales.y!.getPixelForValue(0.5);
-  return { text, rect: { x: area.right - w - 8, y: y - FONT.label - 8, w, h: FONT.label + 2 } };
+  const h = FONT.label + 2;
+  const dots = chart.data.datasets.flatMap((_, di) => chart.getDatasetMeta(di).data.map((el) => el.getProps(['x', 'y'], true) as { x: number; y: number }));
+  const covered = (r: Rect) => dots.filter((d) => overlap(r, { x: d.x - RADIUS - 2, y: d.y - RADIUS - 2, w: 2 * RADIUS + 4, h: 2 * RADIUS + 4 }) > 0).length;
+  const candidates: Rect[] = [
+    { x: area.right - w - 8, y: y - h - 6, w, h },
+    { x: area.right - w - 8, y: y + 6, w, h },
+    { x: area.left + 8, y: y - h - 6, w, h },
+    { x: area.left + 8, y: y + 6, w, h },
+  ].filter((r) => r.y >= area.top && r.y + r.h <= area.bottom);
+  const rect = candidates.reduce<Rect | null>((best, r) => (best === null || covered(r) < covered(best) ? r : best), null) ?? { x: area.right - w - 8, y: y - h - 6, w, h };
+  return { text, rect };
 }
 
 /** The dashed 50 % win-rate line, with its label at the right end above it. */
@@ -130,11 +147,15 @@ const evenLinePlugin: Plugin<'scatter'> = {
 };
 
 /**
- * Names every point, placed by {@link placeLabels} clear of the dots, of each other and of the 50 %
- * line's label where it can; a label set away from its dot gets a leader line. The dots are drawn
- * again on top, so a label never hides one.
+ * Names the points, most picked first, each where {@link placeLabelsWhereTheyFit} finds room clear of
+ * the dots, of the names placed before it and of the 50 % line's label; a point with no such room stays
+ * unnamed (a phone-width chart has room for about 20 names), and the subtitle says how many are named.
+ * A label set away from its dot gets a leader line. The dots are drawn again on top.
+ * @param header the chart's header, drawn after this plugin: its subtitle gets the count of names.
+ * @param heroes how many heroes the chart has.
  */
-const pointLabelsPlugin: Plugin<'scatter'> = {
+function pointLabelsPlugin(header: HeaderLayout, heroes: number): Plugin<'scatter'> {
+  return {
   id: 'rivalsPointLabels',
   afterDatasetsDraw(chart) {
     const { ctx, chartArea } = chart;
@@ -142,20 +163,25 @@ const pointLabelsPlugin: Plugin<'scatter'> = {
     const points = chart.data.datasets.flatMap((d, di) =>
       chart.getDatasetMeta(di).data.map((el, i) => {
         const { x, y } = el.getProps(['x', 'y'], true) as { x: number; y: number };
-        return { x, y, name: (d.data[i] as unknown as HeroPoint).name, color: d.backgroundColor as string };
+        const point = d.data[i] as unknown as HeroPoint;
+        return { x, y, share: point.x, name: point.name, color: d.backgroundColor as string };
       }),
     );
     const dots = points.map((p) => ({ x: p.x, y: p.y, radius: RADIUS }));
-    const labelled = points.filter((p) => p.name !== '');
+    // Most picked first: they are named before the rest take what room is left.
+    const wanted = points.filter((p) => p.name !== '').sort((a, b) => b.share - a.share || a.x - b.x);
     ctx.save();
     ctx.font = font(FONT.label, 600);
     const height = FONT.label + 2;
-    const labels = placeLabels(
-      labelled.map((p) => ({ x: p.x, y: p.y, radius: RADIUS, w: ctx.measureText(p.name).width, h: height })),
+    const placed = placeLabelsWhereTheyFit(
+      wanted.map((p) => ({ x: p.x, y: p.y, radius: RADIUS, w: ctx.measureText(p.name).width, h: height })),
       area,
       [evenLineLabel(chart).rect],
       dots,
     );
+    const labelled = wanted.filter((_, i) => placed[i]);
+    const labels = placed.filter((p) => p !== null);
+    header.subtitle = fitText(chartText.metaHeroes(heroes, labelled.length), font(FONT.subtitle), SIZE.width - 2 * MARGIN);
     ctx.textAlign = 'left';
     ctx.textBaseline = 'middle';
     ctx.lineJoin = 'round';
@@ -183,3 +209,4 @@ const pointLabelsPlugin: Plugin<'scatter'> = {
     ctx.restore();
   },
 };
+}

@@ -17,7 +17,8 @@ export interface Padding {
 /**
  * Options for one static frame: `responsive: false` (the canvas's own size), no animation, no events,
  * device pixel ratio 1 (the canvas is already about twice Discord's display size), the plot below the
- * header; and the plugins that paint the background and draw the header.
+ * header; and the plugins that paint the background and draw the header. `header` is the layout the
+ * header plugin draws when the chart is done: a plugin may change its subtitle before then (no wider).
  */
 export function frame(title: string, subtitle: string, legend: LegendItem[], padding: Padding = {}) {
   const header = headerLayout(title, subtitle, legend);
@@ -27,8 +28,8 @@ export function frame(title: string, subtitle: string, legend: LegendItem[], pad
     animation: false as const,
     events: [],
     devicePixelRatio: 1,
-    layout: { padding: { top: header.height, right: MARGIN + 8, bottom: 14, left: MARGIN - 4, ...padding } },
+    layout: { padding: { top: header.height, right: MARGIN + 8, bottom: 8, left: MARGIN - 4, ...padding } },
   };
   const plugins: Plugin[] = [backgroundPlugin, headerPlugin(header)];
-  return { options, plugins };
+  return { options, plugins, header };
 }

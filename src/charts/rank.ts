@@ -4,18 +4,26 @@
  * (src/charts/tiers.ts) and their names in a gutter at the right.
  */
 import type { ChartConfiguration, Plugin, Scale } from 'chart.js';
-import { drawDot, drawLabelBox, labelBoxSize, type Ctx } from './canvas-kit.js';
+import { drawDot, drawLabelBox, labelBoxSize, outside, overlap, type Ctx, type Rect } from './canvas-kit.js';
 import { scoreText, timeTicks, type TimeTick } from './format.js';
+import { MARGIN, textWidth } from './header.js';
 import { frame } from './options.js';
 import type { CompareRankChart, RankHistoryChart, RankPoint } from './specs.js';
 import { chartText } from './strings.js';
-import { COLORS, COMPARE_COLORS, FONT, SERIES_COLORS, font, withAlpha } from './theme.js';
+import { COLORS, COMPARE_COLORS, FONT, SERIES_COLORS, SIZE, font, withAlpha } from './theme.js';
 import { DIVISION_SCORE, bandOf, bandsWithin } from './tiers.js';
 
-/** Width of the right gutter that holds the tier names, in pixels. */
-const BAND_GUTTER = 168;
-/** Most ticks on the time axis (its labels are about 80 px wide at 22 px). */
-const MAX_TIME_TICKS = 7;
+/** Widest a tier name is written in the right gutter, in pixels; a wider one breaks at " / " ("Eternity / One Above All"). */
+const BAND_LABEL_WIDTH = 170;
+/** Room between the plot and the tier names, in pixels. */
+const BAND_GAP = 12;
+/**
+ * Most ticks on the time axis: its labels ("23 Feb", "May" over "2025") are up to about 80 px wide
+ * at 24 px, and the plot about 520 px, so five keep a label's width of room between them.
+ */
+const MAX_TIME_TICKS = 5;
+/** Least room between rank-score ticks, in pixels (their labels are 24 px tall). */
+const MIN_SCORE_TICK_GAP = 34;
 /** Least rank score the y axis spans (one tier), so a flat line still shows where it sits. */
 const MIN_SCORE_SPAN = 300;
 
@@ -135,7 +143,12 @@ function rankConfig(title: string, subtitle: string, series: Series[], markers: 
   const ticks = timeTicks(x.min, x.max, MAX_TIME_TICKS);
   const labels = new Map<number, TimeTick['label']>(ticks.map((t) => [t.value, t.label]));
   const span = y.max - y.min;
-  const { options, plugins } = frame(title, subtitle, series.map((s) => ({ label: s.label, color: s.color })), { right: BAND_GUTTER });
+  const bandLabels = bandsWithin(y.min, y.max).map((b) => bandLabelLines(b.label));
+  // The gutter is as wide as the widest tier name shown, plus the gap and the header's margin.
+  const gutter = BAND_GAP + Math.max(0, ...bandLabels.flat().map((line) => Math.min(BAND_LABEL_WIDTH, textWidth(line, font(FONT.label, 600))))) + MARGIN;
+  const { options, plugins, header } = frame(title, subtitle, series.map((s) => ({ label: s.label, color: s.color })), { right: gutter });
+  // The plot's height is the canvas's less the header and the time axis (about 60 px with two-line labels).
+  const maxIntervals = Math.max(2, Math.floor((SIZE.height - header.height - 60) / MIN_SCORE_TICK_GAP));
   return {
     type: 'line',
     data: {
@@ -168,7 +181,7 @@ function rankConfig(title: string, subtitle: string, series: Series[], markers: 
           afterBuildTicks: (scale: Scale) => {
             scale.ticks = ticks.map((t) => ({ value: t.value }));
           },
-          ticks: { color: COLORS.text, font: { size: FONT.label }, padding: 10, maxRotation: 0, autoSkip: true, autoSkipPadding: 24, callback: (value) => labels.get(Number(value)) ?? '' },
+          ticks: { color: COLORS.text, font: { size: FONT.label }, padding: 8, maxRotation: 0, autoSkip: true, autoSkipPadding: 20, callback: (value) => labels.get(Number(value)) ?? '' },
         },
         y: {
           type: 'linear',
@@ -176,12 +189,17 @@ function rankConfig(title: string, subtitle: string, series: Series[], markers: 
           max: y.max,
           grid: { color: COLORS.grid, drawTicks: false },
           border: { display: false },
+          // Every division while there is room for its label, else every tier, else every other tier: on
+          // multiples of the step, so ticks fall on tier edges (chart.js would spread a step over the range).
+          afterBuildTicks: (scale: Scale) => {
+            const step = [1, 3, 6].map((d) => d * DIVISION_SCORE).find((s) => span / s <= maxIntervals) ?? 6 * DIVISION_SCORE;
+            scale.ticks = [];
+            for (let v = Math.ceil(y.min / step) * step; v <= y.max; v += step) scale.ticks.push({ value: v });
+          },
           ticks: {
             color: COLORS.text,
             font: { size: FONT.label },
-            padding: 10,
-            // Every division while there is room for its label, else every tier.
-            stepSize: span <= 1_000 ? DIVISION_SCORE : 3 * DIVISION_SCORE,
+            padding: 8,
             includeBounds: false,
             callback: (value) => scoreText(Number(value)),
           },
@@ -215,10 +233,15 @@ function tierBandsPlugin(): Plugin<'line'> {
           ctx.stroke();
         }
       }
-      drawBandLabels(ctx, bands.map((b) => ({ label: b.label, color: b.color, top: yScale.getPixelForValue(b.to), bottom: yScale.getPixelForValue(b.from) })), area.right + 14, area.top, area.bottom);
+      drawBandLabels(ctx, bands.map((b) => ({ label: b.label, color: b.color, top: yScale.getPixelForValue(b.to), bottom: yScale.getPixelForValue(b.from) })), area.right + BAND_GAP, area.top, area.bottom);
       ctx.restore();
     },
   };
+}
+
+/** A tier name's lines in the gutter: one, or broken at " / " when wider than {@link BAND_LABEL_WIDTH}. */
+function bandLabelLines(label: string): string[] {
+  return textWidth(label, font(FONT.label, 600)) <= BAND_LABEL_WIDTH ? [label] : label.split(/(?<=\/)\s+/);
 }
 
 /**
@@ -231,12 +254,12 @@ function drawBandLabels(ctx: Ctx, bands: { label: string; color: string; top: nu
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
   const lineHeight = FONT.label + 4;
-  const maxWidth = BAND_GUTTER - 20;
+  const maxWidth = BAND_LABEL_WIDTH;
   const labels = bands
     // A sliver of a band at an edge of the plot is not worth a name.
     .filter((b) => b.bottom - b.top >= lineHeight * 0.8)
     .map((b) => {
-      const lines = ctx.measureText(b.label).width <= maxWidth ? [b.label] : b.label.split(/(?<=\/)\s+/);
+      const lines = bandLabelLines(b.label);
       const height = lines.length * lineHeight;
       return { color: b.color, lines, height, top: (b.top + b.bottom) / 2 - height / 2 };
     })
@@ -260,7 +283,12 @@ function drawBandLabels(ctx: Ctx, bands: { label: string; color: string; top: nu
   }
 }
 
-/** Draws the markers (current rank, end scores): a dot on the point and a label box beside it, inside the plot. */
+/**
+ * Draws the markers (current rank, end scores): a dot on the point and a label box beside it, inside
+ * the plot, at the spot around the point that covers the least of the lines, the other markers and
+ * their labels (first choice: left of the point, as the line ends at the right; above it when the
+ * line comes from below).
+ */
 function markersPlugin(markers: Marker[]): Plugin<'line'> {
   return {
     id: 'rivalsMarkers',
@@ -268,24 +296,70 @@ function markersPlugin(markers: Marker[]): Plugin<'line'> {
       const { ctx, chartArea: area } = chart;
       const xScale = chart.scales.x!;
       const yScale = chart.scales.y!;
+      const plot: Rect = { x: area.left + 2, y: area.top + 2, w: area.right - area.left - 4, h: area.bottom - area.top - 4 };
+      // The lines as segments in pixels, and the markers' dots.
+      const segments = chart.data.datasets.flatMap((_, di) => {
+        const els = chart.getDatasetMeta(di).data.map((el) => el.getProps(['x', 'y'], true) as { x: number; y: number });
+        return els.map((a, i) => [a, els[i + 1] ?? a] as const);
+      });
+      const dots = markers.map((m) => ({ x: xScale.getPixelForValue(m.time), y: yScale.getPixelForValue(m.score) }));
+      const taken: Rect[] = dots.map((d) => ({ x: d.x - 12, y: d.y - 12, w: 24, h: 24 }));
       ctx.save();
       ctx.font = font(FONT.label, 600);
-      for (const m of markers) {
-        const px = xScale.getPixelForValue(m.time);
-        const py = yScale.getPixelForValue(m.score);
+      markers.forEach((m, i) => {
+        const { x: px, y: py } = dots[i]!;
         drawDot(ctx, px, py, 8, m.color);
         const { w, h } = labelBoxSize(ctx, m.text);
-        // Left of the point (the line ends at the right), above it when the line comes from below.
-        let bx = px - w - 10;
-        let by = m.rising ? py - h - 14 : py + 14;
-        if (by < area.top + 2) by = py + 14;
-        if (by + h > area.bottom - 2) by = py - h - 14;
-        if (bx < area.left + 2) bx = Math.min(px + 14, area.right - w - 2);
+        // Beside the point first, then farther up or down (with a leader line) where the lines leave room.
+        const spots: Rect[] = [0, 30, 60].flatMap((reach) => {
+          const above = py - h - 14 - reach;
+          const below = py + 14 + reach;
+          const [first, second] = m.rising ? [above, below] : [below, above];
+          return [
+            { x: px - w - 10, y: first, w, h },
+            { x: px - w - 10, y: second, w, h },
+            { x: px + 10, y: first, w, h },
+            { x: px + 10, y: second, w, h },
+            ...(reach === 0 ? [{ x: px - w - 18, y: py - h / 2, w, h }, { x: px + 18, y: py - h / 2, w, h }] : []),
+          ];
+        });
+        const cost = (r: Rect, order: number) =>
+          outside(r, plot) * 1_000 + taken.reduce((c, t) => c + overlap(r, t) * 10, 0) + segments.reduce((c, [a, b]) => c + (segmentCrosses(a, b, r) ? 200 : 0), 0) + order;
+        let best = spots[0]!;
+        let bestCost = Number.POSITIVE_INFINITY;
+        spots.forEach((r, order) => {
+          const c = cost(r, order);
+          if (c < bestCost) [best, bestCost] = [r, c];
+        });
+        // Never outside the plot, whatever the cost.
+        const bx = Math.min(Math.max(best.x, plot.x), plot.x + plot.w - w);
+        const by = Math.min(Math.max(best.y, plot.y), plot.y + plot.h - h);
+        taken.push({ x: bx, y: by, w, h });
+        if (by > py + 20 || by + h < py - 20) {
+          ctx.strokeStyle = m.color;
+          ctx.lineWidth = 2;
+          ctx.beginPath();
+          ctx.moveTo(px, py);
+          ctx.lineTo(Math.min(Math.max(px, bx + 8), bx + w - 8), by > py ? by : by + h);
+          ctx.stroke();
+        }
         drawLabelBox(ctx, m.text, bx, by, m.color);
-      }
+      });
       ctx.restore();
     },
   };
+}
+
+/** Whether the segment from `a` to `b` passes through `r` (sampled every 4 px: enough for a label box or a dot). */
+function segmentCrosses(a: { x: number; y: number }, b: { x: number; y: number }, r: Rect): boolean {
+  if (Math.max(a.x, b.x) < r.x || Math.min(a.x, b.x) > r.x + r.w || Math.max(a.y, b.y) < r.y || Math.min(a.y, b.y) > r.y + r.h) return false;
+  const steps = Math.max(1, Math.ceil(Math.hypot(b.x - a.x, b.y - a.y) / 4));
+  for (let i = 0; i <= steps; i++) {
+    const x = a.x + ((b.x - a.x) * i) / steps;
+    const y = a.y + ((b.y - a.y) * i) / steps;
+    if (x >= r.x && x <= r.x + r.w && y >= r.y && y <= r.y + r.h) return true;
+  }
+  return false;
 }
 
 /** A dark halo under each line, so lines stay distinct over the tinted bands and grid. */

@@ -28,7 +28,7 @@ import { parseChartSpec, type ChartSpec } from './specs.js';
 /** Draws chart specs to PNGs off the main thread. */
 export interface ChartRenderer {
   /**
-   * The PNG of `spec` (at most 1,600 × 900 px and 8 MB; 1,000 × 560 today).
+   * The PNG of `spec` (at most 1,600 × 900 px and 8 MB; 800 × 450 today).
    * @param options.signal aborts the render: a queued one is dropped, a running one's thread is ended
    *   (the pool starts another when needed).
    * @throws {ChartSpecError} at once when `spec` is not a valid chart spec (nothing is queued).

@@ -14,13 +14,12 @@ export const chartText = {
   pickShareAxis: () => 'Pick share',
   /** Legend entry of heroes whose role is not one of the three. */
   otherRole: () => 'Other',
-  /** Subtitle of the hero chart: how many heroes of how many are shown. */
-  topHeroes: (shown: number, total: number) => (shown === total ? `${shown} ${shown === 1 ? 'hero' : 'heroes'} by play time` : `Top ${shown} of ${total} heroes by play time`),
-  /** Subtitle of the rank history: which seasons are drawn. */
-  rankSeasons: (seasons: number) => `Rank score over ${seasons} ${seasons === 1 ? 'season' : 'seasons'}`,
-  /** Subtitle of the meta scatter. */
-  metaHeroes: (heroes: number, named: number) =>
-    named < heroes ? `${heroes} heroes · the ${named} most picked named` : `${heroes} ${heroes === 1 ? 'hero' : 'heroes'} · win rate against pick share`,
+  /** Subtitle of the hero chart: how many heroes of how many are shown (short, so the role legend fits beside it). */
+  topHeroes: (shown: number, total: number) => (shown === total ? `${shown} ${shown === 1 ? 'hero' : 'heroes'} by play time` : `Top ${shown} of ${total} by play time`),
+  /** Subtitle of the rank history: how many seasons are drawn (short, so the season legend fits beside it). */
+  rankSeasons: (seasons: number) => `Rank score · ${seasons} ${seasons === 1 ? 'season' : 'seasons'}`,
+  /** Subtitle of the meta scatter: how many heroes, and how many of them are named (the most picked that have room). */
+  metaHeroes: (heroes: number, named: number) => (named < heroes ? `${heroes} heroes · ${named} named` : `${heroes} ${heroes === 1 ? 'hero' : 'heroes'}`),
   /** Subtitle of the comparison. */
   compareRank: () => 'Rank score over time',
   /** The 50 % reference line's label. */
@@ -29,4 +28,24 @@ export const chartText = {
   heroBar: (winRate: string | null, kda: string | null) => [winRate, kda === null ? null : `KDA ${kda}`].filter((s) => s !== null).join(' · '),
   /** The label of the current-rank marker ("Gold II · 3,752"). */
   currentRank: (tier: string, score: string) => (tier ? `${tier} · ${score}` : score),
+};
+
+/**
+ * Shorter names of the heroes whose full names crowd a chart, by full name in lower case: what players
+ * call them. A chart draws the full name where it has room (src/charts/header.ts `fitHeroName`).
+ */
+export const SHORT_HERO_NAMES: Readonly<Record<string, string>> = {
+  'jeff the land shark': 'Jeff',
+  'cloak & dagger': 'C&D',
+  'invisible woman': 'Invis. Woman',
+  'mister fantastic': 'Mr. Fantastic',
+  'doctor strange': 'Dr. Strange',
+  'captain america': 'Cap',
+  'rocket raccoon': 'Rocket',
+  'winter soldier': 'W. Soldier',
+  'the punisher': 'Punisher',
+  'black panther': 'B. Panther',
+  'scarlet witch': 'S. Witch',
+  'squirrel girl': 'Squirrel G.',
+  'adam warlock': 'Adam',
 };

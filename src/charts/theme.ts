@@ -1,24 +1,47 @@
 /**
- * The look of every chart: Discord's dark embed colours, the Inter font, sizes readable when Discord
- * shows the image at phone width (about 360 px wide for a 1,000 px chart, so nothing under 22 px).
+ * The look of every chart: Discord's dark embed colours, the Inter font, and sizes readable when
+ * Discord shows the image at phone width.
+ *
+ * The readability rule: Discord's mobile app shows an embed image about {@link PHONE_WIDTH} CSS px wide,
+ * so a font of `s` px on a canvas `w` px wide comes out `s × 360 / w` CSS px. Anything a member must
+ * read (ticks, legends, data labels, axis titles, notes) is at least {@link MIN_LABEL_RATIO} (2.9 %) of
+ * the canvas width, which is at least 10.5 CSS px at 360 px; titles at least 13 CSS px. At 800 px wide:
+ * labels 24 px → 10.8 CSS px, subtitle 24 px → 10.8, title 30 px → 13.5, "No data" 28 px → 12.6.
+ * test/charts/golden.test.ts fails when {@link FONT}.label / {@link SIZE}.width drops below the ratio.
  */
 
-/** Canvas size in pixels (device pixel ratio 1): 16:9, about twice what Discord shows on a desktop, within the 1,600 × 900 cap. */
-export const SIZE = { width: 1000, height: 560 } as const;
+/**
+ * Canvas size in pixels (device pixel ratio 1): 16:9, twice the 400 CSS px Discord shows an image at
+ * on a desktop (so still sharp on a 2× screen), within the 1,600 × 900 cap. A smaller canvas makes the
+ * same fonts larger on a phone, where the image is scaled down to {@link PHONE_WIDTH}.
+ */
+export const SIZE = { width: 800, height: 450 } as const;
+/** The width in CSS px Discord's mobile app shows an embed image at (about). */
+export const PHONE_WIDTH = 360;
+/** Least font size of readable text as a share of {@link SIZE}.width: 10.5 CSS px at {@link PHONE_WIDTH} (10.5 / 360 ≈ 0.029). */
+export const MIN_LABEL_RATIO = 0.029;
+/** Least title size as a share of {@link SIZE}.width: 13 CSS px at {@link PHONE_WIDTH}. */
+export const MIN_TITLE_RATIO = 13 / 360;
 /** The cap every chart stays within (issue 13): pixels and PNG bytes. */
 export const LIMITS = { width: 1600, height: 900, bytes: 8 * 1024 * 1024 } as const;
 
 /** The font family the charts use; registered from assets/fonts by src/charts/fonts.ts. */
 export const FONT_FAMILY = 'Inter';
 
-/** Font sizes in pixels at {@link SIZE}. */
+/**
+ * Font sizes in pixels at {@link SIZE} (the CSS px they come out at on a 360 px phone in brackets).
+ * Nothing a member must read is drawn smaller than `label`: it is the floor, at least
+ * {@link MIN_LABEL_RATIO} of the width.
+ */
 export const FONT = {
-  title: 32,
-  subtitle: 22,
-  /** Ticks, legends, data labels: the floor for anything a member must read. */
-  label: 22,
-  /** The "No data" message. */
-  message: 30,
+  /** 13.5 CSS px at phone width. */
+  title: 30,
+  /** 10.8 CSS px. */
+  subtitle: 24,
+  /** Ticks, legends, data labels, axis titles, notes: the floor for anything a member must read (10.8 CSS px). */
+  label: 24,
+  /** The "No data" message (12.6 CSS px). */
+  message: 28,
 } as const;
 
 /** Colours as CSS strings. */

@@ -29,7 +29,7 @@ describe('dist/chart-worker.js', () => {
 
   it('draws a chart like the golden image, with the Inter font found from the build', async () => {
     const bytes = (await pool.run(goldenSpecs()['hero-performance'])) as Uint8Array;
-    expect(pngSize(bytes)).toEqual({ width: 1000, height: 560 });
+    expect(pngSize(bytes)).toEqual({ width: 800, height: 450 });
     const golden = readFileSync(join(ROOT, 'test', 'fixtures', 'charts', 'hero-performance.png'));
     expect((await diffPngs(bytes, golden)).ratio).toBeLessThan(0.005);
   });

@@ -6,7 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { overlap } from '../../src/charts/canvas-kit.js';
 import { durationTick, percentText, playTimeUnit, scoreText, timeTicks } from '../../src/charts/format.js';
 import { heroBarLabel, topHeroes } from '../../src/charts/heroes.js';
-import { placeLabels } from '../../src/charts/label-placement.js';
+import { placeLabels, placeLabelsWhereTheyFit } from '../../src/charts/label-placement.js';
+import { registerChartFonts } from '../../src/charts/fonts.js';
+import { fitHeroName } from '../../src/charts/header.js';
+import { FONT, font } from '../../src/charts/theme.js';
 import { scatterRanges } from '../../src/charts/meta.js';
 import { scoreRange } from '../../src/charts/rank.js';
 import { ChartSpecError, parseChartSpec } from '../../src/charts/specs.js';
@@ -70,10 +73,13 @@ describe('time ticks', () => {
     expect(ticks[0]!.label).toMatch(/^\d{1,2} (Feb|Mar)$/);
   });
 
-  it('use firsts of months with the year over several months', () => {
+  it('use firsts of months over several months, the year under the first and under each January', () => {
     const ticks = timeTicks(utc(2025, 1, 10), utc(2025, 9, 1), 7);
-    expect(ticks.map((t) => t.label)).toContain('Mar 2025');
+    expect(ticks[0]!.label).toEqual(['Mar', '2025']);
+    expect(ticks[1]!.label).toBe('May');
     for (const t of ticks) expect(new Date(t.value * 1000).getUTCDate()).toBe(1);
+    const across = timeTicks(utc(2025, 10, 10), utc(2026, 3, 1), 7);
+    expect(across.map((t) => t.label)).toEqual([['Nov', '2025'], 'Dec', ['Jan', '2026'], 'Feb', 'Mar']);
   });
 
   it('use hours within a day, the date under the first', () => {
@@ -153,6 +159,31 @@ describe('label placement', () => {
     const placed = placeLabels(requests, area);
     for (let i = 0; i < placed.length; i++) {
       for (let j = i + 1; j < placed.length; j++) expect(overlap(placed[i]!.rect, placed[j]!.rect)).toBe(0);
+    }
+  });
+});
+
+describe('labels at phone width', () => {
+  it('names a hero in full where it fits, else by its short name, else cut', () => {
+    registerChartFonts();
+    const bold = font(FONT.label, 600);
+    expect(fitHeroName('Hela', bold, 200)).toBe('Hela');
+    expect(fitHeroName('Invisible Woman', bold, 200)).toBe('Invisible Woman');
+    expect(fitHeroName('Jeff the Land Shark', bold, 200)).toBe('Jeff');
+    expect(fitHeroName('Cloak & Dagger', bold, 180, true)).toBe('C&D');
+    expect(fitHeroName('An Entirely Unknown Hero Name', bold, 200)).toMatch(/…$/);
+  });
+
+  it('leaves out the labels that have no room, never overlapping, the first ones kept', () => {
+    const area = { x: 0, y: 0, w: 400, h: 200 };
+    const requests = Array.from({ length: 30 }, (_, i) => ({ x: 150 + (i % 6) * 20, y: 80 + Math.floor(i / 6) * 10, radius: 8, w: 110, h: 26 }));
+    const placed = placeLabelsWhereTheyFit(requests, area);
+    expect(placed[0]).not.toBeNull();
+    const kept = placed.filter((p) => p !== null);
+    expect(kept.length).toBeLessThan(requests.length);
+    for (let i = 0; i < kept.length; i++) {
+      expect(kept[i]!.rect.x >= 0 && kept[i]!.rect.x + kept[i]!.rect.w <= 400).toBe(true);
+      for (let j = i + 1; j < kept.length; j++) expect(overlap(kept[i]!.rect, kept[j]!.rect)).toBe(0);
     }
   });
 });

@@ -298,12 +298,12 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
         }
         return img ? { width: img.naturalWidth, height: img.naturalHeight } : null;
       });
-    expect(await size(player)).toEqual({ width: 1000, height: 560 });
+    expect(await size(player)).toEqual({ width: 800, height: 450 });
     await player.scrollIntoViewIfNeeded();
     await screenshot(page, 'player-rank-chart');
     await type(`/compare player:${PLAYER} other:1117455441`);
     const compared = await messageWith('Heroes both play');
-    expect(await size(compared)).toEqual({ width: 1000, height: 560 });
+    expect(await size(compared)).toEqual({ width: 800, height: 450 });
     await compared.scrollIntoViewIfNeeded();
     await screenshot(page, 'compare');
   });
