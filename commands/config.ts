@@ -107,7 +107,8 @@ function statusView(s: GuildSettings): View {
       if (!f) return { name: FEED_CHOICES[type], value: 'Off' };
       const last = f.lastDelivered ? `Last post ${discordTime(f.lastDelivered.at / 1000)} (${f.lastDelivered.postId})` : 'No post yet since it was set';
       const problem = f.broken ? `\n⚠️ ${f.broken.reason}. ${t.feedFix(f.channelId)}` : '\nNo problem.';
-      return { name: FEED_CHOICES[type], value: `<#${f.channelId}> · ${last}${problem}` };
+      const edit = f.lastEdit ? `\n${f.lastEdit.error ? t.feedEditFailed(f.lastEdit.postId, discordTime(f.lastEdit.at / 1000), f.lastEdit.error) : t.feedEdited(f.lastEdit.postId, discordTime(f.lastEdit.at / 1000))}` : '';
+      return { name: FEED_CHOICES[type], value: `<#${f.channelId}> · ${last}${problem}${edit}` };
     }),
   });
 }
@@ -123,7 +124,7 @@ async function setFeed(guildId: string, input: Parameters<CommandModule['execute
   const roleId = input.options.role === undefined ? null : String(input.options.role);
   const backfill = Math.min(MAX_BACKFILL, Math.max(0, Number(input.options.backfill ?? 0)));
   const settings = await ctx.settings.update(guildId, (s) => {
-    s.feeds[type] = { channelId, roleId, since: ctx.now(), publish, backfill, broken: null, lastDelivered: null };
+    s.feeds[type] = { channelId, roleId, since: ctx.now(), publish, backfill, broken: null, lastDelivered: null, lastEdit: null };
   });
   return { ...showView(settings), content: t.feedSet(FEED_CHOICES[type], channelId, backfill) };
 }

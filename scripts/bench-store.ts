@@ -305,7 +305,7 @@ function subscriptionAt(i: number): { guildId: string; feed: FeedType; sub: Feed
   return {
     guildId: String(400000000000000000n + BigInt(i)),
     feed: FEED_TYPES[i % FEED_TYPES.length]!,
-    sub: { channelId: String(500000000000000000n + BigInt(i)), roleId: i % 3 === 0 ? String(600000000000000000n + BigInt(i)) : null, since: 1_700_000_000_000 + i, publish: i % 5 === 0, backfill: 0, broken, lastDelivered: i % 2 === 0 ? { postId: `post-${i % 50}`, at: 1_700_000_100_000 } : null },
+    sub: { channelId: String(500000000000000000n + BigInt(i)), roleId: i % 3 === 0 ? String(600000000000000000n + BigInt(i)) : null, since: 1_700_000_000_000 + i, publish: i % 5 === 0, backfill: 0, broken, lastDelivered: i % 2 === 0 ? { postId: `post-${i % 50}`, at: 1_700_000_100_000 } : null, lastEdit: null },
   };
 }
 

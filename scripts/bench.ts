@@ -421,7 +421,7 @@ async function seedSubscriptions(botDir: string, dataDir: string, channels: numb
     const since = Date.now();
     for (let g = 0; g < channels; g++) {
       await state.settings.update(generatedGuildId(g), (s) => {
-        s.feeds.patchNotes = { channelId: generatedChannelId(g, 0), roleId: null, since, publish: false, backfill: 0, broken: null, lastDelivered: null };
+        s.feeds.patchNotes = { channelId: generatedChannelId(g, 0), roleId: null, since, publish: false, backfill: 0, broken: null, lastDelivered: null, lastEdit: null };
       });
     }
   } finally {

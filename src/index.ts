@@ -10,6 +10,7 @@ import { createDiscordClient, discordChannelAccess, DiscordRuntime } from './dis
 import { watchGateway } from './discord/gateway-policy.js';
 import { EXIT_OK, logWritten, ProcessPolicy } from './process-policy.js';
 import { createLogger } from './logger.js';
+import { CorrectionEditor } from './feeds/corrections.js';
 import { DeliveryLedger } from './feeds/delivery.js';
 import { discordFeedTransport } from './feeds/discord-transport.js';
 import { RedisLeadership, redisClientOf, SOLE_LEADER } from './feeds/leadership.js';
@@ -121,6 +122,8 @@ if (!config.discord.token || playgroundAsked) {
     feedState: services.state.feedState,
     settings,
     ledger: new DeliveryLedger(services.state.database.db, transport, feedLogger),
+    feedPosts: services.state.feedPosts,
+    editor: new CorrectionEditor(services.state.database.db, transport, feedLogger),
     leadership,
     logger: feedLogger,
     intervalSeconds: config.feedPollSeconds,

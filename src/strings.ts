@@ -57,6 +57,10 @@ export const t = {
   publishNeedsAnnouncement: (channelId: string) => `<#${channelId}> is not an announcement channel, so posts there cannot be published. Leave publish off or pick an announcement channel.`,
   feedSet: (feed: string, channelId: string, backfill: number) => `${feed} will be posted in <#${channelId}>${backfill > 0 ? `, starting with the latest ${backfill}` : ''}.`,
   feedFix: (channelId: string) => `Give the bot View Channel, Send Messages and Embed Links in <#${channelId}>, then set the channel again with /config feed`,
+  /** `/config status`: the last correction of a delivered post was edited into its message. */
+  feedEdited: (postId: string, when: string) => `✏️ Last correction: post ${postId}, edited in place ${when}.`,
+  /** `/config status`: the last correction could not be edited into its message (deleted, …); it is not retried. */
+  feedEditFailed: (postId: string, when: string, reason: string) => `✏️ Last correction: post ${postId} could not be edited ${when} (${reason}); it is not tried again.`,
   testPostSent: (feed: string, channelId: string) => `A test post of ${feed.toLowerCase()} was sent to <#${channelId}>.`,
   testPostNotSet: (feed: string) => `${feed} have no channel yet. Set one with \`/config feed\`.`,
   testPostFailed: (channelId: string, reason: string) => `The test post to <#${channelId}> failed: ${reason}. Give the bot View Channel, Send Messages and Embed Links there, then try again.`,

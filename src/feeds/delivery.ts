@@ -19,6 +19,12 @@ export interface FeedTransport {
   send(channelId: string, body: MessagePayload & { nonce: string; enforce_nonce: true }): Promise<{ id: string }>;
   /** POST /channels/{id}/messages/{message}/crosspost (announcement channels). */
   crosspost(channelId: string, messageId: string): Promise<void>;
+  /**
+   * PATCH /channels/{id}/messages/{message} (Discord: "Edit Message"): the fields given replace the
+   * message's (a correction of its post, src/feeds/corrections.ts). Rejects with the REST error (with
+   * `code` and `status`; 10008 Unknown Message when it was deleted).
+   */
+  edit(channelId: string, messageId: string, body: Pick<MessagePayload, 'embeds' | 'components' | 'allowed_mentions'>): Promise<void>;
 }
 
 /** Discord JSON error codes that no retry fixes (Discord: "JSON Error Codes"). */
@@ -111,10 +117,12 @@ export class DeliveryLedger {
   /**
    * Delivers `payload` once: skipped when already done (or given up) or while backing off after a
    * temporary failure ({@link retryDelayMs}); otherwise claimed, sent with the
-   * delivery's nonce, optionally published, then marked done. Never throws for a send error: it is
+   * delivery's nonce, optionally published, then marked done with the post's `revision` it shows
+   * (src/feeds/corrections.ts; recorded as 0, not known, when this was not the first attempt: Discord
+   * may have answered the nonce with a message an earlier attempt created from an older text). Never throws for a send error: it is
    * classified and reported in the outcome. Store errors propagate (the poller retries next time).
    */
-  async deliver(k: DeliveryKey, payload: MessagePayload, publish: boolean): Promise<DeliveryOutcome> {
+  async deliver(k: DeliveryKey, payload: MessagePayload, publish: boolean, revision = 0): Promise<DeliveryOutcome> {
     const claim = await this.#claim(k);
     if (claim.status !== 'claimed') return claim.outcome;
     const { attempts } = claim;
@@ -136,7 +144,7 @@ export class DeliveryLedger {
       // A failed publish leaves the post in the channel; it is not worth a second post.
       await this.transport.crosspost(k.channelId, messageId).catch((err: unknown) => this.logger.warn({ err, delivery: k }, 'could not publish the feed post'));
     }
-    await this.#settle(k, 'done', messageId);
+    await this.#settle(k, 'done', messageId, attempts === 1 ? revision : 0);
     return { status: 'sent', messageId };
   }
 
@@ -179,10 +187,10 @@ export class DeliveryLedger {
       .execute();
   }
 
-  async #settle(k: DeliveryKey, state: 'done' | 'failed', messageId: string | null): Promise<void> {
+  async #settle(k: DeliveryKey, state: 'done' | 'failed', messageId: string | null, revision = 0): Promise<void> {
     await this.db
       .updateTable('deliveries')
-      .set({ state, at: this.now(), message_id: messageId })
+      .set({ state, at: this.now(), message_id: messageId, revision })
       .where((eb) => eb.and(rowKey(k)))
       .execute();
   }

@@ -11,5 +11,8 @@ export function discordFeedTransport(rest: REST): FeedTransport {
     async crosspost(channelId, messageId) {
       await rest.post(Routes.channelMessageCrosspost(channelId, messageId));
     },
+    async edit(channelId, messageId, body) {
+      await rest.patch(Routes.channelMessage(channelId, messageId), { body });
+    },
   };
 }

@@ -18,9 +18,11 @@ import type { RivalsApi } from '../api/client.js';
 import type { Logger } from '../logger.js';
 import { toMessagePayload } from '../render/view.js';
 import type { Db } from '../store/database.js';
+import type { FeedPostsRepository } from '../store/feed-posts.js';
 import type { FeedStateRepository } from '../store/feed-state.js';
 import { FEED_TYPES, type FeedSubscription, type FeedType, type GuildSettingsRepository, type GuildSubscription } from '../store/guild-settings.js';
 import { PRUNE_INTERVAL_MS, pruneState, RETENTION_MS } from '../store/retention.js';
+import { contentHash, EDIT_CONCURRENCY, isCredibleCorrection, type CorrectionEditor } from './corrections.js';
 import type { DeliveryLedger } from './delivery.js';
 import type { Leadership } from './leadership.js';
 import { feedPostView, type FeedPost } from './render.js';
@@ -28,16 +30,30 @@ import { feedPostView, type FeedPost } from './render.js';
 /** Channels posted to at once during a fan-out (discord.js's REST queue keeps each route within its rate limit). */
 export const FAN_OUT_CONCURRENCY = 8;
 
+/** A post as the poller read it: what a feed message shows, and the {@link contentHash} of what a correction may change. */
+export interface ReadPost {
+  post: FeedPost;
+  hash: string;
+  /** Whether a change in this read counts as a correction ({@link isCredibleCorrection}). */
+  credible: boolean;
+}
+
 /** Reads the first page of one feed, fresh from the API at background priority, newest first. */
-export async function fetchFeed(api: RivalsApi, type: FeedType): Promise<FeedPost[]> {
+export async function fetchFeed(api: RivalsApi, type: FeedType): Promise<ReadPost[]> {
   const options = { fresh: true, priority: 'background' as const };
   const page = { page: 1, limit: 10 };
   if (type === 'gameVersions') {
     const versions = (await api.gameVersions(page, options)).data.entries;
-    return versions.map((v) => ({ id: v.version, title: `Game version ${v.version}`, date: v.release, overview: v.release ? `Released ${v.release}.` : null, image: null }));
+    return versions.map((v) => {
+      const post = { id: v.version, title: `Game version ${v.version}`, date: v.release, overview: v.release ? `Released ${v.release}.` : null, image: null };
+      return { post, hash: contentHash({ title: post.title, overview: post.overview, content: null }), credible: Boolean(v.release) };
+    });
   }
   const fetched = type === 'patchNotes' ? await api.patchNotes(page, options) : type === 'balances' ? await api.balances(page, options) : await api.devDiaries(page, options);
-  return fetched.data.entries.map((p) => ({ id: p.id, title: p.title ?? p.id, date: p.date, overview: p.overview, image: p.image }));
+  return fetched.data.entries.map((p) => {
+    const content = { title: p.title, overview: p.overview, content: p.full_content };
+    return { post: { id: p.id, title: p.title ?? p.id, date: p.date, overview: p.overview, image: p.image }, hash: contentHash(content), credible: isCredibleCorrection(content) };
+  });
 }
 
 export interface FeedPollerOptions {
@@ -47,6 +63,10 @@ export interface FeedPollerOptions {
   feedState: FeedStateRepository;
   settings: GuildSettingsRepository;
   ledger: DeliveryLedger;
+  /** Content hashes and revisions of posts: a changed post is a correction. */
+  feedPosts: FeedPostsRepository;
+  /** Edits the delivered messages of corrected posts. */
+  editor: CorrectionEditor;
   leadership: Leadership;
   logger: Logger;
   /** Seconds between polls. */
@@ -127,11 +147,15 @@ export class FeedPoller {
   }
 
   async #pollFeed(type: FeedType): Promise<void> {
-    const posts = await fetchFeed(this.#o.api, type);
+    const read = await fetchFeed(this.#o.api, type);
+    const posts = read.map((r) => r.post);
     this.#broken.clear();
-    // One indexed query per feed and poll, shared by every fan-out and the backfill.
+    // One indexed query per feed and poll, shared by every fan-out, the edits and the backfill.
     const subs = await this.#o.settings.subscriptions(type);
     const seenBefore = await this.#o.feedState.seen(type);
+    // Before the fan-outs, so a post corrected before every channel got it is sent corrected.
+    const { revisions, corrected } = await this.#o.feedPosts.reconcile(type, read, this.#now());
+    if (corrected.length > 0) this.#o.logger.info({ feed: type, posts: corrected }, 'feed posts corrected at the source; their messages will be edited');
     if (seenBefore === undefined) {
       // First run: remember what exists, post nothing.
       await this.#o.feedState.record(type, posts.map((p) => p.id), [], this.#now());
@@ -143,16 +167,54 @@ export class FeedPoller {
         await this.#o.feedState.record(type, [...found.map((p) => p.id).reverse(), ...seenBefore], found, this.#now());
         this.#o.logger.info({ feed: type, posts: found.map((p) => p.id) }, 'new feed posts');
       }
-      for (const item of await this.#o.feedState.pending(type)) {
-        const complete = await this.#fanOut(type, item.post, item.foundAt, subs);
+      const pending = await this.#o.feedState.pending(type);
+      const pendingRevisions = await this.#o.feedPosts.revisions(type, pending.map((p) => p.post.id));
+      for (const item of pending) {
+        const complete = await this.#fanOut(type, item.post, item.foundAt, subs, pendingRevisions.get(item.post.id) ?? 0);
         if (complete) await this.#o.feedState.finish(type, item.post.id, this.#now());
       }
+      await this.#correct(type, subs);
     }
-    await this.#backfill(type, posts, subs);
+    await this.#backfill(type, posts, subs, revisions);
+  }
+
+  /**
+   * Edits the delivered messages of every corrected post of the feed (src/feeds/corrections.ts), and
+   * records each outcome on the subscription of its channel for /config status. A post's edits are
+   * finished once its fan-out is and no delivery of it shows an older text (within the edit window).
+   */
+  async #correct(type: FeedType, subs: GuildSubscription[]): Promise<void> {
+    const edits = await this.#o.feedPosts.pendingEdits(type);
+    if (edits.length === 0) return;
+    const byChannel = new Map(subs.map((s) => [s.sub.channelId, s]));
+    for (const { post, revision } of edits) {
+      const targets = await this.#o.editor.targets(type, post.id, revision);
+      const queue = new PQueue({ concurrency: EDIT_CONCURRENCY });
+      const counts = { edited: 0, failed: 0, retry: 0 };
+      const results = await Promise.allSettled(
+        targets.map((target) =>
+          queue.add(async () => {
+            const owner = byChannel.get(target.channelId);
+            const payload = toMessagePayload(feedPostView(type, post, owner?.sub.roleId ?? null, true));
+            const outcome = await this.#o.editor.edit({ feed: type, postId: post.id, channelId: target.channelId }, target, payload, revision);
+            counts[outcome.status]++;
+            if (owner && outcome.status !== 'retry') {
+              await this.#o.settings.markEdited(owner.guildId, type, owner.sub, { postId: post.id, at: this.#now(), error: outcome.status === 'failed' ? outcome.reason : null });
+            }
+          }),
+        ),
+      );
+      if (targets.length > 0) this.#o.logger.info({ feed: type, post: post.id, revision, ...counts }, 'corrected feed post edited in its messages');
+      const failed = results.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      if (!(await this.#o.feedState.isPending(type, post.id)) && (await this.#o.editor.unsettled(type, post.id, revision)) === 0) {
+        await this.#o.feedPosts.finishEdits(type, post.id, revision);
+      }
+    }
   }
 
   /** Delivers one post to every channel subscribed before it was found. @returns whether every delivery is settled (sent, skipped or broken). */
-  async #fanOut(type: FeedType, post: FeedPost, foundAt: number, all: GuildSubscription[]): Promise<boolean> {
+  async #fanOut(type: FeedType, post: FeedPost, foundAt: number, all: GuildSubscription[], revision: number): Promise<boolean> {
     const subs = all.filter((s) => s.sub.since <= foundAt);
     const queue = new PQueue({ concurrency: FAN_OUT_CONCURRENCY });
     let settled = true;
@@ -161,7 +223,7 @@ export class FeedPoller {
     const results = await Promise.allSettled(
       subs.map(({ guildId, sub }) =>
         queue.add(async () => {
-          const outcome = await this.#deliver(type, post, guildId, sub);
+          const outcome = await this.#deliver(type, post, guildId, sub, revision);
           if (outcome === 'retry') settled = false;
         }),
       ),
@@ -172,12 +234,12 @@ export class FeedPoller {
   }
 
   /** Sends the latest `backfill` posts to channels whose admin asked for them, then clears the request. */
-  async #backfill(type: FeedType, posts: FeedPost[], subs: GuildSubscription[]): Promise<void> {
+  async #backfill(type: FeedType, posts: FeedPost[], subs: GuildSubscription[], revisions: Map<string, number>): Promise<void> {
     for (const { guildId, sub } of subs) {
       if (sub.backfill <= 0 || this.#broken.has(`${guildId}:${type}`)) continue;
       let broken = false;
       for (const post of posts.slice(0, sub.backfill).reverse()) {
-        if ((await this.#deliver(type, post, guildId, sub)) === 'broken') {
+        if ((await this.#deliver(type, post, guildId, sub, revisions.get(post.id) ?? 0)) === 'broken') {
           broken = true;
           break;
         }
@@ -187,9 +249,9 @@ export class FeedPoller {
     }
   }
 
-  async #deliver(type: FeedType, post: FeedPost, guildId: string, sub: FeedSubscription): Promise<'done' | 'retry' | 'broken'> {
-    const payload = toMessagePayload(feedPostView(type, post, sub.roleId));
-    const outcome = await this.#o.ledger.deliver({ feed: type, postId: post.id, channelId: sub.channelId }, payload, sub.publish);
+  async #deliver(type: FeedType, post: FeedPost, guildId: string, sub: FeedSubscription, revision: number): Promise<'done' | 'retry' | 'broken'> {
+    const payload = toMessagePayload(feedPostView(type, post, sub.roleId, revision > 1));
+    const outcome = await this.#o.ledger.deliver({ feed: type, postId: post.id, channelId: sub.channelId }, payload, sub.publish, revision);
     if (outcome.status === 'sent') {
       await this.#o.settings.markDelivered(guildId, type, sub, post.id, this.#now());
     } else if (outcome.status === 'broken') {

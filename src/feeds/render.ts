@@ -19,8 +19,11 @@ const COLOURS: Record<FeedType, number> = { patchNotes: 0xf59e0b, balances: 0x8b
 /** The /patch-notes type of each feed, for the read button. */
 export const FEED_TO_POST_TYPE: Record<FeedType, string> = { patchNotes: 'patch-notes', balances: 'balances', devDiaries: 'dev-diaries', gameVersions: 'game-versions' };
 
-/** The feed message of `post`, pinging `roleId` when set (and only that role). */
-export function feedPostView(type: FeedType, post: FeedPost, roleId: string | null): View {
+/** The footer of a message edited because its post was corrected at the source (src/feeds/corrections.ts). */
+export const CORRECTED_FOOTER = 'Updated: the developers changed this post after it was first posted';
+
+/** The feed message of `post`, pinging `roleId` when set (and only that role); `corrected` marks a message edited for a correction. */
+export function feedPostView(type: FeedType, post: FeedPost, roleId: string | null, corrected = false): View {
   const date = post.date && /^\d{4}-\d{2}-\d{2}$/.test(post.date) ? new Date(`${post.date}T00:00:00Z`).toISOString() : undefined;
   return {
     content: roleId ? `<@&${roleId}>` : undefined,
@@ -33,6 +36,7 @@ export function feedPostView(type: FeedType, post: FeedPost, roleId: string | nu
         description: escapeText(post.overview ?? '', LIMITS.description) || undefined,
         image: post.image ? { url: post.image } : undefined,
         timestamp: date,
+        footer: corrected ? { text: CORRECTED_FOOTER } : undefined,
       },
     ],
     components: [

@@ -21,7 +21,7 @@ export function createFeedTester(api: RivalsApi, settings: GuildSettingsReposito
       const sub = (await settings.get(guildId)).feeds[type];
       if (!sub) return { ok: false, reason: 'not-set' };
       const [latest] = await fetchFeed(api, type);
-      const post = latest ?? { id: 'test', title: 'Test post', date: null, overview: null, image: null };
+      const post = latest?.post ?? { id: 'test', title: 'Test post', date: null, overview: null, image: null };
       const view = feedPostView(type, { ...post, title: `Test post · ${post.title}` }, sub.roleId);
       try {
         // A fresh nonce: a test post is never a delivery of the real post.

@@ -53,5 +53,11 @@ export function playgroundFeedTransport(messages: MessageStore): FeedTransport {
       if (!message || message.channelId !== channelId) throw new PlaygroundRestError('Unknown Message', 10008, 404);
       messages.update(messageId, { published: true });
     },
+    async edit(channelId, messageId, body) {
+      const message = messages.get(messageId);
+      if (!message?.payload || message.channelId !== channelId) throw new PlaygroundRestError('Unknown Message', 10008, 404);
+      // Discord: the fields given replace the message's; the others (the role ping) stay.
+      messages.update(messageId, { payload: { ...message.payload, ...body }, editedAt: Date.now() });
+    },
   };
 }

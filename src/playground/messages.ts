@@ -65,7 +65,7 @@ export class MessageStore {
    * Replaces fields of a message and announces it.
    * @throws {Error} when the message does not exist (deleted, or dropped as too old).
    */
-  update(id: string, patch: Partial<Pick<PlaygroundMessage, 'state' | 'payload' | 'published'>>): PlaygroundMessage {
+  update(id: string, patch: Partial<Pick<PlaygroundMessage, 'state' | 'payload' | 'published' | 'editedAt'>>): PlaygroundMessage {
     const found = this.get(id);
     if (!found) throw new Error(`Unknown Message ${id}`);
     Object.assign(found, patch.payload ? { ...patch, payload: asPosted(patch.payload) } : patch);

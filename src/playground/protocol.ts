@@ -32,6 +32,8 @@ export interface PlaygroundMessage {
   createdAt: number;
   /** Published to following servers (announcement channels, Discord: "Crosspost Message"). */
   published?: boolean;
+  /** When the bot last edited the message outside an interaction (a corrected feed post, Discord: "Edit Message"), epoch ms; the page shows "(edited)". */
+  editedAt?: number;
 }
 
 /** A change the page applies: a message created or replaced, or deleted. */

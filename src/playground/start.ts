@@ -6,6 +6,7 @@ import { commands as defaultCommands } from '../../commands/index.js';
 import type { CommandModule } from '../discord/command.js';
 import { registrationPayload } from '../discord/deploy.js';
 import { Router } from '../discord/router.js';
+import { CorrectionEditor } from '../feeds/corrections.js';
 import { DeliveryLedger } from '../feeds/delivery.js';
 import { SOLE_LEADER } from '../feeds/leadership.js';
 import { FeedPoller } from '../feeds/poller.js';
@@ -86,6 +87,8 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     feedState: state.feedState,
     settings,
     ledger: new DeliveryLedger(state.database.db, transport, feedLogger),
+    feedPosts: state.feedPosts,
+    editor: new CorrectionEditor(state.database.db, transport, feedLogger),
     leadership: SOLE_LEADER,
     logger: feedLogger,
     intervalSeconds: o.feedPollSeconds ?? o.config.feedPollSeconds,

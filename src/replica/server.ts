@@ -455,6 +455,20 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
       list.unshift(post);
       return send(res, { status: 201, body: post });
     }
+    // A post changed at the API (a correction): the fields given replace the post's.
+    const editRoute = path.match(/^\/__replica\/posts\/(patchNotes|balances|devDiaries)\/([^/]+)$/);
+    if (editRoute && req.method === 'PATCH') {
+      const patch = body as Json;
+      const fields = ['title', 'overview', 'fullContent', 'date', 'imagePath'] as const;
+      if (!patch || typeof patch !== 'object' || Object.keys(patch).some((k) => !(fields as readonly string[]).includes(k)) || Object.values(patch).some((v) => v !== null && typeof v !== 'string')) {
+        return send(res, { status: 400, body: { error: `a post change may set only ${fields.join(', ')}, each a string or null` } });
+      }
+      const id = decodeURIComponent(editRoute[2]!);
+      const post = data.posts[editRoute[1] as PostKind].find((p) => String(p.id) === id);
+      if (!post) return send(res, { status: 404, body: { error: `no post ${id}` } });
+      Object.assign(post, patch);
+      return send(res, ok(post));
+    }
     if (path === '/__replica/stats' && req.method === 'GET') return send(res, ok({ total: requests.total, byPath: Object.fromEntries(requests.byPath) }));
     return send(res, { status: 404, body: { error: 'unknown admin route' } });
   }

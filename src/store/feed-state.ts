@@ -58,6 +58,12 @@ export class FeedStateRepository {
     return out;
   }
 
+  /** Whether the post's fan-out is still pending (some channel not settled). */
+  async isPending(feed: string, postId: string): Promise<boolean> {
+    const row = await this.db.selectFrom('fan_outs').select('post_id').where('feed', '=', feed).where('post_id', '=', postId).where('finished_at', 'is', null).executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Every channel of the fan-out is settled. */
   async finish(feed: string, postId: string, at: number): Promise<void> {
     await this.db.updateTable('fan_outs').set({ finished_at: at }).where('feed', '=', feed).where('post_id', '=', postId).where('finished_at', 'is', null).execute();

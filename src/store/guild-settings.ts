@@ -34,6 +34,8 @@ const subscription = z.object({
   /** Set when deliveries fail for a reason retrying cannot fix (missing access or permissions, channel gone). */
   broken: z.object({ code: z.number().nullable(), reason: z.string(), at: z.number() }).nullable().default(null),
   lastDelivered: z.object({ postId: z.string(), at: z.number() }).nullable().default(null),
+  /** The last correction of a delivered post edited in this channel (src/feeds/corrections.ts); `error` says why the edit failed, null when it succeeded. */
+  lastEdit: z.object({ postId: z.string(), at: z.number(), error: z.string().nullable() }).nullable().default(null),
 });
 export type FeedSubscription = z.output<typeof subscription>;
 
@@ -170,6 +172,11 @@ export class GuildSettingsRepository {
     await this.#patchSubscription(guildId, feed, target, { last_post_id: postId, last_delivered_at: at });
   }
 
+  /** The poller edited (or could not edit, `error`) a message of a corrected post in the subscription's channel. */
+  async markEdited(guildId: string, feed: FeedType, target: SubscriptionRef, edit: { postId: string; at: number; error: string | null }): Promise<void> {
+    await this.#patchSubscription(guildId, feed, target, { last_edit_post_id: edit.postId, last_edit_at: edit.at, last_edit_error: edit.error });
+  }
+
   /** Deliveries to the channel fail for a reason retrying cannot fix: the poller stops using it until an admin sets it again. */
   async markBroken(guildId: string, feed: FeedType, target: SubscriptionRef, broken: { code: number | null; reason: string; at: number }): Promise<void> {
     await this.#patchSubscription(guildId, feed, target, { broken_code: broken.code, broken_reason: broken.reason, broken_at: broken.at });
@@ -225,7 +232,7 @@ export class GuildSettingsRepository {
       .selectFrom('guild_settings as g')
       .leftJoin('feed_subscriptions as f', 'f.guild_id', 'g.guild_id')
       .select(['g.leaderboard_platform', 'g.ephemeral_by_default', 'g.version'])
-      .select(['f.feed', 'f.channel_id', 'f.role_id', 'f.since', 'f.publish', 'f.backfill', 'f.broken_code', 'f.broken_reason', 'f.broken_at', 'f.last_post_id', 'f.last_delivered_at'])
+      .select(['f.feed', 'f.channel_id', 'f.role_id', 'f.since', 'f.publish', 'f.backfill', 'f.broken_code', 'f.broken_reason', 'f.broken_at', 'f.last_post_id', 'f.last_delivered_at', 'f.last_edit_post_id', 'f.last_edit_at', 'f.last_edit_error'])
       .where('g.guild_id', '=', guildId)
       .execute();
     const first = rows[0];
@@ -288,6 +295,9 @@ export function rowOf(guildId: string, feed: FeedType, s: FeedSubscription): Fee
     broken_at: s.broken?.at ?? null,
     last_post_id: s.lastDelivered?.postId ?? null,
     last_delivered_at: s.lastDelivered?.at ?? null,
+    last_edit_post_id: s.lastEdit?.postId ?? null,
+    last_edit_at: s.lastEdit?.at ?? null,
+    last_edit_error: s.lastEdit?.error ?? null,
   };
 }
 
@@ -300,5 +310,6 @@ function subscriptionOf(r: Omit<FeedSubscriptionsTable, 'guild_id' | 'feed'>): F
     backfill: r.backfill,
     broken: r.broken_at === null ? null : { code: r.broken_code, reason: r.broken_reason ?? '', at: Number(r.broken_at) },
     lastDelivered: r.last_post_id === null ? null : { postId: r.last_post_id, at: Number(r.last_delivered_at ?? 0) },
+    lastEdit: r.last_edit_post_id === null || r.last_edit_post_id === undefined ? null : { postId: r.last_edit_post_id, at: Number(r.last_edit_at ?? 0), error: r.last_edit_error ?? null },
   };
 }

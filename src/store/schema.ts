@@ -4,7 +4,7 @@
  * booleans are 0/1 integers and times are milliseconds since the epoch in 64-bit integers, so a row
  * reads the same from SQLite and PostgreSQL.
  */
-import { type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { type Generated, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { ChangeLine, Verdict } from '../game/balance.js';
 
 /** `guild_settings`: one row per guild that ran `/config`. */
@@ -39,6 +39,10 @@ export interface FeedSubscriptionsTable {
   broken_at: number | null;
   last_post_id: string | null;
   last_delivered_at: number | null;
+  /** The last correction of a delivered post in this channel (src/feeds/corrections.ts): its post, time, and why it failed (null: edited). */
+  last_edit_post_id: string | null;
+  last_edit_at: number | null;
+  last_edit_error: string | null;
 }
 
 /** `deliveries`: the delivery ledger; the primary key (feed, post, channel) makes a claim an insert that succeeds once. */
@@ -52,6 +56,14 @@ export interface DeliveriesTable {
   /** Time of the last change, ms since the epoch; retention prunes by it. */
   at: number;
   message_id: string | null;
+  /** The post's revision the message shows (`feed_posts.revision`); 0 when not known (a retried send). */
+  revision: Generated<number>;
+  /** Last edit of the message for a correction, ms since the epoch; null if never edited. */
+  edited_at: number | null;
+  /** Why that edit failed for good (message deleted, …); null when it succeeded. */
+  edit_error: string | null;
+  /** Temporary failures of the pending edit so far. */
+  edit_attempts: Generated<number>;
 }
 
 /** `account_links`: a Discord user's linked game accounts; at most one row per user is the default. */
@@ -122,6 +134,26 @@ export interface BalancePostsTable {
   indexed_at: number;
 }
 
+/**
+ * `feed_posts`: each feed post as the poller last read it, with a hash of its title, overview and full
+ * text and a revision raised by every change (src/store/feed-posts.ts): a changed post is a correction,
+ * edited in place in the messages delivered for it.
+ */
+export interface FeedPostsTable {
+  feed: string;
+  post_id: string;
+  /** {@link contentHash} of src/feeds/corrections.ts, hex. */
+  hash: string;
+  /** 1 when first read; +1 per correction. */
+  revision: number;
+  /** The post as JSON (a stored feed post). */
+  post: string;
+  /** 1 while messages of the current revision are still to be edited. */
+  edits_pending: number;
+  /** Last change, ms since the epoch. */
+  updated_at: number;
+}
+
 /** Every table, for `Kysely<Tables>`. */
 export interface Tables {
   guild_settings: GuildSettingsTable;
@@ -133,6 +165,7 @@ export interface Tables {
   meta: MetaTable;
   balance_history: BalanceHistoryTable;
   balance_posts: BalancePostsTable;
+  feed_posts: FeedPostsTable;
 }
 
 /** Migrations in order; a name is never reused or edited once released. */
@@ -230,6 +263,29 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('indexed_at', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('balance_posts_pk', ['kind', 'post_id'])
         .execute();
+    },
+  },
+  '0003_feed_corrections': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('feed_posts')
+        .addColumn('feed', 'text', (c) => c.notNull())
+        .addColumn('post_id', 'text', (c) => c.notNull())
+        .addColumn('hash', 'text', (c) => c.notNull())
+        .addColumn('revision', 'integer', (c) => c.notNull())
+        .addColumn('post', 'text', (c) => c.notNull())
+        .addColumn('edits_pending', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('feed_posts_pk', ['feed', 'post_id'])
+        .execute();
+      await db.schema.createIndex('feed_posts_pending').on('feed_posts').columns(['feed', 'edits_pending']).execute();
+      await db.schema.alterTable('deliveries').addColumn('revision', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('deliveries').addColumn('edited_at', 'bigint').execute();
+      await db.schema.alterTable('deliveries').addColumn('edit_error', 'text').execute();
+      await db.schema.alterTable('deliveries').addColumn('edit_attempts', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('feed_subscriptions').addColumn('last_edit_post_id', 'text').execute();
+      await db.schema.alterTable('feed_subscriptions').addColumn('last_edit_at', 'bigint').execute();
+      await db.schema.alterTable('feed_subscriptions').addColumn('last_edit_error', 'text').execute();
     },
   },
 };

@@ -7,6 +7,7 @@ import type { Logger } from '../logger.js';
 import { AccountLinksRepository } from './account-links.js';
 import { BalanceHistoryRepository } from './balance-history.js';
 import { openDatabase, type Database, type DatabaseOptions } from './database.js';
+import { FeedPostsRepository } from './feed-posts.js';
 import { FeedStateRepository } from './feed-state.js';
 import { GuildSettingsRepository, type GuildSettingsOptions } from './guild-settings.js';
 import { importKeyvState, LEGACY_FILE } from './import-keyv.js';
@@ -17,6 +18,8 @@ export interface State {
   settings: GuildSettingsRepository;
   links: AccountLinksRepository;
   feedState: FeedStateRepository;
+  /** Each feed post's content hash and revision, for corrections in place (src/feeds/corrections.ts). */
+  feedPosts: FeedPostsRepository;
   /** Each hero's balance history (src/game/balance-indexer.ts writes it, /hero reads it). */
   balanceHistory: BalanceHistoryRepository;
   close(): Promise<void>;
@@ -29,6 +32,7 @@ export function stateOf(database: Database, settings: GuildSettingsOptions = {})
     settings: new GuildSettingsRepository(database.db, settings),
     links: new AccountLinksRepository(database.db),
     feedState: new FeedStateRepository(database.db),
+    feedPosts: new FeedPostsRepository(database.db),
     balanceHistory: new BalanceHistoryRepository(database.db),
     close: () => database.close(),
   };

@@ -81,6 +81,18 @@ describe('/config', () => {
     expect(status).toMatch(/Balance posts: Off/);
   });
 
+  it('status shows the last correction edited in place, or why it could not be', async () => {
+    await env.b.ctx.settings.update(ADMIN.guildId, (s) => {
+      s.feeds.patchNotes!.broken = null;
+      s.feeds.patchNotes!.lastEdit = { postId: '20251113', at: 1_763_000_600_000, error: null };
+    });
+    expect(text((await config('status')).payload)).toMatch(/No problem\.\n✏️ Last correction: post 20251113, edited in place <t:1763000600:R>\./);
+    await env.b.ctx.settings.update(ADMIN.guildId, (s) => {
+      s.feeds.patchNotes!.lastEdit = { postId: '20251113', at: 1_763_000_600_000, error: 'Unknown Message: the message was deleted' };
+    });
+    expect(text((await config('status')).payload)).toMatch(/✏️ Last correction: post 20251113 could not be edited <t:1763000600:R> \(Unknown Message: the message was deleted\); it is not tried again\./);
+  });
+
   it('reset asks first; only a confirmed press by a manager resets', async () => {
     const ask = await config('reset');
     const [confirm, cancel] = customIds(ask.payload);

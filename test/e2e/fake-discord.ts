@@ -60,6 +60,8 @@ export interface FakeDiscord {
   failChannel(channelId: string, failure?: { status: number; code: number; message: string }): void;
   /** Makes every request with files (multipart) fail with this status and Discord JSON error code (undefined: stop failing). */
   refuseUploads(failure?: { status: number; code: number; message: string }): void;
+  /** Deletes a channel message (as a moderator would): an edit of it is then answered 10008 Unknown Message. */
+  deleteMessage(channelId: string, messageId: string): void;
   /** Delays every channel-message answer by `ms` (to catch a process in the middle of a fan-out). */
   setChannelDelay(ms: number): void;
   /** Sends INTERACTION_CREATE with `interaction` and returns the time it was sent (ms since start). */
@@ -562,6 +564,18 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       return json(200, created);
     }
     if (/^\/channels\/\d+\/messages\/\d+\/crosspost$/.test(p)) return json(200, botMessage());
+    // Discord: "Edit Message". The fields given replace the message's; a deleted or unknown message is 10008.
+    const messageEdit = p.match(/^\/channels\/(\d+)\/messages\/(\d+)$/);
+    if (messageEdit && req.method === 'PATCH') {
+      const [, channelId, messageId] = messageEdit as unknown as [string, string, string];
+      if (channelDelayMs > 0) await new Promise((r) => setTimeout(r, channelDelayMs));
+      const list = channelMessages.get(channelId) ?? [];
+      const index = list.findIndex((m) => m.id === messageId);
+      if (index < 0) return json(404, { message: 'Unknown Message', code: 10008 });
+      const edited = { ...list[index]!, ...(body as Record<string, unknown>), edited_timestamp: new Date().toISOString() };
+      list[index] = edited;
+      return json(200, edited);
+    }
     if (p === '/users/@me') return json(200, BOT_USER);
     if (generated && req.method === 'GET') {
       const answer = generatedRoute(p, generated.count);
@@ -666,6 +680,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     },
     refuseUploads(failure) {
       uploadFailure = failure;
+    },
+    deleteMessage(channelId, messageId) {
+      channelMessages.set(channelId, (channelMessages.get(channelId) ?? []).filter((m) => m.id !== messageId));
     },
     failChannel(channelId, failure) {
       if (failure) failures.set(channelId, failure);

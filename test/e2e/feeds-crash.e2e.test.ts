@@ -1,7 +1,8 @@
 /**
  * Feed delivery under failure, with real bot processes against the fake Discord and a test-owned
  * replica: a process SIGKILLed in the middle of a fan-out and restarted delivers the rest and repeats
- * none (on both engines); two processes sharing one PostgreSQL database and one Redis deliver each
+ * none, and one SIGKILLed in the middle of the edits of a corrected post edits the rest and posts
+ * nothing again (on both engines); two processes sharing one PostgreSQL database and one Redis deliver each
  * post once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -74,7 +75,7 @@ async function subscribeAll(where: TestStateLocation, channels: string[]) {
   try {
     for (const [i, channelId] of channels.entries()) {
       await state.settings.update(`95${String(i).padStart(16, '0')}`, (s) => {
-        s.feeds.patchNotes = { channelId, roleId: null, since: Date.now(), publish: false, backfill: 0, broken: null, lastDelivered: null };
+        s.feeds.patchNotes = { channelId, roleId: null, since: Date.now(), publish: false, backfill: 0, broken: null, lastDelivered: null, lastEdit: null };
       });
     }
   } finally {
@@ -151,6 +152,54 @@ describe('feed delivery under failure', () => {
       const end = await deliveries();
       expect(end.byState('done')).toEqual([...channels].sort());
       expect(end.rows.filter((d) => inFlight.includes(d.channel_id)).every((d) => d.attempts === 2)).toBe(true);
+      expect(second.output()).not.toMatch(/"level":50/);
+    } finally {
+      where.cleanup();
+    }
+  }, 90_000);
+
+  it.each(ENGINES)('%s: a process killed with SIGKILL in the middle of the edits of a corrected post, restarted, edits the rest and posts nothing again', async (engine) => {
+    const where = await newStateLocation(engine);
+    try {
+      const channels = channelIds(engine === 'sqlite' ? '9630000000000000' : '9631000000000000', 20);
+      const postId = engine === 'sqlite' ? '20990701' : '20990703';
+      await subscribeAll(where, channels);
+      const edits = (c: string) => discord.calls.filter((call) => call.method === 'PATCH' && call.path.startsWith(`/channels/${c}/messages/`)).length;
+      const shows = (c: string) => (discord.channelMessages.get(c) ?? []).map((m) => (m.embeds as { description?: string }[])[0]?.description);
+
+      const first = startBot(stateEnv(where));
+      await until(() => first.output().includes(`"engine":"${engine}"`) && /"feed":"gameVersions".*feed initialised/.test(first.output()), 'the first poll');
+      addPost(postId);
+      await until(() => channels.every((c) => discord.channelMessages.get(c)?.length === 1), 'the delivery to every channel');
+      // The post is corrected at the API; the process dies while its edits are on the wire.
+      discord.setChannelDelay(250);
+      r.dataset.posts.patchNotes.find((p) => p.id === postId)!.overview = 'New, corrected.';
+      await until(() => channels.filter((c) => edits(c) > 0).length >= 5, 'the edits to start');
+      first.proc.kill('SIGKILL');
+      await new Promise((resolve) => first.proc.once('exit', resolve));
+      const editedBefore = channels.filter((c) => shows(c)[0] === 'New, corrected.').length;
+      expect(editedBefore).toBeLessThan(20);
+
+      discord.setChannelDelay(0);
+      const second = startBot(stateEnv(where));
+      await until(() => channels.every((c) => shows(c)[0] === 'New, corrected.'), 'every message to show the correction');
+      await new Promise((resolve) => setTimeout(resolve, 2_500)); // two more polls
+      // Every channel still has its one message, now corrected; nothing was posted again.
+      for (const c of channels) {
+        expect(shows(c), c).toEqual(['New, corrected.']);
+        expect(posts(c), c).toBe(1);
+      }
+      // An edit is repeated at most once, for the edits on the wire at the kill; none after that.
+      for (const c of channels) expect(edits(c), c).toBeLessThanOrEqual(2);
+      const state = await openAt(where);
+      try {
+        const rows = await state.database.db.selectFrom('deliveries').select(['channel_id', 'revision', 'edit_error']).where('post_id', '=', postId).execute();
+        expect(rows.map((d) => d.revision)).toEqual(channels.map(() => 2));
+        expect(rows.every((d) => d.edit_error === null)).toBe(true);
+        expect(await state.feedPosts.pendingEdits('patchNotes')).toEqual([]);
+      } finally {
+        await state.close();
+      }
       expect(second.output()).not.toMatch(/"level":50/);
     } finally {
       where.cleanup();

@@ -3,7 +3,8 @@
  * temporary DATA_DIR, or a fresh PostgreSQL database at DATABASE_URL; its in-process replica;
  * FEED_POLL_SECONDS=1) against the fake Discord. An admin sets feed channels with /config; a new post
  * added to the replica is delivered to every configured channel exactly once with the role ping; a
- * channel that answers Missing Permissions is marked broken and reported by /config status.
+ * post corrected at the API is edited in place, never posted again; a channel that answers Missing
+ * Permissions is marked broken and reported by /config status.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,6 +94,22 @@ describe.each(ENGINES)('patch-note feed on %s', (engine) => {
     expect(discord.channelMessages.get(FEED_CHANNEL_IDS[1])).toBeUndefined();
     // The delivery is recorded on the subscription: /config status reads it from the store.
     expect(await config('status', {})).toContain(`(${post.id})`);
+  }, 30_000);
+
+  it('edits a post corrected at the API in place (PATCH), never posts it again, and /config status shows the edit', async () => {
+    const channel = FEED_CHANNEL_IDS[0];
+    const [delivered] = discord.channelMessages.get(channel)!;
+    const res = await fetch(`${replicaUrl}/__replica/posts/patchNotes/20991231`, { method: 'PATCH', body: JSON.stringify({ overview: 'Everything changes, corrected.' }) });
+    expect(res.status).toBe(200);
+    const edit = await discord.waitFor((c) => c.method === 'PATCH' && c.path === `/channels/${channel}/messages/${String(delivered!.id)}`, 10_000);
+    expect((edit.body as { embeds: { description: string }[] }).embeds[0]!.description).toBe('Everything changes, corrected.');
+    expect(edit.body).not.toHaveProperty('content');
+    expect((edit.body as { allowed_mentions: unknown }).allowed_mentions).toEqual({ parse: [] });
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(discord.channelMessages.get(channel)).toHaveLength(1);
+    expect(discord.calls.filter((c) => c.method === 'PATCH' && c.path.startsWith(`/channels/${channel}/messages/`))).toHaveLength(1);
+    expect(discord.calls.filter((c) => c.method === 'POST' && c.path === `/channels/${channel}/messages`)).toHaveLength(1);
+    expect(await config('status', {})).toContain('✏️ Last correction: post 20991231, edited in place');
   }, 30_000);
 
   it('marks a channel that answers Missing Permissions broken and reports it in /config status', async () => {

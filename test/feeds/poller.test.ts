@@ -8,6 +8,8 @@ import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RivalsApi } from '../../src/api/client.js';
+import { CorrectionEditor, EDIT_WINDOW_MS, MAX_EDIT_ATTEMPTS } from '../../src/feeds/corrections.js';
+import { CORRECTED_FOOTER } from '../../src/feeds/render.js';
 import { CLAIM_LEASE_MS, DeliveryLedger, deliveryNonce, MAX_ATTEMPTS, retryDelayMs, type FeedTransport } from '../../src/feeds/delivery.js';
 import { SOLE_LEADER, type Leadership } from '../../src/feeds/leadership.js';
 import { FAN_OUT_CONCURRENCY, FeedPoller } from '../../src/feeds/poller.js';
@@ -64,6 +66,18 @@ class FakeChannels implements FeedTransport {
   async crosspost(channelId: string, messageId: string) {
     this.crossposted.push(`${channelId}/${messageId}`);
   }
+  /** Edits in order (Discord: "Edit Message"); `editFail` answers an edit to a channel with an error. */
+  readonly edits: { channelId: string; messageId: string; body: Pick<MessagePayload, 'embeds' | 'components' | 'allowed_mentions'> }[] = [];
+  readonly editFail = new Map<string, { status: number; code: number }>();
+  async edit(channelId: string, messageId: string, body: Pick<MessagePayload, 'embeds' | 'components' | 'allowed_mentions'>) {
+    this.edits.push({ channelId, messageId, body });
+    const f = this.editFail.get(channelId);
+    if (f) throw Object.assign(new Error(`HTTP ${f.status}`), f);
+    const list = this.messages.get(channelId) ?? [];
+    const i = list.findIndex((m) => m.id === messageId);
+    if (i < 0) throw Object.assign(new Error('Unknown Message'), { status: 404, code: 10008 });
+    list[i] = { ...list[i]!, ...body };
+  }
   count(channelId: string) {
     return this.messages.get(channelId)?.length ?? 0;
   }
@@ -103,6 +117,8 @@ function pollerOn(state: State, transport: FeedTransport, options: { leadership?
     feedState: state.feedState,
     settings: state.settings,
     ledger: new DeliveryLedger(state.database.db, transport, logger, clock.now),
+    feedPosts: state.feedPosts,
+    editor: new CorrectionEditor(state.database.db, transport, logger, clock.now),
     leadership: options.leadership ?? SOLE_LEADER,
     logger,
     intervalSeconds: 600,
@@ -114,7 +130,7 @@ function pollerOn(state: State, transport: FeedTransport, options: { leadership?
 
 async function subscribeOn(state: State, guildId: string, type: FeedType, channelId: string, extra: { roleId?: string; backfill?: number; publish?: boolean; since?: number } = {}) {
   await state.settings.update(guildId, (s) => {
-    s.feeds[type] = { channelId, roleId: extra.roleId ?? null, since: extra.since ?? clock.now(), publish: extra.publish ?? false, backfill: extra.backfill ?? 0, broken: null, lastDelivered: null };
+    s.feeds[type] = { channelId, roleId: extra.roleId ?? null, since: extra.since ?? clock.now(), publish: extra.publish ?? false, backfill: extra.backfill ?? 0, broken: null, lastDelivered: null, lastEdit: null };
   });
 }
 
@@ -313,7 +329,7 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
           .update('g-other', (s) => {
             s.leaderboardPlatform = 'ps';
             s.ephemeralByDefault = true;
-            s.feeds.balances = { channelId: 'c-bal', roleId: 'r-bal', since: clock.now(), publish: false, backfill: 0, broken: null, lastDelivered: null };
+            s.feeds.balances = { channelId: 'c-bal', roleId: 'r-bal', since: clock.now(), publish: false, backfill: 0, broken: null, lastDelivered: null, lastEdit: null };
           })
           .then(() => undefined),
       );
@@ -347,7 +363,7 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
       const moveTo = (guildId: string, channelId: string) => () =>
         state.settings
           .update(guildId, (s) => {
-            s.feeds.patchNotes = { channelId, roleId: null, since: clock.now(), publish: false, backfill: 0, broken: null, lastDelivered: null };
+            s.feeds.patchNotes = { channelId, roleId: null, since: clock.now(), publish: false, backfill: 0, broken: null, lastDelivered: null, lastEdit: null };
           })
           .then(() => undefined);
       channels.during.set('c-old', moveTo('g-move', 'c-new'));
@@ -355,8 +371,8 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
       addPost('Before the move');
       await p.tick();
       expect(channels.count('c-old')).toBe(1); // it was on the wire
-      expect((await state.settings.get('g-move')).feeds.patchNotes).toMatchObject({ channelId: 'c-new', broken: null, lastDelivered: null });
-      expect((await state.settings.get('g-fix')).feeds.patchNotes).toMatchObject({ channelId: 'c-fixed', broken: null, lastDelivered: null });
+      expect((await state.settings.get('g-move')).feeds.patchNotes).toMatchObject({ channelId: 'c-new', broken: null, lastDelivered: null, lastEdit: null });
+      expect((await state.settings.get('g-fix')).feeds.patchNotes).toMatchObject({ channelId: 'c-fixed', broken: null, lastDelivered: null, lastEdit: null });
       const next = addPost('After the move');
       await p.tick();
       expect(channels.titles('c-new')).toEqual(['After the move']);
@@ -433,6 +449,162 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
     expect(await remaining()).toEqual({ deliveries: ['new-done', 'old-claimed', 'old-retry'], fanOuts: ['new-finished', 'old-pending'] });
     expect(p.lines.some((l) => l.includes('pruned old feed records') && l.includes('"deliveries":2') && l.includes('"fanOuts":1'))).toBe(true);
     expect(channels.attempts.get('c-pending')).toBeGreaterThanOrEqual(1); // the pending fan-out is still being tried
+  });
+
+  describe('posts corrected in place', () => {
+    /** The replica's copy of a patch note, to change it "at the API". */
+    const atApi = (id: string) => r.dataset.posts.patchNotes.find((p) => p.id === id)! as Record<string, unknown>;
+    const deliveryOf = (id: string, channelId: string) =>
+      state.database.db.selectFrom('deliveries').selectAll().where('feed', '=', 'patchNotes').where('post_id', '=', id).where('channel_id', '=', channelId).executeTakeFirstOrThrow();
+    const pendingEdits = async () => (await state.feedPosts.pendingEdits('patchNotes')).map((e) => e.post.id);
+
+    /** Three channels (one pinging a role) that received a new post; returns its id and the poller. */
+    async function delivered() {
+      const p = poller();
+      await p.tick();
+      await subscribe('e1', 'patchNotes', 'ce1', { roleId: 're1' });
+      await subscribe('e2', 'patchNotes', 'ce2');
+      await subscribe('e3', 'patchNotes', 'ce3');
+      const id = addPost('Season 10 patch');
+      await p.tick();
+      for (const c of ['ce1', 'ce2', 'ce3']) expect(channels.count(c)).toBe(1);
+      return { p, id };
+    }
+
+    it('a post changed at the API edits every message delivered for it, pings nobody, and posts nothing again', async () => {
+      const { p, id } = await delivered();
+      const sendsBefore = channels.sends;
+      atApi(id).overview = 'What changed, corrected. The Hulk nerf is reverted.';
+      await p.tick();
+      expect(channels.sends).toBe(sendsBefore);
+      expect(channels.edits.map((e) => e.channelId).sort()).toEqual(['ce1', 'ce2', 'ce3']);
+      for (const c of ['ce1', 'ce2', 'ce3']) {
+        const [message] = channels.messages.get(c)!;
+        expect(message!.embeds[0]!.description).toBe('What changed, corrected. The Hulk nerf is reverted.');
+        expect(message!.embeds[0]!.footer?.text).toBe(CORRECTED_FOOTER);
+        expect((await deliveryOf(id, c)).revision).toBe(2);
+      }
+      // The ping stays as delivered (an edit's body has no content) and nobody is pinged again.
+      const edit = channels.edits.find((e) => e.channelId === 'ce1')!;
+      expect(edit.body).not.toHaveProperty('content');
+      expect(edit.body.allowed_mentions).toEqual({ parse: [] });
+      expect(channels.messages.get('ce1')![0]!.content).toBe('<@&re1>');
+      expect((await state.settings.get('e1')).feeds.patchNotes!.lastEdit).toMatchObject({ postId: id, error: null });
+      expect(await pendingEdits()).toEqual([]);
+      // Nothing more to do: the next polls neither edit nor post.
+      await p.tick();
+      await p.tick();
+      expect(channels.edits).toHaveLength(3);
+      expect(channels.sends).toBe(sendsBefore);
+      // A second correction is a third revision, edited again.
+      atApi(id).title = 'Season 10 patch (v2)';
+      await p.tick();
+      expect(channels.edits).toHaveLength(6);
+      expect(channels.titles('ce2')).toEqual(['Season 10 patch (v2)']);
+      expect((await deliveryOf(id, 'ce2')).revision).toBe(3);
+    });
+
+    it('a change in the full text alone is a correction; formatting drift and a read missing the text are not', async () => {
+      const { p, id } = await delivered();
+      const post = atApi(id);
+      post.fullContent = 'All of it.\r\n ';
+      post.overview = '  What changed. ';
+      await p.tick();
+      expect(channels.edits).toHaveLength(0);
+      post.overview = null;
+      post.fullContent = null;
+      await p.tick();
+      expect(channels.edits).toHaveLength(0);
+      post.overview = 'What changed.';
+      post.fullContent = 'All of it, and a fix to Storm.';
+      await p.tick();
+      expect(channels.edits).toHaveLength(3);
+    });
+
+    it('a deleted message is recorded and never retried; the others are edited', async () => {
+      const { p, id } = await delivered();
+      channels.editFail.set('ce2', { status: 404, code: 10008 });
+      atApi(id).overview = 'Corrected.';
+      await p.tick();
+      expect(channels.edits.map((e) => e.channelId).sort()).toEqual(['ce1', 'ce2', 'ce3']);
+      expect(await deliveryOf(id, 'ce2')).toMatchObject({ revision: 2, edit_error: 'Unknown Message: the message was deleted' });
+      expect((await state.settings.get('e2')).feeds.patchNotes!.lastEdit).toMatchObject({ postId: id, error: 'Unknown Message: the message was deleted' });
+      // The subscription still works: a failed edit does not mark it broken.
+      expect((await state.settings.get('e2')).feeds.patchNotes!.broken).toBeNull();
+      await p.tick();
+      expect(channels.edits).toHaveLength(3);
+      expect(await pendingEdits()).toEqual([]);
+    });
+
+    it('a temporary failure is retried on the next polls, and given up after the last attempt', async () => {
+      const { p, id } = await delivered();
+      channels.editFail.set('ce3', { status: 503, code: 0 });
+      atApi(id).overview = 'Corrected.';
+      await p.tick();
+      expect(await pendingEdits()).toEqual([id]);
+      expect((await deliveryOf(id, 'ce3')).revision).toBe(1);
+      for (let i = 1; i < MAX_EDIT_ATTEMPTS; i++) await p.tick();
+      expect(channels.edits.filter((e) => e.channelId === 'ce3')).toHaveLength(MAX_EDIT_ATTEMPTS);
+      expect((await deliveryOf(id, 'ce3')).edit_error).toMatch(/^gave up after 5 attempts/);
+      expect(await pendingEdits()).toEqual([]);
+      await p.tick();
+      expect(channels.edits.filter((e) => e.channelId === 'ce3')).toHaveLength(MAX_EDIT_ATTEMPTS);
+    });
+
+    it('recovers when the temporary failure passes', async () => {
+      const { p, id } = await delivered();
+      channels.editFail.set('ce3', { status: 503, code: 0 });
+      atApi(id).overview = 'Corrected.';
+      await p.tick();
+      channels.editFail.delete('ce3');
+      await p.tick();
+      expect(await deliveryOf(id, 'ce3')).toMatchObject({ revision: 2, edit_error: null });
+      expect(channels.messages.get('ce3')![0]!.embeds[0]!.description).toBe('Corrected.');
+    });
+
+    it(`messages delivered more than 14 days ago are left as they are`, async () => {
+      const { p, id } = await delivered();
+      clock.offset += EDIT_WINDOW_MS + 60_000;
+      atApi(id).overview = 'Corrected much later.';
+      await p.tick();
+      expect(channels.edits).toHaveLength(0);
+      expect(await pendingEdits()).toEqual([]);
+    });
+
+    it('a channel the fan-out had not reached yet gets the corrected text, sent once', async () => {
+      const p = poller();
+      await p.tick();
+      await subscribe('f1', 'patchNotes', 'cf1');
+      await subscribe('f2', 'patchNotes', 'cf2');
+      channels.fail.set('cf2', { status: 503, code: 0 });
+      const id = addPost('Season 11 patch');
+      await p.tick();
+      expect(channels.count('cf1')).toBe(1);
+      expect(channels.count('cf2')).toBe(0);
+      channels.fail.delete('cf2');
+      atApi(id).overview = 'Corrected before everyone had it.';
+      clock.offset += 60_000; // past the retry's back-off
+      await p.tick();
+      expect(channels.messages.get('cf2')!.map((m) => m.embeds[0]!.description)).toEqual(['Corrected before everyone had it.']);
+      // cf1 is edited; cf2's send was a retry, whose message may be an earlier attempt's (the nonce), so it is brought up to date too.
+      expect(channels.edits.map((e) => e.channelId).sort()).toEqual(['cf1', 'cf2']);
+      expect(channels.messages.get('cf1')![0]!.embeds[0]!.description).toBe('Corrected before everyone had it.');
+      expect(await pendingEdits()).toEqual([]);
+    });
+
+    it('a crash in the middle of the edits: the restarted poller edits the rest and posts nothing again', async () => {
+      const { id } = await delivered();
+      // The "process" that dies: its edits never come back.
+      const dying = pollerOn(state, Object.assign(Object.create(channels) as FakeChannels, { edit: () => new Promise<void>(() => undefined) }));
+      atApi(id).overview = 'Corrected during a crash.';
+      void dying.tick();
+      await until(async () => (await pendingEdits()).includes(id));
+      const sendsBefore = channels.sends;
+      await poller().tick();
+      expect(channels.sends).toBe(sendsBefore);
+      for (const c of ['ce1', 'ce2', 'ce3']) expect(channels.messages.get(c)!.map((m) => m.embeds[0]!.description)).toEqual(['Corrected during a crash.']);
+      expect(await pendingEdits()).toEqual([]);
+    });
   });
 });
 

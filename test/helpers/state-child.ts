@@ -32,7 +32,7 @@ if (mode === 'write') {
   const [guildId, channelId] = args;
   const state = await open();
   await state.settings.update(guildId!, (s) => {
-    s.feeds.patchNotes = { channelId: channelId!, roleId: null, since: Date.now(), publish: false, backfill: 0, broken: null, lastDelivered: null };
+    s.feeds.patchNotes = { channelId: channelId!, roleId: null, since: Date.now(), publish: false, backfill: 0, broken: null, lastDelivered: null, lastEdit: null };
   });
   process.stdout.write('ACK\n');
   setInterval(() => undefined, 1_000); // stay alive until killed
@@ -57,10 +57,10 @@ if (mode === 'write') {
         const since = 1_000 + i;
         if (side === 'a') {
           s.leaderboardPlatform = v.platform;
-          s.feeds.patchNotes = { channelId: v.patchNotes, roleId: null, since, publish: false, backfill: 0, broken: null, lastDelivered: null };
+          s.feeds.patchNotes = { channelId: v.patchNotes, roleId: null, since, publish: false, backfill: 0, broken: null, lastDelivered: null, lastEdit: null };
         } else {
           s.ephemeralByDefault = v.ephemeral;
-          s.feeds.balances = { channelId: v.balances, roleId: null, since, publish: false, backfill: 0, broken: null, lastDelivered: null };
+          s.feeds.balances = { channelId: v.balances, roleId: null, since, publish: false, backfill: 0, broken: null, lastDelivered: null, lastEdit: null };
         }
       }),
     ),

@@ -172,6 +172,17 @@ describe('fault injection', () => {
     expect((await fetch(`${r.url}/__replica/posts/devDiaries`, { method: 'POST', body: JSON.stringify({ id: '99', title: 'dup' }) })).status).toBe(409);
     r.dataset.posts.devDiaries.shift();
   });
+  it('changes a post through the admin route (a correction at the API)', async () => {
+    const [first] = r.dataset.posts.patchNotes;
+    const before = { ...first! };
+    const res = await fetch(`${r.url}/__replica/posts/patchNotes/${String(first!.id)}`, { method: 'PATCH', body: JSON.stringify({ overview: 'Corrected.' }) });
+    expect(res.status).toBe(200);
+    expect(((await get('/api/v1/patch-notes')).body as { formatted_patches: { overview: string }[] }).formatted_patches[0]!.overview).toBe('Corrected.');
+    expect((await fetch(`${r.url}/__replica/posts/patchNotes/nope`, { method: 'PATCH', body: JSON.stringify({ overview: 'x' }) })).status).toBe(404);
+    expect((await fetch(`${r.url}/__replica/posts/patchNotes/${String(first!.id)}`, { method: 'PATCH', body: JSON.stringify({ id: 'other' }) })).status).toBe(400);
+    expect((await fetch(`${r.url}/__replica/posts/patchNotes/${String(first!.id)}`, { method: 'PATCH', body: JSON.stringify({ overview: 5 }) })).status).toBe(400);
+    Object.assign(first!, before);
+  });
   it('reads faults from the environment', () => {
     expect(faultsFromEnv({ REPLICA_LATENCY_MS: '50-300', REPLICA_FORCE_STATUS: '429', REPLICA_RETRY_AFTER: '5', REPLICA_HANG: 'true' })).toEqual({
       latencyMs: [50, 300],

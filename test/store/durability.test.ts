@@ -139,7 +139,7 @@ describe.each(ENGINES)('on %s', (engine) => {
     const options = { readDeadlineMs: 120_000, writeDeadlineMs: 120_000 };
     const a = new GuildSettingsRepository(state.database.db, options);
     const b = new GuildSettingsRepository(second.database.db, options);
-    const sub = (channelId: string, since: number) => ({ channelId, roleId: null, since, publish: false, backfill: 0, broken: null, lastDelivered: null });
+    const sub = (channelId: string, since: number) => ({ channelId, roleId: null, since, publish: false, backfill: 0, broken: null, lastDelivered: null, lastEdit: null });
     await Promise.all(
       [...Array(PAIRS).keys()].flatMap((i) => {
         const want = expectedPair(i);

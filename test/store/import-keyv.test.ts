@@ -20,7 +20,7 @@ import { ENGINES, newStateLocation, type Engine, type TestStateLocation } from '
 
 const DAY = 24 * 60 * 60_000;
 const post = (id: string) => ({ id, title: `Post ${id}`, date: null, overview: null, image: null });
-const patchNotes = { channelId: 'c1', roleId: null, since: 5, publish: false, backfill: 0, broken: null, lastDelivered: null };
+const patchNotes = { channelId: 'c1', roleId: null, since: 5, publish: false, backfill: 0, broken: null, lastDelivered: null, lastEdit: null };
 
 /** The former state, as `[key without namespace, value, expires (ms) or undefined]`. */
 function legacyRecords(now: number): [string, unknown, number | undefined][] {
@@ -56,8 +56,8 @@ async function expectImported(state: State): Promise<void> {
     leaderboardPlatform: 'pc',
     ephemeralByDefault: false,
     feeds: {
-      balances: { channelId: 'c2', roleId: 'r2', since: 6, publish: true, backfill: 3, broken: { code: 50013, reason: 'Missing Permissions', at: 7 }, lastDelivered: { postId: 'p1', at: 8 } },
-      devDiaries: { channelId: 'c3', roleId: null, since: 9, publish: false, backfill: 0, broken: null, lastDelivered: null },
+      balances: { channelId: 'c2', roleId: 'r2', since: 6, publish: true, backfill: 3, broken: { code: 50013, reason: 'Missing Permissions', at: 7 }, lastDelivered: { postId: 'p1', at: 8 }, lastEdit: null },
+      devDiaries: { channelId: 'c3', roleId: null, since: 9, publish: false, backfill: 0, broken: null, lastDelivered: null, lastEdit: null },
     },
   });
   expect(await state.database.db.selectFrom('guild_settings').select('guild_id').where('guild_id', '=', '3').execute()).toEqual([]);

@@ -36,7 +36,7 @@ const logger = pino({ level: 'silent' });
 const PATIENT = { readDeadlineMs: 60_000, writeDeadlineMs: 60_000 };
 
 function sub(channelId: string, extra: Partial<FeedSubscription> = {}): FeedSubscription {
-  return { channelId, roleId: null, since: 5, publish: false, backfill: 0, broken: null, lastDelivered: null, ...extra };
+  return { channelId, roleId: null, since: 5, publish: false, backfill: 0, broken: null, lastDelivered: null, lastEdit: null, ...extra };
 }
 
 /** A plugin that runs `hook` once, after the next query's result arrives (before its caller sees it). */
@@ -92,6 +92,9 @@ class FakeTransport implements FeedTransport {
   /** Called as each send starts. */
   onSend: (() => void) | undefined;
   #id = 0;
+  async edit() {
+    throw new Error('the ledger never edits');
+  }
   async send(channelId: string, body: MessagePayload & { nonce: string; enforce_nonce: true }) {
     this.sends.push({ channelId, nonce: body.nonce });
     this.onSend?.();

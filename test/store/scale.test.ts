@@ -7,6 +7,7 @@
  */
 import { CompiledQuery, createQueryId, sql, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Insertable } from 'kysely';
 import type { AccountLinksTable, DeliveriesTable, FeedSubscriptionsTable, GuildSettingsTable } from '../../src/store/schema.js';
 import { FEED_TYPES, GuildSettingsRepository, type FeedType } from '../../src/store/guild-settings.js';
 import type { Db } from '../../src/store/database.js';
@@ -27,7 +28,7 @@ const channelOf = (i: number, feed: FeedType) => `${feed}-${i}`;
 async function insertBatched<T extends 'account_links' | 'guild_settings' | 'feed_subscriptions' | 'deliveries'>(
   db: Db,
   table: T,
-  rows: (T extends 'account_links' ? AccountLinksTable : T extends 'guild_settings' ? GuildSettingsTable : T extends 'feed_subscriptions' ? FeedSubscriptionsTable : DeliveriesTable)[],
+  rows: (T extends 'account_links' ? AccountLinksTable : T extends 'guild_settings' ? GuildSettingsTable : T extends 'feed_subscriptions' ? FeedSubscriptionsTable : Insertable<DeliveriesTable>)[],
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     for (let i = 0; i < rows.length; i += BATCH) await trx.insertInto(table).values(rows.slice(i, i + BATCH) as never).execute();
@@ -62,12 +63,15 @@ describe.each(ENGINES)('on %s, with 100,000 stored records', (engine) => {
           broken_at: isBroken(i) ? i : null,
           last_post_id: null,
           last_delivered_at: null,
+          last_edit_post_id: null,
+          last_edit_at: null,
+          last_edit_error: null,
         });
       }
     }
     await insertBatched(db, 'guild_settings', guilds);
     await insertBatched(db, 'feed_subscriptions', subs);
-    const deliveries: DeliveriesTable[] = [];
+    const deliveries: Insertable<DeliveriesTable>[] = [];
     for (let i = 0; i < DELIVERIES; i++) {
       deliveries.push({ feed: FEED_TYPES[i % 4]!, post_id: `post${i % 300}`, channel_id: `ch${i}`, state: i % 10 === 0 ? 'failed' : 'done', attempts: 1, at: i, message_id: i % 10 === 0 ? null : `m${i}` });
     }
