@@ -10,9 +10,10 @@ import { PLATFORMS, type Platform } from '../src/api/endpoints.js';
 import type { CommandContext, CommandModule, Invoker } from '../src/discord/command.js';
 import { encodeCustomId } from '../src/discord/custom-id.js';
 import { UserFacingError } from '../src/errors.js';
+import { heroDisplayName } from '../src/hero-directory.js';
 import { discordTime } from '../src/render/format.js';
 import type { View } from '../src/render/view.js';
-import { FEED_TYPES, type FeedType, type GuildSettings } from '../src/store/guild-settings.js';
+import { FEED_TYPES, MAX_FILTER_HEROES, type FeedType, type GuildSettings } from '../src/store/guild-settings.js';
 import { t } from '../src/strings.js';
 
 /** Feed types as the `type` option names them. */
@@ -39,7 +40,8 @@ const definition = new SlashCommandBuilder()
       .addChannelOption((o) => o.setName('channel').setDescription('Where to post').setRequired(true).addChannelTypes(ChannelType.GuildText, ChannelType.GuildAnnouncement))
       .addRoleOption((o) => o.setName('role').setDescription('Role to ping with each post'))
       .addBooleanOption((o) => o.setName('publish').setDescription('In an announcement channel, publish each post to following servers'))
-      .addIntegerOption((o) => o.setName('backfill').setDescription(`Also post the latest N existing posts (0 to ${MAX_BACKFILL})`).setMinValue(0).setMaxValue(MAX_BACKFILL)),
+      .addIntegerOption((o) => o.setName('backfill').setDescription(`Also post the latest N existing posts (0 to ${MAX_BACKFILL})`).setMinValue(0).setMaxValue(MAX_BACKFILL))
+      .addStringOption((o) => o.setName('heroes').setDescription(`Balance posts only: post only those changing these heroes (up to ${MAX_FILTER_HEROES}, comma-separated)`).setMaxLength(300)),
   )
   .addSubcommand((s) => s.setName('feed-off').setDescription('Stop posting one kind of post').addStringOption(feedType))
   .addSubcommand((s) =>
@@ -79,20 +81,48 @@ function guildOf(user: Invoker): string {
 
 const privately = (embed: APIEmbed, extra: Partial<View> = {}): View => ({ ephemeral: true, embeds: [{ color: COLOUR, ...embed }], ...extra });
 
-function feedLine(s: GuildSettings, type: FeedType): string {
+/** Hero id → display name, for showing hero filters; empty when the heroes cannot be had now (ids are shown instead). */
+async function heroNames(ctx: CommandContext): Promise<Map<string, string>> {
+  try {
+    return new Map((await ctx.heroes.list()).map((h) => [h.id, heroDisplayName(h)]));
+  } catch {
+    return new Map();
+  }
+}
+
+function feedLine(s: GuildSettings, type: FeedType, names: Map<string, string>): string {
   const f = s.feeds[type];
   if (!f) return 'Off';
   const role = f.roleId ? ` · pings <@&${f.roleId}>` : '';
   const publish = f.publish ? ' · published' : '';
+  const heroes = f.heroes?.length ? ` · ${t.heroFilter(f.heroes.map((id) => names.get(id) ?? id))}` : '';
   const broken = f.broken ? ' · ⚠️ not posting (see /config status)' : '';
-  return `<#${f.channelId}>${role}${publish}${broken}`;
+  return `<#${f.channelId}>${role}${publish}${heroes}${broken}`;
 }
 
-function showView(s: GuildSettings): View {
+/**
+ * The heroes of the `heroes` option as ids, in the order given, without repeats: undefined when the option is empty.
+ * @throws {UserFacingError} when the feed is not balance posts or there are too many; {@link UnknownHeroError} for a name that is no hero.
+ */
+async function heroFilterOf(type: FeedType, text: unknown, ctx: CommandContext): Promise<string[] | undefined> {
+  const names = typeof text === 'string' ? text.split(/[,;\n]/).map((n) => n.trim()).filter((n) => n !== '') : [];
+  if (names.length === 0) return undefined;
+  if (type !== 'balances') throw new UserFacingError(t.heroFilterBalancesOnly());
+  const ids: string[] = [];
+  for (const name of names) {
+    const id = (await ctx.heroes.resolve(name)).id;
+    if (!ids.includes(id)) ids.push(id);
+  }
+  if (ids.length > MAX_FILTER_HEROES) throw new UserFacingError(t.heroFilterTooMany(MAX_FILTER_HEROES));
+  return ids;
+}
+
+async function showView(s: GuildSettings, ctx: CommandContext): Promise<View> {
+  const names = Object.values(s.feeds).some((f) => f?.heroes?.length) ? await heroNames(ctx) : new Map<string, string>();
   return privately({
     title: 'Server settings',
     fields: [
-      ...FEED_TYPES.map((type) => ({ name: FEED_CHOICES[type], value: feedLine(s, type), inline: false })),
+      ...FEED_TYPES.map((type) => ({ name: FEED_CHOICES[type], value: feedLine(s, type, names), inline: false })),
       { name: '/leaderboard platform', value: PLATFORM_NAMES[s.leaderboardPlatform], inline: true },
       { name: 'Private answers', value: s.ephemeralByDefault ? 'On' : 'Off', inline: true },
     ],
@@ -123,10 +153,11 @@ async function setFeed(guildId: string, input: Parameters<CommandModule['execute
   if (publish && !check.announcement) return privately({ description: t.publishNeedsAnnouncement(channelId) });
   const roleId = input.options.role === undefined ? null : String(input.options.role);
   const backfill = Math.min(MAX_BACKFILL, Math.max(0, Number(input.options.backfill ?? 0)));
+  const heroes = await heroFilterOf(type, input.options.heroes, ctx);
   const settings = await ctx.settings.update(guildId, (s) => {
-    s.feeds[type] = { channelId, roleId, since: ctx.now(), publish, backfill, broken: null, lastDelivered: null, lastEdit: null };
+    s.feeds[type] = { channelId, roleId, since: ctx.now(), publish, backfill, broken: null, lastDelivered: null, lastEdit: null, ...(heroes ? { heroes } : {}) };
   });
-  return { ...showView(settings), content: t.feedSet(FEED_CHOICES[type], channelId, backfill) };
+  return { ...(await showView(settings, ctx)), content: t.feedSet(FEED_CHOICES[type], channelId, backfill) };
 }
 
 export const config: CommandModule = {
@@ -138,15 +169,15 @@ export const config: CommandModule = {
         return setFeed(guildId, input, ctx);
       case 'feed-off': {
         const type = input.options.type as FeedType;
-        return showView(await ctx.settings.update(guildId, (s) => void delete s.feeds[type]));
+        return showView(await ctx.settings.update(guildId, (s) => void delete s.feeds[type]), ctx);
       }
       case 'platform': {
         const platform = input.options.platform as Platform;
-        return showView(await ctx.settings.update(guildId, (s) => void (s.leaderboardPlatform = platform)));
+        return showView(await ctx.settings.update(guildId, (s) => void (s.leaderboardPlatform = platform)), ctx);
       }
       case 'private-answers': {
         const enabled = input.options.enabled === true;
-        return showView(await ctx.settings.update(guildId, (s) => void (s.ephemeralByDefault = enabled)));
+        return showView(await ctx.settings.update(guildId, (s) => void (s.ephemeralByDefault = enabled)), ctx);
       }
       case 'status':
         return statusView(await ctx.settings.get(guildId));
@@ -174,7 +205,7 @@ export const config: CommandModule = {
           },
         );
       default:
-        return showView(await ctx.settings.get(guildId));
+        return showView(await ctx.settings.get(guildId), ctx);
     }
   },
   components: {

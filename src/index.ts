@@ -124,6 +124,7 @@ if (!config.discord.token || playgroundAsked) {
     ledger: new DeliveryLedger(services.state.database.db, transport, feedLogger),
     feedPosts: services.state.feedPosts,
     editor: new CorrectionEditor(services.state.database.db, transport, feedLogger),
+    heroes: context.heroes,
     leadership,
     logger: feedLogger,
     intervalSeconds: config.feedPollSeconds,

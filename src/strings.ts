@@ -57,6 +57,10 @@ export const t = {
   publishNeedsAnnouncement: (channelId: string) => `<#${channelId}> is not an announcement channel, so posts there cannot be published. Leave publish off or pick an announcement channel.`,
   feedSet: (feed: string, channelId: string, backfill: number) => `${feed} will be posted in <#${channelId}>${backfill > 0 ? `, starting with the latest ${backfill}` : ''}.`,
   feedFix: (channelId: string) => `Give the bot View Channel, Send Messages and Embed Links in <#${channelId}>, then set the channel again with /config feed`,
+  /** `/config show`: a balance-post feed's hero filter. */
+  heroFilter: (names: string[]) => `only posts changing ${names.join(', ')}`,
+  heroFilterBalancesOnly: () => 'The hero filter works on balance posts only: set it with `/config feed type:Balance posts heroes:…`.',
+  heroFilterTooMany: (max: number) => `A feed can follow at most ${max} heroes. Leave some out and try again.`,
   /** `/config status`: the last correction of a delivered post was edited into its message. */
   feedEdited: (postId: string, when: string) => `✏️ Last correction: post ${postId}, edited in place ${when}.`,
   /** `/config status`: the last correction could not be edited into its message (deleted, …); it is not retried. */

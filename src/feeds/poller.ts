@@ -15,6 +15,8 @@
  */
 import PQueue from 'p-queue';
 import type { RivalsApi } from '../api/client.js';
+import { heroCatalog, heroChanges, type HeroCatalog } from '../game/balance.js';
+import type { HeroDirectory } from '../hero-directory.js';
 import type { Logger } from '../logger.js';
 import { toMessagePayload } from '../render/view.js';
 import type { Db } from '../store/database.js';
@@ -38,8 +40,21 @@ export interface ReadPost {
   credible: boolean;
 }
 
-/** Reads the first page of one feed, fresh from the API at background priority, newest first. */
-export async function fetchFeed(api: RivalsApi, type: FeedType): Promise<ReadPost[]> {
+/**
+ * Whether a subscription takes `post`: a balance-post subscription with a hero filter takes only posts
+ * that change one of its heroes; a post whose heroes could not be read goes through (better one post
+ * too many than a change missed). Every other subscription takes every post.
+ */
+export function passesFilter(type: FeedType, sub: FeedSubscription, post: FeedPost): boolean {
+  if (type !== 'balances' || !sub.heroes?.length || post.heroes === undefined) return true;
+  return post.heroes.some((h) => sub.heroes!.includes(h));
+}
+
+/**
+ * Reads the first page of one feed, fresh from the API at background priority, newest first. With a
+ * hero `catalog`, balance posts and patch notes carry the ids of the heroes they change (src/game/balance.ts).
+ */
+export async function fetchFeed(api: RivalsApi, type: FeedType, catalog?: HeroCatalog): Promise<ReadPost[]> {
   const options = { fresh: true, priority: 'background' as const };
   const page = { page: 1, limit: 10 };
   if (type === 'gameVersions') {
@@ -52,7 +67,9 @@ export async function fetchFeed(api: RivalsApi, type: FeedType): Promise<ReadPos
   const fetched = type === 'patchNotes' ? await api.patchNotes(page, options) : type === 'balances' ? await api.balances(page, options) : await api.devDiaries(page, options);
   return fetched.data.entries.map((p) => {
     const content = { title: p.title, overview: p.overview, content: p.full_content };
-    return { post: { id: p.id, title: p.title ?? p.id, date: p.date, overview: p.overview, image: p.image }, hash: contentHash(content), credible: isCredibleCorrection(content) };
+    const heroes = catalog && p.full_content ? [...new Set(heroChanges(p.full_content, catalog).map((c) => c.heroId))] : undefined;
+    const post: FeedPost = { id: p.id, title: p.title ?? p.id, date: p.date, overview: p.overview, image: p.image, ...(heroes ? { heroes } : {}) };
+    return { post, hash: contentHash(content), credible: isCredibleCorrection(content) };
   });
 }
 
@@ -69,6 +86,8 @@ export interface FeedPollerOptions {
   editor: CorrectionEditor;
   leadership: Leadership;
   logger: Logger;
+  /** The heroes, to read which heroes a balance post changes (hero filters); without it every post passes every filter. */
+  heroes?: HeroDirectory;
   /** Seconds between polls. */
   intervalSeconds: number;
   now?: () => number;
@@ -146,8 +165,19 @@ export class FeedPoller {
     }
   }
 
+  /** The hero catalog for balance posts and patch notes, or undefined (logged) when the heroes cannot be had now. */
+  async #catalog(type: FeedType): Promise<HeroCatalog | undefined> {
+    if (!this.#o.heroes || (type !== 'balances' && type !== 'patchNotes')) return undefined;
+    try {
+      return heroCatalog(await this.#o.heroes.list());
+    } catch (err) {
+      this.#o.logger.warn({ err, feed: type }, 'could not read the heroes: hero filters let this poll\'s new posts through');
+      return undefined;
+    }
+  }
+
   async #pollFeed(type: FeedType): Promise<void> {
-    const read = await fetchFeed(this.#o.api, type);
+    const read = await fetchFeed(this.#o.api, type, await this.#catalog(type));
     const posts = read.map((r) => r.post);
     this.#broken.clear();
     // One indexed query per feed and poll, shared by every fan-out, the edits and the backfill.
@@ -215,7 +245,7 @@ export class FeedPoller {
 
   /** Delivers one post to every channel subscribed before it was found. @returns whether every delivery is settled (sent, skipped or broken). */
   async #fanOut(type: FeedType, post: FeedPost, foundAt: number, all: GuildSubscription[], revision: number): Promise<boolean> {
-    const subs = all.filter((s) => s.sub.since <= foundAt);
+    const subs = all.filter((s) => s.sub.since <= foundAt && passesFilter(type, s.sub, post));
     const queue = new PQueue({ concurrency: FAN_OUT_CONCURRENCY });
     let settled = true;
     // Every delivery is waited for, even after one failed (the store went away): a poll that has
@@ -238,7 +268,7 @@ export class FeedPoller {
     for (const { guildId, sub } of subs) {
       if (sub.backfill <= 0 || this.#broken.has(`${guildId}:${type}`)) continue;
       let broken = false;
-      for (const post of posts.slice(0, sub.backfill).reverse()) {
+      for (const post of posts.filter((p) => passesFilter(type, sub, p)).slice(0, sub.backfill).reverse()) {
         if ((await this.#deliver(type, post, guildId, sub, revisions.get(post.id) ?? 0)) === 'broken') {
           broken = true;
           break;

@@ -12,6 +12,8 @@ export interface FeedPost {
   date: string | null;
   overview: string | null;
   image: string | null;
+  /** Balance posts and patch notes: the ids of the heroes the post changes; absent when they could not be read (a hero filter then lets it through). */
+  heroes?: string[];
 }
 
 const LABELS: Record<FeedType, string> = { patchNotes: 'New patch notes', balances: 'New balance post', devDiaries: 'New dev diary', gameVersions: 'New game version' };

@@ -10,7 +10,15 @@ import type { Db } from './database.js';
 export const SEEN_LIMIT = 200;
 
 /** A feed post as the poller keeps it (`fan_outs.post`, and the former key-value store's pending posts). */
-export const storedPostSchema = z.object({ id: z.string(), title: z.string(), date: z.string().nullable(), overview: z.string().nullable(), image: z.string().nullable() });
+export const storedPostSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  date: z.string().nullable(),
+  overview: z.string().nullable(),
+  image: z.string().nullable(),
+  /** Balance posts and patch notes: the ids of the heroes the post changes (src/game/balance.ts); absent when they could not be read. */
+  heroes: z.array(z.string()).optional(),
+});
 export type StoredPost = z.output<typeof storedPostSchema>;
 
 /** Reads and writes `feed_state` and `fan_outs`. Off the reply path: no deadlines, errors propagate to the poller. */

@@ -17,6 +17,9 @@ import { PLATFORMS, type Platform } from '../api/endpoints.js';
 import { withDeadline, type Db } from './database.js';
 import type { FeedSubscriptionsTable } from './schema.js';
 
+/** Most heroes a balance-post feed can be filtered on. */
+export const MAX_FILTER_HEROES = 10;
+
 /** The feeds a channel can subscribe to. */
 export const FEED_TYPES = ['patchNotes', 'balances', 'devDiaries', 'gameVersions'] as const;
 export type FeedType = (typeof FEED_TYPES)[number];
@@ -36,6 +39,8 @@ const subscription = z.object({
   lastDelivered: z.object({ postId: z.string(), at: z.number() }).nullable().default(null),
   /** The last correction of a delivered post edited in this channel (src/feeds/corrections.ts); `error` says why the edit failed, null when it succeeded. */
   lastEdit: z.object({ postId: z.string(), at: z.number(), error: z.string().nullable() }).nullable().default(null),
+  /** Balance posts only: deliver only posts that change one of these heroes (ids, at most {@link MAX_FILTER_HEROES}); absent or empty for every post. */
+  heroes: z.array(z.string()).max(10).optional(),
 });
 export type FeedSubscription = z.output<typeof subscription>;
 
@@ -232,7 +237,7 @@ export class GuildSettingsRepository {
       .selectFrom('guild_settings as g')
       .leftJoin('feed_subscriptions as f', 'f.guild_id', 'g.guild_id')
       .select(['g.leaderboard_platform', 'g.ephemeral_by_default', 'g.version'])
-      .select(['f.feed', 'f.channel_id', 'f.role_id', 'f.since', 'f.publish', 'f.backfill', 'f.broken_code', 'f.broken_reason', 'f.broken_at', 'f.last_post_id', 'f.last_delivered_at', 'f.last_edit_post_id', 'f.last_edit_at', 'f.last_edit_error'])
+      .select(['f.feed', 'f.channel_id', 'f.role_id', 'f.since', 'f.publish', 'f.backfill', 'f.broken_code', 'f.broken_reason', 'f.broken_at', 'f.last_post_id', 'f.last_delivered_at', 'f.last_edit_post_id', 'f.last_edit_at', 'f.last_edit_error', 'f.heroes'])
       .where('g.guild_id', '=', guildId)
       .execute();
     const first = rows[0];
@@ -298,6 +303,7 @@ export function rowOf(guildId: string, feed: FeedType, s: FeedSubscription): Fee
     last_edit_post_id: s.lastEdit?.postId ?? null,
     last_edit_at: s.lastEdit?.at ?? null,
     last_edit_error: s.lastEdit?.error ?? null,
+    heroes: s.heroes?.length ? JSON.stringify(s.heroes) : null,
   };
 }
 
@@ -311,5 +317,17 @@ function subscriptionOf(r: Omit<FeedSubscriptionsTable, 'guild_id' | 'feed'>): F
     broken: r.broken_at === null ? null : { code: r.broken_code, reason: r.broken_reason ?? '', at: Number(r.broken_at) },
     lastDelivered: r.last_post_id === null ? null : { postId: r.last_post_id, at: Number(r.last_delivered_at ?? 0) },
     lastEdit: r.last_edit_post_id === null || r.last_edit_post_id === undefined ? null : { postId: r.last_edit_post_id, at: Number(r.last_edit_at ?? 0), error: r.last_edit_error ?? null },
+    ...heroFilterOf(r.heroes),
   };
+}
+
+/** The hero filter stored in `feed_subscriptions.heroes`: absent for none, or for a value that is not a JSON array of strings. */
+function heroFilterOf(stored: string | null | undefined): { heroes?: string[] } {
+  if (!stored) return {};
+  try {
+    const parsed = z.array(z.string()).safeParse(JSON.parse(stored));
+    return parsed.success && parsed.data.length > 0 ? { heroes: parsed.data.slice(0, MAX_FILTER_HEROES) } : {};
+  } catch {
+    return {};
+  }
 }

@@ -43,6 +43,8 @@ export interface FeedSubscriptionsTable {
   last_edit_post_id: string | null;
   last_edit_at: number | null;
   last_edit_error: string | null;
+  /** Balance posts only: the hero ids a post must change to be delivered, as a JSON array; null for every post. */
+  heroes: string | null;
 }
 
 /** `deliveries`: the delivery ledger; the primary key (feed, post, channel) makes a claim an insert that succeeds once. */
@@ -286,6 +288,11 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.alterTable('feed_subscriptions').addColumn('last_edit_post_id', 'text').execute();
       await db.schema.alterTable('feed_subscriptions').addColumn('last_edit_at', 'bigint').execute();
       await db.schema.alterTable('feed_subscriptions').addColumn('last_edit_error', 'text').execute();
+    },
+  },
+  '0004_feed_hero_filter': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('feed_subscriptions').addColumn('heroes', 'text').execute();
     },
   },
 };

@@ -52,6 +52,24 @@ describe('/config', () => {
     expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries).toMatchObject({ channelId: '505', publish: true });
   });
 
+  it('filters balance posts on heroes, named as members type them; refuses the filter elsewhere, unknown heroes and too many', async () => {
+    const { payload } = await config('feed', { type: 'balances', channel: '507', heroes: 'hulk, Storm ,hulk' });
+    expect(text(payload)).toMatch(/Balance posts: <#507> · only posts changing Hulk, Storm/);
+    const stored = (await env.b.ctx.settings.get(ADMIN.guildId)).feeds.balances!;
+    const heroes = await env.b.ctx.heroes.list();
+    expect(stored.heroes).toEqual(['Hulk', 'Storm'].map((n) => heroes.find((h) => h.name.toLowerCase() === n.toLowerCase())!.id));
+    expect(text((await config('feed', { type: 'patchNotes', channel: '501', heroes: 'hulk' })).payload)).toMatch(/The hero filter works on balance posts only/);
+    expect(text((await config('feed', { type: 'balances', channel: '507', heroes: 'hulk, zzzqqq' })).payload)).toMatch(/No hero is called “zzzqqq”/);
+    const eleven = heroes.slice(0, 11).map((h) => h.name).join(', ');
+    expect(text((await config('feed', { type: 'balances', channel: '507', heroes: eleven })).payload)).toMatch(/at most 10 heroes/);
+    // The refused changes left the filter as it was.
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.balances!.heroes).toEqual(stored.heroes);
+    // Set again without the option: every balance post.
+    await config('feed', { type: 'balances', channel: '507' });
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.balances!.heroes).toBeUndefined();
+    await config('feed-off', { type: 'balances' });
+  });
+
   it('turns a feed off', async () => {
     await config('feed', { type: 'gameVersions', channel: '506' });
     expect(text((await config('feed-off', { type: 'gameVersions' })).payload)).toMatch(/Game versions: Off/);

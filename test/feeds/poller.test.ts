@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RivalsApi } from '../../src/api/client.js';
+import { HeroDirectory } from '../../src/hero-directory.js';
 import { CorrectionEditor, EDIT_WINDOW_MS, MAX_EDIT_ATTEMPTS } from '../../src/feeds/corrections.js';
 import { CORRECTED_FOOTER } from '../../src/feeds/render.js';
 import { CLAIM_LEASE_MS, DeliveryLedger, deliveryNonce, MAX_ATTEMPTS, retryDelayMs, type FeedTransport } from '../../src/feeds/delivery.js';
@@ -88,9 +89,11 @@ class FakeChannels implements FeedTransport {
 
 let r: Replica;
 let api: RivalsApi;
+let heroes: HeroDirectory;
 beforeAll(async () => {
   r = await replica();
   api = clientFor(r);
+  heroes = new HeroDirectory(api);
 });
 afterAll(async () => {
   await api.close();
@@ -120,6 +123,7 @@ function pollerOn(state: State, transport: FeedTransport, options: { leadership?
     feedPosts: state.feedPosts,
     editor: new CorrectionEditor(state.database.db, transport, logger, clock.now),
     leadership: options.leadership ?? SOLE_LEADER,
+    heroes,
     logger,
     intervalSeconds: 600,
     now: clock.now,
@@ -449,6 +453,29 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
     expect(await remaining()).toEqual({ deliveries: ['new-done', 'old-claimed', 'old-retry'], fanOuts: ['new-finished', 'old-pending'] });
     expect(p.lines.some((l) => l.includes('pruned old feed records') && l.includes('"deliveries":2') && l.includes('"fanOuts":1'))).toBe(true);
     expect(channels.attempts.get('c-pending')).toBeGreaterThanOrEqual(1); // the pending fan-out is still being tried
+  });
+
+  it('a balance-post feed with a hero filter gets only the posts that change its heroes; the others get every post', async () => {
+    const all = await heroes.list();
+    const id = (name: string) => all.find((h) => h.name.toLowerCase() === name)!.id;
+    const p = poller();
+    await p.tick();
+    await subscribe('h1', 'balances', 'c-hulk');
+    await subscribe('h2', 'balances', 'c-storm');
+    await subscribe('h3', 'balances', 'c-all');
+    await state.settings.update('h1', (s) => void (s.feeds.balances!.heroes = [id('hulk'), id('groot')]));
+    await state.settings.update('h2', (s) => void (s.feeds.balances!.heroes = [id('storm')]));
+    r.dataset.posts.balances.unshift({ id: 'balance-20990801', title: 'Balance Post: Hulk', date: '2099/08/01', overview: 'Hulk changes.', fullContent: 'Vanguard\n\nHulk\n- Gamma Burst: Damage increased from 70 to 75', imagePath: '/b.jpg' });
+    await p.tick();
+    r.dataset.posts.balances.unshift({ id: 'balance-20990802', title: 'Balance Post: Storm', date: '2099/08/02', overview: 'Storm changes.', fullContent: 'Duelist\n\nStorm\n- Wind Blade: Cooldown reduced from 8s to 6s', imagePath: '/b.jpg' });
+    await p.tick();
+    await p.tick();
+    expect(channels.titles('c-hulk')).toEqual(['Balance Post: Hulk']);
+    expect(channels.titles('c-storm')).toEqual(['Balance Post: Storm']);
+    expect(channels.titles('c-all')).toEqual(['Balance Post: Hulk', 'Balance Post: Storm']);
+    // The fan-outs are finished: a filtered-out channel is not a delivery waiting to be retried.
+    expect(await state.feedState.pending('balances')).toEqual([]);
+    r.dataset.posts.balances.splice(0, 2);
   });
 
   describe('posts corrected in place', () => {

@@ -66,6 +66,7 @@ describe.each(ENGINES)('on %s, with 100,000 stored records', (engine) => {
           last_edit_post_id: null,
           last_edit_at: null,
           last_edit_error: null,
+          heroes: null,
         });
       }
     }
