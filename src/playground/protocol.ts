@@ -60,3 +60,24 @@ export interface NewPost {
   title: string;
   overview: string;
 }
+
+/** A feed of posts the replica can add to and change. */
+export type PostFeed = NewPost['feed'];
+
+/** `GET /api/replica/posts?feed=`: one of a feed's latest posts, as the edit dialog shows it (its current values). */
+export interface EditablePost {
+  id: string;
+  /** Empty when the API has none. */
+  title: string;
+  /** `YYYY-MM-DD` when the API's date reads as one; null when it has none. */
+  date: string | null;
+  overview: string;
+  fullContent: string;
+}
+
+/** `PATCH /api/replica/posts/{feed}/{id}`: the fields of a post to replace (at least one). */
+export interface PostEdit {
+  title?: string;
+  overview?: string;
+  fullContent?: string;
+}

@@ -1,10 +1,11 @@
 /**
  * The playground's HTTP server (Node's own http, loopback only): the page and its bundle, the
  * bootstrap JSON, server-sent events for message changes, the interaction routes, the image proxy
- * and, over the in-process replica, a route that adds a post to a feed.
+ * and, over the in-process replica, routes that list a feed's latest posts, add a post to a feed and
+ * change a post (a correction at the API, which the feed poller then edits into delivered messages).
  *
  * Requests are refused unless their Host is the loopback address being served (against DNS
- * rebinding) and, for POSTs, their body is JSON (a cross-site form cannot post here).
+ * rebinding) and, for POSTs and PATCHes, their body is JSON (a cross-site form cannot post here).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +14,7 @@ import type { Logger } from '../logger.js';
 import type { ImageKind, ImageProxy } from './images.js';
 import type { PlaygroundInteractions } from './interactions.js';
 import type { MessageStore } from './messages.js';
-import type { Bootstrap, NewPost } from './protocol.js';
+import type { Bootstrap, EditablePost, NewPost, PostEdit, PostFeed } from './protocol.js';
 import { avatarSvg } from './avatars.js';
 import type { PageAssets } from './bundle.js';
 
@@ -33,8 +34,17 @@ export interface PlaygroundServerOptions {
   bootstrap: () => Bootstrap;
   /** Adds a post to a feed of the replica and polls; absent over the real API. */
   addPost?: (post: NewPost) => Promise<{ id: string }>;
+  /** A feed's latest posts at the replica, newest first; absent over the real API. */
+  listPosts?: (feed: PostFeed) => Promise<EditablePost[]>;
+  /** Changes a post at the replica and polls; undefined when the feed has no such post. Absent over the real API. */
+  editPost?: (feed: PostFeed, id: string, edit: PostEdit) => Promise<EditablePost | undefined>;
   logger: Logger;
 }
+
+const feed = z.enum(['patchNotes', 'balances', 'devDiaries']);
+/** Longest full text accepted in an edit, characters (the body limit is {@link MAX_BODY_BYTES}). */
+const MAX_FULL_CONTENT = 50_000;
+const REPLICA_ONLY = 'posts can only be listed, added or changed on the in-process replica (run without RIVALS_API_KEY)';
 
 const typedCommand = z.object({
   command: z.string().min(1).max(32),
@@ -46,7 +56,17 @@ const bodies = {
   userCommand: z.object({ memberId: z.string(), channelId: z.string(), name: z.string().max(32), targetId: z.string() }),
   component: z.object({ memberId: z.string(), messageId: z.string(), customId: z.string().max(100), values: z.array(z.string().max(100)).max(25).default([]) }),
   autocomplete: typedCommand.extend({ memberId: z.string(), focused: z.string().max(32) }),
-  post: z.object({ feed: z.enum(['patchNotes', 'balances', 'devDiaries']), title: z.string().trim().min(1).max(200), overview: z.string().trim().max(2000).default('') }),
+  post: z.object({ feed, title: z.string().trim().min(1).max(200), overview: z.string().trim().max(2000).default('') }),
+  // The feed poller ignores a change that leaves a post without a title, or without both an overview
+  // and a full text (a half-written post at the API, src/feeds/corrections.ts), so neither is accepted.
+  postEdit: z
+    .strictObject({
+      title: z.string().trim().min(1, 'the title cannot be empty').max(200).optional(),
+      overview: z.string().trim().max(2000).optional(),
+      fullContent: z.string().trim().max(MAX_FULL_CONTENT).optional(),
+    })
+    .refine((e) => e.title !== undefined || e.overview !== undefined || e.fullContent !== undefined, 'change at least one of title, overview, fullContent')
+    .refine((e) => e.overview !== '' || e.fullContent !== '', 'a post needs an overview or a full text'),
 };
 
 /** A running playground server. */
@@ -124,6 +144,12 @@ export async function startPlaygroundServer(o: PlaygroundServerOptions): Promise
         const image = await o.images.get(url.searchParams.get('src') ?? '', kind as ImageKind);
         return send(res, 200, image.contentType, image.body, image.placeholder ? 'no-store' : 'max-age=3600');
       }
+      if (pathname === '/api/replica/posts') {
+        if (!o.listPosts) throw new HttpError(409, REPLICA_ONLY);
+        const parsed = feed.safeParse(url.searchParams.get('feed'));
+        if (!parsed.success) throw new HttpError(400, `feed: pick one of ${feed.options.join(', ')}`);
+        return json(res, 200, { posts: await o.listPosts(parsed.data) });
+      }
       const avatar = pathname.match(/^\/avatar\/(\d{1,20})\.svg$/);
       if (avatar) return send(res, 200, 'image/svg+xml', avatarSvg(avatar[1]!), 'max-age=3600');
     }
@@ -145,9 +171,23 @@ export async function startPlaygroundServer(o: PlaygroundServerOptions): Promise
         return json(res, 200, { choices: await o.interactions.autocomplete(b.memberId, { command: b.command, subcommand: b.subcommand, options: b.options }, b.focused) });
       }
       if (pathname === '/api/replica/posts') {
-        if (!o.addPost) throw new HttpError(409, 'posts can only be added to the in-process replica (run without RIVALS_API_KEY)');
+        if (!o.addPost) throw new HttpError(409, REPLICA_ONLY);
         const b = await readBody(req, bodies.post);
         return json(res, 201, await o.addPost(b));
+      }
+    }
+    if (req.method === 'PATCH') {
+      // The path is still percent-encoded here, so an encoded "/" in an id never splits a segment.
+      const edit = pathname.match(/^\/api\/replica\/posts\/([^/]+)\/([^/]+)$/);
+      if (edit) {
+        if (!o.editPost) throw new HttpError(409, REPLICA_ONLY);
+        const kind = feed.safeParse(edit[1]);
+        if (!kind.success) throw new HttpError(400, `feed: pick one of ${feed.options.join(', ')}`);
+        const id = decodeSegment(edit[2]!);
+        const b = await readBody(req, bodies.postEdit);
+        const post = await o.editPost(kind.data, id, b);
+        if (!post) throw new HttpError(404, `the ${kind.data} feed has no post ${id}`);
+        return json(res, 200, post);
       }
     }
     throw new HttpError(404, `no route ${req.method} ${pathname}`);
@@ -187,6 +227,15 @@ export async function startPlaygroundServer(o: PlaygroundServerOptions): Promise
       await closed;
     },
   };
+}
+
+/** A path segment decoded, or a 400 when it is not valid percent-encoding. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(400, `bad path segment ${segment}`);
+  }
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string | Buffer, cache = 'no-store'): void {

@@ -3,6 +3,7 @@
  * delivery ledger as the Discord bot, with the playground's channels in place of Discord's.
  */
 import { commands as defaultCommands } from '../../commands/index.js';
+import { ApiError } from '../api/errors.js';
 import type { CommandModule } from '../discord/command.js';
 import { registrationPayload } from '../discord/deploy.js';
 import { Router } from '../discord/router.js';
@@ -24,7 +25,7 @@ import { BOT, CHANNELS, GUILD, MEMBERS, ROLES } from './guild.js';
 import { ImageProxy } from './images.js';
 import { PlaygroundInteractions } from './interactions.js';
 import { MessageStore } from './messages.js';
-import type { NewPost } from './protocol.js';
+import type { EditablePost, NewPost, PostEdit, PostFeed } from './protocol.js';
 import { startPlaygroundServer } from './server.js';
 
 export interface PlaygroundOptions {
@@ -63,6 +64,13 @@ export interface Playground {
 /** The date format of the API's posts, `YYYY/MM/DD` (spec: patch notes). */
 const postDate = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll('-', '/');
 
+/** A post as the replica stores it (the API's field names), leniently, as the edit dialog shows it. */
+function asEditable(raw: Record<string, unknown>): EditablePost {
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  const date = text(raw.date).match(/^(\d{4})[/.-](\d{2})[/.-](\d{2})/);
+  return { id: String(raw.id), title: text(raw.title), date: date ? `${date[1]}-${date[2]}-${date[3]}` : null, overview: text(raw.overview), fullContent: text(raw.fullContent) };
+}
+
 /**
  * Starts the playground and its feed poller.
  * @throws when the port is taken (EADDRINUSE) or the page does not build.
@@ -89,6 +97,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     ledger: new DeliveryLedger(state.database.db, transport, feedLogger),
     feedPosts: state.feedPosts,
     editor: new CorrectionEditor(state.database.db, transport, feedLogger),
+    heroes: base.heroes,
     leadership: SOLE_LEADER,
     logger: feedLogger,
     intervalSeconds: o.feedPollSeconds ?? o.config.feedPollSeconds,
@@ -108,6 +117,38 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
         logger.info({ feed: post.feed, id }, 'post added to the replica; polling now');
         await poller.pollNow();
         return { id };
+      }
+    : undefined;
+  /** A feed's first page, read fresh through the API client from the replica's public endpoint. */
+  const latestPosts = async (feed: PostFeed): Promise<EditablePost[]> => {
+    const page = { page: 1, limit: 10 };
+    const options = { fresh: true };
+    const read = () => (feed === 'patchNotes' ? o.services.api.patchNotes(page, options) : feed === 'balances' ? o.services.api.balances(page, options) : o.services.api.devDiaries(page, options));
+    // The API answers an empty feed's first page with a 404.
+    const entries = await read().then(
+      (r) => r.data.entries,
+      (err: unknown) => {
+        if (err instanceof ApiError && err.kind === 'not_found') return [];
+        throw err;
+      },
+    );
+    return entries.map((p) => ({ id: p.id, title: p.title ?? '', date: p.date, overview: p.overview ?? '', fullContent: p.full_content ?? '' }));
+  };
+  const listPosts = replica ? latestPosts : undefined;
+  const editPost = replica
+    ? async (feed: PostFeed, id: string, edit: PostEdit): Promise<EditablePost | undefined> => {
+        const res = await fetch(`${replica.url}/__replica/posts/${feed}/${encodeURIComponent(id)}`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(edit),
+        });
+        if (res.status === 404) return undefined;
+        if (res.status !== 200) throw new Error(`the replica refused the change: ${res.status} ${await res.text()}`);
+        const changed = asEditable((await res.json()) as Record<string, unknown>);
+        logger.info({ feed, id, fields: Object.keys(edit) }, 'post changed at the replica; polling now');
+        // The poll finds the post's new content and edits every message delivered for it.
+        await poller.pollNow();
+        return changed;
       }
     : undefined;
   const assets = await buildPageAssets();
@@ -130,6 +171,8 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
       replica: replica !== undefined,
     }),
     addPost,
+    listPosts,
+    editPost,
     logger,
   });
   poller.start();

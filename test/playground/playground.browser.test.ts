@@ -265,6 +265,38 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     expect(await messages().filter({ hasText: title }).count()).toBe(1);
   });
 
+  it('edits a post at the API through the dialog, and the delivered message shows the change and "(edited)"', async () => {
+    const title = 'Version 20261121 Patch Notes: playground test';
+    const message = await messageWith(title);
+    expect(await deepText(message)).not.toContain('(edited)');
+
+    await page.locator('#edit-post').click();
+    const dialog = page.locator('#edit-dialog');
+    await dialog.locator('#edit-id option', { hasText: title }).waitFor({ state: 'attached' });
+    // The newest post comes first and its current values fill the fields.
+    expect(await dialog.locator('#edit-id').inputValue()).toBe((await boot.services.api.patchNotes({ page: 1, limit: 10 }, { fresh: true })).data.entries[0]!.id);
+    expect(await dialog.locator('input[name=title]').inputValue()).toBe(title);
+    expect(await dialog.locator('textarea[name=overview]').inputValue()).toBe('Balance changes for Vanguards and a new Domination map.');
+
+    await dialog.locator('#edit-submit').click();
+    await dialog.locator('#edit-error', { hasText: 'Nothing changed' }).waitFor();
+    await dialog.locator('input[name=title]').fill(`${title} (corrected)`);
+    await dialog.locator('textarea[name=overview]').fill('Balance changes for Vanguards and Duelists, and a new Domination map.');
+    await screenshot(page, 'edit-post-dialog');
+    await dialog.locator('#edit-submit').click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await message.getByText('Vanguards and Duelists').waitFor();
+    const text = await deepText(message);
+    expect(text).toContain(`${title} (corrected)`);
+    expect(text).toContain('(edited)');
+    // Corrected in place: still one message for the post, and the channel's other messages are not marked edited.
+    expect(await messages().filter({ hasText: 'Vanguards and Duelists' }).count()).toBe(1);
+    expect(await messages().evaluateAll((ms) => ms.filter((m) => (m as unknown as { edited: boolean }).edited).length)).toBe(1);
+    await message.scrollIntoViewIfNeeded();
+    await screenshot(page, 'feed-post-edited');
+  });
+
   it('draws a chart in its embed: /player rank history, then /compare', async () => {
     const name = (await boot.services.api.player(PLAYER)).data.name;
     await type(`/player query:${PLAYER}`);

@@ -1,9 +1,15 @@
 /** The playground's HTTP surface: the page, its guards, and the event stream. */
 import { request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT, CHANNELS, MEMBERS } from '../../src/playground/guild.js';
-import type { Bootstrap, MessageEvent } from '../../src/playground/protocol.js';
+import { loadConfig } from '../../src/config.js';
+import type { Bootstrap, EditablePost, MessageEvent } from '../../src/playground/protocol.js';
+import { startPlayground } from '../../src/playground/start.js';
 import { bootPlayground } from '../helpers/playground.js';
+import { capturingLogger } from '../helpers/replica.js';
 
 let boot: Awaited<ReturnType<typeof bootPlayground>>;
 let url: string;
@@ -15,6 +21,8 @@ beforeAll(async () => {
 afterAll(() => boot.close());
 
 const post = (path: string, body: unknown, type = 'application/json') => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': type }, body: JSON.stringify(body) });
+const patch = (path: string, body: unknown, base = url) => fetch(`${base}${path}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const latest = async (feed: string) => ((await (await fetch(`${url}/api/replica/posts?feed=${feed}`)).json()) as { posts: EditablePost[] }).posts;
 
 /** A GET with a Host header of our choosing (fetch does not allow setting it). */
 function getWithHost(path: string, host: string): Promise<number> {
@@ -92,5 +100,83 @@ describe('the playground server', () => {
     const diaries = await boot.services.api.devDiaries({ page: 1, limit: 10 }, { fresh: true });
     expect(diaries.data.entries[0]).toMatchObject({ id, title: 'Dev diary: the playground' });
     expect((await post('/api/replica/posts', { feed: 'rumours', title: 'x' })).status).toBe(400);
+  });
+
+  it('lists a feed’s latest posts, newest first, with their current values', async () => {
+    const res = await fetch(`${url}/api/replica/posts?feed=patchNotes`);
+    expect(res.status).toBe(200);
+    const { posts } = (await res.json()) as { posts: EditablePost[] };
+    expect(posts.length).toBeGreaterThan(1);
+    expect(posts.length).toBeLessThanOrEqual(10);
+    const first = (await boot.services.api.patchNotes({ page: 1, limit: 10 }, { fresh: true })).data.entries[0]!;
+    expect(posts[0]).toEqual({ id: first.id, title: first.title, date: first.date, overview: first.overview ?? '', fullContent: first.full_content ?? '' });
+    expect((await fetch(`${url}/api/replica/posts?feed=rumours`)).status).toBe(400);
+    expect(((await (await fetch(`${url}/api/replica/posts`)).json()) as { error: string }).error).toMatch(/^feed: pick one of patchNotes, balances, devDiaries/);
+  });
+
+  it('changes a post at the replica and edits the message the bot delivered for it at once', async () => {
+    const admin = MEMBERS.find((m) => m.admin)!;
+    const channel = CHANNELS.find((c) => c.name === 'patch-notes')!;
+    const subscribed = await post('/api/interactions/command', { memberId: admin.id, channelId: channel.id, command: 'config', subcommand: 'feed', options: { type: 'balances', channel: channel.id } });
+    expect(subscribed.status).toBe(202);
+    await boot.playground.interactions.settle();
+    const added = await post('/api/replica/posts', { feed: 'balances', title: 'Balance post: before', overview: 'Hulk gets more health.' });
+    const { id } = (await added.json()) as { id: string };
+    const delivered = () => boot.playground.messages.list(channel.id).filter((m) => !m.interaction && m.payload?.embeds.some((e) => e.title?.startsWith('Balance post:')));
+    expect(delivered()).toHaveLength(1);
+    expect(delivered()[0]!.editedAt).toBeUndefined();
+
+    const res = await patch(`/api/replica/posts/balances/${encodeURIComponent(id)}`, { title: 'Balance post: after', overview: 'Hulk gets less health.' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id, title: 'Balance post: after', overview: 'Hulk gets less health.', fullContent: 'Hulk gets more health.' });
+    expect((await latest('balances')).find((p) => p.id === id)).toMatchObject({ title: 'Balance post: after', overview: 'Hulk gets less health.' });
+    // Edited in place, not posted again.
+    const [message] = delivered();
+    expect(delivered()).toHaveLength(1);
+    expect(message!.editedAt).toEqual(expect.any(Number));
+    expect(message!.payload!.embeds[0]).toMatchObject({ title: 'Balance post: after', description: 'Hulk gets less health.' });
+  });
+
+  it('explains an edit it refuses (400), and a post the feed does not have (404)', async () => {
+    const [first] = await latest('devDiaries');
+    const path = `/api/replica/posts/devDiaries/${encodeURIComponent(first!.id)}`;
+    const refused = async (body: unknown, at = path) => {
+      const res = await patch(at, body);
+      expect(res.status).toBe(400);
+      return ((await res.json()) as { error: string }).error;
+    };
+    expect(await refused({})).toBe('body: change at least one of title, overview, fullContent');
+    expect(await refused({ title: '   ' })).toBe('title: the title cannot be empty');
+    expect(await refused({ overview: '', fullContent: '' })).toBe('body: a post needs an overview or a full text');
+    expect(await refused({ title: 'x'.repeat(201) })).toMatch(/^title: /);
+    expect(await refused({ date: '2020/01/01' })).toMatch(/date/);
+    expect(await refused({ title: 7 })).toMatch(/^title: /);
+    expect(await refused({ title: 'x' }, `/api/replica/posts/rumours/${first!.id}`)).toMatch(/^feed: /);
+    expect((await fetch(`${url}${path}`, { method: 'PATCH', headers: { 'content-type': 'text/plain' }, body: '{}' })).status).toBe(415);
+    // The refused edits changed nothing.
+    expect((await latest('devDiaries'))[0]).toEqual(first);
+
+    const unknown = await patch('/api/replica/posts/devDiaries/no-such-post', { title: 'x' });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ ok: false, error: 'the devDiaries feed has no post no-such-post' });
+  });
+});
+
+describe('the playground over the real API (no replica)', () => {
+  it('refuses to list, add or change posts with 409', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rivals-playground-'));
+    const playground = await startPlayground({ config: loadConfig({ DATA_DIR: dataDir }), services: { ...boot.services, replica: undefined, mode: 'real' }, logger: capturingLogger().logger, port: 0, feedPollSeconds: 3600 });
+    try {
+      const bootstrap = (await (await fetch(`${playground.url}/api/bootstrap`)).json()) as Bootstrap;
+      expect(bootstrap.replica).toBe(false);
+      const list = await fetch(`${playground.url}/api/replica/posts?feed=patchNotes`);
+      expect(list.status).toBe(409);
+      expect(((await list.json()) as { error: string }).error).toMatch(/in-process replica/);
+      expect((await fetch(`${playground.url}/api/replica/posts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ feed: 'patchNotes', title: 'x' }) })).status).toBe(409);
+      expect((await patch('/api/replica/posts/patchNotes/1', { title: 'x' }, playground.url)).status).toBe(409);
+    } finally {
+      await playground.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -8,15 +8,21 @@ import './component-config.js';
 import '@skyra/discord-components-core';
 import { t } from '../../strings.js';
 import type { Definition, ParsedLine } from '../command-line.js';
-import type { Bootstrap, MessageEvent, NewPost, PlaygroundMessage } from '../protocol.js';
+import type { Bootstrap, EditablePost, MessageEvent, NewPost, PlaygroundMessage, PostEdit } from '../protocol.js';
 import { Composer } from './composer.js';
 import type { MentionNames } from './markdown.js';
 import { avatarOf, renderMessage, type RenderEnv } from './render.js';
 
+/** The fields of a post the edit dialog changes, named as in {@link PostEdit}. */
+const EDITABLE = ['title', 'overview', 'fullContent'] as const;
+
+/** A text as the server compares it: trimmed, with the line breaks a textarea gives (`\n`). */
+const comparable = (text: string) => text.replace(/\r\n?/g, '\n').trim();
+
 const $ = <T extends HTMLElement = HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
 
-async function api<T>(path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function api<T>(path: string, body?: unknown, method = 'POST'): Promise<{ status: number; body: T }> {
+  const res = await fetch(path, body === undefined ? {} : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: res.status, body: (await res.json()) as T };
 }
 
@@ -68,6 +74,7 @@ class App {
     this.#drawSidebar();
     this.#drawMembers();
     this.#setUpPostDialog();
+    this.#setUpEditDialog();
     this.composer = new Composer($('.composer'), {
       data: this.data,
       member: () => this.memberId,
@@ -170,6 +177,7 @@ class App {
       return;
     }
     const m = event.message;
+    const known = this.messages.has(m.id);
     this.messages.set(m.id, m);
     if (m.channelId === this.channelId) {
       const list = $('#messages');
@@ -182,7 +190,8 @@ class App {
         list.append(renderMessage(m, this.#renderEnv));
       }
       if (atBottom) this.#scrollDown();
-    } else if (!m.ephemeral || m.visibleTo === this.memberId) {
+    } else if (!known && (!m.ephemeral || m.visibleTo === this.memberId)) {
+      // A new message marks its channel unread; an edit or an answer replacing "thinking" does not, as in Discord.
       this.unread.add(m.channelId);
       this.#drawSidebar();
     }
@@ -325,6 +334,82 @@ class App {
       form.reset();
       dialog.close();
       this.#toast(t.playgroundPostAdded());
+    });
+  }
+
+  /**
+   * The "Edit a post at the API" dialog: pick a feed and one of its latest posts, change its title,
+   * overview or full text (prefilled with the current values); Save sends only the changed fields,
+   * and the server answers once the feed poller has edited the delivered messages.
+   */
+  #setUpEditDialog(): void {
+    const open = $<HTMLButtonElement>('#edit-post');
+    const dialog = $<HTMLDialogElement>('#edit-dialog');
+    if (!this.data.replica) {
+      open.hidden = true;
+      return;
+    }
+    const form = $<HTMLFormElement>('#edit-form');
+    const feed = $<HTMLSelectElement>('#edit-feed');
+    const id = $<HTMLSelectElement>('#edit-id');
+    const error = $('#edit-error');
+    const submit = $<HTMLButtonElement>('#edit-submit');
+    const field = (name: (typeof EDITABLE)[number]) => form.elements.namedItem(name) as HTMLInputElement | HTMLTextAreaElement;
+    let posts: EditablePost[] = [];
+    let loads = 0;
+    const chosen = () => posts.find((p) => p.id === id.value);
+    const fill = () => {
+      const post = chosen();
+      for (const name of EDITABLE) field(name).value = post?.[name] ?? '';
+      submit.disabled = !post;
+    };
+    const load = async (keep?: string) => {
+      const ticket = ++loads;
+      error.textContent = '';
+      posts = [];
+      id.replaceChildren(new Option(form.dataset.loading, ''));
+      fill();
+      const res = await api<{ posts?: EditablePost[]; error?: string }>(`/api/replica/posts?feed=${encodeURIComponent(feed.value)}`);
+      if (ticket !== loads) return; // another feed was picked meanwhile
+      if (res.status !== 200 || !res.body.posts) {
+        id.replaceChildren();
+        error.textContent = res.body.error ?? t.playgroundPostRefused(res.status);
+        return;
+      }
+      posts = res.body.posts;
+      id.replaceChildren(...(posts.length > 0 ? posts.map((p) => new Option(p.date ? `${p.title || p.id} · ${p.date}` : p.title || p.id, p.id)) : [new Option(form.dataset.empty, '')]));
+      if (keep && posts.some((p) => p.id === keep)) id.value = keep;
+      fill();
+    };
+    open.addEventListener('click', () => {
+      dialog.showModal();
+      void load(id.value);
+    });
+    feed.addEventListener('change', () => void load());
+    id.addEventListener('change', fill);
+    form.addEventListener('input', () => (error.textContent = ''));
+    $('#edit-cancel').addEventListener('click', () => dialog.close());
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const post = chosen();
+      if (!post) return;
+      const edit: PostEdit = {};
+      for (const name of EDITABLE) if (comparable(field(name).value) !== comparable(post[name])) edit[name] = field(name).value;
+      if (Object.keys(edit).length === 0) {
+        error.textContent = form.dataset.unchanged ?? '';
+        return;
+      }
+      submit.disabled = true;
+      const res = await api<EditablePost & { error?: string }>(`/api/replica/posts/${feed.value}/${encodeURIComponent(post.id)}`, edit, 'PATCH');
+      submit.disabled = false;
+      if (res.status !== 200) {
+        error.textContent = res.body.error ?? t.playgroundPostRefused(res.status);
+        return;
+      }
+      error.textContent = '';
+      posts = posts.map((p) => (p.id === post.id ? res.body : p));
+      dialog.close();
+      this.#toast(form.dataset.saved ?? '');
     });
   }
 }

@@ -2,7 +2,8 @@
  * Draws a playground message as Discord does, with the Discord web components: the bot's name and
  * avatar, the "used /command" header, content, embeds (colour bar, author, title, description,
  * inline field grid, thumbnail, image, footer, timestamp), buttons and select menus, the
- * ephemeral "Only you can see this" line, and the "thinking" placeholder of a deferred answer.
+ * ephemeral "Only you can see this" line, the "(edited)" mark of a message the bot edited, and the
+ * "thinking" placeholder of a deferred answer.
  */
 import type { APIEmbed, APIActionRowComponent, APIComponentInMessageActionRow } from 'discord-api-types/v10';
 import type { Bootstrap, PlaygroundMessage } from '../protocol.js';
@@ -120,6 +121,8 @@ export function renderMessage(message: PlaygroundMessage, env: RenderEnv): HTMLE
     bot: true,
     ephemeral: message.ephemeral,
     timestamp: new Date(message.createdAt),
+    // The component draws Discord's small muted "(edited)" after the message's text.
+    edited: message.editedAt !== undefined,
     'data-message-id': message.id,
     class: `state-${message.state}`,
   });
