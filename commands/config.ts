@@ -10,8 +10,10 @@ import { PLATFORMS, type Platform } from '../src/api/endpoints.js';
 import type { CommandContext, CommandModule, Invoker } from '../src/discord/command.js';
 import { encodeCustomId } from '../src/discord/custom-id.js';
 import { UserFacingError } from '../src/errors.js';
+import { canonicalTimeZone, formatClock, parseQuietHours, quietNow, suggestTimeZones, type QuietHours } from '../src/feeds/schedule.js';
 import { heroDisplayName } from '../src/hero-directory.js';
 import { discordTime } from '../src/render/format.js';
+import { escapeText } from '../src/render/limits.js';
 import type { View } from '../src/render/view.js';
 import { FEED_TYPES, MAX_FILTER_HEROES, type FeedType, type GuildSettings } from '../src/store/guild-settings.js';
 import { t } from '../src/strings.js';
@@ -41,7 +43,9 @@ const definition = new SlashCommandBuilder()
       .addRoleOption((o) => o.setName('role').setDescription('Role to ping with each post'))
       .addBooleanOption((o) => o.setName('publish').setDescription('In an announcement channel, publish each post to following servers'))
       .addIntegerOption((o) => o.setName('backfill').setDescription(`Also post the latest N existing posts (0 to ${MAX_BACKFILL})`).setMinValue(0).setMaxValue(MAX_BACKFILL))
-      .addStringOption((o) => o.setName('heroes').setDescription(`Balance posts only: post only those changing these heroes (up to ${MAX_FILTER_HEROES}, comma-separated)`).setMaxLength(300)),
+      .addStringOption((o) => o.setName('heroes').setDescription(`Balance posts only: post only those changing these heroes (up to ${MAX_FILTER_HEROES}, comma-separated)`).setMaxLength(300))
+      .addStringOption((o) => o.setName('quiet').setDescription('Quiet hours, e.g. 22:00-08:00: posts found then wait until they end').setMaxLength(40))
+      .addStringOption((o) => o.setName('timezone').setDescription('Time zone of the quiet hours, e.g. Europe/Paris (default UTC)').setAutocomplete(true).setMaxLength(64)),
   )
   .addSubcommand((s) => s.setName('feed-off').setDescription('Stop posting one kind of post').addStringOption(feedType))
   .addSubcommand((s) =>
@@ -96,8 +100,9 @@ function feedLine(s: GuildSettings, type: FeedType, names: Map<string, string>):
   const role = f.roleId ? ` · pings <@&${f.roleId}>` : '';
   const publish = f.publish ? ' · published' : '';
   const heroes = f.heroes?.length ? ` · ${t.heroFilter(f.heroes.map((id) => names.get(id) ?? id))}` : '';
+  const quiet = f.quiet ? ` · ${t.quietHours(formatClock(f.quiet.start), formatClock(f.quiet.end), f.timeZone ?? 'UTC')}` : '';
   const broken = f.broken ? ' · ⚠️ not posting (see /config status)' : '';
-  return `<#${f.channelId}>${role}${publish}${heroes}${broken}`;
+  return `<#${f.channelId}>${role}${publish}${heroes}${quiet}${broken}`;
 }
 
 /**
@@ -129,7 +134,26 @@ async function showView(s: GuildSettings, ctx: CommandContext): Promise<View> {
   });
 }
 
-function statusView(s: GuildSettings): View {
+/**
+ * The quiet hours and time zone of the `quiet` and `timezone` options: `quiet` "off" (or empty) for none.
+ * @throws {UserFacingError} naming what to type when either cannot be read.
+ */
+function scheduleOf(quietText: unknown, zoneText: unknown): { quiet?: QuietHours; timeZone?: string } {
+  const out: { quiet?: QuietHours; timeZone?: string } = {};
+  if (typeof zoneText === 'string' && zoneText.trim() !== '') {
+    const zone = canonicalTimeZone(zoneText);
+    if (!zone) throw new UserFacingError(t.unknownTimeZone(escapeText(zoneText.trim(), 64)));
+    if (zone !== 'UTC') out.timeZone = zone;
+  }
+  if (typeof quietText === 'string' && quietText.trim() !== '' && !/^(off|none|no)$/i.test(quietText.trim())) {
+    const quiet = parseQuietHours(quietText);
+    if (!quiet) throw new UserFacingError(t.badQuietHours(escapeText(quietText.trim(), 40)));
+    out.quiet = quiet;
+  }
+  return out;
+}
+
+function statusView(s: GuildSettings, now: number): View {
   return privately({
     title: 'Feed status',
     fields: FEED_TYPES.map((type) => {
@@ -137,8 +161,9 @@ function statusView(s: GuildSettings): View {
       if (!f) return { name: FEED_CHOICES[type], value: 'Off' };
       const last = f.lastDelivered ? `Last post ${discordTime(f.lastDelivered.at / 1000)} (${f.lastDelivered.postId})` : 'No post yet since it was set';
       const problem = f.broken ? `\n⚠️ ${f.broken.reason}. ${t.feedFix(f.channelId)}` : '\nNo problem.';
+      const held = f.quiet && quietNow(f.quiet, f.timeZone ?? 'UTC', now).quiet ? `\n${t.quietNow(formatClock(f.quiet.end), f.timeZone ?? 'UTC')}` : '';
       const edit = f.lastEdit ? `\n${f.lastEdit.error ? t.feedEditFailed(f.lastEdit.postId, discordTime(f.lastEdit.at / 1000), f.lastEdit.error) : t.feedEdited(f.lastEdit.postId, discordTime(f.lastEdit.at / 1000))}` : '';
-      return { name: FEED_CHOICES[type], value: `<#${f.channelId}> · ${last}${problem}${edit}` };
+      return { name: FEED_CHOICES[type], value: `<#${f.channelId}> · ${last}${problem}${held}${edit}` };
     }),
   });
 }
@@ -154,8 +179,9 @@ async function setFeed(guildId: string, input: Parameters<CommandModule['execute
   const roleId = input.options.role === undefined ? null : String(input.options.role);
   const backfill = Math.min(MAX_BACKFILL, Math.max(0, Number(input.options.backfill ?? 0)));
   const heroes = await heroFilterOf(type, input.options.heroes, ctx);
+  const schedule = scheduleOf(input.options.quiet, input.options.timezone);
   const settings = await ctx.settings.update(guildId, (s) => {
-    s.feeds[type] = { channelId, roleId, since: ctx.now(), publish, backfill, broken: null, lastDelivered: null, lastEdit: null, ...(heroes ? { heroes } : {}) };
+    s.feeds[type] = { channelId, roleId, since: ctx.now(), publish, backfill, broken: null, lastDelivered: null, lastEdit: null, ...(heroes ? { heroes } : {}), ...schedule };
   });
   return { ...(await showView(settings, ctx)), content: t.feedSet(FEED_CHOICES[type], channelId, backfill) };
 }
@@ -180,7 +206,7 @@ export const config: CommandModule = {
         return showView(await ctx.settings.update(guildId, (s) => void (s.ephemeralByDefault = enabled)), ctx);
       }
       case 'status':
-        return statusView(await ctx.settings.get(guildId));
+        return statusView(await ctx.settings.get(guildId), ctx.now());
       case 'test-post': {
         const type = input.options.type as FeedType;
         if (!ctx.feedTester) return privately({ description: t.testPostOffline() });
@@ -207,6 +233,11 @@ export const config: CommandModule = {
       default:
         return showView(await ctx.settings.get(guildId), ctx);
     }
+  },
+  /** The `timezone` option of `/config feed`: IANA names containing what is typed (a city works), then fuzzy matches. */
+  async autocomplete(input) {
+    if (input.focused.name !== 'timezone') return [];
+    return suggestTimeZones(input.focused.value).map((zone) => ({ name: zone.replaceAll('_', ' '), value: zone }));
   },
   components: {
     /** Confirmed reset: `cfg.reset:<guildId>`; the presser needs Manage Server in that guild. */

@@ -64,6 +64,7 @@ const schema = z.object({
   DATA_DIR: z.string().trim().min(1).default('./data'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   FEED_POLL_SECONDS: z.coerce.number({ error: 'must be a number' }).positive('must be positive').default(600),
+  FEED_CLOCK_FILE: z.string().trim().min(1).optional(),
   PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65_535).default(3000),
   // Discord keeps an interaction's token 15 minutes; the acknowledgement needs 2 s of it.
   INTERACTION_BUDGET_MS: z.coerce.number({ error: 'must be a number' }).int('must be whole milliseconds').min(3_000, 'must be at least 3000').max(900_000, 'must be at most 900000 (15 min)').default(10_000),
@@ -89,6 +90,8 @@ export interface Config {
   dataDir: string;
   /** Seconds between two polls of the patch-note feeds (small values are honoured, for tests). */
   feedPollSeconds: number;
+  /** Tests: a file holding milliseconds added to the feed poller's clock (src/feeds/clock.ts); absent for real time. */
+  feedClockFile?: string;
   logLevel: (typeof LOG_LEVELS)[number];
   port: number;
   /** Total time an interaction may take from its creation to its final answer (src/deadline.ts). */
@@ -137,6 +140,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     cache: { maxEntries: e.CACHE_MAX_ENTRIES, maxBytes: e.CACHE_MAX_BYTES, ttlOverrides: e.CACHE_TTL },
     dataDir: e.DATA_DIR,
     feedPollSeconds: e.FEED_POLL_SECONDS,
+    feedClockFile: e.FEED_CLOCK_FILE,
     logLevel: e.LOG_LEVEL,
     port: e.PORT,
     interactionBudgetMs: e.INTERACTION_BUDGET_MS,

@@ -10,6 +10,7 @@ import { createDiscordClient, discordChannelAccess, DiscordRuntime } from './dis
 import { watchGateway } from './discord/gateway-policy.js';
 import { EXIT_OK, logWritten, ProcessPolicy } from './process-policy.js';
 import { createLogger } from './logger.js';
+import { feedClock } from './feeds/clock.js';
 import { CorrectionEditor } from './feeds/corrections.js';
 import { DeliveryLedger } from './feeds/delivery.js';
 import { discordFeedTransport } from './feeds/discord-transport.js';
@@ -116,18 +117,20 @@ if (!config.discord.token || playgroundAsked) {
       })
     : async () => undefined;
   const leadership = config.redisUrl ? new RedisLeadership(redisClientOf(services.cacheStore)) : SOLE_LEADER;
+  const feedNow = feedClock(config.feedClockFile);
   const poller = new FeedPoller({
     api: services.api,
     db: services.state.database.db,
     feedState: services.state.feedState,
     settings,
-    ledger: new DeliveryLedger(services.state.database.db, transport, feedLogger),
+    ledger: new DeliveryLedger(services.state.database.db, transport, feedLogger, feedNow),
     feedPosts: services.state.feedPosts,
-    editor: new CorrectionEditor(services.state.database.db, transport, feedLogger),
+    editor: new CorrectionEditor(services.state.database.db, transport, feedLogger, feedNow),
     heroes: context.heroes,
     leadership,
     logger: feedLogger,
     intervalSeconds: config.feedPollSeconds,
+    now: feedNow,
   });
   client.once('clientReady', (c) => {
     logger.info({ user: c.user.tag, guilds: c.guilds.cache.size }, 'logged in to Discord');

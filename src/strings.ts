@@ -61,6 +61,12 @@ export const t = {
   heroFilter: (names: string[]) => `only posts changing ${names.join(', ')}`,
   heroFilterBalancesOnly: () => 'The hero filter works on balance posts only: set it with `/config feed type:Balance posts heroes:…`.',
   heroFilterTooMany: (max: number) => `A feed can follow at most ${max} heroes. Leave some out and try again.`,
+  /** `/config show`: a feed's quiet hours. */
+  quietHours: (start: string, end: string, zone: string) => `quiet ${start}–${end} (${zone})`,
+  /** `/config status`: the feed is in its quiet hours now. */
+  quietNow: (end: string, zone: string) => `🌙 Quiet hours now: new posts wait until ${end} (${zone}).`,
+  badQuietHours: (typed: string) => `“${typed}” is not a time window. Write quiet hours as start-end in 24-hour time, e.g. \`22:00-08:00\`, or \`off\`.`,
+  unknownTimeZone: (typed: string) => `“${typed}” is not a time zone. Pick one from the list as you type (a city works: Paris, New York), or use UTC.`,
   /** `/config status`: the last correction of a delivered post was edited into its message. */
   feedEdited: (postId: string, when: string) => `✏️ Last correction: post ${postId}, edited in place ${when}.`,
   /** `/config status`: the last correction could not be edited into its message (deleted, …); it is not retried. */

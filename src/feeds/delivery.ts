@@ -114,6 +114,12 @@ export class DeliveryLedger {
     return row && { state: row.state, attempts: Number(row.attempts), at: Number(row.at), messageId: row.message_id };
   }
 
+  /** The channels whose delivery of the post is settled (`done` or `failed`): one query on the primary key's prefix, so a fan-out resumed poll after poll skips them. */
+  async settledChannels(feed: string, postId: string): Promise<Set<string>> {
+    const rows = await this.db.selectFrom('deliveries').select('channel_id').where('feed', '=', feed).where('post_id', '=', postId).where('state', 'in', ['done', 'failed']).execute();
+    return new Set(rows.map((r) => r.channel_id));
+  }
+
   /**
    * Delivers `payload` once: skipped when already done (or given up) or while backing off after a
    * temporary failure ({@link retryDelayMs}); otherwise claimed, sent with the

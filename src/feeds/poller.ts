@@ -26,6 +26,7 @@ import { FEED_TYPES, type FeedSubscription, type FeedType, type GuildSettingsRep
 import { PRUNE_INTERVAL_MS, pruneState, RETENTION_MS } from '../store/retention.js';
 import { contentHash, EDIT_CONCURRENCY, isCredibleCorrection, type CorrectionEditor } from './corrections.js';
 import type { DeliveryLedger } from './delivery.js';
+import { quietNow } from './schedule.js';
 import type { Leadership } from './leadership.js';
 import { feedPostView, type FeedPost } from './render.js';
 
@@ -100,6 +101,10 @@ export class FeedPoller {
   readonly #o: FeedPollerOptions;
   readonly #now: () => number;
   #timer: NodeJS.Timeout | undefined;
+  /** A poll at the end of the earliest quiet hours holding a post, when that comes before the next regular poll. */
+  #wakeTimer: NodeJS.Timeout | undefined;
+  /** During a poll: ms until the earliest quiet hours holding a post end. */
+  #wakeIn = Number.POSITIVE_INFINITY;
   #running: Promise<void> | undefined;
   #stopped = false;
   #prunedAt = Number.NEGATIVE_INFINITY;
@@ -136,12 +141,14 @@ export class FeedPoller {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
+    clearTimeout(this.#wakeTimer);
     await this.#running;
   }
 
   /** One poll of every feed, if this process leads, then the hourly pruning. */
   async tick(): Promise<void> {
     if (!(await this.#o.leadership.isLeader())) return;
+    this.#wakeIn = Number.POSITIVE_INFINITY;
     for (const type of FEED_TYPES) {
       try {
         await this.#pollFeed(type);
@@ -149,7 +156,25 @@ export class FeedPoller {
         this.#o.logger.warn({ err, feed: type }, 'could not poll a feed');
       }
     }
+    this.#scheduleWake();
     await this.prune();
+  }
+
+  /** Polls again when the earliest quiet hours holding a post end, if that is before the next regular poll (1 s after, so the window has ended). */
+  #scheduleWake(): void {
+    clearTimeout(this.#wakeTimer);
+    if (this.#stopped || !Number.isFinite(this.#wakeIn) || this.#wakeIn >= this.#o.intervalSeconds * 1000) return;
+    this.#wakeTimer = setTimeout(() => void this.#serially(), this.#wakeIn + 1_000);
+    this.#wakeTimer.unref();
+  }
+
+  /** Whether the subscription holds its posts now (quiet hours); notes when the hold ends, for {@link #scheduleWake}. */
+  #held(sub: FeedSubscription): boolean {
+    if (!sub.quiet) return false;
+    const q = quietNow(sub.quiet, sub.timeZone ?? 'UTC', this.#now());
+    if (!q.quiet) return false;
+    this.#wakeIn = Math.min(this.#wakeIn, q.endsInMs);
+    return true;
   }
 
   /** Prunes old settled deliveries and finished fan-outs, at most once per {@link PRUNE_INTERVAL_MS} unless `force`. */
@@ -245,7 +270,9 @@ export class FeedPoller {
 
   /** Delivers one post to every channel subscribed before it was found. @returns whether every delivery is settled (sent, skipped or broken). */
   async #fanOut(type: FeedType, post: FeedPost, foundAt: number, all: GuildSubscription[], revision: number): Promise<boolean> {
-    const subs = all.filter((s) => s.sub.since <= foundAt && passesFilter(type, s.sub, post));
+    // A fan-out resumed poll after poll (a retry, quiet hours) skips the channels already settled.
+    const settledAlready = await this.#o.ledger.settledChannels(type, post.id);
+    const subs = all.filter((s) => s.sub.since <= foundAt && passesFilter(type, s.sub, post) && !settledAlready.has(s.sub.channelId));
     const queue = new PQueue({ concurrency: FAN_OUT_CONCURRENCY });
     let settled = true;
     // Every delivery is waited for, even after one failed (the store went away): a poll that has
@@ -253,6 +280,11 @@ export class FeedPoller {
     const results = await Promise.allSettled(
       subs.map(({ guildId, sub }) =>
         queue.add(async () => {
+          // Quiet hours: held in the pending fan-out (in the database), delivered by the first poll after the window, in the order found.
+          if (this.#held(sub)) {
+            settled = false;
+            return;
+          }
           const outcome = await this.#deliver(type, post, guildId, sub, revision);
           if (outcome === 'retry') settled = false;
         }),

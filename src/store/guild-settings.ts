@@ -41,6 +41,10 @@ const subscription = z.object({
   lastEdit: z.object({ postId: z.string(), at: z.number(), error: z.string().nullable() }).nullable().default(null),
   /** Balance posts only: deliver only posts that change one of these heroes (ids, at most {@link MAX_FILTER_HEROES}); absent or empty for every post. */
   heroes: z.array(z.string()).max(10).optional(),
+  /** Quiet hours (src/feeds/schedule.ts): minutes since local midnight; posts found inside are held and delivered when the window ends. */
+  quiet: z.object({ start: z.number().int().min(0).max(1439), end: z.number().int().min(0).max(1439) }).optional(),
+  /** IANA time zone of the quiet hours; absent for UTC. */
+  timeZone: z.string().optional(),
 });
 export type FeedSubscription = z.output<typeof subscription>;
 
@@ -237,7 +241,7 @@ export class GuildSettingsRepository {
       .selectFrom('guild_settings as g')
       .leftJoin('feed_subscriptions as f', 'f.guild_id', 'g.guild_id')
       .select(['g.leaderboard_platform', 'g.ephemeral_by_default', 'g.version'])
-      .select(['f.feed', 'f.channel_id', 'f.role_id', 'f.since', 'f.publish', 'f.backfill', 'f.broken_code', 'f.broken_reason', 'f.broken_at', 'f.last_post_id', 'f.last_delivered_at', 'f.last_edit_post_id', 'f.last_edit_at', 'f.last_edit_error', 'f.heroes'])
+      .select(['f.feed', 'f.channel_id', 'f.role_id', 'f.since', 'f.publish', 'f.backfill', 'f.broken_code', 'f.broken_reason', 'f.broken_at', 'f.last_post_id', 'f.last_delivered_at', 'f.last_edit_post_id', 'f.last_edit_at', 'f.last_edit_error', 'f.heroes', 'f.quiet_start', 'f.quiet_end', 'f.time_zone'])
       .where('g.guild_id', '=', guildId)
       .execute();
     const first = rows[0];
@@ -304,6 +308,9 @@ export function rowOf(guildId: string, feed: FeedType, s: FeedSubscription): Fee
     last_edit_at: s.lastEdit?.at ?? null,
     last_edit_error: s.lastEdit?.error ?? null,
     heroes: s.heroes?.length ? JSON.stringify(s.heroes) : null,
+    quiet_start: s.quiet?.start ?? null,
+    quiet_end: s.quiet?.end ?? null,
+    time_zone: s.timeZone ?? null,
   };
 }
 
@@ -318,6 +325,8 @@ function subscriptionOf(r: Omit<FeedSubscriptionsTable, 'guild_id' | 'feed'>): F
     lastDelivered: r.last_post_id === null ? null : { postId: r.last_post_id, at: Number(r.last_delivered_at ?? 0) },
     lastEdit: r.last_edit_post_id === null || r.last_edit_post_id === undefined ? null : { postId: r.last_edit_post_id, at: Number(r.last_edit_at ?? 0), error: r.last_edit_error ?? null },
     ...heroFilterOf(r.heroes),
+    ...(typeof r.quiet_start === 'number' && typeof r.quiet_end === 'number' ? { quiet: { start: Number(r.quiet_start), end: Number(r.quiet_end) } } : {}),
+    ...(r.time_zone ? { timeZone: r.time_zone } : {}),
   };
 }
 

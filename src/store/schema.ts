@@ -45,6 +45,11 @@ export interface FeedSubscriptionsTable {
   last_edit_error: string | null;
   /** Balance posts only: the hero ids a post must change to be delivered, as a JSON array; null for every post. */
   heroes: string | null;
+  /** Quiet hours, minutes since local midnight (both set, or both null): posts found then are held until the end. */
+  quiet_start: number | null;
+  quiet_end: number | null;
+  /** IANA time zone of the quiet hours; null for UTC. */
+  time_zone: string | null;
 }
 
 /** `deliveries`: the delivery ledger; the primary key (feed, post, channel) makes a claim an insert that succeeds once. */
@@ -293,6 +298,13 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_feed_hero_filter': {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('feed_subscriptions').addColumn('heroes', 'text').execute();
+    },
+  },
+  '0005_feed_quiet_hours': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('feed_subscriptions').addColumn('quiet_start', 'integer').execute();
+      await db.schema.alterTable('feed_subscriptions').addColumn('quiet_end', 'integer').execute();
+      await db.schema.alterTable('feed_subscriptions').addColumn('time_zone', 'text').execute();
     },
   },
 };

@@ -70,6 +70,37 @@ describe('/config', () => {
     await config('feed-off', { type: 'balances' });
   });
 
+  it('quiet hours in a time zone: stored, shown, reported by status while they last; bad windows and zones are named', async () => {
+    const { payload } = await config('feed', { type: 'devDiaries', channel: '508', quiet: '22:00-08:00', timezone: 'europe/paris' });
+    expect(text(payload)).toMatch(/Dev diaries: <#508> · quiet 22:00–08:00 \(Europe\/Paris\)/);
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries).toMatchObject({ quiet: { start: 1320, end: 480 }, timeZone: 'Europe/Paris' });
+    // 23:30 in Paris in November is 22:30 UTC.
+    const realNow = env.b.ctx.now;
+    env.b.ctx.now = () => Date.parse('2026-11-22T22:30:00Z');
+    try {
+      expect(text((await config('status')).payload)).toMatch(/🌙 Quiet hours now: new posts wait until 08:00 \(Europe\/Paris\)\./);
+      env.b.ctx.now = () => Date.parse('2026-11-22T12:00:00Z');
+      expect(text((await config('status')).payload)).not.toMatch(/Quiet hours now/);
+    } finally {
+      env.b.ctx.now = realNow;
+    }
+    expect(text((await config('feed', { type: 'devDiaries', channel: '508', quiet: 'late' })).payload)).toMatch(/“late” is not a time window\. Write quiet hours as start-end in 24-hour time/);
+    expect(text((await config('feed', { type: 'devDiaries', channel: '508', quiet: '22:00-08:00', timezone: 'Mars/Olympus' })).payload)).toMatch(/“Mars\/Olympus” is not a time zone/);
+    // UTC is the default and is not stored; "off" clears the window.
+    await config('feed', { type: 'devDiaries', channel: '508', quiet: '1:00-6:00', timezone: 'UTC' });
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries).toMatchObject({ quiet: { start: 60, end: 360 } });
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries!.timeZone).toBeUndefined();
+    await config('feed', { type: 'devDiaries', channel: '508', quiet: 'off' });
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries!.quiet).toBeUndefined();
+    await config('feed-off', { type: 'devDiaries' });
+  });
+
+  it('autocompletes time zones from a city', async () => {
+    const choices = await env.b.router.autocomplete('config', { subcommand: 'feed', focused: { name: 'timezone', value: 'new york' }, options: {}, user: ADMIN }, env.b.ctx);
+    expect(choices).toContainEqual({ name: 'America/New York', value: 'America/New_York' });
+    expect(choices.length).toBeLessThanOrEqual(25);
+  });
+
   it('turns a feed off', async () => {
     await config('feed', { type: 'gameVersions', channel: '506' });
     expect(text((await config('feed-off', { type: 'gameVersions' })).payload)).toMatch(/Game versions: Off/);

@@ -19,7 +19,7 @@ import { UnknownHeroError } from '../../src/errors.js';
 import type { MessagePayload } from '../../src/render/view.js';
 import { toMessagePayload } from '../../src/render/view.js';
 import { t } from '../../src/strings.js';
-import { useReplicaBot } from '../helpers/bot.js';
+import { ADMIN, useReplicaBot } from '../helpers/bot.js';
 import { asRead, markup, plainRuns } from '../helpers/markdown-oracle.js';
 
 // Two answers are compared: a request timing out under load in one of them only must not tell them apart.
@@ -82,6 +82,9 @@ const CASES: Case[] = [
   heroCase('/hero name', 'hero', 'name'),
   heroCase('/leaderboard hero', 'leaderboard', 'hero'),
   heroCase('/achievements hero', 'achievements', 'hero'),
+  { label: '/config feed quiet', run: (x) => env.b.run('config', { type: 'patchNotes', channel: '501', quiet: x }, 'feed', ADMIN), echo: (x) => x.trim(), benignEcho: (x) => twin(x.trim()) },
+  { label: '/config feed timezone', run: (x) => env.b.run('config', { type: 'patchNotes', channel: '501', timezone: x }, 'feed', ADMIN), echo: (x) => x.trim(), benignEcho: (x) => twin(x.trim()) },
+  { label: '/config feed heroes', run: (x) => env.b.run('config', { type: 'balances', channel: '501', heroes: x }, 'feed', ADMIN) },
   { label: 'a patch note picked (its select value)', run: (x) => env.b.press('pn.o:patch-notes:1', [x]) },
   {
     label: 'a recent match picked (its select value)',

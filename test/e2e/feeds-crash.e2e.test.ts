@@ -6,6 +6,9 @@
  * post once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLAIM_LEASE_MS } from '../../src/feeds/delivery.js';
 import type { Replica } from '../../src/replica/server.js';
@@ -203,6 +206,60 @@ describe('feed delivery under failure', () => {
       expect(second.output()).not.toMatch(/"level":50/);
     } finally {
       where.cleanup();
+    }
+  }, 90_000);
+
+  it.each(ENGINES)('%s: a post found in quiet hours is held across a SIGKILL and delivered once when the window ends, not before', async (engine) => {
+    const where = await newStateLocation(engine);
+    const clockDir = mkdtempSync(join(tmpdir(), 'rivals-clock-'));
+    const clockFile = join(clockDir, 'offset');
+    // The bot's feed clock reads this file (FEED_CLOCK_FILE): real time plus the offset written.
+    const setClock = (iso: string) => writeFileSync(clockFile, String(Date.parse(iso) - Date.now()));
+    try {
+      const channels = channelIds(engine === 'sqlite' ? '9640000000000000' : '9641000000000000', 3);
+      const postId = engine === 'sqlite' ? '20990901' : '20990903';
+      await subscribeAll(where, channels);
+      // The first two channels are quiet 22:00–08:00 in Paris (21:00–07:00 UTC in March); the third is not.
+      const state = await openAt(where);
+      try {
+        for (const i of [0, 1]) {
+          await state.settings.update(`95${String(i).padStart(16, '0')}`, (s) => {
+            s.feeds.patchNotes!.quiet = { start: 22 * 60, end: 8 * 60 };
+            s.feeds.patchNotes!.timeZone = 'Europe/Paris';
+          });
+        }
+      } finally {
+        await state.close();
+      }
+      setClock('2099-03-10T20:00:00Z');
+      const env = { ...stateEnv(where), FEED_CLOCK_FILE: clockFile };
+      const first = startBot(env);
+      await until(() => first.output().includes(`"engine":"${engine}"`) && /"feed":"gameVersions".*feed initialised/.test(first.output()), 'the first poll');
+      setClock('2099-03-10T22:30:00Z');
+      await new Promise((resolve) => setTimeout(resolve, 400)); // the clock file is read again
+      addPost(postId);
+      await until(() => discord.channelMessages.get(channels[2]!)?.length === 1, 'the delivery to the channel without quiet hours');
+      await new Promise((resolve) => setTimeout(resolve, 2_500)); // two more polls, still quiet
+      expect(posts(channels[0]!) + posts(channels[1]!)).toBe(0);
+      first.proc.kill('SIGKILL');
+      await new Promise((resolve) => first.proc.once('exit', resolve));
+
+      // Restarted still inside the window: nothing yet.
+      setClock('2099-03-11T06:59:00Z');
+      const second = startBot(env);
+      await until(() => second.output().includes('logged in to Discord'), 'the restart');
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(posts(channels[0]!) + posts(channels[1]!)).toBe(0);
+      // The window ends (08:00 in Paris): the held post arrives, once, in each quiet channel.
+      setClock('2099-03-11T07:00:30Z');
+      await until(() => channels.every((c) => discord.channelMessages.get(c)?.length === 1), 'the held post at the end of the quiet hours');
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      for (const c of channels) expect(posts(c), c).toBe(1);
+      for (const c of channels) expect((discord.channelMessages.get(c)![0]!.embeds as { title: string }[])[0]!.title).toBe(`Version ${postId}`);
+      expect(second.output()).not.toMatch(/"level":50/);
+    } finally {
+      where.cleanup();
+      rmSync(clockDir, { recursive: true, force: true });
     }
   }, 90_000);
 

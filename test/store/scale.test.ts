@@ -28,7 +28,7 @@ const channelOf = (i: number, feed: FeedType) => `${feed}-${i}`;
 async function insertBatched<T extends 'account_links' | 'guild_settings' | 'feed_subscriptions' | 'deliveries'>(
   db: Db,
   table: T,
-  rows: (T extends 'account_links' ? AccountLinksTable : T extends 'guild_settings' ? GuildSettingsTable : T extends 'feed_subscriptions' ? FeedSubscriptionsTable : Insertable<DeliveriesTable>)[],
+  rows: (T extends 'account_links' ? AccountLinksTable : T extends 'guild_settings' ? GuildSettingsTable : T extends 'feed_subscriptions' ? Insertable<FeedSubscriptionsTable> : Insertable<DeliveriesTable>)[],
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     for (let i = 0; i < rows.length; i += BATCH) await trx.insertInto(table).values(rows.slice(i, i + BATCH) as never).execute();
@@ -45,7 +45,7 @@ describe.each(ENGINES)('on %s, with 100,000 stored records', (engine) => {
     for (let i = 0; i < LINKS; i++) links.push({ user_id: `u${Math.floor(i / 5)}`, uid: String(1_000_000_000 + i), name: `player${i}`, linked_at: i, is_default: i % 5 === 0 ? 1 : 0 });
     await insertBatched(db, 'account_links', links);
     const guilds: GuildSettingsTable[] = [];
-    const subs: FeedSubscriptionsTable[] = [];
+    const subs: Insertable<FeedSubscriptionsTable>[] = [];
     for (let i = 0; i < GUILDS; i++) {
       guilds.push({ guild_id: guildId(i), leaderboard_platform: (['pc', 'ps', 'xbox'] as const)[i % 3]!, ephemeral_by_default: i % 2, version: 1, updated_at: i });
       for (const feed of FEED_TYPES) {
