@@ -10,7 +10,8 @@ import { PLATFORMS, type Platform } from '../src/api/endpoints.js';
 import type { CommandContext, CommandModule, Invoker } from '../src/discord/command.js';
 import { encodeCustomId } from '../src/discord/custom-id.js';
 import { UserFacingError } from '../src/errors.js';
-import { canonicalTimeZone, formatClock, parseQuietHours, quietNow, suggestTimeZones, type QuietHours } from '../src/feeds/schedule.js';
+import { DIGEST_EVERY, digestPeriod, type DigestSchedule } from '../src/feeds/digest.js';
+import { canonicalTimeZone, formatClock, parseClock, parseQuietHours, quietNow, suggestTimeZones, type QuietHours } from '../src/feeds/schedule.js';
 import { heroDisplayName } from '../src/hero-directory.js';
 import { discordTime } from '../src/render/format.js';
 import { escapeText } from '../src/render/limits.js';
@@ -22,6 +23,8 @@ import { t } from '../src/strings.js';
 const FEED_CHOICES: Record<FeedType, string> = { patchNotes: 'Patch notes', balances: 'Balance posts', devDiaries: 'Dev diaries', gameVersions: 'Game versions' };
 const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', xbox: 'Xbox' };
 const COLOUR = 0x5865f2;
+/** Local time of a digest when the admin gives none: 09:00. */
+const DEFAULT_DIGEST_AT = 9 * 60;
 /** Most posts an admin may ask to be sent again when setting a channel. */
 export const MAX_BACKFILL = 10;
 
@@ -45,7 +48,14 @@ const definition = new SlashCommandBuilder()
       .addIntegerOption((o) => o.setName('backfill').setDescription(`Also post the latest N existing posts (0 to ${MAX_BACKFILL})`).setMinValue(0).setMaxValue(MAX_BACKFILL))
       .addStringOption((o) => o.setName('heroes').setDescription(`Balance posts only: post only those changing these heroes (up to ${MAX_FILTER_HEROES}, comma-separated)`).setMaxLength(300))
       .addStringOption((o) => o.setName('quiet').setDescription('Quiet hours, e.g. 22:00-08:00: posts found then wait until they end').setMaxLength(40))
-      .addStringOption((o) => o.setName('timezone').setDescription('Time zone of the quiet hours, e.g. Europe/Paris (default UTC)').setAutocomplete(true).setMaxLength(64)),
+      .addStringOption((o) => o.setName('timezone').setDescription('Time zone of the quiet hours and the digest, e.g. Europe/Paris (default UTC)').setAutocomplete(true).setMaxLength(64))
+      .addStringOption((o) =>
+        o
+          .setName('digest')
+          .setDescription('One message a day or a week listing every post, instead of one per post')
+          .addChoices({ name: 'Off: one message per post', value: 'off' }, { name: 'Daily', value: 'daily' }, { name: 'Weekly (Mondays)', value: 'weekly' }),
+      )
+      .addStringOption((o) => o.setName('at').setDescription(`Time of the digest, e.g. 18:00 (default ${formatClock(DEFAULT_DIGEST_AT)})`).setMaxLength(10)),
   )
   .addSubcommand((s) => s.setName('feed-off').setDescription('Stop posting one kind of post').addStringOption(feedType))
   .addSubcommand((s) =>
@@ -101,8 +111,9 @@ function feedLine(s: GuildSettings, type: FeedType, names: Map<string, string>):
   const publish = f.publish ? ' · published' : '';
   const heroes = f.heroes?.length ? ` · ${t.heroFilter(f.heroes.map((id) => names.get(id) ?? id))}` : '';
   const quiet = f.quiet ? ` · ${t.quietHours(formatClock(f.quiet.start), formatClock(f.quiet.end), f.timeZone ?? 'UTC')}` : '';
+  const digest = f.digest ? ` · ${t.digestSchedule(f.digest.every, formatClock(f.digest.at), f.timeZone ?? 'UTC')}` : '';
   const broken = f.broken ? ' · ⚠️ not posting (see /config status)' : '';
-  return `<#${f.channelId}>${role}${publish}${heroes}${quiet}${broken}`;
+  return `<#${f.channelId}>${role}${publish}${heroes}${quiet}${digest}${broken}`;
 }
 
 /**
@@ -138,8 +149,8 @@ async function showView(s: GuildSettings, ctx: CommandContext): Promise<View> {
  * The quiet hours and time zone of the `quiet` and `timezone` options: `quiet` "off" (or empty) for none.
  * @throws {UserFacingError} naming what to type when either cannot be read.
  */
-function scheduleOf(quietText: unknown, zoneText: unknown): { quiet?: QuietHours; timeZone?: string } {
-  const out: { quiet?: QuietHours; timeZone?: string } = {};
+function scheduleOf(quietText: unknown, zoneText: unknown, digestText: unknown, atText: unknown, now: number): { quiet?: QuietHours; timeZone?: string; digest?: DigestSchedule; digestPeriod?: string } {
+  const out: { quiet?: QuietHours; timeZone?: string; digest?: DigestSchedule; digestPeriod?: string } = {};
   if (typeof zoneText === 'string' && zoneText.trim() !== '') {
     const zone = canonicalTimeZone(zoneText);
     if (!zone) throw new UserFacingError(t.unknownTimeZone(escapeText(zoneText.trim(), 64)));
@@ -149,6 +160,16 @@ function scheduleOf(quietText: unknown, zoneText: unknown): { quiet?: QuietHours
     const quiet = parseQuietHours(quietText);
     if (!quiet) throw new UserFacingError(t.badQuietHours(escapeText(quietText.trim(), 40)));
     out.quiet = quiet;
+  }
+  const every = DIGEST_EVERY.find((d) => d === digestText);
+  const atTyped = typeof atText === 'string' && atText.trim() !== '' ? atText.trim() : undefined;
+  if (atTyped !== undefined && !every) throw new UserFacingError(t.digestAtWithoutDigest());
+  if (every) {
+    const at = atTyped === undefined ? DEFAULT_DIGEST_AT : parseClock(atTyped);
+    if (at === null) throw new UserFacingError(t.badDigestTime(escapeText(atTyped!, 10)));
+    out.digest = { every, at };
+    // The first digest comes at the next due moment, with the posts found from now.
+    out.digestPeriod = digestPeriod(out.digest, out.timeZone ?? 'UTC', now);
   }
   return out;
 }
@@ -179,7 +200,7 @@ async function setFeed(guildId: string, input: Parameters<CommandModule['execute
   const roleId = input.options.role === undefined ? null : String(input.options.role);
   const backfill = Math.min(MAX_BACKFILL, Math.max(0, Number(input.options.backfill ?? 0)));
   const heroes = await heroFilterOf(type, input.options.heroes, ctx);
-  const schedule = scheduleOf(input.options.quiet, input.options.timezone);
+  const schedule = scheduleOf(input.options.quiet, input.options.timezone, input.options.digest, input.options.at, ctx.now());
   const settings = await ctx.settings.update(guildId, (s) => {
     s.feeds[type] = { channelId, roleId, since: ctx.now(), publish, backfill, broken: null, lastDelivered: null, lastEdit: null, ...(heroes ? { heroes } : {}), ...schedule };
   });

@@ -157,8 +157,8 @@ export const patchNotes: CommandModule = {
     'pn.l': async (input, ctx) => postListView(typeOf(input.args[0]), input.args.at(-1) === 'b' ? Number(input.args[1]) : pageFromArgs(input.args), ctx),
     /** Pick one: `pn.o:<type>:<listPage>`, the post id (or version) as the value. */
     'pn.o': async (input, ctx) => postView(typeOf(input.args[0]), input.values[0] ?? '', Number(input.args[1]) || 1, 1, ctx),
-    /** The read button of a feed post: `feed.read:<type>:<id>`; the full text privately, for whoever presses. */
-    'feed.read': async (input, ctx) => ({ ...(await postView(typeOf(input.args[0]), input.args[1] ?? '', 1, 1, ctx)), ephemeral: true }),
+    /** The read button of a feed post, `feed.read:<type>:<id>`, or a digest's menu, `feed.read:<type>` with the post id as the value: the full text privately, for whoever presses. */
+    'feed.read': async (input, ctx) => ({ ...(await postView(typeOf(input.args[0]), input.args[1] ?? input.values[0] ?? '', 1, 1, ctx)), ephemeral: true }),
     /** Reading paginator: `pn.r:<type>:<listPage>:<id>:<page>:<kind>`. */
     'pn.r': async (input, ctx) => postView(typeOf(input.args[0]), input.args[2] ?? '', Number(input.args[1]) || 1, pageFromArgs(input.args), ctx),
   },

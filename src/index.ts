@@ -125,6 +125,7 @@ if (!config.discord.token || playgroundAsked) {
     settings,
     ledger: new DeliveryLedger(services.state.database.db, transport, feedLogger, feedNow),
     feedPosts: services.state.feedPosts,
+    digests: services.state.feedDigests,
     editor: new CorrectionEditor(services.state.database.db, transport, feedLogger, feedNow),
     heroes: context.heroes,
     leadership,

@@ -63,6 +63,10 @@ export const t = {
   heroFilterTooMany: (max: number) => `A feed can follow at most ${max} heroes. Leave some out and try again.`,
   /** `/config show`: a feed's quiet hours. */
   quietHours: (start: string, end: string, zone: string) => `quiet ${start}–${end} (${zone})`,
+  /** `/config show`: a feed's digest. */
+  digestSchedule: (every: 'daily' | 'weekly', at: string, zone: string) => `digest ${every === 'daily' ? 'every day' : 'every Monday'} at ${at} (${zone})`,
+  badDigestTime: (typed: string) => `“${typed}” is not a time of day. Write the digest time in 24-hour time, e.g. \`18:00\`.`,
+  digestAtWithoutDigest: () => 'A digest time needs a digest: add `digest:Daily` or `digest:Weekly`.',
   /** `/config status`: the feed is in its quiet hours now. */
   quietNow: (end: string, zone: string) => `🌙 Quiet hours now: new posts wait until ${end} (${zone}).`,
   badQuietHours: (typed: string) => `“${typed}” is not a time window. Write quiet hours as start-end in 24-hour time, e.g. \`22:00-08:00\`, or \`off\`.`,

@@ -20,13 +20,15 @@ import type { HeroDirectory } from '../hero-directory.js';
 import type { Logger } from '../logger.js';
 import { toMessagePayload } from '../render/view.js';
 import type { Db } from '../store/database.js';
+import type { FeedDigestsRepository } from '../store/feed-digests.js';
 import type { FeedPostsRepository } from '../store/feed-posts.js';
 import type { FeedStateRepository } from '../store/feed-state.js';
 import { FEED_TYPES, type FeedSubscription, type FeedType, type GuildSettingsRepository, type GuildSubscription } from '../store/guild-settings.js';
 import { PRUNE_INTERVAL_MS, pruneState, RETENTION_MS } from '../store/retention.js';
 import { contentHash, EDIT_CONCURRENCY, isCredibleCorrection, type CorrectionEditor } from './corrections.js';
 import type { DeliveryLedger } from './delivery.js';
-import { quietNow } from './schedule.js';
+import { digestPeriod, digestPostId, digestView } from './digest.js';
+import { localTime, quietNow } from './schedule.js';
 import type { Leadership } from './leadership.js';
 import { feedPostView, type FeedPost } from './render.js';
 
@@ -85,6 +87,8 @@ export interface FeedPollerOptions {
   feedPosts: FeedPostsRepository;
   /** Edits the delivered messages of corrected posts. */
   editor: CorrectionEditor;
+  /** Posts waiting for each digest channel's next digest. */
+  digests: FeedDigestsRepository;
   leadership: Leadership;
   logger: Logger;
   /** The heroes, to read which heroes a balance post changes (hero filters); without it every post passes every filter. */
@@ -229,8 +233,48 @@ export class FeedPoller {
         if (complete) await this.#o.feedState.finish(type, item.post.id, this.#now());
       }
       await this.#correct(type, subs);
+      await this.#sendDigests(type, subs);
     }
     await this.#backfill(type, posts, subs, revisions);
+  }
+
+  /**
+   * Sends each digest channel its digest once a due moment has passed since the last one
+   * (src/feeds/digest.ts): one message listing every waiting post, delivered through the ledger
+   * (`digest:<period>`, exactly once), after which the posts it listed are removed. A digest just set
+   * starts counting from its period; a period with nothing waiting sends nothing.
+   */
+  async #sendDigests(type: FeedType, subs: GuildSubscription[]): Promise<void> {
+    for (const { guildId, sub } of subs) {
+      if (!sub.digest) continue;
+      const zone = sub.timeZone ?? 'UTC';
+      const now = this.#now();
+      const { minutes } = localTime(now, zone);
+      this.#wakeIn = Math.min(this.#wakeIn, (((sub.digest.at - minutes + 1440) % 1440 || 1440) * 60 - (Math.floor(now / 1000) % 60)) * 1000);
+      const period = digestPeriod(sub.digest, zone, now);
+      if (sub.digestPeriod === period) continue;
+      const items = sub.digestPeriod === undefined ? [] : await this.#o.digests.items(guildId, type);
+      if (items.length === 0) {
+        await this.#o.settings.markDigestPeriod(guildId, type, sub, period);
+        continue;
+      }
+      const key = { feed: type, postId: digestPostId(period), channelId: sub.channelId };
+      const payload = toMessagePayload(digestView(type, sub.digest, zone, items.map((i) => i.post), sub.roleId));
+      const outcome = await this.#o.ledger.deliver(key, payload, sub.publish);
+      if (outcome.status === 'sent') {
+        await this.#o.digests.remove(guildId, type, { ids: items.map((i) => i.post.id) });
+        await this.#o.settings.markDelivered(guildId, type, sub, key.postId, this.#now());
+        await this.#o.settings.markDigestPeriod(guildId, type, sub, period);
+        this.#o.logger.info({ guild: guildId, feed: type, period, posts: items.length }, 'feed digest delivered');
+      } else if (outcome.status === 'skipped') {
+        // Sent before a crash (done): remove what it listed, everything found up to its delivery. Given up (failed): the posts wait for the next one.
+        if (outcome.reason === 'done') await this.#o.digests.remove(guildId, type, { foundUpTo: (await this.#o.ledger.get(key))?.at ?? now });
+        await this.#o.settings.markDigestPeriod(guildId, type, sub, period);
+      } else if (outcome.status === 'broken') {
+        await this.#o.settings.markBroken(guildId, type, sub, { code: outcome.code, reason: outcome.reason, at: this.#now() });
+        this.#o.logger.warn({ guild: guildId, channel: sub.channelId, feed: type, code: outcome.code }, 'feed subscription marked broken');
+      }
+    }
   }
 
   /**
@@ -280,6 +324,11 @@ export class FeedPoller {
     const results = await Promise.allSettled(
       subs.map(({ guildId, sub }) =>
         queue.add(async () => {
+          // A digest channel: the post waits in the database for the next digest.
+          if (sub.digest) {
+            await this.#o.digests.add(guildId, type, post, foundAt);
+            return;
+          }
           // Quiet hours: held in the pending fan-out (in the database), delivered by the first poll after the window, in the order found.
           if (this.#held(sub)) {
             settled = false;

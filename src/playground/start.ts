@@ -96,6 +96,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     settings,
     ledger: new DeliveryLedger(state.database.db, transport, feedLogger),
     feedPosts: state.feedPosts,
+    digests: state.feedDigests,
     editor: new CorrectionEditor(state.database.db, transport, feedLogger),
     heroes: base.heroes,
     leadership: SOLE_LEADER,

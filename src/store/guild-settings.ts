@@ -43,8 +43,12 @@ const subscription = z.object({
   heroes: z.array(z.string()).max(10).optional(),
   /** Quiet hours (src/feeds/schedule.ts): minutes since local midnight; posts found inside are held and delivered when the window ends. */
   quiet: z.object({ start: z.number().int().min(0).max(1439), end: z.number().int().min(0).max(1439) }).optional(),
-  /** IANA time zone of the quiet hours; absent for UTC. */
+  /** IANA time zone of the quiet hours and the digest; absent for UTC. */
   timeZone: z.string().optional(),
+  /** One digest message a day or a week at a local time (minutes since midnight) instead of a message per post (src/feeds/digest.ts). */
+  digest: z.object({ every: z.enum(['daily', 'weekly']), at: z.number().int().min(0).max(1439) }).optional(),
+  /** The digest period last sent, or the one the digest was set in (src/feeds/digest.ts `digestPeriod`). */
+  digestPeriod: z.string().optional(),
 });
 export type FeedSubscription = z.output<typeof subscription>;
 
@@ -186,6 +190,11 @@ export class GuildSettingsRepository {
     await this.#patchSubscription(guildId, feed, target, { last_edit_post_id: edit.postId, last_edit_at: edit.at, last_edit_error: edit.error });
   }
 
+  /** The digest of `period` was delivered to the subscription's channel (or the period began with nothing to send). */
+  async markDigestPeriod(guildId: string, feed: FeedType, target: SubscriptionRef, period: string): Promise<void> {
+    await this.#patchSubscription(guildId, feed, target, { digest_period: period });
+  }
+
   /** Deliveries to the channel fail for a reason retrying cannot fix: the poller stops using it until an admin sets it again. */
   async markBroken(guildId: string, feed: FeedType, target: SubscriptionRef, broken: { code: number | null; reason: string; at: number }): Promise<void> {
     await this.#patchSubscription(guildId, feed, target, { broken_code: broken.code, broken_reason: broken.reason, broken_at: broken.at });
@@ -241,7 +250,7 @@ export class GuildSettingsRepository {
       .selectFrom('guild_settings as g')
       .leftJoin('feed_subscriptions as f', 'f.guild_id', 'g.guild_id')
       .select(['g.leaderboard_platform', 'g.ephemeral_by_default', 'g.version'])
-      .select(['f.feed', 'f.channel_id', 'f.role_id', 'f.since', 'f.publish', 'f.backfill', 'f.broken_code', 'f.broken_reason', 'f.broken_at', 'f.last_post_id', 'f.last_delivered_at', 'f.last_edit_post_id', 'f.last_edit_at', 'f.last_edit_error', 'f.heroes', 'f.quiet_start', 'f.quiet_end', 'f.time_zone'])
+      .select(['f.feed', 'f.channel_id', 'f.role_id', 'f.since', 'f.publish', 'f.backfill', 'f.broken_code', 'f.broken_reason', 'f.broken_at', 'f.last_post_id', 'f.last_delivered_at', 'f.last_edit_post_id', 'f.last_edit_at', 'f.last_edit_error', 'f.heroes', 'f.quiet_start', 'f.quiet_end', 'f.time_zone', 'f.digest_every', 'f.digest_at', 'f.digest_period'])
       .where('g.guild_id', '=', guildId)
       .execute();
     const first = rows[0];
@@ -311,6 +320,9 @@ export function rowOf(guildId: string, feed: FeedType, s: FeedSubscription): Fee
     quiet_start: s.quiet?.start ?? null,
     quiet_end: s.quiet?.end ?? null,
     time_zone: s.timeZone ?? null,
+    digest_every: s.digest?.every ?? null,
+    digest_at: s.digest?.at ?? null,
+    digest_period: s.digestPeriod ?? null,
   };
 }
 
@@ -327,6 +339,8 @@ function subscriptionOf(r: Omit<FeedSubscriptionsTable, 'guild_id' | 'feed'>): F
     ...heroFilterOf(r.heroes),
     ...(typeof r.quiet_start === 'number' && typeof r.quiet_end === 'number' ? { quiet: { start: Number(r.quiet_start), end: Number(r.quiet_end) } } : {}),
     ...(r.time_zone ? { timeZone: r.time_zone } : {}),
+    ...((r.digest_every === 'daily' || r.digest_every === 'weekly') && typeof r.digest_at === 'number' ? { digest: { every: r.digest_every, at: Number(r.digest_at) } } : {}),
+    ...(r.digest_period ? { digestPeriod: r.digest_period } : {}),
   };
 }
 

@@ -24,5 +24,7 @@ export async function pruneState(db: Db, now: number, retentionMs = RETENTION_MS
   const cutoff = now - retentionMs;
   const deliveries = await db.deleteFrom('deliveries').where('at', '<', cutoff).where('state', 'in', ['done', 'failed']).executeTakeFirst();
   const fanOuts = await db.deleteFrom('fan_outs').where('finished_at', '<', cutoff).executeTakeFirst();
+  // Posts left waiting by a digest that was turned off (a digest sends at least weekly).
+  await db.deleteFrom('digest_items').where('found_at', '<', cutoff).execute();
   return { deliveries: Number(deliveries.numDeletedRows), fanOuts: Number(fanOuts.numDeletedRows) };
 }

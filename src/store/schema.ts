@@ -48,8 +48,14 @@ export interface FeedSubscriptionsTable {
   /** Quiet hours, minutes since local midnight (both set, or both null): posts found then are held until the end. */
   quiet_start: number | null;
   quiet_end: number | null;
-  /** IANA time zone of the quiet hours; null for UTC. */
+  /** IANA time zone of the quiet hours and the digest; null for UTC. */
   time_zone: string | null;
+  /** Digest instead of one message per post: `daily` or `weekly` (src/feeds/digest.ts); null for none. */
+  digest_every: string | null;
+  /** Local time of the digest, minutes since midnight. */
+  digest_at: number | null;
+  /** The digest period last sent (or started, when the digest was set). */
+  digest_period: string | null;
 }
 
 /** `deliveries`: the delivery ledger; the primary key (feed, post, channel) makes a claim an insert that succeeds once. */
@@ -161,6 +167,16 @@ export interface FeedPostsTable {
   updated_at: number;
 }
 
+/** `digest_items`: posts waiting for a channel's next digest (src/store/feed-digests.ts). */
+export interface DigestItemsTable {
+  guild_id: string;
+  feed: string;
+  post_id: string;
+  /** The post as JSON (a stored feed post). */
+  post: string;
+  found_at: number;
+}
+
 /** Every table, for `Kysely<Tables>`. */
 export interface Tables {
   guild_settings: GuildSettingsTable;
@@ -173,6 +189,7 @@ export interface Tables {
   balance_history: BalanceHistoryTable;
   balance_posts: BalancePostsTable;
   feed_posts: FeedPostsTable;
+  digest_items: DigestItemsTable;
 }
 
 /** Migrations in order; a name is never reused or edited once released. */
@@ -305,6 +322,22 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.alterTable('feed_subscriptions').addColumn('quiet_start', 'integer').execute();
       await db.schema.alterTable('feed_subscriptions').addColumn('quiet_end', 'integer').execute();
       await db.schema.alterTable('feed_subscriptions').addColumn('time_zone', 'text').execute();
+    },
+  },
+  '0006_feed_digests': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('feed_subscriptions').addColumn('digest_every', 'text').execute();
+      await db.schema.alterTable('feed_subscriptions').addColumn('digest_at', 'integer').execute();
+      await db.schema.alterTable('feed_subscriptions').addColumn('digest_period', 'text').execute();
+      await db.schema
+        .createTable('digest_items')
+        .addColumn('guild_id', 'text', (c) => c.notNull())
+        .addColumn('feed', 'text', (c) => c.notNull())
+        .addColumn('post_id', 'text', (c) => c.notNull())
+        .addColumn('post', 'text', (c) => c.notNull())
+        .addColumn('found_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('digest_items_pk', ['guild_id', 'feed', 'post_id'])
+        .execute();
     },
   },
 };

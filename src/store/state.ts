@@ -7,6 +7,7 @@ import type { Logger } from '../logger.js';
 import { AccountLinksRepository } from './account-links.js';
 import { BalanceHistoryRepository } from './balance-history.js';
 import { openDatabase, type Database, type DatabaseOptions } from './database.js';
+import { FeedDigestsRepository } from './feed-digests.js';
 import { FeedPostsRepository } from './feed-posts.js';
 import { FeedStateRepository } from './feed-state.js';
 import { GuildSettingsRepository, type GuildSettingsOptions } from './guild-settings.js';
@@ -20,6 +21,8 @@ export interface State {
   feedState: FeedStateRepository;
   /** Each feed post's content hash and revision, for corrections in place (src/feeds/corrections.ts). */
   feedPosts: FeedPostsRepository;
+  /** Posts waiting for each channel's next digest (src/feeds/digest.ts). */
+  feedDigests: FeedDigestsRepository;
   /** Each hero's balance history (src/game/balance-indexer.ts writes it, /hero reads it). */
   balanceHistory: BalanceHistoryRepository;
   close(): Promise<void>;
@@ -33,6 +36,7 @@ export function stateOf(database: Database, settings: GuildSettingsOptions = {})
     links: new AccountLinksRepository(database.db),
     feedState: new FeedStateRepository(database.db),
     feedPosts: new FeedPostsRepository(database.db),
+    feedDigests: new FeedDigestsRepository(database.db),
     balanceHistory: new BalanceHistoryRepository(database.db),
     close: () => database.close(),
   };

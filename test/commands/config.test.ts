@@ -95,6 +95,22 @@ describe('/config', () => {
     await config('feed-off', { type: 'devDiaries' });
   });
 
+  it('a digest instead of one message per post: daily or weekly at a time, shown; a bad time, or a time without a digest, is named', async () => {
+    const { payload } = await config('feed', { type: 'devDiaries', channel: '509', digest: 'weekly', at: '18:30', timezone: 'Asia/Tokyo' });
+    expect(text(payload)).toMatch(/Dev diaries: <#509> · digest every Monday at 18:30 \(Asia\/Tokyo\)/);
+    const stored = (await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries!;
+    expect(stored).toMatchObject({ digest: { every: 'weekly', at: 1110 }, timeZone: 'Asia/Tokyo' });
+    // The first digest counts from now: its period is the current one.
+    expect(stored.digestPeriod).toMatch(/^week-\d{4}-\d{2}-\d{2}$/);
+    await config('feed', { type: 'devDiaries', channel: '509', digest: 'daily' });
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries!.digest).toEqual({ every: 'daily', at: 540 });
+    expect(text((await config('feed', { type: 'devDiaries', channel: '509', digest: 'daily', at: 'teatime' })).payload)).toMatch(/“teatime” is not a time of day/);
+    expect(text((await config('feed', { type: 'devDiaries', channel: '509', at: '18:00' })).payload)).toMatch(/A digest time needs a digest/);
+    await config('feed', { type: 'devDiaries', channel: '509', digest: 'off' });
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries!.digest).toBeUndefined();
+    await config('feed-off', { type: 'devDiaries' });
+  });
+
   it('autocompletes time zones from a city', async () => {
     const choices = await env.b.router.autocomplete('config', { subcommand: 'feed', focused: { name: 'timezone', value: 'new york' }, options: {}, user: ADMIN }, env.b.ctx);
     expect(choices).toContainEqual({ name: 'America/New York', value: 'America/New_York' });

@@ -254,8 +254,59 @@ describe('feed delivery under failure', () => {
       setClock('2099-03-11T07:00:30Z');
       await until(() => channels.every((c) => discord.channelMessages.get(c)?.length === 1), 'the held post at the end of the quiet hours');
       await new Promise((resolve) => setTimeout(resolve, 2_500));
-      for (const c of channels) expect(posts(c), c).toBe(1);
+      for (const c of channels) expect(discord.channelMessages.get(c), c).toHaveLength(1);
       for (const c of channels) expect((discord.channelMessages.get(c)![0]!.embeds as { title: string }[])[0]!.title).toBe(`Version ${postId}`);
+      expect(second.output()).not.toMatch(/"level":50/);
+    } finally {
+      where.cleanup();
+      rmSync(clockDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it.each(ENGINES)('%s: a daily digest of three posts, with a SIGKILL while they wait, is one message at its time', async (engine) => {
+    const where = await newStateLocation(engine);
+    const clockDir = mkdtempSync(join(tmpdir(), 'rivals-clock-'));
+    const clockFile = join(clockDir, 'offset');
+    const setClock = async (iso: string) => {
+      writeFileSync(clockFile, String(Date.parse(iso) - Date.now()));
+      await new Promise((resolve) => setTimeout(resolve, 400)); // the bot reads the file again
+    };
+    try {
+      const channels = channelIds(engine === 'sqlite' ? '9650000000000000' : '9651000000000000', 2);
+      const base = engine === 'sqlite' ? 2099061 : 2099062;
+      await subscribeAll(where, channels);
+      const state = await openAt(where);
+      try {
+        await state.settings.update(`95${String(0).padStart(16, '0')}`, (s) => {
+          s.feeds.patchNotes!.digest = { every: 'daily', at: 18 * 60 };
+          s.feeds.patchNotes!.digestPeriod = '2099-05-31';
+        });
+      } finally {
+        await state.close();
+      }
+      const [digestChannel, eachChannel] = channels as [string, string];
+      await setClock('2099-06-01T08:00:00Z');
+      const env = { ...stateEnv(where), FEED_CLOCK_FILE: clockFile };
+      const first = startBot(env);
+      await until(() => first.output().includes(`"engine":"${engine}"`) && /"feed":"gameVersions".*feed initialised/.test(first.output()), 'the first poll');
+      for (const [i, hour] of ['09', '10', '11'].entries()) {
+        await setClock(`2099-06-01T${hour}:00:00Z`);
+        addPost(`${base}${i}`);
+        await until(() => discord.channelMessages.get(eachChannel)?.length === i + 1, `post ${i + 1} in the channel without a digest`);
+      }
+      expect(posts(digestChannel)).toBe(0);
+      first.proc.kill('SIGKILL');
+      await new Promise((resolve) => first.proc.once('exit', resolve));
+
+      await setClock('2099-06-01T18:00:30Z');
+      const second = startBot(env);
+      await until(() => discord.channelMessages.get(digestChannel)?.length === 1, 'the digest');
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(discord.channelMessages.get(digestChannel)).toHaveLength(1);
+      const [digest] = discord.channelMessages.get(digestChannel)! as { embeds: { fields: { name: string }[] }[] }[];
+      expect(digest!.embeds[0]!.fields.map((f) => f.name)).toEqual([0, 1, 2].map((i) => `Version ${base}${i}`));
+      // Messages, not sends: a send marked done too late for the kill is sent again after the restart and answered from its nonce.
+      expect(discord.channelMessages.get(eachChannel)).toHaveLength(3);
       expect(second.output()).not.toMatch(/"level":50/);
     } finally {
       where.cleanup();

@@ -1,0 +1,107 @@
+/**
+ * Digests (issue 14): instead of one message per post, a feed channel can take one message a day or a
+ * week, at a local time its admin chose, listing every post found in the period with its overview and
+ * a menu to read any of them in full.
+ *
+ * A digest period is named by the date of its due moment (the latest `at` of the channel's time zone
+ * not after now; for weekly digests, the latest Monday at `at`), so "a due moment has passed since the
+ * last digest" is "the period's name changed". The digest message is a delivery of the ledger keyed
+ * `digest:<period>`: sent once per channel and period, across crashes.
+ */
+import { ComponentType } from 'discord-api-types/v10';
+import { encodeCustomId } from '../discord/custom-id.js';
+import { escapeText, LIMITS, truncate } from '../render/limits.js';
+import type { View } from '../render/view.js';
+import type { FeedType } from '../store/guild-settings.js';
+import { FEED_TO_POST_TYPE, type FeedPost } from './render.js';
+import { formatClock, localTime } from './schedule.js';
+
+/** How often a digest is sent. */
+export const DIGEST_EVERY = ['daily', 'weekly'] as const;
+export type DigestEvery = (typeof DIGEST_EVERY)[number];
+
+/** A channel's digest: how often, and at what local time (minutes since midnight; weekly digests go on Mondays). */
+export interface DigestSchedule {
+  every: DigestEvery;
+  at: number;
+}
+
+/** Posts listed in one digest message at most (Discord: 25 embed fields, 25 select options); the rest are counted. */
+export const DIGEST_MAX_POSTS = 25;
+/** Characters of each post's overview in a digest, at most (fewer when many posts share the embed's 6,000). */
+const OVERVIEW_CHARS = 300;
+/** Characters of each post's title in a digest field name. */
+const TITLE_CHARS = 100;
+/** What the fields of a digest embed may take together: Discord's 6,000 per embed, less the rest of the embed. */
+const FIELDS_BUDGET = 5_400;
+
+/** `YYYY-MM-DD` minus `days` days (calendar arithmetic; no time zone involved). */
+function minusDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * The name of the digest period `instant` (ms) falls in: the local date of the latest due moment not
+ * after it, `YYYY-MM-DD` for daily digests and `week-YYYY-MM-DD` (a Monday) for weekly ones.
+ */
+export function digestPeriod(schedule: DigestSchedule, timeZone: string, instant: number): string {
+  const local = localTime(instant, timeZone);
+  if (schedule.every === 'daily') return local.minutes >= schedule.at ? local.date : minusDays(local.date, 1);
+  const sinceMonday = (local.weekday + 6) % 7;
+  const monday = minusDays(local.date, sinceMonday);
+  return `week-${sinceMonday === 0 && local.minutes < schedule.at ? minusDays(monday, 7) : monday}`;
+}
+
+/** The ledger's post id of a digest: one delivery per channel and period. */
+export const digestPostId = (period: string) => `digest:${period}`;
+
+const TITLES: Record<FeedType, Record<DigestEvery, string>> = {
+  patchNotes: { daily: 'Patch notes of the day', weekly: 'Patch notes of the week' },
+  balances: { daily: 'Balance posts of the day', weekly: 'Balance posts of the week' },
+  devDiaries: { daily: 'Dev diaries of the day', weekly: 'Dev diaries of the week' },
+  gameVersions: { daily: 'Game versions of the day', weekly: 'Game versions of the week' },
+};
+const COLOUR = 0x5865f2;
+
+/**
+ * The digest message of `posts` (oldest first): one embed field per post (title, date, overview), a
+ * select menu to read one in full (privately, as the feed's read button does), and the role ping.
+ */
+export function digestView(type: FeedType, schedule: DigestSchedule, timeZone: string, posts: readonly FeedPost[], roleId: string | null): View {
+  const shown = posts.slice(-DIGEST_MAX_POSTS);
+  const hidden = posts.length - shown.length;
+  const count = `${posts.length} ${posts.length === 1 ? 'post' : 'posts'}`;
+  const when = `${schedule.every === 'daily' ? 'Every day' : 'Every Monday'} at ${formatClock(schedule.at)} (${timeZone})`;
+  // Every post keeps its field: the overviews share what the titles leave of the embed's budget.
+  const overviewChars = Math.max(40, Math.min(OVERVIEW_CHARS, Math.floor(FIELDS_BUDGET / Math.max(1, shown.length)) - TITLE_CHARS - 16));
+  return {
+    content: roleId ? `<@&${roleId}>` : undefined,
+    allowedRoleIds: roleId ? [roleId] : undefined,
+    embeds: [
+      {
+        color: COLOUR,
+        author: { name: TITLES[type][schedule.every] },
+        title: count,
+        description: hidden > 0 ? `The latest ${shown.length} are below; ${hidden} older ${hidden === 1 ? 'one is' : 'ones are'} in /patch-notes.` : undefined,
+        fields: shown.map((p) => ({
+          name: truncate(p.title, TITLE_CHARS),
+          value: truncate([p.date ? `*${p.date}*` : '', escapeText(p.overview ?? '', overviewChars)].filter(Boolean).join(' · ') || '—', LIMITS.fieldValue),
+        })),
+        footer: { text: `Digest · ${when}` },
+      },
+    ],
+    components: [
+      {
+        type: ComponentType.ActionRow,
+        components: [
+          {
+            type: ComponentType.StringSelect,
+            custom_id: encodeCustomId('feed.read', FEED_TO_POST_TYPE[type]),
+            placeholder: type === 'gameVersions' ? 'Read the patch notes of a version' : 'Read one in full',
+            options: shown.map((p) => ({ label: truncate(p.title, 100), value: p.id, ...(p.date ? { description: p.date } : {}) })),
+          },
+        ],
+      },
+    ],
+  };
+}
