@@ -55,7 +55,8 @@ const definition = new SlashCommandBuilder()
           .setDescription('One message a day or a week listing every post, instead of one per post')
           .addChoices({ name: 'Off: one message per post', value: 'off' }, { name: 'Daily', value: 'daily' }, { name: 'Weekly (Mondays)', value: 'weekly' }),
       )
-      .addStringOption((o) => o.setName('at').setDescription(`Time of the digest, e.g. 18:00 (default ${formatClock(DEFAULT_DIGEST_AT)})`).setMaxLength(10)),
+      .addStringOption((o) => o.setName('at').setDescription(`Time of the digest, e.g. 18:00 (default ${formatClock(DEFAULT_DIGEST_AT)})`).setMaxLength(10))
+      .addBooleanOption((o) => o.setName('thread').setDescription('Post the overview in the channel and the full text in a thread under it')),
   )
   .addSubcommand((s) => s.setName('feed-off').setDescription('Stop posting one kind of post').addStringOption(feedType))
   .addSubcommand((s) =>
@@ -112,8 +113,9 @@ function feedLine(s: GuildSettings, type: FeedType, names: Map<string, string>):
   const heroes = f.heroes?.length ? ` · ${t.heroFilter(f.heroes.map((id) => names.get(id) ?? id))}` : '';
   const quiet = f.quiet ? ` · ${t.quietHours(formatClock(f.quiet.start), formatClock(f.quiet.end), f.timeZone ?? 'UTC')}` : '';
   const digest = f.digest ? ` · ${t.digestSchedule(f.digest.every, formatClock(f.digest.at), f.timeZone ?? 'UTC')}` : '';
+  const thread = f.threads ? ` · ${t.threadsOn()}` : '';
   const broken = f.broken ? ' · ⚠️ not posting (see /config status)' : '';
-  return `<#${f.channelId}>${role}${publish}${heroes}${quiet}${digest}${broken}`;
+  return `<#${f.channelId}>${role}${publish}${heroes}${quiet}${digest}${thread}${broken}`;
 }
 
 /**
@@ -199,10 +201,13 @@ async function setFeed(guildId: string, input: Parameters<CommandModule['execute
   if (publish && !check.announcement) return privately({ description: t.publishNeedsAnnouncement(channelId) });
   const roleId = input.options.role === undefined ? null : String(input.options.role);
   const backfill = Math.min(MAX_BACKFILL, Math.max(0, Number(input.options.backfill ?? 0)));
+  const threads = input.options.thread === true;
+  if (threads && type === 'gameVersions') return privately({ description: t.threadsNeedText() });
+  if (threads && check.missingForThreads?.length) return privately({ description: t.channelMissing(channelId, check.missingForThreads) });
   const heroes = await heroFilterOf(type, input.options.heroes, ctx);
   const schedule = scheduleOf(input.options.quiet, input.options.timezone, input.options.digest, input.options.at, ctx.now());
   const settings = await ctx.settings.update(guildId, (s) => {
-    s.feeds[type] = { channelId, roleId, since: ctx.now(), publish, backfill, broken: null, lastDelivered: null, lastEdit: null, ...(heroes ? { heroes } : {}), ...schedule };
+    s.feeds[type] = { channelId, roleId, since: ctx.now(), publish, backfill, broken: null, lastDelivered: null, lastEdit: null, ...(heroes ? { heroes } : {}), ...schedule, ...(threads ? { threads } : {}) };
   });
   return { ...(await showView(settings, ctx)), content: t.feedSet(FEED_CHOICES[type], channelId, backfill) };
 }

@@ -67,6 +67,9 @@ export const t = {
   digestSchedule: (every: 'daily' | 'weekly', at: string, zone: string) => `digest ${every === 'daily' ? 'every day' : 'every Monday'} at ${at} (${zone})`,
   badDigestTime: (typed: string) => `“${typed}” is not a time of day. Write the digest time in 24-hour time, e.g. \`18:00\`.`,
   digestAtWithoutDigest: () => 'A digest time needs a digest: add `digest:Daily` or `digest:Weekly`.',
+  /** `/config show`: the feed posts each full text in a thread. */
+  threadsOn: () => 'full text in a thread',
+  threadsNeedText: () => 'Game versions have no full text to put in a thread. Set the thread option on patch notes, balance posts or dev diaries.',
   /** `/config status`: the feed is in its quiet hours now. */
   quietNow: (end: string, zone: string) => `🌙 Quiet hours now: new posts wait until ${end} (${zone}).`,
   badQuietHours: (typed: string) => `“${typed}” is not a time window. Write quiet hours as start-end in 24-hour time, e.g. \`22:00-08:00\`, or \`off\`.`,

@@ -35,6 +35,8 @@ export interface ChannelCheck {
   announcement: boolean;
   /** Names of the permissions the bot lacks to post embeds there (View Channel, Send Messages, Embed Links); [] when none. */
   missing: string[];
+  /** Names of what the bot lacks to post a feed's full text in threads (Create Public Threads, Send Messages in Threads); absent or [] when none. */
+  missingForThreads?: string[];
 }
 
 /** Read access to Discord's view of channels, provided by the runtime (a fake in the CLI and tests). */

@@ -122,6 +122,12 @@ const POST_PERMISSIONS = [
   [PermissionFlagsBits.EmbedLinks, 'Embed Links'],
 ] as const;
 
+/** What a feed posting each post's full text in a thread needs besides (Discord: "Start Thread from Message"). */
+const THREAD_PERMISSIONS = [
+  [PermissionFlagsBits.CreatePublicThreads, 'Create Public Threads'],
+  [PermissionFlagsBits.SendMessagesInThreads, 'Send Messages in Threads'],
+] as const;
+
 /** How long a channel check that found nothing missing is reused, ms: a fixed permission is seen at once, a removed one within this. */
 export const CHANNEL_CHECK_TTL_MS = 60_000;
 
@@ -165,6 +171,7 @@ export function discordChannelAccess(client: Client, now: () => number = Date.no
       exists: true,
       announcement: channel.type === ChannelType.GuildAnnouncement,
       missing: POST_PERMISSIONS.filter(([bit]) => (bits & bit) !== bit).map(([, name]) => name),
+      missingForThreads: THREAD_PERMISSIONS.filter(([bit]) => (bits & bit) !== bit).map(([, name]) => name),
     };
   };
   return {

@@ -25,7 +25,16 @@ export interface FeedTransport {
    * `code` and `status`; 10008 Unknown Message when it was deleted).
    */
   edit(channelId: string, messageId: string, body: Pick<MessagePayload, 'embeds' | 'components' | 'allowed_mentions'>): Promise<void>;
+  /**
+   * POST /channels/{id}/messages/{message}/threads (Discord: "Start Thread from Message"): a public
+   * thread under the message, whose id is the message's. Resolves with the thread id, also when the
+   * thread exists already (Discord's 160004, a retry after a crash). Rejects with the REST error.
+   */
+  startThread(channelId: string, messageId: string, name: string): Promise<{ id: string }>;
 }
+
+/** Discord's JSON error code for a message that already has a thread (Discord: "JSON Error Codes"). */
+export const THREAD_ALREADY_CREATED = 160004;
 
 /** Discord JSON error codes that no retry fixes (Discord: "JSON Error Codes"). */
 export const PERMANENT_ERRORS: Record<number, string> = {
@@ -118,6 +127,21 @@ export class DeliveryLedger {
   async settledChannels(feed: string, postId: string): Promise<Set<string>> {
     const rows = await this.db.selectFrom('deliveries').select('channel_id').where('feed', '=', feed).where('post_id', '=', postId).where('state', 'in', ['done', 'failed']).execute();
     return new Set(rows.map((r) => r.channel_id));
+  }
+
+  /** Starts the thread under a delivered message ({@link FeedTransport.startThread}); rejects with the REST error. */
+  startThread(channelId: string, messageId: string, name: string): Promise<{ id: string }> {
+    return this.transport.startThread(channelId, messageId, name);
+  }
+
+  /** Records a delivery as done without sending anything (the marker that a feed post's thread is complete). */
+  async markDone(k: DeliveryKey): Promise<void> {
+    const at = this.now();
+    await this.db
+      .insertInto('deliveries')
+      .values({ ...rowKey(k), state: 'done', attempts: 1, at, message_id: null })
+      .onConflict((oc) => oc.columns(['feed', 'post_id', 'channel_id']).doUpdateSet({ state: 'done', at }))
+      .execute();
   }
 
   /**

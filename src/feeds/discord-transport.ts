@@ -1,7 +1,7 @@
 /** {@link FeedTransport} over discord.js's REST client, whose queue keeps each route within Discord's rate limits. */
 import type { REST } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
-import type { FeedTransport } from './delivery.js';
+import { THREAD_ALREADY_CREATED, type FeedTransport } from './delivery.js';
 
 export function discordFeedTransport(rest: REST): FeedTransport {
   return {
@@ -13,6 +13,15 @@ export function discordFeedTransport(rest: REST): FeedTransport {
     },
     async edit(channelId, messageId, body) {
       await rest.patch(Routes.channelMessage(channelId, messageId), { body });
+    },
+    async startThread(channelId, messageId, name) {
+      try {
+        return (await rest.post(Routes.threads(channelId, messageId), { body: { name, auto_archive_duration: 10080 } })) as { id: string };
+      } catch (err) {
+        // A retry after a crash: the thread exists, and a thread started from a message has the message's id.
+        if ((err as { code?: unknown }).code === THREAD_ALREADY_CREATED) return { id: messageId };
+        throw err;
+      }
     },
   };
 }

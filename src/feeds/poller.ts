@@ -18,6 +18,7 @@ import type { RivalsApi } from '../api/client.js';
 import { heroCatalog, heroChanges, type HeroCatalog } from '../game/balance.js';
 import type { HeroDirectory } from '../hero-directory.js';
 import type { Logger } from '../logger.js';
+import { truncate } from '../render/limits.js';
 import { toMessagePayload } from '../render/view.js';
 import type { Db } from '../store/database.js';
 import type { FeedDigestsRepository } from '../store/feed-digests.js';
@@ -26,11 +27,16 @@ import type { FeedStateRepository } from '../store/feed-state.js';
 import { FEED_TYPES, type FeedSubscription, type FeedType, type GuildSettingsRepository, type GuildSubscription } from '../store/guild-settings.js';
 import { PRUNE_INTERVAL_MS, pruneState, RETENTION_MS } from '../store/retention.js';
 import { contentHash, EDIT_CONCURRENCY, isCredibleCorrection, type CorrectionEditor } from './corrections.js';
-import type { DeliveryLedger } from './delivery.js';
+import { classifyError, type DeliveryLedger } from './delivery.js';
 import { digestPeriod, digestPostId, digestView } from './digest.js';
 import { localTime, quietNow } from './schedule.js';
 import type { Leadership } from './leadership.js';
-import { feedPostView, type FeedPost } from './render.js';
+import { feedPostView, threadPartViews, type FeedPost } from './render.js';
+
+/** The ledger key (post id) marking a post's thread as complete in a channel. */
+const threadKey = (postId: string) => `${postId}#thread`;
+/** How long after a post was found its thread is still tried, ms: a day. */
+const THREAD_GIVE_UP_MS = 24 * 60 * 60_000;
 
 /** Channels posted to at once during a fan-out (discord.js's REST queue keeps each route within its rate limit). */
 export const FAN_OUT_CONCURRENCY = 8;
@@ -71,7 +77,7 @@ export async function fetchFeed(api: RivalsApi, type: FeedType, catalog?: HeroCa
   return fetched.data.entries.map((p) => {
     const content = { title: p.title, overview: p.overview, content: p.full_content };
     const heroes = catalog && p.full_content ? [...new Set(heroChanges(p.full_content, catalog).map((c) => c.heroId))] : undefined;
-    const post: FeedPost = { id: p.id, title: p.title ?? p.id, date: p.date, overview: p.overview, image: p.image, ...(heroes ? { heroes } : {}) };
+    const post: FeedPost = { id: p.id, title: p.title ?? p.id, date: p.date, overview: p.overview, image: p.image, ...(heroes ? { heroes } : {}), ...(p.full_content ? { content: p.full_content } : {}) };
     return { post, hash: contentHash(content), credible: isCredibleCorrection(content) };
   });
 }
@@ -239,6 +245,45 @@ export class FeedPoller {
   }
 
   /**
+   * Posts the full text of `post` in a thread under its message (issue 14, "Threads"): the thread is
+   * started (or found, after a crash: it has the message's id), each part is a ledger delivery of its
+   * own (`<post>#thread-<n>`, exactly once), and a marker (`<post>#thread`) records the thread as
+   * complete. A thread Discord refuses for good (no permission, the message deleted) is given up with a
+   * log line, as is one still failing a day after the post was found; the post itself stays delivered.
+   * @returns `retry` when a temporary failure leaves the thread to the next poll.
+   */
+  async #thread(type: FeedType, post: FeedPost, sub: FeedSubscription, messageId: string | null, foundAt: number): Promise<'done' | 'retry'> {
+    if (!sub.threads) return 'done';
+    const marker = { feed: type, postId: threadKey(post.id), channelId: sub.channelId };
+    const parts = threadPartViews(type, post);
+    const giveUp = async (reason: string, err?: unknown) => {
+      this.#o.logger.warn({ err, feed: type, post: post.id, channel: sub.channelId, reason }, 'could not post the full text in a thread; the post stays delivered without it');
+      await this.#o.ledger.markDone(marker);
+      return 'done' as const;
+    };
+    if (messageId === null || parts.length === 0) {
+      await this.#o.ledger.markDone(marker);
+      return 'done';
+    }
+    let threadId: string;
+    try {
+      threadId = (await this.#o.ledger.startThread(sub.channelId, messageId, truncate(post.title, 100))).id;
+    } catch (err) {
+      const c = classifyError(err);
+      if (c.kind === 'broken' || this.#now() - foundAt > THREAD_GIVE_UP_MS) return giveUp(c.reason, err);
+      this.#o.logger.warn({ err, feed: type, post: post.id, channel: sub.channelId }, 'could not start the thread of a feed post; tried again next poll');
+      return 'retry';
+    }
+    for (const [i, part] of parts.entries()) {
+      const outcome = await this.#o.ledger.deliver({ feed: type, postId: `${post.id}#thread-${i + 1}`, channelId: threadId }, toMessagePayload(part), false);
+      if (outcome.status === 'broken') return giveUp(outcome.reason);
+      if (outcome.status === 'retry') return this.#now() - foundAt > THREAD_GIVE_UP_MS ? giveUp(outcome.reason) : 'retry';
+    }
+    await this.#o.ledger.markDone(marker);
+    return 'done';
+  }
+
+  /**
    * Sends each digest channel its digest once a due moment has passed since the last one
    * (src/feeds/digest.ts): one message listing every waiting post, delivered through the ledger
    * (`digest:<period>`, exactly once), after which the posts it listed are removed. A digest just set
@@ -314,9 +359,10 @@ export class FeedPoller {
 
   /** Delivers one post to every channel subscribed before it was found. @returns whether every delivery is settled (sent, skipped or broken). */
   async #fanOut(type: FeedType, post: FeedPost, foundAt: number, all: GuildSubscription[], revision: number): Promise<boolean> {
-    // A fan-out resumed poll after poll (a retry, quiet hours) skips the channels already settled.
+    // A fan-out resumed poll after poll (a retry, quiet hours) skips the channels already settled (and, for threads, whose thread is complete).
     const settledAlready = await this.#o.ledger.settledChannels(type, post.id);
-    const subs = all.filter((s) => s.sub.since <= foundAt && passesFilter(type, s.sub, post) && !settledAlready.has(s.sub.channelId));
+    const threadsDone = all.some((s) => s.sub.threads) ? await this.#o.ledger.settledChannels(type, threadKey(post.id)) : new Set<string>();
+    const subs = all.filter((s) => s.sub.since <= foundAt && passesFilter(type, s.sub, post) && !(settledAlready.has(s.sub.channelId) && (!s.sub.threads || threadsDone.has(s.sub.channelId))));
     const queue = new PQueue({ concurrency: FAN_OUT_CONCURRENCY });
     let settled = true;
     // Every delivery is waited for, even after one failed (the store went away): a poll that has
@@ -332,6 +378,12 @@ export class FeedPoller {
           // Quiet hours: held in the pending fan-out (in the database), delivered by the first poll after the window, in the order found.
           if (this.#held(sub)) {
             settled = false;
+            return;
+          }
+          // Delivered before (a crash, or a thread that failed for a while): only the thread is left.
+          if (settledAlready.has(sub.channelId)) {
+            const record = await this.#o.ledger.get({ feed: type, postId: post.id, channelId: sub.channelId });
+            if ((await this.#thread(type, post, sub, record?.messageId ?? null, foundAt)) === 'retry') settled = false;
             return;
           }
           const outcome = await this.#deliver(type, post, guildId, sub, revision);
@@ -365,6 +417,7 @@ export class FeedPoller {
     const outcome = await this.#o.ledger.deliver({ feed: type, postId: post.id, channelId: sub.channelId }, payload, sub.publish, revision);
     if (outcome.status === 'sent') {
       await this.#o.settings.markDelivered(guildId, type, sub, post.id, this.#now());
+      if (sub.threads && (await this.#thread(type, post, sub, outcome.messageId, this.#now())) === 'retry') return 'retry';
     } else if (outcome.status === 'broken') {
       this.#broken.add(`${guildId}:${type}`);
       await this.#o.settings.markBroken(guildId, type, sub, { code: outcome.code, reason: outcome.reason, at: this.#now() });

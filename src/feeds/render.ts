@@ -14,6 +14,8 @@ export interface FeedPost {
   image: string | null;
   /** Balance posts and patch notes: the ids of the heroes the post changes; absent when they could not be read (a hero filter then lets it through). */
   heroes?: string[];
+  /** The full text, for feeds posting it in a thread; absent for game versions. */
+  content?: string;
 }
 
 const LABELS: Record<FeedType, string> = { patchNotes: 'New patch notes', balances: 'New balance post', devDiaries: 'New dev diary', gameVersions: 'New game version' };
@@ -48,4 +50,42 @@ export function feedPostView(type: FeedType, post: FeedPost, roleId: string | nu
       },
     ],
   };
+}
+
+/** Characters of the full text per thread message (an embed description holds 4,096). */
+export const THREAD_PART_CHARS = 3_900;
+/** Messages of full text a thread gets at most; a longer text ends with a pointer to the read button. */
+export const MAX_THREAD_PARTS = 10;
+
+/**
+ * The full text of `post` as thread messages (issue 14, "Threads"): cut at paragraph, then line, then
+ * word boundaries into embeds of at most {@link THREAD_PART_CHARS} characters, as plain text (escaped),
+ * numbered when there are several. Empty when the post has no full text.
+ */
+export function threadPartViews(type: FeedType, post: FeedPost): View[] {
+  const text = (post.content ?? '').replace(/\r\n?/g, '\n').trim();
+  if (text === '') return [];
+  const parts: string[] = [];
+  let rest = text;
+  while (rest.length > 0 && parts.length < MAX_THREAD_PARTS) {
+    if (rest.length <= THREAD_PART_CHARS) {
+      parts.push(rest);
+      rest = '';
+      break;
+    }
+    const window = rest.slice(0, THREAD_PART_CHARS);
+    const cut = Math.max(window.lastIndexOf('\n\n'), 0) || Math.max(window.lastIndexOf('\n'), 0) || Math.max(window.lastIndexOf(' '), 0) || THREAD_PART_CHARS;
+    parts.push(rest.slice(0, cut).trim());
+    rest = rest.slice(cut).trim();
+  }
+  const cutShort = rest.length > 0;
+  return parts.map((part, i) => ({
+    embeds: [
+      {
+        color: COLOURS[type],
+        description: escapeText(part, LIMITS.description),
+        footer: parts.length > 1 ? { text: `Part ${i + 1} of ${parts.length}${cutShort && i === parts.length - 1 ? ' · the rest is behind the post\'s read button' : ''}` } : undefined,
+      },
+    ],
+  }));
 }

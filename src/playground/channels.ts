@@ -59,5 +59,11 @@ export function playgroundFeedTransport(messages: MessageStore): FeedTransport {
       // Discord: the fields given replace the message's; the others (the role ping) stay.
       messages.update(messageId, { payload: { ...message.payload, ...body }, editedAt: Date.now() });
     },
+    async startThread(channelId, messageId) {
+      const message = messages.get(messageId);
+      if (!message || message.channelId !== channelId) throw new PlaygroundRestError('Unknown Message', 10008, 404);
+      // Discord: a thread started from a message has the message's id. The playground keeps its messages but does not draw threads.
+      return { id: messageId };
+    },
   };
 }

@@ -18,6 +18,8 @@ export const storedPostSchema = z.object({
   image: z.string().nullable(),
   /** Balance posts and patch notes: the ids of the heroes the post changes (src/game/balance.ts); absent when they could not be read. */
   heroes: z.array(z.string()).optional(),
+  /** The full text, for feeds that post it in a thread. */
+  content: z.string().optional(),
 });
 export type StoredPost = z.output<typeof storedPostSchema>;
 

@@ -49,6 +49,8 @@ const subscription = z.object({
   digest: z.object({ every: z.enum(['daily', 'weekly']), at: z.number().int().min(0).max(1439) }).optional(),
   /** The digest period last sent, or the one the digest was set in (src/feeds/digest.ts `digestPeriod`). */
   digestPeriod: z.string().optional(),
+  /** Post the overview in the channel and the full text in a thread under it. */
+  threads: z.boolean().optional(),
 });
 export type FeedSubscription = z.output<typeof subscription>;
 
@@ -250,7 +252,7 @@ export class GuildSettingsRepository {
       .selectFrom('guild_settings as g')
       .leftJoin('feed_subscriptions as f', 'f.guild_id', 'g.guild_id')
       .select(['g.leaderboard_platform', 'g.ephemeral_by_default', 'g.version'])
-      .select(['f.feed', 'f.channel_id', 'f.role_id', 'f.since', 'f.publish', 'f.backfill', 'f.broken_code', 'f.broken_reason', 'f.broken_at', 'f.last_post_id', 'f.last_delivered_at', 'f.last_edit_post_id', 'f.last_edit_at', 'f.last_edit_error', 'f.heroes', 'f.quiet_start', 'f.quiet_end', 'f.time_zone', 'f.digest_every', 'f.digest_at', 'f.digest_period'])
+      .select(['f.feed', 'f.channel_id', 'f.role_id', 'f.since', 'f.publish', 'f.backfill', 'f.broken_code', 'f.broken_reason', 'f.broken_at', 'f.last_post_id', 'f.last_delivered_at', 'f.last_edit_post_id', 'f.last_edit_at', 'f.last_edit_error', 'f.heroes', 'f.quiet_start', 'f.quiet_end', 'f.time_zone', 'f.digest_every', 'f.digest_at', 'f.digest_period', 'f.threads'])
       .where('g.guild_id', '=', guildId)
       .execute();
     const first = rows[0];
@@ -323,6 +325,7 @@ export function rowOf(guildId: string, feed: FeedType, s: FeedSubscription): Fee
     digest_every: s.digest?.every ?? null,
     digest_at: s.digest?.at ?? null,
     digest_period: s.digestPeriod ?? null,
+    threads: s.threads ? 1 : null,
   };
 }
 
@@ -341,6 +344,7 @@ function subscriptionOf(r: Omit<FeedSubscriptionsTable, 'guild_id' | 'feed'>): F
     ...(r.time_zone ? { timeZone: r.time_zone } : {}),
     ...((r.digest_every === 'daily' || r.digest_every === 'weekly') && typeof r.digest_at === 'number' ? { digest: { every: r.digest_every, at: Number(r.digest_at) } } : {}),
     ...(r.digest_period ? { digestPeriod: r.digest_period } : {}),
+    ...(Number(r.threads) === 1 ? { threads: true } : {}),
   };
 }
 

@@ -56,6 +56,8 @@ export interface FeedSubscriptionsTable {
   digest_at: number | null;
   /** The digest period last sent (or started, when the digest was set). */
   digest_period: string | null;
+  /** 1: each post's full text goes in a thread under its message (src/feeds/render.ts `threadPartViews`). */
+  threads: number | null;
 }
 
 /** `deliveries`: the delivery ledger; the primary key (feed, post, channel) makes a claim an insert that succeeds once. */
@@ -338,6 +340,11 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('found_at', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('digest_items_pk', ['guild_id', 'feed', 'post_id'])
         .execute();
+    },
+  },
+  '0007_feed_threads': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('feed_subscriptions').addColumn('threads', 'integer').execute();
     },
   },
 };

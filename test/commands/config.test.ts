@@ -111,6 +111,14 @@ describe('/config', () => {
     await config('feed-off', { type: 'devDiaries' });
   });
 
+  it('posts the full text in a thread when asked; game versions have none', async () => {
+    const { payload } = await config('feed', { type: 'devDiaries', channel: '510', thread: true });
+    expect(text(payload)).toMatch(/Dev diaries: <#510> · full text in a thread/);
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries!.threads).toBe(true);
+    expect(text((await config('feed', { type: 'gameVersions', channel: '510', thread: true })).payload)).toMatch(/Game versions have no full text to put in a thread/);
+    await config('feed-off', { type: 'devDiaries' });
+  });
+
   it('autocompletes time zones from a city', async () => {
     const choices = await env.b.router.autocomplete('config', { subcommand: 'feed', focused: { name: 'timezone', value: 'new york' }, options: {}, user: ADMIN }, env.b.ctx);
     expect(choices).toContainEqual({ name: 'America/New York', value: 'America/New_York' });

@@ -28,7 +28,7 @@ describe('the command bar language', () => {
     expect(labels('/')).not.toContain('/Rivals profile'); // a context-menu command is not typed
     expect(labels('/pa')).toEqual(['/patch-notes']);
     expect(labels('/config f')).toEqual(['/config feed', '/config feed-off']);
-    expect(labels('/config feed ')).toEqual(['type:', 'channel:', 'role:', 'publish:', 'backfill:', 'heroes:', 'quiet:', 'timezone:', 'digest:', 'at:']);
+    expect(labels('/config feed ')).toEqual(['type:', 'channel:', 'role:', 'publish:', 'backfill:', 'heroes:', 'quiet:', 'timezone:', 'digest:', 'at:', 'thread:']);
     expect(labels('/player ')).toEqual(['query:', 'user:', 'season:']);
     expect(labels('/config feed type:Patch notes ch')).toEqual(['channel:']);
   });

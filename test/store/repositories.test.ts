@@ -95,6 +95,9 @@ class FakeTransport implements FeedTransport {
   async edit() {
     throw new Error('the ledger never edits');
   }
+  async startThread(): Promise<{ id: string }> {
+    throw new Error('the ledger never starts threads');
+  }
   async send(channelId: string, body: MessagePayload & { nonce: string; enforce_nonce: true }) {
     this.sends.push({ channelId, nonce: body.nonce });
     this.onSend?.();
