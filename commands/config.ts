@@ -61,6 +61,12 @@ const definition = new SlashCommandBuilder()
   .addSubcommand((s) => s.setName('feed-off').setDescription('Stop posting one kind of post').addStringOption(feedType))
   .addSubcommand((s) =>
     s
+      .setName('alerts')
+      .setDescription('Where members’ hero alerts are posted (/alerts); leave the channel out to stop them')
+      .addChannelOption((o) => o.setName('channel').setDescription('Where to post the alerts').addChannelTypes(ChannelType.GuildText, ChannelType.GuildAnnouncement)),
+  )
+  .addSubcommand((s) =>
+    s
       .setName('platform')
       .setDescription('Default platform of /leaderboard')
       .addStringOption((o) => o.setName('platform').setDescription('Platform').setRequired(true).addChoices(...PLATFORMS.map((p) => ({ name: PLATFORM_NAMES[p], value: p })))),
@@ -143,6 +149,7 @@ async function showView(s: GuildSettings, ctx: CommandContext): Promise<View> {
       ...FEED_TYPES.map((type) => ({ name: FEED_CHOICES[type], value: feedLine(s, type, names), inline: false })),
       { name: '/leaderboard platform', value: PLATFORM_NAMES[s.leaderboardPlatform], inline: true },
       { name: 'Private answers', value: s.ephemeralByDefault ? 'On' : 'Off', inline: true },
+      { name: 'Hero alerts', value: s.alertsChannelId ? `<#${s.alertsChannelId}>` : 'Off', inline: true },
     ],
   });
 }
@@ -219,6 +226,18 @@ export const config: CommandModule = {
     switch (input.subcommand) {
       case 'feed':
         return setFeed(guildId, input, ctx);
+      case 'alerts': {
+        if (input.options.channel === undefined) {
+          const settings = await ctx.settings.update(guildId, (s) => void delete s.alertsChannelId);
+          return { ...(await showView(settings, ctx)), content: t.alertsChannelOff() };
+        }
+        const channelId = String(input.options.channel);
+        const check = await ctx.channels.check(guildId, channelId);
+        if (!check.exists) return privately({ description: t.channelGone(channelId) });
+        if (check.missing.length > 0) return privately({ description: t.channelMissing(channelId, check.missing) });
+        const settings = await ctx.settings.update(guildId, (s) => void (s.alertsChannelId = channelId));
+        return { ...(await showView(settings, ctx)), content: t.alertsChannelSet(channelId) };
+      }
       case 'feed-off': {
         const type = input.options.type as FeedType;
         return showView(await ctx.settings.update(guildId, (s) => void delete s.feeds[type]), ctx);

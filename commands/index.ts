@@ -1,6 +1,7 @@
 /** Every command module, in the order they are registered (STYLE.md: a static list, no directory scanning). */
 import type { CommandModule } from '../src/discord/command.js';
 import { achievements } from './achievements.js';
+import { alerts } from './alerts.js';
 import { battlepass } from './battlepass.js';
 import { compare } from './compare.js';
 import { config } from './config.js';
@@ -15,4 +16,4 @@ import { patchNotes } from './patch-notes.js';
 import { player } from './player.js';
 import { rivalsProfile } from './rivals-profile.js';
 
-export const commands: CommandModule[] = [player, compare, hero, match, leaderboard, meta, patchNotes, items, maps, achievements, battlepass, link, unlink, rivalsProfile, config];
+export const commands: CommandModule[] = [player, compare, hero, match, leaderboard, meta, patchNotes, items, maps, achievements, battlepass, link, unlink, alerts, rivalsProfile, config];

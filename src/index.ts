@@ -10,6 +10,7 @@ import { createDiscordClient, discordChannelAccess, DiscordRuntime } from './dis
 import { watchGateway } from './discord/gateway-policy.js';
 import { EXIT_OK, logWritten, ProcessPolicy } from './process-policy.js';
 import { createLogger } from './logger.js';
+import { MainsRefresher } from './feeds/alerts.js';
 import { feedClock } from './feeds/clock.js';
 import { CorrectionEditor } from './feeds/corrections.js';
 import { DeliveryLedger } from './feeds/delivery.js';
@@ -103,9 +104,11 @@ if (!config.discord.token || playgroundAsked) {
   const meta = new HeroMeta({ api: services.api, heroes: context.heroes, logger: logger.child({ component: 'meta' }) });
   // Each hero's balance history for /hero: every balance post and patch note, read hourly at background priority.
   const balanceIndexer = new BalanceIndexer({ api: services.api, heroes: context.heroes, history: services.state.balanceHistory, logger: logger.child({ component: 'balance-history' }) });
+  // Members' mains for /alerts, read hourly (at most daily each) at bulk priority.
+  const mains = new MainsRefresher({ api: services.api, links: services.state.links, alerts: services.state.alerts, logger: logger.child({ component: 'alerts' }) });
   const runtime = new DiscordRuntime(client, {
     router: new Router(commands),
-    context: { ...context, meta, balance: { history: services.state.balanceHistory, indexer: balanceIndexer } },
+    context: { ...context, meta, balance: { history: services.state.balanceHistory, indexer: balanceIndexer }, alerts: { members: services.state.alerts, mains } },
     logger: logger.child({ component: 'discord' }),
     budgetMs: config.interactionBudgetMs,
   });
@@ -126,6 +129,7 @@ if (!config.discord.token || playgroundAsked) {
     ledger: new DeliveryLedger(services.state.database.db, transport, feedLogger, feedNow),
     feedPosts: services.state.feedPosts,
     digests: services.state.feedDigests,
+    alerts: services.state.alerts,
     editor: new CorrectionEditor(services.state.database.db, transport, feedLogger, feedNow),
     heroes: context.heroes,
     leadership,
@@ -138,6 +142,7 @@ if (!config.discord.token || playgroundAsked) {
     poller.start();
     meta.start();
     balanceIndexer.start();
+    mains.start();
   });
   // Gateway closes and errors are logged; one Discord says is not reconnectable (4004, 4010-4014) stops the process (exit 78).
   watchGateway(client, { logger: logger.child({ component: 'gateway' }), policy });
@@ -146,6 +151,7 @@ if (!config.discord.token || playgroundAsked) {
     await poller.stop();
     meta.stop();
     await balanceIndexer.stop();
+    await mains.stop();
     await leadership.release().catch(() => undefined);
     await stopSettingsSync();
     await runtime.shutdown();

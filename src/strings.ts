@@ -61,6 +61,20 @@ export const t = {
   heroFilter: (names: string[]) => `only posts changing ${names.join(', ')}`,
   heroFilterBalancesOnly: () => 'The hero filter works on balance posts only: set it with `/config feed type:Balance posts heroes:…`.',
   heroFilterTooMany: (max: number) => `A feed can follow at most ${max} heroes. Leave some out and try again.`,
+  // /alerts.
+  alertsUnavailable: () => 'Alerts are not available here: they need the bot running on Discord.',
+  alertsNone: () => 'You get no alerts. Turn them on with `/alerts mains enabled:True` or `/alerts hero`.',
+  alertsAllOff: () => 'Every alert is off.',
+  alertsNeedLink: () => 'Your mains come from your linked account: link it first with `/link`, then turn the alerts on again.',
+  alertsTooMany: (max: number) => `You already watch ${max} heroes. Stop one with \`/alerts off hero:…\` first.`,
+  alertsMains: (names: string, when: string) => `🔔 Your mains: **${names}** (read ${when}).`,
+  alertsMainsPending: () => '🔔 Your mains: not read yet. They are read from your linked account within the hour.',
+  alertsWatching: (names: string) => `👀 Watching: **${names}**.`,
+  alertsByDm: () => 'You are told by direct message: allow direct messages from this server’s members to get them.',
+  alertsInChannel: (channelId: string) => `You are told in <#${channelId}>.`,
+  alertsNoChannel: () => '⚠️ This server has no alerts channel yet: ask an admin to run `/config alerts`, or add `dm:True` to be told by direct message.',
+  alertsChannelSet: (channelId: string) => `Hero alerts will be posted in <#${channelId}>, mentioning only the members they concern.`,
+  alertsChannelOff: () => 'Hero alerts are off in this server; members who chose direct messages still get them.',
   /** `/config show`: a feed's quiet hours. */
   quietHours: (start: string, end: string, zone: string) => `quiet ${start}–${end} (${zone})`,
   /** `/config show`: a feed's digest. */

@@ -2,6 +2,8 @@
  * The contract between the runtime and the product surface (commands/): a command module is its
  * definition plus handlers that return Views (STYLE.md principles 1 and 3).
  */
+import type { MainsRefresher } from '../feeds/alerts.js';
+import type { AlertsRepository } from '../store/alerts.js';
 import type { APIApplicationCommandOptionChoice, RESTPostAPIChatInputApplicationCommandsJSONBody, RESTPostAPIContextMenuApplicationCommandsJSONBody } from 'discord-api-types/v10';
 import type { RivalsApi } from '../api/client.js';
 import type { HeroDirectory } from '../hero-directory.js';
@@ -63,6 +65,8 @@ export interface CommandContext {
   meta?: HeroMeta;
   /** Each hero's balance history (src/store/balance-history.ts), built by the indexer (src/game/balance-indexer.ts), for /hero; absent: the section says it is unavailable. */
   balance?: { history: BalanceHistoryRepository; indexer?: BalanceIndexer };
+  /** Members' hero alerts and the reader of their mains (src/feeds/alerts.ts), for /alerts; absent: /alerts says it is unavailable. */
+  alerts?: { members: AlertsRepository; mains: MainsRefresher };
   logger: Logger;
   now: () => number;
   /** The interaction's time budget from its creation (src/deadline.ts); absent outside an interaction (feeds, the CLI). */

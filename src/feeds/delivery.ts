@@ -31,6 +31,8 @@ export interface FeedTransport {
    * thread exists already (Discord's 160004, a retry after a crash). Rejects with the REST error.
    */
   startThread(channelId: string, messageId: string, name: string): Promise<{ id: string }>;
+  /** POST /users/@me/channels (Discord: "Create DM"): the DM channel with a user, the same one each time. Rejects with the REST error. */
+  openDm(userId: string): Promise<{ id: string }>;
 }
 
 /** Discord's JSON error code for a message that already has a thread (Discord: "JSON Error Codes"). */
@@ -39,6 +41,8 @@ export const THREAD_ALREADY_CREATED = 160004;
 /** Discord JSON error codes that no retry fixes (Discord: "JSON Error Codes"). */
 export const PERMANENT_ERRORS: Record<number, string> = {
   10003: 'Unknown Channel: the channel was deleted',
+  10013: 'Unknown User: the user no longer exists',
+  50007: 'Cannot send messages to this user: they do not accept direct messages from the bot',
   50001: 'Missing Access: the bot cannot see the channel',
   50013: 'Missing Permissions: the bot cannot post embeds in the channel',
 };
@@ -132,6 +136,11 @@ export class DeliveryLedger {
   /** Starts the thread under a delivered message ({@link FeedTransport.startThread}); rejects with the REST error. */
   startThread(channelId: string, messageId: string, name: string): Promise<{ id: string }> {
     return this.transport.startThread(channelId, messageId, name);
+  }
+
+  /** The DM channel with a user ({@link FeedTransport.openDm}); rejects with the REST error. */
+  openDm(userId: string): Promise<{ id: string }> {
+    return this.transport.openDm(userId);
   }
 
   /** Records a delivery as done without sending anything (the marker that a feed post's thread is complete). */

@@ -14,6 +14,9 @@ export function discordFeedTransport(rest: REST): FeedTransport {
     async edit(channelId, messageId, body) {
       await rest.patch(Routes.channelMessage(channelId, messageId), { body });
     },
+    async openDm(userId) {
+      return (await rest.post(Routes.userChannels(), { body: { recipient_id: userId } })) as { id: string };
+    },
     async startThread(channelId, messageId, name) {
       try {
         return (await rest.post(Routes.threads(channelId, messageId), { body: { name, auto_archive_duration: 10080 } })) as { id: string };

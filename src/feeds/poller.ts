@@ -16,11 +16,12 @@
 import PQueue from 'p-queue';
 import type { RivalsApi } from '../api/client.js';
 import { heroCatalog, heroChanges, type HeroCatalog } from '../game/balance.js';
-import type { HeroDirectory } from '../hero-directory.js';
+import { heroDisplayName, type HeroDirectory } from '../hero-directory.js';
 import type { Logger } from '../logger.js';
 import { truncate } from '../render/limits.js';
-import { toMessagePayload } from '../render/view.js';
+import { toMessagePayload, type MessagePayload } from '../render/view.js';
 import type { Db } from '../store/database.js';
+import type { AlertsRepository } from '../store/alerts.js';
 import type { FeedDigestsRepository } from '../store/feed-digests.js';
 import type { FeedPostsRepository } from '../store/feed-posts.js';
 import type { FeedStateRepository } from '../store/feed-state.js';
@@ -28,6 +29,7 @@ import { FEED_TYPES, type FeedSubscription, type FeedType, type GuildSettingsRep
 import { PRUNE_INTERVAL_MS, pruneState, RETENTION_MS } from '../store/retention.js';
 import { contentHash, EDIT_CONCURRENCY, isCredibleCorrection, type CorrectionEditor } from './corrections.js';
 import { classifyError, type DeliveryLedger } from './delivery.js';
+import { ALERT_FEEDS, planAlerts } from './alerts.js';
 import { digestPeriod, digestPostId, digestView } from './digest.js';
 import { localTime, quietNow } from './schedule.js';
 import type { Leadership } from './leadership.js';
@@ -76,8 +78,10 @@ export async function fetchFeed(api: RivalsApi, type: FeedType, catalog?: HeroCa
   const fetched = type === 'patchNotes' ? await api.patchNotes(page, options) : type === 'balances' ? await api.balances(page, options) : await api.devDiaries(page, options);
   return fetched.data.entries.map((p) => {
     const content = { title: p.title, overview: p.overview, content: p.full_content };
-    const heroes = catalog && p.full_content ? [...new Set(heroChanges(p.full_content, catalog).map((c) => c.heroId))] : undefined;
-    const post: FeedPost = { id: p.id, title: p.title ?? p.id, date: p.date, overview: p.overview, image: p.image, ...(heroes ? { heroes } : {}), ...(p.full_content ? { content: p.full_content } : {}) };
+    const changes = catalog && p.full_content ? heroChanges(p.full_content, catalog) : undefined;
+    const heroes = changes ? [...new Set(changes.map((c) => c.heroId))] : undefined;
+    const verdicts = changes ? Object.fromEntries(changes.map((c) => [c.heroId, c.verdict])) : undefined;
+    const post: FeedPost = { id: p.id, title: p.title ?? p.id, date: p.date, overview: p.overview, image: p.image, ...(heroes ? { heroes, verdicts } : {}), ...(p.full_content ? { content: p.full_content } : {}) };
     return { post, hash: contentHash(content), credible: isCredibleCorrection(content) };
   });
 }
@@ -95,6 +99,8 @@ export interface FeedPollerOptions {
   editor: CorrectionEditor;
   /** Posts waiting for each digest channel's next digest. */
   digests: FeedDigestsRepository;
+  /** Members' hero alerts; without it no alert is sent. */
+  alerts?: AlertsRepository;
   leadership: Leadership;
   logger: Logger;
   /** The heroes, to read which heroes a balance post changes (hero filters); without it every post passes every filter. */
@@ -166,8 +172,53 @@ export class FeedPoller {
         this.#o.logger.warn({ err, feed: type }, 'could not poll a feed');
       }
     }
+    try {
+      await this.#sendAlerts();
+    } catch (err) {
+      this.#o.logger.warn({ err }, 'could not send hero alerts; tried again next poll');
+    }
     this.#scheduleWake();
     await this.prune();
+  }
+
+  /**
+   * Works out the alerts of a post once (src/feeds/alerts.ts): who follows a hero it changes, where
+   * each is told. Stored before any is sent.
+   */
+  async #planAlerts(type: FeedType, post: FeedPost): Promise<void> {
+    const alerts = this.#o.alerts;
+    if (!alerts || !ALERT_FEEDS.includes(type) || !post.verdicts || Object.keys(post.verdicts).length === 0) return;
+    if (await alerts.planned(type, post.id)) return;
+    const members = await alerts.allMembers();
+    const mains = await alerts.mainsOf([...new Set(members.filter((m) => m.mains).map((m) => m.userId))]);
+    const channels = new Map<string, string | undefined>();
+    for (const guildId of new Set(members.map((m) => m.guildId))) if (guildId !== '') channels.set(guildId, (await this.#o.settings.get(guildId)).alertsChannelId);
+    const names = new Map((await this.#o.heroes?.list().catch(() => []))?.map((h) => [h.id, heroDisplayName(h)]) ?? []);
+    const planned = planAlerts(type, post, { members, mains, alertsChannel: (g) => channels.get(g), heroName: (id) => names.get(id) ?? id });
+    const messages = planned.map((p) => ({ target: p.target, part: p.part, body: toMessagePayload(p.view) }));
+    if (await alerts.plan(type, post.id, messages, this.#now())) this.#o.logger.info({ feed: type, post: post.id, messages: messages.length }, 'hero alerts planned');
+  }
+
+  /** Sends the planned alert messages not yet settled, each through the ledger (feed `alerts`): exactly once. */
+  async #sendAlerts(): Promise<void> {
+    const alerts = this.#o.alerts;
+    if (!alerts) return;
+    for (const m of await alerts.pending()) {
+      let channelId = m.target;
+      if (m.target.startsWith('dm:')) {
+        try {
+          channelId = (await this.#o.ledger.openDm(m.target.slice(3))).id;
+        } catch (err) {
+          const c = classifyError(err);
+          this.#o.logger.warn({ err, target: m.target, kind: c.kind }, 'could not open a direct message for an alert');
+          if (c.kind === 'broken') await alerts.settle(m, this.#now());
+          continue;
+        }
+      }
+      const outcome = await this.#o.ledger.deliver({ feed: 'alerts', postId: `${m.feed}:${m.postId}#${m.part}`, channelId }, m.body as MessagePayload, false);
+      if (outcome.status !== 'retry') await alerts.settle(m, this.#now());
+      if (outcome.status === 'broken') this.#o.logger.warn({ target: m.target, code: outcome.code }, 'an alert could not be delivered: ' + outcome.reason);
+    }
   }
 
   /** Polls again when the earliest quiet hours holding a post end, if that is before the next regular poll (1 s after, so the window has ended). */
@@ -233,6 +284,7 @@ export class FeedPoller {
         this.#o.logger.info({ feed: type, posts: found.map((p) => p.id) }, 'new feed posts');
       }
       const pending = await this.#o.feedState.pending(type);
+      for (const item of pending) await this.#planAlerts(type, item.post);
       const pendingRevisions = await this.#o.feedPosts.revisions(type, pending.map((p) => p.post.id));
       for (const item of pending) {
         const complete = await this.#fanOut(type, item.post, item.foundAt, subs, pendingRevisions.get(item.post.id) ?? 0);

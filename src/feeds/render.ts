@@ -3,6 +3,7 @@ import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import type { View } from '../render/view.js';
+import type { Verdict } from '../game/balance.js';
 import type { FeedType } from '../store/guild-settings.js';
 
 /** The post fields a feed message needs; kept in the feed state while a fan-out is pending. */
@@ -16,6 +17,8 @@ export interface FeedPost {
   heroes?: string[];
   /** The full text, for feeds posting it in a thread; absent for game versions. */
   content?: string;
+  /** Balance posts and patch notes: what the post does to each hero it changes (hero id → buff, nerf, adjusted or fixed), for alerts. */
+  verdicts?: Record<string, Verdict>;
 }
 
 const LABELS: Record<FeedType, string> = { patchNotes: 'New patch notes', balances: 'New balance post', devDiaries: 'New dev diary', gameVersions: 'New game version' };

@@ -39,7 +39,7 @@ export function playgroundFeedTransport(messages: MessageStore): FeedTransport {
   const nonces = new Map<string, string>();
   return {
     async send(channelId, body) {
-      if (!channelById(channelId)) throw new PlaygroundRestError('Unknown Channel', 10003, 404);
+      if (!channelById(channelId) && !channelId.startsWith('dm-')) throw new PlaygroundRestError('Unknown Channel', 10003, 404);
       const existing = nonces.get(body.nonce);
       if (body.enforce_nonce && existing && messages.get(existing)) return { id: existing };
       const { nonce: _nonce, enforce_nonce: _enforce, ...payload } = body;
@@ -58,6 +58,10 @@ export function playgroundFeedTransport(messages: MessageStore): FeedTransport {
       if (!message?.payload || message.channelId !== channelId) throw new PlaygroundRestError('Unknown Message', 10008, 404);
       // Discord: the fields given replace the message's; the others (the role ping) stay.
       messages.update(messageId, { payload: { ...message.payload, ...body }, editedAt: Date.now() });
+    },
+    async openDm(userId) {
+      // The playground has no DM view: direct messages land in a channel of their own, kept but not drawn.
+      return { id: `dm-${userId}` };
     },
     async startThread(channelId, messageId) {
       const message = messages.get(messageId);

@@ -7,6 +7,7 @@ import { ApiError } from '../api/errors.js';
 import type { CommandModule } from '../discord/command.js';
 import { registrationPayload } from '../discord/deploy.js';
 import { Router } from '../discord/router.js';
+import { MainsRefresher } from '../feeds/alerts.js';
 import { CorrectionEditor } from '../feeds/corrections.js';
 import { DeliveryLedger } from '../feeds/delivery.js';
 import { SOLE_LEADER } from '../feeds/leadership.js';
@@ -85,7 +86,8 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   const base = createCommandContext(o.services.api, state, o.services.cacheStore, playgroundChannelAccess(), Date.now, createFeedTester(o.services.api, settings, transport), o.services.charts);
   const meta = new HeroMeta({ api: o.services.api, heroes: base.heroes, logger: logger.child({ component: 'meta' }) });
   const balanceIndexer = new BalanceIndexer({ api: o.services.api, heroes: base.heroes, history: state.balanceHistory, logger: logger.child({ component: 'balance-history' }) });
-  const context = { ...base, meta, balance: { history: state.balanceHistory, indexer: balanceIndexer } };
+  const mains = new MainsRefresher({ api: o.services.api, links: state.links, alerts: state.alerts, logger: logger.child({ component: 'alerts' }) });
+  const context = { ...base, meta, balance: { history: state.balanceHistory, indexer: balanceIndexer }, alerts: { members: state.alerts, mains } };
   const router = new Router(modules);
   const interactions = new PlaygroundInteractions({ router, context, messages, logger, ackDeadlineMs: o.ackDeadlineMs, budgetMs: o.config.interactionBudgetMs });
   const feedLogger = o.logger.child({ component: 'playground-feeds' });
@@ -97,6 +99,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     ledger: new DeliveryLedger(state.database.db, transport, feedLogger),
     feedPosts: state.feedPosts,
     digests: state.feedDigests,
+    alerts: state.alerts,
     editor: new CorrectionEditor(state.database.db, transport, feedLogger),
     heroes: base.heroes,
     leadership: SOLE_LEADER,
@@ -179,6 +182,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   poller.start();
   meta.start();
   balanceIndexer.start();
+  mains.start();
   return {
     url: server.url,
     messages,
@@ -188,6 +192,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
       await poller.stop();
       meta.stop();
       await balanceIndexer.stop();
+      await mains.stop();
       await interactions.settle();
       await server.close();
       await state.close();

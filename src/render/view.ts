@@ -28,6 +28,8 @@ export interface View {
   ephemeral?: boolean;
   /** Role ids a message may ping (feeds); nothing else is ever pinged. */
   allowedRoleIds?: string[];
+  /** Users the content may ping (an alert mentioning the members it concerns; Discord: at most 100); nobody else is pinged. */
+  allowedUserIds?: string[];
   /** Set by the router on error views (the CLI exits non-zero for them); never sent to Discord. */
   isError?: boolean;
   /** Files uploaded with the message (charts), at most 10 and 8 MB in all (src/render/limits.ts). */
@@ -55,7 +57,7 @@ export interface MessagePayload {
   embeds: APIEmbed[];
   components: APIActionRowComponent<APIComponentInMessageActionRow>[];
   flags: number;
-  allowed_mentions: { parse: []; roles?: string[] };
+  allowed_mentions: { parse: []; roles?: string[]; users?: string[] };
   /** `url` only on a posted message (the playground's, src/playground/messages.ts); never sent. */
   attachments?: { id: number; filename: string; description?: string; url?: string }[];
   files?: ViewFile[];
@@ -85,7 +87,7 @@ export function toMessagePayload(view: View): MessagePayload {
     embeds: fitted.embeds ?? [],
     components: fitted.components ?? [],
     flags: fitted.ephemeral ? MessageFlags.Ephemeral : 0,
-    allowed_mentions: fitted.allowedRoleIds?.length ? { parse: [], roles: fitted.allowedRoleIds } : { parse: [] },
+    allowed_mentions: { parse: [], ...(fitted.allowedRoleIds?.length ? { roles: fitted.allowedRoleIds } : {}), ...(fitted.allowedUserIds?.length ? { users: fitted.allowedUserIds.slice(0, 100) } : {}) },
     ...(fitted.files?.length
       ? {
           attachments: fitted.files.map((f, id) => ({ id, filename: f.name, ...(f.description ? { description: f.description } : {}) })),

@@ -20,6 +20,8 @@ export const storedPostSchema = z.object({
   heroes: z.array(z.string()).optional(),
   /** The full text, for feeds that post it in a thread. */
   content: z.string().optional(),
+  /** What the post does to each hero it changes (src/game/balance.ts verdicts). */
+  verdicts: z.record(z.string(), z.enum(['buff', 'nerf', 'adjusted', 'fixed'])).optional(),
 });
 export type StoredPost = z.output<typeof storedPostSchema>;
 

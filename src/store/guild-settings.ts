@@ -59,6 +59,8 @@ const settingsV1 = z.object({
   feeds: z.partialRecord(z.enum(FEED_TYPES), subscription).default({}),
   leaderboardPlatform: z.enum(PLATFORMS).default('pc'),
   ephemeralByDefault: z.boolean().default(false),
+  /** Where alerts of members' heroes are posted (`/config alerts`); absent: no alerts channel. */
+  alertsChannelId: z.string().optional(),
 });
 /** A guild's settings. */
 export type GuildSettings = z.output<typeof settingsV1>;
@@ -251,7 +253,7 @@ export class GuildSettingsRepository {
     const rows = await db
       .selectFrom('guild_settings as g')
       .leftJoin('feed_subscriptions as f', 'f.guild_id', 'g.guild_id')
-      .select(['g.leaderboard_platform', 'g.ephemeral_by_default', 'g.version'])
+      .select(['g.leaderboard_platform', 'g.ephemeral_by_default', 'g.version', 'g.alerts_channel_id'])
       .select(['f.feed', 'f.channel_id', 'f.role_id', 'f.since', 'f.publish', 'f.backfill', 'f.broken_code', 'f.broken_reason', 'f.broken_at', 'f.last_post_id', 'f.last_delivered_at', 'f.last_edit_post_id', 'f.last_edit_at', 'f.last_edit_error', 'f.heroes', 'f.quiet_start', 'f.quiet_end', 'f.time_zone', 'f.digest_every', 'f.digest_at', 'f.digest_period', 'f.threads'])
       .where('g.guild_id', '=', guildId)
       .execute();
@@ -262,6 +264,7 @@ export class GuildSettingsRepository {
       feeds: {},
       leaderboardPlatform: (PLATFORMS as readonly string[]).includes(first.leaderboard_platform) ? (first.leaderboard_platform as Platform) : 'pc',
       ephemeralByDefault: first.ephemeral_by_default === 1,
+      ...(first.alerts_channel_id ? { alertsChannelId: first.alerts_channel_id } : {}),
     };
     for (const r of rows) {
       if (r.feed === null || !(FEED_TYPES as readonly string[]).includes(r.feed)) continue;
@@ -273,7 +276,7 @@ export class GuildSettingsRepository {
   /** Writes `next` over `current` (changed feed rows only). @returns the new version. @throws {VersionConflict} */
   async #write(trx: Db, guildId: string, current: Loaded, next: GuildSettings): Promise<number> {
     const now = this.#o.now();
-    const columns = { leaderboard_platform: next.leaderboardPlatform, ephemeral_by_default: next.ephemeralByDefault ? 1 : 0, updated_at: now };
+    const columns = { leaderboard_platform: next.leaderboardPlatform, ephemeral_by_default: next.ephemeralByDefault ? 1 : 0, alerts_channel_id: next.alertsChannelId ?? null, updated_at: now };
     if (current.version === null) {
       const r = await trx.insertInto('guild_settings').values({ guild_id: guildId, ...columns, version: 1 }).onConflict((oc) => oc.column('guild_id').doNothing()).executeTakeFirst();
       if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) throw new VersionConflict();

@@ -16,6 +16,8 @@ export interface GuildSettingsTable {
   ephemeral_by_default: number;
   /** Bumped by every change to the guild's settings or subscriptions: optimistic concurrency. */
   version: number;
+  /** Where "your heroes changed" alerts are posted (src/feeds/alerts.ts); null: none in this guild. */
+  alerts_channel_id?: string | null;
   /** ms since the epoch. */
   updated_at: number;
 }
@@ -179,6 +181,48 @@ export interface DigestItemsTable {
   found_at: number;
 }
 
+/** `alert_members`: a member's alerts in a guild ('' for direct messages only): mains on, watched heroes, by DM or not. */
+export interface AlertMembersTable {
+  user_id: string;
+  guild_id: string;
+  /** 1: alerts for the member's mains (top 3 heroes by play time on their default linked account). */
+  mains: number;
+  /** Watched hero ids as a JSON array (at most 10). */
+  heroes: string;
+  /** 1: by direct message instead of the guild's alerts channel. */
+  dm: number;
+  updated_at: number;
+}
+
+/** `member_mains`: a member's mains as last read from their default linked account, refreshed at most daily. */
+export interface MemberMainsTable {
+  user_id: string;
+  uid: string;
+  /** Hero ids as a JSON array, most play time first (at most 3). */
+  heroes: string;
+  refreshed_at: number;
+}
+
+/** `alert_plans`: a post whose alert messages have been worked out (once). */
+export interface AlertPlansTable {
+  feed: string;
+  post_id: string;
+  planned_at: number;
+}
+
+/** `alert_messages`: the alert messages of a post, one per target and part, sent through the delivery ledger. */
+export interface AlertMessagesTable {
+  feed: string;
+  post_id: string;
+  /** A channel id, or `dm:<user id>`. */
+  target: string;
+  part: number;
+  /** The message payload as JSON. */
+  body: string;
+  /** When its delivery was settled (sent, or given up); null while pending. */
+  settled_at: number | null;
+}
+
 /** Every table, for `Kysely<Tables>`. */
 export interface Tables {
   guild_settings: GuildSettingsTable;
@@ -192,6 +236,10 @@ export interface Tables {
   balance_posts: BalancePostsTable;
   feed_posts: FeedPostsTable;
   digest_items: DigestItemsTable;
+  alert_members: AlertMembersTable;
+  member_mains: MemberMainsTable;
+  alert_plans: AlertPlansTable;
+  alert_messages: AlertMessagesTable;
 }
 
 /** Migrations in order; a name is never reused or edited once released. */
@@ -345,6 +393,46 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007_feed_threads': {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('feed_subscriptions').addColumn('threads', 'integer').execute();
+    },
+  },
+  '0008_alerts': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('guild_settings').addColumn('alerts_channel_id', 'text').execute();
+      await db.schema
+        .createTable('alert_members')
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('guild_id', 'text', (c) => c.notNull())
+        .addColumn('mains', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('heroes', 'text', (c) => c.notNull().defaultTo('[]'))
+        .addColumn('dm', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('alert_members_pk', ['user_id', 'guild_id'])
+        .execute();
+      await db.schema
+        .createTable('member_mains')
+        .addColumn('user_id', 'text', (c) => c.primaryKey())
+        .addColumn('uid', 'text', (c) => c.notNull())
+        .addColumn('heroes', 'text', (c) => c.notNull())
+        .addColumn('refreshed_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('alert_plans')
+        .addColumn('feed', 'text', (c) => c.notNull())
+        .addColumn('post_id', 'text', (c) => c.notNull())
+        .addColumn('planned_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('alert_plans_pk', ['feed', 'post_id'])
+        .execute();
+      await db.schema
+        .createTable('alert_messages')
+        .addColumn('feed', 'text', (c) => c.notNull())
+        .addColumn('post_id', 'text', (c) => c.notNull())
+        .addColumn('target', 'text', (c) => c.notNull())
+        .addColumn('part', 'integer', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('settled_at', 'bigint')
+        .addPrimaryKeyConstraint('alert_messages_pk', ['feed', 'post_id', 'target', 'part'])
+        .execute();
+      await db.schema.createIndex('alert_messages_pending').on('alert_messages').columns(['settled_at']).execute();
     },
   },
 };

@@ -7,6 +7,7 @@ import type { Logger } from '../logger.js';
 import { AccountLinksRepository } from './account-links.js';
 import { BalanceHistoryRepository } from './balance-history.js';
 import { openDatabase, type Database, type DatabaseOptions } from './database.js';
+import { AlertsRepository } from './alerts.js';
 import { FeedDigestsRepository } from './feed-digests.js';
 import { FeedPostsRepository } from './feed-posts.js';
 import { FeedStateRepository } from './feed-state.js';
@@ -23,6 +24,8 @@ export interface State {
   feedPosts: FeedPostsRepository;
   /** Posts waiting for each channel's next digest (src/feeds/digest.ts). */
   feedDigests: FeedDigestsRepository;
+  /** Members' hero alerts and their mains (src/feeds/alerts.ts). */
+  alerts: AlertsRepository;
   /** Each hero's balance history (src/game/balance-indexer.ts writes it, /hero reads it). */
   balanceHistory: BalanceHistoryRepository;
   close(): Promise<void>;
@@ -37,6 +40,7 @@ export function stateOf(database: Database, settings: GuildSettingsOptions = {})
     feedState: new FeedStateRepository(database.db),
     feedPosts: new FeedPostsRepository(database.db),
     feedDigests: new FeedDigestsRepository(database.db),
+    alerts: new AlertsRepository(database.db),
     balanceHistory: new BalanceHistoryRepository(database.db),
     close: () => database.close(),
   };

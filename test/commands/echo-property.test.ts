@@ -84,7 +84,6 @@ const CASES: Case[] = [
   heroCase('/achievements hero', 'achievements', 'hero'),
   { label: '/config feed quiet', run: (x) => env.b.run('config', { type: 'patchNotes', channel: '501', quiet: x }, 'feed', ADMIN), echo: (x) => x.trim(), benignEcho: (x) => twin(x.trim()) },
   { label: '/config feed timezone', run: (x) => env.b.run('config', { type: 'patchNotes', channel: '501', timezone: x }, 'feed', ADMIN), echo: (x) => x.trim(), benignEcho: (x) => twin(x.trim()) },
-  { label: '/config feed heroes', run: (x) => env.b.run('config', { type: 'balances', channel: '501', heroes: x }, 'feed', ADMIN) },
   { label: 'a patch note picked (its select value)', run: (x) => env.b.press('pn.o:patch-notes:1', [x]) },
   {
     label: 'a recent match picked (its select value)',

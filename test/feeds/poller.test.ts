@@ -80,6 +80,14 @@ class FakeChannels implements FeedTransport {
     if (i < 0) throw Object.assign(new Error('Unknown Message'), { status: 404, code: 10008 });
     list[i] = { ...list[i]!, ...body };
   }
+  /** Users whose DM channel was opened; `dm-<user>` is the channel. `dmFail` answers every open with an error. */
+  readonly dmsOpened: string[] = [];
+  dmFail: { status: number; code: number } | undefined;
+  async openDm(userId: string) {
+    this.dmsOpened.push(userId);
+    if (this.dmFail) throw Object.assign(new Error(`HTTP ${this.dmFail.status}`), this.dmFail);
+    return { id: `dm-${userId}` };
+  }
   /** Threads started (Discord: "Start Thread from Message"), by message id; a second start of the same one is 160004. */
   readonly threads = new Map<string, { channelId: string; name: string }>();
   threadFail: { status: number; code: number } | undefined;
@@ -133,6 +141,7 @@ function pollerOn(state: State, transport: FeedTransport, options: { leadership?
     ledger: new DeliveryLedger(state.database.db, transport, logger, clock.now),
     feedPosts: state.feedPosts,
     digests: state.feedDigests,
+    alerts: state.alerts,
     editor: new CorrectionEditor(state.database.db, transport, logger, clock.now),
     leadership: options.leadership ?? SOLE_LEADER,
     heroes,
@@ -558,6 +567,36 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
       await until(() => channels.count('c-wake') === 1, 8_000);
       await p.stop();
     });
+  });
+
+  it('a new balance post alerts exactly the opted-in members whose mains or watched heroes it changes: one message in the alerts channel, DMs for those who asked, never twice', async () => {
+    const all = await heroes.list();
+    const id = (name: string) => all.find((h) => h.name.toLowerCase() === name)!.id;
+    const p = poller();
+    await p.tick();
+    await state.settings.update('ga', (s) => void (s.alertsChannelId = 'c-alerts'));
+    await state.alerts.update('100000000000000001', 'ga', (m) => void (m.mains = true));
+    await state.alerts.saveMains('100000000000000001', { uid: '1', heroes: [id('hulk'), id('loki'), id('groot')], refreshedAt: clock.now() });
+    await state.alerts.update('100000000000000002', 'ga', (m) => void (m.heroes = [id('hulk')]));
+    await state.alerts.update('100000000000000003', 'ga', (m) => void (m.heroes = [id('storm')]));
+    await state.alerts.update('100000000000000004', 'ga', (m) => {
+      m.heroes = [id('hulk')];
+      m.dm = true;
+    });
+    r.dataset.posts.balances.unshift({ id: 'balance-20991001', title: 'Balance Post: Hulk', date: '2099/10/01', overview: 'Hulk changes.', fullContent: 'Vanguard\n\nHulk\n- Gamma Burst: Damage increased from 70 to 75', imagePath: '/b.jpg' });
+    await p.tick();
+    await p.tick();
+    const [alert] = channels.messages.get('c-alerts')!;
+    expect(channels.count('c-alerts')).toBe(1);
+    expect(alert!.allowed_mentions).toEqual({ parse: [], users: ['100000000000000001', '100000000000000002'] });
+    expect(alert!.content).toMatch(/🟢 \*\*Hulk\*\* \(buff\): <@100000000000000001> <@100000000000000002>$/);
+    expect(channels.dmsOpened).toEqual(['100000000000000004']);
+    expect(channels.messages.get('dm-100000000000000004')!.map((m) => m.content)).toEqual([expect.stringContaining('changes heroes you follow: 🟢 **Hulk** (buff).')]);
+    // Planned once, sent once: later polls change nothing.
+    await p.tick();
+    expect(channels.count('c-alerts')).toBe(1);
+    expect(channels.count('dm-100000000000000004')).toBe(1);
+    r.dataset.posts.balances.shift();
   });
 
   describe('threads', () => {

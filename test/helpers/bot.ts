@@ -8,6 +8,7 @@ import type { CommandContext, CommandInput } from '../../src/discord/command.js'
 import { Router } from '../../src/discord/router.js';
 
 import { createCommandContext } from '../../src/services.js';
+import { MainsRefresher } from '../../src/feeds/alerts.js';
 import { memoryState } from './state.js';
 import type { Replica } from '../../src/replica/server.js';
 import { toMessagePayload, type MessagePayload, type View } from '../../src/render/view.js';
@@ -39,7 +40,11 @@ export function bot(r: Replica, options: { apiTimeoutMs?: number } = {}) {
   const api = clientFor(r, { cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }), now: () => clock.now }), now: () => clock.now, ...(options.apiTimeoutMs ? { timeoutMs: options.apiTimeoutMs } : {}) });
   // State in an in-memory SQLite database: the engines have their own tests (test/store).
   const state = memoryState({ now: () => clock.now });
-  const ctx: CommandContext = { ...createCommandContext(api, state, new Keyv({ store: new LruStore(1000) }), channels, () => clock.now), logger };
+  const ctx: CommandContext = {
+    ...createCommandContext(api, state, new Keyv({ store: new LruStore(1000) }), channels, () => clock.now),
+    alerts: { members: state.alerts, mains: new MainsRefresher({ api, links: state.links, alerts: state.alerts, logger, now: () => clock.now }) },
+    logger,
+  };
   const router = new Router(commands);
   const run = async (name: string, options: CommandInput['options'], subcommand?: string, user: CommandInput['user'] = MEMBER): Promise<{ view: View; payload: MessagePayload }> => {
     const view = await router.command(name, { options, subcommand, user }, ctx);

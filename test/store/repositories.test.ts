@@ -98,6 +98,9 @@ class FakeTransport implements FeedTransport {
   async startThread(): Promise<{ id: string }> {
     throw new Error('the ledger never starts threads');
   }
+  async openDm(): Promise<{ id: string }> {
+    throw new Error('the ledger never opens direct messages');
+  }
   async send(channelId: string, body: MessagePayload & { nonce: string; enforce_nonce: true }) {
     this.sends.push({ channelId, nonce: body.nonce });
     this.onSend?.();

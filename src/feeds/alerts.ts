@@ -1,0 +1,217 @@
+/**
+ * "Your heroes changed" alerts (issue 14). When a new balance post or patch note changes a hero that
+ * a member follows (one of their mains, or a hero they watch), they are told, with what the post did
+ * to the hero (buff, nerf, adjusted, fixed; src/game/balance.ts).
+ *
+ * - Mains: the top {@link MAINS_COUNT} heroes by play time on the member's default linked account,
+ *   read at most daily at the rate limiter's `bulk` priority ({@link MainsRefresher}).
+ * - Where: the guild's alerts channel (`/config alerts`), one message per post and channel listing
+ *   every member concerned and mentioning exactly them (`allowed_mentions.users`), split into parts
+ *   within Discord's limits (2,000 characters, 100 mentioned users); or, for a member who asked, a
+ *   direct message (one per member and post, whatever the guilds).
+ * - Exactly once: a post's messages are worked out once and stored (src/store/alerts.ts) before any is
+ *   sent; each is a delivery of the ledger (feed `alerts`), so a crash repeats none.
+ */
+import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
+import type { RivalsApi } from '../api/client.js';
+import { encodeCustomId } from '../discord/custom-id.js';
+import type { Verdict } from '../game/balance.js';
+import { heroSummary } from '../game/profile.js';
+import type { Logger } from '../logger.js';
+import { escapeText, LIMITS, truncate } from '../render/limits.js';
+import type { View } from '../render/view.js';
+import type { AccountLinksRepository } from '../store/account-links.js';
+import { MAINS_COUNT, type AlertMember, type AlertsRepository, type MemberMains } from '../store/alerts.js';
+import type { FeedType } from '../store/guild-settings.js';
+import { FEED_TO_POST_TYPE, type FeedPost } from './render.js';
+
+/** Users mentioned in one alert message at most (Discord: `allowed_mentions.users` holds 100). */
+export const MAX_MENTIONS_PER_MESSAGE = 100;
+/** Characters of an alert message's content at most (Discord: 2,000). */
+const CONTENT_LIMIT = 2_000;
+/** Feeds whose posts change heroes. */
+export const ALERT_FEEDS: readonly FeedType[] = ['balances', 'patchNotes'];
+
+const VERDICT_WORDS: Record<Verdict, string> = { buff: 'buff', nerf: 'nerf', adjusted: 'adjusted', fixed: 'fixed' };
+const VERDICT_MARKS: Record<Verdict, string> = { buff: '🟢', nerf: '🔴', adjusted: '🟡', fixed: '🔧' };
+
+/** The target of a direct message to `userId`. */
+export const dmTarget = (userId: string) => `dm:${userId}`;
+
+/** One planned alert message: where it goes, its part number, its view. */
+export interface PlannedAlert {
+  target: string;
+  part: number;
+  view: View;
+}
+
+/** What {@link planAlerts} needs to know beyond the post. */
+export interface AlertAudience {
+  members: readonly AlertMember[];
+  mains: ReadonlyMap<string, MemberMains>;
+  /** The alerts channel of a guild, if it has one. */
+  alertsChannel(guildId: string): string | undefined;
+  /** A hero's display name. */
+  heroName(heroId: string): string;
+}
+
+/** The embed and read button shared by alert messages. */
+function postEmbed(type: FeedType, post: FeedPost): Pick<View, 'embeds' | 'components'> {
+  return {
+    embeds: [{ color: 0xf59e0b, author: { name: type === 'balances' ? 'Balance post' : 'Patch notes' }, title: truncate(post.title, LIMITS.title), description: escapeText(post.overview ?? '', 300) || undefined }],
+    components: [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Primary, label: 'Read it all', custom_id: encodeCustomId('feed.read', FEED_TO_POST_TYPE[type], post.id) }] }],
+  };
+}
+
+/**
+ * The alert messages of `post` for `audience`: per alerts channel, lines "🔴 **Hulk** (nerf): @a @b"
+ * packed into parts of at most 100 mentions and 2,000 characters; per member who asked for direct
+ * messages, one message naming their heroes. Members whose heroes the post does not change get
+ * nothing. Deterministic for the same inputs (targets, heroes and users sorted).
+ */
+export function planAlerts(type: FeedType, post: FeedPost, audience: AlertAudience): PlannedAlert[] {
+  const verdicts = post.verdicts ?? {};
+  const changed = new Set(Object.keys(verdicts));
+  if (changed.size === 0) return [];
+  /** channel → hero → users */
+  const channels = new Map<string, Map<string, Set<string>>>();
+  /** user → heroes (direct messages) */
+  const dms = new Map<string, Set<string>>();
+  for (const m of audience.members) {
+    const followed = new Set([...(m.mains ? (audience.mains.get(m.userId)?.heroes ?? []) : []), ...m.heroes]);
+    const hits = [...followed].filter((h) => changed.has(h));
+    if (hits.length === 0) continue;
+    const channel = m.dm || m.guildId === '' ? undefined : audience.alertsChannel(m.guildId);
+    if (channel === undefined) {
+      // Direct messages, or a guild without an alerts channel: /alerts told the member; a DM-only member is written to.
+      if (!m.dm && m.guildId !== '') continue;
+      const set = dms.get(m.userId) ?? new Set<string>();
+      for (const h of hits) set.add(h);
+      dms.set(m.userId, set);
+      continue;
+    }
+    const byHero = channels.get(channel) ?? new Map<string, Set<string>>();
+    for (const h of hits) byHero.set(h, (byHero.get(h) ?? new Set<string>()).add(m.userId));
+    channels.set(channel, byHero);
+  }
+  const byName = (a: string, b: string) => audience.heroName(a).localeCompare(audience.heroName(b));
+  const heroLabel = (h: string) => `${VERDICT_MARKS[verdicts[h]!]} **${escapeText(audience.heroName(h), 60)}** (${VERDICT_WORDS[verdicts[h]!]})`;
+  const out: PlannedAlert[] = [];
+  const header = `🔔 **${escapeText(post.title, 200)}** changes heroes members here follow:`;
+  for (const channel of [...channels.keys()].sort()) {
+    const byHero = channels.get(channel)!;
+    const parts: { lines: string[]; users: Set<string> }[] = [];
+    let current = { lines: [] as string[], users: new Set<string>() };
+    const length = () => header.length + current.lines.reduce((n, l) => n + l.length + 1, 0);
+    const flush = () => {
+      if (current.lines.length > 0) parts.push(current);
+      current = { lines: [], users: new Set<string>() };
+    };
+    for (const hero of [...byHero.keys()].sort(byName)) {
+      const users = [...byHero.get(hero)!].sort();
+      let line = `${heroLabel(hero)}:`;
+      let lineUsers: string[] = [];
+      const pushLine = () => {
+        if (lineUsers.length === 0) return;
+        current.lines.push(line);
+        for (const u of lineUsers) current.users.add(u);
+      };
+      for (const u of users) {
+        const mention = ` <@${u}>`;
+        const newUser = !current.users.has(u) && !lineUsers.includes(u);
+        const wouldUsers = current.users.size + lineUsers.filter((x) => !current.users.has(x)).length + (newUser ? 1 : 0);
+        if (length() + line.length + mention.length + 1 > CONTENT_LIMIT || wouldUsers > MAX_MENTIONS_PER_MESSAGE) {
+          pushLine();
+          flush();
+          line = `${heroLabel(hero)}:`;
+          lineUsers = [];
+        }
+        line += mention;
+        lineUsers.push(u);
+      }
+      pushLine();
+    }
+    flush();
+    parts.forEach((p, i) => {
+      out.push({
+        target: channel,
+        part: i + 1,
+        view: { content: [header + (parts.length > 1 ? ` (${i + 1}/${parts.length})` : ''), ...p.lines].join('\n'), allowedUserIds: [...p.users].sort(), ...postEmbed(type, post) },
+      });
+    });
+  }
+  for (const user of [...dms.keys()].sort()) {
+    const heroes = [...dms.get(user)!].sort(byName);
+    out.push({ target: dmTarget(user), part: 1, view: { content: `🔔 **${escapeText(post.title, 200)}** changes heroes you follow: ${heroes.map(heroLabel).join(', ')}.`, ...postEmbed(type, post) } });
+  }
+  return out;
+}
+
+/** Options of {@link MainsRefresher}. */
+export interface MainsRefresherOptions {
+  api: RivalsApi;
+  links: AccountLinksRepository;
+  alerts: AlertsRepository;
+  logger: Logger;
+  now?: () => number;
+}
+
+/** Members whose mains are read per run of {@link MainsRefresher.refreshStale}. */
+const REFRESH_BATCH = 50;
+
+/** Reads members' mains from their default linked account (src/game/profile.ts `heroSummary`). */
+export class MainsRefresher {
+  readonly #o: MainsRefresherOptions;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  constructor(options: MainsRefresherOptions) {
+    this.#o = options;
+  }
+
+  /**
+   * Reads one member's mains now and stores them.
+   * @returns the mains, or null when the member has no linked account.
+   * @throws {ApiError} when the profile cannot be read (the caller decides what to say).
+   */
+  async refresh(userId: string, priority: 'interactive' | 'bulk' = 'bulk'): Promise<MemberMains | null> {
+    const uid = await this.#o.links.defaultUid(userId);
+    if (!uid) return null;
+    const profile = (await this.#o.api.player(uid, {}, { priority })).data;
+    const heroes = heroSummary(profile)
+      .heroes.map((h) => h.hero_id)
+      .filter((id): id is string => id !== null)
+      .slice(0, MAINS_COUNT);
+    const mains = { uid, heroes, refreshedAt: (this.#o.now ?? Date.now)() };
+    await this.#o.alerts.saveMains(userId, mains);
+    return mains;
+  }
+
+  /** Reads the mains of up to 50 members whose mains are a day old or missing; failures are logged and tried next run. */
+  async refreshStale(): Promise<void> {
+    const users = await this.#o.alerts.staleMains((this.#o.now ?? Date.now)(), REFRESH_BATCH);
+    for (const userId of users) {
+      try {
+        await this.refresh(userId, 'bulk');
+      } catch (err) {
+        this.#o.logger.warn({ err, user: userId }, 'could not read a member’s mains; tried again next run');
+      }
+    }
+  }
+
+  /** Runs {@link refreshStale} now and every `intervalMs` (default an hour) on an unref'd timer. */
+  start(intervalMs = 60 * 60_000): void {
+    const loop = async () => {
+      this.#running = this.refreshStale().catch((err: unknown) => this.#o.logger.warn({ err }, 'mains refresh failed'));
+      await this.#running;
+      this.#timer = setTimeout(() => void loop(), intervalMs);
+      this.#timer.unref();
+    };
+    void loop();
+  }
+
+  /** Stops the timer and waits for a run in progress. */
+  async stop(): Promise<void> {
+    clearTimeout(this.#timer);
+    await this.#running;
+  }
+}

@@ -1,0 +1,64 @@
+/** Working out hero alerts: who is told, where, and in messages within Discord's limits (src/feeds/alerts.ts planAlerts). */
+import { describe, expect, it } from 'vitest';
+import { MAX_MENTIONS_PER_MESSAGE, planAlerts, type AlertAudience } from '../../src/feeds/alerts.js';
+import type { AlertMember } from '../../src/store/alerts.js';
+
+const post = { id: 'b1', title: 'Balance Post: Hulk and Storm', date: '2099-01-01', overview: 'Numbers.', image: null, heroes: ['1011', '1015'], verdicts: { '1011': 'nerf' as const, '1015': 'buff' as const } };
+const NAMES: Record<string, string> = { '1011': 'Hulk', '1015': 'Storm', '1016': 'Loki' };
+const member = (userId: string, guildId: string, extra: Partial<AlertMember> = {}): AlertMember => ({ userId, guildId, mains: false, heroes: [], dm: false, ...extra });
+const audience = (members: AlertMember[], mains: Record<string, string[]> = {}, channels: Record<string, string> = { g1: 'c-alerts' }): AlertAudience => ({
+  members,
+  mains: new Map(Object.entries(mains).map(([u, heroes]) => [u, { uid: `uid-${u}`, heroes, refreshedAt: 0 }])),
+  alertsChannel: (g) => channels[g],
+  heroName: (id) => NAMES[id] ?? id,
+});
+
+describe('hero alerts', () => {
+  it('mention exactly the members whose mains or watched heroes the post changes, once per channel, with the verdicts', () => {
+    const planned = planAlerts('balances', post, audience(
+      [member('u1', 'g1', { mains: true }), member('u2', 'g1', { heroes: ['1015'] }), member('u3', 'g1', { mains: true }), member('u4', 'g1', { heroes: ['1016'] }), member('u5', 'g1', { mains: false, heroes: [] })],
+      { u1: ['1011', '1016', '1020'], u3: ['1016', '1020', '1021'] },
+    ));
+    expect(planned).toHaveLength(1);
+    const [alert] = planned;
+    expect(alert!.target).toBe('c-alerts');
+    expect(alert!.view.allowedUserIds).toEqual(['u1', 'u2']);
+    expect(alert!.view.content).toBe('🔔 **Balance Post\\: Hulk and Storm** changes heroes members here follow:\n🔴 **Hulk** (nerf): <@u1>\n🟢 **Storm** (buff): <@u2>');
+  });
+
+  it('one message per guild channel; a member who asked for direct messages gets one, whatever the guilds; a guild without a channel tells nobody in it', () => {
+    const planned = planAlerts('patchNotes', post, audience(
+      [member('u1', 'g1', { heroes: ['1011'] }), member('u2', 'g2', { heroes: ['1011'] }), member('u3', 'g1', { heroes: ['1011'], dm: true }), member('u3', 'g2', { heroes: ['1015'], dm: true }), member('u4', 'g3', { heroes: ['1011'] })],
+      {},
+      { g1: 'c1', g2: 'c2' },
+    ));
+    expect(planned.map((p) => [p.target, p.view.allowedUserIds ?? []])).toEqual([
+      ['c1', ['u1']],
+      ['c2', ['u2']],
+      ['dm:u3', []],
+    ]);
+    expect(planned[2]!.view.content).toContain('changes heroes you follow: 🔴 **Hulk** (nerf), 🟢 **Storm** (buff).');
+  });
+
+  it('split into parts of at most 100 mentions and 2,000 characters, every member mentioned once', () => {
+    const many = Array.from({ length: 250 }, (_, i) => member(`1${String(i).padStart(17, '0')}`, 'g1', { heroes: ['1011', '1015'] }));
+    const planned = planAlerts('balances', post, audience(many));
+    expect(planned.length).toBeGreaterThan(2);
+    for (const p of planned) {
+      expect(p.view.content!.length).toBeLessThanOrEqual(2000);
+      expect(p.view.allowedUserIds!.length).toBeLessThanOrEqual(MAX_MENTIONS_PER_MESSAGE);
+      // Everyone mentioned in the text may be pinged, and no one else.
+      const mentioned = [...p.view.content!.matchAll(/<@(\d+)>/g)].map((m) => m[1]!);
+      expect(new Set(mentioned)).toEqual(new Set(p.view.allowedUserIds));
+    }
+    expect(planned.map((p) => p.part)).toEqual(planned.map((_, i) => i + 1));
+    const all = new Set(planned.flatMap((p) => p.view.allowedUserIds!));
+    expect(all.size).toBe(250);
+    // The same inputs plan the same messages (a crash re-plans nothing different).
+    expect(planAlerts('balances', post, audience(many))).toEqual(planned);
+  });
+
+  it('a post that changes no hero alerts nobody', () => {
+    expect(planAlerts('balances', { ...post, verdicts: {} }, audience([member('u1', 'g1', { heroes: ['1011'] })]))).toEqual([]);
+  });
+});
