@@ -137,6 +137,8 @@ export const GENERATED_GUILD = { channels: 50, roles: 30, members: 100, emojis: 
 /** Ids of generated objects: a base per kind, plus the guild's index × 1,000, plus the object's index. */
 const GENERATED_BASE = { guild: 950_000_000_000_000_000n, channel: 951_000_000_000_000_000n, role: 952_000_000_000_000_000n, user: 953_000_000_000_000_000n, emoji: 954_000_000_000_000_000n } as const;
 const PER_GUILD = 1_000n;
+/** The DM channel id of a user in the fake Discord ("Create DM"): the user's id with a 9 in front. */
+export const dmChannelId = (userId: string) => `9${userId}`;
 /** Id of generated guild number `guild` (0-based). */
 export const generatedGuildId = (guild: number) => String(GENERATED_BASE.guild + BigInt(guild));
 /** Id of text channel number `channel` (0 to {@link GENERATED_GUILD}.channels − 1) of generated guild number `guild`. */
@@ -577,6 +579,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       return json(200, edited);
     }
     if (p === '/users/@me') return json(200, BOT_USER);
+    // Discord: "Create DM". The same DM channel for a user every time; here its id is the user's with a 9 in front.
+    if (p === '/users/@me/channels' && req.method === 'POST') {
+      const recipient = String((body as { recipient_id?: unknown } | undefined)?.recipient_id ?? '');
+      if (!/^\d{1,20}$/.test(recipient)) return json(400, { message: 'Invalid Form Body', code: 50035 });
+      return json(200, { id: dmChannelId(recipient), type: 1, recipients: [{ id: recipient, username: `user-${recipient}`, discriminator: '0', global_name: null, avatar: null }] });
+    }
     if (generated && req.method === 'GET') {
       const answer = generatedRoute(p, generated.count);
       if (answer) return json(answer.status, answer.body);

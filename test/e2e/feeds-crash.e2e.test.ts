@@ -15,7 +15,7 @@ import type { Replica } from '../../src/replica/server.js';
 import { startRedis, type RedisServer } from '../helpers/redis.js';
 import { ENGINES, newStateLocation, openAt, type TestStateLocation } from '../helpers/state.js';
 import { replica, TEST_KEY } from '../helpers/replica.js';
-import { startFakeDiscord, type FakeDiscord } from './fake-discord.js';
+import { dmChannelId, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
 import { BOT_ARGS } from '../helpers/bot-process.js';
 
 let r: Replica;
@@ -311,6 +311,68 @@ describe('feed delivery under failure', () => {
     } finally {
       where.cleanup();
       rmSync(clockDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it.each(ENGINES)('%s: hero alerts mention exactly the opted-in members whose heroes changed, once, across a SIGKILL in the middle of sending', async (engine) => {
+    const where = await newStateLocation(engine);
+    try {
+      const alertChannels = channelIds(engine === 'sqlite' ? '9660000000000000' : '9661000000000000', 6);
+      const postId = engine === 'sqlite' ? 'balance-20991101' : 'balance-20991103';
+      // Six guilds, each with an alerts channel and three members: one whose mains include Hulk, one watching Hulk, one watching Storm;
+      // and one member anywhere who asked for direct messages.
+      const state = await openAt(where);
+      const members = (g: number) => [1, 2, 3].map((m) => `7${String(g).padStart(2, '0')}${String(m).padStart(15, '0')}`);
+      const dmUser = engine === 'sqlite' ? '799000000000000000' : '799000000000000001';
+      try {
+        const heroes = new Map(r.dataset.heroes.map((h) => [String(h.name).toLowerCase(), String(h.id)]));
+        const hulk = heroes.get('hulk')!;
+        const storm = heroes.get('storm')!;
+        for (const [g, channel] of alertChannels.entries()) {
+          const guildId = `96${String(g).padStart(16, '0')}`;
+          await state.settings.update(guildId, (s) => void (s.alertsChannelId = channel));
+          const [a, b, c] = members(g) as [string, string, string];
+          await state.alerts.update(a, guildId, (m) => void (m.mains = true));
+          await state.alerts.saveMains(a, { uid: '1', heroes: [hulk, '1', '2'], refreshedAt: Date.now() });
+          await state.alerts.update(b, guildId, (m) => void (m.heroes = [hulk]));
+          await state.alerts.update(c, guildId, (m) => void (m.heroes = [storm]));
+        }
+        await state.alerts.update(dmUser, '', (m) => void (m.heroes = [hulk]));
+      } finally {
+        await state.close();
+      }
+      const first = startBot(stateEnv(where));
+      await until(() => first.output().includes(`"engine":"${engine}"`) && /"feed":"gameVersions".*feed initialised/.test(first.output()), 'the first poll');
+      discord.setChannelDelay(300);
+      r.dataset.posts.balances.unshift({ id: postId, title: 'Balance Post: Hulk', date: '2099/11/01', overview: 'Hulk changes.', fullContent: 'Vanguard\n\nHulk\n- Gamma Burst: Damage increased from 70 to 75', imagePath: '/b.jpg' });
+      await until(() => alertChannels.filter((c) => discord.channelMessages.get(c)?.length).length >= 2, 'the first alerts');
+      first.proc.kill('SIGKILL');
+      await new Promise((resolve) => first.proc.once('exit', resolve));
+      discord.setChannelDelay(0);
+      const second = startBot(stateEnv(where));
+      await until(() => second.output().includes('logged in to Discord'), 'the restart');
+      // Claims of sends in flight at the kill wait out their lease: age them, as five minutes would.
+      const aged = await openAt(where);
+      try {
+        await aged.database.db.updateTable('deliveries').set((eb) => ({ at: eb('at', '-', CLAIM_LEASE_MS) })).where('feed', '=', 'alerts').where('state', '=', 'claimed').execute();
+      } finally {
+        await aged.close();
+      }
+      const dm = dmChannelId(dmUser);
+      await until(() => alertChannels.every((c) => discord.channelMessages.get(c)?.length === 1) && discord.channelMessages.get(dm)?.length === 1, 'every alert');
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      for (const [g, c] of alertChannels.entries()) {
+        const messages = discord.channelMessages.get(c)! as { content: string; allowed_mentions: { users?: string[] } }[];
+        expect(messages, c).toHaveLength(1);
+        const [a, b] = members(g);
+        expect(messages[0]!.allowed_mentions.users).toEqual([a, b]);
+        expect(messages[0]!.content).toContain(`<@${a}> <@${b}>`);
+      }
+      expect(discord.channelMessages.get(dm)).toHaveLength(1);
+      expect(second.output()).not.toMatch(/"level":50/);
+    } finally {
+      where.cleanup();
+      r.dataset.posts.balances.shift();
     }
   }, 90_000);
 
