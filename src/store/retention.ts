@@ -26,5 +26,12 @@ export async function pruneState(db: Db, now: number, retentionMs = RETENTION_MS
   const fanOuts = await db.deleteFrom('fan_outs').where('finished_at', '<', cutoff).executeTakeFirst();
   // Posts left waiting by a digest that was turned off (a digest sends at least weekly).
   await db.deleteFrom('digest_items').where('found_at', '<', cutoff).execute();
+  // Alerts sent long ago: their messages, then the plans left with no message waiting.
+  await db.deleteFrom('alert_messages').where('settled_at', '<', cutoff).execute();
+  await db
+    .deleteFrom('alert_plans')
+    .where('planned_at', '<', cutoff)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('alert_messages').select('alert_messages.post_id').whereRef('alert_messages.feed', '=', 'alert_plans.feed').whereRef('alert_messages.post_id', '=', 'alert_plans.post_id'))))
+    .execute();
   return { deliveries: Number(deliveries.numDeletedRows), fanOuts: Number(fanOuts.numDeletedRows) };
 }

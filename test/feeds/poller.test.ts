@@ -596,6 +596,12 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
     await p.tick();
     expect(channels.count('c-alerts')).toBe(1);
     expect(channels.count('dm-100000000000000004')).toBe(1);
+    // Retention: a month later the sent alerts and their plan are pruned.
+    const rows = async () => (await state.database.db.selectFrom('alert_messages').select('target').execute()).length + (await state.database.db.selectFrom('alert_plans').select('post_id').execute()).length;
+    expect(await rows()).toBe(3);
+    clock.offset += 31 * 24 * 60 * 60_000;
+    await p.prune(true);
+    expect(await rows()).toBe(0);
     r.dataset.posts.balances.shift();
   });
 
