@@ -86,6 +86,23 @@ async function subscribeAll(where: TestStateLocation, channels: string[]) {
   }
 }
 
+/**
+ * A clock file for the bot (`FEED_CLOCK_FILE`): its feed clock is real time plus the offset written.
+ * `set` moves it to an ISO time and waits until the bot has read the file again.
+ */
+function feedClockFile() {
+  const dir = mkdtempSync(join(tmpdir(), 'rivals-clock-'));
+  const file = join(dir, 'offset');
+  return {
+    file,
+    set: async (iso: string) => {
+      writeFileSync(file, String(Date.parse(iso) - Date.now()));
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
 /** The bot's environment for the state at `where`. */
 const stateEnv = (where: TestStateLocation): Record<string, string> => ({ DATA_DIR: where.dataDir, ...(where.databaseUrl ? { DATABASE_URL: where.databaseUrl } : {}) });
 
@@ -211,10 +228,7 @@ describe('feed delivery under failure', () => {
 
   it.each(ENGINES)('%s: a post found in quiet hours is held across a SIGKILL and delivered once when the window ends, not before', async (engine) => {
     const where = await newStateLocation(engine);
-    const clockDir = mkdtempSync(join(tmpdir(), 'rivals-clock-'));
-    const clockFile = join(clockDir, 'offset');
-    // The bot's feed clock reads this file (FEED_CLOCK_FILE): real time plus the offset written.
-    const setClock = (iso: string) => writeFileSync(clockFile, String(Date.parse(iso) - Date.now()));
+    const { file: clockFile, set: setClock, remove: removeClock } = feedClockFile();
     try {
       const channels = channelIds(engine === 'sqlite' ? '9640000000000000' : '9641000000000000', 3);
       const postId = engine === 'sqlite' ? '20990901' : '20990903';
@@ -231,12 +245,11 @@ describe('feed delivery under failure', () => {
       } finally {
         await state.close();
       }
-      setClock('2099-03-10T20:00:00Z');
+      await setClock('2099-03-10T20:00:00Z');
       const env = { ...stateEnv(where), FEED_CLOCK_FILE: clockFile };
       const first = startBot(env);
       await until(() => first.output().includes(`"engine":"${engine}"`) && /"feed":"gameVersions".*feed initialised/.test(first.output()), 'the first poll');
-      setClock('2099-03-10T22:30:00Z');
-      await new Promise((resolve) => setTimeout(resolve, 400)); // the clock file is read again
+      await setClock('2099-03-10T22:30:00Z');
       addPost(postId);
       await until(() => discord.channelMessages.get(channels[2]!)?.length === 1, 'the delivery to the channel without quiet hours');
       await new Promise((resolve) => setTimeout(resolve, 2_500)); // two more polls, still quiet
@@ -245,13 +258,13 @@ describe('feed delivery under failure', () => {
       await new Promise((resolve) => first.proc.once('exit', resolve));
 
       // Restarted still inside the window: nothing yet.
-      setClock('2099-03-11T06:59:00Z');
+      await setClock('2099-03-11T06:59:00Z');
       const second = startBot(env);
       await until(() => second.output().includes('logged in to Discord'), 'the restart');
       await new Promise((resolve) => setTimeout(resolve, 2_500));
       expect(posts(channels[0]!) + posts(channels[1]!)).toBe(0);
       // The window ends (08:00 in Paris): the held post arrives, once, in each quiet channel.
-      setClock('2099-03-11T07:00:30Z');
+      await setClock('2099-03-11T07:00:30Z');
       await until(() => channels.every((c) => discord.channelMessages.get(c)?.length === 1), 'the held post at the end of the quiet hours');
       await new Promise((resolve) => setTimeout(resolve, 2_500));
       for (const c of channels) expect(discord.channelMessages.get(c), c).toHaveLength(1);
@@ -259,18 +272,13 @@ describe('feed delivery under failure', () => {
       expect(second.output()).not.toMatch(/"level":50/);
     } finally {
       where.cleanup();
-      rmSync(clockDir, { recursive: true, force: true });
+      removeClock();
     }
   }, 90_000);
 
   it.each(ENGINES)('%s: a daily digest of three posts, with a SIGKILL while they wait, is one message at its time', async (engine) => {
     const where = await newStateLocation(engine);
-    const clockDir = mkdtempSync(join(tmpdir(), 'rivals-clock-'));
-    const clockFile = join(clockDir, 'offset');
-    const setClock = async (iso: string) => {
-      writeFileSync(clockFile, String(Date.parse(iso) - Date.now()));
-      await new Promise((resolve) => setTimeout(resolve, 400)); // the bot reads the file again
-    };
+    const { file: clockFile, set: setClock, remove: removeClock } = feedClockFile();
     try {
       const channels = channelIds(engine === 'sqlite' ? '9650000000000000' : '9651000000000000', 2);
       const base = engine === 'sqlite' ? 2099061 : 2099062;
@@ -310,7 +318,7 @@ describe('feed delivery under failure', () => {
       expect(second.output()).not.toMatch(/"level":50/);
     } finally {
       where.cleanup();
-      rmSync(clockDir, { recursive: true, force: true });
+      removeClock();
     }
   }, 90_000);
 

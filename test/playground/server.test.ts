@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT, CHANNELS, MEMBERS } from '../../src/playground/guild.js';
 import { loadConfig } from '../../src/config.js';
+import { escapeText } from '../../src/render/limits.js';
 import type { Bootstrap, EditablePost, MessageEvent } from '../../src/playground/protocol.js';
 import { startPlayground } from '../../src/playground/start.js';
 import { bootPlayground } from '../helpers/playground.js';
@@ -23,6 +24,15 @@ afterAll(() => boot.close());
 const post = (path: string, body: unknown, type = 'application/json') => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': type }, body: JSON.stringify(body) });
 const patch = (path: string, body: unknown, base = url) => fetch(`${base}${path}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const latest = async (feed: string) => ((await (await fetch(`${url}/api/replica/posts?feed=${feed}`)).json()) as { posts: EditablePost[] }).posts;
+
+/** Resolves once `check` holds, polling every 25 ms; fails after `timeoutMs` with `what`. */
+async function waitFor(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
 
 /** A GET with a Host header of our choosing (fetch does not allow setting it). */
 function getWithHost(path: string, host: string): Promise<number> {
@@ -159,6 +169,62 @@ describe('the playground server', () => {
     const unknown = await patch('/api/replica/posts/devDiaries/no-such-post', { title: 'x' });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ ok: false, error: 'the devDiaries feed has no post no-such-post' });
+  });
+
+  it('alerts the members who follow a hero a new balance post changes, once, in the alerts channel, mentioning exactly them', async () => {
+    const member = (name: string) => MEMBERS.find((m) => m.name === name)!;
+    const [alex, sam, jordan] = [member('Alex'), member('Sam'), member('Jordan')];
+    expect(alex.admin).toBe(true);
+    const general = CHANNELS.find((c) => c.name === 'general')!;
+    const alertsChannel = CHANNELS.find((c) => c.name === 'balance-talk')!;
+    /** Runs a slash command as `who` in #general; resolves with the text of its answer once answered. */
+    const run = async (who: (typeof MEMBERS)[number], command: string, subcommand: string, options: Record<string, string>) => {
+      const before = new Set(boot.playground.messages.list(general.id).map((m) => m.id));
+      const res = await post('/api/interactions/command', { memberId: who.id, channelId: general.id, command, subcommand, options });
+      expect(res.status).toBe(202);
+      await boot.playground.interactions.settle();
+      const answer = boot.playground.messages.list(general.id).find((m) => !before.has(m.id) && m.interaction?.userId === who.id && m.interaction.command === `/${command} ${subcommand}`);
+      expect(answer?.state).toBe('done');
+      return JSON.stringify(answer!.payload);
+    };
+
+    expect(await run(alex, 'config', 'alerts', { channel: alertsChannel.id })).toContain(`Hero alerts will be posted in <#${alertsChannel.id}>`);
+    const samAnswer = await run(sam, 'alerts', 'hero', { name: 'hulk' });
+    expect(samAnswer).toContain('Watching: **Hulk**');
+    expect(samAnswer).toContain(`You are told in <#${alertsChannel.id}>.`);
+    expect(await run(jordan, 'alerts', 'hero', { name: 'storm' })).toContain('Watching: **Storm**');
+
+    const isAlert = (m: { interaction?: unknown; payload?: { content?: string } }) => !m.interaction && (m.payload?.content ?? '').startsWith('🔔');
+    const alertsIn = (channelId: string) => boot.playground.messages.list(channelId).filter(isAlert);
+    expect(alertsIn(alertsChannel.id)).toEqual([]);
+
+    // The add route takes a title and an overview, and gives the post that overview as its full text too.
+    const title = 'Balance Post: Hulk hits harder';
+    const added = await post('/api/replica/posts', { feed: 'balances', title, overview: 'Vanguard\n\nHulk\n- Gamma Burst: Damage increased from 70 to 75' });
+    expect(added.status).toBe(201);
+    const { id } = (await added.json()) as { id: string };
+    expect((await latest('balances')).find((p) => p.id === id)).toMatchObject({ fullContent: 'Vanguard\n\nHulk\n- Gamma Burst: Damage increased from 70 to 75' });
+
+    await waitFor(() => alertsIn(alertsChannel.id).length > 0, 'the hero alert in #balance-talk');
+    const [alert] = alertsIn(alertsChannel.id);
+    const content = alert!.payload!.content!;
+    // Only Sam's hero line: the title is escaped as markdown ("Balance Post\\: …"), Sam is mentioned, nobody else.
+    expect(content).toBe(`🔔 **${escapeText(title)}** changes heroes members here follow:\n🟢 **Hulk** (buff): <@${sam.id}>`);
+    expect(content).toContain(`<@${sam.id}>`);
+    expect(content).not.toContain(`<@${jordan.id}>`);
+    expect(content).not.toContain(`<@${alex.id}>`);
+    expect(content).not.toContain('Storm');
+    expect(alert!.payload!.allowed_mentions).toEqual({ parse: [], users: [sam.id] });
+    expect(alert!.payload!.embeds[0]).toMatchObject({ title });
+
+    // Exactly once: another poll, and a moment later, still one alert, and none in any other channel.
+    await boot.playground.poller.pollNow();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(alertsIn(alertsChannel.id)).toHaveLength(1);
+    expect(alertsIn(alertsChannel.id)[0]!.id).toBe(alert!.id);
+    for (const channel of CHANNELS.filter((c) => c.id !== alertsChannel.id)) expect(alertsIn(channel.id)).toEqual([]);
+    expect(alertsIn(`dm-${sam.id}`)).toEqual([]);
+    expect(alertsIn(`dm-${jordan.id}`)).toEqual([]);
   });
 });
 
