@@ -29,6 +29,8 @@ import { FEED_TO_POST_TYPE, type FeedPost } from './render.js';
 export const MAX_MENTIONS_PER_MESSAGE = 100;
 /** Characters of an alert message's content at most (Discord: 2,000). */
 const CONTENT_LIMIT = 2_000;
+/** Characters kept free for the part counter " (12/34)" of the header. */
+const PART_SUFFIX_ROOM = 16;
 /** Feeds whose posts change heroes. */
 export const ALERT_FEEDS: readonly FeedType[] = ['balances', 'patchNotes'];
 
@@ -120,7 +122,8 @@ export function planAlerts(type: FeedType, post: FeedPost, audience: AlertAudien
         const mention = ` <@${u}>`;
         const newUser = !current.users.has(u) && !lineUsers.includes(u);
         const wouldUsers = current.users.size + lineUsers.filter((x) => !current.users.has(x)).length + (newUser ? 1 : 0);
-        if (length() + line.length + mention.length + 1 > CONTENT_LIMIT || wouldUsers > MAX_MENTIONS_PER_MESSAGE) {
+        // Room is kept for the " (n/m)" the header gets when there are several parts.
+        if (length() + line.length + mention.length + 1 > CONTENT_LIMIT - PART_SUFFIX_ROOM || wouldUsers > MAX_MENTIONS_PER_MESSAGE) {
           pushLine();
           flush();
           line = `${heroLabel(hero)}:`;
