@@ -17,6 +17,7 @@ import type { RivalsApi } from '../api/client.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import type { Verdict } from '../game/balance.js';
 import { heroSummary } from '../game/profile.js';
+import { BackgroundJob } from '../jobs.js';
 import type { Logger } from '../logger.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import type { View } from '../render/view.js';
@@ -169,8 +170,7 @@ const REFRESH_BATCH = 400;
 /** Reads members' mains from their default linked account (src/game/profile.ts `heroSummary`). */
 export class MainsRefresher {
   readonly #o: MainsRefresherOptions;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
+  readonly #job = new BackgroundJob(() => this.refreshStale());
   constructor(options: MainsRefresherOptions) {
     this.#o = options;
   }
@@ -197,6 +197,7 @@ export class MainsRefresher {
   async refreshStale(): Promise<void> {
     const users = await this.#o.alerts.staleMains((this.#o.now ?? Date.now)(), REFRESH_BATCH);
     for (const userId of users) {
+      if (this.#job.stopped) return;
       try {
         await this.refresh(userId, 'bulk');
       } catch (err) {
@@ -205,20 +206,13 @@ export class MainsRefresher {
     }
   }
 
-  /** Runs {@link refreshStale} now and every `intervalMs` (default an hour) on an unref'd timer. */
+  /** Runs {@link refreshStale} now and `intervalMs` (default an hour) after each run ends, on an unref'd timer. */
   start(intervalMs = 60 * 60_000): void {
-    const loop = async () => {
-      this.#running = this.refreshStale().catch((err: unknown) => this.#o.logger.warn({ err }, 'mains refresh failed'));
-      await this.#running;
-      this.#timer = setTimeout(() => void loop(), intervalMs);
-      this.#timer.unref();
-    };
-    void loop();
+    this.#job.start(intervalMs, (err) => this.#o.logger.warn({ err }, 'mains refresh failed'));
   }
 
-  /** Stops the timer and waits for a run in progress. */
+  /** Stops the timer and waits for a run in progress, at most 5 s (a run reads up to 400 profiles; shutdown does not wait for them all). */
   async stop(): Promise<void> {
-    clearTimeout(this.#timer);
-    await this.#running;
+    await this.#job.stop();
   }
 }

@@ -17,12 +17,11 @@
  * - Runs outside any interaction's deadline (src/deadline.ts `runWithoutDeadline`).
  */
 import { createHash } from 'node:crypto';
-import pTimeout from 'p-timeout';
 import type { Fetched, RivalsApi } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { Page, Post } from '../api/schemas.js';
-import { runWithoutDeadline } from '../deadline.js';
 import type { HeroDirectory } from '../hero-directory.js';
+import { BackgroundJob } from '../jobs.js';
 import type { Logger } from '../logger.js';
 import { POST_KINDS, type BalanceHistoryRepository, type PostKind } from '../store/balance-history.js';
 import { heroCatalog, heroChanges, type CatalogHero, type HeroCatalog } from './balance.js';
@@ -87,9 +86,7 @@ export class BalanceIndexer {
   readonly #o: BalanceIndexerOptions;
   readonly #now: () => number;
   readonly #pageSize: number;
-  #running: Promise<IndexRun> | undefined;
-  #timer: NodeJS.Timeout | undefined;
-  #stopped = false;
+  readonly #job = new BackgroundJob(() => this.#index());
   #abort = new AbortController();
   #last: IndexRun | undefined;
 
@@ -101,7 +98,7 @@ export class BalanceIndexer {
 
   /** Whether a run is under way. */
   get running(): boolean {
-    return this.#running !== undefined;
+    return this.#job.running;
   }
 
   /** The last finished run of this process, if any. */
@@ -114,35 +111,18 @@ export class BalanceIndexer {
    * the run incomplete ({@link IndexRun.complete} false).
    */
   run(): Promise<IndexRun> {
-    if (!this.#running) {
-      this.#running = runWithoutDeadline(() => this.#index()).finally(() => {
-        this.#running = undefined;
-      });
-    }
-    return this.#running;
+    return this.#job.run();
   }
 
   /** Runs now, then `intervalMs` after each run ends (default {@link BALANCE_INDEX_INTERVAL_MS}), on an unref'd timer. */
   start(intervalMs: number = BALANCE_INDEX_INTERVAL_MS): void {
-    clearTimeout(this.#timer);
-    this.#stopped = false;
-    const loop = async () => {
-      if (this.#stopped) return;
-      await this.run();
-      if (this.#stopped) return;
-      this.#timer = setTimeout(() => void loop(), intervalMs);
-      this.#timer.unref();
-    };
-    void loop();
+    this.#job.start(intervalMs, undefined, () => this.run());
   }
 
   /** Stops the timer, cancels the requests of a run under way, and waits (at most 5 s) for it to end. */
   async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
     this.#abort.abort();
-    const running = this.#running;
-    if (running) await pTimeout(running, { milliseconds: STOP_WAIT_MS, fallback: () => undefined });
+    await this.#job.stop(STOP_WAIT_MS);
   }
 
   async #index(): Promise<IndexRun> {
@@ -158,7 +138,7 @@ export class BalanceIndexer {
         if (!(await this.#indexKind(kind, catalog, signature, run))) complete = false;
       }
       run.finishedAt = this.#now();
-      if (complete && !this.#stopped) {
+      if (complete && !this.#job.stopped) {
         await this.#o.history.markComplete(run.finishedAt);
         run.complete = true;
       }
@@ -180,14 +160,14 @@ export class BalanceIndexer {
     let listed = 0;
     let everyPage = true;
     for (let page = 1; page <= MAX_PAGES; page++) {
-      if (this.#stopped) return false;
+      if (this.#job.stopped) return false;
       let fetched: Fetched<Page<Post>>;
       try {
         fetched = await this.#list(kind, page);
       } catch (err) {
         // Past the last page the API answers 404 (api-spec.md "Errors"): the list has ended.
         if (err instanceof ApiError && err.kind === 'not_found') break;
-        if (this.#stopped) return false;
+        if (this.#job.stopped) return false;
         run.failedPages++;
         everyPage = false;
         this.#o.logger.warn({ err, kind, page }, 'balance history: a list page failed; it is read again next run');
