@@ -8,7 +8,6 @@ import { SlashCommandBuilder } from '@discordjs/builders';
 import { ApplicationIntegrationType, InteractionContextType } from 'discord-api-types/v10';
 import type { CommandContext, CommandModule, Invoker } from '../src/discord/command.js';
 import { UserFacingError } from '../src/errors.js';
-import { heroDisplayName } from '../src/hero-directory.js';
 import { discordTime } from '../src/render/format.js';
 import type { View } from '../src/render/view.js';
 import { MAX_WATCHED_HEROES, type AlertMember } from '../src/store/alerts.js';
@@ -63,11 +62,8 @@ async function whereTo(m: AlertMember, ctx: CommandContext): Promise<string> {
 }
 
 async function names(ids: string[], ctx: CommandContext): Promise<string[]> {
-  const heroes = await ctx.heroes.list().catch(() => []);
-  return ids.map((id) => {
-    const h = heroes.find((x) => x.id === id);
-    return h ? heroDisplayName(h) : id;
-  });
+  const byId = await ctx.heroes.displayNames();
+  return ids.map((id) => byId.get(id) ?? id);
 }
 
 async function listView(m: AlertMember | null, userId: string, ctx: CommandContext): Promise<View> {

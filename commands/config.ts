@@ -12,7 +12,6 @@ import { encodeCustomId } from '../src/discord/custom-id.js';
 import { UserFacingError } from '../src/errors.js';
 import { DIGEST_EVERY, digestPeriod, type DigestSchedule } from '../src/feeds/digest.js';
 import { canonicalTimeZone, formatClock, parseClock, parseQuietHours, quietNow, suggestTimeZones, type QuietHours } from '../src/feeds/schedule.js';
-import { heroDisplayName } from '../src/hero-directory.js';
 import { discordTime } from '../src/render/format.js';
 import { escapeText } from '../src/render/limits.js';
 import type { View } from '../src/render/view.js';
@@ -102,15 +101,6 @@ function guildOf(user: Invoker): string {
 
 const privately = (embed: APIEmbed, extra: Partial<View> = {}): View => ({ ephemeral: true, embeds: [{ color: COLOUR, ...embed }], ...extra });
 
-/** Hero id → display name, for showing hero filters; empty when the heroes cannot be had now (ids are shown instead). */
-async function heroNames(ctx: CommandContext): Promise<Map<string, string>> {
-  try {
-    return new Map((await ctx.heroes.list()).map((h) => [h.id, heroDisplayName(h)]));
-  } catch {
-    return new Map();
-  }
-}
-
 function feedLine(s: GuildSettings, type: FeedType, names: Map<string, string>): string {
   const f = s.feeds[type];
   if (!f) return 'Off';
@@ -142,7 +132,7 @@ async function heroFilterOf(type: FeedType, text: unknown, ctx: CommandContext):
 }
 
 async function showView(s: GuildSettings, ctx: CommandContext): Promise<View> {
-  const names = Object.values(s.feeds).some((f) => f?.heroes?.length) ? await heroNames(ctx) : new Map<string, string>();
+  const names = Object.values(s.feeds).some((f) => f?.heroes?.length) ? await ctx.heroes.displayNames() : new Map<string, string>();
   return privately({
     title: 'Server settings',
     fields: [

@@ -38,6 +38,15 @@ export class HeroDirectory {
     return (await this.#load()).heroes;
   }
 
+  /** Every hero's display name by id ({@link heroDisplayName}); empty when the hero list cannot be had now, so callers fall back to ids. */
+  async displayNames(): Promise<Map<string, string>> {
+    try {
+      return new Map((await this.list()).map((h) => [h.id, heroDisplayName(h)]));
+    } catch {
+      return new Map();
+    }
+  }
+
   /**
    * The hero meant by `query`: an id, a name in any case and spacing, or one clear fuzzy match.
    * @throws {UnknownHeroError} with up to three suggestions when nothing matches well.

@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from '../logger.js';
 import type { MessagePayload } from '../render/view.js';
 import type { Db } from '../store/database.js';
-import { classifyError, PERMANENT_ERRORS, type DeliveryKey, type FeedTransport } from './delivery.js';
+import { classifyError, type DeliveryKey, type FeedTransport } from './delivery.js';
 
 /** How long after its delivery a message is still corrected in place (ms): 14 days. */
 export const EDIT_WINDOW_MS = 14 * 24 * 60 * 60_000;
@@ -23,12 +23,6 @@ export const EDIT_WINDOW_MS = 14 * 24 * 60 * 60_000;
 export const MAX_EDIT_ATTEMPTS = 5;
 /** Messages edited at once per corrected post (discord.js's REST queue keeps each route within its rate limit). */
 export const EDIT_CONCURRENCY = 8;
-
-/** Discord JSON error codes of an edit that no retry fixes (Discord: "JSON Error Codes"). */
-export const PERMANENT_EDIT_ERRORS: Record<number, string> = {
-  10008: 'Unknown Message: the message was deleted',
-  ...PERMANENT_ERRORS,
-};
 
 /** The parts of a post a correction can change (api-spec.md, "Post"): title, overview, full text. */
 export interface CorrectableContent {
@@ -124,14 +118,8 @@ export class CorrectionEditor {
       await this.transport.edit(k.channelId, target.messageId, editBody(payload));
       outcome = { status: 'edited' };
     } catch (err) {
-      const code = typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : null;
-      const status = (err as { status?: unknown }).status;
-      if (code !== null && PERMANENT_EDIT_ERRORS[code]) outcome = { status: 'failed', code, reason: PERMANENT_EDIT_ERRORS[code] };
-      else if (status === 404) outcome = { status: 'failed', code: code ?? 10008, reason: PERMANENT_EDIT_ERRORS[10008]! };
-      else {
-        const c = classifyError(err);
-        outcome = c.kind === 'broken' ? { status: 'failed', code: c.code, reason: c.reason } : { status: 'retry', reason: c.reason };
-      }
+      const c = classifyError(err, 10008);
+      outcome = c.kind === 'broken' ? { status: 'failed', code: c.code, reason: c.reason } : { status: 'retry', reason: c.reason };
       this.logger.warn({ err, delivery: k, revision, outcome: outcome.status }, 'could not edit a corrected feed post');
     }
     const at = this.now();

@@ -47,12 +47,19 @@ export const PERMANENT_ERRORS: Record<number, string> = {
   50013: 'Missing Permissions: the bot cannot post embeds in the channel',
 };
 
-/** How a failed send is treated: `broken` marks the subscription; `retry` tries again on a later poll. */
-export function classifyError(err: unknown): { kind: 'broken'; code: number; reason: string } | { kind: 'retry'; reason: string } {
+/** What a 404 means, by the thing looked for: a send's channel, an edit's message. */
+const NOT_FOUND: Record<10003 | 10008, string> = { 10003: PERMANENT_ERRORS[10003]!, 10008: 'Unknown Message: the message was deleted' };
+
+/**
+ * How a failed send (or edit) is treated: `broken` marks the subscription, or records the edit as failed;
+ * `retry` tries again on a later poll. A 404 without a known code means `notFound`: the channel for a
+ * send, the message (10008) for an edit.
+ */
+export function classifyError(err: unknown, notFound: 10003 | 10008 = 10003): { kind: 'broken'; code: number; reason: string } | { kind: 'retry'; reason: string } {
   const e = err as { code?: unknown; status?: unknown; message?: unknown };
   const code = typeof e.code === 'number' ? e.code : null;
   if (code !== null && PERMANENT_ERRORS[code]) return { kind: 'broken', code, reason: PERMANENT_ERRORS[code] };
-  if (e.status === 404) return { kind: 'broken', code: code ?? 10003, reason: PERMANENT_ERRORS[10003]! };
+  if (code === notFound || e.status === 404) return { kind: 'broken', code: code ?? notFound, reason: NOT_FOUND[notFound] };
   if (e.status === 403) return { kind: 'broken', code: code ?? 50013, reason: PERMANENT_ERRORS[50013]! };
   return { kind: 'retry', reason: typeof e.message === 'string' ? e.message : String(err) };
 }

@@ -16,7 +16,7 @@
 import PQueue from 'p-queue';
 import type { RivalsApi } from '../api/client.js';
 import { heroCatalog, heroChanges, type HeroCatalog } from '../game/balance.js';
-import { heroDisplayName, type HeroDirectory } from '../hero-directory.js';
+import type { HeroDirectory } from '../hero-directory.js';
 import type { Logger } from '../logger.js';
 import { truncate } from '../render/limits.js';
 import { toMessagePayload, type MessagePayload } from '../render/view.js';
@@ -193,7 +193,7 @@ export class FeedPoller {
     const mains = await alerts.mainsOf([...new Set(members.filter((m) => m.mains).map((m) => m.userId))]);
     const channels = new Map<string, string | undefined>();
     for (const guildId of new Set(members.map((m) => m.guildId))) if (guildId !== '') channels.set(guildId, (await this.#o.settings.get(guildId)).alertsChannelId);
-    const names = new Map((await this.#o.heroes?.list().catch(() => []))?.map((h) => [h.id, heroDisplayName(h)]) ?? []);
+    const names = (await this.#o.heroes?.displayNames()) ?? new Map<string, string>();
     const planned = planAlerts(type, post, { members, mains, alertsChannel: (g) => channels.get(g), heroName: (id) => names.get(id) ?? id });
     const messages = planned.map((p) => ({ target: p.target, part: p.part, body: toMessagePayload(p.view) }));
     if (await alerts.plan(type, post.id, messages, this.#now())) this.#o.logger.info({ feed: type, post: post.id, messages: messages.length }, 'hero alerts planned');
@@ -368,8 +368,7 @@ export class FeedPoller {
         if (outcome.reason === 'done') await this.#o.digests.remove(guildId, type, { foundUpTo: (await this.#o.ledger.get(key))?.at ?? now });
         await this.#o.settings.markDigestPeriod(guildId, type, sub, period);
       } else if (outcome.status === 'broken') {
-        await this.#o.settings.markBroken(guildId, type, sub, { code: outcome.code, reason: outcome.reason, at: this.#now() });
-        this.#o.logger.warn({ guild: guildId, channel: sub.channelId, feed: type, code: outcome.code }, 'feed subscription marked broken');
+        await this.#markBroken(guildId, type, sub, outcome);
       }
     }
   }
@@ -464,6 +463,13 @@ export class FeedPoller {
     }
   }
 
+  /** Deliveries to the subscription's channel fail for good: it is marked (shown by /config status) and skipped by this poll's backfill. */
+  async #markBroken(guildId: string, type: FeedType, sub: FeedSubscription, failure: { code: number; reason: string }): Promise<void> {
+    this.#broken.add(`${guildId}:${type}`);
+    await this.#o.settings.markBroken(guildId, type, sub, { code: failure.code, reason: failure.reason, at: this.#now() });
+    this.#o.logger.warn({ guild: guildId, channel: sub.channelId, feed: type, code: failure.code }, 'feed subscription marked broken');
+  }
+
   async #deliver(type: FeedType, post: FeedPost, guildId: string, sub: FeedSubscription, revision: number): Promise<'done' | 'retry' | 'broken'> {
     const payload = toMessagePayload(feedPostView(type, post, sub.roleId, revision > 1));
     const outcome = await this.#o.ledger.deliver({ feed: type, postId: post.id, channelId: sub.channelId }, payload, sub.publish, revision);
@@ -471,9 +477,7 @@ export class FeedPoller {
       await this.#o.settings.markDelivered(guildId, type, sub, post.id, this.#now());
       if (sub.threads && (await this.#thread(type, post, sub, outcome.messageId, this.#now())) === 'retry') return 'retry';
     } else if (outcome.status === 'broken') {
-      this.#broken.add(`${guildId}:${type}`);
-      await this.#o.settings.markBroken(guildId, type, sub, { code: outcome.code, reason: outcome.reason, at: this.#now() });
-      this.#o.logger.warn({ guild: guildId, channel: sub.channelId, feed: type, code: outcome.code }, 'feed subscription marked broken');
+      await this.#markBroken(guildId, type, sub, outcome);
       return 'broken';
     }
     return outcome.status === 'retry' ? 'retry' : 'done';

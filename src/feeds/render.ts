@@ -3,23 +3,11 @@ import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import type { View } from '../render/view.js';
-import type { Verdict } from '../game/balance.js';
+import type { StoredPost } from '../store/feed-state.js';
 import type { FeedType } from '../store/guild-settings.js';
 
-/** The post fields a feed message needs; kept in the feed state while a fan-out is pending. */
-export interface FeedPost {
-  id: string;
-  title: string;
-  date: string | null;
-  overview: string | null;
-  image: string | null;
-  /** Balance posts and patch notes: the ids of the heroes the post changes; absent when they could not be read (a hero filter then lets it through). */
-  heroes?: string[];
-  /** The full text, for feeds posting it in a thread; absent for game versions. */
-  content?: string;
-  /** Balance posts and patch notes: what the post does to each hero it changes (hero id → buff, nerf, adjusted or fixed), for alerts. */
-  verdicts?: Record<string, Verdict>;
-}
+/** The post fields a feed message needs: the shape the feed state keeps while a fan-out is pending (src/store/feed-state.ts `storedPostSchema`). */
+export type FeedPost = StoredPost;
 
 const LABELS: Record<FeedType, string> = { patchNotes: 'New patch notes', balances: 'New balance post', devDiaries: 'New dev diary', gameVersions: 'New game version' };
 const COLOURS: Record<FeedType, number> = { patchNotes: 0xf59e0b, balances: 0x8b5cf6, devDiaries: 0x06b6d4, gameVersions: 0x64748b };

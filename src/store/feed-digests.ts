@@ -50,9 +50,4 @@ export class FeedDigestsRepository {
     }
     await q.execute();
   }
-
-  /** Forgets every waiting post of the guild's `feed` (the digest was turned off or the feed set again). */
-  async clear(guildId: string, feed: string): Promise<void> {
-    await this.db.deleteFrom('digest_items').where('guild_id', '=', guildId).where('feed', '=', feed).execute();
-  }
 }

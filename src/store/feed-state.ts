@@ -16,11 +16,11 @@ export const storedPostSchema = z.object({
   date: z.string().nullable(),
   overview: z.string().nullable(),
   image: z.string().nullable(),
-  /** Balance posts and patch notes: the ids of the heroes the post changes (src/game/balance.ts); absent when they could not be read. */
+  /** Balance posts and patch notes: the ids of the heroes the post changes (src/game/balance.ts); absent when they could not be read (a hero filter then lets it through). */
   heroes: z.array(z.string()).optional(),
-  /** The full text, for feeds that post it in a thread. */
+  /** The full text, for feeds posting it in a thread; absent for game versions. */
   content: z.string().optional(),
-  /** What the post does to each hero it changes (src/game/balance.ts verdicts). */
+  /** Balance posts and patch notes: what the post does to each hero it changes (hero id → buff, nerf, adjusted or fixed; src/game/balance.ts), for alerts. */
   verdicts: z.record(z.string(), z.enum(['buff', 'nerf', 'adjusted', 'fixed'])).optional(),
 });
 export type StoredPost = z.output<typeof storedPostSchema>;
