@@ -11,6 +11,9 @@ const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'RIVALS_API_KEY', 'REDIS_URL'
 /** Documented default for `RIVALS_API_RPM`: a conservative rate for a personal key (the spec does not state the tiers). */
 export const DEFAULT_RIVALS_API_RPM = 60;
 
+/** Default of `SHARDS_PER_CLUSTER`: shards run by one cluster process (README, "Sharding"). */
+export const DEFAULT_SHARDS_PER_CLUSTER = 4;
+
 const optionalText = z.string().trim().min(1).optional();
 const url = (fallback?: string) => {
   const schema = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
@@ -18,6 +21,20 @@ const url = (fallback?: string) => {
 };
 const positiveInt = (fallback: number) =>
   z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be positive').default(fallback);
+
+/** A comma-separated list of whole numbers from 0 (shard or cluster IDs), e.g. `0,1` or `2, 3`; sorted, without repeats. */
+const idList = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    if (!raw?.trim()) return undefined;
+    const ids = raw.split(',').map((s) => s.trim());
+    if (ids.some((id) => !/^\d+$/.test(id))) {
+      ctx.addIssue({ code: 'custom', message: 'must be whole numbers from 0, separated by commas (e.g. "0,1")' });
+      return z.NEVER;
+    }
+    return [...new Set(ids.map(Number))].sort((a, b) => a - b);
+  });
 
 /**
  * `CACHE_TTL`: comma-separated `resource=seconds` pairs overriding the TTL table (src/cache/ttl.ts),
@@ -67,8 +84,33 @@ const schema = z.object({
   FEED_CLOCK_FILE: z.string().trim().min(1).optional(),
   PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65_535).default(3000),
   // Discord keeps an interaction's token 15 minutes; the acknowledgement needs 2 s of it.
+  SHARD_COUNT: z
+    .string()
+    .trim()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === '') return undefined;
+      if (raw === 'auto') return 'auto' as const;
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n < 1) {
+        ctx.addIssue({ code: 'custom', message: 'must be "auto" or a whole number from 1' });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  SHARDS_PER_CLUSTER: positiveInt(DEFAULT_SHARDS_PER_CLUSTER),
+  SHARD_IDS: idList,
+  CLUSTER_IDS: idList,
+  METRICS_PORT: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0).max(65_535).optional(),
+  DISCORD_REST_PROXY: url(),
   INTERACTION_BUDGET_MS: z.coerce.number({ error: 'must be a number' }).int('must be whole milliseconds').min(3_000, 'must be at least 3000').max(900_000, 'must be at most 900000 (15 min)').default(10_000),
 });
+
+/**
+ * Every environment variable the config module reads, in the order of the schema: the deployment
+ * files (compose.yaml, .env.example, README) list each of them (test/deployment.test.ts).
+ */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
 /** The validated configuration. Durations are in milliseconds. */
 export interface Config {
@@ -96,6 +138,17 @@ export interface Config {
   port: number;
   /** Total time an interaction may take from its creation to its final answer (src/deadline.ts). */
   interactionBudgetMs: number;
+  /**
+   * Sharding (README, "Sharding"); absent when `SHARD_COUNT` is unset: one process, one shard.
+   * `shardCount`: `auto` (Discord's recommendation, `GET /gateway/bot`) or the total across every machine;
+   * `shardsPerCluster`: shards one cluster process runs; `shardIds` / `clusterIds`: the part this
+   * machine runs (absent: all), at most one of the two.
+   */
+  sharding?: { shardCount: number | 'auto'; shardsPerCluster: number; shardIds?: number[]; clusterIds?: number[] };
+  /** Port of `GET /healthz` and `GET /metrics` (src/ops); absent: not served. 0 picks a free port. */
+  metricsPort?: number;
+  /** Base URL of a Discord REST proxy (`npm run rest-proxy`, @discordjs/proxy) that every process sends its REST requests through; absent: straight to `discord.apiUrl`. */
+  discordRestProxy?: string;
 }
 
 /** Thrown by {@link loadConfig}; its message names every bad variable and why, never a secret value. */
@@ -125,6 +178,19 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     );
   }
   const e = parsed.data;
+  if (e.SHARD_IDS && e.CLUSTER_IDS) throw new ConfigError([{ variable: 'SHARD_IDS', message: 'set SHARD_IDS or CLUSTER_IDS, not both' }]);
+  if ((e.SHARD_IDS || e.CLUSTER_IDS) && e.SHARD_COUNT === undefined) {
+    throw new ConfigError([{ variable: e.SHARD_IDS ? 'SHARD_IDS' : 'CLUSTER_IDS', message: 'needs SHARD_COUNT (a number, or "auto")' }]);
+  }
+  if (typeof e.SHARD_COUNT === 'number') {
+    const over = e.SHARD_IDS?.find((id) => id >= (e.SHARD_COUNT as number));
+    if (over !== undefined) throw new ConfigError([{ variable: 'SHARD_IDS', message: `shard ${over} is not below SHARD_COUNT (${e.SHARD_COUNT})` }]);
+    const clusters = Math.ceil(e.SHARD_COUNT / e.SHARDS_PER_CLUSTER);
+    const overCluster = e.CLUSTER_IDS?.find((id) => id >= clusters);
+    if (overCluster !== undefined) {
+      throw new ConfigError([{ variable: 'CLUSTER_IDS', message: `cluster ${overCluster} does not exist: ${e.SHARD_COUNT} shards at ${e.SHARDS_PER_CLUSTER} a cluster make ${clusters} clusters (0 to ${clusters - 1})` }]);
+    }
+  }
   const baseUrl = (e.RIVALS_API_BASE_URL as string).replace(/\/+$/, '');
   return {
     discord: { token: e.DISCORD_TOKEN, clientId: e.DISCORD_CLIENT_ID, devGuildId: e.DISCORD_DEV_GUILD_ID, apiUrl: (e.DISCORD_API_URL as string).replace(/\/+$/, '') },
@@ -144,5 +210,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     port: e.PORT,
     interactionBudgetMs: e.INTERACTION_BUDGET_MS,
+    sharding: e.SHARD_COUNT === undefined ? undefined : { shardCount: e.SHARD_COUNT, shardsPerCluster: e.SHARDS_PER_CLUSTER, shardIds: e.SHARD_IDS, clusterIds: e.CLUSTER_IDS },
+    metricsPort: e.METRICS_PORT,
+    discordRestProxy: e.DISCORD_REST_PROXY?.replace(/\/+$/, ''),
   };
 }

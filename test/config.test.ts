@@ -85,4 +85,25 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ RIVALS_API_RPM: '0' })).toThrow(/RIVALS_API_RPM/);
     expect(() => loadConfig({ RIVALS_API_RPM: '1.5' })).toThrow(/RIVALS_API_RPM/);
   });
+
+  it('reads sharding: SHARD_COUNT auto or a number, SHARDS_PER_CLUSTER, and one of SHARD_IDS and CLUSTER_IDS', () => {
+    expect(loadConfig({}).sharding).toBeUndefined();
+    expect(loadConfig({ SHARD_COUNT: 'auto' }).sharding).toEqual({ shardCount: 'auto', shardsPerCluster: 4, shardIds: undefined, clusterIds: undefined });
+    expect(loadConfig({ SHARD_COUNT: '4', SHARDS_PER_CLUSTER: '2', SHARD_IDS: '3, 2,2' }).sharding).toEqual({ shardCount: 4, shardsPerCluster: 2, shardIds: [2, 3], clusterIds: undefined });
+    expect(loadConfig({ SHARD_COUNT: '4', SHARDS_PER_CLUSTER: '2', CLUSTER_IDS: '1' }).sharding?.clusterIds).toEqual([1]);
+    expect(() => loadConfig({ SHARD_COUNT: '0' })).toThrow(/SHARD_COUNT: must be "auto" or a whole number/);
+    expect(() => loadConfig({ SHARD_COUNT: 'many' })).toThrow(/SHARD_COUNT/);
+    expect(() => loadConfig({ SHARD_COUNT: '4', SHARD_IDS: '0,x' })).toThrow(/SHARD_IDS: must be whole numbers/);
+    expect(() => loadConfig({ SHARD_COUNT: '4', SHARD_IDS: '4' })).toThrow(/SHARD_IDS: shard 4 is not below SHARD_COUNT \(4\)/);
+    expect(() => loadConfig({ SHARD_COUNT: '4', SHARDS_PER_CLUSTER: '2', CLUSTER_IDS: '2' })).toThrow(/CLUSTER_IDS: cluster 2 does not exist/);
+    expect(() => loadConfig({ SHARD_COUNT: '4', SHARD_IDS: '0', CLUSTER_IDS: '0' })).toThrow(/not both/);
+    expect(() => loadConfig({ SHARD_IDS: '0' })).toThrow(/SHARD_IDS: needs SHARD_COUNT/);
+  });
+
+  it('reads METRICS_PORT and DISCORD_REST_PROXY', () => {
+    expect(loadConfig({}).metricsPort).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '9100', DISCORD_REST_PROXY: 'http://proxy:8080/' })).toMatchObject({ metricsPort: 9100, discordRestProxy: 'http://proxy:8080' });
+    expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
+    expect(() => loadConfig({ DISCORD_REST_PROXY: 'ftp://x' })).toThrow(/DISCORD_REST_PROXY/);
+  });
 });
