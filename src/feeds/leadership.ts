@@ -17,6 +17,9 @@ export interface Leadership {
 /** The single process of an embedded store. */
 export const SOLE_LEADER: Leadership = { isLeader: async () => true, release: async () => undefined };
 
+/** A cluster process of a machine without Redis other than its first (src/sharding): the first one polls. */
+export const NEVER_LEADER: Leadership = { isLeader: async () => false, release: async () => undefined };
+
 /** The commands of a node-redis v5 client that the lock uses. */
 interface RedisLike {
   set(key: string, value: string, options: { condition: 'NX'; expiration: { type: 'PX'; value: number } }): Promise<string | null>;
