@@ -6,8 +6,12 @@
  * exact JSON the bot sent.
  * Optional, for benchmarks at scale ({@link FakeDiscordOptions}): many generated guilds instead of the
  * one test guild, and Discord's global rate limit, enforced strictly.
- * Source of the shapes: Discord developer documentation, "Gateway" (Connection Lifecycle: Resuming;
- * Opcodes and Status Codes: Gateway Close Event Codes) and "Interactions".
+ * Sharding ({@link FakeDiscordOptions.shards}): every connection is its own session for the shard its
+ * IDENTIFY names, gets the guilds of that shard only, and receives the dispatches of those guilds;
+ * IDENTIFYs are recorded per rate-limit bucket so a test can check `max_concurrency` across processes.
+ * Source of the shapes: Discord developer documentation, "Gateway" (Connection Lifecycle: Identifying,
+ * Resuming; Sharding; Session Start Limit Object; Opcodes and Status Codes: Gateway Close Event Codes)
+ * and "Interactions".
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -48,12 +52,53 @@ export interface UploadedFile {
   data: Buffer;
 }
 
+/** One IDENTIFY the fake received ({@link FakeDiscord.identifies}). */
+export interface IdentifyRecord {
+  /** The `shard` of the IDENTIFY: [0, 1] when it has none. */
+  shard: number;
+  total: number;
+  /** ms since the fake started. */
+  at: number;
+  /**
+   * `ready`: answered by READY; `rate-limited`: too early in its bucket under
+   * {@link FakeDiscordOptions.strictIdentify}, answered by INVALID_SESSION; `invalid-shard`: closed 4010;
+   * `rejected`: closed by {@link FakeDiscord.rejectNext}.
+   */
+  outcome: 'ready' | 'rate-limited' | 'invalid-shard' | 'rejected';
+}
+
+/** Two IDENTIFYs of one rate-limit bucket less than {@link IDENTIFY_WINDOW_MS} apart ({@link FakeDiscord.identifyViolations}). */
+export interface IdentifyViolation {
+  /** `shard % maxConcurrency` (Discord: "Sharding for Large Bots", rate_limit_key). */
+  bucket: number;
+  first: IdentifyRecord;
+  second: IdentifyRecord;
+  /** `second.at - first.at`, ms. */
+  apartMs: number;
+}
+
+/** A gateway session of the fake ({@link FakeDiscord.gatewaySessions}). */
+export interface GatewaySessionInfo {
+  id: string;
+  shard: number;
+  total: number;
+  /** Has an open connection that identified or resumed it. */
+  connected: boolean;
+  /** false once ended (a close that needs a new session, a client close 1000/1001): a RESUME gets INVALID_SESSION. */
+  valid: boolean;
+}
+
 export interface FakeDiscord {
   /** REST base for DISCORD_API_URL (discord.js appends /v10). */
   apiUrl: string;
+  /** The shard count `/gateway/bot` recommends ({@link FakeDiscordOptions.shards}). */
+  readonly shards: number;
   calls: RestCall[];
-  /** Resolves when a client has identified and received READY. */
-  ready(): Promise<void>;
+  /**
+   * Without `shard`: resolves when a client has first identified and received READY (and its guilds).
+   * With `shard`: when a session of that shard first did (at any total); already resolved if one did.
+   */
+  ready(shard?: number): Promise<void>;
   /** Messages created in each channel (a send repeated with the same enforced nonce creates none). */
   channelMessages: Map<string, Record<string, unknown>[]>;
   /** Makes sends to a channel fail with this status and Discord JSON error code (undefined: stop failing). */
@@ -64,34 +109,71 @@ export interface FakeDiscord {
   deleteMessage(channelId: string, messageId: string): void;
   /** Delays every channel-message answer by `ms` (to catch a process in the middle of a fan-out). */
   setChannelDelay(ms: number): void;
-  /** Sends INTERACTION_CREATE with `interaction` and returns the time it was sent (ms since start). */
+  /**
+   * Sends INTERACTION_CREATE with `interaction` to the sessions of its guild's shard (as {@link dispatch})
+   * and returns the time it was sent (ms since start). Throws `no gateway connection for shard N` when no
+   * session of that shard has an open connection.
+   */
   dispatchInteraction(interaction: Record<string, unknown>): number;
   /**
-   * Sends the dispatch event `t` with data `d` (op 0) on the current session and returns the time it
-   * was sent (ms since start). Between a close and a RESUME it is kept for the replay, as Discord does;
-   * throws when no session was ever started.
+   * Sends the dispatch event `t` with data `d` (op 0) and returns the time it was sent (ms since start).
+   * It goes to every valid session of the shard of `d.guild_id` (Discord: "Sharding", `(guild_id >> 22)
+   * % num_shards` at each session's own shard count), or of shard 0 when `d` has no guild (DMs): with one
+   * session, that session. Two sessions of one shard both get it, as Discord sends a shard's events to
+   * every session of it (a bot run twice answers twice). Between a close and a RESUME it is kept for the
+   * replay, as Discord does; throws `no gateway session for shard N` when that shard has no valid session.
    */
   dispatch(t: string, d: unknown): number;
   /**
-   * Closes the current gateway connection with `code` (Discord: "Gateway Close Event Codes").
+   * Closes the gateway connection opened last with `code` (Discord: "Gateway Close Event Codes"); with
+   * several shards, {@link closeShard} says which.
    * `invalidateSession` ends the session, so that a RESUME gets INVALID_SESSION (op 9, d false) and the
    * client must identify again; by default it does for the codes Discord documents as needing a new
    * session (4007 invalid seq, 4009 session timed out) and for the codes that are not reconnectable.
    */
   closeGateway(code: number, options?: { reason?: string; invalidateSession?: boolean }): void;
   /**
+   * Closes every open connection of a session of shard `shard` with `code`, ending the sessions as
+   * {@link closeGateway} does. Throws `no gateway connection for shard N` when it has none.
+   */
+  closeShard(shard: number, code: number, options?: { reason?: string; invalidateSession?: boolean }): void;
+  /** The shard ids with an open, identified or resumed connection, ascending, each once. */
+  connectedShards(): number[];
+  /** Every session started, oldest first. */
+  gatewaySessions(): GatewaySessionInfo[];
+  /** Every IDENTIFY received, in order, whatever its outcome. */
+  identifies: IdentifyRecord[];
+  /**
+   * The pairs of consecutive IDENTIFYs (any outcome) of one rate-limit bucket (`shard % maxConcurrency`,
+   * default the fake's {@link FakeDiscordOptions.maxConcurrency}) less than {@link IDENTIFY_WINDOW_MS} apart
+   * (Discord: "Session Start Limit Object", max_concurrency identifies per 5 seconds); empty when the
+   * clients kept to it.
+   */
+  identifyViolations(maxConcurrency?: number): IdentifyViolation[];
+  /**
+   * The guilds the fake serves that are on shard `shard` of `total` (default {@link shards}), in the order
+   * READY lists them: the test guilds ({@link testGuildIds}), then the generated ones.
+   */
+  guildsOfShard(shard: number, total?: number): string[];
+  /** The first of {@link guildsOfShard}; throws when the fake has no guild on that shard. */
+  guildForShard(shard: number, total?: number): string;
+  /**
    * Answers the next IDENTIFY and/or RESUME (`on`, default both) by closing the connection with `code`
    * instead of READY / RESUMED, once: e.g. 4004 for a token reset while the bot was connected.
    */
   rejectNext(code: number, on?: readonly ('identify' | 'resume')[]): void;
-  /** Resolves with how the next session started: READY after an IDENTIFY, or RESUMED after a RESUME. */
-  nextSession(timeoutMs?: number): Promise<'identified' | 'resumed'>;
+  /**
+   * Resolves with how the next session started: READY (and its guilds) after an IDENTIFY, or RESUMED
+   * after a RESUME; with `shard`, the next one of that shard. Rejects after `timeoutMs` (default 10 s).
+   */
+  nextSession(options?: number | { timeoutMs?: number; shard?: number }): Promise<'identified' | 'resumed'>;
   /** Gateway opcodes received from clients, in order (1 heartbeat, 2 identify, 6 resume), with when (ms since start). */
   gatewayOps: { op: number; at: number }[];
   /** Connections closed by the fake or the client, in order, with their close code. */
   gatewayCloses: { code: number; by: 'fake' | 'client'; at: number }[];
   /** Waits for a REST call matching `test`, made after `since`. */
   waitFor(test: (c: RestCall) => boolean, timeoutMs?: number): Promise<RestCall>;
+  /** The last IDENTIFY answered by READY (its `d`). */
   identify: unknown;
   /** When the fake last sent READY, ms since the Unix epoch (undefined before the first IDENTIFY). */
   readonly readySentAt: number | undefined;
@@ -108,11 +190,32 @@ export interface FakeDiscord {
 /** What generated guilds hold: Discord's GUILD_CREATE with the Guilds intent, or with every list filled. */
 export type GuildShape = 'full' | 'guilds-intent';
 
-/** Options of {@link startFakeDiscord}; every one is off by default (the one test guild, no rate limit). */
+/** Options of {@link startFakeDiscord}; every one is off by default (one shard, the one test guild, no rate limit). */
 export interface FakeDiscordOptions {
   /**
+   * The shard count `/gateway/bot` recommends (default 1). Clients may identify with any total; one
+   * with a shard id outside it (id ≥ total, or a malformed `shard`) is closed with 4010 Invalid Shard.
+   */
+  shards?: number;
+  /** `session_start_limit.max_concurrency` of `/gateway/bot` (default 1): the identify rate-limit buckets. */
+  maxConcurrency?: number;
+  /**
+   * Enforce `max_concurrency` as Discord does ("Identifying"): an IDENTIFY less than
+   * {@link IDENTIFY_WINDOW_MS} after the last one answered by READY in its bucket (`shard %
+   * maxConcurrency`) is answered by INVALID_SESSION (op 9, d false) instead of READY. Off by default:
+   * every IDENTIFY is answered, and {@link FakeDiscord.identifyViolations} reports the early ones.
+   */
+  strictIdentify?: boolean;
+  /**
+   * How many test guilds ({@link testGuildIds}): guild k is on shard `(k + c) % total` for a fixed c, so
+   * `total` consecutive ones cover every shard once. Default: {@link shards} (1: the one test guild), or
+   * 0 with {@link guilds}. From 0 to {@link MAX_TEST_GUILDS}.
+   */
+  testGuilds?: number;
+  /**
    * Instead of the one test guild: `count` generated guilds, listed unavailable in READY and then sent
-   * one GUILD_CREATE each (Discord: "Gateway Events", Guild Create, lazy loading after READY).
+   * one GUILD_CREATE each (Discord: "Gateway Events", Guild Create, lazy loading after READY); with
+   * shards, each session gets those of its shard (guild g is on shard `(g + c) % total`, a fixed c).
    * Every guild has {@link GENERATED_GUILD} channels, roles and emojis (ids from {@link generatedGuildId}
    * and the functions beside it); `shape` `full` also sends its members, `guilds-intent` only the bot's
    * own member, as Discord does without the Guild Members intent. Guilds, channels, roles and members
@@ -134,13 +237,85 @@ export interface FakeDiscordOptions {
 
 /** What each generated guild holds ({@link FakeDiscordOptions.guilds}); `members` counts the bot's own member. */
 export const GENERATED_GUILD = { channels: 50, roles: 30, members: 100, emojis: 50 } as const;
-/** Ids of generated objects: a base per kind, plus the guild's index × 1,000, plus the object's index. */
+/**
+ * One step of a snowflake's timestamp (the bits above 22): ids this far apart are on consecutive shards
+ * under Discord's rule ({@link shardOf}), so guilds numbered k × SHARD_STEP apart spread over every shard.
+ */
+const SHARD_STEP = 1n << 22n;
+/**
+ * The shard a guild's events go to among `total` (Discord: "Sharding", `shard_id = (guild_id >> 22) %
+ * num_shards`), computed on the whole snowflake.
+ */
+export const shardOf = (guildId: string, total: number) => Number((BigInt(guildId) >> 22n) % BigInt(total));
+/** Two IDENTIFYs of one rate-limit bucket must be this far apart, ms (Discord: max_concurrency "per 5 seconds"). */
+export const IDENTIFY_WINDOW_MS = 5_000;
+/** The most test guilds a fake serves ({@link FakeDiscordOptions.testGuilds}). */
+export const MAX_TEST_GUILDS = 10_000;
+
+/**
+ * Ids of test guild number `k` (0-based; 0 is {@link GUILD_ID} with {@link CHANNEL_ID},
+ * {@link LOCKED_CHANNEL_ID} and {@link FEED_CHANNEL_IDS}): every test guild has the same four channels,
+ * each id the one of guild 0 plus k × 2^22, so guild k is on the shard after guild k − 1's.
+ */
+export function testGuildIds(k: number) {
+  if (!(Number.isInteger(k) && k >= 0 && k < MAX_TEST_GUILDS)) throw new Error(`fake Discord: test guild ${k} is outside 0 to ${MAX_TEST_GUILDS - 1}`);
+  const step = BigInt(k) * SHARD_STEP;
+  const plus = (id: string) => String(BigInt(id) + step);
+  return {
+    guildId: plus(GUILD_ID),
+    channelId: plus(CHANNEL_ID),
+    lockedChannelId: plus(LOCKED_CHANNEL_ID),
+    feedChannelIds: [plus(FEED_CHANNEL_IDS[0]), plus(FEED_CHANNEL_IDS[1])] as [string, string],
+  };
+}
+/** The number of the test guild `id`, if it is one (of any count up to {@link MAX_TEST_GUILDS}). */
+function testGuildIndex(id: string): number | undefined {
+  if (!/^\d{1,20}$/.test(id)) return undefined;
+  const n = BigInt(id) - BigInt(GUILD_ID);
+  return n >= 0n && n % SHARD_STEP === 0n && n / SHARD_STEP < BigInt(MAX_TEST_GUILDS) ? Number(n / SHARD_STEP) : undefined;
+}
+/** The test guild and channel position (0 general, 1 locked, 2 and 3 the feeds) of the channel `id`, if it is one. */
+function testChannelIndex(id: string): { guild: number; channel: number } | undefined {
+  if (!/^\d{1,20}$/.test(id)) return undefined;
+  const n = BigInt(id) - BigInt(CHANNEL_ID);
+  if (n < 0n || n % SHARD_STEP >= 4n || n / SHARD_STEP >= BigInt(MAX_TEST_GUILDS)) return undefined;
+  return { guild: Number(n / SHARD_STEP), channel: Number(n % SHARD_STEP) };
+}
+
+/**
+ * `interaction` (built by {@link commandInteraction} and the functions beside it, which place it in the
+ * one test guild's general channel) moved to guild `guildId` and channel `channelId`; the channel defaults
+ * to the general channel of a test guild and to channel 0 of a generated guild. Throws for any other guild
+ * without a channel.
+ */
+export function inGuild<T extends Record<string, unknown>>(interaction: T, guildId: string, channelId?: string): T {
+  const k = testGuildIndex(guildId);
+  const g = generatedGuildIndex(guildId, 1_000_000);
+  const channel = channelId ?? (k !== undefined ? testGuildIds(k).channelId : g !== undefined ? generatedChannelId(g, 0) : undefined);
+  if (channel === undefined) throw new Error(`fake Discord: guild ${guildId} is neither a test guild nor a generated one: give the channel`);
+  const owners = { '0': guildId };
+  const moved: Record<string, unknown> = {
+    ...interaction,
+    guild_id: guildId,
+    channel_id: channel,
+    channel: { ...(interaction.channel as Record<string, unknown> | undefined), id: channel, guild_id: guildId },
+    authorizing_integration_owners: owners,
+  };
+  const message = interaction.message as Record<string, unknown> | undefined;
+  if (message) {
+    const metadata = message.interaction_metadata as Record<string, unknown> | undefined;
+    moved.message = { ...message, channel_id: channel, ...(metadata ? { interaction_metadata: { ...metadata, authorizing_integration_owners: owners } } : {}) };
+  }
+  return moved as T;
+}
+
+/** Ids of generated objects: a base per kind, plus the guild's index × 1,000, plus the object's index; a guild's own id is its base plus its index × 2^22, to spread generated guilds over shards. */
 const GENERATED_BASE = { guild: 950_000_000_000_000_000n, channel: 951_000_000_000_000_000n, role: 952_000_000_000_000_000n, user: 953_000_000_000_000_000n, emoji: 954_000_000_000_000_000n } as const;
 const PER_GUILD = 1_000n;
 /** The DM channel id of a user in the fake Discord ("Create DM"): the user's id with a 9 in front. */
 export const dmChannelId = (userId: string) => `9${userId}`;
-/** Id of generated guild number `guild` (0-based). */
-export const generatedGuildId = (guild: number) => String(GENERATED_BASE.guild + BigInt(guild));
+/** Id of generated guild number `guild` (0-based); guild g + 1 is on the shard after guild g's ({@link shardOf}). */
+export const generatedGuildId = (guild: number) => String(GENERATED_BASE.guild + BigInt(guild) * SHARD_STEP);
 /** Id of text channel number `channel` (0 to {@link GENERATED_GUILD}.channels − 1) of generated guild number `guild`. */
 export const generatedChannelId = (guild: number, channel: number) => String(GENERATED_BASE.channel + BigInt(guild) * PER_GUILD + BigInt(channel));
 /** Id of role number `role` (1 to 29; role 0 is @everyone, whose id is the guild's) of generated guild number `guild`. */
@@ -157,11 +332,19 @@ function generatedIndex(kind: 'channel' | 'role' | 'user', id: string, count: nu
   const index = Number(n % PER_GUILD);
   return index < per ? { guild: Number(n / PER_GUILD), index } : undefined;
 }
-const generatedGuildIndex = (id: string, count: number) => {
+function generatedGuildIndex(id: string, count: number) {
   if (!/^\d{1,20}$/.test(id)) return undefined;
   const n = BigInt(id) - GENERATED_BASE.guild;
-  return n >= 0n && n < BigInt(count) ? Number(n) : undefined;
-};
+  return n >= 0n && n % SHARD_STEP === 0n && n / SHARD_STEP < BigInt(count) ? Number(n / SHARD_STEP) : undefined;
+}
+/** The indexes of the generated guilds (of `count`) on shard `shard` of `total`, ascending. */
+function generatedGuildsOfShard(count: number, shard: number, total: number): number[] {
+  // Guild g is on shard ((base >> 22) + g) % total: the ids add g × 2^22 to a fixed base.
+  const first = (((shard - Number((GENERATED_BASE.guild >> 22n) % BigInt(total))) % total) + total) % total;
+  const out: number[] = [];
+  for (let g = first; g < count; g += total) out.push(g);
+  return out;
+}
 
 const generatedChannel = (guild: number, c: number) => ({ id: generatedChannelId(guild, c), type: 0, name: `channel-${c}`, position: c, topic: null, nsfw: false, rate_limit_per_user: 0, parent_id: null, last_message_id: null, permission_overwrites: [] });
 const generatedRole = (guild: number, r: number) =>
@@ -237,22 +420,23 @@ function member(userId: string, permissions = '2248473465835073') {
 /** The lists of a GUILD_CREATE the fake never fills. */
 const EMPTY_GUILD_LISTS = { threads: [], stickers: [], features: [], presences: [], voice_states: [], stage_instances: [], guild_scheduled_events: [], soundboard_sounds: [] };
 
-/** The test guild as GUILD_CREATE sends it: the channels, the @everyone role, and the bot's own member. */
-function testGuild() {
+/** Test guild `k` ({@link testGuildIds}) as GUILD_CREATE sends it: the channels, the @everyone role, and the bot's own member. */
+function testGuild(k = 0) {
+  const { guildId, channelId, lockedChannelId, feedChannelIds } = testGuildIds(k);
   return {
-    id: GUILD_ID,
-    name: 'Rivals Test Server',
+    id: guildId,
+    name: k === 0 ? 'Rivals Test Server' : `Rivals Test Server ${k + 1}`,
     icon: null,
     owner_id: '200000000000000001',
     unavailable: false,
     member_count: 3,
     large: false,
     joined_at: '2025-01-01T00:00:00.000Z',
-    roles: [{ id: GUILD_ID, name: '@everyone', permissions: '2248473465835073', position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 }],
+    roles: [{ id: guildId, name: '@everyone', permissions: '2248473465835073', position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 }],
     channels: [
-      { id: CHANNEL_ID, type: 0, name: 'general', position: 0, permission_overwrites: [] },
-      { id: LOCKED_CHANNEL_ID, type: 0, name: 'locked', position: 1, permission_overwrites: [{ id: GUILD_ID, type: 0, allow: '0', deny: String(0x800) }] },
-      ...FEED_CHANNEL_IDS.map((id, i) => ({ id, type: 0, name: `feed-${i + 1}`, position: 2 + i, permission_overwrites: [] })),
+      { id: channelId, type: 0, name: 'general', position: 0, permission_overwrites: [] },
+      { id: lockedChannelId, type: 0, name: 'locked', position: 1, permission_overwrites: [{ id: guildId, type: 0, allow: '0', deny: String(0x800) }] },
+      ...feedChannelIds.map((id, i) => ({ id, type: 0, name: `feed-${i + 1}`, position: 2 + i, permission_overwrites: [] })),
     ],
     members: [{ ...member(APP_ID), user: BOT_USER }],
     emojis: [],
@@ -395,14 +579,14 @@ function generatedRoute(path: string, count: number): { status: number; body: un
 const GUILD_CREATE_BATCH = 50;
 
 /**
- * Sends one GUILD_CREATE per generated guild on `ws`, in order, waiting for the socket to take each
- * batch. Resolves true once the last was written, false if the connection closed first.
+ * Sends one GUILD_CREATE per generated guild of `indexes` on `ws`, in order, waiting for the socket to
+ * take each batch. Resolves true once the last was written, false if the connection closed first.
  */
-async function sendGeneratedGuilds(ws: WebSocket, session: { sequence: number }, guilds: { count: number; shape: GuildShape }): Promise<boolean> {
-  for (let g = 0; g < guilds.count; g++) {
+async function sendGeneratedGuilds(ws: WebSocket, session: { sequence: number }, indexes: readonly number[], shape: GuildShape): Promise<boolean> {
+  for (let i = 0; i < indexes.length; i++) {
     if (ws.readyState !== ws.OPEN) return false;
-    const text = JSON.stringify({ op: 0, t: 'GUILD_CREATE', s: ++session.sequence, d: generatedGuild(g, guilds.shape) });
-    if (g % GUILD_CREATE_BATCH === GUILD_CREATE_BATCH - 1 || g === guilds.count - 1) {
+    const text = JSON.stringify({ op: 0, t: 'GUILD_CREATE', s: ++session.sequence, d: generatedGuild(indexes[i]!, shape) });
+    if (i % GUILD_CREATE_BATCH === GUILD_CREATE_BATCH - 1 || i === indexes.length - 1) {
       const written = await new Promise<boolean>((resolve) => ws.send(text, (err) => resolve(!err)));
       if (!written) return false;
     } else {
@@ -451,11 +635,25 @@ function readBody(req: IncomingMessage): Promise<{ body: unknown; files?: Upload
   });
 }
 
-/** Starts the fake on loopback; without `options`, with the one test guild and no rate limit. */
+/** The close codes after which Discord wants a new session ("Gateway Close Event Codes"): the invalid ones and those not reconnectable. */
+const NEW_SESSION_CODES = [4007, 4009, 4004, 4010, 4011, 4012, 4013, 4014];
+
+/**
+ * Starts the fake on loopback; without `options`, with one shard, the one test guild and no rate limit.
+ * Throws when an option is out of its range.
+ */
 export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
   const started = performance.now();
   const generated = options.guilds;
   if (generated && !(Number.isInteger(generated.count) && generated.count >= 1 && generated.count <= 1_000_000)) throw new Error('fake Discord: guilds.count must be an integer from 1 to 1,000,000');
+  const shards = options.shards ?? 1;
+  const maxConcurrency = options.maxConcurrency ?? 1;
+  if (!(Number.isInteger(shards) && shards >= 1)) throw new Error('fake Discord: shards must be a positive integer');
+  if (!(Number.isInteger(maxConcurrency) && maxConcurrency >= 1)) throw new Error('fake Discord: maxConcurrency must be a positive integer');
+  const testGuildCount = options.testGuilds ?? (generated ? 0 : shards);
+  if (!(Number.isInteger(testGuildCount) && testGuildCount >= 0 && testGuildCount <= MAX_TEST_GUILDS)) throw new Error(`fake Discord: testGuilds must be an integer from 0 to ${MAX_TEST_GUILDS}`);
+  /** Test guilds REST answers for: test guild 0 always, as before there were several. */
+  const restTestGuilds = Math.max(1, testGuildCount);
   /** Arrival times (performance.now()) of the bot-token requests let through in the last second, oldest first. */
   const window: number[] = [];
   const globalLimited: RestCall[] = [];
@@ -463,8 +661,6 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   let guildsSentAt: number | undefined;
   const calls: RestCall[] = [];
   const waiters: { test: (c: RestCall) => boolean; resolve: (c: RestCall) => void }[] = [];
-  /** The connection that identified or resumed last and is still open: dispatches go there. */
-  let socket: WebSocket | undefined;
   /** The connection opened last (authenticated or not): {@link FakeDiscord.closeGateway} closes it. */
   let latest: WebSocket | undefined;
   const channelMessages = new Map<string, Record<string, unknown>[]>();
@@ -475,38 +671,95 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   let identify: unknown;
   let readyResolve: () => void = () => undefined;
   const readyPromise = new Promise<void>((resolve) => (readyResolve = resolve));
+  /** Per shard id, resolved when a session of that shard first sent its guilds ({@link FakeDiscord.ready}). */
+  const shardReady = new Map<number, { promise: Promise<void>; resolve: () => void }>();
+  const shardReadyOf = (shard: number) => {
+    let entry = shardReady.get(shard);
+    if (!entry) {
+      let resolve: () => void = () => undefined;
+      const promise = new Promise<void>((r) => (resolve = r));
+      entry = { promise, resolve };
+      shardReady.set(shard, entry);
+    }
+    return entry;
+  };
   /**
-   * The gateway session: its id, the last sequence number sent, and the dispatches sent (the last
-   * {@link REPLAY_LIMIT}) to replay on RESUME. `valid` false: a RESUME gets INVALID_SESSION.
+   * A gateway session: its shard, the last sequence number sent, and the dispatches sent (the last
+   * {@link REPLAY_LIMIT}) to replay on RESUME. `valid` false: a RESUME gets INVALID_SESSION. `socket`:
+   * the open connection that identified or resumed it last, which its dispatches are written to.
    */
-  let session: { id: string; sequence: number; sent: { s: number; text: string }[]; valid: boolean } | undefined;
+  interface Session {
+    id: string;
+    shard: number;
+    total: number;
+    sequence: number;
+    sent: { s: number; text: string }[];
+    valid: boolean;
+    socket?: WebSocket;
+  }
+  /** Every session started, by id, oldest first. */
+  const sessions = new Map<string, Session>();
+  /** The session each connection identified or resumed. */
+  const sessionOfSocket = new WeakMap<WebSocket, Session>();
+  /** The session started last: what {@link FakeDiscord.closeGateway} ends when the connection opened last has none. */
+  let lastSession: Session | undefined;
   let sessionCount = 0;
   const REPLAY_LIMIT = 1_000;
   const gatewayOps: { op: number; at: number }[] = [];
   const gatewayCloses: { code: number; by: 'fake' | 'client'; at: number }[] = [];
+  const identifies: IdentifyRecord[] = [];
   const rejections: { code: number; on: readonly ('identify' | 'resume')[] }[] = [];
-  const sessionWaiters: ((how: 'identified' | 'resumed') => void)[] = [];
-  const sessionStarted = (how: 'identified' | 'resumed') => {
-    for (const w of sessionWaiters.splice(0)) w(how);
+  const sessionWaiters: { shard?: number; resolve: (how: 'identified' | 'resumed') => void }[] = [];
+  const sessionStarted = (how: 'identified' | 'resumed', shard: number) => {
+    for (const w of [...sessionWaiters]) if (w.shard === undefined || w.shard === shard) {
+      sessionWaiters.splice(sessionWaiters.indexOf(w), 1);
+      w.resolve(how);
+    }
   };
-  /** Sends a dispatch on the session (kept for a replay), to the authenticated connection if there is one. */
-  const sendDispatch = (t: string, d: unknown) => {
-    if (!session) throw new Error('no gateway connection');
-    const s = ++session.sequence;
-    const text = JSON.stringify({ op: 0, t, s, d });
-    session.sent.push({ s, text });
-    if (session.sent.length > REPLAY_LIMIT) session.sent.shift();
-    socket?.send(text);
+  /** The shard count clients use: the last session's, else the recommended one (for error messages). */
+  const totalInUse = () => lastSession?.total ?? shards;
+  /** The guild a dispatch's data is about, if any. */
+  const guildOf = (d: unknown) => {
+    const id = (d as { guild_id?: unknown } | null | undefined)?.guild_id;
+    return typeof id === 'string' && /^\d{1,20}$/.test(id) ? id : undefined;
+  };
+  /** The valid sessions a dispatch about `guildId` goes to: its shard at each session's count, or shard 0 without a guild. */
+  const targetsOf = (guildId: string | undefined) => [...sessions.values()].filter((s) => s.valid && s.shard === (guildId === undefined ? 0 : shardOf(guildId, s.total)));
+  const shardLabel = (guildId: string | undefined) => `shard ${guildId === undefined ? 0 : shardOf(guildId, totalInUse())}`;
+  /** Sends a dispatch on `targets` (kept for a replay), to each one's connection if it has one. */
+  const sendDispatch = (targets: Session[], t: string, d: unknown) => {
+    for (const session of targets) {
+      const s = ++session.sequence;
+      const text = JSON.stringify({ op: 0, t, s, d });
+      session.sent.push({ s, text });
+      if (session.sent.length > REPLAY_LIMIT) session.sent.shift();
+      session.socket?.send(text);
+    }
+  };
+  /** Detaches `ws` from its session, if it is that session's connection. */
+  const detach = (ws: WebSocket) => {
+    const session = sessionOfSocket.get(ws);
+    if (session?.socket === ws) session.socket = undefined;
   };
   /** Closes `ws` with `code`, recording it. */
   const closedByFake = new WeakSet<WebSocket>();
   const closeWith = (ws: WebSocket, code: number, reason = '') => {
     closedByFake.add(ws);
     gatewayCloses.push({ code, by: 'fake', at: performance.now() - started });
-    if (socket === ws) socket = undefined;
+    detach(ws);
     ws.close(code, reason);
   };
-
+  /** The test guilds and generated guilds of shard `shard` of `total`. */
+  const guildsOf = (shard: number, total: number) => ({
+    test: range(testGuildCount, (k) => k).filter((k) => shardOf(testGuildIds(k).guildId, total) === shard),
+    generated: generated ? generatedGuildsOfShard(generated.count, shard, total) : [],
+  });
+  /** Whether an IDENTIFY of `shard` now is too early in its bucket: the last one answered by READY there was less than the window ago. */
+  const tooEarly = (shard: number, at: number) => {
+    const bucket = shard % maxConcurrency;
+    const last = identifies.findLast((i) => i.outcome === 'ready' && i.shard % maxConcurrency === bucket);
+    return last !== undefined && at - last.at < IDENTIFY_WINDOW_MS;
+  };
 
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
@@ -542,7 +795,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       const matched = Array.isArray(attachments) && attachments.every((a) => files.some((f) => f.field === `files[${String(a.id)}]` && f.filename === a.filename));
       if (!matched || attachments.length !== files.length) return json(400, { message: 'Invalid Form Body', code: 50035 });
     }
-    if (p === '/gateway/bot') return json(200, { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 1 } });
+    if (p === '/gateway/bot') return json(200, { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, shards, session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: maxConcurrency } });
     if (p === '/gateway') return json(200, { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}` });
     if (/^\/interactions\/\d+\/[^/]+\/callback$/.test(p)) return json(204);
     if (/^\/webhooks\/\d+\/[^/]+\/messages\/@original$/.test(p)) return req.method === 'DELETE' ? json(204) : json(200, botMessage(body as Record<string, unknown>));
@@ -589,18 +842,21 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       const answer = generatedRoute(p, generated.count);
       if (answer) return json(answer.status, answer.body);
     }
-    // What a permission check fetches (Discord: Get Channel, Get Guild Roles, Get Guild Member).
-    const guild = testGuild();
+    // What a permission check fetches (Discord: Get Channel, Get Guild Roles, Get Guild Member), for the test guilds.
     const channelGet = p.match(/^\/channels\/(\d+)$/);
     if (channelGet && req.method === 'GET') {
-      const channel = guild.channels.find((c) => c.id === channelGet[1]);
-      return channel ? json(200, { ...channel, guild_id: GUILD_ID }) : json(404, { message: 'Unknown Channel', code: 10003 });
+      const at = testChannelIndex(channelGet[1]!);
+      if (!at || at.guild >= restTestGuilds) return json(404, { message: 'Unknown Channel', code: 10003 });
+      const guild = testGuild(at.guild);
+      return json(200, { ...guild.channels[at.channel]!, guild_id: guild.id });
     }
-    if (p === `/guilds/${GUILD_ID}/roles` && req.method === 'GET') return json(200, guild.roles);
-    if (p === `/guilds/${GUILD_ID}` && req.method === 'GET') return json(200, { ...guild, channels: undefined, members: undefined });
-    const memberGet = p.match(new RegExp(`^/guilds/${GUILD_ID}/members/(\\d+)$`));
-    if (memberGet && req.method === 'GET') {
-      const found = guild.members.find((m) => m.user.id === memberGet[1]);
+    const guildGet = p.match(/^\/guilds\/(\d+)(\/roles|\/members\/(\d+))?$/);
+    const k = guildGet ? testGuildIndex(guildGet[1]!) : undefined;
+    if (guildGet && k !== undefined && k < restTestGuilds && req.method === 'GET') {
+      const guild = testGuild(k);
+      if (guildGet[2] === '/roles') return json(200, guild.roles);
+      if (guildGet[3] === undefined) return json(200, { ...guild, channels: undefined, members: undefined });
+      const found = guild.members.find((m) => m.user.id === guildGet[3]);
       return found ? json(200, found) : json(404, { message: 'Unknown Member', code: 10007 });
     }
     return json(404, { message: 'Unknown route in the fake Discord', code: 0 });
@@ -611,11 +867,16 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     latest = ws;
     const send = (payload: Record<string, unknown>) => ws.send(JSON.stringify(payload));
     ws.on('close', (code) => {
-      if (socket === ws) socket = undefined;
-      if (!closedByFake.has(ws)) gatewayCloses.push({ code, by: 'client', at: performance.now() - started });
+      const session = sessionOfSocket.get(ws);
+      detach(ws);
+      if (closedByFake.has(ws)) return;
+      gatewayCloses.push({ code, by: 'client', at: performance.now() - started });
+      // Discord: a client closing with 1000 or 1001 ends its session (the bot appears offline), unless it
+      // was resumed on another connection meanwhile.
+      if (session && session.socket === undefined && (code === 1000 || code === 1001)) session.valid = false;
     });
-    /** Answers an IDENTIFY or RESUME with the close code a test asked for, if any. */
-    const reject = (op: 'identify' | 'resume') => {
+    /** Answers an IDENTIFY or RESUME with the close code a test asked for, if any, ending `session`. */
+    const reject = (op: 'identify' | 'resume', session: Session | undefined) => {
       const i = rejections.findIndex((r) => r.on.includes(op));
       if (i < 0) return false;
       const { code } = rejections.splice(i, 1)[0]!;
@@ -623,55 +884,80 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       closeWith(ws, code);
       return true;
     };
+    /** Binds `ws` to `session`: its dispatches are written here from now on. */
+    const attach = (session: Session) => {
+      const before = sessionOfSocket.get(ws);
+      if (before && before !== session) detach(ws);
+      session.socket = ws;
+      sessionOfSocket.set(ws, session);
+    };
     send({ op: 10, d: { heartbeat_interval: 41_250 }, s: null, t: null });
     ws.on('message', (raw) => {
       const msg = JSON.parse(String(raw)) as { op: number; d: unknown };
-      gatewayOps.push({ op: msg.op, at: performance.now() - started });
+      const at = performance.now() - started;
+      gatewayOps.push({ op: msg.op, at });
       if (msg.op === 1) send({ op: 11, d: null, s: null, t: null });
       if (msg.op === 6) {
-        if (reject('resume')) return;
         const { session_id, seq } = msg.d as { session_id: string; seq: number };
+        const session = sessions.get(session_id);
+        if (reject('resume', session)) return;
         const oldest = session?.sent[0]?.s ?? (session ? session.sequence + 1 : 0);
         // Discord: a RESUME for a session that ended, or past what it kept, gets INVALID_SESSION (d: false).
-        if (!session || !session.valid || session.id !== session_id || seq + 1 < oldest) return send({ op: 9, d: false, s: null, t: null });
-        socket = ws;
+        if (!session || !session.valid || seq + 1 < oldest) return send({ op: 9, d: false, s: null, t: null });
+        attach(session);
         for (const e of session.sent) if (e.s > seq) ws.send(e.text);
         send({ op: 0, t: 'RESUMED', s: ++session.sequence, d: {} });
-        sessionStarted('resumed');
+        sessionStarted('resumed', session.shard);
         return;
       }
       if (msg.op === 2) {
-        if (reject('identify')) return;
+        const d = msg.d as { shard?: unknown } | null;
+        const [shard, total] = Array.isArray(d?.shard) ? (d.shard as unknown[]) : [0, 1];
+        const valid = Number.isInteger(shard) && Number.isInteger(total) && (total as number) >= 1 && (shard as number) >= 0 && (shard as number) < (total as number);
+        const record = (outcome: IdentifyRecord['outcome']) => identifies.push({ shard: valid ? (shard as number) : Number(shard), total: valid ? (total as number) : Number(total), at, outcome });
+        if (reject('identify', undefined)) return void record('rejected');
+        // Discord: "You sent us an invalid shard when identifying" (4010).
+        if (!valid) {
+          record('invalid-shard');
+          return closeWith(ws, 4010, 'Invalid shard.');
+        }
+        const id = shard as number;
+        const count = total as number;
+        // Discord: identifying past max_concurrency is answered by INVALID_SESSION ("Identifying").
+        if (options.strictIdentify && tooEarly(id, at)) {
+          record('rate-limited');
+          return send({ op: 9, d: false, s: null, t: null });
+        }
+        record('ready');
         identify = msg.d;
-        session = { id: `fake-session-${++sessionCount}`, sequence: 0, sent: [], valid: true };
-        socket = ws;
+        const session: Session = { id: `fake-session-${++sessionCount}`, shard: id, total: count, sequence: 0, sent: [], valid: true };
+        sessions.set(session.id, session);
+        lastSession = session;
+        attach(session);
+        const ofShard = guildsOf(id, count);
+        const finished = () => {
+          guildsSentAt = Date.now();
+          readyResolve();
+          shardReadyOf(id).resolve();
+          sessionStarted('identified', id);
+        };
         // READY and GUILD_CREATE start the session; they are not replayed on RESUME.
-        const unavailable = generated ? range(generated.count, (g) => ({ id: generatedGuildId(g), unavailable: true })) : [{ id: GUILD_ID, unavailable: true }];
+        const unavailable = [...ofShard.test.map((k) => testGuildIds(k).guildId), ...ofShard.generated.map((g) => generatedGuildId(g))].map((guildId) => ({ id: guildId, unavailable: true }));
         send({
           op: 0,
           t: 'READY',
           s: ++session.sequence,
-          d: { v: 10, user: BOT_USER, guilds: unavailable, session_id: session.id, resume_gateway_url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, shard: [0, 1], application: { id: APP_ID, flags: 0 } },
+          d: { v: 10, user: BOT_USER, guilds: unavailable, session_id: session.id, resume_gateway_url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, shard: [id, count], application: { id: APP_ID, flags: 0 } },
         });
         readySentAt = Date.now();
-        if (generated) {
-          void sendGeneratedGuilds(ws, session, generated).then((sent) => {
-            if (!sent) return;
-            guildsSentAt = Date.now();
-            readyResolve();
-            sessionStarted('identified');
+        for (const k of ofShard.test) send({ op: 0, t: 'GUILD_CREATE', s: ++session.sequence, d: testGuild(k) });
+        if (generated && ofShard.generated.length > 0) {
+          void sendGeneratedGuilds(ws, session, ofShard.generated, generated.shape).then((sent) => {
+            if (sent) finished();
           });
           return;
         }
-        send({
-          op: 0,
-          t: 'GUILD_CREATE',
-          s: ++session.sequence,
-          d: testGuild(),
-        });
-        guildsSentAt = Date.now();
-        readyResolve();
-        sessionStarted('identified');
+        finished();
       }
     });
   });
@@ -679,8 +965,18 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
 
+  const guildsOfShard = (shard: number, total = shards) => {
+    const { test, generated: g } = guildsOf(shard, total);
+    return [...test.map((k) => testGuildIds(k).guildId), ...g.map((i) => generatedGuildId(i))];
+  };
+  /** Ends `session` when `invalidateSession` says so, or by default for the codes that need a new one. */
+  const endFor = (session: Session | undefined, code: number, invalidateSession: boolean | undefined) => {
+    if (session && (invalidateSession ?? NEW_SESSION_CODES.includes(code))) session.valid = false;
+  };
+
   return {
     apiUrl: `http://127.0.0.1:${port}/api`,
+    shards,
     calls,
     channelMessages,
     setChannelDelay(ms) {
@@ -696,7 +992,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       if (failure) failures.set(channelId, failure);
       else failures.delete(channelId);
     },
-    ready: () => readyPromise,
+    ready: (shard) => (shard === undefined ? readyPromise : shardReadyOf(shard).promise),
     get identify() {
       return identify;
     },
@@ -708,27 +1004,67 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     },
     globalLimited,
     dispatchInteraction(interaction) {
-      if (!socket) throw new Error('no gateway connection');
-      sendDispatch('INTERACTION_CREATE', interaction);
+      const guildId = guildOf(interaction);
+      const targets = targetsOf(guildId);
+      if (!targets.some((s) => s.socket)) throw new Error(`no gateway connection for ${shardLabel(guildId)}`);
+      sendDispatch(targets, 'INTERACTION_CREATE', interaction);
       return performance.now() - started;
     },
     dispatch(t, d) {
-      sendDispatch(t, d);
+      const guildId = guildOf(d);
+      const targets = targetsOf(guildId);
+      if (targets.length === 0) throw new Error(`no gateway session for ${shardLabel(guildId)}`);
+      sendDispatch(targets, t, d);
       return performance.now() - started;
     },
     closeGateway(code, options = {}) {
       if (!latest) throw new Error('no gateway connection');
-      const newSession = [4007, 4009, 4004, 4010, 4011, 4012, 4013, 4014].includes(code);
-      if (session && (options.invalidateSession ?? newSession)) session.valid = false;
+      endFor(sessionOfSocket.get(latest) ?? lastSession, code, options.invalidateSession);
       closeWith(latest, code, options.reason);
+    },
+    closeShard(shard, code, options = {}) {
+      const open = [...sessions.values()].filter((s) => s.shard === shard && s.socket);
+      if (open.length === 0) throw new Error(`no gateway connection for shard ${shard}`);
+      for (const session of open) {
+        endFor(session, code, options.invalidateSession);
+        closeWith(session.socket!, code, options.reason);
+      }
+    },
+    connectedShards: () => [...new Set([...sessions.values()].filter((s) => s.socket).map((s) => s.shard))].sort((a, b) => a - b),
+    gatewaySessions: () => [...sessions.values()].map((s) => ({ id: s.id, shard: s.shard, total: s.total, connected: s.socket !== undefined, valid: s.valid })),
+    identifies,
+    identifyViolations(concurrency = maxConcurrency) {
+      const last = new Map<number, IdentifyRecord>();
+      const violations: IdentifyViolation[] = [];
+      for (const record of identifies) {
+        const bucket = record.shard % concurrency;
+        const before = last.get(bucket);
+        if (before && record.at - before.at < IDENTIFY_WINDOW_MS) violations.push({ bucket, first: before, second: record, apartMs: record.at - before.at });
+        last.set(bucket, record);
+      }
+      return violations;
+    },
+    guildsOfShard,
+    guildForShard(shard, total = shards) {
+      const found = guildsOfShard(shard, total)[0];
+      if (found === undefined) throw new Error(`fake Discord: no guild on shard ${shard} of ${total} (testGuilds: ${testGuildCount}, generated: ${generated?.count ?? 0})`);
+      return found;
     },
     rejectNext(code, on = ['identify', 'resume']) {
       rejections.push({ code, on });
     },
-    nextSession(timeoutMs = 10_000) {
+    nextSession(options = {}) {
+      const { timeoutMs = 10_000, shard } = typeof options === 'number' ? { timeoutMs: options } : options;
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('fake Discord: no session started in time')), timeoutMs);
-        sessionWaiters.push((how) => (clearTimeout(timer), resolve(how)));
+        const waiter = {
+          shard,
+          resolve: (how: 'identified' | 'resumed') => (clearTimeout(timer), resolve(how)),
+        };
+        const timer = setTimeout(() => {
+          sessionWaiters.splice(sessionWaiters.indexOf(waiter), 1);
+          reject(new Error(`fake Discord: no session${shard === undefined ? '' : ` of shard ${shard}`} started in time`));
+        }, timeoutMs);
+        sessionWaiters.push(waiter);
       });
     },
     gatewayOps,
