@@ -1,0 +1,58 @@
+# syntax=docker/dockerfile:1
+# The bot's image (README, "Self-hosting"), built and run by compose.yaml: `docker compose up -d --build`.
+#
+# Three stages: the production node_modules (native addons compiled here), the build (dist/, plain
+# JavaScript from scripts/build.mjs), and the runtime, which holds no compiler, no npm cache and no
+# development package, and runs as the image's unprivileged `node` user.
+
+# --- deps: the production packages. dist/ imports some of them at run time (EXTERNAL in
+# scripts/build.mjs: better-sqlite3, pg, @keyv/redis, pino, piscina, @napi-rs/canvas, esbuild for the
+# playground). better-sqlite3 compiles from source when no prebuilt binary matches this platform, hence
+# python3, make and g++. @napi-rs/canvas ships prebuilt binaries for glibc (Debian), so no Cairo.
+FROM node:20-bookworm-slim AS deps
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+# esbuild is a production dependency (the build and the playground use it), so these packages are all
+# the build needs too: src/ and commands/ import no development package.
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+# --- build: dist/index.js (the bot), dist/deploy.js (command registration), dist/chart-worker.js, the
+# chunks they share, and whatever other entry points scripts/build.mjs lists (dist/rest-proxy.js).
+FROM deps AS build
+COPY tsconfig.json ./
+COPY scripts/build.mjs scripts/build.mjs
+COPY src src
+COPY commands commands
+RUN node scripts/build.mjs
+
+# --- runtime
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    DATA_DIR=/app/data \
+    METRICS_PORT=9100
+WORKDIR /app
+# package.json says "type": "module": dist/*.js are ES modules. Files root owns stay read-only to the bot.
+COPY package.json ./
+COPY --from=deps /app/node_modules node_modules
+COPY --from=build /app/dist dist
+# Files the build reads where they sit in the checkout, relative to dist/ (README, "Production"): the chart
+# fonts, the replica's samples (offline, with no RIVALS_API_KEY) and the playground's page.
+COPY assets assets
+COPY src/replica/data/samples src/replica/data/samples
+COPY src/playground/web src/playground/web
+# DATA_DIR (SQLite when there is no DATABASE_URL): an empty named volume mounted here takes this owner.
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
+# /healthz and /metrics: the cluster with ID N serves on METRICS_PORT + N.
+EXPOSE 9100
+# No curl in the slim image: node probes /healthz itself. It probes the first cluster this container
+# runs: cluster 0, or the lowest of CLUSTER_IDS, or the cluster of the lowest of SHARD_IDS.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "const e=process.env,ids=(s)=>(s||'').split(',').filter((x)=>x.trim()).map(Number),c=ids(e.CLUSTER_IDS),s=ids(e.SHARD_IDS),first=c.length?Math.min(...c):s.length?Math.floor(Math.min(...s)/(Number(e.SHARDS_PER_CLUSTER)||4)):0;fetch('http://127.0.0.1:'+((Number(e.METRICS_PORT)||9100)+first)+'/healthz',{signal:AbortSignal.timeout(4000)}).then((r)=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# The bot stops gracefully on SIGTERM within 12 s (README, "Process policy"), past `docker stop`'s
+# default 10 s: compose.yaml gives it 20 s (stop_grace_period); by hand, `docker stop -t 20`.
+STOPSIGNAL SIGTERM
+CMD ["node", "--enable-source-maps", "dist/index.js"]
