@@ -13,8 +13,12 @@ import pTimeout from 'p-timeout';
 import type { IIdentifyThrottler } from '@discordjs/ws';
 import type { Logger } from '../logger.js';
 
-/** Discord's window per identify bucket, ms. */
-export const IDENTIFY_WINDOW_MS = 5_000;
+/**
+ * How long a bucket is held per IDENTIFY, ms: Discord's 5 s window, plus 500 ms for the time between
+ * taking the bucket here and the IDENTIFY reaching Discord (one process's may leave later than the
+ * next one's, and Discord times arrivals).
+ */
+export const IDENTIFY_WINDOW_MS = 5_500;
 
 /** The node-redis v5 commands the throttler uses (the cache store's client, src/feeds/leadership.ts redisClientOf). */
 export interface IdentifyRedis {
