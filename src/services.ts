@@ -6,7 +6,9 @@
 import { RivalsApi } from './api/client.js';
 import { UpstreamRateLimiter } from './api/rate-limiter.js';
 import { ResponseCache } from './cache/response-cache.js';
+import { SharedFlight } from './cache/shared-flight.js';
 import { closeCacheStore, createCacheStore } from './cache/store.js';
+import { redisClientOf } from './feeds/leadership.js';
 import type Keyv from 'keyv';
 import { openState, type State } from './store/state.js';
 import { RecentLookups } from './store/recent-lookups.js';
@@ -52,8 +54,14 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
   const replica = config.rivals.apiKey ? undefined : await (await import('./replica/server.js')).startReplica({ logger: logger.child({ component: 'replica' }), faults: replicaFaults });
   const baseUrl = replica?.url ?? config.rivals.baseUrl;
   const store = createCacheStore({ redisUrl: config.redisUrl, maxEntries: config.cache.maxEntries });
-  const cache = new ResponseCache({ store, memory: { maxBytes: config.cache.maxBytes, maxEntries: config.cache.maxEntries }, ttls: config.cache.ttlOverrides, logger: logger.child({ component: 'cache' }) });
-  const limiter = new UpstreamRateLimiter({ requestsPerMinute: config.rivals.requestsPerMinute });
+  // With Redis, one state for every process (issue 15): one upstream request per key at a time across
+  // them (the lock held at most a request's timeout plus a margin for its wait in the rate queue), and
+  // one rate budget. Both fall back to this process alone while Redis is down.
+  const redis = config.redisUrl ? redisClientOf(store) : undefined;
+  const cacheLogger = logger.child({ component: 'cache' });
+  const flight = redis && new SharedFlight({ client: redis, maxHoldMs: config.rivals.timeoutMs + 5_000, logger: cacheLogger });
+  const cache = new ResponseCache({ store, memory: { maxBytes: config.cache.maxBytes, maxEntries: config.cache.maxEntries }, ttls: config.cache.ttlOverrides, logger: cacheLogger, flight });
+  const limiter = new UpstreamRateLimiter({ requestsPerMinute: config.rivals.requestsPerMinute, shared: redis && { client: redis, logger: logger.child({ component: 'rate-limiter' }) } });
   const api = new RivalsApi({
     baseUrl,
     apiKey: replica?.apiKey ?? config.rivals.apiKey,
@@ -78,6 +86,7 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
       limiter.stop();
       await api.close();
       await charts.close();
+      await flight?.close();
       await closeCacheStore(store);
       await state.close();
       await replica?.close();

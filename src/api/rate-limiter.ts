@@ -9,8 +9,20 @@
  * estimated wait already overshoots, it is refused at once with {@link RateLimitWaitError}; when
  * it is still waiting at its deadline, it leaves the queue with the same error. Requests without a
  * deadline (feeds) wait their turn.
+ *
+ * With a shared window (`shared`, Redis: src/api/shared-window.ts) the rate is the whole
+ * deployment's: the local queue still decides the order, and the request at its head takes a slot in
+ * the shared window before it starts; when that window is full, the whole local queue waits for the
+ * time Redis gives and asks again, and a 429's back-off pauses every process. Redis down or slow: the
+ * local window alone, at once.
+ *
+ * The queue hands out turns one at a time (concurrency 1; a turn is the wait for the rate, not the
+ * request, which runs outside the queue), so that a request waiting for the shared window holds back
+ * the ones behind it instead of letting them race it to Redis out of priority order.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import PQueue from 'p-queue';
+import { SharedRateWindow, type SharedWindowOptions, type Verdict } from './shared-window.js';
 
 /**
  * Who is waiting: a member's command (`interactive`), a job whose lateness members see, such as the
@@ -34,6 +46,11 @@ export interface RateLimiterOptions {
   windowMs?: number;
   /** Share of `requestsPerMinute` that `bulk` requests may use in any window (default {@link BULK_SHARE}; at least one request). */
   bulkShare?: number;
+  /**
+   * The deployment-wide window in Redis (`REDIS_URL`): the cache store's client and its bounds. The
+   * rate and the bulk share then hold for all processes together (src/api/shared-window.ts).
+   */
+  shared?: SharedWindowOptions;
 }
 
 /** A request could not start before its deadline: `waitMs` is the estimated wait from when it was refused. */
@@ -56,23 +73,32 @@ export class UpstreamRateLimiter {
   readonly #waitingBy: Record<Priority, number> = { interactive: 0, background: 0, bulk: 0 };
   #resumeTimer: NodeJS.Timeout | undefined;
   #pausedUntil = 0;
+  readonly #shared?: SharedRateWindow;
+  /** When the shared window last said its next slot frees (ms since the epoch; 0: not full as far as known). */
+  #sharedFreeAt = 0;
+  /** Aborts the waits for the shared window (stop). */
+  readonly #stopping = new AbortController();
 
   constructor(options: RateLimiterOptions) {
     if (!(options.requestsPerMinute >= 1)) throw new RangeError('requestsPerMinute must be at least 1');
     this.#cap = Math.floor(options.requestsPerMinute);
     this.#windowMs = options.windowMs ?? 60_000;
-    this.#queue = new PQueue({ intervalCap: this.#cap, interval: this.#windowMs, strict: true });
+    this.#queue = new PQueue({ concurrency: 1, intervalCap: this.#cap, interval: this.#windowMs, strict: true });
     const share = options.bulkShare ?? BULK_SHARE;
-    this.#bulk = new PQueue({ intervalCap: Math.max(1, Math.floor(this.#cap * share)), interval: this.#windowMs, strict: true });
+    const bulkCap = Math.max(1, Math.floor(this.#cap * share));
+    this.#bulk = new PQueue({ intervalCap: bulkCap, interval: this.#windowMs, strict: true });
+    if (options.shared) this.#shared = new SharedRateWindow(this.#cap, this.#windowMs, bulkCap, options.shared);
   }
 
   /**
    * Runs `task` when the rate allows, after every waiting task of its priority or higher; a `bulk`
    * task also within {@link BULK_SHARE} of the rate (`bulkShare`).
+   * With a shared window, also within the deployment's rate.
    * Resolves or rejects with the task's own result.
    * @param deadline ms since the epoch by which the task must have started; absent: no limit.
    * @throws {RateLimitWaitError} (as a rejection) when the task could not start by `deadline`:
-   *   at once when {@link estimateWait} already overshoots it, else when the deadline passes while it waits.
+   *   at once when {@link estimateWait} already overshoots it, else when the deadline passes while it
+   *   waits (or when the shared window's wait would pass it).
    */
   schedule<T>(task: () => Promise<T>, priority: Priority = 'interactive', deadline?: number): Promise<T> {
     // Bulk requests (no deadline) first wait for their share of the rate, then for their turn like any other.
@@ -90,20 +116,43 @@ export class UpstreamRateLimiter {
     this.#waitingBy[priority]++;
     const controller = deadline === undefined ? undefined : new AbortController();
     const timer = controller && setTimeout(() => controller.abort(new RateLimitWaitError(this.estimateWait(priority))), Math.max(0, deadline! - now));
-    const run = () => {
+    const turn = async () => {
       started = true;
       clearTimeout(timer);
       this.#waitingBy[priority]--;
+      if (this.#shared) await this.#takeShared(this.#shared, priority, deadline);
       this.#recordStart(Date.now());
-      return task();
     };
-    return (this.#queue.add(run, { priority: PRIORITY[priority], signal: controller?.signal }) as Promise<T>).catch((err: unknown) => {
+    return (this.#queue.add(turn, { priority: PRIORITY[priority], signal: controller?.signal }) as Promise<void>).then(task, (err: unknown) => {
       if (!started) {
         clearTimeout(timer);
         this.#waitingBy[priority]--;
       }
       throw err;
     });
+  }
+
+  /**
+   * Waits for a slot in the shared window (the head of the local queue: everything behind waits too).
+   * A refusal is remembered for {@link estimateWait}; Redis unavailable means the local window alone.
+   * @throws {RateLimitWaitError} when the wait Redis gives (or a local back-off) would pass `deadline`.
+   * @throws the stop signal's reason after {@link stop}.
+   */
+  async #takeShared(shared: SharedRateWindow, priority: Priority, deadline: number | undefined): Promise<void> {
+    for (;;) {
+      // A local back-off (from a 429 here) holds even when Redis does not know of it.
+      const held = this.backoffRemaining();
+      const verdict: Verdict = held > 0 ? { kind: 'denied', retryMs: held } : await shared.take(priority === 'bulk');
+      if (verdict.kind !== 'denied') {
+        this.#sharedFreeAt = 0;
+        return;
+      }
+      const now = Date.now();
+      const { retryMs } = verdict;
+      this.#sharedFreeAt = now + retryMs;
+      if (deadline !== undefined && now + retryMs > deadline) throw new RateLimitWaitError(this.estimateWait(priority, now));
+      await sleep(retryMs, undefined, { signal: this.#stopping.signal });
+    }
   }
 
   /**
@@ -114,7 +163,8 @@ export class UpstreamRateLimiter {
   estimateWait(priority: Priority = 'interactive', now = Date.now()): number {
     const w = this.#waitingBy;
     const ahead = priority === 'interactive' ? w.interactive : priority === 'background' ? w.interactive + w.background : w.interactive + w.background + w.bulk;
-    const from = now + this.backoffRemaining(now);
+    // The shared window's last refusal says when the deployment's next slot frees, as far as this process knows.
+    const from = Math.max(now + this.backoffRemaining(now), this.#sharedFreeAt);
     // Starts are in time order: the first one inside the window ending at `from`, by binary search.
     let lo = 0;
     let hi = this.#starts.length;
@@ -138,12 +188,14 @@ export class UpstreamRateLimiter {
   }
 
   /**
-   * Holds every waiting request for `delayMs` (from a 429's `Retry-After`), capped at {@link MAX_BACKOFF_MS}.
+   * Holds every waiting request for `delayMs` (from a 429's `Retry-After`), capped at {@link MAX_BACKOFF_MS};
+   * with a shared window, in every process (the pause is kept in Redis).
    * A shorter back-off never cuts a longer one short.
    */
   backoff(delayMs: number, now = Date.now()): void {
     const until = now + Math.min(Math.max(0, delayMs), MAX_BACKOFF_MS);
     if (until <= this.#pausedUntil) return;
+    void this.#shared?.pause(until - now);
     this.#pausedUntil = until;
     this.#queue.pause();
     clearTimeout(this.#resumeTimer);
@@ -163,8 +215,9 @@ export class UpstreamRateLimiter {
     return this.#queue.size + this.#bulk.size;
   }
 
-  /** Drops the back-off timer (shutdown). Waiting tasks are cleared. */
+  /** Drops the back-off timer (shutdown). Waiting tasks are cleared; one waiting for the shared window is rejected. */
   stop(): void {
+    this.#stopping.abort(new Error('the rate limiter was stopped'));
     clearTimeout(this.#resumeTimer);
     this.#queue.clear();
     this.#bulk.clear();

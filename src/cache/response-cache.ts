@@ -8,12 +8,19 @@
  * (Redis, `REDIS_URL`), that store: JSON only there. A read that misses memory asks Redis and copies
  * what it finds into memory; a write goes to both. Both levels keep an entry for its TTL plus
  * {@link STALE_RETENTION_MS} (src/cache/ttl.ts).
+ *
+ * Single-flight: concurrent calls for one key in this process share one load. With a
+ * {@link SharedFlight} over the same Redis (issue 15), a load first takes the key's lock there, so that
+ * concurrent misses in every process make one upstream request: the other processes wait for the
+ * holder's answer (a value or a not-found, read from the shared store) or failure, and ask the API
+ * themselves only when Redis cannot coordinate or the holder is gone or too slow.
  */
 import type Keyv from 'keyv';
 import { ApiError, budgetSpent } from '../api/errors.js';
 import { settleWithin } from '../deadline.js';
 import type { Logger } from '../logger.js';
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, jsonSize, MemoryLevel } from './memory-level.js';
+import type { FlightLock, Outcome, SharedFlight } from './shared-flight.js';
 import { LruStore } from './store.js';
 import { STALE_RETENTION_MS, ttlTable, type Resource } from './ttl.js';
 
@@ -76,6 +83,11 @@ export interface ResponseCacheOptions {
   logger?: Logger;
   /** Longest wait for the store in ms (default 500): past it a read is a miss and a write is dropped, so a Redis outage slows nothing. */
   storeTimeoutMs?: number;
+  /**
+   * Single-flight across processes over the same Redis as `store` (src/cache/shared-flight.ts).
+   * Ignored when `store` is an in-process {@link LruStore} (nothing is shared then).
+   */
+  flight?: SharedFlight;
 }
 
 export interface GetOptions {
@@ -106,6 +118,12 @@ export interface CacheLevelStats {
   sharedFills: number;
   /** Writes the memory level refused because the entry was larger than its per-entry bound. */
   oversized: number;
+  /** With a shared flight: loads answered by another process's upstream request (a value or a not-found) instead of asking the API. */
+  flightJoins: number;
+  /** With a shared flight: loads that took another process's upstream failure (then served stale, or thrown) instead of asking again. */
+  flightFailures: number;
+  /** With a shared flight: loads that asked the API without the lock (Redis unavailable, or the holder past the longest wait). */
+  flightAlone: number;
 }
 
 /** The response cache. One instance per process; the second level may be shared (Redis). */
@@ -121,10 +139,12 @@ export class ResponseCache {
   readonly #now: () => number;
   readonly #logger?: Logger;
   readonly #storeTimeoutMs: number;
+  /** Present only over a shared level. */
+  readonly #flight?: SharedFlight;
   readonly #inflight = new Map<string, Promise<Fetched<unknown>>>();
   readonly #reading = new Map<string, Promise<Entry | undefined>>();
   readonly stats: CacheStats = { hits: 0, misses: 0, stale: 0, negativeHits: 0, shared: 0 };
-  readonly levelStats: CacheLevelStats = { sharedReads: 0, sharedFills: 0, oversized: 0 };
+  readonly levelStats: CacheLevelStats = { sharedReads: 0, sharedFills: 0, oversized: 0, flightJoins: 0, flightFailures: 0, flightAlone: 0 };
 
   /** @throws {RangeError} when `memory.maxBytes` or `memory.maxEntries` is negative or not whole. */
   constructor(options: ResponseCacheOptions) {
@@ -141,6 +161,7 @@ export class ResponseCache {
     }
     // A second copy in this same process would only add JSON: an in-process keyv store is no level.
     if (!(this.#memory && local)) this.#shared = options.store;
+    if (this.#shared && !(this.#shared.store instanceof LruStore)) this.#flight = options.flight;
     // Without a listener keyv rethrows store errors as unhandled 'error' events.
     options.store.on('error', (err: unknown) => this.#logger?.warn({ err }, 'cache store error'));
   }
@@ -159,6 +180,8 @@ export class ResponseCache {
    *   background; the caller gets the older value (stale, with its age) or a `timeout` {@link ApiError}.
    * - A `not_found` answer is remembered for the `notFound` TTL and rethrown to later callers
    *   without calling `load`.
+   * - With a shared flight, a miss in several processes at once calls `load` in one of them (see the
+   *   module's docstring); `fresh` calls join a load under way in any process rather than start another.
    * @throws what `load` throws when there is nothing to fall back on; {@link ApiError} `not_found` from the negative cache.
    */
   async get<T>(key: string, resource: Resource, load: () => Promise<T>, options: GetOptions = {}): Promise<Fetched<T>> {
@@ -180,7 +203,7 @@ export class ResponseCache {
       this.stats.shared++;
     } else {
       this.stats.misses++;
-      promise = this.#load(key, resource, load, entry).finally(() => this.#inflight.delete(key));
+      promise = this.#load(key, resource, load, entry, options.fresh === true).finally(() => this.#inflight.delete(key));
       this.#inflight.set(key, promise);
     }
     if (options.deadline === undefined) return promise;
@@ -212,29 +235,116 @@ export class ResponseCache {
     await this.#bounded(this.#shared.delete(key), 'delete').catch((err: unknown) => this.#logger?.warn({ err, key }, 'cache delete failed'));
   }
 
-  async #load<T>(key: string, resource: Resource, load: () => Promise<T>, known: Entry | undefined): Promise<Fetched<T>> {
+  async #load<T>(key: string, resource: Resource, load: () => Promise<T>, known: Entry | undefined, fresh: boolean): Promise<Fetched<T>> {
+    let lock: FlightLock | undefined;
+    if (this.#flight) {
+      const joined = await this.#join(key, resource, fresh, this.#flight);
+      if ('entry' in joined) return this.#joined<T>(joined.entry, resource);
+      if ('failure' in joined) return this.#afterFailure<T>(joined.failure, key, resource, known);
+      lock = joined.lock;
+    }
     try {
       const data = await load();
       const at = this.#now();
       const ttl = this.#ttls[resource];
       await this.#write(key, { v: data, at }, Number.isFinite(ttl) ? ttl + STALE_RETENTION_MS : undefined);
+      // After the write: a waiter told `done` reads the answer from the shared store.
+      void lock?.release({ o: 'done' });
       return { data, fetchedAt: at, ageMs: 0, stale: false, source: 'upstream' };
     } catch (err) {
       if (err instanceof ApiError && err.kind === 'not_found') {
         await this.#write(key, { nf: err.upstreamMessage ?? null, status: err.status, at: this.#now() }, this.#ttls.notFound);
+        void lock?.release({ o: 'done' });
         throw err;
       }
-      if (err instanceof ApiError && err.isTransient) {
-        const old = known ?? (await this.#read(key, resource));
-        if (old && 'v' in old) {
-          this.stats.stale++;
-          const ageMs = Math.max(0, this.#now() - old.at);
-          this.#logger?.warn({ key, kind: err.kind, ageMs }, 'API failed; serving stale cached value');
-          return { data: old.v as T, fetchedAt: old.at, ageMs, stale: true, source: 'stale' };
-        }
-      }
-      throw err;
+      void lock?.release(outcomeOf(err));
+      return this.#afterFailure<T>(err, key, resource, known);
     }
+  }
+
+  /** After a failed load: on a transient failure the older value (stale, with its age) if there is one, else `err` rethrown. */
+  async #afterFailure<T>(err: unknown, key: string, resource: Resource, known: Entry | undefined): Promise<Fetched<T>> {
+    if (err instanceof ApiError && err.isTransient) {
+      const old = known ?? (await this.#read(key, resource));
+      if (old && 'v' in old) {
+        this.stats.stale++;
+        const ageMs = Math.max(0, this.#now() - old.at);
+        this.#logger?.warn({ key, kind: err.kind, ageMs }, 'API failed; serving stale cached value');
+        return { data: old.v as T, fetchedAt: old.at, ageMs, stale: true, source: 'stale' };
+      }
+    }
+    throw err;
+  }
+
+  /**
+   * Before a load, with a shared flight: takes `key`'s lock in Redis, or waits for the process that
+   * holds it. Returns the answer that process wrote (`entry`: a value, or a not-found, fresh, or for a
+   * `fresh` call written since it began), its failure (`failure`), or this process's turn to load:
+   * with the lock, or without it (`lock` absent) when Redis cannot coordinate or the holder outlived
+   * {@link SharedFlight.maxWaitMs}. When a holder fails in a way that says nothing of the API (its own
+   * rate limiter refused, a bug) or its lock lapses, the waiters claim the lock again: one of them loads.
+   * The caller's deadline is not awaited here: `get` answers at it (stale or `timeout`) while this goes on.
+   */
+  async #join(key: string, resource: Resource, fresh: boolean, flight: SharedFlight): Promise<{ entry: Entry } | { failure: ApiError } | { lock?: FlightLock }> {
+    const startedAt = this.#now();
+    const giveUpAt = Date.now() + flight.maxWaitMs;
+    for (;;) {
+      const claim = await flight.claim(key);
+      if (claim.kind === 'unavailable') {
+        this.levelStats.flightAlone++;
+        return {};
+      }
+      if (claim.kind === 'acquired') {
+        // The answer may have landed between this process's miss and its claim, its writer gone since.
+        const entry = await this.#peek(key);
+        if (entry && this.#answers(entry, resource, fresh, startedAt)) {
+          void claim.lock.release({ o: 'done' });
+          this.levelStats.flightJoins++;
+          return { entry };
+        }
+        return { lock: claim.lock };
+      }
+      const left = giveUpAt - Date.now();
+      if (left <= 0) {
+        this.levelStats.flightAlone++;
+        this.#logger?.warn({ key, waitedMs: flight.maxWaitMs }, 'another process has held this cache key for too long; asking the API here too');
+        return {};
+      }
+      const news = await flight.wait(key, left);
+      if (news.o === 'unavailable') {
+        this.levelStats.flightAlone++;
+        return {};
+      }
+      if (news.o === 'failed') {
+        this.levelStats.flightFailures++;
+        const { kind, status, retryAfterMs, retryAfterFromHeader } = news;
+        return { failure: new ApiError({ kind: kind as ApiError['kind'], endpoint: resource, status, retryAfterMs, retryAfterFromHeader, upstreamMessage: 'the API failed for another bot process asking the same' }) };
+      }
+      if (news.o === 'retry') continue;
+      // done, or the lock gone, or the wait's bound: the answer is in the shared store, or the lock is free to claim.
+      const entry = await this.#peek(key);
+      if (entry && this.#answers(entry, resource, fresh, startedAt)) {
+        this.levelStats.flightJoins++;
+        return { entry };
+      }
+    }
+  }
+
+  /** The answer another process wrote, as this call's: a value, or the not-found thrown. */
+  #joined<T>(entry: Entry, resource: Resource): Fetched<T> {
+    if ('nf' in entry) throw new ApiError({ kind: 'not_found', endpoint: resource, status: entry.status, upstreamMessage: entry.nf ?? undefined });
+    const ageMs = Math.max(0, this.#now() - entry.at);
+    return { data: entry.v as T, fetchedAt: entry.at, ageMs, stale: false, source: 'cache' };
+  }
+
+  /** Whether `entry` answers a call begun at `startedAt`: fresh by its TTL, or for a `fresh` call, written since it began. */
+  #answers(entry: Entry, resource: Resource, fresh: boolean, startedAt: number): boolean {
+    return fresh ? entry.at >= startedAt : this.#isFresh(entry, resource);
+  }
+
+  /** The shared level's entry of `key` now, reconciled with memory (as {@link #readShared}). */
+  #peek(key: string): Promise<Entry | undefined> {
+    return this.#readShared(key, this.#shared!, this.#memory?.get(key));
   }
 
   /** Whether `entry` is within its TTL now: its resource's for a value, `notFound`'s for a not-found. */
@@ -271,6 +381,8 @@ export class ResponseCache {
       remote = isEntry(raw?.value) ? raw.value : undefined;
       expires = typeof raw?.expires === 'number' ? raw.expires : undefined;
     } catch (err) {
+      // Redis is down or slow: do not wait on it again for the single-flight's lock right after.
+      this.#flight?.suspend(err);
       const held = this.#memory?.get(key);
       this.#logger?.warn({ err, key }, held ? 'cache read failed; using the memory copy' : 'cache read failed; treating as a miss');
       // Do not wait on the shared store for this key again until the next recheck.
@@ -342,6 +454,20 @@ export class ResponseCache {
       this.#logger?.warn({ err, key }, 'cache write failed');
     }
   }
+}
+
+/**
+ * What a holder's failed load tells its waiters. An upstream failure (the API answered with an error,
+ * did not answer in time, or could not be reached) is passed on, so that the waiters apply their own
+ * stale-if-error rather than each asking a failing API in turn. A refusal by this process's own rate
+ * limiter (a `rate_limited` with no HTTP status: the wait would outlast its caller's deadline) or an
+ * unexpected error says nothing about the API: `retry`, and one waiter takes the lock.
+ */
+function outcomeOf(err: unknown): Outcome {
+  if (err instanceof ApiError && !(err.kind === 'rate_limited' && err.status === undefined)) {
+    return { o: 'failed', kind: err.kind, status: err.status, retryAfterMs: err.retryAfterMs, retryAfterFromHeader: err.retryAfterFromHeader };
+  }
+  return { o: 'retry' };
 }
 
 /** Whether a value read from the shared store has the shape of an {@link Entry}. */
