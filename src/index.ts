@@ -7,6 +7,8 @@ import { commands } from '../commands/index.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { Router } from './discord/router.js';
 import { createDiscordClient, discordChannelAccess, DiscordRuntime } from './discord/runtime.js';
+import { DiscordRestBudget } from './discord/rest-budget.js';
+import { createMetrics, NO_METRICS } from './ops/metrics.js';
 import { watchGateway } from './discord/gateway-policy.js';
 import { EXIT_OK, logWritten, ProcessPolicy } from './process-policy.js';
 import { createLogger } from './logger.js';
@@ -96,7 +98,11 @@ if (!config.discord.token || playgroundAsked) {
     await playground.close();
   });
 } else {
-  const client = createDiscordClient(config.discord.apiUrl);
+  // Health and metrics on METRICS_PORT (issue 15); without it prom-client is never loaded. Made before
+  // the client, whose REST budget times its waits. `cluster` is this process's cluster id (0: unsharded).
+  const prometheus = config.metricsPort === undefined ? undefined : await createMetrics({ cluster: '0' });
+  const metrics = prometheus ?? NO_METRICS;
+  const client = createDiscordClient(config.discord.apiUrl, new DiscordRestBudget(undefined, undefined, metrics));
   const transport = discordFeedTransport(client.rest);
   const settings = services.state.settings;
   const context = createCommandContext(services.api, services.state, services.cacheStore, discordChannelAccess(client), Date.now, createFeedTester(services.api, settings, transport), services.charts);
@@ -111,6 +117,14 @@ if (!config.discord.token || playgroundAsked) {
     context: { ...context, meta, balance: { history: services.state.balanceHistory, indexer: balanceIndexer }, alerts: { members: services.state.alerts, mains } },
     logger: logger.child({ component: 'discord' }),
     budgetMs: config.interactionBudgetMs,
+    metrics,
+  });
+  // GET /healthz and /metrics, logged with their URL; a port that cannot be used stops the process (exit 1) as bad configuration does.
+  const { startOps } = prometheus ? await import('./ops/index.js') : { startOps: undefined };
+  const ops = await startOps?.({ config, client, services, logger, metrics: prometheus }).catch(async (err: unknown) => {
+    logger.fatal({ err }, (err as Error).message);
+    await policy.terminate(1, 'METRICS_PORT unusable');
+    throw err;
   });
   const feedLogger = logger.child({ component: 'feeds' });
   const stopSettingsSync = config.redisUrl
@@ -126,7 +140,7 @@ if (!config.discord.token || playgroundAsked) {
     db: services.state.database.db,
     feedState: services.state.feedState,
     settings,
-    ledger: new DeliveryLedger(services.state.database.db, transport, feedLogger, feedNow),
+    ledger: new DeliveryLedger(services.state.database.db, transport, feedLogger, feedNow, metrics),
     feedPosts: services.state.feedPosts,
     digests: services.state.feedDigests,
     alerts: services.state.alerts,
@@ -136,6 +150,7 @@ if (!config.discord.token || playgroundAsked) {
     logger: feedLogger,
     intervalSeconds: config.feedPollSeconds,
     now: feedNow,
+    metrics,
   });
   client.once('clientReady', (c) => {
     logger.info({ user: c.user.tag, guilds: c.guilds.cache.size }, 'logged in to Discord');
@@ -155,6 +170,7 @@ if (!config.discord.token || playgroundAsked) {
     await leadership.release().catch(() => undefined);
     await stopSettingsSync();
     await runtime.shutdown();
+    await ops?.close();
   });
   try {
     await client.login(config.discord.token);
