@@ -7,6 +7,8 @@ import { commands } from '../commands/index.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { Router } from './discord/router.js';
 import { createDiscordClient, discordChannelAccess, DiscordRuntime } from './discord/runtime.js';
+import { DiscordRestBudget } from './discord/rest-budget.js';
+import { createMetrics, NO_METRICS } from './ops/metrics.js';
 import { watchGateway } from './discord/gateway-policy.js';
 import { EXIT_OK, logWritten, ProcessPolicy } from './process-policy.js';
 import { createLogger } from './logger.js';
@@ -60,11 +62,17 @@ if (config.sharding && config.discord.token && !playgroundAsked && !cluster) {
 
 /** The bot itself: one process with its shards (all of them, or its cluster's), or the playground. */
 async function runBot(): Promise<void> {
+  // Health and metrics on METRICS_PORT (README "Self-hosting"); without it prom-client is never loaded.
+  // Made first: the API client and the Discord client's REST budget report to them. A cluster serves
+  // on METRICS_PORT + its cluster ID, so that the clusters of one machine do not share a port.
+  const onDiscord = !!config.discord.token && !playgroundAsked;
+  const prometheus = onDiscord && config.metricsPort !== undefined ? await createMetrics({ cluster: String(cluster?.clusterId ?? 0) }) : undefined;
+  const metrics = prometheus ?? NO_METRICS;
   let services: Awaited<ReturnType<typeof createApiServices>>;
   try {
     // The replica (and its fault injection) loads only offline, with no RIVALS_API_KEY (issue 12: import only what the mode needs).
     const replicaFaults = config.rivals.apiKey ? {} : (await import('./replica/faults.js')).faultsFromEnv(process.env);
-    services = await createApiServices(config, logger, replicaFaults);
+    services = await createApiServices(config, logger, replicaFaults, metrics);
   } catch (err) {
     if (!(err instanceof StoreOpenError)) throw err;
     // One line naming the place and what to do (README, "Durable state"), and a distinct exit code.
@@ -94,7 +102,7 @@ async function runBot(): Promise<void> {
     process.once('SIGTERM', () => void policy.terminate(EXIT_OK, 'SIGTERM'));
   }
 
-  if (!config.discord.token || playgroundAsked) {
+  if (!onDiscord) {
     if (!config.discord.token) logger.info('DISCORD_TOKEN is not set, so the bot runs in the local playground. Set DISCORD_TOKEN and DISCORD_CLIENT_ID (see .env.example) to run it on Discord.');
     let playground: Playground;
     try {
@@ -115,7 +123,7 @@ async function runBot(): Promise<void> {
       await playground.close();
     });
   } else {
-    const client = createDiscordClient(config.discord.apiUrl);
+    const client = createDiscordClient(config.discord.apiUrl, new DiscordRestBudget(undefined, undefined, metrics));
     if (cluster) runClusterShards(client, cluster, logger.child({ component: 'gateway' }), config.redisUrl ? (redisClientOf(services.cacheStore) as unknown as () => Promise<IdentifyRedis>) : undefined);
     const transport = discordFeedTransport(client.rest);
     const settings = services.state.settings;
@@ -131,6 +139,15 @@ async function runBot(): Promise<void> {
       context: { ...context, meta, balance: { history: services.state.balanceHistory, indexer: balanceIndexer }, alerts: { members: services.state.alerts, mains } },
       logger: logger.child({ component: 'discord' }),
       budgetMs: config.interactionBudgetMs,
+      metrics,
+    });
+    // GET /healthz and /metrics, logged with their URL; a port that cannot be used stops the process (exit 1) as bad configuration does.
+    const { startOps } = prometheus ? await import('./ops/index.js') : { startOps: undefined };
+    const metricsPort = config.metricsPort === undefined || config.metricsPort === 0 ? config.metricsPort : config.metricsPort + (cluster?.clusterId ?? 0);
+    const ops = await startOps?.({ config: { ...config, metricsPort }, client, services, logger, metrics: prometheus }).catch(async (err: unknown) => {
+      logger.fatal({ err }, (err as Error).message);
+      await policy.terminate(1, 'METRICS_PORT unusable');
+      throw err;
     });
     const feedLogger = logger.child({ component: 'feeds' });
     const stopSettingsSync = config.redisUrl
@@ -147,7 +164,7 @@ async function runBot(): Promise<void> {
       db: services.state.database.db,
       feedState: services.state.feedState,
       settings,
-      ledger: new DeliveryLedger(services.state.database.db, transport, feedLogger, feedNow),
+      ledger: new DeliveryLedger(services.state.database.db, transport, feedLogger, feedNow, metrics),
       feedPosts: services.state.feedPosts,
       digests: services.state.feedDigests,
       alerts: services.state.alerts,
@@ -157,6 +174,7 @@ async function runBot(): Promise<void> {
       logger: feedLogger,
       intervalSeconds: config.feedPollSeconds,
       now: feedNow,
+      metrics,
     });
     client.once('clientReady', (c) => {
       logger.info({ user: c.user.tag, guilds: c.guilds.cache.size }, 'logged in to Discord');
@@ -176,6 +194,7 @@ async function runBot(): Promise<void> {
       await leadership.release().catch(() => undefined);
       await stopSettingsSync();
       await runtime.shutdown();
+      await ops?.close();
     });
     try {
       await client.login(config.discord.token);

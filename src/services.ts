@@ -19,6 +19,7 @@ import type { FeedTester } from './feeds/test-post.js';
 import { createChartRenderer, type ChartRenderer } from './charts/renderer.js';
 import { cachedCharts } from './render/charts.js';
 import type { Config } from './config.js';
+import { NO_METRICS, type Metrics } from './ops/metrics.js';
 import type { Logger } from './logger.js';
 import type { Faults } from './replica/faults.js';
 import type { Replica } from './replica/server.js';
@@ -45,10 +46,11 @@ export interface ApiServices {
 /**
  * Creates the API services. With no `RIVALS_API_KEY` an in-process replica is started on a free
  * loopback port, with `replicaFaults` (from the `REPLICA_*` variables), and used instead of the real
- * API (the offline default); the caller says so in its first log line.
+ * API (the offline default); the caller says so in its first log line. `metrics` hears the API
+ * client's requests and rate-limiter waits (src/ops/metrics.ts; default none).
  * @throws {StoreOpenError} when the database cannot be opened (nothing is left running).
  */
-export async function createApiServices(config: Config, logger: Logger, replicaFaults: Faults = {}): Promise<ApiServices> {
+export async function createApiServices(config: Config, logger: Logger, replicaFaults: Faults = {}, metrics: Metrics = NO_METRICS): Promise<ApiServices> {
   const state = await openState({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, legacyRedisUrl: config.redisUrl, logger: logger.child({ component: 'store' }) });
   // The replica's module (and its dataset) loads only offline.
   const replica = config.rivals.apiKey ? undefined : await (await import('./replica/server.js')).startReplica({ logger: logger.child({ component: 'replica' }), faults: replicaFaults });
@@ -70,6 +72,7 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
     cache,
     limiter,
     logger: logger.child({ component: 'api' }),
+    metrics,
   });
   const chartLogger = logger.child({ component: 'charts' });
   const charts = cachedCharts(createChartRenderer({ onError: (err) => chartLogger.warn({ err }, 'the chart worker pool failed outside a render') }));

@@ -30,6 +30,7 @@ import { createImageResolver } from './images.js';
 import { RateLimitWaitError, type Priority, type UpstreamRateLimiter } from './rate-limiter.js';
 import { currentDeadline } from '../deadline.js';
 import { createSchemas, type PlayerUpdate, type Schemas } from './schemas.js';
+import { NO_METRICS, type Metrics } from '../ops/metrics.js';
 import type { z } from 'zod';
 
 export type { Fetched };
@@ -56,6 +57,8 @@ export interface RivalsApiOptions {
   limiter?: UpstreamRateLimiter;
   logger?: Logger;
   now?: () => number;
+  /** Hears every request to the API (by endpoint and status) and each wait in the limiter; default none (src/ops/metrics.ts). */
+  metrics?: Metrics;
 }
 
 /** Counters since start. */
@@ -82,6 +85,7 @@ export class RivalsApi {
   readonly #limiter?: UpstreamRateLimiter;
   readonly #logger?: Logger;
   readonly #now: () => number;
+  readonly #metrics: Metrics;
   readonly stats: ApiStats = { upstreamRequests: 0 };
 
   constructor(options: RivalsApiOptions) {
@@ -92,12 +96,14 @@ export class RivalsApi {
       timeoutMs: options.timeoutMs,
       logger: options.logger,
       now: options.now,
+      metrics: options.metrics,
     });
     this.#schemas = createSchemas(createImageResolver(options.imageBaseUrl ?? `${new URL(options.baseUrl).origin}/rivals`));
     this.#cache = options.cache;
     this.#limiter = options.limiter;
     this.#logger = options.logger;
     this.#now = options.now ?? Date.now;
+    this.#metrics = options.metrics ?? NO_METRICS;
   }
 
   // ---- Heroes (spec endpoints 1-5)
@@ -275,13 +281,17 @@ export class RivalsApi {
   }
 
   async #fetch<K extends keyof Schemas>(schema: K, endpoint: EndpointName, url: string, options: CallOptions): Promise<z.output<Schemas[K]>> {
+    const priority = options.priority ?? 'interactive';
+    const queuedAt = performance.now();
     const send = () => {
       this.stats.upstreamRequests++;
+      // The time from this call to the request's start: the wait for the key's rate (0 without a limiter).
+      if (this.#limiter) this.#metrics.limiterWait('upstream', priority, (performance.now() - queuedAt) / 1000);
       return this.#transport.get(endpoint, url, options.signal);
     };
     let raw: unknown;
     try {
-      raw = this.#limiter ? await this.#limiter.schedule(send, options.priority ?? 'interactive', currentDeadline()) : await send();
+      raw = this.#limiter ? await this.#limiter.schedule(send, priority, currentDeadline()) : await send();
     } catch (err) {
       if (err instanceof RateLimitWaitError) {
         // Not sent: the wait for the key's rate would outlast the interaction's budget.

@@ -5,6 +5,7 @@
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Logger } from '../logger.js';
+import { NO_METRICS, type Metrics, type UpstreamStatus } from '../ops/metrics.js';
 import { ApiError, isErrorEnvelope, kindFromStatus, parseRetryAfter, parseRetryAfterHeader, upstreamMessageOf } from './errors.js';
 
 /** Options of {@link HttpTransport}. Durations in milliseconds. */
@@ -24,6 +25,8 @@ export interface HttpTransportOptions {
   logger?: Logger;
   /** Clock for `Retry-After` dates. */
   now?: () => number;
+  /** Hears how each request ended (`upstream(endpoint, status)`); default none. */
+  metrics?: Metrics;
 }
 
 /**
@@ -53,6 +56,7 @@ export class HttpTransport {
   readonly #maxBodyBytes: number;
   readonly #logger?: Logger;
   readonly #now: () => number;
+  readonly #metrics: Metrics;
 
   constructor(options: HttpTransportOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -63,6 +67,7 @@ export class HttpTransport {
     this.#maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
     this.#logger = options.logger;
     this.#now = options.now ?? Date.now;
+    this.#metrics = options.metrics ?? NO_METRICS;
   }
 
   /**
@@ -77,6 +82,8 @@ export class HttpTransport {
     const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
     if (this.#apiKey) headers['x-api-key'] = this.#apiKey;
     let status = 0;
+    // For the metrics: the response's status once one came, or why none did.
+    let ended: UpstreamStatus = 'network';
     try {
       const res = await request(`${this.baseUrl}${pathAndQuery}`, {
         method: 'GET',
@@ -87,6 +94,7 @@ export class HttpTransport {
         signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
       });
       status = res.statusCode;
+      ended = status;
       const text = await this.#readBody(endpoint, res);
       let body: unknown;
       let parsed = true;
@@ -105,7 +113,11 @@ export class HttpTransport {
       throw this.#errorFromBody(endpoint, status, res.headers['retry-after'], body);
     } catch (err) {
       if (err instanceof ApiError) throw err;
-      throw this.#networkError(endpoint, err, status, signal);
+      const failure = this.#networkError(endpoint, err, status, signal);
+      ended = failure.kind === 'timeout' ? 'timeout' : 'network';
+      throw failure;
+    } finally {
+      this.#metrics.upstream(endpoint, ended);
     }
   }
 

@@ -23,6 +23,7 @@
 import PQueue from 'p-queue';
 import { DefaultRestOptions, type RESTOptions } from '@discordjs/rest';
 import { currentDeadline } from '../deadline.js';
+import { NO_METRICS, type Metrics } from '../ops/metrics.js';
 
 /** Requests started in any sliding second: 47 of Discord's 50. */
 export const DISCORD_REQUESTS_PER_SECOND = 47;
@@ -32,6 +33,8 @@ export const DISCORD_REQUEST_SPACING_MS = 20;
 /** The priorities of requests within the budget: a higher number goes first. */
 const INTERACTIVE = 1;
 const BACKGROUND = 0;
+/** The label `priority` of each, in `rivals_rate_limiter_wait_seconds{limiter="discord"}` (src/ops). */
+const PRIORITY_NAMES = ['background', 'interactive'] as const;
 
 /** True for the interaction endpoints Discord exempts from the global rate limit. */
 export function isInteractionRoute(url: string): boolean {
@@ -47,14 +50,17 @@ export class DiscordRestBudget {
   readonly #pace: PQueue;
   /** Starts them, at most `perSecond` in any sliding second. */
   readonly #window: PQueue;
+  readonly #metrics: Metrics;
 
   /**
    * `perSecond` requests in any sliding second (default {@link DISCORD_REQUESTS_PER_SECOND}), at least
-   * `spacingMs` apart (default {@link DISCORD_REQUEST_SPACING_MS}; 0: no spacing).
+   * `spacingMs` apart (default {@link DISCORD_REQUEST_SPACING_MS}; 0: no spacing). `metrics` hears how
+   * long each request waited for its slot (`limiterWait('discord', priority, seconds)`).
    */
-  constructor(perSecond = DISCORD_REQUESTS_PER_SECOND, spacingMs = DISCORD_REQUEST_SPACING_MS) {
+  constructor(perSecond = DISCORD_REQUESTS_PER_SECOND, spacingMs = DISCORD_REQUEST_SPACING_MS, metrics: Metrics = NO_METRICS) {
     this.#pace = spacingMs > 0 ? new PQueue({ intervalCap: 1, interval: spacingMs, strict: true }) : new PQueue();
     this.#window = new PQueue({ intervalCap: perSecond, interval: 1_000, strict: true });
+    this.#metrics = metrics;
   }
 
   /**
@@ -65,9 +71,14 @@ export class DiscordRestBudget {
     return (url, init) => {
       if (isInteractionRoute(url)) return makeRequest(url, init);
       const priority = currentDeadline() === undefined ? BACKGROUND : INTERACTIVE;
+      const queuedAt = performance.now();
+      const start = () => {
+        this.#metrics.limiterWait('discord', PRIORITY_NAMES[priority], (performance.now() - queuedAt) / 1000);
+        return makeRequest(url, init);
+      };
       return new Promise((resolve, reject) => {
         // The pace's task ends when the window takes the request, so the pace never waits on the network.
-        void this.#pace.add(() => void this.#window.add(() => makeRequest(url, init), { priority }).then(resolve, reject), { priority });
+        void this.#pace.add(() => void this.#window.add(start, { priority }).then(resolve, reject), { priority });
       });
     };
   }

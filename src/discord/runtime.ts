@@ -24,13 +24,14 @@ import { LRUCache } from 'lru-cache';
 import { channelPermissions } from './permissions.js';
 import { DiscordRestBudget } from './rest-budget.js';
 import type { Logger } from '../logger.js';
-import { splitFiles, withoutFiles, type MessagePayload, type ViewFile } from '../render/view.js';
+import { splitFiles, withoutFiles, type MessagePayload, type View, type ViewFile } from '../render/view.js';
 import { t } from '../strings.js';
 import type { ChannelAccess, ChannelCheck, CommandContext } from './command.js';
 import { InteractionCallbacks, multipartBody } from './interaction-callback.js';
 import { readInteraction, type AutocompleteCall, type CommandCall, type ComponentCall, type InteractionCall, type InteractionHead } from './interactions.js';
-import { answerAutocomplete, answerCommand, answerComponent, type CommandResponder, type ComponentResponder } from './respond.js';
-import type { Router } from './router.js';
+import { answerAutocomplete, answerCommand, answerComponent, lateView, type CommandResponder, type ComponentResponder } from './respond.js';
+import type { ComponentResult, Router } from './router.js';
+import { NO_METRICS, type InteractionKind, type InteractionOutcome, type Metrics } from '../ops/metrics.js';
 
 /**
  * A discord.js client with only the Guilds intent, mentions off by default, and `restApiUrl`
@@ -200,6 +201,11 @@ export interface RuntimeOptions {
   ackDeadlineMs?: number;
   /** Total budget of an interaction from its creation, ms (`INTERACTION_BUDGET_MS`, default 10 000). */
   budgetMs?: number;
+  /**
+   * Hears each interaction's outcome and the times of its acknowledgement and final answer from its
+   * creation (src/ops/metrics.ts, {@link InteractionMeter}); default none.
+   */
+  metrics?: Metrics;
 }
 
 /**
@@ -234,10 +240,16 @@ export class DiscordRuntime {
   readonly #webhooks: REST;
   /** Initial responses, straight over undici (./interaction-callback.ts). */
   readonly #callbacks: InteractionCallbacks;
+  readonly #metrics: Metrics;
+  /** The command names and component routes the router knows: the only values of the metrics' `command` label besides `unknown`. */
+  readonly #labels: { commands: Set<string>; routes: Set<string> };
 
   constructor(client: Client, options: RuntimeOptions) {
     this.#client = client;
     this.#options = options;
+    this.#metrics = options.metrics ?? NO_METRICS;
+    const modules = this.#metrics.enabled ? options.router.commands : [];
+    this.#labels = { commands: new Set(modules.map((m) => m.definition.name)), routes: new Set(modules.flatMap((m) => Object.keys(m.components ?? {}))) };
     const apiUrl = client.options.rest?.api ?? DefaultRestOptions.api;
     this.#webhooks = interactionWebhookRest(apiUrl);
     this.#callbacks = new InteractionCallbacks(apiUrl, DISCORD_REST_CONNECTIONS);
@@ -299,39 +311,61 @@ export class DiscordRuntime {
         return (logger ??= parent.child({ interaction: call.id, user: call.user.userId, guild: call.user.guildId }));
       },
     };
-    if (call.kind === 'autocomplete') return this.#autocomplete(call, ctx);
+    if (call.kind === 'autocomplete') return this.#autocomplete(call, ctx, this.#meter(call, budget));
     if (call.kind === 'other') {
       ctx.logger.debug({ type: call.type }, 'interaction type not handled');
       return;
     }
-    const respond = callbackOf(this.#callbacks, call);
-    if (this.#closing) return respond({ type: InteractionResponseType.ChannelMessageWithSource, data: { content: t.restarting(), flags: MessageFlags.Ephemeral } });
-    if (call.kind === 'command') return this.#command(call, respond, ctx);
-    return this.#component(call, respond, ctx);
+    const meter = this.#meter(call, budget);
+    const respond = meter.callback(callbackOf(this.#callbacks, call));
+    let outcome: InteractionOutcome | undefined;
+    try {
+      if (this.#closing) {
+        await respond({ type: InteractionResponseType.ChannelMessageWithSource, data: { content: t.restarting(), flags: MessageFlags.Ephemeral } });
+        outcome = 'restarting';
+      } else if (call.kind === 'command') {
+        await this.#command(call, respond, ctx, meter);
+      } else {
+        await this.#component(call, respond, ctx, meter);
+      }
+    } catch (err) {
+      meter.end('failed');
+      throw err;
+    }
+    meter.end(outcome);
   }
 
-  async #command(call: CommandCall, respond: Callback, ctx: CommandContext): Promise<void> {
+  /** The meter of one interaction: {@link NO_METER} without metrics, so that nothing is wrapped or allocated for them. */
+  #meter(call: CommandCall | ComponentCall | AutocompleteCall, budget: InteractionBudget): Meter {
+    if (!this.#metrics.enabled) return NO_METER;
+    const name = call.kind === 'component' ? call.customId.split(':', 1)[0]! : call.commandName;
+    const known = call.kind === 'component' ? this.#labels.routes : this.#labels.commands;
+    return new InteractionMeter(this.#metrics, call.kind, known.has(name) ? name : 'unknown', budget.createdAt);
+  }
+
+  async #command(call: CommandCall, respond: Callback, ctx: CommandContext, meter: Meter): Promise<void> {
     const router = this.#options.router;
     const { commandName, input } = call;
     const log = () => ctx.logger;
     await this.#acknowledging((acked, burst) =>
-      answerCommand(() => this.#afterAcks(burst, ctx.budget).then(() => router.command(commandName, input, ctx)), acked(commandResponder(respond, webhookOf(this.#webhooks, call, log), log), ['reply', 'defer']), {
+      answerCommand(() => this.#afterAcks(burst, ctx.budget).then(() => meter.result(router.command(commandName, input, ctx), itself)), acked(commandResponder(respond, meter.webhook(webhookOf(this.#webhooks, call, log)), log), ['reply', 'defer']), {
         prefersPrivate: () => (burst ? router.peekPrivate(input.user, ctx) : router.prefersPrivate(input.user, ctx)),
         deferFirst: burst,
         deadlineMs: this.#options.ackDeadlineMs,
         budget: ctx.budget,
+        late: meter.late,
       }),
     );
   }
 
-  async #component(call: ComponentCall, respond: Callback, ctx: CommandContext): Promise<void> {
+  async #component(call: ComponentCall, respond: Callback, ctx: CommandContext, meter: Meter): Promise<void> {
     const { customId, values, user, invokerId } = call;
     const own = invokerId === undefined || invokerId === user.userId;
     const log = () => ctx.logger;
     await this.#acknowledging((acked, burst) => {
-      const work = () => this.#afterAcks(burst, ctx.budget).then(() => this.#options.router.component(customId, values, user, invokerId, ctx));
-      const responder = acked(componentResponder(respond, webhookOf(this.#webhooks, call, log), log), ['update', 'reply', 'deferUpdate', 'deferEphemeralReply']);
-      return answerComponent(work, own, responder, { deadlineMs: this.#options.ackDeadlineMs, budget: ctx.budget, deferFirst: burst });
+      const work = () => this.#afterAcks(burst, ctx.budget).then(() => meter.result(this.#options.router.component(customId, values, user, invokerId, ctx), viewOfResult));
+      const responder = acked(componentResponder(respond, meter.webhook(webhookOf(this.#webhooks, call, log)), log), ['update', 'reply', 'deferUpdate', 'deferEphemeralReply']);
+      return answerComponent(work, own, responder, { deadlineMs: this.#options.ackDeadlineMs, budget: ctx.budget, deferFirst: burst, late: meter.late });
     });
   }
 
@@ -383,9 +417,109 @@ export class DiscordRuntime {
     }
   }
 
-  async #autocomplete(call: AutocompleteCall, ctx: CommandContext): Promise<void> {
-    const choices = await answerAutocomplete(this.#options.router.autocomplete(call.commandName, call.input, ctx), undefined, ctx.budget);
-    await callbackOf(this.#callbacks, call)({ type: InteractionResponseType.ApplicationCommandAutocompleteResult, data: { choices } });
+  async #autocomplete(call: AutocompleteCall, ctx: CommandContext, meter: Meter): Promise<void> {
+    let ready: boolean;
+    try {
+      const choices = await answerAutocomplete(meter.result(this.#options.router.autocomplete(call.commandName, call.input, ctx)), undefined, ctx.budget);
+      ready = meter.settled;
+      await meter.callback(callbackOf(this.#callbacks, call))({ type: InteractionResponseType.ApplicationCommandAutocompleteResult, data: { choices } });
+    } catch (err) {
+      meter.end('failed');
+      throw err;
+    }
+    // Choices not ready at the deadline: the empty list went instead.
+    meter.end(ready ? undefined : 'late');
+  }
+}
+
+/**
+ * What the metrics hear of one interaction: its initial response and final answer, each timed from the
+ * interaction's creation, and its {@link InteractionOutcome}. The runtime wraps the interaction's
+ * callback and webhook routes with it, and taps the handler's result.
+ */
+interface Meter {
+  /** `respond`, which on success also records the acknowledgement, and the final answer unless it was a deferral (types 5 and 6). */
+  callback(respond: Callback): Callback;
+  /** The webhook routes, whose edit and follow-up record the final answer after a deferral. */
+  webhook<W extends { edit(payload: MessagePayload): Promise<void>; followUp(payload: MessagePayload): Promise<void> }>(webhook: W): W;
+  /** `work`, noting when it settles and whether its View (`viewOf`) is an error message. */
+  result<T>(work: Promise<T>, viewOf?: (value: T) => View): Promise<T>;
+  /** Whether the work given to {@link result} has settled (always true for {@link NO_METER}). */
+  readonly settled: boolean;
+  /** The answer policy's `late` (./respond.ts): notes that the final answer is the "took too long" message, and returns it. */
+  late(): View;
+  /** Counts the interaction with `outcome`; default: `late`, `error` or `answered` from what was noted. */
+  end(outcome?: InteractionOutcome): void;
+}
+
+const itself = (view: View): View => view;
+const viewOfResult = (result: ComponentResult): View => result.view;
+
+/** The meter when metrics are off: passes everything through, records nothing. */
+const NO_METER: Meter = {
+  callback: (respond) => respond,
+  webhook: (webhook) => webhook,
+  result: (work) => work,
+  settled: true,
+  late: lateView,
+  end: () => undefined,
+};
+
+/** The {@link Meter} of one interaction created at `createdAt` (ms since the epoch: its budget's, from the snowflake, src/deadline.ts). */
+class InteractionMeter implements Meter {
+  settled = false;
+  #late = false;
+  #error = false;
+
+  constructor(
+    private readonly metrics: Metrics,
+    private readonly kind: InteractionKind,
+    private readonly name: string,
+    private readonly createdAt: number,
+  ) {}
+
+  callback(respond: Callback): Callback {
+    return async (body, files) => {
+      await respond(body, files);
+      const seconds = this.#seconds();
+      this.metrics.ack(this.kind, seconds);
+      if (body.type !== InteractionResponseType.DeferredChannelMessageWithSource && body.type !== InteractionResponseType.DeferredMessageUpdate) this.metrics.answer(this.kind, seconds);
+    };
+  }
+
+  webhook<W extends { edit(payload: MessagePayload): Promise<void>; followUp(payload: MessagePayload): Promise<void> }>(webhook: W): W {
+    return {
+      ...webhook,
+      edit: async (payload: MessagePayload) => {
+        await webhook.edit(payload);
+        this.metrics.answer(this.kind, this.#seconds());
+      },
+      followUp: async (payload: MessagePayload) => {
+        await webhook.followUp(payload);
+        this.metrics.answer(this.kind, this.#seconds());
+      },
+    };
+  }
+
+  result<T>(work: Promise<T>, viewOf?: (value: T) => View): Promise<T> {
+    return work.then((value) => {
+      this.settled = true;
+      if (viewOf?.(value).isError) this.#error = true;
+      return value;
+    });
+  }
+
+  late = (): View => {
+    this.#late = true;
+    return lateView();
+  };
+
+  end(outcome?: InteractionOutcome): void {
+    this.metrics.interaction(this.kind, this.name, outcome ?? (this.#late ? 'late' : this.#error ? 'error' : 'answered'));
+  }
+
+  #seconds(): number {
+    return (Date.now() - this.createdAt) / 1000;
   }
 }
 

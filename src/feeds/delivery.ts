@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../store/database.js';
 import type { Logger } from '../logger.js';
 import type { MessagePayload } from '../render/view.js';
+import { NO_METRICS, type Metrics } from '../ops/metrics.js';
 
 /** Sends messages to Discord channels (discord.js REST in production, a fake in tests). */
 export interface FeedTransport {
@@ -115,13 +116,18 @@ export type DeliveryOutcome =
   | { status: 'broken'; code: number; reason: string }
   | { status: 'retry'; reason: string };
 
-/** Claims and records deliveries in the `deliveries` table. */
+/**
+ * Claims and records deliveries in the `deliveries` table. `metrics` hears each delivery this process
+ * settles: `feedPosts('delivered', feed)` when sent, `feedPosts('failed', feed)` when given up (a
+ * temporary failure that will be retried is neither).
+ */
 export class DeliveryLedger {
   constructor(
     private readonly db: Db,
     private readonly transport: FeedTransport,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
+    private readonly metrics: Metrics = NO_METRICS,
   ) {}
 
   /** The stored record of a delivery, if any. */
@@ -180,10 +186,15 @@ export class DeliveryLedger {
       this.logger.warn({ err, delivery: k, attempts, kind: c.kind }, 'feed delivery failed');
       if (c.kind === 'broken') {
         await this.#settle(k, 'failed', null);
+        this.metrics.feedPosts('failed', k.feed);
         return { status: 'broken', code: c.code, reason: c.reason };
       }
-      if (attempts >= MAX_ATTEMPTS) await this.#settle(k, 'failed', null);
-      else await this.#release(k, attempts);
+      if (attempts >= MAX_ATTEMPTS) {
+        await this.#settle(k, 'failed', null);
+        this.metrics.feedPosts('failed', k.feed);
+      } else {
+        await this.#release(k, attempts);
+      }
       return { status: 'retry', reason: c.reason };
     }
     if (publish) {
@@ -191,6 +202,7 @@ export class DeliveryLedger {
       await this.transport.crosspost(k.channelId, messageId).catch((err: unknown) => this.logger.warn({ err, delivery: k }, 'could not publish the feed post'));
     }
     await this.#settle(k, 'done', messageId, attempts === 1 ? revision : 0);
+    this.metrics.feedPosts('delivered', k.feed);
     return { status: 'sent', messageId };
   }
 

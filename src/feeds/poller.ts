@@ -33,6 +33,7 @@ import { ALERT_FEEDS, planAlerts } from './alerts.js';
 import { digestPeriod, digestPostId, digestView } from './digest.js';
 import { localTime, quietNow } from './schedule.js';
 import type { Leadership } from './leadership.js';
+import type { Metrics } from '../ops/metrics.js';
 import { feedPostView, threadPartViews, type FeedPost } from './render.js';
 
 /** The ledger key (post id) marking a post's thread as complete in a channel. */
@@ -110,6 +111,8 @@ export interface FeedPollerOptions {
   now?: () => number;
   /** How long settled deliveries and finished fan-outs are kept (ms, default {@link RETENTION_MS}). */
   retentionMs?: number;
+  /** Hears the new posts each poll finds (`feedPosts('found', feed, count)`); default none. */
+  metrics?: Metrics;
 }
 
 /** The poller. `start()` polls at once and then every interval; `tick()` runs one poll (tests); `pollNow()` one more, in turn. */
@@ -282,6 +285,7 @@ export class FeedPoller {
       if (found.length > 0) {
         await this.#o.feedState.record(type, [...found.map((p) => p.id).reverse(), ...seenBefore], found, this.#now());
         this.#o.logger.info({ feed: type, posts: found.map((p) => p.id) }, 'new feed posts');
+        this.#o.metrics?.feedPosts('found', type, found.length);
       }
       const pending = await this.#o.feedState.pending(type);
       for (const item of pending) await this.#planAlerts(type, item.post);
