@@ -123,7 +123,11 @@ async function runBot(): Promise<void> {
       await playground.close();
     });
   } else {
-    const client = createDiscordClient(config.discord.apiUrl, new DiscordRestBudget(undefined, undefined, metrics));
+    // With DISCORD_REST_PROXY, REST goes through the proxy every process shares, which holds the one
+    // budget (README "Self-hosting"); interaction answers go straight to Discord.
+    const proxyUrl = config.discordRestProxy;
+    const client = createDiscordClient({ apiUrl: config.discord.apiUrl, proxyUrl, budget: proxyUrl ? undefined : new DiscordRestBudget(undefined, undefined, metrics) });
+    if (proxyUrl) logger.info({ proxy: proxyUrl }, 'Discord REST requests go through the REST proxy (interaction answers go straight to Discord)');
     if (cluster) runClusterShards(client, cluster, logger.child({ component: 'gateway' }), config.redisUrl ? (redisClientOf(services.cacheStore) as unknown as () => Promise<IdentifyRedis>) : undefined);
     const transport = discordFeedTransport(client.rest);
     const settings = services.state.settings;
@@ -140,6 +144,7 @@ async function runBot(): Promise<void> {
       logger: logger.child({ component: 'discord' }),
       budgetMs: config.interactionBudgetMs,
       metrics,
+      apiUrl: config.discord.apiUrl,
     });
     // GET /healthz and /metrics, logged with their URL; a port that cannot be used stops the process (exit 1) as bad configuration does.
     const { startOps } = prometheus ? await import('./ops/index.js') : { startOps: undefined };

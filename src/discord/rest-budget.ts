@@ -30,6 +30,17 @@ export const DISCORD_REQUESTS_PER_SECOND = 47;
 /** Least time between two requests' starts, ms (the pace of 50 a second). */
 export const DISCORD_REQUEST_SPACING_MS = 20;
 
+/** @discordjs/rest's `globalRequestsPerSecond` when something else counts the global limit (this budget, or the REST proxy's). */
+export const UNCOUNTED = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The header with which a bot process tells the REST proxy (./rest-proxy.ts) that a request is part of
+ * an answer to a member, with the value {@link INTERACTIVE_PRIORITY}: the proxy's budget starts those
+ * before the others, as this budget does in one process. @discordjs/proxy does not pass it on to Discord.
+ */
+export const PRIORITY_HEADER = 'x-rivals-priority';
+export const INTERACTIVE_PRIORITY = 'interactive';
+
 /** The priorities of requests within the budget: a higher number goes first. */
 const INTERACTIVE = 1;
 const BACKGROUND = 0;
@@ -63,14 +74,25 @@ export class DiscordRestBudget {
     this.#metrics = metrics;
   }
 
+  /** Requests waiting for their slot now (not yet started). */
+  get waiting(): number {
+    return this.#pace.size + this.#window.size;
+  }
+
   /**
    * `makeRequest` (default: @discordjs/rest's own) behind the budget: interaction routes go at once;
-   * others wait for a slot, those of an interaction's handler (a deadline is set, src/deadline.ts) first.
+   * others wait for a slot, those for which `isInteractive()` is true first (default: those of an
+   * interaction's handler, where a deadline is set, src/deadline.ts; the REST proxy, src/discord/rest-proxy.ts,
+   * asks its clients' priority header instead). A request whose `init.signal` aborts while it waits
+   * (@discordjs/rest's timeout, or a proxy's client that went away) leaves the queue without taking a
+   * slot, and the call rejects with the signal's reason (an `AbortError`, which @discordjs/rest retries).
    */
-  wrap(makeRequest: MakeRequest = DefaultRestOptions.makeRequest): MakeRequest {
+  wrap(makeRequest: MakeRequest = DefaultRestOptions.makeRequest, isInteractive: () => boolean = () => currentDeadline() !== undefined): MakeRequest {
     return (url, init) => {
       if (isInteractionRoute(url)) return makeRequest(url, init);
-      const priority = currentDeadline() === undefined ? BACKGROUND : INTERACTIVE;
+      const priority = isInteractive() ? INTERACTIVE : BACKGROUND;
+      // undici's AbortSignal type and the DOM's differ in their declarations only.
+      const signal = (init.signal ?? undefined) as AbortSignal | undefined;
       const queuedAt = performance.now();
       const start = () => {
         this.#metrics.limiterWait('discord', PRIORITY_NAMES[priority], (performance.now() - queuedAt) / 1000);
@@ -78,7 +100,7 @@ export class DiscordRestBudget {
       };
       return new Promise((resolve, reject) => {
         // The pace's task ends when the window takes the request, so the pace never waits on the network.
-        void this.#pace.add(() => void this.#window.add(start, { priority }).then(resolve, reject), { priority });
+        this.#pace.add(() => void this.#window.add(start, { priority, signal }).then(resolve, reject), { priority, signal }).catch(reject);
       });
     };
   }

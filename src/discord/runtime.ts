@@ -6,7 +6,7 @@
  * classes; the bot uses none of those.
  */
 import { ChannelType, Client, GatewayIntentBits, PermissionFlagsBits, Options } from 'discord.js';
-import { DISCORD_ACK_LIMIT_MS, interactionBudget, type InteractionBudget } from '../deadline.js';
+import { currentDeadline, DISCORD_ACK_LIMIT_MS, interactionBudget, type InteractionBudget } from '../deadline.js';
 import { DefaultRestOptions, REST, type DiscordAPIError, type RequestData, type RESTOptions } from '@discordjs/rest';
 import { Agent } from 'undici';
 import {
@@ -22,7 +22,7 @@ import {
 } from 'discord-api-types/v10';
 import { LRUCache } from 'lru-cache';
 import { channelPermissions } from './permissions.js';
-import { DiscordRestBudget } from './rest-budget.js';
+import { DiscordRestBudget, INTERACTIVE_PRIORITY, PRIORITY_HEADER, UNCOUNTED, type MakeRequest } from './rest-budget.js';
 import type { Logger } from '../logger.js';
 import { splitFiles, withoutFiles, type MessagePayload, type View, type ViewFile } from '../render/view.js';
 import { t } from '../strings.js';
@@ -33,33 +33,64 @@ import { answerAutocomplete, answerCommand, answerComponent, lateView, type Comm
 import type { ComponentResult, Router } from './router.js';
 import { NO_METRICS, type InteractionKind, type InteractionOutcome, type Metrics } from '../ops/metrics.js';
 
+/** Where {@link createDiscordClient}'s REST requests go, and what holds them to Discord's global limit. */
+export interface DiscordClientOptions {
+  /** Discord's REST API without the version (DISCORD_API_URL, e.g. `https://discord.com/api`). */
+  apiUrl: string;
+  /**
+   * The REST proxy every process of the bot shares (DISCORD_REST_PROXY: its base URL, e.g.
+   * `http://rest-proxy:8080`; src/rest-proxy.ts). Absent: requests go straight to `apiUrl`.
+   */
+  proxyUrl?: string;
+  /** The process's budget when there is no proxy (default: a new one, ./rest-budget.ts). Not allowed with `proxyUrl`. */
+  budget?: DiscordRestBudget;
+}
+
 /**
- * A discord.js client with only the Guilds intent, mentions off by default, and `restApiUrl`
- * (DISCORD_API_URL) as the REST base; the gateway URL then comes from that REST API's `/gateway/bot`,
- * as discord.js does.
+ * A discord.js client with only the Guilds intent, mentions off by default, and its REST requests
+ * sent to `apiUrl` (DISCORD_API_URL) or, with `proxyUrl`, to the REST proxy; the gateway URL then
+ * comes from that REST API's `/gateway/bot`, as discord.js does.
+ *
+ * Discord's global limit (50 requests a second, Discord: Topics, Rate Limits) is per bot, not per
+ * process (issue 15). Without a proxy, every REST request but the interaction endpoints goes through
+ * `budget`, one per process (./rest-budget.ts), which is right for a bot of one process. With a
+ * proxy, the proxy holds the one budget of all processes (and the per-route buckets, whose
+ * `X-RateLimit-*` headers it does not pass on) and this client counts nothing itself: a second budget
+ * here would only add its own wait, and each process's share of the 50 cannot be fixed in advance (the
+ * feed leader needs nearly all of it during a fan-out, the other processes a few a second). The
+ * client's requests go to `${proxyUrl}/api/v10/...`, which @discordjs/proxy maps to the same route
+ * on Discord; those made while answering an interaction carry {@link PRIORITY_HEADER} so that the
+ * proxy starts them before feed posts. Interaction callbacks and the interaction token's webhook
+ * routes never go through the proxy: {@link DiscordRuntime} sends them to Discord itself (give it
+ * `apiUrl` in {@link RuntimeOptions.apiUrl}).
  *
  * It caches guilds and nothing else (issue 12, "cache only what is used"): no channels, roles,
  * permission overwrites, members, emojis, stickers, presences, voice states, threads or messages.
  * Interactions carry what a handler needs (the member's permissions, the option values); the one
  * feature that reads channels and roles, the feed channel check, fetches them over REST
- * ({@link discordChannelAccess}). Every REST request but the interaction endpoints goes through
- * `budget` (one per process: ./rest-budget.ts). discord.js calls limiting the channel and role caches unsupported
+ * ({@link discordChannelAccess}). discord.js calls limiting the channel and role caches unsupported
  * because its cache-backed helpers (`channel.permissionsFor`, `guild.roles.everyone`) then return
  * nothing; the bot calls none of them, and the end-to-end tests run this exact client.
+ * @throws Error when both `proxyUrl` and `budget` are given.
  */
-export function createDiscordClient(restApiUrl: string, budget: DiscordRestBudget = new DiscordRestBudget()): Client {
+export function createDiscordClient({ apiUrl, proxyUrl, budget }: DiscordClientOptions): Client {
+  if (proxyUrl !== undefined && budget !== undefined) throw new Error('createDiscordClient: with a REST proxy the proxy holds the budget; pass no budget');
+  const api = proxyUrl === undefined ? apiUrl : `${proxyUrl.replace(/\/+$/, '')}/api`;
+  const makeRequest = proxyUrl === undefined ? (budget ?? new DiscordRestBudget()).wrap() : markingPriority(DefaultRestOptions.makeRequest);
   return new Client({
     intents: [GatewayIntentBits.Guilds],
     allowedMentions: { parse: [] },
-    // The global limit is the budget's, in sliding seconds (./rest-budget.ts); @discordjs/rest's own
-    // fixed-window count would only hold requests back a second time.
-    rest: { api: restApiUrl, agent: discordAgent(), globalRequestsPerSecond: UNCOUNTED, makeRequest: budget.wrap() },
+    // The global limit is the budget's or the proxy's, in sliding seconds (./rest-budget.ts);
+    // @discordjs/rest's own fixed-window count would only hold requests back a second time.
+    rest: { api, agent: discordAgent(), globalRequestsPerSecond: UNCOUNTED, makeRequest },
     makeCache: Options.cacheWithLimits(Object.fromEntries(UNCACHED_MANAGERS.map((name) => [name, 0]))),
   });
 }
 
-/** @discordjs/rest's `globalRequestsPerSecond` when something else counts the global limit. */
-const UNCOUNTED = Number.MAX_SAFE_INTEGER;
+/** `makeRequest` that adds {@link PRIORITY_HEADER} to the requests made while answering an interaction (a deadline is set, src/deadline.ts). */
+function markingPriority(makeRequest: MakeRequest): MakeRequest {
+  return (url, init) => (currentDeadline() === undefined ? makeRequest(url, init) : makeRequest(url, { ...init, headers: { ...(init.headers as Record<string, string>), [PRIORITY_HEADER]: INTERACTIVE_PRIORITY } }));
+}
 
 /** The discord.js managers whose cache is off (size 0): every one but the guilds'. */
 export const UNCACHED_MANAGERS = [
@@ -206,6 +237,12 @@ export interface RuntimeOptions {
    * creation (src/ops/metrics.ts, {@link InteractionMeter}); default none.
    */
   metrics?: Metrics;
+  /**
+   * Discord's REST API (DISCORD_API_URL, without the version) for the interaction callbacks and the
+   * interaction token's webhook routes, which Discord exempts from the global limit and so never go
+   * through the REST proxy (issue 15). Default: the client's REST API, right when it has no proxy.
+   */
+  apiUrl?: string;
 }
 
 /**
@@ -250,7 +287,7 @@ export class DiscordRuntime {
     this.#metrics = options.metrics ?? NO_METRICS;
     const modules = this.#metrics.enabled ? options.router.commands : [];
     this.#labels = { commands: new Set(modules.map((m) => m.definition.name)), routes: new Set(modules.flatMap((m) => Object.keys(m.components ?? {}))) };
-    const apiUrl = client.options.rest?.api ?? DefaultRestOptions.api;
+    const apiUrl = options.apiUrl ?? client.options.rest?.api ?? DefaultRestOptions.api;
     this.#webhooks = interactionWebhookRest(apiUrl);
     this.#callbacks = new InteractionCallbacks(apiUrl, DISCORD_REST_CONNECTIONS);
     // The raw dispatch, which discord.js's WebSocketManager forwards before it builds its own

@@ -22,7 +22,7 @@ export async function bootBot(discord: FakeDiscord, r: Replica, modules: Command
   const { logger, lines } = capturingLogger(['fake-bot-token-xyz']);
   const api = clientFor(r, { cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }) }), timeoutMs: 8_000 });
   const router = new Router(modules);
-  const client: Client = createDiscordClient(discord.apiUrl);
+  const client: Client = createDiscordClient({ apiUrl: discord.apiUrl });
   const state = memoryState();
   const tester = createFeedTester(api, state.settings, discordFeedTransport(client.rest));
   const context = createCommandContext(api, state, new Keyv({ store: new LruStore(1000) }), discordChannelAccess(client), Date.now, tester, charts);

@@ -61,7 +61,7 @@ beforeAll(async () => {
   cache = new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }) });
   limiter = new UpstreamRateLimiter({ requestsPerMinute: 6_000 });
   api = clientFor(r, { cache, limiter, metrics, timeoutMs: 8_000 });
-  client = createDiscordClient(discord.apiUrl, new DiscordRestBudget(undefined, undefined, metrics));
+  client = createDiscordClient({ apiUrl: discord.apiUrl, budget: new DiscordRestBudget(undefined, undefined, metrics) });
   state = memoryState();
   const context = createCommandContext(api, state, new Keyv({ store: new LruStore(1000) }), discordChannelAccess(client));
   runtime = new DiscordRuntime(client, { router: new Router(commands), context, logger, metrics });
@@ -213,10 +213,10 @@ describe('GET /metrics', () => {
     };
     const context = createCommandContext(api, state, new Keyv({ store: new LruStore(1000) }));
     // A client that never logs in: its gateway dispatch is emitted here, its answers go to the fake Discord's REST API.
-    const idle = createDiscordClient(discord.apiUrl);
+    const idle = createDiscordClient({ apiUrl: discord.apiUrl });
     const second = new DiscordRuntime(idle, { router: new Router([...commands, slow]), context, logger, metrics: m, budgetMs: 3_000 });
     // And one whose Discord is gone: nothing it sends arrives.
-    const gone = createDiscordClient(`http://127.0.0.1:${await freePort()}`);
+    const gone = createDiscordClient({ apiUrl: `http://127.0.0.1:${await freePort()}` });
     const third = new DiscordRuntime(gone, { router: new Router(commands), context, logger, metrics: m });
     cleanups.push(async () => {
       release();

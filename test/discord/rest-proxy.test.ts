@@ -1,0 +1,237 @@
+/**
+ * The REST proxy (issue 15, src/discord/rest-proxy.ts) over real HTTP on loopback: bot-configured
+ * discord.js REST clients (createDiscordClient with a proxy URL) -> the proxy -> a strict fake of
+ * Discord's REST API written here, which answers 429 to a bot-token request that would make more than
+ * 50 in any sliding second (Discord: Topics, Rate Limits, "Global Rate Limit") and, when told, a
+ * per-route 429 with `Retry-After` and the `X-RateLimit-*` headers Discord sends.
+ */
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Client } from 'discord.js';
+import { Routes } from 'discord-api-types/v10';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runWithDeadline } from '../../src/deadline.js';
+import { DiscordRestBudget, PRIORITY_HEADER } from '../../src/discord/rest-budget.js';
+import { startRestProxy, type RestProxy } from '../../src/discord/rest-proxy.js';
+import { createDiscordClient } from '../../src/discord/runtime.js';
+import { capturingLogger } from '../helpers/replica.js';
+
+const TOKEN = 'proxy-test-token-7c1f';
+
+/** One request as the fake Discord received it. */
+interface Arrival {
+  method: string;
+  /** Without `/api/v10`. */
+  path: string;
+  /** performance.now() at arrival, ms. */
+  at: number;
+  authorization: string | undefined;
+  priority: string | undefined;
+  body: string;
+  /** What the fake answered. */
+  status: number;
+}
+
+const INTERACTION_ROUTE = /^\/(interactions\/\d+\/[^/]+\/callback|webhooks\/\d+\/[^/]+(\/.*)?)$/;
+
+/**
+ * A strict fake of Discord's REST API: at most `perSecond` bot-token requests (interaction routes
+ * exempt) in any sliding second, the next answered 429 as Discord does for the global limit (not
+ * counted); {@link limitRoute} makes a route answer per-route 429s for a while.
+ */
+async function startStrictDiscord(perSecond = 50) {
+  const arrivals: Arrival[] = [];
+  const window: number[] = [];
+  const routeLimits = new Map<string, { seconds: number; until?: number }>();
+  let messageId = 1_000;
+  const read = async (req: IncomingMessage) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+    return Buffer.concat(chunks).toString('utf8');
+  };
+  const server = createServer(async (req, res) => {
+    const body = await read(req);
+    const now = performance.now();
+    const path = new URL(req.url ?? '/', 'http://fake').pathname.replace(/^\/api\/v\d+/, '');
+    const arrival: Arrival = { method: req.method ?? 'GET', path, at: now, authorization: req.headers.authorization, priority: req.headers[PRIORITY_HEADER] as string | undefined, body, status: 200 };
+    arrivals.push(arrival);
+    const answer = (status: number, json?: unknown, headers: Record<string, string> = {}) => {
+      arrival.status = status;
+      res.writeHead(status, { ...(json === undefined ? {} : { 'content-type': 'application/json' }), ...headers });
+      res.end(json === undefined ? undefined : JSON.stringify(json));
+    };
+    if (req.headers.authorization?.startsWith('Bot ') && !INTERACTION_ROUTE.test(path)) {
+      while (window.length > 0 && window[0]! <= now - 1_000) window.shift();
+      if (window.length >= perSecond) {
+        const retryAfter = (window[0]! + 1_000 - now) / 1_000;
+        return answer(429, { message: 'You are being rate limited.', retry_after: retryAfter, global: true }, { 'retry-after': String(Math.ceil(retryAfter)), 'x-ratelimit-global': 'true', 'x-ratelimit-scope': 'global' });
+      }
+      window.push(now);
+    }
+    const limit = routeLimits.get(path);
+    if (limit) {
+      limit.until ??= now + limit.seconds * 1_000;
+      if (now < limit.until) {
+        const left = (limit.until - now) / 1_000;
+        return answer(429, { message: 'You are being rate limited.', retry_after: left, global: false }, {
+          'retry-after': String(Math.ceil(left)),
+          'x-ratelimit-limit': '1',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset-after': left.toFixed(3),
+          'x-ratelimit-bucket': 'fake-bucket',
+          'x-ratelimit-scope': 'user',
+        });
+      }
+      routeLimits.delete(path);
+    }
+    if (/^\/interactions\/\d+\/[^/]+\/callback$/.test(path)) return answer(204);
+    const post = path.match(/^\/channels\/(\d+)\/messages$/);
+    if (post && req.method === 'POST') return answer(200, { id: String(++messageId), channel_id: post[1], ...(JSON.parse(body || '{}') as object) });
+    if (req.method === 'GET') return answer(200, { id: path.split('/').at(-1) });
+    return answer(404, { message: 'Unknown route', code: 0 });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    apiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`,
+    arrivals,
+    /** The next request to `path` opens `seconds` during which every request to it is answered a per-route 429. */
+    limitRoute: (path: string, seconds: number) => void routeLimits.set(path, { seconds }),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The most times within any sliding `windowMs`. */
+function mostInAnyWindow(times: number[], windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while (sorted[i]! - sorted[j]! >= windowMs) j++;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+}
+
+/** A discord.js REST client configured as a bot process with DISCORD_REST_PROXY (its REST only: no login). */
+function botClient(apiUrl: string, proxyUrl: string): Client {
+  const client = createDiscordClient({ apiUrl, proxyUrl });
+  client.rest.setToken(TOKEN);
+  return client;
+}
+
+let discord: Awaited<ReturnType<typeof startStrictDiscord>>;
+let proxy: RestProxy;
+const clients: Client[] = [];
+const log = capturingLogger([TOKEN]);
+
+beforeAll(async () => {
+  discord = await startStrictDiscord(50);
+  proxy = await startRestProxy({ token: TOKEN, apiUrl: discord.apiUrl, port: 0, host: '127.0.0.1', logger: log.logger });
+});
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.destroy();
+});
+afterAll(async () => {
+  await proxy.close(1_000);
+  await discord.close();
+});
+
+describe('two bot processes through one REST proxy', () => {
+  it('share one global budget: 300 posts, never over 50 in any sliding second, no 429, and a member\'s request goes first', async () => {
+    const [a, b] = [botClient(discord.apiUrl, proxy.url), botClient(discord.apiUrl, proxy.url)];
+    clients.push(a, b);
+    const before = discord.arrivals.length;
+    const started = performance.now();
+    const posts = Array.from({ length: 300 }, (_, n) => (n % 2 === 0 ? a : b).rest.post(Routes.channelMessages(String(930_000_000_000_000_000n + BigInt(n))), { body: { content: `post ${n}` } }));
+    // While most of the fan-out waits in the proxy, a request made while answering an interaction (a /config channel check).
+    while (proxy.stats().waiting < 250) await new Promise((r) => setTimeout(r, 10));
+    const check = runWithDeadline(Date.now() + 10_000, () => b.rest.get(Routes.channel('777')));
+    await Promise.all([...posts, check]);
+    const elapsed = performance.now() - started;
+
+    const seen = discord.arrivals.slice(before);
+    expect(seen.filter((s) => s.status === 429)).toEqual([]);
+    expect(seen.filter((s) => s.method === 'POST' && s.status === 200)).toHaveLength(300);
+    expect(new Set(seen.filter((s) => s.method === 'POST').map((s) => s.body)).size).toBe(300);
+    expect(seen.every((s) => s.authorization === `Bot ${TOKEN}`)).toBe(true);
+    // The budget starts 47 in any sliding second (48 by this clock: p-queue counts whole milliseconds).
+    const most = mostInAnyWindow(seen.map((s) => s.at), 1_000);
+    expect(most).toBeLessThanOrEqual(50);
+    expect(most).toBeGreaterThanOrEqual(40);
+    // No faster than the limit allows: the 51st request cannot come before 1 s, the 301st before 6 s.
+    expect(elapsed).toBeGreaterThanOrEqual(((301 - 50) / 50) * 1_000);
+    expect(elapsed).toBeLessThan(((301 - 47) / 47) * 1_000 + 3_000);
+    // The member's request went ahead of the 250 or more posts waiting, and its priority header stayed at the proxy.
+    const checkAt = seen.findIndex((s) => s.path === '/channels/777');
+    expect(checkAt).toBeGreaterThanOrEqual(0);
+    expect(checkAt).toBeLessThan(60);
+    expect(seen.every((s) => s.priority === undefined)).toBe(true);
+    expect(proxy.stats()).toMatchObject({ rateLimited: 0, waiting: 0 });
+  }, 30_000);
+});
+
+describe('the REST proxy', () => {
+  it('honours a per-route 429 and its Retry-After: one 429, then the retry with its body intact, then the rest', async () => {
+    const client = botClient(discord.apiUrl, proxy.url);
+    clients.push(client);
+    const route = '/channels/555/messages';
+    discord.limitRoute(route, 1);
+    const rateLimitedBefore = proxy.stats().rateLimited;
+    const sent = await Promise.all([1, 2, 3].map((n) => client.rest.post(Routes.channelMessages('555'), { body: { content: `retry ${n}` } }) as Promise<{ content: string }>));
+    expect(sent.map((m) => m.content).sort()).toEqual(['retry 1', 'retry 2', 'retry 3']);
+    const onRoute = discord.arrivals.filter((s) => s.path === route);
+    expect(onRoute.map((s) => s.status)).toEqual([429, 200, 200, 200]);
+    // The retry waited out the Retry-After (1 s, less the fake's own rounding) instead of storming the route.
+    expect(onRoute[1]!.at - onRoute[0]!.at).toBeGreaterThanOrEqual(950);
+    expect(onRoute[0]!.body).toBe(onRoute[1]!.body);
+    expect(proxy.stats().rateLimited).toBe(rateLimitedBefore + 1);
+    expect(log.lines.some((line) => line.includes('Discord answered 429'))).toBe(true);
+  }, 15_000);
+
+  it('answers GET /healthz itself with its counts, and 404 outside /api', async () => {
+    const before = discord.arrivals.length;
+    const health = await fetch(`${proxy.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(health.headers.get('content-type')).toBe('application/json');
+    const body = (await health.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ status: 'ok', waiting: 0 });
+    expect(typeof body.forwarded).toBe('number');
+    expect((await fetch(`${proxy.url}/channels/1`)).status).toBe(404);
+    expect(discord.arrivals.length).toBe(before);
+  });
+
+  it("refuses another token without asking Discord, and forwards a request without one as it came (never with the bot's token)", async () => {
+    const before = discord.arrivals.length;
+    const foreign = await fetch(`${proxy.url}/api/v10/channels/1`, { headers: { authorization: 'Bot someone-elses-token' } });
+    expect(foreign.status).toBe(401);
+    expect(await foreign.json()).toEqual({ message: '401: Unauthorized', code: 0 });
+    expect(discord.arrivals.length).toBe(before);
+    const anonymous = await fetch(`${proxy.url}/api/v10/channels/2`);
+    expect(anonymous.status).toBe(200);
+    expect(discord.arrivals.at(-1)).toMatchObject({ path: '/channels/2', authorization: undefined });
+    expect(log.lines.join('')).not.toContain(TOKEN);
+  });
+
+  it('takes the request of a client that went away out of the queue: it never reaches Discord', async () => {
+    // A budget of 1 a second, so that the requests wait.
+    const slow = await startRestProxy({ token: TOKEN, apiUrl: discord.apiUrl, port: 0, host: '127.0.0.1', logger: log.logger, budget: new DiscordRestBudget(1, 0) });
+    try {
+      const before = discord.arrivals.length;
+      const get = (id: string, signal?: AbortSignal) => fetch(`${slow.url}/api/v10/channels/${id}`, { headers: { authorization: `Bot ${TOKEN}` }, signal });
+      const first = get('801');
+      await new Promise((r) => setTimeout(r, 100));
+      const gaveUp = new AbortController();
+      const abandoned = get('802', gaveUp.signal).catch((err: Error) => err.name);
+      const third = get('803');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(slow.stats().waiting).toBe(2);
+      gaveUp.abort();
+      expect(await abandoned).toBe('AbortError');
+      expect((await first).status).toBe(200);
+      expect((await third).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(discord.arrivals.slice(before).map((s) => s.path)).toEqual(['/channels/801', '/channels/803']);
+    } finally {
+      await slow.close(1_000);
+    }
+  }, 10_000);
+});
