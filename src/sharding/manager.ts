@@ -126,6 +126,10 @@ export class ClusterManager {
     const plan = planClusters({ totalShards, perCluster: sharding.shardsPerCluster, shardIds: sharding.shardIds, clusterIds: sharding.clusterIds });
     this.plan = plan;
     this.#logger.info({ totalShards, totalClusters: plan.totalClusters, clusters: plan.clusters.map((c) => ({ cluster: c.clusterId, shards: c.shardIds })) }, 'starting this machine\'s clusters');
+    if (!config.discordRestProxy && plan.totalClusters > 1) {
+      // Discord's 50 requests a second are the bot's, not each process's (README "The REST proxy").
+      this.#logger.warn({ totalClusters: plan.totalClusters }, 'several cluster processes without DISCORD_REST_PROXY: each keeps its own Discord REST budget, so together they may pass the global limit during a feed fan-out');
+    }
     // ShardingManager counts processes: its "shards" are the bot's clusters.
     const manager = new ShardingManager(this.#options.file, {
       totalShards: plan.totalClusters,
