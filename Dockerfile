@@ -39,10 +39,11 @@ COPY package.json ./
 COPY --from=deps /app/node_modules node_modules
 COPY --from=build /app/dist dist
 # Files the build reads where they sit in the checkout, relative to dist/ (README, "Production"): the chart
-# fonts, the replica's samples (offline, with no RIVALS_API_KEY) and the playground's page.
+# fonts, the replica's samples (offline, with no RIVALS_API_KEY) and the playground's page, which esbuild
+# bundles at start from src/playground/web and the modules it imports from src/ (so all of src/ and commands/).
 COPY assets assets
-COPY src/replica/data/samples src/replica/data/samples
-COPY src/playground/web src/playground/web
+COPY src src
+COPY commands commands
 # DATA_DIR (SQLite when there is no DATABASE_URL): an empty named volume mounted here takes this owner.
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node

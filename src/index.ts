@@ -10,7 +10,7 @@ import { createDiscordClient, discordChannelAccess, DiscordRuntime } from './dis
 import { DiscordRestBudget } from './discord/rest-budget.js';
 import { createMetrics, NO_METRICS } from './ops/metrics.js';
 import { watchGateway } from './discord/gateway-policy.js';
-import { EXIT_OK, logWritten, ProcessPolicy } from './process-policy.js';
+import { EXIT_GATEWAY_REFUSED, EXIT_OK, logWritten, ProcessPolicy } from './process-policy.js';
 import { createLogger } from './logger.js';
 import { MainsRefresher } from './feeds/alerts.js';
 import { feedClock } from './feeds/clock.js';
@@ -28,6 +28,7 @@ import { BalanceIndexer } from './game/balance-indexer.js';
 import type { Playground } from './playground/start.js';
 import { clusterConfigEnv, clusterFromEnv, ShardingPlanError, type ClusterIdentity } from './sharding/plan.js';
 import { runClusterShards } from './sharding/cluster.js';
+import { MANAGER_SHUTDOWN_TIMEOUT_MS } from './sharding/manager.js';
 import type { IdentifyRedis } from './sharding/identify.js';
 
 // A cluster process started by the cluster manager (src/sharding): its shards come from the manager.
@@ -47,11 +48,15 @@ const logger = cluster ? rootLogger.child({ cluster: cluster.clusterId }) : root
 // README "Process policy": an uncaught exception stops the process (exit 70), an unhandled rejection
 // is logged and the bot keeps running; every stop below goes through `policy.terminate`, bounded.
 // discord.js warns that the caches the bot turns off are unsupported (src/discord/runtime.ts, createDiscordClient says why).
-const policy = new ProcessPolicy({ logger, expectedWarnings: ['UnsupportedCacheOverwriteWarning'] });
-policy.install();
 const playgroundAsked = process.argv.includes('--playground');
+const managesClusters = !!config.sharding && !!config.discord.token && !playgroundAsked && !cluster;
+// The cluster manager's stop outlasts its clusters' own (src/sharding/manager.ts).
+const policy = new ProcessPolicy({ logger, expectedWarnings: ['UnsupportedCacheOverwriteWarning'], ...(managesClusters ? { shutdownTimeoutMs: MANAGER_SHUTDOWN_TIMEOUT_MS } : {}) });
+policy.install();
+// A cluster whose manager is gone (SIGKILL, out of memory) stops: a new manager will start its shards again.
+if (cluster) process.once('disconnect', () => void policy.terminate(EXIT_OK, 'the cluster manager is gone'));
 
-if (config.sharding && config.discord.token && !playgroundAsked && !cluster) {
+if (managesClusters) {
   // README "Sharding": this process starts and watches the clusters, each running the same entry
   // (argv[1]: dist/index.js, scripts/start.mjs under `npm start`, or src/index.ts with tsx's loader in execArgv).
   const { runClusterManager } = await import('./sharding/main.js');
@@ -192,6 +197,9 @@ async function runBot(): Promise<void> {
     watchGateway(client, { logger: logger.child({ component: 'gateway' }), policy });
     stopOnSignal(async (reason) => {
       logger.info({ reason, inflight: runtime.inflight }, 'shutting down: finishing replies in flight');
+      // First no new interactions; then the poll ends after the sends already on the wire (the rest of a
+      // fan-out stays pending for the next leader), the lock goes, and the answers in flight finish.
+      runtime.stopTaking();
       await poller.stop();
       meta.stop();
       await balanceIndexer.stop();
@@ -206,8 +214,11 @@ async function runBot(): Promise<void> {
     } catch (err) {
       // A fatal close during login (4004 on the first IDENTIFY) has its own line and is already stopping the process.
       if (!policy.terminating) {
-        logger.fatal({ err }, 'could not log in to Discord (check DISCORD_TOKEN and DISCORD_API_URL)');
-        await policy.terminate(1, 'login failed');
+        // A refused token must be fixed before a restart helps (78, as a refused gateway); anything else
+        // (Discord or the REST proxy unreachable, a 5xx) may pass, and a cluster manager restarts on it (1).
+        const refused = (err as { code?: unknown }).code === 'TokenInvalid';
+        logger.fatal({ err }, refused ? 'Discord refused DISCORD_TOKEN' : 'could not log in to Discord (check DISCORD_TOKEN and DISCORD_API_URL)');
+        await policy.terminate(refused ? EXIT_GATEWAY_REFUSED : 1, 'login failed');
       }
     }
   }

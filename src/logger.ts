@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { pino, type Logger, type DestinationStream } from 'pino';
 
 export type { Logger };
@@ -41,7 +42,8 @@ export interface LoggerOptions {
  */
 export function createLogger(options: LoggerOptions): Logger {
   const secrets = (options.secrets ?? []).filter((s): s is string => typeof s === 'string' && s.length >= 4);
-  const pretty = options.pretty ?? (process.stdout.isTTY === true && options.destination === undefined);
+  // pino-pretty is a development package: a production install (the Docker image) run on a terminal logs JSON.
+  const pretty = options.pretty ?? (process.stdout.isTTY === true && options.destination === undefined && installed('pino-pretty'));
   const base = {
     level: options.level,
     redact: { paths: REDACT_PATHS, censor: '[Redacted]' },
@@ -50,6 +52,16 @@ export function createLogger(options: LoggerOptions): Logger {
   if (options.destination) return pino(base, options.destination);
   if (pretty) return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, destination: 1 } } });
   return pino(base);
+}
+
+/** Whether `name` can be loaded from here. */
+function installed(name: string): boolean {
+  try {
+    createRequire(import.meta.url).resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function scrub(line: string, secrets: string[]): string {

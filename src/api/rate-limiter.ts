@@ -116,14 +116,26 @@ export class UpstreamRateLimiter {
     this.#waitingBy[priority]++;
     const controller = deadline === undefined ? undefined : new AbortController();
     const timer = controller && setTimeout(() => controller.abort(new RateLimitWaitError(this.estimateWait(priority))), Math.max(0, deadline! - now));
-    const turn = async () => {
+    /** The turn: 0 when the task may start now, else ms after which a bulk task whose deployment-wide share is full asks again. */
+    const turn = async (): Promise<number> => {
       started = true;
       clearTimeout(timer);
       this.#waitingBy[priority]--;
-      if (this.#shared) await this.#takeShared(this.#shared, priority, deadline);
+      if (this.#shared) {
+        const later = await this.#takeShared(this.#shared, priority, deadline);
+        if (later > 0) return later;
+      }
       this.#recordStart(Date.now());
+      return 0;
     };
-    return (this.#queue.add(turn, { priority: PRIORITY[priority], signal: controller?.signal }) as Promise<void>).then(task, (err: unknown) => {
+    // A bulk task refused by the bulk share gives its turn back and queues again later, so that it
+    // never holds members' requests behind it while the deployment's window has room for them.
+    const go = async (later: number): Promise<T> => {
+      if (later === 0) return task();
+      await sleep(later, undefined, { signal: this.#stopping.signal });
+      return this.#enqueue(task, priority, deadline);
+    };
+    return (this.#queue.add(turn, { priority: PRIORITY[priority], signal: controller?.signal }) as Promise<number>).then(go, (err: unknown) => {
       if (!started) {
         clearTimeout(timer);
         this.#waitingBy[priority]--;
@@ -135,18 +147,22 @@ export class UpstreamRateLimiter {
   /**
    * Waits for a slot in the shared window (the head of the local queue: everything behind waits too).
    * A refusal is remembered for {@link estimateWait}; Redis unavailable means the local window alone.
+   * @returns 0 once the slot is taken; for a bulk task refused by the deployment's bulk share alone,
+   *   the ms after which it may ask again (it then waits outside the queue).
    * @throws {RateLimitWaitError} when the wait Redis gives (or a local back-off) would pass `deadline`.
    * @throws the stop signal's reason after {@link stop}.
    */
-  async #takeShared(shared: SharedRateWindow, priority: Priority, deadline: number | undefined): Promise<void> {
+  async #takeShared(shared: SharedRateWindow, priority: Priority, deadline: number | undefined): Promise<number> {
     for (;;) {
       // A local back-off (from a 429 here) holds even when Redis does not know of it.
       const held = this.backoffRemaining();
-      const verdict: Verdict = held > 0 ? { kind: 'denied', retryMs: held } : await shared.take(priority === 'bulk');
+      const verdict: Verdict = held > 0 ? { kind: 'denied', retryMs: held, bulkShare: false } : await shared.take(priority === 'bulk');
       if (verdict.kind !== 'denied') {
         this.#sharedFreeAt = 0;
-        return;
+        return 0;
       }
+      // Only the bulk share is full: this bulk task waits outside the queue, and says nothing of other requests' wait.
+      if (verdict.bulkShare) return verdict.retryMs;
       const now = Date.now();
       const { retryMs } = verdict;
       this.#sharedFreeAt = now + retryMs;

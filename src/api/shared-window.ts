@@ -36,12 +36,13 @@ interface WindowCommands {
 
 /**
  * KEYS: window, bulk window, pause. ARGV: cap, window ms, member, bulk cap (0: not a bulk start).
- * Returns {1, 0} when the start is admitted (recorded), {0, ms} when refused: ms until the back-off
- * ends or the oldest start leaves the full window (the later of the two windows for a bulk start).
+ * Returns {1, 0, 0} when the start is admitted (recorded), {0, ms, scope} when refused: ms until the
+ * back-off ends or the oldest start leaves the full window (the later of the two windows for a bulk
+ * start); scope 1 when the deployment's window (or its back-off) refused, 2 when only the bulk share did.
  */
 const TAKE = `
 local paused = redis.call('pttl', KEYS[3])
-if paused > 0 then return {0, paused} end
+if paused > 0 then return {0, paused, 1} end
 local t = redis.call('time')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local cap, window, bulkCap = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[4])
@@ -51,21 +52,24 @@ if redis.call('zcard', KEYS[1]) >= cap then
   local oldest = redis.call('zrange', KEYS[1], 0, 0, 'WITHSCORES')
   wait = tonumber(oldest[2]) + window - now
 end
+local scope = 1
 if bulkCap > 0 then
   redis.call('zremrangebyscore', KEYS[2], '-inf', now - window)
   if redis.call('zcard', KEYS[2]) >= bulkCap then
     local oldest = redis.call('zrange', KEYS[2], 0, 0, 'WITHSCORES')
-    wait = math.max(wait, tonumber(oldest[2]) + window - now)
+    local bulkWait = tonumber(oldest[2]) + window - now
+    if wait <= 0 then scope = 2 end
+    wait = math.max(wait, bulkWait)
   end
 end
-if wait > 0 then return {0, wait} end
+if wait > 0 then return {0, wait, scope} end
 redis.call('zadd', KEYS[1], now, ARGV[3])
 redis.call('pexpire', KEYS[1], window)
 if bulkCap > 0 then
   redis.call('zadd', KEYS[2], now, ARGV[3])
   redis.call('pexpire', KEYS[2], window)
 end
-return {1, 0}`;
+return {1, 0, 0}`;
 
 /** KEYS: pause. ARGV: ms. A shorter back-off never cuts a longer one short. */
 const PAUSE = "if redis.call('pttl', KEYS[1]) < tonumber(ARGV[1]) then redis.call('set', KEYS[1], '1', 'PX', ARGV[1]) end return 1";
@@ -73,8 +77,11 @@ const PAUSE = "if redis.call('pttl', KEYS[1]) < tonumber(ARGV[1]) then redis.cal
 /** The answer to {@link SharedRateWindow.take}. */
 export type Verdict =
   | { kind: 'granted' }
-  /** The window is full or the deployment backs off: ask again in `retryMs`. */
-  | { kind: 'denied'; retryMs: number }
+  /**
+   * The window is full or the deployment backs off: ask again in `retryMs`. `bulkShare`: only the
+   * bulk share is full (the deployment's window has room for other requests).
+   */
+  | { kind: 'denied'; retryMs: number; bulkShare: boolean }
   /** Redis cannot tell now: use the local window alone. */
   | { kind: 'unavailable' };
 
@@ -123,9 +130,9 @@ export class SharedRateWindow {
       const reply = (await redis.eval(TAKE, {
         keys: [this.#keys.window, this.#keys.bulk, this.#keys.paused],
         arguments: [String(this.cap), String(this.windowMs), `${this.#id}:${++this.#seq}`, String(bulk ? this.bulkCap : 0)],
-      })) as [number, number];
+      })) as [number, number, number];
       this.#link.ok();
-      return Number(reply[0]) === 1 ? { kind: 'granted' } : { kind: 'denied', retryMs: Math.max(1, Number(reply[1])) };
+      return Number(reply[0]) === 1 ? { kind: 'granted' } : { kind: 'denied', retryMs: Math.max(1, Number(reply[1])), bulkShare: Number(reply[2]) === 2 };
     } catch (err) {
       this.#link.failed(err);
       return { kind: 'unavailable' };

@@ -300,6 +300,11 @@ export class DiscordRuntime {
     return this.#inflight.size;
   }
 
+  /** Stops taking new work: from now on a new interaction gets a short "restarting" answer. The first step of a shutdown. */
+  stopTaking(): void {
+    this.#closing = true;
+  }
+
   /**
    * Stops taking new work (new interactions get a short "restarting" answer), waits up to
    * `timeoutMs` for the answers in flight, then destroys the client (closes the gateway).

@@ -425,6 +425,11 @@ export class FeedPoller {
     const results = await Promise.allSettled(
       subs.map(({ guildId, sub }) =>
         queue.add(async () => {
+          // Stopping (shutdown): the channels not yet started stay in the pending fan-out, for the next leader.
+          if (this.#stopped) {
+            settled = false;
+            return;
+          }
           // A digest channel: the post waits in the database for the next digest.
           if (sub.digest) {
             await this.#o.digests.add(guildId, type, post, foundAt);

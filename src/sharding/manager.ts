@@ -50,11 +50,19 @@ export const RESTART_MAX_MS = 60_000;
 export const RESTART_STABLE_MS = 5 * 60_000;
 
 /**
- * Exit codes after which a cluster is not restarted: the configuration (1) or Discord's refusal of
- * the token, intents or sharding (78, src/process-policy.ts) must change first. The manager then
- * stops every cluster and exits with that code, for the supervisor to see.
+ * Exit codes after which a cluster is not restarted: Discord's refusal of the token, intents or
+ * sharding (78, src/process-policy.ts) must be fixed first. The manager then stops every cluster and
+ * exits with that code, for the supervisor to see. Any other exit is restarted with back-off: 1 after
+ * a login that failed for a passing reason (Discord or the REST proxy unreachable) or a metrics port
+ * still held by a dying process, 3 for a store down, 70 for a crash. (The manager checked the
+ * configuration the clusters read before starting them.)
  */
-const FATAL_EXIT_CODES = new Set([1, EXIT_GATEWAY_REFUSED]);
+const FATAL_EXIT_CODES = new Set([EXIT_GATEWAY_REFUSED]);
+
+/** Longest graceful stop of the clusters, ms: past it they are killed (SIGKILL). Above a cluster's own bound (12 s, src/process-policy.ts). */
+export const CLUSTER_STOP_TIMEOUT_MS = 15_000;
+/** The manager's own bound on its stop: the clusters' plus a margin, within compose's 20 s stop_grace_period. */
+export const MANAGER_SHUTDOWN_TIMEOUT_MS = 18_000;
 
 /** Delay before the `deaths`-th restart in a row (from 1), ms: exponential with ±20 % jitter. */
 export function restartDelay(deaths: number, random: () => number = Math.random): number {
@@ -98,6 +106,9 @@ export class ClusterManager {
   #manager: ShardingManager | undefined;
   readonly #states = new Map<number, ClusterState & { deaths: number; upSince: number; timer?: NodeJS.Timeout }>();
   #stopping = false;
+  /** Without Redis: clusters start one at a time ({@link #spawn}). */
+  #sequential = false;
+  #serial: Promise<void> = Promise.resolve();
   #fatal: ((code: number) => void) | undefined;
   /** The plan, once {@link start} resolved the shard count. */
   plan: ShardingPlan | undefined;
@@ -140,26 +151,41 @@ export class ClusterManager {
       execArgv: this.#options.execArgv ?? [],
     });
     this.#manager = manager;
+    this.#sequential = !config.redisUrl;
     const first = plan.clusters[0]!.clusterId;
-    const sequential = !config.redisUrl;
     const started: Promise<void>[] = [];
     for (const cluster of plan.clusters) {
       const shard = manager.createShard(cluster.clusterId);
       Object.assign(shard.env as Record<string, string>, clusterEnv(cluster, plan.totalShards, cluster.clusterId === first), this.#options.env ?? {});
       this.#states.set(cluster.clusterId, { ...cluster, ready: false, restarts: 0, deaths: 0, upSince: 0 });
       this.#watch(shard);
-      const spawned = this.#spawn(shard);
-      if (sequential) await spawned;
-      else started.push(spawned);
+      started.push(this.#spawn(shard));
     }
     await Promise.all(started);
   }
 
-  /** Spawns a cluster and resolves once all its shards are READY, it died, or 2 minutes passed. */
-  async #spawn(shard: Shard): Promise<void> {
+  /**
+   * Spawns a cluster (unless stopping) and resolves once all its shards are READY, it died, or 2
+   * minutes passed. Without Redis, spawns (first starts and restarts alike) go one at a time, each after
+   * the previous one's shards are READY, so that their IDENTIFYs never overlap.
+   */
+  #spawn(shard: Shard): Promise<void> {
+    if (!this.#sequential) return this.#spawnNow(shard);
+    const next = this.#serial.then(() => this.#spawnNow(shard));
+    this.#serial = next.catch(() => undefined);
+    return next;
+  }
+
+  async #spawnNow(shard: Shard): Promise<void> {
+    if (this.#stopping) return;
     const state = this.#states.get(shard.id)!;
     const expected = state.shardIds.length;
     const child = (await shard.spawn(-1)) as ChildProcess;
+    // A stop that came while it spawned has not seen it: stop it too (gracefully; it stops by itself once the manager is gone).
+    if (this.#stopping) {
+      child.kill('SIGTERM');
+      return;
+    }
     state.pid = child.pid;
     state.upSince = Date.now();
     await new Promise<void>((resolve) => {
@@ -212,7 +238,7 @@ export class ClusterManager {
    * Stops every cluster gracefully: SIGTERM (each stops taking interactions, finishes its answers,
    * releases the feed lock and closes its stores, src/index.ts), then SIGKILL past `timeoutMs`.
    */
-  async stop(timeoutMs = 20_000): Promise<void> {
+  async stop(timeoutMs = CLUSTER_STOP_TIMEOUT_MS): Promise<void> {
     this.#stopping = true;
     for (const state of this.#states.values()) clearTimeout(state.timer);
     const children = [...(this.#manager?.shards.values() ?? [])].map((shard) => shard.process).filter((p): p is ChildProcess => !!p && p.exitCode === null && p.signalCode === null);

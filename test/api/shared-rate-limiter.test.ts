@@ -95,6 +95,23 @@ describe('one rate for the whole deployment', () => {
     expectRolling(starts, 2, 400);
   });
 
+  it('a bulk task held by the deployment-wide bulk share never holds back a member’s request behind it', async () => {
+    const prefix = randomUUID();
+    // rpm 8, share 0.25: two bulk starts a window in all, taken by the other process.
+    const [a, b] = [limiter(redis.url, prefix, 8, 2_000, { bulkShare: 0.25 }), limiter(redis.url, prefix, 8, 2_000, { bulkShare: 0.25 })];
+    await Promise.all([b.schedule(async () => undefined, 'bulk'), b.schedule(async () => undefined, 'bulk')]);
+    const t0 = performance.now();
+    let bulkAt = 0;
+    const bulk = a.schedule(async () => void (bulkAt = performance.now() - t0), 'bulk');
+    await sleep(50); // the bulk task is at the head of A's queue, refused by the share
+    const interactiveAt = await a.schedule(async () => performance.now() - t0, 'interactive', Date.now() + 1_000);
+    expect(interactiveAt).toBeLessThan(500);
+    expect(a.estimateWait('interactive')).toBeLessThan(100);
+    await bulk;
+    // The bulk task itself still waited for the share to free.
+    expect(bulkAt).toBeGreaterThan(1_500);
+  });
+
   it('a full window refuses at once a request whose deadline it would pass, and estimateWait knows the shared wait', async () => {
     const prefix = randomUUID();
     const [a, b] = [limiter(redis.url, prefix, 2, 1_000), limiter(redis.url, prefix, 2, 1_000)];

@@ -181,4 +181,28 @@ describe('two machines, two shards each, one PostgreSQL and one Redis', () => {
     // The other machine never stopped.
     expect(machines[0]!.proc.exitCode).toBeNull();
   }, 120_000);
+
+  it('stops every cluster on SIGTERM to the manager, and a cluster whose manager is killed stops by itself', async () => {
+    const [a, b] = machines;
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    // Graceful: SIGTERM to the manager; its cluster finishes and the manager exits 0.
+    const clusterA = clusterPid(a!)!;
+    const exitedA = new Promise<number | null>((resolve) => a!.proc.once('exit', (code) => resolve(code)));
+    a!.proc.kill('SIGTERM');
+    expect(await exitedA).toBe(0);
+    expect(alive(clusterA)).toBe(false);
+    expect(a!.output()).toMatch(/"cluster":0.*"msg":"stopped"/);
+    // Killed: the manager gets SIGKILL (out of memory, kill -9); its orphaned cluster notices and stops, so a new manager would not run its shards twice.
+    const lines = b!.output().split('\n').filter((l) => /"cluster":\d+/.test(l) && /state store open/.test(l));
+    const clusterB = (JSON.parse(lines.at(-1)!) as { pid: number }).pid;
+    b!.proc.kill('SIGKILL');
+    await until(() => !alive(clusterB), 'the orphaned cluster to stop', 20_000);
+  }, 60_000);
 });
