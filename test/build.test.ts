@@ -4,17 +4,16 @@
  * mode with an API key never loads the playground, esbuild, the API replica, the PostgreSQL driver or
  * the Redis client).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { build, isStale } from '../scripts/build.mjs';
-import { BOT_ARGS, ROOT } from './helpers/bot-process.js';
+import { ROOT, startRecordingBot } from './helpers/bot-process.js';
 import { startFakeDiscord, type FakeDiscord } from './e2e/fake-discord.js';
 
-const RECORDER = join(ROOT, 'test', 'fixtures', 'record-imports.mjs');
 const scratch = mkdtempSync(join(tmpdir(), 'rivals-build-test-'));
 const running: ChildProcess[] = [];
 let discord: FakeDiscord | undefined;
@@ -28,27 +27,8 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Runs the built bot with `env` (on a bare environment) until its output matches `ready`; resolves with the output and the modules it resolved. */
 async function runUntil(env: Record<string, string>, ready: RegExp, name: string): Promise<{ output: string; modules: string[] }> {
-  const record = join(scratch, `${name}.imports`);
-  const child = spawn(process.execPath, ['--import', RECORDER, ...BOT_ARGS], {
-    cwd: scratch,
-    env: { PATH: process.env.PATH!, HOME: scratch, DATA_DIR: join(scratch, `${name}-data`), LOG_LEVEL: 'info', RECORD_IMPORTS_TO: record, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.push(child);
-  let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the bot never logged ${ready}:\n${output}`)), 25_000);
-    const poll = setInterval(() => {
-      if (!ready.test(output) && child.exitCode === null) return;
-      clearInterval(poll);
-      clearTimeout(timer);
-      if (ready.test(output)) resolve();
-      else reject(new Error(`the bot exited with ${child.exitCode}:\n${output}`));
-    }, 50);
-  });
-  return { output, modules: existsSync(record) ? readFileSync(record, 'utf8').trim().split('\n') : [] };
+  const bot = await startRecordingBot({ scratch, name, env, ready, running });
+  return { output: bot.output(), modules: bot.modules() };
 }
 
 /** Of the build's own files among `modules`, those whose code defines `name`. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runWithDeadline } from '../../src/deadline.js';
 import { DiscordRestBudget, isInteractionRoute, type MakeRequest } from '../../src/discord/rest-budget.js';
+import { mostInAnyWindow } from '../helpers/windows.js';
 
 const API = 'http://discord.test/api/v10';
 
@@ -14,16 +15,6 @@ function recorder() {
   return { starts, makeRequest };
 }
 
-/** The most starts within any `windowMs` (a sliding window over the sorted start times). */
-function mostInAnyWindow(times: number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i]! - sorted[j]! >= windowMs) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
-}
 
 describe('isInteractionRoute (Discord: the interaction endpoints are not bound to the global limit)', () => {
   it('knows the callback and the interaction token webhook routes from the rest', () => {

@@ -15,6 +15,7 @@ import { DiscordRestBudget, PRIORITY_HEADER } from '../../src/discord/rest-budge
 import { startRestProxy, type RestProxy } from '../../src/discord/rest-proxy.js';
 import { createDiscordClient } from '../../src/discord/runtime.js';
 import { capturingLogger } from '../helpers/replica.js';
+import { mostInAnyWindow } from '../helpers/windows.js';
 
 const TOKEN = 'proxy-test-token-7c1f';
 
@@ -100,16 +101,6 @@ async function startStrictDiscord(perSecond = 50) {
   };
 }
 
-/** The most times within any sliding `windowMs`. */
-function mostInAnyWindow(times: number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i]! - sorted[j]! >= windowMs) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
-}
 
 /** A discord.js REST client configured as a bot process with DISCORD_REST_PROXY (its REST only: no login). */
 function botClient(apiUrl: string, proxyUrl: string): Client {

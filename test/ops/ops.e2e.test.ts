@@ -4,54 +4,26 @@
  * `GET /healthz` and `GET /metrics` are scraped as a probe and Prometheus would. Without METRICS_PORT,
  * not a line of prom-client is loaded (the idle memory stays that of the bot without metrics).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMBER } from '../helpers/bot.js';
-import { BOT_ARGS, ROOT } from '../helpers/bot-process.js';
+import { startRecordingBot, type RecordedBot } from '../helpers/bot-process.js';
 import { freePort } from '../helpers/free-port.js';
 import { commandInteraction, startFakeDiscord, type FakeDiscord } from '../e2e/fake-discord.js';
 import { eventually, expectFixedTypes, parseSamples, sampleValue } from './samples.js';
 
 const TOKEN = 'ops-e2e-token-7c1d';
-const RECORDER = join(ROOT, 'test', 'fixtures', 'record-imports.mjs');
 const scratch = mkdtempSync(join(tmpdir(), 'rivals-ops-e2e-'));
 const running: ChildProcess[] = [];
 const fakes: FakeDiscord[] = [];
 
-interface Bot {
-  child: ChildProcess;
-  output: () => string;
-  /** The ES modules the process resolved (test/fixtures/record-imports.mjs). */
-  modules: () => string[];
-}
-
 /** Starts the built bot against `discord` with `env` on a bare environment, recording its imports, and waits until it has logged in. */
-async function startBot(discord: FakeDiscord, name: string, env: Record<string, string> = {}): Promise<Bot> {
-  const record = join(scratch, `${name}.imports`);
-  const child = spawn(process.execPath, ['--import', RECORDER, ...BOT_ARGS], {
-    cwd: scratch,
-    env: { PATH: process.env.PATH!, HOME: scratch, DATA_DIR: join(scratch, `${name}-data`), LOG_LEVEL: 'info', DISCORD_TOKEN: TOKEN, DISCORD_API_URL: discord.apiUrl, RECORD_IMPORTS_TO: record, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.push(child);
-  let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the bot did not log in:\n${output}`)), 25_000);
-    const poll = setInterval(() => {
-      if (!output.includes('logged in to Discord') && child.exitCode === null) return;
-      clearInterval(poll);
-      clearTimeout(timer);
-      if (output.includes('logged in to Discord')) resolve();
-      else reject(new Error(`the bot exited with ${child.exitCode}:\n${output}`));
-    }, 50);
-  });
-  return { child, output: () => output, modules: () => (existsSync(record) ? readFileSync(record, 'utf8').trim().split('\n') : []) };
+function startBot(discord: FakeDiscord, name: string, env: Record<string, string> = {}): Promise<RecordedBot> {
+  return startRecordingBot({ scratch, name, env: { DISCORD_TOKEN: TOKEN, DISCORD_API_URL: discord.apiUrl, ...env }, ready: /logged in to Discord/, running });
 }
 
 /** Of the build's own files among `modules`, those whose code contains `text` (prom-client is bundled: its names are in a chunk of dist/). */
@@ -59,7 +31,7 @@ const loadedWith = (modules: string[], text: string) =>
   modules.filter((url) => url.startsWith('file:') && url.includes('/dist/')).filter((url) => readFileSync(fileURLToPath(url), 'utf8').includes(text));
 
 let discord: FakeDiscord;
-let bot: Bot;
+let bot: RecordedBot;
 let port: number;
 
 beforeAll(async () => {
