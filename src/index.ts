@@ -45,11 +45,11 @@ try {
 
 const rootLogger = createLogger({ level: config.logLevel, secrets: [config.rivals.apiKey, config.discord.token] });
 const logger = cluster ? rootLogger.child({ cluster: cluster.clusterId }) : rootLogger;
+const playgroundAsked = process.argv.includes('--playground');
+const managesClusters = !!config.sharding && !!config.discord.token && !playgroundAsked && !cluster;
 // README "Process policy": an uncaught exception stops the process (exit 70), an unhandled rejection
 // is logged and the bot keeps running; every stop below goes through `policy.terminate`, bounded.
 // discord.js warns that the caches the bot turns off are unsupported (src/discord/runtime.ts, createDiscordClient says why).
-const playgroundAsked = process.argv.includes('--playground');
-const managesClusters = !!config.sharding && !!config.discord.token && !playgroundAsked && !cluster;
 // The cluster manager's stop outlasts its clusters' own (src/sharding/manager.ts).
 const policy = new ProcessPolicy({ logger, expectedWarnings: ['UnsupportedCacheOverwriteWarning'], ...(managesClusters ? { shutdownTimeoutMs: MANAGER_SHUTDOWN_TIMEOUT_MS } : {}) });
 policy.install();
