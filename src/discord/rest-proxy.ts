@@ -43,9 +43,9 @@ import { createServer, IncomingMessage, type Server, type ServerResponse } from 
 import type { AddressInfo } from 'node:net';
 import { proxyRequests } from '@discordjs/proxy';
 import { DefaultRestOptions, DiscordAPIError, HTTPError, RateLimitError, REST, type InternalRequest, type RESTOptions, type ResponseLike } from '@discordjs/rest';
-import { Agent } from 'undici';
 import type { Logger } from '../logger.js';
 import { DiscordRestBudget, INTERACTIVE_PRIORITY, PRIORITY_HEADER, UNCOUNTED } from './rest-budget.js';
+import { discordAgent } from './agent.js';
 
 /** The largest request body the proxy forwards, bytes (Discord's own upload limit is lower). 413 above it. */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -162,7 +162,7 @@ export async function startRestProxy(options: RestProxyOptions): Promise<RestPro
   const { logger } = options;
   const budget = options.budget ?? new DiscordRestBudget();
   const interactive = new AsyncLocalStorage<boolean>();
-  const agent = new Agent({ connections: UPSTREAM_CONNECTIONS, connect: { timeout: 30_000 } });
+  const agent = discordAgent(UPSTREAM_CONNECTIONS);
   const rest = new ProxiedRest(
     {
       api: options.apiUrl,
@@ -172,8 +172,7 @@ export async function startRestProxy(options: RestProxyOptions): Promise<RestPro
       // The budget counts the global limit, in sliding seconds; @discordjs/rest's fixed-window count would hold requests back twice.
       globalRequestsPerSecond: UNCOUNTED,
       makeRequest: budget.wrap(DefaultRestOptions.makeRequest, () => interactive.getStore() === true),
-      // undici 7's Agent serves @discordjs/rest's undici 6: only the types differ (as in ./runtime.ts).
-      agent: agent as unknown as NonNullable<RESTOptions['agent']>,
+      agent,
     },
     interactive,
   );

@@ -7,8 +7,8 @@
  */
 import { ChannelType, Client, GatewayIntentBits, PermissionFlagsBits, Options } from 'discord.js';
 import { currentDeadline, DISCORD_ACK_LIMIT_MS, interactionBudget, type InteractionBudget } from '../deadline.js';
-import { DefaultRestOptions, REST, type DiscordAPIError, type RequestData, type RESTOptions } from '@discordjs/rest';
-import { Agent } from 'undici';
+import { DefaultRestOptions, REST, type DiscordAPIError, type RequestData } from '@discordjs/rest';
+import { DISCORD_REST_CONNECTIONS, discordAgent } from './agent.js';
 import {
   GatewayDispatchEvents,
   InteractionResponseType,
@@ -129,23 +129,6 @@ export const UNCACHED_MANAGERS = [
   'PollAnswerVoterManager',
 ] as const;
 
-/**
- * Most connections the bot keeps to Discord's REST API. discord.js's default agent has no bound: a
- * burst of 10,000 acknowledgements opened over 12,000 connections (npm run bench:burst), and undici's
- * pool, which scans its connections for a free one on every request, then spent more CPU than the
- * requests did (13 % of the profile, in the bare discord.js bot too). 512 keep-alive connections
- * still carry thousands of requests a second at Discord's round-trip times.
- */
-export const DISCORD_REST_CONNECTIONS = 512;
-
-/**
- * An undici agent for Discord's REST API with at most {@link DISCORD_REST_CONNECTIONS} connections.
- * Built with this project's undici 7; @discordjs/rest calls it through its own undici 6, whose
- * handler interface undici 7 still accepts, so only the types differ.
- */
-function discordAgent(): NonNullable<RESTOptions['agent']> {
-  return new Agent({ connections: DISCORD_REST_CONNECTIONS, connect: { timeout: 30_000 } }) as unknown as NonNullable<RESTOptions['agent']>;
-}
 
 /** Permissions the bot needs to post a feed embed in a channel, with the names members see in Discord. */
 const POST_PERMISSIONS = [
