@@ -17,6 +17,7 @@ import { ENGINES, newStateLocation, openAt, type TestStateLocation } from '../he
 import { replica, TEST_KEY } from '../helpers/replica.js';
 import { dmChannelId, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
 import { BOT_ARGS } from '../helpers/bot-process.js';
+import { pollUntil } from '../helpers/until.js';
 
 let r: Replica;
 let discord: FakeDiscord;
@@ -59,15 +60,8 @@ function startBot(env: Record<string, string>) {
   return bot;
 }
 
-async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}\n${bots.map((b) => b.output().slice(-1500)).join('\n---\n')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = <T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> =>
+  pollUntil(probe, what, { timeoutMs, context: () => bots.map((b) => b.output().slice(-1500)).join('\n---\n') });
 
 const channelIds = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${String(i + 1).padStart(3, '0')}`);
 const posts = (channelId: string) => discord.calls.filter((c) => c.method === 'POST' && c.path === `/channels/${channelId}/messages`).length;

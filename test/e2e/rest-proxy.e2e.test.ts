@@ -15,6 +15,7 @@ import { MEMBER } from '../helpers/bot.js';
 import { BOT_ARGS, ROOT } from '../helpers/bot-process.js';
 import { freePort } from '../helpers/free-port.js';
 import { ADMIN_PERMISSIONS, commandInteraction, FEED_CHANNEL_IDS, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
+import { pollUntil } from '../helpers/until.js';
 
 const PROXY_ARGS = [join(ROOT, 'dist', 'rest-proxy.js')];
 const TOKEN = 'proxy-e2e-token-3b9d';
@@ -28,15 +29,8 @@ function start(args: readonly string[], env: Record<string, string>): { child: C
   return { child, output: () => output };
 }
 
-async function until<T>(probe: () => T | undefined | false, what: string, output: () => string, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}\n${output().slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = <T>(probe: () => T | undefined | false, what: string, output: () => string, timeoutMs = 20_000): Promise<T> =>
+  pollUntil(probe, what, { timeoutMs, context: () => output().slice(-2000) });
 
 const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
 

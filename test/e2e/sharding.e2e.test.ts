@@ -15,6 +15,7 @@ import { newStateLocation, openAt, type TestStateLocation } from '../helpers/sta
 import { replica, TEST_KEY } from '../helpers/replica.js';
 import { BOT_ARGS } from '../helpers/bot-process.js';
 import { commandInteraction, inGuild, shardOf, testGuildIds, startFakeDiscord, type FakeDiscord, type RestCall } from './fake-discord.js';
+import { pollUntil } from '../helpers/until.js';
 
 const SHARDS = 4;
 let r: Replica;
@@ -75,15 +76,8 @@ function startMachine(clusterId: number) {
   return machine;
 }
 
-async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}\n${machines.map((m) => m.output().slice(-3000)).join('\n---\n')}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = <T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 30_000): Promise<T> =>
+  pollUntil(probe, what, { timeoutMs, context: () => machines.map((m) => m.output().slice(-3000)).join('\n---\n') });
 
 const callbackOf = (id: string, timeoutMs = 15_000) => discord.waitFor((c) => c.method === 'POST' && c.path.startsWith(`/interactions/${id}/`), timeoutMs);
 const body = (c: RestCall) => c.body as { type: number; data?: { embeds?: unknown[]; flags?: number } };

@@ -20,6 +20,7 @@ import { startRedis, type RedisServer } from '../helpers/redis.js';
 import { openAt } from '../helpers/state.js';
 import { ADMIN_PERMISSIONS, APP_ID, commandInteraction, FEED_CHANNEL_IDS, GUILD_ID, startFakeDiscord, type FakeDiscord, type RestCall } from './fake-discord.js';
 import { BOT_ARGS } from '../helpers/bot-process.js';
+import { pollUntil } from '../helpers/until.js';
 
 /** Discord's limit for the first response to an interaction (Discord: "Receiving and Responding"). */
 const ACK_LIMIT_MS = 3_000;
@@ -42,15 +43,8 @@ let bot: ChildProcess;
 let output = '';
 let replicaUrl = '';
 
-async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}\n${output.slice(-3000)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = <T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> =>
+  pollUntil(probe, what, { timeoutMs, context: () => output.slice(-3000) });
 
 beforeAll(async () => {
   [discord, pg, redis] = await Promise.all([startFakeDiscord(), startPostgres(), startRedis()]);
