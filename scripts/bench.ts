@@ -36,7 +36,9 @@
  *
  * Options: `--runs 8`, `--only latency,memory,cold,fanout`, `--guilds 2500`, `--channels 1000`,
  * `--interactions 500`, `--bot-dir DIR` (another checkout, to compare before and after; built with its
- * own scripts/build.mjs, or run through tsx from its src/index.ts when it has none).
+ * own scripts/build.mjs, or run through tsx from its src/index.ts when it has none), `--node-arg ARG`
+ * (repeatable: an extra node argument of both contestants, e.g. `--node-arg=--cpu-prof`; they are then
+ * stopped with SIGTERM, so the profile is written in their working directory).
  * Prints every run, then min / median / max across runs, and a Markdown table for the README.
  * Exits 1 when a contestant fails to start (with its last stderr and log lines) or the build fails, 2 on
  * a bad option.
@@ -75,14 +77,16 @@ interface Options {
   interactions: number;
   /** The checkout of the bot under test. */
   botDir: string;
+  /** Extra node arguments of both contestants (`--node-arg`, repeatable), e.g. `--cpu-prof`. */
+  nodeArgs: string[];
 }
 
 /** Options from the command line; exits 2 with a usage line when one is invalid. */
 function optionsOf(argv: string[]): Options {
-  const usage = 'usage: npm run bench -- [--runs 8] [--only latency,memory,cold,fanout] [--guilds 2500] [--channels 1000] [--interactions 500] [--bot-dir DIR]';
+  const usage = 'usage: npm run bench -- [--runs 8] [--only latency,memory,cold,fanout] [--guilds 2500] [--channels 1000] [--interactions 500] [--bot-dir DIR] [--node-arg=--cpu-prof ...]';
   let args;
   try {
-    ({ values: args } = parseArgs({ args: argv, options: { runs: { type: 'string' }, only: { type: 'string' }, guilds: { type: 'string' }, channels: { type: 'string' }, interactions: { type: 'string' }, 'bot-dir': { type: 'string' } } }));
+    ({ values: args } = parseArgs({ args: argv, options: { runs: { type: 'string' }, only: { type: 'string' }, guilds: { type: 'string' }, channels: { type: 'string' }, interactions: { type: 'string' }, 'bot-dir': { type: 'string' }, 'node-arg': { type: 'string', multiple: true } } }));
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n${usage}\n`);
     process.exit(2);
@@ -95,6 +99,7 @@ function optionsOf(argv: string[]): Options {
     channels: Number(args.channels ?? 1_000),
     interactions: Number(args.interactions ?? 500),
     botDir: resolve(args['bot-dir'] ?? REPO),
+    nodeArgs: args['node-arg'] ?? [],
   };
   const positive = (n: number, max: number) => Number.isInteger(n) && n >= 1 && n <= max;
   if (!positive(o.runs, 1_000) || !positive(o.guilds, 100_000) || !positive(o.channels, 100_000) || !positive(o.interactions, 1_000_000) || only.some((f) => !(FIGURES as readonly string[]).includes(f))) {
@@ -140,6 +145,8 @@ interface Contestant {
   /** Arguments to node after the probe's, and the working directory. */
   args: string[];
   cwd: string;
+  /** Stop with SIGTERM before SIGKILL (with `--node-arg`, so that a profile is written). */
+  graceful: boolean;
   env: (apiUrl: string, dataDir: string, extra: Record<string, string>) => Record<string, string>;
 }
 
@@ -148,8 +155,9 @@ function contestants(o: Options, replica: Replica, botArgs: string[]): { bot: Co
   return {
     bot: {
       name: o.botDir === REPO ? 'rivals-bot' : `rivals-bot (${o.botDir})`,
-      args: botArgs,
+      args: [...o.nodeArgs, ...botArgs],
       cwd: o.botDir,
+      graceful: o.nodeArgs.length > 0,
       env: (apiUrl, dataDir, extra) => ({
         ...baseEnv(),
         DISCORD_TOKEN: 'bench-token',
@@ -163,8 +171,9 @@ function contestants(o: Options, replica: Replica, botArgs: string[]): { bot: Co
     },
     bare: {
       name: 'bare discord.js',
-      args: [join(REPO, 'scripts/bench-bare.mjs')],
+      args: [...o.nodeArgs, join(REPO, 'scripts/bench-bare.mjs')],
       cwd: REPO,
+      graceful: o.nodeArgs.length > 0,
       env: (apiUrl) => ({ ...baseEnv(), DISCORD_TOKEN: 'bench-token', DISCORD_API_URL: apiUrl }),
     },
   };
@@ -296,9 +305,20 @@ async function watch<T>(r: Running, name: string, what: string, promise: Promise
   return result as T;
 }
 
-/** Kills the contestant (SIGKILL: nothing it would do on a graceful stop is measured). */
-async function stop(r: Running): Promise<void> {
-  if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGKILL');
+/**
+ * Kills the contestant (SIGKILL: nothing it would do on a graceful stop is measured); with `--node-arg`
+ * given, SIGTERM first and SIGKILL after 10 s, so that a `--cpu-prof` profile is written.
+ */
+async function stop(r: Running, graceful: boolean): Promise<void> {
+  if (r.child.exitCode !== null || r.child.signalCode !== null) return void (await r.exited);
+  if (graceful) {
+    r.child.kill('SIGTERM');
+    const timer = setTimeout(() => r.child.kill('SIGKILL'), 10_000);
+    await r.exited;
+    clearTimeout(timer);
+    return;
+  }
+  r.child.kill('SIGKILL');
   await r.exited;
 }
 
@@ -312,7 +332,7 @@ async function session<T>(c: Contestant, fakeOptions: FakeDiscordOptions, body: 
     running = launch(c, fake.apiUrl, dataDir, extraEnv);
     return await body(fake, running, dataDir);
   } finally {
-    if (running) await stop(running);
+    if (running) await stop(running, c.graceful);
     await fake.close();
     removeDir(dataDir);
   }

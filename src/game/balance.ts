@@ -108,12 +108,68 @@ export function nameKey(text: string): string {
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A whole-word pattern for `name`: any spacing or hyphen between its words, `&` or "and", an optional dot. */
+/**
+ * Compiled name patterns by lower-cased name, shared by every catalog and post (a feed poll asks for
+ * the same few hundred names each time). Cleared past {@link MAX_PATTERNS}: names come from the API, so
+ * their number is not ours to bound.
+ */
+const patternCache = new Map<string, RegExp | null>();
+const MAX_PATTERNS = 5_000;
+
+/**
+ * A pattern for `name`: any spacing or hyphen between its words, `&` or "and", an optional dot; global
+ * and case-insensitive, shared between callers. It has no word boundaries of its own: find it with
+ * {@link wholeWords}. Unicode-aware boundaries (`(?<![\p{L}\p{N}])` with the `u` flag) cost about 1 ms
+ * each to compile, and a start-up compiled some hundreds of them: the first feed poll and balance
+ * index held the event loop for most of a second.
+ */
 function namePattern(name: string): RegExp | null {
-  const tokens = name.toLowerCase().split(/[\s\-‐–]+/).filter(Boolean);
-  if (tokens.length === 0) return null;
+  const lower = name.toLowerCase();
+  const cached = patternCache.get(lower);
+  if (cached !== undefined) return cached;
+  const tokens = lower.split(/[\s\-‐–]+/).filter(Boolean);
   const body = tokens.map((t) => (t === '&' || t === 'and' ? '(?:&|and)' : escapeRegex(t).replace(/\\\./g, '\\.?'))).join('[\\s\\-‐–]*');
-  return new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'giu');
+  const regex = tokens.length === 0 ? null : new RegExp(body, 'gi');
+  if (patternCache.size >= MAX_PATTERNS) patternCache.clear();
+  patternCache.set(lower, regex);
+  return regex;
+}
+
+/** A letter or digit ends the text (one code point, so a surrogate pair counts). */
+const WORD_CHAR_BEFORE = /[\p{L}\p{N}]$/u;
+/** A letter or digit starts the text. */
+const WORD_CHAR_AFTER = /^[\p{L}\p{N}]/u;
+
+/**
+ * Every whole-word match of a {@link namePattern} in `text`, left to right, not overlapping: neither a
+ * letter nor a digit just before or after it. A match that fails the test is tried again one
+ * character later, as a lookbehind would be.
+ */
+function* wholeWords(regex: RegExp, text: string): Generator<{ start: number; end: number }> {
+  regex.lastIndex = 0;
+  for (let m = regex.exec(text); m !== null; m = regex.exec(text)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (end > start && !WORD_CHAR_BEFORE.test(text.slice(Math.max(0, start - 2), start)) && !WORD_CHAR_AFTER.test(text.slice(end, end + 2))) {
+      // Read before yielding: the consumer may run the same shared pattern.
+      const next = end;
+      yield { start, end };
+      regex.lastIndex = next;
+    } else {
+      regex.lastIndex = start + 1;
+    }
+  }
+}
+
+/** `text` with every whole-word match of `regex` ({@link wholeWords}) replaced by `by`. */
+function replaceWholeWords(text: string, regex: RegExp, by: string): string {
+  let out = '';
+  let last = 0;
+  for (const w of wholeWords(regex, text)) {
+    out += text.slice(last, w.start) + by;
+    last = w.end;
+  }
+  return last === 0 ? text : out + text.slice(last);
 }
 
 /** The game's casing of a name for display ("hero hulk" → "Hero Hulk"). */
@@ -168,7 +224,7 @@ export function heroCatalog(heroes: readonly CatalogHero[]): HeroCatalog {
   for (const [heroId, names] of abilities) for (const ability of names) owners.set(ability, (owners.get(ability) ?? new Set()).add(heroId));
   for (const [ability, heroIds] of owners) {
     if (!/\s/.test(ability) || exact.has(nameKey(ability))) continue;
-    const inside = heroPatterns.filter((p) => new RegExp(p.regex.source, 'iu').test(ability)).map((p) => p.heroId);
+    const inside = heroPatterns.filter((p) => !wholeWords(p.regex, ability).next().done).map((p) => p.heroId);
     if (inside.length === 0) continue;
     const owner = heroIds.size === 1 ? [...heroIds][0]! : null;
     const regex = namePattern(ability);
@@ -192,8 +248,7 @@ interface Found {
 function findHeroes(text: string, catalog: HeroCatalog): Found[] {
   const all: { heroId: string | null; start: number; end: number; ability: boolean }[] = [];
   for (const p of catalog.patterns) {
-    p.regex.lastIndex = 0;
-    for (const m of text.matchAll(p.regex)) all.push({ heroId: p.heroId, start: m.index, end: m.index + m[0].length, ability: p.ability });
+    for (const w of wholeWords(p.regex, text)) all.push({ heroId: p.heroId, start: w.start, end: w.end, ability: p.ability });
   }
   all.sort((a, b) => a.start - b.start || b.end - b.start - (a.end - a.start));
   // Where names overlap the longest wins: a later, longer name displaces the shorter one it overlaps.
@@ -359,7 +414,7 @@ export function classifyLine(text: string, options: { bugFix?: boolean; abilitie
   let plain = text;
   for (const ability of options.abilities ?? []) {
     const re = namePattern(ability);
-    if (re && ability.length > 2) plain = plain.replace(re, 'ability');
+    if (re && ability.length > 2) plain = replaceWholeWords(plain, re, 'ability');
   }
   // "Ability: Cooldown reduced…": the change is after the colon; "Cooldown: reduced…": the stat is before it.
   const labelled = /^([^:：]{1,60})[:：]\s*(\S.*)$/su.exec(plain);

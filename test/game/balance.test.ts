@@ -251,6 +251,11 @@ Rocket (Strategist):
     expect(heroesNamedIn("Fixed an issue where Thor's Storm Surge hit allies.", catalog)).toEqual([idOf('thor')]);
     // Whole words only.
     expect(heroesNamedIn('Fixed an issue in the Author screen and the Helar mural; Storming the gate.', catalog)).toEqual([]);
+    // A letter or digit of any script is part of the word: accented, outside the BMP (a surrogate pair), or a digit.
+    expect(heroesNamedIn('Fixed an issue with éHulk, Hulké, 𝐀Thor, Thor𝐀, 2Storm and Storm2.', catalog)).toEqual([]);
+    expect(heroesNamedIn('Fixed an issue with xHulk, then with «Hulk» and (Thor).', catalog)).toEqual([idOf('hulk'), idOf('thor')]);
+    // Case and spacing do not matter; a name at the very start and end of the text is whole.
+    expect(heroesNamedIn('LUNA-SNOW', catalog)).toEqual([idOf('luna snow')]);
     const inParagraph = summary(heroChanges('Groot\n- Fixed an issue where Groot\'s walls blocked Hulk\'s leap.\n- Ironwood Wall: Health increased from 600 to 650', catalog));
     expect(Object.keys(inParagraph)).toEqual(['groot']);
     expect(inParagraph.groot!.verdict).toBe('buff');
