@@ -56,6 +56,13 @@ policy.install();
 // A cluster whose manager is gone (SIGKILL, out of memory) stops: a new manager will start its shards again.
 if (cluster) process.once('disconnect', () => void policy.terminate(EXIT_OK, 'the cluster manager is gone'));
 
+/**
+ * The hourly jobs (the hero meta, the balance history, members' mains) start this long after READY, ms:
+ * the first interactions after a start are answered before their work (hundreds of API reads, parsed
+ * and indexed on this event loop). The feed poll starts at READY.
+ */
+const HOURLY_JOBS_DELAY_MS = 10_000;
+
 if (managesClusters) {
   // README "Sharding": this process starts and watches the clusters, each running the same entry
   // (argv[1]: dist/index.js, scripts/start.mjs under `npm start`, or src/index.ts with tsx's loader in execArgv).
@@ -186,12 +193,16 @@ async function runBot(): Promise<void> {
       now: feedNow,
       metrics,
     });
+    let hourlyJobs: NodeJS.Timeout | undefined;
     client.once('clientReady', (c) => {
       logger.info({ user: c.user.tag, guilds: c.guilds.cache.size }, 'logged in to Discord');
       poller.start();
-      meta.start();
-      balanceIndexer.start();
-      mains.start();
+      hourlyJobs = setTimeout(() => {
+        meta.start();
+        balanceIndexer.start();
+        mains.start();
+      }, HOURLY_JOBS_DELAY_MS);
+      hourlyJobs.unref();
     });
     // Gateway closes and errors are logged; one Discord says is not reconnectable (4004, 4010-4014) stops the process (exit 78).
     watchGateway(client, { logger: logger.child({ component: 'gateway' }), policy });
@@ -200,6 +211,7 @@ async function runBot(): Promise<void> {
       // First no new interactions; then the poll ends after the sends already on the wire (the rest of a
       // fan-out stays pending for the next leader), the lock goes, and the answers in flight finish.
       runtime.stopTaking();
+      clearTimeout(hourlyJobs);
       await poller.stop();
       meta.stop();
       await balanceIndexer.stop();
