@@ -3,7 +3,8 @@
  * Configuration table list every variable the config module reads (CONFIG_VARIABLES), so the three stay
  * in step with src/config.ts; the Dockerfile and the compose services keep the properties the README
  * promises; and every query of the Grafana dashboard names metrics the bot exports, since a misspelt
- * name draws an empty panel rather than an error. Reads files only: no Docker engine, no Prometheus.
+ * name draws an empty panel rather than an error; and npm installed one undici (issue 12). Reads files
+ * only: no Docker engine, no Prometheus.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -270,5 +271,17 @@ describe('deploy/prometheus.yml', () => {
     const job = config.scrape_configs.find((j) => j.job_name === 'rivals-bot');
     expect(job?.metrics_path ?? '/metrics').toBe('/metrics');
     expect(job?.static_configs.flatMap((c) => c.targets)).toContain('127.0.0.1:9100');
+  });
+});
+
+describe('installed packages', () => {
+  it('one copy of undici: the bot, discord.js and @discordjs/rest share it (two more copies cost about 30 MiB of RSS and start-up time)', () => {
+    const version = (dir: string) => (JSON.parse(read(join(dir, 'package.json'))) as { version: string }).version;
+    const ours = version('node_modules/undici');
+    expect((JSON.parse(read('package.json')) as { dependencies: Record<string, string> }).dependencies.undici).toBe(ours);
+    for (const dependent of ['discord.js', '@discordjs/rest']) {
+      // Node resolves `undici` from a package to its own node_modules first: no copy there means it gets ours.
+      expect(() => readFileSync(join(ROOT, 'node_modules', dependent, 'node_modules/undici/package.json')), `${dependent} has its own undici`).toThrow();
+    }
   });
 });

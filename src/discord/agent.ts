@@ -1,5 +1,4 @@
 /** The HTTP agent of the bot's requests to Discord's REST API, shared by the bot (./runtime.ts) and the REST proxy (./rest-proxy.ts). */
-import type { RESTOptions } from '@discordjs/rest';
 import { Agent } from 'undici';
 
 /**
@@ -13,10 +12,9 @@ export const DISCORD_REST_CONNECTIONS = 512;
 
 /**
  * An undici agent for Discord's REST API with at most `connections` connections (default
- * {@link DISCORD_REST_CONNECTIONS}). Built with this project's undici 7; @discordjs/rest calls it
- * through its own undici 6, whose handler interface undici 7 still accepts, so only the types differ
- * (`close()` is undici's own).
+ * {@link DISCORD_REST_CONNECTIONS}). The project's undici is the version @discordjs/rest and
+ * discord.js depend on, so npm installs one copy and the bot loads one.
  */
-export function discordAgent(connections = DISCORD_REST_CONNECTIONS): NonNullable<RESTOptions['agent']> & { close(): Promise<void> } {
-  return new Agent({ connections, connect: { timeout: 30_000 } }) as unknown as NonNullable<RESTOptions['agent']> & { close(): Promise<void> };
+export function discordAgent(connections = DISCORD_REST_CONNECTIONS): Agent {
+  return new Agent({ connections, connect: { timeout: 30_000 } });
 }
