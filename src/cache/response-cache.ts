@@ -249,17 +249,26 @@ export class ResponseCache {
       const ttl = this.#ttls[resource];
       await this.#write(key, { v: data, at }, Number.isFinite(ttl) ? ttl + STALE_RETENTION_MS : undefined);
       // After the write: a waiter told `done` reads the answer from the shared store.
-      void lock?.release({ o: 'done' });
+      await this.#release(lock, { o: 'done' });
       return { data, fetchedAt: at, ageMs: 0, stale: false, source: 'upstream' };
     } catch (err) {
       if (err instanceof ApiError && err.kind === 'not_found') {
         await this.#write(key, { nf: err.upstreamMessage ?? null, status: err.status, at: this.#now() }, this.#ttls.notFound);
-        void lock?.release({ o: 'done' });
+        await this.#release(lock, { o: 'done' });
         throw err;
       }
-      void lock?.release(outcomeOf(err));
+      await this.#release(lock, outcomeOf(err));
       return this.#afterFailure<T>(err, key, resource, known);
     }
+  }
+
+  /**
+   * Releases a flight lock before the answer goes back: otherwise this process's next claim of the key
+   * (a Refresh press right after) could reach Redis before the release, find its own finished
+   * flight's lock and wait on it. Bounded by the store timeout; a failure is the lock's to log.
+   */
+  async #release(lock: FlightLock | undefined, outcome: Parameters<FlightLock['release']>[0]): Promise<void> {
+    if (lock) await this.#bounded(lock.release(outcome), 'release').catch(() => undefined);
   }
 
   /** After a failed load: on a transient failure the older value (stale, with its age) if there is one, else `err` rethrown. */
@@ -337,9 +346,13 @@ export class ResponseCache {
     return { data: entry.v as T, fetchedAt: entry.at, ageMs, stale: false, source: 'cache' };
   }
 
-  /** Whether `entry` answers a call begun at `startedAt`: fresh by its TTL, or for a `fresh` call, written since it began. */
+  /**
+   * Whether `entry` answers a call begun at `startedAt`: fresh by its TTL, or for a `fresh` call,
+   * written after it began. Strictly after: an entry of the same millisecond may be the very value the
+   * member asked to refresh (a Refresh pressed as the first answer was written).
+   */
   #answers(entry: Entry, resource: Resource, fresh: boolean, startedAt: number): boolean {
-    return fresh ? entry.at >= startedAt : this.#isFresh(entry, resource);
+    return fresh ? entry.at > startedAt : this.#isFresh(entry, resource);
   }
 
   /** The shared level's entry of `key` now, reconciled with memory (as {@link #readShared}). */
