@@ -1,19 +1,49 @@
-/** Numbers, durations and times formatted for people. Pure functions. */
+/**
+ * Numbers, durations and times formatted for people, in the current locale (src/i18n: the member's
+ * for an answer, the server's for a feed post) with `Intl`. Pure functions of their arguments and that locale.
+ */
 import { time, TimestampStyles } from '@discordjs/formatters';
+import { currentLocale, tr, type Locale } from '../i18n/index.js';
 
-const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
-const whole = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
-const oneDecimal = new Intl.NumberFormat('en', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+interface NumberFormats {
+  compact: Intl.NumberFormat;
+  whole: Intl.NumberFormat;
+  oneDecimal: Intl.NumberFormat;
+  twoDecimals: Intl.NumberFormat;
+}
+const formats = new Map<Locale, NumberFormats>();
 
-/** "1.2M", "45.3K", "950"; an em dash for null. */
-export function compactNumber(n: number | null | undefined): string {
-  if (n === null || n === undefined || !Number.isFinite(n)) return '—';
-  return Math.abs(n) < 10_000 ? whole.format(n) : compact.format(n);
+/** The current locale's number formats, made once per locale. */
+function numbers(): NumberFormats {
+  const locale = currentLocale();
+  let f = formats.get(locale);
+  if (!f) {
+    f = {
+      compact: new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }),
+      whole: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }),
+      oneDecimal: new Intl.NumberFormat(locale, { maximumFractionDigits: 1, minimumFractionDigits: 1 }),
+      twoDecimals: new Intl.NumberFormat(locale, { maximumFractionDigits: 2, minimumFractionDigits: 2 }),
+    };
+    formats.set(locale, f);
+  }
+  return f;
 }
 
-/** "1,234"; an em dash for null. */
+/** "1.2M", "45.3K", "950" (in English; "1,2 M" in French); an em dash for null. */
+export function compactNumber(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '—';
+  return Math.abs(n) < 10_000 ? numbers().whole.format(n) : numbers().compact.format(n);
+}
+
+/** "1,234" (in English; "1.234" in German); an em dash for null. */
 export function integer(n: number | null | undefined): string {
-  return n === null || n === undefined || !Number.isFinite(n) ? '—' : whole.format(n);
+  return n === null || n === undefined || !Number.isFinite(n) ? '—' : numbers().whole.format(n);
+}
+
+/** A number with exactly `digits` (1 or 2) decimals in the current locale ("4.50", "4,50"); an em dash for null. */
+export function decimal(n: number | null | undefined, digits: 1 | 2 = 2): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '—';
+  return (digits === 1 ? numbers().oneDecimal : numbers().twoDecimals).format(n);
 }
 
 /** "1 match", "12 matches": a count with its noun in the right number. */
@@ -21,9 +51,9 @@ export function plural(n: number, one: string, many: string): string {
   return `${integer(n)} ${n === 1 ? one : many}`;
 }
 
-/** A percentage already in percent (63.4 -> "63.4 %"); an em dash for null. */
+/** A percentage already in percent (63.4 -> "63.4 %", "63,4 %" in French); an em dash for null. */
 export function percent(p: number | null | undefined): string {
-  return p === null || p === undefined || !Number.isFinite(p) ? '—' : `${oneDecimal.format(p)} %`;
+  return p === null || p === undefined || !Number.isFinite(p) ? '—' : tr('common:format.percent', { value: numbers().oneDecimal.format(p) });
 }
 
 /** A 0-1 ratio as a percentage (0.634 -> "63.4 %"). */
@@ -36,21 +66,21 @@ export function winRate(wins: number, matches: number): string {
   return matches > 0 ? percent((wins / matches) * 100) : '—';
 }
 
-/** Seconds as "12h 4m" (an hour or more) or "4m 12s"; an em dash for null. */
+/** Seconds as "12h 4m" (an hour or more) or "4m 12s" ("12 h 4 min" in French, "12時間4分" in Japanese); an em dash for null. */
 export function duration(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return '—';
   const s = Math.round(seconds);
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
-  return h > 0 ? `${whole.format(h)}h ${m}m` : `${m}m ${s % 60}s`;
+  return h > 0 ? tr('common:format.hoursMinutes', { h: numbers().whole.format(h), m }) : tr('common:format.minutesSeconds', { m, s: s % 60 });
 }
 
 /** "12 / 4 / 6 (KDA 4.50)": kills, deaths, assists and (kills + assists) / deaths; an em dash for an empty record (0 / 0 / 0). */
 export function kda(k: number, d: number, a: number): string {
   if (k === 0 && d === 0 && a === 0) return '—';
   const ratio = (k + a) / Math.max(1, d);
-  const f = (n: number) => (Number.isInteger(n) ? whole.format(n) : oneDecimal.format(n));
-  return `${f(k)} / ${f(d)} / ${f(a)} (KDA ${ratio.toFixed(2)})`;
+  const f = (n: number) => (Number.isInteger(n) ? numbers().whole.format(n) : numbers().oneDecimal.format(n));
+  return tr('common:format.kda', { k: f(k), d: f(d), a: f(a), ratio: numbers().twoDecimals.format(ratio) });
 }
 
 /** A Discord timestamp (`<t:unix:R>` by default) that each member sees in their own time zone; an em dash for null. */

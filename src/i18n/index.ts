@@ -1,0 +1,181 @@
+/**
+ * The bot's languages (issue 16, README "Languages"): which locales exist, which Discord locale each
+ * serves, the locale of the work running now, and messages by key through i18next.
+ *
+ * - Messages live in `src/i18n/locales/<locale>/<namespace>.json`, one file per namespace, English
+ *   (`en`) the source. A key is `namespace:path.to.key` (`errors:unknownHero`); placeholders are
+ *   `{{name}}`; plurals use i18next's suffixes from `Intl.PluralRules` (`_one`, `_other`; Japanese has
+ *   only `_other`) with a `count` value.
+ * - A locale's files are read the first time it is used, synchronously (a few small files), so a bot
+ *   whose members all speak English never holds the other languages in memory.
+ * - The locale travels with the work in an AsyncLocalStorage, as the interaction's deadline does
+ *   (src/deadline.ts): the runtime runs each interaction's handler in the member's locale, a feed post
+ *   is rendered in its server's, and every message and number formatted inside reads it. Outside any
+ *   ({@link runInLocale} never called) it is English.
+ * - Values are not escaped (`escapeValue: false`): Discord markdown is escaped where member input is
+ *   echoed (src/render/text.ts), not here.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { readdirSync, readFileSync } from 'node:fs';
+import i18next, { type i18n } from 'i18next';
+
+/** Every locale the bot speaks, English first (the source every other is translated from). */
+export const LOCALES = ['en', 'es-ES', 'pt-BR', 'fr', 'de', 'ja'] as const;
+/** One of {@link LOCALES}. */
+export type Locale = (typeof LOCALES)[number];
+/** The source locale, and the one used when a member's or server's locale is not one of ours. */
+export const SOURCE_LOCALE: Locale = 'en';
+
+/**
+ * The Discord locales (Discord's documentation, "Reference › Locales") each of ours serves: the
+ * locale of an interaction (`locale`, `guild_locale`) or a guild (`preferred_locale`) maps to ours,
+ * and command localizations are given under each of these keys.
+ */
+export const DISCORD_LOCALES: Readonly<Record<Locale, readonly string[]>> = {
+  en: ['en-US', 'en-GB'],
+  'es-ES': ['es-ES', 'es-419'],
+  'pt-BR': ['pt-BR'],
+  fr: ['fr'],
+  de: ['de'],
+  ja: ['ja'],
+};
+
+/** Each locale's name in its own language, for menus that offer them. */
+export const LOCALE_NAMES: Readonly<Record<Locale, string>> = {
+  en: 'English',
+  'es-ES': 'Español',
+  'pt-BR': 'Português (Brasil)',
+  fr: 'Français',
+  de: 'Deutsch',
+  ja: '日本語',
+};
+
+const byDiscordLocale = new Map<string, Locale>(LOCALES.flatMap((l) => DISCORD_LOCALES[l].map((d) => [d.toLowerCase(), l] as const)));
+
+/** Whether `value` is one of {@link LOCALES}. */
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
+}
+
+/**
+ * Our locale for a Discord locale code (`es-419` → `es-ES`, `en-GB` → `en`) or one of ours; matched
+ * without regard to case, then by language alone (`pt-PT` → `pt-BR`, `fr-CA` → `fr`). Null when none
+ * serves it (`ko`, `zh-CN`, nothing): the caller picks the next choice (the server's, then English).
+ */
+export function localeOf(code: string | null | undefined): Locale | null {
+  if (!code) return null;
+  const lower = code.trim().toLowerCase();
+  const exact = byDiscordLocale.get(lower) ?? LOCALES.find((l) => l.toLowerCase() === lower);
+  if (exact) return exact;
+  const language = lower.split(/[-_]/)[0]!;
+  return LOCALES.find((l) => l.toLowerCase().split('-')[0] === language) ?? null;
+}
+
+/** The first of `choices` that is one of ours ({@link localeOf}), else English. */
+export function pickLocale(...choices: (string | null | undefined)[]): Locale {
+  for (const choice of choices) {
+    const locale = localeOf(choice);
+    if (locale) return locale;
+  }
+  return SOURCE_LOCALE;
+}
+
+/** The folder of the locale files: in src/ in development and, through the build's `import.meta.url` rewrite, in production. */
+const LOCALES_DIR = new URL('./locales/', import.meta.url);
+
+/**
+ * One namespace file of one locale, parsed; `{}` when the file does not exist.
+ * @throws SyntaxError when the file is not JSON (a broken locale file stops the start, not an answer).
+ */
+export function readLocaleFile(locale: Locale, namespace: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(new URL(`${locale}/${namespace}.json`, LOCALES_DIR), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw err;
+  }
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** The namespaces of the source locale (its file names), sorted. */
+export function namespaces(): string[] {
+  return readdirSync(new URL(`${SOURCE_LOCALE}/`, LOCALES_DIR))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -'.json'.length))
+    .sort();
+}
+
+let instance: i18n | undefined;
+const loaded = new Set<Locale>();
+
+/** The i18next instance, initialised on first use with English; other locales are added by {@link ensureLoaded}. */
+function i18n(): i18n {
+  if (instance) return instance;
+  const created = i18next.createInstance();
+  const ns = namespaces();
+  void created.init({
+    initAsync: false,
+    lng: SOURCE_LOCALE,
+    fallbackLng: SOURCE_LOCALE,
+    supportedLngs: [...LOCALES],
+    // Keys are `namespace:key`; the dots inside are paths into the JSON.
+    ns,
+    defaultNS: false,
+    nsSeparator: ':',
+    keySeparator: '.',
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    returnEmptyString: false,
+    load: 'currentOnly',
+    resources: {},
+  });
+  instance = created;
+  ensureLoaded(SOURCE_LOCALE);
+  return created;
+}
+
+/** Reads `locale`'s files into i18next the first time it is asked for. */
+function ensureLoaded(locale: Locale): void {
+  if (loaded.has(locale)) return;
+  const i = instance ?? i18n();
+  if (loaded.has(locale)) return;
+  for (const ns of namespaces()) i.addResourceBundle(locale, ns, readLocaleFile(locale, ns), true, true);
+  loaded.add(locale);
+}
+
+const current = new AsyncLocalStorage<Locale>();
+
+/** Runs `work` in `locale`: every {@link tr} and number formatted inside it, however deep and across awaits, uses it. */
+export function runInLocale<T>(locale: Locale, work: () => T): T {
+  return current.run(locale, work);
+}
+
+/** The locale of the work running now ({@link runInLocale}), English outside any. */
+export function currentLocale(): Locale {
+  return current.getStore() ?? SOURCE_LOCALE;
+}
+
+/** Values of a message's placeholders; `count` also picks the plural form. */
+export type MessageValues = Record<string, string | number | boolean | null | undefined>;
+
+/**
+ * The message `key` (`namespace:path`) in the current locale ({@link currentLocale}), with `values`
+ * in its placeholders. A key missing from the locale falls back to English; a key missing from
+ * English too comes back as the key itself (the parity test keeps that from shipping).
+ */
+export function tr(key: string, values?: MessageValues): string {
+  return trIn(currentLocale(), key, values);
+}
+
+/** {@link tr} in a given locale, whatever the current one. */
+export function trIn(locale: Locale, key: string, values?: MessageValues): string {
+  ensureLoaded(locale);
+  return i18n().t(key, { ...values, lng: locale }) as string;
+}
+
+/** Whether `key` exists in `locale` itself, without falling back. */
+export function hasMessage(locale: Locale, key: string): boolean {
+  ensureLoaded(locale);
+  return i18n().exists(key, { lng: locale, fallbackLng: false });
+}
