@@ -187,6 +187,8 @@ async function runBot(): Promise<void> {
       alerts: services.state.alerts,
       editor: new CorrectionEditor(services.state.database.db, transport, feedLogger, feedNow),
       heroes: context.heroes,
+      // Each server's Discord language, for feed posts of servers that chose none with /config language.
+      preferredLocale: (guildId) => client.guilds.cache.get(guildId)?.preferredLocale,
       leadership,
       logger: feedLogger,
       intervalSeconds: config.feedPollSeconds,

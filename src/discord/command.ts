@@ -24,8 +24,10 @@ import type { BalanceIndexer } from '../game/balance-indexer.js';
 export interface Invoker {
   userId: string;
   guildId?: string | null;
-  /** Discord locale of the member, e.g. `en-US`. */
+  /** Discord locale of the member's client, e.g. `en-US` (interaction `locale`). */
   locale?: string;
+  /** Discord locale of the server, its community language (interaction `guild_locale`); absent in DMs. */
+  guildLocale?: string;
   /** The member's permissions in the channel, as Discord's bitfield text (interaction `member.permissions`). */
   permissions?: string;
 }

@@ -63,14 +63,15 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 
 /**
  * The invoker of a raw interaction: `member.user` in a server, `user` in a DM; `member.permissions`
- * (the member's permissions in the channel, a decimal bitfield) in a server. Undefined without a user id.
+ * (the member's permissions in the channel, a decimal bitfield) in a server; the member's `locale` and
+ * the server's `guild_locale` (Discord: "Interaction Object"). Undefined without a user id.
  */
 export function invokerOf(raw: Raw): Invoker | undefined {
   const member = isObject(raw.member) ? raw.member : undefined;
   const user = isObject(member?.user) ? member.user : isObject(raw.user) ? raw.user : undefined;
   const userId = str(user?.id);
   if (!userId) return undefined;
-  return { userId, guildId: str(raw.guild_id) ?? null, locale: str(raw.locale), permissions: str(member?.permissions) };
+  return { userId, guildId: str(raw.guild_id) ?? null, locale: str(raw.locale), guildLocale: str(raw.guild_locale), permissions: str(member?.permissions) };
 }
 
 /** A raw option value as the router takes it: string, number or boolean; anything else is dropped. */

@@ -13,6 +13,7 @@ import { StoreUnavailableError } from '../store/database.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import { errorMessageView, type View } from '../render/view.js';
 import { t } from '../strings.js';
+import { pickLocale, runInLocale, type Locale } from '../i18n/index.js';
 import type { AutocompleteInput, CommandContext, CommandInput, CommandModule, ComponentHandler, ComponentInput, Invoker } from './command.js';
 import { decodeCustomId } from './custom-id.js';
 import { AUTOCOMPLETE_DEADLINE_MS, SEND_RESERVE_MS } from './respond.js';
@@ -115,16 +116,19 @@ export class Router {
     return [...this.#commands.values()];
   }
 
-  /** Runs a slash command; never throws (errors become ephemeral Views). */
+  /** Runs a slash command in the member's language ({@link localeFor}); never throws (errors become ephemeral Views). */
   async command(name: string, input: CommandInput, ctx: CommandContext): Promise<View> {
-    const module = this.#commands.get(name);
-    if (!module) return errorView(new ExpiredComponentError(`/${name}`), ctx);
-    try {
-      const view = await runWithDeadline(apiDeadlineOf(ctx.budget), () => module.execute(input, ctx));
-      return (await this.prefersPrivate(input.user, ctx)) ? { ...view, ephemeral: true } : view;
-    } catch (err) {
-      return errorView(err, ctx, queryOf(input.options));
-    }
+    const locale = await this.localeFor(input.user, ctx);
+    return runInLocale(locale, async () => {
+      const module = this.#commands.get(name);
+      if (!module) return errorView(new ExpiredComponentError(`/${name}`), ctx);
+      try {
+        const view = await runWithDeadline(apiDeadlineOf(ctx.budget), () => module.execute(input, ctx));
+        return (await this.prefersPrivate(input.user, ctx)) ? { ...view, ephemeral: true } : view;
+      } catch (err) {
+        return errorView(err, ctx, queryOf(input.options));
+      }
+    });
   }
 
   /**
@@ -132,6 +136,11 @@ export class Router {
    * anyone else, or a handler answering privately, gets an ephemeral reply. Never throws.
    */
   async component(customId: string, values: string[], user: Invoker, invokerId: string | undefined, ctx: CommandContext): Promise<ComponentResult> {
+    const locale = await this.localeFor(user, ctx);
+    return runInLocale(locale, () => this.#component(customId, values, user, invokerId, ctx));
+  }
+
+  async #component(customId: string, values: string[], user: Invoker, invokerId: string | undefined, ctx: CommandContext): Promise<ComponentResult> {
     const decoded = decodeCustomId(customId);
     const handler = decoded && this.#components.get(decoded.route);
     const own = invokerId === undefined || invokerId === user.userId;
@@ -172,8 +181,32 @@ export class Router {
     return user.guildId ? (ctx.settings.peek(user.guildId)?.ephemeralByDefault ?? false) : false;
   }
 
-  /** Autocomplete choices (at most 25, names within 100 characters); [] on any error. */
+  /**
+   * The language of the answers to `user` (issue 16): the one they chose with `/settings language`,
+   * else their Discord client's, else their server's, else English. Their choice comes from memory, or
+   * from the store within {@link PREFERS_PRIVATE_DEADLINE_MS} (past it, or on a store failure, logged:
+   * as if none were chosen). Never throws.
+   */
+  async localeFor(user: Invoker, ctx: CommandContext): Promise<Locale> {
+    let chosen = ctx.links.peekLocale(user.userId);
+    if (chosen === undefined) {
+      try {
+        chosen = await settleWithin(ctx.links.locale(user.userId), PREFERS_PRIVATE_DEADLINE_MS, () => null);
+      } catch (err) {
+        ctx.logger.warn({ err }, "could not read the member's language");
+        chosen = null;
+      }
+    }
+    return pickLocale(chosen, user.locale, user.guildLocale);
+  }
+
+  /** Autocomplete choices in the member's language (at most 25, names within 100 characters); [] on any error. */
   async autocomplete(name: string, input: AutocompleteInput, ctx: CommandContext): Promise<APIApplicationCommandOptionChoice[]> {
+    const locale = await this.localeFor(input.user, ctx);
+    return runInLocale(locale, () => this.#autocomplete(name, input, ctx));
+  }
+
+  async #autocomplete(name: string, input: AutocompleteInput, ctx: CommandContext): Promise<APIApplicationCommandOptionChoice[]> {
     const module = this.#commands.get(name);
     if (!module?.autocomplete) return [];
     try {

@@ -26,6 +26,7 @@ import { DiscordRestBudget, INTERACTIVE_PRIORITY, PRIORITY_HEADER, UNCOUNTED, ty
 import type { Logger } from '../logger.js';
 import { splitFiles, withoutFiles, type MessagePayload, type View, type ViewFile } from '../render/view.js';
 import { t } from '../strings.js';
+import { pickLocale, runInLocale } from '../i18n/index.js';
 import type { ChannelAccess, ChannelCheck, CommandContext } from './command.js';
 import { InteractionCallbacks, multipartBody } from './interaction-callback.js';
 import { readInteraction, type AutocompleteCall, type CommandCall, type ComponentCall, type InteractionCall, type InteractionHead } from './interactions.js';
@@ -317,7 +318,11 @@ export class DiscordRuntime {
       this.#options.logger.warn({ interaction: typeof id === 'string' ? id : undefined }, 'interaction payload not understood');
       return;
     }
-    const job = this.#handle(call).catch((err: unknown) => this.#options.logger.error({ err, interaction: id }, 'interaction failed'));
+    // In the member's client's language (else the server's): the router narrows it to their own choice
+    // (/settings language) around the handler; the texts the runtime sends itself (restarting, too
+    // slow) use this one, which needs no store read.
+    const read = call;
+    const job = runInLocale(pickLocale(read.user.locale, read.user.guildLocale), () => this.#handle(read)).catch((err: unknown) => this.#options.logger.error({ err, interaction: id }, 'interaction failed'));
     this.#inflight.add(job);
     void job.finally(() => this.#inflight.delete(job));
   }

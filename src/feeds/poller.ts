@@ -18,6 +18,7 @@ import type { RivalsApi } from '../api/client.js';
 import { heroCatalog, heroChanges, type HeroCatalog } from '../game/balance.js';
 import type { HeroDirectory } from '../hero-directory.js';
 import type { Logger } from '../logger.js';
+import { pickLocale, runInLocale, SOURCE_LOCALE, type Locale } from '../i18n/index.js';
 import { truncate } from '../render/limits.js';
 import { toMessagePayload, type MessagePayload } from '../render/view.js';
 import type { Db } from '../store/database.js';
@@ -102,6 +103,11 @@ export interface FeedPollerOptions {
   digests: FeedDigestsRepository;
   /** Members' hero alerts; without it no alert is sent. */
   alerts?: AlertsRepository;
+  /**
+   * A guild's Discord language (`preferred_locale`, from the gateway's guild cache), for servers that
+   * did not choose one with `/config language`; absent or undefined: English.
+   */
+  preferredLocale?: (guildId: string) => string | null | undefined;
   leadership: Leadership;
   logger: Logger;
   /** The heroes, to read which heroes a balance post changes (hero filters); without it every post passes every filter. */
@@ -308,10 +314,10 @@ export class FeedPoller {
    * log line, as is one still failing a day after the post was found; the post itself stays delivered.
    * @returns `retry` when a temporary failure leaves the thread to the next poll.
    */
-  async #thread(type: FeedType, post: FeedPost, sub: FeedSubscription, messageId: string | null, foundAt: number): Promise<'done' | 'retry'> {
+  async #thread(type: FeedType, post: FeedPost, sub: FeedSubscription, locale: Locale, messageId: string | null, foundAt: number): Promise<'done' | 'retry'> {
     if (!sub.threads) return 'done';
     const marker = { feed: type, postId: threadKey(post.id), channelId: sub.channelId };
-    const parts = threadPartViews(type, post);
+    const parts = runInLocale(locale, () => threadPartViews(type, post));
     const giveUp = async (reason: string, err?: unknown) => {
       this.#o.logger.warn({ err, feed: type, post: post.id, channel: sub.channelId, reason }, 'could not post the full text in a thread; the post stays delivered without it');
       await this.#o.ledger.markDone(marker);
@@ -346,7 +352,8 @@ export class FeedPoller {
    * starts counting from its period; a period with nothing waiting sends nothing.
    */
   async #sendDigests(type: FeedType, subs: GuildSubscription[]): Promise<void> {
-    for (const { guildId, sub } of subs) {
+    for (const target of subs) {
+      const { guildId, sub } = target;
       if (!sub.digest) continue;
       const zone = sub.timeZone ?? 'UTC';
       const now = this.#now();
@@ -360,7 +367,8 @@ export class FeedPoller {
         continue;
       }
       const key = { feed: type, postId: digestPostId(period), channelId: sub.channelId };
-      const payload = toMessagePayload(digestView(type, sub.digest, zone, items.map((i) => i.post), sub.roleId));
+      const digest = sub.digest;
+      const payload = runInLocale(this.#localeOf(target), () => toMessagePayload(digestView(type, digest, zone, items.map((i) => i.post), sub.roleId)));
       const outcome = await this.#o.ledger.deliver(key, payload, sub.publish);
       if (outcome.status === 'sent') {
         await this.#o.digests.remove(guildId, type, { ids: items.map((i) => i.post.id) });
@@ -394,7 +402,8 @@ export class FeedPoller {
         targets.map((target) =>
           queue.add(async () => {
             const owner = byChannel.get(target.channelId);
-            const payload = toMessagePayload(feedPostView(type, post, owner?.sub.roleId ?? null, true));
+            // In the language of the channel's guild; a channel no longer subscribed: English, as its guild is not known here.
+            const payload = runInLocale(owner ? this.#localeOf(owner) : SOURCE_LOCALE, () => toMessagePayload(feedPostView(type, post, owner?.sub.roleId ?? null, true)));
             const outcome = await this.#o.editor.edit({ feed: type, postId: post.id, channelId: target.channelId }, target, payload, revision);
             counts[outcome.status]++;
             if (owner && outcome.status !== 'retry') {
@@ -423,8 +432,9 @@ export class FeedPoller {
     // Every delivery is waited for, even after one failed (the store went away): a poll that has
     // returned, or a stopped poller, never leaves sends running behind it.
     const results = await Promise.allSettled(
-      subs.map(({ guildId, sub }) =>
+      subs.map((target) =>
         queue.add(async () => {
+          const { guildId, sub } = target;
           // Stopping (shutdown): the channels not yet started stay in the pending fan-out, for the next leader.
           if (this.#stopped) {
             settled = false;
@@ -443,10 +453,10 @@ export class FeedPoller {
           // Delivered before (a crash, or a thread that failed for a while): only the thread is left.
           if (settledAlready.has(sub.channelId)) {
             const record = await this.#o.ledger.get({ feed: type, postId: post.id, channelId: sub.channelId });
-            if ((await this.#thread(type, post, sub, record?.messageId ?? null, foundAt)) === 'retry') settled = false;
+            if ((await this.#thread(type, post, sub, this.#localeOf(target), record?.messageId ?? null, foundAt)) === 'retry') settled = false;
             return;
           }
-          const outcome = await this.#deliver(type, post, guildId, sub, revision);
+          const outcome = await this.#deliver(type, post, target, revision);
           if (outcome === 'retry') settled = false;
         }),
       ),
@@ -458,11 +468,12 @@ export class FeedPoller {
 
   /** Sends the latest `backfill` posts to channels whose admin asked for them, then clears the request. */
   async #backfill(type: FeedType, posts: FeedPost[], subs: GuildSubscription[], revisions: Map<string, number>): Promise<void> {
-    for (const { guildId, sub } of subs) {
+    for (const target of subs) {
+      const { guildId, sub } = target;
       if (sub.backfill <= 0 || this.#broken.has(`${guildId}:${type}`)) continue;
       let broken = false;
       for (const post of posts.filter((p) => passesFilter(type, sub, p)).slice(0, sub.backfill).reverse()) {
-        if ((await this.#deliver(type, post, guildId, sub, revisions.get(post.id) ?? 0)) === 'broken') {
+        if ((await this.#deliver(type, post, target, revisions.get(post.id) ?? 0)) === 'broken') {
           broken = true;
           break;
         }
@@ -472,6 +483,11 @@ export class FeedPoller {
     }
   }
 
+  /** The language of a guild's feed posts: its `/config language`, else its Discord language, else English (issue 16). */
+  #localeOf(target: Pick<GuildSubscription, 'guildId' | 'locale'>): Locale {
+    return target.locale ?? pickLocale(this.#o.preferredLocale?.(target.guildId));
+  }
+
   /** Deliveries to the subscription's channel fail for good: it is marked (shown by /config status) and skipped by this poll's backfill. */
   async #markBroken(guildId: string, type: FeedType, sub: FeedSubscription, failure: { code: number; reason: string }): Promise<void> {
     this.#broken.add(`${guildId}:${type}`);
@@ -479,12 +495,14 @@ export class FeedPoller {
     this.#o.logger.warn({ guild: guildId, channel: sub.channelId, feed: type, code: failure.code }, 'feed subscription marked broken');
   }
 
-  async #deliver(type: FeedType, post: FeedPost, guildId: string, sub: FeedSubscription, revision: number): Promise<'done' | 'retry' | 'broken'> {
-    const payload = toMessagePayload(feedPostView(type, post, sub.roleId, revision > 1));
+  async #deliver(type: FeedType, post: FeedPost, target: GuildSubscription, revision: number): Promise<'done' | 'retry' | 'broken'> {
+    const { guildId, sub } = target;
+    const locale = this.#localeOf(target);
+    const payload = runInLocale(locale, () => toMessagePayload(feedPostView(type, post, sub.roleId, revision > 1)));
     const outcome = await this.#o.ledger.deliver({ feed: type, postId: post.id, channelId: sub.channelId }, payload, sub.publish, revision);
     if (outcome.status === 'sent') {
       await this.#o.settings.markDelivered(guildId, type, sub, post.id, this.#now());
-      if (sub.threads && (await this.#thread(type, post, sub, outcome.messageId, this.#now())) === 'retry') return 'retry';
+      if (sub.threads && (await this.#thread(type, post, sub, locale, outcome.messageId, this.#now())) === 'retry') return 'retry';
     } else if (outcome.status === 'broken') {
       await this.#markBroken(guildId, type, sub, outcome);
       return 'broken';

@@ -1,8 +1,15 @@
 /**
  * Account links (issue: /link, /unlink): the game accounts a Discord user linked, and which one is
- * their default. Rows of `account_links`, keyed by (user, uid); changes are transactions.
+ * their default. Rows of `account_links`, keyed by (user, uid); changes are transactions. With them,
+ * the member's own language for the bot's answers (`/settings language`, issue 16), a row of
+ * `member_settings`.
  */
+import { LRUCache } from 'lru-cache';
+import { isLocale, type Locale } from '../i18n/index.js';
 import { withDeadline, type Db } from './database.js';
+
+/** How long a member's language is trusted in memory without a read, ms: another process's change shows within it. */
+const LOCALE_CACHE_TTL_MS = 30_000;
 
 /** Most accounts one user may link. */
 export const MAX_LINKED_ACCOUNTS = 5;
@@ -24,10 +31,47 @@ export class TooManyLinksError extends Error {
 
 /** Reads and writes account links. Every call has a deadline and throws {@link StoreUnavailableError} past it or on a store failure. */
 export class AccountLinksRepository {
+  /** Members' languages by user id; null: none chosen. */
+  readonly #locales = new LRUCache<string, { locale: Locale | null }>({ max: 10_000, ttl: LOCALE_CACHE_TTL_MS });
+
   constructor(
     private readonly db: Db,
     private readonly deadlines: { readMs: number; writeMs: number } = { readMs: 1_500, writeMs: 3_000 },
   ) {}
+
+  /**
+   * The language the member chose for the bot's answers (`/settings language`), or null for their
+   * Discord client's. A language this version does not speak reads as null.
+   * @throws {StoreUnavailableError}
+   */
+  async locale(userId: string): Promise<Locale | null> {
+    const cached = this.#locales.get(userId);
+    if (cached) return cached.locale;
+    const row = await withDeadline('read member settings', this.deadlines.readMs, () => this.db.selectFrom('member_settings').select('locale').where('user_id', '=', userId).executeTakeFirst());
+    const locale = isLocale(row?.locale) ? row.locale : null;
+    this.#locales.set(userId, { locale });
+    return locale;
+  }
+
+  /** {@link locale} from memory only: undefined when not cached (never reads the store). */
+  peekLocale(userId: string): Locale | null | undefined {
+    return this.#locales.get(userId)?.locale;
+  }
+
+  /**
+   * Sets the member's language, or clears it (null: follow their Discord client). Resolves once committed.
+   * @throws {StoreUnavailableError}
+   */
+  async setLocale(userId: string, locale: Locale | null, now = Date.now()): Promise<void> {
+    await withDeadline('save member settings', this.deadlines.writeMs, () =>
+      this.db
+        .insertInto('member_settings')
+        .values({ user_id: userId, locale, updated_at: now })
+        .onConflict((oc) => oc.column('user_id').doUpdateSet({ locale, updated_at: now }))
+        .execute(),
+    );
+    this.#locales.set(userId, { locale });
+  }
 
   /** @throws {StoreUnavailableError} */
   async get(userId: string): Promise<AccountLinks> {

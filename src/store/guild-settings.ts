@@ -14,6 +14,7 @@
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { PLATFORMS, type Platform } from '../api/endpoints.js';
+import { isLocale, LOCALES, type Locale } from '../i18n/index.js';
 import { withDeadline, type Db } from './database.js';
 import type { FeedSubscriptionsTable } from './schema.js';
 
@@ -61,6 +62,8 @@ const settingsV1 = z.object({
   ephemeralByDefault: z.boolean().default(false),
   /** Where alerts of members' heroes are posted (`/config alerts`); absent: no alerts channel. */
   alertsChannelId: z.string().optional(),
+  /** The language of feed posts and alerts (`/config language`, one of src/i18n LOCALES); absent: the server's Discord language. */
+  locale: z.enum(LOCALES).optional(),
 });
 /** A guild's settings. */
 export type GuildSettings = z.output<typeof settingsV1>;
@@ -77,6 +80,8 @@ export type SubscriptionRef = Pick<FeedSubscription, 'channelId' | 'since'>;
 export interface GuildSubscription {
   guildId: string;
   sub: FeedSubscription;
+  /** The guild's language for feed posts (`/config language`); absent: its Discord language. */
+  locale?: Locale;
 }
 
 export interface GuildSettingsOptions {
@@ -181,7 +186,14 @@ export class GuildSettingsRepository {
    */
   async subscriptions(feed: FeedType): Promise<GuildSubscription[]> {
     const rows = await this.db.selectFrom('feed_subscriptions').selectAll().where('feed', '=', feed).where('broken_at', 'is', null).execute();
-    return rows.map((r) => ({ guildId: r.guild_id, sub: subscriptionOf(r) }));
+    // The few guilds that chose a language, through the partial index `guild_settings_locale`: a join
+    // would make PostgreSQL scan every guild's settings for each poll.
+    const chosen = await this.db.selectFrom('guild_settings').select(['guild_id', 'locale']).where('locale', 'is not', null).execute();
+    const locales = new Map(chosen.flatMap((c) => (isLocale(c.locale) ? [[c.guild_id, c.locale] as const] : [])));
+    return rows.map((r) => {
+      const locale = locales.get(r.guild_id);
+      return { guildId: r.guild_id, sub: subscriptionOf(r), ...(locale ? { locale } : {}) };
+    });
   }
 
   /** The poller sent `postId` to the subscription `target` (ignored if an admin set the feed again since). */
@@ -253,7 +265,7 @@ export class GuildSettingsRepository {
     const rows = await db
       .selectFrom('guild_settings as g')
       .leftJoin('feed_subscriptions as f', 'f.guild_id', 'g.guild_id')
-      .select(['g.leaderboard_platform', 'g.ephemeral_by_default', 'g.version', 'g.alerts_channel_id'])
+      .select(['g.leaderboard_platform', 'g.ephemeral_by_default', 'g.version', 'g.alerts_channel_id', 'g.locale'])
       .select(['f.feed', 'f.channel_id', 'f.role_id', 'f.since', 'f.publish', 'f.backfill', 'f.broken_code', 'f.broken_reason', 'f.broken_at', 'f.last_post_id', 'f.last_delivered_at', 'f.last_edit_post_id', 'f.last_edit_at', 'f.last_edit_error', 'f.heroes', 'f.quiet_start', 'f.quiet_end', 'f.time_zone', 'f.digest_every', 'f.digest_at', 'f.digest_period', 'f.threads'])
       .where('g.guild_id', '=', guildId)
       .execute();
@@ -265,6 +277,8 @@ export class GuildSettingsRepository {
       leaderboardPlatform: (PLATFORMS as readonly string[]).includes(first.leaderboard_platform) ? (first.leaderboard_platform as Platform) : 'pc',
       ephemeralByDefault: first.ephemeral_by_default === 1,
       ...(first.alerts_channel_id ? { alertsChannelId: first.alerts_channel_id } : {}),
+      // A locale this version does not speak (written by a newer one, or removed since) reads as none.
+      ...(isLocale(first.locale) ? { locale: first.locale } : {}),
     };
     for (const r of rows) {
       if (r.feed === null || !(FEED_TYPES as readonly string[]).includes(r.feed)) continue;
@@ -276,7 +290,7 @@ export class GuildSettingsRepository {
   /** Writes `next` over `current` (changed feed rows only). @returns the new version. @throws {VersionConflict} */
   async #write(trx: Db, guildId: string, current: Loaded, next: GuildSettings): Promise<number> {
     const now = this.#o.now();
-    const columns = { leaderboard_platform: next.leaderboardPlatform, ephemeral_by_default: next.ephemeralByDefault ? 1 : 0, alerts_channel_id: next.alertsChannelId ?? null, updated_at: now };
+    const columns = { leaderboard_platform: next.leaderboardPlatform, ephemeral_by_default: next.ephemeralByDefault ? 1 : 0, alerts_channel_id: next.alertsChannelId ?? null, locale: next.locale ?? null, updated_at: now };
     if (current.version === null) {
       const r = await trx.insertInto('guild_settings').values({ guild_id: guildId, ...columns, version: 1 }).onConflict((oc) => oc.column('guild_id').doNothing()).executeTakeFirst();
       if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) throw new VersionConflict();

@@ -4,7 +4,7 @@
  * booleans are 0/1 integers and times are milliseconds since the epoch in 64-bit integers, so a row
  * reads the same from SQLite and PostgreSQL.
  */
-import { type Generated, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { sql, type Generated, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { ChangeLine, Verdict } from '../game/balance.js';
 
 /** `guild_settings`: one row per guild that ran `/config`. */
@@ -18,6 +18,8 @@ export interface GuildSettingsTable {
   version: number;
   /** Where "your heroes changed" alerts are posted (src/feeds/alerts.ts); null: none in this guild. */
   alerts_channel_id?: string | null;
+  /** The language of feed posts and alerts (`/config language`, one of src/i18n LOCALES); null: the server's Discord language. */
+  locale?: string | null;
   /** ms since the epoch. */
   updated_at: number;
 }
@@ -91,6 +93,15 @@ export interface AccountLinksTable {
   linked_at: number;
   /** 0 or 1. */
   is_default: number;
+}
+
+/** `member_settings`: a member's own choices, kept with their account links (`/settings`). */
+export interface MemberSettingsTable {
+  user_id: string;
+  /** The language of the bot's answers to them (one of src/i18n LOCALES); null: their Discord client's. */
+  locale: string | null;
+  /** ms since the epoch. */
+  updated_at: number;
 }
 
 /** `feed_state`: per feed, the ids of the posts already seen (JSON array, newest first, bounded). */
@@ -229,6 +240,7 @@ export interface Tables {
   feed_subscriptions: FeedSubscriptionsTable;
   deliveries: DeliveriesTable;
   account_links: AccountLinksTable;
+  member_settings: MemberSettingsTable;
   feed_state: FeedStateTable;
   fan_outs: FanOutsTable;
   meta: MetaTable;
@@ -433,6 +445,19 @@ const MIGRATIONS: Record<string, Migration> = {
         .addPrimaryKeyConstraint('alert_messages_pk', ['feed', 'post_id', 'target', 'part'])
         .execute();
       await db.schema.createIndex('alert_messages_pending').on('alert_messages').columns(['settled_at']).execute();
+    },
+  },
+  '0009_locales': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('guild_settings').addColumn('locale', 'text').execute();
+      // Only guilds that chose a language: the poller reads them all at each poll.
+      await db.schema.createIndex('guild_settings_locale').on('guild_settings').columns(['guild_id', 'locale']).where(sql.ref('locale'), 'is not', null).execute();
+      await db.schema
+        .createTable('member_settings')
+        .addColumn('user_id', 'text', (c) => c.primaryKey())
+        .addColumn('locale', 'text')
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
     },
   },
 };

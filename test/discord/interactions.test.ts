@@ -15,9 +15,11 @@ describe('readInteraction', () => {
       token: raw.token,
       applicationId: raw.application_id,
       commandName: 'leaderboard',
-      user: { userId: USER, guildId: raw.guild_id, locale: 'en-US', permissions: '8' },
-      input: { subcommand: undefined, options: { hero: 'storm', page: 2, mine: true }, user: { userId: USER, guildId: raw.guild_id, locale: 'en-US', permissions: '8' } },
+      user: { userId: USER, guildId: raw.guild_id, locale: 'en-US', guildLocale: 'en-US', permissions: '8' },
+      input: { subcommand: undefined, options: { hero: 'storm', page: 2, mine: true }, user: { userId: USER, guildId: raw.guild_id, locale: 'en-US', guildLocale: 'en-US', permissions: '8' } },
     });
+    // The member's client language and the server's, as Discord sends them.
+    expect(readInteraction({ ...raw, locale: 'ja', guild_locale: 'de' })?.user).toMatchObject({ locale: 'ja', guildLocale: 'de' });
   });
 
   it('reads a subcommand and its options, and a channel option as its id', () => {

@@ -126,4 +126,26 @@ describe.each(ENGINES)('on %s, with 100,000 stored records', (engine) => {
       expect(plan).not.toMatch(/Seq Scan/);
     }
   });
+
+  it("the read of the guilds' chosen languages uses the partial guild_settings_locale index, not a scan of every guild", async () => {
+    // The second query of a poll's read (the first is the subscriptions', above).
+    const captured: RootOperationNode[] = [];
+    const capture: KyselyPlugin = {
+      transformQuery: ({ node }) => {
+        captured.push(node);
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    };
+    await new GuildSettingsRepository(state.database.db.withPlugin(capture)).subscriptions('patchNotes');
+    const db = state.database.db;
+    const query = db.getExecutor().compileQuery(captured[1]!, createQueryId());
+    expect(query.sql).toMatch(/from "guild_settings"/);
+    const explain = engine === 'sqlite' ? 'explain query plan ' : 'explain ';
+    const { rows } = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(explain + query.sql, [...query.parameters]));
+    const plan = rows.map((r) => String(r.detail ?? r['QUERY PLAN'])).join('\n');
+    console.log(`${engine} plan of ${query.sql}:\n${plan}`);
+    if (engine === 'sqlite') expect(plan).toMatch(/(SCAN|SEARCH) guild_settings USING (COVERING )?INDEX guild_settings_locale/);
+    else expect(plan).toMatch(/(Index Scan|Index Only Scan|Bitmap Index Scan) (using|on) guild_settings_locale/);
+  });
 });
