@@ -1,167 +1,202 @@
 /**
- * Every user-facing sentence, in one module (STYLE.md), ready for localisation: each entry is a
- * function of its values so word order can change per language.
+ * Every member-facing sentence, by key (STYLE.md): each entry of {@link t} is a function of its
+ * values that reads its message from the locale files (`src/i18n/locales/<locale>/messages.json`,
+ * and `playground-page.json` for the playground page's own sentences) in the current locale
+ * (src/i18n: the member's for an answer, the server's for a feed post), so word order, plurals and
+ * number formats follow the language.
+ *
+ * - Numbers inside sentences are formatted in the locale (src/render/format.ts); plurals pick their
+ *   form from the number (`count`, i18next's suffixes from `Intl.PluralRules`).
+ * - Prose lists ("A, B or C") use `Intl.ListFormat` in the locale; a plain enumeration (choices,
+ *   permissions, heroes after "only posts changing") is joined with the locale's list separator
+ *   (`messages:list.separator`).
+ * - Values are not escaped: callers pass member input already escaped (src/render/text.ts).
+ * - Words passed in by callers (feed names, permission names, reasons) are in English: they come
+ *   from other modules.
  */
+import { currentLocale, tr, type MessageValues } from './i18n/index.js';
+import { integer } from './render/format.js';
+
+/** `messages:<key>` in the current locale. */
+const m = (key: string, values?: MessageValues): string => tr(`messages:${key}`, values);
+/** `playground-page:<key>` in the current locale (the page itself reads these through src/playground/web/messages.ts). */
+const page = (key: string, values?: MessageValues): string => tr(`playground-page:${key}`, values);
+
+/** Items as a prose list in the current locale: "A, B, or C" (`disjunction`), "A and B" (`conjunction`). */
+const prose = (items: string[], type: 'conjunction' | 'disjunction'): string => new Intl.ListFormat(currentLocale(), { type }).format(items);
+/** Items joined with the current locale's list separator (", ", "、"): an enumeration, not a sentence. */
+const enumeration = (items: string[]): string => items.join(m('list.separator'));
+/** A number in the current locale, with the decimals it has (an option's bound may be 0.5). */
+const number = (n: number): string => (Number.isInteger(n) ? integer(n) : new Intl.NumberFormat(currentLocale(), { maximumFractionDigits: 6 }).format(n));
+const bold = (s: string) => `**${s}**`;
+
 export const t = {
   // Errors: specific and actionable.
   unknownHero: (query: string, suggestions: string[]) =>
-    suggestions.length > 0 ? `No hero is called “${query}”. Did you mean ${suggestions.map((s) => `**${s}**`).join(', ')}?` : `No hero is called “${query}”. Start typing a name and pick one from the list.`,
-  playerNotFound: (query: string) =>
-    /^\d+$/.test(query) ? `No player has the UID ${query}. Check the number on the player’s profile, or use their name.` : `No player called “${query}”. Check the spelling, or use the UID.`,
-  playerGone: (uid: string) => `The API has no profile for the player with UID ${uid} right now.`,
-  matchGone: (uid: string) => `The API has no details for match ${uid}. It may be too old, or not stored yet.`,
-  goneAfterPress: () => 'That is no longer available from the Marvel Rivals API. Run the command again for a fresh answer.',
-  badSeason: (value: string) => `There is no season “${value}”. Seasons are 0, 1, 1.5, 2, 2.5 and so on.`,
+    suggestions.length > 0 ? m('errors.unknownHero', { query, suggestions: prose(suggestions.map(bold), 'disjunction') }) : m('errors.unknownHeroNoSuggestions', { query }),
+  playerNotFound: (query: string) => (/^\d+$/.test(query) ? m('errors.playerNotFoundUid', { uid: query }) : m('errors.playerNotFound', { query })),
+  playerGone: (uid: string) => m('errors.playerGone', { uid }),
+  matchGone: (uid: string) => m('errors.matchGone', { uid }),
+  goneAfterPress: () => m('errors.goneAfterPress'),
+  badSeason: (value: string) => m('errors.badSeason', { value }),
   // Recent matches and updates.
   historyFromProfile: (count: number, noStoredHistory: boolean) =>
-    noStoredHistory
-      ? `The API has no stored match history for this player yet, so these are the latest ${count} matches from their profile. Press **Update** to ask the API to refresh it.`
-      : `The API’s match history is not answering, so these are the latest ${count} matches from their profile.`,
-  newerFromProfile: (count: number) => `The newest ${count === 1 ? 'match comes' : `${count} matches come`} from the profile: the API’s stored history has not caught up yet.`,
-  noRecentMatches: () => 'No recent matches. Press **Update** to ask the API to refresh this player.',
-  seasonTotalsUnavailable: (season: string) => `The API has no separate totals for ${season}, so these are the current season’s. Ranked seasons and recent matches are per season.`,
-  noMatchesInSeason: (season: string) => `The API has no matches of ${season} for this player.`,
-  updateRequested: () => 'Update requested. The API refreshes this player within a few minutes: run `/player` again then.',
-  updateCooldown: (minutes: number) => `This player was updated recently. The API allows another update in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-  compareSamePlayer: (name: string) => `Both options name ${name}. Pick two different players to compare.`,
-  privateProfile: (name: string) => `${name}’s profile is private. They can make it public in the game’s settings.`,
-  matchNotFound: (uid: string) => `No match with the id “${uid}” was found. Match ids look like 6713355_1740604074_322_11001_10.`,
-  notFound: () => 'Nothing was found for that. Check what you typed and try again.',
-  itemNotFound: (query: string) => `No item “${query}” was found. Browse them with /items and a type.`,
-  achievementNotFound: (query: string) => `No achievement “${query}” was found. Browse them with /achievements.`,
-  battlePassNotFound: (season: string) => `There is no battle pass for season ${season}. Leave the season out to see the current one.`,
-  postNotFound: (id: string) => `No post with the id “${id}” was found. Pick one from /patch-notes.`,
-  storeUnavailable: () => 'The bot’s settings store is not answering right now, so nothing was read or saved. Please try again in a minute.',
-  apiDown: () => 'The Marvel Rivals API is not answering right now. Please try again in a minute.',
-  apiTimeout: () => 'The Marvel Rivals API took too long to answer. Please try again in a minute.',
-  rateLimited: (seconds: number) => `The bot is asking the Marvel Rivals API too often right now. Try again in ${seconds} s.`,
-  apiUnauthorized: () => 'The bot’s API key was refused. A server admin should tell the bot’s owner.',
-  badArgument: (argument: string, reason: string) => `The option “${argument}” ${reason}.`,
-  unexpected: (reference: string) => `Something went wrong on our side. If it keeps happening, give the bot’s owner this reference: \`${reference}\`.`,
-  expiredComponent: () => 'This button is from an older version of the bot or has expired. Run the command again.',
-  nothingHere: () => 'There is nothing to show here yet.',
-  restarting: () => 'The bot is restarting. Try again in a few seconds.',
+    m(noStoredHistory ? 'matches.historyFromProfileNoStored' : 'matches.historyFromProfileDown', { count, matches: integer(count) }),
+  newerFromProfile: (count: number) => m('matches.newerFromProfile', { count, matches: integer(count) }),
+  noRecentMatches: () => m('matches.noRecentMatches'),
+  seasonTotalsUnavailable: (season: string) => m('matches.seasonTotalsUnavailable', { season }),
+  noMatchesInSeason: (season: string) => m('matches.noMatchesInSeason', { season }),
+  updateRequested: () => m('matches.updateRequested'),
+  updateCooldown: (minutes: number) => m('matches.updateCooldown', { count: minutes, minutes: integer(minutes) }),
+  compareSamePlayer: (name: string) => m('errors.compareSamePlayer', { name }),
+  privateProfile: (name: string) => m('errors.privateProfile', { name }),
+  matchNotFound: (uid: string) => m('errors.matchNotFound', { uid }),
+  notFound: () => m('errors.notFound'),
+  itemNotFound: (query: string) => m('errors.itemNotFound', { query }),
+  achievementNotFound: (query: string) => m('errors.achievementNotFound', { query }),
+  battlePassNotFound: (season: string) => m('errors.battlePassNotFound', { season }),
+  postNotFound: (id: string) => m('errors.postNotFound', { id }),
+  storeUnavailable: () => m('errors.storeUnavailable'),
+  apiDown: () => m('errors.apiDown'),
+  apiTimeout: () => m('errors.apiTimeout'),
+  rateLimited: (seconds: number) => m('errors.rateLimited', { seconds: integer(seconds) }),
+  apiUnauthorized: () => m('errors.apiUnauthorized'),
+  badArgument: (argument: string, reason: string) => m('errors.badArgument', { argument, reason }),
+  unexpected: (reference: string) => m('errors.unexpected', { reference }),
+  expiredComponent: () => m('errors.expiredComponent'),
+  nothingHere: () => m('errors.nothingHere'),
+  restarting: () => m('errors.restarting'),
   // Account links.
-  notLinkedSelf: () => 'You have not linked a Rivals account yet. Link one with `/link player:<your name or UID>`, or give `/player` a name.',
-  notLinkedOther: (userId: string) => `<@${userId}> has not linked a Rivals account. They can link one with \`/link\`.`,
-  linked: (name: string, uid: string, isDefault: boolean) =>
-    `Linked **${name}** (UID ${uid}).${isDefault ? ' `/player` with nothing after it now shows this account.' : ' Pick it as your default with `/link` and `default:True`.'}`,
-  tooManyLinks: (max: number) => `You can link at most ${max} accounts. Remove one with \`/unlink\` first.`,
-  unlinked: (names: string[]) => (names.length === 0 ? 'None of your linked accounts matched that.' : `Unlinked ${names.map((n) => `**${n}**`).join(', ')}.`),
-  linkedList: (lines: string[]) => (lines.length === 0 ? 'You have no linked accounts.' : `Your linked accounts:\n${lines.join('\n')}`),
+  notLinkedSelf: () => m('links.notLinkedSelf'),
+  notLinkedOther: (userId: string) => m('links.notLinkedOther', { userId }),
+  linked: (name: string, uid: string, isDefault: boolean) => m(isDefault ? 'links.linkedDefault' : 'links.linked', { name, uid }),
+  tooManyLinks: (max: number) => m('links.tooMany', { count: max, max: integer(max) }),
+  unlinked: (names: string[]) => (names.length === 0 ? m('links.unlinkedNone') : m('links.unlinked', { names: prose(names.map(bold), 'conjunction') })),
+  linkedList: (lines: string[]) => (lines.length === 0 ? m('links.listNone') : m('links.list', { lines: lines.join('\n') })),
   // Server setup.
-  configGuildOnly: () => 'This works only in a server.',
-  configNeedsManageServer: () => 'You need the Manage Server permission to change the bot’s settings.',
-  channelGone: (channelId: string) => `The channel ${channelId} no longer exists, or the bot cannot see it.`,
-  channelMissing: (channelId: string, missing: string[]) => `The bot cannot post in <#${channelId}>: it lacks ${missing.join(', ')} there. Give the bot’s role those permissions in that channel, then try again.`,
-  publishNeedsAnnouncement: (channelId: string) => `<#${channelId}> is not an announcement channel, so posts there cannot be published. Leave publish off or pick an announcement channel.`,
-  feedSet: (feed: string, channelId: string, backfill: number) => `${feed} will be posted in <#${channelId}>${backfill > 0 ? `, starting with the latest ${backfill}` : ''}.`,
-  feedFix: (channelId: string) => `Give the bot View Channel, Send Messages and Embed Links in <#${channelId}>, then set the channel again with /config feed`,
+  configGuildOnly: () => m('config.guildOnly'),
+  configNeedsManageServer: () => m('config.needsManageServer'),
+  channelGone: (channelId: string) => m('config.channelGone', { channelId }),
+  channelMissing: (channelId: string, missing: string[]) => m('config.channelMissing', { channelId, permissions: enumeration(missing) }),
+  publishNeedsAnnouncement: (channelId: string) => m('config.publishNeedsAnnouncement', { channelId }),
+  feedSet: (feed: string, channelId: string, backfill: number) =>
+    backfill > 0 ? m('config.feedSetBackfill', { feed, channelId, count: backfill, backfill: integer(backfill) }) : m('config.feedSet', { feed, channelId }),
+  feedFix: (channelId: string) => m('config.feedFix', { channelId }),
   /** `/config show`: a balance-post feed's hero filter. */
-  heroFilter: (names: string[]) => `only posts changing ${names.join(', ')}`,
-  heroFilterBalancesOnly: () => 'The hero filter works on balance posts only: set it with `/config feed type:Balance posts heroes:…`.',
-  heroFilterTooMany: (max: number) => `A feed can follow at most ${max} heroes. Leave some out and try again.`,
+  heroFilter: (names: string[]) => m('config.heroFilter', { heroes: enumeration(names) }),
+  heroFilterBalancesOnly: () => m('config.heroFilterBalancesOnly'),
+  heroFilterTooMany: (max: number) => m('config.heroFilterTooMany', { count: max, max: integer(max) }),
   // /alerts.
-  alertsUnavailable: () => 'Alerts are not available here: they need the bot running on Discord.',
-  alertsNone: () => 'You get no alerts. Turn them on with `/alerts mains enabled:True` or `/alerts hero`.',
-  alertsAllOff: () => 'Every alert is off.',
-  alertsNeedLink: () => 'Your mains come from your linked account: link it first with `/link`, then turn the alerts on again.',
-  alertsTooMany: (max: number) => `You already watch ${max} heroes. Stop one with \`/alerts off hero:…\` first.`,
-  alertsMains: (names: string, when: string) => `🔔 Your mains: **${names}** (read ${when}).`,
-  alertsMainsPending: () => '🔔 Your mains: not read yet. They are read from your linked account within the hour.',
-  alertsWatching: (names: string) => `👀 Watching: **${names}**.`,
-  alertsByDm: () => 'You are told by direct message: allow direct messages from this server’s members to get them.',
-  alertsInChannel: (channelId: string) => `You are told in <#${channelId}>.`,
-  alertsNoChannel: () => '⚠️ This server has no alerts channel yet: ask an admin to run `/config alerts`, or add `dm:True` to be told by direct message.',
-  alertsChannelSet: (channelId: string) => `Hero alerts will be posted in <#${channelId}>, mentioning only the members they concern.`,
-  alertsChannelOff: () => 'Hero alerts are off in this server; members who chose direct messages still get them.',
+  alertsUnavailable: () => m('alerts.unavailable'),
+  alertsNone: () => m('alerts.none'),
+  alertsAllOff: () => m('alerts.allOff'),
+  alertsNeedLink: () => m('alerts.needLink'),
+  alertsTooMany: (max: number) => m('alerts.tooMany', { count: max, max: integer(max) }),
+  alertsMains: (names: string, when: string) => m('alerts.mains', { names, when }),
+  alertsMainsPending: () => m('alerts.mainsPending'),
+  alertsWatching: (names: string) => m('alerts.watching', { names }),
+  alertsByDm: () => m('alerts.byDm'),
+  alertsInChannel: (channelId: string) => m('alerts.inChannel', { channelId }),
+  alertsNoChannel: () => m('alerts.noChannel'),
+  alertsChannelSet: (channelId: string) => m('alerts.channelSet', { channelId }),
+  alertsChannelOff: () => m('alerts.channelOff'),
   /** `/config show`: a feed's quiet hours. */
-  quietHours: (start: string, end: string, zone: string) => `quiet ${start}–${end} (${zone})`,
+  quietHours: (start: string, end: string, zone: string) => m('config.quietHours', { start, end, zone }),
   /** `/config show`: a feed's digest. */
-  digestSchedule: (every: 'daily' | 'weekly', at: string, zone: string) => `digest ${every === 'daily' ? 'every day' : 'every Monday'} at ${at} (${zone})`,
-  badDigestTime: (typed: string) => `“${typed}” is not a time of day. Write the digest time in 24-hour time, e.g. \`18:00\`.`,
-  digestAtWithoutDigest: () => 'A digest time needs a digest: add `digest:Daily` or `digest:Weekly`.',
+  digestSchedule: (every: 'daily' | 'weekly', at: string, zone: string) => m(every === 'daily' ? 'config.digestDaily' : 'config.digestWeekly', { at, zone }),
+  badDigestTime: (typed: string) => m('config.badDigestTime', { typed }),
+  digestAtWithoutDigest: () => m('config.digestAtWithoutDigest'),
   /** `/config show`: the feed posts each full text in a thread. */
-  threadsOn: () => 'full text in a thread',
-  threadsNeedText: () => 'Game versions have no full text to put in a thread. Set the thread option on patch notes, balance posts or dev diaries.',
+  threadsOn: () => m('config.threadsOn'),
+  threadsNeedText: () => m('config.threadsNeedText'),
   /** `/config status`: the feed is in its quiet hours now. */
-  quietNow: (end: string, zone: string) => `🌙 Quiet hours now: new posts wait until ${end} (${zone}).`,
-  badQuietHours: (typed: string) => `“${typed}” is not a time window. Write quiet hours as start-end in 24-hour time, e.g. \`22:00-08:00\`, or \`off\`.`,
-  unknownTimeZone: (typed: string) => `“${typed}” is not a time zone. Pick one from the list as you type (a city works: Paris, New York), or use UTC.`,
+  quietNow: (end: string, zone: string) => m('config.quietNow', { end, zone }),
+  badQuietHours: (typed: string) => m('config.badQuietHours', { typed }),
+  unknownTimeZone: (typed: string) => m('config.unknownTimeZone', { typed }),
   /** `/config status`: the last correction of a delivered post was edited into its message. */
-  feedEdited: (postId: string, when: string) => `✏️ Last correction: post ${postId}, edited in place ${when}.`,
+  feedEdited: (postId: string, when: string) => m('config.feedEdited', { postId, when }),
   /** `/config status`: the last correction could not be edited into its message (deleted, …); it is not retried. */
-  feedEditFailed: (postId: string, when: string, reason: string) => `✏️ Last correction: post ${postId} could not be edited ${when} (${reason}); it is not tried again.`,
-  testPostSent: (feed: string, channelId: string) => `A test post of ${feed.toLowerCase()} was sent to <#${channelId}>.`,
-  testPostNotSet: (feed: string) => `${feed} have no channel yet. Set one with \`/config feed\`.`,
-  testPostFailed: (channelId: string, reason: string) => `The test post to <#${channelId}> failed: ${reason}. Give the bot View Channel, Send Messages and Embed Links there, then try again.`,
-  testPostOffline: () => 'Test posts need the bot to be connected to Discord.',
-  resetConfirm: () => 'Forget every setting of this server: feed channels, ping roles, the leaderboard platform and private answers? Account links of members are kept.',
-  resetDone: () => 'Every setting of this server is back to its default.',
-  resetCancelled: () => 'Nothing was changed.',
+  feedEditFailed: (postId: string, when: string, reason: string) => m('config.feedEditFailed', { postId, when, reason }),
+  testPostSent: (feed: string, channelId: string) => m('config.testPostSent', { feed: feed.toLowerCase(), channelId }),
+  testPostNotSet: (feed: string) => m('config.testPostNotSet', { feed }),
+  testPostFailed: (channelId: string, reason: string) => m('config.testPostFailed', { channelId, reason }),
+  testPostOffline: () => m('config.testPostOffline'),
+  resetConfirm: () => m('config.resetConfirm'),
+  resetDone: () => m('config.resetDone'),
+  resetCancelled: () => m('config.resetCancelled'),
   // Freshness.
   /** `age` from humanAge: "a few seconds", "1 minute", "3 hours", "2 days". */
-  staleNote: (age: string) => `API unavailable: showing data from ${age} ago`,
-  ageFewSeconds: () => 'a few seconds',
+  staleNote: (age: string) => m('freshness.staleNote', { age }),
+  ageFewSeconds: () => m('freshness.ageFewSeconds'),
   /** "1 minute", "3 hours", "2 days": a whole number of a unit, in the locale's words. */
-  age: (count: number, unit: 'minute' | 'hour' | 'day') => new Intl.NumberFormat('en', { style: 'unit', unit, unitDisplay: 'long' }).format(count),
-  pageOf: (page: number, total: number) => `Page ${page} of ${total}`,
+  age: (count: number, unit: 'minute' | 'hour' | 'day') => new Intl.NumberFormat(currentLocale(), { style: 'unit', unit, unitDisplay: 'long' }).format(count),
+  pageOf: (page: number, total: number) => m('freshness.pageOf', { page: integer(page), total: integer(total) }),
   // The hero meta (/meta).
-  metaGathering: () => 'The hero meta is being gathered from the statistics of every hero. Try again in a minute.',
-  metaUnavailable: () => 'The hero meta is not available on this bot right now.',
-  metaTitle: (role: string | null) => (role ? `Hero meta · ${role}` : 'Hero meta'),
-  metaSort: (sort: 'win-rate' | 'pick-share' | 'kda') => ({ 'win-rate': 'win rate', 'pick-share': 'pick share', kda: 'KDA' })[sort],
-  metaSortedBy: (sortName: string) => `Sorted by ${sortName}. Pick share: a hero’s matches as a share of all heroes’ matches.`,
+  metaGathering: () => m('meta.gathering'),
+  metaUnavailable: () => m('meta.unavailable'),
+  metaTitle: (role: string | null) => (role ? m('meta.titleRole', { role }) : m('meta.title')),
+  metaSort: (sort: 'win-rate' | 'pick-share' | 'kda') => m(`meta.sort.${({ 'win-rate': 'winRate', 'pick-share': 'pickShare', kda: 'kda' } as const)[sort]}`),
+  metaSortedBy: (sortName: string) => m('meta.sortedBy', { sort: sortName }),
   /** `name` is escaped markdown; the numbers are formatted, an em dash when unknown. */
-  metaLine: (name: string, winRate: string, pickShare: string, kda: string) => `**${name}** · ${winRate} win · ${pickShare} picks · KDA ${kda}`,
-  metaRoleHeading: (role: string | null, continued: boolean) => `__${role ?? 'Other'}__${continued ? ' (continued)' : ''}`,
-  metaNoHeroes: (role: string | null) => (role ? `No ${role} has statistics yet.` : 'No hero has statistics yet.'),
+  metaLine: (name: string, winRate: string, pickShare: string, kda: string) => m('meta.line', { name, winRate, pickShare, kda }),
+  metaRoleHeading: (role: string | null, continued: boolean) => m(continued ? 'meta.roleHeadingContinued' : 'meta.roleHeading', { role: role ?? m('meta.roleOther') }),
+  metaNoHeroes: (role: string | null) => (role ? m('meta.noHeroesRole', { role }) : m('meta.noHeroes')),
   /** `age` from humanAge: "12 minutes". */
   metaFooter: (age: string, answered: number, total: number, stale: boolean) =>
-    [`Gathered ${age} ago`, answered < total ? `${answered} of ${total} heroes` : '', stale ? 'API unavailable: some statistics are older' : ''].filter(Boolean).join(' · '),
-  metaChartTitle: (role: string | null) => (role ? `${role}s · win rate against pick share` : 'Win rate against pick share'),
+    [
+      m('meta.footerGathered', { age }),
+      answered < total ? m('meta.footerPartial', { count: total, answered: integer(answered), total: integer(total) }) : '',
+      stale ? m('meta.footerStale') : '',
+    ]
+      .filter(Boolean)
+      .join(' · '),
+  metaChartTitle: (role: string | null) => (role ? m('meta.chartTitleRole', { role }) : m('meta.chartTitle')),
   metaChartAlt: (count: number, role: string | null, best: string, most: string) =>
-    `Scatter chart of win rate against pick share of ${count} ${role ? `${role}s` : 'heroes'}, coloured by role, with a line at 50 % win rate. Highest win rate: ${best}. Most picked: ${most}.`,
+    m(role ? 'meta.chartAltRole' : 'meta.chartAlt', { count, heroes: integer(count), ...(role ? { role } : {}), best, most }),
   // A hero's balance history (/hero, section "Balance history").
-  balanceUnavailable: () => 'The balance history is not available on this bot right now.',
+  balanceUnavailable: () => m('balance.unavailable'),
   /** `hero` is escaped markdown. */
-  balanceBuilding: (hero: string) => `The balance history is still being built from every balance post and patch note, and nothing about ${hero} has been found so far. Try again in a few minutes.`,
+  balanceBuilding: (hero: string) => m('balance.building', { hero }),
   /** `hero` is escaped markdown. */
-  balanceNone: (hero: string) => `No balance post or patch note has changed ${hero} so far.`,
-  balanceVerdict: (verdict: 'buff' | 'nerf' | 'adjusted' | 'fixed') => ({ buff: 'Buff', nerf: 'Nerf', adjusted: 'Adjusted', fixed: 'Fixed' })[verdict],
-  balanceKind: (kind: 'balance' | 'patch-note') => (kind === 'balance' ? 'Balance post' : 'Patch notes'),
-  balanceNoDate: () => 'undated',
-  balanceMoreLines: (count: number) => `…and ${count} more line${count === 1 ? '' : 's'}`,
-  balanceFooter: (total: number) => `${total} post${total === 1 ? '' : 's'} · ▲ buff ▼ nerf ◆ adjusted ✔ fixed, read from each post’s lines about this hero`,
-  balanceRead: (n: number) => `Read ${n}`,
+  balanceNone: (hero: string) => m('balance.none', { hero }),
+  balanceVerdict: (verdict: 'buff' | 'nerf' | 'adjusted' | 'fixed') => m(`balance.verdict.${verdict}`),
+  balanceKind: (kind: 'balance' | 'patch-note') => m(kind === 'balance' ? 'balance.kind.balance' : 'balance.kind.patchNote'),
+  balanceNoDate: () => m('balance.noDate'),
+  balanceMoreLines: (count: number) => m('balance.moreLines', { count, lines: integer(count) }),
+  balanceFooter: (total: number) => m('balance.footer', { count: total, posts: integer(total) }),
+  balanceRead: (n: number) => m('balance.read', { n: integer(n) }),
   // The playground (src/playground): what its command bar says before anything reaches the bot.
-  playgroundUnknownCommand: (name: string) => `There is no command /${name}. Type / to see them all.`,
-  playgroundNoPermission: (name: string) => `Only members with Manage Server can use /${name}. Switch to an admin member to try it.`,
-  playgroundNeedsSubcommand: (name: string, subcommands: string[]) => `/${name} needs one of: ${subcommands.join(', ')}.`,
-  playgroundUnknownSubcommand: (name: string, sub: string) => `/${name} has no subcommand “${sub}”.`,
-  playgroundUnknownOption: (name: string, option: string) => `/${name} has no option “${option}”.`,
-  playgroundMissingOption: (option: string) => `The option “${option}” is required.`,
-  playgroundBadChoice: (option: string, choices: string[]) => `Pick one of ${choices.join(', ')} for “${option}”.`,
-  playgroundBadNumber: (option: string, integer: boolean) => `“${option}” must be ${integer ? 'a whole number' : 'a number'}.`,
+  playgroundUnknownCommand: (name: string) => page('unknownCommand', { name }),
+  playgroundNoPermission: (name: string) => m('playground.noPermission', { name }),
+  playgroundNeedsSubcommand: (name: string, subcommands: string[]) => m('playground.needsSubcommand', { name, subcommands: enumeration(subcommands) }),
+  playgroundUnknownSubcommand: (name: string, sub: string) => m('playground.unknownSubcommand', { name, sub }),
+  playgroundUnknownOption: (name: string, option: string) => m('playground.unknownOption', { name, option }),
+  playgroundMissingOption: (option: string) => m('playground.missingOption', { option }),
+  playgroundBadChoice: (option: string, choices: string[]) => m('playground.badChoice', { option, choices: enumeration(choices) }),
+  playgroundBadNumber: (option: string, integer: boolean) => m(integer ? 'playground.badInteger' : 'playground.badNumber', { option }),
   playgroundOutOfRange: (option: string, min?: number, max?: number) =>
-    `“${option}” must be ${min !== undefined && max !== undefined ? `between ${min} and ${max}` : min !== undefined ? `at least ${min}` : `at most ${max}`}.`,
-  playgroundBadLength: (option: string, min?: number, max?: number) => `“${option}” must be ${min ?? 0} to ${max ?? 6000} characters long.`,
-  playgroundBadBoolean: (option: string) => `“${option}” must be True or False.`,
-  playgroundUnknownMember: (option: string, value: string) => `“${value}” is not a member of this server (for “${option}”).`,
-  playgroundUnknownChannel: (option: string, value: string) => `“${value}” is not a channel this option takes (for “${option}”).`,
-  playgroundUnknownRole: (option: string, value: string) => `“${value}” is not a role of this server (for “${option}”).`,
-  playgroundUnknownMessage: () => 'That message is gone. Run the command again.',
-  playgroundEphemeralOwner: () => 'Only the member who got this private message can use its buttons.',
-  // The playground page (src/playground/web), bundled with this module.
-  playgroundPlaceholder: (channel: string) => `Message #${channel}: type / for commands`,
-  playgroundPickerCommands: () => 'Commands',
-  playgroundPickerOptions: (command: string) => `Options of ${command}`,
-  playgroundPickerSend: () => 'Press Enter to send',
-  playgroundPickerHint: () => '↑↓ to move · Tab to pick · Enter to send · Esc to close',
-  playgroundSlashOnly: () => 'The bot answers slash commands: type / to pick one.',
-  playgroundRefused: (status: number) => `The playground refused it (HTTP ${status}).`,
-  playgroundWelcome: (channel: string) => `Welcome to #${channel}!`,
-  playgroundPostRefused: (status: number) => `The API replica refused the post (HTTP ${status}).`,
-  playgroundPostAdded: () => 'Post added to the API replica. The bot has checked its feeds.',
-  playgroundStartFailed: (reason: string) => `The playground could not start: ${reason}. Is \`npm start\` still running?`,
+    min !== undefined && max !== undefined
+      ? m('playground.outOfRange', { option, min: number(min), max: number(max) })
+      : min !== undefined
+        ? m('playground.belowMin', { option, min: number(min) })
+        : m('playground.aboveMax', { option, max: max === undefined ? undefined : number(max) }),
+  playgroundBadLength: (option: string, min?: number, max?: number) => m('playground.badLength', { option, min: number(min ?? 0), max: number(max ?? 6000) }),
+  playgroundBadBoolean: (option: string) => m('playground.badBoolean', { option }),
+  playgroundUnknownMember: (option: string, value: string) => m('playground.unknownMember', { option, value }),
+  playgroundUnknownChannel: (option: string, value: string) => m('playground.unknownChannel', { option, value }),
+  playgroundUnknownRole: (option: string, value: string) => m('playground.unknownRole', { option, value }),
+  playgroundUnknownMessage: () => m('playground.unknownMessage'),
+  playgroundEphemeralOwner: () => m('playground.ephemeralOwner'),
+  // The playground page (src/playground/web reads the same keys through its own messages module).
+  playgroundPlaceholder: (channel: string) => page('placeholder', { channel }),
+  playgroundPickerCommands: () => page('pickerCommands'),
+  playgroundPickerOptions: (command: string) => page('pickerOptions', { command }),
+  playgroundPickerSend: () => page('pickerSend'),
+  playgroundPickerHint: () => page('pickerHint'),
+  playgroundSlashOnly: () => page('slashOnly'),
+  playgroundRefused: (status: number) => page('refused', { status }),
+  playgroundWelcome: (channel: string) => page('welcome', { channel }),
+  playgroundPostRefused: (status: number) => page('postRefused', { status }),
+  playgroundPostAdded: () => page('postAdded'),
+  playgroundStartFailed: (reason: string) => page('startFailed', { reason }),
 };

@@ -5,11 +5,13 @@
  * completes a command name); Escape closes the picker.
  */
 import { autocompleteSuggestions, optionsToSend, parseCommandLine, staticSuggestions, type Definition, type ParsedLine, type Suggestion } from '../command-line.js';
-import { t } from '../../strings.js';
 import type { Bootstrap } from '../protocol.js';
+import type { PageMessages } from './messages.js';
 
 export interface ComposerEnv {
   data: Bootstrap;
+  /** The page's sentences, in its locale. */
+  messages: PageMessages;
   /** The acting member's id. */
   member(): string;
   /** The open channel's name. */
@@ -50,7 +52,7 @@ export class Composer {
 
   /** Updates the placeholder (channel or member changed) and the picker. */
   reset(): void {
-    this.#input.placeholder = t.playgroundPlaceholder(this.#env.channelName());
+    this.#input.placeholder = this.#env.messages.playgroundPlaceholder(this.#env.channelName());
     this.#error.textContent = '';
     if (document.activeElement === this.#input) this.refresh();
   }
@@ -81,8 +83,8 @@ export class Composer {
 
   #title(parsed: ParsedLine): string {
     const f = parsed.focus;
-    if (f.kind === 'command' || f.kind === 'subcommand') return t.playgroundPickerCommands();
-    if (f.kind === 'option-name') return parsed.available.length ? t.playgroundPickerOptions(`/${parsed.definition!.name}${parsed.subcommand ? ` ${parsed.subcommand}` : ''}`) : t.playgroundPickerSend();
+    if (f.kind === 'command' || f.kind === 'subcommand') return this.#env.messages.playgroundPickerCommands();
+    if (f.kind === 'option-name') return parsed.available.length ? this.#env.messages.playgroundPickerOptions(`/${parsed.definition!.name}${parsed.subcommand ? ` ${parsed.subcommand}` : ''}`) : this.#env.messages.playgroundPickerSend();
     return `${f.option.name}: ${f.option.description}`;
   }
 
@@ -113,7 +115,7 @@ export class Composer {
     });
     const hint = document.createElement('div');
     hint.className = 'picker-hint';
-    hint.textContent = t.playgroundPickerHint();
+    hint.textContent = this.#env.messages.playgroundPickerHint();
     this.#popup.append(hint);
     this.#popup.hidden = false;
   }
@@ -134,12 +136,12 @@ export class Composer {
   async #send(): Promise<void> {
     const parsed = this.#parsed;
     if (!this.#input.value.startsWith('/')) {
-      this.#error.textContent = t.playgroundSlashOnly();
+      this.#error.textContent = this.#env.messages.playgroundSlashOnly();
       return;
     }
     if (!parsed.definition) {
       this.#close();
-      this.#error.textContent = t.playgroundUnknownCommand(this.#input.value.trim().split(/\s/)[0]!.slice(1));
+      this.#error.textContent = this.#env.messages.playgroundUnknownCommand(this.#input.value.trim().split(/\s/)[0]!.slice(1));
       return;
     }
     const error = await this.#env.send(parsed, optionsToSend(parsed, this.#picks));

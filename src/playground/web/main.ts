@@ -6,12 +6,15 @@
  */
 import './component-config.js';
 import '@skyra/discord-components-core';
-import { t } from '../../strings.js';
 import type { Definition, ParsedLine } from '../command-line.js';
 import type { Bootstrap, EditablePost, MessageEvent, NewPost, PlaygroundMessage, PostEdit } from '../protocol.js';
 import { Composer } from './composer.js';
+import { pageMessages } from './messages.js';
 import type { MentionNames } from './markdown.js';
 import { avatarOf, renderMessage, type RenderEnv } from './render.js';
+
+/** The page's sentences: in English for now; a locale switcher will pass the member's locale. */
+const t = pageMessages('en');
 
 /** The fields of a post the edit dialog changes, named as in {@link PostEdit}. */
 const EDITABLE = ['title', 'overview', 'fullContent'] as const;
@@ -77,6 +80,7 @@ class App {
     this.#setUpEditDialog();
     this.composer = new Composer($('.composer'), {
       data: this.data,
+      messages: t,
       member: () => this.memberId,
       channelName: () => this.#channel().name,
       definitions: () => this.#definitions(),
