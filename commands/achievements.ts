@@ -5,6 +5,7 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { AchievementSummary } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import { describe } from '../src/i18n/commands.js';
 import { API_PAGE_SIZE, apiListView } from '../src/render/api-list.js';
 import { staleFooter } from '../src/render/common.js';
 import { integer, titleCase } from '../src/render/format.js';
@@ -16,9 +17,9 @@ const COLOUR = 0xf97316;
 
 const definition = new SlashCommandBuilder()
   .setName('achievements')
-  .setDescription('Achievements, by hero, or one achievement’s mission')
-  .addStringOption((o) => o.setName('hero').setDescription('Only this hero’s achievements').setAutocomplete(true))
-  .addStringOption((o) => o.setName('name').setDescription('One achievement, by name or id').setMaxLength(100))
+  .setDescription(describe('achievements'))
+  .addStringOption((o) => o.setName('hero').setDescription(describe('achievements.options.hero')).setAutocomplete(true))
+  .addStringOption((o) => o.setName('name').setDescription(describe('achievements.options.name')).setMaxLength(100))
   .toJSON();
 
 const line = (a: AchievementSummary) => `**${escapeText(a.name ?? a.id, 80)}** · ${escapeText(titleCase(a.category ?? '—'), 40)} · ${integer(a.points)} points`;

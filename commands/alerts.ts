@@ -8,6 +8,7 @@ import { SlashCommandBuilder } from '@discordjs/builders';
 import { ApplicationIntegrationType, InteractionContextType } from 'discord-api-types/v10';
 import type { CommandContext, CommandModule, Invoker } from '../src/discord/command.js';
 import { UserFacingError } from '../src/errors.js';
+import { describe } from '../src/i18n/commands.js';
 import { discordTime } from '../src/render/format.js';
 import type { View } from '../src/render/view.js';
 import { MAX_WATCHED_HEROES, type AlertMember } from '../src/store/alerts.js';
@@ -17,29 +18,29 @@ const COLOUR = 0xf59e0b;
 
 const definition = new SlashCommandBuilder()
   .setName('alerts')
-  .setDescription('Be told when a balance post or patch note changes your heroes')
+  .setDescription(describe('alerts'))
   .setContexts(InteractionContextType.Guild, InteractionContextType.BotDM)
   .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
   .addSubcommand((s) =>
     s
       .setName('mains')
-      .setDescription('Alerts for your mains: your top 3 heroes by play time on your linked account')
-      .addBooleanOption((o) => o.setName('enabled').setDescription('On or off').setRequired(true))
-      .addBooleanOption((o) => o.setName('dm').setDescription('By direct message instead of the server’s alerts channel')),
+      .setDescription(describe('alerts.subcommands.mains'))
+      .addBooleanOption((o) => o.setName('enabled').setDescription(describe('alerts.subcommands.mains.options.enabled')).setRequired(true))
+      .addBooleanOption((o) => o.setName('dm').setDescription(describe('alerts.subcommands.mains.options.dm'))),
   )
   .addSubcommand((s) =>
     s
       .setName('hero')
-      .setDescription(`Watch a hero (up to ${MAX_WATCHED_HEROES})`)
-      .addStringOption((o) => o.setName('name').setDescription('Hero').setRequired(true).setAutocomplete(true).setMaxLength(60))
-      .addBooleanOption((o) => o.setName('dm').setDescription('By direct message instead of the server’s alerts channel')),
+      .setDescription(describe('alerts.subcommands.hero', { max: MAX_WATCHED_HEROES }))
+      .addStringOption((o) => o.setName('name').setDescription(describe('alerts.subcommands.hero.options.name')).setRequired(true).setAutocomplete(true).setMaxLength(60))
+      .addBooleanOption((o) => o.setName('dm').setDescription(describe('alerts.subcommands.hero.options.dm'))),
   )
-  .addSubcommand((s) => s.setName('list').setDescription('What you are alerted about, and where'))
+  .addSubcommand((s) => s.setName('list').setDescription(describe('alerts.subcommands.list')))
   .addSubcommand((s) =>
     s
       .setName('off')
-      .setDescription('Stop watching one hero, or stop every alert')
-      .addStringOption((o) => o.setName('hero').setDescription('Only this hero').setAutocomplete(true).setMaxLength(60)),
+      .setDescription(describe('alerts.subcommands.off'))
+      .addStringOption((o) => o.setName('hero').setDescription(describe('alerts.subcommands.off.options.hero')).setAutocomplete(true).setMaxLength(60)),
   )
   .toJSON();
 

@@ -1,6 +1,7 @@
 /** `/battlepass [season]`: a season's battle pass rewards, paged. Data: api-spec.md endpoint 8. */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import { describe } from '../src/i18n/commands.js';
 import { staleFooter } from '../src/render/common.js';
 import { escapeText } from '../src/render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
@@ -10,8 +11,8 @@ const PER_PAGE = 10;
 
 const definition = new SlashCommandBuilder()
   .setName('battlepass')
-  .setDescription('A season’s battle pass rewards')
-  .addNumberOption((o) => o.setName('season').setDescription('Season, such as 1 or 1.5 (default 1.5)').setMinValue(0.5).setMaxValue(99))
+  .setDescription(describe('battlepass'))
+  .addNumberOption((o) => o.setName('season').setDescription(describe('battlepass.options.season')).setMinValue(0.5).setMaxValue(99))
   .toJSON();
 
 /** A page of a season's battle pass; `season` "" for the API's default. */

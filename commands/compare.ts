@@ -16,6 +16,7 @@ import { currentSeason, heroSummary, playTimeByRole, rankSummary, type HeroTotal
 import { rankScore } from '../src/game/ranks.js';
 import type { Season } from '../src/game/seasons.js';
 import { heroDisplayName } from '../src/hero-directory.js';
+import { describe } from '../src/i18n/commands.js';
 import { chartFile, rankPoints } from '../src/render/charts.js';
 import { staleFooter } from '../src/render/common.js';
 import { duration, plural, winRate } from '../src/render/format.js';
@@ -31,10 +32,10 @@ const HEAD_TO_HEAD = 8;
 
 const definition = new SlashCommandBuilder()
   .setName('compare')
-  .setDescription('Two players side by side: rank, stats, heroes and rank history')
-  .addStringOption((o) => o.setName('player').setDescription('Player name or UID').setRequired(true).setMaxLength(100).setAutocomplete(true))
-  .addStringOption((o) => o.setName('other').setDescription('The other player; leave empty for your linked account').setMaxLength(100).setAutocomplete(true))
-  .addNumberOption((o) => o.setName('season').setDescription('Season, such as 0, 1, 1.5 or 2 (default: the current season)').setMinValue(0).setMaxValue(99))
+  .setDescription(describe('compare'))
+  .addStringOption((o) => o.setName('player').setDescription(describe('compare.options.player')).setRequired(true).setMaxLength(100).setAutocomplete(true))
+  .addStringOption((o) => o.setName('other').setDescription(describe('compare.options.other')).setMaxLength(100).setAutocomplete(true))
+  .addNumberOption((o) => o.setName('season').setDescription(describe('compare.options.season')).setMinValue(0).setMaxValue(99))
   .toJSON();
 
 /** (kills + assists) / deaths, deaths at least 1, to two decimals: the ratio /player shows. */

@@ -12,6 +12,7 @@ import { encodeCustomId } from '../src/discord/custom-id.js';
 import { UserFacingError } from '../src/errors.js';
 import { DIGEST_EVERY, digestPeriod, type DigestSchedule } from '../src/feeds/digest.js';
 import { canonicalTimeZone, formatClock, parseClock, parseQuietHours, quietNow, suggestTimeZones, type QuietHours } from '../src/feeds/schedule.js';
+import { choiceName, describe } from '../src/i18n/commands.js';
 import { discordTime } from '../src/render/format.js';
 import { escapeText } from '../src/render/limits.js';
 import type { View } from '../src/render/view.js';
@@ -27,58 +28,63 @@ const DEFAULT_DIGEST_AT = 9 * 60;
 /** Most posts an admin may ask to be sent again when setting a channel. */
 export const MAX_BACKFILL = 10;
 
-const feedType = (o: import('@discordjs/builders').SlashCommandStringOption) =>
-  o.setName('type').setDescription('Which posts').setRequired(true).addChoices(...FEED_TYPES.map((f) => ({ name: FEED_CHOICES[f], value: f })));
+/** The `type` option of the subcommand `sub` (`feed`, `feed-off`, `test-post`). */
+const feedType = (sub: string) => (o: import('@discordjs/builders').SlashCommandStringOption) =>
+  o
+    .setName('type')
+    .setDescription(describe(`config.subcommands.${sub}.options.type`))
+    .setRequired(true)
+    .addChoices(...FEED_TYPES.map((f) => ({ name: choiceName(`config.subcommands.${sub}.options.type`, f), value: f })));
 
 const definition = new SlashCommandBuilder()
   .setName('config')
-  .setDescription('Set up the bot in this server (Manage Server)')
+  .setDescription(describe('config'))
   .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
   .setContexts(InteractionContextType.Guild)
-  .addSubcommand((s) => s.setName('show').setDescription('Show this server’s settings'))
+  .addSubcommand((s) => s.setName('show').setDescription(describe('config.subcommands.show')))
   .addSubcommand((s) =>
     s
       .setName('feed')
-      .setDescription('Post new patch notes, balance posts, dev diaries or game versions in a channel')
-      .addStringOption(feedType)
-      .addChannelOption((o) => o.setName('channel').setDescription('Where to post').setRequired(true).addChannelTypes(ChannelType.GuildText, ChannelType.GuildAnnouncement))
-      .addRoleOption((o) => o.setName('role').setDescription('Role to ping with each post'))
-      .addBooleanOption((o) => o.setName('publish').setDescription('In an announcement channel, publish each post to following servers'))
-      .addIntegerOption((o) => o.setName('backfill').setDescription(`Also post the latest N existing posts (0 to ${MAX_BACKFILL})`).setMinValue(0).setMaxValue(MAX_BACKFILL))
-      .addStringOption((o) => o.setName('heroes').setDescription(`Balance posts only: post only those changing these heroes (up to ${MAX_FILTER_HEROES}, comma-separated)`).setMaxLength(300))
-      .addStringOption((o) => o.setName('quiet').setDescription('Quiet hours, e.g. 22:00-08:00: posts found then wait until they end').setMaxLength(40))
-      .addStringOption((o) => o.setName('timezone').setDescription('Time zone of the quiet hours and the digest, e.g. Europe/Paris (default UTC)').setAutocomplete(true).setMaxLength(64))
+      .setDescription(describe('config.subcommands.feed'))
+      .addStringOption(feedType('feed'))
+      .addChannelOption((o) => o.setName('channel').setDescription(describe('config.subcommands.feed.options.channel')).setRequired(true).addChannelTypes(ChannelType.GuildText, ChannelType.GuildAnnouncement))
+      .addRoleOption((o) => o.setName('role').setDescription(describe('config.subcommands.feed.options.role')))
+      .addBooleanOption((o) => o.setName('publish').setDescription(describe('config.subcommands.feed.options.publish')))
+      .addIntegerOption((o) => o.setName('backfill').setDescription(describe('config.subcommands.feed.options.backfill', { max: MAX_BACKFILL })).setMinValue(0).setMaxValue(MAX_BACKFILL))
+      .addStringOption((o) => o.setName('heroes').setDescription(describe('config.subcommands.feed.options.heroes', { max: MAX_FILTER_HEROES })).setMaxLength(300))
+      .addStringOption((o) => o.setName('quiet').setDescription(describe('config.subcommands.feed.options.quiet')).setMaxLength(40))
+      .addStringOption((o) => o.setName('timezone').setDescription(describe('config.subcommands.feed.options.timezone')).setAutocomplete(true).setMaxLength(64))
       .addStringOption((o) =>
         o
           .setName('digest')
-          .setDescription('One message a day or a week listing every post, instead of one per post')
-          .addChoices({ name: 'Off: one message per post', value: 'off' }, { name: 'Daily', value: 'daily' }, { name: 'Weekly (Mondays)', value: 'weekly' }),
+          .setDescription(describe('config.subcommands.feed.options.digest'))
+          .addChoices(...(['off', 'daily', 'weekly'] as const).map((value) => ({ name: choiceName('config.subcommands.feed.options.digest', value), value }))),
       )
-      .addStringOption((o) => o.setName('at').setDescription(`Time of the digest, e.g. 18:00 (default ${formatClock(DEFAULT_DIGEST_AT)})`).setMaxLength(10))
-      .addBooleanOption((o) => o.setName('thread').setDescription('Post the overview in the channel and the full text in a thread under it')),
+      .addStringOption((o) => o.setName('at').setDescription(describe('config.subcommands.feed.options.at', { time: formatClock(DEFAULT_DIGEST_AT) })).setMaxLength(10))
+      .addBooleanOption((o) => o.setName('thread').setDescription(describe('config.subcommands.feed.options.thread'))),
   )
-  .addSubcommand((s) => s.setName('feed-off').setDescription('Stop posting one kind of post').addStringOption(feedType))
+  .addSubcommand((s) => s.setName('feed-off').setDescription(describe('config.subcommands.feed-off')).addStringOption(feedType('feed-off')))
   .addSubcommand((s) =>
     s
       .setName('alerts')
-      .setDescription('Where members’ hero alerts are posted (/alerts); leave the channel out to stop them')
-      .addChannelOption((o) => o.setName('channel').setDescription('Where to post the alerts').addChannelTypes(ChannelType.GuildText, ChannelType.GuildAnnouncement)),
+      .setDescription(describe('config.subcommands.alerts'))
+      .addChannelOption((o) => o.setName('channel').setDescription(describe('config.subcommands.alerts.options.channel')).addChannelTypes(ChannelType.GuildText, ChannelType.GuildAnnouncement)),
   )
   .addSubcommand((s) =>
     s
       .setName('platform')
-      .setDescription('Default platform of /leaderboard')
-      .addStringOption((o) => o.setName('platform').setDescription('Platform').setRequired(true).addChoices(...PLATFORMS.map((p) => ({ name: PLATFORM_NAMES[p], value: p })))),
+      .setDescription(describe('config.subcommands.platform'))
+      .addStringOption((o) => o.setName('platform').setDescription(describe('config.subcommands.platform.options.platform')).setRequired(true).addChoices(...PLATFORMS.map((p) => ({ name: choiceName('config.subcommands.platform.options.platform', p), value: p })))),
   )
   .addSubcommand((s) =>
     s
       .setName('private-answers')
-      .setDescription('Show the bot’s answers only to the member who asked')
-      .addBooleanOption((o) => o.setName('enabled').setDescription('On or off').setRequired(true)),
+      .setDescription(describe('config.subcommands.private-answers'))
+      .addBooleanOption((o) => o.setName('enabled').setDescription(describe('config.subcommands.private-answers.options.enabled')).setRequired(true)),
   )
-  .addSubcommand((s) => s.setName('status').setDescription('Each feed’s last post and any problem to fix'))
-  .addSubcommand((s) => s.setName('test-post').setDescription('Send the latest post of a feed to its channel now').addStringOption(feedType))
-  .addSubcommand((s) => s.setName('reset').setDescription('Forget every setting of this server (asks first)'))
+  .addSubcommand((s) => s.setName('status').setDescription(describe('config.subcommands.status')))
+  .addSubcommand((s) => s.setName('test-post').setDescription(describe('config.subcommands.test-post')).addStringOption(feedType('test-post')))
+  .addSubcommand((s) => s.setName('reset').setDescription(describe('config.subcommands.reset')))
   .toJSON();
 
 /** Manage Server (0x20) or Administrator (0x8) in the member's permission bitfield. */

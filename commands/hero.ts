@@ -17,6 +17,7 @@ import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { CustomIdTooLongError, encodeCustomId } from '../src/discord/custom-id.js';
 import { compactNumber, duration, integer, kda, percent, plural, ratioPercent, winRate } from '../src/render/format.js';
 import { heroDisplayName } from '../src/hero-directory.js';
+import { describe } from '../src/i18n/commands.js';
 import { heroName, teamName } from '../src/render/names.js';
 import { rankScore } from '../src/game/ranks.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
@@ -60,8 +61,8 @@ const ABILITY_FIELD_ORDER = ['Key', 'Cooldown', 'Energy Cost', 'Casting', 'Damag
 
 const definition = new SlashCommandBuilder()
   .setName('hero')
-  .setDescription('A hero’s abilities, costumes, lore, statistics and leaderboard')
-  .addStringOption((o) => o.setName('name').setDescription('Hero name or id').setRequired(true).setAutocomplete(true))
+  .setDescription(describe('hero'))
+  .addStringOption((o) => o.setName('name').setDescription(describe('hero.options.name')).setRequired(true).setAutocomplete(true))
   .toJSON();
 
 function sectionMenu(heroId: string, current: HeroSection): APIActionRowComponent<APIComponentInMessageActionRow> {

@@ -6,6 +6,7 @@ import { SlashCommandBuilder } from '@discordjs/builders';
 import { ITEM_TYPES, type ItemType } from '../src/api/endpoints.js';
 import type { Item } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import { choiceName, describe } from '../src/i18n/commands.js';
 import { API_PAGE_SIZE, apiListView } from '../src/render/api-list.js';
 import { staleFooter } from '../src/render/common.js';
 import { heroName } from '../src/render/names.js';
@@ -17,9 +18,9 @@ const COLOUR = 0xeab308;
 
 const definition = new SlashCommandBuilder()
   .setName('items')
-  .setDescription('Emotes, MVP animations, nameplates and sprays')
-  .addStringOption((o) => o.setName('type').setDescription('Only this type').addChoices(...ITEM_TYPES.map((t) => ({ name: TYPE_NAMES[t], value: t }))))
-  .addStringOption((o) => o.setName('name').setDescription('One item, by name or id').setMaxLength(100))
+  .setDescription(describe('items'))
+  .addStringOption((o) => o.setName('type').setDescription(describe('items.options.type')).addChoices(...ITEM_TYPES.map((t) => ({ name: choiceName('items.options.type', t), value: t }))))
+  .addStringOption((o) => o.setName('name').setDescription(describe('items.options.name')).setMaxLength(100))
   .toJSON();
 
 const typeOf = (v: unknown): ItemType | undefined => ((ITEM_TYPES as readonly string[]).includes(String(v)) ? (v as ItemType) : undefined);

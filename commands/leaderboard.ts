@@ -6,6 +6,7 @@ import { SlashCommandBuilder } from '@discordjs/builders';
 import type { APIEmbed } from 'discord-api-types/v10';
 import { PLATFORMS, type Platform } from '../src/api/endpoints.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import { choiceName, describe } from '../src/i18n/commands.js';
 import { roleColour, staleFooter } from '../src/render/common.js';
 import { integer, kda, percent, plural } from '../src/render/format.js';
 import { heroName } from '../src/render/names.js';
@@ -19,13 +20,13 @@ const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', 
 
 const definition = new SlashCommandBuilder()
   .setName('leaderboard')
-  .setDescription('The top ranked players of a hero')
-  .addStringOption((o) => o.setName('hero').setDescription('Hero name or id').setRequired(true).setAutocomplete(true))
+  .setDescription(describe('leaderboard'))
+  .addStringOption((o) => o.setName('hero').setDescription(describe('leaderboard.options.hero')).setRequired(true).setAutocomplete(true))
   .addStringOption((o) =>
     o
       .setName('platform')
-      .setDescription('Platform (default: the server’s, else PC)')
-      .addChoices(...PLATFORMS.map((p) => ({ name: PLATFORM_NAMES[p], value: p }))),
+      .setDescription(describe('leaderboard.options.platform'))
+      .addChoices(...PLATFORMS.map((p) => ({ name: choiceName('leaderboard.options.platform', p), value: p }))),
   )
   .toJSON();
 

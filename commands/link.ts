@@ -5,6 +5,7 @@
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { CommandModule } from '../src/discord/command.js';
+import { describe } from '../src/i18n/commands.js';
 import { t } from '../src/strings.js';
 import { escapeText } from '../src/render/limits.js';
 import type { View } from '../src/render/view.js';
@@ -16,9 +17,9 @@ const privately = (description: string): View => ({ ephemeral: true, embeds: [{ 
 export const link: CommandModule = {
   definition: new SlashCommandBuilder()
     .setName('link')
-    .setDescription('Link your Marvel Rivals account, so /player shows it with no name')
-    .addStringOption((o) => o.setName('player').setDescription('Your player name or UID (the UID is more reliable)').setRequired(true).setMaxLength(100))
-    .addBooleanOption((o) => o.setName('default').setDescription('Make it the account /player shows (the first link always is)'))
+    .setDescription(describe('link'))
+    .addStringOption((o) => o.setName('player').setDescription(describe('link.options.player')).setRequired(true).setMaxLength(100))
+    .addBooleanOption((o) => o.setName('default').setDescription(describe('link.options.default')))
     .toJSON(),
   async execute(input, ctx) {
     // A private profile can still be linked: its owner may open it later.
@@ -32,8 +33,8 @@ export const link: CommandModule = {
 export const unlink: CommandModule = {
   definition: new SlashCommandBuilder()
     .setName('unlink')
-    .setDescription('Remove a linked Marvel Rivals account')
-    .addStringOption((o) => o.setName('player').setDescription('The linked account to remove, or "all"').setRequired(true).setAutocomplete(true).setMaxLength(100))
+    .setDescription(describe('unlink'))
+    .addStringOption((o) => o.setName('player').setDescription(describe('unlink.options.player')).setRequired(true).setAutocomplete(true).setMaxLength(100))
     .toJSON(),
   async execute(input, ctx) {
     const which = String(input.options.player ?? '').trim();

@@ -5,6 +5,7 @@
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import { describe } from '../src/i18n/commands.js';
 import type { MapInfo } from '../src/map-directory.js';
 import { staleFooter } from '../src/render/common.js';
 import { plural } from '../src/render/format.js';
@@ -15,7 +16,7 @@ import type { View } from '../src/render/view.js';
 /** Maps a page. */
 export const MAPS_PER_PAGE = 10;
 
-const definition = new SlashCommandBuilder().setName('maps').setDescription('Every map, with its location and game mode').toJSON();
+const definition = new SlashCommandBuilder().setName('maps').setDescription(describe('maps')).toJSON();
 
 /** The part of a line that names the map: name and sub-map ("Royal Palace: Odin's Archive"). */
 const title = (m: MapInfo) => `${escapeText(m.name, 100)}${m.subMap ? `: ${escapeText(m.subMap, 100)}` : ''}`;

@@ -14,6 +14,7 @@ import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { encodeCustomId } from '../src/discord/custom-id.js';
 import { NotFoundError } from '../src/errors.js';
 import { matchLength, scoreboard, type ScoreLine, type ScoreTeam } from '../src/game/scoreboard.js';
+import { describe } from '../src/i18n/commands.js';
 import { staleFooter } from '../src/render/common.js';
 import { discordTime, duration, integer } from '../src/render/format.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
@@ -28,8 +29,8 @@ const NEUTRAL_COLOUR = 0x5865f2;
 
 const definition = new SlashCommandBuilder()
   .setName('match')
-  .setDescription('A match’s scoreboard: each player’s main hero, K/D/A, damage, healing and badges')
-  .addStringOption((o) => o.setName('match').setDescription('Match id, e.g. 6713355_1740604074_322_11001_10').setRequired(true).setMinLength(3).setMaxLength(100))
+  .setDescription(describe('match'))
+  .addStringOption((o) => o.setName('match').setDescription(describe('match.options.match')).setRequired(true).setMinLength(3).setMaxLength(100))
   .toJSON();
 
 /** What a match-history row knew about a match that the match detail does not say. */

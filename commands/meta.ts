@@ -14,6 +14,7 @@ import { SPEC_LIMITS, type MetaScatterChart } from '../src/charts/specs.js';
 import { currentDeadline, settleWithin } from '../src/deadline.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { groupMetaRows, type HeroMeta, META_ROLES, META_SORTS, metaRole, sortMetaRows, type MetaRole, type MetaRow, type MetaSnapshot, type MetaSort } from '../src/game/meta.js';
+import { choiceName, describe } from '../src/i18n/commands.js';
 import { chartFile } from '../src/render/charts.js';
 import { humanAge, roleColour } from '../src/render/common.js';
 import { ratioPercent } from '../src/render/format.js';
@@ -31,22 +32,21 @@ export const META_CHART_FILE = 'meta.png';
 /** Custom-ID argument for "every role". */
 const ALL_ROLES = 'all';
 
-const SORT_CHOICES: Record<MetaSort, string> = { 'win-rate': 'Win rate', 'pick-share': 'Pick share', kda: 'KDA' };
 
 const definition = new SlashCommandBuilder()
   .setName('meta')
-  .setDescription('Win rate, pick share and KDA of every hero, by role')
+  .setDescription(describe('meta'))
   .addStringOption((o) =>
     o
       .setName('role')
-      .setDescription('Only this role')
-      .addChoices(...META_ROLES.map((r) => ({ name: r, value: r }))),
+      .setDescription(describe('meta.options.role'))
+      .addChoices(...META_ROLES.map((r) => ({ name: choiceName('meta.options.role', r), value: r }))),
   )
   .addStringOption((o) =>
     o
       .setName('sort')
-      .setDescription('Sort by (default: win rate)')
-      .addChoices(...META_SORTS.map((s) => ({ name: SORT_CHOICES[s], value: s }))),
+      .setDescription(describe('meta.options.sort'))
+      .addChoices(...META_SORTS.map((s) => ({ name: choiceName('meta.options.sort', s), value: s }))),
   )
   .toJSON();
 

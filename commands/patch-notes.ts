@@ -9,6 +9,7 @@ import type { Fetched } from '../src/api/client.js';
 import type { Page, Post } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { encodeCustomId } from '../src/discord/custom-id.js';
+import { choiceName, describe } from '../src/i18n/commands.js';
 import { staleFooter } from '../src/render/common.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow, splitPages } from '../src/render/paginate.js';
@@ -28,12 +29,12 @@ const SEARCH_PAGES = 5;
 
 const definition = new SlashCommandBuilder()
   .setName('patch-notes')
-  .setDescription('The latest patch notes, balance posts, dev diaries and game versions')
+  .setDescription(describe('patch-notes'))
   .addStringOption((o) =>
     o
       .setName('type')
-      .setDescription('What to list (default: patch notes)')
-      .addChoices(...POST_TYPES.map((t) => ({ name: LABELS[t], value: t }))),
+      .setDescription(describe('patch-notes.options.type'))
+      .addChoices(...POST_TYPES.map((t) => ({ name: choiceName('patch-notes.options.type', t), value: t }))),
   )
   .toJSON();
 

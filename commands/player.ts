@@ -22,6 +22,7 @@ import type { CommandContext, CommandInput, CommandModule } from '../src/discord
 import { encodeCustomId } from '../src/discord/custom-id.js';
 import { NotFoundError, NotLinkedError, PrivateProfileError, SeasonError } from '../src/errors.js';
 import { recentMatches, type HistoryRow } from '../src/game/history.js';
+import { describe } from '../src/i18n/commands.js';
 import { currentSeason, heroSummary, levelName, newestUpdate, perTenMinutes, playTimeByRole, rankSummary, seasonRanks } from '../src/game/profile.js';
 import { rankScore, rankScoreChange } from '../src/game/ranks.js';
 import { seasonFromNumber, seasonParamFor, type Season } from '../src/game/seasons.js';
@@ -57,10 +58,10 @@ const TOP_HEROES = 3;
 
 const definition = new SlashCommandBuilder()
   .setName('player')
-  .setDescription('A player’s rank, stats, heroes, maps, teammates and recent matches')
-  .addStringOption((o) => o.setName('query').setDescription('Player name or UID; leave empty for your linked account').setMaxLength(100).setAutocomplete(true))
-  .addUserOption((o) => o.setName('user').setDescription('Show this member’s linked account'))
-  .addNumberOption((o) => o.setName('season').setDescription('Season, such as 0, 1, 1.5 or 2 (default: the current season)').setMinValue(0).setMaxValue(99))
+  .setDescription(describe('player'))
+  .addStringOption((o) => o.setName('query').setDescription(describe('player.options.query')).setMaxLength(100).setAutocomplete(true))
+  .addUserOption((o) => o.setName('user').setDescription(describe('player.options.user')))
+  .addNumberOption((o) => o.setName('season').setDescription(describe('player.options.season')).setMinValue(0).setMaxValue(99))
   .toJSON();
 
 /** What the view knows besides the profile: the season asked for (null: current) and the map and hero lookups. */

@@ -4,11 +4,15 @@
  */
 import { REST } from '@discordjs/rest';
 import { Routes, type RESTPostAPIApplicationCommandsJSONBody } from 'discord-api-types/v10';
+import { localizeCommand } from '../i18n/commands.js';
 import type { CommandModule } from './command.js';
 
-/** The registration payload: every command's definition, in registration order. */
+/**
+ * The registration payload: every command's definition, in registration order, with its names,
+ * descriptions and choice names in every language the bot speaks (src/i18n/commands.ts).
+ */
 export function registrationPayload(modules: CommandModule[]): RESTPostAPIApplicationCommandsJSONBody[] {
-  return modules.map((m) => m.definition);
+  return modules.map((m) => localizeCommand(m.definition));
 }
 
 export interface DeployOptions {
