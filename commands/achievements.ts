@@ -9,6 +9,7 @@ import { describe } from '../src/i18n/commands.js';
 import { API_PAGE_SIZE, apiListView } from '../src/render/api-list.js';
 import { staleFooter } from '../src/render/common.js';
 import { integer, titleCase } from '../src/render/format.js';
+import { tr } from '../src/i18n/index.js';
 import { heroName } from '../src/render/names.js';
 import { escapeText, LIMITS } from '../src/render/limits.js';
 import { pageFromArgs } from '../src/render/paginate.js';
@@ -22,7 +23,11 @@ const definition = new SlashCommandBuilder()
   .addStringOption((o) => o.setName('name').setDescription(describe('achievements.options.name')).setMaxLength(100))
   .toJSON();
 
-const line = (a: AchievementSummary) => `**${escapeText(a.name ?? a.id, 80)}** · ${escapeText(titleCase(a.category ?? '—'), 40)} · ${integer(a.points)} points`;
+const line = (a: AchievementSummary) =>
+  `**${escapeText(a.name ?? a.id, 80)}** · ${escapeText(titleCase(a.category ?? '—'), 40)} · ${tr('catalog:achievements.points', { count: a.points ?? 0, n: integer(a.points) })}`;
+
+/** The list's title: "<hero> achievements" for a hero's (`heroName` in the game's spelling), "Achievements" for all. */
+const listTitle = (hero: string | null) => (hero === null ? tr('catalog:achievements.title') : tr('catalog:achievements.heroTitle', { hero }));
 
 /** A page of achievements; `hero` is a hero id or name, or "" for all. */
 function achievementListView(hero: string, title: string, page: number, ctx: CommandContext) {
@@ -33,7 +38,7 @@ function achievementListView(hero: string, title: string, page: number, ctx: Com
     args: [hero],
     embed: { color: COLOUR, title },
     line,
-    empty: hero ? 'This hero has no achievements listed.' : 'No achievements.',
+    empty: tr(hero ? 'catalog:achievements.emptyHero' : 'catalog:achievements.empty'),
   });
 }
 
@@ -47,13 +52,13 @@ export const achievements: CommandModule = {
         embeds: [
           {
             color: COLOUR,
-            author: { name: titleCase(a.category ?? 'Achievement') },
+            author: { name: a.category ? titleCase(a.category) : tr('catalog:achievements.fallbackCategory') },
             title: escapeText(a.name, LIMITS.title),
-            description: escapeText(a.mission ?? 'No mission listed.', LIMITS.description),
+            description: a.mission ? escapeText(a.mission, LIMITS.description) : tr('catalog:achievements.noMission'),
             thumbnail: a.icon ? { url: a.icon } : undefined,
             fields: [
-              { name: 'Points', value: integer(a.points), inline: true },
-              { name: 'Rarity', value: escapeText(a.rarity ?? '—', 100), inline: true },
+              { name: tr('catalog:achievements.pointsField'), value: integer(a.points), inline: true },
+              { name: tr('catalog:achievements.rarity'), value: escapeText(a.rarity ?? '—', 100), inline: true },
             ],
             footer: staleFooter(fetched),
           },
@@ -62,15 +67,15 @@ export const achievements: CommandModule = {
     }
     if (input.options.hero !== undefined) {
       const hero = await ctx.heroes.resolve(String(input.options.hero));
-      return achievementListView(hero.id, `${heroName(hero.name) ?? hero.name} achievements`, 1, ctx);
+      return achievementListView(hero.id, listTitle(heroName(hero.name) ?? hero.name), 1, ctx);
     }
-    return achievementListView('', 'Achievements', 1, ctx);
+    return achievementListView('', listTitle(null), 1, ctx);
   },
   components: {
     /** Paginator: `ach.p:<heroId or "">:<page>:<kind>`. */
     'ach.p': async (input, ctx) => {
       const heroId = input.args[0] ?? '';
-      const title = heroId ? `${heroName((await ctx.heroes.resolve(heroId)).name) ?? heroId} achievements` : 'Achievements';
+      const title = listTitle(heroId ? (heroName((await ctx.heroes.resolve(heroId)).name) ?? heroId) : null);
       return achievementListView(heroId, title, pageFromArgs(input.args), ctx);
     },
   },

@@ -3,6 +3,7 @@ import { SlashCommandBuilder } from '@discordjs/builders';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { describe } from '../src/i18n/commands.js';
 import { staleFooter } from '../src/render/common.js';
+import { tr } from '../src/i18n/index.js';
 import { escapeText } from '../src/render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
 import type { View } from '../src/render/view.js';
@@ -21,17 +22,17 @@ async function battlePassView(season: string, page: number, ctx: CommandContext)
   const bp = fetched.data;
   const pages = pageCount(bp.items.length, PER_PAGE);
   const p = clampPage(page, pages);
-  const lines = bp.items.slice((p - 1) * PER_PAGE, p * PER_PAGE).map((i) => `${i.is_luxury ? '💎' : '▫️'} **${escapeText(i.name ?? 'Reward', 100)}** · ${escapeText(i.cost ?? '—', 100)}`);
+  const lines = bp.items.slice((p - 1) * PER_PAGE, p * PER_PAGE).map((i) => `${i.is_luxury ? '💎' : '▫️'} **${i.name ? escapeText(i.name, 100) : tr('catalog:battlePass.fallbackReward')}** · ${escapeText(i.cost ?? '—', 100)}`);
   const nav = pageRow('bp.p', [season], p, pages);
   return {
     embeds: [
       {
         color: 0xa855f7,
-        author: { name: `Battle pass · season ${bp.season ?? (season || '1.5')}` },
-        title: escapeText(bp.season_name ?? 'Battle pass', 200),
-        description: lines.join('\n') || 'No rewards listed.',
+        author: { name: tr('catalog:battlePass.author', { season: bp.season ?? (season || '1.5') }) },
+        title: bp.season_name ? escapeText(bp.season_name, 200) : tr('catalog:battlePass.title'),
+        description: lines.join('\n') || tr('catalog:battlePass.none'),
         thumbnail: bp.items[(p - 1) * PER_PAGE]?.image ? { url: bp.items[(p - 1) * PER_PAGE]!.image! } : undefined,
-        footer: staleFooter(fetched) ?? { text: '💎 Luxury pass reward' },
+        footer: staleFooter(fetched) ?? { text: tr('catalog:battlePass.luxury') },
       },
     ],
     components: nav ? [nav] : [],

@@ -15,11 +15,10 @@ import type { Fetched } from '../src/api/client.js';
 import type { Ability, Hero, Transformation } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { CustomIdTooLongError, encodeCustomId } from '../src/discord/custom-id.js';
-import { compactNumber, duration, integer, kda, percent, plural, ratioPercent, winRate } from '../src/render/format.js';
+import { compactNumber, decimal, duration, integer, kda, percent, ratioPercent, winRate } from '../src/render/format.js';
 import { heroDisplayName } from '../src/hero-directory.js';
 import { describe } from '../src/i18n/commands.js';
 import { heroName, teamName } from '../src/render/names.js';
-import { rankScore } from '../src/game/ranks.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow, splitPages } from '../src/render/paginate.js';
 import { roleColour, staleFooter } from '../src/render/common.js';
@@ -27,21 +26,14 @@ import type { View } from '../src/render/view.js';
 import type { Verdict } from '../src/game/balance.js';
 import type { HistoryEntry } from '../src/store/balance-history.js';
 import { t } from '../src/strings.js';
+import { tr } from '../src/i18n/index.js';
 
 /** The sections of a hero, in select-menu order. */
 export const HERO_SECTIONS = ['overview', 'abilities', 'costumes', 'transformations', 'lore', 'stats', 'leaderboard', 'balance'] as const;
 export type HeroSection = (typeof HERO_SECTIONS)[number];
 
-const SECTION_LABELS: Record<HeroSection, string> = {
-  overview: 'Overview',
-  abilities: 'Abilities',
-  costumes: 'Costumes',
-  transformations: 'Transformations',
-  lore: 'Lore',
-  stats: 'Statistics',
-  leaderboard: 'Leaderboard (PC)',
-  balance: 'Balance history',
-};
+/** A section's name in the current locale (`hero:sections.<section>`), for the menu and the author line. */
+const sectionLabel = (section: HeroSection) => tr(`hero:sections.${section}`);
 
 const ABILITIES_PER_PAGE = 6;
 const COSTUMES_PER_PAGE = 10;
@@ -72,8 +64,8 @@ function sectionMenu(heroId: string, current: HeroSection): APIActionRowComponen
       {
         type: ComponentType.StringSelect,
         custom_id: encodeCustomId('hero.s', heroId),
-        placeholder: 'Show another section',
-        options: HERO_SECTIONS.map((s) => ({ label: SECTION_LABELS[s], value: s, default: s === current })),
+        placeholder: tr('hero:menuPlaceholder'),
+        options: HERO_SECTIONS.map((s) => ({ label: sectionLabel(s), value: s, default: s === current })),
       },
     ],
   };
@@ -84,7 +76,7 @@ function baseEmbed(hero: Hero, section: HeroSection): APIEmbed {
   const name = truncate(heroDisplayName(hero), LIMITS.title);
   return {
     color: roleColour(hero.role),
-    author: { name: section === 'overview' ? (hero.role ?? 'Hero') : `${name} · ${SECTION_LABELS[section]}` },
+    author: { name: section === 'overview' ? (hero.role ?? tr('hero:heroFallback')) : tr('hero:author', { hero: name, section: sectionLabel(section) }) },
     title: section === 'overview' ? name : undefined,
     thumbnail: hero.transformations[0]?.icon ? { url: hero.transformations[0].icon } : undefined,
   };
@@ -92,14 +84,20 @@ function baseEmbed(hero: Hero, section: HeroSection): APIEmbed {
 
 function overview(hero: Hero): APIEmbed {
   const difficulty = hero.difficulty === null ? '—' : `${'★'.repeat(Math.round(hero.difficulty))}${'☆'.repeat(Math.max(0, 5 - Math.round(hero.difficulty)))}`;
+  const abilityCount = heroKit(hero).length;
+  const costumeCount = hero.costumes.length;
+  const kit = tr('hero:overview.kitValue', {
+    abilities: tr('hero:overview.abilityCount', { count: abilityCount, n: integer(abilityCount) }),
+    costumes: tr('hero:overview.costumeCount', { count: costumeCount, n: integer(costumeCount) }),
+  });
   const fields: APIEmbedField[] = [
-    { name: 'Real name', value: escapeText(hero.real_name ?? '—', LIMITS.fieldValue), inline: true },
-    { name: 'Role', value: hero.role ?? '—', inline: true },
+    { name: tr('hero:overview.realName'), value: escapeText(hero.real_name ?? '—', LIMITS.fieldValue), inline: true },
+    { name: tr('hero:overview.role'), value: hero.role ?? '—', inline: true },
     // The API says "Melee Heroes", "Hitscan Heroes": the kind is the word players use.
-    { name: 'Attack type', value: escapeText(hero.attack_type?.replace(/\s+heroes?$/i, '') || '—', 100), inline: true },
-    { name: 'Teams', value: escapeText(teams(hero).join(', ') || '—', LIMITS.fieldValue), inline: true },
-    { name: 'Difficulty', value: difficulty, inline: true },
-    { name: 'Kit', value: `${plural(heroKit(hero).length, 'ability', 'abilities')} · ${plural(hero.costumes.length, 'costume', 'costumes')}`, inline: true },
+    { name: tr('hero:overview.attackType'), value: escapeText(hero.attack_type?.replace(/\s+heroes?$/i, '') || '—', 100), inline: true },
+    { name: tr('hero:overview.teams'), value: escapeText(teams(hero).join(', ') || '—', LIMITS.fieldValue), inline: true },
+    { name: tr('hero:overview.difficulty'), value: difficulty, inline: true },
+    { name: tr('hero:overview.kit'), value: kit, inline: true },
   ];
   return {
     ...baseEmbed(hero, 'overview'),
@@ -125,8 +123,8 @@ export interface KitAbility {
   ability: Ability;
   /** The form the ability belongs to (its transformation's name, game casing), when `transformation_id` names one. */
   form: string | null;
-  /** "variant 1", "variant 2"... for abilities that share name, key, type and form but differ otherwise; else null. */
-  variant: string | null;
+  /** 1, 2... for abilities that share name, key, type and form but differ otherwise (shown as "variant 1"); else null. */
+  variant: number | null;
 }
 
 const nameKey = (a: Ability) => (a.name ?? '').trim().toLowerCase();
@@ -170,7 +168,7 @@ export function heroKit(hero: Hero): KitAbility[] {
     const key = JSON.stringify([nameKey(k.ability), k.ability.fields.Key ?? '', (k.ability.type ?? '').toLowerCase(), k.form ?? '']);
     alike.set(key, [...(alike.get(key) ?? []), k]);
   }
-  for (const group of alike.values()) if (group.length > 1) group.forEach((k, i) => (k.variant = `variant ${i + 1}`));
+  for (const group of alike.values()) if (group.length > 1) group.forEach((k, i) => (k.variant = i + 1));
   return kit;
 }
 
@@ -181,10 +179,10 @@ function abilities(hero: Hero, page: number): { embed: APIEmbed; pages: number }
   const p = clampPage(page, pages);
   const fields = kit.slice((p - 1) * ABILITIES_PER_PAGE, p * ABILITIES_PER_PAGE).map(({ ability: a, form, variant }) => {
     const key = a.fields.Key ? `[${a.fields.Key}] ` : '';
-    const suffix = [form, variant].filter(Boolean).map((s) => ` · ${s}`).join('');
-    return { name: escapeText(`${key}${a.name ?? 'Ability'}${a.type ? ` (${a.type})` : ''}${suffix}`, LIMITS.fieldName), value: abilityText(a.fields, a.description) };
+    const suffix = [form, variant === null ? null : tr('hero:abilities.variant', { n: integer(variant) })].filter(Boolean).map((s) => ` · ${s}`).join('');
+    return { name: escapeText(`${key}${a.name ?? tr('hero:abilities.fallbackName')}${a.type ? ` (${a.type})` : ''}${suffix}`, LIMITS.fieldName), value: abilityText(a.fields, a.description) };
   });
-  return { embed: { ...baseEmbed(hero, 'abilities'), fields, description: fields.length === 0 ? 'No abilities listed.' : undefined }, pages };
+  return { embed: { ...baseEmbed(hero, 'abilities'), fields, description: fields.length === 0 ? tr('hero:abilities.none') : undefined }, pages };
 }
 
 /** Costumes from the costume endpoint (4), falling back to those embedded in the hero. */
@@ -202,13 +200,14 @@ async function costumes(hero: Hero, page: number, ctx: CommandContext): Promise<
   const pages = pageCount(list.length, COSTUMES_PER_PAGE);
   const p = clampPage(page, pages);
   const shown = list.slice((p - 1) * COSTUMES_PER_PAGE, p * COSTUMES_PER_PAGE);
-  const lines = shown.map((c) => `**${escapeText(c.name ?? 'Costume')}**${c.label ? ` · ${escapeText(c.label)}` : ''}`);
-  return { embed: { ...baseEmbed(hero, 'costumes'), description: lines.join('\n') || 'No costumes listed.', image: shown[0]?.icon ? { url: shown[0].icon } : undefined }, pages, fetched };
+  const lines = shown.map((c) => `**${escapeText(c.name ?? tr('hero:costumes.fallbackName'))}**${c.label ? ` · ${escapeText(c.label)}` : ''}`);
+  return { embed: { ...baseEmbed(hero, 'costumes'), description: lines.join('\n') || tr('hero:costumes.none'), image: shown[0]?.icon ? { url: shown[0].icon } : undefined }, pages, fetched };
 }
 
-/** What is known of a form: health and movement speed when the API gives them (forms after the first often have "0"). */
+/** What is known of a form: health and movement speed (m/s) when the API gives them (forms after the first often have "0"), as lines. */
 function formStats(t: Transformation): string[] {
-  return [t.health ? `Health: ${integer(t.health)}` : '', t.movement_speed ? `Speed: ${t.movement_speed} m/s` : ''].filter(Boolean);
+  const speed = (v: number) => (Number.isInteger(v) ? integer(v) : decimal(v, Number.isInteger(v * 10) ? 1 : 2));
+  return [t.health ? tr('hero:transformations.health', { health: integer(t.health) }) : '', t.movement_speed ? tr('hero:transformations.speed', { speed: speed(t.movement_speed) }) : ''].filter(Boolean);
 }
 
 /**
@@ -220,19 +219,19 @@ function transformations(hero: Hero): APIEmbed {
   const shown = new Set<string>();
   const fields: APIEmbedField[] = [];
   for (const t of hero.transformations) {
-    const name = heroName(t.name) ?? 'Form';
+    const name = heroName(t.name) ?? tr('hero:transformations.fallbackName');
     const stats = formStats(t);
     if (shown.has(name.toLowerCase()) && stats.length === 0) continue;
     shown.add(name.toLowerCase());
-    fields.push({ name: escapeText(name, LIMITS.fieldName), value: stats.join('\n') || 'No health or speed listed', inline: true });
+    fields.push({ name: escapeText(name, LIMITS.fieldName), value: stats.join('\n') || tr('hero:transformations.noStats'), inline: true });
   }
-  return { ...baseEmbed(hero, 'transformations'), fields: fields.slice(0, 25), description: fields.length === 0 ? 'No transformations listed.' : undefined };
+  return { ...baseEmbed(hero, 'transformations'), fields: fields.slice(0, 25), description: fields.length === 0 ? tr('hero:transformations.none') : undefined };
 }
 
 function lore(hero: Hero, page: number): { embed: APIEmbed; pages: number } {
   const parts = splitPages(hero.lore ?? '', LORE_PAGE_CHARS);
   const p = clampPage(page, parts.length);
-  return { embed: { ...baseEmbed(hero, 'lore'), description: escapeText(parts[p - 1] ?? '', LIMITS.description) || 'No lore yet.' }, pages: parts.length };
+  return { embed: { ...baseEmbed(hero, 'lore'), description: escapeText(parts[p - 1] ?? '', LIMITS.description) || tr('hero:lore.none') }, pages: parts.length };
 }
 
 async function stats(hero: Hero, ctx: CommandContext): Promise<{ embed: APIEmbed; fetched: Fetched<unknown> }> {
@@ -240,15 +239,15 @@ async function stats(hero: Hero, ctx: CommandContext): Promise<{ embed: APIEmbed
   const s = fetched.data;
   const per = (total: number | null) => (total === null || s.matches === 0 ? '—' : compactNumber(total / s.matches));
   const fields: APIEmbedField[] = [
-    { name: 'Matches', value: compactNumber(s.matches), inline: true },
-    { name: 'Win rate', value: winRate(s.wins, s.matches), inline: true },
-    { name: 'Play time', value: duration(s.play_time), inline: true },
-    { name: 'Average K / D / A', value: s.k === null ? '—' : kda(s.k, s.d ?? 0, s.a ?? 0), inline: false },
-    { name: 'Damage a match', value: per(s.total_hero_damage), inline: true },
-    { name: 'Healing a match', value: per(s.total_hero_heal), inline: true },
-    { name: 'Damage taken a match', value: per(s.total_damage_taken), inline: true },
-    { name: 'Hit rate', value: ratioPercent(s.session_hit_rate), inline: true },
-    { name: 'Solo kills a match', value: s.solo_kill === null ? '—' : s.solo_kill.toFixed(2), inline: true },
+    { name: tr('hero:stats.matches'), value: compactNumber(s.matches), inline: true },
+    { name: tr('hero:stats.winRate'), value: winRate(s.wins, s.matches), inline: true },
+    { name: tr('hero:stats.playTime'), value: duration(s.play_time), inline: true },
+    { name: tr('hero:stats.averageKda'), value: s.k === null ? '—' : kda(s.k, s.d ?? 0, s.a ?? 0), inline: false },
+    { name: tr('hero:stats.damage'), value: per(s.total_hero_damage), inline: true },
+    { name: tr('hero:stats.healing'), value: per(s.total_hero_heal), inline: true },
+    { name: tr('hero:stats.damageTaken'), value: per(s.total_damage_taken), inline: true },
+    { name: tr('hero:stats.hitRate'), value: ratioPercent(s.session_hit_rate), inline: true },
+    { name: tr('hero:stats.soloKills'), value: decimal(s.solo_kill, 2), inline: true },
   ];
   return { embed: { ...baseEmbed(hero, 'stats'), fields }, fetched };
 }
@@ -256,11 +255,13 @@ async function stats(hero: Hero, ctx: CommandContext): Promise<{ embed: APIEmbed
 async function leaderboard(hero: Hero, ctx: CommandContext): Promise<{ embed: APIEmbed; fetched: Fetched<unknown> }> {
   const fetched = await ctx.api.heroLeaderboard(hero.id, { platform: 'pc' });
   const lines = fetched.data.players.slice(0, LEADERBOARD_ROWS).map((p, i) => {
-    const score = p.rank?.rank_score === null || p.rank?.rank_score === undefined ? '' : ` · ${rankScore(p.rank.rank_score)} pts`;
-    return `**${i + 1}.** ${escapeText(p.name ?? p.player_uid)}${score} · ${percent(p.win_rate)} over ${integer(p.matches)}`;
+    const values = { count: p.matches ?? 0, rank: integer(i + 1), name: escapeText(p.name ?? p.player_uid), winRate: percent(p.win_rate), matches: integer(p.matches) };
+    // Whole points, cut toward zero as src/game/ranks.ts rankScore does, but in the member's locale (rankScore formats in English).
+    const score = p.rank?.rank_score;
+    return score === null || score === undefined ? tr('hero:leaderboard.line', values) : tr('hero:leaderboard.lineWithScore', { ...values, score: integer(Math.trunc(score)) });
   });
   return {
-    embed: { ...baseEmbed(hero, 'leaderboard'), description: lines.join('\n') || 'No ranked players yet.', footer: { text: 'Full list, every platform: /leaderboard' } },
+    embed: { ...baseEmbed(hero, 'leaderboard'), description: lines.join('\n') || tr('hero:leaderboard.none'), footer: { text: tr('hero:leaderboard.footer') } },
     fetched,
   };
 }

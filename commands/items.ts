@@ -9,6 +9,7 @@ import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { choiceName, describe } from '../src/i18n/commands.js';
 import { API_PAGE_SIZE, apiListView } from '../src/render/api-list.js';
 import { staleFooter } from '../src/render/common.js';
+import { tr } from '../src/i18n/index.js';
 import { heroName } from '../src/render/names.js';
 import { escapeText, LIMITS } from '../src/render/limits.js';
 import { pageFromArgs } from '../src/render/paginate.js';
@@ -24,7 +25,7 @@ const definition = new SlashCommandBuilder()
   .toJSON();
 
 const typeOf = (v: unknown): ItemType | undefined => ((ITEM_TYPES as readonly string[]).includes(String(v)) ? (v as ItemType) : undefined);
-const line = (i: Item) => `**${escapeText(i.name ?? i.id, 80)}** · ${escapeText(i.type ?? 'Item', 30)}${i.quality ? ` · ${escapeText(i.quality, 20)}` : ''}${i.associated_hero ? ` · ${escapeText(heroName(i.associated_hero) ?? i.associated_hero, 40)}` : ''}`;
+const line = (i: Item) => `**${escapeText(i.name ?? i.id, 80)}** · ${escapeText(i.type ?? tr('catalog:items.fallbackType'), 30)}${i.quality ? ` · ${escapeText(i.quality, 20)}` : ''}${i.associated_hero ? ` · ${escapeText(heroName(i.associated_hero) ?? i.associated_hero, 40)}` : ''}`;
 
 /** A page of the item list, of one type or all. */
 function itemListView(type: ItemType | undefined, page: number, ctx: CommandContext) {
@@ -33,9 +34,9 @@ function itemListView(type: ItemType | undefined, page: number, ctx: CommandCont
     page,
     route: 'items.p',
     args: [type ?? 'all'],
-    embed: { color: COLOUR, title: type ? TYPE_NAMES[type] : 'Items' },
+    embed: { color: COLOUR, title: tr(type ? `catalog:items.types.${type}` : 'catalog:items.title') },
     line,
-    empty: 'No items of this type.',
+    empty: tr('catalog:items.empty'),
   });
 }
 
@@ -49,14 +50,14 @@ export const items: CommandModule = {
         embeds: [
           {
             color: COLOUR,
-            author: { name: i.type ?? 'Item' },
+            author: { name: i.type ?? tr('catalog:items.fallbackType') },
             title: escapeText(i.name ?? i.id, LIMITS.title),
-            description: escapeText(i.description ?? 'No description.', LIMITS.description),
+            description: i.description ? escapeText(i.description, LIMITS.description) : tr('catalog:items.noDescription'),
             thumbnail: i.icon ? { url: i.icon } : undefined,
             fields: [
-              { name: 'Quality', value: escapeText(i.quality ?? '—', 100), inline: true },
-              { name: 'Hero', value: i.associated_hero ? escapeText(heroName(i.associated_hero) ?? i.associated_hero, 100) : '—', inline: true },
-              { name: 'Id', value: escapeText(i.id, 100), inline: true },
+              { name: tr('catalog:items.quality'), value: escapeText(i.quality ?? '—', 100), inline: true },
+              { name: tr('catalog:items.hero'), value: i.associated_hero ? escapeText(heroName(i.associated_hero) ?? i.associated_hero, 100) : '—', inline: true },
+              { name: tr('catalog:items.id'), value: escapeText(i.id, 100), inline: true },
             ],
             footer: staleFooter(fetched),
           },

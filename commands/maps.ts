@@ -8,7 +8,8 @@ import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { describe } from '../src/i18n/commands.js';
 import type { MapInfo } from '../src/map-directory.js';
 import { staleFooter } from '../src/render/common.js';
-import { plural } from '../src/render/format.js';
+import { tr } from '../src/i18n/index.js';
+import { integer } from '../src/render/format.js';
 import { escapeText } from '../src/render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
 import type { View } from '../src/render/view.js';
@@ -34,10 +35,10 @@ function lines(maps: MapInfo[]): Map<MapInfo, string> {
       m,
       [
         `**${title(m)}**`,
-        escapeText(m.mode ?? 'Unknown mode', 40),
-        m.competitive ? 'Competitive' : '',
-        (seen.get(key(m)) ?? 0) > 1 ? `map ${m.id}` : '',
-        m.video ? `[video](${m.video.replace(/[()\s]/g, '')})` : '',
+        m.mode ? escapeText(m.mode, 40) : tr('catalog:maps.unknownMode'),
+        m.competitive ? tr('catalog:maps.competitive') : '',
+        (seen.get(key(m)) ?? 0) > 1 ? tr('catalog:maps.mapId', { id: escapeText(m.id, 20) }) : '',
+        m.video ? `[${tr('catalog:maps.video')}](${m.video.replace(/[()\s]/g, '')})` : '',
       ]
         .filter(Boolean)
         .join(' · '),
@@ -58,7 +59,7 @@ async function mapListView(page: number, ctx: CommandContext): Promise<View> {
   for (const m of shown) {
     if (m.location !== location || blocks.length === 0) {
       location = m.location;
-      blocks.push(`__${escapeText(m.location ?? 'Other locations', 100)}__`);
+      blocks.push(`__${m.location ? escapeText(m.location, 100) : tr('catalog:maps.otherLocations')}__`);
     }
     blocks[blocks.length - 1] += `\n${text.get(m)}`;
   }
@@ -68,10 +69,10 @@ async function mapListView(page: number, ctx: CommandContext): Promise<View> {
     embeds: [
       {
         color: 0x10b981,
-        title: 'Maps',
-        description: blocks.join('\n\n') || 'No maps.',
+        title: tr('catalog:maps.title'),
+        description: blocks.join('\n\n') || tr('catalog:maps.none'),
         thumbnail: image ? { url: image } : undefined,
-        footer: staleFooter(catalogue) ?? { text: plural(maps.length, 'map', 'maps') },
+        footer: staleFooter(catalogue) ?? { text: tr('catalog:maps.count', { count: maps.length, n: integer(maps.length) }) },
       },
     ],
     components: nav ? [nav] : [],

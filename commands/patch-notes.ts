@@ -15,6 +15,7 @@ import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow, splitPages } from '../src/render/paginate.js';
 import type { View } from '../src/render/view.js';
 import { ApiError } from '../src/api/errors.js';
+import { currentLocale, tr } from '../src/i18n/index.js';
 
 /** The post types, as the `type` option's values. */
 export const POST_TYPES = ['patch-notes', 'balances', 'dev-diaries', 'game-versions'] as const;
@@ -40,6 +41,11 @@ const definition = new SlashCommandBuilder()
 
 const typeOf = (v: unknown): PostType => ((POST_TYPES as readonly string[]).includes(String(v)) ? (v as PostType) : 'patch-notes');
 
+/** The key of each post type in the `posts` namespace (`LABELS` above are the `type` option's choice names only). */
+const TYPE_KEYS: Record<PostType, string> = { 'patch-notes': 'patchNotes', balances: 'balances', 'dev-diaries': 'devDiaries', 'game-versions': 'gameVersions' };
+/** A post type's name in the current locale ("Patch notes", "Notes de patch"). */
+const label = (type: PostType) => tr(`posts:types.${TYPE_KEYS[type]}`);
+
 /** One page of a post list from the API (the API pages by 10). */
 function fetchPosts(type: Exclude<PostType, 'game-versions'>, page: number, ctx: CommandContext): Promise<Fetched<Page<Post>>> {
   if (type === 'balances') return ctx.api.balances({ page, limit: PER_PAGE });
@@ -60,8 +66,29 @@ async function orEmpty<T>(load: Promise<Fetched<Page<T>>>): Promise<Fetched<Page
 function openMenu(type: PostType, listPage: number, options: { label: string; value: string; description?: string }[]): APIActionRowComponent<APIComponentInMessageActionRow> {
   return {
     type: ComponentType.ActionRow,
-    components: [{ type: ComponentType.StringSelect, custom_id: encodeCustomId('pn.o', type, listPage), placeholder: type === 'game-versions' ? 'Read a version’s patch notes' : 'Read one', options }],
+    components: [{ type: ComponentType.StringSelect, custom_id: encodeCustomId('pn.o', type, listPage), placeholder: tr(type === 'game-versions' ? 'posts:readVersion' : 'posts:readOne'), options }],
   };
+}
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/**
+ * A game version's release date in the current locale's words ("April 10, 2025", "10 avril 2025",
+ * "2025年4月10日"). The API gives a human-readable English date (api-spec.md "Game version": `release`,
+ * "April 10, 2025" in practice) or an ISO one; either is read as a calendar day (UTC) and formatted with
+ * `Intl.DateTimeFormat`. Null for text in any other shape (the caller shows it as the API gave it).
+ */
+export function releaseDate(release: string): string | null {
+  const text = release.trim();
+  const written = text.match(/^([A-Za-z]+)\.? (\d{1,2}),? (\d{4})$/);
+  const iso = text.match(/^(\d{4})-(\d{2})-(\d{2})$/);
+  const name = written?.[1]?.toLowerCase() ?? '';
+  const month = written ? (name.length >= 3 ? MONTHS.findIndex((m) => m.startsWith(name)) : -1) : iso ? Number(iso[2]) - 1 : -1;
+  const day = Number(written?.[2] ?? iso?.[3]);
+  const year = Number(written?.[3] ?? iso?.[1]);
+  const date = new Date(Date.UTC(year, month, day));
+  if (month < 0 || month > 11 || date.getUTCDate() !== day) return null;
+  return new Intl.DateTimeFormat(currentLocale(), { dateStyle: 'long', timeZone: 'UTC' }).format(date);
 }
 
 /** The list of a post type at a page. */
@@ -73,12 +100,13 @@ export async function postListView(type: PostType, page: number, ctx: CommandCon
     const pages = pageCount(fetched?.data.total ?? 0, PER_PAGE);
     const embed: APIEmbed = {
       color: COLOURS[type],
-      title: LABELS[type],
-      description: versions.map((v) => `**${escapeText(v.version, 20)}** · released ${escapeText(v.release ?? 'on an unknown date', 60)}`).join('\n') || 'No game versions yet.',
+      title: label(type),
+      description:
+        versions.map((v) => `**${escapeText(v.version, 20)}** · ${v.release ? tr('posts:released', { date: releaseDate(v.release) ?? escapeText(v.release, 60) }) : tr('posts:releasedUnknown')}`).join('\n') || tr('posts:noVersions'),
       footer: staleFooter(fetched ?? undefined),
     };
     const nav = pageRow('pn.l', [type], clampPage(p, pages), pages);
-    const menu = versions.length > 0 ? [openMenu(type, p, versions.map((v) => ({ label: `Version ${v.version}`, value: v.version, description: v.release ? truncate(v.release, LIMITS.optionDescription) : undefined })))] : [];
+    const menu = versions.length > 0 ? [openMenu(type, p, versions.map((v) => ({ label: tr('posts:versionLabel', { version: v.version }), value: v.version, description: v.release ? truncate(releaseDate(v.release) ?? v.release, LIMITS.optionDescription) : undefined })))] : [];
     return { embeds: [embed], components: [...menu, ...(nav ? [nav] : [])] };
   }
   const fetched = await orEmpty(fetchPosts(type, p, ctx));
@@ -86,12 +114,12 @@ export async function postListView(type: PostType, page: number, ctx: CommandCon
   const pages = pageCount(fetched?.data.total ?? 0, PER_PAGE);
   const embed: APIEmbed = {
     color: COLOURS[type],
-    title: LABELS[type],
+    title: label(type),
     fields: posts.map((post) => ({
       name: truncate(`${post.title ?? post.id}${post.date ? ` · ${post.date}` : ''}`, LIMITS.fieldName),
       value: escapeText(post.overview ?? '—', 300),
     })),
-    description: posts.length === 0 ? 'Nothing has been posted yet.' : undefined,
+    description: posts.length === 0 ? tr('posts:nothingPosted') : undefined,
     footer: staleFooter(fetched ?? undefined),
   };
   const nav = pageRow('pn.l', [type], clampPage(p, pages), pages);
@@ -128,21 +156,21 @@ export async function postView(type: PostType, id: string, listPage: number, pag
   const found = await findPost(postType, id, type === 'game-versions' ? 1 : listPage, ctx);
   const back: APIActionRowComponent<APIComponentInMessageActionRow> = {
     type: ComponentType.ActionRow,
-    components: [{ type: ComponentType.Button, style: ButtonStyle.Secondary, label: `Back to ${LABELS[type].toLowerCase()}`, custom_id: encodeCustomId('pn.l', type, listPage, 'b') }],
+    components: [{ type: ComponentType.Button, style: ButtonStyle.Secondary, label: tr(`posts:back.${TYPE_KEYS[type]}`), custom_id: encodeCustomId('pn.l', type, listPage, 'b') }],
   };
   if (!found) {
-    return { embeds: [{ color: COLOURS[type], title: LABELS[type], description: `This post is no longer listed (id ${escapeText(id, 60)}).` }], components: [back] };
+    return { embeds: [{ color: COLOURS[type], title: label(type), description: tr('posts:gone', { id: escapeText(id, 60) }) }], components: [back] };
   }
   const post = found.data;
   const parts = splitPages(post.full_content ?? post.overview ?? '', READ_PAGE_CHARS);
   const p = clampPage(page, parts.length);
   const embed: APIEmbed = {
     color: COLOURS[postType],
-    author: { name: LABELS[postType] },
+    author: { name: label(postType) },
     title: truncate(post.title ?? post.id, LIMITS.title),
     description: escapeText(parts[p - 1] ?? '', LIMITS.description) || '—',
     image: p === 1 && post.image ? { url: post.image } : undefined,
-    footer: staleFooter(found) ?? (post.date ? { text: `Published ${post.date}` } : undefined),
+    footer: staleFooter(found) ?? (post.date ? { text: tr('posts:published', { date: post.date }) } : undefined),
   };
   const nav = pageRow('pn.r', [type, listPage, id], p, parts.length);
   return { embeds: [embed], components: [...(nav ? [nav] : []), back] };
