@@ -9,7 +9,7 @@ import { SlashCommandBuilder } from '@discordjs/builders';
 import type { APIEmbed, APIEmbedField } from 'discord-api-types/v10';
 import { ApiError } from '../src/api/errors.js';
 import type { PlayerProfile } from '../src/api/schemas.js';
-import type { CompareRankChart } from '../src/charts/specs.js';
+import { SPEC_LIMITS, type CompareRankChart } from '../src/charts/specs.js';
 import type { CommandContext, CommandInput, CommandModule } from '../src/discord/command.js';
 import { NotFoundError, NotLinkedError, UserFacingError } from '../src/errors.js';
 import { currentSeason, heroSummary, playTimeByRole, rankSummary, type HeroTotals } from '../src/game/profile.js';
@@ -19,12 +19,13 @@ import { heroDisplayName } from '../src/hero-directory.js';
 import { describe } from '../src/i18n/commands.js';
 import { chartFile, rankPoints } from '../src/render/charts.js';
 import { staleFooter } from '../src/render/common.js';
-import { duration, plural, winRate } from '../src/render/format.js';
+import { currentLocale, tr } from '../src/i18n/index.js';
+import { decimal, duration, integer, winRate } from '../src/render/format.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { heroName } from '../src/render/names.js';
 import type { View } from '../src/render/view.js';
 import { t } from '../src/strings.js';
-import { loadProfile, playerChoices, seasonOption } from './player.js';
+import { loadProfile, playerChoices, seasonLabel, seasonOption } from './player.js';
 
 /** Heroes listed per player, and heroes both play listed head to head. */
 const TOP_HEROES = 3;
@@ -38,15 +39,15 @@ const definition = new SlashCommandBuilder()
   .addNumberOption((o) => o.setName('season').setDescription(describe('compare.options.season')).setMinValue(0).setMaxValue(99))
   .toJSON();
 
-/** (kills + assists) / deaths, deaths at least 1, to two decimals: the ratio /player shows. */
-const kdaRatio = (r: { kills: number; deaths: number; assists: number }) => ((r.kills + r.assists) / Math.max(1, r.deaths)).toFixed(2);
+/** (kills + assists) / deaths, deaths at least 1, to two decimals in the current locale ("3.10", "3,10"): the ratio /player shows. */
+const kdaRatio = (r: { kills: number; deaths: number; assists: number }) => decimal((r.kills + r.assists) / Math.max(1, r.deaths));
 
 type Heroes = Map<string, { name: string; role: string | null }>;
 
 /** A hero's name and role from the hero list, else as the profile names it. */
 function heroOf(heroes: Heroes, h: Pick<HeroTotals, 'hero_id' | 'hero_name'>): { name: string; role: string | null } {
   const known = h.hero_id === null ? undefined : heroes.get(h.hero_id);
-  return known ?? { name: heroName(h.hero_name) ?? h.hero_name ?? (h.hero_id ? `Hero ${h.hero_id}` : 'Unknown hero'), role: null };
+  return known ?? { name: heroName(h.hero_name) ?? h.hero_name ?? (h.hero_id ? tr('compare:heroId', { id: h.hero_id }) : tr('compare:unknownHero')), role: null };
 }
 
 /** One player's column: rank, ranked record, play time by role and top heroes. */
@@ -56,17 +57,17 @@ function column(p: PlayerProfile, season: Season | null, heroes: Heroes): APIEmb
   const roles = playTimeByRole(p, (id) => (id === null ? null : (heroes.get(id)?.role ?? null)));
   const top = heroSummary(p).heroes.slice(0, TOP_HEROES);
   const lines = [
-    `**${rank.tier ?? 'Unranked'}** · ${rankScore(rank.score)}`,
-    `${plural(r.matches, 'ranked match', 'ranked matches')} · ${winRate(r.wins, r.matches)} won`,
+    `**${rank.tier ?? tr('compare:unranked')}** · ${rankScore(rank.score)}`,
+    tr('compare:column.ranked', { count: r.matches, n: integer(r.matches), winRate: winRate(r.wins, r.matches) }),
     `KDA ${r.matches > 0 ? kdaRatio(r) : '—'} · ${duration(r.play_time)}`,
     roles.length > 0 ? roles.map((x) => `${x.role} ${duration(x.seconds)}`).join(' · ') : null,
-    top.length > 0 ? `Top: ${top.map((h) => escapeText(heroOf(heroes, h).name, 40)).join(', ')}` : null,
+    top.length > 0 ? tr('compare:column.top', { heroes: top.map((h) => escapeText(heroOf(heroes, h).name, 40)).join(tr('compare:listSeparator')) }) : null,
   ];
   return { name: truncate(`${p.name}${p.team?.name ? ` [${p.team.name}]` : ''}`, LIMITS.fieldName), value: truncate(lines.filter(Boolean).join('\n'), LIMITS.fieldValue), inline: true };
 }
 
 /** "54.2 % · KDA 3.10 · 12 matches" for one player's record on a hero. */
-const record = (h: HeroTotals) => `${winRate(h.wins, h.matches)} · KDA ${kdaRatio(h)} · ${plural(h.matches, 'match', 'matches')}`;
+const record = (h: HeroTotals) => tr('compare:record', { count: h.matches, n: integer(h.matches), winRate: winRate(h.wins, h.matches), kda: kdaRatio(h) });
 
 /** The heroes both players play, most combined play time first, each with both records. */
 function headToHead(a: PlayerProfile, b: PlayerProfile, heroes: Heroes): APIEmbedField | undefined {
@@ -80,13 +81,22 @@ function headToHead(a: PlayerProfile, b: PlayerProfile, heroes: Heroes): APIEmbe
     .sort((x, y) => y.mine.play_time + y.other.play_time - (x.mine.play_time + x.other.play_time))
     .slice(0, HEAD_TO_HEAD);
   if (both.length === 0) return undefined;
-  const value = both.map(({ mine, other }) => `**${escapeText(heroOf(heroes, mine).name, 40)}**\n${escapeText(a.name, 30)}: ${record(mine)}\n${escapeText(b.name, 30)}: ${record(other)}`).join('\n');
-  return { name: 'Heroes both play', value: truncate(value, LIMITS.fieldValue), inline: false };
+  const line = (p: PlayerProfile, h: HeroTotals) => tr('compare:playerRecord', { name: escapeText(p.name, 30), record: record(h) });
+  const value = both.map(({ mine, other }) => `**${escapeText(heroOf(heroes, mine).name, 40)}**\n${line(a, mine)}\n${line(b, other)}`).join('\n');
+  return { name: tr('compare:bothPlay'), value: truncate(value, LIMITS.fieldValue), inline: false };
 }
 
-/** Both players' rank score over time (their `rank_history`), for the chart. */
+/** Both players' rank score over time (their `rank_history`), for the chart, with its words in the current locale. */
 export function compareRankSpec(a: PlayerProfile, b: PlayerProfile): CompareRankChart {
-  return { kind: 'compare-rank', title: `${a.name} vs ${b.name} · rank history`, players: [{ name: a.name, points: rankPoints(a) }, { name: b.name, points: rankPoints(b) }] };
+  return {
+    kind: 'compare-rank',
+    locale: currentLocale(),
+    title: truncate(tr('charts:titles.compare', { a: a.name, b: b.name }), SPEC_LIMITS.titleLength),
+    players: [
+      { name: a.name, points: rankPoints(a) },
+      { name: b.name, points: rankPoints(b) },
+    ],
+  };
 }
 
 /**
@@ -129,12 +139,12 @@ async function compareView(input: CommandInput, ctx: CommandContext): Promise<Vi
   const stale = staleFooter(a.stale ? a : b.stale ? b : undefined);
   const embed: APIEmbed = {
     color: 0x5865f2,
-    title: truncate(`${a.data.name} vs ${b.data.name}`, LIMITS.title),
-    description: `${shownSeason ? shownSeason.name : 'Current season'}: rank and ranked record; top heroes and heroes both play across all modes`,
+    title: truncate(tr('compare:title', { a: a.data.name, b: b.data.name }), LIMITS.title),
+    description: tr('compare:description', { season: shownSeason ? seasonLabel(shownSeason) : tr('compare:currentSeason') }),
     fields,
     ...(stale ? { footer: stale } : {}),
   };
-  const file = await chartFile(ctx.charts, compareRankSpec(a.data, b.data), 'compare.png', `Rank score over time of ${a.data.name} and ${b.data.name}`, ctx.logger);
+  const file = await chartFile(ctx.charts, compareRankSpec(a.data, b.data), 'compare.png', tr('charts:alt.compare', { a: a.data.name, b: b.data.name }), ctx.logger);
   return file ? { embeds: [{ ...embed, image: { url: `attachment://${file.name}` } }], files: [file] } : { embeds: [embed] };
 }
 

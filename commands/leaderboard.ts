@@ -8,7 +8,8 @@ import { PLATFORMS, type Platform } from '../src/api/endpoints.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { choiceName, describe } from '../src/i18n/commands.js';
 import { roleColour, staleFooter } from '../src/render/common.js';
-import { integer, kda, percent, plural } from '../src/render/format.js';
+import { currentLocale, tr, type Locale } from '../src/i18n/index.js';
+import { integer, kda, percent } from '../src/render/format.js';
 import { heroName } from '../src/render/names.js';
 import { rankScore } from '../src/game/ranks.js';
 import { escapeText } from '../src/render/limits.js';
@@ -17,6 +18,19 @@ import type { View } from '../src/render/view.js';
 
 const PER_PAGE = 10;
 const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', xbox: 'Xbox' };
+
+const dates = new Map<Locale, Intl.DateTimeFormat>();
+
+/** A date (Unix seconds, UTC) in the current locale: "5 Mar 2025" (the bot's English is British), "5 mars 2025", "2025年3月5日". */
+function dateText(unixSeconds: number): string {
+  const locale = currentLocale();
+  let format = dates.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+    dates.set(locale, format);
+  }
+  return format.format(new Date(unixSeconds * 1000));
+}
 
 const definition = new SlashCommandBuilder()
   .setName('leaderboard')
@@ -39,18 +53,19 @@ export async function leaderboardView(heroQuery: string, platform: Platform, pag
   const p = clampPage(page, pages);
   const lines = players.slice((p - 1) * PER_PAGE, p * PER_PAGE).map((e, i) => {
     const rank = (p - 1) * PER_PAGE + i + 1;
-    const score = e.rank?.rank_score === null || e.rank?.rank_score === undefined ? '' : ` · ${rankScore(e.rank.rank_score)} pts`;
+    const score = e.rank?.rank_score === null || e.rank?.rank_score === undefined ? '' : ` · ${tr('leaderboard:points', { score: rankScore(e.rank.rank_score) })}`;
     const kdaPerMatch = e.matches > 0 ? kda(e.kills / e.matches, e.deaths / e.matches, e.assists / e.matches) : '—';
-    return `**${rank}. ${escapeText(e.name ?? e.player_uid, 60)}**${score}\n${plural(e.matches, 'match', 'matches')} · ${percent(e.win_rate)} · ${kdaPerMatch} · MVP ${integer(e.mvps)}`;
+    const record = tr('leaderboard:record', { count: e.matches, n: integer(e.matches), winRate: percent(e.win_rate), kda: kdaPerMatch, mvps: integer(e.mvps) });
+    return `**${rank}. ${escapeText(e.name ?? e.player_uid, 60)}**${score}\n${record}`;
   });
   const updated = players.reduce<number | null>((m, e) => (e.rank?.update_time && (m === null || e.rank.update_time > m) ? e.rank.update_time : m), null);
   const embed: APIEmbed = {
     color: roleColour(hero.role),
-    author: { name: `Leaderboard · ${PLATFORM_NAMES[platform]}` },
+    author: { name: tr('leaderboard:author', { platform: PLATFORM_NAMES[platform] }) },
     title: heroName(hero.name) ?? hero.name,
     thumbnail: hero.transformations[0]?.icon ? { url: hero.transformations[0].icon } : undefined,
-    description: lines.join('\n') || 'No ranked players on this platform yet.',
-    footer: staleFooter(fetched) ?? (updated ? { text: `Ranks as of ${new Date(updated * 1000).toISOString().slice(0, 10)}` } : undefined),
+    description: lines.join('\n') || tr('leaderboard:empty'),
+    footer: staleFooter(fetched) ?? (updated ? { text: tr('leaderboard:asOf', { date: dateText(updated) }) } : undefined),
   };
   const nav = pageRow('lb.p', [hero.id, platform], p, pages);
   return { embeds: [embed], components: nav ? [nav] : [] };

@@ -21,6 +21,7 @@ import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { gameModeName, modeName } from '../src/render/names.js';
 import { heroDisplayName } from '../src/hero-directory.js';
 import type { View } from '../src/render/view.js';
+import { tr } from '../src/i18n/index.js';
 import { profileFromComponent } from './player.js';
 
 const WIN_COLOUR = 0x22c55e;
@@ -82,21 +83,27 @@ function badges(line: ScoreLine, m: MatchDetail): string {
   return [...mvp, ...rest].join(', ');
 }
 
-const STATUS: Record<ScoreLine['status'], string> = { played: '', replacement: ' · *replacement*', left: ' · *left early*', 'no-hero': ' · *no hero picked*' };
+/** What a line says after the player's figures: nothing for a player who played the match through, else their status in italics. */
+function status(s: ScoreLine['status']): string {
+  return s === 'played' ? '' : ` · *${tr(`match:status.${s}`)}*`;
+}
 
 function line(l: ScoreLine, m: MatchDetail, heroOf: (id: string | null) => string): string {
   const p = l.player;
   const name = escapeText(p.nick_name ?? p.player_uid, 40);
-  if (l.status === 'no-hero') return `~~${name}~~${STATUS['no-hero']}`;
+  if (l.status === 'no-hero') return `~~${name}~~${status('no-hero')}`;
   const b = badges(l, m);
-  return `**${name}** · ${escapeText(heroOf(l.mainHeroId), 40)} · ${p.kills}/${p.deaths}/${p.assists} · ${integer(p.total_hero_damage)} dmg · ${integer(p.total_hero_heal)} heal${b ? ` · ${b}` : ''}${STATUS[l.status]}`;
+  const damage = tr('match:line.damage', { value: integer(p.total_hero_damage) });
+  const healing = tr('match:line.healing', { value: integer(p.total_hero_heal) });
+  return `**${name}** · ${escapeText(heroOf(l.mainHeroId), 40)} · ${p.kills}/${p.deaths}/${p.assists} · ${damage} · ${healing}${b ? ` · ${b}` : ''}${status(l.status)}`;
 }
 
 function teamEmbed(team: ScoreTeam, i: number, m: MatchDetail, heroOf: (id: string | null) => string): APIEmbed {
-  const label = team.camp === null ? 'Unassigned' : `Team ${String.fromCharCode(65 + i)}`;
+  const label = team.camp === null ? tr('match:team.unassigned') : tr('match:team.named', { letter: String.fromCharCode(65 + i) });
+  const result = team.won === true ? ` · ${tr('match:team.victory')}` : team.won === false ? ` · ${tr('match:team.defeat')}` : '';
   return {
     color: team.won === true ? WIN_COLOUR : team.won === false ? LOSS_COLOUR : NEUTRAL_COLOUR,
-    title: `${label}${team.won === true ? ' · Victory' : team.won === false ? ' · Defeat' : ''}`,
+    title: `${label}${result}`,
     description: truncate(team.lines.map((l) => line(l, m, heroOf)).join('\n'), LIMITS.description),
   };
 }
@@ -115,11 +122,11 @@ function playerSelect(m: MatchDetail, teams: ScoreTeam[], heroOf: (id: string | 
       {
         type: ComponentType.StringSelect,
         custom_id: encodeCustomId('mt.p', m.match_uid.slice(0, 60)),
-        placeholder: 'Open a player’s profile',
+        placeholder: tr('match:select.placeholder'),
         options: lines.map((l) => ({
           label: truncate(l.player.nick_name ?? l.player.player_uid, LIMITS.optionLabel),
           value: l.player.player_uid.slice(0, LIMITS.optionValue),
-          description: truncate(l.status === 'no-hero' ? 'No hero picked' : `${heroOf(l.mainHeroId)} · ${l.player.kills}/${l.player.deaths}/${l.player.assists}`, LIMITS.optionDescription),
+          description: truncate(l.status === 'no-hero' ? tr('match:select.noHero') : `${heroOf(l.mainHeroId)} · ${l.player.kills}/${l.player.deaths}/${l.player.assists}`, LIMITS.optionDescription),
         })),
       },
     ],
@@ -148,28 +155,33 @@ export async function matchView(value: string, ctx: CommandContext, fromMenu = f
     origin.mapId ? ctx.maps.get(origin.mapId).catch(() => undefined) : Promise.resolve(undefined),
   ]);
   const names = new Map(heroes.map((h) => [h.id, heroDisplayName(h)]));
-  const heroOf = (id: string | null) => (id ? (names.get(id) ?? `Hero ${id}`) : 'No hero');
+  const heroOf = (id: string | null) => (id ? (names.get(id) ?? tr('match:heroId', { id })) : tr('match:noHero'));
   const teams = scoreboard(m);
   const mvp = m.players.find((p) => p.player_uid === m.mvp_uid);
   const svp = m.players.find((p) => p.player_uid === m.svp_uid);
-  const mode = modeName(m.game_mode_name) ?? gameModeName(m.game_mode_id ?? origin.modeId) ?? 'Match';
+  const mode = modeName(m.game_mode_name) ?? gameModeName(m.game_mode_id ?? origin.modeId) ?? tr('match:mode');
   // The match's own facts first, so a match reads the same however it was opened; the history row fills gaps.
   const length = matchLength(m) ?? origin.duration;
   const time = timeFromMatchUid(m.match_uid, ctx.now()) ?? origin.time;
   const facts = [
-    map ? `**Map** ${escapeText(map.label, 80)}` : origin.mapId ? `**Map** not in the API’s map list (id ${escapeText(origin.mapId, 20)})` : null,
-    length ? `**Duration** ${duration(length)}` : null,
-    time ? `**Played** ${discordTime(time, 'f')}` : null,
+    map ? tr('match:facts.map', { map: escapeText(map.label, 80) }) : origin.mapId ? tr('match:facts.mapUnknown', { id: escapeText(origin.mapId, 20) }) : null,
+    length ? tr('match:facts.duration', { duration: duration(length) }) : null,
+    time ? tr('match:facts.played', { time: discordTime(time, 'f') }) : null,
   ].filter(Boolean);
   const summary: APIEmbed = {
     color: NEUTRAL_COLOUR,
     title: mode,
     // Inside inline code Discord shows backslashes literally: strip backticks instead of escaping.
-    description: [facts.join(' · '), `Match \`${m.match_uid.replace(/`/g, '').slice(0, 120)}\`${m.replay_id ? ` · replay ${escapeText(m.replay_id, 40)}` : ''}`].filter(Boolean).join('\n'),
+    description: [
+      facts.join(' · '),
+      `${tr('match:summary.matchId', { uid: m.match_uid.replace(/`/g, '').slice(0, 120) })}${m.replay_id ? ` · ${tr('match:summary.replay', { id: escapeText(m.replay_id, 40) })}` : ''}`,
+    ]
+      .filter(Boolean)
+      .join('\n'),
     fields: [
-      { name: 'MVP', value: mvp ? `${escapeText(mvp.nick_name ?? mvp.player_uid, 100)} (${heroOf(m.mvp_hero_id)})` : '—', inline: true },
-      { name: 'SVP', value: svp ? `${escapeText(svp.nick_name ?? svp.player_uid, 100)} (${heroOf(m.svp_hero_id)})` : '—', inline: true },
-      { name: 'Players', value: String(m.players.length), inline: true },
+      { name: tr('match:fields.mvp'), value: mvp ? `${escapeText(mvp.nick_name ?? mvp.player_uid, 100)} (${heroOf(m.mvp_hero_id)})` : '—', inline: true },
+      { name: tr('match:fields.svp'), value: svp ? `${escapeText(svp.nick_name ?? svp.player_uid, 100)} (${heroOf(m.svp_hero_id)})` : '—', inline: true },
+      { name: tr('match:fields.players'), value: integer(m.players.length), inline: true },
     ],
     thumbnail: map?.image ? { url: map.image } : undefined,
     footer: staleFooter(fetched),

@@ -15,6 +15,7 @@ import { currentDeadline, settleWithin } from '../src/deadline.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { groupMetaRows, type HeroMeta, META_ROLES, META_SORTS, metaRole, sortMetaRows, type MetaRole, type MetaRow, type MetaSnapshot, type MetaSort } from '../src/game/meta.js';
 import { choiceName, describe } from '../src/i18n/commands.js';
+import { currentLocale } from '../src/i18n/index.js';
 import { chartFile } from '../src/render/charts.js';
 import { humanAge, roleColour } from '../src/render/common.js';
 import { ratioPercent } from '../src/render/format.js';
@@ -85,7 +86,7 @@ function ordered(snapshot: MetaSnapshot, role: MetaRole | null, sort: MetaSort):
 
 /**
  * The scatter of the heroes listed (one role's, or all) that have both a win rate and a pick share:
- * the {@link SPEC_LIMITS.scatterHeroes} most picked at most. Pure.
+ * the {@link SPEC_LIMITS.scatterHeroes} most picked at most, its words in the current locale.
  */
 export function metaChartSpec(rows: MetaRow[], role: MetaRole | null): MetaScatterChart {
   const plotted = rows
@@ -94,6 +95,7 @@ export function metaChartSpec(rows: MetaRow[], role: MetaRole | null): MetaScatt
     .slice(0, SPEC_LIMITS.scatterHeroes);
   return {
     kind: 'meta-scatter',
+    locale: currentLocale(),
     title: truncate(t.metaChartTitle(role), SPEC_LIMITS.titleLength),
     heroes: plotted.map((r) => ({ name: truncate(r.name || r.heroId, SPEC_LIMITS.nameLength), role: r.role, winRate: r.winRate, pickShare: r.pickShare })),
   };

@@ -28,7 +28,7 @@ import { rankScore, rankScoreChange } from '../src/game/ranks.js';
 import { seasonFromNumber, seasonParamFor, type Season } from '../src/game/seasons.js';
 import type { MapInfo } from '../src/map-directory.js';
 import { staleFooter } from '../src/render/common.js';
-import { discordTime, duration, hexColour, integer, kda, percent, plural, ratioPercent, winRate } from '../src/render/format.js';
+import { discordTime, duration, hexColour, integer, kda, percent, ratioPercent, winRate } from '../src/render/format.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { gameModeName, heroName, isRankedMode } from '../src/render/names.js';
 import { heroDisplayName } from '../src/hero-directory.js';
@@ -36,22 +36,21 @@ import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/pagin
 import type { View, ViewFile } from '../src/render/view.js';
 import { chartFile, heroPerformanceSpec, rankHistorySpec } from '../src/render/charts.js';
 import { t } from '../src/strings.js';
+import { currentLocale, tr, type Locale } from '../src/i18n/index.js';
 import { encodeMatchOrigin, matchView } from './match.js';
 
 /** The sections of a profile, in select-menu order. */
 export const PLAYER_SECTIONS = ['profile', 'ranked', 'unranked', 'matchups', 'maps', 'teammates', 'rank-history', 'matches'] as const;
 export type PlayerSection = (typeof PLAYER_SECTIONS)[number];
 
-const SECTION_LABELS: Record<PlayerSection, string> = {
-  profile: 'Profile',
-  ranked: 'Ranked heroes',
-  unranked: 'Unranked heroes',
-  matchups: 'Heroes played against',
-  maps: 'Maps',
-  teammates: 'Teammates',
-  'rank-history': 'Seasons and rank history',
-  matches: 'Recent matches',
-};
+/** A section's name in the current locale ("Ranked heroes"), for the select menu and the embed's author line. */
+const sectionLabel = (section: PlayerSection) => tr(`player:sections.${section}`);
+
+/** A season as players name it, in the current locale ("Season 1.5", "Saison 1.5"): the game's in-game number, never translated. */
+export const seasonLabel = (season: Season) => tr('player:season', { number: season.number });
+
+/** "12 matches" in the current locale: a count with its noun (`player:count.*` plural keys). */
+const counted = (noun: 'matches' | 'wins', n: number) => tr(`player:count.${noun}`, { count: n, n: integer(n) });
 
 const PER_PAGE = 10;
 const TOP_HEROES = 3;
@@ -153,8 +152,8 @@ function sectionMenu(uid: string, season: string, current: PlayerSection): APIAc
       {
         type: ComponentType.StringSelect,
         custom_id: encodeCustomId('pl.s', uid, season),
-        placeholder: 'Show another section',
-        options: PLAYER_SECTIONS.map((s) => ({ label: SECTION_LABELS[s], value: s, default: s === current })),
+        placeholder: tr('player:menu.sections'),
+        options: PLAYER_SECTIONS.map((s) => ({ label: sectionLabel(s), value: s, default: s === current })),
       },
     ],
   };
@@ -163,15 +162,15 @@ function sectionMenu(uid: string, season: string, current: PlayerSection): APIAc
 function updateRow(uid: string): APIActionRowComponent<APIComponentInMessageActionRow> {
   return {
     type: ComponentType.ActionRow,
-    components: [{ type: ComponentType.Button, style: ButtonStyle.Secondary, label: 'Update', custom_id: encodeCustomId('pl.u', uid) }],
+    components: [{ type: ComponentType.Button, style: ButtonStyle.Secondary, label: tr('player:menu.update'), custom_id: encodeCustomId('pl.u', uid) }],
   };
 }
 
 /** The season that totals and hero lists cover, as a label: "Season 1.5" or "Season 3 (current)". */
 function coverage(p: PlayerProfile, look: Lookups): string {
-  if (look.season && look.seasonTotals) return look.season.name;
+  if (look.season && look.seasonTotals) return seasonLabel(look.season);
   const current = currentSeason(p);
-  return current ? `${current.name} (current)` : 'Current season';
+  return current ? tr('player:coverage.current', { season: seasonLabel(current) }) : tr('player:coverage.unknown');
 }
 
 /**
@@ -182,71 +181,76 @@ function coverage(p: PlayerProfile, look: Lookups): string {
 function base(p: PlayerProfile, section: PlayerSection, look: Lookups): APIEmbed {
   const team = p.team?.name ? ` [${p.team.name}]` : '';
   const season = section === 'profile' || section === 'rank-history' || (section === 'matches' && !look.season) ? '' : ` · ${coverage(p, look)}`;
-  const where = section === 'profile' ? '' : ` · ${SECTION_LABELS[section]}`;
+  const where = section === 'profile' ? '' : ` · ${sectionLabel(section)}`;
   return {
     color: hexColour(p.rank.color) ?? 0x5865f2,
     author: { name: truncate(`${p.name}${team}${where}${season}`, LIMITS.author), icon_url: p.icon ?? undefined },
   };
 }
 
-const heroLabel = (look: Lookups, id: string | null, raw: string | null) => look.hero(id)?.name ?? heroName(raw) ?? (id ? `Hero ${id}` : 'Unknown hero');
-const mapLabel = (look: Lookups, id: string | null) => look.map(id)?.label ?? (id ? `Map ${id}` : 'Unknown map');
+const heroLabel = (look: Lookups, id: string | null, raw: string | null) => look.hero(id)?.name ?? heroName(raw) ?? (id ? tr('player:heroId', { id }) : tr('player:unknownHero'));
+const mapLabel = (look: Lookups, id: string | null) => look.map(id)?.label ?? (id ? tr('player:mapId', { id }) : tr('player:unknownMap'));
 function profileEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
   const rank = rankSummary(p, look.season);
   const r = p.overall.ranked;
   const u = p.overall.unranked;
   const fields: APIEmbedField[] = [];
   // The rank's season, when it is not the season the member asked for or the current one (an older ranked season).
-  const rankSeason = rank.season && rank.season.index !== (look.season ?? currentSeason(p))?.index ? ` (${rank.season.name})` : '';
-  fields.push({ name: 'Rank score', value: rank.score === null ? '—' : `${rankScore(rank.score)}${rankSeason}`, inline: true });
-  if (rank.seasonPeak) fields.push({ name: rankSeason || look.season ? `Peak in ${rank.season!.name}` : 'Peak this season', value: `${rank.seasonPeak.tier ? `${rank.seasonPeak.tier} · ` : ''}${rankScore(rank.seasonPeak.score)}`, inline: true });
-  if (rank.allTimePeak) fields.push({ name: 'All-time peak', value: `${rank.allTimePeak.tier ? `${rank.allTimePeak.tier} · ` : ''}${rankScore(rank.allTimePeak.score)} (${rank.allTimePeak.season.name})`, inline: true });
+  const rankSeason = rank.season && rank.season.index !== (look.season ?? currentSeason(p))?.index ? ` (${seasonLabel(rank.season)})` : '';
+  fields.push({ name: tr('player:profile.rankScore'), value: rank.score === null ? '—' : `${rankScore(rank.score)}${rankSeason}`, inline: true });
+  if (rank.seasonPeak) {
+    const name = rankSeason || look.season ? tr('player:profile.peakIn', { season: seasonLabel(rank.season!) }) : tr('player:profile.peakThisSeason');
+    fields.push({ name, value: `${rank.seasonPeak.tier ? `${rank.seasonPeak.tier} · ` : ''}${rankScore(rank.seasonPeak.score)}`, inline: true });
+  }
+  if (rank.allTimePeak) {
+    fields.push({ name: tr('player:profile.allTimePeak'), value: `${rank.allTimePeak.tier ? `${rank.allTimePeak.tier} · ` : ''}${rankScore(rank.allTimePeak.score)} (${seasonLabel(rank.allTimePeak.season)})`, inline: true });
+  }
   fields.push(
-    { name: 'Level', value: integer(p.level), inline: true },
-    { name: 'UID', value: p.uid, inline: true },
-    { name: 'Platform', value: escapeText(p.login_os ?? '—', 100), inline: true },
-    { name: 'Ranked', value: modeLine(r), inline: false },
-    { name: 'Unranked', value: modeLine(u), inline: false },
+    { name: tr('player:profile.level'), value: integer(p.level), inline: true },
+    { name: tr('player:profile.uid'), value: p.uid, inline: true },
+    { name: tr('player:profile.platform'), value: escapeText(p.login_os ?? '—', 100), inline: true },
+    { name: tr('player:profile.ranked'), value: modeLine(r), inline: false },
+    { name: tr('player:profile.unranked'), value: modeLine(u), inline: false },
   );
   const summary = heroSummary(p);
   const top = summary.heroes.slice(0, TOP_HEROES);
   if (top.length > 0) {
     fields.push({
-      name: summary.source === 'lists' ? 'Top heroes' : `Top heroes (latest ${plural(p.recent_matches.length, 'match', 'matches')})`,
+      name: summary.source === 'lists' ? tr('player:profile.topHeroes') : tr('player:profile.topHeroesRecent', { count: p.recent_matches.length, n: integer(p.recent_matches.length) }),
       value: top
         .map((h, i) => {
           const hero = look.hero(h.hero_id);
-          return `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}**${hero?.role ? ` (${hero.role})` : ''} · ${duration(h.play_time)} · ${plural(h.matches, 'match', 'matches')} · ${winRate(h.wins, h.matches)} · ${kda(h.kills, h.deaths, h.assists)}`;
+          return `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}**${hero?.role ? ` (${hero.role})` : ''} · ${duration(h.play_time)} · ${counted('matches', h.matches)} · ${winRate(h.wins, h.matches)} · ${kda(h.kills, h.deaths, h.assists)}`;
         })
         .join('\n'),
       inline: false,
     });
   }
   const roles = playTimeByRole(p, (id) => look.hero(id)?.role ?? null);
-  if (roles.length > 0) fields.push({ name: 'Play time by role', value: roles.map((x) => `${x.role} ${duration(x.seconds)}`).join(' · '), inline: false });
+  if (roles.length > 0) fields.push({ name: tr('player:profile.playTimeByRole'), value: roles.map((x) => `${x.role} ${duration(x.seconds)}`).join(' · '), inline: false });
   const per10 = perTenMinutes(p);
   if (per10) {
     const parts = [
-      per10.damage === null ? null : `${integer(per10.damage)} damage`,
-      per10.heal === null ? null : `${integer(per10.heal)} healing`,
-      per10.damage_taken === null ? null : `${integer(per10.damage_taken)} damage taken`,
+      per10.damage === null ? null : tr('player:profile.damage', { value: integer(per10.damage) }),
+      per10.heal === null ? null : tr('player:profile.healing', { value: integer(per10.heal) }),
+      per10.damage_taken === null ? null : tr('player:profile.damageTaken', { value: integer(per10.damage_taken) }),
     ].filter(Boolean);
-    fields.push({ name: 'Per 10 minutes', value: parts.join(' · '), inline: false });
+    fields.push({ name: tr('player:profile.perTenMinutes'), value: parts.join(' · '), inline: false });
   }
   fields.push(
-    { name: 'MVP / SVP', value: `${integer(r.mvp + u.mvp)} / ${integer(r.svp + u.svp)}`, inline: true },
-    { name: 'Achievements', value: integer(p.completed_achievements), inline: true },
+    { name: tr('player:profile.mvpSvp'), value: `${integer(r.mvp + u.mvp)} / ${integer(r.svp + u.svp)}`, inline: true },
+    { name: tr('player:profile.achievements'), value: integer(p.completed_achievements), inline: true },
   );
   const updated = newestUpdate(p);
-  if (updated !== null) fields.push({ name: 'Updated', value: discordTime(updated), inline: true });
+  if (updated !== null) fields.push({ name: tr('player:profile.updated'), value: discordTime(updated), inline: true });
   return {
     ...base(p, 'profile', look),
     // A season asked for that the profile has no ranked record of is said so, not called Unranked;
     // a tier of an older season than the current one says its season.
-    title: rank.tier ? `${rank.tier}${rankSeason}` : look.season && rank.score === null ? `No ranked record for ${look.season.name}` : 'Unranked',
+    title: rank.tier ? `${rank.tier}${rankSeason}` : look.season && rank.score === null ? tr('player:profile.noRankedRecord', { season: seasonLabel(look.season) }) : tr('player:unranked'),
     description: [
-      `Totals and heroes: ${coverage(p, look)}`,
-      look.season && !look.seasonTotals ? t.seasonTotalsUnavailable(look.season.name) : null,
+      tr('player:profile.coverage', { season: coverage(p, look) }),
+      look.season && !look.seasonTotals ? t.seasonTotalsUnavailable(seasonLabel(look.season)) : null,
     ]
       .filter(Boolean)
       .join('\n'),
@@ -258,7 +262,7 @@ function profileEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
 /** "26 matches · 14 wins · 53.8 % · 462 / 194 / 288 (KDA 3.87) · 4h 27m"; an em dash for an empty record. */
 function modeLine(s: PlayerProfile['overall']['ranked']): string {
   if (s.matches === 0) return '—';
-  return `${plural(s.matches, 'match', 'matches')} · ${plural(s.wins, 'win', 'wins')} · ${winRate(s.wins, s.matches)} · ${kda(s.kills, s.deaths, s.assists)} · ${duration(s.play_time)}`;
+  return `${counted('matches', s.matches)} · ${counted('wins', s.wins)} · ${winRate(s.wins, s.matches)} · ${kda(s.kills, s.deaths, s.assists)} · ${duration(s.play_time)}`;
 }
 
 /** One page of a list section: lines of text, and the page count. */
@@ -281,21 +285,22 @@ async function heroesSection(p: PlayerProfile, which: 'ranked' | 'unranked', pag
     heroes,
     page,
     (h, i) =>
-      `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}** · ${duration(h.play_time)} · ${plural(h.matches, 'match', 'matches')} · ${percent(h.win_rate)} · ${kda(h.kills, h.deaths, h.assists)}${h.hit_rate === null ? '' : ` · ${ratioPercent(h.hit_rate)} hits`}`,
-    `No ${which} matches in ${coverage(p, look)}.`,
+      `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}** · ${duration(h.play_time)} · ${counted('matches', h.matches)} · ${percent(h.win_rate)} · ${kda(h.kills, h.deaths, h.assists)}${h.hit_rate === null ? '' : ` · ${tr('player:heroes.hitRate', { value: ratioPercent(h.hit_rate) })}`}`,
+    tr(`player:heroes.empty.${which}`, { season: coverage(p, look) }),
   );
   const section: Section = { embed: { ...base(p, which, look), description: list.description }, pages: list.pages, page: list.page };
-  const spec = heroPerformanceSpec(`${p.name} · ${SECTION_LABELS[which].toLowerCase()} · ${coverage(p, look)}`, heroes.map((h) => ({ ...h, play_time: h.play_time ?? 0 })), (h) => ({
+  const title = tr(`charts:titles.heroes.${which}`, { name: p.name, season: coverage(p, look) });
+  const spec = heroPerformanceSpec(title, heroes.map((h) => ({ ...h, play_time: h.play_time ?? 0 })), (h) => ({
     name: heroLabel(look, h.hero_id, h.hero_name),
     role: look.hero(h.hero_id)?.role ?? null,
   }));
-  return withChart(section, await chartFile(ctx.charts, spec, `${which}-heroes.png`, `Play time, win rate and KDA of ${p.name}'s ${which} heroes`, ctx.logger));
+  return withChart(section, await chartFile(ctx.charts, spec, `${which}-heroes.png`, tr(`charts:alt.heroes.${which}`, { name: p.name }), ctx.logger));
 }
 
 /** Rows of the recent matches, and the select that opens each of them. */
 function matchLines(rows: HistoryRow[], look: Lookups): string[] {
   return rows.map((m) => {
-    const result = m.player.is_win === true ? '**Win**' : m.player.is_win === false ? '**Loss**' : '**—**';
+    const result = `**${m.player.is_win === true ? tr('player:matches.win') : m.player.is_win === false ? tr('player:matches.loss') : '—'}**`;
     const mode = gameModeName(m.game_mode_id);
     const change = isRankedMode(m.game_mode_id) && m.player.score_change !== null ? ` · ${rankScoreChange(m.player.score_change)}` : '';
     const parts = [
@@ -305,14 +310,31 @@ function matchLines(rows: HistoryRow[], look: Lookups): string[] {
       escapeText(mapLabel(look, m.map_id), 60),
       mode === null ? null : `${mode}${change}`,
       m.duration === null ? null : duration(m.duration),
-      m.player.disconnected ? '*disconnected*' : null,
+      m.player.disconnected ? `*${tr('player:matches.disconnected')}*` : null,
       discordTime(m.time),
     ];
     return parts.filter((x) => x !== null).join(' · ');
   });
 }
 
-const shortDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+/**
+ * The Intl locale dates are written in for one of ours: the bot's English is British ("5 Mar 2025",
+ * as the charts write dates), every other locale its own.
+ */
+const dateLocale = (locale: Locale) => (locale === 'en' ? 'en-GB' : locale);
+
+const shortDates = new Map<Locale, Intl.DateTimeFormat>();
+
+/** A date (Unix seconds, UTC) as short text in the current locale: "26 May 2025", "26 mai 2025", "2025年5月26日". */
+function shortDate(unixSeconds: number): string {
+  const locale = currentLocale();
+  let format = shortDates.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(dateLocale(locale), { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+    shortDates.set(locale, format);
+  }
+  return format.format(new Date(unixSeconds * 1000));
+}
 
 function matchSelect(uid: string, rows: HistoryRow[], offset: number, look: Lookups): APIActionRowComponent<APIComponentInMessageActionRow> {
   return {
@@ -321,10 +343,10 @@ function matchSelect(uid: string, rows: HistoryRow[], offset: number, look: Look
       {
         type: ComponentType.StringSelect,
         custom_id: encodeCustomId('pl.m', uid),
-        placeholder: 'Open a match',
+        placeholder: tr('player:menu.openMatch'),
         options: rows.slice(0, LIMITS.selectOptions).map((m, i) => {
-          const result = m.player.is_win === true ? 'Win' : m.player.is_win === false ? 'Loss' : 'Match';
-          const when = m.time === null ? null : shortDate.format(new Date(m.time * 1000));
+          const result = tr(m.player.is_win === true ? 'player:matches.win' : m.player.is_win === false ? 'player:matches.loss' : 'player:matches.match');
+          const when = m.time === null ? null : shortDate(m.time);
           return {
             label: truncate(`${offset + i + 1}. ${result} · ${heroLabel(look, m.player.hero_id, m.player.hero_name)} · ${m.player.kills}/${m.player.deaths}/${m.player.assists}`, LIMITS.optionLabel),
             value: encodeMatchOrigin({ matchUid: m.match_uid, mapId: m.map_id, modeId: m.game_mode_id, duration: m.duration, time: m.time }),
@@ -342,7 +364,7 @@ async function matchesSection(p: PlayerProfile, page: number, look: Lookups, ctx
   if (history.source === 'profile' && history.rows.length > 0) notes.push(t.historyFromProfile(history.total, history.noStoredHistory));
   if (history.newerFromProfile > 0 && history.page === 1) notes.push(t.newerFromProfile(history.newerFromProfile));
   const lines = matchLines(history.rows, look);
-  const empty = look.season ? t.noMatchesInSeason(look.season.name) : t.noRecentMatches();
+  const empty = look.season ? t.noMatchesInSeason(seasonLabel(look.season)) : t.noRecentMatches();
   const description = truncate([...notes, ...(notes.length ? [''] : []), ...lines].join('\n') || empty, LIMITS.description);
   const offset = (history.page - 1) * PER_PAGE;
   return {
@@ -357,10 +379,10 @@ async function matchesSection(p: PlayerProfile, page: number, look: Lookups, ctx
 async function rankHistorySection(p: PlayerProfile, page: number, look: Lookups, ctx: CommandContext): Promise<Section> {
   const seasons = seasonRanks(p).reverse();
   const table = seasons.map((s) => {
-    const peak = s.peakScore === null ? '' : ` · peak ${s.peakTier ? `${s.peakTier} ` : ''}${rankScore(s.peakScore)}`;
-    const wins = s.wins === null ? '' : ` · ${plural(s.wins, 'win', 'wins')}`;
+    const peak = s.peakScore === null ? '' : ` · ${tr('player:rankHistory.peak', { rank: `${s.peakTier ? `${s.peakTier} ` : ''}${rankScore(s.peakScore)}` })}`;
+    const wins = s.wins === null ? '' : ` · ${counted('wins', s.wins)}`;
     const mark = look.season && s.season.index === look.season.index ? '▸ ' : '';
-    return `${mark}**${s.season.name}** · ${s.tier ?? 'Unranked'} · ${rankScore(s.score)}${peak}${wins}`;
+    return `${mark}**${seasonLabel(s.season)}** · ${s.tier ?? tr('player:unranked')} · ${rankScore(s.score)}${peak}${wins}`;
   });
   const changes = [...p.rank_history].sort((a, b) => (b.time ?? 0) - (a.time ?? 0));
   const list = listPage(
@@ -370,13 +392,15 @@ async function rankHistorySection(p: PlayerProfile, page: number, look: Lookups,
       const tiers = r.level_from === r.level_to ? levelName(r.level_to) : `${levelName(r.level_from)} → ${levelName(r.level_to)}`;
       return `${discordTime(r.time)} · ${rankScoreChange(r.add_score)} → ${rankScore(r.total_score)} · ${tiers}`;
     },
-    table.length > 0 ? 'No recent rank changes listed.' : 'No ranked seasons or rank changes listed.',
+    tr(table.length > 0 ? 'player:rankHistory.noChanges' : 'player:rankHistory.nothing'),
   );
-  const fields: APIEmbedField[] = table.length > 0 ? [{ name: 'Ranked seasons', value: truncate(table.join('\n'), LIMITS.fieldValue), inline: false }] : [];
-  const section: Section = { embed: { ...base(p, 'rank-history', look), fields, description: changes.length > 0 ? `**Recent rank changes**\n${list.description}` : list.description }, pages: list.pages, page: list.page };
+  const fields: APIEmbedField[] = table.length > 0 ? [{ name: tr('player:rankHistory.rankedSeasons'), value: truncate(table.join('\n'), LIMITS.fieldValue), inline: false }] : [];
+  const description = changes.length > 0 ? `**${tr('player:rankHistory.recentChanges')}**\n${list.description}` : list.description;
+  const section: Section = { embed: { ...base(p, 'rank-history', look), fields, description }, pages: list.pages, page: list.page };
   const now = rankSummary(p, null);
-  const spec = rankHistorySpec(p, { tier: now.tier, score: now.score }, currentSeason(p)?.name ?? 'This season');
-  return withChart(section, await chartFile(ctx.charts, spec, 'rank-history.png', `Rank score of ${p.name} over time, by season`, ctx.logger));
+  const season = currentSeason(p);
+  const spec = rankHistorySpec(p, { tier: now.tier, score: now.score }, season ? seasonLabel(season) : tr('charts:thisSeason'));
+  return withChart(section, await chartFile(ctx.charts, spec, 'rank-history.png', tr('charts:alt.rankHistory', { name: p.name }), ctx.logger));
 }
 
 async function section(p: PlayerProfile, which: PlayerSection, page: number, look: Lookups, ctx: CommandContext): Promise<Section> {
@@ -394,9 +418,10 @@ async function section(p: PlayerProfile, which: PlayerSection, page: number, loo
       const rows = p.hero_matchups.filter((m) => m.matches > 0 && m.hero_id !== null && !/^unknown$/i.test(m.hero_name ?? '')).sort((a, b) => b.matches - a.matches);
       return simple(
         rows,
-        (m) => `**${escapeText(heroLabel(look, m.hero_id, m.hero_name), 60)}**${m.hero_class ? ` (${escapeText(m.hero_class, 20)})` : ''} · ${plural(m.matches, 'match', 'matches')} against · won ${percent(m.win_rate)}`,
-        'No opposing heroes listed.',
-        { title: 'Heroes this player played against' },
+        (m) =>
+          `**${escapeText(heroLabel(look, m.hero_id, m.hero_name), 60)}**${m.hero_class ? ` (${escapeText(m.hero_class, 20)})` : ''} · ${tr('player:matchups.record', { count: m.matches, n: integer(m.matches), winRate: percent(m.win_rate) })}`,
+        tr('player:matchups.empty'),
+        { title: tr('player:matchups.title') },
       );
     }
     case 'maps': {
@@ -404,16 +429,16 @@ async function section(p: PlayerProfile, which: PlayerSection, page: number, loo
       const image = rows.map((m) => look.map(m.map_id)?.image ?? m.map_thumbnail).find(Boolean);
       return simple(
         rows,
-        (m) => `**${escapeText(look.map(m.map_id)?.label ?? m.map_name ?? mapLabel(look, m.map_id), 80)}** · ${plural(m.matches, 'match', 'matches')} · ${percent(m.win_rate)} · ${kda(m.kills, m.deaths, m.assists)}`,
-        'No maps listed.',
+        (m) => `**${escapeText(look.map(m.map_id)?.label ?? m.map_name ?? mapLabel(look, m.map_id), 80)}** · ${counted('matches', m.matches)} · ${percent(m.win_rate)} · ${kda(m.kills, m.deaths, m.assists)}`,
+        tr('player:maps.empty'),
         image ? { thumbnail: { url: image } } : {},
       );
     }
     case 'teammates':
       return simple(
         p.team_mates.filter((x) => x.matches > 0).sort((a, b) => b.matches - a.matches),
-        (x) => `**${escapeText(x.name ?? x.uid ?? 'Player', 60)}** · ${plural(x.matches, 'match', 'matches')} together · ${percent(x.win_rate)}`,
-        'No teammates listed.',
+        (x) => `**${escapeText(x.name ?? x.uid ?? tr('player:teammates.player'), 60)}** · ${tr('player:teammates.record', { count: x.matches, n: integer(x.matches), winRate: percent(x.win_rate) })}`,
+        tr('player:teammates.empty'),
       );
     case 'rank-history':
       return rankHistorySection(p, page, look, ctx);
@@ -488,8 +513,8 @@ export async function playerChoices(userId: string, typed: string, ctx: CommandC
     seen.add(uid);
     choices.push({ name: truncate(`${name} · ${note}`, LIMITS.choiceName), value: uid });
   };
-  for (const a of links.accounts) add(a.uid, a.name, a.uid === links.defaultUid ? 'your default' : 'linked');
-  for (const r of recent) add(r.uid, r.name, 'recent');
+  for (const a of links.accounts) add(a.uid, a.name, tr(a.uid === links.defaultUid ? 'player:autocomplete.default' : 'player:autocomplete.linked'));
+  for (const r of recent) add(r.uid, r.name, tr('player:autocomplete.recent'));
   return choices;
 }
 

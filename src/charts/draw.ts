@@ -17,6 +17,7 @@ import {
   type ChartConfiguration,
   type ChartItem,
 } from 'chart.js';
+import { runInLocale } from '../i18n/index.js';
 import { cacheTextWidths, type Ctx } from './canvas-kit.js';
 import { registerChartFonts } from './fonts.js';
 import { drawHeader, headerLayout, MARGIN } from './header.js';
@@ -56,7 +57,18 @@ function setUp(): void {
   ready = true;
 }
 
-/** The chart.js configuration of a spec; null when it has nothing to draw. */
+/**
+ * The chart.js configuration `drawChart` draws for `spec` (any value: checked with {@link parseChartSpec}),
+ * with the words it writes itself (axis titles, legends) in the spec's `locale`, whatever the current
+ * one; null when it has nothing to draw. The header's subtitle is written while the chart is drawn.
+ * @throws {ChartSpecError} when `spec` is not a valid chart spec.
+ */
+export function chartConfig(spec: ChartSpec): ChartConfiguration<'line' | 'bar' | 'scatter'> | null {
+  const valid = parseChartSpec(spec);
+  return runInLocale(valid.locale ?? 'en', () => configOf(valid));
+}
+
+/** The chart.js configuration of a spec in the current locale; null when it has nothing to draw. */
 function configOf(spec: ChartSpec): ChartConfiguration<'line' | 'bar' | 'scatter'> | null {
   switch (spec.kind) {
     case 'rank-history':
@@ -73,6 +85,7 @@ function configOf(spec: ChartSpec): ChartConfiguration<'line' | 'bar' | 'scatter
 /**
  * Draws `spec` as a PNG of {@link SIZE} (800 × 450 px): dark theme, Inter, title at the top left.
  * A spec with nothing to draw (no points, no heroes) gives a chart that says so, under its title.
+ * The words the chart adds (src/charts/strings.ts) are in the spec's `locale`, English without one.
  * @param spec any value: it is checked with {@link parseChartSpec} first.
  * @returns the PNG's bytes (at most 1,600 × 900 px and 8 MB, {@link LIMITS}).
  * @throws {ChartSpecError} when `spec` is not a valid chart spec.
@@ -80,13 +93,20 @@ function configOf(spec: ChartSpec): ChartConfiguration<'line' | 'bar' | 'scatter
  */
 export async function drawChart(spec: ChartSpec): Promise<Buffer> {
   const valid = parseChartSpec(spec);
+  // chart.js calls back into the plugins (subtitles, labels) while it draws, all synchronously: the
+  // whole draw runs in the spec's locale.
+  return runInLocale(valid.locale ?? 'en', () => drawValid(valid));
+}
+
+/** {@link drawChart} of a checked spec, in the current locale. */
+function drawValid(valid: ChartSpec): Buffer {
   setUp();
   const canvas = sharedCanvas();
   // Whatever the last chart left (a transform, a clip, a save without its restore) goes. Text is
-  // shaped as English whatever the host's language, so charts look the same on every machine.
+  // shaped in the spec's language whatever the host's, so charts look the same on every machine.
   const ctx = canvas.getContext('2d');
   ctx.reset();
-  ctx.lang = 'en';
+  ctx.lang = valid.locale ?? 'en';
   const config = configOf(valid);
   let png: Buffer;
   if (config) {

@@ -5,8 +5,13 @@
  *
  * Specs are validated with {@link parseChartSpec} where they enter the renderer: the types say what the
  * program builds, the schemas check it (strictly: an unknown key is a mistake, not API drift).
+ *
+ * The words of a spec's own (`title`, series names) come already in the member's language; the words
+ * the chart adds (axis titles, legends, subtitles) are written by the worker in the spec's `locale`
+ * (src/charts/strings.ts), since the worker thread does not share the main thread's current locale.
  */
 import { z } from 'zod';
+import { LOCALES, type Locale } from '../i18n/index.js';
 
 /** Latest time accepted, in Unix seconds (year 2286): a larger value is almost surely milliseconds. */
 const MAX_UNIX_SECONDS = 9_999_999_999;
@@ -42,6 +47,8 @@ export interface RankPoint {
  */
 export interface RankHistoryChart {
   kind: 'rank-history';
+  /** The language of the words the chart adds (axis titles, legends, subtitles); English when absent. */
+  locale?: Locale;
   /** Shown at the top, e.g. "Sir_Final · rank history". */
   title: string;
   /** Oldest first is not required: series are drawn by their points' times. */
@@ -75,6 +82,8 @@ export interface HeroPerformance {
 /** Play time of a player's top heroes (at most {@link HERO_PERFORMANCE_TOP}) as horizontal bars, coloured by role, labelled with win rate and KDA. */
 export interface HeroPerformanceChart {
   kind: 'hero-performance';
+  /** As {@link RankHistoryChart.locale}. */
+  locale?: Locale;
   title: string;
   /** Any order; the chart keeps the heroes with the most play time. */
   heroes: HeroPerformance[];
@@ -93,6 +102,8 @@ export interface MetaHero {
 /** Win rate (y) against pick share (x) of heroes, coloured by role, each point named (up to {@link SCATTER_LABELS}), with a 50 % line. */
 export interface MetaScatterChart {
   kind: 'meta-scatter';
+  /** As {@link RankHistoryChart.locale}. */
+  locale?: Locale;
   title: string;
   heroes: MetaHero[];
 }
@@ -100,6 +111,8 @@ export interface MetaScatterChart {
 /** Two players' rank score over time on one axis, with the tier bands. */
 export interface CompareRankChart {
   kind: 'compare-rank';
+  /** As {@link RankHistoryChart.locale}. */
+  locale?: Locale;
   title: string;
   /** Exactly two players. */
   players: { name: string; points: RankPoint[] }[];
@@ -123,6 +136,7 @@ export class ChartSpecError extends Error {
 }
 
 const title = z.string().max(SPEC_LIMITS.titleLength);
+const locale = z.enum(LOCALES).optional();
 const name = z.string().min(1).max(SPEC_LIMITS.nameLength);
 const unixSeconds = z.number().finite().min(0).max(MAX_UNIX_SECONDS, { message: `must be Unix seconds (at most ${MAX_UNIX_SECONDS}); milliseconds?` });
 const score = z.number().finite().min(0);
@@ -132,6 +146,7 @@ const points = z.array(z.strictObject({ time: unixSeconds, score })).max(SPEC_LI
 
 const rankHistory = z.strictObject({
   kind: z.literal('rank-history'),
+  locale,
   title,
   seasons: z.array(z.strictObject({ name, points })).max(SPEC_LIMITS.seasons),
   current: z.strictObject({ tier: z.string().max(SPEC_LIMITS.nameLength), score }).optional(),
@@ -139,6 +154,7 @@ const rankHistory = z.strictObject({
 
 const heroPerformance = z.strictObject({
   kind: z.literal('hero-performance'),
+  locale,
   title,
   heroes: z
     .array(
@@ -155,12 +171,14 @@ const heroPerformance = z.strictObject({
 
 const metaScatter = z.strictObject({
   kind: z.literal('meta-scatter'),
+  locale,
   title,
   heroes: z.array(z.strictObject({ name, role, winRate: fraction, pickShare: fraction })).max(SPEC_LIMITS.scatterHeroes),
 }) satisfies z.ZodType<MetaScatterChart>;
 
 const compareRank = z.strictObject({
   kind: z.literal('compare-rank'),
+  locale,
   title,
   players: z.array(z.strictObject({ name, points })).length(2, { message: 'a comparison has exactly 2 players' }),
 }) satisfies z.ZodType<CompareRankChart>;

@@ -1,11 +1,13 @@
 /**
  * What a player profile says at a glance, derived from the normalised profile (src/api/schemas.ts
- * `PlayerProfile`, api-spec.md "Player profile" plus the drift in api-samples/README.md). Pure functions.
+ * `PlayerProfile`, api-spec.md "Player profile" plus the drift in api-samples/README.md). Pure functions
+ * (of the profile and, for the few words they give, the current locale: src/i18n).
  *
  * Both profile shapes work: the older one, whose current score and peaks are only in
  * `rank_game_season`, and the August 2025 one with `rank.score` ("3,752") and `rank.peak_rank`.
  */
 import type { PlayerProfile } from '../api/schemas.js';
+import { tr } from '../i18n/index.js';
 import { isTierName, tierOf, tierOfLevel } from './ranks.js';
 import { latestSeason, seasonFromIndex, seasonFromRankGame, type Season } from './seasons.js';
 import { newestUpdateTime } from './update-times.js';
@@ -188,12 +190,13 @@ export function heroSummary(p: PlayerProfile): { heroes: HeroTotals[]; source: '
 
 /**
  * Play time (seconds) by role, most first: from the heroes of {@link heroSummary} and each hero's
- * role, else the profile's own `roles_played`.
+ * role ("Unknown role", in the current locale, for a hero `roleOf` does not know), else the profile's own `roles_played`.
  */
 export function playTimeByRole(p: PlayerProfile, roleOf: (heroId: string | null) => string | null): { role: string; seconds: number }[] {
   const sums = new Map<string, number>();
+  const unknown = tr('player:unknownRole');
   for (const h of heroSummary(p).heroes) {
-    const role = roleOf(h.hero_id) ?? 'Unknown role';
+    const role = roleOf(h.hero_id) ?? unknown;
     sums.set(role, (sums.get(role) ?? 0) + h.play_time);
   }
   if (sums.size === 0) {
@@ -237,7 +240,7 @@ export function newestUpdate(p: PlayerProfile): number | null {
   return newestUpdateTime(Object.values(p.updates));
 }
 
-/** The tier name of a level for rank-history rows ("Gold III"); the level as text when it names no tier. */
+/** The tier name of a level for rank-history rows ("Gold III"); the level as text in the current locale ("level 12") when it names no tier. */
 export function levelName(level: number | null | undefined): string {
-  return tierOfLevel(level) ?? (level === null || level === undefined ? '?' : `level ${level}`);
+  return tierOfLevel(level) ?? (level === null || level === undefined ? '?' : tr('player:level', { level }));
 }

@@ -4,17 +4,22 @@
  * the worker pool (src/charts/renderer.ts) and kept in a small byte-bounded cache so that paging
  * through a section does not draw the same chart again.
  *
+ * The specs carry the current locale (src/i18n): their titles and series names are written here, in the
+ * member's language, and the worker writes the chart's own words (axes, legends) in the same one.
+ *
  * A chart is never what an answer waits on to exist: without a renderer (tests), past the
  * interaction's deadline, or when the render fails, the answer goes out without it and the log says why.
  */
 import { LRUCache } from 'lru-cache';
 import type { PlayerProfile } from '../api/schemas.js';
 import type { ChartRenderer } from '../charts/renderer.js';
-import type { ChartSpec, HeroPerformanceChart, RankHistoryChart, RankPoint } from '../charts/specs.js';
+import { SPEC_LIMITS, type ChartSpec, type HeroPerformanceChart, type RankHistoryChart, type RankPoint } from '../charts/specs.js';
 import { currentDeadline } from '../deadline.js';
+import { currentLocale, tr } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
 import { seasonFromIndex } from '../game/seasons.js';
 import type { HeroTotals } from '../game/profile.js';
+import { truncate } from './limits.js';
 import type { ViewFile } from './view.js';
 
 /** Longest a chart may take when the answer has no deadline (the CLI), ms. */
@@ -36,7 +41,8 @@ export function rankPoints(p: Pick<PlayerProfile, 'rank_history'>): RankPoint[] 
  * Rank score over time for a profile's rank history (`rank_history`: the score after each ranked
  * match), one line per season. A change's season is that of the profile's recent match nearest in time
  * (recent matches carry their season; rank changes do not); without any, one line named `fallbackSeason`.
- * Changes without a time or a score are left out. `current` marks the tier and score shown now.
+ * Changes without a time or a score are left out. `current` marks the tier and score shown now. The
+ * title and season names are in the current locale ("Sir Final · rank history", "Season 1.5").
  */
 export function rankHistorySpec(
   p: Pick<PlayerProfile, 'name' | 'rank_history' | 'recent_matches'>,
@@ -46,7 +52,7 @@ export function rankHistorySpec(
   const dated = p.recent_matches
     .flatMap((m) => {
       const season = seasonFromIndex(m.season);
-      return m.time !== null && season ? [{ time: m.time, season: season.name }] : [];
+      return m.time !== null && season ? [{ time: m.time, season: truncate(tr('charts:season', { number: season.number }), SPEC_LIMITS.nameLength) }] : [];
     })
     .sort((a, b) => a.time - b.time);
   const seasonAt = (time: number): string => {
@@ -61,7 +67,8 @@ export function rankHistorySpec(
   }
   return {
     kind: 'rank-history',
-    title: `${p.name} · rank history`,
+    locale: currentLocale(),
+    title: truncate(tr('charts:titles.rankHistory', { name: p.name }), SPEC_LIMITS.titleLength),
     seasons: [...bySeason].map(([name, points]) => ({ name, points })),
     ...(current.tier && current.score !== null ? { current: { tier: current.tier, score: current.score } } : {}),
   };
@@ -73,12 +80,14 @@ type HeroRecord = Pick<HeroTotals, 'matches' | 'wins' | 'kills' | 'deaths' | 'as
 /**
  * Play time, win rate (wins / matches) and KDA ((kills + assists) / deaths, deaths at least 1, as the
  * text answers show it) of a player's heroes, named and given roles by `hero`; the chart keeps the ten
- * most played. Heroes with no play time are left out.
+ * most played. Heroes with no play time are left out. `title` is already in the current locale (cut to
+ * the spec's limit here); the chart's own words follow that locale.
  */
 export function heroPerformanceSpec<H extends HeroRecord>(title: string, heroes: H[], hero: (h: H) => { name: string; role: string | null }): HeroPerformanceChart {
   return {
     kind: 'hero-performance',
-    title,
+    locale: currentLocale(),
+    title: truncate(title, SPEC_LIMITS.titleLength),
     heroes: heroes
       .filter((h) => h.play_time !== null && h.play_time > 0)
       .map((h) => ({

@@ -1,0 +1,340 @@
+/**
+ * The views of /player (and its "Rivals profile" context menu), /match, /compare, /leaderboard and
+ * /meta in every locale (issue 16): each answer, rendered by the real handlers on the API replica
+ * inside `runInLocale`, is in the member's language (a known text equals the locale file's, and no
+ * English text of these views' namespaces is left, but for words the two languages share) and stays
+ * within Discord's limits, both as the handler returns it (before src/render/limits.ts fits it) and as
+ * sent. Charts carry the locale in their spec, and the worker writes the chart's own words in it.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { APIEmbed } from 'discord-api-types/v10';
+import { meta } from '../../commands/meta.js';
+import { commands } from '../../commands/index.js';
+import { chartConfig } from '../../src/charts/draw.js';
+import { createChartRenderer, type ChartRenderer } from '../../src/charts/renderer.js';
+import { parseChartSpec, type ChartSpec, type HeroPerformanceChart, type MetaScatterChart, type RankHistoryChart } from '../../src/charts/specs.js';
+import type { CommandContext, CommandInput } from '../../src/discord/command.js';
+import { Router } from '../../src/discord/router.js';
+import { HeroMeta } from '../../src/game/meta.js';
+import { LOCALES, runInLocale, trIn, type Locale } from '../../src/i18n/index.js';
+import { embedLength, LIMITS } from '../../src/render/limits.js';
+import { toMessagePayload, type View } from '../../src/render/view.js';
+import { MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
+
+const env = useReplicaBot();
+const OTHERS = LOCALES.filter((l) => l !== 'en');
+/** The namespaces these views take their words from. */
+const NAMESPACES = ['player', 'match', 'compare', 'leaderboard', 'charts'];
+
+const DOUBLE_C = '1786151874';
+const SIR_FINAL = '1117455441';
+const CARD1GAN = '1403392756';
+const MATCH = '6713371_1740603484_820_11001_10';
+
+/** Every leaf string of a locale's namespace files (all plural forms). */
+function messages(locale: Locale): string[] {
+  const leaves = (value: unknown): string[] => (typeof value === 'string' ? [value] : Object.values(value as object).flatMap(leaves));
+  return NAMESPACES.flatMap((ns) => leaves(JSON.parse(readFileSync(new URL(`../../src/i18n/locales/${locale}/${ns}.json`, import.meta.url), 'utf8'))));
+}
+
+/**
+ * The English words of these namespaces as they can show in an answer: each message cut at its
+ * placeholders and separators, markdown and end punctuation stripped, at least 3 characters.
+ */
+function englishFragments(): string[] {
+  const out = new Set<string>();
+  for (const text of messages('en')) {
+    for (const piece of text.split(/\{\{\w+\}\}|[·:;,()/\n]/)) {
+      const fragment = piece.replace(/[*`_~]/g, '').replace(/[.!?]+$/, '').trim();
+      if (fragment.length >= 3) out.add(fragment);
+    }
+  }
+  return [...out];
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Whether `fragment` stands in `text` as whole words (case matters: "Match" in German is not "match"). */
+const hasWords = (text: string, fragment: string) => new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(fragment)}(?![\\p{L}\\p{N}])`, 'u').test(text);
+
+/**
+ * English words these views' messages share with each language on purpose: game terms kept in every
+ * language (UID, MVP, SVP, KDA) and words gamers of that language use as they are.
+ */
+const SHARED: Record<Locale, string[]> = {
+  en: [],
+  'es-ES': ['Top'],
+  'pt-BR': ['Top', 'replay'],
+  fr: ['Top', 'Match', 'match', 'replay'],
+  de: ['Top', 'Match', 'Team'],
+  ja: [],
+};
+const TERMS = ['UID', 'MVP', 'SVP', 'KDA'];
+
+/** The English fragments that must not show in `locale`: all but the {@link SHARED} words and the game terms. */
+function foreignTo(locale: Locale): string[] {
+  const allowed = new Set([...TERMS, ...SHARED[locale]]);
+  return englishFragments().filter((f) => !allowed.has(f));
+}
+
+/** Every text of a view a member reads: embeds, components and the alt text of files. */
+function textsOf(view: View): string[] {
+  const embed = (e: APIEmbed) => [e.title, e.description, e.author?.name, e.footer?.text, ...(e.fields ?? []).flatMap((f) => [f.name, f.value])];
+  const components = (view.components ?? []).flatMap((row) =>
+    row.components.flatMap((c) => [
+      'label' in c ? c.label : undefined,
+      'placeholder' in c ? c.placeholder : undefined,
+      ...('options' in c && c.options ? c.options.flatMap((o) => [o.label, o.description]) : []),
+    ]),
+  );
+  return [...(view.embeds ?? []).flatMap(embed), ...components, view.content, ...(view.files ?? []).map((f) => f.description)].filter((t): t is string => typeof t === 'string');
+}
+
+/** (a) No English text of these views' namespaces left in an answer in `locale`. */
+function expectNoEnglish(view: View, locale: Locale, where: string) {
+  const text = textsOf(view).join('\n');
+  const left = foreignTo(locale).filter((f) => hasWords(text, f));
+  expect(left, `${where} (${locale}): English left in\n${text}`).toEqual([]);
+}
+
+/**
+ * (b) Discord's limits (src/render/limits.ts LIMITS, as test/commands/limits-property.test.ts checks
+ * them), on what the handler built: a text the fitting would have to cut is a text too long in that language.
+ */
+function expectWithin(view: View, where: string) {
+  const embeds = view.embeds ?? [];
+  expect(embeds.length, where).toBeLessThanOrEqual(LIMITS.embeds);
+  expect(embeds.reduce((s, e) => s + embedLength(e), 0), where).toBeLessThanOrEqual(LIMITS.embedTotal);
+  for (const e of embeds) {
+    expect(e.title?.length ?? 0, where).toBeLessThanOrEqual(LIMITS.title);
+    expect(e.description?.length ?? 0, where).toBeLessThanOrEqual(LIMITS.description);
+    expect(e.author?.name.length ?? 0, where).toBeLessThanOrEqual(LIMITS.author);
+    expect(e.footer?.text.length ?? 0, where).toBeLessThanOrEqual(LIMITS.footer);
+    expect(e.fields?.length ?? 0, where).toBeLessThanOrEqual(LIMITS.fields);
+    for (const f of e.fields ?? []) expect(f.name.length <= LIMITS.fieldName && f.value.length <= LIMITS.fieldValue && f.name.length > 0 && f.value.length > 0, where).toBe(true);
+  }
+  const rows = view.components ?? [];
+  expect(rows.length, where).toBeLessThanOrEqual(LIMITS.actionRows);
+  for (const row of rows) {
+    expect(row.components.length, where).toBeLessThanOrEqual(LIMITS.buttonsPerRow);
+    for (const c of row.components) {
+      if ('custom_id' in c) expect(c.custom_id.length, where).toBeLessThanOrEqual(LIMITS.customId);
+      if ('label' in c && c.label !== undefined) expect(c.label.length, where).toBeLessThanOrEqual(LIMITS.buttonLabel);
+      if ('placeholder' in c && c.placeholder !== undefined) expect(c.placeholder.length, where).toBeLessThanOrEqual(LIMITS.placeholder);
+      if ('options' in c && c.options) {
+        expect(c.options.length, where).toBeLessThanOrEqual(LIMITS.selectOptions);
+        expect(new Set(c.options.map((o) => o.value)).size, where).toBe(c.options.length);
+        for (const o of c.options) {
+          expect(o.label.length, where).toBeLessThanOrEqual(LIMITS.optionLabel);
+          expect(o.description?.length ?? 0, where).toBeLessThanOrEqual(LIMITS.optionDescription);
+        }
+      }
+    }
+  }
+  for (const f of view.files ?? []) expect(f.description?.length ?? 0, where).toBeLessThanOrEqual(LIMITS.attachmentDescription);
+  // And as sent: fitting changes nothing that matters.
+  const sent = toMessagePayload(view);
+  expect(sent.embeds.map((e) => e.title), where).toEqual(embeds.map((e) => e.title));
+  expect(sent.embeds.map((e) => e.fields?.map((f) => f.name)), where).toEqual(embeds.map((e) => e.fields?.map((f) => f.name)));
+}
+
+/** A chart renderer that checks each spec as the real one does, keeps it, and answers a few PNG bytes. */
+function recordingCharts(): ChartRenderer & { specs: ChartSpec[] } {
+  const specs: ChartSpec[] = [];
+  return {
+    specs,
+    threads: 0,
+    close: async () => {},
+    render: async (spec) => {
+      specs.push(parseChartSpec(spec));
+      return Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    },
+  };
+}
+
+let ctx: CommandContext;
+let charts: ReturnType<typeof recordingCharts>;
+let router: Router;
+beforeAll(async () => {
+  charts = recordingCharts();
+  ctx = { ...env.b.ctx, charts, meta: new HeroMeta({ api: env.b.ctx.api, heroes: env.b.ctx.heroes, logger: env.b.ctx.logger, now: env.b.ctx.now }) };
+  router = new Router([...commands.filter((c) => c.definition.name !== 'meta'), meta]);
+  await env.b.ctx.links.link(OTHER_MEMBER.userId, { uid: CARD1GAN, name: 'Card1gan' }, true);
+});
+
+/** A slash command (or context-menu command) run in `locale`. */
+const run = (locale: Locale, name: string, options: CommandInput['options'], extra: Partial<CommandInput> = {}) =>
+  runInLocale(locale, () => router.command(name, { options, user: MEMBER, ...extra }, ctx));
+/** A component pressed in `locale`. */
+const press = (locale: Locale, customId: string, values: string[] = []) => runInLocale(locale, async () => (await router.component(customId, values, MEMBER, MEMBER.userId, ctx)).view);
+const fieldNames = (view: View) => (view.embeds ?? []).flatMap((e) => (e.fields ?? []).map((f) => f.name));
+/** The message `key` in `locale`, checked to differ from English so that finding it proves the language. */
+const own = (locale: Locale, key: string, values?: Record<string, string | number>) => {
+  const text = trIn(locale, key, values);
+  expect(text, `${key} in ${locale} is not translated`).not.toBe(trIn('en', key, values));
+  return text;
+};
+
+describe('the English left in other languages', () => {
+  it.each(OTHERS)('%s: only words its own messages use too', (locale) => {
+    // Placeholders are names in code, not words of the language.
+    const own = messages(locale).join('\n').replace(/\{\{\w+\}\}/g, '');
+    for (const word of [...TERMS, ...SHARED[locale]]) expect(hasWords(own, word), word).toBe(true);
+    expect(englishFragments().filter((f) => hasWords(own, f)).sort()).toEqual([...TERMS, ...SHARED[locale]].sort());
+  });
+});
+
+describe('/player in every locale', () => {
+  it.each(LOCALES)('%s: the profile of a player', async (locale) => {
+    const view = await run(locale, 'player', { query: DOUBLE_C });
+    expect(view.isError, JSON.stringify(view)).toBeFalsy();
+    expectWithin(view, 'profile');
+    const names = fieldNames(view);
+    expect(names).toContain(trIn(locale, 'player:profile.rankScore'));
+    expect(names).toContain(trIn(locale, 'player:profile.perTenMinutes'));
+    const menu = view.components![0]!.components[0]!;
+    expect('placeholder' in menu && menu.placeholder).toBe(trIn(locale, 'player:menu.sections'));
+    if (locale === 'en') return;
+    expect(names).toContain(own(locale, 'player:profile.playTimeByRole'));
+    expect(view.embeds![0]!.description).toMatch(new RegExp(`^${escapeRegExp(own(locale, 'player:profile.coverage', { season: '' }))}`));
+    expectNoEnglish(view, locale, 'profile');
+  });
+
+  it.each(LOCALES)('%s: every section, with its plural forms', async (locale) => {
+    for (const section of ['ranked', 'unranked', 'matchups', 'maps', 'teammates', 'rank-history', 'matches'] as const) {
+      const view = await press(locale, `pl.s:${DOUBLE_C}:`, [section]);
+      expect(view.isError, `${section} ${JSON.stringify(view)}`).toBeFalsy();
+      expectWithin(view, section);
+      expect(view.embeds![0]!.author!.name).toContain(trIn(locale, `player:sections.${section}`));
+      if (locale !== 'en' && section !== 'matches') expectNoEnglish(view, locale, section);
+    }
+    // Page 2 of the recent matches: no note of src/strings.ts (not yet in locale files), only rows and the picker.
+    const matches = await press(locale, `pl.p:${DOUBLE_C}::matches:2:n`);
+    expectWithin(matches, 'matches page 2');
+    const picker = matches.components!.flatMap((r) => r.components).find((c) => 'custom_id' in c && c.custom_id.startsWith('pl.m:'))!;
+    expect('placeholder' in picker && picker.placeholder).toBe(trIn(locale, 'player:menu.openMatch'));
+    if (locale !== 'en') expectNoEnglish(matches, locale, 'matches page 2');
+    // Counts take the locale's plural forms ("19 matches", "19 partidas", "19試合").
+    const ranked = await press(locale, `pl.s:${DOUBLE_C}:`, ['ranked']);
+    expect(ranked.embeds![0]!.description!.split('\n')[0]).toContain(` · ${trIn(locale, 'player:count.matches', { count: 19, n: '19' })} · `);
+  });
+
+  it('writes dates of the match picker in the member’s language', async () => {
+    const when = (view: View) =>
+      (view.components ?? [])
+        .flatMap((r) => r.components)
+        .flatMap((c) => ('custom_id' in c && c.custom_id.startsWith('pl.m:') && 'options' in c && c.options ? c.options : []))
+        .map((o) => o.description ?? '');
+    const en = when(await press('en', `pl.p:${DOUBLE_C}::matches:2:n`));
+    const fr = when(await press('fr', `pl.p:${DOUBLE_C}::matches:2:n`));
+    const ja = when(await press('ja', `pl.p:${DOUBLE_C}::matches:2:n`));
+    expect(en[0]).toMatch(/ · \d{1,2} [A-Z][a-z]{2} 2025$/);
+    expect(fr.some((d) => / · \d{1,2} (janv\.|févr\.|mars|avr\.|mai|juin|juil\.|août) 2025$/.test(d))).toBe(true);
+    expect(ja[0]).toMatch(/ · 2025年\d{1,2}月\d{1,2}日$/);
+  });
+
+  it.each(OTHERS)('%s: the "Rivals profile" context menu and the autocomplete', async (locale) => {
+    const view = await run(locale, 'Rivals profile', {}, { user: MEMBER, targetUserId: OTHER_MEMBER.userId });
+    expect(view.isError, JSON.stringify(view)).toBeFalsy();
+    expectWithin(view, 'context menu');
+    expect(fieldNames(view)).toContain(own(locale, 'player:profile.allTimePeak'));
+    expectNoEnglish(view, locale, 'context menu');
+    const choices = await runInLocale(locale, () => router.autocomplete('player', { focused: { name: 'query', value: '' }, options: {}, user: OTHER_MEMBER }, ctx));
+    expect(choices).toContainEqual({ name: `Card1gan · ${own(locale, 'player:autocomplete.default')}`, value: CARD1GAN });
+  });
+});
+
+describe('/match in every locale', () => {
+  it.each(LOCALES)('%s: the scoreboard, and a match opened from the picker', async (locale) => {
+    const view = await run(locale, 'match', { match: MATCH });
+    expect(view.isError, JSON.stringify(view)).toBeFalsy();
+    expectWithin(view, 'match');
+    expect(fieldNames(view)).toEqual([trIn(locale, 'match:fields.mvp'), trIn(locale, 'match:fields.svp'), trIn(locale, 'match:fields.players')]);
+    const opened = await press(locale, `pl.m:${CARD1GAN}`, ['6713355_1740604074_322_11001_10~1170~1~403~1740604635']);
+    expectWithin(opened, 'match from the picker');
+    if (locale === 'en') return;
+    const teams = view.embeds!.slice(1).map((e) => e.title);
+    // "Team B" is "Team B" in German too; the result is not.
+    expect(teams.some((t) => t === `${trIn(locale, 'match:team.named', { letter: 'A' })} · ${own(locale, 'match:team.victory')}` || t === `${trIn(locale, 'match:team.named', { letter: 'A' })} · ${own(locale, 'match:team.defeat')}`)).toBe(true);
+    expect(view.embeds![2]!.description).toContain(`*${own(locale, 'match:status.left')}*`);
+    expect(opened.embeds![0]!.description).toContain(own(locale, 'match:facts.duration', { duration: '' }).replace(/ $/, ''));
+    expectNoEnglish(view, locale, 'match');
+    expectNoEnglish(opened, locale, 'match from the picker');
+  });
+});
+
+describe('/compare in every locale', () => {
+  it.each(LOCALES)('%s: two players side by side', async (locale) => {
+    const view = await run(locale, 'compare', { player: SIR_FINAL, other: CARD1GAN });
+    expect(view.isError, JSON.stringify(view)).toBeFalsy();
+    expectWithin(view, 'compare');
+    expect(fieldNames(view)).toContain(trIn(locale, 'compare:bothPlay'));
+    const spec = charts.specs.at(-1)!;
+    expect(spec).toMatchObject({ kind: 'compare-rank', locale, title: trIn(locale, 'charts:titles.compare', { a: 'Sir Final', b: 'Card1gan' }) });
+    expect(view.files![0]!.description).toBe(trIn(locale, 'charts:alt.compare', { a: 'Sir Final', b: 'Card1gan' }));
+    if (locale === 'en') return;
+    expect(fieldNames(view)).toContain(own(locale, 'compare:bothPlay'));
+    // Decimals in the member's locale ("KDA 5,14" in French and German).
+    if (locale === 'fr' || locale === 'de') expect(view.embeds![0]!.fields![2]!.value).toMatch(/KDA \d+,\d\d/);
+    expectNoEnglish(view, locale, 'compare');
+  });
+});
+
+describe('/leaderboard in every locale', () => {
+  it.each(LOCALES)('%s: a hero’s ranked players', async (locale) => {
+    const view = await run(locale, 'leaderboard', { hero: 'storm', platform: 'ps' });
+    expect(view.isError, JSON.stringify(view)).toBeFalsy();
+    expectWithin(view, 'leaderboard');
+    expect(view.embeds![0]!.author!.name).toBe(trIn(locale, 'leaderboard:author', { platform: 'PlayStation' }));
+    if (locale === 'en') return;
+    expect(view.embeds![0]!.author!.name).toBe(own(locale, 'leaderboard:author', { platform: 'PlayStation' }));
+    expectNoEnglish(view, locale, 'leaderboard');
+  });
+});
+
+describe('/meta in every locale', () => {
+  it.each(LOCALES)('%s: within limits, its chart in the member’s language', async (locale) => {
+    const view = await run(locale, 'meta', {});
+    expect(view.isError, JSON.stringify(view)).toBeFalsy();
+    expectWithin(view, 'meta');
+    // The texts of /meta are src/strings.ts's (moved to locale files apart); the chart's words are ours.
+    expect(charts.specs.at(-1)).toMatchObject({ kind: 'meta-scatter', locale });
+  });
+});
+
+describe('charts in the member’s language', () => {
+  it('a chart spec built in French carries French axis titles, whatever the locale it is drawn in', async () => {
+    await run('fr', 'meta', {});
+    const spec = charts.specs.at(-1) as MetaScatterChart;
+    // Outside any locale (English here), as in the worker thread: the spec alone says French.
+    const config = chartConfig(spec)!;
+    const scales = config.options!.scales as Record<'x' | 'y', { title: { text: string } }>;
+    expect(scales.x.title.text).toBe('Taux de sélection');
+    expect(scales.y.title.text).toBe('Taux de victoire');
+    // The same spec without its locale is English, as the golden images are.
+    const english = chartConfig({ ...spec, locale: undefined })!;
+    expect((english.options!.scales as typeof scales).x.title.text).toBe('Pick share');
+  });
+
+  it('the player’s hero and rank-history charts are titled in the member’s language', async () => {
+    await press('de', `pl.s:${DOUBLE_C}:`, ['ranked']);
+    const heroes = charts.specs.at(-1) as HeroPerformanceChart;
+    expect(heroes).toMatchObject({ kind: 'hero-performance', locale: 'de', title: 'Double C · Helden im Wettkampf · Saison 3 (aktuell)' });
+    expect(chartConfig(heroes)!.data.datasets[0]!.label).toBe('Spielzeit');
+    await press('ja', `pl.s:${DOUBLE_C}:`, ['rank-history']);
+    const rank = charts.specs.at(-1) as RankHistoryChart;
+    expect(rank).toMatchObject({ kind: 'rank-history', locale: 'ja', title: 'Double C · ランク履歴' });
+    expect(rank.seasons.map((s) => s.name).every((n) => /^シーズン\d+(\.5)?$/.test(n))).toBe(true);
+  });
+
+  describe('drawn by the worker', () => {
+    const renderer = createChartRenderer();
+    afterAll(() => renderer.close());
+
+    it('draws a French spec to a PNG in the worker thread, which reads the French messages itself', async () => {
+      await run('fr', 'meta', {});
+      const png = await renderer.render(charts.specs.at(-1)!);
+      expect([...png.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    });
+  });
+});
