@@ -9,6 +9,7 @@ import { ApplicationIntegrationType, InteractionContextType } from 'discord-api-
 import type { CommandContext, CommandModule, Invoker } from '../src/discord/command.js';
 import { UserFacingError } from '../src/errors.js';
 import { describe } from '../src/i18n/commands.js';
+import { listOf } from '../src/render/common.js';
 import { discordTime } from '../src/render/format.js';
 import type { View } from '../src/render/view.js';
 import { MAX_WATCHED_HEROES, type AlertMember } from '../src/store/alerts.js';
@@ -72,9 +73,9 @@ async function listView(m: AlertMember | null, userId: string, ctx: CommandConte
   const lines: string[] = [];
   if (m.mains) {
     const mains = (await alertsOf(ctx).members.mainsOf([userId])).get(userId);
-    lines.push(mains && mains.heroes.length > 0 ? t.alertsMains((await names(mains.heroes, ctx)).join(', '), discordTime(mains.refreshedAt / 1000)) : t.alertsMainsPending());
+    lines.push(mains && mains.heroes.length > 0 ? t.alertsMains(listOf(await names(mains.heroes, ctx)), discordTime(mains.refreshedAt / 1000)) : t.alertsMainsPending());
   }
-  if (m.heroes.length > 0) lines.push(t.alertsWatching((await names(m.heroes, ctx)).join(', ')));
+  if (m.heroes.length > 0) lines.push(t.alertsWatching(listOf(await names(m.heroes, ctx))));
   lines.push(await whereTo(m, ctx));
   return privately(lines.join('\n'));
 }

@@ -11,8 +11,10 @@ import type { CommandContext, CommandModule, Invoker } from '../src/discord/comm
 import { encodeCustomId } from '../src/discord/custom-id.js';
 import { UserFacingError } from '../src/errors.js';
 import { DIGEST_EVERY, digestPeriod, type DigestSchedule } from '../src/feeds/digest.js';
+import { feedName } from '../src/feeds/render.js';
 import { canonicalTimeZone, formatClock, parseClock, parseQuietHours, quietNow, suggestTimeZones, type QuietHours } from '../src/feeds/schedule.js';
 import { choiceName, describe } from '../src/i18n/commands.js';
+import { tr } from '../src/i18n/index.js';
 import { discordTime } from '../src/render/format.js';
 import { escapeText } from '../src/render/limits.js';
 import type { View } from '../src/render/view.js';
@@ -107,16 +109,17 @@ function guildOf(user: Invoker): string {
 
 const privately = (embed: APIEmbed, extra: Partial<View> = {}): View => ({ ephemeral: true, embeds: [{ color: COLOUR, ...embed }], ...extra });
 
+/** One feed's settings on one line, in the current locale: "<#channel> · pings @role · published · …", or "Off". */
 function feedLine(s: GuildSettings, type: FeedType, names: Map<string, string>): string {
   const f = s.feeds[type];
-  if (!f) return 'Off';
-  const role = f.roleId ? ` · pings <@&${f.roleId}>` : '';
-  const publish = f.publish ? ' · published' : '';
+  if (!f) return tr('config:off');
+  const role = f.roleId ? ` · ${tr('config:show.pings', { roleId: f.roleId })}` : '';
+  const publish = f.publish ? ` · ${tr('config:show.published')}` : '';
   const heroes = f.heroes?.length ? ` · ${t.heroFilter(f.heroes.map((id) => names.get(id) ?? id))}` : '';
   const quiet = f.quiet ? ` · ${t.quietHours(formatClock(f.quiet.start), formatClock(f.quiet.end), f.timeZone ?? 'UTC')}` : '';
   const digest = f.digest ? ` · ${t.digestSchedule(f.digest.every, formatClock(f.digest.at), f.timeZone ?? 'UTC')}` : '';
   const thread = f.threads ? ` · ${t.threadsOn()}` : '';
-  const broken = f.broken ? ' · ⚠️ not posting (see /config status)' : '';
+  const broken = f.broken ? ` · ${tr('config:show.notPosting')}` : '';
   return `<#${f.channelId}>${role}${publish}${heroes}${quiet}${digest}${thread}${broken}`;
 }
 
@@ -140,12 +143,12 @@ async function heroFilterOf(type: FeedType, text: unknown, ctx: CommandContext):
 async function showView(s: GuildSettings, ctx: CommandContext): Promise<View> {
   const names = Object.values(s.feeds).some((f) => f?.heroes?.length) ? await ctx.heroes.displayNames() : new Map<string, string>();
   return privately({
-    title: 'Server settings',
+    title: tr('config:show.title'),
     fields: [
-      ...FEED_TYPES.map((type) => ({ name: FEED_CHOICES[type], value: feedLine(s, type, names), inline: false })),
-      { name: '/leaderboard platform', value: PLATFORM_NAMES[s.leaderboardPlatform], inline: true },
-      { name: 'Private answers', value: s.ephemeralByDefault ? 'On' : 'Off', inline: true },
-      { name: 'Hero alerts', value: s.alertsChannelId ? `<#${s.alertsChannelId}>` : 'Off', inline: true },
+      ...FEED_TYPES.map((type) => ({ name: feedName(type), value: feedLine(s, type, names), inline: false })),
+      { name: tr('config:show.leaderboardPlatform'), value: PLATFORM_NAMES[s.leaderboardPlatform], inline: true },
+      { name: tr('config:show.privateAnswers'), value: tr(s.ephemeralByDefault ? 'config:on' : 'config:off'), inline: true },
+      { name: tr('config:show.heroAlerts'), value: s.alertsChannelId ? `<#${s.alertsChannelId}>` : tr('config:off'), inline: true },
     ],
   });
 }
@@ -181,15 +184,15 @@ function scheduleOf(quietText: unknown, zoneText: unknown, digestText: unknown, 
 
 function statusView(s: GuildSettings, now: number): View {
   return privately({
-    title: 'Feed status',
+    title: tr('config:status.title'),
     fields: FEED_TYPES.map((type) => {
       const f = s.feeds[type];
-      if (!f) return { name: FEED_CHOICES[type], value: 'Off' };
-      const last = f.lastDelivered ? `Last post ${discordTime(f.lastDelivered.at / 1000)} (${f.lastDelivered.postId})` : 'No post yet since it was set';
-      const problem = f.broken ? `\n⚠️ ${f.broken.reason}. ${t.feedFix(f.channelId)}` : '\nNo problem.';
+      if (!f) return { name: feedName(type), value: tr('config:off') };
+      const last = f.lastDelivered ? tr('config:status.lastPost', { when: discordTime(f.lastDelivered.at / 1000), postId: f.lastDelivered.postId }) : tr('config:status.noPostYet');
+      const problem = f.broken ? `\n⚠️ ${f.broken.reason}. ${t.feedFix(f.channelId)}` : `\n${tr('config:status.noProblem')}`;
       const held = f.quiet && quietNow(f.quiet, f.timeZone ?? 'UTC', now).quiet ? `\n${t.quietNow(formatClock(f.quiet.end), f.timeZone ?? 'UTC')}` : '';
       const edit = f.lastEdit ? `\n${f.lastEdit.error ? t.feedEditFailed(f.lastEdit.postId, discordTime(f.lastEdit.at / 1000), f.lastEdit.error) : t.feedEdited(f.lastEdit.postId, discordTime(f.lastEdit.at / 1000))}` : '';
-      return { name: FEED_CHOICES[type], value: `<#${f.channelId}> · ${last}${problem}${held}${edit}` };
+      return { name: feedName(type), value: `<#${f.channelId}> · ${last}${problem}${held}${edit}` };
     }),
   });
 }
@@ -212,7 +215,7 @@ async function setFeed(guildId: string, input: Parameters<CommandModule['execute
   const settings = await ctx.settings.update(guildId, (s) => {
     s.feeds[type] = { channelId, roleId, since: ctx.now(), publish, backfill, broken: null, lastDelivered: null, lastEdit: null, ...(heroes ? { heroes } : {}), ...schedule, ...(threads ? { threads } : {}) };
   });
-  return { ...(await showView(settings, ctx)), content: t.feedSet(FEED_CHOICES[type], channelId, backfill) };
+  return { ...(await showView(settings, ctx)), content: t.feedSet(feedName(type), channelId, backfill) };
 }
 
 export const config: CommandModule = {
@@ -252,8 +255,8 @@ export const config: CommandModule = {
         const type = input.options.type as FeedType;
         if (!ctx.feedTester) return privately({ description: t.testPostOffline() });
         const result = await ctx.feedTester.testPost(guildId, type);
-        if (result.ok) return privately({ description: t.testPostSent(FEED_CHOICES[type], result.channelId) });
-        if (result.reason === 'not-set') return privately({ description: t.testPostNotSet(FEED_CHOICES[type]) });
+        if (result.ok) return privately({ description: t.testPostSent(feedName(type), result.channelId) });
+        if (result.reason === 'not-set') return privately({ description: t.testPostNotSet(feedName(type)) });
         return privately({ description: t.testPostFailed(result.channelId ?? '', result.reason) });
       }
       case 'reset':
@@ -264,8 +267,8 @@ export const config: CommandModule = {
               {
                 type: ComponentType.ActionRow,
                 components: [
-                  { type: ComponentType.Button, style: ButtonStyle.Danger, label: 'Reset everything', custom_id: encodeCustomId('cfg.reset', guildId) },
-                  { type: ComponentType.Button, style: ButtonStyle.Secondary, label: 'Cancel', custom_id: encodeCustomId('cfg.keep', guildId) },
+                  { type: ComponentType.Button, style: ButtonStyle.Danger, label: tr('config:reset.confirm'), custom_id: encodeCustomId('cfg.reset', guildId) },
+                  { type: ComponentType.Button, style: ButtonStyle.Secondary, label: tr('config:reset.cancel'), custom_id: encodeCustomId('cfg.keep', guildId) },
                 ],
               },
             ],

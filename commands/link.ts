@@ -6,8 +6,9 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { CommandModule } from '../src/discord/command.js';
 import { describe } from '../src/i18n/commands.js';
+import { tr } from '../src/i18n/index.js';
 import { t } from '../src/strings.js';
-import { escapeText } from '../src/render/limits.js';
+import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import type { View } from '../src/render/view.js';
 import { playerChoices } from './player.js';
 
@@ -41,8 +42,12 @@ export const unlink: CommandModule = {
     const removed = await ctx.links.unlink(input.user.userId, which.toLowerCase() === 'all' ? undefined : which);
     return privately(t.unlinked(removed.map((a) => escapeText(a.name, 60))));
   },
+  /** The member's linked accounts matching what is typed (recent lookups left out: they cannot be unlinked), then "All linked accounts" in their locale. */
   async autocomplete(input, ctx) {
-    const linked = (await playerChoices(input.user.userId, input.focused.value, ctx)).filter((c) => !c.name.endsWith('· recent'));
-    return linked.length > 0 ? [...linked, { name: 'All linked accounts', value: 'all' }] : [];
+    const [choices, links] = await Promise.all([playerChoices(input.user.userId, input.focused.value, ctx), ctx.links.get(input.user.userId)]);
+    // By UID, not by the choice's label: the label is in the member's language.
+    const uids = new Set(links.accounts.map((a) => a.uid));
+    const linked = choices.filter((c) => uids.has(c.value));
+    return linked.length > 0 ? [...linked, { name: truncate(tr('link:allAccounts'), LIMITS.choiceName), value: 'all' }] : [];
   },
 };

@@ -17,8 +17,10 @@ import type { RivalsApi } from '../api/client.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import type { Verdict } from '../game/balance.js';
 import { heroSummary } from '../game/profile.js';
+import { tr } from '../i18n/index.js';
 import { BackgroundJob } from '../jobs.js';
 import type { Logger } from '../logger.js';
+import { listOf } from '../render/common.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import type { View } from '../render/view.js';
 import type { AccountLinksRepository } from '../store/account-links.js';
@@ -35,7 +37,6 @@ const PART_SUFFIX_ROOM = 16;
 /** Feeds whose posts change heroes. */
 export const ALERT_FEEDS: readonly FeedType[] = ['balances', 'patchNotes'];
 
-const VERDICT_WORDS: Record<Verdict, string> = { buff: 'buff', nerf: 'nerf', adjusted: 'adjusted', fixed: 'fixed' };
 const VERDICT_MARKS: Record<Verdict, string> = { buff: '🟢', nerf: '🔴', adjusted: '🟡', fixed: '🔧' };
 
 /** The target of a direct message to `userId`. */
@@ -58,11 +59,11 @@ export interface AlertAudience {
   heroName(heroId: string): string;
 }
 
-/** The embed and read button shared by alert messages. */
+/** The embed and read button shared by alert messages, in the current locale. */
 function postEmbed(type: FeedType, post: FeedPost): Pick<View, 'embeds' | 'components'> {
   return {
-    embeds: [{ color: 0xf59e0b, author: { name: type === 'balances' ? 'Balance post' : 'Patch notes' }, title: truncate(post.title, LIMITS.title), description: escapeText(post.overview ?? '', 300) || undefined }],
-    components: [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Primary, label: 'Read it all', custom_id: encodeCustomId('feed.read', FEED_TO_POST_TYPE[type], post.id) }] }],
+    embeds: [{ color: 0xf59e0b, author: { name: tr(type === 'balances' ? 'feeds:alert.kind.balances' : 'feeds:alert.kind.patchNotes') }, title: truncate(post.title, LIMITS.title), description: escapeText(post.overview ?? '', 300) || undefined }],
+    components: [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Primary, label: tr('feeds:post.readAll'), custom_id: encodeCustomId('feed.read', FEED_TO_POST_TYPE[type], post.id) }] }],
   };
 }
 
@@ -70,7 +71,9 @@ function postEmbed(type: FeedType, post: FeedPost): Pick<View, 'embeds' | 'compo
  * The alert messages of `post` for `audience`: per alerts channel, lines "🔴 **Hulk** (nerf): @a @b"
  * packed into parts of at most 100 mentions and 2,000 characters; per member who asked for direct
  * messages, one message naming their heroes. Members whose heroes the post does not change get
- * nothing. Deterministic for the same inputs (targets, heroes and users sorted).
+ * nothing. Deterministic for the same inputs (targets, heroes and users sorted). The texts (header,
+ * verdicts, embed, button) are in the current locale (src/i18n, namespace `feeds`): the poller plans a
+ * server's messages inside `runInLocale`.
  */
 export function planAlerts(type: FeedType, post: FeedPost, audience: AlertAudience): PlannedAlert[] {
   const verdicts = post.verdicts ?? {};
@@ -98,9 +101,9 @@ export function planAlerts(type: FeedType, post: FeedPost, audience: AlertAudien
     channels.set(channel, byHero);
   }
   const byName = (a: string, b: string) => audience.heroName(a).localeCompare(audience.heroName(b));
-  const heroLabel = (h: string) => `${VERDICT_MARKS[verdicts[h]!]} **${escapeText(audience.heroName(h), 60)}** (${VERDICT_WORDS[verdicts[h]!]})`;
+  const heroLabel = (h: string) => tr('feeds:alert.hero', { mark: VERDICT_MARKS[verdicts[h]!], hero: escapeText(audience.heroName(h), 60), verdict: tr(`feeds:alert.verdict.${verdicts[h]!}`) });
   const out: PlannedAlert[] = [];
-  const header = `🔔 **${escapeText(post.title, 200)}** changes heroes members here follow:`;
+  const header = tr('feeds:alert.channelHeader', { title: escapeText(post.title, 200) });
   for (const channel of [...channels.keys()].sort()) {
     const byHero = channels.get(channel)!;
     const parts: { lines: string[]; users: Set<string> }[] = [];
@@ -146,7 +149,7 @@ export function planAlerts(type: FeedType, post: FeedPost, audience: AlertAudien
   }
   for (const user of [...dms.keys()].sort()) {
     const heroes = [...dms.get(user)!].sort(byName);
-    out.push({ target: dmTarget(user), part: 1, view: { content: `🔔 **${escapeText(post.title, 200)}** changes heroes you follow: ${heroes.map(heroLabel).join(', ')}.`, ...postEmbed(type, post) } });
+    out.push({ target: dmTarget(user), part: 1, view: { content: tr('feeds:alert.dm', { title: escapeText(post.title, 200), heroes: listOf(heroes.map(heroLabel)) }), ...postEmbed(type, post) } });
   }
   return out;
 }

@@ -10,6 +10,9 @@
  */
 import { ComponentType } from 'discord-api-types/v10';
 import { encodeCustomId } from '../discord/custom-id.js';
+import { tr } from '../i18n/index.js';
+import { calendarDate } from '../render/common.js';
+import { integer } from '../render/format.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import type { View } from '../render/view.js';
 import type { FeedType } from '../store/guild-settings.js';
@@ -55,23 +58,19 @@ export function digestPeriod(schedule: DigestSchedule, timeZone: string, instant
 /** The ledger's post id of a digest: one delivery per channel and period. */
 export const digestPostId = (period: string) => `digest:${period}`;
 
-const TITLES: Record<FeedType, Record<DigestEvery, string>> = {
-  patchNotes: { daily: 'Patch notes of the day', weekly: 'Patch notes of the week' },
-  balances: { daily: 'Balance posts of the day', weekly: 'Balance posts of the week' },
-  devDiaries: { daily: 'Dev diaries of the day', weekly: 'Dev diaries of the week' },
-  gameVersions: { daily: 'Game versions of the day', weekly: 'Game versions of the week' },
-};
 const COLOUR = 0x5865f2;
 
 /**
  * The digest message of `posts` (oldest first): one embed field per post (title, date, overview), a
  * select menu to read one in full (privately, as the feed's read button does), and the role ping.
+ * Its texts (title, count, schedule, dates, menu placeholder) are in the current locale (src/i18n,
+ * namespace `feeds`); the posts' titles and overviews are the API's.
  */
 export function digestView(type: FeedType, schedule: DigestSchedule, timeZone: string, posts: readonly FeedPost[], roleId: string | null): View {
   const shown = posts.slice(-DIGEST_MAX_POSTS);
   const hidden = posts.length - shown.length;
-  const count = `${posts.length} ${posts.length === 1 ? 'post' : 'posts'}`;
-  const when = `${schedule.every === 'daily' ? 'Every day' : 'Every Monday'} at ${formatClock(schedule.at)} (${timeZone})`;
+  const count = tr('feeds:digest.count', { count: posts.length, n: integer(posts.length) });
+  const when = tr(`feeds:digest.${schedule.every}`, { time: formatClock(schedule.at), zone: timeZone });
   // Every post keeps its field: the overviews share what the titles leave of the embed's budget.
   const overviewChars = Math.max(40, Math.min(OVERVIEW_CHARS, Math.floor(FIELDS_BUDGET / Math.max(1, shown.length)) - TITLE_CHARS - 16));
   return {
@@ -80,14 +79,14 @@ export function digestView(type: FeedType, schedule: DigestSchedule, timeZone: s
     embeds: [
       {
         color: COLOUR,
-        author: { name: TITLES[type][schedule.every] },
+        author: { name: tr(`feeds:digest.title.${type}.${schedule.every}`) },
         title: count,
-        description: hidden > 0 ? `The latest ${shown.length} are below; ${hidden} older ${hidden === 1 ? 'one is' : 'ones are'} in /patch-notes.` : undefined,
+        description: hidden > 0 ? tr('feeds:digest.older', { count: hidden, n: integer(hidden), shown: integer(shown.length) }) : undefined,
         fields: shown.map((p) => ({
           name: truncate(p.title, TITLE_CHARS),
-          value: truncate([p.date ? `*${p.date}*` : '', escapeText(p.overview ?? '', overviewChars)].filter(Boolean).join(' · ') || '—', LIMITS.fieldValue),
+          value: truncate([p.date ? `*${escapeText(calendarDate(p.date))}*` : '', escapeText(p.overview ?? '', overviewChars)].filter(Boolean).join(' · ') || '—', LIMITS.fieldValue),
         })),
-        footer: { text: `Digest · ${when}` },
+        footer: { text: tr('feeds:digest.footer', { when }) },
       },
     ],
     components: [
@@ -97,8 +96,8 @@ export function digestView(type: FeedType, schedule: DigestSchedule, timeZone: s
           {
             type: ComponentType.StringSelect,
             custom_id: encodeCustomId('feed.read', FEED_TO_POST_TYPE[type]),
-            placeholder: type === 'gameVersions' ? 'Read the patch notes of a version' : 'Read one in full',
-            options: shown.map((p) => ({ label: truncate(p.title, 100), value: p.id, ...(p.date ? { description: p.date } : {}) })),
+            placeholder: tr(type === 'gameVersions' ? 'feeds:digest.readVersion' : 'feeds:digest.readOne'),
+            options: shown.map((p) => ({ label: truncate(p.title, LIMITS.optionLabel), value: p.id, ...(p.date ? { description: truncate(calendarDate(p.date), LIMITS.optionDescription) } : {}) })),
           },
         ],
       },

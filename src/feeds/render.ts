@@ -1,6 +1,12 @@
-/** The message a feed post is delivered as: an embed with the type colour, and a button to read it all. */
+/**
+ * The message a feed post is delivered as: an embed with the type colour, and a button to read it all.
+ * Every text is read in the current locale (src/i18n, namespace `feeds`) when the message is rendered,
+ * so the poller renders one message per server locale inside `runInLocale`.
+ */
 import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
 import { encodeCustomId } from '../discord/custom-id.js';
+import { tr } from '../i18n/index.js';
+import { integer } from '../render/format.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import type { View } from '../render/view.js';
 import type { StoredPost } from '../store/feed-state.js';
@@ -9,15 +15,28 @@ import type { FeedType } from '../store/guild-settings.js';
 /** The post fields a feed message needs: the shape the feed state keeps while a fan-out is pending (src/store/feed-state.ts `storedPostSchema`). */
 export type FeedPost = StoredPost;
 
-const LABELS: Record<FeedType, string> = { patchNotes: 'New patch notes', balances: 'New balance post', devDiaries: 'New dev diary', gameVersions: 'New game version' };
 const COLOURS: Record<FeedType, number> = { patchNotes: 0xf59e0b, balances: 0x8b5cf6, devDiaries: 0x06b6d4, gameVersions: 0x64748b };
 /** The /patch-notes type of each feed, for the read button. */
 export const FEED_TO_POST_TYPE: Record<FeedType, string> = { patchNotes: 'patch-notes', balances: 'balances', devDiaries: 'dev-diaries', gameVersions: 'game-versions' };
 
-/** The footer of a message edited because its post was corrected at the source (src/feeds/corrections.ts). */
-export const CORRECTED_FOOTER = 'Updated: the developers changed this post after it was first posted';
+/**
+ * A feed's name in the current locale, as /config shows it and as sentences take it ("Patch notes",
+ * "Notes de patch", "パッチノート"): key `feeds:name.<type>`.
+ */
+export function feedName(type: FeedType): string {
+  return tr(`feeds:name.${type}`);
+}
 
-/** The feed message of `post`, pinging `roleId` when set (and only that role); `corrected` marks a message edited for a correction. */
+/** The footer of a message edited because its post was corrected at the source (src/feeds/corrections.ts), in the current locale. */
+export function correctedFooter(): string {
+  return tr('feeds:post.corrected');
+}
+
+/**
+ * The feed message of `post`, pinging `roleId` when set (and only that role); `corrected` marks a message
+ * edited for a correction. Its texts (author line, button, footer) are in the current locale; the post's
+ * title and overview are the API's, as they are.
+ */
 export function feedPostView(type: FeedType, post: FeedPost, roleId: string | null, corrected = false): View {
   const date = post.date && /^\d{4}-\d{2}-\d{2}$/.test(post.date) ? new Date(`${post.date}T00:00:00Z`).toISOString() : undefined;
   return {
@@ -26,18 +45,18 @@ export function feedPostView(type: FeedType, post: FeedPost, roleId: string | nu
     embeds: [
       {
         color: COLOURS[type],
-        author: { name: LABELS[type] },
+        author: { name: tr(`feeds:post.new.${type}`) },
         title: truncate(post.title, LIMITS.title),
         description: escapeText(post.overview ?? '', LIMITS.description) || undefined,
         image: post.image ? { url: post.image } : undefined,
         timestamp: date,
-        footer: corrected ? { text: CORRECTED_FOOTER } : undefined,
+        footer: corrected ? { text: correctedFooter() } : undefined,
       },
     ],
     components: [
       {
         type: ComponentType.ActionRow,
-        components: [{ type: ComponentType.Button, style: ButtonStyle.Primary, label: type === 'gameVersions' ? 'Read its patch notes' : 'Read it all', custom_id: encodeCustomId('feed.read', FEED_TO_POST_TYPE[type], post.id) }],
+        components: [{ type: ComponentType.Button, style: ButtonStyle.Primary, label: tr(type === 'gameVersions' ? 'feeds:post.readPatchNotes' : 'feeds:post.readAll'), custom_id: encodeCustomId('feed.read', FEED_TO_POST_TYPE[type], post.id) }],
       },
     ],
   };
@@ -51,7 +70,7 @@ export const MAX_THREAD_PARTS = 10;
 /**
  * The full text of `post` as thread messages (issue 14, "Threads"): cut at paragraph, then line, then
  * word boundaries into embeds of at most {@link THREAD_PART_CHARS} characters, as plain text (escaped),
- * numbered when there are several. Empty when the post has no full text.
+ * numbered when there are several (footer "Part 2 of 3" in the current locale). Empty when the post has no full text.
  */
 export function threadPartViews(type: FeedType, post: FeedPost): View[] {
   const text = (post.content ?? '').replace(/\r\n?/g, '\n').trim();
@@ -75,7 +94,7 @@ export function threadPartViews(type: FeedType, post: FeedPost): View[] {
       {
         color: COLOURS[type],
         description: escapeText(part, LIMITS.description),
-        footer: parts.length > 1 ? { text: `Part ${i + 1} of ${parts.length}${cutShort && i === parts.length - 1 ? ' · the rest is behind the post\'s read button' : ''}` } : undefined,
+        footer: parts.length > 1 ? { text: tr(cutShort && i === parts.length - 1 ? 'feeds:thread.partCutShort' : 'feeds:thread.part', { part: integer(i + 1), total: integer(parts.length) }) } : undefined,
       },
     ],
   }));

@@ -1,6 +1,10 @@
-/** `/config test-post`: sends the latest post of a feed, marked as a test, to the feed's channel now. */
+/**
+ * `/config test-post`: sends the latest post of a feed, marked as a test, to the feed's channel now. The
+ * message is rendered in the current locale (src/i18n): run it inside `runInLocale` with the server's.
+ */
 import { randomBytes } from 'node:crypto';
 import type { RivalsApi } from '../api/client.js';
+import { tr } from '../i18n/index.js';
 import { toMessagePayload } from '../render/view.js';
 import type { FeedType, GuildSettingsRepository } from '../store/guild-settings.js';
 import { classifyError, type FeedTransport } from './delivery.js';
@@ -21,8 +25,8 @@ export function createFeedTester(api: RivalsApi, settings: GuildSettingsReposito
       const sub = (await settings.get(guildId)).feeds[type];
       if (!sub) return { ok: false, reason: 'not-set' };
       const [latest] = await fetchFeed(api, type);
-      const post = latest?.post ?? { id: 'test', title: 'Test post', date: null, overview: null, image: null };
-      const view = feedPostView(type, { ...post, title: `Test post · ${post.title}` }, sub.roleId);
+      const post = latest?.post ?? { id: 'test', title: tr('feeds:testPost.title'), date: null, overview: null, image: null };
+      const view = feedPostView(type, { ...post, title: tr('feeds:testPost.prefix', { title: post.title }) }, sub.roleId);
       try {
         // A fresh nonce: a test post is never a delivery of the real post.
         await transport.send(sub.channelId, { ...toMessagePayload(view), nonce: randomBytes(9).toString('base64url'), enforce_nonce: true });

@@ -1,6 +1,7 @@
 /** Small rendering pieces shared by commands. */
 import type { APIEmbedFooter } from 'discord-api-types/v10';
 import type { Fetched } from '../cache/response-cache.js';
+import { currentLocale, tr, type Locale } from '../i18n/index.js';
 import { t } from '../strings.js';
 
 /** Embed colours of the three roles (Vanguard blue, Duelist red, Strategist green); blurple otherwise. */
@@ -45,4 +46,33 @@ export function humanAge(ms: number): string {
 /** A footer saying the data is stale and how old it is ({@link humanAge}: "… showing data from 3 minutes ago"); undefined for fresh data. */
 export function staleFooter(fetched: Pick<Fetched<unknown>, 'stale' | 'ageMs'> | undefined): APIEmbedFooter | undefined {
   return fetched?.stale ? { text: t.staleNote(humanAge(fetched.ageMs)) } : undefined;
+}
+
+/**
+ * `items` as one list in the current locale's way (src/i18n): "Hulk, Storm" in English, "Hulk、Storm"
+ * in Japanese. The items are joined as they are (escape member input and API text before). Never throws.
+ */
+export function listOf(items: readonly string[]): string {
+  return items.join(tr('render:listSeparator'));
+}
+
+const dateFormats = new Map<Locale, Intl.DateTimeFormat>();
+
+/**
+ * A calendar date of the API (`YYYY-MM-DD`, a day with no time zone) as text in the current locale:
+ * "Mar 10, 2099" in English, "10 mars 2099" in French, "2099/03/10" in Japanese. Text that is not such
+ * a date (the API's odd values) is returned unchanged. Never throws.
+ */
+export function calendarDate(date: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return date;
+  const instant = Date.parse(`${date}T00:00:00Z`);
+  if (!Number.isFinite(instant)) return date;
+  const locale = currentLocale();
+  let format = dateFormats.get(locale);
+  if (!format) {
+    // The date is a day, not an instant: read and shown in UTC, so no time zone moves it to another day.
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+    dateFormats.set(locale, format);
+  }
+  return format.format(instant);
 }

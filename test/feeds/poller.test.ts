@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { RivalsApi } from '../../src/api/client.js';
 import { HeroDirectory } from '../../src/hero-directory.js';
 import { CorrectionEditor, EDIT_WINDOW_MS, MAX_EDIT_ATTEMPTS } from '../../src/feeds/corrections.js';
-import { CORRECTED_FOOTER } from '../../src/feeds/render.js';
+import { correctedFooter } from '../../src/feeds/render.js';
 import { digestPeriod } from '../../src/feeds/digest.js';
 import { CLAIM_LEASE_MS, DeliveryLedger, deliveryNonce, MAX_ATTEMPTS, retryDelayMs, type FeedTransport } from '../../src/feeds/delivery.js';
 import { SOLE_LEADER, type Leadership } from '../../src/feeds/leadership.js';
@@ -771,7 +771,7 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
       for (const c of ['ce1', 'ce2', 'ce3']) {
         const [message] = channels.messages.get(c)!;
         expect(message!.embeds[0]!.description).toBe('What changed, corrected. The Hulk nerf is reverted.');
-        expect(message!.embeds[0]!.footer?.text).toBe(CORRECTED_FOOTER);
+        expect(message!.embeds[0]!.footer?.text).toBe(correctedFooter());
         expect((await deliveryOf(id, c)).revision).toBe(2);
       }
       // The ping stays as delivered (an edit's body has no content) and nobody is pinged again.
