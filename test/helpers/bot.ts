@@ -1,4 +1,5 @@
 /** Test helpers for handlers: a router over every command and a context on a cached client to the replica. */
+import { currentLocale } from '../../src/i18n/index.js';
 import Keyv from 'keyv';
 import { afterAll, beforeAll } from 'vitest';
 import { commands } from '../../commands/index.js';
@@ -46,12 +47,14 @@ export function bot(r: Replica, options: { apiTimeoutMs?: number } = {}) {
     logger,
   };
   const router = new Router(commands);
+  // The member's Discord client speaks the test's language: English, or the one of runInLocale around the call.
+  const speaking = (user: CommandInput['user']) => ({ ...user, locale: currentLocale() });
   const run = async (name: string, options: CommandInput['options'], subcommand?: string, user: CommandInput['user'] = MEMBER): Promise<{ view: View; payload: MessagePayload }> => {
-    const view = await router.command(name, { options, subcommand, user }, ctx);
+    const view = await router.command(name, { options, subcommand, user: speaking(user) }, ctx);
     return { view, payload: toMessagePayload(view) };
   };
   const press = async (customId: string, values: string[] = [], user = MEMBER) => {
-    const result = await router.component(customId, values, user, MEMBER.userId, ctx);
+    const result = await router.component(customId, values, speaking(user), MEMBER.userId, ctx);
     return { ...result, payload: toMessagePayload(result.view) };
   };
   return { router, ctx, state, clock, logLines: lines, run, press, close: async () => { await api.close(); await state.close(); } };

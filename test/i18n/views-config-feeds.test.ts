@@ -170,7 +170,7 @@ describe('/config, /link and /alerts in every locale', () => {
       const linked = await runInLocale(locale, () => env.b.run('link', { player: 'Card1gan' }));
       expect(linked.view.isError).toBeFalsy();
       expectLocalised(linked.view, locale, ['link'], '/link');
-      const choices = await runInLocale(locale, () => env.b.router.autocomplete('unlink', { focused: { name: 'player', value: '' }, options: {}, user: MEMBER }, env.b.ctx));
+      const choices = await env.b.router.autocomplete('unlink', { focused: { name: 'player', value: '' }, options: {}, user: { ...MEMBER, locale } }, env.b.ctx);
       // Recent lookups stay out whatever the language of their label: only the linked account, then "all".
       expect(choices.map((c) => c.value)).toEqual(['1403392756', 'all']);
       expect(choices.at(-1)!.name).toBe(trIn(locale, 'link:allAccounts'));

@@ -1,7 +1,7 @@
 /**
  * The views of /player (and its "Rivals profile" context menu), /match, /compare, /leaderboard and
  * /meta in every locale (issue 16): each answer, rendered by the real handlers on the API replica
- * inside `runInLocale`, is in the member's language (a known text equals the locale file's, and no
+ * for a member whose Discord client is in that locale (interaction `locale`), is in the member's language (a known text equals the locale file's, and no
  * English text of these views' namespaces is left, but for words the two languages share) and stays
  * within Discord's limits, both as the handler returns it (before src/render/limits.ts fits it) and as
  * sent. Charts carry the locale in their spec, and the worker writes the chart's own words in it.
@@ -17,7 +17,7 @@ import { parseChartSpec, type ChartSpec, type HeroPerformanceChart, type MetaSca
 import type { CommandContext, CommandInput } from '../../src/discord/command.js';
 import { Router } from '../../src/discord/router.js';
 import { HeroMeta } from '../../src/game/meta.js';
-import { LOCALES, runInLocale, trIn, type Locale } from '../../src/i18n/index.js';
+import { LOCALES, trIn, type Locale } from '../../src/i18n/index.js';
 import { embedLength, LIMITS } from '../../src/render/limits.js';
 import { toMessagePayload, type View } from '../../src/render/view.js';
 import { MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
@@ -164,9 +164,9 @@ beforeAll(async () => {
 
 /** A slash command (or context-menu command) run in `locale`. */
 const run = (locale: Locale, name: string, options: CommandInput['options'], extra: Partial<CommandInput> = {}) =>
-  runInLocale(locale, () => router.command(name, { options, user: MEMBER, ...extra }, ctx));
+  router.command(name, { options, user: { ...MEMBER, locale }, ...extra, ...(extra.user ? { user: { ...extra.user, locale } } : {}) }, ctx);
 /** A component pressed in `locale`. */
-const press = (locale: Locale, customId: string, values: string[] = []) => runInLocale(locale, async () => (await router.component(customId, values, MEMBER, MEMBER.userId, ctx)).view);
+const press = async (locale: Locale, customId: string, values: string[] = []) => (await router.component(customId, values, { ...MEMBER, locale }, MEMBER.userId, ctx)).view;
 const fieldNames = (view: View) => (view.embeds ?? []).flatMap((e) => (e.fields ?? []).map((f) => f.name));
 /** The message `key` in `locale`, checked to differ from English so that finding it proves the language. */
 const own = (locale: Locale, key: string, values?: Record<string, string | number>) => {
@@ -239,7 +239,7 @@ describe('/player in every locale', () => {
     expectWithin(view, 'context menu');
     expect(fieldNames(view)).toContain(own(locale, 'player:profile.allTimePeak'));
     expectNoEnglish(view, locale, 'context menu');
-    const choices = await runInLocale(locale, () => router.autocomplete('player', { focused: { name: 'query', value: '' }, options: {}, user: OTHER_MEMBER }, ctx));
+    const choices = await router.autocomplete('player', { focused: { name: 'query', value: '' }, options: {}, user: { ...OTHER_MEMBER, locale } }, ctx);
     expect(choices).toContainEqual({ name: `Card1gan · ${own(locale, 'player:autocomplete.default')}`, value: CARD1GAN });
   });
 });
