@@ -4,7 +4,8 @@
  * following the current locale.
  */
 import { describe, expect, it } from 'vitest';
-import { currentLocale, hasMessage, LOCALES, localeOf, pickLocale, runInLocale, tr, trIn } from '../../src/i18n/index.js';
+import i18next from 'i18next';
+import { currentLocale, hasMessage, LOCALES, localeOf, namespaces, pickLocale, readLocaleFile, runInLocale, tr, trIn } from '../../src/i18n/index.js';
 import { compactNumber, decimal, duration, integer, kda, percent } from '../../src/render/format.js';
 
 describe('which locale', () => {
@@ -53,6 +54,49 @@ describe('messages', () => {
     expect(tr('common:no.such.key')).toBe('no.such.key');
     expect(hasMessage('fr', 'common:no.such.key')).toBe(false);
     expect(hasMessage('fr', 'common:format.kda')).toBe(true);
+  });
+});
+
+/** Every string of a locale file with its key path (`a.b.c_one`). */
+function entries(value: unknown, path: string[] = []): [string, string][] {
+  if (typeof value === 'string') return [[path.join('.'), value]];
+  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => entries(v, [...path, k]));
+}
+
+describe('messages as i18next gives them', () => {
+  it('locale files use only plain {{name}} placeholders: no formatters, nesting or context, which the template cache would not carry', () => {
+    for (const locale of LOCALES) {
+      for (const ns of namespaces()) {
+        for (const [key, text] of entries(readLocaleFile(locale, ns))) {
+          expect(text, `${locale} ${ns}:${key}`).not.toMatch(/\{\{[^}]*,[^}]*\}\}|\$t\(|\{\{-/);
+          expect(key, `${locale} ${ns}:${key}`).not.toMatch(/_(male|female|context)\b/);
+        }
+      }
+    }
+  });
+
+  it('every message, with values and counts, reads as i18next itself renders it, in every locale', () => {
+    const plain = i18next.createInstance();
+    void plain.init({ initAsync: false, fallbackLng: 'en', defaultNS: false, nsSeparator: ':', keySeparator: '.', interpolation: { escapeValue: false }, resources: Object.fromEntries(LOCALES.map((l) => [l, Object.fromEntries(namespaces().map((ns) => [ns, readLocaleFile(l, ns)]))])) });
+    let checked = 0;
+    for (const ns of namespaces()) {
+      for (const [path, text] of entries(readLocaleFile('en', ns))) {
+        const key = `${ns}:${path.replace(/_(zero|one|two|few|many|other)$/, '')}`;
+        const names = [...text.matchAll(/\{\{\s*([\w.]+)\s*\}\}/g)].map((m) => m[1]!).filter((n) => n !== 'count');
+        for (const locale of LOCALES) {
+          for (const count of [undefined, 1, 2, 5, 1_000_000]) {
+            const values = Object.fromEntries(names.map((n, i) => [n, i % 2 === 0 ? `<${n}>` : i * 7]));
+            const withCount = count === undefined ? values : { ...values, count };
+            expect(trIn(locale, key, withCount), `${locale} ${key} ${count}`).toBe(plain.t(key, { ...withCount, lng: locale }));
+            // A second time from the cache, with other values.
+            const other = Object.fromEntries(names.map((n) => [n, `«${n}»`]));
+            expect(trIn(locale, key, count === undefined ? other : { ...other, count })).toBe(plain.t(key, { ...other, ...(count === undefined ? {} : { count }), lng: locale }));
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(1_000);
   });
 });
 
