@@ -8,6 +8,7 @@
  * Checked on every real profile in api-samples: level 16 "Grandmaster III" at 4,562, level 21 "Celestial I"
  * at 5,013, level 8 "Gold II" at 3,752, level 6 "Silver I" at 3,507.
  */
+import { decimal, integer } from '../render/format.js';
 
 const TIERS = ['Bronze', 'Silver', 'Gold', 'Platinum', 'Diamond', 'Grandmaster', 'Celestial'] as const;
 const DIVISIONS = ['III', 'II', 'I'] as const;
@@ -44,20 +45,18 @@ export function isTierName(name: string | null | undefined): name is string {
   return /^(bronze|silver|gold|platinum|diamond|grandmaster|celestial|eternity|one above all)\b/i.test(name.trim());
 }
 
-const whole = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
-
 /**
- * A rank score as the game shows it: whole points, cut toward zero, never rounded up (3,763.53 → "3,763").
- * An em dash for no score.
+ * A rank score as the game shows it: whole points, cut toward zero, never rounded up (3,763.53 →
+ * "3,763"; "3.763" in German: the current locale's digits, src/render/format.ts). An em dash for no score.
  */
 export function rankScore(score: number | null | undefined): string {
-  return score === null || score === undefined || !Number.isFinite(score) ? '—' : whole.format(Math.trunc(score));
+  return score === null || score === undefined || !Number.isFinite(score) ? '—' : integer(Math.trunc(score));
 }
 
-/** A rank-score change with its sign, one decimal cut toward zero (+37.98 → "+37.9", −18.5 → "−18.5", 0 → "±0"). */
+/** A rank-score change with its sign, one decimal cut toward zero, in the current locale's digits (+37.98 → "+37.9", "+37,9" in French; −18.5 → "−18.5"; 0 → "±0"). */
 export function rankScoreChange(change: number | null | undefined): string {
   if (change === null || change === undefined || !Number.isFinite(change)) return '—';
   const cut = Math.trunc(change * 10) / 10;
   if (cut === 0) return '±0';
-  return `${cut > 0 ? '+' : '−'}${Math.abs(cut).toFixed(1)}`;
+  return `${cut > 0 ? '+' : '−'}${decimal(Math.abs(cut), 1)}`;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { currentSeason, heroTotals, newestUpdate, perTenMinutes, playTimeByRole, rankSummary, seasonRanks } from '../../src/game/profile.js';
 import { parseUpdateTime } from '../../src/game/update-times.js';
+import { runInLocale } from '../../src/i18n/index.js';
 import { isTierName, levelOfScore, rankScore, rankScoreChange, tierOf, tierOfLevel } from '../../src/game/ranks.js';
 import { seasonFromIndex, seasonFromNumber, seasonFromRankGame, seasonOfHistoryEntry, seasonParamFor } from '../../src/game/seasons.js';
 import { profiles } from './samples.js';
@@ -45,6 +46,14 @@ describe('ranks', () => {
     expect(rankScoreChange(37.97801726959824)).toBe('+37.9');
     expect(rankScoreChange(-18.508490887553307)).toBe('−18.5');
     expect(rankScoreChange(0)).toBe('±0');
+  });
+
+  it("writes scores with the current language's digits", () => {
+    runInLocale('de', () => {
+      expect(rankScore(3763.53)).toBe('3.763');
+      expect(rankScoreChange(37.97)).toBe('+37,9');
+    });
+    expect(runInLocale('fr', () => rankScore(3763.53))).toBe('3\u202f763');
   });
 });
 
