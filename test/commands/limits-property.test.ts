@@ -1,16 +1,26 @@
 /**
  * Property: for arbitrary data in the shapes the schemas accept (long texts full of markdown and
- * emoji, numbers as strings, nulls, huge lists), every View stays within Discord's limits. The data
- * is served by the replica, so it goes through the real client, schemas, handlers and renderers.
+ * emoji, numbers as strings, nulls, huge lists), every View stays within Discord's limits in every
+ * language of src/i18n `LOCALES` (issue 16: longer languages must not break a 256-character title or
+ * a 25-option menu). The data is served by the replica, so it goes through the real client, schemas,
+ * handlers and renderers; each generated case is rendered once per locale, for a member whose Discord
+ * client speaks it (the interaction's `locale`, one of the Discord codes that locale serves, from which
+ * the router picks the language), on one bot, so the data is fetched and parsed once and the other five
+ * renders read the response cache. Each answer must be within every limit as sent
+ * (test/helpers/limits.ts), be in the member's language (it differs from the English answer; the
+ * section menus of /hero and /player carry the locale's labels, uncut), and select menus never repeat a
+ * value. Runs are fewer than with one language (every run covers all six), to keep the file's time.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAYER_SECTIONS } from '../../commands/player.js';
 import { HERO_SECTIONS } from '../../commands/hero.js';
-import { embedLength, LIMITS } from '../../src/render/limits.js';
-import type { MessagePayload } from '../../src/render/view.js';
+import type { CommandInput } from '../../src/discord/command.js';
+import { DISCORD_LOCALES, LOCALES, trIn, type Locale } from '../../src/i18n/index.js';
+import { toMessagePayload, type MessagePayload } from '../../src/render/view.js';
 import type { Replica } from '../../src/replica/server.js';
-import { bot } from '../helpers/bot.js';
+import { bot, MEMBER } from '../helpers/bot.js';
+import { expectWithin, messageTexts } from '../helpers/limits.js';
 import { replica } from '../helpers/replica.js';
 
 let r: Replica;
@@ -89,94 +99,130 @@ const matchBody = fc.record({
   }),
 });
 
-function expectWithin(p: MessagePayload, where: string) {
-  expect(p.embeds.length, where).toBeLessThanOrEqual(LIMITS.embeds);
-  expect(p.embeds.reduce((s, e) => s + embedLength(e), 0), where).toBeLessThanOrEqual(LIMITS.embedTotal);
-  for (const e of p.embeds) {
-    expect(e.title?.length ?? 0, where).toBeLessThanOrEqual(LIMITS.title);
-    expect(e.description?.length ?? 0, where).toBeLessThanOrEqual(LIMITS.description);
-    expect(e.author?.name.length ?? 0, where).toBeLessThanOrEqual(LIMITS.author);
-    expect(e.fields?.length ?? 0, where).toBeLessThanOrEqual(LIMITS.fields);
-    for (const f of e.fields ?? []) expect(f.name.length <= LIMITS.fieldName && f.value.length <= LIMITS.fieldValue && f.name.length > 0 && f.value.length > 0, where).toBe(true);
-  }
-  expect(p.components.length, where).toBeLessThanOrEqual(LIMITS.actionRows);
-  for (const row of p.components) {
-    expect(row.components.length).toBeLessThanOrEqual(LIMITS.buttonsPerRow);
-    for (const c of row.components) {
-      if ('custom_id' in c) expect(c.custom_id.length).toBeLessThanOrEqual(LIMITS.customId);
-      if ('options' in c) {
-        expect(c.options.length).toBeLessThanOrEqual(LIMITS.selectOptions);
-        // Discord refuses a select menu whose options repeat a value.
-        expect(new Set(c.options.map((o) => o.value)).size, where).toBe(c.options.length);
-      }
-    }
-  }
+/** For each of our locales, one of the Discord locales it serves (`es-419` or `es-ES` for `es-ES`): what a member's client sends. */
+const discordLocales = fc.tuple(...LOCALES.map((l) => fc.constantFrom(...DISCORD_LOCALES[l]))).map((codes) => LOCALES.map((locale, i) => ({ locale, code: codes[i]! })));
+
+type Bot = ReturnType<typeof bot>;
+type Answer = { payload: MessagePayload; isError: boolean };
+
+/** `b`'s slash commands and components for a member whose Discord client speaks `code` (the interaction's `locale`). */
+function member(b: Bot, code: string) {
+  const user = { ...MEMBER, locale: code };
+  return {
+    run: async (name: string, options: CommandInput['options']): Promise<Answer> => {
+      const view = await b.router.command(name, { options, user }, b.ctx);
+      return { payload: toMessagePayload(view), isError: view.isError === true };
+    },
+    press: async (customId: string, values: string[] = []): Promise<Answer> => {
+      const { view } = await b.router.component(customId, values, user, MEMBER.userId, b.ctx);
+      return { payload: toMessagePayload(view), isError: view.isError === true };
+    },
+  };
 }
 
-describe('every View stays within Discord limits for arbitrary accepted data', () => {
+/**
+ * Renders `answers` (named answers of one member) for a member speaking each locale of `codes`, and
+ * checks each within every limit and in its language: not an error, and, but in English, not the
+ * English answer word for word. Returns the payloads by locale and name, for more checks.
+ */
+async function inEveryLocale(b: Bot, codes: { locale: Locale; code: string }[], answers: (m: ReturnType<typeof member>) => Promise<Record<string, Answer>>) {
+  const out = new Map<Locale, Record<string, MessagePayload>>();
+  for (const { locale, code } of codes) {
+    const got = await answers(member(b, code));
+    const payloads: Record<string, MessagePayload> = {};
+    for (const [name, { payload, isError }] of Object.entries(got)) {
+      const where = `${name} in ${locale} (${code})`;
+      expect(isError, where).toBe(false);
+      expectWithin(payload, where);
+      payloads[name] = payload;
+    }
+    out.set(locale, payloads);
+  }
+  const english = out.get('en')!;
+  for (const [locale, payloads] of out) {
+    if (locale === 'en') continue;
+    for (const [name, payload] of Object.entries(payloads)) expect(messageTexts(payload), `${name} in ${locale} is the English answer`).not.toEqual(messageTexts(english[name]!));
+  }
+  return out;
+}
+
+/** The option labels of the select menu whose custom ID starts with `prefix` (undefined when there is none). */
+function menuLabels(p: MessagePayload, prefix: string): string[] | undefined {
+  for (const row of p.components) for (const c of row.components) if ('options' in c && c.custom_id.startsWith(prefix)) return c.options.map((o) => o.label);
+  return undefined;
+}
+
+describe('every View stays within Discord limits for arbitrary accepted data, in every locale', () => {
   it('player profiles in both shapes, all sections and pages (recent matches from the profile itself)', async () => {
     await fc.assert(
-      fc.asyncProperty(profile, async (body) => {
+      fc.asyncProperty(profile, discordLocales, async (body, codes) => {
         r.dataset.players.set('777000777', body as unknown as Record<string, unknown>);
         const b = bot(r);
         try {
-          for (const section of PLAYER_SECTIONS) {
-            const { payload, view } = await b.press('pl.s:777000777:', [section]);
-            expect(view.isError, section).toBeFalsy();
-            expectWithin(payload, section);
-            const last = await b.press(`pl.p:777000777::${section}:99:l`);
-            expectWithin(last.payload, `${section} last page`);
+          const rendered = await inEveryLocale(b, codes, async (m) => {
+            const answers: Record<string, Answer> = {};
+            for (const section of PLAYER_SECTIONS) {
+              answers[section] = await m.press('pl.s:777000777:', [section]);
+              answers[`${section} last page`] = await m.press(`pl.p:777000777::${section}:99:l`);
+            }
+            return answers;
+          });
+          for (const [locale, payloads] of rendered) {
+            const labels = PLAYER_SECTIONS.map((s) => trIn(locale, `player:sections.${s}`));
+            for (const section of PLAYER_SECTIONS) expect(menuLabels(payloads[section]!, 'pl.s:'), `${section} in ${locale}`).toEqual(labels);
           }
         } finally {
           await b.close();
           r.dataset.players.delete('777000777');
         }
       }),
-      { numRuns: 15 },
+      { numRuns: 5 },
     );
   });
 
   it('match details', async () => {
     await fc.assert(
-      fc.asyncProperty(matchBody, async (body) => {
+      fc.asyncProperty(matchBody, discordLocales, async (body, codes) => {
         r.dataset.matches.set('1_2_3_4_5', body as unknown as Record<string, unknown>);
         const b = bot(r);
         try {
-          const { payload, view } = await b.run('match', { match: '1_2_3_4_5' });
-          expect(view.isError).toBeFalsy();
-          expectWithin(payload, 'match');
+          await inEveryLocale(b, codes, async (m) => ({ match: await m.run('match', { match: '1_2_3_4_5' }) }));
         } finally {
           await b.close();
           r.dataset.matches.delete('1_2_3_4_5');
         }
       }),
-      { numRuns: 20 },
+      { numRuns: 8 },
     );
   });
 
   it('heroes and posts with huge texts', async () => {
     await fc.assert(
-      fc.asyncProperty(text, text, fc.array(fc.record({ name: text, type: text, additional_fields: fc.dictionary(text, text, { maxKeys: 12 }) }), { maxLength: 30 }), async (bio, lore, abilities) => {
+      fc.asyncProperty(text, text, fc.array(fc.record({ name: text, type: text, additional_fields: fc.dictionary(text, text, { maxKeys: 12 }) }), { maxLength: 30 }), discordLocales, async (bio, lore, abilities, codes) => {
         const hulk = r.dataset.heroes.find((h) => h.id === 1011)!;
         const saved = { ...hulk };
         Object.assign(hulk, { bio, lore: lore.repeat(4), real_name: bio, abilities, team: [bio, lore] });
         r.dataset.posts.patchNotes.unshift({ id: 'prop-1', title: bio, date: '2026/01/01', overview: lore, fullContent: `${lore}\n\n${bio}`.repeat(5), imagePath: '/x.png' });
         const b = bot(r);
         try {
-          for (const section of HERO_SECTIONS) {
-            const { payload, view } = await b.press('hero.s:1011', [section]);
-            expect(view.isError, section).toBeFalsy();
-            expectWithin(payload, `hero ${section}`);
+          const rendered = await inEveryLocale(b, codes, async (m) => {
+            const answers: Record<string, Answer> = {};
+            for (const section of HERO_SECTIONS) answers[`hero ${section}`] = await m.press('hero.s:1011', [section]);
+            answers['patch list'] = await m.run('patch-notes', {});
+            answers['patch read'] = await m.press('pn.o:patch-notes:1', ['prop-1']);
+            return answers;
+          });
+          for (const [locale, payloads] of rendered) {
+            const labels = HERO_SECTIONS.map((s) => trIn(locale, `hero:sections.${s}`));
+            for (const section of HERO_SECTIONS) expect(menuLabels(payloads[`hero ${section}`]!, 'hero.s:'), `${section} in ${locale}`).toEqual(labels);
           }
-          expectWithin((await b.run('patch-notes', {})).payload, 'patch list');
-          expectWithin((await b.press('pn.o:patch-notes:1', ['prop-1'])).payload, 'patch read');
         } finally {
           await b.close();
           Object.assign(hulk, saved);
           r.dataset.posts.patchNotes.shift();
         }
       }),
-      { numRuns: 15 },
+      { numRuns: 5 },
     );
   });
 });

@@ -5,13 +5,12 @@
  * messages, and no English message of those namespaces is left in another language's answer), and
  * stay within Discord's limits before `fitView` cuts anything (German and French run longer).
  */
-import type { APIEmbed } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
 import { releaseDate } from '../../commands/patch-notes.js';
 import { LOCALES, readLocaleFile, runInLocale, type Locale } from '../../src/i18n/index.js';
-import { embedLength, LIMITS } from '../../src/render/limits.js';
-import { toMessagePayload, type View } from '../../src/render/view.js';
+import type { View } from '../../src/render/view.js';
 import { bot, useReplicaBot } from '../helpers/bot.js';
+import { expectFitsUncut } from '../helpers/limits.js';
 
 const env = useReplicaBot();
 type Bot = ReturnType<typeof bot>;
@@ -51,46 +50,6 @@ function texts(view: View): string[] {
     }
   }
   return out.filter(Boolean);
-}
-
-/**
- * The checks of test/commands/limits-property.test.ts on a view as the handler returned it (before
- * `fitView` would cut anything), plus the component texts: a translation too long shows up here
- * instead of being silently cut with an ellipsis.
- */
-function expectWithin(view: View, where: string) {
-  const embeds: APIEmbed[] = view.embeds ?? [];
-  expect(embeds.length, where).toBeLessThanOrEqual(LIMITS.embeds);
-  expect(embeds.reduce((s, e) => s + embedLength(e), 0), where).toBeLessThanOrEqual(LIMITS.embedTotal);
-  for (const e of embeds) {
-    expect(e.title?.length ?? 0, where).toBeLessThanOrEqual(LIMITS.title);
-    expect(e.description?.length ?? 0, where).toBeLessThanOrEqual(LIMITS.description);
-    expect(e.author?.name.length ?? 0, where).toBeLessThanOrEqual(LIMITS.author);
-    expect(e.footer?.text.length ?? 0, where).toBeLessThanOrEqual(LIMITS.footer);
-    expect(e.fields?.length ?? 0, where).toBeLessThanOrEqual(LIMITS.fields);
-    for (const f of e.fields ?? []) expect(f.name.length <= LIMITS.fieldName && f.value.length <= LIMITS.fieldValue && f.name.length > 0 && f.value.length > 0, `${where}: ${f.name}`).toBe(true);
-  }
-  const rows = view.components ?? [];
-  expect(rows.length, where).toBeLessThanOrEqual(LIMITS.actionRows);
-  for (const row of rows) {
-    expect(row.components.length, where).toBeLessThanOrEqual(LIMITS.buttonsPerRow);
-    for (const c of row.components) {
-      if ('custom_id' in c) expect(c.custom_id.length, where).toBeLessThanOrEqual(LIMITS.customId);
-      if ('label' in c && c.label) expect(c.label.length, `${where}: ${c.label}`).toBeLessThanOrEqual(LIMITS.buttonLabel);
-      if ('placeholder' in c && c.placeholder) expect(c.placeholder.length, where).toBeLessThanOrEqual(LIMITS.placeholder);
-      if ('options' in c) {
-        expect(c.options.length, where).toBeLessThanOrEqual(LIMITS.selectOptions);
-        expect(new Set(c.options.map((o) => o.value)).size, where).toBe(c.options.length);
-        for (const o of c.options) {
-          expect(o.label.length, `${where}: ${o.label}`).toBeLessThanOrEqual(LIMITS.optionLabel);
-          expect(o.description?.length ?? 0, where).toBeLessThanOrEqual(LIMITS.optionDescription);
-        }
-      }
-    }
-  }
-  // What reaches Discord is the same view: nothing had to be cut.
-  const payload = toMessagePayload(view);
-  expect(payload.embeds, where).toEqual(embeds.map((e) => JSON.parse(JSON.stringify(e)) as APIEmbed));
 }
 
 /** Every message of a namespace file, by key without its plural suffix (`leaderboard.line`), each with its plural forms. */
@@ -284,7 +243,7 @@ describe('views in every locale', () => {
         const views = rendered.get(locale)!;
         for (const [name, view] of Object.entries(views)) {
           expect(view.isError, `${locale} ${name}`).toBeFalsy();
-          expectWithin(view, `${locale} /${command} ${name}`);
+          expectFitsUncut(view, `${locale} /${command} ${name}`);
         }
         EXPECTED[command]!(locale, views);
         if (locale === 'en') continue;

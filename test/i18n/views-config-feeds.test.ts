@@ -10,10 +10,11 @@ import { planAlerts, MAX_MENTIONS_PER_MESSAGE } from '../../src/feeds/alerts.js'
 import { digestView } from '../../src/feeds/digest.js';
 import { feedPostView, threadPartViews, type FeedPost } from '../../src/feeds/render.js';
 import { LOCALES, readLocaleFile, runInLocale, trIn, type Locale } from '../../src/i18n/index.js';
-import { embedLength, LIMITS } from '../../src/render/limits.js';
-import { toMessagePayload, type View } from '../../src/render/view.js';
+import { LIMITS } from '../../src/render/limits.js';
+import type { View } from '../../src/render/view.js';
 import type { AlertMember } from '../../src/store/alerts.js';
 import { ADMIN, MEMBER, testChannels, useReplicaBot } from '../helpers/bot.js';
+import { expectFitsUncut } from '../helpers/limits.js';
 
 const env = useReplicaBot();
 const OTHERS = LOCALES.filter((l) => l !== 'en');
@@ -67,55 +68,12 @@ function textsOf(view: View): string {
 }
 
 /**
- * Where a view breaks Discord's limits as rendered, before src/render/limits.ts `fitView` cuts anything:
- * the checks of test/commands/limits-property.test.ts (`expectWithin`), plus content, footer, labels,
- * placeholders and option texts. Empty when it is within every limit.
+ * A view is in `locale` (no English of `namespaces` left unless the same in both) and within Discord's
+ * limits, as rendered and as sent, with nothing cut by src/render/limits.ts `fitView` (test/helpers/limits.ts).
  */
-function overLimits(view: View): string[] {
-  const over: string[] = [];
-  const check = (what: string, length: number, max: number) => void (length > max && over.push(`${what}: ${length} > ${max}`));
-  check('content', view.content?.length ?? 0, LIMITS.content);
-  const embeds = view.embeds ?? [];
-  check('embeds', embeds.length, LIMITS.embeds);
-  check('embed total', embeds.reduce((s, e) => s + embedLength(e), 0), LIMITS.embedTotal);
-  for (const e of embeds) {
-    check('title', e.title?.length ?? 0, LIMITS.title);
-    check('description', e.description?.length ?? 0, LIMITS.description);
-    check('author', e.author?.name.length ?? 0, LIMITS.author);
-    check('footer', e.footer?.text.length ?? 0, LIMITS.footer);
-    check('fields', e.fields?.length ?? 0, LIMITS.fields);
-    for (const f of e.fields ?? []) {
-      check(`field name ${f.name}`, f.name.length, LIMITS.fieldName);
-      check(`field value of ${f.name}`, f.value.length, LIMITS.fieldValue);
-      if (f.name.length === 0 || f.value.length === 0) over.push(`empty field ${f.name}`);
-    }
-  }
-  const rows = view.components ?? [];
-  check('action rows', rows.length, LIMITS.actionRows);
-  for (const row of rows) {
-    check('components in a row', row.components.length, LIMITS.buttonsPerRow);
-    for (const c of row.components) {
-      if ('custom_id' in c) check('custom ID', c.custom_id.length, LIMITS.customId);
-      if ('label' in c && c.label !== undefined) check(`button ${c.label}`, c.label.length, LIMITS.buttonLabel);
-      if ('placeholder' in c && c.placeholder !== undefined) check('placeholder', c.placeholder.length, LIMITS.placeholder);
-      if ('options' in c) {
-        check('options', c.options.length, LIMITS.selectOptions);
-        if (new Set(c.options.map((o) => o.value)).size !== c.options.length) over.push('repeated option values');
-        for (const o of c.options) {
-          check('option label', o.label.length, LIMITS.optionLabel);
-          check('option description', o.description?.length ?? 0, LIMITS.optionDescription);
-        }
-      }
-    }
-  }
-  return over;
-}
-
-/** A view is in `locale` (no English of `namespaces` left unless the same in both) and within Discord's limits, as rendered and as sent. */
 function expectLocalised(view: View, locale: Locale, namespaces: string[], where: string) {
   if (locale !== 'en') expect(englishLeft(textsOf(view), locale, namespaces), `${where} in ${locale}`).toEqual([]);
-  expect(overLimits(view), `${where} in ${locale}`).toEqual([]);
-  expect(overLimits(toMessagePayload(view)), `${where} in ${locale}, as sent`).toEqual([]);
+  expectFitsUncut(view, `${where} in ${locale}`);
 }
 
 /** The message `key` of `locale` is not the English one (so that finding it proves the language). */

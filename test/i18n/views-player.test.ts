@@ -18,9 +18,9 @@ import type { CommandContext, CommandInput } from '../../src/discord/command.js'
 import { Router } from '../../src/discord/router.js';
 import { HeroMeta } from '../../src/game/meta.js';
 import { LOCALES, trIn, type Locale } from '../../src/i18n/index.js';
-import { embedLength, LIMITS } from '../../src/render/limits.js';
-import { toMessagePayload, type View } from '../../src/render/view.js';
+import type { View } from '../../src/render/view.js';
 import { MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
+import { expectFitsUncut } from '../helpers/limits.js';
 
 const env = useReplicaBot();
 const OTHERS = LOCALES.filter((l) => l !== 'en');
@@ -90,52 +90,15 @@ function textsOf(view: View): string[] {
   return [...(view.embeds ?? []).flatMap(embed), ...components, view.content, ...(view.files ?? []).map((f) => f.description)].filter((t): t is string => typeof t === 'string');
 }
 
-/** (a) No English text of these views' namespaces left in an answer in `locale`. */
+/**
+ * (a) No English text of these views' namespaces left in an answer in `locale`. (b), Discord's limits on
+ * what the handler built and as sent, is test/helpers/limits.ts `expectFitsUncut`: a text the fitting
+ * would have to cut is a text too long in that language.
+ */
 function expectNoEnglish(view: View, locale: Locale, where: string) {
   const text = textsOf(view).join('\n');
   const left = foreignTo(locale).filter((f) => hasWords(text, f));
   expect(left, `${where} (${locale}): English left in\n${text}`).toEqual([]);
-}
-
-/**
- * (b) Discord's limits (src/render/limits.ts LIMITS, as test/commands/limits-property.test.ts checks
- * them), on what the handler built: a text the fitting would have to cut is a text too long in that language.
- */
-function expectWithin(view: View, where: string) {
-  const embeds = view.embeds ?? [];
-  expect(embeds.length, where).toBeLessThanOrEqual(LIMITS.embeds);
-  expect(embeds.reduce((s, e) => s + embedLength(e), 0), where).toBeLessThanOrEqual(LIMITS.embedTotal);
-  for (const e of embeds) {
-    expect(e.title?.length ?? 0, where).toBeLessThanOrEqual(LIMITS.title);
-    expect(e.description?.length ?? 0, where).toBeLessThanOrEqual(LIMITS.description);
-    expect(e.author?.name.length ?? 0, where).toBeLessThanOrEqual(LIMITS.author);
-    expect(e.footer?.text.length ?? 0, where).toBeLessThanOrEqual(LIMITS.footer);
-    expect(e.fields?.length ?? 0, where).toBeLessThanOrEqual(LIMITS.fields);
-    for (const f of e.fields ?? []) expect(f.name.length <= LIMITS.fieldName && f.value.length <= LIMITS.fieldValue && f.name.length > 0 && f.value.length > 0, where).toBe(true);
-  }
-  const rows = view.components ?? [];
-  expect(rows.length, where).toBeLessThanOrEqual(LIMITS.actionRows);
-  for (const row of rows) {
-    expect(row.components.length, where).toBeLessThanOrEqual(LIMITS.buttonsPerRow);
-    for (const c of row.components) {
-      if ('custom_id' in c) expect(c.custom_id.length, where).toBeLessThanOrEqual(LIMITS.customId);
-      if ('label' in c && c.label !== undefined) expect(c.label.length, where).toBeLessThanOrEqual(LIMITS.buttonLabel);
-      if ('placeholder' in c && c.placeholder !== undefined) expect(c.placeholder.length, where).toBeLessThanOrEqual(LIMITS.placeholder);
-      if ('options' in c && c.options) {
-        expect(c.options.length, where).toBeLessThanOrEqual(LIMITS.selectOptions);
-        expect(new Set(c.options.map((o) => o.value)).size, where).toBe(c.options.length);
-        for (const o of c.options) {
-          expect(o.label.length, where).toBeLessThanOrEqual(LIMITS.optionLabel);
-          expect(o.description?.length ?? 0, where).toBeLessThanOrEqual(LIMITS.optionDescription);
-        }
-      }
-    }
-  }
-  for (const f of view.files ?? []) expect(f.description?.length ?? 0, where).toBeLessThanOrEqual(LIMITS.attachmentDescription);
-  // And as sent: fitting changes nothing that matters.
-  const sent = toMessagePayload(view);
-  expect(sent.embeds.map((e) => e.title), where).toEqual(embeds.map((e) => e.title));
-  expect(sent.embeds.map((e) => e.fields?.map((f) => f.name)), where).toEqual(embeds.map((e) => e.fields?.map((f) => f.name)));
 }
 
 /** A chart renderer that checks each spec as the real one does, keeps it, and answers a few PNG bytes. */
@@ -188,7 +151,7 @@ describe('/player in every locale', () => {
   it.each(LOCALES)('%s: the profile of a player', async (locale) => {
     const view = await run(locale, 'player', { query: DOUBLE_C });
     expect(view.isError, JSON.stringify(view)).toBeFalsy();
-    expectWithin(view, 'profile');
+    expectFitsUncut(view, 'profile');
     const names = fieldNames(view);
     expect(names).toContain(trIn(locale, 'player:profile.rankScore'));
     expect(names).toContain(trIn(locale, 'player:profile.perTenMinutes'));
@@ -204,13 +167,13 @@ describe('/player in every locale', () => {
     for (const section of ['ranked', 'unranked', 'matchups', 'maps', 'teammates', 'rank-history', 'matches'] as const) {
       const view = await press(locale, `pl.s:${DOUBLE_C}:`, [section]);
       expect(view.isError, `${section} ${JSON.stringify(view)}`).toBeFalsy();
-      expectWithin(view, section);
+      expectFitsUncut(view, section);
       expect(view.embeds![0]!.author!.name).toContain(trIn(locale, `player:sections.${section}`));
       if (locale !== 'en' && section !== 'matches') expectNoEnglish(view, locale, section);
     }
     // Page 2 of the recent matches: no note of src/strings.ts (not yet in locale files), only rows and the picker.
     const matches = await press(locale, `pl.p:${DOUBLE_C}::matches:2:n`);
-    expectWithin(matches, 'matches page 2');
+    expectFitsUncut(matches, 'matches page 2');
     const picker = matches.components!.flatMap((r) => r.components).find((c) => 'custom_id' in c && c.custom_id.startsWith('pl.m:'))!;
     expect('placeholder' in picker && picker.placeholder).toBe(trIn(locale, 'player:menu.openMatch'));
     if (locale !== 'en') expectNoEnglish(matches, locale, 'matches page 2');
@@ -236,7 +199,7 @@ describe('/player in every locale', () => {
   it.each(OTHERS)('%s: the "Rivals profile" context menu and the autocomplete', async (locale) => {
     const view = await run(locale, 'Rivals profile', {}, { user: MEMBER, targetUserId: OTHER_MEMBER.userId });
     expect(view.isError, JSON.stringify(view)).toBeFalsy();
-    expectWithin(view, 'context menu');
+    expectFitsUncut(view, 'context menu');
     expect(fieldNames(view)).toContain(own(locale, 'player:profile.allTimePeak'));
     expectNoEnglish(view, locale, 'context menu');
     const choices = await router.autocomplete('player', { focused: { name: 'query', value: '' }, options: {}, user: { ...OTHER_MEMBER, locale } }, ctx);
@@ -248,10 +211,10 @@ describe('/match in every locale', () => {
   it.each(LOCALES)('%s: the scoreboard, and a match opened from the picker', async (locale) => {
     const view = await run(locale, 'match', { match: MATCH });
     expect(view.isError, JSON.stringify(view)).toBeFalsy();
-    expectWithin(view, 'match');
+    expectFitsUncut(view, 'match');
     expect(fieldNames(view)).toEqual([trIn(locale, 'match:fields.mvp'), trIn(locale, 'match:fields.svp'), trIn(locale, 'match:fields.players')]);
     const opened = await press(locale, `pl.m:${CARD1GAN}`, ['6713355_1740604074_322_11001_10~1170~1~403~1740604635']);
-    expectWithin(opened, 'match from the picker');
+    expectFitsUncut(opened, 'match from the picker');
     if (locale === 'en') return;
     const teams = view.embeds!.slice(1).map((e) => e.title);
     // "Team B" is "Team B" in German too; the result is not.
@@ -267,7 +230,7 @@ describe('/compare in every locale', () => {
   it.each(LOCALES)('%s: two players side by side', async (locale) => {
     const view = await run(locale, 'compare', { player: SIR_FINAL, other: CARD1GAN });
     expect(view.isError, JSON.stringify(view)).toBeFalsy();
-    expectWithin(view, 'compare');
+    expectFitsUncut(view, 'compare');
     expect(fieldNames(view)).toContain(trIn(locale, 'compare:bothPlay'));
     const spec = charts.specs.at(-1)!;
     expect(spec).toMatchObject({ kind: 'compare-rank', locale, title: trIn(locale, 'charts:titles.compare', { a: 'Sir Final', b: 'Card1gan' }) });
@@ -284,7 +247,7 @@ describe('/leaderboard in every locale', () => {
   it.each(LOCALES)('%s: a hero’s ranked players', async (locale) => {
     const view = await run(locale, 'leaderboard', { hero: 'storm', platform: 'ps' });
     expect(view.isError, JSON.stringify(view)).toBeFalsy();
-    expectWithin(view, 'leaderboard');
+    expectFitsUncut(view, 'leaderboard');
     expect(view.embeds![0]!.author!.name).toBe(trIn(locale, 'leaderboard:author', { platform: 'PlayStation' }));
     if (locale === 'en') return;
     expect(view.embeds![0]!.author!.name).toBe(own(locale, 'leaderboard:author', { platform: 'PlayStation' }));
@@ -296,7 +259,7 @@ describe('/meta in every locale', () => {
   it.each(LOCALES)('%s: within limits, its chart in the member’s language', async (locale) => {
     const view = await run(locale, 'meta', {});
     expect(view.isError, JSON.stringify(view)).toBeFalsy();
-    expectWithin(view, 'meta');
+    expectFitsUncut(view, 'meta');
     // The texts of /meta are src/strings.ts's (moved to locale files apart); the chart's words are ours.
     expect(charts.specs.at(-1)).toMatchObject({ kind: 'meta-scatter', locale });
   });
