@@ -19,14 +19,14 @@ import {
 } from 'chart.js';
 import { runInLocale } from '../i18n/index.js';
 import { cacheTextWidths, type Ctx } from './canvas-kit.js';
-import { registerChartFonts } from './fonts.js';
+import { needsJapaneseFont, registerChartFonts, registerJapaneseFonts } from './fonts.js';
 import { drawHeader, headerLayout, MARGIN } from './header.js';
 import { heroPerformanceConfig } from './heroes.js';
 import { metaScatterConfig } from './meta.js';
 import { compareRankConfig, rankHistoryConfig } from './rank.js';
 import { parseChartSpec, type ChartSpec } from './specs.js';
 import { chartText } from './strings.js';
-import { COLORS, FONT, FONT_FAMILY, LIMITS, SIZE, font } from './theme.js';
+import { COLORS, FONT, FONT_STACK, LIMITS, SIZE, font } from './theme.js';
 
 let ready = false;
 let canvas: Canvas | undefined;
@@ -45,12 +45,12 @@ function sharedCanvas(): Canvas {
   return canvas;
 }
 
-/** Once per thread: the font, the chart.js parts the charts use, and chart.js defaults for the theme. */
+/** Once per thread: Inter, the chart.js parts the charts use, and chart.js defaults for the theme. */
 function setUp(): void {
   if (ready) return;
   registerChartFonts();
   Chart.register(LineController, LineElement, PointElement, BarController, BarElement, ScatterController, LinearScale, CategoryScale);
-  Chart.defaults.font.family = FONT_FAMILY;
+  Chart.defaults.font.family = FONT_STACK;
   Chart.defaults.font.size = FONT.label;
   Chart.defaults.color = COLORS.text;
   Chart.defaults.borderColor = COLORS.grid;
@@ -83,13 +83,15 @@ function configOf(spec: ChartSpec): ChartConfiguration<'line' | 'bar' | 'scatter
 }
 
 /**
- * Draws `spec` as a PNG of {@link SIZE} (800 × 450 px): dark theme, Inter, title at the top left.
+ * Draws `spec` as a PNG of {@link SIZE} (800 × 450 px): dark theme, Inter (Japanese text in Noto Sans
+ * JP, registered the first time a spec needs it), title at the top left.
  * A spec with nothing to draw (no points, no heroes) gives a chart that says so, under its title.
  * The words the chart adds (src/charts/strings.ts) are in the spec's `locale`, English without one.
  * @param spec any value: it is checked with {@link parseChartSpec} first.
  * @returns the PNG's bytes (at most 1,600 × 900 px and 8 MB, {@link LIMITS}).
  * @throws {ChartSpecError} when `spec` is not a valid chart spec.
- * @throws Error when the PNG breaks the limits (a bug: the sizes are fixed).
+ * @throws Error when the PNG breaks the limits (a bug: the sizes are fixed), or when a font file is
+ *   missing (src/charts/fonts.ts).
  */
 export async function drawChart(spec: ChartSpec): Promise<Buffer> {
   const valid = parseChartSpec(spec);
@@ -101,6 +103,8 @@ export async function drawChart(spec: ChartSpec): Promise<Buffer> {
 /** {@link drawChart} of a checked spec, in the current locale. */
 function drawValid(valid: ChartSpec): Buffer {
   setUp();
+  // Before anything is measured: text widths are cached by font string and text (cacheTextWidths).
+  if (needsJapaneseFont(valid)) registerJapaneseFonts();
   const canvas = sharedCanvas();
   // Whatever the last chart left (a transform, a clip, a save without its restore) goes. Text is
   // shaped in the spec's language whatever the host's, so charts look the same on every machine.

@@ -1,16 +1,41 @@
 /**
- * The charts' font: Inter (SIL Open Font License, assets/fonts/OFL.txt), registered with
- * @napi-rs/canvas from the files in assets/fonts, so charts look the same on every machine and never
- * fall back to a system font.
+ * The charts' fonts, registered with @napi-rs/canvas from files that ship with the bot, so charts look
+ * the same on every machine and never fall back to a system font:
+ *
+ * - Inter (SIL Open Font License 1.1, assets/fonts/OFL.txt), Regular and SemiBold, from assets/fonts:
+ *   every chart's Latin text. Registered when the chart worker starts.
+ * - Noto Sans JP (SIL Open Font License 1.1, the package's LICENSE_FONT), Regular and SemiBold, from the
+ *   `@expo-google-fonts/noto-sans-jp` package, found through Node's module resolution: the Japanese
+ *   text Inter has no glyphs for (issue 16). The files are large (about 5.4 MB each), so they are
+ *   registered only when a chart needs them ({@link needsJapaneseFont}), the first time one is drawn.
+ *
+ * Charts name both in their font string (src/charts/theme.ts `FONT_STACK`: `600 30px Inter, "Noto Sans JP"`):
+ * @napi-rs/canvas takes each character from the first family that has it, so Latin text, digits and
+ * punctuation stay in Inter, and kana and kanji come from Noto Sans JP. Before Noto Sans JP is
+ * registered the second name matches nothing, and English charts are drawn exactly as with Inter alone.
  */
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { GlobalFonts } from '@napi-rs/canvas';
-import { FONT_FAMILY } from './theme.js';
+import type { ChartSpec } from './specs.js';
+import { FONT_FAMILY, JAPANESE_FONT_FAMILY } from './theme.js';
 
 /** The font files, relative to this module (the build rewrites `import.meta.url` to this source file's place). */
 const FONT_FILES = ['Inter-Regular.ttf', 'Inter-SemiBold.ttf'].map((file) => fileURLToPath(new URL(`../../assets/fonts/${file}`, import.meta.url)));
 
+/** Noto Sans JP's files within its package: weight 400 and 600, as Inter's. */
+const JAPANESE_FONT_FILES = ['400Regular/NotoSansJP_400Regular.ttf', '600SemiBold/NotoSansJP_600SemiBold.ttf'].map((file) => `@expo-google-fonts/noto-sans-jp/${file}`);
+
+/**
+ * Characters Inter lacks that Noto Sans JP draws: CJK symbols and punctuation (、。「」), hiragana,
+ * katakana (and the prolonged sound mark ー), the CJK blocks up to the unified ideographs, CJK
+ * compatibility ideographs and forms, half- and full-width forms (（）！), and the supplementary
+ * ideographs. Inter covers Latin, Greek and Cyrillic, which Noto Sans JP would not improve.
+ */
+const JAPANESE_TEXT = /[\u3000-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\u{20000}-\u{3ffff}]/u;
+
 let registered = false;
+let japaneseRegistered = false;
 
 /**
  * Registers Inter Regular (400) and SemiBold (600) under the family {@link FONT_FAMILY}. Later calls
@@ -24,4 +49,37 @@ export function registerChartFonts(): void {
     if (!GlobalFonts.registerFromPath(path, FONT_FAMILY)) throw new Error(`chart font not loaded: ${path}`);
   }
   registered = true;
+}
+
+/**
+ * Registers Noto Sans JP Regular (400) and SemiBold (600) under the family {@link JAPANESE_FONT_FAMILY},
+ * found with Node's module resolution from this module's place (src/charts under tsx; the build
+ * rewrites `import.meta.url` to the same place, so dist/ finds the package in the checkout's
+ * node_modules too). Later calls in the same thread do nothing; like Inter, a new thread registers
+ * them again without adding a family (the addon maps the files: about 3 MB of RSS, under 1 ms).
+ * @throws Error naming the file when the package is not installed or a file is unreadable.
+ */
+export function registerJapaneseFonts(): void {
+  if (japaneseRegistered) return;
+  const modules = createRequire(import.meta.url);
+  for (const file of JAPANESE_FONT_FILES) {
+    let path: string;
+    try {
+      path = modules.resolve(file);
+    } catch (err) {
+      throw new Error(`chart font not found: ${file}`, { cause: err });
+    }
+    if (!GlobalFonts.registerFromPath(path, JAPANESE_FONT_FAMILY)) throw new Error(`chart font not loaded: ${path}`);
+  }
+  japaneseRegistered = true;
+}
+
+/**
+ * Whether drawing `spec` needs Noto Sans JP: its `locale` is `ja` (the chart's own words are then
+ * Japanese), or some text in it (title, series, player, hero, role or tier names) has a character of
+ * {@link JAPANESE_TEXT}, such as a Japanese player name in an English chart.
+ * @param spec a checked spec (src/charts/specs.ts `parseChartSpec`): plain data, every text a string.
+ */
+export function needsJapaneseFont(spec: ChartSpec): boolean {
+  return spec.locale === 'ja' || JAPANESE_TEXT.test(JSON.stringify(spec));
 }

@@ -1,6 +1,6 @@
 /**
- * The look of every chart: Discord's dark embed colours, the Inter font, and sizes readable when
- * Discord shows the image at phone width.
+ * The look of every chart: Discord's dark embed colours, the Inter font (with Noto Sans JP for
+ * Japanese text), and sizes readable when Discord shows the image at phone width.
  *
  * The readability rule: Discord's mobile app shows an embed image about {@link PHONE_WIDTH} CSS px wide,
  * so a font of `s` px on a canvas `w` px wide comes out `s × 360 / w` CSS px. Anything a member must
@@ -27,6 +27,17 @@ export const LIMITS = { width: 1600, height: 900, bytes: 8 * 1024 * 1024 } as co
 
 /** The font family the charts use; registered from assets/fonts by src/charts/fonts.ts. */
 export const FONT_FAMILY = 'Inter';
+/**
+ * The family of the Japanese text Inter has no glyphs for (issue 16); registered by src/charts/fonts.ts
+ * from the `@expo-google-fonts/noto-sans-jp` package, only once a chart needs it.
+ */
+export const JAPANESE_FONT_FAMILY = 'Noto Sans JP';
+/**
+ * The families of every canvas font string, in order: @napi-rs/canvas draws each character in the first
+ * one that has it, so Latin text stays in Inter and Japanese comes from Noto Sans JP. Before Noto Sans JP
+ * is registered its name matches nothing and the text is Inter's alone.
+ */
+export const FONT_STACK = `${FONT_FAMILY}, "${JAPANESE_FONT_FAMILY}"`;
 
 /**
  * Font sizes in pixels at {@link SIZE} (the CSS px they come out at on a 360 px phone in brackets).
@@ -100,7 +111,10 @@ export function withAlpha(hex: string, alpha: number): string {
   return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
 }
 
-/** A canvas font string: weight 400 (Inter Regular) or 600 (Inter SemiBold), size in pixels. */
+/**
+ * A canvas font string: weight 400 (Inter Regular, Noto Sans JP Regular) or 600 (the SemiBolds), size
+ * in pixels, over {@link FONT_STACK}: `600 30px Inter, "Noto Sans JP"`.
+ */
 export function font(size: number, weight: 400 | 600 = 400): string {
-  return `${weight} ${size}px ${FONT_FAMILY}`;
+  return `${weight} ${size}px ${FONT_STACK}`;
 }

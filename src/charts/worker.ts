@@ -1,6 +1,7 @@
 /**
  * The chart worker: the task function a piscina pool (src/charts/renderer.ts) runs in a worker thread.
- * Loading it registers the fonts once for the thread; each task draws one spec with `drawChart`.
+ * Loading it registers Inter once for the thread; each task draws one spec with `drawChart`, which
+ * registers Noto Sans JP the first time a spec has Japanese text (src/charts/fonts.ts).
  *
  * It is an entry point of its own: `dist/chart-worker.js` in the build (scripts/build.mjs), this file
  * under tsx and vitest. Only this thread loads chart.js and the canvas addon.

@@ -1,7 +1,8 @@
 /**
  * The chart worker as production runs it: dist/chart-worker.js from the build the test run makes
  * (test/global-setup.ts), loaded by piscina in a plain Node thread with no tsx, finding its fonts
- * and drawing the same PNG as the TypeScript worker.
+ * (Inter in assets/fonts, Noto Sans JP through Node's module resolution from the source's place) and
+ * drawing the same PNG as the TypeScript worker.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,6 +32,12 @@ describe('dist/chart-worker.js', () => {
     const bytes = (await pool.run(goldenSpecs()['hero-performance'])) as Uint8Array;
     expect(pngSize(bytes)).toEqual({ width: 800, height: 450 });
     const golden = readFileSync(join(ROOT, 'test', 'fixtures', 'charts', 'hero-performance.png'));
+    expect((await diffPngs(bytes, golden)).ratio).toBeLessThan(0.005);
+  });
+
+  it('draws a Japanese chart like the golden image, with Noto Sans JP found from the build', async () => {
+    const bytes = (await pool.run(goldenSpecs()['hero-performance-ja'])) as Uint8Array;
+    const golden = readFileSync(join(ROOT, 'test', 'fixtures', 'charts', 'hero-performance-ja.png'));
     expect((await diffPngs(bytes, golden)).ratio).toBeLessThan(0.005);
   });
 });

@@ -10,6 +10,7 @@ import { createImageResolver } from '../../src/api/images.js';
 import { createSchemas, type PlayerProfile } from '../../src/api/schemas.js';
 import type { ChartSpec, CompareRankChart, HeroPerformanceChart, MetaScatterChart, RankHistoryChart, RankPoint } from '../../src/charts/specs.js';
 import { heroSummary, rankSummary, seasonRanks } from '../../src/game/profile.js';
+import { trIn } from '../../src/i18n/index.js';
 import { seasonFromIndex } from '../../src/game/seasons.js';
 import { SAMPLES_DIR } from '../../src/replica/data/dataset.js';
 import { heroName, isRankedMode } from '../../src/render/names.js';
@@ -167,6 +168,16 @@ export function metaScatterSample(): MetaScatterChart {
   return { kind: 'meta-scatter', title: 'Hero meta · Competitive · Season 3', heroes: rows.map(([name, role, winRate, pickShare]) => ({ name, role, winRate, pickShare })) };
 }
 
+/**
+ * A real profile's heroes as a Japanese member sees them: locale `ja` (the chart's own words in
+ * Japanese) and the title the /player command writes in Japanese ("Sir Final · ランクマッチのヒーロー ·
+ * シーズン1.5"), from the project's translations.
+ */
+export function japaneseHeroPerformance(p: PlayerProfile): HeroPerformanceChart {
+  const season = trIn('ja', 'player:season', { number: 1.5 });
+  return { ...heroPerformanceFromProfile(p), locale: 'ja', title: trIn('ja', 'charts:titles.heroes.ranked', { name: p.name, season }) };
+}
+
 /** The charts the golden-image tests draw, by file name (without `.png`). */
 export function goldenSpecs(): Record<string, ChartSpec> {
   const freddy = sampleProfile('freddyhun-template-2025-03.json');
@@ -178,5 +189,6 @@ export function goldenSpecs(): Record<string, ChartSpec> {
     'meta-scatter': metaScatterSample(),
     'compare-rank': compareFromProfiles(sirFinal, freddy),
     'no-data': { kind: 'hero-performance', title: 'Nobody · heroes', heroes: [] },
+    'hero-performance-ja': japaneseHeroPerformance(sirFinal),
   };
 }
