@@ -1,18 +1,21 @@
 /**
- * `npm run cli -- <command> [subcommand] [option:value ...] [--json] [--press <custom-id>[=<value>]] [--user <id>] [--files <dir>]`
+ * `npm run cli -- <command> [subcommand] [option:value ...] [--json] [--press <custom-id>[=<value>]] [--user <id>] [--locale <code>] [--files <dir>]`
  *
  * Runs a slash command's handler against the configured API (the in-process replica without a key)
  * and prints the View as text, or with `--json` the exact message payload Discord would receive
  * (its JSON part: attached files are listed in `attachments`, as Discord receives them beside the
  * multipart file parts). `--files DIR` writes each attached file (charts) to DIR under its name.
  * `--press` follows a button (its custom ID) or a select menu (`<custom-id>=<value>`, or just an
- * option's value) from the previous payload; repeat it to walk several steps. With `--json` stdout
+ * option's value) from the previous payload; repeat it to walk several steps. `--locale` is the Discord
+ * locale of the member running the command (interaction `locale`, default `en-US`): any of Discord's
+ * codes, or one of the bot's own ({@link cliLocale}); the bot answers in it as it would on Discord.
+ * With `--json` stdout
  * holds only that JSON; logs go to stderr. Exit codes: 0 shown, 1 the bot answered with an error
  * message, 2 bad command line.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApplicationCommandOptionType, ComponentType, type APIApplicationCommandOption } from 'discord-api-types/v10';
+import { ApplicationCommandOptionType, ComponentType, Locale as DiscordLocale, type APIApplicationCommandOption } from 'discord-api-types/v10';
 import { pino } from 'pino';
 import { createLogger } from './logger.js';
 import { commands } from '../commands/index.js';
@@ -24,9 +27,32 @@ import { splitFiles, toMessagePayload, type MessagePayload, type View, type View
 import { faultsFromEnv } from './replica/faults.js';
 import { createApiServices, createCommandContext } from './services.js';
 import { HeroMeta } from './game/meta.js';
+import { DISCORD_LOCALES, LOCALE_NAMES, LOCALES } from './i18n/index.js';
 import { BalanceIndexer } from './game/balance-indexer.js';
 
 class UsageError extends Error {}
+
+const USAGE = 'usage: npm run cli -- <command> [subcommand] [option:value ...] [--json] [--press <custom-id>[=<value>]] [--user <id>] [--locale <code>] [--files <dir>]';
+
+/** Every locale code Discord sends (Discord's documentation, "Reference › Locales"), lower-cased → as Discord spells it. */
+const DISCORD_CODES = new Map(Object.values(DiscordLocale).map((code) => [code.toLowerCase(), code] as const));
+
+/**
+ * The Discord locale for `--locale`: one of Discord's codes (`fr`, `es-419`, `en-GB`, `ko`, any
+ * case), as Discord spells it; or one of the bot's own locales (`en`), as the first Discord code it
+ * serves (`en-US`). A Discord locale the bot does not speak (`ko`) is accepted: the bot answers it
+ * in English, as on Discord.
+ * @throws {UsageError} for any other code, listing the locales the bot speaks.
+ */
+export function cliLocale(code: string): string {
+  const lower = code.trim().toLowerCase();
+  const discord = DISCORD_CODES.get(lower);
+  if (discord) return discord;
+  const ours = LOCALES.find((l) => l.toLowerCase() === lower);
+  if (ours) return DISCORD_LOCALES[ours][0]!;
+  const spoken = LOCALES.map((l) => `${DISCORD_LOCALES[l].join('/')} (${LOCALE_NAMES[l]})`).join(', ');
+  throw new UsageError(`unknown locale "${code}"; the bot speaks ${spoken}; other Discord locales (${[...DISCORD_CODES.values()].filter((c) => !LOCALES.some((l) => DISCORD_LOCALES[l].includes(c))).join(', ')}) get English`);
+}
 
 /** Writes each file to `dir` (made if missing) under its name, and says so on stderr. */
 async function writeFiles(dir: string, files: ViewFile[]): Promise<void> {
@@ -59,14 +85,16 @@ export function parseCliArgs(argv: string[], router: Router, userId = '100000000
   let json = false;
   let user = userId;
   let filesDir: string | undefined;
+  let locale = 'en-US';
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--json') json = true;
-    else if (a === '--press' || a === '--user' || a === '--files') {
+    else if (a === '--press' || a === '--user' || a === '--files' || a === '--locale') {
       const v = argv[++i];
       if (v === undefined) throw new UsageError(`${a} needs a value`);
       if (a === '--press') presses.push(v);
       else if (a === '--files') filesDir = v;
+      else if (a === '--locale') locale = cliLocale(v);
       else user = v;
     } else if (a.startsWith('--')) throw new UsageError(`unknown flag ${a}`);
     else positional.push(a);
@@ -96,7 +124,7 @@ export function parseCliArgs(argv: string[], router: Router, userId = '100000000
     values[name] = coerce(option, raw);
   }
   for (const o of options) if ('required' in o && o.required && values[o.name] === undefined) throw new UsageError(`option "${o.name}" is required`);
-  return { command: module.definition.name, input: { subcommand, options: values, user: { userId: user, guildId: null, locale: 'en-US' } }, json, presses, filesDir };
+  return { command: module.definition.name, input: { subcommand, options: values, user: { userId: user, guildId: null, locale } }, json, presses, filesDir };
 }
 
 function coerce(option: APIApplicationCommandOption, raw: string): string | number | boolean {
@@ -151,7 +179,7 @@ async function main(argv: string[]): Promise<number> {
     parsed = parseCliArgs(argv, router);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`cli: ${err.message}\nusage: npm run cli -- <command> [subcommand] [option:value ...] [--json] [--press <custom-id>[=<value>]] [--files <dir>]\n`);
+    process.stderr.write(`cli: ${err.message}\n${USAGE}\n`);
     return 2;
   }
   const services = await createApiServices(config, logger, faultsFromEnv(process.env));

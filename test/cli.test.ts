@@ -1,6 +1,7 @@
 /** The command-line preview, run as members and scripts run it: `npm run cli -- ...`. */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { readLocaleFile } from '../src/i18n/index.js';
 import type { MessagePayload } from '../src/render/view.js';
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -48,6 +49,23 @@ describe('npm run cli', () => {
     }
   }, 240_000);
 
+  it('--locale answers in the member’s Discord language, as the router does on Discord', async () => {
+    const overview = (locale: 'en' | 'fr' | 'es-ES') => (readLocaleFile(locale, 'hero').overview as { realName: string }).realName;
+    const fieldNames = async (args: string[]) => {
+      const { code, stdout } = await cli(['hero', 'name:hulk', '--json', ...args]);
+      expect(code, args.join(' ')).toBe(0);
+      return (JSON.parse(stdout) as MessagePayload).embeds[0]!.fields!.map((f) => f.name);
+    };
+    expect(overview('fr')).not.toBe(overview('en'));
+    const french = await fieldNames(['--locale', 'fr']);
+    expect(french).toContain(overview('fr'));
+    expect(french).not.toContain(overview('en'));
+    // A Discord code that is not ours by name (Latin American Spanish) is served by ours (es-ES).
+    expect(await fieldNames(['--locale', 'es-419'])).toContain(overview('es-ES'));
+    // English without the flag.
+    expect(await fieldNames([])).toContain(overview('en'));
+  }, 60_000);
+
   it('exits 1 when the bot answers with an error message', async () => {
     const { code, stdout } = await cli(['hero', 'name:zzqqxx']);
     expect(code).toBe(1);
@@ -60,6 +78,8 @@ describe('npm run cli', () => {
     [['hero', 'nam:x'], /has no option "nam"/],
     [['hero', 'name:hulk', '--press', 'nope'], /nothing to press for "nope"/],
     [['hero', 'name:hulk', '--loud'], /unknown flag --loud/],
+    [['hero', 'name:hulk', '--locale', 'xx'], /unknown locale "xx"; the bot speaks en-US\/en-GB \(English\), es-ES\/es-419 \(Español\), pt-BR \(Português \(Brasil\)\), fr \(Français\), de \(Deutsch\), ja \(日本語\)[^]*\nusage: .*--locale <code>/],
+    [['hero', 'name:hulk', '--locale'], /--locale needs a value/],
   ])('exits 2 with a clear message on bad input: %j', async (args, message) => {
     const { code, stderr, stdout } = await cli(args);
     expect(code).toBe(2);

@@ -1,8 +1,11 @@
 /**
  * The playground's pretend Discord server: one guild, three members (one an admin), a few
- * channels and a role. Ids are Discord-shaped snowflakes so every handler treats them as real.
+ * channels and a role, and the Discord languages of the members' clients and of the server. Ids
+ * are Discord-shaped snowflakes so every handler treats them as real.
  */
 import { ChannelType, PermissionFlagsBits } from 'discord-api-types/v10';
+import { DISCORD_LOCALES, LOCALE_NAMES, LOCALES } from '../i18n/index.js';
+import type { PlaygroundLanguage } from './protocol.js';
 
 /** A member of the playground guild. */
 export interface PlaygroundMember {
@@ -74,3 +77,52 @@ export function mayUse(member: PlaygroundMember, defaultMemberPermissions: strin
 export const memberById = (id: string): PlaygroundMember | undefined => MEMBERS.find((m) => m.id === id);
 /** A channel by id; undefined for any other. */
 export const channelById = (id: string): PlaygroundChannel | undefined => CHANNELS.find((c) => c.id === id);
+
+/** The six languages the bot speaks, each as the first Discord locale it serves (`en` as `en-US`), English first. */
+export const LANGUAGES: readonly PlaygroundLanguage[] = LOCALES.map((locale) => ({ code: DISCORD_LOCALES[locale][0]!, locale, name: LOCALE_NAMES[locale] }));
+
+/** Discord's default: a new member's client and a new server both speak American English. */
+export const DEFAULT_DISCORD_LOCALE = 'en-US';
+
+/** Whether `code` is one of {@link LANGUAGES}' Discord codes (as Discord spells it). */
+export const isLanguageCode = (code: string): boolean => LANGUAGES.some((l) => l.code === code);
+
+/**
+ * The Discord locales of the playground: each member's client language (Discord: interaction
+ * `locale`) and the server's primary language (Discord: guild `preferred_locale`, interaction
+ * `guild_locale`), switched from the page. In memory: they last as long as the playground runs,
+ * across page reloads, and start as {@link DEFAULT_DISCORD_LOCALE}.
+ */
+export class PlaygroundLocales {
+  readonly #members = new Map<string, string>();
+  #guild = DEFAULT_DISCORD_LOCALE;
+
+  /** A member's Discord locale code. */
+  member(memberId: string): string {
+    return this.#members.get(memberId) ?? DEFAULT_DISCORD_LOCALE;
+  }
+
+  /** The server's Discord locale code (`preferred_locale`). */
+  get guild(): string {
+    return this.#guild;
+  }
+
+  /**
+   * Sets a member's Discord locale.
+   * @throws {RangeError} when the member is not one of {@link MEMBERS} or `code` not one of {@link LANGUAGES}.
+   */
+  setMember(memberId: string, code: string): void {
+    if (!memberById(memberId)) throw new RangeError(`no member ${memberId}`);
+    if (!isLanguageCode(code)) throw new RangeError(`not a language of the playground: ${code}`);
+    this.#members.set(memberId, code);
+  }
+
+  /**
+   * Sets the server's Discord locale.
+   * @throws {RangeError} when `code` is not one of {@link LANGUAGES}.
+   */
+  setGuild(code: string): void {
+    if (!isLanguageCode(code)) throw new RangeError(`not a language of the playground: ${code}`);
+    this.#guild = code;
+  }
+}

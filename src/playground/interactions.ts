@@ -8,11 +8,12 @@ import { ApplicationCommandType, MessageFlags, type APIApplicationCommandOptionC
 import type { CommandContext, CommandInput, Invoker } from '../discord/command.js';
 import { answerAutocomplete, answerCommand, answerComponent, type CommandResponder, type ComponentResponder } from '../discord/respond.js';
 import { interactionBudget } from '../deadline.js';
+import { pickLocale, runInLocale } from '../i18n/index.js';
 import type { Router } from '../discord/router.js';
 import type { Logger } from '../logger.js';
 import type { MessagePayload } from '../render/view.js';
 import { t } from '../strings.js';
-import { GUILD, memberById, channelById, permissionsOf, mayUse, type PlaygroundMember } from './guild.js';
+import { GUILD, memberById, channelById, permissionsOf, mayUse, PlaygroundLocales, type PlaygroundMember } from './guild.js';
 import type { MessageInteraction, MessageStore } from './messages.js';
 import { resolveCommand, type TypedCommand } from './options.js';
 
@@ -29,6 +30,8 @@ export interface PlaygroundInteractionsOptions {
   logger: Logger;
   /** As the Discord runtime's: a View ready sooner is sent directly, a later one is deferred first. */
   ackDeadlineMs?: number;
+  /** The members' and the server's Discord locales, carried in every interaction (default: all `en-US`). */
+  locales?: PlaygroundLocales;
 }
 
 const isEphemeral = (p: MessagePayload) => (p.flags & MessageFlags.Ephemeral) !== 0;
@@ -36,11 +39,13 @@ const isEphemeral = (p: MessagePayload) => (p.flags & MessageFlags.Ephemeral) !=
 /** Serves the playground page's slash commands, context-menu commands, components and autocomplete. */
 export class PlaygroundInteractions {
   readonly #o: PlaygroundInteractionsOptions;
+  readonly #locales: PlaygroundLocales;
   readonly #inflight = new Set<Promise<void>>();
   #sequence = 0;
 
   constructor(options: PlaygroundInteractionsOptions) {
     this.#o = options;
+    this.#locales = options.locales ?? new PlaygroundLocales();
   }
 
   /** Waits for every answer in flight (shutdown). */
@@ -55,20 +60,29 @@ export class PlaygroundInteractions {
 
   /**
    * Runs a slash command typed by `memberId` in `channelId`. Refuses, as Discord's client does, a
-   * command the member may not use or options that do not fit the definition; otherwise the answer
-   * (or its "thinking" placeholder) appears in the channel.
+   * command the member may not use or options that do not fit the definition, in the member's
+   * Discord language as the client would; otherwise the answer (or its "thinking" placeholder)
+   * appears in the channel.
    */
   command(memberId: string, channelId: string, typed: TypedCommand): Accepted {
+    return this.#speaking(memberId, () => this.#command(memberId, channelId, typed));
+  }
+
+  #command(memberId: string, channelId: string, typed: TypedCommand): Accepted {
     const where = this.#where(memberId, channelId);
     if (!where.ok) return where;
     const resolved = resolveCommand(this.#o.router.commands, typed, where.member);
     if (!resolved.ok) return resolved;
-    const input: CommandInput = { subcommand: resolved.subcommand, options: resolved.options, user: invokerOf(where.member) };
+    const input: CommandInput = { subcommand: resolved.subcommand, options: resolved.options, user: this.#invokerOf(where.member) };
     return this.#answer(typed.command, input, where.member, channelId, { userId: memberId, command: resolved.display, kind: 'slash' });
   }
 
   /** Runs a user context-menu command (Apps › name) by `memberId` on `targetId`. */
   userCommand(memberId: string, channelId: string, name: string, targetId: string): Accepted {
+    return this.#speaking(memberId, () => this.#userCommand(memberId, channelId, name, targetId));
+  }
+
+  #userCommand(memberId: string, channelId: string, name: string, targetId: string): Accepted {
     const where = this.#where(memberId, channelId);
     if (!where.ok) return where;
     const module = this.#o.router.commands.find((m) => m.definition.name === name && m.definition.type === ApplicationCommandType.User);
@@ -76,7 +90,7 @@ export class PlaygroundInteractions {
     if (!module) return { ok: false, error: t.playgroundUnknownCommand(name) };
     if (!mayUse(where.member, module.definition.default_member_permissions)) return { ok: false, error: t.playgroundNoPermission(name) };
     if (!target) return { ok: false, error: t.playgroundUnknownMember('user', targetId) };
-    const input: CommandInput = { options: {}, targetUserId: target.id, targetName: target.name, user: invokerOf(where.member) };
+    const input: CommandInput = { options: {}, targetUserId: target.id, targetName: target.name, user: this.#invokerOf(where.member) };
     return this.#answer(name, input, where.member, channelId, { userId: memberId, command: name, kind: 'user' });
   }
 
@@ -97,6 +111,10 @@ export class PlaygroundInteractions {
    * private reply appears, exactly as the router and the acknowledgement policy decide.
    */
   component(memberId: string, messageId: string, customId: string, values: string[]): Accepted {
+    return this.#speaking(memberId, () => this.#component(memberId, messageId, customId, values));
+  }
+
+  #component(memberId: string, messageId: string, customId: string, values: string[]): Accepted {
     const message = this.#o.messages.get(messageId);
     if (!message) return { ok: false, error: t.playgroundUnknownMessage() };
     const where = this.#where(memberId, message.channelId);
@@ -105,7 +123,7 @@ export class PlaygroundInteractions {
     const invokerId = message.interaction?.userId;
     const own = invokerId === undefined || invokerId === memberId;
     this.#run('component', where.member, async (ctx) => {
-      const work = this.#o.router.component(customId, values, invokerOf(where.member), invokerId, ctx);
+      const work = this.#o.router.component(customId, values, this.#invokerOf(where.member), invokerId, ctx);
       const interaction: MessageInteraction = { userId: memberId, command: message.interaction?.command ?? '', kind: 'component' };
       await answerComponent(work, own, this.#componentResponder(message.id, message.channelId, interaction), { deadlineMs: this.#o.ackDeadlineMs, budget: ctx.budget });
     });
@@ -117,8 +135,21 @@ export class PlaygroundInteractions {
     const member = memberById(memberId);
     if (!member) return [];
     const logger = this.#o.logger.child({ interaction: `autocomplete-${++this.#sequence}`, user: memberId });
-    const work = this.#o.router.autocomplete(typed.command, { subcommand: typed.subcommand, focused: { name: focused, value: typed.options[focused] ?? '' }, options: typed.options, user: invokerOf(member) }, { ...this.#o.context, logger });
+    const work = this.#o.router.autocomplete(typed.command, { subcommand: typed.subcommand, focused: { name: focused, value: typed.options[focused] ?? '' }, options: typed.options, user: this.#invokerOf(member) }, { ...this.#o.context, logger });
     return answerAutocomplete(work);
+  }
+
+  /**
+   * Runs `work` (the refusals the page shows, which Discord's client writes in its own language) in
+   * the member's Discord language; the router picks the language of the bot's answers itself.
+   */
+  #speaking<T>(memberId: string, work: () => T): T {
+    return runInLocale(pickLocale(this.#locales.member(memberId)), work);
+  }
+
+  /** The interaction's invoker, as the Discord runtime builds it from `interaction.member`, `locale` and `guild_locale`. */
+  #invokerOf(member: PlaygroundMember): Invoker {
+    return { userId: member.id, guildId: GUILD.id, locale: this.#locales.member(member.id), guildLocale: this.#locales.guild, permissions: permissionsOf(member) };
   }
 
   #where(memberId: string, channelId: string): { ok: true; member: PlaygroundMember } | { ok: false; error: string } {
@@ -185,9 +216,4 @@ export class PlaygroundInteractions {
 function originalOf(id: string | undefined): string {
   if (id === undefined) throw new Error('no original response to change: reply or defer first');
   return id;
-}
-
-/** The interaction's invoker, as the Discord runtime builds it from `interaction.member`. */
-function invokerOf(member: PlaygroundMember): Invoker {
-  return { userId: member.id, guildId: GUILD.id, locale: 'en-US', permissions: permissionsOf(member) };
 }

@@ -41,9 +41,13 @@ export type MessageEvent = { type: 'message'; message: PlaygroundMessage } | { t
 
 /** `GET /api/bootstrap`: everything the page needs to draw the server. */
 export interface Bootstrap {
-  guild: { id: string; name: string };
+  /** `preferredLocale`: the server's Discord locale (guild `preferred_locale`), one of {@link Bootstrap.languages}' codes. */
+  guild: { id: string; name: string; preferredLocale: string };
   bot: { id: string; name: string };
-  members: { id: string; name: string; admin: boolean; colour: string }[];
+  /** `locale`: the Discord locale of the member's client (interaction `locale`), one of {@link Bootstrap.languages}' codes. */
+  members: { id: string; name: string; admin: boolean; colour: string; locale: string }[];
+  /** The languages the switchers offer, English first. */
+  languages: PlaygroundLanguage[];
   channels: { id: string; name: string; type: number; topic: string }[];
   roles: { id: string; name: string; colour: string }[];
   /** The bot's registration payload (Discord: "Bulk Overwrite Global Application Commands" body). */
@@ -52,6 +56,33 @@ export interface Bootstrap {
   messages: PlaygroundMessage[];
   /** Whether the game data comes from the in-process replica, where the page can add posts. */
   replica: boolean;
+}
+
+/** A language the playground offers: a Discord locale the bot speaks. */
+export interface PlaygroundLanguage {
+  /** The Discord locale code (`en-US`, `fr`). */
+  code: string;
+  /**
+   * The bot's locale serving it, which the page's own texts use: one of src/i18n's `LOCALES`, spelt
+   * out here because the page's code cannot import src/i18n (node:fs); src/playground/guild.ts's
+   * `LANGUAGES` stops compiling if the two drift apart.
+   */
+  locale: 'en' | 'es-ES' | 'pt-BR' | 'fr' | 'de' | 'ja';
+  /** Its name in its own language (src/i18n `LOCALE_NAMES`). */
+  name: string;
+}
+
+/** `POST /api/locales/member`: the Discord language of a member's client. */
+export interface MemberLocale {
+  memberId: string;
+  /** One of {@link Bootstrap.languages}' codes. */
+  locale: string;
+}
+
+/** `POST /api/locales/guild`: the server's Discord language (guild `preferred_locale`). */
+export interface GuildLocale {
+  /** One of {@link Bootstrap.languages}' codes. */
+  locale: string;
 }
 
 /** `POST /api/replica/posts`: a post to add to the replica's feed. */

@@ -1,7 +1,7 @@
 /**
  * The playground's HTTP server (Node's own http, loopback only): the page and its bundle, the
- * bootstrap JSON, server-sent events for message changes, the interaction routes, the image proxy
- * and, over the in-process replica, routes that list a feed's latest posts, add a post to a feed and
+ * bootstrap JSON, server-sent events for message changes, the interaction routes, the routes that
+ * set a member's and the server's Discord language, the image proxy and, over the in-process replica, routes that list a feed's latest posts, add a post to a feed and
  * change a post (a correction at the API, which the feed poller then edits into delivered messages).
  *
  * Requests are refused unless their Host is the loopback address being served (against DNS
@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { ImageKind, ImageProxy } from './images.js';
+import { isLanguageCode, LANGUAGES, memberById, type PlaygroundLocales } from './guild.js';
 import type { PlaygroundInteractions } from './interactions.js';
 import type { MessageStore } from './messages.js';
 import type { Bootstrap, EditablePost, NewPost, PostEdit, PostFeed } from './protocol.js';
@@ -30,6 +31,8 @@ export interface PlaygroundServerOptions {
   assets: PageAssets;
   interactions: PlaygroundInteractions;
   messages: MessageStore;
+  /** The members' and the server's Discord locales, which the locale routes set. */
+  locales: PlaygroundLocales;
   images: ImageProxy;
   bootstrap: () => Bootstrap;
   /** Adds a post to a feed of the replica and polls; absent over the real API. */
@@ -46,6 +49,8 @@ const feed = z.enum(['patchNotes', 'balances', 'devDiaries']);
 const MAX_FULL_CONTENT = 50_000;
 const REPLICA_ONLY = 'posts can only be listed, added or changed on the in-process replica (run without RIVALS_API_KEY)';
 
+const languageCode = z.string().refine(isLanguageCode, { message: `pick one of ${LANGUAGES.map((l) => l.code).join(', ')}` });
+
 const typedCommand = z.object({
   command: z.string().min(1).max(32),
   subcommand: z.string().min(1).max(32).optional(),
@@ -56,6 +61,8 @@ const bodies = {
   userCommand: z.object({ memberId: z.string(), channelId: z.string(), name: z.string().max(32), targetId: z.string() }),
   component: z.object({ memberId: z.string(), messageId: z.string(), customId: z.string().max(100), values: z.array(z.string().max(100)).max(25).default([]) }),
   autocomplete: typedCommand.extend({ memberId: z.string(), focused: z.string().max(32) }),
+  memberLocale: z.object({ memberId: z.string(), locale: languageCode }),
+  guildLocale: z.object({ locale: languageCode }),
   post: z.object({ feed, title: z.string().trim().min(1).max(200), overview: z.string().trim().max(2000).default('') }),
   // The feed poller ignores a change that leaves a post without a title, or without both an overview
   // and a full text (a half-written post at the API, src/feeds/corrections.ts), so neither is accepted.
@@ -169,6 +176,19 @@ export async function startPlaygroundServer(o: PlaygroundServerOptions): Promise
       if (pathname === '/api/interactions/autocomplete') {
         const b = await readBody(req, bodies.autocomplete);
         return json(res, 200, { choices: await o.interactions.autocomplete(b.memberId, { command: b.command, subcommand: b.subcommand, options: b.options }, b.focused) });
+      }
+      if (pathname === '/api/locales/member') {
+        const b = await readBody(req, bodies.memberLocale);
+        if (!memberById(b.memberId)) throw new HttpError(400, `memberId: no member ${b.memberId}`);
+        o.locales.setMember(b.memberId, b.locale);
+        o.logger.info({ member: b.memberId, locale: b.locale }, 'member language switched');
+        return json(res, 200, { ok: true, locale: b.locale });
+      }
+      if (pathname === '/api/locales/guild') {
+        const b = await readBody(req, bodies.guildLocale);
+        o.locales.setGuild(b.locale);
+        o.logger.info({ locale: b.locale }, 'server language switched');
+        return json(res, 200, { ok: true, locale: b.locale });
       }
       if (pathname === '/api/replica/posts') {
         if (!o.addPost) throw new HttpError(409, REPLICA_ONLY);

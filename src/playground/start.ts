@@ -22,7 +22,7 @@ import { openState } from '../store/state.js';
 import { buildPageAssets } from './bundle.js';
 import { playgroundChannelAccess, playgroundFeedTransport } from './channels.js';
 import type { Definition } from './command-line.js';
-import { BOT, CHANNELS, GUILD, MEMBERS, ROLES } from './guild.js';
+import { BOT, CHANNELS, GUILD, LANGUAGES, MEMBERS, PlaygroundLocales, ROLES } from './guild.js';
 import { ImageProxy } from './images.js';
 import { PlaygroundInteractions } from './interactions.js';
 import { MessageStore } from './messages.js';
@@ -58,6 +58,8 @@ export interface Playground {
   messages: MessageStore;
   interactions: PlaygroundInteractions;
   poller: FeedPoller;
+  /** The members' and the server's Discord locales, as the page's switchers set them. */
+  locales: PlaygroundLocales;
   /** Stops the poller, waits for answers in flight, closes the server and the playground's state (not the services). */
   close(): Promise<void>;
 }
@@ -89,7 +91,8 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   const mains = new MainsRefresher({ api: o.services.api, links: state.links, alerts: state.alerts, logger: logger.child({ component: 'alerts' }) });
   const context = { ...base, meta, balance: { history: state.balanceHistory, indexer: balanceIndexer }, alerts: { members: state.alerts, mains } };
   const router = new Router(modules);
-  const interactions = new PlaygroundInteractions({ router, context, messages, logger, ackDeadlineMs: o.ackDeadlineMs, budgetMs: o.config.interactionBudgetMs });
+  const locales = new PlaygroundLocales();
+  const interactions = new PlaygroundInteractions({ router, context, messages, logger, ackDeadlineMs: o.ackDeadlineMs, budgetMs: o.config.interactionBudgetMs, locales });
   const feedLogger = o.logger.child({ component: 'playground-feeds' });
   const poller = new FeedPoller({
     api: o.services.api,
@@ -103,6 +106,8 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     editor: new CorrectionEditor(state.database.db, transport, feedLogger),
     heroes: base.heroes,
     leadership: SOLE_LEADER,
+    // As the bot reads the guild's `preferred_locale` from discord.js's cache (src/index.ts).
+    preferredLocale: (guildId) => (guildId === GUILD.id ? locales.guild : undefined),
     logger: feedLogger,
     intervalSeconds: o.feedPollSeconds ?? o.config.feedPollSeconds,
   });
@@ -165,15 +170,17 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     messages,
     images: new ImageProxy({ allowedOrigins: [new URL(o.config.rivals.imageBaseUrl).origin] }),
     bootstrap: () => ({
-      guild: GUILD,
+      guild: { ...GUILD, preferredLocale: locales.guild },
       bot: BOT,
-      members: [...MEMBERS],
+      members: MEMBERS.map((m) => ({ ...m, locale: locales.member(m.id) })),
+      languages: [...LANGUAGES],
       channels: [...CHANNELS],
       roles: [...ROLES],
       commands: commandsJson,
       messages: CHANNELS.flatMap((c) => messages.list(c.id)),
       replica: replica !== undefined,
     }),
+    locales,
     addPost,
     listPosts,
     editPost,
@@ -188,6 +195,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     messages,
     interactions,
     poller,
+    locales,
     close: async () => {
       await poller.stop();
       meta.stop();

@@ -6,6 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { readLocaleFile, runInLocale } from '../../src/i18n/index.js';
+import { t } from '../../src/strings.js';
+import { pageMessages } from '../../src/playground/web/messages.js';
 import { launchBrowser, screenshot } from '../helpers/browser.js';
 import { bootPlayground } from '../helpers/playground.js';
 
@@ -338,6 +341,68 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     expect(await size(compared)).toEqual({ width: 800, height: 450 });
     await compared.scrollIntoViewIfNeeded();
     await screenshot(page, 'compare');
+  });
+
+  it('switches the acting member’s Discord language and the server’s: the page and the bot’s answers follow the member’s', async () => {
+    const NATIVE_NAMES = ['English', 'Español', 'Português (Brasil)', 'Français', 'Deutsch', '日本語'];
+    expect(await page.locator('#member-locale option').allInnerTexts()).toEqual(NATIVE_NAMES);
+    expect(await page.locator('#guild-locale option').allInnerTexts()).toEqual(NATIVE_NAMES);
+    expect(await page.locator('#guild-locale').inputValue()).toBe('en-US');
+    const [en, fr] = [pageMessages('en'), pageMessages('fr')];
+    const realName = (locale: 'en' | 'fr') => (readLocaleFile(locale, 'hero').overview as { realName: string }).realName;
+    const placeholder = () => page.locator('#command-input').getAttribute('placeholder');
+
+    await page.locator('#channels .channel', { hasText: 'general' }).click();
+    await actAs('Sam');
+    expect(await page.locator('#member-locale').inputValue()).toBe('en-US');
+    expect(await placeholder()).toBe(en.playgroundPlaceholder('general'));
+    await page.selectOption('#member-locale', { label: 'Français' });
+    await page.locator('#me-role', { hasText: fr.frame('roleMember') }).waitFor();
+    expect(await placeholder()).toBe(fr.playgroundPlaceholder('general'));
+    expect(await page.locator('.sidebar [data-text=textChannels]').textContent()).toBe(fr.frame('textChannels'));
+    expect(await page.locator('label[for=guild-locale]').textContent()).toBe(fr.frame('serverLanguage'));
+    expect(await page.locator('#add-post').innerText()).toBe(fr.frame('addPost'));
+    expect(await page.evaluate('document.documentElement.lang')).toBe('fr');
+
+    await type('/hero name:Hulk');
+    const answer = await messageWith(realName('fr'));
+    expect(await deepText(answer)).toContain('Sam');
+    expect(await deepText(answer)).not.toContain(realName('en'));
+    // What the client refuses itself is in French too.
+    await type('/hero');
+    await page.locator('#command-input').press('Enter');
+    const refusal = runInLocale('fr', () => t.playgroundMissingOption('name'));
+    expect(refusal).not.toBe(t.playgroundMissingOption('name'));
+    await page.locator('.composer > .composer-error', { hasText: refusal }).waitFor();
+    await answer.scrollIntoViewIfNeeded();
+    await screenshot(page, 'languages-member-french');
+
+    // Each member has their own language: Alex is still in English, and Sam still in French.
+    await actAs('Alex');
+    await page.locator('#me-role', { hasText: en.frame('roleAdmin') }).waitFor();
+    expect(await page.locator('#member-locale').inputValue()).toBe('en-US');
+    expect(await placeholder()).toBe(en.playgroundPlaceholder('general'));
+    await actAs('Sam');
+    expect(await page.locator('#member-locale').inputValue()).toBe('fr');
+
+    // The server's language is the guild's preferred_locale the bot reads.
+    await page.selectOption('#guild-locale', { label: 'Deutsch' });
+    await expect.poll(() => boot.playground.locales.guild).toBe('de');
+    await screenshot(page, 'languages-server-german');
+
+    // Both last across a reload (the playground keeps them while it runs).
+    await page.reload();
+    await page.locator('#channels .channel', { hasText: 'general' }).waitFor();
+    expect(await page.locator('#guild-locale').inputValue()).toBe('de');
+    await actAs('Sam');
+    expect(await page.locator('#member-locale').inputValue()).toBe('fr');
+    expect(await placeholder()).toBe(fr.playgroundPlaceholder('general'));
+
+    await page.selectOption('#member-locale', { label: 'English' });
+    await page.locator('#me-role', { hasText: en.frame('roleMember') }).waitFor();
+    await page.selectOption('#guild-locale', { label: 'English' });
+    await expect.poll(() => boot.playground.locales.guild).toBe('en-US');
+    await actAs('Alex');
   });
 
   it('asked for nothing beyond the playground itself, and threw no error', () => {

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT, CHANNELS, MEMBERS } from '../../src/playground/guild.js';
 import { loadConfig } from '../../src/config.js';
+import { readLocaleFile, runInLocale } from '../../src/i18n/index.js';
+import { t } from '../../src/strings.js';
 import { escapeText } from '../../src/render/limits.js';
 import type { Bootstrap, EditablePost, MessageEvent } from '../../src/playground/protocol.js';
 import { startPlayground } from '../../src/playground/start.js';
@@ -225,6 +227,97 @@ describe('the playground server', () => {
     for (const channel of CHANNELS.filter((c) => c.id !== alertsChannel.id)) expect(alertsIn(channel.id)).toEqual([]);
     expect(alertsIn(`dm-${sam.id}`)).toEqual([]);
     expect(alertsIn(`dm-${jordan.id}`)).toEqual([]);
+  });
+});
+
+describe('the playground’s languages', () => {
+  const general = CHANNELS.find((c) => c.name === 'general')!;
+  const bootstrap = async () => (await (await fetch(`${url}/api/bootstrap`)).json()) as Bootstrap;
+  /** The message `hero.overview.realName` of a locale file: the /hero field name of a hero’s real name. */
+  const realName = (locale: 'en' | 'fr') => (readLocaleFile(locale, 'hero').overview as { realName: string }).realName;
+
+  it('offers the six languages by their own names, everyone and the server in American English at first', async () => {
+    const data = await bootstrap();
+    expect(data.languages).toEqual([
+      { code: 'en-US', locale: 'en', name: 'English' },
+      { code: 'es-ES', locale: 'es-ES', name: 'Español' },
+      { code: 'pt-BR', locale: 'pt-BR', name: 'Português (Brasil)' },
+      { code: 'fr', locale: 'fr', name: 'Français' },
+      { code: 'de', locale: 'de', name: 'Deutsch' },
+      { code: 'ja', locale: 'ja', name: '日本語' },
+    ]);
+    expect(data.members.map((m) => m.locale)).toEqual(MEMBERS.map(() => 'en-US'));
+    expect(data.guild.preferredLocale).toBe('en-US');
+  });
+
+  it('answers a member whose Discord client is set to French in French, and only them', async () => {
+    const [alex, sam] = [MEMBERS[0]!, MEMBERS[1]!];
+    const switched = await post('/api/locales/member', { memberId: sam.id, locale: 'fr' });
+    expect(switched.status).toBe(200);
+    try {
+      expect((await bootstrap()).members.find((m) => m.id === sam.id)!.locale).toBe('fr');
+      const answerOf = async (memberId: string) => {
+        const before = new Set(boot.playground.messages.list(general.id).map((m) => m.id));
+        expect((await post('/api/interactions/command', { memberId, channelId: general.id, command: 'hero', options: { name: 'hulk' } })).status).toBe(202);
+        await boot.playground.interactions.settle();
+        const answer = boot.playground.messages.list(general.id).find((m) => !before.has(m.id) && m.interaction?.userId === memberId);
+        expect(answer?.state).toBe('done');
+        return answer!.payload!.embeds[0]!.fields!.map((f) => f.name);
+      };
+      expect(realName('fr')).not.toBe(realName('en'));
+      const french = await answerOf(sam.id);
+      expect(french).toContain(realName('fr'));
+      expect(french).not.toContain(realName('en'));
+      expect(await answerOf(alex.id)).toContain(realName('en'));
+      // What the client refuses before the bot sees it is in the member’s language too.
+      const refused = await post('/api/interactions/command', { memberId: sam.id, channelId: general.id, command: 'hero', options: {} });
+      expect(refused.status).toBe(400);
+      const sentence = runInLocale('fr', () => t.playgroundMissingOption('name'));
+      expect(sentence).not.toBe(t.playgroundMissingOption('name'));
+      expect(await refused.json()).toEqual({ ok: false, error: sentence });
+    } finally {
+      await post('/api/locales/member', { memberId: sam.id, locale: 'en-US' });
+    }
+  });
+
+  it('refuses a language it does not offer, and an unknown member', async () => {
+    const bad = await post('/api/locales/member', { memberId: MEMBERS[1]!.id, locale: 'fr-CA' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toBe('locale: pick one of en-US, es-ES, pt-BR, fr, de, ja');
+    expect((await post('/api/locales/member', { memberId: '1', locale: 'fr' })).status).toBe(400);
+    expect((await post('/api/locales/guild', { locale: 'ko' })).status).toBe(400);
+    const data = await bootstrap();
+    expect(data.members.find((m) => m.id === MEMBERS[1]!.id)!.locale).toBe('en-US');
+    expect(data.guild.preferredLocale).toBe('en-US');
+  });
+
+  it('delivers feed posts in the server’s language once it is switched to German', async () => {
+    const admin = MEMBERS.find((m) => m.admin)!;
+    const channel = CHANNELS.find((c) => c.name === 'balance-talk')!;
+    const feeds = (locale: 'en' | 'de') => readLocaleFile(locale, 'feeds').post as { new: { devDiaries: string }; readAll: string };
+    expect(feeds('de').new.devDiaries).not.toBe(feeds('en').new.devDiaries);
+    const subscribed = await post('/api/interactions/command', { memberId: admin.id, channelId: channel.id, command: 'config', subcommand: 'feed', options: { type: 'devDiaries', channel: channel.id } });
+    expect(subscribed.status).toBe(202);
+    await boot.playground.interactions.settle();
+    const delivered = (title: string) => boot.playground.messages.list(channel.id).find((m) => !m.interaction && m.payload?.embeds[0]?.title === title);
+    const add = async (title: string) => {
+      expect((await post('/api/replica/posts', { feed: 'devDiaries', title, overview: 'Notes.' })).status).toBe(201);
+      const message = delivered(title);
+      expect(message, title).toBeDefined();
+      return message!.payload!;
+    };
+    try {
+      const english = await add('Dev diary: before the switch');
+      expect(english.embeds[0]!.author!.name).toBe(feeds('en').new.devDiaries);
+
+      expect((await post('/api/locales/guild', { locale: 'de' })).status).toBe(200);
+      expect((await bootstrap()).guild.preferredLocale).toBe('de');
+      const german = await add('Dev diary: after the switch');
+      expect(german.embeds[0]!.author!.name).toBe(feeds('de').new.devDiaries);
+      expect(JSON.stringify(german.components)).toContain(`"label":"${feeds('de').readAll}"`);
+    } finally {
+      await post('/api/locales/guild', { locale: 'en-US' });
+    }
   });
 });
 

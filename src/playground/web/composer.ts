@@ -10,8 +10,8 @@ import type { PageMessages } from './messages.js';
 
 export interface ComposerEnv {
   data: Bootstrap;
-  /** The page's sentences, in its locale. */
-  messages: PageMessages;
+  /** The page's sentences, in its locale now (the acting member's: it changes with them). */
+  messages(): PageMessages;
   /** The acting member's id. */
   member(): string;
   /** The open channel's name. */
@@ -50,9 +50,9 @@ export class Composer {
     this.#input.addEventListener('blur', () => setTimeout(() => this.#close(), 150));
   }
 
-  /** Updates the placeholder (channel or member changed) and the picker. */
+  /** Updates the placeholder (channel, member or language changed) and the picker. */
   reset(): void {
-    this.#input.placeholder = this.#env.messages.playgroundPlaceholder(this.#env.channelName());
+    this.#input.placeholder = this.#env.messages().playgroundPlaceholder(this.#env.channelName());
     this.#error.textContent = '';
     if (document.activeElement === this.#input) this.refresh();
   }
@@ -83,8 +83,8 @@ export class Composer {
 
   #title(parsed: ParsedLine): string {
     const f = parsed.focus;
-    if (f.kind === 'command' || f.kind === 'subcommand') return this.#env.messages.playgroundPickerCommands();
-    if (f.kind === 'option-name') return parsed.available.length ? this.#env.messages.playgroundPickerOptions(`/${parsed.definition!.name}${parsed.subcommand ? ` ${parsed.subcommand}` : ''}`) : this.#env.messages.playgroundPickerSend();
+    if (f.kind === 'command' || f.kind === 'subcommand') return this.#env.messages().playgroundPickerCommands();
+    if (f.kind === 'option-name') return parsed.available.length ? this.#env.messages().playgroundPickerOptions(`/${parsed.definition!.name}${parsed.subcommand ? ` ${parsed.subcommand}` : ''}`) : this.#env.messages().playgroundPickerSend();
     return `${f.option.name}: ${f.option.description}`;
   }
 
@@ -115,7 +115,7 @@ export class Composer {
     });
     const hint = document.createElement('div');
     hint.className = 'picker-hint';
-    hint.textContent = this.#env.messages.playgroundPickerHint();
+    hint.textContent = this.#env.messages().playgroundPickerHint();
     this.#popup.append(hint);
     this.#popup.hidden = false;
   }
@@ -136,12 +136,12 @@ export class Composer {
   async #send(): Promise<void> {
     const parsed = this.#parsed;
     if (!this.#input.value.startsWith('/')) {
-      this.#error.textContent = this.#env.messages.playgroundSlashOnly();
+      this.#error.textContent = this.#env.messages().playgroundSlashOnly();
       return;
     }
     if (!parsed.definition) {
       this.#close();
-      this.#error.textContent = this.#env.messages.playgroundUnknownCommand(this.#input.value.trim().split(/\s/)[0]!.slice(1));
+      this.#error.textContent = this.#env.messages().playgroundUnknownCommand(this.#input.value.trim().split(/\s/)[0]!.slice(1));
       return;
     }
     const error = await this.#env.send(parsed, optionsToSend(parsed, this.#picks));

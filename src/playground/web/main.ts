@@ -1,6 +1,7 @@
 /**
  * The playground page: a Discord-like server view over the playground's HTTP API. Channels on the
- * left with the acting-member switcher, messages in the middle (kept in step with the server by
+ * left with the switchers of the server's language, the acting member and their Discord language
+ * (the page's own texts follow the acting member's), messages in the middle (kept in step with the server by
  * server-sent events), members on the right (right-click or click for Apps › Rivals profile), and
  * the command bar at the bottom.
  */
@@ -9,12 +10,15 @@ import '@skyra/discord-components-core';
 import type { Definition, ParsedLine } from '../command-line.js';
 import type { Bootstrap, EditablePost, MessageEvent, NewPost, PlaygroundMessage, PostEdit } from '../protocol.js';
 import { Composer } from './composer.js';
-import { pageMessages } from './messages.js';
+import { isFrameKey, isPageLocale, pageMessages, type PageLocale } from './messages.js';
 import type { MentionNames } from './markdown.js';
 import { avatarOf, renderMessage, type RenderEnv } from './render.js';
 
-/** The page's sentences: in English for now; a locale switcher will pass the member's locale. */
-const t = pageMessages('en');
+/** The page's sentences, in the acting member's Discord language (English until the bootstrap says otherwise). */
+let t = pageMessages('en');
+
+/** Stands for a `{{command}}` placeholder while its message is cut around it (no message holds this character). */
+const SLOT = '\u0000';
 
 /** The fields of a post the edit dialog changes, named as in {@link PostEdit}. */
 const EDITABLE = ['title', 'overview', 'fullContent'] as const;
@@ -74,13 +78,15 @@ class App {
     for (const m of this.data.messages) this.messages.set(m.id, m);
     this.memberId = this.data.members[0]!.id;
     this.channelId = this.data.channels[0]!.id;
+    this.#localize();
+    this.#setUpSwitchers();
     this.#drawSidebar();
     this.#drawMembers();
     this.#setUpPostDialog();
     this.#setUpEditDialog();
     this.composer = new Composer($('.composer'), {
       data: this.data,
-      messages: t,
+      messages: () => t,
       member: () => this.memberId,
       channelName: () => this.#channel().name,
       definitions: () => this.#definitions(),
@@ -94,6 +100,76 @@ class App {
 
   #channel() {
     return this.data.channels.find((c) => c.id === this.channelId)!;
+  }
+
+  /** The page's locale: the one serving the acting member's Discord locale (English when none does). */
+  get #pageLocale(): PageLocale {
+    const locale = this.data.languages.find((l) => l.code === this.member.locale)?.locale;
+    return locale && isPageLocale(locale) ? locale : 'en';
+  }
+
+  /**
+   * Writes the page's frame in the acting member's language: every element of index.html with a
+   * `data-text` (its text; a `data-command` fills the message's `{{command}}` as code) or a
+   * `data-title` (its tooltip) key of the page's messages.
+   */
+  #localize(): void {
+    const locale = this.#pageLocale;
+    t = pageMessages(locale);
+    document.documentElement.lang = locale;
+    for (const el of document.querySelectorAll<HTMLElement>('[data-text]')) {
+      const key = el.dataset.text!;
+      if (!isFrameKey(key)) continue;
+      const command = el.dataset.command;
+      if (command === undefined) {
+        el.textContent = t.frame(key);
+        continue;
+      }
+      const [before = '', after = ''] = t.frame(key, { command: SLOT }).split(SLOT);
+      const code = document.createElement('code');
+      code.textContent = command;
+      el.replaceChildren(before, code, after);
+    }
+    for (const el of document.querySelectorAll<HTMLElement>('[data-title]')) {
+      const key = el.dataset.title!;
+      if (isFrameKey(key)) el.title = t.frame(key);
+    }
+  }
+
+  /** The acting member's and the server's language switchers: the six languages the bot speaks, by their own names. */
+  #setUpSwitchers(): void {
+    const memberLocale = $<HTMLSelectElement>('#member-locale');
+    const guildLocale = $<HTMLSelectElement>('#guild-locale');
+    for (const select of [memberLocale, guildLocale]) for (const l of this.data.languages) select.append(new Option(l.name, l.code));
+    guildLocale.value = this.data.guild.preferredLocale;
+    memberLocale.addEventListener('change', async () => {
+      const member = this.member;
+      const res = await api<{ ok: boolean; error?: string }>('/api/locales/member', { memberId: member.id, locale: memberLocale.value });
+      if (!res.body.ok) {
+        memberLocale.value = member.locale;
+        this.#toast(res.body.error ?? t.playgroundRefused(res.status));
+        return;
+      }
+      member.locale = memberLocale.value;
+      this.#relocalize();
+    });
+    guildLocale.addEventListener('change', async () => {
+      const res = await api<{ ok: boolean; error?: string }>('/api/locales/guild', { locale: guildLocale.value });
+      if (!res.body.ok) {
+        guildLocale.value = this.data.guild.preferredLocale;
+        this.#toast(res.body.error ?? t.playgroundRefused(res.status));
+        return;
+      }
+      this.data.guild.preferredLocale = guildLocale.value;
+    });
+  }
+
+  /** The acting member or their language changed: the frame, the sidebar, the empty channel's welcome and the command bar follow. */
+  #relocalize(): void {
+    this.#localize();
+    this.#drawSidebar();
+    this.#drawMessages();
+    this.composer.reset();
   }
 
   /** Commands the acting member may use: Discord hides those whose default permissions they lack. */
@@ -249,18 +325,23 @@ class App {
     );
     const select = $<HTMLSelectElement>('#member-switch');
     if (select.options.length === 0) {
-      for (const m of this.data.members) select.append(new Option(m.admin ? `${m.name} (admin)` : m.name, m.id));
+      for (const m of this.data.members) select.append(new Option(m.name, m.id));
       select.addEventListener('change', () => {
         this.memberId = select.value;
-        this.#drawSidebar();
-        this.#drawMessages();
-        this.composer.reset();
+        this.#relocalize();
       });
     }
+    for (const option of select.options) {
+      const m = this.data.members.find((x) => x.id === option.value)!;
+      option.text = m.admin ? t.frame('adminName', { name: m.name }) : m.name;
+    }
     select.value = this.memberId;
+    const memberLocale = $<HTMLSelectElement>('#member-locale');
+    memberLocale.value = this.member.locale;
+    memberLocale.title = t.frame('languageTitle', { name: this.member.name });
     $<HTMLImageElement>('#me-avatar').src = avatarOf(this.memberId);
     $('#me-name').textContent = this.member.name;
-    $('#me-role').textContent = this.member.admin ? 'Admin · Manage Server' : 'Member';
+    $('#me-role').textContent = t.frame(this.member.admin ? 'roleAdmin' : 'roleMember');
   }
 
   #drawMembers(): void {
@@ -371,7 +452,7 @@ class App {
       const ticket = ++loads;
       error.textContent = '';
       posts = [];
-      id.replaceChildren(new Option(form.dataset.loading, ''));
+      id.replaceChildren(new Option(t.frame('editLoading'), ''));
       fill();
       const res = await api<{ posts?: EditablePost[]; error?: string }>(`/api/replica/posts?feed=${encodeURIComponent(feed.value)}`);
       if (ticket !== loads) return; // another feed was picked meanwhile
@@ -381,7 +462,7 @@ class App {
         return;
       }
       posts = res.body.posts;
-      id.replaceChildren(...(posts.length > 0 ? posts.map((p) => new Option(p.date ? `${p.title || p.id} · ${p.date}` : p.title || p.id, p.id)) : [new Option(form.dataset.empty, '')]));
+      id.replaceChildren(...(posts.length > 0 ? posts.map((p) => new Option(p.date ? `${p.title || p.id} · ${p.date}` : p.title || p.id, p.id)) : [new Option(t.frame('editEmpty'), '')]));
       if (keep && posts.some((p) => p.id === keep)) id.value = keep;
       fill();
     };
@@ -400,7 +481,7 @@ class App {
       const edit: PostEdit = {};
       for (const name of EDITABLE) if (comparable(field(name).value) !== comparable(post[name])) edit[name] = field(name).value;
       if (Object.keys(edit).length === 0) {
-        error.textContent = form.dataset.unchanged ?? '';
+        error.textContent = t.frame('editUnchanged');
         return;
       }
       submit.disabled = true;
@@ -413,7 +494,7 @@ class App {
       error.textContent = '';
       posts = posts.map((p) => (p.id === post.id ? res.body : p));
       dialog.close();
-      this.#toast(form.dataset.saved ?? '');
+      this.#toast(t.frame('editSaved'));
     });
   }
 }

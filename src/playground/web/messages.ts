@@ -16,6 +16,9 @@ const NS = 'playground-page';
 /** Each locale's messages, keyed as src/i18n's `LOCALES`. */
 const RESOURCES = { en, 'es-ES': esES, 'pt-BR': ptBR, fr, de, ja } as const;
 
+/** Whether `value` is one of {@link PAGE_LOCALES}. */
+export const isPageLocale = (value: string): value is PageLocale => value in RESOURCES;
+
 /** The locales the page can speak: those of src/i18n (`LOCALES`), English first. */
 export const PAGE_LOCALES = Object.keys(RESOURCES) as PageLocale[];
 /** One of {@link PAGE_LOCALES}. */
@@ -23,7 +26,8 @@ export type PageLocale = keyof typeof RESOURCES;
 
 /**
  * The page's sentences in `locale`, one function per sentence (named as the matching entries of
- * src/strings.ts's `t`). A key missing from `locale` falls back to English.
+ * src/strings.ts's `t`), and {@link PageMessages.frame} for the labels of the page's frame (its
+ * sidebars, switchers, header buttons and dialogs). A key missing from `locale` falls back to English.
  */
 export function pageMessages(locale: PageLocale = 'en') {
   const i18n = createInstance();
@@ -53,8 +57,16 @@ export function pageMessages(locale: PageLocale = 'en') {
     playgroundPostRefused: (status: number) => m('postRefused', { status }),
     playgroundPostAdded: () => m('postAdded'),
     playgroundStartFailed: (reason: string) => m('startFailed', { reason }),
+    /** A label of the page's frame by its key (index.html names them in `data-text` and `data-title` attributes). */
+    frame: (key: FrameKey, values?: Record<string, string>) => m(key, values),
   };
 }
+
+/** The keys of the page's frame labels: every key of the namespace but the sentences above. */
+export type FrameKey = Exclude<keyof typeof en, 'unknownCommand' | 'placeholder' | 'pickerCommands' | 'pickerOptions' | 'pickerSend' | 'pickerHint' | 'slashOnly' | 'refused' | 'welcome' | 'postRefused' | 'postAdded' | 'startFailed'>;
+
+/** Whether `key` names a label of the page's frame (a `data-text` or `data-title` value of index.html). */
+export const isFrameKey = (key: string): key is FrameKey => key in en;
 
 /** The page's sentences in one locale ({@link pageMessages}). */
 export type PageMessages = ReturnType<typeof pageMessages>;
