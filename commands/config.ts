@@ -2,7 +2,8 @@
  * `/config`: server setup for members with Manage Server (Discord `default_member_permissions`, and
  * checked again at run time). Shows the settings; sets or clears each feed's channel (with a ping
  * role, publishing in announcement channels, and an optional backfill); the default leaderboard
- * platform; private answers by default; each feed's status; and a reset behind a confirmation button.
+ * platform; private answers by default; the language of feed posts and hero alerts (issue 16); each
+ * feed's status; and a reset behind a confirmation button.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ButtonStyle, ChannelType, ComponentType, InteractionContextType, PermissionFlagsBits, type APIEmbed } from 'discord-api-types/v10';
@@ -14,7 +15,7 @@ import { DIGEST_EVERY, digestPeriod, type DigestSchedule } from '../src/feeds/di
 import { feedName } from '../src/feeds/render.js';
 import { canonicalTimeZone, formatClock, parseClock, parseQuietHours, quietNow, suggestTimeZones, type QuietHours } from '../src/feeds/schedule.js';
 import { choiceName, describe } from '../src/i18n/commands.js';
-import { tr } from '../src/i18n/index.js';
+import { LOCALE_NAMES, LOCALES, localeOf, pickLocale, runInLocale, tr, type Locale } from '../src/i18n/index.js';
 import { discordTime } from '../src/render/format.js';
 import { escapeText } from '../src/render/limits.js';
 import type { View } from '../src/render/view.js';
@@ -27,6 +28,8 @@ const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', 
 const COLOUR = 0x5865f2;
 /** Local time of a digest when the admin gives none: 09:00. */
 const DEFAULT_DIGEST_AT = 9 * 60;
+/** The `language` choice that clears the server's language: its Discord language is used again. */
+const DISCORD_LANGUAGE = 'discord';
 /** Most posts an admin may ask to be sent again when setting a channel. */
 export const MAX_BACKFILL = 10;
 
@@ -84,6 +87,19 @@ const definition = new SlashCommandBuilder()
       .setDescription(describe('config.subcommands.private-answers'))
       .addBooleanOption((o) => o.setName('enabled').setDescription(describe('config.subcommands.private-answers.options.enabled')).setRequired(true)),
   )
+  .addSubcommand((s) =>
+    s
+      .setName('language')
+      .setDescription(describe('config.subcommands.language'))
+      .addStringOption((o) =>
+        o
+          .setName('language')
+          .setDescription(describe('config.subcommands.language.options.language'))
+          .setRequired(true)
+          // Each language by its own name, as language pickers do.
+          .addChoices({ name: choiceName('config.subcommands.language.options.language', DISCORD_LANGUAGE), value: DISCORD_LANGUAGE }, ...LOCALES.map((l) => ({ name: LOCALE_NAMES[l], value: l }))),
+      ),
+  )
   .addSubcommand((s) => s.setName('status').setDescription(describe('config.subcommands.status')))
   .addSubcommand((s) => s.setName('test-post').setDescription(describe('config.subcommands.test-post')).addStringOption(feedType('test-post')))
   .addSubcommand((s) => s.setName('reset').setDescription(describe('config.subcommands.reset')))
@@ -105,6 +121,20 @@ function guildOf(user: Invoker): string {
   if (!user.guildId) throw new UserFacingError(t.configGuildOnly());
   if (!canManageServer(user)) throw new UserFacingError(t.configNeedsManageServer());
   return user.guildId;
+}
+
+/**
+ * The server language of the `language` option: undefined for {@link DISCORD_LANGUAGE} (the server's
+ * Discord language), else one of ours (a Discord code such as `fr-FR`, as the CLI may pass, reads as
+ * its language).
+ * @throws {UserFacingError} for a value that is neither.
+ */
+function languageOf(value: unknown): Locale | undefined {
+  const text = typeof value === 'string' ? value.trim() : '';
+  if (text.toLowerCase() === DISCORD_LANGUAGE) return undefined;
+  const locale = localeOf(text);
+  if (!locale) throw new UserFacingError(tr('config:language.unknown', { value: escapeText(text, 40) }));
+  return locale;
 }
 
 const privately = (embed: APIEmbed, extra: Partial<View> = {}): View => ({ ephemeral: true, embeds: [{ color: COLOUR, ...embed }], ...extra });
@@ -140,12 +170,27 @@ async function heroFilterOf(type: FeedType, text: unknown, ctx: CommandContext):
   return ids;
 }
 
-async function showView(s: GuildSettings, ctx: CommandContext): Promise<View> {
+/**
+ * The language of the server's feed posts and hero alerts (issue 16): its `/config language`, else its
+ * Discord language (the interaction's `guild_locale`, the poller's `preferred_locale`), else English.
+ */
+function serverLocale(s: GuildSettings, user: Invoker): Locale {
+  return s.locale ?? pickLocale(user.guildLocale);
+}
+
+/** The language line of /config show: "Français", or "English (the server's Discord language)". */
+function languageLine(s: GuildSettings, user: Invoker): string {
+  const name = LOCALE_NAMES[serverLocale(s, user)];
+  return s.locale ? name : tr('config:show.languageDiscord', { language: name });
+}
+
+async function showView(s: GuildSettings, ctx: CommandContext, user: Invoker): Promise<View> {
   const names = Object.values(s.feeds).some((f) => f?.heroes?.length) ? await ctx.heroes.displayNames() : new Map<string, string>();
   return privately({
     title: tr('config:show.title'),
     fields: [
       ...FEED_TYPES.map((type) => ({ name: feedName(type), value: feedLine(s, type, names), inline: false })),
+      { name: tr('config:show.language'), value: languageLine(s, user), inline: false },
       { name: tr('config:show.leaderboardPlatform'), value: PLATFORM_NAMES[s.leaderboardPlatform], inline: true },
       { name: tr('config:show.privateAnswers'), value: tr(s.ephemeralByDefault ? 'config:on' : 'config:off'), inline: true },
       { name: tr('config:show.heroAlerts'), value: s.alertsChannelId ? `<#${s.alertsChannelId}>` : tr('config:off'), inline: true },
@@ -215,7 +260,7 @@ async function setFeed(guildId: string, input: Parameters<CommandModule['execute
   const settings = await ctx.settings.update(guildId, (s) => {
     s.feeds[type] = { channelId, roleId, since: ctx.now(), publish, backfill, broken: null, lastDelivered: null, lastEdit: null, ...(heroes ? { heroes } : {}), ...schedule, ...(threads ? { threads } : {}) };
   });
-  return { ...(await showView(settings, ctx)), content: t.feedSet(feedName(type), channelId, backfill) };
+  return { ...(await showView(settings, ctx, input.user)), content: t.feedSet(feedName(type), channelId, backfill) };
 }
 
 export const config: CommandModule = {
@@ -228,33 +273,45 @@ export const config: CommandModule = {
       case 'alerts': {
         if (input.options.channel === undefined) {
           const settings = await ctx.settings.update(guildId, (s) => void delete s.alertsChannelId);
-          return { ...(await showView(settings, ctx)), content: t.alertsChannelOff() };
+          return { ...(await showView(settings, ctx, input.user)), content: t.alertsChannelOff() };
         }
         const channelId = String(input.options.channel);
         const check = await ctx.channels.check(guildId, channelId);
         if (!check.exists) return privately({ description: t.channelGone(channelId) });
         if (check.missing.length > 0) return privately({ description: t.channelMissing(channelId, check.missing) });
         const settings = await ctx.settings.update(guildId, (s) => void (s.alertsChannelId = channelId));
-        return { ...(await showView(settings, ctx)), content: t.alertsChannelSet(channelId) };
+        return { ...(await showView(settings, ctx, input.user)), content: t.alertsChannelSet(channelId) };
       }
       case 'feed-off': {
         const type = input.options.type as FeedType;
-        return showView(await ctx.settings.update(guildId, (s) => void delete s.feeds[type]), ctx);
+        return showView(await ctx.settings.update(guildId, (s) => void delete s.feeds[type]), ctx, input.user);
       }
       case 'platform': {
         const platform = input.options.platform as Platform;
-        return showView(await ctx.settings.update(guildId, (s) => void (s.leaderboardPlatform = platform)), ctx);
+        return showView(await ctx.settings.update(guildId, (s) => void (s.leaderboardPlatform = platform)), ctx, input.user);
       }
       case 'private-answers': {
         const enabled = input.options.enabled === true;
-        return showView(await ctx.settings.update(guildId, (s) => void (s.ephemeralByDefault = enabled)), ctx);
+        return showView(await ctx.settings.update(guildId, (s) => void (s.ephemeralByDefault = enabled)), ctx, input.user);
+      }
+      case 'language': {
+        const locale = languageOf(input.options.language);
+        const settings = await ctx.settings.update(guildId, (s) => {
+          if (locale) s.locale = locale;
+          else delete s.locale;
+        });
+        const language = LOCALE_NAMES[serverLocale(settings, input.user)];
+        return { ...(await showView(settings, ctx, input.user)), content: tr(locale ? 'config:language.set' : 'config:language.discord', { language }) };
       }
       case 'status':
         return statusView(await ctx.settings.get(guildId), ctx.now());
       case 'test-post': {
         const type = input.options.type as FeedType;
         if (!ctx.feedTester) return privately({ description: t.testPostOffline() });
-        const result = await ctx.feedTester.testPost(guildId, type);
+        // Rendered in the server's language, as the poller renders its posts; the answer stays in the admin's.
+        const locale = serverLocale(await ctx.settings.get(guildId), input.user);
+        const tester = ctx.feedTester;
+        const result = await runInLocale(locale, () => tester.testPost(guildId, type));
         if (result.ok) return privately({ description: t.testPostSent(feedName(type), result.channelId) });
         if (result.reason === 'not-set') return privately({ description: t.testPostNotSet(feedName(type)) });
         return privately({ description: t.testPostFailed(result.channelId ?? '', result.reason) });
@@ -275,7 +332,7 @@ export const config: CommandModule = {
           },
         );
       default:
-        return showView(await ctx.settings.get(guildId), ctx);
+        return showView(await ctx.settings.get(guildId), ctx, input.user);
     }
   },
   /** The `timezone` option of `/config feed`: IANA names containing what is typed (a city works), then fuzzy matches. */

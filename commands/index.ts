@@ -15,5 +15,6 @@ import { meta } from './meta.js';
 import { patchNotes } from './patch-notes.js';
 import { player } from './player.js';
 import { rivalsProfile } from './rivals-profile.js';
+import { settings } from './settings.js';
 
-export const commands: CommandModule[] = [player, compare, hero, match, leaderboard, meta, patchNotes, items, maps, achievements, battlepass, link, unlink, alerts, rivalsProfile, config];
+export const commands: CommandModule[] = [player, compare, hero, match, leaderboard, meta, patchNotes, items, maps, achievements, battlepass, link, unlink, alerts, settings, rivalsProfile, config];

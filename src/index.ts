@@ -185,6 +185,8 @@ async function runBot(): Promise<void> {
       feedPosts: services.state.feedPosts,
       digests: services.state.feedDigests,
       alerts: services.state.alerts,
+      // Members' own languages (/settings language), for their direct-message alerts.
+      links: services.state.links,
       editor: new CorrectionEditor(services.state.database.db, transport, feedLogger, feedNow),
       heroes: context.heroes,
       // Each server's Discord language, for feed posts of servers that chose none with /config language.

@@ -11,13 +11,15 @@
  *   direct message (one per member and post, whatever the guilds).
  * - Exactly once: a post's messages are worked out once and stored (src/store/alerts.ts) before any is
  *   sent; each is a delivery of the ledger (feed `alerts`), so a crash repeats none.
+ * - Language (issue 16): a channel's message is in its guild's (`/config language`, else its Discord
+ *   language); a direct message in the member's own (`/settings language`), else their server's.
  */
 import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
 import type { RivalsApi } from '../api/client.js';
 import { encodeCustomId } from '../discord/custom-id.js';
 import type { Verdict } from '../game/balance.js';
 import { heroSummary } from '../game/profile.js';
-import { tr } from '../i18n/index.js';
+import { currentLocale, runInLocale, tr, type Locale } from '../i18n/index.js';
 import { BackgroundJob } from '../jobs.js';
 import type { Logger } from '../logger.js';
 import { listOf } from '../render/common.js';
@@ -57,6 +59,10 @@ export interface AlertAudience {
   alertsChannel(guildId: string): string | undefined;
   /** A hero's display name. */
   heroName(heroId: string): string;
+  /** The language of a guild's alerts (`/config language`, else its Discord language); absent: the current locale. */
+  localeOf?(guildId: string): Locale;
+  /** The language a member chose for themselves (`/settings language`), null for none; absent: none. */
+  memberLocale?(userId: string): Locale | null;
 }
 
 /** The embed and read button shared by alert messages, in the current locale. */
@@ -72,8 +78,11 @@ function postEmbed(type: FeedType, post: FeedPost): Pick<View, 'embeds' | 'compo
  * packed into parts of at most 100 mentions and 2,000 characters; per member who asked for direct
  * messages, one message naming their heroes. Members whose heroes the post does not change get
  * nothing. Deterministic for the same inputs (targets, heroes and users sorted). The texts (header,
- * verdicts, embed, button) are in the current locale (src/i18n, namespace `feeds`): the poller plans a
- * server's messages inside `runInLocale`.
+ * verdicts, embed, button; src/i18n, namespace `feeds`) are in the language of whoever reads them: a
+ * channel's message in its guild's (`audience.localeOf`), a direct message in the member's
+ * (`audience.memberLocale`), else their server's: the first (by id) of the guilds whose alerts they
+ * take by direct message and this post concerns. Without `localeOf`, or for a member who follows
+ * heroes only from direct messages and chose no language, the current locale.
  */
 export function planAlerts(type: FeedType, post: FeedPost, audience: AlertAudience): PlannedAlert[] {
   const verdicts = post.verdicts ?? {};
@@ -81,8 +90,12 @@ export function planAlerts(type: FeedType, post: FeedPost, audience: AlertAudien
   if (changed.size === 0) return [];
   /** channel → hero → users */
   const channels = new Map<string, Map<string, Set<string>>>();
+  /** channel → its guild, for the language */
+  const guildOfChannel = new Map<string, string>();
   /** user → heroes (direct messages) */
   const dms = new Map<string, Set<string>>();
+  /** user → the guilds of their direct-message alerts, for the language when they chose none */
+  const dmGuilds = new Map<string, string[]>();
   for (const m of audience.members) {
     const followed = new Set([...(m.mains ? (audience.mains.get(m.userId)?.heroes ?? []) : []), ...m.heroes]);
     const hits = [...followed].filter((h) => changed.has(h));
@@ -94,18 +107,21 @@ export function planAlerts(type: FeedType, post: FeedPost, audience: AlertAudien
       const set = dms.get(m.userId) ?? new Set<string>();
       for (const h of hits) set.add(h);
       dms.set(m.userId, set);
+      if (m.guildId !== '') dmGuilds.set(m.userId, [...(dmGuilds.get(m.userId) ?? []), m.guildId]);
       continue;
     }
     const byHero = channels.get(channel) ?? new Map<string, Set<string>>();
     for (const h of hits) byHero.set(h, (byHero.get(h) ?? new Set<string>()).add(m.userId));
     channels.set(channel, byHero);
+    guildOfChannel.set(channel, m.guildId);
   }
+  const fallback = currentLocale();
+  const guildLocale = (guildId: string | undefined) => (guildId !== undefined && audience.localeOf ? audience.localeOf(guildId) : fallback);
   const byName = (a: string, b: string) => audience.heroName(a).localeCompare(audience.heroName(b));
   const heroLabel = (h: string) => tr('feeds:alert.hero', { mark: VERDICT_MARKS[verdicts[h]!], hero: escapeText(audience.heroName(h), 60), verdict: tr(`feeds:alert.verdict.${verdicts[h]!}`) });
-  const out: PlannedAlert[] = [];
-  const header = tr('feeds:alert.channelHeader', { title: escapeText(post.title, 200) });
-  for (const channel of [...channels.keys()].sort()) {
-    const byHero = channels.get(channel)!;
+  /** The messages of one alerts channel, in the current locale: lines packed into parts within Discord's limits. */
+  const channelMessages = (channel: string, byHero: Map<string, Set<string>>): PlannedAlert[] => {
+    const header = tr('feeds:alert.channelHeader', { title: escapeText(post.title, 200) });
     const parts: { lines: string[]; users: Set<string> }[] = [];
     let current = { lines: [] as string[], users: new Set<string>() };
     const length = () => header.length + current.lines.reduce((n, l) => n + l.length + 1, 0);
@@ -139,17 +155,21 @@ export function planAlerts(type: FeedType, post: FeedPost, audience: AlertAudien
       pushLine();
     }
     flush();
-    parts.forEach((p, i) => {
-      out.push({
-        target: channel,
-        part: i + 1,
-        view: { content: [header + (parts.length > 1 ? ` (${i + 1}/${parts.length})` : ''), ...p.lines].join('\n'), allowedUserIds: [...p.users].sort(), ...postEmbed(type, post) },
-      });
-    });
+    return parts.map((p, i) => ({
+      target: channel,
+      part: i + 1,
+      view: { content: [header + (parts.length > 1 ? ` (${i + 1}/${parts.length})` : ''), ...p.lines].join('\n'), allowedUserIds: [...p.users].sort(), ...postEmbed(type, post) },
+    }));
+  };
+  const out: PlannedAlert[] = [];
+  for (const channel of [...channels.keys()].sort()) {
+    out.push(...runInLocale(guildLocale(guildOfChannel.get(channel)), () => channelMessages(channel, channels.get(channel)!)));
   }
   for (const user of [...dms.keys()].sort()) {
+    // Their own language, else that of the first guild (by id) whose alerts they take by direct message.
+    const locale = audience.memberLocale?.(user) ?? guildLocale(dmGuilds.get(user)?.sort()[0]);
     const heroes = [...dms.get(user)!].sort(byName);
-    out.push({ target: dmTarget(user), part: 1, view: { content: tr('feeds:alert.dm', { title: escapeText(post.title, 200), heroes: listOf(heroes.map(heroLabel)) }), ...postEmbed(type, post) } });
+    out.push(runInLocale(locale, () => ({ target: dmTarget(user), part: 1, view: { content: tr('feeds:alert.dm', { title: escapeText(post.title, 200), heroes: listOf(heroes.map(heroLabel)) }), ...postEmbed(type, post) } })));
   }
   return out;
 }

@@ -22,6 +22,7 @@ import { pickLocale, runInLocale, SOURCE_LOCALE, type Locale } from '../i18n/ind
 import { truncate } from '../render/limits.js';
 import { toMessagePayload, type MessagePayload } from '../render/view.js';
 import type { Db } from '../store/database.js';
+import type { AccountLinksRepository } from '../store/account-links.js';
 import type { AlertsRepository } from '../store/alerts.js';
 import type { FeedDigestsRepository } from '../store/feed-digests.js';
 import type { FeedPostsRepository } from '../store/feed-posts.js';
@@ -103,6 +104,11 @@ export interface FeedPollerOptions {
   digests: FeedDigestsRepository;
   /** Members' hero alerts; without it no alert is sent. */
   alerts?: AlertsRepository;
+  /**
+   * Members' own languages (`/settings language`, kept with their account links), for their
+   * direct-message alerts; absent: those are in their server's language.
+   */
+  links?: Pick<AccountLinksRepository, 'localesOf'>;
   /**
    * A guild's Discord language (`preferred_locale`, from the gateway's guild cache), for servers that
    * did not choose one with `/config language`; absent or undefined: English.
@@ -192,7 +198,8 @@ export class FeedPoller {
 
   /**
    * Works out the alerts of a post once (src/feeds/alerts.ts): who follows a hero it changes, where
-   * each is told. Stored before any is sent.
+   * each is told, in which language (a channel's in its guild's, a direct message in the member's own,
+   * else their server's). Stored before any is sent.
    */
   async #planAlerts(type: FeedType, post: FeedPost): Promise<void> {
     const alerts = this.#o.alerts;
@@ -200,10 +207,24 @@ export class FeedPoller {
     if (await alerts.planned(type, post.id)) return;
     const members = await alerts.allMembers();
     const mains = await alerts.mainsOf([...new Set(members.filter((m) => m.mains).map((m) => m.userId))]);
-    const channels = new Map<string, string | undefined>();
-    for (const guildId of new Set(members.map((m) => m.guildId))) if (guildId !== '') channels.set(guildId, (await this.#o.settings.get(guildId)).alertsChannelId);
+    const guilds = new Map<string, { alertsChannelId?: string; locale: Locale }>();
+    for (const guildId of new Set(members.map((m) => m.guildId))) {
+      if (guildId === '') continue;
+      const s = await this.#o.settings.get(guildId);
+      guilds.set(guildId, { alertsChannelId: s.alertsChannelId, locale: this.#localeOf({ guildId, locale: s.locale }) });
+    }
+    // The languages of the members who may get a direct message (the planner decides who does).
+    const dmMembers = [...new Set(members.filter((m) => m.dm || m.guildId === '').map((m) => m.userId))];
+    const memberLocales = this.#o.links && dmMembers.length > 0 ? await this.#o.links.localesOf(dmMembers) : new Map<string, Locale>();
     const names = (await this.#o.heroes?.displayNames()) ?? new Map<string, string>();
-    const planned = planAlerts(type, post, { members, mains, alertsChannel: (g) => channels.get(g), heroName: (id) => names.get(id) ?? id });
+    const planned = planAlerts(type, post, {
+      members,
+      mains,
+      alertsChannel: (g) => guilds.get(g)?.alertsChannelId,
+      heroName: (id) => names.get(id) ?? id,
+      localeOf: (g) => guilds.get(g)?.locale ?? this.#localeOf({ guildId: g }),
+      memberLocale: (u) => memberLocales.get(u) ?? null,
+    });
     const messages = planned.map((p) => ({ target: p.target, part: p.part, body: toMessagePayload(p.view) }));
     if (await alerts.plan(type, post.id, messages, this.#now())) this.#o.logger.info({ feed: type, post: post.id, messages: messages.length }, 'hero alerts planned');
   }
@@ -484,7 +505,7 @@ export class FeedPoller {
   }
 
   /** The language of a guild's feed posts: its `/config language`, else its Discord language, else English (issue 16). */
-  #localeOf(target: Pick<GuildSubscription, 'guildId' | 'locale'>): Locale {
+  #localeOf(target: { guildId: string; locale?: Locale }): Locale {
     return target.locale ?? pickLocale(this.#o.preferredLocale?.(target.guildId));
   }
 

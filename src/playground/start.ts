@@ -103,6 +103,8 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     feedPosts: state.feedPosts,
     digests: state.feedDigests,
     alerts: state.alerts,
+    // Members' own languages (/settings language), for their direct-message alerts.
+    links: state.links,
     editor: new CorrectionEditor(state.database.db, transport, feedLogger),
     heroes: base.heroes,
     leadership: SOLE_LEADER,

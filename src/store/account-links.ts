@@ -53,6 +53,20 @@ export class AccountLinksRepository {
     return locale;
   }
 
+  /**
+   * The languages members chose (`/settings language`) among `userIds`, read in batches of 500 (the
+   * feed poller's, for direct-message alerts: no deadline, like its other reads); a member with none,
+   * or with one this version does not speak, is left out. Leaves the in-memory cache as it was.
+   */
+  async localesOf(userIds: readonly string[]): Promise<Map<string, Locale>> {
+    const out = new Map<string, Locale>();
+    for (let i = 0; i < userIds.length; i += 500) {
+      const rows = await this.db.selectFrom('member_settings').select(['user_id', 'locale']).where('user_id', 'in', userIds.slice(i, i + 500)).where('locale', 'is not', null).execute();
+      for (const r of rows) if (isLocale(r.locale)) out.set(r.user_id, r.locale);
+    }
+    return out;
+  }
+
   /** {@link locale} from memory only: undefined when not cached (never reads the store). */
   peekLocale(userId: string): Locale | null | undefined {
     return this.#locales.get(userId)?.locale;

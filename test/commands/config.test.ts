@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Invoker } from '../../src/discord/command.js';
+import { createFeedTester } from '../../src/feeds/test-post.js';
+import { trIn } from '../../src/i18n/index.js';
 import { ADMIN, useReplicaBot, customIds, MEMBER, testChannels } from '../helpers/bot.js';
 
 const env = useReplicaBot();
@@ -8,7 +11,7 @@ afterEach(() => {
   testChannels.gone.clear();
 });
 
-const config = (sub: string, options: Record<string, string | number | boolean> = {}, user: typeof MEMBER | typeof ADMIN = ADMIN) => env.b.run('config', options, sub, user);
+const config = (sub: string, options: Record<string, string | number | boolean> = {}, user: Invoker = ADMIN) => env.b.run('config', options, sub, user);
 const text = (p: { content: string; embeds: { description?: string; fields?: { name: string; value: string }[] }[] }) =>
   [p.content, ...p.embeds.map((e) => [e.description ?? '', ...(e.fields ?? []).map((f) => `${f.name}: ${f.value}`)].join('\n'))].join('\n');
 
@@ -164,6 +167,58 @@ describe('/config', () => {
       s.feeds.patchNotes!.lastEdit = { postId: '20251113', at: 1_763_000_600_000, error: 'Unknown Message: the message was deleted' };
     });
     expect(text((await config('status')).payload)).toMatch(/✏️ Last correction: post 20251113 could not be edited <t:1763000600:R> \(Unknown Message: the message was deleted\); it is not tried again\./);
+  });
+
+  it('language: feed posts and alerts in the language chosen, shown by /config show; `discord` goes back to the server’s Discord language', async () => {
+    const admin = { ...ADMIN, guildLocale: 'de' };
+    const set = await config('language', { language: 'fr' }, admin);
+    expect(set.payload.flags).toBe(64);
+    // The answer is in the admin's language (English), naming the server's.
+    expect(set.payload.content).toBe(trIn('en', 'config:language.set', { language: 'Français' }));
+    expect(text(set.payload)).toMatch(/Language of posts and alerts: Français\n/);
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).locale).toBe('fr');
+    expect(text((await config('show', {}, admin)).payload)).toMatch(/Language of posts and alerts: Français\n/);
+
+    const back = await config('language', { language: 'discord' }, admin);
+    expect(back.payload.content).toBe(trIn('en', 'config:language.discord', { language: 'Deutsch' }));
+    expect(text(back.payload)).toMatch(/Language of posts and alerts: Deutsch \(the server’s Discord language\)\n/);
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).locale).toBeUndefined();
+    // Without the server's Discord language (the command line): English.
+    expect(text((await config('show')).payload)).toMatch(/Language of posts and alerts: English \(the server’s Discord language\)\n/);
+  });
+
+  it('language needs Manage Server, and a value that is no language is named; nothing changes', async () => {
+    const refused = await config('language', { language: 'ja' }, MEMBER);
+    expect(refused.payload.flags).toBe(64);
+    expect(text(refused.payload)).toMatch(/You need the Manage Server permission/);
+    expect(text((await config('language', { language: 'klingon' })).payload)).toMatch(/“klingon” is not a language the bot speaks/);
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).locale).toBeUndefined();
+  });
+
+  it('test-post: the post is in the server’s language (its /config language, else its Discord language), the answer in the admin’s', async () => {
+    const sent: { channelId: string; title: string }[] = [];
+    const transport = {
+      send: async (channelId: string, body: { embeds: { title?: string }[] }) => (sent.push({ channelId, title: body.embeds[0]!.title ?? '' }), { id: 'm1' }),
+      crosspost: async () => undefined,
+      edit: async () => undefined,
+      startThread: async () => ({ id: 't1' }),
+      openDm: async () => ({ id: 'd1' }),
+    };
+    env.b.ctx.feedTester = createFeedTester(env.b.ctx.api, env.b.ctx.settings, transport);
+    try {
+      await config('feed', { type: 'devDiaries', channel: '520' });
+      await config('language', { language: 'fr' });
+      const answer = await config('test-post', { type: 'devDiaries' }, { ...ADMIN, guildLocale: 'de' });
+      expect(sent.at(-1)).toMatchObject({ channelId: '520', title: expect.stringMatching(new RegExp(`^${trIn('fr', 'feeds:testPost.prefix', { title: '' })}`)) });
+      expect(text(answer.payload)).toMatch(/A test post of dev diaries was sent to <#520>/);
+      await config('language', { language: 'discord' });
+      await config('test-post', { type: 'devDiaries' }, { ...ADMIN, guildLocale: 'de' });
+      expect(sent.at(-1)!.title).toMatch(new RegExp(`^${trIn('de', 'feeds:testPost.prefix', { title: '' })}`));
+      expect(sent).toHaveLength(2);
+    } finally {
+      delete env.b.ctx.feedTester;
+      await config('feed-off', { type: 'devDiaries' });
+    }
   });
 
   it('reset asks first; only a confirmed press by a manager resets', async () => {

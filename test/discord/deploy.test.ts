@@ -32,7 +32,7 @@ describe('command registration', () => {
 
   it('every command and option reads well in the picker: lower-case names, descriptions within limits', () => {
     const payload = registrationPayload(commands);
-    expect(payload.map((c) => c.name)).toEqual(['player', 'compare', 'hero', 'match', 'leaderboard', 'meta', 'patch-notes', 'items', 'maps', 'achievements', 'battlepass', 'link', 'unlink', 'alerts', 'Rivals profile', 'config']);
+    expect(payload.map((c) => c.name)).toEqual(['player', 'compare', 'hero', 'match', 'leaderboard', 'meta', 'patch-notes', 'items', 'maps', 'achievements', 'battlepass', 'link', 'unlink', 'alerts', 'settings', 'Rivals profile', 'config']);
     expect(payload.at(-2)).toMatchObject({ name: 'Rivals profile', type: 2 });
     expect(payload.at(-1)).toMatchObject({ name: 'config', default_member_permissions: '32', contexts: [0] });
     for (const c of payload) {
@@ -47,7 +47,7 @@ describe('command registration', () => {
   it('npm run deploy registers in the dev guild when DISCORD_DEV_GUILD_ID is set', async () => {
     const { code, stdout } = await deploy({ DISCORD_TOKEN: 'deploy-token', DISCORD_CLIENT_ID: APP_ID, DISCORD_DEV_GUILD_ID: GUILD_ID, DISCORD_API_URL: discord.apiUrl });
     expect(code).toBe(0);
-    expect(stdout).toMatch(/registered 16 commands \(guild /);
+    expect(stdout).toMatch(/registered 17 commands \(guild /);
     const put = await discord.waitFor((c) => c.method === 'PUT' && c.path === `/applications/${APP_ID}/guilds/${GUILD_ID}/commands`);
     expect(put.body).toEqual(PINNED);
     expect(put.authorization).toBe('Bot deploy-token');

@@ -1,6 +1,7 @@
 /** Working out hero alerts: who is told, where, and in messages within Discord's limits (src/feeds/alerts.ts planAlerts). */
 import { describe, expect, it } from 'vitest';
 import { MAX_MENTIONS_PER_MESSAGE, planAlerts, type AlertAudience } from '../../src/feeds/alerts.js';
+import { runInLocale, trIn, type Locale } from '../../src/i18n/index.js';
 import type { AlertMember } from '../../src/store/alerts.js';
 
 const post = { id: 'b1', title: 'Balance Post: Hulk and Storm', date: '2099-01-01', overview: 'Numbers.', image: null, heroes: ['1011', '1015'], verdicts: { '1011': 'nerf' as const, '1015': 'buff' as const } };
@@ -56,6 +57,34 @@ describe('hero alerts', () => {
     expect(all.size).toBe(250);
     // The same inputs plan the same messages (a crash re-plans nothing different).
     expect(planAlerts('balances', post, audience(many))).toEqual(planned);
+  });
+
+  it('each in its reader’s language: a channel in its guild’s, a direct message in the member’s own, else their server’s', () => {
+    const locales: Record<string, Locale> = { g1: 'fr', g2: 'ja' };
+    const planned = planAlerts('balances', post, {
+      ...audience(
+        [member('u1', 'g1', { heroes: ['1011'] }), member('u2', 'g2', { heroes: ['1011'], dm: true }), member('u3', 'g2', { heroes: ['1015'], dm: true }), member('u4', '', { heroes: ['1015'] })],
+        {},
+        { g1: 'c-fr' },
+      ),
+      localeOf: (g) => locales[g] ?? 'en',
+      memberLocale: (u) => (u === 'u2' ? 'de' : null),
+    });
+    expect(planned.map((p) => p.target)).toEqual(['c-fr', 'dm:u2', 'dm:u3', 'dm:u4']);
+    const [channel, german, japanese, english] = planned;
+    // The French guild's channel: header, verdict, embed and button in French.
+    expect(channel!.view.content).toBe(`${trIn('fr', 'feeds:alert.channelHeader', { title: 'Balance Post\\: Hulk and Storm' })}\n🔴 **Hulk** (${trIn('fr', 'feeds:alert.verdict.nerf')}): <@u1>`);
+    expect(channel!.view.embeds![0]!.author?.name).toBe('Équilibrage');
+    expect(channel!.view.components![0]!.components[0]).toMatchObject({ label: trIn('fr', 'feeds:post.readAll') });
+    // The member who chose German gets German, although their server speaks Japanese.
+    expect(german!.view.content).toBe(trIn('de', 'feeds:alert.dm', { title: 'Balance Post\\: Hulk and Storm', heroes: trIn('de', 'feeds:alert.hero', { mark: '🔴', hero: 'Hulk', verdict: 'Nerf' }) }));
+    expect(german!.view.embeds![0]!.author?.name).toBe(trIn('de', 'feeds:alert.kind.balances'));
+    // One who chose nothing: their server's language; one following heroes only from direct messages: the current locale.
+    expect(japanese!.view.content).toBe(trIn('ja', 'feeds:alert.dm', { title: 'Balance Post\\: Hulk and Storm', heroes: trIn('ja', 'feeds:alert.hero', { mark: '🟢', hero: 'Storm', verdict: trIn('ja', 'feeds:alert.verdict.buff') }) }));
+    expect(english!.view.content).toContain('changes heroes you follow: 🟢 **Storm** (buff).');
+    expect(runInLocale('es-ES', () => planAlerts('balances', post, audience([member('u4', '', { heroes: ['1015'] })])))[0]!.view.content).toBe(
+      trIn('es-ES', 'feeds:alert.dm', { title: 'Balance Post\\: Hulk and Storm', heroes: trIn('es-ES', 'feeds:alert.hero', { mark: '🟢', hero: 'Storm', verdict: trIn('es-ES', 'feeds:alert.verdict.buff') }) }),
+    );
   });
 
   it('a post that changes no hero alerts nobody', () => {

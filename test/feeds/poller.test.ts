@@ -15,6 +15,7 @@ import { digestPeriod } from '../../src/feeds/digest.js';
 import { CLAIM_LEASE_MS, DeliveryLedger, deliveryNonce, MAX_ATTEMPTS, retryDelayMs, type FeedTransport } from '../../src/feeds/delivery.js';
 import { SOLE_LEADER, type Leadership } from '../../src/feeds/leadership.js';
 import { FAN_OUT_CONCURRENCY, FeedPoller } from '../../src/feeds/poller.js';
+import { trIn, type Locale } from '../../src/i18n/index.js';
 import type { MessagePayload } from '../../src/render/view.js';
 import type { Replica } from '../../src/replica/server.js';
 import { migrateDatabase, sqliteDatabase } from '../../src/store/database.js';
@@ -131,7 +132,7 @@ function addPost(title = 'A new patch'): string {
 }
 
 /** A poller over `state` (a new "process" each call: its own ledger and memory). */
-function pollerOn(state: State, transport: FeedTransport, options: { leadership?: Leadership; retentionMs?: number } = {}) {
+function pollerOn(state: State, transport: FeedTransport, options: { leadership?: Leadership; retentionMs?: number; preferredLocale?: (guildId: string) => string | undefined } = {}) {
   const { logger, lines } = capturingLogger();
   const poller = new FeedPoller({
     api,
@@ -142,6 +143,8 @@ function pollerOn(state: State, transport: FeedTransport, options: { leadership?
     feedPosts: state.feedPosts,
     digests: state.feedDigests,
     alerts: state.alerts,
+    links: state.links,
+    preferredLocale: options.preferredLocale,
     editor: new CorrectionEditor(state.database.db, transport, logger, clock.now),
     leadership: options.leadership ?? SOLE_LEADER,
     heroes,
@@ -603,6 +606,41 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
     await p.prune(true);
     expect(await rows()).toBe(0);
     r.dataset.posts.balances.shift();
+  });
+
+  it('hero alerts in the right language: a French guild’s channel in French, a member who chose German by direct message in German, one who chose nothing in their server’s', async () => {
+    const all = await heroes.list();
+    const hulk = all.find((h) => h.name.toLowerCase() === 'hulk')!.id;
+    const p = pollerOn(state, channels, { preferredLocale: (g) => (g === 'gj' ? 'ja' : undefined) });
+    await p.tick();
+    await state.settings.update('gf', (s) => {
+      s.alertsChannelId = 'c-fr';
+      s.locale = 'fr';
+    });
+    await state.settings.update('gj', (s) => void (s.alertsChannelId = 'c-ja'));
+    await state.alerts.update('100000000000000011', 'gf', (m) => void (m.heroes = [hulk]));
+    await state.alerts.update('100000000000000012', 'gj', (m) => void (m.heroes = [hulk]));
+    for (const u of ['100000000000000013', '100000000000000014']) {
+      await state.alerts.update(u, 'gf', (m) => {
+        m.heroes = [hulk];
+        m.dm = true;
+      });
+    }
+    await state.links.setLocale('100000000000000013', 'de');
+    r.dataset.posts.balances.unshift({ id: 'balance-20991002', title: 'Balance Post: Hulk', date: '2099/10/02', overview: 'Hulk changes.', fullContent: 'Vanguard\n\nHulk\n- Gamma Burst: Damage increased from 70 to 75', imagePath: '/b.jpg' });
+    try {
+      await p.tick();
+      const hero = (locale: Locale) => trIn(locale, 'feeds:alert.hero', { mark: '🟢', hero: 'Hulk', verdict: trIn(locale, 'feeds:alert.verdict.buff') });
+      const [fr] = channels.messages.get('c-fr')!;
+      expect(fr!.content).toBe(`${trIn('fr', 'feeds:alert.channelHeader', { title: 'Balance Post\\: Hulk' })}\n${hero('fr')}: <@100000000000000011>`);
+      expect(fr!.embeds[0]!.author?.name).toBe(trIn('fr', 'feeds:alert.kind.balances'));
+      // A guild that chose no language: its Discord language.
+      expect(channels.messages.get('c-ja')![0]!.content).toBe(`${trIn('ja', 'feeds:alert.channelHeader', { title: 'Balance Post\\: Hulk' })}\n${hero('ja')}: <@100000000000000012>`);
+      expect(channels.messages.get('dm-100000000000000013')![0]!.content).toBe(trIn('de', 'feeds:alert.dm', { title: 'Balance Post\\: Hulk', heroes: hero('de') }));
+      expect(channels.messages.get('dm-100000000000000014')![0]!.content).toBe(trIn('fr', 'feeds:alert.dm', { title: 'Balance Post\\: Hulk', heroes: hero('fr') }));
+    } finally {
+      r.dataset.posts.balances.shift();
+    }
   });
 
   describe('threads', () => {

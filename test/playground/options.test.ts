@@ -26,7 +26,7 @@ describe('options as Discord sends them', () => {
     expect(resolve('config', { type: 'Patch notes', channel: '#patch-notes', backfill: 'two' }, 'feed')).toEqual({ ok: false, error: '“backfill” must be a whole number.' });
     expect(resolve('config', { enabled: 'maybe' }, 'private-answers')).toEqual({ ok: false, error: '“enabled” must be True or False.' });
     expect(resolve('config', { type: 'Patch notes', channel: '#nowhere' }, 'feed')).toEqual({ ok: false, error: '“#nowhere” is not a channel this option takes (for “channel”).' });
-    expect(resolve('config', {})).toEqual({ ok: false, error: '/config needs one of: show, feed, feed-off, alerts, platform, private-answers, status, test-post, reset.' });
+    expect(resolve('config', {})).toEqual({ ok: false, error: '/config needs one of: show, feed, feed-off, alerts, platform, private-answers, language, status, test-post, reset.' });
     expect(resolve('nope', {})).toEqual({ ok: false, error: 'There is no command /nope. Type / to see them all.' });
   });
 
