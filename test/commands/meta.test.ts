@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.js';
 import { META_PER_PAGE, meta } from '../../commands/meta.js';
-import type { ChartRenderer } from '../../src/charts/renderer.js';
-import { parseChartSpec, type ChartSpec, type MetaScatterChart } from '../../src/charts/specs.js';
+import type { MetaScatterChart } from '../../src/charts/specs.js';
 import type { CommandContext, CommandInput } from '../../src/discord/command.js';
 import { FINAL_ANSWER_RESERVE_MS, Router } from '../../src/discord/router.js';
 import { HeroMeta, META_ROLES, META_SORTS } from '../../src/game/meta.js';
@@ -13,25 +12,13 @@ import { embedLength, LIMITS } from '../../src/render/limits.js';
 import { toMessagePayload } from '../../src/render/view.js';
 import { bot, customIds, MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
 import { replica } from '../helpers/replica.js';
+import { recordingCharts } from '../helpers/charts.js';
 
 /** Text as Discord shows it: each markdown escape drawn as its character. */
 const shown = (text: string) => text.replace(/\\([^0-9A-Za-z\s])/g, '$1');
 /** One hero line: name, win rate, pick share, KDA (em dashes when unknown). */
 const LINE = /^\*\*(.+)\*\* · (\d+\.\d %|—) win · (\d+\.\d %|—) picks · KDA (\d+\.\d\d|—)$/;
 
-/** A chart renderer that checks each spec as the real one does and answers a few PNG bytes. */
-function recordingCharts(): ChartRenderer & { specs: ChartSpec[] } {
-  const specs: ChartSpec[] = [];
-  return {
-    specs,
-    threads: 0,
-    close: async () => {},
-    render: async (spec) => {
-      specs.push(parseChartSpec(spec));
-      return Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    },
-  };
-}
 
 /** A router with /meta (whether or not commands/index.ts lists it yet) and a context on `r` with a fresh HeroMeta. */
 function metaBot(r: Replica, options: { charts?: boolean } = {}) {

@@ -12,8 +12,8 @@ import type { APIEmbed } from 'discord-api-types/v10';
 import { meta } from '../../commands/meta.js';
 import { commands } from '../../commands/index.js';
 import { chartConfig } from '../../src/charts/draw.js';
-import { createChartRenderer, type ChartRenderer } from '../../src/charts/renderer.js';
-import { parseChartSpec, type ChartSpec, type HeroPerformanceChart, type MetaScatterChart, type RankHistoryChart } from '../../src/charts/specs.js';
+import { createChartRenderer } from '../../src/charts/renderer.js';
+import type { HeroPerformanceChart, MetaScatterChart, RankHistoryChart } from '../../src/charts/specs.js';
 import type { CommandContext, CommandInput } from '../../src/discord/command.js';
 import { Router } from '../../src/discord/router.js';
 import { HeroMeta } from '../../src/game/meta.js';
@@ -21,6 +21,7 @@ import { LOCALES, trIn, type Locale } from '../../src/i18n/index.js';
 import type { View } from '../../src/render/view.js';
 import { MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
 import { expectFitsUncut } from '../helpers/limits.js';
+import { recordingCharts } from '../helpers/charts.js';
 
 const env = useReplicaBot();
 const OTHERS = LOCALES.filter((l) => l !== 'en');
@@ -101,19 +102,6 @@ function expectNoEnglish(view: View, locale: Locale, where: string) {
   expect(left, `${where} (${locale}): English left in\n${text}`).toEqual([]);
 }
 
-/** A chart renderer that checks each spec as the real one does, keeps it, and answers a few PNG bytes. */
-function recordingCharts(): ChartRenderer & { specs: ChartSpec[] } {
-  const specs: ChartSpec[] = [];
-  return {
-    specs,
-    threads: 0,
-    close: async () => {},
-    render: async (spec) => {
-      specs.push(parseChartSpec(spec));
-      return Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    },
-  };
-}
 
 let ctx: CommandContext;
 let charts: ReturnType<typeof recordingCharts>;
