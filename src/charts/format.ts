@@ -1,32 +1,57 @@
 /**
- * How the charts write numbers, shares, durations and dates, and where a time axis puts its ticks.
- * Dates are UTC and in English ("3 Mar"), written with Intl.DateTimeFormat: the charts use a linear
- * axis of Unix seconds, as chart.js's time axis would need a date adapter package.
+ * How the charts write numbers, shares, durations and dates, and where a time axis puts its ticks, in
+ * the current locale (src/i18n; the worker draws a spec in its `locale`, src/charts/draw.ts): "3,752"
+ * and "54.2 %" in English, "3.752" and "54,2 %" in German. Dates are UTC, written with
+ * Intl.DateTimeFormat ("3 Mar" in English, "3 mars" in French): the charts use a linear axis of Unix
+ * seconds, as chart.js's time axis would need a date adapter package.
  */
+import { currentLocale, tr, type Locale } from '../i18n/index.js';
 
 const DAY = 86_400;
 const HOUR = 3_600;
 
-const grouped = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
-const oneDecimal = new Intl.NumberFormat('en', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const dayMonth = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
-const monthOnly = new Intl.DateTimeFormat('en-GB', { month: 'short', timeZone: 'UTC' });
-const yearOnly = new Intl.DateTimeFormat('en-GB', { year: 'numeric', timeZone: 'UTC' });
-const hourMinute = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });
+interface Formats {
+  grouped: Intl.NumberFormat;
+  oneDecimal: Intl.NumberFormat;
+  dayMonth: Intl.DateTimeFormat;
+  monthOnly: Intl.DateTimeFormat;
+  yearOnly: Intl.DateTimeFormat;
+  hourMinute: Intl.DateTimeFormat;
+}
+const byLocale = new Map<Locale, Formats>();
+
+/** The current locale's formats, made once each; English dates in British order ("3 Mar"), as before languages. */
+function formats(): Formats {
+  const locale = currentLocale();
+  let f = byLocale.get(locale);
+  if (!f) {
+    const dates = locale === 'en' ? 'en-GB' : locale;
+    f = {
+      grouped: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }),
+      oneDecimal: new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+      dayMonth: new Intl.DateTimeFormat(dates, { day: 'numeric', month: 'short', timeZone: 'UTC' }),
+      monthOnly: new Intl.DateTimeFormat(dates, { month: 'short', timeZone: 'UTC' }),
+      yearOnly: new Intl.DateTimeFormat(dates, { year: 'numeric', timeZone: 'UTC' }),
+      hourMinute: new Intl.DateTimeFormat(dates, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }),
+    };
+    byLocale.set(locale, f);
+  }
+  return f;
+}
 
 /** A rank score as the game shows it: whole points cut toward zero, grouped ("3,752"). */
 export function scoreText(score: number): string {
-  return grouped.format(Math.trunc(score));
+  return formats().grouped.format(Math.trunc(score));
 }
 
 /** A share 0..1 as a percentage with `digits` decimals and a thin gap before the sign ("54.2 %"). */
 export function percentText(share: number, digits = 1): string {
-  return `${new Intl.NumberFormat('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(share * 100)} %`;
+  return tr('common:format.percent', { value: new Intl.NumberFormat(currentLocale(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(share * 100) });
 }
 
 /** A KDA ratio with one decimal ("3.1"). */
 export function kdaText(kda: number): string {
-  return oneDecimal.format(kda);
+  return formats().oneDecimal.format(kda);
 }
 
 /** The unit a play-time axis counts in: hours from two hours of play up, else minutes. */
@@ -36,6 +61,7 @@ export function playTimeUnit(maxSeconds: number): 'h' | 'min' {
 
 /** A duration in `unit`s as an axis label ("12 h", "45 min"), whole or with one decimal when it has one. */
 export function durationTick(value: number, unit: 'h' | 'min'): string {
+  const { grouped, oneDecimal } = formats();
   const text = Number.isInteger(value) ? grouped.format(value) : oneDecimal.format(value);
   return `${text} ${unit}`;
 }
@@ -72,6 +98,7 @@ const STEPS: readonly ({ seconds: number } | { months: number })[] = [
  * width chart has room for them). The smallest step that keeps within `maxTicks` wins.
  */
 export function timeTicks(min: number, max: number, maxTicks: number): TimeTick[] {
+  const { dayMonth, monthOnly, yearOnly, hourMinute } = formats();
   if (!(max > min)) return [{ value: min, label: dayMonth.format(min * 1000) }];
   for (const step of STEPS) {
     // Too many ticks for sure: skip without listing them.

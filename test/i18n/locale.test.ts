@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import i18next from 'i18next';
 import { currentLocale, hasMessage, LOCALES, localeOf, namespaces, pickLocale, readLocaleFile, runInLocale, tr, trIn } from '../../src/i18n/index.js';
 import { compactNumber, decimal, duration, integer, kda, percent } from '../../src/render/format.js';
+import { kdaText, percentText, scoreText, timeTicks } from '../../src/charts/format.js';
 
 describe('which locale', () => {
   it("maps Discord's locale codes to ours, by language when the region is not ours", () => {
@@ -122,6 +123,10 @@ describe('numbers follow the locale', () => {
       expect(compactNumber(45_300)).toBe('45.300');
       expect(compactNumber(1_200_000)).toBe('1,2\u00a0Mio.');
     });
+    // The charts' numbers and dates too (the worker draws each spec in its locale).
+    expect(percentText(0.542)).toBe('54.2 %');
+    expect(runInLocale('fr', () => [percentText(0.542), kdaText(3.14), timeTicks(Date.UTC(2025, 2, 3) / 1000, Date.UTC(2025, 2, 3) / 1000, 5)[0]!.label])).toEqual(['54,2 %', '3,1', '3 mars']);
+    expect(runInLocale('de', () => scoreText(3752.9))).toBe('3.752');
     runInLocale('ja', () => {
       expect(duration(3600 * 12 + 240)).toBe('12時間4分');
       expect(compactNumber(1_200_000)).toBe('120万');
