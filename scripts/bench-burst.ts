@@ -310,7 +310,7 @@ function launch(c: Contestant, apiUrl: string, dataDir: string, nodeArgs: string
  */
 async function stop(r: Running): Promise<void> {
   if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM');
-  const timer = setTimeout(() => r.child.exitCode === null && r.child.signalCode === null && r.child.kill('SIGKILL'), 30_000);
+  const timer = setTimeout(() => r.child.exitCode === null && r.child.signalCode === null && r.child.kill("SIGKILL"), 180_000);
   await r.exited;
   clearTimeout(timer);
 }

@@ -45,6 +45,22 @@ describe('login', () => {
   });
 });
 
+describe('interactions from the raw payload', () => {
+  it('discord.js builds no Interaction object of its own (its interactionCreate never fires), and the bot still answers', async () => {
+    const built: unknown[] = [];
+    bot.client.on('interactionCreate', (i) => void built.push(i));
+    const cached = bot.client.users.cache.size;
+    const interaction = commandInteraction('424242424242424242', 'maps', {});
+    discord.dispatchInteraction(interaction);
+    expect(body(await callbackOf(interaction.id)).type).toBe(REPLY);
+    expect(built).toEqual([]);
+    // discord.js would have cached the member's user while building it.
+    expect(bot.client.users.cache.has('424242424242424242')).toBe(false);
+    expect(bot.client.users.cache.size).toBe(cached);
+    bot.client.removeAllListeners('interactionCreate');
+  });
+});
+
 describe('every command answers with the exact payload its handler renders', () => {
   const cases: [string, Record<string, string | number>][] = [
     ['player', { query: '1403392756' }],
