@@ -6,11 +6,12 @@
  *   (`Intl.PluralRules`), no more; no empty message; Discord markdown (code spans, channel and member
  *   mentions, bold, underline) and emoji kept.
  * - Behaviour: `t` in each locale, plurals at 1, 5 and 1,000,000, prose lists, and a locale we do not
- *   have falling back to English; the playground page's own messages (src/playground/web/messages.ts).
+ *   have falling back to English; the playground page's own messages (src/playground/web/messages.ts),
+ *   and the texts of Discord's client it draws in the acting member's language.
  */
 import { describe, expect, it } from 'vitest';
 import { LOCALES, namespaces, pickLocale, readLocaleFile, runInLocale, SOURCE_LOCALE, type Locale } from '../../src/i18n/index.js';
-import { PAGE_LOCALES, pageMessages } from '../../src/playground/web/messages.js';
+import { isFrameKey, PAGE_LOCALES, pageMessages, type PageMessages } from '../../src/playground/web/messages.js';
 import { t } from '../../src/strings.js';
 
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
@@ -317,5 +318,39 @@ describe("the playground page's own messages", () => {
       });
     }
     expect(pageMessages('de').playgroundWelcome('general')).toBe('Willkommen in #general!');
+  });
+
+  it("writes what Discord's own client writes around a message in the page's locale, not in English", () => {
+    const english = pageMessages('en');
+    expect(english.discordThinking('Rivals Bot')).toBe('Rivals Bot is thinking');
+    expect(english.discordSelectPlaceholder()).toBe('Make a selection');
+    const chrome = (page: PageMessages) => [page.discordThinking('Rivals Bot'), page.discordSelectPlaceholder(), page.discordUnknownUser(), page.discordUnknownChannel(), page.discordUnknownRole(), page.playgroundPickerRequired('Hero name')];
+    for (const locale of PAGE_LOCALES.filter((l) => l !== 'en')) {
+      const page = pageMessages(locale);
+      expect(page.locale).toBe(locale);
+      expect(page.discordThinking('Rivals Bot'), locale).toContain('Rivals Bot');
+      expect(page.playgroundPickerRequired('Hero name'), locale).toContain('Hero name');
+      chrome(page).forEach((text, i) => expect(text, `${locale} #${i}`).not.toBe(chrome(english)[i]));
+    }
+    expect(pageMessages('fr').discordThinking('Rivals Bot')).toBe('Rivals Bot réfléchit');
+    expect(pageMessages('de').discordSelectPlaceholder()).toBe('Triff eine Auswahl');
+    expect(pageMessages('ja').discordUnknownChannel()).toBe('不明なチャンネル');
+  });
+
+  it('writes the date by a message and in an embed footer as each locale writes a short date (English: as the Discord components do)', () => {
+    const noonUtc = new Date(Date.UTC(2026, 2, 5, 12)); // 5 March 2026 in every time zone from UTC−11 to UTC+11
+    expect(Object.fromEntries(PAGE_LOCALES.map((l) => [l, pageMessages(l).discordDate(noonUtc)]))).toEqual({
+      en: '03/05/2026',
+      'es-ES': '05/03/2026',
+      'pt-BR': '05/03/2026',
+      fr: '05/03/2026',
+      de: '05.03.2026',
+      ja: '2026/03/05',
+    });
+  });
+
+  it('tells the labels of the frame from the sentences read through named functions', () => {
+    for (const key of ['appTag', 'servers', 'commandInput', 'textChannels', 'addPost']) expect(isFrameKey(key), key).toBe(true);
+    for (const key of ['thinking', 'selectPlaceholder', 'unknownUser', 'pickerRequired', 'welcome', 'nope']) expect(isFrameKey(key), key).toBe(false);
   });
 });

@@ -71,6 +71,37 @@ async function choose(message: Locator, menuIndex: number, label: string | numbe
   await (typeof label === 'number' ? options.nth(label) : options.filter({ hasText: label }).first()).click();
 }
 
+/** A message as the page drew it: its id, its state, and the text of its placeholder while thinking. */
+interface Drawn {
+  id: string;
+  state: string;
+  thinking?: string;
+}
+
+/**
+ * Records every message the page draws from now on in `window.drawn`, so that a test does not have
+ * to catch a short-lived placeholder on screen before the answer replaces it; resolves to a reader
+ * of the record.
+ */
+async function recordDrawn(): Promise<() => Promise<Drawn[]>> {
+  await page.evaluate(`(() => {
+    window.drawn = [];
+    if (window.drawnObserver) return;
+    window.drawnObserver = new MutationObserver((records) => {
+      for (const record of records) for (const node of record.addedNodes) {
+        if (node.dataset?.messageId) window.drawn.push({ id: node.dataset.messageId, state: node.className.match(/state-(\\w+)/)?.[1], thinking: node.querySelector('.thinking')?.textContent ?? undefined });
+      }
+    });
+    window.drawnObserver.observe(document.querySelector('#messages'), { childList: true });
+  })()`);
+  return () => page.evaluate('window.drawn') as Promise<Drawn[]>;
+}
+
+/** What the playground tells the page when it loads (`GET /api/bootstrap`), as far as the tests read it. */
+async function bootstrap(): Promise<{ messages: { id: string; createdAt: number }[]; commands: { name: string; options?: { name: string; description: string }[] }[] }> {
+  return (await page.request.get(`${boot.playground.url}/api/bootstrap`)).json();
+}
+
 async function pickerLabels(): Promise<string[]> {
   await page.locator('.picker:not([hidden]) .picker-item').first().waitFor();
   return page.locator('.picker-item .picker-label').allInnerTexts();
@@ -206,24 +237,18 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
 
   it('shows a slow answer as "thinking", then the answer in its place', async () => {
     // The replica answers 2.5 s late, past the 1.5 s acknowledgement deadline, so the bot defers first
-    // however fast or slow the machine is. The page records every message it draws, so that the test
-    // does not have to catch the placeholder on screen before the answer replaces it.
-    await page.evaluate(`(() => {
-      window.drawn = [];
-      new MutationObserver((records) => {
-        for (const record of records) for (const node of record.addedNodes) {
-          if (node.dataset?.messageId) window.drawn.push({ id: node.dataset.messageId, state: node.className.match(/state-(\\w+)/)?.[1] });
-        }
-      }).observe(document.querySelector('#messages'), { childList: true });
-    })()`);
-    const drawn = () => page.evaluate('window.drawn') as Promise<{ id: string; state: string }[]>;
+    // however fast or slow the machine is.
+    const drawn = await recordDrawn();
     boot.services.replica!.setFaults({ latencyMs: 2_500 });
     try {
       await type('/hero name:Thor');
       await page.waitForFunction(`window.drawn.some((m) => m.state === 'thinking')`);
       await screenshot(page, 'thinking'); // usually still thinking; the assertions below do not depend on it
-      const { id } = (await drawn()).find((m) => m.state === 'thinking')!;
+      const { id, thinking } = (await drawn()).find((m) => m.state === 'thinking')!;
       const message = page.locator(`#messages > discord-message[data-message-id="${id}"]`);
+      // Discord's "<bot> is thinking..." in the acting member's language (English here).
+      const bot = await message.evaluate((m) => (m as unknown as { author: string }).author);
+      expect(thinking).toBe(`${pageMessages('en').discordThinking(bot)}...`);
       await message.getByText('Real name').waitFor({ timeout: 15_000 });
       expect(await deepText(message)).toContain('Thor');
       expect((await drawn()).filter((m) => m.id === id).map((m) => m.state)).toEqual(['thinking', 'done']);
@@ -364,10 +389,37 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     expect(await page.locator('#add-post').innerText()).toBe(fr.frame('addPost'));
     expect(await page.evaluate('document.documentElement.lang')).toBe('fr');
 
-    await type('/hero name:Hulk');
-    const answer = await messageWith(realName('fr'));
+    // A slow answer (as in the "thinking" test), so that the page first shows Discord's "is thinking".
+    const drawn = await recordDrawn();
+    boot.services.replica!.setFaults({ latencyMs: 2_500 });
+    let slow: Drawn;
+    try {
+      await type('/hero name:Storm');
+      await page.waitForFunction(`window.drawn.some((m) => m.state === 'thinking')`);
+      slow = (await drawn()).find((m) => m.state === 'thinking')!;
+      await page.locator(`#messages > discord-message[data-message-id="${slow.id}"]`).getByText(realName('fr')).waitFor({ timeout: 15_000 });
+    } finally {
+      boot.services.replica!.setFaults({});
+    }
+    const answer = page.locator(`#messages > discord-message[data-message-id="${slow.id}"]`);
     expect(await deepText(answer)).toContain('Sam');
     expect(await deepText(answer)).not.toContain(realName('en'));
+    // What Discord's own client writes is in French too: "is thinking", the date by the answer, "required"
+    // in the picker, and the page's names for screen readers (the app tag of the member list reads "APP",
+    // as the component's next to the bot's name does in every language).
+    const bot = await answer.evaluate((m) => (m as unknown as { author: string }).author);
+    expect(slow.thinking).toBe(`${fr.discordThinking(bot)}...`);
+    expect(fr.discordThinking(bot)).not.toBe(en.discordThinking(bot));
+    const answered = new Date((await bootstrap()).messages.find((m) => m.id === slow.id)!.createdAt);
+    const timestamp = () => answer.evaluate((m) => (m as unknown as { timestamp: string }).timestamp);
+    expect(await timestamp()).toBe(fr.discordDate(answered));
+    const appTag = () => page.locator('#members .bot-tag').textContent();
+    expect(await appTag()).toBe(fr.frame('appTag'));
+    expect(await page.locator('nav.servers').getAttribute('aria-label')).toBe(fr.frame('servers'));
+    expect(await page.locator('#command-input').getAttribute('aria-label')).toBe(fr.frame('commandInput'));
+    const nameOption = (await bootstrap()).commands.find((c) => c.name === 'hero')!.options!.find((o) => o.name === 'name')!;
+    await type('/hero ', false);
+    expect(await page.locator('.picker-item', { hasText: 'name:' }).locator('.picker-detail').textContent()).toBe(fr.playgroundPickerRequired(nameOption.description));
     // What the client refuses itself is in French too.
     await type('/hero');
     await page.locator('#command-input').press('Enter');
@@ -382,6 +434,9 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     await page.locator('#me-role', { hasText: en.frame('roleAdmin') }).waitFor();
     expect(await page.locator('#member-locale').inputValue()).toBe('en-US');
     expect(await placeholder()).toBe(en.playgroundPlaceholder('general'));
+    // Discord's own texts follow Alex's language: the same answer is dated as in English.
+    expect(await timestamp()).toBe(en.discordDate(answered));
+    expect(await page.locator('#command-input').getAttribute('aria-label')).toBe(en.frame('commandInput'));
     await actAs('Sam');
     expect(await page.locator('#member-locale').inputValue()).toBe('fr');
 

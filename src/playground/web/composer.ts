@@ -105,7 +105,7 @@ export class Composer {
       label.textContent = s.label;
       const detail = document.createElement('span');
       detail.className = 'picker-detail';
-      detail.textContent = s.required ? `${s.detail} (required)` : s.detail;
+      detail.textContent = s.required ? this.#env.messages().playgroundPickerRequired(s.detail) : s.detail;
       row.append(label, detail);
       row.addEventListener('mousedown', (e) => {
         e.preventDefault();

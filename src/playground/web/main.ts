@@ -109,9 +109,10 @@ class App {
   }
 
   /**
-   * Writes the page's frame in the acting member's language: every element of index.html with a
-   * `data-text` (its text; a `data-command` fills the message's `{{command}}` as code) or a
-   * `data-title` (its tooltip) key of the page's messages.
+   * Writes the page's frame in the acting member's language: every element of the page with a
+   * `data-text` (its text; a `data-command` fills the message's `{{command}}` as code), a
+   * `data-title` (its tooltip) or a `data-aria-label` (its name for screen readers) key of the page's
+   * messages.
    */
   #localize(): void {
     const locale = this.#pageLocale;
@@ -133,6 +134,10 @@ class App {
     for (const el of document.querySelectorAll<HTMLElement>('[data-title]')) {
       const key = el.dataset.title!;
       if (isFrameKey(key)) el.title = t.frame(key);
+    }
+    for (const el of document.querySelectorAll<HTMLElement>('[data-aria-label]')) {
+      const key = el.dataset.ariaLabel!;
+      if (isFrameKey(key)) el.setAttribute('aria-label', t.frame(key));
     }
   }
 
@@ -164,7 +169,7 @@ class App {
     });
   }
 
-  /** The acting member or their language changed: the frame, the sidebar, the empty channel's welcome and the command bar follow. */
+  /** The acting member or their language changed: the frame, the sidebar, the messages (Discord's own texts in them) and the command bar follow. */
   #relocalize(): void {
     this.#localize();
     this.#drawSidebar();
@@ -205,6 +210,7 @@ class App {
     return {
       data: this.data,
       names: this.names,
+      messages: t,
       onButton: (id, customId) => void this.#component(id, customId, []),
       onSelect: (id, customId, values) => void this.#component(id, customId, values),
       onDismiss: (id) => {
@@ -362,7 +368,9 @@ class App {
         if (m.bot) {
           const tag = document.createElement('span');
           tag.className = 'bot-tag';
-          tag.textContent = 'APP';
+          // Redrawn by #localize when the acting member's language changes.
+          tag.dataset.text = 'appTag';
+          tag.textContent = t.frame('appTag');
           row.append(tag);
         } else {
           const open = (e: MouseEvent) => {

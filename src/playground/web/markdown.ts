@@ -7,12 +7,22 @@
  */
 import { parse } from 'discord-markdown-parser';
 import { el } from './dom.js';
+import type { PageMessages } from './messages.js';
 
 /** Names for mentions, from the playground's guild. */
 export interface MentionNames {
   user(id: string): string | undefined;
   channel(id: string): string | undefined;
   role(id: string): { name: string; colour: string } | undefined;
+}
+
+/**
+ * Who reads the markdown: the guild's names for mentions, and the texts of Discord's client in the
+ * acting member's language (a mention of someone unknown, the locale `<t:…>` timestamps are written in).
+ */
+export interface Viewer {
+  names: MentionNames;
+  messages: PageMessages;
 }
 
 interface Node {
@@ -27,10 +37,10 @@ interface Node {
   lang?: string;
 }
 
-/** Discord's timestamp styles (`<t:unix:style>`), rendered in the viewer's locale. */
-export function formatTimestamp(unix: number, style = 'f', now = Date.now()): string {
+/** Discord's timestamp styles (`<t:unix:style>`), rendered in the viewer's `locale` (the browser's when undefined). */
+export function formatTimestamp(unix: number, style = 'f', locale?: string, now = Date.now()): string {
   const date = new Date(unix * 1000);
-  const f = (o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(undefined, o).format(date);
+  const f = (o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, o).format(date);
   switch (style) {
     case 't':
       return f({ timeStyle: 'short' });
@@ -46,7 +56,7 @@ export function formatTimestamp(unix: number, style = 'f', now = Date.now()): st
       const seconds = Math.round((date.getTime() - now) / 1000);
       const units: [Intl.RelativeTimeFormatUnit, number][] = [['year', 31_536_000], ['month', 2_592_000], ['day', 86_400], ['hour', 3_600], ['minute', 60], ['second', 1]];
       const [unit, size] = units.find(([, s]) => Math.abs(seconds) >= s) ?? ['second', 1];
-      return new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }).format(Math.round(seconds / size), unit);
+      return new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(Math.round(seconds / size), unit);
     }
     default:
       return f({ dateStyle: 'long', timeStyle: 'short' });
@@ -68,12 +78,13 @@ function textOf(content: Node['content']): string {
   return (content ?? []).map((n) => textOf(n.content)).join('');
 }
 
-function draw(nodes: Node[], names: MentionNames): (globalThis.Node | string)[] {
-  return nodes.map((n) => drawOne(n, names));
+function draw(nodes: Node[], viewer: Viewer): (globalThis.Node | string)[] {
+  return nodes.map((n) => drawOne(n, viewer));
 }
 
-function drawOne(n: Node, names: MentionNames): globalThis.Node | string {
-  const inner = () => (typeof n.content === 'string' ? [n.content] : draw(n.content ?? [], names));
+function drawOne(n: Node, viewer: Viewer): globalThis.Node | string {
+  const { names, messages } = viewer;
+  const inner = () => (typeof n.content === 'string' ? [n.content] : draw(n.content ?? [], viewer));
   switch (n.type) {
     case 'text':
       return textOf(n.content);
@@ -107,12 +118,12 @@ function drawOne(n: Node, names: MentionNames): globalThis.Node | string {
       return href ? el('discord-link', { href, target: '_blank', rel: 'noopener noreferrer' }, inner()) : el('span', {}, inner());
     }
     case 'user':
-      return el('discord-mention', { type: 'user' }, [names.user(n.id ?? '') ?? 'unknown-user']);
+      return el('discord-mention', { type: 'user' }, [names.user(n.id ?? '') ?? messages.discordUnknownUser()]);
     case 'channel':
-      return el('discord-mention', { type: 'channel' }, [names.channel(n.id ?? '') ?? 'unknown-channel']);
+      return el('discord-mention', { type: 'channel' }, [names.channel(n.id ?? '') ?? messages.discordUnknownChannel()]);
     case 'role': {
       const role = names.role(n.id ?? '');
-      return el('discord-mention', { type: 'role', color: role?.colour }, [role?.name ?? 'unknown-role']);
+      return el('discord-mention', { type: 'role', color: role?.colour }, [role?.name ?? messages.discordUnknownRole()]);
     }
     case 'everyone':
       return el('discord-mention', { type: 'role' }, ['everyone']);
@@ -121,7 +132,7 @@ function drawOne(n: Node, names: MentionNames): globalThis.Node | string {
     case 'slashCommand':
       return el('discord-mention', { type: 'slash' }, [textOf(n.content) || n.name || '']);
     case 'timestamp':
-      return el('discord-time', {}, [formatTimestamp(Number(n.timestamp), n.format)]);
+      return el('discord-time', {}, [formatTimestamp(Number(n.timestamp), n.format, messages.locale)]);
     case 'emoji':
       return `:${n.name ?? ''}:`;
     case 'twemoji':
@@ -153,16 +164,16 @@ function blocks(text: string): ({ kind: 'text'; text: string } | { kind: 'list';
 }
 
 /**
- * Draws Discord markdown. `extended` allows masked links (`[text](url)`), which Discord renders
- * in embeds and bot messages only.
+ * Draws Discord markdown as `viewer` sees it. `extended` allows masked links (`[text](url)`), which
+ * Discord renders in embeds and bot messages only.
  */
-export function renderMarkdown(text: string, names: MentionNames, extended = true): DocumentFragment {
+export function renderMarkdown(text: string, viewer: Viewer, extended = true): DocumentFragment {
   const fragment = document.createDocumentFragment();
   for (const block of blocks(text)) {
     if (block.kind === 'text') {
-      fragment.append(...draw(parse(block.text, extended ? 'extended' : 'normal') as Node[], names));
+      fragment.append(...draw(parse(block.text, extended ? 'extended' : 'normal') as Node[], viewer));
     } else {
-      const items = block.items.map((item) => el('discord-list-item', {}, draw(parse(item, extended ? 'extended' : 'normal') as Node[], names)));
+      const items = block.items.map((item) => el('discord-list-item', {}, draw(parse(item, extended ? 'extended' : 'normal') as Node[], viewer)));
       fragment.append(el(block.ordered ? 'discord-ordered-list' : 'discord-unordered-list', {}, items));
     }
   }
@@ -170,18 +181,19 @@ export function renderMarkdown(text: string, names: MentionNames, extended = tru
 }
 
 /**
- * Discord markdown as plain text, for the places the components take a string (embed title and
- * field names): escapes resolved (`Zarbon\_` shows `Zarbon_`), formatting dropped,
+ * Discord markdown as plain text, as `viewer` sees it, for the places the components take a string
+ * (embed title and field names): escapes resolved (`Zarbon\_` shows `Zarbon_`), formatting dropped,
  * mentions as `@name` and `#channel`.
  */
-export function markdownToText(text: string, names: MentionNames): string {
+export function markdownToText(text: string, viewer: Viewer): string {
+  const { names, messages } = viewer;
   const flat = (nodes: Node[]): string =>
     nodes
       .map((n) => {
-        if (n.type === 'user') return `@${names.user(n.id ?? '') ?? 'unknown-user'}`;
-        if (n.type === 'channel') return `#${names.channel(n.id ?? '') ?? 'unknown-channel'}`;
-        if (n.type === 'role') return `@${names.role(n.id ?? '')?.name ?? 'unknown-role'}`;
-        if (n.type === 'timestamp') return formatTimestamp(Number(n.timestamp), n.format);
+        if (n.type === 'user') return `@${names.user(n.id ?? '') ?? messages.discordUnknownUser()}`;
+        if (n.type === 'channel') return `#${names.channel(n.id ?? '') ?? messages.discordUnknownChannel()}`;
+        if (n.type === 'role') return `@${names.role(n.id ?? '')?.name ?? messages.discordUnknownRole()}`;
+        if (n.type === 'timestamp') return formatTimestamp(Number(n.timestamp), n.format, messages.locale);
         if (n.type === 'br' || n.type === 'newline') return ' ';
         return typeof n.content === 'string' ? n.content : flat(n.content ?? []);
       })

@@ -4,16 +4,20 @@
  * inline field grid, thumbnail, image, footer, timestamp), buttons and select menus, the
  * ephemeral "Only you can see this" line, the "(edited)" mark of a message the bot edited, and the
  * "thinking" placeholder of a deferred answer.
+ *
+ * What Discord's client writes itself is in the acting member's language ({@link RenderEnv.messages}):
+ * "is thinking", a select menu's default placeholder, unknown mentions and dates. The components
+ * write "used", "Only you can see this", "Dismiss message", "(edited)" and the bot's "App" tag inside
+ * their shadow DOM, in English, with no property to change them: those stay English.
  */
 import type { APIEmbed, APIActionRowComponent, APIComponentInMessageActionRow } from 'discord-api-types/v10';
 import type { Bootstrap, PlaygroundMessage } from '../protocol.js';
 import { el } from './dom.js';
-import { markdownToText, renderMarkdown, type MentionNames } from './markdown.js';
+import { markdownToText, renderMarkdown, type Viewer } from './markdown.js';
 
-/** What drawing needs from the page. */
-export interface RenderEnv {
+/** What drawing needs from the page: the guild's names and the acting member's texts ({@link Viewer}), and what to do on a click. */
+export interface RenderEnv extends Viewer {
   data: Bootstrap;
-  names: MentionNames;
   /** A button was pressed on a message. */
   onButton(messageId: string, customId: string): void;
   /** A select-menu option was picked on a message. */
@@ -46,7 +50,7 @@ export function inlineIndexes(fields: { inline?: boolean }[]): (number | undefin
 
 function renderEmbed(embed: APIEmbed, env: RenderEnv): HTMLElement {
   // Discord renders markdown in titles and field names (drawn here as text, escapes resolved), not in author names or footers.
-  const text = (s: string | undefined) => (s === undefined ? undefined : markdownToText(s, env.names));
+  const text = (s: string | undefined) => (s === undefined ? undefined : markdownToText(s, env));
   const e = el('discord-embed', {
     slot: 'embeds',
     color: hex(embed.color),
@@ -58,22 +62,26 @@ function renderEmbed(embed: APIEmbed, env: RenderEnv): HTMLElement {
     thumbnail: proxied(embed.thumbnail?.url, 'thumbnail'),
     image: proxied(embed.image?.url, 'image'),
   });
-  if (embed.description) e.append(el('discord-embed-description', { slot: 'description' }, [renderMarkdown(embed.description, env.names)]));
+  if (embed.description) e.append(el('discord-embed-description', { slot: 'description' }, [renderMarkdown(embed.description, env)]));
   if (embed.fields?.length) {
     const indexes = inlineIndexes(embed.fields);
     e.append(
       el(
         'discord-embed-fields',
         { slot: 'fields' },
-        embed.fields.map((f, i) => el('discord-embed-field', { fieldTitle: text(f.name), inline: Boolean(f.inline), inlineIndex: indexes[i] }, [renderMarkdown(f.value, env.names)])),
+        embed.fields.map((f, i) => el('discord-embed-field', { fieldTitle: text(f.name), inline: Boolean(f.inline), inlineIndex: indexes[i] }, [renderMarkdown(f.value, env)])),
       ),
     );
   }
+  // The date is written here, in the member's language: the component writes its timestamp as an
+  // American date (03/05/2026), and reads any date string it is given back into one.
+  const date = embed.timestamp ? env.messages.discordDate(new Date(embed.timestamp)) : undefined;
   if (embed.footer?.text) {
-    e.append(el('discord-embed-footer', { slot: 'footer', footerImage: proxied(embed.footer.icon_url, 'icon'), timestamp: embed.timestamp ? new Date(embed.timestamp) : undefined }, [embed.footer.text]));
-  } else if (embed.timestamp) {
-    // The component puts a "•" before its timestamp; with no footer text Discord shows the date alone.
-    e.append(el('discord-embed-footer', { slot: 'footer' }, [new Date(embed.timestamp).toLocaleDateString()]));
+    const when = date === undefined ? [] : [el('span', { class: 'footer-separator' }, ['•']), date];
+    e.append(el('discord-embed-footer', { slot: 'footer', footerImage: proxied(embed.footer.icon_url, 'icon') }, [embed.footer.text, ...when]));
+  } else if (date !== undefined) {
+    // With no footer text Discord shows the date alone.
+    e.append(el('discord-embed-footer', { slot: 'footer' }, [date]));
   }
   return e;
 }
@@ -97,7 +105,7 @@ function renderComponents(message: PlaygroundMessage, rows: APIActionRowComponen
         actionRow.append(button);
       } else if (c.type === 3) {
         const chosen = c.options.find((o) => o.default);
-        const menu = el('discord-string-select-menu', { placeholder: chosen?.label ?? c.placeholder ?? 'Make a selection', disabled: Boolean(c.disabled), 'data-custom-id': c.custom_id });
+        const menu = el('discord-string-select-menu', { placeholder: chosen?.label ?? c.placeholder ?? env.messages.discordSelectPlaceholder(), disabled: Boolean(c.disabled), 'data-custom-id': c.custom_id });
         for (const o of c.options) {
           const emoji = o.emoji?.name && !o.emoji.id ? `${o.emoji.name} ` : '';
           const option = el('discord-string-select-menu-option', { label: `${emoji}${o.label}`, description: o.description, 'data-value': o.value });
@@ -120,7 +128,8 @@ export function renderMessage(message: PlaygroundMessage, env: RenderEnv): HTMLE
     avatar: avatarOf(bot.id),
     bot: true,
     ephemeral: message.ephemeral,
-    timestamp: new Date(message.createdAt),
+    // A string, which the component shows as it is (a Date it writes as an American date).
+    timestamp: env.messages.discordDate(new Date(message.createdAt)),
     // The component draws Discord's small muted "(edited)" after the message's text.
     edited: message.editedAt !== undefined,
     'data-message-id': message.id,
@@ -141,11 +150,11 @@ export function renderMessage(message: PlaygroundMessage, env: RenderEnv): HTMLE
     );
   }
   if (message.state === 'thinking' || !message.payload) {
-    m.append(el('span', { class: 'thinking' }, [`${bot.name} is thinking`, el('span', { class: 'dots' }, ['...'])]));
+    m.append(el('span', { class: 'thinking' }, [env.messages.discordThinking(bot.name), el('span', { class: 'dots' }, ['...'])]));
     return m;
   }
   const p = message.payload;
-  if (p.content) m.append(renderMarkdown(p.content, env.names));
+  if (p.content) m.append(renderMarkdown(p.content, env));
   for (const embed of p.embeds) m.append(renderEmbed(embed, env));
   if (p.components.length) m.append(renderComponents(message, p.components, env));
   return m;
