@@ -304,15 +304,26 @@ function launch(c: Contestant, apiUrl: string, dataDir: string, nodeArgs: string
   return { child, logCounts, tail: () => tail, loggedIn, exited };
 }
 
+/** How long a contestant gets to stop after SIGTERM before SIGKILL, ms: long enough for a `--cpu-prof` profile of a burst to be written. */
+const STOP_GRACE_MS = 120_000;
+
 /**
  * Stops the contestant: SIGTERM, so that a `--node-arg=--cpu-prof` profile is written, then SIGKILL
- * after 30 s (the bot's graceful stop waits up to 10 s for the answers in flight, then closes its pools).
+ * after {@link STOP_GRACE_MS} (the bot's graceful stop waits up to 10 s for the answers in flight, then
+ * closes its pools). Returns the seconds from SIGTERM to exit, and whether it had to be killed.
  */
-async function stop(r: Running): Promise<void> {
+async function stop(r: Running): Promise<{ seconds: number; killed: boolean }> {
+  const start = performance.now();
+  let killed = false;
   if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM');
-  const timer = setTimeout(() => r.child.exitCode === null && r.child.signalCode === null && r.child.kill("SIGKILL"), 180_000);
+  const timer = setTimeout(() => {
+    if (r.child.exitCode !== null || r.child.signalCode !== null) return;
+    killed = true;
+    r.child.kill('SIGKILL');
+  }, STOP_GRACE_MS);
   await r.exited;
   clearTimeout(timer);
+  return { seconds: (performance.now() - start) / 1000, killed };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -377,9 +388,12 @@ interface Burst {
   /** Load average (1 min) of the host when the burst started. */
   load: number;
   logCounts: Map<string, number>;
+  /** Seconds from SIGTERM after the window to the contestant's exit, and whether it was SIGKILLed. */
+  stopped?: { seconds: number; killed: boolean };
 }
 
 async function burst(c: Contestant, k: number, run: number, o: Options, real: string[]): Promise<Burst> {
+  let result: Burst | undefined;
   const fake: FakeDiscord = await startFakeDiscord();
   const front = await startFront(fake.apiUrl);
   const dataDir = tempDir(tmpdir(), 'rivals-bench-burst-');
@@ -468,7 +482,7 @@ async function burst(c: Contestant, k: number, run: number, o: Options, real: st
     front.onArrival = () => undefined;
     let ackedWithinLimit = 0;
     for (const latency of ack) if (latency <= ACK_LIMIT_MS) ackedWithinLimit++;
-    return {
+    return (result = {
       k,
       dispatchMs,
       ack,
@@ -486,9 +500,10 @@ async function burst(c: Contestant, k: number, run: number, o: Options, real: st
       load,
       pid: running.child.pid,
       logCounts: new Map(running.logCounts),
-    };
+    });
   } finally {
-    await stop(running);
+    const stopped = await stop(running);
+    if (result) result.stopped = stopped;
     await front.close();
     await fake.close();
     removeDir(dataDir);
@@ -522,6 +537,7 @@ function report(c: Contestant, b: Burst): void {
   const cpu = b.cpuSeconds === undefined ? 'n/a' : `${b.cpuSeconds.toFixed(1)} s (${percent(b.cpuSeconds, b.wallSeconds)} of one core)`;
   out(`    dispatch                  ${b.dispatchMs.toFixed(0)} ms for ${count(b.k)}; over the ${b.wallSeconds.toFixed(1)} s that followed, contestant CPU ${cpu}, fake Discord CPU ${b.benchCpuSeconds.toFixed(1)} s; host load ${b.load.toFixed(1)}`);
   out(`    REST                      peak ${count(b.peakConnections)} connections to the front${b.forwardErrors ? `, ${b.forwardErrors} forwarding errors` : ''}${b.listenDrops ? `, ${count(b.listenDrops)} connections dropped at full accept queues on the host` : ''}`);
+  if (b.stopped) out(`    stop                      exited ${b.stopped.seconds.toFixed(1)} s after SIGTERM${b.stopped.killed ? ` (SIGKILLed at ${STOP_GRACE_MS / 1000} s)` : ''}`);
   const notable = [...b.logCounts].filter(([key]) => !key.startsWith('info ') && !key.startsWith('debug ') && !key.startsWith('trace ')).sort((x, y) => y[1] - x[1]);
   if (notable.length > 0) out(`    log during the burst      ${notable.slice(0, 8).map(([key, n]) => `${count(n)} × ${key}`).join('; ')}`);
 }

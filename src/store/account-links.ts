@@ -73,7 +73,7 @@ export class AccountLinksRepository {
     let batch = this.#batch;
     if (!batch || batch.userIds.length >= LOCALE_READ_BATCH) {
       const userIds: string[] = [];
-      const read = new Promise<Map<string, Locale>>((resolve) => setImmediate(resolve)).then(() => {
+      const read = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
         if (this.#batch?.userIds === userIds) this.#batch = undefined;
         return withDeadline('read member settings', this.deadlines.readMs, async () => {
           const rows = await this.db.selectFrom('member_settings').select(['user_id', 'locale']).where('user_id', 'in', userIds).execute();
