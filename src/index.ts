@@ -6,6 +6,8 @@
 import { commands } from '../commands/index.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { Router } from './discord/router.js';
+import { fetchCommandIds } from './discord/deploy.js';
+import { setCommandIds } from './i18n/index.js';
 import { createDiscordClient, discordChannelAccess, DiscordRuntime } from './discord/runtime.js';
 import { DiscordRestBudget } from './discord/rest-budget.js';
 import { createMetrics, NO_METRICS } from './ops/metrics.js';
@@ -201,6 +203,14 @@ async function runBot(): Promise<void> {
     client.once('clientReady', (c) => {
       logger.info({ user: c.user.tag, guilds: c.guilds.cache.size }, 'logged in to Discord');
       poller.start();
+      // Command mentions (`</link:id>`) in messages, which each member's client names in their language.
+      fetchCommandIds(client.rest, c.application.id, config.discord.devGuildId).then(
+        (ids) => {
+          setCommandIds(ids);
+          logger.debug({ commands: ids.size }, 'command ids read: messages mention commands');
+        },
+        (err: unknown) => logger.warn({ err }, 'could not read the registered commands: messages name commands without mentions'),
+      );
       hourlyJobs = setTimeout(() => {
         meta.start();
         balanceIndexer.start();

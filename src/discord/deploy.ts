@@ -36,3 +36,21 @@ export async function deployCommands(o: DeployOptions): Promise<{ count: number;
   const result = (await rest.put(route, { body: registrationPayload(o.modules) })) as unknown[];
   return { count: result.length, scope: o.guildId ? `guild ${o.guildId}` : 'global' };
 }
+
+/**
+ * The ids Discord gave the application's commands, by command name ("Get Global Application
+ * Commands", or "Get Guild Application Commands" for `guildId`, the development guild), for command
+ * mentions in messages (src/i18n `setCommandIds`).
+ * @throws the REST error (DiscordAPIError, HTTPError) when Discord does not answer with them.
+ */
+export async function fetchCommandIds(rest: Pick<REST, 'get'>, applicationId: string, guildId?: string): Promise<Map<string, string>> {
+  const route = guildId ? Routes.applicationGuildCommands(applicationId, guildId) : Routes.applicationCommands(applicationId);
+  const commands = (await rest.get(route)) as unknown;
+  const ids = new Map<string, string>();
+  if (!Array.isArray(commands)) return ids;
+  for (const c of commands as { id?: unknown; name?: unknown; type?: unknown }[]) {
+    // Chat-input commands only (type 1, the default): context-menu commands cannot be mentioned.
+    if (typeof c?.id === 'string' && typeof c.name === 'string' && (c.type === undefined || c.type === 1)) ids.set(c.name, c.id);
+  }
+  return ids;
+}

@@ -20,7 +20,8 @@
  *
  * A description may hold `{{placeholders}}` (`Watch a hero (up to {{max}})`): the code fills the
  * English one, and {@link localizeCommand} reads the values back from the English description in the
- * definition, so a limit changed in the code changes every language.
+ * definition, so a limit changed in the code changes every language. A command it names is written
+ * `{/player}` and comes out as each locale's clients name it (`/joueur`), see src/i18n `commandNames`.
  */
 import {
   ApplicationCommandOptionType,
@@ -29,7 +30,7 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   type RESTPostAPIContextMenuApplicationCommandsJSONBody,
 } from 'discord-api-types/v10';
-import { DISCORD_LOCALES, LOCALES, readLocaleFile, SOURCE_LOCALE, type Locale, type MessageValues } from './index.js';
+import { commandNames, DISCORD_LOCALES, LOCALES, readLocaleFile, SOURCE_LOCALE, type Locale, type MessageValues } from './index.js';
 
 /** One entry of a commands.json file: a command, subcommand, subcommand group or option. */
 export interface CommandTexts {
@@ -97,8 +98,9 @@ function fill(text: string, values: MessageValues): string | undefined {
  *   mistake in the code, found as soon as the command module is imported).
  */
 export function describe(path: string, values: MessageValues = {}): string {
-  const template = textsAt(englishFile(), path)?.description;
-  if (template === undefined) throw new Error(`src/i18n/locales/en/commands.json has no description at ${path}`);
+  const written = textsAt(englishFile(), path)?.description;
+  if (written === undefined) throw new Error(`src/i18n/locales/en/commands.json has no description at ${path}`);
+  const template = commandNames(written, SOURCE_LOCALE);
   const text = fill(template, values);
   if (text === undefined) throw new Error(`the description at ${path} needs values for ${placeholdersOf(template).join(', ')}`);
   return text;
@@ -143,10 +145,10 @@ interface Node {
 type LocaleEntries = [Locale, CommandTexts | undefined][];
 
 /** `text(entry)` of each locale under each Discord locale it serves; undefined when no locale has a text. */
-function localizations(entries: LocaleEntries, text: (entry: CommandTexts) => string | undefined): LocalizationMap | undefined {
+function localizations(entries: LocaleEntries, text: (entry: CommandTexts, locale: Locale) => string | undefined): LocalizationMap | undefined {
   const map: Record<string, string> = {};
   for (const [locale, entry] of entries) {
-    const value = entry ? text(entry) : undefined;
+    const value = entry ? text(entry, locale) : undefined;
     if (value === undefined || value === '') continue;
     for (const code of DISCORD_LOCALES[locale]) map[code] = value;
   }
@@ -159,8 +161,9 @@ function localizeNode(node: Node, source: CommandTexts | undefined, entries: Loc
   if (!chatInput) return;
   if (node.description !== undefined) {
     const description = node.description;
-    const values = source?.description === undefined ? {} : placeholderValues(source.description, description);
-    const descriptions = localizations(entries, (e) => (e.description === undefined || values === null ? undefined : fill(e.description, values)));
+    // Commands named in a description (`{/player}`) are named as each locale's clients name them.
+    const values = source?.description === undefined ? {} : placeholderValues(commandNames(source.description, SOURCE_LOCALE), description);
+    const descriptions = localizations(entries, (e, locale) => (e.description === undefined || values === null ? undefined : fill(commandNames(e.description, locale), values)));
     if (descriptions) node.description_localizations = descriptions;
   }
   for (const choice of node.choices ?? []) {

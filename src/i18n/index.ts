@@ -200,7 +200,7 @@ export function trIn(locale: Locale, key: string, values?: MessageValues): strin
     const marked: Record<string, unknown> = { lng: locale };
     for (const name of names) marked[name] = `${MARK}${name}${MARK}`;
     if (count !== undefined) marked.count = count;
-    const text = i18n().t(key, marked) as string;
+    const text = commandReferences(i18n().t(key, marked) as string, locale);
     const pieces = text.split(MARK);
     template = { parts: pieces.filter((_, i) => i % 2 === 0), names: pieces.filter((_, i) => i % 2 === 1) };
     templates.set(id, template);
@@ -209,6 +209,70 @@ export function trIn(locale: Locale, key: string, values?: MessageValues): strin
   let out = template.parts[0]!;
   for (let i = 0; i < template.names.length; i++) out += String(values![template.names[i]!] ?? '') + template.parts[i + 1]!;
   return out;
+}
+
+/**
+ * A command named in a message, as the locale files write it: `</config feed>` where Discord renders
+ * mentions (message content, embed descriptions and field values), `{/config feed}` where it does not
+ * (titles, field names, footers, labels). The path is the command's English name, then its subcommand
+ * group and subcommand, as registered.
+ */
+export const COMMAND_REFERENCE = /<\/([a-z][\w-]*(?: [a-z][\w-]*){0,2})>|\{\/([a-z][\w-]*(?: [a-z][\w-]*){0,2})\}/g;
+
+/** Registered command ids by command name ({@link setCommandIds}). */
+const commandIds = new Map<string, string>();
+
+/**
+ * Sets the ids Discord gave the bot's commands (its "Get Global Application Commands" answer, or the
+ * development guild's), by command name: from then on `</name sub>` in a message becomes the command
+ * mention `</name sub:id>`, which each member's client shows in their own language and makes
+ * clickable. An empty map goes back to the names. Messages already made are made again.
+ */
+export function setCommandIds(ids: ReadonlyMap<string, string>): void {
+  commandIds.clear();
+  for (const [name, id] of ids) if (/^\d{1,20}$/.test(id)) commandIds.set(name, id);
+  templates.clear();
+}
+
+/**
+ * The command path `path` (`config feed`) as `locale` names it: each part's `name` in its
+ * commands.json (`configuration flux`), the English part where a locale has none.
+ */
+export function localizedCommandPath(path: string, locale: Locale): string {
+  ensureLoaded(locale);
+  const parts = path.split(' ');
+  const out: string[] = [];
+  let key = 'commands:';
+  for (let i = 0; i < parts.length; i++) {
+    key += i === 0 ? parts[i] : `.subcommands.${parts[i]}`;
+    const name = i18n().exists(`${key}.name`, { lng: locale }) ? (i18n().t(`${key}.name`, { lng: locale }) as string) : '';
+    out.push(name || parts[i]!);
+  }
+  return out.join(' ');
+}
+
+/**
+ * `text` with every command reference ({@link COMMAND_REFERENCE}), either form, as the plain name
+ * `locale`'s clients show (`/lier`): for texts where Discord renders neither markdown nor mentions,
+ * such as command and option descriptions.
+ */
+export function commandNames(text: string, locale: Locale): string {
+  if (!text.includes('</') && !text.includes('{/')) return text;
+  return text.replace(COMMAND_REFERENCE, (_, mention: string | undefined, plain: string | undefined) => `/${localizedCommandPath((mention ?? plain)!, locale)}`);
+}
+
+/**
+ * `text` with its command references ({@link COMMAND_REFERENCE}) written out for `locale`: a mention
+ * (`</config feed:123>`) when the command's id is known, else the name the member's client shows, in
+ * code (`` `/configuration flux` ``); `{/…}` always as plain text (`/configuration flux`).
+ */
+export function commandReferences(text: string, locale: Locale): string {
+  if (!text.includes('</') && !text.includes('{/')) return text;
+  return text.replace(COMMAND_REFERENCE, (_, mention: string | undefined, plain: string | undefined) => {
+    if (plain !== undefined) return `/${localizedCommandPath(plain, locale)}`;
+    const id = commandIds.get(mention!.split(' ')[0]!);
+    return id ? `</${mention}:${id}>` : `\`/${localizedCommandPath(mention!, locale)}\``;
+  });
 }
 
 /** Whether `key` exists in `locale` itself, without falling back. */

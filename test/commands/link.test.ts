@@ -9,7 +9,7 @@ describe('account links', () => {
   it('/player with no query and nothing linked says how to link, privately', async () => {
     const { payload } = await env.b.run('player', {});
     expect(payload.flags).toBe(64);
-    expect(description(payload)).toMatch(/^You have not linked a Rivals account yet\. Link one with `\/link player:/);
+    expect(description(payload)).toMatch(/^You have not linked a Rivals account yet\. Link one with `\/link` `player:/);
   });
 
   it('/link then /player with no query shows the linked profile', async () => {

@@ -667,6 +667,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const failures = new Map<string, { status: number; code: number; message: string }>();
   let uploadFailure: { status: number; code: number; message: string } | undefined;
   const nonces = new Map<string, Record<string, unknown>>();
+  /** Registered application commands by route (global, or one guild's), as "Bulk Overwrite" left them. */
+  const registeredCommands = new Map<string, Record<string, unknown>[]>();
   let channelDelayMs = 0;
   let identify: unknown;
   let readyResolve: () => void = () => undefined;
@@ -801,8 +803,13 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     if (/^\/webhooks\/\d+\/[^/]+\/messages\/@original$/.test(p)) return req.method === 'DELETE' ? json(204) : json(200, botMessage(body as Record<string, unknown>));
     if (/^\/webhooks\/\d+\/[^/]+$/.test(p)) return json(200, botMessage(body as Record<string, unknown>));
     if (/^\/applications\/\d+(\/guilds\/\d+)?\/commands$/.test(p) && req.method === 'PUT') {
-      return json(200, (body as Record<string, unknown>[]).map((c) => ({ ...c, id: nextId(), application_id: APP_ID, version: nextId() })));
+      // Discord: "Bulk Overwrite": a command keeps its id when one of the same name and type was registered.
+      const before = registeredCommands.get(p) ?? [];
+      const after = (body as Record<string, unknown>[]).map((c) => ({ ...c, id: (before.find((b) => b.name === c.name && (b.type ?? 1) === (c.type ?? 1))?.id as string | undefined) ?? nextId(), application_id: APP_ID, version: nextId() }));
+      registeredCommands.set(p, after);
+      return json(200, after);
     }
+    if (/^\/applications\/\d+(\/guilds\/\d+)?\/commands$/.test(p) && req.method === 'GET') return json(200, registeredCommands.get(p) ?? []);
     const channelMessage = p.match(/^\/channels\/(\d+)\/messages$/);
     if (channelMessage && req.method === 'POST') {
       const channelId = channelMessage[1]!;

@@ -2,8 +2,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMBER } from '../helpers/bot.js';
-import { commandInteraction, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
+import { APP_ID, commandInteraction, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
 import { BOT_ARGS } from '../helpers/bot-process.js';
+import { commands } from '../../commands/index.js';
+import { deployCommands } from '../../src/discord/deploy.js';
 
 let discord: FakeDiscord;
 let bot: ChildProcess;
@@ -11,6 +13,8 @@ let output = '';
 
 beforeAll(async () => {
   discord = await startFakeDiscord();
+  // The commands as `npm run deploy` registers them: the bot reads their ids at READY, for mentions.
+  await deployCommands({ token: 'start-token-abc123', clientId: APP_ID, apiUrl: discord.apiUrl, modules: commands });
   // What `npm start` runs, as a single process a supervisor would signal (npm itself dies by a forwarded signal).
   bot = spawn(process.execPath, [...BOT_ARGS], {
     env: {
@@ -46,6 +50,21 @@ afterAll(async () => {
 });
 
 describe('npm start with DISCORD_TOKEN', () => {
+  it('mentions commands by the ids Discord gave them, read at READY (each member’s client names them in their language)', async () => {
+    const read = await discord.waitFor((c) => c.method === 'GET' && c.path === `/applications/${APP_ID}/commands`);
+    expect(read.authorization).toBe('Bot start-token-abc123');
+    const registered = (await (await fetch(`${discord.apiUrl}/v10/applications/${APP_ID}/commands`, { headers: { authorization: 'Bot start-token-abc123' } })).json()) as { id: string; name: string }[];
+    const link = registered.find((c) => c.name === 'link')!;
+    // Give the READY handler a moment to take the ids after the fake answered.
+    await new Promise((r) => setTimeout(r, 200));
+    const i = commandInteraction('777777777777777777', 'player', {});
+    discord.dispatchInteraction(i);
+    const reply = await discord.waitFor((c) => c.method === 'POST' && c.path.includes(`/interactions/${i.id}/`), 10_000);
+    const text = JSON.stringify((reply.body as { data: unknown }).data);
+    expect(text).toContain(`</link:${link.id}>`);
+    expect(text).toContain(`</player:${registered.find((c) => c.name === 'player')!.id}>`);
+  }, 20_000);
+
   it('finishes the reply in flight on SIGTERM, then exits cleanly', async () => {
     const i = commandInteraction(MEMBER.userId, 'player', { query: '1403392756' });
     discord.dispatchInteraction(i);

@@ -46,7 +46,7 @@ describe('the digest message', () => {
     const view = digestView('balances', { every: 'weekly', at: 0 }, 'UTC', long, null);
     const fitted = fitView(view);
     expect(fitted.embeds![0]!.fields).toHaveLength(DIGEST_MAX_POSTS);
-    expect(fitted.embeds![0]!.description).toBe('The latest 25 are below; 15 older ones are in /patch-notes.');
+    expect(fitted.embeds![0]!.description).toBe('The latest 25 are below; 15 older ones are in `/patch-notes`.');
     const e = fitted.embeds![0]!;
     const total = (e.title?.length ?? 0) + (e.description?.length ?? 0) + (e.author?.name.length ?? 0) + (e.footer?.text.length ?? 0) + e.fields!.reduce((n, f) => n + f.name.length + f.value.length, 0);
     expect(total).toBeLessThanOrEqual(6000);

@@ -44,11 +44,12 @@ const sorted = (items: Iterable<string>) => [...items].sort();
 
 /**
  * The Discord markdown and emoji of a message, sorted: code spans (with a `<hint>` inside one, such as
- * `<your name or UID>`, left free to translate), `<#channel>` and `<@member>` mentions, the number of `**`
- * and `__`, and each emoji.
+ * `<your name or UID>`, left free to translate; a span of options, `player:<…>`, as `‹options›`: option
+ * and choice names are each locale's, checked in command-mentions.test.ts), `<#channel>` and
+ * `<@member>` mentions, the number of `**` and `__`, and each emoji.
  */
 function markdown(text: string): string[] {
-  const codeSpans = [...text.matchAll(/`[^`]*`/g)].map((m) => m[0].replace(/<[^>]*>/g, '<…>'));
+  const codeSpans = [...text.matchAll(/`[^`]*`/g)].map((m) => (/^`\p{L}[\p{L}\p{N}_-]*:/u.test(m[0]) ? '‹options›' : m[0].replace(/<[^>]*>/g, '<…>')));
   const outside = text.replace(/`[^`]*`/g, '');
   const mentions = [...outside.matchAll(/<[#@][^>]*>/g)].map((m) => m[0]);
   const bold = `** ×${outside.split('**').length - 1}`;
@@ -107,7 +108,7 @@ describe('t reads the current locale', () => {
     expect(runInLocale('fr', () => t.playerNotFound('x'))).toBe('Aucun joueur ne s’appelle «\u00a0x\u00a0». Vérifiez l’orthographe, ou utilisez l’UID.');
     expect(runInLocale('fr', () => t.playerNotFound('1403392756'))).toBe('Aucun joueur n’a l’UID 1403392756. Vérifiez le numéro sur le profil du joueur, ou utilisez son pseudo.');
     expect(runInLocale('ja', () => t.apiDown())).toBe('Marvel Rivals API が現在応答していません。1 分ほどしてからもう一度お試しください。');
-    expect(runInLocale('de', () => t.notLinkedOther('42'))).toBe('<@42> hat keinen Rivals-Account verknüpft. Das geht mit `/link`.');
+    expect(runInLocale('de', () => t.notLinkedOther('42'))).toBe('<@42> hat keinen Rivals-Account verknüpft. Das geht mit `/verknüpfen`.');
   });
 
   it('falls back to English for a locale we do not have', () => {

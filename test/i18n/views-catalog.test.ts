@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { releaseDate } from '../../commands/patch-notes.js';
-import { LOCALES, readLocaleFile, runInLocale, type Locale } from '../../src/i18n/index.js';
+import { commandReferences, LOCALES, readLocaleFile, runInLocale, type Locale } from '../../src/i18n/index.js';
 import type { View } from '../../src/render/view.js';
 import { bot, useReplicaBot } from '../helpers/bot.js';
 import { expectFitsUncut } from '../helpers/limits.js';
@@ -23,7 +23,8 @@ function file(locale: Locale, ns: (typeof NAMESPACES)[number], path: string): st
   let node: unknown = readLocaleFile(locale, ns);
   for (const part of path.split('.')) node = (node as Messages)[part];
   if (typeof node !== 'string') throw new Error(`${locale}/${ns}.json has no ${path}`);
-  return node;
+  // Commands it names written out as a member reads them (`{/leaderboard}` → `/classement`).
+  return commandReferences(node, locale);
 }
 
 /** The plural form of `path` a locale uses for `count` (Intl.PluralRules), from the file. */
