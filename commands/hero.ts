@@ -21,7 +21,7 @@ import { describe } from '../src/i18n/commands.js';
 import { heroName, teamName } from '../src/render/names.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow, splitPages } from '../src/render/paginate.js';
-import { roleColour, staleFooter } from '../src/render/common.js';
+import { calendarDate, roleColour, staleFooter } from '../src/render/common.js';
 import type { View } from '../src/render/view.js';
 import type { Verdict } from '../src/game/balance.js';
 import type { HistoryEntry } from '../src/store/balance-history.js';
@@ -274,7 +274,7 @@ async function leaderboard(hero: Hero, ctx: CommandContext): Promise<{ embed: AP
  */
 function balanceEntry(entry: HistoryEntry, n: number, budget: number): string {
   const head = truncate(
-    `**${n}.** ${VERDICT_MARKERS[entry.verdict]} **${t.balanceVerdict(entry.verdict)}** · ${entry.date ?? t.balanceNoDate()} · ${escapeText(entry.title, 150)} (${t.balanceKind(entry.kind)})`,
+    `**${n}.** ${VERDICT_MARKERS[entry.verdict]} **${t.balanceVerdict(entry.verdict)}** · ${entry.date ? calendarDate(entry.date) : t.balanceNoDate()} · ${escapeText(entry.title, 150)} (${t.balanceKind(entry.kind)})`,
     budget,
   );
   const out = [head];

@@ -10,7 +10,7 @@ import type { Page, Post } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { encodeCustomId } from '../src/discord/custom-id.js';
 import { choiceName, describe } from '../src/i18n/commands.js';
-import { staleFooter } from '../src/render/common.js';
+import { calendarDate, staleFooter } from '../src/render/common.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow, splitPages } from '../src/render/paginate.js';
 import type { View } from '../src/render/view.js';
@@ -116,14 +116,14 @@ export async function postListView(type: PostType, page: number, ctx: CommandCon
     color: COLOURS[type],
     title: label(type),
     fields: posts.map((post) => ({
-      name: truncate(`${post.title ?? post.id}${post.date ? ` · ${post.date}` : ''}`, LIMITS.fieldName),
+      name: truncate(`${post.title ?? post.id}${post.date ? ` · ${calendarDate(post.date)}` : ''}`, LIMITS.fieldName),
       value: escapeText(post.overview ?? '—', 300),
     })),
     description: posts.length === 0 ? tr('posts:nothingPosted') : undefined,
     footer: staleFooter(fetched ?? undefined),
   };
   const nav = pageRow('pn.l', [type], clampPage(p, pages), pages);
-  const menu = posts.length > 0 ? [openMenu(type, p, posts.map((post) => ({ label: truncate(post.title ?? post.id, LIMITS.optionLabel), value: post.id.slice(0, LIMITS.optionValue), description: post.date ?? undefined })))] : [];
+  const menu = posts.length > 0 ? [openMenu(type, p, posts.map((post) => ({ label: truncate(post.title ?? post.id, LIMITS.optionLabel), value: post.id.slice(0, LIMITS.optionValue), description: post.date ? truncate(calendarDate(post.date), LIMITS.optionDescription) : undefined })))] : [];
   return { embeds: [embed], components: [...menu, ...(nav ? [nav] : [])] };
 }
 
@@ -170,7 +170,7 @@ export async function postView(type: PostType, id: string, listPage: number, pag
     title: truncate(post.title ?? post.id, LIMITS.title),
     description: escapeText(parts[p - 1] ?? '', LIMITS.description) || '—',
     image: p === 1 && post.image ? { url: post.image } : undefined,
-    footer: staleFooter(found) ?? (post.date ? { text: tr('posts:published', { date: post.date }) } : undefined),
+    footer: staleFooter(found) ?? (post.date ? { text: tr('posts:published', { date: calendarDate(post.date) }) } : undefined),
   };
   const nav = pageRow('pn.r', [type, listPage, id], p, parts.length);
   return { embeds: [embed], components: [...(nav ? [nav] : []), back] };

@@ -29,7 +29,7 @@ describe('/patch-notes', () => {
     const list = await env.b.run('patch-notes', {});
     const fields = list.payload.embeds[0]!.fields!;
     expect(fields).toHaveLength(10);
-    expect(fields[0]!.name).toMatch(/^Version 20251113 Patch Notes.* · 2025-11-13$/);
+    expect(fields[0]!.name).toMatch(/^Version 20251113 Patch Notes.* · Nov 13, 2025$/);
     expect(customIds(list.payload)).toContain('pn.o:patch-notes:1');
     const open = await env.b.press('pn.o:patch-notes:1', ['20251113']);
     const e = open.payload.embeds[0]!;

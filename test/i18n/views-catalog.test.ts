@@ -193,7 +193,12 @@ const EXPECTED: Record<string, (locale: Locale, views: Record<string, View>) => 
     expect('options' in menu && menu.options.find((o) => o.value === '20250410')).toMatchObject({ label: fill(p('versionLabel'), { version: '20250410' }), description: april });
     const read = v.read!.embeds![0]!;
     expect(read.author?.name).toBe(p('types.patchNotes'));
-    expect(read.footer?.text).toBe(fill(p('published'), { date: '2025-11-13' }));
+    // A post's date (the API's YYYY-MM-DD) in the locale's words, as the list and its menu give it.
+    const november = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.UTC(2025, 10, 13));
+    expect(read.footer?.text).toBe(fill(p('published'), { date: november }));
+    expect(v.list!.embeds![0]!.fields!.some((f) => f.name.endsWith(` · ${november}`))).toBe(true);
+    const posts = v.list!.components![0]!.components[0]!;
+    expect('options' in posts && posts.options.some((o) => o.description === november)).toBe(true);
     const back = v.read!.components!.at(-1)!.components[0]!;
     expect('label' in back && back.label).toBe(p('back.patchNotes'));
     expect(v.version!.components!.at(-1)!.components[0]).toMatchObject({ label: p('back.gameVersions') });
