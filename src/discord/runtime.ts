@@ -335,11 +335,13 @@ export class DiscordRuntime {
       this.#options.logger.warn({ interaction: typeof id === 'string' ? id : undefined }, 'interaction payload not understood');
       return;
     }
-    // In the member's client's language (else the server's): the router narrows it to their own choice
-    // (/settings language) around the handler; the texts the runtime sends itself (restarting, too
-    // slow) use this one, which needs no store read.
+    // The member's own choice (/settings language) when it is in memory, else their client's language,
+    // else the server's: no store read in front of the acknowledgement. The router reads the choice
+    // from the store when it is not in memory, around the handler; the texts the runtime sends itself
+    // (restarting, too slow) use this one.
     const read = call;
-    const job = runInLocale(pickLocale(read.user.locale, read.user.guildLocale), () => this.#handle(read)).catch((err: unknown) => this.#options.logger.error({ err, interaction: id }, 'interaction failed'));
+    const chosen = this.#options.context.links?.peekLocale(read.user.userId);
+    const job = runInLocale(pickLocale(chosen, read.user.locale, read.user.guildLocale), () => this.#handle(read)).catch((err: unknown) => this.#options.logger.error({ err, interaction: id }, 'interaction failed'));
     this.#inflight.add(job);
     void job.finally(() => this.#inflight.delete(job));
   }

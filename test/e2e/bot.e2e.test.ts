@@ -10,6 +10,8 @@ import { MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
 import { replica } from '../helpers/replica.js';
 import { ADMIN_PERMISSIONS, autocompleteInteraction, CHANNEL_ID, commandInteraction, createdAtOf, FEED_CHANNEL_IDS, LOCKED_CHANNEL_ID, componentInteraction, startFakeDiscord, userCommandInteraction, type FakeDiscord, type RestCall } from './fake-discord.js';
 import { bootBot } from './helpers.js';
+import { runInLocale } from '../../src/i18n/index.js';
+import { t } from '../../src/strings.js';
 
 let r: Replica;
 let discord: FakeDiscord;
@@ -328,5 +330,23 @@ describe('a burst against a slow API', () => {
 describe('secrets', () => {
   it('the bot token never appears in a log line', () => {
     expect(bot.logLines.join('')).not.toContain('fake-bot-token-xyz');
+  });
+});
+
+describe('the texts the runtime sends itself', () => {
+  // Last in this file: the bot stops taking work here.
+  it('are in the member’s /settings language when it is in memory, else their client’s', async () => {
+    const french = '515151515151515151';
+    await bot.runtimeContext().links.setLocale(french, 'fr');
+    bot.runtime.stopTaking();
+    const chose = commandInteraction(french, 'maps', {});
+    discord.dispatchInteraction(chose);
+    const other = { ...commandInteraction(MEMBER.userId, 'maps', {}), locale: 'de' };
+    discord.dispatchInteraction(other);
+    const toFrench = body(await callbackOf(chose.id)).data!.content as string;
+    const toGerman = body(await callbackOf(other.id)).data!.content as string;
+    expect(toFrench).toBe(runInLocale('fr', () => t.restarting()));
+    expect(toGerman).toBe(runInLocale('de', () => t.restarting()));
+    expect(toFrench).not.toBe(toGerman);
   });
 });
