@@ -68,7 +68,10 @@ describe('one rate for the whole deployment', () => {
     const t0 = performance.now();
     await Promise.all(procs.flatMap((l) => Array.from({ length: 100 }, () => l.schedule(async () => void starts.push(performance.now() - t0)))));
     expect(starts).toHaveLength(400);
-    expectRolling(starts, 50, 300);
+    // A start is stamped when its task runs, after its grant by the event-loop delay of its process; on
+    // a loaded machine that delay reached 15 ms (a measured gap of 284.7 ms). A limiter that overran
+    // its window would start the 51st task at once, well under this.
+    expectRolling(starts, 50, 300, 40);
     expect(Math.max(...starts)).toBeGreaterThanOrEqual(7 * 300 - 15);
   }, 30_000);
 
