@@ -110,7 +110,9 @@ async function runBot(): Promise<void> {
   function stopOnSignal(shutdown: (reason: string) => Promise<void>): void {
     policy.setShutdown(async (reason) => {
       await shutdown(reason);
+      const started = performance.now();
       await services.close();
+      logger.debug({ step: 'services (API, cache, store)', ms: Math.round(performance.now() - started) }, 'shutdown step done');
     });
     process.once('SIGINT', () => void policy.terminate(EXIT_OK, 'SIGINT'));
     process.once('SIGTERM', () => void policy.terminate(EXIT_OK, 'SIGTERM'));
@@ -226,14 +228,20 @@ async function runBot(): Promise<void> {
       // fan-out stays pending for the next leader), the lock goes, and the answers in flight finish.
       runtime.stopTaking();
       clearTimeout(hourlyJobs);
-      await poller.stop();
-      meta.stop();
-      await balanceIndexer.stop();
-      await mains.stop();
-      await leadership.release().catch(() => undefined);
-      await stopSettingsSync();
-      await runtime.shutdown();
-      await ops?.close();
+      // Each step is timed at debug level: a shutdown that outlasts its limit names the step that held it.
+      const step = async (name: string, work: () => Promise<unknown> | unknown) => {
+        const started = performance.now();
+        await work();
+        logger.debug({ step: name, ms: Math.round(performance.now() - started) }, 'shutdown step done');
+      };
+      await step('feed poller', () => poller.stop());
+      await step('hero meta', () => meta.stop());
+      await step('balance indexer', () => balanceIndexer.stop());
+      await step('mains refresh', () => mains.stop());
+      await step('feed leadership', () => leadership.release().catch(() => undefined));
+      await step('settings sync', () => stopSettingsSync());
+      await step('interactions in flight', () => runtime.shutdown());
+      await step('metrics server', () => ops?.close());
     });
     try {
       await client.login(config.discord.token);

@@ -41,6 +41,7 @@ export interface CallOptions {
   fresh?: boolean;
   /** Rate-limiter priority; default `interactive`. */
   priority?: Priority;
+  /** Gives the call up when aborted: while it waits for the rate limit (it is then never sent) or on the wire. */
   signal?: AbortSignal;
 }
 
@@ -291,7 +292,7 @@ export class RivalsApi {
     };
     let raw: unknown;
     try {
-      raw = this.#limiter ? await this.#limiter.schedule(send, priority, currentDeadline()) : await send();
+      raw = this.#limiter ? await this.#limiter.schedule(send, priority, currentDeadline(), options.signal) : await send();
     } catch (err) {
       if (err instanceof RateLimitWaitError) {
         // Not sent: the wait for the key's rate would outlast the interaction's budget.

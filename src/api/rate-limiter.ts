@@ -96,17 +96,20 @@ export class UpstreamRateLimiter {
    * With a shared window, also within the deployment's rate.
    * Resolves or rejects with the task's own result.
    * @param deadline ms since the epoch by which the task must have started; absent: no limit.
+   * @param signal gives up the wait when aborted: the task is not run, and the promise rejects with
+   *   the signal's reason (a task already started is the task's own business).
    * @throws {RateLimitWaitError} (as a rejection) when the task could not start by `deadline`:
    *   at once when {@link estimateWait} already overshoots it, else when the deadline passes while it
    *   waits (or when the shared window's wait would pass it).
    */
-  schedule<T>(task: () => Promise<T>, priority: Priority = 'interactive', deadline?: number): Promise<T> {
+  schedule<T>(task: () => Promise<T>, priority: Priority = 'interactive', deadline?: number, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
     // Bulk requests (no deadline) first wait for their share of the rate, then for their turn like any other.
-    if (priority === 'bulk' && deadline === undefined) return this.#bulk.add(() => this.#enqueue(task, 'bulk', undefined)) as Promise<T>;
-    return this.#enqueue(task, priority, deadline);
+    if (priority === 'bulk' && deadline === undefined) return this.#bulk.add(() => this.#enqueue(task, 'bulk', undefined, signal), { signal }) as Promise<T>;
+    return this.#enqueue(task, priority, deadline, signal);
   }
 
-  #enqueue<T>(task: () => Promise<T>, priority: Priority, deadline: number | undefined): Promise<T> {
+  #enqueue<T>(task: () => Promise<T>, priority: Priority, deadline: number | undefined, signal?: AbortSignal): Promise<T> {
     const now = Date.now();
     if (deadline !== undefined) {
       const wait = this.estimateWait(priority, now);
@@ -116,6 +119,8 @@ export class UpstreamRateLimiter {
     this.#waitingBy[priority]++;
     const controller = deadline === undefined ? undefined : new AbortController();
     const timer = controller && setTimeout(() => controller.abort(new RateLimitWaitError(this.estimateWait(priority))), Math.max(0, deadline! - now));
+    // The wait ends at the deadline or when the caller gives up (`signal`), whichever comes first.
+    const waitSignal = controller && signal ? AbortSignal.any([controller.signal, signal]) : (controller?.signal ?? signal);
     /** The turn: 0 when the task may start now, else ms after which a bulk task whose deployment-wide share is full asks again. */
     const turn = async (): Promise<number> => {
       started = true;
@@ -132,10 +137,10 @@ export class UpstreamRateLimiter {
     // never holds members' requests behind it while the deployment's window has room for them.
     const go = async (later: number): Promise<T> => {
       if (later === 0) return task();
-      await sleep(later, undefined, { signal: this.#stopping.signal });
-      return this.#enqueue(task, priority, deadline);
+      await sleep(later, undefined, { signal: signal ? AbortSignal.any([this.#stopping.signal, signal]) : this.#stopping.signal });
+      return this.#enqueue(task, priority, deadline, signal);
     };
-    return (this.#queue.add(turn, { priority: PRIORITY[priority], signal: controller?.signal }) as Promise<number>).then(go, (err: unknown) => {
+    return (this.#queue.add(turn, { priority: PRIORITY[priority], signal: waitSignal }) as Promise<number>).then(go, (err: unknown) => {
       if (!started) {
         clearTimeout(timer);
         this.#waitingBy[priority]--;

@@ -67,9 +67,11 @@ export function passesFilter(type: FeedType, sub: FeedSubscription, post: FeedPo
 /**
  * Reads the first page of one feed, fresh from the API at background priority, newest first. With a
  * hero `catalog`, balance posts and patch notes carry the ids of the heroes they change (src/game/balance.ts).
+ * `signal` gives the read up (a shutdown: it may be waiting behind members' requests for the rate limit).
+ * @throws {ApiError} when the API does not answer with the feed; the signal's reason when aborted.
  */
-export async function fetchFeed(api: RivalsApi, type: FeedType, catalog?: HeroCatalog): Promise<ReadPost[]> {
-  const options = { fresh: true, priority: 'background' as const };
+export async function fetchFeed(api: RivalsApi, type: FeedType, catalog?: HeroCatalog, signal?: AbortSignal): Promise<ReadPost[]> {
+  const options = { fresh: true, priority: 'background' as const, ...(signal ? { signal } : {}) };
   const page = { page: 1, limit: 10 };
   if (type === 'gameVersions') {
     const versions = (await api.gameVersions(page, options)).data.entries;
@@ -138,6 +140,8 @@ export class FeedPoller {
   #wakeIn = Number.POSITIVE_INFINITY;
   #running: Promise<void> | undefined;
   #stopped = false;
+  /** Aborted by {@link stop}: the feed reads waiting for the API give up, so a shutdown never waits for them. */
+  readonly #stopping = new AbortController();
   #prunedAt = Number.NEGATIVE_INFINITY;
   /** Subscriptions (`guild:feed`) marked broken during the current poll, skipped by its backfill. */
   readonly #broken = new Set<string>();
@@ -168,9 +172,10 @@ export class FeedPoller {
     return next;
   }
 
-  /** Stops polling and waits for a poll in progress to finish its deliveries. */
+  /** Stops polling and waits for a poll in progress to finish its deliveries; its feed reads still waiting for the API are given up. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#stopping.abort();
     clearTimeout(this.#timer);
     clearTimeout(this.#wakeTimer);
     await this.#running;
@@ -181,10 +186,12 @@ export class FeedPoller {
     if (!(await this.#o.leadership.isLeader())) return;
     this.#wakeIn = Number.POSITIVE_INFINITY;
     for (const type of FEED_TYPES) {
+      if (this.#stopped) break;
       try {
         await this.#pollFeed(type);
       } catch (err) {
-        this.#o.logger.warn({ err, feed: type }, 'could not poll a feed');
+        if (this.#stopped) this.#o.logger.debug({ err, feed: type }, 'feed poll given up: stopping');
+        else this.#o.logger.warn({ err, feed: type }, 'could not poll a feed');
       }
     }
     try {
@@ -293,7 +300,7 @@ export class FeedPoller {
   }
 
   async #pollFeed(type: FeedType): Promise<void> {
-    const read = await fetchFeed(this.#o.api, type, await this.#catalog(type));
+    const read = await fetchFeed(this.#o.api, type, await this.#catalog(type), this.#stopping.signal);
     const posts = read.map((r) => r.post);
     this.#broken.clear();
     // One indexed query per feed and poll, shared by every fan-out, the edits and the backfill.

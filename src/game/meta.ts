@@ -182,6 +182,16 @@ export interface HeroMetaOptions {
   concurrency?: number;
 }
 
+/** The end of a refresh that {@link HeroMeta.stop} stopped: nothing went wrong, and the previous snapshot is kept. */
+export class MetaStoppedError extends Error {
+  override name = 'MetaStoppedError';
+  constructor() {
+    super('the hero meta refresh was stopped');
+  }
+}
+
+const isStopped = (err: unknown) => err instanceof MetaStoppedError;
+
 /**
  * The hero meta of the whole roster, kept in memory and refreshed in the background.
  *
@@ -198,6 +208,8 @@ export class HeroMeta {
   readonly #concurrency: number;
   #snapshot: MetaSnapshot | undefined;
   #running: Promise<MetaSnapshot> | undefined;
+  /** Aborts the gathering under way ({@link stop}). */
+  #gathering: AbortController | undefined;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(options: HeroMetaOptions) {
@@ -243,20 +255,30 @@ export class HeroMeta {
   start(intervalMs: number = META_REFRESH_MS): void {
     this.stop();
     const run = () => {
-      this.refresh().catch((err: unknown) => this.#logger.warn({ err }, 'hero meta refresh failed; keeping the previous one'));
+      this.refresh().catch((err: unknown) => {
+        if (!isStopped(err)) this.#logger.warn({ err }, 'hero meta refresh failed; keeping the previous one');
+      });
     };
     this.#timer = setInterval(run, Math.max(1_000, intervalMs));
     this.#timer.unref();
     run();
   }
 
-  /** Stops the timer of {@link start}; a refresh under way finishes on its own. */
-  stop(): void {
+  /**
+   * Stops the timer of {@link start} and the refresh under way: its API requests are aborted, and it
+   * ends with a {@link MetaStoppedError} (the previous snapshot is kept). Resolves once it has ended,
+   * so that a shutdown never waits for the API on its behalf.
+   */
+  async stop(): Promise<void> {
     clearInterval(this.#timer);
     this.#timer = undefined;
+    this.#gathering?.abort();
+    await this.#running?.catch(() => undefined);
   }
 
   async #gather(): Promise<MetaSnapshot> {
+    const gathering = (this.#gathering = new AbortController());
+    const { signal } = gathering;
     const started = this.#now();
     const heroes: Hero[] = await this.#heroes.list();
     const answers: ({ hero: MetaHeroRef; stats: MetaStats; fetchedAt: number; stale: boolean } | undefined)[] = new Array(heroes.length);
@@ -264,14 +286,15 @@ export class HeroMeta {
     let firstError: unknown;
     let next = 0;
     const worker = async () => {
-      while (next < heroes.length) {
+      while (next < heroes.length && !signal.aborted) {
         const index = next++;
         const hero = heroes[index]!;
         const ref: MetaHeroRef = { id: hero.id, name: heroDisplayName(hero), role: hero.role };
         try {
-          const fetched = await this.#api.heroStats(hero.id, { priority: 'bulk' });
+          const fetched = await this.#api.heroStats(hero.id, { priority: 'bulk', signal });
           answers[index] = { hero: ref, stats: fetched.data, fetchedAt: fetched.fetchedAt, stale: fetched.stale };
         } catch (err) {
+          if (signal.aborted) return;
           firstError ??= err;
           missing.push(ref.name);
           this.#logger.warn({ err, hero: hero.id }, 'hero statistics failed: the meta leaves the hero out');
@@ -279,6 +302,7 @@ export class HeroMeta {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.#concurrency, heroes.length) }, worker));
+    if (signal.aborted) throw new MetaStoppedError();
     const got = answers.filter((a) => a !== undefined);
     if (got.length === 0 && heroes.length > 0) throw firstError;
     const completedAt = this.#now();

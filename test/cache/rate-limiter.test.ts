@@ -132,6 +132,32 @@ describe('deadlines: no request waits past its interaction budget', () => {
     short.stop();
   });
 
+  it('gives up a waiting request whose signal is aborted (a shutdown), at any priority, and never runs it', async () => {
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 1, windowMs: 60_000 });
+    await limiter.schedule(async () => undefined);
+    const stopping = new AbortController();
+    const ran: string[] = [];
+    const feed = limiter.schedule(async () => void ran.push('feed'), 'background', undefined, stopping.signal).catch((err: unknown) => err);
+    const bulk = limiter.schedule(async () => void ran.push('bulk'), 'bulk', undefined, stopping.signal).catch((err: unknown) => err);
+    // With a deadline too: whichever ends the wait first.
+    const member = limiter.schedule(async () => void ran.push('member'), 'interactive', Date.now() + 120_000, stopping.signal).catch((err: unknown) => err);
+    const other = limiter.schedule(async () => void ran.push('other'), 'background');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(limiter.waiting).toBe(4);
+    const started = Date.now();
+    stopping.abort(new Error('stopping'));
+    expect(await feed).toMatchObject({ message: 'stopping' });
+    expect(await bulk).toMatchObject({ message: 'stopping' });
+    expect(await member).toMatchObject({ message: 'stopping' });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(ran).toEqual([]);
+    // The request without the signal still waits its turn.
+    expect(limiter.waiting).toBe(1);
+    await expect(limiter.schedule(async () => 'x', 'interactive', undefined, stopping.signal)).rejects.toThrow('stopping');
+    limiter.stop();
+    void other.catch(() => undefined);
+  });
+
   it('inside a budget the client answers rate_limited with the wait, without sending', async () => {
     const limiter = new UpstreamRateLimiter({ requestsPerMinute: 1000 });
     const api = clientFor(r, { limiter });

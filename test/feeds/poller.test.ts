@@ -24,6 +24,7 @@ import { PRUNE_INTERVAL_MS } from '../../src/store/retention.js';
 import { stateOf, type State } from '../../src/store/state.js';
 import { startPostgres, type PostgresServer } from '../helpers/postgres.js';
 import { capturingLogger, clientFor, replica } from '../helpers/replica.js';
+import { UpstreamRateLimiter } from '../../src/api/rate-limiter.js';
 import { ENGINES, memoryState, openAt, openTestState, type Engine } from '../helpers/state.js';
 
 /** A transport that behaves as Discord: messages per channel, deduplicated by nonce; failures and hooks on demand. */
@@ -132,10 +133,10 @@ function addPost(title = 'A new patch'): string {
 }
 
 /** A poller over `state` (a new "process" each call: its own ledger and memory). */
-function pollerOn(state: State, transport: FeedTransport, options: { leadership?: Leadership; retentionMs?: number; preferredLocale?: (guildId: string) => string | undefined } = {}) {
+function pollerOn(state: State, transport: FeedTransport, options: { leadership?: Leadership; retentionMs?: number; preferredLocale?: (guildId: string) => string | undefined; api?: RivalsApi } = {}) {
   const { logger, lines } = capturingLogger();
   const poller = new FeedPoller({
-    api,
+    api: options.api ?? api,
     db: state.database.db,
     feedState: state.feedState,
     settings: state.settings,
@@ -335,6 +336,24 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
     addPost();
     await p.tick();
     expect(channels.crossposted).toEqual([`c-pub/${channels.messages.get('c-pub')![0]!.id}`]);
+  });
+
+  it('stop() gives up the feed reads waiting for the API behind members’ requests: it returns at once, logging no failure', async () => {
+    // A window already full: the poll's first read waits a minute for the rate limit.
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 1, windowMs: 60_000 });
+    await limiter.schedule(async () => undefined);
+    const waitingApi = clientFor(r, { limiter });
+    const p = pollerOn(state, channels, { api: waitingApi });
+    p.start();
+    await until(() => limiter.waiting > 0, 5_000);
+    const started = Date.now();
+    await p.stop();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(limiter.waiting).toBe(0);
+    expect(p.lines.filter((l) => l.includes('could not poll') || l.includes('feed poll failed'))).toEqual([]);
+    expect(channels.sends).toBe(0);
+    limiter.stop();
+    await waitingApi.close();
   });
 
   it('does nothing in a process that does not lead', async () => {

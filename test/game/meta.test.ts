@@ -282,6 +282,27 @@ describe('HeroMeta against the replica', () => {
     await api.close();
   });
 
+  it('stop() ends a refresh under way at once: requests waiting for the rate limit are given up, nothing is logged as failed, the snapshot stays', async () => {
+    // One request a minute: after the hero list, every hero waits for the limiter.
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 2, windowMs: 60_000 });
+    const { api, meta, lines } = make({ limiter });
+    meta.start();
+    await vi.waitFor(() => expect(limiter.waiting).toBeGreaterThan(0), { timeout: 5_000 });
+    const asked = statsRequests(r);
+    const started = Date.now();
+    await meta.stop();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(meta.refreshing).toBe(false);
+    expect(meta.snapshot()).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Nothing more was asked of the API, and the stop is no failure.
+    expect(statsRequests(r)).toBe(asked);
+    expect(limiter.waiting).toBe(0);
+    expect(lines.filter((l) => l.includes('failed'))).toEqual([]);
+    limiter.stop();
+    await api.close();
+  });
+
   it('start() logs a failed refresh instead of throwing', async () => {
     r.setFaults({ forceStatus: 500 });
     const { api, meta, lines } = make();
