@@ -6,7 +6,7 @@
  * built and run.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -63,5 +63,17 @@ export function prepareBot(botDir: string): { args: string[]; how: string } {
   if (built.status !== 0) throw new Error(`npm run build failed in ${botDir}:\n${built.stderr}${built.stdout}`);
   const copy = tempDir(botDir, '.bench-dist-');
   cpSync(join(botDir, 'dist'), copy, { recursive: true });
-  return { args: [join(copy, 'index.js')], how: `node ${join(botDir, 'dist/index.js')} (built in ${Date.now() - started} ms; run from a copy)` };
+  const flags = productionNodeFlags(botDir);
+  return { args: [...flags, join(copy, 'index.js')], how: `node ${[...flags, join(botDir, 'dist/index.js')].join(' ')} (built in ${Date.now() - started} ms; run from a copy)` };
+}
+
+/**
+ * The node flags the checkout at `botDir` runs with in production: those of its `npm start`
+ * (`node <flags> scripts/start.mjs` in its package.json), which the README's supervisor command and
+ * the Dockerfile repeat (test/deployment.test.ts); [] when it has none.
+ */
+export function productionNodeFlags(botDir: string): string[] {
+  const start = (JSON.parse(readFileSync(join(botDir, 'package.json'), 'utf8')) as { scripts?: { start?: string } }).scripts?.start ?? '';
+  const flags = /^node\s+(.*?)\s*scripts\/start\.mjs/.exec(start)?.[1] ?? '';
+  return flags.split(/\s+/).filter(Boolean);
 }

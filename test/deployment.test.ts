@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONFIG_VARIABLES } from '../src/config.js';
+import { productionNodeFlags } from '../scripts/bench-support.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
@@ -119,6 +120,16 @@ describe('Dockerfile', () => {
     }
     const cmd = final.filter(([k]) => k === 'CMD').at(-1)?.[1];
     expect(cmd).toContain('dist/index.js');
+  });
+
+  it('runs node with the flags of npm start, as the README’s supervisor command and systemd unit do', () => {
+    const flags = productionNodeFlags(ROOT);
+    expect(flags).toContain('--max-semi-space-size=2');
+    const cmd = JSON.parse(final.filter(([k]) => k === 'CMD').at(-1)![1]) as string[];
+    expect(cmd.slice(0, 1 + flags.length)).toEqual(['node', ...flags]);
+    const readme = read('README.md');
+    expect(readme).toContain(`\nnode ${flags.join(' ')} dist/index.js`);
+    expect(readme).toContain(`ExecStart=/usr/bin/node ${flags.join(' ')} dist/index.js`);
   });
 
   it('has a HEALTHCHECK on /healthz', () => {
