@@ -124,6 +124,10 @@ export async function build({ outdir = DIST, log = (line) => process.stderr.writ
     // Class and function names as written: discord.js picks each manager's cache limit by its class's
     // name (Options.cacheWithLimits), and a bundle renames colliding classes (RoleManager2).
     keepNames: true,
+    // Less for node to read and parse at every start (6.3 → 3.9 MiB); names are kept (above), and the
+    // linked source maps give stack traces their TypeScript lines with --enable-source-maps.
+    minifyWhitespace: true,
+    minifySyntax: true,
     banner: { js: REQUIRE_SHIM },
     sourcemap: 'linked',
     chunkNames: '[name]-[hash]',

@@ -61,9 +61,16 @@ if (cluster) process.once('disconnect', () => void policy.terminate(EXIT_OK, 'th
 /**
  * The hourly jobs (the hero meta, the balance history, members' mains) start this long after READY, ms:
  * the first interactions after a start are answered before their work (hundreds of API reads, parsed
- * and indexed on this event loop). The feed poll starts at READY.
+ * and indexed on this event loop). The feed poll starts {@link FIRST_FEED_POLL_DELAY_MS} after READY.
  */
 const HOURLY_JOBS_DELAY_MS = 10_000;
+
+/**
+ * How long after READY the first feed poll starts, ms, at most (a shorter FEED_POLL_SECONDS is used
+ * instead): reading and classifying the four feeds takes about 100–200 ms of CPU, which the first
+ * interactions after a (re)start would otherwise wait behind (issue 12, cold start).
+ */
+const FIRST_FEED_POLL_DELAY_MS = 3_000;
 
 if (managesClusters) {
   // README "Sharding": this process starts and watches the clusters, each running the same entry
@@ -202,9 +209,11 @@ async function runBot(): Promise<void> {
       metrics,
     });
     let hourlyJobs: NodeJS.Timeout | undefined;
+    let firstPoll: NodeJS.Timeout | undefined;
     client.once('clientReady', (c) => {
       logger.info({ user: c.user.tag, guilds: c.guilds.cache.size }, 'logged in to Discord');
-      poller.start();
+      firstPoll = setTimeout(() => poller.start(), Math.min(FIRST_FEED_POLL_DELAY_MS, config.feedPollSeconds * 1000));
+      firstPoll.unref();
       // Command mentions (`</link:id>`) in messages, which each member's client names in their language.
       fetchCommandIds(client.rest, c.application.id, config.discord.devGuildId).then(
         (ids) => {
@@ -228,6 +237,7 @@ async function runBot(): Promise<void> {
       // fan-out stays pending for the next leader), the lock goes, and the answers in flight finish.
       runtime.stopTaking();
       clearTimeout(hourlyJobs);
+      clearTimeout(firstPoll);
       // Each step is timed at debug level: a shutdown that outlasts its limit names the step that held it.
       const step = async (name: string, work: () => Promise<unknown> | unknown) => {
         const started = performance.now();
