@@ -325,7 +325,18 @@ describe("the playground page's own messages", () => {
     const english = pageMessages('en');
     expect(english.discordThinking('Rivals Bot')).toBe('Rivals Bot is thinking');
     expect(english.discordSelectPlaceholder()).toBe('Make a selection');
-    const chrome = (page: PageMessages) => [page.discordThinking('Rivals Bot'), page.discordSelectPlaceholder(), page.discordUnknownUser(), page.discordUnknownChannel(), page.discordUnknownRole(), page.playgroundPickerRequired('Hero name')];
+    const chrome = (page: PageMessages) => [
+      page.discordThinking('Rivals Bot'),
+      page.discordSelectPlaceholder(),
+      page.discordUnknownUser(),
+      page.discordUnknownChannel(),
+      page.discordUnknownRole(),
+      page.playgroundPickerRequired('Hero name'),
+      page.discordUsed('Sam', '/hero').join(''),
+      page.discordOnlyYou(),
+      page.discordDismissMessage(),
+      page.discordEdited(),
+    ];
     for (const locale of PAGE_LOCALES.filter((l) => l !== 'en')) {
       const page = pageMessages(locale);
       expect(page.locale).toBe(locale);
@@ -336,6 +347,26 @@ describe("the playground page's own messages", () => {
     expect(pageMessages('fr').discordThinking('Rivals Bot')).toBe('Rivals Bot réfléchit');
     expect(pageMessages('de').discordSelectPlaceholder()).toBe('Triff eine Auswahl');
     expect(pageMessages('ja').discordUnknownChannel()).toBe('不明なチャンネル');
+    expect(pageMessages('fr').discordOnlyYou()).toBe('Vous seul(e) pouvez voir ceci');
+    expect(pageMessages('de').discordDismissMessage()).toBe('Nachricht verwerfen');
+    expect(pageMessages('ja').discordEdited()).toBe('(編集済)');
+  });
+
+  it('cuts "<member> used /command" around the member and the command, in the order each language puts them', () => {
+    // Objects, as the page passes elements: they come back themselves, not as text.
+    const [user, command]: { stands: string }[] = [{ stands: 'Sam' }, { stands: '/hero' }];
+    expect(pageMessages('en').discordUsed(user, command)).toEqual([user, ' used ', command]);
+    expect(pageMessages('fr').discordUsed(user, command)).toEqual([user, ' a utilisé ', command]);
+    expect(pageMessages('de').discordUsed(user, command)).toEqual([user, ' hat ', command, ' verwendet']);
+    expect(pageMessages('ja').discordUsed(user, command)).toEqual([user, 'が', command, 'を使用しました']);
+    for (const locale of PAGE_LOCALES) {
+      const parts = pageMessages(locale).discordUsed(user, command);
+      expect(parts.filter((p) => p === user), locale).toHaveLength(1);
+      expect(parts.filter((p) => p === command), locale).toHaveLength(1);
+      expect(parts.filter((p) => typeof p === 'string').join(''), locale).not.toMatch(/\{\{|[\uE000\uE001]/);
+    }
+    // What the member and the command are called never counts as a placeholder.
+    expect(pageMessages('en').discordUsed('\uE001', '\uE000')).toEqual(['\uE001', ' used ', '\uE000']);
   });
 
   it('writes the date by a message and in an embed footer as each locale writes a short date (English: as the Discord components do)', () => {
@@ -352,6 +383,6 @@ describe("the playground page's own messages", () => {
 
   it('tells the labels of the frame from the sentences read through named functions', () => {
     for (const key of ['appTag', 'servers', 'commandInput', 'textChannels', 'addPost']) expect(isFrameKey(key), key).toBe(true);
-    for (const key of ['thinking', 'selectPlaceholder', 'unknownUser', 'pickerRequired', 'welcome', 'nope']) expect(isFrameKey(key), key).toBe(false);
+    for (const key of ['thinking', 'selectPlaceholder', 'unknownUser', 'pickerRequired', 'welcome', 'used', 'onlyYou', 'dismissMessage', 'edited', 'nope']) expect(isFrameKey(key), key).toBe(false);
   });
 });

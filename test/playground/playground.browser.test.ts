@@ -44,7 +44,7 @@ async function messageWith(text: string | RegExp): Promise<Locator> {
 
 /**
  * All text a locator's element shows, its web components' shadow DOM included (innerText leaves
- * shadow DOM out: the embed's title, field names, "Only you can see this").
+ * shadow DOM out: the embed's title, field names, the bot's "APP" tag).
  */
 function deepText(locator: Locator): Promise<string> {
   type DomNode = { nodeType: number; textContent: string | null; childNodes: ArrayLike<DomNode>; shadowRoot?: DomNode | null };
@@ -56,6 +56,18 @@ function deepText(locator: Locator): Promise<string> {
     };
     return walk(root as unknown as DomNode).replace(/\s+/g, ' ');
   });
+}
+
+/** Sends `line` and resolves to the first message it adds to the channel, as a locator by its id. */
+async function sent(line: string): Promise<Locator> {
+  const before = await messages().evaluateAll((ms) => ms.map((m) => m.getAttribute('data-message-id')));
+  await type(line);
+  const id = await page.waitForFunction(
+    `[...document.querySelectorAll('#messages > discord-message')].map((m) => m.dataset.messageId).find((id) => !${JSON.stringify(before)}.includes(id))`,
+    undefined,
+    { timeout: 10_000 },
+  );
+  return page.locator(`#messages > discord-message[data-message-id="${String(await id.jsonValue())}"]`);
 }
 
 async function actAs(name: string): Promise<void> {
@@ -212,8 +224,9 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     await actAs('Sam');
     await board.locator('discord-button', { hasText: '»' }).click();
     const copy = await messageWith(/Page (\d+) of \1/);
-    expect(await copy.getAttribute('ephemeral')).not.toBeNull();
-    expect(await deepText(copy)).toContain('Only you can see this');
+    expect(await copy.getAttribute('class')).toMatch(/\bephemeral\b/);
+    expect(await copy.locator('.ephemeral-note').textContent()).toBe('Only you can see this • Dismiss message');
+    expect(await copy.locator('.command-header').textContent()).toBe('Sam used /leaderboard');
     expect(await deepText(board)).toBe(before); // Alex's message did not move
     await screenshot(page, 'ephemeral-copy');
 
@@ -259,9 +272,9 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
 
   it('shows errors as a member sees them', async () => {
     await type('/hero name:Zzyzx');
-    const error = page.locator('#messages > discord-message[ephemeral]', { hasText: 'No hero is called' }).last();
+    const error = page.locator('#messages > discord-message.ephemeral', { hasText: 'No hero is called' }).last();
     await error.waitFor();
-    expect(await deepText(error)).toContain('Only you can see this');
+    expect(await error.locator('.ephemeral-note').textContent()).toBe('Only you can see this • Dismiss message');
 
     await type('/hero');
     await page.locator('#command-input').press('Enter');
@@ -317,10 +330,10 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     await message.getByText('Vanguards and Duelists').waitFor();
     const text = await deepText(message);
     expect(text).toContain(`${title} (corrected)`);
-    expect(text).toContain('(edited)');
+    expect(await message.locator('.edited-mark').textContent()).toBe('(edited)');
     // Corrected in place: still one message for the post, and the channel's other messages are not marked edited.
     expect(await messages().filter({ hasText: 'Vanguards and Duelists' }).count()).toBe(1);
-    expect(await messages().evaluateAll((ms) => ms.filter((m) => (m as unknown as { edited: boolean }).edited).length)).toBe(1);
+    expect(await page.locator('#messages .edited-mark').count()).toBe(1);
     await message.scrollIntoViewIfNeeded();
     await screenshot(page, 'feed-post-edited');
   });
@@ -457,6 +470,53 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     await page.locator('#me-role', { hasText: en.frame('roleMember') }).waitFor();
     await page.selectOption('#guild-locale', { label: 'English' });
     await expect.poll(() => boot.playground.locales.guild).toBe('en-US');
+    await actAs('Alex');
+  });
+
+  it('writes “used /command”, “Only you can see this • Dismiss message” and “(edited)” in the acting member’s language', async () => {
+    await page.locator('#channels .channel', { hasText: 'general' }).click();
+    await actAs('Sam');
+    for (const [label, locale] of [['Français', 'fr'], ['English', 'en']] as const) {
+      const texts = pageMessages(locale);
+      await page.selectOption('#member-locale', { label });
+      await page.locator('#me-role', { hasText: texts.frame('roleMember') }).waitFor();
+      await page.locator('#channels .channel', { hasText: 'general' }).click();
+
+      // A private answer (the bot's refusal of an unknown hero), under its header.
+      const answer = await sent('/hero name:Zzyzx');
+      await answer.getByText('Zzyzx').waitFor();
+      const header = answer.locator('.command-header');
+      expect(await header.textContent(), locale).toBe(texts.discordUsed('Sam', '/hero').join(''));
+      expect(await header.locator('img.command-avatar + .command-user').textContent()).toBe('Sam');
+      const note = answer.locator('.ephemeral-note');
+      expect(await note.textContent(), locale).toBe(`${texts.discordOnlyYou()} • ${texts.discordDismissMessage()}`);
+      // The component draws none of its own English: the message is not `ephemeral` to it, only to the page's style.
+      expect(await answer.getAttribute('ephemeral')).toBeNull();
+      expect(await answer.getAttribute('class')).toMatch(/\bephemeral\b/);
+      if (locale === 'fr') {
+        expect(await header.textContent()).toBe('Sam a utilisé /hero');
+        expect(await note.textContent()).toBe('Vous seul(e) pouvez voir ceci • Ignorer le message');
+        expect(await deepText(answer)).not.toMatch(/ used |Only you can see this|Dismiss message/);
+        await answer.scrollIntoViewIfNeeded();
+        await screenshot(page, 'languages-ephemeral-french');
+      }
+      const others = await messages().count();
+      await note.locator('.ephemeral-dismiss', { hasText: texts.discordDismissMessage() }).click();
+      await answer.waitFor({ state: 'detached' });
+      expect(await messages().count()).toBe(others - 1);
+
+      // The feed post the bot corrected (the test above), marked as edited.
+      await page.locator('#channels .channel', { hasText: 'patch-notes' }).click();
+      const corrected = await messageWith('Vanguards and Duelists');
+      expect(await corrected.locator('.edited-mark').textContent(), locale).toBe(texts.discordEdited());
+      if (locale === 'fr') {
+        expect(await corrected.locator('.edited-mark').textContent()).toBe('(modifié)');
+        expect(await deepText(corrected)).not.toContain('(edited)');
+        await corrected.scrollIntoViewIfNeeded();
+        await screenshot(page, 'languages-edited-french');
+      }
+    }
+    await page.locator('#channels .channel', { hasText: 'general' }).click();
     await actAs('Alex');
   });
 

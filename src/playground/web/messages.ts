@@ -1,10 +1,11 @@
 /**
  * The playground page's own sentences, for the browser, and the texts of Discord's client it draws
- * around the bot's messages ("is thinking", a select menu's placeholder, unknown mentions, dates),
- * both in the acting member's language: the `playground-page` namespace of src/i18n/locales (the
- * same keys src/strings.ts reads on the server), its six JSON files inlined by esbuild, through an
- * i18next instance of the page's own. src/i18n itself reads files with node:fs and keeps the locale
- * in an AsyncLocalStorage, neither of which exists in a browser.
+ * around the bot's messages ("is thinking", a select menu's placeholder, unknown mentions, dates,
+ * "<member> used /command", "Only you can see this • Dismiss message", "(edited)"), both in the
+ * acting member's language: the `playground-page` namespace of src/i18n/locales (the same keys
+ * src/strings.ts reads on the server), its six JSON files inlined by esbuild, through an i18next
+ * instance of the page's own. src/i18n itself reads files with node:fs and keeps the locale in an
+ * AsyncLocalStorage, neither of which exists in a browser.
  */
 import { createInstance } from 'i18next';
 import de from '../../i18n/locales/de/playground-page.json' with { type: 'json' };
@@ -46,7 +47,15 @@ const SENTENCES = [
   'unknownUser',
   'unknownChannel',
   'unknownRole',
+  'used',
+  'onlyYou',
+  'dismissMessage',
+  'edited',
 ] as const satisfies readonly (keyof typeof en)[];
+
+/** What `used`'s placeholders are filled with before the sentence is cut around them (private-use characters, in no message). */
+const USER = '\uE000';
+const COMMAND = '\uE001';
 
 /**
  * The page's sentences in `locale`, one function per sentence (those the server also says are named as
@@ -99,6 +108,22 @@ export function pageMessages(locale: PageLocale = 'en') {
     discordUnknownChannel: () => m('unknownChannel'),
     /** The name of a mentioned role the server does not have (drawn as `@unknown-role`). */
     discordUnknownRole: () => m('unknownRole'),
+    /**
+     * The header of a message answering a command, "Sam used /hero", in the order `locale` writes it
+     * ("Samが/heroを使用しました", "Sam hat /hero verwendet"): the words between as strings, and `user`
+     * and `command` (what the page draws them as: a coloured name, a command pill) where they go.
+     */
+    discordUsed: <T>(user: T, command: T): (string | T)[] =>
+      m('used', { user: USER, command: COMMAND })
+        .split(/(\uE000|\uE001)/)
+        .filter((part) => part !== '')
+        .map((part) => (part === USER ? user : part === COMMAND ? command : part)),
+    /** The line under an ephemeral message, before its "Dismiss message" link. */
+    discordOnlyYou: () => m('onlyYou'),
+    /** The link under an ephemeral message that hides it. */
+    discordDismissMessage: () => m('dismissMessage'),
+    /** The small mark after the text of a message edited after it was sent: "(edited)". */
+    discordEdited: () => m('edited'),
     /** `when` as the short numeric date by a message and in an embed footer: 03/05/2026, 05/03/2026, 05.03.2026, 2026/03/05. */
     discordDate: (when: Date) => date.format(when),
     /** A label of the page's frame by its key (index.html names them in `data-text`, `data-title` and `data-aria-label` attributes). */

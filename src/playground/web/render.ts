@@ -6,12 +6,17 @@
  * "thinking" placeholder of a deferred answer.
  *
  * What Discord's client writes itself is in the acting member's language ({@link RenderEnv.messages}):
- * "is thinking", a select menu's default placeholder, unknown mentions and dates. The components
- * write "used", "Only you can see this", "Dismiss message", "(edited)" and the bot's "App" tag inside
- * their shadow DOM, in English, with no property to change them: those stay English.
+ * "is thinking", a select menu's default placeholder, unknown mentions, dates, the "<member> used
+ * /command" header, "Only you can see this • Dismiss message" and "(edited)". The components would
+ * write the last three inside their shadow DOM, in English, with no property to change them, so the
+ * page draws them itself, in the message's light DOM and styled in app.css as the components draw
+ * theirs: the header in the message's `reply` slot instead of a `<discord-command>`, the ephemeral
+ * line after its components, "(edited)" after its content; the message gets neither `ephemeral` nor
+ * `edited` (an ephemeral one has the `ephemeral` class instead, which gives it the same highlight).
+ * The bot's "App" tag stays the component's: Discord writes "APP" in every language.
  */
 import type { APIEmbed, APIActionRowComponent, APIComponentInMessageActionRow } from 'discord-api-types/v10';
-import type { Bootstrap, PlaygroundMessage } from '../protocol.js';
+import type { Bootstrap, MessageInteraction, PlaygroundMessage } from '../protocol.js';
 import { el } from './dom.js';
 import { markdownToText, renderMarkdown, type Viewer } from './markdown.js';
 
@@ -120,6 +125,51 @@ function renderComponents(message: PlaygroundMessage, rows: APIActionRowComponen
   return container;
 }
 
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** The eye before "Only you can see this". */
+function eyeIcon(): SVGSVGElement {
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('viewBox', '0 0 16 16');
+  svg.setAttribute('class', 'ephemeral-icon');
+  svg.setAttribute('aria-hidden', 'true');
+  const path = document.createElementNS(SVG, 'path');
+  // An almond with an iris and a pupil, cut out of it (even-odd).
+  path.setAttribute('fill-rule', 'evenodd');
+  path.setAttribute('fill', 'currentColor');
+  path.setAttribute('d', 'M8 3C4.6 3 1.8 5 .5 8c1.3 3 4.1 5 7.5 5s6.2-2 7.5-5C14.2 5 11.4 3 8 3Zm0 8.4a3.4 3.4 0 1 1 0-6.8 3.4 3.4 0 0 1 0 6.8ZM8 6.3a1.7 1.7 0 1 0 0 3.4 1.7 1.7 0 0 0 0-3.4Z');
+  svg.append(path);
+  return svg;
+}
+
+/**
+ * The header above an answer to a command, in the member's language: their avatar and name (in their
+ * role's colour), then the command, as a pill for a slash command and as plain blue text for an app of
+ * the member context menu; in the order the language puts them (`discordUsed` of {@link RenderEnv.messages}).
+ */
+function renderCommandHeader(who: Bootstrap['members'][number], command: string, kind: MessageInteraction['kind'], env: RenderEnv): HTMLElement {
+  const avatar = el<HTMLImageElement>('img', { class: 'command-avatar', src: avatarOf(who.id), alt: '' });
+  const user = el('span', { class: 'command-user' }, [who.name]);
+  user.style.color = who.colour;
+  const name = el('span', { class: kind === 'user' ? 'command-name context' : 'command-name' }, [command]);
+  const parts = env.messages.discordUsed<HTMLElement>(user, name).flatMap((part) => (part === user ? [avatar, user] : [typeof part === 'string' ? el('span', { class: 'command-words' }, [part]) : part]));
+  return el('div', { slot: 'reply', class: 'command-header' }, parts);
+}
+
+/** "Only you can see this • Dismiss message" under an ephemeral message, in the member's language; the link hides the message. */
+function renderEphemeralNote(message: PlaygroundMessage, env: RenderEnv): HTMLElement {
+  const dismiss = el('span', { class: 'ephemeral-dismiss', tabIndex: 0 }, [env.messages.discordDismissMessage()]);
+  dismiss.setAttribute('role', 'button');
+  dismiss.addEventListener('click', () => env.onDismiss(message.id));
+  dismiss.addEventListener('keydown', (e) => {
+    if (e.key !== ' ' && e.key !== 'Enter') return;
+    e.preventDefault();
+    env.onDismiss(message.id);
+  });
+  // After the components: the last of the message's blocks, where Discord writes it.
+  return el('div', { slot: 'components', class: 'ephemeral-note' }, [eyeIcon(), `${env.messages.discordOnlyYou()} • `, dismiss]);
+}
+
 /** The `<discord-message>` for a playground message. */
 export function renderMessage(message: PlaygroundMessage, env: RenderEnv): HTMLElement {
   const { bot, members } = env.data;
@@ -127,35 +177,25 @@ export function renderMessage(message: PlaygroundMessage, env: RenderEnv): HTMLE
     author: bot.name,
     avatar: avatarOf(bot.id),
     bot: true,
-    ephemeral: message.ephemeral,
     // A string, which the component shows as it is (a Date it writes as an American date).
     timestamp: env.messages.discordDate(new Date(message.createdAt)),
-    // The component draws Discord's small muted "(edited)" after the message's text.
-    edited: message.editedAt !== undefined,
     'data-message-id': message.id,
-    class: `state-${message.state}`,
+    class: message.ephemeral ? `state-${message.state} ephemeral` : `state-${message.state}`,
   });
-  if (message.ephemeral) (m as unknown as { dismissMessageClicked: () => void }).dismissMessageClicked = () => env.onDismiss(message.id);
-  const who = message.interaction && members.find((x) => x.id === message.interaction!.userId);
-  if (message.interaction && who && message.interaction.command) {
-    m.append(
-      el('discord-command', {
-        slot: 'reply',
-        author: who.name,
-        avatar: avatarOf(who.id),
-        roleColor: who.colour,
-        command: message.interaction.command,
-        type: message.interaction.kind === 'user' ? 'user_command' : 'slash_command',
-      }),
-    );
-  }
+  const { interaction } = message;
+  const who = interaction && members.find((x) => x.id === interaction.userId);
+  if (interaction && who && interaction.command) m.append(renderCommandHeader(who, interaction.command, interaction.kind, env));
   if (message.state === 'thinking' || !message.payload) {
     m.append(el('span', { class: 'thinking' }, [env.messages.discordThinking(bot.name), el('span', { class: 'dots' }, ['...'])]));
-    return m;
+  } else {
+    const p = message.payload;
+    if (p.content) m.append(renderMarkdown(p.content, env));
+    // Discord's small muted mark, a space after the text (on its own line above the embeds when there is
+    // none, where the space collapses).
+    if (message.editedAt !== undefined) m.append(' ', el('span', { class: 'edited-mark' }, [env.messages.discordEdited()]));
+    for (const embed of p.embeds) m.append(renderEmbed(embed, env));
+    if (p.components.length) m.append(renderComponents(message, p.components, env));
   }
-  const p = message.payload;
-  if (p.content) m.append(renderMarkdown(p.content, env));
-  for (const embed of p.embeds) m.append(renderEmbed(embed, env));
-  if (p.components.length) m.append(renderComponents(message, p.components, env));
+  if (message.ephemeral) m.append(renderEphemeralNote(message, env));
   return m;
 }
