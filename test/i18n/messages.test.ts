@@ -10,7 +10,7 @@
  *   and the texts of Discord's client it draws in the acting member's language.
  */
 import { describe, expect, it } from 'vitest';
-import { LOCALES, namespaces, pickLocale, readLocaleFile, runInLocale, SOURCE_LOCALE, type Locale } from '../../src/i18n/index.js';
+import { LOCALES, localizedCommandPath, namespaces, pickLocale, readLocaleFile, runInLocale, SOURCE_LOCALE, type Locale } from '../../src/i18n/index.js';
 import { isFrameKey, PAGE_LOCALES, pageMessages, type PageMessages } from '../../src/playground/web/messages.js';
 import { t } from '../../src/strings.js';
 
@@ -303,6 +303,18 @@ describe('every entry of t', () => {
 });
 
 describe("the playground page's own messages", () => {
+  it("write the topics of the page's own channels in each language, naming /config feed as that language's clients do", () => {
+    for (const locale of PAGE_LOCALES) {
+      const page = pageMessages(locale);
+      for (const name of ['general', 'patch-notes', 'balance-talk']) {
+        expect(page.channelTopic(name, 'fallback'), `${locale} ${name}`).not.toBe('fallback');
+        if (locale !== 'en') expect(page.channelTopic(name, ''), `${locale} ${name}`).not.toBe(pageMessages('en').channelTopic(name, ''));
+      }
+      expect(page.channelTopic('patch-notes', '')).toContain(`/${localizedCommandPath('config feed', locale)}`);
+      expect(page.channelTopic('another-channel', 'its own topic')).toBe('its own topic');
+    }
+  });
+
   it('speaks the same locales as the bot, English by default', () => {
     expect(PAGE_LOCALES).toEqual([...LOCALES]);
     expect(pageMessages().playgroundWelcome('general')).toBe('Welcome to #general!');

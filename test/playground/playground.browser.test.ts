@@ -430,6 +430,9 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     expect(await appTag()).toBe(fr.frame('appTag'));
     expect(await page.locator('nav.servers').getAttribute('aria-label')).toBe(fr.frame('servers'));
     expect(await page.locator('#command-input').getAttribute('aria-label')).toBe(fr.frame('commandInput'));
+    // The topics the page writes for its own channels.
+    expect(await page.locator('#channel-topic').textContent()).toBe(fr.channelTopic('general', ''));
+    expect(fr.channelTopic('general', '')).not.toBe(en.channelTopic('general', ''));
     const nameOption = (await bootstrap()).commands.find((c) => c.name === 'hero')!.options!.find((o) => o.name === 'name')!;
     await type('/hero ', false);
     expect(await page.locator('.picker-item', { hasText: 'name:' }).locator('.picker-detail').textContent()).toBe(fr.playgroundPickerRequired(nameOption.description));
@@ -450,6 +453,7 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     // Discord's own texts follow Alex's language: the same answer is dated as in English.
     expect(await timestamp()).toBe(en.discordDate(answered));
     expect(await page.locator('#command-input').getAttribute('aria-label')).toBe(en.frame('commandInput'));
+    expect(await page.locator('#channel-topic').textContent()).toBe(en.channelTopic('general', ''));
     await actAs('Sam');
     expect(await page.locator('#member-locale').inputValue()).toBe('fr');
 

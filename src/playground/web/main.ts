@@ -139,6 +139,9 @@ class App {
       const key = el.dataset.ariaLabel!;
       if (isFrameKey(key)) el.setAttribute('aria-label', t.frame(key));
     }
+    // The open channel's topic, which the page writes for its own channels.
+    const channel = this.data.channels.find((c) => c.id === this.channelId);
+    if (channel) $('#channel-topic').textContent = t.channelTopic(channel.name, channel.topic);
   }
 
   /** The acting member's and the server's language switchers: the six languages the bot speaks, by their own names. */
@@ -239,7 +242,7 @@ class App {
     const h = document.createElement('h2');
     h.textContent = t.playgroundWelcome(channel.name);
     const p = document.createElement('p');
-    p.textContent = channel.topic;
+    p.textContent = t.channelTopic(channel.name, channel.topic);
     div.append(h, p);
     return div;
   }
@@ -308,7 +311,7 @@ class App {
     const channel = this.#channel();
     $('#channel-name').textContent = channel.name;
     $('#channel-hash').replaceChildren(channelIcon(channel.type === 5));
-    $('#channel-topic').textContent = channel.topic;
+    $('#channel-topic').textContent = t.channelTopic(channel.name, channel.topic);
     $('#messages').setAttribute('data-channel', channel.name);
     this.#drawSidebar();
     this.#drawMessages();

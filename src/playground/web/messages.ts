@@ -51,6 +51,9 @@ const SENTENCES = [
   'onlyYou',
   'dismissMessage',
   'edited',
+  'topicGeneral',
+  'topicPatchNotes',
+  'topicBalanceTalk',
 ] as const satisfies readonly (keyof typeof en)[];
 
 /** What `used`'s placeholders are filled with before the sentence is cut around them (private-use characters, in no message). */
@@ -126,6 +129,11 @@ export function pageMessages(locale: PageLocale = 'en') {
     discordEdited: () => m('edited'),
     /** `when` as the short numeric date by a message and in an embed footer: 03/05/2026, 05/03/2026, 05.03.2026, 2026/03/05. */
     discordDate: (when: Date) => date.format(when),
+    /** The topic of one of the playground server's channels (src/playground/guild.ts) by its name; `fallback` (the server's English topic) for another. */
+    channelTopic: (name: string, fallback: string) => {
+      const key = ({ general: 'topicGeneral', 'patch-notes': 'topicPatchNotes', 'balance-talk': 'topicBalanceTalk' } as const)[name];
+      return key ? m(key) : fallback;
+    },
     /** A label of the page's frame by its key (index.html names them in `data-text`, `data-title` and `data-aria-label` attributes). */
     frame: (key: FrameKey, values?: Record<string, string>) => m(key, values),
   };
