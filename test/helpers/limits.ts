@@ -77,7 +77,10 @@ export function expectWithin(message: Message, where: string): void {
   expect(limitBreaks(message), where).toEqual([]);
 }
 
-/** Every text a member reads in a message, in order: content, embed texts, button labels, select placeholders, option labels, values and descriptions. */
+/**
+ * Every text a member reads in a message, in order: content, embed texts, button labels, select
+ * placeholders, option labels and descriptions, and the alt text of its files; '' where a text is absent.
+ */
 export function messageTexts(message: Message): string[] {
   const out: string[] = [message.content ?? ''];
   for (const e of message.embeds ?? []) {
@@ -88,9 +91,10 @@ export function messageTexts(message: Message): string[] {
     for (const c of row.components) {
       if ('label' in c && c.label) out.push(c.label);
       if ('placeholder' in c && c.placeholder) out.push(c.placeholder);
-      if ('options' in c) for (const o of c.options) out.push(o.label, o.value, o.description ?? '');
+      if ('options' in c) for (const o of c.options) out.push(o.label, o.description ?? '');
     }
   }
+  for (const f of message.files ?? []) out.push(f.description ?? '');
   return out;
 }
 

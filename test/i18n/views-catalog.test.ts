@@ -10,7 +10,7 @@ import { releaseDate } from '../../commands/patch-notes.js';
 import { commandReferences, LOCALES, readLocaleFile, runInLocale, type Locale } from '../../src/i18n/index.js';
 import type { View } from '../../src/render/view.js';
 import { bot, useReplicaBot } from '../helpers/bot.js';
-import { expectFitsUncut } from '../helpers/limits.js';
+import { expectFitsUncut, messageTexts } from '../helpers/limits.js';
 
 const env = useReplicaBot();
 type Bot = ReturnType<typeof bot>;
@@ -36,22 +36,8 @@ const fill = (template: string, values: Record<string, string>) => template.repl
 /** A number as the locale writes it (what src/render/format.ts `integer` gives). */
 const int = (locale: Locale, n: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(n);
 
-/** Every text of a view a member reads: embed texts, button labels, select placeholders and options. */
-function texts(view: View): string[] {
-  const out: string[] = [view.content ?? ''];
-  for (const e of view.embeds ?? []) {
-    out.push(e.title ?? '', e.description ?? '', e.author?.name ?? '', e.footer?.text ?? '');
-    for (const f of e.fields ?? []) out.push(f.name, f.value);
-  }
-  for (const row of view.components ?? []) {
-    for (const c of row.components) {
-      if ('label' in c && c.label) out.push(c.label);
-      if ('placeholder' in c && c.placeholder) out.push(c.placeholder);
-      if ('options' in c) for (const o of c.options) out.push(o.label, o.description ?? '');
-    }
-  }
-  return out.filter(Boolean);
-}
+/** Every text of a view a member reads (test/helpers/limits.ts), the absent ones left out. */
+const texts = (view: View): string[] => messageTexts(view).filter(Boolean);
 
 /** Every message of a namespace file, by key without its plural suffix (`leaderboard.line`), each with its plural forms. */
 function messages(locale: Locale, ns: (typeof NAMESPACES)[number]): Map<string, string[]> {

@@ -14,7 +14,7 @@ import { LIMITS } from '../../src/render/limits.js';
 import type { View } from '../../src/render/view.js';
 import type { AlertMember } from '../../src/store/alerts.js';
 import { ADMIN, MEMBER, testChannels, useReplicaBot } from '../helpers/bot.js';
-import { expectFitsUncut } from '../helpers/limits.js';
+import { expectFitsUncut, messageTexts } from '../helpers/limits.js';
 
 const env = useReplicaBot();
 const OTHERS = LOCALES.filter((l) => l !== 'en');
@@ -53,26 +53,13 @@ function englishLeft(text: string, locale: Locale, namespaces: string[]): string
   return found;
 }
 
-/** Every text of a view a member reads: content, embed texts, button and menu labels, placeholders, option descriptions. */
-function textsOf(view: View): string {
-  const parts: string[] = [view.content ?? ''];
-  for (const e of view.embeds ?? []) parts.push(e.title ?? '', e.description ?? '', e.author?.name ?? '', e.footer?.text ?? '', ...(e.fields ?? []).flatMap((f) => [f.name, f.value]));
-  for (const row of view.components ?? []) {
-    for (const c of row.components) {
-      if ('label' in c && c.label) parts.push(c.label);
-      if ('placeholder' in c && c.placeholder) parts.push(c.placeholder);
-      if ('options' in c) for (const o of c.options) parts.push(o.label, o.description ?? '');
-    }
-  }
-  return parts.join('\n');
-}
 
 /**
  * A view is in `locale` (no English of `namespaces` left unless the same in both) and within Discord's
  * limits, as rendered and as sent, with nothing cut by src/render/limits.ts `fitView` (test/helpers/limits.ts).
  */
 function expectLocalised(view: View, locale: Locale, namespaces: string[], where: string) {
-  if (locale !== 'en') expect(englishLeft(textsOf(view), locale, namespaces), `${where} in ${locale}`).toEqual([]);
+  if (locale !== 'en') expect(englishLeft(messageTexts(view).join('\n'), locale, namespaces), `${where} in ${locale}`).toEqual([]);
   expectFitsUncut(view, `${where} in ${locale}`);
 }
 

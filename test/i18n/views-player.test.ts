@@ -8,7 +8,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { APIEmbed } from 'discord-api-types/v10';
 import { meta } from '../../commands/meta.js';
 import { commands } from '../../commands/index.js';
 import { chartConfig } from '../../src/charts/draw.js';
@@ -20,7 +19,7 @@ import { HeroMeta } from '../../src/game/meta.js';
 import { LOCALES, trIn, type Locale } from '../../src/i18n/index.js';
 import type { View } from '../../src/render/view.js';
 import { MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
-import { expectFitsUncut } from '../helpers/limits.js';
+import { expectFitsUncut, messageTexts } from '../helpers/limits.js';
 import { recordingCharts } from '../helpers/charts.js';
 
 const env = useReplicaBot();
@@ -78,18 +77,6 @@ function foreignTo(locale: Locale): string[] {
   return englishFragments().filter((f) => !allowed.has(f));
 }
 
-/** Every text of a view a member reads: embeds, components and the alt text of files. */
-function textsOf(view: View): string[] {
-  const embed = (e: APIEmbed) => [e.title, e.description, e.author?.name, e.footer?.text, ...(e.fields ?? []).flatMap((f) => [f.name, f.value])];
-  const components = (view.components ?? []).flatMap((row) =>
-    row.components.flatMap((c) => [
-      'label' in c ? c.label : undefined,
-      'placeholder' in c ? c.placeholder : undefined,
-      ...('options' in c && c.options ? c.options.flatMap((o) => [o.label, o.description]) : []),
-    ]),
-  );
-  return [...(view.embeds ?? []).flatMap(embed), ...components, view.content, ...(view.files ?? []).map((f) => f.description)].filter((t): t is string => typeof t === 'string');
-}
 
 /**
  * (a) No English text of these views' namespaces left in an answer in `locale`. (b), Discord's limits on
@@ -97,7 +84,7 @@ function textsOf(view: View): string[] {
  * would have to cut is a text too long in that language.
  */
 function expectNoEnglish(view: View, locale: Locale, where: string) {
-  const text = textsOf(view).join('\n');
+  const text = messageTexts(view).join('\n');
   const left = foreignTo(locale).filter((f) => hasWords(text, f));
   expect(left, `${where} (${locale}): English left in\n${text}`).toEqual([]);
 }
