@@ -8,8 +8,8 @@ import { PLATFORMS, type Platform } from '../src/api/endpoints.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { choiceName, describe } from '../src/i18n/commands.js';
 import { roleColour, staleFooter } from '../src/render/common.js';
-import { currentLocale, tr, type Locale } from '../src/i18n/index.js';
-import { integer, kda, percent } from '../src/render/format.js';
+import { tr } from '../src/i18n/index.js';
+import { integer, kda, percent, shortDate } from '../src/render/format.js';
 import { heroName } from '../src/render/names.js';
 import { rankScore } from '../src/game/ranks.js';
 import { escapeText } from '../src/render/limits.js';
@@ -18,19 +18,6 @@ import type { View } from '../src/render/view.js';
 
 const PER_PAGE = 10;
 const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', xbox: 'Xbox' };
-
-const dates = new Map<Locale, Intl.DateTimeFormat>();
-
-/** A date (Unix seconds, UTC) in the current locale: "5 Mar 2025" (the bot's English is British), "5 mars 2025", "2025年3月5日". */
-function dateText(unixSeconds: number): string {
-  const locale = currentLocale();
-  let format = dates.get(locale);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-    dates.set(locale, format);
-  }
-  return format.format(new Date(unixSeconds * 1000));
-}
 
 const definition = new SlashCommandBuilder()
   .setName('leaderboard')
@@ -65,7 +52,7 @@ export async function leaderboardView(heroQuery: string, platform: Platform, pag
     title: heroName(hero.name) ?? hero.name,
     thumbnail: hero.transformations[0]?.icon ? { url: hero.transformations[0].icon } : undefined,
     description: lines.join('\n') || tr('leaderboard:empty'),
-    footer: staleFooter(fetched) ?? (updated ? { text: tr('leaderboard:asOf', { date: dateText(updated) }) } : undefined),
+    footer: staleFooter(fetched) ?? (updated ? { text: tr('leaderboard:asOf', { date: shortDate(updated) }) } : undefined),
   };
   const nav = pageRow('lb.p', [hero.id, platform], p, pages);
   return { embeds: [embed], components: nav ? [nav] : [] };

@@ -15,7 +15,7 @@ import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow, splitPages } from '../src/render/paginate.js';
 import type { View } from '../src/render/view.js';
 import { ApiError } from '../src/api/errors.js';
-import { currentLocale, tr } from '../src/i18n/index.js';
+import { perLocale, tr } from '../src/i18n/index.js';
 
 /** The post types, as the `type` option's values. */
 export const POST_TYPES = ['patch-notes', 'balances', 'dev-diaries', 'game-versions'] as const;
@@ -70,6 +70,8 @@ function openMenu(type: PostType, listPage: number, options: { label: string; va
   };
 }
 
+const releaseDates = perLocale((locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }));
+
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 /**
@@ -88,7 +90,7 @@ export function releaseDate(release: string): string | null {
   const year = Number(written?.[3] ?? iso?.[1]);
   const date = new Date(Date.UTC(year, month, day));
   if (month < 0 || month > 11 || date.getUTCDate() !== day) return null;
-  return new Intl.DateTimeFormat(currentLocale(), { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+  return releaseDates().format(date);
 }
 
 /** The list of a post type at a page. */

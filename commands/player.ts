@@ -28,7 +28,7 @@ import { rankScore, rankScoreChange } from '../src/game/ranks.js';
 import { seasonFromNumber, seasonParamFor, type Season } from '../src/game/seasons.js';
 import type { MapInfo } from '../src/map-directory.js';
 import { staleFooter } from '../src/render/common.js';
-import { discordTime, duration, hexColour, integer, kda, percent, ratioPercent, winRate } from '../src/render/format.js';
+import { discordTime, duration, hexColour, integer, kda, percent, ratioPercent, shortDate, winRate } from '../src/render/format.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { gameModeName, heroName, isRankedMode } from '../src/render/names.js';
 import { heroDisplayName } from '../src/hero-directory.js';
@@ -36,7 +36,7 @@ import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/pagin
 import type { View, ViewFile } from '../src/render/view.js';
 import { chartFile, heroPerformanceSpec, rankHistorySpec } from '../src/render/charts.js';
 import { t } from '../src/strings.js';
-import { currentLocale, tr, type Locale } from '../src/i18n/index.js';
+import { tr } from '../src/i18n/index.js';
 import { encodeMatchOrigin, matchView } from './match.js';
 
 /** The sections of a profile, in select-menu order. */
@@ -315,25 +315,6 @@ function matchLines(rows: HistoryRow[], look: Lookups): string[] {
     ];
     return parts.filter((x) => x !== null).join(' · ');
   });
-}
-
-/**
- * The Intl locale dates are written in for one of ours: the bot's English is British ("5 Mar 2025",
- * as the charts write dates), every other locale its own.
- */
-const dateLocale = (locale: Locale) => (locale === 'en' ? 'en-GB' : locale);
-
-const shortDates = new Map<Locale, Intl.DateTimeFormat>();
-
-/** A date (Unix seconds, UTC) as short text in the current locale: "26 May 2025", "26 mai 2025", "2025年5月26日". */
-function shortDate(unixSeconds: number): string {
-  const locale = currentLocale();
-  let format = shortDates.get(locale);
-  if (!format) {
-    format = new Intl.DateTimeFormat(dateLocale(locale), { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-    shortDates.set(locale, format);
-  }
-  return format.format(new Date(unixSeconds * 1000));
 }
 
 function matchSelect(uid: string, rows: HistoryRow[], offset: number, look: Lookups): APIActionRowComponent<APIComponentInMessageActionRow> {

@@ -5,39 +5,23 @@
  * Intl.DateTimeFormat ("3 Mar" in English, "3 mars" in French): the charts use a linear axis of Unix
  * seconds, as chart.js's time axis would need a date adapter package.
  */
-import { currentLocale, tr, type Locale } from '../i18n/index.js';
+import { currentLocale, dateLocale, perLocale, tr } from '../i18n/index.js';
 
 const DAY = 86_400;
 const HOUR = 3_600;
 
-interface Formats {
-  grouped: Intl.NumberFormat;
-  oneDecimal: Intl.NumberFormat;
-  dayMonth: Intl.DateTimeFormat;
-  monthOnly: Intl.DateTimeFormat;
-  yearOnly: Intl.DateTimeFormat;
-  hourMinute: Intl.DateTimeFormat;
-}
-const byLocale = new Map<Locale, Formats>();
-
 /** The current locale's formats, made once each; English dates in British order ("3 Mar"), as before languages. */
-function formats(): Formats {
-  const locale = currentLocale();
-  let f = byLocale.get(locale);
-  if (!f) {
-    const dates = locale === 'en' ? 'en-GB' : locale;
-    f = {
-      grouped: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }),
-      oneDecimal: new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
-      dayMonth: new Intl.DateTimeFormat(dates, { day: 'numeric', month: 'short', timeZone: 'UTC' }),
-      monthOnly: new Intl.DateTimeFormat(dates, { month: 'short', timeZone: 'UTC' }),
-      yearOnly: new Intl.DateTimeFormat(dates, { year: 'numeric', timeZone: 'UTC' }),
-      hourMinute: new Intl.DateTimeFormat(dates, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }),
-    };
-    byLocale.set(locale, f);
-  }
-  return f;
-}
+const formats = perLocale((locale) => {
+  const dates = dateLocale(locale);
+  return {
+    grouped: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }),
+    oneDecimal: new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+    dayMonth: new Intl.DateTimeFormat(dates, { day: 'numeric', month: 'short', timeZone: 'UTC' }),
+    monthOnly: new Intl.DateTimeFormat(dates, { month: 'short', timeZone: 'UTC' }),
+    yearOnly: new Intl.DateTimeFormat(dates, { year: 'numeric', timeZone: 'UTC' }),
+    hourMinute: new Intl.DateTimeFormat(dates, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }),
+  };
+});
 
 /** A rank score as the game shows it: whole points cut toward zero, grouped ("3,752"). */
 export function scoreText(score: number): string {

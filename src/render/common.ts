@@ -1,7 +1,7 @@
 /** Small rendering pieces shared by commands. */
 import type { APIEmbedFooter } from 'discord-api-types/v10';
 import type { Fetched } from '../cache/response-cache.js';
-import { currentLocale, tr, type Locale } from '../i18n/index.js';
+import { perLocale, tr } from '../i18n/index.js';
 import { t } from '../strings.js';
 
 /** Embed colours of the three roles (Vanguard blue, Duelist red, Strategist green); blurple otherwise. */
@@ -56,7 +56,8 @@ export function listOf(items: readonly string[]): string {
   return items.join(tr('render:listSeparator'));
 }
 
-const dateFormats = new Map<Locale, Intl.DateTimeFormat>();
+// The date is a day, not an instant: read and shown in UTC, so no time zone moves it to another day.
+const calendarDates = perLocale((locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }));
 
 /**
  * A calendar date of the API (`YYYY-MM-DD`, a day with no time zone) as text in the current locale:
@@ -67,12 +68,5 @@ export function calendarDate(date: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return date;
   const instant = Date.parse(`${date}T00:00:00Z`);
   if (!Number.isFinite(instant)) return date;
-  const locale = currentLocale();
-  let format = dateFormats.get(locale);
-  if (!format) {
-    // The date is a day, not an instant: read and shown in UTC, so no time zone moves it to another day.
-    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
-    dateFormats.set(locale, format);
-  }
-  return format.format(instant);
+  return calendarDates().format(instant);
 }

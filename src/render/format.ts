@@ -3,30 +3,21 @@
  * for an answer, the server's for a feed post) with `Intl`. Pure functions of their arguments and that locale.
  */
 import { time, TimestampStyles } from '@discordjs/formatters';
-import { currentLocale, tr, type Locale } from '../i18n/index.js';
-
-interface NumberFormats {
-  compact: Intl.NumberFormat;
-  whole: Intl.NumberFormat;
-  oneDecimal: Intl.NumberFormat;
-  twoDecimals: Intl.NumberFormat;
-}
-const formats = new Map<Locale, NumberFormats>();
+import { dateLocale, perLocale, tr } from '../i18n/index.js';
 
 /** The current locale's number formats, made once per locale. */
-function numbers(): NumberFormats {
-  const locale = currentLocale();
-  let f = formats.get(locale);
-  if (!f) {
-    f = {
-      compact: new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }),
-      whole: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }),
-      oneDecimal: new Intl.NumberFormat(locale, { maximumFractionDigits: 1, minimumFractionDigits: 1 }),
-      twoDecimals: new Intl.NumberFormat(locale, { maximumFractionDigits: 2, minimumFractionDigits: 2 }),
-    };
-    formats.set(locale, f);
-  }
-  return f;
+const numbers = perLocale((locale) => ({
+  compact: new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }),
+  whole: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }),
+  oneDecimal: new Intl.NumberFormat(locale, { maximumFractionDigits: 1, minimumFractionDigits: 1 }),
+  twoDecimals: new Intl.NumberFormat(locale, { maximumFractionDigits: 2, minimumFractionDigits: 2 }),
+}));
+
+const shortDates = perLocale((locale) => new Intl.DateTimeFormat(dateLocale(locale), { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }));
+
+/** A date (Unix seconds, UTC) as short text in the current locale: "26 May 2025", "26 mai 2025", "2025年5月26日". */
+export function shortDate(unixSeconds: number): string {
+  return shortDates().format(new Date(unixSeconds * 1000));
 }
 
 /** "1.2M", "45.3K", "950" (in English; "1,2 M" in French); an em dash for null. */
