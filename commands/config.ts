@@ -14,8 +14,8 @@ import { UserFacingError } from '../src/errors.js';
 import { DIGEST_EVERY, digestPeriod, type DigestSchedule } from '../src/feeds/digest.js';
 import { feedName } from '../src/feeds/render.js';
 import { canonicalTimeZone, formatClock, parseClock, parseQuietHours, quietNow, suggestTimeZones, type QuietHours } from '../src/feeds/schedule.js';
-import { choiceName, describe } from '../src/i18n/commands.js';
-import { LOCALE_NAMES, LOCALES, localeOf, pickLocale, runInLocale, tr, type Locale } from '../src/i18n/index.js';
+import { chosenLanguage, choiceName, describe, DISCORD_LANGUAGE, languageChoices } from '../src/i18n/commands.js';
+import { LOCALE_NAMES, pickLocale, runInLocale, tr, type Locale } from '../src/i18n/index.js';
 import { discordTime } from '../src/render/format.js';
 import { escapeText } from '../src/render/limits.js';
 import type { View } from '../src/render/view.js';
@@ -29,7 +29,6 @@ const COLOUR = 0x5865f2;
 /** Local time of a digest when the admin gives none: 09:00. */
 const DEFAULT_DIGEST_AT = 9 * 60;
 /** The `language` choice that clears the server's language: its Discord language is used again. */
-const DISCORD_LANGUAGE = 'discord';
 /** Most posts an admin may ask to be sent again when setting a channel. */
 export const MAX_BACKFILL = 10;
 
@@ -97,7 +96,7 @@ const definition = new SlashCommandBuilder()
           .setDescription(describe('config.subcommands.language.options.language'))
           .setRequired(true)
           // Each language by its own name, as language pickers do.
-          .addChoices({ name: choiceName('config.subcommands.language.options.language', DISCORD_LANGUAGE), value: DISCORD_LANGUAGE }, ...LOCALES.map((l) => ({ name: LOCALE_NAMES[l], value: l }))),
+          .addChoices(...languageChoices('config.subcommands.language.options.language')),
       ),
   )
   .addSubcommand((s) => s.setName('status').setDescription(describe('config.subcommands.status')))
@@ -125,16 +124,13 @@ function guildOf(user: Invoker): string {
 
 /**
  * The server language of the `language` option: undefined for {@link DISCORD_LANGUAGE} (the server's
- * Discord language), else one of ours (a Discord code such as `fr-FR`, as the CLI may pass, reads as
- * its language).
+ * Discord language), else one of ours ({@link chosenLanguage}).
  * @throws {UserFacingError} for a value that is neither.
  */
 function languageOf(value: unknown): Locale | undefined {
-  const text = typeof value === 'string' ? value.trim() : '';
-  if (text.toLowerCase() === DISCORD_LANGUAGE) return undefined;
-  const locale = localeOf(text);
-  if (!locale) throw new UserFacingError(tr('config:language.unknown', { value: escapeText(text, 40) }));
-  return locale;
+  const chosen = chosenLanguage(value);
+  if (chosen === null) throw new UserFacingError(tr('config:language.unknown', { value: escapeText(typeof value === 'string' ? value.trim() : '', 40) }));
+  return chosen === DISCORD_LANGUAGE ? undefined : chosen;
 }
 
 const privately = (embed: APIEmbed, extra: Partial<View> = {}): View => ({ ephemeral: true, embeds: [{ color: COLOUR, ...embed }], ...extra });

@@ -9,14 +9,12 @@ import { SlashCommandBuilder } from '@discordjs/builders';
 import { ApplicationIntegrationType, InteractionContextType } from 'discord-api-types/v10';
 import type { CommandModule } from '../src/discord/command.js';
 import { UserFacingError } from '../src/errors.js';
-import { choiceName, describe } from '../src/i18n/commands.js';
-import { LOCALE_NAMES, LOCALES, localeOf, pickLocale, runInLocale, tr, type Locale } from '../src/i18n/index.js';
+import { chosenLanguage, describe, DISCORD_LANGUAGE, languageChoices } from '../src/i18n/commands.js';
+import { LOCALE_NAMES, pickLocale, runInLocale, tr, type Locale } from '../src/i18n/index.js';
 import { escapeText } from '../src/render/limits.js';
 import type { View } from '../src/render/view.js';
 
 const COLOUR = 0x5865f2;
-/** The choice that clears the member's language: their Discord app's is used again. */
-const DISCORD = 'discord';
 const LANGUAGE_OPTION = 'settings.subcommands.language.options.language';
 
 const definition = new SlashCommandBuilder()
@@ -34,7 +32,7 @@ const definition = new SlashCommandBuilder()
           .setDescription(describe(LANGUAGE_OPTION))
           .setRequired(true)
           // Each language by its own name, as language pickers do: a member finds theirs whatever the app's.
-          .addChoices({ name: choiceName(LANGUAGE_OPTION, DISCORD), value: DISCORD }, ...LOCALES.map((l) => ({ name: LOCALE_NAMES[l], value: l }))),
+          .addChoices(...languageChoices(LANGUAGE_OPTION)),
       ),
   )
   .toJSON();
@@ -42,16 +40,14 @@ const definition = new SlashCommandBuilder()
 const privately = (description: string): View => ({ ephemeral: true, embeds: [{ color: COLOUR, description }] });
 
 /**
- * The language of the `language` option: null for {@link DISCORD}, else one of ours (a Discord code
- * such as `fr-FR`, as the CLI may pass, reads as its language).
+ * The language of the `language` option: null for {@link DISCORD_LANGUAGE} (their Discord app's is
+ * used again), else one of ours ({@link chosenLanguage}).
  * @throws {UserFacingError} for a value that is neither.
  */
 function chosenLocale(value: unknown): Locale | null {
-  const text = typeof value === 'string' ? value.trim() : '';
-  if (text.toLowerCase() === DISCORD) return null;
-  const locale = localeOf(text);
-  if (!locale) throw new UserFacingError(tr('settings:language.unknown', { value: escapeText(text, 40) }));
-  return locale;
+  const chosen = chosenLanguage(value);
+  if (chosen === null) throw new UserFacingError(tr('settings:language.unknown', { value: escapeText(typeof value === 'string' ? value.trim() : '', 40) }));
+  return chosen === DISCORD_LANGUAGE ? null : chosen;
 }
 
 export const settings: CommandModule = {

@@ -30,7 +30,7 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   type RESTPostAPIContextMenuApplicationCommandsJSONBody,
 } from 'discord-api-types/v10';
-import { commandNames, DISCORD_LOCALES, LOCALES, readLocaleFile, SOURCE_LOCALE, type Locale, type MessageValues } from './index.js';
+import { commandNames, DISCORD_LOCALES, LOCALE_NAMES, LOCALES, localeOf, readLocaleFile, SOURCE_LOCALE, type Locale, type MessageValues } from './index.js';
 
 /** One entry of a commands.json file: a command, subcommand, subcommand group or option. */
 export interface CommandTexts {
@@ -115,6 +115,27 @@ export function choiceName(optionPath: string, value: string | number): string {
   const name = textsAt(englishFile(), optionPath)?.choices?.[String(value)];
   if (name === undefined) throw new Error(`src/i18n/locales/en/commands.json has no choice ${String(value)} at ${optionPath}`);
   return name;
+}
+
+/** The value of a language option that means Discord's language: the member's app's (`/settings language`), the server's (`/config language`). */
+export const DISCORD_LANGUAGE = 'discord';
+
+/**
+ * The choices of the language option at `optionPath` ({@link textsAt}): Discord's language (its name
+ * from the English file), then each of ours by its own name ({@link LOCALE_NAMES}).
+ * @throws Error when the English file has no name for the Discord choice.
+ */
+export function languageChoices(optionPath: string): { name: string; value: string }[] {
+  return [{ name: choiceName(optionPath, DISCORD_LANGUAGE), value: DISCORD_LANGUAGE }, ...LOCALES.map((l) => ({ name: LOCALE_NAMES[l], value: l }))];
+}
+
+/**
+ * What a language option's value chose: {@link DISCORD_LANGUAGE} (in any case), else one of ours (a
+ * Discord code such as `fr-FR`, as the CLI may pass, reads as its language); null for anything else.
+ */
+export function chosenLanguage(value: unknown): Locale | typeof DISCORD_LANGUAGE | null {
+  const text = typeof value === 'string' ? value.trim() : '';
+  return text.toLowerCase() === DISCORD_LANGUAGE ? DISCORD_LANGUAGE : localeOf(text);
 }
 
 /**
