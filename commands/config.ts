@@ -12,10 +12,11 @@ import type { CommandContext, CommandModule, Invoker } from '../src/discord/comm
 import { encodeCustomId } from '../src/discord/custom-id.js';
 import { UserFacingError } from '../src/errors.js';
 import { DIGEST_EVERY, digestPeriod, type DigestSchedule } from '../src/feeds/digest.js';
+import { deliveryProblem } from '../src/feeds/delivery.js';
 import { feedName } from '../src/feeds/render.js';
 import { canonicalTimeZone, formatClock, parseClock, parseQuietHours, quietNow, suggestTimeZones, type QuietHours } from '../src/feeds/schedule.js';
 import { chosenLanguage, choiceName, describe, DISCORD_LANGUAGE, languageChoices } from '../src/i18n/commands.js';
-import { LOCALE_NAMES, pickLocale, runInLocale, tr, type Locale } from '../src/i18n/index.js';
+import { LOCALE_NAMES, pickLocale, runInLocale, tr, typedWord, type Locale } from '../src/i18n/index.js';
 import { discordTime } from '../src/render/format.js';
 import { escapeText } from '../src/render/limits.js';
 import type { View } from '../src/render/view.js';
@@ -205,7 +206,7 @@ function scheduleOf(quietText: unknown, zoneText: unknown, digestText: unknown, 
     if (!zone) throw new UserFacingError(t.unknownTimeZone(escapeText(zoneText.trim(), 64)));
     if (zone !== 'UTC') out.timeZone = zone;
   }
-  if (typeof quietText === 'string' && quietText.trim() !== '' && !/^(off|none|no)$/i.test(quietText.trim())) {
+  if (typeof quietText === 'string' && quietText.trim() !== '' && !typedWord(quietText, ['off', 'none', 'no'], 'messages:config.quietOff')) {
     const quiet = parseQuietHours(quietText);
     if (!quiet) throw new UserFacingError(t.badQuietHours(escapeText(quietText.trim(), 40)));
     out.quiet = quiet;
@@ -230,9 +231,9 @@ function statusView(s: GuildSettings, now: number): View {
       const f = s.feeds[type];
       if (!f) return { name: feedName(type), value: tr('config:off') };
       const last = f.lastDelivered ? tr('config:status.lastPost', { when: discordTime(f.lastDelivered.at / 1000), postId: f.lastDelivered.postId }) : tr('config:status.noPostYet');
-      const problem = f.broken ? `\n⚠️ ${f.broken.reason}. ${t.feedFix(f.channelId)}` : `\n${tr('config:status.noProblem')}`;
+      const problem = f.broken ? `\n⚠️ ${t.deliveryProblem(deliveryProblem(f.broken.reason, f.broken.code))}. ${t.feedFix(f.channelId)}` : `\n${tr('config:status.noProblem')}`;
       const held = f.quiet && quietNow(f.quiet, f.timeZone ?? 'UTC', now).quiet ? `\n${t.quietNow(formatClock(f.quiet.end), f.timeZone ?? 'UTC')}` : '';
-      const edit = f.lastEdit ? `\n${f.lastEdit.error ? t.feedEditFailed(f.lastEdit.postId, discordTime(f.lastEdit.at / 1000), f.lastEdit.error) : t.feedEdited(f.lastEdit.postId, discordTime(f.lastEdit.at / 1000))}` : '';
+      const edit = f.lastEdit ? `\n${f.lastEdit.error ? t.feedEditFailed(f.lastEdit.postId, discordTime(f.lastEdit.at / 1000), t.deliveryProblem(deliveryProblem(f.lastEdit.error))) : t.feedEdited(f.lastEdit.postId, discordTime(f.lastEdit.at / 1000))}` : '';
       return { name: feedName(type), value: `<#${f.channelId}> · ${last}${problem}${held}${edit}` };
     }),
   });
@@ -310,7 +311,7 @@ export const config: CommandModule = {
         const result = await runInLocale(locale, () => tester.testPost(guildId, type));
         if (result.ok) return privately({ description: t.testPostSent(feedName(type), result.channelId) });
         if (result.reason === 'not-set') return privately({ description: t.testPostNotSet(feedName(type)) });
-        return privately({ description: t.testPostFailed(result.channelId ?? '', result.reason) });
+        return privately({ description: t.testPostFailed(result.channelId ?? '', t.deliveryProblem(deliveryProblem(result.reason, result.code))) });
       }
       case 'reset':
         return privately(

@@ -18,7 +18,7 @@ import { CustomIdTooLongError, encodeCustomId } from '../src/discord/custom-id.j
 import { compactNumber, decimal, duration, integer, kda, percent, ratioPercent, winRate } from '../src/render/format.js';
 import { heroDisplayName } from '../src/hero-directory.js';
 import { describe } from '../src/i18n/commands.js';
-import { heroName, teamName } from '../src/render/names.js';
+import { heroName, roleName, teamName } from '../src/render/names.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow, splitPages } from '../src/render/paginate.js';
 import { calendarDate, roleColour, staleFooter } from '../src/render/common.js';
@@ -76,7 +76,7 @@ function baseEmbed(hero: Hero, section: HeroSection): APIEmbed {
   const name = truncate(heroDisplayName(hero), LIMITS.title);
   return {
     color: roleColour(hero.role),
-    author: { name: section === 'overview' ? (hero.role ?? tr('hero:heroFallback')) : tr('hero:author', { hero: name, section: sectionLabel(section) }) },
+    author: { name: section === 'overview' ? (roleName(hero.role) ?? tr('hero:heroFallback')) : tr('hero:author', { hero: name, section: sectionLabel(section) }) },
     title: section === 'overview' ? name : undefined,
     thumbnail: hero.transformations[0]?.icon ? { url: hero.transformations[0].icon } : undefined,
   };
@@ -92,7 +92,7 @@ function overview(hero: Hero): APIEmbed {
   });
   const fields: APIEmbedField[] = [
     { name: tr('hero:overview.realName'), value: escapeText(hero.real_name ?? '—', LIMITS.fieldValue), inline: true },
-    { name: tr('hero:overview.role'), value: hero.role ?? '—', inline: true },
+    { name: tr('hero:overview.role'), value: roleName(hero.role) ?? '—', inline: true },
     // The API says "Melee Heroes", "Hitscan Heroes": the kind is the word players use.
     { name: tr('hero:overview.attackType'), value: escapeText(hero.attack_type?.replace(/\s+heroes?$/i, '') || '—', 100), inline: true },
     { name: tr('hero:overview.teams'), value: escapeText(teams(hero).join(', ') || '—', LIMITS.fieldValue), inline: true },

@@ -14,7 +14,6 @@ import { heroName } from '../src/render/names.js';
 import { escapeText, LIMITS } from '../src/render/limits.js';
 import { pageFromArgs } from '../src/render/paginate.js';
 
-const TYPE_NAMES: Record<ItemType, string> = { emote: 'Emotes', mvp: 'MVP animations', nameplate: 'Nameplates', spray: 'Sprays' };
 const COLOUR = 0xeab308;
 
 const definition = new SlashCommandBuilder()
@@ -25,7 +24,19 @@ const definition = new SlashCommandBuilder()
   .toJSON();
 
 const typeOf = (v: unknown): ItemType | undefined => ((ITEM_TYPES as readonly string[]).includes(String(v)) ? (v as ItemType) : undefined);
-const line = (i: Item) => `**${escapeText(i.name ?? i.id, 80)}** · ${escapeText(i.type ?? tr('catalog:items.fallbackType'), 30)}${i.quality ? ` · ${escapeText(i.quality, 20)}` : ''}${i.associated_hero ? ` · ${escapeText(heroName(i.associated_hero) ?? i.associated_hero, 40)}` : ''}`;
+/**
+ * An item's type as shown: a type the API filters by (Emote, MVP, Nameplate, Spray, in any case) by its
+ * name in the current locale (`catalog:items.type`, singular: "Spray"), any other as the API gives it;
+ * the fallback when it gives none.
+ */
+function typeName(raw: string | null | undefined): string {
+  const text = raw?.trim();
+  if (!text) return tr('catalog:items.fallbackType');
+  const known = typeOf(text.toLowerCase());
+  return known ? tr(`catalog:items.type.${known}`) : text;
+}
+
+const line = (i: Item) => `**${escapeText(i.name ?? i.id, 80)}** · ${escapeText(typeName(i.type), 30)}${i.quality ? ` · ${escapeText(i.quality, 20)}` : ''}${i.associated_hero ? ` · ${escapeText(heroName(i.associated_hero) ?? i.associated_hero, 40)}` : ''}`;
 
 /** A page of the item list, of one type or all. */
 function itemListView(type: ItemType | undefined, page: number, ctx: CommandContext) {
@@ -50,7 +61,7 @@ export const items: CommandModule = {
         embeds: [
           {
             color: COLOUR,
-            author: { name: i.type ?? tr('catalog:items.fallbackType') },
+            author: { name: typeName(i.type) },
             title: escapeText(i.name ?? i.id, LIMITS.title),
             description: i.description ? escapeText(i.description, LIMITS.description) : tr('catalog:items.noDescription'),
             thumbnail: i.icon ? { url: i.icon } : undefined,

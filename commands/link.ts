@@ -6,7 +6,7 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { CommandModule } from '../src/discord/command.js';
 import { describe } from '../src/i18n/commands.js';
-import { tr } from '../src/i18n/index.js';
+import { tr, typedWord } from '../src/i18n/index.js';
 import { t } from '../src/strings.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import type { View } from '../src/render/view.js';
@@ -39,7 +39,7 @@ export const unlink: CommandModule = {
     .toJSON(),
   async execute(input, ctx) {
     const which = String(input.options.player ?? '').trim();
-    const removed = await ctx.links.unlink(input.user.userId, which.toLowerCase() === 'all' ? undefined : which);
+    const removed = await ctx.links.unlink(input.user.userId, typedWord(which, ['all'], 'link:allWord') ? undefined : which);
     return privately(t.unlinked(removed.map((a) => escapeText(a.name, 60))));
   },
   /** The member's linked accounts matching what is typed (recent lookups left out: they cannot be unlinked), then "All linked accounts" in their locale. */

@@ -6,7 +6,8 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { describe } from '../src/i18n/commands.js';
-import type { MapInfo } from '../src/map-directory.js';
+import { mapName, type MapInfo } from '../src/map-directory.js';
+import { modeName } from '../src/render/names.js';
 import { staleFooter } from '../src/render/common.js';
 import { tr } from '../src/i18n/index.js';
 import { integer } from '../src/render/format.js';
@@ -20,7 +21,7 @@ export const MAPS_PER_PAGE = 10;
 const definition = new SlashCommandBuilder().setName('maps').setDescription(describe('maps')).toJSON();
 
 /** The part of a line that names the map: name and sub-map ("Royal Palace: Odin's Archive"). */
-const title = (m: MapInfo) => `${escapeText(m.name, 100)}${m.subMap ? `: ${escapeText(m.subMap, 100)}` : ''}`;
+const title = (m: MapInfo) => `${escapeText(mapName(m), 100)}${m.subMap ? `: ${escapeText(m.subMap, 100)}` : ''}`;
 
 /**
  * One line a map: `**name: sub-map** · mode · Competitive · [video](url)`. Name, sub-map, mode and the
@@ -35,7 +36,7 @@ function lines(maps: MapInfo[]): Map<MapInfo, string> {
       m,
       [
         `**${title(m)}**`,
-        m.mode ? escapeText(m.mode, 40) : tr('catalog:maps.unknownMode'),
+        m.mode ? escapeText(modeName(m.mode)!, 40) : tr('catalog:maps.unknownMode'),
         m.competitive ? tr('catalog:maps.competitive') : '',
         (seen.get(key(m)) ?? 0) > 1 ? tr('catalog:maps.mapId', { id: escapeText(m.id, 20) }) : '',
         m.video ? `[${tr('catalog:maps.video')}](${m.video.replace(/[()\s]/g, '')})` : '',

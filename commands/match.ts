@@ -19,6 +19,7 @@ import { staleFooter } from '../src/render/common.js';
 import { discordTime, duration, integer } from '../src/render/format.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { gameModeName, modeName } from '../src/render/names.js';
+import { mapLabel } from '../src/map-directory.js';
 import { heroDisplayName } from '../src/hero-directory.js';
 import type { View } from '../src/render/view.js';
 import { tr } from '../src/i18n/index.js';
@@ -164,7 +165,7 @@ export async function matchView(value: string, ctx: CommandContext, fromMenu = f
   const length = matchLength(m) ?? origin.duration;
   const time = timeFromMatchUid(m.match_uid, ctx.now()) ?? origin.time;
   const facts = [
-    map ? tr('match:facts.map', { map: escapeText(map.label, 80) }) : origin.mapId ? tr('match:facts.mapUnknown', { id: escapeText(origin.mapId, 20) }) : null,
+    map ? tr('match:facts.map', { map: escapeText(mapLabel(map), 80) }) : origin.mapId ? tr('match:facts.mapUnknown', { id: escapeText(origin.mapId, 20) }) : null,
     length ? tr('match:facts.duration', { duration: duration(length) }) : null,
     time ? tr('match:facts.played', { time: discordTime(time, 'f') }) : null,
   ].filter(Boolean);

@@ -18,8 +18,9 @@ import { choiceName, describe } from '../src/i18n/commands.js';
 import { currentLocale } from '../src/i18n/index.js';
 import { chartFile } from '../src/render/charts.js';
 import { humanAge, roleColour } from '../src/render/common.js';
-import { ratioPercent } from '../src/render/format.js';
+import { decimal, ratioPercent } from '../src/render/format.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
+import { roleName } from '../src/render/names.js';
 import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
 import type { View } from '../src/render/view.js';
 import { t } from '../src/strings.js';
@@ -73,9 +74,9 @@ async function latestSnapshot(meta: HeroMeta): Promise<MetaSnapshot | undefined>
   return settleWithin(gathering, deadline - Date.now(), () => undefined);
 }
 
-/** One line a hero: "**Hulk** · 52.3 % win · 4.1 % picks · KDA 2.85"; em dashes where unknown. */
+/** One line a hero: "**Hulk** · 52.3 % win · 4.1 % picks · KDA 2.85" (numbers in the current locale: "KDA 2,85" in French); em dashes where unknown. */
 export function metaLine(row: MetaRow): string {
-  return t.metaLine(escapeText(row.name, 60), ratioPercent(row.winRate), ratioPercent(row.pickShare), row.kda === null ? '—' : row.kda.toFixed(2));
+  return t.metaLine(escapeText(row.name, 60), ratioPercent(row.winRate), ratioPercent(row.pickShare), decimal(row.kda));
 }
 
 /** The rows in display order, each with the role group it is listed under (null: "Other", or no grouping with a role filter). */
@@ -96,7 +97,7 @@ export function metaChartSpec(rows: MetaRow[], role: MetaRole | null): MetaScatt
   return {
     kind: 'meta-scatter',
     locale: currentLocale(),
-    title: truncate(t.metaChartTitle(role), SPEC_LIMITS.titleLength),
+    title: truncate(t.metaChartTitle(roleName(role)), SPEC_LIMITS.titleLength),
     heroes: plotted.map((r) => ({ name: truncate(r.name || r.heroId, SPEC_LIMITS.nameLength), role: r.role, winRate: r.winRate, pickShare: r.pickShare })),
   };
 }
@@ -106,7 +107,7 @@ function chartAlt(spec: MetaScatterChart, role: MetaRole | null): string {
   const top = (key: 'winRate' | 'pickShare') => spec.heroes.reduce<MetaScatterChart['heroes'][number] | undefined>((m, h) => (!m || h[key] > m[key] ? h : m), undefined);
   const best = top('winRate');
   const most = top('pickShare');
-  const text = t.metaChartAlt(spec.heroes.length, role, best ? `${best.name} ${ratioPercent(best.winRate)}` : '—', most ? `${most.name} ${ratioPercent(most.pickShare)}` : '—');
+  const text = t.metaChartAlt(spec.heroes.length, roleName(role), best ? `${best.name} ${ratioPercent(best.winRate)}` : '—', most ? `${most.name} ${ratioPercent(most.pickShare)}` : '—');
   return truncate(text, LIMITS.attachmentDescription);
 }
 
@@ -132,7 +133,7 @@ export async function metaView(role: MetaRole | null, sort: MetaSort, page: numb
       group = g;
       // With a role filter the title names the role: no headings.
       const continued = first + i > 0 && rows[first + i - 1]!.group === g;
-      blocks.push(role ? '' : t.metaRoleHeading(g, continued));
+      blocks.push(role ? '' : t.metaRoleHeading(roleName(g), continued));
     }
     blocks[blocks.length - 1] += `${blocks[blocks.length - 1] ? '\n' : ''}${metaLine(row)}`;
   });
@@ -141,8 +142,8 @@ export async function metaView(role: MetaRole | null, sort: MetaSort, page: numb
   const file = await chartFile(ctx.charts, spec, META_CHART_FILE, chartAlt(spec, role), ctx.logger);
   const embed: APIEmbed = {
     color: roleColour(role),
-    title: t.metaTitle(role),
-    description: list ? `${t.metaSortedBy(t.metaSort(sort))}\n\n${list}` : t.metaNoHeroes(role),
+    title: t.metaTitle(roleName(role)),
+    description: list ? `${t.metaSortedBy(t.metaSort(sort))}\n\n${list}` : t.metaNoHeroes(roleName(role)),
     footer: { text: t.metaFooter(humanAge(ctx.now() - snapshot.gatheredAt), snapshot.answered, snapshot.total, snapshot.stale) },
     timestamp: new Date(snapshot.gatheredAt).toISOString(),
     ...(file ? { image: { url: `attachment://${file.name}` } } : {}),

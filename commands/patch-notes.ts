@@ -10,12 +10,12 @@ import type { Page, Post } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { encodeCustomId } from '../src/discord/custom-id.js';
 import { choiceName, describe } from '../src/i18n/commands.js';
-import { calendarDate, staleFooter } from '../src/render/common.js';
+import { calendarDate, calendarDay, staleFooter } from '../src/render/common.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow, splitPages } from '../src/render/paginate.js';
 import type { View } from '../src/render/view.js';
 import { ApiError } from '../src/api/errors.js';
-import { perLocale, tr } from '../src/i18n/index.js';
+import { tr } from '../src/i18n/index.js';
 
 /** The post types, as the `type` option's values. */
 export const POST_TYPES = ['patch-notes', 'balances', 'dev-diaries', 'game-versions'] as const;
@@ -70,27 +70,14 @@ function openMenu(type: PostType, listPage: number, options: { label: string; va
   };
 }
 
-const releaseDates = perLocale((locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }));
-
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-
 /**
  * A game version's release date in the current locale's words ("April 10, 2025", "10 avril 2025",
  * "2025年4月10日"). The API gives a human-readable English date (api-spec.md "Game version": `release`,
- * "April 10, 2025" in practice) or an ISO one; either is read as a calendar day (UTC) and formatted with
- * `Intl.DateTimeFormat`. Null for text in any other shape (the caller shows it as the API gave it).
+ * "April 10, 2025" in practice) or an ISO one; either is read as a calendar day (src/render/common.ts
+ * `calendarDay`) and written long. Null for text in any other shape (the caller shows it as the API gave it).
  */
 export function releaseDate(release: string): string | null {
-  const text = release.trim();
-  const written = text.match(/^([A-Za-z]+)\.? (\d{1,2}),? (\d{4})$/);
-  const iso = text.match(/^(\d{4})-(\d{2})-(\d{2})$/);
-  const name = written?.[1]?.toLowerCase() ?? '';
-  const month = written ? (name.length >= 3 ? MONTHS.findIndex((m) => m.startsWith(name)) : -1) : iso ? Number(iso[2]) - 1 : -1;
-  const day = Number(written?.[2] ?? iso?.[3]);
-  const year = Number(written?.[3] ?? iso?.[1]);
-  const date = new Date(Date.UTC(year, month, day));
-  if (month < 0 || month > 11 || date.getUTCDate() !== day) return null;
-  return releaseDates().format(date);
+  return calendarDay(release) === null ? null : calendarDate(release, 'long');
 }
 
 /** The list of a post type at a page. */

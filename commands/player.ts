@@ -26,11 +26,11 @@ import { describe } from '../src/i18n/commands.js';
 import { currentSeason, heroSummary, levelName, newestUpdate, perTenMinutes, playTimeByRole, rankSummary, seasonRanks } from '../src/game/profile.js';
 import { rankScore, rankScoreChange } from '../src/game/ranks.js';
 import { seasonFromNumber, seasonParamFor, type Season } from '../src/game/seasons.js';
-import type { MapInfo } from '../src/map-directory.js';
+import { mapLabel, type MapInfo } from '../src/map-directory.js';
 import { staleFooter } from '../src/render/common.js';
 import { discordTime, duration, hexColour, integer, kda, percent, ratioPercent, shortDate, winRate } from '../src/render/format.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
-import { gameModeName, heroName, isRankedMode } from '../src/render/names.js';
+import { gameModeName, heroName, isRankedMode, roleName } from '../src/render/names.js';
 import { heroDisplayName } from '../src/hero-directory.js';
 import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
 import type { View, ViewFile } from '../src/render/view.js';
@@ -189,7 +189,10 @@ function base(p: PlayerProfile, section: PlayerSection, look: Lookups): APIEmbed
 }
 
 const heroLabel = (look: Lookups, id: string | null, raw: string | null) => look.hero(id)?.name ?? heroName(raw) ?? (id ? tr('player:heroId', { id }) : tr('player:unknownHero'));
-const mapLabel = (look: Lookups, id: string | null) => look.map(id)?.label ?? (id ? tr('player:mapId', { id }) : tr('player:unknownMap'));
+const mapText = (look: Lookups, id: string | null) => {
+  const map = look.map(id);
+  return map ? mapLabel(map) : id ? tr('player:mapId', { id }) : tr('player:unknownMap');
+};
 function profileEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
   const rank = rankSummary(p, look.season);
   const r = p.overall.ranked;
@@ -220,7 +223,7 @@ function profileEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
       value: top
         .map((h, i) => {
           const hero = look.hero(h.hero_id);
-          return `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}**${hero?.role ? ` (${hero.role})` : ''} · ${duration(h.play_time)} · ${counted('matches', h.matches)} · ${winRate(h.wins, h.matches)} · ${kda(h.kills, h.deaths, h.assists)}`;
+          return `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}**${hero?.role ? ` (${roleName(hero.role)})` : ''} · ${duration(h.play_time)} · ${counted('matches', h.matches)} · ${winRate(h.wins, h.matches)} · ${kda(h.kills, h.deaths, h.assists)}`;
         })
         .join('\n'),
       inline: false,
@@ -307,7 +310,7 @@ function matchLines(rows: HistoryRow[], look: Lookups): string[] {
       result,
       escapeText(heroLabel(look, m.player.hero_id, m.player.hero_name), 40),
       `${m.player.kills}/${m.player.deaths}/${m.player.assists}`,
-      escapeText(mapLabel(look, m.map_id), 60),
+      escapeText(mapText(look, m.map_id), 60),
       mode === null ? null : `${mode}${change}`,
       m.duration === null ? null : duration(m.duration),
       m.player.disconnected ? `*${tr('player:matches.disconnected')}*` : null,
@@ -331,7 +334,7 @@ function matchSelect(uid: string, rows: HistoryRow[], offset: number, look: Look
           return {
             label: truncate(`${offset + i + 1}. ${result} · ${heroLabel(look, m.player.hero_id, m.player.hero_name)} · ${m.player.kills}/${m.player.deaths}/${m.player.assists}`, LIMITS.optionLabel),
             value: encodeMatchOrigin({ matchUid: m.match_uid, mapId: m.map_id, modeId: m.game_mode_id, duration: m.duration, time: m.time }),
-            description: truncate([mapLabel(look, m.map_id), gameModeName(m.game_mode_id), when].filter(Boolean).join(' · '), LIMITS.optionDescription),
+            description: truncate([mapText(look, m.map_id), gameModeName(m.game_mode_id), when].filter(Boolean).join(' · '), LIMITS.optionDescription),
           };
         }),
       },
@@ -400,7 +403,7 @@ async function section(p: PlayerProfile, which: PlayerSection, page: number, loo
       return simple(
         rows,
         (m) =>
-          `**${escapeText(heroLabel(look, m.hero_id, m.hero_name), 60)}**${m.hero_class ? ` (${escapeText(m.hero_class, 20)})` : ''} · ${tr('player:matchups.record', { count: m.matches, n: integer(m.matches), winRate: percent(m.win_rate) })}`,
+          `**${escapeText(heroLabel(look, m.hero_id, m.hero_name), 60)}**${m.hero_class ? ` (${escapeText(roleName(m.hero_class)!, 20)})` : ''} · ${tr('player:matchups.record', { count: m.matches, n: integer(m.matches), winRate: percent(m.win_rate) })}`,
         tr('player:matchups.empty'),
         { title: tr('player:matchups.title') },
       );
@@ -410,7 +413,7 @@ async function section(p: PlayerProfile, which: PlayerSection, page: number, loo
       const image = rows.map((m) => look.map(m.map_id)?.image ?? m.map_thumbnail).find(Boolean);
       return simple(
         rows,
-        (m) => `**${escapeText(look.map(m.map_id)?.label ?? m.map_name ?? mapLabel(look, m.map_id), 80)}** · ${counted('matches', m.matches)} · ${percent(m.win_rate)} · ${kda(m.kills, m.deaths, m.assists)}`,
+        (m) => `**${escapeText(look.map(m.map_id) || !m.map_name ? mapText(look, m.map_id) : m.map_name, 80)}** · ${counted('matches', m.matches)} · ${percent(m.win_rate)} · ${kda(m.kills, m.deaths, m.assists)}`,
         tr('player:maps.empty'),
         image ? { thumbnail: { url: image } } : {},
       );

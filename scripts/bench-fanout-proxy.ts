@@ -16,7 +16,7 @@
  *   /config channel check's first request) inside an interaction deadline, as another cluster's
  *   handlers would, until the fan-out ends.
  * - The baseline, from the same run (skip it with `--no-baseline`): the same two processes with no
- *   proxy, each holding its own per-process budget (47 in any sliding second) straight to the fake, as
+ *   proxy, each holding its own per-process budget (46 in any sliding second) straight to the fake, as
  *   before issue 15.
  *
  * Printed per run and mode: the fan-out's elapsed time, from "go" to the leader's last answer, beside

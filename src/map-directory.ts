@@ -12,26 +12,30 @@ import type { Fetched, RivalsApi } from './api/client.js';
 import { ApiError } from './api/errors.js';
 import type { GameMap, Page } from './api/schemas.js';
 import type { Logger } from './logger.js';
-import { modeName } from './render/names.js';
+import { tr } from './i18n/index.js';
+import { listOf } from './render/common.js';
+import { modeName, modeTitle } from './render/names.js';
 
-/** A map as the bot shows it. */
+/**
+ * A map as the bot knows it, in no language: the directory's entries are shared by every answer, so
+ * the words the bot adds to the API's are written when shown, by {@link mapName} and {@link mapLabel}.
+ */
 export interface MapInfo {
   /** The API's map id, as text ("1170"). */
   id: string;
-  /** The short name ("Royal Palace", also for its parts such as Bifrost Garden); for a map without a name, a stand-in ("Unnamed map 1304 (Hellfire Gala)"). */
-  name: string;
+  /** The short name ("Royal Palace", also for its parts such as Bifrost Garden); null for a map without a name (1304). */
+  name: string | null;
   /** The part of the map when it differs from `name` ("Odin's Archive" for 1170, "Bifrost Garden" for 1155), else null. */
   subMap: string | null;
   /**
-   * A name that tells this map apart from every other map of the catalogue: `name`, then `: subMap`,
-   * then in parentheses the mode when the name exists in several modes and "Competitive" for the
-   * competitive twin of a name and mode ("Royal Palace: Odin's Archive (Domination)",
-   * "Shin-Shibuya (Competitive)", "Birnin T'Challa (Clone Rumble)"). Never empty.
+   * What {@link mapLabel} adds to the name so that it tells this map apart from every other map of the
+   * catalogue: the mode when the name exists in several modes, "Competitive" for the competitive twin
+   * of a name and mode, and the id as a last resort.
    */
-  label: string;
+  tellApart: { mode: boolean; competitive: boolean; id: boolean };
   /** Location ("Yggsgard", "Tokyo 2099"), or null. */
   location: string | null;
-  /** Game mode in title case ("Doom Match", "Jeff's Winter Splash Festival"), or null. */
+  /** Game mode in title case, in English ("Doom Match", "Jeff's Winter Splash Festival", src/render/names.ts `modeTitle`): show it with `modeName`. */
   mode: string | null;
   /** The API's `is_competitve`. */
   competitive: boolean;
@@ -39,6 +43,33 @@ export interface MapInfo {
   image: string | null;
   /** Video URL (http or https), or null. */
   video: string | null;
+}
+
+/**
+ * A map's short name as shown: the API's, or for a map without one a stand-in in the current locale
+ * naming its id and location ("Unnamed map 1304 (Hellfire Gala)", "Carte sans nom 1304 (Hellfire Gala)").
+ */
+export function mapName(m: Pick<MapInfo, 'id' | 'name' | 'location'>): string {
+  if (m.name !== null) return m.name;
+  return m.location ? tr('catalog:maps.unnamedAt', { id: m.id, location: m.location }) : tr('catalog:maps.unnamed', { id: m.id });
+}
+
+/**
+ * A name that tells the map apart from every other map of the catalogue, in the current locale:
+ * {@link mapName}, then `: subMap`, then in parentheses what {@link MapInfo.tellApart} asks for: the
+ * mode, "Competitive" (`catalog:maps.competitive`, as /maps says it) and "map <id>"
+ * ("Royal Palace: Odin's Archive", "Shin-Shibuya (Competitive)", "Birnin T'Challa (Clone Rumble)",
+ * "Royal Palace (Domination, Compétitif)"). The API's words (names, modes) stay as it gives them. Never empty.
+ */
+export function mapLabel(m: MapInfo): string {
+  const name = mapName(m);
+  const base = m.subMap ? `${name}: ${m.subMap}` : name;
+  const qualifiers = [
+    m.tellApart.mode && m.mode ? modeName(m.mode) : null,
+    m.tellApart.competitive ? tr('catalog:maps.competitive') : null,
+    m.tellApart.id ? tr('catalog:maps.mapId', { id: m.id }) : null,
+  ].filter((q): q is string => q !== null);
+  return qualifiers.length > 0 ? tr('catalog:maps.qualified', { label: base, qualifiers: listOf(qualifiers) }) : base;
 }
 
 /** The catalogue with how fresh it is (for a "showing data as of" footer). */
@@ -121,17 +152,18 @@ export class MapDirectory {
   }
 
   /**
-   * The label of map `id` ({@link MapInfo.label}), or `Map <id>` when the API does not list it.
-   * Never throws: when the map list cannot be had, logs a warning (on `logger`, else the directory's)
-   * and answers `Map <id>`. Meant for reply paths (/player, /match).
+   * The label of map `id` ({@link mapLabel}), or `Map <id>` (`player:mapId`) when the API does not
+   * list it, in the current locale. Never throws: when the map list cannot be had, logs a warning (on
+   * `logger`, else the directory's) and answers `Map <id>`. Meant for reply paths (/player, /match).
    */
   async label(id: string | number, logger?: Logger): Promise<string> {
     const key = String(id).trim();
     try {
-      return (await this.get(key))?.label ?? `Map ${key}`;
+      const map = await this.get(key);
+      return map ? mapLabel(map) : tr('player:mapId', { id: key });
     } catch (err) {
       (logger ?? this.#logger)?.warn({ err, mapId: key }, 'map list unavailable; naming the map by its id');
-      return `Map ${key}`;
+      return tr('player:mapId', { id: key });
     }
   }
 
@@ -205,7 +237,8 @@ function buildIndex(key: string, entries: GameMap[]): Index {
     (a, b) =>
       (a.location === null ? 1 : 0) - (b.location === null ? 1 : 0) ||
       (a.location ?? '').localeCompare(b.location ?? '') ||
-      a.name.localeCompare(b.name) ||
+      (a.name === null ? 1 : 0) - (b.name === null ? 1 : 0) ||
+      (a.name ?? '').localeCompare(b.name ?? '') ||
       (a.mode ?? '').localeCompare(b.mode ?? '') ||
       Number(a.competitive) - Number(b.competitive) ||
       a.id.localeCompare(b.id, undefined, { numeric: true }),
@@ -213,7 +246,7 @@ function buildIndex(key: string, entries: GameMap[]): Index {
   return { key, maps, byId: new Map(maps.map((m) => [m.id, m])) };
 }
 
-/** A record as a MapInfo, labelled with its name only (see {@link label}). */
+/** A record as a MapInfo, told apart by nothing yet (see {@link label}). */
 function describe(m: GameMap): MapInfo {
   const named = m.name?.trim() || null;
   const location = m.location?.trim() || null;
@@ -221,17 +254,17 @@ function describe(m: GameMap): MapInfo {
   // this map a part of it ("Bifrost Garden - Royal Palace" is Royal Palace's Bifrost Garden).
   const [first, parentOrPlace] = (m.full_name ?? '').split(' - ').map((x) => x.trim());
   const parent = named && parentOrPlace && norm(first ?? '') === norm(named) && norm(parentOrPlace) !== norm(location ?? '') ? parentOrPlace : null;
-  const name = parent ?? named ?? `Unnamed map ${m.id}${location ? ` (${location})` : ''}`;
+  const name = parent ?? named;
   const sub = parent ? named : m.sub_map?.name?.trim() || null;
-  const subMap = named && sub && norm(sub) !== norm(name) ? sub : null;
+  const subMap = name && sub && norm(sub) !== norm(name) ? sub : null;
   const video = m.video && /^https?:\/\//i.test(m.video.trim()) ? m.video.trim() : null;
   return {
     id: m.id,
     name,
     subMap,
-    label: subMap ? `${name}: ${subMap}` : name,
+    tellApart: { mode: false, competitive: false, id: false },
     location,
-    mode: modeName(m.game_mode),
+    mode: modeTitle(m.game_mode),
     competitive: m.is_competitive,
     image: m.images[0] ?? m.sub_map?.thumbnail ?? null,
     video,
@@ -239,8 +272,9 @@ function describe(m: GameMap): MapInfo {
 }
 
 /**
- * Sets every map's label so that no two are the same: the mode where the name exists in several
- * modes, "Competitive" for the competitive twin of a name and mode, and the id as a last resort.
+ * Sets what tells every map apart ({@link MapInfo.tellApart}) so that no two labels are the same: the
+ * mode where the name exists in several modes, "Competitive" for the competitive twin of a name and
+ * mode, and the id as a last resort. Decided on the API's words only, so it holds in every locale.
  */
 function label(maps: MapInfo[]): void {
   const groupBy = <K>(list: MapInfo[], key: (m: MapInfo) => K) => {
@@ -248,19 +282,16 @@ function label(maps: MapInfo[]): void {
     for (const m of list) groups.set(key(m), [...(groups.get(key(m)) ?? []), m]);
     return [...groups.values()];
   };
-  const qualifiers = new Map<MapInfo, string[]>(maps.map((m) => [m, []]));
+  // A map without a name is named by its id: it shares its name with none.
+  const base = (m: MapInfo) => (m.name === null ? `#${m.id}` : norm(m.subMap ? `${m.name} ${m.subMap}` : m.name));
   // Maps of one name and part (Royal Palace, or Royal Palace: Odin's Archive): the part already tells parts apart.
-  for (const sameName of groupBy(maps, (m) => norm(m.label))) {
+  for (const sameName of groupBy(maps, base)) {
     const byMode = groupBy(sameName, (m) => norm(m.mode ?? ''));
-    if (byMode.length > 1) for (const m of sameName) if (m.mode) qualifiers.get(m)!.push(m.mode);
-    if (sameName.length > 1 && sameName.some((m) => !m.competitive)) for (const m of sameName) if (m.competitive) qualifiers.get(m)!.push('Competitive');
+    if (byMode.length > 1) for (const m of sameName) if (m.mode) m.tellApart.mode = true;
+    if (sameName.length > 1 && sameName.some((m) => !m.competitive)) for (const m of sameName) if (m.competitive) m.tellApart.competitive = true;
   }
-  const text = (m: MapInfo) => {
-    const q = qualifiers.get(m)!;
-    return q.length > 0 ? `${m.label} (${q.join(', ')})` : m.label;
-  };
-  for (const clash of groupBy(maps, (m) => norm(text(m)))) {
-    if (clash.length > 1) for (const m of clash) qualifiers.get(m)!.push(`map ${m.id}`);
+  const text = (m: MapInfo) => `${base(m)}|${m.tellApart.mode ? norm(m.mode ?? '') : ''}|${m.tellApart.competitive}`;
+  for (const clash of groupBy(maps, text)) {
+    if (clash.length > 1) for (const m of clash) m.tellApart.id = true;
   }
-  for (const m of maps) m.label = text(m);
 }

@@ -16,6 +16,7 @@
  */
 import { currentLocale, tr, type MessageValues } from './i18n/index.js';
 import { integer } from './render/format.js';
+import type { DeliveryProblem } from './feeds/delivery.js';
 
 /** `messages:<key>` in the current locale. */
 const m = (key: string, values?: MessageValues): string => tr(`messages:${key}`, values);
@@ -29,6 +30,25 @@ const enumeration = (items: string[]): string => items.join(m('list.separator'))
 /** A number in the current locale, with the decimals it has (an option's bound may be 0.5). */
 const number = (n: number): string => (Number.isInteger(n) ? integer(n) : new Intl.NumberFormat(currentLocale(), { maximumFractionDigits: 6 }).format(n));
 const bold = (s: string) => `**${s}**`;
+
+/** The message key of each permission the bot may lack in a channel, by Discord's English name (src/discord/runtime.ts). */
+const PERMISSION_KEYS: Record<string, string> = {
+  'View Channel': 'viewChannel',
+  'Send Messages': 'sendMessages',
+  'Embed Links': 'embedLinks',
+  'Create Public Threads': 'createPublicThreads',
+  'Send Messages in Threads': 'sendMessagesInThreads',
+};
+
+/** The message of each Discord JSON error code a delivery can end with (src/feeds/delivery.ts `PERMANENT_ERRORS`, 10008 for an edit). */
+const DELIVERY_PROBLEM_KEYS: Record<number, string> = {
+  10003: 'unknownChannel',
+  10008: 'unknownMessage',
+  10013: 'unknownUser',
+  50001: 'missingAccess',
+  50007: 'dmClosed',
+  50013: 'missingPermissions',
+};
 
 export const t = {
   // Errors: specific and actionable.
@@ -77,7 +97,9 @@ export const t = {
   configGuildOnly: () => m('config.guildOnly'),
   configNeedsManageServer: () => m('config.needsManageServer'),
   channelGone: (channelId: string) => m('config.channelGone', { channelId }),
-  channelMissing: (channelId: string, missing: string[]) => m('config.channelMissing', { channelId, permissions: enumeration(missing) }),
+  /** `missing`: Discord's English names of the permissions (View Channel…), written as Discord's client names them in the reader's language. */
+  channelMissing: (channelId: string, missing: string[]) =>
+    m('config.channelMissing', { channelId, permissions: enumeration(missing.map((name) => (PERMISSION_KEYS[name] ? m(`config.permissions.${PERMISSION_KEYS[name]}`) : name))) }),
   publishNeedsAnnouncement: (channelId: string) => m('config.publishNeedsAnnouncement', { channelId }),
   feedSet: (feed: string, channelId: string, backfill: number) =>
     backfill > 0 ? m('config.feedSetBackfill', { feed, channelId, count: backfill, backfill: integer(backfill) }) : m('config.feedSet', { feed, channelId }),
@@ -111,12 +133,19 @@ export const t = {
   threadsNeedText: () => m('config.threadsNeedText'),
   /** `/config status`: the feed is in its quiet hours now. */
   quietNow: (end: string, zone: string) => m('config.quietNow', { end, zone }),
-  badQuietHours: (typed: string) => m('config.badQuietHours', { typed }),
+  badQuietHours: (typed: string) => m('config.badQuietHours', { typed, off: m('config.quietOff') }),
   unknownTimeZone: (typed: string) => m('config.unknownTimeZone', { typed }),
   /** `/config status`: the last correction of a delivered post was edited into its message. */
   feedEdited: (postId: string, when: string) => m('config.feedEdited', { postId, when }),
   /** `/config status`: the last correction could not be edited into its message (deleted, …); it is not retried. */
   feedEditFailed: (postId: string, when: string, reason: string) => m('config.feedEditFailed', { postId, when, reason }),
+  /** `/config status` and `/config test-post`: why a post could not be delivered or edited, in the reader's language. */
+  deliveryProblem: (problem: DeliveryProblem) => {
+    if (problem.kind === 'other') return problem.detail;
+    if (problem.kind === 'gaveUp') return m('config.deliveryProblem.gaveUp', { attempts: integer(problem.attempts), detail: problem.detail });
+    const key = DELIVERY_PROBLEM_KEYS[problem.code];
+    return key ? m(`config.deliveryProblem.${key}`) : String(problem.code);
+  },
   testPostSent: (feed: string, channelId: string) => m('config.testPostSent', { feed: feed.toLowerCase(), channelId }),
   testPostNotSet: (feed: string) => m('config.testPostNotSet', { feed }),
   testPostFailed: (channelId: string, reason: string) => m('config.testPostFailed', { channelId, reason }),

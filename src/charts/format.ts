@@ -43,11 +43,15 @@ export function playTimeUnit(maxSeconds: number): 'h' | 'min' {
   return maxSeconds >= 2 * HOUR ? 'h' : 'min';
 }
 
-/** A duration in `unit`s as an axis label ("12 h", "45 min"), whole or with one decimal when it has one. */
+/**
+ * A duration in `unit`s as an axis label in the current locale, with the units the text answers use
+ * (`common:format.hours` / `minutes`: "12 h", "45 min"; "12 Std.", "45 Min." in German; "12時間", "45分"
+ * in Japanese), whole or with one decimal when it has one.
+ */
 export function durationTick(value: number, unit: 'h' | 'min'): string {
   const { grouped, oneDecimal } = formats();
   const text = Number.isInteger(value) ? grouped.format(value) : oneDecimal.format(value);
-  return `${text} ${unit}`;
+  return tr(unit === 'h' ? 'common:format.hours' : 'common:format.minutes', { value: text });
 }
 
 /** A tick of a time axis: its value in Unix seconds and its label (two lines when a date follows an hour, or a year a month). */

@@ -37,7 +37,7 @@ export function heroPerformanceConfig(spec: HeroPerformanceChart): ChartConfigur
   // Names wider than a quarter of the chart take their short form or are cut, so the bars keep their room.
   const names = heroes.map((h) => fitHeroName(h.name, font(FONT.label, 600), SIZE.width / 4));
   const roles = [...ROLE_ORDER.filter((r) => heroes.some((h) => knownRole(h.role) === r)), ...(heroes.some((h) => knownRole(h.role) === null) ? [null] : [])];
-  const legend = roles.map((role) => ({ label: role ?? chartText.otherRole(), color: role === null ? OTHER_ROLE_COLOR : ROLE_COLORS[role]! }));
+  const legend = roles.map((role) => ({ label: role ? chartText.role(role) : chartText.otherRole(), color: role === null ? OTHER_ROLE_COLOR : ROLE_COLORS[role]! }));
   const { options, plugins } = frame(spec.title, chartText.topHeroes(heroes.length, total), legend);
   return {
     type: 'bar',

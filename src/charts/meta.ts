@@ -47,7 +47,7 @@ export function metaScatterConfig(spec: MetaScatterChart): ChartConfiguration<'s
   if (spec.heroes.length === 0) return null;
   const r = scatterRanges(spec.heroes);
   const groups = [...ROLE_ORDER, null].map((role) => ({ role, heroes: spec.heroes.filter((h) => knownRole(h.role) === role) })).filter((g) => g.heroes.length > 0);
-  const legend = groups.map((g) => ({ label: g.role ?? chartText.otherRole(), color: g.role === null ? OTHER_ROLE_COLOR : ROLE_COLORS[g.role]! }));
+  const legend = groups.map((g) => ({ label: g.role ? chartText.role(g.role) : chartText.otherRole(), color: g.role === null ? OTHER_ROLE_COLOR : ROLE_COLORS[g.role]! }));
   const named = new Set([...spec.heroes].sort((a, b) => b.pickShare - a.pickShare).slice(0, SCATTER_LABELS));
   // The subtitle says how many names found room, known only once the labels are placed: the header is
   // laid out for the widest it may be, and the label plugin writes the count in.
@@ -59,7 +59,7 @@ export function metaScatterConfig(spec: MetaScatterChart): ChartConfiguration<'s
       datasets: groups.map((g) => {
         const color = g.role === null ? OTHER_ROLE_COLOR : ROLE_COLORS[g.role]!;
         return {
-          label: g.role ?? chartText.otherRole(),
+          label: g.role ? chartText.role(g.role) : chartText.otherRole(),
           data: g.heroes.map((h): HeroPoint => ({ x: h.pickShare, y: h.winRate, name: named.has(h) ? fitHeroName(h.name, font(FONT.label, 600), MAX_LABEL_WIDTH, true) : '' })),
           backgroundColor: color,
           borderColor: COLORS.background,

@@ -22,7 +22,9 @@ export const chartText = {
   playTimeAxis: () => tr('charts:axes.playTime'),
   winRateAxis: () => tr('charts:axes.winRate'),
   pickShareAxis: () => tr('charts:axes.pickShare'),
-  /** Legend entry of heroes whose role is not one of the three (the three keep the game's English names). */
+  /** Legend entry of one of the three roles, with the words of /meta's role choices and the text answers ("Stratège"). */
+  role: (role: 'Vanguard' | 'Duelist' | 'Strategist') => tr(`commands:meta.options.role.choices.${role}`),
+  /** Legend entry of heroes whose role is not one of the three. */
   otherRole: () => tr('charts:otherRole'),
   /** Subtitle of the hero chart: how many heroes of how many are shown (short, so the role legend fits beside it). */
   topHeroes: (shown: number, total: number) => (shown === total ? tr('charts:subtitle.heroesAll', { count: shown }) : tr('charts:subtitle.heroesTop', { shown, total })),

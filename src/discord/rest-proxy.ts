@@ -2,7 +2,7 @@
  * The REST proxy (issue 15): one HTTP service that every process of the bot sends its Discord REST
  * requests to, so that Discord's limits, which are per bot and not per process, are kept once for all
  * of them: the global 50 requests a second (Discord: Topics, Rate Limits, "Global Rate Limit") by a
- * {@link DiscordRestBudget} (47 in any sliding second, at least 20 ms apart, ./rest-budget.ts), and
+ * {@link DiscordRestBudget} (46 in any sliding second, at least 20 ms apart, ./rest-budget.ts), and
  * each route's bucket by @discordjs/rest's handlers, which learn the buckets from Discord's
  * `X-RateLimit-*` headers and wait out a 429's `Retry-After`. The forwarding itself is
  * @discordjs/proxy's `proxyRequests` (2.1.1) over a @discordjs/rest `REST`; the service's entry point
@@ -50,7 +50,7 @@ import { discordAgent } from './agent.js';
 /** The largest request body the proxy forwards, bytes (Discord's own upload limit is lower). 413 above it. */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
-/** Most connections the proxy keeps to Discord: at 47 requests a second, a few dozen are busy at once. */
+/** Most connections the proxy keeps to Discord: at 46 requests a second, a few dozen are busy at once. */
 const UPSTREAM_CONNECTIONS = 128;
 
 export interface RestProxyOptions {
@@ -59,7 +59,7 @@ export interface RestProxyOptions {
   /** Discord's REST API without the version (DISCORD_API_URL, e.g. `https://discord.com/api`). */
   apiUrl: string;
   logger: Logger;
-  /** The budget of every request but the interaction routes (default: a new one, 47 a second). */
+  /** The budget of every request but the interaction routes (default: a new one, 46 a second). */
   budget?: DiscordRestBudget;
   /** How long one request may take from when the proxy queued it, budget wait included, ms (default @discordjs/rest's 15 000). */
   timeoutMs?: number;

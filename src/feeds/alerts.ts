@@ -131,7 +131,7 @@ export function planAlerts(type: FeedType, post: FeedPost, audience: AlertAudien
     };
     for (const hero of [...byHero.keys()].sort(byName)) {
       const users = [...byHero.get(hero)!].sort();
-      let line = `${heroLabel(hero)}:`;
+      let line = tr('feeds:alert.mentions', { hero: heroLabel(hero) });
       let lineUsers: string[] = [];
       const pushLine = () => {
         if (lineUsers.length === 0) return;
@@ -146,7 +146,7 @@ export function planAlerts(type: FeedType, post: FeedPost, audience: AlertAudien
         if (length() + line.length + mention.length + 1 > CONTENT_LIMIT - PART_SUFFIX_ROOM || wouldUsers > MAX_MENTIONS_PER_MESSAGE) {
           pushLine();
           flush();
-          line = `${heroLabel(hero)}:`;
+          line = tr('feeds:alert.mentions', { hero: heroLabel(hero) });
           lineUsers = [];
         }
         line += mention;

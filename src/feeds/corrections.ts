@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from '../logger.js';
 import type { MessagePayload } from '../render/view.js';
 import type { Db } from '../store/database.js';
-import { classifyError, type DeliveryKey, type FeedTransport } from './delivery.js';
+import { classifyError, gaveUpReason, type DeliveryKey, type FeedTransport } from './delivery.js';
 
 /** How long after its delivery a message is still corrected in place (ms): 14 days. */
 export const EDIT_WINDOW_MS = 14 * 24 * 60 * 60_000;
@@ -128,7 +128,7 @@ export class CorrectionEditor {
       await this.db.updateTable('deliveries').set({ edit_attempts: target.editAttempts + 1 }).where((eb) => eb.and(row)).where('revision', '<', revision).execute();
       return outcome;
     }
-    const error = outcome.status === 'edited' ? null : outcome.status === 'retry' ? `gave up after ${MAX_EDIT_ATTEMPTS} attempts: ${outcome.reason}` : outcome.reason;
+    const error = outcome.status === 'edited' ? null : outcome.status === 'retry' ? gaveUpReason(MAX_EDIT_ATTEMPTS, outcome.reason) : outcome.reason;
     await this.db.updateTable('deliveries').set({ revision, edited_at: at, edit_error: error, edit_attempts: 0 }).where((eb) => eb.and(row)).where('revision', '<', revision).execute();
     if (outcome.status === 'retry') return { status: 'failed', code: null, reason: error! };
     return outcome;

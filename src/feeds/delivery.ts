@@ -51,6 +51,28 @@ export const PERMANENT_ERRORS: Record<number, string> = {
 /** What a 404 means, by the thing looked for: a send's channel, an edit's message. */
 const NOT_FOUND: Record<10003 | 10008, string> = { 10003: PERMANENT_ERRORS[10003]!, 10008: 'Unknown Message: the message was deleted' };
 
+/** The reason kept for a correction given up after `attempts` temporary failures, the last one's reason being `detail`. */
+export const gaveUpReason = (attempts: number, detail: string): string => `gave up after ${attempts} attempts: ${detail}`;
+
+/**
+ * A delivery problem as a sentence for admins needs it, from what the store keeps (English, for the
+ * log): `discord` for a Discord JSON error code this module knows (10003, 10008, 10013, 50001, 50007,
+ * 50013), by `code` or by its reason's text; `gaveUp` for {@link gaveUpReason}'s; `other` for the
+ * rest (a message Discord or the network gave, kept as it is).
+ */
+export type DeliveryProblem = { kind: 'discord'; code: number } | { kind: 'gaveUp'; attempts: number; detail: string } | { kind: 'other'; detail: string };
+
+/** Reads a stored reason (and its Discord error code when kept) as a {@link DeliveryProblem}. */
+export function deliveryProblem(reason: string, code?: number | null): DeliveryProblem {
+  const known: Record<number, string> = { ...PERMANENT_ERRORS, ...NOT_FOUND };
+  if (code !== undefined && code !== null && known[code] !== undefined) return { kind: 'discord', code };
+  const byText = Object.keys(known).find((c) => known[Number(c)] === reason);
+  if (byText !== undefined) return { kind: 'discord', code: Number(byText) };
+  const gaveUp = /^gave up after (\d+) attempts: ([\s\S]*)$/.exec(reason);
+  if (gaveUp) return { kind: 'gaveUp', attempts: Number(gaveUp[1]), detail: gaveUp[2]! };
+  return { kind: 'other', detail: reason };
+}
+
 /**
  * How a failed send (or edit) is treated: `broken` marks the subscription, or records the edit as failed;
  * `retry` tries again on a later poll. A 404 without a known code means `notFound`: the channel for a

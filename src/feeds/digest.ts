@@ -16,7 +16,7 @@ import { integer } from '../render/format.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import type { View } from '../render/view.js';
 import type { FeedType } from '../store/guild-settings.js';
-import { FEED_TO_POST_TYPE, type FeedPost } from './render.js';
+import { FEED_TO_POST_TYPE, feedPostText, type FeedPost } from './render.js';
 import { formatClock, localTime } from './schedule.js';
 
 /** How often a digest is sent. */
@@ -64,7 +64,8 @@ const COLOUR = 0x5865f2;
  * The digest message of `posts` (oldest first): one embed field per post (title, date, overview), a
  * select menu to read one in full (privately, as the feed's read button does), and the role ping.
  * Its texts (title, count, schedule, dates, menu placeholder) are in the current locale (src/i18n,
- * namespace `feeds`); the posts' titles and overviews are the API's.
+ * namespace `feeds`); the posts' titles and overviews are the API's, a game version's the bot's own
+ * (src/feeds/render.ts `feedPostText`).
  */
 export function digestView(type: FeedType, schedule: DigestSchedule, timeZone: string, posts: readonly FeedPost[], roleId: string | null): View {
   const shown = posts.slice(-DIGEST_MAX_POSTS);
@@ -82,10 +83,13 @@ export function digestView(type: FeedType, schedule: DigestSchedule, timeZone: s
         author: { name: tr(`feeds:digest.title.${type}.${schedule.every}`) },
         title: count,
         description: hidden > 0 ? tr('feeds:digest.older', { count: hidden, n: integer(hidden), shown: integer(shown.length) }) : undefined,
-        fields: shown.map((p) => ({
-          name: truncate(p.title, TITLE_CHARS),
-          value: truncate([p.date ? `*${escapeText(calendarDate(p.date))}*` : '', escapeText(p.overview ?? '', overviewChars)].filter(Boolean).join(' · ') || '—', LIMITS.fieldValue),
-        })),
+        fields: shown.map((p) => {
+          const text = feedPostText(type, p);
+          return {
+            name: truncate(text.title, TITLE_CHARS),
+            value: truncate([p.date ? `*${escapeText(calendarDate(p.date))}*` : '', escapeText(text.overview ?? '', overviewChars)].filter(Boolean).join(' · ') || '—', LIMITS.fieldValue),
+          };
+        }),
         footer: { text: tr('feeds:digest.footer', { when }) },
       },
     ],
@@ -97,7 +101,7 @@ export function digestView(type: FeedType, schedule: DigestSchedule, timeZone: s
             type: ComponentType.StringSelect,
             custom_id: encodeCustomId('feed.read', FEED_TO_POST_TYPE[type]),
             placeholder: tr(type === 'gameVersions' ? 'feeds:digest.readVersion' : 'feeds:digest.readOne'),
-            options: shown.map((p) => ({ label: truncate(p.title, LIMITS.optionLabel), value: p.id, ...(p.date ? { description: truncate(calendarDate(p.date), LIMITS.optionDescription) } : {}) })),
+            options: shown.map((p) => ({ label: truncate(feedPostText(type, p).title, LIMITS.optionLabel), value: p.id, ...(p.date ? { description: truncate(calendarDate(p.date), LIMITS.optionDescription) } : {}) })),
           },
         ],
       },

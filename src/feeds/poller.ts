@@ -76,6 +76,9 @@ export async function fetchFeed(api: RivalsApi, type: FeedType, catalog?: HeroCa
   if (type === 'gameVersions') {
     const versions = (await api.gameVersions(page, options)).data.entries;
     return versions.map((v) => {
+      // Not shown (src/feeds/render.ts `feedPostText` writes a version's title and text in each server's
+      // language): kept in English as stored and hashed since the first release, so no delivered post
+      // reads as corrected.
       const post = { id: v.version, title: `Game version ${v.version}`, date: v.release, overview: v.release ? `Released ${v.release}.` : null, image: null };
       return { post, hash: contentHash({ title: post.title, overview: post.overview, content: null }), credible: Boolean(v.release) };
     });

@@ -1,11 +1,13 @@
 /**
  * The message a feed post is delivered as: an embed with the type colour, and a button to read it all.
  * Every text is read in the current locale (src/i18n, namespace `feeds`) when the message is rendered,
- * so the poller renders one message per server locale inside `runInLocale`.
+ * so the poller renders one message per server locale inside `runInLocale`; a game version's title and
+ * text too ({@link feedPostText}).
  */
 import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { tr } from '../i18n/index.js';
+import { calendarDate } from '../render/common.js';
 import { integer } from '../render/format.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import type { View } from '../render/view.js';
@@ -33,11 +35,24 @@ export function correctedFooter(): string {
 }
 
 /**
- * The feed message of `post`, pinging `roleId` when set (and only that role); `corrected` marks a message
- * edited for a correction. Its texts (author line, button, footer) are in the current locale; the post's
- * title and overview are the API's, as they are.
+ * The title and text a message shows for `post`. A patch note's, balance post's or dev diary's are the
+ * API's, as they are. A game version has none of its own: the poller stores English ones ("Game version
+ * 20251113", "Released November 13, 2025.", src/feeds/poller.ts `fetchFeed`) that its content hash is
+ * made of, and they are shown in the current locale instead, from the version (the post id) and its
+ * release date ("Version du jeu 20251113", "Sortie le 13 novembre 2025.").
  */
-export function feedPostView(type: FeedType, post: FeedPost, roleId: string | null, corrected = false): View {
+export function feedPostText(type: FeedType, post: FeedPost): { title: string; overview: string | null } {
+  if (type !== 'gameVersions') return { title: post.title, overview: post.overview };
+  return { title: tr('feeds:gameVersion.title', { version: post.id }), overview: post.date ? tr('feeds:gameVersion.released', { date: calendarDate(post.date, 'long') }) : null };
+}
+
+/**
+ * The feed message of `post`, pinging `roleId` when set (and only that role); `corrected` marks a message
+ * edited for a correction, `test` one sent by `/config test-post` (its title says so). Its texts (author
+ * line, button, footer) are in the current locale; the post's title and overview are {@link feedPostText}'s.
+ */
+export function feedPostView(type: FeedType, post: FeedPost, roleId: string | null, corrected = false, test = false): View {
+  const text = feedPostText(type, post);
   const date = post.date && /^\d{4}-\d{2}-\d{2}$/.test(post.date) ? new Date(`${post.date}T00:00:00Z`).toISOString() : undefined;
   return {
     content: roleId ? `<@&${roleId}>` : undefined,
@@ -46,8 +61,8 @@ export function feedPostView(type: FeedType, post: FeedPost, roleId: string | nu
       {
         color: COLOURS[type],
         author: { name: tr(`feeds:post.new.${type}`) },
-        title: truncate(post.title, LIMITS.title),
-        description: escapeText(post.overview ?? '', LIMITS.description) || undefined,
+        title: truncate(test ? tr('feeds:testPost.prefix', { title: text.title }) : text.title, LIMITS.title),
+        description: escapeText(text.overview ?? '', LIMITS.description) || undefined,
         image: post.image ? { url: post.image } : undefined,
         timestamp: date,
         footer: corrected ? { text: correctedFooter() } : undefined,

@@ -11,8 +11,12 @@ import { classifyError, type FeedTransport } from './delivery.js';
 import { fetchFeed } from './poller.js';
 import { feedPostView } from './render.js';
 
-/** The outcome of a test post. */
-export type TestPostResult = { ok: true; channelId: string } | { ok: false; reason: string; channelId?: string };
+/**
+ * The outcome of a test post. A failure's `reason` is `not-set` (the feed has no channel) or the
+ * delivery's reason in English ({@link classifyError}); `code` is Discord's JSON error code when the
+ * channel is broken.
+ */
+export type TestPostResult = { ok: true; channelId: string } | { ok: false; reason: string; code?: number; channelId?: string };
 
 /** Sends test posts; provided by the runtime (Discord) or absent (the CLI). */
 export interface FeedTester {
@@ -26,14 +30,14 @@ export function createFeedTester(api: RivalsApi, settings: GuildSettingsReposito
       if (!sub) return { ok: false, reason: 'not-set' };
       const [latest] = await fetchFeed(api, type);
       const post = latest?.post ?? { id: 'test', title: tr('feeds:testPost.title'), date: null, overview: null, image: null };
-      const view = feedPostView(type, { ...post, title: tr('feeds:testPost.prefix', { title: post.title }) }, sub.roleId);
+      const view = feedPostView(type, post, sub.roleId, false, true);
       try {
         // A fresh nonce: a test post is never a delivery of the real post.
         await transport.send(sub.channelId, { ...toMessagePayload(view), nonce: randomBytes(9).toString('base64url'), enforce_nonce: true });
         return { ok: true, channelId: sub.channelId };
       } catch (err) {
         const c = classifyError(err);
-        return { ok: false, reason: c.reason, channelId: sub.channelId };
+        return { ok: false, reason: c.reason, ...(c.kind === 'broken' && { code: c.code }), channelId: sub.channelId };
       }
     },
   };

@@ -8,6 +8,7 @@
  */
 import type { PlayerProfile } from '../api/schemas.js';
 import { tr } from '../i18n/index.js';
+import { roleName } from '../render/names.js';
 import { isTierName, tierOf, tierOfLevel } from './ranks.js';
 import { latestSeason, seasonFromIndex, seasonFromRankGame, type Season } from './seasons.js';
 import { newestUpdateTime } from './update-times.js';
@@ -191,16 +192,17 @@ export function heroSummary(p: PlayerProfile): { heroes: HeroTotals[]; source: '
 /**
  * Play time (seconds) by role, most first: from the heroes of {@link heroSummary} and each hero's
  * role ("Unknown role", in the current locale, for a hero `roleOf` does not know), else the profile's own `roles_played`.
+ * Roles are named as shown, in the current locale (src/render/names.ts `roleName`: "Stratège").
  */
 export function playTimeByRole(p: PlayerProfile, roleOf: (heroId: string | null) => string | null): { role: string; seconds: number }[] {
   const sums = new Map<string, number>();
   const unknown = tr('player:unknownRole');
   for (const h of heroSummary(p).heroes) {
-    const role = roleOf(h.hero_id) ?? unknown;
+    const role = roleName(roleOf(h.hero_id)) ?? unknown;
     sums.set(role, (sums.get(role) ?? 0) + h.play_time);
   }
   if (sums.size === 0) {
-    for (const r of p.overall.roles) if (r.play_time) sums.set(r.role.charAt(0).toUpperCase() + r.role.slice(1), r.play_time);
+    for (const r of p.overall.roles) if (r.play_time) sums.set(roleName(r.role.charAt(0).toUpperCase() + r.role.slice(1)) ?? unknown, r.play_time);
   }
   return [...sums.entries()]
     .filter(([, s]) => s > 0)

@@ -298,6 +298,15 @@ export function commandReferences(text: string, locale: Locale): string {
   });
 }
 
+/**
+ * Whether a member typed one of the `english` words, or the current locale's word at `key` (a
+ * message holding one word: `aus` for `off`), in any case and Unicode form.
+ */
+export function typedWord(typed: string, english: readonly string[], key: string): boolean {
+  const word = typed.trim().normalize('NFC').toLowerCase();
+  return english.includes(word) || tr(key).normalize('NFC').toLowerCase() === word;
+}
+
 /** Whether `key` exists in `locale` itself, without falling back. */
 export function hasMessage(locale: Locale, key: string): boolean {
   ensureLoaded(locale);

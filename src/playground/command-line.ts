@@ -6,25 +6,43 @@
  * end of the line) is editing, which decides what the picker suggests.
  */
 
+/** Discord's "Localization Map": a Discord locale code (`fr`, `es-419`) to that language's text. */
+export type Localizations = Partial<Record<string, string>> | null;
+
+/** A choice of an option (Discord: "Application Command Option Choice Structure"). */
+export interface DefinitionChoice {
+  name: string;
+  value: string | number;
+  name_localizations?: Localizations;
+}
+
 /** The parts of a command definition the command bar reads (Discord: "Application Command Object"). */
 export interface DefinitionOption {
   type: number;
   name: string;
   description: string;
+  name_localizations?: Localizations;
+  description_localizations?: Localizations;
   required?: boolean;
   autocomplete?: boolean;
-  choices?: { name: string; value: string | number }[];
+  choices?: DefinitionChoice[];
   channel_types?: number[];
   options?: DefinitionOption[];
+  /** The registered name (what Discord sends in the interaction), on a copy made by {@link localizeDefinition}. */
+  key?: string;
 }
 
 export interface Definition {
   name: string;
   description?: string;
+  name_localizations?: Localizations;
+  description_localizations?: Localizations;
   /** 1 chat input (slash), 2 user context menu. */
   type?: number;
   default_member_permissions?: string | null;
   options?: DefinitionOption[];
+  /** The registered name (what Discord sends in the interaction), on a copy made by {@link localizeDefinition}. */
+  key?: string;
 }
 
 const SUBCOMMAND = 1;
@@ -65,6 +83,59 @@ export function optionsOf(definition: Definition, subcommand?: string): Definiti
   return list.filter((o) => o.type !== SUBCOMMAND && o.type !== SUBCOMMAND_GROUP);
 }
 
+/** `text` as a client in Discord locale `locale` shows it: its localization there, else the default. */
+const inLocale = (text: string, map: Localizations | undefined, locale: string): string => map?.[locale] || text;
+
+function localizeOption(option: DefinitionOption, locale: string): DefinitionOption {
+  return {
+    ...option,
+    key: option.key ?? option.name,
+    name: inLocale(option.name, option.name_localizations, locale),
+    description: inLocale(option.description, option.description_localizations, locale),
+    ...(option.choices && { choices: option.choices.map((c) => ({ ...c, name: inLocale(c.name, c.name_localizations, locale) })) }),
+    ...(option.options && { options: option.options.map((o) => localizeOption(o, locale)) }),
+  };
+}
+
+/**
+ * `definition` as the client of a member whose Discord locale is `locale` (`fr`, `en-US`) shows it:
+ * the command, every subcommand and option named and described, and every choice named, by its
+ * `name_localizations` / `description_localizations` entry for that locale, the default text where
+ * it has none (Discord: "Localization"). Each command, subcommand and option keeps its registered
+ * name in `key`, which is what Discord puts in the interaction ({@link registeredCommand}).
+ */
+export function localizeDefinition(definition: Definition, locale: string): Definition {
+  return {
+    ...definition,
+    key: definition.key ?? definition.name,
+    name: inLocale(definition.name, definition.name_localizations, locale),
+    ...(definition.description !== undefined && { description: inLocale(definition.description, definition.description_localizations, locale) }),
+    ...(definition.options && { options: definition.options.map((o) => localizeOption(o, locale)) }),
+  };
+}
+
+/**
+ * A command as members see it (`/config feed`, or a context-menu command's name), written with the
+ * names `definitions` give it: pass localized copies ({@link localizeDefinition}) to name it in a
+ * member's language. Matched by registered name (`key`, else `name`); parts it cannot find are
+ * kept as they are.
+ */
+export function commandLabel(command: string, definitions: readonly Definition[], kind: 'slash' | 'user'): string {
+  const keyOf = (node: { key?: string; name: string }) => node.key ?? node.name;
+  if (kind === 'user') return definitions.find((d) => d.type === 2 && keyOf(d) === command)?.name ?? command;
+  const [name = '', ...rest] = command.replace(/^\//, '').split(' ');
+  const definition = definitions.find((d) => (d.type ?? 1) === 1 && keyOf(d) === name);
+  if (!definition) return command;
+  let nodes = definition.options ?? [];
+  const parts = [definition.name];
+  for (const part of rest) {
+    const node = nodes.find((o) => (o.type === SUBCOMMAND || o.type === SUBCOMMAND_GROUP) && keyOf(o) === part);
+    parts.push(node?.name ?? part);
+    nodes = node?.options ?? [];
+  }
+  return `/${parts.join(' ')}`;
+}
+
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -77,13 +148,15 @@ export function parseCommandLine(line: string, definitions: readonly Definition[
   const nameMatch = line.slice(1).match(/^(\S*)(\s*)/)!;
   const name = nameMatch[1]!;
   if (nameMatch[2] === '') return { ...none, focus: { kind: 'command', text: name } };
-  const definition = definitions.find((d) => d.name.toLowerCase() === name.toLowerCase() && (d.type ?? 1) === 1);
+  // By the name the member's client shows, or the registered one (a member may type either).
+  const named = (node: { name: string; key?: string }, text: string) => node.name.toLowerCase() === text.toLowerCase() || (node.key ?? node.name).toLowerCase() === text.toLowerCase();
+  const definition = definitions.find((d) => (d.type ?? 1) === 1 && named(d, name));
   if (!definition) return { ...none, focus: { kind: 'command', text: name } };
   let rest = line.slice(1 + nameMatch[0].length);
   let subcommand: string | undefined;
   if (subcommandsOf(definition).length > 0) {
     const subMatch = rest.match(/^(\S*)(\s*)/)!;
-    const sub = subcommandsOf(definition).find((s) => s.name === subMatch[1]);
+    const sub = subcommandsOf(definition).find((s) => named(s, subMatch[1]!));
     if (!sub || subMatch[2] === '') return { definition, ...none, focus: { kind: 'subcommand', text: subMatch[1]! } };
     subcommand = sub.name;
     rest = rest.slice(subMatch[0].length);
@@ -91,9 +164,12 @@ export function parseCommandLine(line: string, definitions: readonly Definition[
   const available = optionsOf(definition, subcommand);
   const options: Record<string, string> = {};
   if (available.length === 0) return { definition, subcommand, options, available, focus: { kind: 'option-name', text: rest.trim() } };
-  // Option names followed by a colon, at the start or after a space.
-  const pattern = new RegExp(`(^|\\s)(${available.map((o) => escapeRegExp(o.name)).join('|')}):`, 'g');
-  const marks = [...rest.matchAll(pattern)].map((m) => ({ name: m[2]!, start: m.index! + m[1]!.length, valueStart: m.index! + m[0].length }));
+  // Option names followed by a colon, at the start or after a space; shown or registered names, longest first.
+  const spellings = new Map<string, string>();
+  for (const o of available) for (const spelt of [o.key ?? o.name, o.name]) spellings.set(spelt.toLowerCase(), o.name);
+  const alternatives = [...spellings.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  const pattern = new RegExp(`(^|\\s)(${alternatives.join('|')}):`, 'gi');
+  const marks = [...rest.matchAll(pattern)].map((m) => ({ name: spellings.get(m[2]!.toLowerCase())!, start: m.index! + m[1]!.length, valueStart: m.index! + m[0].length }));
   marks.forEach((mark, i) => {
     const end = i + 1 < marks.length ? marks[i + 1]!.start : rest.length;
     options[mark.name] = rest.slice(mark.valueStart, end).trim();
@@ -207,6 +283,36 @@ export function autocompleteSuggestions(line: string, parsed: ParsedLine, choice
   const base = line.slice(0, line.length - parsed.focus.text.length) + (parsed.focus.implicit ? `${parsed.focus.option.name}:` : '');
   const option = parsed.focus.option.name;
   return choices.map((c) => ({ label: c.name, detail: '', line: `${base}${c.name} `, pick: { option, name: c.name, value: c.value } }));
+}
+
+/** A slash command as Discord puts it in the interaction: registered names, and each option's value as text. */
+export interface RegisteredCommand {
+  command: string;
+  subcommand?: string;
+  options: Record<string, string>;
+}
+
+/**
+ * What Discord's client sends for a parsed line, which may be in a member's language (parsed
+ * against {@link localizeDefinition}'s copies): the registered names of the command, subcommand and
+ * options, whatever language they were typed in, and for an option with choices, the value of the
+ * choice its text names (as typed, in any case) or of the one picked ({@link optionsToSend}).
+ * A line with no command gives `command: ''`.
+ */
+export function registeredCommand(parsed: ParsedLine, picks: ReadonlyMap<string, { name: string; value: string | number }>): RegisteredCommand {
+  const definition = parsed.definition;
+  const subcommand = parsed.subcommand === undefined || !definition ? undefined : subcommandsOf(definition).find((s) => s.name === parsed.subcommand);
+  const options: Record<string, string> = {};
+  for (const [name, text] of Object.entries(optionsToSend(parsed, picks))) {
+    const option = parsed.available.find((o) => o.name === name);
+    const choice = option?.choices?.find((c) => c.name.toLowerCase() === text.toLowerCase());
+    options[option?.key ?? name] = choice ? String(choice.value) : text;
+  }
+  return {
+    command: definition ? definition.key ?? definition.name : '',
+    ...(subcommand && { subcommand: subcommand.key ?? subcommand.name }),
+    options,
+  };
 }
 
 /**

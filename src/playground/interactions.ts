@@ -71,7 +71,7 @@ export class PlaygroundInteractions {
   #command(memberId: string, channelId: string, typed: TypedCommand): Accepted {
     const where = this.#where(memberId, channelId);
     if (!where.ok) return where;
-    const resolved = resolveCommand(this.#o.router.commands, typed, where.member);
+    const resolved = resolveCommand(this.#o.router.commands, typed, where.member, this.#locales.member(memberId));
     if (!resolved.ok) return resolved;
     const input: CommandInput = { subcommand: resolved.subcommand, options: resolved.options, user: this.#invokerOf(where.member) };
     return this.#answer(typed.command, input, where.member, channelId, { userId: memberId, command: resolved.display, kind: 'slash' });

@@ -7,7 +7,8 @@
 import { ApplicationCommandOptionType, ApplicationCommandType, type APIApplicationCommandBasicOption } from 'discord-api-types/v10';
 import type { CommandInput, CommandModule } from '../discord/command.js';
 import { t } from '../strings.js';
-import { optionsOf, subcommandsOf, type Definition } from './command-line.js';
+import { localizeCommand } from '../i18n/commands.js';
+import { localizeDefinition, optionsOf, subcommandsOf, type Definition } from './command-line.js';
 import { CHANNELS, MEMBERS, mayUse, ROLES, type PlaygroundMember } from './guild.js';
 
 /** A slash command as the page sends it: names, and each option's text as typed (or a picked choice's value). */
@@ -23,34 +24,40 @@ export type ResolvedCommand =
   | { ok: false; error: string };
 
 /**
- * Checks a typed command against the definitions the bot registers and converts each option to
- * the value Discord sends (strings, numbers, booleans; snowflakes for members, channels, roles).
+ * Checks a typed command (registered names, as Discord sends them) against the definitions the bot
+ * registers and converts each option to the value Discord sends (strings, numbers, booleans;
+ * snowflakes for members, channels, roles). Refusals name the command, its options and choices as
+ * the client of a member in Discord locale `locale` (`fr`) shows them; they are written in the
+ * current locale (src/i18n `runInLocale`).
  */
-export function resolveCommand(modules: readonly CommandModule[], typed: TypedCommand, member: PlaygroundMember): ResolvedCommand {
+export function resolveCommand(modules: readonly CommandModule[], typed: TypedCommand, member: PlaygroundMember, locale = 'en-US'): ResolvedCommand {
   const module = modules.find((m) => m.definition.name === typed.command && (m.definition.type ?? ApplicationCommandType.ChatInput) === ApplicationCommandType.ChatInput);
   if (!module) return { ok: false, error: t.playgroundUnknownCommand(typed.command) };
-  if (!mayUse(member, module.definition.default_member_permissions)) return { ok: false, error: t.playgroundNoPermission(typed.command) };
-  const definition = module.definition as Definition;
-  const subcommands = subcommandsOf(definition).map((o) => o.name);
-  if (subcommands.length > 0 && typed.subcommand === undefined) return { ok: false, error: t.playgroundNeedsSubcommand(typed.command, subcommands) };
-  if (typed.subcommand !== undefined && !subcommands.includes(typed.subcommand)) return { ok: false, error: t.playgroundUnknownSubcommand(typed.command, typed.subcommand) };
+  // The definition as the member's client shows it: each node's registered name in `key`.
+  const shown = localizeDefinition(localizeCommand(module.definition) as Definition, locale);
+  if (!mayUse(member, module.definition.default_member_permissions)) return { ok: false, error: t.playgroundNoPermission(shown.name) };
+  const subcommands = subcommandsOf(shown);
+  if (subcommands.length > 0 && typed.subcommand === undefined) return { ok: false, error: t.playgroundNeedsSubcommand(shown.name, subcommands.map((o) => o.name)) };
+  const subcommand = typed.subcommand === undefined ? undefined : subcommands.find((o) => o.key === typed.subcommand);
+  if (typed.subcommand !== undefined && !subcommand) return { ok: false, error: t.playgroundUnknownSubcommand(shown.name, typed.subcommand) };
   // The same reading of the definition as the command bar's; the registration JSON's basic options.
-  const defined = optionsOf(definition, typed.subcommand) as APIApplicationCommandBasicOption[];
+  const defined = optionsOf(shown, subcommand?.name);
   const options: CommandInput['options'] = {};
   for (const name of Object.keys(typed.options)) {
-    if (!defined.some((o) => o.name === name)) return { ok: false, error: t.playgroundUnknownOption(typed.command, name) };
+    if (!defined.some((o) => o.key === name)) return { ok: false, error: t.playgroundUnknownOption(shown.name, name) };
   }
   for (const option of defined) {
-    const raw = typed.options[option.name]?.trim();
+    const key = option.key ?? option.name;
+    const raw = typed.options[key]?.trim();
     if (raw === undefined || raw === '') {
       if (option.required) return { ok: false, error: t.playgroundMissingOption(option.name) };
       continue;
     }
-    const value = convert(option, raw);
+    const value = convert(option as unknown as APIApplicationCommandBasicOption, raw);
     if (typeof value === 'object') return { ok: false, error: value.error };
-    options[option.name] = value;
+    options[key] = value;
   }
-  const display = `/${typed.command}${typed.subcommand ? ` ${typed.subcommand}` : ''}`;
+  const display = `/${typed.command}${subcommand ? ` ${typed.subcommand}` : ''}`;
   return { ok: true, module, subcommand: typed.subcommand, options, display };
 }
 

@@ -57,16 +57,43 @@ export function listOf(items: readonly string[]): string {
 }
 
 // The date is a day, not an instant: read and shown in UTC, so no time zone moves it to another day.
-const calendarDates = perLocale((locale) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }));
+const calendarDates = perLocale((locale) => ({
+  medium: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }),
+  long: new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }),
+}));
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 /**
- * A calendar date of the API (`YYYY-MM-DD`, a day with no time zone) as text in the current locale:
- * "Mar 10, 2099" in English, "10 mars 2099" in French, "2099/03/10" in Japanese. Text that is not such
- * a date (the API's odd values) is returned unchanged. Never throws.
+ * The calendar day a date of the API names, as ms since the epoch at 00:00 UTC, or null when the text
+ * names none. The forms the API sends are read: `YYYY-MM-DD`, `YYYY/MM/DD` (posts, api-spec.md
+ * "Post") and the English month name of game versions ("November 13, 2025", "Nov 13 2025", also
+ * "13 November 2025"). Numbers alone in another order ("03/04/2025") are not read: their day/month
+ * order would be a guess. Never throws.
  */
-export function calendarDate(date: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return date;
-  const instant = Date.parse(`${date}T00:00:00Z`);
-  if (!Number.isFinite(instant)) return date;
-  return calendarDates().format(instant);
+export function calendarDay(date: string): number | null {
+  const text = date.trim();
+  const parts =
+    text.match(/^(?<year>\d{4})([-/])(?<month>\d{1,2})\2(?<day>\d{1,2})$/)?.groups ??
+    text.match(/^(?<name>[A-Za-z]{3,})\.? (?<day>\d{1,2}),? (?<year>\d{4})$/)?.groups ??
+    text.match(/^(?<day>\d{1,2}) (?<name>[A-Za-z]{3,})\.?,? (?<year>\d{4})$/)?.groups;
+  if (!parts) return null;
+  const name = parts.name?.toLowerCase();
+  const month = name ? MONTHS.findIndex((m) => m.startsWith(name)) : Number(parts.month) - 1;
+  const [year, day] = [Number(parts.year), Number(parts.day)];
+  if (month < 0 || month > 11) return null;
+  const instant = Date.UTC(year, month, day);
+  // Date.UTC rolls 30 February over into March: such a day is not one.
+  return new Date(instant).getUTCDate() === day && new Date(instant).getUTCMonth() === month ? instant : null;
+}
+
+/**
+ * A calendar date of the API (a day with no time zone, in a form {@link calendarDay} reads) as text in
+ * the current locale, `medium` ("Mar 10, 2099" in English, "10 mars 2099" in French, "2099/03/10" in
+ * Japanese) or `long` ("March 10, 2099", "10 mars 2099", "2099年3月10日"). Text that is not such a
+ * date (the API's odd values) is returned unchanged. Never throws.
+ */
+export function calendarDate(date: string, style: 'medium' | 'long' = 'medium'): string {
+  const day = calendarDay(date);
+  return day === null ? date : calendarDates()[style].format(day);
 }

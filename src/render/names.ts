@@ -6,8 +6,11 @@
  *   {@link teamName} gives "Web Warriors", "Marvel Knights", "Guardians of the Galaxy".
  * - Game modes arrive in any case ("Doom match", "JEFF'S WINTER SPLASH FESTIVAL"): {@link modeName}
  *   gives "Doom Match", "Jeff's Winter Splash Festival".
+ * - Game modes and roles the bot knows are named in the current locale (src/i18n): {@link modeName},
+ *   {@link gameModeName}, {@link roleName}; the rest are pure.
  * Source: the real captures in api-samples (heroes, maps, match histories).
  */
+import { tr } from '../i18n/index.js';
 
 /** Words kept lower-case inside a name (never at its start), as English titles and the game do. */
 const MINOR_WORDS = new Set(['a', 'an', 'and', 'at', 'in', 'of', 'on', 'or', 'the', 'to', 'for', 'vs']);
@@ -94,30 +97,65 @@ export function teamName(raw: string): string {
   return titleWords(spaced);
 }
 
-/** Game modes with a spelling title casing cannot reach. Keys: lower-cased. */
-const MODE_SPELLINGS: Record<string, string> = {
-  'quick play': 'Quick Play',
-  quickplay: 'Quick Play',
-  ranked: 'Competitive',
+/** Game modes the bot names itself, by their API spellings (lower-cased): the key of their name in `render:modes`. */
+const KNOWN_MODES: Record<string, 'quickPlay' | 'competitive'> = {
+  'quick play': 'quickPlay',
+  quickplay: 'quickPlay',
+  ranked: 'competitive',
+  competitive: 'competitive',
 };
+/** The English names of {@link KNOWN_MODES}, for text that must not depend on a locale. */
+const KNOWN_MODE_TITLES = { quickPlay: 'Quick Play', competitive: 'Competitive' } as const;
 
-/** A game mode in title case: "Doom match" → "Doom Match", "JEFF'S WINTER SPLASH FESTIVAL" → "Jeff's Winter Splash Festival". */
+/**
+ * A game mode in title case, in English whatever the locale: "Doom match" → "Doom Match", "ranked" →
+ * "Competitive". For data kept across answers (src/map-directory.ts); show it with {@link modeName}.
+ */
+export function modeTitle(raw: string | null | undefined): string | null {
+  const text = raw?.trim();
+  if (!text) return null;
+  const known = own(KNOWN_MODES, text.toLowerCase());
+  return known ? KNOWN_MODE_TITLES[known] : titleWords(text);
+}
+
+/**
+ * A game mode as shown: the modes the bot knows (Quick Play, Competitive, in any API spelling or as
+ * {@link modeTitle} gives them) in the current locale (`render:modes`: "Partie rapide", "Classée"),
+ * any other as the API names it, in title case ("Doom match" → "Doom Match"). Null for no mode.
+ */
 export function modeName(raw: string | null | undefined): string | null {
   const text = raw?.trim();
   if (!text) return null;
-  return own(MODE_SPELLINGS, text.toLowerCase()) ?? titleWords(text);
+  const known = own(KNOWN_MODES, text.toLowerCase());
+  return known ? tr(`render:modes.${known}`) : titleWords(text);
 }
 
 /**
  * Game modes of match histories by `game_mode_id` (v1, v2 and the profile's embedded history).
  * Only ids whose meaning the real data shows are listed; others read "Other mode".
  */
-const GAME_MODES: Record<number, string> = { 1: 'Quick Play', 2: 'Competitive' };
+const GAME_MODES: Record<number, 'quickPlay' | 'competitive'> = { 1: 'quickPlay', 2: 'competitive' };
 
-/** The name of a history entry's `game_mode_id`: "Quick Play", "Competitive", else "Other mode"; null for no id. */
+/** The name of a history entry's `game_mode_id` in the current locale: "Quick Play", "Competitive", else "Other mode"; null for no id. */
 export function gameModeName(id: number | null | undefined): string | null {
   if (id === null || id === undefined || !Number.isFinite(id)) return null;
-  return own(GAME_MODES, id) ?? 'Other mode';
+  const known = own(GAME_MODES, id);
+  return tr(known ? `render:modes.${known}` : 'render:modes.other');
+}
+
+/** The three roles the game groups heroes in, by their API spelling lower-cased. */
+const ROLES: Record<string, 'Vanguard' | 'Duelist' | 'Strategist'> = { vanguard: 'Vanguard', duelist: 'Duelist', strategist: 'Strategist' };
+
+/**
+ * A hero's role as shown: the three the game has (Vanguard, Duelist, Strategist, in any case) in the
+ * current locale, with the words of /meta's role choices (`commands:meta.options.role.choices`:
+ * "Avant-garde", "Duellant"); any other as the API gives it. Null for no role.
+ */
+export function roleName(raw: string | null | undefined): string | null {
+  const text = raw?.trim();
+  if (!text) return null;
+  const known = own(ROLES, text.toLowerCase());
+  return known ? tr(`commands:meta.options.role.choices.${known}`) : text;
 }
 
 /** True when `game_mode_id` is a ranked (Competitive) match, whose rank-score change is worth showing. */

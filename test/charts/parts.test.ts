@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { overlap } from '../../src/charts/canvas-kit.js';
 import { durationTick, percentText, playTimeUnit, scoreText, timeTicks } from '../../src/charts/format.js';
+import { runInLocale } from '../../src/i18n/index.js';
 import { heroBarLabel, topHeroes } from '../../src/charts/heroes.js';
 import { placeLabels, placeLabelsWhereTheyFit } from '../../src/charts/label-placement.js';
 import { registerChartFonts } from '../../src/charts/fonts.js';
@@ -113,6 +114,13 @@ describe('formats and ranges', () => {
     expect(playTimeUnit(7_199)).toBe('min');
     expect(durationTick(12, 'h')).toBe('12 h');
     expect(durationTick(2.5, 'h')).toBe('2.5 h');
+    expect(durationTick(45, 'min')).toBe('45 min');
+  });
+
+  it('write play-time ticks with the locale’s units, as the text answers do', () => {
+    expect(runInLocale('de', () => [durationTick(12, 'h'), durationTick(2.5, 'h'), durationTick(45, 'min')])).toEqual(['12 Std.', '2,5 Std.', '45 Min.']);
+    expect(runInLocale('ja', () => [durationTick(12, 'h'), durationTick(45, 'min')])).toEqual(['12時間', '45分']);
+    expect(runInLocale('fr', () => durationTick(2.5, 'h'))).toBe('2,5 h');
   });
 
   it('give rank charts whole divisions with room, at least a tier tall', () => {

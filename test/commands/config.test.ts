@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Invoker } from '../../src/discord/command.js';
 import { createFeedTester } from '../../src/feeds/test-post.js';
-import { trIn } from '../../src/i18n/index.js';
+import { gaveUpReason } from '../../src/feeds/delivery.js';
+import { runInLocale, trIn } from '../../src/i18n/index.js';
 import { ADMIN, useReplicaBot, customIds, MEMBER, testChannels } from '../helpers/bot.js';
 
 const env = useReplicaBot();
@@ -12,6 +13,16 @@ afterEach(() => {
 });
 
 const config = (sub: string, options: Record<string, string | number | boolean> = {}, user: Invoker = ADMIN) => env.b.run('config', options, sub, user);
+/** Gives the bot a feed tester whose sends go to `send` (a Discord transport's other calls succeed); the test deletes it. */
+const useFeedTester = (send: (channelId: string, body: { embeds: { title?: string }[] }) => Promise<{ id: string }>) => {
+  env.b.ctx.feedTester = createFeedTester(env.b.ctx.api, env.b.ctx.settings, {
+    send,
+    crosspost: async () => undefined,
+    edit: async () => undefined,
+    startThread: async () => ({ id: 't1' }),
+    openDm: async () => ({ id: 'd1' }),
+  });
+};
 const text = (p: { content: string; embeds: { description?: string; fields?: { name: string; value: string }[] }[] }) =>
   [p.content, ...p.embeds.map((e) => [e.description ?? '', ...(e.fields ?? []).map((f) => `${f.name}: ${f.value}`)].join('\n'))].join('\n');
 
@@ -43,6 +54,10 @@ describe('/config', () => {
     testChannels.missing.set('502', ['Send Messages', 'Embed Links']);
     const { payload } = await config('feed', { type: 'balances', channel: '502' });
     expect(text(payload)).toMatch(/The bot cannot post in <#502>: it lacks Send Messages, Embed Links there/);
+    // In the admin's language, by the names Discord's client gives those permissions there.
+    const french = text((await runInLocale('fr', () => config('feed', { type: 'balances', channel: '502' }))).payload);
+    expect(french).toMatch(/il lui manque ces permissions\s: Envoyer des messages, Intégrer des liens\./);
+    expect(french).not.toMatch(/Send Messages|Embed Links/);
     expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.balances).toBeUndefined();
     testChannels.gone.add('503');
     expect(text((await config('feed', { type: 'balances', channel: '503' })).payload)).toMatch(/no longer exists/);
@@ -50,6 +65,8 @@ describe('/config', () => {
 
   it('publishes only in announcement channels', async () => {
     expect(text((await config('feed', { type: 'devDiaries', channel: '504', publish: true })).payload)).toMatch(/is not an announcement channel/);
+    // The option to leave off is named as the admin's client names it.
+    expect(text((await runInLocale('fr', () => config('feed', { type: 'devDiaries', channel: '504', publish: true }))).payload)).toMatch(/Laissez \*\*publier\*\* désactivé/);
     testChannels.announcement.add('505');
     await config('feed', { type: 'devDiaries', channel: '505', publish: true });
     expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries).toMatchObject({ channelId: '505', publish: true });
@@ -95,6 +112,13 @@ describe('/config', () => {
     expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries!.timeZone).toBeUndefined();
     await config('feed', { type: 'devDiaries', channel: '508', quiet: 'off' });
     expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries!.quiet).toBeUndefined();
+    // The word for "off" in the admin's language works too, and the refusal names it.
+    for (const [locale, off] of [['de', 'AUS'], ['fr', 'désactivé']] as const) {
+      await config('feed', { type: 'devDiaries', channel: '508', quiet: '1:00-6:00' });
+      await runInLocale(locale, () => config('feed', { type: 'devDiaries', channel: '508', quiet: off }));
+      expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries!.quiet, locale).toBeUndefined();
+    }
+    expect(text((await runInLocale('de', () => config('feed', { type: 'devDiaries', channel: '508', quiet: 'spät' }))).payload)).toContain('oder `aus`.');
     await config('feed-off', { type: 'devDiaries' });
   });
 
@@ -153,7 +177,11 @@ describe('/config', () => {
       s.feeds.patchNotes!.broken = { code: 50013, reason: 'Missing Permissions', at: 1_763_000_000_000 };
     });
     const status = text((await config('status')).payload);
-    expect(status).toMatch(/Patch notes: <#501> · Last post <t:1763000000:R> \(20251113\)\n⚠️ Missing Permissions\. Give the bot View Channel, Send Messages and Embed Links in <#501>/);
+    expect(status).toMatch(/Patch notes: <#501> · Last post <t:1763000000:R> \(20251113\)\n⚠️ Missing Permissions: the bot cannot post embeds in the channel\. Give the bot View Channel, Send Messages and Embed Links in <#501>/);
+    // The stored reason is English (for the log); the admin reads it in their language, by its code.
+    const french = text((await runInLocale('fr', () => config('status'))).payload);
+    expect(french).toContain('⚠️ Permissions manquantes\u00a0: le bot ne peut pas publier d’embeds dans le salon.');
+    expect(french).not.toContain('Missing Permissions');
     expect(status).toMatch(/Balance posts: Off/);
   });
 
@@ -167,6 +195,13 @@ describe('/config', () => {
       s.feeds.patchNotes!.lastEdit = { postId: '20251113', at: 1_763_000_600_000, error: 'Unknown Message: the message was deleted' };
     });
     expect(text((await config('status')).payload)).toMatch(/✏️ Last correction: post 20251113 could not be edited <t:1763000600:R> \(Unknown Message: the message was deleted\); it is not tried again\./);
+    expect(text((await runInLocale('de', () => config('status'))).payload)).toContain('(Unbekannte Nachricht: Die Nachricht wurde gelöscht)');
+    // Given up after temporary failures: the count in the reader's words, Discord's own message as it came.
+    await env.b.ctx.settings.update(ADMIN.guildId, (s) => {
+      s.feeds.patchNotes!.lastEdit = { postId: '20251113', at: 1_763_000_600_000, error: gaveUpReason(5, 'Service Unavailable') };
+    });
+    expect(text((await config('status')).payload)).toContain('(given up after 5 attempts: Service Unavailable)');
+    expect(text((await runInLocale('fr', () => config('status'))).payload)).toContain('(abandonné après 5 tentatives\u00a0: Service Unavailable)');
   });
 
   it('language: feed posts and alerts in the language chosen, shown by /config show; `discord` goes back to the server’s Discord language', async () => {
@@ -197,14 +232,7 @@ describe('/config', () => {
 
   it('test-post: the post is in the server’s language (its /config language, else its Discord language), the answer in the admin’s', async () => {
     const sent: { channelId: string; title: string }[] = [];
-    const transport = {
-      send: async (channelId: string, body: { embeds: { title?: string }[] }) => (sent.push({ channelId, title: body.embeds[0]!.title ?? '' }), { id: 'm1' }),
-      crosspost: async () => undefined,
-      edit: async () => undefined,
-      startThread: async () => ({ id: 't1' }),
-      openDm: async () => ({ id: 'd1' }),
-    };
-    env.b.ctx.feedTester = createFeedTester(env.b.ctx.api, env.b.ctx.settings, transport);
+    useFeedTester(async (channelId, body) => (sent.push({ channelId, title: body.embeds[0]!.title ?? '' }), { id: 'm1' }));
     try {
       await config('feed', { type: 'devDiaries', channel: '520' });
       await config('language', { language: 'fr' });
@@ -215,6 +243,24 @@ describe('/config', () => {
       await config('test-post', { type: 'devDiaries' }, { ...ADMIN, guildLocale: 'de' });
       expect(sent.at(-1)!.title).toMatch(new RegExp(`^${trIn('de', 'feeds:testPost.prefix', { title: '' })}`));
       expect(sent).toHaveLength(2);
+    } finally {
+      delete env.b.ctx.feedTester;
+      await config('feed-off', { type: 'devDiaries' });
+    }
+  });
+
+  it('test-post: a refused post says why in the admin’s language, from Discord’s error code', async () => {
+    const refusal = Object.assign(new Error('Missing Access'), { code: 50001, status: 403 });
+    useFeedTester(async () => Promise.reject(refusal));
+    try {
+      await config('feed', { type: 'devDiaries', channel: '520' });
+      expect(text((await config('test-post', { type: 'devDiaries' })).payload)).toContain('The test post to <#520> failed: Missing Access: the bot cannot see the channel.');
+      const german = text((await runInLocale('de', () => config('test-post', { type: 'devDiaries' }))).payload);
+      expect(german).toContain('Der Testbeitrag an <#520> ist fehlgeschlagen: Kein Zugriff: Der Bot kann den Kanal nicht sehen.');
+      // A temporary failure keeps Discord's own message.
+      refusal.message = 'Service Unavailable';
+      Object.assign(refusal, { code: 0, status: 503 });
+      expect(text((await config('test-post', { type: 'devDiaries' })).payload)).toContain('failed: Service Unavailable.');
     } finally {
       delete env.b.ctx.feedTester;
       await config('feed-off', { type: 'devDiaries' });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HERO_SECTIONS } from '../../commands/hero.js';
 import { embedLength, LIMITS } from '../../src/render/limits.js';
+import { runInLocale } from '../../src/i18n/index.js';
 import { bot, useReplicaBot, customIds, OTHER_MEMBER } from '../helpers/bot.js';
 
 const env = useReplicaBot();
@@ -20,6 +21,16 @@ describe('/hero', () => {
     expect(e.color).toBe(0xef4444);
     expect(payload.flags).toBe(0);
     expect(customIds(payload)).toEqual(['hero.s:1036']);
+  });
+
+  it('names the role with the words of /meta’s role choices in the member’s language', async () => {
+    const fr = (await runInLocale('fr', () => env.b.run('hero', { name: 'spider man' }))).payload.embeds[0]!;
+    expect(fr.author?.name).toBe('Duelliste');
+    expect(fr.fields!.find((f) => f.name === 'Rôle')?.value).toBe('Duelliste');
+    const de = (await runInLocale('de', () => env.b.run('hero', { name: 'hulk' }))).payload.embeds[0]!;
+    expect(de.author?.name).toBe('Vorhut');
+    const ja = (await runInLocale('ja', () => env.b.run('hero', { name: 'luna snow' }))).payload.embeds[0]!;
+    expect(ja.author?.name).toBe('ストラテジスト');
   });
 
   it('finds heroes by id and by a clear typo', async () => {

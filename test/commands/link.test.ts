@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { runInLocale } from '../../src/i18n/index.js';
+import { t } from '../../src/strings.js';
 import { useReplicaBot, MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
 
 const env = useReplicaBot();
@@ -58,6 +60,10 @@ describe('account links', () => {
     const one = await env.b.run('unlink', { player: 'sir final' });
     expect(description(one.payload)).toBe('Unlinked **Sir Final**.');
     expect((await env.b.run('player', {})).payload.embeds[0]!.author?.name).toMatch(/^Card1gan/);
+    // The member's language's word for "all" (their option description asks for it) works as `all` does.
+    expect(description((await runInLocale('fr', () => env.b.run('unlink', { player: 'Tous' }))).payload)).toBe(runInLocale('fr', () => t.unlinked(['Card1gan'])));
+    expect(description((await env.b.run('player', {})).payload)).toMatch(/^You have not linked/);
+    await env.b.run('link', { player: 'Card1gan' });
     expect(description((await env.b.run('unlink', { player: 'all' })).payload)).toBe('Unlinked **Card1gan**.');
     expect(description((await env.b.run('player', {})).payload)).toMatch(/^You have not linked/);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runInLocale } from '../../src/i18n/index.js';
 import { bot, customIds, useReplicaBot } from '../helpers/bot.js';
 
 const env = useReplicaBot();
@@ -78,10 +79,28 @@ describe('reference commands', () => {
     expect(customIds(all.payload)).toContain('items.p:all:3:l');
     const sprays = await env.b.run('items', { type: 'spray' });
     expect(sprays.payload.embeds[0]!.title).toBe('Sprays');
-    expect(sprays.payload.embeds[0]!.description!.split('\n').every((l) => l.includes('· Spray'))).toBe(true);
+    expect(sprays.payload.embeds[0]!.description!.split('\n').every((l) => l.includes('· Spray ·') || l.endsWith('· Spray'))).toBe(true);
     const one = await env.b.run('items', { name: 'Hammer Drop' });
     expect(one.payload.embeds[0]!.title).toBe('Hammer Drop');
     expect((await env.b.run('items', { name: 'nothing-like-this' })).payload.embeds[0]!.description).toMatch(/^No item “nothing-like-this” was found/);
+  });
+  it('/items names item types in the member’s language (the API’s value for a type it does not filter by)', async () => {
+    const sprays = await runInLocale('fr', () => env.b.run('items', { type: 'spray' }));
+    expect(sprays.payload.embeds[0]!.title).toBe('Tags');
+    const lines = sprays.payload.embeds[0]!.description!.split('\n');
+    expect(lines.every((l) => / · Tag( ·|$)/.test(l))).toBe(true);
+    expect(lines.some((l) => l.includes('Spray'))).toBe(false);
+    const one = await runInLocale('de', () => env.b.run('items', { name: 'Hammer Drop' }));
+    expect(one.payload.embeds[0]!.author?.name).toBe('MVP-Animation');
+    // A type the API does not filter by (read once: answers are cached) keeps the API's word.
+    const item = env.r.dataset.items.find((i) => i.name === 'Gamma Flex')!;
+    const type = item.type;
+    item.type = 'Banner';
+    try {
+      expect((await runInLocale('de', () => env.b.run('items', { name: 'Gamma Flex' }))).payload.embeds[0]!.author?.name).toBe('Banner');
+    } finally {
+      item.type = type;
+    }
   });
   it('/maps pages through every map', async () => {
     // 38 records of 35 maps (three listed twice): the last page of 10 has 5 maps, under their location heading.

@@ -5,7 +5,8 @@ import type { Fetched, RivalsApi } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import { createImageResolver } from '../../src/api/images.js';
 import { createSchemas, type GameMap, type Page } from '../../src/api/schemas.js';
-import { MapDirectory } from '../../src/map-directory.js';
+import { runInLocale } from '../../src/i18n/index.js';
+import { mapLabel, MapDirectory } from '../../src/map-directory.js';
 import { SAMPLES_DIR } from '../../src/replica/data/dataset.js';
 import { bot, customIds, useReplicaBot } from '../helpers/bot.js';
 import { capturingLogger, clientFor } from '../helpers/replica.js';
@@ -113,13 +114,13 @@ describe('MapDirectory', () => {
     expect(await maps.label(9999)).toBe('Map 9999');
     const list = await maps.list();
     expect(list).toHaveLength(35);
-    expect(new Set(list.map((m) => m.label)).size).toBe(35);
-    expect(list.every((m) => m.label.trim() !== '' && m.name.trim() !== '')).toBe(true);
+    expect(new Set(list.map(mapLabel)).size).toBe(35);
+    expect(list.every((m) => mapLabel(m).trim() !== '' && m.name?.trim() !== '')).toBe(true);
     expect(await maps.get(1170)).toEqual({
       id: '1170',
       name: 'Royal Palace',
       subMap: "Odin's Archive",
-      label: "Royal Palace: Odin's Archive",
+      tellApart: { mode: false, competitive: false, id: false },
       location: 'Yggsgard',
       mode: 'Domination',
       competitive: false,
@@ -129,10 +130,28 @@ describe('MapDirectory', () => {
     expect(await maps.get('9999')).toBeUndefined();
   });
 
+  it('labels in the member’s language: the words the bot adds are translated, the API’s names and modes kept', async () => {
+    const maps = env.b.ctx.maps;
+    const fr = (id: number) => runInLocale('fr', () => maps.label(id));
+    expect(await fr(1230)).toBe('Shin-Shibuya (Compétitif)');
+    expect(await fr(1236)).toBe('Royal Palace (Domination, Compétitif)');
+    expect(await fr(1302)).toBe("Birnin T'Challa (Clone Rumble)");
+    expect(await fr(1304)).toBe('Carte sans nom 1304 (Hellfire Gala)');
+    expect(await fr(9999)).toBe('Carte 9999');
+    expect(await runInLocale('de', () => maps.label(1230))).toBe('Shin-Shibuya (Wettkampf)');
+    expect(await runInLocale('ja', () => maps.label(1236))).toBe('Royal Palace（Domination、ランクマッチ）');
+    expect(await runInLocale('ja', () => maps.label(1304))).toBe('名前のないマップ1304（Hellfire Gala）');
+    // The directory is shared: a French answer leaves the English one as it was.
+    expect(await maps.label(1230)).toBe('Shin-Shibuya (Competitive)');
+    const page = await runInLocale('fr', () => env.b.run('maps', {}));
+    expect(page.payload.embeds[0]!.description).toContain('**Carte sans nom 1304 (Hellfire Gala)** · Domination');
+  });
+
   it('merges records listed twice, keeping the one with more information and filling its gaps', async () => {
     const maps = env.b.ctx.maps;
     // 1267: the second record adds a sub_map thumbnail; 1246: the first has a video, the second a description.
-    expect(await maps.get(1267)).toMatchObject({ label: 'Hall of Djalia (Competitive)', mode: 'Convergence', competitive: true, video: 'https://youtu.be/8nYwiVjhBWQ' });
+    expect(await maps.get(1267)).toMatchObject({ tellApart: { mode: false, competitive: true, id: false }, mode: 'Convergence', competitive: true, video: 'https://youtu.be/8nYwiVjhBWQ' });
+    expect(mapLabel((await maps.get(1267))!)).toBe('Hall of Djalia (Competitive)');
     expect(await maps.get(1246)).toMatchObject({ name: 'Ninomaru', mode: 'Conquest', video: 'https://youtu.be/jqnZzywDfTs' });
     expect(await maps.get(1254)).toMatchObject({ mode: "Jeff's Winter Splash Festival", subMap: null });
   });

@@ -8,6 +8,7 @@ import { HeroMeta, META_ROLES, META_SORTS } from '../../src/game/meta.js';
 import { heroDisplayName } from '../../src/hero-directory.js';
 import { loadDataset } from '../../src/replica/data/dataset.js';
 import type { Replica } from '../../src/replica/server.js';
+import { trIn } from '../../src/i18n/index.js';
 import { embedLength, LIMITS } from '../../src/render/limits.js';
 import { toMessagePayload } from '../../src/render/view.js';
 import { bot, customIds, MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
@@ -112,6 +113,21 @@ describe('/meta on the replica', () => {
     expect(spec.heroes).toHaveLength(37);
     expect(spec.heroes.find((h) => h.name === 'Hulk')).toEqual({ name: 'Hulk', role: 'Vanguard', winRate: hulk.wins / hulk.matches, pickShare: hulk.matches / all });
     expect(customIds(payload)).toEqual(['meta.p:all:win-rate:1:f', 'meta.p:all:win-rate:0:p', 'meta.p:all:win-rate:1:i', 'meta.p:all:win-rate:2:n', 'meta.p:all:win-rate:3:l']);
+  });
+
+  it('in French: role headings, titles and chart with the role choices’ words, KDA with a decimal comma', async () => {
+    const fr = { ...MEMBER, locale: 'fr' };
+    const all = toMessagePayload(await m.router.command('meta', { options: {}, user: fr }, m.ctx)).embeds[0]!;
+    expect(all.description).toContain('\n\n__Avant-garde__\n');
+    expect(all.description).toContain('\n\n__Duelliste__\n');
+    expect(all.description).not.toMatch(/Vanguard|Duelist/);
+    expect(all.description).toMatch(/ · KDA \d+,\d\d$/m);
+    expect(all.description).not.toMatch(/KDA \d+\.\d/);
+    const strategists = toMessagePayload(await m.router.command('meta', { options: { role: 'Strategist' }, user: fr }, m.ctx)).embeds[0]!;
+    expect(strategists.title).toBe(trIn('fr', 'messages:meta.titleRole', { role: 'Stratège' }));
+    expect((m.charts.specs.at(-1) as MetaScatterChart).title).toBe(trIn('fr', 'messages:meta.chartTitleRole', { role: 'Stratège' }));
+    const de = toMessagePayload(await m.router.command('meta', { options: { role: 'Vanguard' }, user: { ...MEMBER, locale: 'de' } }, m.ctx)).embeds[0]!;
+    expect(de.title).toBe('Helden-Meta · Vorhut');
   });
 
   it('pages through every hero once with the page buttons; a group carried over says so', async () => {

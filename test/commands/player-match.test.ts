@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { APIEmbed, APISelectMenuOption } from 'discord-api-types/v10';
 import { PLAYER_SECTIONS, playerView } from '../../commands/player.js';
+import { runInLocale } from '../../src/i18n/index.js';
 import { embedLength, LIMITS } from '../../src/render/limits.js';
 import { toMessagePayload, type MessagePayload } from '../../src/render/view.js';
 import { bot, customIds, useReplicaBot } from '../helpers/bot.js';
@@ -64,6 +65,17 @@ describe('/player profile on every real sample', () => {
     expect(f['Play time by role']).toBe('Duelist 5h 30m · Strategist 52m 54s');
     expect(f['Top heroes']!.split('\n')[0]).toBe('**1. Winter Soldier** (Duelist) · 4h 1m · 26 matches · 53.8 % · 418 / 161 / 311 (KDA 4.53)');
     expect(f.Ranked).toBe('26 matches · 14 wins · 53.8 % · 462 / 194 / 288 (KDA 3.87) · 4h 27m');
+  });
+
+  it('roles in the member’s language: top heroes, play time by role, heroes played against', async () => {
+    const { payload } = await runInLocale('fr', () => env.b.run('player', { query: '1786151874' }));
+    const f = fieldsOf(payload.embeds[0]!);
+    expect(f['Temps de jeu par rôle']).toBe('Duelliste 5 h 30 min · Stratège 52 min 54 s');
+    expect(f['Héros les plus joués']!.split('\n')[0]).toMatch(/^\*\*1\. Winter Soldier\*\* \(Duelliste\) · /);
+    const matchups = await runInLocale('de', () => env.b.press('pl.s:1786151874:', ['matchups']));
+    const text = matchups.payload.embeds[0]!.description!;
+    expect(text).toMatch(/\((Vorhut|Duellant|Stratege)\)/);
+    expect(text).not.toMatch(/\((Vanguard|Duelist|Strategist)\)/);
   });
 
   it('an empty record reads “—”, and a name lookup finds the player', async () => {
@@ -253,6 +265,28 @@ describe('/player recent matches that always work', () => {
     for (let page = 1; page <= 4; page++) all.push(...(await b.press(`pl.p:1786151874::matches:${page}:n`)).payload.embeds[0]!.description!.split('\n'));
     expect(all.filter((l) => / · Other mode · /.test(l))).toHaveLength(1);
   }));
+
+  it('game modes in the member’s language, in the rows and the open-a-match menu', () => withMayProfile(async (b) => {
+    const { payload } = await runInLocale('fr', () => b.press('pl.s:1786151874:', ['matches']));
+    const lines = payload.embeds[0]!.description!.split('\n');
+    expect(lines[0]).toMatch(/^\*\*.+\*\* · Cloak & Dagger · 18\/7\/22 · Central Park · Classée · \+37,9 · /);
+    for (const o of selectOptions(payload, 'pl.m:1786151874')) expect(o.description).toMatch(/ · (Classée|Partie rapide|Autre mode) · /);
+    const all: string[] = [];
+    for (let page = 1; page <= 4; page++) all.push(...(await runInLocale('fr', () => b.press(`pl.p:1786151874::matches:${page}:n`))).payload.embeds[0]!.description!.split('\n'));
+    expect(all.filter((l) => / · Autre mode · /.test(l))).toHaveLength(1);
+    expect(all.some((l) => / · Partie rapide · /.test(l))).toBe(true);
+    expect(all.join('\n')).not.toMatch(/Competitive|Quick Play|Other mode/);
+    const de = await runInLocale('de', () => b.press('pl.s:1786151874:', ['matches']));
+    expect(selectOptions(de.payload, 'pl.m:1786151874').map((o) => o.description).join('\n')).toMatch(/ · Wettkampf · /);
+  }));
+
+  it('a match opened in Japanese names its mode in Japanese', async () => {
+    const first = await env.b.press('pl.s:1403392756:', ['matches']);
+    const second = await env.b.press('pl.p:1403392756::matches:2:n');
+    const known = [...selectOptions(first.payload, 'pl.m:'), ...selectOptions(second.payload, 'pl.m:')].find((o) => o.value.startsWith('6713355_1740604074_322_11001_10~'))!;
+    const opened = await runInLocale('ja', () => env.b.press('pl.m:1403392756', [known.value]));
+    expect(opened.payload.embeds[0]!.title).toBe('クイックマッチ');
+  });
 
   it('matches the profile holds that are newer than the stored history come first, said so', async () => {
     // The served August 2025 profile embeds 20 matches newer than the May 2025 v2 history.

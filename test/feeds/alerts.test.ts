@@ -73,7 +73,7 @@ describe('hero alerts', () => {
     expect(planned.map((p) => p.target)).toEqual(['c-fr', 'dm:u2', 'dm:u3', 'dm:u4']);
     const [channel, german, japanese, english] = planned;
     // The French guild's channel: header, verdict, embed and button in French.
-    expect(channel!.view.content).toBe(`${trIn('fr', 'feeds:alert.channelHeader', { title: 'Balance Post\\: Hulk and Storm' })}\n🔴 **Hulk** (${trIn('fr', 'feeds:alert.verdict.nerf')}): <@u1>`);
+    expect(channel!.view.content).toBe(`${trIn('fr', 'feeds:alert.channelHeader', { title: 'Balance Post\\: Hulk and Storm' })}\n🔴 **Hulk** (${trIn('fr', 'feeds:alert.verdict.nerf')})\u00a0: <@u1>`);
     expect(channel!.view.embeds![0]!.author?.name).toBe('Équilibrage');
     expect(channel!.view.components![0]!.components[0]).toMatchObject({ label: trIn('fr', 'feeds:post.readAll') });
     // The member who chose German gets German, although their server speaks Japanese.

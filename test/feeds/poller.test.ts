@@ -651,10 +651,10 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
       await p.tick();
       const hero = (locale: Locale) => trIn(locale, 'feeds:alert.hero', { mark: '🟢', hero: 'Hulk', verdict: trIn(locale, 'feeds:alert.verdict.buff') });
       const [fr] = channels.messages.get('c-fr')!;
-      expect(fr!.content).toBe(`${trIn('fr', 'feeds:alert.channelHeader', { title: 'Balance Post\\: Hulk' })}\n${hero('fr')}: <@100000000000000011>`);
+      expect(fr!.content).toBe(`${trIn('fr', 'feeds:alert.channelHeader', { title: 'Balance Post\\: Hulk' })}\n${trIn('fr', 'feeds:alert.mentions', { hero: hero('fr') })} <@100000000000000011>`);
       expect(fr!.embeds[0]!.author?.name).toBe(trIn('fr', 'feeds:alert.kind.balances'));
       // A guild that chose no language: its Discord language.
-      expect(channels.messages.get('c-ja')![0]!.content).toBe(`${trIn('ja', 'feeds:alert.channelHeader', { title: 'Balance Post\\: Hulk' })}\n${hero('ja')}: <@100000000000000012>`);
+      expect(channels.messages.get('c-ja')![0]!.content).toBe(`${trIn('ja', 'feeds:alert.channelHeader', { title: 'Balance Post\\: Hulk' })}\n${trIn('ja', 'feeds:alert.mentions', { hero: hero('ja') })} <@100000000000000012>`);
       expect(channels.messages.get('dm-100000000000000013')![0]!.content).toBe(trIn('de', 'feeds:alert.dm', { title: 'Balance Post\\: Hulk', heroes: hero('de') }));
       expect(channels.messages.get('dm-100000000000000014')![0]!.content).toBe(trIn('fr', 'feeds:alert.dm', { title: 'Balance Post\\: Hulk', heroes: hero('fr') }));
     } finally {

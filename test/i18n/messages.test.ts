@@ -108,7 +108,7 @@ describe('t reads the current locale', () => {
     expect(runInLocale('fr', () => t.playerNotFound('x'))).toBe('Aucun joueur ne s’appelle «\u00a0x\u00a0». Vérifiez l’orthographe, ou utilisez l’UID.');
     expect(runInLocale('fr', () => t.playerNotFound('1403392756'))).toBe('Aucun joueur n’a l’UID 1403392756. Vérifiez le numéro sur le profil du joueur, ou utilisez son pseudo.');
     expect(runInLocale('ja', () => t.apiDown())).toBe('Marvel Rivals API が現在応答していません。1 分ほどしてからもう一度お試しください。');
-    expect(runInLocale('de', () => t.notLinkedOther('42'))).toBe('<@42> hat keinen Rivals-Account verknüpft. Das geht mit `/verknüpfen`.');
+    expect(runInLocale('de', () => t.notLinkedOther('42'))).toBe('<@42> hat kein Rivals-Konto verknüpft. Das geht mit `/verknüpfen`.');
   });
 
   it('falls back to English for a locale we do not have', () => {
@@ -138,7 +138,7 @@ describe('t reads the current locale', () => {
     expect(t.historyFromProfile(20, true)).toMatch(/^The API has no stored match history for this player yet, so these are the latest 20 matches/);
     expect(t.unknownHero('iron', ['Iron Man', 'Iron Fist', 'Ironheart'])).toBe('No hero is called “iron”. Did you mean **Iron Man**, **Iron Fist**, or **Ironheart**?');
     expect(runInLocale('fr', () => t.unknownHero('iron', ['Iron Man', 'Iron Fist']))).toBe('Aucun héros ne s’appelle «\u00a0iron\u00a0». Vouliez-vous dire **Iron Man** ou **Iron Fist**\u00a0?');
-    expect(runInLocale('ja', () => t.unlinked(['A', 'B']))).toBe('**A**、**B** のリンクを解除しました。');
+    expect(runInLocale('ja', () => t.unlinked(['A', 'B']))).toBe('**A**、**B** の連携を解除しました。');
     expect(runInLocale('ja', () => t.playgroundBadChoice('platform', ['PC', 'PlayStation', 'Xbox']))).toBe('「platform」には次のいずれかを選んでください：PC、PlayStation、Xbox。');
   });
 
@@ -225,6 +225,7 @@ const SAMPLES: { [K in keyof typeof t]: Parameters<(typeof t)[K]> } = {
   unknownTimeZone: ['x'],
   feedEdited: ['1', 'now'],
   feedEditFailed: ['1', 'now', 'gone'],
+  deliveryProblem: [{ kind: 'discord', code: 50013 }],
   testPostSent: ['Patch notes', '1'],
   testPostNotSet: ['Patch notes'],
   testPostFailed: ['1', 'gone'],

@@ -219,7 +219,7 @@ describe('feed messages in every locale', () => {
       for (const key of ['feeds:alert.channelHeader', 'feeds:alert.verdict.adjusted', 'feeds:alert.kind.balances']) expectTranslated(locale, key, { title: 'x' });
     }
     expect(runInLocale('ja', () => planAlerts('balances', post, { ...audience, members: [member('u-dm', { dm: true })] }))[0]!.view.content).toBe(
-      '🔔 **Season 9 adjustments** で、あなたがフォローしているヒーローが変更されました：🔴 **Hulk**（弱体化）、🟡 **Storm**（調整）',
+      '🔔 **Season 9 adjustments** で、あなたがウォッチしているヒーローが変更されました：🔴 **Hulk**（弱体化）、🟡 **Storm**（調整）',
     );
     expect(trIn('de', 'feeds:alert.verdict.fixed')).toBe('behoben');
     expect(trIn('fr', 'feeds:alert.verdict.adjusted')).toBe('ajusté');

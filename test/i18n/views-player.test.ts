@@ -65,7 +65,7 @@ const SHARED: Record<Locale, string[]> = {
   en: [],
   'es-ES': ['Top'],
   'pt-BR': ['Top', 'replay'],
-  fr: ['Top', 'Match', 'match', 'replay'],
+  fr: ['Top', 'replay'],
   de: ['Top', 'Match', 'Team'],
   ja: [],
 };
@@ -257,7 +257,7 @@ describe('charts in the member’s language', () => {
   it('the player’s hero and rank-history charts are titled in the member’s language', async () => {
     await press('de', `pl.s:${DOUBLE_C}:`, ['ranked']);
     const heroes = charts.specs.at(-1) as HeroPerformanceChart;
-    expect(heroes).toMatchObject({ kind: 'hero-performance', locale: 'de', title: 'Double C · Helden im Wettkampf · Saison 3 (aktuell)' });
+    expect(heroes).toMatchObject({ kind: 'hero-performance', locale: 'de', title: 'Double C · Wettkampf · Saison 3 (aktuell)' });
     expect(chartConfig(heroes)!.data.datasets[0]!.label).toBe('Spielzeit');
     await press('ja', `pl.s:${DOUBLE_C}:`, ['rank-history']);
     const rank = charts.specs.at(-1) as RankHistoryChart;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.js';
 import { registrationPayload } from '../../src/discord/deploy.js';
-import { autocompleteSuggestions, optionsToSend, parseCommandLine, staticSuggestions, type Definition } from '../../src/playground/command-line.js';
+import { autocompleteSuggestions, commandLabel, localizeDefinition, optionsToSend, parseCommandLine, registeredCommand, staticSuggestions, type Definition } from '../../src/playground/command-line.js';
 import { CHANNELS, MEMBERS, ROLES } from '../../src/playground/guild.js';
 
 const definitions = registrationPayload(commands) as Definition[];
@@ -68,5 +68,48 @@ describe('the command bar language', () => {
     expect(parseCommandLine('hello', definitions).focus).toEqual({ kind: 'command', text: 'hello' });
     expect(parseCommandLine('/nope x', definitions).focus).toEqual({ kind: 'command', text: 'nope' });
     expect(parseCommandLine('/config nope ', definitions).focus).toEqual({ kind: 'subcommand', text: 'nope' });
+  });
+
+  describe('in a member’s language', () => {
+    const french = definitions.map((d) => localizeDefinition(d, 'fr'));
+    const frenchLabels = (line: string) => staticSuggestions(line, parseCommandLine(line, french), french, guild).map((s) => s.label);
+    const noPicks = new Map<string, { name: string; value: string | number }>();
+
+    it('lists commands, subcommands, options and choices by the names and descriptions registered for the locale', () => {
+      expect(frenchLabels('/conf')).toContain('/configurer flux');
+      expect(frenchLabels('/conf')).not.toContain('/config feed');
+      const [classement] = staticSuggestions('/class', parseCommandLine('/class', french), french, guild);
+      expect(classement).toMatchObject({ label: '/classement', detail: 'Les joueurs les mieux classés sur un héros', line: '/classement ' });
+      expect(frenchLabels('/configurer flux ')).toEqual(expect.arrayContaining(['type:', 'salon:', 'rôle:', 'rattrapage:']));
+      expect(frenchLabels('/configurer flux type:')).toEqual(['Notes de patch', 'Équilibrages', 'Journaux de développement', 'Versions du jeu']);
+      expect(frenchLabels('/classement Hulk plateforme:')).toEqual(['PC', 'PlayStation', 'Xbox']);
+    });
+
+    it('sends the registered names and choice values, whichever language they were typed in', () => {
+      const typed = parseCommandLine('/configurer flux type:Équilibrages salon:#patch-notes rattrapage:2', french);
+      expect(typed.options).toEqual({ type: 'Équilibrages', salon: '#patch-notes', rattrapage: '2' });
+      expect(registeredCommand(typed, noPicks)).toEqual({ command: 'config', subcommand: 'feed', options: { type: 'balances', channel: '#patch-notes', backfill: '2' } });
+      // The registered (English) names work too, as the bar does not know which a member means.
+      const english = parseCommandLine('/config feed type:journaux de développement channel:#general', french);
+      expect(registeredCommand(english, noPicks)).toEqual({ command: 'config', subcommand: 'feed', options: { type: 'devDiaries', channel: '#general' } });
+      // A picked autocomplete choice is sent by its value, under the option's registered name.
+      const line = '/héros nom:';
+      const [hulk] = autocompleteSuggestions(line, parseCommandLine(line, french), [{ name: 'Hulk', value: '1011' }]);
+      const picks = new Map([[hulk!.pick!.option, { name: 'Hulk', value: '1011' }]]);
+      expect(registeredCommand(parseCommandLine(hulk!.line, french), picks)).toEqual({ command: 'hero', options: { name: '1011' } });
+      expect(registeredCommand(parseCommandLine('hello', french), noPicks)).toEqual({ command: '', options: {} });
+    });
+
+    it('names a command as members see it, in their language, and keeps a name it does not know', () => {
+      expect(commandLabel('/config feed', french, 'slash')).toBe('/configurer flux');
+      expect(commandLabel('/hero', french, 'slash')).toBe('/héros');
+      expect(commandLabel('/config feed', definitions, 'slash')).toBe('/config feed');
+      expect(commandLabel('/gone', french, 'slash')).toBe('/gone');
+      const profile = definitions.find((d) => d.type === 2)!;
+      expect(commandLabel(profile.name, french, 'user')).toBe(profile.name_localizations!.fr);
+      expect(profile.name_localizations!.fr).not.toBe(profile.name);
+      // A locale with no localizations (English) reads the registered texts.
+      expect(localizeDefinition(definitions[0]!, 'en-US')).toMatchObject({ name: definitions[0]!.name, description: definitions[0]!.description, key: definitions[0]!.name });
+    });
   });
 });

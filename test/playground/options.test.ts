@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.js';
 import { CHANNELS, MEMBERS, ROLES } from '../../src/playground/guild.js';
 import { resolveCommand } from '../../src/playground/options.js';
+import { runInLocale } from '../../src/i18n/index.js';
+import { t } from '../../src/strings.js';
 
 const [ADMIN, MEMBER] = MEMBERS as [(typeof MEMBERS)[number], (typeof MEMBERS)[number]];
 const patchNotes = CHANNELS.find((c) => c.name === 'patch-notes')!;
@@ -28,6 +30,16 @@ describe('options as Discord sends them', () => {
     expect(resolve('config', { type: 'Patch notes', channel: '#nowhere' }, 'feed')).toEqual({ ok: false, error: '“#nowhere” is not a channel this option takes (for “channel”).' });
     expect(resolve('config', {})).toEqual({ ok: false, error: '/config needs one of: show, feed, feed-off, alerts, platform, private-answers, language, status, test-post, reset.' });
     expect(resolve('nope', {})).toEqual({ ok: false, error: 'There is no command /nope. Type / to see them all.' });
+  });
+
+  it('names the command, options and choices in a refusal as the member’s client does', () => {
+    const french = (command: string, options: Record<string, string>, subcommand?: string, member = ADMIN) =>
+      runInLocale('fr', () => resolveCommand(commands, { command, subcommand, options }, member, 'fr'));
+    expect(french('hero', {})).toEqual({ ok: false, error: runInLocale('fr', () => t.playgroundMissingOption('nom')) });
+    expect(french('leaderboard', { hero: 'Hulk', platform: 'Switch' })).toEqual({ ok: false, error: runInLocale('fr', () => t.playgroundBadChoice('plateforme', ['PC', 'PlayStation', 'Xbox'])) });
+    expect(french('config', {}, 'show', MEMBER)).toEqual({ ok: false, error: runInLocale('fr', () => t.playgroundNoPermission('configurer')) });
+    // A choice typed by its French name is that choice.
+    expect(french('config', { type: 'Équilibrages', channel: '#patch-notes' }, 'feed')).toMatchObject({ ok: true, options: { type: 'balances', channel: patchNotes.id }, display: '/config feed' });
   });
 
   it('keeps /config from members without Manage Server, as Discord hides it from them', () => {

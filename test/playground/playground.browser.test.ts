@@ -9,6 +9,8 @@ import type { Locator, Page } from 'playwright-core';
 import { readLocaleFile, runInLocale } from '../../src/i18n/index.js';
 import { t } from '../../src/strings.js';
 import { pageMessages } from '../../src/playground/web/messages.js';
+import { commandLabel, localizeDefinition } from '../../src/playground/command-line.js';
+import type { Bootstrap } from '../../src/playground/protocol.js';
 import { launchBrowser, screenshot } from '../helpers/browser.js';
 import { bootPlayground } from '../helpers/playground.js';
 
@@ -110,7 +112,7 @@ async function recordDrawn(): Promise<() => Promise<Drawn[]>> {
 }
 
 /** What the playground tells the page when it loads (`GET /api/bootstrap`), as far as the tests read it. */
-async function bootstrap(): Promise<{ messages: { id: string; createdAt: number }[]; commands: { name: string; options?: { name: string; description: string }[] }[] }> {
+async function bootstrap(): Promise<Pick<Bootstrap, 'messages' | 'commands'>> {
   return (await page.request.get(`${boot.playground.url}/api/bootstrap`)).json();
 }
 
@@ -407,7 +409,8 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     boot.services.replica!.setFaults({ latencyMs: 2_500 });
     let slow: Drawn;
     try {
-      await type('/hero name:Storm');
+      // Typed with the French names (the picker's), which reach the bot as the registered ones.
+      await type('/héros nom:Storm');
       await page.waitForFunction(`window.drawn.some((m) => m.state === 'thinking')`);
       slow = (await drawn()).find((m) => m.state === 'thinking')!;
       await page.locator(`#messages > discord-message[data-message-id="${slow.id}"]`).getByText(realName('fr')).waitFor({ timeout: 15_000 });
@@ -433,13 +436,23 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     // The topics the page writes for its own channels.
     expect(await page.locator('#channel-topic').textContent()).toBe(fr.channelTopic('general', ''));
     expect(fr.channelTopic('general', '')).not.toBe(en.channelTopic('general', ''));
-    const nameOption = (await bootstrap()).commands.find((c) => c.name === 'hero')!.options!.find((o) => o.name === 'name')!;
-    await type('/hero ', false);
-    expect(await page.locator('.picker-item', { hasText: 'name:' }).locator('.picker-detail').textContent()).toBe(fr.playgroundPickerRequired(nameOption.description));
-    // What the client refuses itself is in French too.
-    await type('/hero');
+    // The command bar names commands, options and choices as a French client does, from the names the
+    // bot registers for French: `/héros nom:`, not `/hero name:`.
+    const heroFr = localizeDefinition((await bootstrap()).commands.find((c) => c.name === 'hero')!, 'fr');
+    const nameFr = heroFr.options!.find((o) => o.key === 'name')!;
+    expect([heroFr.name, nameFr.name]).toEqual(['héros', 'nom']);
+    await type('/hé', false);
+    const heroItem = page.locator('.picker-item', { hasText: `/${heroFr.name}` });
+    expect(await heroItem.locator('.picker-detail').textContent()).toBe(heroFr.description);
+    expect(heroFr.description).not.toBe((await bootstrap()).commands.find((c) => c.name === 'hero')!.description);
+    expect(await page.locator('.picker-item', { hasText: '/hero' }).count()).toBe(0);
+    await type(`/${heroFr.name} `, false);
+    await screenshot(page, 'languages-picker-french');
+    expect(await page.locator('.picker-item', { hasText: `${nameFr.name}:` }).locator('.picker-detail').textContent()).toBe(fr.playgroundPickerRequired(nameFr.description));
+    // What the client refuses itself is in French too, naming the option as the member sees it.
+    await type(`/${heroFr.name}`);
     await page.locator('#command-input').press('Enter');
-    const refusal = runInLocale('fr', () => t.playgroundMissingOption('name'));
+    const refusal = runInLocale('fr', () => t.playgroundMissingOption(nameFr.name));
     expect(refusal).not.toBe(t.playgroundMissingOption('name'));
     await page.locator('.composer > .composer-error', { hasText: refusal }).waitFor();
     await answer.scrollIntoViewIfNeeded();
@@ -490,7 +503,8 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
       const answer = await sent('/hero name:Zzyzx');
       await answer.getByText('Zzyzx').waitFor();
       const header = answer.locator('.command-header');
-      expect(await header.textContent(), locale).toBe(texts.discordUsed('Sam', '/hero').join(''));
+      const shown = (await bootstrap()).commands.map((c) => localizeDefinition(c, locale));
+      expect(await header.textContent(), locale).toBe(texts.discordUsed('Sam', commandLabel('/hero', shown, 'slash')).join(''));
       expect(await header.locator('img.command-avatar + .command-user').textContent()).toBe('Sam');
       const note = answer.locator('.ephemeral-note');
       expect(await note.textContent(), locale).toBe(`${texts.discordOnlyYou()} • ${texts.discordDismissMessage()}`);
@@ -498,7 +512,7 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
       expect(await answer.getAttribute('ephemeral')).toBeNull();
       expect(await answer.getAttribute('class')).toMatch(/\bephemeral\b/);
       if (locale === 'fr') {
-        expect(await header.textContent()).toBe('Sam a utilisé /hero');
+        expect(await header.textContent()).toBe('Sam a utilisé /héros');
         expect(await note.textContent()).toBe('Vous seul(e) pouvez voir ceci • Ignorer le message');
         expect(await deepText(answer)).not.toMatch(/ used |Only you can see this|Dismiss message/);
         await answer.scrollIntoViewIfNeeded();

@@ -269,12 +269,15 @@ describe('the playground’s languages', () => {
       expect(french).toContain(realName('fr'));
       expect(french).not.toContain(realName('en'));
       expect(await answerOf(alex.id)).toContain(realName('en'));
-      // What the client refuses before the bot sees it is in the member’s language too.
+      // What the client refuses before the bot sees it is in the member’s language too, naming the
+      // option as their client does (French `nom` for `name`); the page sends registered names.
       const refused = await post('/api/interactions/command', { memberId: sam.id, channelId: general.id, command: 'hero', options: {} });
       expect(refused.status).toBe(400);
-      const sentence = runInLocale('fr', () => t.playgroundMissingOption('name'));
+      const sentence = runInLocale('fr', () => t.playgroundMissingOption('nom'));
       expect(sentence).not.toBe(t.playgroundMissingOption('name'));
       expect(await refused.json()).toEqual({ ok: false, error: sentence });
+      const alexRefused = await post('/api/interactions/command', { memberId: alex.id, channelId: general.id, command: 'hero', options: {} });
+      expect(await alexRefused.json()).toEqual({ ok: false, error: t.playgroundMissingOption('name') });
     } finally {
       await post('/api/locales/member', { memberId: sam.id, locale: 'en-US' });
     }

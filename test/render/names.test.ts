@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SAMPLES_DIR } from '../../src/replica/data/dataset.js';
-import { gameModeName, heroName, isRankedMode, modeName, teamName } from '../../src/render/names.js';
+import { runInLocale } from '../../src/i18n/index.js';
+import { gameModeName, heroName, isRankedMode, modeName, modeTitle, roleName, teamName } from '../../src/render/names.js';
 
 /** Every JSON body of the vendored real samples, with its folder. */
 function samples(): { folder: string; body: unknown }[] {
@@ -174,5 +175,25 @@ describe('gameModeName', () => {
     expect(isRankedMode(2)).toBe(true);
     expect(isRankedMode(1)).toBe(false);
     expect(isRankedMode(null)).toBe(false);
+  });
+  it('names the modes the bot knows in the current locale, with the words the profile uses for ranked', () => {
+    expect(runInLocale('fr', () => [1, 2, 7].map(gameModeName))).toEqual(['Partie rapide', 'Classée', 'Autre mode']);
+    expect(runInLocale('de', () => [1, 2, 7].map(gameModeName))).toEqual(['Schnelles Spiel', 'Wettkampf', 'Anderer Modus']);
+    expect(runInLocale('ja', () => [1, 2, 7].map(gameModeName))).toEqual(['クイックマッチ', 'ランクマッチ', 'その他のモード']);
+    // Known API spellings, and modeTitle's English, are translated; other modes stay the API's.
+    expect(runInLocale('fr', () => ['ranked', 'Quick Play', modeTitle('quickplay'), 'Doom match'].map(modeName))).toEqual(['Classée', 'Partie rapide', 'Partie rapide', 'Doom Match']);
+    expect(runInLocale('fr', () => modeTitle('ranked'))).toBe('Competitive');
+  });
+});
+
+describe('roleName', () => {
+  it('names the three roles with the words of /meta’s role choices; any other role as the API gives it', () => {
+    expect(runInLocale('fr', () => ['Vanguard', 'duelist', 'STRATEGIST'].map(roleName))).toEqual(['Avant-garde', 'Duelliste', 'Stratège']);
+    expect(runInLocale('es-ES', () => ['Vanguard', 'Duelist', 'Strategist'].map(roleName))).toEqual(['Vanguardia', 'Duelista', 'Estratega']);
+    expect(['Vanguard', 'Duelist', 'Strategist'].map(roleName)).toEqual(['Vanguard', 'Duelist', 'Strategist']);
+    expect(runInLocale('de', () => roleName('Tank'))).toBe('Tank');
+    expect(roleName(null)).toBeNull();
+    expect(roleName(' ')).toBeNull();
+    expect(roleName('constructor')).toBe('constructor');
   });
 });

@@ -4,7 +4,7 @@
  * channels, roles, or the bot's own autocomplete answers. Tab or click picks; Enter sends (or
  * completes a command name); Escape closes the picker.
  */
-import { autocompleteSuggestions, optionsToSend, parseCommandLine, staticSuggestions, type Definition, type ParsedLine, type Suggestion } from '../command-line.js';
+import { autocompleteSuggestions, parseCommandLine, registeredCommand, staticSuggestions, type Definition, type ParsedLine, type RegisteredCommand, type Suggestion } from '../command-line.js';
 import type { Bootstrap } from '../protocol.js';
 import type { PageMessages } from './messages.js';
 
@@ -16,12 +16,15 @@ export interface ComposerEnv {
   member(): string;
   /** The open channel's name. */
   channelName(): string;
-  /** Commands the acting member may see (Discord hides those needing permissions they lack). */
+  /**
+   * Commands the acting member may see (Discord hides those needing permissions they lack), named
+   * and described in their client's language (command-line.ts `localizeDefinition`).
+   */
   definitions(): Definition[];
-  /** Sends a parsed command; resolves to an error sentence, or undefined when accepted. */
-  send(parsed: ParsedLine, options: Record<string, string>): Promise<string | undefined>;
-  /** Autocomplete choices from the bot for the focused option. */
-  autocomplete(parsed: ParsedLine, options: Record<string, string>, focused: string): Promise<{ name: string; value: string | number }[]>;
+  /** Sends a command (registered names); resolves to an error sentence, or undefined when accepted. */
+  send(command: RegisteredCommand): Promise<string | undefined>;
+  /** Autocomplete choices from the bot for the focused option (`focused`: its registered name). */
+  autocomplete(command: RegisteredCommand, focused: string): Promise<{ name: string; value: string | number }[]>;
 }
 
 const AUTOCOMPLETE_DEBOUNCE_MS = 120;
@@ -74,7 +77,7 @@ export class Composer {
       const seq = ++this.#autocompleteSeq;
       clearTimeout(this.#timer);
       this.#timer = window.setTimeout(async () => {
-        const choices = await this.#env.autocomplete(parsed, optionsToSend(parsed, this.#picks), focus.option.name).catch(() => []);
+        const choices = await this.#env.autocomplete(registeredCommand(parsed, this.#picks), focus.option.key ?? focus.option.name).catch(() => []);
         if (seq !== this.#autocompleteSeq || this.#input.value !== line) return;
         this.#show([...autocompleteSuggestions(line, parsed, choices), ...suggestions], parsed);
       }, AUTOCOMPLETE_DEBOUNCE_MS);
@@ -144,7 +147,7 @@ export class Composer {
       this.#error.textContent = this.#env.messages().playgroundUnknownCommand(this.#input.value.trim().split(/\s/)[0]!.slice(1));
       return;
     }
-    const error = await this.#env.send(parsed, optionsToSend(parsed, this.#picks));
+    const error = await this.#env.send(registeredCommand(parsed, this.#picks));
     if (error) {
       // The picker would cover the sentence; typing brings it back.
       this.#close();

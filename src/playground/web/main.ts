@@ -7,7 +7,7 @@
  */
 import './component-config.js';
 import '@skyra/discord-components-core';
-import type { Definition, ParsedLine } from '../command-line.js';
+import { commandLabel, localizeDefinition, type Definition, type RegisteredCommand } from '../command-line.js';
 import type { Bootstrap, EditablePost, MessageEvent, NewPost, PlaygroundMessage, PostEdit } from '../protocol.js';
 import { Composer } from './composer.js';
 import { isFrameKey, isPageLocale, pageMessages, type PageLocale } from './messages.js';
@@ -57,6 +57,8 @@ class App {
   readonly messages = new Map<string, PlaygroundMessage>();
   readonly dismissed = new Set<string>();
   readonly unread = new Set<string>();
+  /** The commands localized for each Discord locale the acting member has had ({@link localizeDefinition}). */
+  readonly #localizedCommands = new Map<string, Definition[]>();
   channelId = '';
   memberId = '';
   composer!: Composer;
@@ -90,9 +92,9 @@ class App {
       member: () => this.memberId,
       channelName: () => this.#channel().name,
       definitions: () => this.#definitions(),
-      send: (parsed, options) => this.#sendCommand(parsed, options),
-      autocomplete: async (parsed, options, focused) =>
-        (await api<{ choices: { name: string; value: string | number }[] }>('/api/interactions/autocomplete', { memberId: this.memberId, command: parsed.definition!.name, subcommand: parsed.subcommand, options, focused })).body.choices,
+      send: (command) => this.#sendCommand(command),
+      autocomplete: async (command, focused) =>
+        (await api<{ choices: { name: string; value: string | number }[] }>('/api/interactions/autocomplete', { memberId: this.memberId, ...command, focused })).body.choices,
     });
     this.#openChannel(this.channelId);
     this.#listen();
@@ -128,7 +130,7 @@ class App {
       }
       const [before = '', after = ''] = t.frame(key, { command: SLOT }).split(SLOT);
       const code = document.createElement('code');
-      code.textContent = command;
+      code.textContent = this.#commandLabel(command, 'slash');
       el.replaceChildren(before, code, after);
     }
     for (const el of document.querySelectorAll<HTMLElement>('[data-title]')) {
@@ -176,23 +178,31 @@ class App {
   #relocalize(): void {
     this.#localize();
     this.#drawSidebar();
+    this.#drawApps();
     this.#drawMessages();
     this.composer.reset();
   }
 
-  /** Commands the acting member may use: Discord hides those whose default permissions they lack. */
-  #definitions(): Definition[] {
-    return this.data.commands.filter((d) => d.default_member_permissions == null || this.member.admin);
+  /** Every command as the acting member's client shows it, in its Discord locale (made once per locale). */
+  #localized(): Definition[] {
+    const locale = this.member.locale;
+    let definitions = this.#localizedCommands.get(locale);
+    if (!definitions) this.#localizedCommands.set(locale, (definitions = this.data.commands.map((d) => localizeDefinition(d, locale))));
+    return definitions;
   }
 
-  async #sendCommand(parsed: ParsedLine, options: Record<string, string>): Promise<string | undefined> {
-    const res = await api<{ ok: boolean; error?: string }>('/api/interactions/command', {
-      memberId: this.memberId,
-      channelId: this.channelId,
-      command: parsed.definition!.name,
-      subcommand: parsed.subcommand,
-      options,
-    });
+  /** Commands the acting member may use, in their language: Discord hides those whose default permissions they lack. */
+  #definitions(): Definition[] {
+    return this.#localized().filter((d) => d.default_member_permissions == null || this.member.admin);
+  }
+
+  /** A command as members see it (`/config feed`), named in the acting member's language. */
+  #commandLabel(command: string, kind: 'slash' | 'user'): string {
+    return commandLabel(command, this.#localized(), kind);
+  }
+
+  async #sendCommand(command: RegisteredCommand): Promise<string | undefined> {
+    const res = await api<{ ok: boolean; error?: string }>('/api/interactions/command', { memberId: this.memberId, channelId: this.channelId, ...command });
     return res.body.ok ? undefined : res.body.error ?? t.playgroundRefused(res.status);
   }
 
@@ -214,6 +224,7 @@ class App {
       data: this.data,
       names: this.names,
       messages: t,
+      commandLabel: (command, kind) => this.#commandLabel(command, kind),
       onButton: (id, customId) => void this.#component(id, customId, []),
       onSelect: (id, customId, values) => void this.#component(id, customId, values),
       onDismiss: (id) => {
@@ -393,11 +404,17 @@ class App {
     document.addEventListener('click', (e) => {
       if (!menu.contains(e.target as Node) && !(e.target as HTMLElement).closest('.member')) menu.hidden = true;
     });
+    this.#drawApps();
+  }
+
+  /** The member menu's Apps: the bot's user commands, named in the acting member's language. */
+  #drawApps(): void {
+    const menu = $('#member-menu');
     const apps = this.data.commands.filter((d) => d.type === 2);
     $('#member-apps').replaceChildren(
       ...apps.map((d) => {
         const item = document.createElement('button');
-        item.textContent = d.name;
+        item.textContent = this.#commandLabel(d.name, 'user');
         item.addEventListener('click', async () => {
           menu.hidden = true;
           const res = await api<{ ok: boolean; error?: string }>('/api/interactions/user-command', { memberId: this.memberId, channelId: this.channelId, name: d.name, targetId: menu.dataset.target });

@@ -23,6 +23,8 @@ import { markdownToText, renderMarkdown, type Viewer } from './markdown.js';
 /** What drawing needs from the page: the guild's names and the acting member's texts ({@link Viewer}), and what to do on a click. */
 export interface RenderEnv extends Viewer {
   data: Bootstrap;
+  /** A command as members see it (`/config feed`, or a context-menu command's name), named in the viewer's language. */
+  commandLabel(command: string, kind: 'slash' | 'user'): string;
   /** A button was pressed on a message. */
   onButton(messageId: string, customId: string): void;
   /** A select-menu option was picked on a message. */
@@ -151,7 +153,9 @@ function renderCommandHeader(who: Bootstrap['members'][number], command: string,
   const avatar = el<HTMLImageElement>('img', { class: 'command-avatar', src: avatarOf(who.id), alt: '' });
   const user = el('span', { class: 'command-user' }, [who.name]);
   user.style.color = who.colour;
-  const name = el('span', { class: kind === 'user' ? 'command-name context' : 'command-name' }, [command]);
+  // A component's message keeps the command that made it; a name no command has is kept as it is.
+  const label = env.commandLabel(command, kind === 'user' ? 'user' : 'slash');
+  const name = el('span', { class: kind === 'user' ? 'command-name context' : 'command-name' }, [label]);
   const parts = env.messages.discordUsed<HTMLElement>(user, name).flatMap((part) => (part === user ? [avatar, user] : [typeof part === 'string' ? el('span', { class: 'command-words' }, [part]) : part]));
   return el('div', { slot: 'reply', class: 'command-header' }, parts);
 }
