@@ -183,9 +183,9 @@ describe('Redis down', () => {
     const started = performance.now();
     expect(await window.take()).toEqual({ kind: 'unavailable' });
     expect(performance.now() - started).toBeLessThan(100 + 100);
-    // Within the cool-down: at once.
+    // Within the cool-down: at once, not after another 100 ms timeout (50 ms of slack for a loaded machine).
     const again = performance.now();
     expect(await window.take()).toEqual({ kind: 'unavailable' });
-    expect(performance.now() - again).toBeLessThan(5);
+    expect(performance.now() - again).toBeLessThan(50);
   });
 });
