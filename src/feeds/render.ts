@@ -7,7 +7,7 @@
 import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
 import { encodeCustomId } from '../discord/custom-id.js';
 import { tr } from '../i18n/index.js';
-import { calendarDate } from '../render/common.js';
+import { calendarDate, calendarDay } from '../render/common.js';
 import { integer } from '../render/format.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import type { View } from '../render/view.js';
@@ -53,7 +53,10 @@ export function feedPostText(type: FeedType, post: FeedPost): { title: string; o
  */
 export function feedPostView(type: FeedType, post: FeedPost, roleId: string | null, corrected = false, test = false): View {
   const text = feedPostText(type, post);
-  const date = post.date && /^\d{4}-\d{2}-\d{2}$/.test(post.date) ? new Date(`${post.date}T00:00:00Z`).toISOString() : undefined;
+  // The embed's timestamp is the post's day (midnight UTC), in any form calendarDay reads: the API gives
+  // patch notes "2025-11-13" and game versions "November 13, 2025".
+  const day = post.date ? calendarDay(post.date) : null;
+  const date = day === null ? undefined : new Date(day).toISOString();
   return {
     content: roleId ? `<@&${roleId}>` : undefined,
     allowedRoleIds: roleId ? [roleId] : undefined,

@@ -44,6 +44,10 @@ describe('game-version feed posts', () => {
     const en = feedPostView('gameVersions', version, null).embeds![0]!;
     expect(en.title).toBe('Game version 20251113');
     expect(en.description).toBe('Released November 13, 2025.');
+    // The embed's timestamp is the release day, read from the API's English date.
+    expect([en.timestamp, fr.timestamp]).toEqual(['2025-11-13T00:00:00.000Z', '2025-11-13T00:00:00.000Z']);
+    // A date it cannot read gives no timestamp rather than a wrong one.
+    expect(feedPostView('gameVersions', { ...version, date: 'soon' }, null).embeds![0]!.timestamp).toBeUndefined();
     for (const locale of LOCALES.filter((l) => l !== 'en')) {
       const embed = runInLocale(locale, () => feedPostView('gameVersions', version, null)).embeds![0]!;
       expect(embed.title, locale).toBe(trIn(locale, 'feeds:gameVersion.title', { version: '20251113' }));
