@@ -15,7 +15,7 @@ import type { Fetched } from '../src/api/client.js';
 import type { Ability, Hero, Transformation } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { CustomIdTooLongError, encodeCustomId } from '../src/discord/custom-id.js';
-import { compactNumber, decimal, duration, integer, kda, percent, ratioPercent, winRate } from '../src/render/format.js';
+import { aside, compactNumber, decimal, duration, integer, kda, percent, ratioPercent, winRate } from '../src/render/format.js';
 import { heroDisplayName } from '../src/hero-directory.js';
 import { describe } from '../src/i18n/commands.js';
 import { heroName, roleName, teamName } from '../src/render/names.js';
@@ -180,7 +180,7 @@ function abilities(hero: Hero, page: number): { embed: APIEmbed; pages: number }
   const fields = kit.slice((p - 1) * ABILITIES_PER_PAGE, p * ABILITIES_PER_PAGE).map(({ ability: a, form, variant }) => {
     const key = a.fields.Key ? `[${a.fields.Key}] ` : '';
     const suffix = [form, variant === null ? null : tr('hero:abilities.variant', { n: integer(variant) })].filter(Boolean).map((s) => ` · ${s}`).join('');
-    return { name: escapeText(`${key}${a.name ?? tr('hero:abilities.fallbackName')}${a.type ? ` (${a.type})` : ''}${suffix}`, LIMITS.fieldName), value: abilityText(a.fields, a.description) };
+    return { name: escapeText(`${key}${a.name ?? tr('hero:abilities.fallbackName')}${aside(a.type)}${suffix}`, LIMITS.fieldName), value: abilityText(a.fields, a.description) };
   });
   return { embed: { ...baseEmbed(hero, 'abilities'), fields, description: fields.length === 0 ? tr('hero:abilities.none') : undefined }, pages };
 }
@@ -274,7 +274,7 @@ async function leaderboard(hero: Hero, ctx: CommandContext): Promise<{ embed: AP
  */
 function balanceEntry(entry: HistoryEntry, n: number, budget: number): string {
   const head = truncate(
-    `**${n}.** ${VERDICT_MARKERS[entry.verdict]} **${t.balanceVerdict(entry.verdict)}** · ${entry.date ? calendarDate(entry.date) : t.balanceNoDate()} · ${escapeText(entry.title, 150)} (${t.balanceKind(entry.kind)})`,
+    `**${n}.** ${VERDICT_MARKERS[entry.verdict]} **${t.balanceVerdict(entry.verdict)}** · ${entry.date ? calendarDate(entry.date) : t.balanceNoDate()} · ${escapeText(entry.title, 150)}${aside(t.balanceKind(entry.kind))}`,
     budget,
   );
   const out = [head];

@@ -16,7 +16,7 @@ import { NotFoundError } from '../src/errors.js';
 import { matchLength, scoreboard, type ScoreLine, type ScoreTeam } from '../src/game/scoreboard.js';
 import { describe } from '../src/i18n/commands.js';
 import { staleFooter } from '../src/render/common.js';
-import { discordTime, duration, integer } from '../src/render/format.js';
+import { aside, discordTime, duration, integer } from '../src/render/format.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { gameModeName, modeName } from '../src/render/names.js';
 import { mapLabel } from '../src/map-directory.js';
@@ -180,8 +180,8 @@ export async function matchView(value: string, ctx: CommandContext, fromMenu = f
       .filter(Boolean)
       .join('\n'),
     fields: [
-      { name: tr('match:fields.mvp'), value: mvp ? `${escapeText(mvp.nick_name ?? mvp.player_uid, 100)} (${heroOf(m.mvp_hero_id)})` : '—', inline: true },
-      { name: tr('match:fields.svp'), value: svp ? `${escapeText(svp.nick_name ?? svp.player_uid, 100)} (${heroOf(m.svp_hero_id)})` : '—', inline: true },
+      { name: tr('match:fields.mvp'), value: mvp ? `${escapeText(mvp.nick_name ?? mvp.player_uid, 100)}${aside(heroOf(m.mvp_hero_id))}` : '—', inline: true },
+      { name: tr('match:fields.svp'), value: svp ? `${escapeText(svp.nick_name ?? svp.player_uid, 100)}${aside(heroOf(m.svp_hero_id))}` : '—', inline: true },
       { name: tr('match:fields.players'), value: integer(m.players.length), inline: true },
     ],
     thumbnail: map?.image ? { url: map.image } : undefined,

@@ -28,7 +28,7 @@ import { rankScore, rankScoreChange } from '../src/game/ranks.js';
 import { seasonFromNumber, seasonParamFor, type Season } from '../src/game/seasons.js';
 import { mapLabel, type MapInfo } from '../src/map-directory.js';
 import { staleFooter } from '../src/render/common.js';
-import { discordTime, duration, hexColour, integer, kda, percent, ratioPercent, shortDate, winRate } from '../src/render/format.js';
+import { aside, discordTime, duration, hexColour, integer, kda, percent, ratioPercent, shortDate, winRate } from '../src/render/format.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { gameModeName, heroName, isRankedMode, roleName } from '../src/render/names.js';
 import { heroDisplayName } from '../src/hero-directory.js';
@@ -199,14 +199,14 @@ function profileEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
   const u = p.overall.unranked;
   const fields: APIEmbedField[] = [];
   // The rank's season, when it is not the season the member asked for or the current one (an older ranked season).
-  const rankSeason = rank.season && rank.season.index !== (look.season ?? currentSeason(p))?.index ? ` (${seasonLabel(rank.season)})` : '';
+  const rankSeason = rank.season && rank.season.index !== (look.season ?? currentSeason(p))?.index ? aside(seasonLabel(rank.season)) : '';
   fields.push({ name: tr('player:profile.rankScore'), value: rank.score === null ? '—' : `${rankScore(rank.score)}${rankSeason}`, inline: true });
   if (rank.seasonPeak) {
     const name = rankSeason || look.season ? tr('player:profile.peakIn', { season: seasonLabel(rank.season!) }) : tr('player:profile.peakThisSeason');
     fields.push({ name, value: `${rank.seasonPeak.tier ? `${rank.seasonPeak.tier} · ` : ''}${rankScore(rank.seasonPeak.score)}`, inline: true });
   }
   if (rank.allTimePeak) {
-    fields.push({ name: tr('player:profile.allTimePeak'), value: `${rank.allTimePeak.tier ? `${rank.allTimePeak.tier} · ` : ''}${rankScore(rank.allTimePeak.score)} (${seasonLabel(rank.allTimePeak.season)})`, inline: true });
+    fields.push({ name: tr('player:profile.allTimePeak'), value: `${rank.allTimePeak.tier ? `${rank.allTimePeak.tier} · ` : ''}${rankScore(rank.allTimePeak.score)}${aside(seasonLabel(rank.allTimePeak.season))}`, inline: true });
   }
   fields.push(
     { name: tr('player:profile.level'), value: integer(p.level), inline: true },
@@ -223,7 +223,7 @@ function profileEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
       value: top
         .map((h, i) => {
           const hero = look.hero(h.hero_id);
-          return `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}**${hero?.role ? ` (${roleName(hero.role)})` : ''} · ${duration(h.play_time)} · ${counted('matches', h.matches)} · ${winRate(h.wins, h.matches)} · ${kda(h.kills, h.deaths, h.assists)}`;
+          return `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}**${aside(roleName(hero?.role))} · ${duration(h.play_time)} · ${counted('matches', h.matches)} · ${winRate(h.wins, h.matches)} · ${kda(h.kills, h.deaths, h.assists)}`;
         })
         .join('\n'),
       inline: false,
@@ -403,7 +403,7 @@ async function section(p: PlayerProfile, which: PlayerSection, page: number, loo
       return simple(
         rows,
         (m) =>
-          `**${escapeText(heroLabel(look, m.hero_id, m.hero_name), 60)}**${m.hero_class ? ` (${escapeText(roleName(m.hero_class)!, 20)})` : ''} · ${tr('player:matchups.record', { count: m.matches, n: integer(m.matches), winRate: percent(m.win_rate) })}`,
+          `**${escapeText(heroLabel(look, m.hero_id, m.hero_name), 60)}**${aside(escapeText(roleName(m.hero_class) ?? '', 20))} · ${tr('player:matchups.record', { count: m.matches, n: integer(m.matches), winRate: percent(m.win_rate) })}`,
         tr('player:matchups.empty'),
         { title: tr('player:matchups.title') },
       );

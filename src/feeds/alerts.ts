@@ -23,6 +23,7 @@ import { currentLocale, runInLocale, tr, type Locale } from '../i18n/index.js';
 import { BackgroundJob } from '../jobs.js';
 import type { Logger } from '../logger.js';
 import { listOf } from '../render/common.js';
+import { aside } from '../render/format.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import type { View } from '../render/view.js';
 import type { AccountLinksRepository } from '../store/account-links.js';
@@ -158,7 +159,7 @@ export function planAlerts(type: FeedType, post: FeedPost, audience: AlertAudien
     return parts.map((p, i) => ({
       target: channel,
       part: i + 1,
-      view: { content: [header + (parts.length > 1 ? ` (${i + 1}/${parts.length})` : ''), ...p.lines].join('\n'), allowedUserIds: [...p.users].sort(), ...postEmbed(type, post) },
+      view: { content: [header + (parts.length > 1 ? aside(`${i + 1}/${parts.length}`) : ''), ...p.lines].join('\n'), allowedUserIds: [...p.users].sort(), ...postEmbed(type, post) },
     }));
   };
   const out: PlannedAlert[] = [];

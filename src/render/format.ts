@@ -74,6 +74,16 @@ export function kda(k: number, d: number, a: number): string {
   return tr('common:format.kda', { k: f(k), d: f(d), a: f(a), ratio: numbers().twoDecimals.format(ratio) });
 }
 
+/**
+ * `text` as an aside after what precedes it, in the current locale's typography: " (Duelist)" with a
+ * space and ASCII parentheses in English and the other Latin-script locales, "（デュエリスト）" with
+ * full-width ones and no space in Japanese (`common:format.aside`); empty for null, undefined or
+ * empty text. `text` is inserted as it is: escape member or API text first.
+ */
+export function aside(text: string | null | undefined): string {
+  return text ? tr('common:format.aside', { text }) : '';
+}
+
 /** A Discord timestamp (`<t:unix:R>` by default) that each member sees in their own time zone; an em dash for null. */
 export function discordTime(unixSeconds: number | null | undefined, style: 'R' | 'f' | 'D' = 'R'): string {
   if (unixSeconds === null || unixSeconds === undefined || !Number.isFinite(unixSeconds)) return '—';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import i18next from 'i18next';
 import { commandReferences, currentLocale, hasMessage, LOCALES, localeOf, namespaces, pickLocale, readLocaleFile, runInLocale, tr, trIn } from '../../src/i18n/index.js';
-import { compactNumber, decimal, duration, integer, kda, percent } from '../../src/render/format.js';
+import { aside, compactNumber, decimal, duration, integer, kda, percent } from '../../src/render/format.js';
 import { kdaText, percentText, scoreText, timeTicks } from '../../src/charts/format.js';
 
 describe('which locale', () => {
@@ -99,6 +99,15 @@ describe('messages as i18next gives them', () => {
       }
     }
     expect(checked).toBeGreaterThan(1_000);
+  });
+});
+
+describe('asides follow the locale’s typography', () => {
+  it('a space and ASCII parentheses in Latin-script locales, full-width parentheses with no space in Japanese, nothing for no text', () => {
+    expect(`Storm${aside('Duelist')}`).toBe('Storm (Duelist)');
+    expect(runInLocale('fr', () => `Tornade${aside('Duellant')}`)).toBe('Tornade (Duellant)');
+    expect(runInLocale('ja', () => `ストーム${aside('デュエリスト')}`)).toBe('ストーム（デュエリスト）');
+    expect([aside(null), aside(undefined), aside(''), runInLocale('ja', () => aside(null))]).toEqual(['', '', '', '']);
   });
 });
 

@@ -205,7 +205,7 @@ describe('feed messages in every locale', () => {
       const channel = planned.filter((p) => p.target === 'c-alerts');
       expect(channel.length).toBeGreaterThan(2);
       const nerf = trIn(locale, 'feeds:alert.hero', { mark: '🔴', hero: 'Hulk', verdict: trIn(locale, 'feeds:alert.verdict.nerf') });
-      expect(channel[0]!.view.content!.split('\n')[0]).toBe(`${trIn(locale, 'feeds:alert.channelHeader', { title: 'Season 9 adjustments' })} (1/${channel.length})`);
+      expect(channel[0]!.view.content!.split('\n')[0]).toBe(`${trIn(locale, 'feeds:alert.channelHeader', { title: 'Season 9 adjustments' })}${locale === 'ja' ? `（1/${channel.length}）` : ` (1/${channel.length})`}`);
       expect(channel[0]!.view.content).toContain(nerf);
       expect(channel[0]!.view.embeds![0]!.author?.name).toBe(trIn(locale, 'feeds:alert.kind.balances'));
       for (const p of channel) {
