@@ -71,7 +71,7 @@ describe('command references in the locale files', () => {
 describe('messages naming commands', () => {
   it('without command ids: the name each member’s client shows, in code; plain where mentions do not render', () => {
     expect(runInLocale('en', () => t.notLinkedOther('42'))).toBe('<@42> has not linked a Rivals account. They can link one with `/link`.');
-    expect(runInLocale('fr', () => t.notLinkedOther('42'))).toBe('<@42> n’a pas associé de compte Rivals. Cette personne peut en associer un avec `/lier`.');
+    expect(runInLocale('fr', () => t.notLinkedOther('42'))).toBe('<@42> n’a pas lié de compte Rivals. Cette personne peut en lier un avec `/lier`.');
     expect(trIn('fr', 'messages:config.testPostNotSet', { feed: 'X' })).toContain(`\`/${localizedCommandPath('config feed', 'fr')}\``);
     expect(trIn('ja', 'hero:leaderboard.footer')).toMatch(new RegExp(`/${textsAt(commandsFile('ja'), 'leaderboard')!.name}$`));
     expect(trIn('en', 'hero:leaderboard.footer')).toBe('Full list, every platform: /leaderboard');
