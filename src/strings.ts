@@ -40,16 +40,6 @@ const PERMISSION_KEYS: Record<string, string> = {
   'Send Messages in Threads': 'sendMessagesInThreads',
 };
 
-/** The message of each Discord JSON error code a delivery can end with (src/feeds/delivery.ts `PERMANENT_ERRORS`, 10008 for an edit). */
-const DELIVERY_PROBLEM_KEYS: Record<number, string> = {
-  10003: 'unknownChannel',
-  10008: 'unknownMessage',
-  10013: 'unknownUser',
-  50001: 'missingAccess',
-  50007: 'dmClosed',
-  50013: 'missingPermissions',
-};
-
 export const t = {
   // Errors: specific and actionable.
   unknownHero: (query: string, suggestions: string[]) =>
@@ -143,8 +133,7 @@ export const t = {
   deliveryProblem: (problem: DeliveryProblem) => {
     if (problem.kind === 'other') return problem.detail;
     if (problem.kind === 'gaveUp') return m('config.deliveryProblem.gaveUp', { attempts: integer(problem.attempts), detail: problem.detail });
-    const key = DELIVERY_PROBLEM_KEYS[problem.code];
-    return key ? m(`config.deliveryProblem.${key}`) : String(problem.code);
+    return m(`config.deliveryProblem.${problem.key}`);
   },
   testPostSent: (feed: string, channelId: string) => m('config.testPostSent', { feed: feed.toLowerCase(), channelId }),
   testPostNotSet: (feed: string) => m('config.testPostNotSet', { feed }),

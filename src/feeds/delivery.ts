@@ -51,23 +51,33 @@ export const PERMANENT_ERRORS: Record<number, string> = {
 /** What a 404 means, by the thing looked for: a send's channel, an edit's message. */
 const NOT_FOUND: Record<10003 | 10008, string> = { 10003: PERMANENT_ERRORS[10003]!, 10008: 'Unknown Message: the message was deleted' };
 
+/** The message (`config.deliveryProblem.<key>`) of each Discord JSON error code of {@link PERMANENT_ERRORS} and {@link NOT_FOUND}. */
+const PROBLEM_KEYS = { 10003: 'unknownChannel', 10008: 'unknownMessage', 10013: 'unknownUser', 50001: 'missingAccess', 50007: 'dmClosed', 50013: 'missingPermissions' } as const;
+/** The Discord JSON error codes a delivery can end with, each with its message key. */
+export type DiscordProblemCode = keyof typeof PROBLEM_KEYS;
+
 /** The reason kept for a correction given up after `attempts` temporary failures, the last one's reason being `detail`. */
 export const gaveUpReason = (attempts: number, detail: string): string => `gave up after ${attempts} attempts: ${detail}`;
 
 /**
  * A delivery problem as a sentence for admins needs it, from what the store keeps (English, for the
  * log): `discord` for a Discord JSON error code this module knows (10003, 10008, 10013, 50001, 50007,
- * 50013), by `code` or by its reason's text; `gaveUp` for {@link gaveUpReason}'s; `other` for the
- * rest (a message Discord or the network gave, kept as it is).
+ * 50013), by `code` or by its reason's text, with `key`, its message under `config.deliveryProblem`;
+ * `gaveUp` for {@link gaveUpReason}'s; `other` for the rest (a message Discord or the network gave,
+ * kept as it is).
  */
-export type DeliveryProblem = { kind: 'discord'; code: number } | { kind: 'gaveUp'; attempts: number; detail: string } | { kind: 'other'; detail: string };
+export type DeliveryProblem =
+  | { kind: 'discord'; code: DiscordProblemCode; key: (typeof PROBLEM_KEYS)[DiscordProblemCode] }
+  | { kind: 'gaveUp'; attempts: number; detail: string }
+  | { kind: 'other'; detail: string };
 
 /** Reads a stored reason (and its Discord error code when kept) as a {@link DeliveryProblem}. */
 export function deliveryProblem(reason: string, code?: number | null): DeliveryProblem {
   const known: Record<number, string> = { ...PERMANENT_ERRORS, ...NOT_FOUND };
-  if (code !== undefined && code !== null && known[code] !== undefined) return { kind: 'discord', code };
+  const discord = (c: number): DeliveryProblem => ({ kind: 'discord', code: c as DiscordProblemCode, key: PROBLEM_KEYS[c as DiscordProblemCode] });
+  if (code !== undefined && code !== null && known[code] !== undefined) return discord(code);
   const byText = Object.keys(known).find((c) => known[Number(c)] === reason);
-  if (byText !== undefined) return { kind: 'discord', code: Number(byText) };
+  if (byText !== undefined) return discord(Number(byText));
   const gaveUp = /^gave up after (\d+) attempts: ([\s\S]*)$/.exec(reason);
   if (gaveUp) return { kind: 'gaveUp', attempts: Number(gaveUp[1]), detail: gaveUp[2]! };
   return { kind: 'other', detail: reason };

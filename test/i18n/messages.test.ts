@@ -12,6 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import { LOCALES, localizedCommandPath, namespaces, pickLocale, readLocaleFile, runInLocale, SOURCE_LOCALE, type Locale } from '../../src/i18n/index.js';
 import { isFrameKey, PAGE_LOCALES, pageMessages, type PageMessages } from '../../src/playground/web/messages.js';
+import { deliveryProblem, gaveUpReason, PERMANENT_ERRORS } from '../../src/feeds/delivery.js';
 import { t } from '../../src/strings.js';
 
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
@@ -142,6 +143,20 @@ describe('t reads the current locale', () => {
     expect(runInLocale('ja', () => t.playgroundBadChoice('platform', ['PC', 'PlayStation', 'Xbox']))).toBe('「platform」には次のいずれかを選んでください：PC、PlayStation、Xbox。');
   });
 
+  it('explains every delivery problem the store keeps in the admin’s language: by code, by its English reason, a give-up, or as Discord worded it', () => {
+    for (const [code, reason] of [...Object.entries(PERMANENT_ERRORS), ['10008', 'Unknown Message: the message was deleted']] as const) {
+      const byCode = deliveryProblem('whatever was kept', Number(code));
+      expect(deliveryProblem(reason), code).toEqual(byCode);
+      for (const locale of LOCALES) {
+        const text = runInLocale(locale, () => t.deliveryProblem(byCode));
+        expect(text, `${locale} ${code}`).not.toBe(String(code));
+        if (locale !== SOURCE_LOCALE) expect(text, `${locale} ${code}`).not.toBe(t.deliveryProblem(byCode));
+      }
+    }
+    expect(runInLocale('de', () => t.deliveryProblem(deliveryProblem(gaveUpReason(5, 'HTTP 500'))))).toMatch(/5.*HTTP 500/);
+    expect(runInLocale('fr', () => t.deliveryProblem(deliveryProblem('Cloudflare said no')))).toBe('Cloudflare said no');
+  });
+
   it('formats numbers and ages in the locale', () => {
     expect(t.pageOf(2, 1200)).toBe('Page 2 of 1,200');
     expect(runInLocale('de', () => t.pageOf(2, 1200))).toBe('Seite 2 von 1.200');
@@ -225,7 +240,7 @@ const SAMPLES: { [K in keyof typeof t]: Parameters<(typeof t)[K]> } = {
   unknownTimeZone: ['x'],
   feedEdited: ['1', 'now'],
   feedEditFailed: ['1', 'now', 'gone'],
-  deliveryProblem: [{ kind: 'discord', code: 50013 }],
+  deliveryProblem: [{ kind: 'discord', code: 50013, key: 'missingPermissions' }],
   testPostSent: ['Patch notes', '1'],
   testPostNotSet: ['Patch notes'],
   testPostFailed: ['1', 'gone'],
