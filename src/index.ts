@@ -223,9 +223,12 @@ async function runBot(): Promise<void> {
         (err: unknown) => logger.warn({ err }, 'could not read the registered commands: messages name commands without mentions'),
       );
       hourlyJobs = setTimeout(() => {
+        // Each process answers /meta from its own snapshot; the balance index and members' mains are
+        // kept in the shared store, so only the process that leads the feeds keeps them.
         meta.start();
-        balanceIndexer.start();
-        mains.start();
+        const leading = () => leadership.isLeader();
+        balanceIndexer.start(undefined, leading);
+        mains.start(undefined, leading);
       }, HOURLY_JOBS_DELAY_MS);
       hourlyJobs.unref();
     });

@@ -42,13 +42,18 @@ export class BackgroundJob<T> {
    * Runs now, then `intervalMs` after each run ends, until {@link stop}; a run's failure goes to
    * `onError` and the next run still comes. `run` is what each turn calls (default {@link run}; an
    * owner passes its own public method, so what it wraps around the job applies to timed runs too).
+   * `when` is asked at each turn: a turn it answers false (or rejects, which goes to `onError`) is
+   * skipped, and the next turn comes `intervalMs` later. The hourly jobs that write the shared store
+   * run only in the process that leads (src/index.ts).
    */
-  start(intervalMs: number, onError: (err: unknown) => void = () => undefined, run: () => Promise<unknown> = () => this.run()): void {
+  start(intervalMs: number, onError: (err: unknown) => void = () => undefined, run: () => Promise<unknown> = () => this.run(), when: () => Promise<boolean> = async () => true): void {
     clearTimeout(this.#timer);
     this.#stopped = false;
     const loop = async () => {
       if (this.#stopped) return;
-      await run().catch(onError);
+      const due = await when().catch((err: unknown) => (onError(err), false));
+      if (this.#stopped) return;
+      if (due) await run().catch(onError);
       if (this.#stopped) return;
       this.#timer = setTimeout(() => void loop(), intervalMs);
       this.#timer.unref();

@@ -230,9 +230,13 @@ export class MainsRefresher {
     }
   }
 
-  /** Runs {@link refreshStale} now and `intervalMs` (default an hour) after each run ends, on an unref'd timer. */
-  start(intervalMs = 60 * 60_000): void {
-    this.#job.start(intervalMs, (err) => this.#o.logger.warn({ err }, 'mains refresh failed'));
+  /**
+   * Runs {@link refreshStale} now and `intervalMs` (default an hour) after each run ends, on an unref'd
+   * timer; with `when`, only the turns it answers true for (the leading process: mains are kept in the
+   * shared store, so one process of a deployment reads them).
+   */
+  start(intervalMs = 60 * 60_000, when?: () => Promise<boolean>): void {
+    this.#job.start(intervalMs, (err) => this.#o.logger.warn({ err }, 'mains refresh failed'), undefined, when);
   }
 
   /** Stops the timer and waits for a run in progress, at most 5 s (a run reads up to 400 profiles; shutdown does not wait for them all). */

@@ -114,9 +114,14 @@ export class BalanceIndexer {
     return this.#job.run();
   }
 
-  /** Runs now, then `intervalMs` after each run ends (default {@link BALANCE_INDEX_INTERVAL_MS}), on an unref'd timer. */
-  start(intervalMs: number = BALANCE_INDEX_INTERVAL_MS): void {
-    this.#job.start(intervalMs, undefined, () => this.run());
+  /**
+   * Runs now, then `intervalMs` after each run ends (default {@link BALANCE_INDEX_INTERVAL_MS}), on an
+   * unref'd timer; with `when`, only the turns it answers true for (the leading process: the index is
+   * shared through the store, so one process of a deployment keeps it). A `when` that fails is logged
+   * and its turn skipped.
+   */
+  start(intervalMs: number = BALANCE_INDEX_INTERVAL_MS, when?: () => Promise<boolean>): void {
+    this.#job.start(intervalMs, (err) => this.#o.logger.warn({ err }, 'balance index turn skipped'), () => this.run(), when);
   }
 
   /** Stops the timer, cancels the requests of a run under way, and waits (at most 5 s) for it to end. */

@@ -1,6 +1,10 @@
 /** Working out hero alerts: who is told, where, and in messages within Discord's limits (src/feeds/alerts.ts planAlerts). */
-import { describe, expect, it } from 'vitest';
-import { MAX_MENTIONS_PER_MESSAGE, planAlerts, type AlertAudience } from '../../src/feeds/alerts.js';
+import { describe, expect, it, vi } from 'vitest';
+import { MainsRefresher, MAX_MENTIONS_PER_MESSAGE, planAlerts, type AlertAudience } from '../../src/feeds/alerts.js';
+import type { RivalsApi } from '../../src/api/client.js';
+import type { AccountLinksRepository } from '../../src/store/account-links.js';
+import type { AlertsRepository } from '../../src/store/alerts.js';
+import { capturingLogger } from '../helpers/replica.js';
 import { runInLocale, trIn, type Locale } from '../../src/i18n/index.js';
 import type { AlertMember } from '../../src/store/alerts.js';
 
@@ -89,5 +93,23 @@ describe('hero alerts', () => {
 
   it('a post that changes no hero alerts nobody', () => {
     expect(planAlerts('balances', { ...post, verdicts: {} }, audience([member('u1', 'g1', { heroes: ['1011'] })]))).toEqual([]);
+  });
+});
+
+describe('the hourly mains refresh', () => {
+  it('reads stale mains only in the process that leads: the others are asked each turn and read nothing', async () => {
+    const staleMains = vi.fn(async () => [] as string[]);
+    const { logger } = capturingLogger();
+    const make = () => new MainsRefresher({ api: {} as RivalsApi, links: {} as AccountLinksRepository, alerts: { staleMains } as unknown as AlertsRepository, logger });
+    const follower = make();
+    let asked = 0;
+    follower.start(10, async () => (asked++, false));
+    await vi.waitFor(() => expect(asked).toBeGreaterThanOrEqual(3), { timeout: 5_000 });
+    await follower.stop();
+    expect(staleMains).not.toHaveBeenCalled();
+    const leader = make();
+    leader.start(10, async () => true);
+    await vi.waitFor(() => expect(staleMains.mock.calls.length).toBeGreaterThanOrEqual(2), { timeout: 5_000 });
+    await leader.stop();
   });
 });

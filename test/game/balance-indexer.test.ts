@@ -218,6 +218,29 @@ describe('failures and changes', () => {
     await state.close();
   });
 
+  it('with a leadership check, runs only the turns of the leading process; a failed check skips its turn with a warning', async () => {
+    const state = memoryState();
+    const { indexer, lines } = indexerOn(state);
+    const spy = vi.spyOn(indexer, 'run');
+    let leading = false;
+    let asked = 0;
+    indexer.start(10, async () => {
+      asked++;
+      if (asked === 3) throw new Error('Redis did not answer');
+      return leading;
+    });
+    await vi.waitFor(() => expect(asked).toBeGreaterThanOrEqual(4), { timeout: 5_000 });
+    // Not the leader: asked at every turn, never run.
+    expect(spy).not.toHaveBeenCalled();
+    expect(lines.filter((l) => l.includes('balance index turn skipped') && l.includes('Redis did not answer'))).toHaveLength(1);
+    leading = true;
+    await vi.waitFor(() => expect(indexer.lastRun?.complete).toBe(true), { timeout: 5_000 });
+    await indexer.stop();
+    expect(spy).toHaveBeenCalled();
+    expect(await state.balanceHistory.completedAt()).not.toBeNull();
+    await state.close();
+  });
+
   it('stop() cancels a request that hangs, and the run ends incomplete without a failure logged', async () => {
     const state = memoryState();
     const { indexer, lines } = indexerOn(state);
