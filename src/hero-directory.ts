@@ -3,7 +3,7 @@
  * for autocomplete and "did you mean". Reads the hero list through the cached client.
  */
 import Fuse from 'fuse.js';
-import type { RivalsApi } from './api/client.js';
+import type { CallOptions, RivalsApi } from './api/client.js';
 import type { Hero } from './api/schemas.js';
 import { UnknownHeroError } from './errors.js';
 import { heroName } from './render/names.js';
@@ -33,9 +33,14 @@ export class HeroDirectory {
     this.#api = api;
   }
 
-  /** All heroes, sorted by name. @throws {ApiError} when the list cannot be had. */
-  async list(): Promise<Hero[]> {
-    return (await this.#load()).heroes;
+  /**
+   * All heroes, sorted by name. `options` go to the API call (src/api/client.ts `CallOptions`): a
+   * background job passes its priority and the signal its stop aborts, so that a stop does not wait
+   * for the hero list's turn at the rate limit.
+   * @throws {ApiError} when the list cannot be had; the signal's reason when it is aborted first.
+   */
+  async list(options?: CallOptions): Promise<Hero[]> {
+    return (await this.#load(options)).heroes;
   }
 
   /** Every hero's display name by id ({@link heroDisplayName}); empty when the hero list cannot be had now, so callers fall back to ids. */
@@ -73,8 +78,8 @@ export class HeroDirectory {
     return found.slice(0, limit).map((h) => ({ name: heroDisplayName(h), value: h.id }));
   }
 
-  async #load() {
-    const fetched = await this.#api.heroes();
+  async #load(options?: CallOptions) {
+    const fetched = await this.#api.heroes(options);
     if (this.#index?.fetchedAt !== fetched.fetchedAt) {
       const heroes = [...fetched.data].sort((a, b) => a.name.localeCompare(b.name));
       const fuse = new Fuse(heroes, { keys: [{ name: 'name', weight: 3 }, { name: 'real_name', weight: 1 }, { name: 'id', weight: 1 }], includeScore: true, threshold: 0.45, ignoreLocation: true });

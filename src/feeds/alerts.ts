@@ -195,19 +195,21 @@ const REFRESH_BATCH = 400;
 export class MainsRefresher {
   readonly #o: MainsRefresherOptions;
   readonly #job = new BackgroundJob(() => this.refreshStale());
+  /** Aborted by {@link stop}: the profile read of a run under way is given up, even while it waits for the rate limit. */
+  #abort = new AbortController();
   constructor(options: MainsRefresherOptions) {
     this.#o = options;
   }
 
   /**
-   * Reads one member's mains now and stores them.
+   * Reads one member's mains now and stores them. `signal` gives the profile read up (a stop).
    * @returns the mains, or null when the member has no linked account.
    * @throws {ApiError} when the profile cannot be read (the caller decides what to say).
    */
-  async refresh(userId: string, priority: 'interactive' | 'bulk' = 'bulk'): Promise<MemberMains | null> {
+  async refresh(userId: string, priority: 'interactive' | 'bulk' = 'bulk', signal?: AbortSignal): Promise<MemberMains | null> {
     const uid = await this.#o.links.defaultUid(userId);
     if (!uid) return null;
-    const profile = (await this.#o.api.player(uid, {}, { priority })).data;
+    const profile = (await this.#o.api.player(uid, {}, { priority, signal })).data;
     const heroes = heroSummary(profile)
       .heroes.map((h) => h.hero_id)
       .filter((id): id is string => id !== null)
@@ -219,12 +221,14 @@ export class MainsRefresher {
 
   /** Reads the mains of up to 400 members whose mains are a day old or missing, oldest first; failures are logged and tried next run. */
   async refreshStale(): Promise<void> {
+    const { signal } = (this.#abort = new AbortController());
     const users = await this.#o.alerts.staleMains((this.#o.now ?? Date.now)(), REFRESH_BATCH);
     for (const userId of users) {
-      if (this.#job.stopped) return;
+      if (this.#job.stopped || signal.aborted) return;
       try {
-        await this.refresh(userId, 'bulk');
+        await this.refresh(userId, 'bulk', signal);
       } catch (err) {
+        if (signal.aborted) return;
         this.#o.logger.warn({ err, user: userId }, 'could not read a member’s mains; tried again next run');
       }
     }
@@ -239,8 +243,12 @@ export class MainsRefresher {
     this.#job.start(intervalMs, (err) => this.#o.logger.warn({ err }, 'mains refresh failed'), undefined, when);
   }
 
-  /** Stops the timer and waits for a run in progress, at most 5 s (a run reads up to 400 profiles; shutdown does not wait for them all). */
+  /**
+   * Stops the timer, gives up the profile read of a run in progress (also while it waits for the rate
+   * limit), and waits for the run to end, at most 5 s.
+   */
   async stop(): Promise<void> {
+    this.#abort.abort();
     await this.#job.stop();
   }
 }

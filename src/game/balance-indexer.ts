@@ -135,7 +135,8 @@ export class BalanceIndexer {
     const run: IndexRun = { pages: 0, failedPages: 0, postsSeen: 0, postsIndexed: 0, postsSkipped: 0, entries: 0, complete: false, startedAt: this.#now(), finishedAt: 0 };
     const log = this.#o.logger;
     try {
-      const heroes = await this.#o.heroes.list();
+      // The list at the default priority (members read it too and may join this request), but given up on stop.
+      const heroes = await this.#o.heroes.list({ signal: this.#abort.signal });
       const catalog = heroCatalog(heroes);
       const signature = signatureOf(heroes);
       let complete = true;
@@ -149,7 +150,8 @@ export class BalanceIndexer {
       }
     } catch (err) {
       run.finishedAt = this.#now();
-      log.warn({ err }, 'balance history: the run stopped early; the next run goes on from what is stored');
+      // Given up by stop() (the hero list's wait for the rate limit included): no failure.
+      if (!this.#abort.signal.aborted) log.warn({ err }, 'balance history: the run stopped early; the next run goes on from what is stored');
     }
     this.#last = run;
     const { startedAt: _s, finishedAt: _f, ...counts } = run;

@@ -280,7 +280,10 @@ export class HeroMeta {
     const gathering = (this.#gathering = new AbortController());
     const { signal } = gathering;
     const started = this.#now();
-    const heroes: Hero[] = await this.#heroes.list();
+    // The list at the default priority (members read it too and may join this request), but given up on stop.
+    const heroes: Hero[] = await this.#heroes.list({ signal }).catch((err: unknown) => {
+      throw signal.aborted ? new MetaStoppedError() : err;
+    });
     const answers: ({ hero: MetaHeroRef; stats: MetaStats; fetchedAt: number; stale: boolean } | undefined)[] = new Array(heroes.length);
     const missing: string[] = [];
     let firstError: unknown;

@@ -112,4 +112,32 @@ describe('the hourly mains refresh', () => {
     await vi.waitFor(() => expect(staleMains.mock.calls.length).toBeGreaterThanOrEqual(2), { timeout: 5_000 });
     await leader.stop();
   });
+
+  it('stop() gives up the profile read under way, even while it waits for the rate limit, and logs no failure', async () => {
+    const reads: AbortSignal[] = [];
+    const api = {
+      player: (_uid: string, _params: unknown, options?: { signal?: AbortSignal }) =>
+        new Promise<never>((_, reject) => {
+          const signal = options!.signal!;
+          reads.push(signal);
+          signal.addEventListener('abort', () => reject(signal.reason));
+        }),
+    } as unknown as RivalsApi;
+    const { logger, lines } = capturingLogger();
+    const refresher = new MainsRefresher({
+      api,
+      links: { defaultUid: async () => '1234' } as unknown as AccountLinksRepository,
+      alerts: { staleMains: async () => ['1', '2', '3'] } as unknown as AlertsRepository,
+      logger,
+    });
+    refresher.start(60_000);
+    await vi.waitFor(() => expect(reads).toHaveLength(1));
+    const started = Date.now();
+    await refresher.stop();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // The first member's read was given up, and the next members were not read.
+    expect(reads).toHaveLength(1);
+    expect(reads[0]!.aborted).toBe(true);
+    expect(lines.filter((l) => l.includes('"level":40'))).toEqual([]);
+  });
 });

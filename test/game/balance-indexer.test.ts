@@ -241,6 +241,27 @@ describe('failures and changes', () => {
     await state.close();
   });
 
+  it('stop() gives up the hero list while it waits (for the rate limit), at once and without a failure logged', async () => {
+    const state = memoryState();
+    let given: AbortSignal | undefined;
+    const heroes = {
+      list: (options?: { signal?: AbortSignal }) =>
+        new Promise<never>((_, reject) => {
+          given = options?.signal;
+          given?.addEventListener('abort', () => reject(given!.reason));
+        }),
+    };
+    const { indexer, lines } = indexerOn(state, { heroes: heroes as unknown as HeroDirectory });
+    const run = indexer.run();
+    await vi.waitFor(() => expect(given).toBeDefined());
+    const started = Date.now();
+    await indexer.stop();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(await run).toMatchObject({ complete: false, pages: 0 });
+    expect(lines.filter((l) => l.includes('"level":40') || l.includes('"level":50'))).toEqual([]);
+    await state.close();
+  });
+
   it('stop() cancels a request that hangs, and the run ends incomplete without a failure logged', async () => {
     const state = memoryState();
     const { indexer, lines } = indexerOn(state);

@@ -305,6 +305,23 @@ describe('HeroMeta against the replica', () => {
     await api.close();
   });
 
+  it('stop() does not wait for the hero list’s turn at the rate limit: the list request is given up too', async () => {
+    // The key's two requests of the minute are spent before the refresh starts: the hero list waits.
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 2, windowMs: 60_000 });
+    await Promise.all([limiter.schedule(async () => undefined), limiter.schedule(async () => undefined)]);
+    const { api, meta, lines } = make({ limiter });
+    const asked = r.requests.byPath.get('/api/v1/heroes') ?? 0;
+    meta.start();
+    await vi.waitFor(() => expect(limiter.waiting).toBe(1), { timeout: 5_000 });
+    const started = Date.now();
+    await meta.stop();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect([meta.refreshing, limiter.waiting, r.requests.byPath.get('/api/v1/heroes') ?? 0]).toEqual([false, 0, asked]);
+    expect(lines.filter((l) => l.includes('failed'))).toEqual([]);
+    limiter.stop();
+    await api.close();
+  });
+
   it('start() logs a failed refresh instead of throwing', async () => {
     r.setFaults({ forceStatus: 500 });
     const { api, meta, lines } = make();
