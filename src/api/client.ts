@@ -6,6 +6,7 @@
 import pTimeout from 'p-timeout';
 import type { Dispatcher } from 'undici';
 import type { ResponseCache, Fetched } from '../cache/response-cache.js';
+import { knownJsonSize, noteJsonSize } from '../cache/memory-level.js';
 import type { Logger } from '../logger.js';
 import {
   DEFAULT_HISTORY_LIMIT,
@@ -311,6 +312,9 @@ export class RivalsApi {
       this.#logger?.warn({ endpoint, issues: parsed.error.issues.slice(0, 5) }, 'unusable API response');
       throw new ApiError({ kind: 'bad_response', endpoint, upstreamMessage: where });
     }
+    // The parsed answer stands in for its body when the cache measures it (src/cache/memory-level.ts).
+    const size = knownJsonSize(raw);
+    if (size !== undefined) noteJsonSize(parsed.data, size);
     return parsed.data as z.output<Schemas[K]>;
   }
 }

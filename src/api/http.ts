@@ -4,6 +4,7 @@
  * (header `x-api-key`) and "Errors".
  */
 import { Agent, request, type Dispatcher } from 'undici';
+import { noteJsonSize } from '../cache/memory-level.js';
 import type { Logger } from '../logger.js';
 import { NO_METRICS, type Metrics, type UpstreamStatus } from '../ops/metrics.js';
 import { ApiError, isErrorEnvelope, kindFromStatus, parseRetryAfter, parseRetryAfterHeader, upstreamMessageOf } from './errors.js';
@@ -100,6 +101,8 @@ export class HttpTransport {
       let parsed = true;
       try {
         body = text === '' ? undefined : JSON.parse(text);
+        // The cache measures what it keeps by its JSON length: this body's is known (src/cache/memory-level.ts).
+        noteJsonSize(body, text.length);
       } catch {
         parsed = false;
         body = text;

@@ -10,15 +10,45 @@ export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 /** Default of `CACHE_MAX_ENTRIES`. */
 export const DEFAULT_CACHE_MAX_ENTRIES = 10_000;
 
+/** What a response-cache entry's own fields add to its value's JSON (`{"v":…,"at":1763900000000}`), characters. */
+const ENTRY_OVERHEAD = 24;
+
+/** Sizes already known of objects, in JSON characters: an API answer's, from its response body ({@link noteJsonSize}). */
+const knownSizes = new WeakMap<object, number>();
+
+/**
+ * Records that `value` came from `length` characters of JSON (an API response body, src/api/client.ts),
+ * so that {@link jsonSize} need not serialise it again: a 60 KB profile costs a `JSON.stringify` of
+ * about 0.5 ms otherwise, and the first ones after a start several milliseconds each.
+ */
+export function noteJsonSize(value: unknown, length: number): void {
+  if (value !== null && typeof value === 'object' && Number.isFinite(length) && length > 0) knownSizes.set(value, length);
+}
+
+/** The size noted for `value` with {@link noteJsonSize}, if any. */
+export function knownJsonSize(value: unknown): number | undefined {
+  return value !== null && typeof value === 'object' ? knownSizes.get(value) : undefined;
+}
+
 /**
  * An entry's size estimate in bytes: the length of its JSON text (UTF-16 code units, which is the
- * byte count for the mostly ASCII API data). Costs one `JSON.stringify`, so call it once per write,
- * never on a read. A value JSON cannot represent (`undefined`, a function) counts as 1.
+ * byte count for the mostly ASCII API data). For an object whose size was noted ({@link noteJsonSize}),
+ * or an object holding such a value in `v` (a response-cache entry, `{ v, at }`), that size (plus
+ * the entry's own fields); otherwise one `JSON.stringify`, so call it once per write, never on a read.
+ * A value JSON cannot represent (`undefined`, a function) counts as 1.
  * @throws {TypeError} for a value JSON cannot serialise (a cycle, a BigInt).
  */
 export function jsonSize(value: unknown): number {
+  if (value !== null && typeof value === 'object') {
+    const known = knownSizes.get(value);
+    if (known !== undefined) return known;
+    const inner = (value as { v?: unknown }).v;
+    const innerSize = inner !== null && typeof inner === 'object' ? knownSizes.get(inner) : undefined;
+    if (innerSize !== undefined) return innerSize + ENTRY_OVERHEAD;
+  }
   return JSON.stringify(value)?.length || 1;
 }
+
 
 export interface MemoryLevelOptions {
   /** Total size bound in bytes, each entry counted as given to {@link MemoryLevel.set}. Positive. */

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiArgumentError, ApiError } from '../../src/api/errors.js';
+import { knownJsonSize } from '../../src/cache/memory-level.js';
 import type { RivalsApi } from '../../src/api/client.js';
 import { SAMPLES_DIR } from '../../src/replica/data/dataset.js';
 import type { Replica } from '../../src/replica/server.js';
@@ -151,6 +152,15 @@ describe('every endpoint against the replica', () => {
   });
   it('20 match detail for every sample match', async () => {
     for (const uid of r.dataset.matches.keys()) expect((await api.match(uid)).data.match_uid).toBe(uid);
+  });
+});
+
+describe('the size the cache counts', () => {
+  it('is the length of the response body, noted on the parsed answer, so the cache need not serialise it', async () => {
+    const { data } = await api.player('1403392756');
+    const body = await (await fetch(`${r.url}/api/v1/player/1403392756`, { headers: { 'x-api-key': TEST_KEY } })).text();
+    expect(body.length).toBeGreaterThan(10_000);
+    expect(knownJsonSize(data)).toBe(body.length);
   });
 });
 

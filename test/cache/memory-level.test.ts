@@ -1,7 +1,7 @@
 /** The response cache's memory level: objects kept as they are, no JSON on a hit, bounded in bytes. */
 import Keyv from 'keyv';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { jsonSize, MemoryLevel } from '../../src/cache/memory-level.js';
+import { jsonSize, knownJsonSize, MemoryLevel, noteJsonSize } from '../../src/cache/memory-level.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { createCacheStore, LruStore } from '../../src/cache/store.js';
 
@@ -42,6 +42,18 @@ describe('a memory hit', () => {
     expect(stringify).toHaveBeenCalledTimes(1);
   });
 
+  it('measures an API answer by its response body, with no JSON.stringify at all', async () => {
+    const cache = memoryCache();
+    const answer = payload('k', 5);
+    // As src/api/client.ts does with the body's length (here deliberately not the JSON length, to tell them apart).
+    noteJsonSize(answer, 12_345);
+    const stringify = vi.spyOn(JSON, 'stringify');
+    const set = vi.spyOn(MemoryLevel.prototype, 'set');
+    await cache.get('k', 'player', async () => answer);
+    expect(stringify).not.toHaveBeenCalled();
+    expect(set).toHaveBeenCalledWith('k', expect.objectContaining({ v: answer }), expect.objectContaining({ bytes: 12_345 + 24 }));
+  });
+
   it('needs no Redis or keyv: a bot without REDIS_URL keeps answers out of the keyv store', async () => {
     const store = createCacheStore({ maxEntries: 100 });
     const lru = store.store as LruStore;
@@ -62,6 +74,21 @@ describe('a memory hit', () => {
     expect(hit.data).toEqual(profile);
     expect(hit.data).not.toBe(profile);
     expect(parse).toHaveBeenCalled();
+  });
+});
+
+describe('jsonSize', () => {
+  it('is the JSON length, or the size noted for the object or for the value of an entry ({ v, at })', () => {
+    const value = { name: 'Storm', matches: [1, 2, 3] };
+    expect(jsonSize(value)).toBe(JSON.stringify(value).length);
+    expect(knownJsonSize(value)).toBeUndefined();
+    noteJsonSize(value, 999);
+    expect([jsonSize(value), knownJsonSize(value), jsonSize({ v: value, at: 1 })]).toEqual([999, 999, 999 + 24]);
+    // Nothing is noted for what is not an object, or for a size that is not one.
+    const other = {};
+    for (const bad of [0, -1, Number.NaN]) noteJsonSize(other, bad);
+    noteJsonSize('text', 10);
+    expect([knownJsonSize(other), knownJsonSize('text'), jsonSize('text')]).toEqual([undefined, undefined, 6]);
   });
 });
 
