@@ -43,10 +43,13 @@ export class HeroDirectory {
     return (await this.#load(options)).heroes;
   }
 
-  /** Every hero's display name by id ({@link heroDisplayName}); empty when the hero list cannot be had now, so callers fall back to ids. */
-  async displayNames(): Promise<Map<string, string>> {
+  /**
+   * Every hero's display name by id ({@link heroDisplayName}); empty when the hero list cannot be had
+   * now (or `options.signal` gives it up), so callers fall back to ids.
+   */
+  async displayNames(options?: CallOptions): Promise<Map<string, string>> {
     try {
-      return new Map((await this.list()).map((h) => [h.id, heroDisplayName(h)]));
+      return new Map((await this.list(options)).map((h) => [h.id, heroDisplayName(h)]));
     } catch {
       return new Map();
     }

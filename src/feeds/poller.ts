@@ -226,7 +226,7 @@ export class FeedPoller {
     // The languages of the members who may get a direct message (the planner decides who does).
     const dmMembers = [...new Set(members.filter((m) => m.dm || m.guildId === '').map((m) => m.userId))];
     const memberLocales = this.#o.links && dmMembers.length > 0 ? await this.#o.links.localesOf(dmMembers) : new Map<string, Locale>();
-    const names = (await this.#o.heroes?.displayNames()) ?? new Map<string, string>();
+    const names = (await this.#o.heroes?.displayNames({ signal: this.#stopping.signal })) ?? new Map<string, string>();
     const planned = planAlerts(type, post, {
       members,
       mains,
@@ -295,8 +295,10 @@ export class FeedPoller {
   async #catalog(type: FeedType): Promise<HeroCatalog | undefined> {
     if (!this.#o.heroes || (type !== 'balances' && type !== 'patchNotes')) return undefined;
     try {
-      return heroCatalog(await this.#o.heroes.list());
+      // Given up on stop, also while it waits for the rate limit.
+      return heroCatalog(await this.#o.heroes.list({ signal: this.#stopping.signal }));
     } catch (err) {
+      if (this.#stopped) return undefined;
       this.#o.logger.warn({ err, feed: type }, 'could not read the heroes: hero filters let this poll\'s new posts through');
       return undefined;
     }

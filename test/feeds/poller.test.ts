@@ -133,7 +133,7 @@ function addPost(title = 'A new patch'): string {
 }
 
 /** A poller over `state` (a new "process" each call: its own ledger and memory). */
-function pollerOn(state: State, transport: FeedTransport, options: { leadership?: Leadership; retentionMs?: number; preferredLocale?: (guildId: string) => string | undefined; api?: RivalsApi } = {}) {
+function pollerOn(state: State, transport: FeedTransport, options: { leadership?: Leadership; retentionMs?: number; preferredLocale?: (guildId: string) => string | undefined; api?: RivalsApi; heroes?: HeroDirectory } = {}) {
   const { logger, lines } = capturingLogger();
   const poller = new FeedPoller({
     api: options.api ?? api,
@@ -148,7 +148,7 @@ function pollerOn(state: State, transport: FeedTransport, options: { leadership?
     preferredLocale: options.preferredLocale,
     editor: new CorrectionEditor(state.database.db, transport, logger, clock.now),
     leadership: options.leadership ?? SOLE_LEADER,
-    heroes,
+    heroes: options.heroes ?? heroes,
     logger,
     intervalSeconds: 600,
     now: clock.now,
@@ -352,6 +352,24 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
     expect(limiter.waiting).toBe(0);
     expect(p.lines.filter((l) => l.includes('could not poll') || l.includes('feed poll failed'))).toEqual([]);
     expect(channels.sends).toBe(0);
+    limiter.stop();
+    await waitingApi.close();
+  });
+
+  it('stop() also gives up the hero list the poll reads for hero filters while it waits for the rate limit', async () => {
+    // The hero list is not cached and the window is full: the first feed's catalog waits for the hero list.
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 1, windowMs: 60_000 });
+    await limiter.schedule(async () => undefined);
+    const waitingApi = clientFor(r, { limiter });
+    const p = pollerOn(state, channels, { api: waitingApi, heroes: new HeroDirectory(waitingApi) });
+    const heroListsAsked = r.requests.byPath.get('/api/v1/heroes') ?? 0;
+    p.start();
+    await until(() => limiter.waiting > 0, 5_000);
+    const started = Date.now();
+    await p.stop();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect([limiter.waiting, r.requests.byPath.get('/api/v1/heroes') ?? 0]).toEqual([0, heroListsAsked]);
+    expect(p.lines.filter((l) => l.includes('could not') || l.includes('failed'))).toEqual([]);
     limiter.stop();
     await waitingApi.close();
   });
