@@ -7,6 +7,37 @@
 import pTimeout from 'p-timeout';
 import { runWithoutDeadline } from './deadline.js';
 
+/**
+ * Settles as `work` does, or rejects with `signal.reason` as soon as `signal` is aborted, whichever
+ * comes first. `work` itself goes on: a background job gives up waiting for an API read this way
+ * rather than by passing its signal to the read, because a member's command may have joined that read
+ * (the response cache's single flight, src/cache/response-cache.ts) and must still get its answer. A
+ * rejection of `work` after the abort is dropped here (the joined callers see it themselves).
+ */
+export function abandonOn<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const abandon = () => {
+      work.catch(() => undefined);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', abandon, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', abandon);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', abandon);
+        reject(err);
+      },
+    );
+  });
+}
+
 /** Default bound of {@link BackgroundJob.stop}'s wait for a run under way (ms). */
 export const JOB_STOP_WAIT_MS = 5_000;
 

@@ -30,6 +30,7 @@ import { HttpTransport } from './http.js';
 import { createImageResolver } from './images.js';
 import { RateLimitWaitError, type Priority, type UpstreamRateLimiter } from './rate-limiter.js';
 import { currentDeadline } from '../deadline.js';
+import { abandonOn } from '../jobs.js';
 import { createSchemas, type PlayerUpdate, type Schemas } from './schemas.js';
 import { NO_METRICS, type Metrics } from '../ops/metrics.js';
 import type { z } from 'zod';
@@ -88,6 +89,13 @@ export class RivalsApi {
   readonly #logger?: Logger;
   readonly #now: () => number;
   readonly #metrics: Metrics;
+  /**
+   * Shared reads under way that a caller with a signal started, by cache key, with the callers holding
+   * them: such a read is given up (its signal aborted) only when every caller holding it has given up.
+   * A member's command that joined a background job's read (the cache's single flight) still gets
+   * its answer when the job stops.
+   */
+  readonly #holds = new Map<string, { controller: AbortController; holders: number }>();
   readonly stats: ApiStats = { upstreamRequests: 0 };
 
   constructor(options: RivalsApiOptions) {
@@ -276,10 +284,36 @@ export class RivalsApi {
 
   async #call<K extends keyof Schemas>(schema: K, request: ApiRequest & { endpoint: CachedEndpointName }, options: CallOptions = {}): Promise<Fetched<z.output<Schemas[K]>>> {
     const url = pathWithQuery(request);
-    const load = () => this.#fetch(schema, request.endpoint, url, options);
-    if (this.#cache) return this.#cache.get(`${request.endpoint}:${url}`, request.endpoint, load, { fresh: options.fresh, deadline: currentDeadline() });
-    const data = await load();
-    return { data, fetchedAt: this.#now(), ageMs: 0, stale: false, source: 'upstream' };
+    if (!this.#cache) {
+      const data = await this.#fetch(schema, request.endpoint, url, options);
+      return { data, fetchedAt: this.#now(), ageMs: 0, stale: false, source: 'upstream' };
+    }
+    const key = `${request.endpoint}:${url}`;
+    const cacheOptions = { fresh: options.fresh, deadline: currentDeadline() };
+    const { signal, ...rest } = options;
+    let hold = this.#holds.get(key);
+    if (!signal && !hold) return this.#cache.get(key, request.endpoint, () => this.#fetch(schema, request.endpoint, url, rest), cacheOptions);
+    // A read that a caller with a signal may start, or has started: it is given up through the hold's
+    // own signal, once every caller holding it has given up (see #holds).
+    if (!hold) this.#holds.set(key, (hold = { controller: new AbortController(), holders: 0 }));
+    const held = hold;
+    held.holders++;
+    const release = (gaveUp: unknown) => {
+      if (--held.holders > 0) return;
+      if (this.#holds.get(key) === held) this.#holds.delete(key);
+      if (gaveUp !== undefined) held.controller.abort(gaveUp);
+    };
+    const answer = this.#cache.get(key, request.endpoint, () => this.#fetch(schema, request.endpoint, url, { ...rest, signal: held.controller.signal }), cacheOptions);
+    if (!signal) return answer.finally(() => release(undefined));
+    let gaveUp: unknown;
+    try {
+      return await abandonOn(answer, signal);
+    } catch (err) {
+      if (signal.aborted) gaveUp = signal.reason ?? new Error('the caller gave up');
+      throw err;
+    } finally {
+      release(gaveUp);
+    }
   }
 
   async #fetch<K extends keyof Schemas>(schema: K, endpoint: EndpointName, url: string, options: CallOptions): Promise<z.output<Schemas[K]>> {

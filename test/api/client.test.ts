@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
+import Keyv from 'keyv';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiArgumentError, ApiError } from '../../src/api/errors.js';
+import { UpstreamRateLimiter } from '../../src/api/rate-limiter.js';
 import { knownJsonSize } from '../../src/cache/memory-level.js';
+import { ResponseCache } from '../../src/cache/response-cache.js';
+import { LruStore } from '../../src/cache/store.js';
 import type { RivalsApi } from '../../src/api/client.js';
 import { SAMPLES_DIR } from '../../src/replica/data/dataset.js';
 import type { Replica } from '../../src/replica/server.js';
@@ -161,6 +165,56 @@ describe('the size the cache counts', () => {
     const body = await (await fetch(`${r.url}/api/v1/player/1403392756`, { headers: { 'x-api-key': TEST_KEY } })).text();
     expect(body.length).toBeGreaterThan(10_000);
     expect(knownJsonSize(data)).toBe(body.length);
+  });
+});
+
+describe('a read given up by a caller’s signal (a background job that stops)', () => {
+  /** A cached client whose key has spent its one request of a 400 ms window: the next read waits for the window. */
+  async function waitingClient() {
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 1, windowMs: 400 });
+    await limiter.schedule(async () => undefined);
+    const client = clientFor(r, { limiter, cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }) }) });
+    return { limiter, client, close: async () => (limiter.stop(), await client.close()) };
+  }
+  const heroListReads = () => r.requests.byPath.get('/api/v1/heroes') ?? 0;
+
+  it('alone, is given up at once: it leaves the rate limiter’s queue and is never sent', async () => {
+    const { limiter, client, close } = await waitingClient();
+    const before = heroListReads();
+    const job = new AbortController();
+    const read = client.heroes({ signal: job.signal });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(limiter.waiting).toBe(1);
+    job.abort(new Error('stopping'));
+    await expect(read).rejects.toThrow('stopping');
+    expect(limiter.waiting).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(heroListReads()).toBe(before);
+    await close();
+  });
+
+  it('joined by a member’s command, still answers the member: only the job stops waiting', async () => {
+    const { client, close } = await waitingClient();
+    const job = new AbortController();
+    const jobRead = client.heroes({ signal: job.signal });
+    const memberRead = client.heroes();
+    job.abort(new Error('stopping'));
+    await expect(jobRead).rejects.toThrow('stopping');
+    const member = await memberRead;
+    expect(member.data).toHaveLength(37);
+    expect(member.source).toBe('upstream');
+    await close();
+  });
+
+  it('joining a member’s read, gives up only its own wait', async () => {
+    const { client, close } = await waitingClient();
+    const memberRead = client.heroes();
+    const job = new AbortController();
+    const jobRead = client.heroes({ signal: job.signal });
+    job.abort(new Error('stopping'));
+    await expect(jobRead).rejects.toThrow('stopping');
+    expect((await memberRead).data).toHaveLength(37);
+    await close();
   });
 });
 
