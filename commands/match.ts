@@ -180,8 +180,8 @@ export async function matchView(value: string, ctx: CommandContext, fromMenu = f
       .filter(Boolean)
       .join('\n'),
     fields: [
-      { name: tr('match:fields.mvp'), value: mvp ? `${escapeText(mvp.nick_name ?? mvp.player_uid, 100)}${aside(heroOf(m.mvp_hero_id))}` : '—', inline: true },
-      { name: tr('match:fields.svp'), value: svp ? `${escapeText(svp.nick_name ?? svp.player_uid, 100)}${aside(heroOf(m.svp_hero_id))}` : '—', inline: true },
+      { name: tr('match:fields.mvp'), value: mvp ? `${escapeText(mvp.nick_name ?? mvp.player_uid, 100)}${aside(escapeText(heroOf(m.mvp_hero_id), 60))}` : '—', inline: true },
+      { name: tr('match:fields.svp'), value: svp ? `${escapeText(svp.nick_name ?? svp.player_uid, 100)}${aside(escapeText(heroOf(m.svp_hero_id), 60))}` : '—', inline: true },
       { name: tr('match:fields.players'), value: integer(m.players.length), inline: true },
     ],
     thumbnail: map?.image ? { url: map.image } : undefined,

@@ -223,7 +223,7 @@ function profileEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
       value: top
         .map((h, i) => {
           const hero = look.hero(h.hero_id);
-          return `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}**${aside(roleName(hero?.role))} · ${duration(h.play_time)} · ${counted('matches', h.matches)} · ${winRate(h.wins, h.matches)} · ${kda(h.kills, h.deaths, h.assists)}`;
+          return `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}**${aside(escapeText(roleName(hero?.role) ?? '', 20))} · ${duration(h.play_time)} · ${counted('matches', h.matches)} · ${winRate(h.wins, h.matches)} · ${kda(h.kills, h.deaths, h.assists)}`;
         })
         .join('\n'),
       inline: false,

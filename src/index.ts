@@ -19,7 +19,7 @@ import { feedClock } from './feeds/clock.js';
 import { CorrectionEditor } from './feeds/corrections.js';
 import { DeliveryLedger } from './feeds/delivery.js';
 import { discordFeedTransport } from './feeds/discord-transport.js';
-import { NEVER_LEADER, RedisLeadership, redisClientOf, SOLE_LEADER } from './feeds/leadership.js';
+import { NEVER_LEADER, RedisJobTurns, RedisLeadership, redisClientOf, SOLE_LEADER } from './feeds/leadership.js';
 import { FeedPoller } from './feeds/poller.js';
 import { createFeedTester } from './feeds/test-post.js';
 import { EXIT_STORE_UNAVAILABLE, StoreOpenError } from './store/database.js';
@@ -64,6 +64,8 @@ if (cluster) process.once('disconnect', () => void policy.terminate(EXIT_OK, 'th
  * and indexed on this event loop). The feed poll starts {@link FIRST_FEED_POLL_DELAY_MS} after READY.
  */
 const HOURLY_JOBS_DELAY_MS = 10_000;
+/** A deployment's turn of an hourly job (the balance index, the mains refresh) with Redis: a little under the jobs' hour, so the next hour's turn is free. */
+const JOB_TURN_MS = 55 * 60_000;
 
 /**
  * How long after READY the first feed poll starts, ms, at most (a shorter FEED_POLL_SECONDS is used
@@ -224,11 +226,16 @@ async function runBot(): Promise<void> {
       );
       hourlyJobs = setTimeout(() => {
         // Each process answers /meta from its own snapshot; the balance index and members' mains are
-        // kept in the shared store, so only the process that leads the feeds keeps them.
+        // kept in the shared store, so one process of the deployment keeps them each hour: with Redis
+        // the first to ask (a turn per job, apart from the feed lock), without it the one that polls.
         meta.start();
-        const leading = () => leadership.isLeader();
-        balanceIndexer.start(undefined, leading);
-        mains.start(undefined, leading);
+        const turn = (name: string): (() => Promise<boolean>) => {
+          if (!config.redisUrl) return () => leadership.isLeader();
+          const turns = new RedisJobTurns(redisClientOf(services.cacheStore), name, JOB_TURN_MS);
+          return () => turns.take();
+        };
+        balanceIndexer.start(undefined, turn('balance-index'));
+        mains.start(undefined, turn('mains-refresh'));
       }, HOURLY_JOBS_DELAY_MS);
       hourlyJobs.unref();
     });

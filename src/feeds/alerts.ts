@@ -240,7 +240,15 @@ export class MainsRefresher {
    * shared store, so one process of a deployment reads them).
    */
   start(intervalMs = 60 * 60_000, when?: () => Promise<boolean>): void {
-    this.#job.start(intervalMs, (err) => this.#o.logger.warn({ err }, 'mains refresh failed'), undefined, when);
+    // A turn that cannot be asked for (Redis down) is skipped, and said so: no refresh was tried.
+    const turn =
+      when &&
+      (() =>
+        when().catch((err: unknown) => {
+          this.#o.logger.warn({ err }, 'mains refresh turn skipped');
+          return false;
+        }));
+    this.#job.start(intervalMs, (err) => this.#o.logger.warn({ err }, 'mains refresh failed'), undefined, turn);
   }
 
   /**

@@ -39,14 +39,16 @@ export interface FeedTransport {
 /** Discord's JSON error code for a message that already has a thread (Discord: "JSON Error Codes"). */
 export const THREAD_ALREADY_CREATED = 160004;
 
-/** Discord JSON error codes that no retry fixes (Discord: "JSON Error Codes"). */
-export const PERMANENT_ERRORS: Record<number, string> = {
+/** Discord JSON error codes that no retry fixes (Discord: "JSON Error Codes"), each with the reason kept for the log. */
+export const PERMANENT_ERRORS: Readonly<Record<number, string>> = {
   10003: 'Unknown Channel: the channel was deleted',
   10013: 'Unknown User: the user no longer exists',
   50007: 'Cannot send messages to this user: they do not accept direct messages from the bot',
   50001: 'Missing Access: the bot cannot see the channel',
   50013: 'Missing Permissions: the bot cannot post embeds in the channel',
-};
+} satisfies Record<PermanentCode, string>;
+/** The codes of {@link PERMANENT_ERRORS}: each must have a message for admins in {@link PROBLEM_KEYS} (the type says so). */
+type PermanentCode = Exclude<DiscordProblemCode, 10008>;
 
 /** What a 404 means, by the thing looked for: a send's channel, an edit's message. */
 const NOT_FOUND: Record<10003 | 10008, string> = { 10003: PERMANENT_ERRORS[10003]!, 10008: 'Unknown Message: the message was deleted' };

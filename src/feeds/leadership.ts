@@ -1,7 +1,8 @@
 /**
  * Which process polls the feeds. With the embedded store there is one process, always the leader.
  * With Redis, a lock with expiry (SET NX PX) renewed while held: if the leader dies, another process
- * takes over once the lock expires.
+ * takes over once the lock expires. Also the turns of the hourly jobs that keep shared state
+ * ({@link RedisJobTurns}).
  */
 import { randomUUID } from 'node:crypto';
 import pTimeout from 'p-timeout';
@@ -63,6 +64,33 @@ export class RedisLeadership implements Leadership {
 
   #bounded<T>(what: string, run: () => Promise<T>): Promise<T> {
     return pTimeout(run(), { milliseconds: this.timeoutMs, message: `could not ${what}: Redis did not answer within ${this.timeoutMs} ms` });
+  }
+}
+
+/**
+ * Turns of a periodic job of which a deployment runs one per period (src/index.ts: the balance index
+ * and the mains refresh, hourly): the first process to ask in a period gets the turn, through a
+ * Redis key (`rivals:jobs:<name>`, SET NX PX `periodMs`) that is never released, so the others are
+ * told no until it expires. Separate from the feed leadership ({@link RedisLeadership}): a job asking
+ * never takes the feed lock from the poller, and a job's run of several minutes needs no renewal.
+ * Take `periodMs` a little under the job's interval, so that the next period's turn is free when the
+ * process that ran comes back.
+ */
+export class RedisJobTurns {
+  constructor(
+    private readonly client: () => Promise<RedisLike>,
+    private readonly name: string,
+    private readonly periodMs: number,
+    private readonly timeoutMs = 2_000,
+  ) {}
+
+  /** Whether this process runs the job's turn now. @throws {Error} when Redis fails or does not answer within `timeoutMs` (the turn is skipped). */
+  async take(): Promise<boolean> {
+    const turn = (async () => {
+      const redis = await this.client();
+      return (await redis.set(`rivals:jobs:${this.name}`, randomUUID(), { condition: 'NX', expiration: { type: 'PX', value: this.periodMs } })) === 'OK';
+    })();
+    return pTimeout(turn, { milliseconds: this.timeoutMs, message: `could not take the turn of the ${this.name} job: Redis did not answer within ${this.timeoutMs} ms` });
   }
 }
 

@@ -227,6 +227,8 @@ export class FeedPoller {
     const dmMembers = [...new Set(members.filter((m) => m.dm || m.guildId === '').map((m) => m.userId))];
     const memberLocales = this.#o.links && dmMembers.length > 0 ? await this.#o.links.localesOf(dmMembers) : new Map<string, Locale>();
     const names = (await this.#o.heroes?.displayNames({ signal: this.#stopping.signal })) ?? new Map<string, string>();
+    // Stopped while the names were read: no plan is stored with heroes named by id (a stored plan is never redone).
+    if (this.#stopped) return;
     const planned = planAlerts(type, post, {
       members,
       mains,
@@ -298,7 +300,8 @@ export class FeedPoller {
       // Given up on stop, also while it waits for the rate limit.
       return heroCatalog(await this.#o.heroes.list({ signal: this.#stopping.signal }));
     } catch (err) {
-      if (this.#stopped) return undefined;
+      // Stopping: the poll ends here, rather than record new posts without their heroes (the tick logs it at debug).
+      if (this.#stopped) throw err;
       this.#o.logger.warn({ err, feed: type }, 'could not read the heroes: hero filters let this poll\'s new posts through');
       return undefined;
     }

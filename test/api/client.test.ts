@@ -165,6 +165,10 @@ describe('the size the cache counts', () => {
     const body = await (await fetch(`${r.url}/api/v1/player/1403392756`, { headers: { 'x-api-key': TEST_KEY } })).text();
     expect(body.length).toBeGreaterThan(10_000);
     expect(knownJsonSize(data)).toBe(body.length);
+    // An estimate of the parsed answer's own JSON length, within a factor the cache's bound can live with.
+    const parsed = JSON.stringify(data).length;
+    expect(body.length / parsed).toBeGreaterThan(0.5);
+    expect(body.length / parsed).toBeLessThan(2);
   });
 });
 

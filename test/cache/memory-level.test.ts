@@ -51,7 +51,7 @@ describe('a memory hit', () => {
     const set = vi.spyOn(MemoryLevel.prototype, 'set');
     await cache.get('k', 'player', async () => answer);
     expect(stringify).not.toHaveBeenCalled();
-    expect(set).toHaveBeenCalledWith('k', expect.objectContaining({ v: answer }), expect.objectContaining({ bytes: 12_345 + 24 }));
+    expect(set).toHaveBeenCalledWith('k', expect.objectContaining({ v: answer }), expect.objectContaining({ bytes: 12_345 + 25 }));
   });
 
   it('needs no Redis or keyv: a bot without REDIS_URL keeps answers out of the keyv store', async () => {
@@ -83,7 +83,7 @@ describe('jsonSize', () => {
     expect(jsonSize(value)).toBe(JSON.stringify(value).length);
     expect(knownJsonSize(value)).toBeUndefined();
     noteJsonSize(value, 999);
-    expect([jsonSize(value), knownJsonSize(value), jsonSize({ v: value, at: 1 })]).toEqual([999, 999, 999 + 24]);
+    expect([jsonSize(value), knownJsonSize(value), jsonSize({ v: value, at: 1 })]).toEqual([999, 999, 999 + 25]);
     // Nothing is noted for what is not an object, or for a size that is not one.
     const other = {};
     for (const bad of [0, -1, Number.NaN]) noteJsonSize(other, bad);
