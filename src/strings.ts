@@ -16,6 +16,7 @@
  */
 import { currentLocale, tr, type MessageValues } from './i18n/index.js';
 import { integer } from './render/format.js';
+import type { ArgumentProblem } from './api/errors.js';
 import type { DeliveryProblem } from './feeds/delivery.js';
 
 /** `messages:<key>` in the current locale. */
@@ -71,7 +72,9 @@ export const t = {
   apiTimeout: () => m('errors.apiTimeout'),
   rateLimited: (seconds: number) => m('errors.rateLimited', { seconds: integer(seconds) }),
   apiUnauthorized: () => m('errors.apiUnauthorized'),
-  badArgument: (argument: string, reason: string) => m('errors.badArgument', { argument, reason }),
+  /** An option the API cannot take: `option` as the member's client names it, what is wrong in their language (src/api/errors.ts `ApiArgumentError`). */
+  badArgument: (option: string, problem: ArgumentProblem, values: { max?: number; choices?: readonly string[] } = {}) =>
+    m('errors.badArgument', { argument: option, reason: m(`errors.argumentProblem.${problem}`, { max: values.max === undefined ? '' : integer(values.max), choices: (values.choices ?? []).join(', ') }) }),
   unexpected: (reference: string) => m('errors.unexpected', { reference }),
   expiredComponent: () => m('errors.expiredComponent'),
   nothingHere: () => m('errors.nothingHere'),

@@ -154,7 +154,7 @@ export class RivalsApi {
     const query = pageQuery('achievements', params);
     if (params.query !== undefined) {
       const q = String(params.query).trim();
-      if (q === '') throw new ApiArgumentError('achievements', 'query', 'must not be empty');
+      if (q === '') throw new ApiArgumentError('achievements', 'query', 'empty');
       query.query = q;
     }
     return this.#call('achievements', { endpoint: 'achievements', path: '/api/v1/achievements', query }, options);

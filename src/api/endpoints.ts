@@ -83,19 +83,19 @@ export interface HistoryParams {
  * dot segments, encoded or not), ill-formed UTF-16, or longer than {@link MAX_SEGMENT_LENGTH}.
  */
 export function encodeSegment(endpoint: EndpointName, argument: string, value: unknown): string {
-  if (typeof value !== 'string' && typeof value !== 'number') throw new ApiArgumentError(endpoint, argument, 'must be text');
+  if (typeof value !== 'string' && typeof value !== 'number') throw new ApiArgumentError(endpoint, argument, 'notText');
   const text = String(value).trim();
-  if (text === '') throw new ApiArgumentError(endpoint, argument, 'must not be empty');
-  if (text === '.' || text === '..') throw new ApiArgumentError(endpoint, argument, 'must not be "." or ".."');
-  if (!text.isWellFormed()) throw new ApiArgumentError(endpoint, argument, 'contains invalid characters');
-  if (text.length > MAX_SEGMENT_LENGTH) throw new ApiArgumentError(endpoint, argument, `must be at most ${MAX_SEGMENT_LENGTH} characters`);
+  if (text === '') throw new ApiArgumentError(endpoint, argument, 'empty');
+  if (text === '.' || text === '..') throw new ApiArgumentError(endpoint, argument, 'dots');
+  if (!text.isWellFormed()) throw new ApiArgumentError(endpoint, argument, 'badCharacters');
+  if (text.length > MAX_SEGMENT_LENGTH) throw new ApiArgumentError(endpoint, argument, 'tooLong', { max: MAX_SEGMENT_LENGTH });
   return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 function positiveInt(endpoint: EndpointName, argument: string, value: unknown, fallback?: number): number | undefined {
   if (value === undefined || value === null) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new ApiArgumentError(endpoint, argument, 'must be a positive whole number');
+    throw new ApiArgumentError(endpoint, argument, 'notPositive');
   }
   return value;
 }
@@ -103,7 +103,7 @@ function positiveInt(endpoint: EndpointName, argument: string, value: unknown, f
 function nonNegativeInt(endpoint: EndpointName, argument: string, value: unknown): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new ApiArgumentError(endpoint, argument, 'must be a whole number, 0 or more');
+    throw new ApiArgumentError(endpoint, argument, 'negative');
   }
   return value;
 }
@@ -119,7 +119,7 @@ export function seasonParam(endpoint: EndpointName, value: unknown): string | un
   if (value === undefined || value === null || value === '') return undefined;
   const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isFinite(n) || n < 0 || n > 1000 || Math.round(n * 10) !== n * 10) {
-    throw new ApiArgumentError(endpoint, 'season', 'must be a season number such as 1 or 1.5');
+    throw new ApiArgumentError(endpoint, 'season', 'season');
   }
   // String(-0) is "0", so a negative zero is sent as 0 too.
   return String(n);
@@ -129,7 +129,7 @@ export function seasonParam(endpoint: EndpointName, value: unknown): string | un
 export function platformParam(endpoint: EndpointName, value: unknown): Platform {
   if (value === undefined || value === null) return 'pc';
   const p = typeof value === 'string' ? value.trim().toLowerCase() : '';
-  if (!(PLATFORMS as readonly string[]).includes(p)) throw new ApiArgumentError(endpoint, 'platform', `must be one of ${PLATFORMS.join(', ')}`);
+  if (!(PLATFORMS as readonly string[]).includes(p)) throw new ApiArgumentError(endpoint, 'platform', 'oneOf', { choices: PLATFORMS });
   return p as Platform;
 }
 
@@ -137,7 +137,7 @@ export function platformParam(endpoint: EndpointName, value: unknown): Platform 
 export function itemTypeParam(endpoint: EndpointName, value: unknown): ItemType | undefined {
   if (value === undefined || value === null) return undefined;
   const t = typeof value === 'string' ? value.trim().toLowerCase() : '';
-  if (!(ITEM_TYPES as readonly string[]).includes(t)) throw new ApiArgumentError(endpoint, 'type', `must be one of ${ITEM_TYPES.join(', ')}`);
+  if (!(ITEM_TYPES as readonly string[]).includes(t)) throw new ApiArgumentError(endpoint, 'type', 'oneOf', { choices: ITEM_TYPES });
   return t as ItemType;
 }
 

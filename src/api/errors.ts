@@ -80,14 +80,37 @@ function describe(init: ApiErrorInit): string {
  */
 export class ApiArgumentError extends Error {
   override name = 'ApiArgumentError';
+  /** What is wrong, in English (for the log); members read {@link problem} in their language (src/strings.ts `badArgument`). */
+  readonly reason: string;
   constructor(
     readonly endpoint: string,
     readonly argument: string,
-    readonly reason: string,
+    /** What is wrong, as a message key under `messages:errors.argumentProblem`. */
+    readonly problem: ArgumentProblem,
+    /** The values the problem's message names: `max` (characters) for `tooLong`, `choices` (a list) for `oneOf`. */
+    readonly values: { max?: number; choices?: readonly string[] } = {},
   ) {
+    const reason = ARGUMENT_PROBLEMS[problem].replace('{max}', String(values.max)).replace('{choices}', (values.choices ?? []).join(', '));
     super(`${endpoint}: invalid ${argument}: ${reason}`);
+    this.reason = reason;
   }
 }
+
+/** What can be wrong with an argument of an API call, in English (src/api/endpoints.ts). */
+const ARGUMENT_PROBLEMS = {
+  notText: 'must be text',
+  empty: 'must not be empty',
+  dots: 'must not be "." or ".."',
+  badCharacters: 'contains invalid characters',
+  tooLong: 'must be at most {max} characters',
+  notPositive: 'must be a positive whole number',
+  negative: 'must be a whole number, 0 or more',
+  season: 'must be a season number such as 1 or 1.5',
+  oneOf: 'must be one of {choices}',
+} as const;
+
+/** What is wrong with an argument: see {@link ApiArgumentError}. */
+export type ArgumentProblem = keyof typeof ARGUMENT_PROBLEMS;
 
 /** The upstream messages of the spec's error table that mean "this thing does not exist", whatever the status. */
 const NOT_FOUND_MESSAGES = [/does not match any known hero/i, /\bnot found\b/i, /^no .* found/i];

@@ -13,7 +13,7 @@ import { StoreUnavailableError } from '../store/database.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import { errorMessageView, type View } from '../render/view.js';
 import { t } from '../strings.js';
-import { pickLocale, runInLocale, type Locale } from '../i18n/index.js';
+import { pickLocale, runInLocale, tr, type Locale } from '../i18n/index.js';
 import type { AutocompleteInput, CommandContext, CommandInput, CommandModule, ComponentHandler, ComponentInput, Invoker } from './command.js';
 import { decodeCustomId } from './custom-id.js';
 import { AUTOCOMPLETE_DEADLINE_MS, SEND_RESERVE_MS } from './respond.js';
@@ -39,6 +39,40 @@ export interface ComponentResult {
 }
 
 /**
+ * The command option (`[command, option]`) through which members give an API argument: by argument
+ * where one option always carries it, else by the endpoint whose path takes it.
+ */
+const OPTION_OF_ARGUMENT: Readonly<Record<string, readonly [string, string]>> = {
+  season: ['player', 'season'],
+  platform: ['leaderboard', 'platform'],
+  type: ['items', 'type'],
+  match_uid: ['match', 'match'],
+};
+const OPTION_OF_ENDPOINT: Readonly<Record<string, readonly [string, string]>> = {
+  player: ['player', 'query'],
+  matchHistory: ['player', 'query'],
+  playerUpdate: ['player', 'query'],
+  hero: ['hero', 'name'],
+  heroStats: ['hero', 'name'],
+  heroCostumes: ['hero', 'name'],
+  heroLeaderboard: ['leaderboard', 'hero'],
+  item: ['items', 'name'],
+  achievement: ['achievements', 'name'],
+  achievements: ['achievements', 'name'],
+};
+
+/**
+ * The option a refused API argument came from, as the member's client names it (`jugador` for /player's
+ * query in Spanish); the API's own argument name when no such option is known.
+ */
+function optionName(err: ApiArgumentError): string {
+  const option = OPTION_OF_ARGUMENT[err.argument] ?? OPTION_OF_ENDPOINT[err.endpoint];
+  const key = option ? `commands:${option[0]}.options.${option[1]}.name` : undefined;
+  const name = key ? tr(key) : undefined;
+  return name && name !== key ? name : err.argument;
+}
+
+/**
  * A short, specific, ephemeral View for an error. Expected failures get actionable text; anything
  * else gets a generic text with a reference ID, logged with the full error (never shown raw).
  */
@@ -58,7 +92,7 @@ export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, raw
   if (err instanceof ExpiredComponentError) return text(t.expiredComponent());
   if (err instanceof NotLinkedError) return text(err.self ? t.notLinkedSelf() : t.notLinkedOther(err.userId));
   if (err instanceof TooManyLinksError) return text(t.tooManyLinks(MAX_LINKED_ACCOUNTS));
-  if (err instanceof ApiArgumentError) return text(t.badArgument(err.argument, err.reason));
+  if (err instanceof ApiArgumentError) return text(t.badArgument(optionName(err), err.problem, err.values));
   if (err instanceof StoreUnavailableError) {
     ctx.logger.error({ err, operation: err.operation }, 'state store unavailable');
     return text(t.storeUnavailable());

@@ -195,7 +195,7 @@ const SAMPLES: { [K in keyof typeof t]: Parameters<(typeof t)[K]> } = {
   apiTimeout: [],
   rateLimited: [30],
   apiUnauthorized: [],
-  badArgument: ['a', 'is wrong'],
+  badArgument: ['query', 'tooLong', { max: 256 }],
   unexpected: ['ref'],
   expiredComponent: [],
   nothingHere: [],
