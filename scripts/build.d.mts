@@ -6,5 +6,9 @@ export const DIST: string;
 export function inputsChangedAt(): number;
 /** True when the build in `outdir` (default dist/) is missing or older than its inputs. */
 export function isStale(outdir?: string): boolean;
-/** Builds `outdir` (default dist/; emptied first); resolves with esbuild's warnings count. @throws esbuild's error when the code does not compile. */
-export function build(options?: { outdir?: string; log?: (line: string) => void }): Promise<number>;
+/**
+ * Builds `outdir` (default dist/; emptied first); resolves with esbuild's warnings count and the files
+ * with code in the output, relative to the repository (`node_modules/zod/v4/core/core.js`).
+ * @throws esbuild's error when the code does not compile.
+ */
+export function build(options?: { outdir?: string; log?: (line: string) => void }): Promise<{ warnings: number; inputs: string[] }>;

@@ -35,15 +35,17 @@ const INPUTS = ['src', 'commands', 'package.json', 'package-lock.json', 'scripts
 /**
  * Packages left as imports from node_modules: native addons (better-sqlite3), optional native helpers
  * of discord.js's gateway (zlib-sync, bufferutil, utf-8-validate), what only another mode loads
- * (pg with DATABASE_URL, @keyv/redis with REDIS_URL, esbuild for the playground), and pino, whose
- * transports (pino-pretty on a terminal) start worker threads from files beside its own.
+ * (pg with DATABASE_URL, @keyv/redis with REDIS_URL, esbuild for the playground), and pino-pretty (a
+ * development package, loaded on a terminal only). pino is bundled (its 20 files took about 11 ms to
+ * load at every start): the bot never uses pino's transports, whose worker threads would look for
+ * files beside pino's own (src/logger.ts writes pino-pretty as a stream instead).
  * @discordjs/ws is bundled: its worker sharding strategy would look for its worker file beside the
  * bundle, and the bot runs its shards in one process (simple strategy).
  * For the charts: @napi-rs/canvas is a native addon, and piscina starts its threads from the worker.js
  * beside its own files, found through `__dirname` (undefined in an ES module bundle). chart.js is
  * bundled, into the chart worker's entry point only.
  */
-const EXTERNAL = ['better-sqlite3', 'pg', 'pg-native', '@keyv/redis', 'esbuild', 'pino', 'pino-pretty', 'zlib-sync', 'bufferutil', 'utf-8-validate', '@napi-rs/canvas', 'piscina'];
+const EXTERNAL = ['better-sqlite3', 'pg', 'pg-native', '@keyv/redis', 'esbuild', 'pino-pretty', 'zlib-sync', 'bufferutil', 'utf-8-validate', '@napi-rs/canvas', 'piscina'];
 /** Lets the bundled CommonJS packages (discord.js) `require` Node's own modules from an ES module. */
 const REQUIRE_SHIM = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
@@ -102,8 +104,29 @@ const sourceRelativeMetaUrl = (outdir) => ({
 });
 
 /**
+ * Packages that discord.js loads with `require` and our modules with `import`: each resolves to its
+ * CommonJS build from both sides, so the bundle holds one copy. Their `exports` maps name a separate
+ * ES module file, and without this the bundle carried two of @discordjs/builders, rest, ws, formatters
+ * and their helpers: about 700 KB of source that node parsed at every start.
+ */
+const SHARED_WITH_DISCORD_JS = /^(@discordjs\/|@sapphire\/|@vladfrangu\/|discord-api-types(\/|$))/;
+
+/** An esbuild plugin: `import` of a {@link SHARED_WITH_DISCORD_JS} package resolves as `require` does. */
+const oneCopyOfDiscordJsPackages = () => ({
+  name: 'one-copy-of-discord-js-packages',
+  setup(build) {
+    build.onResolve({ filter: SHARED_WITH_DISCORD_JS }, async (args) => {
+      if (args.kind !== 'import-statement' && args.kind !== 'dynamic-import') return undefined;
+      const resolved = await build.resolve(args.path, { kind: 'require-call', resolveDir: args.resolveDir, importer: args.importer });
+      return resolved.errors.length > 0 ? undefined : { path: resolved.path, external: resolved.external, sideEffects: resolved.sideEffects };
+    });
+  },
+});
+
+/**
  * Builds `outdir` (default dist/; emptied first) from src/ and commands/. Resolves with esbuild's
- * warnings count; `log` gets one line when done.
+ * warnings count and the files with code in the output (paths relative to the repository, as
+ * esbuild's metafile names them: `node_modules/zod/v4/core/core.js`); `log` gets one line when done.
  * @throws esbuild's error (with the file and line) when the code does not compile.
  */
 export async function build({ outdir = DIST, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
@@ -132,11 +155,13 @@ export async function build({ outdir = DIST, log = (line) => process.stderr.writ
     sourcemap: 'linked',
     chunkNames: '[name]-[hash]',
     logLevel: 'warning',
-    plugins: [sourceRelativeMetaUrl(outdir)],
+    plugins: [sourceRelativeMetaUrl(outdir), oneCopyOfDiscordJsPackages()],
+    metafile: true,
   });
   writeFileSync(join(outdir, STAMP), `${JSON.stringify({ inputsChangedAt: changedAt, builtAt: Date.now() })}\n`);
   log(`build: ${relative(ROOT, outdir) || outdir}/ ready in ${Date.now() - started} ms`);
-  return result.warnings.length;
+  const bundled = new Set(Object.values(result.metafile.outputs).flatMap((output) => Object.entries(output.inputs).filter(([, use]) => use.bytesInOutput > 0).map(([path]) => path)));
+  return { warnings: result.warnings.length, inputs: [...bundled] };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

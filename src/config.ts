@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES } from './cache/memory-level.js';
 import { RESOURCES, type Resource } from './cache/ttl.js';
 

@@ -50,9 +50,14 @@ export function createLogger(options: LoggerOptions): Logger {
     ...(secrets.length > 0 ? { hooks: { streamWrite: (line: string) => scrub(line, secrets) } } : {}),
   };
   if (options.destination) return pino(base, options.destination);
-  if (pretty) return pino({ ...base, transport: { target: 'pino-pretty', options: { colorize: true, destination: 1 } } });
+  // pino-pretty as a stream on this thread, not as a transport: a transport's worker thread finds its
+  // files beside pino's own, which the production build (scripts/build.mjs) bundles.
+  if (pretty) return pino(base, (createRequire(import.meta.url)('pino-pretty') as PrettyFactory)({ colorize: true, destination: 1, sync: true }));
   return pino(base);
 }
+
+/** pino-pretty's default export: a stream that writes each JSON line as coloured text (options as in its README). */
+type PrettyFactory = (options: { colorize: boolean; destination: number; sync: boolean }) => DestinationStream;
 
 /** Whether `name` can be loaded from here. */
 function installed(name: string): boolean {

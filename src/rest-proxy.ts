@@ -13,7 +13,7 @@
  * SIGTERM or SIGINT stops it gracefully: no new connections, the requests under way finish (up to
  * 10 s), exit 0. An invalid variable prints what is wrong and exits 1; a taken port exits 1 too.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { startRestProxy } from './discord/rest-proxy.js';
 import { createLogger } from './logger.js';
 import { EXIT_OK, logWritten, ProcessPolicy } from './process-policy.js';

@@ -49,6 +49,18 @@ describe('npm run build', () => {
     expect(isStale(join(scratch, 'never-built'))).toBe(true);
   });
 
+  it('bundles one copy of each package discord.js shares with our modules (its CommonJS build), and zod without its other languages', async () => {
+    const { inputs } = await build({ outdir: join(scratch, 'dist-copies'), log: () => undefined });
+    for (const pkg of ['@discordjs/builders', '@discordjs/rest', '@discordjs/ws', '@discordjs/formatters', '@discordjs/util', '@sapphire/shapeshift', '@vladfrangu/async_event_emitter']) {
+      const files = inputs.filter((path) => path.startsWith(`node_modules/${pkg}/`));
+      expect(files, pkg).not.toEqual([]);
+      expect(files.filter((path) => path.endsWith('.mjs')), pkg).toEqual([]);
+    }
+    // `import * as z`: zod's error messages in its 40-odd other languages are left out.
+    expect(inputs.filter((path) => path.startsWith('node_modules/zod/'))).not.toEqual([]);
+    expect(inputs.filter((path) => /^node_modules\/zod\/.*\/locales\/(?!en\.js)/.test(path))).toEqual([]);
+  });
+
   it('runs on Discord with an API key loading neither the playground, esbuild, the replica, PostgreSQL nor Redis', async () => {
     discord = await startFakeDiscord();
     // The caches are off in the bundle too: discord.js warns (logged at debug) for each manager it knows
@@ -68,6 +80,8 @@ describe('npm run build', () => {
     expect(modules.filter((url) => url.includes('/node_modules/discord.js/'))).toEqual([]);
     expect(modules.some((url) => url.includes('/node_modules/better-sqlite3/'))).toBe(true);
     expect(modules.filter((url) => /\/node_modules\/(esbuild|@keyv\/redis|pg|@redis)\//.test(url))).toEqual([]);
+    // pino is bundled too (its transports' worker threads are never used; pino-pretty is a terminal's).
+    expect(modules.filter((url) => /\/node_modules\/(pino|pino-pretty|sonic-boom|thread-stream)\//.test(url))).toEqual([]);
     // Nothing of the TypeScript sources: the build alone.
     expect(modules.filter((url) => url.startsWith(pathToFileURL(join(ROOT, 'src')).href) || url.startsWith(pathToFileURL(join(ROOT, 'commands')).href))).toEqual([]);
     expect(definedIn(modules, 'startPlayground')).toEqual([]);

@@ -33,7 +33,7 @@ import { currentDeadline } from '../deadline.js';
 import { abandonOn } from '../jobs.js';
 import { createSchemas, type PlayerUpdate, type Schemas } from './schemas.js';
 import { NO_METRICS, type Metrics } from '../ops/metrics.js';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 export type { Fetched };
 

@@ -4,7 +4,7 @@
  * yields a clean type: numbers for numeric strings, null for absent or unusable values. Only the
  * `required*` schemas can fail, for the few fields without which a record is useless.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const anything = () => z.unknown().optional();
 

@@ -6,7 +6,7 @@
  * (63.4 means 63.4 %); image fields are absolute URLs; `win_rate` is computed when it is absent;
  * booleans drifted into 0/1 or `{is_win}` are booleans; a hero id of 0 is null.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ImageResolver } from './images.js';
 import {
   bool,

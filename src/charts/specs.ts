@@ -10,7 +10,7 @@
  * the chart adds (axis titles, legends, subtitles) are written by the worker in the spec's `locale`
  * (src/charts/strings.ts), since the worker thread does not share the main thread's current locale.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LOCALES, type Locale } from '../i18n/index.js';
 
 /** Latest time accepted, in Unix seconds (year 2286): a larger value is almost surely milliseconds. */

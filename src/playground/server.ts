@@ -9,7 +9,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Logger } from '../logger.js';
 import type { ImageKind, ImageProxy } from './images.js';
 import { isLanguageCode, LANGUAGES, memberById, type PlaygroundLocales } from './guild.js';

@@ -4,7 +4,7 @@
  * environment at start, or at run time through the loopback admin route `PUT /__replica/faults`
  * (see ./server.ts).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The active faults. All optional; the empty object means a healthy replica. */
 export interface Faults {

@@ -5,7 +5,7 @@
  *
  * Tables and migration: src/store/schema.ts (`0008_alerts`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { withDeadline, type Db } from './database.js';
 
 /** Heroes a member can watch at most. */

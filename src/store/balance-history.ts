@@ -5,7 +5,7 @@
  * marker and its heroes' rows appear together or not at all, and recording it again replaces them.
  * Tables and migration: src/store/schema.ts (`0002_balance_history`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ChangeLine, HeroChange, Verdict } from '../game/balance.js';
 import { withDeadline, type Db } from './database.js';
 

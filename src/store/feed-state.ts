@@ -3,7 +3,7 @@
  * found but not yet delivered everywhere (`fan_outs`), so a crash in the middle of a fan-out
  * resumes on restart instead of dropping the rest.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Db } from './database.js';
 
 /** Posts remembered per feed, to tell new from old (far more than a first page holds). */

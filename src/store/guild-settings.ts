@@ -12,7 +12,7 @@
  * made by other processes), and every call has a deadline ({@link StoreUnavailableError}).
  */
 import { LRUCache } from 'lru-cache';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PLATFORMS, type Platform } from '../api/endpoints.js';
 import { isLocale, LOCALES, type Locale } from '../i18n/index.js';
 import { withDeadline, type Db } from './database.js';

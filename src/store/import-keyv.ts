@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import Keyv from 'keyv';
-import { z } from 'zod';
+import * as z from 'zod';
 import { redisAdapter } from '../cache/store.js';
 import type { Logger } from '../logger.js';
 import type { Db } from './database.js';

@@ -5,7 +5,7 @@
  */
 import type Keyv from 'keyv';
 import { settleWithin } from '../deadline.js';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const MAX = 10;
 const TTL_MS = 30 * 24 * 60 * 60_000;

@@ -8,7 +8,7 @@
 import { ContextMenuCommandAssertions, SlashCommandAssertions } from '@discordjs/builders';
 import { ApplicationCommandOptionType, ApplicationCommandType, Locale as DiscordLocale, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { alerts } from '../../commands/alerts.js';
 import { commands } from '../../commands/index.js';
 import { player } from '../../commands/player.js';
