@@ -126,13 +126,15 @@ async function compareView(input: CommandInput, ctx: CommandContext): Promise<Vi
     if (!uid) throw new NotLinkedError(input.user.userId, true);
     second = uid;
   }
-  const [a, b] = await Promise.all([profileOf(first, season, ctx), profileOf(second, season, ctx)]);
-  if (a.data.uid === b.data.uid) throw new UserFacingError(t.compareSamePlayer(escapeText(a.data.name, 100)));
-  for (const p of [a.data, b.data]) void ctx.recent.add(input.user.userId, { uid: p.uid, name: p.name }).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record a recent lookup'));
-  const list = await ctx.heroes.list().catch((err: unknown) => {
+  // The hero list is read while the profiles are (after a restart, one round trip instead of two).
+  const heroList = ctx.heroes.list().catch((err: unknown) => {
     ctx.logger.warn({ err }, 'hero list unavailable; heroes named as the profiles give them');
     return [];
   });
+  const [a, b] = await Promise.all([profileOf(first, season, ctx), profileOf(second, season, ctx)]);
+  if (a.data.uid === b.data.uid) throw new UserFacingError(t.compareSamePlayer(escapeText(a.data.name, 100)));
+  for (const p of [a.data, b.data]) void ctx.recent.add(input.user.userId, { uid: p.uid, name: p.name }).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record a recent lookup'));
+  const list = await heroList;
   const heroes: Heroes = new Map(list.map((h) => [h.id, { name: heroDisplayName(h), role: h.role }]));
   const shownSeason = season ?? currentSeason(a.data) ?? currentSeason(b.data);
   const fields = [column(a.data, season, heroes), column(b.data, season, heroes), headToHead(a.data, b.data, heroes)].filter((f): f is APIEmbedField => f !== undefined);

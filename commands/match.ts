@@ -143,6 +143,11 @@ function playerSelect(m: MatchDetail, teams: ScoreTeam[], heroOf: (id: string | 
 export async function matchView(value: string, ctx: CommandContext, fromMenu = false): Promise<View> {
   // Only a menu's value carries an origin: typed text is a match uid, never parsed for a map, mode or time to show.
   const origin: MatchOrigin = fromMenu ? decodeMatchOrigin(value) : { matchUid: value, mapId: null, modeId: null, duration: null, time: null };
+  // The hero list and the map are read while the match is (after a restart, one round trip instead of two).
+  const lookups = Promise.all([
+    ctx.heroes.list().catch(() => []),
+    origin.mapId ? ctx.maps.get(origin.mapId).catch(() => undefined) : Promise.resolve(undefined),
+  ]);
   let fetched;
   try {
     fetched = await ctx.api.match(origin.matchUid);
@@ -151,12 +156,9 @@ export async function matchView(value: string, ctx: CommandContext, fromMenu = f
     throw err;
   }
   const m = fetched.data;
-  const [heroes, map] = await Promise.all([
-    ctx.heroes.list().catch(() => []),
-    origin.mapId ? ctx.maps.get(origin.mapId).catch(() => undefined) : Promise.resolve(undefined),
-  ]);
-  const names = new Map(heroes.map((h) => [h.id, heroDisplayName(h)]));
-  const heroOf = (id: string | null) => (id ? (names.get(id) ?? tr('match:heroId', { id })) : tr('match:noHero'));
+  const [heroes, map] = await lookups;
+  const heroNames = new Map(heroes.map((h) => [h.id, heroDisplayName(h)]));
+  const heroOf = (id: string | null) => (id ? (heroNames.get(id) ?? tr('match:heroId', { id })) : tr('match:noHero'));
   const teams = scoreboard(m);
   const mvp = m.players.find((p) => p.player_uid === m.mvp_uid);
   const svp = m.players.find((p) => p.player_uid === m.svp_uid);

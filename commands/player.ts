@@ -17,7 +17,7 @@ import {
 } from 'discord-api-types/v10';
 import type { Fetched } from '../src/api/client.js';
 import { ApiError } from '../src/api/errors.js';
-import type { PlayerProfile } from '../src/api/schemas.js';
+import type { Hero, PlayerProfile } from '../src/api/schemas.js';
 import type { CommandContext, CommandInput, CommandModule } from '../src/discord/command.js';
 import { encodeCustomId } from '../src/discord/custom-id.js';
 import { NotFoundError, NotLinkedError, PrivateProfileError, SeasonError } from '../src/errors.js';
@@ -124,18 +124,34 @@ export async function loadProfile(query: string, season: Season | null, ctx: Com
   return { fetched, seasonTotals: !same };
 }
 
-/** Map and hero lookups for one view; each list is read once and a failure only costs the names. */
-async function lookups(season: Season | null, seasonTotals: boolean, p: PlayerProfile, ctx: CommandContext): Promise<Lookups> {
-  const [maps, heroes] = await Promise.all([
-    ctx.maps.list().catch((err: unknown) => {
+/** The map and hero lists a view names maps and heroes from; see {@link readLists}. */
+export interface ViewLists {
+  maps: MapInfo[];
+  heroes: Hero[];
+}
+
+/**
+ * Reads the map and hero lists (api-spec.md endpoints 1 and 9, through the cached client), both at
+ * once. Never rejects: a list that cannot be had is empty, and costs only the names (maps by id,
+ * heroes as the profile gives them). A command starts this beside its profile read, so that an
+ * uncached list (after a restart) is fetched while the profile is, not after it.
+ */
+export function readLists(ctx: CommandContext): Promise<ViewLists> {
+  return Promise.all([
+    ctx.maps.list().catch((err: unknown): MapInfo[] => {
       ctx.logger.warn({ err }, 'map list unavailable; maps named by id');
       return [];
     }),
-    ctx.heroes.list().catch((err: unknown) => {
+    ctx.heroes.list().catch((err: unknown): Hero[] => {
       ctx.logger.warn({ err }, 'hero list unavailable; heroes named as the profile gives them');
       return [];
     }),
-  ]);
+  ]).then(([maps, heroes]) => ({ maps, heroes }));
+}
+
+/** Map and hero lookups for one view, from `lists` ({@link readLists}). */
+async function lookups(season: Season | null, seasonTotals: boolean, p: PlayerProfile, lists: Promise<ViewLists>): Promise<Lookups> {
+  const { maps, heroes } = await lists;
   const mapById = new Map(maps.map((m) => [m.id, m]));
   const heroById = new Map(heroes.map((h) => [h.id, { name: heroDisplayName(h), role: h.role }]));
   // Heroes newer than the hero list: the profile's own matchups name their role (`hero_class`).
@@ -433,7 +449,10 @@ async function section(p: PlayerProfile, which: PlayerSection, page: number, loo
   }
 }
 
-/** Builds the view of one section of a profile at a page; `season` null is the current season. */
+/**
+ * Builds the view of one section of a profile at a page; `season` null is the current season.
+ * `lists` are the map and hero lists, when the caller started reading them already ({@link readLists}).
+ */
 export async function playerView(
   fetched: Fetched<PlayerProfile>,
   which: PlayerSection,
@@ -441,9 +460,10 @@ export async function playerView(
   season: Season | null,
   ctx: CommandContext,
   seasonTotals = true,
+  lists: Promise<ViewLists> = readLists(ctx),
 ): Promise<View> {
   const p = fetched.data;
-  const look = await lookups(season, seasonTotals, p, ctx);
+  const look = await lookups(season, seasonTotals, p, lists);
   const s = await section(p, which, page, look, ctx);
   const footer = staleFooter(s.fetched?.stale ? s.fetched : fetched);
   const embed = footer ? { ...s.embed, footer } : s.embed;
@@ -468,14 +488,16 @@ export async function profileFor(input: CommandInput, ctx: CommandContext): Prom
     if (!uid) throw new NotLinkedError(whose, whose === input.user.userId);
     query = uid;
   }
+  const lists = readLists(ctx);
   const { fetched, seasonTotals } = await loadProfile(query, season, ctx);
   // Off the reply path: the answer never waits for the cache.
   void ctx.recent.add(input.user.userId, { uid: fetched.data.uid, name: fetched.data.name }).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record a recent lookup'));
-  return playerView(fetched, 'profile', 1, season, ctx, seasonTotals);
+  return playerView(fetched, 'profile', 1, season, ctx, seasonTotals, lists);
 }
 
 /** A profile opened from a component (a section, a page, a player of a match): a missing player is named, never "check the spelling". */
 export async function profileFromComponent(uid: string, season: Season | null, which: PlayerSection, page: number, ctx: CommandContext): Promise<View> {
+  const lists = readLists(ctx);
   let loaded: LoadedProfile;
   try {
     loaded = await loadProfile(uid, season, ctx);
@@ -483,7 +505,7 @@ export async function profileFromComponent(uid: string, season: Season | null, w
     if (err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('player', uid, true);
     throw err;
   }
-  return playerView(loaded.fetched, which, page, season, ctx, loaded.seasonTotals);
+  return playerView(loaded.fetched, which, page, season, ctx, loaded.seasonTotals, lists);
 }
 
 /** Autocomplete of a player query: the member's linked accounts, then their recent lookups, matching what is typed. */

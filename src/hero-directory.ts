@@ -27,7 +27,7 @@ export interface HeroChoice {
  */
 export class HeroDirectory {
   readonly #api: RivalsApi;
-  #index?: { fetchedAt: number; heroes: Hero[]; fuse: Fuse<Hero>; byName: Fuse<Hero> };
+  #index?: { fetchedAt: number; heroes: Hero[]; fuzzy?: { fuse: Fuse<Hero>; byName: Fuse<Hero> } };
 
   constructor(api: RivalsApi) {
     this.#api = api;
@@ -60,10 +60,12 @@ export class HeroDirectory {
    * @throws {UnknownHeroError} with up to three suggestions when nothing matches well.
    */
   async resolve(query: string): Promise<Hero> {
-    const { heroes, fuse, byName } = await this.#load();
+    const index = await this.#load();
+    const { heroes } = index;
     const q = query.trim();
     const exact = heroes.find((h) => h.id === q || norm(h.name) === norm(q) || (h.real_name && norm(h.real_name) === norm(q)));
     if (exact) return exact;
+    const { fuse, byName } = this.#fuzzy(index);
     // One clear match on the name (a typo such as "spidr man", "Scarlet Wich"): take it. Scores run
     // from 0 (exact) to 1; "clear" is good (<= 0.3) and well ahead of the next (by 0.15).
     const byNameResults = byName.search(q, { limit: 2 });
@@ -75,20 +77,29 @@ export class HeroDirectory {
 
   /** Up to `limit` choices for autocomplete: all heroes by name for an empty query, else fuzzy matches. */
   async suggest(query: string, limit = 25): Promise<HeroChoice[]> {
-    const { heroes, fuse } = await this.#load();
+    const index = await this.#load();
     const q = query.trim();
-    const found = q === '' ? heroes : fuse.search(q, { limit }).map((r) => r.item);
+    const found = q === '' ? index.heroes : this.#fuzzy(index).fuse.search(q, { limit }).map((r) => r.item);
     return found.slice(0, limit).map((h) => ({ name: heroDisplayName(h), value: h.id }));
   }
 
   async #load(options?: CallOptions) {
     const fetched = await this.#api.heroes(options);
     if (this.#index?.fetchedAt !== fetched.fetchedAt) {
-      const heroes = [...fetched.data].sort((a, b) => a.name.localeCompare(b.name));
-      const fuse = new Fuse(heroes, { keys: [{ name: 'name', weight: 3 }, { name: 'real_name', weight: 1 }, { name: 'id', weight: 1 }], includeScore: true, threshold: 0.45, ignoreLocation: true });
-      const byName = new Fuse(heroes, { keys: ['name'], includeScore: true, threshold: 0.45, ignoreLocation: true });
-      this.#index = { fetchedAt: fetched.fetchedAt, heroes, fuse, byName };
+      this.#index = { fetchedAt: fetched.fetchedAt, heroes: [...fetched.data].sort((a, b) => a.name.localeCompare(b.name)) };
     }
     return this.#index;
+  }
+
+  /**
+   * The fuzzy indexes of a hero list, built on the first search of that list: a view that only names
+   * heroes (the first /player after a start) does not wait for them.
+   */
+  #fuzzy(index: { heroes: Hero[]; fuzzy?: { fuse: Fuse<Hero>; byName: Fuse<Hero> } }): { fuse: Fuse<Hero>; byName: Fuse<Hero> } {
+    index.fuzzy ??= {
+      fuse: new Fuse(index.heroes, { keys: [{ name: 'name', weight: 3 }, { name: 'real_name', weight: 1 }, { name: 'id', weight: 1 }], includeScore: true, threshold: 0.45, ignoreLocation: true }),
+      byName: new Fuse(index.heroes, { keys: ['name'], includeScore: true, threshold: 0.45, ignoreLocation: true }),
+    };
+    return index.fuzzy;
   }
 }

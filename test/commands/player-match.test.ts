@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { APIEmbed, APISelectMenuOption } from 'discord-api-types/v10';
 import { PLAYER_SECTIONS, playerView } from '../../commands/player.js';
 import { runInLocale } from '../../src/i18n/index.js';
@@ -76,6 +76,28 @@ describe('/player profile on every real sample', () => {
     const text = matchups.payload.embeds[0]!.description!;
     expect(text).toMatch(/\((Vorhut|Duellant|Stratege)\)/);
     expect(text).not.toMatch(/\((Vanguard|Duelist|Strategist)\)/);
+  });
+
+  it('reads the hero and map lists while the profile is on its way, not after it (a cold cache costs one round trip, not two)', async () => {
+    const fresh = bot(env.r, { apiTimeoutMs: 10_000 });
+    const count = (prefix: string) => [...env.r.requests.byPath].filter(([path]) => path.startsWith(prefix)).reduce((sum, [, n]) => sum + n, 0);
+    const before = { heroes: count('/api/v1/heroes'), maps: count('/api/v1/maps') };
+    env.r.setFaults({ latencyMs: 2_000, pathPrefix: '/api/v1/player' });
+    try {
+      let answered = false;
+      const answer = fresh.run('player', { query: '1403392756' }).finally(() => (answered = true));
+      await vi.waitFor(() => {
+        expect(count('/api/v1/heroes')).toBeGreaterThan(before.heroes);
+        expect(count('/api/v1/maps')).toBeGreaterThan(before.maps);
+      }, { timeout: 1_800, interval: 10 });
+      // Both lists were asked for while the profile was still held back by the replica.
+      expect(answered).toBe(false);
+      const { view, payload } = await answer;
+      expect(view.isError).toBeFalsy();
+      expect(fieldsOf(payload.embeds[0]!)['Top heroes']).toMatch(/\*\*1\. [A-Z][^*]+\*\* \((Duelist|Vanguard|Strategist)\)/);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('an empty record reads “—”, and a name lookup finds the player', async () => {
