@@ -5,7 +5,7 @@
  * the Redis client).
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -49,8 +49,15 @@ describe('npm run build', () => {
     expect(isStale(join(scratch, 'never-built'))).toBe(true);
   });
 
-  it('bundles one copy of each package discord.js shares with our modules (its CommonJS build), and zod without its other languages', async () => {
-    const { inputs } = await build({ outdir: join(scratch, 'dist-copies'), log: () => undefined });
+  it('bundles one copy of each package discord.js shares with our modules (its CommonJS build), zod without its other languages, all in ASCII', async () => {
+    const out = join(scratch, 'dist-copies');
+    const { inputs } = await build({ outdir: out, log: () => undefined });
+    // node keeps each module's source in memory: one byte a character when it is all ASCII, two
+    // otherwise (a regular expression with a curly quote in our code, a licence comment naming its author).
+    for (const file of readdirSync(out).filter((name) => name.endsWith('.js'))) {
+      const nonAscii = /[^\x00-\x7f].{0,30}/u.exec(readFileSync(join(out, file), 'utf8'));
+      expect(nonAscii?.[0], file).toBeUndefined();
+    }
     for (const pkg of ['@discordjs/builders', '@discordjs/rest', '@discordjs/ws', '@discordjs/formatters', '@discordjs/util', '@sapphire/shapeshift', '@vladfrangu/async_event_emitter']) {
       const files = inputs.filter((path) => path.startsWith(`node_modules/${pkg}/`));
       expect(files, pkg).not.toEqual([]);

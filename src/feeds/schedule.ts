@@ -30,7 +30,7 @@ export function parseClock(text: string): number | null {
 
 /** `"22:00-08:00"` as a {@link QuietHours}, or null when it is not two times with a dash (or equal: no window). */
 export function parseQuietHours(text: string): QuietHours | null {
-  const parts = text.split(/\s*[-–—]\s*|\s+to\s+/i);
+  const parts = text.split(/\s*[-\u2013\u2014]\s*|\s+to\s+/i);
   if (parts.length !== 2) return null;
   const start = parseClock(parts[0]!);
   const end = parseClock(parts[1]!);

@@ -127,7 +127,7 @@ function namePattern(name: string): RegExp | null {
   const lower = name.toLowerCase();
   const cached = patternCache.get(lower);
   if (cached !== undefined) return cached;
-  const tokens = lower.split(/[\s\-‐–]+/).filter(Boolean);
+  const tokens = lower.split(/[\s\-\u2010\u2013]+/).filter(Boolean);
   const body = tokens.map((t) => (t === '&' || t === 'and' ? '(?:&|and)' : escapeRegex(t).replace(/\\\./g, '\\.?'))).join('[\\s\\-‐–]*');
   const regex = tokens.length === 0 ? null : new RegExp(body, 'gi');
   if (patternCache.size >= MAX_PATTERNS) patternCache.clear();
@@ -261,7 +261,7 @@ function findHeroes(text: string, catalog: HeroCatalog): Found[] {
   const kept: Found[] = [];
   for (const f of chosen) {
     if (f.heroId === null) continue;
-    kept.push({ heroId: f.heroId, start: f.start, end: f.end, ability: f.ability, possessive: /^['’]s?(?![\p{L}\p{N}])/u.test(text.slice(f.end, f.end + 3)) });
+    kept.push({ heroId: f.heroId, start: f.start, end: f.end, ability: f.ability, possessive: /^['\u2019]s?(?![\p{L}\p{N}])/u.test(text.slice(f.end, f.end + 3)) });
   }
   return kept;
 }
@@ -278,7 +278,7 @@ export function heroesNamedIn(text: string, catalog: HeroCatalog): string[] {
 
 /** The hero of a whole heading ("Hulk", "Hero Hulk", "Cloak & Dagger (Strategist)", "Thing:"), or null. */
 function headingHero(text: string, catalog: HeroCatalog): { heroId: string; form: string | null } | null {
-  const bare = text.replace(/\s*[([][^)\]]*[)\]]\s*/g, ' ').replace(/[:：]\s*$/, '');
+  const bare = text.replace(/\s*[([][^)\]]*[)\]]\s*/g, ' ').replace(/[:\uFF1A]\s*$/, '');
   return catalog.exact.get(nameKey(bare)) ?? null;
 }
 
@@ -288,35 +288,35 @@ function headingHero(text: string, catalog: HeroCatalog): { heroId: string; form
  * followed by a separator. Returns the hero and the rest of the line.
  */
 function oneLineHero(text: string, catalog: HeroCatalog): { heroId: string; rest: string } | null {
-  const m = /^([^:：]{1,60})[:：]\s*(\S.*)$/su.exec(text);
+  const m = /^([^:\uFF1A]{1,60})[:\uFF1A]\s*(\S.*)$/su.exec(text);
   if (!m) return null;
   const prefix = m[1]!.trim();
   const rest = m[2]!;
   const whole = headingHero(prefix, catalog);
   if (whole) return { heroId: whole.heroId, rest };
   const first = findHeroes(prefix, catalog)[0];
-  if (first && !first.ability && first.start === 0 && /^(?:\s*[-–—(,/]|['’]s?(?![\p{L}\p{N}])|\s*$)/u.test(prefix.slice(first.end))) return { heroId: first.heroId, rest };
+  if (first && !first.ability && first.start === 0 && /^(?:\s*[-\u2013\u2014(,/]|['\u2019]s?(?![\p{L}\p{N}])|\s*$)/u.test(prefix.slice(first.end))) return { heroId: first.heroId, rest };
   return null;
 }
 
 const ROLE_HEADING = /^(?:vanguards?|duelists?|strategists?|tanks?|supports?)(?:\s+(?:heroes|changes|adjustments|balance))?$/i;
-const BUG_HEADING = /^(?:[\p{L}&'’-]+\s+){0,3}(?:bug\s*fix(?:es)?|fixes|fixed\s+issues|known\s+issues|bugs)[:：]?$/iu;
+const BUG_HEADING = /^(?:[\p{L}&'\u2019-]+\s+){0,3}(?:bug\s*fix(?:es)?|fixes|fixed\s+issues|known\s+issues|bugs)[:\uFF1A]?$/iu;
 /** A heading ending with a section's noun ("Balance Changes", "Hero Adjustments"): a heading even though it says "changes". */
-const SECTION_TITLE = /^(?:[\p{L}\d&'’-]+\s+){0,4}(?:changes|adjustments|updates|balance|content|notes|comments|heroes|improvements|optimi[sz]ations|issues)[:：]?$/iu;
+const SECTION_TITLE = /^(?:[\p{L}\d&'\u2019-]+\s+){0,4}(?:changes|adjustments|updates|balance|content|notes|comments|heroes|improvements|optimi[sz]ations|issues)[:\uFF1A]?$/iu;
 /** Headings that end a "Bug Fixes" section (others inside it, "Heroes", "Maps", are its parts). */
 const TOP_SECTION = /\b(?:balance|adjustments?|changes|content|optimi[sz]ations?|improvements?|events?|store|shop|updates?|seasons?|launch|new)\b/i;
-const COMMENT_HEADING = /^(?:dev(?:eloper)?s?['’]?\s*|designer['’]?s?\s*)?(?:comments?|notes?|insights?|thoughts?)$/i;
+const COMMENT_HEADING = /^(?:dev(?:eloper)?s?['\u2019]?\s*|designer['\u2019]?s?\s*)?(?:comments?|notes?|insights?|thoughts?)$/i;
 /** Headings that start another part of a post, ending a hero's paragraph (anything else inside one is a sub-heading). */
 const SECTION_HEADING =
   /\b(?:balance|adjustments?|changes|updates?|heroes|hero\s+(?:changes|balance|adjustments|updates)|new|content|events?|store|shop|maps?|modes?|seasons?|competitive|ranked|matchmaking|optimi[sz]ations?|performance|systems?|audio|ui|interface|general|other|team[-\s]?ups?|launch|patch|version|achievements?|cosmetics?|costumes?|rewards?|progression|social|settings|overview|summary|highlights?|gameplay|battle\s*pass)\b/i;
-const COMMENT_LABEL = /^(?:dev(?:eloper)?s?['’]?\s*(?:comments?|notes?|insights?|thoughts?)|designer['’]?s?\s*(?:comments?|notes?)|note)\b\s*[:：-]?/i;
-const FIRST_PERSON = /^(?:we|we['’](?:re|ve|ll|d)|our|us|this\s+(?:change|update|adjustment|should|will|means)|these\s+(?:changes|adjustments)|with\s+(?:this|these)\b)\b/i;
+const COMMENT_LABEL = /^(?:dev(?:eloper)?s?['\u2019]?\s*(?:comments?|notes?|insights?|thoughts?)|designer['\u2019]?s?\s*(?:comments?|notes?)|note)\b\s*[:\uFF1A-]?/i;
+const FIRST_PERSON = /^(?:we|we['\u2019](?:re|ve|ll|d)|our|us|this\s+(?:change|update|adjustment|should|will|means)|these\s+(?:changes|adjustments)|with\s+(?:this|these)\b)\b/i;
 const FIX_LINE = /^(?:fixed|fixes|resolved|addressed|corrected)\b(?!\s+(?:damage|amount|value|rate|number)\b)|\bfix(?:ed|es)?\s+(?:an?\s+|the\s+|some\s+|several\s+|a\s+rare\s+)?(?:issues?|bugs?|problems?)\b/i;
 
 const NUM = String.raw`[-+]?\d[\d,]*(?:\.\d+)?(?:\s*\/\s*[-+]?\d[\d,]*(?:\.\d+)?)*`;
 const UNIT = String.raw`(?:\s*(?:%|m\/s|seconds?|secs?|ms|s|meters?|metres?|m|hp|points?|pts|x|units?|per\s+(?:second|round|shot|hit|tick)))?`;
 const FROM_TO = new RegExp(String.raw`\bfrom\s+(${NUM})${UNIT}\s+to\s+(${NUM})`, 'giu');
-const ARROW = new RegExp(String.raw`(${NUM})${UNIT}\s*(?:->|→|⇒|=>|➜|➔)\s*(${NUM})`, 'giu');
+const ARROW = new RegExp(String.raw`(${NUM})${UNIT}\s*(?:->|\u2192|\u21D2|=>|\u279C|\u2794)\s*(${NUM})`, 'giu');
 const WAS = new RegExp(String.raw`(${NUM})${UNIT}(?:\s+[\p{L}-]+){0,3}\s*\(\s*(?:was|previously|formerly|from|up\s+from|down\s+from)\s+(${NUM})`, 'giu');
 const UP_WORDS = /\b(?:increase[sd]?|increasing|raise[sd]?|raising|extend(?:s|ed|ing)?|lengthen(?:s|ed|ing)?|grow(?:s|n)?|grew|higher|greater|larger|longer)\b/i;
 const DOWN_WORDS = /\b(?:reduce[sd]?|reducing|decrease[sd]?|decreasing|lower(?:s|ed|ing)?|shorten(?:s|ed|ing)?|diminish(?:es|ed)?|smaller|shorter)\b/i;
@@ -417,7 +417,7 @@ export function classifyLine(text: string, options: { bugFix?: boolean; abilitie
     if (re && ability.length > 2) plain = replaceWholeWords(plain, re, 'ability');
   }
   // "Ability: Cooldown reduced…": the change is after the colon; "Cooldown: reduced…": the stat is before it.
-  const labelled = /^([^:：]{1,60})[:：]\s*(\S.*)$/su.exec(plain);
+  const labelled = /^([^:\uFF1A]{1,60})[:\uFF1A]\s*(\S.*)$/su.exec(plain);
   let body = plain;
   let inverted = false;
   if (labelled && hasChangeSignal(labelled[2]!)) {
@@ -453,7 +453,7 @@ export function heroVerdict(lines: readonly Verdict[]): Verdict {
 /** A line's bullet ("-", "*", "•", "1.", "1)") and markdown emphasis or heading marks taken off. */
 function unbullet(line: string): { text: string; bulleted: boolean } {
   let text = line.trim().replace(/^#{1,6}\s+/, '');
-  const m = /^(?:[-*•·◦▪►–—]|\d{1,2}[.)])\s+/u.exec(text);
+  const m = /^(?:[-*\u2022\u00B7\u25E6\u25AA\u25BA\u2013\u2014]|\d{1,2}[.)])\s+/u.exec(text);
   const bulleted = m !== null;
   if (m) text = text.slice(m[0].length);
   text = text.replace(/^(\*\*|__)(.*)\1$/su, '$2').trim();
@@ -471,9 +471,9 @@ function hasChangeSignal(text: string): boolean {
 /** A line standing alone as a heading: short, no sentence punctuation, no inner colon, no change in it. */
 function isHeading(text: string): boolean {
   if (text.length === 0 || text.length > 60) return false;
-  if (/[.!?;,]$/.test(text) || /[:：]\s*\S/.test(text)) return false;
+  if (/[.!?;,]$/.test(text) || /[:\uFF1A]\s*\S/.test(text)) return false;
   if (text.split(/\s+/).length > 7) return false;
-  return !hasChangeSignal(text.replace(/[:：]$/, '')) || ROLE_HEADING.test(text) || BUG_HEADING.test(text) || SECTION_TITLE.test(text);
+  return !hasChangeSignal(text.replace(/[:\uFF1A]$/, '')) || ROLE_HEADING.test(text) || BUG_HEADING.test(text) || SECTION_TITLE.test(text);
 }
 
 /**
@@ -518,7 +518,7 @@ export function heroChanges(content: string, catalog: HeroCatalog): HeroChange[]
       } else if (ROLE_HEADING.test(text)) {
         hero = form = sub = null;
         if (section === 'comment') section = 'other';
-      } else if (COMMENT_HEADING.test(text.replace(/[:：]$/, ''))) {
+      } else if (COMMENT_HEADING.test(text.replace(/[:\uFF1A]$/, ''))) {
         hero = form = sub = null;
         section = 'comment';
       } else if (BUG_HEADING.test(text)) {
@@ -526,8 +526,8 @@ export function heroChanges(content: string, catalog: HeroCatalog): HeroChange[]
         section = 'bugfix';
       } else if (section === 'bugfix' && hero === null && !TOP_SECTION.test(text)) {
         // "Bug Fixes" then "Heroes", "Maps", "Audio": parts of the fixes.
-      } else if (hero !== null && (catalog.abilities.get(hero)?.has(text.replace(/[:：]$/, '').toLowerCase()) || !SECTION_HEADING.test(text))) {
-        sub = text.replace(/[:：]$/, '');
+      } else if (hero !== null && (catalog.abilities.get(hero)?.has(text.replace(/[:\uFF1A]$/, '').toLowerCase()) || !SECTION_HEADING.test(text))) {
+        sub = text.replace(/[:\uFF1A]$/, '');
       } else {
         hero = form = sub = null;
         section = 'other';
@@ -555,7 +555,7 @@ export function heroChanges(content: string, catalog: HeroCatalog): HeroChange[]
       else for (const id of heroesNamedIn(text, catalog)) add(id, text, 'fixed');
       continue;
     }
-    if (hero !== null && (bulleted || hasChangeSignal(text))) add(hero, label(text), classifyLine(sub && !/[:：]/.test(text) ? `${sub}: ${text}` : text, { abilities: catalog.abilities.get(hero) }));
+    if (hero !== null && (bulleted || hasChangeSignal(text))) add(hero, label(text), classifyLine(sub && !/[:\uFF1A]/.test(text) ? `${sub}: ${text}` : text, { abilities: catalog.abilities.get(hero) }));
   }
   return [...byHero].map(([heroId, lines]) => ({ heroId, verdict: heroVerdict(lines.map((l) => l.verdict)), lines }));
 }
