@@ -56,4 +56,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
 # The bot stops gracefully on SIGTERM within 12 s (README, "Process policy"), past `docker stop`'s
 # default 10 s: compose.yaml gives it 20 s (stop_grace_period); by hand, `docker stop -t 20`.
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=2", "--enable-source-maps", "dist/index.js"]
+CMD ["node", "--max-semi-space-size=2", "--v8-pool-size=1", "--enable-source-maps", "dist/index.js"]

@@ -125,6 +125,7 @@ describe('Dockerfile', () => {
   it('runs node with the flags of npm start, as the README’s supervisor command and systemd unit do', () => {
     const flags = productionNodeFlags(ROOT);
     expect(flags).toContain('--max-semi-space-size=2');
+    expect(flags).toContain('--v8-pool-size=1');
     const cmd = JSON.parse(final.filter(([k]) => k === 'CMD').at(-1)![1]) as string[];
     expect(cmd.slice(0, 1 + flags.length)).toEqual(['node', ...flags]);
     const readme = read('README.md');
