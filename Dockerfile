@@ -6,7 +6,7 @@
 # development package, and runs as the image's unprivileged `node` user.
 
 # --- deps: the production packages. dist/ imports some of them at run time (EXTERNAL in
-# scripts/build.mjs: better-sqlite3, pg, @keyv/redis, pino, piscina, @napi-rs/canvas, esbuild for the
+# scripts/build.mjs: better-sqlite3, pg, @keyv/redis, piscina, @napi-rs/canvas, esbuild for the
 # playground). better-sqlite3 compiles from source when no prebuilt binary matches this platform, hence
 # python3, make and g++. @napi-rs/canvas ships prebuilt binaries for glibc (Debian), so no Cairo.
 FROM node:20-bookworm-slim AS deps

@@ -126,12 +126,14 @@ async function compareView(input: CommandInput, ctx: CommandContext): Promise<Vi
     if (!uid) throw new NotLinkedError(input.user.userId, true);
     second = uid;
   }
-  // The hero list is read while the profiles are (after a restart, one round trip instead of two).
+  const profiles = Promise.all([profileOf(first, season, ctx), profileOf(second, season, ctx)]);
+  // The hero list is read while the profiles are (after a restart, one round trip instead of two),
+  // asked for after them so that they keep the first turns at the API's rate limit.
   const heroList = ctx.heroes.list().catch((err: unknown) => {
     ctx.logger.warn({ err }, 'hero list unavailable; heroes named as the profiles give them');
     return [];
   });
-  const [a, b] = await Promise.all([profileOf(first, season, ctx), profileOf(second, season, ctx)]);
+  const [a, b] = await profiles;
   if (a.data.uid === b.data.uid) throw new UserFacingError(t.compareSamePlayer(escapeText(a.data.name, 100)));
   for (const p of [a.data, b.data]) void ctx.recent.add(input.user.userId, { uid: p.uid, name: p.name }).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record a recent lookup'));
   const list = await heroList;

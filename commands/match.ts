@@ -143,14 +143,16 @@ function playerSelect(m: MatchDetail, teams: ScoreTeam[], heroOf: (id: string | 
 export async function matchView(value: string, ctx: CommandContext, fromMenu = false): Promise<View> {
   // Only a menu's value carries an origin: typed text is a match uid, never parsed for a map, mode or time to show.
   const origin: MatchOrigin = fromMenu ? decodeMatchOrigin(value) : { matchUid: value, mapId: null, modeId: null, duration: null, time: null };
-  // The hero list and the map are read while the match is (after a restart, one round trip instead of two).
+  const matchRead = ctx.api.match(origin.matchUid);
+  // The hero list and the map are read while the match is (after a restart, one round trip instead
+  // of two), asked for after it so that the match keeps the first turn at the API's rate limit.
   const lookups = Promise.all([
     ctx.heroes.list().catch(() => []),
     origin.mapId ? ctx.maps.get(origin.mapId).catch(() => undefined) : Promise.resolve(undefined),
   ]);
   let fetched;
   try {
-    fetched = await ctx.api.match(origin.matchUid);
+    fetched = await matchRead;
   } catch (err) {
     if (fromMenu && err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('match', origin.matchUid, true);
     throw err;

@@ -131,10 +131,11 @@ export interface ViewLists {
 }
 
 /**
- * Reads the map and hero lists (api-spec.md endpoints 1 and 9, through the cached client), both at
+ * Reads the map and hero lists (api-spec.md endpoints 1 and 11, through the cached client), both at
  * once. Never rejects: a list that cannot be had is empty, and costs only the names (maps by id,
- * heroes as the profile gives them). A command starts this beside its profile read, so that an
- * uncached list (after a restart) is fetched while the profile is, not after it.
+ * heroes as the profile gives them). A command starts this right after its profile read, so that an
+ * uncached list (after a restart) is fetched while the profile is, not after it, and the profile
+ * keeps the first turn at the API's rate limit.
  */
 export function readLists(ctx: CommandContext): Promise<ViewLists> {
   return Promise.all([
@@ -488,8 +489,10 @@ export async function profileFor(input: CommandInput, ctx: CommandContext): Prom
     if (!uid) throw new NotLinkedError(whose, whose === input.user.userId);
     query = uid;
   }
+  // The profile first (its turn at the API's rate limit before the lists'), the lists meanwhile.
+  const loading = loadProfile(query, season, ctx);
   const lists = readLists(ctx);
-  const { fetched, seasonTotals } = await loadProfile(query, season, ctx);
+  const { fetched, seasonTotals } = await loading;
   // Off the reply path: the answer never waits for the cache.
   void ctx.recent.add(input.user.userId, { uid: fetched.data.uid, name: fetched.data.name }).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record a recent lookup'));
   return playerView(fetched, 'profile', 1, season, ctx, seasonTotals, lists);
@@ -497,10 +500,11 @@ export async function profileFor(input: CommandInput, ctx: CommandContext): Prom
 
 /** A profile opened from a component (a section, a page, a player of a match): a missing player is named, never "check the spelling". */
 export async function profileFromComponent(uid: string, season: Season | null, which: PlayerSection, page: number, ctx: CommandContext): Promise<View> {
+  const loading = loadProfile(uid, season, ctx);
   const lists = readLists(ctx);
   let loaded: LoadedProfile;
   try {
-    loaded = await loadProfile(uid, season, ctx);
+    loaded = await loading;
   } catch (err) {
     if (err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('player', uid, true);
     throw err;

@@ -128,7 +128,7 @@ function namePattern(name: string): RegExp | null {
   const cached = patternCache.get(lower);
   if (cached !== undefined) return cached;
   const tokens = lower.split(/[\s\-\u2010\u2013]+/).filter(Boolean);
-  const body = tokens.map((t) => (t === '&' || t === 'and' ? '(?:&|and)' : escapeRegex(t).replace(/\\\./g, '\\.?'))).join('[\\s\\-‐–]*');
+  const body = tokens.map((t) => (t === '&' || t === 'and' ? '(?:&|and)' : escapeRegex(t).replace(/\\\./g, '\\.?'))).join('[\\s\\-\\u2010\\u2013]*');
   const regex = tokens.length === 0 ? null : new RegExp(body, 'gi');
   if (patternCache.size >= MAX_PATTERNS) patternCache.clear();
   patternCache.set(lower, regex);

@@ -4,6 +4,7 @@ import { compareRankSpec } from '../../commands/compare.js';
 import { createChartRenderer } from '../../src/charts/renderer.js';
 import { embedLength, LIMITS } from '../../src/render/limits.js';
 import { useReplicaBot, MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
+import { readsWhileHeldBack } from '../helpers/held-read.js';
 
 const env = useReplicaBot();
 const SIR_FINAL = '1117455441';
@@ -13,6 +14,12 @@ type Field = { name: string; value: string; inline?: boolean };
 const fieldsOf = (p: { embeds: { fields?: Field[] }[] }) => p.embeds[0]!.fields ?? [];
 
 describe('/compare', () => {
+  it('reads the hero list while the profiles are on their way, not after them', async () => {
+    const { view, payload } = await readsWhileHeldBack(env.r, '/api/v1/player', ['/api/v1/heroes'], (b) => b.run('compare', { player: SIR_FINAL, other: CARD1GAN }));
+    expect(view.isError).toBeUndefined();
+    expect(fieldsOf(payload)[2]!.value).toMatch(/^\*\*Human Torch\*\*\n/);
+  });
+
   it('puts the two players side by side: rank, ranked record, roles and top heroes, then the heroes both play', async () => {
     const { view, payload } = await env.b.run('compare', { player: SIR_FINAL, other: 'Card1gan' });
     expect(view.isError).toBeUndefined();

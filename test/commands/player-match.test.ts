@@ -1,10 +1,11 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { APIEmbed, APISelectMenuOption } from 'discord-api-types/v10';
 import { PLAYER_SECTIONS, playerView } from '../../commands/player.js';
 import { runInLocale } from '../../src/i18n/index.js';
 import { embedLength, LIMITS } from '../../src/render/limits.js';
 import { toMessagePayload, type MessagePayload } from '../../src/render/view.js';
 import { bot, customIds, useReplicaBot } from '../helpers/bot.js';
+import { readsWhileHeldBack } from '../helpers/held-read.js';
 import { profiles } from '../game/samples.js';
 
 const env = useReplicaBot();
@@ -79,25 +80,9 @@ describe('/player profile on every real sample', () => {
   });
 
   it('reads the hero and map lists while the profile is on its way, not after it (a cold cache costs one round trip, not two)', async () => {
-    const fresh = bot(env.r, { apiTimeoutMs: 10_000 });
-    const count = (prefix: string) => [...env.r.requests.byPath].filter(([path]) => path.startsWith(prefix)).reduce((sum, [, n]) => sum + n, 0);
-    const before = { heroes: count('/api/v1/heroes'), maps: count('/api/v1/maps') };
-    env.r.setFaults({ latencyMs: 2_000, pathPrefix: '/api/v1/player' });
-    try {
-      let answered = false;
-      const answer = fresh.run('player', { query: '1403392756' }).finally(() => (answered = true));
-      await vi.waitFor(() => {
-        expect(count('/api/v1/heroes')).toBeGreaterThan(before.heroes);
-        expect(count('/api/v1/maps')).toBeGreaterThan(before.maps);
-      }, { timeout: 1_800, interval: 10 });
-      // Both lists were asked for while the profile was still held back by the replica.
-      expect(answered).toBe(false);
-      const { view, payload } = await answer;
-      expect(view.isError).toBeFalsy();
-      expect(fieldsOf(payload.embeds[0]!)['Top heroes']).toMatch(/\*\*1\. [A-Z][^*]+\*\* \((Duelist|Vanguard|Strategist)\)/);
-    } finally {
-      await fresh.close();
-    }
+    const { view, payload } = await readsWhileHeldBack(env.r, '/api/v1/player', ['/api/v1/heroes', '/api/v1/maps'], (b) => b.run('player', { query: '1403392756' }));
+    expect(view.isError).toBeFalsy();
+    expect(fieldsOf(payload.embeds[0]!)['Top heroes']).toMatch(/\*\*1\. [A-Z][^*]+\*\* \((Duelist|Vanguard|Strategist)\)/);
   });
 
   it('an empty record reads “—”, and a name lookup finds the player', async () => {
@@ -411,6 +396,14 @@ describe('/match scoreboard on every real match', () => {
       expect(teams.some((t) => /Victory/.test(t.title!)) && teams.some((t) => /Defeat/.test(t.title!))).toBe(true);
       expect(selectOptions(payload, 'mt.p:')).toHaveLength(lines.length);
     }
+  });
+
+  it('reads the hero list while the match is on its way, not after it', async () => {
+    const { view, payload } = await readsWhileHeldBack(env.r, '/api/v1/match/', ['/api/v1/heroes'], (b) => b.run('match', { match: '6713371_1740603484_820_11001_10' }));
+    expect(view.isError).toBeFalsy();
+    // Heroes named from the list: no "Hero 1011"-style fallbacks.
+    expect(JSON.stringify(payload.embeds)).not.toMatch(/Hero \d{4}/);
+    expect(payload.embeds[2]!.description).toContain('Thor');
   });
 
   it('leavers are marked and last, replacements are marked', async () => {
