@@ -296,7 +296,8 @@ async function bench(o: Options): Promise<void> {
   out(`bench:fanout: ${o.runs} run${o.runs > 1 ? 's' : ''}; fan-out to ${int(o.channels)} channels from one bot process (floor ${secs(floorMs)} at ${GLOBAL_PER_SECOND}/s), ${o.trickle}/s channel checks from another; the fake allows ${GLOBAL_PER_SECOND} in any sliding second`);
   out(`load average at start: ${load()}`);
   // The proxy as production runs it: built, from a copy of the build (scripts/bench-support.ts).
-  const proxyArgs = [join(dirname(prepareBot(REPO).args[0]!), 'rest-proxy.js')];
+  // prepareBot's arguments end with the build's entry point, after the production node flags.
+  const proxyArgs = [join(dirname(prepareBot(REPO).args.at(-1)!), 'rest-proxy.js')];
   out(`proxy: node ${proxyArgs.join(' ')}`);
   const modes: Mode[] = o.baseline ? ['proxy', 'direct'] : ['proxy'];
   const results = new Map<Mode, RunResult[]>(modes.map((m) => [m, []]));
