@@ -52,8 +52,8 @@ describe('npm run build', () => {
   it('bundles one copy of each package discord.js shares with our modules (its CommonJS build), zod without its other languages, all in ASCII', async () => {
     const out = join(scratch, 'dist-copies');
     const { inputs } = await build({ outdir: out, log: () => undefined });
-    // node keeps each module's source in memory: one byte a character when it is all ASCII, two
-    // otherwise (a regular expression with a curly quote in our code, a licence comment naming its author).
+    // node keeps each module's source in memory, one byte a character while all of it is Latin-1 and two
+    // otherwise (a curly quote in one of our regular expressions did it); ASCII keeps it so.
     for (const file of readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'))) {
       const nonAscii = /[^\x00-\x7f].{0,30}/u.exec(readFileSync(join(out, file), 'utf8'));
       expect(nonAscii?.[0], file).toBeUndefined();
