@@ -21,13 +21,26 @@ export interface HeroChoice {
   value: string;
 }
 
+/** The fuse.js indexes of a hero list: over names, real names and ids, and over names alone. */
+interface FuzzyIndex {
+  fuse: Fuse<Hero>;
+  byName: Fuse<Hero>;
+}
+
+/** A hero list as read (its `fetchedAt`), sorted by name, with its fuzzy indexes once a search has needed them. */
+interface HeroIndex {
+  fetchedAt: number;
+  heroes: Hero[];
+  fuzzy?: FuzzyIndex;
+}
+
 /**
  * Heroes by id, name and fuzzy match over the hero list (api-spec.md endpoint 1). The fuzzy index is
  * rebuilt only when the cached list changes (its `fetchedAt`).
  */
 export class HeroDirectory {
   readonly #api: RivalsApi;
-  #index?: { fetchedAt: number; heroes: Hero[]; fuzzy?: { fuse: Fuse<Hero>; byName: Fuse<Hero> } };
+  #index?: HeroIndex;
 
   constructor(api: RivalsApi) {
     this.#api = api;
@@ -95,7 +108,7 @@ export class HeroDirectory {
    * The fuzzy indexes of a hero list, built on the first search of that list: a view that only names
    * heroes (the first /player after a start) does not wait for them.
    */
-  #fuzzy(index: { heroes: Hero[]; fuzzy?: { fuse: Fuse<Hero>; byName: Fuse<Hero> } }): { fuse: Fuse<Hero>; byName: Fuse<Hero> } {
+  #fuzzy(index: HeroIndex): FuzzyIndex {
     index.fuzzy ??= {
       fuse: new Fuse(index.heroes, { keys: [{ name: 'name', weight: 3 }, { name: 'real_name', weight: 1 }, { name: 'id', weight: 1 }], includeScore: true, threshold: 0.45, ignoreLocation: true }),
       byName: new Fuse(index.heroes, { keys: ['name'], includeScore: true, threshold: 0.45, ignoreLocation: true }),

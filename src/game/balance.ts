@@ -468,12 +468,17 @@ function hasChangeSignal(text: string): boolean {
   return FROM_TO.test(text) || ARROW.test(text) || WAS.test(text) || UP_WORDS.test(text) || DOWN_WORDS.test(text) || BETTER_WORDS.test(text) || WORSE_WORDS.test(text) || NEUTRAL_WORDS.test(text) || FIX_LINE.test(text);
 }
 
+/** `text` without a colon at its end, ASCII or full-width ("Hulk:", "ハルク："). */
+function withoutTrailingColon(text: string): string {
+  return text.replace(/[:\uFF1A]$/, '');
+}
+
 /** A line standing alone as a heading: short, no sentence punctuation, no inner colon, no change in it. */
 function isHeading(text: string): boolean {
   if (text.length === 0 || text.length > 60) return false;
   if (/[.!?;,]$/.test(text) || /[:\uFF1A]\s*\S/.test(text)) return false;
   if (text.split(/\s+/).length > 7) return false;
-  return !hasChangeSignal(text.replace(/[:\uFF1A]$/, '')) || ROLE_HEADING.test(text) || BUG_HEADING.test(text) || SECTION_TITLE.test(text);
+  return !hasChangeSignal(withoutTrailingColon(text)) || ROLE_HEADING.test(text) || BUG_HEADING.test(text) || SECTION_TITLE.test(text);
 }
 
 /**
@@ -518,7 +523,7 @@ export function heroChanges(content: string, catalog: HeroCatalog): HeroChange[]
       } else if (ROLE_HEADING.test(text)) {
         hero = form = sub = null;
         if (section === 'comment') section = 'other';
-      } else if (COMMENT_HEADING.test(text.replace(/[:\uFF1A]$/, ''))) {
+      } else if (COMMENT_HEADING.test(withoutTrailingColon(text))) {
         hero = form = sub = null;
         section = 'comment';
       } else if (BUG_HEADING.test(text)) {
@@ -526,8 +531,8 @@ export function heroChanges(content: string, catalog: HeroCatalog): HeroChange[]
         section = 'bugfix';
       } else if (section === 'bugfix' && hero === null && !TOP_SECTION.test(text)) {
         // "Bug Fixes" then "Heroes", "Maps", "Audio": parts of the fixes.
-      } else if (hero !== null && (catalog.abilities.get(hero)?.has(text.replace(/[:\uFF1A]$/, '').toLowerCase()) || !SECTION_HEADING.test(text))) {
-        sub = text.replace(/[:\uFF1A]$/, '');
+      } else if (hero !== null && (catalog.abilities.get(hero)?.has(withoutTrailingColon(text).toLowerCase()) || !SECTION_HEADING.test(text))) {
+        sub = withoutTrailingColon(text);
       } else {
         hero = form = sub = null;
         section = 'other';
