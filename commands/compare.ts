@@ -14,10 +14,11 @@ import type { CommandContext, CommandInput, CommandModule } from '../src/discord
 import { NotFoundError, NotLinkedError, UserFacingError } from '../src/errors.js';
 import { currentSeason, heroSummary, playTimeByRole, rankSummary, type HeroTotals } from '../src/game/profile.js';
 import { rankScore } from '../src/game/ranks.js';
-import type { Season } from '../src/game/seasons.js';
-import { heroDisplayName } from '../src/hero-directory.js';
+import { rankTimeline } from '../src/game/rank-timeline.js';
+import { latestSeason, type Season } from '../src/game/seasons.js';
 import { describe } from '../src/i18n/commands.js';
-import { chartFile, rankPoints } from '../src/render/charts.js';
+import { chartFile } from '../src/render/charts.js';
+import { heroLookup, type HeroLookup } from '../src/render/hero-lookup.js';
 import { staleFooter } from '../src/render/common.js';
 import { currentLocale, tr } from '../src/i18n/index.js';
 import { decimal, duration, integer, winRate } from '../src/render/format.js';
@@ -25,7 +26,7 @@ import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { heroName } from '../src/render/names.js';
 import type { View } from '../src/render/view.js';
 import { t } from '../src/strings.js';
-import { loadProfile, playerChoices, seasonLabel, seasonOption } from './player.js';
+import { loadProfile, playerChoices, playerSuggestions, seasonLabel, seasonOption } from './player.js';
 
 /** Heroes listed per player, and heroes both play listed head to head. */
 const TOP_HEROES = 3;
@@ -42,22 +43,27 @@ const definition = new SlashCommandBuilder()
 /** (kills + assists) / deaths, deaths at least 1, to two decimals in the current locale ("3.10", "3,10"): the ratio /player shows. */
 const kdaRatio = (r: { kills: number; deaths: number; assists: number }) => decimal((r.kills + r.assists) / Math.max(1, r.deaths));
 
-type Heroes = Map<string, { name: string; role: string | null }>;
+type Heroes = HeroLookup;
 
-/** A hero's name and role from the hero list, else as the profile names it. */
+/** A hero's name and role from the one hero lookup (src/render/hero-lookup.ts), else as the profile names it. */
 function heroOf(heroes: Heroes, h: Pick<HeroTotals, 'hero_id' | 'hero_name'>): { name: string; role: string | null } {
-  const known = h.hero_id === null ? undefined : heroes.get(h.hero_id);
-  return known ?? { name: heroName(h.hero_name) ?? h.hero_name ?? (h.hero_id ? tr('compare:heroId', { id: h.hero_id }) : tr('compare:unknownHero')), role: null };
+  return heroes(h.hero_id) ?? { name: heroName(h.hero_name) ?? h.hero_name ?? (h.hero_id ? tr('compare:heroId', { id: h.hero_id }) : tr('compare:unknownHero')), role: null };
 }
 
-/** One player's column: rank, ranked record, play time by role and top heroes. */
+/**
+ * One player's column: rank in `season`, ranked record, play time by role and top heroes. A player
+ * whose profile holds an older season than the one compared says which season their totals are from.
+ */
 function column(p: PlayerProfile, season: Season | null, heroes: Heroes): APIEmbedField {
   const rank = rankSummary(p, season);
   const r = p.overall.ranked;
-  const roles = playTimeByRole(p, (id) => (id === null ? null : (heroes.get(id)?.role ?? null)));
+  const roles = playTimeByRole(p, (id) => heroes(id)?.role ?? null);
   const top = heroSummary(p).heroes.slice(0, TOP_HEROES);
+  const own = currentSeason(p);
+  const older = season && own && own.index < season.index ? tr('compare:column.totalsFrom', { season: seasonLabel(own) }) : null;
   const lines = [
-    `**${rank.tier ?? tr('compare:unranked')}** · ${rankScore(rank.score)}`,
+    rank.tier === null && season && rank.score === null ? `**${tr('compare:column.noRank', { season: seasonLabel(season) })}**` : `**${rank.tier ?? tr('compare:unranked')}** · ${rankScore(rank.score)}`,
+    older,
     tr('compare:column.ranked', { count: r.matches, n: integer(r.matches), winRate: winRate(r.wins, r.matches) }),
     `KDA ${r.matches > 0 ? kdaRatio(r) : '—'} · ${duration(r.play_time)}`,
     roles.length > 0 ? roles.map((x) => `${x.role} ${duration(x.seconds)}`).join(' · ') : null,
@@ -86,15 +92,22 @@ function headToHead(a: PlayerProfile, b: PlayerProfile, heroes: Heroes): APIEmbe
   return { name: tr('compare:bothPlay'), value: truncate(value, LIMITS.fieldValue), inline: false };
 }
 
-/** Both players' rank score over time (their `rank_history`), for the chart, with its words in the current locale. */
-export function compareRankSpec(a: PlayerProfile, b: PlayerProfile): CompareRankChart {
+/**
+ * Both players' rank score over time (their rank timelines, src/game/rank-timeline.ts), for the chart,
+ * with its words in the current locale; with `season`, that season's points only.
+ */
+export function compareRankSpec(a: PlayerProfile, b: PlayerProfile, season: Season | null = null): CompareRankChart {
+  const points = (p: PlayerProfile) =>
+    rankTimeline(p)
+      .filter((x) => !season || x.season?.index === season.index)
+      .map((x) => ({ time: x.time, score: x.score }));
   return {
     kind: 'compare-rank',
     locale: currentLocale(),
     title: truncate(tr('charts:titles.compare', { a: a.name, b: b.name }), SPEC_LIMITS.titleLength),
     players: [
-      { name: a.name, points: rankPoints(a) },
-      { name: b.name, points: rankPoints(b) },
+      { name: a.name, points: points(a) },
+      { name: b.name, points: points(b) },
     ],
   };
 }
@@ -103,11 +116,11 @@ export function compareRankSpec(a: PlayerProfile, b: PlayerProfile): CompareRank
  * The profile a compare option names, for `season`.
  * @throws {NotFoundError} naming the query when there is no such player; {@link loadProfile}'s errors otherwise.
  */
-async function profileOf(query: string, season: Season | null, ctx: CommandContext) {
+async function profileOf(query: string, season: Season | null, userId: string, ctx: CommandContext) {
   try {
     return (await loadProfile(query, season, ctx)).fetched;
   } catch (err) {
-    if (err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('player', query, false);
+    if (err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('player', query, false, await playerSuggestions(userId, query, ctx));
     throw err;
   }
 }
@@ -123,10 +136,10 @@ async function compareView(input: CommandInput, ctx: CommandContext): Promise<Vi
   let second = typeof input.options.other === 'string' ? input.options.other.trim() : '';
   if (second === '') {
     const uid = await ctx.links.defaultUid(input.user.userId);
-    if (!uid) throw new NotLinkedError(input.user.userId, true);
+    if (!uid) throw new NotLinkedError(input.user.userId, true, 'compare');
     second = uid;
   }
-  const profiles = Promise.all([profileOf(first, season, ctx), profileOf(second, season, ctx)]);
+  const profiles = Promise.all([profileOf(first, season, input.user.userId, ctx), profileOf(second, season, input.user.userId, ctx)]);
   // The hero list is read while the profiles are (after a restart, one round trip instead of two),
   // asked for after them so that they keep the first turns at the API's rate limit.
   const heroList = ctx.heroes.list().catch((err: unknown) => {
@@ -136,10 +149,10 @@ async function compareView(input: CommandInput, ctx: CommandContext): Promise<Vi
   const [a, b] = await profiles;
   if (a.data.uid === b.data.uid) throw new UserFacingError(t.compareSamePlayer(escapeText(a.data.name, 100)));
   for (const p of [a.data, b.data]) void ctx.recent.add(input.user.userId, { uid: p.uid, name: p.name }).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record a recent lookup'));
-  const list = await heroList;
-  const heroes: Heroes = new Map(list.map((h) => [h.id, { name: heroDisplayName(h), role: h.role }]));
-  const shownSeason = season ?? currentSeason(a.data) ?? currentSeason(b.data);
-  const fields = [column(a.data, season, heroes), column(b.data, season, heroes), headToHead(a.data, b.data, heroes)].filter((f): f is APIEmbedField => f !== undefined);
+  const heroes = heroLookup(await heroList, [a.data, b.data]);
+  // Both players on one season: the one asked for, else the later of their current seasons.
+  const shownSeason = season ?? latestSeason([currentSeason(a.data), currentSeason(b.data)]);
+  const fields = [column(a.data, shownSeason, heroes), column(b.data, shownSeason, heroes), headToHead(a.data, b.data, heroes)].filter((f): f is APIEmbedField => f !== undefined);
   const stale = staleFooter(a.stale ? a : b.stale ? b : undefined);
   const embed: APIEmbed = {
     color: 0x5865f2,
@@ -148,7 +161,7 @@ async function compareView(input: CommandInput, ctx: CommandContext): Promise<Vi
     fields,
     ...(stale ? { footer: stale } : {}),
   };
-  const file = await chartFile(ctx.charts, compareRankSpec(a.data, b.data), 'compare.png', tr('charts:alt.compare', { a: a.data.name, b: b.data.name }), ctx.logger);
+  const file = await chartFile(ctx.charts, compareRankSpec(a.data, b.data, shownSeason), 'compare.png', tr('charts:alt.compare', { a: a.data.name, b: b.data.name }), ctx.logger);
   return file ? { embeds: [{ ...embed, image: { url: `attachment://${file.name}` } }], files: [file] } : { embeds: [embed] };
 }
 

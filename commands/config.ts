@@ -1,14 +1,15 @@
 /**
  * `/config`: server setup for members with Manage Server (Discord `default_member_permissions`, and
  * checked again at run time). Shows the settings; sets or clears each feed's channel (with a ping
- * role, publishing in announcement channels, and an optional backfill); the default leaderboard
- * platform; private answers by default; the language of feed posts and hero alerts (issue 16); each
+ * role, publishing in announcement channels, and an optional backfill), or changes only the options
+ * given of a feed already set; the default leaderboard
+ * platform; private answers by default; the language of feed posts and hero alerts; each
  * feed's status; and a reset behind a confirmation button.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ButtonStyle, ChannelType, ComponentType, InteractionContextType, PermissionFlagsBits, type APIEmbed } from 'discord-api-types/v10';
 import { PLATFORMS, type Platform } from '../src/api/endpoints.js';
-import type { CommandContext, CommandModule, Invoker } from '../src/discord/command.js';
+import type { ChannelCheck, CommandContext, CommandModule, Invoker } from '../src/discord/command.js';
 import { encodeCustomId } from '../src/discord/custom-id.js';
 import { UserFacingError } from '../src/errors.js';
 import { DIGEST_EVERY, digestPeriod, type DigestSchedule } from '../src/feeds/digest.js';
@@ -17,10 +18,10 @@ import { feedName } from '../src/feeds/render.js';
 import { canonicalTimeZone, formatClock, parseClock, parseQuietHours, quietNow, suggestTimeZones, type QuietHours } from '../src/feeds/schedule.js';
 import { chosenLanguage, choiceName, describe, DISCORD_LANGUAGE, languageChoices } from '../src/i18n/commands.js';
 import { LOCALE_NAMES, pickLocale, runInLocale, tr, typedWord, type Locale } from '../src/i18n/index.js';
-import { discordTime } from '../src/render/format.js';
+import { discordTime, integer } from '../src/render/format.js';
 import { escapeText } from '../src/render/limits.js';
 import type { View } from '../src/render/view.js';
-import { FEED_TYPES, MAX_FILTER_HEROES, type FeedType, type GuildSettings } from '../src/store/guild-settings.js';
+import { FEED_TYPES, MAX_FILTER_HEROES, type FeedSubscription, type FeedType, type GuildSettings } from '../src/store/guild-settings.js';
 import { t } from '../src/strings.js';
 
 /** Feed types as the `type` option names them. */
@@ -29,7 +30,6 @@ const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', 
 const COLOUR = 0x5865f2;
 /** Local time of a digest when the admin gives none: 09:00. */
 const DEFAULT_DIGEST_AT = 9 * 60;
-/** The `language` choice that clears the server's language: its Discord language is used again. */
 /** Most posts an admin may ask to be sent again when setting a channel. */
 export const MAX_BACKFILL = 10;
 
@@ -151,10 +151,12 @@ function feedLine(s: GuildSettings, type: FeedType, names: Map<string, string>):
 }
 
 /**
- * The heroes of the `heroes` option as ids, in the order given, without repeats: undefined when the option is empty.
+ * The heroes of the `heroes` option as ids, in the order given, without repeats: undefined when the
+ * option is empty (the filter is kept), null for `off` (the filter is cleared).
  * @throws {UserFacingError} when the feed is not balance posts or there are too many; {@link UnknownHeroError} for a name that is no hero.
  */
-async function heroFilterOf(type: FeedType, text: unknown, ctx: CommandContext): Promise<string[] | undefined> {
+async function heroFilterOf(type: FeedType, text: unknown, ctx: CommandContext): Promise<string[] | null | undefined> {
+  if (typeof text === 'string' && typedWord(text, ['off', 'none', 'no'], 'messages:config.quietOff')) return null;
   const names = typeof text === 'string' ? text.split(/[,;\n]/).map((n) => n.trim()).filter((n) => n !== '') : [];
   if (names.length === 0) return undefined;
   if (type !== 'balances') throw new UserFacingError(t.heroFilterBalancesOnly());
@@ -168,7 +170,7 @@ async function heroFilterOf(type: FeedType, text: unknown, ctx: CommandContext):
 }
 
 /**
- * The language of the server's feed posts and hero alerts (issue 16): its `/config language`, else its
+ * The language of the server's feed posts and hero alerts: its `/config language`, else its
  * Discord language (the interaction's `guild_locale`, the poller's `preferred_locale`), else English.
  */
 function serverLocale(s: GuildSettings, user: Invoker): Locale {
@@ -196,32 +198,128 @@ async function showView(s: GuildSettings, ctx: CommandContext, user: Invoker): P
 }
 
 /**
- * The quiet hours and time zone of the `quiet` and `timezone` options: `quiet` "off" (or empty) for none.
- * @throws {UserFacingError} naming what to type when either cannot be read.
+ * What one run of `/config feed` asks to change. A field is absent when its option was not given:
+ * the subscription keeps what it had.
  */
-function scheduleOf(quietText: unknown, zoneText: unknown, digestText: unknown, atText: unknown, now: number): { quiet?: QuietHours; timeZone?: string; digest?: DigestSchedule; digestPeriod?: string } {
-  const out: { quiet?: QuietHours; timeZone?: string; digest?: DigestSchedule; digestPeriod?: string } = {};
+interface FeedRequest {
+  channelId: string;
+  roleId?: string;
+  publish?: boolean;
+  backfill?: number;
+  /** Hero ids; null for `off` (every balance post). */
+  heroes?: string[] | null;
+  /** null for `off` (no quiet hours). */
+  quiet?: QuietHours | null;
+  /** An IANA zone; null for UTC. */
+  timeZone?: string | null;
+  digest?: 'off' | DigestSchedule['every'];
+  /** The digest's local time, minutes since midnight. */
+  at?: number;
+  threads?: boolean;
+}
+
+/**
+ * The schedule options as typed: `quiet` (`off` for none), `timezone`, `digest` and `at`, each absent when not given.
+ * @throws {UserFacingError} naming what to type when one cannot be read.
+ */
+function scheduleOf(quietText: unknown, zoneText: unknown, digestText: unknown, atText: unknown): Pick<FeedRequest, 'quiet' | 'timeZone' | 'digest' | 'at'> {
+  const out: Pick<FeedRequest, 'quiet' | 'timeZone' | 'digest' | 'at'> = {};
   if (typeof zoneText === 'string' && zoneText.trim() !== '') {
     const zone = canonicalTimeZone(zoneText);
     if (!zone) throw new UserFacingError(t.unknownTimeZone(escapeText(zoneText.trim(), 64)));
-    if (zone !== 'UTC') out.timeZone = zone;
+    out.timeZone = zone === 'UTC' ? null : zone;
   }
-  if (typeof quietText === 'string' && quietText.trim() !== '' && !typedWord(quietText, ['off', 'none', 'no'], 'messages:config.quietOff')) {
-    const quiet = parseQuietHours(quietText);
-    if (!quiet) throw new UserFacingError(t.badQuietHours(escapeText(quietText.trim(), 40)));
-    out.quiet = quiet;
+  if (typeof quietText === 'string' && quietText.trim() !== '') {
+    if (typedWord(quietText, ['off', 'none', 'no'], 'messages:config.quietOff')) out.quiet = null;
+    else {
+      const quiet = parseQuietHours(quietText);
+      if (!quiet) throw new UserFacingError(t.badQuietHours(escapeText(quietText.trim(), 40)));
+      out.quiet = quiet;
+    }
   }
+  if (digestText === 'off') out.digest = 'off';
   const every = DIGEST_EVERY.find((d) => d === digestText);
-  const atTyped = typeof atText === 'string' && atText.trim() !== '' ? atText.trim() : undefined;
-  if (atTyped !== undefined && !every) throw new UserFacingError(t.digestAtWithoutDigest());
-  if (every) {
-    const at = atTyped === undefined ? DEFAULT_DIGEST_AT : parseClock(atTyped);
-    if (at === null) throw new UserFacingError(t.badDigestTime(escapeText(atTyped!, 10)));
-    out.digest = { every, at };
-    // The first digest comes at the next due moment, with the posts found from now.
-    out.digestPeriod = digestPeriod(out.digest, out.timeZone ?? 'UTC', now);
+  if (every) out.digest = every;
+  if (typeof atText === 'string' && atText.trim() !== '') {
+    const at = parseClock(atText.trim());
+    if (at === null) throw new UserFacingError(t.badDigestTime(escapeText(atText.trim(), 10)));
+    out.at = at;
   }
   return out;
+}
+
+/**
+ * The subscription after `req` is applied to `prev` (undefined for a feed not set yet): the options
+ * given replace what they name, the rest is kept. Posting resumes (`broken` cleared: the channel
+ * passed the check). `refusal` says why nothing can change, in the current locale.
+ */
+function nextSubscription(type: FeedType, prev: FeedSubscription | undefined, req: FeedRequest, check: ChannelCheck, now: number): { sub: FeedSubscription } | { refusal: string } {
+  const moved = !prev || prev.channelId !== req.channelId;
+  const sub: FeedSubscription = prev ? structuredClone(prev) : { channelId: req.channelId, roleId: null, since: now, publish: false, backfill: 0, broken: null, lastDelivered: null, lastEdit: null };
+  sub.channelId = req.channelId;
+  sub.broken = null;
+  if (moved) {
+    // Another channel: it gets the posts found from now, and its history starts empty.
+    Object.assign(sub, { since: now, lastDelivered: null, lastEdit: null });
+  } else {
+    // The poller's marks land only on the subscription they read (channel and `since`), so a new
+    // `since` keeps a mark from a poll in flight (broken, backfill done) off this change. One ms
+    // later, not now: posts found since the channel was set and still held (quiet hours, retries) still reach it.
+    sub.since = prev!.broken ? now : prev!.since + 1;
+  }
+  if (req.roleId !== undefined) sub.roleId = req.roleId;
+  // Kept from before on a channel that cannot publish: dropped (and listed in the answer as changed).
+  if (req.publish !== undefined) sub.publish = req.publish;
+  else if (sub.publish && !check.announcement) sub.publish = false;
+  if (req.backfill !== undefined) sub.backfill = req.backfill;
+  if (req.heroes === null) delete sub.heroes;
+  else if (req.heroes !== undefined) sub.heroes = req.heroes;
+  if (req.quiet === null) delete sub.quiet;
+  else if (req.quiet !== undefined) sub.quiet = req.quiet;
+  if (req.timeZone === null) delete sub.timeZone;
+  else if (req.timeZone !== undefined) sub.timeZone = req.timeZone;
+  if (req.digest === 'off') {
+    if (req.at !== undefined) return { refusal: t.digestAtWithoutDigest() };
+    delete sub.digest;
+    delete sub.digestPeriod;
+  } else if (req.digest !== undefined || req.at !== undefined) {
+    const every = req.digest ?? sub.digest?.every;
+    if (!every) return { refusal: t.digestAtWithoutDigest() };
+    sub.digest = { every, at: req.at ?? sub.digest?.at ?? DEFAULT_DIGEST_AT };
+  }
+  if (sub.digest) {
+    const zone = sub.timeZone ?? 'UTC';
+    const same = prev?.digest && prev.digest.every === sub.digest.every && prev.digest.at === sub.digest.at && (prev.timeZone ?? 'UTC') === zone;
+    // A new schedule counts from now: its first digest comes at its next due moment.
+    if (!same || sub.digestPeriod === undefined) sub.digestPeriod = digestPeriod(sub.digest, zone, now);
+  }
+  if (req.threads === false) delete sub.threads;
+  else if (req.threads) sub.threads = true;
+  if (sub.threads && type === 'gameVersions') return { refusal: t.threadsNeedText() };
+  if (sub.threads && check.missingForThreads?.length) return { refusal: t.channelMissing(req.channelId, check.missingForThreads) };
+  return { sub };
+}
+
+/**
+ * What changed from `prev` to `next`, one item per setting, in the current locale and in the words of
+ * /config show. `names` maps hero ids to their names.
+ */
+function changesOf(prev: FeedSubscription, next: FeedSubscription, names: Map<string, string>): string[] {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  const zone = next.timeZone ?? 'UTC';
+  const changes: string[] = [];
+  if (prev.channelId !== next.channelId) changes.push(tr('config:feedChanges.channel', { channelId: next.channelId }));
+  else if (prev.broken) changes.push(tr('config:feedChanges.resumed'));
+  // A role is only ever given, never taken away here (no option says "none").
+  if (next.roleId !== null && prev.roleId !== next.roleId) changes.push(tr('config:show.pings', { roleId: next.roleId }));
+  if (prev.publish !== next.publish) changes.push(tr(next.publish ? 'config:show.published' : 'config:feedChanges.notPublished'));
+  if (prev.backfill !== next.backfill) changes.push(next.backfill > 0 ? tr('config:feedChanges.backfill', { count: next.backfill, backfill: integer(next.backfill) }) : tr('config:feedChanges.noBackfill'));
+  if (!same(prev.heroes, next.heroes)) changes.push(next.heroes?.length ? t.heroFilter(next.heroes.map((id) => names.get(id) ?? id)) : tr('config:feedChanges.everyPost'));
+  if (!same(prev.quiet, next.quiet)) changes.push(next.quiet ? t.quietHours(formatClock(next.quiet.start), formatClock(next.quiet.end), zone) : tr('config:feedChanges.noQuiet'));
+  if ((prev.timeZone ?? 'UTC') !== zone) changes.push(tr('config:feedChanges.timeZone', { zone }));
+  if (!same(prev.digest, next.digest)) changes.push(next.digest ? t.digestSchedule(next.digest.every, formatClock(next.digest.at), zone) : tr('config:feedChanges.noDigest'));
+  if (Boolean(prev.threads) !== Boolean(next.threads)) changes.push(next.threads ? t.threadsOn() : tr('config:feedChanges.noThread'));
+  return changes;
 }
 
 function statusView(s: GuildSettings, now: number): View {
@@ -239,25 +337,51 @@ function statusView(s: GuildSettings, now: number): View {
   });
 }
 
+/**
+ * `/config feed`: sets a feed's channel, or changes only the options given of a feed already set and
+ * keeps the rest. The answer lists what changed. A backfill asked for starts a poll at once
+ * (`ctx.feedTester.pollNow`), so its posts need not wait for the next regular poll.
+ */
 async function setFeed(guildId: string, input: Parameters<CommandModule['execute']>[0], ctx: CommandContext): Promise<View> {
   const type = input.options.type as FeedType;
   const channelId = String(input.options.channel ?? '');
   const check = await ctx.channels.check(guildId, channelId);
   if (!check.exists) return privately({ description: t.channelGone(channelId) });
   if (check.missing.length > 0) return privately({ description: t.channelMissing(channelId, check.missing) });
-  const publish = input.options.publish === true;
-  if (publish && !check.announcement) return privately({ description: t.publishNeedsAnnouncement(channelId) });
-  const roleId = input.options.role === undefined ? null : String(input.options.role);
-  const backfill = Math.min(MAX_BACKFILL, Math.max(0, Number(input.options.backfill ?? 0)));
-  const threads = input.options.thread === true;
-  if (threads && type === 'gameVersions') return privately({ description: t.threadsNeedText() });
-  if (threads && check.missingForThreads?.length) return privately({ description: t.channelMissing(channelId, check.missingForThreads) });
-  const heroes = await heroFilterOf(type, input.options.heroes, ctx);
-  const schedule = scheduleOf(input.options.quiet, input.options.timezone, input.options.digest, input.options.at, ctx.now());
+  const o = input.options;
+  if (o.publish === true && !check.announcement) return privately({ description: t.publishNeedsAnnouncement(channelId) });
+  const heroes = await heroFilterOf(type, o.heroes, ctx);
+  const req: FeedRequest = {
+    channelId,
+    ...(o.role !== undefined && { roleId: String(o.role) }),
+    ...(typeof o.publish === 'boolean' && { publish: o.publish }),
+    ...(o.backfill !== undefined && { backfill: Math.min(MAX_BACKFILL, Math.max(0, Math.trunc(Number(o.backfill)) || 0)) }),
+    ...(heroes !== undefined && { heroes }),
+    ...scheduleOf(o.quiet, o.timezone, o.digest, o.at),
+    ...(typeof o.thread === 'boolean' && { threads: o.thread }),
+  };
+  // Refused on what the cache holds, before any write; the change below is worked out again on what it reads.
+  const first = nextSubscription(type, (await ctx.settings.get(guildId)).feeds[type], req, check, ctx.now());
+  if ('refusal' in first) return privately({ description: first.refusal });
+  // Set by the last run of the change (it runs again when another writer got there first).
+  const applied: { prev?: FeedSubscription; next?: FeedSubscription; refusal?: string } = {};
   const settings = await ctx.settings.update(guildId, (s) => {
-    s.feeds[type] = { channelId, roleId, since: ctx.now(), publish, backfill, broken: null, lastDelivered: null, lastEdit: null, ...(heroes ? { heroes } : {}), ...schedule, ...(threads ? { threads } : {}) };
+    const prev = s.feeds[type];
+    const next = nextSubscription(type, prev, req, check, ctx.now());
+    if ('refusal' in next) return void Object.assign(applied, { prev, next: undefined, refusal: next.refusal });
+    Object.assign(applied, { prev, next: next.sub, refusal: undefined });
+    s.feeds[type] = next.sub;
   });
-  return { ...(await showView(settings, ctx, input.user)), content: t.feedSet(feedName(type), channelId, backfill) };
+  // Changed meanwhile by another admin so that this run no longer fits (a rare race): nothing was changed.
+  if (applied.refusal !== undefined || !applied.next) return privately({ description: applied.refusal ?? '' });
+  const { prev, next } = applied;
+  if (next.backfill > 0) ctx.feedTester?.pollNow?.();
+  const view = await showView(settings, ctx, input.user);
+  if (!prev) return { ...view, content: t.feedSet(feedName(type), channelId, next.backfill) };
+  const names = next.heroes?.length ? await ctx.heroes.displayNames() : new Map<string, string>();
+  const changes = changesOf(prev, next, names);
+  const feed = feedName(type);
+  return { ...view, content: changes.length > 0 ? tr('config:feedChanges.changed', { feed, changes: changes.map((c) => `• ${c}`).join('\n') }) : tr('config:feedChanges.unchanged', { feed }) };
 }
 
 export const config: CommandModule = {

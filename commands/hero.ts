@@ -1,11 +1,13 @@
 /**
- * `/hero name:<hero>`: a hero's overview, and through a select menu its abilities (grouped by
+ * `/hero name:<hero>`: a hero's overview, and through a select menu its abilities (paged by
  * transformation), costumes, transformations, lore (paged), statistics, leaderboard and balance
  * history (paged: every balance post and patch note that changed the hero, newest first, read from
  * the store the balance indexer fills, src/game/balance-indexer.ts).
  * The real hero list (api-samples/heroes) repeats abilities (Hulk's four, once a form, with
- * `transformation_id` null), lists "Base Stat" entries and empty team-up placeholders among them, and
- * gives forms without health: see {@link heroKit} and the transformations section.
+ * `transformation_id` missing), lists "Base Stat" entries and empty team-up placeholders among them,
+ * writes key bindings and field labels in more than one casing, gives forms without health (the
+ * "Base Stat" entries have it) and every costume the quality "Default": see {@link heroKit},
+ * {@link baseStats} and the costumes and transformations sections.
  * Data: api-spec.md endpoints 2 (hero), 3 (stats), 5 (leaderboard), via the hero list (1) for lookup;
  * the balance history from endpoints 12 and 13, through the store (src/store/balance-history.ts).
  */
@@ -15,8 +17,8 @@ import type { Fetched } from '../src/api/client.js';
 import type { Ability, Hero, Transformation } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { CustomIdTooLongError, encodeCustomId } from '../src/discord/custom-id.js';
-import { aside, compactNumber, decimal, duration, integer, kda, percent, ratioPercent, winRate } from '../src/render/format.js';
-import { heroDisplayName } from '../src/hero-directory.js';
+import { aside, compactNumber, decimal, duration, integer, kda, percent, ratioPercent, titleCase, winRate } from '../src/render/format.js';
+import { foldName, heroDisplayName } from '../src/hero-directory.js';
 import { describe } from '../src/i18n/commands.js';
 import { heroName, roleName, teamName } from '../src/render/names.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
@@ -107,9 +109,9 @@ function overview(hero: Hero): APIEmbed {
   };
 }
 
-function abilityText(fields: Record<string, string>, description: string | null): string {
-  const ordered = [...ABILITY_FIELD_ORDER.filter((k) => k in fields), ...Object.keys(fields).filter((k) => !ABILITY_FIELD_ORDER.includes(k))];
-  const lines = ordered.filter((k) => k !== 'Key').map((k) => `**${escapeText(k)}:** ${escapeText(fields[k]!)}`);
+/** An ability's description and its fields ({@link KitAbility.fields}) as the lines of its embed field ("**Cooldown:** 8s"). */
+function abilityText(fields: readonly AbilityField[], description: string | null): string {
+  const lines = fields.map(([label, value]) => `**${escapeText(label)}:** ${escapeText(value)}`);
   return [description ? escapeText(description) : '', ...lines].filter(Boolean).join('\n') || '—';
 }
 
@@ -118,9 +120,16 @@ function teams(hero: Hero): string[] {
   return [...new Set(hero.team.map(teamName).filter(Boolean))];
 }
 
+/** One line of an ability's details: its label in one casing ("Team-Up Bonus", "Cooldown") and the API's value. */
+export type AbilityField = readonly [label: string, value: string];
+
 /** One entry of a hero's kit, as the abilities section shows it. */
 export interface KitAbility {
   ability: Ability;
+  /** The key binding in one casing ("Shift", "Left Click", "Q"), see {@link keyBinding}; null when the API gives none or "None". */
+  key: string | null;
+  /** The details after the description, without the key binding: labels in one casing ({@link fieldLabel}), {@link ABILITY_FIELD_ORDER} first, then the API's order. */
+  fields: AbilityField[];
   /** The form the ability belongs to (its transformation's name, game casing), when `transformation_id` names one. */
   form: string | null;
   /** 1, 2... for abilities that share name, key, type and form but differ otherwise (shown as "variant 1"); else null. */
@@ -128,61 +137,204 @@ export interface KitAbility {
 }
 
 const nameKey = (a: Ability) => (a.name ?? '').trim().toLowerCase();
-/** "Base Stat 1", "Base Stat 2": health and movement speed of a form, not abilities. */
-const isBaseStat = (a: Ability) => /^base stats?\b/.test(nameKey(a));
+/** A name folded for comparison ({@link foldName}: "Cloak & Dagger" = "cloak and dagger"); "" for none. */
+const fold = (name: string | null | undefined) => foldName(name ?? '');
+/** The start of a "Base Stat" entry's name or type ("Base Stat 1", "BaseStats", "base_stat"). */
+const BASE_STAT = /^\s*base[\s_-]*stats?\b/i;
+/** "Base Stat 1", "Base Stat 2" (by name, or by type where the API moves the word there): health and movement speed of a form, not abilities. */
+const isBaseStat = (a: Ability) => BASE_STAT.test(a.name ?? '') || BASE_STAT.test(a.type ?? '');
 /** Name spelled all in capitals ("FLEET FOOT"), where another record may spell it as the game does. */
 const shouted = (name: string | null) => !!name && name === name.toUpperCase() && name !== name.toLowerCase();
+
+/** Key values that mean "no key": the real data's "None" on a team-up passive, and its likely spellings. */
+const NO_KEY = /^[[(]?\s*(none|n\/?a|null|-|\u2014)?\s*[\])]?$/i;
+
+/**
+ * A key binding in one casing: the real data writes "SHIFT" and "Shift", "PASSIVE" and "Passive".
+ * One character is upper-case ("q" → "Q"), anything else title case ("left click" → "Left Click");
+ * null for no value or a value meaning none ("None", "[None]", "N/A").
+ */
+export function keyBinding(raw: string | null | undefined): string | null {
+  const text = raw?.trim();
+  if (!text || NO_KEY.test(text)) return null;
+  return text.length === 1 ? text.toUpperCase() : titleCase(text.toLowerCase());
+}
+
+/** Words kept lower-case inside a field label (never first), as most of the API's labels write them ("Time Required to Leave Combat"). */
+const MINOR_WORDS = new Set(['a', 'an', 'and', 'at', 'by', 'for', 'in', 'of', 'on', 'or', 'the', 'to', 'vs']);
+/** Minor words inside a hyphenated word: the particles of "Pull-In" and "Locked-On" are capitalised, the "of" of "Out-of-Combat" is not. */
+const MINOR_IN_COMPOUND = new Set(['a', 'an', 'and', 'of', 'or', 'the']);
+/** Words the API spells more than one way inside a label ("CoolDown"), by their lower-case spelling. */
+const LABEL_WORDS: Record<string, string> = { cooldown: 'Cooldown' };
+
+/**
+ * An `additional_fields` key in one casing, as most of the real labels are written: each word and
+ * hyphen part starts with a capital, minor words lower-case after the first word ("Team-up Bonus" and
+ * "Team-Up Bonus" → "Team-Up Bonus", "Pull-In", "Cooldown Reduction on Hit"; "Out-of-Combat Movement
+ * Speed", "Crosshair Spread Radius (at 10m)" kept); "CoolDown" → "Cooldown". The rest of each word is
+ * kept as given ("KO", "K'un-Lun").
+ */
+export function fieldLabel(key: string): string {
+  let first = true;
+  return key
+    .trim()
+    .split(/(\s+|\/)/)
+    .map((word) => {
+      if (word === '' || /^(\s+|\/)$/.test(word)) return word;
+      const out = word
+        .split('-')
+        .map((part, i) => {
+          const lower = part.toLowerCase();
+          const letters = lower.replace(/[^\p{L}]/gu, '');
+          if (Object.hasOwn(LABEL_WORDS, letters)) return lower.replace(letters, LABEL_WORDS[letters]!);
+          if (i === 0 ? !first && MINOR_WORDS.has(letters) : MINOR_IN_COMPOUND.has(letters)) return lower;
+          return part.replace(/^([("'\u201c]*)(\p{L})/u, (_, open: string, ch: string) => open + ch.toUpperCase());
+        })
+        .join('-');
+      first = false;
+      return out;
+    })
+    .join('');
+}
+
+/**
+ * An ability's details as shown: every field but the key binding, labels in one casing ({@link fieldLabel};
+ * two keys that differ only in casing are one, the first kept), {@link ABILITY_FIELD_ORDER} first, then
+ * the API's order. A field whose label is a key binding ("Key (Enhanced)") has its value cased as one
+ * ({@link keyBinding}) and is left out when that is none.
+ */
+function abilityFields(a: Ability): AbilityField[] {
+  const byLabel = new Map<string, string>();
+  for (const [key, value] of Object.entries(a.fields)) {
+    if (key === 'Key') continue;
+    const label = fieldLabel(key);
+    const shownValue = /^key\b/i.test(label) ? keyBinding(value) : value.trim();
+    if (!shownValue || [...byLabel.keys()].some((k) => k.toLowerCase() === label.toLowerCase())) continue;
+    byLabel.set(label, shownValue);
+  }
+  const labels = [...byLabel.keys()];
+  const ordered = [...ABILITY_FIELD_ORDER.filter((k) => byLabel.has(k)), ...labels.filter((k) => !ABILITY_FIELD_ORDER.includes(k))];
+  return ordered.map((k) => [k, byLabel.get(k)!] as const);
+}
+
+/**
+ * The hero's forms by transformation id: the form's name (game casing), the key shared by forms of
+ * the same name (Hulk lists "Bruce Banner" twice) and the place of that name in the hero's order.
+ */
+function formsById(hero: Hero): Map<string, { name: string; key: string; order: number }> {
+  const orderOf = new Map<string, number>();
+  const out = new Map<string, { name: string; key: string; order: number }>();
+  for (const t of hero.transformations) {
+    const name = heroName(t.name) ?? tr('hero:transformations.fallbackName');
+    // An unnamed form is its own group, never merged with another unnamed one.
+    const key = t.name?.trim() ? fold(t.name) : `#${t.id}`;
+    if (!orderOf.has(key)) orderOf.set(key, orderOf.size);
+    if (t.id) out.set(t.id, { name, key, order: orderOf.get(key)! });
+  }
+  return out;
+}
 
 /**
  * A hero's abilities as the kit players know: no "Base Stat" entries, no empty placeholders (no
  * description and no fields, such as the team-up "UNITED SIBLINGS"), exact duplicates (same name in
- * any case, type, form, description and fields) merged, grouped by form in the hero's transformation
- * order, same-named abilities next to each other in order of first appearance. Same-named abilities
+ * any case, form, description, key binding and fields, whatever their casing) merged, grouped by form
+ * in the hero's transformation order (forms of the same name are one; abilities tied to no form come
+ * last), same-named abilities next to each other in order of first appearance. Same-named abilities
  * that still differ are told apart by key, type or form, else by {@link KitAbility.variant}.
- * Source: api-spec.md Hero/Ability; the real list in api-samples/heroes (where `transformation_id` is null).
+ * Source: api-spec.md Hero/Ability; the real list in api-samples/heroes (where `transformation_id` is
+ * missing, and keys and labels come in more than one casing).
  */
 export function heroKit(hero: Hero): KitAbility[] {
-  const formOrder = new Map(hero.transformations.map((t, i) => [t.id, i]));
-  const formName = new Map(hero.transformations.map((t) => [t.id, heroName(t.name)]));
-  const kept = new Map<string, { ability: Ability; index: number }>();
-  hero.abilities.forEach((a, index) => {
-    if (isBaseStat(a) || (!a.description?.trim() && Object.keys(a.fields).length === 0)) return;
-    const fields = Object.entries(a.fields).sort(([x], [y]) => x.localeCompare(y));
+  const forms = formsById(hero);
+  const formOf = (a: Ability) => (a.transformation_id ? forms.get(a.transformation_id) : undefined);
+  const kept = new Map<string, { entry: KitAbility; index: number }>();
+  hero.abilities.forEach((ability, index) => {
+    if (isBaseStat(ability)) return;
+    const key = keyBinding(ability.fields.Key);
+    const fields = abilityFields(ability);
+    const description = ability.description?.trim() ?? '';
+    if (!description && !key && fields.length === 0) return;
+    const sortedFields = [...fields].sort(([x], [y]) => x.localeCompare(y));
     // The type is left out: Hulk's Heavy Blow is listed as a Weapon and as a Normal ability with the same content.
-    const key = JSON.stringify([nameKey(a), a.transformation_id, a.description?.trim() ?? '', fields]);
-    const seen = kept.get(key);
-    if (!seen) kept.set(key, { ability: a, index });
+    const id = JSON.stringify([nameKey(ability), formOf(ability)?.key ?? null, description, key, sortedFields]);
+    const seen = kept.get(id);
+    if (!seen) kept.set(id, { entry: { ability, key, fields, form: formOf(ability)?.name ?? null, variant: null }, index });
     // Keep the first record's place, and the spelling that is not all capitals.
-    else if (shouted(seen.ability.name) && !shouted(a.name)) seen.ability = a;
+    else if (shouted(seen.entry.ability.name) && !shouted(ability.name)) seen.entry.ability = ability;
   });
   const firstOfName = new Map<string, number>();
-  for (const { ability, index } of kept.values()) if (!firstOfName.has(nameKey(ability))) firstOfName.set(nameKey(ability), index);
-  const order = (a: Ability) => formOrder.get(a.transformation_id) ?? -1;
-  const sorted = [...kept.values()].sort(
-    (x, y) => order(x.ability) - order(y.ability) || firstOfName.get(nameKey(x.ability))! - firstOfName.get(nameKey(y.ability))! || x.index - y.index,
-  );
-  const kit: KitAbility[] = sorted.map(({ ability }) => ({ ability, form: (ability.transformation_id && formName.get(ability.transformation_id)) || null, variant: null }));
+  for (const { entry, index } of kept.values()) if (!firstOfName.has(nameKey(entry.ability))) firstOfName.set(nameKey(entry.ability), index);
+  const order = (a: Ability) => formOf(a)?.order ?? Number.MAX_SAFE_INTEGER;
+  const kit = [...kept.values()]
+    .sort((x, y) => order(x.entry.ability) - order(y.entry.ability) || firstOfName.get(nameKey(x.entry.ability))! - firstOfName.get(nameKey(y.entry.ability))! || x.index - y.index)
+    .map(({ entry }) => entry);
   // Same name, key, type and form but different content: number them.
   const alike = new Map<string, KitAbility[]>();
   for (const k of kit) {
-    const key = JSON.stringify([nameKey(k.ability), k.ability.fields.Key ?? '', (k.ability.type ?? '').toLowerCase(), k.form ?? '']);
-    alike.set(key, [...(alike.get(key) ?? []), k]);
+    const id = JSON.stringify([nameKey(k.ability), k.key ?? '', (k.ability.type ?? '').toLowerCase(), formOf(k.ability)?.key ?? '']);
+    alike.set(id, [...(alike.get(id) ?? []), k]);
   }
   for (const group of alike.values()) if (group.length > 1) group.forEach((k, i) => (k.variant = i + 1));
   return kit;
 }
 
-/** Abilities ({@link heroKit}) grouped by transformation, then paged. */
-function abilities(hero: Hero, page: number): { embed: APIEmbed; pages: number } {
-  const kit = heroKit(hero);
-  const pages = pageCount(kit.length, ABILITIES_PER_PAGE);
-  const p = clampPage(page, pages);
-  const fields = kit.slice((p - 1) * ABILITIES_PER_PAGE, p * ABILITIES_PER_PAGE).map(({ ability: a, form, variant }) => {
-    const key = a.fields.Key ? `[${a.fields.Key}] ` : '';
-    const suffix = [form, variant === null ? null : tr('hero:abilities.variant', { n: integer(variant) })].filter(Boolean).map((s) => ` · ${s}`).join('');
-    return { name: escapeText(`${key}${a.name ?? tr('hero:abilities.fallbackName')}${aside(a.type)}${suffix}`, LIMITS.fieldName), value: abilityText(a.fields, a.description) };
+/**
+ * The pages of the abilities section: each form's abilities ({@link heroKit}) on pages of their own,
+ * {@link ABILITIES_PER_PAGE} a page, under the form's name; abilities tied to no form last, under a
+ * heading of their own. A hero whose abilities are all of one group (the real data, without
+ * `transformation_id`) has no headings.
+ */
+function abilityPages(hero: Hero): { heading: string | null; abilities: KitAbility[] }[] {
+  const groups: KitAbility[][] = [];
+  for (const k of heroKit(hero)) {
+    const last = groups.at(-1);
+    if (last && last[0]!.form === k.form) last.push(k);
+    else groups.push([k]);
+  }
+  const formNames = new Set([...formsById(hero).values()].map((f) => f.key));
+  const headed = groups.length > 1 || (groups.length === 1 && groups[0]![0]!.form !== null && formNames.size > 1);
+  return groups.flatMap((group) => {
+    const form = group[0]!.form;
+    const heading = !headed ? null : form === null ? tr('hero:abilities.noForm') : tr('hero:abilities.formHeading', { form: escapeText(form, 100) });
+    const pages: { heading: string | null; abilities: KitAbility[] }[] = [];
+    for (let i = 0; i < group.length; i += ABILITIES_PER_PAGE) pages.push({ heading, abilities: group.slice(i, i + ABILITIES_PER_PAGE) });
+    return pages;
   });
-  return { embed: { ...baseEmbed(hero, 'abilities'), fields, description: fields.length === 0 ? tr('hero:abilities.none') : undefined }, pages };
+}
+
+/** The abilities section at a page ({@link abilityPages}). */
+function abilities(hero: Hero, page: number): { embed: APIEmbed; pages: number } {
+  const all = abilityPages(hero);
+  const pages = Math.max(1, all.length);
+  const shown = all[clampPage(page, pages) - 1];
+  const fields = (shown?.abilities ?? []).map(({ ability: a, key, fields: details, variant }) => {
+    const suffix = variant === null ? '' : ` · ${tr('hero:abilities.variant', { n: integer(variant) })}`;
+    return {
+      name: escapeText(`${key ? `[${key}] ` : ''}${a.name ?? tr('hero:abilities.fallbackName')}${aside(a.type)}${suffix}`, LIMITS.fieldName),
+      value: abilityText(details, a.description),
+    };
+  });
+  const description = fields.length === 0 ? tr('hero:abilities.none') : (shown?.heading ?? undefined);
+  return { embed: { ...baseEmbed(hero, 'abilities'), fields, description }, pages };
+}
+
+/** Quality values that say nothing of a costume: the spec's NO_QUALITY, the real data's "Default" (every costume of the real list), none. */
+const BLANK_QUALITY = /^(no[\s_-]*quality|default|none)$/i;
+/** Values that name no quality at all, never shown even beside costumes that have one. */
+const NO_QUALITY = /^(no[\s_-]*quality|none)$/i;
+
+/**
+ * Each costume's quality label as shown, in list order: none at all when every costume's is
+ * {@link BLANK_QUALITY} (the real data says "Default" for each); else the given value, title-cased
+ * when the API shouts it ("LEGENDARY" → "Legendary"), and none for NO_QUALITY.
+ */
+function costumeLabels(labels: (string | null)[]): (string | null)[] {
+  if (labels.every((l) => !l?.trim() || BLANK_QUALITY.test(l.trim()))) return labels.map(() => null);
+  return labels.map((l) => {
+    const text = l?.trim();
+    if (!text || NO_QUALITY.test(text)) return null;
+    return shouted(text) ? titleCase(text.toLowerCase().replace(/_+/g, ' ')) : text;
+  });
 }
 
 /** Costumes from the costume endpoint (4), falling back to those embedded in the hero. */
@@ -197,6 +349,8 @@ async function costumes(hero: Hero, page: number, ctx: CommandContext): Promise<
     ctx.logger.warn({ err, hero: hero.id }, 'costume endpoint failed; using the costumes in the hero');
     list = hero.costumes.map((c) => ({ name: c.name, icon: c.icon, label: c.quality }));
   }
+  const labels = costumeLabels(list.map((c) => c.label));
+  list = list.map((c, i) => ({ ...c, label: labels[i]! }));
   const pages = pageCount(list.length, COSTUMES_PER_PAGE);
   const p = clampPage(page, pages);
   const shown = list.slice((p - 1) * COSTUMES_PER_PAGE, p * COSTUMES_PER_PAGE);
@@ -204,23 +358,81 @@ async function costumes(hero: Hero, page: number, ctx: CommandContext): Promise<
   return { embed: { ...baseEmbed(hero, 'costumes'), description: lines.join('\n') || tr('hero:costumes.none'), image: shown[0]?.icon ? { url: shown[0].icon } : undefined }, pages, fetched };
 }
 
-/** What is known of a form: health and movement speed (m/s) when the API gives them (forms after the first often have "0"), as lines. */
-function formStats(t: Transformation): string[] {
-  const speed = (v: number) => (Number.isInteger(v) ? integer(v) : decimal(v, Number.isInteger(v * 10) ? 1 : 2));
-  return [t.health ? tr('hero:transformations.health', { health: integer(t.health) }) : '', t.movement_speed ? tr('hero:transformations.speed', { speed: speed(t.movement_speed) }) : ''].filter(Boolean);
+/** A form's health (points) and movement speed (m/s); null for what is not known. */
+export interface FormStats {
+  health: number | null;
+  speed: number | null;
+}
+
+/** `additional_fields` labels of a "Base Stat" entry holding health and movement speed, letters only, lower-case. */
+const HEALTH_FIELDS = new Set(['health', 'maxhealth', 'basehealth', 'hp', 'maxhp']);
+const SPEED_FIELDS = new Set(['movementspeed', 'movespeed', 'speed', 'basespeed', 'basemovementspeed']);
+
+/**
+ * A stat of a "Base Stat" entry: one number, with thousands separators ("1,200") and a unit ("6m/s",
+ * "6 m/s", "250 HP") allowed; null for 0, which the API writes for "not given"; NaN for text holding
+ * anything else (two numbers, words), which is not guessed at.
+ */
+function baseStatNumber(value: string): number | null {
+  const text = value.trim().replace(/\s*(m\/s|hp)$/i, '');
+  const n = /^\d{1,3}(,\d{3})+(\.\d+)?$/.test(text) ? Number(text.replace(/,/g, '')) : /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+  return n === 0 ? null : n;
 }
 
 /**
- * The hero's forms with what is known of each. A form repeating an earlier form's name with nothing of
- * its own (Hulk lists "Bruce Banner" twice, the second without health) is shown once; a form with
- * neither health nor speed reads "Form of <hero>".
+ * Health and speed from a hero's "Base Stat" entries, by the id of the transformation they describe:
+ * the one their `transformation_id` names, else the one their name names ("Base Stat (Monster Hulk)"),
+ * else the hero's own form (the form named as the hero, "Cloak & Dagger", else the first). Entries for
+ * one form that disagree, or a value that is not one number, give nothing for that stat. Source: the real list in api-samples/heroes, where
+ * Cloak & Dagger's three forms have health "0" and "Base Stat 1" holds `{Health: "250", Movement Speed: "6m/s"}`.
+ */
+export function baseStats(hero: Hero): Map<string, FormStats> {
+  const own = hero.transformations.find((t) => t.name && fold(t.name) === fold(hero.name)) ?? hero.transformations[0];
+  const found = new Map<string, { health: Set<number>; speed: Set<number> }>();
+  for (const a of hero.abilities) {
+    if (!isBaseStat(a)) continue;
+    const named = fold((a.name ?? '').replace(BASE_STAT, ''));
+    const form =
+      hero.transformations.find((t) => a.transformation_id && t.id === a.transformation_id) ??
+      (named ? hero.transformations.find((t) => t.name && fold(t.name) === named) : undefined) ??
+      own;
+    if (!form?.id) continue;
+    const stats = found.get(form.id) ?? { health: new Set<number>(), speed: new Set<number>() };
+    for (const [key, value] of Object.entries(a.fields)) {
+      const label = key.toLowerCase().replace(/[^a-z]/g, '');
+      const n = baseStatNumber(value);
+      if (n === null) continue;
+      if (HEALTH_FIELDS.has(label)) stats.health.add(n);
+      else if (SPEED_FIELDS.has(label)) stats.speed.add(n);
+    }
+    found.set(form.id, stats);
+  }
+  // NaN (unreadable) is a value of its own: with it the set never holds exactly one number.
+  const one = (values: Set<number>) => (values.size === 1 && !values.has(Number.NaN) ? [...values][0]! : null);
+  return new Map([...found].map(([id, s]) => [id, { health: one(s.health), speed: one(s.speed) }]));
+}
+
+/** A form's health and speed as lines: the form's own, else those of its "Base Stat" entry ({@link baseStats}). */
+function formStats(t: Transformation, fill: FormStats | undefined): string[] {
+  const health = t.health || fill?.health;
+  const movement = t.movement_speed || fill?.speed;
+  const speed = (v: number) => (Number.isInteger(v) ? integer(v) : decimal(v, Number.isInteger(v * 10) ? 1 : 2));
+  return [health ? tr('hero:transformations.health', { health: integer(health) }) : '', movement ? tr('hero:transformations.speed', { speed: speed(movement) }) : ''].filter(Boolean);
+}
+
+/**
+ * The hero's forms with what is known of each: health and movement speed (m/s) when the API gives
+ * them (forms after the first often have "0"), else from "Base Stat" entries ({@link baseStats}). A
+ * form repeating an earlier form's name with nothing of its own (Hulk lists "Bruce Banner" twice, the
+ * second without health) is shown once; a form with neither health nor speed says so.
  */
 function transformations(hero: Hero): APIEmbed {
+  const fills = baseStats(hero);
   const shown = new Set<string>();
   const fields: APIEmbedField[] = [];
   for (const t of hero.transformations) {
     const name = heroName(t.name) ?? tr('hero:transformations.fallbackName');
-    const stats = formStats(t);
+    const stats = formStats(t, t.id ? fills.get(t.id) : undefined);
     if (shown.has(name.toLowerCase()) && stats.length === 0) continue;
     shown.add(name.toLowerCase());
     fields.push({ name: escapeText(name, LIMITS.fieldName), value: stats.join('\n') || tr('hero:transformations.noStats'), inline: true });

@@ -1,6 +1,7 @@
 /**
  * `/items [type] [name]`: cosmetic items (emotes, MVP animations, nameplates, sprays), filtered by
- * type, or one item by id or name. Data: api-spec.md endpoints 9 and 10.
+ * type, or one item by id or name, each with its rarity as the game names it ({@link rarityName}).
+ * Data: api-spec.md endpoints 9 and 10.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ITEM_TYPES, type ItemType } from '../src/api/endpoints.js';
@@ -13,6 +14,7 @@ import { tr } from '../src/i18n/index.js';
 import { heroName } from '../src/render/names.js';
 import { escapeText, LIMITS } from '../src/render/limits.js';
 import { pageFromArgs } from '../src/render/paginate.js';
+import { titleCase } from '../src/render/format.js';
 
 const COLOUR = 0xeab308;
 
@@ -36,7 +38,49 @@ function typeName(raw: string | null | undefined): string {
   return known ? tr(`catalog:items.type.${known}`) : text;
 }
 
-const line = (i: Item) => `**${escapeText(i.name ?? i.id, 80)}** · ${escapeText(typeName(i.type), 30)}${i.quality ? ` · ${escapeText(i.quality, 20)}` : ''}${i.associated_hero ? ` · ${escapeText(heroName(i.associated_hero) ?? i.associated_hero, 40)}` : ''}`;
+/** The game's rarity tiers of cosmetics (`catalog:items.rarities.<tier>`). */
+type RarityTier = 'uncommon' | 'rare' | 'epic' | 'legendary';
+
+/**
+ * The API's item `quality` values by tier, as letters only, lower-case: the colour codes it sends (the
+ * spec's example BLUE; PURPLE and GOLD in the replica's handwritten items) and the tier words, should
+ * it send those instead. The game frames Uncommon green, Rare blue, Epic purple, Legendary gold.
+ */
+const RARITY_BY_CODE: Record<string, RarityTier> = {
+  green: 'uncommon',
+  uncommon: 'uncommon',
+  blue: 'rare',
+  rare: 'rare',
+  purple: 'epic',
+  violet: 'epic',
+  epic: 'epic',
+  gold: 'legendary',
+  golden: 'legendary',
+  orange: 'legendary',
+  yellow: 'legendary',
+  legendary: 'legendary',
+};
+
+/**
+ * An item's rarity as the game names it, in the current locale: a colour code or tier word in any
+ * case, with or without a `QUALITY_` prefix ("PURPLE", "quality_blue", "Legendary"), by its tier
+ * ("Epic", "Rare", "Legendary"); another value title-cased ("SILVER" → "Silver", "ULTRA_RARE" → "Ultra
+ * Rare"), never as raw capitals; null for none (no value, or the spec's NO_QUALITY).
+ * Source: api-spec.md Item `quality`.
+ */
+export function rarityName(raw: string | null | undefined): string | null {
+  const text = raw?.trim();
+  if (!text) return null;
+  const code = text.toLowerCase().replace(/[^a-z]/g, '').replace(/^quality(?=.)/, '');
+  if (code === 'noquality' || code === 'none' || code === '') return null;
+  const tier = Object.hasOwn(RARITY_BY_CODE, code) ? RARITY_BY_CODE[code] : undefined;
+  return tier ? tr(`catalog:items.rarities.${tier}`) : titleCase(text.toLowerCase().replace(/_+/g, ' ').trim());
+}
+
+const line = (i: Item) => {
+  const rarity = rarityName(i.quality);
+  return `**${escapeText(i.name ?? i.id, 80)}** · ${escapeText(typeName(i.type), 30)}${rarity ? ` · ${escapeText(rarity, 30)}` : ''}${i.associated_hero ? ` · ${escapeText(heroName(i.associated_hero) ?? i.associated_hero, 40)}` : ''}`;
+};
 
 /** A page of the item list, of one type or all. */
 function itemListView(type: ItemType | undefined, page: number, ctx: CommandContext) {
@@ -66,7 +110,7 @@ export const items: CommandModule = {
             description: i.description ? escapeText(i.description, LIMITS.description) : tr('catalog:items.noDescription'),
             thumbnail: i.icon ? { url: i.icon } : undefined,
             fields: [
-              { name: tr('catalog:items.quality'), value: escapeText(i.quality ?? '—', 100), inline: true },
+              { name: tr('catalog:items.quality'), value: escapeText(rarityName(i.quality) ?? '—', 100), inline: true },
               { name: tr('catalog:items.hero'), value: i.associated_hero ? escapeText(heroName(i.associated_hero) ?? i.associated_hero, 100) : '—', inline: true },
               { name: tr('catalog:items.id'), value: escapeText(i.id, 100), inline: true },
             ],

@@ -1,10 +1,11 @@
 /**
  * `/match match:<match uid>`: a compact scoreboard. A summary (mode, map, duration, date, MVP and
- * SVP), then one embed per team with one line per player: main hero (the most time played), K/D/A,
- * damage, healing and badges; players who left and players who never picked a hero are marked and
- * placed last, replacements are marked (src/game/scoreboard.ts). A select opens any player's profile.
+ * SVP), then one embed per team (with its round score when the history row gave it) with one line per
+ * player: every hero used with its time (longest first), K/D/A, damage, healing (when any), damage taken
+ * and badges; players who left and players who never picked a hero are marked and placed last,
+ * replacements are marked (src/game/scoreboard.ts). A select opens any player's profile.
  * Data: api-spec.md endpoint 20 (a match never changes, so the cache keeps it forever), the hero and map
- * lists, and what the history row a match was opened from knew (map, mode, duration, time).
+ * lists, and what the history row a match was opened from knew (map, mode, duration, time, round score).
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
@@ -13,13 +14,14 @@ import type { MatchDetail } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { encodeCustomId } from '../src/discord/custom-id.js';
 import { NotFoundError } from '../src/errors.js';
-import { matchLength, scoreboard, type ScoreLine, type ScoreTeam } from '../src/game/scoreboard.js';
+import { matchLength, scoreboard, type RoundScore, type ScoreLine, type ScoreTeam } from '../src/game/scoreboard.js';
 import { describe } from '../src/i18n/commands.js';
 import { staleFooter } from '../src/render/common.js';
 import { aside, discordTime, duration, integer } from '../src/render/format.js';
-import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
+import { embedLength, escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { gameModeName, modeName } from '../src/render/names.js';
-import { mapLabel } from '../src/map-directory.js';
+import { mapPlainName } from '../src/map-directory.js';
+import { backRow } from '../src/render/paginate.js';
 import { heroDisplayName } from '../src/hero-directory.js';
 import type { View } from '../src/render/view.js';
 import { tr } from '../src/i18n/index.js';
@@ -44,26 +46,33 @@ export interface MatchOrigin {
   duration: number | null;
   /** Unix seconds. */
   time: number | null;
+  /** The round score (`score_info`, rounds of camp 0 and camp 1); absent or null when the row had none. */
+  score?: RoundScore | null;
 }
 
 const SEPARATOR = '~';
 
 /**
  * A select-menu value carrying a match and what its history row knew:
- * `<match uid>~<map id>~<mode id>~<seconds>~<unix time>` (empty parts for unknowns), within Discord's
- * 100-character option value; the extra parts are dropped first if the uid is long.
+ * `<match uid>~<map id>~<mode id>~<seconds>~<unix time>` (empty parts for unknowns), then `~<a>-<b>`
+ * when the round score is known, within Discord's 100-character option value; the extra parts are
+ * dropped first if the uid is long.
  */
 export function encodeMatchOrigin(o: MatchOrigin): string {
   const part = (v: string | number | null) => (v === null ? '' : String(typeof v === 'number' ? Math.round(v) : v).replaceAll(SEPARATOR, ''));
-  const full = [o.matchUid.replaceAll(SEPARATOR, ''), part(o.mapId), part(o.modeId), part(o.duration), part(o.time)].join(SEPARATOR);
+  const parts = [o.matchUid.replaceAll(SEPARATOR, ''), part(o.mapId), part(o.modeId), part(o.duration), part(o.time)];
+  // Rounds are counts: anything else is not a score worth carrying.
+  if (o.score && o.score.every((n) => Number.isInteger(n) && n >= 0)) parts.push(`${o.score[0]}-${o.score[1]}`);
+  const full = parts.join(SEPARATOR);
   return full.length <= LIMITS.optionValue ? full : o.matchUid.slice(0, LIMITS.optionValue);
 }
 
-/** The inverse of {@link encodeMatchOrigin}; a bare match uid gives unknowns. */
+/** The inverse of {@link encodeMatchOrigin}; a bare match uid gives unknowns, a value without a score a null score. */
 export function decodeMatchOrigin(value: string): MatchOrigin {
-  const [matchUid = '', map = '', mode = '', seconds = '', time = ''] = value.split(SEPARATOR);
+  const [matchUid = '', map = '', mode = '', seconds = '', time = '', rounds = ''] = value.split(SEPARATOR);
   const num = (s: string) => (/^\d+$/.test(s) ? Number(s) : null);
-  return { matchUid: matchUid.trim(), mapId: map || null, modeId: num(mode), duration: num(seconds), time: num(time) };
+  const score = /^(\d+)-(\d+)$/.exec(rounds);
+  return { matchUid: matchUid.trim(), mapId: map || null, modeId: num(mode), duration: num(seconds), time: num(time), score: score ? [Number(score[1]), Number(score[2])] : null };
 }
 
 /**
@@ -76,12 +85,31 @@ export function timeFromMatchUid(uid: string, now: number): number | null {
   return Number.isInteger(part) && part > launch && part < now / 1000 + 86_400 ? part : null;
 }
 
-/** "Triple!", "MVP" …: a player's badges, MVP and SVP first, with counts above one. */
-function badges(line: ScoreLine, m: MatchDetail): string {
-  const names = line.player.badges.map((b) => (b.count !== null && b.count > 1 ? `${b.name} ×${b.count}` : b.name));
+/** How much a player line says: everything, then less while the team embeds are over Discord's limits. */
+type Detail = 'full' | 'compact' | 'minimal';
+const DETAILS: readonly Detail[] = ['full', 'compact', 'minimal'];
+
+/** "**MVP**, Triple! ×2, Gifted Healer": a player's badges (names as the game spells them), MVP and SVP first, with counts above one; MVP or SVP alone unless `all`. */
+function badges(line: ScoreLine, m: MatchDetail, all: boolean): string {
   const mvp = line.player.player_uid === m.mvp_uid ? ['**MVP**'] : line.player.player_uid === m.svp_uid ? ['**SVP**'] : [];
-  const rest = names.filter((n) => !/^(mvp|svp)$/i.test(n)).map((n) => escapeText(n, 40));
-  return [...mvp, ...rest].join(', ');
+  const rest = all
+    ? line.badges.filter((b) => !/^(mvp|svp)$/i.test(b.name)).map((b) => escapeText(b.count !== null && b.count > 1 ? `${b.name} ×${b.count}` : b.name, 40))
+    : [];
+  return [...mvp, ...rest].join(tr('match:line.separator'));
+}
+
+/**
+ * "Thor (3m 50s), Hulk (1m 26s)": the heroes a player used with their time, longest first. Less
+ * detailed, the longest alone ("Thor (3m 50s) +2 more"), then without its time.
+ */
+function heroes(l: ScoreLine, heroOf: (id: string | null) => string, detail: Detail): string {
+  const name = (id: string | null) => escapeText(heroOf(id), 40);
+  // Only a player whose every hero had under half a second has none listed: name the main hero.
+  if (l.heroes.length === 0) return name(l.mainHeroId);
+  const shown = detail === 'full' ? l.heroes : l.heroes.slice(0, 1);
+  const text = shown.map((h) => (detail === 'minimal' ? name(h.heroId) : `${name(h.heroId)}${aside(duration(h.playTime))}`)).join(tr('match:line.separator'));
+  const more = l.heroes.length - shown.length;
+  return more > 0 ? `${text} ${tr('match:line.moreHeroes', { count: more })}` : text;
 }
 
 /** What a line says after the player's figures: nothing for a player who played the match through, else their status in italics. */
@@ -89,23 +117,53 @@ function status(s: ScoreLine['status']): string {
   return s === 'played' ? '' : ` · *${tr(`match:status.${s}`)}*`;
 }
 
-function line(l: ScoreLine, m: MatchDetail, heroOf: (id: string | null) => string): string {
+/** One player's line: name, heroes, K/D/A, then (but in `minimal`) damage, healing when any, damage taken; badges; status. */
+function line(l: ScoreLine, m: MatchDetail, heroOf: (id: string | null) => string, detail: Detail): string {
   const p = l.player;
   const name = escapeText(p.nick_name ?? p.player_uid, 40);
   if (l.status === 'no-hero') return `~~${name}~~${status('no-hero')}`;
-  const b = badges(l, m);
-  const damage = tr('match:line.damage', { value: integer(p.total_hero_damage) });
-  const healing = tr('match:line.healing', { value: integer(p.total_hero_heal) });
-  return `**${name}** · ${escapeText(heroOf(l.mainHeroId), 40)} · ${p.kills}/${p.deaths}/${p.assists} · ${damage} · ${healing}${b ? ` · ${b}` : ''}${status(l.status)}`;
+  const parts = [`**${name}**`, heroes(l, heroOf, detail), `${p.kills}/${p.deaths}/${p.assists}`];
+  if (detail !== 'minimal') {
+    parts.push(tr('match:line.damage', { value: integer(p.total_hero_damage) }));
+    // Most players never heal: a "0 heal" on each of them would be noise, so healing shows only when there was some.
+    if (Math.round(p.total_hero_heal) > 0) parts.push(tr('match:line.healing', { value: integer(p.total_hero_heal) }));
+    parts.push(tr('match:line.damageTaken', { value: integer(p.total_damage_taken) }));
+  }
+  const b = badges(l, m, detail === 'full');
+  if (b) parts.push(b);
+  return `${parts.join(' · ')}${status(l.status)}`;
 }
 
-function teamEmbed(team: ScoreTeam, i: number, m: MatchDetail, heroOf: (id: string | null) => string): APIEmbed {
+/**
+ * Each team's lines as an embed description, together within `budget` characters and each within
+ * Discord's description limit: every line at the most detail that fits for all teams at once, else
+ * (far more players than a match has) every line kept but cut to an even share.
+ */
+function teamDescriptions(teams: ScoreTeam[], m: MatchDetail, heroOf: (id: string | null) => string, budget: number): string[] {
+  for (const detail of DETAILS) {
+    const texts = teams.map((t) => t.lines.map((l) => line(l, m, heroOf, detail)).join('\n'));
+    if (texts.every((t) => t.length <= LIMITS.description) && texts.reduce((sum, t) => sum + t.length, 0) <= budget) return texts;
+  }
+  const share = Math.max(0, Math.min(LIMITS.description, Math.floor(budget / Math.max(1, teams.length))));
+  return teams.map((t) => {
+    const perLine = Math.floor((share - (t.lines.length - 1)) / t.lines.length);
+    return truncate(t.lines.map((l) => truncate(line(l, m, heroOf, 'minimal'), perLine)).join('\n'), share);
+  });
+}
+
+/** "Team A · Victory · rounds 2–0": the team's letter, its result and its round score when known. */
+function teamTitle(team: ScoreTeam, i: number): string {
   const label = team.camp === null ? tr('match:team.unassigned') : tr('match:team.named', { letter: String.fromCharCode(65 + i) });
   const result = team.won === true ? ` · ${tr('match:team.victory')}` : team.won === false ? ` · ${tr('match:team.defeat')}` : '';
+  const rounds = team.rounds ? ` · ${tr('match:team.rounds', { won: integer(team.rounds.won), lost: integer(team.rounds.lost) })}` : '';
+  return `${label}${result}${rounds}`;
+}
+
+function teamEmbed(team: ScoreTeam, title: string, description: string): APIEmbed {
   return {
     color: team.won === true ? WIN_COLOUR : team.won === false ? LOSS_COLOUR : NEUTRAL_COLOUR,
-    title: `${label}${result}`,
-    description: truncate(team.lines.map((l) => line(l, m, heroOf)).join('\n'), LIMITS.description),
+    title,
+    description: description || undefined,
   };
 }
 
@@ -138,9 +196,12 @@ function playerSelect(m: MatchDetail, teams: ScoreTeam[], heroOf: (id: string | 
  * The view of a match: a summary embed, one embed per team, and a select of its players.
  * @param value a match uid as typed, or (from a menu) a select value from {@link encodeMatchOrigin} (its history row's map, mode, duration and time).
  * @param fromMenu true when a menu press opened it: `value` is then decoded, and a missing match is named, not blamed on typing.
+ * @param options.back the custom ID of a Back button to the list the match was opened from (a player's recent matches at its page); none when typed.
+ * @param options.seenBy the member who opened it: its players' names are remembered for their "Did you mean" (commands/player.ts `playerSuggestions`).
  * @throws {NotFoundError} from a menu when the API has no such match; {@link ApiError} otherwise.
  */
-export async function matchView(value: string, ctx: CommandContext, fromMenu = false): Promise<View> {
+export async function matchView(value: string, ctx: CommandContext, fromMenu = false, options: { back?: string; seenBy?: string } = {}): Promise<View> {
+  const { back, seenBy } = options;
   // Only a menu's value carries an origin: typed text is a match uid, never parsed for a map, mode or time to show.
   const origin: MatchOrigin = fromMenu ? decodeMatchOrigin(value) : { matchUid: value, mapId: null, modeId: null, duration: null, time: null };
   const matchRead = ctx.api.match(origin.matchUid);
@@ -158,10 +219,15 @@ export async function matchView(value: string, ctx: CommandContext, fromMenu = f
     throw err;
   }
   const m = fetched.data;
+  if (seenBy) {
+    const named = m.players.flatMap((p) => (p.nick_name ? [{ uid: p.player_uid, name: p.nick_name }] : []));
+    // Off the reply path: the answer never waits for the cache.
+    void ctx.recent.addSeen(seenBy, named).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record the players of a match'));
+  }
   const [heroes, map] = await lookups;
   const heroNames = new Map(heroes.map((h) => [h.id, heroDisplayName(h)]));
   const heroOf = (id: string | null) => (id ? (heroNames.get(id) ?? tr('match:heroId', { id })) : tr('match:noHero'));
-  const teams = scoreboard(m);
+  const teams = scoreboard(m, origin.score ?? null);
   const mvp = m.players.find((p) => p.player_uid === m.mvp_uid);
   const svp = m.players.find((p) => p.player_uid === m.svp_uid);
   const mode = modeName(m.game_mode_name) ?? gameModeName(m.game_mode_id ?? origin.modeId) ?? tr('match:mode');
@@ -169,7 +235,8 @@ export async function matchView(value: string, ctx: CommandContext, fromMenu = f
   const length = matchLength(m) ?? origin.duration;
   const time = timeFromMatchUid(m.match_uid, ctx.now()) ?? origin.time;
   const facts = [
-    map ? tr('match:facts.map', { map: escapeText(mapLabel(map), 80) }) : origin.mapId ? tr('match:facts.mapUnknown', { id: escapeText(origin.mapId, 20) }) : null,
+    // The map's name only: the mode is the title, from the match itself, never from the map list's flag.
+    map ? tr('match:facts.map', { map: escapeText(mapPlainName(map), 80) }) : origin.mapId ? tr('match:facts.mapUnknown', { id: escapeText(origin.mapId, 20) }) : null,
     length ? tr('match:facts.duration', { duration: duration(length) }) : null,
     time ? tr('match:facts.played', { time: discordTime(time, 'f') }) : null,
   ].filter(Boolean);
@@ -192,16 +259,23 @@ export async function matchView(value: string, ctx: CommandContext, fromMenu = f
     footer: staleFooter(fetched),
   };
   const select = playerSelect(m, teams, heroOf);
-  return { embeds: [summary, ...teams.slice(0, LIMITS.embeds - 1).map((team, i) => teamEmbed(team, i, m, heroOf))], components: select ? [select] : [] };
+  const shown = teams.slice(0, LIMITS.embeds - 1);
+  const titles = shown.map((team, i) => teamTitle(team, i));
+  // The summary and the team titles are whole; the players' lines share what is left of the message's characters.
+  const budget = LIMITS.embedTotal - embedLength(summary) - titles.reduce((sum, t) => sum + t.length, 0);
+  const descriptions = teamDescriptions(shown, m, heroOf, budget);
+  return { embeds: [summary, ...shown.map((team, i) => teamEmbed(team, titles[i]!, descriptions[i]!))], components: [...(select ? [select] : []), ...(back ? [backRow(back)] : [])] };
 }
 
 export const match: CommandModule = {
   definition,
   async execute(input, ctx) {
-    return matchView(String(input.options.match ?? '').trim(), ctx);
+    return matchView(String(input.options.match ?? '').trim(), ctx, false, { seenBy: input.user.userId });
   },
   components: {
-    /** Player select: `mt.p:<match uid>`, the player uid as the value. */
-    'mt.p': async (input, ctx) => profileFromComponent(input.values[0] ?? '', null, 'profile', 1, ctx),
+    /** Player select: `mt.p:<match uid>`, the player uid as the value; the profile gets a Back button to the match. */
+    'mt.p': async (input, ctx) => profileFromComponent(input.values[0] ?? '', null, 'profile', 1, ctx, '', encodeCustomId('mt.o', input.args[0] ?? '')),
+    /** Back to a match from a player opened from its scoreboard: `mt.o:<match uid>`. */
+    'mt.o': async (input, ctx) => matchView(input.args[0] ?? '', ctx, true, { seenBy: input.user.userId }),
   },
 };

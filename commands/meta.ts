@@ -4,9 +4,10 @@
  * of win rate against pick share. The formulas are in src/game/meta.ts.
  *
  * Data: api-spec.md endpoint 3 (hero statistics) for every hero of endpoint 1, gathered in the
- * background by {@link HeroMeta} (`ctx.meta`) and read here from its latest snapshot: a member's
- * command never waits on 37 requests, except for the very first gathering, which it waits for within
- * its deadline and otherwise answers that the meta is being gathered.
+ * background by {@link HeroMeta} (`ctx.meta`) and read here from its latest snapshot, or after a
+ * restart from the one saved in the store: a member's command never waits on 37 requests, except for
+ * the very first gathering, which it waits for within its deadline and otherwise answers that the
+ * meta is being gathered and about how long that takes.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { APIEmbed } from 'discord-api-types/v10';
@@ -59,19 +60,26 @@ const sortOf = (value: unknown): MetaSort => ((META_SORTS as readonly string[]).
 const noteView = (text: string): View => ({ ephemeral: true, embeds: [{ color: roleColour(null), description: text }] });
 
 /**
- * The meta's latest snapshot; without one yet, the first gathering (started now, or already under
- * way), waited for until the interaction's deadline (src/deadline.ts; without a deadline, the CLI, until
- * it ends). Undefined when it is not ready by then: the gathering goes on in the background.
+ * The meta's latest snapshot: the one in memory, else the one saved before a restart (read from the
+ * store once), else the first gathering (started now, or already under way), each waited for until
+ * the interaction's deadline (src/deadline.ts; without a deadline, the CLI, until it ends). Undefined
+ * when none is ready by then: the gathering goes on in the background.
  * @throws {ApiError} when the gathering fails within the deadline (the router says the API is down).
  */
 async function latestSnapshot(meta: HeroMeta): Promise<MetaSnapshot | undefined> {
-  const have = meta.snapshot();
-  if (have) return have;
-  const gathering = meta.refresh();
   const deadline = currentDeadline();
-  if (deadline === undefined) return gathering;
-  // settleWithin keeps handlers on `gathering`: a failure after the deadline is handled (and logged by HeroMeta).
-  return settleWithin(gathering, deadline - Date.now(), () => undefined);
+  // settleWithin keeps handlers on `work`: a failure after the deadline is handled (and logged by HeroMeta).
+  const inTime = <T>(work: Promise<T>) => (deadline === undefined ? work : settleWithin(work, deadline - Date.now(), () => undefined));
+  const have = meta.snapshot() ?? (await inTime(meta.restore()));
+  if (have) return have;
+  return inTime(meta.refresh());
+}
+
+/** The note while the first gathering runs: how far it has got and about how long it still takes, once the hero list is in. */
+function gatheringNote(meta: HeroMeta): View {
+  const progress = meta.progress();
+  if (progress?.total === undefined || progress.etaMs === undefined) return noteView(t.metaGathering());
+  return noteView(t.metaGatheringEta(progress.done, progress.total, progress.etaMs));
 }
 
 /** One line a hero: "**Hulk** · 52.3 % win · 4.1 % picks · KDA 2.85" (numbers in the current locale: "KDA 2,85" in French); em dashes where unknown. */
@@ -121,7 +129,7 @@ function chartAlt(spec: MetaScatterChart, role: MetaRole | null): string {
 export async function metaView(role: MetaRole | null, sort: MetaSort, page: number, ctx: CommandContext): Promise<View> {
   if (!ctx.meta) return noteView(t.metaUnavailable());
   const snapshot = await latestSnapshot(ctx.meta);
-  if (!snapshot) return noteView(t.metaGathering());
+  if (!snapshot) return gatheringNote(ctx.meta);
   const rows = ordered(snapshot, role, sort);
   const pages = pageCount(rows.length, META_PER_PAGE);
   const p = clampPage(page, pages);

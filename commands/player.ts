@@ -7,6 +7,7 @@
  * the player. Data: api-spec.md endpoints 17–20, the player update endpoint, and the map and hero lists.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
+import Fuse from 'fuse.js';
 import {
   ButtonStyle,
   ComponentType,
@@ -23,16 +24,20 @@ import { encodeCustomId } from '../src/discord/custom-id.js';
 import { NotFoundError, NotLinkedError, PrivateProfileError, SeasonError } from '../src/errors.js';
 import { recentMatches, type HistoryRow } from '../src/game/history.js';
 import { describe } from '../src/i18n/commands.js';
+import { recentForm } from '../src/game/form.js';
+import { matchupExtremes, MATCHUP_MIN_MATCHES, type Matchup } from '../src/game/matchups.js';
+import { matchMode } from '../src/game/modes.js';
 import { currentSeason, heroSummary, levelName, newestUpdate, perTenMinutes, playTimeByRole, rankSummary, seasonRanks } from '../src/game/profile.js';
-import { rankScore, rankScoreChange } from '../src/game/ranks.js';
+import { rankTimeline, type RankTimelinePoint } from '../src/game/rank-timeline.js';
+import { levelOfScore, rankScore, rankScoreChange } from '../src/game/ranks.js';
 import { seasonFromNumber, seasonParamFor, type Season } from '../src/game/seasons.js';
-import { mapLabel, type MapInfo } from '../src/map-directory.js';
+import { mapLabel, mapPlainName, type MapInfo } from '../src/map-directory.js';
 import { staleFooter } from '../src/render/common.js';
 import { aside, discordTime, duration, hexColour, integer, kda, percent, ratioPercent, shortDate, winRate } from '../src/render/format.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
-import { gameModeName, heroName, isRankedMode, roleName } from '../src/render/names.js';
-import { heroDisplayName } from '../src/hero-directory.js';
-import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
+import { gameModeName, heroName, modeName, roleName } from '../src/render/names.js';
+import { heroLookup } from '../src/render/hero-lookup.js';
+import { backRow, clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
 import type { View, ViewFile } from '../src/render/view.js';
 import { chartFile, heroPerformanceSpec, rankHistorySpec } from '../src/render/charts.js';
 import { t } from '../src/strings.js';
@@ -71,9 +76,15 @@ interface Lookups {
    * the season, or answered exactly as without it): totals and hero lists are then labelled as current.
    */
   seasonTotals: boolean;
+  /** Recent matches leave out practice and bot matches (the member's filter, carried in custom IDs). */
+  hidePractice: boolean;
   map(id: string | null): MapInfo | undefined;
   hero(id: string | null): { name: string; role: string | null } | undefined;
 }
+
+/** The recent-matches filter as carried in custom IDs: "r" leaves out practice and bot matches, "" shows all. */
+type MatchFilter = '' | 'r';
+const filterOf = (value: string | undefined): MatchFilter => (value === 'r' ? 'r' : '');
 
 /**
  * The season of the `season` option or custom-ID argument: "" or absent for the current season.
@@ -151,15 +162,10 @@ export function readLists(ctx: CommandContext): Promise<ViewLists> {
 }
 
 /** Map and hero lookups for one view, from `lists` ({@link readLists}). */
-async function lookups(season: Season | null, seasonTotals: boolean, p: PlayerProfile, lists: Promise<ViewLists>): Promise<Lookups> {
+async function lookups(season: Season | null, seasonTotals: boolean, p: PlayerProfile, lists: Promise<ViewLists>, filter: MatchFilter): Promise<Lookups> {
   const { maps, heroes } = await lists;
   const mapById = new Map(maps.map((m) => [m.id, m]));
-  const heroById = new Map(heroes.map((h) => [h.id, { name: heroDisplayName(h), role: h.role }]));
-  // Heroes newer than the hero list: the profile's own matchups name their role (`hero_class`).
-  for (const m of p.hero_matchups) {
-    if (m.hero_id && !heroById.has(m.hero_id) && m.hero_name) heroById.set(m.hero_id, { name: heroName(m.hero_name) ?? m.hero_name, role: m.hero_class });
-  }
-  return { season, seasonTotals, map: (id) => (id === null ? undefined : mapById.get(id)), hero: (id) => (id === null ? undefined : heroById.get(id)) };
+  return { season, seasonTotals, hidePractice: filter === 'r', map: (id) => (id === null ? undefined : mapById.get(id)), hero: heroLookup(heroes, [p]) };
 }
 
 function sectionMenu(uid: string, season: string, current: PlayerSection): APIActionRowComponent<APIComponentInMessageActionRow> {
@@ -176,11 +182,23 @@ function sectionMenu(uid: string, season: string, current: PlayerSection): APIAc
   };
 }
 
-function updateRow(uid: string): APIActionRowComponent<APIComponentInMessageActionRow> {
-  return {
-    type: ComponentType.ActionRow,
-    components: [{ type: ComponentType.Button, style: ButtonStyle.Secondary, label: tr('player:menu.update'), custom_id: encodeCustomId('pl.u', uid) }],
-  };
+/**
+ * The Update button; with `filter`, beside it the recent matches' filter button (`pl.f:<uid>:<season>:<filter>`),
+ * which switches between every match and real results only.
+ */
+function updateRow(uid: string, filter?: { season: string; current: MatchFilter }): APIActionRowComponent<APIComponentInMessageActionRow> {
+  const update = { type: ComponentType.Button as const, style: ButtonStyle.Secondary as const, label: tr('player:menu.update'), custom_id: encodeCustomId('pl.u', uid) };
+  const toggle = filter
+    ? [
+        {
+          type: ComponentType.Button as const,
+          style: ButtonStyle.Secondary as const,
+          label: tr(filter.current === 'r' ? 'player:menu.showAllMatches' : 'player:menu.hidePractice'),
+          custom_id: encodeCustomId('pl.f', uid, filter.season, filter.current === 'r' ? '' : 'r'),
+        },
+      ]
+    : [];
+  return { type: ComponentType.ActionRow, components: [update, ...toggle] };
 }
 
 /** The season that totals and hero lists cover, as a label: "Season 1.5" or "Season 3 (current)". */
@@ -206,10 +224,30 @@ function base(p: PlayerProfile, section: PlayerSection, look: Lookups): APIEmbed
 }
 
 const heroLabel = (look: Lookups, id: string | null, raw: string | null) => look.hero(id)?.name ?? heroName(raw) ?? (id ? tr('player:heroId', { id }) : tr('player:unknownHero'));
+/**
+ * A match row's map: its name and part ("Royal Palace: Odin's Archive"), never the map list's mode or
+ * competitive flag (the row states its own mode, and the list's flag is swapped on some maps);
+ * "Unknown map (1234)" for a map the list lacks.
+ */
 const mapText = (look: Lookups, id: string | null) => {
   const map = look.map(id);
-  return map ? mapLabel(map) : id ? tr('player:mapId', { id }) : tr('player:unknownMap');
+  if (map) return mapPlainName(map);
+  return id ? tr('player:mapId', { id }) : tr('player:unknownMap');
 };
+
+/**
+ * A match row's mode from its own `game_mode_id` (src/game/modes.ts): "Competitive", "Practice vs AI";
+ * an arcade match adds its map's objective ("Arcade (Conquest)"); an unknown mode says what is known
+ * ("Other mode · no rank change"). Null when the row has no mode.
+ */
+function modeText(look: Lookups, m: HistoryRow): string | null {
+  const mode = matchMode(m.game_mode_id, m.play_mode_id);
+  const name = gameModeName(m.game_mode_id, m.play_mode_id);
+  if (name === null) return null;
+  if (mode.key === 'arcade') return `${name}${aside(escapeText(modeName(look.map(m.map_id)?.mode) ?? '', 40))}`;
+  if (mode.key === 'other' && !m.player.score_change) return `${name} · ${tr('render:modeNotes.noRankChange')}`;
+  return name;
+}
 function profileEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
   const rank = rankSummary(p, look.season);
   const r = p.overall.ranked;
@@ -240,7 +278,8 @@ function profileEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
       value: top
         .map((h, i) => {
           const hero = look.hero(h.hero_id);
-          return `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}**${aside(escapeText(roleName(hero?.role) ?? '', 20))} · ${duration(h.play_time)} · ${counted('matches', h.matches)} · ${winRate(h.wins, h.matches)} · ${kda(h.kills, h.deaths, h.assists)}`;
+          const record = h.matches > 0 ? `${counted('matches', h.matches)} · ${winRate(h.wins, h.matches)}` : tr('player:heroes.noCompleted');
+          return `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}**${aside(escapeText(roleName(hero?.role) ?? '', 20))} · ${duration(h.play_time)} · ${record} · ${kda(h.kills, h.deaths, h.assists)}`;
         })
         .join('\n'),
       inline: false,
@@ -248,6 +287,8 @@ function profileEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
   }
   const roles = playTimeByRole(p, (id) => look.hero(id)?.role ?? null);
   if (roles.length > 0) fields.push({ name: tr('player:profile.playTimeByRole'), value: roles.map((x) => `${x.role} ${duration(x.seconds)}`).join(' · '), inline: false });
+  const form = recentForm(p.recent_matches);
+  if (form) fields.push({ name: tr('player:form.title', { count: form.results.length, n: integer(form.results.length) }), value: formLine(form), inline: false });
   const per10 = perTenMinutes(p);
   if (per10) {
     const parts = [
@@ -279,6 +320,22 @@ function profileEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
   };
 }
 
+/**
+ * "W W L W · 7–3 · +42.5 rank score · 3 wins in a row · 2 practice or bot matches left out": the newest
+ * result first (src/game/form.ts).
+ */
+function formLine(form: NonNullable<ReturnType<typeof recentForm>>): string {
+  const marks = form.results.map((win) => tr(win ? 'player:form.winMark' : 'player:form.lossMark')).join(' ');
+  const parts = [
+    marks,
+    tr('player:form.record', { wins: integer(form.wins), losses: integer(form.losses) }),
+    form.rankChange === null ? null : tr('player:form.rankChange', { value: rankScoreChange(form.rankChange) }),
+    tr(form.streak.win ? 'player:form.winStreak' : 'player:form.lossStreak', { count: form.streak.length, n: integer(form.streak.length) }),
+    form.leftOut > 0 ? tr('player:form.leftOut', { count: form.leftOut, n: integer(form.leftOut) }) : null,
+  ];
+  return parts.filter(Boolean).join(' · ');
+}
+
 /** "26 matches · 14 wins · 53.8 % · 462 / 194 / 288 (KDA 3.87) · 4h 27m"; an em dash for an empty record. */
 function modeLine(s: PlayerProfile['overall']['ranked']): string {
   if (s.matches === 0) return '—';
@@ -300,13 +357,20 @@ const withChart = (section: Section, file: ViewFile | undefined): Section =>
   file ? { ...section, embed: { ...section.embed, image: { url: `attachment://${file.name}` } }, files: [file] } : section;
 
 async function heroesSection(p: PlayerProfile, which: 'ranked' | 'unranked', page: number, look: Lookups, ctx: CommandContext): Promise<Section> {
-  const heroes = (which === 'ranked' ? p.heroes_ranked : p.heroes_unranked).filter((h) => h.matches > 0).sort((a, b) => (b.play_time ?? 0) - (a.play_time ?? 0));
+  // Heroes with play time but no completed match stay, marked so: they hold real play time.
+  const heroes = (which === 'ranked' ? p.heroes_ranked : p.heroes_unranked).filter((h) => h.matches > 0 || (h.play_time ?? 0) > 0).sort((a, b) => (b.play_time ?? 0) - (a.play_time ?? 0));
+  const totals = which === 'ranked' ? p.overall.ranked : p.overall.unranked;
+  // Matches in the totals but no hero list (a real June 2025 capture): say so, never "no matches".
+  const empty =
+    totals.matches > 0
+      ? tr(`player:heroes.noList.${which}`, { count: totals.matches, n: integer(totals.matches), season: coverage(p, look) })
+      : tr(`player:heroes.empty.${which}`, { season: coverage(p, look) });
   const list = listPage(
     heroes,
     page,
     (h, i) =>
-      `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}** · ${duration(h.play_time)} · ${counted('matches', h.matches)} · ${percent(h.win_rate)} · ${kda(h.kills, h.deaths, h.assists)}${h.hit_rate === null ? '' : ` · ${tr('player:heroes.hitRate', { value: ratioPercent(h.hit_rate) })}`}`,
-    tr(`player:heroes.empty.${which}`, { season: coverage(p, look) }),
+      `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}** · ${duration(h.play_time)} · ${h.matches > 0 ? `${counted('matches', h.matches)} · ${percent(h.win_rate)}` : tr('player:heroes.noCompleted')} · ${kda(h.kills, h.deaths, h.assists)}${h.hit_rate === null ? '' : ` · ${tr('player:heroes.hitRate', { value: ratioPercent(h.hit_rate) })}`}`,
+    empty,
   );
   const section: Section = { embed: { ...base(p, which, look), description: list.description }, pages: list.pages, page: list.page };
   const title = tr(`charts:titles.heroes.${which}`, { name: p.name, season: coverage(p, look) });
@@ -317,41 +381,50 @@ async function heroesSection(p: PlayerProfile, which: 'ranked' | 'unranked', pag
   return withChart(section, await chartFile(ctx.charts, spec, `${which}-heroes.png`, tr(`charts:alt.heroes.${which}`, { name: p.name }), ctx.logger));
 }
 
-/** Rows of the recent matches, and the select that opens each of them. */
-function matchLines(rows: HistoryRow[], look: Lookups): string[] {
+/**
+ * Rows of the recent matches. A practice or bot match's result is in italics and its mode says what it
+ * was, so it never reads as a real win; a match of another season than `current` names its season.
+ */
+function matchLines(rows: HistoryRow[], look: Lookups, current: Season | null): string[] {
   return rows.map((m) => {
-    const result = `**${m.player.is_win === true ? tr('player:matches.win') : m.player.is_win === false ? tr('player:matches.loss') : '—'}**`;
-    const mode = gameModeName(m.game_mode_id);
-    const change = isRankedMode(m.game_mode_id) && m.player.score_change !== null ? ` · ${rankScoreChange(m.player.score_change)}` : '';
+    const mode = matchMode(m.game_mode_id, m.play_mode_id);
+    const word = m.player.is_win === true ? tr('player:matches.win') : m.player.is_win === false ? tr('player:matches.loss') : '—';
+    const result = mode.counts ? `**${word}**` : `*${word}*`;
+    const modeLabel = modeText(look, m);
+    const change = mode.ranked && m.player.score_change !== null ? ` · ${rankScoreChange(m.player.score_change)}` : '';
+    const season = m.seasonInfo && current && m.seasonInfo.index !== current.index ? seasonLabel(m.seasonInfo) : null;
     const parts = [
       result,
       escapeText(heroLabel(look, m.player.hero_id, m.player.hero_name), 40),
       `${m.player.kills}/${m.player.deaths}/${m.player.assists}`,
       escapeText(mapText(look, m.map_id), 60),
-      mode === null ? null : `${mode}${change}`,
+      modeLabel === null ? null : `${modeLabel}${change}`,
       m.duration === null ? null : duration(m.duration),
       m.player.disconnected ? `*${tr('player:matches.disconnected')}*` : null,
+      season,
       discordTime(m.time),
     ];
     return parts.filter((x) => x !== null).join(' · ');
   });
 }
 
-function matchSelect(uid: string, rows: HistoryRow[], offset: number, look: Lookups): APIActionRowComponent<APIComponentInMessageActionRow> {
+/** The recent matches' picker: `pl.m:<uid>:<season>:<page>:<filter>`, so the match it opens can return to this page. */
+function matchSelect(uid: string, rows: HistoryRow[], page: number, look: Lookups): APIActionRowComponent<APIComponentInMessageActionRow> {
+  const offset = (page - 1) * PER_PAGE;
   return {
     type: ComponentType.ActionRow,
     components: [
       {
         type: ComponentType.StringSelect,
-        custom_id: encodeCustomId('pl.m', uid),
+        custom_id: encodeCustomId('pl.m', uid, seasonArg(look.season), page, look.hidePractice ? 'r' : ''),
         placeholder: tr('player:menu.openMatch'),
         options: rows.slice(0, LIMITS.selectOptions).map((m, i) => {
           const result = tr(m.player.is_win === true ? 'player:matches.win' : m.player.is_win === false ? 'player:matches.loss' : 'player:matches.match');
           const when = m.time === null ? null : shortDate(m.time);
           return {
             label: truncate(`${offset + i + 1}. ${result} · ${heroLabel(look, m.player.hero_id, m.player.hero_name)} · ${m.player.kills}/${m.player.deaths}/${m.player.assists}`, LIMITS.optionLabel),
-            value: encodeMatchOrigin({ matchUid: m.match_uid, mapId: m.map_id, modeId: m.game_mode_id, duration: m.duration, time: m.time }),
-            description: truncate([mapText(look, m.map_id), gameModeName(m.game_mode_id), when].filter(Boolean).join(' · '), LIMITS.optionDescription),
+            value: encodeMatchOrigin({ matchUid: m.match_uid, mapId: m.map_id, modeId: m.game_mode_id, duration: m.duration, time: m.time, score: m.score }),
+            description: truncate([mapText(look, m.map_id), modeText(look, m), when].filter(Boolean).join(' · '), LIMITS.optionDescription),
           };
         }),
       },
@@ -360,21 +433,41 @@ function matchSelect(uid: string, rows: HistoryRow[], offset: number, look: Look
 }
 
 async function matchesSection(p: PlayerProfile, page: number, look: Lookups, ctx: CommandContext): Promise<Section> {
-  const history = await recentMatches(ctx.api, p, { page, season: look.season, logger: ctx.logger });
+  const history = await recentMatches(ctx.api, p, { page, season: look.season, hidePractice: look.hidePractice, logger: ctx.logger });
   const notes: string[] = [];
   if (history.source === 'profile' && history.rows.length > 0) notes.push(t.historyFromProfile(history.total, history.noStoredHistory));
   if (history.newerFromProfile > 0 && history.page === 1) notes.push(t.newerFromProfile(history.newerFromProfile));
-  const lines = matchLines(history.rows, look);
+  if (look.hidePractice) notes.push(tr('player:matches.practiceHidden'));
+  const lines = matchLines(history.rows, look, look.season ?? currentSeason(p));
   const empty = look.season ? t.noMatchesInSeason(seasonLabel(look.season)) : t.noRecentMatches();
   const description = truncate([...notes, ...(notes.length ? [''] : []), ...lines].join('\n') || empty, LIMITS.description);
-  const offset = (history.page - 1) * PER_PAGE;
   return {
     embed: { ...base(p, 'matches', look), description },
     pages: history.pages,
     page: history.page,
-    extra: history.rows.length === 0 ? [] : [matchSelect(p.uid, history.rows, offset, look)],
+    extra: history.rows.length === 0 ? [] : [matchSelect(p.uid, history.rows, history.page, look)],
     fetched: history.fetched,
   };
+}
+
+/**
+ * The heroes played against, in competitive matches: the best and worst matchups by the player's own
+ * win rate against each hero (src/game/matchups.ts; the API's counts are the opposing hero's), among
+ * heroes met at least {@link MATCHUP_MIN_MATCHES} times.
+ */
+function matchupsEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
+  const { best, worst, tooFew, total } = matchupExtremes(p);
+  const line = (m: Matchup) =>
+    `**${escapeText(heroLabel(look, m.hero_id, m.hero_name), 60)}**${aside(escapeText(roleName(look.hero(m.hero_id)?.role ?? m.hero_class) ?? '', 20))} · ${tr('player:matchups.record', { count: m.matches, n: integer(m.matches), winRate: percent(m.winRate) })}`;
+  const fields: APIEmbedField[] = [];
+  if (best.length > 0) fields.push({ name: tr('player:matchups.best'), value: truncate(best.map(line).join('\n'), LIMITS.fieldValue), inline: false });
+  if (worst.length > 0) fields.push({ name: tr('player:matchups.worst'), value: truncate(worst.map(line).join('\n'), LIMITS.fieldValue), inline: false });
+  const notes = [
+    total.matches === 0 ? tr('player:matchups.empty') : tr('player:matchups.intro', { min: MATCHUP_MIN_MATCHES }),
+    total.matches > 0 && best.length === 0 ? tr('player:matchups.tooFewAll', { min: MATCHUP_MIN_MATCHES }) : null,
+    tooFew > 0 && best.length > 0 ? tr('player:matchups.tooFew', { count: tooFew, n: integer(tooFew), min: MATCHUP_MIN_MATCHES }) : null,
+  ].filter(Boolean);
+  return { ...base(p, 'matchups', look), title: tr('player:matchups.title'), description: notes.join('\n'), fields };
 }
 
 async function rankHistorySection(p: PlayerProfile, page: number, look: Lookups, ctx: CommandContext): Promise<Section> {
@@ -385,22 +478,27 @@ async function rankHistorySection(p: PlayerProfile, page: number, look: Lookups,
     const mark = look.season && s.season.index === look.season.index ? '▸ ' : '';
     return `${mark}**${seasonLabel(s.season)}** · ${s.tier ?? tr('player:unranked')} · ${rankScore(s.score)}${peak}${wins}`;
   });
-  const changes = [...p.rank_history].sort((a, b) => (b.time ?? 0) - (a.time ?? 0));
+  // One timeline (src/game/rank-timeline.ts): each change with its own season, newest first, down to the
+  // season's last change, which the header's rank is.
+  const timeline = rankTimeline(p);
+  const now = rankSummary(p, null);
+  const current = currentSeason(p);
+  const changes = [...timeline].reverse();
   const list = listPage(
     changes,
     page,
-    (r) => {
-      const tiers = r.level_from === r.level_to ? levelName(r.level_to) : `${levelName(r.level_from)} → ${levelName(r.level_to)}`;
-      return `${discordTime(r.time)} · ${rankScoreChange(r.add_score)} → ${rankScore(r.total_score)} · ${tiers}`;
+    (r: RankTimelinePoint) => {
+      const level = r.level ?? levelOfScore(r.score);
+      const tiers = level === null ? null : r.levelFrom === null || r.levelFrom === level ? levelName(level) : `${levelName(r.levelFrom)} → ${levelName(level)}`;
+      const season = r.season ? (current && r.season.index === current.index ? null : seasonLabel(r.season)) : tr('player:rankHistory.unknownSeason');
+      return [discordTime(r.time), `${r.change === null ? '' : `${rankScoreChange(r.change)} → `}${rankScore(r.score)}`, tiers, season].filter(Boolean).join(' · ');
     },
     tr(table.length > 0 ? 'player:rankHistory.noChanges' : 'player:rankHistory.nothing'),
   );
   const fields: APIEmbedField[] = table.length > 0 ? [{ name: tr('player:rankHistory.rankedSeasons'), value: truncate(table.join('\n'), LIMITS.fieldValue), inline: false }] : [];
   const description = changes.length > 0 ? `**${tr('player:rankHistory.recentChanges')}**\n${list.description}` : list.description;
   const section: Section = { embed: { ...base(p, 'rank-history', look), fields, description }, pages: list.pages, page: list.page };
-  const now = rankSummary(p, null);
-  const season = currentSeason(p);
-  const spec = rankHistorySpec(p, { tier: now.tier, score: now.score }, season ? seasonLabel(season) : tr('charts:thisSeason'));
+  const spec = rankHistorySpec(p.name, timeline, { tier: now.tier, score: now.score, season: now.season, time: newestUpdate(p) }, tr('player:rankHistory.unknownSeason'));
   return withChart(section, await chartFile(ctx.charts, spec, 'rank-history.png', tr('charts:alt.rankHistory', { name: p.name }), ctx.logger));
 }
 
@@ -415,22 +513,15 @@ async function section(p: PlayerProfile, which: PlayerSection, page: number, loo
     case 'ranked':
     case 'unranked':
       return heroesSection(p, which, page, look, ctx);
-    case 'matchups': {
-      const rows = p.hero_matchups.filter((m) => m.matches > 0 && m.hero_id !== null && !/^unknown$/i.test(m.hero_name ?? '')).sort((a, b) => b.matches - a.matches);
-      return simple(
-        rows,
-        (m) =>
-          `**${escapeText(heroLabel(look, m.hero_id, m.hero_name), 60)}**${aside(escapeText(roleName(m.hero_class) ?? '', 20))} · ${tr('player:matchups.record', { count: m.matches, n: integer(m.matches), winRate: percent(m.win_rate) })}`,
-        tr('player:matchups.empty'),
-        { title: tr('player:matchups.title') },
-      );
-    }
+    case 'matchups':
+      return { embed: matchupsEmbed(p, look), pages: 1, page: 1 };
     case 'maps': {
       const rows = p.maps.filter((m) => m.matches > 0).sort((a, b) => b.matches - a.matches);
       const image = rows.map((m) => look.map(m.map_id)?.image ?? m.map_thumbnail).find(Boolean);
       return simple(
         rows,
-        (m) => `**${escapeText(look.map(m.map_id) || !m.map_name ? mapText(look, m.map_id) : m.map_name, 80)}** · ${counted('matches', m.matches)} · ${percent(m.win_rate)} · ${kda(m.kills, m.deaths, m.assists)}`,
+        // No row mode here: the map list's label tells same-named maps apart.
+        (m) => `**${escapeText(look.map(m.map_id) ? mapLabel(look.map(m.map_id)!) : m.map_name || mapText(look, m.map_id), 80)}** · ${counted('matches', m.matches)} · ${percent(m.win_rate)} · ${kda(m.kills, m.deaths, m.assists)}`,
         tr('player:maps.empty'),
         image ? { thumbnail: { url: image } } : {},
       );
@@ -445,7 +536,7 @@ async function section(p: PlayerProfile, which: PlayerSection, page: number, loo
       return rankHistorySection(p, page, look, ctx);
     case 'matches': {
       const s = await matchesSection(p, page, look, ctx);
-      return { ...s, extra: [...(s.extra ?? []), updateRow(p.uid)] };
+      return { ...s, extra: [...(s.extra ?? []), updateRow(p.uid, { season: seasonArg(look.season), current: look.hidePractice ? 'r' : '' })] };
     }
   }
 }
@@ -462,13 +553,15 @@ export async function playerView(
   ctx: CommandContext,
   seasonTotals = true,
   lists: Promise<ViewLists> = readLists(ctx),
+  filter: MatchFilter = '',
 ): Promise<View> {
   const p = fetched.data;
-  const look = await lookups(season, seasonTotals, p, lists);
+  const look = await lookups(season, seasonTotals, p, lists, filter);
   const s = await section(p, which, page, look, ctx);
   const footer = staleFooter(s.fetched?.stale ? s.fetched : fetched);
   const embed = footer ? { ...s.embed, footer } : s.embed;
-  const nav = pageRow('pl.p', [p.uid, seasonArg(season), which], s.page, s.pages);
+  // The filter travels with the recent matches' pages only.
+  const nav = pageRow('pl.p', which === 'matches' && filter ? [p.uid, seasonArg(season), which, filter] : [p.uid, seasonArg(season), which], s.page, s.pages);
   return { embeds: [embed], components: [sectionMenu(p.uid, seasonArg(season), which), ...(s.extra ?? []).slice(0, 1), ...(nav ? [nav] : []), ...(s.extra ?? []).slice(1)], ...(s.files ? { files: s.files } : {}) };
 }
 
@@ -483,6 +576,7 @@ const sectionOf = (value: string | undefined): PlayerSection => ((PLAYER_SECTION
 export async function profileFor(input: CommandInput, ctx: CommandContext): Promise<View> {
   const season = seasonOption(input.options.season);
   let query = typeof input.options.query === 'string' ? input.options.query.trim() : '';
+  const typed = query !== '';
   if (query === '') {
     const whose = String(input.options.user ?? input.targetUserId ?? input.user.userId);
     const uid = await ctx.links.defaultUid(whose);
@@ -492,14 +586,23 @@ export async function profileFor(input: CommandInput, ctx: CommandContext): Prom
   // The profile first (its turn at the API's rate limit before the lists'), the lists meanwhile.
   const loading = loadProfile(query, season, ctx);
   const lists = readLists(ctx);
-  const { fetched, seasonTotals } = await loading;
+  const { fetched, seasonTotals } = await loading.catch(async (err: unknown) => {
+    if (err instanceof ApiError && err.kind === 'not_found') {
+      if (!typed) throw new NotFoundError('player', query, true);
+      throw new NotFoundError('player', query, false, await playerSuggestions(input.user.userId, query, ctx));
+    }
+    throw err;
+  });
   // Off the reply path: the answer never waits for the cache.
   void ctx.recent.add(input.user.userId, { uid: fetched.data.uid, name: fetched.data.name }).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record a recent lookup'));
   return playerView(fetched, 'profile', 1, season, ctx, seasonTotals, lists);
 }
 
-/** A profile opened from a component (a section, a page, a player of a match): a missing player is named, never "check the spelling". */
-export async function profileFromComponent(uid: string, season: Season | null, which: PlayerSection, page: number, ctx: CommandContext): Promise<View> {
+/**
+ * A profile opened from a component (a section, a page, a player of a match): a missing player is named,
+ * never "check the spelling". `back`, when given, is the custom ID of a Back button to the list it was opened from.
+ */
+export async function profileFromComponent(uid: string, season: Season | null, which: PlayerSection, page: number, ctx: CommandContext, filter: MatchFilter = '', back?: string): Promise<View> {
   const loading = loadProfile(uid, season, ctx);
   const lists = readLists(ctx);
   let loaded: LoadedProfile;
@@ -509,7 +612,24 @@ export async function profileFromComponent(uid: string, season: Season | null, w
     if (err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('player', uid, true);
     throw err;
   }
-  return playerView(loaded.fetched, which, page, season, ctx, loaded.seasonTotals, lists);
+  const view = await playerView(loaded.fetched, which, page, season, ctx, loaded.seasonTotals, lists, filter);
+  return back ? { ...view, components: [...(view.components ?? []), backRow(back)] } : view;
+}
+
+/**
+ * Names a member may have meant by a player query that matched nobody: their linked accounts, recent
+ * lookups and the players of matches they opened, closest first, at most 3. Costs no API request; never
+ * rejects (a store that does not answer gives no suggestion).
+ */
+export async function playerSuggestions(userId: string, typed: string, ctx: CommandContext): Promise<string[]> {
+  const [links, recent, seen] = await Promise.all([ctx.links.get(userId).catch(() => ({ accounts: [] })), ctx.recent.list(userId).catch(() => []), ctx.recent.seen(userId).catch(() => [])]);
+  const names = [...new Set([...links.accounts.map((a) => a.name), ...recent.map((r) => r.name), ...seen.map((r) => r.name)].filter((n) => n && n.toLowerCase() !== typed.toLowerCase()))];
+  if (names.length === 0) return [];
+  const fuse = new Fuse(names, { includeScore: true, threshold: 0.45, ignoreLocation: true });
+  return fuse
+    .search(typed)
+    .slice(0, 3)
+    .map((r) => r.item);
 }
 
 /** Autocomplete of a player query: the member's linked accounts, then their recent lookups, matching what is typed. */
@@ -542,7 +662,8 @@ async function requestUpdate(uid: string, ctx: CommandContext): Promise<View> {
     if (err instanceof ApiError && err.kind === 'rate_limited' && !err.retryAfterFromHeader && err.retryAfterMs !== undefined && /request an update in/i.test(err.upstreamMessage ?? '')) {
       return { ephemeral: true, embeds: [{ color: 0xf59e0b, description: t.updateCooldown(Math.max(1, Math.ceil(err.retryAfterMs / 60_000))) }] };
     }
-    if (err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('player', uid, true);
+    // The profile is on screen: a refused update is the API's, never "no such player".
+    if (err instanceof ApiError && err.kind === 'not_found') return { ephemeral: true, embeds: [{ color: 0xf59e0b, description: t.updateNotPossible() }] };
     throw err;
   }
 }
@@ -559,13 +680,26 @@ export const player: CommandModule = {
       const [uid = '', season = ''] = input.args;
       return profileFromComponent(uid, seasonOption(season), sectionOf(input.values[0]), 1, ctx);
     },
-    /** Paginator: `pl.p:<uid>:<season>:<section>:<page>:<kind>`. */
+    /** Paginator: `pl.p:<uid>:<season>:<section>[:<filter>]:<page>:<kind>` (the filter on recent matches only). */
     'pl.p': async (input, ctx) => {
       const [uid = '', season = '', which] = input.args;
-      return profileFromComponent(uid, seasonOption(season), sectionOf(which), pageFromArgs(input.args), ctx);
+      const filter = input.args.length >= 6 ? filterOf(input.args[3]) : '';
+      return profileFromComponent(uid, seasonOption(season), sectionOf(which), pageFromArgs(input.args), ctx, filter);
     },
-    /** Recent match select: `pl.m:<uid>`, the match and what its history row knew as the value. */
-    'pl.m': async (input, ctx) => matchView(input.values[0] ?? '', ctx, true),
+    /** Recent matches' filter button: `pl.f:<uid>:<season>:<filter>`; opens the first page with that filter. */
+    'pl.f': async (input, ctx) => {
+      const [uid = '', season = '', filter] = input.args;
+      return profileFromComponent(uid, seasonOption(season), 'matches', 1, ctx, filterOf(filter));
+    },
+    /**
+     * Recent match select: `pl.m:<uid>:<season>:<page>:<filter>` (older messages: `pl.m:<uid>`), the match
+     * and what its history row knew as the value. The match gets a Back button to the same page.
+     */
+    'pl.m': async (input, ctx) => {
+      const [uid = '', season = '', page = '1', filter] = input.args;
+      const back = encodeCustomId('pl.p', uid, season, 'matches', ...(filterOf(filter) ? [filterOf(filter)] : []), Number(page) || 1, 'b');
+      return matchView(input.values[0] ?? '', ctx, true, { back, seenBy: input.user.userId });
+    },
     /** Update button: `pl.u:<uid>`. */
     'pl.u': async (input, ctx) => requestUpdate(input.args[0] ?? '', ctx),
   },

@@ -39,6 +39,8 @@ export class NotLinkedError extends UserFacingError {
   constructor(
     readonly userId: string,
     readonly self: boolean,
+    /** The command that needed the account, when its message differs from /player's ("compare"). */
+    readonly command?: 'compare',
   ) {
     super(`no linked account for ${userId}`);
   }
@@ -54,6 +56,8 @@ export class NotFoundError extends UserFacingError {
     readonly what: 'player' | 'match',
     readonly query: string,
     readonly fromMenu: boolean,
+    /** Names the member may have meant, from what the bot already knows (their links and recent lookups). */
+    readonly suggestions: readonly string[] = [],
   ) {
     super(`${what} "${query}" not found`);
   }

@@ -1,6 +1,6 @@
 /**
- * Hero lookup for commands: by id, by name (case, spaces and hyphens ignored), and fuzzy (fuse.js)
- * for autocomplete and "did you mean". Reads the hero list through the cached client.
+ * Hero lookup for commands: by id, by name (case, spaces and hyphens ignored, "&" and "and" alike), and
+ * fuzzy (fuse.js) for autocomplete and "did you mean". Reads the hero list through the cached client.
  */
 import Fuse from 'fuse.js';
 import type { CallOptions, RivalsApi } from './api/client.js';
@@ -8,7 +8,25 @@ import type { Hero } from './api/schemas.js';
 import { UnknownHeroError } from './errors.js';
 import { heroName } from './render/names.js';
 
-const norm = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, '');
+/**
+ * A hero or form name folded for comparison: lower-case, "&" read as "and", then letters and digits
+ * only ("Cloak & Dagger", "cloak and dagger" and "cloakanddagger" all give "cloakanddagger").
+ */
+export function foldName(name: string): string {
+  return name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/&/g, ' and ')
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/**
+ * The ways members write a name, for the fuzzy search: as the API spells it, with "&" written "and",
+ * and with "and" written "&" ("cloak & dagger", "cloak and dagger"), each once.
+ */
+function spellings(name: string): string[] {
+  return [...new Set([name, name.replace(/\s*&\s*/g, ' and '), name.replace(/\s+and\s+/gi, ' & ')])];
+}
 
 /** A hero's name as players read it ("Jeff the Land Shark", "Cloak & Dagger"), from the API's lower-case `name`. */
 export function heroDisplayName(hero: Pick<Hero, 'name'>): string {
@@ -69,14 +87,15 @@ export class HeroDirectory {
   }
 
   /**
-   * The hero meant by `query`: an id, a name in any case and spacing, or one clear fuzzy match.
+   * The hero meant by `query`: an id, a name in any case and spacing with "&" or "and" ("cloak and
+   * dagger"), or one clear fuzzy match.
    * @throws {UnknownHeroError} with up to three suggestions when nothing matches well.
    */
   async resolve(query: string): Promise<Hero> {
     const index = await this.#load();
     const { heroes } = index;
     const q = query.trim();
-    const exact = heroes.find((h) => h.id === q || norm(h.name) === norm(q) || (h.real_name && norm(h.real_name) === norm(q)));
+    const exact = heroes.find((h) => h.id === q || foldName(h.name) === foldName(q) || (h.real_name && foldName(h.real_name) === foldName(q)));
     if (exact) return exact;
     const { fuse, byName } = this.#fuzzy(index);
     // One clear match on the name (a typo such as "spidr man", "Scarlet Wich"): take it. Scores run
@@ -110,8 +129,17 @@ export class HeroDirectory {
    */
   #fuzzy(index: HeroIndex): FuzzyIndex {
     index.fuzzy ??= {
-      fuse: new Fuse(index.heroes, { keys: [{ name: 'name', weight: 3 }, { name: 'real_name', weight: 1 }, { name: 'id', weight: 1 }], includeScore: true, threshold: 0.45, ignoreLocation: true }),
-      byName: new Fuse(index.heroes, { keys: ['name'], includeScore: true, threshold: 0.45, ignoreLocation: true }),
+      fuse: new Fuse(index.heroes, {
+        keys: [
+          { name: 'name', weight: 3, getFn: (h) => spellings(h.name) },
+          { name: 'real_name', weight: 1, getFn: (h) => (h.real_name ? spellings(h.real_name) : []) },
+          { name: 'id', weight: 1 },
+        ],
+        includeScore: true,
+        threshold: 0.45,
+        ignoreLocation: true,
+      }),
+      byName: new Fuse(index.heroes, { keys: [{ name: 'name', getFn: (h) => spellings(h.name) }], includeScore: true, threshold: 0.45, ignoreLocation: true }),
     };
     return index.fuzzy;
   }

@@ -24,6 +24,7 @@ import { FeedPoller } from './feeds/poller.js';
 import { createFeedTester } from './feeds/test-post.js';
 import { EXIT_STORE_UNAVAILABLE, StoreOpenError } from './store/database.js';
 import { syncSettingsOverRedis } from './store/settings-sync.js';
+import { pollSignalOverRedis, type PollSignal } from './feeds/poll-signal.js';
 import { createApiServices, createCommandContext } from './services.js';
 import { HeroMeta } from './game/meta.js';
 import { BalanceIndexer } from './game/balance-indexer.js';
@@ -156,9 +157,19 @@ async function runBot(): Promise<void> {
     if (cluster) runClusterShards(client, cluster, logger.child({ component: 'gateway' }), config.redisUrl ? (redisClientOf(services.cacheStore) as unknown as () => Promise<IdentifyRedis>) : undefined);
     const transport = discordFeedTransport(client.rest);
     const settings = services.state.settings;
-    const context = createCommandContext(services.api, services.state, services.cacheStore, discordChannelAccess(client), Date.now, createFeedTester(services.api, settings, transport), services.charts);
-    // The hero meta for /meta: every hero's statistics, gathered hourly at background priority.
-    const meta = new HeroMeta({ api: services.api, heroes: context.heroes, logger: logger.child({ component: 'meta' }) });
+    // A backfill asked with /config feed starts a poll at once, here and (with Redis) in the process that
+    // leads the feeds; the poller and the signal are made below, before any interaction can arrive.
+    let pollSignal: PollSignal | undefined;
+    const pollNow = () => {
+      void poller.pollNow();
+      pollSignal?.publish();
+    };
+    const context = createCommandContext(services.api, services.state, services.cacheStore, discordChannelAccess(client), Date.now, createFeedTester(services.api, settings, transport, pollNow), services.charts);
+    // The hero meta for /meta: every hero's statistics, gathered hourly at bulk priority (the first
+    // gathering with nothing to serve at two thirds of the key's rate), the latest kept in the store.
+    const meta = new HeroMeta({ api: services.api, heroes: context.heroes, logger: logger.child({ component: 'meta' }), requestsPerMinute: config.rivals.requestsPerMinute, store: services.state.heroMeta });
+    // Read now, not with the hourly jobs: a /meta right after a restart is answered from the saved snapshot.
+    void meta.restore();
     // Each hero's balance history for /hero: every balance post and patch note, read hourly at background priority.
     const balanceIndexer = new BalanceIndexer({ api: services.api, heroes: context.heroes, history: services.state.balanceHistory, logger: logger.child({ component: 'balance-history' }) });
     // Members' mains for /alerts, read hourly (at most daily each) at bulk priority.
@@ -210,6 +221,12 @@ async function runBot(): Promise<void> {
       now: feedNow,
       metrics,
     });
+    pollSignal = config.redisUrl
+      ? await pollSignalOverRedis(redisClientOf(services.cacheStore), () => void poller.pollNow(), feedLogger).catch((err: unknown) => {
+          logger.warn({ err }, 'poll signal over Redis is off: a backfill asked on another process waits for the next poll');
+          return undefined;
+        })
+      : undefined;
     let hourlyJobs: NodeJS.Timeout | undefined;
     let firstPoll: NodeJS.Timeout | undefined;
     client.once('clientReady', (c) => {
@@ -260,6 +277,7 @@ async function runBot(): Promise<void> {
       await step('mains refresh', () => mains.stop());
       await step('feed leadership', () => leadership.release().catch(() => undefined));
       await step('settings sync', () => stopSettingsSync());
+      await step('poll signal', () => pollSignal?.stop());
       await step('interactions in flight', () => runtime.shutdown());
       await step('metrics server', () => ops?.close());
     });

@@ -55,6 +55,15 @@ export function mapName(m: Pick<MapInfo, 'id' | 'name' | 'location'>): string {
 }
 
 /**
+ * A map's name with its part ("Royal Palace: Odin's Archive"), without the mode or competitive flag of
+ * the map list: for a match, whose mode comes from the match itself (the list's competitive flag is
+ * swapped on some same-named maps, such as Central Park 1217 and 1292).
+ */
+export function mapPlainName(m: Pick<MapInfo, 'id' | 'name' | 'location' | 'subMap'>): string {
+  return m.subMap ? `${mapName(m)}: ${m.subMap}` : mapName(m);
+}
+
+/**
  * A name that tells the map apart from every other map of the catalogue, in the current locale:
  * {@link mapName}, then `: subMap`, then in parentheses what {@link MapInfo.tellApart} asks for: the
  * mode, "Competitive" (`catalog:maps.competitive`, as /maps says it) and "map <id>"
@@ -152,7 +161,7 @@ export class MapDirectory {
   }
 
   /**
-   * The label of map `id` ({@link mapLabel}), or `Map <id>` (`player:mapId`) when the API does not
+   * The label of map `id` ({@link mapLabel}), or `Unknown map (<id>)` (`player:mapId`) when the API does not
    * list it, in the current locale. Never throws: when the map list cannot be had, logs a warning (on
    * `logger`, else the directory's) and answers `Map <id>`. Meant for reply paths (/player, /match).
    */
@@ -163,7 +172,8 @@ export class MapDirectory {
       return map ? mapLabel(map) : tr('player:mapId', { id: key });
     } catch (err) {
       (logger ?? this.#logger)?.warn({ err, mapId: key }, 'map list unavailable; naming the map by its id');
-      return tr('player:mapId', { id: key });
+      // The list could not be read: the map is not unknown, only unnamed for now.
+      return tr('player:mapById', { id: key });
     }
   }
 

@@ -46,6 +46,7 @@ export const t = {
   unknownHero: (query: string, suggestions: string[]) =>
     suggestions.length > 0 ? m('errors.unknownHero', { query, suggestions: prose(suggestions.map(bold), 'disjunction') }) : m('errors.unknownHeroNoSuggestions', { query }),
   playerNotFound: (query: string) => (/^\d+$/.test(query) ? m('errors.playerNotFoundUid', { uid: query }) : m('errors.playerNotFound', { query })),
+  playerNotFoundSuggest: (query: string, suggestions: string[]) => m('errors.playerNotFoundSuggest', { query, suggestions: prose(suggestions.map(bold), 'disjunction') }),
   playerGone: (uid: string) => m('errors.playerGone', { uid }),
   matchGone: (uid: string) => m('errors.matchGone', { uid }),
   goneAfterPress: () => m('errors.goneAfterPress'),
@@ -58,11 +59,13 @@ export const t = {
   seasonTotalsUnavailable: (season: string) => m('matches.seasonTotalsUnavailable', { season }),
   noMatchesInSeason: (season: string) => m('matches.noMatchesInSeason', { season }),
   updateRequested: () => m('matches.updateRequested'),
+  updateNotPossible: () => m('matches.updateNotPossible'),
   updateCooldown: (minutes: number) => m('matches.updateCooldown', { count: minutes, minutes: integer(minutes) }),
   compareSamePlayer: (name: string) => m('errors.compareSamePlayer', { name }),
   privateProfile: (name: string) => m('errors.privateProfile', { name }),
   matchNotFound: (uid: string) => m('errors.matchNotFound', { uid }),
-  notFound: () => m('errors.notFound'),
+  notFoundQuery: (query: string) => m('errors.notFoundQuery', { query }),
+  nothingFromApi: () => m('errors.nothingFromApi'),
   itemNotFound: (query: string) => m('errors.itemNotFound', { query }),
   achievementNotFound: (query: string) => m('errors.achievementNotFound', { query }),
   battlePassNotFound: (season: string) => m('errors.battlePassNotFound', { season }),
@@ -81,6 +84,7 @@ export const t = {
   restarting: () => m('errors.restarting'),
   // Account links.
   notLinkedSelf: () => m('links.notLinkedSelf'),
+  notLinkedSelfCompare: () => m('links.notLinkedSelfCompare', { option: tr('commands:compare.options.other.name') }),
   notLinkedOther: (userId: string) => m('links.notLinkedOther', { userId }),
   linked: (name: string, uid: string, isDefault: boolean) => m(isDefault ? 'links.linkedDefault' : 'links.linked', { name, uid }),
   tooManyLinks: (max: number) => m('links.tooMany', { count: max, max: integer(max) }),
@@ -154,6 +158,13 @@ export const t = {
   pageOf: (page: number, total: number) => m('freshness.pageOf', { page: integer(page), total: integer(total) }),
   // The hero meta (/meta).
   metaGathering: () => m('meta.gathering'),
+  /** The first gathering's progress and time left: "about 37 seconds" under 90 s, else whole minutes, rounded up. */
+  metaGatheringEta: (done: number, total: number, etaMs: number) => {
+    const seconds = Math.max(1, Math.ceil(etaMs / 1000));
+    const [count, unit] = seconds < 90 ? [seconds, 'second'] : [Math.ceil(seconds / 60), 'minute'];
+    const time = new Intl.NumberFormat(currentLocale(), { style: 'unit', unit, unitDisplay: 'long' }).format(count);
+    return m('meta.gatheringEta', { count: total, done: integer(done), total: integer(total), time });
+  },
   metaUnavailable: () => m('meta.unavailable'),
   metaTitle: (role: string | null) => (role ? m('meta.titleRole', { role }) : m('meta.title')),
   metaSort: (sort: 'win-rate' | 'pick-share' | 'kda') => m(`meta.sort.${({ 'win-rate': 'winRate', 'pick-share': 'pickShare', kda: 'kda' } as const)[sort]}`),

@@ -30,7 +30,7 @@ describe('npm run cli', () => {
     const { code, stdout } = await cli(['hero', 'name:hulk', '--press', 'abilities', '--press', 'hero.p:1011:abilities:2:n']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Hulk · Abilities$/m);
-    expect(stdout).toMatch(/\[SHIFT\] Indestructible Guard/);
+    expect(stdout).toMatch(/\[Shift\] Indestructible Guard/);
     expect(stdout).toMatch(/\[Page 2 of 2 \(disabled\)\] hero\.p:1011:abilities:2:i/);
   }, 30_000);
 

@@ -28,17 +28,24 @@ import { SharedRateWindow, type SharedWindowOptions, type Verdict } from './shar
  * Who is waiting: a member's command (`interactive`), a job whose lateness members see, such as the
  * feed poller (`background`), or a gathering job that may wait for both, such as the hero meta's 37
  * requests an hour (`bulk`: with the default 60 requests a minute, one gathering in front of the feeds
- * would hold a new patch note back for most of a minute).
+ * would hold a new patch note back for most of a minute). `gathering` is a gathering that members are
+ * waiting for (the first hero meta after a fresh start): after the feeds too, but held to
+ * {@link GATHERING_SHARE} of the rate instead of the bulk share.
  */
-export type Priority = 'interactive' | 'background' | 'bulk';
+export type Priority = 'interactive' | 'background' | 'gathering' | 'bulk';
 
-const PRIORITY: Record<Priority, number> = { interactive: 10, background: 5, bulk: 0 };
+const PRIORITY: Record<Priority, number> = { interactive: 10, background: 5, gathering: 2, bulk: 0 };
 
 /** Longest pause taken from a `Retry-After` header (a bogus header must not stop the bot for hours). */
 export const MAX_BACKOFF_MS = 10 * 60_000;
 
 /** Share of the rate that bulk requests may take, so that a gathering never fills the window members and feeds need. */
 export const BULK_SHARE = 0.25;
+/**
+ * Share of the rate a gathering members wait for may take: most of it, but never the window's last
+ * third, which stays for members and feeds (at 60 a minute, 40: the 37 heroes of the meta fit in one).
+ */
+export const GATHERING_SHARE = 2 / 3;
 
 export interface RateLimiterOptions {
   requestsPerMinute: number;
@@ -66,11 +73,13 @@ export class UpstreamRateLimiter {
   readonly #queue: PQueue;
   /** Holds bulk requests to their share of the rate before they join {@link #queue}. */
   readonly #bulk: PQueue;
+  /** Holds `gathering` requests to {@link GATHERING_SHARE} of the rate before they join {@link #queue}. */
+  readonly #gathering: PQueue;
   readonly #cap: number;
   readonly #windowMs: number;
   /** Start times of the latest requests (at most `#cap`, oldest first), ms since the epoch. */
   readonly #starts: number[] = [];
-  readonly #waitingBy: Record<Priority, number> = { interactive: 0, background: 0, bulk: 0 };
+  readonly #waitingBy: Record<Priority, number> = { interactive: 0, background: 0, gathering: 0, bulk: 0 };
   #resumeTimer: NodeJS.Timeout | undefined;
   #pausedUntil = 0;
   readonly #shared?: SharedRateWindow;
@@ -87,12 +96,14 @@ export class UpstreamRateLimiter {
     const share = options.bulkShare ?? BULK_SHARE;
     const bulkCap = Math.max(1, Math.floor(this.#cap * share));
     this.#bulk = new PQueue({ intervalCap: bulkCap, interval: this.#windowMs, strict: true });
+    this.#gathering = new PQueue({ intervalCap: Math.max(1, Math.floor(this.#cap * GATHERING_SHARE)), interval: this.#windowMs, strict: true });
     if (options.shared) this.#shared = new SharedRateWindow(this.#cap, this.#windowMs, bulkCap, options.shared);
   }
 
   /**
    * Runs `task` when the rate allows, after every waiting task of its priority or higher; a `bulk`
-   * task also within {@link BULK_SHARE} of the rate (`bulkShare`).
+   * task also within {@link BULK_SHARE} of the rate (`bulkShare`), a `gathering` one within
+   * {@link GATHERING_SHARE} (in this process; the deployment-wide window holds only the bulk share).
    * With a shared window, also within the deployment's rate.
    * Resolves or rejects with the task's own result.
    * @param deadline ms since the epoch by which the task must have started; absent: no limit.
@@ -106,6 +117,7 @@ export class UpstreamRateLimiter {
     if (signal?.aborted) return Promise.reject(signal.reason);
     // Bulk requests (no deadline) first wait for their share of the rate, then for their turn like any other.
     if (priority === 'bulk' && deadline === undefined) return this.#bulk.add(() => this.#enqueue(task, 'bulk', undefined, signal), { signal }) as Promise<T>;
+    if (priority === 'gathering' && deadline === undefined) return this.#gathering.add(() => this.#enqueue(task, 'gathering', undefined, signal), { signal }) as Promise<T>;
     return this.#enqueue(task, priority, deadline, signal);
   }
 
@@ -183,7 +195,14 @@ export class UpstreamRateLimiter {
    */
   estimateWait(priority: Priority = 'interactive', now = Date.now()): number {
     const w = this.#waitingBy;
-    const ahead = priority === 'interactive' ? w.interactive : priority === 'background' ? w.interactive + w.background : w.interactive + w.background + w.bulk;
+    const ahead =
+      priority === 'interactive'
+        ? w.interactive
+        : priority === 'background'
+          ? w.interactive + w.background
+          : priority === 'gathering'
+            ? w.interactive + w.background + w.gathering
+            : w.interactive + w.background + w.gathering + w.bulk;
     // The shared window's last refusal says when the deployment's next slot frees, as far as this process knows.
     const from = Math.max(now + this.backoffRemaining(now), this.#sharedFreeAt);
     // Starts are in time order: the first one inside the window ending at `from`, by binary search.
@@ -233,7 +252,7 @@ export class UpstreamRateLimiter {
 
   /** Requests waiting for their turn (bulk ones held to their share included). */
   get waiting(): number {
-    return this.#queue.size + this.#bulk.size;
+    return this.#queue.size + this.#bulk.size + this.#gathering.size;
   }
 
   /** Drops the back-off timer (shutdown). Waiting tasks are cleared; one waiting for the shared window is rejected. */
@@ -242,5 +261,6 @@ export class UpstreamRateLimiter {
     clearTimeout(this.#resumeTimer);
     this.#queue.clear();
     this.#bulk.clear();
+    this.#gathering.clear();
   }
 }

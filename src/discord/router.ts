@@ -83,14 +83,15 @@ export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, raw
   if (err instanceof NotFoundError) {
     const q = escapeText(err.query, 100);
     if (err.what === 'match') return text(err.fromMenu ? t.matchGone(q) : t.matchNotFound(q));
-    return text(err.fromMenu ? t.playerGone(q) : t.playerNotFound(q));
+    if (err.fromMenu) return text(t.playerGone(q));
+    return text(err.suggestions.length > 0 ? t.playerNotFoundSuggest(q, err.suggestions.map((s) => escapeText(s, 60))) : t.playerNotFound(q));
   }
   if (err instanceof SeasonError) return text(t.badSeason(escapeText(err.value, 20)));
   // The suggestions are hero names from the API, shown in bold: escaped like anything not written here.
   if (err instanceof UnknownHeroError) return text(t.unknownHero(escapeText(err.query, 100), err.suggestions.map((s) => escapeText(s, 60))));
   if (err instanceof PrivateProfileError) return text(t.privateProfile(escapeText(err.playerName, 100)));
   if (err instanceof ExpiredComponentError) return text(t.expiredComponent());
-  if (err instanceof NotLinkedError) return text(err.self ? t.notLinkedSelf() : t.notLinkedOther(err.userId));
+  if (err instanceof NotLinkedError) return text(!err.self ? t.notLinkedOther(err.userId) : err.command === 'compare' ? t.notLinkedSelfCompare() : t.notLinkedSelf());
   if (err instanceof TooManyLinksError) return text(t.tooManyLinks(MAX_LINKED_ACCOUNTS));
   if (err instanceof ApiArgumentError) return text(t.badArgument(optionName(err), err.problem, err.values));
   if (err instanceof StoreUnavailableError) {
@@ -108,7 +109,8 @@ export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, raw
         if (err.endpoint === 'achievement') return text(t.achievementNotFound(query ?? ''));
         if (err.endpoint === 'battlePass') return text(t.battlePassNotFound(query ?? ''));
         if (err.endpoint === 'devDiary') return text(t.postNotFound(query ?? ''));
-        return text(t.notFound());
+        // Named when the member typed something; a command with no options never blames the typing.
+        return text(query ? t.notFoundQuery(query) : t.nothingFromApi());
       case 'rate_limited':
         return text(t.rateLimited(Math.max(1, Math.ceil((err.retryAfterMs ?? 60_000) / 1000))));
       case 'timeout':
@@ -119,7 +121,7 @@ export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, raw
       case 'bad_response':
         return text(t.apiDown());
       case 'bad_request':
-        return text(fromComponent ? t.goneAfterPress() : t.notFound());
+        return text(fromComponent ? t.goneAfterPress() : query ? t.notFoundQuery(query) : t.nothingFromApi());
     }
   }
   if (err instanceof UserFacingError) return text(err.message);

@@ -163,8 +163,13 @@ export class FeedPoller {
     void loop();
   }
 
-  /** Polls once more now, after any poll in progress (the playground calls it when a post is added). */
+  /**
+   * Polls once more now, after any poll in progress (the playground calls it when a post is added,
+   * `/config feed` when a backfill is asked for). Only the leader polls, as in {@link tick}; a stopped
+   * poller does nothing. Never rejects: a failed poll is logged, and the next one catches up.
+   */
   async pollNow(): Promise<void> {
+    if (this.#stopped) return;
     await this.#serially();
   }
 

@@ -18,13 +18,25 @@ import { feedPostView } from './render.js';
  */
 export type TestPostResult = { ok: true; channelId: string } | { ok: false; reason: string; code?: number; channelId?: string };
 
-/** Sends test posts; provided by the runtime (Discord) or absent (the CLI). */
+/** Sends test posts, and starts polls on demand; provided by the runtime (Discord, the playground) or absent (the CLI). */
 export interface FeedTester {
   testPost(guildId: string, type: FeedType): Promise<TestPostResult>;
+  /**
+   * Starts a poll of the feeds at once (the feed poller's `pollNow`), without waiting for it: a
+   * backfill just asked for goes out now rather than at the next regular poll. The poll keeps the
+   * poller's rules (only the leader polls, every send goes through the delivery ledger). Absent: the
+   * next regular poll does it.
+   */
+  pollNow?(): void;
 }
 
-export function createFeedTester(api: RivalsApi, settings: GuildSettingsRepository, transport: FeedTransport): FeedTester {
+/**
+ * The feed tester over the API and the channels' transport. `pollNow` starts a poll (the feed
+ * poller's, which may be built after this: it is called only when an admin asks).
+ */
+export function createFeedTester(api: RivalsApi, settings: GuildSettingsRepository, transport: FeedTransport, pollNow?: () => void): FeedTester {
   return {
+    ...(pollNow && { pollNow }),
     async testPost(guildId, type) {
       const sub = (await settings.get(guildId)).feeds[type];
       if (!sub) return { ok: false, reason: 'not-set' };

@@ -16,6 +16,7 @@ import type { RivalsApi, Fetched } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { MatchHistory, MatchSummary, PlayerProfile } from '../api/schemas.js';
 import type { Logger } from '../logger.js';
+import { matchMode } from './modes.js';
 import { seasonOfHistoryEntry, seasonParamFor, type HistorySource, type Season } from './seasons.js';
 
 /** Rows a page shows (a select menu can open each of them). */
@@ -52,24 +53,31 @@ export interface HistoryOptions {
   page: number;
   /** Only matches of this season; the API is asked for it and the answer is filtered too. */
   season?: Season | null;
+  /** Leave out practice and bot matches (src/game/modes.ts), filtered over the pages read. */
+  hidePractice?: boolean;
   logger?: Logger;
 }
 
-/** Rows of one source: each match once (pages can overlap while new matches arrive), of `season` when given. */
-function rowsOf(matches: MatchSummary[], source: HistorySource, season?: Season | null): HistoryRow[] {
+/** What filters the rows of a source: a season, and whether practice and bot matches are left out. */
+type RowFilter = Pick<HistoryOptions, 'season' | 'hidePractice'>;
+
+/** Rows of one source: each match once (pages can overlap while new matches arrive), filtered by `filter`. */
+function rowsOf(matches: MatchSummary[], source: HistorySource, filter: RowFilter = {}): HistoryRow[] {
   const seen = new Set<string>();
+  const { season, hidePractice } = filter;
   return matches
     .filter((m) => !seen.has(m.match_uid) && seen.add(m.match_uid))
+    .filter((m) => !hidePractice || !matchMode(m.game_mode_id, m.play_mode_id).practice)
     .map((m) => ({ ...m, seasonInfo: seasonOfHistoryEntry(m.season, source) }))
     .filter((m) => !season || m.seasonInfo === null || m.seasonInfo.index === season.index);
 }
 
 /** The profile's own matches newer than every match of `rows` (none when `rows` has no time). */
-function newerThan(rows: HistoryRow[], profile: PlayerProfile, season?: Season | null): HistoryRow[] {
+function newerThan(rows: HistoryRow[], profile: PlayerProfile, filter: RowFilter = {}): HistoryRow[] {
   const newest = Math.max(...rows.map((r) => r.time ?? 0));
   if (!Number.isFinite(newest) || newest <= 0) return [];
   const known = new Set(rows.map((r) => r.match_uid));
-  return rowsOf(profile.recent_matches, 'profile', season).filter((m) => (m.time ?? 0) > newest && !known.has(m.match_uid));
+  return rowsOf(profile.recent_matches, 'profile', filter).filter((m) => (m.time ?? 0) > newest && !known.has(m.match_uid));
 }
 
 function localPage(rows: HistoryRow[], page: number): { rows: HistoryRow[]; page: number; pages: number } {
@@ -88,16 +96,16 @@ async function fromV2(api: RivalsApi, profile: PlayerProfile, options: HistoryOp
   if (size === 0) return null;
   const hasMore = (h: MatchHistory, page: number) => h.pagination?.has_more ?? (h.pagination?.total_pages ?? 1) > page;
 
-  if (options.season) {
-    // Filter a season locally over the pages the API has (bounded), then page what is left.
+  if (options.season || options.hidePractice) {
+    // Filter locally over the pages the API has (bounded), then page what is left.
     const all = [...first.data.matches];
     for (let page = 2, last = first.data; hasMore(last, page - 1) && page <= V2_MAX_PAGES; page++) {
       last = (await get(page)).data;
       if (last.matches.length === 0) break;
       all.push(...last.matches);
     }
-    const rows = rowsOf(all, 'v2', options.season);
-    const newer = newerThan(rows, profile, options.season);
+    const rows = rowsOf(all, 'v2', options);
+    const newer = newerThan(rows, profile, options);
     if (rows.length + newer.length === 0) return null;
     return { ...localPage([...newer, ...rows], options.page), total: newer.length + rows.length, source: 'v2', newerFromProfile: newer.length, fetched: first };
   }
@@ -150,9 +158,9 @@ export async function recentMatches(api: RivalsApi, profile: PlayerProfile, opti
   try {
     const season = options.season ? seasonParamFor(options.season, 'matchHistoryV1') : undefined;
     const v1 = await api.matchHistoryV1(profile.uid, { season, skip: 0 });
-    const rows = rowsOf(v1.data.matches, 'v1', options.season);
+    const rows = rowsOf(v1.data.matches, 'v1', options);
     if (rows.length > 0) {
-      const newer = newerThan(rows, profile, options.season);
+      const newer = newerThan(rows, profile, options);
       const all = [...newer, ...rows];
       return { ...localPage(all, options.page), total: all.length, source: 'v1', newerFromProfile: newer.length, noStoredHistory, fetched: v1 };
     }
@@ -160,6 +168,6 @@ export async function recentMatches(api: RivalsApi, profile: PlayerProfile, opti
     if (!handsOver(err)) throw err;
     options.logger?.warn({ err }, 'match history v1 failed; using the profile’s recent matches');
   }
-  const rows = rowsOf(profile.recent_matches, 'profile', options.season);
+  const rows = rowsOf(profile.recent_matches, 'profile', options);
   return { ...localPage(rows, options.page), total: rows.length, source: 'profile', newerFromProfile: 0, noStoredHistory };
 }

@@ -11,6 +11,7 @@ import { tr } from '../i18n/index.js';
 import { roleName } from '../render/names.js';
 import { isTierName, tierOf, tierOfLevel } from './ranks.js';
 import { latestSeason, seasonFromIndex, seasonFromRankGame, type Season } from './seasons.js';
+import { matchMode } from './modes.js';
 import { newestUpdateTime } from './update-times.js';
 
 /** One ranked season of a profile (`rank_game_season`), with its season and tiers named. */
@@ -76,7 +77,8 @@ export function currentSeason(p: PlayerProfile): Season | null {
  * The rank to show, for the current season or for `season` when a member asked for one.
  * - The API's `rank.rank` is used when it is a tier name and no other season was asked for; "Invalid
  *   level" (seen on real profiles with ranked matches) is replaced by the tier of the season's level and score.
- * - The score is `rank.score` (August 2025 shape) or the season's `rank_score`.
+ * - The score is `rank.score` (August 2025 shape) or the season's `rank_score`, unless a competitive
+ *   match of that season newer than the season's last change says otherwise.
  */
 export function rankSummary(p: PlayerProfile, season?: Season | null): RankSummary {
   const seasons = seasonRanks(p);
@@ -85,10 +87,18 @@ export function rankSummary(p: PlayerProfile, season?: Season | null): RankSumma
   const asked = season !== undefined && season !== null;
   const current = !asked || (latest !== null && entry === latest);
   const apiTier = current && isTierName(p.rank.name) ? p.rank.name : null;
-  const tier = apiTier ?? entry?.tier ?? null;
-  const score = (current ? p.rank.score : null) ?? entry?.score ?? null;
+  let tier = apiTier ?? entry?.tier ?? null;
+  let score = (current ? p.rank.score : null) ?? entry?.score ?? null;
   const peakFromApi = current && p.rank.peak ? { tier: isTierName(p.rank.peak.name) ? p.rank.peak.name : tierOf(null, p.rank.peak.score), score: p.rank.peak.score } : null;
-  const seasonPeak = peakFromApi ?? (entry && entry.peakScore !== null ? { tier: entry.peakTier, score: entry.peakScore } : null);
+  let seasonPeak = peakFromApi ?? (entry && entry.peakScore !== null ? { tier: entry.peakTier, score: entry.peakScore } : null);
+  // A competitive match newer than the season's last stated change holds the newer score (a profile
+  // can embed a match played after its rank was stored): the rank shown is where the player stands now.
+  const newer = entry ? newestRankedMatch(p, entry.season, entry.updatedAt) : null;
+  if (newer) {
+    score = newer.score;
+    tier = tierOf(newer.level, newer.score) ?? tier;
+    if (!seasonPeak || (seasonPeak.score !== null && newer.score > seasonPeak.score)) seasonPeak = { tier, score: newer.score };
+  }
   let allTimePeak: RankSummary['allTimePeak'] = null;
   for (const s of seasons) {
     if (s.peakScore !== null && (!allTimePeak || s.peakScore > allTimePeak.score)) allTimePeak = { tier: s.peakTier, score: s.peakScore, season: s.season };
@@ -108,6 +118,20 @@ export function rankSummary(p: PlayerProfile, season?: Season | null): RankSumma
   };
 }
 
+/**
+ * The newest competitive match of `season` in the profile's embedded history that states its score
+ * after the match and is newer than `after` (Unix seconds); null when there is none. Only competitive
+ * matches count: Quick Play rows carry a `new_score` of their own on another scale.
+ */
+function newestRankedMatch(p: PlayerProfile, season: Season, after: number | null): { score: number; level: number | null } | null {
+  let best: PlayerProfile['recent_matches'][number] | null = null;
+  for (const m of p.recent_matches) {
+    if (!matchMode(m.game_mode_id).ranked || m.time === null || m.player.new_score === null || seasonFromIndex(m.season)?.index !== season.index) continue;
+    if ((after === null || m.time > after) && (!best || m.time > best.time!)) best = m;
+  }
+  return best ? { score: best.player.new_score!, level: best.player.new_level } : null;
+}
+
 /** A hero's totals across the ranked and unranked lists of a profile. */
 export interface HeroTotals {
   hero_id: string | null;
@@ -124,12 +148,16 @@ export interface HeroTotals {
   damage_taken: number | null;
 }
 
-/** Every hero the profile lists (ranked and unranked added up), with at least one match, most play time first. */
+/**
+ * Every hero the profile lists (ranked and unranked added up) with a match or with play time, most play
+ * time first. Heroes with play time but no completed match (a match left or still running when counted)
+ * stay: real profiles hold up to a fifth of their play time in them.
+ */
 export function heroTotals(p: PlayerProfile): HeroTotals[] {
   const byHero = new Map<string, HeroTotals>();
   const add = (a: number | null, b: number | null) => (a === null && b === null ? null : (a ?? 0) + (b ?? 0));
   for (const h of [...p.heroes_ranked, ...p.heroes_unranked]) {
-    if (h.matches <= 0) continue;
+    if (h.matches <= 0 && !((h.play_time ?? 0) > 0)) continue;
     const key = h.hero_id ?? h.hero_name ?? '?';
     const t = byHero.get(key);
     if (!t) {
@@ -164,11 +192,12 @@ export function heroTotals(p: PlayerProfile): HeroTotals[] {
 /**
  * Hero totals from the profile's embedded recent matches (up to 20), for profiles whose hero lists
  * are empty (a real June 2025 capture has 19 matches and no hero list): one match each, the match's
- * length as play time, no damage figures.
+ * length as play time, no damage figures. Practice and bot matches are left out.
  */
 export function heroTotalsFromMatches(p: PlayerProfile): HeroTotals[] {
   const byHero = new Map<string, HeroTotals>();
   for (const m of p.recent_matches) {
+    if (matchMode(m.game_mode_id, m.play_mode_id).practice) continue;
     const key = m.player.hero_id ?? m.player.hero_name;
     if (key === null) continue;
     const t = byHero.get(key) ?? { hero_id: m.player.hero_id, hero_name: m.player.hero_name, matches: 0, wins: 0, kills: 0, deaths: 0, assists: 0, play_time: 0, damage: null, heal: null, damage_taken: null };
@@ -189,21 +218,32 @@ export function heroSummary(p: PlayerProfile): { heroes: HeroTotals[]; source: '
   return lists.length > 0 ? { heroes: lists, source: 'lists' } : { heroes: heroTotalsFromMatches(p), source: 'recent' };
 }
 
+/** The profile's total play time in seconds (ranked and unranked totals); 0 when it states none. */
+export function totalPlayTime(p: PlayerProfile): number {
+  return p.overall.ranked.play_time + p.overall.unranked.play_time;
+}
+
 /**
  * Play time (seconds) by role, most first: from the heroes of {@link heroSummary} and each hero's
  * role ("Unknown role", in the current locale, for a hero `roleOf` does not know), else the profile's own `roles_played`.
+ * From the hero lists, the roles add up to the profile's total play time: time the lists do not name a
+ * hero for (real hero lists fall up to 6 % short of the totals) is "Not in the hero lists".
  * Roles are named as shown, in the current locale (src/render/names.ts `roleName`: "Stratège").
  */
 export function playTimeByRole(p: PlayerProfile, roleOf: (heroId: string | null) => string | null): { role: string; seconds: number }[] {
   const sums = new Map<string, number>();
   const unknown = tr('player:unknownRole');
-  for (const h of heroSummary(p).heroes) {
+  const summary = heroSummary(p);
+  for (const h of summary.heroes) {
     const role = roleName(roleOf(h.hero_id)) ?? unknown;
     sums.set(role, (sums.get(role) ?? 0) + h.play_time);
   }
   if (sums.size === 0) {
     for (const r of p.overall.roles) if (r.play_time) sums.set(roleName(r.role.charAt(0).toUpperCase() + r.role.slice(1)) ?? unknown, r.play_time);
   }
+  const named = [...sums.values()].reduce((s, v) => s + v, 0);
+  const total = totalPlayTime(p);
+  if (summary.source === 'lists' && total - named > total * 0.005) sums.set(tr('player:unlistedTime'), total - named);
   return [...sums.entries()]
     .filter(([, s]) => s > 0)
     .map(([role, seconds]) => ({ role, seconds }))
@@ -237,9 +277,15 @@ export function perTenMinutes(p: PlayerProfile): PerTenMinutes | null {
   return out.damage === null && out.heal === null && out.damage_taken === null ? null : out;
 }
 
-/** The newest of the profile's update times (`updates.*`), as Unix seconds; null when none is readable. */
+/**
+ * When the profile was last updated, as Unix seconds: the newest of its update times (`updates.*`, US
+ * Eastern wall time, src/game/update-times.ts) and of its embedded matches' times. A profile is never
+ * older than a match it already holds (real profiles embed matches newer than every `updates.*`).
+ * Null when neither is readable.
+ */
 export function newestUpdate(p: PlayerProfile): number | null {
-  return newestUpdateTime(Object.values(p.updates));
+  const times = [newestUpdateTime(Object.values(p.updates)), ...p.recent_matches.map((m) => m.time)].filter((t): t is number => t !== null && Number.isFinite(t));
+  return times.length === 0 ? null : Math.max(...times);
 }
 
 /** The tier name of a level for rank-history rows ("Gold III"); the level as text in the current locale ("level 12") when it names no tier. */

@@ -10,6 +10,9 @@
  *   the others who played clearly less than the match (under 90 %) are replacements;
  * - with six or fewer, a player who played clearly less than the match (under 85 %) left early.
  * The match length is the longest time any player played.
+ *
+ * Also: every hero a player used with its time, badge names with the API's misspellings corrected, and
+ * the round score, which the match detail does not carry but a history row's `score_info` does.
  */
 import type { MatchDetail, MatchPlayer } from '../api/schemas.js';
 
@@ -20,6 +23,29 @@ const LEFT_SHARE = 0.85;
 
 export type PlayerStatus = 'played' | 'replacement' | 'left' | 'no-hero';
 
+/** One hero a player used: its id and the seconds played on it. */
+export interface HeroTime {
+  heroId: string;
+  /** Seconds. */
+  playTime: number;
+}
+
+/** A badge of a player, named as the game names it. */
+export interface Badge {
+  name: string;
+  /** Times earned; null when the API does not say. */
+  count: number | null;
+}
+
+/**
+ * Rounds won by camp 0 and camp 1, as a history row's `score_info` `{"0": 3, "1": 0}` gives them
+ * (src/api/schemas.ts reads it as `[3, 0]`). Its keys are camps: in the real histories the larger number
+ * is nearly always the `match_winner_side`'s, whose camp the match detail marks as won. The exceptions
+ * (a ranked row reading 1–0 for the losing camp of a player who disconnected, a draw at 3–3) are real
+ * results, so the score is shown as given, never checked against the result.
+ */
+export type RoundScore = readonly [number, number];
+
 /** One scoreboard line. */
 export interface ScoreLine {
   player: MatchPlayer;
@@ -27,6 +53,10 @@ export interface ScoreLine {
   mainHeroId: string | null;
   /** Seconds played, all heroes. */
   playTime: number;
+  /** Every hero used, longest first ({@link heroTimesOf}); empty for a player who never picked a hero. */
+  heroes: HeroTime[];
+  /** The player's badges, names corrected by {@link badgeName}, in the API's order. */
+  badges: Badge[];
   status: PlayerStatus;
 }
 
@@ -35,6 +65,8 @@ export interface ScoreTeam {
   camp: number | null;
   /** True, false, or null when the match does not say. */
   won: boolean | null;
+  /** Rounds this team won and lost; null when the score is unknown, or for a team that is not camp 0 or 1. */
+  rounds: { won: number; lost: number } | null;
   lines: ScoreLine[];
 }
 
@@ -52,6 +84,36 @@ export function mainHeroOf(p: MatchPlayer): string | null {
   return best && best.time > 0 ? best.id : (p.cur_hero_id ?? best?.id ?? null);
 }
 
+/**
+ * Every hero a player used, longest first (ties in the API's order), with the seconds on each; a hero
+ * listed twice is counted once with both times. Under half a second is left out: it shows as 0 s and is a
+ * pick, not play.
+ */
+export function heroTimesOf(p: MatchPlayer): HeroTime[] {
+  const times = new Map<string, number>();
+  for (const h of p.heroes) if (h.hero_id !== null && h.play_time !== null && h.play_time > 0) times.set(h.hero_id, (times.get(h.hero_id) ?? 0) + h.play_time);
+  return [...times]
+    .filter(([, t]) => t >= 0.5)
+    .map(([heroId, playTime]) => ({ heroId, playTime }))
+    .sort((a, b) => b.playTime - a.playTime);
+}
+
+/** The API's badge names that are misspelt, with the game's spelling. Names seen in the real match captures. */
+const BADGE_SPELLING: Readonly<Record<string, string>> = {
+  'Impentrable Defence': 'Impenetrable Defence',
+};
+
+/** A badge name as the game spells it: the API's known misspellings corrected, any other name (trimmed) unchanged. */
+export function badgeName(name: string): string {
+  const trimmed = name.trim();
+  return BADGE_SPELLING[trimmed] ?? trimmed;
+}
+
+/** A camp's rounds won and lost from `score` (camp 0's, camp 1's); null without a score or for a camp other than 0 or 1. */
+function roundsOf(camp: number | null, score: RoundScore | null): ScoreTeam['rounds'] {
+  return score && (camp === 0 || camp === 1) ? { won: score[camp], lost: score[1 - camp]! } : null;
+}
+
 const ORDER: Record<PlayerStatus, number> = { played: 0, replacement: 0, left: 1, 'no-hero': 2 };
 
 /** The match's length in seconds: the longest any player played; null with no hero time at all. */
@@ -62,9 +124,10 @@ export function matchLength(m: MatchDetail): number | null {
 
 /**
  * The scoreboard: one team per camp (sorted by camp; players without a camp last), each player with
- * main hero and status, in scoreboard order (kept in the API's order within a status group).
+ * main hero, heroes, badges and status, in scoreboard order (kept in the API's order within a status group).
+ * @param score the round score from the match's history row ({@link RoundScore}), when known.
  */
-export function scoreboard(m: MatchDetail): ScoreTeam[] {
+export function scoreboard(m: MatchDetail, score: RoundScore | null = null): ScoreTeam[] {
   const length = matchLength(m) ?? 0;
   const camps = [...new Set(m.players.map((p) => p.camp))].sort((a, b) => (a ?? Infinity) - (b ?? Infinity));
   return camps.map((camp) => {
@@ -73,7 +136,8 @@ export function scoreboard(m: MatchDetail): ScoreTeam[] {
       const playTime = playTimeOf(player);
       const mainHeroId = mainHeroOf(player);
       const noHero = mainHeroId === null || playTime <= 0;
-      return { player, mainHeroId: noHero ? null : mainHeroId, playTime, status: noHero ? 'no-hero' : 'played' };
+      const badges = player.badges.map((b) => ({ name: badgeName(b.name), count: b.count }));
+      return { player, mainHeroId: noHero ? null : mainHeroId, playTime, heroes: noHero ? [] : heroTimesOf(player), badges, status: noHero ? 'no-hero' : 'played' };
     });
     const withHero = lines.filter((l) => l.status !== 'no-hero');
     const extra = withHero.length - TEAM_SIZE;
@@ -86,6 +150,6 @@ export function scoreboard(m: MatchDetail): ScoreTeam[] {
     }
     lines.sort((a, b) => ORDER[a.status] - ORDER[b.status]);
     const won = players.some((p) => p.is_win === true) ? true : players.length > 0 && players.every((p) => p.is_win === false) ? false : null;
-    return { camp, won, lines };
+    return { camp, won, rounds: roundsOf(camp, score), lines };
   });
 }

@@ -85,8 +85,9 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   const transport = playgroundFeedTransport(messages);
   const state = await openState({ dataDir: o.config.dataDir, file: PLAYGROUND_STATE_FILE, importLegacy: false, logger });
   const settings = state.settings;
-  const base = createCommandContext(o.services.api, state, o.services.cacheStore, playgroundChannelAccess(), Date.now, createFeedTester(o.services.api, settings, transport), o.services.charts);
-  const meta = new HeroMeta({ api: o.services.api, heroes: base.heroes, logger: logger.child({ component: 'meta' }) });
+  // A backfill asked with /config feed starts a poll at once, as on Discord (src/index.ts).
+  const base = createCommandContext(o.services.api, state, o.services.cacheStore, playgroundChannelAccess(), Date.now, createFeedTester(o.services.api, settings, transport, () => void poller.pollNow()), o.services.charts);
+  const meta = new HeroMeta({ api: o.services.api, heroes: base.heroes, logger: logger.child({ component: 'meta' }), requestsPerMinute: o.config.rivals.requestsPerMinute, store: state.heroMeta });
   const balanceIndexer = new BalanceIndexer({ api: o.services.api, heroes: base.heroes, history: state.balanceHistory, logger: logger.child({ component: 'balance-history' }) });
   const mains = new MainsRefresher({ api: o.services.api, links: state.links, alerts: state.alerts, logger: logger.child({ component: 'alerts' }) });
   const context = { ...base, meta, balance: { history: state.balanceHistory, indexer: balanceIndexer }, alerts: { members: state.alerts, mains } };
@@ -200,7 +201,8 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     locales,
     close: async () => {
       await poller.stop();
-      meta.stop();
+      // Awaited: its last save must not meet a closed store.
+      await meta.stop();
       await balanceIndexer.stop();
       await mains.stop();
       await interactions.settle();

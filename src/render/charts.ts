@@ -11,13 +11,13 @@
  * interaction's deadline, or when the render fails, the answer goes out without it and the log says why.
  */
 import { LRUCache } from 'lru-cache';
-import type { PlayerProfile } from '../api/schemas.js';
 import type { ChartRenderer } from '../charts/renderer.js';
 import { SPEC_LIMITS, type ChartSpec, type HeroPerformanceChart, type RankHistoryChart, type RankPoint } from '../charts/specs.js';
 import { currentDeadline } from '../deadline.js';
 import { currentLocale, tr } from '../i18n/index.js';
 import type { Logger } from '../logger.js';
-import { seasonFromIndex } from '../game/seasons.js';
+import type { RankTimelinePoint } from '../game/rank-timeline.js';
+import type { Season } from '../game/seasons.js';
 import type { HeroTotals } from '../game/profile.js';
 import { truncate } from './limits.js';
 import type { ViewFile } from './view.js';
@@ -28,48 +28,33 @@ export const CHART_TIMEOUT_MS = 10_000;
 const CHART_RESERVE_MS = 300;
 
 /**
- * A profile's rank history (`rank_history`: the score after each ranked match) as chart points,
- * oldest first; changes without a time or a score are left out.
- */
-export function rankPoints(p: Pick<PlayerProfile, 'rank_history'>): RankPoint[] {
-  return p.rank_history
-    .flatMap((r) => (r.time !== null && r.total_score !== null && Number.isFinite(r.time) && Number.isFinite(r.total_score) ? [{ time: r.time, score: r.total_score }] : []))
-    .sort((a, b) => a.time - b.time);
-}
-
-/**
- * Rank score over time for a profile's rank history (`rank_history`: the score after each ranked
- * match), one line per season. A change's season is that of the profile's recent match nearest in time
- * (recent matches carry their season; rank changes do not); without any, one line named `fallbackSeason`.
- * Changes without a time or a score are left out. `current` marks the tier and score shown now. The
- * title and season names are in the current locale ("Sir Final · rank history", "Season 1.5").
+ * Rank score over time from a player's rank timeline (src/game/rank-timeline.ts: the score after each
+ * competitive match, the profile's `rank_history` and its seasons' last changes), one line per season,
+ * each point in its own season. Points no source places in a season go under `fallbackSeason`.
+ * `current` is the tier and score shown now, in the season `current.season`: it ends that season's line,
+ * so the chart ends where the answer's header does. The title and season names are in the current
+ * locale ("Sir Final · rank history", "Season 1.5").
  */
 export function rankHistorySpec(
-  p: Pick<PlayerProfile, 'name' | 'rank_history' | 'recent_matches'>,
-  current: { tier: string | null; score: number | null },
+  name: string,
+  timeline: readonly RankTimelinePoint[],
+  current: { tier: string | null; score: number | null; season: Season | null; time: number | null },
   fallbackSeason: string,
 ): RankHistoryChart {
-  const dated = p.recent_matches
-    .flatMap((m) => {
-      const season = seasonFromIndex(m.season);
-      return m.time !== null && season ? [{ time: m.time, season: truncate(tr('charts:season', { number: season.number }), SPEC_LIMITS.nameLength) }] : [];
-    })
-    .sort((a, b) => a.time - b.time);
-  const seasonAt = (time: number): string => {
-    let nearest: { time: number; season: string } | undefined;
-    for (const d of dated) if (!nearest || Math.abs(d.time - time) < Math.abs(nearest.time - time)) nearest = d;
-    return nearest?.season ?? fallbackSeason;
-  };
+  const label = (season: Season | null) => (season ? truncate(tr('charts:season', { number: season.number }), SPEC_LIMITS.nameLength) : fallbackSeason);
   const bySeason = new Map<string, RankPoint[]>();
-  for (const point of rankPoints(p)) {
-    const season = seasonAt(point.time);
-    bySeason.set(season, [...(bySeason.get(season) ?? []), point]);
+  const add = (season: Season | null, point: RankPoint) => bySeason.set(label(season), [...(bySeason.get(label(season)) ?? []), point]);
+  for (const point of timeline) add(point.season, { time: point.time, score: point.score });
+  if (current.score !== null && current.season && current.time !== null) {
+    const line = bySeason.get(label(current.season)) ?? [];
+    const last = line.reduce<RankPoint | null>((a, b) => (!a || b.time > a.time ? b : a), null);
+    if (!last || (current.time > last.time && Math.abs(last.score - current.score) > 0.5)) add(current.season, { time: current.time, score: current.score });
   }
   return {
     kind: 'rank-history',
     locale: currentLocale(),
-    title: truncate(tr('charts:titles.rankHistory', { name: p.name }), SPEC_LIMITS.titleLength),
-    seasons: [...bySeason].map(([name, points]) => ({ name, points })),
+    title: truncate(tr('charts:titles.rankHistory', { name }), SPEC_LIMITS.titleLength),
+    seasons: [...bySeason].map(([season, points]) => ({ name: season, points: points.sort((a, b) => a.time - b.time) })),
     ...(current.tier && current.score !== null ? { current: { tier: current.tier, score: current.score } } : {}),
   };
 }

@@ -10,6 +10,7 @@
  *   {@link gameModeName}, {@link roleName}; the rest are pure.
  * Source: the real captures in api-samples (heroes, maps, match histories).
  */
+import { matchMode } from '../game/modes.js';
 import { tr } from '../i18n/index.js';
 
 /** Words kept lower-case inside a name (never at its start), as English titles and the game do. */
@@ -131,16 +132,13 @@ export function modeName(raw: string | null | undefined): string | null {
 }
 
 /**
- * Game modes of match histories by `game_mode_id` (v1, v2 and the profile's embedded history).
- * Only ids whose meaning the real data shows are listed; others read "Other mode".
+ * The name of a match's mode in the current locale, from its `game_mode_id` (and `play_mode_id`) through
+ * the one mode table (src/game/modes.ts): "Quick Play", "Competitive", "Practice vs AI", "Arcade", else
+ * "Other mode"; null for no id.
  */
-const GAME_MODES: Record<number, 'quickPlay' | 'competitive'> = { 1: 'quickPlay', 2: 'competitive' };
-
-/** The name of a history entry's `game_mode_id` in the current locale: "Quick Play", "Competitive", else "Other mode"; null for no id. */
-export function gameModeName(id: number | null | undefined): string | null {
+export function gameModeName(id: number | null | undefined, playModeId?: number | null): string | null {
   if (id === null || id === undefined || !Number.isFinite(id)) return null;
-  const known = own(GAME_MODES, id);
-  return tr(known ? `render:modes.${known}` : 'render:modes.other');
+  return tr(`render:modes.${matchMode(id, playModeId).key}`);
 }
 
 /** The three roles the game groups heroes in, by their API spelling lower-cased. */
@@ -160,5 +158,5 @@ export function roleName(raw: string | null | undefined): string | null {
 
 /** True when `game_mode_id` is a ranked (Competitive) match, whose rank-score change is worth showing. */
 export function isRankedMode(id: number | null | undefined): boolean {
-  return id === 2;
+  return matchMode(id).ranked;
 }

@@ -34,7 +34,7 @@
  *   `REPLICA_UPDATE_COOLDOWN_S`, see ./faults.ts) while that is set. An accepted update marks the
  *   player's history as refreshed: v2 answers for them from then on (derived history), and their
  *   profile's `updates.last_update_request` and `updates.last_history_update` read the update's time
- *   in the API's US-locale text ("8/4/2025, 2:42:17 PM", written in UTC). This state belongs to one
+ *   in the API's US-locale text ("8/4/2025, 2:42:17 PM", US Eastern time, src/game/update-times.ts). This state belongs to one
  *   {@link startReplica} call (the dataset is not changed), and time comes from its `now` option.
  * - Faults and the 401 check apply to the update route as to every API route; its error bodies are
  *   the common shape (only `/api/v1/player/{query}` itself has the player endpoint's own shapes).

@@ -29,11 +29,16 @@ const subscription = z.object({
   channelId: z.string(),
   /** Role pinged with each post; null for none. */
   roleId: z.string().nullable(),
-  /** When the channel was set, ms since the epoch: only posts seen after it are delivered. */
+  /**
+   * When the channel was set, ms since the epoch: only posts seen after it are delivered. Also the
+   * subscription's identity for the poller's marks ({@link SubscriptionRef}): `/config feed` run again
+   * on the same channel moves it 1 ms on, so a mark from a poll in flight misses, while posts found
+   * since the channel was set still reach it.
+   */
   since: z.number(),
   /** Publish (crosspost) posts in announcement channels. */
   publish: z.boolean().default(false),
-  /** How many of the latest existing posts to send once, when the channel was set (0 to 10). */
+  /** How many of the latest existing posts to send once (0 to 10), as the admin last asked; 0 once sent. */
   backfill: z.number().int().min(0).max(10).default(0),
   /** Set when deliveries fail for a reason retrying cannot fix (missing access or permissions, channel gone). */
   broken: z.object({ code: z.number().nullable(), reason: z.string(), at: z.number() }).nullable().default(null),

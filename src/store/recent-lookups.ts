@@ -1,15 +1,19 @@
 /**
- * A member's recent `/player` lookups, offered first by autocomplete. Not durable state: they live in
- * the cache store (bounded memory, or Redis), kept 30 days after the last lookup; at most ten,
- * newest first, under `recent:<userId>`. Recorded after the answer, never before it.
+ * A member's recent `/player` lookups, offered first by autocomplete, and the players of the matches
+ * they opened, which a player query that matches nobody suggests from ("Did you mean …?", at no API
+ * request). Not durable state: they live in the cache store (bounded memory, or Redis), kept 30 days
+ * after the last lookup; at most ten lookups under `recent:<userId>` and fifty names under
+ * `seen:<userId>`, newest first. Recorded after the answer, never before it.
  */
 import type Keyv from 'keyv';
 import { settleWithin } from '../deadline.js';
 import * as z from 'zod';
 
 const MAX = 10;
+const MAX_SEEN = 50;
 const TTL_MS = 30 * 24 * 60 * 60_000;
 const recentV1 = z.object({ v: z.literal(1), entries: z.array(z.object({ uid: z.string(), name: z.string() })).max(MAX) });
+const seenV1 = z.object({ v: z.literal(1), entries: z.array(z.object({ uid: z.string(), name: z.string() })).max(MAX_SEEN) });
 
 export class RecentLookups {
   constructor(
@@ -19,10 +23,15 @@ export class RecentLookups {
   ) {}
 
   /** Newest first; [] when the cache fails or is slow. */
-  async list(userId: string): Promise<{ uid: string; name: string }[]> {
+  list(userId: string): Promise<{ uid: string; name: string }[]> {
+    return this.#read(`recent:${userId}`, recentV1);
+  }
+
+  /** The entries under `key`; [] when the cache fails, is slow, or holds something else. */
+  async #read(key: string, schema: typeof recentV1 | typeof seenV1): Promise<{ uid: string; name: string }[]> {
     try {
-      const raw: unknown = await settleWithin(this.cache.get(`recent:${userId}`), this.deadlineMs, () => undefined);
-      const parsed = recentV1.safeParse(raw);
+      const raw: unknown = await settleWithin(this.cache.get(key), this.deadlineMs, () => undefined);
+      const parsed = schema.safeParse(raw);
       return parsed.success ? parsed.data.entries : [];
     } catch {
       return [];
@@ -33,5 +42,17 @@ export class RecentLookups {
   async add(userId: string, entry: { uid: string; name: string }): Promise<void> {
     const entries = [entry, ...(await this.list(userId)).filter((e) => e.uid !== entry.uid)].slice(0, MAX);
     await this.cache.set(`recent:${userId}`, { v: 1, entries }, TTL_MS);
+  }
+
+  /** The players of the matches the member opened, newest first; [] when the cache fails or is slow. */
+  seen(userId: string): Promise<{ uid: string; name: string }[]> {
+    return this.#read(`seen:${userId}`, seenV1);
+  }
+
+  /** Records the players of a match the member opened (each once, newest first). Rejects when the cache fails. */
+  async addSeen(userId: string, players: { uid: string; name: string }[]): Promise<void> {
+    const uids = new Set(players.map((p) => p.uid));
+    const entries = [...players, ...(await this.seen(userId)).filter((e) => !uids.has(e.uid))].slice(0, MAX_SEEN);
+    await this.cache.set(`seen:${userId}`, { v: 1, entries }, TTL_MS);
   }
 }

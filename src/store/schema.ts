@@ -234,6 +234,27 @@ export interface AlertMessagesTable {
   settled_at: number | null;
 }
 
+/**
+ * `hero_meta_snapshots`: the latest hero meta gathered (src/game/meta.ts), so that a restart serves it
+ * at once. One row per snapshot kind (`latest`); its rows as JSON, read whole by `/meta`.
+ */
+export interface HeroMetaSnapshotsTable {
+  /** Which snapshot: `latest`. */
+  id: string;
+  /** The meta rows as JSON (`MetaRow[]` of src/game/meta.ts). */
+  rows: string;
+  /** Display names of the heroes left out, as a JSON array. */
+  missing: string;
+  answered: number;
+  total: number;
+  /** 0 or 1: some statistics came stale from the cache. */
+  stale: number;
+  /** When its oldest statistics were fetched, ms since the epoch. */
+  gathered_at: number;
+  /** When the gathering finished, ms since the epoch. */
+  completed_at: number;
+}
+
 /** Every table, for `Kysely<Tables>`. */
 export interface Tables {
   guild_settings: GuildSettingsTable;
@@ -252,6 +273,7 @@ export interface Tables {
   member_mains: MemberMainsTable;
   alert_plans: AlertPlansTable;
   alert_messages: AlertMessagesTable;
+  hero_meta_snapshots: HeroMetaSnapshotsTable;
 }
 
 /** Migrations in order; a name is never reused or edited once released. */
@@ -457,6 +479,21 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('user_id', 'text', (c) => c.primaryKey())
         .addColumn('locale', 'text')
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
+  '0010_hero_meta_snapshots': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('hero_meta_snapshots')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('rows', 'text', (c) => c.notNull())
+        .addColumn('missing', 'text', (c) => c.notNull())
+        .addColumn('answered', 'integer', (c) => c.notNull())
+        .addColumn('total', 'integer', (c) => c.notNull())
+        .addColumn('stale', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('gathered_at', 'bigint', (c) => c.notNull())
+        .addColumn('completed_at', 'bigint', (c) => c.notNull())
         .execute();
     },
   },

@@ -12,7 +12,7 @@ import type { GuildSettingsRepository } from './guild-settings.js';
 export const SETTINGS_CHANNEL = 'rivals:settings:changed';
 
 /** The node-redis v5 commands used (the cache store's client, src/feeds/leadership.ts redisClientOf). */
-interface PubSubClient {
+export interface PubSubClient {
   publish(channel: string, message: string): Promise<unknown>;
   duplicate(): PubSubClient;
   connect(): Promise<unknown>;

@@ -12,6 +12,7 @@ import { FeedDigestsRepository } from './feed-digests.js';
 import { FeedPostsRepository } from './feed-posts.js';
 import { FeedStateRepository } from './feed-state.js';
 import { GuildSettingsRepository, type GuildSettingsOptions } from './guild-settings.js';
+import { HeroMetaRepository } from './hero-meta.js';
 import { importKeyvState, LEGACY_FILE } from './import-keyv.js';
 
 /** The repositories over one open database. */
@@ -28,6 +29,8 @@ export interface State {
   alerts: AlertsRepository;
   /** Each hero's balance history (src/game/balance-indexer.ts writes it, /hero reads it). */
   balanceHistory: BalanceHistoryRepository;
+  /** The latest hero meta gathered, served at once after a restart (src/game/meta.ts writes it, /meta reads it). */
+  heroMeta: HeroMetaRepository;
   close(): Promise<void>;
 }
 
@@ -42,6 +45,7 @@ export function stateOf(database: Database, settings: GuildSettingsOptions = {})
     feedDigests: new FeedDigestsRepository(database.db),
     alerts: new AlertsRepository(database.db),
     balanceHistory: new BalanceHistoryRepository(database.db),
+    heroMeta: new HeroMetaRepository(database.db),
     close: () => database.close(),
   };
 }

@@ -64,7 +64,8 @@ describe('playerUpdate against the replica', () => {
     const history = await api.matchHistoryV2('1117455441', { limit: 20 });
     expect(history.data.matches).toHaveLength(20);
     expect(history.data.pagination).toEqual({ page: 1, limit: 40, total_matches: 20, total_pages: 1, has_more: false });
-    expect((await api.player('1117455441')).data.updates).toMatchObject({ last_update_request: '7/9/2025, 12:00:00 PM', last_history_update: '7/9/2025, 12:00:00 PM' });
+    // The API writes US Eastern time: 12:00 UTC in July is 8:00 AM EDT.
+    expect((await api.player('1117455441')).data.updates).toMatchObject({ last_update_request: '7/9/2025, 8:00:00 AM', last_history_update: '7/9/2025, 8:00:00 AM' });
   });
 
   it('never goes through the cache: every call is one request, and a 200 is not replayed', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import { RateLimitWaitError, UpstreamRateLimiter } from '../../src/api/rate-limiter.js';
 import { runWithDeadline } from '../../src/deadline.js';
@@ -40,6 +40,30 @@ describe('UpstreamRateLimiter', () => {
     await Promise.all([first, ...bulk, feed, member]);
     expect(order).toEqual(['first', 'member', 'feed', 'bulk-1', 'bulk-2', 'bulk-3']);
     limiter.stop();
+  });
+
+  it('a gathering members wait for goes after members and feeds but before bulk, and is not held to the bulk share', async () => {
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 1, windowMs: 150 });
+    const order: string[] = [];
+    const first = limiter.schedule(async () => void order.push('first'));
+    const bulk = limiter.schedule(async () => void order.push('bulk'), 'bulk');
+    const gathering = [1, 2].map((i) => limiter.schedule(async () => void order.push(`gathering-${i}`), 'gathering'));
+    const feed = limiter.schedule(async () => void order.push('feed'), 'background');
+    expect(limiter.estimateWait('background')).toBeLessThan(limiter.estimateWait('gathering'));
+    expect(limiter.estimateWait('gathering')).toBeLessThan(limiter.estimateWait('bulk'));
+    await Promise.all([first, bulk, ...gathering, feed]);
+    expect(order).toEqual(['first', 'feed', 'gathering-1', 'gathering-2', 'bulk']);
+    limiter.stop();
+
+    // The bulk share (a quarter of 9) would let 2 start in a window; the gathering's two thirds let 6,
+    // and keep the last 3 for members: a member arriving after 8 gathering requests starts at once.
+    const wide = new UpstreamRateLimiter({ requestsPerMinute: 9, windowMs: 10_000, bulkShare: 0.25 });
+    const started: string[] = [];
+    Array.from({ length: 8 }, (_, i) => wide.schedule(async () => void started.push(`g${i}`), 'gathering'));
+    await vi.waitFor(() => expect(started).toHaveLength(6), { timeout: 5_000, interval: 5 });
+    await wide.schedule(async () => void started.push('member'), 'interactive');
+    expect(started).toEqual(['g0', 'g1', 'g2', 'g3', 'g4', 'g5', 'member']);
+    wide.stop();
   });
 
   it('holds bulk requests to their share of the rate, leaving the rest of the window to members and feeds', async () => {

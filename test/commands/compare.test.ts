@@ -1,6 +1,8 @@
 import { loadImage } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compareRankSpec } from '../../commands/compare.js';
+import { rankTimeline } from '../../src/game/rank-timeline.js';
+import { seasonFromNumber } from '../../src/game/seasons.js';
 import { createChartRenderer } from '../../src/charts/renderer.js';
 import { embedLength, LIMITS } from '../../src/render/limits.js';
 import { useReplicaBot, MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
@@ -28,7 +30,7 @@ describe('/compare', () => {
     const [a, b, both] = fieldsOf(payload);
     expect(a).toMatchObject({ name: 'Sir Final', inline: true });
     expect(a!.value).toMatch(/^\*\*Grandmaster III\*\* · 4,559\n67 ranked matches · 44\.8 % won\nKDA \d+\.\d\d · 13h 51m\n/);
-    expect(a!.value).toMatch(/Strategist 6h 28m/);
+    expect(a!.value).toMatch(/Strategist 6h 39m/);
     expect(a!.value).toMatch(/Top: Invisible Woman, Hela, Doctor Strange/);
     expect(b).toMatchObject({ name: 'Card1gan [FSYR]', inline: true });
     expect(b!.value).toMatch(/^\*\*Grandmaster III\*\* · 4,562/);
@@ -37,6 +39,19 @@ describe('/compare', () => {
     expect(both!.value).toMatch(/^\*\*Human Torch\*\*\nSir Final: 66\.7 % · KDA 5\.14 · 6 matches\nCard1gan: 83\.3 % · KDA 3\.81 · 6 matches/);
     expect(embedLength(embed)).toBeLessThanOrEqual(LIMITS.embedTotal);
     for (const f of fieldsOf(payload)) expect(f.value.length).toBeLessThanOrEqual(LIMITS.fieldValue);
+  });
+
+  it('compares both players on one season: an older profile says its totals are from its own season, never labelled with the newer one', async () => {
+    // Sir Final's capture ends in Season 1.5; Double C's newest in Season 3.
+    const { payload } = await env.b.run('compare', { player: SIR_FINAL, other: '1786151874' });
+    const embed = payload.embeds[0]!;
+    expect(embed.description).toMatch(/^Season 3:/);
+    const [a, b] = fieldsOf(payload);
+    expect(a!.value).toMatch(/^\*\*No ranked record for Season 3\*\*\nTotals from Season 1\.5 \(no newer data\)\n/);
+    expect(b!.value).toMatch(/^\*\*Gold II\*\* · 3,752\n/);
+    expect(b!.value).not.toMatch(/Totals from/);
+    // Roles come from the one hero lookup /player uses: no hero of either player is of an unknown role here.
+    expect(`${a!.value}\n${b!.value}`).not.toMatch(/Unknown role/);
   });
 
   it('without `other`, compares with the member’s linked account, and says how to link when there is none', async () => {
@@ -63,14 +78,21 @@ describe('/compare', () => {
     expect(choices).toContainEqual({ name: 'Card1gan · recent', value: CARD1GAN });
   });
 
-  it('builds the rank chart from both rank histories, in time order', async () => {
+  it('builds the rank chart from both rank timelines, in time order, on the season compared', async () => {
     const a = (await env.b.ctx.api.player(SIR_FINAL)).data;
     const b = (await env.b.ctx.api.player(CARD1GAN)).data;
     const spec = compareRankSpec(a, b);
     expect(spec.players.map((p) => p.name)).toEqual(['Sir Final', 'Card1gan']);
-    expect(spec.players[0]!.points.length).toBe(a.rank_history.filter((r) => r.time !== null && r.total_score !== null).length);
+    // Every rank_history entry, every competitive match's score after it, and each season's last change.
+    const timeline = rankTimeline(a);
+    expect(spec.players[0]!.points.length).toBe(timeline.length);
+    expect(timeline.filter((x) => x.source === 'match').length).toBe(a.recent_matches.filter((m) => m.game_mode_id === 2 && m.player.new_score !== null).length);
     const times = spec.players[0]!.points.map((p) => p.time);
     expect(times).toEqual([...times].sort((x, y) => x - y));
+    // On one season, only that season's points.
+    const s15 = compareRankSpec(a, b, seasonFromNumber('1.5'));
+    expect(s15.players[0]!.points.length).toBe(timeline.filter((x) => x.season?.number === '1.5').length);
+    expect(s15.players[0]!.points.length).toBeLessThan(timeline.length);
   });
 });
 

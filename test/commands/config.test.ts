@@ -84,8 +84,10 @@ describe('/config', () => {
     expect(text((await config('feed', { type: 'balances', channel: '507', heroes: eleven })).payload)).toMatch(/at most 10 heroes/);
     // The refused changes left the filter as it was.
     expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.balances!.heroes).toEqual(stored.heroes);
-    // Set again without the option: every balance post.
+    // Set again without the option: the filter is kept; `off` (or the word in the admin's language) clears it.
     await config('feed', { type: 'balances', channel: '507' });
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.balances!.heroes).toEqual(stored.heroes);
+    expect((await runInLocale('fr', () => config('feed', { type: 'balances', channel: '507', heroes: 'Désactivé' }))).payload.content).toContain('• tous les équilibrages');
     expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.balances!.heroes).toBeUndefined();
     await config('feed-off', { type: 'balances' });
   });
@@ -129,12 +131,19 @@ describe('/config', () => {
     expect(stored).toMatchObject({ digest: { every: 'weekly', at: 1110 }, timeZone: 'Asia/Tokyo' });
     // The first digest counts from now: its period is the current one.
     expect(stored.digestPeriod).toMatch(/^week-\d{4}-\d{2}-\d{2}$/);
+    // Daily instead of weekly keeps the time; a time alone moves the digest there.
     await config('feed', { type: 'devDiaries', channel: '509', digest: 'daily' });
-    expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries!.digest).toEqual({ every: 'daily', at: 540 });
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries!.digest).toEqual({ every: 'daily', at: 1110 });
     expect(text((await config('feed', { type: 'devDiaries', channel: '509', digest: 'daily', at: 'teatime' })).payload)).toMatch(/“teatime” is not a time of day/);
-    expect(text((await config('feed', { type: 'devDiaries', channel: '509', at: '18:00' })).payload)).toMatch(/A digest time needs a digest/);
+    await config('feed', { type: 'devDiaries', channel: '509', at: '18:00' });
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries!.digest).toEqual({ every: 'daily', at: 1080 });
+    expect(text((await config('feed', { type: 'devDiaries', channel: '509', digest: 'off', at: '18:00' })).payload)).toMatch(/A digest time needs a digest/);
     await config('feed', { type: 'devDiaries', channel: '509', digest: 'off' });
     expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries!.digest).toBeUndefined();
+    expect(text((await config('feed', { type: 'devDiaries', channel: '509', at: '18:00' })).payload)).toMatch(/A digest time needs a digest/);
+    // A new digest without a time: 09:00.
+    await config('feed', { type: 'devDiaries', channel: '509', digest: 'weekly' });
+    expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries!.digest).toEqual({ every: 'weekly', at: 540 });
     await config('feed-off', { type: 'devDiaries' });
   });
 

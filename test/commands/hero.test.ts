@@ -73,7 +73,7 @@ describe('/hero', () => {
     expect(next).toBe('hero.p:1011:abilities:2:n');
     const second = await env.b.press(next);
     expect(second.mode).toBe('update');
-    expect(second.payload.embeds[0]!.fields!.map((f) => shown(f.name))).toContain('[SHIFT] Indestructible Guard (Normal)');
+    expect(second.payload.embeds[0]!.fields!.map((f) => shown(f.name))).toContain('[Shift] Indestructible Guard (Normal)');
     expect(customIds(second.payload)).toContain('hero.p:1011:abilities:2:i');
   });
 
@@ -97,11 +97,11 @@ describe('/hero', () => {
       '[Left Click] Heavy Blow (Weapon)',
       '[Space] Incredible Leap (Normal)',
       '[E] Radioactive Lockdown (Normal)',
-      '[SHIFT] Gamma Grenade (Normal)',
+      '[Shift] Gamma Grenade (Normal)',
       '[Left Click] Gamma Ray Gun (Normal)',
       '[Q] Puny Banner (Ultimate)',
       '[Q] World Breaker (Ultimate)',
-      '[SHIFT] Indestructible Guard (Normal)',
+      '[Shift] Indestructible Guard (Normal)',
     ]);
     expect(names.filter((n) => n.includes('Gamma Burst'))).toHaveLength(1);
     const overview = (await env.b.run('hero', { name: 'hulk' })).payload.embeds[0]!;
@@ -117,7 +117,7 @@ describe('/hero', () => {
     const torch = await abilityNames('1017');
     expect(torch.some((n) => /UNITED SIBLINGS/i.test(n))).toBe(false);
     // 8 entries: Base Stat 1 and the empty UNITED SIBLINGS are not abilities.
-    expect(torch).toEqual(['[Q] Supernova (Ultimate)', '[E] Pyro-prison (Normal)', '[F] Flaming Meteor (Normal)', '[Right Click] Blazing Blast (Normal)', '[SHIFT] Plasma Body (Normal)', '[Left Click] Fire Cluster (Weapon)']);
+    expect(torch).toEqual(['[Q] Supernova (Ultimate)', '[E] Pyro-prison (Normal)', '[F] Flaming Meteor (Normal)', '[Right Click] Blazing Blast (Normal)', '[Shift] Plasma Body (Normal)', '[Left Click] Fire Cluster (Weapon)']);
     const overview = (await env.b.run('hero', { name: 'human torch' })).payload.embeds[0]!;
     expect(overview.fields!.find((f) => f.name === 'Kit')!.value).toMatch(/^6 abilities · /);
   });
@@ -130,11 +130,18 @@ describe('/hero', () => {
     hulk.abilities = abilities.map((a) => (a.id === 101122 ? { ...a, transformation_id: 704 } : a.id === 101123 ? { ...a, transformation_id: 705 } : a));
     try {
       const fresh = bot(env.r);
-      const first = await fresh.press('hero.s:1011', ['abilities']);
-      const names: string[] = [];
-      for (let p = 1; p <= 2; p++) names.push(...(await fresh.press(`hero.p:1011:abilities:${p}:n`)).payload.embeds[0]!.fields!.map((f) => shown(f.name)));
-      expect(shown(first.payload.embeds[0]!.fields![0]!.name)).toBe(names[0]);
-      expect(names.filter((n) => n.includes('Gamma Burst'))).toEqual(['[Right Click] Gamma Burst (Normal) · Monster Hulk', '[Right Click] Gamma Burst (Normal) · Hero Hulk']);
+      // Transformation order: Bruce Banner, Bruce Banner, Monster Hulk (705), Hero Hulk (704); the rest, tied to none, last.
+      const pages: { heading: string | undefined; names: string[] }[] = [];
+      for (let p = 1; p <= 4; p++) {
+        const e = (await fresh.press(`hero.p:1011:abilities:${p}:n`)).payload.embeds[0]!;
+        pages.push({ heading: e.description, names: e.fields!.map((f) => shown(f.name)) });
+      }
+      expect(pages.slice(0, 2)).toEqual([
+        { heading: 'Form: **Monster Hulk**', names: ['[Right Click] Gamma Burst (Normal)'] },
+        { heading: 'Form: **Hero Hulk**', names: ['[Right Click] Gamma Burst (Normal)'] },
+      ]);
+      expect(pages.slice(2).map((p) => p.heading)).toEqual(['**Not tied to a form**', '**Not tied to a form**']);
+      expect(pages.slice(2).flatMap((p) => p.names)).toHaveLength(9);
       await fresh.close();
     } finally {
       hulk.abilities = saved;

@@ -102,6 +102,36 @@ describe('reference commands', () => {
       item.type = type;
     }
   });
+  it('/items names rarities as the game does, not by the API’s colour codes', async () => {
+    const lines: string[] = [];
+    for (let p = 1; p <= 3; p++) lines.push(...(await env.b.press(`items.p:all:${p}:n`)).payload.embeds[0]!.description!.split('\n'));
+    // The handwritten items (spec: `quality` e.g. BLUE) hold PURPLE, BLUE and GOLD.
+    expect(lines).toHaveLength(env.r.dataset.items.length);
+    expect(lines).toContain('**Gamma Flex** · Emote · Epic · Hulk');
+    expect(lines).toContain('**Thwip Salute** · Emote · Rare · Spider-Man');
+    expect(lines).toContain('**Wakanda Stance** · Emote · Legendary · Black Panther');
+    for (const l of lines) expect(l).not.toMatch(/PURPLE|BLUE|GOLD/);
+    const quality = (v: { payload: { embeds: { fields?: { name: string; value: string }[] }[] } }, name = 'Quality') => v.payload.embeds[0]!.fields!.find((f) => f.name === name)!.value;
+    expect(quality(await env.b.run('items', { name: 'Hammer Drop' }))).toBe('Legendary');
+    expect(quality(await runInLocale('fr', () => env.b.run('items', { name: 'Hammer Drop' })), 'Qualité')).toBe('Légendaire');
+    expect(quality(await runInLocale('ja', () => env.b.run('items', { name: 'Gamma Flex' })), '品質')).toBe('エピック');
+    // A value the bot does not know is title-cased, never shown in capitals; NO_QUALITY is no rarity at all.
+    const items = env.r.dataset.items;
+    const saved = items.map((i) => i.quality);
+    items.find((i) => i.name === 'Gamma Flex')!.quality = 'SILVER_STAR';
+    items.find((i) => i.name === 'Thwip Salute')!.quality = 'NO_QUALITY';
+    const fresh = bot(env.r);
+    try {
+      expect(quality(await fresh.run('items', { name: 'Gamma Flex' }))).toBe('Silver Star');
+      expect(quality(await fresh.run('items', { name: 'Thwip Salute' }))).toBe('—');
+      const first = (await fresh.run('items', { type: 'emote' })).payload.embeds[0]!.description!.split('\n');
+      expect(first).toContain('**Gamma Flex** · Emote · Silver Star · Hulk');
+      expect(first).toContain('**Thwip Salute** · Emote · Spider-Man');
+    } finally {
+      await fresh.close();
+      items.forEach((i, n) => (i.quality = saved[n]));
+    }
+  });
   it('/maps pages through every map', async () => {
     // 38 records of 35 maps (three listed twice): the last page of 10 has 5 maps, under their location heading.
     const last = await env.b.press('maps.p:4:l');

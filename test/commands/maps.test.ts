@@ -98,7 +98,7 @@ describe('/maps', () => {
 });
 
 describe('MapDirectory', () => {
-  it('labels: sub-map, mode where the name has several, Competitive for the twin; Map <id> for an unknown id', async () => {
+  it('labels: sub-map, mode where the name has several, Competitive for the twin; Unknown map (<id>) for an unknown id', async () => {
     const maps = env.b.ctx.maps;
     expect(await maps.label(1170)).toBe("Royal Palace: Odin's Archive");
     expect(await maps.label('1236')).toBe('Royal Palace (Domination, Competitive)');
@@ -111,7 +111,7 @@ describe('MapDirectory', () => {
     expect(await maps.label(1243)).toBe('Super-Soldier Factory');
     expect(await maps.label(1161)).toBe("Birnin T'Challa: Stellar Spaceport");
     expect(await maps.label(1032)).toBe('Yggdrasill Path');
-    expect(await maps.label(9999)).toBe('Map 9999');
+    expect(await maps.label(9999)).toBe('Unknown map (9999)');
     const list = await maps.list();
     expect(list).toHaveLength(35);
     expect(new Set(list.map(mapLabel)).size).toBe(35);
@@ -137,7 +137,7 @@ describe('MapDirectory', () => {
     expect(await fr(1236)).toBe('Royal Palace (Domination, Compétitif)');
     expect(await fr(1302)).toBe("Birnin T'Challa (Clone Rumble)");
     expect(await fr(1304)).toBe('Carte sans nom 1304 (Hellfire Gala)');
-    expect(await fr(9999)).toBe('Carte 9999');
+    expect(await fr(9999)).toBe('Carte inconnue (9999)');
     expect(await runInLocale('de', () => maps.label(1230))).toBe('Shin-Shibuya (Wettkampf)');
     expect(await runInLocale('ja', () => maps.label(1236))).toBe('Royal Palace（Domination、ランクマッチ）');
     expect(await runInLocale('ja', () => maps.label(1304))).toBe('名前のないマップ1304（Hellfire Gala）');

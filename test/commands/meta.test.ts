@@ -5,6 +5,7 @@ import type { MetaScatterChart } from '../../src/charts/specs.js';
 import type { CommandContext, CommandInput } from '../../src/discord/command.js';
 import { FINAL_ANSWER_RESERVE_MS, Router } from '../../src/discord/router.js';
 import { HeroMeta, META_ROLES, META_SORTS } from '../../src/game/meta.js';
+import type { HeroMetaRepository } from '../../src/store/hero-meta.js';
 import { heroDisplayName } from '../../src/hero-directory.js';
 import { loadDataset } from '../../src/replica/data/dataset.js';
 import type { Replica } from '../../src/replica/server.js';
@@ -13,6 +14,7 @@ import { embedLength, LIMITS } from '../../src/render/limits.js';
 import { toMessagePayload } from '../../src/render/view.js';
 import { bot, customIds, MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
 import { replica } from '../helpers/replica.js';
+import { memoryState } from '../helpers/state.js';
 import { recordingCharts } from '../helpers/charts.js';
 
 /** Text as Discord shows it: each markdown escape drawn as its character. */
@@ -21,14 +23,17 @@ const shown = (text: string) => text.replace(/\\([^0-9A-Za-z\s])/g, '$1');
 const LINE = /^\*\*(.+)\*\* · (\d+\.\d %|—) win · (\d+\.\d %|—) picks · KDA (\d+\.\d\d|—)$/;
 
 
-/** A router with /meta (whether or not commands/index.ts lists it yet) and a context on `r` with a fresh HeroMeta. */
-function metaBot(r: Replica, options: { charts?: boolean } = {}) {
+/**
+ * A router with /meta (whether or not commands/index.ts lists it yet) and a context on `r` with a fresh
+ * HeroMeta, keeping its snapshots in `store` when given (another bot's state: a restart).
+ */
+function metaBot(r: Replica, options: { charts?: boolean; store?: HeroMetaRepository; requestsPerMinute?: number } = {}) {
   const b = bot(r);
   const charts = recordingCharts();
   const ctx: CommandContext = {
     ...b.ctx,
     ...(options.charts === false ? { charts: undefined } : { charts }),
-    meta: new HeroMeta({ api: b.ctx.api, heroes: b.ctx.heroes, logger: b.ctx.logger, now: b.ctx.now }),
+    meta: new HeroMeta({ api: b.ctx.api, heroes: b.ctx.heroes, logger: b.ctx.logger, now: b.ctx.now, store: options.store, requestsPerMinute: options.requestsPerMinute }),
   };
   const router = new Router([...commands.filter((c) => c.definition.name !== 'meta'), meta]);
   const run = async (options: CommandInput['options'], c: CommandContext = ctx) => {
@@ -230,7 +235,8 @@ describe('/meta on the replica', () => {
 
   it('within a tiny deadline and no snapshot yet: a friendly private note, while the gathering goes on', async () => {
     const fresh = metaBot(r);
-    r.setFaults({ latencyMs: 40 });
+    // The hero list itself is not in by the deadline: no estimate yet.
+    r.setFaults({ latencyMs: 300 });
     const started = Date.now();
     const { view, payload } = await fresh.run({}, fresh.within(60));
     expect(Date.now() - started).toBeLessThan(1_000);
@@ -240,12 +246,60 @@ describe('/meta on the replica', () => {
     expect(payload.components).toEqual([]);
     // The gathering did not end with the member's deadline: it finishes, and the next /meta shows it.
     expect(fresh.ctx.meta!.refreshing).toBe(true);
+    r.setFaults({});
     const done = await fresh.ctx.meta!.refresh();
     expect([done.answered, done.total]).toEqual([37, 37]);
-    r.setFaults({});
     const again = await fresh.run({}, fresh.within(5_000));
     expect(lines(again.payload.embeds[0]!.description)).toHaveLength(META_PER_PAGE);
     await fresh.close();
+  });
+
+  it('while the first gathering runs, says how far it has got and about how long it takes at the key’s rate', async () => {
+    const fresh = metaBot(r);
+    const at30 = metaBot(r, { requestsPerMinute: 30 });
+    // The hero list is in; every hero's statistics take longer than the member's deadline.
+    await fresh.ctx.heroes.list();
+    await at30.ctx.heroes.list();
+    r.setFaults({ latencyMs: 2_000, pathPrefix: '/api/v1/heroes/hero/' });
+    const { view, payload } = await fresh.run({}, fresh.within(100));
+    expect([view.isError, payload.flags, payload.components]).toEqual([undefined, 64, []]);
+    // 37 requests at two thirds of the default 60 a minute: 40 a minute, 55.5 s.
+    expect(payload.embeds[0]!.description).toBe('The hero meta is being gathered from the statistics of every hero: 0 of 37 heroes so far. It should be ready within 56 seconds.');
+    expect(fresh.ctx.meta!.progress()).toMatchObject({ done: 0, total: 37, fullRate: true });
+    // At two thirds of 30 a minute: 111 s, shown in whole minutes; in German, with the unit in German.
+    const de = await at30.router.command('meta', { options: {}, user: { ...MEMBER, locale: 'de' } }, at30.within(100));
+    expect(toMessagePayload(de).embeds[0]!.description).toBe(trIn('de', 'messages:meta.gatheringEta', { count: 37, done: '0', total: '37', time: '2 Minuten' }));
+    expect(toMessagePayload(de).embeds[0]!.description).toContain('bisher 0 von 37 Helden');
+    r.setFaults({});
+    await fresh.ctx.meta!.stop();
+    await at30.ctx.meta!.stop();
+    await fresh.close();
+    await at30.close();
+  });
+
+  it('after a restart, the saved meta is served at once with its age, without asking the API', async () => {
+    const state = memoryState();
+    const before = metaBot(r, { store: state.heroMeta });
+    expect(lines((await before.run({})).payload.embeds[0]!.description)).toHaveLength(META_PER_PAGE);
+    await before.ctx.meta!.stop();
+    const expected = (await before.run({})).payload.embeds[0]!;
+    // A new process on the same state, 20 minutes later, with the API too slow for the member's deadline.
+    const after = metaBot(r, { store: state.heroMeta });
+    after.b.clock.now = before.b.clock.now + 20 * 60_000;
+    r.setFaults({ latencyMs: 2_000 });
+    const asked = r.requests.total;
+    const { view, payload } = await after.run({}, after.within(100));
+    expect(view.isError).toBeFalsy();
+    const e = payload.embeds[0]!;
+    expect(e.footer?.text).toBe('Gathered 20 minutes ago');
+    expect(e.description).toBe(expected.description);
+    expect(e.timestamp).toBe(expected.timestamp);
+    expect(r.requests.total).toBe(asked);
+    expect(after.ctx.meta!.refreshing).toBe(false);
+    r.setFaults({});
+    await after.close();
+    await before.close();
+    await state.close();
   });
 
   it('a first gathering that fails in time is the API’s error; without a HeroMeta the command says so', async () => {

@@ -2,11 +2,13 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { APIEmbed, APISelectMenuOption } from 'discord-api-types/v10';
 import { PLAYER_SECTIONS, playerView } from '../../commands/player.js';
 import { runInLocale } from '../../src/i18n/index.js';
-import { embedLength, LIMITS } from '../../src/render/limits.js';
+import { embedLength, escapeText, LIMITS } from '../../src/render/limits.js';
 import { toMessagePayload, type MessagePayload } from '../../src/render/view.js';
 import { bot, customIds, useReplicaBot } from '../helpers/bot.js';
 import { readsWhileHeldBack } from '../helpers/held-read.js';
-import { profiles } from '../game/samples.js';
+import { matches, profiles } from '../game/samples.js';
+import { decodeMatchOrigin, encodeMatchOrigin } from '../../commands/match.js';
+import { expectWithin } from '../helpers/limits.js';
 
 const env = useReplicaBot();
 afterEach(() => env.r.setFaults({}));
@@ -29,7 +31,8 @@ const PROFILE: Record<string, { title: string; score: string; peak: [string, str
   'doublec8-double-c-1786151874-2025-05-26.json': { title: 'Bronze II', score: '3,137', peak: ['Peak this season', 'Bronze II · 3,137'], allTime: 'Silver II · 3,470 (Season 1.5)', cover: 'Season 2 (current)' },
   'doublec8-double-c-1786151874-2025-06-05.json': { title: 'Silver I', score: '3,507', peak: ['Peak this season', 'Silver I · 3,525'], allTime: 'Silver I · 3,525 (Season 2.5)', cover: 'Season 2.5 (current)' },
   'doublec8-double-c-1786151874-2025-08-05.json': { title: 'Gold II', score: '3,752', peak: ['Peak this season', 'Gold II · 3,763'], allTime: 'Gold II · 3,763 (Season 3)', cover: 'Season 3 (current)' },
-  'freddyhun-template-2025-03.json': { title: 'Celestial I', score: '5,013', peak: ['Peak this season', 'Celestial I · 5,066'], allTime: 'Celestial I · 5,066 (Season 1.5)', cover: 'Season 1.5 (current)' },
+  // Its newest competitive match (+19.4) came after the season's stored 5,013.
+  'freddyhun-template-2025-03.json': { title: 'Celestial I', score: '5,032', peak: ['Peak this season', 'Celestial I · 5,066'], allTime: 'Celestial I · 5,066 (Season 1.5)', cover: 'Season 1.5 (current)' },
 };
 
 describe('/player profile on every real sample', () => {
@@ -63,7 +66,8 @@ describe('/player profile on every real sample', () => {
     const f = fieldsOf(payload.embeds[0]!);
     expect(f['Per 10 minutes']).toBe('10,810 damage · 2,770 healing · 7,290 damage taken');
     // Phoenix is newer than the hero list: her role comes from the profile's own matchups.
-    expect(f['Play time by role']).toBe('Duelist 5h 30m · Strategist 52m 54s');
+    // The roles add up to the profile's total play time; 4m 33s of it is in no hero list.
+    expect(f['Play time by role']).toBe('Duelist 5h 31m · Strategist 52m 54s · Not in the hero lists 4m 33s');
     expect(f['Top heroes']!.split('\n')[0]).toBe('**1. Winter Soldier** (Duelist) · 4h 1m · 26 matches · 53.8 % · 418 / 161 / 311 (KDA 4.53)');
     expect(f.Ranked).toBe('26 matches · 14 wins · 53.8 % · 462 / 194 / 288 (KDA 3.87) · 4h 27m');
   });
@@ -71,10 +75,10 @@ describe('/player profile on every real sample', () => {
   it('roles in the member’s language: top heroes, play time by role, heroes played against', async () => {
     const { payload } = await runInLocale('fr', () => env.b.run('player', { query: '1786151874' }));
     const f = fieldsOf(payload.embeds[0]!);
-    expect(f['Temps de jeu par rôle']).toBe('Duelliste 5 h 30 min · Stratège 52 min 54 s');
+    expect(f['Temps de jeu par rôle']).toBe('Duelliste 5 h 31 min · Stratège 52 min 54 s · Hors des listes de héros 4 min 33 s');
     expect(f['Héros les plus joués']!.split('\n')[0]).toMatch(/^\*\*1\. Winter Soldier\*\* \(Duelliste\) · /);
     const matchups = await runInLocale('de', () => env.b.press('pl.s:1786151874:', ['matchups']));
-    const text = matchups.payload.embeds[0]!.description!;
+    const text = JSON.stringify(matchups.payload.embeds[0]!.fields);
     expect(text).toMatch(/\((Vorhut|Duellant|Stratege)\)/);
     expect(text).not.toMatch(/\((Vanguard|Duelist|Strategist)\)/);
   });
@@ -101,7 +105,7 @@ describe('/player profile on every real sample', () => {
         withinLimits(payload);
         for (const id of customIds(payload)) expect(id.length).toBeLessThanOrEqual(100);
         const text = payload.embeds.map((e) => `${e.description ?? ''}\n${(e.fields ?? []).map((f) => f.value).join('\n')}`).join('\n');
-        expect(text, `${uid} ${section}`).not.toMatch(/ 0 matches|KDA 0\.00|Unknown\*\*|mode \d/);
+        expect(text, `${uid} ${section}`).not.toMatch(/ 0 matches| 0 \/ 0 \/ 0 |Unknown\*\*|mode \d/);
         // A raw map id only for a map the API's map list does not have.
         for (const [, id] of text.matchAll(/Map (\d+)/g)) expect(knownMapIds.has(id!), `${uid} ${section} Map ${id}`).toBe(false);
       }
@@ -110,20 +114,33 @@ describe('/player profile on every real sample', () => {
 });
 
 describe('/player sections on real data', () => {
-  it('heroes played against say so, drop “Unknown” rows and use the game’s hero names', async () => {
+  it('heroes played against: competitive, the best and worst by the player’s own win rate, from 3 matches, with the game’s hero names', async () => {
     const { payload } = await env.b.press('pl.s:1786151874:', ['matchups']);
     const e = payload.embeds[0]!;
-    expect(e.title).toBe('Heroes this player played against');
-    expect(e.description!.split('\n')[0]).toBe('**Cloak & Dagger** (Strategist) · 15 matches against · won 53.3 %');
-    for (const line of e.description!.split('\n')) expect(line).toMatch(/^\*\*[A-Z][^*]+\*\* \((Duelist|Vanguard|Strategist)\) · \d+ match(es)? against · won [\d.]+ %$/);
-    expect(e.description).not.toMatch(/Unknown/);
+    expect(e.title).toBe('Heroes played against · Competitive');
+    expect(e.description).toBe('The player’s own win rate in competitive matches against each opposing hero met 3 times or more.\n15 heroes met fewer than 3 times are left out.');
+    const f = fieldsOf(e);
+    // The API's row for Cloak & Dagger reads 15 matches, 8 wins: the opposing hero's. The player won 7.
+    const raw = profiles['doublec8-double-c-1786151874-2025-08-05.json']!.hero_matchups.find((m) => m.hero_name === 'cloak & dagger')!;
+    expect([raw.matches, raw.wins]).toEqual([15, 8]);
+    expect(f['Best matchups']!.split('\n')[0]).toBe('**Psylocke** (Duelist) · 4 matches against · won 100.0 %');
+    expect(f['Worst matchups']!.split('\n')[0]).toBe('**Ultron** (Strategist) · 3 matches against · won 0.0 %');
+    // Every row shown is the player's side of the API's row.
+    const rows = profiles['doublec8-double-c-1786151874-2025-08-05.json']!.hero_matchups;
+    for (const [, name, n, rate] of `${f['Best matchups']}\n${f['Worst matchups']}`.matchAll(/\*\*([^*]+)\*\* \([A-Za-z]+\) · (\d+) matches against · won ([\d.]+) %/g)) {
+      const row = rows.find((m) => m.hero_name?.toLowerCase() === name!.toLowerCase())!;
+      expect(Number(n)).toBe(row.matches);
+      expect(Number(rate)).toBeCloseTo(((row.matches - row.wins) / row.matches) * 100, 1);
+    }
+    for (const line of `${f['Best matchups']}\n${f['Worst matchups']}`.split('\n')) expect(line).toMatch(/^\*\*[A-Z][^*]+\*\* \((Duelist|Vanguard|Strategist)\) · \d+ matches against · won [\d.]+ %$/);
+    expect(JSON.stringify(e)).not.toMatch(/Unknown/);
   });
 
   it('maps are named from the map list even where the profile gives only ids, with a map image', async () => {
     const { payload } = await env.b.press('pl.s:1786151874:', ['maps']);
     const e = payload.embeds[0]!;
     // The profile gives map ids only; 1311 is newer than the API's map list, so it alone keeps its id.
-    expect([...e.description!.matchAll(/Map (\d+)/g)].map((m) => m[1])).toEqual(['1311']);
+    expect([...e.description!.matchAll(/Unknown map \((\d+)\)/g)].map((m) => m[1])).toEqual(['1311']);
     expect(e.description!.split('\n')[0]).toBe('**Spider-Islands (Competitive)** · 4 matches · 50.0 % · 52 / 21 / 40 (KDA 4.38)');
     expect(e.thumbnail?.url).toMatch(/^https:\/\/img\.test\/rivals\/maps\/map_\d+\.png$/);
   });
@@ -139,7 +156,8 @@ describe('/player sections on real data', () => {
       '**Season 1** · Bronze III · 3,000 · peak Bronze III 3,000 · 0 wins',
       '**Season 0** · Bronze II · 3,092 · peak Bronze II 3,105 · 2 wins',
     ]);
-    expect(e.description!.split('\n')[1]).toBe('<t:1754021918:R> · −18.5 → 3,467 · Silver I → Silver II');
+    // One timeline, newest first: the season's last change (the header's rank), then the score after each match.
+    expect(e.description!.split('\n').slice(1, 3)).toEqual(['<t:1754262055:R> · 3,752 · Gold II', '<t:1754021918:R> · −18.5 → 3,467 · Silver I → Silver II']);
     expect(e.description).not.toMatch(/level \d/);
   });
 
@@ -257,32 +275,35 @@ describe('/player recent matches that always work', () => {
       expect(rows).toHaveLength(10);
       expect(options).toHaveLength(10);
       expect(options[0]!.label).toMatch(new RegExp(`^${(page - 1) * 10 + 1}\\. (Win|Loss) · `));
-      for (const o of options) expect(o.description).toMatch(/^[A-Z][^·]* · (Competitive|Quick Play|Other mode) · \d{1,2} [A-Z][a-z]{2} 2025$/);
+      for (const o of options) expect(o.description).toMatch(/^[A-Z][^·]* · (Competitive|Quick Play|Practice vs AI) · \d{1,2} [A-Z][a-z]{2} 2025$/);
       seen.push(...options.map((o) => o.value.split('~')[0]!));
       expect(payload.components.flatMap((r) => r.components).some((c) => 'label' in c && c.label === `Page ${page} of 4`)).toBe(true);
     }
     expect(new Set(seen).size).toBe(40);
   }));
 
-  it('ranked rows show the rank-score change; an unknown mode reads “Other mode”', () => withMayProfile(async (b) => {
+  it('ranked rows show the rank-score change; a bot match reads “Practice vs AI”, its result not in bold', () => withMayProfile(async (b) => {
     const { payload } = await b.press('pl.s:1786151874:', ['matches']);
     const lines = payload.embeds[0]!.description!.split('\n');
     expect(lines[0]).toBe('**Win** · Cloak & Dagger · 18/7/22 · Central Park · Competitive · +37.9 · 10m 43s · <t:1748300560:R>');
     const all = [];
     for (let page = 1; page <= 4; page++) all.push(...(await b.press(`pl.p:1786151874::matches:${page}:n`)).payload.embeds[0]!.description!.split('\n'));
-    expect(all.filter((l) => / · Other mode · /.test(l))).toHaveLength(1);
+    const bots = all.filter((l) => / · Practice vs AI · /.test(l));
+    expect(bots).toHaveLength(1);
+    expect(bots[0]).toMatch(/^\*(Win|Loss)\* · /);
+    expect(all.filter((l) => /^\*\*(Win|Loss)\*\*/.test(l))).toHaveLength(39);
   }));
 
   it('game modes in the member’s language, in the rows and the open-a-match menu', () => withMayProfile(async (b) => {
     const { payload } = await runInLocale('fr', () => b.press('pl.s:1786151874:', ['matches']));
     const lines = payload.embeds[0]!.description!.split('\n');
     expect(lines[0]).toMatch(/^\*\*.+\*\* · Cloak & Dagger · 18\/7\/22 · Central Park · Classée · \+37,9 · /);
-    for (const o of selectOptions(payload, 'pl.m:1786151874')) expect(o.description).toMatch(/ · (Classée|Partie rapide|Autre mode) · /);
+    for (const o of selectOptions(payload, 'pl.m:1786151874')) expect(o.description).toMatch(/ · (Classée|Partie rapide|Entraînement contre l’IA) · /);
     const all: string[] = [];
     for (let page = 1; page <= 4; page++) all.push(...(await runInLocale('fr', () => b.press(`pl.p:1786151874::matches:${page}:n`))).payload.embeds[0]!.description!.split('\n'));
-    expect(all.filter((l) => / · Autre mode · /.test(l))).toHaveLength(1);
+    expect(all.filter((l) => / · Entraînement contre l’IA · /.test(l))).toHaveLength(1);
     expect(all.some((l) => / · Partie rapide · /.test(l))).toBe(true);
-    expect(all.join('\n')).not.toMatch(/Competitive|Quick Play|Other mode/);
+    expect(all.join('\n')).not.toMatch(/Competitive|Quick Play|Other mode|Practice vs AI/);
     const de = await runInLocale('de', () => b.press('pl.s:1786151874:', ['matches']));
     expect(selectOptions(de.payload, 'pl.m:1786151874').map((o) => o.description).join('\n')).toMatch(/ · Wettkampf · /);
   }));
@@ -300,10 +321,11 @@ describe('/player recent matches that always work', () => {
     const { payload } = await env.b.press('pl.s:1786151874:', ['matches']);
     const lines = payload.embeds[0]!.description!.split('\n');
     expect(lines[0]).toBe('The newest 20 matches come from the profile: the API’s stored history has not caught up yet.');
-    expect(lines[2]).toBe('**Loss** · Winter Soldier · 11/12/7 · Symbiotic Surface (Competitive) · Competitive · −18.5 · 11m 52s · <t:1754021918:R>');
+    expect(lines[2]).toBe('**Loss** · Winter Soldier · 11/12/7 · Symbiotic Surface · Competitive · −18.5 · 11m 52s · <t:1754021918:R>');
     expect(payload.components.flatMap((r) => r.components).some((c) => 'label' in c && c.label === 'Page 1 of 6')).toBe(true);
     const third = await env.b.press('pl.p:1786151874::matches:3:n');
-    expect(third.payload.embeds[0]!.description!.split('\n')[0]).toBe('**Win** · Cloak & Dagger · 18/7/22 · Central Park · Competitive · +37.9 · 10m 43s · <t:1748300560:R>');
+    // A row of an earlier season than the profile's current one names its season.
+    expect(third.payload.embeds[0]!.description!.split('\n')[0]).toBe('**Win** · Cloak & Dagger · 18/7/22 · Central Park · Competitive · +37.9 · 10m 43s · Season 2 · <t:1748300560:R>');
   });
 
   it('a match opened from the picker shows the map, mode, duration and date its row knew', async () => {
@@ -312,7 +334,7 @@ describe('/player recent matches that always work', () => {
     const second = await env.b.press('pl.p:1403392756::matches:2:n');
     const all = [...options, ...selectOptions(second.payload, 'pl.m:')];
     const known = all.find((o) => o.value.startsWith('6713355_1740604074_322_11001_10~'))!;
-    expect(known.value).toBe('6713355_1740604074_322_11001_10~1170~1~403~1740604635');
+    expect(known.value).toBe('6713355_1740604074_322_11001_10~1170~1~403~1740604635~0-2');
     const opened = await env.b.press('pl.m:1403392756', [known.value]);
     expect(opened.view.isError).toBeFalsy();
     expect(opened.payload.embeds[0]!.title).toBe('Quick Play');
@@ -390,7 +412,7 @@ describe('/match scoreboard on every real match', () => {
       expect(teams).toHaveLength(2);
       const lines = teams.flatMap((t) => t.description!.split('\n'));
       expect(lines).toHaveLength(Number(summary!.fields![2]!.value));
-      for (const l of lines) expect(l).toMatch(/^\*\*[^*]+\*\* · [A-Z][^·]+ · \d+\/\d+\/\d+ · (\d{1,3}(,\d{3})*) dmg · (\d{1,3}(,\d{3})*) heal( · .+)?$/);
+      for (const l of lines) expect(l).toMatch(/^\*\*[^*]+\*\* · [A-Z][^·]+ · \d+\/\d+\/\d+ · (\d{1,3}(,\d{3})*) dmg( · [1-9]\d{0,2}(,\d{3})* heal)? · (\d{1,3}(,\d{3})*) dmg taken( · .+)?$/);
       expect(lines.filter((l) => / · \*\*MVP\*\*/.test(l))).toHaveLength(1);
       expect(lines.filter((l) => / · \*\*SVP\*\*/.test(l))).toHaveLength(1);
       expect(teams.some((t) => /Victory/.test(t.title!)) && teams.some((t) => /Defeat/.test(t.title!))).toBe(true);
@@ -410,12 +432,12 @@ describe('/match scoreboard on every real match', () => {
     const { payload } = await env.b.run('match', { match: '6713371_1740603484_820_11001_10' });
     const teamB = payload.embeds[2]!.description!.split('\n');
     expect(teamB.slice(-4)).toEqual([
-      '**ShellyBunny** · Thor · 6/5/3 · 3,344 dmg · 0 heal · *replacement*',
-      '**SpruceGunman** · Hulk · 6/5/3 · 2,827 dmg · 0 heal · *replacement*',
-      '**PokePig** · The Thing · 0/1/0 · 1,193 dmg · 0 heal · *left early*',
-      '**kingkwlk** · Human Torch · 0/0/0 · 0 dmg · 0 heal · *left early*',
+      '**ShellyBunny** · Thor (3m 50s), The Thing (1m 26s), Human Torch (1m 10s) · 6/5/3 · 3,344 dmg · 8,649 dmg taken · *replacement*',
+      '**SpruceGunman** · Hulk (6m 5s) · 6/5/3 · 2,827 dmg · 9,956 dmg taken · *replacement*',
+      '**PokePig** · The Thing (1m 24s) · 0/1/0 · 1,193 dmg · 4,550 dmg taken · *left early*',
+      '**kingkwlk** · Human Torch (1m 6s) · 0/0/0 · 0 dmg · 0 dmg taken · *left early*',
     ]);
-    expect(teamB[0]).toBe('**Card1gan** · Cloak & Dagger · 11/9/9 · 5,627 dmg · 17,954 heal · **SVP**, Gifted Healer');
+    expect(teamB[0]).toBe('**Card1gan** · Cloak & Dagger (7m 48s) · 11/9/9 · 5,627 dmg · 17,954 heal · 6,753 dmg taken · **SVP**, Gifted Healer');
   });
 
   it('the summary gives duration and date from the match itself when opened by id', async () => {
@@ -430,5 +452,154 @@ describe('/match scoreboard on every real match', () => {
     const opened = await env.b.press(customIds(payload).find((id) => id.startsWith('mt.p:'))!, [card.value]);
     expect(opened.view.isError).toBeFalsy();
     expect(opened.payload.embeds[0]!.title).toBe('Grandmaster III');
+  });
+});
+
+describe('/match fuller scoreboard', () => {
+  const teamLines = (payload: MessagePayload) => payload.embeds.slice(1).flatMap((e) => (e.description ?? '').split('\n'));
+
+  it('every hero a player used with its time, longest first, and damage taken on every line', async () => {
+    const { payload } = await env.b.run('match', { match: '6713371_1740603484_820_11001_10' });
+    const lines = teamLines(payload);
+    expect(lines.find((l) => l.startsWith('**xCezovz**'))).toBe(
+      '**xCezovz** · Magik (3m 22s), Jeff the Land Shark (1m 49s), Moon Knight (1m 34s), Thor (0m 54s), Mister Fantastic (0m 11s) · 4/10/0 · 3,978 dmg · 2,079 heal · 7,691 dmg taken',
+    );
+    expect(lines.find((l) => l.startsWith('**voidwalkerz**'))).toBe('**voidwalkerz** · Scarlet Witch (5m 2s), Invisible Woman (2m 45s), Adam Warlock (0m 1s) · 7/10/1 · 4,802 dmg · 1,819 heal · 7,269 dmg taken');
+    for (const l of lines) expect(l).toMatch(/ · \d{1,3}(,\d{3})* dmg taken( · |$)/);
+  });
+
+  it('no “0 heal” on any real match: healing shows exactly for the players who healed', async () => {
+    for (const [uid, m] of Object.entries(matches)) {
+      const lines = teamLines((await env.b.run('match', { match: uid })).payload);
+      expect(lines.join('\n')).not.toMatch(/(^|· )0 heal/m);
+      const healers = m.players.filter((p) => Math.round(p.total_hero_heal) > 0).map((p) => escapeText(p.nick_name!));
+      expect(healers.length, uid).toBeGreaterThan(0);
+      expect(lines.filter((l) => / heal( · |$)/.test(l)).map((l) => /^\*\*(.+?)\*\*/.exec(l)![1]).sort(), uid).toEqual(healers.sort());
+    }
+  });
+
+  it('badges are spelt as the game spells them, never as the API misspells them', async () => {
+    const { payload } = await env.b.run('match', { match: '4890922_1741035286_222_11001_10' });
+    expect(teamLines(payload).find((l) => l.startsWith('**BURNBOT**'))).toMatch(/ · Impenetrable Defence$/);
+    const all = [];
+    for (const uid of Object.keys(matches)) all.push(JSON.stringify((await env.b.run('match', { match: uid })).payload));
+    expect(all.join()).not.toContain('Impentrable');
+    expect(all.join().match(/Impenetrable Defence/g)).toHaveLength(4);
+  });
+
+  it('the round score of a history row rides in the picker’s value and titles each team', async () => {
+    const row = profiles['autumnnippert-card1gan-1403392756-2025-03-06.json']!.recent_matches.find((r) => r.match_uid === '6713355_1740604074_322_11001_10')!;
+    expect(row.score).toEqual([0, 2]);
+    const value = encodeMatchOrigin({ matchUid: row.match_uid, mapId: row.map_id, modeId: row.game_mode_id, duration: row.duration, time: row.time, score: row.score });
+    expect(value).toMatch(/^6713355_1740604074_322_11001_10~1170~1~\d+~1740604\d+~0-2$/);
+    expect(decodeMatchOrigin(value)).toMatchObject({ matchUid: row.match_uid, mapId: '1170', modeId: 1, score: [0, 2] });
+    const opened = await env.b.press('pl.m:1403392756', [value]);
+    expect(opened.payload.embeds.slice(1).map((e) => e.title)).toEqual(['Team A · Defeat · rounds 0–2', 'Team B · Victory · rounds 2–0']);
+    const fr = await runInLocale('fr', () => env.b.press('pl.m:1403392756', [value]));
+    expect(fr.payload.embeds.slice(1).map((e) => e.title)).toEqual(['Équipe A · Défaite · manches 0–2', 'Équipe B · Victoire · manches 2–0']);
+    // A value from before scores were carried, or of a row without one, shows no rounds.
+    const plain = await env.b.press('pl.m:1403392756', ['6713355_1740604074_322_11001_10~1170~1~403~1740604635']);
+    expect(plain.payload.embeds.slice(1).map((e) => e.title)).toEqual(['Team A · Defeat', 'Team B · Victory']);
+    expect(decodeMatchOrigin('6713355_1740604074_322_11001_10~1170~1~403~1740604635').score).toBeNull();
+  });
+
+  it('a 14-player match of many heroes, long names and many badges fits every limit as the handler returns it, every player keeping a line', async () => {
+    const heroIds = env.r.dataset.heroes.map((h) => h.id).slice(0, 12);
+    const body = structuredClone(env.r.dataset.matches.get('6713371_1740603484_820_11001_10')!) as { match_details: { match_uid: string; match_players: Record<string, unknown>[] } };
+    const uid = '9999001_1740603484_820_11001_10';
+    body.match_details.match_uid = uid;
+    body.match_details.match_players = body.match_details.match_players.map((p, i) => ({
+      ...p,
+      nick_name: `${i}_*~\`|<@${'x'.repeat(20)}`,
+      total_hero_heal: 12_345.6,
+      player_heroes: heroIds.map((id, j) => ({ hero_id: id, play_time: 40 - j, kills: 1, deaths: 1, assists: 1, session_hit_rate: 0.5, hero_icon: null })),
+      badges: Array.from({ length: 8 }, (_, j) => ({ name: `Extraordinarily Long Badge Name ${j}`, id: j, count: 3 })),
+    }));
+    env.r.dataset.matches.set(uid, body as unknown as Record<string, unknown>);
+    try {
+      const { view, payload } = await env.b.run('match', { match: uid });
+      expect(view.isError).toBeFalsy();
+      expectWithin(view, 'many heroes, as returned');
+      expectWithin(payload, 'many heroes, as sent');
+      const lines = teamLines(payload);
+      expect(lines).toHaveLength(14);
+      // Less detail, not fewer players: each line still names its player, longest hero with its time (and how many more), and K/D/A.
+      for (const [i, l] of lines.entries()) expect(l, `line ${i}`).toMatch(/^\*\*\d+\\_\\\*\\~\\`\\\|\\<\\@x+\*\* · [A-Z][^·(]+ \(0m 40s\) \+11 more · \d+\/\d+\/\d+ · /);
+      expect(lines.join('\n')).not.toContain('…');
+    } finally {
+      env.r.dataset.matches.delete(uid);
+    }
+  });
+});
+
+describe('a way back from a view opened from a list', () => {
+  const selectId = (payload: MessagePayload, prefix: string) =>
+    payload.components.flatMap((r) => r.components).find((c): c is Extract<typeof c, { custom_id: string; options: unknown }> => 'custom_id' in c && 'options' in c && c.custom_id.startsWith(prefix))!.custom_id;
+  const backId = (payload: MessagePayload) => payload.components.flatMap((r) => r.components).find((c) => 'label' in c && /Back$/.test(String(c.label)) && 'custom_id' in c) as { custom_id: string } | undefined;
+
+  it('a match opened from page 2 of recent matches returns to page 2, with the same rows', async () => {
+    const second = await env.b.press('pl.p:1403392756::matches:2:n');
+    const picker = selectId(second.payload, 'pl.m:');
+    expect(picker).toBe('pl.m:1403392756::2:');
+    // A match the replica holds the details of (the picker's value carries its row).
+    const option = selectOptions(second.payload, 'pl.m:').find((o) => o.value.startsWith('6713355_1740604074_322_11001_10~'))!;
+    const opened = await env.b.press(picker, [option.value]);
+    expect(opened.view.isError).toBeFalsy();
+    expect(backId(opened.payload)?.custom_id).toBe('pl.p:1403392756::matches:2:b');
+    const back = await env.b.press(backId(opened.payload)!.custom_id);
+    expect(back.payload.embeds[0]!.description).toBe(second.payload.embeds[0]!.description);
+    expect(JSON.stringify(back.payload.components)).toContain('"label":"Page 2 of');
+  });
+
+  it('the filter and the season travel with the way back', async () => {
+    const filtered = await env.b.press('pl.f:161235255::r');
+    expect(filtered.payload.embeds[0]!.description).toMatch(/^Bot, practice and custom matches are hidden\./);
+    expect(filtered.payload.embeds[0]!.description).not.toMatch(/Practice vs AI/);
+    const picker = selectId(filtered.payload, 'pl.m:');
+    expect(picker).toBe('pl.m:161235255::1:r');
+    // The replica holds no detail of this player's matches: open one it has, from the same picker.
+    const opened = await env.b.press(picker, ['6713355_1740604074_322_11001_10']);
+    expect(opened.view.isError).toBeFalsy();
+    expect(backId(opened.payload)?.custom_id).toBe('pl.p:161235255::matches:r:1:b');
+    const back = await env.b.press('pl.p:161235255::matches:r:1:b');
+    expect(back.payload.embeds[0]!.description).toBe(filtered.payload.embeds[0]!.description);
+    // The unfiltered list shows the 4 bot matches; the button says how to hide them.
+    const all = await env.b.press('pl.s:161235255:', ['matches']);
+    expect(all.payload.embeds[0]!.description).toMatch(/Practice vs AI/);
+    expect(customIds(all.payload)).toContain('pl.f:161235255::r');
+  });
+
+  it('a player opened from a scoreboard returns to the match; an older picker without a page returns to page 1', async () => {
+    const match = await env.b.run('match', { match: '6713355_1740604074_322_11001_10' });
+    expect(backId(match.payload)).toBeUndefined();
+    // Card1gan, whose profile the replica serves.
+    expect(selectOptions(match.payload, 'mt.p:').map((o) => o.value)).toContain('1403392756');
+    const opened = await env.b.press('mt.p:6713355_1740604074_322_11001_10', ['1403392756']);
+    expect(opened.view.isError).toBeFalsy();
+    expect(backId(opened.payload)?.custom_id).toBe('mt.o:6713355_1740604074_322_11001_10');
+    const back = await env.b.press('mt.o:6713355_1740604074_322_11001_10');
+    expect(back.payload.embeds.slice(1)).toEqual(match.payload.embeds.slice(1));
+    const old = await env.b.press('pl.m:1403392756', ['6713355_1740604074_322_11001_10~1170~1~403~1740604635']);
+    expect(backId(old.payload)?.custom_id).toBe('pl.p:1403392756::matches:1:b');
+  });
+});
+
+describe('sections that agree with each other', () => {
+  const view = async (file: string, section: (typeof PLAYER_SECTIONS)[number]) =>
+    toMessagePayload(await playerView({ data: profiles[file]!, fetchedAt: Date.now(), ageMs: 0, stale: false, source: 'upstream' as const }, section, 1, null, env.b.ctx));
+
+  it('a profile with ranked matches but no hero list never says there were no ranked matches', async () => {
+    const p = profiles['doublec8-double-c-1786151874-2025-06-05.json']!;
+    expect(p.overall.ranked.matches).toBe(14);
+    expect(p.heroes_ranked).toHaveLength(0);
+    const payload = await view('doublec8-double-c-1786151874-2025-06-05.json', 'ranked');
+    expect(payload.embeds[0]!.description).toBe('The profile lists no heroes for its 14 ranked matches in Season 2.5 (current).');
+  });
+
+  it('heroes with play time but no completed match are listed as such, never as 0 matches at 0.0 %', async () => {
+    const payload = await view('autumnnippert-chob-bob-341932470.json', 'unranked');
+    const lines = payload.embeds[0]!.description!.split('\n');
+    expect(lines).toContain('**9. Jeff the Land Shark** · 3m 28s · no completed matches · —');
+    expect(lines.every((l) => !/ 0 matches/.test(l))).toBe(true);
   });
 });

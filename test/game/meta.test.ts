@@ -7,11 +7,12 @@ import { createSchemas } from '../../src/api/schemas.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
 import { runWithDeadline } from '../../src/deadline.js';
-import { groupMetaRows, HeroMeta, metaKda, metaRole, metaRows, metaWinRate, sortMetaRows, type MetaRow, type MetaStats } from '../../src/game/meta.js';
+import { groupMetaRows, HeroMeta, metaEtaMs, metaKda, metaRole, metaRows, metaWinRate, sortMetaRows, type MetaRow, type MetaSnapshot, type MetaStats } from '../../src/game/meta.js';
 import { HeroDirectory } from '../../src/hero-directory.js';
 import { loadDataset } from '../../src/replica/data/dataset.js';
 import type { Replica } from '../../src/replica/server.js';
 import { capturingLogger, clientFor, replica } from '../helpers/replica.js';
+import { memoryState } from '../helpers/state.js';
 
 const schemas = createSchemas(createImageResolver('https://img.test/rivals'));
 /** Raw hero statistics through the real lenient schema, as the client parses them. */
@@ -148,7 +149,7 @@ describe('HeroMeta against the replica', () => {
     return { api, meta, lines };
   };
 
-  it('gathers every hero at background priority, two at a time; the hero whose request fails is left out and counted', async () => {
+  it('gathers every hero two at a time, the first time at background priority and then at bulk; the hero whose request fails is left out and counted', async () => {
     const limiter = new RecordingLimiter({ requestsPerMinute: 1_000 });
     const { api, meta, lines } = make({ limiter });
     expect(meta.snapshot()).toBeUndefined();
@@ -157,9 +158,13 @@ describe('HeroMeta against the replica', () => {
     expect([s.answered, s.total, s.missing]).toEqual([36, 37, ['Jeff the Land Shark']]);
     expect(s.rows).toHaveLength(36);
     expect(s.rows.map((x) => x.name)).not.toContain('Jeff the Land Shark');
-    // One interactive request for the hero list (the directory's), then 37 at background priority.
-    expect(limiter.scheduled.map((x) => x.priority)).toEqual(['interactive', ...Array<Priority>(37).fill('bulk')]);
+    // One interactive request for the hero list (the directory's), then 37 at background priority:
+    // with nothing to serve yet, the first gathering may use two thirds of the key's rate.
+    expect(limiter.scheduled.map((x) => x.priority)).toEqual(['interactive', ...Array<Priority>(37).fill('gathering')]);
     expect(limiter.maxInFlight).toBe(2);
+    // With a snapshot to serve meanwhile, the next gathering keeps to the bulk share.
+    await meta.refresh();
+    expect(limiter.scheduled.slice(38).map((x) => x.priority)).toEqual(['interactive', ...Array<Priority>(37).fill('bulk')]);
     expect(lines.some((l) => l.includes('"hero":"1047"') && l.includes('hero statistics failed'))).toBe(true);
 
     const byName = Object.fromEntries(s.rows.map((x) => [x.name, x]));
@@ -175,14 +180,19 @@ describe('HeroMeta against the replica', () => {
     await api.close();
   });
 
-  it('members’ requests go first: an interactive request jumps the refresh’s waiting ones', async () => {
+  it.each(['gathering', 'bulk'] as const)('members’ requests go first: an interactive request jumps the %s refresh’s waiting ones', async (priority) => {
     // 4 requests a 150 ms window: the refresh's two requests wait for the window most of the time.
     const limiter = new RecordingLimiter({ requestsPerMinute: 4, windowMs: 150 });
-    const { api, meta } = make({ limiter });
+    const { logger } = capturingLogger();
+    const api = clientFor(r, { limiter });
+    // The first gathering runs at gathering priority; with a snapshot to serve (here a saved one), at bulk.
+    const state = memoryState();
+    if (priority === 'bulk') await state.heroMeta.save({ rows: [], completedAt: 1, gatheredAt: 1, answered: 0, total: 0, missing: [], stale: false });
+    const meta = new HeroMeta({ api, heroes: new HeroDirectory(api), logger, store: state.heroMeta });
     await api.heroes(); // the hero list is not what this test is about
     const refresh = meta.refresh();
-    await vi.waitFor(() => expect(limiter.waitingOf('bulk')).toHaveLength(2), { timeout: 5_000, interval: 2 });
-    const queued = limiter.waitingOf('bulk');
+    await vi.waitFor(() => expect(limiter.waitingOf(priority)).toHaveLength(2), { timeout: 5_000, interval: 2 });
+    const queued = limiter.waitingOf(priority);
     const member = limiter.scheduled.length;
     await api.hero('1011');
     const interactive = limiter.scheduled[member]!;
@@ -191,8 +201,10 @@ describe('HeroMeta against the replica', () => {
     expect(queued.map((q) => q.started)).toEqual([null, null]);
     expect((await refresh).answered).toBe(36);
     for (const q of queued) expect(q.started).toBeGreaterThan(interactive.started!);
+    await meta.stop();
     limiter.stop();
     await api.close();
+    await state.close();
   });
 
   it('is single-flight: a refresh under way is shared, and asks for each hero once', async () => {
@@ -271,7 +283,8 @@ describe('HeroMeta against the replica', () => {
     const { api, meta } = make();
     const refresh = vi.spyOn(meta, 'refresh');
     meta.start(60 * 60_000);
-    expect(refresh).toHaveBeenCalledTimes(1);
+    // Once the store has been asked (none here): nothing to serve, so at once.
+    await vi.waitFor(() => expect(refresh).toHaveBeenCalledTimes(1), { timeout: 5_000 });
     await vi.waitFor(() => expect(meta.snapshot()).toBeDefined(), { timeout: 5_000 });
     vi.advanceTimersByTime(60 * 60_000);
     expect(refresh).toHaveBeenCalledTimes(2);
@@ -288,8 +301,8 @@ describe('HeroMeta against the replica', () => {
     const { api, meta, lines } = make({ limiter });
     const before = statsRequests(r);
     meta.start();
-    // The bulk share of 2 a minute is 1: one hero's statistics go out, the next waits. That one
-    // request may still be on its way to the replica when the wait begins, so wait for it too.
+    // The key's 2 requests a minute: the hero list and one hero's statistics go out, the next waits.
+    // That one request may still be on its way to the replica when the wait begins, so wait for it too.
     await vi.waitFor(() => expect([limiter.waiting > 0, statsRequests(r) - before]).toEqual([true, 1]), { timeout: 5_000 });
     const started = Date.now();
     await meta.stop();
@@ -330,5 +343,142 @@ describe('HeroMeta against the replica', () => {
     meta.stop();
     expect(meta.snapshot()).toBeUndefined();
     await api.close();
+  });
+});
+
+describe('the first gathering and the stored snapshot', () => {
+  let r: Replica;
+  beforeAll(async () => {
+    // Twelve heroes: a first gathering (the list and 12 statistics) fits in one window of 20 requests.
+    const dataset = loadDataset();
+    dataset.heroes = dataset.heroes.slice(0, 12);
+    r = await replica({ dataset });
+  });
+  afterAll(async () => {
+    await r.close();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const make = (options: { limiter?: UpstreamRateLimiter; state?: ReturnType<typeof memoryState>; now?: () => number; requestsPerMinute?: number } = {}) => {
+    const { logger, lines } = capturingLogger();
+    const api = clientFor(r, { limiter: options.limiter, now: options.now });
+    const meta = new HeroMeta({ api, heroes: new HeroDirectory(api), logger, now: options.now, store: options.state?.heroMeta, requestsPerMinute: options.requestsPerMinute });
+    return { api, meta, lines };
+  };
+
+  it('estimates heroes / rate minutes: 37 requests at 60 a minute take 37 s', () => {
+    expect(metaEtaMs(37, 60)).toBe(37_000);
+    expect(metaEtaMs(37, 15)).toBe(148_000);
+    expect(metaEtaMs(37, 7)).toBe(Math.ceil((37 * 60_000) / 7));
+    expect([metaEtaMs(0, 60), metaEtaMs(5, 0), metaEtaMs(Number.NaN, 60)]).toEqual([0, 0, 0]);
+  });
+
+  it('the first gathering uses two thirds of the key’s rate; with a snapshot to serve, a gathering keeps to the bulk share, and members still get through', async () => {
+    // 20 requests a minute: the bulk share is 5.
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 20, windowMs: 60_000 });
+    const { api, meta } = make({ limiter, requestsPerMinute: 20 });
+    const before = statsRequests(r);
+    const first = meta.refresh();
+    // Under way at the gathering share: its estimate is the heroes left at 13 a minute.
+    await vi.waitFor(() => expect(meta.progress()?.total).toBe(12), { timeout: 5_000, interval: 1 });
+    expect(meta.progress()!.fullRate).toBe(true);
+    // At the bulk share this would stop after 5 heroes for a minute.
+    expect((await first).answered).toBe(12);
+    expect(statsRequests(r) - before).toBe(12);
+
+    const second = meta.refresh();
+    second.catch(() => undefined);
+    await vi.waitFor(() => expect(meta.progress()?.done).toBe(5), { timeout: 5_000, interval: 1 });
+    // The sixth request is waiting for its turn, yet the window (13 of 20 used) still lets a member's request through at once.
+    await vi.waitFor(() => expect(limiter.waiting).toBeGreaterThan(0), { timeout: 5_000, interval: 1 });
+    await api.hero('1011');
+    expect(statsRequests(r) - before).toBe(12 + 5);
+    expect(meta.progress()).toEqual({ done: 5, total: 12, fullRate: false, etaMs: metaEtaMs(7, 5) });
+    await meta.stop();
+    await expect(second).rejects.toThrow('stopped');
+    limiter.stop();
+    await api.close();
+  });
+
+  it('saves each snapshot to the store; after a restart the saved one is served at once, with no request, and the next gathering keeps to the bulk share', async () => {
+    const state = memoryState();
+    const clock = { now: 1_750_000_000_000 };
+    const now = () => clock.now;
+    const before = make({ state, now });
+    const gathered = await before.meta.refresh();
+    // stop() lets the save finish.
+    await before.meta.stop();
+    await before.api.close();
+    expect(await state.heroMeta.latest()).toEqual(gathered);
+
+    // The restart: a new process over the same store, 20 minutes later.
+    clock.now += 20 * 60_000;
+    const limiter = new RecordingLimiter({ requestsPerMinute: 1_000 });
+    const after = make({ state, now, limiter });
+    const asked = r.requests.total;
+    expect(after.meta.snapshot()).toBeUndefined();
+    const restored = await after.meta.restore();
+    expect(restored).toEqual(gathered);
+    expect(after.meta.snapshot()).toEqual(gathered);
+    expect(r.requests.total).toBe(asked);
+    expect(after.lines.some((l) => l.includes('hero meta restored from the store') && l.includes(`"ageMs":${20 * 60_000}`))).toBe(true);
+    // Its refresh has something to serve meanwhile: bulk priority, and the new snapshot replaces the stored one.
+    const fresh = await after.meta.refresh();
+    expect(limiter.scheduled.filter((x) => x.priority !== 'interactive').map((x) => x.priority)).toEqual(Array<Priority>(12).fill('bulk'));
+    await after.meta.stop();
+    expect((await state.heroMeta.latest())!.completedAt).toBe(fresh.completedAt);
+    expect(fresh.completedAt).toBe(gathered.completedAt + 20 * 60_000);
+    await after.api.close();
+    await state.close();
+  });
+
+  it('a store that fails is logged and the meta goes on from memory', async () => {
+    const failing = { latest: () => Promise.reject(new Error('disk gone')), save: () => Promise.reject(new Error('disk gone')) };
+    const { logger, lines } = capturingLogger();
+    const api = clientFor(r);
+    const meta = new HeroMeta({ api, heroes: new HeroDirectory(api), logger, store: failing });
+    expect(await meta.restore()).toBeUndefined();
+    const s = await meta.refresh();
+    await meta.stop();
+    expect(meta.snapshot()).toBe(s);
+    expect(lines.some((l) => l.includes('could not read the stored hero meta'))).toBe(true);
+    expect(lines.some((l) => l.includes('could not save the hero meta'))).toBe(true);
+    await api.close();
+  });
+
+  it('start() with a saved snapshot younger than the interval refreshes it when it is an interval old, then every interval', async () => {
+    const state = memoryState();
+    const clock = { now: 1_750_000_000_000 };
+    const saved: MetaSnapshot = { rows: [], completedAt: clock.now - 20 * 60_000, gatheredAt: clock.now - 25 * 60_000, answered: 12, total: 12, missing: [], stale: false };
+    await state.heroMeta.save(saved);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    const { api, meta } = make({ state, now: () => clock.now });
+    const refresh = vi.spyOn(meta, 'refresh').mockResolvedValue(saved);
+    meta.start(60 * 60_000);
+    // start() schedules its first refresh once the store has answered.
+    await meta.restore();
+    expect(meta.snapshot()).toEqual(saved);
+    vi.advanceTimersByTime(40 * 60_000 - 1);
+    expect(refresh).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(refresh).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(60 * 60_000);
+    expect(refresh).toHaveBeenCalledTimes(2);
+    await meta.stop();
+    vi.advanceTimersByTime(3 * 60 * 60_000);
+    expect(refresh).toHaveBeenCalledTimes(2);
+
+    // A saved snapshot already an interval old is refreshed at once.
+    const stale = make({ state, now: () => clock.now + 60 * 60_000 });
+    const staleRefresh = vi.spyOn(stale.meta, 'refresh').mockResolvedValue(saved);
+    stale.meta.start(60 * 60_000);
+    await stale.meta.restore();
+    await vi.waitFor(() => expect(staleRefresh).toHaveBeenCalledTimes(1), { timeout: 5_000 });
+    await stale.meta.stop();
+    await stale.api.close();
+    await api.close();
+    await state.close();
   });
 });

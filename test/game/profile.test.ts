@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currentSeason, heroTotals, newestUpdate, perTenMinutes, playTimeByRole, rankSummary, seasonRanks } from '../../src/game/profile.js';
+import { currentSeason, heroSummary, heroTotals, newestUpdate, perTenMinutes, playTimeByRole, rankSummary, seasonRanks, totalPlayTime } from '../../src/game/profile.js';
 import { parseUpdateTime } from '../../src/game/update-times.js';
 import { runInLocale } from '../../src/i18n/index.js';
 import { isTierName, levelOfScore, rankScore, rankScoreChange, tierOf, tierOfLevel } from '../../src/game/ranks.js';
@@ -60,12 +60,15 @@ describe('ranks', () => {
 /** Expected rank of every real profile: tier, current score, the season it belongs to, this season's peak and the all-time peak. */
 const EXPECTED: Record<string, { tier: string; score: string; season: string; current: string; peak: string; allTime: string }> = {
   'autumnnippert-card1gan-1403392756-2025-03-06.json': { tier: 'Grandmaster III', score: '4,562', season: 'Season 1.5', current: 'Season 1.5', peak: 'Grandmaster II 4,582', allTime: 'Grandmaster II 4,604 Season 1' },
+  'autumnnippert-chob-bob-341932470.json': { tier: 'Platinum II', score: '4,046', season: 'Season 1.5', current: 'Season 1.5', peak: 'Platinum II 4,048', allTime: 'Platinum II 4,048 Season 1.5' },
+  'autumnnippert-mrblungy-450703773.json': { tier: 'Grandmaster II', score: '4,621', season: 'Season 1.5', current: 'Season 1.5', peak: 'Grandmaster I 4,719', allTime: 'Grandmaster I 4,719 Season 1.5' },
   'autumnnippert-hayamaken-1402468705.json': { tier: 'Silver I', score: '3,546', season: 'Season 1', current: 'Season 1.5', peak: 'Gold III 3,621', allTime: 'Gold III 3,621 Season 1' },
   'autumnnippert-sir-final-1117455441.json': { tier: 'Grandmaster III', score: '4,559', season: 'Season 1.5', current: 'Season 1.5', peak: 'Grandmaster II 4,697', allTime: 'Grandmaster II 4,697 Season 1.5' },
   'doublec8-double-c-1786151874-2025-05-26.json': { tier: 'Bronze II', score: '3,137', season: 'Season 2', current: 'Season 2', peak: 'Bronze II 3,137', allTime: 'Silver II 3,470 Season 1.5' },
   'doublec8-double-c-1786151874-2025-06-05.json': { tier: 'Silver I', score: '3,507', season: 'Season 2.5', current: 'Season 2.5', peak: 'Silver I 3,525', allTime: 'Silver I 3,525 Season 2.5' },
   'doublec8-double-c-1786151874-2025-08-05.json': { tier: 'Gold II', score: '3,752', season: 'Season 3', current: 'Season 3', peak: 'Gold II 3,763', allTime: 'Gold II 3,763 Season 3' },
-  'freddyhun-template-2025-03.json': { tier: 'Celestial I', score: '5,013', season: 'Season 1.5', current: 'Season 1.5', peak: 'Celestial I 5,066', allTime: 'Celestial I 5,066 Season 1.5' },
+  // Its newest competitive match (+19.4 to 5,032) came after the season's stored 5,013.
+  'freddyhun-template-2025-03.json': { tier: 'Celestial I', score: '5,032', season: 'Season 1.5', current: 'Season 1.5', peak: 'Celestial I 5,066', allTime: 'Celestial I 5,066 Season 1.5' },
 };
 
 describe('the rank of every real profile', () => {
@@ -121,31 +124,79 @@ describe('the rank of every real profile', () => {
 describe('a profile at a glance', () => {
   const roles: Record<string, string> = { '1041': 'Duelist', '1034': 'Duelist', '1025': 'Strategist', '1029': 'Duelist', '1033': 'Duelist', '1027': 'Vanguard' };
 
-  it('top heroes add ranked and unranked up, drop heroes with no match, and sort by play time', () => {
+  it('top heroes add ranked and unranked up, keep heroes with play time but no completed match, and sort by play time', () => {
     const p = profiles['doublec8-double-c-1786151874-2025-08-05.json']!;
     const top = heroTotals(p);
     expect(top.slice(0, 3).map((h) => `${h.hero_name} ${h.matches} ${h.wins}`)).toEqual(['winter soldier 26 14', 'iron man 6 2', 'cloak & dagger 5 2']);
-    expect(top.every((h) => h.matches > 0)).toBe(true);
+    expect(top.every((h) => h.matches > 0 || h.play_time > 0)).toBe(true);
+    // Namor: 95 s of unranked play time, no completed match.
+    expect(top.filter((h) => h.matches === 0).map((h) => `${h.hero_name} ${Math.round(h.play_time)}`)).toEqual(['namor 95']);
     for (let i = 1; i < top.length; i++) expect(top[i - 1]!.play_time).toBeGreaterThanOrEqual(top[i]!.play_time);
+  });
+
+  it('play time by role adds up to the profile’s total play time (within 1 %) on every sample with hero lists', () => {
+    let checked = 0;
+    for (const [file, p] of Object.entries(profiles)) {
+      if (heroSummary(p).source !== 'lists') continue;
+      const byRole = playTimeByRole(p, (id) => roles[id ?? ''] ?? null);
+      const sum = byRole.reduce((s, r) => s + r.seconds, 0);
+      expect(Math.abs(sum - totalPlayTime(p)), file).toBeLessThanOrEqual(totalPlayTime(p) * 0.01);
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(7);
+    // Card1gan's zero-match heroes (Peni Parker, Winter Soldier) hold 458 s: without them the sum falls short.
+    const card = profiles['autumnnippert-card1gan-1403392756-2025-03-06.json']!;
+    expect(heroTotals(card).filter((h) => h.matches === 0).reduce((s, h) => s + h.play_time, 0)).toBeCloseTo(458.6, 0);
+    // Time the lists name no hero for is shown as such, never dropped.
+    const may = playTimeByRole(profiles['doublec8-double-c-1786151874-2025-05-26.json']!, () => 'Duelist');
+    expect(may.map((r) => `${r.role} ${Math.round(r.seconds)}`)).toEqual(['Duelist 36381', 'Not in the hero lists 1343']);
   });
 
   it('play time by role, and per 10 minutes stated by the newer shape or computed from the heroes', () => {
     const p = profiles['doublec8-double-c-1786151874-2025-08-05.json']!;
     const byRole = playTimeByRole(p, (id) => roles[id ?? ''] ?? null);
-    expect(byRole.map((r) => r.role)).toEqual(['Duelist', 'Strategist', 'Unknown role']);
-    expect(byRole.reduce((s, r) => s + r.seconds, 0)).toBeCloseTo(heroTotals(p).reduce((s, h) => s + h.play_time, 0), 6);
+    // 273 s of the totals are in no hero list.
+    expect(byRole.map((r) => r.role)).toEqual(['Duelist', 'Strategist', 'Unknown role', 'Not in the hero lists']);
+    expect(byRole.reduce((s, r) => s + r.seconds, 0)).toBeCloseTo(totalPlayTime(p), 6);
     expect(perTenMinutes(p)).toEqual({ damage: 10_810, heal: 2_770, damage_taken: 7_290 });
     const old = perTenMinutes(profiles['autumnnippert-card1gan-1403392756-2025-03-06.json']!)!;
-    expect(Math.round(old.damage!)).toBe(10_512);
-    expect(Math.round(old.heal!)).toBe(3_197);
+    expect(Math.round(old.damage!)).toBe(10_268);
+    expect(Math.round(old.heal!)).toBe(3_123);
   });
 
-  it('the newest update time of the profile, read from US-locale text', () => {
-    expect(parseUpdateTime('3/5/2025, 9:23:44 PM')).toBe(Date.UTC(2025, 2, 5, 21, 23, 44) / 1000);
-    expect(parseUpdateTime('1/15/2025, 12:03:51 AM')).toBe(Date.UTC(2025, 0, 15, 0, 3, 51) / 1000);
+  it('reads update times as US Eastern wall time, across daylight saving', () => {
+    // EST (UTC-5) before the second Sunday of March 2025, EDT (UTC-4) from it on.
+    expect(parseUpdateTime('3/5/2025, 9:23:44 PM')).toBe(Date.UTC(2025, 2, 6, 2, 23, 44) / 1000);
+    expect(parseUpdateTime('1/15/2025, 12:03:51 AM')).toBe(Date.UTC(2025, 0, 15, 5, 3, 51) / 1000);
+    expect(parseUpdateTime('3/25/2025, 1:02:49 PM')).toBe(Date.UTC(2025, 2, 25, 17, 2, 49) / 1000);
+    expect(parseUpdateTime('3/9/2025, 3:30:00 AM')).toBe(Date.UTC(2025, 2, 9, 7, 30, 0) / 1000);
+    expect(parseUpdateTime('11/2/2025, 12:30:00 AM')).toBe(Date.UTC(2025, 10, 2, 4, 30, 0) / 1000);
     expect(parseUpdateTime('tomorrow')).toBeNull();
-    expect(newestUpdate(profiles['autumnnippert-card1gan-1403392756-2025-03-06.json']!)).toBe(Date.UTC(2025, 2, 6, 0, 3, 51) / 1000);
-    expect(newestUpdate(profiles['autumnnippert-hayamaken-1402468705.json']!)).toBe(Date.UTC(2025, 2, 6, 0, 10, 36) / 1000);
+  });
+
+  it('the zone fits the data: last_inserted_match falls within two minutes after the end of one of the profile’s own matches', () => {
+    let checked = 0;
+    for (const [file, p] of Object.entries(profiles)) {
+      const inserted = parseUpdateTime(p.updates.last_inserted_match);
+      if (inserted === null) continue;
+      const gaps = p.recent_matches.map((m) => inserted - (m.time ?? Number.NaN)).filter((g) => g >= 0);
+      expect(Math.min(...gaps), file).toBeLessThan(120);
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(4);
+  });
+
+  it('the shown update time is never earlier than the newest match in the profile, on every sample', () => {
+    for (const [file, p] of Object.entries(profiles)) {
+      const newestMatch = Math.max(...p.recent_matches.map((m) => m.time ?? 0));
+      const updated = newestUpdate(p);
+      if (p.recent_matches.length > 0) expect(updated, file).toBeGreaterThanOrEqual(newestMatch);
+    }
+    // A profile whose updates.* are newer than its matches shows the update time.
+    expect(newestUpdate(profiles['autumnnippert-card1gan-1403392756-2025-03-06.json']!)).toBe(Date.UTC(2025, 2, 6, 5, 3, 51) / 1000);
+    // One whose newest embedded match came after its last update request shows that match's time.
+    const freddy = profiles['freddyhun-template-2025-03.json']!;
+    expect(newestUpdate(freddy)).toBe(1742933538);
   });
 
   it('win rates are computed from wins and matches, not the API’s rounded text', () => {

@@ -9,7 +9,9 @@ import { capturingLogger } from './replica.js';
 
 export async function bootPlayground(options: Partial<PlaygroundOptions> = {}): Promise<{ playground: Playground; services: ApiServices; lines: string[]; dataDir: string; close(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rivals-playground-'));
-  const config = loadConfig({ DATA_DIR: dataDir });
+  // A rate far above what the tests use: they drive many fresh reads a minute beside the first hero-meta
+  // gathering, and are about the playground, not the key's rate (test/cache/rate-limiter.test.ts is).
+  const config = loadConfig({ DATA_DIR: dataDir, RIVALS_API_RPM: '600' });
   const { logger, lines } = capturingLogger();
   const services = await createApiServices(config, logger);
   const playground = await startPlayground({ config, services, logger, port: 0, feedPollSeconds: 3600, ...options });

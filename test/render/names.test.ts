@@ -165,8 +165,11 @@ describe('modeName', () => {
 describe('gameModeName', () => {
   it('names every game_mode_id of the samples', () => {
     const ids = [...new Set(all.flatMap((s) => valuesOf(s.body, 'game_mode_id')))].filter((v): v is number => typeof v === 'number').sort((a, b) => a - b);
-    expect(ids).toEqual([1, 2, 7]);
-    expect(ids.map(gameModeName)).toEqual(['Quick Play', 'Competitive', 'Other mode']);
+    expect(ids).toEqual([1, 2, 4, 7]);
+    expect(ids.map((id) => gameModeName(id))).toEqual(['Quick Play', 'Competitive', 'Arcade', 'Practice vs AI']);
+    expect([3, 4, 6, 9].map((id) => gameModeName(id))).toEqual(['Custom game', 'Arcade', 'Other mode', 'Tournament']);
+    // A custom room's play mode names an otherwise unknown mode.
+    expect(gameModeName(6, 1)).toBe('Custom game');
   });
   it('null for no id; only Competitive is ranked', () => {
     expect(gameModeName(null)).toBeNull();
@@ -177,9 +180,9 @@ describe('gameModeName', () => {
     expect(isRankedMode(null)).toBe(false);
   });
   it('names the modes the bot knows in the current locale, with the words the profile uses for ranked', () => {
-    expect(runInLocale('fr', () => [1, 2, 7].map(gameModeName))).toEqual(['Partie rapide', 'Classée', 'Autre mode']);
-    expect(runInLocale('de', () => [1, 2, 7].map(gameModeName))).toEqual(['Schnelles Spiel', 'Wettkampf', 'Anderer Modus']);
-    expect(runInLocale('ja', () => [1, 2, 7].map(gameModeName))).toEqual(['クイックマッチ', 'ランクマッチ', 'その他のモード']);
+    expect(runInLocale('fr', () => [1, 2, 7, 6].map((id) => gameModeName(id)))).toEqual(['Partie rapide', 'Classée', 'Entraînement contre l’IA', 'Autre mode']);
+    expect(runInLocale('de', () => [1, 2, 7, 6].map((id) => gameModeName(id)))).toEqual(['Schnelles Spiel', 'Wettkampf', 'Training gegen KI', 'Anderer Modus']);
+    expect(runInLocale('ja', () => [1, 2, 7, 6].map((id) => gameModeName(id)))).toEqual(['クイックマッチ', 'ランクマッチ', 'AI戦（練習）', 'その他のモード']);
     // Known API spellings, and modeTitle's English, are translated; other modes stay the API's.
     expect(runInLocale('fr', () => ['ranked', 'Quick Play', modeTitle('quickplay'), 'Doom match'].map(modeName))).toEqual(['Classée', 'Partie rapide', 'Partie rapide', 'Doom Match']);
     expect(runInLocale('fr', () => modeTitle('ranked'))).toBe('Competitive');

@@ -15,8 +15,8 @@ import { replica, TEST_KEY } from '../helpers/replica.js';
 
 type Json = Record<string, unknown>;
 
-/** 8/4/2025, 2:42:17 PM UTC: the `last_update_request` of the August 2025 capture. */
-const T0 = Date.UTC(2025, 7, 4, 14, 42, 17);
+/** 8/4/2025, 2:42:17 PM US Eastern (EDT, UTC-4): the `last_update_request` of the August 2025 capture. */
+const T0 = Date.UTC(2025, 7, 4, 18, 42, 17);
 const MINUTE = 60_000;
 
 const NO_HISTORY = { error: true, message: 'Player not found or match data unavailable for the specified query', status: 404 };
@@ -227,10 +227,10 @@ describe('GET /api/v1/player/{query}/update', () => {
 });
 
 describe('profile captures of one uid', () => {
-  it('serves the newest of the three 1786151874 captures and keeps all seven captures loadable', () => {
+  it('serves the newest of the three 1786151874 captures and keeps all nine captures loadable', () => {
     const d = loadDataset();
     expect(d.profileCaptures.map((c) => c.file)).toEqual(readdirSync(join(SAMPLES_DIR, 'player')).sort().map((f) => `player/${f}`));
-    expect(d.profileCaptures).toHaveLength(7);
+    expect(d.profileCaptures).toHaveLength(9);
     const doubles = d.profileCaptures.filter((c) => c.uid === '1786151874');
     expect(doubles.map((c) => c.file)).toEqual([
       'player/doublec8-double-c-1786151874-2025-05-26.json',
@@ -238,7 +238,7 @@ describe('profile captures of one uid', () => {
       'player/doublec8-double-c-1786151874-2025-08-05.json',
     ]);
     expect(d.players.get('1786151874')).toBe(doubles[2]!.body);
-    expect(d.players.size).toBe(5);
+    expect(d.players.size).toBe(7);
     for (const c of d.profileCaptures) expect(c.body).toEqual(sample(c.file));
   });
 
@@ -272,10 +272,11 @@ describe('profile captures of one uid', () => {
         seen++;
       }
     }
-    expect(seen).toBe(24);
+    expect(seen).toBe(28);
     expect(formatUpdateTime(T0)).toBe('8/4/2025, 2:42:17 PM');
-    expect(formatUpdateTime(Date.UTC(2025, 0, 1, 0, 5, 9))).toBe('1/1/2025, 12:05:09 AM');
-    expect(formatUpdateTime(Date.UTC(2025, 11, 31, 12, 0, 0))).toBe('12/31/2025, 12:00:00 PM');
+    // Eastern Standard Time in winter (UTC-5), across midnight and the year's end.
+    expect(formatUpdateTime(Date.UTC(2025, 0, 1, 5, 5, 9))).toBe('1/1/2025, 12:05:09 AM');
+    expect(formatUpdateTime(Date.UTC(2026, 0, 1, 4, 59, 59))).toBe('12/31/2025, 11:59:59 PM');
     expect(parseUpdateTime('yesterday')).toBeNull();
     expect(parseUpdateTime(null)).toBeNull();
   });

@@ -128,8 +128,8 @@ describe('dataset minimums of the issue', () => {
     expect(d.posts.balances.length).toBeGreaterThanOrEqual(8);
     expect(d.posts.devDiaries.length).toBeGreaterThanOrEqual(6);
     expect(d.gameVersions.length).toBeGreaterThanOrEqual(8);
-    expect(d.players.size).toBe(5);
-    expect(d.profileCaptures).toHaveLength(7);
+    expect(d.players.size).toBe(7);
+    expect(d.profileCaptures).toHaveLength(9);
     expect(d.matches.size).toBe(4);
   });
 });
@@ -226,5 +226,41 @@ describe('entry points', () => {
     const entry = JSON.parse(line) as { msg: string; replica: string };
     expect(entry.msg).toMatch(/in-process API replica/);
     expect(entry.replica).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+});
+
+describe('the real API’s behaviours that mislead, as the replica serves them', () => {
+  type Row = { game_mode_id?: number; play_mode_id?: number; match_map_id?: number; map_id?: number; match_time_stamp?: number };
+  const profile = async (uid: string) => (await get(`/api/v1/player/${uid}`)).body as { hero_matchups: { matches: number; wins: number }[]; overall_stats: { ranked: { total_wins: number } }; match_history: Row[]; updates: Record<string, string | null> };
+
+  it('matchup counts from the opposing hero’s side: a player with 2 ranked wins gets rows of 0 wins', async () => {
+    const p = await profile('341932470');
+    expect(p.overall_stats.ranked.total_wins).toBe(2);
+    expect(p.hero_matchups.filter((m) => m.matches > 0).every((m) => m.wins === 0)).toBe(true);
+  });
+
+  it('bot matches (game mode 7), an arcade mode with a play mode of its own (4 and 7), and zone-less update times', async () => {
+    const freddy = await profile('161235255');
+    expect(freddy.match_history.filter((m) => m.game_mode_id === 7).length).toBe(4);
+    const blungy = await profile('450703773');
+    expect(blungy.match_history.some((m) => m.game_mode_id === 4 && m.play_mode_id === 7)).toBe(true);
+    expect(freddy.updates.last_update_request).toMatch(/^\d{1,2}\/\d{1,2}\/\d{4}, \d{1,2}:\d{2}:\d{2} [AP]M$/);
+  });
+
+  it('the swapped competitive flag: map 1217 is flagged competitive and 1292 not, both Central Park', async () => {
+    const maps: { id: number; name: string; is_competitve: boolean }[] = [];
+    for (let page = 1; page <= 10; page++) {
+      const res = await get(`/api/v1/maps?page=${page}&limit=50`);
+      if (res.status !== 200) break;
+      const body = res.body as { maps: typeof maps };
+      maps.push(...body.maps);
+      if (body.maps.length < 50) break;
+    }
+    const central = maps.filter((m) => m.id === 1217 || m.id === 1292).map((m) => `${m.id} ${m.name} ${m.is_competitve}`);
+    expect(new Set(central)).toEqual(new Set(['1217 Central Park true', '1292 Central Park false']));
+    // ...while real competitive rows are played on 1292.
+    const may = await get('/api/v2/player/1786151874/match-history');
+    expect(may.status).toBe(200);
+    expect(((may.body as { match_history: Row[] }).match_history).some((m) => m.match_map_id === 1292 && m.game_mode_id === 2)).toBe(true);
   });
 });

@@ -1,0 +1,65 @@
+/**
+ * The game modes of matches (`game_mode_id` and `play_mode_id` of history rows and match details):
+ * one table, and what each mode means for a player's record. Pure functions.
+ *
+ * The API's documentation lists no values. Each id below is named from evidence (README, "Game modes"):
+ * - 1 Quick Play, 2 Competitive: the histories' own fields (only 2 carries a rank-score change), and the
+ *   match-history `game_mode` filter of public API clients (Spider-Byte, Marvel-Rivals-Hub).
+ * - 3 Custom, 7 Practice vs AI, 9 Tournament: the same clients' filters and labels. Every real match of 7
+ *   is a win of 4–7 minutes with lopsided scores (34/1/0, 28/0/31) and no rank change: bot matches.
+ * - 4 Arcade: Marvel-Rivals-Hub and a community game-id table; the one real match of 4 is on Ninomaru,
+ *   a Conquest map, 4 minutes long, without rank change.
+ * - 5 Tutorial, 10 Tournament: one community table only. 6 is disputed there ("Duel" or "Practice"),
+ *   so it stays unknown.
+ * - `play_mode_id` 1 is a custom room (community fixtures pair it with `game_mode_id` 3); 0 is the
+ *   matchmade default; other values have no evidence.
+ */
+
+/** What a mode is, as the bot treats it. */
+export type ModeKey = 'quickPlay' | 'competitive' | 'custom' | 'arcade' | 'tutorial' | 'vsAi' | 'tournament' | 'other';
+
+/** `game_mode_id` → mode. Ids not listed are {@link ModeKey} `other`. */
+const GAME_MODES: Readonly<Record<number, ModeKey>> = {
+  1: 'quickPlay',
+  2: 'competitive',
+  3: 'custom',
+  4: 'arcade',
+  5: 'tutorial',
+  7: 'vsAi',
+  9: 'tournament',
+  10: 'tournament',
+};
+
+/** `play_mode_id` of a custom room. */
+const CUSTOM_ROOM_PLAY_MODE = 1;
+
+/** The modes whose matches are against bots or for practice: never a player's real result. */
+const PRACTICE: ReadonlySet<ModeKey> = new Set(['vsAi', 'tutorial', 'custom']);
+
+/** The mode of a match, with what it means for the player's record. */
+export interface MatchMode {
+  key: ModeKey;
+  /** The API's `game_mode_id`, kept to name an unknown mode ("Other mode 6"); null when absent. */
+  id: number | null;
+  /** Ranked: the match moves the rank score. */
+  ranked: boolean;
+  /** Against bots, a tutorial or a custom room. */
+  practice: boolean;
+  /**
+   * A real result, counted in win rates and recent form: a matchmade match against players of a known
+   * mode. False for practice, and for an unknown mode (it could be either).
+   */
+  counts: boolean;
+}
+
+/** The mode of a history row or match detail from its `game_mode_id` and `play_mode_id` (either may be null). */
+export function matchMode(gameModeId: number | null | undefined, playModeId?: number | null): MatchMode {
+  const id = typeof gameModeId === 'number' && Number.isFinite(gameModeId) ? gameModeId : null;
+  let key: ModeKey = id !== null && Object.hasOwn(GAME_MODES, id) ? GAME_MODES[id]! : 'other';
+  if (key === 'other' && playModeId === CUSTOM_ROOM_PLAY_MODE) key = 'custom';
+  const practice = PRACTICE.has(key);
+  return { key, id, ranked: key === 'competitive', practice, counts: !practice && key !== 'other' };
+}
+
+/** Every mode key, in the order a filter offers them. */
+export const MODE_KEYS: readonly ModeKey[] = ['competitive', 'quickPlay', 'arcade', 'tournament', 'custom', 'vsAi', 'tutorial', 'other'];
