@@ -78,9 +78,11 @@ const record = (h: HeroTotals) => tr('compare:record', { count: h.matches, n: in
 /** The heroes both players play, most combined play time first, each with both records. */
 function headToHead(a: PlayerProfile, b: PlayerProfile, heroes: Heroes): APIEmbedField | undefined {
   const key = (h: HeroTotals) => h.hero_id ?? h.hero_name ?? '';
-  const theirs = new Map(heroSummary(b).heroes.map((h) => [key(h), h]));
+  // A hero with play time but no completed match has no record to compare.
+  const theirs = new Map(heroSummary(b).heroes.filter((h) => h.matches > 0).map((h) => [key(h), h]));
   const both = heroSummary(a)
-    .heroes.flatMap((h) => {
+    .heroes.filter((h) => h.matches > 0)
+    .flatMap((h) => {
       const other = theirs.get(key(h));
       return other && key(h) !== '' ? [{ mine: h, other }] : [];
     })

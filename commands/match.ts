@@ -12,7 +12,7 @@ import { ComponentType, type APIActionRowComponent, type APIComponentInMessageAc
 import { ApiError } from '../src/api/errors.js';
 import type { MatchDetail } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
-import { encodeCustomId } from '../src/discord/custom-id.js';
+import { encodeCustomId, MAX_CUSTOM_ID_LENGTH } from '../src/discord/custom-id.js';
 import { NotFoundError } from '../src/errors.js';
 import { matchLength, scoreboard, type RoundScore, type ScoreLine, type ScoreTeam } from '../src/game/scoreboard.js';
 import { describe } from '../src/i18n/commands.js';
@@ -167,7 +167,12 @@ function teamEmbed(team: ScoreTeam, title: string, description: string): APIEmbe
   };
 }
 
-function playerSelect(m: MatchDetail, teams: ScoreTeam[], heroOf: (id: string | null) => string): APIActionRowComponent<APIComponentInMessageActionRow> | null {
+/**
+ * The players' select: `mt.p:<match>`, where `<match>` is what the match was opened with (the history
+ * row's origin when it fits, else the match uid), so that the profile's Back button (`mt.o`) reopens
+ * the match as it was.
+ */
+function playerSelect(m: MatchDetail, teams: ScoreTeam[], heroOf: (id: string | null) => string, opened: string): APIActionRowComponent<APIComponentInMessageActionRow> | null {
   const seen = new Set<string>();
   // One option a player (Discord refuses repeated option values).
   const lines = teams
@@ -180,7 +185,7 @@ function playerSelect(m: MatchDetail, teams: ScoreTeam[], heroOf: (id: string | 
     components: [
       {
         type: ComponentType.StringSelect,
-        custom_id: encodeCustomId('mt.p', m.match_uid.slice(0, 60)),
+        custom_id: encodeCustomId('mt.p', /^[\w~.-]+$/.test(opened) && `mt.p:${opened}`.length <= MAX_CUSTOM_ID_LENGTH ? opened : m.match_uid.slice(0, 60)),
         placeholder: tr('match:select.placeholder'),
         options: lines.map((l) => ({
           label: truncate(l.player.nick_name ?? l.player.player_uid, LIMITS.optionLabel),
@@ -258,7 +263,7 @@ export async function matchView(value: string, ctx: CommandContext, fromMenu = f
     thumbnail: map?.image ? { url: map.image } : undefined,
     footer: staleFooter(fetched),
   };
-  const select = playerSelect(m, teams, heroOf);
+  const select = playerSelect(m, teams, heroOf, fromMenu ? encodeMatchOrigin(origin) : m.match_uid);
   const shown = teams.slice(0, LIMITS.embeds - 1);
   const titles = shown.map((team, i) => teamTitle(team, i));
   // The summary and the team titles are whole; the players' lines share what is left of the message's characters.
@@ -273,9 +278,9 @@ export const match: CommandModule = {
     return matchView(String(input.options.match ?? '').trim(), ctx, false, { seenBy: input.user.userId });
   },
   components: {
-    /** Player select: `mt.p:<match uid>`, the player uid as the value; the profile gets a Back button to the match. */
+    /** Player select: `mt.p:<match uid or origin>`, the player uid as the value; the profile gets a Back button to the match. */
     'mt.p': async (input, ctx) => profileFromComponent(input.values[0] ?? '', null, 'profile', 1, ctx, '', encodeCustomId('mt.o', input.args[0] ?? '')),
-    /** Back to a match from a player opened from its scoreboard: `mt.o:<match uid>`. */
+    /** Back to a match from a player opened from its scoreboard: `mt.o:<match uid or origin>`, reopened as it was. */
     'mt.o': async (input, ctx) => matchView(input.args[0] ?? '', ctx, true, { seenBy: input.user.userId }),
   },
 };

@@ -29,7 +29,7 @@ import { matchupExtremes, MATCHUP_MIN_MATCHES, type Matchup } from '../src/game/
 import { matchMode } from '../src/game/modes.js';
 import { currentSeason, heroSummary, levelName, newestUpdate, perTenMinutes, playTimeByRole, rankSummary, seasonRanks } from '../src/game/profile.js';
 import { rankTimeline, type RankTimelinePoint } from '../src/game/rank-timeline.js';
-import { levelOfScore, rankScore, rankScoreChange } from '../src/game/ranks.js';
+import { levelOfScore, rankScore, rankScoreChange, tierOfLevel } from '../src/game/ranks.js';
 import { seasonFromNumber, seasonParamFor, type Season } from '../src/game/seasons.js';
 import { mapLabel, mapPlainName, type MapInfo } from '../src/map-directory.js';
 import { staleFooter } from '../src/render/common.js';
@@ -321,7 +321,7 @@ function profileEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
 }
 
 /**
- * "W W L W · 7–3 · +42.5 rank score · 3 wins in a row · 2 practice or bot matches left out": the newest
+ * "W W L W · 7–3 · +42.5 rank score · 3 wins in a row · 2 matches not counted (bots, practice or unknown mode)": the newest
  * result first (src/game/form.ts).
  */
 function formLine(form: NonNullable<ReturnType<typeof recentForm>>): string {
@@ -488,7 +488,8 @@ async function rankHistorySection(p: PlayerProfile, page: number, look: Lookups,
     changes,
     page,
     (r: RankTimelinePoint) => {
-      const level = r.level ?? levelOfScore(r.score);
+      // The API's level names the tier (score thresholds move between seasons); the score only stands in for an unusable level.
+      const level = tierOfLevel(r.level) ? r.level : levelOfScore(r.score);
       const tiers = level === null ? null : r.levelFrom === null || r.levelFrom === level ? levelName(level) : `${levelName(r.levelFrom)} → ${levelName(level)}`;
       const season = r.season ? (current && r.season.index === current.index ? null : seasonLabel(r.season)) : tr('player:rankHistory.unknownSeason');
       return [discordTime(r.time), `${r.change === null ? '' : `${rankScoreChange(r.change)} → `}${rankScore(r.score)}`, tiers, season].filter(Boolean).join(' · ');

@@ -97,13 +97,13 @@ export class UpstreamRateLimiter {
     const bulkCap = Math.max(1, Math.floor(this.#cap * share));
     this.#bulk = new PQueue({ intervalCap: bulkCap, interval: this.#windowMs, strict: true });
     this.#gathering = new PQueue({ intervalCap: Math.max(1, Math.floor(this.#cap * GATHERING_SHARE)), interval: this.#windowMs, strict: true });
-    if (options.shared) this.#shared = new SharedRateWindow(this.#cap, this.#windowMs, bulkCap, options.shared);
+    if (options.shared) this.#shared = new SharedRateWindow(this.#cap, this.#windowMs, bulkCap, options.shared, Math.max(1, Math.floor(this.#cap * GATHERING_SHARE)));
   }
 
   /**
    * Runs `task` when the rate allows, after every waiting task of its priority or higher; a `bulk`
    * task also within {@link BULK_SHARE} of the rate (`bulkShare`), a `gathering` one within
-   * {@link GATHERING_SHARE} (in this process; the deployment-wide window holds only the bulk share).
+   * {@link GATHERING_SHARE} (with a shared window, across the deployment as well).
    * With a shared window, also within the deployment's rate.
    * Resolves or rejects with the task's own result.
    * @param deadline ms since the epoch by which the task must have started; absent: no limit.
@@ -173,7 +173,8 @@ export class UpstreamRateLimiter {
     for (;;) {
       // A local back-off (from a 429 here) holds even when Redis does not know of it.
       const held = this.backoffRemaining();
-      const verdict: Verdict = held > 0 ? { kind: 'denied', retryMs: held, bulkShare: false } : await shared.take(priority === 'bulk');
+      const share = priority === 'bulk' || priority === 'gathering' ? priority : undefined;
+      const verdict: Verdict = held > 0 ? { kind: 'denied', retryMs: held, bulkShare: false } : await shared.take(share);
       if (verdict.kind !== 'denied') {
         this.#sharedFreeAt = 0;
         return 0;

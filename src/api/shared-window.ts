@@ -35,10 +35,11 @@ interface WindowCommands {
 }
 
 /**
- * KEYS: window, bulk window, pause. ARGV: cap, window ms, member, bulk cap (0: not a bulk start).
+ * KEYS: window, share window (the bulk share's or a gathering's), pause. ARGV: cap, window ms, member,
+ * share cap (0: a start in no share).
  * Returns {1, 0, 0} when the start is admitted (recorded), {0, ms, scope} when refused: ms until the
- * back-off ends or the oldest start leaves the full window (the later of the two windows for a bulk
- * start); scope 1 when the deployment's window (or its back-off) refused, 2 when only the bulk share did.
+ * back-off ends or the oldest start leaves the full window (the later of the two windows for a start
+ * in a share); scope 1 when the deployment's window (or its back-off) refused, 2 when only the share did.
  */
 const TAKE = `
 local paused = redis.call('pttl', KEYS[3])
@@ -100,7 +101,7 @@ export interface SharedWindowOptions {
 /** The deployment-wide rolling window of one API key. One instance per process. */
 export class SharedRateWindow {
   readonly #link: RedisLink<WindowCommands>;
-  readonly #keys: { window: string; bulk: string; paused: string };
+  readonly #keys: { window: string; bulk: string; gathering: string; paused: string };
   readonly #id = randomUUID();
   #seq = 0;
 
@@ -112,24 +113,28 @@ export class SharedRateWindow {
     /** Bulk starts allowed in any window, all processes together. */
     readonly bulkCap: number,
     options: SharedWindowOptions,
+    /** Starts of a gathering members wait for (src/api/rate-limiter.ts `gathering`) allowed in any window, all processes together. */
+    readonly gatheringCap = Math.max(1, Math.floor((cap * 2) / 3)),
   ) {
     const prefix = options.prefix ?? WINDOW_PREFIX;
-    this.#keys = { window: `{${prefix}}:window`, bulk: `{${prefix}}:bulk`, paused: `{${prefix}}:paused` };
+    this.#keys = { window: `{${prefix}}:window`, bulk: `{${prefix}}:bulk`, gathering: `{${prefix}}:gathering`, paused: `{${prefix}}:paused` };
     this.#link = new RedisLink<WindowCommands>({ client: options.client, timeoutMs: options.timeoutMs ?? 250, cooldownMs: options.cooldownMs, purpose: 'the upstream rate window', logger: options.logger });
   }
 
   /**
-   * Takes a slot for a request starting now (`bulk`: in the bulk share too). Never throws.
+   * Takes a slot for a request starting now (`share`: in that share of the rate too, the bulk share or
+   * a gathering's). Never throws.
    * @returns `granted` (the start is counted), `denied` with the ms to wait before asking again, or
    *   `unavailable` (Redis down or slow: count on the local window).
    */
-  async take(bulk = false): Promise<Verdict> {
+  async take(share?: 'bulk' | 'gathering'): Promise<Verdict> {
     const redis = await this.#link.ready();
     if (!redis) return { kind: 'unavailable' };
+    const shareCap = share === 'bulk' ? this.bulkCap : share === 'gathering' ? this.gatheringCap : 0;
     try {
       const reply = (await redis.eval(TAKE, {
-        keys: [this.#keys.window, this.#keys.bulk, this.#keys.paused],
-        arguments: [String(this.cap), String(this.windowMs), `${this.#id}:${++this.#seq}`, String(bulk ? this.bulkCap : 0)],
+        keys: [this.#keys.window, share === 'gathering' ? this.#keys.gathering : this.#keys.bulk, this.#keys.paused],
+        arguments: [String(this.cap), String(this.windowMs), `${this.#id}:${++this.#seq}`, String(shareCap)],
       })) as [number, number, number];
       this.#link.ok();
       return Number(reply[0]) === 1 ? { kind: 'granted' } : { kind: 'denied', retryMs: Math.max(1, Number(reply[1])), bulkShare: Number(reply[2]) === 2 };

@@ -524,7 +524,7 @@ export class FeedPoller {
     }
   }
 
-  /** The language of a guild's feed posts: its `/config language`, else its Discord language, else English (issue 16). */
+  /** The language of a guild's feed posts: its `/config language`, else its Discord language, else English. */
   #localeOf(target: { guildId: string; locale?: Locale }): Locale {
     return target.locale ?? pickLocale(this.#o.preferredLocale?.(target.guildId));
   }

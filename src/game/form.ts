@@ -16,7 +16,7 @@ export interface RecentForm {
   rankChange: number | null;
   /** The current run of wins or losses (length ≥ 1). */
   streak: { win: boolean; length: number };
-  /** Matches left out as practice, against bots, or of an unknown mode. */
+  /** Matches left out: against bots, for practice, or of an unknown mode (it could be either). */
   leftOut: number;
 }
 

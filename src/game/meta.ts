@@ -410,10 +410,12 @@ export class HeroMeta {
   }
 
   async #gather(): Promise<MetaSnapshot> {
-    // A snapshot saved before a restart is served instead of waiting for this gathering.
-    await this.restore();
+    // Made before the store is read, so that a stop meanwhile gives this gathering up too.
     const gathering = (this.#gathering = new AbortController());
     const { signal } = gathering;
+    // A snapshot saved before a restart is served instead of waiting for this gathering.
+    await this.restore();
+    if (signal.aborted) throw new MetaStoppedError();
     const started = this.#now();
     // Nothing to serve: members would otherwise wait minutes at the bulk share for their first /meta.
     const fullRate = this.#snapshot === undefined;

@@ -2,17 +2,10 @@
  * The game modes of matches (`game_mode_id` and `play_mode_id` of history rows and match details):
  * one table, and what each mode means for a player's record. Pure functions.
  *
- * The API's documentation lists no values. Each id below is named from evidence (README, "Game modes"):
- * - 1 Quick Play, 2 Competitive: the histories' own fields (only 2 carries a rank-score change), and the
- *   match-history `game_mode` filter of public API clients (Spider-Byte, Marvel-Rivals-Hub).
- * - 3 Custom, 7 Practice vs AI, 9 Tournament: the same clients' filters and labels. Every real match of 7
- *   is a win of 4–7 minutes with lopsided scores (34/1/0, 28/0/31) and no rank change: bot matches.
- * - 4 Arcade: Marvel-Rivals-Hub and a community game-id table; the one real match of 4 is on Ninomaru,
- *   a Conquest map, 4 minutes long, without rank change.
- * - 5 Tutorial, 10 Tournament: one community table only. 6 is disputed there ("Duel" or "Practice"),
- *   so it stays unknown.
- * - `play_mode_id` 1 is a custom room (community fixtures pair it with `game_mode_id` 3); 0 is the
- *   matchmade default; other values have no evidence.
+ * The API's documentation lists no values. Each id below is named from evidence in the data and in
+ * public API clients; the README ("Game modes") gives the evidence for each. Ids without evidence (6 is
+ * disputed between community tables) stay unknown. `play_mode_id` 1 is a custom room; 0 is the
+ * matchmade default; other values have no evidence.
  */
 
 /** What a mode is, as the bot treats it. */

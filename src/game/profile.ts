@@ -19,6 +19,8 @@ export interface SeasonRank {
   season: Season;
   /** Tier at the end of (or now in) the season, e.g. "Gold II"; null when the level is unusable. */
   tier: string | null;
+  /** The API's rank level at the end of (or now in) the season (src/game/ranks.ts); null when unusable. */
+  level: number | null;
   /** Rank score, unrounded (show with `rankScore`, which never rounds up). */
   score: number | null;
   peakTier: string | null;
@@ -54,6 +56,7 @@ export function seasonRanks(p: PlayerProfile): SeasonRank[] {
         {
           season,
           tier: tierOf(r.level, r.rank_score),
+          level: r.level,
           score: r.rank_score,
           peakTier: tierOf(r.max_level, r.max_rank_score),
           peakScore: r.max_rank_score,
@@ -151,7 +154,7 @@ export interface HeroTotals {
 /**
  * Every hero the profile lists (ranked and unranked added up) with a match or with play time, most play
  * time first. Heroes with play time but no completed match (a match left or still running when counted)
- * stay: real profiles hold up to a fifth of their play time in them.
+ * stay: real profiles hold a real share of their play time in them (README, "What the API's fields mean").
  */
 export function heroTotals(p: PlayerProfile): HeroTotals[] {
   const byHero = new Map<string, HeroTotals>();
@@ -227,7 +230,7 @@ export function totalPlayTime(p: PlayerProfile): number {
  * Play time (seconds) by role, most first: from the heroes of {@link heroSummary} and each hero's
  * role ("Unknown role", in the current locale, for a hero `roleOf` does not know), else the profile's own `roles_played`.
  * From the hero lists, the roles add up to the profile's total play time: time the lists do not name a
- * hero for (real hero lists fall up to 6 % short of the totals) is "Not in the hero lists".
+ * hero for (real hero lists can fall short of the totals) is "Not in the hero lists".
  * Roles are named as shown, in the current locale (src/render/names.ts `roleName`: "Stratège").
  */
 export function playTimeByRole(p: PlayerProfile, roleOf: (heroId: string | null) => string | null): { role: string; seconds: number }[] {

@@ -69,7 +69,7 @@ export function rankTimeline(p: PlayerProfile, extra: readonly RankTimelinePoint
       : [],
   );
   // A season never played still lists its starting 3,000 with no win: no point of the timeline.
-  const fromSeasons: RankTimelinePoint[] = seasons.filter((s) => !(s.wins === 0 && s.score === 3000)).map((s) => ({ time: s.updatedAt!, score: s.score!, change: null, level: null, levelFrom: null, season: s.season, source: 'season' as const }));
+  const fromSeasons: RankTimelinePoint[] = seasons.filter((s) => !(s.wins === 0 && s.score === 3000)).map((s) => ({ time: s.updatedAt!, score: s.score!, change: null, level: s.level, levelFrom: null, season: s.season, source: 'season' as const }));
   const byTime = new Map<number, RankTimelinePoint>();
   for (const point of [...fromMatches, ...fromHistory, ...fromSeasons]) if (!byTime.has(point.time)) byTime.set(point.time, point);
   return [...byTime.values()].sort((a, b) => a.time - b.time);

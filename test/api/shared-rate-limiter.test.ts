@@ -98,6 +98,17 @@ describe('one rate for the whole deployment', () => {
     expectRolling(starts, 2, 400);
   });
 
+  it('a first gathering’s share (two thirds) holds for the deployment too, so two processes never take the whole window', async () => {
+    const prefix = randomUUID();
+    // rpm 9: six gathering starts a window in all, whichever process asks.
+    const [a, b] = [limiter(redis.url, prefix, 9, 400), limiter(redis.url, prefix, 9, 400)];
+    const starts: number[] = [];
+    const t0 = performance.now();
+    await Promise.all([a, b].flatMap((l) => Array.from({ length: 5 }, () => l.schedule(async () => void starts.push(performance.now() - t0), 'gathering'))));
+    expect(starts).toHaveLength(10);
+    expectRolling(starts, 6, 400);
+  });
+
   it('a bulk task held by the deployment-wide bulk share never holds back a member’s request behind it', async () => {
     const prefix = randomUUID();
     // rpm 8, share 0.25: two bulk starts a window in all, taken by the other process.

@@ -50,6 +50,8 @@ describe('/compare', () => {
     expect(a!.value).toMatch(/^\*\*No ranked record for Season 3\*\*\nTotals from Season 1\.5 \(no newer data\)\n/);
     expect(b!.value).toMatch(/^\*\*Gold II\*\* · 3,752\n/);
     expect(b!.value).not.toMatch(/Totals from/);
+    // Heroes with play time but no completed match have no record to put head to head.
+    expect(JSON.stringify(payload.embeds[0]!.fields)).not.toMatch(/ 0 matches/);
     // Roles come from the one hero lookup /player uses: no hero of either player is of an unknown role here.
     expect(`${a!.value}\n${b!.value}`).not.toMatch(/Unknown role/);
   });

@@ -569,6 +569,16 @@ describe('a way back from a view opened from a list', () => {
     expect(customIds(all.payload)).toContain('pl.f:161235255::r');
   });
 
+  it('a player opened from a match opened from a list returns to the match as it was, round score included', async () => {
+    const picked = await env.b.press('pl.m:1403392756::1:', ['6713355_1740604074_322_11001_10~1170~1~403~1740604635~0-2']);
+    expect(picked.payload.embeds[1]!.title).toBe('Team A · Defeat · rounds 0–2');
+    const select = customIds(picked.payload).find((id) => id.startsWith('mt.p:'))!;
+    expect(select).toBe('mt.p:6713355_1740604074_322_11001_10~1170~1~403~1740604635~0-2');
+    const opened = await env.b.press(select, ['1403392756']);
+    const back = await env.b.press(backId(opened.payload)!.custom_id);
+    expect(back.payload.embeds).toEqual(picked.payload.embeds);
+  });
+
   it('a player opened from a scoreboard returns to the match; an older picker without a page returns to page 1', async () => {
     const match = await env.b.run('match', { match: '6713355_1740604074_322_11001_10' });
     expect(backId(match.payload)).toBeUndefined();
@@ -585,6 +595,18 @@ describe('a way back from a view opened from a list', () => {
 });
 
 describe('sections that agree with each other', () => {
+  it('a season’s last change in the rank list names the tier the ranked-seasons table names', async () => {
+    // Sir Final's Season 1 ends at 4,473: Grandmaster III by the API's level, Diamond I by this season's score thresholds.
+    const payload = await view('autumnnippert-sir-final-1117455441.json', 'rank-history');
+    const all: string[] = [];
+    for (let page = 1; page <= 3; page++) {
+      const p = page === 1 ? payload : toMessagePayload(await playerView({ data: profiles['autumnnippert-sir-final-1117455441.json']!, fetchedAt: Date.now(), ageMs: 0, stale: false, source: 'upstream' as const }, 'rank-history', page, null, env.b.ctx));
+      all.push(...p.embeds[0]!.description!.split('\n'));
+    }
+    expect(fieldsOf(payload.embeds[0]!)['Ranked seasons']).toContain('**Season 1** · Grandmaster III · 4,473');
+    expect(all).toContain('<t:1739394770:R> · 4,473 · Grandmaster III · Season 1');
+  });
+
   const view = async (file: string, section: (typeof PLAYER_SECTIONS)[number]) =>
     toMessagePayload(await playerView({ data: profiles[file]!, fetchedAt: Date.now(), ageMs: 0, stale: false, source: 'upstream' as const }, section, 1, null, env.b.ctx));
 

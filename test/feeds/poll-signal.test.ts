@@ -2,7 +2,7 @@
  * "Poll now" across processes (src/feeds/poll-signal.ts): a backfill asked on a process that does not
  * poll the feeds reaches the one that does, over a real Redis.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { closeCacheStore, createCacheStore } from '../../src/cache/store.js';
 import { redisClientOf } from '../../src/feeds/leadership.js';
 import { pollSignalOverRedis } from '../../src/feeds/poll-signal.js';
@@ -15,8 +15,9 @@ beforeAll(async () => {
 });
 afterAll(() => redis?.stop());
 
+/** Resolves once `check` holds; the test's own timeout bounds the wait. */
 async function eventually(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((r) => setTimeout(r, 20));
+  await vi.waitFor(() => expect(check()).toBe(true), { timeout: 15_000, interval: 10 });
 }
 
 describe('poll now, over Redis', () => {
@@ -30,7 +31,7 @@ describe('poll now, over Redis', () => {
       await eventually(() => heard[1] === 1 && heard[2] === 1);
       // A later request from process 1 reaches process 0 after the first one would have: 0 never heard its own.
       signals[1]!.publish();
-      await eventually(() => heard[0] === 1);
+      await eventually(() => heard[0] === 1 && heard[2] === 2);
       expect(heard).toEqual([1, 1, 2]);
     } finally {
       for (const s of signals) await s.stop();

@@ -63,9 +63,9 @@ const hasWords = (text: string, fragment: string) => new RegExp(`(?<![\\p{L}\\p{
  */
 const SHARED: Record<Locale, string[]> = {
   en: [],
-  'es-ES': ['Top'],
-  'pt-BR': ['Top', 'replay'],
-  fr: ['Top', 'replay'],
+  'es-ES': ['Top', 'bots'],
+  'pt-BR': ['Top', 'replay', 'bots'],
+  fr: ['Top', 'replay', 'bots'],
   de: ['Top', 'Match', 'Team'],
   ja: [],
 };
