@@ -2,9 +2,8 @@
  * `/config`: server setup for members with Manage Server (Discord `default_member_permissions`, and
  * checked again at run time). Shows the settings; sets or clears each feed's channel (with a ping
  * role, publishing in announcement channels, and an optional backfill), or changes only the options
- * given of a feed already set; the default leaderboard
- * platform; private answers by default; the language of feed posts and hero alerts; each
- * feed's status; and a reset behind a confirmation button.
+ * given of a feed already set; the default leaderboard platform; private answers by default; the
+ * language of feed posts and hero alerts; each feed's status; and a reset behind a confirmation button.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ButtonStyle, ChannelType, ComponentType, InteractionContextType, PermissionFlagsBits, type APIEmbed } from 'discord-api-types/v10';
