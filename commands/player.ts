@@ -27,7 +27,7 @@ import { describe } from '../src/i18n/commands.js';
 import { recentForm } from '../src/game/form.js';
 import { matchupExtremes, MATCHUP_MIN_MATCHES, type Matchup } from '../src/game/matchups.js';
 import { matchMode } from '../src/game/modes.js';
-import { currentSeason, heroSummary, levelName, newestUpdate, perTenMinutes, playTimeByRole, rankSummary, seasonRanks } from '../src/game/profile.js';
+import { currentSeason, hasPlay, heroSummary, levelName, newestUpdate, perTenMinutes, playTimeByRole, rankSummary, seasonRanks } from '../src/game/profile.js';
 import { rankTimeline, type RankTimelinePoint } from '../src/game/rank-timeline.js';
 import { levelOfScore, rankScore, rankScoreChange, tierOfLevel } from '../src/game/ranks.js';
 import { seasonFromNumber, seasonParamFor, type Season } from '../src/game/seasons.js';
@@ -358,7 +358,7 @@ const withChart = (section: Section, file: ViewFile | undefined): Section =>
 
 async function heroesSection(p: PlayerProfile, which: 'ranked' | 'unranked', page: number, look: Lookups, ctx: CommandContext): Promise<Section> {
   // Heroes with play time but no completed match stay, marked so: they hold real play time.
-  const heroes = (which === 'ranked' ? p.heroes_ranked : p.heroes_unranked).filter((h) => h.matches > 0 || (h.play_time ?? 0) > 0).sort((a, b) => (b.play_time ?? 0) - (a.play_time ?? 0));
+  const heroes = (which === 'ranked' ? p.heroes_ranked : p.heroes_unranked).filter(hasPlay).sort((a, b) => (b.play_time ?? 0) - (a.play_time ?? 0));
   const totals = which === 'ranked' ? p.overall.ranked : p.overall.unranked;
   // Matches in the totals but no hero list (a real June 2025 capture): say so, never "no matches".
   const empty =

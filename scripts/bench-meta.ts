@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import Keyv from 'keyv';
 import { pino } from 'pino';
 import { RivalsApi } from '../src/api/client.js';
-import { GATHERING_SHARE, UpstreamRateLimiter } from '../src/api/rate-limiter.js';
+import { GATHERING_SHARE, shareCap, UpstreamRateLimiter } from '../src/api/rate-limiter.js';
 import { ResponseCache } from '../src/cache/response-cache.js';
 import { LruStore } from '../src/cache/store.js';
 import { HeroMeta, metaEtaMs, type MetaSnapshot, type MetaSnapshotStore } from '../src/game/meta.js';
@@ -97,7 +97,7 @@ const spread = (xs: number[], f: (n: number) => string) => `${f(Math.min(...xs))
 const replica = await startReplica({ logger, faults: LATENCY_MS > 0 ? { latencyMs: LATENCY_MS } : {} });
 const heroes = replica.dataset.heroes.length;
 out(`bench:meta: ${RUNS} run(s), ${heroes} heroes, RIVALS_API_RPM ${RPM}, replica latency ${LATENCY_MS} ms, node ${process.version}`);
-out(`estimate /meta shows for the first gathering: ${seconds(metaEtaMs(heroes, Math.max(1, Math.floor(RPM * GATHERING_SHARE))))} (heroes / (2/3 x RPM) minutes)`);
+out(`estimate /meta shows for the first gathering: ${seconds(metaEtaMs(heroes, shareCap(RPM, GATHERING_SHARE)))} (heroes / (2/3 x RPM) minutes)`);
 const first: number[] = [];
 const bulk: number[] = [];
 let sample: MetaSnapshot | undefined;

@@ -47,6 +47,11 @@ export const BULK_SHARE = 0.25;
  */
 export const GATHERING_SHARE = 2 / 3;
 
+/** Requests a share of `requestsPerMinute` allows in a window: at least one. */
+export function shareCap(requestsPerMinute: number, share: number): number {
+  return Math.max(1, Math.floor(requestsPerMinute * share));
+}
+
 export interface RateLimiterOptions {
   requestsPerMinute: number;
   /** Length of the window in ms (default 60 000); tests shorten it. */
@@ -71,10 +76,8 @@ export class RateLimitWaitError extends Error {
 /** Schedules upstream requests within the key's rate. */
 export class UpstreamRateLimiter {
   readonly #queue: PQueue;
-  /** Holds bulk requests to their share of the rate before they join {@link #queue}. */
-  readonly #bulk: PQueue;
-  /** Holds `gathering` requests to {@link GATHERING_SHARE} of the rate before they join {@link #queue}. */
-  readonly #gathering: PQueue;
+  /** Hold `bulk` and `gathering` requests to their share of the rate before they join {@link #queue}. */
+  readonly #shares: Partial<Record<Priority, PQueue>>;
   readonly #cap: number;
   readonly #windowMs: number;
   /** Start times of the latest requests (at most `#cap`, oldest first), ms since the epoch. */
@@ -93,11 +96,11 @@ export class UpstreamRateLimiter {
     this.#cap = Math.floor(options.requestsPerMinute);
     this.#windowMs = options.windowMs ?? 60_000;
     this.#queue = new PQueue({ concurrency: 1, intervalCap: this.#cap, interval: this.#windowMs, strict: true });
-    const share = options.bulkShare ?? BULK_SHARE;
-    const bulkCap = Math.max(1, Math.floor(this.#cap * share));
-    this.#bulk = new PQueue({ intervalCap: bulkCap, interval: this.#windowMs, strict: true });
-    this.#gathering = new PQueue({ intervalCap: Math.max(1, Math.floor(this.#cap * GATHERING_SHARE)), interval: this.#windowMs, strict: true });
-    if (options.shared) this.#shared = new SharedRateWindow(this.#cap, this.#windowMs, bulkCap, options.shared, Math.max(1, Math.floor(this.#cap * GATHERING_SHARE)));
+    const bulkCap = shareCap(this.#cap, options.bulkShare ?? BULK_SHARE);
+    const gatheringCap = shareCap(this.#cap, GATHERING_SHARE);
+    const share = (intervalCap: number) => new PQueue({ intervalCap, interval: this.#windowMs, strict: true });
+    this.#shares = { bulk: share(bulkCap), gathering: share(gatheringCap) };
+    if (options.shared) this.#shared = new SharedRateWindow(this.#cap, this.#windowMs, bulkCap, gatheringCap, options.shared);
   }
 
   /**
@@ -115,9 +118,9 @@ export class UpstreamRateLimiter {
    */
   schedule<T>(task: () => Promise<T>, priority: Priority = 'interactive', deadline?: number, signal?: AbortSignal): Promise<T> {
     if (signal?.aborted) return Promise.reject(signal.reason);
-    // Bulk requests (no deadline) first wait for their share of the rate, then for their turn like any other.
-    if (priority === 'bulk' && deadline === undefined) return this.#bulk.add(() => this.#enqueue(task, 'bulk', undefined, signal), { signal }) as Promise<T>;
-    if (priority === 'gathering' && deadline === undefined) return this.#gathering.add(() => this.#enqueue(task, 'gathering', undefined, signal), { signal }) as Promise<T>;
+    // Bulk and gathering requests (no deadline) first wait for their share of the rate, then for their turn like any other.
+    const share = this.#shares[priority];
+    if (share && deadline === undefined) return share.add(() => this.#enqueue(task, priority, undefined, signal), { signal }) as Promise<T>;
     return this.#enqueue(task, priority, deadline, signal);
   }
 
@@ -196,14 +199,8 @@ export class UpstreamRateLimiter {
    */
   estimateWait(priority: Priority = 'interactive', now = Date.now()): number {
     const w = this.#waitingBy;
-    const ahead =
-      priority === 'interactive'
-        ? w.interactive
-        : priority === 'background'
-          ? w.interactive + w.background
-          : priority === 'gathering'
-            ? w.interactive + w.background + w.gathering
-            : w.interactive + w.background + w.gathering + w.bulk;
+    // Everything waiting at this priority or higher goes first.
+    const ahead = (Object.keys(w) as Priority[]).reduce((n, p) => (PRIORITY[p] >= PRIORITY[priority] ? n + w[p] : n), 0);
     // The shared window's last refusal says when the deployment's next slot frees, as far as this process knows.
     const from = Math.max(now + this.backoffRemaining(now), this.#sharedFreeAt);
     // Starts are in time order: the first one inside the window ending at `from`, by binary search.
@@ -253,7 +250,7 @@ export class UpstreamRateLimiter {
 
   /** Requests waiting for their turn (bulk ones held to their share included). */
   get waiting(): number {
-    return this.#queue.size + this.#bulk.size + this.#gathering.size;
+    return this.#queue.size + Object.values(this.#shares).reduce((n, q) => n + q.size, 0);
   }
 
   /** Drops the back-off timer (shutdown). Waiting tasks are cleared; one waiting for the shared window is rejected. */
@@ -261,7 +258,6 @@ export class UpstreamRateLimiter {
     this.#stopping.abort(new Error('the rate limiter was stopped'));
     clearTimeout(this.#resumeTimer);
     this.#queue.clear();
-    this.#bulk.clear();
-    this.#gathering.clear();
+    for (const q of Object.values(this.#shares)) q.clear();
   }
 }

@@ -112,9 +112,9 @@ export class SharedRateWindow {
     readonly windowMs: number,
     /** Bulk starts allowed in any window, all processes together. */
     readonly bulkCap: number,
-    options: SharedWindowOptions,
     /** Starts of a gathering members wait for (src/api/rate-limiter.ts `gathering`) allowed in any window, all processes together. */
-    readonly gatheringCap = Math.max(1, Math.floor((cap * 2) / 3)),
+    readonly gatheringCap: number,
+    options: SharedWindowOptions,
   ) {
     const prefix = options.prefix ?? WINDOW_PREFIX;
     this.#keys = { window: `{${prefix}}:window`, bulk: `{${prefix}}:bulk`, gathering: `{${prefix}}:gathering`, paused: `{${prefix}}:paused` };

@@ -3,12 +3,10 @@
  * process that leads the feeds, wherever it runs (Redis pub/sub). Only the leader polls (src/feeds/
  * poller.ts), so every process passes the signal to its own poller and the leader's acts on it.
  */
-import { randomUUID } from 'node:crypto';
-import pTimeout from 'p-timeout';
 import type { Logger } from '../logger.js';
-import type { PubSubClient } from '../store/settings-sync.js';
+import { openRedisChannel } from '../store/redis-channel.js';
 
-/** The Redis channel of poll requests; messages are the id of the process that asked. */
+/** The Redis channel of poll requests; a message is `<process id> ` (src/store/redis-channel.ts), with no body. */
 export const POLL_NOW_CHANNEL = 'rivals:feeds:poll-now';
 
 /** A process's end of the signal. */
@@ -23,23 +21,11 @@ export interface PollSignal {
  * @throws when Redis does not answer within `timeoutMs` (start never waits longer).
  */
 export async function pollSignalOverRedis(client: () => Promise<unknown>, onRequest: () => void, logger: Logger, timeoutMs = 5_000): Promise<PollSignal> {
-  const self = randomUUID();
-  const publisher = (await client()) as PubSubClient;
-  const subscriber = publisher.duplicate();
-  subscriber.on('error', (err) => logger.warn({ err }, 'poll signal: Redis subscriber error'));
-  const setup = (async () => {
-    await subscriber.connect();
-    await subscriber.subscribe(POLL_NOW_CHANNEL, (origin) => {
-      if (origin !== self) onRequest();
-    });
-  })();
-  await pTimeout(setup, { milliseconds: timeoutMs, message: `Redis did not answer within ${timeoutMs} ms` });
+  const channel = await openRedisChannel(client, POLL_NOW_CHANNEL, () => onRequest(), logger, 'poll signal', timeoutMs);
   return {
     publish() {
-      void publisher.publish(POLL_NOW_CHANNEL, self).catch((err: unknown) => logger.warn({ err }, 'poll signal: could not ask the other processes to poll'));
+      void channel.publish('').catch((err: unknown) => logger.warn({ err }, 'poll signal: could not ask the other processes to poll'));
     },
-    async stop() {
-      await (subscriber.close ?? subscriber.quit)?.call(subscriber).catch(() => undefined);
-    },
+    stop: () => channel.stop(),
   };
 }

@@ -29,12 +29,15 @@ export const FORM_MATCHES = 20;
  */
 export function recentForm(matches: readonly MatchSummary[], limit = FORM_MATCHES): RecentForm | null {
   const seen = new Set<string>();
-  const unique = matches.filter((m) => !seen.has(m.match_uid) && seen.add(m.match_uid)).sort((a, b) => (b.time ?? 0) - (a.time ?? 0));
-  const real = unique.filter((m) => matchMode(m.game_mode_id, m.play_mode_id).counts && m.player.is_win !== null).slice(0, limit);
+  const unique = matches
+    .filter((m) => !seen.has(m.match_uid) && seen.add(m.match_uid))
+    .sort((a, b) => (b.time ?? 0) - (a.time ?? 0))
+    .map((m) => ({ m, mode: matchMode(m.game_mode_id, m.play_mode_id) }));
+  const real = unique.filter(({ m, mode }) => mode.counts && m.player.is_win !== null).slice(0, limit);
   if (real.length === 0) return null;
-  const leftOut = unique.filter((m) => !matchMode(m.game_mode_id, m.play_mode_id).counts).length;
-  const results = real.map((m) => m.player.is_win === true);
-  const changes = real.filter((m) => matchMode(m.game_mode_id).ranked && m.player.score_change !== null).map((m) => m.player.score_change!);
+  const leftOut = unique.filter(({ mode }) => !mode.counts).length;
+  const results = real.map(({ m }) => m.player.is_win === true);
+  const changes = real.filter(({ m, mode }) => mode.ranked && m.player.score_change !== null).map(({ m }) => m.player.score_change!);
   let length = 1;
   while (length < results.length && results[length] === results[0]) length++;
   const wins = results.filter(Boolean).length;

@@ -25,7 +25,7 @@
  * for members and feeds), still after both.
  */
 import type { RivalsApi } from '../api/client.js';
-import { BULK_SHARE, GATHERING_SHARE, type Priority } from '../api/rate-limiter.js';
+import { BULK_SHARE, GATHERING_SHARE, shareCap, type Priority } from '../api/rate-limiter.js';
 import type { Hero, HeroStats } from '../api/schemas.js';
 import { runWithoutDeadline } from '../deadline.js';
 import { heroDisplayName, type HeroDirectory } from '../hero-directory.js';
@@ -297,7 +297,7 @@ export class HeroMeta {
   progress(): MetaProgress | undefined {
     const p = this.#progress;
     if (!p || !this.#running) return undefined;
-    const rate = Math.max(1, Math.floor(this.#rpm * (p.fullRate ? GATHERING_SHARE : BULK_SHARE)));
+    const rate = shareCap(this.#rpm, p.fullRate ? GATHERING_SHARE : BULK_SHARE);
     return { ...p, etaMs: p.total === undefined ? undefined : metaEtaMs(p.total - p.done, rate) };
   }
 

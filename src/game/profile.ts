@@ -12,6 +12,7 @@ import { roleName } from '../render/names.js';
 import { isTierName, tierOf, tierOfLevel } from './ranks.js';
 import { latestSeason, seasonFromIndex, seasonFromRankGame, type Season } from './seasons.js';
 import { matchMode } from './modes.js';
+import { matchRankPoints, type RankTimelinePoint } from './rank-points.js';
 import { newestUpdateTime } from './update-times.js';
 
 /** One ranked season of a profile (`rank_game_season`), with its season and tiers named. */
@@ -122,17 +123,15 @@ export function rankSummary(p: PlayerProfile, season?: Season | null): RankSumma
 }
 
 /**
- * The newest competitive match of `season` in the profile's embedded history that states its score
- * after the match and is newer than `after` (Unix seconds); null when there is none. Only competitive
- * matches count: Quick Play rows carry a `new_score` of their own on another scale.
+ * The newest rank point of `season` among the profile's embedded competitive matches
+ * (src/game/rank-points.ts) that is newer than `after` (Unix seconds); null when there is none.
  */
-function newestRankedMatch(p: PlayerProfile, season: Season, after: number | null): { score: number; level: number | null } | null {
-  let best: PlayerProfile['recent_matches'][number] | null = null;
-  for (const m of p.recent_matches) {
-    if (!matchMode(m.game_mode_id).ranked || m.time === null || m.player.new_score === null || seasonFromIndex(m.season)?.index !== season.index) continue;
-    if ((after === null || m.time > after) && (!best || m.time > best.time!)) best = m;
+function newestRankedMatch(p: PlayerProfile, season: Season, after: number | null): RankTimelinePoint | null {
+  let best: RankTimelinePoint | null = null;
+  for (const point of matchRankPoints(p.recent_matches, 'profile')) {
+    if (point.season?.index === season.index && (after === null || point.time > after) && (!best || point.time > best.time)) best = point;
   }
-  return best ? { score: best.player.new_score!, level: best.player.new_level } : null;
+  return best;
 }
 
 /** A hero's totals across the ranked and unranked lists of a profile. */
@@ -151,6 +150,9 @@ export interface HeroTotals {
   damage_taken: number | null;
 }
 
+/** Whether a hero-list row holds play: a completed match, or play time without one. */
+export const hasPlay = (h: { matches: number; play_time: number | null }): boolean => h.matches > 0 || (h.play_time ?? 0) > 0;
+
 /**
  * Every hero the profile lists (ranked and unranked added up) with a match or with play time, most play
  * time first. Heroes with play time but no completed match (a match left or still running when counted)
@@ -160,7 +162,7 @@ export function heroTotals(p: PlayerProfile): HeroTotals[] {
   const byHero = new Map<string, HeroTotals>();
   const add = (a: number | null, b: number | null) => (a === null && b === null ? null : (a ?? 0) + (b ?? 0));
   for (const h of [...p.heroes_ranked, ...p.heroes_unranked]) {
-    if (h.matches <= 0 && !((h.play_time ?? 0) > 0)) continue;
+    if (!hasPlay(h)) continue;
     const key = h.hero_id ?? h.hero_name ?? '?';
     const t = byHero.get(key);
     if (!t) {

@@ -190,7 +190,7 @@ describe('Redis down', () => {
   it('a window that cannot reach Redis answers unavailable within its timeout', async () => {
     const store = createCacheStore({ redisUrl: 'redis://127.0.0.1:1', maxEntries: 10 });
     stores.push(store);
-    const window = new SharedRateWindow(5, 1_000, 1, { client: redisClientOf(store), timeoutMs: 100 });
+    const window = new SharedRateWindow(5, 1_000, 1, 3, { client: redisClientOf(store), timeoutMs: 100 });
     const started = performance.now();
     expect(await window.take()).toEqual({ kind: 'unavailable' });
     expect(performance.now() - started).toBeLessThan(100 + 100);

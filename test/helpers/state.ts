@@ -7,8 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
 import pino from 'pino';
-import { migrateDatabase, sqliteDatabase } from '../../src/store/database.js';
+import { DATABASE_FILE, migrateDatabase, sqliteDatabase } from '../../src/store/database.js';
+import { migrationProvider, type Tables } from '../../src/store/schema.js';
 import { openState, stateOf, type State } from '../../src/store/state.js';
 import type { GuildSettingsOptions } from '../../src/store/guild-settings.js';
 import { testDatabaseUrl } from './postgres.js';
@@ -55,4 +58,22 @@ export async function openTestState(engine: Engine, settings: GuildSettingsOptio
   const where = await newStateLocation(engine);
   const state = await openAt(where, settings);
   return { ...state, where, close: async () => { await state.close(); where.cleanup(); } };
+}
+
+/**
+ * Leaves the database at `where` as a release that stopped at `migration` would: migrated that far only,
+ * holding one guild's settings (`g-old`, leaderboard on PlayStation), for the upgrade tests.
+ * @throws the migrator's error when it cannot get there.
+ */
+export async function databaseAt(where: TestStateLocation, migration: string): Promise<void> {
+  const db = new Kysely<Tables>({
+    dialect: where.engine === 'postgres' ? new PostgresDialect({ pool: new pg.Pool({ connectionString: where.databaseUrl }) }) : new SqliteDialect({ database: new BetterSqlite3(join(where.dataDir, DATABASE_FILE)) }),
+  });
+  try {
+    const { error } = await new Migrator({ db, provider: migrationProvider }).migrateTo(migration);
+    if (error) throw error;
+    await db.insertInto('guild_settings').values({ guild_id: 'g-old', leaderboard_platform: 'ps', ephemeral_by_default: 0, version: 1, updated_at: 1 }).execute();
+  } finally {
+    await db.destroy();
+  }
 }

@@ -5,17 +5,11 @@
  * count, the indexed-post markers and the completion marker, and an upgrade from a database at
  * `0001_initial`.
  */
-import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HeroChange } from '../../src/game/balance.js';
 import { BalanceHistoryRepository, MAX_PAGE, type IndexedPost } from '../../src/store/balance-history.js';
-import { DATABASE_FILE } from '../../src/store/database.js';
-import { migrationProvider, type Tables } from '../../src/store/schema.js';
 import type { State } from '../../src/store/state.js';
-import { ENGINES, newStateLocation, openAt, openTestState, type TestStateLocation } from '../helpers/state.js';
-import { join } from 'node:path';
+import { databaseAt, ENGINES, newStateLocation, openAt, openTestState, type TestStateLocation } from '../helpers/state.js';
 
 const post = (id: string, date: string | null, kind: IndexedPost['kind'] = 'balance'): IndexedPost => ({ kind, id, date, title: `Post ${id}` });
 const change = (heroId: string, verdict: HeroChange['verdict'], ...texts: string[]): HeroChange => ({ heroId, verdict, lines: texts.map((text) => ({ text, verdict })) });
@@ -136,13 +130,7 @@ describe.each(ENGINES)('upgrade from 0001_initial on %s', (engine) => {
   it('adds the balance tables to a database made before them and keeps its rows', async () => {
     const where = await newStateLocation(engine);
     try {
-      const db = new Kysely<Tables>({
-        dialect: engine === 'postgres' ? new PostgresDialect({ pool: new pg.Pool({ connectionString: where.databaseUrl }) }) : new SqliteDialect({ database: new BetterSqlite3(join(where.dataDir, DATABASE_FILE)) }),
-      });
-      const { error } = await new Migrator({ db, provider: migrationProvider }).migrateTo('0001_initial');
-      expect(error).toBeUndefined();
-      await db.insertInto('guild_settings').values({ guild_id: 'g-old', leaderboard_platform: 'ps', ephemeral_by_default: 0, version: 1, updated_at: 1 }).execute();
-      await db.destroy();
+      await databaseAt(where, '0001_initial');
 
       const state = await openAt(where);
       try {

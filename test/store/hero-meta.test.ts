@@ -5,17 +5,11 @@
  * replacing a newer one, an unreadable row read as none, and an upgrade from a database at
  * `0009_locales`.
  */
-import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MetaSnapshot } from '../../src/game/meta.js';
-import { DATABASE_FILE } from '../../src/store/database.js';
 import { LATEST_SNAPSHOT } from '../../src/store/hero-meta.js';
-import { migrationProvider, type Tables } from '../../src/store/schema.js';
 import type { State } from '../../src/store/state.js';
-import { ENGINES, newStateLocation, openAt, openTestState, type TestStateLocation } from '../helpers/state.js';
+import { databaseAt, ENGINES, newStateLocation, openAt, openTestState, type TestStateLocation } from '../helpers/state.js';
 
 /** A snapshot with the values that are easy to lose on the way: fractions, nulls, a role of none, text in quotes. */
 const snapshot = (completedAt: number, name = 'Hulk'): MetaSnapshot => ({
@@ -82,13 +76,7 @@ describe.each(ENGINES)('upgrade from 0009_locales on %s', (engine) => {
   it('adds the snapshot table to a database made before it and keeps its rows', async () => {
     const where = await newStateLocation(engine);
     try {
-      const db = new Kysely<Tables>({
-        dialect: engine === 'postgres' ? new PostgresDialect({ pool: new pg.Pool({ connectionString: where.databaseUrl }) }) : new SqliteDialect({ database: new BetterSqlite3(join(where.dataDir, DATABASE_FILE)) }),
-      });
-      const { error } = await new Migrator({ db, provider: migrationProvider }).migrateTo('0009_locales');
-      expect(error).toBeUndefined();
-      await db.insertInto('guild_settings').values({ guild_id: 'g-old', leaderboard_platform: 'ps', ephemeral_by_default: 0, version: 1, updated_at: 1 }).execute();
-      await db.destroy();
+      await databaseAt(where, '0009_locales');
 
       const state = await openAt(where);
       try {

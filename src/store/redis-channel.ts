@@ -1,0 +1,54 @@
+/**
+ * A Redis pub/sub channel between the bot's processes: each message says which process sent it, and a
+ * process never hears its own. Used by the settings sync (src/store/settings-sync.ts) and the feeds'
+ * poll requests (src/feeds/poll-signal.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import pTimeout from 'p-timeout';
+import type { Logger } from '../logger.js';
+
+/** The node-redis v5 commands used (the cache store's client, src/feeds/leadership.ts redisClientOf). */
+export interface PubSubClient {
+  publish(channel: string, message: string): Promise<unknown>;
+  duplicate(): PubSubClient;
+  connect(): Promise<unknown>;
+  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+  quit?(): Promise<unknown>;
+  close?(): Promise<unknown>;
+}
+
+/** This process's end of a channel. */
+export interface RedisChannel {
+  /** Sends `body` to every other process; resolves or rejects with the publish. */
+  publish(body: string): Promise<unknown>;
+  /** Unsubscribes; never throws. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Subscribes to `channel`, calling `onMessage` with the body of each message another process sent.
+ * Messages are `<process id> <body>`. `what` names the channel in the log ("settings sync").
+ * @throws when Redis does not answer within `timeoutMs` (start never waits longer).
+ */
+export async function openRedisChannel(client: () => Promise<unknown>, channel: string, onMessage: (body: string) => void, logger: Logger, what: string, timeoutMs = 5_000): Promise<RedisChannel> {
+  const self = randomUUID();
+  const publisher = (await client()) as PubSubClient;
+  const subscriber = publisher.duplicate();
+  subscriber.on('error', (err) => logger.warn({ err }, `${what}: Redis subscriber error`));
+  const setup = (async () => {
+    await subscriber.connect();
+    await subscriber.subscribe(channel, (message) => {
+      const space = message.indexOf(' ');
+      const origin = space < 0 ? message : message.slice(0, space);
+      if (origin !== self) onMessage(space < 0 ? '' : message.slice(space + 1));
+    });
+  })();
+  await pTimeout(setup, { milliseconds: timeoutMs, message: `Redis did not answer within ${timeoutMs} ms` });
+  return {
+    publish: (body) => publisher.publish(channel, `${self} ${body}`),
+    async stop() {
+      await (subscriber.close ?? subscriber.quit)?.call(subscriber).catch(() => undefined);
+    },
+  };
+}
