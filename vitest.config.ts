@@ -1,13 +1,57 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The test tiers: each starts only what its files use. A unit file runs alone in seconds, with no
+ * PostgreSQL, Redis, Chromium or build; `npm test` runs every tier.
+ */
+const REDIS = [
+  'test/api/shared-rate-limiter.test.ts',
+  'test/api/shared-state.test.ts',
+  'test/app/sharding/identify.test.ts',
+  'test/cache/redis.test.ts',
+  'test/cache/shared-flight.test.ts',
+  'test/feeds/leadership.test.ts',
+  'test/feeds/poll-signal.test.ts',
+];
+/** Files that need PostgreSQL (and some of them Redis too). */
+const POSTGRES = [
+  'test/feeds/poller.test.ts',
+  'test/helpers/postgres.test.ts',
+  'test/jobs/balance-indexer.test.ts',
+  'test/store/balance-history.test.ts',
+  'test/store/durability.test.ts',
+  'test/store/hero-meta.test.ts',
+  'test/store/repositories.test.ts',
+  'test/store/scale.test.ts',
+  'test/store/import-keyv.test.ts',
+  'test/store/settings-sync.test.ts',
+];
+/** Files that run the production build (dist/), most of them as a process beside PostgreSQL and Redis. */
+const E2E = [
+  'test/e2e/**/*.test.ts',
+  'test/**/*.e2e.test.ts',
+  'test/build.test.ts',
+  'test/deployment.test.ts',
+  'test/charts/dist-worker.test.ts',
+  'test/charts/renderer.test.ts',
+];
+const BROWSER = ['test/**/*.browser.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // Once a run: redis-server (installed when missing), Chromium, and a shared PostgreSQL server.
-    globalSetup: ['test/global-setup.ts'],
     // Tests talk real HTTP over loopback and start real servers: give them room on a 2-core machine.
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...REDIS, ...POSTGRES, ...E2E, ...BROWSER] } },
+      { extends: true, test: { name: 'redis', include: REDIS, globalSetup: ['test/setup/redis.ts'] } },
+      { extends: true, test: { name: 'postgres', include: POSTGRES, globalSetup: ['test/setup/postgres.ts', 'test/setup/redis.ts'] } },
+      {
+        extends: true,
+        test: { name: 'e2e', include: E2E, exclude: BROWSER, globalSetup: ['test/setup/build.ts', 'test/setup/postgres.ts', 'test/setup/redis.ts'] },
+      },
+      { extends: true, test: { name: 'browser', include: BROWSER, globalSetup: ['test/setup/chromium.ts'] } },
+    ],
   },
 });

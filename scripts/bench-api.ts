@@ -58,7 +58,13 @@ const typos: [string, Call][] = Array.from({ length: 60 }, (_, i) => [`typo ${i}
 // Zipf weights over a shuffled order, so the popular keys are a mix of every kind; each mistyped
 // name is typed rarely, so the typos form the tail.
 const order = rng(7);
-const shuffled = [...calls.map((c) => [order(), c] as const).sort((x, y) => x[0] - y[0]).map(([, c]) => c), ...typos];
+const shuffled = [
+  ...calls
+    .map((c) => [order(), c] as const)
+    .sort((x, y) => x[0] - y[0])
+    .map(([, c]) => c),
+  ...typos,
+];
 const weights = shuffled.map((_, k) => 1 / (k + 1) ** 1.1);
 const total = weights.reduce((a, b) => a + b, 0);
 const cumulative: number[] = [];
@@ -87,7 +93,8 @@ interface Result {
   cpuMs: number;
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const cpuMsSince = (start: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(start);
   return (used.user + used.system) / 1000;
@@ -95,7 +102,7 @@ const cpuMsSince = (start: NodeJS.CpuUsage) => {
 
 /** The cache under test: objects in memory, no JSON on a hit (the bot's configuration without Redis). */
 const memoryCache = (now?: () => number) => new ResponseCache({ store: new Keyv({ store: new LruStore(10_000) }), now });
-/** The baseline: the same policy with the memory level off, so every hit goes through keyv's JSON, as before issue 12. */
+/** The baseline: the same policy with the memory level off, so every hit goes through keyv's JSON, as before the memory level. */
 const keyvJsonCache = (now?: () => number) => new ResponseCache({ store: new Keyv({ store: new LruStore(10_000) }), memory: { maxBytes: 0 }, now });
 
 async function run(makeCache?: (now: () => number) => ResponseCache): Promise<Result> {
@@ -164,7 +171,9 @@ async function hitCost(makeCache: () => ResponseCache, call: Call): Promise<{ wa
   return { wallUs, cpuUs };
 }
 
-process.stdout.write(`bench:api: ${REQUESTS} Zipf lookups over ${shuffled.length} keys, ${CONCURRENCY} concurrent, replica latency 50-300 ms, simulated span ${((REQUESTS * GAP_MS) / 60_000).toFixed(0)} min\n`);
+process.stdout.write(
+  `bench:api: ${REQUESTS} Zipf lookups over ${shuffled.length} keys, ${CONCURRENCY} concurrent, replica latency 50-300 ms, simulated span ${((REQUESTS * GAP_MS) / 60_000).toFixed(0)} min\n`,
+);
 const uncached = await run();
 const former = await run(keyvJsonCache);
 const before = new Map(replica.requests.byPath);
@@ -221,4 +230,5 @@ process.stdout.write(`\ncached upstream requests are ${(ratio * 100).toFixed(1)}
 process.stdout.write(`\none cache hit, ${HIT_ROUNDS} sequential hits of one key on a warm cache, per hit (wall / CPU):\n`);
 process.stdout.write(`  ${pad('', 16)}${pad('JSON size', 12)}${pad('keyv + JSON', 24)}memory objects\n`);
 const us = (c: Cost) => `${c.wallUs.toFixed(1)} / ${c.cpuUs.toFixed(1)} µs`;
-for (const { name, kb, former: f, memory: m } of hitRows) process.stdout.write(`  ${pad(name, 16)}${pad(`${kb.toFixed(0)} KB`, 12)}${pad(us(f), 24)}${us(m)}\n`);
+for (const { name, kb, former: f, memory: m } of hitRows)
+  process.stdout.write(`  ${pad(name, 16)}${pad(`${kb.toFixed(0)} KB`, 12)}${pad(us(f), 24)}${us(m)}\n`);

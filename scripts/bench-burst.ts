@@ -77,7 +77,14 @@ interface Options {
 function optionsOf(argv: string[], env: NodeJS.ProcessEnv): Options {
   const { values: args } = parseArgs({
     args: argv,
-    options: { k: { type: 'string', multiple: true }, runs: { type: 'string' }, latency: { type: 'string' }, window: { type: 'string' }, 'bot-dir': { type: 'string' }, 'node-arg': { type: 'string', multiple: true } },
+    options: {
+      k: { type: 'string', multiple: true },
+      runs: { type: 'string' },
+      latency: { type: 'string' },
+      window: { type: 'string' },
+      'bot-dir': { type: 'string' },
+      'node-arg': { type: 'string', multiple: true },
+    },
   });
   const options: Options = {
     ks: (args.k?.join(',') ?? env.BENCH_BURST_K ?? '2000,10000').split(',').map((s) => Number(s.trim())),
@@ -89,7 +96,9 @@ function optionsOf(argv: string[], env: NodeJS.ProcessEnv): Options {
   };
   const { ks, runs, windowMs, latency, botDir } = options;
   if (ks.some((k) => !Number.isInteger(k) || k < 1) || !Number.isInteger(runs) || runs < 1 || !(windowMs > 0) || !/^\d+(-\d+)?$/.test(latency)) {
-    process.stderr.write('usage: npm run bench:burst -- [--k 2000,10000] [--runs 3] [--latency 2000-4000] [--window 15000] [--bot-dir DIR] [--node-arg=--prof ...]\n');
+    process.stderr.write(
+      'usage: npm run bench:burst -- [--k 2000,10000] [--runs 3] [--latency 2000-4000] [--window 15000] [--bot-dir DIR] [--node-arg=--prof ...]\n',
+    );
     process.exit(2);
   }
   if (!existsSync(join(botDir, 'src/index.ts'))) {
@@ -100,7 +109,6 @@ function optionsOf(argv: string[], env: NodeJS.ProcessEnv): Options {
 }
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
-
 
 // ---------------------------------------------------------------------------------------------------
 // The REST front, on its own thread: arrival times that the dispatch loop cannot delay, and a
@@ -119,9 +127,7 @@ interface Arrival {
 
 /** Messages from the front's thread. */
 type FrontMessage =
-  | { kind: 'listening'; apiUrl: string }
-  | { kind: 'arrivals'; arrivals: Arrival[] }
-  | { kind: 'stats'; peakConnections: number; forwardErrors: number };
+  { kind: 'listening'; apiUrl: string } | { kind: 'arrivals'; arrivals: Arrival[] } | { kind: 'stats'; peakConnections: number; forwardErrors: number };
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'host', 'content-length', 'upgrade', 'proxy-connection', 'te', 'trailer']);
 function forwardable(headers: IncomingHttpHeaders): Record<string, string | string[]> {
@@ -208,7 +214,12 @@ async function startFront(target: string): Promise<Front> {
   // Node 20 does not pass `--import tsx` on to workers: the worker registers tsx itself.
   const code = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(import.meta.url)}); })`;
   const worker = new Worker(code, { eval: true, workerData: { frontTarget: target } });
-  const front: Front = { apiUrl: '', onArrival: () => undefined, stats: async () => ({ peakConnections: 0, forwardErrors: 0 }), close: async () => void (await worker.terminate()) };
+  const front: Front = {
+    apiUrl: '',
+    onArrival: () => undefined,
+    stats: async () => ({ peakConnections: 0, forwardErrors: 0 }),
+    close: async () => void (await worker.terminate()),
+  };
   let statsWaiter: ((s: { peakConnections: number; forwardErrors: number }) => void) | undefined;
   front.stats = () => new Promise((done) => ((statsWaiter = done), worker.postMessage('stats')));
   await new Promise<void>((listening, failed) => {
@@ -247,7 +258,14 @@ function contestants(o: Options, botArgs: string[]): { bot: Contestant; bare: Co
       name: 'rivals-bot',
       args: botArgs,
       cwd: o.botDir,
-      env: (apiUrl, dataDir) => ({ ...baseEnv(), DISCORD_TOKEN: 'bench-burst-token', DISCORD_API_URL: apiUrl, DATA_DIR: dataDir, LOG_LEVEL: 'info', REPLICA_LATENCY_MS: o.latency }),
+      env: (apiUrl, dataDir) => ({
+        ...baseEnv(),
+        DISCORD_TOKEN: 'bench-burst-token',
+        DISCORD_API_URL: apiUrl,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+        REPLICA_LATENCY_MS: o.latency,
+      }),
       finals: true,
     },
     bare: {
@@ -298,8 +316,8 @@ function launch(c: Contestant, apiUrl: string, dataDir: string, nodeArgs: string
       }
     }
   };
-  child.stdout!.on('data', take);
-  child.stderr!.on('data', (chunk: Buffer) => (tail = (tail + chunk.toString('utf8')).slice(-8_000)));
+  child.stdout.on('data', take);
+  child.stderr.on('data', (chunk: Buffer) => (tail = (tail + chunk.toString('utf8')).slice(-8_000)));
   const exited = new Promise<void>((done) => child.once('exit', () => (children.delete(child), done())));
   return { child, logCounts, tail: () => tail, loggedIn, exited };
 }
@@ -333,7 +351,9 @@ const TICKS_PER_SECOND = 100;
 /** user + system CPU seconds of `pid`, or undefined where /proc is not available. */
 function cpuSecondsOf(pid: number | undefined): number | undefined {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
     return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
   } catch {
     return undefined;
@@ -342,7 +362,9 @@ function cpuSecondsOf(pid: number | undefined): number | undefined {
 /** TcpExt ListenOverflows + ListenDrops of this network namespace (connections dropped at a full accept queue). */
 function listenDrops(): number | undefined {
   try {
-    const [names, values] = readFileSync('/proc/net/netstat', 'utf8').split('\n').filter((l) => l.startsWith('TcpExt:'));
+    const [names, values] = readFileSync('/proc/net/netstat', 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('TcpExt:'));
     const field = (name: string) => Number(values!.split(' ')[names!.split(' ').indexOf(name)]);
     return field('ListenOverflows') + field('ListenDrops');
   } catch {
@@ -513,7 +535,10 @@ async function burst(c: Contestant, k: number, run: number, o: Options, real: st
 // ---------------------------------------------------------------------------------------------------
 // Figures
 
-const sorted = (xs: ArrayLike<number>) => Float64Array.from(xs).filter((x) => !Number.isNaN(x)).sort();
+const sorted = (xs: ArrayLike<number>) =>
+  Float64Array.from(xs)
+    .filter((x) => !Number.isNaN(x))
+    .sort();
 /** The q-quantile (0..1) of sorted samples, by the nearest rank. */
 const quantile = (s: Float64Array, q: number) => (s.length === 0 ? Number.NaN : s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!);
 const seconds = (ms: number) => (Number.isNaN(ms) ? '-' : `${(ms / 1000).toFixed(2)} s`);
@@ -528,18 +553,39 @@ function report(c: Contestant, b: Burst): void {
   const acks = sorted(b.ack);
   const never = b.k - acks.length;
   out(`  ${c.name} (pid ${b.pid})`);
-  out(`    acknowledged within 3 s   ${count(b.ackedWithinLimit)} of ${count(b.k)} (${percent(b.ackedWithinLimit, b.k)}); never acknowledged ${count(never)}; replies ${count(b.replies)}, deferrals ${count(b.deferrals)}${b.otherCallbacks ? `, other ${b.otherCallbacks}` : ''}`);
-  out(`    ack latency               min ${seconds(quantile(acks, 0))}, median ${seconds(quantile(acks, 0.5))}, p95 ${seconds(quantile(acks, 0.95))}, max ${seconds(quantile(acks, 1))}`);
+  out(
+    `    acknowledged within 3 s   ${count(b.ackedWithinLimit)} of ${count(b.k)} (${percent(b.ackedWithinLimit, b.k)}); never acknowledged ${count(never)}; replies ${count(b.replies)}, deferrals ${count(b.deferrals)}${b.otherCallbacks ? `, other ${b.otherCallbacks}` : ''}`,
+  );
+  out(
+    `    ack latency               min ${seconds(quantile(acks, 0))}, median ${seconds(quantile(acks, 0.5))}, p95 ${seconds(quantile(acks, 0.95))}, max ${seconds(quantile(acks, 1))}`,
+  );
   if (c.finals) {
     const finals = sorted(b.final);
-    out(`    final answers             ${count(finals.length)} of ${count(b.k)} within the window; latency median ${seconds(quantile(finals, 0.5))}, max ${seconds(quantile(finals, 1))}`);
+    out(
+      `    final answers             ${count(finals.length)} of ${count(b.k)} within the window; latency median ${seconds(quantile(finals, 0.5))}, max ${seconds(quantile(finals, 1))}`,
+    );
   }
   const cpu = b.cpuSeconds === undefined ? 'n/a' : `${b.cpuSeconds.toFixed(1)} s (${percent(b.cpuSeconds, b.wallSeconds)} of one core)`;
-  out(`    dispatch                  ${b.dispatchMs.toFixed(0)} ms for ${count(b.k)}; over the ${b.wallSeconds.toFixed(1)} s that followed, contestant CPU ${cpu}, fake Discord CPU ${b.benchCpuSeconds.toFixed(1)} s; host load ${b.load.toFixed(1)}`);
-  out(`    REST                      peak ${count(b.peakConnections)} connections to the front${b.forwardErrors ? `, ${b.forwardErrors} forwarding errors` : ''}${b.listenDrops ? `, ${count(b.listenDrops)} connections dropped at full accept queues on the host` : ''}`);
-  if (b.stopped) out(`    stop                      exited ${b.stopped.seconds.toFixed(1)} s after SIGTERM${b.stopped.killed ? ` (SIGKILLed at ${STOP_GRACE_MS / 1000} s)` : ''}`);
-  const notable = [...b.logCounts].filter(([key]) => !key.startsWith('info ') && !key.startsWith('debug ') && !key.startsWith('trace ')).sort((x, y) => y[1] - x[1]);
-  if (notable.length > 0) out(`    log during the burst      ${notable.slice(0, 8).map(([key, n]) => `${count(n)} × ${key}`).join('; ')}`);
+  out(
+    `    dispatch                  ${b.dispatchMs.toFixed(0)} ms for ${count(b.k)}; over the ${b.wallSeconds.toFixed(1)} s that followed, contestant CPU ${cpu}, fake Discord CPU ${b.benchCpuSeconds.toFixed(1)} s; host load ${b.load.toFixed(1)}`,
+  );
+  out(
+    `    REST                      peak ${count(b.peakConnections)} connections to the front${b.forwardErrors ? `, ${b.forwardErrors} forwarding errors` : ''}${b.listenDrops ? `, ${count(b.listenDrops)} connections dropped at full accept queues on the host` : ''}`,
+  );
+  if (b.stopped)
+    out(
+      `    stop                      exited ${b.stopped.seconds.toFixed(1)} s after SIGTERM${b.stopped.killed ? ` (SIGKILLed at ${STOP_GRACE_MS / 1000} s)` : ''}`,
+    );
+  const notable = [...b.logCounts]
+    .filter(([key]) => !key.startsWith('info ') && !key.startsWith('debug ') && !key.startsWith('trace '))
+    .sort((x, y) => y[1] - x[1]);
+  if (notable.length > 0)
+    out(
+      `    log during the burst      ${notable
+        .slice(0, 8)
+        .map(([key, n]) => `${count(n)} × ${key}`)
+        .join('; ')}`,
+    );
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -557,12 +603,19 @@ async function main(o: Options): Promise<void> {
   }
   const { bot, bare } = contestants(o, prepared.args);
   const real = realQueries();
-  out(`bench:burst: K = ${ks.map(count).join(', ')} simultaneous /player; ${runs} run${runs > 1 ? 's' : ''}; replica latency ${o.latency} ms; window ${o.windowMs / 1000} s after the last dispatch`);
-  out(`bot: ${prepared.how}; machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  out(
+    `bench:burst: K = ${ks.map(count).join(', ')} simultaneous /player; ${runs} run${runs > 1 ? 's' : ''}; replica latency ${o.latency} ms; window ${o.windowMs / 1000} s after the last dispatch`,
+  );
+  out(
+    `bot: ${prepared.how}; machine: ${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 
   // Each contestant opens a connection per concurrent REST call, and the front accepts as many.
   const files = openFilesLimit();
-  if (files !== undefined && files < Math.max(...ks) + 1_000) out(`warning: the open-files limit is ${files}: raise it (ulimit -n ${Math.max(...ks) + 5_000}) or REST calls will fail with EMFILE`);
+  if (files !== undefined && files < Math.max(...ks) + 1_000)
+    out(`warning: the open-files limit is ${files}: raise it (ulimit -n ${Math.max(...ks) + 5_000}) or REST calls will fail with EMFILE`);
 
   const results = new Map<string, Burst[]>();
   const key = (c: Contestant, k: number) => `${c.name}:${k}`;
@@ -598,9 +651,13 @@ async function main(o: Options): Promise<void> {
     return runs === 1 ? count(s.median) : `${count(s.min)} / ${count(s.median)} / ${count(s.max)}`;
   };
   const pooled = (bursts: Burst[], field: 'ack' | 'final') => sorted(bursts.flatMap((b) => [...b[field]]));
-  out(`\nsummary (for the README): interactions acknowledged within 3 s of creation${runs > 1 ? `, min / median / max of ${runs} runs` : ''}; latencies over all runs; replica latency ${o.latency} ms`);
+  out(
+    `\nsummary (for the README): interactions acknowledged within 3 s of creation${runs > 1 ? `, min / median / max of ${runs} runs` : ''}; latencies over all runs; replica latency ${o.latency} ms`,
+  );
   out('');
-  out(`| Simultaneous /player | Bare discord.js bot | ${bot.name} | ${bot.name} ack latency, median / p95 / max | ${bot.name} final answers within ${o.windowMs / 1000} s, median latency |`);
+  out(
+    `| Simultaneous /player | Bare discord.js bot | ${bot.name} | ${bot.name} ack latency, median / p95 / max | ${bot.name} final answers within ${o.windowMs / 1000} s, median latency |`,
+  );
   out('|---:|---:|---:|---:|---:|');
   let met = true;
   for (const k of ks) {

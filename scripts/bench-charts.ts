@@ -1,6 +1,6 @@
 /**
  * `npm run bench:charts` (tsx scripts/bench-charts.ts [--runs 20] [--burst 100] [--threads 1] [--memory 1000]):
- * what the chart renderer costs and whether it keeps the main event loop free (issue 13).
+ * what the chart renderer costs and whether it keeps the main event loop free.
  *
  * 1. Render time through the pool (src/charts/renderer.ts), per chart kind, after a warm-up: min,
  *    median, p99 and max over `--runs` renders one after another, in milliseconds from `render()` to
@@ -104,7 +104,9 @@ try {
       bytes = (await renderer.render(spec)).byteLength;
       times.push(performance.now() - t);
     }
-    process.stdout.write(`  ${name.padEnd(30)} ${ms(Math.min(...times))} ${ms(quantile(times, 0.5))} ${ms(quantile(times, 0.99))} ${ms(Math.max(...times))}   ${bytes}\n`);
+    process.stdout.write(
+      `  ${name.padEnd(30)} ${ms(Math.min(...times))} ${ms(quantile(times, 0.5))} ${ms(quantile(times, 0.99))} ${ms(Math.max(...times))}   ${bytes}\n`,
+    );
   }
 
   const pooled = await watchLoop(() => Promise.all(burstSpecs.map((s) => renderer.render(s))));
@@ -122,10 +124,14 @@ try {
     ['pool (the bot)', pooled],
     ['main thread (baseline)', inline],
   ] as const) {
-    process.stdout.write(`  ${label.padEnd(44)} ${ms(r.p50)} ${ms(r.p99)} ${ms(r.max)} ${ms(r.wall).padStart(9)} ${ms((burst / r.wall) * 1000).padStart(10)}\n`);
+    process.stdout.write(
+      `  ${label.padEnd(44)} ${ms(r.p50)} ${ms(r.p99)} ${ms(r.max)} ${ms(r.wall).padStart(9)} ${ms((burst / r.wall) * 1000).padStart(10)}\n`,
+    );
   }
   process.stdout.write(`\ngoal: p99 loop delay under 20 ms with the pool: ${pooled.p99 < 20 ? 'met' : 'NOT met'} (${pooled.p99.toFixed(1)} ms)\n`);
-  process.stdout.write(`RSS: ${mb(rssIdle)} before the pool, ${mb(rssPool)} after the pooled burst (with ${renderer.threads} thread(s) alive), ${mb(process.memoryUsage().rss)} after the baseline\n`);
+  process.stdout.write(
+    `RSS: ${mb(rssIdle)} before the pool, ${mb(rssPool)} after the pooled burst (with ${renderer.threads} thread(s) alive), ${mb(process.memoryUsage().rss)} after the baseline\n`,
+  );
 } finally {
   await renderer.close();
 }
@@ -137,9 +143,15 @@ if (charts > 0) {
     ['threads renewed every 100 renders (the bot)', 100],
     ['one thread for all (baseline)', 1e9],
   ] as const) {
-    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--memory', String(charts), '--memory-child', String(recycleAfter)], { encoding: 'utf8' });
+    const child = spawnSync(
+      process.execPath,
+      [...process.execArgv, fileURLToPath(import.meta.url), '--memory', String(charts), '--memory-child', String(recycleAfter)],
+      { encoding: 'utf8' },
+    );
     if (child.status !== 0) throw new Error(`memory measure failed: ${child.stderr}`);
     const m = JSON.parse(child.stdout) as { before: number; every100: number[]; afterClose: number; threadsStarted: number };
-    process.stdout.write(`  ${label.padEnd(44)} before ${m.before}; every 100 charts: ${m.every100.join(' ')}; after close ${m.afterClose} (${m.threadsStarted} thread(s) started)\n`);
+    process.stdout.write(
+      `  ${label.padEnd(44)} before ${m.before}; every 100 charts: ${m.every100.join(' ')}; after close ${m.afterClose} (${m.threadsStarted} thread(s) started)\n`,
+    );
   }
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:fanout` (issue 15): a feed fan-out from one bot process while another process sends
+ * `npm run bench:fanout`: a feed fan-out from one bot process while another process sends
  * other REST requests, both through one REST proxy, under Discord's global limit enforced strictly.
  *
  * Per run:
@@ -17,7 +17,7 @@
  *   handlers would, until the fan-out ends.
  * - The baseline, from the same run (skip it with `--no-baseline`): the same two processes with no
  *   proxy, each holding its own per-process budget (46 in any sliding second) straight to the fake, as
- *   before issue 15.
+ *   before the proxy.
  *
  * Printed per run and mode: the fan-out's elapsed time, from "go" to the leader's last answer, beside
  * the floor of channels / 50 s and their ratio (the issue's goal: at most 1.1 × the floor, zero 429s), and
@@ -56,7 +56,8 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 /** Messages from the parent to a bot process. */
 type Order = { go: true } | { stop: true };
 /** Messages from a bot process to the parent. */
-type Report = { ready: true } | { done: true; ms: number; failed: number; firstError?: string } | { stopped: true; sent: number; failed: number; latencies: number[] };
+type Report =
+  { ready: true } | { done: true; ms: number; failed: number; firstError?: string } | { stopped: true; sent: number; failed: number; latencies: number[] };
 
 /**
  * One bot process: the bot's discord.js client, REST only, with the proxy or without (`--api` only).
@@ -64,11 +65,14 @@ type Report = { ready: true } | { done: true; ms: number; failed: number; firstE
  * channel checks a second, each in an interaction deadline, from "go" to "stop".
  */
 async function runRole(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { role: { type: 'string' }, api: { type: 'string' }, proxy: { type: 'string' }, channels: { type: 'string' }, rate: { type: 'string' } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: { role: { type: 'string' }, api: { type: 'string' }, proxy: { type: 'string' }, channels: { type: 'string' }, rate: { type: 'string' } },
+  });
   const [{ createDiscordClient }, { FAN_OUT_CONCURRENCY }, { runWithDeadline }, { Routes }, { default: PQueue }, { CHANNEL_ID }] = await Promise.all([
     import('../src/discord/runtime.js'),
     import('../src/feeds/poller.js'),
-    import('../src/deadline.js'),
+    import('../src/core/deadline.js'),
     import('discord-api-types/v10'),
     import('p-queue'),
     import('../test/e2e/fake-discord.js'),
@@ -87,10 +91,12 @@ async function runRole(argv: string[]): Promise<void> {
         const channels = Number(values.channels);
         for (let n = 0; n < channels; n++) {
           void queue.add(() =>
-            client.rest.post(Routes.channelMessages(String(FIRST_CHANNEL + BigInt(n))), { body: { content: `patch notes, channel ${n}` } }).catch((err: Error) => {
-              failed++;
-              firstError ??= err.message;
-            }),
+            client.rest
+              .post(Routes.channelMessages(String(FIRST_CHANNEL + BigInt(n))), { body: { content: `patch notes, channel ${n}` } })
+              .catch((err: unknown) => {
+                failed++;
+                firstError ??= (err as Error).message;
+              }),
           );
         }
         await queue.onIdle();
@@ -102,16 +108,19 @@ async function runRole(argv: string[]): Promise<void> {
       let failed = 0;
       const latencies: number[] = [];
       const inflight = new Set<Promise<void>>();
-      const timer = rate > 0 ? setInterval(() => {
-        sent++;
-        const began = performance.now();
-        const request = runWithDeadline(Date.now() + 10_000, () => client.rest.get(Routes.channel(CHANNEL_ID))).then(
-          () => void latencies.push(performance.now() - began),
-          () => void failed++,
-        );
-        inflight.add(request);
-        void request.finally(() => inflight.delete(request));
-      }, 1000 / rate) : undefined;
+      const timer =
+        rate > 0
+          ? setInterval(() => {
+              sent++;
+              const began = performance.now();
+              const request = runWithDeadline(Date.now() + 10_000, () => client.rest.get(Routes.channel(CHANNEL_ID))).then(
+                () => void latencies.push(performance.now() - began),
+                () => void failed++,
+              );
+              inflight.add(request);
+              void request.finally(() => inflight.delete(request));
+            }, 1000 / rate)
+          : undefined;
       stopTrickle = async () => {
         clearInterval(timer);
         await Promise.all([...inflight]);
@@ -138,13 +147,25 @@ function optionsOf(argv: string[]): Options {
   const usage = 'usage: npm run bench:fanout -- [--channels 10000] [--runs 1] [--trickle 2] [--no-baseline]';
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { channels: { type: 'string' }, runs: { type: 'string' }, trickle: { type: 'string' }, 'no-baseline': { type: 'boolean' } } }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { channels: { type: 'string' }, runs: { type: 'string' }, trickle: { type: 'string' }, 'no-baseline': { type: 'boolean' } },
+    }));
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n${usage}\n`);
     process.exit(2);
   }
-  const o = { channels: Number(values.channels ?? 10_000), runs: Number(values.runs ?? 1), trickle: Number(values.trickle ?? 2), baseline: !values['no-baseline'] };
-  if (!(Number.isInteger(o.channels) && o.channels >= 1 && o.channels <= 1_000_000) || !(Number.isInteger(o.runs) && o.runs >= 1 && o.runs <= 100) || !(o.trickle >= 0 && o.trickle <= 40)) {
+  const o = {
+    channels: Number(values.channels ?? 10_000),
+    runs: Number(values.runs ?? 1),
+    trickle: Number(values.trickle ?? 2),
+    baseline: !values['no-baseline'],
+  };
+  if (
+    !(Number.isInteger(o.channels) && o.channels >= 1 && o.channels <= 1_000_000) ||
+    !(Number.isInteger(o.runs) && o.runs >= 1 && o.runs <= 100) ||
+    !(o.trickle >= 0 && o.trickle <= 40)
+  ) {
     process.stderr.write(`${usage}\n`);
     process.exit(2);
   }
@@ -180,7 +201,8 @@ function startChild(args: string[], env: Record<string, string>, name: string, c
       for (;;) {
         const at = reports.findIndex(test);
         if (at >= 0) return reports.splice(at, 1)[0] as never;
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before ${what}\n${output}`);
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before ${what}\n${output}`);
         if (performance.now() > end) throw new Error(`${name}: no ${what} within ${timeoutMs / 1000} s\n${output}`);
         await Promise.race([new Promise<void>((resolve) => waiters.add(resolve)), exited, sleep(1_000)]);
         waiters.clear();
@@ -219,7 +241,11 @@ type Mode = 'proxy' | 'direct';
 
 /** One fan-out with `mode`; `proxyArgs` runs the built proxy. */
 async function runOnce(mode: Mode, o: Options, proxyArgs: string[], children: Set<ChildProcess>): Promise<RunResult> {
-  const [{ startFakeDiscord }, { freePort }, { baseEnv }] = await Promise.all([import('../test/e2e/fake-discord.js'), import('../test/helpers/free-port.js'), import('./bench-support.js')]);
+  const [{ startFakeDiscord }, { freePort }, { baseEnv }] = await Promise.all([
+    import('../test/e2e/fake-discord.js'),
+    import('../test/helpers/free-port.js'),
+    import('./bench-support.js'),
+  ]);
   const fake = await startFakeDiscord({ globalLimit: { perSecond: GLOBAL_PER_SECOND } });
   const started: Started[] = [];
   try {
@@ -227,17 +253,35 @@ async function runOnce(mode: Mode, o: Options, proxyArgs: string[], children: Se
     if (mode === 'proxy') {
       const port = await freePort();
       proxyUrl = `http://127.0.0.1:${port}`;
-      const proxy = startChild(proxyArgs, { ...baseEnv(), DISCORD_TOKEN: TOKEN, DISCORD_API_URL: fake.apiUrl, REST_PROXY_PORT: String(port), LOG_LEVEL: 'warn' }, 'the REST proxy', children);
+      const proxy = startChild(
+        proxyArgs,
+        { ...baseEnv(), DISCORD_TOKEN: TOKEN, DISCORD_API_URL: fake.apiUrl, REST_PROXY_PORT: String(port), LOG_LEVEL: 'warn' },
+        'the REST proxy',
+        children,
+      );
       started.push(proxy);
       const end = performance.now() + 15_000;
       for (;;) {
-        const up = await fetch(`${proxyUrl}/healthz`).then((r) => r.ok, () => false);
+        const up = await fetch(`${proxyUrl}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (up) break;
         if (performance.now() > end || proxy.child.exitCode !== null) throw new Error(`the REST proxy did not start\n${proxy.tail()}`);
         await sleep(100);
       }
     }
-    const roleArgs = (role: string, extra: string[]) => ['--import', 'tsx', SELF, '--role', role, '--api', fake.apiUrl, ...(proxyUrl ? ['--proxy', proxyUrl] : []), ...extra];
+    const roleArgs = (role: string, extra: string[]) => [
+      '--import',
+      'tsx',
+      SELF,
+      '--role',
+      role,
+      '--api',
+      fake.apiUrl,
+      ...(proxyUrl ? ['--proxy', proxyUrl] : []),
+      ...extra,
+    ];
     const leader = startChild(roleArgs('fanout', ['--channels', String(o.channels)]), baseEnv(), 'the feed leader', children);
     const other = startChild(roleArgs('trickle', ['--rate', String(o.trickle)]), baseEnv(), 'the other process', children);
     started.push(leader, other);
@@ -248,7 +292,11 @@ async function runOnce(mode: Mode, o: Options, proxyArgs: string[], children: Se
     const began = performance.now();
     other.child.send({ go: true } satisfies Order);
     leader.child.send({ go: true } satisfies Order);
-    const done = await leader.next((r): r is Extract<Report, { done: true }> => 'done' in r, 'the end of the fan-out', (o.channels / GLOBAL_PER_SECOND) * 1000 * 3 + 60_000);
+    const done = await leader.next(
+      (r): r is Extract<Report, { done: true }> => 'done' in r,
+      'the end of the fan-out',
+      (o.channels / GLOBAL_PER_SECOND) * 1000 * 3 + 60_000,
+    );
     const elapsedMs = performance.now() - began;
     other.child.send({ stop: true } satisfies Order);
     const trickle = await other.next((r): r is Extract<Report, { stopped: true }> => 'stopped' in r, 'its report', 30_000);
@@ -292,8 +340,13 @@ async function bench(o: Options): Promise<void> {
   const floorMs = (o.channels / GLOBAL_PER_SECOND) * 1000;
   /** The floor when the other process's requests, which share the limit, are counted too. */
   const shareFloorMs = (r: RunResult) => ((o.channels + r.trickle.sent) / GLOBAL_PER_SECOND) * 1000;
-  const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
-  out(`bench:fanout: ${o.runs} run${o.runs > 1 ? 's' : ''}; fan-out to ${int(o.channels)} channels from one bot process (floor ${secs(floorMs)} at ${GLOBAL_PER_SECOND}/s), ${o.trickle}/s channel checks from another; the fake allows ${GLOBAL_PER_SECOND} in any sliding second`);
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
+  out(
+    `bench:fanout: ${o.runs} run${o.runs > 1 ? 's' : ''}; fan-out to ${int(o.channels)} channels from one bot process (floor ${secs(floorMs)} at ${GLOBAL_PER_SECOND}/s), ${o.trickle}/s channel checks from another; the fake allows ${GLOBAL_PER_SECOND} in any sliding second`,
+  );
   out(`load average at start: ${load()}`);
   // The proxy as production runs it: built, from a copy of the build (scripts/bench-support.ts).
   // prepareBot's arguments end with the build's entry point, after the production node flags.
@@ -323,12 +376,45 @@ async function bench(o: Options): Promise<void> {
     };
     for (const [mode, rs] of results) {
       out(`  ${mode === 'proxy' ? 'through the proxy' : 'direct (baseline)'}`);
-      out(`    elapsed            ${mmm(rs.map((r) => r.elapsedMs), secs)}`);
-      out(`    × the floor        ${mmm(rs.map((r) => r.elapsedMs / floorMs), (n) => n.toFixed(3))}`);
-      out(`    × the shared floor ${mmm(rs.map((r) => r.elapsedMs / shareFloorMs(r)), (n) => n.toFixed(3))}`);
-      out(`    429s               ${mmm(rs.map((r) => r.rateLimited), int)}`);
-      out(`    most per second    ${mmm(rs.map((r) => r.mostPerSecond), int)}`);
-      out(`    other p50 / max ms ${mmm(rs.map((r) => r.trickle.p50), int)} ; ${mmm(rs.map((r) => r.trickle.max), int)}`);
+      out(
+        `    elapsed            ${mmm(
+          rs.map((r) => r.elapsedMs),
+          secs,
+        )}`,
+      );
+      out(
+        `    × the floor        ${mmm(
+          rs.map((r) => r.elapsedMs / floorMs),
+          (n) => n.toFixed(3),
+        )}`,
+      );
+      out(
+        `    × the shared floor ${mmm(
+          rs.map((r) => r.elapsedMs / shareFloorMs(r)),
+          (n) => n.toFixed(3),
+        )}`,
+      );
+      out(
+        `    429s               ${mmm(
+          rs.map((r) => r.rateLimited),
+          int,
+        )}`,
+      );
+      out(
+        `    most per second    ${mmm(
+          rs.map((r) => r.mostPerSecond),
+          int,
+        )}`,
+      );
+      out(
+        `    other p50 / max ms ${mmm(
+          rs.map((r) => r.trickle.p50),
+          int,
+        )} ; ${mmm(
+          rs.map((r) => r.trickle.max),
+          int,
+        )}`,
+      );
     }
   }
   out(`goal: at most 1.1 × the floor (${secs(floorMs * 1.1)}) and zero 429s through the proxy`);

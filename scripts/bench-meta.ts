@@ -24,8 +24,9 @@ import { RivalsApi } from '../src/api/client.js';
 import { GATHERING_SHARE, shareCap, UpstreamRateLimiter } from '../src/api/rate-limiter.js';
 import { ResponseCache } from '../src/cache/response-cache.js';
 import { LruStore } from '../src/cache/store.js';
-import { HeroMeta, metaEtaMs, type MetaSnapshot, type MetaSnapshotStore } from '../src/game/meta.js';
-import { HeroDirectory } from '../src/hero-directory.js';
+import { metaEtaMs, type MetaSnapshot, type MetaSnapshotStore } from '../src/game/meta.js';
+import { HeroMeta } from '../src/jobs/hero-meta.js';
+import { HeroDirectory } from '../src/catalog/hero-directory.js';
 import { startReplica, type Replica } from '../src/replica/server.js';
 import { openState } from '../src/store/state.js';
 
@@ -50,7 +51,13 @@ const holding = (snapshot: MetaSnapshot): MetaSnapshotStore => ({ latest: async 
 /** One gathering from a cold cache and an empty rate window; ms from refresh() to the snapshot. */
 async function gather(replica: Replica, store?: MetaSnapshotStore): Promise<{ ms: number; snapshot: MetaSnapshot }> {
   const limiter = new UpstreamRateLimiter({ requestsPerMinute: RPM });
-  const api = new RivalsApi({ baseUrl: replica.url, apiKey: replica.apiKey, cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }) }), limiter, logger });
+  const api = new RivalsApi({
+    baseUrl: replica.url,
+    apiKey: replica.apiKey,
+    cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }) }),
+    limiter,
+    logger,
+  });
   const meta = new HeroMeta({ api, heroes: new HeroDirectory(api), logger, requestsPerMinute: RPM, store });
   try {
     await meta.restore();
@@ -132,6 +139,16 @@ if (first.length) out(`| first gathering, two thirds of the rate (gathering prio
 if (bulk.length) out(`| quarter-rate gathering (bulk share), the baseline | ${spread(bulk, seconds)} |`);
 if (first.length && bulk.length) out(`| ratio of medians | ${(median(first) / median(bulk)).toFixed(3)}× |`);
 if (restarts.length) {
-  out(`| restart: open the SQLite store (migrations, quick_check) | ${spread(restarts.map((r) => r.openMs), millis)} |`);
-  out(`| restart: read the saved snapshot back | ${spread(restarts.map((r) => r.restoreMs), millis)} |`);
+  out(
+    `| restart: open the SQLite store (migrations, quick_check) | ${spread(
+      restarts.map((r) => r.openMs),
+      millis,
+    )} |`,
+  );
+  out(
+    `| restart: read the saved snapshot back | ${spread(
+      restarts.map((r) => r.restoreMs),
+      millis,
+    )} |`,
+  );
 }

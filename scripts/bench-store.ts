@@ -23,14 +23,14 @@ import BetterSqlite3 from 'better-sqlite3';
 import Keyv from 'keyv';
 import KeyvSqlite from '@keyv/sqlite';
 import { pino } from 'pino';
-import { commands } from '../commands/index.js';
+import { commands } from '../src/commands/index.js';
 import { RivalsApi } from '../src/api/client.js';
 import { ResponseCache } from '../src/cache/response-cache.js';
 import { createCacheStore, LruStore } from '../src/cache/store.js';
 import type { CommandContext } from '../src/discord/command.js';
 import { Router } from '../src/discord/router.js';
 import { startReplica } from '../src/replica/server.js';
-import { createCommandContext, OFFLINE_CHANNELS } from '../src/services.js';
+import { createCommandContext, OFFLINE_CHANNELS } from '../src/app/services.js';
 import { openDatabase, sqliteDatabase, type Database } from '../src/store/database.js';
 import { FEED_TYPES, parseLegacySettings, rowOf, type FeedSubscription, type FeedType, type GuildSettings } from '../src/store/guild-settings.js';
 import { stateOf } from '../src/store/state.js';
@@ -59,10 +59,11 @@ function ms(x: number): string {
   if (x < 1000) return `${x.toFixed(2)} ms`;
   return `${(x / 1000).toFixed(2)} s`;
 }
-const row = (label: string, s: Spread | string, width = 58) => out(`  ${label.padEnd(width)}${typeof s === 'string' ? s : `${ms(s.min).padStart(9)} ${ms(s.median).padStart(9)} ${ms(s.max).padStart(9)}`}`);
+const row = (label: string, s: Spread | string, width = 58) =>
+  out(`  ${label.padEnd(width)}${typeof s === 'string' ? s : `${ms(s.min).padStart(9)} ${ms(s.median).padStart(9)} ${ms(s.max).padStart(9)}`}`);
 const header = (label: string, width = 58) => out(`  ${label.padEnd(width)}${'min'.padStart(9)} ${'median'.padStart(9)} ${'max'.padStart(9)}`);
 
-async function timed(times: number, op: (i: number) => Promise<unknown> | unknown): Promise<Spread> {
+async function timed(times: number, op: (i: number) => unknown): Promise<Spread> {
   const samples: number[] = [];
   for (let i = 0; i < times; i++) {
     const t0 = performance.now();
@@ -119,11 +120,11 @@ async function countedSqliteState(dir: string) {
   sqlite.pragma('foreign_keys = ON');
   const counts = { reads: 0, writes: 0 };
   const prepare = sqlite.prepare.bind(sqlite);
-  sqlite.prepare = ((source: string) => {
+  sqlite.prepare = (source: string) => {
     if (/^\s*(select|with)\b/i.test(source)) counts.reads++;
     else counts.writes++;
     return prepare(source);
-  }) as typeof sqlite.prepare;
+  };
   return { state: stateOf(sqliteDatabase(sqlite, file)), counts };
 }
 
@@ -150,7 +151,8 @@ async function replyPath(): Promise<void> {
   const isRecent = (key: string) => key.includes(':recent:');
   /** Added to every recent-lookup operation of the cache store, to show whether the reply waits for them. */
   let recentDelayMs = 0;
-  const delayed = (key: string, run: () => unknown) => (isRecent(key) && recentDelayMs > 0 ? new Promise((r) => setTimeout(() => r(run()), recentDelayMs)) : run());
+  const delayed = (key: string, run: () => unknown) =>
+    isRecent(key) && recentDelayMs > 0 ? new Promise((r) => setTimeout(() => r(run()), recentDelayMs)) : run();
   for (const method of ['get', 'has'] as const) {
     const original = lru[method].bind(lru);
     lru[method] = ((key: string) => {
@@ -263,7 +265,11 @@ async function replyPath(): Promise<void> {
     const t1 = performance.now();
     const recent = (await former.get(`recent:${user.userId}`)) as { v: 1; entries: { uid: string; name: string }[] } | undefined;
     const t2 = performance.now();
-    await former.set(`recent:${user.userId}`, { v: 1, entries: [{ uid: '1786151874', name: playerName }, ...(recent?.entries ?? []).slice(1)] }, 30 * 24 * 3_600_000);
+    await former.set(
+      `recent:${user.userId}`,
+      { v: 1, entries: [{ uid: '1786151874', name: playerName }, ...(recent?.entries ?? []).slice(1)] },
+      30 * 24 * 3_600_000,
+    );
     const t3 = performance.now();
     formerGetGuild.push(t1 - t0);
     formerGetRecent.push(t2 - t1);
@@ -280,7 +286,9 @@ async function replyPath(): Promise<void> {
   col('settings cache: in-process peeks / misses to the store', `${each('peeks')} / ${each('settingsGets')}`, 'no cache: a database read');
   col('response cache (memory): reads / writes', `${each('responseReads')} / ${each('responseWrites')}`, 'the same');
   col('recent lookups, cache store (memory): reads / writes', `${each('recentReads')} / ${each('recentWrites')}`, 'in the database, above');
-  out(`  recent lookups are not awaited: with their read and write each slowed by ${SLOW_MS} ms, the reply median is ${ms(spread(slowedTimes).median)} (${ms(spread(plainTimes).median)} without)`);
+  out(
+    `  recent lookups are not awaited: with their read and write each slowed by ${SLOW_MS} ms, the reply median is ${ms(spread(slowedTimes).median)} (${ms(spread(plainTimes).median)} without)`,
+  );
   out();
   header('per operation');
   row('new: settings.peek (the one read the reply waits for)', peekTimes);
@@ -305,7 +313,16 @@ function subscriptionAt(i: number): { guildId: string; feed: FeedType; sub: Feed
   return {
     guildId: String(400000000000000000n + BigInt(i)),
     feed: FEED_TYPES[i % FEED_TYPES.length]!,
-    sub: { channelId: String(500000000000000000n + BigInt(i)), roleId: i % 3 === 0 ? String(600000000000000000n + BigInt(i)) : null, since: 1_700_000_000_000 + i, publish: i % 5 === 0, backfill: 0, broken, lastDelivered: i % 2 === 0 ? { postId: `post-${i % 50}`, at: 1_700_000_100_000 } : null, lastEdit: null },
+    sub: {
+      channelId: String(500000000000000000n + BigInt(i)),
+      roleId: i % 3 === 0 ? String(600000000000000000n + BigInt(i)) : null,
+      since: 1_700_000_000_000 + i,
+      publish: i % 5 === 0,
+      backfill: 0,
+      broken,
+      lastDelivered: i % 2 === 0 ? { postId: `post-${i % 50}`, at: 1_700_000_100_000 } : null,
+      lastEdit: null,
+    },
   };
 }
 

@@ -57,14 +57,18 @@ export const baseEnv = () => ({ PATH: process.env.PATH ?? '', HOME: process.env.
  * @throws when the build fails.
  */
 export function prepareBot(botDir: string): { args: string[]; how: string } {
-  if (!existsSync(join(botDir, 'scripts/build.mjs'))) return { args: ['--import', 'tsx', 'src/index.ts'], how: `node --import tsx src/index.ts (no scripts/build.mjs in ${botDir})` };
+  if (!existsSync(join(botDir, 'scripts/build.mjs')))
+    return { args: ['--import', 'tsx', 'src/index.ts'], how: `node --import tsx src/index.ts (no scripts/build.mjs in ${botDir})` };
   const started = Date.now();
   const built = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: botDir, encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`npm run build failed in ${botDir}:\n${built.stderr}${built.stdout}`);
   const copy = tempDir(botDir, '.bench-dist-');
   cpSync(join(botDir, 'dist'), copy, { recursive: true });
   const flags = productionNodeFlags(botDir);
-  return { args: [...flags, join(copy, 'index.js')], how: `node ${[...flags, join(botDir, 'dist/index.js')].join(' ')} (built in ${Date.now() - started} ms; run from a copy)` };
+  return {
+    args: [...flags, join(copy, 'index.js')],
+    how: `node ${[...flags, join(botDir, 'dist/index.js')].join(' ')} (built in ${Date.now() - started} ms; run from a copy)`,
+  };
 }
 
 /**

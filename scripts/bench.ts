@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 12, "Lean and fast"): the bot beside a bare discord.js 14 bot
+ * `npm run bench` ("Lean and fast"): the bot beside a bare discord.js 14 bot
  * (scripts/bench-bare.mjs: default caches, one constant embed for every interaction), side by side from
  * the same run, min / median / max over `--runs` repetitions, with the machine's load.
  *
@@ -51,7 +51,16 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Replica } from '../src/replica/server.js';
 import { startReplica } from '../src/replica/server.js';
-import { commandInteraction, generatedChannelId, generatedGuildId, startFakeDiscord, type FakeDiscord, type FakeDiscordOptions, type GuildShape, type RestCall } from '../test/e2e/fake-discord.js';
+import {
+  commandInteraction,
+  generatedChannelId,
+  generatedGuildId,
+  startFakeDiscord,
+  type FakeDiscord,
+  type FakeDiscordOptions,
+  type GuildShape,
+  type RestCall,
+} from '../test/e2e/fake-discord.js';
 import { baseEnv, children, cleanUpOnExit, prepareBot, removeDir, tempDir } from './bench-support.js';
 
 const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -83,10 +92,22 @@ interface Options {
 
 /** Options from the command line; exits 2 with a usage line when one is invalid. */
 function optionsOf(argv: string[]): Options {
-  const usage = 'usage: npm run bench -- [--runs 8] [--only latency,memory,cold,fanout] [--guilds 2500] [--channels 1000] [--interactions 500] [--bot-dir DIR] [--node-arg=--cpu-prof ...]';
+  const usage =
+    'usage: npm run bench -- [--runs 8] [--only latency,memory,cold,fanout] [--guilds 2500] [--channels 1000] [--interactions 500] [--bot-dir DIR] [--node-arg=--cpu-prof ...]';
   let args;
   try {
-    ({ values: args } = parseArgs({ args: argv, options: { runs: { type: 'string' }, only: { type: 'string' }, guilds: { type: 'string' }, channels: { type: 'string' }, interactions: { type: 'string' }, 'bot-dir': { type: 'string' }, 'node-arg': { type: 'string', multiple: true } } }));
+    ({ values: args } = parseArgs({
+      args: argv,
+      options: {
+        runs: { type: 'string' },
+        only: { type: 'string' },
+        guilds: { type: 'string' },
+        channels: { type: 'string' },
+        interactions: { type: 'string' },
+        'bot-dir': { type: 'string' },
+        'node-arg': { type: 'string', multiple: true },
+      },
+    }));
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n${usage}\n`);
     process.exit(2);
@@ -102,7 +123,13 @@ function optionsOf(argv: string[]): Options {
     nodeArgs: args['node-arg'] ?? [],
   };
   const positive = (n: number, max: number) => Number.isInteger(n) && n >= 1 && n <= max;
-  if (!positive(o.runs, 1_000) || !positive(o.guilds, 100_000) || !positive(o.channels, 100_000) || !positive(o.interactions, 1_000_000) || only.some((f) => !(FIGURES as readonly string[]).includes(f))) {
+  if (
+    !positive(o.runs, 1_000) ||
+    !positive(o.guilds, 100_000) ||
+    !positive(o.channels, 100_000) ||
+    !positive(o.interactions, 1_000_000) ||
+    only.some((f) => !(FIGURES as readonly string[]).includes(f))
+  ) {
     process.stderr.write(`${usage}\n`);
     process.exit(2);
   }
@@ -115,7 +142,6 @@ function optionsOf(argv: string[]): Options {
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 
 // ---------------------------------------------------------------------------------------------------
 // The machine
@@ -134,7 +160,10 @@ function vitestProcesses(): number {
   return n;
 }
 const load1 = () => loadavg()[0]!;
-const loadText = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const loadText = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 // ---------------------------------------------------------------------------------------------------
 // Contestants
@@ -149,7 +178,6 @@ interface Contestant {
   graceful: boolean;
   env: (apiUrl: string, dataDir: string, extra: Record<string, string>) => Record<string, string>;
 }
-
 
 function contestants(o: Options, replica: Replica, botArgs: string[]): { bot: Contestant; bare: Contestant } {
   return {
@@ -213,7 +241,11 @@ const LEVELS: Record<number, string> = { 40: 'warn', 50: 'error', 60: 'fatal' };
 /** Starts `c` with the memory probe preloaded. */
 function launch(c: Contestant, apiUrl: string, dataDir: string, extraEnv: Record<string, string> = {}): Running {
   const spawnAt = Date.now();
-  const child = spawn(process.execPath, ['--expose-gc', '--import', pathToFileURL(PROBE).href, ...c.args], { cwd: c.cwd, env: c.env(apiUrl, dataDir, extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--expose-gc', '--import', pathToFileURL(PROBE).href, ...c.args], {
+    cwd: c.cwd,
+    env: c.env(apiUrl, dataDir, extraEnv),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   const entries: LogEntry[] = [];
   const logWaiters: { test: (e: LogEntry) => boolean; done: (e: LogEntry) => void }[] = [];
@@ -230,7 +262,7 @@ function launch(c: Contestant, apiUrl: string, dataDir: string, extraEnv: Record
       for (const line of parts) each(line);
     });
   };
-  lines(child.stdout!, (line) => {
+  lines(child.stdout, (line) => {
     stdoutTail = keep(stdoutTail, line);
     if (!line.startsWith('{')) return;
     let entry: LogEntry;
@@ -250,7 +282,7 @@ function launch(c: Contestant, apiUrl: string, dataDir: string, extraEnv: Record
       w.done(entry);
     }
   });
-  lines(child.stderr!, (line) => {
+  lines(child.stderr, (line) => {
     if (line.startsWith('{"benchProbe"')) {
       const reading = (JSON.parse(line) as { benchProbe: Memory }).benchProbe;
       probes.shift()?.(reading);
@@ -323,7 +355,13 @@ async function stop(r: Running, graceful: boolean): Promise<void> {
 }
 
 /** Starts a fake Discord, a fresh DATA_DIR and the contestant; runs `body`; then stops and removes them all. */
-async function session<T>(c: Contestant, fakeOptions: FakeDiscordOptions, body: (fake: FakeDiscord, r: Running, dataDir: string) => Promise<T>, prepare?: (dataDir: string) => Promise<void>, extraEnv?: Record<string, string>): Promise<T> {
+async function session<T>(
+  c: Contestant,
+  fakeOptions: FakeDiscordOptions,
+  body: (fake: FakeDiscord, r: Running, dataDir: string) => Promise<T>,
+  prepare?: (dataDir: string) => Promise<void>,
+  extraEnv?: Record<string, string>,
+): Promise<T> {
   const fake = await startFakeDiscord(fakeOptions);
   const dataDir = tempDir(tmpdir(), 'rivals-bench-');
   let running: Running | undefined;
@@ -375,7 +413,15 @@ async function interactive(c: Contestant, interactions: number): Promise<Interac
     fake.dispatchInteraction(first);
     const firstCall = await watch(r, c.name, 'the first interaction’s callback', fake.waitFor(callbackOf(first), 60_000), 61_000);
     const loggedIn = await watch(r, c.name, 'its ready log line', r.loggedIn, 60_000);
-    const result: Interactive = { ready: fake.readySentAt! - r.spawnAt, loggedIn: loggedIn.at - r.spawnAt, firstAnswer: firstCall.receivedAt - r.spawnAt, latencies: [], types: new Map(), load, problems: r.problems };
+    const result: Interactive = {
+      ready: fake.readySentAt! - r.spawnAt,
+      loggedIn: loggedIn.at - r.spawnAt,
+      firstAnswer: firstCall.receivedAt - r.spawnAt,
+      latencies: [],
+      types: new Map(),
+      load,
+      problems: r.problems,
+    };
     if (interactions === 0) return result;
     await sleep(SETTLE_MS);
     result.load = load1();
@@ -414,7 +460,15 @@ async function memory(c: Contestant, shape: MemoryShape, guilds: number): Promis
     const loggedIn = await watch(r, c.name, 'its ready log line', r.loggedIn, timeout);
     await sleep(SETTLE_MS);
     const m = await watch(r, c.name, 'the memory probe', r.probe(), 30_000);
-    return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, guildsSeen: loggedIn.guilds, loggedIn: loggedIn.at - r.spawnAt, load };
+    return {
+      rss: m.rss,
+      heapUsed: m.heapUsed,
+      heapTotal: m.heapTotal,
+      external: m.external,
+      guildsSeen: loggedIn.guilds,
+      loggedIn: loggedIn.at - r.spawnAt,
+      load,
+    };
   });
 }
 
@@ -435,13 +489,22 @@ interface FanOut {
 /** The store API of the checkout under test, used to seed its DATA_DIR. */
 async function seedSubscriptions(botDir: string, dataDir: string, channels: number): Promise<void> {
   const { openState } = (await import(pathToFileURL(join(botDir, 'src/store/state.ts')).href)) as typeof import('../src/store/state.js');
-  const { createLogger } = (await import(pathToFileURL(join(botDir, 'src/logger.ts')).href)) as typeof import('../src/logger.js');
+  const { createLogger } = (await import(pathToFileURL(join(botDir, 'src/core/logger.ts')).href)) as typeof import('../src/core/logger.js');
   const state = await openState({ dataDir, logger: createLogger({ level: 'silent', pretty: false }), importLegacy: false });
   try {
     const since = Date.now();
     for (let g = 0; g < channels; g++) {
       await state.settings.update(generatedGuildId(g), (s) => {
-        s.feeds.patchNotes = { channelId: generatedChannelId(g, 0), roleId: null, since, publish: false, backfill: 0, broken: null, lastDelivered: null, lastEdit: null };
+        s.feeds.patchNotes = {
+          channelId: generatedChannelId(g, 0),
+          roleId: null,
+          since,
+          publish: false,
+          backfill: 0,
+          broken: null,
+          lastDelivered: null,
+          lastEdit: null,
+        };
       });
     }
   } finally {
@@ -464,13 +527,26 @@ async function fanOut(c: Contestant, o: Options, replica: Replica, run: number):
       const timeout = 60_000 + channels * 60;
       await watch(r, c.name, `${channels} GUILD_CREATE`, fake.ready(), timeout);
       await watch(r, c.name, 'its ready log line', r.loggedIn, timeout);
-      await watch(r, c.name, 'the log line "feed initialised" of patchNotes', r.log((e) => e.feed === 'patchNotes' && typeof e.msg === 'string' && e.msg.startsWith('feed initialised')), 60_000);
+      await watch(
+        r,
+        c.name,
+        'the log line "feed initialised" of patchNotes',
+        r.log((e) => e.feed === 'patchNotes' && typeof e.msg === 'string' && e.msg.startsWith('feed initialised')),
+        60_000,
+      );
       r.problems.clear();
       const load = load1();
       const id = `bench-${process.pid}-${run}-${Date.now()}`;
       const added = await fetch(`${replica.url}/__replica/posts/patchNotes`, {
         method: 'POST',
-        body: JSON.stringify({ id, title: `Version ${id} Patch Notes`, date: '2099/12/31', overview: 'Benchmark post.', fullContent: 'Benchmark post.', imagePath: '/patch.jpg' }),
+        body: JSON.stringify({
+          id,
+          title: `Version ${id} Patch Notes`,
+          date: '2099/12/31',
+          overview: 'Benchmark post.',
+          fullContent: 'Benchmark post.',
+          imagePath: '/patch.jpg',
+        }),
       });
       if (added.status !== 201) throw new Error(`the replica refused the post: ${added.status} ${await added.text()}`);
       const addedAt = Date.now();
@@ -485,7 +561,10 @@ async function fanOut(c: Contestant, o: Options, replica: Replica, run: number):
       let limitedSeen = 0;
       const deadline = performance.now() + 60_000 + (channels / GLOBAL_PER_SECOND) * 5_000;
       while (delivered.size < channels) {
-        if (performance.now() > deadline) throw new ContestantFailed(`${c.name}: only ${delivered.size} of ${channels} channels got the post in time (${attempts} attempts, ${fake.globalLimited.length} answered 429)\n${r.tail()}`);
+        if (performance.now() > deadline)
+          throw new ContestantFailed(
+            `${c.name}: only ${delivered.size} of ${channels} channels got the post in time (${attempts} attempts, ${fake.globalLimited.length} answered 429)\n${r.tail()}`,
+          );
         if (r.child.exitCode !== null || r.child.signalCode !== null) throw new ContestantFailed(`${c.name} exited during the fan-out\n${r.tail()}`);
         await sleep(20);
         for (; limitedSeen < fake.globalLimited.length; limitedSeen++) limited.add(fake.globalLimited[limitedSeen]!);
@@ -527,7 +606,9 @@ function quantile(xs: number[], q: number): number {
 }
 function spread(xs: number[]): { min: number; median: number; max: number } {
   const s = [...xs].filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
-  return s.length === 0 ? { min: Number.NaN, median: Number.NaN, max: Number.NaN } : { min: s[0]!, median: s[Math.floor((s.length - 1) / 2)]!, max: s[s.length - 1]! };
+  return s.length === 0
+    ? { min: Number.NaN, median: Number.NaN, max: Number.NaN }
+    : { min: s[0]!, median: s[Math.floor((s.length - 1) / 2)]!, max: s[s.length - 1]! };
 }
 const MiB = 1024 * 1024;
 const ms = (x: number) => (Number.isNaN(x) ? '-' : x < 10 ? `${x.toFixed(2)} ms` : `${x.toFixed(0)} ms`);
@@ -535,7 +616,14 @@ const secs = (x: number) => (Number.isNaN(x) ? '-' : `${(x / 1000).toFixed(2)} s
 const mib = (bytes: number) => (Number.isNaN(bytes) ? '-' : `${(bytes / MiB).toFixed(1)} MiB`);
 const kib = (bytes: number) => (Number.isNaN(bytes) ? '-' : `${(bytes / 1024).toFixed(2)} KiB`);
 const int = (n: number) => (Number.isNaN(n) ? '-' : n.toLocaleString('en-US'));
-const problemsText = (p: Map<string, number>) => (p.size === 0 ? '' : `; log: ${[...p].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, n]) => `${n} × ${k}`).join(', ')}`);
+const problemsText = (p: Map<string, number>) =>
+  p.size === 0
+    ? ''
+    : `; log: ${[...p]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 4)
+        .map(([k, n]) => `${n} × ${k}`)
+        .join(', ')}`;
 
 /** Every figure of every run, by name, per contestant: numbers in the unit `format` prints. */
 class Results {
@@ -561,8 +649,12 @@ class Results {
 async function main(o: Options): Promise<void> {
   cleanUpOnExit(out);
   const vitest = vitestProcesses();
-  out(`bench: ${o.runs} run${o.runs > 1 ? 's' : ''} of ${[...o.only].join(', ')}; ${int(o.interactions)} cached /player a run; ${int(o.guilds)} guilds; fan-out to ${int(o.channels)} channels`);
-  out(`machine: ${cpus().length} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}), ${(totalmem() / 1024 ** 3).toFixed(1)} GiB; load average ${loadText()} (1, 5, 15 min); node ${process.version}`);
+  out(
+    `bench: ${o.runs} run${o.runs > 1 ? 's' : ''} of ${[...o.only].join(', ')}; ${int(o.interactions)} cached /player a run; ${int(o.guilds)} guilds; fan-out to ${int(o.channels)} channels`,
+  );
+  out(
+    `machine: ${cpus().length} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}), ${(totalmem() / 1024 ** 3).toFixed(1)} GiB; load average ${loadText()} (1, 5, 15 min); node ${process.version}`,
+  );
   if (vitest > 0) out(`warning: ${vitest} vitest process${vitest > 1 ? 'es are' : ' is'} running: the figures will be skewed`);
 
   let prepared: { args: string[]; how: string };
@@ -590,14 +682,18 @@ async function main(o: Options): Promise<void> {
         for (const c of order) {
           const i = await interactive(c, o.only.has('latency') ? o.interactions : 0);
           if (o.only.has('cold')) {
-            out(`  cold     ${c.name.padEnd(nameWidth)} spawn → READY ${ms(i.ready)}, → logged in ${ms(i.loggedIn)}, → first /player answered ${ms(i.firstAnswer)}`);
+            out(
+              `  cold     ${c.name.padEnd(nameWidth)} spawn → READY ${ms(i.ready)}, → logged in ${ms(i.loggedIn)}, → first /player answered ${ms(i.firstAnswer)}`,
+            );
             results.add('cold start: spawn → READY sent', c.name, i.ready, ms);
             results.add('cold start: spawn → ready log line', c.name, i.loggedIn, ms);
             results.add('cold start: spawn → first /player answered', c.name, i.firstAnswer, ms);
           }
           if (o.only.has('latency')) {
             const types = [...i.types].map(([t, n]) => `${int(n)} × type ${t ?? '?'}`).join(', ');
-            out(`  latency  ${c.name.padEnd(nameWidth)} p50 ${ms(quantile(i.latencies, 0.5))}, p99 ${ms(quantile(i.latencies, 0.99))}, max ${ms(quantile(i.latencies, 1))} over ${int(i.latencies.length)} (callbacks: ${types}); load ${i.load.toFixed(2)}${problemsText(i.problems)}`);
+            out(
+              `  latency  ${c.name.padEnd(nameWidth)} p50 ${ms(quantile(i.latencies, 0.5))}, p99 ${ms(quantile(i.latencies, 0.99))}, max ${ms(quantile(i.latencies, 1))} over ${int(i.latencies.length)} (callbacks: ${types}); load ${i.load.toFixed(2)}${problemsText(i.problems)}`,
+            );
             results.add('cached /player p50', c.name, quantile(i.latencies, 0.5), ms);
             results.add('cached /player p99', c.name, quantile(i.latencies, 0.99), ms);
           }
@@ -611,8 +707,11 @@ async function main(o: Options): Promise<void> {
             if (shape === 'idle') idle.set(c.name, m);
             const base = idle.get(c.name);
             const perGuild = shape !== 'idle' && base ? (m.heapUsed - base.heapUsed) / o.guilds : Number.NaN;
-            const seen = shape === 'idle' || m.guildsSeen === undefined ? '' : `, ${int(m.guildsSeen)} guilds seen${m.guildsSeen !== o.guilds ? ' (NOT ALL)' : ''}`;
-            out(`  memory   ${c.name.padEnd(nameWidth)} ${shapeName[shape].padEnd(20)} RSS ${mib(m.rss)}, heap ${mib(m.heapUsed)}${shape === 'idle' ? '' : `, heap per guild ${kib(perGuild)}`}, ready ${ms(m.loggedIn)} after spawn${seen}; load ${m.load.toFixed(2)}`);
+            const seen =
+              shape === 'idle' || m.guildsSeen === undefined ? '' : `, ${int(m.guildsSeen)} guilds seen${m.guildsSeen !== o.guilds ? ' (NOT ALL)' : ''}`;
+            out(
+              `  memory   ${c.name.padEnd(nameWidth)} ${shapeName[shape].padEnd(20)} RSS ${mib(m.rss)}, heap ${mib(m.heapUsed)}${shape === 'idle' ? '' : `, heap per guild ${kib(perGuild)}`}, ready ${ms(m.loggedIn)} after spawn${seen}; load ${m.load.toFixed(2)}`,
+            );
             const label = shape === 'idle' ? 'idle (1 small guild)' : `${int(o.guilds)} guilds, ${shapeName[shape]}`;
             results.add(`RSS ${label}`, c.name, m.rss, mib);
             results.add(`heap ${label}`, c.name, m.heapUsed, mib);
@@ -624,7 +723,9 @@ async function main(o: Options): Promise<void> {
       if (o.only.has('fanout')) {
         const f = await fanOut(bot, o, replica, run);
         const floor = (o.channels / GLOBAL_PER_SECOND) * 1000;
-        out(`  fan-out  ${bot.name.padEnd(nameWidth)} ${int(o.channels)} channels in ${secs(f.spanMs)} (floor ${secs(floor)}, ${((100 * floor) / f.spanMs).toFixed(0)} % of the limit's rate); ${int(f.rateLimited)} × 429; ${int(f.attempts)} POSTs${f.duplicates ? `, ${f.duplicates} DUPLICATES` : ''}; post added → first POST ${ms(f.firstPostMs)}; load ${f.load.toFixed(2)}${problemsText(f.problems)}`);
+        out(
+          `  fan-out  ${bot.name.padEnd(nameWidth)} ${int(o.channels)} channels in ${secs(f.spanMs)} (floor ${secs(floor)}, ${((100 * floor) / f.spanMs).toFixed(0)} % of the limit's rate); ${int(f.rateLimited)} × 429; ${int(f.attempts)} POSTs${f.duplicates ? `, ${f.duplicates} DUPLICATES` : ''}; post added → first POST ${ms(f.firstPostMs)}; load ${f.load.toFixed(2)}${problemsText(f.problems)}`,
+        );
         results.add(`fan-out to ${int(o.channels)} channels (floor ${secs(floor)})`, bot.name, f.spanMs, secs);
         results.add('fan-out: 429 answers', bot.name, f.rateLimited, int);
         results.add('fan-out: post added → first POST', bot.name, f.firstPostMs, ms);
@@ -641,11 +742,15 @@ async function main(o: Options): Promise<void> {
   const rows = [...results.rows.keys()];
   const width = Math.max(...rows.map((k) => k.length));
   const bareWidth = Math.max(bare.name.length, ...rows.map((row) => results.triple(row, bare.name).length));
-  out(`\nacross ${o.runs} run${o.runs > 1 ? 's' : ''}, min / median / max; load average (1 min) at each run's start ${l.min.toFixed(2)} / ${l.median.toFixed(2)} / ${l.max.toFixed(2)} on ${cpus().length} CPUs`);
+  out(
+    `\nacross ${o.runs} run${o.runs > 1 ? 's' : ''}, min / median / max; load average (1 min) at each run's start ${l.min.toFixed(2)} / ${l.median.toFixed(2)} / ${l.max.toFixed(2)} on ${cpus().length} CPUs`,
+  );
   out(`  ${''.padEnd(width)}   ${bare.name.padEnd(bareWidth)}   ${bot.name}`);
   for (const row of rows) out(`  ${row.padEnd(width)}   ${results.triple(row, bare.name).padEnd(bareWidth)}   ${results.triple(row, bot.name)}`);
 
-  out(`\nMarkdown (min / median / max of ${o.runs} run${o.runs > 1 ? 's' : ''}; ${cpus().length} CPUs, load average ${l.min.toFixed(2)}–${l.max.toFixed(2)}):\n`);
+  out(
+    `\nMarkdown (min / median / max of ${o.runs} run${o.runs > 1 ? 's' : ''}; ${cpus().length} CPUs, load average ${l.min.toFixed(2)}–${l.max.toFixed(2)}):\n`,
+  );
   out(`| | ${bare.name} | ${bot.name} |`);
   out('|---|---:|---:|');
   for (const row of rows) out(`| ${row} | ${results.triple(row, bare.name).replace(/^-$/, 'n/a (no feeds)')} | ${results.triple(row, bot.name)} |`);

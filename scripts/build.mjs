@@ -1,11 +1,11 @@
 /**
  * `npm run build`: compiles the bot to plain JavaScript in dist/ with esbuild, so production runs
- * `node dist/index.js` with no npm, tsx or esbuild process (issue 12, README "Production").
+ * `node dist/index.js` with no npm, tsx or esbuild process (README "Production").
  *
  * - Entry points: src/index.ts (the bot) -> dist/index.js, src/deploy.ts (`npm run deploy`) ->
  *   dist/deploy.js, src/charts/worker.ts (the chart worker threads' task; src/charts/renderer.ts
  *   finds it beside its own chunk) -> dist/chart-worker.js, src/rest-proxy.ts (the REST proxy service,
- *   `npm run rest-proxy`, issue 15) -> dist/rest-proxy.js. Our modules and the packages they use are
+ *   `npm run rest-proxy`) -> dist/rest-proxy.js. Our modules and the packages they use are
  *   bundled: node then reads a few files at start instead of resolving and reading about 900, which
  *   takes the cold start from about 2.5 s to about 1.5 s on the development machine ({@link EXTERNAL}
  *   says which packages stay outside).
@@ -42,14 +42,26 @@ const INPUTS = ['src', 'commands', 'package.json', 'package-lock.json', 'scripts
  * (pg with DATABASE_URL, @keyv/redis with REDIS_URL, esbuild for the playground), and pino-pretty (a
  * development package, loaded on a terminal only). pino is bundled (its 20 files took about 11 ms to
  * load at every start): the bot never uses pino's transports, whose worker threads would look for
- * files beside pino's own (src/logger.ts writes pino-pretty as a stream instead).
+ * files beside pino's own (src/core/logger.ts writes pino-pretty as a stream instead).
  * @discordjs/ws is bundled: its worker sharding strategy would look for its worker file beside the
  * bundle, and the bot runs its shards in one process (simple strategy).
  * For the charts: @napi-rs/canvas is a native addon, and piscina starts its threads from the worker.js
  * beside its own files, found through `__dirname` (undefined in an ES module bundle). chart.js is
  * bundled, into the chart worker's entry point only.
  */
-const EXTERNAL = ['better-sqlite3', 'pg', 'pg-native', '@keyv/redis', 'esbuild', 'pino-pretty', 'zlib-sync', 'bufferutil', 'utf-8-validate', '@napi-rs/canvas', 'piscina'];
+const EXTERNAL = [
+  'better-sqlite3',
+  'pg',
+  'pg-native',
+  '@keyv/redis',
+  'esbuild',
+  'pino-pretty',
+  'zlib-sync',
+  'bufferutil',
+  'utf-8-validate',
+  '@napi-rs/canvas',
+  'piscina',
+];
 /** Lets the bundled CommonJS packages (discord.js) `require` Node's own modules from an ES module. */
 const REQUIRE_SHIM = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
@@ -102,7 +114,11 @@ const sourceRelativeMetaUrl = (outdir) => ({
       const source = await readFile(args.path, 'utf8');
       if (!source.includes('import.meta.url')) return undefined;
       const fromDist = relative(outdir, args.path).split(sep).join('/');
-      return { contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromDist)}, import.meta.url).href`), loader: 'ts', resolveDir: dirname(args.path) };
+      return {
+        contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromDist)}, import.meta.url).href`),
+        loader: 'ts',
+        resolveDir: dirname(args.path),
+      };
     });
   },
 });
@@ -167,7 +183,13 @@ export async function build({ outdir = DIST, log = (line) => process.stderr.writ
   });
   writeFileSync(join(outdir, STAMP), `${JSON.stringify({ inputsChangedAt: changedAt, builtAt: Date.now() })}\n`);
   log(`build: ${relative(ROOT, outdir) || outdir}/ ready in ${Date.now() - started} ms`);
-  const bundled = new Set(Object.values(result.metafile.outputs).flatMap((output) => Object.entries(output.inputs).filter(([, use]) => use.bytesInOutput > 0).map(([path]) => path)));
+  const bundled = new Set(
+    Object.values(result.metafile.outputs).flatMap((output) =>
+      Object.entries(output.inputs)
+        .filter(([, use]) => use.bytesInOutput > 0)
+        .map(([path]) => path),
+    ),
+  );
   return { warnings: result.warnings.length, inputs: [...bundled] };
 }
 

@@ -17,22 +17,23 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApplicationCommandOptionType, ComponentType, Locale as DiscordLocale, type APIApplicationCommandOption } from 'discord-api-types/v10';
 import { pino } from 'pino';
-import { createLogger } from './logger.js';
-import { commands } from '../commands/index.js';
-import { ConfigError, loadConfig } from './config.js';
+import { createLogger } from './core/logger.js';
+import { commands } from './commands/index.js';
+import { ConfigError, loadConfig } from './app/config.js';
 import type { CommandContext, CommandInput } from './discord/command.js';
 import { Router } from './discord/router.js';
 import { payloadToText } from './render/text.js';
 import { splitFiles, toMessagePayload, type MessagePayload, type View, type ViewFile } from './render/view.js';
 import { faultsFromEnv } from './replica/faults.js';
-import { createApiServices, createCommandContext } from './services.js';
-import { HeroMeta } from './game/meta.js';
+import { createApiServices, createCommandContext } from './app/services.js';
+import { HeroMeta } from './jobs/hero-meta.js';
 import { DISCORD_LOCALES, LOCALE_NAMES, LOCALES } from './i18n/index.js';
-import { BalanceIndexer } from './game/balance-indexer.js';
+import { BalanceIndexer } from './jobs/balance-indexer.js';
 
 class UsageError extends Error {}
 
-const USAGE = 'usage: npm run cli -- <command> [subcommand] [option:value ...] [--json] [--press <custom-id>[=<value>]] [--user <id>] [--locale <code>] [--files <dir>]';
+const USAGE =
+  'usage: npm run cli -- <command> [subcommand] [option:value ...] [--json] [--press <custom-id>[=<value>]] [--user <id>] [--locale <code>] [--files <dir>]';
 
 /** Every locale code Discord sends (Discord's documentation, "Reference › Locales"), lower-cased → as Discord spells it. */
 const DISCORD_CODES = new Map(Object.values(DiscordLocale).map((code) => [code.toLowerCase(), code] as const));
@@ -51,7 +52,9 @@ export function cliLocale(code: string): string {
   const ours = LOCALES.find((l) => l.toLowerCase() === lower);
   if (ours) return DISCORD_LOCALES[ours][0]!;
   const spoken = LOCALES.map((l) => `${DISCORD_LOCALES[l].join('/')} (${LOCALE_NAMES[l]})`).join(', ');
-  throw new UsageError(`unknown locale "${code}"; the bot speaks ${spoken}; other Discord locales (${[...DISCORD_CODES.values()].filter((c) => !LOCALES.some((l) => DISCORD_LOCALES[l].includes(c))).join(', ')}) get English`);
+  throw new UsageError(
+    `unknown locale "${code}"; the bot speaks ${spoken}; other Discord locales (${[...DISCORD_CODES.values()].filter((c) => !LOCALES.some((l) => DISCORD_LOCALES[l].includes(c))).join(', ')}) get English`,
+  );
 }
 
 /** Writes each file to `dir` (made if missing) under its name, and says so on stderr. */
@@ -103,7 +106,7 @@ export function parseCliArgs(argv: string[], router: Router, userId = '100000000
   if (!command) throw new UsageError(`name a command: ${names.join(', ')}`);
   const module = slash.find((c) => c.definition.name === command.replace(/^\//, ''));
   if (!module) throw new UsageError(`unknown command "${command}"; the commands are ${names.join(', ')}`);
-  let options = ('options' in module.definition ? (module.definition.options ?? []) : []) as APIApplicationCommandOption[];
+  let options = 'options' in module.definition ? (module.definition.options ?? []) : [];
   let subcommand: string | undefined;
   const subcommands = options.filter((o) => o.type === ApplicationCommandOptionType.Subcommand);
   if (subcommands.length > 0) {
@@ -120,7 +123,10 @@ export function parseCliArgs(argv: string[], router: Router, userId = '100000000
     const name = pair.slice(0, at);
     const raw = pair.slice(at + 1);
     const option = options.find((o) => o.name === name);
-    if (!option) throw new UsageError(`/${module.definition.name}${subcommand ? ` ${subcommand}` : ''} has no option "${name}"; it has ${options.map((o) => o.name).join(', ') || 'none'}`);
+    if (!option)
+      throw new UsageError(
+        `/${module.definition.name}${subcommand ? ` ${subcommand}` : ''} has no option "${name}"; it has ${options.map((o) => o.name).join(', ') || 'none'}`,
+      );
     values[name] = coerce(option, raw);
   }
   for (const o of options) if ('required' in o && o.required && values[o.name] === undefined) throw new UsageError(`option "${o.name}" is required`);
@@ -133,7 +139,9 @@ function coerce(option: APIApplicationCommandOption, raw: string): string | numb
   if (option.type === ApplicationCommandOptionType.Integer || option.type === ApplicationCommandOptionType.Number) {
     value = Number(raw);
     if (!Number.isFinite(value) || (option.type === ApplicationCommandOptionType.Integer && !Number.isInteger(value))) {
-      throw new UsageError(`option "${option.name}" takes a ${option.type === ApplicationCommandOptionType.Integer ? 'whole number' : 'number'} (got "${raw}")`);
+      throw new UsageError(
+        `option "${option.name}" takes a ${option.type === ApplicationCommandOptionType.Integer ? 'whole number' : 'number'} (got "${raw}")`,
+      );
     }
   } else if (option.type === ApplicationCommandOptionType.Boolean) {
     if (!/^(true|false)$/i.test(raw)) throw new UsageError(`option "${option.name}" takes true or false (got "${raw}")`);
@@ -172,7 +180,11 @@ async function main(argv: string[]): Promise<number> {
     throw err;
   }
   // Logs to stderr only, so stdout carries nothing but the view.
-  const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', destination: pino.destination(2), secrets: [config.rivals.apiKey, config.discord.token] });
+  const logger = createLogger({
+    level: process.env.LOG_LEVEL ?? 'warn',
+    destination: pino.destination(2),
+    secrets: [config.rivals.apiKey, config.discord.token],
+  });
   const router = new Router(commands);
   let parsed: Parsed;
   try {
@@ -190,7 +202,12 @@ async function main(argv: string[]): Promise<number> {
     // The balance history is read once here, for /hero only (a few list pages; the CLI has no background timer).
     const balanceIndexer = new BalanceIndexer({ api: services.api, heroes: base.heroes, history: services.state.balanceHistory, logger });
     if (parsed.command === 'hero') await balanceIndexer.run();
-    const ctx: CommandContext = { ...base, meta: new HeroMeta({ api: services.api, heroes: base.heroes, logger }), balance: { history: services.state.balanceHistory, indexer: balanceIndexer }, logger };
+    const ctx: CommandContext = {
+      ...base,
+      meta: new HeroMeta({ api: services.api, heroes: base.heroes, logger }),
+      balance: { history: services.state.balanceHistory, indexer: balanceIndexer },
+      logger,
+    };
     let view: View = await router.command(parsed.command, parsed.input, ctx);
     let payload = toMessagePayload(view);
     for (const press of parsed.presses) {

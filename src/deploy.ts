@@ -2,8 +2,8 @@
  * `npm run deploy`: registers the slash commands, in `DISCORD_DEV_GUILD_ID` when set (instant), else
  * globally. Needs `DISCORD_TOKEN` and `DISCORD_CLIENT_ID`.
  */
-import { commands } from '../commands/index.js';
-import { ConfigError, loadConfig } from './config.js';
+import { commands } from './commands/index.js';
+import { ConfigError, loadConfig } from './app/config.js';
 import { deployCommands } from './discord/deploy.js';
 
 try {

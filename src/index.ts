@@ -3,17 +3,18 @@
  * runtime -> feeds. Without DISCORD_TOKEN (or with `--playground`, `npm run playground`) the same
  * router, handlers and feeds serve the local playground web page on PORT instead of Discord.
  */
-import { commands } from '../commands/index.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { commands } from './commands/index.js';
+import { ConfigError, loadConfig, type Config } from './app/config.js';
 import { Router } from './discord/router.js';
 import { fetchCommandIds } from './discord/deploy.js';
 import { setCommandIds } from './i18n/index.js';
 import { createDiscordClient, discordChannelAccess, DiscordRuntime } from './discord/runtime.js';
 import { DiscordRestBudget } from './discord/rest-budget.js';
-import { createMetrics, NO_METRICS } from './ops/metrics.js';
+import { NO_METRICS } from './core/metrics.js';
+import { createMetrics } from './app/ops/create-metrics.js';
 import { watchGateway } from './discord/gateway-policy.js';
-import { EXIT_GATEWAY_REFUSED, EXIT_OK, logWritten, ProcessPolicy } from './process-policy.js';
-import { createLogger } from './logger.js';
+import { EXIT_GATEWAY_REFUSED, EXIT_OK, logWritten, ProcessPolicy } from './core/process-policy.js';
+import { createLogger } from './core/logger.js';
 import { MainsRefresher } from './feeds/alerts.js';
 import { feedClock } from './feeds/clock.js';
 import { CorrectionEditor } from './feeds/corrections.js';
@@ -25,14 +26,14 @@ import { createFeedTester } from './feeds/test-post.js';
 import { EXIT_STORE_UNAVAILABLE, StoreOpenError } from './store/database.js';
 import { syncSettingsOverRedis } from './store/settings-sync.js';
 import { pollSignalOverRedis, type PollSignal } from './feeds/poll-signal.js';
-import { createApiServices, createCommandContext } from './services.js';
-import { HeroMeta } from './game/meta.js';
-import { BalanceIndexer } from './game/balance-indexer.js';
+import { createApiServices, createCommandContext } from './app/services.js';
+import { HeroMeta } from './jobs/hero-meta.js';
+import { BalanceIndexer } from './jobs/balance-indexer.js';
 import type { Playground } from './playground/start.js';
-import { clusterConfigEnv, clusterFromEnv, ShardingPlanError, type ClusterIdentity } from './sharding/plan.js';
-import { runClusterShards } from './sharding/cluster.js';
-import { MANAGER_SHUTDOWN_TIMEOUT_MS } from './sharding/manager.js';
-import type { IdentifyRedis } from './sharding/identify.js';
+import { clusterConfigEnv, clusterFromEnv, ShardingPlanError, type ClusterIdentity } from './app/sharding/plan.js';
+import { runClusterShards } from './app/sharding/cluster.js';
+import { MANAGER_SHUTDOWN_TIMEOUT_MS } from './app/sharding/manager.js';
+import type { IdentifyRedis } from './app/sharding/identify.js';
 
 // A cluster process started by the cluster manager (src/sharding): its shards come from the manager.
 let cluster: ClusterIdentity | undefined;
@@ -53,8 +54,12 @@ const managesClusters = !!config.sharding && !!config.discord.token && !playgrou
 // README "Process policy": an uncaught exception stops the process (exit 70), an unhandled rejection
 // is logged and the bot keeps running; every stop below goes through `policy.terminate`, bounded.
 // discord.js warns that the caches the bot turns off are unsupported (src/discord/runtime.ts, createDiscordClient says why).
-// The cluster manager's stop outlasts its clusters' own (src/sharding/manager.ts).
-const policy = new ProcessPolicy({ logger, expectedWarnings: ['UnsupportedCacheOverwriteWarning'], ...(managesClusters ? { shutdownTimeoutMs: MANAGER_SHUTDOWN_TIMEOUT_MS } : {}) });
+// The cluster manager's stop outlasts its clusters' own (src/app/sharding/manager.ts).
+const policy = new ProcessPolicy({
+  logger,
+  expectedWarnings: ['UnsupportedCacheOverwriteWarning'],
+  ...(managesClusters ? { shutdownTimeoutMs: MANAGER_SHUTDOWN_TIMEOUT_MS } : {}),
+});
 policy.install();
 // A cluster whose manager is gone (SIGKILL, out of memory) stops: a new manager will start its shards again.
 if (cluster) process.once('disconnect', () => void policy.terminate(EXIT_OK, 'the cluster manager is gone'));
@@ -71,14 +76,14 @@ const JOB_TURN_MS = 55 * 60_000;
 /**
  * How long after READY the first feed poll starts, ms, at most (a shorter FEED_POLL_SECONDS is used
  * instead): reading and classifying the four feeds takes about 100–200 ms of CPU, which the first
- * interactions after a (re)start would otherwise wait behind (issue 12, cold start).
+ * interactions after a (re)start would otherwise wait behind (cold start).
  */
 const FIRST_FEED_POLL_DELAY_MS = 3_000;
 
 if (managesClusters) {
   // README "Sharding": this process starts and watches the clusters, each running the same entry
   // (argv[1]: dist/index.js, scripts/start.mjs under `npm start`, or src/index.ts with tsx's loader in execArgv).
-  const { runClusterManager } = await import('./sharding/main.js');
+  const { runClusterManager } = await import('./app/sharding/main.js');
   await runClusterManager({ config, logger: logger.child({ component: 'sharding' }), policy, file: process.argv[1]!, execArgv: process.execArgv });
 } else {
   await runBot();
@@ -94,7 +99,7 @@ async function runBot(): Promise<void> {
   const metrics = prometheus ?? NO_METRICS;
   let services: Awaited<ReturnType<typeof createApiServices>>;
   try {
-    // The replica (and its fault injection) loads only offline, with no RIVALS_API_KEY (issue 12: import only what the mode needs).
+    // The replica (and its fault injection) loads only offline, with no RIVALS_API_KEY (import only what the mode needs).
     const replicaFaults = config.rivals.apiKey ? {} : (await import('./replica/faults.js')).faultsFromEnv(process.env);
     services = await createApiServices(config, logger, replicaFaults, metrics);
   } catch (err) {
@@ -129,7 +134,10 @@ async function runBot(): Promise<void> {
   }
 
   if (!onDiscord) {
-    if (!config.discord.token) logger.info('DISCORD_TOKEN is not set, so the bot runs in the local playground. Set DISCORD_TOKEN and DISCORD_CLIENT_ID (see .env.example) to run it on Discord.');
+    if (!config.discord.token)
+      logger.info(
+        'DISCORD_TOKEN is not set, so the bot runs in the local playground. Set DISCORD_TOKEN and DISCORD_CLIENT_ID (see .env.example) to run it on Discord.',
+      );
     let playground: Playground;
     try {
       // The playground (its web server and esbuild) loads only in this mode.
@@ -152,38 +160,78 @@ async function runBot(): Promise<void> {
     // With DISCORD_REST_PROXY, REST goes through the proxy every process shares, which holds the one
     // budget (README "Self-hosting"); interaction answers go straight to Discord.
     const proxyUrl = config.discordRestProxy;
-    const client = createDiscordClient({ apiUrl: config.discord.apiUrl, proxyUrl, budget: proxyUrl ? undefined : new DiscordRestBudget(undefined, undefined, metrics) });
+    const client = createDiscordClient({
+      apiUrl: config.discord.apiUrl,
+      proxyUrl,
+      budget: proxyUrl ? undefined : new DiscordRestBudget(undefined, undefined, metrics),
+    });
     if (proxyUrl) logger.info({ proxy: proxyUrl }, 'Discord REST requests go through the REST proxy (interaction answers go straight to Discord)');
-    if (cluster) runClusterShards(client, cluster, logger.child({ component: 'gateway' }), config.redisUrl ? (redisClientOf(services.cacheStore) as unknown as () => Promise<IdentifyRedis>) : undefined);
+    if (cluster)
+      runClusterShards(
+        client,
+        cluster,
+        logger.child({ component: 'gateway' }),
+        config.redisUrl ? (redisClientOf(services.cacheStore) as unknown as () => Promise<IdentifyRedis>) : undefined,
+      );
     const transport = discordFeedTransport(client.rest);
     const settings = services.state.settings;
     // A backfill asked with /config feed starts a poll at once, here and (with Redis) in the process that
     // leads the feeds; the poller and the signal are made below, before any interaction can arrive.
+    // eslint-disable-next-line prefer-const -- assigned below, after pollNow closes over it
     let pollSignal: PollSignal | undefined;
     const pollNow = () => {
       void poller.pollNow();
       pollSignal?.publish();
     };
-    const context = createCommandContext(services.api, services.state, services.cacheStore, discordChannelAccess(client), Date.now, createFeedTester(services.api, settings, transport, pollNow), services.charts);
+    const context = createCommandContext(
+      services.api,
+      services.state,
+      services.cacheStore,
+      discordChannelAccess(client),
+      Date.now,
+      createFeedTester(services.api, settings, transport, pollNow),
+      services.charts,
+    );
     // The hero meta for /meta: every hero's statistics, gathered hourly at bulk priority (the first
     // gathering with nothing to serve at two thirds of the key's rate), the latest kept in the store.
-    const meta = new HeroMeta({ api: services.api, heroes: context.heroes, logger: logger.child({ component: 'meta' }), requestsPerMinute: config.rivals.requestsPerMinute, store: services.state.heroMeta });
+    const meta = new HeroMeta({
+      api: services.api,
+      heroes: context.heroes,
+      logger: logger.child({ component: 'meta' }),
+      requestsPerMinute: config.rivals.requestsPerMinute,
+      store: services.state.heroMeta,
+    });
     // Read now, not with the hourly jobs: a /meta right after a restart is answered from the saved snapshot.
     void meta.restore();
     // Each hero's balance history for /hero: every balance post and patch note, read hourly at background priority.
-    const balanceIndexer = new BalanceIndexer({ api: services.api, heroes: context.heroes, history: services.state.balanceHistory, logger: logger.child({ component: 'balance-history' }) });
+    const balanceIndexer = new BalanceIndexer({
+      api: services.api,
+      heroes: context.heroes,
+      history: services.state.balanceHistory,
+      logger: logger.child({ component: 'balance-history' }),
+    });
     // Members' mains for /alerts, read hourly (at most daily each) at bulk priority.
-    const mains = new MainsRefresher({ api: services.api, links: services.state.links, alerts: services.state.alerts, logger: logger.child({ component: 'alerts' }) });
+    const mains = new MainsRefresher({
+      api: services.api,
+      links: services.state.links,
+      alerts: services.state.alerts,
+      logger: logger.child({ component: 'alerts' }),
+    });
     const runtime = new DiscordRuntime(client, {
       router: new Router(commands),
-      context: { ...context, meta, balance: { history: services.state.balanceHistory, indexer: balanceIndexer }, alerts: { members: services.state.alerts, mains } },
+      context: {
+        ...context,
+        meta,
+        balance: { history: services.state.balanceHistory, indexer: balanceIndexer },
+        alerts: { members: services.state.alerts, mains },
+      },
       logger: logger.child({ component: 'discord' }),
       budgetMs: config.interactionBudgetMs,
       metrics,
       apiUrl: config.discord.apiUrl,
     });
     // GET /healthz and /metrics, logged with their URL; a port that cannot be used stops the process (exit 1) as bad configuration does.
-    const { startOps } = prometheus ? await import('./ops/index.js') : { startOps: undefined };
+    const { startOps } = prometheus ? await import('./app/ops/index.js') : { startOps: undefined };
     const metricsPort = config.metricsPort === undefined || config.metricsPort === 0 ? config.metricsPort : config.metricsPort + (cluster?.clusterId ?? 0);
     const ops = await startOps?.({ config: { ...config, metricsPort }, client, services, logger, metrics: prometheus }).catch(async (err: unknown) => {
       logger.fatal({ err }, (err as Error).message);
@@ -266,7 +314,7 @@ async function runBot(): Promise<void> {
       clearTimeout(hourlyJobs);
       clearTimeout(firstPoll);
       // Each step is timed at debug level: a shutdown that outlasts its limit names the step that held it.
-      const step = async (name: string, work: () => Promise<unknown> | unknown) => {
+      const step = async (name: string, work: () => unknown) => {
         const started = performance.now();
         await work();
         logger.debug({ step: name, ms: Math.round(performance.now() - started) }, 'shutdown step done');

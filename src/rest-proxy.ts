@@ -1,9 +1,9 @@
 /**
- * `npm run rest-proxy` (built: `node dist/rest-proxy.js`): the REST proxy service (issue 15,
- * ./discord/rest-proxy.ts says what it does). Run one per bot; point every bot process at it with
+ * `npm run rest-proxy` (built: `node dist/rest-proxy.js`): the REST proxy service
+ * (./discord/rest-proxy.ts says what it does). Run one per bot; point every bot process at it with
  * DISCORD_REST_PROXY, and all of them share Discord's 50 requests a second and its per-route buckets.
  *
- * Environment (read here, not by the bot's src/config.ts; empty counts as unset):
+ * Environment (read here, not by the bot's src/app/config.ts; empty counts as unset):
  * - `DISCORD_TOKEN` (required): the bot's token. Requests carrying another `Authorization` are refused
  *   (401); the proxy never adds the token to a request that came without one.
  * - `DISCORD_API_URL` (default `https://discord.com/api`): Discord's REST API, without the version.
@@ -15,8 +15,8 @@
  */
 import * as z from 'zod';
 import { startRestProxy } from './discord/rest-proxy.js';
-import { createLogger } from './logger.js';
-import { EXIT_OK, logWritten, ProcessPolicy } from './process-policy.js';
+import { createLogger } from './core/logger.js';
+import { EXIT_OK, logWritten, ProcessPolicy } from './core/process-policy.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 

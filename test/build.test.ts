@@ -1,5 +1,5 @@
 /**
- * The production build (issue 12): `npm run build` compiles to dist/, the bot runs as plain node on it,
+ * The production build: `npm run build` compiles to dist/, the bot runs as plain node on it,
  * `npm start` rebuilds only when the build is stale, and each mode imports only what it needs (Discord
  * mode with an API key never loads the playground, esbuild, the API replica, the PostgreSQL driver or
  * the Redis client).
@@ -33,7 +33,9 @@ async function runUntil(env: Record<string, string>, ready: RegExp, name: string
 
 /** Of the build's own files among `modules`, those whose code defines `name`. */
 const definedIn = (modules: string[], name: string) =>
-  modules.filter((url) => url.startsWith('file:') && url.includes('/dist/')).filter((url) => readFileSync(fileURLToPath(url), 'utf8').includes(`function ${name}(`));
+  modules
+    .filter((url) => url.startsWith('file:') && url.includes('/dist/'))
+    .filter((url) => readFileSync(fileURLToPath(url), 'utf8').includes(`function ${name}(`));
 
 describe('npm run build', () => {
   it('builds a tree that is fresh until an input changes, and stale when its entry point is missing', async () => {
@@ -55,11 +57,23 @@ describe('npm run build', () => {
     // node keeps each module's source in memory, one byte a character while all of it is Latin-1 and two
     // otherwise (a curly quote in one of our regular expressions did it); ASCII keeps it so.
     for (const file of readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'))) {
+      // eslint-disable-next-line no-control-regex -- \x00-\x7f is the ASCII range on purpose
       const nonAscii = /[^\x00-\x7f].{0,30}/u.exec(readFileSync(join(out, file), 'utf8'));
       expect(nonAscii?.[0], file).toBeUndefined();
     }
-    for (const pkg of ['@discordjs/builders', '@discordjs/rest', '@discordjs/ws', '@discordjs/formatters', '@discordjs/util', '@sapphire/shapeshift', '@vladfrangu/async_event_emitter']) {
-      expect(inputs.filter((path) => path.startsWith(`node_modules/${pkg}/`)), pkg).not.toEqual([]);
+    for (const pkg of [
+      '@discordjs/builders',
+      '@discordjs/rest',
+      '@discordjs/ws',
+      '@discordjs/formatters',
+      '@discordjs/util',
+      '@sapphire/shapeshift',
+      '@vladfrangu/async_event_emitter',
+    ]) {
+      expect(
+        inputs.filter((path) => path.startsWith(`node_modules/${pkg}/`)),
+        pkg,
+      ).not.toEqual([]);
     }
     // No ES module file of any package of the family: the plugin falls back to esbuild's own resolution
     // (a second copy) when it cannot resolve an import as `require` would.
@@ -77,8 +91,18 @@ describe('npm run build', () => {
     // after the ready line: the run waits for all of them.
     const managers = ['ChannelManager', 'GuildChannelManager', 'RoleManager', 'PermissionOverwriteManager'];
     const { modules, output } = await runUntil(
-      { DISCORD_TOKEN: 'build-test-token', DISCORD_API_URL: discord.apiUrl, RIVALS_API_KEY: 'key', RIVALS_API_BASE_URL: 'http://127.0.0.1:9', LOG_LEVEL: 'debug' },
-      new RegExp(['logged in to Discord', ...managers.map((m) => `Overriding the cache handling for ${m} is unsupported`)].map((line) => `(?=[\\s\\S]*${line})`).join('')),
+      {
+        DISCORD_TOKEN: 'build-test-token',
+        DISCORD_API_URL: discord.apiUrl,
+        RIVALS_API_KEY: 'key',
+        RIVALS_API_BASE_URL: 'http://127.0.0.1:9',
+        LOG_LEVEL: 'debug',
+      },
+      new RegExp(
+        ['logged in to Discord', ...managers.map((m) => `Overriding the cache handling for ${m} is unsupported`)]
+          .map((line) => `(?=[\\s\\S]*${line})`)
+          .join(''),
+      ),
       'discord',
     );
     for (const manager of managers) {
@@ -91,7 +115,9 @@ describe('npm run build', () => {
     // pino is bundled too (its transports' worker threads are never used; pino-pretty is a terminal's).
     expect(modules.filter((url) => /\/node_modules\/(pino|pino-pretty|sonic-boom|thread-stream)\//.test(url))).toEqual([]);
     // Nothing of the TypeScript sources: the build alone.
-    expect(modules.filter((url) => url.startsWith(pathToFileURL(join(ROOT, 'src')).href) || url.startsWith(pathToFileURL(join(ROOT, 'commands')).href))).toEqual([]);
+    expect(
+      modules.filter((url) => url.startsWith(pathToFileURL(join(ROOT, 'src')).href) || url.startsWith(pathToFileURL(join(ROOT, 'commands')).href)),
+    ).toEqual([]);
     expect(definedIn(modules, 'startPlayground')).toEqual([]);
     expect(definedIn(modules, 'startReplica')).toEqual([]);
     expect(definedIn(modules, 'createDiscordClient')).not.toEqual([]);

@@ -6,7 +6,10 @@ import type { MessagePayload } from '../src/render/view.js';
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', 'cli', '--', ...args], { env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', 'cli', '--', ...args], {
+      env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -78,12 +81,19 @@ describe('npm run cli', () => {
     [['hero', 'nam:x'], /has no option "nam"/],
     [['hero', 'name:hulk', '--press', 'nope'], /nothing to press for "nope"/],
     [['hero', 'name:hulk', '--loud'], /unknown flag --loud/],
-    [['hero', 'name:hulk', '--locale', 'xx'], /unknown locale "xx"; the bot speaks en-US\/en-GB \(English\), es-ES\/es-419 \(Español\), pt-BR \(Português \(Brasil\)\), fr \(Français\), de \(Deutsch\), ja \(日本語\)[^]*\nusage: .*--locale <code>/],
+    [
+      ['hero', 'name:hulk', '--locale', 'xx'],
+      /unknown locale "xx"; the bot speaks en-US\/en-GB \(English\), es-ES\/es-419 \(Español\), pt-BR \(Português \(Brasil\)\), fr \(Français\), de \(Deutsch\), ja \(日本語\)[^]*\nusage: .*--locale <code>/,
+    ],
     [['hero', 'name:hulk', '--locale'], /--locale needs a value/],
-  ])('exits 2 with a clear message on bad input: %j', async (args, message) => {
-    const { code, stderr, stdout } = await cli(args);
-    expect(code).toBe(2);
-    expect(stderr).toMatch(message);
-    expect(stdout).toBe('');
-  }, 30_000);
+  ])(
+    'exits 2 with a clear message on bad input: %j',
+    async (args, message) => {
+      const { code, stderr, stdout } = await cli(args);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(message);
+      expect(stdout).toBe('');
+    },
+    30_000,
+  );
 });

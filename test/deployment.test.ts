@@ -1,9 +1,9 @@
 /**
- * The deployment files (issue 15, README "Self-hosting"): compose.yaml, .env.example and the README's
+ * The deployment files (README "Self-hosting"): compose.yaml, .env.example and the README's
  * Configuration table list every variable the config module reads (CONFIG_VARIABLES), so the three stay
- * in step with src/config.ts; the Dockerfile and the compose services keep the properties the README
+ * in step with src/app/config.ts; the Dockerfile and the compose services keep the properties the README
  * promises; and every query of the Grafana dashboard names metrics the bot exports, since a misspelt
- * name draws an empty panel rather than an error; and npm installed one undici (issue 12). Reads files
+ * name draws an empty panel rather than an error; and npm installed one undici. Reads files
  * only: no Docker engine, no Prometheus.
  */
 import { readFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CONFIG_VARIABLES } from '../src/config.js';
+import { CONFIG_VARIABLES } from '../src/app/config.js';
 import { productionNodeFlags } from '../scripts/bench-support.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -63,12 +63,18 @@ describe('every variable the config module reads is listed', () => {
 
   it("in compose.yaml, under the bot service's environment", () => {
     const listed = new Set(environmentNames(service('bot')));
-    expect(CONFIG_VARIABLES.filter((name) => !listed.has(name)), 'missing from compose.yaml services.bot.environment').toEqual([]);
+    expect(
+      CONFIG_VARIABLES.filter((name) => !listed.has(name)),
+      'missing from compose.yaml services.bot.environment',
+    ).toEqual([]);
   });
 
   it('in .env.example, as NAME= or # NAME= at the start of a line', () => {
     const text = read('.env.example');
-    expect(CONFIG_VARIABLES.filter((name) => !new RegExp(`^(# ?)?${name}=`, 'm').test(text)), 'missing from .env.example').toEqual([]);
+    expect(
+      CONFIG_VARIABLES.filter((name) => !new RegExp(`^(# ?)?${name}=`, 'm').test(text)),
+      'missing from .env.example',
+    ).toEqual([]);
   });
 
   it("in the README's Configuration table, as a row of its own", () => {
@@ -77,7 +83,10 @@ describe('every variable the config module reads is listed', () => {
     expect(start).toBeGreaterThan(-1);
     const end = readme.indexOf('\n## ', start + 1);
     const section = readme.slice(start, end === -1 ? undefined : end);
-    expect(CONFIG_VARIABLES.filter((name) => !section.includes(`| \`${name}\` |`)), 'missing from the README table under "## Configuration"').toEqual([]);
+    expect(
+      CONFIG_VARIABLES.filter((name) => !section.includes(`| \`${name}\` |`)),
+      'missing from the README table under "## Configuration"',
+    ).toEqual([]);
   });
 });
 
@@ -116,7 +125,10 @@ describe('Dockerfile', () => {
     // package.json says "type": "module" (dist/ is ES modules); the fonts, the replica's samples and the
     // playground's page with the modules it imports (bundled at start) are read from the checkout's places.
     for (const path of ['package.json', 'dist', 'node_modules', 'assets', 'src', 'commands']) {
-      expect(copied.some((c) => c.split(/\s+/).includes(path) || c.includes(`/app/${path}`)), `the final stage copies ${path}`).toBe(true);
+      expect(
+        copied.some((c) => c.split(/\s+/).includes(path) || c.includes(`/app/${path}`)),
+        `the final stage copies ${path}`,
+      ).toBe(true);
     }
     const cmd = final.filter(([k]) => k === 'CMD').at(-1)?.[1];
     expect(cmd).toContain('dist/index.js');
@@ -141,7 +153,9 @@ describe('Dockerfile', () => {
   });
 
   it('leaves installed and built files, data and secrets out of the build context', () => {
-    const ignored = read('.dockerignore').split('\n').map((line) => line.trim());
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((line) => line.trim());
     expect(ignored).toEqual(expect.arrayContaining(['node_modules', 'dist', 'data', '.git', '.env']));
   });
 });
@@ -187,7 +201,7 @@ describe('compose.yaml', () => {
 });
 
 /**
- * The metrics the bot exports (src/ops, issue 15); a histogram also exports `_bucket`, `_sum` and `_count`.
+ * The metrics the bot exports (src/ops); a histogram also exports `_bucket`, `_sum` and `_count`.
  * Every series also has the label `cluster`.
  */
 const COUNTERS_AND_GAUGES = [
@@ -213,7 +227,42 @@ const metricOf = (series: string) => {
   return histogram && HISTOGRAMS.includes(histogram) ? histogram : series;
 };
 /** PromQL's functions, aggregation operators and keywords that the dashboard may use. */
-const PROMQL_WORDS = new Set(['sum', 'avg', 'min', 'max', 'count', 'topk', 'bottomk', 'quantile', 'rate', 'irate', 'increase', 'delta', 'deriv', 'histogram_quantile', 'clamp_min', 'clamp_max', 'abs', 'vector', 'scalar', 'time', 'avg_over_time', 'max_over_time', 'min_over_time', 'and', 'or', 'unless', 'bool', 'offset', 'by', 'without', 'on', 'ignoring', 'group_left', 'group_right']);
+const PROMQL_WORDS = new Set([
+  'sum',
+  'avg',
+  'min',
+  'max',
+  'count',
+  'topk',
+  'bottomk',
+  'quantile',
+  'rate',
+  'irate',
+  'increase',
+  'delta',
+  'deriv',
+  'histogram_quantile',
+  'clamp_min',
+  'clamp_max',
+  'abs',
+  'vector',
+  'scalar',
+  'time',
+  'avg_over_time',
+  'max_over_time',
+  'min_over_time',
+  'and',
+  'or',
+  'unless',
+  'bool',
+  'offset',
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+]);
 
 /** The metric names in a PromQL expression: its identifiers once label matchers, ranges, groupings, strings, numbers and PromQL's own words are removed. */
 function metricNames(expr: string): string[] {
@@ -243,8 +292,14 @@ describe('the Grafana dashboard (deploy/grafana/rivals-bot.json)', () => {
   const panels = dashboard.panels.flatMap((p) => [p, ...(p.panels ?? [])]).filter((p) => p.type !== 'row');
 
   it('reads the metric names right', () => {
-    expect(metricNames('histogram_quantile(0.95, sum by (le, kind) (rate(rivals_interaction_answer_seconds_bucket{cluster=~"$cluster"}[5m])))')).toEqual(['rivals_interaction_answer_seconds_bucket']);
-    expect(metricNames('sum(rate(a_total[$__rate_interval])) / (sum(rate(a_total[5m])) + sum(rate(b_total{x="y"}[5m])))')).toEqual(['a_total', 'a_total', 'b_total']);
+    expect(metricNames('histogram_quantile(0.95, sum by (le, kind) (rate(rivals_interaction_answer_seconds_bucket{cluster=~"$cluster"}[5m])))')).toEqual([
+      'rivals_interaction_answer_seconds_bucket',
+    ]);
+    expect(metricNames('sum(rate(a_total[$__rate_interval])) / (sum(rate(a_total[5m])) + sum(rate(b_total{x="y"}[5m])))')).toEqual([
+      'a_total',
+      'a_total',
+      'b_total',
+    ]);
   });
 
   it('imports anywhere: a Prometheus data source input, used by every panel and query', () => {
@@ -264,11 +319,17 @@ describe('the Grafana dashboard (deploy/grafana/rivals-bot.json)', () => {
       for (const t of p.targets ?? []) {
         const names = metricNames(t.expr ?? '');
         expect(names.length, `${p.title}: ${t.expr} names a metric`).toBeGreaterThan(0);
-        expect(names.filter((n) => !EXPORTED.has(n)), `${p.title}: ${t.expr}`).toEqual([]);
+        expect(
+          names.filter((n) => !EXPORTED.has(n)),
+          `${p.title}: ${t.expr}`,
+        ).toEqual([]);
         for (const n of names) used.add(metricOf(n));
       }
     }
-    expect([...COUNTERS_AND_GAUGES, ...HISTOGRAMS].filter((m) => !used.has(m)), 'metrics no panel shows').toEqual([]);
+    expect(
+      [...COUNTERS_AND_GAUGES, ...HISTOGRAMS].filter((m) => !used.has(m)),
+      'metrics no panel shows',
+    ).toEqual([]);
     for (const variable of dashboard.templating.list) {
       const query = typeof variable.query === 'string' ? variable.query : (variable.query?.query ?? '');
       const labelValues = /^label_values\((\w+),\s*(\w+)\)$/.exec(query);
@@ -279,7 +340,9 @@ describe('the Grafana dashboard (deploy/grafana/rivals-bot.json)', () => {
 
 describe('deploy/prometheus.yml', () => {
   it('scrapes /metrics of the bot', () => {
-    const config = parse(read('deploy/prometheus.yml')) as { scrape_configs: { job_name: string; metrics_path?: string; static_configs: { targets: string[] }[] }[] };
+    const config = parse(read('deploy/prometheus.yml')) as {
+      scrape_configs: { job_name: string; metrics_path?: string; static_configs: { targets: string[] }[] }[];
+    };
     const job = config.scrape_configs.find((j) => j.job_name === 'rivals-bot');
     expect(job?.metrics_path ?? '/metrics').toBe('/metrics');
     expect(job?.static_configs.flatMap((c) => c.targets)).toContain('127.0.0.1:9100');

@@ -7,7 +7,7 @@ import pTimeout from 'p-timeout';
 import type { Dispatcher } from 'undici';
 import type { ResponseCache, Fetched } from '../cache/response-cache.js';
 import { knownJsonSize, noteJsonSize } from '../cache/memory-level.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import {
   DEFAULT_HISTORY_LIMIT,
   encodeSegment,
@@ -21,18 +21,16 @@ import {
   type CachedEndpointName,
   type EndpointName,
   type HistoryParams,
-  type ItemType,
   type PageParams,
-  type Platform,
 } from './endpoints.js';
-import { ApiArgumentError, ApiError, budgetSpent } from './errors.js';
+import { ApiArgumentError, ApiError, budgetSpent } from '../core/api-errors.js';
 import { HttpTransport } from './http.js';
 import { createImageResolver } from './images.js';
 import { RateLimitWaitError, type Priority, type UpstreamRateLimiter } from './rate-limiter.js';
-import { currentDeadline } from '../deadline.js';
-import { abandonOn } from '../jobs.js';
+import { currentDeadline } from '../core/deadline.js';
+import { abandonOn } from '../core/background-job.js';
 import { createSchemas, type PlayerUpdate, type Schemas } from './schemas.js';
-import { NO_METRICS, type Metrics } from '../ops/metrics.js';
+import { NO_METRICS, type Metrics } from '../core/metrics.js';
 import type * as z from 'zod';
 
 export type { Fetched };
@@ -60,7 +58,7 @@ export interface RivalsApiOptions {
   limiter?: UpstreamRateLimiter;
   logger?: Logger;
   now?: () => number;
-  /** Hears every request to the API (by endpoint and status) and each wait in the limiter; default none (src/ops/metrics.ts). */
+  /** Hears every request to the API (by endpoint and status) and each wait in the limiter; default none (src/core/metrics.ts). */
   metrics?: Metrics;
 }
 
@@ -75,7 +73,7 @@ export interface ApiStats {
  * {@link ApiArgumentError} for invalid arguments (before any request) or {@link ApiError} for a
  * failed request.
  *
- * Inside an interaction's budget (src/deadline.ts, `runWithDeadline`) a call never outlasts what
+ * Inside an interaction's budget (src/core/deadline.ts, `runWithDeadline`) a call never outlasts what
  * remains of it: a request the rate limit would hold past it is not sent (`rate_limited`, with the
  * wait), and an answer still missing at the deadline is replaced by the cached one, marked stale
  * with its age, or else fails as `timeout`. The request itself goes on and fills the cache for the
@@ -141,7 +139,7 @@ export class RivalsApi {
   }
 
   /** 5. `GET /api/v1/heroes/leaderboard/{query}?platform=`: a hero's leaderboard; platform pc (default), ps or xbox. */
-  heroLeaderboard(query: string | number, params: { platform?: Platform | string } = {}, options?: CallOptions) {
+  heroLeaderboard(query: string | number, params: { platform?: string } = {}, options?: CallOptions) {
     const seg = encodeSegment('heroLeaderboard', 'query', query);
     const platform = platformParam('heroLeaderboard', params.platform);
     return this.#call('leaderboard', { endpoint: 'heroLeaderboard', path: `/api/v1/heroes/leaderboard/${seg}`, query: { platform } }, options);
@@ -177,7 +175,7 @@ export class RivalsApi {
   // ---- Items (9-10)
 
   /** 9. `GET /api/v1/items?type=&page=&limit=`: items, optionally of one type (emote, mvp, nameplate, spray). */
-  items(params: PageParams & { type?: ItemType | string } = {}, options?: CallOptions) {
+  items(params: PageParams & { type?: string } = {}, options?: CallOptions) {
     const query = pageQuery('items', params);
     const type = itemTypeParam('items', params.type);
     if (type) query.type = type;
@@ -273,7 +271,10 @@ export class RivalsApi {
     const url = `/api/v1/player/${encodeSegment('playerUpdate', 'query', query)}/update`;
     const deadline = currentDeadline();
     const request = this.#fetch('playerUpdate', 'playerUpdate', url, options);
-    const data = deadline === undefined ? await request : await pTimeout(request, { milliseconds: Math.max(1, deadline - Date.now()), message: budgetSpent('playerUpdate') });
+    const data =
+      deadline === undefined
+        ? await request
+        : await pTimeout(request, { milliseconds: Math.max(1, deadline - Date.now()), message: budgetSpent('playerUpdate') });
     return { data, fetchedAt: this.#now(), ageMs: 0, stale: false, source: 'upstream' };
   }
 
@@ -282,7 +283,11 @@ export class RivalsApi {
     await this.#transport.close();
   }
 
-  async #call<K extends keyof Schemas>(schema: K, request: ApiRequest & { endpoint: CachedEndpointName }, options: CallOptions = {}): Promise<Fetched<z.output<Schemas[K]>>> {
+  async #call<K extends keyof Schemas>(
+    schema: K,
+    request: ApiRequest & { endpoint: CachedEndpointName },
+    options: CallOptions = {},
+  ): Promise<Fetched<z.output<Schemas[K]>>> {
     const url = pathWithQuery(request);
     if (!this.#cache) {
       const data = await this.#fetch(schema, request.endpoint, url, options);
@@ -303,7 +308,12 @@ export class RivalsApi {
       if (this.#holds.get(key) === held) this.#holds.delete(key);
       if (gaveUp !== undefined) held.controller.abort(gaveUp);
     };
-    const answer = this.#cache.get(key, request.endpoint, () => this.#fetch(schema, request.endpoint, url, { ...rest, signal: held.controller.signal }), cacheOptions);
+    const answer = this.#cache.get(
+      key,
+      request.endpoint,
+      () => this.#fetch(schema, request.endpoint, url, { ...rest, signal: held.controller.signal }),
+      cacheOptions,
+    );
     if (!signal) return answer.finally(() => release(undefined));
     let gaveUp: unknown;
     try {

@@ -3,7 +3,7 @@
  * (listed there under "Operations that exist but are not described"): argument validation (done
  * before any request) and path/query construction. Pure functions, no I/O.
  */
-import { ApiArgumentError } from './errors.js';
+import { ApiArgumentError } from '../core/api-errors.js';
 
 /** The 20 endpoints of the spec and the player update, named as the client's methods. */
 export type EndpointName =

@@ -5,9 +5,9 @@
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { noteJsonSize } from '../cache/memory-level.js';
-import type { Logger } from '../logger.js';
-import { NO_METRICS, type Metrics, type UpstreamStatus } from '../ops/metrics.js';
-import { ApiError, isErrorEnvelope, kindFromStatus, parseRetryAfter, parseRetryAfterHeader, upstreamMessageOf } from './errors.js';
+import type { Logger } from '../core/logger.js';
+import { NO_METRICS, type Metrics, type UpstreamStatus } from '../core/metrics.js';
+import { ApiError, isErrorEnvelope, kindFromStatus, parseRetryAfter, parseRetryAfterHeader, upstreamMessageOf } from '../core/api-errors.js';
 
 /** Options of {@link HttpTransport}. Durations in milliseconds. */
 export interface HttpTransportOptions {

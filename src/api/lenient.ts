@@ -103,10 +103,11 @@ export const textList = () =>
 export const textRecord = () =>
   anything().transform((v) => {
     const out: Record<string, string> = {};
-    if (isRecord(v)) for (const [k, x] of Object.entries(v)) {
-      const t = toText(x) ?? (typeof x === 'boolean' ? String(x) : null);
-      if (t !== null && k.trim() !== '') out[k.trim()] = t;
-    }
+    if (isRecord(v))
+      for (const [k, x] of Object.entries(v)) {
+        const t = toText(x) ?? (typeof x === 'boolean' ? String(x) : null);
+        if (t !== null && k.trim() !== '') out[k.trim()] = t;
+      }
     return out;
   });
 

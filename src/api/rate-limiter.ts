@@ -117,10 +117,10 @@ export class UpstreamRateLimiter {
    *   waits (or when the shared window's wait would pass it).
    */
   schedule<T>(task: () => Promise<T>, priority: Priority = 'interactive', deadline?: number, signal?: AbortSignal): Promise<T> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (signal?.aborted) return Promise.reject(signal.reason as unknown);
     // Bulk and gathering requests (no deadline) first wait for their share of the rate, then for their turn like any other.
     const share = this.#shares[priority];
-    if (share && deadline === undefined) return share.add(() => this.#enqueue(task, priority, undefined, signal), { signal }) as Promise<T>;
+    if (share && deadline === undefined) return share.add<T>(() => this.#enqueue(task, priority, undefined, signal), { signal });
     return this.#enqueue(task, priority, deadline, signal);
   }
 
@@ -155,7 +155,7 @@ export class UpstreamRateLimiter {
       await sleep(later, undefined, { signal: signal ? AbortSignal.any([this.#stopping.signal, signal]) : this.#stopping.signal });
       return this.#enqueue(task, priority, deadline, signal);
     };
-    return (this.#queue.add(turn, { priority: PRIORITY[priority], signal: waitSignal }) as Promise<number>).then(go, (err: unknown) => {
+    return this.#queue.add<number>(turn, { priority: PRIORITY[priority], signal: waitSignal }).then(go, (err: unknown) => {
       if (!started) {
         clearTimeout(timer);
         this.#waitingBy[priority]--;

@@ -100,7 +100,11 @@ function isoDate(value: unknown): string | null {
  */
 export function createSchemas(img: ImageResolver) {
   const image = () => z.unknown().optional().transform(img);
-  const images = () => z.unknown().optional().transform((v) => (Array.isArray(v) ? v.map(img).filter((s): s is string => s !== null) : []));
+  const images = () =>
+    z
+      .unknown()
+      .optional()
+      .transform((v) => (Array.isArray(v) ? v.map(img).filter((s): s is string => s !== null) : []));
 
   const transformation = z.object({
     id: id(),
@@ -245,7 +249,15 @@ export function createSchemas(img: ImageResolver) {
   });
 
   const achievementSummary = z.object({ id: requiredText('achievement id'), name: text(), category: text(), points: num(), icon: image() });
-  const achievement = z.object({ id: id(), name: requiredText('achievement name'), mission: text(), points: num(), category: text(), icon: image(), rarity: text() });
+  const achievement = z.object({
+    id: id(),
+    name: requiredText('achievement name'),
+    mission: text(),
+    points: num(),
+    category: text(),
+    icon: image(),
+    rarity: text(),
+  });
 
   const gameMap = z
     .object({
@@ -262,12 +274,11 @@ export function createSchemas(img: ImageResolver) {
     })
     .transform(({ is_competitve, ...m }) => ({ ...m, is_competitive: is_competitve }));
 
-  const battlePass = z
-    .object({
-      season: num(),
-      season_name: text(),
-      items: list(z.object({ name: text(), image: image(), cost: text(), isLuxury: flag() }).transform(({ isLuxury, ...i }) => ({ ...i, is_luxury: isLuxury }))),
-    });
+  const battlePass = z.object({
+    season: num(),
+    season_name: text(),
+    items: list(z.object({ name: text(), image: image(), cost: text(), isLuxury: flag() }).transform(({ isLuxury, ...i }) => ({ ...i, is_luxury: isLuxury }))),
+  });
 
   const post = z
     .object({ id: requiredText('post id'), title: text(), date: text(), overview: text(), fullContent: text(), imagePath: image() })
@@ -437,7 +448,11 @@ export function createSchemas(img: ImageResolver) {
       match_history: list(matchSummary),
       rank_history: list(
         z
-          .object({ match_time_stamp: num(), level_progression: record({ from: num(), to: num() }), score_progression: record({ add_score: num(), total_score: num() }) })
+          .object({
+            match_time_stamp: num(),
+            level_progression: record({ from: num(), to: num() }),
+            score_progression: record({ add_score: num(), total_score: num() }),
+          })
           .transform((r) => ({
             time: r.match_time_stamp,
             level_from: r.level_progression.from,
@@ -448,12 +463,25 @@ export function createSchemas(img: ImageResolver) {
       ),
       hero_matchups: list(
         z
-          .object({ hero_id: optionalId(), hero_name: text(), hero_class: text(), hero_thumbnail: image(), matches: count(), wins: count(), win_rate: z.unknown().optional() })
+          .object({
+            hero_id: optionalId(),
+            hero_name: text(),
+            hero_class: text(),
+            hero_thumbnail: image(),
+            matches: count(),
+            wins: count(),
+            win_rate: z.unknown().optional(),
+          })
           .transform((m) => ({ ...m, win_rate: winRate(m.win_rate, m.wins, m.matches) })),
       ),
       team_mates: list(
         z
-          .object({ player_info: record({ nick_name: text(), player_icon: image(), player_uid: id() }), matches: count(), wins: count(), win_rate: z.unknown().optional() })
+          .object({
+            player_info: record({ nick_name: text(), player_icon: image(), player_uid: id() }),
+            matches: count(),
+            wins: count(),
+            win_rate: z.unknown().optional(),
+          })
           .transform((t) => ({
             uid: t.player_info.player_uid,
             name: t.player_info.nick_name,
@@ -467,7 +495,18 @@ export function createSchemas(img: ImageResolver) {
       heroes_unranked: list(heroUsage),
       maps: list(
         z
-          .object({ map_id: id(), map_name: text(), map_thumbnail: image(), matches: count(), wins: count(), win_rate: z.unknown().optional(), kills: count(), deaths: count(), assists: count(), play_time: seconds() })
+          .object({
+            map_id: id(),
+            map_name: text(),
+            map_thumbnail: image(),
+            matches: count(),
+            wins: count(),
+            win_rate: z.unknown().optional(),
+            kills: count(),
+            deaths: count(),
+            assists: count(),
+            play_time: seconds(),
+          })
           .transform((m) => ({ ...m, win_rate: winRate(m.win_rate, m.wins, m.matches) })),
       ),
     })
@@ -518,7 +557,11 @@ export function createSchemas(img: ImageResolver) {
           unranked: p.overall_stats.unranked,
           /** Damage, healing and damage taken per minute, when the profile states them (August 2025 shape). */
           per_minute: p.overall_stats.per_minute
-            ? { damage: p.overall_stats.per_minute.total_damage_per_minute, heal: p.overall_stats.per_minute.total_healing_per_minute, damage_taken: p.overall_stats.per_minute.total_damage_taken_per_minute }
+            ? {
+                damage: p.overall_stats.per_minute.total_damage_per_minute,
+                heal: p.overall_stats.per_minute.total_healing_per_minute,
+                damage_taken: p.overall_stats.per_minute.total_damage_taken_per_minute,
+              }
             : null,
           /** Play by role when the profile states it (August 2025 shape): role name as given ("duelist"), seconds, matches, wins. */
           roles: rolesOf(p.overall_stats.roles_played),
@@ -599,12 +642,10 @@ export function createSchemas(img: ImageResolver) {
 
   /** A paged list body `{<count field>: n, <array field>: [...]}` (the names differ per resource). */
   const paged = <T extends z.ZodType>(countField: string, arrayField: string, element: T) =>
-    z
-      .object({ [countField]: num(), [arrayField]: z.array(z.unknown()) })
-      .transform((body) => {
-        const entries = list(element).parse(body[arrayField]);
-        return { total: (body[countField] as number | null) ?? entries.length, entries };
-      });
+    z.object({ [countField]: num(), [arrayField]: z.array(z.unknown()) }).transform((body) => {
+      const entries = list(element).parse(body[arrayField]);
+      return { total: (body[countField] as number | null) ?? entries.length, entries };
+    });
 
   /**
    * The player update's success body: not described by the spec and never captured, so any JSON

@@ -1,5 +1,5 @@
 /**
- * The API key's rate budget for a whole deployment (issue 15): with `REDIS_URL`, `RIVALS_API_RPM`
+ * The API key's rate budget for a whole deployment: with `REDIS_URL`, `RIVALS_API_RPM`
  * holds for every bot process together. Each request start takes a slot in one rolling window kept
  * in Redis; a 429's `Retry-After` pauses every process. The local limiter (src/api/rate-limiter.ts)
  * keeps its priority queue and deadlines and asks this window before each start.
@@ -23,7 +23,7 @@
  * for its cool-down) and the verdict is `unavailable`: the caller falls back to its local window.
  */
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import { RedisLink } from '../cache/redis-link.js';
 
 /** Default key prefix (inside the hash tag). */
@@ -118,7 +118,13 @@ export class SharedRateWindow {
   ) {
     const prefix = options.prefix ?? WINDOW_PREFIX;
     this.#keys = { window: `{${prefix}}:window`, bulk: `{${prefix}}:bulk`, gathering: `{${prefix}}:gathering`, paused: `{${prefix}}:paused` };
-    this.#link = new RedisLink<WindowCommands>({ client: options.client, timeoutMs: options.timeoutMs ?? 250, cooldownMs: options.cooldownMs, purpose: 'the upstream rate window', logger: options.logger });
+    this.#link = new RedisLink<WindowCommands>({
+      client: options.client,
+      timeoutMs: options.timeoutMs ?? 250,
+      cooldownMs: options.cooldownMs,
+      purpose: 'the upstream rate window',
+      logger: options.logger,
+    });
   }
 
   /**

@@ -55,7 +55,6 @@ export function jsonSize(value: unknown): number {
   return JSON.stringify(value)?.length || 1;
 }
 
-
 export interface MemoryLevelOptions {
   /** Total size bound in bytes, each entry counted as given to {@link MemoryLevel.set}. Positive. */
   maxBytes: number;

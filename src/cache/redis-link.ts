@@ -9,8 +9,8 @@
  * so that the callers fall back to working alone with no added latency. The outage is logged once,
  * and so is the recovery.
  */
-import type { Logger } from '../logger.js';
-import { settleWithin } from '../deadline.js';
+import type { Logger } from '../core/logger.js';
+import { settleWithin } from '../core/deadline.js';
 
 /** The part of a node-redis v5 client (`RedisClientType`) this module relies on. */
 interface NodeRedisClient {

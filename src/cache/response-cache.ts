@@ -10,15 +10,15 @@
  * {@link STALE_RETENTION_MS} (src/cache/ttl.ts).
  *
  * Single-flight: concurrent calls for one key in this process share one load. With a
- * {@link SharedFlight} over the same Redis (issue 15), a load first takes the key's lock there, so that
+ * {@link SharedFlight} over the same Redis, a load first takes the key's lock there, so that
  * concurrent misses in every process make one upstream request: the other processes wait for the
  * holder's answer (a value or a not-found, read from the shared store) or failure, and ask the API
  * themselves only when Redis cannot coordinate or the holder is gone or too slow.
  */
 import type Keyv from 'keyv';
-import { ApiError, budgetSpent } from '../api/errors.js';
-import { settleWithin } from '../deadline.js';
-import type { Logger } from '../logger.js';
+import { ApiError, budgetSpent } from '../core/api-errors.js';
+import { settleWithin } from '../core/deadline.js';
+import type { Logger } from '../core/logger.js';
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES, jsonSize, MemoryLevel } from './memory-level.js';
 import type { FlightLock, Outcome, SharedFlight } from './shared-flight.js';
 import { LruStore } from './store.js';
@@ -94,7 +94,7 @@ export interface GetOptions {
   /** Skip the TTL check and ask the API; the answer refreshes the cache (Refresh button, feed poller). */
   fresh?: boolean;
   /**
-   * When the caller stops waiting, ms since the epoch on the wall clock (an interaction's budget, src/deadline.ts):
+   * When the caller stops waiting, ms since the epoch on the wall clock (an interaction's budget, src/core/deadline.ts):
    * past it the stale value is served, or a `timeout` thrown, while the load goes on and fills the cache.
    */
   deadline?: number;
@@ -208,7 +208,7 @@ export class ResponseCache {
     }
     if (options.deadline === undefined) return promise;
     const known = entry;
-    // Deadlines are on the wall clock (src/deadline.ts), whatever clock the TTLs use.
+    // Deadlines are on the wall clock (src/core/deadline.ts), whatever clock the TTLs use.
     return settleWithin(promise, options.deadline - Date.now(), () => this.#outOfTime<T>(key, resource, known));
   }
 
@@ -294,7 +294,12 @@ export class ResponseCache {
    * rate limiter refused, a bug) or its lock lapses, the waiters claim the lock again: one of them loads.
    * The caller's deadline is not awaited here: `get` answers at it (stale or `timeout`) while this goes on.
    */
-  async #join(key: string, resource: Resource, fresh: boolean, flight: SharedFlight): Promise<{ entry: Entry } | { failure: ApiError } | { lock?: FlightLock }> {
+  async #join(
+    key: string,
+    resource: Resource,
+    fresh: boolean,
+    flight: SharedFlight,
+  ): Promise<{ entry: Entry } | { failure: ApiError } | { lock?: FlightLock }> {
     const startedAt = this.#now();
     const giveUpAt = Date.now() + flight.maxWaitMs;
     for (;;) {
@@ -327,7 +332,16 @@ export class ResponseCache {
       if (news.o === 'failed') {
         this.levelStats.flightFailures++;
         const { kind, status, retryAfterMs, retryAfterFromHeader } = news;
-        return { failure: new ApiError({ kind: kind as ApiError['kind'], endpoint: resource, status, retryAfterMs, retryAfterFromHeader, upstreamMessage: 'the API failed for another bot process asking the same' }) };
+        return {
+          failure: new ApiError({
+            kind: kind as ApiError['kind'],
+            endpoint: resource,
+            status,
+            retryAfterMs,
+            retryAfterFromHeader,
+            upstreamMessage: 'the API failed for another bot process asking the same',
+          }),
+        };
       }
       if (news.o === 'retry') continue;
       // done, or the lock gone, or the wait's bound: the answer is in the shared store, or the lock is free to claim.
@@ -451,7 +465,7 @@ export class ResponseCache {
 
   /** `operation` or a rejection after the store timeout. */
   #bounded<T>(operation: Promise<T>, what: string): Promise<T> {
-    // settleWithin, not p-timeout: this runs for every shared read and write (see src/deadline.ts).
+    // settleWithin, not p-timeout: this runs for every shared read and write (see src/core/deadline.ts).
     return settleWithin(operation, this.#storeTimeoutMs, () => {
       throw new Error(`cache store ${what} took over ${this.#storeTimeoutMs} ms`);
     });

@@ -1,5 +1,5 @@
 /**
- * Single-flight across processes (issue 15): when several bot processes share the response cache in
+ * Single-flight across processes: when several bot processes share the response cache in
  * Redis and all miss the same key at once, one of them asks the API and the others wait for its answer.
  *
  * - The lock: `SET <prefix>:lock:<cache key> <owner token> NX PX lockMs`. The holder renews it every
@@ -20,7 +20,7 @@
  * and the cache loads alone, as without this module.
  */
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import { RedisLink } from './redis-link.js';
 
 /** Default key prefix: beside the cache namespace (src/cache/store.ts), versioned with it. */
@@ -126,7 +126,13 @@ export class SharedFlight {
     this.#prefix = options.prefix ?? FLIGHT_PREFIX;
     this.#channel = `${this.#prefix}:news`;
     this.#logger = options.logger;
-    this.#link = new RedisLink<FlightCommands>({ client: options.client, timeoutMs: options.timeoutMs ?? 500, cooldownMs: options.cooldownMs, purpose: "the response cache's single-flight", logger: options.logger });
+    this.#link = new RedisLink<FlightCommands>({
+      client: options.client,
+      timeoutMs: options.timeoutMs ?? 500,
+      cooldownMs: options.cooldownMs,
+      purpose: "the response cache's single-flight",
+      logger: options.logger,
+    });
   }
 
   /** The Redis key of `key`'s lock (tests take it to play a dead holder). */
@@ -223,10 +229,16 @@ export class SharedFlight {
   #held(key: string, token: string): FlightLock {
     const lockKey = this.lockKey(key);
     const until = Date.now() + this.maxHoldMs;
-    const renewal = setInterval(() => {
-      if (Date.now() >= until) return clearInterval(renewal);
-      void this.#link.ready().then((redis) => redis?.eval(RENEW, { keys: [lockKey], arguments: [token, String(this.lockMs)] })).catch((err: unknown) => this.#logger?.debug({ err, key }, 'could not renew a cache lock; it expires'));
-    }, Math.max(1, Math.floor(this.lockMs / 3)));
+    const renewal = setInterval(
+      () => {
+        if (Date.now() >= until) return clearInterval(renewal);
+        void this.#link
+          .ready()
+          .then((redis) => redis?.eval(RENEW, { keys: [lockKey], arguments: [token, String(this.lockMs)] }))
+          .catch((err: unknown) => this.#logger?.debug({ err, key }, 'could not renew a cache lock; it expires'));
+      },
+      Math.max(1, Math.floor(this.lockMs / 3)),
+    );
     renewal.unref();
     let released = false;
     return {
@@ -304,7 +316,7 @@ export class SharedFlight {
     const waiters = this.#waiters.get(news.k);
     if (!waiters) return;
     const { k: _key, ...outcome } = news;
-    for (const finish of [...waiters]) finish(outcome as News);
+    for (const finish of [...waiters]) finish(outcome);
   }
 }
 

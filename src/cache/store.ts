@@ -57,7 +57,7 @@ export interface CacheStoreOptions {
 
 /**
  * @keyv/redis's adapter class, loaded on first use: a bot without REDIS_URL never loads the Redis
- * client (issue 12, "import only what the mode needs"). Synchronous, through `require`, so that
+ * client ("import only what the mode needs"). Synchronous, through `require`, so that
  * {@link createCacheStore} stays synchronous for its callers. Every user of Redis through keyv loads it
  * here, so that one copy of the package is loaded, not its ES module and its CommonJS builds both.
  */
@@ -72,7 +72,11 @@ export function redisAdapter(): typeof KeyvRedis {
 export function createCacheStore(options: CacheStoreOptions): Keyv {
   const namespace = options.namespace ?? CACHE_NAMESPACE;
   if (options.redisUrl) {
-    return new Keyv({ store: new (redisAdapter())(options.redisUrl, { throwOnConnectError: false, connectionTimeout: 2_000 }), namespace, useKeyPrefix: false });
+    return new Keyv({
+      store: new (redisAdapter())(options.redisUrl, { throwOnConnectError: false, connectionTimeout: 2_000 }),
+      namespace,
+      useKeyPrefix: false,
+    });
   }
   return new Keyv({ store: new LruStore(options.maxEntries), namespace });
 }

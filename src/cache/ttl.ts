@@ -1,7 +1,7 @@
 /**
  * How long each resource stays fresh in the cache, in milliseconds, with the reason for each value.
  * A resource is an endpoint of the client (src/api/endpoints.ts). Override any value with
- * `CACHE_TTL` (see src/config.ts). After its TTL an entry is still kept for {@link STALE_RETENTION_MS}
+ * `CACHE_TTL` (see src/app/config.ts). After its TTL an entry is still kept for {@link STALE_RETENTION_MS}
  * so that it can be served, marked stale, while the API is down. The player update
  * (`playerUpdate`) is not a resource: it is an action, never cached, so it has no TTL here
  * (see `CachedEndpointName` in src/api/endpoints.ts).

@@ -69,7 +69,8 @@ const BOX_PAD = { x: 10, y: 5 };
 
 /** The size of `text` in a box drawn by {@link drawLabelBox} with the context's current font. */
 export function labelBoxSize(ctx: Ctx, text: string, size: number = FONT.label): { w: number; h: number } {
-  return { w: ctx.measureText(text).width + BOX_PAD.x * 2, h: size + BOX_PAD.y * 2 };
+  const width: number = ctx.measureText(text).width;
+  return { w: width + BOX_PAD.x * 2, h: size + BOX_PAD.y * 2 };
 }
 
 /**

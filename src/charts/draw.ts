@@ -15,7 +15,6 @@ import {
   PointElement,
   ScatterController,
   type ChartConfiguration,
-  type ChartItem,
 } from 'chart.js';
 import { runInLocale } from '../i18n/index.js';
 import { cacheTextWidths, type Ctx } from './canvas-kit.js';
@@ -40,7 +39,7 @@ let canvas: Canvas | undefined;
 function sharedCanvas(): Canvas {
   if (!canvas) {
     canvas = createCanvas(SIZE.width, SIZE.height);
-    cacheTextWidths(canvas.getContext('2d') as unknown as Ctx);
+    cacheTextWidths(canvas.getContext('2d'));
   }
   return canvas;
 }
@@ -72,13 +71,13 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration<'line' | 'bar' 
 function configOf(spec: ChartSpec): ChartConfiguration<'line' | 'bar' | 'scatter'> | null {
   switch (spec.kind) {
     case 'rank-history':
-      return rankHistoryConfig(spec) as ChartConfiguration<'line' | 'bar' | 'scatter'> | null;
+      return rankHistoryConfig(spec);
     case 'compare-rank':
-      return compareRankConfig(spec) as ChartConfiguration<'line' | 'bar' | 'scatter'> | null;
+      return compareRankConfig(spec);
     case 'hero-performance':
-      return heroPerformanceConfig(spec) as ChartConfiguration<'line' | 'bar' | 'scatter'> | null;
+      return heroPerformanceConfig(spec);
     case 'meta-scatter':
-      return metaScatterConfig(spec) as ChartConfiguration<'line' | 'bar' | 'scatter'> | null;
+      return metaScatterConfig(spec);
   }
 }
 
@@ -114,14 +113,14 @@ function drawValid(valid: ChartSpec): Buffer {
   const config = configOf(valid);
   let png: Buffer;
   if (config) {
-    const chart = new Chart(canvas as unknown as ChartItem, config);
+    const chart = new Chart(canvas, config);
     try {
       png = encodePng(canvas);
     } finally {
       chart.destroy();
     }
   } else {
-    drawNoData(ctx as unknown as Ctx, valid.title);
+    drawNoData(ctx, valid.title);
     png = encodePng(canvas);
   }
   if (canvas.width > LIMITS.width || canvas.height > LIMITS.height || png.byteLength >= LIMITS.bytes) {

@@ -6,7 +6,7 @@
  *   every chart's Latin text. Registered when the chart worker starts.
  * - Noto Sans JP (SIL Open Font License 1.1, the package's LICENSE_FONT), Regular and SemiBold, from the
  *   `@expo-google-fonts/noto-sans-jp` package, found through Node's module resolution: the Japanese
- *   text Inter has no glyphs for (issue 16). The files are large (about 5.4 MB each), so they are
+ *   text Inter has no glyphs for. The files are large (about 5.4 MB each), so they are
  *   registered only when a chart needs them ({@link needsJapaneseFont}), the first time one is drawn.
  *
  * Charts name both in their font string (src/charts/theme.ts `FONT_STACK`: `600 30px Inter, "Noto Sans JP"`):
@@ -24,7 +24,9 @@ import { FONT_FAMILY, JAPANESE_FONT_FAMILY } from './theme.js';
 const FONT_FILES = ['Inter-Regular.ttf', 'Inter-SemiBold.ttf'].map((file) => fileURLToPath(new URL(`../../assets/fonts/${file}`, import.meta.url)));
 
 /** Noto Sans JP's files within its package: weight 400 and 600, as Inter's. */
-const JAPANESE_FONT_FILES = ['400Regular/NotoSansJP_400Regular.ttf', '600SemiBold/NotoSansJP_600SemiBold.ttf'].map((file) => `@expo-google-fonts/noto-sans-jp/${file}`);
+const JAPANESE_FONT_FILES = ['400Regular/NotoSansJP_400Regular.ttf', '600SemiBold/NotoSansJP_600SemiBold.ttf'].map(
+  (file) => `@expo-google-fonts/noto-sans-jp/${file}`,
+);
 
 /**
  * Characters Inter lacks that Noto Sans JP draws: CJK symbols and punctuation (、。「」), hiragana,

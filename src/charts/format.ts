@@ -30,7 +30,9 @@ export function scoreText(score: number): string {
 
 /** A share 0..1 as a percentage with `digits` decimals and a thin gap before the sign ("54.2 %"). */
 export function percentText(share: number, digits = 1): string {
-  return tr('common:format.percent', { value: new Intl.NumberFormat(currentLocale(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(share * 100) });
+  return tr('common:format.percent', {
+    value: new Intl.NumberFormat(currentLocale(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(share * 100),
+  });
 }
 
 /** A KDA ratio with one decimal ("3.1"). */

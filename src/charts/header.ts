@@ -48,6 +48,7 @@ const BELOW = 10;
 /** Most rows the legend may take below the subtitle. */
 export const MAX_LEGEND_ROWS = 2;
 
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- Ctx is `any` without the DOM lib
 let scratch: Ctx | undefined;
 
 /** The width in pixels of `text` in the canvas font `fontSpec`, measured on a 1 × 1 scratch canvas (fonts must be registered). */
@@ -55,7 +56,7 @@ export function textWidth(text: string, fontSpec: string): number {
   if (!scratch) {
     const ctx = createCanvas(1, 1).getContext('2d');
     ctx.lang = 'en';
-    scratch = ctx as unknown as Ctx;
+    scratch = ctx;
     cacheTextWidths(scratch);
   }
   scratch.font = fontSpec;
@@ -151,7 +152,8 @@ export function drawHeader(ctx: Ctx, layout: HeaderLayout): void {
       x += SWATCH_RADIUS * 2 + SWATCH_GAP;
       ctx.fillStyle = COLORS.text;
       ctx.fillText(item.label, x, y + 1);
-      x += ctx.measureText(item.label).width + ITEM_GAP;
+      const width: number = ctx.measureText(item.label).width;
+      x += width + ITEM_GAP;
     }
   });
   ctx.restore();

@@ -37,7 +37,10 @@ export function heroPerformanceConfig(spec: HeroPerformanceChart): ChartConfigur
   // Names wider than a quarter of the chart take their short form or are cut, so the bars keep their room.
   const names = heroes.map((h) => fitHeroName(h.name, font(FONT.label, 600), SIZE.width / 4));
   const roles = [...ROLE_ORDER.filter((r) => heroes.some((h) => knownRole(h.role) === r)), ...(heroes.some((h) => knownRole(h.role) === null) ? [null] : [])];
-  const legend = roles.map((role) => ({ label: role ? chartText.role(role) : chartText.otherRole(), color: role === null ? OTHER_ROLE_COLOR : ROLE_COLORS[role]! }));
+  const legend = roles.map((role) => ({
+    label: role ? chartText.role(role) : chartText.otherRole(),
+    color: role === null ? OTHER_ROLE_COLOR : ROLE_COLORS[role]!,
+  }));
   const { options, plugins } = frame(spec.title, chartText.topHeroes(heroes.length, total), legend);
   return {
     type: 'bar',
@@ -66,13 +69,26 @@ export function heroPerformanceConfig(spec: HeroPerformanceChart): ChartConfigur
           beginAtZero: true,
           grid: { color: COLORS.grid, drawTicks: false },
           border: { display: false },
-          ticks: { color: COLORS.text, font: { size: FONT.label }, padding: 8, maxRotation: 0, maxTicksLimit: 6, callback: (value) => durationTick(Number(value), unit) },
+          ticks: {
+            color: COLORS.text,
+            font: { size: FONT.label },
+            padding: 8,
+            maxRotation: 0,
+            maxTicksLimit: 6,
+            callback: (value) => durationTick(Number(value), unit),
+          },
         },
         y: {
           type: 'category',
           grid: { display: false },
           border: { color: COLORS.axis },
-          ticks: { color: COLORS.heading, font: { size: FONT.label, weight: 600 }, padding: 8, autoSkip: false, callback: (_value, index) => names[index] ?? '' },
+          ticks: {
+            color: COLORS.heading,
+            font: { size: FONT.label, weight: 600 },
+            padding: 8,
+            autoSkip: false,
+            callback: (_value, index) => names[index] ?? '',
+          },
         },
       },
     },
@@ -97,7 +113,7 @@ function barLabelsPlugin(labels: string[]): Plugin<'bar'> {
         const text = labels[i];
         if (!text) return;
         const { x, y, base, height } = bar.getProps(['x', 'y', 'base', 'height'], true) as { x: number; y: number; base: number; height: number };
-        const width = ctx.measureText(text).width;
+        const width: number = ctx.measureText(text).width;
         if (x - base >= width + 24 && height >= FONT.label) {
           ctx.textAlign = 'right';
           ctx.fillStyle = COLORS.labelBackground;

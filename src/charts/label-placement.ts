@@ -63,7 +63,12 @@ function spots(r: LabelRequest): { rect: Rect; base: number; far: boolean }[] {
  * @param obstacles other things not to cover (a reference line's label).
  * @param points every dot of the plot, when some have no label (default: the requests' own).
  */
-export function placeLabels(requests: LabelRequest[], area: Rect, obstacles: Rect[] = [], points: Pick<LabelRequest, 'x' | 'y' | 'radius'>[] = requests): PlacedLabel[] {
+export function placeLabels(
+  requests: LabelRequest[],
+  area: Rect,
+  obstacles: Rect[] = [],
+  points: Pick<LabelRequest, 'x' | 'y' | 'radius'>[] = requests,
+): PlacedLabel[] {
   const dots: Rect[] = points.map((r) => ({ x: r.x - r.radius - 2, y: r.y - r.radius - 2, w: 2 * r.radius + 4, h: 2 * r.radius + 4 }));
   const options = requests.map(spots);
   const chosen: ({ rect: Rect; far: boolean } | null)[] = requests.map(() => null);

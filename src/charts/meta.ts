@@ -25,7 +25,6 @@ interface HeroPoint {
   name: string;
 }
 
-
 /**
  * The axis ranges of a scatter, in shares (0..1): x from 0 to a little past the largest pick share;
  * y around the win rates with room for labels, always including 50 %, on whole steps of `yStep`.
@@ -46,8 +45,13 @@ export function scatterRanges(heroes: Pick<MetaHero, 'winRate' | 'pickShare'>[])
 export function metaScatterConfig(spec: MetaScatterChart): ChartConfiguration<'scatter'> | null {
   if (spec.heroes.length === 0) return null;
   const r = scatterRanges(spec.heroes);
-  const groups = [...ROLE_ORDER, null].map((role) => ({ role, heroes: spec.heroes.filter((h) => knownRole(h.role) === role) })).filter((g) => g.heroes.length > 0);
-  const legend = groups.map((g) => ({ label: g.role ? chartText.role(g.role) : chartText.otherRole(), color: g.role === null ? OTHER_ROLE_COLOR : ROLE_COLORS[g.role]! }));
+  const groups = [...ROLE_ORDER, null]
+    .map((role) => ({ role, heroes: spec.heroes.filter((h) => knownRole(h.role) === role) }))
+    .filter((g) => g.heroes.length > 0);
+  const legend = groups.map((g) => ({
+    label: g.role ? chartText.role(g.role) : chartText.otherRole(),
+    color: g.role === null ? OTHER_ROLE_COLOR : ROLE_COLORS[g.role]!,
+  }));
   const named = new Set([...spec.heroes].sort((a, b) => b.pickShare - a.pickShare).slice(0, SCATTER_LABELS));
   // The subtitle says how many names found room, known only once the labels are placed: the header is
   // laid out for the widest it may be, and the label plugin writes the count in.
@@ -60,7 +64,11 @@ export function metaScatterConfig(spec: MetaScatterChart): ChartConfiguration<'s
         const color = g.role === null ? OTHER_ROLE_COLOR : ROLE_COLORS[g.role]!;
         return {
           label: g.role ? chartText.role(g.role) : chartText.otherRole(),
-          data: g.heroes.map((h): HeroPoint => ({ x: h.pickShare, y: h.winRate, name: named.has(h) ? fitHeroName(h.name, font(FONT.label, 600), MAX_LABEL_WIDTH, true) : '' })),
+          data: g.heroes.map((h): HeroPoint => ({
+            x: h.pickShare,
+            y: h.winRate,
+            name: named.has(h) ? fitHeroName(h.name, font(FONT.label, 600), MAX_LABEL_WIDTH, true) : '',
+          })),
           backgroundColor: color,
           borderColor: COLORS.background,
           borderWidth: 2,
@@ -80,7 +88,14 @@ export function metaScatterConfig(spec: MetaScatterChart): ChartConfiguration<'s
           title: { display: true, text: chartText.pickShareAxis(), color: COLORS.muted, font: { size: FONT.label }, padding: { top: 2, bottom: 0 } },
           grid: { color: COLORS.grid, drawTicks: false },
           border: { color: COLORS.axis },
-          ticks: { color: COLORS.text, font: { size: FONT.label }, padding: 8, maxRotation: 0, maxTicksLimit: 6, callback: (value) => percentText(Number(value), r.xDigits) },
+          ticks: {
+            color: COLORS.text,
+            font: { size: FONT.label },
+            padding: 8,
+            maxRotation: 0,
+            maxTicksLimit: 6,
+            callback: (value) => percentText(Number(value), r.xDigits),
+          },
         },
         y: {
           type: 'linear',
@@ -118,7 +133,12 @@ function evenLineLabel(chart: Chart<'scatter'>): { text: string; rect: Rect } {
     { x: area.left + 8, y: y - h - 6, w, h },
     { x: area.left + 8, y: y + 6, w, h },
   ].filter((r) => r.y >= area.top && r.y + r.h <= area.bottom);
-  const rect = candidates.reduce<Rect | null>((best, r) => (best === null || covered(r) < covered(best) ? r : best), null) ?? { x: area.right - w - 8, y: y - h - 6, w, h };
+  const rect = candidates.reduce<Rect | null>((best, r) => (best === null || covered(r) < covered(best) ? r : best), null) ?? {
+    x: area.right - w - 8,
+    y: y - h - 6,
+    w,
+    h,
+  };
   return { text, rect };
 }
 
@@ -156,57 +176,57 @@ const evenLinePlugin: Plugin<'scatter'> = {
  */
 function pointLabelsPlugin(header: HeaderLayout, heroes: number): Plugin<'scatter'> {
   return {
-  id: 'rivalsPointLabels',
-  afterDatasetsDraw(chart) {
-    const { ctx, chartArea } = chart;
-    const area: Rect = { x: chartArea.left, y: chartArea.top, w: chartArea.right - chartArea.left, h: chartArea.bottom - chartArea.top };
-    const points = chart.data.datasets.flatMap((d, di) =>
-      chart.getDatasetMeta(di).data.map((el, i) => {
-        const { x, y } = el.getProps(['x', 'y'], true) as { x: number; y: number };
-        const point = d.data[i] as unknown as HeroPoint;
-        return { x, y, share: point.x, name: point.name, color: d.backgroundColor as string };
-      }),
-    );
-    const dots = points.map((p) => ({ x: p.x, y: p.y, radius: RADIUS }));
-    // Most picked first: they are named before the rest take what room is left.
-    const wanted = points.filter((p) => p.name !== '').sort((a, b) => b.share - a.share || a.x - b.x);
-    ctx.save();
-    ctx.font = font(FONT.label, 600);
-    const height = FONT.label + 2;
-    const placed = placeLabelsWhereTheyFit(
-      wanted.map((p) => ({ x: p.x, y: p.y, radius: RADIUS, w: ctx.measureText(p.name).width, h: height })),
-      area,
-      [evenLineLabel(chart).rect],
-      dots,
-    );
-    const labelled = wanted.filter((_, i) => placed[i]);
-    const labels = placed.filter((p) => p !== null);
-    header.subtitle = fitText(chartText.metaHeroes(heroes, labelled.length), font(FONT.subtitle), SIZE.width - 2 * MARGIN);
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'middle';
-    ctx.lineJoin = 'round';
-    labels.forEach(({ rect, far }, i) => {
-      const p = labelled[i]!;
-      if (far) {
-        ctx.strokeStyle = withAlpha(COLORS.text, 0.4);
-        ctx.lineWidth = 1.5;
-        ctx.beginPath();
-        ctx.moveTo(p.x, p.y);
-        ctx.lineTo(Math.min(Math.max(p.x, rect.x), rect.x + rect.w), Math.min(Math.max(p.y, rect.y + 4), rect.y + rect.h - 4));
-        ctx.stroke();
-      }
-    });
-    labels.forEach(({ rect }, i) => {
-      const p = labelled[i]!;
-      // A dark outline keeps a name readable where it crosses grid lines, leader lines or the 50 % line.
-      ctx.lineWidth = 5;
-      ctx.strokeStyle = COLORS.background;
-      ctx.strokeText(p.name, rect.x, rect.y + rect.h / 2 + 1);
-      ctx.fillStyle = COLORS.text;
-      ctx.fillText(p.name, rect.x, rect.y + rect.h / 2 + 1);
-    });
-    for (const p of points) drawDot(ctx, p.x, p.y, RADIUS, p.color);
-    ctx.restore();
-  },
-};
+    id: 'rivalsPointLabels',
+    afterDatasetsDraw(chart) {
+      const { ctx, chartArea } = chart;
+      const area: Rect = { x: chartArea.left, y: chartArea.top, w: chartArea.right - chartArea.left, h: chartArea.bottom - chartArea.top };
+      const points = chart.data.datasets.flatMap((d, di) =>
+        chart.getDatasetMeta(di).data.map((el, i) => {
+          const { x, y } = el.getProps(['x', 'y'], true) as { x: number; y: number };
+          const point = d.data[i] as unknown as HeroPoint;
+          return { x, y, share: point.x, name: point.name, color: d.backgroundColor as string };
+        }),
+      );
+      const dots = points.map((p) => ({ x: p.x, y: p.y, radius: RADIUS }));
+      // Most picked first: they are named before the rest take what room is left.
+      const wanted = points.filter((p) => p.name !== '').sort((a, b) => b.share - a.share || a.x - b.x);
+      ctx.save();
+      ctx.font = font(FONT.label, 600);
+      const height = FONT.label + 2;
+      const placed = placeLabelsWhereTheyFit(
+        wanted.map((p) => ({ x: p.x, y: p.y, radius: RADIUS, w: ctx.measureText(p.name).width, h: height })),
+        area,
+        [evenLineLabel(chart).rect],
+        dots,
+      );
+      const labelled = wanted.filter((_, i) => placed[i]);
+      const labels = placed.filter((p) => p !== null);
+      header.subtitle = fitText(chartText.metaHeroes(heroes, labelled.length), font(FONT.subtitle), SIZE.width - 2 * MARGIN);
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'middle';
+      ctx.lineJoin = 'round';
+      labels.forEach(({ rect, far }, i) => {
+        const p = labelled[i]!;
+        if (far) {
+          ctx.strokeStyle = withAlpha(COLORS.text, 0.4);
+          ctx.lineWidth = 1.5;
+          ctx.beginPath();
+          ctx.moveTo(p.x, p.y);
+          ctx.lineTo(Math.min(Math.max(p.x, rect.x), rect.x + rect.w), Math.min(Math.max(p.y, rect.y + 4), rect.y + rect.h - 4));
+          ctx.stroke();
+        }
+      });
+      labels.forEach(({ rect }, i) => {
+        const p = labelled[i]!;
+        // A dark outline keeps a name readable where it crosses grid lines, leader lines or the 50 % line.
+        ctx.lineWidth = 5;
+        ctx.strokeStyle = COLORS.background;
+        ctx.strokeText(p.name, rect.x, rect.y + rect.h / 2 + 1);
+        ctx.fillStyle = COLORS.text;
+        ctx.fillText(p.name, rect.x, rect.y + rect.h / 2 + 1);
+      });
+      for (const p of points) drawDot(ctx, p.x, p.y, RADIUS, p.color);
+      ctx.restore();
+    },
+  };
 }

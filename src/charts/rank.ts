@@ -146,7 +146,12 @@ function rankConfig(title: string, subtitle: string, series: Series[], markers: 
   const bandLabels = bandsWithin(y.min, y.max).map((b) => bandLabelLines(b.label));
   // The gutter is as wide as the widest tier name shown, plus the gap and the header's margin.
   const gutter = BAND_GAP + Math.max(0, ...bandLabels.flat().map((line) => Math.min(BAND_LABEL_WIDTH, textWidth(line, font(FONT.label, 600))))) + MARGIN;
-  const { options, plugins, header } = frame(title, subtitle, series.map((s) => ({ label: s.label, color: s.color })), { right: gutter });
+  const { options, plugins, header } = frame(
+    title,
+    subtitle,
+    series.map((s) => ({ label: s.label, color: s.color })),
+    { right: gutter },
+  );
   // The plot's height is the canvas's less the header and the time axis (about 60 px with two-line labels).
   const maxIntervals = Math.max(2, Math.floor((SIZE.height - header.height - 60) / MIN_SCORE_TICK_GAP));
   return {
@@ -181,7 +186,15 @@ function rankConfig(title: string, subtitle: string, series: Series[], markers: 
           afterBuildTicks: (scale: Scale) => {
             scale.ticks = ticks.map((t) => ({ value: t.value }));
           },
-          ticks: { color: COLORS.text, font: { size: FONT.label }, padding: 8, maxRotation: 0, autoSkip: true, autoSkipPadding: 20, callback: (value) => labels.get(Number(value)) ?? '' },
+          ticks: {
+            color: COLORS.text,
+            font: { size: FONT.label },
+            padding: 8,
+            maxRotation: 0,
+            autoSkip: true,
+            autoSkipPadding: 20,
+            callback: (value) => labels.get(Number(value)) ?? '',
+          },
         },
         y: {
           type: 'linear',
@@ -233,7 +246,13 @@ function tierBandsPlugin(): Plugin<'line'> {
           ctx.stroke();
         }
       }
-      drawBandLabels(ctx, bands.map((b) => ({ label: b.label, color: b.color, top: yScale.getPixelForValue(b.to), bottom: yScale.getPixelForValue(b.from) })), area.right + BAND_GAP, area.top, area.bottom);
+      drawBandLabels(
+        ctx,
+        bands.map((b) => ({ label: b.label, color: b.color, top: yScale.getPixelForValue(b.to), bottom: yScale.getPixelForValue(b.from) })),
+        area.right + BAND_GAP,
+        area.top,
+        area.bottom,
+      );
       ctx.restore();
     },
   };
@@ -249,7 +268,13 @@ function bandLabelLines(label: string): string[] {
  * gutter breaks at " / ". Names that would overlap are moved apart, as little as they can be, within
  * the plot's height.
  */
-function drawBandLabels(ctx: Ctx, bands: { label: string; color: string; top: number; bottom: number }[], x: number, areaTop: number, areaBottom: number): void {
+function drawBandLabels(
+  ctx: Ctx,
+  bands: { label: string; color: string; top: number; bottom: number }[],
+  x: number,
+  areaTop: number,
+  areaBottom: number,
+): void {
   ctx.font = font(FONT.label, 600);
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
@@ -320,11 +345,19 @@ function markersPlugin(markers: Marker[]): Plugin<'line'> {
             { x: px - w - 10, y: second, w, h },
             { x: px + 10, y: first, w, h },
             { x: px + 10, y: second, w, h },
-            ...(reach === 0 ? [{ x: px - w - 18, y: py - h / 2, w, h }, { x: px + 18, y: py - h / 2, w, h }] : []),
+            ...(reach === 0
+              ? [
+                  { x: px - w - 18, y: py - h / 2, w, h },
+                  { x: px + 18, y: py - h / 2, w, h },
+                ]
+              : []),
           ];
         });
         const cost = (r: Rect, order: number) =>
-          outside(r, plot) * 1_000 + taken.reduce((c, t) => c + overlap(r, t) * 10, 0) + segments.reduce((c, [a, b]) => c + (segmentCrosses(a, b, r) ? 200 : 0), 0) + order;
+          outside(r, plot) * 1_000 +
+          taken.reduce((c, t) => c + overlap(r, t) * 10, 0) +
+          segments.reduce((c, [a, b]) => c + (segmentCrosses(a, b, r) ? 200 : 0), 0) +
+          order;
         let best = spots[0]!;
         let bestCost = Number.POSITIVE_INFINITY;
         spots.forEach((r, order) => {

@@ -138,9 +138,12 @@ export class ChartSpecError extends Error {
 const title = z.string().max(SPEC_LIMITS.titleLength);
 const locale = z.enum(LOCALES).optional();
 const name = z.string().min(1).max(SPEC_LIMITS.nameLength);
-const unixSeconds = z.number().finite().min(0).max(MAX_UNIX_SECONDS, { message: `must be Unix seconds (at most ${MAX_UNIX_SECONDS}); milliseconds?` });
-const score = z.number().finite().min(0);
-const fraction = z.number().finite().min(0).max(1);
+const unixSeconds = z
+  .number()
+  .min(0)
+  .max(MAX_UNIX_SECONDS, { error: `must be Unix seconds (at most ${MAX_UNIX_SECONDS}); milliseconds?` });
+const score = z.number().min(0);
+const fraction = z.number().min(0).max(1);
 const role = z.string().max(SPEC_LIMITS.nameLength).nullable();
 const points = z.array(z.strictObject({ time: unixSeconds, score })).max(SPEC_LIMITS.points);
 
@@ -161,9 +164,9 @@ const heroPerformance = z.strictObject({
       z.strictObject({
         name,
         role,
-        playTimeSeconds: z.number().finite().min(0),
+        playTimeSeconds: z.number().min(0),
         winRate: fraction.nullable(),
-        kda: z.number().finite().min(0).nullable(),
+        kda: z.number().min(0).nullable(),
       }),
     )
     .max(SPEC_LIMITS.heroes),
@@ -180,7 +183,7 @@ const compareRank = z.strictObject({
   kind: z.literal('compare-rank'),
   locale,
   title,
-  players: z.array(z.strictObject({ name, points })).length(2, { message: 'a comparison has exactly 2 players' }),
+  players: z.array(z.strictObject({ name, points })).length(2, { error: 'a comparison has exactly 2 players' }),
 }) satisfies z.ZodType<CompareRankChart>;
 
 const chartSpec = z.discriminatedUnion('kind', [rankHistory, heroPerformance, metaScatter, compareRank]);
@@ -194,7 +197,7 @@ const chartSpec = z.discriminatedUnion('kind', [rankHistory, heroPerformance, me
 export function parseChartSpec(input: unknown): ChartSpec {
   const result = chartSpec.safeParse(input);
   if (result.success) return result.data;
-  const kind = typeof input === 'object' && input !== null && 'kind' in input ? JSON.stringify((input as { kind: unknown }).kind) : 'missing';
+  const kind = typeof input === 'object' && input !== null && 'kind' in input ? JSON.stringify(input.kind) : 'missing';
   const issues = result.error.issues.map((i) => ({ path: i.path, message: i.message }));
   throw new ChartSpecError(`invalid chart spec (kind ${kind}): ${z.prettifyError(result.error).replaceAll('\n', ' ')}`, issues);
 }

@@ -1,7 +1,7 @@
 import { tr } from '../i18n/index.js';
 
 /**
- * The words the charts draw, in one place and in the shape of src/strings.ts (each entry a function of
+ * The words the charts draw, in one place and in the shape of src/render/strings.ts (each entry a function of
  * its values, so word order can change per language). Kept beside the charts because the chart worker
  * bundles only src/charts/ and what it imports.
  *
@@ -27,11 +27,13 @@ export const chartText = {
   /** Legend entry of heroes whose role is not one of the three. */
   otherRole: () => tr('charts:otherRole'),
   /** Subtitle of the hero chart: how many heroes of how many are shown (short, so the role legend fits beside it). */
-  topHeroes: (shown: number, total: number) => (shown === total ? tr('charts:subtitle.heroesAll', { count: shown }) : tr('charts:subtitle.heroesTop', { shown, total })),
+  topHeroes: (shown: number, total: number) =>
+    shown === total ? tr('charts:subtitle.heroesAll', { count: shown }) : tr('charts:subtitle.heroesTop', { shown, total }),
   /** Subtitle of the rank history: how many seasons are drawn (short, so the season legend fits beside it). */
   rankSeasons: (seasons: number) => tr('charts:subtitle.rankSeasons', { count: seasons }),
   /** Subtitle of the meta scatter: how many heroes, and how many of them are named (the most picked that have room). */
-  metaHeroes: (heroes: number, named: number) => (named < heroes ? tr('charts:subtitle.metaNamed', { count: heroes, named }) : tr('charts:subtitle.metaAll', { count: heroes })),
+  metaHeroes: (heroes: number, named: number) =>
+    named < heroes ? tr('charts:subtitle.metaNamed', { count: heroes, named }) : tr('charts:subtitle.metaAll', { count: heroes }),
   /** Subtitle of the comparison. */
   compareRank: () => tr('charts:subtitle.compareRank'),
   /** The 50 % reference line's label. */

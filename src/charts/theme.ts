@@ -22,13 +22,13 @@ export const PHONE_WIDTH = 360;
 export const MIN_LABEL_RATIO = 0.029;
 /** Least title size as a share of {@link SIZE}.width: 13 CSS px at {@link PHONE_WIDTH}. */
 export const MIN_TITLE_RATIO = 13 / 360;
-/** The cap every chart stays within (issue 13): pixels and PNG bytes. */
+/** The cap every chart stays within: pixels and PNG bytes. */
 export const LIMITS = { width: 1600, height: 900, bytes: 8 * 1024 * 1024 } as const;
 
 /** The font family the charts use; registered from assets/fonts by src/charts/fonts.ts. */
 export const FONT_FAMILY = 'Inter';
 /**
- * The family of the Japanese text Inter has no glyphs for (issue 16); registered by src/charts/fonts.ts
+ * The family of the Japanese text Inter has no glyphs for; registered by src/charts/fonts.ts
  * from the `@expo-google-fonts/noto-sans-jp` package, only once a chart needs it.
  */
 export const JAPANESE_FONT_FAMILY = 'Noto Sans JP';

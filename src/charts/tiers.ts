@@ -44,7 +44,13 @@ export const TIER_BANDS: readonly TierBand[] = [
     const from = BASE_SCORE + i * DIVISIONS_PER_TIER * DIVISION_SCORE;
     return { tier, label: tier, from, to: from + DIVISIONS_PER_TIER * DIVISION_SCORE, color };
   }),
-  { tier: 'Eternity', label: chartText.topBand(), from: BASE_SCORE + DIVIDED.length * DIVISIONS_PER_TIER * DIVISION_SCORE, to: Number.POSITIVE_INFINITY, color: '#ff6b5e' },
+  {
+    tier: 'Eternity',
+    label: chartText.topBand(),
+    from: BASE_SCORE + DIVIDED.length * DIVISIONS_PER_TIER * DIVISION_SCORE,
+    to: Number.POSITIVE_INFINITY,
+    color: '#ff6b5e',
+  },
 ];
 
 /** The bands that overlap `[min, max]` rank score, each clipped to it; lowest first. */

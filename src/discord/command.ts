@@ -4,21 +4,25 @@
  */
 import type { MainsRefresher } from '../feeds/alerts.js';
 import type { AlertsRepository } from '../store/alerts.js';
-import type { APIApplicationCommandOptionChoice, RESTPostAPIChatInputApplicationCommandsJSONBody, RESTPostAPIContextMenuApplicationCommandsJSONBody } from 'discord-api-types/v10';
+import type {
+  APIApplicationCommandOptionChoice,
+  RESTPostAPIChatInputApplicationCommandsJSONBody,
+  RESTPostAPIContextMenuApplicationCommandsJSONBody,
+} from 'discord-api-types/v10';
 import type { RivalsApi } from '../api/client.js';
-import type { HeroDirectory } from '../hero-directory.js';
-import type { InteractionBudget } from '../deadline.js';
-import type { Logger } from '../logger.js';
-import type { MapDirectory } from '../map-directory.js';
+import type { HeroDirectory } from '../catalog/hero-directory.js';
+import type { InteractionBudget } from '../core/deadline.js';
+import type { Logger } from '../core/logger.js';
+import type { MapDirectory } from '../catalog/map-directory.js';
 import type { View } from '../render/view.js';
 import type { AccountLinksRepository } from '../store/account-links.js';
 import type { GuildSettingsRepository } from '../store/guild-settings.js';
 import type { RecentLookups } from '../store/recent-lookups.js';
 import type { FeedTester } from '../feeds/test-post.js';
 import type { ChartRenderer } from '../charts/renderer.js';
-import type { HeroMeta } from '../game/meta.js';
+import type { HeroMeta } from '../jobs/hero-meta.js';
 import type { BalanceHistoryRepository } from '../store/balance-history.js';
-import type { BalanceIndexer } from '../game/balance-indexer.js';
+import type { BalanceIndexer } from '../jobs/balance-indexer.js';
 
 /** Who asked, and where. */
 export interface Invoker {
@@ -52,7 +56,7 @@ export interface ChannelAccess {
 export interface CommandContext {
   api: RivalsApi;
   heroes: HeroDirectory;
-  /** Every map once, with labels that tell apart maps sharing a name (src/map-directory.ts). */
+  /** Every map once, with labels that tell apart maps sharing a name (src/catalog/map-directory.ts). */
   maps: MapDirectory;
   /** Durable state (src/store). */
   links: AccountLinksRepository;
@@ -65,13 +69,13 @@ export interface CommandContext {
   charts?: ChartRenderer;
   /** The hero meta, gathered in the background (src/game/meta.ts), for /meta; absent: /meta says it is unavailable. */
   meta?: HeroMeta;
-  /** Each hero's balance history (src/store/balance-history.ts), built by the indexer (src/game/balance-indexer.ts), for /hero; absent: the section says it is unavailable. */
+  /** Each hero's balance history (src/store/balance-history.ts), built by the indexer (src/jobs/balance-indexer.ts), for /hero; absent: the section says it is unavailable. */
   balance?: { history: BalanceHistoryRepository; indexer?: BalanceIndexer };
   /** Members' hero alerts and the reader of their mains (src/feeds/alerts.ts), for /alerts; absent: /alerts says it is unavailable. */
   alerts?: { members: AlertsRepository; mains: MainsRefresher };
   logger: Logger;
   now: () => number;
-  /** The interaction's time budget from its creation (src/deadline.ts); absent outside an interaction (feeds, the CLI). */
+  /** The interaction's time budget from its creation (src/core/deadline.ts); absent outside an interaction (feeds, the CLI). */
   budget?: InteractionBudget;
 }
 

@@ -45,7 +45,7 @@ export async function deployCommands(o: DeployOptions): Promise<{ count: number;
  */
 export async function fetchCommandIds(rest: Pick<REST, 'get'>, applicationId: string, guildId?: string): Promise<Map<string, string>> {
   const route = guildId ? Routes.applicationGuildCommands(applicationId, guildId) : Routes.applicationCommands(applicationId);
-  const commands = (await rest.get(route)) as unknown;
+  const commands = await rest.get(route);
   const ids = new Map<string, string>();
   if (!Array.isArray(commands)) return ids;
   for (const c of commands as { id?: unknown; name?: unknown; type?: unknown }[]) {

@@ -22,8 +22,8 @@
  *   ../process-policy.ts logs; {@link GatewayWatch.lastDispatch} names the dispatch in that line.
  */
 import type { Client } from 'discord.js';
-import type { Logger } from '../logger.js';
-import { EXIT_GATEWAY_REFUSED, type ProcessPolicy } from '../process-policy.js';
+import type { Logger } from '../core/logger.js';
+import { EXIT_GATEWAY_REFUSED, type ProcessPolicy } from '../core/process-policy.js';
 
 /**
  * `fatal`: not reconnectable, the process stops. `resume`: reconnect and resume the session.
@@ -60,10 +60,20 @@ const CLOSE_CODES: readonly CloseCodeInfo[] = [
   { code: 4007, name: 'invalid seq', kind: 'new-session' },
   { code: 4008, name: 'rate limited', kind: 'resume' },
   { code: 4009, name: 'session timed out', kind: 'new-session' },
-  { code: 4010, name: 'invalid shard', kind: 'fatal', remedy: 'Discord does not accept the shard id the bot identified with; this bot runs one shard, so check that nothing sets shards in the client options' },
+  {
+    code: 4010,
+    name: 'invalid shard',
+    kind: 'fatal',
+    remedy: 'Discord does not accept the shard id the bot identified with; this bot runs one shard, so check that nothing sets shards in the client options',
+  },
   { code: 4011, name: 'sharding required', kind: 'fatal', remedy: 'the bot is in too many guilds for one gateway connection; it must run with several shards' },
   { code: 4012, name: 'invalid API version', kind: 'fatal', remedy: 'Discord retired the gateway version discord.js asked for; update discord.js' },
-  { code: 4013, name: 'invalid intents', kind: 'fatal', remedy: "Discord does not accept the intents bitfield the bot sent; fix the client's intents in src/discord/runtime.ts (this is a bug, not a setting)" },
+  {
+    code: 4013,
+    name: 'invalid intents',
+    kind: 'fatal',
+    remedy: "Discord does not accept the intents bitfield the bot sent; fix the client's intents in src/discord/runtime.ts (this is a bug, not a setting)",
+  },
   {
     code: 4014,
     name: 'disallowed intents',
@@ -142,7 +152,7 @@ export function watchGateway(client: Client, options: GatewayWatchOptions): Gate
   const watchedShards = new Map<object, () => void>();
   type Listener = (...args: unknown[]) => void;
   const listeners: [string, Listener][] = [];
-  const on = <A extends unknown[]>(event: string, listener: (...args: A) => void) => {
+  const on = (event: string, listener: (...args: never[]) => void) => {
     client.on(event, listener as unknown as Listener);
     listeners.push([event, listener as unknown as Listener]);
   };
@@ -174,12 +184,16 @@ export function watchGateway(client: Client, options: GatewayWatchOptions): Gate
         if (info.kind === 'fatal') return; // shardDisconnect has the line
         lastCloseAt.set(shardId, now());
         if (policy.terminating) return logger.debug({ closeCode: event.code, shard: shardId }, 'gateway closed while stopping');
-        logger.warn({ closeCode: event.code, closeKind: info.kind, shard: shardId }, `the Discord gateway connection closed with ${event.code} (${info.name}): reconnecting`);
+        logger.warn(
+          { closeCode: event.code, closeKind: info.kind, shard: shardId },
+          `the Discord gateway connection closed with ${event.code} (${info.name}): reconnecting`,
+        );
       };
       shard.on('close', onClose);
       watchedShards.set(shard, () => shard.off('close', onClose));
     }
-    if (readyShards.has(shardId)) logger.info({ shard: shardId }, 'started a new Discord gateway session (dispatches sent while disconnected are not replayed)');
+    if (readyShards.has(shardId))
+      logger.info({ shard: shardId }, 'started a new Discord gateway session (dispatches sent while disconnected are not replayed)');
     readyShards.add(shardId);
   });
   on('shardReconnecting', (shardId: number) => {

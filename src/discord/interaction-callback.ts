@@ -6,7 +6,7 @@
  * hashing, per-route handlers and timeout signals: the route is authorised by the interaction's token,
  * needs no bot token, is outside the global rate limit, and is called once per interaction, so none of
  * that machinery has anything to do. In `npm run bench:burst` those layers were a fifth of the bot's
- * CPU while 10,000 acknowledgements were due (issue 11). Everything after the acknowledgement (edits,
+ * CPU while 10,000 acknowledgements were due. Everything after the acknowledgement (edits,
  * follow-ups) still goes through @discordjs/rest.
  */
 import { FormData, Pool, Response } from 'undici';
@@ -62,7 +62,12 @@ export class InteractionCallbacks {
   constructor(apiUrl: string, connections: number) {
     const url = new URL(apiUrl);
     this.#prefix = `${url.pathname.replace(/\/+$/, '')}/v10/interactions/`;
-    this.#pool = new Pool(url.origin, { connections, headersTimeout: CALLBACK_TIMEOUT_MS, bodyTimeout: CALLBACK_TIMEOUT_MS, connect: { timeout: CALLBACK_TIMEOUT_MS } });
+    this.#pool = new Pool(url.origin, {
+      connections,
+      headersTimeout: CALLBACK_TIMEOUT_MS,
+      bodyTimeout: CALLBACK_TIMEOUT_MS,
+      connect: { timeout: CALLBACK_TIMEOUT_MS },
+    });
   }
 
   /**

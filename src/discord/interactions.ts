@@ -2,7 +2,7 @@
  * Interactions as the gateway delivers them (Discord: "Interaction Object", the INTERACTION_CREATE
  * dispatch), read into the router's transport-free inputs (./command.ts). The runtime answers from
  * these raw payloads, not from discord.js's Interaction classes: nothing is built per interaction but
- * what the answer needs, so a burst is acknowledged at the cost of parsing its packets (issue 11).
+ * what the answer needs, so a burst is acknowledged at the cost of parsing its packets.
  *
  * Every reader here is total over what Discord may send: a field missing or of another shape yields
  * `undefined` (the runtime logs and ignores the interaction), never an exception.
@@ -13,7 +13,6 @@ import {
   ComponentType,
   InteractionType,
   type APIApplicationCommandInteractionDataOption,
-  type APIInteraction,
 } from 'discord-api-types/v10';
 import type { AutocompleteInput, CommandInput, Invoker } from './command.js';
 
@@ -108,7 +107,7 @@ export function optionsOf(data: unknown): { subcommand?: string; options: Comman
  * token, application id or user (logged by the caller). Source: Discord, "Interaction Object" and
  * "Message Component" (custom_id, values), "Message Interaction Metadata" (the invoker of a message).
  */
-export function readInteraction(payload: APIInteraction | unknown): InteractionCall | undefined {
+export function readInteraction(payload: unknown): InteractionCall | undefined {
   if (!isObject(payload)) return undefined;
   const id = str(payload.id);
   const token = str(payload.token);
@@ -127,7 +126,7 @@ export function readInteraction(payload: APIInteraction | unknown): InteractionC
     if (data.type === ApplicationCommandType.User) {
       const targetUserId = str(data.target_id);
       const resolved = isObject(data.resolved) && isObject(data.resolved.users) ? data.resolved.users : {};
-      const target = targetUserId && isObject(resolved[targetUserId]) ? (resolved[targetUserId] as Raw) : undefined;
+      const target = targetUserId && isObject(resolved[targetUserId]) ? resolved[targetUserId] : undefined;
       if (!targetUserId) return { ...head, kind: 'other', type };
       return { ...head, kind: 'command', commandName, input: { options: {}, targetUserId, targetName: str(target?.username) ?? targetUserId, user } };
     }

@@ -4,7 +4,7 @@
  * give the base; the guild owner and ADMINISTRATOR have everything; then the channel's overwrites for
  * @everyone, for the member's roles (all denies, then all allows), and for the member apply in that order.
  *
- * The bot keeps no channel or role cache (issue 12): a permission check fetches the channel, the guild
+ * The bot keeps no channel or role cache: a permission check fetches the channel, the guild
  * and the bot's member over REST and computes here.
  */
 import { OverwriteType, PermissionFlagsBits, type APIOverwrite, type APIRole } from 'discord-api-types/v10';

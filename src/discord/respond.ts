@@ -7,20 +7,13 @@
  * their own transport and call the same functions.
  */
 import { MessageFlags, type APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
-import { interactionBudget, settleWithin, type InteractionBudget } from '../deadline.js';
+import { AUTOCOMPLETE_DEADLINE_MS, interactionBudget, SEND_RESERVE_MS, settleWithin, type InteractionBudget } from '../core/deadline.js';
 import { errorMessageView, toMessagePayload, type MessagePayload, type View } from '../render/view.js';
-import { t } from '../strings.js';
+import { t } from '../render/strings.js';
 import type { ComponentResult } from './router.js';
 
 /** A View ready within this many ms of the interaction's creation is sent directly; later ones are deferred first. Well inside 3 s. */
 export const DEFAULT_ACK_DEADLINE_MS = 1_500;
-/**
- * The final answer is sent this long before the budget's end (ms), so that its REST calls (an edit,
- * or a delete and a follow-up) reach Discord within the budget, even under a burst.
- */
-export const SEND_RESERVE_MS = 1_000;
-/** Discord gives autocomplete 3 s and no way to defer: past this, an empty list is sent. */
-export const AUTOCOMPLETE_DEADLINE_MS = 2_500;
 
 /**
  * The responses Discord allows to a slash command (Discord: interaction response types 4 and 5,
@@ -60,13 +53,17 @@ type Outcome<T> = { value: T } | { late: true };
 const LATE: Outcome<never> = { late: true };
 
 function within<T>(work: Promise<T>, ms: number): Promise<Outcome<T>> {
-  return settleWithin(work.then((value): Outcome<T> => ({ value })), ms, () => LATE);
+  return settleWithin(
+    work.then((value): Outcome<T> => ({ value })),
+    ms,
+    () => LATE,
+  );
 }
 
 /** When to acknowledge and when to give the final answer; see {@link answerCommand}. */
 export interface AnswerTiming {
   /**
-   * The interaction's budget (src/deadline.ts), from its snowflake; default: one created now with
+   * The interaction's budget (src/core/deadline.ts), from its snowflake; default: one created now with
    * the default total budget (the playground, tests).
    */
   budget?: InteractionBudget;
@@ -146,7 +143,12 @@ export async function answerCommand(
  * the invoker's press answers privately. Past `budget.answerBy`, `timing.late()` privately. With
  * `deferFirst` (a burst), the deferral goes out first and a `work` thunk starts after it.
  */
-export async function answerComponent(work: Work<ComponentResult>, own: boolean, responder: ComponentResponder, timing: AnswerTiming & { deferFirst?: boolean } = {}): Promise<void> {
+export async function answerComponent(
+  work: Work<ComponentResult>,
+  own: boolean,
+  responder: ComponentResponder,
+  timing: AnswerTiming & { deferFirst?: boolean } = {},
+): Promise<void> {
   const times = timesOf(timing);
   const now = timing.now ?? Date.now;
   const started = now();
@@ -174,7 +176,11 @@ export async function answerComponent(work: Work<ComponentResult>, own: boolean,
  * interaction's creation has passed (autocomplete cannot be deferred).
  * @param budget the interaction's budget; default: created now.
  */
-export async function answerAutocomplete(work: Promise<APIApplicationCommandOptionChoice[]>, deadlineMs = AUTOCOMPLETE_DEADLINE_MS, budget?: InteractionBudget): Promise<APIApplicationCommandOptionChoice[]> {
+export async function answerAutocomplete(
+  work: Promise<APIApplicationCommandOptionChoice[]>,
+  deadlineMs = AUTOCOMPLETE_DEADLINE_MS,
+  budget?: InteractionBudget,
+): Promise<APIApplicationCommandOptionChoice[]> {
   const now = Date.now();
   const createdAt = budget?.createdAt ?? now;
   const first = await within(work, createdAt + deadlineMs - now);

@@ -1,5 +1,5 @@
 /**
- * One process-wide budget for the bot's requests to Discord's REST API (issue 12, "fan-out with
+ * One process-wide budget for the bot's requests to Discord's REST API ("fan-out with
  * headroom"). Discord allows a bot 50 requests a second across all routes (Discord: Topics, Rate
  * Limits, "Global Rate Limit"). @discordjs/rest counts that in fixed one-second windows starting with a
  * window's first request, so a steady fan-out lands up to 50 requests in a window's last moments and 50
@@ -22,8 +22,8 @@
  */
 import PQueue from 'p-queue';
 import { DefaultRestOptions, type RESTOptions } from '@discordjs/rest';
-import { currentDeadline } from '../deadline.js';
-import { NO_METRICS, type Metrics } from '../ops/metrics.js';
+import { currentDeadline } from '../core/deadline.js';
+import { NO_METRICS, type Metrics } from '../core/metrics.js';
 
 /**
  * Requests started in any sliding second: 46 of Discord's 50. At 47 the bench's fake Discord, which
@@ -87,7 +87,7 @@ export class DiscordRestBudget {
   /**
    * `makeRequest` (default: @discordjs/rest's own) behind the budget: interaction routes go at once;
    * others wait for a slot, those for which `isInteractive()` is true first (default: those of an
-   * interaction's handler, where a deadline is set, src/deadline.ts; the REST proxy, src/discord/rest-proxy.ts,
+   * interaction's handler, where a deadline is set, src/core/deadline.ts; the REST proxy, src/discord/rest-proxy.ts,
    * asks its clients' priority header instead). A request whose `init.signal` aborts while it waits
    * (@discordjs/rest's timeout, or a proxy's client that went away) leaves the queue without taking a
    * slot, and the call rejects with the signal's reason (an `AbortError`, which @discordjs/rest retries).
@@ -97,7 +97,7 @@ export class DiscordRestBudget {
       if (isInteractionRoute(url)) return makeRequest(url, init);
       const priority = isInteractive() ? INTERACTIVE : BACKGROUND;
       // undici's AbortSignal type and the DOM's differ in their declarations only.
-      const signal = (init.signal ?? undefined) as AbortSignal | undefined;
+      const signal = init.signal ?? undefined;
       const queuedAt = performance.now();
       const start = () => {
         this.#metrics.limiterWait('discord', PRIORITY_NAMES[priority], (performance.now() - queuedAt) / 1000);

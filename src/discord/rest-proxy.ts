@@ -1,5 +1,5 @@
 /**
- * The REST proxy (issue 15): one HTTP service that every process of the bot sends its Discord REST
+ * The REST proxy: one HTTP service that every process of the bot sends its Discord REST
  * requests to, so that Discord's limits, which are per bot and not per process, are kept once for all
  * of them: the global 50 requests a second (Discord: Topics, Rate Limits, "Global Rate Limit") by a
  * {@link DiscordRestBudget} (46 in any sliding second, at least 20 ms apart, ./rest-budget.ts), and
@@ -42,8 +42,17 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { proxyRequests } from '@discordjs/proxy';
-import { DefaultRestOptions, DiscordAPIError, HTTPError, RateLimitError, REST, type InternalRequest, type RESTOptions, type ResponseLike } from '@discordjs/rest';
-import type { Logger } from '../logger.js';
+import {
+  DefaultRestOptions,
+  DiscordAPIError,
+  HTTPError,
+  RateLimitError,
+  REST,
+  type InternalRequest,
+  type RESTOptions,
+  type ResponseLike,
+} from '@discordjs/rest';
+import type { Logger } from '../core/logger.js';
 import { DiscordRestBudget, INTERACTIVE_PRIORITY, PRIORITY_HEADER, UNCOUNTED } from './rest-budget.js';
 import { discordAgent } from './agent.js';
 
@@ -117,9 +126,12 @@ class ProxiedRest extends REST {
     const headers = Object.fromEntries(Object.entries(request.headers ?? {}).filter(([, value]) => value !== undefined));
     const interactive = incoming.headers[PRIORITY_HEADER] === INTERACTIVE_PRIORITY;
     try {
-      return await this.#interactive.run(interactive, () => super.queueRequest({ ...request, body: body.length > 0 ? body : undefined, headers, signal: gone.signal }));
+      return await this.#interactive.run(interactive, () =>
+        super.queueRequest({ ...request, body: body.length > 0 ? body : undefined, headers, signal: gone.signal }),
+      );
     } catch (err) {
-      if (err instanceof DiscordAPIError || err instanceof HTTPError || err instanceof RateLimitError || (err instanceof Error && err.name === 'AbortError')) throw err;
+      if (err instanceof DiscordAPIError || err instanceof HTTPError || err instanceof RateLimitError || (err instanceof Error && err.name === 'AbortError'))
+        throw err;
       throw new HTTPError(502, 'Bad Gateway', request.method, request.fullRoute, { body: undefined });
     } finally {
       incoming.socket.off('close', onClose);
@@ -182,7 +194,16 @@ export async function startRestProxy(options: RestProxyOptions): Promise<RestPro
     if (response.status !== 429) return;
     counts.rateLimited++;
     const headers = response.headers;
-    logger.warn({ method: request.method, route: request.route, retryAfter: headers.get('retry-after'), global: headers.has('x-ratelimit-global'), scope: headers.get('x-ratelimit-scope') }, 'Discord answered 429: waiting it out before the retry');
+    logger.warn(
+      {
+        method: request.method,
+        route: request.route,
+        retryAfter: headers.get('retry-after'),
+        global: headers.has('x-ratelimit-global'),
+        scope: headers.get('x-ratelimit-scope'),
+      },
+      'Discord answered 429: waiting it out before the retry',
+    );
   });
   const forward = proxyRequests(rest);
   const expected = Buffer.from(`Bot ${options.token}`);
@@ -191,7 +212,8 @@ export async function startRestProxy(options: RestProxyOptions): Promise<RestPro
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://proxy').pathname;
-    if (path === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) return sendJson(res, closing ? 503 : 200, { status: closing ? 'closing' : 'ok', ...stats() });
+    if (path === '/healthz' && (req.method === 'GET' || req.method === 'HEAD'))
+      return sendJson(res, closing ? 503 : 200, { status: closing ? 'closing' : 'ok', ...stats() });
     if (!path.startsWith('/api/')) return sendJson(res, 404, { message: '404: Not Found', code: 0 });
     if (!authorised(req.headers.authorization, expected)) {
       counts.refused++;

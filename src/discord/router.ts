@@ -5,25 +5,25 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
-import { ApiArgumentError, ApiError } from '../api/errors.js';
-import { runWithDeadline, settleWithin, type InteractionBudget } from '../deadline.js';
-import { ExpiredComponentError, NotFoundError, NotLinkedError, PrivateProfileError, SeasonError, UnknownHeroError, UserFacingError } from '../errors.js';
+import { ApiArgumentError, ApiError } from '../core/api-errors.js';
+import { runWithDeadline, settleWithin, type InteractionBudget } from '../core/deadline.js';
+import { ExpiredComponentError, NotFoundError, NotLinkedError, PrivateProfileError, SeasonError, UnknownHeroError, UserFacingError } from '../core/errors.js';
 import { MAX_LINKED_ACCOUNTS, TooManyLinksError } from '../store/account-links.js';
 import { StoreUnavailableError } from '../store/database.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import { errorMessageView, type View } from '../render/view.js';
-import { t } from '../strings.js';
+import { t } from '../render/strings.js';
 import { pickLocale, runInLocale, tr, type Locale } from '../i18n/index.js';
 import type { AutocompleteInput, CommandContext, CommandInput, CommandModule, ComponentHandler, ComponentInput, Invoker } from './command.js';
-import { decodeCustomId } from './custom-id.js';
-import { AUTOCOMPLETE_DEADLINE_MS, SEND_RESERVE_MS } from './respond.js';
+import { decodeCustomId } from '../render/custom-id.js';
+import { AUTOCOMPLETE_DEADLINE_MS } from '../core/deadline.js';
 
 /** Longest wait for a guild's settings before the acknowledgement, ms (a cache miss only). */
 export const PREFERS_PRIVATE_DEADLINE_MS = 250;
 
 /**
  * Time kept back from an interaction's budget for what follows its last API call (rendering, the
- * settings read, and the answer's REST calls to Discord: {@link SEND_RESERVE_MS} of it), ms.
+ * settings read, and the answer's REST calls to Discord: `SEND_RESERVE_MS` of it, src/core/deadline.ts), ms.
  */
 export const FINAL_ANSWER_RESERVE_MS = 1_500;
 
@@ -84,14 +84,28 @@ export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, raw
     const q = escapeText(err.query, 100);
     if (err.what === 'match') return text(err.fromMenu ? t.matchGone(q) : t.matchNotFound(q));
     if (err.fromMenu) return text(t.playerGone(q));
-    return text(err.suggestions.length > 0 ? t.playerNotFoundSuggest(q, err.suggestions.map((s) => escapeText(s, 60))) : t.playerNotFound(q));
+    return text(
+      err.suggestions.length > 0
+        ? t.playerNotFoundSuggest(
+            q,
+            err.suggestions.map((s) => escapeText(s, 60)),
+          )
+        : t.playerNotFound(q),
+    );
   }
   if (err instanceof SeasonError) return text(t.badSeason(escapeText(err.value, 20)));
   // The suggestions are hero names from the API, shown in bold: escaped like anything not written here.
-  if (err instanceof UnknownHeroError) return text(t.unknownHero(escapeText(err.query, 100), err.suggestions.map((s) => escapeText(s, 60))));
+  if (err instanceof UnknownHeroError)
+    return text(
+      t.unknownHero(
+        escapeText(err.query, 100),
+        err.suggestions.map((s) => escapeText(s, 60)),
+      ),
+    );
   if (err instanceof PrivateProfileError) return text(t.privateProfile(escapeText(err.playerName, 100)));
   if (err instanceof ExpiredComponentError) return text(t.expiredComponent());
-  if (err instanceof NotLinkedError) return text(!err.self ? t.notLinkedOther(err.userId) : err.command === 'compare' ? t.notLinkedSelfCompare() : t.notLinkedSelf());
+  if (err instanceof NotLinkedError)
+    return text(!err.self ? t.notLinkedOther(err.userId) : err.command === 'compare' ? t.notLinkedSelfCompare() : t.notLinkedSelf());
   if (err instanceof TooManyLinksError) return text(t.tooManyLinks(MAX_LINKED_ACCOUNTS));
   if (err instanceof ApiArgumentError) return text(t.badArgument(optionName(err), err.problem, err.values));
   if (err instanceof StoreUnavailableError) {
@@ -218,7 +232,7 @@ export class Router {
   }
 
   /**
-   * The language of the answers to `user` (issue 16): the one they chose with `/settings language`,
+   * The language of the answers to `user`: the one they chose with `/settings language`,
    * else their Discord client's, else their server's, else English. Their choice comes from memory, or
    * from the store within {@link PREFERS_PRIVATE_DEADLINE_MS} (past it, or on a store failure, logged:
    * as if none were chosen). Never throws.

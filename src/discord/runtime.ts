@@ -6,7 +6,7 @@
  * classes; the bot uses none of those.
  */
 import { ChannelType, Client, GatewayIntentBits, PermissionFlagsBits, Options } from 'discord.js';
-import { currentDeadline, DISCORD_ACK_LIMIT_MS, interactionBudget, type InteractionBudget } from '../deadline.js';
+import { currentDeadline, DISCORD_ACK_LIMIT_MS, interactionBudget, type InteractionBudget } from '../core/deadline.js';
 import { DefaultRestOptions, REST, type DiscordAPIError, type RequestData } from '@discordjs/rest';
 import { DISCORD_REST_CONNECTIONS, discordAgent } from './agent.js';
 import {
@@ -23,16 +23,16 @@ import {
 import { LRUCache } from 'lru-cache';
 import { channelPermissions } from './permissions.js';
 import { DiscordRestBudget, INTERACTIVE_PRIORITY, PRIORITY_HEADER, UNCOUNTED, type MakeRequest } from './rest-budget.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import { splitFiles, withoutFiles, type MessagePayload, type View, type ViewFile } from '../render/view.js';
-import { t } from '../strings.js';
+import { t } from '../render/strings.js';
 import { pickLocale, runInLocale } from '../i18n/index.js';
 import type { ChannelAccess, ChannelCheck, CommandContext } from './command.js';
 import { InteractionCallbacks, multipartBody } from './interaction-callback.js';
 import { readInteraction, type AutocompleteCall, type CommandCall, type ComponentCall, type InteractionCall, type InteractionHead } from './interactions.js';
 import { answerAutocomplete, answerCommand, answerComponent, lateView, type CommandResponder, type ComponentResponder } from './respond.js';
 import type { ComponentResult, Router } from './router.js';
-import { NO_METRICS, type InteractionKind, type InteractionOutcome, type Metrics } from '../ops/metrics.js';
+import { NO_METRICS, type InteractionKind, type InteractionOutcome, type Metrics } from '../core/metrics.js';
 
 /** Where {@link createDiscordClient}'s REST requests go, and what holds them to Discord's global limit. */
 export interface DiscordClientOptions {
@@ -53,7 +53,7 @@ export interface DiscordClientOptions {
  * comes from that REST API's `/gateway/bot`, as discord.js does.
  *
  * Discord's global limit (50 requests a second, Discord: Topics, Rate Limits) is per bot, not per
- * process (issue 15). Without a proxy, every REST request but the interaction endpoints goes through
+ * process. Without a proxy, every REST request but the interaction endpoints goes through
  * `budget`, one per process (./rest-budget.ts), which is right for a bot of one process. With a
  * proxy, the proxy holds the one budget of all processes (and the per-route buckets, whose
  * `X-RateLimit-*` headers it does not pass on) and this client counts nothing itself: a second budget
@@ -65,7 +65,7 @@ export interface DiscordClientOptions {
  * routes never go through the proxy: {@link DiscordRuntime} sends them to Discord itself (give it
  * `apiUrl` in {@link RuntimeOptions.apiUrl}).
  *
- * It caches guilds and nothing else (issue 12, "cache only what is used"): no channels, roles,
+ * It caches guilds and nothing else ("cache only what is used"): no channels, roles,
  * permission overwrites, members, emojis, stickers, presences, voice states, threads or messages.
  * Interactions carry what a handler needs (the member's permissions, the option values); the one
  * feature that reads channels and roles, the feed channel check, fetches them over REST
@@ -105,9 +105,12 @@ export function skipInteractionObjects(client: Client): boolean {
   return true;
 }
 
-/** `makeRequest` that adds {@link PRIORITY_HEADER} to the requests made while answering an interaction (a deadline is set, src/deadline.ts). */
+/** `makeRequest` that adds {@link PRIORITY_HEADER} to the requests made while answering an interaction (a deadline is set, src/core/deadline.ts). */
 function markingPriority(makeRequest: MakeRequest): MakeRequest {
-  return (url, init) => (currentDeadline() === undefined ? makeRequest(url, init) : makeRequest(url, { ...init, headers: { ...(init.headers as Record<string, string>), [PRIORITY_HEADER]: INTERACTIVE_PRIORITY } }));
+  return (url, init) =>
+    currentDeadline() === undefined
+      ? makeRequest(url, init)
+      : makeRequest(url, { ...init, headers: { ...(init.headers as Record<string, string>), [PRIORITY_HEADER]: INTERACTIVE_PRIORITY } });
 }
 
 /** The discord.js managers whose cache is off (size 0): every one but the guilds'. */
@@ -147,7 +150,6 @@ export const UNCACHED_MANAGERS = [
   'PollAnswerVoterManager',
 ] as const;
 
-
 /** Permissions the bot needs to post a feed embed in a channel, with the names members see in Discord. */
 const POST_PERMISSIONS = [
   [PermissionFlagsBits.ViewChannel, 'View Channel'],
@@ -169,7 +171,7 @@ const UNKNOWN_CHANNEL = 10003;
 const MISSING_ACCESS = 50001;
 
 /**
- * {@link ChannelAccess} over Discord's REST API, with no channel, role or member cache (issue 12):
+ * {@link ChannelAccess} over Discord's REST API, with no channel, role or member cache:
  * `GET /channels/{id}`, `GET /guilds/{id}` (owner and roles) and `GET /guilds/{id}/members/{bot}`,
  * in parallel, and the permissions computed from them (./permissions.ts). A check that found nothing
  * missing is kept {@link CHANNEL_CHECK_TTL_MS} per channel; one that found a problem is not kept, so
@@ -199,7 +201,14 @@ export function discordChannelAccess(client: Client, now: () => number = Date.no
     // A channel of another guild is not one this guild can post to.
     if (fetched === 'gone' || fetched[0].guild_id !== guildId) return { exists: false, announcement: false, missing: [] };
     const [channel, guild, me] = fetched;
-    const bits = channelPermissions({ guildId, ownerId: guild.owner_id, roles: guild.roles, userId: botId, memberRoleIds: me.roles, overwrites: channel.permission_overwrites ?? [] });
+    const bits = channelPermissions({
+      guildId,
+      ownerId: guild.owner_id,
+      roles: guild.roles,
+      userId: botId,
+      memberRoleIds: me.roles,
+      overwrites: channel.permission_overwrites ?? [],
+    });
     return {
       exists: true,
       announcement: channel.type === ChannelType.GuildAnnouncement,
@@ -235,13 +244,13 @@ export interface RuntimeOptions {
   budgetMs?: number;
   /**
    * Hears each interaction's outcome and the times of its acknowledgement and final answer from its
-   * creation (src/ops/metrics.ts, {@link InteractionMeter}); default none.
+   * creation (src/core/metrics.ts, {@link InteractionMeter}); default none.
    */
   metrics?: Metrics;
   /**
    * Discord's REST API (DISCORD_API_URL, without the version) for the interaction callbacks and the
    * interaction token's webhook routes, which Discord exempts from the global limit and so never go
-   * through the REST proxy (issue 15). Default: the client's REST API, right when it has no proxy.
+   * through the REST proxy. Default: the client's REST API, right when it has no proxy.
    */
   apiUrl?: string;
 }
@@ -341,7 +350,9 @@ export class DiscordRuntime {
     // (restarting, too slow) use this one.
     const read = call;
     const chosen = this.#options.context.links?.peekLocale(read.user.userId);
-    const job = runInLocale(pickLocale(chosen, read.user.locale, read.user.guildLocale), () => this.#handle(read)).catch((err: unknown) => this.#options.logger.error({ err, interaction: id }, 'interaction failed'));
+    const job = runInLocale(pickLocale(chosen, read.user.locale, read.user.guildLocale), () => this.#handle(read)).catch((err: unknown) =>
+      this.#options.logger.error({ err, interaction: id }, 'interaction failed'),
+    );
     this.#inflight.add(job);
     void job.finally(() => this.#inflight.delete(job));
   }
@@ -397,13 +408,17 @@ export class DiscordRuntime {
     const { commandName, input } = call;
     const log = () => ctx.logger;
     await this.#acknowledging((acked, burst) =>
-      answerCommand(() => this.#afterAcks(burst, ctx.budget).then(() => meter.result(router.command(commandName, input, ctx), itself)), acked(commandResponder(respond, meter.webhook(webhookOf(this.#webhooks, call, log)), log), ['reply', 'defer']), {
-        prefersPrivate: () => (burst ? router.peekPrivate(input.user, ctx) : router.prefersPrivate(input.user, ctx)),
-        deferFirst: burst,
-        deadlineMs: this.#options.ackDeadlineMs,
-        budget: ctx.budget,
-        late: meter.late,
-      }),
+      answerCommand(
+        () => this.#afterAcks(burst, ctx.budget).then(() => meter.result(router.command(commandName, input, ctx), itself)),
+        acked(commandResponder(respond, meter.webhook(webhookOf(this.#webhooks, call, log)), log), ['reply', 'defer']),
+        {
+          prefersPrivate: () => (burst ? router.peekPrivate(input.user, ctx) : router.prefersPrivate(input.user, ctx)),
+          deferFirst: burst,
+          deadlineMs: this.#options.ackDeadlineMs,
+          budget: ctx.budget,
+          late: meter.late,
+        },
+      ),
     );
   }
 
@@ -412,8 +427,14 @@ export class DiscordRuntime {
     const own = invokerId === undefined || invokerId === user.userId;
     const log = () => ctx.logger;
     await this.#acknowledging((acked, burst) => {
-      const work = () => this.#afterAcks(burst, ctx.budget).then(() => meter.result(this.#options.router.component(customId, values, user, invokerId, ctx), viewOfResult));
-      const responder = acked(componentResponder(respond, meter.webhook(webhookOf(this.#webhooks, call, log)), log), ['update', 'reply', 'deferUpdate', 'deferEphemeralReply']);
+      const work = () =>
+        this.#afterAcks(burst, ctx.budget).then(() => meter.result(this.#options.router.component(customId, values, user, invokerId, ctx), viewOfResult));
+      const responder = acked(componentResponder(respond, meter.webhook(webhookOf(this.#webhooks, call, log)), log), [
+        'update',
+        'reply',
+        'deferUpdate',
+        'deferEphemeralReply',
+      ]);
       return answerComponent(work, own, responder, { deadlineMs: this.#options.ackDeadlineMs, budget: ctx.budget, deferFirst: burst, late: meter.late });
     });
   }
@@ -496,7 +517,7 @@ interface Meter {
   /** Whether the work given to {@link result} has settled (always true for {@link NO_METER}). */
   readonly settled: boolean;
   /** The answer policy's `late` (./respond.ts): notes that the final answer is the "took too long" message, and returns it. */
-  late(): View;
+  late: () => View;
   /** Counts the interaction with `outcome`; default: `late`, `error` or `answered` from what was noted. */
   end(outcome?: InteractionOutcome): void;
 }
@@ -514,7 +535,7 @@ const NO_METER: Meter = {
   end: () => undefined,
 };
 
-/** The {@link Meter} of one interaction created at `createdAt` (ms since the epoch: its budget's, from the snowflake, src/deadline.ts). */
+/** The {@link Meter} of one interaction created at `createdAt` (ms since the epoch: its budget's, from the snowflake, src/core/deadline.ts). */
 class InteractionMeter implements Meter {
   settled = false;
   #late = false;
@@ -532,7 +553,8 @@ class InteractionMeter implements Meter {
       await respond(body, files);
       const seconds = this.#seconds();
       this.metrics.ack(this.kind, seconds);
-      if (body.type !== InteractionResponseType.DeferredChannelMessageWithSource && body.type !== InteractionResponseType.DeferredMessageUpdate) this.metrics.answer(this.kind, seconds);
+      if (body.type !== InteractionResponseType.DeferredChannelMessageWithSource && body.type !== InteractionResponseType.DeferredMessageUpdate)
+        this.metrics.answer(this.kind, seconds);
     };
   }
 
@@ -608,7 +630,11 @@ const SPENT_INTERACTION_CODES = new Set([10062, 40060]);
  * them (src/render/view.ts, withoutFiles), so the member still gets the answer, without its chart.
  * @throws what `send` throws otherwise.
  */
-async function sendWithFiles(payload: MessagePayload, send: (json: Omit<MessagePayload, 'files'>, files: ViewFile[]) => Promise<void>, logger: () => Logger): Promise<void> {
+async function sendWithFiles(
+  payload: MessagePayload,
+  send: (json: Omit<MessagePayload, 'files'>, files: ViewFile[]) => Promise<void>,
+  logger: () => Logger,
+): Promise<void> {
   const { json, files } = splitFiles(payload);
   if (files.length === 0) return send(json, files);
   try {
@@ -638,10 +664,18 @@ function webhookOf(rest: REST, { applicationId, token }: InteractionHead, logger
   const original = Routes.webhookMessage(applicationId, token, '@original');
   return {
     edit: (payload: MessagePayload) =>
-      sendWithFiles(payload, async (json, files) => void (await rest.patch(original, { ...(await messageRequest(replacingFiles(withoutFlags(json)), files)), auth: false })), logger),
+      sendWithFiles(
+        payload,
+        async (json, files) => void (await rest.patch(original, { ...(await messageRequest(replacingFiles(withoutFlags(json)), files)), auth: false })),
+        logger,
+      ),
     deleteReply: async () => void (await rest.delete(original, { auth: false })),
     followUp: (payload: MessagePayload) =>
-      sendWithFiles(payload, async (json, files) => void (await rest.post(Routes.webhook(applicationId, token), { ...(await messageRequest(json, files)), auth: false })), logger),
+      sendWithFiles(
+        payload,
+        async (json, files) => void (await rest.post(Routes.webhook(applicationId, token), { ...(await messageRequest(json, files)), auth: false })),
+        logger,
+      ),
   };
 }
 
@@ -652,7 +686,8 @@ const NO_FLAGS = 0 as MessageFlags;
 function commandResponder(respond: Callback, webhook: ReturnType<typeof webhookOf>, logger: () => Logger): CommandResponder {
   return {
     reply: (payload) => sendWithFiles(payload, (data, files) => respond({ type: InteractionResponseType.ChannelMessageWithSource, data }, files), logger),
-    defer: (ephemeral) => respond({ type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: ephemeral ? MessageFlags.Ephemeral : NO_FLAGS } }),
+    defer: (ephemeral) =>
+      respond({ type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: ephemeral ? MessageFlags.Ephemeral : NO_FLAGS } }),
     ...webhook,
   };
 }
@@ -660,7 +695,12 @@ function commandResponder(respond: Callback, webhook: ReturnType<typeof webhookO
 /** {@link ComponentResponder} over a component interaction's callback (types 4, 5, 6 and 7) and its webhook routes. */
 function componentResponder(respond: Callback, { edit, followUp }: ReturnType<typeof webhookOf>, logger: () => Logger): ComponentResponder {
   return {
-    update: (payload) => sendWithFiles(payload, (data, files) => respond({ type: InteractionResponseType.UpdateMessage, data: replacingFiles(withoutFlags(data)) }, files), logger),
+    update: (payload) =>
+      sendWithFiles(
+        payload,
+        (data, files) => respond({ type: InteractionResponseType.UpdateMessage, data: replacingFiles(withoutFlags(data)) }, files),
+        logger,
+      ),
     reply: (payload) => sendWithFiles(payload, (data, files) => respond({ type: InteractionResponseType.ChannelMessageWithSource, data }, files), logger),
     deferUpdate: () => respond({ type: InteractionResponseType.DeferredMessageUpdate }),
     deferEphemeralReply: () => respond({ type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: MessageFlags.Ephemeral } }),

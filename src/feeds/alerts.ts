@@ -1,5 +1,5 @@
 /**
- * "Your heroes changed" alerts (issue 14). When a new balance post or patch note changes a hero that
+ * "Your heroes changed" alerts. When a new balance post or patch note changes a hero that
  * a member follows (one of their mains, or a hero they watch), they are told, with what the post did
  * to the hero (buff, nerf, adjusted, fixed; src/game/balance.ts).
  *
@@ -11,19 +11,19 @@
  *   direct message (one per member and post, whatever the guilds).
  * - Exactly once: a post's messages are worked out once and stored (src/store/alerts.ts) before any is
  *   sent; each is a delivery of the ledger (feed `alerts`), so a crash repeats none.
- * - Language (issue 16): a channel's message is in its guild's (`/config language`, else its Discord
+ * - Language: a channel's message is in its guild's (`/config language`, else its Discord
  *   language); a direct message in the member's own (`/settings language`), else their server's.
  */
 import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
 import type { RivalsApi } from '../api/client.js';
-import { encodeCustomId } from '../discord/custom-id.js';
+import { encodeCustomId } from '../render/custom-id.js';
 import type { Verdict } from '../game/balance.js';
 import { heroSummary } from '../game/profile.js';
 import { currentLocale, runInLocale, tr, type Locale } from '../i18n/index.js';
-import { BackgroundJob } from '../jobs.js';
-import type { Logger } from '../logger.js';
+import { BackgroundJob } from '../core/background-job.js';
+import type { Logger } from '../core/logger.js';
 import { listOf } from '../render/common.js';
-import { aside } from '../render/format.js';
+import { aside } from '../i18n/format.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import type { View } from '../render/view.js';
 import type { AccountLinksRepository } from '../store/account-links.js';
@@ -69,8 +69,27 @@ export interface AlertAudience {
 /** The embed and read button shared by alert messages, in the current locale. */
 function postEmbed(type: FeedType, post: FeedPost): Pick<View, 'embeds' | 'components'> {
   return {
-    embeds: [{ color: 0xf59e0b, author: { name: tr(type === 'balances' ? 'feeds:alert.kind.balances' : 'feeds:alert.kind.patchNotes') }, title: truncate(post.title, LIMITS.title), description: escapeText(post.overview ?? '', 300) || undefined }],
-    components: [{ type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Primary, label: tr('feeds:post.readAll'), custom_id: encodeCustomId('feed.read', FEED_TO_POST_TYPE[type], post.id) }] }],
+    embeds: [
+      {
+        color: 0xf59e0b,
+        author: { name: tr(type === 'balances' ? 'feeds:alert.kind.balances' : 'feeds:alert.kind.patchNotes') },
+        title: truncate(post.title, LIMITS.title),
+        description: escapeText(post.overview ?? '', 300) || undefined,
+      },
+    ],
+    components: [
+      {
+        type: ComponentType.ActionRow,
+        components: [
+          {
+            type: ComponentType.Button,
+            style: ButtonStyle.Primary,
+            label: tr('feeds:post.readAll'),
+            custom_id: encodeCustomId('feed.read', FEED_TO_POST_TYPE[type], post.id),
+          },
+        ],
+      },
+    ],
   };
 }
 
@@ -119,7 +138,12 @@ export function planAlerts(type: FeedType, post: FeedPost, audience: AlertAudien
   const fallback = currentLocale();
   const guildLocale = (guildId: string | undefined) => (guildId !== undefined && audience.localeOf ? audience.localeOf(guildId) : fallback);
   const byName = (a: string, b: string) => audience.heroName(a).localeCompare(audience.heroName(b));
-  const heroLabel = (h: string) => tr('feeds:alert.hero', { mark: VERDICT_MARKS[verdicts[h]!], hero: escapeText(audience.heroName(h), 60), verdict: tr(`feeds:alert.verdict.${verdicts[h]!}`) });
+  const heroLabel = (h: string) =>
+    tr('feeds:alert.hero', {
+      mark: VERDICT_MARKS[verdicts[h]!],
+      hero: escapeText(audience.heroName(h), 60),
+      verdict: tr(`feeds:alert.verdict.${verdicts[h]!}`),
+    });
   /** The messages of one alerts channel, in the current locale: lines packed into parts within Discord's limits. */
   const channelMessages = (channel: string, byHero: Map<string, Set<string>>): PlannedAlert[] => {
     const header = tr('feeds:alert.channelHeader', { title: escapeText(post.title, 200) });
@@ -159,7 +183,11 @@ export function planAlerts(type: FeedType, post: FeedPost, audience: AlertAudien
     return parts.map((p, i) => ({
       target: channel,
       part: i + 1,
-      view: { content: [header + (parts.length > 1 ? aside(`${i + 1}/${parts.length}`) : ''), ...p.lines].join('\n'), allowedUserIds: [...p.users].sort(), ...postEmbed(type, post) },
+      view: {
+        content: [header + (parts.length > 1 ? aside(`${i + 1}/${parts.length}`) : ''), ...p.lines].join('\n'),
+        allowedUserIds: [...p.users].sort(),
+        ...postEmbed(type, post),
+      },
     }));
   };
   const out: PlannedAlert[] = [];
@@ -170,7 +198,13 @@ export function planAlerts(type: FeedType, post: FeedPost, audience: AlertAudien
     // Their own language, else that of the first guild (by id) whose alerts they take by direct message.
     const locale = audience.memberLocale?.(user) ?? guildLocale(dmGuilds.get(user)?.sort()[0]);
     const heroes = [...dms.get(user)!].sort(byName);
-    out.push(runInLocale(locale, () => ({ target: dmTarget(user), part: 1, view: { content: tr('feeds:alert.dm', { title: escapeText(post.title, 200), heroes: listOf(heroes.map(heroLabel)) }), ...postEmbed(type, post) } })));
+    out.push(
+      runInLocale(locale, () => ({
+        target: dmTarget(user),
+        part: 1,
+        view: { content: tr('feeds:alert.dm', { title: escapeText(post.title, 200), heroes: listOf(heroes.map(heroLabel)) }), ...postEmbed(type, post) },
+      })),
+    );
   }
   return out;
 }

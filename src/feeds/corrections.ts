@@ -1,5 +1,5 @@
 /**
- * Posts corrected in place (issue 14): when the API changes a post already delivered (its title,
+ * Posts corrected in place: when the API changes a post already delivered (its title,
  * overview or full text), every message delivered for it within {@link EDIT_WINDOW_MS} is edited
  * (Discord: "Edit Message", PATCH /channels/{channel}/messages/{message}) instead of posted again.
  *
@@ -12,10 +12,11 @@
  * - Messages older than the window are left as they are.
  */
 import { createHash } from 'node:crypto';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { MessagePayload } from '../render/view.js';
 import type { Db } from '../store/database.js';
-import { classifyError, gaveUpReason, type DeliveryKey, type FeedTransport } from './delivery.js';
+import { type DeliveryKey, type FeedTransport } from './delivery.js';
+import { classifyError, gaveUpReason } from '../core/discord-errors.js';
 
 /** How long after its delivery a message is still corrected in place (ms): 14 days. */
 export const EDIT_WINDOW_MS = 14 * 24 * 60 * 60_000;
@@ -37,8 +38,15 @@ export interface CorrectableContent {
  * (`\r\n` against `\n`, a trailing space, null against "") is not a correction.
  */
 export function contentHash(c: CorrectableContent): string {
-  const norm = (s: string | null) => (s ?? '').replace(/\r\n?/g, '\n').replace(/[ \t\u00a0]+/g, ' ').replace(/ *\n */g, '\n').trim();
-  return createHash('sha256').update(JSON.stringify([norm(c.title), norm(c.overview), norm(c.content)])).digest('hex');
+  const norm = (s: string | null) =>
+    (s ?? '')
+      .replace(/\r\n?/g, '\n')
+      .replace(/[ \t\u00a0]+/g, ' ')
+      .replace(/ *\n */g, '\n')
+      .trim();
+  return createHash('sha256')
+    .update(JSON.stringify([norm(c.title), norm(c.overview), norm(c.content)]))
+    .digest('hex');
 }
 
 /**
@@ -102,7 +110,12 @@ export class CorrectionEditor {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('feed', '=', feed)
       .where('post_id', '=', postId)
-      .where((eb) => eb.or([eb('state', 'in', ['claimed', 'retry']), eb.and([eb('state', '=', 'done'), eb('message_id', 'is not', null), eb('revision', '<', revision), eb('at', '>=', cutoff)])]))
+      .where((eb) =>
+        eb.or([
+          eb('state', 'in', ['claimed', 'retry']),
+          eb.and([eb('state', '=', 'done'), eb('message_id', 'is not', null), eb('revision', '<', revision), eb('at', '>=', cutoff)]),
+        ]),
+      )
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
@@ -125,11 +138,21 @@ export class CorrectionEditor {
     const at = this.now();
     const row = { feed: k.feed, post_id: k.postId, channel_id: k.channelId };
     if (outcome.status === 'retry' && target.editAttempts + 1 < MAX_EDIT_ATTEMPTS) {
-      await this.db.updateTable('deliveries').set({ edit_attempts: target.editAttempts + 1 }).where((eb) => eb.and(row)).where('revision', '<', revision).execute();
+      await this.db
+        .updateTable('deliveries')
+        .set({ edit_attempts: target.editAttempts + 1 })
+        .where((eb) => eb.and(row))
+        .where('revision', '<', revision)
+        .execute();
       return outcome;
     }
     const error = outcome.status === 'edited' ? null : outcome.status === 'retry' ? gaveUpReason(MAX_EDIT_ATTEMPTS, outcome.reason) : outcome.reason;
-    await this.db.updateTable('deliveries').set({ revision, edited_at: at, edit_error: error, edit_attempts: 0 }).where((eb) => eb.and(row)).where('revision', '<', revision).execute();
+    await this.db
+      .updateTable('deliveries')
+      .set({ revision, edited_at: at, edit_error: error, edit_attempts: 0 })
+      .where((eb) => eb.and(row))
+      .where('revision', '<', revision)
+      .execute();
     if (outcome.status === 'retry') return { status: 'failed', code: null, reason: error! };
     return outcome;
   }

@@ -1,5 +1,5 @@
 /**
- * Digests (issue 14): instead of one message per post, a feed channel can take one message a day or a
+ * Digests: instead of one message per post, a feed channel can take one message a day or a
  * week, at a local time its admin chose, listing every post found in the period with its overview and
  * a menu to read any of them in full.
  *
@@ -9,10 +9,10 @@
  * `digest:<period>`: sent once per channel and period, across crashes.
  */
 import { ComponentType } from 'discord-api-types/v10';
-import { encodeCustomId } from '../discord/custom-id.js';
+import { encodeCustomId } from '../render/custom-id.js';
 import { tr } from '../i18n/index.js';
 import { calendarDate } from '../render/common.js';
-import { integer } from '../render/format.js';
+import { integer } from '../i18n/format.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import type { View } from '../render/view.js';
 import type { FeedType } from '../store/guild-settings.js';
@@ -87,7 +87,10 @@ export function digestView(type: FeedType, schedule: DigestSchedule, timeZone: s
           const text = feedPostText(type, p);
           return {
             name: truncate(text.title, TITLE_CHARS),
-            value: truncate([p.date ? `*${escapeText(calendarDate(p.date))}*` : '', escapeText(text.overview ?? '', overviewChars)].filter(Boolean).join(' · ') || '—', LIMITS.fieldValue),
+            value: truncate(
+              [p.date ? `*${escapeText(calendarDate(p.date))}*` : '', escapeText(text.overview ?? '', overviewChars)].filter(Boolean).join(' · ') || '—',
+              LIMITS.fieldValue,
+            ),
           };
         }),
         footer: { text: tr('feeds:digest.footer', { when }) },
@@ -101,7 +104,11 @@ export function digestView(type: FeedType, schedule: DigestSchedule, timeZone: s
             type: ComponentType.StringSelect,
             custom_id: encodeCustomId('feed.read', FEED_TO_POST_TYPE[type]),
             placeholder: tr(type === 'gameVersions' ? 'feeds:digest.readVersion' : 'feeds:digest.readOne'),
-            options: shown.map((p) => ({ label: truncate(feedPostText(type, p).title, LIMITS.optionLabel), value: p.id, ...(p.date ? { description: truncate(calendarDate(p.date), LIMITS.optionDescription) } : {}) })),
+            options: shown.map((p) => ({
+              label: truncate(feedPostText(type, p).title, LIMITS.optionLabel),
+              value: p.id,
+              ...(p.date ? { description: truncate(calendarDate(p.date), LIMITS.optionDescription) } : {}),
+            })),
           },
         ],
       },

@@ -1,7 +1,8 @@
 /** {@link FeedTransport} over discord.js's REST client, whose queue keeps each route within Discord's rate limits. */
 import type { REST } from '@discordjs/rest';
 import { Routes } from 'discord-api-types/v10';
-import { THREAD_ALREADY_CREATED, type FeedTransport } from './delivery.js';
+import { type FeedTransport } from './delivery.js';
+import { THREAD_ALREADY_CREATED } from '../core/discord-errors.js';
 
 export function discordFeedTransport(rest: REST): FeedTransport {
   return {

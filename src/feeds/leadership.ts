@@ -90,7 +90,10 @@ export class RedisJobTurns {
       const redis = await this.client();
       return (await redis.set(`rivals:jobs:${this.name}`, randomUUID(), { condition: 'NX', expiration: { type: 'PX', value: this.periodMs } })) === 'OK';
     })();
-    return pTimeout(turn, { milliseconds: this.timeoutMs, message: `could not take the turn of the ${this.name} job: Redis did not answer within ${this.timeoutMs} ms` });
+    return pTimeout(turn, {
+      milliseconds: this.timeoutMs,
+      message: `could not take the turn of the ${this.name} job: Redis did not answer within ${this.timeoutMs} ms`,
+    });
   }
 }
 

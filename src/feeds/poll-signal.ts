@@ -3,7 +3,7 @@
  * process that leads the feeds, wherever it runs (Redis pub/sub). Only the leader polls (src/feeds/
  * poller.ts), so every process passes the signal to its own poller and the leader's acts on it.
  */
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import { openRedisChannel } from '../store/redis-channel.js';
 
 /** The Redis channel of poll requests; a message is `<process id> ` (src/store/redis-channel.ts), with no body. */

@@ -16,8 +16,8 @@
 import PQueue from 'p-queue';
 import type { RivalsApi } from '../api/client.js';
 import { heroCatalog, heroChanges, type HeroCatalog } from '../game/balance.js';
-import type { HeroDirectory } from '../hero-directory.js';
-import type { Logger } from '../logger.js';
+import type { HeroDirectory } from '../catalog/hero-directory.js';
+import type { Logger } from '../core/logger.js';
 import { pickLocale, runInLocale, SOURCE_LOCALE, type Locale } from '../i18n/index.js';
 import { truncate } from '../render/limits.js';
 import { toMessagePayload, type MessagePayload } from '../render/view.js';
@@ -30,12 +30,13 @@ import type { FeedStateRepository } from '../store/feed-state.js';
 import { FEED_TYPES, type FeedSubscription, type FeedType, type GuildSettingsRepository, type GuildSubscription } from '../store/guild-settings.js';
 import { PRUNE_INTERVAL_MS, pruneState, RETENTION_MS } from '../store/retention.js';
 import { contentHash, EDIT_CONCURRENCY, isCredibleCorrection, type CorrectionEditor } from './corrections.js';
-import { classifyError, type DeliveryLedger } from './delivery.js';
+import { type DeliveryLedger } from './delivery.js';
+import { classifyError } from '../core/discord-errors.js';
 import { ALERT_FEEDS, planAlerts } from './alerts.js';
 import { digestPeriod, digestPostId, digestView } from './digest.js';
 import { localTime, quietNow } from './schedule.js';
 import type { Leadership } from './leadership.js';
-import type { Metrics } from '../ops/metrics.js';
+import type { Metrics } from '../core/metrics.js';
 import { feedPostView, threadPartViews, type FeedPost } from './render.js';
 
 /** The ledger key (post id) marking a post's thread as complete in a channel. */
@@ -83,13 +84,22 @@ export async function fetchFeed(api: RivalsApi, type: FeedType, catalog?: HeroCa
       return { post, hash: contentHash({ title: post.title, overview: post.overview, content: null }), credible: Boolean(v.release) };
     });
   }
-  const fetched = type === 'patchNotes' ? await api.patchNotes(page, options) : type === 'balances' ? await api.balances(page, options) : await api.devDiaries(page, options);
+  const fetched =
+    type === 'patchNotes' ? await api.patchNotes(page, options) : type === 'balances' ? await api.balances(page, options) : await api.devDiaries(page, options);
   return fetched.data.entries.map((p) => {
     const content = { title: p.title, overview: p.overview, content: p.full_content };
     const changes = catalog && p.full_content ? heroChanges(p.full_content, catalog) : undefined;
     const heroes = changes ? [...new Set(changes.map((c) => c.heroId))] : undefined;
     const verdicts = changes ? Object.fromEntries(changes.map((c) => [c.heroId, c.verdict])) : undefined;
-    const post: FeedPost = { id: p.id, title: p.title ?? p.id, date: p.date, overview: p.overview, image: p.image, ...(heroes ? { heroes, verdicts } : {}), ...(p.full_content ? { content: p.full_content } : {}) };
+    const post: FeedPost = {
+      id: p.id,
+      title: p.title ?? p.id,
+      date: p.date,
+      overview: p.overview,
+      image: p.image,
+      ...(heroes ? { heroes, verdicts } : {}),
+      ...(p.full_content ? { content: p.full_content } : {}),
+    };
     return { post, hash: contentHash(content), credible: isCredibleCorrection(content) };
   });
 }
@@ -243,7 +253,8 @@ export class FeedPoller {
       memberLocale: (u) => memberLocales.get(u) ?? null,
     });
     const messages = planned.map((p) => ({ target: p.target, part: p.part, body: toMessagePayload(p.view) }));
-    if (await alerts.plan(type, post.id, messages, this.#now())) this.#o.logger.info({ feed: type, post: post.id, messages: messages.length }, 'hero alerts planned');
+    if (await alerts.plan(type, post.id, messages, this.#now()))
+      this.#o.logger.info({ feed: type, post: post.id, messages: messages.length }, 'hero alerts planned');
   }
 
   /** Sends the planned alert messages not yet settled, each through the ledger (feed `alerts`): exactly once. */
@@ -307,7 +318,7 @@ export class FeedPoller {
     } catch (err) {
       // Stopping: the poll ends here, rather than record new posts without their heroes (the tick logs it at debug).
       if (this.#stopped) throw err;
-      this.#o.logger.warn({ err, feed: type }, 'could not read the heroes: hero filters let this poll\'s new posts through');
+      this.#o.logger.warn({ err, feed: type }, "could not read the heroes: hero filters let this poll's new posts through");
       return undefined;
     }
   }
@@ -324,7 +335,12 @@ export class FeedPoller {
     if (corrected.length > 0) this.#o.logger.info({ feed: type, posts: corrected }, 'feed posts corrected at the source; their messages will be edited');
     if (seenBefore === undefined) {
       // First run: remember what exists, post nothing.
-      await this.#o.feedState.record(type, posts.map((p) => p.id), [], this.#now());
+      await this.#o.feedState.record(
+        type,
+        posts.map((p) => p.id),
+        [],
+        this.#now(),
+      );
       this.#o.logger.info({ feed: type, posts: posts.length }, 'feed initialised; existing posts recorded, not posted');
     } else {
       const seen = new Set(seenBefore);
@@ -336,7 +352,10 @@ export class FeedPoller {
       }
       const pending = await this.#o.feedState.pending(type);
       for (const item of pending) await this.#planAlerts(type, item.post);
-      const pendingRevisions = await this.#o.feedPosts.revisions(type, pending.map((p) => p.post.id));
+      const pendingRevisions = await this.#o.feedPosts.revisions(
+        type,
+        pending.map((p) => p.post.id),
+      );
       for (const item of pending) {
         const complete = await this.#fanOut(type, item.post, item.foundAt, subs, pendingRevisions.get(item.post.id) ?? 0);
         if (complete) await this.#o.feedState.finish(type, item.post.id, this.#now());
@@ -348,7 +367,7 @@ export class FeedPoller {
   }
 
   /**
-   * Posts the full text of `post` in a thread under its message (issue 14, "Threads"): the thread is
+   * Posts the full text of `post` in a thread under its message ("Threads"): the thread is
    * started (or found, after a crash: it has the message's id), each part is a ledger delivery of its
    * own (`<post>#thread-<n>`, exactly once), and a marker (`<post>#thread`) records the thread as
    * complete. A thread Discord refuses for good (no permission, the message deleted) is given up with a
@@ -360,7 +379,10 @@ export class FeedPoller {
     const marker = { feed: type, postId: threadKey(post.id), channelId: sub.channelId };
     const parts = runInLocale(locale, () => threadPartViews(type, post));
     const giveUp = async (reason: string, err?: unknown) => {
-      this.#o.logger.warn({ err, feed: type, post: post.id, channel: sub.channelId, reason }, 'could not post the full text in a thread; the post stays delivered without it');
+      this.#o.logger.warn(
+        { err, feed: type, post: post.id, channel: sub.channelId, reason },
+        'could not post the full text in a thread; the post stays delivered without it',
+      );
       await this.#o.ledger.markDone(marker);
       return 'done' as const;
     };
@@ -409,7 +431,17 @@ export class FeedPoller {
       }
       const key = { feed: type, postId: digestPostId(period), channelId: sub.channelId };
       const digest = sub.digest;
-      const payload = runInLocale(this.#localeOf(target), () => toMessagePayload(digestView(type, digest, zone, items.map((i) => i.post), sub.roleId)));
+      const payload = runInLocale(this.#localeOf(target), () =>
+        toMessagePayload(
+          digestView(
+            type,
+            digest,
+            zone,
+            items.map((i) => i.post),
+            sub.roleId,
+          ),
+        ),
+      );
       const outcome = await this.#o.ledger.deliver(key, payload, sub.publish);
       if (outcome.status === 'sent') {
         await this.#o.digests.remove(guildId, type, { ids: items.map((i) => i.post.id) });
@@ -444,11 +476,17 @@ export class FeedPoller {
           queue.add(async () => {
             const owner = byChannel.get(target.channelId);
             // In the language of the channel's guild; a channel no longer subscribed: English, as its guild is not known here.
-            const payload = runInLocale(owner ? this.#localeOf(owner) : SOURCE_LOCALE, () => toMessagePayload(feedPostView(type, post, owner?.sub.roleId ?? null, true)));
+            const payload = runInLocale(owner ? this.#localeOf(owner) : SOURCE_LOCALE, () =>
+              toMessagePayload(feedPostView(type, post, owner?.sub.roleId ?? null, true)),
+            );
             const outcome = await this.#o.editor.edit({ feed: type, postId: post.id, channelId: target.channelId }, target, payload, revision);
             counts[outcome.status]++;
             if (owner && outcome.status !== 'retry') {
-              await this.#o.settings.markEdited(owner.guildId, type, owner.sub, { postId: post.id, at: this.#now(), error: outcome.status === 'failed' ? outcome.reason : null });
+              await this.#o.settings.markEdited(owner.guildId, type, owner.sub, {
+                postId: post.id,
+                at: this.#now(),
+                error: outcome.status === 'failed' ? outcome.reason : null,
+              });
             }
           }),
         ),
@@ -467,7 +505,12 @@ export class FeedPoller {
     // A fan-out resumed poll after poll (a retry, quiet hours) skips the channels already settled (and, for threads, whose thread is complete).
     const settledAlready = await this.#o.ledger.settledChannels(type, post.id);
     const threadsDone = all.some((s) => s.sub.threads) ? await this.#o.ledger.settledChannels(type, threadKey(post.id)) : new Set<string>();
-    const subs = all.filter((s) => s.sub.since <= foundAt && passesFilter(type, s.sub, post) && !(settledAlready.has(s.sub.channelId) && (!s.sub.threads || threadsDone.has(s.sub.channelId))));
+    const subs = all.filter(
+      (s) =>
+        s.sub.since <= foundAt &&
+        passesFilter(type, s.sub, post) &&
+        !(settledAlready.has(s.sub.channelId) && (!s.sub.threads || threadsDone.has(s.sub.channelId))),
+    );
     const queue = new PQueue({ concurrency: FAN_OUT_CONCURRENCY });
     let settled = true;
     // Every delivery is waited for, even after one failed (the store went away): a poll that has
@@ -513,7 +556,10 @@ export class FeedPoller {
       const { guildId, sub } = target;
       if (sub.backfill <= 0 || this.#broken.has(`${guildId}:${type}`)) continue;
       let broken = false;
-      for (const post of posts.filter((p) => passesFilter(type, sub, p)).slice(0, sub.backfill).reverse()) {
+      for (const post of posts
+        .filter((p) => passesFilter(type, sub, p))
+        .slice(0, sub.backfill)
+        .reverse()) {
         if ((await this.#deliver(type, post, target, revisions.get(post.id) ?? 0)) === 'broken') {
           broken = true;
           break;

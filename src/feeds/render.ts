@@ -5,10 +5,10 @@
  * text too ({@link feedPostText}).
  */
 import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
-import { encodeCustomId } from '../discord/custom-id.js';
+import { encodeCustomId } from '../render/custom-id.js';
 import { tr } from '../i18n/index.js';
 import { calendarDate, calendarDay } from '../render/common.js';
-import { integer } from '../render/format.js';
+import { integer } from '../i18n/format.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import type { View } from '../render/view.js';
 import type { StoredPost } from '../store/feed-state.js';
@@ -19,7 +19,12 @@ export type FeedPost = StoredPost;
 
 const COLOURS: Record<FeedType, number> = { patchNotes: 0xf59e0b, balances: 0x8b5cf6, devDiaries: 0x06b6d4, gameVersions: 0x64748b };
 /** The /patch-notes type of each feed, for the read button. */
-export const FEED_TO_POST_TYPE: Record<FeedType, string> = { patchNotes: 'patch-notes', balances: 'balances', devDiaries: 'dev-diaries', gameVersions: 'game-versions' };
+export const FEED_TO_POST_TYPE: Record<FeedType, string> = {
+  patchNotes: 'patch-notes',
+  balances: 'balances',
+  devDiaries: 'dev-diaries',
+  gameVersions: 'game-versions',
+};
 
 /**
  * A feed's name in the current locale, as /config shows it and as sentences take it ("Patch notes",
@@ -43,7 +48,10 @@ export function correctedFooter(): string {
  */
 export function feedPostText(type: FeedType, post: FeedPost): { title: string; overview: string | null } {
   if (type !== 'gameVersions') return { title: post.title, overview: post.overview };
-  return { title: tr('feeds:gameVersion.title', { version: post.id }), overview: post.date ? tr('feeds:gameVersion.released', { date: calendarDate(post.date, 'long') }) : null };
+  return {
+    title: tr('feeds:gameVersion.title', { version: post.id }),
+    overview: post.date ? tr('feeds:gameVersion.released', { date: calendarDate(post.date, 'long') }) : null,
+  };
 }
 
 /**
@@ -74,7 +82,14 @@ export function feedPostView(type: FeedType, post: FeedPost, roleId: string | nu
     components: [
       {
         type: ComponentType.ActionRow,
-        components: [{ type: ComponentType.Button, style: ButtonStyle.Primary, label: tr(type === 'gameVersions' ? 'feeds:post.readPatchNotes' : 'feeds:post.readAll'), custom_id: encodeCustomId('feed.read', FEED_TO_POST_TYPE[type], post.id) }],
+        components: [
+          {
+            type: ComponentType.Button,
+            style: ButtonStyle.Primary,
+            label: tr(type === 'gameVersions' ? 'feeds:post.readPatchNotes' : 'feeds:post.readAll'),
+            custom_id: encodeCustomId('feed.read', FEED_TO_POST_TYPE[type], post.id),
+          },
+        ],
       },
     ],
   };
@@ -86,7 +101,7 @@ export const THREAD_PART_CHARS = 3_900;
 export const MAX_THREAD_PARTS = 10;
 
 /**
- * The full text of `post` as thread messages (issue 14, "Threads"): cut at paragraph, then line, then
+ * The full text of `post` as thread messages ("Threads"): cut at paragraph, then line, then
  * word boundaries into embeds of at most {@link THREAD_PART_CHARS} characters, as plain text (escaped),
  * numbered when there are several (footer "Part 2 of 3" in the current locale). Empty when the post has no full text.
  */
@@ -112,7 +127,15 @@ export function threadPartViews(type: FeedType, post: FeedPost): View[] {
       {
         color: COLOURS[type],
         description: escapeText(part, LIMITS.description),
-        footer: parts.length > 1 ? { text: tr(cutShort && i === parts.length - 1 ? 'feeds:thread.partCutShort' : 'feeds:thread.part', { part: integer(i + 1), total: integer(parts.length) }) } : undefined,
+        footer:
+          parts.length > 1
+            ? {
+                text: tr(cutShort && i === parts.length - 1 ? 'feeds:thread.partCutShort' : 'feeds:thread.part', {
+                  part: integer(i + 1),
+                  total: integer(parts.length),
+                }),
+              }
+            : undefined,
       },
     ],
   }));

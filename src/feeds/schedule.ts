@@ -1,5 +1,5 @@
 /**
- * When a feed channel takes its posts (issue 14): quiet hours, during which posts found are held and
+ * When a feed channel takes its posts: quiet hours, during which posts found are held and
  * delivered in order when the window ends, in the time zone the admin chose (IANA names, e.g.
  * `Europe/Paris`; daylight saving time follows from the zone).
  *
@@ -60,7 +60,22 @@ let fuse: Fuse<string> | undefined;
 /** Up to `limit` time zones for autocomplete: those whose name contains the query (a city: "paris", "new york"), then fuzzy matches. */
 export function suggestTimeZones(query: string, limit = 25): string[] {
   const q = query.trim().toLowerCase().replace(/\s+/g, '_');
-  if (q === '') return ['UTC', 'Europe/London', 'Europe/Paris', 'Europe/Berlin', 'America/New_York', 'America/Chicago', 'America/Los_Angeles', 'America/Sao_Paulo', 'Asia/Tokyo', 'Asia/Shanghai', 'Asia/Seoul', 'Asia/Kolkata', 'Australia/Sydney'].slice(0, limit);
+  if (q === '')
+    return [
+      'UTC',
+      'Europe/London',
+      'Europe/Paris',
+      'Europe/Berlin',
+      'America/New_York',
+      'America/Chicago',
+      'America/Los_Angeles',
+      'America/Sao_Paulo',
+      'Asia/Tokyo',
+      'Asia/Shanghai',
+      'Asia/Seoul',
+      'Asia/Kolkata',
+      'Australia/Sydney',
+    ].slice(0, limit);
   const containing = TIME_ZONES.filter((z) => z.toLowerCase().includes(q));
   if (containing.length >= limit) return containing.slice(0, limit);
   fuse ??= new Fuse([...TIME_ZONES], { threshold: 0.35, ignoreLocation: true });
@@ -73,7 +88,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 export function localTime(instant: number, timeZone: string): { date: string; minutes: number; weekday: number } {
   let f = formatters.get(timeZone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', weekday: 'short' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      weekday: 'short',
+    });
     formatters.set(timeZone, f);
   }
   const parts = Object.fromEntries(f.formatToParts(new Date(instant)).map((p) => [p.type, p.value]));

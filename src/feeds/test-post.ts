@@ -7,7 +7,8 @@ import type { RivalsApi } from '../api/client.js';
 import { tr } from '../i18n/index.js';
 import { toMessagePayload } from '../render/view.js';
 import type { FeedType, GuildSettingsRepository } from '../store/guild-settings.js';
-import { classifyError, type FeedTransport } from './delivery.js';
+import { type FeedTransport } from './delivery.js';
+import { classifyError } from '../core/discord-errors.js';
 import { fetchFeed } from './poller.js';
 import { feedPostView } from './render.js';
 

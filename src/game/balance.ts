@@ -1,5 +1,5 @@
 /**
- * A hero's balance history (issue 13), the pure part: which lines of a balance post or patch note
+ * A hero's balance history, the pure part: which lines of a balance post or patch note
  * (api-spec.md "Post", `fullContent`; endpoints 12 and 13) changed which hero, and whether each change
  * made the hero stronger or weaker.
  *
@@ -103,7 +103,11 @@ export interface HeroCatalog {
 
 /** A name reduced to its letters and digits, `&` read as "and": "Spider-Man" and "spider man" are one key. */
 export function nameKey(text: string): string {
-  return text.toLowerCase().normalize('NFKD').replace(/&/g, ' and ').replace(/[^\p{L}\p{N}]+/gu, '');
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/&/g, ' and ')
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -261,7 +265,13 @@ function findHeroes(text: string, catalog: HeroCatalog): Found[] {
   const kept: Found[] = [];
   for (const f of chosen) {
     if (f.heroId === null) continue;
-    kept.push({ heroId: f.heroId, start: f.start, end: f.end, ability: f.ability, possessive: /^['\u2019]s?(?![\p{L}\p{N}])/u.test(text.slice(f.end, f.end + 3)) });
+    kept.push({
+      heroId: f.heroId,
+      start: f.start,
+      end: f.end,
+      ability: f.ability,
+      possessive: /^['\u2019]s?(?![\p{L}\p{N}])/u.test(text.slice(f.end, f.end + 3)),
+    });
   }
   return kept;
 }
@@ -295,34 +305,41 @@ function oneLineHero(text: string, catalog: HeroCatalog): { heroId: string; rest
   const whole = headingHero(prefix, catalog);
   if (whole) return { heroId: whole.heroId, rest };
   const first = findHeroes(prefix, catalog)[0];
-  if (first && !first.ability && first.start === 0 && /^(?:\s*[-\u2013\u2014(,/]|['\u2019]s?(?![\p{L}\p{N}])|\s*$)/u.test(prefix.slice(first.end))) return { heroId: first.heroId, rest };
+  if (first && !first.ability && first.start === 0 && /^(?:\s*[-\u2013\u2014(,/]|['\u2019]s?(?![\p{L}\p{N}])|\s*$)/u.test(prefix.slice(first.end)))
+    return { heroId: first.heroId, rest };
   return null;
 }
 
 const ROLE_HEADING = /^(?:vanguards?|duelists?|strategists?|tanks?|supports?)(?:\s+(?:heroes|changes|adjustments|balance))?$/i;
 const BUG_HEADING = /^(?:[\p{L}&'\u2019-]+\s+){0,3}(?:bug\s*fix(?:es)?|fixes|fixed\s+issues|known\s+issues|bugs)[:\uFF1A]?$/iu;
 /** A heading ending with a section's noun ("Balance Changes", "Hero Adjustments"): a heading even though it says "changes". */
-const SECTION_TITLE = /^(?:[\p{L}\d&'\u2019-]+\s+){0,4}(?:changes|adjustments|updates|balance|content|notes|comments|heroes|improvements|optimi[sz]ations|issues)[:\uFF1A]?$/iu;
+const SECTION_TITLE =
+  /^(?:[\p{L}\d&'\u2019-]+\s+){0,4}(?:changes|adjustments|updates|balance|content|notes|comments|heroes|improvements|optimi[sz]ations|issues)[:\uFF1A]?$/iu;
 /** Headings that end a "Bug Fixes" section (others inside it, "Heroes", "Maps", are its parts). */
 const TOP_SECTION = /\b(?:balance|adjustments?|changes|content|optimi[sz]ations?|improvements?|events?|store|shop|updates?|seasons?|launch|new)\b/i;
 const COMMENT_HEADING = /^(?:dev(?:eloper)?s?['\u2019]?\s*|designer['\u2019]?s?\s*)?(?:comments?|notes?|insights?|thoughts?)$/i;
 /** Headings that start another part of a post, ending a hero's paragraph (anything else inside one is a sub-heading). */
 const SECTION_HEADING =
   /\b(?:balance|adjustments?|changes|updates?|heroes|hero\s+(?:changes|balance|adjustments|updates)|new|content|events?|store|shop|maps?|modes?|seasons?|competitive|ranked|matchmaking|optimi[sz]ations?|performance|systems?|audio|ui|interface|general|other|team[-\s]?ups?|launch|patch|version|achievements?|cosmetics?|costumes?|rewards?|progression|social|settings|overview|summary|highlights?|gameplay|battle\s*pass)\b/i;
-const COMMENT_LABEL = /^(?:dev(?:eloper)?s?['\u2019]?\s*(?:comments?|notes?|insights?|thoughts?)|designer['\u2019]?s?\s*(?:comments?|notes?)|note)\b\s*[:\uFF1A-]?/i;
-const FIRST_PERSON = /^(?:we|we['\u2019](?:re|ve|ll|d)|our|us|this\s+(?:change|update|adjustment|should|will|means)|these\s+(?:changes|adjustments)|with\s+(?:this|these)\b)\b/i;
-const FIX_LINE = /^(?:fixed|fixes|resolved|addressed|corrected)\b(?!\s+(?:damage|amount|value|rate|number)\b)|\bfix(?:ed|es)?\s+(?:an?\s+|the\s+|some\s+|several\s+|a\s+rare\s+)?(?:issues?|bugs?|problems?)\b/i;
+const COMMENT_LABEL =
+  /^(?:dev(?:eloper)?s?['\u2019]?\s*(?:comments?|notes?|insights?|thoughts?)|designer['\u2019]?s?\s*(?:comments?|notes?)|note)\b\s*[:\uFF1A-]?/i;
+const FIRST_PERSON =
+  /^(?:we|we['\u2019](?:re|ve|ll|d)|our|us|this\s+(?:change|update|adjustment|should|will|means)|these\s+(?:changes|adjustments)|with\s+(?:this|these)\b)\b/i;
+const FIX_LINE =
+  /^(?:fixed|fixes|resolved|addressed|corrected)\b(?!\s+(?:damage|amount|value|rate|number)\b)|\bfix(?:ed|es)?\s+(?:an?\s+|the\s+|some\s+|several\s+|a\s+rare\s+)?(?:issues?|bugs?|problems?)\b/i;
 
 const NUM = String.raw`[-+]?\d[\d,]*(?:\.\d+)?(?:\s*\/\s*[-+]?\d[\d,]*(?:\.\d+)?)*`;
 const UNIT = String.raw`(?:\s*(?:%|m\/s|seconds?|secs?|ms|s|meters?|metres?|m|hp|points?|pts|x|units?|per\s+(?:second|round|shot|hit|tick)))?`;
 const FROM_TO = new RegExp(String.raw`\bfrom\s+(${NUM})${UNIT}\s+to\s+(${NUM})`, 'giu');
 const ARROW = new RegExp(String.raw`(${NUM})${UNIT}\s*(?:->|\u2192|\u21D2|=>|\u279C|\u2794)\s*(${NUM})`, 'giu');
 const WAS = new RegExp(String.raw`(${NUM})${UNIT}(?:\s+[\p{L}-]+){0,3}\s*\(\s*(?:was|previously|formerly|from|up\s+from|down\s+from)\s+(${NUM})`, 'giu');
-const UP_WORDS = /\b(?:increase[sd]?|increasing|raise[sd]?|raising|extend(?:s|ed|ing)?|lengthen(?:s|ed|ing)?|grow(?:s|n)?|grew|higher|greater|larger|longer)\b/i;
+const UP_WORDS =
+  /\b(?:increase[sd]?|increasing|raise[sd]?|raising|extend(?:s|ed|ing)?|lengthen(?:s|ed|ing)?|grow(?:s|n)?|grew|higher|greater|larger|longer)\b/i;
 const DOWN_WORDS = /\b(?:reduce[sd]?|reducing|decrease[sd]?|decreasing|lower(?:s|ed|ing)?|shorten(?:s|ed|ing)?|diminish(?:es|ed)?|smaller|shorter)\b/i;
 const BETTER_WORDS = /\b(?:improve[sd]?|improving|enhance[sd]?|strengthen(?:s|ed)?|buff(?:s|ed)?)\b/i;
 const WORSE_WORDS = /\b(?:weaken(?:s|ed)?|nerf(?:s|ed)?|worsen(?:s|ed)?)\b/i;
-const NEUTRAL_WORDS = /\b(?:adjust(?:s|ed|ment)?|rework(?:s|ed)?|redesign(?:s|ed)?|chang(?:e|es|ed)|modif(?:y|ies|ied)|replace[sd]?|no\s+longer|now|removed?|added?|swap(?:s|ped)?)\b/i;
+const NEUTRAL_WORDS =
+  /\b(?:adjust(?:s|ed|ment)?|rework(?:s|ed)?|redesign(?:s|ed)?|chang(?:e|es|ed)|modif(?:y|ies|ied)|replace[sd]?|no\s+longer|now|removed?|added?|swap(?:s|ped)?)\b/i;
 /**
  * Stats where more is worse for the hero: time before it can act again (cooldown, cast time, wind-up,
  * recovery, charge and reload time, delay), what it pays (energy cost, ultimate energy required, health
@@ -331,7 +348,8 @@ const NEUTRAL_WORDS = /\b(?:adjust(?:s|ed|ment)?|rework(?:s|ed)?|redesign(?:s|ed
 const INVERTED_STAT =
   /\b(?:cool[\s-]?downs?|cds?|costs?|energy\s+(?:required|requirements?|needed)|(?:ultimate\s+)?charge\s+(?:required|needed)|cast(?:ing)?\s+(?:times?|delay)|wind[\s-]?ups?|start[\s-]?up|recovery|spread|recoil|fall[\s-]?off|falloff|reload\s+(?:times?|duration)|charge\s+times?|delays?|intervals?|self[\s-]?damage|damage\s+taken|incoming\s+damage|lockout|penalty)\b/i;
 /** Stats that read inverted above but are not: regaining health, and reductions of an inverted stat. */
-const POSITIVE_OVERRIDE = /\b(?:(?:health|hp|shield|energy|ammo)\s+(?:recovery|regen(?:eration)?)|(?:cool[\s-]?down|cost|spread|recoil|damage\s+taken|incoming\s+damage)\s+reduction)\b/i;
+const POSITIVE_OVERRIDE =
+  /\b(?:(?:health|hp|shield|energy|ammo)\s+(?:recovery|regen(?:eration)?)|(?:cool[\s-]?down|cost|spread|recoil|damage\s+taken|incoming\s+damage)\s+reduction)\b/i;
 /** Any stat a change can name (for a clause to count as naming its own stat). */
 const ANY_STAT = new RegExp(
   String.raw`${INVERTED_STAT.source}|\b(?:damage|health|hp|healing|heal|range|radius|duration|speed|ammo|magazine|shield|bonus|lifesteal|energy|charges?|distance|width|size|knockback|slow|stun|projectiles?|rate|multiplier|armor|armour|regen(?:eration)?)\b`,
@@ -391,7 +409,7 @@ function clauseVerdict(text: string, inverted: boolean): Verdict | null {
     return NEUTRAL_WORDS.test(clause) || BETTER_WORDS.test(clause) ? 'adjusted' : null;
   }
   if (direction === 0) return 'adjusted';
-  return (direction > 0) !== inverted ? 'buff' : 'nerf';
+  return direction > 0 !== inverted ? 'buff' : 'nerf';
 }
 
 const isInverted = (text: string) => INVERTED_STAT.test(text) && !POSITIVE_OVERRIDE.test(text);
@@ -465,7 +483,17 @@ function hasChangeSignal(text: string): boolean {
   FROM_TO.lastIndex = 0;
   ARROW.lastIndex = 0;
   WAS.lastIndex = 0;
-  return FROM_TO.test(text) || ARROW.test(text) || WAS.test(text) || UP_WORDS.test(text) || DOWN_WORDS.test(text) || BETTER_WORDS.test(text) || WORSE_WORDS.test(text) || NEUTRAL_WORDS.test(text) || FIX_LINE.test(text);
+  return (
+    FROM_TO.test(text) ||
+    ARROW.test(text) ||
+    WAS.test(text) ||
+    UP_WORDS.test(text) ||
+    DOWN_WORDS.test(text) ||
+    BETTER_WORDS.test(text) ||
+    WORSE_WORDS.test(text) ||
+    NEUTRAL_WORDS.test(text) ||
+    FIX_LINE.test(text)
+  );
 }
 
 /** `text` without a colon at its end, ASCII or full-width ("Hulk:", "ハルク："). */
@@ -560,7 +588,8 @@ export function heroChanges(content: string, catalog: HeroCatalog): HeroChange[]
       else for (const id of heroesNamedIn(text, catalog)) add(id, text, 'fixed');
       continue;
     }
-    if (hero !== null && (bulleted || hasChangeSignal(text))) add(hero, label(text), classifyLine(sub && !/[:\uFF1A]/.test(text) ? `${sub}: ${text}` : text, { abilities: catalog.abilities.get(hero) }));
+    if (hero !== null && (bulleted || hasChangeSignal(text)))
+      add(hero, label(text), classifyLine(sub && !/[:\uFF1A]/.test(text) ? `${sub}: ${text}` : text, { abilities: catalog.abilities.get(hero) }));
   }
   return [...byHero].map(([heroId, lines]) => ({ heroId, verdict: heroVerdict(lines.map((l) => l.verdict)), lines }));
 }

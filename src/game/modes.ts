@@ -7,6 +7,7 @@
  * disputed between community tables) stay unknown. `play_mode_id` 1 is a custom room; 0 is the
  * matchmade default; other values have no evidence.
  */
+import { tr } from '../i18n/index.js';
 
 /** What a mode is, as the bot treats it. */
 export type ModeKey = 'quickPlay' | 'competitive' | 'custom' | 'arcade' | 'tutorial' | 'vsAi' | 'tournament' | 'other';
@@ -56,3 +57,18 @@ export function matchMode(gameModeId: number | null | undefined, playModeId?: nu
 
 /** Every mode key, in the order a filter offers them. */
 export const MODE_KEYS: readonly ModeKey[] = ['competitive', 'quickPlay', 'arcade', 'tournament', 'custom', 'vsAi', 'tutorial', 'other'];
+
+/**
+ * The name of a match's mode in the current locale, from its `game_mode_id` (and `play_mode_id`) through
+ * the one mode table (above): "Quick Play", "Competitive", "Practice vs AI", "Arcade", else
+ * "Other mode"; null for no id.
+ */
+export function gameModeName(id: number | null | undefined, playModeId?: number | null): string | null {
+  if (id === null || id === undefined || !Number.isFinite(id)) return null;
+  return tr(`render:modes.${matchMode(id, playModeId).key}`);
+}
+
+/** True when `game_mode_id` is a ranked (Competitive) match, whose rank-score change is worth showing. */
+export function isRankedMode(id: number | null | undefined): boolean {
+  return matchMode(id).ranked;
+}

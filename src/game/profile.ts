@@ -8,7 +8,7 @@
  */
 import type { PlayerProfile } from '../api/schemas.js';
 import { tr } from '../i18n/index.js';
-import { roleName } from '../render/names.js';
+import { roleName } from '../i18n/names.js';
 import { isTierName, tierOf, tierOfLevel } from './ranks.js';
 import { latestSeason, seasonFromIndex, seasonFromRankGame, type Season } from './seasons.js';
 import { matchMode } from './modes.js';
@@ -93,7 +93,8 @@ export function rankSummary(p: PlayerProfile, season?: Season | null): RankSumma
   const apiTier = current && isTierName(p.rank.name) ? p.rank.name : null;
   let tier = apiTier ?? entry?.tier ?? null;
   let score = (current ? p.rank.score : null) ?? entry?.score ?? null;
-  const peakFromApi = current && p.rank.peak ? { tier: isTierName(p.rank.peak.name) ? p.rank.peak.name : tierOf(null, p.rank.peak.score), score: p.rank.peak.score } : null;
+  const peakFromApi =
+    current && p.rank.peak ? { tier: isTierName(p.rank.peak.name) ? p.rank.peak.name : tierOf(null, p.rank.peak.score), score: p.rank.peak.score } : null;
   let seasonPeak = peakFromApi ?? (entry && entry.peakScore !== null ? { tier: entry.peakTier, score: entry.peakScore } : null);
   // A competitive match newer than the season's last stated change holds the newer score (a profile
   // can embed a match played after its rank was stored): the rank shown is where the player stands now.
@@ -205,7 +206,19 @@ export function heroTotalsFromMatches(p: PlayerProfile): HeroTotals[] {
     if (matchMode(m.game_mode_id, m.play_mode_id).practice) continue;
     const key = m.player.hero_id ?? m.player.hero_name;
     if (key === null) continue;
-    const t = byHero.get(key) ?? { hero_id: m.player.hero_id, hero_name: m.player.hero_name, matches: 0, wins: 0, kills: 0, deaths: 0, assists: 0, play_time: 0, damage: null, heal: null, damage_taken: null };
+    const t = byHero.get(key) ?? {
+      hero_id: m.player.hero_id,
+      hero_name: m.player.hero_name,
+      matches: 0,
+      wins: 0,
+      kills: 0,
+      deaths: 0,
+      assists: 0,
+      play_time: 0,
+      damage: null,
+      heal: null,
+      damage_taken: null,
+    };
     t.matches += 1;
     t.wins += m.player.is_win === true ? 1 : 0;
     t.kills += m.player.kills;
@@ -233,7 +246,7 @@ export function totalPlayTime(p: PlayerProfile): number {
  * role ("Unknown role", in the current locale, for a hero `roleOf` does not know), else the profile's own `roles_played`.
  * From the hero lists, the roles add up to the profile's total play time: time the lists do not name a
  * hero for (real hero lists can fall short of the totals) is "Not in the hero lists".
- * Roles are named as shown, in the current locale (src/render/names.ts `roleName`: "Stratège").
+ * Roles are named as shown, in the current locale (src/i18n/names.ts `roleName`: "Stratège").
  */
 export function playTimeByRole(p: PlayerProfile, roleOf: (heroId: string | null) => string | null): { role: string; seconds: number }[] {
   const sums = new Map<string, number>();
@@ -289,7 +302,9 @@ export function perTenMinutes(p: PlayerProfile): PerTenMinutes | null {
  * Null when neither is readable.
  */
 export function newestUpdate(p: PlayerProfile): number | null {
-  const times = [newestUpdateTime(Object.values(p.updates)), ...p.recent_matches.map((m) => m.time)].filter((t): t is number => t !== null && Number.isFinite(t));
+  const times = [newestUpdateTime(Object.values(p.updates)), ...p.recent_matches.map((m) => m.time)].filter(
+    (t): t is number => t !== null && Number.isFinite(t),
+  );
   return times.length === 0 ? null : Math.max(...times);
 }
 

@@ -48,4 +48,3 @@ export function matchRankPoints(matches: readonly MatchSummary[], source: Histor
       : [],
   );
 }
-

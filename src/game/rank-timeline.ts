@@ -28,11 +28,23 @@ export function rankTimeline(p: PlayerProfile, extra: readonly RankTimelinePoint
   const seasonAt = (time: number): Season | null => matchSeason.get(time) ?? byLastChange.find((s) => s.updatedAt! >= time)?.season ?? null;
   const fromHistory: RankTimelinePoint[] = p.rank_history.flatMap((r) =>
     r.time !== null && r.total_score !== null && Number.isFinite(r.time) && Number.isFinite(r.total_score)
-      ? [{ time: r.time, score: r.total_score, change: r.add_score, level: r.level_to, levelFrom: r.level_from, season: seasonAt(r.time), source: 'rank-history' as const }]
+      ? [
+          {
+            time: r.time,
+            score: r.total_score,
+            change: r.add_score,
+            level: r.level_to,
+            levelFrom: r.level_from,
+            season: seasonAt(r.time),
+            source: 'rank-history' as const,
+          },
+        ]
       : [],
   );
   // A season never played still lists its starting 3,000 with no win: no point of the timeline.
-  const fromSeasons: RankTimelinePoint[] = seasons.filter((s) => !(s.wins === 0 && s.score === 3000)).map((s) => ({ time: s.updatedAt!, score: s.score!, change: null, level: s.level, levelFrom: null, season: s.season, source: 'season' as const }));
+  const fromSeasons: RankTimelinePoint[] = seasons
+    .filter((s) => !(s.wins === 0 && s.score === 3000))
+    .map((s) => ({ time: s.updatedAt!, score: s.score!, change: null, level: s.level, levelFrom: null, season: s.season, source: 'season' as const }));
   const byTime = new Map<number, RankTimelinePoint>();
   for (const point of [...fromMatches, ...fromHistory, ...fromSeasons]) if (!byTime.has(point.time)) byTime.set(point.time, point);
   return [...byTime.values()].sort((a, b) => a.time - b.time);

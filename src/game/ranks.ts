@@ -8,7 +8,7 @@
  * Checked on every real profile in api-samples: level 16 "Grandmaster III" at 4,562, level 21 "Celestial I"
  * at 5,013, level 8 "Gold II" at 3,752, level 6 "Silver I" at 3,507.
  */
-import { decimal, integer } from '../render/format.js';
+import { decimal, integer } from '../i18n/format.js';
 
 const TIERS = ['Bronze', 'Silver', 'Gold', 'Platinum', 'Diamond', 'Grandmaster', 'Celestial'] as const;
 const DIVISIONS = ['III', 'II', 'I'] as const;
@@ -47,7 +47,7 @@ export function isTierName(name: string | null | undefined): name is string {
 
 /**
  * A rank score as the game shows it: whole points, cut toward zero, never rounded up (3,763.53 →
- * "3,763"; "3.763" in German: the current locale's digits, src/render/format.ts). An em dash for no score.
+ * "3,763"; "3.763" in German: the current locale's digits, src/i18n/format.ts). An em dash for no score.
  */
 export function rankScore(score: number | null | undefined): string {
   return score === null || score === undefined || !Number.isFinite(score) ? '—' : integer(Math.trunc(score));

@@ -137,7 +137,14 @@ export function scoreboard(m: MatchDetail, score: RoundScore | null = null): Sco
       const mainHeroId = mainHeroOf(player);
       const noHero = mainHeroId === null || playTime <= 0;
       const badges = player.badges.map((b) => ({ name: badgeName(b.name), count: b.count }));
-      return { player, mainHeroId: noHero ? null : mainHeroId, playTime, heroes: noHero ? [] : heroTimesOf(player), badges, status: noHero ? 'no-hero' : 'played' };
+      return {
+        player,
+        mainHeroId: noHero ? null : mainHeroId,
+        playTime,
+        heroes: noHero ? [] : heroTimesOf(player),
+        badges,
+        status: noHero ? 'no-hero' : 'played',
+      };
     });
     const withHero = lines.filter((l) => l.status !== 'no-hero');
     const extra = withHero.length - TEAM_SIZE;

@@ -27,7 +27,7 @@ const zoneParts = new Intl.DateTimeFormat('en-US', {
 function wallTimeAt(ms: number): number {
   const parts: Record<string, number> = {};
   for (const p of zoneParts.formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour! % 24, parts.minute!, parts.second!);
+  return Date.UTC(parts.year!, parts.month! - 1, parts.day, parts.hour! % 24, parts.minute, parts.second);
 }
 
 /** Ms since the epoch of a wall time in the update zone, given as if it were UTC (`Date.UTC` of its fields). */

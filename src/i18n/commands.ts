@@ -1,5 +1,5 @@
 /**
- * Slash-command texts in every language (issue 16): the descriptions and choice names the command
+ * Slash-command texts in every language: the descriptions and choice names the command
  * definitions are built with, and the `name_localizations` / `description_localizations` the deploy
  * payload carries (Discord: "Interactions › Application Commands › Localization").
  *
@@ -70,7 +70,7 @@ export function textsAt(file: CommandsFile, path: string): CommandTexts | undefi
     if (node === null || typeof node !== 'object') return undefined;
     node = (node as Record<string, unknown>)[key];
   }
-  return node !== null && typeof node === 'object' ? (node as CommandTexts) : undefined;
+  return node !== null && typeof node === 'object' ? node : undefined;
 }
 
 const PLACEHOLDER = /\{\{(\w+)\}\}/g;
@@ -173,7 +173,7 @@ function localizations(entries: LocaleEntries, text: (entry: CommandTexts, local
     if (value === undefined || value === '') continue;
     for (const code of DISCORD_LOCALES[locale]) map[code] = value;
   }
-  return Object.keys(map).length > 0 ? (map as LocalizationMap) : undefined;
+  return Object.keys(map).length > 0 ? map : undefined;
 }
 
 function localizeNode(node: Node, source: CommandTexts | undefined, entries: LocaleEntries, chatInput: boolean): void {
@@ -184,7 +184,9 @@ function localizeNode(node: Node, source: CommandTexts | undefined, entries: Loc
     const description = node.description;
     // Commands named in a description (`{/player}`) are named as each locale's clients name them.
     const values = source?.description === undefined ? {} : placeholderValues(commandNames(source.description, SOURCE_LOCALE), description);
-    const descriptions = localizations(entries, (e, locale) => (e.description === undefined || values === null ? undefined : fill(commandNames(e.description, locale), values)));
+    const descriptions = localizations(entries, (e, locale) =>
+      e.description === undefined || values === null ? undefined : fill(commandNames(e.description, locale), values),
+    );
     if (descriptions) node.description_localizations = descriptions;
   }
   for (const choice of node.choices ?? []) {
@@ -192,7 +194,8 @@ function localizeNode(node: Node, source: CommandTexts | undefined, entries: Loc
     if (choiceNames) choice.name_localizations = choiceNames;
   }
   for (const child of node.options ?? []) {
-    const group = child.type === ApplicationCommandOptionType.Subcommand || child.type === ApplicationCommandOptionType.SubcommandGroup ? 'subcommands' : 'options';
+    const group =
+      child.type === ApplicationCommandOptionType.Subcommand || child.type === ApplicationCommandOptionType.SubcommandGroup ? 'subcommands' : 'options';
     localizeNode(
       child,
       source?.[group]?.[child.name],
@@ -216,6 +219,6 @@ export function localizeCommand<T extends CommandDefinition>(definition: T): T {
   const copy = structuredClone(definition);
   const entries: LocaleEntries = LOCALES.filter((l) => l !== SOURCE_LOCALE).map((l) => [l, commandsFile(l)[definition.name]]);
   const chatInput = (definition.type ?? ApplicationCommandType.ChatInput) === ApplicationCommandType.ChatInput;
-  localizeNode(copy as Node, englishFile()[definition.name], entries, chatInput);
+  localizeNode(copy, englishFile()[definition.name], entries, chatInput);
   return copy;
 }

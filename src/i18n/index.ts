@@ -1,5 +1,5 @@
 /**
- * The bot's languages (issue 16, README "Languages"): which locales exist, which Discord locale each
+ * The bot's languages (README "Languages"): which locales exist, which Discord locale each
  * serves, the locale of the work running now, and messages by key through i18next.
  *
  * - Messages live in `src/i18n/locales/<locale>/<namespace>.json`, one file per namespace, English
@@ -9,7 +9,7 @@
  * - A locale's files are read the first time it is used, synchronously (a few small files), so a bot
  *   whose members all speak English never holds the other languages in memory.
  * - The locale travels with the work in an AsyncLocalStorage, as the interaction's deadline does
- *   (src/deadline.ts): the runtime runs each interaction's handler in the member's locale, a feed post
+ *   (src/core/deadline.ts): the runtime runs each interaction's handler in the member's locale, a feed post
  *   is rendered in its server's, and every message and number formatted inside reads it. Outside any
  *   ({@link runInLocale} never called) it is English.
  * - Values are not escaped (`escapeValue: false`): Discord markdown is escaped where member input is
@@ -214,7 +214,11 @@ const MARK = '\u0001';
 
 /** {@link tr} in a given locale, whatever the current one. */
 export function trIn(locale: Locale, key: string, values?: MessageValues): string {
-  const names = values ? Object.keys(values).filter((n) => n !== 'count').sort() : [];
+  const names = values
+    ? Object.keys(values)
+        .filter((n) => n !== 'count')
+        .sort()
+    : [];
   const count = values?.count;
   const id = `${locale}\u0000${key}\u0000${count ?? ''}\u0000${names.join(',')}`;
   let template = templates.get(id);
@@ -223,7 +227,7 @@ export function trIn(locale: Locale, key: string, values?: MessageValues): strin
     const marked: Record<string, unknown> = { lng: locale };
     for (const name of names) marked[name] = `${MARK}${name}${MARK}`;
     if (count !== undefined) marked.count = count;
-    const text = commandReferences(i18n().t(key, marked) as string, locale);
+    const text = commandReferences(i18n().t(key, marked), locale);
     const pieces = text.split(MARK);
     template = { parts: pieces.filter((_, i) => i % 2 === 0), names: pieces.filter((_, i) => i % 2 === 1) };
     templates.set(id, template);
@@ -267,8 +271,8 @@ export function localizedCommandPath(path: string, locale: Locale): string {
   const out: string[] = [];
   let key = 'commands:';
   for (let i = 0; i < parts.length; i++) {
-    key += i === 0 ? parts[i] : `.subcommands.${parts[i]}`;
-    const name = i18n().exists(`${key}.name`, { lng: locale }) ? (i18n().t(`${key}.name`, { lng: locale }) as string) : '';
+    key += i === 0 ? parts[i]! : `.subcommands.${parts[i]}`;
+    const name: string = i18n().exists(`${key}.name`, { lng: locale }) ? i18n().t(`${key}.name`, { lng: locale }) : '';
     out.push(name || parts[i]!);
   }
   return out.join(' ');
@@ -281,7 +285,10 @@ export function localizedCommandPath(path: string, locale: Locale): string {
  */
 export function commandNames(text: string, locale: Locale): string {
   if (!text.includes('</') && !text.includes('{/')) return text;
-  return text.replace(COMMAND_REFERENCE, (_, mention: string | undefined, plain: string | undefined) => `/${localizedCommandPath((mention ?? plain)!, locale)}`);
+  return text.replace(
+    COMMAND_REFERENCE,
+    (_, mention: string | undefined, plain: string | undefined) => `/${localizedCommandPath((mention ?? plain)!, locale)}`,
+  );
 }
 
 /**

@@ -79,7 +79,7 @@ export function subcommandsOf(definition: Definition): DefinitionOption[] {
 
 /** The options a command (or its subcommand) takes, subcommands and groups left out; [] for an unknown subcommand. */
 export function optionsOf(definition: Definition, subcommand?: string): DefinitionOption[] {
-  const list = subcommand === undefined ? definition.options ?? [] : subcommandsOf(definition).find((s) => s.name === subcommand)?.options ?? [];
+  const list = subcommand === undefined ? (definition.options ?? []) : (subcommandsOf(definition).find((s) => s.name === subcommand)?.options ?? []);
   return list.filter((o) => o.type !== SUBCOMMAND && o.type !== SUBCOMMAND_GROUP);
 }
 
@@ -149,7 +149,8 @@ export function parseCommandLine(line: string, definitions: readonly Definition[
   const name = nameMatch[1]!;
   if (nameMatch[2] === '') return { ...none, focus: { kind: 'command', text: name } };
   // By the name the member's client shows, or the registered one (a member may type either).
-  const named = (node: { name: string; key?: string }, text: string) => node.name.toLowerCase() === text.toLowerCase() || (node.key ?? node.name).toLowerCase() === text.toLowerCase();
+  const named = (node: { name: string; key?: string }, text: string) =>
+    node.name.toLowerCase() === text.toLowerCase() || (node.key ?? node.name).toLowerCase() === text.toLowerCase();
   const definition = definitions.find((d) => (d.type ?? 1) === 1 && named(d, name));
   if (!definition) return { ...none, focus: { kind: 'command', text: name } };
   let rest = line.slice(1 + nameMatch[0].length);
@@ -169,7 +170,11 @@ export function parseCommandLine(line: string, definitions: readonly Definition[
   for (const o of available) for (const spelt of [o.key ?? o.name, o.name]) spellings.set(spelt.toLowerCase(), o.name);
   const alternatives = [...spellings.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
   const pattern = new RegExp(`(^|\\s)(${alternatives.join('|')}):`, 'gi');
-  const marks = [...rest.matchAll(pattern)].map((m) => ({ name: spellings.get(m[2]!.toLowerCase())!, start: m.index! + m[1]!.length, valueStart: m.index! + m[0].length }));
+  const marks = [...rest.matchAll(pattern)].map((m) => ({
+    name: spellings.get(m[2]!.toLowerCase())!,
+    start: m.index + m[1]!.length,
+    valueStart: m.index + m[0].length,
+  }));
   marks.forEach((mark, i) => {
     const end = i + 1 < marks.length ? marks[i + 1]!.start : rest.length;
     options[mark.name] = rest.slice(mark.valueStart, end).trim();
@@ -182,8 +187,14 @@ export function parseCommandLine(line: string, definitions: readonly Definition[
     if (implicit) {
       options[implicit.name] = leading.trim();
       if (marks.length === 0) {
-        const word = /\s$/.test(leading) ? '' : leading.split(/\s+/).pop() ?? '';
-        return { definition, subcommand, options, available, focus: { kind: 'option-value', option: implicit, text: leading.trimStart(), word, implicit: true } };
+        const word = /\s$/.test(leading) ? '' : (leading.split(/\s+/).pop() ?? '');
+        return {
+          definition,
+          subcommand,
+          options,
+          available,
+          focus: { kind: 'option-value', option: implicit, text: leading.trimStart(), word, implicit: true },
+        };
       }
     }
   }
@@ -191,7 +202,7 @@ export function parseCommandLine(line: string, definitions: readonly Definition[
   const last = marks[marks.length - 1]!;
   const option = available.find((o) => o.name === last.name)!;
   const text = rest.slice(last.valueStart);
-  const word = /\s$/.test(text) ? '' : text.split(/\s+/).pop() ?? '';
+  const word = /\s$/.test(text) ? '' : (text.split(/\s+/).pop() ?? '');
   return { definition, subcommand, options, available, focus: { kind: 'option-value', option, text: text.trimStart(), word } };
 }
 
@@ -260,7 +271,12 @@ function valueSuggestions(
 ): Suggestion[] {
   const typed = text.trim().toLowerCase().replace(/^[#@]/, '');
   const has = (s: string) => s.toLowerCase().includes(typed);
-  const make = (name: string, value: string | number, shown = name, detail = ''): Suggestion => ({ label: shown, detail, line: `${base}${shown} `, pick: { option: option.name, name: shown, value } });
+  const make = (name: string, value: string | number, shown = name, detail = ''): Suggestion => ({
+    label: shown,
+    detail,
+    line: `${base}${shown} `,
+    pick: { option: option.name, name: shown, value },
+  });
   if (option.choices?.length) return option.choices.filter((c) => has(c.name)).map((c) => make(c.name, c.value));
   switch (option.type) {
     case 5:
@@ -269,7 +285,9 @@ function valueSuggestions(
     case 9:
       return guild.members.filter((m) => has(m.name)).map((m) => make(m.name, m.id, `@${m.name}`));
     case 7:
-      return guild.channels.filter((c) => has(c.name) && (!option.channel_types?.length || option.channel_types.includes(c.type))).map((c) => make(c.name, c.id, `#${c.name}`));
+      return guild.channels
+        .filter((c) => has(c.name) && (!option.channel_types?.length || option.channel_types.includes(c.type)))
+        .map((c) => make(c.name, c.id, `#${c.name}`));
     case 8:
       return guild.roles.filter((r) => has(r.name)).map((r) => make(r.name, r.id, `@${r.name}`));
     default:
@@ -309,7 +327,7 @@ export function registeredCommand(parsed: ParsedLine, picks: ReadonlyMap<string,
     options[option?.key ?? name] = choice ? String(choice.value) : text;
   }
   return {
-    command: definition ? definition.key ?? definition.name : '',
+    command: definition ? (definition.key ?? definition.name) : '',
     ...(subcommand && { subcommand: subcommand.key ?? subcommand.name }),
     options,
   };

@@ -56,7 +56,8 @@ export const CHANNELS: readonly PlaygroundChannel[] = [
 export const ROLES: readonly PlaygroundRole[] = [{ id: '1300000000000000031', name: 'Patch Pings', colour: '#eb459e' }];
 
 /** What every member may do in a channel (Discord: the @everyone defaults that matter here). */
-const MEMBER_PERMISSIONS = PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.UseApplicationCommands;
+const MEMBER_PERMISSIONS =
+  PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.UseApplicationCommands;
 
 /** A member's permissions as Discord's bitfield text (interaction `member.permissions`). */
 export function permissionsOf(member: PlaygroundMember): string {

@@ -37,7 +37,10 @@ export function placeholderSvg(kind: ImageKind): Buffer {
   const s = Math.min(w, h) * 0.32;
   const x = (w - s) / 2;
   const y = (h - s) / 2 - (kind === 'icon' ? 0 : h * 0.06);
-  const caption = kind === 'icon' ? '' : `<text x="${w / 2}" y="${y + s + h * 0.16}" fill="#949ba4" font-family="sans-serif" font-size="${Math.round(Math.min(w, h) * 0.085)}" text-anchor="middle">Image offline</text>`;
+  const caption =
+    kind === 'icon'
+      ? ''
+      : `<text x="${w / 2}" y="${y + s + h * 0.16}" fill="#949ba4" font-family="sans-serif" font-size="${Math.round(Math.min(w, h) * 0.085)}" text-anchor="middle">Image offline</text>`;
   return Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img" aria-label="Image unavailable offline">` +
       `<rect width="${w}" height="${h}" rx="${Math.round(Math.min(w, h) * 0.06)}" fill="#1e1f22"/>` +

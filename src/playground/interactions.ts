@@ -7,12 +7,12 @@
 import { ApplicationCommandType, MessageFlags, type APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
 import type { CommandContext, CommandInput, Invoker } from '../discord/command.js';
 import { answerAutocomplete, answerCommand, answerComponent, type CommandResponder, type ComponentResponder } from '../discord/respond.js';
-import { interactionBudget } from '../deadline.js';
+import { interactionBudget } from '../core/deadline.js';
 import { pickLocale, runInLocale } from '../i18n/index.js';
 import type { Router } from '../discord/router.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { MessagePayload } from '../render/view.js';
-import { t } from '../strings.js';
+import { t } from '../render/strings.js';
 import { GUILD, memberById, channelById, permissionsOf, mayUse, PlaygroundLocales, type PlaygroundMember } from './guild.js';
 import type { MessageInteraction, MessageStore } from './messages.js';
 import { resolveCommand, type TypedCommand } from './options.js';
@@ -125,7 +125,10 @@ export class PlaygroundInteractions {
     this.#run('component', where.member, async (ctx) => {
       const work = this.#o.router.component(customId, values, this.#invokerOf(where.member), invokerId, ctx);
       const interaction: MessageInteraction = { userId: memberId, command: message.interaction?.command ?? '', kind: 'component' };
-      await answerComponent(work, own, this.#componentResponder(message.id, message.channelId, interaction), { deadlineMs: this.#o.ackDeadlineMs, budget: ctx.budget });
+      await answerComponent(work, own, this.#componentResponder(message.id, message.channelId, interaction), {
+        deadlineMs: this.#o.ackDeadlineMs,
+        budget: ctx.budget,
+      });
     });
     return { ok: true };
   }
@@ -135,7 +138,11 @@ export class PlaygroundInteractions {
     const member = memberById(memberId);
     if (!member) return [];
     const logger = this.#o.logger.child({ interaction: `autocomplete-${++this.#sequence}`, user: memberId });
-    const work = this.#o.router.autocomplete(typed.command, { subcommand: typed.subcommand, focused: { name: focused, value: typed.options[focused] ?? '' }, options: typed.options, user: this.#invokerOf(member) }, { ...this.#o.context, logger });
+    const work = this.#o.router.autocomplete(
+      typed.command,
+      { subcommand: typed.subcommand, focused: { name: focused, value: typed.options[focused] ?? '' }, options: typed.options, user: this.#invokerOf(member) },
+      { ...this.#o.context, logger },
+    );
     return answerAutocomplete(work);
   }
 
@@ -149,7 +156,13 @@ export class PlaygroundInteractions {
 
   /** The interaction's invoker, as the Discord runtime builds it from `interaction.member`, `locale` and `guild_locale`. */
   #invokerOf(member: PlaygroundMember): Invoker {
-    return { userId: member.id, guildId: GUILD.id, locale: this.#locales.member(member.id), guildLocale: this.#locales.guild, permissions: permissionsOf(member) };
+    return {
+      userId: member.id,
+      guildId: GUILD.id,
+      locale: this.#locales.member(member.id),
+      guildLocale: this.#locales.guild,
+      permissions: permissionsOf(member),
+    };
   }
 
   #where(memberId: string, channelId: string): { ok: true; member: PlaygroundMember } | { ok: false; error: string } {
@@ -174,7 +187,14 @@ export class PlaygroundInteractions {
     const messages = this.#o.messages;
     let original: string | undefined;
     const post = (payload: MessagePayload) =>
-      messages.create({ channelId, interaction, state: 'done', payload, ephemeral: isEphemeral(payload), visibleTo: isEphemeral(payload) ? interaction.userId : undefined }).id;
+      messages.create({
+        channelId,
+        interaction,
+        state: 'done',
+        payload,
+        ephemeral: isEphemeral(payload),
+        visibleTo: isEphemeral(payload) ? interaction.userId : undefined,
+      }).id;
     return {
       reply: async (payload) => void (original = post(payload)),
       defer: async (ephemeral) => {
@@ -192,7 +212,14 @@ export class PlaygroundInteractions {
     let placeholder: string | undefined;
     let deferredUpdate = false;
     const post = (payload: MessagePayload) =>
-      messages.create({ channelId, interaction, state: 'done', payload, ephemeral: isEphemeral(payload), visibleTo: isEphemeral(payload) ? interaction.userId : undefined });
+      messages.create({
+        channelId,
+        interaction,
+        state: 'done',
+        payload,
+        ephemeral: isEphemeral(payload),
+        visibleTo: isEphemeral(payload) ? interaction.userId : undefined,
+      });
     return {
       update: async (payload) => void messages.update(messageId, { state: 'done', payload }),
       reply: async (payload) => void post(payload),

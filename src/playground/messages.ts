@@ -52,7 +52,12 @@ export class MessageStore {
 
   /** Adds a message (id and time assigned) and announces it. */
   create(message: Omit<PlaygroundMessage, 'id' | 'createdAt'>): PlaygroundMessage {
-    const created: PlaygroundMessage = { ...message, ...(message.payload ? { payload: asPosted(message.payload) } : {}), id: this.#nextId(), createdAt: this.#now() };
+    const created: PlaygroundMessage = {
+      ...message,
+      ...(message.payload ? { payload: asPosted(message.payload) } : {}),
+      id: this.#nextId(),
+      createdAt: this.#now(),
+    };
     const list = this.#byChannel.get(created.channelId) ?? [];
     list.push(created);
     if (list.length > MESSAGES_PER_CHANNEL) list.splice(0, list.length - MESSAGES_PER_CHANNEL);

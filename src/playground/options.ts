@@ -6,7 +6,7 @@
  */
 import { ApplicationCommandOptionType, ApplicationCommandType, type APIApplicationCommandBasicOption } from 'discord-api-types/v10';
 import type { CommandInput, CommandModule } from '../discord/command.js';
-import { t } from '../strings.js';
+import { t } from '../render/strings.js';
 import { localizeCommand } from '../i18n/commands.js';
 import { localizeDefinition, optionsOf, subcommandsOf, type Definition } from './command-line.js';
 import { CHANNELS, MEMBERS, mayUse, ROLES, type PlaygroundMember } from './guild.js';
@@ -20,8 +20,7 @@ export interface TypedCommand {
 
 /** A typed command checked and converted, or the sentence to show the member instead. */
 export type ResolvedCommand =
-  | { ok: true; module: CommandModule; subcommand?: string; options: CommandInput['options']; display: string }
-  | { ok: false; error: string };
+  { ok: true; module: CommandModule; subcommand?: string; options: CommandInput['options']; display: string } | { ok: false; error: string };
 
 /**
  * Checks a typed command (registered names, as Discord sends them) against the definitions the bot
@@ -31,13 +30,22 @@ export type ResolvedCommand =
  * current locale (src/i18n `runInLocale`).
  */
 export function resolveCommand(modules: readonly CommandModule[], typed: TypedCommand, member: PlaygroundMember, locale = 'en-US'): ResolvedCommand {
-  const module = modules.find((m) => m.definition.name === typed.command && (m.definition.type ?? ApplicationCommandType.ChatInput) === ApplicationCommandType.ChatInput);
+  const module = modules.find(
+    (m) => m.definition.name === typed.command && (m.definition.type ?? ApplicationCommandType.ChatInput) === ApplicationCommandType.ChatInput,
+  );
   if (!module) return { ok: false, error: t.playgroundUnknownCommand(typed.command) };
   // The definition as the member's client shows it: each node's registered name in `key`.
   const shown = localizeDefinition(localizeCommand(module.definition) as Definition, locale);
   if (!mayUse(member, module.definition.default_member_permissions)) return { ok: false, error: t.playgroundNoPermission(shown.name) };
   const subcommands = subcommandsOf(shown);
-  if (subcommands.length > 0 && typed.subcommand === undefined) return { ok: false, error: t.playgroundNeedsSubcommand(shown.name, subcommands.map((o) => o.name)) };
+  if (subcommands.length > 0 && typed.subcommand === undefined)
+    return {
+      ok: false,
+      error: t.playgroundNeedsSubcommand(
+        shown.name,
+        subcommands.map((o) => o.name),
+      ),
+    };
   const subcommand = typed.subcommand === undefined ? undefined : subcommands.find((o) => o.key === typed.subcommand);
   if (typed.subcommand !== undefined && !subcommand) return { ok: false, error: t.playgroundUnknownSubcommand(shown.name, typed.subcommand) };
   // The same reading of the definition as the command bar's; the registration JSON's basic options.
@@ -53,7 +61,7 @@ export function resolveCommand(modules: readonly CommandModule[], typed: TypedCo
       if (option.required) return { ok: false, error: t.playgroundMissingOption(option.name) };
       continue;
     }
-    const value = convert(option as unknown as APIApplicationCommandBasicOption, raw);
+    const value = convert(option, raw);
     if (typeof value === 'object') return { ok: false, error: value.error };
     options[key] = value;
   }
@@ -68,7 +76,14 @@ function convert(option: APIApplicationCommandBasicOption, raw: string): string 
     case ApplicationCommandOptionType.String: {
       if (option.choices?.length) {
         const choice = option.choices.find((c) => lower(c.name) === lower(raw) || lower(c.value) === lower(raw));
-        return choice ? choice.value : { error: t.playgroundBadChoice(option.name, option.choices.map((c) => c.name)) };
+        return choice
+          ? choice.value
+          : {
+              error: t.playgroundBadChoice(
+                option.name,
+                option.choices.map((c) => c.name),
+              ),
+            };
       }
       const min = option.min_length ?? 0;
       const max = option.max_length ?? 6000;
@@ -79,7 +94,14 @@ function convert(option: APIApplicationCommandBasicOption, raw: string): string 
       const integer = option.type === ApplicationCommandOptionType.Integer;
       if (option.choices?.length) {
         const choice = option.choices.find((c) => lower(c.name) === lower(raw) || String(c.value) === raw);
-        return choice ? choice.value : { error: t.playgroundBadChoice(option.name, option.choices.map((c) => c.name)) };
+        return choice
+          ? choice.value
+          : {
+              error: t.playgroundBadChoice(
+                option.name,
+                option.choices.map((c) => c.name),
+              ),
+            };
       }
       const value = Number(raw);
       if (!(integer ? /^-?\d+$/ : /^-?(\d+\.?\d*|\.\d+)$/).test(raw) || !Number.isFinite(value)) return { error: t.playgroundBadNumber(option.name, integer) };
@@ -100,7 +122,10 @@ function convert(option: APIApplicationCommandBasicOption, raw: string): string 
     }
     case ApplicationCommandOptionType.Channel: {
       const id = raw.match(/^<#(\d+)>$/)?.[1] ?? raw;
-      const found = CHANNELS.find((c) => (c.id === id || lower(c.name) === lower(raw.replace(/^#/, ''))) && (!option.channel_types?.length || option.channel_types.includes(c.type as never)));
+      const found = CHANNELS.find(
+        (c) =>
+          (c.id === id || lower(c.name) === lower(raw.replace(/^#/, ''))) && (!option.channel_types?.length || option.channel_types.includes(c.type as never)),
+      );
       return found ? found.id : { error: t.playgroundUnknownChannel(option.name, raw) };
     }
     case ApplicationCommandOptionType.Role: {

@@ -10,8 +10,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as z from 'zod';
-import type { Logger } from '../logger.js';
-import type { ImageKind, ImageProxy } from './images.js';
+import type { Logger } from '../core/logger.js';
+import type { ImageProxy } from './images.js';
 import { isLanguageCode, LANGUAGES, memberById, type PlaygroundLocales } from './guild.js';
 import type { PlaygroundInteractions } from './interactions.js';
 import type { MessageStore } from './messages.js';
@@ -49,7 +49,7 @@ const feed = z.enum(['patchNotes', 'balances', 'devDiaries']);
 const MAX_FULL_CONTENT = 50_000;
 const REPLICA_ONLY = 'posts can only be listed, added or changed on the in-process replica (run without RIVALS_API_KEY)';
 
-const languageCode = z.string().refine(isLanguageCode, { message: `pick one of ${LANGUAGES.map((l) => l.code).join(', ')}` });
+const languageCode = z.string().refine(isLanguageCode, { error: `pick one of ${LANGUAGES.map((l) => l.code).join(', ')}` });
 
 const typedCommand = z.object({
   command: z.string().min(1).max(32),
@@ -148,7 +148,7 @@ export async function startPlaygroundServer(o: PlaygroundServerOptions): Promise
       if (pathname === '/api/events') return events(req, res);
       if (pathname === '/img') {
         const kind = (['thumbnail', 'image', 'icon'] as const).find((k) => k === url.searchParams.get('kind')) ?? 'image';
-        const image = await o.images.get(url.searchParams.get('src') ?? '', kind as ImageKind);
+        const image = await o.images.get(url.searchParams.get('src') ?? '', kind);
         return send(res, 200, image.contentType, image.body, image.placeholder ? 'no-store' : 'max-age=3600');
       }
       if (pathname === '/api/replica/posts') {
@@ -175,7 +175,9 @@ export async function startPlaygroundServer(o: PlaygroundServerOptions): Promise
       }
       if (pathname === '/api/interactions/autocomplete') {
         const b = await readBody(req, bodies.autocomplete);
-        return json(res, 200, { choices: await o.interactions.autocomplete(b.memberId, { command: b.command, subcommand: b.subcommand, options: b.options }, b.focused) });
+        return json(res, 200, {
+          choices: await o.interactions.autocomplete(b.memberId, { command: b.command, subcommand: b.subcommand, options: b.options }, b.focused),
+        });
       }
       if (pathname === '/api/locales/member') {
         const b = await readBody(req, bodies.memberLocale);

@@ -2,8 +2,8 @@
  * Composes the playground over the API services: the same Router, command context, feed poller and
  * delivery ledger as the Discord bot, with the playground's channels in place of Discord's.
  */
-import { commands as defaultCommands } from '../../commands/index.js';
-import { ApiError } from '../api/errors.js';
+import { commands as defaultCommands } from '../commands/index.js';
+import { ApiError } from '../core/api-errors.js';
 import type { CommandModule } from '../discord/command.js';
 import { registrationPayload } from '../discord/deploy.js';
 import { Router } from '../discord/router.js';
@@ -13,11 +13,11 @@ import { DeliveryLedger } from '../feeds/delivery.js';
 import { SOLE_LEADER } from '../feeds/leadership.js';
 import { FeedPoller } from '../feeds/poller.js';
 import { createFeedTester } from '../feeds/test-post.js';
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
-import { createCommandContext, type ApiServices } from '../services.js';
-import { HeroMeta } from '../game/meta.js';
-import { BalanceIndexer } from '../game/balance-indexer.js';
+import type { Config } from '../app/config.js';
+import type { Logger } from '../core/logger.js';
+import { createCommandContext, type ApiServices } from '../app/services.js';
+import { HeroMeta } from '../jobs/hero-meta.js';
+import { BalanceIndexer } from '../jobs/balance-indexer.js';
 import { openState } from '../store/state.js';
 import { buildPageAssets } from './bundle.js';
 import { playgroundChannelAccess, playgroundFeedTransport } from './channels.js';
@@ -41,7 +41,7 @@ export interface PlaygroundOptions {
   ackDeadlineMs?: number;
   /** Overrides FEED_POLL_SECONDS. */
   feedPollSeconds?: number;
-  /** The command modules (default: commands/index.ts). */
+  /** The command modules (default: src/commands/index.ts). */
   commands?: CommandModule[];
 }
 
@@ -71,7 +71,13 @@ const postDate = (ms: number) => new Date(ms).toISOString().slice(0, 10).replace
 function asEditable(raw: Record<string, unknown>): EditablePost {
   const text = (v: unknown) => (typeof v === 'string' ? v : '');
   const date = text(raw.date).match(/^(\d{4})[/.-](\d{2})[/.-](\d{2})/);
-  return { id: String(raw.id), title: text(raw.title), date: date ? `${date[1]}-${date[2]}-${date[3]}` : null, overview: text(raw.overview), fullContent: text(raw.fullContent) };
+  return {
+    id: String(raw.id),
+    title: text(raw.title),
+    date: date ? `${date[1]}-${date[2]}-${date[3]}` : null,
+    overview: text(raw.overview),
+    fullContent: text(raw.fullContent),
+  };
 }
 
 /**
@@ -86,14 +92,41 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   const state = await openState({ dataDir: o.config.dataDir, file: PLAYGROUND_STATE_FILE, importLegacy: false, logger });
   const settings = state.settings;
   // A backfill asked with /config feed starts a poll at once, as on Discord (src/index.ts).
-  const base = createCommandContext(o.services.api, state, o.services.cacheStore, playgroundChannelAccess(), Date.now, createFeedTester(o.services.api, settings, transport, () => void poller.pollNow()), o.services.charts);
-  const meta = new HeroMeta({ api: o.services.api, heroes: base.heroes, logger: logger.child({ component: 'meta' }), requestsPerMinute: o.config.rivals.requestsPerMinute, store: state.heroMeta });
-  const balanceIndexer = new BalanceIndexer({ api: o.services.api, heroes: base.heroes, history: state.balanceHistory, logger: logger.child({ component: 'balance-history' }) });
+  const base = createCommandContext(
+    o.services.api,
+    state,
+    o.services.cacheStore,
+    playgroundChannelAccess(),
+    Date.now,
+    createFeedTester(o.services.api, settings, transport, () => void poller.pollNow()),
+    o.services.charts,
+  );
+  const meta = new HeroMeta({
+    api: o.services.api,
+    heroes: base.heroes,
+    logger: logger.child({ component: 'meta' }),
+    requestsPerMinute: o.config.rivals.requestsPerMinute,
+    store: state.heroMeta,
+  });
+  const balanceIndexer = new BalanceIndexer({
+    api: o.services.api,
+    heroes: base.heroes,
+    history: state.balanceHistory,
+    logger: logger.child({ component: 'balance-history' }),
+  });
   const mains = new MainsRefresher({ api: o.services.api, links: state.links, alerts: state.alerts, logger: logger.child({ component: 'alerts' }) });
   const context = { ...base, meta, balance: { history: state.balanceHistory, indexer: balanceIndexer }, alerts: { members: state.alerts, mains } };
   const router = new Router(modules);
   const locales = new PlaygroundLocales();
-  const interactions = new PlaygroundInteractions({ router, context, messages, logger, ackDeadlineMs: o.ackDeadlineMs, budgetMs: o.config.interactionBudgetMs, locales });
+  const interactions = new PlaygroundInteractions({
+    router,
+    context,
+    messages,
+    logger,
+    ackDeadlineMs: o.ackDeadlineMs,
+    budgetMs: o.config.interactionBudgetMs,
+    locales,
+  });
   const feedLogger = o.logger.child({ component: 'playground-feeds' });
   const poller = new FeedPoller({
     api: o.services.api,
@@ -135,7 +168,12 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   const latestPosts = async (feed: PostFeed): Promise<EditablePost[]> => {
     const page = { page: 1, limit: 10 };
     const options = { fresh: true };
-    const read = () => (feed === 'patchNotes' ? o.services.api.patchNotes(page, options) : feed === 'balances' ? o.services.api.balances(page, options) : o.services.api.devDiaries(page, options));
+    const read = () =>
+      feed === 'patchNotes'
+        ? o.services.api.patchNotes(page, options)
+        : feed === 'balances'
+          ? o.services.api.balances(page, options)
+          : o.services.api.devDiaries(page, options);
     // The API answers an empty feed's first page with a 404.
     const entries = await read().then(
       (r) => r.data.entries,

@@ -4,7 +4,7 @@
  */
 import type { APIEmbed } from 'discord-api-types/v10';
 import type { Fetched } from '../cache/response-cache.js';
-import { ApiError } from '../api/errors.js';
+import { ApiError } from '../core/api-errors.js';
 import type { Page } from '../api/schemas.js';
 import { staleFooter } from './common.js';
 import { clampPage, pageCount, pageRow } from './paginate.js';

@@ -1,5 +1,5 @@
 /**
- * Charts in answers (issue 13): the chart specs of a profile's sections, built from the parsed API
+ * Charts in answers: the chart specs of a profile's sections, built from the parsed API
  * data (src/charts/specs.ts says what each chart shows), and their PNGs as files of a View, drawn by
  * the worker pool (src/charts/renderer.ts) and kept in a small byte-bounded cache so that paging
  * through a section does not draw the same chart again.
@@ -13,9 +13,9 @@
 import { LRUCache } from 'lru-cache';
 import type { ChartRenderer } from '../charts/renderer.js';
 import { SPEC_LIMITS, type ChartSpec, type HeroPerformanceChart, type RankHistoryChart, type RankPoint } from '../charts/specs.js';
-import { currentDeadline } from '../deadline.js';
+import { currentDeadline } from '../core/deadline.js';
 import { currentLocale, tr } from '../i18n/index.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { RankTimelinePoint } from '../game/rank-timeline.js';
 import type { Season } from '../game/seasons.js';
 import type { HeroTotals } from '../game/profile.js';
@@ -68,7 +68,11 @@ type HeroRecord = Pick<HeroTotals, 'matches' | 'wins' | 'kills' | 'deaths' | 'as
  * most played. Heroes with no play time are left out. `title` is already in the current locale (cut to
  * the spec's limit here); the chart's own words follow that locale.
  */
-export function heroPerformanceSpec<H extends HeroRecord>(title: string, heroes: H[], hero: (h: H) => { name: string; role: string | null }): HeroPerformanceChart {
+export function heroPerformanceSpec<H extends HeroRecord>(
+  title: string,
+  heroes: H[],
+  hero: (h: H) => { name: string; role: string | null },
+): HeroPerformanceChart {
   return {
     kind: 'hero-performance',
     locale: currentLocale(),
@@ -137,7 +141,13 @@ export function cachedCharts(renderer: ChartRenderer, maxBytes = CACHE_BYTES): C
  * there is no renderer, nothing to draw, or no PNG in time (by the interaction's deadline less a
  * moment to send, else {@link CHART_TIMEOUT_MS}), logged at warn with the reason. Never throws.
  */
-export async function chartFile(charts: ChartRenderer | undefined, spec: ChartSpec, name: string, description: string, logger: Logger): Promise<ViewFile | undefined> {
+export async function chartFile(
+  charts: ChartRenderer | undefined,
+  spec: ChartSpec,
+  name: string,
+  description: string,
+  logger: Logger,
+): Promise<ViewFile | undefined> {
   if (!charts || !hasData(spec)) return undefined;
   const deadline = currentDeadline();
   const ms = deadline === undefined ? CHART_TIMEOUT_MS : deadline - CHART_RESERVE_MS - Date.now();

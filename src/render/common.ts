@@ -2,7 +2,8 @@
 import type { APIEmbedFooter } from 'discord-api-types/v10';
 import type { Fetched } from '../cache/response-cache.js';
 import { perLocale, tr } from '../i18n/index.js';
-import { t } from '../strings.js';
+import type { Season } from '../game/seasons.js';
+import { t } from './strings.js';
 
 /** Embed colours of the three roles (Vanguard blue, Duelist red, Strategist green); blurple otherwise. */
 export function roleColour(role: string | null | undefined): number {
@@ -97,3 +98,6 @@ export function calendarDate(date: string, style: 'medium' | 'long' = 'medium'):
   const day = calendarDay(date);
   return day === null ? date : calendarDates()[style].format(day);
 }
+
+/** A season as players name it, in the current locale ("Season 1.5", "Saison 1.5"): the game's in-game number, never translated. */
+export const seasonLabel = (season: Season) => tr('player:season', { number: season.number });

@@ -3,9 +3,9 @@
  * custom IDs carry the target page, so buttons keep working after a restart (STYLE.md principle 2).
  */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponentWithCustomId } from 'discord-api-types/v10';
-import { encodeCustomId } from '../discord/custom-id.js';
+import { encodeCustomId } from './custom-id.js';
 import { tr } from '../i18n/index.js';
-import { t } from '../strings.js';
+import { t } from './strings.js';
 
 /** Number of pages for `count` items, `perPage` a page (at least 1). */
 export function pageCount(count: number, perPage: number): number {
@@ -48,7 +48,10 @@ export function pageRow(route: string, args: (string | number)[], page: number, 
  * returns to the list at the page it was on: state in the custom ID, so it works after a restart.
  */
 export function backRow(customId: string): APIActionRowComponent<APIButtonComponentWithCustomId> {
-  return { type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style: ButtonStyle.Secondary, label: `‹ ${tr('render:back')}`, custom_id: customId }] };
+  return {
+    type: ComponentType.ActionRow,
+    components: [{ type: ComponentType.Button, style: ButtonStyle.Secondary, label: `‹ ${tr('render:back')}`, custom_id: customId }],
+  };
 }
 
 /** The page number carried by a paginator custom ID's arguments (the second to last). */

@@ -2,8 +2,8 @@
  * A View: what a handler wants shown (STYLE.md principle 1). The runtime decides how to send it
  * (reply, defer then edit, update); the CLI and the playground print or render the same object.
  */
-import { MessageFlags, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
-import { fitView } from './limits.js';
+import { ComponentType, MessageFlags, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
+import { embedLength, LIMITS, safeFileName, truncate } from './limits.js';
 
 /**
  * A file attached to a message (a chart). An embed shows it with `image: { url: 'attachment://' + name }`
@@ -87,7 +87,11 @@ export function toMessagePayload(view: View): MessagePayload {
     embeds: fitted.embeds ?? [],
     components: fitted.components ?? [],
     flags: fitted.ephemeral ? MessageFlags.Ephemeral : 0,
-    allowed_mentions: { parse: [], ...(fitted.allowedRoleIds?.length ? { roles: fitted.allowedRoleIds } : {}), ...(fitted.allowedUserIds?.length ? { users: fitted.allowedUserIds.slice(0, 100) } : {}) },
+    allowed_mentions: {
+      parse: [],
+      ...(fitted.allowedRoleIds?.length ? { roles: fitted.allowedRoleIds } : {}),
+      ...(fitted.allowedUserIds?.length ? { users: fitted.allowedUserIds.slice(0, 100) } : {}),
+    },
     ...(fitted.files?.length
       ? {
           attachments: fitted.files.map((f, id) => ({ id, filename: f.name, ...(f.description ? { description: f.description } : {}) })),
@@ -95,4 +99,126 @@ export function toMessagePayload(view: View): MessagePayload {
         }
       : {}),
   };
+}
+
+/** One embed within its own limits (fields past 25 dropped; empty field texts replaced by a zero-width space, as Discord refuses them). */
+function fitEmbed(embed: APIEmbed): APIEmbed {
+  const out: APIEmbed = { ...embed };
+  if (out.title !== undefined) out.title = truncate(out.title, LIMITS.title);
+  if (out.description !== undefined) out.description = truncate(out.description, LIMITS.description) || undefined;
+  if (out.author) out.author = { ...out.author, name: truncate(out.author.name, LIMITS.author) };
+  if (out.footer) out.footer = { ...out.footer, text: truncate(out.footer.text, LIMITS.footer) };
+  if (out.fields) {
+    out.fields = out.fields.slice(0, LIMITS.fields).map((f) => ({
+      ...f,
+      name: truncate(f.name, LIMITS.fieldName) || '\u200b',
+      value: truncate(f.value, LIMITS.fieldValue) || '\u200b',
+    }));
+  }
+  return out;
+}
+
+/** Shrinks embeds until their total fits: descriptions first (last embed first), then trailing fields. */
+function fitTotal(embeds: APIEmbed[]): APIEmbed[] {
+  const out = embeds.map((e) => ({ ...e, fields: e.fields ? [...e.fields] : undefined }));
+  let over = out.reduce((s, e) => s + embedLength(e), 0) - LIMITS.embedTotal;
+  for (let i = out.length - 1; i >= 0 && over > 0; i--) {
+    const e = out[i]!;
+    if (!e.description) continue;
+    const keep = Math.max(0, e.description.length - over);
+    const before = e.description.length;
+    e.description = keep >= 2 ? truncate(e.description, keep) : undefined;
+    over -= before - (e.description?.length ?? 0);
+  }
+  for (let i = out.length - 1; i >= 0 && over > 0; i--) {
+    const fields = out[i]!.fields ?? [];
+    while (fields.length > 0 && over > 0) {
+      const f = fields.pop()!;
+      over -= f.name.length + f.value.length;
+    }
+  }
+  for (let i = out.length - 1; i >= 0 && over > 0; i--) {
+    const e = out[i]!;
+    if (e.footer) {
+      over -= e.footer.text.length;
+      delete e.footer;
+    }
+  }
+  return out;
+}
+
+type Row = APIActionRowComponent<APIComponentInMessageActionRow>;
+
+function fitRow(row: Row): Row {
+  const components = row.components.slice(0, LIMITS.buttonsPerRow).map((c) => {
+    if (c.type === ComponentType.Button) return 'label' in c && c.label !== undefined ? { ...c, label: truncate(c.label, LIMITS.buttonLabel) } : c;
+    if (c.type === ComponentType.StringSelect) {
+      return {
+        ...c,
+        placeholder: c.placeholder === undefined ? undefined : truncate(c.placeholder, LIMITS.placeholder),
+        options: c.options.slice(0, LIMITS.selectOptions).map((o) => ({
+          ...o,
+          label: truncate(o.label, LIMITS.optionLabel) || '\u200b',
+          value: o.value.slice(0, LIMITS.optionValue),
+          description: o.description === undefined ? undefined : truncate(o.description, LIMITS.optionDescription) || undefined,
+        })),
+      };
+    }
+    return c;
+  });
+  // A select menu fills its row alone.
+  const select = components.find((c) => c.type !== ComponentType.Button);
+  return { ...row, components: select ? [select] : components };
+}
+
+/** The files that fit: at most {@link LIMITS.files}, in order, while their bytes stay within {@link LIMITS.fileBytes}; names made safe and unique. */
+function fitFiles(files: ViewFile[]): ViewFile[] {
+  const kept: ViewFile[] = [];
+  const names = new Set<string>();
+  let bytes = 0;
+  for (const f of files) {
+    if (kept.length === LIMITS.files) break;
+    if (bytes + f.data.byteLength > LIMITS.fileBytes) continue;
+    const name = safeFileName(f.name);
+    if (names.has(name)) continue;
+    names.add(name);
+    bytes += f.data.byteLength;
+    kept.push({ ...f, name, ...(f.description ? { description: truncate(f.description, LIMITS.attachmentDescription) } : {}) });
+  }
+  return kept;
+}
+
+/**
+ * The view within every Discord limit: content 2,000; at most 10 embeds, each within the per-field
+ * limits and all within 6,000 characters; at most 5 action rows of 5 buttons or one select menu of
+ * 25 options; at most 10 files of 8 MB in all, with safe names (a file over the limit is left out, and
+ * so is an embed image that showed it). Never throws; text is cut with an ellipsis, never mid-character.
+ */
+export function fitView(view: View): View {
+  const out: View = { ...view };
+  if (out.files) {
+    const kept = fitFiles(out.files);
+    const names = new Set(kept.map((f) => f.name));
+    // An image of a file that is not sent would show a broken link: drop it. Names were made safe, so match them the same way.
+    const imageOf = (url: string) => (url.startsWith('attachment://') ? safeFileName(url.slice('attachment://'.length)) : undefined);
+    if (out.embeds && kept.length !== out.files.length) {
+      out.embeds = out.embeds.map((e) => {
+        const file = e.image && imageOf(e.image.url);
+        return file !== undefined && !names.has(file) ? { ...e, image: undefined } : e;
+      });
+    }
+    if (out.embeds)
+      out.embeds = out.embeds.map((e) =>
+        e.image && imageOf(e.image.url) !== undefined ? { ...e, image: { ...e.image, url: `attachment://${imageOf(e.image.url)}` } } : e,
+      );
+    out.files = kept.length > 0 ? kept : undefined;
+  }
+  if (out.content !== undefined) out.content = truncate(out.content, LIMITS.content);
+  if (out.embeds) out.embeds = fitTotal(out.embeds.slice(0, LIMITS.embeds).map(fitEmbed));
+  if (out.components)
+    out.components = out.components
+      .filter((r) => r.components.length > 0)
+      .slice(0, LIMITS.actionRows)
+      .map(fitRow);
+  return out;
 }

@@ -51,7 +51,11 @@ export const faultsSchema = z
     hang: z.boolean().optional(),
     hangBody: z.boolean().optional(),
     pathPrefix: z.string().startsWith('/').optional(),
-    updateCooldownSeconds: z.number().min(0).max(7 * 86_400).optional(),
+    updateCooldownSeconds: z
+      .number()
+      .min(0)
+      .max(7 * 86_400)
+      .optional(),
   })
   .strict();
 
@@ -87,13 +91,14 @@ export function faultsFromEnv(env: Record<string, string | undefined>): Faults {
   if (flag(env.REPLICA_HANG)) raw.hang = true;
   if (flag(env.REPLICA_HANG_BODY)) raw.hangBody = true;
   if (env.REPLICA_FAULT_PATH?.trim()) raw.pathPrefix = env.REPLICA_FAULT_PATH.trim();
+  // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- drops unset keys of a local copy before parsing
   for (const key of Object.keys(raw)) if (raw[key] === undefined) delete raw[key];
   const parsed = faultsSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new Error(`replica fault setting ${String(issue.path[0])}: ${issue.message}`);
   }
-  return parsed.data as Faults;
+  return parsed.data;
 }
 
 /** Milliseconds of latency to add to one request. */

@@ -3,7 +3,7 @@
  * It accepts exactly the key in `RIVALS_API_KEY` (default `replica-key`); faults come from the
  * `REPLICA_*` variables (src/replica/faults.ts).
  */
-import { createLogger } from '../logger.js';
+import { createLogger } from '../core/logger.js';
 import { faultsFromEnv } from './faults.js';
 import { startReplica } from './server.js';
 

@@ -41,7 +41,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import { formatUpdateTime } from '../game/update-times.js';
 import { loadDataset, type Dataset, type PostKind } from './data/dataset.js';
 import { drawLatency, faultsSchema, type Faults } from './faults.js';
@@ -116,7 +116,11 @@ const fail = (status: number, message: string): never => {
 };
 
 /** Lower-case with everything but letters and digits removed: "Spider Man" and "spider-man" meet. */
-const norm = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, '');
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 
 export interface ReplicaOptions {
   /** The only key accepted in `x-api-key`. Default `replica-key`. */
@@ -191,10 +195,7 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
 
   const routes: [RegExp, (m: RegExpMatchArray, url: URL) => Reply][] = [
     [/^\/api\/v1\/heroes$/, () => ok(data.heroes, 'real')],
-    [
-      /^\/api\/v1\/heroes\/hero\/([^/]+)$/,
-      (m) => ok(heroByQuery(m[1]!) ?? fail(404, MESSAGES.noHero), 'real'),
-    ],
+    [/^\/api\/v1\/heroes\/hero\/([^/]+)$/, (m) => ok(heroByQuery(m[1]!) ?? fail(404, MESSAGES.noHero), 'real')],
     [
       /^\/api\/v1\/heroes\/hero\/([^/]+)\/stats$/,
       (m) => {
@@ -210,7 +211,14 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
         if (costumes.length === 0) fail(404, MESSAGES.noHero);
         const quality = (c: Json) => (c.quality && typeof c.quality === 'object' ? (c.quality as Json).name : c.quality);
         return ok(
-          costumes.map((c) => ({ id: c.id, name: c.name, icon: c.icon ?? c.imageUrl, rarity: quality(c) ?? 'Default', description: c.description, appearance: c.appearance })),
+          costumes.map((c) => ({
+            id: c.id,
+            name: c.name,
+            icon: c.icon ?? c.imageUrl,
+            rarity: quality(c) ?? 'Default',
+            description: c.description,
+            appearance: c.appearance,
+          })),
           'derived',
         );
       },
@@ -221,7 +229,7 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
         const hero = heroByQuery(m[1]!) ?? fail(404, MESSAGES.noHero);
         const platform = (url.searchParams.get('platform') ?? 'pc').toLowerCase();
         if (!['pc', 'ps', 'xbox'].includes(platform)) fail(400, MESSAGES.badQuery);
-        return ok(data.leaderboards.get(`${hero.id}:${platform}`) ?? { players: [] }, 'handwritten');
+        return ok(data.leaderboards.get(`${String(hero.id)}:${platform}`) ?? { players: [] }, 'handwritten');
       },
     ],
     [
@@ -369,15 +377,15 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
         const all = filterHistory(data.historyV2.get(uid) ?? [], url);
         const totalPages = Math.ceil(all.length / limit);
         return ok(
-          { match_history: pageOf(all, page, limit), pagination: { page, limit, total_matches: all.length, total_pages: totalPages, has_more: page < totalPages } },
+          {
+            match_history: pageOf(all, page, limit),
+            pagination: { page, limit, total_matches: all.length, total_pages: totalPages, has_more: page < totalPages },
+          },
           data.provenance.get(`historyV2:${uid}`),
         );
       },
     ],
-    [
-      /^\/api\/v1\/match\/([^/]+)$/,
-      (m) => ok(data.matches.get(m[1]!.trim()) ?? fail(404, MESSAGES.noMatch), 'real'),
-    ],
+    [/^\/api\/v1\/match\/([^/]+)$/, (m) => ok(data.matches.get(m[1]!.trim()) ?? fail(404, MESSAGES.noMatch), 'real')],
   ];
 
   function postList(url: URL, kind: PostKind, countField: string, arrayField: string, notFound: string): Reply {
@@ -441,7 +449,7 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
       }
       const parsed = faultsSchema.safeParse(body);
       if (!parsed.success) return send(res, { status: 400, body: { error: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') } });
-      faults = parsed.data as Faults;
+      faults = parsed.data;
       return send(res, ok(faults));
     }
     const postRoute = path.match(/^\/__replica\/posts\/(patchNotes|balances|devDiaries)$/);
@@ -460,7 +468,12 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
     if (editRoute && req.method === 'PATCH') {
       const patch = body as Json;
       const fields = ['title', 'overview', 'fullContent', 'date', 'imagePath'] as const;
-      if (!patch || typeof patch !== 'object' || Object.keys(patch).some((k) => !(fields as readonly string[]).includes(k)) || Object.values(patch).some((v) => v !== null && typeof v !== 'string')) {
+      if (
+        !patch ||
+        typeof patch !== 'object' ||
+        Object.keys(patch).some((k) => !(fields as readonly string[]).includes(k)) ||
+        Object.values(patch).some((v) => v !== null && typeof v !== 'string')
+      ) {
         return send(res, { status: 400, body: { error: `a post change may set only ${fields.join(', ')}, each a string or null` } });
       }
       const id = decodeURIComponent(editRoute[2]!);
@@ -525,7 +538,12 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
       try {
         decoded = m.map((part) => decodeURIComponent(part)) as unknown as RegExpMatchArray;
       } catch {
-        return send(res, isPlayer ? { status: 400, body: { error: MESSAGES.playerBadQuery } } : { status: 400, body: { error: true, message: MESSAGES.badQuery, status: 400 } });
+        return send(
+          res,
+          isPlayer
+            ? { status: 400, body: { error: MESSAGES.playerBadQuery } }
+            : { status: 400, body: { error: true, message: MESSAGES.badQuery, status: 400 } },
+        );
       }
       try {
         return send(res, handler(decoded, url));

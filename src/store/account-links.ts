@@ -1,7 +1,7 @@
 /**
  * Account links (issue: /link, /unlink): the game accounts a Discord user linked, and which one is
  * their default. Rows of `account_links`, keyed by (user, uid); changes are transactions. With them,
- * the member's own language for the bot's answers (`/settings language`, issue 16), a row of
+ * the member's own language for the bot's answers (`/settings language`), a row of
  * `member_settings`.
  */
 import { LRUCache } from 'lru-cache';
@@ -48,7 +48,7 @@ export class AccountLinksRepository {
    *
    * Reads that miss the in-memory cache in the same turn of the event loop are batched into one query
    * (at most {@link LOCALE_READ_BATCH} members each), and a member already being read joins that read:
-   * a burst of 10,000 members costs 20 queries, not 10,000 (issue 11).
+   * a burst of 10,000 members costs 20 queries, not 10,000.
    * @throws {StoreUnavailableError}
    */
   async locale(userId: string): Promise<Locale | null> {
@@ -98,7 +98,12 @@ export class AccountLinksRepository {
   async localesOf(userIds: readonly string[]): Promise<Map<string, Locale>> {
     const out = new Map<string, Locale>();
     for (let i = 0; i < userIds.length; i += 500) {
-      const rows = await this.db.selectFrom('member_settings').select(['user_id', 'locale']).where('user_id', 'in', userIds.slice(i, i + 500)).where('locale', 'is not', null).execute();
+      const rows = await this.db
+        .selectFrom('member_settings')
+        .select(['user_id', 'locale'])
+        .where('user_id', 'in', userIds.slice(i, i + 500))
+        .where('locale', 'is not', null)
+        .execute();
       for (const r of rows) if (isLocale(r.locale)) out.set(r.user_id, r.locale);
     }
     return out;
@@ -145,7 +150,11 @@ export class AccountLinksRepository {
     return withDeadline('save account link', this.deadlines.writeMs, () =>
       this.db.transaction().execute(async (trx) => {
         // Links keep the order they were made in, even when two share a millisecond.
-        const last = await trx.selectFrom('account_links').select((eb) => eb.fn.max('linked_at').as('at')).where('user_id', '=', userId).executeTakeFirst();
+        const last = await trx
+          .selectFrom('account_links')
+          .select((eb) => eb.fn.max('linked_at').as('at'))
+          .where('user_id', '=', userId)
+          .executeTakeFirst();
         const linkedAt = Math.max(now, Number(last?.at ?? Number.NEGATIVE_INFINITY) + 1);
         await trx
           .insertInto('account_links')
@@ -155,7 +164,11 @@ export class AccountLinksRepository {
         const links = await this.#load(trx, userId);
         if (links.accounts.length > MAX_LINKED_ACCOUNTS) throw new TooManyLinksError();
         if (makeDefault || links.defaultUid === null) {
-          await trx.updateTable('account_links').set((eb) => ({ is_default: eb.case().when('uid', '=', account.uid).then(1).else(0).end() })).where('user_id', '=', userId).execute();
+          await trx
+            .updateTable('account_links')
+            .set((eb) => ({ is_default: eb.case().when('uid', '=', account.uid).then(1).else(0).end() }))
+            .where('user_id', '=', userId)
+            .execute();
           links.defaultUid = account.uid;
         }
         return links;
@@ -178,7 +191,15 @@ export class AccountLinksRepository {
         const links = await this.#load(trx, userId);
         const removed = w === undefined ? links.accounts : links.accounts.filter((a) => a.uid === w || a.name.toLowerCase() === w);
         if (removed.length === 0) return removed;
-        await trx.deleteFrom('account_links').where('user_id', '=', userId).where('uid', 'in', removed.map((a) => a.uid)).execute();
+        await trx
+          .deleteFrom('account_links')
+          .where('user_id', '=', userId)
+          .where(
+            'uid',
+            'in',
+            removed.map((a) => a.uid),
+          )
+          .execute();
         const left = links.accounts.filter((a) => !removed.includes(a));
         if (left.length > 0 && !left.some((a) => a.uid === links.defaultUid)) {
           await trx.updateTable('account_links').set({ is_default: 1 }).where('user_id', '=', userId).where('uid', '=', left[0]!.uid).execute();

@@ -1,5 +1,5 @@
 /**
- * Members' hero alerts (issue 14, "your mains changed" and hero watches): what each member follows
+ * Members' hero alerts ("your mains changed" and hero watches): what each member follows
  * (`alert_members`), their mains as last read (`member_mains`), and the alert messages worked out for
  * each post (`alert_plans`, `alert_messages`), which the feed poller sends through the delivery ledger.
  *
@@ -60,7 +60,9 @@ export class AlertsRepository {
 
   /** The member's alerts in `guildId`, or null when they follow nothing there. */
   async member(userId: string, guildId: string): Promise<AlertMember | null> {
-    const row = await withDeadline('read alerts', DEADLINE_MS, () => this.db.selectFrom('alert_members').selectAll().where('user_id', '=', userId).where('guild_id', '=', guildId).executeTakeFirst());
+    const row = await withDeadline('read alerts', DEADLINE_MS, () =>
+      this.db.selectFrom('alert_members').selectAll().where('user_id', '=', userId).where('guild_id', '=', guildId).executeTakeFirst(),
+    );
     return row ? { userId, guildId, mains: row.mains === 1, heroes: ids(row.heroes), dm: row.dm === 1 } : null;
   }
 
@@ -69,7 +71,9 @@ export class AlertsRepository {
     return withDeadline('save alerts', DEADLINE_MS, () =>
       this.db.transaction().execute(async (trx) => {
         const row = await trx.selectFrom('alert_members').selectAll().where('user_id', '=', userId).where('guild_id', '=', guildId).executeTakeFirst();
-        const m: AlertMember = row ? { userId, guildId, mains: row.mains === 1, heroes: ids(row.heroes), dm: row.dm === 1 } : { userId, guildId, mains: false, heroes: [], dm: guildId === '' };
+        const m: AlertMember = row
+          ? { userId, guildId, mains: row.mains === 1, heroes: ids(row.heroes), dm: row.dm === 1 }
+          : { userId, guildId, mains: false, heroes: [], dm: guildId === '' };
         change(m);
         m.heroes = [...new Set(m.heroes)].slice(0, MAX_WATCHED_HEROES);
         if (!m.mains && m.heroes.length === 0) {
@@ -97,7 +101,11 @@ export class AlertsRepository {
   async mainsOf(userIds: string[]): Promise<Map<string, MemberMains>> {
     const out = new Map<string, MemberMains>();
     for (let i = 0; i < userIds.length; i += 500) {
-      const rows = await this.db.selectFrom('member_mains').selectAll().where('user_id', 'in', userIds.slice(i, i + 500)).execute();
+      const rows = await this.db
+        .selectFrom('member_mains')
+        .selectAll()
+        .where('user_id', 'in', userIds.slice(i, i + 500))
+        .execute();
       for (const r of rows) out.set(r.user_id, { uid: r.uid, heroes: ids(r.heroes), refreshedAt: Number(r.refreshed_at) });
     }
     return out;
@@ -120,7 +128,11 @@ export class AlertsRepository {
   /** Stores a member's mains. */
   async saveMains(userId: string, mains: MemberMains): Promise<void> {
     const values = { uid: mains.uid, heroes: JSON.stringify(mains.heroes.slice(0, MAINS_COUNT)), refreshed_at: mains.refreshedAt };
-    await this.db.insertInto('member_mains').values({ user_id: userId, ...values }).onConflict((oc) => oc.column('user_id').doUpdateSet(values)).execute();
+    await this.db
+      .insertInto('member_mains')
+      .values({ user_id: userId, ...values })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
+      .execute();
   }
 
   /**
@@ -130,10 +142,17 @@ export class AlertsRepository {
    */
   async plan(feed: string, postId: string, messages: Omit<AlertMessage, 'feed' | 'postId'>[], now: number): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const r = await trx.insertInto('alert_plans').values({ feed, post_id: postId, planned_at: now }).onConflict((oc) => oc.columns(['feed', 'post_id']).doNothing()).executeTakeFirst();
+      const r = await trx
+        .insertInto('alert_plans')
+        .values({ feed, post_id: postId, planned_at: now })
+        .onConflict((oc) => oc.columns(['feed', 'post_id']).doNothing())
+        .executeTakeFirst();
       if (Number(r.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
       for (const m of messages) {
-        await trx.insertInto('alert_messages').values({ feed, post_id: postId, target: m.target, part: m.part, body: JSON.stringify(m.body), settled_at: null }).execute();
+        await trx
+          .insertInto('alert_messages')
+          .values({ feed, post_id: postId, target: m.target, part: m.part, body: JSON.stringify(m.body), settled_at: null })
+          .execute();
       }
       return true;
     });
@@ -146,12 +165,28 @@ export class AlertsRepository {
 
   /** Alert messages not yet settled, oldest post first. */
   async pending(limit = 1_000): Promise<AlertMessage[]> {
-    const rows = await this.db.selectFrom('alert_messages').selectAll().where('settled_at', 'is', null).orderBy('feed').orderBy('post_id').orderBy('target').orderBy('part').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('alert_messages')
+      .selectAll()
+      .where('settled_at', 'is', null)
+      .orderBy('feed')
+      .orderBy('post_id')
+      .orderBy('target')
+      .orderBy('part')
+      .limit(limit)
+      .execute();
     return rows.map((r) => ({ feed: r.feed, postId: r.post_id, target: r.target, part: Number(r.part), body: JSON.parse(r.body) as unknown }));
   }
 
   /** The alert message's delivery is settled (sent, or given up). */
   async settle(m: Pick<AlertMessage, 'feed' | 'postId' | 'target' | 'part'>, now: number): Promise<void> {
-    await this.db.updateTable('alert_messages').set({ settled_at: now }).where('feed', '=', m.feed).where('post_id', '=', m.postId).where('target', '=', m.target).where('part', '=', m.part).execute();
+    await this.db
+      .updateTable('alert_messages')
+      .set({ settled_at: now })
+      .where('feed', '=', m.feed)
+      .where('post_id', '=', m.postId)
+      .where('target', '=', m.target)
+      .where('part', '=', m.part)
+      .execute();
   }
 }

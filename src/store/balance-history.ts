@@ -1,7 +1,7 @@
 /**
- * Each hero's balance history (issue 13): rows of `balance_history`, one per hero a balance post or
+ * Each hero's balance history: rows of `balance_history`, one per hero a balance post or
  * patch note changed, and `balance_posts`, every post already read, so that the indexer
- * (src/game/balance-indexer.ts) reads each post once. A post is recorded in one transaction: its
+ * (src/jobs/balance-indexer.ts) reads each post once. A post is recorded in one transaction: its
  * marker and its heroes' rows appear together or not at all, and recording it again replaces them.
  * Tables and migration: src/store/schema.ts (`0002_balance_history`).
  */
@@ -132,7 +132,11 @@ export class BalanceHistoryRepository {
     const limit = Math.min(MAX_PAGE, Math.max(1, Math.trunc(page.limit) || 1));
     const offset = Math.max(0, Math.trunc(page.offset ?? 0) || 0);
     return withDeadline('read balance history', this.deadlines.readMs, async () => {
-      const count = await this.db.selectFrom('balance_history').select((eb) => eb.fn.countAll().as('n')).where('hero_id', '=', heroId).executeTakeFirst();
+      const count = await this.db
+        .selectFrom('balance_history')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('hero_id', '=', heroId)
+        .executeTakeFirst();
       const rows = await this.db
         .selectFrom('balance_history')
         .selectAll()
@@ -162,7 +166,11 @@ export class BalanceHistoryRepository {
   /** Records that the indexer has read every page of both lists at `at` (ms since the epoch). */
   async markComplete(at: number): Promise<void> {
     const value = String(at);
-    await this.db.insertInto('meta').values({ key: COMPLETED_KEY, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+    await this.db
+      .insertInto('meta')
+      .values({ key: COMPLETED_KEY, value })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+      .execute();
   }
 
   /**

@@ -11,8 +11,19 @@
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type DialectAdapter, type Driver } from 'kysely';
-import type pg from 'pg';
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type DialectAdapter,
+  type Driver,
+} from 'kysely';
 import PQueue from 'p-queue';
 import pTimeout from 'p-timeout';
 import { migrationProvider, type Tables } from './schema.js';
@@ -101,7 +112,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   try {
     await migrateDatabase(database, options.databaseUrl ? 'DATABASE_URL' : 'DATA_DIR');
     // A write at start: a store that cannot be written fails now, not on a member's first /config.
-    await database.db.insertInto('meta').values({ key: 'opened_at', value: String(Date.now()) }).onConflict((oc) => oc.column('key').doUpdateSet({ value: String(Date.now()) })).execute();
+    await database.db
+      .insertInto('meta')
+      .values({ key: 'opened_at', value: String(Date.now()) })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value: String(Date.now()) }))
+      .execute();
   } catch (err) {
     await database.close().catch(() => undefined);
     if (err instanceof StoreOpenError) throw err;
@@ -118,7 +133,11 @@ export async function migrateDatabase(database: Database, variable = 'DATA_DIR')
   const { error, results } = await new Migrator({ db: database.db, provider: migrationProvider }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new StoreOpenError(database.location, `the database at ${database.location} could not be migrated (migration ${failed}): ${reasonOf(error)}. Check that the database user may create tables there, or restore a backup, or point ${variable} at a new database.`, { cause: error });
+    throw new StoreOpenError(
+      database.location,
+      `the database at ${database.location} could not be migrated (migration ${failed}): ${reasonOf(error)}. Check that the database user may create tables there, or restore a backup, or point ${variable} at a new database.`,
+      { cause: error },
+    );
   }
 }
 
@@ -137,7 +156,8 @@ async function openSqlite(options: DatabaseOptions): Promise<Database> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw asOpenError(dir, err, options, 'directory');
   }
-  if (stat && !stat.isDirectory()) throw new StoreOpenError(dir, `DATA_DIR ${dir} is a file, not a directory: point DATA_DIR at a directory (it is created if missing).`);
+  if (stat && !stat.isDirectory())
+    throw new StoreOpenError(dir, `DATA_DIR ${dir} is a file, not a directory: point DATA_DIR at a directory (it is created if missing).`);
   try {
     if (!stat) mkdirSync(dir, { recursive: true });
     // SQLite needs to create its -wal and -shm files beside the database.
@@ -220,7 +240,7 @@ class ImmediateSqliteDialect extends SqliteDialect {
  *
  * Kysely 0.28's SqliteDriver guards the connection with a mutex that wakes every waiter on each
  * release, each then finding it taken again: N queries at once cost O(N²) wake-ups. A burst of 8,000
- * distinct members' reads took 7.5 s of CPU that way (issue 11). Here a one-at-a-time queue (p-queue)
+ * distinct members' reads took 7.5 s of CPU that way. Here a one-at-a-time queue (p-queue)
  * admits one caller at a time to the driver's own mutex, which then never has more than one waiter:
  * O(1) per query. A transaction holds its turn from `acquireConnection` to `releaseConnection`, as before.
  */
@@ -264,7 +284,10 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   // Loaded only with DATABASE_URL: SQLite deployments never load the PostgreSQL driver.
   const { default: pg } = await import('pg');
   // 64-bit integers (times in ms) as numbers: they stay far below 2^53.
-  const types = { getTypeParser: (oid: number, format?: string) => (oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) };
+  const types = {
+    getTypeParser: (oid: number, format?: string) =>
+      oid === 20 ? (v: string) => Number(v) : (pg.types.getTypeParser(oid, format as 'text') as (v: string) => unknown),
+  };
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
@@ -272,7 +295,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     idleTimeoutMillis: 30_000,
     // A query never waits forever on a server that stopped answering.
     query_timeout: 10_000,
-    types: types as pg.CustomTypesConfig,
+    types: types,
   });
   // Without a listener an idle connection dropped by the server would crash the process.
   pool.on('error', (err) => options.onIdleError?.(err));
@@ -314,14 +337,20 @@ function asOpenError(location: string, err: unknown, options: DatabaseOptions, p
   const user = typeof process.getuid === 'function' ? `the user running the bot (uid ${process.getuid()})` : 'the user running the bot';
   let message: string;
   if (place === 'server') {
-    const unreachable = ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET'].includes(code) || /timeout exceeded when trying to connect|Connection terminated/i.test(reason);
-    if (unreachable) message = `cannot reach the database server at ${location} (${code || reason}): start PostgreSQL there, or fix the host and port in DATABASE_URL.`;
-    else if (code === '28P01' || code === '28000') message = `the database server at ${location} refused the login (${code}: ${reason}): fix the user or password in DATABASE_URL.`;
+    const unreachable =
+      ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET'].includes(code) ||
+      /timeout exceeded when trying to connect|Connection terminated/i.test(reason);
+    if (unreachable)
+      message = `cannot reach the database server at ${location} (${code || reason}): start PostgreSQL there, or fix the host and port in DATABASE_URL.`;
+    else if (code === '28P01' || code === '28000')
+      message = `the database server at ${location} refused the login (${code}: ${reason}): fix the user or password in DATABASE_URL.`;
     else if (code === '3D000') message = `the database named in ${location} does not exist (${code}): create it, or fix the database name in DATABASE_URL.`;
     else message = `cannot open the database at ${location}: ${reason}${code ? ` (${code})` : ''}. Check DATABASE_URL and the server's log.`;
   } else if (place === 'directory') {
-    if (code in ERRNO_TEXT) message = `DATA_DIR ${location} cannot be created or written (${code}: ${ERRNO_TEXT[code]}) by ${user}: make it writable by that user, or point DATA_DIR at a writable directory.`;
-    else if (code === 'ENOTDIR' || code === 'EEXIST') message = `DATA_DIR ${location} cannot be created: a file stands where one of its directories should be. Point DATA_DIR at a directory.`;
+    if (code in ERRNO_TEXT)
+      message = `DATA_DIR ${location} cannot be created or written (${code}: ${ERRNO_TEXT[code]}) by ${user}: make it writable by that user, or point DATA_DIR at a writable directory.`;
+    else if (code === 'ENOTDIR' || code === 'EEXIST')
+      message = `DATA_DIR ${location} cannot be created: a file stands where one of its directories should be. Point DATA_DIR at a directory.`;
     else message = `DATA_DIR ${location} cannot be used: ${reason}${code ? ` (${code})` : ''}. Point DATA_DIR at a writable directory.`;
   } else if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
     message = `the database file ${location} is damaged (${code}: ${reason}): restore it from a backup, or move it away with its -wal and -shm files to start empty (no settings, account links or delivery records).`;
@@ -337,7 +366,7 @@ function asOpenError(location: string, err: unknown, options: DatabaseOptions, p
 
 /** `text` with the password of `url` (as typed and decoded) masked, should a driver's message ever echo it. */
 function withoutPassword(text: string, url: string | undefined): string {
-  let password = '';
+  let password: string;
   try {
     password = url ? new URL(url).password : '';
   } catch {

@@ -30,7 +30,14 @@ export class FeedDigestsRepository {
 
   /** The posts waiting for the guild's next digest of `feed`, oldest first. */
   async items(guildId: string, feed: string): Promise<DigestItem[]> {
-    const rows = await this.db.selectFrom('digest_items').select(['post', 'found_at']).where('guild_id', '=', guildId).where('feed', '=', feed).orderBy('found_at').orderBy('post_id').execute();
+    const rows = await this.db
+      .selectFrom('digest_items')
+      .select(['post', 'found_at'])
+      .where('guild_id', '=', guildId)
+      .where('feed', '=', feed)
+      .orderBy('found_at')
+      .orderBy('post_id')
+      .execute();
     const out: DigestItem[] = [];
     for (const r of rows) {
       const post = storedPostSchema.safeParse(JSON.parse(r.post));

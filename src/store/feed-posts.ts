@@ -1,7 +1,7 @@
 /**
  * What each feed post said when the poller last read it (`feed_posts`): a content hash and a revision
  * per post, so a post the API changes after it was delivered is told apart from a new one, and the
- * messages already delivered for it are edited instead of posted again (issue 14, "posts corrected in
+ * messages already delivered for it are edited instead of posted again ("posts corrected in
  * place"). A changed post is marked `edits_pending` in the same transaction that records its new
  * revision, and stays so until every message of it is settled: a crash in the middle of the edits
  * resumes on restart.
@@ -51,7 +51,12 @@ export class FeedPostsRepository {
     if (posts.length === 0) return { revisions, corrected };
     await this.db.transaction().execute(async (trx) => {
       const ids = posts.map((p) => p.post.id);
-      const known = new Map((await trx.selectFrom('feed_posts').select(['post_id', 'hash', 'revision']).where('feed', '=', feed).where('post_id', 'in', ids).execute()).map((r) => [r.post_id, r]));
+      const known = new Map(
+        (await trx.selectFrom('feed_posts').select(['post_id', 'hash', 'revision']).where('feed', '=', feed).where('post_id', 'in', ids).execute()).map((r) => [
+          r.post_id,
+          r,
+        ]),
+      );
       for (const { post, hash, credible } of posts) {
         const row = known.get(post.id);
         const json = JSON.stringify(post);
@@ -70,8 +75,20 @@ export class FeedPostsRepository {
           continue;
         }
         const next = revision + 1;
-        await trx.updateTable('feed_posts').set({ hash, revision: next, post: json, edits_pending: 1, updated_at: now }).where('feed', '=', feed).where('post_id', '=', post.id).where('revision', '=', revision).execute();
-        await trx.updateTable('fan_outs').set({ post: json }).where('feed', '=', feed).where('post_id', '=', post.id).where('finished_at', 'is', null).execute();
+        await trx
+          .updateTable('feed_posts')
+          .set({ hash, revision: next, post: json, edits_pending: 1, updated_at: now })
+          .where('feed', '=', feed)
+          .where('post_id', '=', post.id)
+          .where('revision', '=', revision)
+          .execute();
+        await trx
+          .updateTable('fan_outs')
+          .set({ post: json })
+          .where('feed', '=', feed)
+          .where('post_id', '=', post.id)
+          .where('finished_at', 'is', null)
+          .execute();
         revisions.set(post.id, next);
         corrected.push({ postId: post.id, revision: next });
       }
@@ -88,7 +105,13 @@ export class FeedPostsRepository {
 
   /** Corrected posts of `feed` whose messages are still to be edited, oldest correction first. */
   async pendingEdits(feed: string): Promise<PendingEdit[]> {
-    const rows = await this.db.selectFrom('feed_posts').select(['post', 'revision', 'updated_at']).where('feed', '=', feed).where('edits_pending', '=', 1).orderBy('updated_at').execute();
+    const rows = await this.db
+      .selectFrom('feed_posts')
+      .select(['post', 'revision', 'updated_at'])
+      .where('feed', '=', feed)
+      .where('edits_pending', '=', 1)
+      .orderBy('updated_at')
+      .execute();
     const out: PendingEdit[] = [];
     for (const r of rows) {
       const post = storedPostSchema.safeParse(JSON.parse(r.post));
@@ -99,6 +122,12 @@ export class FeedPostsRepository {
 
   /** Every message of `revision` of the post is settled (unless the post changed again meanwhile). */
   async finishEdits(feed: string, postId: string, revision: number): Promise<void> {
-    await this.db.updateTable('feed_posts').set({ edits_pending: 0 }).where('feed', '=', feed).where('post_id', '=', postId).where('revision', '=', revision).execute();
+    await this.db
+      .updateTable('feed_posts')
+      .set({ edits_pending: 0 })
+      .where('feed', '=', feed)
+      .where('post_id', '=', postId)
+      .where('revision', '=', revision)
+      .execute();
   }
 }

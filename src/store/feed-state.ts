@@ -61,7 +61,14 @@ export class FeedStateRepository {
 
   /** Pending fan-outs of `feed`, oldest first. */
   async pending(feed: string): Promise<{ post: StoredPost; foundAt: number }[]> {
-    const rows = await this.db.selectFrom('fan_outs').select(['post', 'found_at']).where('feed', '=', feed).where('finished_at', 'is', null).orderBy('found_at').orderBy('post_id').execute();
+    const rows = await this.db
+      .selectFrom('fan_outs')
+      .select(['post', 'found_at'])
+      .where('feed', '=', feed)
+      .where('finished_at', 'is', null)
+      .orderBy('found_at')
+      .orderBy('post_id')
+      .execute();
     const out: { post: StoredPost; foundAt: number }[] = [];
     for (const r of rows) {
       const post = storedPostSchema.safeParse(JSON.parse(r.post));
@@ -72,12 +79,24 @@ export class FeedStateRepository {
 
   /** Whether the post's fan-out is still pending (some channel not settled). */
   async isPending(feed: string, postId: string): Promise<boolean> {
-    const row = await this.db.selectFrom('fan_outs').select('post_id').where('feed', '=', feed).where('post_id', '=', postId).where('finished_at', 'is', null).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('fan_outs')
+      .select('post_id')
+      .where('feed', '=', feed)
+      .where('post_id', '=', postId)
+      .where('finished_at', 'is', null)
+      .executeTakeFirst();
     return row !== undefined;
   }
 
   /** Every channel of the fan-out is settled. */
   async finish(feed: string, postId: string, at: number): Promise<void> {
-    await this.db.updateTable('fan_outs').set({ finished_at: at }).where('feed', '=', feed).where('post_id', '=', postId).where('finished_at', 'is', null).execute();
+    await this.db
+      .updateTable('fan_outs')
+      .set({ finished_at: at })
+      .where('feed', '=', feed)
+      .where('post_id', '=', postId)
+      .where('finished_at', 'is', null)
+      .execute();
   }
 }

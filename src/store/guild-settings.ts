@@ -153,6 +153,7 @@ export class GuildSettingsRepository {
    * @returns the new settings.
    * @throws {StoreUnavailableError} when the store fails or misses the deadline (nothing is half-written).
    */
+  // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- `change` may mutate the draft and return nothing
   async update(guildId: string, change: (current: GuildSettings) => GuildSettings | void): Promise<GuildSettings> {
     const saved = await withDeadline('save guild settings', this.#o.writeDeadlineMs, async () => {
       for (let attempt = 1; ; attempt++) {
@@ -237,7 +238,11 @@ export class GuildSettingsRepository {
       .execute(async (trx) => {
         // The guild's row first, as every change takes it (#write): two transactions taking the same two
         // rows in opposite orders deadlock on PostgreSQL, which then aborts one of them.
-        const g = await trx.updateTable('guild_settings').set((eb) => ({ version: eb('version', '+', 1), updated_at: this.#o.now() })).where('guild_id', '=', guildId).executeTakeFirst();
+        const g = await trx
+          .updateTable('guild_settings')
+          .set((eb) => ({ version: eb('version', '+', 1), updated_at: this.#o.now() }))
+          .where('guild_id', '=', guildId)
+          .executeTakeFirst();
         if (Number(g.numUpdatedRows) === 0) return false;
         const r = await trx
           .updateTable('feed_subscriptions')
@@ -271,7 +276,30 @@ export class GuildSettingsRepository {
       .selectFrom('guild_settings as g')
       .leftJoin('feed_subscriptions as f', 'f.guild_id', 'g.guild_id')
       .select(['g.leaderboard_platform', 'g.ephemeral_by_default', 'g.version', 'g.alerts_channel_id', 'g.locale'])
-      .select(['f.feed', 'f.channel_id', 'f.role_id', 'f.since', 'f.publish', 'f.backfill', 'f.broken_code', 'f.broken_reason', 'f.broken_at', 'f.last_post_id', 'f.last_delivered_at', 'f.last_edit_post_id', 'f.last_edit_at', 'f.last_edit_error', 'f.heroes', 'f.quiet_start', 'f.quiet_end', 'f.time_zone', 'f.digest_every', 'f.digest_at', 'f.digest_period', 'f.threads'])
+      .select([
+        'f.feed',
+        'f.channel_id',
+        'f.role_id',
+        'f.since',
+        'f.publish',
+        'f.backfill',
+        'f.broken_code',
+        'f.broken_reason',
+        'f.broken_at',
+        'f.last_post_id',
+        'f.last_delivered_at',
+        'f.last_edit_post_id',
+        'f.last_edit_at',
+        'f.last_edit_error',
+        'f.heroes',
+        'f.quiet_start',
+        'f.quiet_end',
+        'f.time_zone',
+        'f.digest_every',
+        'f.digest_at',
+        'f.digest_period',
+        'f.threads',
+      ])
       .where('g.guild_id', '=', guildId)
       .execute();
     const first = rows[0];
@@ -295,12 +323,27 @@ export class GuildSettingsRepository {
   /** Writes `next` over `current` (changed feed rows only). @returns the new version. @throws {VersionConflict} */
   async #write(trx: Db, guildId: string, current: Loaded, next: GuildSettings): Promise<number> {
     const now = this.#o.now();
-    const columns = { leaderboard_platform: next.leaderboardPlatform, ephemeral_by_default: next.ephemeralByDefault ? 1 : 0, alerts_channel_id: next.alertsChannelId ?? null, locale: next.locale ?? null, updated_at: now };
+    const columns = {
+      leaderboard_platform: next.leaderboardPlatform,
+      ephemeral_by_default: next.ephemeralByDefault ? 1 : 0,
+      alerts_channel_id: next.alertsChannelId ?? null,
+      locale: next.locale ?? null,
+      updated_at: now,
+    };
     if (current.version === null) {
-      const r = await trx.insertInto('guild_settings').values({ guild_id: guildId, ...columns, version: 1 }).onConflict((oc) => oc.column('guild_id').doNothing()).executeTakeFirst();
+      const r = await trx
+        .insertInto('guild_settings')
+        .values({ guild_id: guildId, ...columns, version: 1 })
+        .onConflict((oc) => oc.column('guild_id').doNothing())
+        .executeTakeFirst();
       if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) throw new VersionConflict();
     } else {
-      const r = await trx.updateTable('guild_settings').set({ ...columns, version: current.version + 1 }).where('guild_id', '=', guildId).where('version', '=', current.version).executeTakeFirst();
+      const r = await trx
+        .updateTable('guild_settings')
+        .set({ ...columns, version: current.version + 1 })
+        .where('guild_id', '=', guildId)
+        .where('version', '=', current.version)
+        .executeTakeFirst();
       if (Number(r.numUpdatedRows) === 0) throw new VersionConflict();
     }
     for (const feed of FEED_TYPES) {
@@ -360,11 +403,16 @@ function subscriptionOf(r: Omit<FeedSubscriptionsTable, 'guild_id' | 'feed'>): F
     backfill: r.backfill,
     broken: r.broken_at === null ? null : { code: r.broken_code, reason: r.broken_reason ?? '', at: Number(r.broken_at) },
     lastDelivered: r.last_post_id === null ? null : { postId: r.last_post_id, at: Number(r.last_delivered_at ?? 0) },
-    lastEdit: r.last_edit_post_id === null || r.last_edit_post_id === undefined ? null : { postId: r.last_edit_post_id, at: Number(r.last_edit_at ?? 0), error: r.last_edit_error ?? null },
+    lastEdit:
+      r.last_edit_post_id === null || r.last_edit_post_id === undefined
+        ? null
+        : { postId: r.last_edit_post_id, at: Number(r.last_edit_at ?? 0), error: r.last_edit_error ?? null },
     ...heroFilterOf(r.heroes),
     ...(typeof r.quiet_start === 'number' && typeof r.quiet_end === 'number' ? { quiet: { start: Number(r.quiet_start), end: Number(r.quiet_end) } } : {}),
     ...(r.time_zone ? { timeZone: r.time_zone } : {}),
-    ...((r.digest_every === 'daily' || r.digest_every === 'weekly') && typeof r.digest_at === 'number' ? { digest: { every: r.digest_every, at: Number(r.digest_at) } } : {}),
+    ...((r.digest_every === 'daily' || r.digest_every === 'weekly') && typeof r.digest_at === 'number'
+      ? { digest: { every: r.digest_every, at: Number(r.digest_at) } }
+      : {}),
     ...(r.digest_period ? { digestPeriod: r.digest_period } : {}),
     ...(Number(r.threads) === 1 ? { threads: true } : {}),
   };

@@ -88,7 +88,9 @@ export class HeroMetaRepository {
    * @throws {StoreUnavailableError}
    */
   async latest(): Promise<MetaSnapshot | undefined> {
-    const row = await withDeadline('read the hero meta', this.deadlines.readMs, () => this.db.selectFrom('hero_meta_snapshots').selectAll().where('id', '=', LATEST_SNAPSHOT).executeTakeFirst());
+    const row = await withDeadline('read the hero meta', this.deadlines.readMs, () =>
+      this.db.selectFrom('hero_meta_snapshots').selectAll().where('id', '=', LATEST_SNAPSHOT).executeTakeFirst(),
+    );
     if (!row) return undefined;
     const rows = parseJson(row.rows, rowsSchema);
     const missing = parseJson(row.missing, namesSchema);

@@ -10,7 +10,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import Keyv from 'keyv';
 import * as z from 'zod';
 import { redisAdapter } from '../cache/store.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { Db } from './database.js';
 import { FEED_TYPES, parseLegacySettings, rowOf, type FeedType } from './guild-settings.js';
 import { SEEN_LIMIT, storedPostSchema } from './feed-state.js';
@@ -28,8 +28,18 @@ export interface ImportCounts {
   feeds: number;
 }
 
-const linksV1 = z.object({ v: z.literal(1), accounts: z.array(z.object({ uid: z.string(), name: z.string(), linkedAt: z.number() })), defaultUid: z.string().nullable() });
-const deliveryV1 = z.object({ v: z.literal(1), state: z.enum(['claimed', 'done', 'failed']), attempts: z.number(), at: z.number(), messageId: z.string().nullable() });
+const linksV1 = z.object({
+  v: z.literal(1),
+  accounts: z.array(z.object({ uid: z.string(), name: z.string(), linkedAt: z.number() })),
+  defaultUid: z.string().nullable(),
+});
+const deliveryV1 = z.object({
+  v: z.literal(1),
+  state: z.enum(['claimed', 'done', 'failed']),
+  attempts: z.number(),
+  at: z.number(),
+  messageId: z.string().nullable(),
+});
 const feedV1 = z.object({ v: z.literal(1), seen: z.array(z.string()), pending: z.array(z.object({ post: storedPostSchema, foundAt: z.number() })) });
 
 /** Reads `[key without namespace, value]` pairs of the former SQLite file (unexpired only). */
@@ -57,7 +67,11 @@ export function readLegacySqlite(file: string, now = Date.now()): [string, unkno
 /** Reads the pairs of the former Redis namespace. */
 export async function readLegacyRedis(url: string): Promise<[string, unknown][]> {
   // Loaded only when there is a legacy Redis to import from, as the cache loads it.
-  const store = new Keyv({ store: new (redisAdapter())(url, { throwOnConnectError: true, connectionTimeout: 3_000 }), namespace: LEGACY_NAMESPACE, useKeyPrefix: false });
+  const store = new Keyv({
+    store: new (redisAdapter())(url, { throwOnConnectError: true, connectionTimeout: 3_000 }),
+    namespace: LEGACY_NAMESPACE,
+    useKeyPrefix: false,
+  });
   try {
     const out: [string, unknown][] = [];
     const iterate = store.iterator as unknown as () => AsyncIterable<[string, unknown]>;
@@ -73,7 +87,12 @@ export async function readLegacyRedis(url: string): Promise<[string, unknown][]>
  * @returns the counts, or null when already imported or there is nothing to import.
  * @throws when the old store cannot be read (the import is retried at the next start) or the write fails.
  */
-export async function importKeyvState(db: Db, source: { sqliteFile?: string; redisUrl?: string }, logger: Logger, now = Date.now()): Promise<ImportCounts | null> {
+export async function importKeyvState(
+  db: Db,
+  source: { sqliteFile?: string; redisUrl?: string },
+  logger: Logger,
+  now = Date.now(),
+): Promise<ImportCounts | null> {
   if (await db.selectFrom('meta').select('value').where('key', '=', DONE).executeTakeFirst()) return null;
   const entries: [string, unknown][] = [];
   const sqliteFile = source.sqliteFile && existsSync(source.sqliteFile) ? source.sqliteFile : undefined;
@@ -89,12 +108,23 @@ export async function importKeyvState(db: Db, source: { sqliteFile?: string; red
         const guildId = rest[0]!;
         await trx
           .insertInto('guild_settings')
-          .values({ guild_id: guildId, leaderboard_platform: s.leaderboardPlatform, ephemeral_by_default: s.ephemeralByDefault ? 1 : 0, version: 1, updated_at: now })
+          .values({
+            guild_id: guildId,
+            leaderboard_platform: s.leaderboardPlatform,
+            ephemeral_by_default: s.ephemeralByDefault ? 1 : 0,
+            version: 1,
+            updated_at: now,
+          })
           .onConflict((oc) => oc.column('guild_id').doNothing())
           .execute();
         for (const feed of FEED_TYPES) {
           const sub = s.feeds[feed];
-          if (sub) await trx.insertInto('feed_subscriptions').values(rowOf(guildId, feed, sub)).onConflict((oc) => oc.columns(['guild_id', 'feed']).doNothing()).execute();
+          if (sub)
+            await trx
+              .insertInto('feed_subscriptions')
+              .values(rowOf(guildId, feed, sub))
+              .onConflict((oc) => oc.columns(['guild_id', 'feed']).doNothing())
+              .execute();
         }
         counts.guilds++;
       } else if (kind === 'links' && rest.length === 1) {
@@ -125,7 +155,11 @@ export async function importKeyvState(db: Db, source: { sqliteFile?: string; red
         if (!f) continue;
         const feed = rest[0] as FeedType;
         const seen = JSON.stringify(f.seen.slice(0, SEEN_LIMIT));
-        await trx.insertInto('feed_state').values({ feed, seen, updated_at: now }).onConflict((oc) => oc.column('feed').doNothing()).execute();
+        await trx
+          .insertInto('feed_state')
+          .values({ feed, seen, updated_at: now })
+          .onConflict((oc) => oc.column('feed').doNothing())
+          .execute();
         for (const p of f.pending) {
           await trx
             .insertInto('fan_outs')
@@ -136,7 +170,10 @@ export async function importKeyvState(db: Db, source: { sqliteFile?: string; red
         counts.feeds++;
       }
     }
-    await trx.insertInto('meta').values({ key: DONE, value: JSON.stringify({ at: now, ...counts }) }).execute();
+    await trx
+      .insertInto('meta')
+      .values({ key: DONE, value: JSON.stringify({ at: now, ...counts }) })
+      .execute();
   });
   if (entries.length === 0) return null;
   logger.info({ ...counts, from: [sqliteFile, source.redisUrl ? 'redis' : undefined].filter(Boolean) }, 'imported the state of the former key-value store');

@@ -6,7 +6,7 @@
  * `seen:<userId>`, newest first. Recorded after the answer, never before it.
  */
 import type Keyv from 'keyv';
-import { settleWithin } from '../deadline.js';
+import { settleWithin } from '../core/deadline.js';
 import * as z from 'zod';
 
 const MAX = 10;

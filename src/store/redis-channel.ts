@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pTimeout from 'p-timeout';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 
 /** The node-redis v5 commands used (the cache store's client, src/feeds/leadership.ts redisClientOf). */
 export interface PubSubClient {
@@ -31,7 +31,14 @@ export interface RedisChannel {
  * Messages are `<process id> <body>`. `what` names the channel in the log ("settings sync").
  * @throws when Redis does not answer within `timeoutMs` (start never waits longer).
  */
-export async function openRedisChannel(client: () => Promise<unknown>, channel: string, onMessage: (body: string) => void, logger: Logger, what: string, timeoutMs = 5_000): Promise<RedisChannel> {
+export async function openRedisChannel(
+  client: () => Promise<unknown>,
+  channel: string,
+  onMessage: (body: string) => void,
+  logger: Logger,
+  what: string,
+  timeoutMs = 5_000,
+): Promise<RedisChannel> {
   const self = randomUUID();
   const publisher = (await client()) as PubSubClient;
   const subscriber = publisher.duplicate();

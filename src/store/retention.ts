@@ -31,7 +31,17 @@ export async function pruneState(db: Db, now: number, retentionMs = RETENTION_MS
   await db
     .deleteFrom('alert_plans')
     .where('planned_at', '<', cutoff)
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('alert_messages').select('alert_messages.post_id').whereRef('alert_messages.feed', '=', 'alert_plans.feed').whereRef('alert_messages.post_id', '=', 'alert_plans.post_id'))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('alert_messages')
+            .select('alert_messages.post_id')
+            .whereRef('alert_messages.feed', '=', 'alert_plans.feed')
+            .whereRef('alert_messages.post_id', '=', 'alert_plans.post_id'),
+        ),
+      ),
+    )
     .execute();
   return { deliveries: Number(deliveries.numDeletedRows), fanOuts: Number(fanOuts.numDeletedRows) };
 }

@@ -5,7 +5,6 @@
  * reads the same from SQLite and PostgreSQL.
  */
 import { sql, type Generated, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import type { ChangeLine, Verdict } from '../game/balance.js';
 
 /** `guild_settings`: one row per guild that ran `/config`. */
 export interface GuildSettingsTable {
@@ -140,9 +139,9 @@ export interface BalanceHistoryTable {
   /** The post's date, ISO `YYYY-MM-DD` when the API's was readable; '' when it gave none (sorts last). */
   post_date: string;
   title: string;
-  /** A {@link Verdict}: `buff`, `nerf`, `adjusted` or `fixed`. */
+  /** A `Verdict` (src/game/balance.ts): `buff`, `nerf`, `adjusted` or `fixed`. */
   verdict: string;
-  /** The deciding lines as JSON: `[{text, verdict}]` ({@link ChangeLine}). */
+  /** The deciding lines as JSON: `[{text, verdict}]` (`ChangeLine`, src/game/balance.ts). */
   lines: string;
   /** ms since the epoch. */
   indexed_at: number;
@@ -342,7 +341,11 @@ const MIGRATIONS: Record<string, Migration> = {
         .addPrimaryKeyConstraint('fan_outs_pk', ['feed', 'post_id'])
         .execute();
       await db.schema.createIndex('fan_outs_by_finish').on('fan_outs').columns(['finished_at']).execute();
-      await db.schema.createTable('meta').addColumn('key', 'text', (c) => c.primaryKey()).addColumn('value', 'text', (c) => c.notNull()).execute();
+      await db.schema
+        .createTable('meta')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .execute();
     },
   },
   '0002_balance_history': {
@@ -387,10 +390,16 @@ const MIGRATIONS: Record<string, Migration> = {
         .addPrimaryKeyConstraint('feed_posts_pk', ['feed', 'post_id'])
         .execute();
       await db.schema.createIndex('feed_posts_pending').on('feed_posts').columns(['feed', 'edits_pending']).execute();
-      await db.schema.alterTable('deliveries').addColumn('revision', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('deliveries')
+        .addColumn('revision', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema.alterTable('deliveries').addColumn('edited_at', 'bigint').execute();
       await db.schema.alterTable('deliveries').addColumn('edit_error', 'text').execute();
-      await db.schema.alterTable('deliveries').addColumn('edit_attempts', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('deliveries')
+        .addColumn('edit_attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema.alterTable('feed_subscriptions').addColumn('last_edit_post_id', 'text').execute();
       await db.schema.alterTable('feed_subscriptions').addColumn('last_edit_at', 'bigint').execute();
       await db.schema.alterTable('feed_subscriptions').addColumn('last_edit_error', 'text').execute();
@@ -473,7 +482,12 @@ const MIGRATIONS: Record<string, Migration> = {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('guild_settings').addColumn('locale', 'text').execute();
       // Only guilds that chose a language: the poller reads them all at each poll.
-      await db.schema.createIndex('guild_settings_locale').on('guild_settings').columns(['guild_id', 'locale']).where(sql.ref('locale'), 'is not', null).execute();
+      await db.schema
+        .createIndex('guild_settings_locale')
+        .on('guild_settings')
+        .columns(['guild_id', 'locale'])
+        .where(sql.ref('locale'), 'is not', null)
+        .execute();
       await db.schema
         .createTable('member_settings')
         .addColumn('user_id', 'text', (c) => c.primaryKey())

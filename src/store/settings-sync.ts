@@ -3,7 +3,7 @@
  * one process is published on a Redis channel, and every other process drops that guild from its
  * cache (Redis pub/sub). Without Redis, or while it is down, the cache's short TTL bounds staleness.
  */
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { GuildSettingsRepository } from './guild-settings.js';
 import { openRedisChannel } from './redis-channel.js';
 
@@ -14,7 +14,12 @@ export const SETTINGS_CHANNEL = 'rivals:settings:changed';
  * Subscribes `settings` to other processes' changes and publishes its own.
  * @returns a stop function. Publishing failures are logged, never thrown (the TTL covers them).
  */
-export async function syncSettingsOverRedis(client: () => Promise<unknown>, settings: GuildSettingsRepository, logger: Logger, timeoutMs = 5_000): Promise<() => Promise<void>> {
+export async function syncSettingsOverRedis(
+  client: () => Promise<unknown>,
+  settings: GuildSettingsRepository,
+  logger: Logger,
+  timeoutMs = 5_000,
+): Promise<() => Promise<void>> {
   const channel = await openRedisChannel(
     client,
     SETTINGS_CHANNEL,

@@ -3,7 +3,7 @@
  * one-off import of the former key-value state, and the repositories over it.
  */
 import { resolve } from 'node:path';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import { AccountLinksRepository } from './account-links.js';
 import { BalanceHistoryRepository } from './balance-history.js';
 import { openDatabase, type Database, type DatabaseOptions } from './database.js';
@@ -27,7 +27,7 @@ export interface State {
   feedDigests: FeedDigestsRepository;
   /** Members' hero alerts and their mains (src/feeds/alerts.ts). */
   alerts: AlertsRepository;
-  /** Each hero's balance history (src/game/balance-indexer.ts writes it, /hero reads it). */
+  /** Each hero's balance history (src/jobs/balance-indexer.ts writes it, /hero reads it). */
   balanceHistory: BalanceHistoryRepository;
   /** The latest hero meta gathered, served at once after a restart (src/game/meta.ts writes it, /meta reads it). */
   heroMeta: HeroMetaRepository;
@@ -64,7 +64,10 @@ export interface OpenStateOptions extends DatabaseOptions {
  * @throws {StoreOpenError} when the store cannot be opened (see {@link openDatabase}).
  */
 export async function openState(options: OpenStateOptions): Promise<State> {
-  const database = await openDatabase({ ...options, onIdleError: options.onIdleError ?? ((err) => options.logger.warn({ err }, 'a database connection was lost')) });
+  const database = await openDatabase({
+    ...options,
+    onIdleError: options.onIdleError ?? ((err) => options.logger.warn({ err }, 'a database connection was lost')),
+  });
   if (options.importLegacy !== false) {
     try {
       await importKeyvState(database.db, { sqliteFile: resolve(options.dataDir, LEGACY_FILE), redisUrl: options.legacyRedisUrl }, options.logger);

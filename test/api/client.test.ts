@@ -3,7 +3,7 @@ import Keyv from 'keyv';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiArgumentError, ApiError } from '../../src/api/errors.js';
+import { ApiArgumentError } from '../../src/core/api-errors.js';
 import { UpstreamRateLimiter } from '../../src/api/rate-limiter.js';
 import { knownJsonSize } from '../../src/cache/memory-level.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
@@ -254,10 +254,13 @@ describe('error kinds', () => {
     await c.close();
     server.close();
   });
-  it('unavailable: 500 and 503, and the player endpoint\'s own 500 body', async () => {
+  it("unavailable: 500 and 503, and the player endpoint's own 500 body", async () => {
     r.setFaults({ forceStatus: 500 });
     expect(await apiError(() => api.maps())).toMatchObject({ kind: 'unavailable', status: 500, upstreamMessage: 'An error occurred while fetching data.' });
-    expect(await apiError(() => api.player('1403392756'))).toMatchObject({ kind: 'unavailable', upstreamMessage: 'An unexpected error occurred. Please try again later.' });
+    expect(await apiError(() => api.player('1403392756'))).toMatchObject({
+      kind: 'unavailable',
+      upstreamMessage: 'An unexpected error occurred. Please try again later.',
+    });
     r.setFaults({ forceStatus: 503 });
     expect((await apiError(() => api.maps())).kind).toBe('unavailable');
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isErrorEnvelope, kindFromStatus, parseRetryAfter, upstreamMessageOf } from '../../src/api/errors.js';
+import { isErrorEnvelope, kindFromStatus, parseRetryAfter, upstreamMessageOf } from '../../src/core/api-errors.js';
 import { createImageResolver } from '../../src/api/images.js';
 import { toBoolean, toLeadingNumber, toNumber, toSeconds, toText } from '../../src/api/lenient.js';
 import { readFileSync } from 'node:fs';

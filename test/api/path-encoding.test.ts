@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RivalsApi } from '../../src/api/client.js';
-import { ApiArgumentError } from '../../src/api/errors.js';
+import { ApiArgumentError } from '../../src/core/api-errors.js';
 
 let server: Server;
 let api: RivalsApi;
@@ -32,7 +32,24 @@ afterAll(async () => {
 const hostile = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('../heroes', 'a/b?c#d', '%2e%2e', '%2E%2E/%2e', '..%2f..%2fheroes', '.', '..', '...', '\u0000\u0001\n\r\t', 'x\\..\\y', '?', '#', '%', '%%32%65', ' ', '/'),
+  fc.constantFrom(
+    '../heroes',
+    'a/b?c#d',
+    '%2e%2e',
+    '%2E%2E/%2e',
+    '..%2f..%2fheroes',
+    '.',
+    '..',
+    '...',
+    '\u0000\u0001\n\r\t',
+    'x\\..\\y',
+    '?',
+    '#',
+    '%',
+    '%%32%65',
+    ' ',
+    '/',
+  ),
   fc.array(fc.constantFrom('..', '/', '%2e', '.', '?', '#', '%', '\\', 'é', '😀', 'a', ' '), { maxLength: 12 }).map((parts) => parts.join('')),
   fc.constant('😀'.repeat(2_000)),
 );

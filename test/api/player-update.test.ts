@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Keyv from 'keyv';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RivalsApi } from '../../src/api/client.js';
-import { ApiArgumentError, ApiError } from '../../src/api/errors.js';
+import { ApiArgumentError } from '../../src/core/api-errors.js';
 import { UpstreamRateLimiter } from '../../src/api/rate-limiter.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
@@ -31,14 +31,23 @@ async function setup(options: { limiter?: UpstreamRateLimiter; cache?: ResponseC
   const clock = { now: T0 };
   const r = await replica({ now: () => clock.now });
   const api = clientFor(r, { now: () => clock.now, ...options });
-  cleanup.push(() => r.close(), () => api.close());
+  cleanup.push(
+    () => r.close(),
+    () => api.close(),
+  );
   return { r, api, clock };
 }
 
 describe('playerUpdate against the replica', () => {
   it('answers the message, then rate_limited with the cooldown left during the cooldown', async () => {
     const { api, clock } = await setup();
-    expect(await api.playerUpdate('1402468705')).toEqual({ data: { message: 'Player update requested.' }, fetchedAt: T0, ageMs: 0, stale: false, source: 'upstream' });
+    expect(await api.playerUpdate('1402468705')).toEqual({
+      data: { message: 'Player update requested.' },
+      fetchedAt: T0,
+      ageMs: 0,
+      stale: false,
+      source: 'upstream',
+    });
     clock.now += 4 * MINUTE;
     expect(await apiError(() => api.playerUpdate('HayamaKen'))).toMatchObject({
       kind: 'rate_limited',
@@ -54,7 +63,12 @@ describe('playerUpdate against the replica', () => {
 
   it('not_found for an unknown player', async () => {
     const { api } = await setup();
-    expect(await apiError(() => api.playerUpdate('nobody-here'))).toMatchObject({ kind: 'not_found', endpoint: 'playerUpdate', status: 404, upstreamMessage: 'Player not found' });
+    expect(await apiError(() => api.playerUpdate('nobody-here'))).toMatchObject({
+      kind: 'not_found',
+      endpoint: 'playerUpdate',
+      status: 404,
+      upstreamMessage: 'Player not found',
+    });
   });
 
   it('makes v2 match history answer for a player whose history was never refreshed', async () => {
@@ -65,7 +79,10 @@ describe('playerUpdate against the replica', () => {
     expect(history.data.matches).toHaveLength(20);
     expect(history.data.pagination).toEqual({ page: 1, limit: 40, total_matches: 20, total_pages: 1, has_more: false });
     // The API writes US Eastern time: 12:00 UTC in July is 8:00 AM EDT.
-    expect((await api.player('1117455441')).data.updates).toMatchObject({ last_update_request: '7/9/2025, 8:00:00 AM', last_history_update: '7/9/2025, 8:00:00 AM' });
+    expect((await api.player('1117455441')).data.updates).toMatchObject({
+      last_update_request: '7/9/2025, 8:00:00 AM',
+      last_history_update: '7/9/2025, 8:00:00 AM',
+    });
   });
 
   it('never goes through the cache: every call is one request, and a 200 is not replayed', async () => {
@@ -85,10 +102,7 @@ describe('playerUpdate against the replica', () => {
     const { api } = await setup({ limiter });
     await api.heroes(); // takes the window's only slot
     const order: string[] = [];
-    await Promise.all([
-      api.playerUpdate('1402468705', { priority: 'background' }).then(() => order.push('update')),
-      api.maps().then(() => order.push('maps')),
-    ]);
+    await Promise.all([api.playerUpdate('1402468705', { priority: 'background' }).then(() => order.push('update')), api.maps().then(() => order.push('maps'))]);
     expect(order).toEqual(['maps', 'update']);
     expect((await apiError(() => api.playerUpdate('1402468705'))).retryAfterFromHeader).toBe(false);
     expect(limiter.backoffRemaining()).toBe(0);
@@ -114,7 +128,10 @@ describe('playerUpdate against canned answers', () => {
   async function canned(status: number, body: string, options: { limiter?: UpstreamRateLimiter } = {}) {
     const server = await cannedServer(status, body);
     const api = new RivalsApi({ baseUrl: server.url, apiKey: TEST_KEY, timeoutMs: 2_000, ...options });
-    cleanup.push(() => server.close(), () => api.close());
+    cleanup.push(
+      () => server.close(),
+      () => api.close(),
+    );
     return api;
   }
 
@@ -138,7 +155,12 @@ describe('playerUpdate against canned answers', () => {
 
   it('reads the real body even inside a 200 (an error envelope)', async () => {
     const api = await canned(200, REAL_429);
-    expect(await apiError(() => api.playerUpdate('ueono'))).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterMs: 16 * MINUTE, retryAfterFromHeader: false });
+    expect(await apiError(() => api.playerUpdate('ueono'))).toMatchObject({
+      kind: 'rate_limited',
+      status: 429,
+      retryAfterMs: 16 * MINUTE,
+      retryAfterFromHeader: false,
+    });
   });
 
   it('parses any JSON object leniently into { message }', async () => {

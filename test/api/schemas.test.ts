@@ -25,7 +25,11 @@ function sampleFiles(): { dir: string; folder: string; file: string }[] {
   return SAMPLE_DIRS.flatMap((dir) =>
     readdirSync(dir, { withFileTypes: true })
       .filter((d) => d.isDirectory() && d.name !== 'errors')
-      .flatMap((d) => readdirSync(join(dir, d.name)).filter((f) => f.endsWith('.json')).map((file) => ({ dir, folder: d.name, file }))),
+      .flatMap((d) =>
+        readdirSync(join(dir, d.name))
+          .filter((f) => f.endsWith('.json'))
+          .map((file) => ({ dir, folder: d.name, file })),
+      ),
   );
 }
 
@@ -56,7 +60,12 @@ describe('normalisation of the real data', () => {
     expect(hulk.image).toBe('https://img.test/rivals/heroes/card/hulk.png');
     expect(hulk.transformations[0]).toMatchObject({ id: '703', health: 200, movement_speed: 6 });
     // Costumes carry imageUrl and a quality object in real data (the spec says icon and a text).
-    expect(hulk.costumes[0]).toMatchObject({ id: '1011001', quality: 'Default', quality_color: 'gray', icon: 'https://img.test/rivals/costumes/bruce-banner-1011001.png' });
+    expect(hulk.costumes[0]).toMatchObject({
+      id: '1011001',
+      quality: 'Default',
+      quality_color: 'gray',
+      icon: 'https://img.test/rivals/costumes/bruce-banner-1011001.png',
+    });
     const ultimate = hulk.abilities.find((a) => a.type === 'Ultimate')!;
     expect(ultimate.fields).toMatchObject({ Key: 'Q', 'Energy Cost': '3400' });
     // Every ability field is text, whatever the capture held.
@@ -183,7 +192,7 @@ describe('drift the samples do not show yet', () => {
     fc.assert(
       fc.property(fc.integer(), (seed) => {
         let s = seed >>> 0;
-        const rand = () => ((s = (s * 1_103_515_245 + 12_345) >>> 0) / 4_294_967_296);
+        const rand = () => (s = (s * 1_103_515_245 + 12_345) >>> 0) / 4_294_967_296;
         const r = schemas.player.safeParse(mutate(original, rand, 0));
         expect(r.success).toBe(true);
       }),

@@ -1,5 +1,5 @@
 /**
- * The deployment-wide rate budget on a real redis-server (issue 15): several UpstreamRateLimiter
+ * The deployment-wide rate budget on a real redis-server: several UpstreamRateLimiter
  * instances, each with its own connection, stand for several bot processes sharing one API key.
  */
 import { randomUUID } from 'node:crypto';
@@ -17,10 +17,21 @@ let stores: Keyv[] = [];
 let limiters: UpstreamRateLimiter[] = [];
 
 /** One "process": its own Redis connection and limiter, over the deployment's window `prefix`. */
-function limiter(url: string, prefix: string, requestsPerMinute: number, windowMs: number, extra: { bulkShare?: number; timeoutMs?: number } = {}): UpstreamRateLimiter {
+function limiter(
+  url: string,
+  prefix: string,
+  requestsPerMinute: number,
+  windowMs: number,
+  extra: { bulkShare?: number; timeoutMs?: number } = {},
+): UpstreamRateLimiter {
   const store = createCacheStore({ redisUrl: url, maxEntries: 10 });
   stores.push(store);
-  const l = new UpstreamRateLimiter({ requestsPerMinute, windowMs, bulkShare: extra.bulkShare, shared: { client: redisClientOf(store), prefix, timeoutMs: extra.timeoutMs } });
+  const l = new UpstreamRateLimiter({
+    requestsPerMinute,
+    windowMs,
+    bulkShare: extra.bulkShare,
+    shared: { client: redisClientOf(store), prefix, timeoutMs: extra.timeoutMs },
+  });
   limiters.push(l);
   return l;
 }
@@ -54,7 +65,11 @@ describe('one rate for the whole deployment', () => {
       ...Array.from({ length: 12 }, () => b.schedule(async () => void starts.push({ by: 'b', at: performance.now() - t0 }))),
     ]);
     expect(starts).toHaveLength(24);
-    expectRolling(starts.map((s) => s.at), 5, 500);
+    expectRolling(
+      starts.map((s) => s.at),
+      5,
+      500,
+    );
     // 24 starts at 5 a window: the last one in the fifth window.
     expect(Math.max(...starts.map((s) => s.at))).toBeGreaterThanOrEqual(4 * 500 - 15);
     // Both processes got turns (neither starved).
@@ -176,7 +191,9 @@ describe('Redis down', () => {
     const starts: { by: string; at: number }[] = [];
     const t1 = performance.now();
     await Promise.all(
-      (['a', 'b'] as const).flatMap((by) => Array.from({ length: 6 }, () => (by === 'a' ? a : b).schedule(async () => void starts.push({ by, at: performance.now() - t1 })))),
+      (['a', 'b'] as const).flatMap((by) =>
+        Array.from({ length: 6 }, () => (by === 'a' ? a : b).schedule(async () => void starts.push({ by, at: performance.now() - t1 }))),
+      ),
     );
     for (const by of ['a', 'b']) {
       const own = starts.filter((s) => s.by === by).map((s) => s.at);

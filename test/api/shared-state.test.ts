@@ -1,6 +1,6 @@
 /**
- * Issue 15's check, on the real parts: two bot "processes" (each its own API client, response cache,
- * single-flight, rate limiter and Redis connections, built as src/services.ts builds them) over one
+ * The deployment-wide check, on the real parts: two bot "processes" (each its own API client, response cache,
+ * single-flight, rate limiter and Redis connections, built as src/app/services.ts builds them) over one
  * redis-server, asking the replica over loopback HTTP.
  */
 import type Keyv from 'keyv';
@@ -10,7 +10,7 @@ import { UpstreamRateLimiter } from '../../src/api/rate-limiter.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { SharedFlight } from '../../src/cache/shared-flight.js';
 import { closeCacheStore, createCacheStore } from '../../src/cache/store.js';
-import { runWithDeadline } from '../../src/deadline.js';
+import { runWithDeadline } from '../../src/core/deadline.js';
 import { redisClientOf } from '../../src/feeds/leadership.js';
 import type { Replica } from '../../src/replica/server.js';
 import { clientFor, replica } from '../helpers/replica.js';

@@ -7,7 +7,7 @@
  */
 import Keyv from 'keyv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../commands/index.js';
+import { commands } from '../../src/commands/index.js';
 import { ResponseCache, type Fetched, type GetOptions } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
 import type { Resource } from '../../src/cache/ttl.js';
@@ -15,7 +15,7 @@ import type { CommandContext, CommandInput } from '../../src/discord/command.js'
 import { Router } from '../../src/discord/router.js';
 import { toMessagePayload, type MessagePayload, type View } from '../../src/render/view.js';
 import type { Replica } from '../../src/replica/server.js';
-import { createCommandContext } from '../../src/services.js';
+import { createCommandContext } from '../../src/app/services.js';
 import { MEMBER } from '../helpers/bot.js';
 import { capturingLogger, clientFor, replica } from '../helpers/replica.js';
 import { memoryState } from '../helpers/state.js';

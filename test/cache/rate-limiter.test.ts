@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../src/api/errors.js';
+import { ApiError } from '../../src/core/api-errors.js';
 import { RateLimitWaitError, UpstreamRateLimiter } from '../../src/api/rate-limiter.js';
-import { runWithDeadline } from '../../src/deadline.js';
+import { runWithDeadline } from '../../src/core/deadline.js';
 import type { Replica } from '../../src/replica/server.js';
 import { clientFor, replica } from '../helpers/replica.js';
 
@@ -59,7 +59,7 @@ describe('UpstreamRateLimiter', () => {
     // and keep the last 3 for members: a member arriving after 8 gathering requests starts at once.
     const wide = new UpstreamRateLimiter({ requestsPerMinute: 9, windowMs: 10_000, bulkShare: 0.25 });
     const started: string[] = [];
-    Array.from({ length: 8 }, (_, i) => wide.schedule(async () => void started.push(`g${i}`), 'gathering'));
+    void Array.from({ length: 8 }, (_, i) => wide.schedule(async () => void started.push(`g${i}`), 'gathering'));
     await vi.waitFor(() => expect(started).toHaveLength(6), { timeout: 5_000, interval: 5 });
     await wide.schedule(async () => void started.push('member'), 'interactive');
     expect(started).toEqual(['g0', 'g1', 'g2', 'g3', 'g4', 'g5', 'member']);
@@ -73,7 +73,9 @@ describe('UpstreamRateLimiter', () => {
     const bulk = Array.from({ length: 6 }, () => limiter.schedule(async () => void starts.push({ kind: 'bulk', at: performance.now() - t0 }), 'bulk'));
     await new Promise((r) => setTimeout(r, 30));
     // Six members arrive after the gathering started: they all fit in the first window.
-    const members = Array.from({ length: 6 }, () => limiter.schedule(async () => void starts.push({ kind: 'member', at: performance.now() - t0 }), 'interactive'));
+    const members = Array.from({ length: 6 }, () =>
+      limiter.schedule(async () => void starts.push({ kind: 'member', at: performance.now() - t0 }), 'interactive'),
+    );
     await Promise.all([...bulk, ...members]);
     const firstWindow = starts.filter((s) => s.at < 290);
     expect(firstWindow.filter((s) => s.kind === 'bulk')).toHaveLength(2);

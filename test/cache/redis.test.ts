@@ -32,7 +32,7 @@ describe('Redis-backed cache', () => {
   it('negative entries are shared too', async () => {
     const store = createCacheStore({ redisUrl: redis.url, maxEntries: 10 });
     const other = createCacheStore({ redisUrl: redis.url, maxEntries: 10 });
-    const { ApiError } = await import('../../src/api/errors.js');
+    const { ApiError } = await import('../../src/core/api-errors.js');
     let loads = 0;
     const load = async () => {
       loads++;
@@ -153,13 +153,17 @@ describe('two levels: memory first, Redis second', () => {
   it('keeps TTL plus stale retention in Redis too (not-found: its TTL; a match: no expiry)', async () => {
     const store = createCacheStore({ redisUrl: redis.url, maxEntries: 10 });
     const cache = new ResponseCache({ store });
-    const { ApiError } = await import('../../src/api/errors.js');
+    const { ApiError } = await import('../../src/core/api-errors.js');
     await cache.get('ttl-player', 'player', async () => 1);
     await cache.get('ttl-match', 'match', async () => 1);
-    await cache.get('ttl-nf', 'player', async () => {
-      throw new ApiError({ kind: 'not_found', endpoint: 'player', status: 404 });
-    }).catch(() => undefined);
-    const client = await (store.store as { getClient(): Promise<{ keys(pattern: string): Promise<string[]>; pTTL(key: string): Promise<number> }> }).getClient();
+    await cache
+      .get('ttl-nf', 'player', async () => {
+        throw new ApiError({ kind: 'not_found', endpoint: 'player', status: 404 });
+      })
+      .catch(() => undefined);
+    const client = await (
+      store.store as { getClient(): Promise<{ keys(pattern: string): Promise<string[]>; pTTL(key: string): Promise<number> }> }
+    ).getClient();
     const pttl = async (suffix: string) => {
       const [key] = await client.keys(`*${suffix}`);
       expect(key).toBeDefined();
@@ -212,7 +216,7 @@ describe('Redis killed mid-run', () => {
     expect(performance.now() - started).toBeLessThan(100);
 
     // Past its TTL with the API down too: the memory copy is served stale.
-    const { ApiError } = await import('../../src/api/errors.js');
+    const { ApiError } = await import('../../src/core/api-errors.js');
     clock.now += DEFAULT_TTLS.player;
     const stale = await cache.get('kept', 'player', async () => {
       throw new ApiError({ kind: 'unavailable', endpoint: 'player', status: 503 });
@@ -224,7 +228,12 @@ describe('Redis killed mid-run', () => {
     await own.restart();
     const other = createCacheStore({ redisUrl: own.url, maxEntries: 10 });
     const otherCache = new ResponseCache({ store: other, now: () => clock.now });
-    await waitFor(async () => (await cache.get(`after-${clock.now}`, 'player', async () => 'written', { fresh: true }), (await otherCache.get(`after-${clock.now}`, 'player', async () => 'missed')).source === 'cache'));
+    await waitFor(
+      async () => (
+        await cache.get(`after-${clock.now}`, 'player', async () => 'written', { fresh: true }),
+        (await otherCache.get(`after-${clock.now}`, 'player', async () => 'missed')).source === 'cache'
+      ),
+    );
     await closeCacheStore(store);
     await closeCacheStore(other);
   }, 30_000);

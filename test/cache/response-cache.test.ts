@@ -1,6 +1,6 @@
 import Keyv from 'keyv';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/api/errors.js';
+import { ApiError } from '../../src/core/api-errors.js';
 import { DEFAULT_RECHECK_MS, ResponseCache } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
 import { DEFAULT_TTLS, STALE_RETENTION_MS } from '../../src/cache/ttl.js';
@@ -73,16 +73,31 @@ describe('stale-if-error', () => {
   it('serves stale on a fresh request too (a Refresh button during an outage)', async () => {
     const { cache } = fakeClockCache();
     await cache.get('k', 'player', async () => 'good');
-    const got = await cache.get('k', 'player', async () => { throw upstream('unavailable'); }, { fresh: true });
+    const got = await cache.get(
+      'k',
+      'player',
+      async () => {
+        throw upstream('unavailable');
+      },
+      { fresh: true },
+    );
     expect(got).toMatchObject({ data: 'good', stale: true });
   });
 
   it('rethrows when there is nothing to fall back on, and for errors that are not transient', async () => {
     const { cache, clock } = fakeClockCache();
-    await expect(cache.get('none', 'player', async () => { throw upstream('unavailable'); })).rejects.toMatchObject({ kind: 'unavailable' });
+    await expect(
+      cache.get('none', 'player', async () => {
+        throw upstream('unavailable');
+      }),
+    ).rejects.toMatchObject({ kind: 'unavailable' });
     await cache.get('k', 'player', async () => 'good');
     clock.now += 12 * MINUTE;
-    await expect(cache.get('k', 'player', async () => { throw upstream('unauthorized'); })).rejects.toMatchObject({ kind: 'unauthorized' });
+    await expect(
+      cache.get('k', 'player', async () => {
+        throw upstream('unauthorized');
+      }),
+    ).rejects.toMatchObject({ kind: 'unauthorized' });
   });
 
   it('keeps entries for the TTL plus the stale retention window, then drops them', async () => {

@@ -1,12 +1,12 @@
 /**
- * Single-flight across processes on a real redis-server (issue 15): several ResponseCache instances,
+ * Single-flight across processes on a real redis-server: several ResponseCache instances,
  * each with its own memory level, its own store connection and its own SharedFlight (its own
  * subscriber), stand for several bot processes sharing one Redis.
  */
 import { randomUUID } from 'node:crypto';
 import type Keyv from 'keyv';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/api/errors.js';
+import { ApiError } from '../../src/core/api-errors.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { SharedFlight, type SharedFlightOptions } from '../../src/cache/shared-flight.js';
 import { closeCacheStore, createCacheStore } from '../../src/cache/store.js';
@@ -145,12 +145,17 @@ describe('one upstream request for concurrent misses across processes', () => {
     for (const r of served) expect(r).toMatchObject({ data: 'older value', stale: true, source: 'stale' });
   });
 
-  it("a holder that could not ask (its own rate limiter refused) hands over: exactly one waiter asks", async () => {
+  it('a holder that could not ask (its own rate limiter refused) hands over: exactly one waiter asks', async () => {
     const [a, b, c] = [proc(redis.url), proc(redis.url), proc(redis.url)];
     const key = `maps:${randomUUID()}`;
     const refused = async () => {
       await sleep(60);
-      throw new ApiError({ kind: 'rate_limited', endpoint: 'maps', retryAfterMs: 30_000, upstreamMessage: 'the rate limit would hold this request past its deadline' });
+      throw new ApiError({
+        kind: 'rate_limited',
+        endpoint: 'maps',
+        retryAfterMs: 30_000,
+        upstreamMessage: 'the rate limit would hold this request past its deadline',
+      });
     };
     const loader = counted(() => ['map'], 30);
     const first = a.cache.get(key, 'maps', refused).catch((err: unknown) => err);
@@ -204,7 +209,7 @@ describe('one upstream request for concurrent misses across processes', () => {
 });
 
 describe('a lock holder that dies or hangs', () => {
-  it('a dead process\'s lock: the waiters fetch once it expires, within their deadline', async () => {
+  it("a dead process's lock: the waiters fetch once it expires, within their deadline", async () => {
     const procs = [proc(redis.url), proc(redis.url)];
     const key = `player:/api/v1/player/${randomUUID()}`;
     // A process took the lock and died: nobody renews or releases it.
@@ -228,7 +233,9 @@ describe('a lock holder that dies or hangs', () => {
     await waitForLock(hung, key);
     const loader = counted(() => 'answer', 30);
     const started = Date.now();
-    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => waiters[i % 2]!.cache.get(key, 'player', loader.load, { deadline: started + 4_000 })));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => waiters[i % 2]!.cache.get(key, 'player', loader.load, { deadline: started + 4_000 })),
+    );
     const elapsed = Date.now() - started;
     expect(loader.calls).toBe(1);
     for (const r of results) expect(r.data).toBe('answer');

@@ -1,6 +1,6 @@
 /**
  * The chart worker as production runs it: dist/chart-worker.js from the build the test run makes
- * (test/global-setup.ts), loaded by piscina in a plain Node thread with no tsx, finding its fonts
+ * (test/setup/build.ts), loaded by piscina in a plain Node thread with no tsx, finding its fonts
  * (Inter in assets/fonts, Noto Sans JP through Node's module resolution from the source's place) and
  * drawing the same PNG as the TypeScript worker.
  */

@@ -1,5 +1,5 @@
 /**
- * Japanese text in charts (issue 16): Inter has no Japanese glyphs, so charts name Noto Sans JP after it
+ * Japanese text in charts: Inter has no Japanese glyphs, so charts name Noto Sans JP after it
  * in their font string and register it the first time a spec has Japanese text. Drawn in this test's
  * own process (vitest runs each file in a fork of its own), so the font collection starts without
  * Noto Sans JP and the order of the tests below matters: English charts first, then Japanese ones.
@@ -53,7 +53,16 @@ describe('needsJapaneseFont', () => {
   it('is true for a Japanese spec, and for Japanese text anywhere in an English one', () => {
     expect(needsJapaneseFont(noData('Nobody · heroes', 'ja'))).toBe(true);
     expect(needsJapaneseFont(noData('たろう · heroes'))).toBe(true);
-    expect(needsJapaneseFont({ kind: 'compare-rank', title: 'A vs B', players: [{ name: 'A', points: [] }, { name: '山田', points: [] }] })).toBe(true);
+    expect(
+      needsJapaneseFont({
+        kind: 'compare-rank',
+        title: 'A vs B',
+        players: [
+          { name: 'A', points: [] },
+          { name: '山田', points: [] },
+        ],
+      }),
+    ).toBe(true);
     expect(needsJapaneseFont({ kind: 'meta-scatter', title: 'Meta', heroes: [{ name: 'Hulk', role: 'タンク', winRate: 0.5, pickShare: 0.1 }] })).toBe(true);
     // Full-width forms only (the Japanese subtitles' parentheses): Inter has none of them either.
     expect(needsJapaneseFont(noData('（ＡＢＣ）'))).toBe(true);

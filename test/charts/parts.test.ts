@@ -28,12 +28,35 @@ describe('parseChartSpec', () => {
   it.each([
     ['an unknown kind', { kind: 'pie', title: 'x' }, /kind "pie"/],
     ['a missing kind', { title: 'x' }, /kind missing/],
-    ['milliseconds for seconds', { kind: 'rank-history', title: 'x', seasons: [{ name: 'S', points: [{ time: 1_741_000_000_000, score: 3000 }] }] }, /seasons\[0\]\.points\[0\]\.time.*|Unix seconds/],
-    ['a win rate in percent', { kind: 'hero-performance', title: 'x', heroes: [{ name: 'Hulk', role: null, playTimeSeconds: 1, winRate: 54.2, kda: 1 }] }, /heroes\[0\]\.winRate/],
-    ['a score that is not a number', { kind: 'compare-rank', title: 'x', players: [{ name: 'A', points: [{ time: 1, score: '3,752' }] }, { name: 'B', points: [] }] }, /players\[0\]\.points\[0\]\.score/],
+    [
+      'milliseconds for seconds',
+      { kind: 'rank-history', title: 'x', seasons: [{ name: 'S', points: [{ time: 1_741_000_000_000, score: 3000 }] }] },
+      /seasons\[0\]\.points\[0\]\.time.*|Unix seconds/,
+    ],
+    [
+      'a win rate in percent',
+      { kind: 'hero-performance', title: 'x', heroes: [{ name: 'Hulk', role: null, playTimeSeconds: 1, winRate: 54.2, kda: 1 }] },
+      /heroes\[0\]\.winRate/,
+    ],
+    [
+      'a score that is not a number',
+      {
+        kind: 'compare-rank',
+        title: 'x',
+        players: [
+          { name: 'A', points: [{ time: 1, score: '3,752' }] },
+          { name: 'B', points: [] },
+        ],
+      },
+      /players\[0\]\.points\[0\]\.score/,
+    ],
     ['one player to compare', { kind: 'compare-rank', title: 'x', players: [{ name: 'A', points: [] }] }, /exactly 2 players/],
     ['an unknown key', { kind: 'meta-scatter', title: 'x', heroes: [], colour: 'red' }, /colour/],
-    ['a NaN pick share', { kind: 'meta-scatter', title: 'x', heroes: [{ name: 'Hulk', role: null, winRate: 0.5, pickShare: Number.NaN }] }, /heroes\[0\]\.pickShare/],
+    [
+      'a NaN pick share',
+      { kind: 'meta-scatter', title: 'x', heroes: [{ name: 'Hulk', role: null, winRate: 0.5, pickShare: Number.NaN }] },
+      /heroes\[0\]\.pickShare/,
+    ],
   ])('rejects %s with a clear message', (_what, spec, message) => {
     expect(() => parseChartSpec(spec)).toThrow(ChartSpecError);
     expect(() => parseChartSpec(spec)).toThrow(message);

@@ -83,7 +83,14 @@ describe('empty data', () => {
     { kind: 'hero-performance', title, heroes: [] },
     { kind: 'hero-performance', title, heroes: [{ name: 'Hulk', role: 'Vanguard', playTimeSeconds: 0, winRate: null, kda: null }] },
     { kind: 'meta-scatter', title, heroes: [] },
-    { kind: 'compare-rank', title, players: [{ name: 'A', points: [] }, { name: 'B', points: [] }] },
+    {
+      kind: 'compare-rank',
+      title,
+      players: [
+        { name: 'A', points: [] },
+        { name: 'B', points: [] },
+      ],
+    },
   ];
 
   it('draws the same "No data" chart for every kind with nothing to draw', async () => {
@@ -98,7 +105,7 @@ describe('empty data', () => {
 });
 
 describe('the largest specs allowed', () => {
-  it('draw within the worker thread\'s memory limits', async () => {
+  it("draw within the worker thread's memory limits", async () => {
     const r = renderer();
     const rank: ChartSpec = {
       kind: 'rank-history',
@@ -112,16 +119,29 @@ describe('the largest specs allowed', () => {
     const meta: ChartSpec = {
       kind: 'meta-scatter',
       title: 'Largest',
-      heroes: Array.from({ length: SPEC_LIMITS.scatterHeroes }, (_, i) => ({ name: `Hero ${i}`, role: null, winRate: 0.4 + ((i * 37) % 20) / 100, pickShare: ((i * 13) % 60) / 1000 })),
+      heroes: Array.from({ length: SPEC_LIMITS.scatterHeroes }, (_, i) => ({
+        name: `Hero ${i}`,
+        role: null,
+        winRate: 0.4 + ((i * 37) % 20) / 100,
+        pickShare: ((i * 13) % 60) / 1000,
+      })),
     };
     const heroes: ChartSpec = {
       kind: 'hero-performance',
       title: 'Largest',
-      heroes: Array.from({ length: SPEC_LIMITS.heroes }, (_, i) => ({ name: 'x'.repeat(SPEC_LIMITS.nameLength), role: 'Duelist', playTimeSeconds: i * 60, winRate: 0.5, kda: 2 })),
+      heroes: Array.from({ length: SPEC_LIMITS.heroes }, (_, i) => ({
+        name: 'x'.repeat(SPEC_LIMITS.nameLength),
+        role: 'Duelist',
+        playTimeSeconds: i * 60,
+        winRate: 0.5,
+        kda: 2,
+      })),
     };
     for (const spec of [rank, meta, heroes]) expect(pngSize(await r.render(spec))).toEqual(SIZE);
     // One render over the limits is refused before it reaches a thread.
-    await expect(r.render({ ...meta, heroes: [...(meta as { heroes: unknown[] }).heroes, ...(meta as { heroes: unknown[] }).heroes] } as ChartSpec)).rejects.toThrow(ChartSpecError);
+    await expect(
+      r.render({ ...meta, heroes: [...(meta as { heroes: unknown[] }).heroes, ...(meta as { heroes: unknown[] }).heroes] } as ChartSpec),
+    ).rejects.toThrow(ChartSpecError);
   });
 });
 

@@ -13,7 +13,8 @@ import { heroSummary, rankSummary, seasonRanks } from '../../src/game/profile.js
 import { trIn } from '../../src/i18n/index.js';
 import { seasonFromIndex } from '../../src/game/seasons.js';
 import { SAMPLES_DIR } from '../../src/replica/data/dataset.js';
-import { heroName, isRankedMode } from '../../src/render/names.js';
+import { heroName } from '../../src/i18n/names.js';
+import { isRankedMode } from '../../src/game/modes.js';
 
 const schemas = createSchemas(createImageResolver('https://img.test/rivals'));
 
@@ -165,7 +166,11 @@ export function metaScatterSample(): MetaScatterChart {
     ['Venom', 'Vanguard', 0.516, 0.033],
     ['Winter Soldier', 'Duelist', 0.505, 0.02],
   ];
-  return { kind: 'meta-scatter', title: 'Hero meta · Competitive · Season 3', heroes: rows.map(([name, role, winRate, pickShare]) => ({ name, role, winRate, pickShare })) };
+  return {
+    kind: 'meta-scatter',
+    title: 'Hero meta · Competitive · Season 3',
+    heroes: rows.map(([name, role, winRate, pickShare]) => ({ name, role, winRate, pickShare })),
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { loadImage } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compareRankSpec } from '../../commands/compare.js';
+import { compareRankSpec } from '../../src/commands/compare.js';
 import { rankTimeline } from '../../src/game/rank-timeline.js';
 import { seasonFromNumber } from '../../src/game/seasons.js';
 import { createChartRenderer } from '../../src/charts/renderer.js';
@@ -17,7 +17,9 @@ const fieldsOf = (p: { embeds: { fields?: Field[] }[] }) => p.embeds[0]!.fields 
 
 describe('/compare', () => {
   it('reads the hero list while the profiles are on their way, not after them', async () => {
-    const { view, payload } = await readsWhileHeldBack(env.r, '/api/v1/player', ['/api/v1/heroes'], (b) => b.run('compare', { player: SIR_FINAL, other: CARD1GAN }));
+    const { view, payload } = await readsWhileHeldBack(env.r, '/api/v1/player', ['/api/v1/heroes'], (b) =>
+      b.run('compare', { player: SIR_FINAL, other: CARD1GAN }),
+    );
     expect(view.isError).toBeUndefined();
     expect(fieldsOf(payload)[2]!.value).toMatch(/^\*\*Human Torch\*\*\n/);
   });
@@ -88,7 +90,9 @@ describe('/compare', () => {
     // Every rank_history entry, every competitive match's score after it, and each season's last change.
     const timeline = rankTimeline(a);
     expect(spec.players[0]!.points.length).toBe(timeline.length);
-    expect(timeline.filter((x) => x.source === 'match').length).toBe(a.recent_matches.filter((m) => m.game_mode_id === 2 && m.player.new_score !== null).length);
+    expect(timeline.filter((x) => x.source === 'match').length).toBe(
+      a.recent_matches.filter((m) => m.game_mode_id === 2 && m.player.new_score !== null).length,
+    );
     const times = spec.players[0]!.points.map((p) => p.time);
     expect(times).toEqual([...times].sort((x, y) => x - y));
     // On one season, only that season's points.

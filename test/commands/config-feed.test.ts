@@ -85,10 +85,32 @@ describe('/config feed run again', () => {
   it('changes only the options given, keeps the rest, and lists exactly what changed', async () => {
     const guild = { ...ADMIN, guildId: '310000000000000001' };
     testChannels.announcement.add('540');
-    const first = await config('feed', { type: 'balances', channel: '540', role: '601', publish: true, heroes: 'hulk', quiet: '22:00-08:00', timezone: 'Europe/Paris', digest: 'daily', at: '18:00', thread: true }, guild);
+    const first = await config(
+      'feed',
+      {
+        type: 'balances',
+        channel: '540',
+        role: '601',
+        publish: true,
+        heroes: 'hulk',
+        quiet: '22:00-08:00',
+        timezone: 'Europe/Paris',
+        digest: 'daily',
+        at: '18:00',
+        thread: true,
+      },
+      guild,
+    );
     expect(first.payload.content).toBe('Balance posts will be posted in <#540>.');
     const before = (await stored(guild.guildId)).balances!;
-    expect(before).toMatchObject({ roleId: '601', publish: true, quiet: { start: 1320, end: 480 }, timeZone: 'Europe/Paris', digest: { every: 'daily', at: 1080 }, threads: true });
+    expect(before).toMatchObject({
+      roleId: '601',
+      publish: true,
+      quiet: { start: 1320, end: 480 },
+      timeZone: 'Europe/Paris',
+      digest: { every: 'daily', at: 1080 },
+      threads: true,
+    });
     expect(before.heroes).toHaveLength(1);
 
     // Only the role: everything else stays, down to the digest's period and the channel's history.
@@ -106,7 +128,9 @@ describe('/config feed run again', () => {
 
     // Several at once, listed in the order of /config show; the hero filter and the role stay.
     const several = await config('feed', { type: 'balances', channel: '540', quiet: 'off', digest: 'off', thread: false, backfill: 2 }, guild);
-    expect(several.payload.content).toBe('Balance posts: changed as asked, everything else kept.\n• also the latest 2 posts\n• no quiet hours\n• one message per post\n• no thread');
+    expect(several.payload.content).toBe(
+      'Balance posts: changed as asked, everything else kept.\n• also the latest 2 posts\n• no quiet hours\n• one message per post\n• no thread',
+    );
     expect((await stored(guild.guildId)).balances).toMatchObject({ roleId: '602', heroes: before.heroes, timeZone: 'Europe/Paris', backfill: 2 });
     expect((await stored(guild.guildId)).balances).not.toHaveProperty('digestPeriod');
 
@@ -114,7 +138,14 @@ describe('/config feed run again', () => {
     // cannot, and the channel's history starts again.
     const moved = await config('feed', { type: 'balances', channel: '541' }, guild);
     expect(moved.payload.content).toBe('Balance posts: changed as asked, everything else kept.\n• now in <#541>\n• not published');
-    expect((await stored(guild.guildId)).balances).toMatchObject({ channelId: '541', roleId: '602', heroes: before.heroes, publish: false, lastDelivered: null, since: env.b.clock.now });
+    expect((await stored(guild.guildId)).balances).toMatchObject({
+      channelId: '541',
+      roleId: '602',
+      heroes: before.heroes,
+      publish: false,
+      lastDelivered: null,
+      since: env.b.clock.now,
+    });
 
     // A channel that had stopped posting: set again, it posts again, and the answer says so (in the admin's language).
     await env.b.ctx.settings.update(guild.guildId, (s) => void (s.feeds.balances!.broken = { code: 50013, reason: 'Missing Permissions', at: 1 }));
@@ -179,14 +210,23 @@ describe('/config feed run again', () => {
       await config('feed', { type: 'devDiaries', channel: '560', quiet: '22:00-08:00' }, guild);
       env.b.clock.now += 60_000;
       const id = `quiet-${realNow}`;
-      env.r.dataset.posts.devDiaries.unshift({ id, title: 'Found in the quiet hours', date: '2099/03/01', overview: 'Held.', fullContent: 'Held until morning.', imagePath: '/q.jpg' });
+      env.r.dataset.posts.devDiaries.unshift({
+        id,
+        title: 'Found in the quiet hours',
+        date: '2099/03/01',
+        overview: 'Held.',
+        fullContent: 'Held until morning.',
+        imagePath: '/q.jpg',
+      });
       await poller.tick();
       // Found and held: pending, not sent.
       expect((await env.b.state.feedState.pending('devDiaries')).map((p) => p.post.id)).toContain(id);
       expect(channels.titles('560')).toEqual([]);
 
       env.b.clock.now += 60_000;
-      expect((await config('feed', { type: 'devDiaries', channel: '560', role: '605' }, guild)).payload.content).toBe('Dev diaries: changed as asked, everything else kept.\n• pings <@&605>');
+      expect((await config('feed', { type: 'devDiaries', channel: '560', role: '605' }, guild)).payload.content).toBe(
+        'Dev diaries: changed as asked, everything else kept.\n• pings <@&605>',
+      );
       env.b.clock.now = Date.parse('2099-03-02T08:01:00Z');
       await poller.tick();
       const [message] = channels.messages.get('560') ?? [];

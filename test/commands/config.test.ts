@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Invoker } from '../../src/discord/command.js';
 import { createFeedTester } from '../../src/feeds/test-post.js';
-import { gaveUpReason } from '../../src/feeds/delivery.js';
+import { gaveUpReason } from '../../src/core/discord-errors.js';
 import { runInLocale, trIn } from '../../src/i18n/index.js';
 import { ADMIN, useReplicaBot, customIds, MEMBER, testChannels } from '../helpers/bot.js';
 
@@ -66,7 +66,9 @@ describe('/config', () => {
   it('publishes only in announcement channels', async () => {
     expect(text((await config('feed', { type: 'devDiaries', channel: '504', publish: true })).payload)).toMatch(/is not an announcement channel/);
     // The option to leave off is named as the admin's client names it.
-    expect(text((await runInLocale('fr', () => config('feed', { type: 'devDiaries', channel: '504', publish: true }))).payload)).toMatch(/Laissez \*\*publier\*\* désactivé/);
+    expect(text((await runInLocale('fr', () => config('feed', { type: 'devDiaries', channel: '504', publish: true }))).payload)).toMatch(
+      /Laissez \*\*publier\*\* désactivé/,
+    );
     testChannels.announcement.add('505');
     await config('feed', { type: 'devDiaries', channel: '505', publish: true });
     expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries).toMatchObject({ channelId: '505', publish: true });
@@ -80,14 +82,19 @@ describe('/config', () => {
     expect(stored.heroes).toEqual(['Hulk', 'Storm'].map((n) => heroes.find((h) => h.name.toLowerCase() === n.toLowerCase())!.id));
     expect(text((await config('feed', { type: 'patchNotes', channel: '501', heroes: 'hulk' })).payload)).toMatch(/The hero filter works on balance posts only/);
     expect(text((await config('feed', { type: 'balances', channel: '507', heroes: 'hulk, zzzqqq' })).payload)).toMatch(/No hero is called “zzzqqq”/);
-    const eleven = heroes.slice(0, 11).map((h) => h.name).join(', ');
+    const eleven = heroes
+      .slice(0, 11)
+      .map((h) => h.name)
+      .join(', ');
     expect(text((await config('feed', { type: 'balances', channel: '507', heroes: eleven })).payload)).toMatch(/at most 10 heroes/);
     // The refused changes left the filter as it was.
     expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.balances!.heroes).toEqual(stored.heroes);
     // Set again without the option: the filter is kept; `off` (or the word in the admin's language) clears it.
     await config('feed', { type: 'balances', channel: '507' });
     expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.balances!.heroes).toEqual(stored.heroes);
-    expect((await runInLocale('fr', () => config('feed', { type: 'balances', channel: '507', heroes: 'Désactivé' }))).payload.content).toContain('• tous les équilibrages');
+    expect((await runInLocale('fr', () => config('feed', { type: 'balances', channel: '507', heroes: 'Désactivé' }))).payload.content).toContain(
+      '• tous les équilibrages',
+    );
     expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.balances!.heroes).toBeUndefined();
     await config('feed-off', { type: 'balances' });
   });
@@ -106,8 +113,12 @@ describe('/config', () => {
     } finally {
       env.b.ctx.now = realNow;
     }
-    expect(text((await config('feed', { type: 'devDiaries', channel: '508', quiet: 'late' })).payload)).toMatch(/“late” is not a time window\. Write quiet hours as start-end in 24-hour time/);
-    expect(text((await config('feed', { type: 'devDiaries', channel: '508', quiet: '22:00-08:00', timezone: 'Mars/Olympus' })).payload)).toMatch(/“Mars\/Olympus” is not a time zone/);
+    expect(text((await config('feed', { type: 'devDiaries', channel: '508', quiet: 'late' })).payload)).toMatch(
+      /“late” is not a time window\. Write quiet hours as start-end in 24-hour time/,
+    );
+    expect(text((await config('feed', { type: 'devDiaries', channel: '508', quiet: '22:00-08:00', timezone: 'Mars/Olympus' })).payload)).toMatch(
+      /“Mars\/Olympus” is not a time zone/,
+    );
     // UTC is the default and is not stored; "off" clears the window.
     await config('feed', { type: 'devDiaries', channel: '508', quiet: '1:00-6:00', timezone: 'UTC' });
     expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries).toMatchObject({ quiet: { start: 60, end: 360 } });
@@ -115,7 +126,10 @@ describe('/config', () => {
     await config('feed', { type: 'devDiaries', channel: '508', quiet: 'off' });
     expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries!.quiet).toBeUndefined();
     // The word for "off" in the admin's language works too, and the refusal names it.
-    for (const [locale, off] of [['de', 'AUS'], ['fr', 'désactivé']] as const) {
+    for (const [locale, off] of [
+      ['de', 'AUS'],
+      ['fr', 'désactivé'],
+    ] as const) {
       await config('feed', { type: 'devDiaries', channel: '508', quiet: '1:00-6:00' });
       await runInLocale(locale, () => config('feed', { type: 'devDiaries', channel: '508', quiet: off }));
       expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries!.quiet, locale).toBeUndefined();
@@ -134,7 +148,9 @@ describe('/config', () => {
     // Daily instead of weekly keeps the time; a time alone moves the digest there.
     await config('feed', { type: 'devDiaries', channel: '509', digest: 'daily' });
     expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries!.digest).toEqual({ every: 'daily', at: 1110 });
-    expect(text((await config('feed', { type: 'devDiaries', channel: '509', digest: 'daily', at: 'teatime' })).payload)).toMatch(/“teatime” is not a time of day/);
+    expect(text((await config('feed', { type: 'devDiaries', channel: '509', digest: 'daily', at: 'teatime' })).payload)).toMatch(
+      /“teatime” is not a time of day/,
+    );
     await config('feed', { type: 'devDiaries', channel: '509', at: '18:00' });
     expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries!.digest).toEqual({ every: 'daily', at: 1080 });
     expect(text((await config('feed', { type: 'devDiaries', channel: '509', digest: 'off', at: '18:00' })).payload)).toMatch(/A digest time needs a digest/);
@@ -151,12 +167,18 @@ describe('/config', () => {
     const { payload } = await config('feed', { type: 'devDiaries', channel: '510', thread: true });
     expect(text(payload)).toMatch(/Dev diaries: <#510> · full text in a thread/);
     expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.devDiaries!.threads).toBe(true);
-    expect(text((await config('feed', { type: 'gameVersions', channel: '510', thread: true })).payload)).toMatch(/Game versions have no full text to put in a thread/);
+    expect(text((await config('feed', { type: 'gameVersions', channel: '510', thread: true })).payload)).toMatch(
+      /Game versions have no full text to put in a thread/,
+    );
     await config('feed-off', { type: 'devDiaries' });
   });
 
   it('autocompletes time zones from a city', async () => {
-    const choices = await env.b.router.autocomplete('config', { subcommand: 'feed', focused: { name: 'timezone', value: 'new york' }, options: {}, user: ADMIN }, env.b.ctx);
+    const choices = await env.b.router.autocomplete(
+      'config',
+      { subcommand: 'feed', focused: { name: 'timezone', value: 'new york' }, options: {}, user: ADMIN },
+      env.b.ctx,
+    );
     expect(choices).toContainEqual({ name: 'America/New York', value: 'America/New_York' });
     expect(choices.length).toBeLessThanOrEqual(25);
   });
@@ -186,7 +208,9 @@ describe('/config', () => {
       s.feeds.patchNotes!.broken = { code: 50013, reason: 'Missing Permissions', at: 1_763_000_000_000 };
     });
     const status = text((await config('status')).payload);
-    expect(status).toMatch(/Patch notes: <#501> · Last post <t:1763000000:R> \(20251113\)\n⚠️ Missing Permissions: the bot cannot post embeds in the channel\. Give the bot View Channel, Send Messages and Embed Links in <#501>/);
+    expect(status).toMatch(
+      /Patch notes: <#501> · Last post <t:1763000000:R> \(20251113\)\n⚠️ Missing Permissions: the bot cannot post embeds in the channel\. Give the bot View Channel, Send Messages and Embed Links in <#501>/,
+    );
     // The stored reason is English (for the log); the admin reads it in their language, by its code.
     const french = text((await runInLocale('fr', () => config('status'))).payload);
     expect(french).toContain('⚠️ Permissions manquantes\u00a0: le bot ne peut pas publier d’embeds dans le salon.');
@@ -203,7 +227,9 @@ describe('/config', () => {
     await env.b.ctx.settings.update(ADMIN.guildId, (s) => {
       s.feeds.patchNotes!.lastEdit = { postId: '20251113', at: 1_763_000_600_000, error: 'Unknown Message: the message was deleted' };
     });
-    expect(text((await config('status')).payload)).toMatch(/✏️ Last correction: post 20251113 could not be edited <t:1763000600:R> \(Unknown Message: the message was deleted\); it is not tried again\./);
+    expect(text((await config('status')).payload)).toMatch(
+      /✏️ Last correction: post 20251113 could not be edited <t:1763000600:R> \(Unknown Message: the message was deleted\); it is not tried again\./,
+    );
     expect(text((await runInLocale('de', () => config('status'))).payload)).toContain('(Unbekannte Nachricht: Die Nachricht wurde gelöscht)');
     // Given up after temporary failures: the count in the reader's words, Discord's own message as it came.
     await env.b.ctx.settings.update(ADMIN.guildId, (s) => {
@@ -246,7 +272,10 @@ describe('/config', () => {
       await config('feed', { type: 'devDiaries', channel: '520' });
       await config('language', { language: 'fr' });
       const answer = await config('test-post', { type: 'devDiaries' }, { ...ADMIN, guildLocale: 'de' });
-      expect(sent.at(-1)).toMatchObject({ channelId: '520', title: expect.stringMatching(new RegExp(`^${trIn('fr', 'feeds:testPost.prefix', { title: '' })}`)) });
+      expect(sent.at(-1)).toMatchObject({
+        channelId: '520',
+        title: expect.stringMatching(new RegExp(`^${trIn('fr', 'feeds:testPost.prefix', { title: '' })}`)),
+      });
       expect(text(answer.payload)).toMatch(/A test post of dev diaries was sent to <#520>/);
       await config('language', { language: 'discord' });
       await config('test-post', { type: 'devDiaries' }, { ...ADMIN, guildLocale: 'de' });
@@ -263,7 +292,9 @@ describe('/config', () => {
     useFeedTester(async () => Promise.reject(refusal));
     try {
       await config('feed', { type: 'devDiaries', channel: '520' });
-      expect(text((await config('test-post', { type: 'devDiaries' })).payload)).toContain('The test post to <#520> failed: Missing Access: the bot cannot see the channel.');
+      expect(text((await config('test-post', { type: 'devDiaries' })).payload)).toContain(
+        'The test post to <#520> failed: Missing Access: the bot cannot see the channel.',
+      );
       const german = text((await runInLocale('de', () => config('test-post', { type: 'devDiaries' }))).payload);
       expect(german).toContain('Der Testbeitrag an <#520> ist fehlgeschlagen: Kein Zugriff: Der Bot kann den Kanal nicht sehen.');
       // A temporary failure keeps Discord's own message.

@@ -12,13 +12,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeMatchOrigin } from '../../commands/match.js';
-import { heroDisplayName } from '../../src/hero-directory.js';
+import { decodeMatchOrigin } from '../../src/render/match-origin.js';
+import { heroDisplayName } from '../../src/catalog/hero-directory.js';
 import { errorView } from '../../src/discord/router.js';
-import { UnknownHeroError } from '../../src/errors.js';
+import { UnknownHeroError } from '../../src/core/errors.js';
 import type { MessagePayload } from '../../src/render/view.js';
 import { toMessagePayload } from '../../src/render/view.js';
-import { t } from '../../src/strings.js';
+import { t } from '../../src/render/strings.js';
 import { ADMIN, useReplicaBot } from '../helpers/bot.js';
 import { asRead, markup, plainRuns } from '../helpers/markdown-oracle.js';
 
@@ -27,19 +27,63 @@ const env = useReplicaBot({ apiTimeoutMs: 30_000 });
 
 /** Discord syntax to splice into the input: markdown, masked links, mentions, timestamps, URLs. */
 const SYNTAX = [
-  '[a](https://x.y)', '**', '__', '~~', '||', '`', '```', '#', '# ', '-# ', '> ', '>>> ', '- ', '1. ', '<@123>', '<@12345678901234567>', '<@&1>',
-  '<#1>', '<t:1:R>', '</a:1>', '<:e:1>', '@everyone', '@here', 'https://', 'https://x.y', '<https://x.y>', '\\', '\n', ' ', '_', '*', '|', '~', ':',
-  '.', 'qqq', 'iron', 'hulk', '1011', '😀', 'é',
+  '[a](https://x.y)',
+  '**',
+  '__',
+  '~~',
+  '||',
+  '`',
+  '```',
+  '#',
+  '# ',
+  '-# ',
+  '> ',
+  '>>> ',
+  '- ',
+  '1. ',
+  '<@123>',
+  '<@12345678901234567>',
+  '<@&1>',
+  '<#1>',
+  '<t:1:R>',
+  '</a:1>',
+  '<:e:1>',
+  '@everyone',
+  '@here',
+  'https://',
+  'https://x.y',
+  '<https://x.y>',
+  '\\',
+  '\n',
+  ' ',
+  '_',
+  '*',
+  '|',
+  '~',
+  ':',
+  '.',
+  'qqq',
+  'iron',
+  'hulk',
+  '1011',
+  '😀',
+  'é',
 ];
 const typed = fc
   .oneof(
-    fc.array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...SYNTAX) }, { weight: 1, arbitrary: fc.string({ maxLength: 5 }) }), { minLength: 1, maxLength: 12 }).map((p) => p.join('')),
+    fc
+      .array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...SYNTAX) }, { weight: 1, arbitrary: fc.string({ maxLength: 5 }) }), {
+        minLength: 1,
+        maxLength: 12,
+      })
+      .map((p) => p.join('')),
     fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }),
   )
   // What Discord lets through a string option (at most 100 characters) and the API client accepts as a path segment.
   .filter((x) => x.length <= 100 && x.isWellFormed() && !['', '.', '..'].includes(x.trim()));
 
 /** The benign twin: letters, digits and spaces kept, anything else (and whatever `keep` names) replaced by `q`. */
+// eslint-disable-next-line @typescript-eslint/no-misused-spread -- code points are the unit on purpose
 const twin = (x: string, keep = '') => [...x].map((c) => (/[\p{L}\p{N}\s]/u.test(c) || keep.includes(c) ? c : 'q')).join('');
 
 /**
@@ -61,16 +105,26 @@ interface Case {
 }
 
 /** The answer to a hero query: run on the hero's id when it names one, else the same error for a benign query with the same suggestions. */
-const heroBenign = (run: (x: string) => Promise<Answer>) => async (x: string): Promise<Answer> => {
-  try {
-    return { ...(await run((await env.b.ctx.heroes.resolve(x)).id)), sameAnswer: true };
-  } catch (err) {
-    return { payload: toMessagePayload(errorView(err instanceof UnknownHeroError ? new UnknownHeroError(twin(err.query), err.suggestions) : err, env.b.ctx)) };
-  }
-};
+const heroBenign =
+  (run: (x: string) => Promise<Answer>) =>
+  async (x: string): Promise<Answer> => {
+    try {
+      return { ...(await run((await env.b.ctx.heroes.resolve(x)).id)), sameAnswer: true };
+    } catch (err) {
+      return {
+        payload: toMessagePayload(errorView(err instanceof UnknownHeroError ? new UnknownHeroError(twin(err.query), err.suggestions) : err, env.b.ctx)),
+      };
+    }
+  };
 
 const run = (command: string, option: string) => (x: string) => env.b.run(command, { [option]: x });
-const heroCase = (label: string, command: string, option: string): Case => ({ label, run: run(command, option), benign: heroBenign(run(command, option)), echo: (x) => x.trim(), benignEcho: (x) => twin(x.trim()) });
+const heroCase = (label: string, command: string, option: string): Case => ({
+  label,
+  run: run(command, option),
+  benign: heroBenign(run(command, option)),
+  echo: (x) => x.trim(),
+  benignEcho: (x) => twin(x.trim()),
+});
 
 const CASES: Case[] = [
   { label: '/player query', run: run('player', 'query') },
@@ -82,8 +136,18 @@ const CASES: Case[] = [
   heroCase('/hero name', 'hero', 'name'),
   heroCase('/leaderboard hero', 'leaderboard', 'hero'),
   heroCase('/achievements hero', 'achievements', 'hero'),
-  { label: '/config feed quiet', run: (x) => env.b.run('config', { type: 'patchNotes', channel: '501', quiet: x }, 'feed', ADMIN), echo: (x) => x.trim(), benignEcho: (x) => twin(x.trim()) },
-  { label: '/config feed timezone', run: (x) => env.b.run('config', { type: 'patchNotes', channel: '501', timezone: x }, 'feed', ADMIN), echo: (x) => x.trim(), benignEcho: (x) => twin(x.trim()) },
+  {
+    label: '/config feed quiet',
+    run: (x) => env.b.run('config', { type: 'patchNotes', channel: '501', quiet: x }, 'feed', ADMIN),
+    echo: (x) => x.trim(),
+    benignEcho: (x) => twin(x.trim()),
+  },
+  {
+    label: '/config feed timezone',
+    run: (x) => env.b.run('config', { type: 'patchNotes', channel: '501', timezone: x }, 'feed', ADMIN),
+    echo: (x) => x.trim(),
+    benignEcho: (x) => twin(x.trim()),
+  },
   { label: 'a patch note picked (its select value)', run: (x) => env.b.press('pn.o:patch-notes:1', [x]) },
   {
     label: 'a recent match picked (its select value)',
@@ -99,7 +163,9 @@ const UNANSWERED = new Set([t.apiTimeout(), t.apiDown()]);
 
 /** Every text of every embed, as Discord draws them. */
 function texts(p: MessagePayload): string[] {
-  return p.embeds.flatMap((e) => [e.title, e.description, e.footer?.text, e.author?.name, ...(e.fields ?? []).flatMap((f) => [f.name, f.value])].filter((s): s is string => !!s));
+  return p.embeds.flatMap((e) =>
+    [e.title, e.description, e.footer?.text, e.author?.name, ...(e.fields ?? []).flatMap((f) => [f.name, f.value])].filter((s): s is string => !!s),
+  );
 }
 
 const allMarkup = (p: MessagePayload) => texts(p).flatMap(markup).sort();
@@ -141,7 +207,9 @@ describe('what a member types is never drawn as markup in an answer', () => {
   it('the examples of the issue: a masked link, markdown and mentions typed into /player', async () => {
     const x = '[free nitro](https://x.test) **bold** <@123> @everyone # big';
     const { payload } = await env.b.run('player', { query: x });
-    expect(payload.embeds[0]!.description).toBe('No player called “\\[free nitro\\](https\\://x.test) \\*\\*bold\\*\\* \\<\\@123> \\@everyone # big”. Check the spelling, or use the UID.');
+    expect(payload.embeds[0]!.description).toBe(
+      'No player called “\\[free nitro\\](https\\://x.test) \\*\\*bold\\*\\* \\<\\@123> \\@everyone # big”. Check the spelling, or use the UID.',
+    );
     expect(allMarkup(payload)).toEqual([]);
     expect(shows(payload, x)).toBe(true);
   });
@@ -150,7 +218,9 @@ describe('what a member types is never drawn as markup in an answer', () => {
     const x = '6713355_1740604074_322_11001_10~[x](https://x.y)~2~99999~1';
     const { view, payload } = await env.b.run('match', { match: x });
     expect(view.isError).toBe(true);
-    expect(payload.embeds[0]!.description).toBe('No match with the id “6713355\\_1740604074\\_322\\_11001\\_10\\~\\[x\\](https\\://x.y)\\~2\\~99999\\~1” was found. Match ids look like 6713355_1740604074_322_11001_10.');
+    expect(payload.embeds[0]!.description).toBe(
+      'No match with the id “6713355\\_1740604074\\_322\\_11001\\_10\\~\\[x\\](https\\://x.y)\\~2\\~99999\\~1” was found. Match ids look like 6713355_1740604074_322_11001_10.',
+    );
     expect(allMarkup(payload)).toEqual([]);
   });
 
@@ -158,12 +228,26 @@ describe('what a member types is never drawn as markup in an answer', () => {
     const heroNames = new Set((await env.b.ctx.heroes.list()).map(heroDisplayName));
     await fc.assert(
       fc.asyncProperty(typed, async (x) => {
-        for (const [command, option] of [['hero', 'name'], ['leaderboard', 'hero'], ['achievements', 'hero']] as const) {
-          const choices = await env.b.router.autocomplete(command, { focused: { name: option, value: x }, options: {}, user: { userId: '200000000000000077', guildId: null, locale: 'en-US' } }, env.b.ctx);
+        for (const [command, option] of [
+          ['hero', 'name'],
+          ['leaderboard', 'hero'],
+          ['achievements', 'hero'],
+        ] as const) {
+          const choices = await env.b.router.autocomplete(
+            command,
+            { focused: { name: option, value: x }, options: {}, user: { userId: '200000000000000077', guildId: null, locale: 'en-US' } },
+            env.b.ctx,
+          );
           for (const choice of choices) expect(heroNames.has(choice.name), `${command}: ${choice.name}`).toBe(true);
         }
         for (const command of ['player', 'unlink']) {
-          expect(await env.b.router.autocomplete(command, { focused: { name: 'player', value: x }, options: {}, user: { userId: '200000000000000077', guildId: null, locale: 'en-US' } }, env.b.ctx)).toEqual([]);
+          expect(
+            await env.b.router.autocomplete(
+              command,
+              { focused: { name: 'player', value: x }, options: {}, user: { userId: '200000000000000077', guildId: null, locale: 'en-US' } },
+              env.b.ctx,
+            ),
+          ).toEqual([]);
         }
       }),
       { numRuns: 30 },

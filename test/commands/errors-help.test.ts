@@ -4,7 +4,7 @@
  * says there is no such player; /compare's own wording.
  */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/api/errors.js';
+import { ApiError } from '../../src/core/api-errors.js';
 import { errorView } from '../../src/discord/router.js';
 import { toMessagePayload } from '../../src/render/view.js';
 import { MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
@@ -45,7 +45,9 @@ describe('errors that name the thing and help', () => {
     const { payload } = await env.b.run('compare', { player: 'Sir Finl', other: '1117455441' }, undefined, MEMBER);
     expect(payload.embeds[0]!.description).toMatch(/^No player called “Sir Finl”\. Did you mean \*\*Sir Final\*\*\?/);
     const none = await env.b.run('compare', { player: '1117455441' }, undefined, OTHER_MEMBER);
-    expect(none.payload.embeds[0]!.description).toBe("You have not linked a Rivals account yet, so `/compare` has no second player. Give it `other:<name or UID>`, or link yours with `/link`.");
+    expect(none.payload.embeds[0]!.description).toBe(
+      'You have not linked a Rivals account yet, so `/compare` has no second player. Give it `other:<name or UID>`, or link yours with `/link`.',
+    );
   });
 
   it('the Update button under a profile never answers that there is no such player', async () => {
@@ -54,7 +56,9 @@ describe('errors that name the thing and help', () => {
       const { view, payload } = await env.b.press('pl.u:1403392756');
       expect(view.ephemeral).toBe(true);
       expect(env.r.requests.byPath.get('/api/v1/player/1403392756/update')).toBeGreaterThanOrEqual(1);
-      expect(payload.embeds[0]!.description).toBe('The API cannot refresh this player right now. The profile above is what it has; try **Update** again later.');
+      expect(payload.embeds[0]!.description).toBe(
+        'The API cannot refresh this player right now. The profile above is what it has; try **Update** again later.',
+      );
       expect(payload.embeds[0]!.description).not.toMatch(/no profile|No player/);
     } finally {
       env.r.setFaults({});

@@ -1,13 +1,13 @@
 /**
- * `/hero`'s "Balance history" section (commands/hero.ts) through the router, with a context whose
+ * `/hero`'s "Balance history" section (src/commands/hero.ts) through the router, with a context whose
  * `balance` is the store after one run of the balance indexer over the replica: entries newest first
  * with verdict, date, title, quoted deciding lines and read buttons; paging with the hero paginator;
  * Discord's limits with a long hero paragraph; and what it says before the index exists, without
  * one, and for a hero no post changed.
  */
 import { describe, expect, it } from 'vitest';
-import { BALANCE_PER_PAGE } from '../../commands/hero.js';
-import { BalanceIndexer } from '../../src/game/balance-indexer.js';
+import { BALANCE_PER_PAGE } from '../../src/commands/hero.js';
+import { BalanceIndexer } from '../../src/jobs/balance-indexer.js';
 import { embedLength, LIMITS } from '../../src/render/limits.js';
 import { bot, customIds, useReplicaBot } from '../helpers/bot.js';
 import { capturingLogger } from '../helpers/replica.js';
@@ -72,9 +72,16 @@ describe('/hero balance history', () => {
     const b = await balanceBot();
     const hela = shown((await b.press('hero.s:1024', ['balance'])).payload.embeds[0]!.description!);
     expect(hela).toMatch(/^\*\*1\.\*\* ✔ \*\*Fixed\*\* · Sep 12, 2025 · Balance Post: Luna Snow and friends/);
-    expect(hela).toContain('**2.** ◆ **Adjusted** · May 12, 2025 · Balance Post: Hela and friends (Balance post)\n> ▼ Nightsword Thorn: Damage per round reduced from 100 to 95\n> ▲ Astral Flock: Duration increased from 3s to 4s\n> ▼ Soul Drainer: Cooldown increased from 12s to 15s');
+    expect(hela).toContain(
+      '**2.** ◆ **Adjusted** · May 12, 2025 · Balance Post: Hela and friends (Balance post)\n> ▼ Nightsword Thorn: Damage per round reduced from 100 to 95\n> ▲ Astral Flock: Duration increased from 3s to 4s\n> ▼ Soul Drainer: Cooldown increased from 12s to 15s',
+    );
     const luna = shown((await b.press('hero.s:1031', ['balance'])).payload.embeds[0]!.description!);
-    expect(luna.split('\n').filter((l) => /^\*\*\d+\.\*\*/.test(l)).map((l) => l.match(/\*\*(Buff|Nerf|Adjusted|Fixed)\*\*/)![1])).toEqual(['Nerf', 'Nerf']);
+    expect(
+      luna
+        .split('\n')
+        .filter((l) => /^\*\*\d+\.\*\*/.test(l))
+        .map((l) => l.match(/\*\*(Buff|Nerf|Adjusted|Fixed)\*\*/)![1]),
+    ).toEqual(['Nerf', 'Nerf']);
     await b.close();
   });
 
@@ -112,10 +119,16 @@ describe('/hero balance history', () => {
 
       const second = await b.press('hero.p:1039:balance:2:n');
       expectWithinLimits(second.payload);
-      const rest = shown(second.payload.embeds[0]!.description!).split('\n').filter((l) => /^\*\*\d+\.\*\*/.test(l));
+      const rest = shown(second.payload.embeds[0]!.description!)
+        .split('\n')
+        .filter((l) => /^\*\*\d+\.\*\*/.test(l));
       expect(rest.map((l) => l.match(/^\*\*(\d+)\./)![1])).toEqual(['6', '7', '8']);
       expect(rest.at(-1)).toMatch(/Oct 16, 2025 · Version 20251016 Patch Notes: Halloween event \(Patch notes\)$/);
-      expect(customIds(second.payload).filter((id) => id.startsWith('feed.read:'))).toEqual(['feed.read:balances:balance-20260102', 'feed.read:balances:balance-20260101', 'feed.read:patch-notes:20251016']);
+      expect(customIds(second.payload).filter((id) => id.startsWith('feed.read:'))).toEqual([
+        'feed.read:balances:balance-20260102',
+        'feed.read:balances:balance-20260101',
+        'feed.read:patch-notes:20251016',
+      ]);
       const buttons = second.payload.components.at(-1)!.components.map((c) => ('label' in c ? c.label : ''));
       expect(buttons).toEqual(['Read 6', 'Read 7', 'Read 8']);
       // A stale button past the end shows the last page.
@@ -151,10 +164,12 @@ describe('/hero balance history', () => {
   it('renders the section of every hero within Discord limits', async () => {
     const b = await balanceBot();
     for (const hero of env.r.dataset.heroes) {
-      const { payload, view } = await b.press(`hero.s:${hero.id}`, ['balance']);
+      const { payload, view } = await b.press(`hero.s:${String(hero.id)}`, ['balance']);
       expect(view.isError, String(hero.id)).toBeFalsy();
       expectWithinLimits(payload);
-      expect(payload.embeds[0]!.description, String(hero.id)).toMatch(/^\*\*1\.\*\* [▲▼◆✔] \*\*(Buff|Nerf|Adjusted|Fixed)\*\* · [A-Z][a-z]{2} \d{1,2}, \d{4} · /);
+      expect(payload.embeds[0]!.description, String(hero.id)).toMatch(
+        /^\*\*1\.\*\* [▲▼◆✔] \*\*(Buff|Nerf|Adjusted|Fixed)\*\* · [A-Z][a-z]{2} \d{1,2}, \d{4} · /,
+      );
     }
     await b.close();
   });

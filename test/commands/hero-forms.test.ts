@@ -66,7 +66,8 @@ describe('/hero abilities: one casing, never "None"', () => {
     const labels = new Map<string, Set<string>>();
     const textOf = async (id: string) => (await pagesOf(id, 'abilities')).flatMap((e) => e.fields!.map((f) => shown(`${f.name}\n${f.value}`))).join('\n');
     for (const h of env.r.dataset.heroes) {
-      for (const [, label] of (await textOf(String(h.id))).matchAll(/^\*\*(.+?):\*\* /gm)) labels.set(label!.toLowerCase(), (labels.get(label!.toLowerCase()) ?? new Set()).add(label!));
+      for (const [, label] of (await textOf(String(h.id))).matchAll(/^\*\*(.+?):\*\* /gm))
+        labels.set(label!.toLowerCase(), (labels.get(label!.toLowerCase()) ?? new Set()).add(label!));
     }
     for (const [label, set] of labels) expect([...set], label).toHaveLength(1);
     // Iron Fist's Dragon's Chill says "Team-up Bonus", Invisible Woman's Fantasti-Force "Team-Up Bonus".
@@ -85,19 +86,41 @@ describe('/hero abilities grouped by form', () => {
 
   it('puts each form’s abilities on pages of their own under its name, forms of one name together (the spec shape)', async () => {
     // Hand-written: the spec's `transformation_id` on Hulk's abilities. 703 and 706 are both "Bruce Banner".
-    const forms: Record<number, string> = { 101111: '703', 101122: '706', 101121: '703', 101131: '703', 101113: '705', 101171: '705', 101141: '704', 101132: '704' };
+    const forms: Record<number, string> = {
+      101111: '703',
+      101122: '706',
+      101121: '703',
+      101131: '703',
+      101113: '705',
+      101171: '705',
+      101141: '704',
+      101132: '704',
+    };
     await withHero(
       1011,
       (h) => (h.abilities = h.abilities.map((a) => (forms[a.id as number] ? { ...a, transformation_id: forms[a.id as number] } : a))),
       async (b) => {
         const pages = (await pagesOf('1011', 'abilities', b)).map((e) => ({ heading: e.description, names: e.fields!.map((f) => shown(f.name)) }));
         expect(pages).toEqual([
-          { heading: 'Form: **Bruce Banner**', names: ['[Right Click] Gamma Burst (Normal)', '[Shift] Gamma Grenade (Normal)', '[Left Click] Gamma Ray Gun (Normal)', '[Q] Puny Banner (Ultimate)'] },
+          {
+            heading: 'Form: **Bruce Banner**',
+            names: [
+              '[Right Click] Gamma Burst (Normal)',
+              '[Shift] Gamma Grenade (Normal)',
+              '[Left Click] Gamma Ray Gun (Normal)',
+              '[Q] Puny Banner (Ultimate)',
+            ],
+          },
           { heading: 'Form: **Monster Hulk**', names: ['[Left Click] Heavy Blow (Weapon)', '[Q] World Breaker (Ultimate)'] },
           { heading: 'Form: **Hero Hulk**', names: ['[Q] Hulk Smash! (Ultimate)', '[Shift] Indestructible Guard (Normal)'] },
           {
             heading: '**Not tied to a form**',
-            names: ['[Right Click] Gamma Burst (Normal)', '[Left Click] Heavy Blow (Normal)', '[Space] Incredible Leap (Normal)', '[E] Radioactive Lockdown (Normal)'],
+            names: [
+              '[Right Click] Gamma Burst (Normal)',
+              '[Left Click] Heavy Blow (Normal)',
+              '[Space] Incredible Leap (Normal)',
+              '[E] Radioactive Lockdown (Normal)',
+            ],
           },
         ]);
         const fr = await runInLocale('fr', () => b.press('hero.p:1011:abilities:2:n'));
@@ -110,7 +133,8 @@ describe('/hero abilities grouped by form', () => {
 });
 
 describe('/hero transformations: health and speed from Base Stat entries', () => {
-  const fieldsOf = async (id: string, b = env.b) => (await b.press(`hero.s:${id}`, ['transformations'])).payload.embeds[0]!.fields!.map((f) => [shown(f.name), f.value]);
+  const fieldsOf = async (id: string, b = env.b) =>
+    (await b.press(`hero.s:${id}`, ['transformations'])).payload.embeds[0]!.fields!.map((f) => [shown(f.name), f.value]);
 
   it('gives Cloak & Dagger the health and speed of its Base Stat, where every form of the real list says 0', async () => {
     expect(await fieldsOf('1025')).toEqual([
@@ -133,7 +157,13 @@ describe('/hero transformations: health and speed from Base Stat entries', () =>
         h.abilities = [
           ...h.abilities,
           // Hand-written: "Base Stat" as the type, a form by id, health written "1,200".
-          { id: 101198, name: 'Monster Form', type: 'Base Stat', transformation_id: '705', additional_fields: { Health: '1,200', 'Movement Speed': '6.5 m/s' } },
+          {
+            id: 101198,
+            name: 'Monster Form',
+            type: 'Base Stat',
+            transformation_id: '705',
+            additional_fields: { Health: '1,200', 'Movement Speed': '6.5 m/s' },
+          },
           // A form by name, in the entry's name.
           { id: 101199, name: 'Base Stat (Hero Hulk)', type: 'Normal', additional_fields: { 'Max Health': '650', Speed: '6m/s' } },
         ];
@@ -154,7 +184,9 @@ describe('/hero transformations: health and speed from Base Stat entries', () =>
     await withHero(
       1025,
       (h) => {
-        h.abilities = h.abilities.map((a) => (String(a.name).startsWith('Base Stat') ? { ...a, additional_fields: { Health: '250 (Cloak) / 250 (Dagger)', 'Movement Speed': '6m/s' } } : a));
+        h.abilities = h.abilities.map((a) =>
+          String(a.name).startsWith('Base Stat') ? { ...a, additional_fields: { Health: '250 (Cloak) / 250 (Dagger)', 'Movement Speed': '6m/s' } } : a,
+        );
         h.abilities.push({ id: 102599, name: 'Base Stat 2', type: 'Normal', additional_fields: { Health: '300', 'Movement Speed': '7m/s' } });
       },
       async (b) => expect((await fieldsOf('1025', b)).at(-1)).toEqual(['Cloak & Dagger', 'No health or speed listed']),
@@ -198,7 +230,8 @@ describe('hero names typed with "and" for "&"', () => {
     for (const name of ['cloak and dagger', 'Cloak And Dagger', 'cloak & dagger', 'Cloak&Dagger', 'cloakanddagger']) {
       expect((await env.b.run('hero', { name })).payload.embeds[0]!.title, name).toBe('Cloak & Dagger');
     }
-    const choices = async (value: string) => (await env.b.router.autocomplete('hero', { focused: { name: 'name', value }, options: {}, user: OTHER_MEMBER }, env.b.ctx)).map((c) => c.name);
+    const choices = async (value: string) =>
+      (await env.b.router.autocomplete('hero', { focused: { name: 'name', value }, options: {}, user: OTHER_MEMBER }, env.b.ctx)).map((c) => c.name);
     expect((await choices('cloak and dag'))[0]).toBe('Cloak & Dagger');
     expect((await choices('cloak and'))[0]).toBe('Cloak & Dagger');
     // Other commands that take a hero read it through the same directory.

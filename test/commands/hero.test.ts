@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HERO_SECTIONS } from '../../commands/hero.js';
+import { HERO_SECTIONS } from '../../src/commands/hero.js';
 import { embedLength, LIMITS } from '../../src/render/limits.js';
 import { runInLocale } from '../../src/i18n/index.js';
 import { bot, useReplicaBot, customIds, OTHER_MEMBER } from '../helpers/bot.js';
@@ -83,7 +83,8 @@ describe('/hero', () => {
     const names = first.payload.embeds[0]!.fields!.map((f) => shown(f.name));
     const last = customIds(first.payload).find((id) => id.endsWith(':l'));
     const pages = last ? Number(last.split(':').at(-2)) : 1;
-    for (let p = 2; p <= pages; p++) names.push(...(await env.b.press(`hero.p:${heroId}:abilities:${p}:n`)).payload.embeds[0]!.fields!.map((f) => shown(f.name)));
+    for (let p = 2; p <= pages; p++)
+      names.push(...(await env.b.press(`hero.p:${heroId}:abilities:${p}:n`)).payload.embeds[0]!.fields!.map((f) => shown(f.name)));
     return names;
   }
 
@@ -111,13 +112,23 @@ describe('/hero', () => {
   it('no hero lists an ability twice, a Base Stat entry, or an empty placeholder', async () => {
     for (const h of env.r.dataset.heroes) {
       const names = await abilityNames(String(h.id));
-      expect(new Set(names.map((n) => n.toLowerCase())).size, `${h.name}: ${names.join(' | ')}`).toBe(names.length);
-      expect(names.some((n) => /base stat/i.test(n)), String(h.name)).toBe(false);
+      expect(new Set(names.map((n) => n.toLowerCase())).size, `${String(h.name)}: ${names.join(' | ')}`).toBe(names.length);
+      expect(
+        names.some((n) => /base stat/i.test(n)),
+        String(h.name),
+      ).toBe(false);
     }
     const torch = await abilityNames('1017');
     expect(torch.some((n) => /UNITED SIBLINGS/i.test(n))).toBe(false);
     // 8 entries: Base Stat 1 and the empty UNITED SIBLINGS are not abilities.
-    expect(torch).toEqual(['[Q] Supernova (Ultimate)', '[E] Pyro-prison (Normal)', '[F] Flaming Meteor (Normal)', '[Right Click] Blazing Blast (Normal)', '[Shift] Plasma Body (Normal)', '[Left Click] Fire Cluster (Weapon)']);
+    expect(torch).toEqual([
+      '[Q] Supernova (Ultimate)',
+      '[E] Pyro-prison (Normal)',
+      '[F] Flaming Meteor (Normal)',
+      '[Right Click] Blazing Blast (Normal)',
+      '[Shift] Plasma Body (Normal)',
+      '[Left Click] Fire Cluster (Weapon)',
+    ]);
     const overview = (await env.b.run('hero', { name: 'human torch' })).payload.embeds[0]!;
     expect(overview.fields!.find((f) => f.name === 'Kit')!.value).toMatch(/^6 abilities · /);
   });
@@ -157,7 +168,10 @@ describe('/hero', () => {
       const fresh = bot(env.r);
       const names: string[] = [];
       for (let p = 1; p <= 2; p++) names.push(...(await fresh.press(`hero.p:1011:abilities:${p}:n`)).payload.embeds[0]!.fields!.map((f) => shown(f.name)));
-      expect(names.filter((n) => n.includes('Gamma Burst'))).toEqual(['[Right Click] Gamma Burst (Normal) · variant 1', '[Right Click] Gamma Burst (Normal) · variant 2']);
+      expect(names.filter((n) => n.includes('Gamma Burst'))).toEqual([
+        '[Right Click] Gamma Burst (Normal) · variant 1',
+        '[Right Click] Gamma Burst (Normal) · variant 2',
+      ]);
       await fresh.close();
     } finally {
       hulk.abilities = saved;
@@ -173,7 +187,7 @@ describe('/hero', () => {
       ['Hero Hulk', 'No health or speed listed'],
     ]);
     for (const h of env.r.dataset.heroes) {
-      const t = await env.b.press(`hero.s:${h.id}`, ['transformations']);
+      const t = await env.b.press(`hero.s:${String(h.id)}`, ['transformations']);
       const text = t.payload.embeds[0]!.fields!.map((f) => `${f.name}\n${f.value}`).join('\n');
       expect(text, String(h.name)).not.toMatch(/—/);
     }
@@ -194,7 +208,8 @@ describe('/hero', () => {
     expect((await env.b.press('hero.s:1047', ['abilities'])).payload.embeds[0]!.author?.name).toBe('Jeff the Land Shark · Abilities');
     expect((await env.b.run('hero', { name: 'the punisher' })).payload.embeds[0]!.title).toBe('The Punisher');
     expect((await env.b.run('hero', { name: 'cloak' })).payload.embeds[0]!.title).toBe('Cloak & Dagger');
-    const choices = async (value: string) => (await env.b.router.autocomplete('hero', { focused: { name: 'name', value }, options: {}, user: OTHER_MEMBER }, env.b.ctx)).map((c) => c.name);
+    const choices = async (value: string) =>
+      (await env.b.router.autocomplete('hero', { focused: { name: 'name', value }, options: {}, user: OTHER_MEMBER }, env.b.ctx)).map((c) => c.name);
     expect((await choices('jeff'))[0]).toBe('Jeff the Land Shark');
     expect((await choices('punisher'))[0]).toBe('The Punisher');
     expect(await choices('')).toContain('Cloak & Dagger');
@@ -240,7 +255,12 @@ describe('/hero', () => {
 
   it('autocompletes hero names fuzzily, with ids as values', async () => {
     const choices = await env.b.router.autocomplete('hero', { focused: { name: 'name', value: 'iron' }, options: {}, user: OTHER_MEMBER }, env.b.ctx);
-    expect(choices.slice(0, 2).map((c) => c.name).sort()).toEqual(['Iron Fist', 'Iron Man']);
+    expect(
+      choices
+        .slice(0, 2)
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(['Iron Fist', 'Iron Man']);
     expect(choices.every((c) => /^\d+$/.test(String(c.value)))).toBe(true);
     const all = await env.b.router.autocomplete('hero', { focused: { name: 'name', value: '' }, options: {}, user: OTHER_MEMBER }, env.b.ctx);
     expect(all).toHaveLength(25);

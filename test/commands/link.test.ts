@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runInLocale } from '../../src/i18n/index.js';
-import { t } from '../../src/strings.js';
+import { t } from '../../src/render/strings.js';
 import { useReplicaBot, MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
 
 const env = useReplicaBot();
@@ -61,7 +61,9 @@ describe('account links', () => {
     expect(description(one.payload)).toBe('Unlinked **Sir Final**.');
     expect((await env.b.run('player', {})).payload.embeds[0]!.author?.name).toMatch(/^Card1gan/);
     // The member's language's word for "all" (their option description asks for it) works as `all` does.
-    expect(description((await runInLocale('fr', () => env.b.run('unlink', { player: 'Tous' }))).payload)).toBe(runInLocale('fr', () => t.unlinked(['Card1gan'])));
+    expect(description((await runInLocale('fr', () => env.b.run('unlink', { player: 'Tous' }))).payload)).toBe(
+      runInLocale('fr', () => t.unlinked(['Card1gan'])),
+    );
     expect(description((await env.b.run('player', {})).payload)).toMatch(/^You have not linked/);
     await env.b.run('link', { player: 'Card1gan' });
     expect(description((await env.b.run('unlink', { player: 'all' })).payload)).toBe('Unlinked **Card1gan**.');
@@ -69,7 +71,9 @@ describe('account links', () => {
   });
 
   it('/link of an unknown player says so', async () => {
-    expect(description((await env.b.run('link', { player: 'no-such-player-zz' })).payload)).toBe("No player called “no-such-player-zz”. Check the spelling, or use the UID.");
+    expect(description((await env.b.run('link', { player: 'no-such-player-zz' })).payload)).toBe(
+      'No player called “no-such-player-zz”. Check the spelling, or use the UID.',
+    );
   });
 
   it('refuses a sixth account with a clear message', async () => {

@@ -44,7 +44,14 @@ describe('/patch-notes', () => {
   });
   it('splits a long post across pages on paragraph boundaries', async () => {
     const paragraphs = Array.from({ length: 30 }, (_, i) => `Paragraph ${i + 1}. ${'Lorem ipsum dolor sit amet. '.repeat(8)}`);
-    env.r.dataset.posts.balances.unshift({ id: 'long-1', title: 'A very long balance post', date: '2026/11/20', overview: 'Long.', fullContent: paragraphs.join('\n\n'), imagePath: '/env.b.jpg' });
+    env.r.dataset.posts.balances.unshift({
+      id: 'long-1',
+      title: 'A very long balance post',
+      date: '2026/11/20',
+      overview: 'Long.',
+      fullContent: paragraphs.join('\n\n'),
+      imagePath: '/env.b.jpg',
+    });
     try {
       const fresh = bot(env.r);
       const first = await fresh.press('pn.o:balances:1', ['long-1']);
@@ -111,7 +118,8 @@ describe('reference commands', () => {
     expect(lines).toContain('**Thwip Salute** · Emote · Rare · Spider-Man');
     expect(lines).toContain('**Wakanda Stance** · Emote · Legendary · Black Panther');
     for (const l of lines) expect(l).not.toMatch(/PURPLE|BLUE|GOLD/);
-    const quality = (v: { payload: { embeds: { fields?: { name: string; value: string }[] }[] } }, name = 'Quality') => v.payload.embeds[0]!.fields!.find((f) => f.name === name)!.value;
+    const quality = (v: { payload: { embeds: { fields?: { name: string; value: string }[] }[] } }, name = 'Quality') =>
+      v.payload.embeds[0]!.fields!.find((f) => f.name === name)!.value;
     expect(quality(await env.b.run('items', { name: 'Hammer Drop' }))).toBe('Legendary');
     expect(quality(await runInLocale('fr', () => env.b.run('items', { name: 'Hammer Drop' })), 'Qualité')).toBe('Légendaire');
     expect(quality(await runInLocale('ja', () => env.b.run('items', { name: 'Gamma Flex' })), '品質')).toBe('エピック');
@@ -175,13 +183,32 @@ describe('every endpoint of the spec is reachable from a command', () => {
     await fresh.press('pn.o:dev-diaries:1', ['4']);
     const touched = [...env.r.requests.byPath].filter(([path, n]) => n > (before.get(path) ?? 0)).map(([path]) => path);
     const patterns = [
-      /^\/api\/v1\/heroes$/, /^\/api\/v1\/heroes\/hero\/[^/]+$/, /^\/api\/v1\/heroes\/hero\/[^/]+\/stats$/, /^\/api\/v1\/heroes\/hero\/[^/]+\/costumes$/,
-      /^\/api\/v1\/heroes\/leaderboard\/[^/]+$/, /^\/api\/v1\/achievements$/, /^\/api\/v1\/achievement\/[^/]+$/, /^\/api\/v1\/battlepass$/,
-      /^\/api\/v1\/items$/, /^\/api\/v1\/item\/[^/]+$/, /^\/api\/v1\/maps$/, /^\/api\/v1\/balances$/, /^\/api\/v1\/patch-notes$/,
-      /^\/api\/v1\/dev-diaries$/, /^\/api\/v1\/dev-diary\/[^/]+$/, /^\/api\/v1\/game-versions$/, /^\/api\/v1\/player\/[^/]+$/,
-      /^\/api\/v1\/player\/[^/]+\/match-history$/, /^\/api\/v2\/player\/[^/]+\/match-history$/, /^\/api\/v1\/match\/[^/]+$/,
+      /^\/api\/v1\/heroes$/,
+      /^\/api\/v1\/heroes\/hero\/[^/]+$/,
+      /^\/api\/v1\/heroes\/hero\/[^/]+\/stats$/,
+      /^\/api\/v1\/heroes\/hero\/[^/]+\/costumes$/,
+      /^\/api\/v1\/heroes\/leaderboard\/[^/]+$/,
+      /^\/api\/v1\/achievements$/,
+      /^\/api\/v1\/achievement\/[^/]+$/,
+      /^\/api\/v1\/battlepass$/,
+      /^\/api\/v1\/items$/,
+      /^\/api\/v1\/item\/[^/]+$/,
+      /^\/api\/v1\/maps$/,
+      /^\/api\/v1\/balances$/,
+      /^\/api\/v1\/patch-notes$/,
+      /^\/api\/v1\/dev-diaries$/,
+      /^\/api\/v1\/dev-diary\/[^/]+$/,
+      /^\/api\/v1\/game-versions$/,
+      /^\/api\/v1\/player\/[^/]+$/,
+      /^\/api\/v1\/player\/[^/]+\/match-history$/,
+      /^\/api\/v2\/player\/[^/]+\/match-history$/,
+      /^\/api\/v1\/match\/[^/]+$/,
     ];
-    for (const p of patterns) expect(touched.some((path) => p.test(path)), String(p)).toBe(true);
+    for (const p of patterns)
+      expect(
+        touched.some((path) => p.test(path)),
+        String(p),
+      ).toBe(true);
     await fresh.close();
   });
 });

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Fetched, RivalsApi } from '../../src/api/client.js';
-import { ApiError } from '../../src/api/errors.js';
+import { ApiError } from '../../src/core/api-errors.js';
 import { createImageResolver } from '../../src/api/images.js';
 import { createSchemas, type GameMap, type Page } from '../../src/api/schemas.js';
 import { runInLocale } from '../../src/i18n/index.js';
-import { mapLabel, MapDirectory } from '../../src/map-directory.js';
+import { mapLabel, MapDirectory } from '../../src/catalog/map-directory.js';
 import { SAMPLES_DIR } from '../../src/replica/data/dataset.js';
 import { bot, customIds, useReplicaBot } from '../helpers/bot.js';
 import { capturingLogger, clientFor } from '../helpers/replica.js';
@@ -61,9 +61,15 @@ describe('/maps', () => {
     // Location headings in order; a location split across pages is named again on the next page.
     const headings = pages.flatMap((e) => e.description!.split('\n').filter((l) => l.startsWith('__')));
     expect(headings).toEqual([
-      '__Empire of Eternal Night__', '__Hellfire Gala__', '__Hydra Charteris Base__',
-      '__Hydra Charteris Base__', '__Intergalactic Empire of Wakanda__',
-      '__Intergalactic Empire of Wakanda__', '__Klyntar__', '__Tokyo 2099__', '__Yggsgard__',
+      '__Empire of Eternal Night__',
+      '__Hellfire Gala__',
+      '__Hydra Charteris Base__',
+      '__Hydra Charteris Base__',
+      '__Intergalactic Empire of Wakanda__',
+      '__Intergalactic Empire of Wakanda__',
+      '__Klyntar__',
+      '__Tokyo 2099__',
+      '__Yggsgard__',
       '__Yggsgard__',
     ]);
   });
@@ -150,7 +156,12 @@ describe('MapDirectory', () => {
   it('merges records listed twice, keeping the one with more information and filling its gaps', async () => {
     const maps = env.b.ctx.maps;
     // 1267: the second record adds a sub_map thumbnail; 1246: the first has a video, the second a description.
-    expect(await maps.get(1267)).toMatchObject({ tellApart: { mode: false, competitive: true, id: false }, mode: 'Convergence', competitive: true, video: 'https://youtu.be/8nYwiVjhBWQ' });
+    expect(await maps.get(1267)).toMatchObject({
+      tellApart: { mode: false, competitive: true, id: false },
+      mode: 'Convergence',
+      competitive: true,
+      video: 'https://youtu.be/8nYwiVjhBWQ',
+    });
     expect(mapLabel((await maps.get(1267))!)).toBe('Hall of Djalia (Competitive)');
     expect(await maps.get(1246)).toMatchObject({ name: 'Ninomaru', mode: 'Conquest', video: 'https://youtu.be/jqnZzywDfTs' });
     expect(await maps.get(1254)).toMatchObject({ mode: "Jeff's Winter Splash Festival", subMap: null });
@@ -235,7 +246,9 @@ describe('MapDirectory', () => {
       expect(await new MapDirectory(capped.api, { maxPages: 2 }).list()).toHaveLength(20);
       expect(capped.asked).toHaveLength(2);
       // An API that ignores `page` (always the first ten): the second page adds nothing, so the walk ends.
-      const repeating = { maps: async () => ({ data: { total: 38, entries: full.entries.slice(0, 10) }, fetchedAt: 1, ageMs: 0, stale: false, source: 'upstream' as const }) };
+      const repeating = {
+        maps: async () => ({ data: { total: 38, entries: full.entries.slice(0, 10) }, fetchedAt: 1, ageMs: 0, stale: false, source: 'upstream' as const }),
+      };
       expect(await new MapDirectory(repeating as unknown as RivalsApi).list()).toHaveLength(10);
     });
   });

@@ -1,12 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../commands/index.js';
-import { META_PER_PAGE, meta } from '../../commands/meta.js';
+import { commands } from '../../src/commands/index.js';
+import { META_PER_PAGE, meta } from '../../src/commands/meta.js';
 import type { MetaScatterChart } from '../../src/charts/specs.js';
 import type { CommandContext, CommandInput } from '../../src/discord/command.js';
 import { FINAL_ANSWER_RESERVE_MS, Router } from '../../src/discord/router.js';
-import { HeroMeta, META_ROLES, META_SORTS } from '../../src/game/meta.js';
+import { META_ROLES, META_SORTS } from '../../src/game/meta.js';
+import { HeroMeta } from '../../src/jobs/hero-meta.js';
 import type { HeroMetaRepository } from '../../src/store/hero-meta.js';
-import { heroDisplayName } from '../../src/hero-directory.js';
+import { heroDisplayName } from '../../src/catalog/hero-directory.js';
 import { loadDataset } from '../../src/replica/data/dataset.js';
 import type { Replica } from '../../src/replica/server.js';
 import { trIn } from '../../src/i18n/index.js';
@@ -22,9 +23,8 @@ const shown = (text: string) => text.replace(/\\([^0-9A-Za-z\s])/g, '$1');
 /** One hero line: name, win rate, pick share, KDA (em dashes when unknown). */
 const LINE = /^\*\*(.+)\*\* · (\d+\.\d %|—) win · (\d+\.\d %|—) picks · KDA (\d+\.\d\d|—)$/;
 
-
 /**
- * A router with /meta (whether or not commands/index.ts lists it yet) and a context on `r` with a fresh
+ * A router with /meta (whether or not src/commands/index.ts lists it yet) and a context on `r` with a fresh
  * HeroMeta, keeping its snapshots in `store` when given (another bot's state: a restart).
  */
 function metaBot(r: Replica, options: { charts?: boolean; store?: HeroMetaRepository; requestsPerMinute?: number } = {}) {
@@ -33,7 +33,14 @@ function metaBot(r: Replica, options: { charts?: boolean; store?: HeroMetaReposi
   const ctx: CommandContext = {
     ...b.ctx,
     ...(options.charts === false ? { charts: undefined } : { charts }),
-    meta: new HeroMeta({ api: b.ctx.api, heroes: b.ctx.heroes, logger: b.ctx.logger, now: b.ctx.now, store: options.store, requestsPerMinute: options.requestsPerMinute }),
+    meta: new HeroMeta({
+      api: b.ctx.api,
+      heroes: b.ctx.heroes,
+      logger: b.ctx.logger,
+      now: b.ctx.now,
+      store: options.store,
+      requestsPerMinute: options.requestsPerMinute,
+    }),
   };
   const router = new Router([...commands.filter((c) => c.definition.name !== 'meta'), meta]);
   const run = async (options: CommandInput['options'], c: CommandContext = ctx) => {
@@ -112,12 +119,31 @@ describe('/meta on the replica', () => {
     expect(e.timestamp).toBe(new Date(m.ctx.now()).toISOString());
     // The chart: every hero, as a file the embed shows.
     expect(e.image?.url).toBe('attachment://meta.png');
-    expect(payload.attachments).toEqual([{ id: 0, filename: 'meta.png', description: expect.stringMatching(/^Scatter chart of win rate against pick share of 37 heroes, .*Highest win rate: .+ \d+\.\d %\. Most picked: .+ \d+\.\d %\.$/) }]);
+    expect(payload.attachments).toEqual([
+      {
+        id: 0,
+        filename: 'meta.png',
+        description: expect.stringMatching(
+          /^Scatter chart of win rate against pick share of 37 heroes, .*Highest win rate: .+ \d+\.\d %\. Most picked: .+ \d+\.\d %\.$/,
+        ),
+      },
+    ]);
     const spec = m.charts.specs.at(-1) as MetaScatterChart;
     expect(spec.kind).toBe('meta-scatter');
     expect(spec.heroes).toHaveLength(37);
-    expect(spec.heroes.find((h) => h.name === 'Hulk')).toEqual({ name: 'Hulk', role: 'Vanguard', winRate: hulk.wins / hulk.matches, pickShare: hulk.matches / all });
-    expect(customIds(payload)).toEqual(['meta.p:all:win-rate:1:f', 'meta.p:all:win-rate:0:p', 'meta.p:all:win-rate:1:i', 'meta.p:all:win-rate:2:n', 'meta.p:all:win-rate:3:l']);
+    expect(spec.heroes.find((h) => h.name === 'Hulk')).toEqual({
+      name: 'Hulk',
+      role: 'Vanguard',
+      winRate: hulk.wins / hulk.matches,
+      pickShare: hulk.matches / all,
+    });
+    expect(customIds(payload)).toEqual([
+      'meta.p:all:win-rate:1:f',
+      'meta.p:all:win-rate:0:p',
+      'meta.p:all:win-rate:1:i',
+      'meta.p:all:win-rate:2:n',
+      'meta.p:all:win-rate:3:l',
+    ]);
   });
 
   it('in French: role headings, titles and chart with the role choices’ words, KDA with a decimal comma', async () => {
@@ -264,11 +290,15 @@ describe('/meta on the replica', () => {
     const { view, payload } = await fresh.run({}, fresh.within(100));
     expect([view.isError, payload.flags, payload.components]).toEqual([undefined, 64, []]);
     // 37 requests at two thirds of the default 60 a minute: 40 a minute, 55.5 s.
-    expect(payload.embeds[0]!.description).toBe('The hero meta is being gathered from the statistics of every hero: 0 of 37 heroes so far. It should be ready within 56 seconds.');
+    expect(payload.embeds[0]!.description).toBe(
+      'The hero meta is being gathered from the statistics of every hero: 0 of 37 heroes so far. It should be ready within 56 seconds.',
+    );
     expect(fresh.ctx.meta!.progress()).toMatchObject({ done: 0, total: 37, fullRate: true });
     // At two thirds of 30 a minute: 111 s, shown in whole minutes; in German, with the unit in German.
     const de = await at30.router.command('meta', { options: {}, user: { ...MEMBER, locale: 'de' } }, at30.within(100));
-    expect(toMessagePayload(de).embeds[0]!.description).toBe(trIn('de', 'messages:meta.gatheringEta', { count: 37, done: '0', total: '37', time: '2 Minuten' }));
+    expect(toMessagePayload(de).embeds[0]!.description).toBe(
+      trIn('de', 'messages:meta.gatheringEta', { count: 37, done: '0', total: '37', time: '2 Minuten' }),
+    );
     expect(toMessagePayload(de).embeds[0]!.description).toContain('bisher 0 von 37 Helden');
     r.setFaults({});
     await fresh.ctx.meta!.stop();
@@ -312,7 +342,11 @@ describe('/meta on the replica', () => {
     await fresh.close();
 
     const none = await m.run({}, { ...m.ctx, meta: undefined });
-    expect([none.view.isError, none.payload.flags, none.payload.embeds[0]!.description]).toEqual([undefined, 64, 'The hero meta is not available on this bot right now.']);
+    expect([none.view.isError, none.payload.flags, none.payload.embeds[0]!.description]).toEqual([
+      undefined,
+      64,
+      'The hero meta is not available on this bot right now.',
+    ]);
   });
 });
 

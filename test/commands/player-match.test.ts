@@ -1,13 +1,13 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { APIEmbed, APISelectMenuOption } from 'discord-api-types/v10';
-import { PLAYER_SECTIONS, playerView } from '../../commands/player.js';
+import { PLAYER_SECTIONS, playerView } from '../../src/commands/player.js';
 import { runInLocale } from '../../src/i18n/index.js';
 import { embedLength, escapeText, LIMITS } from '../../src/render/limits.js';
 import { toMessagePayload, type MessagePayload } from '../../src/render/view.js';
 import { bot, customIds, useReplicaBot } from '../helpers/bot.js';
 import { readsWhileHeldBack } from '../helpers/held-read.js';
 import { matches, profiles } from '../game/samples.js';
-import { decodeMatchOrigin, encodeMatchOrigin } from '../../commands/match.js';
+import { decodeMatchOrigin, encodeMatchOrigin } from '../../src/render/match-origin.js';
 import { expectWithin } from '../helpers/limits.js';
 
 const env = useReplicaBot();
@@ -21,18 +21,62 @@ const withinLimits = (payload: { embeds: Parameters<typeof embedLength>[0][] }) 
 const fieldsOf = (e: APIEmbed) => Object.fromEntries((e.fields ?? []).map((f) => [f.name, f.value]));
 const knownMapIds = new Set<string>();
 const selectOptions = (payload: MessagePayload, prefix: string): APISelectMenuOption[] =>
-  payload.components.flatMap((row) => row.components).flatMap((c) => ('custom_id' in c && c.custom_id.startsWith(prefix) && 'options' in c ? (c.options ?? []) : []));
+  payload.components
+    .flatMap((row) => row.components)
+    .flatMap((c) => ('custom_id' in c && c.custom_id.startsWith(prefix) && 'options' in c ? (c.options ?? []) : []));
 
 /** The profile answer of every real sample file (the replica serves only the newest capture of a uid, so the older shapes are rendered directly). */
 const PROFILE: Record<string, { title: string; score: string; peak: [string, string]; allTime: string; cover: string }> = {
-  'autumnnippert-card1gan-1403392756-2025-03-06.json': { title: 'Grandmaster III', score: '4,562', peak: ['Peak this season', 'Grandmaster II · 4,582'], allTime: 'Grandmaster II · 4,604 (Season 1)', cover: 'Season 1.5 (current)' },
-  'autumnnippert-hayamaken-1402468705.json': { title: 'Silver I (Season 1)', score: '3,546 (Season 1)', peak: ['Peak in Season 1', 'Gold III · 3,621'], allTime: 'Gold III · 3,621 (Season 1)', cover: 'Season 1.5 (current)' },
-  'autumnnippert-sir-final-1117455441.json': { title: 'Grandmaster III', score: '4,559', peak: ['Peak this season', 'Grandmaster II · 4,697'], allTime: 'Grandmaster II · 4,697 (Season 1.5)', cover: 'Season 1.5 (current)' },
-  'doublec8-double-c-1786151874-2025-05-26.json': { title: 'Bronze II', score: '3,137', peak: ['Peak this season', 'Bronze II · 3,137'], allTime: 'Silver II · 3,470 (Season 1.5)', cover: 'Season 2 (current)' },
-  'doublec8-double-c-1786151874-2025-06-05.json': { title: 'Silver I', score: '3,507', peak: ['Peak this season', 'Silver I · 3,525'], allTime: 'Silver I · 3,525 (Season 2.5)', cover: 'Season 2.5 (current)' },
-  'doublec8-double-c-1786151874-2025-08-05.json': { title: 'Gold II', score: '3,752', peak: ['Peak this season', 'Gold II · 3,763'], allTime: 'Gold II · 3,763 (Season 3)', cover: 'Season 3 (current)' },
+  'autumnnippert-card1gan-1403392756-2025-03-06.json': {
+    title: 'Grandmaster III',
+    score: '4,562',
+    peak: ['Peak this season', 'Grandmaster II · 4,582'],
+    allTime: 'Grandmaster II · 4,604 (Season 1)',
+    cover: 'Season 1.5 (current)',
+  },
+  'autumnnippert-hayamaken-1402468705.json': {
+    title: 'Silver I (Season 1)',
+    score: '3,546 (Season 1)',
+    peak: ['Peak in Season 1', 'Gold III · 3,621'],
+    allTime: 'Gold III · 3,621 (Season 1)',
+    cover: 'Season 1.5 (current)',
+  },
+  'autumnnippert-sir-final-1117455441.json': {
+    title: 'Grandmaster III',
+    score: '4,559',
+    peak: ['Peak this season', 'Grandmaster II · 4,697'],
+    allTime: 'Grandmaster II · 4,697 (Season 1.5)',
+    cover: 'Season 1.5 (current)',
+  },
+  'doublec8-double-c-1786151874-2025-05-26.json': {
+    title: 'Bronze II',
+    score: '3,137',
+    peak: ['Peak this season', 'Bronze II · 3,137'],
+    allTime: 'Silver II · 3,470 (Season 1.5)',
+    cover: 'Season 2 (current)',
+  },
+  'doublec8-double-c-1786151874-2025-06-05.json': {
+    title: 'Silver I',
+    score: '3,507',
+    peak: ['Peak this season', 'Silver I · 3,525'],
+    allTime: 'Silver I · 3,525 (Season 2.5)',
+    cover: 'Season 2.5 (current)',
+  },
+  'doublec8-double-c-1786151874-2025-08-05.json': {
+    title: 'Gold II',
+    score: '3,752',
+    peak: ['Peak this season', 'Gold II · 3,763'],
+    allTime: 'Gold II · 3,763 (Season 3)',
+    cover: 'Season 3 (current)',
+  },
   // Its newest competitive match (+19.4) came after the season's stored 5,013.
-  'freddyhun-template-2025-03.json': { title: 'Celestial I', score: '5,032', peak: ['Peak this season', 'Celestial I · 5,066'], allTime: 'Celestial I · 5,066 (Season 1.5)', cover: 'Season 1.5 (current)' },
+  'freddyhun-template-2025-03.json': {
+    title: 'Celestial I',
+    score: '5,032',
+    peak: ['Peak this season', 'Celestial I · 5,066'],
+    allTime: 'Celestial I · 5,066 (Season 1.5)',
+    cover: 'Season 1.5 (current)',
+  },
 };
 
 describe('/player profile on every real sample', () => {
@@ -84,7 +128,9 @@ describe('/player profile on every real sample', () => {
   });
 
   it('reads the hero and map lists while the profile is on its way, not after it (a cold cache costs one round trip, not two)', async () => {
-    const { view, payload } = await readsWhileHeldBack(env.r, '/api/v1/player', ['/api/v1/heroes', '/api/v1/maps'], (b) => b.run('player', { query: '1403392756' }));
+    const { view, payload } = await readsWhileHeldBack(env.r, '/api/v1/player', ['/api/v1/heroes', '/api/v1/maps'], (b) =>
+      b.run('player', { query: '1403392756' }),
+    );
     expect(view.isError).toBeFalsy();
     expect(fieldsOf(payload.embeds[0]!)['Top heroes']).toMatch(/\*\*1\. [A-Z][^*]+\*\* \((Duelist|Vanguard|Strategist)\)/);
   });
@@ -118,7 +164,9 @@ describe('/player sections on real data', () => {
     const { payload } = await env.b.press('pl.s:1786151874:', ['matchups']);
     const e = payload.embeds[0]!;
     expect(e.title).toBe('Heroes played against · Competitive');
-    expect(e.description).toBe('The player’s own win rate in competitive matches against each opposing hero met 3 times or more.\n15 heroes met fewer than 3 times are left out.');
+    expect(e.description).toBe(
+      'The player’s own win rate in competitive matches against each opposing hero met 3 times or more.\n15 heroes met fewer than 3 times are left out.',
+    );
     const f = fieldsOf(e);
     // The API's row for Cloak & Dagger reads 15 matches, 8 wins: the opposing hero's. The player won 7.
     const raw = profiles['doublec8-double-c-1786151874-2025-08-05.json']!.hero_matchups.find((m) => m.hero_name === 'cloak & dagger')!;
@@ -127,12 +175,15 @@ describe('/player sections on real data', () => {
     expect(f['Worst matchups']!.split('\n')[0]).toBe('**Ultron** (Strategist) · 3 matches against · won 0.0 %');
     // Every row shown is the player's side of the API's row.
     const rows = profiles['doublec8-double-c-1786151874-2025-08-05.json']!.hero_matchups;
-    for (const [, name, n, rate] of `${f['Best matchups']}\n${f['Worst matchups']}`.matchAll(/\*\*([^*]+)\*\* \([A-Za-z]+\) · (\d+) matches against · won ([\d.]+) %/g)) {
+    for (const [, name, n, rate] of `${f['Best matchups']}\n${f['Worst matchups']}`.matchAll(
+      /\*\*([^*]+)\*\* \([A-Za-z]+\) · (\d+) matches against · won ([\d.]+) %/g,
+    )) {
       const row = rows.find((m) => m.hero_name?.toLowerCase() === name!.toLowerCase())!;
       expect(Number(n)).toBe(row.matches);
       expect(Number(rate)).toBeCloseTo(((row.matches - row.wins) / row.matches) * 100, 1);
     }
-    for (const line of `${f['Best matchups']}\n${f['Worst matchups']}`.split('\n')) expect(line).toMatch(/^\*\*[A-Z][^*]+\*\* \((Duelist|Vanguard|Strategist)\) · \d+ matches against · won [\d.]+ %$/);
+    for (const line of `${f['Best matchups']}\n${f['Worst matchups']}`.split('\n'))
+      expect(line).toMatch(/^\*\*[A-Z][^*]+\*\* \((Duelist|Vanguard|Strategist)\) · \d+ matches against · won [\d.]+ %$/);
     expect(JSON.stringify(e)).not.toMatch(/Unknown/);
   });
 
@@ -166,7 +217,9 @@ describe('/player sections on real data', () => {
     const zero = await env.b.run('player', { query: '1403392756', season: 0 });
     expect(zero.view.isError).toBeFalsy();
     const e = zero.payload.embeds[0]!;
-    expect(e.description).toBe('Totals and heroes: Season 1.5 (current)\nThe API has no separate totals for Season 0, so these are the current season’s. Ranked seasons and recent matches are per season.');
+    expect(e.description).toBe(
+      'Totals and heroes: Season 1.5 (current)\nThe API has no separate totals for Season 0, so these are the current season’s. Ranked seasons and recent matches are per season.',
+    );
     expect(e.title).toBe('Diamond II');
     expect(fieldsOf(e)['Rank score']).toBe('4,283');
     expect(fieldsOf(e)['Peak in Season 0']).toBe('Diamond II · 4,320');
@@ -181,8 +234,17 @@ describe('/player sections on real data', () => {
   it('a season the API gives separate totals for is labelled with that season', async () => {
     const fresh = bot(env.r);
     const s1 = structuredClone(env.r.dataset.players.get('1403392756')!) as { overall_stats: { ranked: Record<string, unknown> } };
-    s1.overall_stats.ranked = { total_matches: 99, total_wins: 60, total_kills: 900, total_deaths: 300, total_assists: 200, total_time_played_raw: 36000, total_mvp: 4, total_svp: 5 };
-    env.r.dataset.seasonProfiles.set('1403392756:1', s1 as unknown as Record<string, unknown>);
+    s1.overall_stats.ranked = {
+      total_matches: 99,
+      total_wins: 60,
+      total_kills: 900,
+      total_deaths: 300,
+      total_assists: 200,
+      total_time_played_raw: 36000,
+      total_mvp: 4,
+      total_svp: 5,
+    };
+    env.r.dataset.seasonProfiles.set('1403392756:1', s1);
     try {
       const asked = await fresh.run('player', { query: '1403392756', season: 1 });
       const e = asked.payload.embeds[0]!;
@@ -241,9 +303,14 @@ describe('/player recent matches that always work', () => {
       const { payload, view } = await fresh.press('pl.s:1117455441:', ['matches']);
       expect(view.isError).toBeFalsy();
       const lines = payload.embeds[0]!.description!.split('\n');
-      expect(lines[0]).toBe('The API has no stored match history for this player yet, so these are the latest 20 matches from their profile. Press **Update** to ask the API to refresh it.');
+      expect(lines[0]).toBe(
+        'The API has no stored match history for this player yet, so these are the latest 20 matches from their profile. Press **Update** to ask the API to refresh it.',
+      );
       expect(lines.slice(2)).toHaveLength(10);
-      for (const line of lines.slice(2)) expect(line).toMatch(/^\*\*(Win|Loss)\*\* · [A-Z][^·]+ · \d+\/\d+\/\d+ · [^·]+ · (Competitive( · [+−±][\d.]*)?|Quick Play|Other mode) · \d+m \d+s( · \*disconnected\*)? · <t:\d+:R>$/);
+      for (const line of lines.slice(2))
+        expect(line).toMatch(
+          /^\*\*(Win|Loss)\*\* · [A-Z][^·]+ · \d+\/\d+\/\d+ · [^·]+ · (Competitive( · [+−±][\d.]*)?|Quick Play|Other mode) · \d+m \d+s( · \*disconnected\*)? · <t:\d+:R>$/,
+        );
       expect(lines.filter((l) => l.includes('*disconnected*'))).toHaveLength(1);
       expect(customIds(payload)).toContain('pl.p:1117455441::matches:2:n');
       expect(customIds(payload)).toContain('pl.u:1117455441');
@@ -266,52 +333,62 @@ describe('/player recent matches that always work', () => {
     }
   }
 
-  it('a 40-entry v2 page is read as 4 pages of 10, and every match shown opens from the picker', () => withMayProfile(async (b) => {
-    const seen: string[] = [];
-    for (let page = 1; page <= 4; page++) {
-      const { payload } = page === 1 ? await b.press('pl.s:1786151874:', ['matches']) : await b.press(`pl.p:1786151874::matches:${page}:n`);
-      const rows = payload.embeds[0]!.description!.split('\n');
-      const options = selectOptions(payload, 'pl.m:1786151874');
-      expect(rows).toHaveLength(10);
-      expect(options).toHaveLength(10);
-      expect(options[0]!.label).toMatch(new RegExp(`^${(page - 1) * 10 + 1}\\. (Win|Loss) · `));
-      for (const o of options) expect(o.description).toMatch(/^[A-Z][^·]* · (Competitive|Quick Play|Practice vs AI) · \d{1,2} [A-Z][a-z]{2} 2025$/);
-      seen.push(...options.map((o) => o.value.split('~')[0]!));
-      expect(payload.components.flatMap((r) => r.components).some((c) => 'label' in c && c.label === `Page ${page} of 4`)).toBe(true);
-    }
-    expect(new Set(seen).size).toBe(40);
-  }));
+  it('a 40-entry v2 page is read as 4 pages of 10, and every match shown opens from the picker', () =>
+    withMayProfile(async (b) => {
+      const seen: string[] = [];
+      for (let page = 1; page <= 4; page++) {
+        const { payload } = page === 1 ? await b.press('pl.s:1786151874:', ['matches']) : await b.press(`pl.p:1786151874::matches:${page}:n`);
+        const rows = payload.embeds[0]!.description!.split('\n');
+        const options = selectOptions(payload, 'pl.m:1786151874');
+        expect(rows).toHaveLength(10);
+        expect(options).toHaveLength(10);
+        expect(options[0]!.label).toMatch(new RegExp(`^${(page - 1) * 10 + 1}\\. (Win|Loss) · `));
+        for (const o of options) expect(o.description).toMatch(/^[A-Z][^·]* · (Competitive|Quick Play|Practice vs AI) · \d{1,2} [A-Z][a-z]{2} 2025$/);
+        seen.push(...options.map((o) => o.value.split('~')[0]!));
+        expect(payload.components.flatMap((r) => r.components).some((c) => 'label' in c && c.label === `Page ${page} of 4`)).toBe(true);
+      }
+      expect(new Set(seen).size).toBe(40);
+    }));
 
-  it('ranked rows show the rank-score change; a bot match reads “Practice vs AI”, its result not in bold', () => withMayProfile(async (b) => {
-    const { payload } = await b.press('pl.s:1786151874:', ['matches']);
-    const lines = payload.embeds[0]!.description!.split('\n');
-    expect(lines[0]).toBe('**Win** · Cloak & Dagger · 18/7/22 · Central Park · Competitive · +37.9 · 10m 43s · <t:1748300560:R>');
-    const all = [];
-    for (let page = 1; page <= 4; page++) all.push(...(await b.press(`pl.p:1786151874::matches:${page}:n`)).payload.embeds[0]!.description!.split('\n'));
-    const bots = all.filter((l) => / · Practice vs AI · /.test(l));
-    expect(bots).toHaveLength(1);
-    expect(bots[0]).toMatch(/^\*(Win|Loss)\* · /);
-    expect(all.filter((l) => /^\*\*(Win|Loss)\*\*/.test(l))).toHaveLength(39);
-  }));
+  it('ranked rows show the rank-score change; a bot match reads “Practice vs AI”, its result not in bold', () =>
+    withMayProfile(async (b) => {
+      const { payload } = await b.press('pl.s:1786151874:', ['matches']);
+      const lines = payload.embeds[0]!.description!.split('\n');
+      expect(lines[0]).toBe('**Win** · Cloak & Dagger · 18/7/22 · Central Park · Competitive · +37.9 · 10m 43s · <t:1748300560:R>');
+      const all = [];
+      for (let page = 1; page <= 4; page++) all.push(...(await b.press(`pl.p:1786151874::matches:${page}:n`)).payload.embeds[0]!.description!.split('\n'));
+      const bots = all.filter((l) => / · Practice vs AI · /.test(l));
+      expect(bots).toHaveLength(1);
+      expect(bots[0]).toMatch(/^\*(Win|Loss)\* · /);
+      expect(all.filter((l) => /^\*\*(Win|Loss)\*\*/.test(l))).toHaveLength(39);
+    }));
 
-  it('game modes in the member’s language, in the rows and the open-a-match menu', () => withMayProfile(async (b) => {
-    const { payload } = await runInLocale('fr', () => b.press('pl.s:1786151874:', ['matches']));
-    const lines = payload.embeds[0]!.description!.split('\n');
-    expect(lines[0]).toMatch(/^\*\*.+\*\* · Cloak & Dagger · 18\/7\/22 · Central Park · Classée · \+37,9 · /);
-    for (const o of selectOptions(payload, 'pl.m:1786151874')) expect(o.description).toMatch(/ · (Classée|Partie rapide|Entraînement contre l’IA) · /);
-    const all: string[] = [];
-    for (let page = 1; page <= 4; page++) all.push(...(await runInLocale('fr', () => b.press(`pl.p:1786151874::matches:${page}:n`))).payload.embeds[0]!.description!.split('\n'));
-    expect(all.filter((l) => / · Entraînement contre l’IA · /.test(l))).toHaveLength(1);
-    expect(all.some((l) => / · Partie rapide · /.test(l))).toBe(true);
-    expect(all.join('\n')).not.toMatch(/Competitive|Quick Play|Other mode|Practice vs AI/);
-    const de = await runInLocale('de', () => b.press('pl.s:1786151874:', ['matches']));
-    expect(selectOptions(de.payload, 'pl.m:1786151874').map((o) => o.description).join('\n')).toMatch(/ · Wettkampf · /);
-  }));
+  it('game modes in the member’s language, in the rows and the open-a-match menu', () =>
+    withMayProfile(async (b) => {
+      const { payload } = await runInLocale('fr', () => b.press('pl.s:1786151874:', ['matches']));
+      const lines = payload.embeds[0]!.description!.split('\n');
+      expect(lines[0]).toMatch(/^\*\*.+\*\* · Cloak & Dagger · 18\/7\/22 · Central Park · Classée · \+37,9 · /);
+      for (const o of selectOptions(payload, 'pl.m:1786151874')) expect(o.description).toMatch(/ · (Classée|Partie rapide|Entraînement contre l’IA) · /);
+      const all: string[] = [];
+      for (let page = 1; page <= 4; page++)
+        all.push(...(await runInLocale('fr', () => b.press(`pl.p:1786151874::matches:${page}:n`))).payload.embeds[0]!.description!.split('\n'));
+      expect(all.filter((l) => / · Entraînement contre l’IA · /.test(l))).toHaveLength(1);
+      expect(all.some((l) => / · Partie rapide · /.test(l))).toBe(true);
+      expect(all.join('\n')).not.toMatch(/Competitive|Quick Play|Other mode|Practice vs AI/);
+      const de = await runInLocale('de', () => b.press('pl.s:1786151874:', ['matches']));
+      expect(
+        selectOptions(de.payload, 'pl.m:1786151874')
+          .map((o) => o.description)
+          .join('\n'),
+      ).toMatch(/ · Wettkampf · /);
+    }));
 
   it('a match opened in Japanese names its mode in Japanese', async () => {
     const first = await env.b.press('pl.s:1403392756:', ['matches']);
     const second = await env.b.press('pl.p:1403392756::matches:2:n');
-    const known = [...selectOptions(first.payload, 'pl.m:'), ...selectOptions(second.payload, 'pl.m:')].find((o) => o.value.startsWith('6713355_1740604074_322_11001_10~'))!;
+    const known = [...selectOptions(first.payload, 'pl.m:'), ...selectOptions(second.payload, 'pl.m:')].find((o) =>
+      o.value.startsWith('6713355_1740604074_322_11001_10~'),
+    )!;
     const opened = await runInLocale('ja', () => env.b.press('pl.m:1403392756', [known.value]));
     expect(opened.payload.embeds[0]!.title).toBe('クイックマッチ');
   });
@@ -325,7 +402,9 @@ describe('/player recent matches that always work', () => {
     expect(payload.components.flatMap((r) => r.components).some((c) => 'label' in c && c.label === 'Page 1 of 6')).toBe(true);
     const third = await env.b.press('pl.p:1786151874::matches:3:n');
     // A row of an earlier season than the profile's current one names its season.
-    expect(third.payload.embeds[0]!.description!.split('\n')[0]).toBe('**Win** · Cloak & Dagger · 18/7/22 · Central Park · Competitive · +37.9 · 10m 43s · Season 2 · <t:1748300560:R>');
+    expect(third.payload.embeds[0]!.description!.split('\n')[0]).toBe(
+      '**Win** · Cloak & Dagger · 18/7/22 · Central Park · Competitive · +37.9 · 10m 43s · Season 2 · <t:1748300560:R>',
+    );
   });
 
   it('a match opened from the picker shows the map, mode, duration and date its row knew', async () => {
@@ -338,13 +417,17 @@ describe('/player recent matches that always work', () => {
     const opened = await env.b.press('pl.m:1403392756', [known.value]);
     expect(opened.view.isError).toBeFalsy();
     expect(opened.payload.embeds[0]!.title).toBe('Quick Play');
-    expect(opened.payload.embeds[0]!.description!.split('\n')[0]).toBe("**Map** Royal Palace\\: Odin's Archive · **Duration** 6m 44s · **Played** <t:1740604074:f>");
+    expect(opened.payload.embeds[0]!.description!.split('\n')[0]).toBe(
+      "**Map** Royal Palace\\: Odin's Archive · **Duration** 6m 44s · **Played** <t:1740604074:f>",
+    );
   });
 
   it('a match the API no longer has is named, and the message does not blame typing', async () => {
     const gone = await env.b.press('pl.m:1403392756', ['6799999_1741000000_100_11001_10~1217~1~400~1741000400']);
     expect(gone.view.isError).toBe(true);
-    expect(gone.payload.embeds[0]!.description).toBe('The API has no details for match 6799999\\_1741000000\\_100\\_11001\\_10. It may be too old, or not stored yet.');
+    expect(gone.payload.embeds[0]!.description).toBe(
+      'The API has no details for match 6799999\\_1741000000\\_100\\_11001\\_10. It may be too old, or not stored yet.',
+    );
   });
 });
 
@@ -412,7 +495,10 @@ describe('/match scoreboard on every real match', () => {
       expect(teams).toHaveLength(2);
       const lines = teams.flatMap((t) => t.description!.split('\n'));
       expect(lines).toHaveLength(Number(summary!.fields![2]!.value));
-      for (const l of lines) expect(l).toMatch(/^\*\*[^*]+\*\* · [A-Z][^·]+ · \d+\/\d+\/\d+ · (\d{1,3}(,\d{3})*) dmg( · [1-9]\d{0,2}(,\d{3})* heal)? · (\d{1,3}(,\d{3})*) dmg taken( · .+)?$/);
+      for (const l of lines)
+        expect(l).toMatch(
+          /^\*\*[^*]+\*\* · [A-Z][^·]+ · \d+\/\d+\/\d+ · (\d{1,3}(,\d{3})*) dmg( · [1-9]\d{0,2}(,\d{3})* heal)? · (\d{1,3}(,\d{3})*) dmg taken( · .+)?$/,
+        );
       expect(lines.filter((l) => / · \*\*MVP\*\*/.test(l))).toHaveLength(1);
       expect(lines.filter((l) => / · \*\*SVP\*\*/.test(l))).toHaveLength(1);
       expect(teams.some((t) => /Victory/.test(t.title!)) && teams.some((t) => /Defeat/.test(t.title!))).toBe(true);
@@ -421,7 +507,9 @@ describe('/match scoreboard on every real match', () => {
   });
 
   it('reads the hero list while the match is on its way, not after it', async () => {
-    const { view, payload } = await readsWhileHeldBack(env.r, '/api/v1/match/', ['/api/v1/heroes'], (b) => b.run('match', { match: '6713371_1740603484_820_11001_10' }));
+    const { view, payload } = await readsWhileHeldBack(env.r, '/api/v1/match/', ['/api/v1/heroes'], (b) =>
+      b.run('match', { match: '6713371_1740603484_820_11001_10' }),
+    );
     expect(view.isError).toBeFalsy();
     // Heroes named from the list: no "Hero 1011"-style fallbacks.
     expect(JSON.stringify(payload.embeds)).not.toMatch(/Hero \d{4}/);
@@ -442,14 +530,19 @@ describe('/match scoreboard on every real match', () => {
 
   it('the summary gives duration and date from the match itself when opened by id', async () => {
     const { payload } = await env.b.run('match', { match: '6713355_1740604074_322_11001_10' });
-    expect(payload.embeds[0]!.description).toBe('**Duration** 6m 44s · **Played** <t:1740604074:f>\nMatch `6713355_1740604074_322_11001_10` · replay 10739232944');
+    expect(payload.embeds[0]!.description).toBe(
+      '**Duration** 6m 44s · **Played** <t:1740604074:f>\nMatch `6713355_1740604074_322_11001_10` · replay 10739232944',
+    );
   });
 
   it('a select opens any player of the match as a profile', async () => {
     const { payload } = await env.b.run('match', { match: '4890922_1741035286_222_11001_10' });
     const card = selectOptions(payload, 'mt.p:').find((o) => o.label === 'Card1gan')!;
     expect(card).toMatchObject({ value: '1403392756', description: 'Magik · 29/10/0' });
-    const opened = await env.b.press(customIds(payload).find((id) => id.startsWith('mt.p:'))!, [card.value]);
+    const opened = await env.b.press(
+      customIds(payload).find((id) => id.startsWith('mt.p:'))!,
+      [card.value],
+    );
     expect(opened.view.isError).toBeFalsy();
     expect(opened.payload.embeds[0]!.title).toBe('Grandmaster III');
   });
@@ -464,7 +557,9 @@ describe('/match fuller scoreboard', () => {
     expect(lines.find((l) => l.startsWith('**xCezovz**'))).toBe(
       '**xCezovz** · Magik (3m 22s), Jeff the Land Shark (1m 49s), Moon Knight (1m 34s), Thor (0m 54s), Mister Fantastic (0m 11s) · 4/10/0 · 3,978 dmg · 2,079 heal · 7,691 dmg taken',
     );
-    expect(lines.find((l) => l.startsWith('**voidwalkerz**'))).toBe('**voidwalkerz** · Scarlet Witch (5m 2s), Invisible Woman (2m 45s), Adam Warlock (0m 1s) · 7/10/1 · 4,802 dmg · 1,819 heal · 7,269 dmg taken');
+    expect(lines.find((l) => l.startsWith('**voidwalkerz**'))).toBe(
+      '**voidwalkerz** · Scarlet Witch (5m 2s), Invisible Woman (2m 45s), Adam Warlock (0m 1s) · 7/10/1 · 4,802 dmg · 1,819 heal · 7,269 dmg taken',
+    );
     for (const l of lines) expect(l).toMatch(/ · \d{1,3}(,\d{3})* dmg taken( · |$)/);
   });
 
@@ -474,7 +569,13 @@ describe('/match fuller scoreboard', () => {
       expect(lines.join('\n')).not.toMatch(/(^|· )0 heal/m);
       const healers = m.players.filter((p) => Math.round(p.total_hero_heal) > 0).map((p) => escapeText(p.nick_name!));
       expect(healers.length, uid).toBeGreaterThan(0);
-      expect(lines.filter((l) => / heal( · |$)/.test(l)).map((l) => /^\*\*(.+?)\*\*/.exec(l)![1]).sort(), uid).toEqual(healers.sort());
+      expect(
+        lines
+          .filter((l) => / heal( · |$)/.test(l))
+          .map((l) => /^\*\*(.+?)\*\*/.exec(l)![1])
+          .sort(),
+        uid,
+      ).toEqual(healers.sort());
     }
   });
 
@@ -490,7 +591,14 @@ describe('/match fuller scoreboard', () => {
   it('the round score of a history row rides in the picker’s value and titles each team', async () => {
     const row = profiles['autumnnippert-card1gan-1403392756-2025-03-06.json']!.recent_matches.find((r) => r.match_uid === '6713355_1740604074_322_11001_10')!;
     expect(row.score).toEqual([0, 2]);
-    const value = encodeMatchOrigin({ matchUid: row.match_uid, mapId: row.map_id, modeId: row.game_mode_id, duration: row.duration, time: row.time, score: row.score });
+    const value = encodeMatchOrigin({
+      matchUid: row.match_uid,
+      mapId: row.map_id,
+      modeId: row.game_mode_id,
+      duration: row.duration,
+      time: row.time,
+      score: row.score,
+    });
     expect(value).toMatch(/^6713355_1740604074_322_11001_10~1170~1~\d+~1740604\d+~0-2$/);
     expect(decodeMatchOrigin(value)).toMatchObject({ matchUid: row.match_uid, mapId: '1170', modeId: 1, score: [0, 2] });
     const opened = await env.b.press('pl.m:1403392756', [value]);
@@ -505,7 +613,9 @@ describe('/match fuller scoreboard', () => {
 
   it('a 14-player match of many heroes, long names and many badges fits every limit as the handler returns it, every player keeping a line', async () => {
     const heroIds = env.r.dataset.heroes.map((h) => h.id).slice(0, 12);
-    const body = structuredClone(env.r.dataset.matches.get('6713371_1740603484_820_11001_10')!) as { match_details: { match_uid: string; match_players: Record<string, unknown>[] } };
+    const body = structuredClone(env.r.dataset.matches.get('6713371_1740603484_820_11001_10')!) as {
+      match_details: { match_uid: string; match_players: Record<string, unknown>[] };
+    };
     const uid = '9999001_1740603484_820_11001_10';
     body.match_details.match_uid = uid;
     body.match_details.match_players = body.match_details.match_players.map((p, i) => ({
@@ -515,7 +625,7 @@ describe('/match fuller scoreboard', () => {
       player_heroes: heroIds.map((id, j) => ({ hero_id: id, play_time: 40 - j, kills: 1, deaths: 1, assists: 1, session_hit_rate: 0.5, hero_icon: null })),
       badges: Array.from({ length: 8 }, (_, j) => ({ name: `Extraordinarily Long Badge Name ${j}`, id: j, count: 3 })),
     }));
-    env.r.dataset.matches.set(uid, body as unknown as Record<string, unknown>);
+    env.r.dataset.matches.set(uid, body);
     try {
       const { view, payload } = await env.b.run('match', { match: uid });
       expect(view.isError).toBeFalsy();
@@ -524,7 +634,8 @@ describe('/match fuller scoreboard', () => {
       const lines = teamLines(payload);
       expect(lines).toHaveLength(14);
       // Less detail, not fewer players: each line still names its player, longest hero with its time (and how many more), and K/D/A.
-      for (const [i, l] of lines.entries()) expect(l, `line ${i}`).toMatch(/^\*\*\d+\\_\\\*\\~\\`\\\|\\<\\@x+\*\* · [A-Z][^·(]+ \(0m 40s\) \+11 more · \d+\/\d+\/\d+ · /);
+      for (const [i, l] of lines.entries())
+        expect(l, `line ${i}`).toMatch(/^\*\*\d+\\_\\\*\\~\\`\\\|\\<\\@x+\*\* · [A-Z][^·(]+ \(0m 40s\) \+11 more · \d+\/\d+\/\d+ · /);
       expect(lines.join('\n')).not.toContain('…');
     } finally {
       env.r.dataset.matches.delete(uid);
@@ -534,8 +645,13 @@ describe('/match fuller scoreboard', () => {
 
 describe('a way back from a view opened from a list', () => {
   const selectId = (payload: MessagePayload, prefix: string) =>
-    payload.components.flatMap((r) => r.components).find((c): c is Extract<typeof c, { custom_id: string; options: unknown }> => 'custom_id' in c && 'options' in c && c.custom_id.startsWith(prefix))!.custom_id;
-  const backId = (payload: MessagePayload) => payload.components.flatMap((r) => r.components).find((c) => 'label' in c && /Back$/.test(String(c.label)) && 'custom_id' in c) as { custom_id: string } | undefined;
+    payload.components
+      .flatMap((r) => r.components)
+      .find((c): c is Extract<typeof c, { custom_id: string; options: unknown }> => 'custom_id' in c && 'options' in c && c.custom_id.startsWith(prefix))!
+      .custom_id;
+  const backId = (payload: MessagePayload) =>
+    payload.components.flatMap((r) => r.components).find((c) => 'label' in c && /Back$/.test(String(c.label)) && 'custom_id' in c) as
+      { custom_id: string } | undefined;
 
   it('a match opened from page 2 of recent matches returns to page 2, with the same rows', async () => {
     const second = await env.b.press('pl.p:1403392756::matches:2:n');
@@ -600,7 +716,18 @@ describe('sections that agree with each other', () => {
     const payload = await view('autumnnippert-sir-final-1117455441.json', 'rank-history');
     const all: string[] = [];
     for (let page = 1; page <= 3; page++) {
-      const p = page === 1 ? payload : toMessagePayload(await playerView({ data: profiles['autumnnippert-sir-final-1117455441.json']!, fetchedAt: Date.now(), ageMs: 0, stale: false, source: 'upstream' as const }, 'rank-history', page, null, env.b.ctx));
+      const p =
+        page === 1
+          ? payload
+          : toMessagePayload(
+              await playerView(
+                { data: profiles['autumnnippert-sir-final-1117455441.json']!, fetchedAt: Date.now(), ageMs: 0, stale: false, source: 'upstream' as const },
+                'rank-history',
+                page,
+                null,
+                env.b.ctx,
+              ),
+            );
       all.push(...p.embeds[0]!.description!.split('\n'));
     }
     expect(fieldsOf(payload.embeds[0]!)['Ranked seasons']).toContain('**Season 1** · Grandmaster III · 4,473');
@@ -608,7 +735,9 @@ describe('sections that agree with each other', () => {
   });
 
   const view = async (file: string, section: (typeof PLAYER_SECTIONS)[number]) =>
-    toMessagePayload(await playerView({ data: profiles[file]!, fetchedAt: Date.now(), ageMs: 0, stale: false, source: 'upstream' as const }, section, 1, null, env.b.ctx));
+    toMessagePayload(
+      await playerView({ data: profiles[file]!, fetchedAt: Date.now(), ageMs: 0, stale: false, source: 'upstream' as const }, section, 1, null, env.b.ctx),
+    );
 
   it('a profile with ranked matches but no hero list never says there were no ranked matches', async () => {
     const p = profiles['doublec8-double-c-1786151874-2025-06-05.json']!;

@@ -1,5 +1,5 @@
 /**
- * `/settings language` (issue 16): a member's own language for the bot's answers, stored with their
+ * `/settings language`: a member's own language for the bot's answers, stored with their
  * account links and read by the router for every answer after, whatever their Discord app speaks.
  */
 import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type DatabaseConnection } from 'kysely';
@@ -22,7 +22,12 @@ function failingDb(): Db {
     }
   }
   return new Kysely<Tables>({
-    dialect: { createAdapter: () => new SqliteAdapter(), createDriver: () => new FailingDriver(), createIntrospector: (db) => new SqliteIntrospector(db), createQueryCompiler: () => new SqliteQueryCompiler() },
+    dialect: {
+      createAdapter: () => new SqliteAdapter(),
+      createDriver: () => new FailingDriver(),
+      createIntrospector: (db) => new SqliteIntrospector(db),
+      createQueryCompiler: () => new SqliteQueryCompiler(),
+    },
   });
 }
 
@@ -33,11 +38,17 @@ const notLinked = async (user: Invoker = MEMBER) => description((await env.b.run
 
 describe('/settings language', () => {
   it('registers for servers and direct messages, with "my Discord app" and every language by its own name', () => {
-    const def = env.b.router.commands.find((c) => c.definition.name === 'settings')!.definition as { contexts: number[]; options: { name: string; options: { name: string; required: boolean; choices: { name: string; value: string }[] }[] }[] };
+    const def = env.b.router.commands.find((c) => c.definition.name === 'settings')!.definition as {
+      contexts: number[];
+      options: { name: string; options: { name: string; required: boolean; choices: { name: string; value: string }[] }[] }[];
+    };
     expect(def.contexts).toEqual([0, 1]);
     const option = def.options.find((o) => o.name === 'language')!.options[0]!;
     expect(option).toMatchObject({ name: 'language', required: true });
-    expect(option.choices).toEqual([{ name: 'The language of my Discord app', value: 'discord' }, ...LOCALES.map((l) => ({ name: LOCALE_NAMES[l], value: l }))]);
+    expect(option.choices).toEqual([
+      { name: 'The language of my Discord app', value: 'discord' },
+      ...LOCALES.map((l) => ({ name: LOCALE_NAMES[l], value: l })),
+    ]);
   });
 
   it('French: the answer is private and in French, and the member’s next answers are French although their Discord app speaks English', async () => {

@@ -3,11 +3,11 @@
  * member reads it: the option named as their client names it, and what is wrong in their language.
  */
 import { describe, expect, it } from 'vitest';
-import { ApiArgumentError } from '../../src/api/errors.js';
+import { ApiArgumentError } from '../../src/core/api-errors.js';
 import { encodeSegment, platformParam, seasonParam } from '../../src/api/endpoints.js';
 import { errorView } from '../../src/discord/router.js';
 import { LOCALES, runInLocale } from '../../src/i18n/index.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/core/logger.js';
 
 const ctx = { logger: createLogger({ level: 'silent', pretty: false }) };
 const refusal = (work: () => unknown): ApiArgumentError => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CustomIdTooLongError, decodeCustomId, encodeCustomId, MAX_CUSTOM_ID_LENGTH } from '../../src/discord/custom-id.js';
+import { CustomIdTooLongError, decodeCustomId, encodeCustomId, MAX_CUSTOM_ID_LENGTH } from '../../src/render/custom-id.js';
 
 describe('custom-ID codec', () => {
   it('round-trips any arguments that fit, colons and percent signs included', () => {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../commands/index.js';
+import { commands } from '../../src/commands/index.js';
 import { registrationPayload } from '../../src/discord/deploy.js';
 import { APP_ID, GUILD_ID, startFakeDiscord, type FakeDiscord } from '../e2e/fake-discord.js';
 
@@ -10,7 +10,10 @@ const PINNED = JSON.parse(readFileSync(new URL('../fixtures/commands.json', impo
 
 function deploy(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', 'deploy'], { env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', 'deploy'], {
+      env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -32,7 +35,25 @@ describe('command registration', () => {
 
   it('every command and option reads well in the picker: lower-case names, descriptions within limits', () => {
     const payload = registrationPayload(commands);
-    expect(payload.map((c) => c.name)).toEqual(['player', 'compare', 'hero', 'match', 'leaderboard', 'meta', 'patch-notes', 'items', 'maps', 'achievements', 'battlepass', 'link', 'unlink', 'alerts', 'settings', 'Rivals profile', 'config']);
+    expect(payload.map((c) => c.name)).toEqual([
+      'player',
+      'compare',
+      'hero',
+      'match',
+      'leaderboard',
+      'meta',
+      'patch-notes',
+      'items',
+      'maps',
+      'achievements',
+      'battlepass',
+      'link',
+      'unlink',
+      'alerts',
+      'settings',
+      'Rivals profile',
+      'config',
+    ]);
     expect(payload.at(-2)).toMatchObject({ name: 'Rivals profile', type: 2 });
     expect(payload.at(-1)).toMatchObject({ name: 'config', default_member_permissions: '32', contexts: [0] });
     for (const c of payload) {
@@ -45,7 +66,12 @@ describe('command registration', () => {
   });
 
   it('npm run deploy registers in the dev guild when DISCORD_DEV_GUILD_ID is set', async () => {
-    const { code, stdout } = await deploy({ DISCORD_TOKEN: 'deploy-token', DISCORD_CLIENT_ID: APP_ID, DISCORD_DEV_GUILD_ID: GUILD_ID, DISCORD_API_URL: discord.apiUrl });
+    const { code, stdout } = await deploy({
+      DISCORD_TOKEN: 'deploy-token',
+      DISCORD_CLIENT_ID: APP_ID,
+      DISCORD_DEV_GUILD_ID: GUILD_ID,
+      DISCORD_API_URL: discord.apiUrl,
+    });
     expect(code).toBe(0);
     expect(stdout).toMatch(/registered 17 commands \(guild /);
     const put = await discord.waitFor((c) => c.method === 'PUT' && c.path === `/applications/${APP_ID}/guilds/${GUILD_ID}/commands`);

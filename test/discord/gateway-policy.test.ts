@@ -31,8 +31,13 @@ describe('fatalCloseMessage', () => {
     expect(fatalCloseMessage(4004)).toBe(
       'Discord closed the gateway with 4004 (authentication failed): the DISCORD_TOKEN was rejected (reset or revoked); reset the token on the Bot page of the Discord Developer Portal and set the new one in DISCORD_TOKEN. Exiting with code 78.',
     );
-    expect(fatalCloseMessage(4014)).toMatch(/^Discord closed the gateway with 4014 \(disallowed intents\): .*Privileged Gateway Intents on the Bot page of the Discord Developer Portal.*\. Exiting with code 78\.$/);
-    for (const code of [4010, 4011, 4012, 4013]) expect(fatalCloseMessage(code)).toMatch(new RegExp(`^Discord closed the gateway with ${code} \\(${classifyCloseCode(code).name}\\): .+\\. Exiting with code 78\\.$`));
+    expect(fatalCloseMessage(4014)).toMatch(
+      /^Discord closed the gateway with 4014 \(disallowed intents\): .*Privileged Gateway Intents on the Bot page of the Discord Developer Portal.*\. Exiting with code 78\.$/,
+    );
+    for (const code of [4010, 4011, 4012, 4013])
+      expect(fatalCloseMessage(code)).toMatch(
+        new RegExp(`^Discord closed the gateway with ${code} \\(${classifyCloseCode(code).name}\\): .+\\. Exiting with code 78\\.$`),
+      );
   });
 });
 

@@ -47,10 +47,14 @@ describe('InteractionCallbacks', () => {
     server!.prependListener('request', (req: IncomingMessage) => req.on('data', (c: Buffer) => raw.push(c)));
     callbacks = new InteractionCallbacks(url, 4);
     const data = new Uint8Array([137, 80, 78, 71, 1, 2, 3]);
-    await callbacks.send('555', 'tok', { type: 4, data: { content: 'x', attachments: [{ id: 0, filename: 'chart.png' }] } }, [{ name: 'chart.png', data, contentType: 'image/png' }]);
+    await callbacks.send('555', 'tok', { type: 4, data: { content: 'x', attachments: [{ id: 0, filename: 'chart.png' }] } }, [
+      { name: 'chart.png', data, contentType: 'image/png' },
+    ]);
     expect(seen[0]!.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- a test reading the multipart body back; no server load
     const form = await new Response(Buffer.concat(raw), { headers: { 'content-type': seen[0]!.headers['content-type']! } }).formData();
     expect(JSON.parse(form.get('payload_json') as string)).toEqual({ type: 4, data: { content: 'x', attachments: [{ id: 0, filename: 'chart.png' }] } });
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- formData() makes a File for a file part
     const file = form.get('files[0]') as File;
     expect(file.name).toBe('chart.png');
     expect(file.type).toBe('image/png');
@@ -58,7 +62,9 @@ describe('InteractionCallbacks', () => {
   });
 
   it("throws Discord's JSON error code and message, and never the token", async () => {
-    const { url } = await api((res) => res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Unknown interaction', code: 10062 })));
+    const { url } = await api((res) =>
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Unknown interaction', code: 10062 })),
+    );
     callbacks = new InteractionCallbacks(url, 4);
     const err = await callbacks.send('222', 'secret-token-9', { type: 6 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InteractionCallbackError);
@@ -70,7 +76,11 @@ describe('InteractionCallbacks', () => {
   it('throws the status and the start of a body that is not JSON', async () => {
     const { url } = await api((res) => res.writeHead(502).end('<html>bad gateway</html>'));
     callbacks = new InteractionCallbacks(url, 4);
-    await expect(callbacks.send('333', 't', { type: 6 })).rejects.toMatchObject({ status: 502, code: undefined, message: expect.stringContaining('bad gateway') });
+    await expect(callbacks.send('333', 't', { type: 6 })).rejects.toMatchObject({
+      status: 502,
+      code: undefined,
+      message: expect.stringContaining('bad gateway'),
+    });
   });
 
   it('rejects when the API does not listen', async () => {

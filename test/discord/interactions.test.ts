@@ -16,7 +16,11 @@ describe('readInteraction', () => {
       applicationId: raw.application_id,
       commandName: 'leaderboard',
       user: { userId: USER, guildId: raw.guild_id, locale: 'en-US', guildLocale: 'en-US', permissions: '8' },
-      input: { subcommand: undefined, options: { hero: 'storm', page: 2, mine: true }, user: { userId: USER, guildId: raw.guild_id, locale: 'en-US', guildLocale: 'en-US', permissions: '8' } },
+      input: {
+        subcommand: undefined,
+        options: { hero: 'storm', page: 2, mine: true },
+        user: { userId: USER, guildId: raw.guild_id, locale: 'en-US', guildLocale: 'en-US', permissions: '8' },
+      },
     });
     // The member's client language and the server's, as Discord sends them.
     expect(readInteraction({ ...raw, locale: 'ja', guild_locale: 'de' })?.user).toMatchObject({ locale: 'ja', guildLocale: 'de' });
@@ -25,11 +29,23 @@ describe('readInteraction', () => {
   it('reads a subcommand and its options, and a channel option as its id', () => {
     const raw = commandInteraction(USER, 'config', { type: 'patch-notes', channel: { channel: '400000000000000009' } }, { subcommand: 'feed' });
     const call = readInteraction(raw);
-    expect(call).toMatchObject({ kind: 'command', commandName: 'config', input: { subcommand: 'feed', options: { type: 'patch-notes', channel: '400000000000000009' } } });
+    expect(call).toMatchObject({
+      kind: 'command',
+      commandName: 'config',
+      input: { subcommand: 'feed', options: { type: 'patch-notes', channel: '400000000000000009' } },
+    });
   });
 
   it('reads a subcommand inside a subcommand group as that subcommand', () => {
-    const raw = { ...commandInteraction(USER, 'x'), data: { id: '1', name: 'x', type: 1, options: [{ name: 'group', type: 2, options: [{ name: 'sub', type: 1, options: [{ name: 'q', type: 3, value: 'v' }] }] }] } };
+    const raw = {
+      ...commandInteraction(USER, 'x'),
+      data: {
+        id: '1',
+        name: 'x',
+        type: 1,
+        options: [{ name: 'group', type: 2, options: [{ name: 'sub', type: 1, options: [{ name: 'q', type: 3, value: 'v' }] }] }],
+      },
+    };
     expect(readInteraction(raw)).toMatchObject({ kind: 'command', input: { subcommand: 'sub', options: { q: 'v' } } });
   });
 
@@ -67,7 +83,11 @@ describe('readInteraction', () => {
 
   it('reads autocomplete with the focused option, inside a subcommand too', () => {
     const raw = autocompleteInteraction(USER, 'hero', 'name', 'spid');
-    expect(readInteraction(raw)).toMatchObject({ kind: 'autocomplete', commandName: 'hero', input: { focused: { name: 'name', value: 'spid' }, options: { name: 'spid' } } });
+    expect(readInteraction(raw)).toMatchObject({
+      kind: 'autocomplete',
+      commandName: 'hero',
+      input: { focused: { name: 'name', value: 'spid' }, options: { name: 'spid' } },
+    });
     const nested = { ...raw, data: { ...raw.data, options: [{ name: 'sub', type: 1, options: [{ name: 'season', type: 4, value: '3', focused: true }] }] } };
     expect(readInteraction(nested)).toMatchObject({ kind: 'autocomplete', input: { subcommand: 'sub', focused: { name: 'season', value: '3' } } });
   });
@@ -96,6 +116,7 @@ describe('readInteraction', () => {
     const raw = commandInteraction(USER, 'maps');
     for (const field of ['id', 'token', 'application_id', 'member'] as const) {
       const copy: Record<string, unknown> = { ...raw };
+      // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- removes one field from a copy of the payload
       delete copy[field];
       expect(readInteraction(copy)).toBeUndefined();
     }

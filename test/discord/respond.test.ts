@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerAutocomplete, answerCommand, answerComponent, type CommandResponder, type ComponentResponder } from '../../src/discord/respond.js';
 import type { View } from '../../src/render/view.js';
-import { DISCORD_EPOCH_MS, interactionBudget, MAX_TRUSTED_AGE_MS, snowflakeTime } from '../../src/deadline.js';
+import { DISCORD_EPOCH_MS, interactionBudget, MAX_TRUSTED_AGE_MS, snowflakeTime } from '../../src/core/deadline.js';
 
 /** A snowflake minted at `at` (ms since the epoch), as Discord mints interaction ids. */
 const snowflakeAt = (at: number) => String((BigInt(at - DISCORD_EPOCH_MS) << 22n) | 12345n);
@@ -13,9 +13,21 @@ const view = (text: string, ephemeral = false): View => ({ content: text, epheme
 function recorder() {
   const calls: string[] = [];
   const record = (name: string) => async (arg?: unknown) => {
-    calls.push(arg === undefined ? name : typeof arg === 'boolean' ? `${name}(${arg})` : `${name}(${(arg as { content: string; flags: number }).content}|${(arg as { flags: number }).flags})`);
+    calls.push(
+      arg === undefined
+        ? name
+        : typeof arg === 'boolean'
+          ? `${name}(${arg})`
+          : `${name}(${(arg as { content: string; flags: number }).content}|${(arg as { flags: number }).flags})`,
+    );
   };
-  const command: CommandResponder = { reply: record('reply'), defer: record('defer'), edit: record('edit'), deleteReply: record('deleteReply'), followUp: record('followUp') };
+  const command: CommandResponder = {
+    reply: record('reply'),
+    defer: record('defer'),
+    edit: record('edit'),
+    deleteReply: record('deleteReply'),
+    followUp: record('followUp'),
+  };
   const component: ComponentResponder = {
     update: record('update'),
     reply: record('reply'),

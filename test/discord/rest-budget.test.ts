@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runWithDeadline } from '../../src/deadline.js';
+import { runWithDeadline } from '../../src/core/deadline.js';
 import { DiscordRestBudget, isInteractionRoute, type MakeRequest } from '../../src/discord/rest-budget.js';
 import { mostInAnyWindow } from '../helpers/windows.js';
 
@@ -14,7 +14,6 @@ function recorder() {
   }) as unknown as MakeRequest;
   return { starts, makeRequest };
 }
-
 
 describe('isInteractionRoute (Discord: the interaction endpoints are not bound to the global limit)', () => {
   it('knows the callback and the interaction token webhook routes from the rest', () => {

@@ -1,5 +1,5 @@
 /**
- * The REST proxy (issue 15, src/discord/rest-proxy.ts) over real HTTP on loopback: bot-configured
+ * The REST proxy (src/discord/rest-proxy.ts) over real HTTP on loopback: bot-configured
  * discord.js REST clients (createDiscordClient with a proxy URL) -> the proxy -> a strict fake of
  * Discord's REST API written here, which answers 429 to a bot-token request that would make more than
  * 50 in any sliding second (Discord: Topics, Rate Limits, "Global Rate Limit") and, when told, a
@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from 'discord.js';
 import { Routes } from 'discord-api-types/v10';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runWithDeadline } from '../../src/deadline.js';
+import { runWithDeadline } from '../../src/core/deadline.js';
 import { DiscordRestBudget, PRIORITY_HEADER } from '../../src/discord/rest-budget.js';
 import { startRestProxy, type RestProxy } from '../../src/discord/rest-proxy.js';
 import { createDiscordClient } from '../../src/discord/runtime.js';
@@ -50,11 +50,20 @@ async function startStrictDiscord(perSecond = 50) {
     for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
     return Buffer.concat(chunks).toString('utf8');
   };
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a test server: Node ignores the handler's promise
   const server = createServer(async (req, res) => {
     const body = await read(req);
     const now = performance.now();
     const path = new URL(req.url ?? '/', 'http://fake').pathname.replace(/^\/api\/v\d+/, '');
-    const arrival: Arrival = { method: req.method ?? 'GET', path, at: now, authorization: req.headers.authorization, priority: req.headers[PRIORITY_HEADER] as string | undefined, body, status: 200 };
+    const arrival: Arrival = {
+      method: req.method ?? 'GET',
+      path,
+      at: now,
+      authorization: req.headers.authorization,
+      priority: req.headers[PRIORITY_HEADER] as string | undefined,
+      body,
+      status: 200,
+    };
     arrivals.push(arrival);
     const answer = (status: number, json?: unknown, headers: Record<string, string> = {}) => {
       arrival.status = status;
@@ -65,7 +74,11 @@ async function startStrictDiscord(perSecond = 50) {
       while (window.length > 0 && window[0]! <= now - 1_000) window.shift();
       if (window.length >= perSecond) {
         const retryAfter = (window[0]! + 1_000 - now) / 1_000;
-        return answer(429, { message: 'You are being rate limited.', retry_after: retryAfter, global: true }, { 'retry-after': String(Math.ceil(retryAfter)), 'x-ratelimit-global': 'true', 'x-ratelimit-scope': 'global' });
+        return answer(
+          429,
+          { message: 'You are being rate limited.', retry_after: retryAfter, global: true },
+          { 'retry-after': String(Math.ceil(retryAfter)), 'x-ratelimit-global': 'true', 'x-ratelimit-scope': 'global' },
+        );
       }
       window.push(now);
     }
@@ -74,14 +87,18 @@ async function startStrictDiscord(perSecond = 50) {
       limit.until ??= now + limit.seconds * 1_000;
       if (now < limit.until) {
         const left = (limit.until - now) / 1_000;
-        return answer(429, { message: 'You are being rate limited.', retry_after: left, global: false }, {
-          'retry-after': String(Math.ceil(left)),
-          'x-ratelimit-limit': '1',
-          'x-ratelimit-remaining': '0',
-          'x-ratelimit-reset-after': left.toFixed(3),
-          'x-ratelimit-bucket': 'fake-bucket',
-          'x-ratelimit-scope': 'user',
-        });
+        return answer(
+          429,
+          { message: 'You are being rate limited.', retry_after: left, global: false },
+          {
+            'retry-after': String(Math.ceil(left)),
+            'x-ratelimit-limit': '1',
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-reset-after': left.toFixed(3),
+            'x-ratelimit-bucket': 'fake-bucket',
+            'x-ratelimit-scope': 'user',
+          },
+        );
       }
       routeLimits.delete(path);
     }
@@ -100,7 +117,6 @@ async function startStrictDiscord(perSecond = 50) {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
-
 
 /** A discord.js REST client configured as a bot process with DISCORD_REST_PROXY (its REST only: no login). */
 function botClient(apiUrl: string, proxyUrl: string): Client {
@@ -127,12 +143,14 @@ afterAll(async () => {
 });
 
 describe('two bot processes through one REST proxy', () => {
-  it('share one global budget: 300 posts, never over 50 in any sliding second, no 429, and a member\'s request goes first', async () => {
+  it("share one global budget: 300 posts, never over 50 in any sliding second, no 429, and a member's request goes first", async () => {
     const [a, b] = [botClient(discord.apiUrl, proxy.url), botClient(discord.apiUrl, proxy.url)];
     clients.push(a, b);
     const before = discord.arrivals.length;
     const started = performance.now();
-    const posts = Array.from({ length: 300 }, (_, n) => (n % 2 === 0 ? a : b).rest.post(Routes.channelMessages(String(930_000_000_000_000_000n + BigInt(n))), { body: { content: `post ${n}` } }));
+    const posts = Array.from({ length: 300 }, (_, n) =>
+      (n % 2 === 0 ? a : b).rest.post(Routes.channelMessages(String(930_000_000_000_000_000n + BigInt(n))), { body: { content: `post ${n}` } }),
+    );
     // While most of the fan-out waits in the proxy, a request made while answering an interaction (a /config channel check).
     while (proxy.stats().waiting < 250) await new Promise((r) => setTimeout(r, 10));
     const check = runWithDeadline(Date.now() + 10_000, () => b.rest.get(Routes.channel('777')));
@@ -145,7 +163,10 @@ describe('two bot processes through one REST proxy', () => {
     expect(new Set(seen.filter((s) => s.method === 'POST').map((s) => s.body)).size).toBe(300);
     expect(seen.every((s) => s.authorization === `Bot ${TOKEN}`)).toBe(true);
     // The budget starts 46 in any sliding second (47 by this clock: p-queue counts whole milliseconds).
-    const most = mostInAnyWindow(seen.map((s) => s.at), 1_000);
+    const most = mostInAnyWindow(
+      seen.map((s) => s.at),
+      1_000,
+    );
     expect(most).toBeLessThanOrEqual(50);
     expect(most).toBeGreaterThanOrEqual(40);
     // No faster than the limit allows: the 51st request cannot come before 1 s, the 301st before 6 s.
@@ -167,7 +188,9 @@ describe('the REST proxy', () => {
     const route = '/channels/555/messages';
     discord.limitRoute(route, 1);
     const rateLimitedBefore = proxy.stats().rateLimited;
-    const sent = await Promise.all([1, 2, 3].map((n) => client.rest.post(Routes.channelMessages('555'), { body: { content: `retry ${n}` } }) as Promise<{ content: string }>));
+    const sent = await Promise.all(
+      [1, 2, 3].map((n) => client.rest.post(Routes.channelMessages('555'), { body: { content: `retry ${n}` } }) as Promise<{ content: string }>),
+    );
     expect(sent.map((m) => m.content).sort()).toEqual(['retry 1', 'retry 2', 'retry 3']);
     const onRoute = discord.arrivals.filter((s) => s.path === route);
     expect(onRoute.map((s) => s.status)).toEqual([429, 200, 200, 200]);
@@ -204,14 +227,21 @@ describe('the REST proxy', () => {
 
   it('takes the request of a client that went away out of the queue: it never reaches Discord', async () => {
     // A budget of 1 a second, so that the requests wait.
-    const slow = await startRestProxy({ token: TOKEN, apiUrl: discord.apiUrl, port: 0, host: '127.0.0.1', logger: log.logger, budget: new DiscordRestBudget(1, 0) });
+    const slow = await startRestProxy({
+      token: TOKEN,
+      apiUrl: discord.apiUrl,
+      port: 0,
+      host: '127.0.0.1',
+      logger: log.logger,
+      budget: new DiscordRestBudget(1, 0),
+    });
     try {
       const before = discord.arrivals.length;
       const get = (id: string, signal?: AbortSignal) => fetch(`${slow.url}/api/v10/channels/${id}`, { headers: { authorization: `Bot ${TOKEN}` }, signal });
       const first = get('801');
       await new Promise((r) => setTimeout(r, 100));
       const gaveUp = new AbortController();
-      const abandoned = get('802', gaveUp.signal).catch((err: Error) => err.name);
+      const abandoned = get('802', gaveUp.signal).catch((err: unknown) => (err as Error).name);
       const third = get('803');
       await new Promise((r) => setTimeout(r, 200));
       expect(slow.stats().waiting).toBe(2);

@@ -6,7 +6,16 @@
  */
 import { Client, GatewayIntentBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { APP_ID, GENERATED_GUILD, generatedChannelId, generatedGuildId, generatedRoleId, generatedUserId, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
+import {
+  APP_ID,
+  GENERATED_GUILD,
+  generatedChannelId,
+  generatedGuildId,
+  generatedRoleId,
+  generatedUserId,
+  startFakeDiscord,
+  type FakeDiscord,
+} from './fake-discord.js';
 
 let fake: FakeDiscord | undefined;
 let client: Client | undefined;
@@ -43,7 +52,7 @@ describe('many guilds', () => {
     expect(last.roles.everyone.id).toBe(last.id);
     // The bot's own member is there, and may post in every channel.
     expect(last.members.me?.id).toBe(APP_ID);
-    expect(last.channels.cache.get(generatedChannelId(299, 0))!.permissionsFor(last.members.me!)!.has(['ViewChannel', 'SendMessages', 'EmbedLinks'])).toBe(true);
+    expect(last.channels.cache.get(generatedChannelId(299, 0))!.permissionsFor(last.members.me!).has(['ViewChannel', 'SendMessages', 'EmbedLinks'])).toBe(true);
     // No object id is shared between two guilds.
     const channelIds = c.guilds.cache.flatMap((g) => g.channels.cache).map((ch) => ch.id);
     expect(new Set(channelIds).size).toBe(300 * GENERATED_GUILD.channels);
@@ -76,7 +85,11 @@ describe('many guilds', () => {
 
 describe('global rate limit', () => {
   const post = (f: FakeDiscord, path: string, auth = 'Bot limit-token') =>
-    fetch(`${f.apiUrl}/v10${path}`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ content: 'x' }) });
+    fetch(`${f.apiUrl}/v10${path}`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'x' }),
+    });
   const send = (f: FakeDiscord, n: number) => Promise.all(Array.from({ length: n }, (_, i) => post(f, `/channels/${generatedChannelId(0, i % 50)}/messages`)));
   const statuses = (responses: Response[]) => responses.map((r) => r.status);
 
@@ -100,7 +113,14 @@ describe('global rate limit', () => {
     // Still inside the same second: interaction callbacks and the interaction webhooks are not bound by it.
     const callbacks = await Promise.all(Array.from({ length: 20 }, (_, i) => post(fake!, `/interactions/${1000 + i}/token-${i}/callback`)));
     expect(statuses(callbacks).every((s) => s === 204)).toBe(true);
-    const webhooks = await Promise.all([post(fake, `/webhooks/${APP_ID}/token-1`), fetch(`${fake.apiUrl}/v10/webhooks/${APP_ID}/token-1/messages/@original`, { method: 'PATCH', headers: { authorization: 'Bot limit-token', 'content-type': 'application/json' }, body: '{"content":"y"}' })]);
+    const webhooks = await Promise.all([
+      post(fake, `/webhooks/${APP_ID}/token-1`),
+      fetch(`${fake.apiUrl}/v10/webhooks/${APP_ID}/token-1/messages/@original`, {
+        method: 'PATCH',
+        headers: { authorization: 'Bot limit-token', 'content-type': 'application/json' },
+        body: '{"content":"y"}',
+      }),
+    ]);
     expect(statuses(webhooks)).toEqual([200, 200]);
     // Requests without a bot token are not counted either.
     expect((await post(fake, `/channels/${generatedChannelId(0, 1)}/messages`, '')).status).toBe(200);

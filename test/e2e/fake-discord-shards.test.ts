@@ -63,7 +63,17 @@ describe('4 shards in two clients, max_concurrency 1', () => {
 
   it('each client’s READYs cover its own shards, and the guilds are split by the shard rule', async () => {
     expect(fake.connectedShards()).toEqual([0, 1, 2, 3]);
-    expect(fake.gatewaySessions().map((s) => [s.shard, s.total]).sort()).toEqual([[0, 4], [1, 4], [2, 4], [3, 4]]);
+    expect(
+      fake
+        .gatewaySessions()
+        .map((s) => [s.shard, s.total])
+        .sort(),
+    ).toEqual([
+      [0, 4],
+      [1, 4],
+      [2, 4],
+      [3, 4],
+    ]);
     await Promise.all([0, 1, 2, 3].map((s) => fake.ready(s)));
     expect([...a.ws.shards.keys()].sort()).toEqual([0, 1]);
     expect([...b.ws.shards.keys()].sort()).toEqual([2, 3]);
@@ -73,11 +83,12 @@ describe('4 shards in two clients, max_concurrency 1', () => {
     for (const s of [0, 1, 2, 3]) expect(fake.guildsOfShard(s)).toEqual([all.find((g) => shardOf(g, 4) === s)]);
     expect([...a.guilds.cache.keys()].sort()).toEqual([fake.guildForShard(0), fake.guildForShard(1)].sort());
     expect([...b.guilds.cache.keys()].sort()).toEqual([fake.guildForShard(2), fake.guildForShard(3)].sort());
-    for (const c of [a, b]) for (const guild of c.guilds.cache.values()) {
-      expect(guild.available).toBe(true);
-      expect(guild.shardId).toBe(shardOf(guild.id, 4));
-      expect(guild.channels.cache.size).toBe(4);
-    }
+    for (const c of [a, b])
+      for (const guild of c.guilds.cache.values()) {
+        expect(guild.available).toBe(true);
+        expect(guild.shardId).toBe(shardOf(guild.id, 4));
+        expect(guild.channels.cache.size).toBe(4);
+      }
   });
 
   it('an interaction reaches only the client holding its guild’s shard, on every shard', async () => {
@@ -109,7 +120,12 @@ describe('4 shards in two clients, max_concurrency 1', () => {
   });
 
   it('records every IDENTIFY: within a client 5 s apart in the bucket, across the two clients too close', () => {
-    expect(fake.identifies.map((i) => [i.shard, i.total, i.outcome]).sort()).toEqual([[0, 4, 'ready'], [1, 4, 'ready'], [2, 4, 'ready'], [3, 4, 'ready']]);
+    expect(fake.identifies.map((i) => [i.shard, i.total, i.outcome]).sort()).toEqual([
+      [0, 4, 'ready'],
+      [1, 4, 'ready'],
+      [2, 4, 'ready'],
+      [3, 4, 'ready'],
+    ]);
     const at = (shard: number) => fake.identifies.find((i) => i.shard === shard)!.at;
     // discord.js starts the 5 s as its first IDENTIFY leaves; the fake notes it on arrival, a moment later.
     expect(at(1) - at(0)).toBeGreaterThanOrEqual(IDENTIFY_WINDOW_MS - 25);
@@ -205,7 +221,11 @@ describe('IDENTIFY checks, on a bare WebSocket', () => {
     expect(await identifyOnce(fake, [0, 4])).toMatchObject({ t: 'READY' });
     expect(await identifyOnce(fake, [1, 4])).toMatchObject({ t: 'READY' });
     expect(await identifyOnce(fake, [2, 4])).toEqual({ op: 9, d: false, s: null, t: null });
-    expect(fake.identifies.map((i) => [i.shard, i.outcome])).toEqual([[0, 'ready'], [1, 'ready'], [2, 'rate-limited']]);
+    expect(fake.identifies.map((i) => [i.shard, i.outcome])).toEqual([
+      [0, 'ready'],
+      [1, 'ready'],
+      [2, 'rate-limited'],
+    ]);
     expect(fake.identifyViolations().map((v) => [v.bucket, v.first.shard, v.second.shard])).toEqual([[0, 0, 2]]);
     expect(fake.connectedShards()).toEqual([0, 1]);
   });

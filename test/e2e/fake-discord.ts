@@ -310,7 +310,13 @@ export function inGuild<T extends Record<string, unknown>>(interaction: T, guild
 }
 
 /** Ids of generated objects: a base per kind, plus the guild's index × 1,000, plus the object's index; a guild's own id is its base plus its index × 2^22, to spread generated guilds over shards. */
-const GENERATED_BASE = { guild: 950_000_000_000_000_000n, channel: 951_000_000_000_000_000n, role: 952_000_000_000_000_000n, user: 953_000_000_000_000_000n, emoji: 954_000_000_000_000_000n } as const;
+const GENERATED_BASE = {
+  guild: 950_000_000_000_000_000n,
+  channel: 951_000_000_000_000_000n,
+  role: 952_000_000_000_000_000n,
+  user: 953_000_000_000_000_000n,
+  emoji: 954_000_000_000_000_000n,
+} as const;
 const PER_GUILD = 1_000n;
 /** The DM channel id of a user in the fake Discord ("Create DM"): the user's id with a 9 in front. */
 export const dmChannelId = (userId: string) => `9${userId}`;
@@ -319,9 +325,11 @@ export const generatedGuildId = (guild: number) => String(GENERATED_BASE.guild +
 /** Id of text channel number `channel` (0 to {@link GENERATED_GUILD}.channels − 1) of generated guild number `guild`. */
 export const generatedChannelId = (guild: number, channel: number) => String(GENERATED_BASE.channel + BigInt(guild) * PER_GUILD + BigInt(channel));
 /** Id of role number `role` (1 to 29; role 0 is @everyone, whose id is the guild's) of generated guild number `guild`. */
-export const generatedRoleId = (guild: number, role: number) => (role === 0 ? generatedGuildId(guild) : String(GENERATED_BASE.role + BigInt(guild) * PER_GUILD + BigInt(role)));
+export const generatedRoleId = (guild: number, role: number) =>
+  role === 0 ? generatedGuildId(guild) : String(GENERATED_BASE.role + BigInt(guild) * PER_GUILD + BigInt(role));
 /** User id of member number `member` (1 to 99; member 0 is the bot) of generated guild number `guild`. */
-export const generatedUserId = (guild: number, member: number) => (member === 0 ? APP_ID : String(GENERATED_BASE.user + BigInt(guild) * PER_GUILD + BigInt(member)));
+export const generatedUserId = (guild: number, member: number) =>
+  member === 0 ? APP_ID : String(GENERATED_BASE.user + BigInt(guild) * PER_GUILD + BigInt(member));
 const generatedEmojiId = (guild: number, emoji: number) => String(GENERATED_BASE.emoji + BigInt(guild) * PER_GUILD + BigInt(emoji));
 
 /** The guild index and object index of a generated id of `kind`, if it is one (of a guild below `count`). */
@@ -346,11 +354,42 @@ function generatedGuildsOfShard(count: number, shard: number, total: number): nu
   return out;
 }
 
-const generatedChannel = (guild: number, c: number) => ({ id: generatedChannelId(guild, c), type: 0, name: `channel-${c}`, position: c, topic: null, nsfw: false, rate_limit_per_user: 0, parent_id: null, last_message_id: null, permission_overwrites: [] });
+const generatedChannel = (guild: number, c: number) => ({
+  id: generatedChannelId(guild, c),
+  type: 0,
+  name: `channel-${c}`,
+  position: c,
+  topic: null,
+  nsfw: false,
+  rate_limit_per_user: 0,
+  parent_id: null,
+  last_message_id: null,
+  permission_overwrites: [],
+});
 const generatedRole = (guild: number, r: number) =>
   r === 0
-    ? { id: generatedGuildId(guild), name: '@everyone', permissions: '2248473465835073', position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 }
-    : { id: generatedRoleId(guild, r), name: `role-${r}`, permissions: '0', position: r, color: r * 4_099, hoist: r % 5 === 0, managed: false, mentionable: false, flags: 0 };
+    ? {
+        id: generatedGuildId(guild),
+        name: '@everyone',
+        permissions: '2248473465835073',
+        position: 0,
+        color: 0,
+        hoist: false,
+        managed: false,
+        mentionable: false,
+        flags: 0,
+      }
+    : {
+        id: generatedRoleId(guild, r),
+        name: `role-${r}`,
+        permissions: '0',
+        position: r,
+        color: r * 4_099,
+        hoist: r % 5 === 0,
+        managed: false,
+        mentionable: false,
+        flags: 0,
+      };
 const generatedMember = (guild: number, m: number) =>
   m === 0
     ? { ...member(APP_ID), user: BOT_USER }
@@ -363,7 +402,15 @@ const generatedMember = (guild: number, m: number) =>
         mute: false,
         flags: 0,
       };
-const generatedEmoji = (guild: number, e: number) => ({ id: generatedEmojiId(guild, e), name: `emoji_${e}`, roles: [], require_colons: true, managed: false, animated: false, available: true });
+const generatedEmoji = (guild: number, e: number) => ({
+  id: generatedEmojiId(guild, e),
+  name: `emoji_${e}`,
+  roles: [],
+  require_colons: true,
+  managed: false,
+  animated: false,
+  available: true,
+});
 const range = <T>(n: number, f: (i: number) => T) => Array.from({ length: n }, (_, i) => f(i));
 
 /** Generated guild number `guild` as GUILD_CREATE sends it in `shape` ({@link FakeDiscordOptions.guilds}). */
@@ -418,7 +465,16 @@ function member(userId: string, permissions = '2248473465835073') {
 }
 
 /** The lists of a GUILD_CREATE the fake never fills. */
-const EMPTY_GUILD_LISTS = { threads: [], stickers: [], features: [], presences: [], voice_states: [], stage_instances: [], guild_scheduled_events: [], soundboard_sounds: [] };
+const EMPTY_GUILD_LISTS = {
+  threads: [],
+  stickers: [],
+  features: [],
+  presences: [],
+  voice_states: [],
+  stage_instances: [],
+  guild_scheduled_events: [],
+  soundboard_sounds: [],
+};
 
 /** Test guild `k` ({@link testGuildIds}) as GUILD_CREATE sends it: the channels, the @everyone role, and the bot's own member. */
 function testGuild(k = 0) {
@@ -432,7 +488,9 @@ function testGuild(k = 0) {
     member_count: 3,
     large: false,
     joined_at: '2025-01-01T00:00:00.000Z',
-    roles: [{ id: guildId, name: '@everyone', permissions: '2248473465835073', position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 }],
+    roles: [
+      { id: guildId, name: '@everyone', permissions: '2248473465835073', position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 },
+    ],
     channels: [
       { id: channelId, type: 0, name: 'general', position: 0, permission_overwrites: [] },
       { id: lockedChannelId, type: 0, name: 'locked', position: 1, permission_overwrites: [{ id: guildId, type: 0, allow: '0', deny: String(0x800) }] },
@@ -499,12 +557,18 @@ function optionOf(name: string, value: OptionValue) {
 /** Resolved channels of the options (Discord sends partial channel objects for channel options). */
 function resolvedOf(options: Record<string, OptionValue>) {
   const channels: Record<string, unknown> = {};
-  for (const v of Object.values(options)) if (typeof v === 'object' && 'channel' in v) channels[v.channel] = { id: v.channel, type: 0, name: 'feed', permissions: '2248473465835073' };
+  for (const v of Object.values(options))
+    if (typeof v === 'object' && 'channel' in v) channels[v.channel] = { id: v.channel, type: 0, name: 'feed', permissions: '2248473465835073' };
   return Object.keys(channels).length > 0 ? { resolved: { channels } } : {};
 }
 
 /** An APPLICATION_COMMAND interaction (type 2) for `/name [subcommand] option:value...`. */
-export function commandInteraction(userId: string, name: string, options: Record<string, OptionValue> = {}, extra: { subcommand?: string; permissions?: string } = {}) {
+export function commandInteraction(
+  userId: string,
+  name: string,
+  options: Record<string, OptionValue> = {},
+  extra: { subcommand?: string; permissions?: string } = {},
+) {
   const list = Object.entries(options).map(([n, v]) => optionOf(n, v));
   return {
     ...interactionBase(userId, extra.permissions),
@@ -525,7 +589,13 @@ export function userCommandInteraction(userId: string, name: string, targetId: s
   return {
     ...interactionBase(userId),
     type: 2,
-    data: { id: nextId(), name, type: 2, target_id: targetId, resolved: { users: { [targetId]: target.user }, members: { [targetId]: { ...target, user: undefined } } } },
+    data: {
+      id: nextId(),
+      name,
+      type: 2,
+      target_id: targetId,
+      resolved: { users: { [targetId]: target.user }, members: { [targetId]: { ...target, user: undefined } } },
+    },
   };
 }
 
@@ -570,7 +640,9 @@ function generatedRoute(path: string, count: number): { status: number; body: un
     const userId = guildRoute[3];
     const m = userId === APP_ID ? 0 : generatedIndex('user', userId, count, GENERATED_GUILD.members);
     if (m === 0) return { status: 200, body: generatedMember(guild, 0) };
-    return m && m.guild === guild && m.index > 0 ? { status: 200, body: generatedMember(guild, m.index) } : { status: 404, body: { message: 'Unknown Member', code: 10007 } };
+    return m && m.guild === guild && m.index > 0
+      ? { status: 200, body: generatedMember(guild, m.index) }
+      : { status: 404, body: { message: 'Unknown Member', code: 10007 } };
   }
   return { status: 200, body: { ...generatedGuild(guild, 'guilds-intent'), channels: undefined, members: undefined } };
 }
@@ -609,6 +681,7 @@ function readBody(req: IncomingMessage): Promise<{ body: unknown; files?: Upload
       const type = req.headers['content-type'] ?? '';
       if (type.startsWith('multipart/form-data')) {
         void new Response(raw, { headers: { 'content-type': type } })
+          // eslint-disable-next-line @typescript-eslint/no-deprecated -- a test fake reading multipart bodies; no server load
           .formData()
           .then(async (form) => {
             const files: UploadedFile[] = [];
@@ -617,7 +690,7 @@ function readBody(req: IncomingMessage): Promise<{ body: unknown; files?: Upload
               if (typeof value === 'string') {
                 if (field === 'payload_json') body = JSON.parse(value);
               } else {
-                files.push({ field, filename: (value as File).name, contentType: value.type, data: Buffer.from(await value.arrayBuffer()) });
+                files.push({ field, filename: value.name, contentType: value.type, data: Buffer.from(await value.arrayBuffer()) });
               }
             }
             resolve({ body, files });
@@ -645,13 +718,15 @@ const NEW_SESSION_CODES = [4007, 4009, 4004, 4010, 4011, 4012, 4013, 4014];
 export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
   const started = performance.now();
   const generated = options.guilds;
-  if (generated && !(Number.isInteger(generated.count) && generated.count >= 1 && generated.count <= 1_000_000)) throw new Error('fake Discord: guilds.count must be an integer from 1 to 1,000,000');
+  if (generated && !(Number.isInteger(generated.count) && generated.count >= 1 && generated.count <= 1_000_000))
+    throw new Error('fake Discord: guilds.count must be an integer from 1 to 1,000,000');
   const shards = options.shards ?? 1;
   const maxConcurrency = options.maxConcurrency ?? 1;
   if (!(Number.isInteger(shards) && shards >= 1)) throw new Error('fake Discord: shards must be a positive integer');
   if (!(Number.isInteger(maxConcurrency) && maxConcurrency >= 1)) throw new Error('fake Discord: maxConcurrency must be a positive integer');
   const testGuildCount = options.testGuilds ?? (generated ? 0 : shards);
-  if (!(Number.isInteger(testGuildCount) && testGuildCount >= 0 && testGuildCount <= MAX_TEST_GUILDS)) throw new Error(`fake Discord: testGuilds must be an integer from 0 to ${MAX_TEST_GUILDS}`);
+  if (!(Number.isInteger(testGuildCount) && testGuildCount >= 0 && testGuildCount <= MAX_TEST_GUILDS))
+    throw new Error(`fake Discord: testGuilds must be an integer from 0 to ${MAX_TEST_GUILDS}`);
   /** Test guilds REST answers for: test guild 0 always, as before there were several. */
   const restTestGuilds = Math.max(1, testGuildCount);
   /** Arrival times (performance.now()) of the bot-token requests let through in the last second, oldest first. */
@@ -713,10 +788,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const rejections: { code: number; on: readonly ('identify' | 'resume')[] }[] = [];
   const sessionWaiters: { shard?: number; resolve: (how: 'identified' | 'resumed') => void }[] = [];
   const sessionStarted = (how: 'identified' | 'resumed', shard: number) => {
-    for (const w of [...sessionWaiters]) if (w.shard === undefined || w.shard === shard) {
-      sessionWaiters.splice(sessionWaiters.indexOf(w), 1);
-      w.resolve(how);
-    }
+    for (const w of [...sessionWaiters])
+      if (w.shard === undefined || w.shard === shard) {
+        sessionWaiters.splice(sessionWaiters.indexOf(w), 1);
+        w.resolve(how);
+      }
   };
   /** The shard count clients use: the last session's, else the recommended one (for error messages). */
   const totalInUse = () => lastSession?.total ?? shards;
@@ -726,7 +802,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     return typeof id === 'string' && /^\d{1,20}$/.test(id) ? id : undefined;
   };
   /** The valid sessions a dispatch about `guildId` goes to: its shard at each session's count, or shard 0 without a guild. */
-  const targetsOf = (guildId: string | undefined) => [...sessions.values()].filter((s) => s.valid && s.shard === (guildId === undefined ? 0 : shardOf(guildId, s.total)));
+  const targetsOf = (guildId: string | undefined) =>
+    [...sessions.values()].filter((s) => s.valid && s.shard === (guildId === undefined ? 0 : shardOf(guildId, s.total)));
   const shardLabel = (guildId: string | undefined) => `shard ${guildId === undefined ? 0 : shardOf(guildId, totalInUse())}`;
   /** Sends a dispatch on `targets` (kept for a replay), to each one's connection if it has one. */
   const sendDispatch = (targets: Session[], t: string, d: unknown) => {
@@ -763,15 +840,26 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     return last !== undefined && at - last.at < IDENTIFY_WINDOW_MS;
   };
 
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a test server: Node ignores the handler's promise
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const { body, files } = await readBody(req);
-    const call: RestCall = { method: req.method ?? 'GET', path: decodeURIComponent(url.pathname).replace(/^\/api\/v\d+/, ''), query: url.search, body, at: performance.now() - started, receivedAt: Date.now(), authorization: req.headers.authorization, ...(files ? { files } : {}) };
+    const call: RestCall = {
+      method: req.method ?? 'GET',
+      path: decodeURIComponent(url.pathname).replace(/^\/api\/v\d+/, ''),
+      query: url.search,
+      body,
+      at: performance.now() - started,
+      receivedAt: Date.now(),
+      authorization: req.headers.authorization,
+      ...(files ? { files } : {}),
+    };
     calls.push(call);
-    for (const w of [...waiters]) if (w.test(call)) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve(call);
-    }
+    for (const w of [...waiters])
+      if (w.test(call)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(call);
+      }
     const json = (status: number, data?: unknown) => {
       res.writeHead(status, data === undefined ? {} : { 'content-type': 'application/json' });
       res.end(data === undefined ? undefined : JSON.stringify(data));
@@ -783,7 +871,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       if (window.length >= options.globalLimit.perSecond) {
         globalLimited.push(call);
         const retryAfter = Math.max(0.001, (window[0]! + 1_000 - now) / 1_000);
-        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(Math.ceil(retryAfter)), 'x-ratelimit-global': 'true', 'x-ratelimit-scope': 'global' });
+        res.writeHead(429, {
+          'content-type': 'application/json',
+          'retry-after': String(Math.ceil(retryAfter)),
+          'x-ratelimit-global': 'true',
+          'x-ratelimit-scope': 'global',
+        });
         res.end(JSON.stringify({ message: 'You are being rate limited.', retry_after: Number(retryAfter.toFixed(3)), global: true }));
         return;
       }
@@ -794,18 +887,30 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       // Discord: every attachment of the JSON names a part files[id] with that file name; anything else is an invalid form body.
       const b = body as { attachments?: unknown; data?: { attachments?: unknown } } | undefined;
       const attachments = (b?.data?.attachments ?? b?.attachments ?? []) as { id?: unknown; filename?: unknown }[];
-      const matched = Array.isArray(attachments) && attachments.every((a) => files.some((f) => f.field === `files[${String(a.id)}]` && f.filename === a.filename));
+      const matched =
+        Array.isArray(attachments) && attachments.every((a) => files.some((f) => f.field === `files[${String(a.id)}]` && f.filename === a.filename));
       if (!matched || attachments.length !== files.length) return json(400, { message: 'Invalid Form Body', code: 50035 });
     }
-    if (p === '/gateway/bot') return json(200, { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, shards, session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: maxConcurrency } });
+    if (p === '/gateway/bot')
+      return json(200, {
+        url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        shards,
+        session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: maxConcurrency },
+      });
     if (p === '/gateway') return json(200, { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}` });
     if (/^\/interactions\/\d+\/[^/]+\/callback$/.test(p)) return json(204);
-    if (/^\/webhooks\/\d+\/[^/]+\/messages\/@original$/.test(p)) return req.method === 'DELETE' ? json(204) : json(200, botMessage(body as Record<string, unknown>));
+    if (/^\/webhooks\/\d+\/[^/]+\/messages\/@original$/.test(p))
+      return req.method === 'DELETE' ? json(204) : json(200, botMessage(body as Record<string, unknown>));
     if (/^\/webhooks\/\d+\/[^/]+$/.test(p)) return json(200, botMessage(body as Record<string, unknown>));
     if (/^\/applications\/\d+(\/guilds\/\d+)?\/commands$/.test(p) && req.method === 'PUT') {
       // Discord: "Bulk Overwrite": a command keeps its id when one of the same name and type was registered.
       const before = registeredCommands.get(p) ?? [];
-      const after = (body as Record<string, unknown>[]).map((c) => ({ ...c, id: (before.find((b) => b.name === c.name && (b.type ?? 1) === (c.type ?? 1))?.id as string | undefined) ?? nextId(), application_id: APP_ID, version: nextId() }));
+      const after = (body as Record<string, unknown>[]).map((c) => ({
+        ...c,
+        id: (before.find((b) => b.name === c.name && (b.type ?? 1) === (c.type ?? 1))?.id as string | undefined) ?? nextId(),
+        application_id: APP_ID,
+        version: nextId(),
+      }));
       registeredCommands.set(p, after);
       return json(200, after);
     }
@@ -843,7 +948,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     if (p === '/users/@me/channels' && req.method === 'POST') {
       const recipient = String((body as { recipient_id?: unknown } | undefined)?.recipient_id ?? '');
       if (!/^\d{1,20}$/.test(recipient)) return json(400, { message: 'Invalid Form Body', code: 50035 });
-      return json(200, { id: dmChannelId(recipient), type: 1, recipients: [{ id: recipient, username: `user-${recipient}`, discriminator: '0', global_name: null, avatar: null }] });
+      return json(200, {
+        id: dmChannelId(recipient),
+        type: 1,
+        recipients: [{ id: recipient, username: `user-${recipient}`, discriminator: '0', global_name: null, avatar: null }],
+      });
     }
     if (generated && req.method === 'GET') {
       const answer = generatedRoute(p, generated.count);
@@ -920,8 +1029,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       if (msg.op === 2) {
         const d = msg.d as { shard?: unknown } | null;
         const [shard, total] = Array.isArray(d?.shard) ? (d.shard as unknown[]) : [0, 1];
-        const valid = Number.isInteger(shard) && Number.isInteger(total) && (total as number) >= 1 && (shard as number) >= 0 && (shard as number) < (total as number);
-        const record = (outcome: IdentifyRecord['outcome']) => identifies.push({ shard: valid ? (shard as number) : Number(shard), total: valid ? (total as number) : Number(total), at, outcome });
+        const valid =
+          Number.isInteger(shard) && Number.isInteger(total) && (total as number) >= 1 && (shard as number) >= 0 && (shard as number) < (total as number);
+        const record = (outcome: IdentifyRecord['outcome']) =>
+          identifies.push({ shard: valid ? (shard as number) : Number(shard), total: valid ? (total as number) : Number(total), at, outcome });
         if (reject('identify', undefined)) return void record('rejected');
         // Discord: "You sent us an invalid shard when identifying" (4010).
         if (!valid) {
@@ -949,12 +1060,23 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
           sessionStarted('identified', id);
         };
         // READY and GUILD_CREATE start the session; they are not replayed on RESUME.
-        const unavailable = [...ofShard.test.map((k) => testGuildIds(k).guildId), ...ofShard.generated.map((g) => generatedGuildId(g))].map((guildId) => ({ id: guildId, unavailable: true }));
+        const unavailable = [...ofShard.test.map((k) => testGuildIds(k).guildId), ...ofShard.generated.map((g) => generatedGuildId(g))].map((guildId) => ({
+          id: guildId,
+          unavailable: true,
+        }));
         send({
           op: 0,
           t: 'READY',
           s: ++session.sequence,
-          d: { v: 10, user: BOT_USER, guilds: unavailable, session_id: session.id, resume_gateway_url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, shard: [id, count], application: { id: APP_ID, flags: 0 } },
+          d: {
+            v: 10,
+            user: BOT_USER,
+            guilds: unavailable,
+            session_id: session.id,
+            resume_gateway_url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
+            shard: [id, count],
+            application: { id: APP_ID, flags: 0 },
+          },
         });
         readySentAt = Date.now();
         for (const k of ofShard.test) send({ op: 0, t: 'GUILD_CREATE', s: ++session.sequence, d: testGuild(k) });
@@ -993,7 +1115,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       uploadFailure = failure;
     },
     deleteMessage(channelId, messageId) {
-      channelMessages.set(channelId, (channelMessages.get(channelId) ?? []).filter((m) => m.id !== messageId));
+      channelMessages.set(
+        channelId,
+        (channelMessages.get(channelId) ?? []).filter((m) => m.id !== messageId),
+      );
     },
     failChannel(channelId, failure) {
       if (failure) failures.set(channelId, failure);
@@ -1054,7 +1179,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     guildsOfShard,
     guildForShard(shard, total = shards) {
       const found = guildsOfShard(shard, total)[0];
-      if (found === undefined) throw new Error(`fake Discord: no guild on shard ${shard} of ${total} (testGuilds: ${testGuildCount}, generated: ${generated?.count ?? 0})`);
+      if (found === undefined)
+        throw new Error(`fake Discord: no guild on shard ${shard} of ${total} (testGuilds: ${testGuildCount}, generated: ${generated?.count ?? 0})`);
       return found;
     },
     rejectNext(code, on = ['identify', 'resume']) {

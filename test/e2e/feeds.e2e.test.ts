@@ -7,6 +7,7 @@
  * Permissions is marked broken and reported by /config status.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { afterPolls as afterPollsAt, patchNoteReads } from '../helpers/polls.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMBER } from '../helpers/bot.js';
 import { ENGINES, newStateLocation } from '../helpers/state.js';
@@ -30,6 +31,12 @@ describe.each(ENGINES)('patch-note feed on %s', (engine) => {
       if (Date.now() > end) throw new Error(`timed out waiting for ${what}\n${output.slice(-2000)}`);
       await new Promise((r) => setTimeout(r, 50));
     }
+  }
+
+  /** Waits until `n` more feed polls of the bot have ended (see test/helpers/polls.ts). */
+  async function afterPolls(n: number): Promise<void> {
+    const reads = async () => patchNoteReads(((await (await fetch(`${replicaUrl}/__replica/stats`)).json()) as { byPath: Record<string, number> }).byPath);
+    await afterPollsAt(reads, n, () => output.slice(-2000));
   }
 
   async function config(subcommand: string, options: Parameters<typeof commandInteraction>[2]) {
@@ -77,19 +84,28 @@ describe.each(ENGINES)('patch-note feed on %s', (engine) => {
   });
 
   it('delivers a new post once to every configured channel, pinging the role', async () => {
-    expect(await config('feed', { type: 'patchNotes', channel: { channel: FEED_CHANNEL_IDS[0] }, role: { role: ROLE } })).toContain('Patch notes will be posted in');
+    expect(await config('feed', { type: 'patchNotes', channel: { channel: FEED_CHANNEL_IDS[0] }, role: { role: ROLE } })).toContain(
+      'Patch notes will be posted in',
+    );
     // A second server would be the same; a second feed channel here stands for it.
     expect(await config('feed', { type: 'balances', channel: { channel: FEED_CHANNEL_IDS[1] } })).toContain('Balance posts will be posted in');
     expect(discord.channelMessages.size).toBe(0); // no flood of history
 
-    const post = { id: '20991231', title: 'Version 20991231 Patch Notes: the future', date: '2099/12/31', overview: 'Everything changes.', fullContent: 'All of it.', imagePath: '/patch.jpg' };
+    const post = {
+      id: '20991231',
+      title: 'Version 20991231 Patch Notes: the future',
+      date: '2099/12/31',
+      overview: 'Everything changes.',
+      fullContent: 'All of it.',
+      imagePath: '/patch.jpg',
+    };
     expect((await fetch(`${replicaUrl}/__replica/posts/patchNotes`, { method: 'POST', body: JSON.stringify(post) })).status).toBe(201);
     const delivered = await until(() => discord.channelMessages.get(FEED_CHANNEL_IDS[0])?.[0], 'the delivery');
     expect(delivered).toMatchObject({ content: `<@&${ROLE}>`, allowed_mentions: { parse: [], roles: [ROLE] }, enforce_nonce: true });
     expect((delivered.embeds as { title: string }[])[0]!.title).toBe(post.title);
 
     // Three more polls: still exactly one message, and nothing in the balance channel.
-    await new Promise((r) => setTimeout(r, 3_500));
+    await afterPolls(3);
     expect(discord.channelMessages.get(FEED_CHANNEL_IDS[0])).toHaveLength(1);
     expect(discord.channelMessages.get(FEED_CHANNEL_IDS[1])).toBeUndefined();
     // The delivery is recorded on the subscription: /config status reads it from the store.
@@ -99,13 +115,16 @@ describe.each(ENGINES)('patch-note feed on %s', (engine) => {
   it('edits a post corrected at the API in place (PATCH), never posts it again, and /config status shows the edit', async () => {
     const channel = FEED_CHANNEL_IDS[0];
     const [delivered] = discord.channelMessages.get(channel)!;
-    const res = await fetch(`${replicaUrl}/__replica/posts/patchNotes/20991231`, { method: 'PATCH', body: JSON.stringify({ overview: 'Everything changes, corrected.' }) });
+    const res = await fetch(`${replicaUrl}/__replica/posts/patchNotes/20991231`, {
+      method: 'PATCH',
+      body: JSON.stringify({ overview: 'Everything changes, corrected.' }),
+    });
     expect(res.status).toBe(200);
     const edit = await discord.waitFor((c) => c.method === 'PATCH' && c.path === `/channels/${channel}/messages/${String(delivered!.id)}`, 10_000);
     expect((edit.body as { embeds: { description: string }[] }).embeds[0]!.description).toBe('Everything changes, corrected.');
     expect(edit.body).not.toHaveProperty('content');
     expect((edit.body as { allowed_mentions: unknown }).allowed_mentions).toEqual({ parse: [] });
-    await new Promise((r) => setTimeout(r, 2_500));
+    await afterPolls(2);
     expect(discord.channelMessages.get(channel)).toHaveLength(1);
     expect(discord.calls.filter((c) => c.method === 'PATCH' && c.path.startsWith(`/channels/${channel}/messages/`))).toHaveLength(1);
     expect(discord.calls.filter((c) => c.method === 'POST' && c.path === `/channels/${channel}/messages`)).toHaveLength(1);
@@ -114,14 +133,21 @@ describe.each(ENGINES)('patch-note feed on %s', (engine) => {
 
   it('marks a channel that answers Missing Permissions broken and reports it in /config status', async () => {
     discord.failChannel(FEED_CHANNEL_IDS[1], { status: 403, code: 50013, message: 'Missing Permissions' });
-    const balance = { id: 'balance-20991231', title: 'Balance Post: the future', date: '2099/12/31', overview: 'Numbers.', fullContent: 'More numbers.', imagePath: '/b.jpg' };
+    const balance = {
+      id: 'balance-20991231',
+      title: 'Balance Post: the future',
+      date: '2099/12/31',
+      overview: 'Numbers.',
+      fullContent: 'More numbers.',
+      imagePath: '/b.jpg',
+    };
     await fetch(`${replicaUrl}/__replica/posts/balances`, { method: 'POST', body: JSON.stringify(balance) });
     await until(() => output.includes('feed subscription marked broken'), 'the broken mark');
     const status = await config('status', {});
     expect(status).toContain('⚠️ Missing Permissions');
     expect(status).toContain(`Give the bot View Channel, Send Messages and Embed Links in <#${FEED_CHANNEL_IDS[1]}>`);
     const attempts = discord.calls.filter((c) => c.method === 'POST' && c.path === `/channels/${FEED_CHANNEL_IDS[1]}/messages`).length;
-    await new Promise((r) => setTimeout(r, 2_500));
+    await afterPolls(2);
     expect(discord.calls.filter((c) => c.method === 'POST' && c.path === `/channels/${FEED_CHANNEL_IDS[1]}/messages`).length).toBe(attempts);
   }, 30_000);
 });

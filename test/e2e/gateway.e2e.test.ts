@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT_GATEWAY_REFUSED } from '../../src/process-policy.js';
+import { EXIT_GATEWAY_REFUSED } from '../../src/core/process-policy.js';
 import { MEMBER } from '../helpers/bot.js';
 import { APP_ID, commandInteraction, GUILD_ID, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
 import { BOT_ARGS } from '../helpers/bot-process.js';
@@ -42,17 +42,25 @@ function startBot(discord: FakeDiscord): Bot {
   dirs.push(dataDir);
   let output = '';
   const proc = spawn(process.execPath, [...BOT_ARGS], {
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', DISCORD_TOKEN: TOKEN, DISCORD_CLIENT_ID: APP_ID, DISCORD_API_URL: discord.apiUrl, DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+    env: {
+      PATH: process.env.PATH!,
+      HOME: process.env.HOME ?? '/tmp',
+      DISCORD_TOKEN: TOKEN,
+      DISCORD_CLIENT_ID: APP_ID,
+      DISCORD_API_URL: discord.apiUrl,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  proc.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  proc.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  proc.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  proc.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   const lines = () =>
     output.split('\n').flatMap((line) => {
       try {
         const parsed: unknown = JSON.parse(line);
-        return parsed && typeof parsed === 'object' ? [parsed as Record<string, unknown>] : [];
+        return parsed && typeof parsed === 'object' ? [parsed as Record<string, unknown>] : []; // eslint-disable-line @typescript-eslint/no-unnecessary-type-assertion -- the narrowed object has no index signature
       } catch {
         return [];
       }
@@ -101,41 +109,45 @@ describe('a close Discord says is not reconnectable stops the process with one c
     { fatal: 4014, first: 4007, answer: 'identify', says: /disallowed intents\): .*Privileged Gateway Intents.*Developer Portal/ },
   ] as const;
 
-  it.each(cases)('$fatal on the $answer after a $first close', async ({ fatal, first, answer, says }) => {
-    const discord = await startFakeDiscord();
-    try {
-      const bot = startBot(discord);
-      await loggedIn(bot);
-      discord.rejectNext(fatal, [answer]);
-      const closedAt = Date.now();
-      discord.closeGateway(first);
+  it.each(cases)(
+    '$fatal on the $answer after a $first close',
+    async ({ fatal, first, answer, says }) => {
+      const discord = await startFakeDiscord();
+      try {
+        const bot = startBot(discord);
+        await loggedIn(bot);
+        discord.rejectNext(fatal, [answer]);
+        const closedAt = Date.now();
+        discord.closeGateway(first);
 
-      const code = await exitWithin(bot, 25_000);
-      expect(code, bot.output().slice(-3000)).toBe(EXIT_GATEWAY_REFUSED);
-      // Bounded: the close needs up to one identify throttle (5 s) to reach the fatal code, then a bounded stop.
-      expect(Date.now() - closedAt).toBeLessThan(20_000);
-      // The fake answered the attempt discord.js made, with the fatal code, and discord.js tried nothing after it.
-      const fatalClose = discord.gatewayCloses.find((c) => c.code === fatal)!;
-      expect(fatalClose.by).toBe('fake');
-      const attempts = discord.gatewayOps.filter((o) => o.op === GATEWAY_IDENTIFY || o.op === GATEWAY_RESUME);
-      expect(attempts.at(-1)!.op).toBe(answer === 'resume' ? GATEWAY_RESUME : GATEWAY_IDENTIFY);
-      expect(attempts.filter((o) => o.at > fatalClose.at)).toEqual([]);
+        const code = await exitWithin(bot, 25_000);
+        expect(code, bot.output().slice(-3000)).toBe(EXIT_GATEWAY_REFUSED);
+        // Bounded: the close needs up to one identify throttle (5 s) to reach the fatal code, then a bounded stop.
+        expect(Date.now() - closedAt).toBeLessThan(20_000);
+        // The fake answered the attempt discord.js made, with the fatal code, and discord.js tried nothing after it.
+        const fatalClose = discord.gatewayCloses.find((c) => c.code === fatal)!;
+        expect(fatalClose.by).toBe('fake');
+        const attempts = discord.gatewayOps.filter((o) => o.op === GATEWAY_IDENTIFY || o.op === GATEWAY_RESUME);
+        expect(attempts.at(-1)!.op).toBe(answer === 'resume' ? GATEWAY_RESUME : GATEWAY_IDENTIFY);
+        expect(attempts.filter((o) => o.at > fatalClose.at)).toEqual([]);
 
-      const fatalLines = bot.lines().filter((l) => l.level === 60);
-      expect(fatalLines, bot.output().slice(-3000)).toHaveLength(1);
-      const line = fatalLines[0]!;
-      expect(line.msg).toMatch(new RegExp(`^Discord closed the gateway with ${fatal} \\(`));
-      expect(line.msg).toMatch(says);
-      expect(line.msg).toMatch(/Exiting with code 78\.$/);
-      expect(line).toMatchObject({ closeCode: fatal, exitCode: 78 });
-      // The stop was the graceful one, and nothing else said "error" about the same close.
-      expect(bot.lines().find((l) => l.msg === 'stopped')).toMatchObject({ exitCode: 78 });
-      expect(bot.lines().filter((l) => l.level === 50)).toEqual([]);
-      expect(bot.output()).not.toContain(TOKEN);
-    } finally {
-      await discord.close();
-    }
-  }, 90_000);
+        const fatalLines = bot.lines().filter((l) => l.level === 60);
+        expect(fatalLines, bot.output().slice(-3000)).toHaveLength(1);
+        const line = fatalLines[0]!;
+        expect(line.msg).toMatch(new RegExp(`^Discord closed the gateway with ${fatal} \\(`));
+        expect(line.msg).toMatch(says);
+        expect(line.msg).toMatch(/Exiting with code 78\.$/);
+        expect(line).toMatchObject({ closeCode: fatal, exitCode: 78 });
+        // The stop was the graceful one, and nothing else said "error" about the same close.
+        expect(bot.lines().find((l) => l.msg === 'stopped')).toMatchObject({ exitCode: 78 });
+        expect(bot.lines().filter((l) => l.level === 50)).toEqual([]);
+        expect(bot.output()).not.toContain(TOKEN);
+      } finally {
+        await discord.close();
+      }
+    },
+    90_000,
+  );
 
   it('4004 on the first IDENTIFY (during login): the same single line, not a second "could not log in"', async () => {
     const discord = await startFakeDiscord();
@@ -178,27 +190,44 @@ describe('resumable closes are left to discord.js, and the bot keeps answering',
     { code: 4000, how: 'resumed', ops: [GATEWAY_RESUME], line: 'resumed the Discord gateway session' },
     { code: 1001, how: 'resumed', ops: [GATEWAY_RESUME], line: 'resumed the Discord gateway session' },
     // discord.js tries a RESUME; the session timed out, so the fake (as Discord) answers INVALID_SESSION and it identifies.
-    { code: 4009, how: 'identified', ops: [GATEWAY_RESUME, GATEWAY_IDENTIFY], line: 'started a new Discord gateway session (dispatches sent while disconnected are not replayed)' },
+    {
+      code: 4009,
+      how: 'identified',
+      ops: [GATEWAY_RESUME, GATEWAY_IDENTIFY],
+      line: 'started a new Discord gateway session (dispatches sent while disconnected are not replayed)',
+    },
   ] as const;
 
-  it.each(cases)('$code: reconnects ($how) and answers the next interaction', async ({ code, how, ops, line }) => {
-    const opsBefore = discord.gatewayOps.length;
-    const session = discord.nextSession(20_000);
-    discord.closeGateway(code);
-    expect(await session).toBe(how);
-    expect(discord.gatewayOps.slice(opsBefore).map((o) => o.op).filter((op) => op !== 1)).toEqual(ops);
+  it.each(cases)(
+    '$code: reconnects ($how) and answers the next interaction',
+    async ({ code, how, ops, line }) => {
+      const opsBefore = discord.gatewayOps.length;
+      const session = discord.nextSession(20_000);
+      discord.closeGateway(code);
+      expect(await session).toBe(how);
+      expect(
+        discord.gatewayOps
+          .slice(opsBefore)
+          .map((o) => o.op)
+          .filter((op) => op !== 1),
+      ).toEqual(ops);
 
-    const i = commandInteraction(MEMBER.userId, 'maps');
-    discord.dispatchInteraction(i);
-    const callback = await callbackFor(discord, i);
-    expect((callback.body as { type: number }).type).toBeGreaterThan(0);
-    expect(bot.proc.exitCode).toBeNull();
+      const i = commandInteraction(MEMBER.userId, 'maps');
+      discord.dispatchInteraction(i);
+      const callback = await callbackFor(discord, i);
+      expect((callback.body as { type: number }).type).toBeGreaterThan(0);
+      expect(bot.proc.exitCode).toBeNull();
 
-    await until(() => bot.lines().some((l) => l.msg === line), `"${line}"`, bot, 5_000);
-    const closeLine = bot.lines().find((l) => l.closeCode === code);
-    expect(closeLine).toMatchObject({ level: 40, msg: expect.stringMatching(new RegExp(`^the Discord gateway connection closed with ${code} \\(.+\\): reconnecting$`)) });
-    expect(bot.lines().filter((l) => (l.level as number) >= 50)).toEqual([]);
-  }, 30_000);
+      await until(() => bot.lines().some((l) => l.msg === line), `"${line}"`, bot, 5_000);
+      const closeLine = bot.lines().find((l) => l.closeCode === code);
+      expect(closeLine).toMatchObject({
+        level: 40,
+        msg: expect.stringMatching(new RegExp(`^the Discord gateway connection closed with ${code} \\(.+\\): reconnecting$`)),
+      });
+      expect(bot.lines().filter((l) => (l.level as number) >= 50)).toEqual([]);
+    },
+    30_000,
+  );
 
   it('replays an interaction sent while disconnected on RESUME, and answers it', async () => {
     const session = discord.nextSession(20_000);
@@ -228,7 +257,12 @@ describe('resumable closes are left to discord.js, and the bot keeps answering',
 
   it('logs a dispatch that makes discord.js throw (a GUILD_MEMBER_ADD with no user) with its context, and keeps answering', async () => {
     discord.dispatch('GUILD_MEMBER_ADD', { guild_id: GUILD_ID, roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false });
-    const logged = await until(() => bot.lines().find((l) => l.msg === 'unhandled promise rejection: logged, and the bot keeps running'), 'the rejection line', bot, 5_000);
+    const logged = await until(
+      () => bot.lines().find((l) => l.msg === 'unhandled promise rejection: logged, and the bot keeps running'),
+      'the rejection line',
+      bot,
+      5_000,
+    );
     expect(logged).toMatchObject({
       level: 50,
       unhandledRejections: 1,

@@ -1,7 +1,7 @@
 /** Boots the real bot stack (replica -> cached client -> router -> discord.js runtime) against the fake Discord. */
 import Keyv from 'keyv';
 import type { Client } from 'discord.js';
-import { commands } from '../../commands/index.js';
+import { commands } from '../../src/commands/index.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
 import { Router } from '../../src/discord/router.js';
@@ -9,7 +9,7 @@ import type { CommandModule } from '../../src/discord/command.js';
 import type { ChartRenderer } from '../../src/charts/renderer.js';
 import { createDiscordClient, discordChannelAccess, DiscordRuntime } from '../../src/discord/runtime.js';
 
-import { createCommandContext } from '../../src/services.js';
+import { createCommandContext } from '../../src/app/services.js';
 import { discordFeedTransport } from '../../src/feeds/discord-transport.js';
 import { createFeedTester } from '../../src/feeds/test-post.js';
 import { memoryState } from '../helpers/state.js';

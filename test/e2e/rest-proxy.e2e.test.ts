@@ -1,5 +1,5 @@
 /**
- * The REST proxy service end to end (issue 15): the built proxy (`node dist/rest-proxy.js`, as
+ * The REST proxy service end to end: the built proxy (`node dist/rest-proxy.js`, as
  * production runs it) in front of the fake Discord, and the built bot with DISCORD_REST_PROXY pointing
  * at it. The bot logs in through the proxy (its /gateway/bot), a /config channel check goes through
  * it, interaction answers go straight to Discord (they still arrive while the proxy is stopped with
@@ -24,15 +24,16 @@ const TOKEN = 'proxy-e2e-token-3b9d';
 function start(args: readonly string[], env: Record<string, string>): { child: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, [...args], { env: { PATH: process.env.PATH!, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   return { child, output: () => output };
 }
 
 const until = <T>(probe: () => T | undefined | false, what: string, output: () => string, timeoutMs = 20_000): Promise<T> =>
   pollUntil(probe, what, { timeoutMs, context: () => output().slice(-2000) });
 
-const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
 
 let discord: FakeDiscord;
 let proxy: ReturnType<typeof start>;
@@ -91,7 +92,12 @@ describe('a bot process with DISCORD_REST_PROXY', () => {
 
   it("sends a handler's REST requests (the /config channel check) through the proxy", async () => {
     const before = (await health()).forwarded;
-    const interaction = commandInteraction(MEMBER.userId, 'config', { type: 'patchNotes', channel: { channel: FEED_CHANNEL_IDS[0] } }, { subcommand: 'feed', permissions: ADMIN_PERMISSIONS });
+    const interaction = commandInteraction(
+      MEMBER.userId,
+      'config',
+      { type: 'patchNotes', channel: { channel: FEED_CHANNEL_IDS[0] } },
+      { subcommand: 'feed', permissions: ADMIN_PERMISSIONS },
+    );
     discord.dispatchInteraction(interaction);
     const call = await callbackOf(interaction.id);
     expect(JSON.stringify(call.body)).toContain('Patch notes will be posted in');

@@ -1,5 +1,5 @@
 /**
- * The sharded deployment end to end (issue 15): the fake Discord recommends 4 shards with
+ * The sharded deployment end to end: the fake Discord recommends 4 shards with
  * max_concurrency 1; two "machines" (`CLUSTER_IDS=0` and `CLUSTER_IDS=1`, two shards each, the
  * production build as `npm start` runs it) share one PostgreSQL and one Redis. Every shard's
  * interactions are answered, IDENTIFYs never break the concurrency limit across processes, a feed
@@ -25,10 +25,17 @@ let where: TestStateLocation & { cleanup(): void };
 const machines: { proc: ChildProcess; output: () => string }[] = [];
 
 /** The fake's test guild on each shard, by shard (its 4 test guilds lie one a shard). */
-const guilds = Array.from({ length: SHARDS }, (_, shard) => testGuildIds([...Array(SHARDS).keys()].find((k) => shardOf(testGuildIds(k).guildId, SHARDS) === shard)!));
+const guilds = Array.from({ length: SHARDS }, (_, shard) =>
+  testGuildIds([...Array(SHARDS).keys()].find((k) => shardOf(testGuildIds(k).guildId, SHARDS) === shard)!),
+);
 
 beforeAll(async () => {
-  [r, discord, redis, where] = await Promise.all([replica(), startFakeDiscord({ shards: SHARDS, maxConcurrency: 1, strictIdentify: true }), startRedis(), newStateLocation('postgres')]);
+  [r, discord, redis, where] = await Promise.all([
+    replica(),
+    startFakeDiscord({ shards: SHARDS, maxConcurrency: 1, strictIdentify: true }),
+    startRedis(),
+    newStateLocation('postgres'),
+  ]);
   expect(guilds.map((g) => shardOf(g.guildId, SHARDS))).toEqual([0, 1, 2, 3]);
 }, 120_000);
 
@@ -69,8 +76,8 @@ function startMachine(clusterId: number) {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  proc.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  proc.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  proc.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  proc.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const machine = { proc, output: () => output };
   machines.push(machine);
   return machine;
@@ -143,13 +150,29 @@ describe('two machines, two shards each, one PostgreSQL and one Redis', () => {
     try {
       for (const g of guilds) {
         await state.settings.update(g.guildId, (s) => {
-          s.feeds.patchNotes = { channelId: g.feedChannelIds[0], roleId: null, since: Date.now(), publish: false, backfill: 0, broken: null, lastDelivered: null, lastEdit: null };
+          s.feeds.patchNotes = {
+            channelId: g.feedChannelIds[0],
+            roleId: null,
+            since: Date.now(),
+            publish: false,
+            backfill: 0,
+            broken: null,
+            lastDelivered: null,
+            lastEdit: null,
+          };
         });
       }
     } finally {
       await state.close();
     }
-    r.dataset.posts.patchNotes.unshift({ id: '20991101', title: 'Version 20991101', date: '2099/11/01', overview: 'Sharded.', fullContent: 'Text.', imagePath: '/x.jpg' });
+    r.dataset.posts.patchNotes.unshift({
+      id: '20991101',
+      title: 'Version 20991101',
+      date: '2099/11/01',
+      overview: 'Sharded.',
+      fullContent: 'Text.',
+      imagePath: '/x.jpg',
+    });
     await until(() => guilds.every((g) => discord.channelMessages.get(g.feedChannelIds[0])?.length), 'the post in every shard’s guild');
     await new Promise((resolve) => setTimeout(resolve, 3_000)); // three more polls, on both machines
     for (const g of guilds) expect(discord.channelMessages.get(g.feedChannelIds[0]), g.guildId).toHaveLength(1);
@@ -162,8 +185,22 @@ describe('two machines, two shards each, one PostgreSQL and one Redis', () => {
     const identifiesBefore = discord.identifies.length;
     process.kill(pid!, 'SIGKILL');
     await until(() => /a cluster died: restarting it/.test(b!.output()), 'the manager to see the death');
-    await until(() => discord.identifies.slice(identifiesBefore).filter((i) => i.outcome === 'ready' && i.shard >= 2).length === 2, 'shards 2 and 3 to identify again', 60_000);
-    await until(() => discord.connectedShards().length === SHARDS && clusterPid(b!) !== undefined && b!.output().split('\n').filter((l) => /logged in to Discord/.test(l)).length === 2, 'the restarted cluster to log in', 30_000);
+    await until(
+      () => discord.identifies.slice(identifiesBefore).filter((i) => i.outcome === 'ready' && i.shard >= 2).length === 2,
+      'shards 2 and 3 to identify again',
+      60_000,
+    );
+    await until(
+      () =>
+        discord.connectedShards().length === SHARDS &&
+        clusterPid(b!) !== undefined &&
+        b!
+          .output()
+          .split('\n')
+          .filter((l) => /logged in to Discord/.test(l)).length === 2,
+      'the restarted cluster to log in',
+      30_000,
+    );
     expect(discord.identifyViolations().filter((v) => v.apartMs < 4_975)).toEqual([]);
     for (const k of [2, 3]) {
       const i = playerIn(k, '1403392756');
@@ -194,7 +231,10 @@ describe('two machines, two shards each, one PostgreSQL and one Redis', () => {
     expect(alive(clusterA)).toBe(false);
     expect(a!.output()).toMatch(/"cluster":0.*"msg":"stopped"/);
     // Killed: the manager gets SIGKILL (out of memory, kill -9); its orphaned cluster notices and stops, so a new manager would not run its shards twice.
-    const lines = b!.output().split('\n').filter((l) => /"cluster":\d+/.test(l) && /state store open/.test(l));
+    const lines = b!
+      .output()
+      .split('\n')
+      .filter((l) => /"cluster":\d+/.test(l) && /state store open/.test(l));
     const clusterB = (JSON.parse(lines.at(-1)!) as { pid: number }).pid;
     b!.proc.kill('SIGKILL');
     await until(() => !alive(clusterB), 'the orphaned cluster to stop', 20_000);

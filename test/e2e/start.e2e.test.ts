@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMBER } from '../helpers/bot.js';
 import { APP_ID, commandInteraction, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
 import { BOT_ARGS } from '../helpers/bot-process.js';
-import { commands } from '../../commands/index.js';
+import { commands } from '../../src/commands/index.js';
 import { deployCommands } from '../../src/discord/deploy.js';
 
 let discord: FakeDiscord;
@@ -53,7 +53,9 @@ describe('npm start with DISCORD_TOKEN', () => {
   it('mentions commands by the ids Discord gave them, read at READY (each member’s client names them in their language)', async () => {
     const read = await discord.waitFor((c) => c.method === 'GET' && c.path === `/applications/${APP_ID}/commands`);
     expect(read.authorization).toBe('Bot start-token-abc123');
-    const registered = (await (await fetch(`${discord.apiUrl}/v10/applications/${APP_ID}/commands`, { headers: { authorization: 'Bot start-token-abc123' } })).json()) as { id: string; name: string }[];
+    const registered = (await (
+      await fetch(`${discord.apiUrl}/v10/applications/${APP_ID}/commands`, { headers: { authorization: 'Bot start-token-abc123' } })
+    ).json()) as { id: string; name: string }[];
     const link = registered.find((c) => c.name === 'link')!;
     // Give the READY handler a moment to take the ids after the fake answered.
     await new Promise((r) => setTimeout(r, 200));

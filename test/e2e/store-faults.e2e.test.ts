@@ -14,11 +14,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t } from '../../src/strings.js';
+import { t } from '../../src/render/strings.js';
 import { startPostgres, type PostgresServer } from '../helpers/postgres.js';
 import { startRedis, type RedisServer } from '../helpers/redis.js';
 import { openAt } from '../helpers/state.js';
-import { ADMIN_PERMISSIONS, APP_ID, commandInteraction, FEED_CHANNEL_IDS, GUILD_ID, startFakeDiscord, type FakeDiscord, type RestCall } from './fake-discord.js';
+import {
+  ADMIN_PERMISSIONS,
+  APP_ID,
+  commandInteraction,
+  FEED_CHANNEL_IDS,
+  GUILD_ID,
+  startFakeDiscord,
+  type FakeDiscord,
+  type RestCall,
+} from './fake-discord.js';
 import { BOT_ARGS } from '../helpers/bot-process.js';
 import { pollUntil } from '../helpers/until.js';
 
@@ -106,7 +115,10 @@ interface Sent {
 }
 
 /** An interaction from another server than the fake's own: each /config change gets a guild of its own, so each can be checked. */
-function inGuild<T extends { guild_id: string; channel: Record<string, unknown>; authorizing_integration_owners: Record<string, string> }>(i: T, guildId: string): T {
+function inGuild<T extends { guild_id: string; channel: Record<string, unknown>; authorizing_integration_owners: Record<string, string> }>(
+  i: T,
+  guildId: string,
+): T {
   return { ...i, guild_id: guildId, channel: { ...i.channel, guild_id: guildId }, authorizing_integration_owners: { '0': guildId } };
 }
 
@@ -152,7 +164,9 @@ function answerOf(s: Sent): string | undefined {
   const body = callback.body as { type: number; data?: unknown };
   if (body.type === 4) return JSON.stringify(body.data);
   const later = discord.calls.find(
-    (c) => (c.method === 'PATCH' && c.path === `/webhooks/${APP_ID}/${s.token}/messages/@original`) || (c.method === 'POST' && c.path === `/webhooks/${APP_ID}/${s.token}`),
+    (c) =>
+      (c.method === 'PATCH' && c.path === `/webhooks/${APP_ID}/${s.token}/messages/@original`) ||
+      (c.method === 'POST' && c.path === `/webhooks/${APP_ID}/${s.token}`),
   );
   return later && JSON.stringify(later.body);
 }
@@ -167,14 +181,22 @@ const confirmed = (s: Sent) => {
 };
 
 function addPost(id: string, title: string) {
-  return fetch(`${replicaUrl}/__replica/posts/patchNotes`, { method: 'POST', body: JSON.stringify({ id, title, date: '2099/12/31', overview: 'New.', fullContent: 'Text.', imagePath: '/p.jpg' }) });
+  return fetch(`${replicaUrl}/__replica/posts/patchNotes`, {
+    method: 'POST',
+    body: JSON.stringify({ id, title, date: '2099/12/31', overview: 'New.', fullContent: 'Text.', imagePath: '/p.jpg' }),
+  });
 }
 const feedTitles = () => (discord.channelMessages.get(FEED_CHANNEL_IDS[0]) ?? []).map((m) => (m.embeds as { title: string }[])[0]!.title);
 
 describe('PostgreSQL and Redis killed and restarted under load', () => {
   it('acknowledges every interaction within 3 s, loses nothing confirmed, says the store is unavailable only where it is needed, and the feed catches up', async () => {
     // A feed channel, confirmed before the outage.
-    const feed = commandInteraction(ADMIN, 'config', { type: 'patchNotes', channel: { channel: FEED_CHANNEL_IDS[0] } }, { subcommand: 'feed', permissions: ADMIN_PERMISSIONS });
+    const feed = commandInteraction(
+      ADMIN,
+      'config',
+      { type: 'patchNotes', channel: { channel: FEED_CHANNEL_IDS[0] } },
+      { subcommand: 'feed', permissions: ADMIN_PERMISSIONS },
+    );
     discord.dispatchInteraction(feed);
     const feedAnswer = await discord.waitFor((c) => c.method === 'POST' && c.path === `/interactions/${feed.id}/${feed.token}/callback`);
     expect(JSON.stringify(feedAnswer.body)).toContain('Patch notes will be posted in');
@@ -206,9 +228,17 @@ describe('PostgreSQL and Redis killed and restarted under load', () => {
     await new Promise((r) => setTimeout(r, 3_000)); // more polls, more interactions after the restart
     streaming = false;
     await stream;
-    await until(() => sent.every((s) => answerOf(s) !== undefined), 'every answer', 20_000).catch((err: Error) => {
-      const missing = sent.filter((s) => answerOf(s) === undefined).map((s) => ({ n: s.n, kind: s.kind, at: s.wallAt - killed, callback: callbackOf(s)?.body, later: discord.calls.filter((c) => c.path.includes(s.token)).map((c) => `${c.method} ${c.path}`) }));
-      throw new Error(`${JSON.stringify(missing, null, 1)}\n${err.message}`);
+    await until(() => sent.every((s) => answerOf(s) !== undefined), 'every answer', 20_000).catch((err: unknown) => {
+      const missing = sent
+        .filter((s) => answerOf(s) === undefined)
+        .map((s) => ({
+          n: s.n,
+          kind: s.kind,
+          at: s.wallAt - killed,
+          callback: callbackOf(s)?.body,
+          later: discord.calls.filter((c) => c.path.includes(s.token)).map((c) => `${c.method} ${c.path}`),
+        }));
+      throw new Error(`${JSON.stringify(missing, null, 1)}\n${(err as Error).message}`);
     });
 
     // The feed: each post exactly once, the outage's first.
@@ -252,14 +282,21 @@ describe('PostgreSQL and Redis killed and restarted under load', () => {
         if (s.kind === 'link') expect(links.has(`${s.userId}:${UID}`), `#${s.n}`).toBe(true);
       }
       // The feed channel confirmed before the outage is still set, and records the last post.
-      const subscription = await db.selectFrom('feed_subscriptions').selectAll().where('guild_id', '=', GUILD_ID).where('feed', '=', 'patchNotes').executeTakeFirst();
+      const subscription = await db
+        .selectFrom('feed_subscriptions')
+        .selectAll()
+        .where('guild_id', '=', GUILD_ID)
+        .where('feed', '=', 'patchNotes')
+        .executeTakeFirst();
       expect(subscription).toMatchObject({ channel_id: FEED_CHANNEL_IDS[0], broken_at: null, last_post_id: '20991202' });
     } finally {
       await state.close();
     }
 
     expect(bot.exitCode).toBeNull(); // it served throughout
-    console.info(`${sent.length} interactions (${before.length} before, ${during.length} during, ${after.length} after the outage); ${ok.length}/${changes.length} changes confirmed; slowest acknowledgement ${Math.round(slowest)} ms`);
+    console.info(
+      `${sent.length} interactions (${before.length} before, ${during.length} during, ${after.length} after the outage); ${ok.length}/${changes.length} changes confirmed; slowest acknowledgement ${Math.round(slowest)} ms`,
+    );
   }, 150_000);
 
   it('shuts down on SIGTERM while PostgreSQL and Redis are down', async () => {

@@ -56,8 +56,8 @@ async function startBot(env: Record<string, string>, as?: { uid: number; gid: nu
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
   const code = await new Promise<number | null>((done) => child.once('close', (c) => done(c)));
   clearTimeout(timer);
@@ -84,7 +84,10 @@ function expectStoreFailure(run: Run, location: string, message: string): void {
   expect(fatal[0]!.msg).toContain(location);
   expect(fatal[0]!.msg).not.toContain('\n');
   expect(fatal[0]!.store).toBe(location);
-  expect(run.lines.filter((l) => l.level === -1), 'every stdout line is JSON').toEqual([]);
+  expect(
+    run.lines.filter((l) => l.level === -1),
+    'every stdout line is JSON',
+  ).toEqual([]);
   // The store is opened before the replica and the playground start.
   expect(output).not.toMatch(/state store open|playground ready|in-process API replica/);
   expect(run.stderr).not.toMatch(/^\s+at /m);
@@ -125,7 +128,11 @@ describe('npm start with a store it cannot open', { timeout: 30_000 }, () => {
   ])('(b) a database truncated to %s: the integrity check at open catches it, exits 3', async (label, length) => {
     const dir = join(base, `truncated-${label.replace(/\W+/g, '-')}`);
     const database = await openDatabase({ dataDir: dir });
-    for (let i = 0; i < 2_000; i++) await database.db.insertInto('meta').values({ key: `row-${i}`, value: 'x'.repeat(100) }).execute();
+    for (let i = 0; i < 2_000; i++)
+      await database.db
+        .insertInto('meta')
+        .values({ key: `row-${i}`, value: 'x'.repeat(100) })
+        .execute();
     await database.close();
     const file = join(dir, 'rivals.sqlite');
     const size = statSync(file).size;
@@ -182,7 +189,11 @@ describe('npm start with a store it cannot open', { timeout: 30_000 }, () => {
     const password = `pw-${randomBytes(8).toString('hex')}`;
     const location = `postgres://rivals:***@127.0.0.1:${port}/rivals`;
     const run = await startBot({ DATA_DIR: join(base, 'unused-pg'), DATABASE_URL: `postgres://rivals:${password}@127.0.0.1:${port}/rivals` });
-    expectStoreFailure(run, location, `cannot reach the database server at ${location} (ECONNREFUSED): start PostgreSQL there, or fix the host and port in DATABASE_URL.`);
+    expectStoreFailure(
+      run,
+      location,
+      `cannot reach the database server at ${location} (ECONNREFUSED): start PostgreSQL there, or fix the host and port in DATABASE_URL.`,
+    );
     expect(`${run.stdout}${run.stderr}`).not.toContain(password);
   });
 

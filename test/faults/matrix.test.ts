@@ -1,5 +1,5 @@
 /**
- * The fault matrix of issue 11: every command against an API that fails in each way real APIs fail,
+ * The fault matrix: every command against an API that fails in each way real APIs fail,
  * injected into the replica at run time. For every case:
  * - the acknowledgement (reply or deferral) goes out within 3 s of the interaction's creation (its
  *   snowflake), and the final answer within the interaction's budget;
@@ -13,14 +13,14 @@
  */
 import Keyv from 'keyv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../commands/index.js';
+import { commands } from '../../src/commands/index.js';
 import { RivalsApi } from '../../src/api/client.js';
 import { UpstreamRateLimiter } from '../../src/api/rate-limiter.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
 import type { Resource } from '../../src/cache/ttl.js';
 import { DEFAULT_TTLS } from '../../src/cache/ttl.js';
-import { DISCORD_ACK_LIMIT_MS, DISCORD_EPOCH_MS, interactionBudget, type InteractionBudget } from '../../src/deadline.js';
+import { DISCORD_ACK_LIMIT_MS, DISCORD_EPOCH_MS, interactionBudget, type InteractionBudget } from '../../src/core/deadline.js';
 import type { CommandContext, CommandInput } from '../../src/discord/command.js';
 import { answerCommand, type CommandResponder } from '../../src/discord/respond.js';
 import { Router } from '../../src/discord/router.js';
@@ -28,9 +28,9 @@ import type { Faults } from '../../src/replica/faults.js';
 import type { Replica } from '../../src/replica/server.js';
 import { staleFooter } from '../../src/render/common.js';
 import type { MessagePayload } from '../../src/render/view.js';
-import { createCommandContext } from '../../src/services.js';
+import { createCommandContext } from '../../src/app/services.js';
 import type { State } from '../../src/store/state.js';
-import { t } from '../../src/strings.js';
+import { t } from '../../src/render/strings.js';
 import { freePort } from '../helpers/free-port.js';
 import { capturingLogger, replica, TEST_KEY } from '../helpers/replica.js';
 import { memoryState } from '../helpers/state.js';
@@ -90,7 +90,12 @@ interface Answered {
 }
 
 /** Runs one interaction through the acknowledgement policy, as the discord.js runtime does. */
-async function interact(router: Router, context: Omit<CommandContext, 'logger' | 'budget'>, c: (typeof CASES)[number], logger: CommandContext['logger']): Promise<Answered> {
+async function interact(
+  router: Router,
+  context: Omit<CommandContext, 'logger' | 'budget'>,
+  c: (typeof CASES)[number],
+  logger: CommandContext['logger'],
+): Promise<Answered> {
   const budget: InteractionBudget = interactionBudget(snowflakeNow(), Date.now(), BUDGET_MS);
   const ctx: CommandContext = { ...context, logger, budget };
   const input: CommandInput = { ...c.input, user: MEMBER };
@@ -112,7 +117,11 @@ async function interact(router: Router, context: Omit<CommandContext, 'logger' |
 }
 
 /** Every text of a payload's embeds and content, for assertions. */
-const textsOf = (p: MessagePayload) => [p.content ?? '', ...(p.embeds ?? []).flatMap((e) => [e.title ?? '', e.description ?? '', e.footer?.text ?? '', ...(e.fields ?? []).flatMap((f) => [f.name, f.value])])].join('\n');
+const textsOf = (p: MessagePayload) =>
+  [
+    p.content ?? '',
+    ...(p.embeds ?? []).flatMap((e) => [e.title ?? '', e.description ?? '', e.footer?.text ?? '', ...(e.fields ?? []).flatMap((f) => [f.name, f.value])]),
+  ].join('\n');
 
 describe('the fault matrix: every command × every API fault', { timeout: 120_000 }, () => {
   let r: Replica;
@@ -122,8 +131,17 @@ describe('the fault matrix: every command × every API fault', { timeout: 120_00
   const { logger, lines } = capturingLogger([TEST_KEY]);
   /** The client of one side of one fault window: its own cache and limiter, so that no window leaks into the next. */
   const services = (cache: ResponseCache, baseUrl = r.url) => {
-    const api = new RivalsApi({ baseUrl, apiKey: TEST_KEY, imageBaseUrl: 'https://img.test/rivals', timeoutMs: 10_000, cache, limiter: new UpstreamRateLimiter({ requestsPerMinute: 600 }) });
-    return createCommandContext(api, state, new Keyv({ store: new LruStore(1000) }), { check: async () => ({ exists: true, announcement: false, missing: [] }) });
+    const api = new RivalsApi({
+      baseUrl,
+      apiKey: TEST_KEY,
+      imageBaseUrl: 'https://img.test/rivals',
+      timeoutMs: 10_000,
+      cache,
+      limiter: new UpstreamRateLimiter({ requestsPerMinute: 600 }),
+    });
+    return createCommandContext(api, state, new Keyv({ store: new LruStore(1000) }), {
+      check: async () => ({ exists: true, announcement: false, missing: [] }),
+    });
   };
   const results = new Map<string, { cold: Answered; warm: Answered }>();
 
@@ -146,7 +164,9 @@ describe('the fault matrix: every command × every API fault', { timeout: 120_00
       const base = fault.refused ? closedUrl : r.url;
       const warm = services(warmCache, base);
       const cold = services(new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }) }), base);
-      const answered = await Promise.all(CASES.map(async (c) => ({ c, cold: await interact(router, cold, c, logger), warm: await interact(router, warm, c, logger) })));
+      const answered = await Promise.all(
+        CASES.map(async (c) => ({ c, cold: await interact(router, cold, c, logger), warm: await interact(router, warm, c, logger) })),
+      );
       for (const a of answered) results.set(`${fault.label} | ${a.c.label}`, { cold: a.cold, warm: a.warm });
     }
     r.setFaults({});

@@ -1,7 +1,7 @@
 /** Digest periods across days, weeks and time zones, and the digest message within Discord's limits (src/feeds/digest.ts). */
 import { describe, expect, it } from 'vitest';
 import { digestPeriod, digestView, DIGEST_MAX_POSTS } from '../../src/feeds/digest.js';
-import { fitView } from '../../src/render/limits.js';
+import { fitView } from '../../src/render/view.js';
 import { toMessagePayload } from '../../src/render/view.js';
 
 describe('digest periods', () => {
@@ -25,7 +25,13 @@ describe('digest periods', () => {
 });
 
 describe('the digest message', () => {
-  const post = (i: number) => ({ id: `p${i}`, title: `Patch ${i} [link](https://x.y) @everyone`, date: '2099-03-10', overview: `What changed in ${i}: **a lot**`, image: null });
+  const post = (i: number) => ({
+    id: `p${i}`,
+    title: `Patch ${i} [link](https://x.y) @everyone`,
+    date: '2099-03-10',
+    overview: `What changed in ${i}: **a lot**`,
+    image: null,
+  });
   it('lists every post with its overview, pings the role only, and offers each in full', () => {
     const view = digestView('patchNotes', { every: 'daily', at: 18 * 60 }, 'Europe/Paris', [post(1), post(2), post(3)], 'r1');
     const payload = toMessagePayload(view);
@@ -41,14 +47,19 @@ describe('the digest message', () => {
     expect(menu.custom_id).toBe('feed.read:patch-notes');
     expect(menu.options.map((o) => o.value)).toEqual(['p1', 'p2', 'p3']);
   });
-  it('stays within Discord\'s limits with many long posts: the latest 25, the rest counted', () => {
+  it("stays within Discord's limits with many long posts: the latest 25, the rest counted", () => {
     const long = Array.from({ length: 40 }, (_, i) => ({ ...post(i), title: 'T'.repeat(300), overview: 'O'.repeat(5000) }));
     const view = digestView('balances', { every: 'weekly', at: 0 }, 'UTC', long, null);
     const fitted = fitView(view);
     expect(fitted.embeds![0]!.fields).toHaveLength(DIGEST_MAX_POSTS);
     expect(fitted.embeds![0]!.description).toBe('The latest 25 are below; 15 older ones are in `/patch-notes`.');
     const e = fitted.embeds![0]!;
-    const total = (e.title?.length ?? 0) + (e.description?.length ?? 0) + (e.author?.name.length ?? 0) + (e.footer?.text.length ?? 0) + e.fields!.reduce((n, f) => n + f.name.length + f.value.length, 0);
+    const total =
+      (e.title?.length ?? 0) +
+      (e.description?.length ?? 0) +
+      (e.author?.name.length ?? 0) +
+      (e.footer?.text.length ?? 0) +
+      e.fields!.reduce((n, f) => n + f.name.length + f.value.length, 0);
     expect(total).toBeLessThanOrEqual(6000);
     const menu = fitted.components![0]!.components[0] as { options: { label: string }[] };
     expect(menu.options).toHaveLength(25);

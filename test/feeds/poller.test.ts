@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RivalsApi } from '../../src/api/client.js';
-import { HeroDirectory } from '../../src/hero-directory.js';
+import { HeroDirectory } from '../../src/catalog/hero-directory.js';
 import { CorrectionEditor, EDIT_WINDOW_MS, MAX_EDIT_ATTEMPTS } from '../../src/feeds/corrections.js';
 import { correctedFooter } from '../../src/feeds/render.js';
 import { digestPeriod } from '../../src/feeds/digest.js';
@@ -133,7 +133,17 @@ function addPost(title = 'A new patch'): string {
 }
 
 /** A poller over `state` (a new "process" each call: its own ledger and memory). */
-function pollerOn(state: State, transport: FeedTransport, options: { leadership?: Leadership; retentionMs?: number; preferredLocale?: (guildId: string) => string | undefined; api?: RivalsApi; heroes?: HeroDirectory } = {}) {
+function pollerOn(
+  state: State,
+  transport: FeedTransport,
+  options: {
+    leadership?: Leadership;
+    retentionMs?: number;
+    preferredLocale?: (guildId: string) => string | undefined;
+    api?: RivalsApi;
+    heroes?: HeroDirectory;
+  } = {},
+) {
   const { logger, lines } = capturingLogger();
   const poller = new FeedPoller({
     api: options.api ?? api,
@@ -157,9 +167,24 @@ function pollerOn(state: State, transport: FeedTransport, options: { leadership?
   return Object.assign(poller, { lines });
 }
 
-async function subscribeOn(state: State, guildId: string, type: FeedType, channelId: string, extra: { roleId?: string; backfill?: number; publish?: boolean; since?: number } = {}) {
+async function subscribeOn(
+  state: State,
+  guildId: string,
+  type: FeedType,
+  channelId: string,
+  extra: { roleId?: string; backfill?: number; publish?: boolean; since?: number } = {},
+) {
   await state.settings.update(guildId, (s) => {
-    s.feeds[type] = { channelId, roleId: extra.roleId ?? null, since: extra.since ?? clock.now(), publish: extra.publish ?? false, backfill: extra.backfill ?? 0, broken: null, lastDelivered: null, lastEdit: null };
+    s.feeds[type] = {
+      channelId,
+      roleId: extra.roleId ?? null,
+      since: extra.since ?? clock.now(),
+      publish: extra.publish ?? false,
+      backfill: extra.backfill ?? 0,
+      broken: null,
+      lastDelivered: null,
+      lastEdit: null,
+    };
   });
 }
 
@@ -179,7 +204,8 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
   });
 
   const poller = (transport: FeedTransport = channels, leadership: Leadership = SOLE_LEADER) => pollerOn(state, transport, { leadership });
-  const subscribe = (guildId: string, type: FeedType, channelId: string, extra?: Parameters<typeof subscribeOn>[4]) => subscribeOn(state, guildId, type, channelId, extra);
+  const subscribe = (guildId: string, type: FeedType, channelId: string, extra?: Parameters<typeof subscribeOn>[4]) =>
+    subscribeOn(state, guildId, type, channelId, extra);
 
   it('records what exists on its first run and posts nothing', async () => {
     await subscribe('g1', 'patchNotes', 'c1');
@@ -311,7 +337,10 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
     await subscribe('n', 'patchNotes', 'c-n');
     const id = addPost();
     // Sent, then the process died before marking it done: the claim, older than its lease, is all the store has.
-    await state.database.db.insertInto('deliveries').values({ feed: 'patchNotes', post_id: id, channel_id: 'c-n', state: 'claimed', attempts: 1, at: clock.now() - CLAIM_LEASE_MS, message_id: null }).execute();
+    await state.database.db
+      .insertInto('deliveries')
+      .values({ feed: 'patchNotes', post_id: id, channel_id: 'c-n', state: 'claimed', attempts: 1, at: clock.now() - CLAIM_LEASE_MS, message_id: null })
+      .execute();
     channels.nonces.set(`c-n:${deliveryNonce({ feed: 'patchNotes', postId: id, channelId: 'c-n' })}`, '555');
     await p.tick();
     expect(channels.count('c-n')).toBe(0);
@@ -394,7 +423,16 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
           .update('g-other', (s) => {
             s.leaderboardPlatform = 'ps';
             s.ephemeralByDefault = true;
-            s.feeds.balances = { channelId: 'c-bal', roleId: 'r-bal', since: clock.now(), publish: false, backfill: 0, broken: null, lastDelivered: null, lastEdit: null };
+            s.feeds.balances = {
+              channelId: 'c-bal',
+              roleId: 'r-bal',
+              since: clock.now(),
+              publish: false,
+              backfill: 0,
+              broken: null,
+              lastDelivered: null,
+              lastEdit: null,
+            };
           })
           .then(() => undefined),
       );
@@ -428,7 +466,16 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
       const moveTo = (guildId: string, channelId: string) => () =>
         state.settings
           .update(guildId, (s) => {
-            s.feeds.patchNotes = { channelId, roleId: null, since: clock.now(), publish: false, backfill: 0, broken: null, lastDelivered: null, lastEdit: null };
+            s.feeds.patchNotes = {
+              channelId,
+              roleId: null,
+              since: clock.now(),
+              publish: false,
+              backfill: 0,
+              broken: null,
+              lastDelivered: null,
+              lastEdit: null,
+            };
           })
           .then(() => undefined);
       channels.during.set('c-old', moveTo('g-move', 'c-new'));
@@ -501,14 +548,20 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
     // A fan-out pending for longer than the retention (its only channel keeps failing) is never pruned.
     await subscribe('pending', 'gameVersions', 'c-pending', { since: old - 2 * DAY });
     channels.fail.set('c-pending', { status: 503, code: 0 });
-    await db.insertInto('fan_outs').values({ feed: 'gameVersions', post_id: 'old-pending', post: post('old-pending'), found_at: old - DAY, finished_at: null }).execute();
+    await db
+      .insertInto('fan_outs')
+      .values({ feed: 'gameVersions', post_id: 'old-pending', post: post('old-pending'), found_at: old - DAY, finished_at: null })
+      .execute();
 
     const remaining = async () => ({
       deliveries: (await db.selectFrom('deliveries').select('post_id').where('channel_id', '=', 'x').orderBy('post_id').execute()).map((d) => d.post_id),
       fanOuts: (await db.selectFrom('fan_outs').select('post_id').where('feed', '!=', 'patchNotes').orderBy('post_id').execute()).map((f) => f.post_id),
     });
     await p.tick(); // pruned at most hourly: the first tick pruned before the rows existed
-    expect(await remaining()).toEqual({ deliveries: ['new-done', 'old-claimed', 'old-done', 'old-failed', 'old-retry'], fanOuts: ['new-finished', 'old-finished', 'old-pending'] });
+    expect(await remaining()).toEqual({
+      deliveries: ['new-done', 'old-claimed', 'old-done', 'old-failed', 'old-retry'],
+      fanOuts: ['new-finished', 'old-finished', 'old-pending'],
+    });
     clock.offset += PRUNE_INTERVAL_MS;
     await p.tick();
     expect(await remaining()).toEqual({ deliveries: ['new-done', 'old-claimed', 'old-retry'], fanOuts: ['new-finished', 'old-pending'] });
@@ -526,9 +579,23 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
     await subscribe('h3', 'balances', 'c-all');
     await state.settings.update('h1', (s) => void (s.feeds.balances!.heroes = [id('hulk'), id('groot')]));
     await state.settings.update('h2', (s) => void (s.feeds.balances!.heroes = [id('storm')]));
-    r.dataset.posts.balances.unshift({ id: 'balance-20990801', title: 'Balance Post: Hulk', date: '2099/08/01', overview: 'Hulk changes.', fullContent: 'Vanguard\n\nHulk\n- Gamma Burst: Damage increased from 70 to 75', imagePath: '/b.jpg' });
+    r.dataset.posts.balances.unshift({
+      id: 'balance-20990801',
+      title: 'Balance Post: Hulk',
+      date: '2099/08/01',
+      overview: 'Hulk changes.',
+      fullContent: 'Vanguard\n\nHulk\n- Gamma Burst: Damage increased from 70 to 75',
+      imagePath: '/b.jpg',
+    });
     await p.tick();
-    r.dataset.posts.balances.unshift({ id: 'balance-20990802', title: 'Balance Post: Storm', date: '2099/08/02', overview: 'Storm changes.', fullContent: 'Duelist\n\nStorm\n- Wind Blade: Cooldown reduced from 8s to 6s', imagePath: '/b.jpg' });
+    r.dataset.posts.balances.unshift({
+      id: 'balance-20990802',
+      title: 'Balance Post: Storm',
+      date: '2099/08/02',
+      overview: 'Storm changes.',
+      fullContent: 'Duelist\n\nStorm\n- Wind Blade: Cooldown reduced from 8s to 6s',
+      imagePath: '/b.jpg',
+    });
     await p.tick();
     await p.tick();
     expect(channels.titles('c-hulk')).toEqual(['Balance Post: Hulk']);
@@ -545,7 +612,7 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
       clock.offset = Date.parse(`2099-03-${nextDay ? 11 : 10}T${hhmm}:00Z`) - Date.now();
     };
 
-    it('a post found during quiet hours is held, then delivered once at the window\'s end, in order; other channels get it at once', async () => {
+    it("a post found during quiet hours is held, then delivered once at the window's end, in order; other channels get it at once", async () => {
       at('21:00');
       const p = poller();
       await p.tick();
@@ -573,7 +640,7 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
       expect(await state.feedState.pending('patchNotes')).toEqual([]);
     });
 
-    it('quiet hours are read in the channel\'s time zone', async () => {
+    it("quiet hours are read in the channel's time zone", async () => {
       at('12:00');
       const p = poller();
       await p.tick();
@@ -623,7 +690,14 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
       m.heroes = [id('hulk')];
       m.dm = true;
     });
-    r.dataset.posts.balances.unshift({ id: 'balance-20991001', title: 'Balance Post: Hulk', date: '2099/10/01', overview: 'Hulk changes.', fullContent: 'Vanguard\n\nHulk\n- Gamma Burst: Damage increased from 70 to 75', imagePath: '/b.jpg' });
+    r.dataset.posts.balances.unshift({
+      id: 'balance-20991001',
+      title: 'Balance Post: Hulk',
+      date: '2099/10/01',
+      overview: 'Hulk changes.',
+      fullContent: 'Vanguard\n\nHulk\n- Gamma Burst: Damage increased from 70 to 75',
+      imagePath: '/b.jpg',
+    });
     await p.tick();
     await p.tick();
     const [alert] = channels.messages.get('c-alerts')!;
@@ -631,13 +705,17 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
     expect(alert!.allowed_mentions).toEqual({ parse: [], users: ['100000000000000001', '100000000000000002'] });
     expect(alert!.content).toMatch(/🟢 \*\*Hulk\*\* \(buff\): <@100000000000000001> <@100000000000000002>$/);
     expect(channels.dmsOpened).toEqual(['100000000000000004']);
-    expect(channels.messages.get('dm-100000000000000004')!.map((m) => m.content)).toEqual([expect.stringContaining('changes heroes you follow: 🟢 **Hulk** (buff).')]);
+    expect(channels.messages.get('dm-100000000000000004')!.map((m) => m.content)).toEqual([
+      expect.stringContaining('changes heroes you follow: 🟢 **Hulk** (buff).'),
+    ]);
     // Planned once, sent once: later polls change nothing.
     await p.tick();
     expect(channels.count('c-alerts')).toBe(1);
     expect(channels.count('dm-100000000000000004')).toBe(1);
     // Retention: a month later the sent alerts and their plan are pruned.
-    const rows = async () => (await state.database.db.selectFrom('alert_messages').select('target').execute()).length + (await state.database.db.selectFrom('alert_plans').select('post_id').execute()).length;
+    const rows = async () =>
+      (await state.database.db.selectFrom('alert_messages').select('target').execute()).length +
+      (await state.database.db.selectFrom('alert_plans').select('post_id').execute()).length;
     expect(await rows()).toBe(3);
     clock.offset += 31 * 24 * 60 * 60_000;
     await p.prune(true);
@@ -664,17 +742,32 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
       });
     }
     await state.links.setLocale('100000000000000013', 'de');
-    r.dataset.posts.balances.unshift({ id: 'balance-20991002', title: 'Balance Post: Hulk', date: '2099/10/02', overview: 'Hulk changes.', fullContent: 'Vanguard\n\nHulk\n- Gamma Burst: Damage increased from 70 to 75', imagePath: '/b.jpg' });
+    r.dataset.posts.balances.unshift({
+      id: 'balance-20991002',
+      title: 'Balance Post: Hulk',
+      date: '2099/10/02',
+      overview: 'Hulk changes.',
+      fullContent: 'Vanguard\n\nHulk\n- Gamma Burst: Damage increased from 70 to 75',
+      imagePath: '/b.jpg',
+    });
     try {
       await p.tick();
       const hero = (locale: Locale) => trIn(locale, 'feeds:alert.hero', { mark: '🟢', hero: 'Hulk', verdict: trIn(locale, 'feeds:alert.verdict.buff') });
       const [fr] = channels.messages.get('c-fr')!;
-      expect(fr!.content).toBe(`${trIn('fr', 'feeds:alert.channelHeader', { title: 'Balance Post\\: Hulk' })}\n${trIn('fr', 'feeds:alert.mentions', { hero: hero('fr') })} <@100000000000000011>`);
+      expect(fr!.content).toBe(
+        `${trIn('fr', 'feeds:alert.channelHeader', { title: 'Balance Post\\: Hulk' })}\n${trIn('fr', 'feeds:alert.mentions', { hero: hero('fr') })} <@100000000000000011>`,
+      );
       expect(fr!.embeds[0]!.author?.name).toBe(trIn('fr', 'feeds:alert.kind.balances'));
       // A guild that chose no language: its Discord language.
-      expect(channels.messages.get('c-ja')![0]!.content).toBe(`${trIn('ja', 'feeds:alert.channelHeader', { title: 'Balance Post\\: Hulk' })}\n${trIn('ja', 'feeds:alert.mentions', { hero: hero('ja') })} <@100000000000000012>`);
-      expect(channels.messages.get('dm-100000000000000013')![0]!.content).toBe(trIn('de', 'feeds:alert.dm', { title: 'Balance Post\\: Hulk', heroes: hero('de') }));
-      expect(channels.messages.get('dm-100000000000000014')![0]!.content).toBe(trIn('fr', 'feeds:alert.dm', { title: 'Balance Post\\: Hulk', heroes: hero('fr') }));
+      expect(channels.messages.get('c-ja')![0]!.content).toBe(
+        `${trIn('ja', 'feeds:alert.channelHeader', { title: 'Balance Post\\: Hulk' })}\n${trIn('ja', 'feeds:alert.mentions', { hero: hero('ja') })} <@100000000000000012>`,
+      );
+      expect(channels.messages.get('dm-100000000000000013')![0]!.content).toBe(
+        trIn('de', 'feeds:alert.dm', { title: 'Balance Post\\: Hulk', heroes: hero('de') }),
+      );
+      expect(channels.messages.get('dm-100000000000000014')![0]!.content).toBe(
+        trIn('fr', 'feeds:alert.dm', { title: 'Balance Post\\: Hulk', heroes: hero('fr') }),
+      );
     } finally {
       r.dataset.posts.balances.shift();
     }
@@ -690,7 +783,7 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
       await subscribe('t1', 'patchNotes', 'c-thread');
       await subscribe('t2', 'patchNotes', 'c-plain');
       await state.settings.update('t1', (s) => void (s.feeds.patchNotes!.threads = true));
-      const id = addPost('A long patch');
+      addPost('A long patch');
       r.dataset.posts.patchNotes[0]!.fullContent = longText;
       await p.tick();
       await p.tick();
@@ -707,7 +800,6 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
       await p.tick();
       expect(channels.sends).toBe(sends);
       expect(await state.feedState.pending('patchNotes')).toEqual([]);
-      void id;
     });
 
     it('a thread that failed for a while is completed by a later poll; one refused for good is given up and the post stays', async () => {
@@ -760,7 +852,11 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
       await digestSub('d1', 'c-digest', 'daily', 18 * 60);
       await subscribe('d2', 'patchNotes', 'c-each');
       const ids: string[] = [];
-      for (const [hour, title] of [['09', 'Morning patch'], ['12', 'Noon patch'], ['16', 'Afternoon patch']] as const) {
+      for (const [hour, title] of [
+        ['09', 'Morning patch'],
+        ['12', 'Noon patch'],
+        ['16', 'Afternoon patch'],
+      ] as const) {
         at(`2099-04-01T${hour}:00:00Z`);
         ids.push(addPost(title));
         await p.tick();
@@ -790,7 +886,10 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
       await p.tick();
       at('2099-04-03T18:00:10Z');
       await p.tick();
-      expect(channels.messages.get('c-digest')!.map((m) => m.embeds[0]!.fields!.map((f) => f.name))).toEqual([['Morning patch', 'Noon patch', 'Afternoon patch'], ['Next patch']]);
+      expect(channels.messages.get('c-digest')!.map((m) => m.embeds[0]!.fields!.map((f) => f.name))).toEqual([
+        ['Morning patch', 'Noon patch', 'Afternoon patch'],
+        ['Next patch'],
+      ]);
     });
 
     it('a digest sent before a crash is not sent again, and the posts it listed are not listed again', async () => {
@@ -820,7 +919,13 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
     /** The replica's copy of a patch note, to change it "at the API". */
     const atApi = (id: string) => r.dataset.posts.patchNotes.find((p) => p.id === id)! as Record<string, unknown>;
     const deliveryOf = (id: string, channelId: string) =>
-      state.database.db.selectFrom('deliveries').selectAll().where('feed', '=', 'patchNotes').where('post_id', '=', id).where('channel_id', '=', channelId).executeTakeFirstOrThrow();
+      state.database.db
+        .selectFrom('deliveries')
+        .selectAll()
+        .where('feed', '=', 'patchNotes')
+        .where('post_id', '=', id)
+        .where('channel_id', '=', channelId)
+        .executeTakeFirstOrThrow();
     const pendingEdits = async () => (await state.feedPosts.pendingEdits('patchNotes')).map((e) => e.post.id);
 
     /** Three channels (one pinging a role) that received a new post; returns its id and the poller. */
@@ -1057,7 +1162,9 @@ describe('with the store failing', () => {
       expect(channels.titles('c-flaky-store-2')).toEqual(['Store fails mid-fan-out']);
       expect(await state.feedState.pending('patchNotes')).toEqual([]);
       expect((await state.settings.get('g')).feeds.patchNotes!.lastDelivered?.postId).toBe(id);
-      expect(await sql<{ n: number }>`select count(*) as n from deliveries where state = 'done'`.execute(state.database.db).then((q) => Number(q.rows[0]!.n))).toBe(2);
+      expect(
+        await sql<{ n: number }>`select count(*) as n from deliveries where state = 'done'`.execute(state.database.db).then((q) => Number(q.rows[0]!.n)),
+      ).toBe(2);
     } finally {
       await state.close();
     }

@@ -17,7 +17,12 @@ const catalog = heroCatalog(heroes);
 const idOf = (name: string) => heroes.find((h) => h.name === name)!.id;
 /** The changes of a post as `{hero name: [verdict, ...line texts]}`, for readable expectations. */
 function summary(changes: HeroChange[]): Record<string, { verdict: string; lines: [string, string][] }> {
-  return Object.fromEntries(changes.map((c) => [heroes.find((h) => h.id === c.heroId)!.name, { verdict: c.verdict, lines: c.lines.map((l) => [l.verdict, l.text] as [string, string]) }]));
+  return Object.fromEntries(
+    changes.map((c) => [
+      heroes.find((h) => h.id === c.heroId)!.name,
+      { verdict: c.verdict, lines: c.lines.map((l) => [l.verdict, l.text] as [string, string]) },
+    ]),
+  );
 }
 
 describe('classifyLine', () => {
@@ -78,7 +83,7 @@ describe('classifyLine', () => {
   });
 
   it('marks bug fixes as fixed', () => {
-    expect(classifyLine('Fixed an issue where Storm\'s Bolt Rush could pass through walls.')).toBe('fixed');
+    expect(classifyLine("Fixed an issue where Storm's Bolt Rush could pass through walls.")).toBe('fixed');
     expect(classifyLine('Resolved a bug that hid the ultimate charge')).toBe('fixed');
     expect(classifyLine('Anything at all in a bug fix section', { bugFix: true })).toBe('fixed');
     // "Fixed" as an adjective is not a fix.
@@ -239,7 +244,13 @@ describe('heroChanges', () => {
 Rocket (Strategist):
 - Repair Mode: Healing per second reduced from 65 to 60`;
     const got = summary(heroChanges(text, catalog));
-    expect(got['the thing']).toEqual({ verdict: 'buff', lines: [['buff', 'Base Health increased from 700 to 750'], ['buff', 'Yancy Street Charge: Cooldown reduced from 12s to 10s']] });
+    expect(got['the thing']).toEqual({
+      verdict: 'buff',
+      lines: [
+        ['buff', 'Base Health increased from 700 to 750'],
+        ['buff', 'Yancy Street Charge: Cooldown reduced from 12s to 10s'],
+      ],
+    });
     expect(got['rocket raccoon']!.verdict).toBe('nerf');
   });
 
@@ -256,7 +267,9 @@ Rocket (Strategist):
     expect(heroesNamedIn('Fixed an issue with xHulk, then with «Hulk» and (Thor).', catalog)).toEqual([idOf('hulk'), idOf('thor')]);
     // Case and spacing do not matter; a name at the very start and end of the text is whole.
     expect(heroesNamedIn('LUNA-SNOW', catalog)).toEqual([idOf('luna snow')]);
-    const inParagraph = summary(heroChanges('Groot\n- Fixed an issue where Groot\'s walls blocked Hulk\'s leap.\n- Ironwood Wall: Health increased from 600 to 650', catalog));
+    const inParagraph = summary(
+      heroChanges("Groot\n- Fixed an issue where Groot's walls blocked Hulk's leap.\n- Ironwood Wall: Health increased from 600 to 650", catalog),
+    );
     expect(Object.keys(inParagraph)).toEqual(['groot']);
     expect(inParagraph.groot!.verdict).toBe('buff');
   });
@@ -280,10 +293,44 @@ New Content
 
   it('never throws on any text, and every verdict is one of the four', () => {
     const words = fc.constantFrom(
-      'Hulk', 'Thor', 'Author', 'Cloak & Dagger', 'Storm', 'Dagger Storm', 'Jeff', ':', '-', '•', '\n', '\n\n', 'from', 'to', '5', '3,400', '12s', '%', '→', '(was 7)',
-      'increased', 'reduced', 'cooldown', 'damage', 'energy cost', 'Fixed an issue', 'Bug Fixes', 'Dev Comment:', 'We', 'Vanguard', '**', '#', 'no longer',
+      'Hulk',
+      'Thor',
+      'Author',
+      'Cloak & Dagger',
+      'Storm',
+      'Dagger Storm',
+      'Jeff',
+      ':',
+      '-',
+      '•',
+      '\n',
+      '\n\n',
+      'from',
+      'to',
+      '5',
+      '3,400',
+      '12s',
+      '%',
+      '→',
+      '(was 7)',
+      'increased',
+      'reduced',
+      'cooldown',
+      'damage',
+      'energy cost',
+      'Fixed an issue',
+      'Bug Fixes',
+      'Dev Comment:',
+      'We',
+      'Vanguard',
+      '**',
+      '#',
+      'no longer',
     );
-    const text = fc.oneof(fc.string({ maxLength: 400 }), fc.array(fc.oneof(words, fc.string({ maxLength: 8 })), { maxLength: 80 }).map((parts) => parts.join(' ')));
+    const text = fc.oneof(
+      fc.string({ maxLength: 400 }),
+      fc.array(fc.oneof(words, fc.string({ maxLength: 8 })), { maxLength: 80 }).map((parts) => parts.join(' ')),
+    );
     fc.assert(
       fc.property(text, (t) => {
         expect(VERDICTS).toContain(classifyLine(t));

@@ -44,8 +44,20 @@ describe('hero matchups count the opposing hero’s wins', () => {
 
   it('best and worst matchups need 3 matches, never overlap, and read from the player’s side', () => {
     const sir = matchupExtremes(profiles['autumnnippert-sir-final-1117455441.json']!);
-    expect(sir.best.map((m) => `${m.hero_name} ${m.wins}/${m.matches}`)).toEqual(['magik 6/8', 'groot 5/7', 'moon knight 8/12', 'the punisher 7/12', 'hela 7/12']);
-    expect(sir.worst.map((m) => `${m.hero_name} ${m.wins}/${m.matches}`)).toEqual(['mister fantastic 0/3', 'psylocke 1/4', 'thor 2/8', 'namor 4/15', 'jeff the land shark 2/7']);
+    expect(sir.best.map((m) => `${m.hero_name} ${m.wins}/${m.matches}`)).toEqual([
+      'magik 6/8',
+      'groot 5/7',
+      'moon knight 8/12',
+      'the punisher 7/12',
+      'hela 7/12',
+    ]);
+    expect(sir.worst.map((m) => `${m.hero_name} ${m.wins}/${m.matches}`)).toEqual([
+      'mister fantastic 0/3',
+      'psylocke 1/4',
+      'thor 2/8',
+      'namor 4/15',
+      'jeff the land shark 2/7',
+    ]);
     expect(sir.tooFew).toBe(5);
     for (const p of Object.values(profiles)) {
       const e = matchupExtremes(p);
@@ -60,7 +72,18 @@ describe('hero matchups count the opposing hero’s wins', () => {
 
 describe('game modes', () => {
   it('names each mode of the table; practice and unknown modes are never a real result', () => {
-    expect([1, 2, 3, 4, 5, 7, 9, 10, 6, null].map((id) => matchMode(id).key)).toEqual(['quickPlay', 'competitive', 'custom', 'arcade', 'tutorial', 'vsAi', 'tournament', 'tournament', 'other', 'other']);
+    expect([1, 2, 3, 4, 5, 7, 9, 10, 6, null].map((id) => matchMode(id).key)).toEqual([
+      'quickPlay',
+      'competitive',
+      'custom',
+      'arcade',
+      'tutorial',
+      'vsAi',
+      'tournament',
+      'tournament',
+      'other',
+      'other',
+    ]);
     expect(matchMode(2)).toMatchObject({ ranked: true, counts: true, practice: false });
     expect(matchMode(7)).toMatchObject({ ranked: false, counts: false, practice: true });
     expect(matchMode(6)).toMatchObject({ ranked: false, counts: false, practice: false });

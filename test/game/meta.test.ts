@@ -1,14 +1,26 @@
 import Keyv from 'keyv';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../src/api/errors.js';
+import { ApiError } from '../../src/core/api-errors.js';
 import { createImageResolver } from '../../src/api/images.js';
 import { UpstreamRateLimiter, type Priority } from '../../src/api/rate-limiter.js';
 import { createSchemas } from '../../src/api/schemas.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
-import { runWithDeadline } from '../../src/deadline.js';
-import { groupMetaRows, HeroMeta, metaEtaMs, metaKda, metaRole, metaRows, metaWinRate, sortMetaRows, type MetaRow, type MetaSnapshot, type MetaStats } from '../../src/game/meta.js';
-import { HeroDirectory } from '../../src/hero-directory.js';
+import { runWithDeadline } from '../../src/core/deadline.js';
+import {
+  groupMetaRows,
+  metaEtaMs,
+  metaKda,
+  metaRole,
+  metaRows,
+  metaWinRate,
+  sortMetaRows,
+  type MetaRow,
+  type MetaSnapshot,
+  type MetaStats,
+} from '../../src/game/meta.js';
+import { HeroMeta } from '../../src/jobs/hero-meta.js';
+import { HeroDirectory } from '../../src/catalog/hero-directory.js';
 import { loadDataset } from '../../src/replica/data/dataset.js';
 import type { Replica } from '../../src/replica/server.js';
 import { capturingLogger, clientFor, replica } from '../helpers/replica.js';
@@ -18,7 +30,16 @@ const schemas = createSchemas(createImageResolver('https://img.test/rivals'));
 /** Raw hero statistics through the real lenient schema, as the client parses them. */
 const parsed = (raw: Record<string, unknown>): MetaStats => schemas.heroStats.parse(raw);
 const hero = (id: string, name: string, role: string | null = 'Duelist') => ({ id, name, role });
-const row = (name: string, values: Partial<MetaRow>): MetaRow => ({ heroId: name, name, role: 'Duelist', matches: 1, winRate: null, pickShare: null, kda: null, ...values });
+const row = (name: string, values: Partial<MetaRow>): MetaRow => ({
+  heroId: name,
+  name,
+  role: 'Duelist',
+  matches: 1,
+  winRate: null,
+  pickShare: null,
+  kda: null,
+  ...values,
+});
 
 describe('meta computations', () => {
   it('win rate is wins over matches, pick share matches over all heroes’ matches, KDA (k + a) / d from the averages', () => {
@@ -106,10 +127,14 @@ class RecordingLimiter extends UpstreamRateLimiter {
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     return super
-      .schedule(() => {
-        entry.started = this.starts++;
-        return task();
-      }, priority, deadline)
+      .schedule(
+        () => {
+          entry.started = this.starts++;
+          return task();
+        },
+        priority,
+        deadline,
+      )
       .finally(() => this.inFlight--);
   }
   waitingOf(priority: Priority) {
@@ -173,7 +198,12 @@ describe('HeroMeta against the replica', () => {
     expect(byName['Iron Fist']).toMatchObject({ matches: 0, winRate: null, pickShare: null, kda: null });
     const total = s.rows.reduce((n, x) => n + x.matches, 0);
     const raw = r.dataset.heroStats.get('1011')!;
-    expect(byName.Hulk).toMatchObject({ role: 'Vanguard', matches: raw.matches, winRate: (raw.wins as number) / (raw.matches as number), pickShare: (raw.matches as number) / total });
+    expect(byName.Hulk).toMatchObject({
+      role: 'Vanguard',
+      matches: raw.matches,
+      winRate: (raw.wins as number) / (raw.matches as number),
+      pickShare: (raw.matches as number) / total,
+    });
     expect(byName.Hulk!.kda).toBeCloseTo(((raw.k as number) + (raw.a as number)) / (raw.d as number), 10);
     expect(s.rows.reduce((n, x) => n + (x.pickShare ?? 0), 0)).toBeCloseTo(1, 10);
     for (const x of s.rows) for (const v of [x.winRate, x.pickShare, x.kda]) expect(v === null || Number.isFinite(v)).toBe(true);
@@ -288,7 +318,7 @@ describe('HeroMeta against the replica', () => {
     await vi.waitFor(() => expect(meta.snapshot()).toBeDefined(), { timeout: 5_000 });
     vi.advanceTimersByTime(60 * 60_000);
     expect(refresh).toHaveBeenCalledTimes(2);
-    meta.stop();
+    void meta.stop();
     vi.advanceTimersByTime(3 * 60 * 60_000);
     expect(refresh).toHaveBeenCalledTimes(2);
     await vi.waitFor(() => expect(meta.refreshing).toBe(false), { timeout: 5_000 });
@@ -340,7 +370,7 @@ describe('HeroMeta against the replica', () => {
     const { api, meta, lines } = make();
     meta.start();
     await vi.waitFor(() => expect(lines.some((l) => l.includes('hero meta refresh failed'))).toBe(true), { timeout: 5_000 });
-    meta.stop();
+    void meta.stop();
     expect(meta.snapshot()).toBeUndefined();
     await api.close();
   });
@@ -364,7 +394,14 @@ describe('the first gathering and the stored snapshot', () => {
   const make = (options: { limiter?: UpstreamRateLimiter; state?: ReturnType<typeof memoryState>; now?: () => number; requestsPerMinute?: number } = {}) => {
     const { logger, lines } = capturingLogger();
     const api = clientFor(r, { limiter: options.limiter, now: options.now });
-    const meta = new HeroMeta({ api, heroes: new HeroDirectory(api), logger, now: options.now, store: options.state?.heroMeta, requestsPerMinute: options.requestsPerMinute });
+    const meta = new HeroMeta({
+      api,
+      heroes: new HeroDirectory(api),
+      logger,
+      now: options.now,
+      store: options.state?.heroMeta,
+      requestsPerMinute: options.requestsPerMinute,
+    });
     return { api, meta, lines };
   };
 
@@ -451,7 +488,15 @@ describe('the first gathering and the stored snapshot', () => {
   it('start() with a saved snapshot younger than the interval refreshes it when it is an interval old, then every interval', async () => {
     const state = memoryState();
     const clock = { now: 1_750_000_000_000 };
-    const saved: MetaSnapshot = { rows: [], completedAt: clock.now - 20 * 60_000, gatheredAt: clock.now - 25 * 60_000, answered: 12, total: 12, missing: [], stale: false };
+    const saved: MetaSnapshot = {
+      rows: [],
+      completedAt: clock.now - 20 * 60_000,
+      gatheredAt: clock.now - 25 * 60_000,
+      answered: 12,
+      total: 12,
+      missing: [],
+      stale: false,
+    };
     await state.heroMeta.save(saved);
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
     const { api, meta } = make({ state, now: () => clock.now });

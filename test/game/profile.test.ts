@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { currentSeason, heroSummary, heroTotals, newestUpdate, perTenMinutes, playTimeByRole, rankSummary, seasonRanks, totalPlayTime } from '../../src/game/profile.js';
+import {
+  currentSeason,
+  heroSummary,
+  heroTotals,
+  newestUpdate,
+  perTenMinutes,
+  playTimeByRole,
+  rankSummary,
+  seasonRanks,
+  totalPlayTime,
+} from '../../src/game/profile.js';
 import { parseUpdateTime } from '../../src/game/update-times.js';
 import { runInLocale } from '../../src/i18n/index.js';
 import { isTierName, levelOfScore, rankScore, rankScoreChange, tierOf, tierOfLevel } from '../../src/game/ranks.js';
@@ -8,7 +18,16 @@ import { profiles } from './samples.js';
 
 describe('seasons', () => {
   it('names the index numbering of v1 and the profile, the text numbering of v2 and the rank game ids alike', () => {
-    expect([0, 1, 2, 3, 4, 5, 6, 9].map((i) => seasonFromIndex(i)!.name)).toEqual(['Season 0', 'Season 1', 'Season 1.5', 'Season 2', 'Season 2.5', 'Season 3', 'Season 3.5', 'Season 5']);
+    expect([0, 1, 2, 3, 4, 5, 6, 9].map((i) => seasonFromIndex(i)!.name)).toEqual([
+      'Season 0',
+      'Season 1',
+      'Season 1.5',
+      'Season 2',
+      'Season 2.5',
+      'Season 3',
+      'Season 3.5',
+      'Season 5',
+    ]);
     expect(['0', '1', '1.5', '2', 2.5, '3'].map((n) => seasonFromNumber(n)!.index)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(seasonFromRankGame(6, '2001006')!.name).toBe('Season 3');
     expect(seasonFromRankGame(null, '1001002')!.name).toBe('Season 1');
@@ -31,7 +50,16 @@ describe('seasons', () => {
 
 describe('ranks', () => {
   it('names every level and derives the tier from the score when the level is unusable', () => {
-    expect([1, 3, 4, 8, 16, 21, 22, 23].map(tierOfLevel)).toEqual(['Bronze III', 'Bronze I', 'Silver III', 'Gold II', 'Grandmaster III', 'Celestial I', 'Eternity', 'One Above All']);
+    expect([1, 3, 4, 8, 16, 21, 22, 23].map(tierOfLevel)).toEqual([
+      'Bronze III',
+      'Bronze I',
+      'Silver III',
+      'Gold II',
+      'Grandmaster III',
+      'Celestial I',
+      'Eternity',
+      'One Above All',
+    ]);
     expect([0, 24, 2.5, null].map(tierOfLevel)).toEqual([null, null, null, null]);
     expect([2999, 3000, 3752.09, 5013, 9000].map(levelOfScore)).toEqual([null, 1, 8, 21, 22]);
     expect(tierOf(null, 3507.05)).toBe('Silver I');
@@ -59,16 +87,79 @@ describe('ranks', () => {
 
 /** Expected rank of every real profile: tier, current score, the season it belongs to, this season's peak and the all-time peak. */
 const EXPECTED: Record<string, { tier: string; score: string; season: string; current: string; peak: string; allTime: string }> = {
-  'autumnnippert-card1gan-1403392756-2025-03-06.json': { tier: 'Grandmaster III', score: '4,562', season: 'Season 1.5', current: 'Season 1.5', peak: 'Grandmaster II 4,582', allTime: 'Grandmaster II 4,604 Season 1' },
-  'autumnnippert-chob-bob-341932470.json': { tier: 'Platinum II', score: '4,046', season: 'Season 1.5', current: 'Season 1.5', peak: 'Platinum II 4,048', allTime: 'Platinum II 4,048 Season 1.5' },
-  'autumnnippert-mrblungy-450703773.json': { tier: 'Grandmaster II', score: '4,621', season: 'Season 1.5', current: 'Season 1.5', peak: 'Grandmaster I 4,719', allTime: 'Grandmaster I 4,719 Season 1.5' },
-  'autumnnippert-hayamaken-1402468705.json': { tier: 'Silver I', score: '3,546', season: 'Season 1', current: 'Season 1.5', peak: 'Gold III 3,621', allTime: 'Gold III 3,621 Season 1' },
-  'autumnnippert-sir-final-1117455441.json': { tier: 'Grandmaster III', score: '4,559', season: 'Season 1.5', current: 'Season 1.5', peak: 'Grandmaster II 4,697', allTime: 'Grandmaster II 4,697 Season 1.5' },
-  'doublec8-double-c-1786151874-2025-05-26.json': { tier: 'Bronze II', score: '3,137', season: 'Season 2', current: 'Season 2', peak: 'Bronze II 3,137', allTime: 'Silver II 3,470 Season 1.5' },
-  'doublec8-double-c-1786151874-2025-06-05.json': { tier: 'Silver I', score: '3,507', season: 'Season 2.5', current: 'Season 2.5', peak: 'Silver I 3,525', allTime: 'Silver I 3,525 Season 2.5' },
-  'doublec8-double-c-1786151874-2025-08-05.json': { tier: 'Gold II', score: '3,752', season: 'Season 3', current: 'Season 3', peak: 'Gold II 3,763', allTime: 'Gold II 3,763 Season 3' },
+  'autumnnippert-card1gan-1403392756-2025-03-06.json': {
+    tier: 'Grandmaster III',
+    score: '4,562',
+    season: 'Season 1.5',
+    current: 'Season 1.5',
+    peak: 'Grandmaster II 4,582',
+    allTime: 'Grandmaster II 4,604 Season 1',
+  },
+  'autumnnippert-chob-bob-341932470.json': {
+    tier: 'Platinum II',
+    score: '4,046',
+    season: 'Season 1.5',
+    current: 'Season 1.5',
+    peak: 'Platinum II 4,048',
+    allTime: 'Platinum II 4,048 Season 1.5',
+  },
+  'autumnnippert-mrblungy-450703773.json': {
+    tier: 'Grandmaster II',
+    score: '4,621',
+    season: 'Season 1.5',
+    current: 'Season 1.5',
+    peak: 'Grandmaster I 4,719',
+    allTime: 'Grandmaster I 4,719 Season 1.5',
+  },
+  'autumnnippert-hayamaken-1402468705.json': {
+    tier: 'Silver I',
+    score: '3,546',
+    season: 'Season 1',
+    current: 'Season 1.5',
+    peak: 'Gold III 3,621',
+    allTime: 'Gold III 3,621 Season 1',
+  },
+  'autumnnippert-sir-final-1117455441.json': {
+    tier: 'Grandmaster III',
+    score: '4,559',
+    season: 'Season 1.5',
+    current: 'Season 1.5',
+    peak: 'Grandmaster II 4,697',
+    allTime: 'Grandmaster II 4,697 Season 1.5',
+  },
+  'doublec8-double-c-1786151874-2025-05-26.json': {
+    tier: 'Bronze II',
+    score: '3,137',
+    season: 'Season 2',
+    current: 'Season 2',
+    peak: 'Bronze II 3,137',
+    allTime: 'Silver II 3,470 Season 1.5',
+  },
+  'doublec8-double-c-1786151874-2025-06-05.json': {
+    tier: 'Silver I',
+    score: '3,507',
+    season: 'Season 2.5',
+    current: 'Season 2.5',
+    peak: 'Silver I 3,525',
+    allTime: 'Silver I 3,525 Season 2.5',
+  },
+  'doublec8-double-c-1786151874-2025-08-05.json': {
+    tier: 'Gold II',
+    score: '3,752',
+    season: 'Season 3',
+    current: 'Season 3',
+    peak: 'Gold II 3,763',
+    allTime: 'Gold II 3,763 Season 3',
+  },
   // Its newest competitive match (+19.4 to 5,032) came after the season's stored 5,013.
-  'freddyhun-template-2025-03.json': { tier: 'Celestial I', score: '5,032', season: 'Season 1.5', current: 'Season 1.5', peak: 'Celestial I 5,066', allTime: 'Celestial I 5,066 Season 1.5' },
+  'freddyhun-template-2025-03.json': {
+    tier: 'Celestial I',
+    score: '5,032',
+    season: 'Season 1.5',
+    current: 'Season 1.5',
+    peak: 'Celestial I 5,066',
+    allTime: 'Celestial I 5,066 Season 1.5',
+  },
 };
 
 describe('the rank of every real profile', () => {
@@ -101,7 +192,13 @@ describe('the rank of every real profile', () => {
   it('a season asked for takes its tier, score and peak from that season', () => {
     const p = profiles['autumnnippert-card1gan-1403392756-2025-03-06.json']!;
     const s1 = rankSummary(p, seasonFromNumber(1));
-    expect([s1.tier, rankScore(s1.score), s1.season?.name, s1.seasonPeak?.tier, rankScore(s1.seasonPeak?.score)]).toEqual(['Grandmaster II', '4,582', 'Season 1', 'Grandmaster II', '4,604']);
+    expect([s1.tier, rankScore(s1.score), s1.season?.name, s1.seasonPeak?.tier, rankScore(s1.seasonPeak?.score)]).toEqual([
+      'Grandmaster II',
+      '4,582',
+      'Season 1',
+      'Grandmaster II',
+      '4,604',
+    ]);
     const s0 = rankSummary(p, seasonFromNumber(0));
     expect([s0.tier, rankScore(s0.score), s0.season?.name]).toEqual(['Diamond II', '4,283', 'Season 0']);
     const none = rankSummary(p, seasonFromNumber(5));
@@ -109,7 +206,9 @@ describe('the rank of every real profile', () => {
   });
 
   it('lists ranked seasons oldest first with tiers, scores, peaks and wins', () => {
-    const rows = seasonRanks(profiles['doublec8-double-c-1786151874-2025-08-05.json']!).map((s) => `${s.season.name} ${s.tier} ${rankScore(s.score)} ${s.peakTier} ${rankScore(s.peakScore)} ${s.wins}`);
+    const rows = seasonRanks(profiles['doublec8-double-c-1786151874-2025-08-05.json']!).map(
+      (s) => `${s.season.name} ${s.tier} ${rankScore(s.score)} ${s.peakTier} ${rankScore(s.peakScore)} ${s.wins}`,
+    );
     expect(rows).toEqual([
       'Season 0 Bronze II 3,092 Bronze II 3,105 2',
       'Season 1 Bronze III 3,000 Bronze III 3,000 0',
@@ -122,7 +221,14 @@ describe('the rank of every real profile', () => {
 });
 
 describe('a profile at a glance', () => {
-  const roles: Record<string, string> = { '1041': 'Duelist', '1034': 'Duelist', '1025': 'Strategist', '1029': 'Duelist', '1033': 'Duelist', '1027': 'Vanguard' };
+  const roles: Record<string, string> = {
+    '1041': 'Duelist',
+    '1034': 'Duelist',
+    '1025': 'Strategist',
+    '1029': 'Duelist',
+    '1033': 'Duelist',
+    '1027': 'Vanguard',
+  };
 
   it('top heroes add ranked and unranked up, keep heroes with play time but no completed match, and sort by play time', () => {
     const p = profiles['doublec8-double-c-1786151874-2025-08-05.json']!;
@@ -146,7 +252,11 @@ describe('a profile at a glance', () => {
     expect(checked).toBeGreaterThanOrEqual(7);
     // Card1gan's zero-match heroes (Peni Parker, Winter Soldier) hold 458 s: without them the sum falls short.
     const card = profiles['autumnnippert-card1gan-1403392756-2025-03-06.json']!;
-    expect(heroTotals(card).filter((h) => h.matches === 0).reduce((s, h) => s + h.play_time, 0)).toBeCloseTo(458.6, 0);
+    expect(
+      heroTotals(card)
+        .filter((h) => h.matches === 0)
+        .reduce((s, h) => s + h.play_time, 0),
+    ).toBeCloseTo(458.6, 0);
     // Time the lists name no hero for is shown as such, never dropped.
     const may = playTimeByRole(profiles['doublec8-double-c-1786151874-2025-05-26.json']!, () => 'Duelist');
     expect(may.map((r) => `${r.role} ${Math.round(r.seconds)}`)).toEqual(['Duelist 36381', 'Not in the hero lists 1343']);

@@ -71,7 +71,11 @@ describe('every hero a player used, with its time', () => {
       }
     }
     // The samples do hold players with several heroes: the check above is not only about one-hero lines.
-    expect(Object.values(matches).flatMap((m) => scoreboard(m).flatMap((t) => t.lines)).filter((l) => l.heroes.length >= 3).length).toBeGreaterThanOrEqual(5);
+    expect(
+      Object.values(matches)
+        .flatMap((m) => scoreboard(m).flatMap((t) => t.lines))
+        .filter((l) => l.heroes.length >= 3).length,
+    ).toBeGreaterThanOrEqual(5);
   });
 
   it('a hero listed twice counts once with both times; a sub-second pick and a null hero are left out', () => {
@@ -86,7 +90,9 @@ describe('every hero a player used, with its time', () => {
   it('a player who never picked a hero lists none', () => {
     const m = structuredClone(matches['6713355_1740604074_322_11001_10']!);
     m.players.push({ ...m.players[0]!, player_uid: '1', nick_name: 'Idle', cur_hero_id: null, heroes: [] });
-    const idle = scoreboard(m).flatMap((t) => t.lines).find((l) => l.player.nick_name === 'Idle')!;
+    const idle = scoreboard(m)
+      .flatMap((t) => t.lines)
+      .find((l) => l.player.nick_name === 'Idle')!;
     expect(idle).toMatchObject({ status: 'no-hero', heroes: [] });
   });
 });
@@ -97,7 +103,9 @@ describe('badge names', () => {
   it('the API’s misspelling in real data is corrected, on the scoreboard too', () => {
     expect(allNames).toContain('Impentrable Defence');
     expect(badgeName('Impentrable Defence')).toBe('Impenetrable Defence');
-    const burnbot = scoreboard(matches['4890922_1741035286_222_11001_10']!).flatMap((t) => t.lines).find((l) => l.player.nick_name === 'BURNBOT')!;
+    const burnbot = scoreboard(matches['4890922_1741035286_222_11001_10']!)
+      .flatMap((t) => t.lines)
+      .find((l) => l.player.nick_name === 'BURNBOT')!;
     expect(burnbot.player.badges.map((b) => b.name)).toEqual(['Impentrable Defence']);
     expect(burnbot.badges).toEqual([{ name: 'Impenetrable Defence', count: 1 }]);
   });

@@ -1,6 +1,6 @@
 /**
  * How the end-to-end tests start the bot as a process: exactly as production runs it, `node dist/index.js`
- * on the build that test/global-setup.ts makes once a run (scripts/build.mjs), with signals going
+ * on the build that test/setup/build.ts makes once a run (scripts/build.mjs), with signals going
  * straight to node. `npm start` runs the same file after building when stale.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -29,7 +29,13 @@ export interface RecordedBot {
  * The child is pushed on `running` for the caller to kill.
  * @throws when it exits first, or has not logged `ready` within 25 s (with its output).
  */
-export async function startRecordingBot(options: { scratch: string; name: string; env: Record<string, string>; ready: RegExp; running: ChildProcess[] }): Promise<RecordedBot> {
+export async function startRecordingBot(options: {
+  scratch: string;
+  name: string;
+  env: Record<string, string>;
+  ready: RegExp;
+  running: ChildProcess[];
+}): Promise<RecordedBot> {
   const { scratch, name, ready } = options;
   const record = join(scratch, `${name}.imports`);
   const child = spawn(process.execPath, ['--import', join(ROOT, 'test', 'fixtures', 'record-imports.mjs'), ...BOT_ARGS], {
@@ -39,8 +45,8 @@ export async function startRecordingBot(options: { scratch: string; name: string
   });
   options.running.push(child);
   let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the bot never logged ${ready}:\n${output}`)), 25_000);
     const poll = setInterval(() => {

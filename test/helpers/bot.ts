@@ -2,13 +2,13 @@
 import { currentLocale } from '../../src/i18n/index.js';
 import Keyv from 'keyv';
 import { afterAll, beforeAll } from 'vitest';
-import { commands } from '../../commands/index.js';
+import { commands } from '../../src/commands/index.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
 import type { CommandContext, CommandInput } from '../../src/discord/command.js';
 import { Router } from '../../src/discord/router.js';
 
-import { createCommandContext } from '../../src/services.js';
+import { createCommandContext } from '../../src/app/services.js';
 import { MainsRefresher } from '../../src/feeds/alerts.js';
 import { memoryState } from './state.js';
 import type { Replica } from '../../src/replica/server.js';
@@ -38,7 +38,11 @@ const channels = {
 export function bot(r: Replica, options: { apiTimeoutMs?: number } = {}) {
   const clock = { now: Date.now() };
   const { logger, lines } = capturingLogger();
-  const api = clientFor(r, { cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }), now: () => clock.now }), now: () => clock.now, ...(options.apiTimeoutMs ? { timeoutMs: options.apiTimeoutMs } : {}) });
+  const api = clientFor(r, {
+    cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }), now: () => clock.now }),
+    now: () => clock.now,
+    ...(options.apiTimeoutMs ? { timeoutMs: options.apiTimeoutMs } : {}),
+  });
   // State in an in-memory SQLite database: the engines have their own tests (test/store).
   const state = memoryState({ now: () => clock.now });
   const ctx: CommandContext = {
@@ -49,7 +53,12 @@ export function bot(r: Replica, options: { apiTimeoutMs?: number } = {}) {
   const router = new Router(commands);
   // The member's Discord client speaks the test's language: English, or the one of runInLocale around the call.
   const speaking = (user: CommandInput['user']) => ({ ...user, locale: currentLocale() });
-  const run = async (name: string, options: CommandInput['options'], subcommand?: string, user: CommandInput['user'] = MEMBER): Promise<{ view: View; payload: MessagePayload }> => {
+  const run = async (
+    name: string,
+    options: CommandInput['options'],
+    subcommand?: string,
+    user: CommandInput['user'] = MEMBER,
+  ): Promise<{ view: View; payload: MessagePayload }> => {
     const view = await router.command(name, { options, subcommand, user: speaking(user) }, ctx);
     return { view, payload: toMessagePayload(view) };
   };
@@ -57,7 +66,19 @@ export function bot(r: Replica, options: { apiTimeoutMs?: number } = {}) {
     const result = await router.component(customId, values, speaking(user), MEMBER.userId, ctx);
     return { ...result, payload: toMessagePayload(result.view) };
   };
-  return { router, ctx, state, clock, logLines: lines, run, press, close: async () => { await api.close(); await state.close(); } };
+  return {
+    router,
+    ctx,
+    state,
+    clock,
+    logLines: lines,
+    run,
+    press,
+    close: async () => {
+      await api.close();
+      await state.close();
+    },
+  };
 }
 
 /** Every custom ID in a payload. */

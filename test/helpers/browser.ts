@@ -18,7 +18,16 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'playground');
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
 
 /**
  * The libraries the @sparticuz/chromium binary links beyond glibc (NSS, NSPR, expat), which a stock
@@ -40,7 +49,7 @@ async function bundledLibraries(): Promise<string> {
     await promisify(execFile)('tar', ['-x', '-f', tarball, '-C', staging]);
     await rm(tarball);
     await chmod(staging, 0o755); // mkdtemp's 0700 would hide the libraries from other users of the machine
-    await rename(staging, target).catch((error: NodeJS.ErrnoException) => {
+    await rename(staging, target).catch((error: unknown) => {
       if (!existsSync(join(lib, 'libnss3.so'))) throw error; // lost the race to another caller, who finished
     });
   } finally {

@@ -19,7 +19,12 @@ export const requestsUnder = (r: Replica, prefix: string): number =>
  * {@link HELD_MS}; asserts that a request under each of `meanwhile` arrived before the command
  * finished, and resolves with the command's result. Resets the replica's faults after.
  */
-export async function readsWhileHeldBack<T>(r: Replica, heldPrefix: string, meanwhile: string[], command: (b: ReturnType<typeof bot>) => Promise<T>): Promise<T> {
+export async function readsWhileHeldBack<T>(
+  r: Replica,
+  heldPrefix: string,
+  meanwhile: string[],
+  command: (b: ReturnType<typeof bot>) => Promise<T>,
+): Promise<T> {
   const fresh = bot(r, { apiTimeoutMs: 10_000 });
   const before = new Map(meanwhile.map((prefix) => [prefix, requestsUnder(r, prefix)]));
   r.setFaults({ latencyMs: HELD_MS, pathPrefix: heldPrefix });

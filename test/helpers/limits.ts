@@ -28,7 +28,11 @@ export function limitBreaks(message: Message): string[] {
   check('content', message.content?.length ?? 0, LIMITS.content);
   const embeds: APIEmbed[] = message.embeds ?? [];
   check('embeds', embeds.length, LIMITS.embeds);
-  check('embed total', embeds.reduce((s, e) => s + embedLength(e), 0), LIMITS.embedTotal);
+  check(
+    'embed total',
+    embeds.reduce((s, e) => s + embedLength(e), 0),
+    LIMITS.embedTotal,
+  );
   embeds.forEach((e, i) => {
     const at = `embed ${i + 1}`;
     check(`${at} title ${cut(e.title ?? '')}`, e.title?.length ?? 0, LIMITS.title);
@@ -67,7 +71,11 @@ export function limitBreaks(message: Message): string[] {
   });
   const files = message.files ?? [];
   check('files', files.length, LIMITS.files);
-  check('file bytes', files.reduce((s, f) => s + f.data.byteLength, 0), LIMITS.fileBytes);
+  check(
+    'file bytes',
+    files.reduce((s, f) => s + f.data.byteLength, 0),
+    LIMITS.fileBytes,
+  );
   for (const f of files) check(`alt text of ${f.name}`, f.description?.length ?? 0, LIMITS.attachmentDescription);
   return out;
 }

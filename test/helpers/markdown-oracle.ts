@@ -20,7 +20,7 @@ export interface MdNode {
 }
 
 type Rule = (typeof rulesExtended)[string];
-const withMatch = (rule: Rule, re: RegExp): Rule => ({ ...rule, match: (source: string) => re.exec(source) }) as Rule;
+const withMatch = (rule: Rule, re: RegExp): Rule => ({ ...rule, match: (source: string) => re.exec(source) });
 
 const parser = SimpleMarkdown.parserFor({
   ...rulesExtended,
@@ -44,7 +44,10 @@ const LIST_LINE = /^\s*([-*+]|\d+\.)\s/;
 
 /** The tree Discord draws for `text` in an embed description, field value, title or field name. */
 export function parseDiscord(text: string): MdNode[] {
-  const lists = text.split('\n').filter((line) => LIST_LINE.test(line)).map((): MdNode => ({ type: 'list' }));
+  const lists = text
+    .split('\n')
+    .filter((line) => LIST_LINE.test(line))
+    .map((): MdNode => ({ type: 'list' }));
   return [...(parser(text, { inline: true }) as MdNode[]), ...lists];
 }
 
@@ -74,7 +77,8 @@ export function markup(text: string): string[] {
   const out: string[] = [];
   const walk = (nodes: MdNode[]) => {
     for (const n of nodes) {
-      if (!PLAIN.has(n.type)) out.push(n.id !== undefined || n.target !== undefined || n.timestamp !== undefined ? `${n.type}:${n.id ?? n.target ?? n.timestamp}` : n.type);
+      if (!PLAIN.has(n.type))
+        out.push(n.id !== undefined || n.target !== undefined || n.timestamp !== undefined ? `${n.type}:${n.id ?? n.target ?? n.timestamp}` : n.type);
       if (Array.isArray(n.content)) walk(n.content);
     }
   };
@@ -87,7 +91,7 @@ export function plainRuns(text: string): string[] {
   const runs: string[] = [''];
   const walk = (nodes: MdNode[]) => {
     for (const n of nodes) {
-      if (PLAIN.has(n.type)) runs[runs.length - 1] += shown(n);
+      if (PLAIN.has(n.type)) runs[runs.length - 1]! += shown(n);
       else {
         runs.push('');
         if (Array.isArray(n.content)) walk(n.content);
@@ -95,6 +99,6 @@ export function plainRuns(text: string): string[] {
       }
     }
   };
-  walk(parser(text, { inline: true }) as MdNode[]);
+  walk(parser(text, { inline: true }));
   return runs.filter(Boolean);
 }

@@ -2,12 +2,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/app/config.js';
 import { startPlayground, type Playground, type PlaygroundOptions } from '../../src/playground/start.js';
-import { createApiServices, type ApiServices } from '../../src/services.js';
+import { createApiServices, type ApiServices } from '../../src/app/services.js';
 import { capturingLogger } from './replica.js';
 
-export async function bootPlayground(options: Partial<PlaygroundOptions> = {}): Promise<{ playground: Playground; services: ApiServices; lines: string[]; dataDir: string; close(): Promise<void> }> {
+export async function bootPlayground(
+  options: Partial<PlaygroundOptions> = {},
+): Promise<{ playground: Playground; services: ApiServices; lines: string[]; dataDir: string; close(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rivals-playground-'));
   // A rate far above what the tests use: they drive many fresh reads a minute beside the first hero-meta
   // gathering, and are about the playground, not the key's rate (test/cache/rate-limiter.test.ts is).

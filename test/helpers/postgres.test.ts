@@ -48,7 +48,10 @@ describe('startPostgres', () => {
 
   it('restarts cleanly while running, and stores UTF-8 with Unicode case mapping', async () => {
     await server.restart();
-    const row = await withClient(server.url, async (c) => (await c.query(`SELECT upper('loki ünd hela') AS up, current_setting('server_encoding') AS enc`)).rows[0]);
+    const row = await withClient(
+      server.url,
+      async (c) => (await c.query(`SELECT upper('loki ünd hela') AS up, current_setting('server_encoding') AS enc`)).rows[0],
+    );
     expect(row).toEqual({ up: 'LOKI ÜND HELA', enc: 'UTF8' });
   });
 });
@@ -59,7 +62,8 @@ describe('testDatabaseUrl', () => {
     expect(a).not.toBe(b);
     expect(new URL(a).host).toBe(new URL(b).host);
     await withClient(a, (c) => c.query('CREATE TABLE only_in_a (x int)'));
-    const tables = (url: string) => withClient(url, async (c) => (await c.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`)).rows.map((r) => r.tablename));
+    const tables = (url: string) =>
+      withClient(url, async (c) => (await c.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`)).rows.map((r) => r.tablename));
     expect(await tables(a)).toEqual(['only_in_a']);
     expect(await tables(b)).toEqual([]);
   });

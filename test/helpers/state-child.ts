@@ -32,7 +32,16 @@ if (mode === 'write') {
   const [guildId, channelId] = args;
   const state = await open();
   await state.settings.update(guildId!, (s) => {
-    s.feeds.patchNotes = { channelId: channelId!, roleId: null, since: Date.now(), publish: false, backfill: 0, broken: null, lastDelivered: null, lastEdit: null };
+    s.feeds.patchNotes = {
+      channelId: channelId!,
+      roleId: null,
+      since: Date.now(),
+      publish: false,
+      backfill: 0,
+      broken: null,
+      lastDelivered: null,
+      lastEdit: null,
+    };
   });
   process.stdout.write('ACK\n');
   setInterval(() => undefined, 1_000); // stay alive until killed

@@ -42,7 +42,7 @@ export interface TestStateLocation {
 }
 
 /** A new empty place for state on `engine`. */
-export async function newStateLocation(engine: Engine): Promise<TestStateLocation & { cleanup(): void }> {
+export async function newStateLocation(engine: Engine): Promise<TestStateLocation & { cleanup: () => void }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rivals-state-'));
   const databaseUrl = engine === 'postgres' ? await testDatabaseUrl() : undefined;
   return { engine, dataDir, databaseUrl, cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };
@@ -57,7 +57,14 @@ export function openAt(where: TestStateLocation, settings: GuildSettingsOptions 
 export async function openTestState(engine: Engine, settings: GuildSettingsOptions = {}): Promise<State & { where: TestStateLocation }> {
   const where = await newStateLocation(engine);
   const state = await openAt(where, settings);
-  return { ...state, where, close: async () => { await state.close(); where.cleanup(); } };
+  return {
+    ...state,
+    where,
+    close: async () => {
+      await state.close();
+      where.cleanup();
+    },
+  };
 }
 
 /**
@@ -67,12 +74,19 @@ export async function openTestState(engine: Engine, settings: GuildSettingsOptio
  */
 export async function databaseAt(where: TestStateLocation, migration: string): Promise<void> {
   const db = new Kysely<Tables>({
-    dialect: where.engine === 'postgres' ? new PostgresDialect({ pool: new pg.Pool({ connectionString: where.databaseUrl }) }) : new SqliteDialect({ database: new BetterSqlite3(join(where.dataDir, DATABASE_FILE)) }),
+    dialect:
+      where.engine === 'postgres'
+        ? new PostgresDialect({ pool: new pg.Pool({ connectionString: where.databaseUrl }) })
+        : new SqliteDialect({ database: new BetterSqlite3(join(where.dataDir, DATABASE_FILE)) }),
   });
   try {
     const { error } = await new Migrator({ db, provider: migrationProvider }).migrateTo(migration);
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows whatever the migration threw
     if (error) throw error;
-    await db.insertInto('guild_settings').values({ guild_id: 'g-old', leaderboard_platform: 'ps', ephemeral_by_default: 0, version: 1, updated_at: 1 }).execute();
+    await db
+      .insertInto('guild_settings')
+      .values({ guild_id: 'g-old', leaderboard_platform: 'ps', ephemeral_by_default: 0, version: 1, updated_at: 1 })
+      .execute();
   } finally {
     await db.destroy();
   }

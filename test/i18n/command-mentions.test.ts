@@ -1,16 +1,16 @@
 /**
- * Commands named in messages (issue 16): `</config feed>` in a locale file becomes the command
+ * Commands named in messages: `</config feed>` in a locale file becomes the command
  * mention `</config feed:id>` once the bot knows its commands' ids (each member's client shows the
  * name in their own language, clickable), else the name the member's client shows, in code
  * (`/configuration flux`); `{/leaderboard}` (titles, footers, labels, where Discord renders no
  * mention) is always that name, plain.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { commands } from '../../commands/index.js';
+import { commands } from '../../src/commands/index.js';
 import { fetchCommandIds } from '../../src/discord/deploy.js';
 import { COMMAND_REFERENCE, LOCALES, localizedCommandPath, namespaces, readLocaleFile, runInLocale, setCommandIds, tr, trIn } from '../../src/i18n/index.js';
 import { commandsFile, textsAt } from '../../src/i18n/commands.js';
-import { t } from '../../src/strings.js';
+import { t } from '../../src/render/strings.js';
 
 afterEach(() => setCommandIds(new Map()));
 
@@ -38,7 +38,11 @@ function registeredPaths(): Set<string> {
 
 describe('command references in the locale files', () => {
   const paths = registeredPaths();
-  const files = LOCALES.flatMap((locale) => namespaces().filter((ns) => ns !== 'commands').map((ns) => [locale, ns] as const));
+  const files = LOCALES.flatMap((locale) =>
+    namespaces()
+      .filter((ns) => ns !== 'commands')
+      .map((ns) => [locale, ns] as const),
+  );
 
   it.each(files)('%s/%s: every reference names a registered command, subcommand or group path', (locale, ns) => {
     for (const [key, text] of strings(readLocaleFile(locale, ns))) {
@@ -86,10 +90,12 @@ describe('messages naming commands', () => {
   });
 
   it('with command ids: a mention of the registered (English) path and its id, in every locale; plain references stay names', () => {
-    setCommandIds(new Map([
-      ['link', '111111111111111111'],
-      ['config', '222222222222222222'],
-    ]));
+    setCommandIds(
+      new Map([
+        ['link', '111111111111111111'],
+        ['config', '222222222222222222'],
+      ]),
+    );
     for (const locale of LOCALES) {
       expect(runInLocale(locale, () => t.notLinkedOther('42'))).toContain('</link:111111111111111111>');
       expect(trIn(locale, 'messages:config.testPostNotSet', { feed: 'X' })).toContain('</config feed:222222222222222222>');
@@ -114,22 +120,22 @@ describe('fetchCommandIds', () => {
     const rest = {
       get: async (route: string) => {
         asked.push(route);
-        return [
-          { id: '1', name: 'link', type: 1 },
-          { id: '2', name: 'config' },
-          { id: '3', name: 'Rivals profile', type: 2 },
-          { name: 'no-id' },
-        ];
+        return [{ id: '1', name: 'link', type: 1 }, { id: '2', name: 'config' }, { id: '3', name: 'Rivals profile', type: 2 }, { name: 'no-id' }];
       },
     };
-    expect(await fetchCommandIds(rest as never, '99')).toEqual(new Map([['link', '1'], ['config', '2']]));
-    await fetchCommandIds(rest as never, '99', '77');
+    expect(await fetchCommandIds(rest as never, '99')).toEqual(
+      new Map([
+        ['link', '1'],
+        ['config', '2'],
+      ]),
+    );
+    await fetchCommandIds(rest, '99', '77');
     expect(asked).toEqual(['/applications/99/commands', '/applications/99/guilds/77/commands']);
   });
 
   it('an answer that is not a list is no ids; a REST error is thrown', async () => {
-    expect(await fetchCommandIds({ get: async () => ({ message: '?' }) } as never, '1')).toEqual(new Map());
-    await expect(fetchCommandIds({ get: async () => Promise.reject(new Error('401: Unauthorized')) } as never, '1')).rejects.toThrow('401');
+    expect(await fetchCommandIds({ get: async () => ({ message: '?' }) }, '1')).toEqual(new Map());
+    await expect(fetchCommandIds({ get: async () => Promise.reject(new Error('401: Unauthorized')) }, '1')).rejects.toThrow('401');
   });
 });
 
@@ -154,7 +160,9 @@ describe('options named in messages', () => {
 
   /** The option names in a message's code spans (`player:<…>`, `type:Balance posts heroes:…`), in order. */
   function optionsIn(text: string): string[] {
-    return [...text.matchAll(/`([^`]*)`/g)].filter((m) => /^\p{L}[\p{L}\p{N}_-]*:/u.test(m[1]!)).flatMap((m) => [...m[1]!.matchAll(/(?:^|\s)(\p{L}[\p{L}\p{N}_-]*):/gu)].map((o) => o[1]!));
+    return [...text.matchAll(/`([^`]*)`/g)]
+      .filter((m) => /^\p{L}[\p{L}\p{N}_-]*:/u.test(m[1]!))
+      .flatMap((m) => [...m[1]!.matchAll(/(?:^|\s)(\p{L}[\p{L}\p{N}_-]*):/gu)].map((o) => o[1]!));
   }
 
   it.each(LOCALES.filter((l) => l !== 'en'))('%s writes each option as its own clients name it, in English’s order', (locale) => {
@@ -165,7 +173,9 @@ describe('options named in messages', () => {
         const source = optionsIn(english.get(key) ?? english.get(key.replace(/_(zero|two|few|many)$/, '_other')) ?? '');
         const local = optionsIn(text);
         expect(local.length, `${locale}/${ns}:${key}`).toBe(source.length);
-        local.forEach((name, i) => expect([...(names.get(name) ?? [])], `${locale}/${ns}:${key}: “${name}:” is no option name of ${locale}`).toContain(source[i]));
+        local.forEach((name, i) =>
+          expect([...(names.get(name) ?? [])], `${locale}/${ns}:${key}: “${name}:” is no option name of ${locale}`).toContain(source[i]),
+        );
       }
     }
   });

@@ -1,19 +1,32 @@
 /**
- * Localised slash commands (issue 16, src/i18n/commands.ts): every command, subcommand, option and
+ * Localised slash commands (src/i18n/commands.ts): every command, subcommand, option and
  * choice has its name and description in every locale's commands.json, every localised text keeps
  * Discord's rules (Discord: "Application Commands › Application Command Naming", "Localization",
  * "Registering a Command" for the combined-length limit), and the deploy payload carries them in a
  * shape Discord accepts.
  */
 import { ContextMenuCommandAssertions, SlashCommandAssertions } from '@discordjs/builders';
-import { ApplicationCommandOptionType, ApplicationCommandType, Locale as DiscordLocale, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord-api-types/v10';
+import {
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
+  Locale as DiscordLocale,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { alerts } from '../../commands/alerts.js';
-import { commands } from '../../commands/index.js';
-import { player } from '../../commands/player.js';
+import { alerts } from '../../src/commands/alerts.js';
+import { commands } from '../../src/commands/index.js';
+import { player } from '../../src/commands/player.js';
 import { registrationPayload } from '../../src/discord/deploy.js';
-import { choiceName, commandsFile, describe as describeCommand, localizeCommand, placeholdersOf, placeholderValues, type CommandTexts } from '../../src/i18n/commands.js';
+import {
+  choiceName,
+  commandsFile,
+  describe as describeCommand,
+  localizeCommand,
+  placeholdersOf,
+  placeholderValues,
+  type CommandTexts,
+} from '../../src/i18n/commands.js';
 import { commandNames, DISCORD_LOCALES, LOCALES, SOURCE_LOCALE } from '../../src/i18n/index.js';
 import { MAX_WATCHED_HEROES } from '../../src/store/alerts.js';
 
@@ -49,7 +62,8 @@ function* nodes(node: WireNode, path = node.name): Generator<{ node: WireNode; p
   for (const child of node.options ?? []) yield* nodes(child, `${path} ${child.name}`);
 }
 
-const isSubcommandLike = (n: { type?: number }) => n.type === ApplicationCommandOptionType.Subcommand || n.type === ApplicationCommandOptionType.SubcommandGroup;
+const isSubcommandLike = (n: { type?: number }) =>
+  n.type === ApplicationCommandOptionType.Subcommand || n.type === ApplicationCommandOptionType.SubcommandGroup;
 
 describe('localized command texts keep Discord’s rules', () => {
   it('every chat-input name in every locale passes the name rule and is lower case', () => {
@@ -86,7 +100,8 @@ describe('localized command texts keep Discord’s rules', () => {
       for (const { node, path } of nodes(command)) {
         for (const variant of VARIANTS) {
           const description = textIn(node.description ?? '', node.description_localizations, variant);
-          if (description.length < 1 || description.length > 100 || description.includes('{{')) bad.push(`${variant} ${path}: ${description} (${description.length})`);
+          if (description.length < 1 || description.length > 100 || description.includes('{{'))
+            bad.push(`${variant} ${path}: ${description} (${description.length})`);
           for (const choice of node.choices ?? []) {
             const name = textIn(choice.name, choice.name_localizations, variant);
             if (name.length < 1 || name.length > 100) bad.push(`${variant} ${path} choice ${String(choice.value)}: ${name}`);
@@ -101,15 +116,25 @@ describe('localized command texts keep Discord’s rules', () => {
     const clashes: string[] = [];
     const unique = (names: string[], where: string) => {
       const seen = new Set<string>();
-      for (const n of names) (seen.has(n) ? clashes.push(`${where}: ${n}`) : seen.add(n));
+      for (const n of names) {
+        if (seen.has(n)) clashes.push(`${where}: ${n}`);
+        else seen.add(n);
+      }
     };
     for (const variant of VARIANTS) {
       for (const type of new Set(payload.map((c) => c.type ?? ApplicationCommandType.ChatInput))) {
-        unique(payload.filter((c) => (c.type ?? ApplicationCommandType.ChatInput) === type).map((c) => textIn(c.name, c.name_localizations, variant)), `${variant} commands of type ${type}`);
+        unique(
+          payload.filter((c) => (c.type ?? ApplicationCommandType.ChatInput) === type).map((c) => textIn(c.name, c.name_localizations, variant)),
+          `${variant} commands of type ${type}`,
+        );
       }
       for (const command of chatInput) {
         for (const { node, path } of nodes(command)) {
-          if (node.options) unique(node.options.map((o) => textIn(o.name, o.name_localizations, variant)), `${variant} ${path}`);
+          if (node.options)
+            unique(
+              node.options.map((o) => textIn(o.name, o.name_localizations, variant)),
+              `${variant} ${path}`,
+            );
         }
       }
     }
@@ -144,7 +169,8 @@ describe('every locale’s commands.json matches the definitions', () => {
         if (!entry?.name) missing.push(`${locale} ${path}: name`);
         if (!menu && !entry?.description) missing.push(`${locale} ${path}: description`);
         for (const choice of node.choices ?? []) if (!entry?.choices?.[String(choice.value)]) missing.push(`${locale} ${path}: choice ${String(choice.value)}`);
-        for (const child of node.options ?? []) check(child, entry?.[isSubcommandLike(child) ? 'subcommands' : 'options']?.[child.name], `${path} ${child.name}`, false);
+        for (const child of node.options ?? [])
+          check(child, entry?.[isSubcommandLike(child) ? 'subcommands' : 'options']?.[child.name], `${path} ${child.name}`, false);
       };
       for (const d of definitions) check(d, file[d.name], d.name, d.type === ApplicationCommandType.User || d.type === ApplicationCommandType.Message);
     }
@@ -160,11 +186,27 @@ describe('every locale’s commands.json matches the definitions', () => {
         if (!node) return void stale.push(`${locale} ${path}`);
         for (const key of Object.keys(entry)) if (!fields.has(key)) stale.push(`${locale} ${path}: ${key}`);
         if (entry.description !== undefined && node.description === undefined) stale.push(`${locale} ${path}: description`);
-        for (const value of Object.keys(entry.choices ?? {})) if (!node.choices?.some((c) => String(c.value) === value)) stale.push(`${locale} ${path}: choice ${value}`);
-        for (const [name, child] of childrenOf(entry, 'options')) check(child, node.options?.find((o) => o.name === name && !isSubcommandLike(o)), `${path} ${name}`);
-        for (const [name, child] of childrenOf(entry, 'subcommands')) check(child, node.options?.find((o) => o.name === name && isSubcommandLike(o)), `${path} ${name}`);
+        for (const value of Object.keys(entry.choices ?? {}))
+          if (!node.choices?.some((c) => String(c.value) === value)) stale.push(`${locale} ${path}: choice ${value}`);
+        for (const [name, child] of childrenOf(entry, 'options'))
+          check(
+            child,
+            node.options?.find((o) => o.name === name && !isSubcommandLike(o)),
+            `${path} ${name}`,
+          );
+        for (const [name, child] of childrenOf(entry, 'subcommands'))
+          check(
+            child,
+            node.options?.find((o) => o.name === name && isSubcommandLike(o)),
+            `${path} ${name}`,
+          );
       };
-      for (const [name, entry] of Object.entries(file)) check(entry, definitions.find((d) => d.name === name), name);
+      for (const [name, entry] of Object.entries(file))
+        check(
+          entry,
+          definitions.find((d) => d.name === name),
+          name,
+        );
     }
     expect(stale).toEqual([]);
   });
@@ -175,7 +217,8 @@ describe('every locale’s commands.json matches the definitions', () => {
     const check = (node: WireNode, entry: CommandTexts | undefined, path: string) => {
       if (entry?.name !== node.name) wrong.push(`en ${path}: name ${String(entry?.name)}`);
       // A command the description names is written `{/player}` in the file (src/i18n `commandNames`).
-      if (node.description !== undefined && (!entry?.description || !placeholderValues(commandNames(entry.description, 'en'), node.description))) wrong.push(`en ${path}: description`);
+      if (node.description !== undefined && (!entry?.description || !placeholderValues(commandNames(entry.description, 'en'), node.description)))
+        wrong.push(`en ${path}: description`);
       for (const c of node.choices ?? []) if (entry?.choices?.[String(c.value)] !== c.name) wrong.push(`en ${path}: choice ${String(c.value)}`);
       for (const child of node.options ?? []) check(child, entry?.[isSubcommandLike(child) ? 'subcommands' : 'options']?.[child.name], `${path} ${child.name}`);
     };
@@ -184,7 +227,8 @@ describe('every locale’s commands.json matches the definitions', () => {
     const placeholders = (locale: (typeof LOCALES)[number], entry: CommandTexts | undefined, source: CommandTexts, path: string) => {
       const want = placeholdersOf(source.description ?? '').sort();
       if (JSON.stringify(placeholdersOf(entry?.description ?? '').sort()) !== JSON.stringify(want)) wrong.push(`${locale} ${path}: placeholders`);
-      for (const kind of ['options', 'subcommands'] as const) for (const [name, child] of childrenOf(source, kind)) placeholders(locale, entry?.[kind]?.[name], child, `${path} ${name}`);
+      for (const kind of ['options', 'subcommands'] as const)
+        for (const [name, child] of childrenOf(source, kind)) placeholders(locale, entry?.[kind]?.[name], child, `${path} ${name}`);
     };
     for (const locale of LOCALES) for (const [name, source] of Object.entries(english)) placeholders(locale, commandsFile(locale)[name], source, name);
     expect(wrong).toEqual([]);
@@ -197,7 +241,8 @@ describe('every locale’s commands.json matches the definitions', () => {
     for (const command of chatInput) {
       for (const { node, path } of nodes(command)) {
         if (keys(node.name_localizations) !== JSON.stringify(want)) gaps.push(`${path}: name_localizations ${keys(node.name_localizations)}`);
-        if (keys(node.description_localizations) !== JSON.stringify(want)) gaps.push(`${path}: description_localizations ${keys(node.description_localizations)}`);
+        if (keys(node.description_localizations) !== JSON.stringify(want))
+          gaps.push(`${path}: description_localizations ${keys(node.description_localizations)}`);
         for (const c of node.choices ?? []) if (keys(c.name_localizations) !== JSON.stringify(want)) gaps.push(`${path} choice ${String(c.value)}`);
       }
     }
@@ -207,9 +252,16 @@ describe('every locale’s commands.json matches the definitions', () => {
 
 describe('the deploy payload is what Discord accepts', () => {
   const localizations = <T extends z.ZodType>(text: T) => z.partialRecord(z.enum(DiscordLocale), text).optional();
-  const chatName = z.string().regex(NAME_RULE).refine((s) => s === s.toLowerCase(), 'lower case');
+  const chatName = z
+    .string()
+    .regex(NAME_RULE)
+    .refine((s) => s === s.toLowerCase(), 'lower case');
   const description = z.string().min(1).max(100);
-  const choice = z.strictObject({ name: description, name_localizations: localizations(description), value: z.union([z.string().min(1).max(100), z.number()]) });
+  const choice = z.strictObject({
+    name: description,
+    name_localizations: localizations(description),
+    value: z.union([z.string().min(1).max(100), z.number()]),
+  });
   const named = { name: chatName, name_localizations: localizations(chatName), description, description_localizations: localizations(description) };
   const option = z
     .strictObject({
@@ -230,7 +282,11 @@ describe('the deploy payload is what Discord accepts', () => {
     const required = (options ?? []).map((o) => 'required' in o && o.required === true);
     return required.every((r, i) => !r || required.slice(0, i).every(Boolean));
   };
-  const subcommand = z.strictObject({ ...named, type: z.literal(ApplicationCommandOptionType.Subcommand), options: z.array(option).max(25).refine(requiredFirst, 'required options first').optional() });
+  const subcommand = z.strictObject({
+    ...named,
+    type: z.literal(ApplicationCommandOptionType.Subcommand),
+    options: z.array(option).max(25).refine(requiredFirst, 'required options first').optional(),
+  });
   const group = z.strictObject({ ...named, type: z.literal(ApplicationCommandOptionType.SubcommandGroup), options: z.array(subcommand).min(1).max(25) });
   const common = {
     default_member_permissions: z.string().regex(/^\d+$/).nullable().optional(),
@@ -250,14 +306,22 @@ describe('the deploy payload is what Discord accepts', () => {
       .optional(),
   });
   const menuName = z.string().min(1).max(32).regex(/\S/);
-  const contextMenu = z.strictObject({ ...common, name: menuName, name_localizations: localizations(menuName), type: z.union([z.literal(ApplicationCommandType.User), z.literal(ApplicationCommandType.Message)]) });
+  const contextMenu = z.strictObject({
+    ...common,
+    name: menuName,
+    name_localizations: localizations(menuName),
+    type: z.union([z.literal(ApplicationCommandType.User), z.literal(ApplicationCommandType.Message)]),
+  });
   const body = z.array(z.union([slashCommand, contextMenu])).max(100);
 
   it('every command parses against a strict schema of Discord’s registration body, localization maps keyed by Discord locale codes', () => {
     const result = body.safeParse(payload);
     expect(result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([]);
     // The localization maps also pass @discordjs/builders' own check (only Discord's Locale values).
-    for (const command of payload) for (const { node } of nodes(command)) for (const map of [node.name_localizations, node.description_localizations]) expect(() => SlashCommandAssertions.validateLocalizationMap(map)).not.toThrow();
+    for (const command of payload)
+      for (const { node } of nodes(command))
+        for (const map of [node.name_localizations, node.description_localizations])
+          expect(() => SlashCommandAssertions.validateLocalizationMap(map)).not.toThrow();
   });
 
   it('the schema refuses what Discord refuses: an unknown locale, an upper-case or spaced name, a long description', () => {
@@ -300,12 +364,20 @@ describe('localizeCommand', () => {
   });
 
   it('leaves out what it cannot localize instead of failing: an unknown command, a description that no longer follows its English text', () => {
-    const unknown = localizeCommand({ name: 'nope', description: 'Not a command', options: [{ type: ApplicationCommandOptionType.String, name: 'x', description: 'X', choices: [{ name: 'A', value: 'a' }] }] });
-    expect(unknown).toEqual({ name: 'nope', description: 'Not a command', options: [{ type: ApplicationCommandOptionType.String, name: 'x', description: 'X', choices: [{ name: 'A', value: 'a' }] }] });
+    const unknown = localizeCommand({
+      name: 'nope',
+      description: 'Not a command',
+      options: [{ type: ApplicationCommandOptionType.String, name: 'x', description: 'X', choices: [{ name: 'A', value: 'a' }] }],
+    });
+    expect(unknown).toEqual({
+      name: 'nope',
+      description: 'Not a command',
+      options: [{ type: ApplicationCommandOptionType.String, name: 'x', description: 'X', choices: [{ name: 'A', value: 'a' }] }],
+    });
 
     const edited = structuredClone(alerts.definition) as RESTPostAPIChatInputApplicationCommandsJSONBody;
     edited.options!.find((o) => o.name === 'hero')!.description = 'Something else entirely';
-    const hero = (localizeCommand(edited) as RESTPostAPIChatInputApplicationCommandsJSONBody).options!.find((o) => o.name === 'hero')!;
+    const hero = localizeCommand(edited).options!.find((o) => o.name === 'hero')!;
     expect(hero.description_localizations).toBeUndefined();
     expect(hero.name_localizations?.de).toBe('held');
   });

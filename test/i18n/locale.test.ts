@@ -1,12 +1,24 @@
 /**
- * The i18n foundation (src/i18n/index.ts, issue 16): Discord locales mapped to ours, the locale
- * carried by runInLocale across awaits, messages by key with English fallback, and src/render/format.ts
+ * The i18n foundation (src/i18n/index.ts): Discord locales mapped to ours, the locale
+ * carried by runInLocale across awaits, messages by key with English fallback, and src/i18n/format.ts
  * following the current locale.
  */
 import { describe, expect, it } from 'vitest';
 import i18next from 'i18next';
-import { commandReferences, currentLocale, hasMessage, LOCALES, localeOf, namespaces, pickLocale, readLocaleFile, runInLocale, tr, trIn } from '../../src/i18n/index.js';
-import { aside, compactNumber, decimal, duration, integer, kda, percent } from '../../src/render/format.js';
+import {
+  commandReferences,
+  currentLocale,
+  hasMessage,
+  LOCALES,
+  localeOf,
+  namespaces,
+  pickLocale,
+  readLocaleFile,
+  runInLocale,
+  tr,
+  trIn,
+} from '../../src/i18n/index.js';
+import { aside, compactNumber, decimal, duration, integer, kda, percent } from '../../src/i18n/format.js';
 import { kdaText, percentText, scoreText, timeTicks } from '../../src/charts/format.js';
 
 describe('which locale', () => {
@@ -78,7 +90,15 @@ describe('messages as i18next gives them', () => {
 
   it('every message, with values and counts, reads as i18next itself renders it, in every locale', () => {
     const plain = i18next.createInstance();
-    void plain.init({ initAsync: false, fallbackLng: 'en', defaultNS: false, nsSeparator: ':', keySeparator: '.', interpolation: { escapeValue: false }, resources: Object.fromEntries(LOCALES.map((l) => [l, Object.fromEntries(namespaces().map((ns) => [ns, readLocaleFile(l, ns)]))])) });
+    void plain.init({
+      initAsync: false,
+      fallbackLng: 'en',
+      defaultNS: false,
+      nsSeparator: ':',
+      keySeparator: '.',
+      interpolation: { escapeValue: false },
+      resources: Object.fromEntries(LOCALES.map((l) => [l, Object.fromEntries(namespaces().map((ns) => [ns, readLocaleFile(l, ns)]))])),
+    });
     let checked = 0;
     for (const ns of namespaces()) {
       for (const [path, text] of entries(readLocaleFile('en', ns))) {
@@ -92,7 +112,9 @@ describe('messages as i18next gives them', () => {
             expect(trIn(locale, key, withCount), `${locale} ${key} ${count}`).toBe(commandReferences(plain.t(key, { ...withCount, lng: locale }), locale));
             // A second time from the cache, with other values.
             const other = Object.fromEntries(names.map((n) => [n, `«${n}»`]));
-            expect(trIn(locale, key, count === undefined ? other : { ...other, count })).toBe(commandReferences(plain.t(key, { ...other, ...(count === undefined ? {} : { count }), lng: locale }), locale));
+            expect(trIn(locale, key, count === undefined ? other : { ...other, count })).toBe(
+              commandReferences(plain.t(key, { ...other, ...(count === undefined ? {} : { count }), lng: locale }), locale),
+            );
             checked++;
           }
         }
@@ -135,7 +157,9 @@ describe('numbers follow the locale', () => {
     });
     // The charts' numbers and dates too (the worker draws each spec in its locale).
     expect(percentText(0.542)).toBe('54.2 %');
-    expect(runInLocale('fr', () => [percentText(0.542), kdaText(3.14), timeTicks(Date.UTC(2025, 2, 3) / 1000, Date.UTC(2025, 2, 3) / 1000, 5)[0]!.label])).toEqual(['54,2 %', '3,1', '3 mars']);
+    expect(
+      runInLocale('fr', () => [percentText(0.542), kdaText(3.14), timeTicks(Date.UTC(2025, 2, 3) / 1000, Date.UTC(2025, 2, 3) / 1000, 5)[0]!.label]),
+    ).toEqual(['54,2 %', '3,1', '3 mars']);
     expect(runInLocale('de', () => scoreText(3752.9))).toBe('3.752');
     runInLocale('ja', () => {
       expect(duration(3600 * 12 + 240)).toBe('12時間4分');

@@ -1,5 +1,5 @@
 /**
- * The locale files (src/i18n/locales, issue 16) and the sentences of src/strings.ts read from them.
+ * The locale files (src/i18n/locales) and the sentences of src/render/strings.ts read from them.
  *
  * - Parity, for every namespace of every locale (not only `messages`): the same keys as English, no
  *   more; the same `{{placeholders}}`; each plural key given once per plural category of the locale
@@ -12,8 +12,8 @@
 import { describe, expect, it } from 'vitest';
 import { LOCALES, localizedCommandPath, namespaces, pickLocale, readLocaleFile, runInLocale, SOURCE_LOCALE, type Locale } from '../../src/i18n/index.js';
 import { isFrameKey, PAGE_LOCALES, pageMessages, type PageMessages } from '../../src/playground/web/messages.js';
-import { deliveryProblem, gaveUpReason, PERMANENT_ERRORS } from '../../src/feeds/delivery.js';
-import { t } from '../../src/strings.js';
+import { deliveryProblem, gaveUpReason, PERMANENT_ERRORS } from '../../src/core/discord-errors.js';
+import { t } from '../../src/render/strings.js';
 
 const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 
@@ -21,7 +21,8 @@ const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 function flatten(node: Record<string, unknown>, prefix = ''): Map<string, unknown> {
   const out = new Map<string, unknown>();
   for (const [k, v] of Object.entries(node)) {
-    if (v !== null && typeof v === 'object' && !Array.isArray(v)) for (const [kk, vv] of flatten(v as Record<string, unknown>, `${prefix}${k}.`)) out.set(kk, vv);
+    if (v !== null && typeof v === 'object' && !Array.isArray(v))
+      for (const [kk, vv] of flatten(v as Record<string, unknown>, `${prefix}${k}.`)) out.set(kk, vv);
     else out.set(`${prefix}${k}`, v);
   }
   return out;
@@ -107,7 +108,9 @@ describe('t reads the current locale', () => {
   it('in English outside any locale, in French inside runInLocale', () => {
     expect(t.playerNotFound('x')).toBe('No player called “x”. Check the spelling, or use the UID.');
     expect(runInLocale('fr', () => t.playerNotFound('x'))).toBe('Aucun joueur ne s’appelle «\u00a0x\u00a0». Vérifiez l’orthographe, ou utilisez l’UID.');
-    expect(runInLocale('fr', () => t.playerNotFound('1403392756'))).toBe('Aucun joueur n’a l’UID 1403392756. Vérifiez le numéro sur le profil du joueur, ou utilisez son pseudo.');
+    expect(runInLocale('fr', () => t.playerNotFound('1403392756'))).toBe(
+      'Aucun joueur n’a l’UID 1403392756. Vérifiez le numéro sur le profil du joueur, ou utilisez son pseudo.',
+    );
     expect(runInLocale('ja', () => t.apiDown())).toBe('Marvel Rivals API が現在応答していません。1 分ほどしてからもう一度お試しください。');
     expect(runInLocale('de', () => t.notLinkedOther('42'))).toBe('<@42> hat kein Rivals-Konto verknüpft. Das geht mit `/verknüpfen`.');
   });
@@ -127,20 +130,34 @@ describe('t reads the current locale', () => {
       de: ['…und 1 weitere Zeile', '…und 5 weitere Zeilen', '…und 1.000.000 weitere Zeilen'],
       ja: ['…ほか 1 行', '…ほか 5 行', '…ほか 1,000,000 行'],
     };
-    for (const locale of LOCALES) expect(runInLocale(locale, () => [1, 5, 1_000_000].map((n) => t.balanceMoreLines(n))), locale).toEqual(lines[locale]);
+    for (const locale of LOCALES)
+      expect(
+        runInLocale(locale, () => [1, 5, 1_000_000].map((n) => t.balanceMoreLines(n))),
+        locale,
+      ).toEqual(lines[locale]);
     expect(t.updateCooldown(1)).toBe('This player was updated recently. The API allows another update in 1 minute.');
     expect(t.updateCooldown(12)).toBe('This player was updated recently. The API allows another update in 12 minutes.');
-    expect(runInLocale('es-ES', () => t.newerFromProfile(1))).toBe('La partida más reciente viene del perfil: el historial guardado de la API aún no se ha puesto al día.');
-    expect(runInLocale('es-ES', () => t.newerFromProfile(3))).toBe('Las 3 partidas más recientes vienen del perfil: el historial guardado de la API aún no se ha puesto al día.');
+    expect(runInLocale('es-ES', () => t.newerFromProfile(1))).toBe(
+      'La partida más reciente viene del perfil: el historial guardado de la API aún no se ha puesto al día.',
+    );
+    expect(runInLocale('es-ES', () => t.newerFromProfile(3))).toBe(
+      'Las 3 partidas más recientes vienen del perfil: el historial guardado de la API aún no se ha puesto al día.',
+    );
   });
 
   it('picks a sentence by a flag, and lists in the prose of the locale', () => {
     expect(t.historyFromProfile(20, false)).toBe('The API’s match history is not answering, so these are the latest 20 matches from their profile.');
     expect(t.historyFromProfile(20, true)).toMatch(/^The API has no stored match history for this player yet, so these are the latest 20 matches/);
-    expect(t.unknownHero('iron', ['Iron Man', 'Iron Fist', 'Ironheart'])).toBe('No hero is called “iron”. Did you mean **Iron Man**, **Iron Fist**, or **Ironheart**?');
-    expect(runInLocale('fr', () => t.unknownHero('iron', ['Iron Man', 'Iron Fist']))).toBe('Aucun héros ne s’appelle «\u00a0iron\u00a0». Vouliez-vous dire **Iron Man** ou **Iron Fist**\u00a0?');
+    expect(t.unknownHero('iron', ['Iron Man', 'Iron Fist', 'Ironheart'])).toBe(
+      'No hero is called “iron”. Did you mean **Iron Man**, **Iron Fist**, or **Ironheart**?',
+    );
+    expect(runInLocale('fr', () => t.unknownHero('iron', ['Iron Man', 'Iron Fist']))).toBe(
+      'Aucun héros ne s’appelle «\u00a0iron\u00a0». Vouliez-vous dire **Iron Man** ou **Iron Fist**\u00a0?',
+    );
     expect(runInLocale('ja', () => t.unlinked(['A', 'B']))).toBe('**A**、**B** の連携を解除しました。');
-    expect(runInLocale('ja', () => t.playgroundBadChoice('platform', ['PC', 'PlayStation', 'Xbox']))).toBe('「platform」には次のいずれかを選んでください：PC、PlayStation、Xbox。');
+    expect(runInLocale('ja', () => t.playgroundBadChoice('platform', ['PC', 'PlayStation', 'Xbox']))).toBe(
+      '「platform」には次のいずれかを選んでください：PC、PlayStation、Xbox。',
+    );
   });
 
   it('explains every delivery problem the store keeps in the admin’s language: by code, by its English reason, a give-up, or as Discord worded it', () => {
@@ -394,8 +411,14 @@ describe("the playground page's own messages", () => {
     expect(pageMessages('ja').discordUsed(user, command)).toEqual([user, 'が', command, 'を使用しました']);
     for (const locale of PAGE_LOCALES) {
       const parts = pageMessages(locale).discordUsed(user, command);
-      expect(parts.filter((p) => p === user), locale).toHaveLength(1);
-      expect(parts.filter((p) => p === command), locale).toHaveLength(1);
+      expect(
+        parts.filter((p) => p === user),
+        locale,
+      ).toHaveLength(1);
+      expect(
+        parts.filter((p) => p === command),
+        locale,
+      ).toHaveLength(1);
       expect(parts.filter((p) => typeof p === 'string').join(''), locale).not.toMatch(/\{\{|[\uE000\uE001]/);
     }
     // What the member and the command are called never counts as a placeholder.
@@ -416,6 +439,7 @@ describe("the playground page's own messages", () => {
 
   it('tells the labels of the frame from the sentences read through named functions', () => {
     for (const key of ['appTag', 'servers', 'commandInput', 'textChannels', 'addPost']) expect(isFrameKey(key), key).toBe(true);
-    for (const key of ['thinking', 'selectPlaceholder', 'unknownUser', 'pickerRequired', 'welcome', 'used', 'onlyYou', 'dismissMessage', 'edited', 'nope']) expect(isFrameKey(key), key).toBe(false);
+    for (const key of ['thinking', 'selectPlaceholder', 'unknownUser', 'pickerRequired', 'welcome', 'used', 'onlyYou', 'dismissMessage', 'edited', 'nope'])
+      expect(isFrameKey(key), key).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Snapshots of three answers in every locale of src/i18n `LOCALES` (issue 16), so that a reviewer can
+ * Snapshots of three answers in every locale of src/i18n `LOCALES`, so that a reviewer can
  * read each language's answer as Discord receives it: the `/hero` answer (Hulk, overview), the
  * `/player` answer (the replica's sample player Double C, profile) and one feed post (the replica's
  * newest patch note, as src/feeds/poller.ts `fetchFeed` reads it, rendered by src/feeds/render.ts
@@ -51,7 +51,9 @@ const member = (locale: Locale) => ({ ...MEMBER, locale: DISCORD_LOCALES[locale]
 /** The payload of `view` as readable JSON: files (chart PNGs) as their name, type and alt text, without their bytes. */
 function payloadJson(view: View): string {
   const { files, ...payload } = toMessagePayload(view);
-  const shown = files ? { ...payload, files: files.map((f) => ({ name: f.name, contentType: f.contentType, description: f.description, data: `<${f.data.byteLength} bytes>` })) } : payload;
+  const shown = files
+    ? { ...payload, files: files.map((f) => ({ name: f.name, contentType: f.contentType, description: f.description, data: `<${f.data.byteLength} bytes>` })) }
+    : payload;
   return `${JSON.stringify(shown, null, 2)}\n`;
 }
 

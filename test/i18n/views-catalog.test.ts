@@ -1,12 +1,12 @@
 /**
  * The views of /hero, /items, /maps, /achievements, /battlepass and /patch-notes in every locale
- * (issue 16): each command's typical answers, rendered through the router over the replica inside
+ *: each command's typical answers, rendered through the router over the replica inside
  * `runInLocale`, are in that locale (known texts equal the locale files' `hero`, `catalog` and `posts`
  * messages, and no English message of those namespaces is left in another language's answer), and
  * stay within Discord's limits before `fitView` cuts anything (German and French run longer).
  */
 import { describe, expect, it } from 'vitest';
-import { releaseDate } from '../../commands/patch-notes.js';
+import { releaseDate } from '../../src/commands/patch-notes.js';
 import { commandReferences, LOCALES, readLocaleFile, runInLocale, type Locale } from '../../src/i18n/index.js';
 import type { View } from '../../src/render/view.js';
 import { bot, useReplicaBot } from '../helpers/bot.js';
@@ -28,12 +28,13 @@ function file(locale: Locale, ns: (typeof NAMESPACES)[number], path: string): st
 }
 
 /** The plural form of `path` a locale uses for `count` (Intl.PluralRules), from the file. */
-const pluralFile = (locale: Locale, ns: (typeof NAMESPACES)[number], path: string, count: number) => file(locale, ns, `${path}_${new Intl.PluralRules(locale).select(count)}`);
+const pluralFile = (locale: Locale, ns: (typeof NAMESPACES)[number], path: string, count: number) =>
+  file(locale, ns, `${path}_${new Intl.PluralRules(locale).select(count)}`);
 
 /** `template` with its `{{name}}` placeholders filled. */
 const fill = (template: string, values: Record<string, string>) => template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => values[k] ?? `{{${k}}}`);
 
-/** A number as the locale writes it (what src/render/format.ts `integer` gives). */
+/** A number as the locale writes it (what src/i18n/format.ts `integer` gives). */
 const int = (locale: Locale, n: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(n);
 
 /** Every text of a view a member reads (test/helpers/limits.ts), the absent ones left out. */
@@ -63,7 +64,8 @@ const fragments = (message: string) =>
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** How often `fragment` stands as whole words in `text` (case-sensitive). */
-const occurrences = (text: string, fragment: string) => text.match(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(fragment)}(?![\\p{L}\\p{N}])`, 'gu'))?.length ?? 0;
+const occurrences = (text: string, fragment: string) =>
+  text.match(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(fragment)}(?![\\p{L}\\p{N}])`, 'gu'))?.length ?? 0;
 
 /** The replica's data a command shows, as one text: English from the API may repeat a word of ours ("over", "Health"). */
 function apiText(command: string): string {
@@ -91,11 +93,16 @@ function apiText(command: string): string {
 const COMMANDS: Record<string, (b: Bot) => Promise<Record<string, View>>> = {
   hero: async (b) => {
     const views: Record<string, View> = { overview: (await b.run('hero', { name: 'spider man' })).view, hulk: (await b.run('hero', { name: 'hulk' })).view };
-    for (const s of ['abilities', 'costumes', 'transformations', 'lore', 'stats', 'leaderboard', 'balance']) views[s] = (await b.press('hero.s:1011', [s])).view;
+    for (const s of ['abilities', 'costumes', 'transformations', 'lore', 'stats', 'leaderboard', 'balance'])
+      views[s] = (await b.press('hero.s:1011', [s])).view;
     views['abilities 2'] = (await b.press('hero.p:1011:abilities:2:n')).view;
     return views;
   },
-  items: async (b) => ({ all: (await b.run('items', {})).view, sprays: (await b.run('items', { type: 'spray' })).view, one: (await b.run('items', { name: 'Hammer Drop' })).view }),
+  items: async (b) => ({
+    all: (await b.run('items', {})).view,
+    sprays: (await b.run('items', { type: 'spray' })).view,
+    one: (await b.run('items', { name: 'Hammer Drop' })).view,
+  }),
   maps: async (b) => ({ first: (await b.run('maps', {})).view, last: (await b.press('maps.p:4:l')).view }),
   achievements: async (b) => ({
     all: (await b.run('achievements', {})).view,
@@ -128,12 +135,16 @@ const EXPECTED: Record<string, (locale: Locale, views: Record<string, View>) => 
     expect(v.hulk!.embeds![0]!.fields!.find((f) => f.name === h('overview.kit'))?.value).toBe(kit);
     expect(v.overview!.components![0]!.components[0]).toMatchObject({ placeholder: h('menuPlaceholder') });
     const menu = v.overview!.components![0]!.components[0]!;
-    expect('options' in menu && menu.options.map((o) => o.label)).toEqual(['overview', 'abilities', 'costumes', 'transformations', 'lore', 'stats', 'leaderboard', 'balance'].map((s) => h(`sections.${s}`)));
+    expect('options' in menu && menu.options.map((o) => o.label)).toEqual(
+      ['overview', 'abilities', 'costumes', 'transformations', 'lore', 'stats', 'leaderboard', 'balance'].map((s) => h(`sections.${s}`)),
+    );
     expect(v.abilities!.embeds![0]!.author?.name).toBe(fill(h('author'), { hero: 'Hulk', section: h('sections.abilities') }));
     const bruce = v.transformations!.embeds![0]!.fields![0]!;
     expect(bruce.value).toBe(`${fill(h('transformations.health'), { health: '200' })}\n${fill(h('transformations.speed'), { speed: '6' })}`);
     expect(v.transformations!.embeds![0]!.fields![1]!.value).toBe(h('transformations.noStats'));
-    expect(v.stats!.embeds![0]!.fields!.map((f) => f.name)).toEqual(['matches', 'winRate', 'playTime', 'averageKda', 'damage', 'healing', 'damageTaken', 'hitRate', 'soloKills'].map((k) => h(`stats.${k}`)));
+    expect(v.stats!.embeds![0]!.fields!.map((f) => f.name)).toEqual(
+      ['matches', 'winRate', 'playTime', 'averageKda', 'damage', 'healing', 'damageTaken', 'hitRate', 'soloKills'].map((k) => h(`stats.${k}`)),
+    );
     expect(v.leaderboard!.embeds![0]!.footer?.text).toBe(h('leaderboard.footer'));
   },
   items: (locale, v) => {
@@ -176,7 +187,10 @@ const EXPECTED: Record<string, (locale: Locale, views: Record<string, View>) => 
     expect(versions.description).toContain(`**20250410** · ${fill(p('released'), { date: april })}`);
     const menu = v.versions!.components![0]!.components[0]!;
     expect(menu).toMatchObject({ placeholder: p('readVersion') });
-    expect('options' in menu && menu.options.find((o) => o.value === '20250410')).toMatchObject({ label: fill(p('versionLabel'), { version: '20250410' }), description: april });
+    expect('options' in menu && menu.options.find((o) => o.value === '20250410')).toMatchObject({
+      label: fill(p('versionLabel'), { version: '20250410' }),
+      description: april,
+    });
     const read = v.read!.embeds![0]!;
     expect(read.author?.name).toBe(p('types.patchNotes'));
     // A post's date (the API's YYYY-MM-DD) in the locale's words, as the list and its menu give it.
@@ -253,7 +267,8 @@ describe('views in every locale', () => {
               if (ours.get(key)!.some((m) => occurrences(m, fragment) > 0)) continue;
               const where = `${locale} /${command}: English “${fragment}” (${ns}:${key})`;
               if (occurrences(data, fragment) === 0) expect(occurrences(text, fragment), where).toBe(0);
-              else if (!theirs.get(key)!.some((m) => occurrences(m, fragment) > 0)) expect(occurrences(text, fragment), where).toBeLessThanOrEqual(occurrences(all(baseline), fragment));
+              else if (!theirs.get(key)!.some((m) => occurrences(m, fragment) > 0))
+                expect(occurrences(text, fragment), where).toBeLessThanOrEqual(occurrences(all(baseline), fragment));
             }
           }
         }

@@ -1,8 +1,8 @@
 /**
  * The views of /config, /link and /alerts and the feed messages (feed post, digest, hero alert, thread
- * parts) in every locale (issue 16): rendered inside runInLocale, each is in that language (known
+ * parts) in every locale: rendered inside runInLocale, each is in that language (known
  * labels read from the locale files, and no English text of the namespaces `config`, `link`, `feeds`
- * and `render` left in the other languages; src/strings.ts sentences are not checked here), and each stays within Discord's limits before
+ * and `render` left in the other languages; src/render/strings.ts sentences are not checked here), and each stays within Discord's limits before
  * src/render/limits.ts has to cut anything, even in German and French, which run longer.
  */
 import { describe, expect, it } from 'vitest';
@@ -17,13 +17,13 @@ import { ADMIN, MEMBER, testChannels, useReplicaBot } from '../helpers/bot.js';
 import { expectFitsUncut, messageTexts } from '../helpers/limits.js';
 
 const env = useReplicaBot();
-const OTHERS = LOCALES.filter((l) => l !== 'en');
 
 /** Every leaf of a locale file, by its dotted key (plural suffixes kept: `count_one`). */
 function leaves(value: unknown, prefix = ''): Map<string, string> {
   const out = new Map<string, string>();
   if (typeof value === 'string') out.set(prefix, value);
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) for (const [key, text] of leaves(v, prefix ? `${prefix}.${k}` : k)) out.set(key, text);
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) for (const [key, text] of leaves(v, prefix ? `${prefix}.${k}` : k)) out.set(key, text);
   return out;
 }
 
@@ -52,7 +52,6 @@ function englishLeft(text: string, locale: Locale, namespaces: string[]): string
   }
   return found;
 }
-
 
 /**
  * A view is in `locale` (no English of `namespaces` left unless the same in both) and within Discord's
@@ -83,8 +82,12 @@ describe('/config, /link and /alerts in every locale', () => {
         const show = await runInLocale(locale, () => env.b.run('config', {}, 'show', ADMIN));
         const embed = show.view.embeds![0]!;
         expect(embed.title).toBe(trIn(locale, 'config:show.title'));
-        expect(embed.fields!.map((f) => f.name).slice(0, 4)).toEqual(['patchNotes', 'balances', 'devDiaries', 'gameVersions'].map((f) => trIn(locale, `feeds:name.${f}`)));
-        expect(embed.fields![0]!.value).toBe(`<#701> · ${trIn(locale, 'config:show.pings', { roleId: '801' })} · ${trIn(locale, 'config:show.published')} · ${trIn(locale, 'config:show.notPosting')}`);
+        expect(embed.fields!.map((f) => f.name).slice(0, 4)).toEqual(
+          ['patchNotes', 'balances', 'devDiaries', 'gameVersions'].map((f) => trIn(locale, `feeds:name.${f}`)),
+        );
+        expect(embed.fields![0]!.value).toBe(
+          `<#701> · ${trIn(locale, 'config:show.pings', { roleId: '801' })} · ${trIn(locale, 'config:show.published')} · ${trIn(locale, 'config:show.notPosting')}`,
+        );
         expect(embed.fields![2]!.value).toBe(trIn(locale, 'config:off'));
         expect(embed.fields!.at(-2)!).toMatchObject({ name: trIn(locale, 'config:show.privateAnswers'), value: trIn(locale, 'config:off') });
         for (const key of ['config:show.title', 'config:off', 'config:show.published', 'feeds:name.patchNotes']) expectTranslated(locale, key);
@@ -115,7 +118,11 @@ describe('/config, /link and /alerts in every locale', () => {
       const linked = await runInLocale(locale, () => env.b.run('link', { player: 'Card1gan' }));
       expect(linked.view.isError).toBeFalsy();
       expectLocalised(linked.view, locale, ['link'], '/link');
-      const choices = await env.b.router.autocomplete('unlink', { focused: { name: 'player', value: '' }, options: {}, user: { ...MEMBER, locale } }, env.b.ctx);
+      const choices = await env.b.router.autocomplete(
+        'unlink',
+        { focused: { name: 'player', value: '' }, options: {}, user: { ...MEMBER, locale } },
+        env.b.ctx,
+      );
       // Recent lookups stay out whatever the language of their label: only the linked account, then "all".
       expect(choices.map((c) => c.value)).toEqual(['1403392756', 'all']);
       expect(choices.at(-1)!.name).toBe(trIn(locale, 'link:allAccounts'));
@@ -127,14 +134,14 @@ describe('/config, /link and /alerts in every locale', () => {
     expect(trIn('ja', 'link:allAccounts')).toBe('連携中のすべてのアカウント');
   });
 
-  it('/alerts list: the watched heroes listed the locale\'s way, within limits', async () => {
+  it("/alerts list: the watched heroes listed the locale's way, within limits", async () => {
     await env.b.run('alerts', { name: 'storm' }, 'hero');
     await env.b.run('alerts', { name: 'hulk' }, 'hero');
     for (const locale of LOCALES) {
       const list = (await runInLocale(locale, () => env.b.run('alerts', {}, 'list'))).view;
       const separator = trIn(locale, 'render:listSeparator');
       expect(list.embeds![0]!.description).toContain(`**Storm${separator}Hulk**`);
-      // Its sentences are src/strings.ts's (t.*); what this view renders itself is the list.
+      // Its sentences are src/render/strings.ts's (t.*); what this view renders itself is the list.
       expectLocalised(list, locale, ['render'], '/alerts list');
     }
     expect(trIn('ja', 'render:listSeparator')).toBe('、');
@@ -143,7 +150,14 @@ describe('/config, /link and /alerts in every locale', () => {
 
 describe('feed messages in every locale', () => {
   const longTitle = `Version 20990310 ${'Hulk and Storm adjustments '.repeat(12)}`.trim();
-  const patchNote: FeedPost = { id: '20990310', title: longTitle, date: '2099-03-10', overview: 'Season 9 arrives. '.repeat(240), image: null, content: 'Hulk: damage 40 → 45.\n\n'.repeat(2_000) };
+  const patchNote: FeedPost = {
+    id: '20990310',
+    title: longTitle,
+    date: '2099-03-10',
+    overview: 'Season 9 arrives. '.repeat(240),
+    image: null,
+    content: 'Hulk: damage 40 → 45.\n\n'.repeat(2_000),
+  };
 
   it('a patch note: author line, read button, corrected footer; its thread parts numbered', () => {
     for (const locale of LOCALES) {
@@ -170,7 +184,13 @@ describe('feed messages in every locale', () => {
   });
 
   it('a digest: title, count in the right plural, schedule, dates in the locale, menu placeholder; 40 long posts within limits', () => {
-    const post = (i: number): FeedPost => ({ id: `p${i}`, title: `${'Season 9 changes '.repeat(20)}${i}`, date: '2099-03-10', overview: 'Numbers moved. '.repeat(30), image: null });
+    const post = (i: number): FeedPost => ({
+      id: `p${i}`,
+      title: `${'Season 9 changes '.repeat(20)}${i}`,
+      date: '2099-03-10',
+      overview: 'Numbers moved. '.repeat(30),
+      image: null,
+    });
     const many = Array.from({ length: 40 }, (_, i) => post(i));
     for (const locale of LOCALES) {
       const one = runInLocale(locale, () => digestView('patchNotes', { every: 'daily', at: 18 * 60 }, 'Europe/Paris', [post(1)], null)).embeds![0]!;
@@ -180,7 +200,9 @@ describe('feed messages in every locale', () => {
       expect(embed.author?.name).toBe(trIn(locale, 'feeds:digest.title.balances.weekly'));
       expect(embed.title).toBe(trIn(locale, 'feeds:digest.count', { count: 40, n: '40' }));
       expect(embed.description).toBe(trIn(locale, 'feeds:digest.older', { count: 15, n: '15', shown: '25' }));
-      expect(embed.footer?.text).toBe(trIn(locale, 'feeds:digest.footer', { when: trIn(locale, 'feeds:digest.weekly', { time: '09:00', zone: 'America/Argentina/ComodRivadavia' }) }));
+      expect(embed.footer?.text).toBe(
+        trIn(locale, 'feeds:digest.footer', { when: trIn(locale, 'feeds:digest.weekly', { time: '09:00', zone: 'America/Argentina/ComodRivadavia' }) }),
+      );
       const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.parse('2099-03-10T00:00:00Z'));
       expect(view.components![0]!.components[0]).toMatchObject({ placeholder: trIn(locale, 'feeds:digest.readOne') });
       expect((view.components![0]!.components[0] as { options: { description?: string }[] }).options[0]!.description).toBe(date);
@@ -195,9 +217,24 @@ describe('feed messages in every locale', () => {
   });
 
   it('a hero alert: header, verdicts and the list of heroes in the locale; 250 members split within limits', () => {
-    const post: FeedPost = { id: 'b1', title: 'Season 9 adjustments', date: '2099-03-10', overview: 'Numbers.', image: null, heroes: ['1011', '1015'], verdicts: { '1011': 'nerf', '1015': 'adjusted' } };
+    const post: FeedPost = {
+      id: 'b1',
+      title: 'Season 9 adjustments',
+      date: '2099-03-10',
+      overview: 'Numbers.',
+      image: null,
+      heroes: ['1011', '1015'],
+      verdicts: { '1011': 'nerf', '1015': 'adjusted' },
+    };
     const names: Record<string, string> = { '1011': 'Hulk', '1015': 'Storm' };
-    const member = (userId: string, extra: Partial<AlertMember> = {}): AlertMember => ({ userId, guildId: 'g1', mains: false, heroes: ['1011', '1015'], dm: false, ...extra });
+    const member = (userId: string, extra: Partial<AlertMember> = {}): AlertMember => ({
+      userId,
+      guildId: 'g1',
+      mains: false,
+      heroes: ['1011', '1015'],
+      dm: false,
+      ...extra,
+    });
     const members = [...Array.from({ length: 250 }, (_, i) => member(`1${String(i).padStart(17, '0')}`)), member('u-dm', { dm: true })];
     const audience = { members, mains: new Map(), alertsChannel: () => 'c-alerts', heroName: (id: string) => names[id] ?? id };
     for (const locale of LOCALES) {
@@ -205,7 +242,9 @@ describe('feed messages in every locale', () => {
       const channel = planned.filter((p) => p.target === 'c-alerts');
       expect(channel.length).toBeGreaterThan(2);
       const nerf = trIn(locale, 'feeds:alert.hero', { mark: '🔴', hero: 'Hulk', verdict: trIn(locale, 'feeds:alert.verdict.nerf') });
-      expect(channel[0]!.view.content!.split('\n')[0]).toBe(`${trIn(locale, 'feeds:alert.channelHeader', { title: 'Season 9 adjustments' })}${locale === 'ja' ? `（1/${channel.length}）` : ` (1/${channel.length})`}`);
+      expect(channel[0]!.view.content!.split('\n')[0]).toBe(
+        `${trIn(locale, 'feeds:alert.channelHeader', { title: 'Season 9 adjustments' })}${locale === 'ja' ? `（1/${channel.length}）` : ` (1/${channel.length})`}`,
+      );
       expect(channel[0]!.view.content).toContain(nerf);
       expect(channel[0]!.view.embeds![0]!.author?.name).toBe(trIn(locale, 'feeds:alert.kind.balances'));
       for (const p of channel) {
@@ -214,9 +253,12 @@ describe('feed messages in every locale', () => {
       }
       const dm = planned.find((p) => p.target === 'dm:u-dm')!;
       const storm = trIn(locale, 'feeds:alert.hero', { mark: '🟡', hero: 'Storm', verdict: trIn(locale, 'feeds:alert.verdict.adjusted') });
-      expect(dm.view.content).toBe(trIn(locale, 'feeds:alert.dm', { title: 'Season 9 adjustments', heroes: `${nerf}${trIn(locale, 'render:listSeparator')}${storm}` }));
+      expect(dm.view.content).toBe(
+        trIn(locale, 'feeds:alert.dm', { title: 'Season 9 adjustments', heroes: `${nerf}${trIn(locale, 'render:listSeparator')}${storm}` }),
+      );
       expectLocalised(dm.view, locale, ['feeds', 'render'], 'alert by direct message');
-      for (const key of ['feeds:alert.channelHeader', 'feeds:alert.verdict.adjusted', 'feeds:alert.kind.balances']) expectTranslated(locale, key, { title: 'x' });
+      for (const key of ['feeds:alert.channelHeader', 'feeds:alert.verdict.adjusted', 'feeds:alert.kind.balances'])
+        expectTranslated(locale, key, { title: 'x' });
     }
     expect(runInLocale('ja', () => planAlerts('balances', post, { ...audience, members: [member('u-dm', { dm: true })] }))[0]!.view.content).toBe(
       '🔔 **Season 9 adjustments** で、あなたがウォッチしているヒーローが変更されました：🔴 **Hulk**（弱体化）、🟡 **Storm**（調整）',

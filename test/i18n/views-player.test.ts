@@ -1,6 +1,6 @@
 /**
  * The views of /player (and its "Rivals profile" context menu), /match, /compare, /leaderboard and
- * /meta in every locale (issue 16): each answer, rendered by the real handlers on the API replica
+ * /meta in every locale: each answer, rendered by the real handlers on the API replica
  * for a member whose Discord client is in that locale (interaction `locale`), is in the member's language (a known text equals the locale file's, and no
  * English text of these views' namespaces is left, but for words the two languages share) and stays
  * within Discord's limits, both as the handler returns it (before src/render/limits.ts fits it) and as
@@ -8,14 +8,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { meta } from '../../commands/meta.js';
-import { commands } from '../../commands/index.js';
+import { meta } from '../../src/commands/meta.js';
+import { commands } from '../../src/commands/index.js';
 import { chartConfig } from '../../src/charts/draw.js';
 import { createChartRenderer } from '../../src/charts/renderer.js';
 import type { HeroPerformanceChart, MetaScatterChart, RankHistoryChart } from '../../src/charts/specs.js';
 import type { CommandContext, CommandInput } from '../../src/discord/command.js';
 import { Router } from '../../src/discord/router.js';
-import { HeroMeta } from '../../src/game/meta.js';
+import { HeroMeta } from '../../src/jobs/hero-meta.js';
 import { LOCALES, trIn, type Locale } from '../../src/i18n/index.js';
 import type { View } from '../../src/render/view.js';
 import { MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
@@ -46,7 +46,10 @@ function englishFragments(): string[] {
   const out = new Set<string>();
   for (const text of messages('en')) {
     for (const piece of text.split(/\{\{\w+\}\}|[·:;,()/\n]/)) {
-      const fragment = piece.replace(/[*`_~]/g, '').replace(/[.!?]+$/, '').trim();
+      const fragment = piece
+        .replace(/[*`_~]/g, '')
+        .replace(/[.!?]+$/, '')
+        .trim();
       if (fragment.length >= 3) out.add(fragment);
     }
   }
@@ -77,7 +80,6 @@ function foreignTo(locale: Locale): string[] {
   return englishFragments().filter((f) => !allowed.has(f));
 }
 
-
 /**
  * (a) No English text of these views' namespaces left in an answer in `locale`. (b), Discord's limits on
  * what the handler built and as sent, is test/helpers/limits.ts `expectFitsUncut`: a text the fitting
@@ -88,7 +90,6 @@ function expectNoEnglish(view: View, locale: Locale, where: string) {
   const left = foreignTo(locale).filter((f) => hasWords(text, f));
   expect(left, `${where} (${locale}): English left in\n${text}`).toEqual([]);
 }
-
 
 let ctx: CommandContext;
 let charts: ReturnType<typeof recordingCharts>;
@@ -104,7 +105,8 @@ beforeAll(async () => {
 const run = (locale: Locale, name: string, options: CommandInput['options'], extra: Partial<CommandInput> = {}) =>
   router.command(name, { options, user: { ...MEMBER, locale }, ...extra, ...(extra.user ? { user: { ...extra.user, locale } } : {}) }, ctx);
 /** A component pressed in `locale`. */
-const press = async (locale: Locale, customId: string, values: string[] = []) => (await router.component(customId, values, { ...MEMBER, locale }, MEMBER.userId, ctx)).view;
+const press = async (locale: Locale, customId: string, values: string[] = []) =>
+  (await router.component(customId, values, { ...MEMBER, locale }, MEMBER.userId, ctx)).view;
 const fieldNames = (view: View) => (view.embeds ?? []).flatMap((e) => (e.fields ?? []).map((f) => f.name));
 /** The message `key` in `locale`, checked to differ from English so that finding it proves the language. */
 const own = (locale: Locale, key: string, values?: Record<string, string | number>) => {
@@ -116,9 +118,15 @@ const own = (locale: Locale, key: string, values?: Record<string, string | numbe
 describe('the English left in other languages', () => {
   it.each(OTHERS)('%s: only words its own messages use too', (locale) => {
     // Placeholders are names in code, not words of the language.
-    const own = messages(locale).join('\n').replace(/\{\{\w+\}\}/g, '');
+    const own = messages(locale)
+      .join('\n')
+      .replace(/\{\{\w+\}\}/g, '');
     for (const word of [...TERMS, ...SHARED[locale]]) expect(hasWords(own, word), word).toBe(true);
-    expect(englishFragments().filter((f) => hasWords(own, f)).sort()).toEqual([...TERMS, ...SHARED[locale]].sort());
+    expect(
+      englishFragments()
+        .filter((f) => hasWords(own, f))
+        .sort(),
+    ).toEqual([...TERMS, ...SHARED[locale]].sort());
   });
 });
 
@@ -146,7 +154,7 @@ describe('/player in every locale', () => {
       expect(view.embeds![0]!.author!.name).toContain(trIn(locale, `player:sections.${section}`));
       if (locale !== 'en' && section !== 'matches') expectNoEnglish(view, locale, section);
     }
-    // Page 2 of the recent matches: no note of src/strings.ts (not yet in locale files), only rows and the picker.
+    // Page 2 of the recent matches: no note of src/render/strings.ts (not yet in locale files), only rows and the picker.
     const matches = await press(locale, `pl.p:${DOUBLE_C}::matches:2:n`);
     expectFitsUncut(matches, 'matches page 2');
     const picker = matches.components!.flatMap((r) => r.components).find((c) => 'custom_id' in c && c.custom_id.startsWith('pl.m:'))!;
@@ -193,7 +201,13 @@ describe('/match in every locale', () => {
     if (locale === 'en') return;
     const teams = view.embeds!.slice(1).map((e) => e.title);
     // "Team B" is "Team B" in German too; the result is not.
-    expect(teams.some((t) => t === `${trIn(locale, 'match:team.named', { letter: 'A' })} · ${own(locale, 'match:team.victory')}` || t === `${trIn(locale, 'match:team.named', { letter: 'A' })} · ${own(locale, 'match:team.defeat')}`)).toBe(true);
+    expect(
+      teams.some(
+        (t) =>
+          t === `${trIn(locale, 'match:team.named', { letter: 'A' })} · ${own(locale, 'match:team.victory')}` ||
+          t === `${trIn(locale, 'match:team.named', { letter: 'A' })} · ${own(locale, 'match:team.defeat')}`,
+      ),
+    ).toBe(true);
     expect(view.embeds![2]!.description).toContain(`*${own(locale, 'match:status.left')}*`);
     expect(opened.embeds![0]!.description).toContain(own(locale, 'match:facts.duration', { duration: '' }).replace(/ $/, ''));
     expectNoEnglish(view, locale, 'match');
@@ -235,7 +249,7 @@ describe('/meta in every locale', () => {
     const view = await run(locale, 'meta', {});
     expect(view.isError, JSON.stringify(view)).toBeFalsy();
     expectFitsUncut(view, 'meta');
-    // The texts of /meta are src/strings.ts's (moved to locale files apart); the chart's words are ours.
+    // The texts of /meta are src/render/strings.ts's (moved to locale files apart); the chart's words are ours.
     expect(charts.specs.at(-1)).toMatchObject({ kind: 'meta-scatter', locale });
   });
 });

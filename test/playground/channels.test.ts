@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyError } from '../../src/feeds/delivery.js';
+import { classifyError } from '../../src/core/discord-errors.js';
 import { playgroundChannelAccess, playgroundFeedTransport } from '../../src/playground/channels.js';
 import { CHANNELS, GUILD } from '../../src/playground/guild.js';
 import { MessageStore } from '../../src/playground/messages.js';
@@ -21,7 +21,9 @@ describe('the playground channels as the feed ports see them', () => {
   });
 
   it('answers an unknown channel as Discord does, so the subscription is marked broken', async () => {
-    const err = await playgroundFeedTransport(new MessageStore()).send('999', body('c')).catch((e: unknown) => e);
+    const err = await playgroundFeedTransport(new MessageStore())
+      .send('999', body('c'))
+      .catch((e: unknown) => e);
     expect(classifyError(err)).toMatchObject({ kind: 'broken', code: 10003 });
   });
 

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { commands } from '../../commands/index.js';
+import { commands } from '../../src/commands/index.js';
 import { registrationPayload } from '../../src/discord/deploy.js';
-import { autocompleteSuggestions, commandLabel, localizeDefinition, optionsToSend, parseCommandLine, registeredCommand, staticSuggestions, type Definition } from '../../src/playground/command-line.js';
+import {
+  autocompleteSuggestions,
+  commandLabel,
+  localizeDefinition,
+  optionsToSend,
+  parseCommandLine,
+  registeredCommand,
+  staticSuggestions,
+  type Definition,
+} from '../../src/playground/command-line.js';
 import { CHANNELS, MEMBERS, ROLES } from '../../src/playground/guild.js';
 
 const definitions = registrationPayload(commands) as Definition[];
@@ -28,7 +37,19 @@ describe('the command bar language', () => {
     expect(labels('/')).not.toContain('/Rivals profile'); // a context-menu command is not typed
     expect(labels('/pa')).toEqual(['/patch-notes']);
     expect(labels('/config f')).toEqual(['/config feed', '/config feed-off']);
-    expect(labels('/config feed ')).toEqual(['type:', 'channel:', 'role:', 'publish:', 'backfill:', 'heroes:', 'quiet:', 'timezone:', 'digest:', 'at:', 'thread:']);
+    expect(labels('/config feed ')).toEqual([
+      'type:',
+      'channel:',
+      'role:',
+      'publish:',
+      'backfill:',
+      'heroes:',
+      'quiet:',
+      'timezone:',
+      'digest:',
+      'at:',
+      'thread:',
+    ]);
     expect(labels('/player ')).toEqual(['query:', 'user:', 'season:']);
     expect(labels('/config feed type:Patch notes ch')).toEqual(['channel:']);
   });
@@ -88,7 +109,11 @@ describe('the command bar language', () => {
     it('sends the registered names and choice values, whichever language they were typed in', () => {
       const typed = parseCommandLine('/configurer flux type:Équilibrages salon:#patch-notes rattrapage:2', french);
       expect(typed.options).toEqual({ type: 'Équilibrages', salon: '#patch-notes', rattrapage: '2' });
-      expect(registeredCommand(typed, noPicks)).toEqual({ command: 'config', subcommand: 'feed', options: { type: 'balances', channel: '#patch-notes', backfill: '2' } });
+      expect(registeredCommand(typed, noPicks)).toEqual({
+        command: 'config',
+        subcommand: 'feed',
+        options: { type: 'balances', channel: '#patch-notes', backfill: '2' },
+      });
       // The registered (English) names work too, as the bar does not know which a member means.
       const english = parseCommandLine('/config feed type:journaux de développement channel:#general', french);
       expect(registeredCommand(english, noPicks)).toEqual({ command: 'config', subcommand: 'feed', options: { type: 'devDiaries', channel: '#general' } });
@@ -109,7 +134,11 @@ describe('the command bar language', () => {
       expect(commandLabel(profile.name, french, 'user')).toBe(profile.name_localizations!.fr);
       expect(profile.name_localizations!.fr).not.toBe(profile.name);
       // A locale with no localizations (English) reads the registered texts.
-      expect(localizeDefinition(definitions[0]!, 'en-US')).toMatchObject({ name: definitions[0]!.name, description: definitions[0]!.description, key: definitions[0]!.name });
+      expect(localizeDefinition(definitions[0]!, 'en-US')).toMatchObject({
+        name: definitions[0]!.name,
+        description: definitions[0]!.description,
+        key: definitions[0]!.name,
+      });
     });
   });
 });

@@ -85,7 +85,10 @@ describe('the playground adapter', () => {
     expect(boot.playground.messages.get(board.id)!.payload).toEqual(board.payload);
 
     // Only Sam may use the buttons of Sam's private copy.
-    expect(boot.playground.interactions.component(ALEX.id, copy.id, customId, [])).toEqual({ ok: false, error: 'Only the member who got this private message can use its buttons.' });
+    expect(boot.playground.interactions.component(ALEX.id, copy.id, customId, [])).toEqual({
+      ok: false,
+      error: 'Only the member who got this private message can use its buttons.',
+    });
 
     const own = eventsUntil(lastDone);
     boot.playground.interactions.component(ALEX.id, board.id, customId, []);
@@ -96,7 +99,10 @@ describe('the playground adapter', () => {
 
   it('refuses a command that does not fit its definition without asking the bot', async () => {
     const before = boot.playground.messages.list(GENERAL).length;
-    expect(boot.playground.interactions.command(ALEX.id, GENERAL, { command: 'hero', options: {} })).toEqual({ ok: false, error: 'The option “name” is required.' });
+    expect(boot.playground.interactions.command(ALEX.id, GENERAL, { command: 'hero', options: {} })).toEqual({
+      ok: false,
+      error: 'The option “name” is required.',
+    });
     expect(boot.playground.interactions.command('1', GENERAL, { command: 'hero', options: { name: 'Hulk' } })).toMatchObject({ ok: false });
     expect(boot.playground.interactions.component(ALEX.id, '42', 'hero.p:1', [])).toEqual({ ok: false, error: 'That message is gone. Run the command again.' });
     expect(boot.playground.messages.list(GENERAL)).toHaveLength(before);
@@ -155,7 +161,11 @@ describe('the playground adapter', () => {
   it('sends /config test-post into the playground channel the feed points at', async () => {
     const patchNotes = CHANNELS.find((c) => c.name === 'patch-notes')!;
     const set = eventsUntil(lastDone);
-    boot.playground.interactions.command(ALEX.id, GENERAL, { command: 'config', subcommand: 'feed', options: { type: 'Balance posts', channel: '#patch-notes' } });
+    boot.playground.interactions.command(ALEX.id, GENERAL, {
+      command: 'config',
+      subcommand: 'feed',
+      options: { type: 'Balance posts', channel: '#patch-notes' },
+    });
     await set;
     const posted = eventsUntil((events) => events.some((e) => e.type === 'message' && e.message.channelId === patchNotes.id));
     boot.playground.interactions.command(ALEX.id, GENERAL, { command: 'config', subcommand: 'test-post', options: { type: 'Balance posts' } });

@@ -6,7 +6,10 @@ const png = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 1, 2]);
 
 describe('messages with attached files', () => {
   it('show each file as an attachment with a data: URL, and the embed image of attachment:// as that URL', () => {
-    const payload = toMessagePayload({ embeds: [{ title: 'Chart', image: { url: 'attachment://chart.png' } }, { image: { url: 'https://cdn.example/x.png' } }], files: [{ name: 'chart.png', data: png, contentType: 'image/png' }] });
+    const payload = toMessagePayload({
+      embeds: [{ title: 'Chart', image: { url: 'attachment://chart.png' } }, { image: { url: 'https://cdn.example/x.png' } }],
+      files: [{ name: 'chart.png', data: png, contentType: 'image/png' }],
+    });
     const posted = asPosted(payload);
     const url = `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
     expect(posted).not.toHaveProperty('files');

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { readLocaleFile, runInLocale } from '../../src/i18n/index.js';
-import { t } from '../../src/strings.js';
+import { t } from '../../src/render/strings.js';
 import { pageMessages } from '../../src/playground/web/messages.js';
 import { commandLabel, localizeDefinition } from '../../src/playground/command-line.js';
 import type { Bootstrap } from '../../src/playground/protocol.js';
@@ -56,7 +56,7 @@ function deepText(locator: Locator): Promise<string> {
       for (const child of Array.from(node.childNodes)) text += child.nodeType === 3 ? `${child.textContent} ` : walk(child);
       return text;
     };
-    return walk(root as unknown as DomNode).replace(/\s+/g, ' ');
+    return walk(root).replace(/\s+/g, ' ');
   });
 }
 
@@ -108,7 +108,7 @@ async function recordDrawn(): Promise<() => Promise<Drawn[]>> {
     });
     window.drawnObserver.observe(document.querySelector('#messages'), { childList: true });
   })()`);
-  return () => page.evaluate('window.drawn') as Promise<Drawn[]>;
+  return () => page.evaluate<Drawn[]>('window.drawn');
 }
 
 /** What the playground tells the page when it loads (`GET /api/bootstrap`), as far as the tests read it. */
@@ -182,12 +182,16 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     await player.locator('discord-button', { hasText: '›' }).click();
     await player.getByText(/Page 2 of \d+/).waitFor();
     const recorded = [...boot.services.replica!.dataset.matches.keys()];
-    const values = await player.locator('discord-string-select-menu').nth(1).locator('discord-string-select-menu-option').evaluateAll((os) => os.map((o) => o.getAttribute('data-value')));
-    const index = values.findIndex((v) => v !== null && recorded.includes(v.split('~')[0]!));
+    const values = await player
+      .locator('discord-string-select-menu')
+      .nth(1)
+      .locator('discord-string-select-menu-option')
+      .evaluateAll((os) => os.map((o) => o.getAttribute('data-value')));
+    const index = values.findIndex((v) => v !== null && recorded.includes(v.split('~')[0]));
     expect(index).toBeGreaterThanOrEqual(0);
     await choose(player, 1, index);
     await player.getByText('MVP').first().waitFor();
-    expect(await deepText(player)).toContain(values[index]!.split('~')[0]!);
+    expect(await deepText(player)).toContain(values[index]!.split('~')[0]);
     // Names escaped for markdown ("Zarbon\\_") are drawn as Discord draws them, escapes resolved.
     expect(await deepText(player)).toContain('Zarbon_');
     expect(await deepText(player)).not.toContain('\\_');
@@ -317,7 +321,9 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     const dialog = page.locator('#edit-dialog');
     await dialog.locator('#edit-id option', { hasText: title }).waitFor({ state: 'attached' });
     // The newest post comes first and its current values fill the fields.
-    expect(await dialog.locator('#edit-id').inputValue()).toBe((await boot.services.api.patchNotes({ page: 1, limit: 10 }, { fresh: true })).data.entries[0]!.id);
+    expect(await dialog.locator('#edit-id').inputValue()).toBe(
+      (await boot.services.api.patchNotes({ page: 1, limit: 10 }, { fresh: true })).data.entries[0]!.id,
+    );
     expect(await dialog.locator('input[name=title]').inputValue()).toBe(title);
     expect(await dialog.locator('textarea[name=overview]').inputValue()).toBe('Balance changes for Vanguards and a new Domination map.');
 
@@ -438,7 +444,10 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     expect(fr.channelTopic('general', '')).not.toBe(en.channelTopic('general', ''));
     // The command bar names commands, options and choices as a French client does, from the names the
     // bot registers for French: `/héros nom:`, not `/hero name:`.
-    const heroFr = localizeDefinition((await bootstrap()).commands.find((c) => c.name === 'hero')!, 'fr');
+    const heroFr = localizeDefinition(
+      (await bootstrap()).commands.find((c) => c.name === 'hero')!,
+      'fr',
+    );
     const nameFr = heroFr.options!.find((o) => o.key === 'name')!;
     expect([heroFr.name, nameFr.name]).toEqual(['héros', 'nom']);
     await type('/hé', false);
@@ -448,7 +457,12 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     expect(await page.locator('.picker-item', { hasText: '/hero' }).count()).toBe(0);
     await type(`/${heroFr.name} `, false);
     await screenshot(page, 'languages-picker-french');
-    expect(await page.locator('.picker-item', { hasText: `${nameFr.name}:` }).locator('.picker-detail').textContent()).toBe(fr.playgroundPickerRequired(nameFr.description));
+    expect(
+      await page
+        .locator('.picker-item', { hasText: `${nameFr.name}:` })
+        .locator('.picker-detail')
+        .textContent(),
+    ).toBe(fr.playgroundPickerRequired(nameFr.description));
     // What the client refuses itself is in French too, naming the option as the member sees it.
     await type(`/${heroFr.name}`);
     await page.locator('#command-input').press('Enter');
@@ -493,7 +507,10 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
   it('writes “used /command”, “Only you can see this • Dismiss message” and “(edited)” in the acting member’s language', async () => {
     await page.locator('#channels .channel', { hasText: 'general' }).click();
     await actAs('Sam');
-    for (const [label, locale] of [['Français', 'fr'], ['English', 'en']] as const) {
+    for (const [label, locale] of [
+      ['Français', 'fr'],
+      ['English', 'en'],
+    ] as const) {
       const texts = pageMessages(locale);
       await page.selectOption('#member-locale', { label });
       await page.locator('#me-role', { hasText: texts.frame('roleMember') }).waitFor();

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT, CHANNELS, MEMBERS } from '../../src/playground/guild.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/app/config.js';
 import { readLocaleFile, runInLocale } from '../../src/i18n/index.js';
-import { t } from '../../src/strings.js';
+import { t } from '../../src/render/strings.js';
 import { escapeText } from '../../src/render/limits.js';
 import type { Bootstrap, EditablePost, MessageEvent } from '../../src/playground/protocol.js';
 import { startPlayground } from '../../src/playground/start.js';
@@ -23,8 +23,10 @@ beforeAll(async () => {
 });
 afterAll(() => boot.close());
 
-const post = (path: string, body: unknown, type = 'application/json') => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': type }, body: JSON.stringify(body) });
-const patch = (path: string, body: unknown, base = url) => fetch(`${base}${path}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (path: string, body: unknown, type = 'application/json') =>
+  fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': type }, body: JSON.stringify(body) });
+const patch = (path: string, body: unknown, base = url) =>
+  fetch(`${base}${path}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const latest = async (feed: string) => ((await (await fetch(`${url}/api/replica/posts?feed=${feed}`)).json()) as { posts: EditablePost[] }).posts;
 
 /** Resolves once `check` holds, polling every 25 ms; fails after `timeoutMs` with `what`. */
@@ -58,7 +60,9 @@ describe('the playground server', () => {
     expect((await js.text()).length).toBeGreaterThan(10_000);
     expect((await fetch(`${url}/app.css`)).status).toBe(200);
     const data = (await (await fetch(`${url}/api/bootstrap`)).json()) as Bootstrap;
-    expect(data.commands.map((c) => c.name)).toEqual(expect.arrayContaining(['player', 'hero', 'match', 'leaderboard', 'patch-notes', 'config', 'Rivals profile']));
+    expect(data.commands.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['player', 'hero', 'match', 'leaderboard', 'patch-notes', 'config', 'Rivals profile']),
+    );
     expect(data.members.filter((m) => m.admin)).toHaveLength(1);
     expect(data.replica).toBe(true);
   });
@@ -123,18 +127,27 @@ describe('the playground server', () => {
     const first = (await boot.services.api.patchNotes({ page: 1, limit: 10 }, { fresh: true })).data.entries[0]!;
     expect(posts[0]).toEqual({ id: first.id, title: first.title, date: first.date, overview: first.overview ?? '', fullContent: first.full_content ?? '' });
     expect((await fetch(`${url}/api/replica/posts?feed=rumours`)).status).toBe(400);
-    expect(((await (await fetch(`${url}/api/replica/posts`)).json()) as { error: string }).error).toMatch(/^feed: pick one of patchNotes, balances, devDiaries/);
+    expect(((await (await fetch(`${url}/api/replica/posts`)).json()) as { error: string }).error).toMatch(
+      /^feed: pick one of patchNotes, balances, devDiaries/,
+    );
   });
 
   it('changes a post at the replica and edits the message the bot delivered for it at once', async () => {
     const admin = MEMBERS.find((m) => m.admin)!;
     const channel = CHANNELS.find((c) => c.name === 'patch-notes')!;
-    const subscribed = await post('/api/interactions/command', { memberId: admin.id, channelId: channel.id, command: 'config', subcommand: 'feed', options: { type: 'balances', channel: channel.id } });
+    const subscribed = await post('/api/interactions/command', {
+      memberId: admin.id,
+      channelId: channel.id,
+      command: 'config',
+      subcommand: 'feed',
+      options: { type: 'balances', channel: channel.id },
+    });
     expect(subscribed.status).toBe(202);
     await boot.playground.interactions.settle();
     const added = await post('/api/replica/posts', { feed: 'balances', title: 'Balance post: before', overview: 'Hulk gets more health.' });
     const { id } = (await added.json()) as { id: string };
-    const delivered = () => boot.playground.messages.list(channel.id).filter((m) => !m.interaction && m.payload?.embeds.some((e) => e.title?.startsWith('Balance post:')));
+    const delivered = () =>
+      boot.playground.messages.list(channel.id).filter((m) => !m.interaction && m.payload?.embeds.some((e) => e.title?.startsWith('Balance post:')));
     expect(delivered()).toHaveLength(1);
     expect(delivered()[0]!.editedAt).toBeUndefined();
 
@@ -185,7 +198,9 @@ describe('the playground server', () => {
       const res = await post('/api/interactions/command', { memberId: who.id, channelId: general.id, command, subcommand, options });
       expect(res.status).toBe(202);
       await boot.playground.interactions.settle();
-      const answer = boot.playground.messages.list(general.id).find((m) => !before.has(m.id) && m.interaction?.userId === who.id && m.interaction.command === `/${command} ${subcommand}`);
+      const answer = boot.playground.messages
+        .list(general.id)
+        .find((m) => !before.has(m.id) && m.interaction?.userId === who.id && m.interaction.command === `/${command} ${subcommand}`);
       expect(answer?.state).toBe('done');
       return JSON.stringify(answer!.payload);
     };
@@ -205,11 +220,13 @@ describe('the playground server', () => {
     const added = await post('/api/replica/posts', { feed: 'balances', title, overview: 'Vanguard\n\nHulk\n- Gamma Burst: Damage increased from 70 to 75' });
     expect(added.status).toBe(201);
     const { id } = (await added.json()) as { id: string };
-    expect((await latest('balances')).find((p) => p.id === id)).toMatchObject({ fullContent: 'Vanguard\n\nHulk\n- Gamma Burst: Damage increased from 70 to 75' });
+    expect((await latest('balances')).find((p) => p.id === id)).toMatchObject({
+      fullContent: 'Vanguard\n\nHulk\n- Gamma Burst: Damage increased from 70 to 75',
+    });
 
     await waitFor(() => alertsIn(alertsChannel.id).length > 0, 'the hero alert in #balance-talk');
     const [alert] = alertsIn(alertsChannel.id);
-    const content = alert!.payload!.content!;
+    const content = alert!.payload!.content;
     // Only Sam's hero line: the title is escaped as markdown ("Balance Post\\: …"), Sam is mentioned, nobody else.
     expect(content).toBe(`🔔 **${escapeText(title)}** changes heroes members here follow:\n🟢 **Hulk** (buff): <@${sam.id}>`);
     expect(content).toContain(`<@${sam.id}>`);
@@ -299,7 +316,13 @@ describe('the playground’s languages', () => {
     const channel = CHANNELS.find((c) => c.name === 'balance-talk')!;
     const feeds = (locale: 'en' | 'de') => readLocaleFile(locale, 'feeds').post as { new: { devDiaries: string }; readAll: string };
     expect(feeds('de').new.devDiaries).not.toBe(feeds('en').new.devDiaries);
-    const subscribed = await post('/api/interactions/command', { memberId: admin.id, channelId: channel.id, command: 'config', subcommand: 'feed', options: { type: 'devDiaries', channel: channel.id } });
+    const subscribed = await post('/api/interactions/command', {
+      memberId: admin.id,
+      channelId: channel.id,
+      command: 'config',
+      subcommand: 'feed',
+      options: { type: 'devDiaries', channel: channel.id },
+    });
     expect(subscribed.status).toBe(202);
     await boot.playground.interactions.settle();
     const delivered = (title: string) => boot.playground.messages.list(channel.id).find((m) => !m.interaction && m.payload?.embeds[0]?.title === title);
@@ -327,14 +350,28 @@ describe('the playground’s languages', () => {
 describe('the playground over the real API (no replica)', () => {
   it('refuses to list, add or change posts with 409', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rivals-playground-'));
-    const playground = await startPlayground({ config: loadConfig({ DATA_DIR: dataDir }), services: { ...boot.services, replica: undefined, mode: 'real' }, logger: capturingLogger().logger, port: 0, feedPollSeconds: 3600 });
+    const playground = await startPlayground({
+      config: loadConfig({ DATA_DIR: dataDir }),
+      services: { ...boot.services, replica: undefined, mode: 'real' },
+      logger: capturingLogger().logger,
+      port: 0,
+      feedPollSeconds: 3600,
+    });
     try {
       const bootstrap = (await (await fetch(`${playground.url}/api/bootstrap`)).json()) as Bootstrap;
       expect(bootstrap.replica).toBe(false);
       const list = await fetch(`${playground.url}/api/replica/posts?feed=patchNotes`);
       expect(list.status).toBe(409);
       expect(((await list.json()) as { error: string }).error).toMatch(/in-process replica/);
-      expect((await fetch(`${playground.url}/api/replica/posts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ feed: 'patchNotes', title: 'x' }) })).status).toBe(409);
+      expect(
+        (
+          await fetch(`${playground.url}/api/replica/posts`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ feed: 'patchNotes', title: 'x' }),
+          })
+        ).status,
+      ).toBe(409);
       expect((await patch('/api/replica/posts/patchNotes/1', { title: 'x' }, playground.url)).status).toBe(409);
     } finally {
       await playground.close();

@@ -75,13 +75,23 @@ describe('staleFooter', () => {
 describe('calendarDate', () => {
   it('reads the forms the API sends (YYYY-MM-DD, YYYY/MM/DD, the English month name of game versions) and writes them in the locale', () => {
     for (const date of ['2025-11-13', '2025/11/13', 'November 13, 2025', 'Nov 13, 2025', 'Nov. 13 2025', '13 November 2025']) {
-      expect(runInLocale('fr', () => calendarDate(date)), date).toBe('13 nov. 2025');
-      expect(runInLocale('de', () => calendarDate(date, 'long')), date).toBe('13. November 2025');
+      expect(
+        runInLocale('fr', () => calendarDate(date)),
+        date,
+      ).toBe('13 nov. 2025');
+      expect(
+        runInLocale('de', () => calendarDate(date, 'long')),
+        date,
+      ).toBe('13. November 2025');
     }
     expect(runInLocale('ja', () => calendarDate('November 13, 2025', 'long'))).toBe('2025年11月13日');
     expect(calendarDate('2099-03-10')).toBe('Mar 10, 2099');
   });
   it('returns text it cannot read unchanged, never guessing the order of day and month', () => {
-    for (const date of ['03/04/2025', '04.03.2025', 'February 30, 2025', '2025-13-01', 'Smarch 3, 2025', 'soon', '']) expect(runInLocale('fr', () => calendarDate(date)), date).toBe(date);
+    for (const date of ['03/04/2025', '04.03.2025', 'February 30, 2025', '2025-13-01', 'Smarch 3, 2025', 'soon', ''])
+      expect(
+        runInLocale('fr', () => calendarDate(date)),
+        date,
+      ).toBe(date);
   });
 });

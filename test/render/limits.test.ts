@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { ButtonStyle, ComponentType, type APIEmbed } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
-import { embedLength, escapeText, fitView, LIMITS, truncate } from '../../src/render/limits.js';
+import { embedLength, escapeText, LIMITS, truncate } from '../../src/render/limits.js';
+import { fitView } from '../../src/render/view.js';
 import { toMessagePayload, type View } from '../../src/render/view.js';
 
 const isLoneSurrogateAtEnd = (s: string) => {
@@ -34,15 +35,19 @@ describe('escapeText', () => {
   });
   it('never cuts inside an escape: no dangling backslash before the ellipsis, never over max', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('*', '_', '`', '~', '|', '\\', 'a', ' ', '😀', '>', '#'), maxLength: 200 }), fc.integer({ min: 2, max: 100 }), (s, max) => {
-        const out = escapeText(s, max);
-        expect(out.length).toBeLessThanOrEqual(max);
-        if (out.endsWith('…')) {
-          const body = out.slice(0, -1);
-          const trailing = body.match(/\\*$/)![0].length;
-          expect(trailing % 2).toBe(0);
-        }
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom('*', '_', '`', '~', '|', '\\', 'a', ' ', '😀', '>', '#'), maxLength: 200 }),
+        fc.integer({ min: 2, max: 100 }),
+        (s, max) => {
+          const out = escapeText(s, max);
+          expect(out.length).toBeLessThanOrEqual(max);
+          if (out.endsWith('…')) {
+            const body = out.slice(0, -1);
+            const trailing = body.match(/\\*$/)![0].length;
+            expect(trailing % 2).toBe(0);
+          }
+        },
+      ),
     );
   });
 });
@@ -75,11 +80,22 @@ describe('fitView keeps every message within Discord limits', () => {
             components: [
               ...buttonCounts.map((n, r) => ({
                 type: ComponentType.ActionRow as const,
-                components: Array.from({ length: n }, (_, i) => ({ type: ComponentType.Button as const, style: ButtonStyle.Primary as const, custom_id: `b:${r}:${i}`, label: 'x'.repeat(120) })),
+                components: Array.from({ length: n }, (_, i) => ({
+                  type: ComponentType.Button as const,
+                  style: ButtonStyle.Primary as const,
+                  custom_id: `b:${r}:${i}`,
+                  label: 'x'.repeat(120),
+                })),
               })),
               {
                 type: ComponentType.ActionRow,
-                components: [{ type: ComponentType.StringSelect, custom_id: 's', options: Array.from({ length: optionCount }, (_, i) => ({ label: `o${i}`.repeat(60), value: `v${i}`, description: 'd'.repeat(150) })) }],
+                components: [
+                  {
+                    type: ComponentType.StringSelect,
+                    custom_id: 's',
+                    options: Array.from({ length: optionCount }, (_, i) => ({ label: `o${i}`.repeat(60), value: `v${i}`, description: 'd'.repeat(150) })),
+                  },
+                ],
               },
             ],
           };
@@ -120,7 +136,13 @@ describe('fitView keeps every message within Discord limits', () => {
   });
 
   it('sends no mentions and sets the ephemeral flag', () => {
-    expect(toMessagePayload({ content: '@everyone', ephemeral: true })).toEqual({ content: '@everyone', embeds: [], components: [], flags: 64, allowed_mentions: { parse: [] } });
+    expect(toMessagePayload({ content: '@everyone', ephemeral: true })).toEqual({
+      content: '@everyone',
+      embeds: [],
+      components: [],
+      flags: 64,
+      allowed_mentions: { parse: [] },
+    });
     expect(toMessagePayload({ allowedRoleIds: ['123'] }).allowed_mentions).toEqual({ parse: [], roles: ['123'] });
   });
 });
@@ -130,7 +152,13 @@ describe('fitView keeps files within Discord limits', () => {
 
   it('keeps at most 10 files and 8 MB in all, in order, and drops the embed image of a file left out', () => {
     const files = [file('a.png', 5 * 1024 * 1024), file('big.png', 4 * 1024 * 1024), ...Array.from({ length: 12 }, (_, i) => file(`c${i}.png`, 10))];
-    const view = fitView({ embeds: [{ title: 'A', image: { url: 'attachment://a.png' } }, { title: 'Big', image: { url: 'attachment://big.png' } }], files });
+    const view = fitView({
+      embeds: [
+        { title: 'A', image: { url: 'attachment://a.png' } },
+        { title: 'Big', image: { url: 'attachment://big.png' } },
+      ],
+      files,
+    });
     expect(view.files!.map((f) => f.name)).toEqual(['a.png', ...Array.from({ length: 9 }, (_, i) => `c${i}.png`)]);
     expect(view.embeds![0]!.image).toEqual({ url: 'attachment://a.png' });
     expect(view.embeds![1]!.image).toBeUndefined();
@@ -138,13 +166,19 @@ describe('fitView keeps files within Discord limits', () => {
   });
 
   it('makes file names safe and keeps the embed image pointing at the safe name', () => {
-    const view = fitView({ embeds: [{ image: { url: 'attachment://rank history é.png' } }], files: [file('rank history é.png', 10), file('rank_history__.png', 10)] });
+    const view = fitView({
+      embeds: [{ image: { url: 'attachment://rank history é.png' } }],
+      files: [file('rank history é.png', 10), file('rank_history__.png', 10)],
+    });
     expect(view.files!.map((f) => f.name)).toEqual(['rank_history__.png']);
     expect(view.embeds![0]!.image!.url).toBe('attachment://rank_history__.png');
   });
 
   it('lists the files as attachments by index in the payload, with their descriptions cut to 1,024 characters', () => {
-    const payload = toMessagePayload({ embeds: [{ image: { url: 'attachment://a.png' } }], files: [{ ...file('a.png', 3), description: 'x'.repeat(2000) }, file('b.png', 3)] });
+    const payload = toMessagePayload({
+      embeds: [{ image: { url: 'attachment://a.png' } }],
+      files: [{ ...file('a.png', 3), description: 'x'.repeat(2000) }, file('b.png', 3)],
+    });
     expect(payload.attachments).toEqual([
       { id: 0, filename: 'a.png', description: `${'x'.repeat(1023)}…` },
       { id: 1, filename: 'b.png' },
@@ -155,14 +189,17 @@ describe('fitView keeps files within Discord limits', () => {
 
   it('never sends more than Discord takes, whatever the files (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ name: fc.string({ maxLength: 120 }), bytes: fc.integer({ min: 0, max: 3 * 1024 * 1024 }) }), { maxLength: 15 }), (specs) => {
-        const view = fitView({ files: specs.map((s) => file(s.name, s.bytes)) });
-        const kept = view.files ?? [];
-        expect(kept.length).toBeLessThanOrEqual(LIMITS.files);
-        expect(kept.reduce((n, f) => n + f.data.byteLength, 0)).toBeLessThanOrEqual(LIMITS.fileBytes);
-        expect(new Set(kept.map((f) => f.name)).size).toBe(kept.length);
-        for (const f of kept) expect(f.name).toMatch(/^[A-Za-z0-9._-]{1,100}$/);
-      }),
+      fc.property(
+        fc.array(fc.record({ name: fc.string({ maxLength: 120 }), bytes: fc.integer({ min: 0, max: 3 * 1024 * 1024 }) }), { maxLength: 15 }),
+        (specs) => {
+          const view = fitView({ files: specs.map((s) => file(s.name, s.bytes)) });
+          const kept = view.files ?? [];
+          expect(kept.length).toBeLessThanOrEqual(LIMITS.files);
+          expect(kept.reduce((n, f) => n + f.data.byteLength, 0)).toBeLessThanOrEqual(LIMITS.fileBytes);
+          expect(new Set(kept.map((f) => f.name)).size).toBe(kept.length);
+          for (const f of kept) expect(f.name).toMatch(/^[A-Za-z0-9._-]{1,100}$/);
+        },
+      ),
       { numRuns: 200 },
     );
   });

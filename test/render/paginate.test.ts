@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { ComponentType } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
-import { decodeCustomId } from '../../src/discord/custom-id.js';
+import { decodeCustomId } from '../../src/render/custom-id.js';
 import { clampPage, pageCount, pageFromArgs, pageRow, splitPages } from '../../src/render/paginate.js';
 
 describe('pageRow', () => {
@@ -40,16 +40,20 @@ describe('splitPages', () => {
   });
   it('keeps every page within the limit, loses no character, and splits only words longer than a page', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.stringMatching(/^[a-z]{1,12}$/), fc.constantFrom(' ', '\n', '\n\n', '. ')), { maxLength: 300 }), fc.integer({ min: 20, max: 300 }), (parts, max) => {
-        const text = parts.join('');
-        const pages = splitPages(text, max);
-        for (const p of pages) expect(p.length).toBeLessThanOrEqual(max);
-        const squash = (s: string) => s.replace(/[\s.]+/g, '');
-        expect(squash(pages.join(''))).toBe(squash(text));
-        const words = (s: string) => s.split(/[\s.]+/).filter(Boolean);
-        const pageWords = pages.flatMap(words);
-        for (const w of words(text)) if (w.length <= max) expect(pageWords).toContain(w);
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.stringMatching(/^[a-z]{1,12}$/), fc.constantFrom(' ', '\n', '\n\n', '. ')), { maxLength: 300 }),
+        fc.integer({ min: 20, max: 300 }),
+        (parts, max) => {
+          const text = parts.join('');
+          const pages = splitPages(text, max);
+          for (const p of pages) expect(p.length).toBeLessThanOrEqual(max);
+          const squash = (s: string) => s.replace(/[\s.]+/g, '');
+          expect(squash(pages.join(''))).toBe(squash(text));
+          const words = (s: string) => s.split(/[\s.]+/).filter(Boolean);
+          const pageWords = pages.flatMap(words);
+          for (const w of words(text)) if (w.length <= max) expect(pageWords).toContain(w);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -57,7 +57,7 @@ describe('match history v2 of players whose history was never refreshed', () => 
     }
   });
 
-  it('version 1 still answers for them, from the profile\'s embedded match_history', async () => {
+  it("version 1 still answers for them, from the profile's embedded match_history", async () => {
     const sir = await get(r, '/api/v1/player/1117455441/match-history');
     expect(sir.status).toBe(200);
     expect(sir.provenance).toBe('derived');
@@ -203,12 +203,21 @@ describe('GET /api/v1/player/{query}/update', () => {
     expect(() => faultsFromEnv({ REPLICA_UPDATE_COOLDOWN_S: '-1' })).toThrow(/updateCooldownSeconds/);
   });
 
-  it('applies the key check and faults in the common body shape (not the player endpoint\'s own)', async () => {
+  it("applies the key check and faults in the common body shape (not the player endpoint's own)", async () => {
     const { r } = await start();
-    expect(await get(r, '/api/v1/player/1402468705/update', null)).toMatchObject({ status: 401, body: { error: true, message: 'Invalid or missing API key.', status: 401 } });
+    expect(await get(r, '/api/v1/player/1402468705/update', null)).toMatchObject({
+      status: 401,
+      body: { error: true, message: 'Invalid or missing API key.', status: 401 },
+    });
     r.setFaults({ forceStatus: 500, pathPrefix: '/api/v1/player' });
-    expect(await get(r, '/api/v1/player/1402468705/update')).toMatchObject({ status: 500, body: { error: true, message: 'An error occurred while fetching data.', status: 500 } });
-    expect(await get(r, '/api/v1/player/1402468705')).toMatchObject({ status: 500, body: { status: 'error', message: 'An unexpected error occurred. Please try again later.' } });
+    expect(await get(r, '/api/v1/player/1402468705/update')).toMatchObject({
+      status: 500,
+      body: { error: true, message: 'An error occurred while fetching data.', status: 500 },
+    });
+    expect(await get(r, '/api/v1/player/1402468705')).toMatchObject({
+      status: 500,
+      body: { status: 'error', message: 'An unexpected error occurred. Please try again later.' },
+    });
     r.setFaults({ forceStatus: 429, retryAfterSeconds: 4 });
     const res = await fetch(`${r.url}/api/v1/player/1402468705/update`, { headers: { 'x-api-key': TEST_KEY } });
     expect(res.status).toBe(429);
@@ -229,7 +238,11 @@ describe('GET /api/v1/player/{query}/update', () => {
 describe('profile captures of one uid', () => {
   it('serves the newest of the three 1786151874 captures and keeps all nine captures loadable', () => {
     const d = loadDataset();
-    expect(d.profileCaptures.map((c) => c.file)).toEqual(readdirSync(join(SAMPLES_DIR, 'player')).sort().map((f) => `player/${f}`));
+    expect(d.profileCaptures.map((c) => c.file)).toEqual(
+      readdirSync(join(SAMPLES_DIR, 'player'))
+        .sort()
+        .map((f) => `player/${f}`),
+    );
     expect(d.profileCaptures).toHaveLength(9);
     const doubles = d.profileCaptures.filter((c) => c.uid === '1786151874');
     expect(doubles.map((c) => c.file)).toEqual([
@@ -242,7 +255,7 @@ describe('profile captures of one uid', () => {
     for (const c of d.profileCaptures) expect(c.body).toEqual(sample(c.file));
   });
 
-  it('chooses by the captures\' update times, not by file order', () => {
+  it("chooses by the captures' update times, not by file order", () => {
     // A copy of the samples where the newest capture sorts first.
     const dir = mkdtempSync(join(tmpdir(), 'samples-'));
     try {
@@ -261,7 +274,7 @@ describe('profile captures of one uid', () => {
     }
   });
 
-  it('reads and writes every real updates.* timestamp in the API\'s US-locale form', () => {
+  it("reads and writes every real updates.* timestamp in the API's US-locale form", () => {
     let seen = 0;
     for (const c of loadDataset().profileCaptures) {
       for (const value of Object.values(c.body.updates as Json)) {

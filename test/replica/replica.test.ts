@@ -79,7 +79,10 @@ describe('the error table of the spec, status and message exactly', () => {
   it("500 bodies: common, and the player endpoint's own", async () => {
     r.setFaults({ forceStatus: 500 });
     expect(await get('/api/v1/heroes')).toMatchObject(common(500, 'An error occurred while fetching data.'));
-    expect(await get('/api/v1/player/1403392756')).toMatchObject({ status: 500, body: { status: 'error', message: 'An unexpected error occurred. Please try again later.' } });
+    expect(await get('/api/v1/player/1403392756')).toMatchObject({
+      status: 500,
+      body: { status: 'error', message: 'An unexpected error occurred. Please try again later.' },
+    });
   });
 });
 
@@ -166,7 +169,10 @@ describe('fault injection', () => {
     expect(failed).toBeLessThan(140);
   });
   it('adds posts through the admin route (for feed tests)', async () => {
-    const res = await fetch(`${r.url}/__replica/posts/devDiaries`, { method: 'POST', body: JSON.stringify({ id: '99', title: 'New diary', date: '2026/11/21', overview: 'o', fullContent: 'f', imagePath: '/d.jpg' }) });
+    const res = await fetch(`${r.url}/__replica/posts/devDiaries`, {
+      method: 'POST',
+      body: JSON.stringify({ id: '99', title: 'New diary', date: '2026/11/21', overview: 'o', fullContent: 'f', imagePath: '/d.jpg' }),
+    });
     expect(res.status).toBe(201);
     expect(((await get('/api/v1/dev-diaries')).body as { dev_diaries: { id: string }[] }).dev_diaries[0]!.id).toBe('99');
     expect((await fetch(`${r.url}/__replica/posts/devDiaries`, { method: 'POST', body: JSON.stringify({ id: '99', title: 'dup' }) })).status).toBe(409);
@@ -179,8 +185,12 @@ describe('fault injection', () => {
     expect(res.status).toBe(200);
     expect(((await get('/api/v1/patch-notes')).body as { formatted_patches: { overview: string }[] }).formatted_patches[0]!.overview).toBe('Corrected.');
     expect((await fetch(`${r.url}/__replica/posts/patchNotes/nope`, { method: 'PATCH', body: JSON.stringify({ overview: 'x' }) })).status).toBe(404);
-    expect((await fetch(`${r.url}/__replica/posts/patchNotes/${String(first!.id)}`, { method: 'PATCH', body: JSON.stringify({ id: 'other' }) })).status).toBe(400);
-    expect((await fetch(`${r.url}/__replica/posts/patchNotes/${String(first!.id)}`, { method: 'PATCH', body: JSON.stringify({ overview: 5 }) })).status).toBe(400);
+    expect((await fetch(`${r.url}/__replica/posts/patchNotes/${String(first!.id)}`, { method: 'PATCH', body: JSON.stringify({ id: 'other' }) })).status).toBe(
+      400,
+    );
+    expect((await fetch(`${r.url}/__replica/posts/patchNotes/${String(first!.id)}`, { method: 'PATCH', body: JSON.stringify({ overview: 5 }) })).status).toBe(
+      400,
+    );
     Object.assign(first!, before);
   });
   it('reads faults from the environment', () => {
@@ -231,7 +241,13 @@ describe('entry points', () => {
 
 describe('the real API’s behaviours that mislead, as the replica serves them', () => {
   type Row = { game_mode_id?: number; play_mode_id?: number; match_map_id?: number; map_id?: number; match_time_stamp?: number };
-  const profile = async (uid: string) => (await get(`/api/v1/player/${uid}`)).body as { hero_matchups: { matches: number; wins: number }[]; overall_stats: { ranked: { total_wins: number } }; match_history: Row[]; updates: Record<string, string | null> };
+  const profile = async (uid: string) =>
+    (await get(`/api/v1/player/${uid}`)).body as {
+      hero_matchups: { matches: number; wins: number }[];
+      overall_stats: { ranked: { total_wins: number } };
+      match_history: Row[];
+      updates: Record<string, string | null>;
+    };
 
   it('matchup counts from the opposing hero’s side: a player with 2 ranked wins gets rows of 0 wins', async () => {
     const p = await profile('341932470');
@@ -261,6 +277,6 @@ describe('the real API’s behaviours that mislead, as the replica serves them',
     // ...while real competitive rows are played on 1292.
     const may = await get('/api/v2/player/1786151874/match-history');
     expect(may.status).toBe(200);
-    expect(((may.body as { match_history: Row[] }).match_history).some((m) => m.match_map_id === 1292 && m.game_mode_id === 2)).toBe(true);
+    expect((may.body as { match_history: Row[] }).match_history.some((m) => m.match_map_id === 1292 && m.game_mode_id === 2)).toBe(true);
   });
 });

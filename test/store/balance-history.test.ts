@@ -12,7 +12,11 @@ import type { State } from '../../src/store/state.js';
 import { databaseAt, ENGINES, newStateLocation, openAt, openTestState, type TestStateLocation } from '../helpers/state.js';
 
 const post = (id: string, date: string | null, kind: IndexedPost['kind'] = 'balance'): IndexedPost => ({ kind, id, date, title: `Post ${id}` });
-const change = (heroId: string, verdict: HeroChange['verdict'], ...texts: string[]): HeroChange => ({ heroId, verdict, lines: texts.map((text) => ({ text, verdict })) });
+const change = (heroId: string, verdict: HeroChange['verdict'], ...texts: string[]): HeroChange => ({
+  heroId,
+  verdict,
+  lines: texts.map((text) => ({ text, verdict })),
+});
 
 describe.each(ENGINES)('on %s', (engine) => {
   let state: State & { where: TestStateLocation };
@@ -29,12 +33,26 @@ describe.each(ENGINES)('on %s', (engine) => {
 
   it('records a post and its heroes in one go, and reads a hero back with its lines', async () => {
     const h = state.balanceHistory;
-    await h.record(post('b-1', '2025-11-12'), [change('1011', 'buff', 'Gamma Burst: Damage increased from 70 to 75'), change('1015', 'nerf', 'Storm: cost up')], 'sig-1', 1_000);
+    await h.record(
+      post('b-1', '2025-11-12'),
+      [change('1011', 'buff', 'Gamma Burst: Damage increased from 70 to 75'), change('1015', 'nerf', 'Storm: cost up')],
+      'sig-1',
+      1_000,
+    );
     const hulk = await other.balanceHistory.forHero('1011', { limit: 10 });
     expect(hulk).toEqual({
       total: 1,
       entries: [
-        { heroId: '1011', kind: 'balance', postId: 'b-1', date: '2025-11-12', title: 'Post b-1', verdict: 'buff', lines: [{ text: 'Gamma Burst: Damage increased from 70 to 75', verdict: 'buff' }], indexedAt: 1_000 },
+        {
+          heroId: '1011',
+          kind: 'balance',
+          postId: 'b-1',
+          date: '2025-11-12',
+          title: 'Post b-1',
+          verdict: 'buff',
+          lines: [{ text: 'Gamma Burst: Damage increased from 70 to 75', verdict: 'buff' }],
+          indexedAt: 1_000,
+        },
       ],
     });
     expect(await other.balanceHistory.isIndexed('balance', 'b-1')).toBe(true);
@@ -59,7 +77,13 @@ describe.each(ENGINES)('on %s', (engine) => {
     const mantis = await h.forHero('1020', { limit: 5 });
     expect(mantis.entries.map((e) => [e.verdict, e.lines.length, e.indexedAt])).toEqual([['adjusted', 2, 20]]);
     expect((await h.indexed('balance')).get('b-2')).toBe('sig-2');
-    const count = async () => Number((await state.database.db.selectFrom('balance_history').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())!.n);
+    const count = async () =>
+      Number(
+        (await state.database.db
+          .selectFrom('balance_history')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirst())!.n,
+      );
     const before = await count();
     await h.record(post('b-2', '2025-10-12'), [change('1020', 'adjusted', 'a', 'c')], 'sig-2', 20);
     expect(await count()).toBe(before);
@@ -73,9 +97,20 @@ describe.each(ENGINES)('on %s', (engine) => {
     // On PostgreSQL the second pool is another process's view. One process has one SQLite connection (two
     // in one thread would wait for each other's lock synchronously), so there the records share it.
     const peer = engine === 'sqlite' ? state : other;
-    await Promise.all([state.balanceHistory.record(post('race', '2025-08-08'), changes, 'sig-1', 50), peer.balanceHistory.record(post('race', '2025-08-08'), changes, 'sig-1', 51)]);
-    const rows = await state.database.db.selectFrom('balance_history').select(['hero_id', 'verdict']).where('post_id', '=', 'race').orderBy('hero_id').execute();
-    expect(rows).toEqual([{ hero_id: '1027', verdict: 'buff' }, { hero_id: '1029', verdict: 'nerf' }]);
+    await Promise.all([
+      state.balanceHistory.record(post('race', '2025-08-08'), changes, 'sig-1', 50),
+      peer.balanceHistory.record(post('race', '2025-08-08'), changes, 'sig-1', 51),
+    ]);
+    const rows = await state.database.db
+      .selectFrom('balance_history')
+      .select(['hero_id', 'verdict'])
+      .where('post_id', '=', 'race')
+      .orderBy('hero_id')
+      .execute();
+    expect(rows).toEqual([
+      { hero_id: '1027', verdict: 'buff' },
+      { hero_id: '1029', verdict: 'nerf' },
+    ]);
     expect(await state.balanceHistory.isIndexed('balance', 'race', 'sig-1')).toBe(true);
   });
 

@@ -1,5 +1,5 @@
 /**
- * The store under a burst of interactions (issue 11): SQLite's one connection handed out in turn
+ * The store under a burst of interactions: SQLite's one connection handed out in turn
  * (src/store/database.ts `handConnectionInTurn`), and members' languages read in batches
  * (src/store/account-links.ts `locale`). Timing is the benchmark's (`npm run bench:store`); these
  * tests check what makes it linear: one waiter at Kysely's own mutex, and a few queries for many
@@ -167,7 +167,12 @@ describe('members’ languages under a burst (SQLite)', () => {
     const settled = await reading;
     expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected']);
     expect(links.peekLocale('x1')).toBeUndefined();
-    await broken.db.schema.createTable('member_settings').addColumn('user_id', 'text', (c) => c.primaryKey()).addColumn('locale', 'text').addColumn('updated_at', 'integer').execute();
+    await broken.db.schema
+      .createTable('member_settings')
+      .addColumn('user_id', 'text', (c) => c.primaryKey())
+      .addColumn('locale', 'text')
+      .addColumn('updated_at', 'integer')
+      .execute();
     await broken.db.insertInto('member_settings').values({ user_id: 'x1', locale: 'pt-BR', updated_at: 1 }).execute();
     expect(await links.locale('x1')).toBe('pt-BR');
     await broken.close();

@@ -1,7 +1,7 @@
 /**
  * Nothing acknowledged is lost, on both engines: a saved setting survives SIGKILL of the process that
  * saved it, and settings changes made at the same time by two processes (or two repositories in one
- * process) to the same guilds all stay (issue 10: "100 pairs of concurrent settings changes across
+ * process) to the same guilds all stay ("100 pairs of concurrent settings changes across
  * two processes, none lost").
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -50,7 +50,9 @@ class Child {
     for (;;) {
       if (this.lines.includes(line)) return;
       if (this.proc.exitCode !== null || this.proc.signalCode !== null) {
-        throw new Error(`the child exited (${this.proc.exitCode ?? this.proc.signalCode}) without printing ${line}; stdout: ${this.#out}; stderr: ${this.#err}`);
+        throw new Error(
+          `the child exited (${this.proc.exitCode ?? this.proc.signalCode}) without printing ${line}; stdout: ${this.#out}; stderr: ${this.#err}`,
+        );
       }
       await new Promise<void>((resolve) => this.#waiters.push(resolve));
     }
@@ -139,7 +141,16 @@ describe.each(ENGINES)('on %s', (engine) => {
     const options = { readDeadlineMs: 120_000, writeDeadlineMs: 120_000 };
     const a = new GuildSettingsRepository(state.database.db, options);
     const b = new GuildSettingsRepository(second.database.db, options);
-    const sub = (channelId: string, since: number) => ({ channelId, roleId: null, since, publish: false, backfill: 0, broken: null, lastDelivered: null, lastEdit: null });
+    const sub = (channelId: string, since: number) => ({
+      channelId,
+      roleId: null,
+      since,
+      publish: false,
+      backfill: 0,
+      broken: null,
+      lastDelivered: null,
+      lastEdit: null,
+    });
     await Promise.all(
       [...Array(PAIRS).keys()].flatMap((i) => {
         const want = expectedPair(i);

@@ -58,7 +58,10 @@ describe.each(ENGINES)('on %s', (engine) => {
     expect([latest?.completedAt, latest?.rows[0]?.name]).toEqual([2_000_000_000_000, 'Newer']);
     await other.heroMeta.save(snapshot(2_100_000_000_000, 'Newest'));
     expect((await state.heroMeta.latest())?.rows[0]?.name).toBe('Newest');
-    const count = await state.database.db.selectFrom('hero_meta_snapshots').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+    const count = await state.database.db
+      .selectFrom('hero_meta_snapshots')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirst();
     expect(Number(count!.n)).toBe(1);
   });
 

@@ -31,14 +31,33 @@ function legacyRecords(now: number): [string, unknown, number | undefined][] {
       {
         v: 1,
         feeds: {
-          balances: { channelId: 'c2', roleId: 'r2', since: 6, publish: true, backfill: 3, broken: { code: 50013, reason: 'Missing Permissions', at: 7 }, lastDelivered: { postId: 'p1', at: 8 } },
+          balances: {
+            channelId: 'c2',
+            roleId: 'r2',
+            since: 6,
+            publish: true,
+            backfill: 3,
+            broken: { code: 50013, reason: 'Missing Permissions', at: 7 },
+            lastDelivered: { postId: 'p1', at: 8 },
+          },
           devDiaries: { channelId: 'c3', roleId: null, since: 9 }, // written before publish/backfill/broken existed: defaults
         },
       },
       undefined,
     ],
     ['guild:3', { v: 99, nonsense: true }, undefined], // a record no version understood: skipped
-    ['links:u1', { v: 1, accounts: [{ uid: '1', name: 'A', linkedAt: 1 }, { uid: '2', name: 'B', linkedAt: 2 }], defaultUid: '2' }, undefined],
+    [
+      'links:u1',
+      {
+        v: 1,
+        accounts: [
+          { uid: '1', name: 'A', linkedAt: 1 },
+          { uid: '2', name: 'B', linkedAt: 2 },
+        ],
+        defaultUid: '2',
+      },
+      undefined,
+    ],
     ['links:u2', { v: 1, accounts: [{ uid: '1', name: 'A', linkedAt: 1 }], defaultUid: '1' }, undefined],
     ['delivery:patchNotes:a:c1', { v: 1, state: 'done', attempts: 1, at: 5, messageId: 'm' }, now + DAY],
     ['delivery:patchNotes:b:c1', { v: 1, state: 'claimed', attempts: 2, at: 6, messageId: null }, now + DAY],
@@ -56,14 +75,30 @@ async function expectImported(state: State): Promise<void> {
     leaderboardPlatform: 'pc',
     ephemeralByDefault: false,
     feeds: {
-      balances: { channelId: 'c2', roleId: 'r2', since: 6, publish: true, backfill: 3, broken: { code: 50013, reason: 'Missing Permissions', at: 7 }, lastDelivered: { postId: 'p1', at: 8 }, lastEdit: null },
+      balances: {
+        channelId: 'c2',
+        roleId: 'r2',
+        since: 6,
+        publish: true,
+        backfill: 3,
+        broken: { code: 50013, reason: 'Missing Permissions', at: 7 },
+        lastDelivered: { postId: 'p1', at: 8 },
+        lastEdit: null,
+      },
       devDiaries: { channelId: 'c3', roleId: null, since: 9, publish: false, backfill: 0, broken: null, lastDelivered: null, lastEdit: null },
     },
   });
   expect(await state.database.db.selectFrom('guild_settings').select('guild_id').where('guild_id', '=', '3').execute()).toEqual([]);
   expect((await state.settings.subscriptions('patchNotes')).map((s) => s.guildId)).toEqual(['1']);
   expect(await state.settings.subscriptions('balances')).toEqual([]); // broken
-  expect(await state.links.get('u1')).toEqual({ v: 1, accounts: [{ uid: '1', name: 'A', linkedAt: 1 }, { uid: '2', name: 'B', linkedAt: 2 }], defaultUid: '2' });
+  expect(await state.links.get('u1')).toEqual({
+    v: 1,
+    accounts: [
+      { uid: '1', name: 'A', linkedAt: 1 },
+      { uid: '2', name: 'B', linkedAt: 2 },
+    ],
+    defaultUid: '2',
+  });
   expect(await state.links.defaultUid('u2')).toBe('1');
   const ledger = new DeliveryLedger(state.database.db, {} as FeedTransport, capturingLogger().logger);
   expect(await ledger.get({ feed: 'patchNotes', postId: 'a', channelId: 'c1' })).toEqual({ state: 'done', attempts: 1, at: 5, messageId: 'm' });
@@ -128,7 +163,8 @@ describe.each(ENGINES)('on %s', (engine) => {
     const first = await start(where);
     await expectImported(first.state);
     expect(importLines(first.lines)).toEqual([expect.objectContaining({ guilds: 2, links: 2, deliveries: 2, feeds: 1 })]);
-    for (const id of ['4', '5']) expect(await first.state.database.db.selectFrom('guild_settings').select('guild_id').where('guild_id', '=', id).execute()).toEqual([]);
+    for (const id of ['4', '5'])
+      expect(await first.state.database.db.selectFrom('guild_settings').select('guild_id').where('guild_id', '=', id).execute()).toEqual([]);
     // The member changes a setting after the import; the old file is left in place.
     await first.state.settings.update('1', (s) => void (s.leaderboardPlatform = 'xbox'));
     await first.state.close();

@@ -20,12 +20,13 @@ import {
 } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CLAIM_LEASE_MS, classifyError, DeliveryLedger, deliveryNonce, MAX_ATTEMPTS, retryDelayMs, type DeliveryKey, type FeedTransport } from '../../src/feeds/delivery.js';
+import { CLAIM_LEASE_MS, DeliveryLedger, deliveryNonce, MAX_ATTEMPTS, retryDelayMs, type DeliveryKey, type FeedTransport } from '../../src/feeds/delivery.js';
+import { classifyError } from '../../src/core/discord-errors.js';
 import type { MessagePayload } from '../../src/render/view.js';
 import { AccountLinksRepository, MAX_LINKED_ACCOUNTS, TooManyLinksError } from '../../src/store/account-links.js';
 import { StoreUnavailableError, withDeadline, type Db } from '../../src/store/database.js';
 import { SEEN_LIMIT } from '../../src/store/feed-state.js';
-import { DEFAULT_SETTINGS, GuildSettingsRepository, type FeedSubscription, type FeedType } from '../../src/store/guild-settings.js';
+import { DEFAULT_SETTINGS, GuildSettingsRepository, type FeedSubscription } from '../../src/store/guild-settings.js';
 import { pruneState } from '../../src/store/retention.js';
 import type { Tables } from '../../src/store/schema.js';
 import type { State } from '../../src/store/state.js';
@@ -107,6 +108,7 @@ class FakeTransport implements FeedTransport {
     if (this.gate) await this.gate;
     // Let other work interleave, as a real HTTP round trip would.
     await new Promise((resolve) => setImmediate(resolve));
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- throws whatever the test set, as a transport would
     if (this.failWith) throw this.failWith;
     return { id: `m${++this.#id}` };
   }
@@ -255,7 +257,10 @@ describe.each(ENGINES)('on %s', (engine) => {
       const now = { channelId: 'c-now', since: 50 };
 
       // The poller read an old subscription: another channel, or the same channel set again since.
-      for (const stale of [{ channelId: 'c-old', since: 50 }, { channelId: 'c-now', since: 49 }]) {
+      for (const stale of [
+        { channelId: 'c-old', since: 50 },
+        { channelId: 'c-now', since: 49 },
+      ]) {
         await repo.markDelivered('g-mark', 'patchNotes', stale, 'p1', 100);
         await repo.markBroken('g-mark', 'patchNotes', stale, { code: 50001, reason: 'Missing Access', at: 100 });
         await repo.clearBackfill('g-mark', 'patchNotes', stale);
@@ -263,7 +268,10 @@ describe.each(ENGINES)('on %s', (engine) => {
       // The right channel, the wrong feed.
       await repo.markDelivered('g-mark', 'devDiaries', now, 'p1', 100);
       expect(await versionOf(state.database.db, 'g-mark')).toBe(v1);
-      expect((await new GuildSettingsRepository(other.database.db).get('g-mark')).feeds).toEqual({ patchNotes: sub('c-now', { backfill: 4, since: 50 }), balances: sub('c-bal', { since: 60 }) });
+      expect((await new GuildSettingsRepository(other.database.db).get('g-mark')).feeds).toEqual({
+        patchNotes: sub('c-now', { backfill: 4, since: 50 }),
+        balances: sub('c-bal', { since: 60 }),
+      });
       // A guild with no subscription: nothing happens, nothing is created.
       await repo.markDelivered('g-none', 'patchNotes', now, 'p1', 100);
       expect(await versionOf(state.database.db, 'g-none')).toBeUndefined();
@@ -311,7 +319,11 @@ describe.each(ENGINES)('on %s', (engine) => {
       // Both read a guild that does not exist yet; the second creates it first.
       hook.arm(async () => void (await second.update('g-admins', (s) => void (s.feeds.devDiaries = sub('c-dd')))));
       await first.update('g-admins', (s) => void (s.leaderboardPlatform = 'ps'));
-      expect(await new GuildSettingsRepository(other.database.db).get('g-admins')).toEqual({ ...DEFAULT_SETTINGS, leaderboardPlatform: 'ps', feeds: { devDiaries: sub('c-dd') } });
+      expect(await new GuildSettingsRepository(other.database.db).get('g-admins')).toEqual({
+        ...DEFAULT_SETTINGS,
+        leaderboardPlatform: 'ps',
+        feeds: { devDiaries: sub('c-dd') },
+      });
     });
 
     it('marks and admin changes on the same subscription at once: every call succeeds and none is lost', async () => {
@@ -328,7 +340,10 @@ describe.each(ENGINES)('on %s', (engine) => {
           poller.clearBackfill('g-busy', 'patchNotes', target),
           admin.update('g-busy', (s) => void (s.ephemeralByDefault = i % 2 === 0)),
         ]);
-        expect(results.filter((r) => r.status === 'rejected'), `round ${i}`).toEqual([]);
+        expect(
+          results.filter((r) => r.status === 'rejected'),
+          `round ${i}`,
+        ).toEqual([]);
         admin.invalidate('g-busy');
         const now = await admin.get('g-busy');
         expect(now.feeds.patchNotes).toMatchObject({ channelId: 'c-busy', roleId: `r${i}`, lastDelivered: { postId: `p${i}`, at: i } });
@@ -388,7 +403,9 @@ describe.each(ENGINES)('on %s', (engine) => {
       expect(stored.accounts.map((a) => a.uid)).toEqual(['0', '1', '2', '3', '4']);
       expect(stored.defaultUid).toBe('0');
       // Relinking one already linked is not a sixth.
-      await expect(links.link('u2', { uid: '3', name: 'renamed' }, false, 100)).resolves.toMatchObject({ accounts: expect.arrayContaining([{ uid: '3', name: 'renamed', linkedAt: 3 }]) });
+      await expect(links.link('u2', { uid: '3', name: 'renamed' }, false, 100)).resolves.toMatchObject({
+        accounts: expect.arrayContaining([{ uid: '3', name: 'renamed', linkedAt: 3 }]),
+      });
     });
 
     it('unlinks by uid, by name (any case) or all; the oldest left becomes the default', async () => {
@@ -396,7 +413,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       await links.link('u3', { uid: '1', name: 'Alpha' }, false, 10);
       await links.link('u3', { uid: '2', name: 'Beta' }, false, 20);
       await links.link('u3', { uid: '3', name: 'Gamma' }, true, 30);
-      expect((await links.unlink('u3', 'nope'))).toEqual([]);
+      expect(await links.unlink('u3', 'nope')).toEqual([]);
       expect((await links.unlink('u3', '1')).map((a) => a.uid)).toEqual(['1']);
       expect(await links.defaultUid('u3')).toBe('3');
       expect((await links.unlink('u3', ' GAMMA ')).map((a) => a.uid)).toEqual(['3']);
@@ -426,7 +443,12 @@ describe.each(ENGINES)('on %s', (engine) => {
       expect(await ledger.deliver(key('first'), PAYLOAD, true)).toEqual({ status: 'sent', messageId: 'm1' });
       expect(transport.sends).toEqual([{ channelId: 'ch', nonce: deliveryNonce(key('first')) }]);
       expect(transport.crossposts).toEqual(['ch/m1']);
-      expect(await new DeliveryLedger(other.database.db, transport, logger).get(key('first'))).toEqual({ state: 'done', attempts: 1, at: clock.t, messageId: 'm1' });
+      expect(await new DeliveryLedger(other.database.db, transport, logger).get(key('first'))).toEqual({
+        state: 'done',
+        attempts: 1,
+        at: clock.t,
+        messageId: 'm1',
+      });
       expect(await ledger.deliver(key('first'), PAYLOAD, true)).toEqual({ status: 'skipped', reason: 'done' });
       expect(transport.sends).toHaveLength(1);
       expect(deliveryNonce(key('first'))).toHaveLength(25);
@@ -491,7 +513,10 @@ describe.each(ENGINES)('on %s', (engine) => {
       const ledger = new DeliveryLedger(state.database.db, transport, logger, clock.now);
       const k = key('crashed');
       // The process that claimed it died while sending: the claim is all the store has.
-      await state.database.db.insertInto('deliveries').values({ feed: k.feed, post_id: k.postId, channel_id: k.channelId, state: 'claimed', attempts: 1, at: clock.t, message_id: null }).execute();
+      await state.database.db
+        .insertInto('deliveries')
+        .values({ feed: k.feed, post_id: k.postId, channel_id: k.channelId, state: 'claimed', attempts: 1, at: clock.t, message_id: null })
+        .execute();
       expect(await ledger.deliver(k, PAYLOAD, false)).toEqual({ status: 'retry', reason: 'claimed elsewhere' });
       clock.t += CLAIM_LEASE_MS - 1;
       expect(await ledger.deliver(k, PAYLOAD, false)).toEqual({ status: 'retry', reason: 'claimed elsewhere' });
@@ -517,7 +542,11 @@ describe.each(ENGINES)('on %s', (engine) => {
       const transport = new FakeTransport();
       transport.failWith = Object.assign(new Error('Missing Permissions'), { status: 403, code: 50013 });
       const ledger = new DeliveryLedger(state.database.db, transport, logger, clock.now);
-      expect(await ledger.deliver(key('locked'), PAYLOAD, false)).toEqual({ status: 'broken', code: 50013, reason: expect.stringMatching(/^Missing Permissions/) });
+      expect(await ledger.deliver(key('locked'), PAYLOAD, false)).toEqual({
+        status: 'broken',
+        code: 50013,
+        reason: expect.stringMatching(/^Missing Permissions/),
+      });
       expect(await ledger.get(key('locked'))).toMatchObject({ state: 'failed', attempts: 1 });
       clock.t += 60 * 60_000;
       expect(await ledger.deliver(key('locked'), PAYLOAD, false)).toEqual({ status: 'skipped', reason: 'failed' });
@@ -554,7 +583,12 @@ describe.each(ENGINES)('on %s', (engine) => {
       await state.feedState.finish(feed, 'c', 40);
       await state.feedState.finish(feed, 'c', 50); // finishing twice keeps the first time
       expect(await other.feedState.pending(feed)).toEqual([{ post: post('d'), foundAt: 20 }]);
-      const row = await state.database.db.selectFrom('fan_outs').select('finished_at').where('feed', '=', feed).where('post_id', '=', 'c').executeTakeFirstOrThrow();
+      const row = await state.database.db
+        .selectFrom('fan_outs')
+        .select('finished_at')
+        .where('feed', '=', feed)
+        .where('post_id', '=', 'c')
+        .executeTakeFirstOrThrow();
       expect(Number(row.finished_at)).toBe(40);
     });
 
@@ -574,10 +608,25 @@ describe.each(ENGINES)('on %s', (engine) => {
       const retention = 1_000;
       const old = now - retention - 1;
       const young = now - retention + 1;
-      const delivery = (post_id: string, st: 'claimed' | 'retry' | 'done' | 'failed', at: number) => ({ feed: 'patchNotes', post_id, channel_id: 'c', state: st, attempts: 1, at, message_id: null });
+      const delivery = (post_id: string, st: 'claimed' | 'retry' | 'done' | 'failed', at: number) => ({
+        feed: 'patchNotes',
+        post_id,
+        channel_id: 'c',
+        state: st,
+        attempts: 1,
+        at,
+        message_id: null,
+      });
       await db
         .insertInto('deliveries')
-        .values([delivery('old-done', 'done', old), delivery('old-failed', 'failed', old), delivery('old-claimed', 'claimed', old), delivery('old-retry', 'retry', old), delivery('young-done', 'done', young), delivery('young-failed', 'failed', young)])
+        .values([
+          delivery('old-done', 'done', old),
+          delivery('old-failed', 'failed', old),
+          delivery('old-claimed', 'claimed', old),
+          delivery('old-retry', 'retry', old),
+          delivery('young-done', 'done', young),
+          delivery('young-failed', 'failed', young),
+        ])
         .execute();
       const fanOut = (post_id: string, found_at: number, finished_at: number | null) => ({ feed: 'patchNotes', post_id, post: '{}', found_at, finished_at });
       await db

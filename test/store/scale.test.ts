@@ -28,10 +28,20 @@ const channelOf = (i: number, feed: FeedType) => `${feed}-${i}`;
 async function insertBatched<T extends 'account_links' | 'guild_settings' | 'feed_subscriptions' | 'deliveries'>(
   db: Db,
   table: T,
-  rows: (T extends 'account_links' ? AccountLinksTable : T extends 'guild_settings' ? GuildSettingsTable : T extends 'feed_subscriptions' ? Insertable<FeedSubscriptionsTable> : Insertable<DeliveriesTable>)[],
+  rows: (T extends 'account_links'
+    ? AccountLinksTable
+    : T extends 'guild_settings'
+      ? GuildSettingsTable
+      : T extends 'feed_subscriptions'
+        ? Insertable<FeedSubscriptionsTable>
+        : Insertable<DeliveriesTable>)[],
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < rows.length; i += BATCH) await trx.insertInto(table).values(rows.slice(i, i + BATCH) as never).execute();
+    for (let i = 0; i < rows.length; i += BATCH)
+      await trx
+        .insertInto(table)
+        .values(rows.slice(i, i + BATCH) as never)
+        .execute();
   });
 }
 
@@ -42,12 +52,19 @@ describe.each(ENGINES)('on %s, with 100,000 stored records', (engine) => {
     const db = state.database.db;
     const started = performance.now();
     const links: AccountLinksTable[] = [];
-    for (let i = 0; i < LINKS; i++) links.push({ user_id: `u${Math.floor(i / 5)}`, uid: String(1_000_000_000 + i), name: `player${i}`, linked_at: i, is_default: i % 5 === 0 ? 1 : 0 });
+    for (let i = 0; i < LINKS; i++)
+      links.push({ user_id: `u${Math.floor(i / 5)}`, uid: String(1_000_000_000 + i), name: `player${i}`, linked_at: i, is_default: i % 5 === 0 ? 1 : 0 });
     await insertBatched(db, 'account_links', links);
     const guilds: GuildSettingsTable[] = [];
     const subs: Insertable<FeedSubscriptionsTable>[] = [];
     for (let i = 0; i < GUILDS; i++) {
-      guilds.push({ guild_id: guildId(i), leaderboard_platform: (['pc', 'ps', 'xbox'] as const)[i % 3]!, ephemeral_by_default: i % 2, version: 1, updated_at: i });
+      guilds.push({
+        guild_id: guildId(i),
+        leaderboard_platform: (['pc', 'ps', 'xbox'] as const)[i % 3]!,
+        ephemeral_by_default: i % 2,
+        version: 1,
+        updated_at: i,
+      });
       for (const feed of FEED_TYPES) {
         if (i % EVERY[feed] !== 0) continue;
         subs.push({
@@ -74,7 +91,15 @@ describe.each(ENGINES)('on %s, with 100,000 stored records', (engine) => {
     await insertBatched(db, 'feed_subscriptions', subs);
     const deliveries: Insertable<DeliveriesTable>[] = [];
     for (let i = 0; i < DELIVERIES; i++) {
-      deliveries.push({ feed: FEED_TYPES[i % 4]!, post_id: `post${i % 300}`, channel_id: `ch${i}`, state: i % 10 === 0 ? 'failed' : 'done', attempts: 1, at: i, message_id: i % 10 === 0 ? null : `m${i}` });
+      deliveries.push({
+        feed: FEED_TYPES[i % 4]!,
+        post_id: `post${i % 300}`,
+        channel_id: `ch${i}`,
+        state: i % 10 === 0 ? 'failed' : 'done',
+        attempts: 1,
+        at: i,
+        message_id: i % 10 === 0 ? null : `m${i}`,
+      });
     }
     await insertBatched(db, 'deliveries', deliveries);
     // Statistics for the planner, as autovacuum (PostgreSQL) or `PRAGMA optimize` (SQLite) would gather them.
@@ -87,7 +112,15 @@ describe.each(ENGINES)('on %s, with 100,000 stored records', (engine) => {
 
   it('holds what was stored', async () => {
     const db = state.database.db;
-    const count = async (table: 'account_links' | 'guild_settings' | 'deliveries') => Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async (table: 'account_links' | 'guild_settings' | 'deliveries') =>
+      Number(
+        (
+          await db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     expect([await count('account_links'), await count('guild_settings'), await count('deliveries')]).toEqual([LINKS, GUILDS, DELIVERIES]);
   });
 

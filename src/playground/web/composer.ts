@@ -4,7 +4,16 @@
  * channels, roles, or the bot's own autocomplete answers. Tab or click picks; Enter sends (or
  * completes a command name); Escape closes the picker.
  */
-import { autocompleteSuggestions, parseCommandLine, registeredCommand, staticSuggestions, type Definition, type ParsedLine, type RegisteredCommand, type Suggestion } from '../command-line.js';
+import {
+  autocompleteSuggestions,
+  parseCommandLine,
+  registeredCommand,
+  staticSuggestions,
+  type Definition,
+  type ParsedLine,
+  type RegisteredCommand,
+  type Suggestion,
+} from '../command-line.js';
 import type { Bootstrap } from '../protocol.js';
 import type { PageMessages } from './messages.js';
 
@@ -87,7 +96,10 @@ export class Composer {
   #title(parsed: ParsedLine): string {
     const f = parsed.focus;
     if (f.kind === 'command' || f.kind === 'subcommand') return this.#env.messages().playgroundPickerCommands();
-    if (f.kind === 'option-name') return parsed.available.length ? this.#env.messages().playgroundPickerOptions(`/${parsed.definition!.name}${parsed.subcommand ? ` ${parsed.subcommand}` : ''}`) : this.#env.messages().playgroundPickerSend();
+    if (f.kind === 'option-name')
+      return parsed.available.length
+        ? this.#env.messages().playgroundPickerOptions(`/${parsed.definition!.name}${parsed.subcommand ? ` ${parsed.subcommand}` : ''}`)
+        : this.#env.messages().playgroundPickerSend();
     return `${f.option.name}: ${f.option.description}`;
   }
 

@@ -94,7 +94,8 @@ class App {
       definitions: () => this.#definitions(),
       send: (command) => this.#sendCommand(command),
       autocomplete: async (command, focused) =>
-        (await api<{ choices: { name: string; value: string | number }[] }>('/api/interactions/autocomplete', { memberId: this.memberId, ...command, focused })).body.choices,
+        (await api<{ choices: { name: string; value: string | number }[] }>('/api/interactions/autocomplete', { memberId: this.memberId, ...command, focused }))
+          .body.choices,
     });
     this.#openChannel(this.channelId);
     this.#listen();
@@ -203,7 +204,7 @@ class App {
 
   async #sendCommand(command: RegisteredCommand): Promise<string | undefined> {
     const res = await api<{ ok: boolean; error?: string }>('/api/interactions/command', { memberId: this.memberId, channelId: this.channelId, ...command });
-    return res.body.ok ? undefined : res.body.error ?? t.playgroundRefused(res.status);
+    return res.body.ok ? undefined : (res.body.error ?? t.playgroundRefused(res.status));
   }
 
   #toast(text: string): void {
@@ -368,7 +369,10 @@ class App {
     const list = $('#members');
     const menu = $('#member-menu');
     list.replaceChildren(
-      ...[...this.data.members.map((m) => ({ id: m.id, name: m.name, colour: m.colour, bot: false })), { id: this.data.bot.id, name: this.data.bot.name, colour: '#dbdee1', bot: true }].map((m) => {
+      ...[
+        ...this.data.members.map((m) => ({ id: m.id, name: m.name, colour: m.colour, bot: false })),
+        { id: this.data.bot.id, name: this.data.bot.name, colour: '#dbdee1', bot: true },
+      ].map((m) => {
         const row = document.createElement('button');
         row.className = 'member';
         row.dataset.member = m.name;
@@ -417,7 +421,12 @@ class App {
         item.textContent = this.#commandLabel(d.name, 'user');
         item.addEventListener('click', async () => {
           menu.hidden = true;
-          const res = await api<{ ok: boolean; error?: string }>('/api/interactions/user-command', { memberId: this.memberId, channelId: this.channelId, name: d.name, targetId: menu.dataset.target });
+          const res = await api<{ ok: boolean; error?: string }>('/api/interactions/user-command', {
+            memberId: this.memberId,
+            channelId: this.channelId,
+            name: d.name,
+            targetId: menu.dataset.target,
+          });
           if (!res.body.ok) this.#toast(res.body.error ?? t.playgroundRefused(res.status));
         });
         return item;
@@ -490,7 +499,11 @@ class App {
         return;
       }
       posts = res.body.posts;
-      id.replaceChildren(...(posts.length > 0 ? posts.map((p) => new Option(p.date ? `${p.title || p.id} · ${p.date}` : p.title || p.id, p.id)) : [new Option(t.frame('editEmpty'), '')]));
+      id.replaceChildren(
+        ...(posts.length > 0
+          ? posts.map((p) => new Option(p.date ? `${p.title || p.id} · ${p.date}` : p.title || p.id, p.id))
+          : [new Option(t.frame('editEmpty'), '')]),
+      );
       if (keep && posts.some((p) => p.id === keep)) id.value = keep;
       fill();
     };

@@ -3,7 +3,7 @@
  * around the bot's messages ("is thinking", a select menu's placeholder, unknown mentions, dates,
  * "<member> used /command", "Only you can see this • Dismiss message", "(edited)"), both in the
  * acting member's language: the `playground-page` namespace of src/i18n/locales (the same keys
- * src/strings.ts reads on the server), its six JSON files inlined by esbuild, through an i18next
+ * src/render/strings.ts reads on the server), its six JSON files inlined by esbuild, through an i18next
  * instance of the page's own. src/i18n itself reads files with node:fs and keeps the locale in an
  * AsyncLocalStorage, neither of which exists in a browser.
  */
@@ -62,7 +62,7 @@ const COMMAND = '\uE001';
 
 /**
  * The page's sentences in `locale`, one function per sentence (those the server also says are named as
- * the matching entries of src/strings.ts's `t`), {@link PageMessages.frame} for the labels of the
+ * the matching entries of src/render/strings.ts's `t`), {@link PageMessages.frame} for the labels of the
  * page's frame (its sidebars, switchers, header buttons and dialogs), and the texts Discord's own
  * client writes around a bot's messages (the `discord…` entries), as that client writes them in
  * `locale`. A key missing from `locale` falls back to English.

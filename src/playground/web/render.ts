@@ -76,7 +76,9 @@ function renderEmbed(embed: APIEmbed, env: RenderEnv): HTMLElement {
       el(
         'discord-embed-fields',
         { slot: 'fields' },
-        embed.fields.map((f, i) => el('discord-embed-field', { fieldTitle: text(f.name), inline: Boolean(f.inline), inlineIndex: indexes[i] }, [renderMarkdown(f.value, env)])),
+        embed.fields.map((f, i) =>
+          el('discord-embed-field', { fieldTitle: text(f.name), inline: Boolean(f.inline), inlineIndex: indexes[i] }, [renderMarkdown(f.value, env)]),
+        ),
       ),
     );
   }
@@ -104,7 +106,11 @@ function renderComponents(message: PlaygroundMessage, rows: APIActionRowComponen
         const emoji = c.emoji?.name && !c.emoji.id ? `${c.emoji.name} ` : '';
         const label = `${emoji}${'label' in c && c.label ? c.label : ''}`.trim();
         const url = 'url' in c ? c.url : undefined;
-        const button = el('discord-button', { type: BUTTON_TYPES[c.style] ?? 'secondary', disabled: Boolean(c.disabled), url, 'data-custom-id': 'custom_id' in c ? c.custom_id : undefined }, [label]);
+        const button = el(
+          'discord-button',
+          { type: BUTTON_TYPES[c.style] ?? 'secondary', disabled: Boolean(c.disabled), url, 'data-custom-id': 'custom_id' in c ? c.custom_id : undefined },
+          [label],
+        );
         if (!url && 'custom_id' in c && !c.disabled) {
           const customId = c.custom_id;
           button.addEventListener('click', () => env.onButton(message.id, customId));
@@ -112,7 +118,11 @@ function renderComponents(message: PlaygroundMessage, rows: APIActionRowComponen
         actionRow.append(button);
       } else if (c.type === 3) {
         const chosen = c.options.find((o) => o.default);
-        const menu = el('discord-string-select-menu', { placeholder: chosen?.label ?? c.placeholder ?? env.messages.discordSelectPlaceholder(), disabled: Boolean(c.disabled), 'data-custom-id': c.custom_id });
+        const menu = el('discord-string-select-menu', {
+          placeholder: chosen?.label ?? c.placeholder ?? env.messages.discordSelectPlaceholder(),
+          disabled: Boolean(c.disabled),
+          'data-custom-id': c.custom_id,
+        });
         for (const o of c.options) {
           const emoji = o.emoji?.name && !o.emoji.id ? `${o.emoji.name} ` : '';
           const option = el('discord-string-select-menu-option', { label: `${emoji}${o.label}`, description: o.description, 'data-value': o.value });
@@ -139,7 +149,10 @@ function eyeIcon(): SVGSVGElement {
   // An almond with an iris and a pupil, cut out of it (even-odd).
   path.setAttribute('fill-rule', 'evenodd');
   path.setAttribute('fill', 'currentColor');
-  path.setAttribute('d', 'M8 3C4.6 3 1.8 5 .5 8c1.3 3 4.1 5 7.5 5s6.2-2 7.5-5C14.2 5 11.4 3 8 3Zm0 8.4a3.4 3.4 0 1 1 0-6.8 3.4 3.4 0 0 1 0 6.8ZM8 6.3a1.7 1.7 0 1 0 0 3.4 1.7 1.7 0 0 0 0-3.4Z');
+  path.setAttribute(
+    'd',
+    'M8 3C4.6 3 1.8 5 .5 8c1.3 3 4.1 5 7.5 5s6.2-2 7.5-5C14.2 5 11.4 3 8 3Zm0 8.4a3.4 3.4 0 1 1 0-6.8 3.4 3.4 0 0 1 0 6.8ZM8 6.3a1.7 1.7 0 1 0 0 3.4 1.7 1.7 0 0 0 0-3.4Z',
+  );
   svg.append(path);
   return svg;
 }
@@ -156,7 +169,9 @@ function renderCommandHeader(who: Bootstrap['members'][number], command: string,
   // A component's message keeps the command that made it; a name no command has is kept as it is.
   const label = env.commandLabel(command, kind === 'user' ? 'user' : 'slash');
   const name = el('span', { class: kind === 'user' ? 'command-name context' : 'command-name' }, [label]);
-  const parts = env.messages.discordUsed<HTMLElement>(user, name).flatMap((part) => (part === user ? [avatar, user] : [typeof part === 'string' ? el('span', { class: 'command-words' }, [part]) : part]));
+  const parts = env.messages
+    .discordUsed<HTMLElement>(user, name)
+    .flatMap((part) => (part === user ? [avatar, user] : [typeof part === 'string' ? el('span', { class: 'command-words' }, [part]) : part]));
   return el('div', { slot: 'reply', class: 'command-header' }, parts);
 }
 

@@ -160,7 +160,7 @@ export function loadDataset(samplesDir: string = SAMPLES_DIR): Dataset {
 
   // The most complete maps capture (most maps) is the replica's map list.
   const mapCaptures = jsonFiles(join(samplesDir, 'maps')).map((f) => asArray(asRecord(readJson(f)).maps));
-  const maps = mapCaptures.reduce((best, m) => (m.length > best.length ? m : best), [] as Json[]);
+  const maps = mapCaptures.reduce<Json[]>((best, m) => (m.length > best.length ? m : best), []);
   mark('maps', 'real');
 
   // A uid captured more than once is served from its newest capture: the one whose latest `updates.*`
@@ -216,7 +216,18 @@ export function loadDataset(samplesDir: string = SAMPLES_DIR): Dataset {
   const heroStats = new Map<string, Json>();
   for (const stats of hand.heroStats(heroRefs)) heroStats.set(String(stats.hero_id), stats);
   const achievements = hand.achievements();
-  for (const key of ['heroStats', 'heroCostumes', 'leaderboards', 'items', 'achievements', 'battlePasses', 'patchNotes', 'balances', 'devDiaries', 'gameVersions']) {
+  for (const key of [
+    'heroStats',
+    'heroCostumes',
+    'leaderboards',
+    'items',
+    'achievements',
+    'battlePasses',
+    'patchNotes',
+    'balances',
+    'devDiaries',
+    'gameVersions',
+  ]) {
     mark(key, key === 'heroCostumes' ? 'derived' : 'handwritten');
   }
 

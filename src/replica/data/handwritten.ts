@@ -62,9 +62,29 @@ export function heroStats(heroes: HeroRef[]): Record<string, unknown>[] {
   });
 }
 
-const HANDLE_PARTS = ['Nova', 'Quill', 'Vibranium', 'Gamma', 'Asgard', 'Wakanda', 'Kree', 'Skrull', 'Mutant', 'Pym', 'Stark', 'Klyntar', 'Celestial', 'Eternal', 'Nexus', 'Cosmo', 'Hydra', 'Shield', 'Ravager', 'Kraken'];
+const HANDLE_PARTS = [
+  'Nova',
+  'Quill',
+  'Vibranium',
+  'Gamma',
+  'Asgard',
+  'Wakanda',
+  'Kree',
+  'Skrull',
+  'Mutant',
+  'Pym',
+  'Stark',
+  'Klyntar',
+  'Celestial',
+  'Eternal',
+  'Nexus',
+  'Cosmo',
+  'Hydra',
+  'Shield',
+  'Ravager',
+  'Kraken',
+];
 const HANDLE_ENDS = ['Main', 'Enjoyer', 'GG', 'TTV', 'OTP', 'Diff', '_x', '99', 'Prime', 'Ace'];
-const OSES = ['PC', 'PC', 'PC', 'Playstation', 'Xbox'];
 
 /** Leaderboard bodies `{players: [...]}` (spec: Hero leaderboard entry), 25 players each, keyed `<heroId>:<platform>`. */
 export function leaderboards(heroes: HeroRef[], platforms: readonly string[]): Map<string, Record<string, unknown>> {
@@ -173,14 +193,14 @@ export function achievements(): { list: Record<string, unknown>[]; details: Map<
     ['the punisher', 'Final Verdict', 'Score a triple elimination with Final Judgement.', 30, 'Epic'],
     ['groot', 'I Am Groot', 'Block 50,000 damage with Groot walls.', 20, 'Rare'],
     ['groot', 'Branching Out', 'Build 200 walls as Groot.', 10, 'Common'],
-    ['mantis', 'Nature\'s Favour', 'Heal 200,000 health as Mantis.', 20, 'Rare'],
+    ['mantis', "Nature's Favour", 'Heal 200,000 health as Mantis.', 20, 'Rare'],
     ['mantis', 'Soul Resurgence', 'Save 4 allies with one Soul Resurgence.', 30, 'Epic'],
     ['thor', 'Worthy', 'Win 50 matches as Thor.', 30, 'Epic'],
     ['thor', 'God of Thunder', 'Stun 300 enemies as Thor.', 10, 'Common'],
     ['Chronoverse Saga', 'Time Traveller', 'Complete every Chronoverse Saga chapter.', 30, 'Legendary'],
     ['Chronoverse Saga', 'First Steps', 'Complete the first Chronoverse Saga chapter.', 10, 'Common'],
-    ['Galacta\'s Quest', 'Explorer', 'Play a match on every map.', 20, 'Rare'],
-    ['Galacta\'s Quest', 'Team Player', 'Win 100 matches with a friend.', 30, 'Epic'],
+    ["Galacta's Quest", 'Explorer', 'Play a match on every map.', 20, 'Rare'],
+    ["Galacta's Quest", 'Team Player', 'Win 100 matches with a friend.', 30, 'Epic'],
   ];
   const list: Record<string, unknown>[] = [];
   const details = new Map<string, Record<string, unknown>>();
@@ -199,7 +219,12 @@ export function battlePasses(): Map<string, Record<string, unknown>> {
     season,
     season_name: seasonName,
     items: heroes.flatMap((hero, i) => [
-      { name: `${hero} costume: ${seasonName}`, image: `/battlepass/${String(season).replace('.', '_')}/costume-${i + 1}.png`, cost: i === 0 ? 'Unlocked with the Luxury Pass' : `Reach chapter ${i + 2}`, isLuxury: true },
+      {
+        name: `${hero} costume: ${seasonName}`,
+        image: `/battlepass/${String(season).replace('.', '_')}/costume-${i + 1}.png`,
+        cost: i === 0 ? 'Unlocked with the Luxury Pass' : `Reach chapter ${i + 2}`,
+        isLuxury: true,
+      },
       { name: `${hero} spray`, image: `/battlepass/${String(season).replace('.', '_')}/spray-${i + 1}.png`, cost: `Reach chapter ${i + 1}`, isLuxury: false },
     ]),
   });
@@ -401,7 +426,7 @@ export function patchNotes(): Record<string, unknown>[] {
     ['Halloween event', 'Spooky costumes, a limited-time mode and bug fixes.'],
     ['Season 4.5 mid-season update', 'Balance changes for Vanguards and a new Domination map.'],
     ['Season 4 launch', 'Two new heroes join the roster, plus competitive changes.'],
-    ['Summer Splash returns', 'Jeff\'s event mode is back with new rewards.'],
+    ['Summer Splash returns', "Jeff's event mode is back with new rewards."],
     ['Season 3.5 update', 'Team-Up abilities revised and new achievements.'],
     ['Season 3 launch', 'New map in Klyntar and ranked reset.'],
     ['Season 2.5 update', 'Ultron joins as a Strategist; matchmaking improvements.'],
@@ -419,7 +444,11 @@ export function patchNotes(): Record<string, unknown>[] {
       balance,
       `Bug fixes\n${bullets(['Fixed an issue where some abilities could pass through walls.', ...fixes, 'Fixed audio cutting out on Yggsgard maps.', 'Improved stability on all platforms.'])}`,
     ].join('\n\n');
-    return writtenPost({ id, title: `Version ${id} Patch Notes: ${title}`, date: `${id.slice(0, 4)}/${id.slice(4, 6)}/${id.slice(6, 8)}`, overview: overview! }, body, 'patch-notes');
+    return writtenPost(
+      { id, title: `Version ${id} Patch Notes: ${title}`, date: `${id.slice(0, 4)}/${id.slice(4, 6)}/${id.slice(6, 8)}`, overview: overview! },
+      body,
+      'patch-notes',
+    );
   });
 }
 

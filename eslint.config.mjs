@@ -1,0 +1,61 @@
+// ESLint over the TypeScript tree: typescript-eslint's strict, type-checked rules, with the exceptions
+// below, each with its reason. Formatting is Prettier's (.prettierrc.json), not ESLint's.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'test-artifacts/', 'src/replica/data/samples/', 'test/fixtures/', 'src/playground/web/'] },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // TypeScript itself checks every name; the .mjs scripts run on Node's globals.
+      'no-undef': 'off',
+      // With noUncheckedIndexedAccess, `!` marks an index the line before has bounded.
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      // Handlers and repositories are async by contract: a throw becomes a rejection either way.
+      '@typescript-eslint/require-await': 'off',
+      // Numbers in messages and log lines are what templates are for.
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true, allowNullish: true }],
+      // `() => void work()` and `(x) => list.push(x)` read plainly; the rule would make each a block.
+      '@typescript-eslint/no-confusing-void-expression': 'off',
+      // Values from outside are checked and converted against what their types promise: PostgreSQL's
+      // int8 and numeric arrive as text, API and Discord payloads drift, custom IDs are typed by anyone.
+      '@typescript-eslint/no-unnecessary-condition': 'off',
+      '@typescript-eslint/no-unnecessary-type-conversion': 'off',
+      '@typescript-eslint/no-base-to-string': 'off',
+      // `void promise` marks work left running on purpose, whether the promise is a call or a name.
+      '@typescript-eslint/no-meaningless-void-operator': 'off',
+      // Discord's payloads carry plain numbers where discord-api-types declares enums.
+      '@typescript-eslint/no-unsafe-enum-comparison': 'off',
+      '@typescript-eslint/no-unsafe-enum-assignment': 'off',
+      // An abort rejects with the signal's own reason, whatever the caller put there.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // @napi-rs/canvas types its 2D context with the DOM's canvas types, which a Node build does not load.
+    files: ['src/charts/**'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    // Tests read raw JSON payloads and the browser's DOM, which are untyped by nature.
+    files: ['test/**'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  { files: ['**/*.mjs', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },
+);

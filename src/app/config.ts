@@ -1,0 +1,235 @@
+import * as z from 'zod';
+import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES } from '../cache/memory-level.js';
+import { RESOURCES, type Resource } from '../cache/ttl.js';
+
+/** Log levels pino accepts, plus `silent`. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Variables whose values are secrets: never echoed in an error message. */
+const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'RIVALS_API_KEY', 'REDIS_URL', 'DATABASE_URL']);
+
+/** Documented default for `RIVALS_API_RPM`: a conservative rate for a personal key (the spec does not state the tiers). */
+export const DEFAULT_RIVALS_API_RPM = 60;
+
+/** Default of `SHARDS_PER_CLUSTER`: shards run by one cluster process (README, "Sharding"). */
+export const DEFAULT_SHARDS_PER_CLUSTER = 4;
+
+const optionalText = z.string().trim().min(1).optional();
+const url = (fallback?: string) => {
+  const schema = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+  return fallback === undefined ? schema.optional() : schema.default(fallback);
+};
+const positiveInt = (fallback: number) =>
+  z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be positive').default(fallback);
+
+/** A comma-separated list of whole numbers from 0 (shard or cluster IDs), e.g. `0,1` or `2, 3`; sorted, without repeats. */
+const idList = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    if (!raw?.trim()) return undefined;
+    const ids = raw.split(',').map((s) => s.trim());
+    if (ids.some((id) => !/^\d+$/.test(id))) {
+      ctx.addIssue({ code: 'custom', message: 'must be whole numbers from 0, separated by commas (e.g. "0,1")' });
+      return z.NEVER;
+    }
+    return [...new Set(ids.map(Number))].sort((a, b) => a - b);
+  });
+
+/**
+ * `CACHE_TTL`: comma-separated `resource=seconds` pairs overriding the TTL table (src/cache/ttl.ts),
+ * e.g. `player=120,heroes=3600`; `forever` keeps an entry without expiry.
+ */
+const ttlOverrides = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    const out: Partial<Record<Resource, number>> = {};
+    if (!raw?.trim()) return out;
+    for (const pair of raw.split(',')) {
+      const [name, value] = pair.split('=').map((s) => s.trim());
+      if (!name || !(RESOURCES as readonly string[]).includes(name)) {
+        ctx.addIssue({ code: 'custom', message: `unknown resource "${name ?? ''}" (known: ${RESOURCES.join(', ')})` });
+        return z.NEVER;
+      }
+      const seconds = value === 'forever' ? Number.POSITIVE_INFINITY : Number(value);
+      if (!(seconds > 0)) {
+        ctx.addIssue({ code: 'custom', message: `"${name}" needs a positive number of seconds or "forever"` });
+        return z.NEVER;
+      }
+      out[name as Resource] = seconds * 1000;
+    }
+    return out;
+  });
+
+const schema = z.object({
+  DISCORD_TOKEN: optionalText,
+  DISCORD_CLIENT_ID: optionalText,
+  DISCORD_DEV_GUILD_ID: optionalText,
+  DISCORD_API_URL: url('https://discord.com/api'),
+  RIVALS_API_KEY: optionalText,
+  RIVALS_API_BASE_URL: url('https://marvelrivalsapi.com'),
+  RIVALS_IMAGE_BASE_URL: url(),
+  RIVALS_API_RPM: positiveInt(DEFAULT_RIVALS_API_RPM),
+  RIVALS_API_TIMEOUT_MS: positiveInt(10_000),
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
+  CACHE_MAX_ENTRIES: positiveInt(DEFAULT_CACHE_MAX_ENTRIES),
+  /** Bytes of answers the in-memory cache keeps, each measured by its JSON length (default 64 MiB); see src/cache/memory-level.ts. */
+  CACHE_MAX_BYTES: positiveInt(DEFAULT_CACHE_MAX_BYTES),
+  CACHE_TTL: ttlOverrides,
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  FEED_POLL_SECONDS: z.coerce.number({ error: 'must be a number' }).positive('must be positive').default(600),
+  FEED_CLOCK_FILE: z.string().trim().min(1).optional(),
+  PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65_535).default(3000),
+  // Discord keeps an interaction's token 15 minutes; the acknowledgement needs 2 s of it.
+  SHARD_COUNT: z
+    .string()
+    .trim()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === '') return undefined;
+      if (raw === 'auto') return 'auto' as const;
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n < 1) {
+        ctx.addIssue({ code: 'custom', message: 'must be "auto" or a whole number from 1' });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  SHARDS_PER_CLUSTER: positiveInt(DEFAULT_SHARDS_PER_CLUSTER),
+  SHARD_IDS: idList,
+  CLUSTER_IDS: idList,
+  METRICS_PORT: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0).max(65_535).optional(),
+  DISCORD_REST_PROXY: url(),
+  INTERACTION_BUDGET_MS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be whole milliseconds')
+    .min(3_000, 'must be at least 3000')
+    .max(900_000, 'must be at most 900000 (15 min)')
+    .default(10_000),
+});
+
+/**
+ * Every environment variable the config module reads, in the order of the schema: the deployment
+ * files (compose.yaml, .env.example, README) list each of them (test/deployment.test.ts).
+ */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
+
+/** The validated configuration. Durations are in milliseconds. */
+export interface Config {
+  discord: { token?: string; clientId?: string; devGuildId?: string; apiUrl: string };
+  rivals: {
+    /** Absent: the bot runs offline on the in-process replica. */
+    apiKey?: string;
+    baseUrl: string;
+    /** Base against which image paths are resolved; defaults to `<API host>/rivals`. */
+    imageBaseUrl: string;
+    requestsPerMinute: number;
+    timeoutMs: number;
+  };
+  redisUrl?: string;
+  /** PostgreSQL for durable state; absent: SQLite under `dataDir`. */
+  databaseUrl?: string;
+  /** `maxBytes`: bound of the in-memory response cache in bytes (its entries' JSON length); `maxEntries`: its entry bound. */
+  cache: { maxEntries: number; maxBytes: number; ttlOverrides: Partial<Record<Resource, number>> };
+  dataDir: string;
+  /** Seconds between two polls of the patch-note feeds (small values are honoured, for tests). */
+  feedPollSeconds: number;
+  /** Tests: a file holding milliseconds added to the feed poller's clock (src/feeds/clock.ts); absent for real time. */
+  feedClockFile?: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+  port: number;
+  /** Total time an interaction may take from its creation to its final answer (src/core/deadline.ts). */
+  interactionBudgetMs: number;
+  /**
+   * Sharding (README, "Sharding"); absent when `SHARD_COUNT` is unset: one process, one shard.
+   * `shardCount`: `auto` (Discord's recommendation, `GET /gateway/bot`) or the total across every machine;
+   * `shardsPerCluster`: shards one cluster process runs; `shardIds` / `clusterIds`: the part this
+   * machine runs (absent: all), at most one of the two.
+   */
+  sharding?: { shardCount: number | 'auto'; shardsPerCluster: number; shardIds?: number[]; clusterIds?: number[] };
+  /** Port of `GET /healthz` and `GET /metrics` (src/ops); absent: not served. 0 picks a free port. */
+  metricsPort?: number;
+  /** Base URL of a Discord REST proxy (`npm run rest-proxy`, @discordjs/proxy) that every process sends its REST requests through; absent: straight to `discord.apiUrl`. */
+  discordRestProxy?: string;
+}
+
+/** Thrown by {@link loadConfig}; its message names every bad variable and why, never a secret value. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(readonly problems: { variable: string; message: string }[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p.variable}: ${p.message}`).join('\n')}`);
+  }
+}
+
+/**
+ * Parses and validates the environment once. Pure: reads only the object given.
+ * Empty strings count as unset, as in most `.env` files.
+ * @throws {ConfigError} naming each invalid variable.
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const cleaned: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined && value.trim() !== '') cleaned[key] = value;
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const variable = String(issue.path[0] ?? 'environment');
+        const got = SECRET_VARIABLES.has(variable) || cleaned[variable] === undefined ? '' : ` (got "${cleaned[variable]}")`;
+        return { variable, message: `${issue.message}${got}` };
+      }),
+    );
+  }
+  const e = parsed.data;
+  if (e.SHARD_IDS && e.CLUSTER_IDS) throw new ConfigError([{ variable: 'SHARD_IDS', message: 'set SHARD_IDS or CLUSTER_IDS, not both' }]);
+  if ((e.SHARD_IDS || e.CLUSTER_IDS) && e.SHARD_COUNT === undefined) {
+    throw new ConfigError([{ variable: e.SHARD_IDS ? 'SHARD_IDS' : 'CLUSTER_IDS', message: 'needs SHARD_COUNT (a number, or "auto")' }]);
+  }
+  if (typeof e.SHARD_COUNT === 'number') {
+    const over = e.SHARD_IDS?.find((id) => id >= (e.SHARD_COUNT as number));
+    if (over !== undefined) throw new ConfigError([{ variable: 'SHARD_IDS', message: `shard ${over} is not below SHARD_COUNT (${e.SHARD_COUNT})` }]);
+    const clusters = Math.ceil(e.SHARD_COUNT / e.SHARDS_PER_CLUSTER);
+    const overCluster = e.CLUSTER_IDS?.find((id) => id >= clusters);
+    if (overCluster !== undefined) {
+      throw new ConfigError([
+        {
+          variable: 'CLUSTER_IDS',
+          message: `cluster ${overCluster} does not exist: ${e.SHARD_COUNT} shards at ${e.SHARDS_PER_CLUSTER} a cluster make ${clusters} clusters (0 to ${clusters - 1})`,
+        },
+      ]);
+    }
+  }
+  const baseUrl = (e.RIVALS_API_BASE_URL as string).replace(/\/+$/, '');
+  return {
+    discord: {
+      token: e.DISCORD_TOKEN,
+      clientId: e.DISCORD_CLIENT_ID,
+      devGuildId: e.DISCORD_DEV_GUILD_ID,
+      apiUrl: (e.DISCORD_API_URL as string).replace(/\/+$/, ''),
+    },
+    rivals: {
+      apiKey: e.RIVALS_API_KEY,
+      baseUrl,
+      imageBaseUrl: (e.RIVALS_IMAGE_BASE_URL ?? `${new URL(baseUrl).origin}/rivals`).replace(/\/+$/, ''),
+      requestsPerMinute: e.RIVALS_API_RPM,
+      timeoutMs: e.RIVALS_API_TIMEOUT_MS,
+    },
+    redisUrl: e.REDIS_URL,
+    databaseUrl: e.DATABASE_URL,
+    cache: { maxEntries: e.CACHE_MAX_ENTRIES, maxBytes: e.CACHE_MAX_BYTES, ttlOverrides: e.CACHE_TTL },
+    dataDir: e.DATA_DIR,
+    feedPollSeconds: e.FEED_POLL_SECONDS,
+    feedClockFile: e.FEED_CLOCK_FILE,
+    logLevel: e.LOG_LEVEL,
+    port: e.PORT,
+    interactionBudgetMs: e.INTERACTION_BUDGET_MS,
+    sharding:
+      e.SHARD_COUNT === undefined
+        ? undefined
+        : { shardCount: e.SHARD_COUNT, shardsPerCluster: e.SHARDS_PER_CLUSTER, shardIds: e.SHARD_IDS, clusterIds: e.CLUSTER_IDS },
+    metricsPort: e.METRICS_PORT,
+    discordRestProxy: e.DISCORD_REST_PROXY?.replace(/\/+$/, ''),
+  };
+}

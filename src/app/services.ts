@@ -1,0 +1,144 @@
+/**
+ * Builds the API side of the bot from a validated config: cache store -> response cache -> rate
+ * limiter -> API client, over the real API or, with no API key, an in-process replica. Shared by the
+ * composition root (src/index.ts), the command-line tools and the benchmark.
+ */
+import { RivalsApi } from '../api/client.js';
+import { UpstreamRateLimiter } from '../api/rate-limiter.js';
+import { ResponseCache } from '../cache/response-cache.js';
+import { SharedFlight } from '../cache/shared-flight.js';
+import { closeCacheStore, createCacheStore } from '../cache/store.js';
+import { redisClientOf } from '../feeds/leadership.js';
+import type Keyv from 'keyv';
+import { openState, type State } from '../store/state.js';
+import { RecentLookups } from '../store/recent-lookups.js';
+import { HeroDirectory } from '../catalog/hero-directory.js';
+import { MapDirectory } from '../catalog/map-directory.js';
+import type { ChannelAccess, CommandContext } from '../discord/command.js';
+import type { FeedTester } from '../feeds/test-post.js';
+import { createChartRenderer, type ChartRenderer } from '../charts/renderer.js';
+import { cachedCharts } from '../render/charts.js';
+import type { Config } from './config.js';
+import { NO_METRICS, type Metrics } from '../core/metrics.js';
+import type { Logger } from '../core/logger.js';
+import type { Faults } from '../replica/faults.js';
+import type { Replica } from '../replica/server.js';
+
+/** What {@link createApiServices} builds. */
+export interface ApiServices {
+  api: RivalsApi;
+  /** Durable state: the database (SQLite under DATA_DIR, or PostgreSQL at DATABASE_URL) and its repositories. */
+  state: State;
+  /** The cache's keyv store (memory, or Redis): recent lookups, the Redis client for coordination, and with Redis the responses' shared level. */
+  cacheStore: Keyv;
+  cache: ResponseCache;
+  limiter: UpstreamRateLimiter;
+  /** Present when running offline on the in-process replica. */
+  replica?: Replica;
+  /** `real` for the configured API, `replica` offline. */
+  mode: 'real' | 'replica';
+  /** Draws the charts of answers in a worker thread, started on the first chart (src/charts/renderer.ts), with recent charts kept. */
+  charts: ChartRenderer;
+  /** Stops the limiter, closes connections, the chart threads, the cache store and the replica. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the API services. With no `RIVALS_API_KEY` an in-process replica is started on a free
+ * loopback port, with `replicaFaults` (from the `REPLICA_*` variables), and used instead of the real
+ * API (the offline default); the caller says so in its first log line. `metrics` hears the API
+ * client's requests and rate-limiter waits (src/core/metrics.ts; default none).
+ * @throws {StoreOpenError} when the database cannot be opened (nothing is left running).
+ */
+export async function createApiServices(config: Config, logger: Logger, replicaFaults: Faults = {}, metrics: Metrics = NO_METRICS): Promise<ApiServices> {
+  const state = await openState({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    legacyRedisUrl: config.redisUrl,
+    logger: logger.child({ component: 'store' }),
+  });
+  // The replica's module (and its dataset) loads only offline.
+  const replica = config.rivals.apiKey
+    ? undefined
+    : await (await import('../replica/server.js')).startReplica({ logger: logger.child({ component: 'replica' }), faults: replicaFaults });
+  const baseUrl = replica?.url ?? config.rivals.baseUrl;
+  const store = createCacheStore({ redisUrl: config.redisUrl, maxEntries: config.cache.maxEntries });
+  // With Redis, one state for every process: one upstream request per key at a time across
+  // them (the lock held at most a request's timeout plus a margin for its wait in the rate queue), and
+  // one rate budget. Both fall back to this process alone while Redis is down.
+  const redis = config.redisUrl ? redisClientOf(store) : undefined;
+  const cacheLogger = logger.child({ component: 'cache' });
+  const flight = redis && new SharedFlight({ client: redis, maxHoldMs: config.rivals.timeoutMs + 5_000, logger: cacheLogger });
+  const cache = new ResponseCache({
+    store,
+    memory: { maxBytes: config.cache.maxBytes, maxEntries: config.cache.maxEntries },
+    ttls: config.cache.ttlOverrides,
+    logger: cacheLogger,
+    flight,
+  });
+  const limiter = new UpstreamRateLimiter({
+    requestsPerMinute: config.rivals.requestsPerMinute,
+    shared: redis && { client: redis, logger: logger.child({ component: 'rate-limiter' }) },
+  });
+  const api = new RivalsApi({
+    baseUrl,
+    apiKey: replica?.apiKey ?? config.rivals.apiKey,
+    imageBaseUrl: config.rivals.imageBaseUrl,
+    timeoutMs: config.rivals.timeoutMs,
+    cache,
+    limiter,
+    logger: logger.child({ component: 'api' }),
+    metrics,
+  });
+  const chartLogger = logger.child({ component: 'charts' });
+  const charts = cachedCharts(createChartRenderer({ onError: (err) => chartLogger.warn({ err }, 'the chart worker pool failed outside a render') }));
+  return {
+    api,
+    state,
+    cacheStore: store,
+    cache,
+    limiter,
+    replica,
+    mode: replica ? 'replica' : 'real',
+    charts,
+    close: async () => {
+      limiter.stop();
+      await api.close();
+      await charts.close();
+      await flight?.close();
+      await closeCacheStore(store);
+      await state.close();
+      await replica?.close();
+    },
+  };
+}
+
+/**
+ * The dependencies every handler receives (STYLE.md principle 3), built once; the runtime adds a
+ * per-interaction logger.
+ */
+export function createCommandContext(
+  api: RivalsApi,
+  state: Pick<State, 'settings' | 'links'>,
+  cacheStore: Keyv,
+  channels: ChannelAccess = OFFLINE_CHANNELS,
+  now: () => number = Date.now,
+  feedTester?: FeedTester,
+  charts?: ChartRenderer,
+): Omit<CommandContext, 'logger'> {
+  return {
+    channels,
+    feedTester,
+    charts,
+    api,
+    heroes: new HeroDirectory(api),
+    maps: new MapDirectory(api),
+    links: state.links,
+    settings: state.settings,
+    recent: new RecentLookups(cacheStore),
+    now,
+  };
+}
+
+/** Channel access without Discord (the CLI): every channel exists and the bot may post there. */
+export const OFFLINE_CHANNELS: ChannelAccess = { check: async () => ({ exists: true, announcement: false, missing: [] }) };

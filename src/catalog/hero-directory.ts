@@ -1,0 +1,154 @@
+/**
+ * Hero lookup for commands: by id, by name (case, spaces and hyphens ignored, "&" and "and" alike), and
+ * fuzzy (fuse.js) for autocomplete and "did you mean". Reads the hero list through the cached client.
+ */
+import Fuse from 'fuse.js';
+import type { CallOptions, RivalsApi } from '../api/client.js';
+import type { Hero } from '../api/schemas.js';
+import { UnknownHeroError } from '../core/errors.js';
+import { heroName } from '../i18n/names.js';
+
+/**
+ * A hero or form name folded for comparison: lower-case, "&" read as "and", then letters and digits
+ * only ("Cloak & Dagger", "cloak and dagger" and "cloakanddagger" all give "cloakanddagger").
+ */
+export function foldName(name: string): string {
+  return name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/&/g, ' and ')
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/**
+ * The ways members write a name, for the fuzzy search: as the API spells it, with "&" written "and",
+ * and with "and" written "&" ("cloak & dagger", "cloak and dagger"), each once.
+ */
+function spellings(name: string): string[] {
+  return [...new Set([name, name.replace(/\s*&\s*/g, ' and '), name.replace(/\s+and\s+/gi, ' & ')])];
+}
+
+/** A hero's name as players read it ("Jeff the Land Shark", "Cloak & Dagger"), from the API's lower-case `name`. */
+export function heroDisplayName(hero: Pick<Hero, 'name'>): string {
+  return heroName(hero.name) ?? hero.name;
+}
+
+/** An autocomplete choice: the hero's display name ({@link heroDisplayName}), its id as the value. */
+export interface HeroChoice {
+  name: string;
+  value: string;
+}
+
+/** The fuse.js indexes of a hero list: over names, real names and ids, and over names alone. */
+interface FuzzyIndex {
+  fuse: Fuse<Hero>;
+  byName: Fuse<Hero>;
+}
+
+/** A hero list as read (its `fetchedAt`), sorted by name, with its fuzzy indexes once a search has needed them. */
+interface HeroIndex {
+  fetchedAt: number;
+  heroes: Hero[];
+  fuzzy?: FuzzyIndex;
+}
+
+/**
+ * Heroes by id, name and fuzzy match over the hero list (api-spec.md endpoint 1). The fuzzy index is
+ * rebuilt only when the cached list changes (its `fetchedAt`).
+ */
+export class HeroDirectory {
+  readonly #api: RivalsApi;
+  #index?: HeroIndex;
+
+  constructor(api: RivalsApi) {
+    this.#api = api;
+  }
+
+  /**
+   * All heroes, sorted by name. `options` go to the API call (src/api/client.ts `CallOptions`): a
+   * background job passes its priority and the signal its stop aborts, so that a stop does not wait
+   * for the hero list's turn at the rate limit.
+   * @throws {ApiError} when the list cannot be had; the signal's reason when it is aborted first.
+   */
+  async list(options?: CallOptions): Promise<Hero[]> {
+    return (await this.#load(options)).heroes;
+  }
+
+  /**
+   * Every hero's display name by id ({@link heroDisplayName}); empty when the hero list cannot be had
+   * now (or `options.signal` gives it up), so callers fall back to ids.
+   */
+  async displayNames(options?: CallOptions): Promise<Map<string, string>> {
+    try {
+      return new Map((await this.list(options)).map((h) => [h.id, heroDisplayName(h)]));
+    } catch {
+      return new Map();
+    }
+  }
+
+  /**
+   * The hero meant by `query`: an id, a name in any case and spacing with "&" or "and" ("cloak and
+   * dagger"), or one clear fuzzy match.
+   * @throws {UnknownHeroError} with up to three suggestions when nothing matches well.
+   */
+  async resolve(query: string): Promise<Hero> {
+    const index = await this.#load();
+    const { heroes } = index;
+    const q = query.trim();
+    const exact = heroes.find((h) => h.id === q || foldName(h.name) === foldName(q) || (h.real_name && foldName(h.real_name) === foldName(q)));
+    if (exact) return exact;
+    const { fuse, byName } = this.#fuzzy(index);
+    // One clear match on the name (a typo such as "spidr man", "Scarlet Wich"): take it. Scores run
+    // from 0 (exact) to 1; "clear" is good (<= 0.3) and well ahead of the next (by 0.15).
+    const byNameResults = byName.search(q, { limit: 2 });
+    const best = byNameResults[0];
+    const second = byNameResults[1];
+    if (best && (best.score ?? 1) <= 0.3 && (!second || (second.score ?? 1) - (best.score ?? 1) >= 0.15)) return best.item;
+    throw new UnknownHeroError(
+      q,
+      fuse.search(q, { limit: 3 }).map((r) => heroDisplayName(r.item)),
+    );
+  }
+
+  /** Up to `limit` choices for autocomplete: all heroes by name for an empty query, else fuzzy matches. */
+  async suggest(query: string, limit = 25): Promise<HeroChoice[]> {
+    const index = await this.#load();
+    const q = query.trim();
+    const found =
+      q === ''
+        ? index.heroes
+        : this.#fuzzy(index)
+            .fuse.search(q, { limit })
+            .map((r) => r.item);
+    return found.slice(0, limit).map((h) => ({ name: heroDisplayName(h), value: h.id }));
+  }
+
+  async #load(options?: CallOptions) {
+    const fetched = await this.#api.heroes(options);
+    if (this.#index?.fetchedAt !== fetched.fetchedAt) {
+      this.#index = { fetchedAt: fetched.fetchedAt, heroes: [...fetched.data].sort((a, b) => a.name.localeCompare(b.name)) };
+    }
+    return this.#index;
+  }
+
+  /**
+   * The fuzzy indexes of a hero list, built on the first search of that list: a view that only names
+   * heroes (the first /player after a start) does not wait for them.
+   */
+  #fuzzy(index: HeroIndex): FuzzyIndex {
+    index.fuzzy ??= {
+      fuse: new Fuse(index.heroes, {
+        keys: [
+          { name: 'name', weight: 3, getFn: (h) => spellings(h.name) },
+          { name: 'real_name', weight: 1, getFn: (h) => (h.real_name ? spellings(h.real_name) : []) },
+          { name: 'id', weight: 1 },
+        ],
+        includeScore: true,
+        threshold: 0.45,
+        ignoreLocation: true,
+      }),
+      byName: new Fuse(index.heroes, { keys: [{ name: 'name', getFn: (h) => spellings(h.name) }], includeScore: true, threshold: 0.45, ignoreLocation: true }),
+    };
+    return index.fuzzy;
+  }
+}

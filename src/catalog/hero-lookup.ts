@@ -1,0 +1,32 @@
+/**
+ * The one place answers name a hero and give its role: the hero list (api-spec.md endpoint 1), then
+ * what profiles themselves say of heroes newer than the list (their matchups' `hero_class`). /player
+ * and /compare both use it, so one hero never has a role in one answer and "Unknown role" in another.
+ */
+import type { Hero, PlayerProfile } from '../api/schemas.js';
+import { heroDisplayName } from './hero-directory.js';
+import { heroName } from '../i18n/names.js';
+
+/** A hero as answers show it. */
+export interface HeroLabel {
+  name: string;
+  /** The API's role ("Duelist"); null when nothing says. */
+  role: string | null;
+}
+
+/** Looks a hero up by id: the hero list first, then the profiles' matchups. Undefined for an id nothing names. */
+export type HeroLookup = (id: string | null) => HeroLabel | undefined;
+
+/** A {@link HeroLookup} over `heroes` (the hero list, possibly empty) and what `profiles` say of heroes it lacks. */
+export function heroLookup(heroes: readonly Hero[], profiles: readonly Pick<PlayerProfile, 'hero_matchups'>[]): HeroLookup {
+  const byId = new Map<string, HeroLabel>(heroes.map((h) => [h.id, { name: heroDisplayName(h), role: h.role }]));
+  for (const p of profiles) {
+    for (const m of p.hero_matchups) {
+      if (!m.hero_id || !m.hero_name) continue;
+      const known = byId.get(m.hero_id);
+      if (!known) byId.set(m.hero_id, { name: heroName(m.hero_name) ?? m.hero_name, role: m.hero_class });
+      else if (known.role === null && m.hero_class) byId.set(m.hero_id, { ...known, role: m.hero_class });
+    }
+  }
+  return (id) => (id === null ? undefined : byId.get(id));
+}

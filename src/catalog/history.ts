@@ -1,0 +1,173 @@
+/**
+ * A player's recent matches from whichever source answers, paged locally.
+ *
+ * Sources, in order (api-spec.md endpoints 19 and 18, and the profile's embedded `match_history`):
+ * 1. match history v2. The real API answers 404 "Player not found or match data unavailable…" for a
+ *    player whose profile loads but whose history was never refreshed: that means "no stored history
+ *    yet", never "no player". Its pages may hold more entries than the `limit` asked (40 for 20), so
+ *    paging follows what it returns.
+ * 2. match history v1 (`skip=0`: the API's default skip is 20).
+ * 3. the up to 20 recent matches the profile itself embeds.
+ * A source that fails, or has no match (of the asked season), hands over to the next. The profile's
+ * own matches that are newer than the newest of v2 or v1 (a stored history lags behind the profile:
+ * a real August 2025 profile updated on 7/31 embeds a match of 8/1) come first, so the list is current.
+ */
+import type { RivalsApi, Fetched } from '../api/client.js';
+import { ApiError } from '../core/api-errors.js';
+import type { MatchHistory, MatchSummary, PlayerProfile } from '../api/schemas.js';
+import type { Logger } from '../core/logger.js';
+import { matchMode } from '../game/modes.js';
+import { seasonOfHistoryEntry, seasonParamFor, type HistorySource, type Season } from '../game/seasons.js';
+
+/** Rows a page shows (a select menu can open each of them). */
+export const HISTORY_PAGE_SIZE = 10;
+/** What v2 is asked for a page (its default); it may answer with more. */
+const V2_LIMIT = 40;
+/** Most v2 pages read for one local page, or to filter one season locally. */
+const V2_MAX_PAGES = 5;
+
+/** A recent match with its season read the way its source numbers seasons. */
+export interface HistoryRow extends MatchSummary {
+  seasonInfo: Season | null;
+}
+
+/** One local page of recent matches. */
+export interface HistoryPage {
+  rows: HistoryRow[];
+  /** 1-based, clamped to `pages`. */
+  page: number;
+  pages: number;
+  /** Matches in the list (all pages). */
+  total: number;
+  source: HistorySource;
+  /** How many of the list's matches come from the profile because they are newer than the source's newest. */
+  newerFromProfile: number;
+  /** True when v2 answered 404 for this player (no stored history yet). */
+  noStoredHistory: boolean;
+  /** The API answer the rows came from (for "as of … ago" when stale); absent for the profile's own list. */
+  fetched?: Fetched<unknown>;
+}
+
+export interface HistoryOptions {
+  /** 1-based local page. */
+  page: number;
+  /** Only matches of this season; the API is asked for it and the answer is filtered too. */
+  season?: Season | null;
+  /** Leave out practice and bot matches (src/game/modes.ts), filtered over the pages read. */
+  hidePractice?: boolean;
+  logger?: Logger;
+}
+
+/** What filters the rows of a source: a season, and whether practice and bot matches are left out. */
+type RowFilter = Pick<HistoryOptions, 'season' | 'hidePractice'>;
+
+/** Rows of one source: each match once (pages can overlap while new matches arrive), filtered by `filter`. */
+function rowsOf(matches: MatchSummary[], source: HistorySource, filter: RowFilter = {}): HistoryRow[] {
+  const seen = new Set<string>();
+  const { season, hidePractice } = filter;
+  return matches
+    .filter((m) => !seen.has(m.match_uid) && seen.add(m.match_uid))
+    .filter((m) => !hidePractice || !matchMode(m.game_mode_id, m.play_mode_id).practice)
+    .map((m) => ({ ...m, seasonInfo: seasonOfHistoryEntry(m.season, source) }))
+    .filter((m) => !season || m.seasonInfo === null || m.seasonInfo.index === season.index);
+}
+
+/** The profile's own matches newer than every match of `rows` (none when `rows` has no time). */
+function newerThan(rows: HistoryRow[], profile: PlayerProfile, filter: RowFilter = {}): HistoryRow[] {
+  const newest = Math.max(...rows.map((r) => r.time ?? 0));
+  if (!Number.isFinite(newest) || newest <= 0) return [];
+  const known = new Set(rows.map((r) => r.match_uid));
+  return rowsOf(profile.recent_matches, 'profile', filter).filter((m) => (m.time ?? 0) > newest && !known.has(m.match_uid));
+}
+
+function localPage(rows: HistoryRow[], page: number): { rows: HistoryRow[]; page: number; pages: number } {
+  const pages = Math.max(1, Math.ceil(rows.length / HISTORY_PAGE_SIZE));
+  const p = Math.min(Math.max(1, Math.trunc(page) || 1), pages);
+  return { rows: rows.slice((p - 1) * HISTORY_PAGE_SIZE, p * HISTORY_PAGE_SIZE), page: p, pages };
+}
+
+type SourcePage = Omit<HistoryPage, 'noStoredHistory'>;
+
+async function fromV2(api: RivalsApi, profile: PlayerProfile, options: HistoryOptions): Promise<SourcePage | null> {
+  const season = options.season ? seasonParamFor(options.season, 'matchHistoryV2') : undefined;
+  const get = (page: number) => api.matchHistoryV2(profile.uid, { page, limit: V2_LIMIT, season });
+  const first = await get(1);
+  const size = first.data.matches.length;
+  if (size === 0) return null;
+  const hasMore = (h: MatchHistory, page: number) => h.pagination?.has_more ?? (h.pagination?.total_pages ?? 1) > page;
+
+  if (options.season || options.hidePractice) {
+    // Filter locally over the pages the API has (bounded), then page what is left.
+    const all = [...first.data.matches];
+    for (let page = 2, last = first.data; hasMore(last, page - 1) && page <= V2_MAX_PAGES; page++) {
+      last = (await get(page)).data;
+      if (last.matches.length === 0) break;
+      all.push(...last.matches);
+    }
+    const rows = rowsOf(all, 'v2', options);
+    const newer = newerThan(rows, profile, options);
+    if (rows.length + newer.length === 0) return null;
+    return { ...localPage([...newer, ...rows], options.page), total: newer.length + rows.length, source: 'v2', newerFromProfile: newer.length, fetched: first };
+  }
+
+  // Positional paging over the API's own page size: local page p starts at entry (p - 1) × 10 of the
+  // list "newer profile matches, then v2".
+  const newer = newerThan(rowsOf(first.data.matches, 'v2'), profile);
+  const total = newer.length + Math.max(size, first.data.pagination?.total_matches ?? size);
+  const pages = Math.max(1, Math.ceil(total / HISTORY_PAGE_SIZE));
+  const page = Math.min(Math.max(1, Math.trunc(options.page) || 1), pages);
+  const start = (page - 1) * HISTORY_PAGE_SIZE;
+  const head = newer.slice(start, start + HISTORY_PAGE_SIZE);
+  const need = HISTORY_PAGE_SIZE - head.length;
+  let rows: MatchSummary[] = [];
+  if (need > 0) {
+    const from = Math.max(0, start - newer.length);
+    let apiPage = Math.floor(from / size) + 1;
+    let data = apiPage === 1 ? first.data : (await get(apiPage)).data;
+    rows = data.matches.slice(from - (apiPage - 1) * size);
+    while (rows.length < need && hasMore(data, apiPage) && apiPage < V2_MAX_PAGES * 4) {
+      apiPage++;
+      data = (await get(apiPage)).data;
+      if (data.matches.length === 0) break;
+      rows = rows.concat(data.matches);
+    }
+  }
+  return { rows: [...head, ...rowsOf(rows, 'v2').slice(0, need)], page, pages, total, source: 'v2', newerFromProfile: newer.length, fetched: first };
+}
+
+/** Whether an error of a history source hands over to the next source (any API failure does; a bug does not). */
+function handsOver(err: unknown): err is ApiError {
+  return err instanceof ApiError;
+}
+
+/**
+ * The page `options.page` of a player's recent matches, from the first source that has some.
+ * @returns an empty page (source `profile`) when no source has a match.
+ * @throws only what is not an API failure (API failures hand over to the next source and are logged).
+ */
+export async function recentMatches(api: RivalsApi, profile: PlayerProfile, options: HistoryOptions): Promise<HistoryPage> {
+  let noStoredHistory = false;
+  try {
+    const v2 = await fromV2(api, profile, options);
+    if (v2) return { ...v2, noStoredHistory };
+  } catch (err) {
+    if (!handsOver(err)) throw err;
+    noStoredHistory = err.kind === 'not_found';
+    if (!noStoredHistory) options.logger?.warn({ err }, 'match history v2 failed; trying v1');
+  }
+  try {
+    const season = options.season ? seasonParamFor(options.season, 'matchHistoryV1') : undefined;
+    const v1 = await api.matchHistoryV1(profile.uid, { season, skip: 0 });
+    const rows = rowsOf(v1.data.matches, 'v1', options);
+    if (rows.length > 0) {
+      const newer = newerThan(rows, profile, options);
+      const all = [...newer, ...rows];
+      return { ...localPage(all, options.page), total: all.length, source: 'v1', newerFromProfile: newer.length, noStoredHistory, fetched: v1 };
+    }
+  } catch (err) {
+    if (!handsOver(err)) throw err;
+    options.logger?.warn({ err }, 'match history v1 failed; using the profile’s recent matches');
+  }
+  const rows = rowsOf(profile.recent_matches, 'profile', options);
+  return { ...localPage(rows, options.page), total: rows.length, source: 'profile', newerFromProfile: 0, noStoredHistory };
+}

@@ -1,0 +1,85 @@
+/**
+ * `/achievements [hero] [name]`: achievements, filtered by hero, or one achievement with its mission.
+ * Data: api-spec.md endpoints 6 and 7.
+ */
+import { SlashCommandBuilder } from '@discordjs/builders';
+import type { AchievementSummary } from '../api/schemas.js';
+import type { CommandContext, CommandModule } from '../discord/command.js';
+import { describe } from '../i18n/commands.js';
+import { API_PAGE_SIZE, apiListView } from '../render/api-list.js';
+import { staleFooter } from '../render/common.js';
+import { integer, titleCase } from '../i18n/format.js';
+import { tr } from '../i18n/index.js';
+import { heroName } from '../i18n/names.js';
+import { escapeText, LIMITS } from '../render/limits.js';
+import { pageFromArgs } from '../render/paginate.js';
+
+const COLOUR = 0xf97316;
+
+const definition = new SlashCommandBuilder()
+  .setName('achievements')
+  .setDescription(describe('achievements'))
+  .addStringOption((o) => o.setName('hero').setDescription(describe('achievements.options.hero')).setAutocomplete(true))
+  .addStringOption((o) => o.setName('name').setDescription(describe('achievements.options.name')).setMaxLength(100))
+  .toJSON();
+
+const line = (a: AchievementSummary) =>
+  `**${escapeText(a.name ?? a.id, 80)}** · ${escapeText(titleCase(a.category ?? '—'), 40)} · ${tr('catalog:achievements.points', { count: a.points ?? 0, n: integer(a.points) })}`;
+
+/** The list's title: "<hero> achievements" for a hero's (`heroName` in the game's spelling), "Achievements" for all. */
+const listTitle = (hero: string | null) => (hero === null ? tr('catalog:achievements.title') : tr('catalog:achievements.heroTitle', { hero }));
+
+/** A page of achievements; `hero` is a hero id or name, or "" for all. */
+function achievementListView(hero: string, title: string, page: number, ctx: CommandContext) {
+  return apiListView({
+    load: (p) => ctx.api.achievements({ query: hero || undefined, page: p, limit: API_PAGE_SIZE }),
+    page,
+    route: 'ach.p',
+    args: [hero],
+    embed: { color: COLOUR, title },
+    line,
+    empty: tr(hero ? 'catalog:achievements.emptyHero' : 'catalog:achievements.empty'),
+  });
+}
+
+export const achievements: CommandModule = {
+  definition,
+  async execute(input, ctx) {
+    if (input.options.name !== undefined) {
+      const fetched = await ctx.api.achievement(String(input.options.name));
+      const a = fetched.data;
+      return {
+        embeds: [
+          {
+            color: COLOUR,
+            author: { name: a.category ? titleCase(a.category) : tr('catalog:achievements.fallbackCategory') },
+            title: escapeText(a.name, LIMITS.title),
+            description: a.mission ? escapeText(a.mission, LIMITS.description) : tr('catalog:achievements.noMission'),
+            thumbnail: a.icon ? { url: a.icon } : undefined,
+            fields: [
+              { name: tr('catalog:achievements.pointsField'), value: integer(a.points), inline: true },
+              { name: tr('catalog:achievements.rarity'), value: escapeText(a.rarity ?? '—', 100), inline: true },
+            ],
+            footer: staleFooter(fetched),
+          },
+        ],
+      };
+    }
+    if (input.options.hero !== undefined) {
+      const hero = await ctx.heroes.resolve(String(input.options.hero));
+      return achievementListView(hero.id, listTitle(heroName(hero.name) ?? hero.name), 1, ctx);
+    }
+    return achievementListView('', listTitle(null), 1, ctx);
+  },
+  components: {
+    /** Paginator: `ach.p:<heroId or "">:<page>:<kind>`. */
+    'ach.p': async (input, ctx) => {
+      const heroId = input.args[0] ?? '';
+      const title = listTitle(heroId ? (heroName((await ctx.heroes.resolve(heroId)).name) ?? heroId) : null);
+      return achievementListView(heroId, title, pageFromArgs(input.args), ctx);
+    },
+  },
+  async autocomplete(input, ctx) {
+    return ctx.heroes.suggest(input.focused.value);
+  },
+};

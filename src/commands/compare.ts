@@ -1,0 +1,201 @@
+/**
+ * `/compare player:<a> [other:<b>] [season]`: two players side by side. Each one's current tier and
+ * rank score, ranked win rate, KDA, matches and play time, play time by role and top heroes; the heroes
+ * both play, head to head; and both rank histories on one chart. `other` defaults to the member's own
+ * linked account. Both options complete from the member's linked accounts and recent lookups.
+ * Data: api-spec.md endpoint 17 (player profiles) and the hero list.
+ */
+import { SlashCommandBuilder } from '@discordjs/builders';
+import type { APIEmbed, APIEmbedField } from 'discord-api-types/v10';
+import { ApiError } from '../core/api-errors.js';
+import type { PlayerProfile } from '../api/schemas.js';
+import { SPEC_LIMITS, type CompareRankChart } from '../charts/specs.js';
+import type { CommandContext, CommandInput, CommandModule } from '../discord/command.js';
+import { NotFoundError, NotLinkedError, UserFacingError } from '../core/errors.js';
+import { currentSeason, heroSummary, playTimeByRole, rankSummary, type HeroTotals } from '../game/profile.js';
+import { rankScore } from '../game/ranks.js';
+import { rankTimeline } from '../game/rank-timeline.js';
+import { latestSeason, type Season } from '../game/seasons.js';
+import { describe } from '../i18n/commands.js';
+import { chartFile } from '../render/charts.js';
+import { heroLookup, type HeroLookup } from '../catalog/hero-lookup.js';
+import { staleFooter } from '../render/common.js';
+import { currentLocale, tr } from '../i18n/index.js';
+import { decimal, duration, integer, winRate } from '../i18n/format.js';
+import { escapeText, LIMITS, truncate } from '../render/limits.js';
+import { heroName } from '../i18n/names.js';
+import type { View } from '../render/view.js';
+import { t } from '../render/strings.js';
+import { seasonLabel } from '../render/common.js';
+import { loadProfile, playerChoices, playerSuggestions, seasonOption } from '../catalog/players.js';
+
+/** Heroes listed per player, and heroes both play listed head to head. */
+const TOP_HEROES = 3;
+const HEAD_TO_HEAD = 8;
+
+const definition = new SlashCommandBuilder()
+  .setName('compare')
+  .setDescription(describe('compare'))
+  .addStringOption((o) => o.setName('player').setDescription(describe('compare.options.player')).setRequired(true).setMaxLength(100).setAutocomplete(true))
+  .addStringOption((o) => o.setName('other').setDescription(describe('compare.options.other')).setMaxLength(100).setAutocomplete(true))
+  .addNumberOption((o) => o.setName('season').setDescription(describe('compare.options.season')).setMinValue(0).setMaxValue(99))
+  .toJSON();
+
+/** (kills + assists) / deaths, deaths at least 1, to two decimals in the current locale ("3.10", "3,10"): the ratio /player shows. */
+const kdaRatio = (r: { kills: number; deaths: number; assists: number }) => decimal((r.kills + r.assists) / Math.max(1, r.deaths));
+
+type Heroes = HeroLookup;
+
+/** A hero's name and role from the one hero lookup (src/catalog/hero-lookup.ts), else as the profile names it. */
+function heroOf(heroes: Heroes, h: Pick<HeroTotals, 'hero_id' | 'hero_name'>): { name: string; role: string | null } {
+  return (
+    heroes(h.hero_id) ?? {
+      name: heroName(h.hero_name) ?? h.hero_name ?? (h.hero_id ? tr('compare:heroId', { id: h.hero_id }) : tr('compare:unknownHero')),
+      role: null,
+    }
+  );
+}
+
+/**
+ * One player's column: rank in `season`, ranked record, play time by role and top heroes. A player
+ * whose profile holds an older season than the one compared says which season their totals are from.
+ */
+function column(p: PlayerProfile, season: Season | null, heroes: Heroes): APIEmbedField {
+  const rank = rankSummary(p, season);
+  const r = p.overall.ranked;
+  const roles = playTimeByRole(p, (id) => heroes(id)?.role ?? null);
+  const top = heroSummary(p).heroes.slice(0, TOP_HEROES);
+  const own = currentSeason(p);
+  const older = season && own && own.index < season.index ? tr('compare:column.totalsFrom', { season: seasonLabel(own) }) : null;
+  const lines = [
+    rank.tier === null && season && rank.score === null
+      ? `**${tr('compare:column.noRank', { season: seasonLabel(season) })}**`
+      : `**${rank.tier ?? tr('compare:unranked')}** · ${rankScore(rank.score)}`,
+    older,
+    tr('compare:column.ranked', { count: r.matches, n: integer(r.matches), winRate: winRate(r.wins, r.matches) }),
+    `KDA ${r.matches > 0 ? kdaRatio(r) : '—'} · ${duration(r.play_time)}`,
+    roles.length > 0 ? roles.map((x) => `${x.role} ${duration(x.seconds)}`).join(' · ') : null,
+    top.length > 0 ? tr('compare:column.top', { heroes: top.map((h) => escapeText(heroOf(heroes, h).name, 40)).join(tr('compare:listSeparator')) }) : null,
+  ];
+  return {
+    name: truncate(`${p.name}${p.team?.name ? ` [${p.team.name}]` : ''}`, LIMITS.fieldName),
+    value: truncate(lines.filter(Boolean).join('\n'), LIMITS.fieldValue),
+    inline: true,
+  };
+}
+
+/** "54.2 % · KDA 3.10 · 12 matches" for one player's record on a hero. */
+const record = (h: HeroTotals) => tr('compare:record', { count: h.matches, n: integer(h.matches), winRate: winRate(h.wins, h.matches), kda: kdaRatio(h) });
+
+/** The heroes both players play, most combined play time first, each with both records. */
+function headToHead(a: PlayerProfile, b: PlayerProfile, heroes: Heroes): APIEmbedField | undefined {
+  const key = (h: HeroTotals) => h.hero_id ?? h.hero_name ?? '';
+  // A hero with play time but no completed match has no record to compare.
+  const theirs = new Map(
+    heroSummary(b)
+      .heroes.filter((h) => h.matches > 0)
+      .map((h) => [key(h), h]),
+  );
+  const both = heroSummary(a)
+    .heroes.filter((h) => h.matches > 0)
+    .flatMap((h) => {
+      const other = theirs.get(key(h));
+      return other && key(h) !== '' ? [{ mine: h, other }] : [];
+    })
+    .sort((x, y) => y.mine.play_time + y.other.play_time - (x.mine.play_time + x.other.play_time))
+    .slice(0, HEAD_TO_HEAD);
+  if (both.length === 0) return undefined;
+  const line = (p: PlayerProfile, h: HeroTotals) => tr('compare:playerRecord', { name: escapeText(p.name, 30), record: record(h) });
+  const value = both.map(({ mine, other }) => `**${escapeText(heroOf(heroes, mine).name, 40)}**\n${line(a, mine)}\n${line(b, other)}`).join('\n');
+  return { name: tr('compare:bothPlay'), value: truncate(value, LIMITS.fieldValue), inline: false };
+}
+
+/**
+ * Both players' rank score over time (their rank timelines, src/game/rank-timeline.ts), for the chart,
+ * with its words in the current locale; with `season`, that season's points only.
+ */
+export function compareRankSpec(a: PlayerProfile, b: PlayerProfile, season: Season | null = null): CompareRankChart {
+  const points = (p: PlayerProfile) =>
+    rankTimeline(p)
+      .filter((x) => !season || x.season?.index === season.index)
+      .map((x) => ({ time: x.time, score: x.score }));
+  return {
+    kind: 'compare-rank',
+    locale: currentLocale(),
+    title: truncate(tr('charts:titles.compare', { a: a.name, b: b.name }), SPEC_LIMITS.titleLength),
+    players: [
+      { name: a.name, points: points(a) },
+      { name: b.name, points: points(b) },
+    ],
+  };
+}
+
+/**
+ * The profile a compare option names, for `season`.
+ * @throws {NotFoundError} naming the query when there is no such player; {@link loadProfile}'s errors otherwise.
+ */
+async function profileOf(query: string, season: Season | null, userId: string, ctx: CommandContext) {
+  try {
+    return (await loadProfile(query, season, ctx)).fetched;
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('player', query, false, await playerSuggestions(userId, query, ctx));
+    throw err;
+  }
+}
+
+/**
+ * The comparison of the two players `input` names.
+ * @throws {NotLinkedError} when `other` is empty and the member has no linked account.
+ * @throws {UserFacingError} when both name the same player.
+ */
+async function compareView(input: CommandInput, ctx: CommandContext): Promise<View> {
+  const season = seasonOption(input.options.season);
+  const first = String(input.options.player ?? '').trim();
+  let second = typeof input.options.other === 'string' ? input.options.other.trim() : '';
+  if (second === '') {
+    const uid = await ctx.links.defaultUid(input.user.userId);
+    if (!uid) throw new NotLinkedError(input.user.userId, true, 'compare');
+    second = uid;
+  }
+  const profiles = Promise.all([profileOf(first, season, input.user.userId, ctx), profileOf(second, season, input.user.userId, ctx)]);
+  // The hero list is read while the profiles are (after a restart, one round trip instead of two),
+  // asked for after them so that they keep the first turns at the API's rate limit.
+  const heroList = ctx.heroes.list().catch((err: unknown) => {
+    ctx.logger.warn({ err }, 'hero list unavailable; heroes named as the profiles give them');
+    return [];
+  });
+  const [a, b] = await profiles;
+  if (a.data.uid === b.data.uid) throw new UserFacingError(t.compareSamePlayer(escapeText(a.data.name, 100)));
+  for (const p of [a.data, b.data])
+    void ctx.recent.add(input.user.userId, { uid: p.uid, name: p.name }).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record a recent lookup'));
+  const heroes = heroLookup(await heroList, [a.data, b.data]);
+  // Both players on one season: the one asked for, else the later of their current seasons.
+  const shownSeason = season ?? latestSeason([currentSeason(a.data), currentSeason(b.data)]);
+  const fields = [column(a.data, shownSeason, heroes), column(b.data, shownSeason, heroes), headToHead(a.data, b.data, heroes)].filter(
+    (f): f is APIEmbedField => f !== undefined,
+  );
+  const stale = staleFooter(a.stale ? a : b.stale ? b : undefined);
+  const embed: APIEmbed = {
+    color: 0x5865f2,
+    title: truncate(tr('compare:title', { a: a.data.name, b: b.data.name }), LIMITS.title),
+    description: tr('compare:description', { season: shownSeason ? seasonLabel(shownSeason) : tr('compare:currentSeason') }),
+    fields,
+    ...(stale ? { footer: stale } : {}),
+  };
+  const file = await chartFile(
+    ctx.charts,
+    compareRankSpec(a.data, b.data, shownSeason),
+    'compare.png',
+    tr('charts:alt.compare', { a: a.data.name, b: b.data.name }),
+    ctx.logger,
+  );
+  return file ? { embeds: [{ ...embed, image: { url: `attachment://${file.name}` } }], files: [file] } : { embeds: [embed] };
+}
+
+export const compare: CommandModule = {
+  definition,
+  execute: compareView,
+  async autocomplete(input, ctx) {
+    return playerChoices(input.user.userId, input.focused.value, ctx);
+  },
+};

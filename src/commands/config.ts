@@ -1,0 +1,545 @@
+/**
+ * `/config`: server setup for members with Manage Server (Discord `default_member_permissions`, and
+ * checked again at run time). Shows the settings; sets or clears each feed's channel (with a ping
+ * role, publishing in announcement channels, and an optional backfill), or changes only the options
+ * given of a feed already set; the default leaderboard platform; private answers by default; the
+ * language of feed posts and hero alerts; each feed's status; and a reset behind a confirmation button.
+ */
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { ButtonStyle, ChannelType, ComponentType, InteractionContextType, PermissionFlagsBits, type APIEmbed } from 'discord-api-types/v10';
+import { PLATFORMS, type Platform } from '../api/endpoints.js';
+import type { ChannelCheck, CommandContext, CommandModule, Invoker } from '../discord/command.js';
+import { encodeCustomId } from '../render/custom-id.js';
+import { UserFacingError } from '../core/errors.js';
+import { DIGEST_EVERY, digestPeriod, type DigestSchedule } from '../feeds/digest.js';
+import { deliveryProblem } from '../core/discord-errors.js';
+import { feedName } from '../feeds/render.js';
+import { canonicalTimeZone, formatClock, parseClock, parseQuietHours, quietNow, suggestTimeZones, type QuietHours } from '../feeds/schedule.js';
+import { chosenLanguage, choiceName, describe, DISCORD_LANGUAGE, languageChoices } from '../i18n/commands.js';
+import { LOCALE_NAMES, pickLocale, runInLocale, tr, typedWord, type Locale } from '../i18n/index.js';
+import { discordTime, integer } from '../i18n/format.js';
+import { escapeText } from '../render/limits.js';
+import type { View } from '../render/view.js';
+import { FEED_TYPES, MAX_FILTER_HEROES, type FeedSubscription, type FeedType, type GuildSettings } from '../store/guild-settings.js';
+import { t } from '../render/strings.js';
+
+const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', xbox: 'Xbox' };
+const COLOUR = 0x5865f2;
+/** Local time of a digest when the admin gives none: 09:00. */
+const DEFAULT_DIGEST_AT = 9 * 60;
+/** Most posts an admin may ask to be sent again when setting a channel. */
+export const MAX_BACKFILL = 10;
+
+/** The `type` option of the subcommand `sub` (`feed`, `feed-off`, `test-post`). */
+const feedType = (sub: string) => (o: import('@discordjs/builders').SlashCommandStringOption) =>
+  o
+    .setName('type')
+    .setDescription(describe(`config.subcommands.${sub}.options.type`))
+    .setRequired(true)
+    .addChoices(...FEED_TYPES.map((f) => ({ name: choiceName(`config.subcommands.${sub}.options.type`, f), value: f })));
+
+const definition = new SlashCommandBuilder()
+  .setName('config')
+  .setDescription(describe('config'))
+  .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+  .setContexts(InteractionContextType.Guild)
+  .addSubcommand((s) => s.setName('show').setDescription(describe('config.subcommands.show')))
+  .addSubcommand((s) =>
+    s
+      .setName('feed')
+      .setDescription(describe('config.subcommands.feed'))
+      .addStringOption(feedType('feed'))
+      .addChannelOption((o) =>
+        o
+          .setName('channel')
+          .setDescription(describe('config.subcommands.feed.options.channel'))
+          .setRequired(true)
+          .addChannelTypes(ChannelType.GuildText, ChannelType.GuildAnnouncement),
+      )
+      .addRoleOption((o) => o.setName('role').setDescription(describe('config.subcommands.feed.options.role')))
+      .addBooleanOption((o) => o.setName('publish').setDescription(describe('config.subcommands.feed.options.publish')))
+      .addIntegerOption((o) =>
+        o
+          .setName('backfill')
+          .setDescription(describe('config.subcommands.feed.options.backfill', { max: MAX_BACKFILL }))
+          .setMinValue(0)
+          .setMaxValue(MAX_BACKFILL),
+      )
+      .addStringOption((o) =>
+        o
+          .setName('heroes')
+          .setDescription(describe('config.subcommands.feed.options.heroes', { max: MAX_FILTER_HEROES }))
+          .setMaxLength(300),
+      )
+      .addStringOption((o) => o.setName('quiet').setDescription(describe('config.subcommands.feed.options.quiet')).setMaxLength(40))
+      .addStringOption((o) => o.setName('timezone').setDescription(describe('config.subcommands.feed.options.timezone')).setAutocomplete(true).setMaxLength(64))
+      .addStringOption((o) =>
+        o
+          .setName('digest')
+          .setDescription(describe('config.subcommands.feed.options.digest'))
+          .addChoices(...(['off', 'daily', 'weekly'] as const).map((value) => ({ name: choiceName('config.subcommands.feed.options.digest', value), value }))),
+      )
+      .addStringOption((o) =>
+        o
+          .setName('at')
+          .setDescription(describe('config.subcommands.feed.options.at', { time: formatClock(DEFAULT_DIGEST_AT) }))
+          .setMaxLength(10),
+      )
+      .addBooleanOption((o) => o.setName('thread').setDescription(describe('config.subcommands.feed.options.thread'))),
+  )
+  .addSubcommand((s) => s.setName('feed-off').setDescription(describe('config.subcommands.feed-off')).addStringOption(feedType('feed-off')))
+  .addSubcommand((s) =>
+    s
+      .setName('alerts')
+      .setDescription(describe('config.subcommands.alerts'))
+      .addChannelOption((o) =>
+        o
+          .setName('channel')
+          .setDescription(describe('config.subcommands.alerts.options.channel'))
+          .addChannelTypes(ChannelType.GuildText, ChannelType.GuildAnnouncement),
+      ),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('platform')
+      .setDescription(describe('config.subcommands.platform'))
+      .addStringOption((o) =>
+        o
+          .setName('platform')
+          .setDescription(describe('config.subcommands.platform.options.platform'))
+          .setRequired(true)
+          .addChoices(...PLATFORMS.map((p) => ({ name: choiceName('config.subcommands.platform.options.platform', p), value: p }))),
+      ),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('private-answers')
+      .setDescription(describe('config.subcommands.private-answers'))
+      .addBooleanOption((o) => o.setName('enabled').setDescription(describe('config.subcommands.private-answers.options.enabled')).setRequired(true)),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('language')
+      .setDescription(describe('config.subcommands.language'))
+      .addStringOption((o) =>
+        o
+          .setName('language')
+          .setDescription(describe('config.subcommands.language.options.language'))
+          .setRequired(true)
+          // Each language by its own name, as language pickers do.
+          .addChoices(...languageChoices('config.subcommands.language.options.language')),
+      ),
+  )
+  .addSubcommand((s) => s.setName('status').setDescription(describe('config.subcommands.status')))
+  .addSubcommand((s) => s.setName('test-post').setDescription(describe('config.subcommands.test-post')).addStringOption(feedType('test-post')))
+  .addSubcommand((s) => s.setName('reset').setDescription(describe('config.subcommands.reset')))
+  .toJSON();
+
+/** Manage Server (0x20) or Administrator (0x8) in the member's permission bitfield. */
+export function canManageServer(user: Invoker): boolean {
+  if (!user.permissions) return false;
+  try {
+    const bits = BigInt(user.permissions);
+    return (bits & PermissionFlagsBits.ManageGuild) !== 0n || (bits & PermissionFlagsBits.Administrator) !== 0n;
+  } catch {
+    return false;
+  }
+}
+
+/** @throws {UserFacingError} outside a server or without Manage Server. */
+function guildOf(user: Invoker): string {
+  if (!user.guildId) throw new UserFacingError(t.configGuildOnly());
+  if (!canManageServer(user)) throw new UserFacingError(t.configNeedsManageServer());
+  return user.guildId;
+}
+
+/**
+ * The server language of the `language` option: undefined for {@link DISCORD_LANGUAGE} (the server's
+ * Discord language), else one of ours ({@link chosenLanguage}).
+ * @throws {UserFacingError} for a value that is neither.
+ */
+function languageOf(value: unknown): Locale | undefined {
+  const chosen = chosenLanguage(value);
+  if (chosen === null) throw new UserFacingError(tr('config:language.unknown', { value: escapeText(typeof value === 'string' ? value.trim() : '', 40) }));
+  return chosen === DISCORD_LANGUAGE ? undefined : chosen;
+}
+
+const privately = (embed: APIEmbed, extra: Partial<View> = {}): View => ({ ephemeral: true, embeds: [{ color: COLOUR, ...embed }], ...extra });
+
+/** One feed's settings on one line, in the current locale: "<#channel> · pings @role · published · …", or "Off". */
+function feedLine(s: GuildSettings, type: FeedType, names: Map<string, string>): string {
+  const f = s.feeds[type];
+  if (!f) return tr('config:off');
+  const role = f.roleId ? ` · ${tr('config:show.pings', { roleId: f.roleId })}` : '';
+  const publish = f.publish ? ` · ${tr('config:show.published')}` : '';
+  const heroes = f.heroes?.length ? ` · ${t.heroFilter(f.heroes.map((id) => names.get(id) ?? id))}` : '';
+  const quiet = f.quiet ? ` · ${t.quietHours(formatClock(f.quiet.start), formatClock(f.quiet.end), f.timeZone ?? 'UTC')}` : '';
+  const digest = f.digest ? ` · ${t.digestSchedule(f.digest.every, formatClock(f.digest.at), f.timeZone ?? 'UTC')}` : '';
+  const thread = f.threads ? ` · ${t.threadsOn()}` : '';
+  const broken = f.broken ? ` · ${tr('config:show.notPosting')}` : '';
+  return `<#${f.channelId}>${role}${publish}${heroes}${quiet}${digest}${thread}${broken}`;
+}
+
+/**
+ * The heroes of the `heroes` option as ids, in the order given, without repeats: undefined when the
+ * option is empty (the filter is kept), null for `off` (the filter is cleared).
+ * @throws {UserFacingError} when the feed is not balance posts or there are too many; {@link UnknownHeroError} for a name that is no hero.
+ */
+async function heroFilterOf(type: FeedType, text: unknown, ctx: CommandContext): Promise<string[] | null | undefined> {
+  if (typeof text === 'string' && typedWord(text, ['off', 'none', 'no'], 'messages:config.quietOff')) return null;
+  const names =
+    typeof text === 'string'
+      ? text
+          .split(/[,;\n]/)
+          .map((n) => n.trim())
+          .filter((n) => n !== '')
+      : [];
+  if (names.length === 0) return undefined;
+  if (type !== 'balances') throw new UserFacingError(t.heroFilterBalancesOnly());
+  const ids: string[] = [];
+  for (const name of names) {
+    const id = (await ctx.heroes.resolve(name)).id;
+    if (!ids.includes(id)) ids.push(id);
+  }
+  if (ids.length > MAX_FILTER_HEROES) throw new UserFacingError(t.heroFilterTooMany(MAX_FILTER_HEROES));
+  return ids;
+}
+
+/**
+ * The language of the server's feed posts and hero alerts: its `/config language`, else its
+ * Discord language (the interaction's `guild_locale`, the poller's `preferred_locale`), else English.
+ */
+function serverLocale(s: GuildSettings, user: Invoker): Locale {
+  return s.locale ?? pickLocale(user.guildLocale);
+}
+
+/** The language line of /config show: "Français", or "English (the server's Discord language)". */
+function languageLine(s: GuildSettings, user: Invoker): string {
+  const name = LOCALE_NAMES[serverLocale(s, user)];
+  return s.locale ? name : tr('config:show.languageDiscord', { language: name });
+}
+
+async function showView(s: GuildSettings, ctx: CommandContext, user: Invoker): Promise<View> {
+  const names = Object.values(s.feeds).some((f) => f?.heroes?.length) ? await ctx.heroes.displayNames() : new Map<string, string>();
+  return privately({
+    title: tr('config:show.title'),
+    fields: [
+      ...FEED_TYPES.map((type) => ({ name: feedName(type), value: feedLine(s, type, names), inline: false })),
+      { name: tr('config:show.language'), value: languageLine(s, user), inline: false },
+      { name: tr('config:show.leaderboardPlatform'), value: PLATFORM_NAMES[s.leaderboardPlatform], inline: true },
+      { name: tr('config:show.privateAnswers'), value: tr(s.ephemeralByDefault ? 'config:on' : 'config:off'), inline: true },
+      { name: tr('config:show.heroAlerts'), value: s.alertsChannelId ? `<#${s.alertsChannelId}>` : tr('config:off'), inline: true },
+    ],
+  });
+}
+
+/**
+ * What one run of `/config feed` asks to change. A field is absent when its option was not given:
+ * the subscription keeps what it had.
+ */
+interface FeedRequest {
+  channelId: string;
+  roleId?: string;
+  publish?: boolean;
+  backfill?: number;
+  /** Hero ids; null for `off` (every balance post). */
+  heroes?: string[] | null;
+  /** null for `off` (no quiet hours). */
+  quiet?: QuietHours | null;
+  /** An IANA zone; null for UTC. */
+  timeZone?: string | null;
+  digest?: 'off' | DigestSchedule['every'];
+  /** The digest's local time, minutes since midnight. */
+  at?: number;
+  threads?: boolean;
+}
+
+/**
+ * The schedule options as typed: `quiet` (`off` for none), `timezone`, `digest` and `at`, each absent when not given.
+ * @throws {UserFacingError} naming what to type when one cannot be read.
+ */
+function scheduleOf(quietText: unknown, zoneText: unknown, digestText: unknown, atText: unknown): Pick<FeedRequest, 'quiet' | 'timeZone' | 'digest' | 'at'> {
+  const out: Pick<FeedRequest, 'quiet' | 'timeZone' | 'digest' | 'at'> = {};
+  if (typeof zoneText === 'string' && zoneText.trim() !== '') {
+    const zone = canonicalTimeZone(zoneText);
+    if (!zone) throw new UserFacingError(t.unknownTimeZone(escapeText(zoneText.trim(), 64)));
+    out.timeZone = zone === 'UTC' ? null : zone;
+  }
+  if (typeof quietText === 'string' && quietText.trim() !== '') {
+    if (typedWord(quietText, ['off', 'none', 'no'], 'messages:config.quietOff')) out.quiet = null;
+    else {
+      const quiet = parseQuietHours(quietText);
+      if (!quiet) throw new UserFacingError(t.badQuietHours(escapeText(quietText.trim(), 40)));
+      out.quiet = quiet;
+    }
+  }
+  if (digestText === 'off') out.digest = 'off';
+  const every = DIGEST_EVERY.find((d) => d === digestText);
+  if (every) out.digest = every;
+  if (typeof atText === 'string' && atText.trim() !== '') {
+    const at = parseClock(atText.trim());
+    if (at === null) throw new UserFacingError(t.badDigestTime(escapeText(atText.trim(), 10)));
+    out.at = at;
+  }
+  return out;
+}
+
+/**
+ * The subscription after `req` is applied to `prev` (undefined for a feed not set yet): the options
+ * given replace what they name, the rest is kept. Posting resumes (`broken` cleared: the channel
+ * passed the check). `refusal` says why nothing can change, in the current locale.
+ */
+function nextSubscription(
+  type: FeedType,
+  prev: FeedSubscription | undefined,
+  req: FeedRequest,
+  check: ChannelCheck,
+  now: number,
+): { sub: FeedSubscription } | { refusal: string } {
+  const moved = !prev || prev.channelId !== req.channelId;
+  const sub: FeedSubscription = prev
+    ? structuredClone(prev)
+    : { channelId: req.channelId, roleId: null, since: now, publish: false, backfill: 0, broken: null, lastDelivered: null, lastEdit: null };
+  sub.channelId = req.channelId;
+  sub.broken = null;
+  if (moved) {
+    // Another channel: it gets the posts found from now, and its history starts empty.
+    Object.assign(sub, { since: now, lastDelivered: null, lastEdit: null });
+  } else {
+    // The poller's marks land only on the subscription they read (channel and `since`), so a new
+    // `since` keeps a mark from a poll in flight (broken, backfill done) off this change. One ms
+    // later, not now: posts found since the channel was set and still held (quiet hours, retries) still reach it.
+    sub.since = prev.broken ? now : prev.since + 1;
+  }
+  if (req.roleId !== undefined) sub.roleId = req.roleId;
+  // Kept from before on a channel that cannot publish: dropped (and listed in the answer as changed).
+  if (req.publish !== undefined) sub.publish = req.publish;
+  else if (sub.publish && !check.announcement) sub.publish = false;
+  if (req.backfill !== undefined) sub.backfill = req.backfill;
+  if (req.heroes === null) delete sub.heroes;
+  else if (req.heroes !== undefined) sub.heroes = req.heroes;
+  if (req.quiet === null) delete sub.quiet;
+  else if (req.quiet !== undefined) sub.quiet = req.quiet;
+  if (req.timeZone === null) delete sub.timeZone;
+  else if (req.timeZone !== undefined) sub.timeZone = req.timeZone;
+  if (req.digest === 'off') {
+    if (req.at !== undefined) return { refusal: t.digestAtWithoutDigest() };
+    delete sub.digest;
+    delete sub.digestPeriod;
+  } else if (req.digest !== undefined || req.at !== undefined) {
+    const every = req.digest ?? sub.digest?.every;
+    if (!every) return { refusal: t.digestAtWithoutDigest() };
+    sub.digest = { every, at: req.at ?? sub.digest?.at ?? DEFAULT_DIGEST_AT };
+  }
+  if (sub.digest) {
+    const zone = sub.timeZone ?? 'UTC';
+    const same = prev?.digest && prev.digest.every === sub.digest.every && prev.digest.at === sub.digest.at && (prev.timeZone ?? 'UTC') === zone;
+    // A new schedule counts from now: its first digest comes at its next due moment.
+    if (!same || sub.digestPeriod === undefined) sub.digestPeriod = digestPeriod(sub.digest, zone, now);
+  }
+  if (req.threads === false) delete sub.threads;
+  else if (req.threads) sub.threads = true;
+  if (sub.threads && type === 'gameVersions') return { refusal: t.threadsNeedText() };
+  if (sub.threads && check.missingForThreads?.length) return { refusal: t.channelMissing(req.channelId, check.missingForThreads) };
+  return { sub };
+}
+
+/**
+ * What changed from `prev` to `next`, one item per setting, in the current locale and in the words of
+ * /config show. `names` maps hero ids to their names.
+ */
+function changesOf(prev: FeedSubscription, next: FeedSubscription, names: Map<string, string>): string[] {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  const zone = next.timeZone ?? 'UTC';
+  const changes: string[] = [];
+  if (prev.channelId !== next.channelId) changes.push(tr('config:feedChanges.channel', { channelId: next.channelId }));
+  else if (prev.broken) changes.push(tr('config:feedChanges.resumed'));
+  // A role is only ever given, never taken away here (no option says "none").
+  if (next.roleId !== null && prev.roleId !== next.roleId) changes.push(tr('config:show.pings', { roleId: next.roleId }));
+  if (prev.publish !== next.publish) changes.push(tr(next.publish ? 'config:show.published' : 'config:feedChanges.notPublished'));
+  if (prev.backfill !== next.backfill)
+    changes.push(
+      next.backfill > 0 ? tr('config:feedChanges.backfill', { count: next.backfill, backfill: integer(next.backfill) }) : tr('config:feedChanges.noBackfill'),
+    );
+  if (!same(prev.heroes, next.heroes))
+    changes.push(next.heroes?.length ? t.heroFilter(next.heroes.map((id) => names.get(id) ?? id)) : tr('config:feedChanges.everyPost'));
+  if (!same(prev.quiet, next.quiet))
+    changes.push(next.quiet ? t.quietHours(formatClock(next.quiet.start), formatClock(next.quiet.end), zone) : tr('config:feedChanges.noQuiet'));
+  if ((prev.timeZone ?? 'UTC') !== zone) changes.push(tr('config:feedChanges.timeZone', { zone }));
+  if (!same(prev.digest, next.digest))
+    changes.push(next.digest ? t.digestSchedule(next.digest.every, formatClock(next.digest.at), zone) : tr('config:feedChanges.noDigest'));
+  if (Boolean(prev.threads) !== Boolean(next.threads)) changes.push(next.threads ? t.threadsOn() : tr('config:feedChanges.noThread'));
+  return changes;
+}
+
+function statusView(s: GuildSettings, now: number): View {
+  return privately({
+    title: tr('config:status.title'),
+    fields: FEED_TYPES.map((type) => {
+      const f = s.feeds[type];
+      if (!f) return { name: feedName(type), value: tr('config:off') };
+      const last = f.lastDelivered
+        ? tr('config:status.lastPost', { when: discordTime(f.lastDelivered.at / 1000), postId: f.lastDelivered.postId })
+        : tr('config:status.noPostYet');
+      const problem = f.broken
+        ? `\n⚠️ ${t.deliveryProblem(deliveryProblem(f.broken.reason, f.broken.code))}. ${t.feedFix(f.channelId)}`
+        : `\n${tr('config:status.noProblem')}`;
+      const held = f.quiet && quietNow(f.quiet, f.timeZone ?? 'UTC', now).quiet ? `\n${t.quietNow(formatClock(f.quiet.end), f.timeZone ?? 'UTC')}` : '';
+      const edit = f.lastEdit
+        ? `\n${f.lastEdit.error ? t.feedEditFailed(f.lastEdit.postId, discordTime(f.lastEdit.at / 1000), t.deliveryProblem(deliveryProblem(f.lastEdit.error))) : t.feedEdited(f.lastEdit.postId, discordTime(f.lastEdit.at / 1000))}`
+        : '';
+      return { name: feedName(type), value: `<#${f.channelId}> · ${last}${problem}${held}${edit}` };
+    }),
+  });
+}
+
+/**
+ * `/config feed`: sets a feed's channel, or changes only the options given of a feed already set and
+ * keeps the rest. The answer lists what changed. A backfill asked for starts a poll at once
+ * (`ctx.feedTester.pollNow`), so its posts need not wait for the next regular poll.
+ */
+async function setFeed(guildId: string, input: Parameters<CommandModule['execute']>[0], ctx: CommandContext): Promise<View> {
+  const type = input.options.type as FeedType;
+  const channelId = String(input.options.channel ?? '');
+  const check = await ctx.channels.check(guildId, channelId);
+  if (!check.exists) return privately({ description: t.channelGone(channelId) });
+  if (check.missing.length > 0) return privately({ description: t.channelMissing(channelId, check.missing) });
+  const o = input.options;
+  if (o.publish === true && !check.announcement) return privately({ description: t.publishNeedsAnnouncement(channelId) });
+  const heroes = await heroFilterOf(type, o.heroes, ctx);
+  const req: FeedRequest = {
+    channelId,
+    ...(o.role !== undefined && { roleId: String(o.role) }),
+    ...(typeof o.publish === 'boolean' && { publish: o.publish }),
+    ...(o.backfill !== undefined && { backfill: Math.min(MAX_BACKFILL, Math.max(0, Math.trunc(Number(o.backfill)) || 0)) }),
+    ...(heroes !== undefined && { heroes }),
+    ...scheduleOf(o.quiet, o.timezone, o.digest, o.at),
+    ...(typeof o.thread === 'boolean' && { threads: o.thread }),
+  };
+  // Refused on what the cache holds, before any write; the change below is worked out again on what it reads.
+  const first = nextSubscription(type, (await ctx.settings.get(guildId)).feeds[type], req, check, ctx.now());
+  if ('refusal' in first) return privately({ description: first.refusal });
+  // Set by the last run of the change (it runs again when another writer got there first).
+  const applied: { prev?: FeedSubscription; next?: FeedSubscription; refusal?: string } = {};
+  const settings = await ctx.settings.update(guildId, (s) => {
+    const prev = s.feeds[type];
+    const next = nextSubscription(type, prev, req, check, ctx.now());
+    if ('refusal' in next) return void Object.assign(applied, { prev, next: undefined, refusal: next.refusal });
+    Object.assign(applied, { prev, next: next.sub, refusal: undefined });
+    s.feeds[type] = next.sub;
+  });
+  // Changed meanwhile by another admin so that this run no longer fits (a rare race): nothing was changed.
+  if (applied.refusal !== undefined || !applied.next) return privately({ description: applied.refusal ?? '' });
+  const { prev, next } = applied;
+  if (next.backfill > 0) ctx.feedTester?.pollNow?.();
+  const view = await showView(settings, ctx, input.user);
+  if (!prev) return { ...view, content: t.feedSet(feedName(type), channelId, next.backfill) };
+  const names = next.heroes?.length ? await ctx.heroes.displayNames() : new Map<string, string>();
+  const changes = changesOf(prev, next, names);
+  const feed = feedName(type);
+  return {
+    ...view,
+    content:
+      changes.length > 0
+        ? tr('config:feedChanges.changed', { feed, changes: changes.map((c) => `• ${c}`).join('\n') })
+        : tr('config:feedChanges.unchanged', { feed }),
+  };
+}
+
+export const config: CommandModule = {
+  definition,
+  async execute(input, ctx) {
+    const guildId = guildOf(input.user);
+    switch (input.subcommand) {
+      case 'feed':
+        return setFeed(guildId, input, ctx);
+      case 'alerts': {
+        if (input.options.channel === undefined) {
+          const settings = await ctx.settings.update(guildId, (s) => void delete s.alertsChannelId);
+          return { ...(await showView(settings, ctx, input.user)), content: t.alertsChannelOff() };
+        }
+        const channelId = String(input.options.channel);
+        const check = await ctx.channels.check(guildId, channelId);
+        if (!check.exists) return privately({ description: t.channelGone(channelId) });
+        if (check.missing.length > 0) return privately({ description: t.channelMissing(channelId, check.missing) });
+        const settings = await ctx.settings.update(guildId, (s) => void (s.alertsChannelId = channelId));
+        return { ...(await showView(settings, ctx, input.user)), content: t.alertsChannelSet(channelId) };
+      }
+      case 'feed-off': {
+        const type = input.options.type as FeedType;
+        // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- `type` is a FeedType key of the settings draft
+        return showView(await ctx.settings.update(guildId, (s) => void delete s.feeds[type]), ctx, input.user);
+      }
+      case 'platform': {
+        const platform = input.options.platform as Platform;
+        return showView(await ctx.settings.update(guildId, (s) => void (s.leaderboardPlatform = platform)), ctx, input.user);
+      }
+      case 'private-answers': {
+        const enabled = input.options.enabled === true;
+        return showView(await ctx.settings.update(guildId, (s) => void (s.ephemeralByDefault = enabled)), ctx, input.user);
+      }
+      case 'language': {
+        const locale = languageOf(input.options.language);
+        const settings = await ctx.settings.update(guildId, (s) => {
+          if (locale) s.locale = locale;
+          else delete s.locale;
+        });
+        const language = LOCALE_NAMES[serverLocale(settings, input.user)];
+        return { ...(await showView(settings, ctx, input.user)), content: tr(locale ? 'config:language.set' : 'config:language.discord', { language }) };
+      }
+      case 'status':
+        return statusView(await ctx.settings.get(guildId), ctx.now());
+      case 'test-post': {
+        const type = input.options.type as FeedType;
+        if (!ctx.feedTester) return privately({ description: t.testPostOffline() });
+        // Rendered in the server's language, as the poller renders its posts; the answer stays in the admin's.
+        const locale = serverLocale(await ctx.settings.get(guildId), input.user);
+        const tester = ctx.feedTester;
+        const result = await runInLocale(locale, () => tester.testPost(guildId, type));
+        if (result.ok) return privately({ description: t.testPostSent(feedName(type), result.channelId) });
+        if (result.reason === 'not-set') return privately({ description: t.testPostNotSet(feedName(type)) });
+        return privately({ description: t.testPostFailed(result.channelId ?? '', t.deliveryProblem(deliveryProblem(result.reason, result.code))) });
+      }
+      case 'reset':
+        return privately(
+          { description: t.resetConfirm() },
+          {
+            components: [
+              {
+                type: ComponentType.ActionRow,
+                components: [
+                  { type: ComponentType.Button, style: ButtonStyle.Danger, label: tr('config:reset.confirm'), custom_id: encodeCustomId('cfg.reset', guildId) },
+                  {
+                    type: ComponentType.Button,
+                    style: ButtonStyle.Secondary,
+                    label: tr('config:reset.cancel'),
+                    custom_id: encodeCustomId('cfg.keep', guildId),
+                  },
+                ],
+              },
+            ],
+          },
+        );
+      default:
+        return showView(await ctx.settings.get(guildId), ctx, input.user);
+    }
+  },
+  /** The `timezone` option of `/config feed`: IANA names containing what is typed (a city works), then fuzzy matches. */
+  async autocomplete(input) {
+    if (input.focused.name !== 'timezone') return [];
+    return suggestTimeZones(input.focused.value).map((zone) => ({ name: zone.replaceAll('_', ' '), value: zone }));
+  },
+  components: {
+    /** Confirmed reset: `cfg.reset:<guildId>`; the presser needs Manage Server in that guild. */
+    'cfg.reset': async (input, ctx) => {
+      const guildId = guildOf(input.user);
+      if (input.args[0] !== guildId) throw new UserFacingError(t.expiredComponent());
+      await ctx.settings.reset(guildId);
+      return privately({ description: t.resetDone() }, { components: [] });
+    },
+    'cfg.keep': async (input) => {
+      guildOf(input.user);
+      return privately({ description: t.resetCancelled() }, { components: [] });
+    },
+  },
+};

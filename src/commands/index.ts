@@ -1,0 +1,37 @@
+/** Every command module, in the order they are registered (STYLE.md: a static list, no directory scanning). */
+import type { CommandModule } from '../discord/command.js';
+import { achievements } from './achievements.js';
+import { alerts } from './alerts.js';
+import { battlepass } from './battlepass.js';
+import { compare } from './compare.js';
+import { config } from './config.js';
+import { hero } from './hero.js';
+import { items } from './items.js';
+import { leaderboard } from './leaderboard.js';
+import { link, unlink } from './link.js';
+import { maps } from './maps.js';
+import { match } from './match.js';
+import { meta } from './meta.js';
+import { patchNotes } from './patch-notes.js';
+import { player, rivalsProfile } from './player.js';
+import { settings } from './settings.js';
+
+export const commands: CommandModule[] = [
+  player,
+  compare,
+  hero,
+  match,
+  leaderboard,
+  meta,
+  patchNotes,
+  items,
+  maps,
+  achievements,
+  battlepass,
+  link,
+  unlink,
+  alerts,
+  settings,
+  rivalsProfile,
+  config,
+];

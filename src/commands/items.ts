@@ -1,0 +1,140 @@
+/**
+ * `/items [type] [name]`: cosmetic items (emotes, MVP animations, nameplates, sprays), filtered by
+ * type, or one item by id or name, each with its rarity as the game names it ({@link rarityName}).
+ * Data: api-spec.md endpoints 9 and 10.
+ */
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { ITEM_TYPES, type ItemType } from '../api/endpoints.js';
+import type { Item } from '../api/schemas.js';
+import type { CommandContext, CommandModule } from '../discord/command.js';
+import { choiceName, describe } from '../i18n/commands.js';
+import { API_PAGE_SIZE, apiListView } from '../render/api-list.js';
+import { staleFooter } from '../render/common.js';
+import { tr } from '../i18n/index.js';
+import { heroName } from '../i18n/names.js';
+import { escapeText, LIMITS } from '../render/limits.js';
+import { pageFromArgs } from '../render/paginate.js';
+import { titleCase } from '../i18n/format.js';
+
+const COLOUR = 0xeab308;
+
+const definition = new SlashCommandBuilder()
+  .setName('items')
+  .setDescription(describe('items'))
+  .addStringOption((o) =>
+    o
+      .setName('type')
+      .setDescription(describe('items.options.type'))
+      .addChoices(...ITEM_TYPES.map((t) => ({ name: choiceName('items.options.type', t), value: t }))),
+  )
+  .addStringOption((o) => o.setName('name').setDescription(describe('items.options.name')).setMaxLength(100))
+  .toJSON();
+
+const typeOf = (v: unknown): ItemType | undefined => ((ITEM_TYPES as readonly string[]).includes(String(v)) ? (v as ItemType) : undefined);
+/**
+ * An item's type as shown: a type the API filters by (Emote, MVP, Nameplate, Spray, in any case) by its
+ * name in the current locale (`catalog:items.type`, singular: "Spray"), any other as the API gives it;
+ * the fallback when it gives none.
+ */
+function typeName(raw: string | null | undefined): string {
+  const text = raw?.trim();
+  if (!text) return tr('catalog:items.fallbackType');
+  const known = typeOf(text.toLowerCase());
+  return known ? tr(`catalog:items.type.${known}`) : text;
+}
+
+/** The game's rarity tiers of cosmetics (`catalog:items.rarities.<tier>`). */
+type RarityTier = 'uncommon' | 'rare' | 'epic' | 'legendary';
+
+/**
+ * The API's item `quality` values by tier, as letters only, lower-case: the colour codes it sends (the
+ * spec's example BLUE; PURPLE and GOLD in the replica's handwritten items) and the tier words, should
+ * it send those instead. The game frames Uncommon green, Rare blue, Epic purple, Legendary gold.
+ */
+const RARITY_BY_CODE: Record<string, RarityTier> = {
+  green: 'uncommon',
+  uncommon: 'uncommon',
+  blue: 'rare',
+  rare: 'rare',
+  purple: 'epic',
+  violet: 'epic',
+  epic: 'epic',
+  gold: 'legendary',
+  golden: 'legendary',
+  orange: 'legendary',
+  yellow: 'legendary',
+  legendary: 'legendary',
+};
+
+/**
+ * An item's rarity as the game names it, in the current locale: a colour code or tier word in any
+ * case, with or without a `QUALITY_` prefix ("PURPLE", "quality_blue", "Legendary"), by its tier
+ * ("Epic", "Rare", "Legendary"); another value title-cased ("SILVER" → "Silver", "ULTRA_RARE" → "Ultra
+ * Rare"), never as raw capitals; null for none (no value, or the spec's NO_QUALITY).
+ * Source: api-spec.md Item `quality`.
+ */
+export function rarityName(raw: string | null | undefined): string | null {
+  const text = raw?.trim();
+  if (!text) return null;
+  const code = text
+    .toLowerCase()
+    .replace(/[^a-z]/g, '')
+    .replace(/^quality(?=.)/, '');
+  if (code === 'noquality' || code === 'none' || code === '') return null;
+  const tier = Object.hasOwn(RARITY_BY_CODE, code) ? RARITY_BY_CODE[code] : undefined;
+  return tier ? tr(`catalog:items.rarities.${tier}`) : titleCase(text.toLowerCase().replace(/_+/g, ' ').trim());
+}
+
+const line = (i: Item) => {
+  const rarity = rarityName(i.quality);
+  return `**${escapeText(i.name ?? i.id, 80)}** · ${escapeText(typeName(i.type), 30)}${rarity ? ` · ${escapeText(rarity, 30)}` : ''}${i.associated_hero ? ` · ${escapeText(heroName(i.associated_hero) ?? i.associated_hero, 40)}` : ''}`;
+};
+
+/** A page of the item list, of one type or all. */
+function itemListView(type: ItemType | undefined, page: number, ctx: CommandContext) {
+  return apiListView({
+    load: (p) => ctx.api.items({ type, page: p, limit: API_PAGE_SIZE }),
+    page,
+    route: 'items.p',
+    args: [type ?? 'all'],
+    embed: { color: COLOUR, title: tr(type ? `catalog:items.types.${type}` : 'catalog:items.title') },
+    line,
+    empty: tr('catalog:items.empty'),
+  });
+}
+
+export const items: CommandModule = {
+  definition,
+  async execute(input, ctx) {
+    if (input.options.name !== undefined) {
+      const fetched = await ctx.api.item(String(input.options.name));
+      const i = fetched.data;
+      return {
+        embeds: [
+          {
+            color: COLOUR,
+            author: { name: typeName(i.type) },
+            title: escapeText(i.name ?? i.id, LIMITS.title),
+            description: i.description ? escapeText(i.description, LIMITS.description) : tr('catalog:items.noDescription'),
+            thumbnail: i.icon ? { url: i.icon } : undefined,
+            fields: [
+              { name: tr('catalog:items.quality'), value: escapeText(rarityName(i.quality) ?? '—', 100), inline: true },
+              {
+                name: tr('catalog:items.hero'),
+                value: i.associated_hero ? escapeText(heroName(i.associated_hero) ?? i.associated_hero, 100) : '—',
+                inline: true,
+              },
+              { name: tr('catalog:items.id'), value: escapeText(i.id, 100), inline: true },
+            ],
+            footer: staleFooter(fetched),
+          },
+        ],
+      };
+    }
+    return itemListView(typeOf(input.options.type), 1, ctx);
+  },
+  components: {
+    /** Paginator: `items.p:<type|all>:<page>:<kind>`. */
+    'items.p': async (input, ctx) => itemListView(typeOf(input.args[0]), pageFromArgs(input.args), ctx),
+  },
+};

@@ -1,0 +1,90 @@
+/**
+ * `/leaderboard hero:<hero> [platform]`: a hero's ranked players, ten a page, with rank, score,
+ * matches, win rate and K/D/A. Data: api-spec.md endpoint 5.
+ */
+import { SlashCommandBuilder } from '@discordjs/builders';
+import type { APIEmbed } from 'discord-api-types/v10';
+import { PLATFORMS, type Platform } from '../api/endpoints.js';
+import type { CommandContext, CommandModule } from '../discord/command.js';
+import { choiceName, describe } from '../i18n/commands.js';
+import { roleColour, staleFooter } from '../render/common.js';
+import { tr } from '../i18n/index.js';
+import { integer, kda, percent, shortDate } from '../i18n/format.js';
+import { heroName } from '../i18n/names.js';
+import { rankScore } from '../game/ranks.js';
+import { escapeText } from '../render/limits.js';
+import { clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.js';
+import type { View } from '../render/view.js';
+
+const PER_PAGE = 10;
+const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', xbox: 'Xbox' };
+
+const definition = new SlashCommandBuilder()
+  .setName('leaderboard')
+  .setDescription(describe('leaderboard'))
+  .addStringOption((o) => o.setName('hero').setDescription(describe('leaderboard.options.hero')).setRequired(true).setAutocomplete(true))
+  .addStringOption((o) =>
+    o
+      .setName('platform')
+      .setDescription(describe('leaderboard.options.platform'))
+      .addChoices(...PLATFORMS.map((p) => ({ name: choiceName('leaderboard.options.platform', p), value: p }))),
+  )
+  .toJSON();
+
+/** The leaderboard of a hero on a platform, at a page. */
+export async function leaderboardView(heroQuery: string, platform: Platform, page: number, ctx: CommandContext): Promise<View> {
+  const hero = await ctx.heroes.resolve(heroQuery);
+  const fetched = await ctx.api.heroLeaderboard(hero.id, { platform });
+  const players = fetched.data.players;
+  const pages = pageCount(players.length, PER_PAGE);
+  const p = clampPage(page, pages);
+  const lines = players.slice((p - 1) * PER_PAGE, p * PER_PAGE).map((e, i) => {
+    const rank = (p - 1) * PER_PAGE + i + 1;
+    const score =
+      e.rank?.rank_score === null || e.rank?.rank_score === undefined ? '' : ` · ${tr('leaderboard:points', { score: rankScore(e.rank.rank_score) })}`;
+    const kdaPerMatch = e.matches > 0 ? kda(e.kills / e.matches, e.deaths / e.matches, e.assists / e.matches) : '—';
+    const record = tr('leaderboard:record', { count: e.matches, n: integer(e.matches), winRate: percent(e.win_rate), kda: kdaPerMatch, mvps: integer(e.mvps) });
+    return `**${rank}. ${escapeText(e.name ?? e.player_uid, 60)}**${score}\n${record}`;
+  });
+  const updated = players.reduce<number | null>((m, e) => (e.rank?.update_time && (m === null || e.rank.update_time > m) ? e.rank.update_time : m), null);
+  const embed: APIEmbed = {
+    color: roleColour(hero.role),
+    author: { name: tr('leaderboard:author', { platform: PLATFORM_NAMES[platform] }) },
+    title: heroName(hero.name) ?? hero.name,
+    thumbnail: hero.transformations[0]?.icon ? { url: hero.transformations[0].icon } : undefined,
+    description: lines.join('\n') || tr('leaderboard:empty'),
+    footer: staleFooter(fetched) ?? (updated ? { text: tr('leaderboard:asOf', { date: shortDate(updated) }) } : undefined),
+  };
+  const nav = pageRow('lb.p', [hero.id, platform], p, pages);
+  return { embeds: [embed], components: nav ? [nav] : [] };
+}
+
+const platformOf = (v: unknown): Platform => ((PLATFORMS as readonly string[]).includes(String(v)) ? (v as Platform) : 'pc');
+
+export const leaderboard: CommandModule = {
+  definition,
+  async execute(input, ctx) {
+    // No platform chosen: the server's default (/config platform), else PC; PC too when the settings
+    // store does not answer, since the leaderboard itself needs no state (the embed names the platform).
+    const platform =
+      input.options.platform !== undefined
+        ? platformOf(input.options.platform)
+        : input.user.guildId
+          ? await ctx.settings.get(input.user.guildId).then(
+              (s) => s.leaderboardPlatform,
+              (err: unknown) => {
+                ctx.logger.warn({ err }, 'guild settings unavailable: /leaderboard shows PC');
+                return 'pc' as const;
+              },
+            )
+          : 'pc';
+    return leaderboardView(String(input.options.hero ?? ''), platform, 1, ctx);
+  },
+  components: {
+    /** Paginator: `lb.p:<heroId>:<platform>:<page>:<kind>`. */
+    'lb.p': async (input, ctx) => leaderboardView(input.args[0] ?? '', platformOf(input.args[1]), pageFromArgs(input.args), ctx),
+  },
+  async autocomplete(input, ctx) {
+    return ctx.heroes.suggest(input.focused.value);
+  },
+};

@@ -1,0 +1,92 @@
+/**
+ * `/maps`: every map once, grouped by location, with its game mode, "Competitive" where it is, and
+ * its video. Data: api-spec.md endpoint 11, every page, through the map catalogue (src/catalog/map-directory.ts),
+ * which merges the API's duplicate records and tells apart maps sharing a name.
+ */
+import { SlashCommandBuilder } from '@discordjs/builders';
+import type { CommandContext, CommandModule } from '../discord/command.js';
+import { describe } from '../i18n/commands.js';
+import { mapName, type MapInfo } from '../catalog/map-directory.js';
+import { modeName } from '../i18n/names.js';
+import { staleFooter } from '../render/common.js';
+import { tr } from '../i18n/index.js';
+import { integer } from '../i18n/format.js';
+import { escapeText } from '../render/limits.js';
+import { clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.js';
+import type { View } from '../render/view.js';
+
+/** Maps a page. */
+export const MAPS_PER_PAGE = 10;
+
+const definition = new SlashCommandBuilder().setName('maps').setDescription(describe('maps')).toJSON();
+
+/** The part of a line that names the map: name and sub-map ("Royal Palace: Odin's Archive"). */
+const title = (m: MapInfo) => `${escapeText(mapName(m), 100)}${m.subMap ? `: ${escapeText(m.subMap, 100)}` : ''}`;
+
+/**
+ * One line a map: `**name: sub-map** · mode · Competitive · [video](url)`. Name, sub-map, mode and the
+ * competitive flag tell apart every pair the label does, except maps alike in all four: those get their id.
+ */
+function lines(maps: MapInfo[]): Map<MapInfo, string> {
+  const key = (m: MapInfo) => `${title(m)}|${m.mode ?? ''}|${m.competitive}`;
+  const seen = new Map<string, number>();
+  for (const m of maps) seen.set(key(m), (seen.get(key(m)) ?? 0) + 1);
+  return new Map(
+    maps.map((m) => [
+      m,
+      [
+        `**${title(m)}**`,
+        m.mode ? escapeText(modeName(m.mode)!, 40) : tr('catalog:maps.unknownMode'),
+        m.competitive ? tr('catalog:maps.competitive') : '',
+        (seen.get(key(m)) ?? 0) > 1 ? tr('catalog:maps.mapId', { id: escapeText(m.id, 20) }) : '',
+        m.video ? `[${tr('catalog:maps.video')}](${m.video.replace(/[()\s]/g, '')})` : '',
+      ]
+        .filter(Boolean)
+        .join(' · '),
+    ]),
+  );
+}
+
+/** Page `page` of the map list: the page's maps under their location headings, the first map's image as thumbnail. */
+async function mapListView(page: number, ctx: CommandContext): Promise<View> {
+  const catalogue = await ctx.maps.catalogue();
+  const { maps } = catalogue;
+  const pages = pageCount(maps.length, MAPS_PER_PAGE);
+  const p = clampPage(page, pages);
+  const shown = maps.slice((p - 1) * MAPS_PER_PAGE, p * MAPS_PER_PAGE);
+  const text = lines(maps);
+  const blocks: string[] = [];
+  let location: string | null | undefined;
+  for (const m of shown) {
+    if (m.location !== location || blocks.length === 0) {
+      location = m.location;
+      blocks.push(`__${m.location ? escapeText(m.location, 100) : tr('catalog:maps.otherLocations')}__`);
+    }
+    blocks[blocks.length - 1]! += `\n${text.get(m)}`;
+  }
+  const image = shown.find((m) => m.image)?.image;
+  const nav = pageRow('maps.p', [], p, pages);
+  return {
+    embeds: [
+      {
+        color: 0x10b981,
+        title: tr('catalog:maps.title'),
+        description: blocks.join('\n\n') || tr('catalog:maps.none'),
+        thumbnail: image ? { url: image } : undefined,
+        footer: staleFooter(catalogue) ?? { text: tr('catalog:maps.count', { count: maps.length, n: integer(maps.length) }) },
+      },
+    ],
+    components: nav ? [nav] : [],
+  };
+}
+
+export const maps: CommandModule = {
+  definition,
+  async execute(_input, ctx) {
+    return mapListView(1, ctx);
+  },
+  components: {
+    /** Paginator: `maps.p:<page>:<kind>`. */
+    'maps.p': async (input, ctx) => mapListView(pageFromArgs(input.args), ctx),
+  },
+};

@@ -1,0 +1,279 @@
+/**
+ * `/match match:<match uid>`: a compact scoreboard. A summary (mode, map, duration, date, MVP and
+ * SVP), then one embed per team (with its round score when the history row gave it) with one line per
+ * player: every hero used with its time (longest first), K/D/A, damage, healing (when any), damage taken
+ * and badges; players who left and players who never picked a hero are marked and placed last,
+ * replacements are marked (src/game/scoreboard.ts). A select opens any player's profile.
+ * Data: api-spec.md endpoint 20 (a match never changes, so the cache keeps it forever), the hero and map
+ * lists, and what the history row a match was opened from knew (map, mode, duration, time, round score).
+ */
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
+import { ApiError } from '../core/api-errors.js';
+import type { MatchDetail } from '../api/schemas.js';
+import type { CommandContext, CommandModule } from '../discord/command.js';
+import { encodeCustomId, MAX_CUSTOM_ID_LENGTH } from '../render/custom-id.js';
+import { NotFoundError } from '../core/errors.js';
+import { matchLength, scoreboard, type ScoreLine, type ScoreTeam } from '../game/scoreboard.js';
+import { describe } from '../i18n/commands.js';
+import { staleFooter } from '../render/common.js';
+import { aside, discordTime, duration, integer } from '../i18n/format.js';
+import { embedLength, escapeText, LIMITS, truncate } from '../render/limits.js';
+import { modeName } from '../i18n/names.js';
+import { gameModeName } from '../game/modes.js';
+import { mapPlainName } from '../catalog/map-directory.js';
+import { backRow } from '../render/paginate.js';
+import { heroDisplayName } from '../catalog/hero-directory.js';
+import type { View } from '../render/view.js';
+import { tr } from '../i18n/index.js';
+import { decodeMatchOrigin, encodeMatchOrigin, type MatchOrigin } from '../render/match-origin.js';
+
+const WIN_COLOUR = 0x22c55e;
+const LOSS_COLOUR = 0xef4444;
+const NEUTRAL_COLOUR = 0x5865f2;
+
+const definition = new SlashCommandBuilder()
+  .setName('match')
+  .setDescription(describe('match'))
+  .addStringOption((o) => o.setName('match').setDescription(describe('match.options.match')).setRequired(true).setMinLength(3).setMaxLength(100))
+  .toJSON();
+
+/**
+ * The start time a match uid carries ("6713355_1740604074_322_11001_10": its second part, Unix
+ * seconds), when it is a plausible date (after the game's launch, not in the future); else null.
+ */
+export function timeFromMatchUid(uid: string, now: number): number | null {
+  const part = Number(uid.split('_')[1]);
+  const launch = Date.UTC(2024, 11, 1) / 1000;
+  return Number.isInteger(part) && part > launch && part < now / 1000 + 86_400 ? part : null;
+}
+
+/** How much a player line says: everything, then less while the team embeds are over Discord's limits. */
+type Detail = 'full' | 'compact' | 'minimal';
+const DETAILS: readonly Detail[] = ['full', 'compact', 'minimal'];
+
+/** "**MVP**, Triple! ×2, Gifted Healer": a player's badges (names as the game spells them), MVP and SVP first, with counts above one; MVP or SVP alone unless `all`. */
+function badges(line: ScoreLine, m: MatchDetail, all: boolean): string {
+  const mvp = line.player.player_uid === m.mvp_uid ? ['**MVP**'] : line.player.player_uid === m.svp_uid ? ['**SVP**'] : [];
+  const rest = all
+    ? line.badges.filter((b) => !/^(mvp|svp)$/i.test(b.name)).map((b) => escapeText(b.count !== null && b.count > 1 ? `${b.name} ×${b.count}` : b.name, 40))
+    : [];
+  return [...mvp, ...rest].join(tr('match:line.separator'));
+}
+
+/**
+ * "Thor (3m 50s), Hulk (1m 26s)": the heroes a player used with their time, longest first. Less
+ * detailed, the longest alone ("Thor (3m 50s) +2 more"), then without its time.
+ */
+function heroes(l: ScoreLine, heroOf: (id: string | null) => string, detail: Detail): string {
+  const name = (id: string | null) => escapeText(heroOf(id), 40);
+  // Only a player whose every hero had under half a second has none listed: name the main hero.
+  if (l.heroes.length === 0) return name(l.mainHeroId);
+  const shown = detail === 'full' ? l.heroes : l.heroes.slice(0, 1);
+  const text = shown.map((h) => (detail === 'minimal' ? name(h.heroId) : `${name(h.heroId)}${aside(duration(h.playTime))}`)).join(tr('match:line.separator'));
+  const more = l.heroes.length - shown.length;
+  return more > 0 ? `${text} ${tr('match:line.moreHeroes', { count: more })}` : text;
+}
+
+/** What a line says after the player's figures: nothing for a player who played the match through, else their status in italics. */
+function status(s: ScoreLine['status']): string {
+  return s === 'played' ? '' : ` · *${tr(`match:status.${s}`)}*`;
+}
+
+/** One player's line: name, heroes, K/D/A, then (but in `minimal`) damage, healing when any, damage taken; badges; status. */
+function line(l: ScoreLine, m: MatchDetail, heroOf: (id: string | null) => string, detail: Detail): string {
+  const p = l.player;
+  const name = escapeText(p.nick_name ?? p.player_uid, 40);
+  if (l.status === 'no-hero') return `~~${name}~~${status('no-hero')}`;
+  const parts = [`**${name}**`, heroes(l, heroOf, detail), `${p.kills}/${p.deaths}/${p.assists}`];
+  if (detail !== 'minimal') {
+    parts.push(tr('match:line.damage', { value: integer(p.total_hero_damage) }));
+    // Most players never heal: a "0 heal" on each of them would be noise, so healing shows only when there was some.
+    if (Math.round(p.total_hero_heal) > 0) parts.push(tr('match:line.healing', { value: integer(p.total_hero_heal) }));
+    parts.push(tr('match:line.damageTaken', { value: integer(p.total_damage_taken) }));
+  }
+  const b = badges(l, m, detail === 'full');
+  if (b) parts.push(b);
+  return `${parts.join(' · ')}${status(l.status)}`;
+}
+
+/**
+ * Each team's lines as an embed description, together within `budget` characters and each within
+ * Discord's description limit: every line at the most detail that fits for all teams at once, else
+ * (far more players than a match has) every line kept but cut to an even share.
+ */
+function teamDescriptions(teams: ScoreTeam[], m: MatchDetail, heroOf: (id: string | null) => string, budget: number): string[] {
+  for (const detail of DETAILS) {
+    const texts = teams.map((t) => t.lines.map((l) => line(l, m, heroOf, detail)).join('\n'));
+    if (texts.every((t) => t.length <= LIMITS.description) && texts.reduce((sum, t) => sum + t.length, 0) <= budget) return texts;
+  }
+  const share = Math.max(0, Math.min(LIMITS.description, Math.floor(budget / Math.max(1, teams.length))));
+  return teams.map((t) => {
+    const perLine = Math.floor((share - (t.lines.length - 1)) / t.lines.length);
+    return truncate(t.lines.map((l) => truncate(line(l, m, heroOf, 'minimal'), perLine)).join('\n'), share);
+  });
+}
+
+/** "Team A · Victory · rounds 2–0": the team's letter, its result and its round score when known. */
+function teamTitle(team: ScoreTeam, i: number): string {
+  const label = team.camp === null ? tr('match:team.unassigned') : tr('match:team.named', { letter: String.fromCharCode(65 + i) });
+  const result = team.won === true ? ` · ${tr('match:team.victory')}` : team.won === false ? ` · ${tr('match:team.defeat')}` : '';
+  const rounds = team.rounds ? ` · ${tr('match:team.rounds', { won: integer(team.rounds.won), lost: integer(team.rounds.lost) })}` : '';
+  return `${label}${result}${rounds}`;
+}
+
+function teamEmbed(team: ScoreTeam, title: string, description: string): APIEmbed {
+  return {
+    color: team.won === true ? WIN_COLOUR : team.won === false ? LOSS_COLOUR : NEUTRAL_COLOUR,
+    title,
+    description: description || undefined,
+  };
+}
+
+/**
+ * The players' select: `mt.p:<match>`, where `<match>` is what the match was opened with (the history
+ * row's origin when it fits, else the match uid), so that the profile's Back button (`mt.o`) reopens
+ * the match as it was.
+ */
+function playerSelect(
+  m: MatchDetail,
+  teams: ScoreTeam[],
+  heroOf: (id: string | null) => string,
+  opened: string,
+): APIActionRowComponent<APIComponentInMessageActionRow> | null {
+  const seen = new Set<string>();
+  // One option a player (Discord refuses repeated option values).
+  const lines = teams
+    .flatMap((t) => t.lines)
+    .filter((l) => !seen.has(l.player.player_uid) && seen.add(l.player.player_uid))
+    .slice(0, LIMITS.selectOptions);
+  if (lines.length === 0) return null;
+  return {
+    type: ComponentType.ActionRow,
+    components: [
+      {
+        type: ComponentType.StringSelect,
+        custom_id: encodeCustomId('mt.p', /^[\w~.-]+$/.test(opened) && `mt.p:${opened}`.length <= MAX_CUSTOM_ID_LENGTH ? opened : m.match_uid.slice(0, 60)),
+        placeholder: tr('match:select.placeholder'),
+        options: lines.map((l) => ({
+          label: truncate(l.player.nick_name ?? l.player.player_uid, LIMITS.optionLabel),
+          value: l.player.player_uid.slice(0, LIMITS.optionValue),
+          description: truncate(
+            l.status === 'no-hero' ? tr('match:select.noHero') : `${heroOf(l.mainHeroId)} · ${l.player.kills}/${l.player.deaths}/${l.player.assists}`,
+            LIMITS.optionDescription,
+          ),
+        })),
+      },
+    ],
+  };
+}
+
+/**
+ * The view of a match: a summary embed, one embed per team, and a select of its players.
+ * @param value a match uid as typed, or (from a menu) a select value from {@link encodeMatchOrigin} (its history row's map, mode, duration and time).
+ * @param fromMenu true when a menu press opened it: `value` is then decoded, and a missing match is named, not blamed on typing.
+ * @param options.back the custom ID of a Back button to the list the match was opened from (a player's recent matches at its page); none when typed.
+ * @param options.seenBy the member who opened it: its players' names are remembered for their "Did you mean" (src/commands/player.ts `playerSuggestions`).
+ * @throws {NotFoundError} from a menu when the API has no such match; {@link ApiError} otherwise.
+ */
+export async function matchView(value: string, ctx: CommandContext, fromMenu = false, options: { back?: string; seenBy?: string } = {}): Promise<View> {
+  const { back, seenBy } = options;
+  // Only a menu's value carries an origin: typed text is a match uid, never parsed for a map, mode or time to show.
+  const origin: MatchOrigin = fromMenu ? decodeMatchOrigin(value) : { matchUid: value, mapId: null, modeId: null, duration: null, time: null };
+  const matchRead = ctx.api.match(origin.matchUid);
+  // The hero list and the map are read while the match is (after a restart, one round trip instead
+  // of two), asked for after it so that the match keeps the first turn at the API's rate limit.
+  const lookups = Promise.all([
+    ctx.heroes.list().catch(() => []),
+    origin.mapId ? ctx.maps.get(origin.mapId).catch(() => undefined) : Promise.resolve(undefined),
+  ]);
+  let fetched;
+  try {
+    fetched = await matchRead;
+  } catch (err) {
+    if (fromMenu && err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('match', origin.matchUid, true);
+    throw err;
+  }
+  const m = fetched.data;
+  if (seenBy) {
+    const named = m.players.flatMap((p) => (p.nick_name ? [{ uid: p.player_uid, name: p.nick_name }] : []));
+    // Off the reply path: the answer never waits for the cache.
+    void ctx.recent.addSeen(seenBy, named).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record the players of a match'));
+  }
+  const [heroes, map] = await lookups;
+  const heroNames = new Map(heroes.map((h) => [h.id, heroDisplayName(h)]));
+  const heroOf = (id: string | null) => (id ? (heroNames.get(id) ?? tr('match:heroId', { id })) : tr('match:noHero'));
+  const teams = scoreboard(m, origin.score ?? null);
+  const mvp = m.players.find((p) => p.player_uid === m.mvp_uid);
+  const svp = m.players.find((p) => p.player_uid === m.svp_uid);
+  const mode = modeName(m.game_mode_name) ?? gameModeName(m.game_mode_id ?? origin.modeId) ?? tr('match:mode');
+  // The match's own facts first, so a match reads the same however it was opened; the history row fills gaps.
+  const length = matchLength(m) ?? origin.duration;
+  const time = timeFromMatchUid(m.match_uid, ctx.now()) ?? origin.time;
+  const facts = [
+    // The map's name only: the mode is the title, from the match itself, never from the map list's flag.
+    map
+      ? tr('match:facts.map', { map: escapeText(mapPlainName(map), 80) })
+      : origin.mapId
+        ? tr('match:facts.mapUnknown', { id: escapeText(origin.mapId, 20) })
+        : null,
+    length ? tr('match:facts.duration', { duration: duration(length) }) : null,
+    time ? tr('match:facts.played', { time: discordTime(time, 'f') }) : null,
+  ].filter(Boolean);
+  const summary: APIEmbed = {
+    color: NEUTRAL_COLOUR,
+    title: mode,
+    // Inside inline code Discord shows backslashes literally: strip backticks instead of escaping.
+    description: [
+      facts.join(' · '),
+      `${tr('match:summary.matchId', { uid: m.match_uid.replace(/`/g, '').slice(0, 120) })}${m.replay_id ? ` · ${tr('match:summary.replay', { id: escapeText(m.replay_id, 40) })}` : ''}`,
+    ]
+      .filter(Boolean)
+      .join('\n'),
+    fields: [
+      {
+        name: tr('match:fields.mvp'),
+        value: mvp ? `${escapeText(mvp.nick_name ?? mvp.player_uid, 100)}${aside(escapeText(heroOf(m.mvp_hero_id), 60))}` : '—',
+        inline: true,
+      },
+      {
+        name: tr('match:fields.svp'),
+        value: svp ? `${escapeText(svp.nick_name ?? svp.player_uid, 100)}${aside(escapeText(heroOf(m.svp_hero_id), 60))}` : '—',
+        inline: true,
+      },
+      { name: tr('match:fields.players'), value: integer(m.players.length), inline: true },
+    ],
+    thumbnail: map?.image ? { url: map.image } : undefined,
+    footer: staleFooter(fetched),
+  };
+  const select = playerSelect(m, teams, heroOf, fromMenu ? encodeMatchOrigin(origin) : m.match_uid);
+  const shown = teams.slice(0, LIMITS.embeds - 1);
+  const titles = shown.map((team, i) => teamTitle(team, i));
+  // The summary and the team titles are whole; the players' lines share what is left of the message's characters.
+  const budget = LIMITS.embedTotal - embedLength(summary) - titles.reduce((sum, t) => sum + t.length, 0);
+  const descriptions = teamDescriptions(shown, m, heroOf, budget);
+  return {
+    embeds: [summary, ...shown.map((team, i) => teamEmbed(team, titles[i]!, descriptions[i]!))],
+    components: [...(select ? [select] : []), ...(back ? [backRow(back)] : [])],
+  };
+}
+
+export const match: CommandModule = {
+  definition,
+  async execute(input, ctx) {
+    return matchView(String(input.options.match ?? '').trim(), ctx, false, { seenBy: input.user.userId });
+  },
+  components: {
+    /**
+     * Recent match select: `pl.m:<uid>:<season>:<page>:<filter>` (older messages: `pl.m:<uid>`), the match
+     * and what its history row knew as the value. The match gets a Back button to the same page.
+     */
+    'pl.m': async (input, ctx) => {
+      const [uid = '', season = '', page = '1', filter] = input.args;
+      const back = encodeCustomId('pl.p', uid, season, 'matches', ...(filter === 'r' ? ['r'] : []), Number(page) || 1, 'b');
+      return matchView(input.values[0] ?? '', ctx, true, { back, seenBy: input.user.userId });
+    },
+    /** Back to a match from a player opened from its scoreboard: `mt.o:<match uid or origin>`, reopened as it was. */
+    'mt.o': async (input, ctx) => matchView(input.args[0] ?? '', ctx, true, { seenBy: input.user.userId }),
+  },
+};

@@ -1,0 +1,185 @@
+/**
+ * `/meta [role] [sort]`: the hero meta: every hero's win rate, pick share and KDA, grouped
+ * by role (or one role), sorted by win rate (default), pick share or KDA, paged, with a scatter chart
+ * of win rate against pick share. The formulas are in src/game/meta.ts.
+ *
+ * Data: api-spec.md endpoint 3 (hero statistics) for every hero of endpoint 1, gathered in the
+ * background by {@link HeroMeta} (`ctx.meta`) and read here from its latest snapshot, or after a
+ * restart from the one saved in the store: a member's command never waits on 37 requests, except for
+ * the very first gathering, which it waits for within its deadline and otherwise answers that the
+ * meta is being gathered and about how long that takes.
+ */
+import { SlashCommandBuilder } from '@discordjs/builders';
+import type { APIEmbed } from 'discord-api-types/v10';
+import { SPEC_LIMITS, type MetaScatterChart } from '../charts/specs.js';
+import { currentDeadline, settleWithin } from '../core/deadline.js';
+import type { CommandContext, CommandModule } from '../discord/command.js';
+import { groupMetaRows, META_ROLES, META_SORTS, metaRole, sortMetaRows, type MetaRole, type MetaRow, type MetaSnapshot, type MetaSort } from '../game/meta.js';
+import { type HeroMeta } from '../jobs/hero-meta.js';
+import { choiceName, describe } from '../i18n/commands.js';
+import { currentLocale } from '../i18n/index.js';
+import { chartFile } from '../render/charts.js';
+import { humanAge, roleColour } from '../render/common.js';
+import { decimal, ratioPercent } from '../i18n/format.js';
+import { escapeText, LIMITS, truncate } from '../render/limits.js';
+import { roleName } from '../i18n/names.js';
+import { clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.js';
+import type { View } from '../render/view.js';
+import { t } from '../render/strings.js';
+
+/** Heroes a page: 37 heroes make 3 pages; a page stays near 1,500 characters. */
+export const META_PER_PAGE = 15;
+
+/** The chart's file name, shown in the embed as `attachment://meta.png`. */
+export const META_CHART_FILE = 'meta.png';
+
+/** Custom-ID argument for "every role". */
+const ALL_ROLES = 'all';
+
+const definition = new SlashCommandBuilder()
+  .setName('meta')
+  .setDescription(describe('meta'))
+  .addStringOption((o) =>
+    o
+      .setName('role')
+      .setDescription(describe('meta.options.role'))
+      .addChoices(...META_ROLES.map((r) => ({ name: choiceName('meta.options.role', r), value: r }))),
+  )
+  .addStringOption((o) =>
+    o
+      .setName('sort')
+      .setDescription(describe('meta.options.sort'))
+      .addChoices(...META_SORTS.map((s) => ({ name: choiceName('meta.options.sort', s), value: s }))),
+  )
+  .toJSON();
+
+const roleOf = (value: unknown): MetaRole | null => (value === undefined || value === ALL_ROLES ? null : metaRole(String(value)));
+const sortOf = (value: unknown): MetaSort => ((META_SORTS as readonly string[]).includes(String(value)) ? (value as MetaSort) : 'win-rate');
+
+/** A friendly private note (not an error: nothing failed), in the embed colour of the meta. */
+const noteView = (text: string): View => ({ ephemeral: true, embeds: [{ color: roleColour(null), description: text }] });
+
+/**
+ * The meta's latest snapshot: the one in memory, else the one saved before a restart (read from the
+ * store once), else the first gathering (started now, or already under way), each waited for until
+ * the interaction's deadline (src/core/deadline.ts; without a deadline, the CLI, until it ends). Undefined
+ * when none is ready by then: the gathering goes on in the background.
+ * @throws {ApiError} when the gathering fails within the deadline (the router says the API is down).
+ */
+async function latestSnapshot(meta: HeroMeta): Promise<MetaSnapshot | undefined> {
+  const deadline = currentDeadline();
+  // settleWithin keeps handlers on `work`: a failure after the deadline is handled (and logged by HeroMeta).
+  const inTime = <T>(work: Promise<T>) => (deadline === undefined ? work : settleWithin(work, deadline - Date.now(), () => undefined));
+  const have = meta.snapshot() ?? (await inTime(meta.restore()));
+  if (have) return have;
+  return inTime(meta.refresh());
+}
+
+/** The note while the first gathering runs: how far it has got and about how long it still takes, once the hero list is in. */
+function gatheringNote(meta: HeroMeta): View {
+  const progress = meta.progress();
+  if (progress?.total === undefined || progress.etaMs === undefined) return noteView(t.metaGathering());
+  return noteView(t.metaGatheringEta(progress.done, progress.total, progress.etaMs));
+}
+
+/** One line a hero: "**Hulk** · 52.3 % win · 4.1 % picks · KDA 2.85" (numbers in the current locale: "KDA 2,85" in French); em dashes where unknown. */
+export function metaLine(row: MetaRow): string {
+  return t.metaLine(escapeText(row.name, 60), ratioPercent(row.winRate), ratioPercent(row.pickShare), decimal(row.kda));
+}
+
+/** The rows in display order, each with the role group it is listed under (null: "Other", or no grouping with a role filter). */
+function ordered(snapshot: MetaSnapshot, role: MetaRole | null, sort: MetaSort): { row: MetaRow; group: MetaRole | null }[] {
+  if (role)
+    return sortMetaRows(
+      snapshot.rows.filter((r) => metaRole(r.role) === role),
+      sort,
+    ).map((row) => ({ row, group: role }));
+  return groupMetaRows(snapshot.rows, sort).flatMap((g) => g.rows.map((row) => ({ row, group: g.role })));
+}
+
+/**
+ * The scatter of the heroes listed (one role's, or all) that have both a win rate and a pick share:
+ * the {@link SPEC_LIMITS.scatterHeroes} most picked at most, its words in the current locale.
+ */
+export function metaChartSpec(rows: MetaRow[], role: MetaRole | null): MetaScatterChart {
+  const plotted = rows
+    .filter((r): r is MetaRow & { winRate: number; pickShare: number } => r.winRate !== null && r.pickShare !== null)
+    .sort((a, b) => b.pickShare - a.pickShare)
+    .slice(0, SPEC_LIMITS.scatterHeroes);
+  return {
+    kind: 'meta-scatter',
+    locale: currentLocale(),
+    title: truncate(t.metaChartTitle(roleName(role)), SPEC_LIMITS.titleLength),
+    heroes: plotted.map((r) => ({ name: truncate(r.name || r.heroId, SPEC_LIMITS.nameLength), role: r.role, winRate: r.winRate, pickShare: r.pickShare })),
+  };
+}
+
+/** Alt text of the chart: what it shows, and its two most telling points (ties: the first listed). */
+function chartAlt(spec: MetaScatterChart, role: MetaRole | null): string {
+  const top = (key: 'winRate' | 'pickShare') =>
+    spec.heroes.reduce<MetaScatterChart['heroes'][number] | undefined>((m, h) => (!m || h[key] > m[key] ? h : m), undefined);
+  const best = top('winRate');
+  const most = top('pickShare');
+  const text = t.metaChartAlt(
+    spec.heroes.length,
+    roleName(role),
+    best ? `${best.name} ${ratioPercent(best.winRate)}` : '—',
+    most ? `${most.name} ${ratioPercent(most.pickShare)}` : '—',
+  );
+  return truncate(text, LIMITS.attachmentDescription);
+}
+
+/**
+ * Page `page` (clamped) of the meta for `role` (null: every role, grouped) sorted by `sort`: one
+ * embed whose description holds {@link META_PER_PAGE} heroes under role headings, the page buttons
+ * (`meta.p:<role|all>:<sort>:<page>:<kind>`), and the scatter chart when one could be drawn in time.
+ * Without a snapshot in time, or without `ctx.meta`, a private note instead.
+ * @throws {ApiError} when the first gathering fails within the deadline.
+ */
+export async function metaView(role: MetaRole | null, sort: MetaSort, page: number, ctx: CommandContext): Promise<View> {
+  if (!ctx.meta) return noteView(t.metaUnavailable());
+  const snapshot = await latestSnapshot(ctx.meta);
+  if (!snapshot) return gatheringNote(ctx.meta);
+  const rows = ordered(snapshot, role, sort);
+  const pages = pageCount(rows.length, META_PER_PAGE);
+  const p = clampPage(page, pages);
+  const first = (p - 1) * META_PER_PAGE;
+  const blocks: string[] = [];
+  let group: MetaRole | null | undefined;
+  rows.slice(first, first + META_PER_PAGE).forEach(({ row, group: g }, i) => {
+    if (blocks.length === 0 || g !== group) {
+      group = g;
+      // With a role filter the title names the role: no headings.
+      const continued = first + i > 0 && rows[first + i - 1]!.group === g;
+      blocks.push(role ? '' : t.metaRoleHeading(roleName(g), continued));
+    }
+    blocks[blocks.length - 1]! += `${blocks[blocks.length - 1] ? '\n' : ''}${metaLine(row)}`;
+  });
+  const list = blocks.join('\n\n');
+  const spec = metaChartSpec(
+    rows.map((r) => r.row),
+    role,
+  );
+  const file = await chartFile(ctx.charts, spec, META_CHART_FILE, chartAlt(spec, role), ctx.logger);
+  const embed: APIEmbed = {
+    color: roleColour(role),
+    title: t.metaTitle(roleName(role)),
+    description: list ? `${t.metaSortedBy(t.metaSort(sort))}\n\n${list}` : t.metaNoHeroes(roleName(role)),
+    footer: { text: t.metaFooter(humanAge(ctx.now() - snapshot.gatheredAt), snapshot.answered, snapshot.total, snapshot.stale) },
+    timestamp: new Date(snapshot.gatheredAt).toISOString(),
+    ...(file ? { image: { url: `attachment://${file.name}` } } : {}),
+  };
+  const nav = pageRow('meta.p', [role ?? ALL_ROLES, sort], p, pages);
+  return { embeds: [embed], components: nav ? [nav] : [], ...(file ? { files: [file] } : {}) };
+}
+
+export const meta: CommandModule = {
+  definition,
+  async execute(input, ctx) {
+    return metaView(roleOf(input.options.role), sortOf(input.options.sort), 1, ctx);
+  },
+  components: {
+    /** Paginator: `meta.p:<role|all>:<sort>:<page>:<kind>`. */
+    'meta.p': async (input, ctx) => metaView(roleOf(input.args[0]), sortOf(input.args[1]), pageFromArgs(input.args), ctx),
+  },
+};

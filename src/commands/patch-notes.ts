@@ -1,0 +1,231 @@
+/**
+ * `/patch-notes [type]`: the latest patch notes, balance posts, dev diaries or game versions; picking
+ * one shows its full text split across pages on paragraph boundaries.
+ * Data: api-spec.md endpoints 12 (balances), 13 (patch notes), 14 and 15 (dev diaries), 16 (game versions).
+ */
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
+import type { Fetched } from '../api/client.js';
+import type { Page, Post } from '../api/schemas.js';
+import type { CommandContext, CommandModule } from '../discord/command.js';
+import { encodeCustomId } from '../render/custom-id.js';
+import { choiceName, describe } from '../i18n/commands.js';
+import { calendarDate, calendarDay, staleFooter } from '../render/common.js';
+import { escapeText, LIMITS, truncate } from '../render/limits.js';
+import { clampPage, pageCount, pageFromArgs, pageRow, splitPages } from '../render/paginate.js';
+import type { View } from '../render/view.js';
+import { ApiError } from '../core/api-errors.js';
+import { tr } from '../i18n/index.js';
+
+/** The post types, as the `type` option's values. */
+export const POST_TYPES = ['patch-notes', 'balances', 'dev-diaries', 'game-versions'] as const;
+export type PostType = (typeof POST_TYPES)[number];
+
+const COLOURS: Record<PostType, number> = { 'patch-notes': 0xf59e0b, balances: 0x8b5cf6, 'dev-diaries': 0x06b6d4, 'game-versions': 0x64748b };
+const PER_PAGE = 10;
+const READ_PAGE_CHARS = 3_500;
+/** How many list pages are searched for a post picked from an old message. */
+const SEARCH_PAGES = 5;
+
+const definition = new SlashCommandBuilder()
+  .setName('patch-notes')
+  .setDescription(describe('patch-notes'))
+  .addStringOption((o) =>
+    o
+      .setName('type')
+      .setDescription(describe('patch-notes.options.type'))
+      .addChoices(...POST_TYPES.map((t) => ({ name: choiceName('patch-notes.options.type', t), value: t }))),
+  )
+  .toJSON();
+
+const typeOf = (v: unknown): PostType => ((POST_TYPES as readonly string[]).includes(String(v)) ? (v as PostType) : 'patch-notes');
+
+/** The key of each post type in the `posts` namespace. */
+const TYPE_KEYS: Record<PostType, string> = { 'patch-notes': 'patchNotes', balances: 'balances', 'dev-diaries': 'devDiaries', 'game-versions': 'gameVersions' };
+/** A post type's name in the current locale ("Patch notes", "Notes de patch"). */
+const label = (type: PostType) => tr(`posts:types.${TYPE_KEYS[type]}`);
+
+/** One page of a post list from the API (the API pages by 10). */
+function fetchPosts(type: Exclude<PostType, 'game-versions'>, page: number, ctx: CommandContext): Promise<Fetched<Page<Post>>> {
+  if (type === 'balances') return ctx.api.balances({ page, limit: PER_PAGE });
+  if (type === 'dev-diaries') return ctx.api.devDiaries({ page, limit: PER_PAGE });
+  return ctx.api.patchNotes({ page, limit: PER_PAGE });
+}
+
+/** A list page past the end answers 404 in the spec: that is an empty page, not an error. */
+async function orEmpty<T>(load: Promise<Fetched<Page<T>>>): Promise<Fetched<Page<T>> | null> {
+  try {
+    return await load;
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === 'not_found') return null;
+    throw err;
+  }
+}
+
+function openMenu(
+  type: PostType,
+  listPage: number,
+  options: { label: string; value: string; description?: string }[],
+): APIActionRowComponent<APIComponentInMessageActionRow> {
+  return {
+    type: ComponentType.ActionRow,
+    components: [
+      {
+        type: ComponentType.StringSelect,
+        custom_id: encodeCustomId('pn.o', type, listPage),
+        placeholder: tr(type === 'game-versions' ? 'posts:readVersion' : 'posts:readOne'),
+        options,
+      },
+    ],
+  };
+}
+
+/**
+ * A game version's release date in the current locale's words ("April 10, 2025", "10 avril 2025",
+ * "2025年4月10日"). The API gives a human-readable English date (api-spec.md "Game version": `release`,
+ * "April 10, 2025" in practice) or an ISO one; either is read as a calendar day (src/render/common.ts
+ * `calendarDay`) and written long. Null for text in any other shape (the caller shows it as the API gave it).
+ */
+export function releaseDate(release: string): string | null {
+  return calendarDay(release) === null ? null : calendarDate(release, 'long');
+}
+
+/** The list of a post type at a page. */
+export async function postListView(type: PostType, page: number, ctx: CommandContext): Promise<View> {
+  const p = Math.max(1, page);
+  if (type === 'game-versions') {
+    const fetched = await orEmpty(ctx.api.gameVersions({ page: p, limit: PER_PAGE }));
+    const versions = fetched?.data.entries ?? [];
+    const pages = pageCount(fetched?.data.total ?? 0, PER_PAGE);
+    const embed: APIEmbed = {
+      color: COLOURS[type],
+      title: label(type),
+      description:
+        versions
+          .map(
+            (v) =>
+              `**${escapeText(v.version, 20)}** · ${v.release ? tr('posts:released', { date: releaseDate(v.release) ?? escapeText(v.release, 60) }) : tr('posts:releasedUnknown')}`,
+          )
+          .join('\n') || tr('posts:noVersions'),
+      footer: staleFooter(fetched ?? undefined),
+    };
+    const nav = pageRow('pn.l', [type], clampPage(p, pages), pages);
+    const menu =
+      versions.length > 0
+        ? [
+            openMenu(
+              type,
+              p,
+              versions.map((v) => ({
+                label: tr('posts:versionLabel', { version: v.version }),
+                value: v.version,
+                description: v.release ? truncate(releaseDate(v.release) ?? v.release, LIMITS.optionDescription) : undefined,
+              })),
+            ),
+          ]
+        : [];
+    return { embeds: [embed], components: [...menu, ...(nav ? [nav] : [])] };
+  }
+  const fetched = await orEmpty(fetchPosts(type, p, ctx));
+  const posts = fetched?.data.entries ?? [];
+  const pages = pageCount(fetched?.data.total ?? 0, PER_PAGE);
+  const embed: APIEmbed = {
+    color: COLOURS[type],
+    title: label(type),
+    fields: posts.map((post) => ({
+      name: truncate(`${post.title ?? post.id}${post.date ? ` · ${calendarDate(post.date)}` : ''}`, LIMITS.fieldName),
+      value: escapeText(post.overview ?? '—', 300),
+    })),
+    description: posts.length === 0 ? tr('posts:nothingPosted') : undefined,
+    footer: staleFooter(fetched ?? undefined),
+  };
+  const nav = pageRow('pn.l', [type], clampPage(p, pages), pages);
+  const menu =
+    posts.length > 0
+      ? [
+          openMenu(
+            type,
+            p,
+            posts.map((post) => ({
+              label: truncate(post.title ?? post.id, LIMITS.optionLabel),
+              value: post.id.slice(0, LIMITS.optionValue),
+              description: post.date ? truncate(calendarDate(post.date), LIMITS.optionDescription) : undefined,
+            })),
+          ),
+        ]
+      : [];
+  return { embeds: [embed], components: [...menu, ...(nav ? [nav] : [])] };
+}
+
+/** Finds a post: dev diaries by id (endpoint 15); others on the list page it was picked from, then the first pages. */
+async function findPost(type: Exclude<PostType, 'game-versions'>, id: string, listPage: number, ctx: CommandContext): Promise<Fetched<Post> | null> {
+  if (type === 'dev-diaries') {
+    try {
+      return await ctx.api.devDiary(id);
+    } catch (err) {
+      if (err instanceof ApiError && err.kind === 'not_found') return null;
+      throw err;
+    }
+  }
+  const tried = new Set<number>();
+  for (const page of [listPage, ...Array.from({ length: SEARCH_PAGES }, (_, i) => i + 1)]) {
+    if (tried.has(page) || page < 1) continue;
+    tried.add(page);
+    const fetched = await orEmpty(fetchPosts(type, page, ctx));
+    const post = fetched?.data.entries.find((p) => p.id === id);
+    if (post) return { ...fetched!, data: post };
+    if (!fetched || fetched.data.entries.length < PER_PAGE) break;
+  }
+  return null;
+}
+
+/** A post's full text at a reading page, with a button back to its list. */
+export async function postView(type: PostType, id: string, listPage: number, page: number, ctx: CommandContext): Promise<View> {
+  // A game version is read as its patch note (its patchNotesUrl names the patch note of the same id).
+  const postType = type === 'game-versions' ? 'patch-notes' : type;
+  const found = await findPost(postType, id, type === 'game-versions' ? 1 : listPage, ctx);
+  const back: APIActionRowComponent<APIComponentInMessageActionRow> = {
+    type: ComponentType.ActionRow,
+    components: [
+      {
+        type: ComponentType.Button,
+        style: ButtonStyle.Secondary,
+        label: tr(`posts:back.${TYPE_KEYS[type]}`),
+        custom_id: encodeCustomId('pn.l', type, listPage, 'b'),
+      },
+    ],
+  };
+  if (!found) {
+    return { embeds: [{ color: COLOURS[type], title: label(type), description: tr('posts:gone', { id: escapeText(id, 60) }) }], components: [back] };
+  }
+  const post = found.data;
+  const parts = splitPages(post.full_content ?? post.overview ?? '', READ_PAGE_CHARS);
+  const p = clampPage(page, parts.length);
+  const embed: APIEmbed = {
+    color: COLOURS[postType],
+    author: { name: label(postType) },
+    title: truncate(post.title ?? post.id, LIMITS.title),
+    description: escapeText(parts[p - 1] ?? '', LIMITS.description) || '—',
+    image: p === 1 && post.image ? { url: post.image } : undefined,
+    footer: staleFooter(found) ?? (post.date ? { text: tr('posts:published', { date: calendarDate(post.date) }) } : undefined),
+  };
+  const nav = pageRow('pn.r', [type, listPage, id], p, parts.length);
+  return { embeds: [embed], components: [...(nav ? [nav] : []), back] };
+}
+
+export const patchNotes: CommandModule = {
+  definition,
+  async execute(input, ctx) {
+    return postListView(typeOf(input.options.type), 1, ctx);
+  },
+  components: {
+    /** List paginator and back button: `pn.l:<type>:<page>:<kind>`. */
+    'pn.l': async (input, ctx) => postListView(typeOf(input.args[0]), input.args.at(-1) === 'b' ? Number(input.args[1]) : pageFromArgs(input.args), ctx),
+    /** Pick one: `pn.o:<type>:<listPage>`, the post id (or version) as the value. */
+    'pn.o': async (input, ctx) => postView(typeOf(input.args[0]), input.values[0] ?? '', Number(input.args[1]) || 1, 1, ctx),
+    /** The read button of a feed post, `feed.read:<type>:<id>`, or a digest's menu, `feed.read:<type>` with the post id as the value: the full text privately, for whoever presses. */
+    'feed.read': async (input, ctx) => ({ ...(await postView(typeOf(input.args[0]), input.args[1] ?? input.values[0] ?? '', 1, 1, ctx)), ephemeral: true }),
+    /** Reading paginator: `pn.r:<type>:<listPage>:<id>:<page>:<kind>`. */
+    'pn.r': async (input, ctx) => postView(typeOf(input.args[0]), input.args[2] ?? '', Number(input.args[1]) || 1, pageFromArgs(input.args), ctx),
+  },
+};

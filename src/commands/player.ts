@@ -1,0 +1,695 @@
+/**
+ * `/player [query] [user] [season]`: a player's profile at a glance (current tier and rank score, peaks,
+ * totals of the season, top heroes, play time by role, per-10-minute figures), and through a select
+ * menu their ranked and unranked heroes, the heroes they played against, maps, teammates, ranked
+ * seasons and rank history, and recent matches. Recent matches come from match history v2, then v1,
+ * then the profile's own recent matches (src/catalog/history.ts); an Update button asks the API to refresh
+ * the player. The "Rivals profile" user context-menu command opens the same profile from a member's
+ * name. Data: api-spec.md endpoints 17–20, the player update endpoint, and the map and hero lists.
+ */
+import { ContextMenuCommandBuilder, SlashCommandBuilder } from '@discordjs/builders';
+import {
+  ApplicationCommandType,
+  ButtonStyle,
+  ComponentType,
+  type APIActionRowComponent,
+  type APIComponentInMessageActionRow,
+  type APIEmbed,
+  type APIEmbedField,
+} from 'discord-api-types/v10';
+import type { Fetched } from '../api/client.js';
+import { ApiError } from '../core/api-errors.js';
+import type { Hero, PlayerProfile } from '../api/schemas.js';
+import type { CommandContext, CommandInput, CommandModule } from '../discord/command.js';
+import { encodeCustomId } from '../render/custom-id.js';
+import { NotFoundError, NotLinkedError } from '../core/errors.js';
+import { recentMatches, type HistoryRow } from '../catalog/history.js';
+import { describe } from '../i18n/commands.js';
+import { recentForm } from '../game/form.js';
+import { matchupExtremes, MATCHUP_MIN_MATCHES, type Matchup } from '../game/matchups.js';
+import { matchMode } from '../game/modes.js';
+import { currentSeason, hasPlay, heroSummary, levelName, newestUpdate, perTenMinutes, playTimeByRole, rankSummary, seasonRanks } from '../game/profile.js';
+import { rankTimeline, type RankTimelinePoint } from '../game/rank-timeline.js';
+import { levelOfScore, rankScore, rankScoreChange, tierOfLevel } from '../game/ranks.js';
+import { type Season } from '../game/seasons.js';
+import { mapLabel, mapPlainName, type MapInfo } from '../catalog/map-directory.js';
+import { seasonLabel, staleFooter } from '../render/common.js';
+import { aside, discordTime, duration, hexColour, integer, kda, percent, ratioPercent, shortDate, winRate } from '../i18n/format.js';
+import { escapeText, LIMITS, truncate } from '../render/limits.js';
+import { heroName, modeName, roleName } from '../i18n/names.js';
+import { gameModeName } from '../game/modes.js';
+import { heroLookup } from '../catalog/hero-lookup.js';
+import { backRow, clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.js';
+import type { View, ViewFile } from '../render/view.js';
+import { chartFile, heroPerformanceSpec, rankHistorySpec } from '../render/charts.js';
+import { t } from '../render/strings.js';
+import { tr } from '../i18n/index.js';
+import { loadProfile, playerChoices, playerSuggestions, seasonOption, type LoadedProfile } from '../catalog/players.js';
+import { encodeMatchOrigin } from '../render/match-origin.js';
+
+/** The sections of a profile, in select-menu order. */
+export const PLAYER_SECTIONS = ['profile', 'ranked', 'unranked', 'matchups', 'maps', 'teammates', 'rank-history', 'matches'] as const;
+export type PlayerSection = (typeof PLAYER_SECTIONS)[number];
+
+/** A section's name in the current locale ("Ranked heroes"), for the select menu and the embed's author line. */
+const sectionLabel = (section: PlayerSection) => tr(`player:sections.${section}`);
+
+/** "12 matches" in the current locale: a count with its noun (`player:count.*` plural keys). */
+const counted = (noun: 'matches' | 'wins', n: number) => tr(`player:count.${noun}`, { count: n, n: integer(n) });
+
+const PER_PAGE = 10;
+const TOP_HEROES = 3;
+
+const definition = new SlashCommandBuilder()
+  .setName('player')
+  .setDescription(describe('player'))
+  .addStringOption((o) => o.setName('query').setDescription(describe('player.options.query')).setMaxLength(100).setAutocomplete(true))
+  .addUserOption((o) => o.setName('user').setDescription(describe('player.options.user')))
+  .addNumberOption((o) => o.setName('season').setDescription(describe('player.options.season')).setMinValue(0).setMaxValue(99))
+  .toJSON();
+
+/** What the view knows besides the profile: the season asked for (null: current) and the map and hero lookups. */
+interface Lookups {
+  season: Season | null;
+  /**
+   * False when a season was asked for but the API gave the current season's totals instead (it refused
+   * the season, or answered exactly as without it): totals and hero lists are then labelled as current.
+   */
+  seasonTotals: boolean;
+  /** Recent matches leave out practice and bot matches (the member's filter, carried in custom IDs). */
+  hidePractice: boolean;
+  map(id: string | null): MapInfo | undefined;
+  hero(id: string | null): { name: string; role: string | null } | undefined;
+}
+
+/** The recent-matches filter as carried in custom IDs: "r" leaves out practice and bot matches, "" shows all. */
+type MatchFilter = '' | 'r';
+const filterOf = (value: string | undefined): MatchFilter => (value === 'r' ? 'r' : '');
+
+/** Season as carried in custom IDs: "" for the current season, else its in-game number. */
+const seasonArg = (season: Season | null) => season?.number ?? '';
+
+/** The map and hero lists a view names maps and heroes from; see {@link readLists}. */
+export interface ViewLists {
+  maps: MapInfo[];
+  heroes: Hero[];
+}
+
+/**
+ * Reads the map and hero lists (api-spec.md endpoints 1 and 11, through the cached client), both at
+ * once. Never rejects: a list that cannot be had is empty, and costs only the names (maps by id,
+ * heroes as the profile gives them). A command starts this right after its profile read, so that an
+ * uncached list (after a restart) is fetched while the profile is, not after it, and the profile
+ * keeps the first turn at the API's rate limit.
+ */
+export function readLists(ctx: CommandContext): Promise<ViewLists> {
+  return Promise.all([
+    ctx.maps.list().catch((err: unknown): MapInfo[] => {
+      ctx.logger.warn({ err }, 'map list unavailable; maps named by id');
+      return [];
+    }),
+    ctx.heroes.list().catch((err: unknown): Hero[] => {
+      ctx.logger.warn({ err }, 'hero list unavailable; heroes named as the profile gives them');
+      return [];
+    }),
+  ]).then(([maps, heroes]) => ({ maps, heroes }));
+}
+
+/** Map and hero lookups for one view, from `lists` ({@link readLists}). */
+async function lookups(season: Season | null, seasonTotals: boolean, p: PlayerProfile, lists: Promise<ViewLists>, filter: MatchFilter): Promise<Lookups> {
+  const { maps, heroes } = await lists;
+  const mapById = new Map(maps.map((m) => [m.id, m]));
+  return { season, seasonTotals, hidePractice: filter === 'r', map: (id) => (id === null ? undefined : mapById.get(id)), hero: heroLookup(heroes, [p]) };
+}
+
+function sectionMenu(uid: string, season: string, current: PlayerSection): APIActionRowComponent<APIComponentInMessageActionRow> {
+  return {
+    type: ComponentType.ActionRow,
+    components: [
+      {
+        type: ComponentType.StringSelect,
+        custom_id: encodeCustomId('pl.s', uid, season),
+        placeholder: tr('player:menu.sections'),
+        options: PLAYER_SECTIONS.map((s) => ({ label: sectionLabel(s), value: s, default: s === current })),
+      },
+    ],
+  };
+}
+
+/**
+ * The Update button; with `filter`, beside it the recent matches' filter button (`pl.f:<uid>:<season>:<filter>`),
+ * which switches between every match and real results only.
+ */
+function updateRow(uid: string, filter?: { season: string; current: MatchFilter }): APIActionRowComponent<APIComponentInMessageActionRow> {
+  const update = {
+    type: ComponentType.Button as const,
+    style: ButtonStyle.Secondary as const,
+    label: tr('player:menu.update'),
+    custom_id: encodeCustomId('pl.u', uid),
+  };
+  const toggle = filter
+    ? [
+        {
+          type: ComponentType.Button as const,
+          style: ButtonStyle.Secondary as const,
+          label: tr(filter.current === 'r' ? 'player:menu.showAllMatches' : 'player:menu.hidePractice'),
+          custom_id: encodeCustomId('pl.f', uid, filter.season, filter.current === 'r' ? '' : 'r'),
+        },
+      ]
+    : [];
+  return { type: ComponentType.ActionRow, components: [update, ...toggle] };
+}
+
+/** The season that totals and hero lists cover, as a label: "Season 1.5" or "Season 3 (current)". */
+function coverage(p: PlayerProfile, look: Lookups): string {
+  if (look.season && look.seasonTotals) return seasonLabel(look.season);
+  const current = currentSeason(p);
+  return current ? tr('player:coverage.current', { season: seasonLabel(current) }) : tr('player:coverage.unknown');
+}
+
+/**
+ * The embed's colour and author line: the player, the section, and the season the section covers.
+ * The profile says its season in its description; ranked seasons span every season; recent matches
+ * name a season only when filtered to one (unfiltered, they run across seasons).
+ */
+function base(p: PlayerProfile, section: PlayerSection, look: Lookups): APIEmbed {
+  const team = p.team?.name ? ` [${p.team.name}]` : '';
+  const season = section === 'profile' || section === 'rank-history' || (section === 'matches' && !look.season) ? '' : ` · ${coverage(p, look)}`;
+  const where = section === 'profile' ? '' : ` · ${sectionLabel(section)}`;
+  return {
+    color: hexColour(p.rank.color) ?? 0x5865f2,
+    author: { name: truncate(`${p.name}${team}${where}${season}`, LIMITS.author), icon_url: p.icon ?? undefined },
+  };
+}
+
+const heroLabel = (look: Lookups, id: string | null, raw: string | null) =>
+  look.hero(id)?.name ?? heroName(raw) ?? (id ? tr('player:heroId', { id }) : tr('player:unknownHero'));
+/**
+ * A match row's map: its name and part ("Royal Palace: Odin's Archive"), never the map list's mode or
+ * competitive flag (the row states its own mode, and the list's flag is swapped on some maps);
+ * "Unknown map (1234)" for a map the list lacks.
+ */
+const mapText = (look: Lookups, id: string | null) => {
+  const map = look.map(id);
+  if (map) return mapPlainName(map);
+  return id ? tr('player:mapId', { id }) : tr('player:unknownMap');
+};
+
+/**
+ * A match row's mode from its own `game_mode_id` (src/game/modes.ts): "Competitive", "Practice vs AI";
+ * an arcade match adds its map's objective ("Arcade (Conquest)"); an unknown mode says what is known
+ * ("Other mode · no rank change"). Null when the row has no mode.
+ */
+function modeText(look: Lookups, m: HistoryRow): string | null {
+  const mode = matchMode(m.game_mode_id, m.play_mode_id);
+  const name = gameModeName(m.game_mode_id, m.play_mode_id);
+  if (name === null) return null;
+  if (mode.key === 'arcade') return `${name}${aside(escapeText(modeName(look.map(m.map_id)?.mode) ?? '', 40))}`;
+  if (mode.key === 'other' && !m.player.score_change) return `${name} · ${tr('render:modeNotes.noRankChange')}`;
+  return name;
+}
+function profileEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
+  const rank = rankSummary(p, look.season);
+  const r = p.overall.ranked;
+  const u = p.overall.unranked;
+  const fields: APIEmbedField[] = [];
+  // The rank's season, when it is not the season the member asked for or the current one (an older ranked season).
+  const rankSeason = rank.season && rank.season.index !== (look.season ?? currentSeason(p))?.index ? aside(seasonLabel(rank.season)) : '';
+  fields.push({ name: tr('player:profile.rankScore'), value: rank.score === null ? '—' : `${rankScore(rank.score)}${rankSeason}`, inline: true });
+  if (rank.seasonPeak) {
+    const name = rankSeason || look.season ? tr('player:profile.peakIn', { season: seasonLabel(rank.season!) }) : tr('player:profile.peakThisSeason');
+    fields.push({ name, value: `${rank.seasonPeak.tier ? `${rank.seasonPeak.tier} · ` : ''}${rankScore(rank.seasonPeak.score)}`, inline: true });
+  }
+  if (rank.allTimePeak) {
+    fields.push({
+      name: tr('player:profile.allTimePeak'),
+      value: `${rank.allTimePeak.tier ? `${rank.allTimePeak.tier} · ` : ''}${rankScore(rank.allTimePeak.score)}${aside(seasonLabel(rank.allTimePeak.season))}`,
+      inline: true,
+    });
+  }
+  fields.push(
+    { name: tr('player:profile.level'), value: integer(p.level), inline: true },
+    { name: tr('player:profile.uid'), value: p.uid, inline: true },
+    { name: tr('player:profile.platform'), value: escapeText(p.login_os ?? '—', 100), inline: true },
+    { name: tr('player:profile.ranked'), value: modeLine(r), inline: false },
+    { name: tr('player:profile.unranked'), value: modeLine(u), inline: false },
+  );
+  const summary = heroSummary(p);
+  const top = summary.heroes.slice(0, TOP_HEROES);
+  if (top.length > 0) {
+    fields.push({
+      name:
+        summary.source === 'lists'
+          ? tr('player:profile.topHeroes')
+          : tr('player:profile.topHeroesRecent', { count: p.recent_matches.length, n: integer(p.recent_matches.length) }),
+      value: top
+        .map((h, i) => {
+          const hero = look.hero(h.hero_id);
+          const record = h.matches > 0 ? `${counted('matches', h.matches)} · ${winRate(h.wins, h.matches)}` : tr('player:heroes.noCompleted');
+          return `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}**${aside(escapeText(roleName(hero?.role) ?? '', 20))} · ${duration(h.play_time)} · ${record} · ${kda(h.kills, h.deaths, h.assists)}`;
+        })
+        .join('\n'),
+      inline: false,
+    });
+  }
+  const roles = playTimeByRole(p, (id) => look.hero(id)?.role ?? null);
+  if (roles.length > 0)
+    fields.push({ name: tr('player:profile.playTimeByRole'), value: roles.map((x) => `${x.role} ${duration(x.seconds)}`).join(' · '), inline: false });
+  const form = recentForm(p.recent_matches);
+  if (form)
+    fields.push({ name: tr('player:form.title', { count: form.results.length, n: integer(form.results.length) }), value: formLine(form), inline: false });
+  const per10 = perTenMinutes(p);
+  if (per10) {
+    const parts = [
+      per10.damage === null ? null : tr('player:profile.damage', { value: integer(per10.damage) }),
+      per10.heal === null ? null : tr('player:profile.healing', { value: integer(per10.heal) }),
+      per10.damage_taken === null ? null : tr('player:profile.damageTaken', { value: integer(per10.damage_taken) }),
+    ].filter(Boolean);
+    fields.push({ name: tr('player:profile.perTenMinutes'), value: parts.join(' · '), inline: false });
+  }
+  fields.push(
+    { name: tr('player:profile.mvpSvp'), value: `${integer(r.mvp + u.mvp)} / ${integer(r.svp + u.svp)}`, inline: true },
+    { name: tr('player:profile.achievements'), value: integer(p.completed_achievements), inline: true },
+  );
+  const updated = newestUpdate(p);
+  if (updated !== null) fields.push({ name: tr('player:profile.updated'), value: discordTime(updated), inline: true });
+  return {
+    ...base(p, 'profile', look),
+    // A season asked for that the profile has no ranked record of is said so, not called Unranked;
+    // a tier of an older season than the current one says its season.
+    title: rank.tier
+      ? `${rank.tier}${rankSeason}`
+      : look.season && rank.score === null
+        ? tr('player:profile.noRankedRecord', { season: seasonLabel(look.season) })
+        : tr('player:unranked'),
+    description: [
+      tr('player:profile.coverage', { season: coverage(p, look) }),
+      look.season && !look.seasonTotals ? t.seasonTotalsUnavailable(seasonLabel(look.season)) : null,
+    ]
+      .filter(Boolean)
+      .join('\n'),
+    thumbnail: rank.image ? { url: rank.image } : undefined,
+    fields,
+  };
+}
+
+/**
+ * "W W L W · 7–3 · +42.5 rank score · 3 wins in a row · 2 matches not counted (bots, practice or unknown mode)": the newest
+ * result first (src/game/form.ts).
+ */
+function formLine(form: NonNullable<ReturnType<typeof recentForm>>): string {
+  const marks = form.results.map((win) => tr(win ? 'player:form.winMark' : 'player:form.lossMark')).join(' ');
+  const parts = [
+    marks,
+    tr('player:form.record', { wins: integer(form.wins), losses: integer(form.losses) }),
+    form.rankChange === null ? null : tr('player:form.rankChange', { value: rankScoreChange(form.rankChange) }),
+    tr(form.streak.win ? 'player:form.winStreak' : 'player:form.lossStreak', { count: form.streak.length, n: integer(form.streak.length) }),
+    form.leftOut > 0 ? tr('player:form.leftOut', { count: form.leftOut, n: integer(form.leftOut) }) : null,
+  ];
+  return parts.filter(Boolean).join(' · ');
+}
+
+/** "26 matches · 14 wins · 53.8 % · 462 / 194 / 288 (KDA 3.87) · 4h 27m"; an em dash for an empty record. */
+function modeLine(s: PlayerProfile['overall']['ranked']): string {
+  if (s.matches === 0) return '—';
+  return `${counted('matches', s.matches)} · ${counted('wins', s.wins)} · ${winRate(s.wins, s.matches)} · ${kda(s.kills, s.deaths, s.assists)} · ${duration(s.play_time)}`;
+}
+
+/** One page of a list section: lines of text, and the page count. */
+function listPage<T>(items: T[], page: number, line: (item: T, index: number) => string, empty: string): { description: string; pages: number; page: number } {
+  const pages = pageCount(items.length, PER_PAGE);
+  const p = clampPage(page, pages);
+  const lines = items.slice((p - 1) * PER_PAGE, p * PER_PAGE).map((item, i) => line(item, (p - 1) * PER_PAGE + i));
+  return { description: lines.join('\n') || empty, pages, page: p };
+}
+
+type Section = {
+  embed: APIEmbed;
+  pages: number;
+  page: number;
+  extra?: APIActionRowComponent<APIComponentInMessageActionRow>[];
+  fetched?: Fetched<unknown>;
+  files?: ViewFile[];
+};
+
+/** The section's embed showing `file` as its image, with the file; the embed alone without a file. */
+const withChart = (section: Section, file: ViewFile | undefined): Section =>
+  file ? { ...section, embed: { ...section.embed, image: { url: `attachment://${file.name}` } }, files: [file] } : section;
+
+async function heroesSection(p: PlayerProfile, which: 'ranked' | 'unranked', page: number, look: Lookups, ctx: CommandContext): Promise<Section> {
+  // Heroes with play time but no completed match stay, marked so: they hold real play time.
+  const heroes = (which === 'ranked' ? p.heroes_ranked : p.heroes_unranked).filter(hasPlay).sort((a, b) => (b.play_time ?? 0) - (a.play_time ?? 0));
+  const totals = which === 'ranked' ? p.overall.ranked : p.overall.unranked;
+  // Matches in the totals but no hero list (a real June 2025 capture): say so, never "no matches".
+  const empty =
+    totals.matches > 0
+      ? tr(`player:heroes.noList.${which}`, { count: totals.matches, n: integer(totals.matches), season: coverage(p, look) })
+      : tr(`player:heroes.empty.${which}`, { season: coverage(p, look) });
+  const list = listPage(
+    heroes,
+    page,
+    (h, i) =>
+      `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}** · ${duration(h.play_time)} · ${h.matches > 0 ? `${counted('matches', h.matches)} · ${percent(h.win_rate)}` : tr('player:heroes.noCompleted')} · ${kda(h.kills, h.deaths, h.assists)}${h.hit_rate === null ? '' : ` · ${tr('player:heroes.hitRate', { value: ratioPercent(h.hit_rate) })}`}`,
+    empty,
+  );
+  const section: Section = { embed: { ...base(p, which, look), description: list.description }, pages: list.pages, page: list.page };
+  const title = tr(`charts:titles.heroes.${which}`, { name: p.name, season: coverage(p, look) });
+  const spec = heroPerformanceSpec(
+    title,
+    heroes.map((h) => ({ ...h, play_time: h.play_time ?? 0 })),
+    (h) => ({
+      name: heroLabel(look, h.hero_id, h.hero_name),
+      role: look.hero(h.hero_id)?.role ?? null,
+    }),
+  );
+  return withChart(section, await chartFile(ctx.charts, spec, `${which}-heroes.png`, tr(`charts:alt.heroes.${which}`, { name: p.name }), ctx.logger));
+}
+
+/**
+ * Rows of the recent matches. A practice or bot match's result is in italics and its mode says what it
+ * was, so it never reads as a real win; a match of another season than `current` names its season.
+ */
+function matchLines(rows: HistoryRow[], look: Lookups, current: Season | null): string[] {
+  return rows.map((m) => {
+    const mode = matchMode(m.game_mode_id, m.play_mode_id);
+    const word = m.player.is_win === true ? tr('player:matches.win') : m.player.is_win === false ? tr('player:matches.loss') : '—';
+    const result = mode.counts ? `**${word}**` : `*${word}*`;
+    const modeLabel = modeText(look, m);
+    const change = mode.ranked && m.player.score_change !== null ? ` · ${rankScoreChange(m.player.score_change)}` : '';
+    const season = m.seasonInfo && current && m.seasonInfo.index !== current.index ? seasonLabel(m.seasonInfo) : null;
+    const parts = [
+      result,
+      escapeText(heroLabel(look, m.player.hero_id, m.player.hero_name), 40),
+      `${m.player.kills}/${m.player.deaths}/${m.player.assists}`,
+      escapeText(mapText(look, m.map_id), 60),
+      modeLabel === null ? null : `${modeLabel}${change}`,
+      m.duration === null ? null : duration(m.duration),
+      m.player.disconnected ? `*${tr('player:matches.disconnected')}*` : null,
+      season,
+      discordTime(m.time),
+    ];
+    return parts.filter((x) => x !== null).join(' · ');
+  });
+}
+
+/** The recent matches' picker: `pl.m:<uid>:<season>:<page>:<filter>`, so the match it opens can return to this page. */
+function matchSelect(uid: string, rows: HistoryRow[], page: number, look: Lookups): APIActionRowComponent<APIComponentInMessageActionRow> {
+  const offset = (page - 1) * PER_PAGE;
+  return {
+    type: ComponentType.ActionRow,
+    components: [
+      {
+        type: ComponentType.StringSelect,
+        custom_id: encodeCustomId('pl.m', uid, seasonArg(look.season), page, look.hidePractice ? 'r' : ''),
+        placeholder: tr('player:menu.openMatch'),
+        options: rows.slice(0, LIMITS.selectOptions).map((m, i) => {
+          const result = tr(m.player.is_win === true ? 'player:matches.win' : m.player.is_win === false ? 'player:matches.loss' : 'player:matches.match');
+          const when = m.time === null ? null : shortDate(m.time);
+          return {
+            label: truncate(
+              `${offset + i + 1}. ${result} · ${heroLabel(look, m.player.hero_id, m.player.hero_name)} · ${m.player.kills}/${m.player.deaths}/${m.player.assists}`,
+              LIMITS.optionLabel,
+            ),
+            value: encodeMatchOrigin({ matchUid: m.match_uid, mapId: m.map_id, modeId: m.game_mode_id, duration: m.duration, time: m.time, score: m.score }),
+            description: truncate([mapText(look, m.map_id), modeText(look, m), when].filter(Boolean).join(' · '), LIMITS.optionDescription),
+          };
+        }),
+      },
+    ],
+  };
+}
+
+async function matchesSection(p: PlayerProfile, page: number, look: Lookups, ctx: CommandContext): Promise<Section> {
+  const history = await recentMatches(ctx.api, p, { page, season: look.season, hidePractice: look.hidePractice, logger: ctx.logger });
+  const notes: string[] = [];
+  if (history.source === 'profile' && history.rows.length > 0) notes.push(t.historyFromProfile(history.total, history.noStoredHistory));
+  if (history.newerFromProfile > 0 && history.page === 1) notes.push(t.newerFromProfile(history.newerFromProfile));
+  if (look.hidePractice) notes.push(tr('player:matches.practiceHidden'));
+  const lines = matchLines(history.rows, look, look.season ?? currentSeason(p));
+  const empty = look.season ? t.noMatchesInSeason(seasonLabel(look.season)) : t.noRecentMatches();
+  const description = truncate([...notes, ...(notes.length ? [''] : []), ...lines].join('\n') || empty, LIMITS.description);
+  return {
+    embed: { ...base(p, 'matches', look), description },
+    pages: history.pages,
+    page: history.page,
+    extra: history.rows.length === 0 ? [] : [matchSelect(p.uid, history.rows, history.page, look)],
+    fetched: history.fetched,
+  };
+}
+
+/**
+ * The heroes played against, in competitive matches: the best and worst matchups by the player's own
+ * win rate against each hero (src/game/matchups.ts; the API's counts are the opposing hero's), among
+ * heroes met at least {@link MATCHUP_MIN_MATCHES} times.
+ */
+function matchupsEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
+  const { best, worst, tooFew, total } = matchupExtremes(p);
+  const line = (m: Matchup) =>
+    `**${escapeText(heroLabel(look, m.hero_id, m.hero_name), 60)}**${aside(escapeText(roleName(look.hero(m.hero_id)?.role ?? m.hero_class) ?? '', 20))} · ${tr('player:matchups.record', { count: m.matches, n: integer(m.matches), winRate: percent(m.winRate) })}`;
+  const fields: APIEmbedField[] = [];
+  if (best.length > 0) fields.push({ name: tr('player:matchups.best'), value: truncate(best.map(line).join('\n'), LIMITS.fieldValue), inline: false });
+  if (worst.length > 0) fields.push({ name: tr('player:matchups.worst'), value: truncate(worst.map(line).join('\n'), LIMITS.fieldValue), inline: false });
+  const notes = [
+    total.matches === 0 ? tr('player:matchups.empty') : tr('player:matchups.intro', { min: MATCHUP_MIN_MATCHES }),
+    total.matches > 0 && best.length === 0 ? tr('player:matchups.tooFewAll', { min: MATCHUP_MIN_MATCHES }) : null,
+    tooFew > 0 && best.length > 0 ? tr('player:matchups.tooFew', { count: tooFew, n: integer(tooFew), min: MATCHUP_MIN_MATCHES }) : null,
+  ].filter(Boolean);
+  return { ...base(p, 'matchups', look), title: tr('player:matchups.title'), description: notes.join('\n'), fields };
+}
+
+async function rankHistorySection(p: PlayerProfile, page: number, look: Lookups, ctx: CommandContext): Promise<Section> {
+  const seasons = seasonRanks(p).reverse();
+  const table = seasons.map((s) => {
+    const peak = s.peakScore === null ? '' : ` · ${tr('player:rankHistory.peak', { rank: `${s.peakTier ? `${s.peakTier} ` : ''}${rankScore(s.peakScore)}` })}`;
+    const wins = s.wins === null ? '' : ` · ${counted('wins', s.wins)}`;
+    const mark = look.season && s.season.index === look.season.index ? '▸ ' : '';
+    return `${mark}**${seasonLabel(s.season)}** · ${s.tier ?? tr('player:unranked')} · ${rankScore(s.score)}${peak}${wins}`;
+  });
+  // One timeline (src/game/rank-timeline.ts): each change with its own season, newest first, down to the
+  // season's last change, which the header's rank is.
+  const timeline = rankTimeline(p);
+  const now = rankSummary(p, null);
+  const current = currentSeason(p);
+  const changes = [...timeline].reverse();
+  const list = listPage(
+    changes,
+    page,
+    (r: RankTimelinePoint) => {
+      // The API's level names the tier (score thresholds move between seasons); the score only stands in for an unusable level.
+      const level = tierOfLevel(r.level) ? r.level : levelOfScore(r.score);
+      const tiers =
+        level === null ? null : r.levelFrom === null || r.levelFrom === level ? levelName(level) : `${levelName(r.levelFrom)} → ${levelName(level)}`;
+      const season = r.season ? (current && r.season.index === current.index ? null : seasonLabel(r.season)) : tr('player:rankHistory.unknownSeason');
+      return [discordTime(r.time), `${r.change === null ? '' : `${rankScoreChange(r.change)} → `}${rankScore(r.score)}`, tiers, season]
+        .filter(Boolean)
+        .join(' · ');
+    },
+    tr(table.length > 0 ? 'player:rankHistory.noChanges' : 'player:rankHistory.nothing'),
+  );
+  const fields: APIEmbedField[] =
+    table.length > 0 ? [{ name: tr('player:rankHistory.rankedSeasons'), value: truncate(table.join('\n'), LIMITS.fieldValue), inline: false }] : [];
+  const description = changes.length > 0 ? `**${tr('player:rankHistory.recentChanges')}**\n${list.description}` : list.description;
+  const section: Section = { embed: { ...base(p, 'rank-history', look), fields, description }, pages: list.pages, page: list.page };
+  const spec = rankHistorySpec(
+    p.name,
+    timeline,
+    { tier: now.tier, score: now.score, season: now.season, time: newestUpdate(p) },
+    tr('player:rankHistory.unknownSeason'),
+  );
+  return withChart(section, await chartFile(ctx.charts, spec, 'rank-history.png', tr('charts:alt.rankHistory', { name: p.name }), ctx.logger));
+}
+
+async function section(p: PlayerProfile, which: PlayerSection, page: number, look: Lookups, ctx: CommandContext): Promise<Section> {
+  const simple = <T>(items: T[], line: (item: T, i: number) => string, empty: string, extra: Partial<APIEmbed> = {}): Section => {
+    const list = listPage(items, page, line, empty);
+    return { embed: { ...base(p, which, look), ...extra, description: list.description }, pages: list.pages, page: list.page };
+  };
+  switch (which) {
+    case 'profile':
+      return { embed: profileEmbed(p, look), pages: 1, page: 1, extra: [updateRow(p.uid)] };
+    case 'ranked':
+    case 'unranked':
+      return heroesSection(p, which, page, look, ctx);
+    case 'matchups':
+      return { embed: matchupsEmbed(p, look), pages: 1, page: 1 };
+    case 'maps': {
+      const rows = p.maps.filter((m) => m.matches > 0).sort((a, b) => b.matches - a.matches);
+      const image = rows.map((m) => look.map(m.map_id)?.image ?? m.map_thumbnail).find(Boolean);
+      return simple(
+        rows,
+        // No row mode here: the map list's label tells same-named maps apart.
+        (m) =>
+          `**${escapeText(look.map(m.map_id) ? mapLabel(look.map(m.map_id)!) : m.map_name || mapText(look, m.map_id), 80)}** · ${counted('matches', m.matches)} · ${percent(m.win_rate)} · ${kda(m.kills, m.deaths, m.assists)}`,
+        tr('player:maps.empty'),
+        image ? { thumbnail: { url: image } } : {},
+      );
+    }
+    case 'teammates':
+      return simple(
+        p.team_mates.filter((x) => x.matches > 0).sort((a, b) => b.matches - a.matches),
+        (x) =>
+          `**${escapeText(x.name ?? x.uid ?? tr('player:teammates.player'), 60)}** · ${tr('player:teammates.record', { count: x.matches, n: integer(x.matches), winRate: percent(x.win_rate) })}`,
+        tr('player:teammates.empty'),
+      );
+    case 'rank-history':
+      return rankHistorySection(p, page, look, ctx);
+    case 'matches': {
+      const s = await matchesSection(p, page, look, ctx);
+      return { ...s, extra: [...(s.extra ?? []), updateRow(p.uid, { season: seasonArg(look.season), current: look.hidePractice ? 'r' : '' })] };
+    }
+  }
+}
+
+/**
+ * Builds the view of one section of a profile at a page; `season` null is the current season.
+ * `lists` are the map and hero lists, when the caller started reading them already ({@link readLists}).
+ */
+export async function playerView(
+  fetched: Fetched<PlayerProfile>,
+  which: PlayerSection,
+  page: number,
+  season: Season | null,
+  ctx: CommandContext,
+  seasonTotals = true,
+  lists: Promise<ViewLists> = readLists(ctx),
+  filter: MatchFilter = '',
+): Promise<View> {
+  const p = fetched.data;
+  const look = await lookups(season, seasonTotals, p, lists, filter);
+  const s = await section(p, which, page, look, ctx);
+  const footer = staleFooter(s.fetched?.stale ? s.fetched : fetched);
+  const embed = footer ? { ...s.embed, footer } : s.embed;
+  // The filter travels with the recent matches' pages only.
+  const nav = pageRow('pl.p', which === 'matches' && filter ? [p.uid, seasonArg(season), which, filter] : [p.uid, seasonArg(season), which], s.page, s.pages);
+  return {
+    embeds: [embed],
+    components: [sectionMenu(p.uid, seasonArg(season), which), ...(s.extra ?? []).slice(0, 1), ...(nav ? [nav] : []), ...(s.extra ?? []).slice(1)],
+    ...(s.files ? { files: s.files } : {}),
+  };
+}
+
+const sectionOf = (value: string | undefined): PlayerSection =>
+  (PLAYER_SECTIONS as readonly string[]).includes(value ?? '') ? (value as PlayerSection) : 'profile';
+
+/**
+ * The profile a `/player` invocation means: the typed query; else the linked account of the `user`
+ * option or context-menu target; else the caller's own linked account.
+ * @throws {NotLinkedError} when the member whose account is meant has none linked.
+ * @throws {SeasonError} for a `season` no season has.
+ */
+export async function profileFor(input: CommandInput, ctx: CommandContext): Promise<View> {
+  const season = seasonOption(input.options.season);
+  let query = typeof input.options.query === 'string' ? input.options.query.trim() : '';
+  const typed = query !== '';
+  if (query === '') {
+    const whose = String(input.options.user ?? input.targetUserId ?? input.user.userId);
+    const uid = await ctx.links.defaultUid(whose);
+    if (!uid) throw new NotLinkedError(whose, whose === input.user.userId);
+    query = uid;
+  }
+  // The profile first (its turn at the API's rate limit before the lists'), the lists meanwhile.
+  const loading = loadProfile(query, season, ctx);
+  const lists = readLists(ctx);
+  const { fetched, seasonTotals } = await loading.catch(async (err: unknown) => {
+    if (err instanceof ApiError && err.kind === 'not_found') {
+      if (!typed) throw new NotFoundError('player', query, true);
+      throw new NotFoundError('player', query, false, await playerSuggestions(input.user.userId, query, ctx));
+    }
+    throw err;
+  });
+  // Off the reply path: the answer never waits for the cache.
+  void ctx.recent
+    .add(input.user.userId, { uid: fetched.data.uid, name: fetched.data.name })
+    .catch((err: unknown) => ctx.logger.warn({ err }, 'could not record a recent lookup'));
+  return playerView(fetched, 'profile', 1, season, ctx, seasonTotals, lists);
+}
+
+/**
+ * A profile opened from a component (a section, a page, a player of a match): a missing player is named,
+ * never "check the spelling". `back`, when given, is the custom ID of a Back button to the list it was opened from.
+ */
+export async function profileFromComponent(
+  uid: string,
+  season: Season | null,
+  which: PlayerSection,
+  page: number,
+  ctx: CommandContext,
+  filter: MatchFilter = '',
+  back?: string,
+): Promise<View> {
+  const loading = loadProfile(uid, season, ctx);
+  const lists = readLists(ctx);
+  let loaded: LoadedProfile;
+  try {
+    loaded = await loading;
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('player', uid, true);
+    throw err;
+  }
+  const view = await playerView(loaded.fetched, which, page, season, ctx, loaded.seasonTotals, lists, filter);
+  return back ? { ...view, components: [...(view.components ?? []), backRow(back)] } : view;
+}
+
+/**
+ * The Update button: asks the API to refresh a player (`GET /api/v1/player/{uid}/update`). Answers
+ * privately; during the API's cooldown (its 429 "You can request an update in 16 minutes.") a friendly wait.
+ */
+async function requestUpdate(uid: string, ctx: CommandContext): Promise<View> {
+  try {
+    await ctx.api.playerUpdate(uid);
+    return { ephemeral: true, embeds: [{ color: 0x22c55e, description: t.updateRequested() }] };
+  } catch (err) {
+    // Only the API's own cooldown ("You can request an update in 16 minutes.") is this player's wait;
+    // any other 429 is the key's rate limit, which the router explains as such.
+    if (
+      err instanceof ApiError &&
+      err.kind === 'rate_limited' &&
+      !err.retryAfterFromHeader &&
+      err.retryAfterMs !== undefined &&
+      /request an update in/i.test(err.upstreamMessage ?? '')
+    ) {
+      return { ephemeral: true, embeds: [{ color: 0xf59e0b, description: t.updateCooldown(Math.max(1, Math.ceil(err.retryAfterMs / 60_000))) }] };
+    }
+    // The profile is on screen: a refused update is the API's, never "no such player".
+    if (err instanceof ApiError && err.kind === 'not_found') return { ephemeral: true, embeds: [{ color: 0xf59e0b, description: t.updateNotPossible() }] };
+    throw err;
+  }
+}
+
+export const player: CommandModule = {
+  definition,
+  execute: profileFor,
+  async autocomplete(input, ctx) {
+    return playerChoices(input.user.userId, input.focused.value, ctx);
+  },
+  components: {
+    /** Section select: `pl.s:<uid>:<season>`, the section as the value. */
+    'pl.s': async (input, ctx) => {
+      const [uid = '', season = ''] = input.args;
+      return profileFromComponent(uid, seasonOption(season), sectionOf(input.values[0]), 1, ctx);
+    },
+    /** Paginator: `pl.p:<uid>:<season>:<section>[:<filter>]:<page>:<kind>` (the filter on recent matches only). */
+    'pl.p': async (input, ctx) => {
+      const [uid = '', season = '', which] = input.args;
+      const filter = input.args.length >= 6 ? filterOf(input.args[3]) : '';
+      return profileFromComponent(uid, seasonOption(season), sectionOf(which), pageFromArgs(input.args), ctx, filter);
+    },
+    /** Recent matches' filter button: `pl.f:<uid>:<season>:<filter>`; opens the first page with that filter. */
+    'pl.f': async (input, ctx) => {
+      const [uid = '', season = '', filter] = input.args;
+      return profileFromComponent(uid, seasonOption(season), 'matches', 1, ctx, filterOf(filter));
+    },
+    /** A match's player select (`mt.p:<match value>`, the player's uid as the value): the profile, with a Back button to the match. */
+    'mt.p': async (input, ctx) => profileFromComponent(input.values[0] ?? '', null, 'profile', 1, ctx, '', encodeCustomId('mt.o', input.args[0] ?? '')),
+    /** Update button: `pl.u:<uid>`. */
+    'pl.u': async (input, ctx) => requestUpdate(input.args[0] ?? '', ctx),
+  },
+};
+
+/** The "Rivals profile" user context-menu command: a member's linked profile, from their name. */
+export const rivalsProfile: CommandModule = {
+  definition: new ContextMenuCommandBuilder().setName('Rivals profile').setType(ApplicationCommandType.User).toJSON(),
+  async execute(input, ctx) {
+    return profileFor({ ...input, options: {} }, ctx);
+  },
+};

@@ -1,0 +1,244 @@
+/**
+ * Every member-facing sentence, by key (STYLE.md): each entry of {@link t} is a function of its
+ * values that reads its message from the locale files (`src/i18n/locales/<locale>/messages.json`,
+ * and `playground-page.json` for the playground page's own sentences) in the current locale
+ * (src/i18n: the member's for an answer, the server's for a feed post), so word order, plurals and
+ * number formats follow the language.
+ *
+ * - Numbers inside sentences are formatted in the locale (src/i18n/format.ts); plurals pick their
+ *   form from the number (`count`, i18next's suffixes from `Intl.PluralRules`).
+ * - Prose lists ("A, B or C") use `Intl.ListFormat` in the locale; a plain enumeration (choices,
+ *   permissions, heroes after "only posts changing") is joined with the locale's list separator
+ *   (`messages:list.separator`).
+ * - Values are not escaped: callers pass member input already escaped (src/render/text.ts).
+ * - Words passed in by callers (feed names, permission names, reasons) are in English: they come
+ *   from other modules.
+ */
+import { currentLocale, tr, type MessageValues } from '../i18n/index.js';
+import { integer } from '../i18n/format.js';
+import type { ArgumentProblem } from '../core/api-errors.js';
+import type { DeliveryProblem } from '../core/discord-errors.js';
+
+/** `messages:<key>` in the current locale. */
+const m = (key: string, values?: MessageValues): string => tr(`messages:${key}`, values);
+/** `playground-page:<key>` in the current locale (the page itself reads these through src/playground/web/messages.ts). */
+const page = (key: string, values?: MessageValues): string => tr(`playground-page:${key}`, values);
+
+/** Items as a prose list in the current locale: "A, B, or C" (`disjunction`), "A and B" (`conjunction`). */
+const prose = (items: string[], type: 'conjunction' | 'disjunction'): string => new Intl.ListFormat(currentLocale(), { type }).format(items);
+/** Items joined with the current locale's list separator (", ", "、"): an enumeration, not a sentence. */
+const enumeration = (items: string[]): string => items.join(m('list.separator'));
+/** A number in the current locale, with the decimals it has (an option's bound may be 0.5). */
+const number = (n: number): string => (Number.isInteger(n) ? integer(n) : new Intl.NumberFormat(currentLocale(), { maximumFractionDigits: 6 }).format(n));
+const bold = (s: string) => `**${s}**`;
+
+/** The message key of each permission the bot may lack in a channel, by Discord's English name (src/discord/runtime.ts). */
+const PERMISSION_KEYS: Record<string, string> = {
+  'View Channel': 'viewChannel',
+  'Send Messages': 'sendMessages',
+  'Embed Links': 'embedLinks',
+  'Create Public Threads': 'createPublicThreads',
+  'Send Messages in Threads': 'sendMessagesInThreads',
+};
+
+export const t = {
+  // Errors: specific and actionable.
+  unknownHero: (query: string, suggestions: string[]) =>
+    suggestions.length > 0
+      ? m('errors.unknownHero', { query, suggestions: prose(suggestions.map(bold), 'disjunction') })
+      : m('errors.unknownHeroNoSuggestions', { query }),
+  playerNotFound: (query: string) => (/^\d+$/.test(query) ? m('errors.playerNotFoundUid', { uid: query }) : m('errors.playerNotFound', { query })),
+  playerNotFoundSuggest: (query: string, suggestions: string[]) =>
+    m('errors.playerNotFoundSuggest', { query, suggestions: prose(suggestions.map(bold), 'disjunction') }),
+  playerGone: (uid: string) => m('errors.playerGone', { uid }),
+  matchGone: (uid: string) => m('errors.matchGone', { uid }),
+  goneAfterPress: () => m('errors.goneAfterPress'),
+  badSeason: (value: string) => m('errors.badSeason', { value }),
+  // Recent matches and updates.
+  historyFromProfile: (count: number, noStoredHistory: boolean) =>
+    m(noStoredHistory ? 'matches.historyFromProfileNoStored' : 'matches.historyFromProfileDown', { count, matches: integer(count) }),
+  newerFromProfile: (count: number) => m('matches.newerFromProfile', { count, matches: integer(count) }),
+  noRecentMatches: () => m('matches.noRecentMatches'),
+  seasonTotalsUnavailable: (season: string) => m('matches.seasonTotalsUnavailable', { season }),
+  noMatchesInSeason: (season: string) => m('matches.noMatchesInSeason', { season }),
+  updateRequested: () => m('matches.updateRequested'),
+  updateNotPossible: () => m('matches.updateNotPossible'),
+  updateCooldown: (minutes: number) => m('matches.updateCooldown', { count: minutes, minutes: integer(minutes) }),
+  compareSamePlayer: (name: string) => m('errors.compareSamePlayer', { name }),
+  privateProfile: (name: string) => m('errors.privateProfile', { name }),
+  matchNotFound: (uid: string) => m('errors.matchNotFound', { uid }),
+  notFoundQuery: (query: string) => m('errors.notFoundQuery', { query }),
+  nothingFromApi: () => m('errors.nothingFromApi'),
+  itemNotFound: (query: string) => m('errors.itemNotFound', { query }),
+  achievementNotFound: (query: string) => m('errors.achievementNotFound', { query }),
+  battlePassNotFound: (season: string) => m('errors.battlePassNotFound', { season }),
+  postNotFound: (id: string) => m('errors.postNotFound', { id }),
+  storeUnavailable: () => m('errors.storeUnavailable'),
+  apiDown: () => m('errors.apiDown'),
+  apiTimeout: () => m('errors.apiTimeout'),
+  rateLimited: (seconds: number) => m('errors.rateLimited', { seconds: integer(seconds) }),
+  apiUnauthorized: () => m('errors.apiUnauthorized'),
+  /** An option the API cannot take: `option` as the member's client names it, what is wrong in their language (src/core/api-errors.ts `ApiArgumentError`). */
+  badArgument: (option: string, problem: ArgumentProblem, values: { max?: number; choices?: readonly string[] } = {}) =>
+    m('errors.badArgument', {
+      argument: option,
+      reason: m(`errors.argumentProblem.${problem}`, { max: values.max === undefined ? '' : integer(values.max), choices: (values.choices ?? []).join(', ') }),
+    }),
+  unexpected: (reference: string) => m('errors.unexpected', { reference }),
+  expiredComponent: () => m('errors.expiredComponent'),
+  nothingHere: () => m('errors.nothingHere'),
+  restarting: () => m('errors.restarting'),
+  // Account links.
+  notLinkedSelf: () => m('links.notLinkedSelf'),
+  notLinkedSelfCompare: () => m('links.notLinkedSelfCompare', { option: tr('commands:compare.options.other.name') }),
+  notLinkedOther: (userId: string) => m('links.notLinkedOther', { userId }),
+  linked: (name: string, uid: string, isDefault: boolean) => m(isDefault ? 'links.linkedDefault' : 'links.linked', { name, uid }),
+  tooManyLinks: (max: number) => m('links.tooMany', { count: max, max: integer(max) }),
+  unlinked: (names: string[]) => (names.length === 0 ? m('links.unlinkedNone') : m('links.unlinked', { names: prose(names.map(bold), 'conjunction') })),
+  linkedList: (lines: string[]) => (lines.length === 0 ? m('links.listNone') : m('links.list', { lines: lines.join('\n') })),
+  // Server setup.
+  configGuildOnly: () => m('config.guildOnly'),
+  configNeedsManageServer: () => m('config.needsManageServer'),
+  channelGone: (channelId: string) => m('config.channelGone', { channelId }),
+  /** `missing`: Discord's English names of the permissions (View Channel…), written as Discord's client names them in the reader's language. */
+  channelMissing: (channelId: string, missing: string[]) =>
+    m('config.channelMissing', {
+      channelId,
+      permissions: enumeration(missing.map((name) => (PERMISSION_KEYS[name] ? m(`config.permissions.${PERMISSION_KEYS[name]}`) : name))),
+    }),
+  publishNeedsAnnouncement: (channelId: string) => m('config.publishNeedsAnnouncement', { channelId }),
+  feedSet: (feed: string, channelId: string, backfill: number) =>
+    backfill > 0 ? m('config.feedSetBackfill', { feed, channelId, count: backfill, backfill: integer(backfill) }) : m('config.feedSet', { feed, channelId }),
+  feedFix: (channelId: string) => m('config.feedFix', { channelId }),
+  /** `/config show`: a balance-post feed's hero filter. */
+  heroFilter: (names: string[]) => m('config.heroFilter', { heroes: enumeration(names) }),
+  heroFilterBalancesOnly: () => m('config.heroFilterBalancesOnly'),
+  heroFilterTooMany: (max: number) => m('config.heroFilterTooMany', { count: max, max: integer(max) }),
+  // /alerts.
+  alertsUnavailable: () => m('alerts.unavailable'),
+  alertsNone: () => m('alerts.none'),
+  alertsAllOff: () => m('alerts.allOff'),
+  alertsNeedLink: () => m('alerts.needLink'),
+  alertsTooMany: (max: number) => m('alerts.tooMany', { count: max, max: integer(max) }),
+  alertsMains: (names: string, when: string) => m('alerts.mains', { names, when }),
+  alertsMainsPending: () => m('alerts.mainsPending'),
+  alertsWatching: (names: string) => m('alerts.watching', { names }),
+  alertsByDm: () => m('alerts.byDm'),
+  alertsInChannel: (channelId: string) => m('alerts.inChannel', { channelId }),
+  alertsNoChannel: () => m('alerts.noChannel'),
+  alertsChannelSet: (channelId: string) => m('alerts.channelSet', { channelId }),
+  alertsChannelOff: () => m('alerts.channelOff'),
+  /** `/config show`: a feed's quiet hours. */
+  quietHours: (start: string, end: string, zone: string) => m('config.quietHours', { start, end, zone }),
+  /** `/config show`: a feed's digest. */
+  digestSchedule: (every: 'daily' | 'weekly', at: string, zone: string) => m(every === 'daily' ? 'config.digestDaily' : 'config.digestWeekly', { at, zone }),
+  badDigestTime: (typed: string) => m('config.badDigestTime', { typed }),
+  digestAtWithoutDigest: () => m('config.digestAtWithoutDigest'),
+  /** `/config show`: the feed posts each full text in a thread. */
+  threadsOn: () => m('config.threadsOn'),
+  threadsNeedText: () => m('config.threadsNeedText'),
+  /** `/config status`: the feed is in its quiet hours now. */
+  quietNow: (end: string, zone: string) => m('config.quietNow', { end, zone }),
+  badQuietHours: (typed: string) => m('config.badQuietHours', { typed, off: m('config.quietOff') }),
+  unknownTimeZone: (typed: string) => m('config.unknownTimeZone', { typed }),
+  /** `/config status`: the last correction of a delivered post was edited into its message. */
+  feedEdited: (postId: string, when: string) => m('config.feedEdited', { postId, when }),
+  /** `/config status`: the last correction could not be edited into its message (deleted, …); it is not retried. */
+  feedEditFailed: (postId: string, when: string, reason: string) => m('config.feedEditFailed', { postId, when, reason }),
+  /** `/config status` and `/config test-post`: why a post could not be delivered or edited, in the reader's language. */
+  deliveryProblem: (problem: DeliveryProblem) => {
+    if (problem.kind === 'other') return problem.detail;
+    if (problem.kind === 'gaveUp') return m('config.deliveryProblem.gaveUp', { attempts: integer(problem.attempts), detail: problem.detail });
+    return m(`config.deliveryProblem.${problem.key}`);
+  },
+  testPostSent: (feed: string, channelId: string) => m('config.testPostSent', { feed: feed.toLowerCase(), channelId }),
+  testPostNotSet: (feed: string) => m('config.testPostNotSet', { feed }),
+  testPostFailed: (channelId: string, reason: string) => m('config.testPostFailed', { channelId, reason }),
+  testPostOffline: () => m('config.testPostOffline'),
+  resetConfirm: () => m('config.resetConfirm'),
+  resetDone: () => m('config.resetDone'),
+  resetCancelled: () => m('config.resetCancelled'),
+  // Freshness.
+  /** `age` from humanAge: "a few seconds", "1 minute", "3 hours", "2 days". */
+  staleNote: (age: string) => m('freshness.staleNote', { age }),
+  ageFewSeconds: () => m('freshness.ageFewSeconds'),
+  /** "1 minute", "3 hours", "2 days": a whole number of a unit, in the locale's words. */
+  age: (count: number, unit: 'minute' | 'hour' | 'day') => new Intl.NumberFormat(currentLocale(), { style: 'unit', unit, unitDisplay: 'long' }).format(count),
+  pageOf: (page: number, total: number) => m('freshness.pageOf', { page: integer(page), total: integer(total) }),
+  // The hero meta (/meta).
+  metaGathering: () => m('meta.gathering'),
+  /** The first gathering's progress and time left: "about 37 seconds" under 90 s, else whole minutes, rounded up. */
+  metaGatheringEta: (done: number, total: number, etaMs: number) => {
+    const seconds = Math.max(1, Math.ceil(etaMs / 1000));
+    const [count, unit] = seconds < 90 ? [seconds, 'second'] : [Math.ceil(seconds / 60), 'minute'];
+    const time = new Intl.NumberFormat(currentLocale(), { style: 'unit', unit, unitDisplay: 'long' }).format(count);
+    return m('meta.gatheringEta', { count: total, done: integer(done), total: integer(total), time });
+  },
+  metaUnavailable: () => m('meta.unavailable'),
+  metaTitle: (role: string | null) => (role ? m('meta.titleRole', { role }) : m('meta.title')),
+  metaSort: (sort: 'win-rate' | 'pick-share' | 'kda') => m(`meta.sort.${({ 'win-rate': 'winRate', 'pick-share': 'pickShare', kda: 'kda' } as const)[sort]}`),
+  metaSortedBy: (sortName: string) => m('meta.sortedBy', { sort: sortName }),
+  /** `name` is escaped markdown; the numbers are formatted, an em dash when unknown. */
+  metaLine: (name: string, winRate: string, pickShare: string, kda: string) => m('meta.line', { name, winRate, pickShare, kda }),
+  metaRoleHeading: (role: string | null, continued: boolean) =>
+    m(continued ? 'meta.roleHeadingContinued' : 'meta.roleHeading', { role: role ?? m('meta.roleOther') }),
+  metaNoHeroes: (role: string | null) => (role ? m('meta.noHeroesRole', { role }) : m('meta.noHeroes')),
+  /** `age` from humanAge: "12 minutes". */
+  metaFooter: (age: string, answered: number, total: number, stale: boolean) =>
+    [
+      m('meta.footerGathered', { age }),
+      answered < total ? m('meta.footerPartial', { count: total, answered: integer(answered), total: integer(total) }) : '',
+      stale ? m('meta.footerStale') : '',
+    ]
+      .filter(Boolean)
+      .join(' · '),
+  metaChartTitle: (role: string | null) => (role ? m('meta.chartTitleRole', { role }) : m('meta.chartTitle')),
+  metaChartAlt: (count: number, role: string | null, best: string, most: string) =>
+    m(role ? 'meta.chartAltRole' : 'meta.chartAlt', { count, heroes: integer(count), ...(role ? { role } : {}), best, most }),
+  // A hero's balance history (/hero, section "Balance history").
+  balanceUnavailable: () => m('balance.unavailable'),
+  /** `hero` is escaped markdown. */
+  balanceBuilding: (hero: string) => m('balance.building', { hero }),
+  /** `hero` is escaped markdown. */
+  balanceNone: (hero: string) => m('balance.none', { hero }),
+  balanceVerdict: (verdict: 'buff' | 'nerf' | 'adjusted' | 'fixed') => m(`balance.verdict.${verdict}`),
+  balanceKind: (kind: 'balance' | 'patch-note') => m(kind === 'balance' ? 'balance.kind.balance' : 'balance.kind.patchNote'),
+  balanceNoDate: () => m('balance.noDate'),
+  balanceMoreLines: (count: number) => m('balance.moreLines', { count, lines: integer(count) }),
+  balanceFooter: (total: number) => m('balance.footer', { count: total, posts: integer(total) }),
+  balanceRead: (n: number) => m('balance.read', { n: integer(n) }),
+  // The playground (src/playground): what its command bar says before anything reaches the bot.
+  playgroundUnknownCommand: (name: string) => page('unknownCommand', { name }),
+  playgroundNoPermission: (name: string) => m('playground.noPermission', { name }),
+  playgroundNeedsSubcommand: (name: string, subcommands: string[]) => m('playground.needsSubcommand', { name, subcommands: enumeration(subcommands) }),
+  playgroundUnknownSubcommand: (name: string, sub: string) => m('playground.unknownSubcommand', { name, sub }),
+  playgroundUnknownOption: (name: string, option: string) => m('playground.unknownOption', { name, option }),
+  playgroundMissingOption: (option: string) => m('playground.missingOption', { option }),
+  playgroundBadChoice: (option: string, choices: string[]) => m('playground.badChoice', { option, choices: enumeration(choices) }),
+  playgroundBadNumber: (option: string, integer: boolean) => m(integer ? 'playground.badInteger' : 'playground.badNumber', { option }),
+  playgroundOutOfRange: (option: string, min?: number, max?: number) =>
+    min !== undefined && max !== undefined
+      ? m('playground.outOfRange', { option, min: number(min), max: number(max) })
+      : min !== undefined
+        ? m('playground.belowMin', { option, min: number(min) })
+        : m('playground.aboveMax', { option, max: max === undefined ? undefined : number(max) }),
+  playgroundBadLength: (option: string, min?: number, max?: number) => m('playground.badLength', { option, min: number(min ?? 0), max: number(max ?? 6000) }),
+  playgroundBadBoolean: (option: string) => m('playground.badBoolean', { option }),
+  playgroundUnknownMember: (option: string, value: string) => m('playground.unknownMember', { option, value }),
+  playgroundUnknownChannel: (option: string, value: string) => m('playground.unknownChannel', { option, value }),
+  playgroundUnknownRole: (option: string, value: string) => m('playground.unknownRole', { option, value }),
+  playgroundUnknownMessage: () => m('playground.unknownMessage'),
+  playgroundEphemeralOwner: () => m('playground.ephemeralOwner'),
+  // The playground page (src/playground/web reads the same keys through its own messages module).
+  playgroundPlaceholder: (channel: string) => page('placeholder', { channel }),
+  playgroundPickerCommands: () => page('pickerCommands'),
+  playgroundPickerOptions: (command: string) => page('pickerOptions', { command }),
+  playgroundPickerSend: () => page('pickerSend'),
+  playgroundPickerHint: () => page('pickerHint'),
+  playgroundSlashOnly: () => page('slashOnly'),
+  playgroundRefused: (status: number) => page('refused', { status }),
+  playgroundWelcome: (channel: string) => page('welcome', { channel }),
+  playgroundPostRefused: (status: number) => page('postRefused', { status }),
+  playgroundPostAdded: () => page('postAdded'),
+  playgroundStartFailed: (reason: string) => page('startFailed', { reason }),
+};
