@@ -6,26 +6,25 @@
 # development package, and runs as the image's unprivileged `node` user.
 
 # --- deps: the production packages. dist/ imports some of them at run time (EXTERNAL in
-# scripts/build.mjs: better-sqlite3, pg, @keyv/redis, piscina, @napi-rs/canvas, esbuild for the
-# playground). better-sqlite3 compiles from source when no prebuilt binary matches this platform, hence
-# python3, make and g++. @napi-rs/canvas ships prebuilt binaries for glibc (Debian), so no Cairo.
+# scripts/build.mjs: better-sqlite3, pg, @keyv/redis, piscina, @napi-rs/canvas). better-sqlite3
+# compiles from source when no prebuilt binary matches this platform, hence python3, make and g++.
+# @napi-rs/canvas ships prebuilt binaries for glibc (Debian), so no Cairo.
 FROM node:20-bookworm-slim AS deps
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-# esbuild is a production dependency (the build and the playground use it), so these packages are all
-# the build needs too: src/ and commands/ import no development package.
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # --- build: dist/index.js (the bot), dist/deploy.js (command registration), dist/chart-worker.js, the
-# chunks they share, and whatever other entry points scripts/build.mjs lists (dist/rest-proxy.js).
+# chunks they share, dist/rest-proxy.js and the playground page's script; esbuild and the page's
+# libraries are development packages, installed for this stage only.
 FROM deps AS build
+RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts/build.mjs scripts/build.mjs
 COPY src src
-COPY commands commands
 RUN node scripts/build.mjs
 
 # --- runtime
@@ -39,11 +38,10 @@ COPY package.json ./
 COPY --from=deps /app/node_modules node_modules
 COPY --from=build /app/dist dist
 # Files the build reads where they sit in the checkout, relative to dist/ (README, "Production"): the chart
-# fonts, the replica's samples (offline, with no RIVALS_API_KEY) and the playground's page, which esbuild
-# bundles at start from src/playground/web and the modules it imports from src/ (so all of src/ and commands/).
+# fonts, the locale files, the replica's samples (offline, with no RIVALS_API_KEY) and the playground
+# page's HTML and stylesheet, all under src/.
 COPY assets assets
 COPY src src
-COPY commands commands
 # DATA_DIR (SQLite when there is no DATABASE_URL): an empty named volume mounted here takes this owner.
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node

@@ -23,7 +23,6 @@ const POSTGRES = [
   'test/store/hero-meta.test.ts',
   'test/store/repositories.test.ts',
   'test/store/scale.test.ts',
-  'test/store/import-keyv.test.ts',
   'test/store/settings-sync.test.ts',
 ];
 /** Files that run the production build (dist/), most of them as a process beside PostgreSQL and Redis. */
@@ -43,6 +42,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most files wait on loopback servers, child processes and polls rather than the CPU: three at once
+    // keep both cores of a small machine busy (vitest's default would run one file at a time here).
+    maxWorkers: 3,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...REDIS, ...POSTGRES, ...E2E, ...BROWSER] } },
       { extends: true, test: { name: 'redis', include: REDIS, globalSetup: ['test/setup/redis.ts'] } },

@@ -75,11 +75,11 @@ async function gather(replica: Replica, store?: MetaSnapshotStore): Promise<{ ms
 async function restart(snapshot: MetaSnapshot): Promise<{ openMs: number; restoreMs: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rivals-bench-meta-'));
   try {
-    const first = await openState({ dataDir, logger, importLegacy: false });
+    const first = await openState({ dataDir, logger });
     await first.heroMeta.save(snapshot);
     await first.close();
     const started = performance.now();
-    const state = await openState({ dataDir, logger, importLegacy: false });
+    const state = await openState({ dataDir, logger });
     const opened = performance.now();
     const meta = new HeroMeta({ api: undefined as never, heroes: undefined as never, logger, store: state.heroMeta });
     const restored = await meta.restore();

@@ -21,7 +21,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import Keyv from 'keyv';
-import KeyvSqlite from '@keyv/sqlite';
 import { pino } from 'pino';
 import { commands } from '../src/commands/index.js';
 import { RivalsApi } from '../src/api/client.js';
@@ -74,13 +73,47 @@ async function timed(times: number, op: (i: number) => unknown): Promise<Spread>
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The former design: keyv on @keyv/sqlite (src/store/state-store.ts before the relational store)
+// The former design: keyv over one key-value SQLite table (`state`: key, JSON value), as @keyv/sqlite
+// kept it, here on better-sqlite3 so that no install builds sqlite3 for a baseline.
 
 const FORMER_NAMESPACE = 'rivals:state';
 
-/** The former state store: `DATA_DIR/state.sqlite`, table `state`, as it was opened. */
+/** A keyv store over the table `state` of `file`, with keyv's namespaced keys and its JSON values. */
+class FormerTable {
+  readonly namespace?: string;
+  /** keyv iterates a store of an SQL dialect it knows, as it did @keyv/sqlite. */
+  readonly opts = { dialect: 'sqlite' };
+  readonly #db: BetterSqlite3.Database;
+  constructor(file: string) {
+    this.#db = new BetterSqlite3(file, { timeout: 5_000 });
+    this.#db.exec('create table if not exists state (key varchar(255) primary key, value text)');
+  }
+  get(key: string): unknown {
+    const row = this.#db.prepare('select value from state where key = ?').get(key) as { value: string } | undefined;
+    return row?.value;
+  }
+  set(key: string, value: unknown): boolean {
+    this.#db.prepare('insert or replace into state (key, value) values (?, ?)').run(key, value);
+    return true;
+  }
+  delete(key: string): boolean {
+    return this.#db.prepare('delete from state where key = ?').run(key).changes > 0;
+  }
+  clear(): void {
+    this.#db.prepare('delete from state').run();
+  }
+  async *iterator(namespace?: string): AsyncGenerator<[string, unknown]> {
+    const rows = this.#db.prepare('select key, value from state where key like ?').all(`${namespace ?? ''}%`) as { key: string; value: string }[];
+    for (const row of rows) yield [row.key, row.value];
+  }
+  disconnect(): void {
+    this.#db.close();
+  }
+}
+
+/** The former state store: `DATA_DIR/state.sqlite`, table `state`. */
 function formerStore(file: string): Keyv {
-  return new Keyv({ store: new KeyvSqlite({ uri: `sqlite://${file}`, table: 'state', busyTimeout: 5_000 }), namespace: FORMER_NAMESPACE });
+  return new Keyv({ store: new FormerTable(file), namespace: FORMER_NAMESPACE });
 }
 
 /** Writes records straight into a former store's table, in one transaction (keyv's own set commits each one). */

@@ -490,7 +490,7 @@ interface FanOut {
 async function seedSubscriptions(botDir: string, dataDir: string, channels: number): Promise<void> {
   const { openState } = (await import(pathToFileURL(join(botDir, 'src/store/state.ts')).href)) as typeof import('../src/store/state.js');
   const { createLogger } = (await import(pathToFileURL(join(botDir, 'src/core/logger.ts')).href)) as typeof import('../src/core/logger.js');
-  const state = await openState({ dataDir, logger: createLogger({ level: 'silent', pretty: false }), importLegacy: false });
+  const state = await openState({ dataDir, logger: createLogger({ level: 'silent', pretty: false }) });
   try {
     const since = Date.now();
     for (let g = 0; g < channels; g++) {

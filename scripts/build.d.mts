@@ -2,7 +2,9 @@
 /** The repository root, and where the build goes (ROOT/dist). */
 export const ROOT: string;
 export const DIST: string;
-/** The newest modification time under the build's inputs (src/, commands/, package.json, the lock file), ms since the epoch. */
+/** The playground page's script, built into `outdir` for the browser. */
+export const PLAYGROUND_PAGE: string;
+/** The newest modification time under the build's inputs (src/, package.json, the lock file, the build script), ms since the epoch. */
 export function inputsChangedAt(): number;
 /** True when the build in `outdir` (default dist/) is missing or older than its inputs. */
 export function isStale(outdir?: string): boolean;

@@ -35,11 +35,11 @@ export const DIST = join(ROOT, 'dist');
 /** The file in a build that records what it was made from: `{ inputsChangedAt, builtAt }`, ms since the epoch. */
 const STAMP = '.build-stamp';
 /** Folders and files whose change makes the build stale. */
-const INPUTS = ['src', 'commands', 'package.json', 'package-lock.json', 'scripts/build.mjs'];
+const INPUTS = ['src', 'package.json', 'package-lock.json', 'scripts/build.mjs'];
 /**
  * Packages left as imports from node_modules: native addons (better-sqlite3), optional native helpers
  * of discord.js's gateway (zlib-sync, bufferutil, utf-8-validate), what only another mode loads
- * (pg with DATABASE_URL, @keyv/redis with REDIS_URL, esbuild for the playground), and pino-pretty (a
+ * (pg with DATABASE_URL, @keyv/redis with REDIS_URL, esbuild for the playground under tsx), and pino-pretty (a
  * development package, loaded on a terminal only). pino is bundled (its 20 files took about 11 ms to
  * load at every start): the bot never uses pino's transports, whose worker threads would look for
  * files beside pino's own (src/core/logger.ts writes pino-pretty as a stream instead).
@@ -65,8 +65,18 @@ const EXTERNAL = [
 /** Lets the bundled CommonJS packages (discord.js) `require` Node's own modules from an ES module. */
 const REQUIRE_SHIM = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
-/** Not part of the bot's bundle: the browser side of the playground, built at run time by src/playground/bundle.ts. */
-const NOT_INPUTS = [join(ROOT, 'src', 'playground', 'web')];
+/** The playground page's script, built beside the bot for the browser (src/playground/bundle.ts reads it). */
+export const PLAYGROUND_PAGE = 'playground-page.js';
+/** The page's script for the browser: the Discord-like web components, the markdown parser and the page's own code. */
+const PAGE_OPTIONS = {
+  entryPoints: ['src/playground/web/main.ts'],
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: ['chrome115', 'firefox115', 'safari16'],
+  minify: true,
+  legalComments: 'none',
+};
 
 /**
  * The newest modification time under the build's inputs, ms since the epoch (0 when none exist).
@@ -75,7 +85,6 @@ const NOT_INPUTS = [join(ROOT, 'src', 'playground', 'web')];
 export function inputsChangedAt() {
   let newest = 0;
   const visit = (path) => {
-    if (NOT_INPUTS.includes(path)) return;
     let info;
     try {
       info = statSync(path);
@@ -179,8 +188,11 @@ export async function build({ outdir = DIST, log = (line) => process.stderr.writ
     chunkNames: '[name]-[hash]',
     logLevel: 'warning',
     plugins: [sourceRelativeMetaUrl(outdir), oneCopyOfDiscordJsPackages()],
+    // Tells src/playground/bundle.ts to read the page's script built below rather than build it.
+    define: { PLAYGROUND_PAGE_BUILT: 'true' },
     metafile: true,
   });
+  await esbuild({ ...PAGE_OPTIONS, absWorkingDir: ROOT, outfile: join(outdir, PLAYGROUND_PAGE), logLevel: 'warning' });
   writeFileSync(join(outdir, STAMP), `${JSON.stringify({ inputsChangedAt: changedAt, builtAt: Date.now() })}\n`);
   log(`build: ${relative(ROOT, outdir) || outdir}/ ready in ${Date.now() - started} ms`);
   const bundled = new Set(

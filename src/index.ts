@@ -15,20 +15,14 @@ import { createMetrics } from './app/ops/create-metrics.js';
 import { watchGateway } from './discord/gateway-policy.js';
 import { EXIT_GATEWAY_REFUSED, EXIT_OK, logWritten, ProcessPolicy } from './core/process-policy.js';
 import { createLogger } from './core/logger.js';
-import { MainsRefresher } from './feeds/alerts.js';
 import { feedClock } from './feeds/clock.js';
-import { CorrectionEditor } from './feeds/corrections.js';
-import { DeliveryLedger } from './feeds/delivery.js';
 import { discordFeedTransport } from './feeds/discord-transport.js';
 import { NEVER_LEADER, RedisJobTurns, RedisLeadership, redisClientOf, SOLE_LEADER } from './feeds/leadership.js';
-import { FeedPoller } from './feeds/poller.js';
-import { createFeedTester } from './feeds/test-post.js';
 import { EXIT_STORE_UNAVAILABLE, StoreOpenError } from './store/database.js';
 import { syncSettingsOverRedis } from './store/settings-sync.js';
 import { pollSignalOverRedis, type PollSignal } from './feeds/poll-signal.js';
-import { createApiServices, createCommandContext } from './app/services.js';
-import { HeroMeta } from './jobs/hero-meta.js';
-import { BalanceIndexer } from './jobs/balance-indexer.js';
+import { createApiServices } from './app/services.js';
+import { createBackground } from './app/background.js';
 import type { Playground } from './playground/start.js';
 import { clusterConfigEnv, clusterFromEnv, ShardingPlanError, type ClusterIdentity } from './app/sharding/plan.js';
 import { runClusterShards } from './app/sharding/cluster.js';
@@ -173,58 +167,36 @@ async function runBot(): Promise<void> {
         logger.child({ component: 'gateway' }),
         config.redisUrl ? (redisClientOf(services.cacheStore) as unknown as () => Promise<IdentifyRedis>) : undefined,
       );
-    const transport = discordFeedTransport(client.rest);
     const settings = services.state.settings;
-    // A backfill asked with /config feed starts a poll at once, here and (with Redis) in the process that
-    // leads the feeds; the poller and the signal are made below, before any interaction can arrive.
-    // eslint-disable-next-line prefer-const -- assigned below, after pollNow closes over it
+    const feedLogger = logger.child({ component: 'feeds' });
+    // Without Redis, only one process of a machine polls: the one process, or its first cluster.
+    const leadership = config.redisUrl ? new RedisLeadership(redisClientOf(services.cacheStore)) : !cluster || cluster.first ? SOLE_LEADER : NEVER_LEADER;
+    // A backfill asked with /config feed starts a poll at once, here and (with Redis) in the process
+    // that leads the feeds; the signal is made below, before any interaction can arrive.
+    // eslint-disable-next-line prefer-const -- assigned below, after onPollNow closes over it
     let pollSignal: PollSignal | undefined;
-    const pollNow = () => {
-      void poller.pollNow();
-      pollSignal?.publish();
-    };
-    const context = createCommandContext(
-      services.api,
-      services.state,
-      services.cacheStore,
-      discordChannelAccess(client),
-      Date.now,
-      createFeedTester(services.api, settings, transport, pollNow),
-      services.charts,
-    );
-    // The hero meta for /meta: every hero's statistics, gathered hourly at bulk priority (the first
-    // gathering with nothing to serve at two thirds of the key's rate), the latest kept in the store.
-    const meta = new HeroMeta({
+    const { context, poller, meta, balanceIndexer, mains } = createBackground({
       api: services.api,
-      heroes: context.heroes,
-      logger: logger.child({ component: 'meta' }),
+      state: services.state,
+      cacheStore: services.cacheStore,
+      channels: discordChannelAccess(client),
+      charts: services.charts,
+      transport: discordFeedTransport(client.rest),
+      logger,
       requestsPerMinute: config.rivals.requestsPerMinute,
-      store: services.state.heroMeta,
+      feedPollSeconds: config.feedPollSeconds,
+      leadership,
+      // Each server's Discord language, for feed posts of servers that chose none with /config language.
+      preferredLocale: (guildId) => client.guilds.cache.get(guildId)?.preferredLocale,
+      feedNow: feedClock(config.feedClockFile),
+      metrics,
+      onPollNow: () => pollSignal?.publish(),
     });
     // Read now, not with the hourly jobs: a /meta right after a restart is answered from the saved snapshot.
     void meta.restore();
-    // Each hero's balance history for /hero: every balance post and patch note, read hourly at background priority.
-    const balanceIndexer = new BalanceIndexer({
-      api: services.api,
-      heroes: context.heroes,
-      history: services.state.balanceHistory,
-      logger: logger.child({ component: 'balance-history' }),
-    });
-    // Members' mains for /alerts, read hourly (at most daily each) at bulk priority.
-    const mains = new MainsRefresher({
-      api: services.api,
-      links: services.state.links,
-      alerts: services.state.alerts,
-      logger: logger.child({ component: 'alerts' }),
-    });
     const runtime = new DiscordRuntime(client, {
       router: new Router(commands),
-      context: {
-        ...context,
-        meta,
-        balance: { history: services.state.balanceHistory, indexer: balanceIndexer },
-        alerts: { members: services.state.alerts, mains },
-      },
+      context,
       logger: logger.child({ component: 'discord' }),
       budgetMs: config.interactionBudgetMs,
       metrics,
@@ -238,37 +210,12 @@ async function runBot(): Promise<void> {
       await policy.terminate(1, 'METRICS_PORT unusable');
       throw err;
     });
-    const feedLogger = logger.child({ component: 'feeds' });
     const stopSettingsSync = config.redisUrl
       ? await syncSettingsOverRedis(redisClientOf(services.cacheStore), settings, logger.child({ component: 'settings-sync' })).catch((err: unknown) => {
           logger.warn({ err }, 'settings sync over Redis is off: other processes see changes within 30 s');
           return async () => undefined;
         })
       : async () => undefined;
-    // Without Redis, only one process of a machine polls: the one process, or its first cluster.
-    const leadership = config.redisUrl ? new RedisLeadership(redisClientOf(services.cacheStore)) : !cluster || cluster.first ? SOLE_LEADER : NEVER_LEADER;
-    const feedNow = feedClock(config.feedClockFile);
-    const poller = new FeedPoller({
-      api: services.api,
-      db: services.state.database.db,
-      feedState: services.state.feedState,
-      settings,
-      ledger: new DeliveryLedger(services.state.database.db, transport, feedLogger, feedNow, metrics),
-      feedPosts: services.state.feedPosts,
-      digests: services.state.feedDigests,
-      alerts: services.state.alerts,
-      // Members' own languages (/settings language), for their direct-message alerts.
-      links: services.state.links,
-      editor: new CorrectionEditor(services.state.database.db, transport, feedLogger, feedNow),
-      heroes: context.heroes,
-      // Each server's Discord language, for feed posts of servers that chose none with /config language.
-      preferredLocale: (guildId) => client.guilds.cache.get(guildId)?.preferredLocale,
-      leadership,
-      logger: feedLogger,
-      intervalSeconds: config.feedPollSeconds,
-      now: feedNow,
-      metrics,
-    });
     pollSignal = config.redisUrl
       ? await pollSignalOverRedis(redisClientOf(services.cacheStore), () => void poller.pollNow(), feedLogger).catch((err: unknown) => {
           logger.warn({ err }, 'poll signal over Redis is off: a backfill asked on another process waits for the next poll');

@@ -122,9 +122,9 @@ describe('Dockerfile', () => {
     expect(users.length).toBeGreaterThan(0);
     expect(users.at(-1)).not.toMatch(/^(root|0)$/);
     const copied = final.filter(([k]) => k === 'COPY').map(([, rest]) => rest);
-    // package.json says "type": "module" (dist/ is ES modules); the fonts, the replica's samples and the
-    // playground's page with the modules it imports (bundled at start) are read from the checkout's places.
-    for (const path of ['package.json', 'dist', 'node_modules', 'assets', 'src', 'commands']) {
+    // package.json says "type": "module" (dist/ is ES modules); the fonts, the locale files, the replica's
+    // samples and the playground page's HTML and stylesheet are read from the checkout's places.
+    for (const path of ['package.json', 'dist', 'node_modules', 'assets', 'src']) {
       expect(
         copied.some((c) => c.split(/\s+/).includes(path) || c.includes(`/app/${path}`)),
         `the final stage copies ${path}`,

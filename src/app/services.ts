@@ -17,7 +17,7 @@ import { MapDirectory } from '../catalog/map-directory.js';
 import type { ChannelAccess, CommandContext } from '../discord/command.js';
 import type { FeedTester } from '../feeds/test-post.js';
 import { createChartRenderer, type ChartRenderer } from '../charts/renderer.js';
-import { cachedCharts } from '../render/charts.js';
+import { cachedCharts } from '../discord/charts.js';
 import type { Config } from './config.js';
 import { NO_METRICS, type Metrics } from '../core/metrics.js';
 import type { Logger } from '../core/logger.js';
@@ -54,7 +54,6 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
   const state = await openState({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
-    legacyRedisUrl: config.redisUrl,
     logger: logger.child({ component: 'store' }),
   });
   // The replica's module (and its dataset) loads only offline.

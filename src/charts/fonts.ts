@@ -4,9 +4,8 @@
  *
  * - Inter (SIL Open Font License 1.1, assets/fonts/OFL.txt), Regular and SemiBold, from assets/fonts:
  *   every chart's Latin text. Registered when the chart worker starts.
- * - Noto Sans JP (SIL Open Font License 1.1, the package's LICENSE_FONT), Regular and SemiBold, from the
- *   `@expo-google-fonts/noto-sans-jp` package, found through Node's module resolution: the Japanese
- *   text Inter has no glyphs for. The files are large (about 5.4 MB each), so they are
+ * - Noto Sans JP (SIL Open Font License 1.1, assets/fonts/NotoSansJP-OFL.txt), Regular and SemiBold,
+ *   from assets/fonts: the Japanese text Inter has no glyphs for. The files are large, so they are
  *   registered only when a chart needs them ({@link needsJapaneseFont}), the first time one is drawn.
  *
  * Charts name both in their font string (src/charts/theme.ts `FONT_STACK`: `600 30px Inter, "Noto Sans JP"`):
@@ -14,19 +13,18 @@
  * punctuation stay in Inter, and kana and kanji come from Noto Sans JP. Before Noto Sans JP is
  * registered the second name matches nothing, and English charts are drawn exactly as with Inter alone.
  */
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { GlobalFonts } from '@napi-rs/canvas';
 import type { ChartSpec } from './specs.js';
 import { FONT_FAMILY, JAPANESE_FONT_FAMILY } from './theme.js';
 
-/** The font files, relative to this module (the build rewrites `import.meta.url` to this source file's place). */
-const FONT_FILES = ['Inter-Regular.ttf', 'Inter-SemiBold.ttf'].map((file) => fileURLToPath(new URL(`../../assets/fonts/${file}`, import.meta.url)));
+/** A file of assets/fonts, relative to this module (the build rewrites `import.meta.url` to this source file's place). */
+const fontFile = (file: string) => fileURLToPath(new URL(`../../assets/fonts/${file}`, import.meta.url));
 
-/** Noto Sans JP's files within its package: weight 400 and 600, as Inter's. */
-const JAPANESE_FONT_FILES = ['400Regular/NotoSansJP_400Regular.ttf', '600SemiBold/NotoSansJP_600SemiBold.ttf'].map(
-  (file) => `@expo-google-fonts/noto-sans-jp/${file}`,
-);
+const FONT_FILES = ['Inter-Regular.ttf', 'Inter-SemiBold.ttf'].map(fontFile);
+
+/** Noto Sans JP at weight 400 and 600, as Inter's. */
+const JAPANESE_FONT_FILES = ['NotoSansJP-Regular.ttf', 'NotoSansJP-SemiBold.ttf'].map(fontFile);
 
 /**
  * Characters Inter lacks that Noto Sans JP draws: CJK symbols and punctuation (、。「」), hiragana,
@@ -54,23 +52,14 @@ export function registerChartFonts(): void {
 }
 
 /**
- * Registers Noto Sans JP Regular (400) and SemiBold (600) under the family {@link JAPANESE_FONT_FAMILY},
- * found with Node's module resolution from this module's place (src/charts under tsx; the build
- * rewrites `import.meta.url` to the same place, so dist/ finds the package in the checkout's
- * node_modules too). Later calls in the same thread do nothing; like Inter, a new thread registers
- * them again without adding a family (the addon maps the files: about 3 MB of RSS, under 1 ms).
- * @throws Error naming the file when the package is not installed or a file is unreadable.
+ * Registers Noto Sans JP Regular (400) and SemiBold (600) under the family {@link JAPANESE_FONT_FAMILY}.
+ * Later calls in the same thread do nothing; like Inter, a new thread registers them again without
+ * adding a family (the addon maps the files).
+ * @throws Error naming the file when a font file is missing or unreadable.
  */
 export function registerJapaneseFonts(): void {
   if (japaneseRegistered) return;
-  const modules = createRequire(import.meta.url);
-  for (const file of JAPANESE_FONT_FILES) {
-    let path: string;
-    try {
-      path = modules.resolve(file);
-    } catch (err) {
-      throw new Error(`chart font not found: ${file}`, { cause: err });
-    }
+  for (const path of JAPANESE_FONT_FILES) {
     if (!GlobalFonts.registerFromPath(path, JAPANESE_FONT_FAMILY)) throw new Error(`chart font not loaded: ${path}`);
   }
   japaneseRegistered = true;

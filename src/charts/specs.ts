@@ -11,7 +11,7 @@
  * (src/charts/strings.ts), since the worker thread does not share the main thread's current locale.
  */
 import * as z from 'zod';
-import { LOCALES, type Locale } from '../i18n/index.js';
+import { LOCALES, type Locale } from '../i18n/locales.js';
 
 /** Latest time accepted, in Unix seconds (year 2286): a larger value is almost surely milliseconds. */
 const MAX_UNIX_SECONDS = 9_999_999_999;

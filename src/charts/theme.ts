@@ -29,7 +29,7 @@ export const LIMITS = { width: 1600, height: 900, bytes: 8 * 1024 * 1024 } as co
 export const FONT_FAMILY = 'Inter';
 /**
  * The family of the Japanese text Inter has no glyphs for; registered by src/charts/fonts.ts
- * from the `@expo-google-fonts/noto-sans-jp` package, only once a chart needs it.
+ * from assets/fonts, only once a chart needs it.
  */
 export const JAPANESE_FONT_FAMILY = 'Noto Sans JP';
 /**

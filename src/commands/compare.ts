@@ -17,7 +17,7 @@ import { rankScore } from '../game/ranks.js';
 import { rankTimeline } from '../game/rank-timeline.js';
 import { latestSeason, type Season } from '../game/seasons.js';
 import { describe } from '../i18n/commands.js';
-import { chartFile } from '../render/charts.js';
+import { chartOf, withChart } from '../render/charts.js';
 import { heroLookup, type HeroLookup } from '../catalog/hero-lookup.js';
 import { staleFooter } from '../render/common.js';
 import { currentLocale, tr } from '../i18n/index.js';
@@ -182,14 +182,10 @@ async function compareView(input: CommandInput, ctx: CommandContext): Promise<Vi
     fields,
     ...(stale ? { footer: stale } : {}),
   };
-  const file = await chartFile(
-    ctx.charts,
-    compareRankSpec(a.data, b.data, shownSeason),
-    'compare.png',
-    tr('charts:alt.compare', { a: a.data.name, b: b.data.name }),
-    ctx.logger,
+  return withChart(
+    { embeds: [embed] },
+    chartOf(compareRankSpec(a.data, b.data, shownSeason), 'compare.png', tr('charts:alt.compare', { a: a.data.name, b: b.data.name })),
   );
-  return file ? { embeds: [{ ...embed, image: { url: `attachment://${file.name}` } }], files: [file] } : { embeds: [embed] };
 }
 
 export const compare: CommandModule = {

@@ -18,7 +18,7 @@ import { groupMetaRows, META_ROLES, META_SORTS, metaRole, sortMetaRows, type Met
 import { type HeroMeta } from '../jobs/hero-meta.js';
 import { choiceName, describe } from '../i18n/commands.js';
 import { currentLocale } from '../i18n/index.js';
-import { chartFile } from '../render/charts.js';
+import { chartOf, withChart } from '../render/charts.js';
 import { humanAge, roleColour } from '../render/common.js';
 import { decimal, ratioPercent } from '../i18n/format.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
@@ -160,17 +160,15 @@ export async function metaView(role: MetaRole | null, sort: MetaSort, page: numb
     rows.map((r) => r.row),
     role,
   );
-  const file = await chartFile(ctx.charts, spec, META_CHART_FILE, chartAlt(spec, role), ctx.logger);
   const embed: APIEmbed = {
     color: roleColour(role),
     title: t.metaTitle(roleName(role)),
     description: list ? `${t.metaSortedBy(t.metaSort(sort))}\n\n${list}` : t.metaNoHeroes(roleName(role)),
     footer: { text: t.metaFooter(humanAge(ctx.now() - snapshot.gatheredAt), snapshot.answered, snapshot.total, snapshot.stale) },
     timestamp: new Date(snapshot.gatheredAt).toISOString(),
-    ...(file ? { image: { url: `attachment://${file.name}` } } : {}),
   };
   const nav = pageRow('meta.p', [role ?? ALL_ROLES, sort], p, pages);
-  return { embeds: [embed], components: nav ? [nav] : [], ...(file ? { files: [file] } : {}) };
+  return withChart({ embeds: [embed], components: nav ? [nav] : [] }, chartOf(spec, META_CHART_FILE, chartAlt(spec, role)));
 }
 
 export const meta: CommandModule = {

@@ -41,7 +41,10 @@ const definition = new SlashCommandBuilder()
 const typeOf = (v: unknown): PostType => ((POST_TYPES as readonly string[]).includes(String(v)) ? (v as PostType) : 'patch-notes');
 
 /** The key of each post type in the `posts` namespace. */
-const TYPE_KEYS: Record<PostType, string> = { 'patch-notes': 'patchNotes', balances: 'balances', 'dev-diaries': 'devDiaries', 'game-versions': 'gameVersions' };
+const TYPE_KEYS = { 'patch-notes': 'patchNotes', balances: 'balances', 'dev-diaries': 'devDiaries', 'game-versions': 'gameVersions' } as const satisfies Record<
+  PostType,
+  string
+>;
 /** A post type's name in the current locale ("Patch notes", "Notes de patch"). */
 const label = (type: PostType) => tr(`posts:types.${TYPE_KEYS[type]}`);
 

@@ -23,7 +23,7 @@ import type { Hero, PlayerProfile } from '../api/schemas.js';
 import type { CommandContext, CommandInput, CommandModule } from '../discord/command.js';
 import { encodeCustomId } from '../render/custom-id.js';
 import { NotFoundError, NotLinkedError } from '../core/errors.js';
-import { recentMatches, type HistoryRow } from '../catalog/history.js';
+import { recentMatches, type HistoryPage, type HistoryRow } from '../catalog/history.js';
 import { describe } from '../i18n/commands.js';
 import { recentForm } from '../game/form.js';
 import { matchupExtremes, MATCHUP_MIN_MATCHES, type Matchup } from '../game/matchups.js';
@@ -40,8 +40,8 @@ import { heroName, modeName, roleName } from '../i18n/names.js';
 import { gameModeName } from '../game/modes.js';
 import { heroLookup } from '../catalog/hero-lookup.js';
 import { backRow, clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.js';
-import type { View, ViewFile } from '../render/view.js';
-import { chartFile, heroPerformanceSpec, rankHistorySpec } from '../render/charts.js';
+import type { View, ViewChart } from '../render/view.js';
+import { chartOf, heroPerformanceSpec, rankHistorySpec } from '../render/charts.js';
 import { t } from '../render/strings.js';
 import { tr } from '../i18n/index.js';
 import { loadProfile, playerChoices, playerSuggestions, seasonOption, type LoadedProfile } from '../catalog/players.js';
@@ -329,14 +329,14 @@ type Section = {
   page: number;
   extra?: APIActionRowComponent<APIComponentInMessageActionRow>[];
   fetched?: Fetched<unknown>;
-  files?: ViewFile[];
+  chart?: ViewChart;
 };
 
-/** The section's embed showing `file` as its image, with the file; the embed alone without a file. */
-const withChart = (section: Section, file: ViewFile | undefined): Section =>
-  file ? { ...section, embed: { ...section.embed, image: { url: `attachment://${file.name}` } }, files: [file] } : section;
+/** The section's embed showing `chart` as its image, with the chart; the embed alone without one. */
+const withChart = (section: Section, chart: ViewChart | undefined): Section =>
+  chart ? { ...section, embed: { ...section.embed, image: { url: `attachment://${chart.name}` } }, chart } : section;
 
-async function heroesSection(p: PlayerProfile, which: 'ranked' | 'unranked', page: number, look: Lookups, ctx: CommandContext): Promise<Section> {
+function heroesSection(p: PlayerProfile, which: 'ranked' | 'unranked', page: number, look: Lookups): Section {
   // Heroes with play time but no completed match stay, marked so: they hold real play time.
   const heroes = (which === 'ranked' ? p.heroes_ranked : p.heroes_unranked).filter(hasPlay).sort((a, b) => (b.play_time ?? 0) - (a.play_time ?? 0));
   const totals = which === 'ranked' ? p.overall.ranked : p.overall.unranked;
@@ -362,7 +362,7 @@ async function heroesSection(p: PlayerProfile, which: 'ranked' | 'unranked', pag
       role: look.hero(h.hero_id)?.role ?? null,
     }),
   );
-  return withChart(section, await chartFile(ctx.charts, spec, `${which}-heroes.png`, tr(`charts:alt.heroes.${which}`, { name: p.name }), ctx.logger));
+  return withChart(section, chartOf(spec, `${which}-heroes.png`, tr(`charts:alt.heroes.${which}`, { name: p.name })));
 }
 
 /**
@@ -419,8 +419,7 @@ function matchSelect(uid: string, rows: HistoryRow[], page: number, look: Lookup
   };
 }
 
-async function matchesSection(p: PlayerProfile, page: number, look: Lookups, ctx: CommandContext): Promise<Section> {
-  const history = await recentMatches(ctx.api, p, { page, season: look.season, hidePractice: look.hidePractice, logger: ctx.logger });
+function matchesSection(p: PlayerProfile, history: HistoryPage, look: Lookups): Section {
   const notes: string[] = [];
   if (history.source === 'profile' && history.rows.length > 0) notes.push(t.historyFromProfile(history.total, history.noStoredHistory));
   if (history.newerFromProfile > 0 && history.page === 1) notes.push(t.newerFromProfile(history.newerFromProfile));
@@ -457,7 +456,7 @@ function matchupsEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
   return { ...base(p, 'matchups', look), title: tr('player:matchups.title'), description: notes.join('\n'), fields };
 }
 
-async function rankHistorySection(p: PlayerProfile, page: number, look: Lookups, ctx: CommandContext): Promise<Section> {
+function rankHistorySection(p: PlayerProfile, page: number, look: Lookups): Section {
   const seasons = seasonRanks(p).reverse();
   const table = seasons.map((s) => {
     const peak = s.peakScore === null ? '' : ` · ${tr('player:rankHistory.peak', { rank: `${s.peakTier ? `${s.peakTier} ` : ''}${rankScore(s.peakScore)}` })}`;
@@ -496,10 +495,25 @@ async function rankHistorySection(p: PlayerProfile, page: number, look: Lookups,
     { tier: now.tier, score: now.score, season: now.season, time: newestUpdate(p) },
     tr('player:rankHistory.unknownSeason'),
   );
-  return withChart(section, await chartFile(ctx.charts, spec, 'rank-history.png', tr('charts:alt.rankHistory', { name: p.name }), ctx.logger));
+  return withChart(section, chartOf(spec, 'rank-history.png', tr('charts:alt.rankHistory', { name: p.name })));
 }
 
-async function section(p: PlayerProfile, which: PlayerSection, page: number, look: Lookups, ctx: CommandContext): Promise<Section> {
+/**
+ * What a section shows besides the profile and the lists, read before it renders: the recent matches'
+ * page of match history (src/catalog/history.ts); nothing for the other sections.
+ */
+interface SectionData {
+  history?: HistoryPage;
+}
+
+/** Reads what `which` shows besides the profile ({@link SectionData}). */
+async function loadSection(p: PlayerProfile, which: PlayerSection, page: number, look: Lookups, ctx: CommandContext): Promise<SectionData> {
+  if (which !== 'matches') return {};
+  return { history: await recentMatches(ctx.api, p, { page, season: look.season, hidePractice: look.hidePractice, logger: ctx.logger }) };
+}
+
+/** One section at a page, from what was read: pure (charts are asked for as specs, drawn by the runtime). */
+function section(p: PlayerProfile, which: PlayerSection, page: number, look: Lookups, data: SectionData): Section {
   const simple = <T>(items: T[], line: (item: T, i: number) => string, empty: string, extra: Partial<APIEmbed> = {}): Section => {
     const list = listPage(items, page, line, empty);
     return { embed: { ...base(p, which, look), ...extra, description: list.description }, pages: list.pages, page: list.page };
@@ -509,7 +523,7 @@ async function section(p: PlayerProfile, which: PlayerSection, page: number, loo
       return { embed: profileEmbed(p, look), pages: 1, page: 1, extra: [updateRow(p.uid)] };
     case 'ranked':
     case 'unranked':
-      return heroesSection(p, which, page, look, ctx);
+      return heroesSection(p, which, page, look);
     case 'matchups':
       return { embed: matchupsEmbed(p, look), pages: 1, page: 1 };
     case 'maps': {
@@ -532,9 +546,10 @@ async function section(p: PlayerProfile, which: PlayerSection, page: number, loo
         tr('player:teammates.empty'),
       );
     case 'rank-history':
-      return rankHistorySection(p, page, look, ctx);
+      return rankHistorySection(p, page, look);
     case 'matches': {
-      const s = await matchesSection(p, page, look, ctx);
+      if (!data.history) throw new Error('the recent matches were not read before rendering');
+      const s = matchesSection(p, data.history, look);
       return { ...s, extra: [...(s.extra ?? []), updateRow(p.uid, { season: seasonArg(look.season), current: look.hidePractice ? 'r' : '' })] };
     }
   }
@@ -556,7 +571,8 @@ export async function playerView(
 ): Promise<View> {
   const p = fetched.data;
   const look = await lookups(season, seasonTotals, p, lists, filter);
-  const s = await section(p, which, page, look, ctx);
+  // Load, then render.
+  const s = section(p, which, page, look, await loadSection(p, which, page, look, ctx));
   const footer = staleFooter(s.fetched?.stale ? s.fetched : fetched);
   const embed = footer ? { ...s.embed, footer } : s.embed;
   // The filter travels with the recent matches' pages only.
@@ -564,7 +580,7 @@ export async function playerView(
   return {
     embeds: [embed],
     components: [sectionMenu(p.uid, seasonArg(season), which), ...(s.extra ?? []).slice(0, 1), ...(nav ? [nav] : []), ...(s.extra ?? []).slice(1)],
-    ...(s.files ? { files: s.files } : {}),
+    ...(s.chart ? { charts: [s.chart] } : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import type {
 import type { RivalsApi } from '../api/client.js';
 import type { HeroDirectory } from '../catalog/hero-directory.js';
 import type { InteractionBudget } from '../core/deadline.js';
+import type { Locale } from '../i18n/index.js';
 import type { Logger } from '../core/logger.js';
 import type { MapDirectory } from '../catalog/map-directory.js';
 import type { View } from '../render/view.js';
@@ -52,6 +53,17 @@ export interface ChannelAccess {
   check(guildId: string, channelId: string): Promise<ChannelCheck>;
 }
 
+/**
+ * What one interaction reads once and carries to everything that answers it (the runtime's responder
+ * and the router): each is read on first use, at most once. Built by `Router.once`.
+ */
+export interface InteractionOnce {
+  /** The language of the answers: the member's choice, their client's, their server's. */
+  locale(): Promise<Locale>;
+  /** Whether the member's server asked for private answers. */
+  prefersPrivate(): Promise<boolean>;
+}
+
 /** Dependencies every handler receives, built once in the composition root; `logger` is per interaction. */
 export interface CommandContext {
   api: RivalsApi;
@@ -77,6 +89,8 @@ export interface CommandContext {
   now: () => number;
   /** The interaction's time budget from its creation (src/core/deadline.ts); absent outside an interaction (feeds, the CLI). */
   budget?: InteractionBudget;
+  /** The interaction's language and private default, read once (absent: the router reads them itself, as the CLI needs). */
+  once?: InteractionOnce;
 }
 
 /** Parsed options of a slash command (option name -> value), with its subcommand if any. */

@@ -71,11 +71,12 @@ export class DiscordRestBudget {
   /**
    * `perSecond` requests in any sliding second (default {@link DISCORD_REQUESTS_PER_SECOND}), at least
    * `spacingMs` apart (default {@link DISCORD_REQUEST_SPACING_MS}; 0: no spacing). `metrics` hears how
-   * long each request waited for its slot (`limiterWait('discord', priority, seconds)`).
+   * long each request waited for its slot (`limiterWait('discord', priority, seconds)`). `windowMs` is
+   * the sliding window's length (default a second, Discord's; a test lengthens it to keep requests waiting).
    */
-  constructor(perSecond = DISCORD_REQUESTS_PER_SECOND, spacingMs = DISCORD_REQUEST_SPACING_MS, metrics: Metrics = NO_METRICS) {
+  constructor(perSecond = DISCORD_REQUESTS_PER_SECOND, spacingMs = DISCORD_REQUEST_SPACING_MS, metrics: Metrics = NO_METRICS, windowMs = 1_000) {
     this.#pace = spacingMs > 0 ? new PQueue({ intervalCap: 1, interval: spacingMs, strict: true }) : new PQueue();
-    this.#window = new PQueue({ intervalCap: perSecond, interval: 1_000, strict: true });
+    this.#window = new PQueue({ intervalCap: perSecond, interval: windowMs, strict: true });
     this.#metrics = metrics;
   }
 

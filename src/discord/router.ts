@@ -3,6 +3,7 @@
  * with every error mapped to a View in one place (STYLE.md principle 4). Transport-free: the
  * discord.js runtime, the CLI and the playground all call it.
  */
+import { drawCharts } from './charts.js';
 import { randomBytes } from 'node:crypto';
 import type { APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
 import { ApiArgumentError, ApiError } from '../core/api-errors.js';
@@ -14,7 +15,8 @@ import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import { errorMessageView, type View } from '../render/view.js';
 import { t } from '../render/strings.js';
 import { pickLocale, runInLocale, tr, type Locale } from '../i18n/index.js';
-import type { AutocompleteInput, CommandContext, CommandInput, CommandModule, ComponentHandler, ComponentInput, Invoker } from './command.js';
+import type { MessageKey } from '../i18n/keys.js';
+import type { AutocompleteInput, CommandContext, CommandInput, CommandModule, ComponentHandler, ComponentInput, InteractionOnce, Invoker } from './command.js';
 import { decodeCustomId } from '../render/custom-id.js';
 import { AUTOCOMPLETE_DEADLINE_MS } from '../core/deadline.js';
 
@@ -67,7 +69,8 @@ const OPTION_OF_ENDPOINT: Readonly<Record<string, readonly [string, string]>> = 
  */
 function optionName(err: ApiArgumentError): string {
   const option = OPTION_OF_ARGUMENT[err.argument] ?? OPTION_OF_ENDPOINT[err.endpoint];
-  const key = option ? `commands:${option[0]}.options.${option[1]}.name` : undefined;
+  // The tables name options the commands declare (test/discord/argument-errors.test.ts checks each).
+  const key = option ? (`commands:${option[0]}.options.${option[1]}.name` as MessageKey) : undefined;
   const name = key ? tr(key) : undefined;
   return name && name !== key ? name : err.argument;
 }
@@ -168,13 +171,14 @@ export class Router {
 
   /** Runs a slash command in the member's language ({@link localeFor}); never throws (errors become ephemeral Views). */
   async command(name: string, input: CommandInput, ctx: CommandContext): Promise<View> {
-    const locale = await this.localeFor(input.user, ctx);
+    const once = ctx.once ?? this.once(input.user, ctx);
+    const locale = await once.locale();
     return runInLocale(locale, async () => {
       const module = this.#commands.get(name);
       if (!module) return errorView(new ExpiredComponentError(`/${name}`), ctx);
       try {
-        const view = await runWithDeadline(apiDeadlineOf(ctx.budget), () => module.execute(input, ctx));
-        return (await this.prefersPrivate(input.user, ctx)) ? { ...view, ephemeral: true } : view;
+        const view = await runWithDeadline(apiDeadlineOf(ctx.budget), async () => drawCharts(await module.execute(input, ctx), ctx.charts, ctx.logger));
+        return (await once.prefersPrivate()) ? { ...view, ephemeral: true } : view;
       } catch (err) {
         return errorView(err, ctx, queryOf(input.options));
       }
@@ -186,7 +190,7 @@ export class Router {
    * anyone else, or a handler answering privately, gets an ephemeral reply. Never throws.
    */
   async component(customId: string, values: string[], user: Invoker, invokerId: string | undefined, ctx: CommandContext): Promise<ComponentResult> {
-    const locale = await this.localeFor(user, ctx);
+    const locale = await (ctx.once ?? this.once(user, ctx)).locale();
     return runInLocale(locale, () => this.#component(customId, values, user, invokerId, ctx));
   }
 
@@ -197,12 +201,22 @@ export class Router {
     if (!decoded || !handler) return { view: errorView(new ExpiredComponentError(customId), ctx), mode: 'reply' };
     const input: ComponentInput = { customId, route: decoded.route, args: decoded.args, values, user, invokerId };
     try {
-      const view = await runWithDeadline(apiDeadlineOf(ctx.budget), () => handler(input, ctx));
+      const view = await runWithDeadline(apiDeadlineOf(ctx.budget), async () => drawCharts(await handler(input, ctx), ctx.charts, ctx.logger));
       // A private answer is always a new private reply: it must never replace a message others see (a feed post).
       return own && !view.ephemeral ? { view, mode: 'update' } : { view: { ...view, ephemeral: true }, mode: 'reply' };
     } catch (err) {
       return { view: errorView(err, ctx, decoded.args[0], true), mode: 'reply' };
     }
+  }
+
+  /** The member's language ({@link localeFor}) and their server's private default ({@link prefersPrivate}) for one interaction, each read at most once. */
+  once(user: Invoker, ctx: CommandContext): InteractionOnce {
+    let locale: Promise<Locale> | undefined;
+    let prefers: Promise<boolean> | undefined;
+    return {
+      locale: () => (locale ??= this.localeFor(user, ctx)),
+      prefersPrivate: () => (prefers ??= this.prefersPrivate(user, ctx)),
+    };
   }
 
   /**
@@ -252,7 +266,7 @@ export class Router {
 
   /** Autocomplete choices in the member's language (at most 25, names within 100 characters); [] on any error. */
   async autocomplete(name: string, input: AutocompleteInput, ctx: CommandContext): Promise<APIApplicationCommandOptionChoice[]> {
-    const locale = await this.localeFor(input.user, ctx);
+    const locale = await (ctx.once ?? this.once(input.user, ctx)).locale();
     return runInLocale(locale, () => this.#autocomplete(name, input, ctx));
   }
 

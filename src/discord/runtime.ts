@@ -2,8 +2,9 @@
  * The discord.js runtime (STYLE.md, src/discord): the client, and the responder ports of the
  * acknowledgement policy (./respond.ts: reply within 1.5 s, else defer and edit) over Discord's
  * interaction endpoints. Interactions are answered from the raw INTERACTION_CREATE payload
- * (./interactions.ts), which discord.js's WebSocketManager forwards before building its Interaction
- * classes; the bot uses none of those.
+ * (./interactions.ts), which discord.js's WebSocketManager forwards as `raw`; the bot uses none of
+ * discord.js's Interaction classes, which it still builds (about 20 µs each: patching its private
+ * action to skip them is not worth a dependence on discord.js internals).
  */
 import { ChannelType, Client, GatewayIntentBits, PermissionFlagsBits, Options } from 'discord.js';
 import { currentDeadline, DISCORD_ACK_LIMIT_MS, interactionBudget, type InteractionBudget } from '../core/deadline.js';
@@ -86,23 +87,7 @@ export function createDiscordClient({ apiUrl, proxyUrl, budget }: DiscordClientO
     rest: { api, agent: discordAgent(), globalRequestsPerSecond: UNCOUNTED, makeRequest },
     makeCache: Options.cacheWithLimits(Object.fromEntries(UNCACHED_MANAGERS.map((name) => [name, 0]))),
   });
-  skipInteractionObjects(client);
   return client;
-}
-
-/**
- * Stops `client` building discord.js's own Interaction object for each INTERACTION_CREATE: the bot
- * answers from the raw payload ({@link DiscordRuntime}), and nothing listens to the client's
- * `interactionCreate` event, so that object (about 20 µs of CPU and a few cache writes per
- * interaction on this machine, 0.2 s of a 10,000-interaction burst) is never used. discord.js
- * dispatches the packet to its `InteractionCreate` action (an internal, `private` in its typings,
- * discord.js 14.x); when that shape is not found, nothing is changed. Returns whether it was skipped.
- */
-export function skipInteractionObjects(client: Client): boolean {
-  const action = (client as unknown as { actions?: { InteractionCreate?: { handle?: unknown } } }).actions?.InteractionCreate;
-  if (!action || typeof action.handle !== 'function') return false;
-  action.handle = () => undefined;
-  return true;
 }
 
 /** `makeRequest` that adds {@link PRIORITY_HEADER} to the requests made while answering an interaction (a deadline is set, src/core/deadline.ts). */
@@ -371,6 +356,8 @@ export class DiscordRuntime {
         return (logger ??= parent.child({ interaction: call.id, user: call.user.userId, guild: call.user.guildId }));
       },
     };
+    // Read once for the whole interaction: the responder's deferral and the router's answer share them.
+    ctx.once = this.#options.router.once(call.user, ctx);
     if (call.kind === 'autocomplete') return this.#autocomplete(call, ctx, this.#meter(call, budget));
     if (call.kind === 'other') {
       ctx.logger.debug({ type: call.type }, 'interaction type not handled');
@@ -412,7 +399,7 @@ export class DiscordRuntime {
         () => this.#afterAcks(burst, ctx.budget).then(() => meter.result(router.command(commandName, input, ctx), itself)),
         acked(commandResponder(respond, meter.webhook(webhookOf(this.#webhooks, call, log)), log), ['reply', 'defer']),
         {
-          prefersPrivate: () => (burst ? router.peekPrivate(input.user, ctx) : router.prefersPrivate(input.user, ctx)),
+          prefersPrivate: () => (burst ? router.peekPrivate(input.user, ctx) : ctx.once!.prefersPrivate()),
           deferFirst: burst,
           deadlineMs: this.#options.ackDeadlineMs,
           budget: ctx.budget,

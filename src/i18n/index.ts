@@ -15,15 +15,15 @@
  * - Values are not escaped (`escapeValue: false`): Discord markdown is escaped where member input is
  *   echoed (src/render/text.ts), not here.
  */
+import type { MessageKey } from './keys.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readdirSync, readFileSync } from 'node:fs';
 import i18next, { type i18n } from 'i18next';
 import { LRUCache } from 'lru-cache';
 
-/** Every locale the bot speaks, English first (the source every other is translated from). */
-export const LOCALES = ['en', 'es-ES', 'pt-BR', 'fr', 'de', 'ja'] as const;
-/** One of {@link LOCALES}. */
-export type Locale = (typeof LOCALES)[number];
+import { LOCALES, type Locale } from './locales.js';
+
+export { LOCALES, type Locale };
 /** The source locale, and the one used when a member's or server's locale is not one of ours. */
 export const SOURCE_LOCALE: Locale = 'en';
 
@@ -188,7 +188,7 @@ export type MessageValues = Record<string, string | number | boolean | null | un
  * in its placeholders. A key missing from the locale falls back to English; a key missing from
  * English too comes back as the key itself (the parity test keeps that from shipping).
  */
-export function tr(key: string, values?: MessageValues): string {
+export function tr(key: MessageKey, values?: MessageValues): string {
   return trIn(currentLocale(), key, values);
 }
 
@@ -213,7 +213,7 @@ const templates = new LRUCache<string, Template>({ max: 20_000 });
 const MARK = '\u0001';
 
 /** {@link tr} in a given locale, whatever the current one. */
-export function trIn(locale: Locale, key: string, values?: MessageValues): string {
+export function trIn(locale: Locale, key: MessageKey, values?: MessageValues): string {
   const names = values
     ? Object.keys(values)
         .filter((n) => n !== 'count')
@@ -309,7 +309,7 @@ export function commandReferences(text: string, locale: Locale): string {
  * Whether a member typed one of the `english` words, or the current locale's word at `key` (a
  * message holding one word: `aus` for `off`), in any case and Unicode form.
  */
-export function typedWord(typed: string, english: readonly string[], key: string): boolean {
+export function typedWord(typed: string, english: readonly string[], key: MessageKey): boolean {
   const word = typed.trim().normalize('NFC').toLowerCase();
   return english.includes(word) || tr(key).normalize('NFC').toLowerCase() === word;
 }

@@ -96,13 +96,15 @@ export class PlaygroundInteractions {
 
   /** Runs an accepted command through the router and answers it in `channelId` by the acknowledgement policy. */
   #answer(name: string, input: CommandInput, member: PlaygroundMember, channelId: string, interaction: MessageInteraction): Accepted {
-    this.#run(interaction.kind, member, (ctx) =>
-      answerCommand(this.#o.router.command(name, input, ctx), this.#commandResponder(channelId, interaction), {
-        prefersPrivate: () => this.#o.router.prefersPrivate(input.user, ctx),
+    this.#run(interaction.kind, member, (ctx) => {
+      // Read once for the whole interaction, as on Discord: the responder's deferral and the router's answer share them.
+      ctx.once = this.#o.router.once(input.user, ctx);
+      return answerCommand(this.#o.router.command(name, input, ctx), this.#commandResponder(channelId, interaction), {
+        prefersPrivate: () => ctx.once!.prefersPrivate(),
         deadlineMs: this.#o.ackDeadlineMs,
         budget: ctx.budget,
-      }),
-    );
+      });
+    });
     return { ok: true };
   }
 

@@ -7,17 +7,12 @@ import { ApiError } from '../core/api-errors.js';
 import type { CommandModule } from '../discord/command.js';
 import { registrationPayload } from '../discord/deploy.js';
 import { Router } from '../discord/router.js';
-import { MainsRefresher } from '../feeds/alerts.js';
-import { CorrectionEditor } from '../feeds/corrections.js';
-import { DeliveryLedger } from '../feeds/delivery.js';
 import { SOLE_LEADER } from '../feeds/leadership.js';
-import { FeedPoller } from '../feeds/poller.js';
-import { createFeedTester } from '../feeds/test-post.js';
 import type { Config } from '../app/config.js';
 import type { Logger } from '../core/logger.js';
-import { createCommandContext, type ApiServices } from '../app/services.js';
-import { HeroMeta } from '../jobs/hero-meta.js';
-import { BalanceIndexer } from '../jobs/balance-indexer.js';
+import type { ApiServices } from '../app/services.js';
+import type { FeedPoller } from '../feeds/poller.js';
+import { createBackground } from '../app/background.js';
 import { openState } from '../store/state.js';
 import { buildPageAssets } from './bundle.js';
 import { playgroundChannelAccess, playgroundFeedTransport } from './channels.js';
@@ -89,35 +84,25 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   const modules = o.commands ?? defaultCommands;
   const messages = new MessageStore();
   const transport = playgroundFeedTransport(messages);
-  const state = await openState({ dataDir: o.config.dataDir, file: PLAYGROUND_STATE_FILE, importLegacy: false, logger });
-  const settings = state.settings;
-  // A backfill asked with /config feed starts a poll at once, as on Discord (src/index.ts).
-  const base = createCommandContext(
-    o.services.api,
-    state,
-    o.services.cacheStore,
-    playgroundChannelAccess(),
-    Date.now,
-    createFeedTester(o.services.api, settings, transport, () => void poller.pollNow()),
-    o.services.charts,
-  );
-  const meta = new HeroMeta({
-    api: o.services.api,
-    heroes: base.heroes,
-    logger: logger.child({ component: 'meta' }),
-    requestsPerMinute: o.config.rivals.requestsPerMinute,
-    store: state.heroMeta,
-  });
-  const balanceIndexer = new BalanceIndexer({
-    api: o.services.api,
-    heroes: base.heroes,
-    history: state.balanceHistory,
-    logger: logger.child({ component: 'balance-history' }),
-  });
-  const mains = new MainsRefresher({ api: o.services.api, links: state.links, alerts: state.alerts, logger: logger.child({ component: 'alerts' }) });
-  const context = { ...base, meta, balance: { history: state.balanceHistory, indexer: balanceIndexer }, alerts: { members: state.alerts, mains } };
-  const router = new Router(modules);
+  const state = await openState({ dataDir: o.config.dataDir, file: PLAYGROUND_STATE_FILE, logger });
   const locales = new PlaygroundLocales();
+  // The same wiring as on Discord (src/app/background.ts), over the playground's channels and messages.
+  const { context, poller, meta, balanceIndexer, mains } = createBackground({
+    api: o.services.api,
+    state,
+    cacheStore: o.services.cacheStore,
+    channels: playgroundChannelAccess(),
+    charts: o.services.charts,
+    transport,
+    logger,
+    feedComponent: 'playground-feeds',
+    requestsPerMinute: o.config.rivals.requestsPerMinute,
+    feedPollSeconds: o.feedPollSeconds ?? o.config.feedPollSeconds,
+    leadership: SOLE_LEADER,
+    // As the bot reads the guild's `preferred_locale` from discord.js's cache.
+    preferredLocale: (guildId) => (guildId === GUILD.id ? locales.guild : undefined),
+  });
+  const router = new Router(modules);
   const interactions = new PlaygroundInteractions({
     router,
     context,
@@ -126,26 +111,6 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     ackDeadlineMs: o.ackDeadlineMs,
     budgetMs: o.config.interactionBudgetMs,
     locales,
-  });
-  const feedLogger = o.logger.child({ component: 'playground-feeds' });
-  const poller = new FeedPoller({
-    api: o.services.api,
-    db: state.database.db,
-    feedState: state.feedState,
-    settings,
-    ledger: new DeliveryLedger(state.database.db, transport, feedLogger),
-    feedPosts: state.feedPosts,
-    digests: state.feedDigests,
-    alerts: state.alerts,
-    // Members' own languages (/settings language), for their direct-message alerts.
-    links: state.links,
-    editor: new CorrectionEditor(state.database.db, transport, feedLogger),
-    heroes: base.heroes,
-    leadership: SOLE_LEADER,
-    // As the bot reads the guild's `preferred_locale` from discord.js's cache (src/index.ts).
-    preferredLocale: (guildId) => (guildId === GUILD.id ? locales.guild : undefined),
-    logger: feedLogger,
-    intervalSeconds: o.feedPollSeconds ?? o.config.feedPollSeconds,
   });
   const replica = o.services.replica;
   const addPost = replica

@@ -10,22 +10,13 @@
  * A chart is never what an answer waits on to exist: without a renderer (tests), past the
  * interaction's deadline, or when the render fails, the answer goes out without it and the log says why.
  */
-import { LRUCache } from 'lru-cache';
-import type { ChartRenderer } from '../charts/renderer.js';
 import { SPEC_LIMITS, type ChartSpec, type HeroPerformanceChart, type RankHistoryChart, type RankPoint } from '../charts/specs.js';
-import { currentDeadline } from '../core/deadline.js';
 import { currentLocale, tr } from '../i18n/index.js';
-import type { Logger } from '../core/logger.js';
 import type { RankTimelinePoint } from '../game/rank-timeline.js';
 import type { Season } from '../game/seasons.js';
 import type { HeroTotals } from '../game/profile.js';
 import { truncate } from './limits.js';
-import type { ViewFile } from './view.js';
-
-/** Longest a chart may take when the answer has no deadline (the CLI), ms. */
-export const CHART_TIMEOUT_MS = 10_000;
-/** Time kept back from the answer's deadline for sending it once the chart is drawn, ms. */
-const CHART_RESERVE_MS = 300;
+import type { View, ViewChart } from './view.js';
 
 /**
  * Rank score over time from a player's rank timeline (src/game/rank-timeline.ts: the score after each
@@ -101,65 +92,17 @@ export function hasData(spec: ChartSpec): boolean {
   }
 }
 
-/** Charts drawn lately, by spec, at most this many bytes of PNG. */
-const CACHE_BYTES = 16 * 1024 * 1024;
-
 /**
- * A renderer that keeps the PNGs it drew, by spec (JSON), up to {@link CACHE_BYTES}; concurrent
- * renders of one spec share one draw. Failures are not kept.
+ * The chart `spec` as a View asks for it (the file `name`, `description` its alt text), or undefined
+ * when it has nothing to draw ({@link hasData}).
  */
-export function cachedCharts(renderer: ChartRenderer, maxBytes = CACHE_BYTES): ChartRenderer {
-  const drawn = new LRUCache<string, Buffer>({ maxSize: maxBytes, sizeCalculation: (png) => Math.max(1, png.byteLength) });
-  const drawing = new Map<string, Promise<Buffer>>();
-  return {
-    get threads() {
-      return renderer.threads;
-    },
-    close: () => renderer.close(),
-    async render(spec, options) {
-      const key = JSON.stringify(spec);
-      const kept = drawn.get(key);
-      if (kept) return kept;
-      let pending = drawing.get(key);
-      if (!pending) {
-        pending = renderer
-          .render(spec, options)
-          .then((png) => {
-            drawn.set(key, png);
-            return png;
-          })
-          .finally(() => drawing.delete(key));
-        drawing.set(key, pending);
-      }
-      return pending;
-    },
-  };
+export function chartOf(spec: ChartSpec, name: string, description: string): ViewChart | undefined {
+  return hasData(spec) ? { name, spec, description } : undefined;
 }
 
-/**
- * The PNG of `spec` as the file `name` of a View, with `description` as its alt text; undefined when
- * there is no renderer, nothing to draw, or no PNG in time (by the interaction's deadline less a
- * moment to send, else {@link CHART_TIMEOUT_MS}), logged at warn with the reason. Never throws.
- */
-export async function chartFile(
-  charts: ChartRenderer | undefined,
-  spec: ChartSpec,
-  name: string,
-  description: string,
-  logger: Logger,
-): Promise<ViewFile | undefined> {
-  if (!charts || !hasData(spec)) return undefined;
-  const deadline = currentDeadline();
-  const ms = deadline === undefined ? CHART_TIMEOUT_MS : deadline - CHART_RESERVE_MS - Date.now();
-  if (ms <= 0) {
-    logger.warn({ chart: spec.kind }, 'no time left to draw a chart: answering without it');
-    return undefined;
-  }
-  try {
-    const png = await charts.render(spec, { signal: AbortSignal.timeout(ms) });
-    return { name, data: png, contentType: 'image/png', description };
-  } catch (err) {
-    logger.warn({ err, chart: spec.kind }, 'chart not drawn: answering without it');
-    return undefined;
-  }
+/** `view` with `chart` attached and shown as the image of its embed at `embedIndex`; unchanged without a chart. */
+export function withChart(view: View, chart: ViewChart | undefined, embedIndex = 0): View {
+  if (!chart) return view;
+  const embeds = (view.embeds ?? []).map((e, i) => (i === embedIndex ? { ...e, image: { url: `attachment://${chart.name}` } } : e));
+  return { ...view, embeds, charts: [...(view.charts ?? []), chart] };
 }

@@ -15,14 +15,15 @@
  *   from other modules.
  */
 import { currentLocale, tr, type MessageValues } from '../i18n/index.js';
+import type { KeyIn, MessageKey } from '../i18n/keys.js';
 import { integer } from '../i18n/format.js';
 import type { ArgumentProblem } from '../core/api-errors.js';
 import type { DeliveryProblem } from '../core/discord-errors.js';
 
 /** `messages:<key>` in the current locale. */
-const m = (key: string, values?: MessageValues): string => tr(`messages:${key}`, values);
+const m = (key: KeyIn<'messages'>, values?: MessageValues): string => tr(`messages:${key}` as MessageKey, values);
 /** `playground-page:<key>` in the current locale (the page itself reads these through src/playground/web/messages.ts). */
-const page = (key: string, values?: MessageValues): string => tr(`playground-page:${key}`, values);
+const page = (key: KeyIn<'playground-page'>, values?: MessageValues): string => tr(`playground-page:${key}` as MessageKey, values);
 
 /** Items as a prose list in the current locale: "A, B, or C" (`disjunction`), "A and B" (`conjunction`). */
 const prose = (items: string[], type: 'conjunction' | 'disjunction'): string => new Intl.ListFormat(currentLocale(), { type }).format(items);
@@ -33,7 +34,7 @@ const number = (n: number): string => (Number.isInteger(n) ? integer(n) : new In
 const bold = (s: string) => `**${s}**`;
 
 /** The message key of each permission the bot may lack in a channel, by Discord's English name (src/discord/runtime.ts). */
-const PERMISSION_KEYS: Record<string, string> = {
+const PERMISSION_KEYS: Record<string, 'createPublicThreads' | 'embedLinks' | 'sendMessages' | 'sendMessagesInThreads' | 'viewChannel'> = {
   'View Channel': 'viewChannel',
   'Send Messages': 'sendMessages',
   'Embed Links': 'embedLinks',

@@ -3,6 +3,7 @@
  * (reply, defer then edit, update); the CLI and the playground print or render the same object.
  */
 import { ComponentType, MessageFlags, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
+import type { ChartSpec } from '../charts/specs.js';
 import { embedLength, LIMITS, safeFileName, truncate } from './limits.js';
 
 /**
@@ -34,6 +35,19 @@ export interface View {
   isError?: boolean;
   /** Files uploaded with the message (charts), at most 10 and 8 MB in all (src/render/limits.ts). */
   files?: ViewFile[];
+  /**
+   * Charts to draw and attach as files, by the runtime's chart pool after the handler returns
+   * (src/discord/charts.ts); an embed shows one with `image: { url: 'attachment://' + name }`, which the
+   * runtime drops when the chart cannot be drawn in time.
+   */
+  charts?: ViewChart[];
+}
+
+/** A chart a View asks for: drawn from `spec` as the PNG file `name`, with `description` as its alt text. */
+export interface ViewChart {
+  name: string;
+  spec: ChartSpec;
+  description: string;
 }
 
 /** Colour of error embeds (Discord red). */

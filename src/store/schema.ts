@@ -121,7 +121,7 @@ export interface FanOutsTable {
   finished_at: number | null;
 }
 
-/** `meta`: one-off markers (the import of the former key-value state). */
+/** `meta`: one-off markers. */
 export interface MetaTable {
   key: string;
   value: string;

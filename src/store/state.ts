@@ -1,8 +1,7 @@
 /**
- * Durable state, opened once by the composition root: the database (src/store/database.ts), the
- * one-off import of the former key-value state, and the repositories over it.
+ * Durable state, opened once by the composition root: the database (src/store/database.ts) and the
+ * repositories over it.
  */
-import { resolve } from 'node:path';
 import type { Logger } from '../core/logger.js';
 import { AccountLinksRepository } from './account-links.js';
 import { BalanceHistoryRepository } from './balance-history.js';
@@ -13,7 +12,6 @@ import { FeedPostsRepository } from './feed-posts.js';
 import { FeedStateRepository } from './feed-state.js';
 import { GuildSettingsRepository, type GuildSettingsOptions } from './guild-settings.js';
 import { HeroMetaRepository } from './hero-meta.js';
-import { importKeyvState, LEGACY_FILE } from './import-keyv.js';
 
 /** The repositories over one open database. */
 export interface State {
@@ -52,15 +50,11 @@ export function stateOf(database: Database, settings: GuildSettingsOptions = {})
 
 export interface OpenStateOptions extends DatabaseOptions {
   logger: Logger;
-  /** Import the former keyv state (`DATA_DIR/state.sqlite`, or Redis at this URL) on first start (default true). */
-  importLegacy?: boolean;
-  legacyRedisUrl?: string;
   settings?: GuildSettingsOptions;
 }
 
 /**
- * Opens the database, runs its migrations, imports the former key-value state once, and builds the
- * repositories.
+ * Opens the database, runs its migrations, and builds the repositories.
  * @throws {StoreOpenError} when the store cannot be opened (see {@link openDatabase}).
  */
 export async function openState(options: OpenStateOptions): Promise<State> {
@@ -68,12 +62,5 @@ export async function openState(options: OpenStateOptions): Promise<State> {
     ...options,
     onIdleError: options.onIdleError ?? ((err) => options.logger.warn({ err }, 'a database connection was lost')),
   });
-  if (options.importLegacy !== false) {
-    try {
-      await importKeyvState(database.db, { sqliteFile: resolve(options.dataDir, LEGACY_FILE), redisUrl: options.legacyRedisUrl }, options.logger);
-    } catch (err) {
-      options.logger.warn({ err }, 'could not import the former key-value state; it is tried again at the next start');
-    }
-  }
   return stateOf(database, options.settings);
 }

@@ -1,19 +1,39 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/core/api-errors.js';
 import { RateLimitWaitError, UpstreamRateLimiter } from '../../src/api/rate-limiter.js';
 import { runWithDeadline } from '../../src/core/deadline.js';
 import type { Replica } from '../../src/replica/server.js';
 import { clientFor, replica } from '../helpers/replica.js';
 
+/**
+ * The tests that measure time run the limiter on vitest's fake clock (its windows, back-off and
+ * deadlines are timers and `Date.now()`): times are exact, and the clock moves only when the test
+ * advances it.
+ */
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** When (on the fake clock) `promise` settled: `at` stays undefined until it has. */
+function settledAt(promise: Promise<unknown>): { at?: number } {
+  const settled: { at?: number } = {};
+  const mark = () => void (settled.at = Date.now());
+  promise.then(mark, mark);
+  return settled;
+}
+
 describe('UpstreamRateLimiter', () => {
   it('never starts more than the rate in any rolling window', async () => {
+    vi.useFakeTimers();
     const limiter = new UpstreamRateLimiter({ requestsPerMinute: 5, windowMs: 400 });
     const starts: number[] = [];
-    const t0 = performance.now();
-    await Promise.all(Array.from({ length: 12 }, () => limiter.schedule(async () => void starts.push(performance.now() - t0))));
+    const t0 = Date.now();
+    const all = Promise.all(Array.from({ length: 12 }, () => limiter.schedule(async () => void starts.push(Date.now() - t0))));
+    await vi.advanceTimersByTimeAsync(1_000);
+    await all;
     starts.sort((a, b) => a - b);
-    for (let i = 0; i + 5 < starts.length; i++) expect(starts[i + 5]! - starts[i]!).toBeGreaterThanOrEqual(395);
-    expect(starts[11]!).toBeGreaterThanOrEqual(795);
+    for (let i = 0; i + 5 < starts.length; i++) expect(starts[i + 5]! - starts[i]!).toBeGreaterThanOrEqual(400);
+    expect(starts[11]!).toBeGreaterThanOrEqual(800);
     limiter.stop();
   });
 
@@ -67,36 +87,48 @@ describe('UpstreamRateLimiter', () => {
   });
 
   it('holds bulk requests to their share of the rate, leaving the rest of the window to members and feeds', async () => {
+    vi.useFakeTimers();
     const limiter = new UpstreamRateLimiter({ requestsPerMinute: 8, windowMs: 300, bulkShare: 0.25 });
     const starts: { kind: string; at: number }[] = [];
-    const t0 = performance.now();
-    const bulk = Array.from({ length: 6 }, () => limiter.schedule(async () => void starts.push({ kind: 'bulk', at: performance.now() - t0 }), 'bulk'));
-    await new Promise((r) => setTimeout(r, 30));
-    // Six members arrive after the gathering started: they all fit in the first window.
-    const members = Array.from({ length: 6 }, () =>
-      limiter.schedule(async () => void starts.push({ kind: 'member', at: performance.now() - t0 }), 'interactive'),
-    );
-    await Promise.all([...bulk, ...members]);
-    const firstWindow = starts.filter((s) => s.at < 290);
+    const t0 = Date.now();
+    const bulk = Array.from({ length: 6 }, () => limiter.schedule(async () => void starts.push({ kind: 'bulk', at: Date.now() - t0 }), 'bulk'));
+    await vi.advanceTimersByTimeAsync(30);
+    // The gathering has started (its share of the first window)...
+    expect(starts).toEqual([
+      { kind: 'bulk', at: 0 },
+      { kind: 'bulk', at: 0 },
+    ]);
+    // ...when six members arrive: they all fit in the first window.
+    const members = Array.from({ length: 6 }, () => limiter.schedule(async () => void starts.push({ kind: 'member', at: Date.now() - t0 }), 'interactive'));
+    const all = Promise.all([...bulk, ...members]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await all;
+    const firstWindow = starts.filter((s) => s.at < 300);
     expect(firstWindow.filter((s) => s.kind === 'bulk')).toHaveLength(2);
     expect(firstWindow.filter((s) => s.kind === 'member')).toHaveLength(6);
     // Two bulk requests a window: the sixth starts in the third window.
     const bulkStarts = starts.filter((s) => s.kind === 'bulk').map((s) => s.at);
-    expect(bulkStarts[5]!).toBeGreaterThanOrEqual(595);
+    expect(bulkStarts[5]!).toBeGreaterThanOrEqual(600);
     limiter.stop();
   });
 
   it('backoff holds every waiting request, and a shorter one never cuts it short', async () => {
+    vi.useFakeTimers();
     const limiter = new UpstreamRateLimiter({ requestsPerMinute: 1000 });
     const now = Date.now();
     limiter.backoff(10 * 60_000, now);
     limiter.backoff(50, now);
     expect(limiter.backoffRemaining(now)).toBe(10 * 60_000);
-    let ran = false;
-    void limiter.schedule(async () => void (ran = true));
-    await new Promise((resolve) => setTimeout(resolve, 20)); // an unpaused limiter starts it at once
-    expect(ran).toBe(false);
+    let ranAt: number | undefined;
+    const held = limiter.schedule(async () => void (ranAt = Date.now()));
+    // Every timer due before the back-off ends has fired (the 50 ms back-off's among them, had it replaced the long one)...
+    await vi.advanceTimersByTimeAsync(10 * 60_000 - 1);
+    expect(ranAt).toBeUndefined();
     expect(limiter.waiting).toBe(1);
+    // ...and the request starts the moment the back-off ends: the timer that would start it is the back-off's.
+    await vi.advanceTimersByTimeAsync(1);
+    await held;
+    expect(ranAt).toBe(now + 10 * 60_000);
     limiter.stop();
   });
 
@@ -117,12 +149,17 @@ describe('deadlines: no request waits past its interaction budget', () => {
   afterAll(() => r.close());
 
   it('refuses at once, with the wait, a request the back-off would hold past its deadline', async () => {
+    vi.useFakeTimers();
     const limiter = new UpstreamRateLimiter({ requestsPerMinute: 1000 });
     limiter.backoff(30_000);
     let ran = false;
-    const started = Date.now();
-    const refused = await limiter.schedule(async () => void (ran = true), 'interactive', Date.now() + 5_000).catch((err: unknown) => err);
-    expect(Date.now() - started).toBeLessThan(100);
+    const asked = Date.now();
+    const refusal = limiter.schedule(async () => void (ran = true), 'interactive', asked + 5_000).catch((err: unknown) => err);
+    const settled = settledAt(refusal);
+    // The clock runs to the deadline: a refusal at once came before it moved at all, not at the deadline.
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(settled.at).toBe(asked);
+    const refused = await refusal;
     expect(refused).toBeInstanceOf(RateLimitWaitError);
     expect((refused as RateLimitWaitError).waitMs).toBeGreaterThan(29_000);
     expect(ran).toBe(false);
@@ -134,31 +171,43 @@ describe('deadlines: no request waits past its interaction budget', () => {
   });
 
   it('estimates the rolling window: refuses the request that would start in the next window, takes the ones that fit', async () => {
+    vi.useFakeTimers();
     const limiter = new UpstreamRateLimiter({ requestsPerMinute: 3, windowMs: 2_000 });
-    const deadline = Date.now() + 1_000;
-    const results = await Promise.allSettled(Array.from({ length: 5 }, () => limiter.schedule(async () => 'sent', 'interactive', deadline)));
+    const asked = Date.now();
+    const deadline = asked + 1_000;
+    const scheduled = Array.from({ length: 5 }, () => limiter.schedule(async () => 'sent', 'interactive', deadline));
+    const settled = scheduled.map(settledAt);
+    await vi.advanceTimersByTimeAsync(1_000);
+    // The two that do not fit were refused at once, not at their deadline.
+    expect(settled.map((s) => s.at)).toEqual([asked, asked, asked, asked, asked]);
+    const results = await Promise.allSettled(scheduled);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected']);
+    // The three starts were at this very instant of the fake clock: the next slot frees a whole window later.
     const wait = ((results[3] as PromiseRejectedResult).reason as RateLimitWaitError).waitMs;
-    expect(wait).toBeGreaterThan(1_500);
-    expect(wait).toBeLessThanOrEqual(2_000);
+    expect(wait).toBe(2_000);
     limiter.stop();
   });
 
   it('takes a request out of the queue when its deadline passes before its turn', async () => {
+    vi.useFakeTimers();
     const short = new UpstreamRateLimiter({ requestsPerMinute: 1, windowMs: 300 });
     await short.schedule(async () => undefined);
     short.backoff(50);
-    // Estimated to start in ~300 ms, within 400 ms; a longer back-off arriving meanwhile holds it past that.
-    const held = short.schedule(async () => 'sent', 'interactive', Date.now() + 400).catch((err: unknown) => err);
+    // Estimated to start in 300 ms, within 400 ms; a longer back-off arriving meanwhile holds it past that.
+    const deadline = Date.now() + 400;
+    const held = short.schedule(async () => 'sent', 'interactive', deadline).catch((err: unknown) => err);
     short.backoff(5_000);
-    const started = Date.now();
+    const settled = settledAt(held);
+    await vi.advanceTimersByTimeAsync(5_000);
+    // It left the queue at its deadline, not when the back-off ended.
+    expect(settled.at).toBe(deadline);
     expect(await held).toBeInstanceOf(RateLimitWaitError);
-    expect(Date.now() - started).toBeLessThan(1_000);
     expect(short.waiting).toBe(0);
     short.stop();
   });
 
   it('gives up a waiting request whose signal is aborted (a shutdown), at any priority, and never runs it', async () => {
+    vi.useFakeTimers();
     const limiter = new UpstreamRateLimiter({ requestsPerMinute: 1, windowMs: 60_000 });
     await limiter.schedule(async () => undefined);
     const stopping = new AbortController();
@@ -168,14 +217,17 @@ describe('deadlines: no request waits past its interaction budget', () => {
     // With a deadline too: whichever ends the wait first.
     const member = limiter.schedule(async () => void ran.push('member'), 'interactive', Date.now() + 120_000, stopping.signal).catch((err: unknown) => err);
     const other = limiter.schedule(async () => void ran.push('other'), 'background');
-    await new Promise((r) => setTimeout(r, 20));
-    expect(limiter.waiting).toBe(4);
-    const started = Date.now();
+    await vi.waitFor(() => expect(limiter.waiting).toBe(4));
+    const abortedAt = Date.now();
     stopping.abort(new Error('stopping'));
+    const given = [feed, bulk, member].map(settledAt);
+    // A second of the clock, far from the window's next slot (a minute after the first start) and the member's deadline:
+    // each wait ended when the signal was aborted, before the clock moved.
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(given.map((g) => g.at)).toEqual([abortedAt, abortedAt, abortedAt]);
     expect(await feed).toMatchObject({ message: 'stopping' });
     expect(await bulk).toMatchObject({ message: 'stopping' });
     expect(await member).toMatchObject({ message: 'stopping' });
-    expect(Date.now() - started).toBeLessThan(1_000);
     expect(ran).toEqual([]);
     // The request without the signal still waits its turn.
     expect(limiter.waiting).toBe(1);

@@ -1,5 +1,5 @@
 import Keyv from 'keyv';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/core/api-errors.js';
 import { DEFAULT_RECHECK_MS, ResponseCache } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
@@ -206,31 +206,56 @@ describe('through the client, against the replica', () => {
 
 describe('a caller with a deadline (an interaction budget)', () => {
   const never = () => new Promise<number>(() => undefined);
+  // Deadlines are on the wall clock (`Date.now()` and timers): these tests run on vitest's fake one, which moves only when told.
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** When (on the fake clock) `promise` settled: `at` stays undefined until it has. */
+  function settledAt(promise: Promise<unknown>): { at?: number } {
+    const settled: { at?: number } = {};
+    const mark = () => void (settled.at = Date.now());
+    promise.then(mark, mark);
+    return settled;
+  }
 
   it('gets the older value, marked stale with its true age, when the load outlasts the deadline; the load still fills the cache', async () => {
+    vi.useFakeTimers();
     const cache = new ResponseCache({ store: new Keyv({ store: new LruStore(100) }), ttls: { player: 1 } });
     await cache.get('k', 'player', async () => 1);
-    await new Promise((r) => setTimeout(r, 20));
+    const fetchedAt = Date.now();
+    // Past the 1 ms TTL.
+    vi.advanceTimersByTime(20);
     let finish: (v: number) => void = () => undefined;
     const slow = () => new Promise<number>((resolve) => (finish = resolve));
-    const started = Date.now();
-    const got = await cache.get('k', 'player', slow, { deadline: Date.now() + 150 });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-    expect(got).toMatchObject({ data: 1, stale: true, source: 'stale' });
-    expect(got.ageMs).toBeGreaterThanOrEqual(150);
-    expect(got.ageMs).toBeLessThan(5_000);
+    const deadline = Date.now() + 150;
+    const answer = cache.get('k', 'player', slow, { deadline });
+    const answered = settledAt(answer);
+    await vi.advanceTimersByTimeAsync(1_000);
+    // Not before the deadline (the load is still running), and at it.
+    expect(answered.at).toBe(deadline);
+    const got = await answer;
+    expect(got).toMatchObject({ data: 1, stale: true, source: 'stale', fetchedAt });
+    expect(got.ageMs).toBe(deadline - fetchedAt);
     finish(2);
-    await new Promise((r) => setTimeout(r, 10));
-    expect((await cache.get('k', 'player', never, { deadline: Date.now() + 50 })).data).toBe(2);
+    // A caller without a deadline gets the load's answer (joining it if it is still running)...
+    expect((await cache.get('k', 'player', never)).data).toBe(2);
+    // ...which is in the cache: the next caller's loader is never called.
+    const next = await cache.get('k', 'player', async () => 3, { deadline: Date.now() + 50 });
+    expect(next).toMatchObject({ data: 2, source: 'cache' });
   });
 
   it('throws a timeout at the deadline when nothing older is stored', async () => {
+    vi.useFakeTimers();
     const cache = new ResponseCache({ store: new Keyv({ store: new LruStore(100) }) });
-    const started = Date.now();
-    const error = await cache.get('new', 'player', never, { deadline: Date.now() + 50 }).catch((err: unknown) => err);
+    const deadline = Date.now() + 50;
+    const failure = cache.get('new', 'player', never, { deadline }).catch((err: unknown) => err);
+    const failed = settledAt(failure);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(failed.at).toBe(deadline);
+    const error = await failure;
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ kind: 'timeout' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
   });
 
   it('a caller joining a load in flight keeps its own deadline', async () => {

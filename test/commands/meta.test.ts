@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { commands } from '../../src/commands/index.js';
 import { META_PER_PAGE, meta } from '../../src/commands/meta.js';
 import type { MetaScatterChart } from '../../src/charts/specs.js';
@@ -261,18 +261,25 @@ describe('/meta on the replica', () => {
 
   it('within a tiny deadline and no snapshot yet: a friendly private note, while the gathering goes on', async () => {
     const fresh = metaBot(r);
-    // The hero list itself is not in by the deadline: no estimate yet.
-    r.setFaults({ latencyMs: 300 });
-    const started = Date.now();
+    // The gathering's hero list is held back until the test lets it go: the answer cannot wait for the gathering.
+    let letGo!: () => void;
+    const heldBack = new Promise<void>((resolve) => (letGo = resolve));
+    const list = fresh.ctx.heroes.list.bind(fresh.ctx.heroes);
+    const listed = vi.spyOn(fresh.ctx.heroes, 'list').mockImplementation(async (...args) => {
+      await heldBack;
+      return list(...args);
+    });
     const { view, payload } = await fresh.run({}, fresh.within(60));
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // Answered at the deadline while the hero list was still held back: no estimate yet.
+    expect(listed).toHaveBeenCalled();
+    expect(fresh.ctx.meta!.progress()).toMatchObject({ done: 0, total: undefined });
     expect(view.isError).toBeFalsy();
     expect(payload.flags).toBe(64);
     expect(payload.embeds[0]!.description).toBe('The hero meta is being gathered from the statistics of every hero. Try again in a minute.');
     expect(payload.components).toEqual([]);
     // The gathering did not end with the member's deadline: it finishes, and the next /meta shows it.
     expect(fresh.ctx.meta!.refreshing).toBe(true);
-    r.setFaults({});
+    letGo();
     const done = await fresh.ctx.meta!.refresh();
     expect([done.answered, done.total]).toEqual([37, 37]);
     const again = await fresh.run({}, fresh.within(5_000));

@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { EXIT_UNCAUGHT_EXCEPTION, ProcessPolicy } from '../../src/core/process-policy.js';
 import { capturingLogger } from '../helpers/replica.js';
 
@@ -19,28 +19,50 @@ function harness(options: { shutdown?: (reason: string) => Promise<unknown>; tim
   const { logger, lines } = capturingLogger([SECRET]);
   const exits: number[] = [];
   const shutdowns: string[] = [];
-  const policy = new ProcessPolicy({ logger, exit: (code) => exits.push(code), shutdownTimeoutMs: options.timeoutMs ?? 1_000 });
+  let exited!: (code: number) => void;
+  /** Resolves with the first exit code, when the policy calls `exit`. */
+  const firstExit = new Promise<number>((resolve) => (exited = resolve));
+  let stopStarted!: () => void;
+  /** Resolves when the first shutdown starts. */
+  const stopping = new Promise<void>((resolve) => (stopStarted = resolve));
+  const policy = new ProcessPolicy({
+    logger,
+    exit: (code) => {
+      exits.push(code);
+      exited(code);
+    },
+    shutdownTimeoutMs: options.timeoutMs ?? 1_000,
+  });
   policy.setShutdown(async (reason) => {
     shutdowns.push(reason);
+    stopStarted();
     await options.shutdown?.(reason);
   });
   const proc = new EventEmitter();
   const uninstall = policy.install(proc);
   const parsed = () => lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { policy, proc, uninstall, exits, shutdowns, lines: parsed, raw: lines };
+  return { policy, proc, uninstall, exits, shutdowns, firstExit, stopping, lines: parsed, raw: lines };
 }
 
-const settle = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+/** A stop that lasts until the test ends it with `finish()`. */
+function heldStop() {
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  return { shutdown: () => done, finish };
+}
 
 describe('uncaughtException', () => {
   it('logs the error with its origin and context at fatal, runs the graceful stop, then exits 70', async () => {
+    const stop = heldStop();
     let stopFinished = false;
-    const h = harness({ shutdown: async () => (await settle(30), (stopFinished = true)) });
+    const h = harness({ shutdown: async () => (await stop.shutdown(), (stopFinished = true)) });
     h.policy.addContext('lastDispatch', () => ({ t: 'INTERACTION_CREATE', s: 12 }));
     h.proc.emit('uncaughtException', new RangeError(`bad state near ${SECRET}`), 'uncaughtException');
     expect(h.policy.terminating).toBe(true);
-    expect(h.exits).toEqual([]); // not before the stop
-    await settle(80);
+    await h.stopping;
+    expect(h.exits).toEqual([]); // the stop runs, and the exit waits for it
+    stop.finish();
+    expect(await h.firstExit).toBe(EXIT_UNCAUGHT_EXCEPTION);
     expect(stopFinished).toBe(true);
     expect(h.shutdowns).toEqual(['uncaught exception']);
     expect(h.exits).toEqual([EXIT_UNCAUGHT_EXCEPTION]);
@@ -59,10 +81,14 @@ describe('uncaughtException', () => {
   });
 
   it('a second exception during the stop is logged; the stop runs once and exits once', async () => {
-    const h = harness({ shutdown: () => settle(30) });
+    const stop = heldStop();
+    const h = harness({ shutdown: stop.shutdown });
     h.proc.emit('uncaughtException', new Error('first'), 'uncaughtException');
+    await h.stopping;
     h.proc.emit('uncaughtException', new Error('second'), 'uncaughtException');
-    await settle(80);
+    stop.finish();
+    expect(await h.firstExit).toBe(70);
+    // A second stop would have started its shutdown before the first one's could finish (it was held until now).
     expect(h.shutdowns).toHaveLength(1);
     expect(h.exits).toEqual([70]);
     expect(
@@ -82,7 +108,7 @@ describe('uncaughtException', () => {
       throw new Error('no');
     });
     h.proc.emit('uncaughtException', new Error('boom'), 'uncaughtException');
-    await settle();
+    await h.firstExit;
     expect(h.lines()[0]).toMatchObject({ level: 60, err: { message: 'boom' } });
     expect(h.lines()[0]).not.toHaveProperty('broken');
   });
@@ -94,7 +120,7 @@ describe('unhandledRejection', () => {
     h.policy.addContext('lastDispatch', () => ({ t: 'INTERACTION_CREATE', id: '1234' }));
     h.proc.emit('unhandledRejection', new TypeError("Cannot read properties of undefined (reading 'user')"), Promise.resolve());
     h.proc.emit('unhandledRejection', { code: 'E_WEIRD', note: `carries ${SECRET}` }, Promise.resolve());
-    await settle();
+    // The handler has run (it counted both), and a stop, had it begun one, would say so at once: terminate() marks it before anything else.
     expect(h.policy.unhandledRejections).toBe(2);
     expect(h.policy.terminating).toBe(false);
     expect(h.shutdowns).toEqual([]);
@@ -120,12 +146,20 @@ describe('unhandledRejection', () => {
 });
 
 describe('terminate', () => {
+  afterEach(() => void vi.useRealTimers());
+
   it('is bounded: a stop that hangs is abandoned after the bound, with a line, and the exit code is kept', async () => {
+    // On vi's fake clock the bound is an exact instant.
+    vi.useFakeTimers();
     const h = harness({ shutdown: () => new Promise(() => undefined), timeoutMs: 100 });
-    const started = Date.now();
-    await h.policy.terminate(78, 'gateway closed with 4004');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(95);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    let done = false;
+    const terminated = h.policy.terminate(78, 'gateway closed with 4004').then(() => (done = true));
+    await h.stopping;
+    await vi.advanceTimersByTimeAsync(99);
+    expect(done).toBe(false); // still waiting for the stop, within the bound
+    expect(h.exits).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    await terminated;
     expect(h.exits).toEqual([78]);
     expect(h.lines().map((l) => l.msg)).toEqual(['the shutdown did not finish within 0.1 s: exiting anyway', 'stopped']);
   });
@@ -142,10 +176,13 @@ describe('terminate', () => {
   });
 
   it('runs once: a signal during a fatal stop does not change the exit code', async () => {
-    const h = harness({ shutdown: () => settle(30) });
+    const stop = heldStop();
+    const h = harness({ shutdown: stop.shutdown });
     const first = h.policy.terminate(78, 'gateway closed with 4014');
+    await h.stopping;
     const second = h.policy.terminate(0, 'SIGTERM');
     expect(second).toBe(first);
+    stop.finish();
     await first;
     expect(h.shutdowns).toEqual(['gateway closed with 4014']);
     expect(h.exits).toEqual([78]);
@@ -208,7 +245,8 @@ ${body}
   it('an unhandled rejection is logged and the process keeps running (Node alone would exit 1)', async () => {
     const { code, lines, output } = await run(
       'rejects',
-      `void Promise.reject(new Error('dispatch failed'));\nsetTimeout(() => { logger.info('still running'); void policy.terminate(0, 'done'); }, 200);`,
+      // Once the policy has counted the rejection, the process shows it is still running, then stops.
+      `void Promise.reject(new Error('dispatch failed'));\nconst check = setInterval(() => { if (policy.unhandledRejections === 0) return; clearInterval(check); logger.info('still running'); void policy.terminate(0, 'done'); }, 10);`,
     );
     expect(code, output).toBe(0);
     // Separate writes: on a loaded machine their order may vary; each line once.

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { answerAutocomplete, answerCommand, answerComponent, type CommandResponder, type ComponentResponder } from '../../src/discord/respond.js';
 import type { View } from '../../src/render/view.js';
 import { DISCORD_EPOCH_MS, interactionBudget, MAX_TRUSTED_AGE_MS, snowflakeTime } from '../../src/core/deadline.js';
@@ -98,27 +98,45 @@ describe('the interaction budget, timed from the snowflake', () => {
     expect(interactionBudget(snowflakeAt(now - 3_600_000), now).createdAt).toBe(now - MAX_TRUSTED_AGE_MS);
   });
 
+  // Timed on vi's fake clock: Date.now(), the snowflake's budget and the policy's timers all read it, so
+  // "at once" and "when the acknowledgement is due" are exact instants, whatever the machine's load.
+  afterEach(() => void vi.useRealTimers());
+
   it('defers at once an interaction that arrived older than the reply window, whatever the work', async () => {
+    vi.useFakeTimers({ now: 1_760_000_000_000 });
     const r = recorder();
-    const budget = interactionBudget(snowflakeAt(Date.now() - 1_600), Date.now());
-    const started = Date.now();
-    let deferredAfter = -1;
-    const command = { ...r.command, defer: async (e: boolean) => ((deferredAfter = Date.now() - started), r.command.defer(e)) };
-    await answerCommand(later(view('slow'), 200), command, { prefersPrivate: async () => false, budget });
+    const receivedAt = Date.now();
+    const budget = interactionBudget(snowflakeAt(receivedAt - 1_600), receivedAt);
+    let deferredAt: number | undefined;
+    let viewReady = false;
+    const work = later(view('slow'), 200).finally(() => (viewReady = true));
+    const command = { ...r.command, defer: async (e: boolean) => ((deferredAt = Date.now()), r.command.defer(e)) };
+    const answered = answerCommand(work, command, { prefersPrivate: async () => false, budget });
+    // The reply window closed before the interaction arrived: the deferral goes on the next timer tick, no time after arrival.
+    await vi.advanceTimersByTimeAsync(0);
+    expect(deferredAt).toBe(receivedAt);
+    expect(viewReady).toBe(false);
+    await vi.advanceTimersByTimeAsync(200);
+    await answered;
     expect(r.calls).toEqual(['defer(false)', 'edit(slow|0)']);
-    expect(deferredAfter).toBeLessThan(100);
   });
 
   it('waits for the settings read only until the acknowledgement is due, then defers publicly', async () => {
+    vi.useFakeTimers({ now: 1_760_000_000_000 });
     const r = recorder();
+    const receivedAt = Date.now();
     // Created 1.9 s ago: 100 ms left before ackBy (2 s after creation).
-    const budget = interactionBudget(snowflakeAt(Date.now() - 1_900), Date.now());
-    const started = Date.now();
-    let deferredAfter = -1;
-    const command = { ...r.command, defer: async (e: boolean) => ((deferredAfter = Date.now() - started), r.command.defer(e)) };
-    await answerCommand(later(view('slow'), 300), command, { prefersPrivate: () => later(true, 5_000), budget });
+    const budget = interactionBudget(snowflakeAt(receivedAt - 1_900), receivedAt);
+    let deferredAt: number | undefined;
+    const command = { ...r.command, defer: async (e: boolean) => ((deferredAt = Date.now()), r.command.defer(e)) };
+    const answered = answerCommand(later(view('slow'), 300), command, { prefersPrivate: () => later(true, 5_000), budget });
+    await vi.advanceTimersByTimeAsync(budget.ackBy - receivedAt - 1);
+    expect(deferredAt).toBeUndefined(); // the settings read is still awaited, within the acknowledgement's time
+    await vi.advanceTimersByTimeAsync(1);
+    expect(deferredAt).toBe(budget.ackBy); // and no longer: the deferral goes out when it is due, without the 5 s read
+    await vi.advanceTimersByTimeAsync(300);
+    await answered;
     expect(r.calls).toEqual(['defer(false)', 'edit(slow|0)']);
-    expect(deferredAfter).toBeLessThan(400);
   });
 
   it('ends with the "took too long" answer when the View is not ready by the end of the budget', async () => {

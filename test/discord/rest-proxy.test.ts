@@ -12,10 +12,12 @@ import { Routes } from 'discord-api-types/v10';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runWithDeadline } from '../../src/core/deadline.js';
 import { DiscordRestBudget, PRIORITY_HEADER } from '../../src/discord/rest-budget.js';
+import { NO_METRICS } from '../../src/core/metrics.js';
 import { startRestProxy, type RestProxy } from '../../src/discord/rest-proxy.js';
 import { createDiscordClient } from '../../src/discord/runtime.js';
 import { capturingLogger } from '../helpers/replica.js';
 import { mostInAnyWindow } from '../helpers/windows.js';
+import { pollUntil } from '../helpers/until.js';
 
 const TOKEN = 'proxy-test-token-7c1f';
 
@@ -147,15 +149,13 @@ describe('two bot processes through one REST proxy', () => {
     const [a, b] = [botClient(discord.apiUrl, proxy.url), botClient(discord.apiUrl, proxy.url)];
     clients.push(a, b);
     const before = discord.arrivals.length;
-    const started = performance.now();
     const posts = Array.from({ length: 300 }, (_, n) =>
       (n % 2 === 0 ? a : b).rest.post(Routes.channelMessages(String(930_000_000_000_000_000n + BigInt(n))), { body: { content: `post ${n}` } }),
     );
     // While most of the fan-out waits in the proxy, a request made while answering an interaction (a /config channel check).
-    while (proxy.stats().waiting < 250) await new Promise((r) => setTimeout(r, 10));
+    await pollUntil(() => proxy.stats().waiting >= 250, '250 posts waiting in the proxy', { timeoutMs: 10_000, context: () => JSON.stringify(proxy.stats()) });
     const check = runWithDeadline(Date.now() + 10_000, () => b.rest.get(Routes.channel('777')));
     await Promise.all([...posts, check]);
-    const elapsed = performance.now() - started;
 
     const seen = discord.arrivals.slice(before);
     expect(seen.filter((s) => s.status === 429)).toEqual([]);
@@ -168,10 +168,8 @@ describe('two bot processes through one REST proxy', () => {
       1_000,
     );
     expect(most).toBeLessThanOrEqual(50);
+    // The budget uses the rate rather than idling far under it (how long a fan-out takes is bench:fanout's figure).
     expect(most).toBeGreaterThanOrEqual(40);
-    // No faster than the limit allows: the 51st request cannot come before 1 s, the 301st before 6 s.
-    expect(elapsed).toBeGreaterThanOrEqual(((301 - 50) / 50) * 1_000);
-    expect(elapsed).toBeLessThan(((301 - 46) / 46) * 1_000 + 3_000);
     // The member's request went ahead of the 250 or more posts waiting, and its priority header stayed at the proxy.
     const checkAt = seen.findIndex((s) => s.path === '/channels/777');
     expect(checkAt).toBeGreaterThanOrEqual(0);
@@ -193,9 +191,9 @@ describe('the REST proxy', () => {
     );
     expect(sent.map((m) => m.content).sort()).toEqual(['retry 1', 'retry 2', 'retry 3']);
     const onRoute = discord.arrivals.filter((s) => s.path === route);
+    // The retry waited out the Retry-After instead of storming the route: the fake answers 429 to every
+    // request to it until the second it announced has passed by its own clock, so one 429 and then only 200s says so.
     expect(onRoute.map((s) => s.status)).toEqual([429, 200, 200, 200]);
-    // The retry waited out the Retry-After (1 s, less the fake's own rounding) instead of storming the route.
-    expect(onRoute[1]!.at - onRoute[0]!.at).toBeGreaterThanOrEqual(950);
     expect(onRoute[0]!.body).toBe(onRoute[1]!.body);
     expect(proxy.stats().rateLimited).toBe(rateLimitedBefore + 1);
     expect(log.lines.some((line) => line.includes('Discord answered 429'))).toBe(true);
@@ -226,33 +224,47 @@ describe('the REST proxy', () => {
   });
 
   it('takes the request of a client that went away out of the queue: it never reaches Discord', async () => {
-    // A budget of 1 a second, so that the requests wait.
+    // One request a minute: after the first, every request waits in the budget for as long as the test runs,
+    // so whatever leaves the queue here leaves it without a slot.
     const slow = await startRestProxy({
       token: TOKEN,
       apiUrl: discord.apiUrl,
       port: 0,
       host: '127.0.0.1',
       logger: log.logger,
-      budget: new DiscordRestBudget(1, 0),
+      budget: new DiscordRestBudget(1, 0, NO_METRICS, 60_000),
     });
+    let closed = false;
     try {
       const before = discord.arrivals.length;
+      const paths = () => discord.arrivals.slice(before).map((s) => s.path);
+      const waitUntil = (probe: () => boolean, what: string) =>
+        pollUntil(probe, what, { timeoutMs: 10_000, context: () => JSON.stringify({ stats: slow.stats(), paths: paths() }) });
       const get = (id: string, signal?: AbortSignal) => fetch(`${slow.url}/api/v10/channels/${id}`, { headers: { authorization: `Bot ${TOKEN}` }, signal });
-      const first = get('801');
-      await new Promise((r) => setTimeout(r, 100));
+      // The first takes the one slot; 802 then queues, and 803 behind it.
+      expect((await get('801')).status).toBe(200);
       const gaveUp = new AbortController();
       const abandoned = get('802', gaveUp.signal).catch((err: unknown) => (err as Error).name);
-      const third = get('803');
-      await new Promise((r) => setTimeout(r, 200));
-      expect(slow.stats().waiting).toBe(2);
+      await waitUntil(() => slow.stats().waiting === 1, '802 waiting in the budget');
+      const third = get('803').then(
+        (res) => res.status,
+        (err: unknown) => (err as Error).name,
+      );
+      await waitUntil(() => slow.stats().waiting === 2, '803 waiting behind it');
       gaveUp.abort();
       expect(await abandoned).toBe('AbortError');
-      expect((await first).status).toBe(200);
-      expect((await third).status).toBe(200);
-      await new Promise((r) => setTimeout(r, 300));
-      expect(discord.arrivals.slice(before).map((s) => s.path)).toEqual(['/channels/801', '/channels/803']);
-    } finally {
+      // The proxy takes 802 out of the queue (no slot frees for a minute, so it did not leave by starting) ...
+      await waitUntil(() => slow.stats().waiting === 1, '802 to leave the queue');
+      expect(slow.stats().forwarded).toBe(1);
+      // ... and 803, still waiting, is the only request left that the budget could start.
+      expect(await Promise.race([third, Promise.resolve('still waiting')])).toBe('still waiting');
       await slow.close(1_000);
+      closed = true;
+      // Closing gave up 803 as well: 801 is all Discord ever saw.
+      expect(await third).not.toBe(200);
+      expect(paths()).toEqual(['/channels/801']);
+    } finally {
+      if (!closed) await slow.close(1_000);
     }
-  }, 10_000);
+  }, 15_000);
 });

@@ -93,17 +93,31 @@ describe('4 shards in two clients, max_concurrency 1', () => {
 
   it('an interaction reaches only the client holding its guild’s shard, on every shard', async () => {
     for (const list of seen.values()) list.length = 0;
-    const guild3 = fake.guildForShard(3);
-    fake.dispatchInteraction(inGuild(commandInteraction(USER, 'ping'), guild3));
-    await until(() => seen.get(b)!.length === 1, 'the interaction on shard 3');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(seen.get(b)).toEqual([guild3]);
-    expect(seen.get(a)).toEqual([]);
+    /** The ids of the interactions each client received, as they arrive. */
+    const ids = new Map<Client, string[]>([
+      [a, []],
+      [b, []],
+    ]);
+    const listeners = [...ids].map(([c, list]) => [c, (i: Interaction) => void list.push(i.id)] as const);
+    for (const [c, listener] of listeners) c.on('interactionCreate', listener);
+    try {
+      const guild3 = fake.guildForShard(3);
+      const first = inGuild(commandInteraction(USER, 'ping'), guild3);
+      fake.dispatchInteraction(first);
+      await until(() => seen.get(b)!.length === 1, 'the interaction on shard 3');
 
-    for (const s of [0, 1, 2]) fake.dispatchInteraction(inGuild(commandInteraction(USER, 'ping'), fake.guildForShard(s)));
-    await until(() => seen.get(a)!.length === 2 && seen.get(b)!.length === 2, 'the interactions on shards 0 to 2');
-    expect(seen.get(a)!.sort()).toEqual([fake.guildForShard(0), fake.guildForShard(1)].sort());
-    expect(seen.get(b)).toEqual([guild3, fake.guildForShard(2)]);
+      // One more on every shard: each connection delivers in order, so once these are in, anything the first
+      // one's dispatch sent to another connection, or sent twice, has arrived before them.
+      const next = [0, 1, 2, 3].map((s) => inGuild(commandInteraction(USER, 'ping'), fake.guildForShard(s)));
+      for (const i of next) fake.dispatchInteraction(i);
+      await until(() => next.every((i, s) => ids.get(s < 2 ? a : b)!.includes(i.id)), 'the interactions on every shard');
+      expect(ids.get(a)!.sort()).toEqual([next[0]!.id, next[1]!.id].sort());
+      expect(seen.get(a)!.sort()).toEqual([fake.guildForShard(0), fake.guildForShard(1)].sort());
+      expect(ids.get(b)![0]).toBe(first.id);
+      expect(ids.get(b)!.slice(1).sort()).toEqual([next[2]!.id, next[3]!.id].sort());
+    } finally {
+      for (const [c, listener] of listeners) c.off('interactionCreate', listener);
+    }
   });
 
   it('the channels of every shard’s guild answer REST and record what is posted there', async () => {

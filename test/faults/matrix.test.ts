@@ -74,7 +74,8 @@ const FAULTS: { label: string; faults?: Faults; refused?: true; says: string }[]
 ];
 
 /** Every resource expires at once: each interaction after the warm-up asks the API again. */
-const EXPIRED = Object.fromEntries(Object.keys(DEFAULT_TTLS).map((r) => [r, 1])) as Partial<Record<Resource, number>>;
+const EXPIRED_TTL_MS = 1;
+const EXPIRED = Object.fromEntries(Object.keys(DEFAULT_TTLS).map((r) => [r, EXPIRED_TTL_MS])) as Partial<Record<Resource, number>>;
 
 /** A snowflake minted now, as Discord mints an interaction's id. */
 const snowflakeNow = () => String((BigInt(Date.now() - DISCORD_EPOCH_MS) << 22n) | 1n);
@@ -152,14 +153,16 @@ describe('the fault matrix: every command × every API fault', { timeout: 120_00
     await state.links.link(LINKED, { uid: '1403392756', name: 'card1gan' }, true);
     for (const fault of FAULTS) {
       r.setFaults({});
-      // Warm side: one success per command first (its cache then holds an expired answer).
-      const warmCache = new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }), ttls: EXPIRED });
+      // Warm side: one success per command first (its cache then holds an expired answer). Its clock moves
+      // on by the TTL once the warm-up is done, so that every answer it cached has expired by then.
+      let expiredBy = 0;
+      const warmCache = new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }), ttls: EXPIRED, now: () => Date.now() + expiredBy });
       const primer = services(warmCache);
       for (const c of CASES) {
         const ok = await interact(router, primer, c, logger);
         if (ok.final.flags === 64) throw new Error(`${c.label}: the warm-up failed: ${textsOf(ok.final)}`);
       }
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      expiredBy = EXPIRED_TTL_MS;
       if (fault.faults) r.setFaults(fault.faults);
       const base = fault.refused ? closedUrl : r.url;
       const warm = services(warmCache, base);

@@ -193,11 +193,17 @@ describe('the hourly mains refresh', () => {
       alerts: { staleMains: async () => ['1', '2', '3'] } as unknown as AlertsRepository,
       logger,
     });
+    // The run itself, to tell a stop that ended it from one that gave up waiting for it after its 5 s bound.
+    const runs = vi.spyOn(refresher, 'refreshStale');
     refresher.start(60_000);
-    await vi.waitFor(() => expect(reads).toHaveLength(1));
-    const started = Date.now();
+    await vi.waitFor(() => expect(reads).toHaveLength(1), { timeout: 5_000 });
+    const order: string[] = [];
+    const ended = () => order.push('run ended');
+    void (runs.mock.results[0]!.value as Promise<void>).then(ended, ended);
     await refresher.stop();
-    expect(Date.now() - started).toBeLessThan(1_000);
+    order.push('stop returned');
+    // The read never answers unless given up: the run ended, and stop() returned because it had, not at its bound.
+    expect(order).toEqual(['run ended', 'stop returned']);
     // The first member's read was given up, and the next members were not read.
     expect(reads).toHaveLength(1);
     expect(reads[0]!.aborted).toBe(true);

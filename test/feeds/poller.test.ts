@@ -298,13 +298,23 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
     await first.tick();
     const ids = Array.from({ length: 20 }, (_, i) => `k${i + 1}`);
     for (const [i, c] of ids.entries()) await subscribe(`crash${i + 1}`, 'patchNotes', c);
-    addPost('Crash test');
+    const postId = addPost('Crash test');
     // The process "dies" with a full window of sends on the wire: half were lost, half reached Discord
     // without their answer arriving; the rest of the fan-out never started.
     channels.failAll = (c) => (Number(c.slice(1)) % 2 === 0 ? 'hang-after-post' : 'hang');
     void first.tick();
     await until(() => channels.sends === FAN_OUT_CONCURRENCY);
-    await new Promise((resolve) => setTimeout(resolve, 100)); // nothing more starts
+    // Nothing more starts: a send claims its delivery first, and a claim beyond the window would have been
+    // queued to the store before this read (with the window's own claims, or as one of them returned), so the
+    // read sees it. Every claim is one of the window's sends, on the wire.
+    const claimed = await state.database.db
+      .selectFrom('deliveries')
+      .select('channel_id')
+      .where('feed', '=', 'patchNotes')
+      .where('post_id', '=', postId)
+      .execute();
+    expect(claimed.map((d) => d.channel_id).sort()).toEqual(ids.filter((c) => channels.attempts.has(c)).sort());
+    expect(claimed).toHaveLength(FAN_OUT_CONCURRENCY);
     expect(channels.sends).toBe(FAN_OUT_CONCURRENCY);
     channels.failAll = undefined;
     const inFlight = ids.filter((c) => channels.attempts.get(c) === 1);
@@ -375,15 +385,16 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
     const p = pollerOn(state, channels, { api: waitingApi });
     p.start();
     await until(() => limiter.waiting > 0, 5_000);
-    const started = Date.now();
-    await p.stop();
-    expect(Date.now() - started).toBeLessThan(1_000);
-    expect(limiter.waiting).toBe(0);
+    // What stop() must not wait for: the window letting a request through again, a minute on.
+    const probe = windowOpens(limiter);
+    expect(await Promise.race([p.stop().then(() => 'stopped' as const), probe.opened])).toBe('stopped');
+    expect(limiter.waiting).toBe(1); // the probe alone: the poll's read left the queue
+    probe.giveUp();
     expect(p.lines.filter((l) => l.includes('could not poll') || l.includes('feed poll failed'))).toEqual([]);
     expect(channels.sends).toBe(0);
     limiter.stop();
     await waitingApi.close();
-  });
+  }, 90_000);
 
   it('stop() also gives up the hero list the poll reads for hero filters while it waits for the rate limit', async () => {
     // The hero list is not cached and the window is full: the first feed's catalog waits for the hero list.
@@ -394,14 +405,15 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
     const heroListsAsked = r.requests.byPath.get('/api/v1/heroes') ?? 0;
     p.start();
     await until(() => limiter.waiting > 0, 5_000);
-    const started = Date.now();
-    await p.stop();
-    expect(Date.now() - started).toBeLessThan(1_000);
-    expect([limiter.waiting, r.requests.byPath.get('/api/v1/heroes') ?? 0]).toEqual([0, heroListsAsked]);
+    const probe = windowOpens(limiter);
+    expect(await Promise.race([p.stop().then(() => 'stopped' as const), probe.opened])).toBe('stopped');
+    // The probe alone waits (the hero list left the queue), and the window stayed shut: the list was never asked for.
+    expect([limiter.waiting, r.requests.byPath.get('/api/v1/heroes') ?? 0]).toEqual([1, heroListsAsked]);
+    probe.giveUp();
     expect(p.lines.filter((l) => l.includes('could not') || l.includes('failed'))).toEqual([]);
     limiter.stop();
     await waitingApi.close();
-  });
+  }, 90_000);
 
   it('does nothing in a process that does not lead', async () => {
     const follower = poller(channels, { isLeader: async () => false, release: async () => undefined });
@@ -1082,6 +1094,17 @@ it('backs off: at once, then 30 s doubling up to 30 min', () => {
   expect([1, 2, 3, 4, 10].map(retryDelayMs)).toEqual([0, 30_000, 60_000, 120_000, 30 * 60_000]);
 });
 
+/**
+ * A member's request queued at `limiter` now, ahead of the feeds: `opened` resolves when the rate limit's
+ * window lets it through (the event a stop must not wait for); `giveUp()` takes it out of the queue.
+ */
+function windowOpens(limiter: UpstreamRateLimiter): { opened: Promise<'window opened'>; giveUp: () => void } {
+  const controller = new AbortController();
+  const opened = limiter.schedule(async () => 'window opened' as const, 'interactive', undefined, controller.signal);
+  opened.catch(() => undefined);
+  return { opened, giveUp: () => controller.abort() };
+}
+
 async function until(probe: () => Promise<boolean> | boolean, timeoutMs = 5_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await probe())) {
@@ -1090,14 +1113,20 @@ async function until(probe: () => Promise<boolean> | boolean, timeoutMs = 5_000)
   }
 }
 
-/** A state on in-memory SQLite whose every statement fails while `store.down` is set (an I/O error, a full disk). */
-async function failingState(): Promise<{ state: State; store: { down: boolean } }> {
-  const store = { down: false };
+/**
+ * A state on in-memory SQLite whose every statement fails while `store.down` is set (an I/O error, a full
+ * disk); `store.refused` counts the statements it failed.
+ */
+async function failingState(): Promise<{ state: State; store: { down: boolean; refused: number } }> {
+  const store = { down: false, refused: 0 };
   const database = sqliteDatabase(new Database(':memory:'), ':memory:');
   await migrateDatabase(database);
   const db = database.db.withPlugin({
     transformQuery: (args) => {
-      if (store.down) throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' });
+      if (store.down) {
+        store.refused++;
+        throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR' });
+      }
       return args.node;
     },
     transformResult: async (args) => args.result,
@@ -1177,12 +1206,18 @@ describe('with the store failing', () => {
       await p.tick();
       await subscribeOn(state, 'fast', 'patchNotes', 'c-fast');
       await subscribeOn(state, 'slow', 'patchNotes', 'c-slow');
-      // Both are claimed before either answers; the store goes away, the fast send's mark fails, the slow one is still on the wire.
+      // Both are claimed before either answers: the fast send answers once the slow one is on the wire, and
+      // the store goes away then; the fast send's mark fails while the slow one is still on the wire.
       channels.during.set('c-fast', async () => {
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await until(() => channels.attempts.has('c-slow'));
         store.down = true;
       });
-      channels.during.set('c-slow', () => new Promise((resolve) => setTimeout(resolve, 300)));
+      // The slow send answers 300 ms after the store failed the fast one's mark (a slow Discord: the
+      // scenario, not a wait), long after a poll that did not wait for it would have returned.
+      channels.during.set('c-slow', async () => {
+        await until(() => store.refused > 0);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      });
       addPost();
       await p.tick();
       expect(p.lines.some((l) => l.includes('could not poll a feed'))).toBe(true);
@@ -1210,10 +1245,14 @@ describe('with the store failing', () => {
         await subscribeOn(state, 'g', 'patchNotes', 'c-pg');
         await server.kill();
         const id = addPost('Found while the database is down');
-        const started = Date.now();
+        const before = p.lines.length;
         await expect(p.tick()).resolves.toBeUndefined();
-        expect(Date.now() - started).toBeLessThan(10_000); // connections refused at once: no wait for a timeout
         expect(p.lines.filter((l) => l.includes('could not poll a feed'))).toHaveLength(4);
+        // Connections refused at once, no wait for a timeout: every failure of the poll is the refusal itself,
+        // none the pool's connection timeout or a query timeout.
+        const failures = p.lines.slice(before).filter((l) => /"level":[45]0/.test(l));
+        expect(failures).toHaveLength(5); // the four feeds and the hero alerts
+        for (const line of failures) expect(line).toContain('"code":"ECONNREFUSED"');
         expect(channels.sends).toBe(0);
         await server.restart();
         await p.tick();

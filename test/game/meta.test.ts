@@ -152,6 +152,17 @@ function driftedDataset() {
   return dataset;
 }
 
+/**
+ * A member's request queued at `limiter` now, ahead of the gathering: `opened` resolves when the rate
+ * limit's window lets it through (the event a stop must not wait for); `giveUp()` takes it out of the queue.
+ */
+function windowOpens(limiter: UpstreamRateLimiter): { opened: Promise<'window opened'>; giveUp: () => void } {
+  const controller = new AbortController();
+  const opened = limiter.schedule(async () => 'window opened' as const, 'interactive', undefined, controller.signal);
+  opened.catch(() => undefined);
+  return { opened, giveUp: () => controller.abort() };
+}
+
 const statsRequests = (r: Replica) => [...r.requests.byPath].filter(([path]) => path.endsWith('/stats')).reduce((n, [, c]) => n + c, 0);
 
 describe('HeroMeta against the replica', () => {
@@ -302,8 +313,9 @@ describe('HeroMeta against the replica', () => {
     const cache = new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }) });
     const { api, meta } = make({ cache });
     r.setFaults({ latencyMs: 5 });
-    // Inside a member's budget that ends in 20 ms: the refresh's own requests must not give up with it.
-    const s = await runWithDeadline(Date.now() + 20, () => meta.refresh());
+    // Inside a member's budget that has already run out: the refresh's own requests must not give up with it
+    // (with its deadline, every one of them would be refused or answered "out of time" at once).
+    const s = await runWithDeadline(Date.now() - 1, () => meta.refresh());
     expect([s.answered, s.total, s.stale]).toEqual([36, 37, false]);
     await api.close();
   });
@@ -334,19 +346,21 @@ describe('HeroMeta against the replica', () => {
     // The key's 2 requests a minute: the hero list and one hero's statistics go out, the next waits.
     // That one request may still be on its way to the replica when the wait begins, so wait for it too.
     await vi.waitFor(() => expect([limiter.waiting > 0, statsRequests(r) - before]).toEqual([true, 1]), { timeout: 5_000 });
-    const started = Date.now();
-    await meta.stop();
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // What stop() must not wait for: the window letting a request through again, a minute on.
+    const probe = windowOpens(limiter);
+    expect(await Promise.race([meta.stop().then(() => 'stopped' as const), probe.opened])).toBe('stopped');
     expect(meta.refreshing).toBe(false);
     expect(meta.snapshot()).toBeUndefined();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    // Nothing more was asked of the API, and the stop is no failure.
+    // Nothing more was asked of the API: the refresh has ended, the requests it left waiting are out of the
+    // queue (the probe alone waits), and the window has not let anything through since the one counted.
+    expect(limiter.waiting).toBe(1);
     expect(statsRequests(r) - before).toBe(1);
-    expect(limiter.waiting).toBe(0);
+    probe.giveUp();
+    // And the stop is no failure.
     expect(lines.filter((l) => l.includes('failed'))).toEqual([]);
     limiter.stop();
     await api.close();
-  });
+  }, 90_000);
 
   it('stop() does not wait for the hero list’s turn at the rate limit: the list request is given up too', async () => {
     // The key's two requests of the minute are spent before the refresh starts: the hero list waits.
@@ -356,14 +370,15 @@ describe('HeroMeta against the replica', () => {
     const asked = r.requests.byPath.get('/api/v1/heroes') ?? 0;
     meta.start();
     await vi.waitFor(() => expect(limiter.waiting).toBe(1), { timeout: 5_000 });
-    const started = Date.now();
-    await meta.stop();
-    expect(Date.now() - started).toBeLessThan(1_000);
-    expect([meta.refreshing, limiter.waiting, r.requests.byPath.get('/api/v1/heroes') ?? 0]).toEqual([false, 0, asked]);
+    const probe = windowOpens(limiter);
+    expect(await Promise.race([meta.stop().then(() => 'stopped' as const), probe.opened])).toBe('stopped');
+    // The probe alone waits (the list left the queue), and the list was never asked for.
+    expect([meta.refreshing, limiter.waiting, r.requests.byPath.get('/api/v1/heroes') ?? 0]).toEqual([false, 1, asked]);
+    probe.giveUp();
     expect(lines.filter((l) => l.includes('failed'))).toEqual([]);
     limiter.stop();
     await api.close();
-  });
+  }, 90_000);
 
   it('start() logs a failed refresh instead of throwing', async () => {
     r.setFaults({ forceStatus: 500 });

@@ -50,7 +50,7 @@ export async function newStateLocation(engine: Engine): Promise<TestStateLocatio
 
 /** Opens the state at `where` (migrating it). */
 export function openAt(where: TestStateLocation, settings: GuildSettingsOptions = {}): Promise<State> {
-  return openState({ dataDir: where.dataDir, databaseUrl: where.databaseUrl, logger: pino({ level: 'silent' }), importLegacy: false, settings });
+  return openState({ dataDir: where.dataDir, databaseUrl: where.databaseUrl, logger: pino({ level: 'silent' }), settings });
 }
 
 /** A fresh state on `engine`; `close()` also removes its temp dir. */

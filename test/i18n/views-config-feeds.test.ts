@@ -5,6 +5,7 @@
  * and `render` left in the other languages; src/render/strings.ts sentences are not checked here), and each stays within Discord's limits before
  * src/render/limits.ts has to cut anything, even in German and French, which run longer.
  */
+import type { MessageKey } from '../../src/i18n/keys.js';
 import { describe, expect, it } from 'vitest';
 import { planAlerts, MAX_MENTIONS_PER_MESSAGE } from '../../src/feeds/alerts.js';
 import { digestView } from '../../src/feeds/digest.js';
@@ -63,7 +64,7 @@ function expectLocalised(view: View, locale: Locale, namespaces: string[], where
 }
 
 /** The message `key` of `locale` is not the English one (so that finding it proves the language). */
-function expectTranslated(locale: Locale, key: string, values?: Record<string, string | number>) {
+function expectTranslated(locale: Locale, key: MessageKey, values?: Record<string, string | number>) {
   if (locale !== 'en') expect(trIn(locale, key, values), `${key} in ${locale}`).not.toBe(trIn('en', key, values));
 }
 
@@ -83,14 +84,14 @@ describe('/config, /link and /alerts in every locale', () => {
         const embed = show.view.embeds![0]!;
         expect(embed.title).toBe(trIn(locale, 'config:show.title'));
         expect(embed.fields!.map((f) => f.name).slice(0, 4)).toEqual(
-          ['patchNotes', 'balances', 'devDiaries', 'gameVersions'].map((f) => trIn(locale, `feeds:name.${f}`)),
+          (['patchNotes', 'balances', 'devDiaries', 'gameVersions'] as const).map((f) => trIn(locale, `feeds:name.${f}`)),
         );
         expect(embed.fields![0]!.value).toBe(
           `<#701> · ${trIn(locale, 'config:show.pings', { roleId: '801' })} · ${trIn(locale, 'config:show.published')} · ${trIn(locale, 'config:show.notPosting')}`,
         );
         expect(embed.fields![2]!.value).toBe(trIn(locale, 'config:off'));
         expect(embed.fields!.at(-2)!).toMatchObject({ name: trIn(locale, 'config:show.privateAnswers'), value: trIn(locale, 'config:off') });
-        for (const key of ['config:show.title', 'config:off', 'config:show.published', 'feeds:name.patchNotes']) expectTranslated(locale, key);
+        for (const key of ['config:show.title', 'config:off', 'config:show.published', 'feeds:name.patchNotes'] as const) expectTranslated(locale, key);
         expectLocalised(show.view, locale, ['config', 'feeds', 'render'], '/config show');
 
         const status = (await runInLocale(locale, () => env.b.run('config', {}, 'status', ADMIN))).view;
@@ -166,7 +167,7 @@ describe('feed messages in every locale', () => {
       expect(embed.author?.name).toBe(trIn(locale, 'feeds:post.new.patchNotes'));
       expect(embed.footer?.text).toBe(trIn(locale, 'feeds:post.corrected'));
       expect(view.components![0]!.components[0]).toMatchObject({ label: trIn(locale, 'feeds:post.readAll') });
-      for (const key of ['feeds:post.new.patchNotes', 'feeds:post.corrected', 'feeds:post.readAll']) expectTranslated(locale, key);
+      for (const key of ['feeds:post.new.patchNotes', 'feeds:post.corrected', 'feeds:post.readAll'] as const) expectTranslated(locale, key);
       expectLocalised(view, locale, ['feeds', 'render'], 'patch note');
       const version = runInLocale(locale, () => feedPostView('gameVersions', { ...patchNote, content: undefined }, null));
       expect(version.components![0]!.components[0]).toMatchObject({ label: trIn(locale, 'feeds:post.readPatchNotes') });
@@ -206,7 +207,8 @@ describe('feed messages in every locale', () => {
       const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.parse('2099-03-10T00:00:00Z'));
       expect(view.components![0]!.components[0]).toMatchObject({ placeholder: trIn(locale, 'feeds:digest.readOne') });
       expect((view.components![0]!.components[0] as { options: { description?: string }[] }).options[0]!.description).toBe(date);
-      for (const key of ['feeds:digest.title.balances.weekly', 'feeds:digest.footer', 'feeds:digest.readOne']) expectTranslated(locale, key, { when: 'x' });
+      for (const key of ['feeds:digest.title.balances.weekly', 'feeds:digest.footer', 'feeds:digest.readOne'] as const)
+        expectTranslated(locale, key, { when: 'x' });
       expectLocalised(view, locale, ['feeds', 'render'], 'digest');
     }
     const fr = runInLocale('fr', () => digestView('patchNotes', { every: 'daily', at: 18 * 60 }, 'UTC', [post(1), post(2)], null));
@@ -257,7 +259,7 @@ describe('feed messages in every locale', () => {
         trIn(locale, 'feeds:alert.dm', { title: 'Season 9 adjustments', heroes: `${nerf}${trIn(locale, 'render:listSeparator')}${storm}` }),
       );
       expectLocalised(dm.view, locale, ['feeds', 'render'], 'alert by direct message');
-      for (const key of ['feeds:alert.channelHeader', 'feeds:alert.verdict.adjusted', 'feeds:alert.kind.balances'])
+      for (const key of ['feeds:alert.channelHeader', 'feeds:alert.verdict.adjusted', 'feeds:alert.kind.balances'] as const)
         expectTranslated(locale, key, { title: 'x' });
     }
     expect(runInLocale('ja', () => planAlerts('balances', post, { ...audience, members: [member('u-dm', { dm: true })] }))[0]!.view.content).toBe(

@@ -6,6 +6,7 @@
  * within Discord's limits, both as the handler returns it (before src/render/limits.ts fits it) and as
  * sent. Charts carry the locale in their spec, and the worker writes the chart's own words in it.
  */
+import type { MessageKey } from '../../src/i18n/keys.js';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meta } from '../../src/commands/meta.js';
@@ -109,7 +110,7 @@ const press = async (locale: Locale, customId: string, values: string[] = []) =>
   (await router.component(customId, values, { ...MEMBER, locale }, MEMBER.userId, ctx)).view;
 const fieldNames = (view: View) => (view.embeds ?? []).flatMap((e) => (e.fields ?? []).map((f) => f.name));
 /** The message `key` in `locale`, checked to differ from English so that finding it proves the language. */
-const own = (locale: Locale, key: string, values?: Record<string, string | number>) => {
+const own = (locale: Locale, key: MessageKey, values?: Record<string, string | number>) => {
   const text = trIn(locale, key, values);
   expect(text, `${key} in ${locale} is not translated`).not.toBe(trIn('en', key, values));
   return text;

@@ -48,9 +48,16 @@ const PATCH_NOTES = 12;
 /** Pages of 3 for 8 balance posts and 12 patch notes: 3 + 4. */
 const PAGES = Math.ceil(BALANCES / PAGE) + Math.ceil(PATCH_NOTES / PAGE);
 
-function indexerOn(state: State, options: { heroes?: HeroDirectory | { list: () => ReturnType<HeroDirectory['list']> } } = {}) {
+function indexerOn(state: State, options: { heroes?: HeroDirectory | { list: () => ReturnType<HeroDirectory['list']> }; api?: RivalsApi } = {}) {
   const { logger, lines } = capturingLogger();
-  const indexer = new BalanceIndexer({ api, heroes: options.heroes ?? new HeroDirectory(api), history: state.balanceHistory, logger, pageSize: PAGE });
+  const client = options.api ?? api;
+  const indexer = new BalanceIndexer({
+    api: client,
+    heroes: options.heroes ?? new HeroDirectory(client),
+    history: state.balanceHistory,
+    logger,
+    pageSize: PAGE,
+  });
   return { indexer, lines };
 }
 
@@ -236,13 +243,20 @@ describe('failures and changes', () => {
     expect(indexer.lastRun?.complete).toBe(true);
 
     const spy = vi.spyOn(indexer, 'run');
-    indexer.start(20);
-    await vi.waitFor(() => expect(spy.mock.calls.length).toBeGreaterThanOrEqual(2), { timeout: 5_000 });
+    // Every turn runs, but the third is held at its start (its leadership check) until the test answers it.
+    let turns = 0;
+    let answerThird: ((run: boolean) => void) | undefined;
+    indexer.start(20, () => (++turns < 3 ? Promise.resolve(true) : new Promise<boolean>((resolve) => (answerThird = resolve))));
+    await vi.waitFor(() => expect(answerThird).toBeDefined(), { timeout: 5_000 });
+    expect(spy).toHaveBeenCalledTimes(2);
     await indexer.stop();
-    const calls = spy.mock.calls.length;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(spy.mock.calls.length).toBe(calls);
     expect(indexer.running).toBe(false);
+    // The turn under way when stop() was called goes on, told to run: it must not. Its rest runs in
+    // microtasks, which have all run once a macrotask (setImmediate) comes.
+    answerThird!(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(spy).toHaveBeenCalledTimes(2);
+    expect([indexer.running, turns]).toEqual([false, 3]);
     await state.close();
   });
 
@@ -281,10 +295,13 @@ describe('failures and changes', () => {
     };
     const { indexer, lines } = indexerOn(state, { heroes: heroes as unknown as HeroDirectory });
     const run = indexer.run();
-    await vi.waitFor(() => expect(given).toBeDefined());
-    const started = Date.now();
+    await vi.waitFor(() => expect(given).toBeDefined(), { timeout: 5_000 });
+    // The list never answers unless given up: stop() returns because the run ended, not at its 5 s bound.
+    const order: string[] = [];
+    void run.then(() => order.push('run ended'));
     await indexer.stop();
-    expect(Date.now() - started).toBeLessThan(1_000);
+    order.push('stop returned');
+    expect(order).toEqual(['run ended', 'stop returned']);
     expect(await run).toMatchObject({ complete: false, pages: 0 });
     expect(lines.filter((l) => l.includes('"level":40') || l.includes('"level":50'))).toEqual([]);
     await state.close();
@@ -292,18 +309,24 @@ describe('failures and changes', () => {
 
   it('stop() cancels a request that hangs, and the run ends incomplete without a failure logged', async () => {
     const state = memoryState();
-    const { indexer, lines } = indexerOn(state);
+    // A client that would wait ten minutes for the held request rather than the usual 2 s: only the abort can end it.
+    const patient = clientFor(r, { limiter, timeoutMs: 10 * 60_000 });
+    const { indexer, lines } = indexerOn(state, { api: patient });
     r.setFaults({ hang: true, pathPrefix: '/api/v1/balances' });
+    const before = requestsTo('/api/v1/balances');
     const run = indexer.run();
-    await vi.waitFor(() => expect(requestsTo('/api/v1/balances')).toBeGreaterThan(0));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const started = Date.now();
+    // The request is held at the replica, which never answers it.
+    await vi.waitFor(() => expect(requestsTo('/api/v1/balances')).toBeGreaterThan(before), { timeout: 5_000 });
+    const order: string[] = [];
+    void run.then(() => order.push('run ended'));
     await indexer.stop();
-    // Well under the client's 2 s request timeout: the request was aborted, not timed out.
-    expect(Date.now() - started).toBeLessThan(1_000);
+    order.push('stop returned');
+    // stop() returned because the run ended, which only the request's abort could do, not at its 5 s bound.
+    expect(order).toEqual(['run ended', 'stop returned']);
     expect(await run).toMatchObject({ complete: false, postsIndexed: 0, failedPages: 0 });
     expect(lines.some((l) => l.includes('a list page failed'))).toBe(false);
     expect(await state.balanceHistory.completedAt()).toBeNull();
+    await patient.close();
     await state.close();
   });
 });

@@ -10,6 +10,7 @@ import { GuildSettingsRepository } from '../../src/store/guild-settings.js';
 import { capturingLogger } from '../helpers/replica.js';
 import { startRedis, type RedisServer } from '../helpers/redis.js';
 import { openTestState } from '../helpers/state.js';
+import { pollUntil } from '../helpers/until.js';
 
 let redis: RedisServer;
 beforeAll(async () => {
@@ -17,9 +18,9 @@ beforeAll(async () => {
 });
 afterAll(() => redis?.stop());
 
-/** Polls `check` until it holds (no timing assertion: the test's own timeout bounds it). */
-async function eventually(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((r) => setTimeout(r, 20));
+/** Polls `check` until it holds (no timing assertion: the timeout is a safety net). */
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  await pollUntil(check, what, { timeoutMs: 10_000, context: () => '' });
 }
 
 describe('settings sync over Redis', () => {
@@ -37,11 +38,16 @@ describe('settings sync over Redis', () => {
     try {
       expect((await b.get('g1')).ephemeralByDefault).toBe(false); // now cached in b
       await a.update('g1', (s) => void (s.ephemeralByDefault = true));
-      await eventually(async () => b.peek('g1') === undefined);
+      await eventually(async () => b.peek('g1') === undefined, "a's change to reach b");
       expect((await b.get('g1')).ephemeralByDefault).toBe(true);
-      // b's own change invalidates a, and a's own message does not drop a's fresh entry.
+      // b's own change invalidates a, and b's own message does not drop b's fresh entry.
+      expect((await b.get('g2')).ephemeralByDefault).toBe(false); // cached in b, for the marker below
       await b.update('g1', (s) => void (s.leaderboardPlatform = 'ps'));
-      await eventually(async () => (await a.get('g1')).leaderboardPlatform === 'ps');
+      await eventually(async () => (await a.get('g1')).leaderboardPlatform === 'ps', "b's change to reach a");
+      // A marker published after Redis took b's message (a has seen it): Redis delivers a subscriber's
+      // messages in order, so once b has dropped g2, b's subscriber has had its own message about g1 too.
+      await a.update('g2', (s) => void (s.ephemeralByDefault = true));
+      await eventually(async () => b.peek('g2') === undefined, "a's marker to reach b");
       expect(b.peek('g1')?.leaderboardPlatform).toBe('ps');
     } finally {
       await stopA();
@@ -63,7 +69,7 @@ describe('RedisLeadership when Redis dies', () => {
       await expect(leadership.isLeader()).rejects.toThrow(/did not answer within 300 ms|ECONNREFUSED|closed|Socket/i);
       await expect(leadership.release()).rejects.toThrow();
       await redis.restart();
-      await eventually(() => leadership.isLeader().catch(() => false));
+      await eventually(() => leadership.isLeader().catch(() => false), 'the lead again once Redis is back');
     } finally {
       await closeCacheStore(store);
     }

@@ -8,12 +8,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DATABASE_FILE, openDatabase, StoreOpenError } from '../../src/store/database.js';
+import { pollUntil } from '../helpers/until.js';
 
 const dirs: string[] = [];
 afterEach(() => {
+  vi.restoreAllMocks();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -32,21 +35,77 @@ function lockedNewFile(): { dataDir: string; holder: BetterSqlite3.Database } {
   return { dataDir, holder };
 }
 
+/**
+ * The same lock held by another thread, as another process would hold it: `committed()` asks it to
+ * commit and resolves with who ended the transaction, the request or its own timer after `safetyMs`.
+ */
+async function lockedByAnotherThread(safetyMs: number): Promise<{ file: string; committed(): Promise<string> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'rivals-sqlite-open-'));
+  dirs.push(dataDir);
+  const file = join(dataDir, DATABASE_FILE);
+  const worker = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+const db = new (require('better-sqlite3'))(workerData.file);
+db.exec('create table other_program (x integer)');
+db.exec('begin immediate');
+db.exec('insert into other_program values (1)');
+let by;
+const commit = (who) => { if (by === undefined) { by = who; db.exec('commit'); db.close(); } return by; };
+const safety = setTimeout(() => commit('its own timer'), workerData.safetyMs);
+parentPort.once('message', () => { clearTimeout(safety); parentPort.postMessage(commit('the request')); parentPort.close(); });
+parentPort.postMessage('locked');`,
+    { eval: true, workerData: { file, safetyMs } },
+  );
+  const next = () =>
+    new Promise<string>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+  expect(await next()).toBe('locked');
+  return {
+    file,
+    committed: async () => {
+      const answer = next();
+      worker.postMessage('commit');
+      const by = await answer;
+      await worker.terminate();
+      return by;
+    },
+  };
+}
+
 describe('opening the SQLite file while another connection holds it', () => {
+  it("SQLite's conversion to WAL answers SQLITE_BUSY at once under the lock, busy timeout or not", async () => {
+    // The other thread commits when asked, or by itself after 10 s; the probe would wait a minute for a lock.
+    const other = await lockedByAnotherThread(10_000);
+    const probe = new BetterSqlite3(other.file, { timeout: 60_000 });
+    try {
+      // Had SQLite waited for the lock, the conversion would have outlasted the other thread's own commit and succeeded.
+      expect(() => probe.pragma('journal_mode = WAL')).toThrow(/locked/);
+    } finally {
+      probe.close();
+    }
+    // It failed while the lock was still held: the transaction ended at the test's request, after the failure.
+    expect(await other.committed()).toBe('the request');
+  });
+
   it('waits for the lock to go, then opens in WAL mode and migrates', async () => {
     const { dataDir, holder } = lockedNewFile();
-    // Under this lock the conversion fails at once, busy timeout or not: the open must wait by itself.
-    const probe = new BetterSqlite3(join(dataDir, DATABASE_FILE), { timeout: 5_000 });
-    const tried = Date.now();
-    expect(() => probe.pragma('journal_mode = WAL')).toThrow(/locked/);
-    expect(Date.now() - tried).toBeLessThan(4_000);
-    probe.close();
-
-    setTimeout(() => holder.exec('commit'), 300);
-    const started = Date.now();
-    const database = await openDatabase({ dataDir, lockWaitMs: 10_000 });
+    // The open's own statements, seen through better-sqlite3's prototype.
+    const pragma = vi.spyOn(BetterSqlite3.prototype, 'pragma');
+    const refusedConversions = () =>
+      pragma.mock.calls.filter(([source], n) => {
+        const result = pragma.mock.results[n]!;
+        return source === 'journal_mode = WAL' && (result.type === 'throw' || String(result.value).toLowerCase() !== 'wal');
+      }).length;
+    let settled = false;
+    const opening = openDatabase({ dataDir, lockWaitMs: 10_000 }).finally(() => (settled = true));
+    // Refused, and tried again: the open is waiting for the lock, not failing or going on without WAL.
+    await pollUntil(() => refusedConversions() >= 2, 'the open to try the conversion twice', { timeoutMs: 10_000, context: () => '' });
+    expect(settled).toBe(false);
+    holder.exec('commit');
+    const database = await opening;
     try {
-      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
       const row = await database.db.selectFrom('meta').select('key').where('key', '=', 'opened_at').executeTakeFirst();
       expect(row?.key).toBe('opened_at');
     } finally {

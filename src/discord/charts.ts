@@ -1,0 +1,92 @@
+/**
+ * The runtime's side of charts: a View's chart specs drawn by the chart pool (src/charts/renderer.ts)
+ * into the files of the message, and the PNGs drawn lately kept by spec. Handlers and renderers only
+ * ask for charts (src/render/charts.ts), so they stay pure.
+ */
+import { LRUCache } from 'lru-cache';
+import type { ChartRenderer } from '../charts/renderer.js';
+import { currentDeadline } from '../core/deadline.js';
+import type { Logger } from '../core/logger.js';
+import { hasData } from '../render/charts.js';
+import type { View, ViewChart, ViewFile } from '../render/view.js';
+
+/** Longest a chart may take when the answer has no deadline (the CLI), ms. */
+export const CHART_TIMEOUT_MS = 10_000;
+/** Time kept back from the answer's deadline for sending it once the chart is drawn, ms. */
+const CHART_RESERVE_MS = 300;
+
+/** Charts drawn lately, by spec, at most this many bytes of PNG. */
+const CACHE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A renderer that keeps the PNGs it drew, by spec (JSON), up to {@link CACHE_BYTES}; concurrent
+ * renders of one spec share one draw. Failures are not kept.
+ */
+export function cachedCharts(renderer: ChartRenderer, maxBytes = CACHE_BYTES): ChartRenderer {
+  const drawn = new LRUCache<string, Buffer>({ maxSize: maxBytes, sizeCalculation: (png) => Math.max(1, png.byteLength) });
+  const drawing = new Map<string, Promise<Buffer>>();
+  return {
+    get threads() {
+      return renderer.threads;
+    },
+    close: () => renderer.close(),
+    async render(spec, options) {
+      const key = JSON.stringify(spec);
+      const kept = drawn.get(key);
+      if (kept) return kept;
+      let pending = drawing.get(key);
+      if (!pending) {
+        pending = renderer
+          .render(spec, options)
+          .then((png) => {
+            drawn.set(key, png);
+            return png;
+          })
+          .finally(() => drawing.delete(key));
+        drawing.set(key, pending);
+      }
+      return pending;
+    },
+  };
+}
+
+/**
+ * The PNG of a chart a View asks for, as a file; undefined when there is no renderer, nothing to draw,
+ * or no PNG in time (by the interaction's deadline less a moment to send, else {@link CHART_TIMEOUT_MS}),
+ * logged at warn with the reason. Never throws.
+ */
+async function chartFile(charts: ChartRenderer | undefined, { spec, name, description }: ViewChart, logger: Logger): Promise<ViewFile | undefined> {
+  if (!charts || !hasData(spec)) return undefined;
+  const deadline = currentDeadline();
+  const ms = deadline === undefined ? CHART_TIMEOUT_MS : deadline - CHART_RESERVE_MS - Date.now();
+  if (ms <= 0) {
+    logger.warn({ chart: spec.kind }, 'no time left to draw a chart: answering without it');
+    return undefined;
+  }
+  try {
+    const png = await charts.render(spec, { signal: AbortSignal.timeout(ms) });
+    return { name, data: png, contentType: 'image/png', description };
+  } catch (err) {
+    logger.warn({ err, chart: spec.kind }, 'chart not drawn: answering without it');
+    return undefined;
+  }
+}
+
+/**
+ * `view` with its charts drawn and attached as files, in order after any files it has; a chart not
+ * drawn is left out, and so is the image its embed showed. Never throws.
+ */
+export async function drawCharts(view: View, charts: ChartRenderer | undefined, logger: Logger): Promise<View> {
+  if (!view.charts?.length) return view;
+  const { charts: wanted, ...rest } = view;
+  const drawn = await Promise.all(wanted.map((chart) => chartFile(charts, chart, logger)));
+  const files = drawn.filter((f): f is ViewFile => f !== undefined);
+  const missing = new Set(wanted.filter((_, i) => !drawn[i]).map((c) => `attachment://${c.name}`));
+  const embeds = rest.embeds?.map((e) => {
+    if (!e.image || !missing.has(e.image.url)) return e;
+    const { image: _image, ...withoutImage } = e;
+    return withoutImage;
+  });
+  const allFiles = [...(rest.files ?? []), ...files];
+  return { ...rest, ...(embeds ? { embeds } : {}), ...(allFiles.length ? { files: allFiles } : {}) };
+}

@@ -1,0 +1,40 @@
+/**
+ * Every message key, as a type read from the English locale files: `namespace:path.to.message`, a
+ * plural's keys (`count_one`, `count_other`) named once without their suffix. A key that no English
+ * file has fails typecheck wherever it is passed to `tr`.
+ */
+
+/** The namespaces, each with the shape of its English file. */
+interface Namespaces {
+  catalog: typeof import('./locales/en/catalog.json');
+  charts: typeof import('./locales/en/charts.json');
+  commands: typeof import('./locales/en/commands.json');
+  common: typeof import('./locales/en/common.json');
+  compare: typeof import('./locales/en/compare.json');
+  config: typeof import('./locales/en/config.json');
+  feeds: typeof import('./locales/en/feeds.json');
+  hero: typeof import('./locales/en/hero.json');
+  leaderboard: typeof import('./locales/en/leaderboard.json');
+  link: typeof import('./locales/en/link.json');
+  match: typeof import('./locales/en/match.json');
+  messages: typeof import('./locales/en/messages.json');
+  player: typeof import('./locales/en/player.json');
+  'playground-page': typeof import('./locales/en/playground-page.json');
+  posts: typeof import('./locales/en/posts.json');
+  render: typeof import('./locales/en/render.json');
+  settings: typeof import('./locales/en/settings.json');
+}
+
+/** A key without its plural suffix (i18next's `_zero`, `_one`, `_two`, `_few`, `_many`, `_other`). */
+type WithoutPlural<K extends string> = K extends `${infer Base}_${'zero' | 'one' | 'two' | 'few' | 'many' | 'other'}` ? Base : K;
+
+/** The dotted paths of a file's messages. */
+type Paths<T, Prefix extends string = ''> = {
+  [K in keyof T & string]: T[K] extends string ? `${Prefix}${WithoutPlural<K>}` : Paths<T[K], `${Prefix}${K}.`>;
+}[keyof T & string];
+
+/** A message key: `player:sections.ranked`, `common:format.aside`. */
+export type MessageKey = { [N in keyof Namespaces]: `${N}:${Paths<Namespaces[N]>}` }[keyof Namespaces];
+
+/** The keys of one namespace, without it: `KeyIn<'messages'>` holds `notFound.player` for `messages:notFound.player`. */
+export type KeyIn<N extends keyof Namespaces> = MessageKey extends infer K ? (K extends `${N}:${infer Rest}` ? Rest : never) : never;
