@@ -42,9 +42,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Most files wait on loopback servers, child processes and polls rather than the CPU: three at once
+    // Most files wait on loopback servers, child processes and polls rather than the CPU: four at once
     // keep both cores of a small machine busy (vitest's default would run one file at a time here).
-    maxWorkers: 3,
+    maxWorkers: 4,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...REDIS, ...POSTGRES, ...E2E, ...BROWSER] } },
       { extends: true, test: { name: 'redis', include: REDIS, globalSetup: ['test/setup/redis.ts'] } },

@@ -1,5 +1,5 @@
 import { loadImage } from '@napi-rs/canvas';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { compareRankSpec } from '../../src/commands/compare.js';
 import { rankTimeline } from '../../src/game/rank-timeline.js';
 import { seasonFromNumber } from '../../src/game/seasons.js';
@@ -77,7 +77,8 @@ describe('/compare', () => {
 
   it('completes both options from the member’s recent lookups', async () => {
     await env.b.run('compare', { player: SIR_FINAL, other: CARD1GAN });
-    await new Promise((r) => setTimeout(r, 50));
+    // The lookups are recorded after the answer, not awaited by it.
+    await vi.waitFor(async () => expect((await env.b.ctx.recent.list(MEMBER.userId)).map((r) => r.uid)).toContain(CARD1GAN));
     const choices = await env.b.router.autocomplete('compare', { focused: { name: 'other', value: 'card' }, options: {}, user: MEMBER }, env.b.ctx);
     expect(choices).toContainEqual({ name: 'Card1gan · recent', value: CARD1GAN });
   });

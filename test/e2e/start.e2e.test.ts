@@ -1,6 +1,6 @@
 /** The bot's entry point (`npm start`) with a token: logs in through DISCORD_API_URL, serves, and shuts down gracefully. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MEMBER } from '../helpers/bot.js';
 import { APP_ID, commandInteraction, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
 import { BOT_ARGS } from '../helpers/bot-process.js';
@@ -23,8 +23,8 @@ beforeAll(async () => {
       DISCORD_TOKEN: 'start-token-abc123',
       DISCORD_API_URL: discord.apiUrl,
       LOG_LEVEL: 'info',
-      // Player lookups on the in-process replica take 2 s, to have a reply in flight at shutdown.
-      REPLICA_LATENCY_MS: '2000',
+      // Player lookups on the in-process replica take 5 s, to have a reply in flight at shutdown, well after its deferral.
+      REPLICA_LATENCY_MS: '5000',
       REPLICA_FAULT_PATH: '/api/v1/player',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -57,12 +57,18 @@ describe('npm start with DISCORD_TOKEN', () => {
       await fetch(`${discord.apiUrl}/v10/applications/${APP_ID}/commands`, { headers: { authorization: 'Bot start-token-abc123' } })
     ).json()) as { id: string; name: string }[];
     const link = registered.find((c) => c.name === 'link')!;
-    // Give the READY handler a moment to take the ids after the fake answered.
-    await new Promise((r) => setTimeout(r, 200));
-    const i = commandInteraction('777777777777777777', 'player', {});
-    discord.dispatchInteraction(i);
-    const reply = await discord.waitFor((c) => c.method === 'POST' && c.path.includes(`/interactions/${i.id}/`), 10_000);
-    const text = JSON.stringify((reply.body as { data: unknown }).data);
+    // The READY handler takes the ids once the fake has answered its read: ask until an answer mentions them.
+    let text = '';
+    await vi.waitFor(
+      async () => {
+        const i = commandInteraction('777777777777777777', 'player', {});
+        discord.dispatchInteraction(i);
+        const reply = await discord.waitFor((c) => c.method === 'POST' && c.path.includes(`/interactions/${i.id}/`), 10_000);
+        text = JSON.stringify((reply.body as { data: unknown }).data);
+        expect(text).toContain('</link:');
+      },
+      { timeout: 10_000, interval: 100 },
+    );
     expect(text).toContain(`</link:${link.id}>`);
     expect(text).toContain(`</player:${registered.find((c) => c.name === 'player')!.id}>`);
   }, 20_000);
@@ -70,7 +76,9 @@ describe('npm start with DISCORD_TOKEN', () => {
   it('finishes the reply in flight on SIGTERM, then exits cleanly', async () => {
     const i = commandInteraction(MEMBER.userId, 'player', { query: '1403392756' });
     discord.dispatchInteraction(i);
-    await new Promise((r) => setTimeout(r, 300));
+    // In flight: acknowledged (deferred), its answer still to come.
+    await discord.waitFor((c) => c.method === 'POST' && c.path.includes(`/interactions/${i.id}/`), 10_000);
+    expect(discord.calls.some((c) => c.method === 'PATCH' && c.path.includes(`/${i.token}/`))).toBe(false);
     const exited = new Promise<number | null>((resolve) => bot.once('exit', (code) => resolve(code)));
     bot.kill('SIGTERM');
     const edit = await discord.waitFor((c) => c.method === 'PATCH' && c.path.includes(`/${i.token}/messages/@original`), 15_000);
