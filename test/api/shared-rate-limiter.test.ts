@@ -11,6 +11,7 @@ import { closeCacheStore, createCacheStore } from '../../src/cache/store.js';
 import { redisClientOf } from '../../src/feeds/leadership.js';
 import { startRedis, type RedisServer } from '../helpers/redis.js';
 import { pollUntil } from '../helpers/until.js';
+import { beforeTimer, timer } from '../helpers/timing.js';
 
 let stores: Keyv[] = [];
 let limiters: UpstreamRateLimiter[] = [];
@@ -88,35 +89,6 @@ function recordWindow(): { grants: Start[]; verdicts: { share: 'bulk' | 'gatheri
 /** The raw node-redis client of the test's first store, for looking at the window's keys. */
 async function rawClient() {
   return (await redisClientOf(stores[0]!)()) as unknown as { pTTL(key: string): Promise<number> };
-}
-
-/**
- * A timer of `ms` set now, to order what the code under test does against it rather than measure it:
- * Node runs due timers in the order they fall due, each followed by the promise jobs it queued, so work
- * that one of the code's own timers ends (a Redis timeout set at the same time) is done before this one
- * fires, however late the machine runs both.
- */
-function timer(ms: number): { readonly fired: boolean; clear(): void } {
-  let fired = false;
-  const id = setTimeout(() => (fired = true), ms);
-  return {
-    get fired() {
-      return fired;
-    },
-    clear: () => clearTimeout(id),
-  };
-}
-
-/** `work`'s value, once it has settled; rejects when a timer of `ms`, set now, fired first (see {@link timer}). */
-async function beforeTimer<T>(ms: number, work: Promise<T>): Promise<T> {
-  const late = timer(ms);
-  try {
-    const value = await work;
-    if (late.fired) throw new Error(`answered only after a timer of ${ms} ms set with the call had fired`);
-    return value;
-  } finally {
-    late.clear();
-  }
 }
 
 let redis: RedisServer;

@@ -4,6 +4,7 @@ import { RateLimitWaitError, UpstreamRateLimiter } from '../../src/api/rate-limi
 import { runWithDeadline } from '../../src/core/deadline.js';
 import type { Replica } from '../../src/replica/server.js';
 import { clientFor, replica } from '../helpers/replica.js';
+import { settledAt } from '../helpers/timing.js';
 
 /**
  * The tests that measure time run the limiter on vitest's fake clock (its windows, back-off and
@@ -13,14 +14,6 @@ import { clientFor, replica } from '../helpers/replica.js';
 afterEach(() => {
   vi.useRealTimers();
 });
-
-/** When (on the fake clock) `promise` settled: `at` stays undefined until it has. */
-function settledAt(promise: Promise<unknown>): { at?: number } {
-  const settled: { at?: number } = {};
-  const mark = () => void (settled.at = Date.now());
-  promise.then(mark, mark);
-  return settled;
-}
 
 describe('UpstreamRateLimiter', () => {
   it('never starts more than the rate in any rolling window', async () => {

@@ -4,6 +4,7 @@ import { DEFAULT_RECHECK_MS, ResponseCache } from '../../src/cache/response-cach
 import { closeCacheStore, createCacheStore } from '../../src/cache/store.js';
 import { DEFAULT_TTLS, STALE_RETENTION_MS } from '../../src/cache/ttl.js';
 import { startRedis, type RedisServer } from '../helpers/redis.js';
+import { beforeTimer, timer } from '../helpers/timing.js';
 
 let redis: RedisServer;
 beforeAll(async () => {
@@ -254,35 +255,6 @@ describe('Redis killed mid-run', () => {
     await closeCacheStore(other);
   }, 30_000);
 });
-
-/**
- * A timer of `ms` set now, to order what the code under test does against it rather than measure it:
- * Node runs due timers in the order they fall due, each followed by the promise jobs it queued, so work
- * that one of the code's own timers ends (a store timeout set at the same time) is done before this one
- * fires, however late the machine runs both.
- */
-function timer(ms: number): { readonly fired: boolean; clear(): void } {
-  let fired = false;
-  const id = setTimeout(() => (fired = true), ms);
-  return {
-    get fired() {
-      return fired;
-    },
-    clear: () => clearTimeout(id),
-  };
-}
-
-/** `work`'s value, once it has settled; rejects when a timer of `ms`, set now, fired first (see {@link timer}). */
-async function beforeTimer<T>(ms: number, work: Promise<T>): Promise<T> {
-  const late = timer(ms);
-  try {
-    const value = await work;
-    if (late.fired) throw new Error(`answered only after a timer of ${ms} ms set with the call had fired`);
-    return value;
-  } finally {
-    late.clear();
-  }
-}
 
 /** Polls `check` every 100 ms until it is true, for at most `ms`. */
 async function waitFor(check: () => Promise<boolean>, ms = 15_000): Promise<void> {

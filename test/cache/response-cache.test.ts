@@ -6,6 +6,7 @@ import { LruStore } from '../../src/cache/store.js';
 import { DEFAULT_TTLS, STALE_RETENTION_MS } from '../../src/cache/ttl.js';
 import type { Replica } from '../../src/replica/server.js';
 import { clientFor, replica } from '../helpers/replica.js';
+import { settledAt } from '../helpers/timing.js';
 
 const MINUTE = 60_000;
 
@@ -210,14 +211,6 @@ describe('a caller with a deadline (an interaction budget)', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
-
-  /** When (on the fake clock) `promise` settled: `at` stays undefined until it has. */
-  function settledAt(promise: Promise<unknown>): { at?: number } {
-    const settled: { at?: number } = {};
-    const mark = () => void (settled.at = Date.now());
-    promise.then(mark, mark);
-    return settled;
-  }
 
   it('gets the older value, marked stale with its true age, when the load outlasts the deadline; the load still fills the cache', async () => {
     vi.useFakeTimers();
