@@ -3,6 +3,11 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** The rules about values typed `any`. */
+const UNSAFE_ANY_RULES = ['no-unsafe-member-access', 'no-unsafe-call', 'no-unsafe-assignment', 'no-unsafe-argument', 'no-unsafe-return'].map(
+  (rule) => `@typescript-eslint/${rule}`,
+);
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'test-artifacts/', 'src/replica/data/samples/', 'test/fixtures/', 'src/playground/web/'] },
   js.configs.recommended,
@@ -35,27 +40,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
     },
   },
-  {
-    // @napi-rs/canvas types its 2D context with the DOM's canvas types, which a Node build does not load.
-    files: ['src/charts/**'],
-    rules: {
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-    },
-  },
-  {
-    // Tests read raw JSON payloads and the browser's DOM, which are untyped by nature.
-    files: ['test/**'],
-    rules: {
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-    },
-  },
+  // Untyped values by nature: @napi-rs/canvas types its 2D context with the DOM's canvas types, which a
+  // Node build does not load; tests read raw JSON payloads and the browser's DOM.
+  { files: ['src/charts/**', 'test/**'], rules: Object.fromEntries(UNSAFE_ANY_RULES.map((rule) => [rule, 'off'])) },
   { files: ['**/*.mjs', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },
 );
