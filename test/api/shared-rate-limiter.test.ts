@@ -240,7 +240,8 @@ describe('one rate for the whole deployment', () => {
     // B asked while the deployment was paused, was refused, and started only once the pause was over.
     expect(verdicts[0]!.verdict).toMatchObject({ kind: 'denied', bulkShare: false });
     expect(verdicts.at(-1)!.verdict).toEqual({ kind: 'granted' });
-    expect(pauseLeftAtStart).toBe(-2);
+    // Gone (-2), or with no whole millisecond left (0): Redis removes an expired key lazily.
+    expect([-2, 0]).toContain(pauseLeftAtStart);
   });
 });
 
