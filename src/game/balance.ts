@@ -1,73 +1,38 @@
 /**
- * A hero's balance history, the pure part: which lines of a balance post or patch note
- * (api-spec.md "Post", `fullContent`; endpoints 12 and 13) changed which hero, and whether each change
- * made the hero stronger or weaker.
- *
- * The posts are free text with line breaks. Two layouts are read (the real posts use both, and the
- * replica's hand-written posts copy their style, src/replica/data/handwritten.ts):
- * - Heading style: role headings (Vanguard / Duelist / Strategist), a hero heading ("Hulk"),
- *   optionally form sub-headings ("Bruce Banner", "Hero Hulk") and ability sub-headings, then one
- *   bullet line per change ("- Base Health decreased from 300 to 275"), often followed by a
- *   developer comment paragraph, which is not a change.
- * - One-line style: "Hulk: Gamma Burst damage increased from 70 to 75.", anywhere in the post.
- * A "Bug Fixes" section's lines, and any line opening with "Fixed…", belong to the heroes they name
- * (the possessive subject when there is one: "Fixed an issue where Storm's Bolt Rush…" is Storm's),
- * or to the hero whose paragraph they are in; their verdict is always `fixed`.
- *
- * Heroes are matched by name, the form names of their transformations and a few aliases players and
- * posts use ({@link HERO_ALIASES}), case-insensitively and on whole words only: "Thor" is not found in
- * "Author", nor "Hela" in "Helar"; multi-word ability names ("Dagger Storm") hide the hero names inside
- * them, so that Storm is not found there either. The longest name wins where names overlap.
- *
- * Nothing here throws on any text (a fast-check property checks it), and every verdict is one of
- * {@link VERDICTS}.
+ * Which lines of a balance post or patch note (api-spec.md "Post" `fullContent`) changed which hero, and
+ * whether for better or worse. Real posts use two layouts: hero headings with bullet lines, and one-line
+ * "Hulk: …" changes. Names match on whole words only, so "Thor" is not found in "Author". Never throws.
  */
 
-/** The verdict of a change line, or of everything a post did to one hero. */
 export type Verdict = 'buff' | 'nerf' | 'adjusted' | 'fixed';
 
-/** Every verdict, in the order the bot explains them. */
 export const VERDICTS: readonly Verdict[] = ['buff', 'nerf', 'adjusted', 'fixed'];
 
-/** One line of a post that changed a hero, as the post wrote it, with its own verdict. */
 export interface ChangeLine {
-  /**
-   * The line without its bullet, prefixed with the form and ability sub-headings it stood under
-   * ("Bruce Banner · Gamma Ray Gun · Damage increased from 5 to 6"); at most {@link MAX_LINE_CHARS}.
-   */
+  /** Prefixed with its sub-headings ("Bruce Banner · Gamma Ray Gun · Damage…"); at most {@link MAX_LINE_CHARS}. */
   text: string;
   verdict: Verdict;
 }
 
-/** What one post did to one hero. */
+/** `lines` in post order, never empty, at most {@link MAX_LINES}. */
 export interface HeroChange {
-  /** The hero's id as the API gives it ("1011"). */
   heroId: string;
-  /** {@link heroVerdict} of the lines. */
   verdict: Verdict;
-  /** The lines the verdict was decided from, in post order; at most {@link MAX_LINES}, never empty. */
   lines: ChangeLine[];
 }
 
-/** Lines kept per hero and post (a hero's paragraph is rarely longer than a dozen). */
 export const MAX_LINES = 40;
-/** Characters kept per line. */
 export const MAX_LINE_CHARS = 300;
 
-/** What {@link heroCatalog} needs of a hero (src/api/schemas.ts `Hero`). */
 export interface CatalogHero {
   id: string;
-  /** The API's name, lower-case ("cloak & dagger"). */
+  /** Lower-case, as the API gives it ("cloak & dagger"). */
   name: string;
   transformations?: { name: string | null }[];
   abilities?: { name: string | null }[];
 }
 
-/**
- * Names players and posts use for a hero besides the API's name, keyed by that name. `text`: found
- * anywhere in a line; `heading`: only a whole heading or one-line prefix ("Thing", "Rocket" are common
- * words inside a sentence).
- */
+/** Other names, by the API's name. `heading` ones only count as a whole heading: "Thing" is a common word. */
 export const HERO_ALIASES: Readonly<Record<string, { text?: string[]; heading?: string[] }>> = {
   'cloak & dagger': { text: ['cloak and dagger'] },
   'jeff the land shark': { text: ['jeff'] },
@@ -86,22 +51,18 @@ interface Pattern {
   /** Null for an ability name that only hides the hero names inside it. */
   heroId: string | null;
   regex: RegExp;
-  /** An ability name ("Dagger Storm"), not a hero's. */
   ability: boolean;
 }
 
-/** Heroes by every name, compiled once per hero list ({@link heroCatalog}). */
+/** `exact`: {@link nameKey} of a name, form or alias → hero; `abilities`: lower-cased, by hero id. */
 export interface HeroCatalog {
-  /** Hero ids, sorted. */
   readonly ids: readonly string[];
-  /** Whole-heading and prefix lookup: {@link nameKey} of a name, form or alias → hero id and, for a form, its name. */
   readonly exact: ReadonlyMap<string, { heroId: string; form: string | null }>;
-  /** Ability names (lower-cased) by hero id: sub-headings inside that hero's paragraph. */
   readonly abilities: ReadonlyMap<string, ReadonlySet<string>>;
   readonly patterns: readonly Pattern[];
 }
 
-/** A name reduced to its letters and digits, `&` read as "and": "Spider-Man" and "spider man" are one key. */
+/** "Spider-Man" and "spider man" are one key; `&` reads as "and". */
 export function nameKey(text: string): string {
   return text
     .toLowerCase()
@@ -112,20 +73,13 @@ export function nameKey(text: string): string {
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/**
- * Compiled name patterns by lower-cased name, shared by every catalog and post (a feed poll asks for
- * the same few hundred names each time). Cleared past {@link MAX_PATTERNS}: names come from the API, so
- * their number is not ours to bound.
- */
+/** Shared by every catalog and post; cleared past {@link MAX_PATTERNS}, as the API decides how many names there are. */
 const patternCache = new Map<string, RegExp | null>();
 const MAX_PATTERNS = 5_000;
 
 /**
- * A pattern for `name`: any spacing or hyphen between its words, `&` or "and", an optional dot; global
- * and case-insensitive, shared between callers. It has no word boundaries of its own: find it with
- * {@link wholeWords}. Unicode-aware boundaries (`(?<![\p{L}\p{N}])` with the `u` flag) cost about 1 ms
- * each to compile, and a start-up compiled some hundreds of them: the first feed poll and balance
- * index held the event loop for most of a second.
+ * Global, case-insensitive, shared. No word boundaries of its own (use {@link wholeWords}): Unicode-aware
+ * lookbehinds are slow to compile, and hundreds are compiled at start-up.
  */
 function namePattern(name: string): RegExp | null {
   const lower = name.toLowerCase();
@@ -139,16 +93,10 @@ function namePattern(name: string): RegExp | null {
   return regex;
 }
 
-/** A letter or digit ends the text (one code point, so a surrogate pair counts). */
 const WORD_CHAR_BEFORE = /[\p{L}\p{N}]$/u;
-/** A letter or digit starts the text. */
 const WORD_CHAR_AFTER = /^[\p{L}\p{N}]/u;
 
-/**
- * Every whole-word match of a {@link namePattern} in `text`, left to right, not overlapping: neither a
- * letter nor a digit just before or after it. A match that fails the test is tried again one
- * character later, as a lookbehind would be.
- */
+/** Non-overlapping; a match that fails the test is retried one character later, as a lookbehind would be. */
 function* wholeWords(regex: RegExp, text: string): Generator<{ start: number; end: number }> {
   regex.lastIndex = 0;
   for (let m = regex.exec(text); m !== null; m = regex.exec(text)) {
@@ -165,7 +113,6 @@ function* wholeWords(regex: RegExp, text: string): Generator<{ start: number; en
   }
 }
 
-/** `text` with every whole-word match of `regex` ({@link wholeWords}) replaced by `by`. */
 function replaceWholeWords(text: string, regex: RegExp, by: string): string {
   let out = '';
   let last = 0;
@@ -176,14 +123,9 @@ function replaceWholeWords(text: string, regex: RegExp, by: string): string {
   return last === 0 ? text : out + text.slice(last);
 }
 
-/** The game's casing of a name for display ("hero hulk" → "Hero Hulk"). */
 const titleCase = (s: string) => s.replace(/(^|[\s\-&])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toUpperCase());
 
-/**
- * Compiles the names of `heroes` (the hero list, api-spec.md endpoint 1) for {@link heroChanges}.
- * Names shared by two heroes (a form called like another hero) are left out of the lookup rather
- * than given to either.
- */
+/** From the hero list (api-spec.md endpoint 1). A name shared by two heroes is given to neither. */
 export function heroCatalog(heroes: readonly CatalogHero[]): HeroCatalog {
   const exact = new Map<string, { heroId: string; form: string | null }>();
   const ambiguous = new Set<string>();
@@ -237,25 +179,21 @@ export function heroCatalog(heroes: readonly CatalogHero[]): HeroCatalog {
   return { ids: [...new Set(heroes.map((h) => h.id))].sort(), exact, abilities, patterns };
 }
 
-/** One name found in a line. */
 interface Found {
   heroId: string;
   start: number;
   end: number;
   /** Followed by `'s` or `'`: the subject of the sentence. */
   possessive: boolean;
-  /** Found as an ability name that holds the hero's name ("Thor's Hammer"). */
   ability: boolean;
 }
 
-/** Every hero named in `text`: whole words, longest name first where names overlap, ability names hiding the heroes inside them. */
 function findHeroes(text: string, catalog: HeroCatalog): Found[] {
   const all: { heroId: string | null; start: number; end: number; ability: boolean }[] = [];
   for (const p of catalog.patterns) {
     for (const w of wholeWords(p.regex, text)) all.push({ heroId: p.heroId, start: w.start, end: w.end, ability: p.ability });
   }
   all.sort((a, b) => a.start - b.start || b.end - b.start - (a.end - a.start));
-  // Where names overlap the longest wins: a later, longer name displaces the shorter one it overlaps.
   const chosen: typeof all = [];
   for (const f of all) {
     const last = chosen[chosen.length - 1];
@@ -276,27 +214,19 @@ function findHeroes(text: string, catalog: HeroCatalog): Found[] {
   return kept;
 }
 
-/**
- * The heroes a bug-fix line is about: those named possessively ("Storm's Bolt Rush"), else every hero
- * it names; in order of mention, each once.
- */
+/** For a bug-fix line: heroes named possessively ("Storm's Bolt Rush"), else all named; each once. */
 export function heroesNamedIn(text: string, catalog: HeroCatalog): string[] {
   const found = findHeroes(text, catalog);
   const subjects = found.some((f) => f.possessive) ? found.filter((f) => f.possessive) : found;
   return [...new Set(subjects.map((f) => f.heroId))];
 }
 
-/** The hero of a whole heading ("Hulk", "Hero Hulk", "Cloak & Dagger (Strategist)", "Thing:"), or null. */
 function headingHero(text: string, catalog: HeroCatalog): { heroId: string; form: string | null } | null {
   const bare = text.replace(/\s*[([][^)\]]*[)\]]\s*/g, ' ').replace(/[:\uFF1A]\s*$/, '');
   return catalog.exact.get(nameKey(bare)) ?? null;
 }
 
-/**
- * The hero of a one-line change ("Hulk: Gamma Burst…", "Hulk (Hero Hulk): …", "Hulk's Gamma Burst: …",
- * "Hulk - Gamma Burst: …"): the text before the first colon is a hero's name, or starts with one
- * followed by a separator. Returns the hero and the rest of the line.
- */
+/** "Hulk: …", "Hulk (Hero Hulk): …", "Hulk's Gamma Burst: …", "Hulk - Gamma Burst: …". */
 function oneLineHero(text: string, catalog: HeroCatalog): { heroId: string; rest: string } | null {
   const m = /^([^:\uFF1A]{1,60})[:\uFF1A]\s*(\S.*)$/su.exec(text);
   if (!m) return null;
@@ -312,13 +242,13 @@ function oneLineHero(text: string, catalog: HeroCatalog): { heroId: string; rest
 
 const ROLE_HEADING = /^(?:vanguards?|duelists?|strategists?|tanks?|supports?)(?:\s+(?:heroes|changes|adjustments|balance))?$/i;
 const BUG_HEADING = /^(?:[\p{L}&'\u2019-]+\s+){0,3}(?:bug\s*fix(?:es)?|fixes|fixed\s+issues|known\s+issues|bugs)[:\uFF1A]?$/iu;
-/** A heading ending with a section's noun ("Balance Changes", "Hero Adjustments"): a heading even though it says "changes". */
+/** "Balance Changes": a heading even though it says "changes". */
 const SECTION_TITLE =
   /^(?:[\p{L}\d&'\u2019-]+\s+){0,4}(?:changes|adjustments|updates|balance|content|notes|comments|heroes|improvements|optimi[sz]ations|issues)[:\uFF1A]?$/iu;
-/** Headings that end a "Bug Fixes" section (others inside it, "Heroes", "Maps", are its parts). */
+/** Ends a "Bug Fixes" section; others inside it ("Heroes", "Maps") are its parts. */
 const TOP_SECTION = /\b(?:balance|adjustments?|changes|content|optimi[sz]ations?|improvements?|events?|store|shop|updates?|seasons?|launch|new)\b/i;
 const COMMENT_HEADING = /^(?:dev(?:eloper)?s?['\u2019]?\s*|designer['\u2019]?s?\s*)?(?:comments?|notes?|insights?|thoughts?)$/i;
-/** Headings that start another part of a post, ending a hero's paragraph (anything else inside one is a sub-heading). */
+/** Ends a hero's paragraph; any other heading inside one is a sub-heading. */
 const SECTION_HEADING =
   /\b(?:balance|adjustments?|changes|updates?|heroes|hero\s+(?:changes|balance|adjustments|updates)|new|content|events?|store|shop|maps?|modes?|seasons?|competitive|ranked|matchmaking|optimi[sz]ations?|performance|systems?|audio|ui|interface|general|other|team[-\s]?ups?|launch|patch|version|achievements?|cosmetics?|costumes?|rewards?|progression|social|settings|overview|summary|highlights?|gameplay|battle\s*pass)\b/i;
 const COMMENT_LABEL =
@@ -340,17 +270,12 @@ const BETTER_WORDS = /\b(?:improve[sd]?|improving|enhance[sd]?|strengthen(?:s|ed
 const WORSE_WORDS = /\b(?:weaken(?:s|ed)?|nerf(?:s|ed)?|worsen(?:s|ed)?)\b/i;
 const NEUTRAL_WORDS =
   /\b(?:adjust(?:s|ed|ment)?|rework(?:s|ed)?|redesign(?:s|ed)?|chang(?:e|es|ed)|modif(?:y|ies|ied)|replace[sd]?|no\s+longer|now|removed?|added?|swap(?:s|ped)?)\b/i;
-/**
- * Stats where more is worse for the hero: time before it can act again (cooldown, cast time, wind-up,
- * recovery, charge and reload time, delay), what it pays (energy cost, ultimate energy required, health
- * cost), imprecision (spread, recoil, fall-off) and what it takes (self-damage, damage taken).
- */
+/** Stats where more is worse for the hero (cooldown, cost, spread, damage taken…). */
 const INVERTED_STAT =
   /\b(?:cool[\s-]?downs?|cds?|costs?|energy\s+(?:required|requirements?|needed)|(?:ultimate\s+)?charge\s+(?:required|needed)|cast(?:ing)?\s+(?:times?|delay)|wind[\s-]?ups?|start[\s-]?up|recovery|spread|recoil|fall[\s-]?off|falloff|reload\s+(?:times?|duration)|charge\s+times?|delays?|intervals?|self[\s-]?damage|damage\s+taken|incoming\s+damage|lockout|penalty)\b/i;
-/** Stats that read inverted above but are not: regaining health, and reductions of an inverted stat. */
+/** Read as inverted above but are not ("health recovery", "cooldown reduction"). */
 const POSITIVE_OVERRIDE =
   /\b(?:(?:health|hp|shield|energy|ammo)\s+(?:recovery|regen(?:eration)?)|(?:cool[\s-]?down|cost|spread|recoil|damage\s+taken|incoming\s+damage)\s+reduction)\b/i;
-/** Any stat a change can name (for a clause to count as naming its own stat). */
 const ANY_STAT = new RegExp(
   String.raw`${INVERTED_STAT.source}|\b(?:damage|health|hp|healing|heal|range|radius|duration|speed|ammo|magazine|shield|bonus|lifesteal|energy|charges?|distance|width|size|knockback|slow|stun|projectiles?|rate|multiplier|armor|armour|regen(?:eration)?)\b`,
   'i',
@@ -358,7 +283,7 @@ const ANY_STAT = new RegExp(
 
 const toNumbers = (s: string) => s.split('/').map((n) => Number(n.replace(/[,\s]/g, '')));
 
-/** Direction of the numbers in a clause ("from 5 to 6", "5 → 6", "6 (was 5)"): 1 up, -1 down, 0 same or mixed, null none. */
+/** "from 5 to 6", "5 → 6", "6 (was 5)": 1 up, -1 down, 0 same or mixed, null none. */
 function numberDirection(clause: string): 1 | -1 | 0 | null {
   const pairs: [string, string][] = [];
   for (const re of [FROM_TO, ARROW]) {
@@ -382,7 +307,7 @@ function numberDirection(clause: string): 1 | -1 | 0 | null {
   return only > 0 ? 1 : only < 0 ? -1 : 0;
 }
 
-/** Splits a change into clauses ("cooldown reduced from 12 s to 10 s, and damage increased…"). Number groups ("3,400") are kept. */
+/** Keeps number groups ("3,400") whole. */
 function clauses(text: string): string[] {
   return text
     .split(/;|,\s+(?:and\s+|but\s+|while\s+)?|\s+(?:and|but|while|whereas|plus)\s+/i)
@@ -390,9 +315,7 @@ function clauses(text: string): string[] {
     .filter(Boolean);
 }
 
-/** The verdict of one clause, or null when it has no direction at all. */
 function clauseVerdict(text: string, inverted: boolean): Verdict | null {
-  // "No longer" is not "longer".
   const clause = text.replace(/\bno\s+longer\b/gi, 'now not');
   const numbers = numberDirection(clause);
   let direction: 1 | -1 | 0 | null = numbers;
@@ -415,20 +338,12 @@ function clauseVerdict(text: string, inverted: boolean): Verdict | null {
 const isInverted = (text: string) => INVERTED_STAT.test(text) && !POSITIVE_OVERRIDE.test(text);
 
 /**
- * The verdict of one change line, from its own words:
- * - `fixed` for a bug fix ("Fixed an issue where…"), or any line when `bugFix` (a "Bug Fixes" section);
- * - else per clause, a direction from its numbers ("from 12s to 10s", "5 → 6", "75 (was 70)", any units)
- *   or, without numbers, its verbs (increased, raised, extended vs reduced, decreased, lowered,
- *   shortened), turned around for stats where more is worse (cooldown, energy cost, cast time,
- *   wind-up, recovery, spread, fall-off…: "Cooldown increased" is a nerf); "improved" and "weakened"
- *   judge by themselves;
- * - clauses all `buff` → `buff`, all `nerf` → `nerf`; a mix, or no direction at all ("reworked",
- *   "adjusted", "now also…") → `adjusted`.
- * Never throws.
+ * Per clause, a direction from its numbers or else its verbs, turned around where more is worse
+ * ("Cooldown increased" is a nerf); a mix or no direction is `adjusted`. `bugFix`: always `fixed`.
  */
 export function classifyLine(text: string, options: { bugFix?: boolean; abilities?: Iterable<string> } = {}): Verdict {
   if (options.bugFix || FIX_LINE.test(text.trim())) return 'fixed';
-  // Ability names say nothing of the stat ("Harmony Recovery", "Healing Flower"): read without them.
+  // Ability names say nothing of the stat ("Harmony Recovery"): read without them.
   let plain = text;
   for (const ability of options.abilities ?? []) {
     const re = namePattern(ability);
@@ -454,12 +369,7 @@ export function classifyLine(text: string, options: { bugFix?: boolean; abilitie
   return 'adjusted';
 }
 
-/**
- * The verdict of everything one post did to a hero, from its lines' verdicts: all `buff` → `buff`;
- * all `nerf` → `nerf`; buffs and nerfs together → `adjusted`; only bug fixes → `fixed`; anything else
- * (a line without direction among them) → `adjusted`. Bug fixes beside balance changes do not change
- * the balance verdict (a buff and a fix is a `buff`). No lines at all → `adjusted`.
- */
+/** Bug fixes beside balance changes do not change the verdict (a buff and a fix is a `buff`). */
 export function heroVerdict(lines: readonly Verdict[]): Verdict {
   const balance = lines.filter((v) => v !== 'fixed');
   if (balance.length === 0) return lines.length > 0 ? 'fixed' : 'adjusted';
@@ -468,7 +378,6 @@ export function heroVerdict(lines: readonly Verdict[]): Verdict {
   return 'adjusted';
 }
 
-/** A line's bullet ("-", "*", "•", "1.", "1)") and markdown emphasis or heading marks taken off. */
 function unbullet(line: string): { text: string; bulleted: boolean } {
   let text = line.trim().replace(/^#{1,6}\s+/, '');
   const m = /^(?:[-*\u2022\u00B7\u25E6\u25AA\u25BA\u2013\u2014]|\d{1,2}[.)])\s+/u.exec(text);
@@ -478,7 +387,6 @@ function unbullet(line: string): { text: string; bulleted: boolean } {
   return { text, bulleted };
 }
 
-/** Whether a line says that something changed (numbers from and to, a direction, a fix, "reworked"…). */
 function hasChangeSignal(text: string): boolean {
   FROM_TO.lastIndex = 0;
   ARROW.lastIndex = 0;
@@ -496,12 +404,10 @@ function hasChangeSignal(text: string): boolean {
   );
 }
 
-/** `text` without a colon at its end, ASCII or full-width ("Hulk:", "ハルク："). */
 function withoutTrailingColon(text: string): string {
   return text.replace(/[:\uFF1A]$/, '');
 }
 
-/** A line standing alone as a heading: short, no sentence punctuation, no inner colon, no change in it. */
 function isHeading(text: string): boolean {
   if (text.length === 0 || text.length > 60) return false;
   if (/[.!?;,]$/.test(text) || /[:\uFF1A]\s*\S/.test(text)) return false;
@@ -510,11 +416,9 @@ function isHeading(text: string): boolean {
 }
 
 /**
- * Every hero a post changed, with its verdict and the lines it was decided from ({@link HeroChange}),
- * in order of first appearance. Reads heading-style paragraphs, one-line changes and bug fixes as the
- * module's header describes; developer comments (a "Dev Comment:" paragraph, a paragraph opening with
- * "We…", a "Developer comments" section) are never change lines. Never throws.
- * @param content the post's full text (api-spec.md "Post" `fullContent`).
+ * In order of first appearance; developer comments are never change lines. A bug fix belongs to the hero
+ * it names possessively, else those it names, else the paragraph's hero.
+ * @param content api-spec.md "Post" `fullContent`.
  */
 export function heroChanges(content: string, catalog: HeroCatalog): HeroChange[] {
   const byHero = new Map<string, ChangeLine[]>();

@@ -1,32 +1,20 @@
-/**
- * Recent form: a player's latest real results, from the matches the bot already reads (the profile's
- * embedded history or a history page). Practice, bot and unknown-mode matches are left out
- * (src/game/modes.ts), so a run of wins against bots never reads as form.
- */
+/** Recent form, leaving out practice and unknown-mode matches so wins against bots never read as form. */
 import type { MatchSummary } from '../api/schemas.js';
 import { matchMode } from './modes.js';
 
-/** The latest real results of a player. */
+/** `results` newest first (true = win); `rankChange` null when no competitive match states one. */
 export interface RecentForm {
-  /** Newest first: true for a win, false for a loss. */
   results: boolean[];
   wins: number;
   losses: number;
-  /** Sum of the rank-score changes of the competitive matches among them; null when none states one. */
   rankChange: number | null;
-  /** The current run of wins or losses (length ≥ 1). */
   streak: { win: boolean; length: number };
-  /** Matches left out: against bots, for practice, or of an unknown mode (it could be either). */
   leftOut: number;
 }
 
-/** Most matches recent form covers. */
 export const FORM_MATCHES = 20;
 
-/**
- * The form over the newest `limit` real results of `matches` (any order; each match once by its UID).
- * Null when no match counts.
- */
+/** Over the newest `limit` real results (`matches` in any order, deduplicated by UID); null when none counts. */
 export function recentForm(matches: readonly MatchSummary[], limit = FORM_MATCHES): RecentForm | null {
   const seen = new Set<string>();
   const unique = matches

@@ -1,132 +1,79 @@
 /**
- * The hero meta: every hero's win rate, pick share and KDA from the hero statistics
- * endpoint (api-spec.md "Hero statistics", endpoint 3), gathered for every hero of the hero list
- * (endpoint 1) in the background.
- *
- * The formulas, as pure functions (the gathering is src/jobs/hero-meta.ts):
- * - win rate = wins / matches, 0..1; null with no matches;
- * - pick share = matches / the sum of the matches of every hero that answered, 0..1: the share of all
- *   heroes' picks, which is what "how often is this hero played" means across heroes; null with no
- *   matches (the parsed statistics say 0 both for "no matches" and for a missing or unusable field,
- *   see `count()` in src/api/lenient.ts, so 0 is shown as unknown, never as 0 %);
- * - KDA = (k + a) / max(d, 1 / matches), where k, d and a are the API's averages per match. Over all
- *   of a hero's matches that is (kills + assists) / max(deaths, 1), the ratio the bot shows everywhere
- *   else (src/i18n/format.ts `kda`), with the same floor of one death in all; null when k, d or a is
- *   missing or there are no matches.
- * Nothing here is ever NaN or infinite.
- *
- * {@link HeroMeta} keeps the latest gathering ({@link MetaSnapshot}) in memory and in the store
- * (src/store/hero-meta.ts), so a restart serves the last one at once. It refreshes it at `bulk`
- * priority on the rate limiter (src/api/rate-limiter.ts), two heroes at a time, so that its 37
- * requests never go in front of a member's command or a feed poll; the response cache keeps hero
- * statistics an hour (src/cache/ttl.ts), so a refresh within the hour asks the API for nothing.
- * With no snapshot to serve at all, members would wait minutes at the bulk share: that first
- * gathering runs at `gathering` priority instead, at two thirds of the key's rate (the last third stays
- * for members and feeds), still after both.
+ * The hero meta's formulas (api-spec.md "Hero statistics"); the gathering is src/jobs/hero-meta.ts. The
+ * parsed statistics say 0 both for no matches and for a missing field, so 0 matches reads as unknown, never 0 %.
  */
 import type { HeroStats } from '../api/schemas.js';
 
-/** The three roles, in the order the meta lists them; heroes of any other role (or none) follow as "other". */
+/** In listing order; heroes of any other role follow as "other". */
 export const META_ROLES = ['Vanguard', 'Duelist', 'Strategist'] as const;
 export type MetaRole = (typeof META_ROLES)[number];
 
-/** What the meta can be sorted by (the `/meta sort` choices). */
 export const META_SORTS = ['win-rate', 'pick-share', 'kda'] as const;
 export type MetaSort = (typeof META_SORTS)[number];
 
-/** Default interval of {@link HeroMeta.start}: an hour, the hero statistics' time in the cache. */
+/** An hour: the hero statistics' time in the cache, so a sooner refresh would ask the API for nothing. */
 export const META_REFRESH_MS = 60 * 60_000;
 
-/** Hero statistics requests a refresh has in flight at most. */
 export const META_CONCURRENCY = 2;
 
-/** Default of {@link HeroMetaOptions.requestsPerMinute}: the default `RIVALS_API_RPM`. */
+/** The default `RIVALS_API_RPM`. */
 export const META_DEFAULT_RPM = 60;
 
-/** What a meta row needs of a hero: its id, display name and role. */
 export interface MetaHeroRef {
-  /** The hero id as text ("1011"). */
+  /** "1011". */
   id: string;
-  /** Display name ("Jeff the Land Shark"). */
   name: string;
-  /** "Vanguard", "Duelist", "Strategist", anything else the API says, or null. */
   role: string | null;
 }
 
-/** What a meta row needs of a hero's parsed statistics (src/api/schemas.ts `HeroStats`). */
 export type MetaStats = Pick<HeroStats, 'matches' | 'wins' | 'k' | 'd' | 'a'>;
 
-/** One hero of the meta. */
+/** `winRate` and `pickShare` (of all heroes' matches) are 0..1, null with no matches; never NaN. */
 export interface MetaRow {
   heroId: string;
-  /** Display name. */
   name: string;
   role: string | null;
-  /** Matches played with the hero, as the API counts them (0 when it gave none). */
   matches: number;
-  /** 0..1; null with no matches. */
   winRate: number | null;
-  /** Share of all heroes' matches, 0..1; null with no matches. */
   pickShare: number | null;
-  /** (k + a) / max(d, 1 / matches) from the per-match averages; null when unknown. */
   kda: number | null;
 }
 
-/** One gathering of the meta. Times are ms since the Unix epoch. */
+/** Times in epoch ms. Rows in hero-list order; `missing` holds the names of heroes left out. */
 export interface MetaSnapshot {
-  /** One row per hero whose statistics answered, in hero-list order (by name). */
   rows: MetaRow[];
-  /** When the refresh that built it finished. */
   completedAt: number;
-  /**
-   * When its oldest statistics were fetched from the API: cached answers can predate the refresh by
-   * up to their time in the cache (an hour). This is "when it was gathered".
-   */
+  /** When its oldest statistics were fetched: cached answers can predate the refresh. */
   gatheredAt: number;
-  /** Heroes whose statistics answered (the rows). */
   answered: number;
-  /** Heroes asked for (the hero list). */
   total: number;
-  /** Display names of the heroes whose statistics could not be had (left out of the rows). */
   missing: string[];
-  /** Some statistics came stale from the cache because the API did not answer. */
   stale: boolean;
 }
 
-/** Where the latest snapshot is kept across restarts (src/store/hero-meta.ts `HeroMetaRepository`). */
+/** Kept across restarts (src/store/hero-meta.ts); both methods may throw on a store failure. */
 export interface MetaSnapshotStore {
-  /** The latest snapshot stored, or undefined; may throw (a store failure). */
   latest(): Promise<MetaSnapshot | undefined>;
-  /** Keeps `snapshot` as the latest; may throw (a store failure). */
   save(snapshot: MetaSnapshot): Promise<void>;
 }
 
-/** How far the gathering under way has got, and how long it should still take. */
+/** `total` and `etaMs` (ms) are undefined until the hero list is in; `fullRate` is a first gathering's share. */
 export interface MetaProgress {
-  /** Heroes whose statistics have come back (answered or failed). */
   done: number;
-  /** Heroes to ask for; undefined until the hero list is in. */
   total: number | undefined;
-  /** True for a first gathering at the gathering share of the key's rate (nothing to serve meanwhile), false at the bulk share. */
   fullRate: boolean;
-  /** Estimated ms until it ends ({@link metaEtaMs} of the heroes left); undefined until the hero list is in. */
   etaMs: number | undefined;
 }
 
-/**
- * Estimated ms that `requests` hero statistics requests take at `requestsPerMinute`: requests / rate
- * minutes (37 at 60 a minute: 37 000 ms), the pace of a window kept busy. The key's rolling window
- * lets a quiet minute's requests start at once, so a gathering often ends sooner. Pure.
- */
+/** Ms at the pace of a busy window; the rolling window often lets a gathering end sooner. */
 export function metaEtaMs(requests: number, requestsPerMinute: number): number {
   if (!(requests > 0) || !(requestsPerMinute > 0)) return 0;
   return Math.ceil((requests * 60_000) / requestsPerMinute);
 }
 
-/** `n` if it is a finite number, else null. */
 const finite = (n: number | null | undefined): number | null => (n === null || n === undefined || !Number.isFinite(n) ? null : n);
 
-/** Wins / matches as 0..1 (clamped, as drifted counts can disagree); null with no matches. */
+/** 0..1, clamped as drifted counts can disagree; null with no matches. */
 export function metaWinRate(stats: Pick<MetaStats, 'matches' | 'wins'>): number | null {
   const matches = finite(stats.matches);
   const wins = finite(stats.wins);
@@ -135,9 +82,8 @@ export function metaWinRate(stats: Pick<MetaStats, 'matches' | 'wins'>): number 
 }
 
 /**
- * (k + a) / max(d, 1 / matches) from the per-match averages k, d and a: over the hero's matches that is
- * (kills + assists) / deaths with at least one death in all. Null when k, d or a is missing or
- * negative, or there are no matches.
+ * (k + a) / max(d, 1 / matches) from per-match averages: over all matches, (kills + assists) / deaths
+ * with at least one death in all, as elsewhere in the bot. Null when unknown or negative.
  */
 export function metaKda(stats: MetaStats): number | null {
   const matches = finite(stats.matches);
@@ -146,11 +92,7 @@ export function metaKda(stats: MetaStats): number | null {
   return (k + a) / Math.max(d, 1 / matches);
 }
 
-/**
- * The meta rows of the heroes that answered: win rate ({@link metaWinRate}), pick share (matches over
- * the sum of every entry's matches) and KDA ({@link metaKda}), in the entries' order. A hero with no
- * matches is kept, with nulls. Pure.
- */
+/** In the entries' order; a hero with no matches is kept, with nulls. */
 export function metaRows(entries: { hero: MetaHeroRef; stats: MetaStats }[]): MetaRow[] {
   const matchesOf = (s: MetaStats) => Math.max(0, finite(s.matches) ?? 0);
   const all = entries.reduce((sum, e) => sum + matchesOf(e.stats), 0);
@@ -168,7 +110,6 @@ export function metaRows(entries: { hero: MetaHeroRef; stats: MetaStats }[]): Me
   });
 }
 
-/** The role of `role` text among {@link META_ROLES} (any case), or null for another role or none. */
 export function metaRole(role: string | null | undefined): MetaRole | null {
   const r = role?.trim().toLowerCase();
   return META_ROLES.find((m) => m.toLowerCase() === r) ?? null;
@@ -180,7 +121,7 @@ const SORT_KEY: Record<MetaSort, (r: MetaRow) => number | null> = {
   kda: (r) => r.kda,
 };
 
-/** The rows sorted by `sort`, highest first, rows without the value last, ties by name. Pure; `rows` is not changed. */
+/** Highest first, nulls last, ties by name; `rows` is not changed. */
 export function sortMetaRows(rows: readonly MetaRow[], sort: MetaSort): MetaRow[] {
   const key = SORT_KEY[sort];
   return [...rows].sort((x, y) => {
@@ -195,10 +136,7 @@ export function sortMetaRows(rows: readonly MetaRow[], sort: MetaSort): MetaRow[
   });
 }
 
-/**
- * The rows grouped by role, in {@link META_ROLES} order, then one group of every other role (`role`
- * null), each group sorted by `sort` ({@link sortMetaRows}); empty groups are left out. Pure.
- */
+/** In {@link META_ROLES} order, then other roles (`role` null); empty groups left out. */
 export function groupMetaRows(rows: readonly MetaRow[], sort: MetaSort): { role: MetaRole | null; rows: MetaRow[] }[] {
   const groups = [...META_ROLES, null].map((role) => ({
     role,

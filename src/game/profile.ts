@@ -1,10 +1,6 @@
 /**
- * What a player profile says at a glance, derived from the normalised profile (src/api/schemas.ts
- * `PlayerProfile`, api-spec.md "Player profile" plus the drift in api-samples/README.md). Pure functions
- * (of the profile and, for the few words they give, the current locale: src/i18n).
- *
- * Both profile shapes work: the older one, whose current score and peaks are only in
- * `rank_game_season`, and the August 2025 one with `rank.score` ("3,752") and `rank.peak_rank`.
+ * A player profile at a glance (api-spec.md "Player profile"). Reads both shapes the API serves: score and
+ * peaks only in `rank_game_season`, or also in `rank.score` and `rank.peak_rank`.
  */
 import type { PlayerProfile } from '../api/schemas.js';
 import { tr } from '../i18n/index.js';
@@ -15,39 +11,29 @@ import { matchMode } from './modes.js';
 import { matchRankPoints, type RankTimelinePoint } from './rank-points.js';
 import { newestUpdateTime } from './update-times.js';
 
-/** One ranked season of a profile (`rank_game_season`), with its season and tiers named. */
+/** One `rank_game_season` entry. `score` unrounded; `updatedAt` in Unix seconds. */
 export interface SeasonRank {
   season: Season;
-  /** Tier at the end of (or now in) the season, e.g. "Gold II"; null when the level is unusable. */
   tier: string | null;
-  /** The API's rank level at the end of (or now in) the season (src/game/ranks.ts); null when unusable. */
   level: number | null;
-  /** Rank score, unrounded (show with `rankScore`, which never rounds up). */
   score: number | null;
   peakTier: string | null;
   peakScore: number | null;
   wins: number | null;
-  /** Unix seconds of the entry's last update. */
   updatedAt: number | null;
 }
 
-/** The rank a profile shows: current tier and score, and peaks. */
+/** `score` unrounded; `image` an absolute URL; `tier` null when unranked. */
 export interface RankSummary {
-  /** "Gold II"; derived from level and score when the API says "Invalid level"; null when unranked. */
   tier: string | null;
-  /** Current rank score, unrounded; null when unknown. */
   score: number | null;
-  /** The season the tier and score belong to (the latest ranked season of the profile). */
   season: Season | null;
-  /** Tier image URL (the API's, absolute). */
   image: string | null;
-  /** This season's peak. */
   seasonPeak: { tier: string | null; score: number | null } | null;
-  /** The highest score of any season, with its season. */
   allTimePeak: { tier: string | null; score: number; season: Season } | null;
 }
 
-/** The ranked seasons of a profile, oldest first. Entries whose season cannot be read are dropped. */
+/** Oldest first; entries whose season cannot be read are dropped. */
 export function seasonRanks(p: PlayerProfile): SeasonRank[] {
   return p.rank_seasons
     .flatMap((r) => {
@@ -69,20 +55,14 @@ export function seasonRanks(p: PlayerProfile): SeasonRank[] {
     .sort((a, b) => a.season.index - b.season.index);
 }
 
-/**
- * The current season as far as the profile tells: the latest of its ranked seasons and of its embedded
- * recent matches' seasons (the API's default season for totals is the current one). Null when neither says.
- */
+/** The latest season of its ranked seasons and recent matches; null when neither says. */
 export function currentSeason(p: PlayerProfile): Season | null {
   return latestSeason([...seasonRanks(p).map((s) => s.season), ...p.recent_matches.map((m) => seasonFromIndex(m.season))]);
 }
 
 /**
- * The rank to show, for the current season or for `season` when a member asked for one.
- * - The API's `rank.rank` is used when it is a tier name and no other season was asked for; "Invalid
- *   level" (seen on real profiles with ranked matches) is replaced by the tier of the season's level and score.
- * - The score is `rank.score` (August 2025 shape) or the season's `rank_score`, unless a competitive
- *   match of that season newer than the season's last change says otherwise.
+ * For the current season, or `season` when asked. "Invalid level" (seen on real ranked profiles) is replaced
+ * by the tier of the season's level and score.
  */
 export function rankSummary(p: PlayerProfile, season?: Season | null): RankSummary {
   const seasons = seasonRanks(p);
@@ -96,8 +76,7 @@ export function rankSummary(p: PlayerProfile, season?: Season | null): RankSumma
   const peakFromApi =
     current && p.rank.peak ? { tier: isTierName(p.rank.peak.name) ? p.rank.peak.name : tierOf(null, p.rank.peak.score), score: p.rank.peak.score } : null;
   let seasonPeak = peakFromApi ?? (entry && entry.peakScore !== null ? { tier: entry.peakTier, score: entry.peakScore } : null);
-  // A competitive match newer than the season's last stated change holds the newer score (a profile
-  // can embed a match played after its rank was stored): the rank shown is where the player stands now.
+  // A profile can embed a match played after its rank was stored: that match holds the current score.
   const newer = entry ? newestRankedMatch(p, entry.season, entry.updatedAt) : null;
   if (newer) {
     score = newer.score;
@@ -123,10 +102,7 @@ export function rankSummary(p: PlayerProfile, season?: Season | null): RankSumma
   };
 }
 
-/**
- * The newest rank point of `season` among the profile's embedded competitive matches
- * (src/game/rank-points.ts) that is newer than `after` (Unix seconds); null when there is none.
- */
+/** `after` in Unix seconds. */
 function newestRankedMatch(p: PlayerProfile, season: Season, after: number | null): RankTimelinePoint | null {
   let best: RankTimelinePoint | null = null;
   for (const point of matchRankPoints(p.recent_matches, 'profile')) {
@@ -135,7 +111,7 @@ function newestRankedMatch(p: PlayerProfile, season: Season, after: number | nul
   return best;
 }
 
-/** A hero's totals across the ranked and unranked lists of a profile. */
+/** Ranked and unranked lists added up. */
 export interface HeroTotals {
   hero_id: string | null;
   hero_name: string | null;
@@ -151,13 +127,11 @@ export interface HeroTotals {
   damage_taken: number | null;
 }
 
-/** Whether a hero-list row holds play: a completed match, or play time without one. */
 export const hasPlay = (h: { matches: number; play_time: number | null }): boolean => h.matches > 0 || (h.play_time ?? 0) > 0;
 
 /**
- * Every hero the profile lists (ranked and unranked added up) with a match or with play time, most play
- * time first. Heroes with play time but no completed match (a match left or still running when counted)
- * stay: real profiles hold a real share of their play time in them (README, "What the API's fields mean").
+ * Most play time first. Heroes with play time but no completed match stay: real profiles hold a real share
+ * of their play time in them (README, "What the API's fields mean").
  */
 export function heroTotals(p: PlayerProfile): HeroTotals[] {
   const byHero = new Map<string, HeroTotals>();
@@ -195,11 +169,7 @@ export function heroTotals(p: PlayerProfile): HeroTotals[] {
   return [...byHero.values()].sort((a, b) => b.play_time - a.play_time || b.matches - a.matches);
 }
 
-/**
- * Hero totals from the profile's embedded recent matches (up to 20), for profiles whose hero lists
- * are empty (a real June 2025 capture has 19 matches and no hero list): one match each, the match's
- * length as play time, no damage figures. Practice and bot matches are left out.
- */
+/** For profiles with empty hero lists (seen in real captures): no damage figures; practice left out. */
 export function heroTotalsFromMatches(p: PlayerProfile): HeroTotals[] {
   const byHero = new Map<string, HeroTotals>();
   for (const m of p.recent_matches) {
@@ -230,23 +200,19 @@ export function heroTotalsFromMatches(p: PlayerProfile): HeroTotals[] {
   return [...byHero.values()].sort((a, b) => b.play_time - a.play_time || b.matches - a.matches);
 }
 
-/** The heroes a profile summary stands on: its hero lists, else its recent matches (`source` says which). */
 export function heroSummary(p: PlayerProfile): { heroes: HeroTotals[]; source: 'lists' | 'recent' } {
   const lists = heroTotals(p);
   return lists.length > 0 ? { heroes: lists, source: 'lists' } : { heroes: heroTotalsFromMatches(p), source: 'recent' };
 }
 
-/** The profile's total play time in seconds (ranked and unranked totals); 0 when it states none. */
+/** Seconds. */
 export function totalPlayTime(p: PlayerProfile): number {
   return p.overall.ranked.play_time + p.overall.unranked.play_time;
 }
 
 /**
- * Play time (seconds) by role, most first: from the heroes of {@link heroSummary} and each hero's
- * role ("Unknown role", in the current locale, for a hero `roleOf` does not know), else the profile's own `roles_played`.
- * From the hero lists, the roles add up to the profile's total play time: time the lists do not name a
- * hero for (real hero lists can fall short of the totals) is "Not in the hero lists".
- * Roles are named as shown, in the current locale (src/i18n/names.ts `roleName`: "Stratège").
+ * Seconds by localised role name, most first. Real hero lists can fall short of the totals: the rest
+ * shows as "Not in the hero lists".
  */
 export function playTimeByRole(p: PlayerProfile, roleOf: (heroId: string | null) => string | null): { role: string; seconds: number }[] {
   const sums = new Map<string, number>();
@@ -268,14 +234,13 @@ export function playTimeByRole(p: PlayerProfile, roleOf: (heroId: string | null)
     .sort((a, b) => b.seconds - a.seconds);
 }
 
-/** Damage, healing and damage taken per 10 minutes of play; each null where the data has none. */
 export interface PerTenMinutes {
   damage: number | null;
   heal: number | null;
   damage_taken: number | null;
 }
 
-/** Per 10 minutes: the profile's own per-minute figures (August 2025 shape) × 10, else computed from the hero lists. Null when neither has data. */
+/** The profile's own per-minute figures × 10, else from the hero lists; null when neither has data. */
 export function perTenMinutes(p: PlayerProfile): PerTenMinutes | null {
   const stated = p.overall.per_minute;
   if (stated && (stated.damage !== null || stated.heal !== null || stated.damage_taken !== null)) {
@@ -295,12 +260,7 @@ export function perTenMinutes(p: PlayerProfile): PerTenMinutes | null {
   return out.damage === null && out.heal === null && out.damage_taken === null ? null : out;
 }
 
-/**
- * When the profile was last updated, as Unix seconds: the newest of its update times (`updates.*`, US
- * Eastern wall time, src/game/update-times.ts) and of its embedded matches' times. A profile is never
- * older than a match it already holds (real profiles embed matches newer than every `updates.*`).
- * Null when neither is readable.
- */
+/** Unix seconds; includes embedded match times, as real profiles embed matches newer than every `updates.*`. */
 export function newestUpdate(p: PlayerProfile): number | null {
   const times = [newestUpdateTime(Object.values(p.updates)), ...p.recent_matches.map((m) => m.time)].filter(
     (t): t is number => t !== null && Number.isFinite(t),
@@ -308,7 +268,7 @@ export function newestUpdate(p: PlayerProfile): number | null {
   return times.length === 0 ? null : Math.max(...times);
 }
 
-/** The tier name of a level for rank-history rows ("Gold III"); the level as text in the current locale ("level 12") when it names no tier. */
+/** "Gold III", else "level 12" in the current locale. */
 export function levelName(level: number | null | undefined): string {
   return tierOfLevel(level) ?? (level === null || level === undefined ? '?' : tr('player:level', { level }));
 }

@@ -1,12 +1,6 @@
 /**
- * A player's rank timeline: the rank score after each competitive match, each point with its true
- * season and time, from every source the profile holds:
- * - its embedded recent matches: `player_performance.new_score` and `score_change` after each
- *   competitive match (one point per match, the densest source);
- * - its `rank_history` (0 or 1 entries on most real profiles);
- * - its ranked seasons (`rank_game_season`): the score at each season's last change (`update_time`).
- * A `rank_history` entry names no season. It belongs to the season whose last change is the first at
- * or after it: an earlier season ended before it, and its own season changed at it or later.
+ * Rank timeline from recent matches, `rank_history` and each season's last change. A `rank_history` entry
+ * names no season: it belongs to the first season whose last change is at or after it.
  */
 import type { PlayerProfile } from '../api/schemas.js';
 import { seasonRanks } from './profile.js';
@@ -15,11 +9,7 @@ import type { Season } from './seasons.js';
 
 export { matchRankPoints, type RankTimelinePoint } from './rank-points.js';
 
-/**
- * The profile's rank timeline, oldest first, each time once (a match's own point wins over a
- * `rank_history` entry of the same time, which wins over a season's last change). `extra` adds points
- * the caller holds (a history page's matches).
- */
+/** Oldest first, each time once (match beats `rank_history` beats season); `extra` adds a history page's points. */
 export function rankTimeline(p: PlayerProfile, extra: readonly RankTimelinePoint[] = []): RankTimelinePoint[] {
   const seasons = seasonRanks(p).filter((s) => s.updatedAt !== null && s.score !== null);
   const byLastChange = [...seasons].sort((a, b) => a.updatedAt! - b.updatedAt!);
