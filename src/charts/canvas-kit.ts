@@ -1,14 +1,10 @@
-/**
- * Small drawing helpers shared by the chart plugins: the dark background, labels in rounded boxes,
- * and rectangles for label placement. Canvas 2D calls only (the context of @napi-rs/canvas).
- */
+/** Drawing helpers shared by the chart plugins; canvas 2D calls only. */
 import type { Chart, Plugin } from 'chart.js';
 import { COLORS, FONT } from './theme.js';
 
-/** The 2D context chart.js hands to plugins. */
 export type Ctx = Chart['ctx'];
 
-/** An axis-aligned rectangle in canvas pixels. */
+/** Canvas pixels. */
 export interface Rect {
   x: number;
   y: number;
@@ -16,26 +12,23 @@ export interface Rect {
   h: number;
 }
 
-/** The area two rectangles share, in square pixels (0 when apart). */
+/** Square pixels. */
 export function overlap(a: Rect, b: Rect): number {
   const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
   const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
   return w > 0 && h > 0 ? w * h : 0;
 }
 
-/** The part of `r` outside `bounds`, in square pixels. */
+/** Square pixels. */
 export function outside(r: Rect, bounds: Rect): number {
   return r.w * r.h - overlap(r, bounds);
 }
 
-/** Most text widths {@link cacheTextWidths} keeps per context before it starts again. */
 const MAX_CACHED_WIDTHS = 4_096;
 
 /**
- * Makes `ctx.measureText` remember widths by font and text. chart.js and our plugins measure the
- * same labels on every chart, and each call of @napi-rs/canvas 1.1.1's `measureText` keeps about
- * 300 bytes of native memory for as long as the thread lives (measured on this machine). The cached
- * answer has `width` only, the one field chart.js and these charts read.
+ * Caches `measureText` widths: each native call keeps some memory for the thread's life, and the same labels
+ * are measured on every chart. The answer has `width` only, the one field anything reads.
  */
 export function cacheTextWidths(ctx: Ctx): void {
   const measure = ctx.measureText.bind(ctx) as (text: string) => { width: number };
@@ -52,7 +45,7 @@ export function cacheTextWidths(ctx: Ctx): void {
   };
 }
 
-/** Fills the whole canvas with Discord's embed background before chart.js draws (a PNG is transparent otherwise). */
+/** A PNG is transparent otherwise. */
 export const backgroundPlugin: Plugin = {
   id: 'rivalsBackground',
   beforeDraw(chart) {
@@ -64,19 +57,15 @@ export const backgroundPlugin: Plugin = {
   },
 };
 
-/** Padding inside a label box, in pixels. */
 const BOX_PAD = { x: 10, y: 5 };
 
-/** The size of `text` in a box drawn by {@link drawLabelBox} with the context's current font. */
+/** Pixels, in the context's current font. */
 export function labelBoxSize(ctx: Ctx, text: string, size: number = FONT.label): { w: number; h: number } {
   const width: number = ctx.measureText(text).width;
   return { w: width + BOX_PAD.x * 2, h: size + BOX_PAD.y * 2 };
 }
 
-/**
- * Draws `text` in a rounded box whose top-left corner is `(x, y)`, in the context's current font
- * (set it first), with `color` for the text and border.
- */
+/** `(x, y)` is the top-left corner; set the font first. */
 export function drawLabelBox(ctx: Ctx, text: string, x: number, y: number, color: string, size: number = FONT.label): void {
   const { w, h } = labelBoxSize(ctx, text, size);
   ctx.save();
@@ -96,7 +85,7 @@ export function drawLabelBox(ctx: Ctx, text: string, x: number, y: number, color
   ctx.restore();
 }
 
-/** Draws a filled dot with a ring of the background colour around it, so it reads on any line or band. */
+/** Ringed in the background colour, so it reads on any line or band. */
 export function drawDot(ctx: Ctx, x: number, y: number, radius: number, color: string): void {
   ctx.save();
   ctx.beginPath();

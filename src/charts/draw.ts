@@ -1,8 +1,4 @@
-/**
- * Draws a chart spec to a PNG with chart.js on an @napi-rs/canvas canvas. CPU-bound (tens of
- * milliseconds): the bot calls it only inside the chart worker (src/charts/worker.ts), through the
- * pool of src/charts/renderer.ts, never on its main event loop.
- */
+/** Draws a chart spec to a PNG with chart.js on @napi-rs/canvas. CPU-bound: only ever called in the chart worker. */
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import {
   BarController,
@@ -31,10 +27,8 @@ let ready = false;
 let canvas: Canvas | undefined;
 
 /**
- * The one canvas of this thread, drawn over by every chart. A canvas's pixels and Skia surface live
- * outside V8's heap, so canvases made per chart pile up until a garbage collection V8 sees no reason
- * to run (measured: 100 charts took a worker from about 100 MB to 370 MB of RSS). Safe because
- * `drawChart` draws and encodes without yielding, and every chart paints its whole background first.
+ * One canvas per thread: canvas memory lives outside V8's heap, so per-chart canvases pile up unseen by the
+ * GC. Safe because drawing never yields and every chart paints its whole background first.
  */
 function sharedCanvas(): Canvas {
   if (!canvas) {
@@ -44,7 +38,6 @@ function sharedCanvas(): Canvas {
   return canvas;
 }
 
-/** Once per thread: Inter, the chart.js parts the charts use, and chart.js defaults for the theme. */
 function setUp(): void {
   if (ready) return;
   registerChartFonts();
@@ -57,9 +50,7 @@ function setUp(): void {
 }
 
 /**
- * The chart.js configuration `drawChart` draws for `spec` (any value: checked with {@link parseChartSpec}),
- * with the words it writes itself (axis titles, legends) in the spec's `locale`, whatever the current
- * one; null when it has nothing to draw. The header's subtitle is written while the chart is drawn.
+ * In the spec's `locale`; null when there is nothing to draw. The subtitle is only written while drawing.
  * @throws {ChartSpecError} when `spec` is not a valid chart spec.
  */
 export function chartConfig(spec: ChartSpec): ChartConfiguration<'line' | 'bar' | 'scatter'> | null {
@@ -67,7 +58,6 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration<'line' | 'bar' 
   return runInLocale(valid.locale ?? 'en', () => configOf(valid));
 }
 
-/** The chart.js configuration of a spec in the current locale; null when it has nothing to draw. */
 function configOf(spec: ChartSpec): ChartConfiguration<'line' | 'bar' | 'scatter'> | null {
   switch (spec.kind) {
     case 'rank-history':
@@ -82,31 +72,24 @@ function configOf(spec: ChartSpec): ChartConfiguration<'line' | 'bar' | 'scatter
 }
 
 /**
- * Draws `spec` as a PNG of {@link SIZE} (800 × 450 px): dark theme, Inter (Japanese text in Noto Sans
- * JP, registered the first time a spec needs it), title at the top left.
- * A spec with nothing to draw (no points, no heroes) gives a chart that says so, under its title.
- * The words the chart adds (src/charts/strings.ts) are in the spec's `locale`, English without one.
+ * A PNG of {@link SIZE}; a spec with nothing to draw gives a chart that says so.
  * @param spec any value: it is checked with {@link parseChartSpec} first.
- * @returns the PNG's bytes (at most 1,600 × 900 px and 8 MB, {@link LIMITS}).
+ * @returns the PNG's bytes, within {@link LIMITS}.
  * @throws {ChartSpecError} when `spec` is not a valid chart spec.
- * @throws Error when the PNG breaks the limits (a bug: the sizes are fixed), or when a font file is
- *   missing (src/charts/fonts.ts).
+ * @throws Error when the PNG breaks the limits (a bug), or a font file is missing.
  */
 export async function drawChart(spec: ChartSpec): Promise<Buffer> {
   const valid = parseChartSpec(spec);
-  // chart.js calls back into the plugins (subtitles, labels) while it draws, all synchronously: the
-  // whole draw runs in the spec's locale.
+  // Plugins write text from chart.js callbacks, synchronously: the whole draw runs in the locale.
   return runInLocale(valid.locale ?? 'en', () => drawValid(valid));
 }
 
-/** {@link drawChart} of a checked spec, in the current locale. */
 function drawValid(valid: ChartSpec): Buffer {
   setUp();
   // Before anything is measured: text widths are cached by font string and text (cacheTextWidths).
   if (needsJapaneseFont(valid)) registerJapaneseFonts();
   const canvas = sharedCanvas();
-  // Whatever the last chart left (a transform, a clip, a save without its restore) goes. Text is
-  // shaped in the spec's language whatever the host's, so charts look the same on every machine.
+  // Clear what the last chart left (transform, clip); shape text in the spec's language, not the host's.
   const ctx = canvas.getContext('2d');
   ctx.reset();
   ctx.lang = valid.locale ?? 'en';
@@ -129,17 +112,11 @@ function drawValid(valid: ChartSpec): Buffer {
   return png;
 }
 
-/**
- * The canvas as PNG bytes, encoded on the calling thread. The async `encode` would run on libuv's
- * thread pool, which the process shares with the main thread's file, DNS and zlib work; the chart
- * worker has nothing else to do meanwhile, and encoding here is also faster (about 43 ms against 55 ms
- * measured at 1,000 × 560, the size the charts had then).
- */
+/** Sync: the async `encode` would take libuv's pool, shared with the main thread's I/O, and the worker is idle anyway. */
 function encodePng(canvas: Canvas): Buffer {
   return canvas.encodeSync('png');
 }
 
-/** The chart of a spec with nothing to draw: background, the header as charts have it, the message in a faint empty frame. */
 function drawNoData(ctx: Ctx, title: string): void {
   const { width, height } = SIZE;
   ctx.fillStyle = COLORS.background;

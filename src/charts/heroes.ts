@@ -1,7 +1,4 @@
-/**
- * The hero-performance chart: a player's top heroes by play time as horizontal bars, coloured by
- * role, each labelled with its win rate and KDA.
- */
+/** The hero-performance chart: top heroes by play time as bars, coloured by role, labelled with win rate and KDA. */
 import type { ChartConfiguration, Plugin } from 'chart.js';
 import { durationTick, kdaText, percentText, playTimeUnit } from './format.js';
 import { frame } from './options.js';
@@ -10,7 +7,6 @@ import { chartText } from './strings.js';
 import { fitHeroName } from './header.js';
 import { COLORS, FONT, OTHER_ROLE_COLOR, ROLE_COLORS, ROLE_ORDER, SIZE, font, knownRole, roleColor } from './theme.js';
 
-/** The heroes a chart shows: play time above zero, most first (then by name), at most {@link HERO_PERFORMANCE_TOP}. */
 export function topHeroes(heroes: HeroPerformance[]): HeroPerformance[] {
   return heroes
     .filter((h) => h.playTimeSeconds > 0)
@@ -18,15 +14,11 @@ export function topHeroes(heroes: HeroPerformance[]): HeroPerformance[] {
     .slice(0, HERO_PERFORMANCE_TOP);
 }
 
-/** The label of a hero's bar ("54.2 % · KDA 3.1"); empty when neither is known. */
 export function heroBarLabel(hero: Pick<HeroPerformance, 'winRate' | 'kda'>): string {
   return chartText.heroBar(hero.winRate === null ? null : percentText(hero.winRate), hero.kda === null ? null : kdaText(hero.kda));
 }
 
-/**
- * The chart.js configuration of a hero-performance spec; null when no hero has play time (draw
- * "No data" then). Play time is in hours from two hours up, else minutes.
- */
+/** Null when no hero has play time. */
 export function heroPerformanceConfig(spec: HeroPerformanceChart): ChartConfiguration<'bar'> | null {
   const heroes = topHeroes(spec.heroes);
   if (heroes.length === 0) return null;
@@ -53,7 +45,7 @@ export function heroPerformanceConfig(spec: HeroPerformanceChart): ChartConfigur
           backgroundColor: colors,
           borderRadius: 6,
           borderSkipped: 'start',
-          // Ten bars in about 300 px: each about 27 px thick, room for a label inside.
+          // Thick enough for a label inside.
           barPercentage: 0.86,
           maxBarThickness: 40,
           categoryPercentage: 1,

@@ -1,30 +1,20 @@
-/**
- * Places the name labels of a scatter plot so that they overlap as little as they can: each label
- * tries spots around its point (beside, above, below, at the corners, then farther out), and a few
- * rounds of local search move each label to its cheapest spot given all the others
- * ({@link placeLabels}); or, where there are more labels than room, each in turn takes a spot clear of
- * everything or is left out ({@link placeLabelsWhereTheyFit}). Pure geometry in canvas pixels; chart.js
- * has no label placement of its own.
- */
+/** Scatter-plot label placement (chart.js has none): pure geometry in canvas pixels. */
 import { outside, overlap, type Rect } from './canvas-kit.js';
 
-/** A point to label, and its label's size. */
 export interface LabelRequest {
   x: number;
   y: number;
-  /** The point's radius: its label starts beyond it. */
   radius: number;
   w: number;
   h: number;
 }
 
-/** A placed label: its rectangle, and whether it sits away from its point (draw a leader line then). */
+/** `far`: away from its point, so draw a leader line. */
 export interface PlacedLabel {
   rect: Rect;
   far: boolean;
 }
 
-/** Directions tried, in order of preference: right, left, above, below, then the four corners. */
 const DIRECTIONS: readonly [number, number][] = [
   [1, 0],
   [-1, 0],
@@ -35,13 +25,11 @@ const DIRECTIONS: readonly [number, number][] = [
   [-1, -1],
   [-1, 1],
 ];
-/** Extra distances (pixels) from the point tried, nearest first; beyond the first a leader line is drawn. */
 const REACHES = [0, 14, 30, 50, 75];
-/** Weights of a spot's cost: overlapping a dot hides data, so it costs most. */
+/** Overlapping a dot hides data, so it costs most. */
 const COST = { dot: 8, label: 5, outside: 40, reach: 4, direction: 3 } as const;
 const ROUNDS = 4;
 
-/** The spots a label may take around its point, with their fixed costs (distance and direction). */
 function spots(r: LabelRequest): { rect: Rect; base: number; far: boolean }[] {
   const out: { rect: Rect; base: number; far: boolean }[] = [];
   REACHES.forEach((reach, ri) => {
@@ -58,10 +46,8 @@ function spots(r: LabelRequest): { rect: Rect; base: number; far: boolean }[] {
 }
 
 /**
- * A label rectangle for each request, in the same order.
- * @param area the plot: labels stay inside it where they can.
- * @param obstacles other things not to cover (a reference line's label).
- * @param points every dot of the plot, when some have no label (default: the requests' own).
+ * A few rounds of local search, each label moving to its cheapest spot given the others; same order as `requests`.
+ * @param points every dot of the plot, when some have no label.
  */
 export function placeLabels(
   requests: LabelRequest[],
@@ -101,10 +87,8 @@ export function placeLabels(
 }
 
 /**
- * Labels in order of priority (the first most wanted): each takes its cheapest spot that overlaps no
- * dot, no label placed before it and no obstacle, and lies inside the plot; a label with no such spot
- * is left out (null), so a crowded plot names fewer points rather than covering them.
- * @param points every dot of the plot, when some have no label (default: the requests' own).
+ * In priority order, each takes a spot clear of everything or is left out (null): a crowded plot names
+ * fewer points rather than covering them.
  */
 export function placeLabelsWhereTheyFit(
   requests: LabelRequest[],
@@ -127,13 +111,11 @@ export function placeLabelsWhereTheyFit(
       best = s;
     }
     if (!best) return null;
-    // A little air between labels, so two never touch.
     taken.push({ x: best.rect.x - 3, y: best.rect.y - 1, w: best.rect.w + 6, h: best.rect.h + 2 });
     return { rect: best.rect, far: best.far };
   });
 }
 
-/** The distance in pixels from `p` to the segment from `a` to `b`. */
 function distanceToSegment(p: { x: number; y: number }, a: { x: number; y: number }, b: { x: number; y: number }): number {
   const dx = b.x - a.x;
   const dy = b.y - a.y;

@@ -1,7 +1,4 @@
-/**
- * The meta scatter: heroes' win rate (y) against pick share (x), one colour per role, each point
- * named, with a dashed line at 50 % win rate.
- */
+/** The meta scatter: win rate (y) against pick share (x), by role, with a dashed 50 % line. */
 import type { Chart, ChartConfiguration, Plugin } from 'chart.js';
 import { drawDot, overlap, type Rect } from './canvas-kit.js';
 import { percentText } from './format.js';
@@ -12,23 +9,18 @@ import { SCATTER_LABELS, type MetaHero, type MetaScatterChart } from './specs.js
 import { chartText } from './strings.js';
 import { COLORS, FONT, OTHER_ROLE_COLOR, ROLE_COLORS, ROLE_ORDER, SIZE, font, knownRole, withAlpha } from './theme.js';
 
-/** Point radius in pixels. */
+/** Pixels, as below. */
 const RADIUS = 8;
-/** Widest a hero's name may be drawn, in pixels (longer names take their short form or are cut). */
 const MAX_LABEL_WIDTH = 180;
 
-/** A point of the scatter with the hero it stands for. */
 interface HeroPoint {
   x: number;
   y: number;
-  /** Empty for a point left unnamed (beyond the most picked {@link SCATTER_LABELS}). */
+  /** Empty for a point left unnamed. */
   name: string;
 }
 
-/**
- * The axis ranges of a scatter, in shares (0..1): x from 0 to a little past the largest pick share;
- * y around the win rates with room for labels, always including 50 %, on whole steps of `yStep`.
- */
+/** Shares 0..1; y always includes 50 %. */
 export function scatterRanges(heroes: Pick<MetaHero, 'winRate' | 'pickShare'>[]): { xMax: number; yMin: number; yMax: number; yStep: number; xDigits: number } {
   const maxPick = Math.max(...heroes.map((h) => h.pickShare));
   const xStep = maxPick <= 0.05 ? 0.01 : maxPick <= 0.2 ? 0.02 : maxPick <= 0.5 ? 0.05 : 0.1;
@@ -41,7 +33,7 @@ export function scatterRanges(heroes: Pick<MetaHero, 'winRate' | 'pickShare'>[])
   return { xMax, yMin, yMax, yStep, xDigits: xStep < 0.01 ? 1 : 0 };
 }
 
-/** The chart.js configuration of a meta scatter; null without heroes (draw "No data" then). */
+/** Null without heroes. */
 export function metaScatterConfig(spec: MetaScatterChart): ChartConfiguration<'scatter'> | null {
   if (spec.heroes.length === 0) return null;
   const r = scatterRanges(spec.heroes);
@@ -53,8 +45,7 @@ export function metaScatterConfig(spec: MetaScatterChart): ChartConfiguration<'s
     color: g.role === null ? OTHER_ROLE_COLOR : ROLE_COLORS[g.role]!,
   }));
   const named = new Set([...spec.heroes].sort((a, b) => b.pickShare - a.pickShare).slice(0, SCATTER_LABELS));
-  // The subtitle says how many names found room, known only once the labels are placed: the header is
-  // laid out for the widest it may be, and the label plugin writes the count in.
+  // How many names fit is known only once labels are placed: lay out for the widest, the plugin writes it.
   const n = spec.heroes.length;
   const { options, plugins, header } = frame(spec.title, chartText.metaHeroes(n, Math.min(named.size, n - 1)), legend);
   return {
@@ -112,10 +103,7 @@ export function metaScatterConfig(spec: MetaScatterChart): ChartConfiguration<'s
   };
 }
 
-/**
- * The label of the 50 % line and where it goes: just above or below the line, at its right or left
- * end, wherever it covers the fewest dots (the right end above it when none is clear).
- */
+/** Above or below the line at either end, wherever it covers the fewest dots. */
 function evenLineLabel(chart: Chart<'scatter'>): { text: string; rect: Rect } {
   const { ctx, chartArea: area } = chart;
   const text = chartText.evenLine(percentText(0.5, 0));
@@ -142,7 +130,6 @@ function evenLineLabel(chart: Chart<'scatter'>): { text: string; rect: Rect } {
   return { text, rect };
 }
 
-/** The dashed 50 % win-rate line, with its label at the right end above it. */
 const evenLinePlugin: Plugin<'scatter'> = {
   id: 'rivalsEvenLine',
   beforeDatasetsDraw(chart) {
@@ -167,12 +154,8 @@ const evenLinePlugin: Plugin<'scatter'> = {
 };
 
 /**
- * Names the points, most picked first, each where {@link placeLabelsWhereTheyFit} finds room clear of
- * the dots, of the names placed before it and of the 50 % line's label; a point with no such room stays
- * unnamed (a phone-width chart has room for about 20 names), and the subtitle says how many are named.
- * A label set away from its dot gets a leader line. The dots are drawn again on top.
- * @param header the chart's header, drawn after this plugin: its subtitle gets the count of names.
- * @param heroes how many heroes the chart has.
+ * Names the most picked points where there is room, then redraws the dots on top.
+ * @param header drawn after this plugin: its subtitle gets the count of names.
  */
 function pointLabelsPlugin(header: HeaderLayout, heroes: number): Plugin<'scatter'> {
   return {
@@ -188,7 +171,6 @@ function pointLabelsPlugin(header: HeaderLayout, heroes: number): Plugin<'scatte
         }),
       );
       const dots = points.map((p) => ({ x: p.x, y: p.y, radius: RADIUS }));
-      // Most picked first: they are named before the rest take what room is left.
       const wanted = points.filter((p) => p.name !== '').sort((a, b) => b.share - a.share || a.x - b.x);
       ctx.save();
       ctx.font = font(FONT.label, 600);
@@ -218,7 +200,7 @@ function pointLabelsPlugin(header: HeaderLayout, heroes: number): Plugin<'scatte
       });
       labels.forEach(({ rect }, i) => {
         const p = labelled[i]!;
-        // A dark outline keeps a name readable where it crosses grid lines, leader lines or the 50 % line.
+        // A dark outline keeps a name readable across lines.
         ctx.lineWidth = 5;
         ctx.strokeStyle = COLORS.background;
         ctx.strokeText(p.name, rect.x, rect.y + rect.h / 2 + 1);

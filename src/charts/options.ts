@@ -1,13 +1,9 @@
-/**
- * The chart.js options every chart shares: fixed size with no animation or events (server-side,
- * one frame), and room at the top for the header (src/charts/header.ts), which draws the title,
- * subtitle and legend itself.
- */
+/** The chart.js options every chart shares: one static server-side frame, with room at the top for the header. */
 import type { Plugin } from 'chart.js';
 import { backgroundPlugin } from './canvas-kit.js';
 import { headerLayout, headerPlugin, MARGIN, type LegendItem } from './header.js';
 
-/** Padding around the plot, in pixels; `right` makes room for labels beside the plot. */
+/** Pixels. */
 export interface Padding {
   right?: number;
   bottom?: number;
@@ -15,10 +11,8 @@ export interface Padding {
 }
 
 /**
- * Options for one static frame: `responsive: false` (the canvas's own size), no animation, no events,
- * device pixel ratio 1 (the canvas is already about twice Discord's display size), the plot below the
- * header; and the plugins that paint the background and draw the header. `header` is the layout the
- * header plugin draws when the chart is done: a plugin may change its subtitle before then (no wider).
+ * Device pixel ratio 1, as the canvas is already twice Discord's display size. `header` is drawn when the
+ * chart is done: a plugin may change its subtitle before then, no wider.
  */
 export function frame(title: string, subtitle: string, legend: LegendItem[], padding: Padding = {}) {
   const header = headerLayout(title, subtitle, legend);

@@ -1,8 +1,4 @@
-/**
- * The two rank-score charts: a player's rank history (one line per season) and two players compared.
- * Both draw rank score over time on a linear axis of Unix seconds with the tier bands behind
- * (src/charts/tiers.ts) and their names in a gutter at the right.
- */
+/** Rank history (a line per season) and two players compared: rank score over time on the tier bands. */
 import type { ChartConfiguration, Plugin, Scale } from 'chart.js';
 import { drawDot, drawLabelBox, labelBoxSize, outside, overlap, type Ctx, type Rect } from './canvas-kit.js';
 import { scoreText, timeTicks, type TimeTick } from './format.js';
@@ -13,44 +9,33 @@ import { chartText } from './strings.js';
 import { COLORS, COMPARE_COLORS, FONT, SERIES_COLORS, SIZE, font, withAlpha } from './theme.js';
 import { DIVISION_SCORE, bandOf, bandsWithin } from './tiers.js';
 
-/** Widest a tier name is written in the right gutter, in pixels; a wider one breaks at " / " ("Eternity / One Above All"). */
+/** Pixels; a wider tier name breaks at " / ". */
 const BAND_LABEL_WIDTH = 170;
-/** Room between the plot and the tier names, in pixels. */
 const BAND_GAP = 12;
-/**
- * Most ticks on the time axis: its labels ("23 Feb", "May" over "2025") are up to about 80 px wide
- * at 24 px, and the plot about 520 px, so five keep a label's width of room between them.
- */
+/** Keeps a label's width of room between time ticks. */
 const MAX_TIME_TICKS = 5;
-/** Least room between rank-score ticks, in pixels (their labels are 24 px tall). */
+/** Pixels. */
 const MIN_SCORE_TICK_GAP = 34;
-/** Least rank score the y axis spans (one tier), so a flat line still shows where it sits. */
+/** One tier, so a flat line still shows where it sits. */
 const MIN_SCORE_SPAN = 300;
 
-/** A line of a rank chart. */
 interface Series {
   label: string;
   color: string;
   points: RankPoint[];
-  /** Line width in pixels. */
   width: number;
 }
 
-/** A dot with a label box on a series' point. */
 interface Marker {
   time: number;
   score: number;
   text: string;
   color: string;
-  /** Whether the line arrives from below (the label then goes above it). */
+  /** The line arrives from below: the label goes above. */
   rising: boolean;
 }
 
-/**
- * The chart.js configuration of a rank history; null when no season has a point (draw "No data" then).
- * Seasons are ordered by their first point; the latest is drawn white and thickest, and `current`
- * marks the end of the latest season (at `current.score` when given).
- */
+/** Null when no season has a point. Seasons are ordered by their first point; `current` marks the latest's end. */
 export function rankHistoryConfig(spec: RankHistoryChart): ChartConfiguration<'line'> | null {
   const seasons = spec.seasons
     .map((s) => ({ name: s.name, points: [...s.points].sort((a, b) => a.time - b.time) }))
@@ -59,7 +44,6 @@ export function rankHistoryConfig(spec: RankHistoryChart): ChartConfiguration<'l
   if (seasons.length === 0) return null;
   const series: Series[] = seasons.map((s, i) => {
     const age = seasons.length - 1 - i;
-    // White for the latest season only; the older ones cycle through the other colours.
     const color = age === 0 ? SERIES_COLORS[0] : SERIES_COLORS[1 + ((age - 1) % (SERIES_COLORS.length - 1))]!;
     return { label: s.name, color, points: s.points, width: age === 0 ? 4 : 3 };
   });
@@ -77,10 +61,7 @@ export function rankHistoryConfig(spec: RankHistoryChart): ChartConfiguration<'l
   return rankConfig(spec.title, chartText.rankSeasons(seasons.length), series, [marker]);
 }
 
-/**
- * The chart.js configuration of a two-player comparison; null when neither player has a point.
- * Each line ends in a dot labelled with that player's last rank score.
- */
+/** Null when neither player has a point. */
 export function compareRankConfig(spec: CompareRankChart): ChartConfiguration<'line'> | null {
   const series: Series[] = spec.players.map((p, i) => ({
     label: p.name,
@@ -104,7 +85,7 @@ export function compareRankConfig(spec: CompareRankChart): ChartConfiguration<'l
   return rankConfig(spec.title, chartText.compareRank(), series, markers);
 }
 
-/** The least and greatest of `values` (not spread into Math.min: a spec may hold 60,000 points). */
+/** Not spread into Math.min: a spec may hold tens of thousands of points. */
 function extent(values: number[]): [number, number] {
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
@@ -115,7 +96,7 @@ function extent(values: number[]): [number, number] {
   return [lo, hi];
 }
 
-/** The y range `[min, max]` of rank scores: 40 RS of room, whole divisions, at least {@link MIN_SCORE_SPAN}. */
+/** Whole divisions with some room, spanning at least {@link MIN_SCORE_SPAN}. */
 export function scoreRange(scores: number[]): { min: number; max: number } {
   const [lo, hi] = extent(scores);
   let min = Math.floor((lo - 40) / DIVISION_SCORE) * DIVISION_SCORE;
@@ -129,7 +110,7 @@ export function scoreRange(scores: number[]): { min: number; max: number } {
   return { min, max };
 }
 
-/** The x range of times: 3 % of room each side (at least an hour), so end points and their dots are not clipped. */
+/** Padded so end points and their dots are not clipped. */
 function timeRange(times: number[]): { min: number; max: number } {
   const [lo, hi] = extent(times);
   const pad = Math.max(3_600, (hi - lo) * 0.03);
@@ -144,7 +125,6 @@ function rankConfig(title: string, subtitle: string, series: Series[], markers: 
   const labels = new Map<number, TimeTick['label']>(ticks.map((t) => [t.value, t.label]));
   const span = y.max - y.min;
   const bandLabels = bandsWithin(y.min, y.max).map((b) => bandLabelLines(b.label));
-  // The gutter is as wide as the widest tier name shown, plus the gap and the header's margin.
   const gutter = BAND_GAP + Math.max(0, ...bandLabels.flat().map((line) => Math.min(BAND_LABEL_WIDTH, textWidth(line, font(FONT.label, 600))))) + MARGIN;
   const { options, plugins, header } = frame(
     title,
@@ -152,7 +132,7 @@ function rankConfig(title: string, subtitle: string, series: Series[], markers: 
     series.map((s) => ({ label: s.label, color: s.color })),
     { right: gutter },
   );
-  // The plot's height is the canvas's less the header and the time axis (about 60 px with two-line labels).
+  // 60: the time axis with two-line labels.
   const maxIntervals = Math.max(2, Math.floor((SIZE.height - header.height - 60) / MIN_SCORE_TICK_GAP));
   return {
     type: 'line',
@@ -223,7 +203,6 @@ function rankConfig(title: string, subtitle: string, series: Series[], markers: 
   };
 }
 
-/** Shades each tier band within the y range, draws its lower edge, and writes its name in the right gutter. */
 function tierBandsPlugin(): Plugin<'line'> {
   return {
     id: 'rivalsTierBands',
@@ -258,16 +237,11 @@ function tierBandsPlugin(): Plugin<'line'> {
   };
 }
 
-/** A tier name's lines in the gutter: one, or broken at " / " when wider than {@link BAND_LABEL_WIDTH}. */
 function bandLabelLines(label: string): string[] {
   return textWidth(label, font(FONT.label, 600)) <= BAND_LABEL_WIDTH ? [label] : label.split(/(?<=\/)\s+/);
 }
 
-/**
- * Writes each band's name at the middle of its visible part, in its colour; a name too wide for the
- * gutter breaks at " / ". Names that would overlap are moved apart, as little as they can be, within
- * the plot's height.
- */
+/** Names that would overlap are moved apart as little as they can be, within the plot. */
 function drawBandLabels(
   ctx: Ctx,
   bands: { label: string; color: string; top: number; bottom: number }[],
@@ -288,7 +262,6 @@ function drawBandLabels(
       const height = lines.length * lineHeight;
       return { color: b.color, lines, height, top: (b.top + b.bottom) / 2 - height / 2 };
     })
-    // Top of the plot first.
     .sort((a, b) => a.top - b.top);
   // Down from the top: each label clear of the one above; then up from the bottom: each inside the plot
   // and clear of the one below.
@@ -308,12 +281,7 @@ function drawBandLabels(
   }
 }
 
-/**
- * Draws the markers (current rank, end scores): a dot on the point and a label box beside it, inside
- * the plot, at the spot around the point that covers the least of the lines, the other markers and
- * their labels (first choice: left of the point, as the line ends at the right; above it when the
- * line comes from below).
- */
+/** Each label goes where it covers least of the lines and other markers; first choice left, as lines end at the right. */
 function markersPlugin(markers: Marker[]): Plugin<'line'> {
   return {
     id: 'rivalsMarkers',
@@ -322,7 +290,6 @@ function markersPlugin(markers: Marker[]): Plugin<'line'> {
       const xScale = chart.scales.x!;
       const yScale = chart.scales.y!;
       const plot: Rect = { x: area.left + 2, y: area.top + 2, w: area.right - area.left - 4, h: area.bottom - area.top - 4 };
-      // The lines as segments in pixels, and the markers' dots.
       const segments = chart.data.datasets.flatMap((_, di) => {
         const els = chart.getDatasetMeta(di).data.map((el) => el.getProps(['x', 'y'], true) as { x: number; y: number });
         return els.map((a, i) => [a, els[i + 1] ?? a] as const);

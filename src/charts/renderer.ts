@@ -1,23 +1,7 @@
 /**
- * The chart renderer the bot uses: a piscina pool of worker threads that draw chart specs to PNGs
- * (src/charts/worker.ts), so that no chart is ever drawn on the main event loop.
- *
- * Lean by default (the bot has a memory goal): no thread, and not even piscina or chart.js loaded,
- * until the first render; at most `maxThreads` threads (1 by default); each exits after
- * `idleTimeoutMs` without work. Specs are checked here, before any thread is involved, so a bad
- * spec fails fast with a clear {@link ChartSpecError}.
- *
- * Threads are also renewed every `recycleAfter` renders: @napi-rs/canvas 1.1.1 keeps native memory
- * for each chart drawn for as long as the thread that drew it lives (scripts/bench-charts.ts, 1,000
- * charts one after another: with one thread the process grew from 208 MB of RSS after 100 charts to
- * 267 MB and kept growing; renewed every 100 charts it stayed between 202 and 226 MB). The renderer
- * then sends the next renders to a new pool and closes the old one once its renders are done, so
- * no render fails; the first render on a new thread waits for the thread to start (0.3 to 0.8 s).
- *
- * The worker file is found the way the code runs:
- * - the build (scripts/build.mjs): this module is bundled into dist/ and the worker is its own entry
- *   point, dist/chart-worker.js, beside the bundle's chunks;
- * - tsx (`npm run dev`) and vitest: src/charts/worker.ts, loaded in the thread through tsx's loader.
+ * Draws chart specs to PNGs in piscina worker threads, never on the main event loop. Lean: nothing is
+ * loaded until the first render. Threads are renewed every `recycleAfter` renders because @napi-rs/canvas
+ * keeps native memory per chart for the life of the thread that drew it.
  */
 import { createRequire } from 'node:module';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -25,53 +9,38 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Piscina } from 'piscina';
 import { parseChartSpec, type ChartSpec } from './specs.js';
 
-/** Draws chart specs to PNGs off the main thread. */
 export interface ChartRenderer {
   /**
-   * The PNG of `spec` (at most 1,600 × 900 px and 8 MB; 800 × 450 today).
-   * @param options.signal aborts the render: a queued one is dropped, a running one's thread is ended
-   *   (the pool starts another when needed).
+   * The PNG of `spec`, within the chart `LIMITS`.
+   * @param options.signal aborts the render: a queued one is dropped, a running one's thread is ended.
    * @throws {ChartSpecError} at once when `spec` is not a valid chart spec (nothing is queued).
-   * @throws {ChartRenderError} when the render was aborted (`reason: 'aborted'`), the renderer is
-   *   closed (`'closed'`), or the worker failed or died (`'failed'`, with the worker's error as `cause`).
+   * @throws {ChartRenderError} with `reason` `'aborted'`, `'closed'`, or `'failed'` (the worker's error as `cause`).
    */
   render(spec: ChartSpec, options?: { signal?: AbortSignal }): Promise<Buffer>;
-  /**
-   * Refuses new renders (they reject with `'closed'`), waits up to 5 s for those already asked for
-   * (queued ones too), then ends the threads; a render still unfinished then rejects with `'closed'`.
-   * Safe to call twice.
-   */
+  /** Refuses new renders, waits up to {@link CLOSE_TIMEOUT_MS} for those asked for, then ends the threads. Idempotent. */
   close(): Promise<void>;
-  /** Worker threads alive now: 0 before the first render and after the idle timeout. */
   readonly threads: number;
 }
 
-/** The pool-backed {@link ChartRenderer} of {@link createChartRenderer}, with its thread count for logs and tests. */
 export interface PooledChartRenderer extends ChartRenderer {
-  /** Worker threads started so far (a thread is started on demand, after an idle exit, an abort, or a renewal). */
+  /** Counts restarts after an idle exit, an abort or a renewal. */
   readonly threadsStarted: number;
 }
 
-/** Options of {@link createChartRenderer}. */
 export interface ChartRendererOptions {
-  /** Most worker threads drawing at once; default 1 (a chart takes tens of milliseconds; more threads cost memory). */
+  /** Default 1: more threads cost memory. */
   maxThreads?: number;
-  /** Milliseconds a thread may sit idle before it exits; default 30,000. */
+  /** Default 30,000. */
   idleTimeoutMs?: number;
-  /** Renders after which the threads are renewed (see the module's documentation); default 100. */
+  /** Default 100. */
   recycleAfter?: number;
-  /**
-   * Told of the pool's errors that belong to no render (a worker thread failing between tasks, a
-   * close running out of time), e.g. to log them; they are dropped without it. A render's own
-   * failure rejects that render instead.
-   */
+  /** Pool errors that belong to no render; dropped without it. */
   onError?: (err: unknown) => void;
 }
 
-/** Why a render did not give a PNG. */
 export type ChartRenderFailure = 'aborted' | 'closed' | 'failed';
 
-/** A render that did not give a PNG; `cause` holds the underlying error (the worker's, or the abort reason). */
+/** `cause` is the worker's error or the abort reason. */
 export class ChartRenderError extends Error {
   override name = 'ChartRenderError';
   constructor(
@@ -88,41 +57,31 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Milliseconds `close()` lets the renders already asked for finish before the threads are ended. */
 const CLOSE_TIMEOUT_MS = 5_000;
 
-/**
- * The worker's file and the Node options its thread needs, for the module at `moduleUrl`: from the
- * build (a `.js` chunk in dist/), the built worker beside it, dist/chart-worker.js; from the
- * TypeScript source (tsx, vitest), src/charts/worker.ts with tsx's loader in the thread.
- */
+/** dist/chart-worker.js beside a built chunk; from source (tsx, vitest), worker.ts with tsx's loader. */
 export function workerEntryFor(moduleUrl: string): { filename: string; execArgv?: string[] } {
   if (!moduleUrl.endsWith('.ts')) return { filename: fileURLToPath(new URL('./chart-worker.js', moduleUrl)) };
   const tsx = pathToFileURL(createRequire(moduleUrl).resolve('tsx')).href;
   return { filename: fileURLToPath(new URL('./worker.ts', moduleUrl)), execArgv: ['--import', tsx] };
 }
 
-/** {@link workerEntryFor} this module. */
 function workerEntry(): { filename: string; execArgv?: string[] } {
-  // This chunk's own URL. The build rewrites the literal `import.meta.url` to the source file's place
-  // (for modules that read files beside them), so it is read through `import.meta` as an object here.
+  // Not the literal `import.meta.url`: the build rewrites that to the source file's place.
   const { url } = import.meta;
   return workerEntryFor(url);
 }
 
-/** A pool and the renders sent to it; retired after `recycleAfter` renders, closed when its last render settles. */
+/** Retired after `recycleAfter` renders, closed when its last render settles. */
 interface Generation {
   pool: Piscina;
-  /** Renders sent to it so far. */
   renders: number;
-  /** Its renders not settled yet. */
   inFlight: number;
   retired: boolean;
 }
 
 /**
- * A chart renderer backed by piscina pools that start on the first render (see the module's
- * documentation). Nothing is loaded or started by this call.
+ * Nothing is loaded or started by this call.
  * @throws RangeError when `maxThreads` or `recycleAfter` is not a whole number ≥ 1, or `idleTimeoutMs` is negative.
  */
 export function createChartRenderer(options: ChartRendererOptions = {}): PooledChartRenderer {
@@ -135,14 +94,11 @@ export function createChartRenderer(options: ChartRendererOptions = {}): PooledC
 
   let piscina: Promise<{ Piscina: typeof Piscina }> | undefined;
   let current: Generation | undefined;
-  /** Every pool not closed yet: the current one and those retiring. */
   const pools = new Set<Piscina>();
   let threadsStarted = 0;
   let closed = false;
-  /** Renders asked for and not settled, for `close()` to wait on. */
   const pending = new Set<Promise<unknown>>();
 
-  /** Pools being closed, so a pool is closed once however many ask. */
   const closing = new WeakMap<Piscina, Promise<void>>();
   const closePool = (pool: Piscina): Promise<void> => {
     let done = closing.get(pool);
@@ -156,16 +112,12 @@ export function createChartRenderer(options: ChartRendererOptions = {}): PooledC
     return done;
   };
 
-  /**
-   * The generation to send a render to, with the render counted (in the same step, so renders asked
-   * for at once are spread): a new one on the first render and after `recycleAfter`.
-   */
+  // Counts the render in the same step, so renders asked for at once are spread.
   const generation = async (): Promise<Generation> => {
     const { Piscina } = await (piscina ??= import('piscina'));
     // close() ran out of patience with this render while piscina loaded: start nothing new.
     if (closed) throw new Error('renderer closed');
     if (current && current.renders >= recycleAfter) {
-      // Retire it: it gets no more renders, and closes once those it has are done (see `release`).
       current.retired = true;
       if (current.inFlight === 0) void closePool(current.pool);
       current = undefined;
@@ -178,9 +130,7 @@ export function createChartRenderer(options: ChartRendererOptions = {}): PooledC
         idleTimeout,
         // close() has already waited for the renders; a task still running after that gets 1 s more.
         closeTimeout: 1_000,
-        // A small young generation: about 20 MB less RSS per thread for about 3 ms more per chart
-        // (100 charts from dist/, measured). The old generation's cap fits the largest spec allowed
-        // (test/charts/renderer.test.ts draws it).
+        // A small young generation trades a little speed for RSS; the old one fits the largest spec allowed.
         resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
       });
       // Without a listener an 'error' event would be thrown on the main thread.
@@ -194,7 +144,6 @@ export function createChartRenderer(options: ChartRendererOptions = {}): PooledC
     return current;
   };
 
-  /** A render of `gen` settled: the last one of a retired generation closes its pool. */
   const release = (gen: Generation) => {
     gen.inFlight--;
     if (gen.retired && gen.inFlight === 0) void closePool(gen.pool);

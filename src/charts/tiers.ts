@@ -1,30 +1,19 @@
 /**
- * The competitive tiers as bands of rank score, for shading behind rank charts.
- *
- * The numbers are those of src/game/ranks.ts (which keeps them private): Bronze III starts at 3,000
- * rank score, each division spans 100, each of the seven divided tiers has three divisions (300 rank
- * score), and Eternity runs from 5,100 up. One Above All is a leaderboard place without a score band,
- * so it shares the top band. test/charts/tiers.test.ts checks these bands against ranks.ts's
- * `levelOfScore` and `tierOfLevel`, so the two cannot drift apart.
+ * Tier bands of rank score, for shading rank charts. The numbers repeat src/game/ranks.ts (a test keeps
+ * them equal); One Above All has no score band, so it shares the top one.
  */
 import { chartText } from './strings.js';
 
-/** Rank score of the bottom of Bronze III. */
 export const BASE_SCORE = 3000;
-/** Rank score of one division. */
 export const DIVISION_SCORE = 100;
-/** Divisions in each tier below Eternity. */
 const DIVISIONS_PER_TIER = 3;
 
-/** A tier's band of rank score: `[from, to)`; `to` is Infinity for the top band. */
+/** `[from, to)` of rank score; `to` is Infinity for the top band. `color` is "#rrggbb". */
 export interface TierBand {
-  /** The tier's name as the game writes it ("Grandmaster"); the top band's label is longer. */
   tier: string;
-  /** What the chart writes beside the band ("Eternity / One Above All" for the top one). */
   label: string;
   from: number;
   to: number;
-  /** The band's colour, "#rrggbb": close to the tier's colour in the game, readable on the dark theme. */
   color: string;
 }
 
@@ -38,7 +27,7 @@ const DIVIDED: readonly { tier: string; color: string }[] = [
   { tier: 'Celestial', color: '#ff8fb8' },
 ];
 
-/** Every band, lowest first: the seven divided tiers, then Eternity / One Above All from 5,100 up. */
+/** Lowest first. */
 export const TIER_BANDS: readonly TierBand[] = [
   ...DIVIDED.map(({ tier, color }, i) => {
     const from = BASE_SCORE + i * DIVISIONS_PER_TIER * DIVISION_SCORE;
@@ -53,12 +42,12 @@ export const TIER_BANDS: readonly TierBand[] = [
   },
 ];
 
-/** The bands that overlap `[min, max]` rank score, each clipped to it; lowest first. */
+/** Clipped to `[min, max]`; lowest first. */
 export function bandsWithin(min: number, max: number): TierBand[] {
   return TIER_BANDS.filter((b) => b.to > min && b.from < max).map((b) => ({ ...b, from: Math.max(b.from, min), to: Math.min(b.to, max) }));
 }
 
-/** The band a rank score falls in; null below Bronze III. */
+/** Null below Bronze III. */
 export function bandOf(score: number): TierBand | null {
   return TIER_BANDS.find((b) => score >= b.from && score < b.to) ?? null;
 }
