@@ -1,31 +1,23 @@
-/**
- * Typed errors of the game API client. Source: api-spec.md, part "Errors" (common body
- * `{error, message, status}`, the player endpoint's own shapes) and the real 429 body in api-samples.
- */
+/** Typed errors of the game API client (api-spec.md "Errors"; the real 429 body in api-samples). */
 
 /** What went wrong, in terms a caller can act on. */
 export type ApiErrorKind = 'bad_request' | 'unauthorized' | 'not_found' | 'rate_limited' | 'unavailable' | 'timeout' | 'bad_response';
 
-/** Fields of an {@link ApiError}. */
 export interface ApiErrorInit {
   kind: ApiErrorKind;
   /** Endpoint name from src/api/endpoints.ts, e.g. `player`. */
   endpoint: string;
-  /** HTTP status, when a response arrived. */
   status?: number;
-  /** For `rate_limited`: how long to wait, in milliseconds, from `Retry-After` or the message. */
+  /** For `rate_limited`: ms to wait, from `Retry-After` or the message. */
   retryAfterMs?: number;
-  /** True when `retryAfterMs` came from a `Retry-After` header: a key-wide limit, not a per-resource cooldown. */
+  /** True when `retryAfterMs` came from `Retry-After`: a key-wide limit, not a per-resource cooldown. */
   retryAfterFromHeader?: boolean;
-  /** The upstream's own message, for logs only (it may be in any language or shape). */
+  /** For logs only: it may be in any language or shape. */
   upstreamMessage?: string;
   cause?: unknown;
 }
 
-/**
- * The one error the client throws for a failed request. Its message is safe to log: it names the
- * endpoint and the kind, never the API key or the full URL's secrets.
- */
+/** The one error the client throws for a failed request; its message names endpoint and kind, never the key or URL secrets. */
 export class ApiError extends Error {
   override name = 'ApiError';
   readonly kind: ApiErrorKind;
@@ -45,11 +37,7 @@ export class ApiError extends Error {
     this.upstreamMessage = init.upstreamMessage;
   }
 
-  /**
-   * True for the failures where serving a stale cached value is better than failing: 5xx and
-   * connection errors (`unavailable`), timeouts, 429, and malformed or unusable bodies
-   * (`bad_response`: a broken answer today says nothing against yesterday's good one).
-   */
+  /** True when a stale cached value beats failing: unavailable, timeout, 429, and bad_response (a broken answer today says nothing against yesterday's). */
   get isTransient(): boolean {
     return this.kind === 'unavailable' || this.kind === 'timeout' || this.kind === 'rate_limited' || this.kind === 'bad_response';
   }
@@ -67,20 +55,17 @@ function describe(init: ApiErrorInit): string {
   return `${init.endpoint}: ${init.kind}${status}${retry}${upstream}`;
 }
 
-/**
- * Thrown before any request when an argument is invalid (a page of 0, an unknown platform, an empty
- * hero name...). `argument` names the parameter as the spec does (`page`, `platform`, `query`...).
- */
+/** Thrown before any request for an invalid argument; `argument` is the spec's parameter name (`page`, `platform`, `query`...). */
 export class ApiArgumentError extends Error {
   override name = 'ApiArgumentError';
-  /** What is wrong, in English (for the log); members read {@link problem} in their language (src/render/strings.ts `badArgument`). */
+  /** English, for the log; members read {@link problem} in their language. */
   readonly reason: string;
   constructor(
     readonly endpoint: string,
     readonly argument: string,
-    /** What is wrong, as a message key under `messages:errors.argumentProblem`. */
+    /** A message key under `messages:errors.argumentProblem`. */
     readonly problem: ArgumentProblem,
-    /** The values the problem's message names: `max` (characters) for `tooLong`, `choices` (a list) for `oneOf`. */
+    /** `max` (characters) for `tooLong`, `choices` for `oneOf`. */
     readonly values: { max?: number; choices?: readonly string[] } = {},
   ) {
     const reason = ARGUMENT_PROBLEMS[problem].replace('{max}', String(values.max)).replace('{choices}', (values.choices ?? []).join(', '));
@@ -89,7 +74,6 @@ export class ApiArgumentError extends Error {
   }
 }
 
-/** What can be wrong with an argument of an API call, in English (src/api/endpoints.ts). */
 const ARGUMENT_PROBLEMS = {
   notText: 'must be text',
   empty: 'must not be empty',
@@ -102,18 +86,11 @@ const ARGUMENT_PROBLEMS = {
   oneOf: 'must be one of {choices}',
 } as const;
 
-/** What is wrong with an argument: see {@link ApiArgumentError}. */
 export type ArgumentProblem = keyof typeof ARGUMENT_PROBLEMS;
 
-/** The upstream messages of the spec's error table that mean "this thing does not exist", whatever the status. */
 const NOT_FOUND_MESSAGES = [/does not match any known hero/i, /\bnot found\b/i, /^no .* found/i];
 
-/**
- * Derives the error kind from an HTTP status and the body's message.
- * - 400 whose message says the hero is unknown (hero stats, hero costumes) is `not_found`: the spec
- *   answers an unknown hero with 400 there.
- * - 401/403 `unauthorized`; 404 `not_found`; 408 `timeout`; 429 `rate_limited`; 5xx `unavailable`.
- */
+/** The kind of an HTTP status; a 400 whose message says the hero is unknown is `not_found` (the spec answers an unknown hero with 400). */
 export function kindFromStatus(status: number, message?: string): ApiErrorKind {
   if (status === 400 && message && NOT_FOUND_MESSAGES.some((re) => re.test(message))) return 'not_found';
   if (status === 401 || status === 403) return 'unauthorized';
@@ -124,10 +101,7 @@ export function kindFromStatus(status: number, message?: string): ApiErrorKind {
   return 'bad_request';
 }
 
-/**
- * Reads the message out of any of the spec's error bodies: the common `{error: true, message, status}`,
- * the player endpoint's `{error: "text"}` (400) and `{status: "error", message}` (401, 500).
- */
+/** The message of any spec error body: `{error: true, message, status}`, the player endpoint's `{error: "text"}` (400) and `{status: "error", message}`. */
 export function upstreamMessageOf(body: unknown): string | undefined {
   if (typeof body === 'string') return body.trim().slice(0, 300) || undefined;
   if (!body || typeof body !== 'object') return undefined;
@@ -138,10 +112,7 @@ export function upstreamMessageOf(body: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * True when a 2xx body is really an error envelope: `{error: true, ...}`, `{status: "error", ...}`,
- * or the player endpoint's `{error: "text"}` with nothing else of a profile in it.
- */
+/** True when a 2xx body is really an error envelope: `{error: true}`, `{status: "error"}`, or the player endpoint's bare `{error: "text"}`. */
 export function isErrorEnvelope(body: unknown): boolean {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
   const b = body as Record<string, unknown>;
@@ -149,11 +120,7 @@ export function isErrorEnvelope(body: unknown): boolean {
   return typeof b.error === 'string' && Object.keys(b).length <= 3 && !('uid' in b) && !('name' in b);
 }
 
-/**
- * Milliseconds to wait before retrying, from a `Retry-After` header (seconds or an HTTP date) or,
- * failing that, a message such as "You can request an update in 16 minutes." (the real 429 body).
- * @param now current time in ms since the epoch, for HTTP-date values.
- */
+/** ms to wait before retrying, from `Retry-After` or a message like the real 429's "You can request an update in 16 minutes."; `now` is ms since the epoch. */
 export function parseRetryAfter(header: string | string[] | undefined, message: string | undefined, now: number): number | undefined {
   return parseRetryAfterHeader(header, now) ?? parseRetryMessage(message);
 }

@@ -1,12 +1,9 @@
-/**
- * Expected outcomes that a member should be told about (STYLE.md principle 4). The router maps each
- * to a short, ephemeral message (src/discord/respond-errors.ts).
- */
+/** Expected outcomes a member is told about; the router maps each to a short ephemeral message (src/discord/respond-errors.ts). */
 
 /** Base class: `message` is for logs; the router builds the member's text from the fields. */
 export class UserFacingError extends Error {}
 
-/** A hero name or id matched nothing; `suggestions` are close names, best first. */
+/** `suggestions` are close names, best first. */
 export class UnknownHeroError extends UserFacingError {
   override name = 'UnknownHeroError';
   constructor(
@@ -17,7 +14,6 @@ export class UnknownHeroError extends UserFacingError {
   }
 }
 
-/** The player exists but hides their profile (`isPrivate` in the profile). */
 export class PrivateProfileError extends UserFacingError {
   override name = 'PrivateProfileError';
   constructor(readonly playerName: string) {
@@ -25,7 +21,7 @@ export class PrivateProfileError extends UserFacingError {
   }
 }
 
-/** A component's custom ID that no route handles (another version, corrupted). */
+/** A custom ID that no route handles (another version, corrupted). */
 export class ExpiredComponentError extends UserFacingError {
   override name = 'ExpiredComponentError';
   constructor(readonly customId: string) {
@@ -33,30 +29,27 @@ export class ExpiredComponentError extends UserFacingError {
   }
 }
 
-/** `/player` with no query (or a member target) but nobody linked: `userId` is whose link is missing. */
+/** Nobody linked for `/player` with no query (or a member target): `userId` is whose link is missing. */
 export class NotLinkedError extends UserFacingError {
   override name = 'NotLinkedError';
   constructor(
     readonly userId: string,
     readonly self: boolean,
-    /** The command that needed the account, when its message differs from /player's ("compare"). */
+    /** Set when the message differs from /player's. */
     readonly command?: 'compare',
   ) {
     super(`no linked account for ${userId}`);
   }
 }
 
-/**
- * A player or match the API does not have. `fromMenu` is true when a button or select asked for it (the
- * member typed nothing, so the message names the thing instead of blaming the spelling).
- */
+/** A player or match the API does not have; `fromMenu`: a button or select asked, so the message does not blame the spelling. */
 export class NotFoundError extends UserFacingError {
   override name = 'NotFoundError';
   constructor(
     readonly what: 'player' | 'match',
     readonly query: string,
     readonly fromMenu: boolean,
-    /** Names the member may have meant, from what the bot already knows (their links and recent lookups). */
+    /** From the member's links and recent lookups. */
     readonly suggestions: readonly string[] = [],
   ) {
     super(`${what} "${query}" not found`);
