@@ -1,47 +1,28 @@
-/**
- * The response cache's first level: the values themselves, in this process's memory, with no
- * serialisation on a hit. A least-recently-used map bounded both in bytes and in entries.
- */
+/** The response cache's first level: the values themselves in process memory (no serialisation on a hit), LRU-bounded in bytes and entries. */
 import { LRUCache } from 'lru-cache';
 
-/** Default of `CACHE_MAX_BYTES`: 64 MiB of cached answers, measured as their JSON length. */
+/** Default of `CACHE_MAX_BYTES`, measured as cached answers' JSON length. */
 export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Default of `CACHE_MAX_ENTRIES`. */
 export const DEFAULT_CACHE_MAX_ENTRIES = 10_000;
 
-/** What a response-cache entry's own fields add to its value's JSON (`{"v":…,"at":1763900000000}`), characters. */
+/** Characters a response-cache entry's own fields add to its value's JSON (`{"v":…,"at":1763900000000}`). */
 const ENTRY_OVERHEAD = 25;
 
-/** Sizes already known of objects, in JSON characters: an API answer's, from its response body ({@link noteJsonSize}). */
 const knownSizes = new WeakMap<object, number>();
 
-/**
- * Records that `value` came from `length` characters of JSON (an API response body, src/api/client.ts),
- * so that {@link jsonSize} need not serialise it again: a 60 KB profile costs a `JSON.stringify` of
- * about 0.5 ms otherwise, and the first ones after a start several milliseconds each.
- *
- * The body's length stands for the parsed answer's, which differs: the schemas resolve image paths to
- * URLs, fill missing fields and drop others. Against minified bodies (as the real API sends them) the
- * parsed answers of the recorded samples measure 10–17 % more for heroes, profiles and matches and
- * 15 % less for match histories; against pretty-printed ones, less. `CACHE_MAX_BYTES` is kept to
- * that degree.
- */
+/** Records that `value` was parsed from `length` JSON characters, so {@link jsonSize} need not serialise it (an approximation: schemas reshape answers). */
 export function noteJsonSize(value: unknown, length: number): void {
   if (value !== null && typeof value === 'object' && Number.isFinite(length) && length > 0) knownSizes.set(value, length);
 }
 
-/** The size noted for `value` with {@link noteJsonSize}, if any. */
 export function knownJsonSize(value: unknown): number | undefined {
   return value !== null && typeof value === 'object' ? knownSizes.get(value) : undefined;
 }
 
 /**
- * An entry's size estimate in bytes: the length of its JSON text (UTF-16 code units, which is the
- * byte count for the mostly ASCII API data). For an object whose size was noted ({@link noteJsonSize}),
- * or an object holding such a value in `v` (a response-cache entry, `{ v, at }`), that size (plus
- * the entry's own fields); otherwise one `JSON.stringify`, so call it once per write, never on a read.
- * A value JSON cannot represent (`undefined`, a function) counts as 1.
+ * Size estimate, bytes: the JSON length (≈ bytes for mostly ASCII data), noted ({@link noteJsonSize}) or by one `JSON.stringify`: per write, never per read.
  * @throws {TypeError} for a value JSON cannot serialise (a cycle, a BigInt).
  */
 export function jsonSize(value: unknown): number {
@@ -56,32 +37,24 @@ export function jsonSize(value: unknown): number {
 }
 
 export interface MemoryLevelOptions {
-  /** Total size bound in bytes, each entry counted as given to {@link MemoryLevel.set}. Positive. */
+  /** Total size bound, bytes; positive. */
   maxBytes: number;
-  /** Entry-count bound; small values (a negative-cache entry) would otherwise fill the map unbounded by bytes. Positive. */
+  /** Entry-count bound, positive: tiny values (negative-cache entries) would otherwise fill the map. */
   maxEntries: number;
-  /**
-   * Largest single entry kept, bytes; a larger one is not stored (the answer is still served, just
-   * not cached here). Default a quarter of `maxBytes`, so that one huge answer cannot flush most of the cache.
-   */
+  /** Largest entry kept, bytes (default a quarter of `maxBytes`, so one huge answer cannot flush the cache); larger ones are served, not stored. */
   maxEntryBytes?: number;
-  /** Clock for the TTLs, ms (default `Date.now`; the response cache passes its own, which tests fake). Must not return 0. */
+  /** Clock for the TTLs, ms (default `Date.now`); must not return 0. */
   now?: () => number;
 }
 
-/** What {@link MemoryLevel.set} stores with a value. */
 export interface MemorySetOptions {
-  /** Size estimate in bytes, e.g. from {@link jsonSize}. */
+  /** Bytes, e.g. from {@link jsonSize}. */
   bytes: number;
-  /** Lifetime in ms from now; absent or `Infinity`: until evicted. */
+  /** ms from now; absent or `Infinity`: until evicted. */
   ttlMs?: number;
 }
 
-/**
- * A byte-bounded LRU map of objects (lru-cache 11 `maxSize` + per-entry `ttl`). `get` returns the
- * stored object itself, the same one every time: callers must treat it as immutable. Expiry follows
- * the `now` clock given (lru-cache's `perf`), read on every access (no 1 ms debounce timer per read).
- */
+/** A byte-bounded LRU of objects whose expiry follows the given clock; `get` returns the stored object itself, so treat it as immutable. */
 export class MemoryLevel<V extends object> {
   readonly #lru: LRUCache<string, V>;
   readonly maxBytes: number;
@@ -100,16 +73,12 @@ export class MemoryLevel<V extends object> {
     this.#lru = new LRUCache<string, V>({ max: this.maxEntries, maxSize: this.maxBytes, maxEntrySize: this.maxEntryBytes, perf: { now }, ttlResolution: 0 });
   }
 
-  /** The stored object (not a copy), or undefined when absent or expired. Counts as a use for the LRU order. */
+  /** The stored object (not a copy), or undefined; counts as a use. */
   get(key: string): V | undefined {
     return this.#lru.get(key);
   }
 
-  /**
-   * Stores `value` under `key`, evicting least recently used entries until both bounds hold.
-   * @returns false when `value` is larger than `maxEntryBytes`: then nothing is stored and any older
-   *   value under `key` is removed (it is no longer the latest).
-   */
+  /** Stores `value`, evicting LRU entries; false when larger than `maxEntryBytes`, and then any older value under `key` is removed too. */
   set(key: string, value: V, options: MemorySetOptions): boolean {
     const size = Math.max(1, Math.ceil(options.bytes));
     if (size > this.maxEntryBytes) {
@@ -125,17 +94,15 @@ export class MemoryLevel<V extends object> {
     return this.#lru.delete(key);
   }
 
-  /** Ms left before `key` expires: `Infinity` without a TTL, 0 when absent or expired. Does not count as a use. */
+  /** ms before `key` expires: `Infinity` without a TTL, 0 when absent or expired; not a use. */
   remainingTtl(key: string): number {
     return this.#lru.has(key) ? this.#lru.getRemainingTTL(key) : 0;
   }
 
-  /** Entries held now (expired ones included until they are read or evicted). */
   get size(): number {
     return this.#lru.size;
   }
 
-  /** Sum of the held entries' sizes, bytes. */
   get bytes(): number {
     return this.#lru.calculatedSize;
   }

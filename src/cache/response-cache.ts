@@ -1,19 +1,6 @@
 /**
- * Cache policy (STYLE.md, src/cache): a TTL per resource, single-flight for concurrent identical
- * requests, stale-if-error, and a brief negative cache for not-found answers.
- *
- * Two levels. First, this process's memory ({@link MemoryLevel}): the answers themselves, so a hit
- * neither parses nor copies anything; bounded in bytes (each entry's JSON length, measured once when
- * it is written) and in entries, least recently used first. Second, when the keyv store is shared
- * (Redis, `REDIS_URL`), that store: JSON only there. A read that misses memory asks Redis and copies
- * what it finds into memory; a write goes to both. Both levels keep an entry for its TTL plus
- * {@link STALE_RETENTION_MS} (src/cache/ttl.ts).
- *
- * Single-flight: concurrent calls for one key in this process share one load. With a
- * {@link SharedFlight} over the same Redis, a load first takes the key's lock there, so that
- * concurrent misses in every process make one upstream request: the other processes wait for the
- * holder's answer (a value or a not-found, read from the shared store) or failure, and ask the API
- * themselves only when Redis cannot coordinate or the holder is gone or too slow.
+ * Cache policy: a TTL per resource, single-flight (across processes with a {@link SharedFlight}), stale-if-error, a brief negative
+ * cache. Two levels: process memory holding the answers themselves (a hit neither parses nor copies), then the shared Redis store.
  */
 import type Keyv from 'keyv';
 import { ApiError, budgetSpent } from '../core/api-errors.js';
@@ -24,83 +11,52 @@ import type { FlightLock, Outcome, SharedFlight } from './shared-flight.js';
 import { LruStore } from './store.js';
 import { STALE_RETENTION_MS, ttlTable, type Resource } from './ttl.js';
 
-/**
- * A value with where it came from. `ageMs` is 0 for a value just fetched.
- * `data` may be the very object the cache holds (a memory hit returns the same object every time):
- * read it, never mutate it; copy before sorting or editing.
- */
+/** `data` may be the very object the cache holds: never mutate it; copy before sorting or editing. */
 export interface Fetched<T> {
   data: T;
-  /** When the value was fetched from the API, ms since the epoch. */
+  /** ms since the epoch. */
   fetchedAt: number;
-  /** Milliseconds since `fetchedAt`. */
   ageMs: number;
-  /** True when the API failed and an expired value was served instead ("as of 12 minutes ago"). */
+  /** True when the API failed and an expired value was served instead. */
   stale: boolean;
-  /** `upstream`: fetched now; `cache`: fresh from the cache; `stale`: expired, served because the API failed. */
   source: 'upstream' | 'cache' | 'stale';
 }
 
-/** What is stored: a value (`v`) or a remembered not-found (`nf`), with the fetch time. */
 type Entry = { v: unknown; at: number } | { nf: string | null; status?: number; at: number };
 
-/** Default of {@link ResponseMemoryOptions.recheckMs}. */
 export const DEFAULT_RECHECK_MS = 5_000;
 
-/** The memory level's bounds and, with a shared store, how long its copies are trusted. */
 export interface ResponseMemoryOptions {
-  /**
-   * Byte bound (`CACHE_MAX_BYTES`; default 64 MiB), entries measured by their JSON length; an entry
-   * over a quarter of it is not kept in memory. 0 turns the memory level off: every read goes to the
-   * keyv store and through its JSON (the benchmark's baseline, the former design).
-   */
+  /** Bytes (`CACHE_MAX_BYTES`), entries measured by their JSON length; 0 turns the memory level off, every read going through the keyv store's JSON. */
   maxBytes?: number;
-  /** Entry bound (`CACHE_MAX_ENTRIES`); default: the bound of the {@link LruStore} under `store`, else 10 000. */
+  /** `CACHE_MAX_ENTRIES`; default: the bound of the {@link LruStore} under `store`, else 10 000. */
   maxEntries?: number;
-  /**
-   * With a shared store only: ms (on the cache's clock) a memory copy answers after this process
-   * wrote it or last compared it with the shared store; past it the next read asks the shared store
-   * again, so that a value another process refreshed (a Refresh button, the feed poller) shows here
-   * within this time. A memory copy past its TTL is always compared first. Default 5 000.
-   */
+  /** Shared store only: ms a memory copy is trusted before rechecking the shared store, so another process's refresh shows here within it. */
   recheckMs?: number;
 }
 
 export interface ResponseCacheOptions {
-  /**
-   * The keyv store from `createCacheStore` (src/cache/store.ts). Over Redis (any store but an
-   * {@link LruStore}) it is the shared second level behind this process's memory level. Over an
-   * in-process {@link LruStore} it holds no responses: the memory level does that job without JSON
-   * (unless `memory.maxBytes` is 0).
-   */
+  /** From `createCacheStore`. Over Redis it is the shared second level; an in-process {@link LruStore} holds no responses (memory does, without JSON). */
   store: Keyv;
-  /** The memory level (see {@link ResponseMemoryOptions}). */
   memory?: ResponseMemoryOptions;
-  /** TTL overrides in ms (see src/cache/ttl.ts). */
+  /** ms (see src/cache/ttl.ts). */
   ttls?: Partial<Record<Resource, number>>;
-  /** Clock, ms since the epoch (tests pass a fake one). */
+  /** ms since the epoch; tests pass a fake. */
   now?: () => number;
   logger?: Logger;
-  /** Longest wait for the store in ms (default 500): past it a read is a miss and a write is dropped, so a Redis outage slows nothing. */
+  /** ms (default 500): past it a read is a miss and a write is dropped, so a Redis outage slows nothing. */
   storeTimeoutMs?: number;
-  /**
-   * Single-flight across processes over the same Redis as `store` (src/cache/shared-flight.ts).
-   * Ignored when `store` is an in-process {@link LruStore} (nothing is shared then).
-   */
+  /** Single-flight across processes over the same Redis; ignored over an in-process {@link LruStore}. */
   flight?: SharedFlight;
 }
 
 export interface GetOptions {
   /** Skip the TTL check and ask the API; the answer refreshes the cache (Refresh button, feed poller). */
   fresh?: boolean;
-  /**
-   * When the caller stops waiting, ms since the epoch on the wall clock (an interaction's budget, src/core/deadline.ts):
-   * past it the stale value is served, or a `timeout` thrown, while the load goes on and fills the cache.
-   */
+  /** ms since the epoch, wall clock: past it the stale value is served, or `timeout` thrown, while the load goes on and fills the cache. */
   deadline?: number;
 }
 
-/** Counters since start, for logs and the benchmark. */
 export interface CacheStats {
   hits: number;
   misses: number;
@@ -110,27 +66,24 @@ export interface CacheStats {
   shared: number;
 }
 
-/** How the two levels were used since start (beside {@link CacheStats}, which counts answers). */
 export interface CacheLevelStats {
-  /** Reads sent to the keyv store (Redis): a memory miss, a memory copy due for a recheck or past its TTL. */
+  /** Reads sent to the keyv store: a memory miss, or a copy due for a recheck or past its TTL. */
   sharedReads: number;
-  /** Entries copied from the keyv store into memory (newer than the memory copy, or none there). */
   sharedFills: number;
-  /** Writes the memory level refused because the entry was larger than its per-entry bound. */
   oversized: number;
-  /** With a shared flight: loads answered by another process's upstream request (a value or a not-found) instead of asking the API. */
+  /** Loads answered by another process's upstream request. */
   flightJoins: number;
-  /** With a shared flight: loads that took another process's upstream failure (then served stale, or thrown) instead of asking again. */
+  /** Loads that took another process's upstream failure instead of asking again. */
   flightFailures: number;
-  /** With a shared flight: loads that asked the API without the lock (Redis unavailable, or the holder past the longest wait). */
+  /** Loads that asked the API without the lock (Redis unavailable, or the holder took too long). */
   flightAlone: number;
 }
 
-/** The response cache. One instance per process; the second level may be shared (Redis). */
+/** One instance per process. */
 export class ResponseCache {
-  /** This process's level; absent when `memory.maxBytes` is 0. */
+  /** Absent when `memory.maxBytes` is 0. */
   readonly #memory?: MemoryLevel<Entry>;
-  /** The keyv level (Redis); absent when the keyv store is an in-process {@link LruStore} under a memory level. */
+  /** Absent when the keyv store is an in-process {@link LruStore} under a memory level. */
   readonly #shared?: Keyv;
   /** When (cache clock) each memory copy was written or last found current in the shared level. */
   readonly #checkedAt = new WeakMap<Entry, number>();
@@ -139,7 +92,6 @@ export class ResponseCache {
   readonly #now: () => number;
   readonly #logger?: Logger;
   readonly #storeTimeoutMs: number;
-  /** Present only over a shared level. */
   readonly #flight?: SharedFlight;
   readonly #inflight = new Map<string, Promise<Fetched<unknown>>>();
   readonly #reading = new Map<string, Promise<Entry | undefined>>();
@@ -166,23 +118,15 @@ export class ResponseCache {
     options.store.on('error', (err: unknown) => this.#logger?.warn({ err }, 'cache store error'));
   }
 
-  /** The TTL in ms of a resource (`Infinity` for never). */
+  /** ms; `Infinity` for never. */
   ttl(resource: Resource): number {
     return this.#ttls[resource];
   }
 
   /**
-   * Returns the cached value of `key` if fresh, else calls `load` once for all concurrent callers
-   * of the same key and stores its result.
-   * - On a transient failure (`ApiError.isTransient`: 5xx, connection errors, timeout, 429, a
-   *   malformed body) with an older value in store, that value is returned with `stale: true` and its age.
-   * - With `options.deadline`, a load still running at the deadline is left to finish in the
-   *   background; the caller gets the older value (stale, with its age) or a `timeout` {@link ApiError}.
-   * - A `not_found` answer is remembered for the `notFound` TTL and rethrown to later callers
-   *   without calling `load`.
-   * - With a shared flight, a miss in several processes at once calls `load` in one of them (see the
-   *   module's docstring); `fresh` calls join a load under way in any process rather than start another.
-   * @throws what `load` throws when there is nothing to fall back on; {@link ApiError} `not_found` from the negative cache.
+   * The cached value if fresh, else one `load` shared by concurrent callers (and other processes, with a shared flight). A transient
+   * failure or the deadline serves the older value as stale; a `not_found` is remembered for the `notFound` TTL.
+   * @throws what `load` throws with nothing to fall back on; {@link ApiError} `timeout` at the deadline, `not_found` from the negative cache.
    */
   async get<T>(key: string, resource: Resource, load: () => Promise<T>, options: GetOptions = {}): Promise<Fetched<T>> {
     let entry: Entry | undefined;
@@ -212,7 +156,6 @@ export class ResponseCache {
     return settleWithin(promise, options.deadline - Date.now(), () => this.#outOfTime<T>(key, resource, known));
   }
 
-  /** The older value of `key` (stale, with its age) for a caller whose deadline passed, else a `timeout`. */
   async #outOfTime<T>(key: string, resource: Resource, known: Entry | undefined): Promise<Fetched<T>> {
     const old = known ?? (await this.#read(key, resource));
     if (old && 'v' in old) {
@@ -224,11 +167,7 @@ export class ResponseCache {
     throw budgetSpent(resource);
   }
 
-  /**
-   * Removes one key from both levels (e.g. after an admin action that makes it wrong). Other
-   * processes drop their memory copy at their next comparison with the shared store (`memory.recheckMs`).
-   * Never throws: a shared store that fails or takes over the store timeout is logged.
-   */
+  /** Removes `key` from both levels; other processes drop their copy at their next recheck. Never throws. */
   async delete(key: string): Promise<void> {
     this.#memory?.delete(key);
     if (!this.#shared) return;
@@ -262,16 +201,11 @@ export class ResponseCache {
     }
   }
 
-  /**
-   * Releases a flight lock before the answer goes back: otherwise this process's next claim of the key
-   * (a Refresh press right after) could reach Redis before the release, find its own finished
-   * flight's lock and wait on it. Bounded by the store timeout; a failure is the lock's to log.
-   */
+  /** Before the answer goes back: else this process's next claim (a Refresh right after) could find its own finished flight's lock and wait on it. */
   async #release(lock: FlightLock | undefined, outcome: Parameters<FlightLock['release']>[0]): Promise<void> {
     if (lock) await this.#bounded(lock.release(outcome), 'release').catch(() => undefined);
   }
 
-  /** After a failed load: on a transient failure the older value (stale, with its age) if there is one, else `err` rethrown. */
   async #afterFailure<T>(err: unknown, key: string, resource: Resource, known: Entry | undefined): Promise<Fetched<T>> {
     if (err instanceof ApiError && err.isTransient) {
       const old = known ?? (await this.#read(key, resource));
@@ -286,13 +220,8 @@ export class ResponseCache {
   }
 
   /**
-   * Before a load, with a shared flight: takes `key`'s lock in Redis, or waits for the process that
-   * holds it. Returns the answer that process wrote (`entry`: a value, or a not-found, fresh, or for a
-   * `fresh` call written since it began), its failure (`failure`), or this process's turn to load:
-   * with the lock, or without it (`lock` absent) when Redis cannot coordinate or the holder outlived
-   * {@link SharedFlight.maxWaitMs}. When a holder fails in a way that says nothing of the API (its own
-   * rate limiter refused, a bug) or its lock lapses, the waiters claim the lock again: one of them loads.
-   * The caller's deadline is not awaited here: `get` answers at it (stale or `timeout`) while this goes on.
+   * With a shared flight: takes `key`'s lock or waits for its holder's answer (`entry`) or failure; loads without the lock when Redis
+   * cannot coordinate or the holder outlives {@link SharedFlight.maxWaitMs}. The deadline is not awaited here: `get` answers at it.
    */
   async #join(
     key: string,
@@ -353,38 +282,26 @@ export class ResponseCache {
     }
   }
 
-  /** The answer another process wrote, as this call's: a value, or the not-found thrown. */
   #joined<T>(entry: Entry, resource: Resource): Fetched<T> {
     if ('nf' in entry) throw new ApiError({ kind: 'not_found', endpoint: resource, status: entry.status, upstreamMessage: entry.nf ?? undefined });
     const ageMs = Math.max(0, this.#now() - entry.at);
     return { data: entry.v as T, fetchedAt: entry.at, ageMs, stale: false, source: 'cache' };
   }
 
-  /**
-   * Whether `entry` answers a call begun at `startedAt`: fresh by its TTL, or for a `fresh` call,
-   * written after it began. Strictly after: an entry of the same millisecond may be the very value the
-   * member asked to refresh (a Refresh pressed as the first answer was written).
-   */
+  /** Fresh by its TTL, or for a `fresh` call written strictly after it began: one of the same ms may be the value being refreshed. */
   #answers(entry: Entry, resource: Resource, fresh: boolean, startedAt: number): boolean {
     return fresh ? entry.at > startedAt : this.#isFresh(entry, resource);
   }
 
-  /** The shared level's entry of `key` now, reconciled with memory (as {@link #readShared}). */
   #peek(key: string): Promise<Entry | undefined> {
     return this.#readShared(key, this.#shared!, this.#memory?.get(key));
   }
 
-  /** Whether `entry` is within its TTL now: its resource's for a value, `notFound`'s for a not-found. */
   #isFresh(entry: Entry, resource: Resource): boolean {
     return this.#now() - entry.at < ('v' in entry ? this.#ttls[resource] : this.#ttls.notFound);
   }
 
-  /**
-   * The entry of `key`, fresh or not, or undefined. The memory copy when there is no shared level, or
-   * when it is within its TTL and was checked within `recheckMs`; else the shared level decides:
-   * a newer entry there replaces the memory copy, none there removes it, and a failure or timeout
-   * leaves the memory copy (if any) as the answer.
-   */
+  /** The memory copy if fresh and rechecked within `recheckMs`, else the shared level decides; a shared failure leaves the memory copy. */
   async #read(key: string, resource: Resource): Promise<Entry | undefined> {
     const local = this.#memory?.get(key);
     if (!this.#shared) return local;
@@ -398,7 +315,6 @@ export class ResponseCache {
     return reading;
   }
 
-  /** The shared level's answer for `key`, reconciled with the memory copy `local` (see {@link #read}). */
   async #readShared(key: string, shared: Keyv, local: Entry | undefined): Promise<Entry | undefined> {
     this.levelStats.sharedReads++;
     let remote: Entry | undefined;
@@ -408,11 +324,10 @@ export class ResponseCache {
       remote = isEntry(raw?.value) ? raw.value : undefined;
       expires = typeof raw?.expires === 'number' ? raw.expires : undefined;
     } catch (err) {
-      // Redis is down or slow: do not wait on it again for the single-flight's lock right after.
+      // Do not wait on a down Redis again for the single-flight's lock right after.
       this.#flight?.suspend(err);
       const held = this.#memory?.get(key);
       this.#logger?.warn({ err, key }, held ? 'cache read failed; using the memory copy' : 'cache read failed; treating as a miss');
-      // Do not wait on the shared store for this key again until the next recheck.
       if (held) this.#checkedAt.set(held, this.#now());
       return held;
     }
@@ -435,7 +350,6 @@ export class ResponseCache {
     return remote;
   }
 
-  /** Copies an entry read from the shared level into memory, for what is left of its lifetime there. */
   #fill(key: string, entry: Entry, expires: number | undefined): void {
     if (!this.#memory) return;
     // keyv's `expires` is on the wall clock; the memory level takes a duration.
@@ -444,7 +358,7 @@ export class ResponseCache {
     if (this.#remember(key, entry, ttlMs)) this.levelStats.sharedFills++;
   }
 
-  /** Puts `entry` in the memory level, measured once; false when it is too large to keep there. */
+  /** Measured once; false when too large to keep. */
   #remember(key: string, entry: Entry, ttlMs: number | undefined): boolean {
     let bytes: number;
     try {
@@ -463,7 +377,6 @@ export class ResponseCache {
     return kept;
   }
 
-  /** `operation` or a rejection after the store timeout. */
   #bounded<T>(operation: Promise<T>, what: string): Promise<T> {
     // settleWithin, not p-timeout: this runs for every shared read and write (see src/core/deadline.ts).
     return settleWithin(operation, this.#storeTimeoutMs, () => {
@@ -471,7 +384,7 @@ export class ResponseCache {
     });
   }
 
-  /** Writes to memory, then to the shared level (bounded by the store timeout; a failure is logged, never thrown). */
+  /** A shared failure is logged, never thrown. */
   async #write(key: string, entry: Entry, ttlMs: number | undefined): Promise<void> {
     if (this.#memory) this.#remember(key, entry, ttlMs);
     if (!this.#shared) return;
@@ -483,13 +396,7 @@ export class ResponseCache {
   }
 }
 
-/**
- * What a holder's failed load tells its waiters. An upstream failure (the API answered with an error,
- * did not answer in time, or could not be reached) is passed on, so that the waiters apply their own
- * stale-if-error rather than each asking a failing API in turn. A refusal by this process's own rate
- * limiter (a `rate_limited` with no HTTP status: the wait would outlast its caller's deadline) or an
- * unexpected error says nothing about the API: `retry`, and one waiter takes the lock.
- */
+/** Upstream failures pass on (waiters apply stale-if-error); our own limiter's refusal (`rate_limited`, no status) or a bug says nothing of the API. */
 function outcomeOf(err: unknown): Outcome {
   if (err instanceof ApiError && !(err.kind === 'rate_limited' && err.status === undefined)) {
     return { o: 'failed', kind: err.kind, status: err.status, retryAfterMs: err.retryAfterMs, retryAfterFromHeader: err.retryAfterFromHeader };
@@ -497,7 +404,6 @@ function outcomeOf(err: unknown): Outcome {
   return { o: 'retry' };
 }
 
-/** Whether a value read from the shared store has the shape of an {@link Entry}. */
 function isEntry(value: unknown): value is Entry {
   return typeof value === 'object' && value !== null && typeof (value as { at?: unknown }).at === 'number';
 }

@@ -1,38 +1,20 @@
 /**
- * Single-flight across processes: when several bot processes share the response cache in
- * Redis and all miss the same key at once, one of them asks the API and the others wait for its answer.
- *
- * - The lock: `SET <prefix>:lock:<cache key> <owner token> NX PX lockMs`. The holder renews it every
- *   third of `lockMs` while its load runs, for at most `maxHoldMs`; so a holder that dies (crash,
- *   SIGKILL) frees the key within `lockMs`, while a slow but live one (a queued request, a slow API)
- *   keeps it. Released by compare-and-delete on the owner token.
- * - The news: on release the holder publishes `{k: key, o: outcome}` on one channel
- *   (`<prefix>:news`); each process has one subscriber connection (`duplicate()` of the client) and a
- *   map key → waiters. Outcomes: `done` (an answer, a value or a not-found, was written to the shared
- *   store before the lock was released), `failed` (the API failed: kind and status, so waiters apply
- *   their own stale-if-error instead of all asking again), `retry` (the holder could not ask, e.g. its
- *   own rate limiter refused: one waiter takes the lock next).
- * - The fallback: a waiter also polls the lock's PTTL every `pollMs`; when the lock is gone (released
- *   with the message lost, or expired with its holder dead) it reads the store or claims the lock.
- *
- * Release deletes the lock and publishes in one script, and a waiter is registered before its first
- * poll, so no outcome falls between the two. Redis down or slow: {@link RedisLink} answers at once
- * and the cache loads alone, as without this module.
+ * Single-flight across processes sharing the cache in Redis: one asks the API, the others wait. The lock is `SET NX PX`,
+ * renewed while the load runs so a dead holder frees it within `lockMs`; release deletes it and publishes the outcome in
+ * one script; waiters also poll the lock's PTTL in case the message is lost. Redis down: each process loads alone.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../core/logger.js';
 import { RedisLink } from './redis-link.js';
 
-/** Default key prefix: beside the cache namespace (src/cache/store.ts), versioned with it. */
+/** Versioned with the cache namespace (src/cache/store.ts). */
 export const FLIGHT_PREFIX = 'rivals:cache:v1:flight';
 
-/** The node-redis v5 commands used on the main connection. */
 interface FlightCommands {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   pTTL(key: string): Promise<number>;
 }
 
-/** The node-redis v5 commands used on the subscriber connection. */
 interface Subscriber {
   connect(): Promise<unknown>;
   subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
@@ -40,13 +22,13 @@ interface Subscriber {
   destroy(): void;
 }
 
-/** Takes the lock, or answers how long the current holder's lock has left (ms; -1: no expiry). */
+/** Takes the lock (-3), or answers the holder's PTTL (ms; -1: no expiry). */
 const CLAIM = "if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return -3 end return redis.call('pttl', KEYS[1])";
 const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
-/** Deletes the lock if still ours, then publishes the outcome (even if the lock had lapsed: the answer is in the store all the same). */
+/** Publishes even if the lock had lapsed: the answer is in the store all the same. */
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) end redis.call('publish', ARGV[2], ARGV[3]) return 1";
 
-/** The upstream failure a holder hands to its waiters: enough to rebuild an `ApiError` of the same kind. */
+/** Enough to rebuild an `ApiError` of the same kind. */
 export interface FlightFailure {
   kind: string;
   status?: number;
@@ -54,55 +36,45 @@ export interface FlightFailure {
   retryAfterFromHeader?: boolean;
 }
 
-/** How the holder's load ended, published to the waiters. */
+/** `done`: the answer is in the shared store; `failed`: waiters apply their own stale-if-error; `retry`: the holder could not ask, one waiter claims next. */
 export type Outcome = { o: 'done' } | { o: 'retry' } | ({ o: 'failed' } & FlightFailure);
 
-/** What ended a wait: an {@link Outcome} published by the holder, or what the waiter saw itself. */
+/** A published {@link Outcome}, or what the waiter saw itself. */
 export type News =
   | Outcome
-  /** The lock is gone and no outcome arrived: released (message lost) or lapsed (holder dead). */
+  /** The lock is gone without news: released (message lost) or lapsed (holder dead). */
   | { o: 'free' }
-  /** The wait reached its bound with the lock still held. */
   | { o: 'timeout' }
-  /** Redis failed while waiting: load alone. */
   | { o: 'unavailable' };
 
-/** A lock this process holds. */
 export interface FlightLock {
-  /** Stops renewing, deletes the lock (if still ours) and tells the waiters. Never throws; a failure leaves the lock to expire. */
+  /** Never throws; a failure leaves the lock to expire. */
   release(outcome: Outcome): Promise<void>;
 }
 
-/** The result of {@link SharedFlight.claim}. */
 export type Claim =
   | { kind: 'acquired'; lock: FlightLock }
-  /** Another process holds the lock; `ttlMs` is what its lock has left (-1: no expiry, a foreign key). */
+  /** `ttlMs`: what the holder's lock has left (-1: no expiry, a foreign key). */
   | { kind: 'held'; ttlMs: number }
-  /** Redis cannot coordinate now: load alone. */
   | { kind: 'unavailable' };
 
 export interface SharedFlightOptions {
-  /** The cache store's node-redis v5 client (src/feeds/leadership.ts `redisClientOf`). */
   client: () => Promise<unknown>;
-  /** Lock lifetime in ms, renewed every third of it while the load runs: how soon a dead holder's key is free. Default 3 000. */
+  /** Lock lifetime, ms (default 3 000): how soon a dead holder's key is free. */
   lockMs?: number;
-  /**
-   * Longest a holder keeps renewing, ms; past it the lock lapses and one waiter takes over. Default 15 000;
-   * the composition root passes the API request timeout plus a margin.
-   */
+  /** Longest a holder renews, ms (default 15 000; the API request timeout plus a margin is passed). */
   maxHoldMs?: number;
-  /** Period of the waiters' fallback poll of the lock, ms. Default 250. */
+  /** Waiters' fallback poll period, ms (default 250). */
   pollMs?: number;
-  /** Longest wait for one Redis command, ms (default 500, the cache's store timeout). */
+  /** ms (default 500, the cache's store timeout). */
   timeoutMs?: number;
-  /** After a Redis failure, ms during which claims answer `unavailable` without trying (default 5 000). */
+  /** ms after a Redis failure during which claims answer `unavailable` (default 5 000). */
   cooldownMs?: number;
-  /** Key and channel prefix (default {@link FLIGHT_PREFIX}). */
   prefix?: string;
   logger?: Logger;
 }
 
-/** The lock and the news of one deployment's cache keys. One instance per process. */
+/** One instance per process. */
 export class SharedFlight {
   readonly lockMs: number;
   readonly maxHoldMs: number;
@@ -112,9 +84,8 @@ export class SharedFlight {
   readonly #channel: string;
   readonly #owner = randomUUID();
   readonly #logger?: Logger;
-  /** Waiters of this process, by cache key. */
   readonly #waiters = new Map<string, Set<(news: News) => void>>();
-  /** The subscriber's setup: true once subscribed; reset after a failure so that a later wait tries again. */
+  /** Reset after a failed setup so that a later wait tries again. */
   #subscribed?: Promise<boolean>;
   #subscriber?: Subscriber;
   #closed = false;
@@ -135,29 +106,22 @@ export class SharedFlight {
     });
   }
 
-  /** The Redis key of `key`'s lock (tests take it to play a dead holder). */
+  /** Tests take it to play a dead holder. */
   lockKey(key: string): string {
     return `${this.#prefix}:lock:${key}`;
   }
 
-  /** Longest a waiter waits for one holder, ms: a live holder renews for `maxHoldMs`, then its lock lasts `lockMs`. */
+  /** ms: a live holder renews for `maxHoldMs`, then its lock lasts `lockMs`. */
   get maxWaitMs(): number {
     return this.maxHoldMs + this.lockMs;
   }
 
-  /**
-   * Tells the flight that the shared store just failed (the cache's own read): claims answer
-   * `unavailable` at once for the cool-down, so a Redis outage costs one store timeout, not two.
-   */
+  /** The cache's own store read just failed: claims answer `unavailable` for the cool-down, so an outage costs one timeout, not two. */
   suspend(err: unknown): void {
     this.#link.failed(err);
   }
 
-  /**
-   * Tries to take `key`'s lock. Never throws: a Redis failure or timeout is `unavailable`.
-   * @returns `acquired` with the lock (renewed until released or `maxHoldMs`), `held` with the holder's
-   *   lock time left, or `unavailable`.
-   */
+  /** `acquired` (renewed until released or `maxHoldMs`), `held` with the holder's time left, or `unavailable`; never throws. */
   async claim(key: string): Promise<Claim> {
     if (this.#closed) return { kind: 'unavailable' };
     const redis = await this.#link.ready();
@@ -172,14 +136,11 @@ export class SharedFlight {
       return { kind: 'unavailable' };
     }
     if (answer === -3) return { kind: 'acquired', lock: this.#held(key, token) };
-    // Held: the holder's PTTL (-1: a key without expiry, not one of ours; the waiter's bound covers it).
+    // -1 is a key without expiry, not ours: the waiter's bound covers it.
     return { kind: 'held', ttlMs: Number.isFinite(answer) ? answer : this.lockMs };
   }
 
-  /**
-   * Waits for news of `key`'s holder: its published {@link Outcome}, the lock gone (`free`), Redis
-   * failing (`unavailable`), or `maxMs` passing (`timeout`). Never throws, never waits past `maxMs`.
-   */
+  /** Waits for the holder's {@link Outcome}, `free`, `unavailable` or `timeout` after `maxMs`; never throws. */
   wait(key: string, maxMs: number): Promise<News> {
     return new Promise<News>((resolve) => {
       let settled = false;
@@ -204,19 +165,15 @@ export class SharedFlight {
         if (settled) return;
         if (ttl === undefined) return finish({ o: 'unavailable' });
         if (ttl === -2) return finish({ o: 'free' });
-        // Poll again at the period, or right when the lock would expire if sooner.
         pollTimer = setTimeout(() => void poll(), ttl >= 0 ? Math.min(this.pollMs, ttl + 1) : this.pollMs);
       };
       if (this.#closed) return finish({ o: 'unavailable' });
-      // The waiter is registered before the subscription exists (first wait of the process) or is
-      // used: every outcome published from then on reaches it. One published before (between the
-      // claim and a subscription still being set up) shows to the poll as the lock being gone.
+      // Registered before subscribing: every later outcome reaches it; one published earlier shows to the poll as the lock gone.
       this.#subscribe();
       void poll();
     });
   }
 
-  /** Closes the subscriber and ends every wait (`unavailable`). */
   async close(): Promise<void> {
     this.#closed = true;
     for (const waiters of [...this.#waiters.values()]) for (const finish of [...waiters]) finish({ o: 'unavailable' });
@@ -225,7 +182,6 @@ export class SharedFlight {
     destroy(subscriber);
   }
 
-  /** A lock just taken: renewed every third of `lockMs` until released or `maxHoldMs` has passed. */
   #held(key: string, token: string): FlightLock {
     const lockKey = this.lockKey(key);
     const until = Date.now() + this.maxHoldMs;
@@ -258,7 +214,7 @@ export class SharedFlight {
     };
   }
 
-  /** The lock's PTTL (ms; -2 gone, -1 no expiry), or undefined when Redis failed. */
+  /** ms; -2 gone, -1 no expiry; undefined when Redis failed. */
   async #pttl(key: string): Promise<number | undefined> {
     const redis = await this.#link.ready();
     if (!redis) return undefined;
@@ -272,7 +228,7 @@ export class SharedFlight {
     }
   }
 
-  /** Subscribes this process to the news channel, once, in the background (the waiters poll meanwhile); a failed setup is tried again by a later wait. */
+  /** Once, in the background (waiters poll meanwhile); a failed setup is retried by a later wait. */
   #subscribe(): void {
     if (this.#subscribed) return;
     const setup = this.#setUpSubscriber();
@@ -282,7 +238,7 @@ export class SharedFlight {
     });
   }
 
-  /** Never rejects: false when the subscriber cannot be set up (the waiters poll meanwhile). */
+  /** Never rejects. */
   async #setUpSubscriber(): Promise<boolean> {
     if (this.#closed) return false;
     let subscriber: Subscriber | undefined;
@@ -320,7 +276,7 @@ export class SharedFlight {
   }
 }
 
-/** Ends a subscriber connection at once, whatever its state (node-redis throws for one already closed). */
+/** node-redis throws for a subscriber already closed. */
 function destroy(subscriber: Subscriber | undefined): void {
   try {
     subscriber?.destroy();
