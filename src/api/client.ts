@@ -1,8 +1,4 @@
-/**
- * The game API client: one typed method per endpoint of api-spec.md part "Endpoints" (numbered as
- * there), through the cache (optional), the rate limiter (optional) and the HTTP transport; plus the
- * player update, an action that goes through the rate limiter but never through the cache.
- */
+/** The game API client: one typed method per endpoint of api-spec.md "Endpoints" (numbered as there) through cache, rate limiter and transport. */
 import pTimeout from 'p-timeout';
 import type { Dispatcher } from 'undici';
 import type { ResponseCache, Fetched } from '../cache/response-cache.js';
@@ -35,49 +31,38 @@ import type * as z from 'zod';
 
 export type { Fetched };
 
-/** Per-call options. */
 export interface CallOptions {
-  /** Bypass the TTL and ask the API (the answer refreshes the cache). */
+  /** Bypass the TTL; the answer refreshes the cache. */
   fresh?: boolean;
-  /** Rate-limiter priority; default `interactive`. */
+  /** Default `interactive`. */
   priority?: Priority;
-  /** Gives the call up when aborted: while it waits for the rate limit (it is then never sent) or on the wire. */
+  /** Gives the call up while it waits for the rate limit (then never sent) or on the wire. */
   signal?: AbortSignal;
 }
 
 export interface RivalsApiOptions {
   baseUrl: string;
   apiKey?: string;
-  /** Base for image paths; default `<origin of baseUrl>/rivals`. */
+  /** Default `<origin of baseUrl>/rivals`. */
   imageBaseUrl?: string;
   dispatcher?: Dispatcher;
   timeoutMs?: number;
-  /** Without it every call goes to the API. */
   cache?: ResponseCache;
-  /** Without it calls are not rate limited (tests, the uncached benchmark baseline). */
+  /** Without it calls are not rate limited (tests, the uncached baseline). */
   limiter?: UpstreamRateLimiter;
   logger?: Logger;
   now?: () => number;
-  /** Hears every request to the API (by endpoint and status) and each wait in the limiter; default none (src/core/metrics.ts). */
   metrics?: Metrics;
 }
 
-/** Counters since start. */
 export interface ApiStats {
-  /** Requests sent to the API. */
   upstreamRequests: number;
 }
 
 /**
- * The client. Every method returns a {@link Fetched} value (data plus age and staleness) and throws
- * {@link ApiArgumentError} for invalid arguments (before any request) or {@link ApiError} for a
- * failed request.
- *
- * Inside an interaction's budget (src/core/deadline.ts, `runWithDeadline`) a call never outlasts what
- * remains of it: a request the rate limit would hold past it is not sent (`rate_limited`, with the
- * wait), and an answer still missing at the deadline is replaced by the cached one, marked stale
- * with its age, or else fails as `timeout`. The request itself goes on and fills the cache for the
- * next member.
+ * Every method returns a {@link Fetched} value and throws {@link ApiArgumentError} before any request or {@link ApiError}.
+ * Within an interaction's budget a call never outlasts it: a request the limiter would hold past it is not sent (`rate_limited`),
+ * and an answer missing at the deadline is replaced by the stale cached one or `timeout`, while the request goes on to fill the cache.
  */
 export class RivalsApi {
   readonly #transport: HttpTransport;
@@ -87,12 +72,7 @@ export class RivalsApi {
   readonly #logger?: Logger;
   readonly #now: () => number;
   readonly #metrics: Metrics;
-  /**
-   * Shared reads under way that a caller with a signal started, by cache key, with the callers holding
-   * them: such a read is given up (its signal aborted) only when every caller holding it has given up.
-   * A member's command that joined a background job's read (the cache's single flight) still gets
-   * its answer when the job stops.
-   */
+  /** Signal-holding reads by cache key: aborted only once every holder gave up, so a member who joined a job's read still gets it. */
   readonly #holds = new Map<string, { controller: AbortController; holders: number }>();
   readonly stats: ApiStats = { upstreamRequests: 0 };
 
@@ -113,8 +93,6 @@ export class RivalsApi {
     this.#now = options.now ?? Date.now;
     this.#metrics = options.metrics ?? NO_METRICS;
   }
-
-  // ---- Heroes (spec endpoints 1-5)
 
   /** 1. `GET /api/v1/heroes`: every hero with transformations, costumes and abilities. */
   heroes(options?: CallOptions) {
@@ -145,8 +123,6 @@ export class RivalsApi {
     return this.#call('leaderboard', { endpoint: 'heroLeaderboard', path: `/api/v1/heroes/leaderboard/${seg}`, query: { platform } }, options);
   }
 
-  // ---- Achievements (6-7)
-
   /** 6. `GET /api/v1/achievements?query=&page=&limit=`: achievements, optionally filtered by a hero name or id. */
   achievements(params: PageParams & { query?: string } = {}, options?: CallOptions) {
     const query = pageQuery('achievements', params);
@@ -164,15 +140,11 @@ export class RivalsApi {
     return this.#call('achievement', { endpoint: 'achievement', path: `/api/v1/achievement/${seg}`, query: {} }, options);
   }
 
-  // ---- Battle pass (8)
-
   /** 8. `GET /api/v1/battlepass?season=`: a season's battle pass (API default season 1.5). */
   battlePass(params: { season?: number | string } = {}, options?: CallOptions) {
     const season = seasonParam('battlePass', params.season);
     return this.#call('battlePass', { endpoint: 'battlePass', path: '/api/v1/battlepass', query: season === undefined ? {} : { season } }, options);
   }
-
-  // ---- Items (9-10)
 
   /** 9. `GET /api/v1/items?type=&page=&limit=`: items, optionally of one type (emote, mvp, nameplate, spray). */
   items(params: PageParams & { type?: string } = {}, options?: CallOptions) {
@@ -187,14 +159,10 @@ export class RivalsApi {
     return this.#call('item', { endpoint: 'item', path: `/api/v1/item/${encodeSegment('item', 'query', query)}`, query: {} }, options);
   }
 
-  // ---- Maps (11)
-
   /** 11. `GET /api/v1/maps?page=&limit=`: maps. */
   maps(params: PageParams = {}, options?: CallOptions) {
     return this.#call('maps', { endpoint: 'maps', path: '/api/v1/maps', query: pageQuery('maps', params) }, options);
   }
-
-  // ---- Patch notes area (12-16)
 
   /** 12. `GET /api/v1/balances?page=&limit=`: balance posts, newest first. */
   balances(params: PageParams = {}, options?: CallOptions) {
@@ -220,8 +188,6 @@ export class RivalsApi {
   gameVersions(params: PageParams = {}, options?: CallOptions) {
     return this.#call('gameVersions', { endpoint: 'gameVersions', path: '/api/v1/game-versions', query: pageQuery('gameVersions', params) }, options);
   }
-
-  // ---- Players and matches (17-20)
 
   /** 17. `GET /api/v1/player/{query}?season=`: a player profile by uid or name (uid is more stable). */
   player(query: string | number, params: { season?: number | string } = {}, options?: CallOptions) {
@@ -250,22 +216,12 @@ export class RivalsApi {
     return this.#call('match', { endpoint: 'match', path: `/api/v1/match/${seg}`, query: {} }, options);
   }
 
-  // ---- Operations that exist but are not described
-
   /**
-   * `GET /api/v1/player/{query}/update`: asks the API to refresh a player's data (profile and match
-   * history). Listed in api-spec.md under "Operations that exist but are not described"; its success
-   * body is unknown, so any JSON object is accepted and its `message` (if text) kept:
-   * `{ message: string | null }`.
-   *
-   * An action, not a read: never cached (`fresh` has no meaning here), always one request through
-   * the rate limiter at `options.priority`.
-   * @throws {ApiError} `rate_limited` during the player's update cooldown: the real API answers 429
-   * `{"error": true, "message": "You can request an update in 16 minutes.", "status": 429}`
-   * (api-samples/errors/linkyy-player-update-429.json), so `retryAfterMs` is the cooldown left
-   * (16 min there) and `retryAfterFromHeader` is false: the cooldown is this player's, not the key's,
-   * and does not pause other requests. `not_found` for an unknown player, and the transport's kinds.
-   * @throws {ApiArgumentError} for a query that cannot be a path segment (before any request).
+   * `GET /api/v1/player/{query}/update` (api-spec.md "Operations that exist but are not described"): asks the API to refresh a
+   * player. Never cached; success body unknown, so `{ message: string | null }`.
+   * @throws {ApiError} `rate_limited` during the player's update cooldown: the real 429 carries it only in its message
+   * (api-samples/errors/linkyy-player-update-429.json), so `retryAfterFromHeader` is false and the key is not paused; `not_found`.
+   * @throws {ApiArgumentError} for a query that cannot be a path segment.
    */
   async playerUpdate(query: string | number, options: Omit<CallOptions, 'fresh'> = {}): Promise<Fetched<PlayerUpdate>> {
     const url = `/api/v1/player/${encodeSegment('playerUpdate', 'query', query)}/update`;
@@ -278,7 +234,6 @@ export class RivalsApi {
     return { data, fetchedAt: this.#now(), ageMs: 0, stale: false, source: 'upstream' };
   }
 
-  /** Closes the connection pool (shutdown). */
   async close(): Promise<void> {
     await this.#transport.close();
   }
@@ -298,8 +253,7 @@ export class RivalsApi {
     const { signal, ...rest } = options;
     let hold = this.#holds.get(key);
     if (!signal && !hold) return this.#cache.get(key, request.endpoint, () => this.#fetch(schema, request.endpoint, url, rest), cacheOptions);
-    // A read that a caller with a signal may start, or has started: it is given up through the hold's
-    // own signal, once every caller holding it has given up (see #holds).
+    // Given up through the hold's own signal once every holder has given up (see #holds).
     if (!hold) this.#holds.set(key, (hold = { controller: new AbortController(), holders: 0 }));
     const held = hold;
     held.holders++;
@@ -331,7 +285,6 @@ export class RivalsApi {
     const queuedAt = performance.now();
     const send = () => {
       this.stats.upstreamRequests++;
-      // The time from this call to the request's start: the wait for the key's rate (0 without a limiter).
       if (this.#limiter) this.#metrics.limiterWait('upstream', priority, (performance.now() - queuedAt) / 1000);
       return this.#transport.get(endpoint, url, options.signal);
     };
@@ -356,7 +309,7 @@ export class RivalsApi {
       this.#logger?.warn({ endpoint, issues: parsed.error.issues.slice(0, 5) }, 'unusable API response');
       throw new ApiError({ kind: 'bad_response', endpoint, upstreamMessage: where });
     }
-    // The parsed answer stands in for its body when the cache measures it (src/cache/memory-level.ts).
+    // The cache sizes the parsed answer by its body's length.
     const size = knownJsonSize(raw);
     if (size !== undefined) noteJsonSize(parsed.data, size);
     return parsed.data as z.output<Schemas[K]>;

@@ -1,11 +1,7 @@
-/**
- * Request building for the 20 endpoints of api-spec.md part "Endpoints", plus the player update
- * (listed there under "Operations that exist but are not described"): argument validation (done
- * before any request) and path/query construction. Pure functions, no I/O.
- */
+/** Argument validation and path/query building for api-spec.md "Endpoints" plus the player update; pure, no I/O. */
 import { ApiArgumentError } from '../core/api-errors.js';
 
-/** The 20 endpoints of the spec and the player update, named as the client's methods. */
+/** Named as the client's methods. */
 export type EndpointName =
   | 'heroes'
   | 'hero'
@@ -29,58 +25,53 @@ export type EndpointName =
   | 'match'
   | 'playerUpdate';
 
-/**
- * The endpoints whose answers may be cached: every read. `playerUpdate` is an action (it asks the API
- * to refresh a player), so it never goes through the response cache and has no TTL.
- */
+/** Every read; `playerUpdate` is an action, never cached. */
 export type CachedEndpointName = Exclude<EndpointName, 'playerUpdate'>;
 
-/** Platforms of the hero leaderboard (spec endpoint 5). */
+/** Hero leaderboard platforms (spec endpoint 5). */
 export const PLATFORMS = ['pc', 'ps', 'xbox'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
-/** Item types accepted by the item filter (spec endpoint 9). */
+/** Item filter types (spec endpoint 9). */
 export const ITEM_TYPES = ['emote', 'mvp', 'nameplate', 'spray'] as const;
 export type ItemType = (typeof ITEM_TYPES)[number];
 
-/** Spec, Limits 2: page 1, limit 10 for list endpoints, limit 40 for match history v2. */
+/** Spec, Limits 2. */
 export const DEFAULT_PAGE = 1;
 export const DEFAULT_LIMIT = 10;
 export const DEFAULT_HISTORY_LIMIT = 40;
 
-/** Longest path segment the client sends: far above any real name, far below URL length limits. */
+/** Far above any real name, far below URL length limits. */
 export const MAX_SEGMENT_LENGTH = 256;
 
-/** A request ready to send: `path` is already percent-encoded, `query` holds raw values. */
+/** `path` is already percent-encoded; `query` holds raw values. */
 export interface ApiRequest {
   endpoint: EndpointName;
   path: string;
   query: Record<string, string>;
 }
 
-/** Paging of list endpoints. Both are positive integers; defaults from the spec. */
+/** Positive integers; defaults from the spec. */
 export interface PageParams {
   page?: number;
   limit?: number;
 }
 
-/** Filters of both match-history versions (spec endpoints 18 and 19). */
+/** Spec endpoints 18 and 19. */
 export interface HistoryParams {
-  /** A season such as 1 or 1.5; default: the current season. */
+  /** Such as 1 or 1.5; default: the current season. */
   season?: number | string;
-  /** Matches to skip (spec default 20, applied by the API when omitted). */
+  /** Spec default 20, applied by the API when omitted. */
   skip?: number;
-  /** Game mode id (spec default 0: all). */
+  /** Spec default 0: all. */
   game_mode?: number;
   /** Unix seconds: only matches after it. */
   timestamp?: number;
 }
 
 /**
- * Percent-encodes one path segment so that no input can reach another path: `/`, `?`, `#`, `%` and
- * every other reserved or non-ASCII character is encoded (RFC 3986 unreserved characters stay).
- * @throws {ApiArgumentError} for text that cannot be a segment: empty, `.`/`..` (URL parsers remove
- * dot segments, encoded or not), ill-formed UTF-16, or longer than {@link MAX_SEGMENT_LENGTH}.
+ * Percent-encodes one path segment (RFC 3986 unreserved characters stay) so no input can reach another path.
+ * @throws {ApiArgumentError} if empty, `.`/`..` (URL parsers drop dot segments, encoded or not), ill-formed UTF-16, or too long.
  */
 export function encodeSegment(endpoint: EndpointName, argument: string, value: unknown): string {
   if (typeof value !== 'string' && typeof value !== 'number') throw new ApiArgumentError(endpoint, argument, 'notText');
@@ -109,11 +100,9 @@ function nonNegativeInt(endpoint: EndpointName, argument: string, value: unknown
 }
 
 /**
- * A season such as 0, 1, 1.5 or "2": 0 or a positive number with at most one decimal place (Season 0,
- * the launch season, exists), sent as written (`1.5`, never `1.50`; `0`, never `0.0`). Spec: the
- * `season` parameter of endpoints 8, 17, 18 and 19.
- * @returns the query value, or undefined when `value` is undefined, null or empty text (the API's default season).
- * @throws {ApiArgumentError} for a negative number, more than one decimal, text that is not a number, or above 1000.
+ * A season (0 or positive, one decimal at most; Season 0 exists) as the query value, written `1.5`, never `1.50` (spec endpoints 8, 17-19).
+ * Undefined, null or empty text: undefined, the API's default season.
+ * @throws {ApiArgumentError} for a negative number, more than one decimal, non-numeric text, or above 1000.
  */
 export function seasonParam(endpoint: EndpointName, value: unknown): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
@@ -141,7 +130,7 @@ export function itemTypeParam(endpoint: EndpointName, value: unknown): ItemType 
   return t as ItemType;
 }
 
-/** Query of a list endpoint with the spec's defaults written out (so cache keys agree). */
+/** The spec's defaults written out, so cache keys agree. */
 export function pageQuery(endpoint: EndpointName, params: PageParams = {}, defaultLimit = DEFAULT_LIMIT): Record<string, string> {
   return {
     page: String(positiveInt(endpoint, 'page', params.page, DEFAULT_PAGE)),
@@ -149,7 +138,7 @@ export function pageQuery(endpoint: EndpointName, params: PageParams = {}, defau
   };
 }
 
-/** Query of both match-history versions; omitted values are left to the API's defaults. */
+/** Omitted values are left to the API's defaults. */
 export function historyQuery(endpoint: EndpointName, params: HistoryParams = {}): Record<string, string> {
   const query: Record<string, string> = {};
   const season = seasonParam(endpoint, params.season);
@@ -163,7 +152,7 @@ export function historyQuery(endpoint: EndpointName, params: HistoryParams = {})
   return query;
 }
 
-/** `path?query` with query keys sorted, values encoded: the URL suffix and the cache key. */
+/** `path?query` with query keys sorted and values encoded: the URL suffix and the cache key. */
 export function pathWithQuery(request: Pick<ApiRequest, 'path' | 'query'>): string {
   const keys = Object.keys(request.query).sort();
   if (keys.length === 0) return request.path;

@@ -1,39 +1,31 @@
-/**
- * The HTTP transport: one GET over undici with keep-alive pooling, explicit timeouts and a body size
- * cap, turning every failure into an {@link ApiError}. Source: api-spec.md parts "Authentication"
- * (header `x-api-key`) and "Errors".
- */
+/** The HTTP transport: GET over undici with keep-alive, timeouts and a body cap; every failure an {@link ApiError} (api-spec.md "Authentication", "Errors"). */
 import { Agent, request, type Dispatcher } from 'undici';
 import { noteJsonSize } from '../cache/memory-level.js';
 import type { Logger } from '../core/logger.js';
 import { NO_METRICS, type Metrics, type UpstreamStatus } from '../core/metrics.js';
 import { ApiError, isErrorEnvelope, kindFromStatus, parseRetryAfter, parseRetryAfterHeader, upstreamMessageOf } from '../core/api-errors.js';
 
-/** Options of {@link HttpTransport}. Durations in milliseconds. */
+/** Durations in ms. */
 export interface HttpTransportOptions {
   /** e.g. `https://marvelrivalsapi.com`; paths are appended to it. */
   baseUrl: string;
   /** Sent as `x-api-key`; never logged. */
   apiKey?: string;
-  /** Injected dispatcher (tests, proxies); default: a keep-alive {@link Agent} built from the timeouts. */
+  /** Default: a keep-alive {@link Agent} built from the timeouts. */
   dispatcher?: Dispatcher;
-  /** Limit for receiving headers, for body inactivity, and for the whole request. Default 10 000. */
+  /** For headers, body inactivity and the whole request; default 10 000. */
   timeoutMs?: number;
-  /** Limit for opening a connection. Default min(5 000, timeoutMs). */
+  /** Default min(5 000, timeoutMs). */
   connectTimeoutMs?: number;
-  /** Largest body accepted. Default 16 MiB (the full hero list is about 0.3 MiB). */
+  /** Bytes; default 16 MiB. */
   maxBodyBytes?: number;
   logger?: Logger;
-  /** Clock for `Retry-After` dates. */
+  /** For `Retry-After` dates. */
   now?: () => number;
-  /** Hears how each request ended (`upstream(endpoint, status)`); default none. */
   metrics?: Metrics;
 }
 
-/**
- * Creates the default dispatcher: a pooled keep-alive agent with connect, headers and body timeouts.
- * Close it (`await agent.close()`) on shutdown.
- */
+/** A pooled keep-alive agent with connect, headers and body timeouts; close it on shutdown. */
 export function createDispatcher(timeoutMs = 10_000, connectTimeoutMs = Math.min(5_000, timeoutMs)): Agent {
   return new Agent({
     connections: 32,
@@ -47,7 +39,6 @@ export function createDispatcher(timeoutMs = 10_000, connectTimeoutMs = Math.min
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
-/** Sends GET requests to the game API and returns parsed JSON bodies. */
 export class HttpTransport {
   readonly baseUrl: string;
   readonly #apiKey?: string;
@@ -72,10 +63,8 @@ export class HttpTransport {
   }
 
   /**
-   * GETs `pathAndQuery` (already encoded, starting with `/`) and returns the parsed JSON body.
-   * @param endpoint endpoint name, used in errors and logs.
-   * @throws {ApiError} `timeout` (connect, headers, body or overall deadline), `unavailable` (network
-   * failure, 5xx), `bad_response` (not JSON, too large), or the kind derived from the status and body.
+   * GETs `pathAndQuery` (encoded, starting with `/`) and returns the parsed JSON body; `endpoint` names it in errors and logs.
+   * @throws {ApiError} `timeout`, `unavailable` (network, 5xx), `bad_response` (not JSON, too large), or the kind of the status and body.
    */
   async get(endpoint: string, pathAndQuery: string, signal?: AbortSignal): Promise<unknown> {
     const started = performance.now();
@@ -83,7 +72,6 @@ export class HttpTransport {
     const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
     if (this.#apiKey) headers['x-api-key'] = this.#apiKey;
     let status = 0;
-    // For the metrics: the response's status once one came, or why none did.
     let ended: UpstreamStatus = 'network';
     try {
       const res = await request(`${this.baseUrl}${pathAndQuery}`, {
@@ -101,7 +89,7 @@ export class HttpTransport {
       let parsed = true;
       try {
         body = text === '' ? undefined : JSON.parse(text);
-        // The cache measures what it keeps by its JSON length: this body's is known (src/cache/memory-level.ts).
+        // The cache sizes entries by JSON length: this body's is known.
         noteJsonSize(body, text.length);
       } catch {
         parsed = false;
@@ -124,7 +112,6 @@ export class HttpTransport {
     }
   }
 
-  /** Closes the connection pool if this transport created it. */
   async close(): Promise<void> {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
@@ -171,7 +158,7 @@ export class HttpTransport {
   }
 }
 
-/** Status of an error envelope in a 2xx response: its numeric `status`, else one guessed from its message. */
+/** An error envelope in a 2xx: its numeric `status`, else one guessed from its message. */
 function statusOfEnvelope(body: unknown): number {
   const b = body as Record<string, unknown>;
   const status = Number(b.status);

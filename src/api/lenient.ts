@@ -1,22 +1,16 @@
 /**
- * Lenient zod building blocks for the API boundary (STYLE.md principle 5; api-samples/README.md lists
- * the drift they absorb). Every field schema here accepts any input, including a missing key, and
- * yields a clean type: numbers for numeric strings, null for absent or unusable values. Only the
- * `required*` schemas can fail, for the few fields without which a record is useless.
+ * Lenient zod blocks for the API boundary (STYLE.md principle 5; drift listed in api-samples/README.md): field schemas accept
+ * anything, a missing key included, and yield clean types; only `required*` can fail.
  */
 import * as z from 'zod';
 
 const anything = () => z.unknown().optional();
 
-/** Plain object test (not null, not an array). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * A number from a number or numeric text ("42", " 16.67 ", "1,234", "63.4%", "6m/s" is not numeric:
- * use {@link toLeadingNumber}); null when absent or not a finite number.
- */
+/** A number from a number or numeric text ("42", " 16.67 ", "1,234", "63.4%"); null when absent or not finite. */
 export function toNumber(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'bigint') return Number(value);
@@ -27,7 +21,7 @@ export function toNumber(value: unknown): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-/** The number at the start of a text with a unit ("6m/s", "0 m/s", "8s", "200 HP"); null if none. */
+/** The number leading a text with a unit ("6m/s", "8s", "200 HP"); null if none. */
 export function toLeadingNumber(value: unknown): number | null {
   const direct = toNumber(value);
   if (direct !== null || typeof value !== 'string') return direct;
@@ -35,7 +29,7 @@ export function toLeadingNumber(value: unknown): number | null {
   return match ? Number(match[0]) : null;
 }
 
-/** Text from a string or a number (ids drift between the two); null for anything else or blank text. */
+/** Ids drift between string and number; null for anything else or blank text. */
 export function toText(value: unknown): string | null {
   if (typeof value === 'string') return value.trim() === '' ? null : value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
@@ -43,7 +37,7 @@ export function toText(value: unknown): string | null {
   return null;
 }
 
-/** A boolean from true/false, 1/0, "true"/"false", "1"/"0", or `{is_win: bool}` (history entries); null otherwise. */
+/** From true/false, 1/0, "true"/"false", "1"/"0", or `{is_win: bool}` (history entries); null otherwise. */
 export function toBoolean(value: unknown): boolean | null {
   if (typeof value === 'boolean') return value;
   if (typeof value === 'number') return value === 1 ? true : value === 0 ? false : null;
@@ -57,10 +51,7 @@ export function toBoolean(value: unknown): boolean | null {
   return null;
 }
 
-/**
- * A duration in seconds from any of the API's forms: a number of seconds, numeric text, `{raw, formatted}`
- * (v2 history), or text such as "10m 43s", "5h 10m 11s", "1d 2h", "12:34" or "1:02:03". Null if unusable.
- */
+/** Seconds from a number, numeric text, `{raw, formatted}` (v2 history), or "10m 43s", "1d 2h", "12:34", "1:02:03"; null if unusable. */
 export function toSeconds(value: unknown): number | null {
   if (isRecord(value)) return toSeconds(value.raw ?? value.seconds ?? value.formatted);
   const n = toNumber(value);
@@ -78,28 +69,21 @@ export function toSeconds(value: unknown): number | null {
   return found ? total : null;
 }
 
-/** Field: number or null. */
 export const num = () => anything().transform(toNumber);
-/** Field: number, 0 when absent (counters that the bot adds and divides). */
+/** 0 when absent: counters the bot adds and divides. */
 export const count = () => anything().transform((v) => toNumber(v) ?? 0);
-/** Field: number with a unit suffix allowed ("6m/s"), or null. */
 export const measure = () => anything().transform(toLeadingNumber);
-/** Field: text or null. */
 export const text = () => anything().transform(toText);
-/** Field: an id as text (ids arrive as numbers or strings), or null. */
 export const id = () => anything().transform(toText);
-/** Field: an id where 0 means "none" (e.g. `cur_hero_id: 0` for a player who never picked a hero). */
+/** 0 means "none" (e.g. `cur_hero_id: 0` for a player who never picked a hero). */
 export const optionalId = () => anything().transform((v) => (toNumber(v) === 0 ? null : toText(v)));
-/** Field: boolean or null. */
 export const bool = () => anything().transform(toBoolean);
-/** Field: boolean, false when absent. */
 export const flag = () => anything().transform((v) => toBoolean(v) ?? false);
-/** Field: seconds or null (see {@link toSeconds}). */
 export const seconds = () => anything().transform(toSeconds);
-/** Field: a list of texts from an array, a single text, or nothing. */
+/** From an array, a single text, or nothing. */
 export const textList = () =>
   anything().transform((v) => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]).map(toText).filter((s): s is string => s !== null));
-/** Field: a flat record of texts (`additional_fields`), every value coerced to text, unusable values dropped. */
+/** `additional_fields`: every value coerced to text, unusable values dropped. */
 export const textRecord = () =>
   anything().transform((v) => {
     const out: Record<string, string> = {};
@@ -111,7 +95,7 @@ export const textRecord = () =>
     return out;
   });
 
-/** Field that must be usable text (a record without it is dropped from a list, or a single response fails). */
+/** A record without it is dropped from a list, or a single response fails. */
 export const requiredText = (what: string) =>
   anything().transform((v, ctx) => {
     const t = toText(v);
@@ -122,12 +106,12 @@ export const requiredText = (what: string) =>
     return t;
   });
 
-/** An object schema that treats null, a missing key or a non-object as `{}` (so every field falls back). */
+/** Null, a missing key or a non-object read as `{}`, so every field falls back. */
 export function record<T extends z.ZodRawShape>(shape: T) {
   return z.preprocess((v) => (isRecord(v) ? v : {}), z.object(shape));
 }
 
-/** An object schema that yields null for null, a missing key or a non-object. */
+/** Null for null, a missing key, a non-object or a failed parse. */
 export function maybeRecord<T extends z.ZodRawShape>(shape: T) {
   const inner = z.object(shape);
   return anything().transform((v): z.output<typeof inner> | null => {
@@ -137,10 +121,7 @@ export function maybeRecord<T extends z.ZodRawShape>(shape: T) {
   });
 }
 
-/**
- * A list field: a non-array becomes [], and elements that fail their schema (not an object, a
- * required field missing) are dropped rather than failing the whole response.
- */
+/** A non-array becomes []; elements that fail their schema are dropped rather than failing the response. */
 export function list<T extends z.ZodType>(item: T) {
   return anything().transform((v): z.output<T>[] => {
     if (!Array.isArray(v)) return [];

@@ -1,10 +1,6 @@
 /**
- * Response schemas of the game API, one per body shape in api-spec.md part "Resources", lenient at the
- * boundary (see ./lenient.ts) and producing the clean types the rest of the program uses.
- *
- * Normalisations (the same everywhere): ids are text; durations are seconds; percentages are numbers
- * (63.4 means 63.4 %); image fields are absolute URLs; `win_rate` is computed when it is absent;
- * booleans drifted into 0/1 or `{is_win}` are booleans; a hero id of 0 is null.
+ * Response schemas, one per body shape of api-spec.md "Resources", lenient at the boundary (./lenient.ts). Everywhere: ids are
+ * text, durations seconds, percentages numbers (63.4 = 63.4 %), images absolute URLs, a hero id of 0 null.
  */
 import * as z from 'zod';
 import type { ImageResolver } from './images.js';
@@ -29,14 +25,8 @@ import {
   toText,
 } from './lenient.js';
 
-/*
- * zod's JIT (a `new Function` fast path compiled for each object schema the first time it parses) is
- * off for the whole process. These schemas parse only what comes from the API, a request at a time
- * behind the rate limit, so their speed after the first parse hardly matters; the compiling did: it
- * was the largest part of the first /player answer after a cold start. Measured on a 60 KB profile
- * (api-samples/player): first parse 30–48 ms with the JIT, 14–32 ms without, and the parses after it
- * no slower (1.0–1.6 ms against 1.3–2.4 ms).
- */
+// zod's JIT is off: these schemas parse a request at a time behind the rate limiter, and compiling each schema on first use
+// dominated the first /player answer after a cold start, while later parses are no slower without it.
 z.config({ jitless: true });
 
 /** Canonical spellings for `additional_fields` keys that drift (`CoolDown` and `Cooldown`). */
@@ -60,11 +50,7 @@ function canonicalAbilityFields(fields: Record<string, string>): Record<string, 
   return out;
 }
 
-/**
- * Win rate in percent, computed from wins and matches (7 of 13 → 53.846…), so every list agrees with
- * its own counts; the API's rounded `win_rate` text ("16.67") only when there are no counts. Null with
- * no matches.
- */
+/** Percent from wins and matches, so every list agrees with its own counts; the API's rounded `win_rate` only with no counts. Null with no matches. */
 function winRate(given: unknown, wins: number, matches: number): number | null {
   if (matches > 0) return (wins / matches) * 100;
   return toNumber(given);
@@ -94,10 +80,7 @@ function isoDate(value: unknown): string | null {
   return m ? `${m[1]}-${m[2]!.padStart(2, '0')}-${m[3]!.padStart(2, '0')}` : t;
 }
 
-/**
- * Builds every response schema, with image paths resolved by `img`.
- * Source: api-spec.md "Resources and their fields"; drift from api-samples/README.md.
- */
+/** Every response schema, image paths resolved by `img` (api-spec.md "Resources and their fields"; drift from api-samples/README.md). */
 export function createSchemas(img: ImageResolver) {
   const image = () => z.unknown().optional().transform(img);
   const images = () =>
@@ -305,7 +288,7 @@ export function createSchemas(img: ImageResolver) {
     kills: s.total_kills,
     deaths: s.total_deaths,
     assists: s.total_assists,
-    /** Seconds played, from the raw number or the "5h 10m 11s" text. */
+    /** From the raw number or the "5h 10m 11s" text. */
     play_time: seconds().parse(s.total_time_played_raw) ?? seconds().parse(s.total_time_played) ?? 0,
     mvp: s.total_mvp,
     svp: s.total_svp,
@@ -338,10 +321,7 @@ export function createSchemas(img: ImageResolver) {
       hit_rate: main_attack && main_attack.total && main_attack.hits !== null ? main_attack.hits / main_attack.total : null,
     }));
 
-  /**
-   * One recent match from any of the three history shapes: v1 (`match_history` of the v1 endpoint),
-   * v2 (with `pagination`) and the profile's embedded `match_history` (`player_performance`).
-   */
+  /** One recent match from any history shape: v1, v2 (with `pagination`), or the profile's embedded `match_history` (`player_performance`). */
   const matchSummary = z
     .object({
       match_uid: requiredText('match_uid'),
@@ -371,7 +351,6 @@ export function createSchemas(img: ImageResolver) {
         match_uid: m.match_uid,
         map_id: m.match_map_id ?? m.map_id,
         map_thumbnail: m.map_thumbnail,
-        /** Seconds. */
         duration: m.match_play_duration ?? m.duration,
         season: m.match_season ?? m.season,
         /** 0 = team A, 1 = team B. */
@@ -380,7 +359,6 @@ export function createSchemas(img: ImageResolver) {
         svp_uid: m.svp_uid,
         /** Rounds won by team A and team B, null for modes without rounds (Quick Play). */
         score: score(m.score_info),
-        /** Unix seconds. */
         time: m.match_time_stamp,
         play_mode_id: m.play_mode_id,
         game_mode_id: m.game_mode_id,
@@ -528,11 +506,7 @@ export function createSchemas(img: ImageResolver) {
         icon: p.player.icon.player_icon,
         icon_id: p.player.icon.player_icon_id,
         banner: p.player.icon.banner,
-        /**
-         * The current rank as the API states it: `name` can be "Invalid level" (derive the tier from
-         * `rank_seasons` then); `score` only in the August 2025 shape (else in `rank_seasons`); `peak`
-         * is this season's peak (`peak_rank`), August 2025 shape only; `color` is a hex colour such as "#EB46FF".
-         */
+        /** As stated: `name` can be "Invalid level" (derive the tier from `rank_seasons`); `score` and `peak` only in the August 2025 shape. */
         rank: {
           name: p.player.rank.rank,
           image: p.player.rank.image ?? p.player.rank.icon,
@@ -555,7 +529,6 @@ export function createSchemas(img: ImageResolver) {
           total_wins: toNumber(isRecord(p.overall_stats.total_wins) ? p.overall_stats.total_wins.wins : p.overall_stats.total_wins) ?? 0,
           ranked: p.overall_stats.ranked,
           unranked: p.overall_stats.unranked,
-          /** Damage, healing and damage taken per minute, when the profile states them (August 2025 shape). */
           per_minute: p.overall_stats.per_minute
             ? {
                 damage: p.overall_stats.per_minute.total_damage_per_minute,
@@ -647,10 +620,7 @@ export function createSchemas(img: ImageResolver) {
       return { total: (body[countField] as number | null) ?? entries.length, entries };
     });
 
-  /**
-   * The player update's success body: not described by the spec and never captured, so any JSON
-   * object is accepted (extra keys ignored) and only a text `message` is kept.
-   */
+  /** Never described nor captured: any object is accepted and only a text `message` kept. */
   const playerUpdate = z.object({ message: z.unknown().optional() }).transform((b) => ({ message: typeof b.message === 'string' ? b.message : null }));
 
   return {
@@ -697,7 +667,6 @@ function toBooleanOr(value: unknown, fallback: boolean): boolean {
   return bool().parse(value) ?? fallback;
 }
 
-/** All response schemas; see {@link createSchemas}. */
 export type Schemas = ReturnType<typeof createSchemas>;
 type Out<K extends keyof Schemas> = z.output<Schemas[K]>;
 
@@ -707,16 +676,16 @@ export type Hero = Out<'hero'>;
 export type Ability = Hero['abilities'][number];
 /** A form the hero can take; `health` in points, `movement_speed` in m/s. */
 export type Transformation = Hero['transformations'][number];
-/** A costume embedded in a hero (spec: HeroCostume). */
+/** Spec: HeroCostume. */
 export type HeroCostume = Hero['costumes'][number];
-/** An element of the per-hero costume list (spec: Costume). */
+/** Spec: Costume. */
 export type Costume = Out<'costumes'>[number];
 /** A hero's statistics (spec: Hero statistics); `play_time` in seconds. */
 export type HeroStats = Out<'heroStats'>;
 /** A hero leaderboard; each entry's `play_time` is in seconds and `win_rate` a percentage. */
 export type Leaderboard = Out<'leaderboard'>;
 export type LeaderboardEntry = Leaderboard['players'][number];
-/** A page of a list endpoint: the API's total-count field as `total`, its array as `entries`. */
+/** The API's total-count field as `total`, its array as `entries`. */
 export interface Page<T> {
   total: number;
   entries: T[];
@@ -732,7 +701,6 @@ export type Post = Out<'post'>;
 export type GameVersion = Out<'gameVersions'>['entries'][number];
 /** A player profile (spec: Player profile), normalised; durations in seconds, win rates in percent. */
 export type PlayerProfile = Out<'player'>;
-/** One recent match in any history shape (v1, v2, or embedded in the profile). */
 export type MatchSummary = Out<'matchHistory'>['matches'][number];
 /** A match history page; `pagination` is present for version 2 only. */
 export type MatchHistory = Out<'matchHistory'>;
@@ -740,5 +708,5 @@ export type MatchHistory = Out<'matchHistory'>;
 export type MatchDetail = Out<'match'>;
 export type MatchPlayer = MatchDetail['players'][number];
 
-/** Answer of the player update (`GET /api/v1/player/{query}/update`): the API's message, if any. */
+/** The API's message, if any. */
 export type PlayerUpdate = Out<'playerUpdate'>;
