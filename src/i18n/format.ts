@@ -1,11 +1,7 @@
-/**
- * Numbers, durations and times formatted for people, in the current locale (src/i18n: the member's
- * for an answer, the server's for a feed post) with `Intl`. Pure functions of their arguments and that locale.
- */
+/** Numbers, durations and times for people, in the current locale (the member's for an answer, the server's for a feed post). */
 import { time, TimestampStyles } from '@discordjs/formatters';
 import { dateLocale, perLocale, tr } from './index.js';
 
-/** The current locale's number formats, made once per locale. */
 const numbers = perLocale((locale) => ({
   compact: new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }),
   whole: new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }),
@@ -15,49 +11,47 @@ const numbers = perLocale((locale) => ({
 
 const shortDates = perLocale((locale) => new Intl.DateTimeFormat(dateLocale(locale), { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }));
 
-/** A date (Unix seconds, UTC) as short text in the current locale: "26 May 2025", "26 mai 2025", "2025年5月26日". */
+/** Unix seconds, UTC: "26 May 2025", "26 mai 2025", "2025年5月26日". */
 export function shortDate(unixSeconds: number): string {
   return shortDates().format(new Date(unixSeconds * 1000));
 }
 
-/** "1.2M", "45.3K", "950" (in English; "1,2 M" in French); an em dash for null. */
+/** "1.2M", "45.3K", "950"; an em dash for null. */
 export function compactNumber(n: number | null | undefined): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '—';
   return Math.abs(n) < 10_000 ? numbers().whole.format(n) : numbers().compact.format(n);
 }
 
-/** "1,234" (in English; "1.234" in German); an em dash for null. */
+/** "1,234"; an em dash for null. */
 export function integer(n: number | null | undefined): string {
   return n === null || n === undefined || !Number.isFinite(n) ? '—' : numbers().whole.format(n);
 }
 
-/** A number with exactly `digits` (1 or 2) decimals in the current locale ("4.50", "4,50"); an em dash for null. */
+/** Exactly `digits` decimals ("4.50", "4,50"); an em dash for null. */
 export function decimal(n: number | null | undefined, digits: 1 | 2 = 2): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '—';
   return (digits === 1 ? numbers().oneDecimal : numbers().twoDecimals).format(n);
 }
 
-/** "1 match", "12 matches": a count with its noun in the right number. */
 export function plural(n: number, one: string, many: string): string {
   return `${integer(n)} ${n === 1 ? one : many}`;
 }
 
-/** A percentage already in percent (63.4 -> "63.4 %", "63,4 %" in French); an em dash for null. */
+/** Already in percent (63.4 → "63.4 %"); an em dash for null. */
 export function percent(p: number | null | undefined): string {
   return p === null || p === undefined || !Number.isFinite(p) ? '—' : tr('common:format.percent', { value: numbers().oneDecimal.format(p) });
 }
 
-/** A 0-1 ratio as a percentage (0.634 -> "63.4 %"). */
+/** A 0-1 ratio (0.634 → "63.4 %"). */
 export function ratioPercent(r: number | null | undefined): string {
   return r === null || r === undefined ? '—' : percent(r * 100);
 }
 
-/** Wins over matches as a percentage; an em dash with no matches. */
 export function winRate(wins: number, matches: number): string {
   return matches > 0 ? percent((wins / matches) * 100) : '—';
 }
 
-/** Seconds as "12h 4m" (an hour or more) or "4m 12s" ("12 h 4 min" in French, "12時間4分" in Japanese); an em dash for null. */
+/** Seconds as "12h 4m" (an hour or more) or "4m 12s", localised; an em dash for null. */
 export function duration(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return '—';
   const s = Math.round(seconds);
@@ -66,7 +60,7 @@ export function duration(seconds: number | null | undefined): string {
   return h > 0 ? tr('common:format.hoursMinutes', { h: numbers().whole.format(h), m }) : tr('common:format.minutesSeconds', { m, s: s % 60 });
 }
 
-/** "12 / 4 / 6 (KDA 4.50)": kills, deaths, assists and (kills + assists) / deaths; an em dash for an empty record (0 / 0 / 0). */
+/** "12 / 4 / 6 (KDA 4.50)", the ratio (kills + assists) / deaths; an em dash for 0 / 0 / 0. */
 export function kda(k: number, d: number, a: number): string {
   if (k === 0 && d === 0 && a === 0) return '—';
   const ratio = (k + a) / Math.max(1, d);
@@ -74,30 +68,25 @@ export function kda(k: number, d: number, a: number): string {
   return tr('common:format.kda', { k: f(k), d: f(d), a: f(a), ratio: numbers().twoDecimals.format(ratio) });
 }
 
-/**
- * `text` as an aside after what precedes it, in the current locale's typography: " (Duelist)" with a
- * space and ASCII parentheses in English and the other Latin-script locales, "（デュエリスト）" with
- * full-width ones and no space in Japanese (`common:format.aside`); empty for null, undefined or
- * empty text. `text` is inserted as it is: escape member or API text first.
- */
+/** `text` as an aside in the locale's typography (" (Duelist)", "（デュエリスト）"); empty for none. Inserted as is: escape member or API text first. */
 export function aside(text: string | null | undefined): string {
   return text ? tr('common:format.aside', { text }) : '';
 }
 
-/** A Discord timestamp (`<t:unix:R>` by default) that each member sees in their own time zone; an em dash for null. */
+/** `<t:unix:R>` by default: each member sees it in their own time zone; an em dash for null. */
 export function discordTime(unixSeconds: number | null | undefined, style: 'R' | 'f' | 'D' = 'R'): string {
   if (unixSeconds === null || unixSeconds === undefined || !Number.isFinite(unixSeconds)) return '—';
   const styles = { R: TimestampStyles.RelativeTime, f: TimestampStyles.LongDateShortTime, D: TimestampStyles.LongDate } as const;
   return time(Math.round(unixSeconds), styles[style]);
 }
 
-/** A hex colour text ("#EB46FF") as an integer; null if unusable. */
+/** "#EB46FF" as an integer; null if unusable. */
 export function hexColour(hex: string | null | undefined): number | null {
   const m = hex?.trim().match(/^#?([0-9a-f]{6})$/i);
   return m ? Number.parseInt(m[1]!, 16) : null;
 }
 
-/** Title case for the API's lower-case hero names ("cloak & dagger" -> "Cloak & Dagger", "spider-man" -> "Spider-Man"). */
+/** For the API's lower-case hero names ("cloak & dagger" → "Cloak & Dagger"). */
 export function titleCase(name: string): string {
   return name.replace(/(^|[\s-])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toUpperCase());
 }

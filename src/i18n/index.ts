@@ -1,19 +1,6 @@
 /**
- * The bot's languages (README "Languages"): which locales exist, which Discord locale each
- * serves, the locale of the work running now, and messages by key through i18next.
- *
- * - Messages live in `src/i18n/locales/<locale>/<namespace>.json`, one file per namespace, English
- *   (`en`) the source. A key is `namespace:path.to.key` (`errors:unknownHero`); placeholders are
- *   `{{name}}`; plurals use i18next's suffixes from `Intl.PluralRules` (`_one`, `_other`; Japanese has
- *   only `_other`) with a `count` value.
- * - A locale's files are read the first time it is used, synchronously (a few small files), so a bot
- *   whose members all speak English never holds the other languages in memory.
- * - The locale travels with the work in an AsyncLocalStorage, as the interaction's deadline does
- *   (src/core/deadline.ts): the runtime runs each interaction's handler in the member's locale, a feed post
- *   is rendered in its server's, and every message and number formatted inside reads it. Outside any
- *   ({@link runInLocale} never called) it is English.
- * - Values are not escaped (`escapeValue: false`): Discord markdown is escaped where member input is
- *   echoed (src/render/text.ts), not here.
+ * The bot's languages (README "Languages"): locales, their Discord locales, i18next messages read per locale on first use, and
+ * the current locale (an AsyncLocalStorage). Values are not escaped here: member input is escaped where echoed (src/render/text.ts).
  */
 import type { MessageKey } from './keys.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -24,14 +11,10 @@ import { LRUCache } from 'lru-cache';
 import { LOCALES, type Locale } from './locales.js';
 
 export { LOCALES, type Locale };
-/** The source locale, and the one used when a member's or server's locale is not one of ours. */
+/** Also the fallback when a member's or server's locale is not one of ours. */
 export const SOURCE_LOCALE: Locale = 'en';
 
-/**
- * The Discord locales (Discord's documentation, "Reference › Locales") each of ours serves: the
- * locale of an interaction (`locale`, `guild_locale`) or a guild (`preferred_locale`) maps to ours,
- * and command localizations are given under each of these keys.
- */
+/** The Discord locales each of ours serves (Discord: "Reference › Locales"), for interaction and guild locales and command localizations. */
 export const DISCORD_LOCALES: Readonly<Record<Locale, readonly string[]>> = {
   en: ['en-US', 'en-GB'],
   'es-ES': ['es-ES', 'es-419'],
@@ -41,7 +24,7 @@ export const DISCORD_LOCALES: Readonly<Record<Locale, readonly string[]>> = {
   ja: ['ja'],
 };
 
-/** Each locale's name in its own language, for menus that offer them. */
+/** In its own language, for menus. */
 export const LOCALE_NAMES: Readonly<Record<Locale, string>> = {
   en: 'English',
   'es-ES': 'Español',
@@ -53,16 +36,11 @@ export const LOCALE_NAMES: Readonly<Record<Locale, string>> = {
 
 const byDiscordLocale = new Map<string, Locale>(LOCALES.flatMap((l) => DISCORD_LOCALES[l].map((d) => [d.toLowerCase(), l] as const)));
 
-/** Whether `value` is one of {@link LOCALES}. */
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
 }
 
-/**
- * Our locale for a Discord locale code (`es-419` → `es-ES`, `en-GB` → `en`) or one of ours; matched
- * without regard to case, then by language alone (`pt-PT` → `pt-BR`, `fr-CA` → `fr`). Null when none
- * serves it (`ko`, `zh-CN`, nothing): the caller picks the next choice (the server's, then English).
- */
+/** Our locale for a Discord or own code, ignoring case, then by language alone (`pt-PT` → `pt-BR`); null when none serves it. */
 export function localeOf(code: string | null | undefined): Locale | null {
   if (!code) return null;
   const lower = code.trim().toLowerCase();
@@ -72,7 +50,7 @@ export function localeOf(code: string | null | undefined): Locale | null {
   return LOCALES.find((l) => l.toLowerCase().split('-')[0] === language) ?? null;
 }
 
-/** The first of `choices` that is one of ours ({@link localeOf}), else English. */
+/** The first of `choices` that is one of ours, else English. */
 export function pickLocale(...choices: (string | null | undefined)[]): Locale {
   for (const choice of choices) {
     const locale = localeOf(choice);
@@ -81,13 +59,10 @@ export function pickLocale(...choices: (string | null | undefined)[]): Locale {
   return SOURCE_LOCALE;
 }
 
-/** The folder of the locale files: in src/ in development and, through the build's `import.meta.url` rewrite, in production. */
+/** Found through the build's `import.meta.url` rewrite in production. */
 const LOCALES_DIR = new URL('./locales/', import.meta.url);
 
-/**
- * One namespace file of one locale, parsed; `{}` when the file does not exist.
- * @throws SyntaxError when the file is not JSON (a broken locale file stops the start, not an answer).
- */
+/** One namespace file of one locale, parsed; `{}` when missing. @throws SyntaxError when not JSON: a broken file stops the start, not an answer. */
 export function readLocaleFile(locale: Locale, namespace: string): Record<string, unknown> {
   let text: string;
   try {
@@ -99,7 +74,7 @@ export function readLocaleFile(locale: Locale, namespace: string): Record<string
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-/** The namespaces of the source locale (its file names), sorted. */
+/** The source locale's file names, sorted. */
 export function namespaces(): string[] {
   return readdirSync(new URL(`${SOURCE_LOCALE}/`, LOCALES_DIR))
     .filter((f) => f.endsWith('.json'))
@@ -110,7 +85,7 @@ export function namespaces(): string[] {
 let instance: i18n | undefined;
 const loaded = new Set<Locale>();
 
-/** The i18next instance, initialised on first use with English; other locales are added by {@link ensureLoaded}. */
+/** Initialised on first use with English; other locales are added by {@link ensureLoaded}. */
 function i18n(): i18n {
   if (instance) return instance;
   const created = i18next.createInstance();
@@ -120,7 +95,6 @@ function i18n(): i18n {
     lng: SOURCE_LOCALE,
     fallbackLng: SOURCE_LOCALE,
     supportedLngs: [...LOCALES],
-    // Keys are `namespace:key`; the dots inside are paths into the JSON.
     ns,
     defaultNS: false,
     nsSeparator: ':',
@@ -136,7 +110,6 @@ function i18n(): i18n {
   return created;
 }
 
-/** Reads `locale`'s files into i18next the first time it is asked for. */
 function ensureLoaded(locale: Locale): void {
   if (loaded.has(locale)) return;
   const i = instance ?? i18n();
@@ -147,26 +120,20 @@ function ensureLoaded(locale: Locale): void {
 
 const current = new AsyncLocalStorage<Locale>();
 
-/** Runs `work` in `locale`: every {@link tr} and number formatted inside it, however deep and across awaits, uses it. */
+/** Runs `work` in `locale`: every {@link tr} and number formatted inside it, across awaits, uses it. */
 export function runInLocale<T>(locale: Locale, work: () => T): T {
   return current.run(locale, work);
 }
 
-/** The locale of the work running now ({@link runInLocale}), English outside any. */
+/** English outside any {@link runInLocale}. */
 export function currentLocale(): Locale {
   return current.getStore() ?? SOURCE_LOCALE;
 }
 
-/**
- * The Intl locale dates are written in for one of ours: the bot's English is British ("5 Mar 2025",
- * as the charts write dates), every other locale its own.
- */
+/** The Intl locale for dates: the bot's English is British, as the charts write dates. */
 export const dateLocale = (locale: Locale): string => (locale === 'en' ? 'en-GB' : locale);
 
-/**
- * A getter of what `make` builds for the current locale ({@link currentLocale}), built once per locale
- * and kept: Intl formatters cost tens of microseconds to make and are used on every answer.
- */
+/** What `make` builds for the current locale, built once per locale: Intl formatters are costly to make and used on every answer. */
 export function perLocale<T>(make: (locale: Locale) => T): () => T {
   const made = new Map<Locale, T>();
   return () => {
@@ -180,35 +147,21 @@ export function perLocale<T>(make: (locale: Locale) => T): () => T {
   };
 }
 
-/** Values of a message's placeholders; `count` also picks the plural form. */
+/** `count` also picks the plural form. */
 export type MessageValues = Record<string, string | number | boolean | null | undefined>;
 
-/**
- * The message `key` (`namespace:path`) in the current locale ({@link currentLocale}), with `values`
- * in its placeholders. A key missing from the locale falls back to English; a key missing from
- * English too comes back as the key itself (the parity test keeps that from shipping).
- */
+/** The message `key` in the current locale with `values` filled in; falls back to English, then to the key itself. */
 export function tr(key: MessageKey, values?: MessageValues): string {
   return trIn(currentLocale(), key, values);
 }
 
-/**
- * A message made ready to fill: its literal parts, and between them the names of the values that go
- * there (`parts[0] + values[names[0]] + parts[1] + …`).
- */
+/** A message ready to fill: `parts[0] + values[names[0]] + parts[1] + …`. */
 interface Template {
   parts: string[];
   names: string[];
 }
 
-/**
- * Templates by locale, key, plural count and value names. i18next's `t` costs 20 to 80 µs a call here
- * (its options are merged, its patterns rebuilt and its nesting looked for on each), and an answer
- * asks for a hundred messages: a cached /player took 2 ms more. i18next still picks the text (the
- * locale, its fallback, the plural form); it is asked once per shape, with markers in place of the
- * values, and the markers are then replaced. Locale files use no formatters, nesting or context, which
- * this would not carry (test/i18n/messages.test.ts checks the files use only plain `{{name}}`).
- */
+/** Templates per locale, key, count and value names: i18next's `t` is slow per call, so it runs once per shape with markers (plain `{{name}}` only, tested). */
 const templates = new LRUCache<string, Template>({ max: 20_000 });
 const MARK = '\u0001';
 
@@ -238,33 +191,19 @@ export function trIn(locale: Locale, key: MessageKey, values?: MessageValues): s
   return out;
 }
 
-/**
- * A command named in a message, as the locale files write it: `</config feed>` where Discord renders
- * mentions (message content, embed descriptions and field values), `{/config feed}` where it does not
- * (titles, field names, footers, labels). The path is the command's English name, then its subcommand
- * group and subcommand, as registered.
- */
+/** A command named in a message: `</config feed>` where Discord renders mentions, `{/config feed}` where it does not (titles, labels). */
 export const COMMAND_REFERENCE = /<\/([a-z][\w-]*(?: [a-z][\w-]*){0,2})>|\{\/([a-z][\w-]*(?: [a-z][\w-]*){0,2})\}/g;
 
-/** Registered command ids by command name ({@link setCommandIds}). */
 const commandIds = new Map<string, string>();
 
-/**
- * Sets the ids Discord gave the bot's commands (its "Get Global Application Commands" answer, or the
- * development guild's), by command name: from then on `</name sub>` in a message becomes the command
- * mention `</name sub:id>`, which each member's client shows in their own language and makes
- * clickable. An empty map goes back to the names. Messages already made are made again.
- */
+/** The registered command ids by name: `</name sub>` then becomes a mention each member's client shows in their language. Clears made messages. */
 export function setCommandIds(ids: ReadonlyMap<string, string>): void {
   commandIds.clear();
   for (const [name, id] of ids) if (/^\d{1,20}$/.test(id)) commandIds.set(name, id);
   templates.clear();
 }
 
-/**
- * The command path `path` (`config feed`) as `locale` names it: each part's `name` in its
- * commands.json (`configuration flux`), the English part where a locale has none.
- */
+/** A command path (`config feed`) as `locale` names it, part by part, English where the locale has none. */
 export function localizedCommandPath(path: string, locale: Locale): string {
   ensureLoaded(locale);
   const parts = path.split(' ');
@@ -278,11 +217,7 @@ export function localizedCommandPath(path: string, locale: Locale): string {
   return out.join(' ');
 }
 
-/**
- * `text` with every command reference ({@link COMMAND_REFERENCE}), either form, as the plain name
- * `locale`'s clients show (`/lier`): for texts where Discord renders neither markdown nor mentions,
- * such as command and option descriptions.
- */
+/** `text` with every command reference as the plain name `locale`'s clients show, for texts where Discord renders no mentions (descriptions). */
 export function commandNames(text: string, locale: Locale): string {
   if (!text.includes('</') && !text.includes('{/')) return text;
   return text.replace(
@@ -291,11 +226,7 @@ export function commandNames(text: string, locale: Locale): string {
   );
 }
 
-/**
- * `text` with its command references ({@link COMMAND_REFERENCE}) written out for `locale`: a mention
- * (`</config feed:123>`) when the command's id is known, else the name the member's client shows, in
- * code (`` `/configuration flux` ``); `{/…}` always as plain text (`/configuration flux`).
- */
+/** `text` with command references for `locale`: a mention when the id is known, else the name in code; `{/…}` always as plain text. */
 export function commandReferences(text: string, locale: Locale): string {
   if (!text.includes('</') && !text.includes('{/')) return text;
   return text.replace(COMMAND_REFERENCE, (_, mention: string | undefined, plain: string | undefined) => {
@@ -305,16 +236,13 @@ export function commandReferences(text: string, locale: Locale): string {
   });
 }
 
-/**
- * Whether a member typed one of the `english` words, or the current locale's word at `key` (a
- * message holding one word: `aus` for `off`), in any case and Unicode form.
- */
+/** Whether a member typed one of the `english` words or the current locale's word at `key`, in any case and Unicode form. */
 export function typedWord(typed: string, english: readonly string[], key: MessageKey): boolean {
   const word = typed.trim().normalize('NFC').toLowerCase();
   return english.includes(word) || tr(key).normalize('NFC').toLowerCase() === word;
 }
 
-/** Whether `key` exists in `locale` itself, without falling back. */
+/** Without falling back. */
 export function hasMessage(locale: Locale, key: string): boolean {
   ensureLoaded(locale);
   return i18n().exists(key, { lng: locale, fallbackLng: false });

@@ -1,10 +1,5 @@
-/**
- * Every message key, as a type read from the English locale files: `namespace:path.to.message`, a
- * plural's keys (`count_one`, `count_other`) named once without their suffix. A key that no English
- * file has fails typecheck wherever it is passed to `tr`.
- */
+/** Every message key as a type read from the English locale files (`namespace:path`, plurals without suffix): a missing key fails typecheck. */
 
-/** The namespaces, each with the shape of its English file. */
 interface Namespaces {
   catalog: typeof import('./locales/en/catalog.json');
   charts: typeof import('./locales/en/charts.json');
@@ -25,16 +20,15 @@ interface Namespaces {
   settings: typeof import('./locales/en/settings.json');
 }
 
-/** A key without its plural suffix (i18next's `_zero`, `_one`, `_two`, `_few`, `_many`, `_other`). */
+/** i18next's plural suffixes. */
 type WithoutPlural<K extends string> = K extends `${infer Base}_${'zero' | 'one' | 'two' | 'few' | 'many' | 'other'}` ? Base : K;
 
-/** The dotted paths of a file's messages. */
 type Paths<T, Prefix extends string = ''> = {
   [K in keyof T & string]: T[K] extends string ? `${Prefix}${WithoutPlural<K>}` : Paths<T[K], `${Prefix}${K}.`>;
 }[keyof T & string];
 
-/** A message key: `player:sections.ranked`, `common:format.aside`. */
+/** `player:sections.ranked`, `common:format.aside`. */
 export type MessageKey = { [N in keyof Namespaces]: `${N}:${Paths<Namespaces[N]>}` }[keyof Namespaces];
 
-/** The keys of one namespace, without it: `KeyIn<'messages'>` holds `notFound.player` for `messages:notFound.player`. */
+/** `KeyIn<'messages'>` holds `notFound.player` for `messages:notFound.player`. */
 export type KeyIn<N extends keyof Namespaces> = MessageKey extends infer K ? (K extends `${N}:${infer Rest}` ? Rest : never) : never;
