@@ -1,20 +1,8 @@
 /**
- * The balance indexer: reads every page of the balance posts and patch notes (api-spec.md
- * endpoints 12 and 13) at the rate limiter's `bulk` priority (after members and the feeds), finds in each post the heroes it
- * changed (src/game/balance.ts), and stores them in the balance history (src/store/balance-history.ts)
- * for `/hero`'s "Balance history" section.
- *
- * - Incremental: a post already read (with the same hero list and classifier, its signature) is not
- *   read again; only the list pages are fetched, and posts are immutable once published, so a post is
- *   never fetched on its own. Running again changes nothing (idempotent).
- * - A page that fails is logged and the walk goes on where it can (the total is known); the page is
- *   read again by the next run. A post that cannot be read is logged and skipped. A store failure ends
- *   the run (logged); the next run starts over from what was stored.
- * - A run that read every page of both lists marks the history complete (`completedAt`), which `/hero`
- *   uses to tell "still being built" from "no post changed this hero".
- * - Single-flight: a run asked for while one is under way joins it. `start()` runs at once, then every
- *   interval after the previous run ended, on an unref'd timer (it never keeps the process alive).
- * - Runs outside any interaction's deadline (src/core/deadline.ts `runWithoutDeadline`).
+ * The balance indexer: reads every page of the balance posts and patch notes (api-spec.md endpoints 12, 13) at `bulk` priority,
+ * finds the heroes each post changed (src/game/balance.ts) and stores them for `/hero`'s "Balance history". Incremental and
+ * idempotent: posts are immutable, so a post read under the current signature is not read again; a failed page is read next run.
+ * A run that read every page marks the history complete, which tells "still being built" from "no post changed this hero".
  */
 import { createHash } from 'node:crypto';
 import type { Fetched, RivalsApi } from '../api/client.js';
@@ -26,19 +14,18 @@ import type { Logger } from '../core/logger.js';
 import { POST_KINDS, type BalanceHistoryRepository, type PostKind } from '../store/balance-history.js';
 import { heroCatalog, heroChanges, type CatalogHero, type HeroCatalog } from '../game/balance.js';
 
-/** Default interval of {@link BalanceIndexer.start}: an hour (new posts come weeks apart). */
+/** Default interval of {@link BalanceIndexer.start}, ms. */
 export const BALANCE_INDEX_INTERVAL_MS = 60 * 60_000;
 
-/** The API's default page size of the post lists (api-spec.md "Limits"), the same pages /patch-notes and the poller read (shared in the cache). */
+/** The API's default page size (api-spec.md "Limits"): the same pages /patch-notes and the poller read, shared in the cache. */
 export const BALANCE_INDEX_PAGE_SIZE = 10;
 
 /** Bumped when src/game/balance.ts reads posts differently: every post is then read again once. */
 export const CLASSIFIER_VERSION = 1;
 
-/** Pages read per list at most (a list that never ends is an API fault, not a history). */
+/** A list that never ends is an API fault, not a history. */
 const MAX_PAGES = 1_000;
 
-/** How long {@link BalanceIndexer.stop} waits for a run under way to end. */
 const STOP_WAIT_MS = 5_000;
 
 export interface BalanceIndexerOptions {
@@ -48,23 +35,21 @@ export interface BalanceIndexerOptions {
   history: BalanceHistoryRepository;
   logger: Logger;
   now?: () => number;
-  /** Posts asked for per page (default {@link BALANCE_INDEX_PAGE_SIZE}). */
+  /** Default {@link BALANCE_INDEX_PAGE_SIZE}. */
   pageSize?: number;
 }
 
-/** What one run did. */
 export interface IndexRun {
-  /** List pages answered (empty ones included). */
+  /** Empty ones included. */
   pages: number;
-  /** List pages that failed (read again next run). */
+  /** Read again next run. */
   failedPages: number;
-  /** Posts listed. */
   postsSeen: number;
-  /** Posts read and stored this run (new, or read again for a new signature). */
+  /** New, or read again for a new signature. */
   postsIndexed: number;
-  /** Posts that could not be read (no text, or an error), not stored. */
+  /** No text, or an error; not stored. */
   postsSkipped: number;
-  /** History rows written (one per hero and post). */
+  /** One per hero and post. */
   entries: number;
   /** Every page of both lists was read, and nothing stopped the run. */
   complete: boolean;
@@ -73,7 +58,7 @@ export interface IndexRun {
   finishedAt: number;
 }
 
-/** The signature of a reading: the classifier's version and the hero list's names. */
+/** The classifier's version and the hero list's names: a new signature reads every post again. */
 function signatureOf(heroes: readonly CatalogHero[]): string {
   const names = [...heroes]
     .map((h) => [h.id, h.name, (h.transformations ?? []).map((t) => t.name ?? ''), (h.abilities ?? []).map((a) => a.name ?? '').sort()])
@@ -81,7 +66,6 @@ function signatureOf(heroes: readonly CatalogHero[]): string {
   return `${CLASSIFIER_VERSION}:${createHash('sha256').update(JSON.stringify(names)).digest('hex').slice(0, 16)}`;
 }
 
-/** Reads the balance posts and patch notes into the balance history. See the module's header. */
 export class BalanceIndexer {
   readonly #o: BalanceIndexerOptions;
   readonly #now: () => number;
@@ -96,7 +80,6 @@ export class BalanceIndexer {
     this.#pageSize = Math.max(1, Math.trunc(options.pageSize ?? BALANCE_INDEX_PAGE_SIZE));
   }
 
-  /** Whether a run is under way. */
   get running(): boolean {
     return this.#job.running;
   }
@@ -106,20 +89,12 @@ export class BalanceIndexer {
     return this.#last;
   }
 
-  /**
-   * Runs the indexer once, or joins the run under way. Never rejects: failures are logged and leave
-   * the run incomplete ({@link IndexRun.complete} false).
-   */
+  /** Runs once, or joins the run under way. Never rejects: failures are logged and leave {@link IndexRun.complete} false. */
   run(): Promise<IndexRun> {
     return this.#job.run();
   }
 
-  /**
-   * Runs now, then `intervalMs` after each run ends (default {@link BALANCE_INDEX_INTERVAL_MS}), on an
-   * unref'd timer; with `when`, only the turns it answers true for (the leading process: the index is
-   * shared through the store, so one process of a deployment keeps it). A `when` that fails is logged
-   * and its turn skipped.
-   */
+  /** Runs now, then `intervalMs` after each run ends; with `when`, only in the leading process, since the index is shared through the store. */
   start(intervalMs: number = BALANCE_INDEX_INTERVAL_MS, when?: () => Promise<boolean>): void {
     this.#job.start(
       intervalMs,
@@ -129,7 +104,7 @@ export class BalanceIndexer {
     );
   }
 
-  /** Stops the timer, cancels the requests of a run under way, and waits (at most 5 s) for it to end. */
+  /** Cancels a run's requests and waits for it to end, bounded. */
   async stop(): Promise<void> {
     this.#abort.abort();
     await this.#job.stop(STOP_WAIT_MS);
@@ -150,7 +125,7 @@ export class BalanceIndexer {
     };
     const log = this.#o.logger;
     try {
-      // The list at the default priority (members read it too and may join this request), but given up on stop.
+      // Default priority: members read the list too and may join this request.
       const heroes = await this.#o.heroes.list({ signal: this.#abort.signal });
       const catalog = heroCatalog(heroes);
       const signature = signatureOf(heroes);
@@ -165,7 +140,7 @@ export class BalanceIndexer {
       }
     } catch (err) {
       run.finishedAt = this.#now();
-      // Given up by stop() (the hero list's wait for the rate limit included): no failure.
+      // Given up by stop(): no failure.
       if (!this.#abort.signal.aborted) log.warn({ err }, 'balance history: the run stopped early; the next run goes on from what is stored');
     }
     this.#last = run;
@@ -174,7 +149,7 @@ export class BalanceIndexer {
     return run;
   }
 
-  /** Walks every page of one list. @returns whether every page was read. @throws on a store failure. */
+  /** @returns whether every page was read. @throws on a store failure. */
   async #indexKind(kind: PostKind, catalog: HeroCatalog, signature: string, run: IndexRun): Promise<boolean> {
     const indexed = await this.#o.history.indexed(kind);
     const seen = new Set<string>();
@@ -215,7 +190,7 @@ export class BalanceIndexer {
     return everyPage;
   }
 
-  /** Reads one post and stores it; a post that cannot be read is logged and skipped. @throws on a store failure. */
+  /** A post that cannot be read is logged and skipped. @throws on a store failure. */
   async #indexPost(kind: PostKind, post: Post, catalog: HeroCatalog, signature: string, run: IndexRun): Promise<void> {
     let changes;
     try {

@@ -1,8 +1,4 @@
-/**
- * The hero meta's gathering: {@link HeroMeta} keeps the latest snapshot (src/game/meta.ts) in memory and
- * in the store, and refreshes it in the background at `bulk` priority on the rate limiter, or at
- * `gathering` priority while there is no snapshot to serve.
- */
+/** The hero meta's gathering: the latest snapshot (src/game/meta.ts) in memory and the store, refreshed in the background at `bulk` priority. */
 import type { RivalsApi } from '../api/client.js';
 import { BULK_SHARE, GATHERING_SHARE, shareCap, type Priority } from '../api/rate-limiter.js';
 import type { Hero } from '../api/schemas.js';
@@ -22,22 +18,21 @@ import {
   type MetaProgress,
 } from '../game/meta.js';
 
-/** Options of {@link HeroMeta}. */
 export interface HeroMetaOptions {
   api: RivalsApi;
   heroes: HeroDirectory;
   logger: Logger;
-  /** Clock, ms since the Unix epoch; default `Date.now`. */
+  /** ms since the Unix epoch; default `Date.now`. */
   now?: () => number;
   /** Statistics requests in flight at most; default {@link META_CONCURRENCY}. */
   concurrency?: number;
-  /** The key's rate (`RIVALS_API_RPM`), requests a minute, for {@link HeroMeta.progress}; default {@link META_DEFAULT_RPM}. */
+  /** Requests a minute (`RIVALS_API_RPM`), for {@link HeroMeta.progress}'s estimate. */
   requestsPerMinute?: number;
   /** Keeps the latest snapshot across restarts; absent: memory only. */
   store?: MetaSnapshotStore;
 }
 
-/** The end of a refresh that {@link HeroMeta.stop} stopped: nothing went wrong, and the previous snapshot is kept. */
+/** A refresh ended by {@link HeroMeta.stop}: nothing went wrong, and the previous snapshot is kept. */
 export class MetaStoppedError extends Error {
   override name = 'MetaStoppedError';
   constructor() {
@@ -48,15 +43,8 @@ export class MetaStoppedError extends Error {
 const isStopped = (err: unknown) => err instanceof MetaStoppedError;
 
 /**
- * The hero meta of the whole roster, kept in memory and refreshed in the background.
- *
- * A refresh asks for the hero list (through the directory, usually a cache hit) and then every hero's
- * statistics with `priority: 'bulk'` (after members' commands and the feeds, within the bulk share of
- * the rate), or `gathering` while there is no snapshot to serve (two thirds of the key's rate, still
- * after members' commands and the feeds), at most {@link HeroMetaOptions.concurrency} at a time and outside any
- * interaction's deadline (a member's command may start it, but it does not end with their answer). A
- * hero whose statistics fail is left out, counted in {@link MetaSnapshot.missing} and logged. Each
- * snapshot is saved to the store, and {@link restore} reads the last one back after a restart.
+ * The whole roster's hero meta. A refresh asks every hero's statistics at `bulk` priority, or `gathering` while there is no
+ * snapshot to serve, outside any interaction's deadline; a hero that fails is left out and counted in {@link MetaSnapshot.missing}.
  */
 export class HeroMeta {
   readonly #api: RivalsApi;
@@ -68,13 +56,11 @@ export class HeroMeta {
   readonly #store: MetaSnapshotStore | undefined;
   #snapshot: MetaSnapshot | undefined;
   #running: Promise<MetaSnapshot> | undefined;
-  /** Aborts the gathering under way ({@link stop}). */
   #gathering: AbortController | undefined;
-  /** The gathering under way: heroes back so far, heroes asked for, and its rate. */
+  /** Heroes back so far, heroes asked for, and the rate. */
   #progress: { done: number; total: number | undefined; fullRate: boolean } | undefined;
-  /** The one read of the stored snapshot ({@link restore}). */
   #restoring: Promise<MetaSnapshot | undefined> | undefined;
-  /** The save of the latest snapshot under way, which {@link stop} lets finish. */
+  /** {@link stop} lets it finish. */
   #saving: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
   /** The first refresh of {@link start} when a restored snapshot is not due yet. */
@@ -92,21 +78,16 @@ export class HeroMeta {
     this.#store = options.store;
   }
 
-  /** The latest gathering, complete or partial, or the one {@link restore} read from the store; undefined before either. */
+  /** The latest gathering, complete or partial, or the restored one. */
   snapshot(): MetaSnapshot | undefined {
     return this.#snapshot;
   }
 
-  /** Whether a refresh is under way. */
   get refreshing(): boolean {
     return this.#running !== undefined;
   }
 
-  /**
-   * How far the refresh under way has got and its estimated time left, at the rate it runs at
-   * ({@link GATHERING_SHARE} of the key's rate for a first gathering, else {@link BULK_SHARE} of it);
-   * undefined when no refresh is under way.
-   */
+  /** Progress and estimated time left of the refresh under way, at the share of the key's rate it runs at. */
   progress(): MetaProgress | undefined {
     const p = this.#progress;
     if (!p || !this.#running) return undefined;
@@ -114,24 +95,15 @@ export class HeroMeta {
     return { ...p, etaMs: p.total === undefined ? undefined : metaEtaMs(p.total - p.done, rate) };
   }
 
-  /**
-   * Reads the last snapshot saved to the store (once; later calls get the same read) and serves it
-   * from now on, unless a gathering already gave a newer one. Never throws: a store failure is logged,
-   * and the meta goes on without it.
-   * @returns the snapshot served now, if any.
-   */
+  /** Reads the stored snapshot once and serves it unless a gathering gave a newer one; returns what is served. Never throws. */
   restore(): Promise<MetaSnapshot | undefined> {
     this.#restoring ??= this.#readStore();
     return this.#restoring;
   }
 
   /**
-   * Gathers the meta anew and keeps it as the {@link snapshot}. Single-flight: while a refresh runs,
-   * every call gets that refresh's promise. Runs without the caller's deadline (src/core/deadline.ts
-   * `runWithoutDeadline`), so a caller that cannot wait may stop waiting and the refresh still ends.
-   * @returns the new snapshot (partial when some heroes failed; `answered` of `total`).
-   * @throws {ApiError} (src/core/api-errors.ts) when the hero list cannot be had, or when no hero's
-   *   statistics answered (the first hero's error); the previous snapshot is then kept.
+   * Gathers the meta anew, single-flight, outside the caller's deadline; returns the snapshot (partial if some heroes failed).
+   * @throws {ApiError} when the hero list cannot be had or no hero answered; the previous snapshot is then kept.
    */
   refresh(): Promise<MetaSnapshot> {
     if (!this.#running) {
@@ -142,12 +114,7 @@ export class HeroMeta {
     return this.#running;
   }
 
-  /**
-   * Refreshes now and then every `intervalMs` (default {@link META_REFRESH_MS}, at least 1 s) on unref'd
-   * timers, which do not keep the process alive. A snapshot restored from the store ({@link restore})
-   * younger than `intervalMs` is served meanwhile and refreshed once it is `intervalMs` old, then
-   * every `intervalMs`. Failures are logged, never thrown. Calling it again restarts the timers.
-   */
+  /** Refreshes now, then every `intervalMs` (at least 1 s) on unref'd timers; a restored snapshot younger than that is served until due. */
   start(intervalMs: number = META_REFRESH_MS): void {
     void this.stop();
     const generation = ++this.#generation;
@@ -166,7 +133,7 @@ export class HeroMeta {
       if (generation !== this.#generation) return;
       const dueIn = restored ? restored.completedAt + every - this.#now() : 0;
       if (dueIn <= 0) return run();
-      // A snapshot from before a restart is still fresh: asking again now would spend 37 requests for nothing.
+      // A snapshot from before a restart is still fresh: asking again now would spend a full gathering for nothing.
       clearInterval(this.#timer);
       this.#firstRun = setTimeout(
         () => {
@@ -180,10 +147,8 @@ export class HeroMeta {
   }
 
   /**
-   * Stops the timers of {@link start} and the refresh under way: its API requests are aborted, and it
-   * ends with a {@link MetaStoppedError} (the previous snapshot is kept). Resolves once it has ended
-   * and the last snapshot's save (bounded by the store's write deadline) is over, so that a shutdown
-   * never waits for the API on its behalf and never closes the store under the save.
+   * Stops the timers and aborts the refresh under way (it ends with {@link MetaStoppedError}); resolves once it ended and the
+   * last save is over, so a shutdown never waits on the API nor closes the store under the save.
    */
   async stop(): Promise<void> {
     this.#generation++;
@@ -210,7 +175,7 @@ export class HeroMeta {
     return this.#snapshot;
   }
 
-  /** Saves `snapshot` to the store after any save under way; failures are logged (the snapshot is still served from memory). */
+  /** After any save under way; failures are logged, the snapshot still served from memory. */
   #save(snapshot: MetaSnapshot): void {
     const store = this.#store;
     if (!store) return;
@@ -229,15 +194,14 @@ export class HeroMeta {
     // Made before the store is read, so that a stop meanwhile gives this gathering up too.
     const gathering = (this.#gathering = new AbortController());
     const { signal } = gathering;
-    // A snapshot saved before a restart is served instead of waiting for this gathering.
     await this.restore();
     if (signal.aborted) throw new MetaStoppedError();
     const started = this.#now();
-    // Nothing to serve: members would otherwise wait minutes at the bulk share for their first /meta.
+    // Nothing to serve: members would otherwise wait on the bulk share for their first /meta.
     const fullRate = this.#snapshot === undefined;
     const priority: Priority = fullRate ? 'gathering' : 'bulk';
     const progress = (this.#progress = { done: 0, total: undefined as number | undefined, fullRate });
-    // The list at the default priority (members read it too and may join this request), but given up on stop.
+    // Default priority: members read the list too and may join this request.
     const heroes: Hero[] = await this.#heroes.list({ signal }).catch((err: unknown) => {
       throw signal.aborted ? new MetaStoppedError() : err;
     });
