@@ -1,17 +1,10 @@
 /**
  * `npm run cli -- <command> [subcommand] [option:value ...] [--json] [--press <custom-id>[=<value>]] [--user <id>] [--locale <code>] [--files <dir>]`
  *
- * Runs a slash command's handler against the configured API (the in-process replica without a key)
- * and prints the View as text, or with `--json` the exact message payload Discord would receive
- * (its JSON part: attached files are listed in `attachments`, as Discord receives them beside the
- * multipart file parts). `--files DIR` writes each attached file (charts) to DIR under its name.
- * `--press` follows a button (its custom ID) or a select menu (`<custom-id>=<value>`, or just an
- * option's value) from the previous payload; repeat it to walk several steps. `--locale` is the Discord
- * locale of the member running the command (interaction `locale`, default `en-US`): any of Discord's
- * codes, or one of the bot's own ({@link cliLocale}); the bot answers in it as it would on Discord.
- * With `--json` stdout
- * holds only that JSON; logs go to stderr. Exit codes: 0 shown, 1 the bot answered with an error
- * message, 2 bad command line.
+ * Runs a slash command's handler against the configured API (the replica without a key) and prints the View as text, or with
+ * `--json` only the JSON part of the payload Discord would receive (logs go to stderr). `--press` follows a button or select of the
+ * previous payload, repeatable; `--locale` is the member's Discord locale ({@link cliLocale}); `--files` writes attachments to a dir.
+ * Exit codes: 0 shown, 1 the bot answered with an error message, 2 bad command line.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -35,14 +28,12 @@ class UsageError extends Error {}
 const USAGE =
   'usage: npm run cli -- <command> [subcommand] [option:value ...] [--json] [--press <custom-id>[=<value>]] [--user <id>] [--locale <code>] [--files <dir>]';
 
-/** Every locale code Discord sends (Discord's documentation, "Reference › Locales"), lower-cased → as Discord spells it. */
+/** Every locale code Discord sends (Discord: "Reference › Locales"), lower-cased → as Discord spells it. */
 const DISCORD_CODES = new Map(Object.values(DiscordLocale).map((code) => [code.toLowerCase(), code] as const));
 
 /**
- * The Discord locale for `--locale`: one of Discord's codes (`fr`, `es-419`, `en-GB`, `ko`, any
- * case), as Discord spells it; or one of the bot's own locales (`en`), as the first Discord code it
- * serves (`en-US`). A Discord locale the bot does not speak (`ko`) is accepted: the bot answers it
- * in English, as on Discord.
+ * One of Discord's codes in any case, as Discord spells it, or one of ours as the first Discord code it serves; a Discord
+ * locale the bot does not speak (`ko`) is accepted and answered in English, as on Discord.
  * @throws {UsageError} for any other code, listing the locales the bot speaks.
  */
 export function cliLocale(code: string): string {
@@ -57,7 +48,7 @@ export function cliLocale(code: string): string {
   );
 }
 
-/** Writes each file to `dir` (made if missing) under its name, and says so on stderr. */
+/** Makes `dir` if missing, and says so on stderr. */
 async function writeFiles(dir: string, files: ViewFile[]): Promise<void> {
   await mkdir(dir, { recursive: true });
   for (const f of files) {
@@ -72,14 +63,11 @@ interface Parsed {
   input: CommandInput;
   json: boolean;
   presses: string[];
-  /** Where to write the attached files (`--files`); undefined: not written. */
+  /** `--files`; undefined: not written. */
   filesDir?: string;
 }
 
-/**
- * Parses the command line against the command definitions.
- * @throws {UsageError} naming what is wrong.
- */
+/** @throws {UsageError} naming what is wrong. */
 export function parseCliArgs(argv: string[], router: Router, userId = '100000000000000001'): Parsed {
   const slash = router.commands.filter((c) => 'options' in c.definition || c.definition.type === undefined || c.definition.type === 1);
   const names = slash.map((c) => c.definition.name);
@@ -153,7 +141,7 @@ function coerce(option: APIApplicationCommandOption, raw: string): string | numb
   return value;
 }
 
-/** Finds what `press` names in a payload: a button's custom ID, or a select's `custom-id=value` or bare value. */
+/** A button's custom ID, or a select's `custom-id=value` or bare value. */
 export function findPress(payload: MessagePayload, press: string): { customId: string; values: string[] } | null {
   for (const row of payload.components) {
     for (const c of row.components) {
@@ -198,8 +186,7 @@ async function main(argv: string[]): Promise<number> {
   if (services.replica) process.stderr.write('cli: no RIVALS_API_KEY, so this runs on the in-process API replica\n');
   try {
     const base = createCommandContext(services.api, services.state, services.cacheStore, undefined, undefined, undefined, services.charts);
-    // No background refresh here: /meta waits for its first gathering (the CLI has no deadline).
-    // The balance history is read once here, for /hero only (a few list pages; the CLI has no background timer).
+    // No background jobs: /meta waits for its first gathering, and /hero's balance history is read once (the CLI has no deadline).
     const balanceIndexer = new BalanceIndexer({ api: services.api, heroes: base.heroes, history: services.state.balanceHistory, logger });
     if (parsed.command === 'hero') await balanceIndexer.run();
     const ctx: CommandContext = {

@@ -1,7 +1,4 @@
-/**
- * `npm run deploy`: registers the slash commands, in `DISCORD_DEV_GUILD_ID` when set (instant), else
- * globally. Needs `DISCORD_TOKEN` and `DISCORD_CLIENT_ID`.
- */
+/** `npm run deploy`: registers the slash commands in `DISCORD_DEV_GUILD_ID` when set (instant), else globally. */
 import { commands } from './commands/index.js';
 import { ConfigError, loadConfig } from './app/config.js';
 import { deployCommands } from './discord/deploy.js';

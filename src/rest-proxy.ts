@@ -1,17 +1,8 @@
 /**
- * `npm run rest-proxy` (built: `node dist/rest-proxy.js`): the REST proxy service
- * (./discord/rest-proxy.ts says what it does). Run one per bot; point every bot process at it with
- * DISCORD_REST_PROXY, and all of them share Discord's 50 requests a second and its per-route buckets.
- *
- * Environment (read here, not by the bot's src/app/config.ts; empty counts as unset):
- * - `DISCORD_TOKEN` (required): the bot's token. Requests carrying another `Authorization` are refused
- *   (401); the proxy never adds the token to a request that came without one.
- * - `DISCORD_API_URL` (default `https://discord.com/api`): Discord's REST API, without the version.
- * - `REST_PROXY_PORT` (default 8080): the TCP port it listens on, on every interface.
- * - `LOG_LEVEL` (default `info`): as the bot's.
- *
- * SIGTERM or SIGINT stops it gracefully: no new connections, the requests under way finish (up to
- * 10 s), exit 0. An invalid variable prints what is wrong and exits 1; a taken port exits 1 too.
+ * `npm run rest-proxy`: the REST proxy service (./discord/rest-proxy.ts), one per bot, so every process pointed at it with
+ * DISCORD_REST_PROXY shares Discord's global and per-route limits. Environment (read here, not by src/app/config.ts):
+ * `DISCORD_TOKEN` (required; requests with another `Authorization` get 401), `DISCORD_API_URL`, `REST_PROXY_PORT`, `LOG_LEVEL`.
+ * SIGTERM or SIGINT lets requests under way finish, bounded, then exits 0; bad configuration or a taken port exits 1.
  */
 import * as z from 'zod';
 import { startRestProxy } from './discord/rest-proxy.js';
