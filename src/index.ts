@@ -1,8 +1,4 @@
-/**
- * Composition root (STYLE.md): config -> logger -> state store and cache -> API client -> Discord
- * runtime -> feeds. Without DISCORD_TOKEN (or with `--playground`, `npm run playground`) the same
- * router, handlers and feeds serve the local playground web page on PORT instead of Discord.
- */
+/** Composition root: config, logger, store and cache, API client, Discord runtime, feeds; the local playground without DISCORD_TOKEN or with `--playground`. */
 import { commands } from './commands/index.js';
 import { ConfigError, loadConfig, type Config } from './app/config.js';
 import { Router } from './discord/router.js';
@@ -29,7 +25,7 @@ import { runClusterShards } from './app/sharding/cluster.js';
 import { MANAGER_SHUTDOWN_TIMEOUT_MS } from './app/sharding/manager.js';
 import type { IdentifyRedis } from './app/sharding/identify.js';
 
-// A cluster process started by the cluster manager (src/sharding): its shards come from the manager.
+// A cluster process started by the cluster manager (src/app/sharding) gets its shards from it.
 let cluster: ClusterIdentity | undefined;
 let config: Config;
 try {
@@ -45,10 +41,8 @@ const rootLogger = createLogger({ level: config.logLevel, secrets: [config.rival
 const logger = cluster ? rootLogger.child({ cluster: cluster.clusterId }) : rootLogger;
 const playgroundAsked = process.argv.includes('--playground');
 const managesClusters = !!config.sharding && !!config.discord.token && !playgroundAsked && !cluster;
-// README "Process policy": an uncaught exception stops the process (exit 70), an unhandled rejection
-// is logged and the bot keeps running; every stop below goes through `policy.terminate`, bounded.
-// discord.js warns that the caches the bot turns off are unsupported (src/discord/runtime.ts, createDiscordClient says why).
-// The cluster manager's stop outlasts its clusters' own (src/app/sharding/manager.ts).
+// README "Process policy": every stop goes through `policy.terminate`, bounded. The cache-override warning is expected
+// (createDiscordClient says why), and a cluster manager's stop outlasts its clusters' own.
 const policy = new ProcessPolicy({
   logger,
   expectedWarnings: ['UnsupportedCacheOverwriteWarning'],
@@ -58,42 +52,30 @@ policy.install();
 // A cluster whose manager is gone (SIGKILL, out of memory) stops: a new manager will start its shards again.
 if (cluster) process.once('disconnect', () => void policy.terminate(EXIT_OK, 'the cluster manager is gone'));
 
-/**
- * The hourly jobs (the hero meta, the balance history, members' mains) start this long after READY, ms:
- * the first interactions after a start are answered before their work (hundreds of API reads, parsed
- * and indexed on this event loop). The feed poll starts {@link FIRST_FEED_POLL_DELAY_MS} after READY.
- */
+/** ms after READY before the hourly jobs start, so the first interactions after a start are answered before their heavy work. */
 const HOURLY_JOBS_DELAY_MS = 10_000;
-/** A deployment's turn of an hourly job (the balance index, the mains refresh) with Redis: a little under the jobs' hour, so the next hour's turn is free. */
+/** A turn of an hourly job with Redis, ms: a little under the hour, so the next hour's turn is free. */
 const JOB_TURN_MS = 55 * 60_000;
 
-/**
- * How long after READY the first feed poll starts, ms, at most (a shorter FEED_POLL_SECONDS is used
- * instead): reading and classifying the four feeds takes about 100–200 ms of CPU, which the first
- * interactions after a (re)start would otherwise wait behind (cold start).
- */
+/** Upper bound on the first feed poll's delay after READY, ms, so the first interactions after a (re)start do not wait behind it. */
 const FIRST_FEED_POLL_DELAY_MS = 3_000;
 
 if (managesClusters) {
-  // README "Sharding": this process starts and watches the clusters, each running the same entry
-  // (argv[1]: dist/index.js, scripts/start.mjs under `npm start`, or src/index.ts with tsx's loader in execArgv).
+  // README "Sharding": this process starts and watches the clusters, each running the same entry (argv[1], with execArgv for tsx).
   const { runClusterManager } = await import('./app/sharding/main.js');
   await runClusterManager({ config, logger: logger.child({ component: 'sharding' }), policy, file: process.argv[1]!, execArgv: process.execArgv });
 } else {
   await runBot();
 }
 
-/** The bot itself: one process with its shards (all of them, or its cluster's), or the playground. */
 async function runBot(): Promise<void> {
-  // Health and metrics on METRICS_PORT (README "Self-hosting"); without it prom-client is never loaded.
-  // Made first: the API client and the Discord client's REST budget report to them. A cluster serves
-  // on METRICS_PORT + its cluster ID, so that the clusters of one machine do not share a port.
+  // Health and metrics (README "Self-hosting") made first, since the API and REST budget report to them; prom-client loads only with METRICS_PORT.
   const onDiscord = !!config.discord.token && !playgroundAsked;
   const prometheus = onDiscord && config.metricsPort !== undefined ? await createMetrics({ cluster: String(cluster?.clusterId ?? 0) }) : undefined;
   const metrics = prometheus ?? NO_METRICS;
   let services: Awaited<ReturnType<typeof createApiServices>>;
   try {
-    // The replica (and its fault injection) loads only offline, with no RIVALS_API_KEY (import only what the mode needs).
+    // The replica loads only offline, with no RIVALS_API_KEY.
     const replicaFaults = config.rivals.apiKey ? {} : (await import('./replica/faults.js')).faultsFromEnv(process.env);
     services = await createApiServices(config, logger, replicaFaults, metrics);
   } catch (err) {
@@ -112,10 +94,7 @@ async function runBot(): Promise<void> {
   logger.info({ store: services.state.database.location, engine: services.state.database.engine }, 'state store open');
   policy.setShutdown(() => services.close());
 
-  /**
-   * Sets the graceful stop: `shutdown`, then the API services and the store. The first SIGINT or
-   * SIGTERM runs it and exits 0; the process policy runs the same stop before a non-zero exit.
-   */
+  /** Sets the graceful stop (`shutdown`, then services and store); the first SIGINT or SIGTERM runs it and exits 0. */
   function stopOnSignal(shutdown: (reason: string) => Promise<void>): void {
     policy.setShutdown(async (reason) => {
       await shutdown(reason);
@@ -134,7 +113,7 @@ async function runBot(): Promise<void> {
       );
     let playground: Playground;
     try {
-      // The playground (its web server and esbuild) loads only in this mode.
+      // Its web server and esbuild load only in this mode.
       const { startPlayground } = await import('./playground/start.js');
       playground = await startPlayground({ config, services, logger });
     } catch (err) {
@@ -151,8 +130,7 @@ async function runBot(): Promise<void> {
       await playground.close();
     });
   } else {
-    // With DISCORD_REST_PROXY, REST goes through the proxy every process shares, which holds the one
-    // budget (README "Self-hosting"); interaction answers go straight to Discord.
+    // With DISCORD_REST_PROXY, REST goes through the shared proxy holding the one budget; interaction answers go straight to Discord.
     const proxyUrl = config.discordRestProxy;
     const client = createDiscordClient({
       apiUrl: config.discord.apiUrl,
@@ -171,8 +149,7 @@ async function runBot(): Promise<void> {
     const feedLogger = logger.child({ component: 'feeds' });
     // Without Redis, only one process of a machine polls: the one process, or its first cluster.
     const leadership = config.redisUrl ? new RedisLeadership(redisClientOf(services.cacheStore)) : !cluster || cluster.first ? SOLE_LEADER : NEVER_LEADER;
-    // A backfill asked with /config feed starts a poll at once, here and (with Redis) in the process
-    // that leads the feeds; the signal is made below, before any interaction can arrive.
+    // A backfill asked with /config feed starts a poll at once, here and in the leader (with Redis).
     // eslint-disable-next-line prefer-const -- assigned below, after onPollNow closes over it
     let pollSignal: PollSignal | undefined;
     const { context, poller, meta, balanceIndexer, mains } = createBackground({
@@ -186,7 +163,7 @@ async function runBot(): Promise<void> {
       requestsPerMinute: config.rivals.requestsPerMinute,
       feedPollSeconds: config.feedPollSeconds,
       leadership,
-      // Each server's Discord language, for feed posts of servers that chose none with /config language.
+      // For feed posts of servers that chose no language with /config language.
       preferredLocale: (guildId) => client.guilds.cache.get(guildId)?.preferredLocale,
       feedNow: feedClock(config.feedClockFile),
       metrics,
@@ -202,7 +179,7 @@ async function runBot(): Promise<void> {
       metrics,
       apiUrl: config.discord.apiUrl,
     });
-    // GET /healthz and /metrics, logged with their URL; a port that cannot be used stops the process (exit 1) as bad configuration does.
+    // A port that cannot be used stops the process (exit 1), as bad configuration does.
     const { startOps } = prometheus ? await import('./app/ops/index.js') : { startOps: undefined };
     const metricsPort = config.metricsPort === undefined || config.metricsPort === 0 ? config.metricsPort : config.metricsPort + (cluster?.clusterId ?? 0);
     const ops = await startOps?.({ config: { ...config, metricsPort }, client, services, logger, metrics: prometheus }).catch(async (err: unknown) => {
@@ -228,7 +205,6 @@ async function runBot(): Promise<void> {
       logger.info({ user: c.user.tag, guilds: c.guilds.cache.size }, 'logged in to Discord');
       firstPoll = setTimeout(() => poller.start(), Math.min(FIRST_FEED_POLL_DELAY_MS, config.feedPollSeconds * 1000));
       firstPoll.unref();
-      // Command mentions (`</link:id>`) in messages, which each member's client names in their language.
       fetchCommandIds(client.rest, c.application.id, config.discord.devGuildId).then(
         (ids) => {
           setCommandIds(ids);
@@ -237,9 +213,7 @@ async function runBot(): Promise<void> {
         (err: unknown) => logger.warn({ err }, 'could not read the registered commands: messages name commands without mentions'),
       );
       hourlyJobs = setTimeout(() => {
-        // Each process answers /meta from its own snapshot; the balance index and members' mains are
-        // kept in the shared store, so one process of the deployment keeps them each hour: with Redis
-        // the first to ask (a turn per job, apart from the feed lock), without it the one that polls.
+        // /meta is per process; the balance index and mains live in the shared store, so one process keeps each per hour.
         meta.start();
         const turn = (name: string): (() => Promise<boolean>) => {
           if (!config.redisUrl) return () => leadership.isLeader();
@@ -251,16 +225,15 @@ async function runBot(): Promise<void> {
       }, HOURLY_JOBS_DELAY_MS);
       hourlyJobs.unref();
     });
-    // Gateway closes and errors are logged; one Discord says is not reconnectable (4004, 4010-4014) stops the process (exit 78).
+    // A close Discord documents as not reconnectable stops the process (exit 78).
     watchGateway(client, { logger: logger.child({ component: 'gateway' }), policy });
     stopOnSignal(async (reason) => {
       logger.info({ reason, inflight: runtime.inflight }, 'shutting down: finishing replies in flight');
-      // First no new interactions; then the poll ends after the sends already on the wire (the rest of a
-      // fan-out stays pending for the next leader), the lock goes, and the answers in flight finish.
+      // No new interactions first; the poll ends after sends on the wire (the rest stays pending for the next leader).
       runtime.stopTaking();
       clearTimeout(hourlyJobs);
       clearTimeout(firstPoll);
-      // Each step is timed at debug level: a shutdown that outlasts its limit names the step that held it.
+      // Timed at debug: a shutdown that outlasts its limit names the step that held it.
       const step = async (name: string, work: () => unknown) => {
         const started = performance.now();
         await work();
@@ -281,8 +254,7 @@ async function runBot(): Promise<void> {
     } catch (err) {
       // A fatal close during login (4004 on the first IDENTIFY) has its own line and is already stopping the process.
       if (!policy.terminating) {
-        // A refused token must be fixed before a restart helps (78, as a refused gateway); anything else
-        // (Discord or the REST proxy unreachable, a 5xx) may pass, and a cluster manager restarts on it (1).
+        // A refused token must be fixed before a restart helps (78); anything else may pass, and a cluster manager restarts on 1.
         const refused = (err as { code?: unknown }).code === 'TokenInvalid';
         logger.fatal({ err }, refused ? 'Discord refused DISCORD_TOKEN' : 'could not log in to Discord (check DISCORD_TOKEN and DISCORD_API_URL)');
         await policy.terminate(refused ? EXIT_GATEWAY_REFUSED : 1, 'login failed');
