@@ -70,8 +70,8 @@ async function runRole(argv: string[]): Promise<void> {
     options: { role: { type: 'string' }, api: { type: 'string' }, proxy: { type: 'string' }, channels: { type: 'string' }, rate: { type: 'string' } },
   });
   const [{ createDiscordClient }, { FAN_OUT_CONCURRENCY }, { runWithDeadline }, { Routes }, { default: PQueue }, { CHANNEL_ID }] = await Promise.all([
-    import('../src/discord/runtime.js'),
-    import('../src/feeds/poller.js'),
+    import('../src/discord/client.js'),
+    import('../src/feeds/fan-out.js'),
     import('../src/core/deadline.js'),
     import('discord-api-types/v10'),
     import('p-queue'),

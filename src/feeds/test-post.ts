@@ -9,7 +9,7 @@ import { toMessagePayload } from '../render/view.js';
 import type { FeedType, GuildSettingsRepository } from '../store/guild-settings.js';
 import { type FeedTransport } from './delivery.js';
 import { classifyError } from '../core/discord-errors.js';
-import { fetchFeed } from './poller.js';
+import { fetchFeed } from './read.js';
 import { feedPostView } from './render.js';
 
 /**

@@ -14,7 +14,7 @@ import { runWithDeadline } from '../../src/core/deadline.js';
 import { DiscordRestBudget, PRIORITY_HEADER } from '../../src/discord/rest-budget.js';
 import { NO_METRICS } from '../../src/core/metrics.js';
 import { startRestProxy, type RestProxy } from '../../src/discord/rest-proxy.js';
-import { createDiscordClient } from '../../src/discord/runtime.js';
+import { createDiscordClient } from '../../src/discord/client.js';
 import { capturingLogger } from '../helpers/replica.js';
 import { mostInAnyWindow } from '../helpers/windows.js';
 import { pollUntil } from '../helpers/until.js';

@@ -7,7 +7,9 @@ import { LruStore } from '../../src/cache/store.js';
 import { Router } from '../../src/discord/router.js';
 import type { CommandModule } from '../../src/discord/command.js';
 import type { ChartRenderer } from '../../src/charts/renderer.js';
-import { createDiscordClient, discordChannelAccess, DiscordRuntime } from '../../src/discord/runtime.js';
+import { discordChannelAccess } from '../../src/discord/channel-access.js';
+import { createDiscordClient } from '../../src/discord/client.js';
+import { DiscordRuntime } from '../../src/discord/runtime.js';
 
 import { createCommandContext } from '../../src/app/services.js';
 import { discordFeedTransport } from '../../src/feeds/discord-transport.js';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RivalsApi } from '../../src/api/client.js';
 import { digestView } from '../../src/feeds/digest.js';
-import { fetchFeed } from '../../src/feeds/poller.js';
+import { fetchFeed } from '../../src/feeds/read.js';
 import { feedPostView, type FeedPost } from '../../src/feeds/render.js';
 import { LOCALES, runInLocale, trIn } from '../../src/i18n/index.js';
 import type { Replica } from '../../src/replica/server.js';

@@ -15,7 +15,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../src/discord/command.js';
-import { fetchFeed } from '../../src/feeds/poller.js';
+import { fetchFeed } from '../../src/feeds/read.js';
 import { feedPostView } from '../../src/feeds/render.js';
 import { DISCORD_LOCALES, LOCALES, runInLocale, type Locale } from '../../src/i18n/index.js';
 import { toMessagePayload, type View } from '../../src/render/view.js';

@@ -1,0 +1,87 @@
+/** The bot's discord.js client: the Guilds intent only, no caches but the guilds', REST through the process's budget or the REST proxy. */
+import { Client, GatewayIntentBits, Options } from 'discord.js';
+import { DefaultRestOptions } from '@discordjs/rest';
+import { currentDeadline } from '../core/deadline.js';
+import { discordAgent } from './agent.js';
+import { DiscordRestBudget, INTERACTIVE_PRIORITY, PRIORITY_HEADER, UNCOUNTED, type MakeRequest } from './rest-budget.js';
+
+export interface DiscordClientOptions {
+  /** Discord's REST API without the version (DISCORD_API_URL, e.g. `https://discord.com/api`). */
+  apiUrl: string;
+  /**
+   * The REST proxy every process of the bot shares (DISCORD_REST_PROXY: its base URL, e.g.
+   * `http://rest-proxy:8080`; src/rest-proxy.ts). Absent: requests go straight to `apiUrl`.
+   */
+  proxyUrl?: string;
+  /** The process's budget when there is no proxy (default: a new one, ./rest-budget.ts). Not allowed with `proxyUrl`. */
+  budget?: DiscordRestBudget;
+}
+
+/**
+ * A discord.js client with only the Guilds intent, mentions off, and no cache but the guilds' (the
+ * bot reads channels and roles over REST: ./channel-access.ts). REST goes to `apiUrl`
+ * (DISCORD_API_URL) through `budget`, or with `proxyUrl` to the REST proxy, which then holds the one
+ * global budget (Discord: Topics, Rate Limits, 50 a second per bot) of every process; requests made
+ * while answering an interaction carry {@link PRIORITY_HEADER} so the proxy starts them first.
+ * Interaction callbacks and webhook routes never go through the proxy (./runtime.ts).
+ * @throws Error when both `proxyUrl` and `budget` are given.
+ */
+export function createDiscordClient({ apiUrl, proxyUrl, budget }: DiscordClientOptions): Client {
+  if (proxyUrl !== undefined && budget !== undefined) throw new Error('createDiscordClient: with a REST proxy the proxy holds the budget; pass no budget');
+  const api = proxyUrl === undefined ? apiUrl : `${proxyUrl.replace(/\/+$/, '')}/api`;
+  const makeRequest = proxyUrl === undefined ? (budget ?? new DiscordRestBudget()).wrap() : markingPriority(DefaultRestOptions.makeRequest);
+  const client = new Client({
+    intents: [GatewayIntentBits.Guilds],
+    allowedMentions: { parse: [] },
+    // The global limit is the budget's or the proxy's, in sliding seconds (./rest-budget.ts);
+    // @discordjs/rest's own fixed-window count would only hold requests back a second time.
+    rest: { api, agent: discordAgent(), globalRequestsPerSecond: UNCOUNTED, makeRequest },
+    makeCache: Options.cacheWithLimits(Object.fromEntries(UNCACHED_MANAGERS.map((name) => [name, 0]))),
+  });
+  return client;
+}
+
+/** `makeRequest` that adds {@link PRIORITY_HEADER} to the requests made while answering an interaction (a deadline is set, src/core/deadline.ts). */
+function markingPriority(makeRequest: MakeRequest): MakeRequest {
+  return (url, init) =>
+    currentDeadline() === undefined
+      ? makeRequest(url, init)
+      : makeRequest(url, { ...init, headers: { ...(init.headers as Record<string, string>), [PRIORITY_HEADER]: INTERACTIVE_PRIORITY } });
+}
+
+/** The discord.js managers whose cache is off (size 0): every one but the guilds'. */
+export const UNCACHED_MANAGERS = [
+  'ChannelManager',
+  'GuildChannelManager',
+  'RoleManager',
+  'PermissionOverwriteManager',
+  'GuildMemberManager',
+  'MessageManager',
+  'UserManager',
+  'PresenceManager',
+  'ReactionManager',
+  'ReactionUserManager',
+  'VoiceStateManager',
+  'GuildEmojiManager',
+  'GuildStickerManager',
+  'GuildScheduledEventManager',
+  'StageInstanceManager',
+  'ThreadManager',
+  'ThreadMemberManager',
+  'GuildBanManager',
+  'GuildInviteManager',
+  'AutoModerationRuleManager',
+  'ApplicationCommandManager',
+  'BaseGuildEmojiManager',
+  'GuildSoundboardSoundManager',
+  'EntitlementManager',
+  'DMMessageManager',
+  'GuildMessageManager',
+  'GuildForumThreadManager',
+  'GuildTextThreadManager',
+  'ApplicationEmojiManager',
+  'GuildApplicationCommandManager',
+  'PartialGroupDMMessageManager',
+  'SubscriptionManager',
+  'PollAnswerVoterManager',
+] as const;
