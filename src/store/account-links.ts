@@ -1,30 +1,22 @@
-/**
- * Account links (issue: /link, /unlink): the game accounts a Discord user linked, and which one is
- * their default. Rows of `account_links`, keyed by (user, uid); changes are transactions. With them,
- * the member's own language for the bot's answers (`/settings language`), a row of
- * `member_settings`.
- */
+/** The game accounts a Discord user linked and their default (changes are transactions), and the member's own language. */
 import { LRUCache } from 'lru-cache';
 import { isLocale, type Locale } from '../i18n/index.js';
 import { withDeadline, type Db } from './database.js';
 
-/** How long a member's language is trusted in memory without a read, ms: another process's change shows within it. */
+/** Ms: another process's change shows within it. */
 const LOCALE_CACHE_TTL_MS = 30_000;
 
-/** Most members whose language one batched read asks for ({@link AccountLinksRepository.locale}). */
 export const LOCALE_READ_BATCH = 500;
 
-/** Most accounts one user may link. */
 export const MAX_LINKED_ACCOUNTS = 5;
 
-/** A user's linked accounts, oldest link first. */
+/** Oldest link first; `linkedAt` in epoch ms. */
 export interface AccountLinks {
   v: 1;
   accounts: { uid: string; name: string; linkedAt: number }[];
   defaultUid: string | null;
 }
 
-/** Thrown by {@link AccountLinksRepository.link} when the user already has the most accounts. */
 export class TooManyLinksError extends Error {
   override name = 'TooManyLinksError';
   constructor() {
@@ -32,9 +24,8 @@ export class TooManyLinksError extends Error {
   }
 }
 
-/** Reads and writes account links. Every call has a deadline and throws {@link StoreUnavailableError} past it or on a store failure. */
+/** Every call has a deadline and throws {@link StoreUnavailableError} past it or on a store failure. */
 export class AccountLinksRepository {
-  /** Members' languages by user id; null: none chosen. */
   readonly #locales = new LRUCache<string, { locale: Locale | null }>({ max: 10_000, ttl: LOCALE_CACHE_TTL_MS });
 
   constructor(
@@ -43,12 +34,8 @@ export class AccountLinksRepository {
   ) {}
 
   /**
-   * The language the member chose for the bot's answers (`/settings language`), or null for their
-   * Discord client's. A language this version does not speak reads as null.
-   *
-   * Reads that miss the in-memory cache in the same turn of the event loop are batched into one query
-   * (at most {@link LOCALE_READ_BATCH} members each), and a member already being read joins that read:
-   * a burst of 10,000 members costs 20 queries, not 10,000.
+   * Null for their Discord client's, or a language this version does not speak. Cache misses in one turn of
+   * the event loop are batched into one query, so a burst of members costs few queries.
    * @throws {StoreUnavailableError}
    */
   async locale(userId: string): Promise<Locale | null> {
@@ -64,9 +51,7 @@ export class AccountLinksRepository {
     return reading;
   }
 
-  /** Members whose language is being read now, with that read. */
   readonly #reading = new Map<string, Promise<Locale | null>>();
-  /** The batch that takes new members now, read at the end of this turn of the event loop. */
   #batch: { userIds: string[]; read: Promise<Map<string, Locale>> } | undefined;
 
   #readInBatch(userId: string): Promise<Locale | null> {
@@ -79,7 +64,7 @@ export class AccountLinksRepository {
           const rows = await this.db.selectFrom('member_settings').select(['user_id', 'locale']).where('user_id', 'in', userIds).execute();
           const found = new Map<string, Locale>();
           for (const r of rows) if (isLocale(r.locale)) found.set(r.user_id, r.locale);
-          // A choice saved while this read was in flight is already cached, and newer: kept.
+          // A choice saved while this read was in flight is newer: kept.
           for (const id of userIds) if (!this.#locales.has(id)) this.#locales.set(id, { locale: found.get(id) ?? null });
           return found;
         });
@@ -90,11 +75,7 @@ export class AccountLinksRepository {
     return batch.read.then((found) => found.get(userId) ?? null);
   }
 
-  /**
-   * The languages members chose (`/settings language`) among `userIds`, read in batches of 500 (the
-   * feed poller's, for direct-message alerts: no deadline, like its other reads); a member with none,
-   * or with one this version does not speak, is left out. Leaves the in-memory cache as it was.
-   */
+  /** For the feed poller: no deadline, like its other reads. Members without a known language are left out; the cache is untouched. */
   async localesOf(userIds: readonly string[]): Promise<Map<string, Locale>> {
     const out = new Map<string, Locale>();
     for (let i = 0; i < userIds.length; i += 500) {
@@ -109,13 +90,13 @@ export class AccountLinksRepository {
     return out;
   }
 
-  /** {@link locale} from memory only: undefined when not cached (never reads the store). */
+  /** Undefined when not cached; never reads the store. */
   peekLocale(userId: string): Locale | null | undefined {
     return this.#locales.get(userId)?.locale;
   }
 
   /**
-   * Sets the member's language, or clears it (null: follow their Discord client). Resolves once committed.
+   * Null: follow their Discord client. Resolves once committed.
    * @throws {StoreUnavailableError}
    */
   async setLocale(userId: string, locale: Locale | null, now = Date.now()): Promise<void> {
@@ -134,15 +115,14 @@ export class AccountLinksRepository {
     return withDeadline('read account links', this.deadlines.readMs, () => this.#load(this.db, userId));
   }
 
-  /** The uid `/player` uses for this user with no query: their default, else their first link; null if none. */
+  /** Their default, else their first link. @throws {StoreUnavailableError} */
   async defaultUid(userId: string): Promise<string | null> {
     const links = await this.get(userId);
     return links.defaultUid ?? links.accounts[0]?.uid ?? null;
   }
 
   /**
-   * Links an account (or refreshes its name), making it the default when `makeDefault` or when the
-   * user has no default. Resolves once committed.
+   * Or refreshes its name; it becomes the default when `makeDefault` or there is none. Resolves once committed.
    * @throws {TooManyLinksError} past {@link MAX_LINKED_ACCOUNTS}.
    * @throws {StoreUnavailableError}
    */
@@ -179,8 +159,7 @@ export class AccountLinksRepository {
   }
 
   /**
-   * Unlinks one account (by uid or name, case-insensitive), or all with no argument; the oldest
-   * remaining link becomes the default if the default went.
+   * By uid or name (case-insensitive), or all with no argument; the oldest remaining link becomes the default.
    * @returns the accounts removed.
    * @throws {StoreUnavailableError}
    */

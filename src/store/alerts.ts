@@ -1,39 +1,28 @@
-/**
- * Members' hero alerts ("your mains changed" and hero watches): what each member follows
- * (`alert_members`), their mains as last read (`member_mains`), and the alert messages worked out for
- * each post (`alert_plans`, `alert_messages`), which the feed poller sends through the delivery ledger.
- *
- * Tables and migration: src/store/schema.ts (`0008_alerts`).
- */
+/** Members' hero alerts: what each follows, their mains, and each post's planned messages, sent through the delivery ledger. */
 import * as z from 'zod';
 import { withDeadline, type Db } from './database.js';
 
-/** Heroes a member can watch at most. */
 export const MAX_WATCHED_HEROES = 10;
-/** Mains: the top heroes by play time. */
+/** Top heroes by play time. */
 export const MAINS_COUNT = 3;
-/** How long mains are trusted before they are read again (ms): a day. */
+/** Ms before mains are read again. */
 export const MAINS_MAX_AGE_MS = 24 * 60 * 60_000;
 
-/** What a member follows in one guild ('' for direct messages only). */
+/** `guildId` '' for direct messages only; `heroes` are watched hero ids. */
 export interface AlertMember {
   userId: string;
   guildId: string;
   mains: boolean;
-  /** Watched hero ids. */
   heroes: string[];
-  /** By direct message instead of the guild's alerts channel. */
   dm: boolean;
 }
 
-/** A member's mains as last read. */
 export interface MemberMains {
   uid: string;
   heroes: string[];
   refreshedAt: number;
 }
 
-/** A planned alert message. */
 export interface AlertMessage {
   feed: string;
   postId: string;
@@ -51,14 +40,14 @@ const ids = (text: string): string[] => {
   }
 };
 
-/** Deadline of the reads and writes of `/alerts` (ms). */
+/** Ms, for `/alerts`. */
 const DEADLINE_MS = 3_000;
 
-/** Reads and writes the alert tables. The member-facing calls have deadlines ({@link StoreUnavailableError}); the poller's do not. */
+/** Member-facing calls have deadlines and throw {@link StoreUnavailableError}; the poller's do not. */
 export class AlertsRepository {
   constructor(private readonly db: Db) {}
 
-  /** The member's alerts in `guildId`, or null when they follow nothing there. */
+  /** Null when they follow nothing there. */
   async member(userId: string, guildId: string): Promise<AlertMember | null> {
     const row = await withDeadline('read alerts', DEADLINE_MS, () =>
       this.db.selectFrom('alert_members').selectAll().where('user_id', '=', userId).where('guild_id', '=', guildId).executeTakeFirst(),
@@ -66,7 +55,7 @@ export class AlertsRepository {
     return row ? { userId, guildId, mains: row.mains === 1, heroes: ids(row.heroes), dm: row.dm === 1 } : null;
   }
 
-  /** Applies `change` to the member's alerts in `guildId` and stores them; a member left following nothing is removed. @returns the new alerts. */
+  /** A member left following nothing is removed. @returns the new alerts. */
   async update(userId: string, guildId: string, change: (m: AlertMember) => void, now = Date.now()): Promise<AlertMember> {
     return withDeadline('save alerts', DEADLINE_MS, () =>
       this.db.transaction().execute(async (trx) => {
@@ -91,13 +80,11 @@ export class AlertsRepository {
     );
   }
 
-  /** Every member following something (the poller works out a post's alerts from them). */
   async allMembers(): Promise<AlertMember[]> {
     const rows = await this.db.selectFrom('alert_members').selectAll().execute();
     return rows.map((r) => ({ userId: r.user_id, guildId: r.guild_id, mains: r.mains === 1, heroes: ids(r.heroes), dm: r.dm === 1 }));
   }
 
-  /** The mains of every member in `userIds` that has them stored. */
   async mainsOf(userIds: string[]): Promise<Map<string, MemberMains>> {
     const out = new Map<string, MemberMains>();
     for (let i = 0; i < userIds.length; i += 500) {
@@ -111,7 +98,7 @@ export class AlertsRepository {
     return out;
   }
 
-  /** Members with mains on whose mains are missing or older than `maxAgeMs`, oldest first, at most `limit`. */
+  /** Members with mains on whose mains are missing or older than `maxAgeMs`, oldest first. */
   async staleMains(now: number, limit: number, maxAgeMs = MAINS_MAX_AGE_MS): Promise<string[]> {
     const rows = await this.db
       .selectFrom('alert_members as a')
@@ -125,7 +112,6 @@ export class AlertsRepository {
     return [...new Set(rows.map((r) => r.user_id))].slice(0, limit);
   }
 
-  /** Stores a member's mains. */
   async saveMains(userId: string, mains: MemberMains): Promise<void> {
     const values = { uid: mains.uid, heroes: JSON.stringify(mains.heroes.slice(0, MAINS_COUNT)), refreshed_at: mains.refreshedAt };
     await this.db
@@ -136,8 +122,7 @@ export class AlertsRepository {
   }
 
   /**
-   * Stores the alert messages of a post and marks it planned, in one transaction, once: a second
-   * plan of the same post (a crash, another poll) changes nothing.
+   * Once, in one transaction: a second plan of the same post (a crash, another poll) changes nothing.
    * @returns whether this call planned it.
    */
   async plan(feed: string, postId: string, messages: Omit<AlertMessage, 'feed' | 'postId'>[], now: number): Promise<boolean> {
@@ -158,12 +143,10 @@ export class AlertsRepository {
     });
   }
 
-  /** Whether the post's alerts were planned. */
   async planned(feed: string, postId: string): Promise<boolean> {
     return (await this.db.selectFrom('alert_plans').select('post_id').where('feed', '=', feed).where('post_id', '=', postId).executeTakeFirst()) !== undefined;
   }
 
-  /** Alert messages not yet settled, oldest post first. */
   async pending(limit = 1_000): Promise<AlertMessage[]> {
     const rows = await this.db
       .selectFrom('alert_messages')
@@ -178,7 +161,7 @@ export class AlertsRepository {
     return rows.map((r) => ({ feed: r.feed, postId: r.post_id, target: r.target, part: Number(r.part), body: JSON.parse(r.body) as unknown }));
   }
 
-  /** The alert message's delivery is settled (sent, or given up). */
+  /** Sent, or given up. */
   async settle(m: Pick<AlertMessage, 'feed' | 'postId' | 'target' | 'part'>, now: number): Promise<void> {
     await this.db
       .updateTable('alert_messages')

@@ -1,34 +1,25 @@
-/**
- * Each hero's balance history: rows of `balance_history`, one per hero a balance post or
- * patch note changed, and `balance_posts`, every post already read, so that the indexer
- * (src/jobs/balance-indexer.ts) reads each post once. A post is recorded in one transaction: its
- * marker and its heroes' rows appear together or not at all, and recording it again replaces them.
- * Tables and migration: src/store/schema.ts (`0002_balance_history`).
- */
+/** Each hero's balance history, and the posts already read so the indexer reads each once. */
 import * as z from 'zod';
 import type { ChangeLine, HeroChange, Verdict } from '../game/balance.js';
 import { withDeadline, type Db } from './database.js';
 
-/** Where a post comes from: `balance` (api-spec.md endpoint 12, balance posts) or `patch-note` (13). */
+/** api-spec.md endpoints 12 (`balance`) and 13 (`patch-note`). */
 export type PostKind = 'balance' | 'patch-note';
 export const POST_KINDS: readonly PostKind[] = ['balance', 'patch-note'];
 
-/** The `meta` key of the time the indexer last read every page of both lists. */
 export const COMPLETED_KEY = 'balance_history_completed_at';
 
-/** Most entries {@link BalanceHistoryRepository.forHero} returns at once. */
 export const MAX_PAGE = 100;
 
-/** A post as the history keeps it. */
 export interface IndexedPost {
   kind: PostKind;
   id: string;
-  /** ISO `YYYY-MM-DD` (src/api/schemas.ts normalises the API's `YYYY/MM/DD`), other text as given, or null. */
+  /** `YYYY-MM-DD`, other text as given, or null. */
   date: string | null;
   title: string;
 }
 
-/** One entry of a hero's history: what one post did to the hero. */
+/** `indexedAt` in epoch ms. */
 export interface HistoryEntry {
   heroId: string;
   kind: PostKind;
@@ -36,16 +27,14 @@ export interface HistoryEntry {
   date: string | null;
   title: string;
   verdict: Verdict;
-  /** The lines the verdict was decided from, in post order. */
   lines: ChangeLine[];
-  /** When it was indexed, ms since the epoch. */
   indexedAt: number;
 }
 
 const verdictSchema = z.enum(['buff', 'nerf', 'adjusted', 'fixed']);
 const linesSchema = z.array(z.object({ text: z.string(), verdict: verdictSchema }));
 
-/** A stored `lines` column read back; [] for anything unreadable (a row is never lost to one bad column). */
+/** [] when unreadable: a row is never lost to one bad column. */
 function parseLines(json: string): ChangeLine[] {
   try {
     const parsed = linesSchema.safeParse(JSON.parse(json));
@@ -56,9 +45,8 @@ function parseLines(json: string): ChangeLine[] {
 }
 
 /**
- * Reads and writes the balance history. Writes are the indexer's, off the reply path: no deadline,
- * errors propagate to it. Reads for a member's answer ({@link forHero}, {@link completedAt}) have a
- * deadline and throw {@link StoreUnavailableError} past it or on a store failure.
+ * Writes are the indexer's, off the reply path: no deadline. Reads for a member's answer have a deadline
+ * and throw {@link StoreUnavailableError} past it or on a store failure.
  */
 export class BalanceHistoryRepository {
   constructor(
@@ -67,9 +55,8 @@ export class BalanceHistoryRepository {
   ) {}
 
   /**
-   * Records `post` as indexed with `signature`, replacing any rows of an earlier reading, and one row
-   * per hero of `changes` (at most one per hero: a repeated hero keeps its first change). One transaction.
-   * @param at ms since the epoch.
+   * One transaction, replacing an earlier reading; a repeated hero keeps its first change.
+   * @param at epoch ms.
    */
   async record(post: IndexedPost, changes: readonly HeroChange[], signature: string, at: number): Promise<void> {
     const byHero = new Map<string, HeroChange>();
@@ -87,8 +74,7 @@ export class BalanceHistoryRepository {
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('balance_history').where('kind', '=', post.kind).where('post_id', '=', post.id).execute();
       if (rows.length > 0) {
-        // An upsert: another process recording the same post at once (both found it new) waits for
-        // the first and overwrites it with the same rows, instead of failing on the key.
+        // An upsert: a process recording the same post at once overwrites the same rows instead of failing on the key.
         await trx
           .insertInto('balance_history')
           .values(rows)
@@ -111,21 +97,19 @@ export class BalanceHistoryRepository {
     });
   }
 
-  /** Whether the post was indexed (with `signature`, when given). */
   async isIndexed(kind: PostKind, postId: string, signature?: string): Promise<boolean> {
     const row = await this.db.selectFrom('balance_posts').select('signature').where('kind', '=', kind).where('post_id', '=', postId).executeTakeFirst();
     return row !== undefined && (signature === undefined || row.signature === signature);
   }
 
-  /** Every indexed post of `kind`: post id → signature it was read with. One query. */
+  /** Post id → signature. */
   async indexed(kind: PostKind): Promise<Map<string, string>> {
     const rows = await this.db.selectFrom('balance_posts').select(['post_id', 'signature']).where('kind', '=', kind).execute();
     return new Map(rows.map((r) => [r.post_id, r.signature]));
   }
 
   /**
-   * A hero's history, newest post first (then patch notes before balance posts of the same day, then
-   * by post id, descending), `limit` entries (1 to {@link MAX_PAGE}) from `offset`, with the count of all.
+   * Newest first (patch notes before balance posts of the day); `limit` 1 to {@link MAX_PAGE}; `total` counts all.
    * @throws {StoreUnavailableError}
    */
   async forHero(heroId: string, page: { limit: number; offset?: number }): Promise<{ total: number; entries: HistoryEntry[] }> {
@@ -163,7 +147,7 @@ export class BalanceHistoryRepository {
     });
   }
 
-  /** Records that the indexer has read every page of both lists at `at` (ms since the epoch). */
+  /** The indexer has read every page of both lists at `at` (epoch ms). */
   async markComplete(at: number): Promise<void> {
     const value = String(at);
     await this.db
@@ -174,8 +158,7 @@ export class BalanceHistoryRepository {
   }
 
   /**
-   * When the indexer last read every page of both lists (ms since the epoch), by any process and
-   * before any restart; null while the index is still being built.
+   * Epoch ms; null while the index is still being built.
    * @throws {StoreUnavailableError}
    */
   async completedAt(): Promise<number | null> {

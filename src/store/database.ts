@@ -1,12 +1,7 @@
 /**
- * Durable state as a relational database (STYLE.md, src/store): one typed query layer (Kysely) over
- * two engines.
- * - SQLite (better-sqlite3), embedded, the default: `DATA_DIR/rivals.sqlite` in WAL mode, so readers
- *   never wait for the writer and a committed write survives `kill -9`.
- * - PostgreSQL (`pg`), with `DATABASE_URL`, for several bot processes or machines.
- * Migrations (src/store/schema.ts) run at open. A store that cannot be opened is a
- * {@link StoreOpenError} naming the place and what to do; a store that fails later is a
- * {@link StoreUnavailableError}, raised within a deadline so no interaction waits on it.
+ * The relational store: Kysely over SQLite (the default, in WAL mode so readers never wait for the writer)
+ * or PostgreSQL (`DATABASE_URL`, for several processes). Later failures raise within a deadline so no
+ * interaction waits on the store.
  */
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -28,44 +23,37 @@ import PQueue from 'p-queue';
 import pTimeout from 'p-timeout';
 import { migrationProvider, type Tables } from './schema.js';
 
-/** The query layer over every table. */
 export type Db = Kysely<Tables>;
 
-/** The default SQLite file under `DATA_DIR`. */
 export const DATABASE_FILE = 'rivals.sqlite';
 
-/** Exit code of a bot that stopped because its store could not be opened (README, "Durable state"). */
+/** README, "Durable state". */
 export const EXIT_STORE_UNAVAILABLE = 3;
 
-/** An open database. */
 export interface Database {
   db: Db;
   engine: 'sqlite' | 'postgres';
-  /** The SQLite file path, or the PostgreSQL URL without its password: for logs. */
+  /** For logs: the file path, or the URL without its password. */
   location: string;
   close(): Promise<void>;
 }
 
 export interface DatabaseOptions {
-  /** `postgres://` URL; absent: SQLite under `dataDir`. */
+  /** `postgres://` URL; absent: SQLite under `dataDir` (created if missing). */
   databaseUrl?: string;
-  /** Directory of the SQLite file (created if missing). */
   dataDir: string;
-  /** SQLite file name (default {@link DATABASE_FILE}). */
   file?: string;
-  /** How long the SQLite open waits for another process that has the file locked (ms, default 5,000). */
+  /** Ms the SQLite open waits for another process's lock. */
   lockWaitMs?: number;
-  /** PostgreSQL pool size (default 10). */
   poolSize?: number;
-  /** Called with errors of idle PostgreSQL connections (the server went away); they are not fatal. */
+  /** Errors of idle PostgreSQL connections; not fatal. */
   onIdleError?: (err: Error) => void;
 }
 
-/** The store could not be opened at start: `message` is one line naming the place and what to do. */
+/** `message` is one line naming the place and what to do; `location` is the file, directory or redacted URL. */
 export class StoreOpenError extends Error {
   override name = 'StoreOpenError';
   constructor(
-    /** The file, directory or redacted URL. */
     readonly location: string,
     message: string,
     options?: { cause?: unknown },
@@ -74,11 +62,10 @@ export class StoreOpenError extends Error {
   }
 }
 
-/** A store call failed or missed its deadline mid-run: nothing was saved by it. */
+/** A store call failed or missed its deadline mid-run; `operation` is for logs ("read guild settings"). */
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
   constructor(
-    /** What was being done, for logs (`read guild settings`). */
     readonly operation: string,
     options?: { cause?: unknown },
   ) {
@@ -86,7 +73,6 @@ export class StoreUnavailableError extends Error {
   }
 }
 
-/** `postgres://user:secret@host/db` without the password. */
 export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
@@ -97,15 +83,13 @@ export function redactUrl(url: string): string {
   }
 }
 
-/** Where the state lives, for logs. */
 export function describeDatabase(options: DatabaseOptions): string {
   return options.databaseUrl ? redactUrl(options.databaseUrl) : resolve(options.dataDir, options.file ?? DATABASE_FILE);
 }
 
 /**
- * Opens the database and runs pending migrations.
- * @throws {StoreOpenError} when the directory or file is unusable (a file where a directory should be,
- *   no permission, a corrupt or truncated database, an unreachable server, a failed migration).
+ * Runs pending migrations too.
+ * @throws {StoreOpenError} when the directory, file or server is unusable, or a migration fails.
  */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const database = options.databaseUrl ? await openPostgres(options.databaseUrl, options) : await openSqlite(options);
@@ -125,10 +109,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return database;
 }
 
-/**
- * Runs the pending migrations (src/store/schema.ts).
- * @throws {StoreOpenError} naming the migration that failed.
- */
+/** @throws {StoreOpenError} naming the migration that failed. */
 export async function migrateDatabase(database: Database, variable = 'DATA_DIR'): Promise<void> {
   const { error, results } = await new Migrator({ db: database.db, provider: migrationProvider }).migrateToLatest();
   if (error) {
@@ -141,7 +122,6 @@ export async function migrateDatabase(database: Database, variable = 'DATA_DIR')
   }
 }
 
-/** A {@link Database} over an open better-sqlite3 connection (`location` for logs). */
 export function sqliteDatabase(sqlite: BetterSqlite3.Database, location: string): Database {
   const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
   return { db, engine: 'sqlite', location, close: () => db.destroy() };
@@ -169,7 +149,7 @@ async function openSqlite(options: DatabaseOptions): Promise<Database> {
   try {
     sqlite = new BetterSqlite3(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
     await useWriteAheadLog(sqlite, options.lockWaitMs ?? SQLITE_BUSY_TIMEOUT_MS);
-    // In WAL mode NORMAL keeps every commit across a process crash; only a power loss can drop the last ones.
+    // In WAL mode NORMAL survives a process crash; only a power loss can drop the last commits.
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     const check = sqlite.pragma('quick_check', { simple: true });
@@ -181,15 +161,12 @@ async function openSqlite(options: DatabaseOptions): Promise<Database> {
   return sqliteDatabase(sqlite, file);
 }
 
-/** How long an SQLite statement waits for another process's lock before SQLITE_BUSY (ms). */
+/** Ms before SQLITE_BUSY. */
 const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 /**
- * Puts the file in WAL mode (a property of the file, kept across opens). The conversion needs the
- * file to itself, and SQLite answers SQLITE_BUSY at once instead of running the busy handler
- * (sqlite.org/pragma.html#pragma_journal_mode), so two processes opening a new file together would
- * fail one of them: this reads the mode first (no lock once the file is WAL) and otherwise retries
- * with backoff for up to `waitMs`.
+ * Switching to WAL answers SQLITE_BUSY at once, without the busy handler (sqlite.org/pragma.html#pragma_journal_mode),
+ * so two processes opening a new file would fail one: read the mode first, else retry with backoff.
  * @throws the last SQLITE_BUSY (or any other SqliteError) when the file stays locked for `waitMs`.
  */
 async function useWriteAheadLog(sqlite: BetterSqlite3.Database, waitMs: number): Promise<void> {
@@ -210,13 +187,8 @@ async function useWriteAheadLog(sqlite: BetterSqlite3.Database, waitMs: number):
 }
 
 /**
- * SQLite transactions that take the write lock when they begin (`BEGIN IMMEDIATE`), waiting up to the
- * busy timeout for another process: a transaction that reads then writes can then never fail to
- * upgrade its lock, so a read that decides a write is serialised across processes too.
- * Migrations run in one such transaction (SQLite's DDL is transactional; Kysely's adapter says
- * otherwise only to stay out of the way): two processes starting at once on a new file migrate it
- * one after the other instead of both creating its tables, and a crash mid-migration leaves nothing
- * half-created.
+ * `BEGIN IMMEDIATE`, so a read that decides a write never fails to upgrade its lock. SQLite's DDL is
+ * transactional (Kysely's adapter only says otherwise): concurrent first starts migrate one after the other.
  */
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
@@ -236,19 +208,13 @@ class ImmediateSqliteDialect extends SqliteDialect {
 }
 
 /**
- * Hands the SQLite driver's one connection to its callers in turn, first come first served.
- *
- * Kysely 0.28's SqliteDriver guards the connection with a mutex that wakes every waiter on each
- * release, each then finding it taken again: N queries at once cost O(N²) wake-ups. A burst of 8,000
- * distinct members' reads took 7.5 s of CPU that way. Here a one-at-a-time queue (p-queue)
- * admits one caller at a time to the driver's own mutex, which then never has more than one waiter:
- * O(1) per query. A transaction holds its turn from `acquireConnection` to `releaseConnection`, as before.
+ * Queues callers for the SQLite driver's one connection. Kysely's mutex wakes every waiter on each release
+ * (O(N²) for N queries at once); with this queue it never has more than one. A transaction keeps its turn.
  */
 export function handConnectionInTurn(driver: Driver): void {
   const turns = new PQueue({ concurrency: 1 });
   const acquire = driver.acquireConnection.bind(driver);
   const release = driver.releaseConnection.bind(driver);
-  // The end of the turn in progress (concurrency 1: at most one at a time).
   let endTurn: (() => void) | undefined;
   driver.acquireConnection = () =>
     new Promise<DatabaseConnection>((granted, failed) => {
@@ -281,9 +247,8 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const location = redactUrl(url);
-  // Loaded only with DATABASE_URL: SQLite deployments never load the PostgreSQL driver.
   const { default: pg } = await import('pg');
-  // 64-bit integers (times in ms) as numbers: they stay far below 2^53.
+  // int8 (times in ms) as numbers: they stay far below 2^53.
   const types = {
     getTypeParser: (oid: number, format?: string) =>
       oid === 20 ? (v: string) => Number(v) : (pg.types.getTypeParser(oid, format as 'text') as (v: string) => unknown),
@@ -293,15 +258,12 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: 3_000,
     idleTimeoutMillis: 30_000,
-    // A query never waits forever on a server that stopped answering.
     query_timeout: 10_000,
     types: types,
   });
-  // Without a listener an idle connection dropped by the server would crash the process.
+  // Without listeners a connection dropped by the server would crash the process. The pool listens only
+  // to idle ones; a checked-out one's error already reaches its query, and the pool drops it on release.
   pool.on('error', (err) => options.onIdleError?.(err));
-  // The pool listens only to idle connections: one checked out (Kysely holds it for a query or a whole
-  // transaction) emits 'error' with no listener when the server goes away, which would crash the process
-  // too. The error already reaches the query it failed, and the pool drops the connection on release.
   pool.on('connect', (client) => client.on('error', () => undefined));
   try {
     await pool.query('select 1');
@@ -318,19 +280,14 @@ function reasonOf(err: unknown): string {
   return e.message ?? String(err);
 }
 
-/** What `location` names in an open error: DATA_DIR, the SQLite file, or the PostgreSQL server (redacted URL). */
 type OpenPlace = 'directory' | 'file' | 'server';
 
-/** Short names of the system errors met opening DATA_DIR. */
 const ERRNO_TEXT: Record<string, string> = { EACCES: 'permission denied', EPERM: 'operation not permitted', EROFS: 'read-only file system' };
 
-/**
- * One line saying what is wrong with `location` and what to do (README, "Durable state"). Never
- * includes a URL other than `location`, which is redacted.
- */
+/** One line saying what is wrong and what to do; never includes an unredacted URL. */
 function asOpenError(location: string, err: unknown, options: DatabaseOptions, place: OpenPlace = options.databaseUrl ? 'server' : 'file'): StoreOpenError {
   const code = String((err as { code?: unknown }).code ?? '');
-  // One line, and short: a failed integrity check can list a hundred pages.
+  // Short: a failed integrity check can list a hundred pages.
   const full = withoutPassword(reasonOf(err), options.databaseUrl).replace(/\s+/g, ' ').trim();
   const reason = full.length > 240 ? `${full.slice(0, 239)}…` : full;
   const variable = options.databaseUrl ? 'DATABASE_URL' : 'DATA_DIR';
@@ -364,7 +321,7 @@ function asOpenError(location: string, err: unknown, options: DatabaseOptions, p
   return new StoreOpenError(location, message, { cause: err });
 }
 
-/** `text` with the password of `url` (as typed and decoded) masked, should a driver's message ever echo it. */
+/** Masks the password (typed and decoded) should a driver's message echo it. */
 function withoutPassword(text: string, url: string | undefined): string {
   let password: string;
   try {
@@ -384,9 +341,8 @@ function withoutPassword(text: string, url: string | undefined): string {
 }
 
 /**
- * Runs one store call with a deadline.
  * @throws {StoreUnavailableError} when `run` rejects or `deadlineMs` passes first (the call may still
- *   finish later: callers use it only for reads and for writes that are atomic).
+ *   finish later: use it only for reads and atomic writes).
  */
 export async function withDeadline<T>(operation: string, deadlineMs: number, run: () => Promise<T>): Promise<T> {
   try {
@@ -401,13 +357,12 @@ export async function withDeadline<T>(operation: string, deadlineMs: number, run
   }
 }
 
-/** Whether a unique constraint refused an insert (both engines). */
 export function isUniqueViolation(err: unknown): boolean {
   const code = String((err as { code?: unknown }).code ?? '');
   return code === '23505' || code.startsWith('SQLITE_CONSTRAINT');
 }
 
-/** Reads `select 1`: whether the database answers now. */
+/** Rejects when the database does not answer. */
 export async function ping(db: Db): Promise<void> {
   await sql`select 1`.execute(db);
 }

@@ -1,25 +1,17 @@
-/**
- * The posts waiting for a channel's next digest (`digest_items`, src/feeds/digest.ts): added by the
- * fan-out instead of a message, removed once the digest listing them is delivered. Keyed by
- * (guild, feed, post), so a fan-out repeated after a crash adds nothing twice.
- *
- * Table and migration: src/store/schema.ts (`0006_feed_digests`).
- */
+/** Posts waiting for a channel's next digest, keyed by (guild, feed, post) so a fan-out repeated after a crash adds nothing twice. */
 import type { Db } from './database.js';
 import { storedPostSchema, type StoredPost } from './feed-state.js';
 
-/** A post waiting for a digest. */
 export interface DigestItem {
   post: StoredPost;
-  /** When the poller found it, ms since the epoch. */
+  /** Epoch ms. */
   foundAt: number;
 }
 
-/** Reads and writes `digest_items`. Off the reply path: no deadlines; errors propagate to the poller. */
+/** Off the reply path: no deadlines; errors propagate to the poller. */
 export class FeedDigestsRepository {
   constructor(private readonly db: Db) {}
 
-  /** Adds a post to the guild's next digest of `feed` (nothing if it is there already). */
   async add(guildId: string, feed: string, post: StoredPost, foundAt: number): Promise<void> {
     await this.db
       .insertInto('digest_items')
@@ -28,7 +20,7 @@ export class FeedDigestsRepository {
       .execute();
   }
 
-  /** The posts waiting for the guild's next digest of `feed`, oldest first. */
+  /** Oldest first. */
   async items(guildId: string, feed: string): Promise<DigestItem[]> {
     const rows = await this.db
       .selectFrom('digest_items')
@@ -46,7 +38,7 @@ export class FeedDigestsRepository {
     return out;
   }
 
-  /** Removes the posts a delivered digest listed: `ids`, or every post found up to `foundUpTo` (ms). */
+  /** `foundUpTo` in ms. */
   async remove(guildId: string, feed: string, which: { ids: string[] } | { foundUpTo: number }): Promise<void> {
     let q = this.db.deleteFrom('digest_items').where('guild_id', '=', guildId).where('feed', '=', feed);
     if ('ids' in which) {

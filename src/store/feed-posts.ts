@@ -1,49 +1,36 @@
 /**
- * What each feed post said when the poller last read it (`feed_posts`): a content hash and a revision
- * per post, so a post the API changes after it was delivered is told apart from a new one, and the
- * messages already delivered for it are edited instead of posted again ("posts corrected in
- * place"). A changed post is marked `edits_pending` in the same transaction that records its new
- * revision, and stays so until every message of it is settled: a crash in the middle of the edits
- * resumes on restart.
- *
- * Table and migration: src/store/schema.ts (`0003_feed_corrections`).
+ * A hash and revision per feed post, so a post the API changes after delivery is edited in place. It is
+ * marked `edits_pending` in the same transaction as its new revision, so a crash mid-edits resumes on restart.
  */
 import type { Db } from './database.js';
 import { storedPostSchema, type StoredPost } from './feed-state.js';
 
-/** A post as read from the API, with the hash of what a correction may change ({@link contentHash} in src/feeds/corrections.ts). */
 export interface HashedPost {
   post: StoredPost;
   hash: string;
-  /** Whether a change in this read may be taken as a correction (`isCredibleCorrection`): a read missing its text is not. */
+  /** A read missing its text may not count as a correction. */
   credible: boolean;
 }
 
-/** What {@link FeedPostsRepository.reconcile} found. */
 export interface Reconciled {
-  /** Every post read, with its current revision (1 for a post never seen before). */
   revisions: Map<string, number>;
-  /** Posts whose content changed since they were last read, with their new revision. */
   corrected: { postId: string; revision: number }[];
 }
 
-/** A corrected post whose delivered messages are still to be edited. */
 export interface PendingEdit {
   post: StoredPost;
   revision: number;
-  /** When the correction was found, ms since the epoch. */
+  /** Epoch ms the correction was found. */
   at: number;
 }
 
-/** Reads and writes `feed_posts`. Off the reply path: no deadlines; errors propagate to the poller, which tries again next poll. */
+/** Off the reply path: no deadlines; errors propagate to the poller, which tries again next poll. */
 export class FeedPostsRepository {
   constructor(private readonly db: Db) {}
 
   /**
-   * Records what the API says of `posts` now, in one transaction: a post not known yet is stored at
-   * revision 1 (never edited: it is new, or it was delivered before hashes were kept); a known post
-   * whose hash changed in a credible read gets the next revision, its stored copy and any pending fan-out's copy are
-   * replaced (channels not yet reached get the corrected text), and it is marked `edits_pending`.
+   * One transaction. An unknown post starts at revision 1, never edited. A credible change bumps the revision
+   * and replaces a pending fan-out's copy too, so channels not yet reached get the corrected text.
    */
   async reconcile(feed: string, posts: HashedPost[], now: number): Promise<Reconciled> {
     const revisions = new Map<string, number>();
@@ -96,14 +83,14 @@ export class FeedPostsRepository {
     return { revisions, corrected };
   }
 
-  /** The current revision of each of `ids` that is known (a post the poller never hashed is absent). */
+  /** A post never hashed is absent. */
   async revisions(feed: string, ids: string[]): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
     const rows = await this.db.selectFrom('feed_posts').select(['post_id', 'revision']).where('feed', '=', feed).where('post_id', 'in', ids).execute();
     return new Map(rows.map((r) => [r.post_id, Number(r.revision)]));
   }
 
-  /** Corrected posts of `feed` whose messages are still to be edited, oldest correction first. */
+  /** Oldest correction first. */
   async pendingEdits(feed: string): Promise<PendingEdit[]> {
     const rows = await this.db
       .selectFrom('feed_posts')
@@ -120,7 +107,7 @@ export class FeedPostsRepository {
     return out;
   }
 
-  /** Every message of `revision` of the post is settled (unless the post changed again meanwhile). */
+  /** No-op if the post changed again meanwhile. */
   async finishEdits(feed: string, postId: string, revision: number): Promise<void> {
     await this.db
       .updateTable('feed_posts')

@@ -1,35 +1,30 @@
-/**
- * The poller's own state, per feed: the posts already seen (`feed_state`) and the fan-outs of posts
- * found but not yet delivered everywhere (`fan_outs`), so a crash in the middle of a fan-out
- * resumes on restart instead of dropping the rest.
- */
+/** The poller's state per feed: posts seen, and pending fan-outs, so a crash mid-fan-out resumes instead of dropping the rest. */
 import * as z from 'zod';
 import type { Db } from './database.js';
 
-/** Posts remembered per feed, to tell new from old (far more than a first page holds). */
+/** Far more than a first page holds. */
 export const SEEN_LIMIT = 200;
 
-/** A feed post as the poller keeps it (`fan_outs.post`, and the former key-value store's pending posts). */
 export const storedPostSchema = z.object({
   id: z.string(),
   title: z.string(),
   date: z.string().nullable(),
   overview: z.string().nullable(),
   image: z.string().nullable(),
-  /** Balance posts and patch notes: the ids of the heroes the post changes (src/game/balance.ts); absent when they could not be read (a hero filter then lets it through). */
+  /** Hero ids a balance post changes; absent when unreadable (a hero filter then lets it through). */
   heroes: z.array(z.string()).optional(),
-  /** The full text, for feeds posting it in a thread; absent for game versions. */
+  /** Absent for game versions. */
   content: z.string().optional(),
-  /** Balance posts and patch notes: what the post does to each hero it changes (hero id → buff, nerf, adjusted or fixed; src/game/balance.ts), for alerts. */
+  /** Hero id → verdict, for alerts. */
   verdicts: z.record(z.string(), z.enum(['buff', 'nerf', 'adjusted', 'fixed'])).optional(),
 });
 export type StoredPost = z.output<typeof storedPostSchema>;
 
-/** Reads and writes `feed_state` and `fan_outs`. Off the reply path: no deadlines, errors propagate to the poller. */
+/** Off the reply path: no deadlines, errors propagate to the poller. */
 export class FeedStateRepository {
   constructor(private readonly db: Db) {}
 
-  /** The ids seen for `feed`, newest first; undefined before the feed's first poll. */
+  /** Newest first; undefined before the feed's first poll. */
   async seen(feed: string): Promise<string[] | undefined> {
     const row = await this.db.selectFrom('feed_state').select('seen').where('feed', '=', feed).executeTakeFirst();
     if (!row) return undefined;
@@ -37,10 +32,7 @@ export class FeedStateRepository {
     return parsed.success ? parsed.data : [];
   }
 
-  /**
-   * Records posts: `found` (oldest first) become pending fan-outs found at `foundAt`, and `seen` (newest
-   * first, bounded by {@link SEEN_LIMIT}) replaces the feed's seen list. One transaction.
-   */
+  /** `found` (oldest first) become pending fan-outs; `seen` (newest first) replaces the list. One transaction. */
   async record(feed: string, seen: string[], found: StoredPost[], foundAt: number): Promise<void> {
     const ids = JSON.stringify(seen.slice(0, SEEN_LIMIT));
     await this.db.transaction().execute(async (trx) => {
@@ -59,7 +51,7 @@ export class FeedStateRepository {
     });
   }
 
-  /** Pending fan-outs of `feed`, oldest first. */
+  /** Oldest first. */
   async pending(feed: string): Promise<{ post: StoredPost; foundAt: number }[]> {
     const rows = await this.db
       .selectFrom('fan_outs')
@@ -77,7 +69,6 @@ export class FeedStateRepository {
     return out;
   }
 
-  /** Whether the post's fan-out is still pending (some channel not settled). */
   async isPending(feed: string, postId: string): Promise<boolean> {
     const row = await this.db
       .selectFrom('fan_outs')
@@ -89,7 +80,6 @@ export class FeedStateRepository {
     return row !== undefined;
   }
 
-  /** Every channel of the fan-out is settled. */
   async finish(feed: string, postId: string, at: number): Promise<void> {
     await this.db
       .updateTable('fan_outs')

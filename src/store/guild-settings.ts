@@ -1,15 +1,6 @@
 /**
- * Per-guild settings (issue: server setup with /config): feed channels with their ping roles, the
- * default leaderboard platform, and whether answers are ephemeral by default.
- *
- * Rows: `guild_settings` (one per guild, with a `version`) and `feed_subscriptions` (one per guild and
- * feed, indexed by feed). Every change bumps the guild's version inside one transaction, and an admin's
- * change applies only if the version it read is still current (else it is read again and re-applied),
- * so two admins changing different settings, or an admin and the feed poller, never undo each other.
- *
- * Reads on the reply path come from an in-process cache (bounded, short TTL, invalidated by every
- * change made through this repository and by {@link GuildSettingsRepository.invalidate} for changes
- * made by other processes), and every call has a deadline ({@link StoreUnavailableError}).
+ * Per-guild settings and feed subscriptions. Every change bumps the guild's version in one transaction and
+ * applies only if the version it read is current, so two admins, or an admin and the poller, never undo each other.
  */
 import { LRUCache } from 'lru-cache';
 import * as z from 'zod';
@@ -18,44 +9,38 @@ import { isLocale, LOCALES, type Locale } from '../i18n/index.js';
 import { withDeadline, type Db } from './database.js';
 import type { FeedSubscriptionsTable } from './schema.js';
 
-/** Most heroes a balance-post feed can be filtered on. */
 export const MAX_FILTER_HEROES = 10;
 
-/** The feeds a channel can subscribe to. */
 export const FEED_TYPES = ['patchNotes', 'balances', 'devDiaries', 'gameVersions'] as const;
 export type FeedType = (typeof FEED_TYPES)[number];
 
 const subscription = z.object({
   channelId: z.string(),
-  /** Role pinged with each post; null for none. */
   roleId: z.string().nullable(),
   /**
-   * When the channel was set, ms since the epoch: only posts seen after it are delivered. Also the
-   * subscription's identity for the poller's marks ({@link SubscriptionRef}): `/config feed` run again
-   * on the same channel moves it 1 ms on, so a mark from a poll in flight misses, while posts found
-   * since the channel was set still reach it.
+   * Epoch ms; only posts seen after it are delivered. Also the identity for the poller's marks: setting the
+   * same channel again moves it 1 ms on, so a mark from a poll in flight misses.
    */
   since: z.number(),
-  /** Publish (crosspost) posts in announcement channels. */
+  /** Crosspost in announcement channels. */
   publish: z.boolean().default(false),
-  /** How many of the latest existing posts to send once (0 to 10), as the admin last asked; 0 once sent. */
+  /** Latest existing posts to send once; 0 once sent. */
   backfill: z.number().int().min(0).max(10).default(0),
-  /** Set when deliveries fail for a reason retrying cannot fix (missing access or permissions, channel gone). */
+  /** Set when deliveries fail for a reason retrying cannot fix. */
   broken: z.object({ code: z.number().nullable(), reason: z.string(), at: z.number() }).nullable().default(null),
   lastDelivered: z.object({ postId: z.string(), at: z.number() }).nullable().default(null),
-  /** The last correction of a delivered post edited in this channel (src/feeds/corrections.ts); `error` says why the edit failed, null when it succeeded. */
+  /** `error` null when the correction's edit succeeded. */
   lastEdit: z.object({ postId: z.string(), at: z.number(), error: z.string().nullable() }).nullable().default(null),
-  /** Balance posts only: deliver only posts that change one of these heroes (ids, at most {@link MAX_FILTER_HEROES}); absent or empty for every post. */
+  /** Balance posts only: hero ids a post must change; absent for every post. */
   heroes: z.array(z.string()).max(10).optional(),
-  /** Quiet hours (src/feeds/schedule.ts): minutes since local midnight; posts found inside are held and delivered when the window ends. */
+  /** Minutes since local midnight; posts found inside are held until the window ends. */
   quiet: z.object({ start: z.number().int().min(0).max(1439), end: z.number().int().min(0).max(1439) }).optional(),
-  /** IANA time zone of the quiet hours and the digest; absent for UTC. */
+  /** IANA zone; absent for UTC. */
   timeZone: z.string().optional(),
-  /** One digest message a day or a week at a local time (minutes since midnight) instead of a message per post (src/feeds/digest.ts). */
+  /** `at` in minutes since local midnight. */
   digest: z.object({ every: z.enum(['daily', 'weekly']), at: z.number().int().min(0).max(1439) }).optional(),
-  /** The digest period last sent, or the one the digest was set in (src/feeds/digest.ts `digestPeriod`). */
   digestPeriod: z.string().optional(),
-  /** Post the overview in the channel and the full text in a thread under it. */
+  /** The full text goes in a thread under the message. */
   threads: z.boolean().optional(),
 });
 export type FeedSubscription = z.output<typeof subscription>;
@@ -65,55 +50,48 @@ const settingsV1 = z.object({
   feeds: z.partialRecord(z.enum(FEED_TYPES), subscription).default({}),
   leaderboardPlatform: z.enum(PLATFORMS).default('pc'),
   ephemeralByDefault: z.boolean().default(false),
-  /** Where alerts of members' heroes are posted (`/config alerts`); absent: no alerts channel. */
   alertsChannelId: z.string().optional(),
-  /** The language of feed posts and alerts (`/config language`, one of src/i18n LOCALES); absent: the server's Discord language. */
+  /** Of feed posts and alerts; absent: the server's Discord language. */
   locale: z.enum(LOCALES).optional(),
 });
-/** A guild's settings. */
 export type GuildSettings = z.output<typeof settingsV1>;
-/** Parses a settings record of the former key-value design (`guild:<id>`, v1), which `npm run bench:store` measures beside this one. */
+/** For `npm run bench:store`, which measures a key-value design beside this one. */
 export const parseLegacySettings = (raw: unknown): GuildSettings | undefined => settingsV1.safeParse(raw).data;
 
-/** Settings of a guild that never ran /config. */
 export const DEFAULT_SETTINGS: GuildSettings = { v: 1, feeds: {}, leaderboardPlatform: 'pc', ephemeralByDefault: false };
 
-/** Which subscription the poller worked on: its channel and when an admin set it ({@link FeedSubscription} `since`). */
+/** Which subscription the poller worked on. */
 export type SubscriptionRef = Pick<FeedSubscription, 'channelId' | 'since'>;
 
-/** A guild's subscription to one feed, as the poller reads it. */
 export interface GuildSubscription {
   guildId: string;
   sub: FeedSubscription;
-  /** The guild's language for feed posts (`/config language`); absent: its Discord language. */
+  /** Absent: the guild's Discord language. */
   locale?: Locale;
 }
 
 export interface GuildSettingsOptions {
-  /** Deadline of a read, ms (default 1,500). */
+  /** Ms, as all durations here. */
   readDeadlineMs?: number;
-  /** Deadline of a change, ms (default 3,000). */
   writeDeadlineMs?: number;
-  /** How long a cached guild is trusted without invalidation, ms (default 30 s): bounds staleness across processes without Redis. */
+  /** Bounds staleness across processes without Redis. */
   cacheTtlMs?: number;
-  /** Guilds cached (default 10,000). */
   cacheMax?: number;
   now?: () => number;
 }
 
-/** Thrown inside a change transaction when another writer got there first. */
 class VersionConflict extends Error {}
-/** Thrown inside a mark's transaction to roll it back when the subscription changed since the poller read it. */
+/** Rolls a mark back when the subscription changed since the poller read it. */
 class NotCurrent extends Error {}
 const MAX_ATTEMPTS = 8;
 
 type Loaded = { settings: GuildSettings; version: number | null };
 
-/** Reads and writes guild settings and feed subscriptions. */
+/** Reply-path reads come from a bounded, short-TTL cache; other processes' changes arrive through {@link GuildSettingsRepository.invalidate}. */
 export class GuildSettingsRepository {
   readonly #cache: LRUCache<string, Loaded>;
   readonly #o: Required<GuildSettingsOptions>;
-  /** Told of every change made here (guild id), to tell other processes (src/store/settings-sync.ts). */
+  /** Told of every change made here, to tell other processes. */
   onChange: ((guildId: string) => void) | undefined;
 
   constructor(
@@ -125,8 +103,7 @@ export class GuildSettingsRepository {
   }
 
   /**
-   * The guild's settings (defaults for a guild never configured), from the cache when it has them,
-   * else one indexed read.
+   * Defaults for a guild never configured.
    * @throws {StoreUnavailableError} when the store fails or misses the read deadline.
    */
   async get(guildId: string): Promise<GuildSettings> {
@@ -137,19 +114,17 @@ export class GuildSettingsRepository {
     return structuredClone(loaded.settings);
   }
 
-  /** The cached settings, if any, without touching the store (the acknowledgement path). */
+  /** Never touches the store: for the acknowledgement path. */
   peek(guildId: string): GuildSettings | undefined {
     return this.#cache.get(guildId)?.settings;
   }
 
-  /** Forgets the cached settings of a guild (another process changed them). */
   invalidate(guildId: string): void {
     this.#cache.delete(guildId);
   }
 
   /**
-   * Applies `change` to the guild's current settings and stores the result in one transaction,
-   * re-reading and re-applying it if another writer changed the guild meanwhile. Resolves once committed.
+   * Re-applies `change` if another writer changed the guild meanwhile. Resolves once committed.
    * @returns the new settings.
    * @throws {StoreUnavailableError} when the store fails or misses the deadline (nothing is half-written).
    */
@@ -172,10 +147,7 @@ export class GuildSettingsRepository {
     return structuredClone(saved.settings);
   }
 
-  /**
-   * Forgets every setting of the guild.
-   * @throws {StoreUnavailableError}
-   */
+  /** @throws {StoreUnavailableError} */
   async reset(guildId: string): Promise<void> {
     await withDeadline('reset guild settings', this.#o.writeDeadlineMs, () =>
       this.db.transaction().execute(async (trx) => {
@@ -186,14 +158,10 @@ export class GuildSettingsRepository {
     this.#changed(guildId, { settings: structuredClone(DEFAULT_SETTINGS), version: null });
   }
 
-  /**
-   * The working subscriptions of one feed (not marked broken): one indexed query, never a scan.
-   * No deadline: the poller runs off the reply path.
-   */
+  /** Those not marked broken, by index. No deadline: the poller runs off the reply path. */
   async subscriptions(feed: FeedType): Promise<GuildSubscription[]> {
     const rows = await this.db.selectFrom('feed_subscriptions').selectAll().where('feed', '=', feed).where('broken_at', 'is', null).execute();
-    // The few guilds that chose a language, through the partial index `guild_settings_locale`: a join
-    // would make PostgreSQL scan every guild's settings for each poll.
+    // Through the partial index `guild_settings_locale`: a join would make PostgreSQL scan every guild.
     const chosen = await this.db.selectFrom('guild_settings').select(['guild_id', 'locale']).where('locale', 'is not', null).execute();
     const locales = new Map(chosen.flatMap((c) => (isLocale(c.locale) ? [[c.guild_id, c.locale] as const] : [])));
     return rows.map((r) => {
@@ -202,42 +170,34 @@ export class GuildSettingsRepository {
     });
   }
 
-  /** The poller sent `postId` to the subscription `target` (ignored if an admin set the feed again since). */
+  /** The mark* calls are ignored if an admin set the feed again since `target` was read. */
   async markDelivered(guildId: string, feed: FeedType, target: SubscriptionRef, postId: string, at: number): Promise<void> {
     await this.#patchSubscription(guildId, feed, target, { last_post_id: postId, last_delivered_at: at });
   }
 
-  /** The poller edited (or could not edit, `error`) a message of a corrected post in the subscription's channel. */
   async markEdited(guildId: string, feed: FeedType, target: SubscriptionRef, edit: { postId: string; at: number; error: string | null }): Promise<void> {
     await this.#patchSubscription(guildId, feed, target, { last_edit_post_id: edit.postId, last_edit_at: edit.at, last_edit_error: edit.error });
   }
 
-  /** The digest of `period` was delivered to the subscription's channel (or the period began with nothing to send). */
   async markDigestPeriod(guildId: string, feed: FeedType, target: SubscriptionRef, period: string): Promise<void> {
     await this.#patchSubscription(guildId, feed, target, { digest_period: period });
   }
 
-  /** Deliveries to the channel fail for a reason retrying cannot fix: the poller stops using it until an admin sets it again. */
+  /** The poller stops using the channel until an admin sets it again. */
   async markBroken(guildId: string, feed: FeedType, target: SubscriptionRef, broken: { code: number | null; reason: string; at: number }): Promise<void> {
     await this.#patchSubscription(guildId, feed, target, { broken_code: broken.code, broken_reason: broken.reason, broken_at: broken.at });
   }
 
-  /** The backfill asked for when the channel was set is done. */
   async clearBackfill(guildId: string, feed: FeedType, target: SubscriptionRef): Promise<void> {
     await this.#patchSubscription(guildId, feed, target, { backfill: 0 });
   }
 
-  /**
-   * A column-level change to one subscription, applied only while it is still the one the poller read
-   * (same channel, set at the same time), bumping the guild's version. An admin who sets the feed again
-   * meanwhile, even to the same channel (a new backfill, a fixed permission), keeps their change.
-   */
+  /** Applied only while it is still the subscription the poller read, so an admin's newer change is kept. */
   async #patchSubscription(guildId: string, feed: FeedType, target: SubscriptionRef, patch: Partial<FeedSubscriptionsTable>): Promise<void> {
     const changed = await this.db
       .transaction()
       .execute(async (trx) => {
-        // The guild's row first, as every change takes it (#write): two transactions taking the same two
-        // rows in opposite orders deadlock on PostgreSQL, which then aborts one of them.
+        // The guild's row first, as #write takes it: opposite lock orders deadlock on PostgreSQL.
         const g = await trx
           .updateTable('guild_settings')
           .set((eb) => ({ version: eb('version', '+', 1), updated_at: this.#o.now() }))
@@ -310,7 +270,7 @@ export class GuildSettingsRepository {
       leaderboardPlatform: (PLATFORMS as readonly string[]).includes(first.leaderboard_platform) ? (first.leaderboard_platform as Platform) : 'pc',
       ephemeralByDefault: first.ephemeral_by_default === 1,
       ...(first.alerts_channel_id ? { alertsChannelId: first.alerts_channel_id } : {}),
-      // A locale this version does not speak (written by a newer one, or removed since) reads as none.
+      // A locale this version does not speak reads as none.
       ...(isLocale(first.locale) ? { locale: first.locale } : {}),
     };
     for (const r of rows) {
@@ -320,7 +280,7 @@ export class GuildSettingsRepository {
     return { settings, version: Number(first.version) };
   }
 
-  /** Writes `next` over `current` (changed feed rows only). @returns the new version. @throws {VersionConflict} */
+  /** Changed feed rows only. @returns the new version. @throws {VersionConflict} */
   async #write(trx: Db, guildId: string, current: Loaded, next: GuildSettings): Promise<number> {
     const now = this.#o.now();
     const columns = {
@@ -365,7 +325,6 @@ export class GuildSettingsRepository {
   }
 }
 
-/** A `feed_subscriptions` row from a subscription. */
 export function rowOf(guildId: string, feed: FeedType, s: FeedSubscription): FeedSubscriptionsTable {
   return {
     guild_id: guildId,
@@ -418,7 +377,7 @@ function subscriptionOf(r: Omit<FeedSubscriptionsTable, 'guild_id' | 'feed'>): F
   };
 }
 
-/** The hero filter stored in `feed_subscriptions.heroes`: absent for none, or for a value that is not a JSON array of strings. */
+/** Absent for none, or for anything but a JSON array of strings. */
 function heroFilterOf(stored: string | null | undefined): { heroes?: string[] } {
   if (!stored) return {};
   try {

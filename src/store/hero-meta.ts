@@ -1,16 +1,11 @@
 /**
- * The latest hero meta snapshot (`hero_meta_snapshots`, src/game/meta.ts), kept so that a restart
- * serves `/meta` at once from the last gathering, with its age, instead of gathering first.
- * Every process of a deployment writes its own gatherings here; a write never replaces a newer
- * snapshot with an older one, so two processes finishing out of order keep the newest.
- *
- * Table and migration: src/store/schema.ts (`0010_hero_meta_snapshots`).
+ * The latest hero meta snapshot, so a restart serves `/meta` at once. Every process writes here; a write
+ * never replaces a newer snapshot, so processes finishing out of order keep the newest.
  */
 import * as z from 'zod';
 import type { MetaSnapshot } from '../game/meta.js';
 import { withDeadline, type Db } from './database.js';
 
-/** The id of the one row this repository keeps. */
 export const LATEST_SNAPSHOT = 'latest';
 
 const rowSchema = z.object({
@@ -25,7 +20,6 @@ const rowSchema = z.object({
 const rowsSchema = z.array(rowSchema);
 const namesSchema = z.array(z.string());
 
-/** A stored JSON column read back with `schema`; undefined when it is not valid JSON or not of that shape. */
 function parseJson<T>(json: string, schema: z.ZodType<T>): T | undefined {
   try {
     return schema.safeParse(JSON.parse(json)).data;
@@ -34,11 +28,7 @@ function parseJson<T>(json: string, schema: z.ZodType<T>): T | undefined {
   }
 }
 
-/**
- * Reads and writes the stored meta snapshot. Both calls have a deadline and throw
- * {@link StoreUnavailableError} (src/store/database.ts) past it or on a store failure; the meta logs
- * and goes on without the store (it still serves what it has in memory).
- */
+/** Both calls have a deadline and throw {@link StoreUnavailableError} past it or on a store failure. */
 export class HeroMetaRepository {
   constructor(
     private readonly db: Db,
@@ -46,7 +36,7 @@ export class HeroMetaRepository {
   ) {}
 
   /**
-   * Keeps `snapshot` as the latest, unless the stored one completed later (another process's).
+   * Unless the stored one completed later (another process's).
    * @throws {StoreUnavailableError}
    */
   async save(snapshot: MetaSnapshot): Promise<void> {
@@ -83,8 +73,7 @@ export class HeroMetaRepository {
   }
 
   /**
-   * The latest snapshot stored, by any process and before any restart; undefined when none was
-   * stored, or when the stored one cannot be read (a row is never trusted half-read).
+   * Undefined when none was stored or it cannot be read whole.
    * @throws {StoreUnavailableError}
    */
   async latest(): Promise<MetaSnapshot | undefined> {

@@ -1,9 +1,6 @@
 /**
- * A member's recent `/player` lookups, offered first by autocomplete, and the players of the matches
- * they opened, which a player query that matches nobody suggests from ("Did you mean …?", at no API
- * request). Not durable state: they live in the cache store (bounded memory, or Redis), kept 30 days
- * after the last lookup; at most ten lookups under `recent:<userId>` and fifty names under
- * `seen:<userId>`, newest first. Recorded after the answer, never before it.
+ * A member's recent `/player` lookups and the players of matches they opened, for autocomplete and "Did you
+ * mean …?" at no API request. Not durable: they live in the cache store. Recorded after the answer, never before.
  */
 import type Keyv from 'keyv';
 import { settleWithin } from '../core/deadline.js';
@@ -18,7 +15,7 @@ const seenV1 = z.object({ v: z.literal(1), entries: z.array(z.object({ uid: z.st
 export class RecentLookups {
   constructor(
     private readonly cache: Keyv,
-    /** Longest wait for the cache, ms: autocomplete answers without recent lookups past it. */
+    /** Ms: autocomplete answers without recent lookups past it. */
     private readonly deadlineMs = 300,
   ) {}
 
@@ -27,7 +24,6 @@ export class RecentLookups {
     return this.#read(`recent:${userId}`, recentV1);
   }
 
-  /** The entries under `key`; [] when the cache fails, is slow, or holds something else. */
   async #read(key: string, schema: typeof recentV1 | typeof seenV1): Promise<{ uid: string; name: string }[]> {
     try {
       const raw: unknown = await settleWithin(this.cache.get(key), this.deadlineMs, () => undefined);
@@ -38,18 +34,18 @@ export class RecentLookups {
     }
   }
 
-  /** Records a lookup (moves it to the front). Rejects when the cache fails. */
+  /** Rejects when the cache fails. */
   async add(userId: string, entry: { uid: string; name: string }): Promise<void> {
     const entries = [entry, ...(await this.list(userId)).filter((e) => e.uid !== entry.uid)].slice(0, MAX);
     await this.cache.set(`recent:${userId}`, { v: 1, entries }, TTL_MS);
   }
 
-  /** The players of the matches the member opened, newest first; [] when the cache fails or is slow. */
+  /** Newest first; [] when the cache fails or is slow. */
   seen(userId: string): Promise<{ uid: string; name: string }[]> {
     return this.#read(`seen:${userId}`, seenV1);
   }
 
-  /** Records the players of a match the member opened (each once, newest first). Rejects when the cache fails. */
+  /** Rejects when the cache fails. */
   async addSeen(userId: string, players: { uid: string; name: string }[]): Promise<void> {
     const uids = new Set(players.map((p) => p.uid));
     const entries = [...players, ...(await this.seen(userId)).filter((e) => !uids.has(e.uid))].slice(0, MAX_SEEN);

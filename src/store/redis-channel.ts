@@ -1,13 +1,9 @@
-/**
- * A Redis pub/sub channel between the bot's processes: each message says which process sent it, and a
- * process never hears its own. Used by the settings sync (src/store/settings-sync.ts) and the feeds'
- * poll requests (src/feeds/poll-signal.ts).
- */
+/** Redis pub/sub between the bot's processes; each message names its sender, so a process never hears its own. */
 import { randomUUID } from 'node:crypto';
 import pTimeout from 'p-timeout';
 import type { Logger } from '../core/logger.js';
 
-/** The node-redis v5 commands used (the cache store's client, src/feeds/leadership.ts redisClientOf). */
+/** The node-redis v5 commands used. */
 export interface PubSubClient {
   publish(channel: string, message: string): Promise<unknown>;
   duplicate(): PubSubClient;
@@ -18,18 +14,16 @@ export interface PubSubClient {
   close?(): Promise<unknown>;
 }
 
-/** This process's end of a channel. */
 export interface RedisChannel {
-  /** Sends `body` to every other process; resolves or rejects with the publish. */
+  /** Resolves or rejects with the publish. */
   publish(body: string): Promise<unknown>;
-  /** Unsubscribes; never throws. */
+  /** Never throws. */
   stop(): Promise<void>;
 }
 
 /**
- * Subscribes to `channel`, calling `onMessage` with the body of each message another process sent.
- * Messages are `<process id> <body>`. `what` names the channel in the log ("settings sync").
- * @throws when Redis does not answer within `timeoutMs` (start never waits longer).
+ * Messages are `<process id> <body>`; `what` names the channel in the log.
+ * @throws when Redis does not answer within `timeoutMs`.
  */
 export async function openRedisChannel(
   client: () => Promise<unknown>,

@@ -1,18 +1,14 @@
-/**
- * Keeps the in-process guild settings caches of several bot processes coherent: every change made by
- * one process is published on a Redis channel, and every other process drops that guild from its
- * cache (Redis pub/sub). Without Redis, or while it is down, the cache's short TTL bounds staleness.
- */
+/** Keeps several processes' settings caches coherent over Redis pub/sub; without Redis the cache's short TTL bounds staleness. */
 import type { Logger } from '../core/logger.js';
 import type { GuildSettingsRepository } from './guild-settings.js';
 import { openRedisChannel } from './redis-channel.js';
 
-/** The Redis channel of settings changes; messages are `<process id> <guild id>`. */
+/** Messages are `<process id> <guild id>`. */
 export const SETTINGS_CHANNEL = 'rivals:settings:changed';
 
 /**
- * Subscribes `settings` to other processes' changes and publishes its own.
  * @returns a stop function. Publishing failures are logged, never thrown (the TTL covers them).
+ * @throws when Redis does not answer within `timeoutMs`.
  */
 export async function syncSettingsOverRedis(
   client: () => Promise<unknown>,

@@ -1,7 +1,4 @@
-/**
- * Durable state, opened once by the composition root: the database (src/store/database.ts) and the
- * repositories over it.
- */
+/** Durable state, opened once by the composition root: the database and the repositories over it. */
 import type { Logger } from '../core/logger.js';
 import { AccountLinksRepository } from './account-links.js';
 import { BalanceHistoryRepository } from './balance-history.js';
@@ -13,26 +10,19 @@ import { FeedStateRepository } from './feed-state.js';
 import { GuildSettingsRepository, type GuildSettingsOptions } from './guild-settings.js';
 import { HeroMetaRepository } from './hero-meta.js';
 
-/** The repositories over one open database. */
 export interface State {
   database: Database;
   settings: GuildSettingsRepository;
   links: AccountLinksRepository;
   feedState: FeedStateRepository;
-  /** Each feed post's content hash and revision, for corrections in place (src/feeds/corrections.ts). */
   feedPosts: FeedPostsRepository;
-  /** Posts waiting for each channel's next digest (src/feeds/digest.ts). */
   feedDigests: FeedDigestsRepository;
-  /** Members' hero alerts and their mains (src/feeds/alerts.ts). */
   alerts: AlertsRepository;
-  /** Each hero's balance history (src/jobs/balance-indexer.ts writes it, /hero reads it). */
   balanceHistory: BalanceHistoryRepository;
-  /** The latest hero meta gathered, served at once after a restart (src/game/meta.ts writes it, /meta reads it). */
   heroMeta: HeroMetaRepository;
   close(): Promise<void>;
 }
 
-/** Builds the repositories over an open database. */
 export function stateOf(database: Database, settings: GuildSettingsOptions = {}): State {
   return {
     database,
@@ -54,7 +44,7 @@ export interface OpenStateOptions extends DatabaseOptions {
 }
 
 /**
- * Opens the database, runs its migrations, and builds the repositories.
+ * Runs the migrations too.
  * @throws {StoreOpenError} when the store cannot be opened (see {@link openDatabase}).
  */
 export async function openState(options: OpenStateOptions): Promise<State> {
