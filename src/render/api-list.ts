@@ -1,7 +1,4 @@
-/**
- * A list served in pages by the API (items, maps, achievements): one embed of lines for the page,
- * the paginator row, and the API's 404 past the last page read as an empty page.
- */
+/** A list the API serves in pages (items, maps, achievements); its 404 past the last page reads as an empty page. */
 import type { APIEmbed } from 'discord-api-types/v10';
 import type { Fetched } from '../cache/response-cache.js';
 import { ApiError } from '../core/api-errors.js';
@@ -22,7 +19,7 @@ export interface ApiListOptions<T> {
   args: (string | number)[];
   embed: Omit<APIEmbed, 'description' | 'footer'>;
   line: (entry: T, index: number) => string;
-  /** Shown when the list is empty (the API answered 404 or an empty page). */
+  /** Shown for a 404 or an empty page. */
   empty: string;
 }
 

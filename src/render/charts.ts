@@ -1,15 +1,4 @@
-/**
- * Charts in answers: the chart specs of a profile's sections, built from the parsed API
- * data (src/charts/specs.ts says what each chart shows), and their PNGs as files of a View, drawn by
- * the worker pool (src/charts/renderer.ts) and kept in a small byte-bounded cache so that paging
- * through a section does not draw the same chart again.
- *
- * The specs carry the current locale (src/i18n): their titles and series names are written here, in the
- * member's language, and the worker writes the chart's own words (axes, legends) in the same one.
- *
- * A chart is never what an answer waits on to exist: without a renderer (tests), past the
- * interaction's deadline, or when the render fails, the answer goes out without it and the log says why.
- */
+/** Chart specs of a profile's sections, in the member's locale. A chart never holds up an answer: without one, the answer goes out anyway. */
 import { SPEC_LIMITS, type ChartSpec, type HeroPerformanceChart, type RankHistoryChart, type RankPoint } from '../charts/specs.js';
 import { currentLocale, tr } from '../i18n/index.js';
 import type { RankTimelinePoint } from '../game/rank-timeline.js';
@@ -18,14 +7,7 @@ import type { HeroTotals } from '../game/profile.js';
 import { truncate } from './limits.js';
 import type { View, ViewChart } from './view.js';
 
-/**
- * Rank score over time from a player's rank timeline (src/game/rank-timeline.ts: the score after each
- * competitive match, the profile's `rank_history` and its seasons' last changes), one line per season,
- * each point in its own season. Points no source places in a season go under `fallbackSeason`.
- * `current` is the tier and score shown now, in the season `current.season`: it ends that season's line,
- * so the chart ends where the answer's header does. The title and season names are in the current
- * locale ("Sir Final · rank history", "Season 1.5").
- */
+/** Rank score over time, a line per season (unplaced points under `fallbackSeason`); `current` ends its line, as the answer's header does. */
 export function rankHistorySpec(
   name: string,
   timeline: readonly RankTimelinePoint[],
@@ -50,15 +32,9 @@ export function rankHistorySpec(
   };
 }
 
-/** What a hero-performance chart needs of a hero's totals (a profile's hero lists, src/game/profile.ts HeroTotals). */
 type HeroRecord = Pick<HeroTotals, 'matches' | 'wins' | 'kills' | 'deaths' | 'assists' | 'play_time'>;
 
-/**
- * Play time, win rate (wins / matches) and KDA ((kills + assists) / deaths, deaths at least 1, as the
- * text answers show it) of a player's heroes, named and given roles by `hero`; the chart keeps the ten
- * most played. Heroes with no play time are left out. `title` is already in the current locale (cut to
- * the spec's limit here); the chart's own words follow that locale.
- */
+/** Play time (s), win rate (0..1) and KDA ((kills + assists) / max(1, deaths)) of each hero played; `title` is already localised. */
 export function heroPerformanceSpec<H extends HeroRecord>(
   title: string,
   heroes: H[],
@@ -79,7 +55,6 @@ export function heroPerformanceSpec<H extends HeroRecord>(
   };
 }
 
-/** Whether a spec has anything to draw: a chart of nothing is left out of the answer. */
 export function hasData(spec: ChartSpec): boolean {
   switch (spec.kind) {
     case 'rank-history':
@@ -92,15 +67,12 @@ export function hasData(spec: ChartSpec): boolean {
   }
 }
 
-/**
- * The chart `spec` as a View asks for it (the file `name`, `description` its alt text), or undefined
- * when it has nothing to draw ({@link hasData}).
- */
+/** The chart as a View asks for it (`description` is its alt text); undefined when it has nothing to draw. */
 export function chartOf(spec: ChartSpec, name: string, description: string): ViewChart | undefined {
   return hasData(spec) ? { name, spec, description } : undefined;
 }
 
-/** `view` with `chart` attached and shown as the image of its embed at `embedIndex`; unchanged without a chart. */
+/** `view` with `chart` attached as the image of embed `embedIndex`; unchanged without a chart. */
 export function withChart(view: View, chart: ViewChart | undefined, embedIndex = 0): View {
   if (!chart) return view;
   const embeds = (view.embeds ?? []).map((e, i) => (i === embedIndex ? { ...e, image: { url: `attachment://${chart.name}` } } : e));

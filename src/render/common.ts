@@ -1,11 +1,10 @@
-/** Small rendering pieces shared by commands. */
 import type { APIEmbedFooter } from 'discord-api-types/v10';
 import type { Fetched } from '../cache/response-cache.js';
 import { perLocale, tr } from '../i18n/index.js';
 import type { Season } from '../game/seasons.js';
 import { t } from './strings.js';
 
-/** Embed colours of the three roles (Vanguard blue, Duelist red, Strategist green); blurple otherwise. */
+/** Embed colour of a role; blurple otherwise. */
 export function roleColour(role: string | null | undefined): number {
   switch (role?.toLowerCase()) {
     case 'vanguard':
@@ -23,14 +22,7 @@ const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
-/**
- * How old data is, in words: `ms` milliseconds (negative or not finite: 0) as
- * - under 45 s: "a few seconds" (so a 3-second-old answer never says "1 minute");
- * - 45 s to 90 s: "1 minute"; then whole minutes, rounded: "2 minutes" … "59 minutes";
- * - 59.5 min to 90 min: "1 hour"; then whole hours, rounded: "2 hours" … "23 hours";
- * - 23.5 h to 36 h: "1 day"; then whole days, rounded: "2 days", "3 days" …
- * A stated age is within a third of the true one. The words come from {@link t.age}. Never throws.
- */
+/** How old data is, in words, from `ms` milliseconds; under 45 s is "a few seconds", so a fresh answer never says "1 minute". */
 export function humanAge(ms: number): string {
   const age = Number.isFinite(ms) ? Math.max(0, ms) : 0;
   if (age < 45 * SECOND) return t.ageFewSeconds();
@@ -44,15 +36,12 @@ export function humanAge(ms: number): string {
   return t.age(Math.round(age / (24 * HOUR)), 'day');
 }
 
-/** A footer saying the data is stale and how old it is ({@link humanAge}: "… showing data from 3 minutes ago"); undefined for fresh data. */
+/** A footer giving stale data's age; undefined for fresh data. */
 export function staleFooter(fetched: Pick<Fetched<unknown>, 'stale' | 'ageMs'> | undefined): APIEmbedFooter | undefined {
   return fetched?.stale ? { text: t.staleNote(humanAge(fetched.ageMs)) } : undefined;
 }
 
-/**
- * `items` as one list in the current locale's way (src/i18n): "Hulk, Storm" in English, "Hulk、Storm"
- * in Japanese. The items are joined as they are (escape member input and API text before). Never throws.
- */
+/** `items` joined with the current locale's list separator; escape member input and API text before. */
 export function listOf(items: readonly string[]): string {
   return items.join(tr('render:listSeparator'));
 }
@@ -66,11 +55,8 @@ const calendarDates = perLocale((locale) => ({
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 /**
- * The calendar day a date of the API names, as ms since the epoch at 00:00 UTC, or null when the text
- * names none. The forms the API sends are read: `YYYY-MM-DD`, `YYYY/MM/DD` (posts, api-spec.md
- * "Post") and the English month name of game versions ("November 13, 2025", "Nov 13 2025", also
- * "13 November 2025"). Numbers alone in another order ("03/04/2025") are not read: their day/month
- * order would be a guess. Never throws.
+ * The day an API date names (`YYYY-MM-DD`, `YYYY/MM/DD`: api-spec.md "Post"; "Nov 13, 2025"), as ms at 00:00 UTC, or null.
+ * "03/04/2025" is not read: its day/month order would be a guess.
  */
 export function calendarDay(date: string): number | null {
   const text = date.trim();
@@ -88,16 +74,11 @@ export function calendarDay(date: string): number | null {
   return new Date(instant).getUTCDate() === day && new Date(instant).getUTCMonth() === month ? instant : null;
 }
 
-/**
- * A calendar date of the API (a day with no time zone, in a form {@link calendarDay} reads) as text in
- * the current locale, `medium` ("Mar 10, 2099" in English, "10 mars 2099" in French, "2099/03/10" in
- * Japanese) or `long` ("March 10, 2099", "10 mars 2099", "2099年3月10日"). Text that is not such a
- * date (the API's odd values) is returned unchanged. Never throws.
- */
+/** An API calendar date in the current locale, `medium` or `long`; text that is not a date comes back unchanged. */
 export function calendarDate(date: string, style: 'medium' | 'long' = 'medium'): string {
   const day = calendarDay(date);
   return day === null ? date : calendarDates()[style].format(day);
 }
 
-/** A season as players name it, in the current locale ("Season 1.5", "Saison 1.5"): the game's in-game number, never translated. */
+/** A season as players name it ("Season 1.5"): the in-game number, never translated. */
 export const seasonLabel = (season: Season) => tr('player:season', { number: season.number });

@@ -1,10 +1,5 @@
-/**
- * The custom-ID codec (STYLE.md principle 2): component state lives in the custom ID as
- * `route:arg:arg`, at most 100 characters (Discord: "Message Components", custom_id). Arguments are
- * escaped so that any text round-trips: `%` as `%25` and `:` as `%3A`.
- */
+/** The custom-ID codec: `route:arg:arg`, at most 100 characters (Discord: "Message Components"); `%` and `:` escaped in arguments. */
 
-/** Discord's maximum custom ID length. */
 export const MAX_CUSTOM_ID_LENGTH = 100;
 
 /** Thrown when state does not fit a custom ID: a programming error, caught by tests. */

@@ -1,11 +1,7 @@
-/**
- * Discord's message limits, enforced in one place (STYLE.md: render/ owns the limits).
- * Source: Discord developer documentation, "Embed Limits" (Resources > Message), "Message Components"
- * (action rows, buttons, select menus) and "Create Message" (content, embeds).
- */
+/** Discord's message limits, enforced in one place (Discord: "Embed Limits", "Message Components", "Create Message"). */
 import type { APIEmbed } from 'discord-api-types/v10';
 
-/** The limits, in characters (UTF-16 code units, which never undercount Discord's count) or items. */
+/** In characters (UTF-16 code units, which never undercount Discord's count) or items. */
 export const LIMITS = {
   content: 2000,
   embeds: 10,
@@ -29,9 +25,8 @@ export const LIMITS = {
   customId: 100,
   autocompleteChoices: 25,
   choiceName: 100,
-  /** Files a message may carry (Discord: "Uploading Files"). */
   files: 10,
-  /** Bytes of all a message's files together: Discord's smallest upload limit. */
+  /** All a message's files together: Discord's smallest upload limit ("Uploading Files"). */
   fileBytes: 8 * 1024 * 1024,
   attachmentDescription: 1024,
 } as const;
@@ -39,10 +34,7 @@ export const LIMITS = {
 const ELLIPSIS = '…';
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
-/**
- * `text` cut to at most `max` characters with an ellipsis, on a grapheme boundary (never inside an
- * emoji, a surrogate pair or a combining sequence). Text that fits is returned unchanged.
- */
+/** `text` cut to at most `max` characters with an ellipsis, on a grapheme boundary; text that fits comes back unchanged. */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
   if (max <= 0) return '';
@@ -54,20 +46,8 @@ export function truncate(text: string, max: number): string {
   return out + ELLIPSIS;
 }
 
-/**
- * Every character that gives text a meaning in Discord markdown, as one pattern (flags g, m):
- * - anywhere: `\` (an escape itself), `*` (bold, italics, bullets), `_` (italics, underline), `~`
- *   (strikethrough), `|` (spoilers), `` ` `` (inline code, code blocks), `[` and `]` (masked links),
- *   `<` (every `<…>` form: mentions `<@id>` `<@!id>` `<@&id>` `<#id>`, slash-command mentions `</name:id>`,
- *   custom emoji `<:name:id>` `<a:name:id>`, timestamps `<t:unix:R>`, guild navigation `<id:browse>`,
- *   autolinks `<https://…>` and `<a@b>`), `@` (`@everyone`, `@here`) and `:` (the `://` of a URL, so
- *   it is never auto-linked: see {@link escapeText});
- * - at the start of a line (the text's own start included, after any spaces or tabs): `>` (block quotes,
- *   `>>>`), `#` (headings, `#`–`###`), `-` (bullets and `-#` subtext), `+` (bullets) and the dot of a
- *   numbered list item (`1.`).
- * Each rule reads one character and at most what precedes it on its line, never what follows, so two
- * escaped texts side by side are as safe as each alone (`@` + `everyone`, `https:` + `//`).
- */
+// Every character Discord markdown gives a meaning to, anywhere (the colon so no URL is auto-linked) or at a line's start.
+// Each rule looks only backwards, so two escaped texts side by side are as safe as each alone (`@` + `everyone`).
 const MARKDOWN = /[\\*_~|`[\]<@:]|(?<=^[^\S\r\n]*)[>#+-]|(?<=^[^\S\r\n]*\d*)\./gm;
 
 /** `raw` with every character of {@link MARKDOWN} preceded by a backslash. */

@@ -1,11 +1,7 @@
-/**
- * The match a select menu opens, with what its history row knew (map, mode, duration, time, round
- * score) that the match detail does not say, carried in the option's value.
- */
+/** The match a select menu opens, with what its history row knew that the match detail does not say. */
 import type { RoundScore } from '../game/scoreboard.js';
 import { LIMITS } from './limits.js';
 
-/** What a match-history row knew about a match that the match detail does not say. */
 export interface MatchOrigin {
   matchUid: string;
   mapId: string | null;
@@ -14,18 +10,13 @@ export interface MatchOrigin {
   duration: number | null;
   /** Unix seconds. */
   time: number | null;
-  /** The round score (`score_info`, rounds of camp 0 and camp 1); absent or null when the row had none. */
+  /** Rounds of camp 0 and camp 1 (`score_info`); absent or null when the row had none. */
   score?: RoundScore | null;
 }
 
 const SEPARATOR = '~';
 
-/**
- * A select-menu value carrying a match and what its history row knew:
- * `<match uid>~<map id>~<mode id>~<seconds>~<unix time>` (empty parts for unknowns), then `~<a>-<b>`
- * when the round score is known, within Discord's 100-character option value; the extra parts are
- * dropped first if the uid is long.
- */
+/** `<match uid>~<map id>~<mode id>~<seconds>~<unix time>[~<a>-<b>]` within Discord's 100-character option value, else the uid alone. */
 export function encodeMatchOrigin(o: MatchOrigin): string {
   const part = (v: string | number | null) => (v === null ? '' : String(typeof v === 'number' ? Math.round(v) : v).replaceAll(SEPARATOR, ''));
   const parts = [o.matchUid.replaceAll(SEPARATOR, ''), part(o.mapId), part(o.modeId), part(o.duration), part(o.time)];

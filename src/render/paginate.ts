@@ -1,13 +1,9 @@
-/**
- * The one paginator for every list: a row of first / previous / "page x of y" / next / last whose
- * custom IDs carry the target page, so buttons keep working after a restart (STYLE.md principle 2).
- */
+/** The one paginator: first / previous / "page x of y" / next / last, each custom ID carrying its target page. */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponentWithCustomId } from 'discord-api-types/v10';
 import { encodeCustomId } from './custom-id.js';
 import { tr } from '../i18n/index.js';
 import { t } from './strings.js';
 
-/** Number of pages for `count` items, `perPage` a page (at least 1). */
 export function pageCount(count: number, perPage: number): number {
   return Math.max(1, Math.ceil(count / perPage));
 }
@@ -17,11 +13,7 @@ export function clampPage(page: number, total: number): number {
   return Math.min(Math.max(1, Number.isFinite(page) ? Math.trunc(page) : 1), Math.max(1, total));
 }
 
-/**
- * The navigation row for `route` and `args` at `page` of `total`. Each button's custom ID is
- * `route:...args:<target page>:<f|p|n|l>` (the last letter keeps the five IDs distinct, as Discord
- * requires). Null when there is only one page.
- */
+/** The row for `route` and `args` at `page` of `total`, null for one page; IDs end `:<target>:<f|p|n|l>`, distinct as Discord requires. */
 export function pageRow(route: string, args: (string | number)[], page: number, total: number): APIActionRowComponent<APIButtonComponentWithCustomId> | null {
   if (total <= 1) return null;
   const button = (label: string, target: number, kind: string, disabled: boolean): APIButtonComponentWithCustomId => ({
@@ -43,10 +35,7 @@ export function pageRow(route: string, args: (string | number)[], page: number, 
   };
 }
 
-/**
- * A row with one grey Back button whose custom ID (`customId`, made by the list that opened the view)
- * returns to the list at the page it was on: state in the custom ID, so it works after a restart.
- */
+/** A grey Back button whose `customId` (made by the opening list) returns to that list's page. */
 export function backRow(customId: string): APIActionRowComponent<APIButtonComponentWithCustomId> {
   return {
     type: ComponentType.ActionRow,

@@ -1,26 +1,10 @@
-/**
- * Every member-facing sentence, by key (STYLE.md): each entry of {@link t} is a function of its
- * values that reads its message from the locale files (`src/i18n/locales/<locale>/messages.json`,
- * and `playground-page.json` for the playground page's own sentences) in the current locale
- * (src/i18n: the member's for an answer, the server's for a feed post), so word order, plurals and
- * number formats follow the language.
- *
- * - Numbers inside sentences are formatted in the locale (src/i18n/format.ts); plurals pick their
- *   form from the number (`count`, i18next's suffixes from `Intl.PluralRules`).
- * - Prose lists ("A, B or C") use `Intl.ListFormat` in the locale; a plain enumeration (choices,
- *   permissions, heroes after "only posts changing") is joined with the locale's list separator
- *   (`messages:list.separator`).
- * - Values are not escaped: callers pass member input already escaped (src/render/text.ts).
- * - Words passed in by callers (feed names, permission names, reasons) are in English: they come
- *   from other modules.
- */
+/** Every member-facing sentence, by key, in the current locale. Values are not escaped: callers escape member input (escapeText). */
 import { currentLocale, tr, type MessageValues } from '../i18n/index.js';
 import type { KeyIn, MessageKey } from '../i18n/keys.js';
 import { integer } from '../i18n/format.js';
 import type { ArgumentProblem } from '../core/api-errors.js';
 import type { DeliveryProblem } from '../core/discord-errors.js';
 
-/** `messages:<key>` in the current locale. */
 const m = (key: KeyIn<'messages'>, values?: MessageValues): string => tr(`messages:${key}` as MessageKey, values);
 /** `playground-page:<key>` in the current locale (the page itself reads these through src/playground/web/messages.ts). */
 const page = (key: KeyIn<'playground-page'>, values?: MessageValues): string => tr(`playground-page:${key}` as MessageKey, values);

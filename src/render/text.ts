@@ -2,18 +2,12 @@
 import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
 import type { MessagePayload } from './view.js';
 
-/**
- * A markdown text as Discord shows its escapes: a backslash before a character other than a letter,
- * a digit or white space is not shown (src/render/limits.ts, `escapeText`). Other markdown is left as written.
- */
+/** A markdown text as Discord shows its escapes: a backslash before anything but a letter, digit or white space is hidden. */
 function shown(markdown: string): string {
   return markdown.replace(/\\([^0-9A-Za-z\s])/g, '$1');
 }
 
-/**
- * Renders a message payload (already within limits) as text: embeds, then components with their
- * custom IDs. Escapes in the texts Discord renders as markdown are resolved, as Discord shows them.
- */
+/** A payload (already within limits) as text: embeds, then components with their custom IDs. */
 const kilobytes = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024)).toLocaleString('en')} KB`;
 
 export function payloadToText(payload: MessagePayload): string {

@@ -1,70 +1,52 @@
-/**
- * A View: what a handler wants shown (STYLE.md principle 1). The runtime decides how to send it
- * (reply, defer then edit, update); the CLI and the playground print or render the same object.
- */
+/** A View: what a handler wants shown. The runtime decides how to send it; the CLI and the playground render the same object. */
 import { ComponentType, MessageFlags, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
 import type { ChartSpec } from '../charts/specs.js';
 import { embedLength, LIMITS, safeFileName, truncate } from './limits.js';
 
-/**
- * A file attached to a message (a chart). An embed shows it with `image: { url: 'attachment://' + name }`
- * (Discord: "Uploading Files", "Using Attachments within Embeds").
- */
+/** A file attached to a message; an embed shows it with `image: { url: 'attachment://' + name }` (Discord: "Uploading Files"). */
 export interface ViewFile {
-  /** The file name Discord shows and `attachment://` refers to: letters, digits, `-`, `_` and `.` only. */
+  /** Letters, digits, `-`, `_` and `.` only. */
   name: string;
-  /** The file's bytes. */
   data: Uint8Array;
   contentType: 'image/png';
-  /** Alt text for screen readers, at most 1,024 characters. */
+  /** Alt text, at most 1,024 characters. */
   description?: string;
 }
 
-/** A message to show. */
 export interface View {
   content?: string;
   embeds?: APIEmbed[];
   components?: APIActionRowComponent<APIComponentInMessageActionRow>[];
-  /** Only the member who asked sees it. */
   ephemeral?: boolean;
-  /** Role ids a message may ping (feeds); nothing else is ever pinged. */
+  /** Role ids a message may ping (feeds); nothing else is pinged. */
   allowedRoleIds?: string[];
-  /** Users the content may ping (an alert mentioning the members it concerns; Discord: at most 100); nobody else is pinged. */
+  /** Users the content may ping (Discord: at most 100); nobody else is pinged. */
   allowedUserIds?: string[];
   /** Set by the router on error views (the CLI exits non-zero for them); never sent to Discord. */
   isError?: boolean;
-  /** Files uploaded with the message (charts), at most 10 and 8 MB in all (src/render/limits.ts). */
+  /** At most 10 and 8 MB in all. */
   files?: ViewFile[];
-  /**
-   * Charts to draw and attach as files, by the runtime's chart pool after the handler returns
-   * (src/discord/charts.ts); an embed shows one with `image: { url: 'attachment://' + name }`, which the
-   * runtime drops when the chart cannot be drawn in time.
-   */
+  /** Drawn by the runtime's chart pool after the handler returns; an embed image of one not drawn in time is dropped. */
   charts?: ViewChart[];
 }
 
-/** A chart a View asks for: drawn from `spec` as the PNG file `name`, with `description` as its alt text. */
+/** Drawn from `spec` as the PNG file `name`, `description` its alt text. */
 export interface ViewChart {
   name: string;
   spec: ChartSpec;
   description: string;
 }
 
-/** Colour of error embeds (Discord red). */
 const ERROR_COLOUR = 0xed4245;
 
-/** The ephemeral error View showing `message` (markdown, already escaped where it echoes input) in a red embed. */
+/** An ephemeral red embed showing `message` (markdown, escaped where it echoes input). */
 export function errorMessageView(message: string): View {
   return { ephemeral: true, isError: true, embeds: [{ color: ERROR_COLOUR, description: message }] };
 }
 
 /**
- * The exact message payload sent to Discord for a view (Discord: "Create Message" JSON params):
- * `{content, embeds, components, flags, allowed_mentions}`, within every limit. `flags` is 64
- * (EPHEMERAL) for an ephemeral view, else 0. Mentions are parsed for nothing but the allowed roles.
- * A view with files also has `attachments` (`{id, filename, description}`, id = the file's index) and
- * `files`, which are never JSON: a transport sends them as the multipart parts `files[n]` beside a
- * `payload_json` part holding the rest ({@link splitFiles}).
+ * The exact payload for Discord ("Create Message" JSON params), within every limit. `files` are never JSON:
+ * they go as multipart parts `files[n]` beside `payload_json` ({@link splitFiles}); `attachments[].id` is the index.
  */
 export interface MessagePayload {
   content: string;
@@ -72,28 +54,23 @@ export interface MessagePayload {
   components: APIActionRowComponent<APIComponentInMessageActionRow>[];
   flags: number;
   allowed_mentions: { parse: []; roles?: string[]; users?: string[] };
-  /** `url` only on a posted message (the playground's, src/playground/messages.ts); never sent. */
+  /** `url` only on a posted message (the playground's); never sent. */
   attachments?: { id: number; filename: string; description?: string; url?: string }[];
   files?: ViewFile[];
 }
 
-/** A payload's JSON part (everything but `files`) and its files ([] without any). */
 export function splitFiles<P extends { files?: ViewFile[] }>(payload: P): { json: Omit<P, 'files'>; files: ViewFile[] } {
   const { files, ...json } = payload;
   return { json, files: files ?? [] };
 }
 
-/**
- * The payload without its files: no `attachments`, and no embed image that showed one
- * (`attachment://…`). What is sent when Discord refuses the upload, so the answer still arrives.
- */
+/** The payload without files or the embed images showing them: sent when Discord refuses the upload. */
 export function withoutFiles<P extends MessagePayload>(payload: P): P {
   const { files: _files, attachments: _attachments, ...rest } = payload;
   const embeds = rest.embeds.map((e) => (e.image?.url.startsWith('attachment://') ? { ...e, image: undefined } : e));
   return { ...rest, embeds } as P;
 }
 
-/** Builds the {@link MessagePayload} of a view, applying {@link fitView}. */
 export function toMessagePayload(view: View): MessagePayload {
   const fitted = fitView(view);
   return {
@@ -115,7 +92,7 @@ export function toMessagePayload(view: View): MessagePayload {
   };
 }
 
-/** One embed within its own limits (fields past 25 dropped; empty field texts replaced by a zero-width space, as Discord refuses them). */
+/** Fields past 25 dropped; empty field texts become a zero-width space, as Discord refuses them. */
 function fitEmbed(embed: APIEmbed): APIEmbed {
   const out: APIEmbed = { ...embed };
   if (out.title !== undefined) out.title = truncate(out.title, LIMITS.title);
@@ -132,7 +109,7 @@ function fitEmbed(embed: APIEmbed): APIEmbed {
   return out;
 }
 
-/** Shrinks embeds until their total fits: descriptions first (last embed first), then trailing fields. */
+/** Shrinks embeds until their total fits: descriptions first (last embed first), then trailing fields, then footers. */
 function fitTotal(embeds: APIEmbed[]): APIEmbed[] {
   const out = embeds.map((e) => ({ ...e, fields: e.fields ? [...e.fields] : undefined }));
   let over = out.reduce((s, e) => s + embedLength(e), 0) - LIMITS.embedTotal;
@@ -185,7 +162,7 @@ function fitRow(row: Row): Row {
   return { ...row, components: select ? [select] : components };
 }
 
-/** The files that fit: at most {@link LIMITS.files}, in order, while their bytes stay within {@link LIMITS.fileBytes}; names made safe and unique. */
+/** At most {@link LIMITS.files} within {@link LIMITS.fileBytes}, in order; names made safe and unique. */
 function fitFiles(files: ViewFile[]): ViewFile[] {
   const kept: ViewFile[] = [];
   const names = new Set<string>();
@@ -202,18 +179,13 @@ function fitFiles(files: ViewFile[]): ViewFile[] {
   return kept;
 }
 
-/**
- * The view within every Discord limit: content 2,000; at most 10 embeds, each within the per-field
- * limits and all within 6,000 characters; at most 5 action rows of 5 buttons or one select menu of
- * 25 options; at most 10 files of 8 MB in all, with safe names (a file over the limit is left out, and
- * so is an embed image that showed it). Never throws; text is cut with an ellipsis, never mid-character.
- */
+/** The view within every Discord limit ({@link LIMITS}); a file over it is left out with its embed image. Never throws. */
 export function fitView(view: View): View {
   const out: View = { ...view };
   if (out.files) {
     const kept = fitFiles(out.files);
     const names = new Set(kept.map((f) => f.name));
-    // An image of a file that is not sent would show a broken link: drop it. Names were made safe, so match them the same way.
+    // An image of a file not sent would show a broken link; names were made safe, so match them the same way.
     const imageOf = (url: string) => (url.startsWith('attachment://') ? safeFileName(url.slice('attachment://'.length)) : undefined);
     if (out.embeds && kept.length !== out.files.length) {
       out.embeds = out.embeds.map((e) => {
