@@ -1,17 +1,11 @@
-/**
- * Hero lookup for commands: by id, by name (case, spaces and hyphens ignored, "&" and "and" alike), and
- * fuzzy (fuse.js) for autocomplete and "did you mean". Reads the hero list through the cached client.
- */
+/** Hero lookup by id, by folded name, and fuzzily (fuse.js) for autocomplete and "did you mean", over the cached hero list. */
 import Fuse from 'fuse.js';
 import type { CallOptions, RivalsApi } from '../api/client.js';
 import type { Hero } from '../api/schemas.js';
 import { UnknownHeroError } from '../core/errors.js';
 import { heroName } from '../i18n/names.js';
 
-/**
- * A hero or form name folded for comparison: lower-case, "&" read as "and", then letters and digits
- * only ("Cloak & Dagger", "cloak and dagger" and "cloakanddagger" all give "cloakanddagger").
- */
+/** A name folded for comparison: lower-case, "&" read as "and", letters and digits only ("Cloak & Dagger" gives "cloakanddagger"). */
 export function foldName(name: string): string {
   return name
     .toLowerCase()
@@ -20,10 +14,7 @@ export function foldName(name: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
-/**
- * The ways members write a name, for the fuzzy search: as the API spells it, with "&" written "and",
- * and with "and" written "&" ("cloak & dagger", "cloak and dagger"), each once.
- */
+/** A name as the API spells it and with "&" and "and" swapped, each once: members write either. */
 function spellings(name: string): string[] {
   return [...new Set([name, name.replace(/\s*&\s*/g, ' and '), name.replace(/\s+and\s+/gi, ' & ')])];
 }
@@ -33,29 +24,24 @@ export function heroDisplayName(hero: Pick<Hero, 'name'>): string {
   return heroName(hero.name) ?? hero.name;
 }
 
-/** An autocomplete choice: the hero's display name ({@link heroDisplayName}), its id as the value. */
+/** An autocomplete choice: the display name, the hero id as the value. */
 export interface HeroChoice {
   name: string;
   value: string;
 }
 
-/** The fuse.js indexes of a hero list: over names, real names and ids, and over names alone. */
 interface FuzzyIndex {
   fuse: Fuse<Hero>;
   byName: Fuse<Hero>;
 }
 
-/** A hero list as read (its `fetchedAt`), sorted by name, with its fuzzy indexes once a search has needed them. */
 interface HeroIndex {
   fetchedAt: number;
   heroes: Hero[];
   fuzzy?: FuzzyIndex;
 }
 
-/**
- * Heroes by id, name and fuzzy match over the hero list (api-spec.md endpoint 1). The fuzzy index is
- * rebuilt only when the cached list changes (its `fetchedAt`).
- */
+/** Heroes by id, name and fuzzy match over the hero list (api-spec.md endpoint 1); the fuzzy index follows the cached list's `fetchedAt`. */
 export class HeroDirectory {
   readonly #api: RivalsApi;
   #index?: HeroIndex;
@@ -64,20 +50,12 @@ export class HeroDirectory {
     this.#api = api;
   }
 
-  /**
-   * All heroes, sorted by name. `options` go to the API call (src/api/client.ts `CallOptions`): a
-   * background job passes its priority and the signal its stop aborts, so that a stop does not wait
-   * for the hero list's turn at the rate limit.
-   * @throws {ApiError} when the list cannot be had; the signal's reason when it is aborted first.
-   */
+  /** All heroes, sorted by name; `options` go to the API call (a stopping job need not wait its turn). @throws {ApiError}, or the abort's reason. */
   async list(options?: CallOptions): Promise<Hero[]> {
     return (await this.#load(options)).heroes;
   }
 
-  /**
-   * Every hero's display name by id ({@link heroDisplayName}); empty when the hero list cannot be had
-   * now (or `options.signal` gives it up), so callers fall back to ids.
-   */
+  /** Display names by id; empty when the hero list cannot be had now, so callers fall back to ids. */
   async displayNames(options?: CallOptions): Promise<Map<string, string>> {
     try {
       return new Map((await this.list(options)).map((h) => [h.id, heroDisplayName(h)]));
@@ -86,11 +64,7 @@ export class HeroDirectory {
     }
   }
 
-  /**
-   * The hero meant by `query`: an id, a name in any case and spacing with "&" or "and" ("cloak and
-   * dagger"), or one clear fuzzy match.
-   * @throws {UnknownHeroError} with up to three suggestions when nothing matches well.
-   */
+  /** The hero meant by `query`: an id, a folded name, or one clear fuzzy match. @throws {UnknownHeroError} with up to three suggestions. */
   async resolve(query: string): Promise<Hero> {
     const index = await this.#load();
     const { heroes } = index;
@@ -98,8 +72,7 @@ export class HeroDirectory {
     const exact = heroes.find((h) => h.id === q || foldName(h.name) === foldName(q) || (h.real_name && foldName(h.real_name) === foldName(q)));
     if (exact) return exact;
     const { fuse, byName } = this.#fuzzy(index);
-    // One clear match on the name (a typo such as "spidr man", "Scarlet Wich"): take it. Scores run
-    // from 0 (exact) to 1; "clear" is good (<= 0.3) and well ahead of the next (by 0.15).
+    // One clear match on the name (a typo): a good score (0 is exact, 1 none) well ahead of the next.
     const byNameResults = byName.search(q, { limit: 2 });
     const best = byNameResults[0];
     const second = byNameResults[1];
@@ -131,10 +104,7 @@ export class HeroDirectory {
     return this.#index;
   }
 
-  /**
-   * The fuzzy indexes of a hero list, built on the first search of that list: a view that only names
-   * heroes (the first /player after a start) does not wait for them.
-   */
+  /** Built on a list's first search, so a view that only names heroes does not wait for it. */
   #fuzzy(index: HeroIndex): FuzzyIndex {
     index.fuzzy ??= {
       fuse: new Fuse(index.heroes, {

@@ -1,23 +1,19 @@
-/**
- * The one place answers name a hero and give its role: the hero list (api-spec.md endpoint 1), then
- * what profiles themselves say of heroes newer than the list (their matchups' `hero_class`). /player
- * and /compare both use it, so one hero never has a role in one answer and "Unknown role" in another.
- */
+// The one place answers name a hero and give its role: the hero list, then profiles' matchups for heroes newer than the
+// list, so one hero never has a role in one answer and "Unknown role" in another.
 import type { Hero, PlayerProfile } from '../api/schemas.js';
 import { heroDisplayName } from './hero-directory.js';
 import { heroName } from '../i18n/names.js';
 
-/** A hero as answers show it. */
 export interface HeroLabel {
   name: string;
   /** The API's role ("Duelist"); null when nothing says. */
   role: string | null;
 }
 
-/** Looks a hero up by id: the hero list first, then the profiles' matchups. Undefined for an id nothing names. */
+/** A hero by id: the hero list first, then the profiles' matchups; undefined for an id nothing names. */
 export type HeroLookup = (id: string | null) => HeroLabel | undefined;
 
-/** A {@link HeroLookup} over `heroes` (the hero list, possibly empty) and what `profiles` say of heroes it lacks. */
+/** A {@link HeroLookup} over `heroes` (possibly empty) and what `profiles` say of heroes it lacks. */
 export function heroLookup(heroes: readonly Hero[], profiles: readonly Pick<PlayerProfile, 'hero_matchups'>[]): HeroLookup {
   const byId = new Map<string, HeroLabel>(heroes.map((h) => [h.id, { name: heroDisplayName(h), role: h.role }]));
   for (const p of profiles) {

@@ -1,17 +1,6 @@
-/**
- * A player's recent matches from whichever source answers, paged locally.
- *
- * Sources, in order (api-spec.md endpoints 19 and 18, and the profile's embedded `match_history`):
- * 1. match history v2. The real API answers 404 "Player not found or match data unavailable…" for a
- *    player whose profile loads but whose history was never refreshed: that means "no stored history
- *    yet", never "no player". Its pages may hold more entries than the `limit` asked (40 for 20), so
- *    paging follows what it returns.
- * 2. match history v1 (`skip=0`: the API's default skip is 20).
- * 3. the up to 20 recent matches the profile itself embeds.
- * A source that fails, or has no match (of the asked season), hands over to the next. The profile's
- * own matches that are newer than the newest of v2 or v1 (a stored history lags behind the profile:
- * a real August 2025 profile updated on 7/31 embeds a match of 8/1) come first, so the list is current.
- */
+// A player's recent matches, paged locally, from the first source that has some: match history v2, v1 (`skip=0`: its
+// default is 20), then the profile's own (api-spec.md endpoints 19, 18). v2's 404 means "no stored history yet", never
+// "no player", and its pages may hold more than `limit`. Profile matches newer than the source's come first: a stored history lags.
 import type { RivalsApi, Fetched } from '../api/client.js';
 import { ApiError } from '../core/api-errors.js';
 import type { MatchHistory, MatchSummary, PlayerProfile } from '../api/schemas.js';
@@ -19,7 +8,7 @@ import type { Logger } from '../core/logger.js';
 import { matchMode } from '../game/modes.js';
 import { seasonOfHistoryEntry, seasonParamFor, type HistorySource, type Season } from '../game/seasons.js';
 
-/** Rows a page shows (a select menu can open each of them). */
+/** Rows a page shows (a select menu opens each). */
 export const HISTORY_PAGE_SIZE = 10;
 /** What v2 is asked for a page (its default); it may answer with more. */
 const V2_LIMIT = 40;
@@ -31,7 +20,6 @@ export interface HistoryRow extends MatchSummary {
   seasonInfo: Season | null;
 }
 
-/** One local page of recent matches. */
 export interface HistoryPage {
   rows: HistoryRow[];
   /** 1-based, clamped to `pages`. */
@@ -40,28 +28,27 @@ export interface HistoryPage {
   /** Matches in the list (all pages). */
   total: number;
   source: HistorySource;
-  /** How many of the list's matches come from the profile because they are newer than the source's newest. */
+  /** Leading matches taken from the profile, newer than the source's newest. */
   newerFromProfile: number;
   /** True when v2 answered 404 for this player (no stored history yet). */
   noStoredHistory: boolean;
-  /** The API answer the rows came from (for "as of … ago" when stale); absent for the profile's own list. */
+  /** The API answer the rows came from, for a stale footer; absent for the profile's own list. */
   fetched?: Fetched<unknown>;
 }
 
 export interface HistoryOptions {
   /** 1-based local page. */
   page: number;
-  /** Only matches of this season; the API is asked for it and the answer is filtered too. */
+  /** Only this season: asked of the API and filtered again. */
   season?: Season | null;
-  /** Leave out practice and bot matches (src/game/modes.ts), filtered over the pages read. */
+  /** Leave out practice and bot matches (src/game/modes.ts). */
   hidePractice?: boolean;
   logger?: Logger;
 }
 
-/** What filters the rows of a source: a season, and whether practice and bot matches are left out. */
 type RowFilter = Pick<HistoryOptions, 'season' | 'hidePractice'>;
 
-/** Rows of one source: each match once (pages can overlap while new matches arrive), filtered by `filter`. */
+/** Each match once (pages overlap while new matches arrive), filtered. */
 function rowsOf(matches: MatchSummary[], source: HistorySource, filter: RowFilter = {}): HistoryRow[] {
   const seen = new Set<string>();
   const { season, hidePractice } = filter;
@@ -72,7 +59,7 @@ function rowsOf(matches: MatchSummary[], source: HistorySource, filter: RowFilte
     .filter((m) => !season || m.seasonInfo === null || m.seasonInfo.index === season.index);
 }
 
-/** The profile's own matches newer than every match of `rows` (none when `rows` has no time). */
+/** The profile's own matches newer than every one of `rows`. */
 function newerThan(rows: HistoryRow[], profile: PlayerProfile, filter: RowFilter = {}): HistoryRow[] {
   const newest = Math.max(...rows.map((r) => r.time ?? 0));
   if (!Number.isFinite(newest) || newest <= 0) return [];
@@ -110,8 +97,7 @@ async function fromV2(api: RivalsApi, profile: PlayerProfile, options: HistoryOp
     return { ...localPage([...newer, ...rows], options.page), total: newer.length + rows.length, source: 'v2', newerFromProfile: newer.length, fetched: first };
   }
 
-  // Positional paging over the API's own page size: local page p starts at entry (p - 1) × 10 of the
-  // list "newer profile matches, then v2".
+  // Positional paging over the API's page size: local page p starts at entry (p - 1) × 10 of "newer profile matches, then v2".
   const newer = newerThan(rowsOf(first.data.matches, 'v2'), profile);
   const total = newer.length + Math.max(size, first.data.pagination?.total_matches ?? size);
   const pages = Math.max(1, Math.ceil(total / HISTORY_PAGE_SIZE));
@@ -135,16 +121,12 @@ async function fromV2(api: RivalsApi, profile: PlayerProfile, options: HistoryOp
   return { rows: [...head, ...rowsOf(rows, 'v2').slice(0, need)], page, pages, total, source: 'v2', newerFromProfile: newer.length, fetched: first };
 }
 
-/** Whether an error of a history source hands over to the next source (any API failure does; a bug does not). */
+/** Any API failure hands over to the next source; a bug does not. */
 function handsOver(err: unknown): err is ApiError {
   return err instanceof ApiError;
 }
 
-/**
- * The page `options.page` of a player's recent matches, from the first source that has some.
- * @returns an empty page (source `profile`) when no source has a match.
- * @throws only what is not an API failure (API failures hand over to the next source and are logged).
- */
+/** Page `options.page` of a player's recent matches (empty when no source has one). @throws only what is not an API failure. */
 export async function recentMatches(api: RivalsApi, profile: PlayerProfile, options: HistoryOptions): Promise<HistoryPage> {
   let noStoredHistory = false;
   try {

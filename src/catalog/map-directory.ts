@@ -1,13 +1,5 @@
-/**
- * The map catalogue for commands: every map of `GET /api/v1/maps` (api-spec.md endpoint 11, all of
- * its pages) read through the cached client, one entry per map id, with a human label that tells
- * apart maps sharing a name. Used by /maps, and by /player and /match to name a match's map.
- *
- * What the real data does (api-samples/maps): the API pages (one capture has `total_maps: 32` with
- * 10 maps); the 38-map capture lists ids 1246, 1254 and 1267 twice, with different `game_mode` casing
- * and different gaps; several maps share a name (a competitive twin, another mode, a sub-map such as
- * Royal Palace's "Odin's Archive"); map 1304 has an empty name.
- */
+// Every map of the paged map list (api-spec.md endpoint 11), once per id, labelled so maps sharing a name are told apart.
+// The real list (api-samples/maps) repeats ids with different gaps and shares names across modes, competitive twins and sub-maps.
 import type { Fetched, RivalsApi } from '../api/client.js';
 import { ApiError } from '../core/api-errors.js';
 import type { GameMap, Page } from '../api/schemas.js';
@@ -16,49 +8,33 @@ import { tr } from '../i18n/index.js';
 import { listOf } from '../render/common.js';
 import { modeName, modeTitle } from '../i18n/names.js';
 
-/**
- * A map as the bot knows it, in no language: the directory's entries are shared by every answer, so
- * the words the bot adds to the API's are written when shown, by {@link mapName} and {@link mapLabel}.
- */
+/** A map in no language: entries are shared by every answer, so the bot's own words are added when shown. */
 export interface MapInfo {
   /** The API's map id, as text ("1170"). */
   id: string;
-  /** The short name ("Royal Palace", also for its parts such as Bifrost Garden); null for a map without a name (1304). */
+  /** The short name, also for parts such as Bifrost Garden; null for a map without one. */
   name: string | null;
-  /** The part of the map when it differs from `name` ("Odin's Archive" for 1170, "Bifrost Garden" for 1155), else null. */
+  /** The part of the map when it differs from `name` ("Odin's Archive"), else null. */
   subMap: string | null;
-  /**
-   * What {@link mapLabel} adds to the name so that it tells this map apart from every other map of the
-   * catalogue: the mode when the name exists in several modes, "Competitive" for the competitive twin
-   * of a name and mode, and the id as a last resort.
-   */
+  /** What {@link mapLabel} adds so that no two maps share a label. */
   tellApart: { mode: boolean; competitive: boolean; id: boolean };
-  /** Location ("Yggsgard", "Tokyo 2099"), or null. */
   location: string | null;
-  /** Game mode in title case, in English ("Doom Match", "Jeff's Winter Splash Festival", src/i18n/names.ts `modeTitle`): show it with `modeName`. */
+  /** Game mode in English title case (src/i18n/names.ts `modeTitle`): show it with `modeName`. */
   mode: string | null;
   /** The API's `is_competitve`. */
   competitive: boolean;
-  /** Absolute URL of the map's image: the first of `images`, else `sub_map.thumbnail`; null when neither. */
+  /** Absolute URL: the first of `images`, else `sub_map.thumbnail`. */
   image: string | null;
-  /** Video URL (http or https), or null. */
   video: string | null;
 }
 
-/**
- * A map's short name as shown: the API's, or for a map without one a stand-in in the current locale
- * naming its id and location ("Unnamed map 1304 (Hellfire Gala)", "Carte sans nom 1304 (Hellfire Gala)").
- */
+/** A map's short name, or a stand-in in the current locale naming its id and location. */
 export function mapName(m: Pick<MapInfo, 'id' | 'name' | 'location'>): string {
   if (m.name !== null) return m.name;
   return m.location ? tr('catalog:maps.unnamedAt', { id: m.id, location: m.location }) : tr('catalog:maps.unnamed', { id: m.id });
 }
 
-/**
- * A map's name with its part ("Royal Palace: Odin's Archive"), without the mode or competitive flag of
- * the map list: for a match, whose mode comes from the match itself (the list's competitive flag is
- * swapped on some same-named maps, such as Central Park 1217 and 1292).
- */
+/** A map's name and part without the list's mode or competitive flag, for a match: the list's flag is swapped on some same-named maps. */
 export function mapPlainName(m: Pick<MapInfo, 'id' | 'name' | 'location' | 'subMap'>): string {
   return m.subMap ? `${mapName(m)}: ${m.subMap}` : mapName(m);
 }

@@ -1,8 +1,4 @@
-/**
- * The loaders of a player that several commands share: a profile for a season, and the players a
- * member may mean (their linked accounts, recent lookups and the players of matches they opened).
- * Data: api-spec.md endpoint 17 (player profile), and the store's links and recent lookups.
- */
+/** Player loaders shared by commands: a profile for a season (api-spec.md endpoint 17), and the players a member may mean. */
 import Fuse from 'fuse.js';
 import type { Fetched, RivalsApi } from '../api/client.js';
 import type { PlayerProfile } from '../api/schemas.js';
@@ -16,22 +12,17 @@ import { LIMITS, truncate } from '../render/limits.js';
 import type { AccountLinksRepository } from '../store/account-links.js';
 import type { RecentLookups } from '../store/recent-lookups.js';
 
-/** What loading a profile needs: the API client and a logger (a command's context has both). */
 export interface ProfileSource {
   api: RivalsApi;
   logger: Logger;
 }
 
-/** What naming a member's players needs: their links and recent lookups (a command's context has both). */
 export interface MemberPlayers {
   links: AccountLinksRepository;
   recent: RecentLookups;
 }
 
-/**
- * The season of the `season` option or custom-ID argument: "" or absent for the current season.
- * @throws {SeasonError} for a number no season has (0.5, 1.25).
- */
+/** The season of a `season` option or argument; null (current) for "" or absent. @throws {SeasonError} for a number no season has. */
 export function seasonOption(value: unknown): Season | null {
   if (value === undefined || value === null || value === '') return null;
   const season = seasonFromNumber(typeof value === 'number' ? value : String(value));
@@ -39,10 +30,9 @@ export function seasonOption(value: unknown): Season | null {
   return season;
 }
 
-/** A loaded profile, and whether its totals are those of the season asked for. */
 export interface LoadedProfile {
   fetched: Fetched<PlayerProfile>;
-  /** True without a season; false when the API gave the current season's totals for a season asked. */
+  /** False when the API gave the current season's totals for a past season asked. */
   seasonTotals: boolean;
 }
 
@@ -50,10 +40,8 @@ export interface LoadedProfile {
 const totalsOf = (p: PlayerProfile) => JSON.stringify([p.overall.ranked, p.overall.unranked, p.heroes_ranked.length, p.heroes_unranked.length, p.maps.length]);
 
 /**
- * The profile, for `season` when one is asked. The API may not keep a past season (it refuses the
- * season with a 400, or answers exactly as it does for the current season): the current season's
- * profile is then used and said to be so, rather than labelled with the season asked.
- * @throws {PrivateProfileError} for a private profile; {@link ApiError} when the profile cannot be had.
+ * The profile, for `season` if asked. The API may not keep a past season (a 400, or the current season's answer): the
+ * current season is then shown and said to be so. @throws {PrivateProfileError}; {@link ApiError} when it cannot be had.
  */
 export async function loadProfile(query: string, season: Season | null, ctx: ProfileSource): Promise<LoadedProfile> {
   const checkPrivate = (fetched: Fetched<PlayerProfile>) => {
@@ -74,11 +62,7 @@ export async function loadProfile(query: string, season: Season | null, ctx: Pro
   return { fetched, seasonTotals: !same };
 }
 
-/**
- * Names a member may have meant by a player query that matched nobody: their linked accounts, recent
- * lookups and the players of matches they opened, closest first, at most 3. Costs no API request; never
- * rejects (a store that does not answer gives no suggestion).
- */
+/** Up to 3 names a member may have meant (links, recent lookups, players of matches opened), closest first; no API request, never rejects. */
 export async function playerSuggestions(userId: string, typed: string, ctx: MemberPlayers): Promise<string[]> {
   const [links, recent, seen] = await Promise.all([
     ctx.links.get(userId).catch(() => ({ accounts: [] })),
@@ -100,7 +84,7 @@ export async function playerSuggestions(userId: string, typed: string, ctx: Memb
     .map((r) => r.item);
 }
 
-/** Autocomplete of a player query: the member's linked accounts, then their recent lookups, matching what is typed. */
+/** Autocomplete of a player query: linked accounts, then recent lookups, matching what is typed. */
 export async function playerChoices(userId: string, typed: string, ctx: MemberPlayers) {
   const [links, recent] = await Promise.all([ctx.links.get(userId), ctx.recent.list(userId)]);
   const typedLower = typed.trim().toLowerCase();
