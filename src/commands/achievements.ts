@@ -1,7 +1,4 @@
-/**
- * `/achievements [hero] [name]`: achievements, filtered by hero, or one achievement with its mission.
- * Data: api-spec.md endpoints 6 and 7.
- */
+/** `/achievements [hero] [name]`: achievements, filtered by hero, or one with its mission. Data: api-spec.md endpoints 6 and 7. */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { AchievementSummary } from '../api/schemas.js';
 import type { CommandContext, CommandModule } from '../discord/command.js';

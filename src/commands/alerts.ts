@@ -1,8 +1,6 @@
 /**
- * `/alerts`: a member asks to be told when a new balance post or patch note changes their mains (the
- * top 3 heroes by play time on their default linked account) or heroes they watch (up to 10), in the
- * server's alerts channel (`/config alerts`) or by direct message. The sending is the feed poller's
- * (src/feeds/alerts.ts). Every answer is private.
+ * `/alerts`: tell a member when a balance post or patch note changes their mains (top heroes by play time on
+ * their default account) or heroes they watch, in the server's alerts channel or by DM. The feed poller sends them.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ApplicationIntegrationType, InteractionContextType } from 'discord-api-types/v10';
@@ -55,10 +53,10 @@ function alertsOf(ctx: CommandContext): NonNullable<CommandContext['alerts']> {
   return ctx.alerts;
 }
 
-/** The guild the alerts belong to ('' in direct messages, where they can only be direct messages). */
+/** '' in direct messages, where alerts can only be direct messages. */
 const guildOf = (user: Invoker) => user.guildId ?? '';
 
-/** Where the member's alerts go, as a sentence; or why they cannot go anywhere yet. */
+/** Where the member's alerts go, as a sentence, or why they cannot go anywhere yet. */
 async function whereTo(m: AlertMember, ctx: CommandContext): Promise<string> {
   if (m.dm || m.guildId === '') return t.alertsByDm();
   const channel = (await ctx.settings.get(m.guildId)).alertsChannelId;
@@ -105,7 +103,7 @@ export const alerts: CommandModule = {
           },
           ctx.now(),
         );
-        // Read the mains now, so the member sees them; if the API cannot answer, the background refresh reads them later.
+        // Read now so the member sees them; if the API cannot answer, the background refresh reads them later.
         await a.mains.refresh(userId, 'interactive').catch((err: unknown) => ctx.logger.warn({ err }, 'could not read the mains now; the hourly refresh will'));
         return listView(m, userId, ctx);
       }

@@ -1,9 +1,6 @@
 /**
- * `/compare player:<a> [other:<b>] [season]`: two players side by side. Each one's current tier and
- * rank score, ranked win rate, KDA, matches and play time, play time by role and top heroes; the heroes
- * both play, head to head; and both rank histories on one chart. `other` defaults to the member's own
- * linked account. Both options complete from the member's linked accounts and recent lookups.
- * Data: api-spec.md endpoint 17 (player profiles) and the hero list.
+ * `/compare player:<a> [other:<b>] [season]`: two players side by side, the heroes both play head to head, and both rank
+ * histories on one chart; `other` defaults to the member's own linked account. Data: api-spec.md endpoint 17 and the hero list.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { APIEmbed, APIEmbedField } from 'discord-api-types/v10';
@@ -29,7 +26,6 @@ import { t } from '../render/strings.js';
 import { seasonLabel } from '../render/common.js';
 import { loadProfile, playerChoices, playerSuggestions, seasonOption } from '../catalog/players.js';
 
-/** Heroes listed per player, and heroes both play listed head to head. */
 const TOP_HEROES = 3;
 const HEAD_TO_HEAD = 8;
 
@@ -41,12 +37,12 @@ const definition = new SlashCommandBuilder()
   .addNumberOption((o) => o.setName('season').setDescription(describe('compare.options.season')).setMinValue(0).setMaxValue(99))
   .toJSON();
 
-/** (kills + assists) / deaths, deaths at least 1, to two decimals in the current locale ("3.10", "3,10"): the ratio /player shows. */
+/** (kills + assists) / max(1, deaths), two decimals in the current locale: the ratio /player shows. */
 const kdaRatio = (r: { kills: number; deaths: number; assists: number }) => decimal((r.kills + r.assists) / Math.max(1, r.deaths));
 
 type Heroes = HeroLookup;
 
-/** A hero's name and role from the one hero lookup (src/catalog/hero-lookup.ts), else as the profile names it. */
+/** A hero's name and role from the one hero lookup, else as the profile names it. */
 function heroOf(heroes: Heroes, h: Pick<HeroTotals, 'hero_id' | 'hero_name'>): { name: string; role: string | null } {
   return (
     heroes(h.hero_id) ?? {
@@ -56,10 +52,7 @@ function heroOf(heroes: Heroes, h: Pick<HeroTotals, 'hero_id' | 'hero_name'>): {
   );
 }
 
-/**
- * One player's column: rank in `season`, ranked record, play time by role and top heroes. A player
- * whose profile holds an older season than the one compared says which season their totals are from.
- */
+/** One player's column; a profile holding an older season than the one compared says which season its totals are from. */
 function column(p: PlayerProfile, season: Season | null, heroes: Heroes): APIEmbedField {
   const rank = rankSummary(p, season);
   const r = p.overall.ranked;
@@ -84,10 +77,9 @@ function column(p: PlayerProfile, season: Season | null, heroes: Heroes): APIEmb
   };
 }
 
-/** "54.2 % · KDA 3.10 · 12 matches" for one player's record on a hero. */
 const record = (h: HeroTotals) => tr('compare:record', { count: h.matches, n: integer(h.matches), winRate: winRate(h.wins, h.matches), kda: kdaRatio(h) });
 
-/** The heroes both players play, most combined play time first, each with both records. */
+/** The heroes both players play, most combined play time first. */
 function headToHead(a: PlayerProfile, b: PlayerProfile, heroes: Heroes): APIEmbedField | undefined {
   const key = (h: HeroTotals) => h.hero_id ?? h.hero_name ?? '';
   // A hero with play time but no completed match has no record to compare.

@@ -1,9 +1,6 @@
 /**
- * `/config`: server setup for members with Manage Server (Discord `default_member_permissions`, and
- * checked again at run time). Shows the settings; sets or clears each feed's channel (with a ping
- * role, publishing in announcement channels, and an optional backfill), or changes only the options
- * given of a feed already set; the default leaderboard platform; private answers by default; the
- * language of feed posts and hero alerts; each feed's status; and a reset behind a confirmation button.
+ * `/config`: server setup for members with Manage Server (`default_member_permissions`, checked again at run time):
+ * feed channels and their options, the default leaderboard platform, private answers, feed language, status and reset.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ButtonStyle, ChannelType, ComponentType, InteractionContextType, PermissionFlagsBits, type APIEmbed } from 'discord-api-types/v10';
@@ -25,12 +22,12 @@ import { t } from '../render/strings.js';
 
 const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', xbox: 'Xbox' };
 const COLOUR = 0x5865f2;
-/** Local time of a digest when the admin gives none: 09:00. */
+/** Minutes after midnight, local time, of a digest when the admin gives none. */
 const DEFAULT_DIGEST_AT = 9 * 60;
 /** Most posts an admin may ask to be sent again when setting a channel. */
 export const MAX_BACKFILL = 10;
 
-/** The `type` option of the subcommand `sub` (`feed`, `feed-off`, `test-post`). */
+/** The `type` option of subcommand `sub`. */
 const feedType = (sub: string) => (o: import('@discordjs/builders').SlashCommandStringOption) =>
   o
     .setName('type')

@@ -1,15 +1,7 @@
 /**
- * `/hero name:<hero>`: a hero's overview, and through a select menu its abilities (paged by
- * transformation), costumes, transformations, lore (paged), statistics, leaderboard and balance
- * history (paged: every balance post and patch note that changed the hero, newest first, read from
- * the store the balance indexer fills, src/jobs/balance-indexer.ts).
- * The real hero list (api-samples/heroes) repeats abilities (Hulk's four, once a form, with
- * `transformation_id` missing), lists "Base Stat" entries and empty team-up placeholders among them,
- * writes key bindings and field labels in more than one casing, gives forms without health (the
- * "Base Stat" entries have it) and every costume the quality "Default": see {@link heroKit},
- * {@link baseStats} and the costumes and transformations sections.
- * Data: api-spec.md endpoints 2 (hero), 3 (stats), 5 (leaderboard), via the hero list (1) for lookup;
- * the balance history from endpoints 12 and 13, through the store (src/store/balance-history.ts).
+ * `/hero name:<hero>`: a hero's overview and, through a select menu, its other sections. Data: api-spec.md endpoints 1, 2,
+ * 3 and 5; the balance history through the store the balance indexer fills. The real hero list (api-samples/heroes) repeats
+ * abilities, mixes "Base Stat" entries and empty team-up placeholders among them, and leaves forms without health.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import {
@@ -37,11 +29,9 @@ import type { HistoryEntry } from '../store/balance-history.js';
 import { t } from '../render/strings.js';
 import { tr } from '../i18n/index.js';
 
-/** The sections of a hero, in select-menu order. */
 export const HERO_SECTIONS = ['overview', 'abilities', 'costumes', 'transformations', 'lore', 'stats', 'leaderboard', 'balance'] as const;
 export type HeroSection = (typeof HERO_SECTIONS)[number];
 
-/** A section's name in the current locale (`hero:sections.<section>`), for the menu and the author line. */
 const sectionLabel = (section: HeroSection) => tr(`hero:sections.${section}`);
 
 const ABILITIES_PER_PAGE = 6;
@@ -386,15 +376,11 @@ export interface FormStats {
   speed: number | null;
 }
 
-/** `additional_fields` labels of a "Base Stat" entry holding health and movement speed, letters only, lower-case. */
+/** Labels, letters only and lower-case, of a "Base Stat" entry's health and movement speed. */
 const HEALTH_FIELDS = new Set(['health', 'maxhealth', 'basehealth', 'hp', 'maxhp']);
 const SPEED_FIELDS = new Set(['movementspeed', 'movespeed', 'speed', 'basespeed', 'basemovementspeed']);
 
-/**
- * A stat of a "Base Stat" entry: one number, with thousands separators ("1,200") and a unit ("6m/s",
- * "6 m/s", "250 HP") allowed; null for 0, which the API writes for "not given"; NaN for text holding
- * anything else (two numbers, words), which is not guessed at.
- */
+/** A "Base Stat" number ("1,200", "6 m/s", "250 HP"); null for 0, the API's "not given"; NaN for anything else, not guessed at. */
 function baseStatNumber(value: string): number | null {
   const text = value.trim().replace(/\s*(m\/s|hp)$/i, '');
   const n = /^\d{1,3}(,\d{3})+(\.\d+)?$/.test(text) ? Number(text.replace(/,/g, '')) : /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
@@ -402,11 +388,8 @@ function baseStatNumber(value: string): number | null {
 }
 
 /**
- * Health and speed from a hero's "Base Stat" entries, by the id of the transformation they describe:
- * the one their `transformation_id` names, else the one their name names ("Base Stat (Monster Hulk)"),
- * else the hero's own form (the form named as the hero, "Cloak & Dagger", else the first). Entries for
- * one form that disagree, or a value that is not one number, give nothing for that stat. Source: the real list in api-samples/heroes, where
- * Cloak & Dagger's three forms have health "0" and "Base Stat 1" holds `{Health: "250", Movement Speed: "6m/s"}`.
+ * Health and speed from "Base Stat" entries by the form they describe: the one their `transformation_id` or name names, else
+ * the hero's own form. Disagreeing entries or a value that is not one number give nothing. Real forms may have health "0".
  */
 export function baseStats(hero: Hero): Map<string, FormStats> {
   const own = hero.transformations.find((t) => t.name && fold(t.name) === fold(hero.name)) ?? hero.transformations[0];
@@ -434,7 +417,7 @@ export function baseStats(hero: Hero): Map<string, FormStats> {
   return new Map([...found].map(([id, s]) => [id, { health: one(s.health), speed: one(s.speed) }]));
 }
 
-/** A form's health and speed as lines: the form's own, else those of its "Base Stat" entry ({@link baseStats}). */
+/** A form's health and speed as lines: its own, else its "Base Stat" entry's. */
 function formStats(t: Transformation, fill: FormStats | undefined): string[] {
   const health = t.health || fill?.health;
   const movement = t.movement_speed || fill?.speed;
@@ -446,10 +429,8 @@ function formStats(t: Transformation, fill: FormStats | undefined): string[] {
 }
 
 /**
- * The hero's forms with what is known of each: health and movement speed (m/s) when the API gives
- * them (forms after the first often have "0"), else from "Base Stat" entries ({@link baseStats}). A
- * form repeating an earlier form's name with nothing of its own (Hulk lists "Bruce Banner" twice, the
- * second without health) is shown once; a form with neither health nor speed says so.
+ * The hero's forms with health and movement speed (m/s), from "Base Stat" entries ({@link baseStats}) when the form has
+ * none. A form repeating an earlier one's name with nothing of its own is shown once.
  */
 function transformations(hero: Hero): APIEmbed {
   const fills = baseStats(hero);
@@ -502,7 +483,7 @@ async function leaderboard(hero: Hero, ctx: CommandContext): Promise<{ embed: AP
       winRate: percent(p.win_rate),
       matches: integer(p.matches),
     };
-    // Whole points, cut toward zero as src/game/ranks.ts rankScore does, but in the member's locale (rankScore formats in English).
+    // Whole points, cut toward zero as rankScore does, but in the member's locale (rankScore formats in English).
     const score = p.rank?.rank_score;
     return score === null || score === undefined
       ? tr('hero:leaderboard.line', values)
@@ -515,10 +496,8 @@ async function leaderboard(hero: Hero, ctx: CommandContext): Promise<{ embed: AP
 }
 
 /**
- * One post of a hero's balance history as markdown of at most `budget` characters: its number on the
- * page, the verdict as a marker and a bold word, the date, the post's title (posts have no URL: the
- * read button numbered alike opens it, as /patch-notes does), then the lines the verdict was decided
- * from, quoted, each with its own marker, as many as fit.
+ * One post of a hero's balance history in at most `budget` characters: number, verdict, date and title (posts have no URL:
+ * the read button numbered alike opens it), then as many of the lines the verdict was decided from as fit.
  */
 function balanceEntry(entry: HistoryEntry, n: number, budget: number): string {
   const head = truncate(

@@ -1,8 +1,4 @@
-/**
- * `/items [type] [name]`: cosmetic items (emotes, MVP animations, nameplates, sprays), filtered by
- * type, or one item by id or name, each with its rarity as the game names it ({@link rarityName}).
- * Data: api-spec.md endpoints 9 and 10.
- */
+/** `/items [type] [name]`: cosmetic items, filtered by type, or one by id or name. Data: api-spec.md endpoints 9 and 10. */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ITEM_TYPES, type ItemType } from '../api/endpoints.js';
 import type { Item } from '../api/schemas.js';
@@ -31,11 +27,7 @@ const definition = new SlashCommandBuilder()
   .toJSON();
 
 const typeOf = (v: unknown): ItemType | undefined => ((ITEM_TYPES as readonly string[]).includes(String(v)) ? (v as ItemType) : undefined);
-/**
- * An item's type as shown: a type the API filters by (Emote, MVP, Nameplate, Spray, in any case) by its
- * name in the current locale (`catalog:items.type`, singular: "Spray"), any other as the API gives it;
- * the fallback when it gives none.
- */
+/** A type the API filters by, in the current locale; any other as the API gives it. */
 function typeName(raw: string | null | undefined): string {
   const text = raw?.trim();
   if (!text) return tr('catalog:items.fallbackType');

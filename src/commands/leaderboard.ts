@@ -1,7 +1,4 @@
-/**
- * `/leaderboard hero:<hero> [platform]`: a hero's ranked players, ten a page, with rank, score,
- * matches, win rate and K/D/A. Data: api-spec.md endpoint 5.
- */
+/** `/leaderboard hero:<hero> [platform]`: a hero's ranked players, ten a page. Data: api-spec.md endpoint 5. */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { APIEmbed } from 'discord-api-types/v10';
 import { PLATFORMS, type Platform } from '../api/endpoints.js';
@@ -31,7 +28,6 @@ const definition = new SlashCommandBuilder()
   )
   .toJSON();
 
-/** The leaderboard of a hero on a platform, at a page. */
 export async function leaderboardView(heroQuery: string, platform: Platform, page: number, ctx: CommandContext): Promise<View> {
   const hero = await ctx.heroes.resolve(heroQuery);
   const fetched = await ctx.api.heroLeaderboard(hero.id, { platform });

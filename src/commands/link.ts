@@ -1,8 +1,4 @@
-/**
- * `/link player:<name or uid> [default]` and `/unlink player:<linked account>`: a member links their
- * game accounts once, then `/player` with nothing after it shows their default. Answers are private.
- * Data: api-spec.md endpoint 17 (the account is looked up before it is linked).
- */
+/** `/link` and `/unlink`: a member's game accounts, so `/player` alone shows their default. Data: api-spec.md endpoint 17. */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { CommandModule } from '../discord/command.js';
 import { describe } from '../i18n/commands.js';

@@ -1,8 +1,4 @@
-/**
- * `/maps`: every map once, grouped by location, with its game mode, "Competitive" where it is, and
- * its video. Data: api-spec.md endpoint 11, every page, through the map catalogue (src/catalog/map-directory.ts),
- * which merges the API's duplicate records and tells apart maps sharing a name.
- */
+/** `/maps`: every map once, grouped by location, via the map catalogue (api-spec.md endpoint 11). */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { CommandContext, CommandModule } from '../discord/command.js';
 import { describe } from '../i18n/commands.js';
@@ -15,18 +11,13 @@ import { escapeText } from '../render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.js';
 import type { View } from '../render/view.js';
 
-/** Maps a page. */
 export const MAPS_PER_PAGE = 10;
 
 const definition = new SlashCommandBuilder().setName('maps').setDescription(describe('maps')).toJSON();
 
-/** The part of a line that names the map: name and sub-map ("Royal Palace: Odin's Archive"). */
 const title = (m: MapInfo) => `${escapeText(mapName(m), 100)}${m.subMap ? `: ${escapeText(m.subMap, 100)}` : ''}`;
 
-/**
- * One line a map: `**name: sub-map** · mode · Competitive · [video](url)`. Name, sub-map, mode and the
- * competitive flag tell apart every pair the label does, except maps alike in all four: those get their id.
- */
+/** One line a map; maps alike in name, sub-map, mode and competitive flag also get their id. */
 function lines(maps: MapInfo[]): Map<MapInfo, string> {
   const key = (m: MapInfo) => `${title(m)}|${m.mode ?? ''}|${m.competitive}`;
   const seen = new Map<string, number>();

@@ -1,11 +1,7 @@
 /**
- * `/match match:<match uid>`: a compact scoreboard. A summary (mode, map, duration, date, MVP and
- * SVP), then one embed per team (with its round score when the history row gave it) with one line per
- * player: every hero used with its time (longest first), K/D/A, damage, healing (when any), damage taken
- * and badges; players who left and players who never picked a hero are marked and placed last,
- * replacements are marked (src/game/scoreboard.ts). A select opens any player's profile.
- * Data: api-spec.md endpoint 20 (a match never changes, so the cache keeps it forever), the hero and map
- * lists, and what the history row a match was opened from knew (map, mode, duration, time, round score).
+ * `/match match:<match uid>`: a compact scoreboard, a summary then one embed per team (src/game/scoreboard.ts).
+ * Data: api-spec.md endpoint 20 (a match never changes: cached forever), the hero and map lists, and what the
+ * history row it was opened from knew (map, mode, duration, time, round score).
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
@@ -38,21 +34,18 @@ const definition = new SlashCommandBuilder()
   .addStringOption((o) => o.setName('match').setDescription(describe('match.options.match')).setRequired(true).setMinLength(3).setMaxLength(100))
   .toJSON();
 
-/**
- * The start time a match uid carries ("6713355_1740604074_322_11001_10": its second part, Unix
- * seconds), when it is a plausible date (after the game's launch, not in the future); else null.
- */
+/** The start time a match uid carries (its second part, Unix seconds) when plausible (after launch, not in the future), else null. */
 export function timeFromMatchUid(uid: string, now: number): number | null {
   const part = Number(uid.split('_')[1]);
   const launch = Date.UTC(2024, 11, 1) / 1000;
   return Number.isInteger(part) && part > launch && part < now / 1000 + 86_400 ? part : null;
 }
 
-/** How much a player line says: everything, then less while the team embeds are over Discord's limits. */
+/** How much a player line says: less while the team embeds are over Discord's limits. */
 type Detail = 'full' | 'compact' | 'minimal';
 const DETAILS: readonly Detail[] = ['full', 'compact', 'minimal'];
 
-/** "**MVP**, Triple! ×2, Gifted Healer": a player's badges (names as the game spells them), MVP and SVP first, with counts above one; MVP or SVP alone unless `all`. */
+/** A player's badges, MVP and SVP first, counts above one; MVP or SVP alone unless `all`. */
 function badges(line: ScoreLine, m: MatchDetail, all: boolean): string {
   const mvp = line.player.player_uid === m.mvp_uid ? ['**MVP**'] : line.player.player_uid === m.svp_uid ? ['**SVP**'] : [];
   const rest = all
@@ -80,7 +73,7 @@ function status(s: ScoreLine['status']): string {
   return s === 'played' ? '' : ` · *${tr(`match:status.${s}`)}*`;
 }
 
-/** One player's line: name, heroes, K/D/A, then (but in `minimal`) damage, healing when any, damage taken; badges; status. */
+/** One player's line: name, heroes, K/D/A, then (but in `minimal`) damage, healing, damage taken; badges; status. */
 function line(l: ScoreLine, m: MatchDetail, heroOf: (id: string | null) => string, detail: Detail): string {
   const p = l.player;
   const name = escapeText(p.nick_name ?? p.player_uid, 40);

@@ -1,13 +1,7 @@
 /**
- * `/meta [role] [sort]`: the hero meta: every hero's win rate, pick share and KDA, grouped
- * by role (or one role), sorted by win rate (default), pick share or KDA, paged, with a scatter chart
- * of win rate against pick share. The formulas are in src/game/meta.ts.
- *
- * Data: api-spec.md endpoint 3 (hero statistics) for every hero of endpoint 1, gathered in the
- * background by {@link HeroMeta} (`ctx.meta`) and read here from its latest snapshot, or after a
- * restart from the one saved in the store: a member's command never waits on 37 requests, except for
- * the very first gathering, which it waits for within its deadline and otherwise answers that the
- * meta is being gathered and about how long that takes.
+ * `/meta [role] [sort]`: every hero's win rate, pick share and KDA (formulas in src/game/meta.ts), paged, with a scatter chart.
+ * Gathered in the background by {@link HeroMeta} (api-spec.md endpoints 1 and 3) so a member never waits on one request
+ * per hero, except for the very first gathering, which it waits for within its deadline.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { APIEmbed } from 'discord-api-types/v10';
@@ -27,13 +21,12 @@ import { clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.
 import type { View } from '../render/view.js';
 import { t } from '../render/strings.js';
 
-/** Heroes a page: 37 heroes make 3 pages; a page stays near 1,500 characters. */
+/** Heroes a page, keeping a page well within an embed's limits. */
 export const META_PER_PAGE = 15;
 
-/** The chart's file name, shown in the embed as `attachment://meta.png`. */
+/** Shown in the embed as `attachment://meta.png`. */
 export const META_CHART_FILE = 'meta.png';
 
-/** Custom-ID argument for "every role". */
 const ALL_ROLES = 'all';
 
 const definition = new SlashCommandBuilder()
@@ -56,15 +49,12 @@ const definition = new SlashCommandBuilder()
 const roleOf = (value: unknown): MetaRole | null => (value === undefined || value === ALL_ROLES ? null : metaRole(String(value)));
 const sortOf = (value: unknown): MetaSort => ((META_SORTS as readonly string[]).includes(String(value)) ? (value as MetaSort) : 'win-rate');
 
-/** A friendly private note (not an error: nothing failed), in the embed colour of the meta. */
+/** A note, not an error: nothing failed. */
 const noteView = (text: string): View => ({ ephemeral: true, embeds: [{ color: roleColour(null), description: text }] });
 
 /**
- * The meta's latest snapshot: the one in memory, else the one saved before a restart (read from the
- * store once), else the first gathering (started now, or already under way), each waited for until
- * the interaction's deadline (src/core/deadline.ts; without a deadline, the CLI, until it ends). Undefined
- * when none is ready by then: the gathering goes on in the background.
- * @throws {ApiError} when the gathering fails within the deadline (the router says the API is down).
+ * The latest snapshot: in memory, else the stored one, else the first gathering, waited for until the interaction's
+ * deadline; undefined when none is ready by then (the gathering goes on). @throws {ApiError} when the gathering fails in time.
  */
 async function latestSnapshot(meta: HeroMeta): Promise<MetaSnapshot | undefined> {
   const deadline = currentDeadline();
@@ -75,19 +65,19 @@ async function latestSnapshot(meta: HeroMeta): Promise<MetaSnapshot | undefined>
   return inTime(meta.refresh());
 }
 
-/** The note while the first gathering runs: how far it has got and about how long it still takes, once the hero list is in. */
+/** The note while the first gathering runs: progress and time left, once the hero list is in. */
 function gatheringNote(meta: HeroMeta): View {
   const progress = meta.progress();
   if (progress?.total === undefined || progress.etaMs === undefined) return noteView(t.metaGathering());
   return noteView(t.metaGatheringEta(progress.done, progress.total, progress.etaMs));
 }
 
-/** One line a hero: "**Hulk** · 52.3 % win · 4.1 % picks · KDA 2.85" (numbers in the current locale: "KDA 2,85" in French); em dashes where unknown. */
+/** One line a hero: name, win rate, pick share and KDA in the current locale; em dashes where unknown. */
 export function metaLine(row: MetaRow): string {
   return t.metaLine(escapeText(row.name, 60), ratioPercent(row.winRate), ratioPercent(row.pickShare), decimal(row.kda));
 }
 
-/** The rows in display order, each with the role group it is listed under (null: "Other", or no grouping with a role filter). */
+/** Rows in display order, each with its role group (null: "Other", or no grouping with a role filter). */
 function ordered(snapshot: MetaSnapshot, role: MetaRole | null, sort: MetaSort): { row: MetaRow; group: MetaRole | null }[] {
   if (role)
     return sortMetaRows(
@@ -97,10 +87,7 @@ function ordered(snapshot: MetaSnapshot, role: MetaRole | null, sort: MetaSort):
   return groupMetaRows(snapshot.rows, sort).flatMap((g) => g.rows.map((row) => ({ row, group: g.role })));
 }
 
-/**
- * The scatter of the heroes listed (one role's, or all) that have both a win rate and a pick share:
- * the {@link SPEC_LIMITS.scatterHeroes} most picked at most, its words in the current locale.
- */
+/** The scatter of the listed heroes with both a win rate and a pick share, at most {@link SPEC_LIMITS.scatterHeroes} most picked. */
 export function metaChartSpec(rows: MetaRow[], role: MetaRole | null): MetaScatterChart {
   const plotted = rows
     .filter((r): r is MetaRow & { winRate: number; pickShare: number } => r.winRate !== null && r.pickShare !== null)
@@ -114,7 +101,7 @@ export function metaChartSpec(rows: MetaRow[], role: MetaRole | null): MetaScatt
   };
 }
 
-/** Alt text of the chart: what it shows, and its two most telling points (ties: the first listed). */
+/** What the chart shows and its two most telling points (ties: the first listed). */
 function chartAlt(spec: MetaScatterChart, role: MetaRole | null): string {
   const top = (key: 'winRate' | 'pickShare') =>
     spec.heroes.reduce<MetaScatterChart['heroes'][number] | undefined>((m, h) => (!m || h[key] > m[key] ? h : m), undefined);

@@ -1,6 +1,5 @@
 /**
- * `/patch-notes [type]`: the latest patch notes, balance posts, dev diaries or game versions; picking
- * one shows its full text split across pages on paragraph boundaries.
+ * `/patch-notes [type]`: the latest posts of a type; picking one shows its full text, paged.
  * Data: api-spec.md endpoints 12 (balances), 13 (patch notes), 14 and 15 (dev diaries), 16 (game versions).
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
@@ -17,14 +16,13 @@ import type { View } from '../render/view.js';
 import { ApiError } from '../core/api-errors.js';
 import { tr } from '../i18n/index.js';
 
-/** The post types, as the `type` option's values. */
 export const POST_TYPES = ['patch-notes', 'balances', 'dev-diaries', 'game-versions'] as const;
 export type PostType = (typeof POST_TYPES)[number];
 
 const COLOURS: Record<PostType, number> = { 'patch-notes': 0xf59e0b, balances: 0x8b5cf6, 'dev-diaries': 0x06b6d4, 'game-versions': 0x64748b };
 const PER_PAGE = 10;
 const READ_PAGE_CHARS = 3_500;
-/** How many list pages are searched for a post picked from an old message. */
+/** List pages searched for a post picked from an old message. */
 const SEARCH_PAGES = 5;
 
 const definition = new SlashCommandBuilder()
@@ -40,12 +38,10 @@ const definition = new SlashCommandBuilder()
 
 const typeOf = (v: unknown): PostType => ((POST_TYPES as readonly string[]).includes(String(v)) ? (v as PostType) : 'patch-notes');
 
-/** The key of each post type in the `posts` namespace. */
 const TYPE_KEYS = { 'patch-notes': 'patchNotes', balances: 'balances', 'dev-diaries': 'devDiaries', 'game-versions': 'gameVersions' } as const satisfies Record<
   PostType,
   string
 >;
-/** A post type's name in the current locale ("Patch notes", "Notes de patch"). */
 const label = (type: PostType) => tr(`posts:types.${TYPE_KEYS[type]}`);
 
 /** One page of a post list from the API (the API pages by 10). */
@@ -160,7 +156,7 @@ export async function postListView(type: PostType, page: number, ctx: CommandCon
   return { embeds: [embed], components: [...menu, ...(nav ? [nav] : [])] };
 }
 
-/** Finds a post: dev diaries by id (endpoint 15); others on the list page it was picked from, then the first pages. */
+/** Dev diaries by id (endpoint 15); others on the list page they were picked from, then the first pages. */
 async function findPost(type: Exclude<PostType, 'game-versions'>, id: string, listPage: number, ctx: CommandContext): Promise<Fetched<Post> | null> {
   if (type === 'dev-diaries') {
     try {
@@ -182,7 +178,6 @@ async function findPost(type: Exclude<PostType, 'game-versions'>, id: string, li
   return null;
 }
 
-/** A post's full text at a reading page, with a button back to its list. */
 export async function postView(type: PostType, id: string, listPage: number, page: number, ctx: CommandContext): Promise<View> {
   // A game version is read as its patch note (its patchNotesUrl names the patch note of the same id).
   const postType = type === 'game-versions' ? 'patch-notes' : type;

@@ -1,11 +1,7 @@
 /**
- * `/player [query] [user] [season]`: a player's profile at a glance (current tier and rank score, peaks,
- * totals of the season, top heroes, play time by role, per-10-minute figures), and through a select
- * menu their ranked and unranked heroes, the heroes they played against, maps, teammates, ranked
- * seasons and rank history, and recent matches. Recent matches come from match history v2, then v1,
- * then the profile's own recent matches (src/catalog/history.ts); an Update button asks the API to refresh
- * the player. The "Rivals profile" user context-menu command opens the same profile from a member's
- * name. Data: api-spec.md endpoints 17–20, the player update endpoint, and the map and hero lists.
+ * `/player [query] [user] [season]`: a player's profile at a glance and, through a select menu, its other sections, with an
+ * Update button asking the API to refresh the player; the "Rivals profile" context-menu command opens the same from a member.
+ * Data: api-spec.md endpoints 17–20, the player update endpoint, and the map and hero lists.
  */
 import { ContextMenuCommandBuilder, SlashCommandBuilder } from '@discordjs/builders';
 import {
@@ -47,11 +43,9 @@ import { tr } from '../i18n/index.js';
 import { loadProfile, playerChoices, playerSuggestions, seasonOption, type LoadedProfile } from '../catalog/players.js';
 import { encodeMatchOrigin } from '../render/match-origin.js';
 
-/** The sections of a profile, in select-menu order. */
 export const PLAYER_SECTIONS = ['profile', 'ranked', 'unranked', 'matchups', 'maps', 'teammates', 'rank-history', 'matches'] as const;
 export type PlayerSection = (typeof PLAYER_SECTIONS)[number];
 
-/** A section's name in the current locale ("Ranked heroes"), for the select menu and the embed's author line. */
 const sectionLabel = (section: PlayerSection) => tr(`player:sections.${section}`);
 
 /** "12 matches" in the current locale: a count with its noun (`player:count.*` plural keys). */
@@ -340,7 +334,7 @@ function heroesSection(p: PlayerProfile, which: 'ranked' | 'unranked', page: num
   // Heroes with play time but no completed match stay, marked so: they hold real play time.
   const heroes = (which === 'ranked' ? p.heroes_ranked : p.heroes_unranked).filter(hasPlay).sort((a, b) => (b.play_time ?? 0) - (a.play_time ?? 0));
   const totals = which === 'ranked' ? p.overall.ranked : p.overall.unranked;
-  // Matches in the totals but no hero list (a real June 2025 capture): say so, never "no matches".
+  // Matches in the totals but no hero list (seen in real data): say so, never "no matches".
   const empty =
     totals.matches > 0
       ? tr(`player:heroes.noList.${which}`, { count: totals.matches, n: integer(totals.matches), season: coverage(p, look) })

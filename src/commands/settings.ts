@@ -1,9 +1,6 @@
 /**
- * `/settings`: a member's own settings, wherever they use the bot. `/settings language`
- * picks the language the bot answers them in (and writes their direct-message alerts in), or goes
- * back to their Discord app's; stored with their account links (src/store/account-links.ts
- * `setLocale`) and read by the router for every answer (src/discord/router.ts `localeFor`). Works in
- * servers and in direct messages; the answer is private, in the language just chosen.
+ * `/settings language`: the language the bot answers a member in (and writes their DM alerts in), or back to
+ * their Discord app's; stored with their account links and read by the router for every answer.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ApplicationIntegrationType, InteractionContextType } from 'discord-api-types/v10';
@@ -39,11 +36,7 @@ const definition = new SlashCommandBuilder()
 
 const privately = (description: string): View => ({ ephemeral: true, embeds: [{ color: COLOUR, description }] });
 
-/**
- * The language of the `language` option: null for {@link DISCORD_LANGUAGE} (their Discord app's is
- * used again), else one of ours ({@link chosenLanguage}).
- * @throws {UserFacingError} for a value that is neither.
- */
+/** Null for {@link DISCORD_LANGUAGE} (their app's again), else one of ours. @throws {UserFacingError} for a value that is neither. */
 function chosenLocale(value: unknown): Locale | null {
   const chosen = chosenLanguage(value);
   if (chosen === null) throw new UserFacingError(tr('settings:language.unknown', { value: escapeText(typeof value === 'string' ? value.trim() : '', 40) }));
@@ -53,11 +46,9 @@ function chosenLocale(value: unknown): Locale | null {
 export const settings: CommandModule = {
   definition,
   async execute(input, ctx) {
-    // One subcommand for now: `language`.
     const chosen = chosenLocale(input.options.language);
-    // A store that does not answer throws StoreUnavailableError: the router answers with the standard message.
     await ctx.links.setLocale(input.user.userId, chosen, ctx.now());
-    // The answer is in the language the member's answers use from now on: the one chosen, else their app's (as the router picks it).
+    // Answered in the language their answers use from now on: the one chosen, else their app's.
     const now = chosen ?? pickLocale(input.user.locale, input.user.guildLocale);
     return runInLocale(now, () => privately(tr(chosen ? 'settings:language.set' : 'settings:language.discord', { language: LOCALE_NAMES[now] })));
   },
