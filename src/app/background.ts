@@ -1,8 +1,4 @@
-/**
- * The command context and the background work around it, wired once for Discord (src/index.ts) and the
- * playground (src/playground/start.ts) alike: the feed tester, the hero meta, the balance indexer,
- * members' mains, and the feed poller with its delivery ledger and correction editor.
- */
+/** The command context and its background work (feeds, meta, balance indexer, mains), wired once for Discord and the playground alike. */
 import type { Keyv } from 'keyv';
 import type { RivalsApi } from '../api/client.js';
 import type { ChartRenderer } from '../charts/renderer.js';
@@ -20,34 +16,31 @@ import { HeroMeta } from '../jobs/hero-meta.js';
 import type { State } from '../store/state.js';
 import { createCommandContext } from './services.js';
 
-/** What {@link createBackground} wires together. */
 export interface BackgroundOptions {
   api: RivalsApi;
   state: State;
   cacheStore: Keyv;
-  /** Whether the bot may post in a channel (Discord's permissions, or the playground's channels). */
+  /** Discord's permissions, or the playground's channels. */
   channels: ChannelAccess;
   charts?: ChartRenderer;
-  /** Where feed posts, corrections and alerts are sent. */
+  /** Where feed posts, corrections and alerts go. */
   transport: FeedTransport;
   logger: Logger;
-  /** The logger's component name for the feeds (default `feeds`). */
+  /** Default `feeds`. */
   feedComponent?: string;
-  /** The key's rate (`RIVALS_API_RPM`), requests a minute, for the meta's progress. */
+  /** `RIVALS_API_RPM`, for the meta's progress. */
   requestsPerMinute: number;
   feedPollSeconds: number;
-  /** Which process polls the feeds. */
   leadership: Leadership;
-  /** A guild's Discord language, for feed posts of servers that chose none with /config language. */
+  /** A guild's Discord language, for servers that chose none with /config language. */
   preferredLocale: (guildId: string) => string | undefined;
-  /** The feeds' clock, ms since the epoch (src/feeds/clock.ts); default `Date.now`. */
+  /** Ms since the epoch (src/feeds/clock.ts); default `Date.now`. */
   feedNow?: () => number;
   metrics?: Metrics;
-  /** Called with each poll asked at once (a backfill from /config feed), after this process's own. */
+  /** Called on each poll asked at once (a /config feed backfill), after this process's own. */
   onPollNow?: () => void;
 }
 
-/** The context every handler gets, and the background work that keeps it. */
 export interface Background {
   context: Omit<CommandContext, 'logger'>;
   poller: FeedPoller;
@@ -56,17 +49,16 @@ export interface Background {
   mains: MainsRefresher;
 }
 
-/** Wires the context and its background work; starts nothing (the caller starts the poller and the jobs). */
+/** Wires the context and its background work; starts nothing. */
 export function createBackground(o: BackgroundOptions): Background {
   const { api, state } = o;
   const feedLogger = o.logger.child({ component: o.feedComponent ?? 'feeds' });
-  // A backfill asked with /config feed starts a poll at once; the poller is made below, before any interaction can arrive.
+  // The poller is made below, before any interaction can ask for a poll.
   const pollNow = () => {
     void poller.pollNow();
     o.onPollNow?.();
   };
   const base = createCommandContext(api, state, o.cacheStore, o.channels, Date.now, createFeedTester(api, state.settings, o.transport, pollNow), o.charts);
-  // The hero meta for /meta: every hero's statistics, the latest kept in the store.
   const meta = new HeroMeta({
     api,
     heroes: base.heroes,
@@ -74,14 +66,12 @@ export function createBackground(o: BackgroundOptions): Background {
     requestsPerMinute: o.requestsPerMinute,
     store: state.heroMeta,
   });
-  // Each hero's balance history for /hero: every balance post and patch note.
   const balanceIndexer = new BalanceIndexer({
     api,
     heroes: base.heroes,
     history: state.balanceHistory,
     logger: o.logger.child({ component: 'balance-history' }),
   });
-  // Members' mains for /alerts.
   const mains = new MainsRefresher({ api, links: state.links, alerts: state.alerts, logger: o.logger.child({ component: 'alerts' }) });
   const poller: FeedPoller = new FeedPoller({
     api,
@@ -92,7 +82,7 @@ export function createBackground(o: BackgroundOptions): Background {
     feedPosts: state.feedPosts,
     digests: state.feedDigests,
     alerts: state.alerts,
-    // Members' own languages (/settings language), for their direct-message alerts.
+    // Members' own languages, for their direct-message alerts.
     links: state.links,
     editor: new CorrectionEditor(state.database.db, o.transport, feedLogger, o.feedNow),
     heroes: base.heroes,

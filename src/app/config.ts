@@ -2,16 +2,15 @@ import * as z from 'zod';
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES } from '../cache/memory-level.js';
 import { RESOURCES, type Resource } from '../cache/ttl.js';
 
-/** Log levels pino accepts, plus `silent`. */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-/** Variables whose values are secrets: never echoed in an error message. */
+/** Never echoed in an error message. */
 const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'RIVALS_API_KEY', 'REDIS_URL', 'DATABASE_URL']);
 
-/** Documented default for `RIVALS_API_RPM`: a conservative rate for a personal key (the spec does not state the tiers). */
+/** A conservative rate for a personal key: the spec does not state the tiers. */
 export const DEFAULT_RIVALS_API_RPM = 60;
 
-/** Default of `SHARDS_PER_CLUSTER`: shards run by one cluster process (README, "Sharding"). */
+/** Shards one cluster process runs (README, "Sharding"). */
 export const DEFAULT_SHARDS_PER_CLUSTER = 4;
 
 const optionalText = z.string().trim().min(1).optional();
@@ -22,7 +21,7 @@ const url = (fallback?: string) => {
 const positiveInt = (fallback: number) =>
   z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be positive').default(fallback);
 
-/** A comma-separated list of whole numbers from 0 (shard or cluster IDs), e.g. `0,1` or `2, 3`; sorted, without repeats. */
+/** Comma-separated whole numbers from 0 (shard or cluster IDs), sorted, without repeats. */
 const idList = z
   .string()
   .optional()
@@ -36,10 +35,7 @@ const idList = z
     return [...new Set(ids.map(Number))].sort((a, b) => a - b);
   });
 
-/**
- * `CACHE_TTL`: comma-separated `resource=seconds` pairs overriding the TTL table (src/cache/ttl.ts),
- * e.g. `player=120,heroes=3600`; `forever` keeps an entry without expiry.
- */
+/** `CACHE_TTL`: `resource=seconds` pairs over the TTL table (src/cache/ttl.ts), e.g. `player=120,heroes=3600`; `forever` never expires. */
 const ttlOverrides = z
   .string()
   .optional()
@@ -75,7 +71,7 @@ const schema = z.object({
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
   CACHE_MAX_ENTRIES: positiveInt(DEFAULT_CACHE_MAX_ENTRIES),
-  /** Bytes of answers the in-memory cache keeps, each measured by its JSON length (default 64 MiB); see src/cache/memory-level.ts. */
+  /** Measured by each answer's JSON length (src/cache/memory-level.ts). */
   CACHE_MAX_BYTES: positiveInt(DEFAULT_CACHE_MAX_BYTES),
   CACHE_TTL: ttlOverrides,
   DATA_DIR: z.string().trim().min(1).default('./data'),

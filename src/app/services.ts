@@ -1,8 +1,4 @@
-/**
- * Builds the API side of the bot from a validated config: cache store -> response cache -> rate
- * limiter -> API client, over the real API or, with no API key, an in-process replica. Shared by the
- * composition root (src/index.ts), the command-line tools and the benchmark.
- */
+/** The API side of the bot from a validated config: cache store, response cache, rate limiter, API client (real, or the replica offline). */
 import { RivalsApi } from '../api/client.js';
 import { UpstreamRateLimiter } from '../api/rate-limiter.js';
 import { ResponseCache } from '../cache/response-cache.js';
@@ -24,30 +20,23 @@ import type { Logger } from '../core/logger.js';
 import type { Faults } from '../replica/faults.js';
 import type { Replica } from '../replica/server.js';
 
-/** What {@link createApiServices} builds. */
 export interface ApiServices {
   api: RivalsApi;
-  /** Durable state: the database (SQLite under DATA_DIR, or PostgreSQL at DATABASE_URL) and its repositories. */
+  /** SQLite under DATA_DIR, or PostgreSQL at DATABASE_URL. */
   state: State;
-  /** The cache's keyv store (memory, or Redis): recent lookups, the Redis client for coordination, and with Redis the responses' shared level. */
+  /** Memory, or Redis: recent lookups, the Redis client for coordination, the responses' shared level. */
   cacheStore: Keyv;
   cache: ResponseCache;
   limiter: UpstreamRateLimiter;
-  /** Present when running offline on the in-process replica. */
   replica?: Replica;
-  /** `real` for the configured API, `replica` offline. */
   mode: 'real' | 'replica';
-  /** Draws the charts of answers in a worker thread, started on the first chart (src/charts/renderer.ts), with recent charts kept. */
+  /** A worker pool started on the first chart, recent charts kept. */
   charts: ChartRenderer;
-  /** Stops the limiter, closes connections, the chart threads, the cache store and the replica. */
   close(): Promise<void>;
 }
 
 /**
- * Creates the API services. With no `RIVALS_API_KEY` an in-process replica is started on a free
- * loopback port, with `replicaFaults` (from the `REPLICA_*` variables), and used instead of the real
- * API (the offline default); the caller says so in its first log line. `metrics` hears the API
- * client's requests and rate-limiter waits (src/core/metrics.ts; default none).
+ * The API services. Without `RIVALS_API_KEY` an in-process replica (with `replicaFaults`) stands in for the real API.
  * @throws {StoreOpenError} when the database cannot be opened (nothing is left running).
  */
 export async function createApiServices(config: Config, logger: Logger, replicaFaults: Faults = {}, metrics: Metrics = NO_METRICS): Promise<ApiServices> {
@@ -62,9 +51,8 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
     : await (await import('../replica/server.js')).startReplica({ logger: logger.child({ component: 'replica' }), faults: replicaFaults });
   const baseUrl = replica?.url ?? config.rivals.baseUrl;
   const store = createCacheStore({ redisUrl: config.redisUrl, maxEntries: config.cache.maxEntries });
-  // With Redis, one state for every process: one upstream request per key at a time across
-  // them (the lock held at most a request's timeout plus a margin for its wait in the rate queue), and
-  // one rate budget. Both fall back to this process alone while Redis is down.
+  // With Redis, every process shares one upstream request per key (the lock held at most a timeout plus a margin)
+  // and one rate budget; both fall back to this process alone while Redis is down.
   const redis = config.redisUrl ? redisClientOf(store) : undefined;
   const cacheLogger = logger.child({ component: 'cache' });
   const flight = redis && new SharedFlight({ client: redis, maxHoldMs: config.rivals.timeoutMs + 5_000, logger: cacheLogger });
@@ -112,10 +100,7 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
   };
 }
 
-/**
- * The dependencies every handler receives (STYLE.md principle 3), built once; the runtime adds a
- * per-interaction logger.
- */
+/** The dependencies every handler receives, built once; the runtime adds a per-interaction logger. */
 export function createCommandContext(
   api: RivalsApi,
   state: Pick<State, 'settings' | 'links'>,
@@ -139,5 +124,5 @@ export function createCommandContext(
   };
 }
 
-/** Channel access without Discord (the CLI): every channel exists and the bot may post there. */
+/** For the CLI: every channel exists and the bot may post there. */
 export const OFFLINE_CHANNELS: ChannelAccess = { check: async () => ({ exists: true, announcement: false, missing: [] }) };

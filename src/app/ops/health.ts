@@ -1,33 +1,25 @@
 /**
- * The health check behind `GET /healthz`: healthy when every shard of this process is READY
- * and the store answers a `select 1` within a deadline. Read by a container's liveness or readiness
- * probe and by a load balancer, so its reasons are short, say which part is down, and hold no secret.
+ * `GET /healthz`: healthy when every shard of this process is READY and the store answers `select 1` in time.
+ * Read by probes and load balancers, so reasons are short, name the part that is down, and hold no secret.
  */
 import { Status, type Client } from 'discord.js';
 import { settleWithin } from '../../core/deadline.js';
 import { ping, type Db } from '../../store/database.js';
 
-/** One shard as discord.js sees it: `status` is discord.js's `Status` (0 Ready … 8 Resuming), `ping` the last heartbeat's round trip in ms (-1 before the first). */
+/** `status` is discord.js's `Status`; `ping` the last heartbeat's round trip, ms (-1 before the first). */
 export interface ShardState {
   id: number;
   status: number;
   ping: number;
 }
 
-/**
- * The gateway of one process: `logging-in` until the client's first READY of every shard, `ready`
- * after (each shard may still be reconnecting: see `shards`), `closed` once the client is destroyed.
- */
+/** `logging-in` until every shard's first READY, then `ready` (a shard may still reconnect), `closed` once destroyed. */
 export interface GatewayState {
   phase: 'logging-in' | 'ready' | 'closed';
   shards: ShardState[];
 }
 
-/**
- * Reads the gateway of a discord.js 14 client, at the time of each call: its shards (`client.ws.shards`,
- * each with `status` and `ping`) and whether the client has been ready and is not destroyed
- * (`client.isReady()`, `client.readyTimestamp`).
- */
+/** Reads a discord.js 14 client's gateway at each call. */
 export function gatewayOf(client: Client): () => GatewayState {
   return () => {
     const shards = [...client.ws.shards.values()].map((s) => ({ id: s.id, status: s.status, ping: s.ping }));
@@ -36,31 +28,29 @@ export function gatewayOf(client: Client): () => GatewayState {
   };
 }
 
-/** A shard in the health report: its status by name (`Ready`, `Reconnecting`…) and its heartbeat round trip, ms (null before the first). */
+/** A shard's status by name and its heartbeat round trip, ms (null before the first). */
 export interface ShardHealth {
   id: number;
   status: string;
   pingMs: number | null;
 }
 
-/** The body of `GET /healthz`: 200 with `status: 'ok'`, 503 with `status: 'unavailable'` and one reason. */
+/** 200 with `status: 'ok'`, or 503 with one reason. */
 export type Health = { status: 'ok'; shards: ShardHealth[]; store: 'ok' } | { status: 'unavailable'; reason: string; shards: ShardHealth[] };
 
-/** Default time the store gets to answer the health check's `select 1`, ms. */
+/** Default time the store gets to answer `select 1`, ms. */
 export const STORE_DEADLINE_MS = 1_000;
 
 export interface HealthOptions {
-  /** The gateway now ({@link gatewayOf}). */
   gateway: () => GatewayState;
-  /** Resolves when the store answers ({@link storePing}); its rejection's message becomes the reason. */
+  /** Its rejection's message becomes the reason. */
   store: () => Promise<unknown>;
-  /** How long the store gets, ms (default {@link STORE_DEADLINE_MS}). */
+  /** Ms; default {@link STORE_DEADLINE_MS}. */
   storeDeadlineMs?: number;
-  /** Literal values never shown in a reason (the bot token, DATABASE_URL and its password…), should a driver's message echo one. */
+  /** Values masked in a reason, should a driver's message echo one. */
   secrets?: (string | undefined)[];
 }
 
-/** `select 1` on the state store's database (SQLite or PostgreSQL). */
 export function storePing(db: Db): () => Promise<void> {
   return () => ping(db);
 }
@@ -68,19 +58,14 @@ export function storePing(db: Db): () => Promise<void> {
 const TIMED_OUT = Symbol('timed out');
 
 /**
- * The health check: the gateway first (a process logging in, a shard not READY, a destroyed client:
- * unavailable, without asking the store), then the store, which must answer within
- * `storeDeadlineMs`. Concurrent checks share one store ping, so a store that hangs is asked once, not
- * once per probe. Never rejects. Reasons, one line each: `logging in`, `shard 2 is not ready
- * (Reconnecting)`, `the gateway connection is closed`, `the store did not answer within 1000 ms`,
- * `the store did not answer: <driver message, secrets masked>`.
+ * The gateway first (unavailable without asking the store), then the store within `storeDeadlineMs`.
+ * Concurrent checks share one store ping, so a hanging store is asked once, not once per probe. Never rejects.
  */
 export function healthCheck(options: HealthOptions): () => Promise<Health> {
   const deadlineMs = options.storeDeadlineMs ?? STORE_DEADLINE_MS;
   // Longest first, so a URL is masked whole before the password inside it.
   const secrets = options.secrets?.filter((s): s is string => typeof s === 'string' && s.length >= 4).sort((a, b) => b.length - a.length) ?? [];
   let pinging: Promise<unknown> | undefined;
-  // One ping at a time: it is cleared when it settles, so the next check asks again.
   const pingOnce = () =>
     (pinging ??= Promise.resolve()
       .then(options.store)

@@ -1,9 +1,4 @@
-/**
- * Health and metrics of one bot process, put together from what the composition root has:
- * the metrics (./metrics.ts, made before the Discord client so that its REST budget can time its
- * waits), the discord.js client's shards, the state store and the response cache, served on
- * `METRICS_PORT` (./server.ts). src/index.ts imports this module only when `METRICS_PORT` is set.
- */
+/** Health and metrics of one bot process on `METRICS_PORT`; src/index.ts imports this only when it is set. */
 import type { Client } from 'discord.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../../core/logger.js';
@@ -14,35 +9,29 @@ import type { PrometheusMetrics } from './prometheus.js';
 import { startOpsServer } from './server.js';
 
 export interface OpsOptions {
-  /** `metricsPort` is the port (0: a free one); the secrets listed are masked in health reasons. */
+  /** Its secrets are masked in health reasons. */
   config: Pick<Config, 'metricsPort' | 'discord' | 'rivals' | 'databaseUrl' | 'redisUrl'>;
   client: Client;
-  /** The store (pinged by the health check) and the response cache (its counters read at each scrape). */
   services: Pick<ApiServices, 'state' | 'cache'>;
   logger: Logger;
-  /** The metrics the components were given ({@link createMetrics}); default: made here with `cluster`. */
+  /** Default: made here with `cluster`. */
   metrics?: PrometheusMetrics;
-  /** The default label `cluster` when the metrics are made here (default `0`). */
+  /** Default `0`. */
   cluster?: string;
-  /** Address to listen on (default `0.0.0.0`). */
+  /** Default `0.0.0.0`. */
   host?: string;
 }
 
 export interface Ops {
   metrics: PrometheusMetrics;
-  /** The server's base URL: `${url}/healthz`, `${url}/metrics`. */
   url: string;
   port: number;
-  /** Stops the server. */
   close(): Promise<void>;
 }
 
 /**
- * Starts `GET /healthz` and `GET /metrics` on `config.metricsPort`, and logs one line with the URL.
- * The health check is healthy when every shard of `client` is READY and the store answers `select 1`
- * within 1 s (./health.ts); the metrics read the gateway and the cache's counters at each scrape.
- * @throws {Error} when `config.metricsPort` is unset, or the port cannot be listened on (its message
- *   names METRICS_PORT and the cause, e.g. EADDRINUSE).
+ * Starts `GET /healthz` and `GET /metrics` on `config.metricsPort`.
+ * @throws {Error} when `config.metricsPort` is unset or cannot be listened on (the message names METRICS_PORT and the cause).
  */
 export async function startOps(options: OpsOptions): Promise<Ops> {
   const { config, client, services } = options;
@@ -88,7 +77,6 @@ function passwordsOf(url: string | undefined): string[] {
   try {
     return [typed, decodeURIComponent(typed)];
   } catch {
-    // A malformed escape: only the typed form can appear.
     return [typed];
   }
 }

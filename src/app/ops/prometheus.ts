@@ -1,54 +1,28 @@
-/**
- * The {@link Metrics} hooks over prom-client 15, in one registry per process. Imported only by
- * `createMetrics` (./metrics.ts), when `METRICS_PORT` is set. Every series carries the default label
- * `cluster`; Prometheus adds `instance` and `job`.
- *
- * | Name | Type | Labels | What |
- * |---|---|---|---|
- * | `rivals_interactions_total` | counter | `command`, `outcome` | slash commands and components by name or route and {@link InteractionOutcome} |
- * | `rivals_autocomplete_total` | counter | `command`, `outcome` | autocomplete calls: `answered`, `late` (the empty list at its deadline) or `failed` |
- * | `rivals_interaction_ack_seconds` | histogram | `kind` | creation (snowflake) to the initial response accepted |
- * | `rivals_interaction_answer_seconds` | histogram | `kind` | creation to the final answer accepted |
- * | `rivals_upstream_requests_total` | counter | `endpoint`, `status` | requests to the game API: HTTP status, `network` or `timeout` |
- * | `rivals_cache_hits_total`, `_misses_total`, `_stale_total`, `_negative_hits_total`, `_shared_total` | counter | | the response cache's `stats`, read at scrape time |
- * | `rivals_rate_limiter_wait_seconds` | histogram | `limiter`, `priority` | the wait before a request starts: `upstream` (the API key) or `discord` (the REST budget) |
- * | `rivals_feed_posts_found_total`, `_delivered_total`, `_failed_total` | counter | `feed` | posts found by the poller; messages delivered or given up by the ledger |
- * | `rivals_gateway_latency_seconds` | gauge | `shard` | the last heartbeat's round trip |
- * | `rivals_gateway_status` | gauge | `shard` | discord.js's `Status` (0 Ready, 1 Connecting, 2 Reconnecting, 3 Idle, 4 Nearly, 5 Disconnected, 6 WaitingForGuilds, 7 Identifying, 8 Resuming) |
- * | `rivals_gateway_ready` | gauge | `shard` | 1 when the shard is READY, else 0 |
- * | `nodejs_*`, `process_*` | | | prom-client's default metrics: event-loop delay (`nodejs_eventloop_lag_p99_seconds`…), heap (`nodejs_heap_size_used_bytes`…), GC, CPU |
- */
+/** The {@link Metrics} hooks over prom-client 15, one registry per process; every series carries the default label `cluster`. */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CacheStats } from '../../cache/response-cache.js';
 import type { GatewayState } from './health.js';
 import type { FeedPostEvent, InteractionKind, InteractionOutcome, LimiterName, Metrics, UpstreamStatus } from '../../core/metrics.js';
 
 export interface PrometheusMetricsOptions {
-  /** The default label `cluster` of every series: the cluster's id when sharded over processes, `0` otherwise. */
+  /** The cluster's id when sharded over processes, else `0`. */
   cluster: string;
 }
 
-/** What the metrics read at scrape time rather than count as it happens. */
 export interface ScrapeSources {
-  /** The gateway of this process (./health.ts, gatewayOf). */
   gateway?: () => GatewayState;
-  /** The response cache's counters since start (src/cache/response-cache.ts, `ResponseCache.stats`). */
   cache?: () => CacheStats;
 }
 
-/** Acknowledgement buckets, s: dense around Discord's 3 s limit and the policy's 1.5 s and 2 s marks (src/core/deadline.ts). */
+/** Seconds, dense around Discord's 3 s limit and the deadline policy's marks (src/core/deadline.ts). */
 const ACK_BUCKETS = [0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 2.5, 3, 5];
-/** Final-answer buckets, s: up to the default 10 s budget (`INTERACTION_BUDGET_MS`) and past it. */
+/** Seconds, up to the default budget (`INTERACTION_BUDGET_MS`) and past it. */
 const ANSWER_BUCKETS = [0.1, 0.25, 0.5, 1, 1.5, 2, 3, 5, 7.5, 10, 15, 30, 60];
-/** Rate-limiter wait buckets, s: from no wait to a minute's window of the API key. */
 const WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 const KINDS: readonly InteractionKind[] = ['command', 'component', 'autocomplete'];
 
-/**
- * The label children of a metric with one or two labels, made once per set of values: prom-client's
- * `labels()` checks and copies the labels on every call, so the hot path only looks maps up.
- */
+/** Label children made once per set of values: prom-client's `labels()` checks and copies on every call. */
 class Children<C> {
   readonly #made = new Map<string, Map<string | number, C>>();
   readonly #make: (a: string, b: string) => C;
@@ -64,10 +38,7 @@ class Children<C> {
   }
 }
 
-/**
- * Metrics in a prom-client {@link Registry} of their own, with Node's default metrics collected once
- * in it. `text()` is the exposition (`contentType`) that `GET /metrics` serves (./server.ts).
- */
+/** Metrics in a prom-client {@link Registry} of their own; `text()` is what `GET /metrics` serves. */
 export class PrometheusMetrics implements Metrics {
   readonly enabled = true;
   readonly registry = new Registry();

@@ -1,44 +1,33 @@
-/**
- * The ops server on `METRICS_PORT`: `GET /healthz` (./health.ts) and `GET /metrics`
- * (Prometheus text exposition format, "Exposition formats" in the Prometheus documentation), over
- * node:http, apart from everything members use. `HEAD` answers as `GET` without a body; any other
- * method on those paths is 405; any other path is 404.
- */
+/** The ops server on `METRICS_PORT` (`GET /healthz`, `GET /metrics` in Prometheus text format), apart from everything members use. */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../core/logger.js';
 import type { Health } from './health.js';
 
-/** The exposition `GET /metrics` serves (./prometheus.ts, PrometheusMetrics). */
 export interface MetricsText {
-  /** The response's `Content-Type`. */
   readonly contentType: string;
   text(): Promise<string>;
 }
 
 export interface OpsServerOptions {
-  /** TCP port; 0 picks a free one (see the returned `port`). */
+  /** 0 picks a free one. */
   port: number;
-  /** Address to listen on; default `0.0.0.0` (every IPv4 interface: the process runs in a container, scraped from outside it). */
+  /** Default `0.0.0.0`: in a container, scraped from outside it. */
   host?: string;
   metrics: MetricsText;
-  /** The health check (./health.ts, healthCheck): never rejects. */
   health: () => Promise<Health>;
   logger: Logger;
 }
 
 export interface OpsServer {
-  /** Base URL, e.g. `http://127.0.0.1:9464` (the loopback address when listening on every interface). */
+  /** Loopback when listening on every interface. */
   url: string;
   port: number;
-  /** Stops listening and closes open connections (a scraper's keep-alive). */
+  /** Also closes open keep-alive connections. */
   close(): Promise<void>;
 }
 
-/**
- * Starts the ops server.
- * @throws the listen error (`EADDRINUSE` when the port is taken, `EACCES` below 1024 without the right).
- */
+/** @throws the listen error (`EADDRINUSE`, `EACCES`). */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
   const host = options.host ?? '0.0.0.0';
   const server = createServer((req, res) => {

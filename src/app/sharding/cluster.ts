@@ -1,8 +1,4 @@
-/**
- * The cluster side of sharding: a cluster process's discord.js client runs the shards the manager
- * gave it (./plan.ts, {@link ClusterIdentity}) and identifies within Discord's `max_concurrency`
- * across every process of the bot (./identify.ts).
- */
+/** The cluster side of sharding: a process's client runs its shards and identifies within `max_concurrency` across the bot. */
 import { SimpleIdentifyThrottler, type WebSocketManager } from '@discordjs/ws';
 import type { Client } from 'discord.js';
 import type { Logger } from '../../core/logger.js';
@@ -10,10 +6,8 @@ import { RedisIdentifyThrottler, type IdentifyRedis } from './identify.js';
 import type { ClusterIdentity } from './plan.js';
 
 /**
- * Sets `client` (not yet logged in) to run `cluster`'s shards of the bot's total, discord.js's
- * internal sharding (`shards`, `shardCount`; read at login). With `redis`, IDENTIFYs are throttled
- * through Redis with Discord's `max_concurrency` from `GET /gateway/bot`; without it, discord.js's
- * own per-process throttler is kept and the manager starts clusters one after another.
+ * Sets `client` (before login) to run `cluster`'s shards. With `redis`, IDENTIFYs are throttled through Redis
+ * (Discord: "Session Start Limit"); without it the manager starts clusters one after another.
  */
 export function runClusterShards(client: Client, cluster: ClusterIdentity, logger: Logger, redis?: () => Promise<IdentifyRedis>): void {
   client.options.shards = cluster.shardIds;

@@ -1,47 +1,29 @@
 /**
- * Discord's identify limit across every process of a bot (Discord: Gateway, "Session Start Limit",
- * `max_concurrency`): shards whose `shard_id % max_concurrency` is equal share a bucket, and a bucket
- * takes one IDENTIFY every 5 seconds. discord.js's own throttler (@discordjs/ws SimpleIdentifyThrottler)
- * counts within one process; with several cluster processes and machines the buckets live in Redis.
- *
- * A bucket is a Redis key set with `SET NX PX 5000`: whoever sets it may identify now, the others
- * wait for the key's remaining time (PTTL) and try again. The key expires by itself, so a process that
- * dies holding it blocks nobody for more than 5 s.
+ * Discord's identify limit across processes (Discord: Gateway, "Session Start Limit"): a bucket per
+ * `shard_id % max_concurrency`, taken with `SET NX PX` in Redis so a process that dies holding it blocks nobody for long.
  */
 import { randomUUID } from 'node:crypto';
 import pTimeout from 'p-timeout';
 import type { IIdentifyThrottler } from '@discordjs/ws';
 import type { Logger } from '../../core/logger.js';
 
-/**
- * How long a bucket is held per IDENTIFY, ms: Discord's 5 s window, plus 500 ms for the time between
- * taking the bucket here and the IDENTIFY reaching Discord (one process's may leave later than the
- * next one's, and Discord times arrivals).
- */
+/** Ms a bucket is held: Discord's 5 s window plus a margin, as Discord times arrivals and processes leave at different times. */
 export const IDENTIFY_WINDOW_MS = 5_500;
 
-/** The node-redis v5 commands the throttler uses (the cache store's client, src/feeds/leadership.ts redisClientOf). */
+/** The node-redis v5 commands the throttler uses. */
 export interface IdentifyRedis {
   set(key: string, value: string, options: { condition: 'NX'; expiration: { type: 'PX'; value: number } }): Promise<string | null>;
   pTTL(key: string): Promise<number>;
 }
 
 /**
- * An identify throttler shared through Redis by every process of one bot.
- *
- * When Redis fails or does not answer within `timeoutMs`, it falls back to `fallback` (this process's
- * own throttler) for that IDENTIFY and logs it: the shard still connects, as it would on one machine,
- * rather than waiting for Redis; Discord then answers an early IDENTIFY of another process by closing
- * with 4009 at worst, after which discord.js identifies again.
+ * An identify throttler shared through Redis. When Redis fails or is slow it falls back to this process's
+ * throttler: the shard still connects, and at worst Discord closes an early IDENTIFY with 4009 and discord.js retries.
  */
 export class RedisIdentifyThrottler implements IIdentifyThrottler {
   readonly #owner = randomUUID();
 
-  /**
-   * @param maxConcurrency Discord's `session_start_limit.max_concurrency` (`GET /gateway/bot`), at least 1.
-   * @param redis the Redis client, resolved when needed.
-   * @param fallback this process's throttler, used when Redis fails.
-   */
+  /** `maxConcurrency`: Discord's `session_start_limit.max_concurrency`, at least 1. */
   constructor(
     private readonly maxConcurrency: number,
     private readonly redis: () => Promise<IdentifyRedis>,
@@ -50,10 +32,7 @@ export class RedisIdentifyThrottler implements IIdentifyThrottler {
     private readonly options: { keyPrefix?: string; windowMs?: number; timeoutMs?: number } = {},
   ) {}
 
-  /**
-   * Resolves when shard `shardId` may send IDENTIFY.
-   * @throws the signal's reason when `signal` aborts while waiting (discord.js aborts on destroy).
-   */
+  /** @throws the signal's reason when it aborts while waiting (discord.js aborts on destroy). */
   async waitForIdentify(shardId: number, signal: AbortSignal): Promise<void> {
     const bucket = shardId % Math.max(1, this.maxConcurrency);
     const key = `${this.options.keyPrefix ?? 'rivals:identify'}:${bucket}`;

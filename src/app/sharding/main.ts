@@ -1,18 +1,10 @@
-/**
- * The cluster manager's process (README, "Sharding"): what `npm start` runs with `SHARD_COUNT` set.
- * It opens no store and no Discord connection of its own: it starts this machine's cluster processes
- * (./manager.ts), restarts those that die, and stops them all on SIGINT or SIGTERM.
- */
+/** The cluster manager's process: what `npm start` runs with `SHARD_COUNT` set. It opens no store and no Discord connection. */
 import type { Config } from '../config.js';
 import type { Logger } from '../../core/logger.js';
 import { EXIT_OK, type ProcessPolicy } from '../../core/process-policy.js';
 import { ClusterManager } from './manager.js';
 
-/**
- * Runs the manager until a signal or a fatal cluster exit; `file` is the bot's entry, run by every cluster.
- * A plan that cannot run (`SHARD_IDS` beyond an `auto` count) or a failed `GET /gateway/bot` stops
- * the process with exit 1 and one log line saying why.
- */
+/** Runs the manager until a signal or a fatal cluster exit; a plan that cannot start exits 1 with one log line. */
 export async function runClusterManager(options: {
   config: Config;
   logger: Logger;

@@ -1,13 +1,6 @@
 /**
- * The cluster manager (README, "Sharding"): with `SHARD_COUNT` set, the bot's process starts one
- * child process per cluster through discord.js's `ShardingManager`, each running its shards with
- * discord.js's internal sharding (the Client's `shards` and `shardCount` options), and restarts a
- * cluster that dies, with back-off.
- *
- * discord.js's ShardingManager manages processes; each of its "shards" is here one cluster process,
- * told its real shard IDs through ./plan.ts's variables. Its own respawn is off: it restarts at once,
- * forever, so a cluster that crashes on start would crash-loop; this manager waits 1 s, 2 s, 4 s …
- * up to 60 s (with jitter), counting from scratch once a cluster has stayed up 5 minutes.
+ * Starts a process per cluster through discord.js's `ShardingManager` (whose "shards" are our clusters) and restarts
+ * one that dies. Its own respawn is off: it restarts at once, forever, so a crash on start would loop; here with back-off.
  */
 import { ShardingManager, type Shard } from 'discord.js';
 import { REST } from '@discordjs/rest';
@@ -18,18 +11,15 @@ import type { Logger } from '../../core/logger.js';
 import { EXIT_GATEWAY_REFUSED } from '../../core/process-policy.js';
 import { clusterEnv, planClusters, type ShardingPlan } from './plan.js';
 
-/** What Discord says of the bot's sharding (`GET /gateway/bot`). */
 export interface GatewayAdvice {
   /** Recommended shard count. */
   shards: number;
-  /** Shards that may identify in one 5 s window (`session_start_limit.max_concurrency`). */
+  /** Shards that may identify in one window (`session_start_limit.max_concurrency`). */
   maxConcurrency: number;
 }
 
 /**
- * Reads Discord's recommendation: `GET /gateway/bot` on `apiUrl` (DISCORD_API_URL, so that a local
- * fake Discord or a REST proxy answers; discord.js's own `fetchRecommendedShardCount` always asks
- * discord.com).
+ * `GET /gateway/bot` on `apiUrl`, so a local fake Discord or a REST proxy answers (discord.js's own asks discord.com).
  * @throws the REST error (401 for a bad token) or a network error.
  */
 export async function fetchGatewayAdvice(apiUrl: string, token: string): Promise<GatewayAdvice> {
@@ -43,28 +33,24 @@ export async function fetchGatewayAdvice(apiUrl: string, token: string): Promise
   }
 }
 
-/** First restart delay of a dead cluster, ms; doubled per death in a row up to {@link RESTART_MAX_MS}. */
+/** Ms; doubled per death in a row up to {@link RESTART_MAX_MS}. */
 export const RESTART_BASE_MS = 1_000;
 export const RESTART_MAX_MS = 60_000;
-/** A cluster up this long has its restart delay counted from scratch again, ms. */
+/** Ms a cluster stays up before its restart delay counts from scratch again. */
 export const RESTART_STABLE_MS = 5 * 60_000;
 
 /**
- * Exit codes after which a cluster is not restarted: Discord's refusal of the token, intents or
- * sharding (78, src/core/process-policy.ts) must be fixed first. The manager then stops every cluster and
- * exits with that code, for the supervisor to see. Any other exit is restarted with back-off: 1 after
- * a login that failed for a passing reason (Discord or the REST proxy unreachable) or a metrics port
- * still held by a dying process, 3 for a store down, 70 for a crash. (The manager checked the
- * configuration the clusters read before starting them.)
+ * Discord's refusal of the token, intents or sharding must be fixed first: the manager stops every cluster and exits
+ * with that code. Any other exit is restarted with back-off.
  */
 const FATAL_EXIT_CODES = new Set([EXIT_GATEWAY_REFUSED]);
 
-/** Longest graceful stop of the clusters, ms: past it they are killed (SIGKILL). Above a cluster's own bound (12 s, src/core/process-policy.ts). */
+/** Ms, then SIGKILL; above a cluster's own stop bound (src/core/process-policy.ts). */
 export const CLUSTER_STOP_TIMEOUT_MS = 15_000;
-/** The manager's own bound on its stop: the clusters' plus a margin, within compose's 20 s stop_grace_period. */
+/** The clusters' bound plus a margin, within compose's stop_grace_period. */
 export const MANAGER_SHUTDOWN_TIMEOUT_MS = 18_000;
 
-/** Delay before the `deaths`-th restart in a row (from 1), ms: exponential with ±20 % jitter. */
+/** Ms before the `deaths`-th restart in a row (from 1): exponential with jitter. */
 export function restartDelay(deaths: number, random: () => number = Math.random): number {
   const base = Math.min(RESTART_MAX_MS, RESTART_BASE_MS * 2 ** Math.max(0, deaths - 1));
   return Math.round(base * (0.8 + 0.4 * random()));
@@ -73,44 +59,35 @@ export function restartDelay(deaths: number, random: () => number = Math.random)
 export interface ClusterManagerOptions {
   config: Config;
   logger: Logger;
-  /** The entry file each cluster process runs (the bot's own: src/index.ts under tsx, dist/index.js built). */
+  /** The bot's own entry file, run by each cluster. */
   file: string;
-  /** Node options of the cluster processes (the manager's own, so that tsx's loader comes along). */
+  /** The manager's own, so tsx's loader comes along. */
   execArgv?: string[];
-  /** Resolves the shard count when `SHARD_COUNT=auto` (default {@link fetchGatewayAdvice}). */
+  /** Default {@link fetchGatewayAdvice}. */
   advice?: (apiUrl: string, token: string) => Promise<GatewayAdvice>;
-  /** Extra variables for every cluster process. */
   env?: Record<string, string>;
 }
 
-/** State of one cluster process, for logs and the manager's health. */
 export interface ClusterState {
   clusterId: number;
   shardIds: number[];
-  /** True from the cluster's first READY shard until it dies. */
+  /** From the first READY shard until it dies. */
   ready: boolean;
   restarts: number;
   pid?: number;
 }
 
-/**
- * Starts and watches this machine's cluster processes.
- *
- * Without Redis, clusters start one after another, each once the previous one has all its shards
- * READY, so that their IDENTIFYs never overlap (each process throttles its own shards). With Redis,
- * the identify buckets are shared (./identify.ts) and clusters start together.
- */
+/** This machine's cluster processes. Without Redis they start one at a time so IDENTIFYs never overlap; with it, together. */
 export class ClusterManager {
   readonly #options: ClusterManagerOptions;
   readonly #logger: Logger;
   #manager: ShardingManager | undefined;
   readonly #states = new Map<number, ClusterState & { deaths: number; upSince: number; timer?: NodeJS.Timeout }>();
   #stopping = false;
-  /** Without Redis: clusters start one at a time ({@link #spawn}). */
   #sequential = false;
   #serial: Promise<void> = Promise.resolve();
   #fatal: ((code: number) => void) | undefined;
-  /** The plan, once {@link start} resolved the shard count. */
+  /** Set once {@link start} resolved the shard count. */
   plan: ShardingPlan | undefined;
 
   constructor(options: ClusterManagerOptions) {
@@ -118,15 +95,13 @@ export class ClusterManager {
     this.#logger = options.logger;
   }
 
-  /** This machine's clusters now. */
   get clusters(): ClusterState[] {
     return [...this.#states.values()].map(({ clusterId, shardIds, ready, restarts, pid }) => ({ clusterId, shardIds, ready, restarts, pid }));
   }
 
   /**
-   * Resolves the plan and starts every cluster of this machine.
-   * @param onFatal called once when a cluster exits with a code that a restart cannot fix.
-   * @throws {ShardingPlanError} when `SHARD_IDS`/`CLUSTER_IDS` do not fit the shard count; the REST error when `auto` cannot be resolved.
+   * Resolves the plan and starts every cluster of this machine; `onFatal` hears an exit a restart cannot fix.
+   * @throws {ShardingPlanError} when the IDs do not fit the shard count; the REST error when `auto` cannot be resolved.
    */
   async start(onFatal: (code: number) => void): Promise<void> {
     this.#fatal = onFatal;
@@ -171,11 +146,7 @@ export class ClusterManager {
     await Promise.all(started);
   }
 
-  /**
-   * Spawns a cluster (unless stopping) and resolves once all its shards are READY, it died, or 2
-   * minutes passed. Without Redis, spawns (first starts and restarts alike) go one at a time, each after
-   * the previous one's shards are READY, so that their IDENTIFYs never overlap.
-   */
+  /** Spawns a cluster and resolves once its shards are READY, it died, or the wait timed out; one at a time without Redis. */
   #spawn(shard: Shard): Promise<void> {
     if (!this.#sequential) return this.#spawnNow(shard);
     const next = this.#serial.then(() => this.#spawnNow(shard));
@@ -188,7 +159,7 @@ export class ClusterManager {
     const state = this.#states.get(shard.id)!;
     const expected = state.shardIds.length;
     const child = await shard.spawn(-1);
-    // A stop that came while it spawned has not seen it: stop it too (gracefully; it stops by itself once the manager is gone).
+    // A stop that came while it spawned has not seen it.
     if (this.#stopping) {
       child.kill('SIGTERM');
       return;
@@ -244,10 +215,7 @@ export class ClusterManager {
     shard.on('error', (err) => this.#logger.error({ err, cluster: shard.id }, 'cluster process error'));
   }
 
-  /**
-   * Stops every cluster gracefully: SIGTERM (each stops taking interactions, finishes its answers,
-   * releases the feed lock and closes its stores, src/index.ts), then SIGKILL past `timeoutMs`.
-   */
+  /** SIGTERM every cluster (each finishes its answers and closes its stores), then SIGKILL past `timeoutMs`. */
   async stop(timeoutMs = CLUSTER_STOP_TIMEOUT_MS): Promise<void> {
     this.#stopping = true;
     for (const state of this.#states.values()) clearTimeout(state.timer);

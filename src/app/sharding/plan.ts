@@ -1,39 +1,29 @@
 /**
- * Which shards each cluster process runs (README, "Sharding"). Pure functions, shared by the cluster
- * manager (./manager.ts) and the cluster processes it starts.
- *
- * A cluster is one process running several shards through discord.js's internal sharding (the
- * Client's `shards` option). Cluster `c` holds shards `c × perCluster` to `(c + 1) × perCluster − 1`,
- * so every machine of one bot agrees on the split from `SHARD_COUNT` and `SHARDS_PER_CLUSTER` alone,
- * and each runs the part named by `CLUSTER_IDS` or `SHARD_IDS`.
+ * Which shards each cluster process runs (README, "Sharding"). Cluster `c` holds shards `c × perCluster` to
+ * `(c + 1) × perCluster − 1`, so every machine agrees on the split from `SHARD_COUNT` and `SHARDS_PER_CLUSTER` alone.
  */
 
-/** One cluster: its ID and its shard IDs, ascending. */
+/** Shard IDs ascending. */
 export interface ClusterPlan {
   clusterId: number;
   shardIds: number[];
 }
 
-/** The part of a bot one machine runs. */
 export interface ShardingPlan {
-  /** Shards of the whole bot, across every machine (Discord's `[shard_id, num_shards]`'s second number). */
+  /** Across every machine (the second number of Discord's `[shard_id, num_shards]`). */
   totalShards: number;
-  /** Clusters of the whole bot: `ceil(totalShards / perCluster)`. */
   totalClusters: number;
-  /** This machine's clusters, ascending by ID. */
+  /** This machine's, ascending by ID. */
   clusters: ClusterPlan[];
 }
 
-/** A plan that cannot be run (a shard or cluster ID beyond the total): the message names it. */
 export class ShardingPlanError extends Error {
   override name = 'ShardingPlanError';
 }
 
 /**
- * Splits `totalShards` into clusters of `perCluster` and keeps this machine's: the clusters named by
- * `clusterIds`, or those holding `shardIds` (each cluster then with those shards only), or all.
- * @throws {ShardingPlanError} when a named shard or cluster does not exist at this total (with
- *   `SHARD_COUNT=auto`, Discord's recommendation may be lower than the IDs a machine was given).
+ * This machine's clusters: those named by `clusterIds`, or holding `shardIds` (with those shards only), or all.
+ * @throws {ShardingPlanError} when a named ID does not exist at this total (`auto` may give fewer shards than expected).
  */
 export function planClusters(options: { totalShards: number; perCluster: number; shardIds?: number[]; clusterIds?: number[] }): ShardingPlan {
   const { totalShards, perCluster } = options;
