@@ -1,14 +1,11 @@
-/**
- * Avatars for the playground's members and bot, drawn as SVG (the page loads nothing from the
- * internet): a coloured disc with an initial, as Discord's default avatars are a coloured disc.
- */
+/** Avatars drawn as SVG, a coloured disc with an initial like Discord's defaults, so the page loads nothing from the internet. */
 import { BOT, MEMBERS } from './guild.js';
 
 /** Discord's brand red for the bot, and a neutral grey for an unknown id. */
 const BOT_COLOUR = '#ed4245';
 const UNKNOWN_COLOUR = '#80848e';
 
-/** A 128×128 SVG avatar for a member or the bot (by id); any other id gets a grey disc. */
+/** A 128×128 SVG avatar by id; an unknown id gets a grey disc. */
 export function avatarSvg(id: string): string {
   const member = MEMBERS.find((m) => m.id === id);
   const [colour, initial] = id === BOT.id ? [BOT_COLOUR, 'R'] : member ? [member.colour, member.name[0]!.toUpperCase()] : [UNKNOWN_COLOUR, '?'];

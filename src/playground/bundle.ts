@@ -1,13 +1,7 @@
-/**
- * The playground page's assets: the HTML shell, the stylesheet, and the script: in the built bot the
- * one scripts/build.mjs bundled beside it (dist/playground-page.js); under tsx, bundled now by esbuild
- * (a development package) from ./web (the Discord-like web components of
- * @skyra/discord-components-core, the Discord markdown parser and the page's own code).
- */
+/** The page's HTML, stylesheet and script: the script built beside the bot (dist/playground-page.js), or bundled now by esbuild under tsx. */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
-/** The page's three files. */
 export interface PageAssets {
   html: string;
   css: string;
@@ -18,10 +12,10 @@ export interface PageAssets {
 declare const PLAYGROUND_PAGE_BUILT: boolean | undefined;
 
 const WEB = fileURLToPath(new URL('./web/', import.meta.url));
-/** The built page's script: the build rewrites `import.meta.url` to this source file's place, and dist/ sits beside src/. */
+/** The build rewrites `import.meta.url` to this source file's place, and dist/ sits beside src/. */
 const BUILT_PAGE = fileURLToPath(new URL('../../dist/playground-page.js', import.meta.url));
 
-/** The page's script bundled now, as the build does (esbuild's options in scripts/build.mjs `PAGE_OPTIONS`). */
+/** Bundled as the build does (scripts/build.mjs `PAGE_OPTIONS`). */
 async function bundlePage(): Promise<string> {
   const { build } = await import('esbuild');
   const result = await build({

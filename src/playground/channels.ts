@@ -1,8 +1,6 @@
 /**
- * The playground's channels as the bot's ports see them: {@link ChannelAccess} for /config and a
- * {@link FeedTransport} that posts feed messages into the playground's channels, with Discord's
- * behaviour for an unknown channel (10003) and for a repeated nonce with `enforce_nonce` (the
- * message already created is returned, nothing is posted twice).
+ * The playground's channels behind the bot's ports ({@link ChannelAccess}, {@link FeedTransport}), with Discord's behaviour for an
+ * unknown channel (10003) and a repeated nonce with `enforce_nonce` (the message already created is returned).
  */
 import { ChannelType } from 'discord-api-types/v10';
 import type { ChannelAccess } from '../discord/command.js';
@@ -10,10 +8,10 @@ import type { FeedTransport } from '../feeds/delivery.js';
 import { channelById, GUILD } from './guild.js';
 import type { MessageStore } from './messages.js';
 
-/** Nonces remembered for `enforce_nonce` (Discord keeps them for a few minutes; here, the last this many). */
+/** Discord keeps nonces for a few minutes; here, the last this many. */
 const NONCES_KEPT = 1_000;
 
-/** What the bot may do in the playground: every channel exists and it may post everywhere. */
+/** Every channel exists and the bot may post everywhere. */
 export function playgroundChannelAccess(): ChannelAccess {
   return {
     async check(guildId, channelId) {
@@ -23,7 +21,7 @@ export function playgroundChannelAccess(): ChannelAccess {
   };
 }
 
-/** A REST-shaped error, as discord.js throws it (`code`, `status`). */
+/** As discord.js throws it (`code`, `status`). */
 class PlaygroundRestError extends Error {
   constructor(
     message: string,
@@ -34,7 +32,7 @@ class PlaygroundRestError extends Error {
   }
 }
 
-/** Feed messages posted into the playground's channels as the bot's own messages. */
+/** Feed messages posted as the bot's own. */
 export function playgroundFeedTransport(messages: MessageStore): FeedTransport {
   const nonces = new Map<string, string>();
   return {

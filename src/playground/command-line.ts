@@ -1,9 +1,6 @@
 /**
- * The playground's command bar language, pure and shared by the page and the tests: a line such as
- * `/config feed type:Patch notes channel:#patch-notes` is split into the command, its subcommand
- * and each option's text, using the command's definition (Discord's registration JSON) to know
- * which words are option names, so values may contain spaces. It also says what the cursor (the
- * end of the line) is editing, which decides what the picker suggests.
+ * The command bar's language, shared by the page and the tests: a line is split into command, subcommand and option texts using
+ * the command's registration JSON to know which words are option names, so values may contain spaces.
  */
 
 /** Discord's "Localization Map": a Discord locale code (`fr`, `es-419`) to that language's text. */
@@ -28,7 +25,7 @@ export interface DefinitionOption {
   choices?: DefinitionChoice[];
   channel_types?: number[];
   options?: DefinitionOption[];
-  /** The registered name (what Discord sends in the interaction), on a copy made by {@link localizeDefinition}. */
+  /** The registered name Discord sends, on a copy made by {@link localizeDefinition}. */
   key?: string;
 }
 
@@ -41,7 +38,7 @@ export interface Definition {
   type?: number;
   default_member_permissions?: string | null;
   options?: DefinitionOption[];
-  /** The registered name (what Discord sends in the interaction), on a copy made by {@link localizeDefinition}. */
+  /** The registered name Discord sends, on a copy made by {@link localizeDefinition}. */
   key?: string;
 }
 
@@ -55,35 +52,30 @@ export type Focus =
   /** Between options: `text` is a partial option name (maybe empty). */
   | { kind: 'option-name'; text: string }
   /**
-   * Inside an option's value; `word` is the last word of it, which may also be a partial option name.
-   * `implicit`: typed without `name:` right after the command, as Discord's client lets a member type
-   * straight into the first required option.
+   * Inside a value; `word` is its last word, maybe a partial option name. `implicit`: typed without `name:` right after the command,
+   * as Discord's client lets a member type straight into the first required option.
    */
   | { kind: 'option-value'; option: DefinitionOption; text: string; word: string; implicit?: boolean };
 
-/** A parsed command bar line. */
 export interface ParsedLine {
   definition?: Definition;
   subcommand?: string;
   /** Option name -> text typed, trimmed. */
   options: Record<string, string>;
-  /** The options the (sub)command takes. */
   available: DefinitionOption[];
   focus: Focus;
 }
 
-/** Subcommands of a definition; [] when it has none. */
 export function subcommandsOf(definition: Definition): DefinitionOption[] {
   return (definition.options ?? []).filter((o) => o.type === SUBCOMMAND);
 }
 
-/** The options a command (or its subcommand) takes, subcommands and groups left out; [] for an unknown subcommand. */
+/** Subcommands and groups left out; [] for an unknown subcommand. */
 export function optionsOf(definition: Definition, subcommand?: string): DefinitionOption[] {
   const list = subcommand === undefined ? (definition.options ?? []) : (subcommandsOf(definition).find((s) => s.name === subcommand)?.options ?? []);
   return list.filter((o) => o.type !== SUBCOMMAND && o.type !== SUBCOMMAND_GROUP);
 }
 
-/** `text` as a client in Discord locale `locale` shows it: its localization there, else the default. */
 const inLocale = (text: string, map: Localizations | undefined, locale: string): string => map?.[locale] || text;
 
 function localizeOption(option: DefinitionOption, locale: string): DefinitionOption {
@@ -98,11 +90,8 @@ function localizeOption(option: DefinitionOption, locale: string): DefinitionOpt
 }
 
 /**
- * `definition` as the client of a member whose Discord locale is `locale` (`fr`, `en-US`) shows it:
- * the command, every subcommand and option named and described, and every choice named, by its
- * `name_localizations` / `description_localizations` entry for that locale, the default text where
- * it has none (Discord: "Localization"). Each command, subcommand and option keeps its registered
- * name in `key`, which is what Discord puts in the interaction ({@link registeredCommand}).
+ * `definition` as a client in Discord locale `locale` shows it (Discord: "Localization"), default texts where a map has none.
+ * Each node keeps its registered name in `key`, which is what Discord puts in the interaction.
  */
 export function localizeDefinition(definition: Definition, locale: string): Definition {
   return {
@@ -114,12 +103,7 @@ export function localizeDefinition(definition: Definition, locale: string): Defi
   };
 }
 
-/**
- * A command as members see it (`/config feed`, or a context-menu command's name), written with the
- * names `definitions` give it: pass localized copies ({@link localizeDefinition}) to name it in a
- * member's language. Matched by registered name (`key`, else `name`); parts it cannot find are
- * kept as they are.
- */
+/** A command as members see it (`/config feed`), named as `definitions` name it (pass localized copies); unknown parts kept as they are. */
 export function commandLabel(command: string, definitions: readonly Definition[], kind: 'slash' | 'user'): string {
   const keyOf = (node: { key?: string; name: string }) => node.key ?? node.name;
   if (kind === 'user') return definitions.find((d) => d.type === 2 && keyOf(d) === command)?.name ?? command;
@@ -138,10 +122,7 @@ export function commandLabel(command: string, definitions: readonly Definition[]
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/**
- * Parses a line typed in the command bar against the chat-input definitions. A line that does not
- * start with `/` focuses the command with the whole text.
- */
+/** Parses a command bar line against the chat-input definitions; a line not starting with `/` focuses the command. */
 export function parseCommandLine(line: string, definitions: readonly Definition[]): ParsedLine {
   const none = { options: {}, available: [] };
   if (!line.startsWith('/')) return { ...none, focus: { kind: 'command', text: line } };

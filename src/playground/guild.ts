@@ -1,23 +1,18 @@
-/**
- * The playground's pretend Discord server: one guild, three members (one an admin), a few
- * channels and a role, and the Discord languages of the members' clients and of the server. Ids
- * are Discord-shaped snowflakes so every handler treats them as real.
- */
+/** The playground's pretend server: one guild, three members (one an admin), a few channels and a role, with snowflake-shaped ids. */
 import { ChannelType, PermissionFlagsBits } from 'discord-api-types/v10';
 import { DISCORD_LOCALES, LOCALE_NAMES, LOCALES } from '../i18n/index.js';
 import type { PlaygroundLanguage } from './protocol.js';
 
-/** A member of the playground guild. */
 export interface PlaygroundMember {
   id: string;
   name: string;
   /** Has Manage Server (and Administrator): can see and run /config. */
   admin: boolean;
-  /** Role colour shown on the name, `#rrggbb`. */
+  /** `#rrggbb`. */
   colour: string;
 }
 
-/** A channel of the playground guild (Discord channel types 0 and 5). */
+/** Discord channel types 0 and 5. */
 export interface PlaygroundChannel {
   id: string;
   name: string;
@@ -25,47 +20,42 @@ export interface PlaygroundChannel {
   topic: string;
 }
 
-/** A role of the playground guild. */
 export interface PlaygroundRole {
   id: string;
   name: string;
   colour: string;
 }
 
-/** The pretend server (Discord: guild). */
 export const GUILD = { id: '1300000000000000001', name: 'Rivals Playground' } as const;
 
-/** The bot as members see it. */
 export const BOT = { id: '1300000000000000002', name: 'Rivals Bot' } as const;
 
-/** Its members: Alex is the admin; Sam and Jordan are members. */
 export const MEMBERS: readonly PlaygroundMember[] = [
   { id: '1300000000000000011', name: 'Alex', admin: true, colour: '#f0b232' },
   { id: '1300000000000000012', name: 'Sam', admin: false, colour: '#5865f2' },
   { id: '1300000000000000013', name: 'Jordan', admin: false, colour: '#23a55a' },
 ];
 
-/** Its text channels; `#patch-notes` is an announcement channel, so feed posts there can be published. */
+/** `#patch-notes` is an announcement channel, so feed posts there can be published. */
 export const CHANNELS: readonly PlaygroundChannel[] = [
   { id: '1300000000000000021', name: 'general', type: ChannelType.GuildText, topic: 'Try any command here: type / to start.' },
   { id: '1300000000000000022', name: 'patch-notes', type: ChannelType.GuildAnnouncement, topic: 'Point a feed here with /config feed.' },
   { id: '1300000000000000023', name: 'balance-talk', type: ChannelType.GuildText, topic: 'Another channel for feeds.' },
 ];
 
-/** A role a feed may ping. */
 export const ROLES: readonly PlaygroundRole[] = [{ id: '1300000000000000031', name: 'Patch Pings', colour: '#eb459e' }];
 
-/** What every member may do in a channel (Discord: the @everyone defaults that matter here). */
+/** The @everyone defaults that matter here. */
 const MEMBER_PERMISSIONS =
   PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.EmbedLinks | PermissionFlagsBits.UseApplicationCommands;
 
-/** A member's permissions as Discord's bitfield text (interaction `member.permissions`). */
+/** As Discord's bitfield text (interaction `member.permissions`). */
 export function permissionsOf(member: PlaygroundMember): string {
   const admin = member.admin ? PermissionFlagsBits.Administrator | PermissionFlagsBits.ManageGuild : 0n;
   return (MEMBER_PERMISSIONS | admin).toString();
 }
 
-/** Whether a member may see and run a command with these `default_member_permissions` (Discord hides it otherwise). */
+/** Whether a member may see and run a command with these `default_member_permissions`. */
 export function mayUse(member: PlaygroundMember, defaultMemberPermissions: string | null | undefined): boolean {
   if (defaultMemberPermissions === undefined || defaultMemberPermissions === null) return true;
   const have = BigInt(permissionsOf(member));
@@ -74,44 +64,32 @@ export function mayUse(member: PlaygroundMember, defaultMemberPermissions: strin
   return (have & need) === need;
 }
 
-/** A member by id; undefined for anyone else. */
 export const memberById = (id: string): PlaygroundMember | undefined => MEMBERS.find((m) => m.id === id);
-/** A channel by id; undefined for any other. */
 export const channelById = (id: string): PlaygroundChannel | undefined => CHANNELS.find((c) => c.id === id);
 
-/** The six languages the bot speaks, each as the first Discord locale it serves (`en` as `en-US`), English first. */
+/** The bot's languages, each as the first Discord locale it serves, English first. */
 export const LANGUAGES: readonly PlaygroundLanguage[] = LOCALES.map((locale) => ({ code: DISCORD_LOCALES[locale][0]!, locale, name: LOCALE_NAMES[locale] }));
 
-/** Discord's default: a new member's client and a new server both speak American English. */
+/** Discord's default for a new member's client and a new server. */
 export const DEFAULT_DISCORD_LOCALE = 'en-US';
 
-/** Whether `code` is one of {@link LANGUAGES}' Discord codes (as Discord spells it). */
 export const isLanguageCode = (code: string): boolean => LANGUAGES.some((l) => l.code === code);
 
-/**
- * The Discord locales of the playground: each member's client language (Discord: interaction
- * `locale`) and the server's primary language (Discord: guild `preferred_locale`, interaction
- * `guild_locale`), switched from the page. In memory: they last as long as the playground runs,
- * across page reloads, and start as {@link DEFAULT_DISCORD_LOCALE}.
- */
+/** Each member's client locale and the server's `preferred_locale`, switched from the page; in memory, across page reloads. */
 export class PlaygroundLocales {
   readonly #members = new Map<string, string>();
   #guild = DEFAULT_DISCORD_LOCALE;
 
-  /** A member's Discord locale code. */
   member(memberId: string): string {
     return this.#members.get(memberId) ?? DEFAULT_DISCORD_LOCALE;
   }
 
-  /** The server's Discord locale code (`preferred_locale`). */
+  /** `preferred_locale`. */
   get guild(): string {
     return this.#guild;
   }
 
-  /**
-   * Sets a member's Discord locale.
-   * @throws {RangeError} when the member is not one of {@link MEMBERS} or `code` not one of {@link LANGUAGES}.
-   */
+  /** @throws {RangeError} when the member is not one of {@link MEMBERS} or `code` not one of {@link LANGUAGES}. */
   setMember(memberId: string, code: string): void {
     if (!memberById(memberId)) throw new RangeError(`no member ${memberId}`);
     if (!isLanguageCode(code)) throw new RangeError(`not a language of the playground: ${code}`);

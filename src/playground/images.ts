@@ -1,8 +1,6 @@
 /**
- * Images for the playground page: embeds point at the game API's image host, which the page loads
- * through this proxy. An image the host serves is passed on (and kept a while); anything else (no
- * internet, a 404, a host that is not the API's) gets a neat SVG placeholder of the right shape, so
- * the page never shows a broken image and never fetches from arbitrary hosts.
+ * The page's image proxy to the API's image host: a served image passes (kept a while); anything else gets an SVG placeholder
+ * of the right shape, so the page never shows a broken image and never fetches from arbitrary hosts.
  */
 import { LRUCache } from 'lru-cache';
 import { request } from 'undici';
@@ -10,7 +8,6 @@ import { request } from 'undici';
 /** Where an image is shown, which decides the placeholder's shape. */
 export type ImageKind = 'thumbnail' | 'image' | 'icon';
 
-/** An image to send to the page. */
 export interface ProxiedImage {
   contentType: string;
   body: Buffer;
@@ -19,19 +16,19 @@ export interface ProxiedImage {
 }
 
 export interface ImageProxyOptions {
-  /** Origins images may be fetched from (the API image host, `RIVALS_IMAGE_BASE_URL`'s origin). */
+  /** The API image host (`RIVALS_IMAGE_BASE_URL`'s origin). */
   allowedOrigins: string[];
-  /** Overall time for one fetch, ms (default 4000). */
+  /** Ms for one fetch. */
   timeoutMs?: number;
-  /** Larger images are refused (default 5 MB). */
+  /** Bytes; larger images are refused. */
   maxBytes?: number;
-  /** How long a failure is remembered before the host is asked again, ms (default 5 min). */
+  /** Ms a failure is remembered before the host is asked again. */
   failureTtlMs?: number;
 }
 
 const SHAPES: Record<ImageKind, [number, number]> = { thumbnail: [160, 160], image: [400, 225], icon: [48, 48] };
 
-/** An SVG placeholder in Discord's dark palette: a picture glyph and, when there is room, a caption. */
+/** In Discord's dark palette: a picture glyph and, when there is room, a caption. */
 export function placeholderSvg(kind: ImageKind): Buffer {
   const [w, h] = SHAPES[kind];
   const s = Math.min(w, h) * 0.32;
@@ -51,7 +48,6 @@ export function placeholderSvg(kind: ImageKind): Buffer {
   );
 }
 
-/** Fetches allowed images with a bound on time and size, remembering successes and failures. */
 export class ImageProxy {
   readonly #o: Required<ImageProxyOptions>;
   readonly #images: LRUCache<string, ProxiedImage>;

@@ -1,8 +1,6 @@
 /**
- * The playground's interaction adapter: turns the page's requests into the same interaction inputs
- * the discord.js runtime builds (CommandInput, Invoker, custom IDs and select values), runs them
- * through the same Router, and answers through the same acknowledgement policy (src/discord/
- * respond.ts) with responders that write to the playground's channels instead of Discord.
+ * The page's requests as the interaction inputs the discord.js runtime builds, run through the same Router and acknowledgement
+ * policy (src/discord/respond.ts), with responders that write to the playground's channels.
  */
 import { ApplicationCommandType, MessageFlags, type APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
 import type { CommandContext, CommandInput, Invoker } from '../discord/command.js';
@@ -17,26 +15,24 @@ import { GUILD, memberById, channelById, permissionsOf, mayUse, PlaygroundLocale
 import type { MessageInteraction, MessageStore } from './messages.js';
 import { resolveCommand, type TypedCommand } from './options.js';
 
-/** The outcome of a request: accepted (the answer arrives as message events), or refused with the sentence to show. */
+/** Accepted (the answer arrives as message events), or refused with the sentence to show. */
 export type Accepted = { ok: true } | { ok: false; error: string };
 
 export interface PlaygroundInteractionsOptions {
   router: Router;
-  /** The shared context; each interaction gets a child logger. */
   context: Omit<CommandContext, 'logger' | 'budget'>;
-  /** Total budget of an interaction, ms (`INTERACTION_BUDGET_MS`, default 10 000). */
+  /** Ms (`INTERACTION_BUDGET_MS`). */
   budgetMs?: number;
   messages: MessageStore;
   logger: Logger;
-  /** As the Discord runtime's: a View ready sooner is sent directly, a later one is deferred first. */
+  /** As the Discord runtime's: a View ready sooner is sent directly, a later one deferred first. */
   ackDeadlineMs?: number;
-  /** The members' and the server's Discord locales, carried in every interaction (default: all `en-US`). */
+  /** Default: all `en-US`. */
   locales?: PlaygroundLocales;
 }
 
 const isEphemeral = (p: MessagePayload) => (p.flags & MessageFlags.Ephemeral) !== 0;
 
-/** Serves the playground page's slash commands, context-menu commands, components and autocomplete. */
 export class PlaygroundInteractions {
   readonly #o: PlaygroundInteractionsOptions;
   readonly #locales: PlaygroundLocales;
@@ -48,22 +44,15 @@ export class PlaygroundInteractions {
     this.#locales = options.locales ?? new PlaygroundLocales();
   }
 
-  /** Waits for every answer in flight (shutdown). */
   async settle(): Promise<void> {
     await Promise.allSettled([...this.#inflight]);
   }
 
-  /** Interactions being answered now. */
   get inflight(): number {
     return this.#inflight.size;
   }
 
-  /**
-   * Runs a slash command typed by `memberId` in `channelId`. Refuses, as Discord's client does, a
-   * command the member may not use or options that do not fit the definition, in the member's
-   * Discord language as the client would; otherwise the answer (or its "thinking" placeholder)
-   * appears in the channel.
-   */
+  /** A slash command; refused as Discord's client refuses it (permissions, options), in the member's Discord language. */
   command(memberId: string, channelId: string, typed: TypedCommand): Accepted {
     return this.#speaking(memberId, () => this.#command(memberId, channelId, typed));
   }
@@ -77,7 +66,7 @@ export class PlaygroundInteractions {
     return this.#answer(typed.command, input, where.member, channelId, { userId: memberId, command: resolved.display, kind: 'slash' });
   }
 
-  /** Runs a user context-menu command (Apps › name) by `memberId` on `targetId`. */
+  /** A user context-menu command (Apps › name) on `targetId`. */
   userCommand(memberId: string, channelId: string, name: string, targetId: string): Accepted {
     return this.#speaking(memberId, () => this.#userCommand(memberId, channelId, name, targetId));
   }
@@ -94,7 +83,6 @@ export class PlaygroundInteractions {
     return this.#answer(name, input, where.member, channelId, { userId: memberId, command: name, kind: 'user' });
   }
 
-  /** Runs an accepted command through the router and answers it in `channelId` by the acknowledgement policy. */
   #answer(name: string, input: CommandInput, member: PlaygroundMember, channelId: string, interaction: MessageInteraction): Accepted {
     this.#run(interaction.kind, member, (ctx) => {
       // Read once for the whole interaction, as on Discord: the responder's deferral and the router's answer share them.
@@ -108,10 +96,7 @@ export class PlaygroundInteractions {
     return { ok: true };
   }
 
-  /**
-   * A button press or select-menu choice by `memberId` on a message: the message updates, or a
-   * private reply appears, exactly as the router and the acknowledgement policy decide.
-   */
+  /** A button press or select-menu choice: the message updates, or a private reply appears, as the router and policy decide. */
   component(memberId: string, messageId: string, customId: string, values: string[]): Accepted {
     return this.#speaking(memberId, () => this.#component(memberId, messageId, customId, values));
   }
@@ -135,7 +120,7 @@ export class PlaygroundInteractions {
     return { ok: true };
   }
 
-  /** Autocomplete choices for the option being typed; [] when nothing fits or in time. */
+  /** [] when nothing fits in time. */
   async autocomplete(memberId: string, typed: TypedCommand, focused: string): Promise<APIApplicationCommandOptionChoice[]> {
     const member = memberById(memberId);
     if (!member) return [];

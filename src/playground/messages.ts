@@ -1,25 +1,17 @@
-/**
- * The playground's channels' messages, in memory, with change events for the page (sent over
- * server-sent events). Only the bot posts: a member's command shows as the header of its answer,
- * as in Discord.
- */
+/** The channels' messages, in memory, with change events for the page. Only the bot posts: a command shows as its answer's header. */
 import { EventEmitter } from 'node:events';
 import { splitFiles, type MessagePayload } from '../render/view.js';
 import type { MessageEvent, PlaygroundMessage } from './protocol.js';
 
 export type { MessageEvent, MessageInteraction, PlaygroundMessage } from './protocol.js';
 
-/** Messages kept per channel; older ones are dropped. */
+/** Older ones are dropped. */
 export const MESSAGES_PER_CHANNEL = 200;
 
-/** Discord's epoch (2015-01-01), for snowflake ids (Discord: "Snowflakes"). */
+/** 2015-01-01, for snowflake ids (Discord: "Snowflakes"). */
 const DISCORD_EPOCH = 1_420_070_400_000n;
 
-/**
- * A payload as Discord shows the posted message: its files become `attachments` with a URL (here a
- * `data:` URL, as the playground has no CDN), and an embed image of `attachment://name` shows that
- * URL. Without files, the payload as it is.
- */
+/** A payload as Discord shows it posted: files become `attachments` with a URL (a `data:` URL: no CDN here), which `attachment://` images show. */
 export function asPosted(payload: MessagePayload): MessagePayload {
   const { json, files } = splitFiles(payload);
   if (files.length === 0) return json;

@@ -1,8 +1,6 @@
 /**
- * Turns what a member typed in the playground's command bar into the option values Discord would
- * put in the interaction, checked against the command's definition as Discord's client checks
- * them before sending (required options, choices, number ranges, lengths, channel types).
- * Members, channels and roles may be given by mention, by name or by id.
+ * What a member typed in the command bar as the option values Discord would send, checked as Discord's client checks them
+ * (required options, choices, ranges, lengths, channel types). Members, channels and roles by mention, name or id.
  */
 import { ApplicationCommandOptionType, ApplicationCommandType, type APIApplicationCommandBasicOption } from 'discord-api-types/v10';
 import type { CommandInput, CommandModule } from '../discord/command.js';
@@ -11,30 +9,26 @@ import { localizeCommand } from '../i18n/commands.js';
 import { localizeDefinition, optionsOf, subcommandsOf, type Definition } from './command-line.js';
 import { CHANNELS, MEMBERS, mayUse, ROLES, type PlaygroundMember } from './guild.js';
 
-/** A slash command as the page sends it: names, and each option's text as typed (or a picked choice's value). */
+/** Names, and each option's text as typed (or a picked choice's value). */
 export interface TypedCommand {
   command: string;
   subcommand?: string;
   options: Record<string, string>;
 }
 
-/** A typed command checked and converted, or the sentence to show the member instead. */
 export type ResolvedCommand =
   { ok: true; module: CommandModule; subcommand?: string; options: CommandInput['options']; display: string } | { ok: false; error: string };
 
 /**
- * Checks a typed command (registered names, as Discord sends them) against the definitions the bot
- * registers and converts each option to the value Discord sends (strings, numbers, booleans;
- * snowflakes for members, channels, roles). Refusals name the command, its options and choices as
- * the client of a member in Discord locale `locale` (`fr`) shows them; they are written in the
- * current locale (src/i18n `runInLocale`).
+ * Checks a typed command (registered names) against the bot's definitions and converts each option to what Discord sends.
+ * Refusals name things as the client in Discord locale `locale` shows them, written in the current locale.
  */
 export function resolveCommand(modules: readonly CommandModule[], typed: TypedCommand, member: PlaygroundMember, locale = 'en-US'): ResolvedCommand {
   const module = modules.find(
     (m) => m.definition.name === typed.command && (m.definition.type ?? ApplicationCommandType.ChatInput) === ApplicationCommandType.ChatInput,
   );
   if (!module) return { ok: false, error: t.playgroundUnknownCommand(typed.command) };
-  // The definition as the member's client shows it: each node's registered name in `key`.
+  // As the member's client shows it: each node's registered name in `key`.
   const shown = localizeDefinition(localizeCommand(module.definition) as Definition, locale);
   if (!mayUse(member, module.definition.default_member_permissions)) return { ok: false, error: t.playgroundNoPermission(shown.name) };
   const subcommands = subcommandsOf(shown);
@@ -48,7 +42,6 @@ export function resolveCommand(modules: readonly CommandModule[], typed: TypedCo
     };
   const subcommand = typed.subcommand === undefined ? undefined : subcommands.find((o) => o.key === typed.subcommand);
   if (typed.subcommand !== undefined && !subcommand) return { ok: false, error: t.playgroundUnknownSubcommand(shown.name, typed.subcommand) };
-  // The same reading of the definition as the command bar's; the registration JSON's basic options.
   const defined = optionsOf(shown, subcommand?.name);
   const options: CommandInput['options'] = {};
   for (const name of Object.keys(typed.options)) {

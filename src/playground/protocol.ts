@@ -1,74 +1,61 @@
-/**
- * What the playground server and its page exchange (JSON over HTTP and server-sent events). Types
- * only, with no Node imports, so the page's bundle can share them.
- */
+/** What the playground server and page exchange (JSON over HTTP, server-sent events): types only, so the page's bundle can share them. */
 import type { MessagePayload } from '../render/view.js';
 import type { Definition } from './command-line.js';
 
 /** Who ran the interaction a message answers (Discord: `message.interaction_metadata`). */
 export interface MessageInteraction {
   userId: string;
-  /** What they ran, as members see it: `/hero`, `/config feed`, or a context-menu command's name. */
+  /** As members see it: `/hero`, `/config feed`, or a context-menu command's name. */
   command: string;
   kind: 'slash' | 'user' | 'component';
 }
 
-/** A message in a playground channel. */
 export interface PlaygroundMessage {
   id: string;
   channelId: string;
   interaction?: MessageInteraction;
-  /**
-   * `thinking`: a deferred reply's placeholder ("Rivals Bot is thinking..."); `updating`: a deferred
-   * component update in progress (the message shows its old content); `done`: showing `payload`.
-   */
+  /** `thinking`: a deferred reply's placeholder; `updating`: a deferred component update (old content shown); `done`: showing `payload`. */
   state: 'thinking' | 'updating' | 'done';
-  /** The message as Discord would receive it (Discord: "Create Message" JSON); absent while thinking. */
+  /** Discord: "Create Message" JSON; absent while thinking. */
   payload?: MessagePayload;
   ephemeral: boolean;
   /** The only member who sees an ephemeral message. */
   visibleTo?: string;
   /** Epoch ms. */
   createdAt: number;
-  /** Published to following servers (announcement channels, Discord: "Crosspost Message"). */
+  /** Published to following servers (Discord: "Crosspost Message"). */
   published?: boolean;
-  /** When the bot last edited the message outside an interaction (a corrected feed post, Discord: "Edit Message"), epoch ms; the page shows "(edited)". */
+  /** Epoch ms of the bot's last edit outside an interaction (a corrected feed post); the page shows "(edited)". */
   editedAt?: number;
 }
 
-/** A change the page applies: a message created or replaced, or deleted. */
 export type MessageEvent = { type: 'message'; message: PlaygroundMessage } | { type: 'delete'; id: string; channelId: string };
 
 /** `GET /api/bootstrap`: everything the page needs to draw the server. */
 export interface Bootstrap {
-  /** `preferredLocale`: the server's Discord locale (guild `preferred_locale`), one of {@link Bootstrap.languages}' codes. */
+  /** `preferredLocale`: guild `preferred_locale`, one of {@link Bootstrap.languages}' codes. */
   guild: { id: string; name: string; preferredLocale: string };
   bot: { id: string; name: string };
-  /** `locale`: the Discord locale of the member's client (interaction `locale`), one of {@link Bootstrap.languages}' codes. */
+  /** `locale`: the member's client's (interaction `locale`), one of {@link Bootstrap.languages}' codes. */
   members: { id: string; name: string; admin: boolean; colour: string; locale: string }[];
-  /** The languages the switchers offer, English first. */
+  /** English first. */
   languages: PlaygroundLanguage[];
   channels: { id: string; name: string; type: number; topic: string }[];
   roles: { id: string; name: string; colour: string }[];
-  /** The bot's registration payload (Discord: "Bulk Overwrite Global Application Commands" body). */
+  /** Discord: "Bulk Overwrite Global Application Commands" body. */
   commands: Definition[];
-  /** Every channel's messages, oldest first. */
+  /** Oldest first. */
   messages: PlaygroundMessage[];
-  /** Whether the game data comes from the in-process replica, where the page can add posts. */
+  /** Data from the in-process replica, where the page can add posts. */
   replica: boolean;
 }
 
-/** A language the playground offers: a Discord locale the bot speaks. */
 export interface PlaygroundLanguage {
   /** The Discord locale code (`en-US`, `fr`). */
   code: string;
-  /**
-   * The bot's locale serving it, which the page's own texts use: one of src/i18n's `LOCALES`, spelt
-   * out here because the page's code cannot import src/i18n (node:fs); src/playground/guild.ts's
-   * `LANGUAGES` stops compiling if the two drift apart.
-   */
+  /** Spelt out, as the page cannot import src/i18n (node:fs); guild.ts's `LANGUAGES` stops compiling if the two drift apart. */
   locale: 'en' | 'es-ES' | 'pt-BR' | 'fr' | 'de' | 'ja';
-  /** Its name in its own language (src/i18n `LOCALE_NAMES`). */
+  /** In its own language. */
   name: string;
 }
 
@@ -92,10 +79,9 @@ export interface NewPost {
   overview: string;
 }
 
-/** A feed of posts the replica can add to and change. */
 export type PostFeed = NewPost['feed'];
 
-/** `GET /api/replica/posts?feed=`: one of a feed's latest posts, as the edit dialog shows it (its current values). */
+/** `GET /api/replica/posts?feed=`: one of a feed's latest posts, with its current values. */
 export interface EditablePost {
   id: string;
   /** Empty when the API has none. */

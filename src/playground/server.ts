@@ -1,11 +1,7 @@
 /**
- * The playground's HTTP server (Node's own http, loopback only): the page and its bundle, the
- * bootstrap JSON, server-sent events for message changes, the interaction routes, the routes that
- * set a member's and the server's Discord language, the image proxy and, over the in-process replica, routes that list a feed's latest posts, add a post to a feed and
- * change a post (a correction at the API, which the feed poller then edits into delivered messages).
- *
- * Requests are refused unless their Host is the loopback address being served (against DNS
- * rebinding) and, for POSTs and PATCHes, their body is JSON (a cross-site form cannot post here).
+ * The playground's HTTP server (loopback only): the page, its events and the interaction, locale, image and replica-post routes.
+ * Requests are refused unless their Host is the loopback address served (against DNS rebinding) and, for POSTs and PATCHes,
+ * their body is JSON (a cross-site form cannot post here).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,9 +15,9 @@ import type { Bootstrap, EditablePost, NewPost, PostEdit, PostFeed } from './pro
 import { avatarSvg } from './avatars.js';
 import type { PageAssets } from './bundle.js';
 
-/** Largest request body accepted, bytes. */
+/** Bytes. */
 const MAX_BODY_BYTES = 64 * 1024;
-/** Seconds between keep-alive comments on an event stream. */
+/** Ms between keep-alive comments on an event stream. */
 const HEARTBEAT_MS = 15_000;
 
 export interface PlaygroundServerOptions {
@@ -31,21 +27,20 @@ export interface PlaygroundServerOptions {
   assets: PageAssets;
   interactions: PlaygroundInteractions;
   messages: MessageStore;
-  /** The members' and the server's Discord locales, which the locale routes set. */
   locales: PlaygroundLocales;
   images: ImageProxy;
   bootstrap: () => Bootstrap;
-  /** Adds a post to a feed of the replica and polls; absent over the real API. */
+  /** Adds a post at the replica and polls; absent over the real API. */
   addPost?: (post: NewPost) => Promise<{ id: string }>;
-  /** A feed's latest posts at the replica, newest first; absent over the real API. */
+  /** Newest first; absent over the real API. */
   listPosts?: (feed: PostFeed) => Promise<EditablePost[]>;
-  /** Changes a post at the replica and polls; undefined when the feed has no such post. Absent over the real API. */
+  /** Changes a post at the replica and polls; undefined for no such post. Absent over the real API. */
   editPost?: (feed: PostFeed, id: string, edit: PostEdit) => Promise<EditablePost | undefined>;
   logger: Logger;
 }
 
 const feed = z.enum(['patchNotes', 'balances', 'devDiaries']);
-/** Longest full text accepted in an edit, characters (the body limit is {@link MAX_BODY_BYTES}). */
+/** Characters; the body limit is {@link MAX_BODY_BYTES}. */
 const MAX_FULL_CONTENT = 50_000;
 const REPLICA_ONLY = 'posts can only be listed, added or changed on the in-process replica (run without RIVALS_API_KEY)';
 

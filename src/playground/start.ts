@@ -1,7 +1,4 @@
-/**
- * Composes the playground over the API services: the same Router, command context, feed poller and
- * delivery ledger as the Discord bot, with the playground's channels in place of Discord's.
- */
+/** The playground over the API services: the same Router, context, feed poller and ledger as the bot, with its own channels. */
 import { commands as defaultCommands } from '../commands/index.js';
 import { ApiError } from '../core/api-errors.js';
 import type { CommandModule } from '../discord/command.js';
@@ -28,41 +25,35 @@ export interface PlaygroundOptions {
   config: Config;
   services: ApiServices;
   logger: Logger;
-  /** Loopback address to listen on (default 127.0.0.1). */
+  /** Loopback address; default 127.0.0.1. */
   host?: string;
-  /** Default: `config.port` (PORT, 3000); 0 picks a free port. */
+  /** Default `config.port`; 0 picks a free port. */
   port?: number;
   /** Overrides the acknowledgement deadline (tests). */
   ackDeadlineMs?: number;
   /** Overrides FEED_POLL_SECONDS. */
   feedPollSeconds?: number;
-  /** The command modules (default: src/commands/index.ts). */
+  /** Default: src/commands/index.ts. */
   commands?: CommandModule[];
 }
 
-/**
- * The playground's own durable state: `DATA_DIR/playground.sqlite`, never the bot's store. Its
- * settings are a pretend server's, and its feed records list the replica's posts: sharing the bot's
- * store would make a later real run take real posts for new ones and post the backlog.
- */
+/** Under DATA_DIR, never the bot's store: its feed records list the replica's posts, so a real run sharing it would post the backlog. */
 export const PLAYGROUND_STATE_FILE = 'playground.sqlite';
 
-/** A running playground. */
 export interface Playground {
   url: string;
   messages: MessageStore;
   interactions: PlaygroundInteractions;
   poller: FeedPoller;
-  /** The members' and the server's Discord locales, as the page's switchers set them. */
   locales: PlaygroundLocales;
   /** Stops the poller, waits for answers in flight, closes the server and the playground's state (not the services). */
   close(): Promise<void>;
 }
 
-/** The date format of the API's posts, `YYYY/MM/DD` (spec: patch notes). */
+/** `YYYY/MM/DD`, as the API's posts write dates (spec: patch notes). */
 const postDate = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll('-', '/');
 
-/** A post as the replica stores it (the API's field names), leniently, as the edit dialog shows it. */
+/** A post as the replica stores it (the API's field names), read leniently. */
 function asEditable(raw: Record<string, unknown>): EditablePost {
   const text = (v: unknown) => (typeof v === 'string' ? v : '');
   const date = text(raw.date).match(/^(\d{4})[/.-](\d{2})[/.-](\d{2})/);

@@ -1,9 +1,4 @@
-/**
- * The command bar: a Discord-like message box where a member types a slash command. A picker above
- * it lists commands and subcommands, then options (required first), then values: choices, members,
- * channels, roles, or the bot's own autocomplete answers. Tab or click picks; Enter sends (or
- * completes a command name); Escape closes the picker.
- */
+/** The command bar: a Discord-like message box with a picker of commands, options and values; Tab or click picks, Enter sends. */
 import {
   autocompleteSuggestions,
   parseCommandLine,
@@ -19,20 +14,15 @@ import type { PageMessages } from './messages.js';
 
 export interface ComposerEnv {
   data: Bootstrap;
-  /** The page's sentences, in its locale now (the acting member's: it changes with them). */
+  /** In the acting member's locale: it changes with them. */
   messages(): PageMessages;
-  /** The acting member's id. */
   member(): string;
-  /** The open channel's name. */
   channelName(): string;
-  /**
-   * Commands the acting member may see (Discord hides those needing permissions they lack), named
-   * and described in their client's language (command-line.ts `localizeDefinition`).
-   */
+  /** Commands the acting member may see, in their client's language: Discord hides those needing permissions they lack. */
   definitions(): Definition[];
-  /** Sends a command (registered names); resolves to an error sentence, or undefined when accepted. */
+  /** Registered names; resolves to an error sentence, or undefined when accepted. */
   send(command: RegisteredCommand): Promise<string | undefined>;
-  /** Autocomplete choices from the bot for the focused option (`focused`: its registered name). */
+  /** `focused`: the option's registered name. */
   autocomplete(command: RegisteredCommand, focused: string): Promise<{ name: string; value: string | number }[]>;
 }
 
@@ -43,10 +33,10 @@ export class Composer {
   readonly #input: HTMLInputElement;
   readonly #popup: HTMLElement;
   readonly #error: HTMLElement;
-  /** Choices picked per option: their name is shown, their value sent. */
+  /** Their name is shown, their value sent. */
   readonly #picks = new Map<string, { name: string; value: string | number }>();
   #suggestions: Suggestion[] = [];
-  /** Highlighted suggestion; -1 until the member moves with the arrow keys. */
+  /** -1 until the member moves with the arrow keys. */
   #active = -1;
   #autocompleteSeq = 0;
   #timer: number | undefined;
@@ -62,7 +52,7 @@ export class Composer {
     this.#input.addEventListener('blur', () => setTimeout(() => this.#close(), 150));
   }
 
-  /** Updates the placeholder (channel, member or language changed) and the picker. */
+  /** Channel, member or language changed. */
   reset(): void {
     this.#input.placeholder = this.#env.messages().playgroundPlaceholder(this.#env.channelName());
     this.#error.textContent = '';

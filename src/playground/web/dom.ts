@@ -1,9 +1,6 @@
-/** One way to make an element for the page's drawing code (render.ts, markdown.ts). */
-
 /**
- * An element with `props` set as properties (the web components read properties) and `children`
- * appended as nodes or text (never parsed as HTML). `slot`, `class` and `data-*` are set as
- * attributes; undefined, null and false props are left unset.
+ * An element with `props` set as properties (the web components read properties), `slot`, `class` and `data-*` as attributes,
+ * and `children` appended as nodes or text, never parsed as HTML.
  */
 export function el<T extends HTMLElement = HTMLElement>(tag: string, props: Record<string, unknown> = {}, children: (Node | string)[] = []): T {
   const e = document.createElement(tag) as T;

@@ -1,10 +1,4 @@
-/**
- * The playground page: a Discord-like server view over the playground's HTTP API. Channels on the
- * left with the switchers of the server's language, the acting member and their Discord language
- * (the page's own texts follow the acting member's), messages in the middle (kept in step with the server by
- * server-sent events), members on the right (right-click or click for Apps › Rivals profile), and
- * the command bar at the bottom.
- */
+/** The playground page: a Discord-like server view over the playground's HTTP API, kept in step by server-sent events. */
 import './component-config.js';
 import '@skyra/discord-components-core';
 import { commandLabel, localizeDefinition, type Definition, type RegisteredCommand } from '../command-line.js';
@@ -14,16 +8,15 @@ import { isFrameKey, isPageLocale, pageMessages, type PageLocale } from './messa
 import type { MentionNames } from './markdown.js';
 import { avatarOf, renderMessage, type RenderEnv } from './render.js';
 
-/** The page's sentences, in the acting member's Discord language (English until the bootstrap says otherwise). */
+/** English until the bootstrap says otherwise. */
 let t = pageMessages('en');
 
-/** Stands for a `{{command}}` placeholder while its message is cut around it (no message holds this character). */
+/** Stands for `{{command}}` while its message is cut around it; no message holds this character. */
 const SLOT = '\u0000';
 
-/** The fields of a post the edit dialog changes, named as in {@link PostEdit}. */
 const EDITABLE = ['title', 'overview', 'fullContent'] as const;
 
-/** A text as the server compares it: trimmed, with the line breaks a textarea gives (`\n`). */
+/** As the server compares it: trimmed, with a textarea's `\n` line breaks. */
 const comparable = (text: string) => text.replace(/\r\n?/g, '\n').trim();
 
 const $ = <T extends HTMLElement = HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
@@ -33,7 +26,7 @@ async function api<T>(path: string, body?: unknown, method = 'POST'): Promise<{ 
   return { status: res.status, body: (await res.json()) as T };
 }
 
-/** Discord's channel glyphs as inline SVG (no icon font or emoji font is needed): a hash, or a megaphone for announcement channels. */
+/** Discord's channel glyphs as inline SVG, so no icon or emoji font is needed. */
 function channelIcon(announcement: boolean): SVGSVGElement {
   const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
   svg.setAttribute('viewBox', '0 0 24 24');
@@ -53,11 +46,10 @@ function channelIcon(announcement: boolean): SVGSVGElement {
 
 class App {
   data!: Bootstrap;
-  /** Messages by id, and each channel's ids in order. */
   readonly messages = new Map<string, PlaygroundMessage>();
   readonly dismissed = new Set<string>();
   readonly unread = new Set<string>();
-  /** The commands localized for each Discord locale the acting member has had ({@link localizeDefinition}). */
+  /** Per Discord locale the acting member has had. */
   readonly #localizedCommands = new Map<string, Definition[]>();
   channelId = '';
   memberId = '';
@@ -105,18 +97,13 @@ class App {
     return this.data.channels.find((c) => c.id === this.channelId)!;
   }
 
-  /** The page's locale: the one serving the acting member's Discord locale (English when none does). */
+  /** The one serving the acting member's Discord locale; English when none does. */
   get #pageLocale(): PageLocale {
     const locale = this.data.languages.find((l) => l.code === this.member.locale)?.locale;
     return locale && isPageLocale(locale) ? locale : 'en';
   }
 
-  /**
-   * Writes the page's frame in the acting member's language: every element of the page with a
-   * `data-text` (its text; a `data-command` fills the message's `{{command}}` as code), a
-   * `data-title` (its tooltip) or a `data-aria-label` (its name for screen readers) key of the page's
-   * messages.
-   */
+  /** Writes the page's frame in the acting member's language from its `data-text`, `data-title` and `data-aria-label` keys. */
   #localize(): void {
     const locale = this.#pageLocale;
     t = pageMessages(locale);
@@ -147,7 +134,7 @@ class App {
     if (channel) $('#channel-topic').textContent = t.channelTopic(channel.name, channel.topic);
   }
 
-  /** The acting member's and the server's language switchers: the six languages the bot speaks, by their own names. */
+  /** The six languages the bot speaks, by their own names. */
   #setUpSwitchers(): void {
     const memberLocale = $<HTMLSelectElement>('#member-locale');
     const guildLocale = $<HTMLSelectElement>('#guild-locale');
@@ -175,7 +162,7 @@ class App {
     });
   }
 
-  /** The acting member or their language changed: the frame, the sidebar, the messages (Discord's own texts in them) and the command bar follow. */
+  /** The frame, sidebar, messages (Discord's own texts in them) and command bar follow the acting member and their language. */
   #relocalize(): void {
     this.#localize();
     this.#drawSidebar();
@@ -184,7 +171,7 @@ class App {
     this.composer.reset();
   }
 
-  /** Every command as the acting member's client shows it, in its Discord locale (made once per locale). */
+  /** Made once per locale. */
   #localized(): Definition[] {
     const locale = this.member.locale;
     let definitions = this.#localizedCommands.get(locale);
@@ -192,12 +179,11 @@ class App {
     return definitions;
   }
 
-  /** Commands the acting member may use, in their language: Discord hides those whose default permissions they lack. */
+  /** Discord hides commands whose default permissions the member lacks. */
   #definitions(): Definition[] {
     return this.#localized().filter((d) => d.default_member_permissions == null || this.member.admin);
   }
 
-  /** A command as members see it (`/config feed`), named in the acting member's language. */
   #commandLabel(command: string, kind: 'slash' | 'user'): string {
     return commandLabel(command, this.#localized(), kind);
   }

@@ -1,25 +1,18 @@
 /**
- * Discord markdown to DOM, for message content and embed text: parsed by discord-markdown-parser
- * (Discord's rules: bold, italics, underline, strikethrough, code, code blocks, quotes, spoilers,
- * headings, subtext, links, mentions, timestamps) and drawn with the Discord web components. Lists
- * (`- item`, `1. item`), which that parser leaves as text, are split out here first, outside code
- * blocks. Nothing is ever inserted as HTML: every text becomes a text node.
+ * Discord markdown to DOM with discord-markdown-parser and the Discord web components. Lists, which that parser leaves as text,
+ * are split out here first, outside code blocks. Nothing is inserted as HTML: every text becomes a text node.
  */
 import { parse } from 'discord-markdown-parser';
 import { el } from './dom.js';
 import type { PageMessages } from './messages.js';
 
-/** Names for mentions, from the playground's guild. */
 export interface MentionNames {
   user(id: string): string | undefined;
   channel(id: string): string | undefined;
   role(id: string): { name: string; colour: string } | undefined;
 }
 
-/**
- * Who reads the markdown: the guild's names for mentions, and the texts of Discord's client in the
- * acting member's language (a mention of someone unknown, the locale `<t:…>` timestamps are written in).
- */
+/** The guild's names for mentions, and Discord's client texts in the acting member's language. */
 export interface Viewer {
   names: MentionNames;
   messages: PageMessages;
@@ -37,7 +30,7 @@ interface Node {
   lang?: string;
 }
 
-/** Discord's timestamp styles (`<t:unix:style>`), rendered in the viewer's `locale` (the browser's when undefined). */
+/** Discord's `<t:unix:style>` timestamps in `locale` (the browser's when undefined). */
 export function formatTimestamp(unix: number, style = 'f', locale?: string, now = Date.now()): string {
   const date = new Date(unix * 1000);
   const f = (o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, o).format(date);

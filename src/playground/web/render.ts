@@ -1,41 +1,26 @@
 /**
- * Draws a playground message as Discord does, with the Discord web components: the bot's name and
- * avatar, the "used /command" header, content, embeds (colour bar, author, title, description,
- * inline field grid, thumbnail, image, footer, timestamp), buttons and select menus, the
- * ephemeral "Only you can see this" line, the "(edited)" mark of a message the bot edited, and the
- * "thinking" placeholder of a deferred answer.
- *
- * What Discord's client writes itself is in the acting member's language ({@link RenderEnv.messages}):
- * "is thinking", a select menu's default placeholder, unknown mentions, dates, the "<member> used
- * /command" header, "Only you can see this • Dismiss message" and "(edited)". The components would
- * write the last three inside their shadow DOM, in English, with no property to change them, so the
- * page draws them itself, in the message's light DOM and styled in app.css as the components draw
- * theirs: the header in the message's `reply` slot instead of a `<discord-command>`, the ephemeral
- * line after its components, "(edited)" after its content; the message gets neither `ephemeral` nor
- * `edited` (an ephemeral one has the `ephemeral` class instead, which gives it the same highlight).
- * The bot's "App" tag stays the component's: Discord writes "APP" in every language.
+ * Draws a playground message as Discord does, with the Discord web components. The components write "used /command",
+ * "Only you can see this • Dismiss message" and "(edited)" in English inside their shadow DOM with no way to change them,
+ * so the page draws those itself in the message's light DOM, in the acting member's language, styled in app.css alike.
  */
 import type { APIEmbed, APIActionRowComponent, APIComponentInMessageActionRow } from 'discord-api-types/v10';
 import type { Bootstrap, MessageInteraction, PlaygroundMessage } from '../protocol.js';
 import { el } from './dom.js';
 import { markdownToText, renderMarkdown, type Viewer } from './markdown.js';
 
-/** What drawing needs from the page: the guild's names and the acting member's texts ({@link Viewer}), and what to do on a click. */
+/** What drawing needs from the page: names and texts ({@link Viewer}), and what to do on a click. */
 export interface RenderEnv extends Viewer {
   data: Bootstrap;
-  /** A command as members see it (`/config feed`, or a context-menu command's name), named in the viewer's language. */
+  /** Named in the viewer's language. */
   commandLabel(command: string, kind: 'slash' | 'user'): string;
-  /** A button was pressed on a message. */
   onButton(messageId: string, customId: string): void;
-  /** A select-menu option was picked on a message. */
   onSelect(messageId: string, customId: string, values: string[]): void;
-  /** An ephemeral message was dismissed. */
   onDismiss(messageId: string): void;
 }
 
-/** An image URL through the playground's proxy (the real image when reachable, a placeholder otherwise). */
+/** An image URL through the playground's proxy (the image when reachable, a placeholder otherwise). */
 export const proxied = (url: string | undefined, kind: 'thumbnail' | 'image' | 'icon'): string | undefined =>
-  // An attached file (a chart) is already here, as a data: URL (src/playground/messages.ts, asPosted).
+  // An attached file (a chart) is already here as a data: URL.
   url ? (url.startsWith('data:image/') ? url : `/img?kind=${kind}&src=${encodeURIComponent(url)}`) : undefined;
 
 export const avatarOf = (id: string) => `/avatar/${id}.svg`;
