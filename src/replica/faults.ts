@@ -1,9 +1,4 @@
-/**
- * Fault injection of the replica, for tests and benchmarks: latency, an error rate, a forced status,
- * malformed JSON, and hung responses; and one timing knob, the player update's cooldown. Set from the
- * environment at start, or at run time through the loopback admin route `PUT /__replica/faults`
- * (see ./server.ts).
- */
+/** The replica's fault injection, set from the environment or the loopback admin route `PUT /__replica/faults`. */
 import * as z from 'zod';
 
 /** The active faults. All optional; the empty object means a healthy replica. */
@@ -12,7 +7,7 @@ export interface Faults {
   latencyMs?: number | [number, number];
   /** Share of requests (0 to 1) answered with `errorStatus` instead. */
   errorRate?: number;
-  /** Status used by `errorRate` (default 500). */
+  /** Default 500. */
   errorStatus?: number;
   /** Every request is answered with this status (429, 500, 503...) and the endpoint's error body. */
   forceStatus?: number;
@@ -24,13 +19,9 @@ export interface Faults {
   hang?: boolean;
   /** Send status and headers, then stall forever in the middle of the body. */
   hangBody?: boolean;
-  /** Apply the faults only to request paths starting with this (e.g. `/api/v1/player`); with a `?`, to path and query (`/api/v1/player/1?season`). */
+  /** With a `?`, matched against path and query (`/api/v1/player/1?season`). */
   pathPrefix?: string;
-  /**
-   * Not a failure: the player update's cooldown per player, in seconds, replacing the replica's
-   * `updateCooldownMs` option while set (so a test or a demo can shorten it). `pathPrefix` does not
-   * limit it.
-   */
+  /** Not a failure: the player update's cooldown in seconds, so a test can shorten it; `pathPrefix` does not limit it. */
   updateCooldownSeconds?: number;
 }
 
@@ -39,7 +30,6 @@ const latency = z.union([
   z.tuple([z.number().min(0).max(120_000), z.number().min(0).max(120_000)]).refine(([a, b]) => a <= b, 'min must not exceed max'),
 ]);
 
-/** Schema of the admin route's JSON body. */
 export const faultsSchema = z
   .object({
     latencyMs: latency.optional(),
@@ -60,10 +50,8 @@ export const faultsSchema = z
   .strict();
 
 /**
- * Faults from `REPLICA_LATENCY_MS` ("200" or "50-300"), `REPLICA_ERROR_RATE` (0 to 1),
- * `REPLICA_ERROR_STATUS`, `REPLICA_FORCE_STATUS`, `REPLICA_RETRY_AFTER` (seconds),
- * `REPLICA_MALFORMED`, `REPLICA_HANG`, `REPLICA_HANG_BODY` (`1`/`true`), `REPLICA_FAULT_PATH`,
- * `REPLICA_UPDATE_COOLDOWN_S` (the player update's cooldown in seconds, 0 to 604 800).
+ * From `REPLICA_*`: `LATENCY_MS` ("200" or "50-300"), `ERROR_RATE` (0 to 1), `ERROR_STATUS`, `FORCE_STATUS`,
+ * `RETRY_AFTER` (s), `MALFORMED`, `HANG`, `HANG_BODY` (`1`/`true`), `FAULT_PATH`, `UPDATE_COOLDOWN_S`.
  * @throws {Error} naming the variable when a value is invalid.
  */
 export function faultsFromEnv(env: Record<string, string | undefined>): Faults {
@@ -101,7 +89,7 @@ export function faultsFromEnv(env: Record<string, string | undefined>): Faults {
   return parsed.data;
 }
 
-/** Milliseconds of latency to add to one request. */
+/** Ms. */
 export function drawLatency(faults: Faults, random: () => number = Math.random): number {
   const l = faults.latencyMs;
   if (l === undefined) return 0;

@@ -1,8 +1,4 @@
-/**
- * `npm run replica`: starts the API replica on `PORT` (default 3000) and prints its URL.
- * It accepts exactly the key in `RIVALS_API_KEY` (default `replica-key`); faults come from the
- * `REPLICA_*` variables (src/replica/faults.ts).
- */
+/** `npm run replica`: the API replica on `PORT`, accepting only `RIVALS_API_KEY`; faults from `REPLICA_*`. */
 import { createLogger } from '../core/logger.js';
 import { faultsFromEnv } from './faults.js';
 import { startReplica } from './server.js';

@@ -1,43 +1,14 @@
 /**
- * A local replica of the game API: all 20 endpoints of api-spec.md with its authentication, paging,
- * filters, lookups, and the exact error statuses and bodies of its "Errors" part. Used by the bot
- * offline (in-process) and by every test (real HTTP over loopback).
- *
- * Where the spec is silent the replica makes a documented choice:
- * - unknown hero on the detail and leaderboard endpoints, unknown match, unknown player on the match
- *   histories: 404 in the common body shape;
- * - unknown player on the player endpoint (the spec lists no 404 there): 404 in the common shape,
- *   `Player not found`; a blank query is the spec's 400 `{error: "..."}`;
- * - `season` on the player endpoint serves a profile of `dataset.seasonProfiles` ("<uid>:<season>") when
- *   there is one, else the current profile (no capture of a past season's profile exists);
- * - `season` on match histories is accepted but does not filter (the captures show entries of other
- *   seasons under a season filter); `skip` applies only when sent.
- * - `GET /api/v1/patch-note/{id}` (named in game versions, not described) returns one patch note.
- *
- * It reproduces what the real API does beyond the spec (api-samples/README.md):
- * - Match history v2 answers 404 with the spec's body `{error: true, message: "Player not found or
- *   match data unavailable for the specified query", status: 404}` for a known player whose history
- *   was never refreshed: the profile's `updates.last_history_update` is null and no v2 history of the
- *   uid was captured (as for most real profiles, which load fine). Match history v1 still answers
- *   for them, derived from the profile's embedded `match_history`.
- * - A v2 page holds max(`limit`, 40) entries, and `pagination.limit` says so (the real API answered
- *   40 entries when 20 were asked). `total_matches` counts the entries the replica holds: of the
- *   real capture (`total_matches: 77`) only the first page exists.
- * - `GET /api/v1/player/{query}/update` (exists, not described) answers 200
- *   `{success: true, message: "Player update requested.", status: 200}`: a HAND-WRITTEN body, no real
- *   success body is known. An unknown player is 404 `Player not found` (common shape). A second
- *   request for the same player (by uid or name) within the cooldown is 429 with the real body
- *   `{error: true, message: "You can request an update in N minutes.", status: 429}`, N the whole
- *   minutes left rounded up, and no `Retry-After` (none is known). The cooldown is 30 minutes by
- *   default (the real one is unknown; the captured 429 had 16 minutes left), set by the
- *   `updateCooldownMs` option, or by the `updateCooldownSeconds` fault (env
- *   `REPLICA_UPDATE_COOLDOWN_S`, see ./faults.ts) while that is set. An accepted update marks the
- *   player's history as refreshed: v2 answers for them from then on (derived history), and their
- *   profile's `updates.last_update_request` and `updates.last_history_update` read the update's time
- *   in the API's US-locale text ("8/4/2025, 2:42:17 PM", US Eastern time, src/game/update-times.ts). This state belongs to one
- *   {@link startReplica} call (the dataset is not changed), and time comes from its `now` option.
- * - Faults and the 401 check apply to the update route as to every API route; its error bodies are
- *   the common shape (only `/api/v1/player/{query}` itself has the player endpoint's own shapes).
+ * A local replica of the game API (api-spec.md, with its exact error bodies), for offline runs and every
+ * test. Where the spec is silent: unknown players, heroes and matches are 404 in the common body;
+ * `season` does not filter histories (the real captures show other seasons under a filter).
+ * Real behaviour beyond the spec (api-samples/README.md):
+ * - v2 history is 404 for a known player whose history was never refreshed; v1 still answers, derived
+ *   from the profile's embedded matches;
+ * - a v2 page holds at least {@link HISTORY_V2_MIN_PAGE_SIZE} entries, whatever `limit` asked;
+ * - the player update (undocumented) answers a hand-written 200, then 429 with the real body within the
+ *   cooldown (real length unknown) and no `Retry-After`. An accepted update marks the history refreshed,
+ *   in this {@link startReplica} run only.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -76,7 +47,7 @@ export const MESSAGES = {
   playerBadQuery: 'Invalid query parameter or missing query',
   playerUnauthorized: 'Invalid or missing API key',
   playerServerError: 'An unexpected error occurred. Please try again later.',
-  // Not in the spec (see the module comment).
+  // Not in the spec.
   noPlayer: 'Player not found',
   noMatch: 'Match not found',
   /** Hand-written: the real success body of the player update is unknown. */
@@ -90,13 +61,11 @@ export function updateCooldownMessage(minutes: number): string {
   return `You can request an update in ${minutes} minutes.`;
 }
 
-/** Default cooldown of the player update per player: 30 minutes. */
 export const DEFAULT_UPDATE_COOLDOWN_MS = 30 * 60_000;
 
-/** Smallest page of match history v2: the real API answered 40 entries when 20 were asked. */
+/** The real API answered 40 entries when 20 were asked. */
 export const HISTORY_V2_MIN_PAGE_SIZE = 40;
 
-/** An answer: status, body, and extra headers. */
 interface Reply {
   status: number;
   body: unknown;
@@ -115,7 +84,7 @@ const fail = (status: number, message: string): never => {
   throw new HttpError({ status, body: { error: true, message, status } });
 };
 
-/** Lower-case with everything but letters and digits removed: "Spider Man" and "spider-man" meet. */
+/** "Spider Man" and "spider-man" meet. */
 const norm = (s: string) =>
   s
     .toLowerCase()
@@ -133,31 +102,25 @@ export interface ReplicaOptions {
   /** Default 0 (any free port). */
   port?: number;
   logger?: Logger;
-  /** Clock, ms since the epoch: the player update's cooldown and the `updates.*` times it writes. Default `Date.now`. */
+  /** Epoch ms, for the update cooldown and the `updates.*` times it writes. */
   now?: () => number;
-  /**
-   * Cooldown of the player update per player, in ms. Default {@link DEFAULT_UPDATE_COOLDOWN_MS}.
-   * The `updateCooldownSeconds` fault overrides it while set.
-   */
+  /** Per player, ms; the `updateCooldownSeconds` fault overrides it while set. */
   updateCooldownMs?: number;
 }
 
-/** A running replica. */
 export interface Replica {
-  /** Base URL such as `http://127.0.0.1:43121`. */
+  /** `http://127.0.0.1:<port>`. */
   url: string;
   port: number;
   apiKey: string;
   dataset: Dataset;
-  /** Current faults; replace with {@link Replica.setFaults}. */
   faults(): Faults;
   setFaults(faults: Faults): void;
-  /** Requests served to API routes since start, by path without query. */
+  /** API routes only, by path without query. */
   requests: { total: number; byPath: Map<string, number> };
   close(): Promise<void>;
 }
 
-/** Paging of the list endpoints: positive integers, defaults page 1 and `defaultLimit`. */
 function paging(url: URL, badMessage: string, defaultLimit = 10): { page: number; limit: number } {
   const read = (name: string, fallback: number) => {
     const v = url.searchParams.get(name);
@@ -172,10 +135,7 @@ function pageOf<T>(all: T[], page: number, limit: number): T[] {
   return all.slice((page - 1) * limit, page * limit);
 }
 
-/**
- * Starts the replica on loopback.
- * @returns the running replica; call `close()` to stop it (open and hung connections are dropped).
- */
+/** @returns the running replica; `close()` drops open and hung connections. */
 export async function startReplica(options: ReplicaOptions = {}): Promise<Replica> {
   const apiKey = options.apiKey ?? 'replica-key';
   const data = options.dataset ?? loadDataset();
@@ -183,7 +143,6 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
   const requests = { total: 0, byPath: new Map<string, number>() };
   const hung = new Set<ServerResponse>();
   const now = options.now ?? Date.now;
-  /** Time (ms) of each player's last accepted update request, by uid: this replica's run-time state. */
   const updateRequests = new Map<string, number>();
   const updateCooldownMs = () =>
     faults.updateCooldownSeconds !== undefined ? faults.updateCooldownSeconds * 1000 : (options.updateCooldownMs ?? DEFAULT_UPDATE_COOLDOWN_MS);
@@ -407,7 +366,6 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
     return undefined;
   }
 
-  /** True when v2 has a history to serve: captured, refreshed per the profile, or refreshed by an update request here. */
   function historyRefreshed(uid: string): boolean {
     if (updateRequests.has(uid) || data.provenance.get(`historyV2:${uid}`) === 'real') return true;
     const updates = data.players.get(uid)?.updates;
@@ -420,7 +378,7 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
     return entries.filter((e) => (gameMode === 0 || Number(e.game_mode_id) === gameMode) && (after === 0 || Number(e.match_time_stamp) > after));
   }
 
-  /** The endpoint's error body for a forced status: the player endpoint has its own shapes. */
+  /** The player endpoint has its own error shapes. */
   function errorBody(path: string, status: number): unknown {
     const isPlayer = /^\/api\/v1\/player\/[^/]+$/.test(path);
     if (status === 401) return isPlayer ? { status: 'error', message: MESSAGES.playerUnauthorized } : { error: true, message: MESSAGES.unauthorized, status };

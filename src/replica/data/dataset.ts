@@ -1,10 +1,6 @@
 /**
- * The replica's dataset: the real captures in ./samples (api-samples, attributed in its README) plus
- * the hand-written fixtures of ./handwritten.ts. Bodies are kept raw, in the API's own shapes, so the
- * replica serves exactly what the real API would.
- *
- * Provenance of each record is kept in `provenance` (`real`, `derived` from a real capture, or
- * `handwritten`), and the replica sends it in an `x-replica-provenance` header.
+ * The replica's dataset: real captures in ./samples (attributed in its README) plus hand-written fixtures,
+ * kept raw in the API's own shapes. Each record's provenance goes out in an `x-replica-provenance` header.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -16,10 +12,8 @@ import * as hand from './handwritten.js';
 export type Provenance = 'real' | 'derived' | 'handwritten';
 type Json = Record<string, unknown>;
 
-/** Default location of the vendored real samples. */
 export const SAMPLES_DIR = fileURLToPath(new URL('./samples/', import.meta.url));
 
-/** The post collections, as named by their list endpoints. */
 export type PostKind = 'patchNotes' | 'balances' | 'devDiaries';
 
 export interface Dataset {
@@ -33,18 +27,11 @@ export interface Dataset {
   maps: Json[];
   posts: Record<PostKind, Json[]>;
   gameVersions: Json[];
-  /**
-   * Profiles keyed by uid (text): for a uid captured more than once, the newest capture (see
-   * {@link profileCaptures}).
-   */
+  /** By uid; the newest capture of a uid captured more than once. */
   players: Map<string, Json>;
-  /** Profiles of a past season, keyed "<uid>:<season number>" (empty by default: tests add some). */
+  /** Keyed "<uid>:<season number>"; empty unless a test adds some. */
   seasonProfiles: Map<string, Json>;
-  /**
-   * Every profile capture in `player/`, in file-name order, including the older captures of a uid
-   * that `players` does not serve (the three `doublec8-double-c-1786151874-*` files share uid
-   * 1786151874), so tests can run over every sample file.
-   */
+  /** Every capture in `player/`, older ones of a uid included, so tests can run over every sample file. */
   profileCaptures: ProfileCapture[];
   historyV1: Map<string, Json[]>;
   historyV2: Map<string, Json[]>;
@@ -52,17 +39,14 @@ export interface Dataset {
   provenance: Map<string, Provenance>;
 }
 
-/** One profile capture of the samples. */
+/** `file` relative to the samples directory. */
 export interface ProfileCapture {
-  /** Path relative to the samples directory, e.g. `player/doublec8-double-c-1786151874-2025-08-05.json`. */
   file: string;
-  /** The profile's uid as text. */
   uid: string;
-  /** The raw body, as captured. */
   body: Json;
 }
 
-/** The latest of a profile's `updates.*` timestamps (Unix seconds), or -Infinity when none can be read. */
+/** Unix seconds, or -Infinity when none can be read. */
 function newestUpdate(profile: Json): number {
   return newestUpdateTime(Object.values(asRecord(profile.updates))) ?? Number.NEGATIVE_INFINITY;
 }
@@ -146,10 +130,7 @@ function v2FromV1(entry: Json): Json {
   };
 }
 
-/**
- * Loads the dataset. `samplesDir` defaults to the vendored copy; tests may point it at
- * `../shared/api-samples`.
- */
+/** Tests may point `samplesDir` at `../shared/api-samples`. */
 export function loadDataset(samplesDir: string = SAMPLES_DIR): Dataset {
   const provenance = new Map<string, Provenance>();
   const mark = (key: string, p: Provenance) => provenance.set(key, p);
@@ -158,13 +139,11 @@ export function loadDataset(samplesDir: string = SAMPLES_DIR): Dataset {
   mark('heroes', 'real');
   const heroRefs: hand.HeroRef[] = heroes.map((h) => ({ id: Number(h.id), name: String(h.name), role: String(h.role ?? '') }));
 
-  // The most complete maps capture (most maps) is the replica's map list.
   const mapCaptures = jsonFiles(join(samplesDir, 'maps')).map((f) => asArray(asRecord(readJson(f)).maps));
   const maps = mapCaptures.reduce<Json[]>((best, m) => (m.length > best.length ? m : best), []);
   mark('maps', 'real');
 
-  // A uid captured more than once is served from its newest capture: the one whose latest `updates.*`
-  // timestamp is latest (ties: the later file name). Older captures stay in `profileCaptures`.
+  // Newest by latest `updates.*` time; ties go to the later file name.
   const profileCaptures: ProfileCapture[] = [];
   const players = new Map<string, Json>();
   for (const file of jsonFiles(join(samplesDir, 'player'))) {
@@ -176,7 +155,7 @@ export function loadDataset(samplesDir: string = SAMPLES_DIR): Dataset {
     mark(`player:${uid}`, 'real');
   }
 
-  /** Captured histories of one version, keyed by the uid of the player they belong to (first capture wins). */
+  /** By uid; the first capture wins. */
   const capturedHistories = (folder: string, version: 'historyV1' | 'historyV2') => {
     const out = new Map<string, Json[]>();
     for (const file of jsonFiles(join(samplesDir, folder))) {
@@ -191,7 +170,6 @@ export function loadDataset(samplesDir: string = SAMPLES_DIR): Dataset {
   };
   const historyV1 = capturedHistories('match-history-v1', 'historyV1');
   const historyV2 = capturedHistories('match-history-v2', 'historyV2');
-  // Players without a captured history get one derived from their profile's embedded match list.
   for (const [uid, profile] of players) {
     if (!historyV1.has(uid)) {
       historyV1.set(uid, asArray(profile.match_history).map(v1FromEmbedded));

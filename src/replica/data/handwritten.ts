@@ -1,13 +1,9 @@
 /**
- * HAND-WRITTEN FIXTURES: not captured from the real API.
- *
- * No real response is known for these endpoints (api-samples/README.md), so this module builds them
- * in the raw shapes of api-spec.md, including the real API's habits (numbers as text where the spec
- * says so). Texts are written by hand; numbers come from a seeded generator, so every run gives the
- * same data. Everything returned here is marked `handwritten` in the dataset (see ./dataset.ts).
+ * HAND-WRITTEN FIXTURES, not captured from the real API: no real response is known for these endpoints.
+ * Raw api-spec.md shapes with the real API's habits; numbers from a seeded generator, so every run matches.
  */
 
-/** A hero as the replica needs it: id, name, role (taken from the real hero list sample). */
+/** From the real hero list sample. */
 export interface HeroRef {
   id: number;
   name: string;
@@ -36,7 +32,7 @@ function hms(totalSeconds: number): string {
   return `${h}h ${m}m ${s}s`;
 }
 
-/** Hero statistics (spec: Hero statistics) for every hero given. */
+/** Spec: Hero statistics. */
 export function heroStats(heroes: HeroRef[]): Record<string, unknown>[] {
   return heroes.map((hero) => {
     const r = rng(hero.id);
@@ -86,7 +82,7 @@ const HANDLE_PARTS = [
 ];
 const HANDLE_ENDS = ['Main', 'Enjoyer', 'GG', 'TTV', 'OTP', 'Diff', '_x', '99', 'Prime', 'Ace'];
 
-/** Leaderboard bodies `{players: [...]}` (spec: Hero leaderboard entry), 25 players each, keyed `<heroId>:<platform>`. */
+/** Spec: Hero leaderboard entry; keyed `<heroId>:<platform>`. */
 export function leaderboards(heroes: HeroRef[], platforms: readonly string[]): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
   for (const hero of heroes) {
@@ -136,7 +132,7 @@ export function leaderboards(heroes: HeroRef[], platforms: readonly string[]): M
   return out;
 }
 
-/** Items (spec: Item): six of each filter type, written by hand. */
+/** Spec: Item. */
 export function items(): Record<string, unknown>[] {
   const rows: [string, string, string, string, string | null, string][] = [
     // [type, name, quality, associated hero, description, slug-suffix]
@@ -177,7 +173,7 @@ export function items(): Record<string, unknown>[] {
   }));
 }
 
-/** Achievements: list elements (spec: Achievement list element) and detail bodies, written by hand. */
+/** Spec: Achievement list element, and detail bodies. */
 export function achievements(): { list: Record<string, unknown>[]; details: Map<string, Record<string, unknown>> } {
   const rows: [string, string, string, number, string][] = [
     // [category, name, mission, points, rarity]
@@ -213,7 +209,7 @@ export function achievements(): { list: Record<string, unknown>[]; details: Map<
   return { list, details };
 }
 
-/** Battle passes of seasons 1 and 1.5 (spec: Battle pass), written by hand. */
+/** Spec: Battle pass. */
 export function battlePasses(): Map<string, Record<string, unknown>> {
   const pass = (season: number, seasonName: string, heroes: string[]) => ({
     season,
@@ -234,12 +230,12 @@ export function battlePasses(): Map<string, Record<string, unknown>> {
   ]);
 }
 
-/** A UTC date as the API writes post dates: YYYY/MM/DD. */
+/** As the API writes post dates: YYYY/MM/DD, UTC. */
 function slashDate(d: Date): string {
   return `${d.getUTCFullYear()}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}`;
 }
 
-/** A hand-written post body (spec: Post). */
+/** Spec: Post. */
 interface PostSeed {
   id: string;
   title: string;
@@ -262,11 +258,7 @@ function post(seed: PostSeed, kind: string): Record<string, unknown> {
   };
 }
 
-/**
- * A post whose body is written out (heading-style balance paragraphs): overview, body, social links.
- * The body follows the real posts' layout (role headings, hero headings, form sub-headings, one bullet
- * per change, "Dev Comment:" paragraphs, a "Bug Fixes" section); the words and numbers are invented.
- */
+/** In the real posts' layout (role and hero headings, bullets, "Dev Comment:", "Bug Fixes"); words and numbers invented. */
 function writtenPost(seed: Omit<PostSeed, 'sections'>, body: string, kind: string): Record<string, unknown> {
   return {
     id: seed.id,
@@ -278,13 +270,10 @@ function writtenPost(seed: Omit<PostSeed, 'sections'>, body: string, kind: strin
   };
 }
 
-/** Versions with both a patch note and a game version: date-based ids, newest first. */
+/** Newest first; each has a patch note and a game version. */
 const VERSIONS = ['20251113', '20251016', '20250911', '20250814', '20250710', '20250612', '20250515', '20250410'];
 
-/**
- * The balance part of each patch note, newest first (one per patch note): one-line changes
- * ("Hero: change.") or heading-style paragraphs, and the bug fixes naming heroes.
- */
+/** One per patch note, newest first, in both layouts the real posts use. */
 const PATCH_BALANCE: { balance: string; fixes: string[] }[] = [
   {
     balance: `Balance adjustments
@@ -418,7 +407,7 @@ Namor: Horn of Proteus cooldown increased from 15s to 18s.`,
   },
 ];
 
-/** 12 patch notes, newest first; the first 8 are the patch notes of the 8 game versions. */
+/** Newest first; the first are those of the game versions. */
 export function patchNotes(): Record<string, unknown>[] {
   const ids = [...VERSIONS, '20250320', '20250227', '20250130', '20250110'];
   const topics = [
@@ -452,10 +441,7 @@ export function patchNotes(): Record<string, unknown>[] {
   });
 }
 
-/**
- * The bodies of the balance posts, newest first, one per focus hero of {@link balances}: several
- * heroes each, buffs, nerfs, mixed changes, developer comments and bug fixes.
- */
+/** One per focus hero of {@link balances}, newest first. */
 const BALANCE_BODIES: string[] = [
   `Hero Balance
 
@@ -684,7 +670,7 @@ Bug Fixes
 - Fixed an issue where Squirrel Girl's Unbeatable Squirrel Tsunami ended early.`,
 ];
 
-/** 8 balance posts, newest first. */
+/** Newest first. */
 export function balances(): Record<string, unknown>[] {
   const heroes = ['Hulk', 'Magneto', 'Luna Snow', 'Black Panther', 'Storm', 'Venom', 'Hela', 'Rocket Raccoon'];
   return heroes.map((hero, i) => {
@@ -702,7 +688,7 @@ export function balances(): Record<string, unknown>[] {
   });
 }
 
-/** 6 dev diaries, newest first; ids are sequence numbers written as text. */
+/** Newest first; ids are sequence numbers as text. */
 export function devDiaries(): Record<string, unknown>[] {
   const topics = [
     ['Designing Season 5', 'How the team chose the new hero and reshaped a classic map.'],
@@ -731,7 +717,7 @@ export function devDiaries(): Record<string, unknown>[] {
   });
 }
 
-/** 8 game versions, newest first; each `patchNotesUrl` names a patch note of {@link patchNotes}. */
+/** Newest first; each `patchNotesUrl` names a patch note of {@link patchNotes}. */
 export function gameVersions(): Record<string, unknown>[] {
   return VERSIONS.map((version) => {
     const d = new Date(Date.UTC(Number(version.slice(0, 4)), Number(version.slice(4, 6)) - 1, Number(version.slice(6, 8))));
