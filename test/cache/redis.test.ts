@@ -5,6 +5,7 @@ import { closeCacheStore, createCacheStore } from '../../src/cache/store.js';
 import { DEFAULT_TTLS, STALE_RETENTION_MS } from '../../src/cache/ttl.js';
 import { startRedis, type RedisServer } from '../helpers/redis.js';
 import { beforeTimer, timer } from '../helpers/timing.js';
+import { pollUntil } from '../helpers/until.js';
 
 let redis: RedisServer;
 beforeAll(async () => {
@@ -245,22 +246,15 @@ describe('Redis killed mid-run', () => {
     await own.restart();
     const other = createCacheStore({ redisUrl: own.url, maxEntries: 10 });
     const otherCache = new ResponseCache({ store: other, now: () => clock.now });
-    await waitFor(
+    await pollUntil(
       async () => (
         await cache.get(`after-${clock.now}`, 'player', async () => 'written', { fresh: true }),
         (await otherCache.get(`after-${clock.now}`, 'player', async () => 'missed')).source === 'cache'
       ),
+      "a write to reach the other process's cache through the restarted Redis",
+      { timeoutMs: 15_000, everyMs: 100 },
     );
     await closeCacheStore(store);
     await closeCacheStore(other);
   }, 30_000);
 });
-
-/** Polls `check` every 100 ms until it is true, for at most `ms`. */
-async function waitFor(check: () => Promise<boolean>, ms = 15_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

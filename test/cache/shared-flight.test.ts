@@ -330,8 +330,8 @@ describe('a lock holder that dies or hangs', () => {
     expect(loader.calls).toBe(0);
     // The lock lapses: the wait that went on behind the caller's back loads, and fills the cache.
     await client.pExpire(lockKey, 1);
-    await waitFor(async () => loader.calls === 1, 10_000, 20);
-    await waitFor(async () => (await a.cache.get(key, 'player', async () => 'never')).data === 'late', 10_000, 50);
+    await pollUntil(() => loader.calls === 1, 'the load behind the lapsed lock', { everyMs: 20 });
+    await pollUntil(async () => (await a.cache.get(key, 'player', async () => 'never')).data === 'late', 'the late load in the cache');
   });
 });
 
@@ -374,12 +374,18 @@ describe('Redis down', () => {
     await own.restart();
     // Back after the cool-down (1 s here, 5 s by default) and the client's reconnect: one request again.
     const again = `player:/api/v1/player/${randomUUID()}`;
-    await waitFor(async () => {
-      const loader2 = counted(() => 'x', 30);
-      const key2 = `${again}:${Date.now()}`;
-      await Promise.all(Array.from({ length: 10 }, (_, i) => procs[i % 2]!.cache.get(key2, 'player', loader2.load)));
-      return loader2.calls === 1;
-    }, 15_000);
+    let calls = 0;
+    await pollUntil(
+      async () => {
+        const loader2 = counted(() => 'x', 30);
+        const key2 = `${again}:${Date.now()}`;
+        await Promise.all(Array.from({ length: 10 }, (_, i) => procs[i % 2]!.cache.get(key2, 'player', loader2.load)));
+        calls = loader2.calls;
+        return calls === 1;
+      },
+      'one load for 10 gets again once Redis is back',
+      { timeoutMs: 15_000, everyMs: 100, context: () => `last try: ${calls} loads` },
+    );
   }, 30_000);
 
   it('a Redis that never answered: gets answer from their own loader at once', async () => {
@@ -396,7 +402,7 @@ describe('Redis down', () => {
 /** Resolves once `p`'s flight lock of `key` exists in Redis. */
 async function waitForLock(p: Proc, key: string): Promise<void> {
   const client = await raw(p);
-  await waitFor(async () => (await client.pTTL(p.flight.lockKey(key))) > 0, 2_000, 5);
+  await pollUntil(async () => (await client.pTTL(p.flight.lockKey(key))) > 0, `the flight lock of ${key}`, { everyMs: 5 });
 }
 
 /** Resolves once `n` connections listen on the news channel of the flights with `prefix` (PUBSUB NUMSUB). */
@@ -413,13 +419,4 @@ async function listening(p: Proc, prefix: string, n: number): Promise<void> {
     `${n} subscribers on ${channel}`,
     { timeoutMs: 10_000, context: () => `${count} subscribed` },
   );
-}
-
-/** Polls `check` every `everyMs` until it is true, for at most `ms`. */
-async function waitFor(check: () => Promise<boolean>, ms = 15_000, everyMs = 100): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await sleep(everyMs);
-  }
 }

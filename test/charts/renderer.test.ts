@@ -8,6 +8,7 @@ import { ChartSpecError, SPEC_LIMITS, type ChartSpec } from '../../src/charts/sp
 import { SIZE } from '../../src/charts/theme.js';
 import { diffPngs, pngSize } from './png.js';
 import { goldenSpecs, syntheticRankHistory } from './sample-specs.js';
+import { pollUntil } from '../helpers/until.js';
 
 const open: PooledChartRenderer[] = [];
 function renderer(options?: Parameters<typeof createChartRenderer>[0]): PooledChartRenderer {
@@ -19,15 +20,6 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((r) => r.close()));
 });
 
-/** Waits until `check` is true, polling every 50 ms for up to `ms`. */
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('createChartRenderer', () => {
   it('starts no worker thread until the first render, and ends it after the idle timeout', async () => {
     const r = renderer({ idleTimeoutMs: 300 });
@@ -37,7 +29,7 @@ describe('createChartRenderer', () => {
     const png = await r.render(goldenSpecs()['hero-performance']!);
     expect(pngSize(png)).toEqual(SIZE);
     expect(r.threads).toBe(1);
-    await until(() => r.threads === 0);
+    await pollUntil(() => r.threads === 0, 'the idle thread to end', { context: () => `${r.threads} threads` });
     // And starts one again when needed.
     expect(pngSize(await r.render(goldenSpecs()['no-data']!))).toEqual(SIZE);
   });
@@ -64,7 +56,7 @@ describe('createChartRenderer', () => {
     expect(burst).toHaveLength(6);
     expect(r.threadsStarted).toBeGreaterThanOrEqual(5);
     // Retired pools close once their renders are done: at most the current pool's thread is left.
-    await until(() => r.threads <= 1);
+    await pollUntil(() => r.threads <= 1, 'the retired pools to close', { context: () => `${r.threads} threads` });
   });
 
   it('rejects bad options', () => {

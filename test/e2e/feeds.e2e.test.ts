@@ -13,6 +13,7 @@ import { MEMBER } from '../helpers/bot.js';
 import { ENGINES, newStateLocation } from '../helpers/state.js';
 import { ADMIN_PERMISSIONS, commandInteraction, FEED_CHANNEL_IDS, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
 import { BOT_ARGS } from '../helpers/bot-process.js';
+import { pollUntil } from '../helpers/until.js';
 
 const ROLE = '940000000000000007';
 
@@ -23,15 +24,8 @@ describe.each(ENGINES)('patch-note feed on %s', (engine) => {
   let replicaUrl = '';
   let cleanup: () => void = () => undefined;
 
-  async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 15_000): Promise<T> {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
-      const value = probe();
-      if (value) return value;
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}\n${output.slice(-2000)}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  const until = <T>(probe: () => T | undefined | false, what: string, timeoutMs = 15_000): Promise<T> =>
+    pollUntil(probe, what, { timeoutMs, context: () => output.slice(-2000) });
 
   /** Waits until `n` more feed polls of the bot have ended (see test/helpers/polls.ts). */
   async function afterPolls(n: number): Promise<void> {

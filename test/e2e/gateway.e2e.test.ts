@@ -20,6 +20,7 @@ import { EXIT_GATEWAY_REFUSED } from '../../src/core/process-policy.js';
 import { MEMBER } from '../helpers/bot.js';
 import { APP_ID, commandInteraction, GUILD_ID, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
 import { BOT_ARGS } from '../helpers/bot-process.js';
+import { pollUntil } from '../helpers/until.js';
 
 const TOKEN = 'gateway-token-7Qx2mZ9pL4';
 const GATEWAY_IDENTIFY = 2;
@@ -70,15 +71,8 @@ function startBot(discord: FakeDiscord): Bot {
   return bot;
 }
 
-async function until<T>(probe: () => T | undefined | false, what: string, bot: Bot, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}\n${bot.output().slice(-3000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = <T>(probe: () => T | undefined | false, what: string, bot: Bot, timeoutMs = 20_000): Promise<T> =>
+  pollUntil(probe, what, { timeoutMs, context: () => bot.output().slice(-3000) });
 
 // Starting takes about a second on a quiet 2-core machine, much longer under a parallel test run.
 const loggedIn = (bot: Bot) => until(() => bot.output().includes('logged in to Discord'), 'the login', bot, 45_000);
@@ -217,7 +211,7 @@ describe('resumable closes are left to discord.js, and the bot keeps answering',
       expect((callback.body as { type: number }).type).toBeGreaterThan(0);
       expect(bot.proc.exitCode).toBeNull();
 
-      await until(() => bot.lines().some((l) => l.msg === line), `"${line}"`, bot, 5_000);
+      await until(() => bot.lines().some((l) => l.msg === line), `"${line}"`, bot, 10_000);
       const closeLine = bot.lines().find((l) => l.closeCode === code);
       expect(closeLine).toMatchObject({
         level: 40,
@@ -237,7 +231,7 @@ describe('resumable closes are left to discord.js, and the bot keeps answering',
     await callbackFor(discord, i);
     // discord.js counts RESUMED itself among the replayed dispatches.
     const resumes = () => bot.lines().filter((l) => l.msg === 'resumed the Discord gateway session');
-    await until(() => (resumes().at(-1)?.replayedEvents as number) >= 2, 'a resume that replayed the interaction', bot, 5_000);
+    await until(() => (resumes().at(-1)?.replayedEvents as number) >= 2, 'a resume that replayed the interaction', bot, 10_000);
   }, 30_000);
 
   it('an INTERACTION_CREATE with no member and no user is logged as not understood, left unanswered, and the next one is answered', async () => {
@@ -245,7 +239,7 @@ describe('resumable closes are left to discord.js, and the bot keeps answering',
     // too, which the process policy logs (the test below counts from here).
     const { member: _member, ...broken } = commandInteraction(MEMBER.userId, 'maps');
     discord.dispatch('INTERACTION_CREATE', broken);
-    await until(() => bot.lines().find((l) => l.msg === 'interaction payload not understood'), 'the not-understood line', bot, 5_000);
+    await until(() => bot.lines().find((l) => l.msg === 'interaction payload not understood'), 'the not-understood line', bot, 10_000);
     const next = commandInteraction(MEMBER.userId, 'maps');
     discord.dispatchInteraction(next);
     await callbackFor(discord, next);
@@ -257,7 +251,7 @@ describe('resumable closes are left to discord.js, and the bot keeps answering',
     const REJECTION = 'unhandled promise rejection: logged, and the bot keeps running';
     const before = bot.lines().filter((l) => l.msg === REJECTION).length;
     discord.dispatch('GUILD_MEMBER_ADD', { guild_id: GUILD_ID, roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false });
-    const logged = await until(() => bot.lines().filter((l) => l.msg === REJECTION)[before], 'the rejection line', bot, 5_000);
+    const logged = await until(() => bot.lines().filter((l) => l.msg === REJECTION)[before], 'the rejection line', bot, 10_000);
     expect(logged).toMatchObject({
       level: 50,
       unhandledRejections: before + 1,

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHANNELS, MEMBERS } from '../../src/playground/guild.js';
 import { BOT_ARGS } from '../helpers/bot-process.js';
+import { pollUntil } from '../helpers/until.js';
 
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -44,19 +45,11 @@ function start(env: Record<string, string>, args: string[] = []): { child: Child
   return { child, output: () => output, exited };
 }
 
-async function until(check: () => boolean, what: string, output: () => string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen: ${output()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('npm start without DISCORD_TOKEN', () => {
   it('serves the playground on PORT, answers a command there, and stops cleanly on SIGTERM', async () => {
     const port = await freePort();
     const run = start({ PORT: String(port) });
-    await until(() => run.output().includes('playground ready'), 'the playground start', run.output);
+    await pollUntil(() => run.output().includes('playground ready'), 'the playground start', { timeoutMs: 20_000, context: run.output });
     expect(run.output()).toContain(`open http://127.0.0.1:${port} in a browser`);
     expect(run.output()).toContain('DISCORD_TOKEN is not set, so the bot runs in the local playground');
 
@@ -82,7 +75,7 @@ describe('npm start without DISCORD_TOKEN', () => {
   it('runs the playground with --playground (npm run playground) even when a token is set', async () => {
     const port = await freePort();
     const run = start({ PORT: String(port), DISCORD_TOKEN: 'playground-token-xyz789', DISCORD_API_URL: 'http://127.0.0.1:9/api' }, ['--playground']);
-    await until(() => run.output().includes('playground ready'), 'the playground start', run.output);
+    await pollUntil(() => run.output().includes('playground ready'), 'the playground start', { timeoutMs: 20_000, context: run.output });
     expect(run.output()).not.toContain('logged in to Discord');
     expect(run.output()).not.toContain('playground-token-xyz789');
     run.child.kill('SIGTERM');

@@ -27,6 +27,7 @@ import { startPostgres, type PostgresServer } from '../helpers/postgres.js';
 import { capturingLogger, clientFor, replica } from '../helpers/replica.js';
 import { UpstreamRateLimiter } from '../../src/api/rate-limiter.js';
 import { ENGINES, memoryState, openAt, openTestState, type Engine } from '../helpers/state.js';
+import { pollUntil } from '../helpers/until.js';
 
 /** A transport that behaves as Discord: messages per channel, deduplicated by nonce; failures and hooks on demand. */
 class FakeChannels implements FeedTransport {
@@ -304,7 +305,7 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
     // without their answer arriving; the rest of the fan-out never started.
     channels.failAll = (c) => (Number(c.slice(1)) % 2 === 0 ? 'hang-after-post' : 'hang');
     void first.tick();
-    await until(() => channels.sends === FAN_OUT_CONCURRENCY);
+    await pollUntil(() => channels.sends === FAN_OUT_CONCURRENCY, 'a full window of sends', { context: () => `${channels.sends} sends` });
     // Nothing more starts: a send claims its delivery first, and a claim beyond the window would have been
     // queued to the store before this read (with the window's own claims, or as one of them returned), so the
     // read sees it. Every claim is one of the window's sends, on the wire.
@@ -385,7 +386,7 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
     const waitingApi = clientFor(r, { limiter });
     const p = pollerOn(state, channels, { api: waitingApi });
     p.start();
-    await until(() => limiter.waiting > 0, 5_000);
+    await pollUntil(() => limiter.waiting > 0, "the poll's first read to wait for the rate limit");
     // What stop() must not wait for: the window letting a request through again, a minute on.
     const probe = windowOpens(limiter);
     expect(await Promise.race([p.stop().then(() => 'stopped' as const), probe.opened])).toBe('stopped');
@@ -405,7 +406,7 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
     const p = pollerOn(state, channels, { api: waitingApi, heroes: new HeroDirectory(waitingApi) });
     const heroListsAsked = r.requests.byPath.get('/api/v1/heroes') ?? 0;
     p.start();
-    await until(() => limiter.waiting > 0, 5_000);
+    await pollUntil(() => limiter.waiting > 0, 'the hero list to wait for the rate limit');
     const probe = windowOpens(limiter);
     expect(await Promise.race([p.stop().then(() => 'stopped' as const), probe.opened])).toBe('stopped');
     // The probe alone waits (the hero list left the queue), and the window stayed shut: the list was never asked for.
@@ -684,7 +685,7 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
       addPost('At the end of the night');
       await p.tick(); // intervalSeconds is 600: only the wake-up can deliver it in time
       expect(channels.count('c-wake')).toBe(0);
-      await until(() => channels.count('c-wake') === 1, 8_000);
+      await pollUntil(() => channels.count('c-wake') === 1, 'the delivery at the end of the quiet hours');
       await p.stop();
     });
   });
@@ -917,7 +918,7 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
       at('2099-05-01T12:00:30Z');
       channels.fail.set('c-crash', 'hang-after-post');
       void poller().tick();
-      await until(() => channels.count('c-crash') === 1);
+      await pollUntil(() => channels.count('c-crash') === 1, 'the digest at Discord');
       channels.fail.delete('c-crash');
       // The restarted poller, once the claim's lease is past: Discord answers the nonce with the message it has.
       at('2099-05-01T12:06:00Z');
@@ -1081,7 +1082,7 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
       const dying = pollerOn(state, Object.assign(Object.create(channels) as FakeChannels, { edit: () => new Promise<void>(() => undefined) }));
       atApi(id).overview = 'Corrected during a crash.';
       void dying.tick();
-      await until(async () => (await pendingEdits()).includes(id));
+      await pollUntil(async () => (await pendingEdits()).includes(id), 'the edit pending in the store');
       const sendsBefore = channels.sends;
       await poller().tick();
       expect(channels.sends).toBe(sendsBefore);
@@ -1104,14 +1105,6 @@ function windowOpens(limiter: UpstreamRateLimiter): { opened: Promise<'window op
   const opened = limiter.schedule(async () => 'window opened' as const, 'interactive', undefined, controller.signal);
   opened.catch(() => undefined);
   return { opened, giveUp: () => controller.abort() };
-}
-
-async function until(probe: () => Promise<boolean> | boolean, timeoutMs = 5_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /**
@@ -1210,13 +1203,13 @@ describe('with the store failing', () => {
       // Both are claimed before either answers: the fast send answers once the slow one is on the wire, and
       // the store goes away then; the fast send's mark fails while the slow one is still on the wire.
       channels.during.set('c-fast', async () => {
-        await until(() => channels.attempts.has('c-slow'));
+        await pollUntil(() => channels.attempts.has('c-slow'), 'the slow send on the wire');
         store.down = true;
       });
       // The slow send answers 300 ms after the store failed the fast one's mark (a slow Discord: the
       // scenario, not a wait), long after a poll that did not wait for it would have returned.
       channels.during.set('c-slow', async () => {
-        await until(() => store.refused > 0);
+        await pollUntil(() => store.refused > 0, "the store to refuse the fast send's mark");
         await new Promise((resolve) => setTimeout(resolve, 300));
       });
       addPost();

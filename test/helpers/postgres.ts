@@ -25,6 +25,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { freePort } from './free-port.js';
+import { pollUntil } from './until.js';
 
 export interface PostgresServer {
   /** `postgres://postgres:postgres@127.0.0.1:<port>/postgres`: the superuser on the maintenance database. */
@@ -316,12 +317,15 @@ async function killServer(dataDir: string): Promise<void> {
       // already gone
     }
   }
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const postmasterGone = (await procStat(pid)) === undefined;
-    const childrenGone = (await Promise.all(children.map(procStat))).every((s) => s === undefined || s.state === 'Z');
-    if (postmasterGone && childrenGone) return;
-    if (Date.now() > deadline) throw new Error(`PostgreSQL processes still alive 10 s after SIGKILL (postmaster ${pid})`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  let alive: number[] = [];
+  await pollUntil(
+    async () => {
+      const postmaster = await procStat(pid);
+      const left = await Promise.all(children.map(async (p) => ({ p, stat: await procStat(p) })));
+      alive = [...(postmaster ? [pid] : []), ...left.filter(({ stat }) => stat !== undefined && stat.state !== 'Z').map(({ p }) => p)];
+      return alive.length === 0;
+    },
+    `the PostgreSQL processes to be gone after SIGKILL (postmaster ${pid})`,
+    { everyMs: 10, context: () => `still alive: ${alive.join(', ')}` },
+  );
 }

@@ -13,6 +13,7 @@ import type { Bootstrap, EditablePost, MessageEvent } from '../../src/playground
 import { startPlayground } from '../../src/playground/start.js';
 import { bootPlayground } from '../helpers/playground.js';
 import { capturingLogger } from '../helpers/replica.js';
+import { pollUntil } from '../helpers/until.js';
 
 let boot: Awaited<ReturnType<typeof bootPlayground>>;
 let url: string;
@@ -28,15 +29,6 @@ const post = (path: string, body: unknown, type = 'application/json') =>
 const patch = (path: string, body: unknown, base = url) =>
   fetch(`${base}${path}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const latest = async (feed: string) => ((await (await fetch(`${url}/api/replica/posts?feed=${feed}`)).json()) as { posts: EditablePost[] }).posts;
-
-/** Resolves once `check` holds, polling every 25 ms; fails after `timeoutMs` with `what`. */
-async function waitFor(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** A GET with a Host header of our choosing (fetch does not allow setting it). */
 function getWithHost(path: string, host: string): Promise<number> {
@@ -224,7 +216,7 @@ describe('the playground server', () => {
       fullContent: 'Vanguard\n\nHulk\n- Gamma Burst: Damage increased from 70 to 75',
     });
 
-    await waitFor(() => alertsIn(alertsChannel.id).length > 0, 'the hero alert in #balance-talk');
+    await pollUntil(() => alertsIn(alertsChannel.id).length > 0, 'the hero alert in #balance-talk');
     const [alert] = alertsIn(alertsChannel.id);
     const content = alert!.payload!.content;
     // Only Sam's hero line: the title is escaped as markdown ("Balance Post\\: …"), Sam is mentioned, nobody else.

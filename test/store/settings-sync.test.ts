@@ -20,7 +20,7 @@ afterAll(() => redis?.stop());
 
 /** Polls `check` until it holds (no timing assertion: the timeout is a safety net). */
 async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  await pollUntil(check, what, { timeoutMs: 10_000, context: () => '' });
+  await pollUntil(check, what);
 }
 
 describe('settings sync over Redis', () => {

@@ -101,7 +101,7 @@ describe('opening the SQLite file while another connection holds it', () => {
     let settled = false;
     const opening = openDatabase({ dataDir, lockWaitMs: 10_000 }).finally(() => (settled = true));
     // Refused, and tried again: the open is waiting for the lock, not failing or going on without WAL.
-    await pollUntil(() => refusedConversions() >= 2, 'the open to try the conversion twice', { timeoutMs: 10_000, context: () => '' });
+    await pollUntil(() => refusedConversions() >= 2, 'the open to try the conversion twice');
     expect(settled).toBe(false);
     holder.exec('commit');
     const database = await opening;

@@ -1,5 +1,6 @@
 /** Reading the Prometheus text exposition in tests (Prometheus: "Exposition formats", text format 0.0.4). */
 import { expect } from 'vitest';
+import { pollUntil } from '../../helpers/until.js';
 
 /**
  * The metrics a Grafana dashboard reads, by name, with their Prometheus type: none may be renamed.
@@ -55,17 +56,22 @@ export function typeOf(text: string, name: string): string | undefined {
   return new RegExp(`^# TYPE ${name} (\\w+)$`, 'm').exec(text)?.[1];
 }
 
-/** Runs `check` until it passes (what it returns), or rethrows its last failure after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 5_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > end) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+/** Runs `check` until it passes (resolves with what it returns); past `timeoutMs`, fails with its last failure. */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
+  let last: unknown;
+  const passed = await pollUntil(
+    async () => {
+      try {
+        return { value: await check() };
+      } catch (err) {
+        last = err;
+        return false;
+      }
+    },
+    'the check to pass',
+    { timeoutMs, context: () => `its last failure: ${last instanceof Error ? last.message : String(last)}` },
+  );
+  return passed.value;
 }
 
 /** Fails unless every metric of {@link FIXED_METRICS} is listed in `text` with its type. */
