@@ -92,9 +92,13 @@ describe('global rate limit', () => {
     });
   const send = (f: FakeDiscord, n: number) => Promise.all(Array.from({ length: n }, (_, i) => post(f, `/channels/${generatedChannelId(0, i % 50)}/messages`)));
   const statuses = (responses: Response[]) => responses.map((r) => r.status);
+  /** The fake's clock, moved by the test only: however slowly the requests go, they arrive when it says. */
+  const clock = { ms: 0 };
+  const now = () => clock.ms;
 
   it('answers 429 with Discord’s global headers and body past 50 bot requests in a second, and exempts interaction routes', async () => {
-    fake = await startFakeDiscord({ globalLimit: { perSecond: 50 } });
+    clock.ms = 0;
+    fake = await startFakeDiscord({ globalLimit: { perSecond: 50 }, now });
     const first = await send(fake, 50);
     expect(statuses(first).every((s) => s === 200)).toBe(true);
     const over = await send(fake, 5);
@@ -105,8 +109,8 @@ describe('global rate limit', () => {
     expect(limited.headers.get('retry-after')).toBe('1');
     const body = (await limited.json()) as { message: string; retry_after: number; global: boolean };
     expect(body).toMatchObject({ message: 'You are being rate limited.', global: true });
-    expect(body.retry_after).toBeGreaterThan(0);
-    expect(body.retry_after).toBeLessThanOrEqual(1);
+    // The first 50 arrived at this very instant of the fake's clock: the window opens a whole second on.
+    expect(body.retry_after).toBe(1);
     expect(fake.globalLimited).toHaveLength(5);
     expect(fake.globalLimited.every((c) => c.method === 'POST' && c.path.startsWith('/channels/'))).toBe(true);
 
@@ -128,16 +132,17 @@ describe('global rate limit', () => {
   });
 
   it('counts over a sliding second, not a fixed one', async () => {
-    fake = await startFakeDiscord({ globalLimit: { perSecond: 50 } });
-    await send(fake, 25);
-    const firstDone = performance.now();
-    await new Promise((r) => setTimeout(r, 500));
-    const secondStart = performance.now();
+    clock.ms = 0;
+    fake = await startFakeDiscord({ globalLimit: { perSecond: 50 }, now });
     expect(statuses(await send(fake, 25)).every((s) => s === 200)).toBe(true);
-    expect(statuses(await send(fake, 1))).toEqual([429]);
-    // Once the first 25 are a second old (the second 25 are not): room for exactly 25 more.
-    await new Promise((r) => setTimeout(r, Math.max(0, firstDone + 1_050 - performance.now())));
-    expect(performance.now() - secondStart).toBeLessThan(900); // the second 25 are still inside the window
+    clock.ms = 500;
+    expect(statuses(await send(fake, 25)).every((s) => s === 200)).toBe(true);
+    const over = await send(fake, 1);
+    expect(statuses(over)).toEqual([429]);
+    // The window opens when the first 25 are a second old, half a second on.
+    expect(((await over[0]!.json()) as { retry_after: number }).retry_after).toBe(0.5);
+    // The first 25 are a second old, the second 25 are not: room for exactly 25 more.
+    clock.ms = 1_050;
     const third = await send(fake, 26);
     expect(statuses(third).filter((s) => s === 200)).toHaveLength(25);
     expect(statuses(third).filter((s) => s === 429)).toHaveLength(1);

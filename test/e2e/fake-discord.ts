@@ -233,6 +233,12 @@ export interface FakeDiscordOptions {
    * are exempt, as Discord documents.
    */
   globalLimit?: { perSecond: number };
+  /**
+   * The fake's clock, ms (default `performance.now`): the times it records (`at`, ms since it started) and
+   * its rate limits (the global limit's sliding second, the IDENTIFY window) read it, so that a test can
+   * move time itself rather than wait for it on a machine that may be busy.
+   */
+  now?: () => number;
 }
 
 /** What each generated guild holds ({@link FakeDiscordOptions.guilds}); `members` counts the bot's own member. */
@@ -249,6 +255,22 @@ const SHARD_STEP = 1n << 22n;
 export const shardOf = (guildId: string, total: number) => Number((BigInt(guildId) >> 22n) % BigInt(total));
 /** Two IDENTIFYs of one rate-limit bucket must be this far apart, ms (Discord: max_concurrency "per 5 seconds"). */
 export const IDENTIFY_WINDOW_MS = 5_000;
+/**
+ * The pairs of consecutive IDENTIFYs in `identifies` (in the order received, any outcome) of one
+ * rate-limit bucket (`shard % maxConcurrency`) less than {@link IDENTIFY_WINDOW_MS} apart by their `at`
+ * (Discord: "Session Start Limit Object", max_concurrency identifies per 5 seconds).
+ */
+export function identifyViolations(identifies: readonly IdentifyRecord[], maxConcurrency: number): IdentifyViolation[] {
+  const last = new Map<number, IdentifyRecord>();
+  const violations: IdentifyViolation[] = [];
+  for (const record of identifies) {
+    const bucket = record.shard % maxConcurrency;
+    const before = last.get(bucket);
+    if (before && record.at - before.at < IDENTIFY_WINDOW_MS) violations.push({ bucket, first: before, second: record, apartMs: record.at - before.at });
+    last.set(bucket, record);
+  }
+  return violations;
+}
 /** The most test guilds a fake serves ({@link FakeDiscordOptions.testGuilds}). */
 export const MAX_TEST_GUILDS = 10_000;
 
@@ -716,7 +738,8 @@ const NEW_SESSION_CODES = [4007, 4009, 4004, 4010, 4011, 4012, 4013, 4014];
  * Throws when an option is out of its range.
  */
 export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
-  const started = performance.now();
+  const clock = options.now ?? (() => performance.now());
+  const started = clock();
   const generated = options.guilds;
   if (generated && !(Number.isInteger(generated.count) && generated.count >= 1 && generated.count <= 1_000_000))
     throw new Error('fake Discord: guilds.count must be an integer from 1 to 1,000,000');
@@ -729,7 +752,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     throw new Error(`fake Discord: testGuilds must be an integer from 0 to ${MAX_TEST_GUILDS}`);
   /** Test guilds REST answers for: test guild 0 always, as before there were several. */
   const restTestGuilds = Math.max(1, testGuildCount);
-  /** Arrival times (performance.now()) of the bot-token requests let through in the last second, oldest first. */
+  /** Arrival times (on {@link FakeDiscordOptions.now}) of the bot-token requests let through in the last second, oldest first. */
   const window: number[] = [];
   const globalLimited: RestCall[] = [];
   let readySentAt: number | undefined;
@@ -824,7 +847,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const closedByFake = new WeakSet<WebSocket>();
   const closeWith = (ws: WebSocket, code: number, reason = '') => {
     closedByFake.add(ws);
-    gatewayCloses.push({ code, by: 'fake', at: performance.now() - started });
+    gatewayCloses.push({ code, by: 'fake', at: clock() - started });
     detach(ws);
     ws.close(code, reason);
   };
@@ -849,7 +872,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       path: decodeURIComponent(url.pathname).replace(/^\/api\/v\d+/, ''),
       query: url.search,
       body,
-      at: performance.now() - started,
+      at: clock() - started,
       receivedAt: Date.now(),
       authorization: req.headers.authorization,
       ...(files ? { files } : {}),
@@ -866,7 +889,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     };
     const p = call.path;
     if (options.globalLimit && call.authorization?.startsWith('Bot ') && !INTERACTION_ROUTE.test(p)) {
-      const now = performance.now();
+      const now = clock();
       while (window.length > 0 && window[0]! <= now - 1_000) window.shift();
       if (window.length >= options.globalLimit.perSecond) {
         globalLimited.push(call);
@@ -986,7 +1009,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       const session = sessionOfSocket.get(ws);
       detach(ws);
       if (closedByFake.has(ws)) return;
-      gatewayCloses.push({ code, by: 'client', at: performance.now() - started });
+      gatewayCloses.push({ code, by: 'client', at: clock() - started });
       // Discord: a client closing with 1000 or 1001 ends its session (the bot appears offline), unless it
       // was resumed on another connection meanwhile.
       if (session && session.socket === undefined && (code === 1000 || code === 1001)) session.valid = false;
@@ -1010,7 +1033,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     send({ op: 10, d: { heartbeat_interval: 41_250 }, s: null, t: null });
     ws.on('message', (raw) => {
       const msg = JSON.parse(String(raw)) as { op: number; d: unknown };
-      const at = performance.now() - started;
+      const at = clock() - started;
       gatewayOps.push({ op: msg.op, at });
       if (msg.op === 1) send({ op: 11, d: null, s: null, t: null });
       if (msg.op === 6) {
@@ -1140,14 +1163,14 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       const targets = targetsOf(guildId);
       if (!targets.some((s) => s.socket)) throw new Error(`no gateway connection for ${shardLabel(guildId)}`);
       sendDispatch(targets, 'INTERACTION_CREATE', interaction);
-      return performance.now() - started;
+      return clock() - started;
     },
     dispatch(t, d) {
       const guildId = guildOf(d);
       const targets = targetsOf(guildId);
       if (targets.length === 0) throw new Error(`no gateway session for ${shardLabel(guildId)}`);
       sendDispatch(targets, t, d);
-      return performance.now() - started;
+      return clock() - started;
     },
     closeGateway(code, options = {}) {
       if (!latest) throw new Error('no gateway connection');
@@ -1165,17 +1188,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     connectedShards: () => [...new Set([...sessions.values()].filter((s) => s.socket).map((s) => s.shard))].sort((a, b) => a - b),
     gatewaySessions: () => [...sessions.values()].map((s) => ({ id: s.id, shard: s.shard, total: s.total, connected: s.socket !== undefined, valid: s.valid })),
     identifies,
-    identifyViolations(concurrency = maxConcurrency) {
-      const last = new Map<number, IdentifyRecord>();
-      const violations: IdentifyViolation[] = [];
-      for (const record of identifies) {
-        const bucket = record.shard % concurrency;
-        const before = last.get(bucket);
-        if (before && record.at - before.at < IDENTIFY_WINDOW_MS) violations.push({ bucket, first: before, second: record, apartMs: record.at - before.at });
-        last.set(bucket, record);
-      }
-      return violations;
-    },
+    identifyViolations: (concurrency = maxConcurrency) => identifyViolations(identifies, concurrency),
     guildsOfShard,
     guildForShard(shard, total = shards) {
       const found = guildsOfShard(shard, total)[0];

@@ -8,6 +8,11 @@
  * its in-process replica, and FEED_POLL_SECONDS=1, against the fake Discord. A stream of interactions
  * (/maps, /leaderboard, /config platform, /config private-answers, /link) runs the whole time; midway
  * PostgreSQL and Redis are killed with SIGKILL, the stream goes on, then both are restarted.
+ *
+ * How soon each acknowledgement arrives depends on the machine's load: the runtime's deadline for it is
+ * tested on an injected clock (test/discord/respond.test.ts), and here the times are printed as figures.
+ * This test checks what the runtime decides whatever the load: one acknowledgement per interaction, the
+ * answer itself or a deferral, never a confirmation the dead store could not have given.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,8 +36,9 @@ import {
 import { BOT_ARGS } from '../helpers/bot-process.js';
 import { pollUntil } from '../helpers/until.js';
 
-/** Discord's limit for the first response to an interaction (Discord: "Receiving and Responding"). */
-const ACK_LIMIT_MS = 3_000;
+/** Interaction response types (Discord: "Receiving and Responding"): the answer itself, or the "thinking" placeholder. */
+const REPLY = 4;
+const DEFER = 5;
 /** One interaction every this many ms (the stream's pace: part of the scenario, not a wait). */
 const STREAM_EVERY_MS = 200;
 /** How many interactions, at least, each phase (before, during and after the outage) has answered before the test moves on. */
@@ -152,7 +158,10 @@ function send(n: number): Sent {
   return { n, kind, id: interaction.id, token: interaction.token, sentAt, ...extra };
 }
 
-const callbackOf = (s: Sent): RestCall | undefined => discord.calls.find((c) => c.method === 'POST' && c.path === `/interactions/${s.id}/${s.token}/callback`);
+/** Every acknowledgement of `s` the fake received. */
+const callbacksOf = (s: Sent): RestCall[] => discord.calls.filter((c) => c.method === 'POST' && c.path === `/interactions/${s.id}/${s.token}/callback`);
+const callbackOf = (s: Sent): RestCall | undefined => callbacksOf(s)[0];
+const typeOf = (c: RestCall) => (c.body as { type: number }).type;
 
 /** The answer the member sees, as JSON: the reply, or after a deferral the edit or the follow-up. */
 function answerOf(s: Sent): string | undefined {
@@ -166,6 +175,13 @@ function answerOf(s: Sent): string | undefined {
       (c.method === 'POST' && c.path === `/webhooks/${APP_ID}/${s.token}`),
   );
   return later && JSON.stringify(later.body);
+}
+
+/** min/median/max of the times from sending `list` to its acknowledgement, ms by the fake's clock. */
+function spread(list: Sent[]): string {
+  const ms = list.map((s) => callbackOf(s)!.at - s.sentAt).sort((a, b) => a - b);
+  if (ms.length === 0) return 'none';
+  return `min ${Math.round(ms[0]!)} / median ${Math.round(ms[Math.floor(ms.length / 2)]!)} / max ${Math.round(ms.at(-1)!)} (${ms.length})`;
 }
 
 const unavailable = (answer: string | undefined) => answer?.includes(t.storeUnavailable()) ?? false;
@@ -186,7 +202,7 @@ function addPost(id: string, title: string) {
 const feedTitles = () => (discord.channelMessages.get(FEED_CHANNEL_IDS[0]) ?? []).map((m) => (m.embeds as { title: string }[])[0]!.title);
 
 describe('PostgreSQL and Redis killed and restarted under load', () => {
-  it('acknowledges every interaction within 3 s, loses nothing confirmed, says the store is unavailable only where it is needed, and the feed catches up', async () => {
+  it('acknowledges every interaction once, loses nothing confirmed, says the store is unavailable only where it is needed, and the feed catches up', async () => {
     // A feed channel, confirmed before the outage.
     const feed = commandInteraction(
       ADMIN,
@@ -257,10 +273,16 @@ describe('PostgreSQL and Redis killed and restarted under load', () => {
     // The feed: each post exactly once, the outage's first.
     expect(feedTitles()).toEqual(['Posted during the outage', 'Posted after the restart', 'Posted once the feed caught up']);
 
-    // Every interaction acknowledged within 3 s of being sent, by the fake's clock.
-    const late = sent.map((s) => ({ n: s.n, kind: s.kind, ms: Math.round(callbackOf(s)!.at - s.sentAt) })).filter((x) => x.ms >= ACK_LIMIT_MS);
-    expect(late).toEqual([]);
-    const slowest = Math.max(...sent.map((s) => callbackOf(s)!.at - s.sentAt));
+    // Every interaction acknowledged exactly once: by its answer (a reply), or by a deferral its answer followed.
+    for (const s of sent) {
+      const types = callbacksOf(s).map(typeOf);
+      expect(types, `${s.kind} #${s.n}: the types of its acknowledgements`).toHaveLength(1);
+      expect([REPLY, DEFER], `${s.kind} #${s.n}`).toContain(types[0]);
+    }
+    // During the outage, no acknowledgement of a change is a confirmation: a reply is the "unavailable" answer itself.
+    const changesDuring = during.filter((s) => NEEDS_STATE.includes(s.kind));
+    for (const s of changesDuring.filter((c) => typeOf(callbackOf(c)!) === REPLY))
+      expect(unavailable(JSON.stringify((callbackOf(s)!.body as { data?: unknown }).data)), `${s.kind} #${s.n} during`).toBe(true);
 
     expect(before.length).toBeGreaterThanOrEqual(PER_PHASE);
     expect(during.length).toBeGreaterThanOrEqual(PER_PHASE);
@@ -305,9 +327,13 @@ describe('PostgreSQL and Redis killed and restarted under load', () => {
     }
 
     expect(bot.exitCode).toBeNull(); // it served throughout
+    const deferredDuring = changesDuring.filter((s) => typeOf(callbackOf(s)!) === DEFER).length;
     console.info(
-      `${sent.length} interactions (${before.length} before, ${during.length} during, ${after.length} after the outage, ${killedFrom} sent before the kill); ${ok.length}/${changes.length} changes confirmed; slowest acknowledgement ${Math.round(slowest)} ms`,
+      `${sent.length} interactions (${before.length} before, ${during.length} during, ${after.length} after the outage, ${killedFrom} sent before the kill); ${ok.length}/${changes.length} changes confirmed; ` +
+        `during the outage ${changesDuring.length - deferredDuring} changes answered at once, ${deferredDuring} deferred`,
     );
+    // Figures, not assertions: how long after being sent each was acknowledged, by the fake's clock.
+    console.log(`acknowledgement ms: all ${spread(sent)}; during the outage ${spread(during)}`);
   }, 150_000);
 
   it('shuts down on SIGTERM while PostgreSQL and Redis are down', async () => {
