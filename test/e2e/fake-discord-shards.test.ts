@@ -145,9 +145,10 @@ describe('4 shards in two clients, max_concurrency 1', () => {
       [3, 4, 'ready'],
     ]);
     const at = (shard: number) => fake.identifies.find((i) => i.shard === shard)!.at;
-    // discord.js starts the 5 s as its first IDENTIFY leaves; the fake notes it on arrival, a moment later.
-    expect(at(1) - at(0)).toBeGreaterThanOrEqual(IDENTIFY_WINDOW_MS - 25);
-    expect(at(3) - at(2)).toBeGreaterThanOrEqual(IDENTIFY_WINDOW_MS - 25);
+    // discord.js starts the 5 s as its first IDENTIFY leaves and the fake notes it on arrival, which a busy machine
+    // delays: a second of slack still tells a client that waited from one that did not.
+    expect(at(1) - at(0)).toBeGreaterThanOrEqual(IDENTIFY_WINDOW_MS - 1_000);
+    expect(at(3) - at(2)).toBeGreaterThanOrEqual(IDENTIFY_WINDOW_MS - 1_000);
     // What the fake reports is its rule applied to these records (the rule itself: its own tests below). Whether
     // the two clients clashed depends on how far apart the busy machine started them, so it is not asserted here.
     expect(fake.identifyViolations()).toEqual(identifyViolations(fake.identifies, 1));
