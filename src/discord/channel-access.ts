@@ -27,13 +27,9 @@ const UNKNOWN_CHANNEL = 10003;
 const MISSING_ACCESS = 50001;
 
 /**
- * {@link ChannelAccess} over Discord's REST API, with no channel, role or member cache:
- * `GET /channels/{id}`, `GET /guilds/{id}` (owner and roles) and `GET /guilds/{id}/members/{bot}`,
- * in parallel, and the permissions computed from them (./permissions.ts). A check that found nothing
- * missing is kept {@link CHANNEL_CHECK_TTL_MS} per channel; one that found a problem is not kept, so
- * an admin who fixes the channel and runs /config again sees the fix at once. Concurrent checks of one
- * channel share their requests.
- * @throws the REST error when Discord fails otherwise (5xx, network): the router shows its generic message.
+ * {@link ChannelAccess} over REST with no cache: the channel, the guild and the bot's member, fetched in parallel (./permissions.ts computes).
+ * A check that found nothing missing is kept {@link CHANNEL_CHECK_TTL_MS}; one that found a problem is not, so an admin's fix shows at once.
+ * @throws the REST error when Discord fails otherwise (5xx, network).
  */
 export function discordChannelAccess(client: Client, now: () => number = Date.now): ChannelAccess {
   const passed = new LRUCache<string, ChannelCheck>({ max: 1_000, ttl: CHANNEL_CHECK_TTL_MS, ttlAutopurge: false, perf: { now } });

@@ -1,8 +1,4 @@
-/**
- * The runtime's side of charts: a View's chart specs drawn by the chart pool (src/charts/renderer.ts)
- * into the files of the message, and the PNGs drawn lately kept by spec. Handlers and renderers only
- * ask for charts (src/render/charts.ts), so they stay pure.
- */
+/** Draws a View's chart specs into files of its message (src/charts/renderer.ts), so handlers and renderers only ask for charts and stay pure. */
 import { LRUCache } from 'lru-cache';
 import type { ChartRenderer } from '../charts/renderer.js';
 import { currentDeadline } from '../core/deadline.js';
@@ -15,13 +11,9 @@ export const CHART_TIMEOUT_MS = 10_000;
 /** Time kept back from the answer's deadline for sending it once the chart is drawn, ms. */
 const CHART_RESERVE_MS = 300;
 
-/** Charts drawn lately, by spec, at most this many bytes of PNG. */
 const CACHE_BYTES = 16 * 1024 * 1024;
 
-/**
- * A renderer that keeps the PNGs it drew, by spec (JSON), up to {@link CACHE_BYTES}; concurrent
- * renders of one spec share one draw. Failures are not kept.
- */
+/** A renderer that keeps recent PNGs by spec (JSON) up to `maxBytes`; concurrent renders of one spec share one draw; failures are not kept. */
 export function cachedCharts(renderer: ChartRenderer, maxBytes = CACHE_BYTES): ChartRenderer {
   const drawn = new LRUCache<string, Buffer>({ maxSize: maxBytes, sizeCalculation: (png) => Math.max(1, png.byteLength) });
   const drawing = new Map<string, Promise<Buffer>>();
@@ -50,11 +42,7 @@ export function cachedCharts(renderer: ChartRenderer, maxBytes = CACHE_BYTES): C
   };
 }
 
-/**
- * The PNG of a chart a View asks for, as a file; undefined when there is no renderer, nothing to draw,
- * or no PNG in time (by the interaction's deadline less a moment to send, else {@link CHART_TIMEOUT_MS}),
- * logged at warn with the reason. Never throws.
- */
+/** A View's chart as a PNG file; undefined (logged at warn) without a renderer, data, or a PNG before the deadline less the reserve. Never throws. */
 async function chartFile(charts: ChartRenderer | undefined, { spec, name, description }: ViewChart, logger: Logger): Promise<ViewFile | undefined> {
   if (!charts || !hasData(spec)) return undefined;
   const deadline = currentDeadline();
@@ -72,10 +60,7 @@ async function chartFile(charts: ChartRenderer | undefined, { spec, name, descri
   }
 }
 
-/**
- * `view` with its charts drawn and attached as files, in order after any files it has; a chart not
- * drawn is left out, and so is the image its embed showed. Never throws.
- */
+/** `view` with its charts drawn and appended to its files; a chart not drawn is left out, and so is its embed's image. Never throws. */
 export async function drawCharts(view: View, charts: ChartRenderer | undefined, logger: Logger): Promise<View> {
   if (!view.charts?.length) return view;
   const { charts: wanted, ...rest } = view;

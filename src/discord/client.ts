@@ -8,22 +8,15 @@ import { DiscordRestBudget, INTERACTIVE_PRIORITY, PRIORITY_HEADER, UNCOUNTED, ty
 export interface DiscordClientOptions {
   /** Discord's REST API without the version (DISCORD_API_URL, e.g. `https://discord.com/api`). */
   apiUrl: string;
-  /**
-   * The REST proxy every process of the bot shares (DISCORD_REST_PROXY: its base URL, e.g.
-   * `http://rest-proxy:8080`; src/rest-proxy.ts). Absent: requests go straight to `apiUrl`.
-   */
+  /** The REST proxy's base URL (DISCORD_REST_PROXY, src/rest-proxy.ts); absent: requests go straight to `apiUrl`. */
   proxyUrl?: string;
   /** The process's budget when there is no proxy (default: a new one, ./rest-budget.ts). Not allowed with `proxyUrl`. */
   budget?: DiscordRestBudget;
 }
 
 /**
- * A discord.js client with only the Guilds intent, mentions off, and no cache but the guilds' (the
- * bot reads channels and roles over REST: ./channel-access.ts). REST goes to `apiUrl`
- * (DISCORD_API_URL) through `budget`, or with `proxyUrl` to the REST proxy, which then holds the one
- * global budget (Discord: Topics, Rate Limits, 50 a second per bot) of every process; requests made
- * while answering an interaction carry {@link PRIORITY_HEADER} so the proxy starts them first.
- * Interaction callbacks and webhook routes never go through the proxy (./runtime.ts).
+ * A discord.js client with the Guilds intent, no mentions, no cache but the guilds'. REST goes through `budget`, or to the proxy holding the
+ * global limit (Discord: Rate Limits) for every process; requests answering an interaction carry {@link PRIORITY_HEADER}.
  * @throws Error when both `proxyUrl` and `budget` are given.
  */
 export function createDiscordClient({ apiUrl, proxyUrl, budget }: DiscordClientOptions): Client {
@@ -33,8 +26,7 @@ export function createDiscordClient({ apiUrl, proxyUrl, budget }: DiscordClientO
   const client = new Client({
     intents: [GatewayIntentBits.Guilds],
     allowedMentions: { parse: [] },
-    // The global limit is the budget's or the proxy's, in sliding seconds (./rest-budget.ts);
-    // @discordjs/rest's own fixed-window count would only hold requests back a second time.
+    // The budget or the proxy counts the global limit in sliding seconds; @discordjs/rest's fixed windows would hold requests back twice.
     rest: { api, agent: discordAgent(), globalRequestsPerSecond: UNCOUNTED, makeRequest },
     makeCache: Options.cacheWithLimits(Object.fromEntries(UNCACHED_MANAGERS.map((name) => [name, 0]))),
   });

@@ -1,7 +1,4 @@
-/**
- * The contract between the runtime and the product surface (commands/): a command module is its
- * definition plus handlers that return Views (STYLE.md principles 1 and 3).
- */
+/** The contract between the runtime and the commands: a module is its definition plus handlers that return Views (STYLE.md principles 1, 3). */
 import type { MainsRefresher } from '../feeds/alerts.js';
 import type { AlertsRepository } from '../store/alerts.js';
 import type {
@@ -53,14 +50,10 @@ export interface ChannelAccess {
   check(guildId: string, channelId: string): Promise<ChannelCheck>;
 }
 
-/**
- * What one interaction reads once and carries to everything that answers it (the runtime's responder
- * and the router): each is read on first use, at most once. Built by `Router.once`.
- */
+/** What one interaction reads at most once, shared by the runtime's responder and the router (built by `Router.once`). */
 export interface InteractionOnce {
   /** The language of the answers: the member's choice, their client's, their server's. */
   locale(): Promise<Locale>;
-  /** Whether the member's server asked for private answers. */
   prefersPrivate(): Promise<boolean>;
 }
 
@@ -70,7 +63,6 @@ export interface CommandContext {
   heroes: HeroDirectory;
   /** Every map once, with labels that tell apart maps sharing a name (src/catalog/map-directory.ts). */
   maps: MapDirectory;
-  /** Durable state (src/store). */
   links: AccountLinksRepository;
   settings: GuildSettingsRepository;
   recent: RecentLookups;
@@ -81,7 +73,7 @@ export interface CommandContext {
   charts?: ChartRenderer;
   /** The hero meta, gathered in the background (src/game/meta.ts), for /meta; absent: /meta says it is unavailable. */
   meta?: HeroMeta;
-  /** Each hero's balance history (src/store/balance-history.ts), built by the indexer (src/jobs/balance-indexer.ts), for /hero; absent: the section says it is unavailable. */
+  /** Each hero's balance history (src/store/balance-history.ts) and its indexer (src/jobs/balance-indexer.ts), for /hero; absent: said unavailable. */
   balance?: { history: BalanceHistoryRepository; indexer?: BalanceIndexer };
   /** Members' hero alerts and the reader of their mains (src/feeds/alerts.ts), for /alerts; absent: /alerts says it is unavailable. */
   alerts?: { members: AlertsRepository; mains: MainsRefresher };
@@ -100,7 +92,7 @@ export interface CommandInput {
   user: Invoker;
   /** For a user context-menu command: the member it was used on. */
   targetUserId?: string;
-  /** For a user context-menu command: that member's display name. */
+  /** For a user context-menu command: that member's username (their id when the payload does not resolve them). */
   targetName?: string;
 }
 

@@ -1,16 +1,10 @@
-/**
- * Slash-command registration (Discord: "Registering Commands", bulk overwrite). `npm run deploy` calls
- * it; the bot never registers at boot (registration is rate limited and global changes take time).
- */
+/** Slash-command registration (Discord: "Registering Commands", bulk overwrite) for `npm run deploy`; never at boot, as it is rate limited. */
 import { REST } from '@discordjs/rest';
 import { Routes, type RESTPostAPIApplicationCommandsJSONBody } from 'discord-api-types/v10';
 import { localizeCommand } from '../i18n/commands.js';
 import type { CommandModule } from './command.js';
 
-/**
- * The registration payload: every command's definition, in registration order, with its names,
- * descriptions and choice names in every language the bot speaks (src/i18n/commands.ts).
- */
+/** The registration payload: every command's definition, in order, in every language the bot speaks (src/i18n/commands.ts). */
 export function registrationPayload(modules: CommandModule[]): RESTPostAPIApplicationCommandsJSONBody[] {
   return modules.map((m) => localizeCommand(m.definition));
 }
@@ -25,11 +19,7 @@ export interface DeployOptions {
   modules: CommandModule[];
 }
 
-/**
- * Overwrites the application's commands with `modules` (PUT), globally or in one guild.
- * @returns how many commands Discord now has and where.
- * @throws the REST error (DiscordAPIError) when Discord refuses, e.g. a bad token (401).
- */
+/** Overwrites the application's commands (PUT), globally or in `guildId`. @throws DiscordAPIError when Discord refuses, e.g. a bad token (401). */
 export async function deployCommands(o: DeployOptions): Promise<{ count: number; scope: string }> {
   const rest = new REST({ api: o.apiUrl }).setToken(o.token);
   const route = o.guildId ? Routes.applicationGuildCommands(o.clientId, o.guildId) : Routes.applicationCommands(o.clientId);
@@ -37,12 +27,7 @@ export async function deployCommands(o: DeployOptions): Promise<{ count: number;
   return { count: result.length, scope: o.guildId ? `guild ${o.guildId}` : 'global' };
 }
 
-/**
- * The ids Discord gave the application's commands, by command name ("Get Global Application
- * Commands", or "Get Guild Application Commands" for `guildId`, the development guild), for command
- * mentions in messages (src/i18n `setCommandIds`).
- * @throws the REST error (DiscordAPIError, HTTPError) when Discord does not answer with them.
- */
+/** Command ids by name (Discord: "Get Global/Guild Application Commands"), for command mentions. @throws the REST error when Discord does not answer. */
 export async function fetchCommandIds(rest: Pick<REST, 'get'>, applicationId: string, guildId?: string): Promise<Map<string, string>> {
   const route = guildId ? Routes.applicationGuildCommands(applicationId, guildId) : Routes.applicationCommands(applicationId);
   const commands = await rest.get(route);

@@ -1,34 +1,13 @@
 /**
- * What the bot does when its gateway connection closes, following Discord's table of close codes
- * (Discord developer documentation, "Opcodes and Status Codes" > "Gateway Close Event Codes", and
- * "Gateway" > "Resuming"): a code Discord marks as not reconnectable (4004, 4010-4014) stops the
- * process with one fatal line saying what to change; every other close is left to discord.js, which
- * resumes the session or identifies again, and is logged.
- *
- * What discord.js 14.28 (with @discordjs/ws 1.2) does, observed against test/e2e/fake-discord.ts
- * (the codes in brackets read from @discordjs/ws's `onClose`, not run):
- * - 4004, 4013, 4014 [4010, 4011, 4012]: emits `shardDisconnect` (with the code), then `shardError`
- *   ("Authentication failed", "Used invalid intents", "Used disallowed intents"), and stops. It does
- *   not destroy the client: `client.isReady()` stays true and the process stays up, deaf. During
- *   login the same close also rejects `client.login`.
- * - 4000, 1001 [4001, 4002, codes it does not know]: `shardReconnecting`, a RESUME, and on RESUMED
- *   `shardResume` (its count of replayed dispatches includes RESUMED itself).
- * - 4009: a RESUME first, although Discord's table asks for a new session; Discord answers
- *   INVALID_SESSION, and then comes an IDENTIFY and `shardReady`.
- * - 1000, 4007 [4003, 4005, 4008]: an IDENTIFY (after the 5 s identify throttle) and `shardReady`.
- * - Gateway-level errors of the WebSocket reach the client as `shardError`; `client.emit('error')`
- *   comes only from the sharding manager. A dispatch that makes discord.js throw (an
- *   INTERACTION_CREATE without `member` or `user`) surfaces as an unhandled rejection, which
- *   ../process-policy.ts logs; {@link GatewayWatch.lastDispatch} names the dispatch in that line.
+ * What the bot does when its gateway closes (Discord: "Gateway Close Event Codes"): a non-reconnectable code (4004, 4010-4014) stops the
+ * process with one fatal line saying what to change, as discord.js gives up on it without destroying the client, leaving the process up
+ * and deaf. Other closes are left to discord.js, and logged.
  */
 import type { Client } from 'discord.js';
 import type { Logger } from '../core/logger.js';
 import { EXIT_GATEWAY_REFUSED, type ProcessPolicy } from '../core/process-policy.js';
 
-/**
- * `fatal`: not reconnectable, the process stops. `resume`: reconnect and resume the session.
- * `new-session`: reconnect with a new IDENTIFY (Discord: "Reconnect and start a new session").
- */
+/** `fatal`: the process stops; `resume`: reconnect and resume; `new-session`: reconnect with a new IDENTIFY. */
 export type CloseKind = 'fatal' | 'resume' | 'new-session';
 
 export interface CloseCodeInfo {
@@ -83,20 +62,12 @@ const CLOSE_CODES: readonly CloseCodeInfo[] = [
   { code: 4200, name: 'closed by discord.js to resume', kind: 'resume' },
 ];
 
-/**
- * What Discord's table says about close `code`. A code not in the table is treated as resumable, as
- * Discord's table marks every code but 4004 and 4010-4014 reconnectable and discord.js resumes on
- * codes it does not know.
- */
+/** Discord's entry for close `code`; an unknown code counts as resumable, as Discord's table and discord.js treat it. */
 export function classifyCloseCode(code: number): CloseCodeInfo {
   return CLOSE_CODES.find((c) => c.code === code) ?? { code, name: 'unknown close code', kind: 'resume' };
 }
 
-/**
- * The one log line for a fatal close, e.g. `Discord closed the gateway with 4004 (authentication
- * failed): the DISCORD_TOKEN was rejected (reset or revoked); reset the token on the Bot page of
- * the Discord Developer Portal and set the new one in DISCORD_TOKEN. Exiting with code 78.`
- */
+/** The one fatal log line: the code, its name, what to change, and the exit code. */
 export function fatalCloseMessage(code: number, exitCode = EXIT_GATEWAY_REFUSED): string {
   const info = classifyCloseCode(code);
   const remedy = info.remedy ?? 'Discord says this connection cannot be resumed or restarted as it is';
@@ -107,19 +78,16 @@ export function fatalCloseMessage(code: number, exitCode = EXIT_GATEWAY_REFUSED)
 export interface LastDispatch {
   /** The dispatch event, e.g. `INTERACTION_CREATE`. */
   t: string;
-  /** Its sequence number. */
   s: number | null;
   /** The payload's `id` when it is a snowflake (an interaction's id, a guild's id). */
   id?: string;
   shard: number;
-  /** ms since it arrived. */
   ageMs: number;
 }
 
 export interface GatewayWatch {
   /** The last dispatch received, or undefined before the first. */
   lastDispatch(): LastDispatch | undefined;
-  /** Removes every listener this watch added. */
   dispose(): void;
 }
 
@@ -132,16 +100,8 @@ export interface GatewayWatchOptions {
 }
 
 /**
- * Listens to `client`'s gateway events so that none is silent:
- * - `shardDisconnect` with a fatal code: logs {@link fatalCloseMessage} at fatal, once, and calls
- *   `policy.terminate(EXIT_GATEWAY_REFUSED)` (a bounded graceful stop). A fatal close during login
- *   does the same: the login's own rejection then finds `policy.terminating` set.
- * - each shard's `close` with another code: warn, with the code and its name; `shardResume` and a
- *   new `shardReady`: info; `shardReconnecting`: debug when its close was just logged, else warn.
- * - `shardError`: error (debug during a stop, where it repeats the fatal close); `error`: error;
- *   `warn`: warn.
- * - `raw` dispatches: remembered as {@link LastDispatch}, added to the policy's error context.
- * Call it before `client.login`.
+ * Logs `client`'s gateway events so none is silent: a fatal close once at fatal, then `policy.terminate(EXIT_GATEWAY_REFUSED)`; other closes
+ * at warn; resumes and new sessions at info; errors at error (debug while stopping). Keeps the last dispatch as error context. Call before login.
  */
 export function watchGateway(client: Client, options: GatewayWatchOptions): GatewayWatch {
   const { logger, policy } = options;

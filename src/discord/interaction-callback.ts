@@ -1,13 +1,6 @@
 /**
- * Interaction initial responses (Discord: "Create Interaction Response",
- * `POST /interactions/{interaction.id}/{interaction.token}/callback`), sent straight over an undici pool.
- *
- * This is the one request on the acknowledgement path, so it skips @discordjs/rest's queues, route
- * hashing, per-route handlers and timeout signals: the route is authorised by the interaction's token,
- * needs no bot token, is outside the global rate limit, and is called once per interaction, so none of
- * that machinery has anything to do. In `npm run bench:burst` those layers were a fifth of the bot's
- * CPU while 10,000 acknowledgements were due. Everything after the acknowledgement (edits,
- * follow-ups) still goes through @discordjs/rest.
+ * Interaction initial responses (Discord: "Create Interaction Response") sent straight over an undici pool: the one request on the ack path
+ * needs none of @discordjs/rest's queues, hashing or handlers (token-authorised, outside the global limit, sent once). Edits still use it.
  */
 import { FormData, Pool, Response } from 'undici';
 import type { ViewFile } from '../render/view.js';
@@ -15,10 +8,7 @@ import type { RESTPostAPIInteractionCallbackJSONBody } from 'discord-api-types/v
 
 /** Discord's refusal of an initial response. The interaction's token is never part of it. */
 export class InteractionCallbackError extends Error {
-  /**
-   * @param status the HTTP status
-   * @param code Discord's JSON error code (10062 Unknown interaction, 40060 already acknowledged), if the body had one
-   */
+  /** @param code Discord's JSON error code (10062 Unknown interaction, 40060 already acknowledged), if the body had one */
   constructor(
     readonly status: number,
     readonly code: number | undefined,
@@ -29,12 +19,7 @@ export class InteractionCallbackError extends Error {
   }
 }
 
-/**
- * A multipart/form-data body as Discord takes uploads ("Uploading Files"): `json` in the
- * `payload_json` part, and each file in a part `files[n]` (n its index, as the JSON's `attachments`
- * name it). Returned as bytes with its content type (and boundary), so that any HTTP client sends it
- * as it is (@discordjs/rest with `passThroughBody`, which brings its own undici).
- */
+/** A multipart body as Discord takes uploads ("Uploading Files"): `payload_json` and `files[n]` parts, as bytes so any HTTP client sends it as is. */
 export async function multipartBody(json: unknown, files: ViewFile[]): Promise<{ body: Buffer; contentType: string }> {
   const form = new FormData();
   form.append('payload_json', JSON.stringify(json));
@@ -55,10 +40,6 @@ export class InteractionCallbacks {
   readonly #pool: Pool;
   readonly #prefix: string;
 
-  /**
-   * @param apiUrl the REST API's base URL, without the version
-   * @param connections most connections kept open to it
-   */
   constructor(apiUrl: string, connections: number) {
     const url = new URL(apiUrl);
     this.#prefix = `${url.pathname.replace(/\/+$/, '')}/v10/interactions/`;
@@ -71,11 +52,8 @@ export class InteractionCallbacks {
   }
 
   /**
-   * Sends `body` as the initial response of interaction `id` with `token`: JSON, or with `files`
-   * multipart/form-data with `body` in the `payload_json` part and each file in a part `files[n]`
-   * (n its index, as `body.data.attachments` names it; Discord: "Uploading Files").
-   * @throws InteractionCallbackError when Discord answers with an error status; undici's errors on
-   *   a network failure or after {@link CALLBACK_TIMEOUT_MS}.
+   * Sends `body` as interaction `id`'s initial response: JSON, or multipart with `files` ({@link multipartBody}).
+   * @throws InteractionCallbackError on an error status; undici's errors on a network failure or after {@link CALLBACK_TIMEOUT_MS}.
    */
   async send(id: string, token: string, body: RESTPostAPIInteractionCallbackJSONBody, files: ViewFile[] = []): Promise<void> {
     const { body: bytes, contentType } = files.length > 0 ? await multipartBody(body, files) : { body: JSON.stringify(body), contentType: 'application/json' };
@@ -101,7 +79,6 @@ export class InteractionCallbacks {
     throw new InteractionCallbackError(response.statusCode, code, message);
   }
 
-  /** Closes the pool's connections once their requests end. */
   async close(): Promise<void> {
     await this.#pool.close();
   }

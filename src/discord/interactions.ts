@@ -1,12 +1,4 @@
-/**
- * Interactions as the gateway delivers them (Discord: "Interaction Object", the INTERACTION_CREATE
- * dispatch), read into the router's transport-free inputs (./command.ts). The runtime answers from
- * these raw payloads, not from discord.js's Interaction classes: nothing is built per interaction but
- * what the answer needs, so a burst is acknowledged at the cost of parsing its packets.
- *
- * Every reader here is total over what Discord may send: a field missing or of another shape yields
- * `undefined` (the runtime logs and ignores the interaction), never an exception.
- */
+/** INTERACTION_CREATE payloads (Discord: "Interaction Object") read raw into router inputs, never throwing: cheaper in a burst than discord.js's classes. */
 import {
   ApplicationCommandOptionType,
   ApplicationCommandType,
@@ -37,7 +29,7 @@ export interface ComponentCall extends InteractionHead {
   kind: 'component';
   customId: string;
   values: string[];
-  /** Who ran the command the message answers (`message.interaction_metadata.user.id`, or the deprecated `message.interaction.user.id`); undefined when the message says nothing. */
+  /** Who ran the command the message answers (`message.interaction_metadata.user.id`, or the deprecated `message.interaction.user.id`), if it says. */
   invokerId?: string;
 }
 
@@ -60,11 +52,7 @@ type Raw = Record<string, unknown>;
 const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-/**
- * The invoker of a raw interaction: `member.user` in a server, `user` in a DM; `member.permissions`
- * (the member's permissions in the channel, a decimal bitfield) in a server; the member's `locale` and
- * the server's `guild_locale` (Discord: "Interaction Object"). Undefined without a user id.
- */
+/** The invoker of a raw interaction: `member.user` in a server, `user` in a DM (Discord: "Interaction Object"); undefined without a user id. */
 export function invokerOf(raw: Raw): Invoker | undefined {
   const member = isObject(raw.member) ? raw.member : undefined;
   const user = isObject(member?.user) ? member.user : isObject(raw.user) ? raw.user : undefined;
@@ -73,16 +61,11 @@ export function invokerOf(raw: Raw): Invoker | undefined {
   return { userId, guildId: str(raw.guild_id) ?? null, locale: str(raw.locale), guildLocale: str(raw.guild_locale), permissions: str(member?.permissions) };
 }
 
-/** A raw option value as the router takes it: string, number or boolean; anything else is dropped. */
 function valueOf(v: unknown): string | number | boolean | undefined {
   return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : undefined;
 }
 
-/**
- * Flattens slash-command options (Discord: "Application Command Interaction Data Option") into
- * name → value, with the subcommand's name when the first option is one (type 1). Also returns the
- * focused option (autocomplete) if any.
- */
+/** Options (Discord: "Application Command Interaction Data Option") flattened to name → value, with the subcommand and focused option if any. */
 export function optionsOf(data: unknown): { subcommand?: string; options: CommandInput['options']; focused?: { name: string; value: string } } {
   const list = Array.isArray(data) ? (data.filter(isObject) as unknown as APIApplicationCommandInteractionDataOption[]) : [];
   const first = list[0];
@@ -102,11 +85,7 @@ export function optionsOf(data: unknown): { subcommand?: string; options: Comman
   return focused ? { options, focused } : { options };
 }
 
-/**
- * Reads an INTERACTION_CREATE payload into what the router needs, or undefined when it lacks an id,
- * token, application id or user (logged by the caller). Source: Discord, "Interaction Object" and
- * "Message Component" (custom_id, values), "Message Interaction Metadata" (the invoker of a message).
- */
+/** An INTERACTION_CREATE payload read for the router, or undefined without id, token, application id or user (logged by the caller). */
 export function readInteraction(payload: unknown): InteractionCall | undefined {
   if (!isObject(payload)) return undefined;
   const id = str(payload.id);

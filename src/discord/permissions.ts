@@ -1,12 +1,4 @@
-/**
- * A member's permissions in a guild channel, computed from raw API objects as Discord documents it
- * (Discord: Topics, Permissions, "Permission Overwrites"): the @everyone role and the member's roles
- * give the base; the guild owner and ADMINISTRATOR have everything; then the channel's overwrites for
- * @everyone, for the member's roles (all denies, then all allows), and for the member apply in that order.
- *
- * The bot keeps no channel or role cache: a permission check fetches the channel, the guild
- * and the bot's member over REST and computes here.
- */
+/** A member's permissions in a channel from raw REST objects, as Discord documents them (Permissions, "Permission Overwrites"). */
 import { OverwriteType, PermissionFlagsBits, type APIOverwrite, type APIRole } from 'discord-api-types/v10';
 
 /** Every permission bit: what the owner and an administrator have. */
@@ -26,7 +18,7 @@ export interface PermissionInputs {
   overwrites: readonly APIOverwrite[];
 }
 
-/** The member's permission bits in the channel (a bitfield as in Discord's `permissions` strings). */
+/** The member's permission bits in the channel: owner and ADMINISTRATOR get all; overwrites apply for @everyone, roles (denies, allows), the member. */
 export function channelPermissions(p: PermissionInputs): bigint {
   if (p.userId === p.ownerId) return ALL;
   const roleBits = new Map(p.roles.map((r) => [r.id, BigInt(r.permissions)]));

@@ -1,10 +1,6 @@
 /**
- * The acknowledgement policy, in one place and transport-free (STYLE.md principle 1). Discord
- * requires an answer to every interaction within 3 seconds (Discord: "Receiving and Responding" to
- * interactions): a View ready within {@link DEFAULT_ACK_DEADLINE_MS} is sent as the reply (or
- * message update); otherwise the interaction is deferred ("thinking") and the reply edited when
- * ready. The discord.js runtime and the playground each implement the responder ports below over
- * their own transport and call the same functions.
+ * The acknowledgement policy, transport-free (STYLE.md principle 1): Discord wants an answer within 3 s ("Receiving and Responding"); a View
+ * ready by {@link DEFAULT_ACK_DEADLINE_MS} is the reply, else the interaction is deferred and the reply edited. Runtime and playground share it.
  */
 import { MessageFlags, type APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
 import { AUTOCOMPLETE_DEADLINE_MS, interactionBudget, SEND_RESERVE_MS, settleWithin, type InteractionBudget } from '../core/deadline.js';
@@ -15,10 +11,7 @@ import type { ComponentResult } from './router.js';
 /** A View ready within this many ms of the interaction's creation is sent directly; later ones are deferred first. Well inside 3 s. */
 export const DEFAULT_ACK_DEADLINE_MS = 1_500;
 
-/**
- * The responses Discord allows to a slash command (Discord: interaction response types 4 and 5,
- * then the webhook routes on the interaction token). `flags` in a payload is 64 for ephemeral.
- */
+/** The responses Discord allows to a slash command (types 4 and 5, then the token's webhook routes); `flags` 64 is ephemeral. */
 export interface CommandResponder {
   /** CHANNEL_MESSAGE_WITH_SOURCE (type 4). */
   reply(payload: MessagePayload): Promise<void>;
@@ -26,9 +19,7 @@ export interface CommandResponder {
   defer(ephemeral: boolean): Promise<void>;
   /** PATCH the original response (replaces the placeholder; its visibility stays as deferred, so `flags` is ignored). */
   edit(payload: MessagePayload): Promise<void>;
-  /** DELETE the original response. */
   deleteReply(): Promise<void>;
-  /** POST a follow-up message. */
   followUp(payload: MessagePayload): Promise<void>;
 }
 
@@ -44,7 +35,6 @@ export interface ComponentResponder {
   deferEphemeralReply(): Promise<void>;
   /** PATCH the original response: the component's message after deferUpdate, the placeholder after deferEphemeralReply. */
   edit(payload: MessagePayload): Promise<void>;
-  /** POST a follow-up message. */
   followUp(payload: MessagePayload): Promise<void>;
 }
 
@@ -62,10 +52,7 @@ function within<T>(work: Promise<T>, ms: number): Promise<Outcome<T>> {
 
 /** When to acknowledge and when to give the final answer; see {@link answerCommand}. */
 export interface AnswerTiming {
-  /**
-   * The interaction's budget (src/core/deadline.ts), from its snowflake; default: one created now with
-   * the default total budget (the playground, tests).
-   */
+  /** The interaction's budget from its snowflake (src/core/deadline.ts); default: one created now (the playground, tests). */
   budget?: InteractionBudget;
   /** A View ready within this many ms of the interaction's creation is sent as the reply (default {@link DEFAULT_ACK_DEADLINE_MS}). */
   deadlineMs?: number;
@@ -93,18 +80,9 @@ export type Work<T> = Promise<T> | (() => Promise<T>);
 const start = <T>(work: Work<T>): Promise<T> => (typeof work === 'function' ? work() : work);
 
 /**
- * Answers a slash command with the View `work` resolves to, timed from the interaction's creation
- * (`timing.budget`): a reply if it is ready within `timing.deadlineMs` of creation (at once when
- * the interaction arrived older than that), else a deferral (ephemeral when `prefersPrivate()`
- * says the server wants private answers: waited for only until `budget.ackBy`) and an edit. An
- * answer that must be private (an error) after a public deferral replaces the placeholder with an
- * ephemeral follow-up. When the View is not ready by `budget.answerBy`, `timing.late()` is the
- * final answer: no interaction is left "thinking".
- *
- * With `deferFirst` (a burst: many interactions waiting for their acknowledgement), the deferral
- * goes out before anything else, as cheaply as a bare "reply at once" bot answers: `prefersPrivate()`
- * is taken only if it has an answer at once (an in-process cache), and a `work` thunk starts only
- * once the deferral is sent. Rejects only if the responder does.
+ * Answers a slash command with `work`'s View, timed from the interaction's creation: a reply if ready within `deadlineMs`, else a deferral
+ * (private if `prefersPrivate()` says so by `ackBy`) and an edit, or an ephemeral follow-up for a private answer after a public deferral.
+ * Past `answerBy`, `late()` answers. With `deferFirst` (a burst) the deferral goes first and `work` after. Rejects only if the responder does.
  */
 export async function answerCommand(
   work: Work<View>,
@@ -136,12 +114,8 @@ export async function answerCommand(
 }
 
 /**
- * Answers a component interaction with the router's {@link ComponentResult}: within
- * `timing.deadlineMs` of creation an update or an ephemeral reply as the result says; later, a
- * deferral decided by whose press it is (`own`: the member who ran the command updates the
- * message, anyone else gets a private placeholder) and then an edit, or an ephemeral follow-up when
- * the invoker's press answers privately. Past `budget.answerBy`, `timing.late()` privately. With
- * `deferFirst` (a burst), the deferral goes out first and a `work` thunk starts after it.
+ * Answers a component with the router's {@link ComponentResult}: within `deadlineMs` an update or ephemeral reply; later a deferral (an update
+ * for the invoker's own press, a private placeholder for anyone else's) then an edit or a private follow-up. Past `answerBy`, `late()`.
  */
 export async function answerComponent(
   work: Work<ComponentResult>,
@@ -171,11 +145,7 @@ export async function answerComponent(
   else await responder.edit(payload);
 }
 
-/**
- * Autocomplete choices from `work`, or [] once {@link AUTOCOMPLETE_DEADLINE_MS} from the
- * interaction's creation has passed (autocomplete cannot be deferred).
- * @param budget the interaction's budget; default: created now.
- */
+/** Autocomplete choices from `work`, or [] once {@link AUTOCOMPLETE_DEADLINE_MS} from creation has passed: autocomplete cannot be deferred. */
 export async function answerAutocomplete(
   work: Promise<APIApplicationCommandOptionChoice[]>,
   deadlineMs = AUTOCOMPLETE_DEADLINE_MS,

@@ -9,26 +9,15 @@ import type { InteractionHead } from './interactions.js';
 import type { CommandResponder, ComponentResponder } from './respond.js';
 import { UNCOUNTED } from './rest-budget.js';
 
-/**
- * A REST client for the routes of an interaction's token (edit, delete, follow-ups). Discord does not
- * count them against the bot's global rate limit (Discord: "Receiving and Responding"), so the 50 a
- * second @discordjs/rest holds every route to is lifted; Discord's per-token limits are still honoured.
- */
+/** REST for an interaction token's routes: Discord exempts them from the global limit ("Receiving and Responding"), so @discordjs/rest's is lifted. */
 export function interactionWebhookRest(apiUrl: string): REST {
   return new REST({ api: apiUrl, version: '10', globalRequestsPerSecond: UNCOUNTED, agent: discordAgent() });
 }
 
-/**
- * The initial response of one interaction: `POST /interactions/{id}/{token}/callback` (Discord:
- * "Create Interaction Response"), with `files` as multipart parts when there are any.
- */
+/** An interaction's initial response (Discord: "Create Interaction Response"), with `files` as multipart parts. */
 export type Callback = (body: RESTPostAPIInteractionCallbackJSONBody, files?: ViewFile[]) => Promise<void>;
 
-/**
- * {@link Callback} of one interaction. It can be called once: Discord answers a second initial
- * response with 40060 (Interaction has already been acknowledged).
- * @throws InteractionCallbackError: 10062 (Unknown interaction) past Discord's 3 s, or any other refusal.
- */
+/** {@link Callback} of one interaction, callable once (a second gets 40060). @throws InteractionCallbackError, e.g. 10062 past Discord's 3 s. */
 export function callbackOf(callbacks: InteractionCallbacks, { id, token }: InteractionHead): Callback {
   return (body, files) => callbacks.send(id, token, body, files);
 }
@@ -36,12 +25,7 @@ export function callbackOf(callbacks: InteractionCallbacks, { id, token }: Inter
 /** Discord's codes for an interaction that can no longer be answered this way: Unknown interaction, already acknowledged. */
 const SPENT_INTERACTION_CODES = new Set([10062, 40060]);
 
-/**
- * Sends `payload` with `send`, its files as multipart parts. When Discord refuses a message with
- * files (400 or 413: a file too large, a type it will not take), the same message goes again without
- * them (src/render/view.ts, withoutFiles), so the member still gets the answer, without its chart.
- * @throws what `send` throws otherwise.
- */
+/** Sends `payload`, and again without its files when Discord refuses them (400, 413), so the answer still arrives. @throws what `send` throws else. */
 async function sendWithFiles(
   payload: MessagePayload,
   send: (json: Omit<MessagePayload, 'files'>, files: ViewFile[]) => Promise<void>,
@@ -59,12 +43,7 @@ async function sendWithFiles(
   }
 }
 
-/**
- * The request options of a message for @discordjs/rest: `{ body: json }`, or with files a multipart
- * body built here (./interaction-callback.ts, multipartBody) and passed through as it is. (The REST
- * client's own multipart path would hand its undici's FormData to this project's undici agent, which
- * cannot read it.)
- */
+/** @discordjs/rest options for a message; files go as our own multipart body, as REST's own FormData is unreadable to this project's undici agent. */
 async function messageRequest(json: object, files: ViewFile[]): Promise<Pick<RequestData, 'body' | 'passThroughBody' | 'headers'>> {
   if (files.length === 0) return { body: json };
   const { body, contentType } = await multipartBody(json, files);
@@ -121,11 +100,7 @@ export function componentResponder(respond: Callback, { edit, followUp }: Return
   };
 }
 
-/**
- * An edit that replaces the message's files: Discord keeps a message's attachments through an edit
- * that does not list them, and shows one no embed refers to below the message. So an edit without
- * files says `attachments: []` (a section without a chart after one with a chart shows none).
- */
+/** Discord keeps a message's attachments through an edit that does not list them (shown below the message), so a file-less edit says `attachments: []`. */
 function replacingFiles<T extends { attachments?: unknown[] }>(json: T): T {
   return json.attachments ? json : { ...json, attachments: [] };
 }

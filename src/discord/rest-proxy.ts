@@ -1,41 +1,9 @@
 /**
- * The REST proxy: one HTTP service that every process of the bot sends its Discord REST
- * requests to, so that Discord's limits, which are per bot and not per process, are kept once for all
- * of them: the global 50 requests a second (Discord: Topics, Rate Limits, "Global Rate Limit") by a
- * {@link DiscordRestBudget} (46 in any sliding second, at least 20 ms apart, ./rest-budget.ts), and
- * each route's bucket by @discordjs/rest's handlers, which learn the buckets from Discord's
- * `X-RateLimit-*` headers and wait out a 429's `Retry-After`. The forwarding itself is
- * @discordjs/proxy's `proxyRequests` (2.1.1) over a @discordjs/rest `REST`; the service's entry point
- * is src/rest-proxy.ts (`npm run rest-proxy`).
- *
- * What @discordjs/proxy does, read from its source, and what is added here:
- * - Paths: it strips `/api` and an optional `/vN` from the incoming path and queues the rest as the
- *   route, to which the `REST` prepends its own `api` and `/v10`. A client therefore uses
- *   `${proxy}/api` as its REST API (src/discord/runtime.ts, createDiscordClient). Only `/api/...` is
- *   forwarded here; `GET /healthz` is answered by the proxy; anything else is 404.
- * - Authorization: it forwards the client's `Authorization` header as it is (`auth: false`) and never
- *   uses a token of its own, so one proxy would let any token spend one bot's budget. Here a request
- *   whose `Authorization` is not `Bot ${DISCORD_TOKEN}` is answered 401 by the proxy and never reaches
- *   Discord; a request without the header goes on without it (the proxy never adds the token, so its
- *   port grants nothing the client did not already hold). Bot processes send the header as discord.js does.
- * - Bodies: it passes the incoming request stream as the body, which can be read once: after a 429 the
- *   `REST` would retry with an empty body (a feed post would come back 400 "Cannot send an empty
- *   message"). Here the body is read into memory first (at most {@link MAX_BODY_BYTES}), so a retry
- *   sends it again.
- * - Errors: Discord's 4xx answers reach the client with their status and JSON; an error it does not
- *   know (a connection refused or reset) would end the response as an empty 200, so here it becomes a
- *   502. The `REST` makes no retries of its own (`retries: 0`): a 5xx or a timeout reaches the client,
- *   whose own `REST` retries, so a failure is retried by one layer, not by both (4 × 4 attempts).
- * - Priority: a request with the header {@link PRIORITY_HEADER}: {@link INTERACTIVE_PRIORITY} (a bot
- *   process sets it on requests made while answering an interaction) takes the budget's next slot before
- *   any feed post waiting. `proxyRequests` forwards only three headers to `rest.queueRequest`, but it
- *   passes the incoming request itself as the body, so the `REST` here reads the header from it and
- *   runs the request in an AsyncLocalStorage context that the budget's `makeRequest` wrapper reads.
- *   The header is not sent on to Discord.
- * - A client that goes away (its own timeout) takes its request out of the budget's queue, so a post it
- *   will retry is not also sent late.
- * Interaction callbacks and the interaction token's webhook routes are outside the global limit and
- * the bot sends them straight to Discord; if one comes here it is forwarded at once, outside the budget.
+ * The REST proxy: every bot process sends its Discord REST requests here, so per-bot limits are kept once (the global limit by a
+ * {@link DiscordRestBudget}, route buckets by @discordjs/rest). Forwarding is @discordjs/proxy's `proxyRequests`; clients use `${proxy}/api`.
+ * Added, as @discordjs/proxy does not: a foreign `Authorization` gets 401 (it forwards any token); the body is buffered up to
+ * {@link MAX_BODY_BYTES} (a retry after a 429 would resend the consumed stream empty); an unknown upstream failure is a 502, not an empty
+ * 200, and not retried here (the client's REST retries); {@link PRIORITY_HEADER} runs the request in a context the budget reads.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { timingSafeEqual } from 'node:crypto';
@@ -59,7 +27,7 @@ import { discordAgent } from './agent.js';
 /** The largest request body the proxy forwards, bytes (Discord's own upload limit is lower). 413 above it. */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
-/** Most connections the proxy keeps to Discord: at 46 requests a second, a few dozen are busy at once. */
+/** Most connections the proxy keeps to Discord; the budget's pace keeps far fewer busy. */
 const UPSTREAM_CONNECTIONS = 128;
 
 export interface RestProxyOptions {
@@ -68,7 +36,7 @@ export interface RestProxyOptions {
   /** Discord's REST API without the version (DISCORD_API_URL, e.g. `https://discord.com/api`). */
   apiUrl: string;
   logger: Logger;
-  /** The budget of every request but the interaction routes (default: a new one, 46 a second). */
+  /** The budget of every request but the interaction routes (default: a new one). */
   budget?: DiscordRestBudget;
   /** How long one request may take from when the proxy queued it, budget wait included, ms (default @discordjs/rest's 15 000). */
   timeoutMs?: number;
@@ -86,7 +54,6 @@ export interface RestProxyStats {
   rateLimited: number;
   /** Requests refused for an `Authorization` that is not the bot's. */
   refused: number;
-  /** Requests waiting for the budget now. */
   waiting: number;
 }
 
@@ -95,14 +62,10 @@ export interface RestProxy {
   url: string;
   port: number;
   stats(): RestProxyStats;
-  /**
-   * Stops taking connections, lets the requests under way finish for up to `timeoutMs` (default
-   * 10 000), then closes every connection and the upstream agent.
-   */
+  /** Stops taking connections, lets requests under way finish for up to `timeoutMs` (default 10 s), then closes every connection and the agent. */
   close(timeoutMs?: number): Promise<void>;
 }
 
-/** A `REST` whose queued requests come from `proxyRequests` (see the module's comment for each step). */
 class ProxiedRest extends REST {
   readonly #interactive: AsyncLocalStorage<boolean>;
 
@@ -111,10 +74,7 @@ class ProxiedRest extends REST {
     this.#interactive = interactive;
   }
 
-  /**
-   * `proxyRequests` calls this with the incoming request as `body`.
-   * @throws HTTPError 413 for a body over {@link MAX_BODY_BYTES}; 502 for an upstream failure @discordjs/proxy would not map.
-   */
+  /** Called by `proxyRequests` with the incoming request as `body`. @throws HTTPError 413 past {@link MAX_BODY_BYTES}, 502 on an unmapped failure. */
   override async queueRequest(request: InternalRequest): Promise<ResponseLike> {
     const incoming = request.body;
     if (!(incoming instanceof IncomingMessage)) return super.queueRequest(request);
@@ -164,10 +124,8 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /**
- * Starts the proxy on `port` (see the module's comment for what it does) and resolves once it listens.
- * `GET /healthz` answers 200 `{ status: 'ok', forwarded, rateLimited, refused, waiting }` (503 with
- * `status: 'closing'` once {@link RestProxy.close} has begun); `/api/...` is proxied; anything else is
- * 404, with Discord's error shape `{ message, code: 0 }`, as is the 401 for a foreign token.
+ * Starts the proxy on `port`: `/api/...` is proxied; `GET /healthz` answers {@link RestProxyStats} (503 once closing); anything else 404,
+ * a foreign token 401, in Discord's error shape `{ message, code: 0 }`.
  * @throws the listen error (EADDRINUSE) when the port is taken.
  */
 export async function startRestProxy(options: RestProxyOptions): Promise<RestProxy> {

@@ -1,8 +1,4 @@
-/**
- * The one interaction router: slash commands, components (buttons, select menus) and autocomplete,
- * with every error mapped to a View in one place (STYLE.md principle 4). Transport-free: the
- * discord.js runtime, the CLI and the playground all call it.
- */
+/** The one interaction router (commands, components, autocomplete), mapping every error to a View in one place (STYLE.md principle 4). */
 import { drawCharts } from './charts.js';
 import { randomBytes } from 'node:crypto';
 import type { APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
@@ -23,13 +19,9 @@ import { AUTOCOMPLETE_DEADLINE_MS } from '../core/deadline.js';
 /** Longest wait for a guild's settings before the acknowledgement, ms (a cache miss only). */
 export const PREFERS_PRIVATE_DEADLINE_MS = 250;
 
-/**
- * Time kept back from an interaction's budget for what follows its last API call (rendering, the
- * settings read, and the answer's REST calls to Discord: `SEND_RESERVE_MS` of it, src/core/deadline.ts), ms.
- */
+/** Time kept from the budget after a handler's last API call, for rendering and sending (`SEND_RESERVE_MS` of it, src/core/deadline.ts), ms. */
 export const FINAL_ANSWER_RESERVE_MS = 1_500;
 
-/** The deadline of a handler's API calls: the budget's end less {@link FINAL_ANSWER_RESERVE_MS}; undefined without a budget. */
 function apiDeadlineOf(budget: InteractionBudget | undefined): number | undefined {
   return budget && budget.answerBy - FINAL_ANSWER_RESERVE_MS;
 }
@@ -40,10 +32,7 @@ export interface ComponentResult {
   mode: 'update' | 'reply';
 }
 
-/**
- * The command option (`[command, option]`) through which members give an API argument: by argument
- * where one option always carries it, else by the endpoint whose path takes it.
- */
+/** The command option (`[command, option]`) through which members give an API argument: by argument, else by the endpoint taking it. */
 const OPTION_OF_ARGUMENT: Readonly<Record<string, readonly [string, string]>> = {
   season: ['player', 'season'],
   platform: ['leaderboard', 'platform'],
@@ -63,10 +52,7 @@ const OPTION_OF_ENDPOINT: Readonly<Record<string, readonly [string, string]>> = 
   achievements: ['achievements', 'name'],
 };
 
-/**
- * The option a refused API argument came from, as the member's client names it (`jugador` for /player's
- * query in Spanish); the API's own argument name when no such option is known.
- */
+/** The option a refused API argument came from, in the member's language (`jugador`); else the API's argument name. */
 function optionName(err: ApiArgumentError): string {
   const option = OPTION_OF_ARGUMENT[err.argument] ?? OPTION_OF_ENDPOINT[err.endpoint];
   // The tables name options the commands declare (test/discord/argument-errors.test.ts checks each).
@@ -75,10 +61,7 @@ function optionName(err: ApiArgumentError): string {
   return name && name !== key ? name : err.argument;
 }
 
-/**
- * A short, specific, ephemeral View for an error. Expected failures get actionable text; anything
- * else gets a generic text with a reference ID, logged with the full error (never shown raw).
- */
+/** A short ephemeral View for an error: actionable text when expected, else a generic text with a reference ID logged with the error. */
 export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, rawQuery?: string, fromComponent = false): View {
   const text = errorMessageView;
   // What a member typed is shown as text, never as markdown, links or mentions: every echo goes through escapeText.
@@ -147,7 +130,6 @@ export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, raw
   return text(t.unexpected(reference));
 }
 
-/** Routes interactions to command modules. */
 export class Router {
   readonly #commands = new Map<string, CommandModule>();
   readonly #components = new Map<string, ComponentHandler>();
@@ -185,10 +167,7 @@ export class Router {
     });
   }
 
-  /**
-   * Runs a component. A press by the member who ran the command updates the message; a press by
-   * anyone else, or a handler answering privately, gets an ephemeral reply. Never throws.
-   */
+  /** Runs a component: the invoker's press updates the message; anyone else's, or a private answer, gets an ephemeral reply. Never throws. */
   async component(customId: string, values: string[], user: Invoker, invokerId: string | undefined, ctx: CommandContext): Promise<ComponentResult> {
     const locale = await (ctx.once ?? this.once(user, ctx)).locale();
     return runInLocale(locale, () => this.#component(customId, values, user, invokerId, ctx));
@@ -219,11 +198,7 @@ export class Router {
     };
   }
 
-  /**
-   * Whether the member's server asked for private answers (/config private-answers); false outside a
-   * server, or when the settings are not in the cache and the store does not answer within
-   * {@link PREFERS_PRIVATE_DEADLINE_MS}: it runs before the acknowledgement, which must never wait on the store.
-   */
+  /** Whether the server wants private answers; false outside one, or when the store misses {@link PREFERS_PRIVATE_DEADLINE_MS}: the ack never waits on it. */
   async prefersPrivate(user: Invoker, ctx: CommandContext): Promise<boolean> {
     if (!user.guildId) return false;
     const cached = ctx.settings.peek(user.guildId);
@@ -237,20 +212,12 @@ export class Router {
     }
   }
 
-  /**
-   * {@link prefersPrivate} from the in-process settings cache alone, never the store: false outside
-   * a server or on a cache miss. For a deferral that must go out at once (a burst).
-   */
+  /** {@link prefersPrivate} from the in-process cache alone (false on a miss), for a deferral that must go at once (a burst). */
   async peekPrivate(user: Invoker, ctx: CommandContext): Promise<boolean> {
     return user.guildId ? (ctx.settings.peek(user.guildId)?.ephemeralByDefault ?? false) : false;
   }
 
-  /**
-   * The language of the answers to `user`: the one they chose with `/settings language`,
-   * else their Discord client's, else their server's, else English. Their choice comes from memory, or
-   * from the store within {@link PREFERS_PRIVATE_DEADLINE_MS} (past it, or on a store failure, logged:
-   * as if none were chosen). Never throws.
-   */
+  /** The answers' language: the member's `/settings language`, else their client's, their server's, English. A store past the deadline counts as none. */
   async localeFor(user: Invoker, ctx: CommandContext): Promise<Locale> {
     let chosen = ctx.links.peekLocale(user.userId);
     if (chosen === undefined) {

@@ -1,8 +1,4 @@
-/**
- * Serves the interactions a discord.js client receives, through the router. Interactions are answered
- * from the raw INTERACTION_CREATE payload (./interactions.ts), which discord.js's WebSocketManager
- * forwards as `raw`; discord.js's own Interaction objects go unused.
- */
+/** Serves a discord.js client's interactions through the router, answering from the raw INTERACTION_CREATE payload (./interactions.ts). */
 import type { Client } from 'discord.js';
 import { DefaultRestOptions, type REST } from '@discordjs/rest';
 import { GatewayDispatchEvents, InteractionResponseType, MessageFlags } from 'discord-api-types/v10';
@@ -30,38 +26,19 @@ export interface RuntimeOptions {
   ackDeadlineMs?: number;
   /** Total budget of an interaction from its creation, ms (`INTERACTION_BUDGET_MS`, default 10 000). */
   budgetMs?: number;
-  /**
-   * Hears each interaction's outcome and the times of its acknowledgement and final answer from its
-   * creation (src/core/metrics.ts, {@link InteractionMeter}); default none.
-   */
+  /** Hears each interaction's outcome and its ack and answer times (src/core/metrics.ts, {@link InteractionMeter}); default none. */
   metrics?: Metrics;
-  /**
-   * Discord's REST API (DISCORD_API_URL, without the version) for the interaction callbacks and the
-   * interaction token's webhook routes, which Discord exempts from the global limit and so never go
-   * through the REST proxy. Default: the client's REST API, right when it has no proxy.
-   */
+  /** Discord's REST API for interaction callbacks and token routes, which are exempt from the global limit and skip the proxy; default: the client's. */
   apiUrl?: string;
 }
 
-/**
- * More interactions than this waiting for their acknowledgement at once is a burst: each new one is
- * then deferred before its handler starts (src/discord/respond.ts, `deferFirst`), so that the
- * acknowledgements go out as fast as a bot that only acknowledges, and no handler work stands in front
- * of them. Below it, an answer ready within 1.5 s of creation is the reply itself.
- */
+/** Interactions already awaiting their ack that make a burst: a new one is then deferred before its handler starts (./respond.ts `deferFirst`). */
 export const BURST_PENDING_ACKS = 8;
 
-/**
- * In a burst, the time a handler gets at least between its start and its final answer's deadline, ms:
- * enough for cached answers and one API call (API calls stop 1.5 s before the end).
- */
+/** In a burst, least time a handler gets before its final answer's deadline, ms: enough for cached answers and one API call. */
 export const BURST_HANDLER_TIME_MS = 4_000;
 
-/**
- * Serves the interactions a discord.js client receives through the router: each INTERACTION_CREATE
- * payload is read (./interactions.ts), acknowledged by `POST /interactions/{id}/{token}/callback`
- * (./interaction-callback.ts) and answered by the webhook routes of its token (@discordjs/rest).
- */
+/** Reads, acknowledges (./interaction-callback.ts) and answers (the token's webhook routes) each interaction a discord.js client receives. */
 export class DiscordRuntime {
   readonly #client: Client;
   readonly #options: RuntimeOptions;
@@ -71,9 +48,7 @@ export class DiscordRuntime {
   #awaitingAck = 0;
   /** Handlers of a burst waiting for the acknowledgements to drain ({@link #afterAcks}). */
   readonly #drained = new Set<() => void>();
-  /** The interaction-token routes, outside the bot's client-side global limit ({@link interactionWebhookRest}). */
   readonly #webhooks: REST;
-  /** Initial responses, straight over undici (./interaction-callback.ts). */
   readonly #callbacks: InteractionCallbacks;
   readonly #metrics: Metrics;
   /** The command names and component routes the router knows: the only values of the metrics' `command` label besides `unknown`. */
@@ -88,12 +63,10 @@ export class DiscordRuntime {
     const apiUrl = options.apiUrl ?? client.options.rest?.api ?? DefaultRestOptions.api;
     this.#webhooks = interactionWebhookRest(apiUrl);
     this.#callbacks = new InteractionCallbacks(apiUrl, DISCORD_REST_CONNECTIONS);
-    // The raw dispatch, which discord.js's WebSocketManager forwards before it builds its own
-    // Interaction: the answer starts from the payload itself (./interactions.ts).
+    // The raw dispatch, forwarded before discord.js builds its Interaction: the answer starts from the payload.
     client.ws.on(GatewayDispatchEvents.InteractionCreate, (payload: unknown) => this.#receive(payload));
   }
 
-  /** Interactions being answered now. */
   get inflight(): number {
     return this.#inflight.size;
   }
@@ -103,10 +76,7 @@ export class DiscordRuntime {
     this.#closing = true;
   }
 
-  /**
-   * Stops taking new work (new interactions get a short "restarting" answer), waits up to
-   * `timeoutMs` for the answers in flight, then destroys the client (closes the gateway).
-   */
+  /** Stops taking work (new interactions get "restarting"), waits up to `timeoutMs` for answers in flight, then destroys the client. */
   async shutdown(timeoutMs = 10_000): Promise<void> {
     this.#closing = true;
     let timer: NodeJS.Timeout | undefined;
@@ -132,10 +102,7 @@ export class DiscordRuntime {
       this.#options.logger.warn({ interaction: typeof id === 'string' ? id : undefined }, 'interaction payload not understood');
       return;
     }
-    // The member's own choice (/settings language) when it is in memory, else their client's language,
-    // else the server's: no store read in front of the acknowledgement. The router reads the choice
-    // from the store when it is not in memory, around the handler; the texts the runtime sends itself
-    // (restarting, too slow) use this one.
+    // The member's language from memory, else their client's, else the server's: no store read before the ack (the router reads it later).
     const read = call;
     const chosen = this.#options.context.links?.peekLocale(read.user.userId);
     const job = runInLocale(pickLocale(chosen, read.user.locale, read.user.guildLocale), () => this.#handle(read)).catch((err: unknown) =>
@@ -150,8 +117,7 @@ export class DiscordRuntime {
     const budget = interactionBudget(call.id, Date.now(), this.#options.budgetMs);
     const parent = this.#options.logger;
     let logger: Logger | undefined;
-    // The child logger is made when something logs: most answers log nothing, and in a burst its
-    // bindings (serialised and redacted by pino) would cost every acknowledgement.
+    // Made on first use: most answers log nothing, and in a burst pino's child bindings would cost every acknowledgement.
     const ctx: CommandContext = {
       ...this.#options.context,
       budget,
@@ -159,7 +125,6 @@ export class DiscordRuntime {
         return (logger ??= parent.child({ interaction: call.id, user: call.user.userId, guild: call.user.guildId }));
       },
     };
-    // Read once for the whole interaction: the responder's deferral and the router's answer share them.
     ctx.once = this.#options.router.once(call.user, ctx);
     if (call.kind === 'autocomplete') return this.#autocomplete(call, ctx, this.#meter(call, budget));
     if (call.kind === 'other') {
@@ -229,12 +194,7 @@ export class DiscordRuntime {
     });
   }
 
-  /**
-   * In a burst, when a handler acknowledged first may start: once no interaction is waiting for its
-   * acknowledgement, or {@link BURST_HANDLER_TIME_MS} before its final answer is due, whichever comes
-   * first. Until then the CPU goes to acknowledgements alone: an unacknowledged interaction fails in
-   * Discord after 3 s, a late final answer only says so (src/discord/respond.ts). At once outside a burst.
-   */
+  /** In a burst, holds a handler until no ack is pending or {@link BURST_HANDLER_TIME_MS} before its answer is due: an unacked interaction fails at 3 s. */
   #afterAcks(burst: boolean, budget: InteractionBudget | undefined): Promise<void> {
     if (!burst || this.#awaitingAck === 0) return Promise.resolve();
     return new Promise<void>((resolve) => {
@@ -249,11 +209,7 @@ export class DiscordRuntime {
     });
   }
 
-  /**
-   * Runs `answer` counted among the interactions awaiting acknowledgement: `burst` says whether more
-   * than {@link BURST_PENDING_ACKS} were already waiting, and `acked` wraps a responder so that its
-   * first response (any of `first`) ends the wait, sent or failed.
-   */
+  /** Runs `answer` counted as awaiting ack: `burst` if {@link BURST_PENDING_ACKS} were already waiting; `acked` ends the wait at a first response. */
   async #acknowledging(answer: (acked: <R extends object>(responder: R, first: (keyof R)[]) => R, burst: boolean) => Promise<void>): Promise<void> {
     const burst = this.#awaitingAck >= BURST_PENDING_ACKS;
     this.#awaitingAck++;
