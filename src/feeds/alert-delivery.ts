@@ -33,11 +33,7 @@ export class AlertDelivery {
     this.#o = options;
   }
 
-  /**
-   * Works out the alerts of a post once: who follows a hero it changes, where each is told, in which
-   * language (a channel's in its guild's, a direct message in the member's own, else their server's).
-   * Stored before any is sent.
-   */
+  /** Works out a post's alerts once (who follows a hero it changes, where, in which language) and stores them before any is sent. */
   async plan(type: FeedType, post: FeedPost): Promise<void> {
     const { alerts, settings, links, logger } = this.#o;
     if (!ALERT_FEEDS.includes(type) || !post.verdicts || Object.keys(post.verdicts).length === 0) return;

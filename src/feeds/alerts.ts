@@ -1,18 +1,7 @@
 /**
- * "Your heroes changed" alerts. When a new balance post or patch note changes a hero that
- * a member follows (one of their mains, or a hero they watch), they are told, with what the post did
- * to the hero (buff, nerf, adjusted, fixed; src/game/balance.ts).
- *
- * - Mains: the top {@link MAINS_COUNT} heroes by play time on the member's default linked account,
- *   read at most daily at the rate limiter's `bulk` priority ({@link MainsRefresher}).
- * - Where: the guild's alerts channel (`/config alerts`), one message per post and channel listing
- *   every member concerned and mentioning exactly them (`allowed_mentions.users`), split into parts
- *   within Discord's limits (2,000 characters, 100 mentioned users); or, for a member who asked, a
- *   direct message (one per member and post, whatever the guilds).
- * - Exactly once: a post's messages are worked out once and stored (src/store/alerts.ts) before any is
- *   sent; each is a delivery of the ledger (feed `alerts`), so a crash repeats none.
- * - Language: a channel's message is in its guild's (`/config language`, else its Discord
- *   language); a direct message in the member's own (`/settings language`), else their server's.
+ * "Your heroes changed" alerts: when a new balance post or patch note changes a hero a member follows (a main or a watched hero), they are
+ * told in the guild's alerts channel (one message per post, mentioning exactly them) or by direct message. A post's messages are planned
+ * and stored once before any is sent (src/store/alerts.ts), each then a ledger delivery, so a crash repeats none.
  */
 import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
 import type { RivalsApi } from '../api/client.js';
@@ -58,7 +47,6 @@ export interface AlertAudience {
   mains: ReadonlyMap<string, MemberMains>;
   /** The alerts channel of a guild, if it has one. */
   alertsChannel(guildId: string): string | undefined;
-  /** A hero's display name. */
   heroName(heroId: string): string;
   /** The language of a guild's alerts (`/config language`, else its Discord language); absent: the current locale. */
   localeOf?(guildId: string): Locale;
@@ -94,15 +82,9 @@ function postEmbed(type: FeedType, post: FeedPost): Pick<View, 'embeds' | 'compo
 }
 
 /**
- * The alert messages of `post` for `audience`: per alerts channel, lines "🔴 **Hulk** (nerf): @a @b"
- * packed into parts of at most 100 mentions and 2,000 characters; per member who asked for direct
- * messages, one message naming their heroes. Members whose heroes the post does not change get
- * nothing. Deterministic for the same inputs (targets, heroes and users sorted). The texts (header,
- * verdicts, embed, button; src/i18n, namespace `feeds`) are in the language of whoever reads them: a
- * channel's message in its guild's (`audience.localeOf`), a direct message in the member's
- * (`audience.memberLocale`), else their server's: the first (by id) of the guilds whose alerts they
- * take by direct message and this post concerns. Without `localeOf`, or for a member who follows
- * heroes only from direct messages and chose no language, the current locale.
+ * The alert messages of `post`: per alerts channel, lines "🔴 **Hulk** (nerf): @a @b" packed into parts within Discord's limits; per member
+ * who asked for direct messages, one message. Deterministic (sorted). In the reader's language: a channel's in its guild's, a direct
+ * message in the member's, else that of the first (by id) of their direct-message guilds this post concerns, else the current locale.
  */
 export function planAlerts(type: FeedType, post: FeedPost, audience: AlertAudience): PlannedAlert[] {
   const verdicts = post.verdicts ?? {};
@@ -110,7 +92,6 @@ export function planAlerts(type: FeedType, post: FeedPost, audience: AlertAudien
   if (changed.size === 0) return [];
   /** channel → hero → users */
   const channels = new Map<string, Map<string, Set<string>>>();
-  /** channel → its guild, for the language */
   const guildOfChannel = new Map<string, string>();
   /** user → heroes (direct messages) */
   const dms = new Map<string, Set<string>>();
@@ -195,7 +176,6 @@ export function planAlerts(type: FeedType, post: FeedPost, audience: AlertAudien
     out.push(...runInLocale(guildLocale(guildOfChannel.get(channel)), () => channelMessages(channel, channels.get(channel)!)));
   }
   for (const user of [...dms.keys()].sort()) {
-    // Their own language, else that of the first guild (by id) whose alerts they take by direct message.
     const locale = audience.memberLocale?.(user) ?? guildLocale(dmGuilds.get(user)?.sort()[0]);
     const heroes = [...dms.get(user)!].sort(byName);
     out.push(
@@ -209,7 +189,6 @@ export function planAlerts(type: FeedType, post: FeedPost, audience: AlertAudien
   return out;
 }
 
-/** Options of {@link MainsRefresher}. */
 export interface MainsRefresherOptions {
   api: RivalsApi;
   links: AccountLinksRepository;
@@ -218,11 +197,7 @@ export interface MainsRefresherOptions {
   now?: () => number;
 }
 
-/**
- * Members whose mains are read per run of {@link MainsRefresher.refreshStale} (hourly): at the `bulk`
- * priority's share of the default 60 requests a minute (15 a minute) a run takes under half an hour,
- * so about 9,600 members a day are kept at most a day old.
- */
+/** Members whose mains are read per hourly run: what the `bulk` priority's share of the API's rate limit reads in well under an hour. */
 const REFRESH_BATCH = 400;
 
 /** Reads members' mains from their default linked account (src/game/profile.ts `heroSummary`). */
@@ -235,11 +210,7 @@ export class MainsRefresher {
     this.#o = options;
   }
 
-  /**
-   * Reads one member's mains now and stores them. `signal` gives the profile read up (a stop).
-   * @returns the mains, or null when the member has no linked account.
-   * @throws {ApiError} when the profile cannot be read (the caller decides what to say).
-   */
+  /** Reads and stores one member's mains now; null without a linked account; `signal` gives the read up. @throws {ApiError} when the profile cannot be read. */
   async refresh(userId: string, priority: 'interactive' | 'bulk' = 'bulk', signal?: AbortSignal): Promise<MemberMains | null> {
     const uid = await this.#o.links.defaultUid(userId);
     if (!uid) return null;
@@ -253,7 +224,7 @@ export class MainsRefresher {
     return mains;
   }
 
-  /** Reads the mains of up to 400 members whose mains are a day old or missing, oldest first; failures are logged and tried next run. */
+  /** Reads the mains of up to {@link REFRESH_BATCH} members whose mains are a day old or missing, oldest first; failures are logged and tried next run. */
   async refreshStale(): Promise<void> {
     const { signal } = (this.#abort = new AbortController());
     const users = await this.#o.alerts.staleMains((this.#o.now ?? Date.now)(), REFRESH_BATCH);
@@ -268,11 +239,7 @@ export class MainsRefresher {
     }
   }
 
-  /**
-   * Runs {@link refreshStale} now and `intervalMs` (default an hour) after each run ends, on an unref'd
-   * timer; with `when`, only the turns it answers true for (the leading process: mains are kept in the
-   * shared store, so one process of a deployment reads them).
-   */
+  /** Runs {@link refreshStale} now and `intervalMs` after each run ends; with `when`, only on turns it grants (mains are shared: one process reads them). */
   start(intervalMs = 60 * 60_000, when?: () => Promise<boolean>): void {
     // A turn that cannot be asked for (Redis down) is skipped, and said so: no refresh was tried.
     const turn =
@@ -285,10 +252,7 @@ export class MainsRefresher {
     this.#job.start(intervalMs, (err) => this.#o.logger.warn({ err }, 'mains refresh failed'), undefined, turn);
   }
 
-  /**
-   * Stops the timer, gives up the profile read of a run in progress (also while it waits for the rate
-   * limit), and waits for the run to end, at most 5 s.
-   */
+  /** Stops the timer, gives up a run's profile read (also while it waits for the rate limit), and waits for the run to end. */
   async stop(): Promise<void> {
     this.#abort.abort();
     await this.#job.stop();

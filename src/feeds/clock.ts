@@ -1,9 +1,4 @@
-/**
- * The feed poller's clock. Real time, or with `FEED_CLOCK_FILE` real time plus the whole milliseconds
- * written in that file: end-to-end tests move it forward to reach quiet hours and their end without
- * waiting. The file is read on every use, so a test that moves it knows the next poll sees it; a
- * missing or unreadable file, or one that holds no number, counts as 0.
- */
+/** The feed clock: real time, plus the whole ms written in `FEED_CLOCK_FILE`, read on every use so end-to-end tests can jump to quiet hours. */
 import { readFileSync } from 'node:fs';
 
 /** A clock (ms since the epoch) for the feed poller, its delivery ledger and its editor. */

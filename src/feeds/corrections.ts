@@ -1,15 +1,6 @@
 /**
- * Posts corrected in place: when the API changes a post already delivered (its title,
- * overview or full text), every message delivered for it within {@link EDIT_WINDOW_MS} is edited
- * (Discord: "Edit Message", PATCH /channels/{channel}/messages/{message}) instead of posted again.
- *
- * - Which text a message shows is the `revision` of its delivery (`deliveries.revision`); a correction
- *   raises the post's revision (src/store/feed-posts.ts) and the editor brings every message below it
- *   up to date. An edit is idempotent, so one repeated after a crash shows nothing twice.
- * - An edit Discord refuses for good (the message or channel was deleted, access or permission was
- *   taken away) is recorded with its reason and not retried; a temporary failure is retried on the
- *   next polls, {@link MAX_EDIT_ATTEMPTS} times at most.
- * - Messages older than the window are left as they are.
+ * Posts corrected at the source are edited in place (Discord: "Edit Message") in every message delivered within {@link EDIT_WINDOW_MS}. A
+ * delivery's `revision` says which text it shows; edits are idempotent; a permanent refusal is recorded, a temporary one retried.
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from '../core/logger.js';
@@ -18,7 +9,7 @@ import type { Db } from '../store/database.js';
 import { type DeliveryKey, type FeedTransport } from './delivery.js';
 import { classifyError, gaveUpReason } from '../core/discord-errors.js';
 
-/** How long after its delivery a message is still corrected in place (ms): 14 days. */
+/** How long after its delivery a message is still corrected in place, ms. */
 export const EDIT_WINDOW_MS = 14 * 24 * 60 * 60_000;
 /** Temporary failures before an edit is given up. */
 export const MAX_EDIT_ATTEMPTS = 5;
@@ -32,11 +23,7 @@ export interface CorrectableContent {
   content: string | null;
 }
 
-/**
- * The content hash of a post: SHA-256 (hex) of its title, overview and full text, each trimmed, with
- * line endings and runs of spaces normalised, null read as empty: the API's formatting drift
- * (`\r\n` against `\n`, a trailing space, null against "") is not a correction.
- */
+/** SHA-256 (hex) of title, overview and full text, normalised so the API's formatting drift (`\r\n`, spaces, null against "") is not a correction. */
 export function contentHash(c: CorrectableContent): string {
   const norm = (s: string | null) =>
     (s ?? '')
@@ -49,10 +36,7 @@ export function contentHash(c: CorrectableContent): string {
     .digest('hex');
 }
 
-/**
- * Whether a changed read of a post may be taken as a correction: it still has a title and some text.
- * A read with the text missing (a partial or broken answer) is not, so it never blanks messages.
- */
+/** Whether a changed read counts as a correction: it keeps a title and some text, so a partial answer never blanks messages. */
 export function isCredibleCorrection(c: CorrectableContent): boolean {
   return Boolean(c.title?.trim()) && Boolean(c.overview?.trim() || c.content?.trim());
 }
@@ -67,7 +51,6 @@ export interface EditTarget {
   editAttempts: number;
 }
 
-/** The result of one edit. */
 export type EditOutcome = { status: 'edited' } | { status: 'failed'; code: number | null; reason: string } | { status: 'retry'; reason: string };
 
 /** The body of an edit: the embeds and buttons of `payload`; the content (a role ping) is left as delivered, and nobody is pinged again. */
@@ -99,10 +82,7 @@ export class CorrectionEditor {
     return rows.map((r) => ({ channelId: r.channel_id, messageId: r.message_id!, revision: Number(r.revision), editAttempts: Number(r.edit_attempts) }));
   }
 
-  /**
-   * How many deliveries of the post are not settled for `revision`: messages still to edit, plus sends
-   * still in progress or waiting to retry (they may settle showing an older text).
-   */
+  /** Deliveries of the post not settled for `revision`: messages to edit, plus sends in progress or retrying (they may settle on an older text). */
   async unsettled(feed: string, postId: string, revision: number): Promise<number> {
     const cutoff = this.now() - EDIT_WINDOW_MS;
     const row = await this.db
@@ -120,11 +100,7 @@ export class CorrectionEditor {
     return Number(row?.n ?? 0);
   }
 
-  /**
-   * Edits one message to show `revision` and records the outcome (only if the message still shows an
-   * older revision, so two editors never undo each other). Never throws for a Discord error; store
-   * errors propagate (the poller tries again next poll).
-   */
+  /** Edits one message to `revision` and records the outcome, only over an older revision so editors never undo each other. Store errors propagate. */
   async edit(k: DeliveryKey, target: EditTarget, payload: MessagePayload, revision: number): Promise<EditOutcome> {
     let outcome: EditOutcome;
     try {

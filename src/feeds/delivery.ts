@@ -1,12 +1,7 @@
 /**
- * Exactly-once delivery of a feed post to a channel. A delivery is claimed in the `deliveries` table
- * before it is sent and marked done after: the first claim is an insert that only one process can
- * make (primary key (feed, post, channel)), and a retry's claim is a compare-and-set on the state and
- * attempt count, so two processes never both send one delivery. A claim in progress is held for
- * {@link CLAIM_LEASE_MS}: another process takes it over only after that, as it would a claim left by
- * a crash. The one ambiguous case, a crash between the send and the mark, is closed by Discord
- * itself: every send carries a deterministic `nonce` with `enforce_nonce` (Discord: "Create
- * Message"), so a retried send returns the message already created instead of posting it twice.
+ * Exactly-once delivery of a feed post to a channel: claimed in `deliveries` before the send (a unique insert, or a compare-and-set for a
+ * retry) and marked done after. A crash between send and mark is closed by Discord: each send carries a deterministic `nonce` with
+ * `enforce_nonce` (Discord: "Create Message"), so a retried send returns the message already created.
  */
 import { createHash } from 'node:crypto';
 import { classifyError } from '../core/discord-errors.js';
@@ -21,17 +16,9 @@ export interface FeedTransport {
   send(channelId: string, body: MessagePayload & { nonce: string; enforce_nonce: true }): Promise<{ id: string }>;
   /** POST /channels/{id}/messages/{message}/crosspost (announcement channels). */
   crosspost(channelId: string, messageId: string): Promise<void>;
-  /**
-   * PATCH /channels/{id}/messages/{message} (Discord: "Edit Message"): the fields given replace the
-   * message's (a correction of its post, src/feeds/corrections.ts). Rejects with the REST error (with
-   * `code` and `status`; 10008 Unknown Message when it was deleted).
-   */
+  /** PATCH /channels/{id}/messages/{message} (Discord: "Edit Message"). Rejects with the REST error (10008 Unknown Message when it was deleted). */
   edit(channelId: string, messageId: string, body: Pick<MessagePayload, 'embeds' | 'components' | 'allowed_mentions'>): Promise<void>;
-  /**
-   * POST /channels/{id}/messages/{message}/threads (Discord: "Start Thread from Message"): a public
-   * thread under the message, whose id is the message's. Resolves with the thread id, also when the
-   * thread exists already (Discord's 160004, a retry after a crash). Rejects with the REST error.
-   */
+  /** POST /channels/{id}/messages/{message}/threads: the thread's id (the message's), also when it exists already (160004). Rejects with the REST error. */
   startThread(channelId: string, messageId: string, name: string): Promise<{ id: string }>;
   /** POST /users/@me/channels (Discord: "Create DM"): the DM channel with a user, the same one each time. Rejects with the REST error. */
   openDm(userId: string): Promise<{ id: string }>;
@@ -39,26 +26,17 @@ export interface FeedTransport {
 
 /** Attempts before a delivery that keeps failing for a temporary reason is given up. */
 export const MAX_ATTEMPTS = 5;
-/**
- * Wait before retry number `attempts + 1` after a temporary failure: none after the first attempt,
- * then 30 s doubling up to 30 min.
- */
+/** Wait before retry number `attempts + 1` after a temporary failure, ms: none after the first attempt, then 30 s doubling up to 30 min. */
 export function retryDelayMs(attempts: number): number {
   return attempts <= 1 ? 0 : Math.min(30_000 * 2 ** (attempts - 2), 30 * 60_000);
 }
 
-/**
- * How long a claim keeps other processes from sending the delivery (ms): a send in progress is never
- * doubled by a second process, and a claim left by a crash is retried once this has passed.
- */
+/** How long a claim keeps other processes off the delivery, ms; a claim left by a crash is taken over after it. */
 export const CLAIM_LEASE_MS = 5 * 60_000;
 
 /** A delivery's stored record. */
 export interface DeliveryRecord {
-  /**
-   * `claimed`: an attempt is sending (or crashed while sending); `retry`: the last attempt failed for a
-   * temporary reason and waits for its back-off; `done`; `failed` (given up, or broken).
-   */
+  /** `claimed`: sending, or crashed while sending; `retry`: backing off after a temporary failure; `failed`: given up or broken. */
   state: 'claimed' | 'retry' | 'done' | 'failed';
   attempts: number;
   /** Time of the last change, ms since the epoch. */
@@ -73,7 +51,6 @@ export interface DeliveryKey {
   channelId: string;
 }
 
-/** The `deliveries` primary key of a delivery. */
 const rowKey = (k: DeliveryKey) => ({ feed: k.feed, post_id: k.postId, channel_id: k.channelId });
 
 /** The Discord message nonce of a delivery: at most 25 characters, the same on every retry. */
@@ -81,18 +58,13 @@ export function deliveryNonce(k: DeliveryKey): string {
   return createHash('sha256').update(`${k.feed}\u0000${k.postId}\u0000${k.channelId}`).digest('base64url').slice(0, 25);
 }
 
-/** The result of one delivery attempt. */
 export type DeliveryOutcome =
   | { status: 'sent'; messageId: string }
   | { status: 'skipped'; reason: 'done' | 'failed' }
   | { status: 'broken'; code: number; reason: string }
   | { status: 'retry'; reason: string };
 
-/**
- * Claims and records deliveries in the `deliveries` table. `metrics` hears each delivery this process
- * settles: `feedPosts('delivered', feed)` when sent, `feedPosts('failed', feed)` when given up (a
- * temporary failure that will be retried is neither).
- */
+/** Claims and records deliveries; `metrics` hears each one settled here (`delivered` or `failed`; a pending retry is neither). */
 export class DeliveryLedger {
   constructor(
     private readonly db: Db,
@@ -112,7 +84,7 @@ export class DeliveryLedger {
     return row && { state: row.state, attempts: Number(row.attempts), at: Number(row.at), messageId: row.message_id };
   }
 
-  /** The channels whose delivery of the post is settled (`done` or `failed`): one query on the primary key's prefix, so a fan-out resumed poll after poll skips them. */
+  /** Channels whose delivery of the post is settled (`done` or `failed`), in one query on the primary key's prefix, so a resumed fan-out skips them. */
   async settledChannels(feed: string, postId: string): Promise<Set<string>> {
     const rows = await this.db
       .selectFrom('deliveries')
@@ -145,12 +117,8 @@ export class DeliveryLedger {
   }
 
   /**
-   * Delivers `payload` once: skipped when already done (or given up) or while backing off after a
-   * temporary failure ({@link retryDelayMs}); otherwise claimed, sent with the
-   * delivery's nonce, optionally published, then marked done with the post's `revision` it shows
-   * (src/feeds/corrections.ts; recorded as 0, not known, when this was not the first attempt: Discord
-   * may have answered the nonce with a message an earlier attempt created from an older text). Never throws for a send error: it is
-   * classified and reported in the outcome. Store errors propagate (the poller retries next time).
+   * Delivers `payload` once: skipped when settled or backing off ({@link retryDelayMs}), else claimed, sent with the nonce, published, and marked
+   * done with `revision` (0 after a retry: the nonce may return an older text's message). Send errors become the outcome; store errors propagate.
    */
   async deliver(k: DeliveryKey, payload: MessagePayload, publish: boolean, revision = 0): Promise<DeliveryOutcome> {
     const claim = await this.#claim(k);

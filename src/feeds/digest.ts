@@ -1,12 +1,6 @@
 /**
- * Digests: instead of one message per post, a feed channel can take one message a day or a
- * week, at a local time its admin chose, listing every post found in the period with its overview and
- * a menu to read any of them in full.
- *
- * A digest period is named by the date of its due moment (the latest `at` of the channel's time zone
- * not after now; for weekly digests, the latest Monday at `at`), so "a due moment has passed since the
- * last digest" is "the period's name changed". The digest message is a delivery of the ledger keyed
- * `digest:<period>`: sent once per channel and period, across crashes.
+ * Digests: one message a day or a week at the channel's local time, listing the period's posts with a menu to read any. A period is named by
+ * its due moment's local date, so "due since the last digest" is "the name changed"; each is a ledger delivery (`digest:<period>`).
  */
 import { ComponentType } from 'discord-api-types/v10';
 import { encodeCustomId } from '../render/custom-id.js';
@@ -43,10 +37,7 @@ function minusDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
 }
 
-/**
- * The name of the digest period `instant` (ms) falls in: the local date of the latest due moment not
- * after it, `YYYY-MM-DD` for daily digests and `week-YYYY-MM-DD` (a Monday) for weekly ones.
- */
+/** The period `instant` (ms) falls in: the local date of the latest due moment not after it, `YYYY-MM-DD`, or `week-YYYY-MM-DD` (a Monday). */
 export function digestPeriod(schedule: DigestSchedule, timeZone: string, instant: number): string {
   const local = localTime(instant, timeZone);
   if (schedule.every === 'daily') return local.minutes >= schedule.at ? local.date : minusDays(local.date, 1);
@@ -60,13 +51,7 @@ export const digestPostId = (period: string) => `digest:${period}`;
 
 const COLOUR = 0x5865f2;
 
-/**
- * The digest message of `posts` (oldest first): one embed field per post (title, date, overview), a
- * select menu to read one in full (privately, as the feed's read button does), and the role ping.
- * Its texts (title, count, schedule, dates, menu placeholder) are in the current locale (src/i18n,
- * namespace `feeds`); the posts' titles and overviews are the API's, a game version's the bot's own
- * (src/feeds/render.ts `feedPostText`).
- */
+/** The digest of `posts` (oldest first): a field per post, a menu to read one privately, and the role ping; its own texts in the current locale. */
 export function digestView(type: FeedType, schedule: DigestSchedule, timeZone: string, posts: readonly FeedPost[], roleId: string | null): View {
   const shown = posts.slice(-DIGEST_MAX_POSTS);
   const hidden = posts.length - shown.length;

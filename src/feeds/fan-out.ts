@@ -1,7 +1,4 @@
-/**
- * Fanning a feed's posts out to its subscribed channels, each exactly once through the delivery
- * ledger: the posts themselves, their threads, digests, backfills and the edits of corrected posts.
- */
+/** Fans a feed's posts out to subscribed channels, each exactly once through the delivery ledger: posts, threads, digests, backfills, correction edits. */
 import PQueue from 'p-queue';
 import type { Logger } from '../core/logger.js';
 import { classifyError } from '../core/discord-errors.js';
@@ -26,11 +23,7 @@ const THREAD_GIVE_UP_MS = 24 * 60 * 60_000;
 /** Channels posted to at once during a fan-out (discord.js's REST queue keeps each route within its rate limit). */
 export const FAN_OUT_CONCURRENCY = 8;
 
-/**
- * Whether a subscription takes `post`: a balance-post subscription with a hero filter takes only posts
- * that change one of its heroes; a post whose heroes could not be read goes through (better one post
- * too many than a change missed).
- */
+/** Whether a subscription takes `post`: a hero-filtered balances feed only posts changing its heroes; unknown heroes pass (better too many than missed). */
 export function passesFilter(type: FeedType, sub: FeedSubscription, post: FeedPost): boolean {
   if (type !== 'balances' || !sub.heroes?.length || post.heroes === undefined) return true;
   return post.heroes.some((h) => sub.heroes!.includes(h));
@@ -150,11 +143,7 @@ export class FanOut {
     }
   }
 
-  /**
-   * Sends each digest channel its digest once a due moment has passed since the last one
-   * (src/feeds/digest.ts), through the ledger (`digest:<period>`, exactly once), then removes the posts
-   * it listed. A digest just set starts counting from its period; a period with nothing waiting sends nothing.
-   */
+  /** Sends each digest channel its digest once a due moment has passed, exactly once through the ledger, then removes the posts it listed. */
   async digests(type: FeedType, subs: GuildSubscription[]): Promise<void> {
     for (const target of subs) {
       const { guildId, sub } = target;
@@ -199,11 +188,7 @@ export class FanOut {
     }
   }
 
-  /**
-   * Edits the delivered messages of every corrected post of the feed (src/feeds/corrections.ts), and
-   * records each outcome on its channel's subscription for /config status. A post's edits are finished
-   * once its fan-out is and no delivery of it shows an older text.
-   */
+  /** Edits the delivered messages of the feed's corrected posts, recording outcomes for /config status; done once no delivery shows an older text. */
   async corrections(type: FeedType, subs: GuildSubscription[]): Promise<void> {
     const edits = await this.#o.feedPosts.pendingEdits(type);
     if (edits.length === 0) return;
@@ -251,11 +236,8 @@ export class FanOut {
   }
 
   /**
-   * Posts the full text of `post` in a thread under its message: each part is a ledger delivery of its
-   * own (`<post>#thread-<n>`), and a marker (`<post>#thread`) records the thread as complete. A thread
-   * Discord refuses for good, or still failing a day after the post was found, is given up with a log
-   * line; the post itself stays delivered.
-   * @returns `retry` when a temporary failure leaves the thread to the next poll.
+   * Posts the full text in a thread under the message: each part a ledger delivery (`<post>#thread-<n>`), then a `<post>#thread` marker. A thread
+   * refused for good, or failing a day after the post was found, is given up (the post stays); `retry` leaves it to the next poll.
    */
   async #thread(type: FeedType, post: FeedPost, sub: FeedSubscription, locale: Locale, messageId: string | null, foundAt: number): Promise<'done' | 'retry'> {
     if (!sub.threads) return 'done';

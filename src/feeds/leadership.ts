@@ -1,9 +1,4 @@
-/**
- * Which process polls the feeds. With the embedded store there is one process, always the leader.
- * With Redis, a lock with expiry (SET NX PX) renewed while held: if the leader dies, another process
- * takes over once the lock expires. Also the turns of the hourly jobs that keep shared state
- * ({@link RedisJobTurns}).
- */
+/** Which process polls the feeds: with the embedded store the only one; with Redis the holder of an expiring lock it renews. Also hourly jobs' turns. */
 import { randomUUID } from 'node:crypto';
 import pTimeout from 'p-timeout';
 import type Keyv from 'keyv';
@@ -30,11 +25,7 @@ interface RedisLike {
 const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
-/**
- * A Redis lock held for `ttlMs` and renewed on each check. Every check has a deadline (`timeoutMs`):
- * while Redis is down node-redis queues commands until it reconnects, and a check waiting on that
- * queue would hold the poll, and with it the shutdown (which waits for the poll), for the whole outage.
- */
+/** A Redis lock held `ttlMs`, renewed per check. Checks time out: node-redis queues commands through an outage, which would hold the poll and the shutdown. */
 export class RedisLeadership implements Leadership {
   readonly #owner = randomUUID();
   constructor(
@@ -44,7 +35,7 @@ export class RedisLeadership implements Leadership {
     private readonly timeoutMs = 2_000,
   ) {}
 
-  /** @throws {Error} when Redis fails or does not answer within `timeoutMs` (the poll is skipped; a command left queued may still renew the lock later, which is harmless). */
+  /** @throws {Error} when Redis fails or does not answer in `timeoutMs`: the poll is skipped (a command still queued may renew the lock later: harmless). */
   async isLeader(): Promise<boolean> {
     return this.#bounded('check the feed leadership', async () => {
       const redis = await this.client();
@@ -68,13 +59,8 @@ export class RedisLeadership implements Leadership {
 }
 
 /**
- * Turns of a periodic job of which a deployment runs one per period (src/index.ts: the balance index
- * and the mains refresh, hourly): the first process to ask in a period gets the turn, through a
- * Redis key (`rivals:jobs:<name>`, SET NX PX `periodMs`) that is never released, so the others are
- * told no until it expires. Separate from the feed leadership ({@link RedisLeadership}): a job asking
- * never takes the feed lock from the poller, and a job's run of several minutes needs no renewal.
- * Take `periodMs` a little under the job's interval, so that the next period's turn is free when the
- * process that ran comes back.
+ * Turns of a job a deployment runs once per period: the first process to ask gets a Redis key (SET NX PX `periodMs`) that is never released.
+ * Separate from the feed lock, so a job never takes it from the poller. Take `periodMs` a little under the job's interval.
  */
 export class RedisJobTurns {
   constructor(

@@ -1,8 +1,4 @@
-/**
- * "Poll the feeds now", across processes: a backfill asked on one process is posted at once by the
- * process that leads the feeds, wherever it runs (Redis pub/sub). Only the leader polls (src/feeds/
- * poller.ts), so every process passes the signal to its own poller and the leader's acts on it.
- */
+/** "Poll the feeds now" across processes (Redis pub/sub): every process passes it to its poller, and only the leader's polls. */
 import type { Logger } from '../core/logger.js';
 import { openRedisChannel } from '../store/redis-channel.js';
 
@@ -16,10 +12,7 @@ export interface PollSignal {
   stop(): Promise<void>;
 }
 
-/**
- * Subscribes to other processes' poll requests, calling `onRequest` for each.
- * @throws when Redis does not answer within `timeoutMs` (start never waits longer).
- */
+/** Subscribes to other processes' poll requests, calling `onRequest` for each. @throws when Redis does not answer within `timeoutMs`. */
 export async function pollSignalOverRedis(client: () => Promise<unknown>, onRequest: () => void, logger: Logger, timeoutMs = 5_000): Promise<PollSignal> {
   const channel = await openRedisChannel(client, POLL_NOW_CHANNEL, () => onRequest(), logger, 'poll signal', timeoutMs);
   return {

@@ -1,9 +1,6 @@
 /**
- * The feed poller: every `FEED_POLL_SECONDS` the leader reads each feed (src/feeds/read.ts), records
- * the posts not seen before, and fans each out to every subscribed channel exactly once
- * (src/feeds/fan-out.ts). A post found stays a pending fan-out until every channel is settled, so a
- * crash mid-way resumes on restart. The first read of a feed records what exists and posts nothing. A
- * failing store or API only skips this poll: the next one catches up.
+ * The feed poller: the leader reads each feed every `FEED_POLL_SECONDS`, records new posts and fans each out exactly once. A found post stays
+ * pending until every channel settles, so a crash resumes; a feed's first read records what exists and posts nothing.
  */
 import type { RivalsApi } from '../api/client.js';
 import type { HeroDirectory } from '../catalog/hero-directory.js';
@@ -33,7 +30,6 @@ export interface FeedPollerOptions {
   ledger: DeliveryLedger;
   /** Content hashes and revisions of posts: a changed post is a correction. */
   feedPosts: FeedPostsRepository;
-  /** Edits the delivered messages of corrected posts. */
   editor: CorrectionEditor;
   /** Posts waiting for each digest channel's next digest. */
   digests: FeedDigestsRepository;
@@ -111,11 +107,7 @@ export class FeedPoller {
     void loop();
   }
 
-  /**
-   * Polls once more now, after any poll in progress (a post added in the playground, a backfill asked
-   * for by `/config feed`). Only the leader polls; a stopped poller does nothing. Never rejects: a
-   * failed poll is logged, and the next one catches up.
-   */
+  /** Polls once more, after any poll in progress (a backfill just asked for); only the leader polls. Never rejects: a failed poll is logged. */
   async pollNow(): Promise<void> {
     if (this.#stopped) return;
     await this.#serially();

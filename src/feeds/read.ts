@@ -16,9 +16,8 @@ export interface ReadPost {
 }
 
 /**
- * Reads the first page of one feed (spec: patch notes, balances, dev diaries, game versions), newest
- * first. With a hero `catalog`, balance posts and patch notes carry the ids of the heroes they change.
- * `signal` gives the read up: it may be waiting behind members' requests for the rate limit.
+ * Reads the first page of a feed, newest first (api-spec.md, Endpoints > Patch notes area); with a hero `catalog`, balance posts and patch
+ * notes carry the heroes they change. `signal` gives the read up, also while it waits behind members' requests for the rate limit.
  * @throws {ApiError} when the API does not answer with the feed; the signal's reason when aborted.
  */
 export async function fetchFeed(api: RivalsApi, type: FeedType, catalog?: HeroCatalog, signal?: AbortSignal): Promise<ReadPost[]> {
@@ -52,11 +51,7 @@ export async function fetchFeed(api: RivalsApi, type: FeedType, catalog?: HeroCa
   });
 }
 
-/**
- * Reads one feed with the heroes its posts change, for balance posts and patch notes. Heroes that
- * cannot be read now are logged and the posts go without them: hero filters then let them through.
- * @throws {ApiError} as {@link fetchFeed}; the signal's reason when aborted, also while the heroes are read.
- */
+/** {@link fetchFeed} with the heroes posts change; heroes unreadable now are logged and posts go without them. @throws as {@link fetchFeed}. */
 export async function readFeed(
   api: RivalsApi,
   type: FeedType,

@@ -1,9 +1,4 @@
-/**
- * The message a feed post is delivered as: an embed with the type colour, and a button to read it all.
- * Every text is read in the current locale (src/i18n, namespace `feeds`) when the message is rendered,
- * so the poller renders one message per server locale inside `runInLocale`; a game version's title and
- * text too ({@link feedPostText}).
- */
+/** A feed post's message: an embed in the feed's colour and a read button, in the current locale (the poller renders one per server locale). */
 import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
 import { encodeCustomId } from '../render/custom-id.js';
 import { tr } from '../i18n/index.js';
@@ -26,10 +21,7 @@ export const FEED_TO_POST_TYPE: Record<FeedType, string> = {
   gameVersions: 'game-versions',
 };
 
-/**
- * A feed's name in the current locale, as /config shows it and as sentences take it ("Patch notes",
- * "Notes de patch", "パッチノート"): key `feeds:name.<type>`.
- */
+/** A feed's name in the current locale, as /config shows it and sentences take it (key `feeds:name.<type>`). */
 export function feedName(type: FeedType): string {
   return tr(`feeds:name.${type}`);
 }
@@ -40,11 +32,8 @@ export function correctedFooter(): string {
 }
 
 /**
- * The title and text a message shows for `post`. A patch note's, balance post's or dev diary's are the
- * API's, as they are. A game version has none of its own: the poller stores English ones ("Game version
- * 20251113", "Released November 13, 2025.", src/feeds/poller.ts `fetchFeed`) that its content hash is
- * made of, and they are shown in the current locale instead, from the version (the post id) and its
- * release date ("Version du jeu 20251113", "Sortie le 13 novembre 2025.").
+ * The title and text a message shows: the API's, but a game version has none, so its stored English text (what its content hash is made
+ * of, src/feeds/read.ts) is shown in the current locale instead, from the version (the post id) and its release date.
  */
 export function feedPostText(type: FeedType, post: FeedPost): { title: string; overview: string | null } {
   if (type !== 'gameVersions') return { title: post.title, overview: post.overview };
@@ -54,15 +43,10 @@ export function feedPostText(type: FeedType, post: FeedPost): { title: string; o
   };
 }
 
-/**
- * The feed message of `post`, pinging `roleId` when set (and only that role); `corrected` marks a message
- * edited for a correction, `test` one sent by `/config test-post` (its title says so). Its texts (author
- * line, button, footer) are in the current locale; the post's title and overview are {@link feedPostText}'s.
- */
+/** The feed message of `post`, pinging only `roleId`; `corrected` adds the correction footer, `test` marks a `/config test-post` in its title. */
 export function feedPostView(type: FeedType, post: FeedPost, roleId: string | null, corrected = false, test = false): View {
   const text = feedPostText(type, post);
-  // The embed's timestamp is the post's day (midnight UTC), in any form calendarDay reads: the API gives
-  // patch notes "2025-11-13" and game versions "November 13, 2025".
+  // The post's day at midnight UTC; the API gives patch notes "2025-11-13" and game versions "November 13, 2025".
   const day = post.date ? calendarDay(post.date) : null;
   const date = day === null ? undefined : new Date(day).toISOString();
   return {
@@ -100,11 +84,7 @@ export const THREAD_PART_CHARS = 3_900;
 /** Messages of full text a thread gets at most; a longer text ends with a pointer to the read button. */
 export const MAX_THREAD_PARTS = 10;
 
-/**
- * The full text of `post` as thread messages ("Threads"): cut at paragraph, then line, then
- * word boundaries into embeds of at most {@link THREAD_PART_CHARS} characters, as plain text (escaped),
- * numbered when there are several (footer "Part 2 of 3" in the current locale). Empty when the post has no full text.
- */
+/** The full text as thread embeds of at most {@link THREAD_PART_CHARS}, cut at paragraph, line, then word; numbered when several; [] without text. */
 export function threadPartViews(type: FeedType, post: FeedPost): View[] {
   const text = (post.content ?? '').replace(/\r\n?/g, '\n').trim();
   if (text === '') return [];

@@ -1,11 +1,4 @@
-/**
- * When a feed channel takes its posts: quiet hours, during which posts found are held and
- * delivered in order when the window ends, in the time zone the admin chose (IANA names, e.g.
- * `Europe/Paris`; daylight saving time follows from the zone).
- *
- * All local times are minutes since local midnight (0–1439), read with `Intl.DateTimeFormat` in the
- * zone, so no offset arithmetic is done by hand.
- */
+/** Quiet hours of a feed channel in its IANA time zone; local times are minutes since midnight, read with `Intl.DateTimeFormat` (no offset arithmetic). */
 import Fuse from 'fuse.js';
 
 /** A daily window of local time, minutes since midnight; `start > end` crosses midnight (22:00–08:00). */
@@ -110,11 +103,7 @@ export function inWindow(q: QuietHours, minutes: number): boolean {
   return q.start < q.end ? minutes >= q.start && minutes < q.end : minutes >= q.start || minutes < q.end;
 }
 
-/**
- * Whether `instant` falls in the quiet hours in `timeZone`, and if so about how long until they end
- * (ms, to the minute; a daylight-saving change inside the window can move the end by an hour, which
- * the next poll makes up for).
- */
+/** Whether `instant` is in the quiet hours and, if so, ms until they end (to the minute; a DST change in the window is made up by the next poll). */
 export function quietNow(q: QuietHours, timeZone: string, instant: number): { quiet: false } | { quiet: true; endsInMs: number } {
   const { minutes } = localTime(instant, timeZone);
   if (!inWindow(q, minutes)) return { quiet: false };

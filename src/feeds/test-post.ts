@@ -1,7 +1,4 @@
-/**
- * `/config test-post`: sends the latest post of a feed, marked as a test, to the feed's channel now. The
- * message is rendered in the current locale (src/i18n): run it inside `runInLocale` with the server's.
- */
+/** `/config test-post`: the latest post of a feed, marked as a test, sent to its channel now; run inside `runInLocale` with the server's. */
 import { randomBytes } from 'node:crypto';
 import type { RivalsApi } from '../api/client.js';
 import { tr } from '../i18n/index.js';
@@ -12,29 +9,17 @@ import { classifyError } from '../core/discord-errors.js';
 import { fetchFeed } from './read.js';
 import { feedPostView } from './render.js';
 
-/**
- * The outcome of a test post. A failure's `reason` is `not-set` (the feed has no channel) or the
- * delivery's reason in English ({@link classifyError}); `code` is Discord's JSON error code when the
- * channel is broken.
- */
+/** A failure's `reason` is `not-set` (no channel) or the delivery's ({@link classifyError}); `code` is Discord's JSON error code for a broken channel. */
 export type TestPostResult = { ok: true; channelId: string } | { ok: false; reason: string; code?: number; channelId?: string };
 
 /** Sends test posts, and starts polls on demand; provided by the runtime (Discord, the playground) or absent (the CLI). */
 export interface FeedTester {
   testPost(guildId: string, type: FeedType): Promise<TestPostResult>;
-  /**
-   * Starts a poll of the feeds at once (the feed poller's `pollNow`), without waiting for it: a
-   * backfill just asked for goes out now rather than at the next regular poll. The poll keeps the
-   * poller's rules (only the leader polls, every send goes through the delivery ledger). Absent: the
-   * next regular poll does it.
-   */
+  /** Starts a poll now (the poller's `pollNow`) without waiting, so a backfill goes out at once; the poller's rules still apply. Absent: the next poll. */
   pollNow?(): void;
 }
 
-/**
- * The feed tester over the API and the channels' transport. `pollNow` starts a poll (the feed
- * poller's, which may be built after this: it is called only when an admin asks).
- */
+/** The feed tester over the API and the channels' transport; `pollNow` may be bound later, as it is called only when an admin asks. */
 export function createFeedTester(api: RivalsApi, settings: GuildSettingsRepository, transport: FeedTransport, pollNow?: () => void): FeedTester {
   return {
     ...(pollNow && { pollNow }),
