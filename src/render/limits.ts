@@ -54,31 +54,11 @@ const MARKDOWN = /[\\*_~|`[\]<@:]|(?<=^[^\S\r\n]*)[>#+-]|(?<=^[^\S\r\n]*\d*)\./g
 const escapeAll = (raw: string) => raw.replace(MARKDOWN, '\\$&');
 
 /**
- * What a member typed, or a text from the API, made to show literally as plain text wherever Discord
- * renders markdown (embed descriptions, field values, titles and field names; message content), then
- * cut to `max` characters (UTF-16 code units of the escaped text, ellipsis included).
- *
- * Each character Discord markdown gives a meaning to ({@link MARKDOWN}; Discord's "Markdown Text 101"
- * help article and message-formatting reference) is preceded by a backslash. Discord, like the
- * simple-markdown rules it is built on (its escape rule `^\\([^0-9A-Za-z\s])`), reads a backslash before
- * any character other than a letter, a digit or a space as "this character literally" and shows the
- * character alone, so the member sees exactly the text, with no formatting, heading, list, quote,
- * code, spoiler, masked link, mention pill (users, roles, channels, `@everyone`, `@here`, slash
- * commands), timestamp or custom emoji.
- * A backslash before a letter or a digit is shown as typed, so the text's own backslashes are doubled.
- * An auto-linked URL (`https://x.y`) cannot be escaped and stay a link: it is neutralised by escaping
- * the colon of `://` (`https\://x.y`), which shows as `https://x.y` in plain text, not as a link.
- * discord.js's `escapeMarkdown` is not used: it leaves mentions, `@everyone`, URLs and emoji alone,
- * and on purpose does not escape `_` and `*` inside URLs, which become markdown once the URL is
- * neutralised. Checked against discord-markdown-parser in test/render/escape-property.test.ts.
- *
- * The escaped text is safe wherever it stands in a line and next to any text that does not itself
- * open an unfinished construct (no template ends in `<`, `\` or `[`). Footers, author names,
- * select-menu labels, button labels and autocomplete choices render no markdown: a backslash would
- * show there, so they take {@link truncate}, not this.
- *
- * The cut is made on the raw text, on a grapheme boundary, before escaping: it never falls inside an
- * escape sequence, an emoji or a combining sequence, and a cut text ends with `…`. Never throws.
+ * `raw` shown literally wherever Discord renders markdown ("Markdown Text 101"), cut to `max` UTF-16 code units (escaped,
+ * `…` included) on a grapheme boundary of `raw`. Each {@link MARKDOWN} character gets a backslash, which Discord hides
+ * (simple-markdown's rule `^\\([^0-9A-Za-z\s])`); the escaped colon of `://` stops auto-links. Safe beside any text that opens
+ * no construct (no template ends in `<`, `\` or `[`). discord.js's `escapeMarkdown` is not used: it leaves mentions and URLs.
+ * Footers, labels and choices render no markdown: they take {@link truncate}. Never throws. Tested against discord-markdown-parser.
  */
 export function escapeText(raw: string, max: number = Number.MAX_SAFE_INTEGER): string {
   const full = escapeAll(raw);

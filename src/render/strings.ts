@@ -27,7 +27,6 @@ const PERMISSION_KEYS: Record<string, 'createPublicThreads' | 'embedLinks' | 'se
 };
 
 export const t = {
-  // Errors: specific and actionable.
   unknownHero: (query: string, suggestions: string[]) =>
     suggestions.length > 0
       ? m('errors.unknownHero', { query, suggestions: prose(suggestions.map(bold), 'disjunction') })
@@ -39,7 +38,6 @@ export const t = {
   matchGone: (uid: string) => m('errors.matchGone', { uid }),
   goneAfterPress: () => m('errors.goneAfterPress'),
   badSeason: (value: string) => m('errors.badSeason', { value }),
-  // Recent matches and updates.
   historyFromProfile: (count: number, noStoredHistory: boolean) =>
     m(noStoredHistory ? 'matches.historyFromProfileNoStored' : 'matches.historyFromProfileDown', { count, matches: integer(count) }),
   newerFromProfile: (count: number) => m('matches.newerFromProfile', { count, matches: integer(count) }),
@@ -63,7 +61,7 @@ export const t = {
   apiTimeout: () => m('errors.apiTimeout'),
   rateLimited: (seconds: number) => m('errors.rateLimited', { seconds: integer(seconds) }),
   apiUnauthorized: () => m('errors.apiUnauthorized'),
-  /** An option the API cannot take: `option` as the member's client names it, what is wrong in their language (src/core/api-errors.ts `ApiArgumentError`). */
+  /** An option the API refused (`ApiArgumentError`): `option` as the member's client names it. */
   badArgument: (option: string, problem: ArgumentProblem, values: { max?: number; choices?: readonly string[] } = {}) =>
     m('errors.badArgument', {
       argument: option,
@@ -73,7 +71,6 @@ export const t = {
   expiredComponent: () => m('errors.expiredComponent'),
   nothingHere: () => m('errors.nothingHere'),
   restarting: () => m('errors.restarting'),
-  // Account links.
   notLinkedSelf: () => m('links.notLinkedSelf'),
   notLinkedSelfCompare: () => m('links.notLinkedSelfCompare', { option: tr('commands:compare.options.other.name') }),
   notLinkedOther: (userId: string) => m('links.notLinkedOther', { userId }),
@@ -81,7 +78,6 @@ export const t = {
   tooManyLinks: (max: number) => m('links.tooMany', { count: max, max: integer(max) }),
   unlinked: (names: string[]) => (names.length === 0 ? m('links.unlinkedNone') : m('links.unlinked', { names: prose(names.map(bold), 'conjunction') })),
   linkedList: (lines: string[]) => (lines.length === 0 ? m('links.listNone') : m('links.list', { lines: lines.join('\n') })),
-  // Server setup.
   configGuildOnly: () => m('config.guildOnly'),
   configNeedsManageServer: () => m('config.needsManageServer'),
   channelGone: (channelId: string) => m('config.channelGone', { channelId }),
@@ -95,11 +91,9 @@ export const t = {
   feedSet: (feed: string, channelId: string, backfill: number) =>
     backfill > 0 ? m('config.feedSetBackfill', { feed, channelId, count: backfill, backfill: integer(backfill) }) : m('config.feedSet', { feed, channelId }),
   feedFix: (channelId: string) => m('config.feedFix', { channelId }),
-  /** `/config show`: a balance-post feed's hero filter. */
   heroFilter: (names: string[]) => m('config.heroFilter', { heroes: enumeration(names) }),
   heroFilterBalancesOnly: () => m('config.heroFilterBalancesOnly'),
   heroFilterTooMany: (max: number) => m('config.heroFilterTooMany', { count: max, max: integer(max) }),
-  // /alerts.
   alertsUnavailable: () => m('alerts.unavailable'),
   alertsNone: () => m('alerts.none'),
   alertsAllOff: () => m('alerts.allOff'),
@@ -113,24 +107,20 @@ export const t = {
   alertsNoChannel: () => m('alerts.noChannel'),
   alertsChannelSet: (channelId: string) => m('alerts.channelSet', { channelId }),
   alertsChannelOff: () => m('alerts.channelOff'),
-  /** `/config show`: a feed's quiet hours. */
   quietHours: (start: string, end: string, zone: string) => m('config.quietHours', { start, end, zone }),
-  /** `/config show`: a feed's digest. */
   digestSchedule: (every: 'daily' | 'weekly', at: string, zone: string) => m(every === 'daily' ? 'config.digestDaily' : 'config.digestWeekly', { at, zone }),
   badDigestTime: (typed: string) => m('config.badDigestTime', { typed }),
   digestAtWithoutDigest: () => m('config.digestAtWithoutDigest'),
-  /** `/config show`: the feed posts each full text in a thread. */
+  /** The feed posts each full text in a thread. */
   threadsOn: () => m('config.threadsOn'),
   threadsNeedText: () => m('config.threadsNeedText'),
-  /** `/config status`: the feed is in its quiet hours now. */
   quietNow: (end: string, zone: string) => m('config.quietNow', { end, zone }),
   badQuietHours: (typed: string) => m('config.badQuietHours', { typed, off: m('config.quietOff') }),
   unknownTimeZone: (typed: string) => m('config.unknownTimeZone', { typed }),
-  /** `/config status`: the last correction of a delivered post was edited into its message. */
   feedEdited: (postId: string, when: string) => m('config.feedEdited', { postId, when }),
-  /** `/config status`: the last correction could not be edited into its message (deleted, …); it is not retried. */
+  /** A correction that could not be edited into its message; it is not retried. */
   feedEditFailed: (postId: string, when: string, reason: string) => m('config.feedEditFailed', { postId, when, reason }),
-  /** `/config status` and `/config test-post`: why a post could not be delivered or edited, in the reader's language. */
+  /** Why a post could not be delivered or edited, in the reader's language. */
   deliveryProblem: (problem: DeliveryProblem) => {
     if (problem.kind === 'other') return problem.detail;
     if (problem.kind === 'gaveUp') return m('config.deliveryProblem.gaveUp', { attempts: integer(problem.attempts), detail: problem.detail });
@@ -143,16 +133,13 @@ export const t = {
   resetConfirm: () => m('config.resetConfirm'),
   resetDone: () => m('config.resetDone'),
   resetCancelled: () => m('config.resetCancelled'),
-  // Freshness.
-  /** `age` from humanAge: "a few seconds", "1 minute", "3 hours", "2 days". */
+  /** `age` from humanAge ("3 hours"). */
   staleNote: (age: string) => m('freshness.staleNote', { age }),
   ageFewSeconds: () => m('freshness.ageFewSeconds'),
-  /** "1 minute", "3 hours", "2 days": a whole number of a unit, in the locale's words. */
+  /** A whole number of a unit in the locale's words ("3 hours"). */
   age: (count: number, unit: 'minute' | 'hour' | 'day') => new Intl.NumberFormat(currentLocale(), { style: 'unit', unit, unitDisplay: 'long' }).format(count),
   pageOf: (page: number, total: number) => m('freshness.pageOf', { page: integer(page), total: integer(total) }),
-  // The hero meta (/meta).
   metaGathering: () => m('meta.gathering'),
-  /** The first gathering's progress and time left: "about 37 seconds" under 90 s, else whole minutes, rounded up. */
   metaGatheringEta: (done: number, total: number, etaMs: number) => {
     const seconds = Math.max(1, Math.ceil(etaMs / 1000));
     const [count, unit] = seconds < 90 ? [seconds, 'second'] : [Math.ceil(seconds / 60), 'minute'];
@@ -168,7 +155,6 @@ export const t = {
   metaRoleHeading: (role: string | null, continued: boolean) =>
     m(continued ? 'meta.roleHeadingContinued' : 'meta.roleHeading', { role: role ?? m('meta.roleOther') }),
   metaNoHeroes: (role: string | null) => (role ? m('meta.noHeroesRole', { role }) : m('meta.noHeroes')),
-  /** `age` from humanAge: "12 minutes". */
   metaFooter: (age: string, answered: number, total: number, stale: boolean) =>
     [
       m('meta.footerGathered', { age }),
@@ -180,7 +166,6 @@ export const t = {
   metaChartTitle: (role: string | null) => (role ? m('meta.chartTitleRole', { role }) : m('meta.chartTitle')),
   metaChartAlt: (count: number, role: string | null, best: string, most: string) =>
     m(role ? 'meta.chartAltRole' : 'meta.chartAlt', { count, heroes: integer(count), ...(role ? { role } : {}), best, most }),
-  // A hero's balance history (/hero, section "Balance history").
   balanceUnavailable: () => m('balance.unavailable'),
   /** `hero` is escaped markdown. */
   balanceBuilding: (hero: string) => m('balance.building', { hero }),

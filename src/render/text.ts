@@ -7,9 +7,9 @@ function shown(markdown: string): string {
   return markdown.replace(/\\([^0-9A-Za-z\s])/g, '$1');
 }
 
-/** A payload (already within limits) as text: embeds, then components with their custom IDs. */
 const kilobytes = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024)).toLocaleString('en')} KB`;
 
+/** A payload (already within limits) as text, escapes shown as Discord shows them: embeds, then components with their custom IDs. */
 export function payloadToText(payload: MessagePayload): string {
   const out: string[] = [];
   if (payload.flags & 64) out.push('(only you can see this)');
