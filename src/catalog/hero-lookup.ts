@@ -1,5 +1,4 @@
-// The one place answers name a hero and give its role: the hero list, then profiles' matchups for heroes newer than the
-// list, so one hero never has a role in one answer and "Unknown role" in another.
+// The one place answers name a hero and give its role, so no hero has a role in one answer and "Unknown role" in another.
 import type { Hero, PlayerProfile } from '../api/schemas.js';
 import { heroDisplayName } from './hero-directory.js';
 import { heroName } from '../i18n/names.js';

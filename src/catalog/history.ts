@@ -1,6 +1,5 @@
-// A player's recent matches, paged locally, from the first source that has some: match history v2, v1 (`skip=0`: its
-// default is 20), then the profile's own (api-spec.md endpoints 19, 18). v2's 404 means "no stored history yet", never
-// "no player", and its pages may hold more than `limit`. Profile matches newer than the source's come first: a stored history lags.
+// A player's recent matches, paged locally, from the first source that has some: match history v2, v1 (`skip=0`: its default is 20),
+// then the profile's own (api-spec.md endpoints 19, 18). v2's 404 means "no stored history yet", never "no player"; its pages may exceed `limit`.
 import type { RivalsApi, Fetched } from '../api/client.js';
 import { ApiError } from '../core/api-errors.js';
 import type { MatchHistory, MatchSummary, PlayerProfile } from '../api/schemas.js';
@@ -28,7 +27,7 @@ export interface HistoryPage {
   /** Matches in the list (all pages). */
   total: number;
   source: HistorySource;
-  /** Leading matches taken from the profile, newer than the source's newest. */
+  /** Leading matches taken from the profile, newer than the source's newest: a stored history lags. */
   newerFromProfile: number;
   /** True when v2 answered 404 for this player (no stored history yet). */
   noStoredHistory: boolean;
@@ -84,7 +83,6 @@ async function fromV2(api: RivalsApi, profile: PlayerProfile, options: HistoryOp
   const hasMore = (h: MatchHistory, page: number) => h.pagination?.has_more ?? (h.pagination?.total_pages ?? 1) > page;
 
   if (options.season || options.hidePractice) {
-    // Filter locally over the pages the API has (bounded), then page what is left.
     const all = [...first.data.matches];
     for (let page = 2, last = first.data; hasMore(last, page - 1) && page <= V2_MAX_PAGES; page++) {
       last = (await get(page)).data;

@@ -21,7 +21,6 @@ export interface MapInfo {
   location: string | null;
   /** Game mode in English title case (src/i18n/names.ts `modeTitle`): show it with `modeName`. */
   mode: string | null;
-  /** The API's `is_competitve`. */
   competitive: boolean;
   /** Absolute URL: the first of `images`, else `sub_map.thumbnail`. */
   image: string | null;
@@ -40,11 +39,8 @@ export function mapPlainName(m: Pick<MapInfo, 'id' | 'name' | 'location' | 'subM
 }
 
 /**
- * A name that tells the map apart from every other map of the catalogue, in the current locale:
- * {@link mapName}, then `: subMap`, then in parentheses what {@link MapInfo.tellApart} asks for: the
- * mode, "Competitive" (`catalog:maps.competitive`, as /maps says it) and "map <id>"
- * ("Royal Palace: Odin's Archive", "Shin-Shibuya (Competitive)", "Birnin T'Challa (Clone Rumble)",
- * "Royal Palace (Domination, Compétitif)"). The API's words (names, modes) stay as it gives them. Never empty.
+ * A label no other map of the catalogue has, in the current locale: {@link mapName}, `: subMap`, then what {@link MapInfo.tellApart}
+ * asks for in parentheses ("Royal Palace (Domination, Competitive)"); the API's names and modes as it gives them. Never empty.
  */
 export function mapLabel(m: MapInfo): string {
   const name = mapName(m);
@@ -59,7 +55,7 @@ export function mapLabel(m: MapInfo): string {
 
 /** The catalogue with how fresh it is (for a "showing data as of" footer). */
 export interface MapCatalogue {
-  /** Every map once, sorted by location, then name, mode, competitive last, id. */
+  /** Every map once, sorted by location (none last), then name, mode, competitive last, id. */
   maps: MapInfo[];
   /** True when any page was served stale from the cache because the API failed. */
   stale: boolean;
@@ -67,7 +63,6 @@ export interface MapCatalogue {
   ageMs: number;
 }
 
-/** Options of {@link MapDirectory}. */
 export interface MapDirectoryOptions {
   /** `limit` asked of the API per page; default 100 (the API may answer fewer: the walk goes on by `total`). */
   pageSize?: number;
@@ -93,10 +88,7 @@ interface Index {
   byId: Map<string, MapInfo>;
 }
 
-/**
- * Map lookup over the whole map list. Holds no data of its own beyond an index rebuilt when the cached
- * pages change; every call reads the pages through the client's cache (TTL, stale-if-error).
- */
+/** Map lookup over the whole map list, read through the client's cache on every call; the index is rebuilt when a page changes. */
 export class MapDirectory {
   readonly #api: RivalsApi;
   readonly #pageSize: number;
@@ -114,36 +106,27 @@ export class MapDirectory {
   }
 
   /**
-   * Every map once, sorted by location (maps without one last), then name, mode, competitive last, id.
-   * The array and its entries are shared between calls until the data changes: copy before changing them.
-   * @throws {ApiError} when the first page cannot be had (and nothing is cached), or a later page fails
-   * other than with `not_found` (a 404 past the end ends the walk).
+   * Every map once, in {@link MapCatalogue.maps}'s order; shared between calls, so copy before changing.
+   * @throws {ApiError} when the first page cannot be had, or a later page fails other than with `not_found`.
    */
   async list(): Promise<MapInfo[]> {
     return (await this.#load()).index.maps;
   }
 
-  /**
-   * The catalogue with its freshness: {@link list} plus `stale` and `ageMs` of the pages read.
-   * @throws {ApiError} as {@link list}.
-   */
+  /** {@link list} with the pages' freshness. @throws {ApiError} as {@link list}. */
   async catalogue(): Promise<MapCatalogue> {
     const { index, pages } = await this.#load();
     return { maps: index.maps, stale: pages.some((p) => p.stale), ageMs: Math.max(0, ...pages.map((p) => p.ageMs)) };
   }
 
-  /**
-   * The map with id `id` (a number or its text), or undefined when the API does not list it.
-   * @throws {ApiError} as {@link list}.
-   */
+  /** The map with id `id` (a number or its text), or undefined when the API does not list it. @throws {ApiError} as {@link list}. */
   async get(id: string | number): Promise<MapInfo | undefined> {
     return (await this.#load()).index.byId.get(String(id).trim());
   }
 
   /**
-   * The label of map `id` ({@link mapLabel}), or `Unknown map (<id>)` (`player:mapId`) when the API does not
-   * list it, in the current locale. Never throws: when the map list cannot be had, logs a warning (on
-   * `logger`, else the directory's) and answers `Map <id>`. Meant for reply paths (/player, /match).
+   * {@link mapLabel} of map `id`, or "Unknown map" (`player:mapId`) when the API does not list it. For reply paths: never throws;
+   * when the list cannot be had, it warns (on `logger`, else the directory's) and names the map by its id.
    */
   async label(id: string | number, logger?: Logger): Promise<string> {
     const key = String(id).trim();
@@ -152,7 +135,6 @@ export class MapDirectory {
       return map ? mapLabel(map) : tr('player:mapId', { id: key });
     } catch (err) {
       (logger ?? this.#logger)?.warn({ err, mapId: key }, 'map list unavailable; naming the map by its id');
-      // The list could not be read: the map is not unknown, only unnamed for now.
       return tr('player:mapById', { id: key });
     }
   }
@@ -275,9 +257,8 @@ function describe(m: GameMap): MapInfo {
 }
 
 /**
- * Sets what tells every map apart ({@link MapInfo.tellApart}) so that no two labels are the same: the
- * mode where the name exists in several modes, "Competitive" for the competitive twin of a name and
- * mode, and the id as a last resort. Decided on the API's words only, so it holds in every locale.
+ * Sets {@link MapInfo.tellApart} so no two labels match: the mode for a name in several modes, "Competitive" for a
+ * competitive twin, the id as a last resort. Decided on the API's words, so it holds in every locale.
  */
 function label(maps: MapInfo[]): void {
   const groupBy = (list: MapInfo[], key: (m: MapInfo) => unknown) => {
@@ -285,7 +266,6 @@ function label(maps: MapInfo[]): void {
     for (const m of list) groups.set(key(m), [...(groups.get(key(m)) ?? []), m]);
     return [...groups.values()];
   };
-  // A map without a name is named by its id: it shares its name with none.
   const base = (m: MapInfo) => (m.name === null ? `#${m.id}` : norm(m.subMap ? `${m.name} ${m.subMap}` : m.name));
   // Maps of one name and part (Royal Palace, or Royal Palace: Odin's Archive): the part already tells parts apart.
   for (const sameName of groupBy(maps, base)) {
