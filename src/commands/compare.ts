@@ -102,10 +102,7 @@ function headToHead(a: PlayerProfile, b: PlayerProfile, heroes: Heroes): APIEmbe
   return { name: tr('compare:bothPlay'), value: truncate(value, LIMITS.fieldValue), inline: false };
 }
 
-/**
- * Both players' rank score over time (their rank timelines, src/game/rank-timeline.ts), for the chart,
- * with its words in the current locale; with `season`, that season's points only.
- */
+/** Both players' rank timelines (src/game/rank-timeline.ts) for the chart, in the current locale; with `season`, its points only. */
 export function compareRankSpec(a: PlayerProfile, b: PlayerProfile, season: Season | null = null): CompareRankChart {
   const points = (p: PlayerProfile) =>
     rankTimeline(p)
@@ -122,10 +119,7 @@ export function compareRankSpec(a: PlayerProfile, b: PlayerProfile, season: Seas
   };
 }
 
-/**
- * The profile a compare option names, for `season`.
- * @throws {NotFoundError} naming the query when there is no such player; {@link loadProfile}'s errors otherwise.
- */
+/** The profile a compare option names, for `season`. @throws {NotFoundError} for no such player; {@link loadProfile}'s errors otherwise. */
 async function profileOf(query: string, season: Season | null, userId: string, ctx: CommandContext) {
   try {
     return (await loadProfile(query, season, ctx)).fetched;
@@ -137,8 +131,7 @@ async function profileOf(query: string, season: Season | null, userId: string, c
 
 /**
  * The comparison of the two players `input` names.
- * @throws {NotLinkedError} when `other` is empty and the member has no linked account.
- * @throws {UserFacingError} when both name the same player.
+ * @throws {NotLinkedError} when `other` is empty and the member has no linked account; {@link UserFacingError} for the same player twice.
  */
 async function compareView(input: CommandInput, ctx: CommandContext): Promise<View> {
   const season = seasonOption(input.options.season);
@@ -150,8 +143,7 @@ async function compareView(input: CommandInput, ctx: CommandContext): Promise<Vi
     second = uid;
   }
   const profiles = Promise.all([profileOf(first, season, input.user.userId, ctx), profileOf(second, season, input.user.userId, ctx)]);
-  // The hero list is read while the profiles are (after a restart, one round trip instead of two),
-  // asked for after them so that they keep the first turns at the API's rate limit.
+  // The hero list is read alongside the profiles, asked for after them so they keep the first turns at the API's rate limit.
   const heroList = ctx.heroes.list().catch((err: unknown) => {
     ctx.logger.warn({ err }, 'hero list unavailable; heroes named as the profiles give them');
     return [];

@@ -150,11 +150,7 @@ function guildOf(user: Invoker): string {
   return user.guildId;
 }
 
-/**
- * The server language of the `language` option: undefined for {@link DISCORD_LANGUAGE} (the server's
- * Discord language), else one of ours ({@link chosenLanguage}).
- * @throws {UserFacingError} for a value that is neither.
- */
+/** The `language` option: undefined for {@link DISCORD_LANGUAGE}, else one of ours. @throws {UserFacingError} for a value that is neither. */
 function languageOf(value: unknown): Locale | undefined {
   const chosen = chosenLanguage(value);
   if (chosen === null) throw new UserFacingError(tr('config:language.unknown', { value: escapeText(typeof value === 'string' ? value.trim() : '', 40) }));
@@ -178,8 +174,7 @@ function feedLine(s: GuildSettings, type: FeedType, names: Map<string, string>):
 }
 
 /**
- * The heroes of the `heroes` option as ids, in the order given, without repeats: undefined when the
- * option is empty (the filter is kept), null for `off` (the filter is cleared).
+ * The `heroes` option as ids, in order, without repeats: undefined when empty (filter kept), null for `off` (filter cleared).
  * @throws {UserFacingError} when the feed is not balance posts or there are too many; {@link UnknownHeroError} for a name that is no hero.
  */
 async function heroFilterOf(type: FeedType, text: unknown, ctx: CommandContext): Promise<string[] | null | undefined> {
@@ -202,10 +197,7 @@ async function heroFilterOf(type: FeedType, text: unknown, ctx: CommandContext):
   return ids;
 }
 
-/**
- * The language of the server's feed posts and hero alerts: its `/config language`, else its
- * Discord language (the interaction's `guild_locale`, the poller's `preferred_locale`), else English.
- */
+/** The language of feed posts and hero alerts: `/config language`, else the server's Discord language (`guild_locale`), else English. */
 function serverLocale(s: GuildSettings, user: Invoker): Locale {
   return s.locale ?? pickLocale(user.guildLocale);
 }
@@ -230,10 +222,7 @@ async function showView(s: GuildSettings, ctx: CommandContext, user: Invoker): P
   });
 }
 
-/**
- * What one run of `/config feed` asks to change. A field is absent when its option was not given:
- * the subscription keeps what it had.
- */
+/** What one run of `/config feed` asks to change; a field absent (option not given) keeps what the subscription had. */
 interface FeedRequest {
   channelId: string;
   roleId?: string;
@@ -282,9 +271,8 @@ function scheduleOf(quietText: unknown, zoneText: unknown, digestText: unknown, 
 }
 
 /**
- * The subscription after `req` is applied to `prev` (undefined for a feed not set yet): the options
- * given replace what they name, the rest is kept. Posting resumes (`broken` cleared: the channel
- * passed the check). `refusal` says why nothing can change, in the current locale.
+ * `prev` (undefined for a feed not set yet) with the options of `req` replacing what they name; `broken` is cleared, as the
+ * channel passed the check. `refusal` says why nothing can change, in the current locale.
  */
 function nextSubscription(
   type: FeedType,
@@ -303,9 +291,8 @@ function nextSubscription(
     // Another channel: it gets the posts found from now, and its history starts empty.
     Object.assign(sub, { since: now, lastDelivered: null, lastEdit: null });
   } else {
-    // The poller's marks land only on the subscription they read (channel and `since`), so a new
-    // `since` keeps a mark from a poll in flight (broken, backfill done) off this change. One ms
-    // later, not now: posts found since the channel was set and still held (quiet hours, retries) still reach it.
+    // The poller marks only the subscription it read (channel and `since`): a new `since` keeps a poll in flight's marks off
+    // this change. One ms later, not now, so posts still held (quiet hours, retries) still reach the channel.
     sub.since = prev.broken ? now : prev.since + 1;
   }
   if (req.roleId !== undefined) sub.roleId = req.roleId;
@@ -341,10 +328,7 @@ function nextSubscription(
   return { sub };
 }
 
-/**
- * What changed from `prev` to `next`, one item per setting, in the current locale and in the words of
- * /config show. `names` maps hero ids to their names.
- */
+/** What changed from `prev` to `next`, one item per setting, in the words of /config show; `names` maps hero ids to names. */
 function changesOf(prev: FeedSubscription, next: FeedSubscription, names: Map<string, string>): string[] {
   const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
   const zone = next.timeZone ?? 'UTC';
@@ -391,9 +375,8 @@ function statusView(s: GuildSettings, now: number): View {
 }
 
 /**
- * `/config feed`: sets a feed's channel, or changes only the options given of a feed already set and
- * keeps the rest. The answer lists what changed. A backfill asked for starts a poll at once
- * (`ctx.feedTester.pollNow`), so its posts need not wait for the next regular poll.
+ * `/config feed`: sets a feed's channel, or only the options given, and lists what changed. A backfill starts a poll at once
+ * (`ctx.feedTester.pollNow`) rather than waiting for the next one.
  */
 async function setFeed(guildId: string, input: Parameters<CommandModule['execute']>[0], ctx: CommandContext): Promise<View> {
   const type = input.options.type as FeedType;

@@ -1,7 +1,7 @@
 /**
- * `/hero name:<hero>`: a hero's overview and, through a select menu, its other sections. Data: api-spec.md endpoints 1, 2,
- * 3 and 5; the balance history through the store the balance indexer fills. The real hero list (api-samples/heroes) repeats
- * abilities, mixes "Base Stat" entries and empty team-up placeholders among them, and leaves forms without health.
+ * `/hero name:<hero>`: a hero's overview and other sections (select menu). Data: api-spec.md endpoints 1, 2, 3 and 5; the balance
+ * history from the store the balance indexer fills. The real hero list repeats abilities, mixes in "Base Stat" entries and empty
+ * team-up placeholders, and leaves forms without health.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import {
@@ -148,11 +148,7 @@ const shouted = (name: string | null) => !!name && name === name.toUpperCase() &
 /** Key values that mean "no key": the real data's "None" on a team-up passive, and its likely spellings. */
 const NO_KEY = /^[[(]?\s*(none|n\/?a|null|-|\u2014)?\s*[\])]?$/i;
 
-/**
- * A key binding in one casing: the real data writes "SHIFT" and "Shift", "PASSIVE" and "Passive".
- * One character is upper-case ("q" → "Q"), anything else title case ("left click" → "Left Click");
- * null for no value or a value meaning none ("None", "[None]", "N/A").
- */
+/** A key binding in one casing (the real data writes "SHIFT" and "Shift"): "q" → "Q", else title case; null for none ("None", "N/A"). */
 export function keyBinding(raw: string | null | undefined): string | null {
   const text = raw?.trim();
   if (!text || NO_KEY.test(text)) return null;
@@ -167,11 +163,8 @@ const MINOR_IN_COMPOUND = new Set(['a', 'an', 'and', 'of', 'or', 'the']);
 const LABEL_WORDS: Record<string, string> = { cooldown: 'Cooldown' };
 
 /**
- * An `additional_fields` key in one casing, as most of the real labels are written: each word and
- * hyphen part starts with a capital, minor words lower-case after the first word ("Team-up Bonus" and
- * "Team-Up Bonus" → "Team-Up Bonus", "Pull-In", "Cooldown Reduction on Hit"; "Out-of-Combat Movement
- * Speed", "Crosshair Spread Radius (at 10m)" kept); "CoolDown" → "Cooldown". The rest of each word is
- * kept as given ("KO", "K'un-Lun").
+ * An `additional_fields` key in one casing, as most real labels are written: each word and hyphen part capitalised, minor words
+ * lower-case after the first ("Team-up Bonus" → "Team-Up Bonus", "CoolDown" → "Cooldown"); the rest of a word kept ("KO").
  */
 export function fieldLabel(key: string): string {
   let first = true;
@@ -197,10 +190,8 @@ export function fieldLabel(key: string): string {
 }
 
 /**
- * An ability's details as shown: every field but the key binding, labels in one casing ({@link fieldLabel};
- * two keys that differ only in casing are one, the first kept), {@link ABILITY_FIELD_ORDER} first, then
- * the API's order. A field whose label is a key binding ("Key (Enhanced)") has its value cased as one
- * ({@link keyBinding}) and is left out when that is none.
+ * An ability's fields but the key binding, labelled by {@link fieldLabel} (keys differing only in casing are one), {@link ABILITY_FIELD_ORDER}
+ * first, then the API's order. A key-binding field ("Key (Enhanced)") is cased by {@link keyBinding} and left out when none.
  */
 function abilityFields(a: Ability): AbilityField[] {
   const byLabel = new Map<string, string>();
@@ -216,10 +207,7 @@ function abilityFields(a: Ability): AbilityField[] {
   return ordered.map((k) => [k, byLabel.get(k)!] as const);
 }
 
-/**
- * The hero's forms by transformation id: the form's name (game casing), the key shared by forms of
- * the same name (Hulk lists "Bruce Banner" twice) and the place of that name in the hero's order.
- */
+/** The hero's forms by transformation id: name (game casing), a key shared by same-named forms (Hulk lists "Bruce Banner" twice), order. */
 function formsById(hero: Hero): Map<string, { name: string; key: string; order: number }> {
   const orderOf = new Map<string, number>();
   const out = new Map<string, { name: string; key: string; order: number }>();
@@ -234,14 +222,9 @@ function formsById(hero: Hero): Map<string, { name: string; key: string; order: 
 }
 
 /**
- * A hero's abilities as the kit players know: no "Base Stat" entries, no empty placeholders (no
- * description and no fields, such as the team-up "UNITED SIBLINGS"), exact duplicates (same name in
- * any case, form, description, key binding and fields, whatever their casing) merged, grouped by form
- * in the hero's transformation order (forms of the same name are one; abilities tied to no form come
- * last), same-named abilities next to each other in order of first appearance. Same-named abilities
- * that still differ are told apart by key, type or form, else by {@link KitAbility.variant}.
- * Source: api-spec.md Hero/Ability; the real list in api-samples/heroes (where `transformation_id` is
- * missing, and keys and labels come in more than one casing).
+ * A hero's abilities as players know the kit (api-spec.md Hero/Ability): no "Base Stat" entries or empty placeholders (the team-up
+ * "UNITED SIBLINGS"), exact duplicates merged whatever their casing, grouped by form in the hero's order (no form last), same-named
+ * ones together; those that still differ are told apart by key, type or form, else by {@link KitAbility.variant}.
  */
 export function heroKit(hero: Hero): KitAbility[] {
   const forms = formsById(hero);
@@ -282,12 +265,7 @@ export function heroKit(hero: Hero): KitAbility[] {
   return kit;
 }
 
-/**
- * The pages of the abilities section: each form's abilities ({@link heroKit}) on pages of their own,
- * {@link ABILITIES_PER_PAGE} a page, under the form's name; abilities tied to no form last, under a
- * heading of their own. A hero whose abilities are all of one group (the real data, without
- * `transformation_id`) has no headings.
- */
+/** The abilities section's pages: each form's abilities ({@link heroKit}) on pages of their own under its name; one group has no headings. */
 function abilityPages(hero: Hero): { heading: string | null; abilities: KitAbility[] }[] {
   const groups: KitAbility[][] = [];
   for (const k of heroKit(hero)) {
@@ -327,11 +305,7 @@ const BLANK_QUALITY = /^(no[\s_-]*quality|default|none)$/i;
 /** Values that name no quality at all, never shown even beside costumes that have one. */
 const NO_QUALITY = /^(no[\s_-]*quality|none)$/i;
 
-/**
- * Each costume's quality label as shown, in list order: none at all when every costume's is
- * {@link BLANK_QUALITY} (the real data says "Default" for each); else the given value, title-cased
- * when the API shouts it ("LEGENDARY" → "Legendary"), and none for NO_QUALITY.
- */
+/** Each costume's quality label in list order: none when all are {@link BLANK_QUALITY}; else as given, a shouted one title-cased, none for NO_QUALITY. */
 function costumeLabels(labels: (string | null)[]): (string | null)[] {
   if (labels.every((l) => !l?.trim() || BLANK_QUALITY.test(l.trim()))) return labels.map(() => null);
   return labels.map((l) => {
@@ -428,10 +402,7 @@ function formStats(t: Transformation, fill: FormStats | undefined): string[] {
   ].filter(Boolean);
 }
 
-/**
- * The hero's forms with health and movement speed (m/s), from "Base Stat" entries ({@link baseStats}) when the form has
- * none. A form repeating an earlier one's name with nothing of its own is shown once.
- */
+/** The hero's forms with health and speed (m/s), from {@link baseStats} when a form has none; a repeated name with nothing of its own shown once. */
 function transformations(hero: Hero): APIEmbed {
   const fills = baseStats(hero);
   const shown = new Set<string>();
@@ -534,10 +505,8 @@ function readPostId(entry: HistoryEntry): string | null {
 }
 
 /**
- * A hero's balance history at a page, newest post first, {@link BALANCE_PER_PAGE} a page,
- * with a row of buttons reading each post (the feed's `feed.read` button of /patch-notes). Without
- * entries it says whether the index is still being built or no post changed the hero.
- * @throws {StoreUnavailableError} when the store does not answer within its deadline.
+ * A hero's balance history at a page, newest first, with a button reading each post (`feed.read` of /patch-notes); without entries,
+ * whether the index is still being built. @throws {StoreUnavailableError} when the store does not answer within its deadline.
  */
 async function balanceHistory(
   hero: Hero,

@@ -39,9 +39,8 @@ function typeName(raw: string | null | undefined): string {
 type RarityTier = 'uncommon' | 'rare' | 'epic' | 'legendary';
 
 /**
- * The API's item `quality` values by tier, as letters only, lower-case: the colour codes it sends (the
- * spec's example BLUE; PURPLE and GOLD in the replica's handwritten items) and the tier words, should
- * it send those instead. The game frames Uncommon green, Rare blue, Epic purple, Legendary gold.
+ * The API's item `quality` values by tier, letters only, lower-case: its colour codes (the spec's example is BLUE) and the tier
+ * words, should it send those. The game frames Uncommon green, Rare blue, Epic purple, Legendary gold.
  */
 const RARITY_BY_CODE: Record<string, RarityTier> = {
   green: 'uncommon',
@@ -59,11 +58,8 @@ const RARITY_BY_CODE: Record<string, RarityTier> = {
 };
 
 /**
- * An item's rarity as the game names it, in the current locale: a colour code or tier word in any
- * case, with or without a `QUALITY_` prefix ("PURPLE", "quality_blue", "Legendary"), by its tier
- * ("Epic", "Rare", "Legendary"); another value title-cased ("SILVER" → "Silver", "ULTRA_RARE" → "Ultra
- * Rare"), never as raw capitals; null for none (no value, or the spec's NO_QUALITY).
- * Source: api-spec.md Item `quality`.
+ * An item's rarity (api-spec.md Item `quality`) as the game names it, in the current locale: a colour code or tier word in any case,
+ * `QUALITY_` prefix or not, by its tier; another value title-cased ("ULTRA_RARE" → "Ultra Rare"); null for none or NO_QUALITY.
  */
 export function rarityName(raw: string | null | undefined): string | null {
   const text = raw?.trim();

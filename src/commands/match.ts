@@ -1,7 +1,6 @@
 /**
- * `/match match:<match uid>`: a compact scoreboard, a summary then one embed per team (src/game/scoreboard.ts).
- * Data: api-spec.md endpoint 20 (a match never changes: cached forever), the hero and map lists, and what the
- * history row it was opened from knew (map, mode, duration, time, round score).
+ * `/match match:<match uid>`: a summary, then one embed per team (src/game/scoreboard.ts). Data: api-spec.md endpoint 20 (a match
+ * never changes: cached forever), the hero and map lists, and what the history row it was opened from knew.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
@@ -54,10 +53,7 @@ function badges(line: ScoreLine, m: MatchDetail, all: boolean): string {
   return [...mvp, ...rest].join(tr('match:line.separator'));
 }
 
-/**
- * "Thor (3m 50s), Hulk (1m 26s)": the heroes a player used with their time, longest first. Less
- * detailed, the longest alone ("Thor (3m 50s) +2 more"), then without its time.
- */
+/** "Thor (3m 50s), Hulk (1m 26s)": a player's heroes, longest first; less detailed, "Thor (3m 50s) +2 more", then without the time. */
 function heroes(l: ScoreLine, heroOf: (id: string | null) => string, detail: Detail): string {
   const name = (id: string | null) => escapeText(heroOf(id), 40);
   // Only a player whose every hero had under half a second has none listed: name the main hero.
@@ -91,9 +87,8 @@ function line(l: ScoreLine, m: MatchDetail, heroOf: (id: string | null) => strin
 }
 
 /**
- * Each team's lines as an embed description, together within `budget` characters and each within
- * Discord's description limit: every line at the most detail that fits for all teams at once, else
- * (far more players than a match has) every line kept but cut to an even share.
+ * Each team's lines as a description, together within `budget` characters and each within Discord's limit: the most detail that
+ * fits for all teams at once, else every line cut to an even share.
  */
 function teamDescriptions(teams: ScoreTeam[], m: MatchDetail, heroOf: (id: string | null) => string, budget: number): string[] {
   for (const detail of DETAILS) {
@@ -123,11 +118,7 @@ function teamEmbed(team: ScoreTeam, title: string, description: string): APIEmbe
   };
 }
 
-/**
- * The players' select: `mt.p:<match>`, where `<match>` is what the match was opened with (the history
- * row's origin when it fits, else the match uid), so that the profile's Back button (`mt.o`) reopens
- * the match as it was.
- */
+/** The players' select: `mt.p:<match>`, `<match>` as the match was opened (origin or uid), so the profile's Back button reopens it as it was. */
 function playerSelect(
   m: MatchDetail,
   teams: ScoreTeam[],
@@ -163,10 +154,10 @@ function playerSelect(
 
 /**
  * The view of a match: a summary embed, one embed per team, and a select of its players.
- * @param value a match uid as typed, or (from a menu) a select value from {@link encodeMatchOrigin} (its history row's map, mode, duration and time).
- * @param fromMenu true when a menu press opened it: `value` is then decoded, and a missing match is named, not blamed on typing.
- * @param options.back the custom ID of a Back button to the list the match was opened from (a player's recent matches at its page); none when typed.
- * @param options.seenBy the member who opened it: its players' names are remembered for their "Did you mean" (src/commands/player.ts `playerSuggestions`).
+ * @param value a match uid as typed, or from a menu a value of {@link encodeMatchOrigin}.
+ * @param fromMenu a menu press opened it: `value` is decoded, and a missing match is named, not blamed on typing.
+ * @param options.back the custom ID of a Back button to the list it was opened from; none when typed.
+ * @param options.seenBy the member who opened it: its players' names feed their "Did you mean" (src/catalog/players.ts).
  * @throws {NotFoundError} from a menu when the API has no such match; {@link ApiError} otherwise.
  */
 export async function matchView(value: string, ctx: CommandContext, fromMenu = false, options: { back?: string; seenBy?: string } = {}): Promise<View> {
@@ -174,8 +165,7 @@ export async function matchView(value: string, ctx: CommandContext, fromMenu = f
   // Only a menu's value carries an origin: typed text is a match uid, never parsed for a map, mode or time to show.
   const origin: MatchOrigin = fromMenu ? decodeMatchOrigin(value) : { matchUid: value, mapId: null, modeId: null, duration: null, time: null };
   const matchRead = ctx.api.match(origin.matchUid);
-  // The hero list and the map are read while the match is (after a restart, one round trip instead
-  // of two), asked for after it so that the match keeps the first turn at the API's rate limit.
+  // The hero list and map are read alongside the match, asked for after it so the match keeps the first turn at the rate limit.
   const lookups = Promise.all([
     ctx.heroes.list().catch(() => []),
     origin.mapId ? ctx.maps.get(origin.mapId).catch(() => undefined) : Promise.resolve(undefined),

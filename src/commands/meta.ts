@@ -1,7 +1,6 @@
 /**
- * `/meta [role] [sort]`: every hero's win rate, pick share and KDA (formulas in src/game/meta.ts), paged, with a scatter chart.
- * Gathered in the background by {@link HeroMeta} (api-spec.md endpoints 1 and 3) so a member never waits on one request
- * per hero, except for the very first gathering, which it waits for within its deadline.
+ * `/meta [role] [sort]`: every hero's win rate, pick share and KDA (src/game/meta.ts), paged, with a scatter chart. Gathered in the
+ * background by {@link HeroMeta} (api-spec.md endpoints 1 and 3), so only the very first gathering is waited for.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { APIEmbed } from 'discord-api-types/v10';
@@ -117,11 +116,8 @@ function chartAlt(spec: MetaScatterChart, role: MetaRole | null): string {
 }
 
 /**
- * Page `page` (clamped) of the meta for `role` (null: every role, grouped) sorted by `sort`: one
- * embed whose description holds {@link META_PER_PAGE} heroes under role headings, the page buttons
- * (`meta.p:<role|all>:<sort>:<page>:<kind>`), and the scatter chart when one could be drawn in time.
- * Without a snapshot in time, or without `ctx.meta`, a private note instead.
- * @throws {ApiError} when the first gathering fails within the deadline.
+ * Page `page` of the meta for `role` (null: all, grouped by role) sorted by `sort`, with page buttons and the scatter chart; a
+ * private note without a snapshot in time or without `ctx.meta`. @throws {ApiError} when the first gathering fails in time.
  */
 export async function metaView(role: MetaRole | null, sort: MetaSort, page: number, ctx: CommandContext): Promise<View> {
   if (!ctx.meta) return noteView(t.metaUnavailable());

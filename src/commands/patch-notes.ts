@@ -80,10 +80,8 @@ function openMenu(
 }
 
 /**
- * A game version's release date in the current locale's words ("April 10, 2025", "10 avril 2025",
- * "2025年4月10日"). The API gives a human-readable English date (api-spec.md "Game version": `release`,
- * "April 10, 2025" in practice) or an ISO one; either is read as a calendar day (src/render/common.ts
- * `calendarDay`) and written long. Null for text in any other shape (the caller shows it as the API gave it).
+ * A game version's `release` (api-spec.md "Game version": an English date such as "April 10, 2025", or ISO) written long in the
+ * current locale ("10 avril 2025"); null for text in any other shape, which the caller shows as given.
  */
 export function releaseDate(release: string): string | null {
   return calendarDay(release) === null ? null : calendarDate(release, 'long');

@@ -1,7 +1,6 @@
 /**
- * `/player [query] [user] [season]`: a player's profile at a glance and, through a select menu, its other sections, with an
- * Update button asking the API to refresh the player; the "Rivals profile" context-menu command opens the same from a member.
- * Data: api-spec.md endpoints 17–20, the player update endpoint, and the map and hero lists.
+ * `/player [query] [user] [season]` and the "Rivals profile" context command: a profile, its other sections through a select
+ * menu, and an Update button. Data: api-spec.md endpoints 17–20, the player update endpoint, the map and hero lists.
  */
 import { ContextMenuCommandBuilder, SlashCommandBuilder } from '@discordjs/builders';
 import {
@@ -65,10 +64,7 @@ const definition = new SlashCommandBuilder()
 /** What the view knows besides the profile: the season asked for (null: current) and the map and hero lookups. */
 interface Lookups {
   season: Season | null;
-  /**
-   * False when a season was asked for but the API gave the current season's totals instead (it refused
-   * the season, or answered exactly as without it): totals and hero lists are then labelled as current.
-   */
+  /** False when the API gave the current season's totals for a season asked (it refused it, or answered as without it). */
   seasonTotals: boolean;
   /** Recent matches leave out practice and bot matches (the member's filter, carried in custom IDs). */
   hidePractice: boolean;
@@ -90,11 +86,8 @@ export interface ViewLists {
 }
 
 /**
- * Reads the map and hero lists (api-spec.md endpoints 1 and 11, through the cached client), both at
- * once. Never rejects: a list that cannot be had is empty, and costs only the names (maps by id,
- * heroes as the profile gives them). A command starts this right after its profile read, so that an
- * uncached list (after a restart) is fetched while the profile is, not after it, and the profile
- * keeps the first turn at the API's rate limit.
+ * The map and hero lists (api-spec.md endpoints 1 and 11); never rejects: a list that cannot be had is empty. Started right
+ * after the profile read, so an uncached list loads alongside it while the profile keeps the first turn at the API's rate limit.
  */
 export function readLists(ctx: CommandContext): Promise<ViewLists> {
   return Promise.all([
@@ -130,10 +123,7 @@ function sectionMenu(uid: string, season: string, current: PlayerSection): APIAc
   };
 }
 
-/**
- * The Update button; with `filter`, beside it the recent matches' filter button (`pl.f:<uid>:<season>:<filter>`),
- * which switches between every match and real results only.
- */
+/** The Update button; with `filter`, the recent matches' filter button beside it (`pl.f:<uid>:<season>:<filter>`). */
 function updateRow(uid: string, filter?: { season: string; current: MatchFilter }): APIActionRowComponent<APIComponentInMessageActionRow> {
   const update = {
     type: ComponentType.Button as const,
@@ -161,11 +151,7 @@ function coverage(p: PlayerProfile, look: Lookups): string {
   return current ? tr('player:coverage.current', { season: seasonLabel(current) }) : tr('player:coverage.unknown');
 }
 
-/**
- * The embed's colour and author line: the player, the section, and the season the section covers.
- * The profile says its season in its description; ranked seasons span every season; recent matches
- * name a season only when filtered to one (unfiltered, they run across seasons).
- */
+/** The embed's colour and author line: player, section, and the season covered (recent matches name one only when filtered to it). */
 function base(p: PlayerProfile, section: PlayerSection, look: Lookups): APIEmbed {
   const team = p.team?.name ? ` [${p.team.name}]` : '';
   const season = section === 'profile' || section === 'rank-history' || (section === 'matches' && !look.season) ? '' : ` · ${coverage(p, look)}`;
@@ -178,22 +164,14 @@ function base(p: PlayerProfile, section: PlayerSection, look: Lookups): APIEmbed
 
 const heroLabel = (look: Lookups, id: string | null, raw: string | null) =>
   look.hero(id)?.name ?? heroName(raw) ?? (id ? tr('player:heroId', { id }) : tr('player:unknownHero'));
-/**
- * A match row's map: its name and part ("Royal Palace: Odin's Archive"), never the map list's mode or
- * competitive flag (the row states its own mode, and the list's flag is swapped on some maps);
- * "Unknown map (1234)" for a map the list lacks.
- */
+/** A match row's map and part, never the list's mode or competitive flag: the row has its own mode, and the list's flag is swapped on some maps. */
 const mapText = (look: Lookups, id: string | null) => {
   const map = look.map(id);
   if (map) return mapPlainName(map);
   return id ? tr('player:mapId', { id }) : tr('player:unknownMap');
 };
 
-/**
- * A match row's mode from its own `game_mode_id` (src/game/modes.ts): "Competitive", "Practice vs AI";
- * an arcade match adds its map's objective ("Arcade (Conquest)"); an unknown mode says what is known
- * ("Other mode · no rank change"). Null when the row has no mode.
- */
+/** A match row's mode from its own `game_mode_id` (src/game/modes.ts), an arcade match with its map's objective; null without one. */
 function modeText(look: Lookups, m: HistoryRow): string | null {
   const mode = matchMode(m.game_mode_id, m.play_mode_id);
   const name = gameModeName(m.game_mode_id, m.play_mode_id);
@@ -287,10 +265,7 @@ function profileEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
   };
 }
 
-/**
- * "W W L W · 7–3 · +42.5 rank score · 3 wins in a row · 2 matches not counted (bots, practice or unknown mode)": the newest
- * result first (src/game/form.ts).
- */
+/** "W W L W · 7–3 · +42.5 rank score · 3 wins in a row · …", newest result first (src/game/form.ts). */
 function formLine(form: NonNullable<ReturnType<typeof recentForm>>): string {
   const marks = form.results.map((win) => tr(win ? 'player:form.winMark' : 'player:form.lossMark')).join(' ');
   const parts = [
@@ -359,10 +334,7 @@ function heroesSection(p: PlayerProfile, which: 'ranked' | 'unranked', page: num
   return withChart(section, chartOf(spec, `${which}-heroes.png`, tr(`charts:alt.heroes.${which}`, { name: p.name })));
 }
 
-/**
- * Rows of the recent matches. A practice or bot match's result is in italics and its mode says what it
- * was, so it never reads as a real win; a match of another season than `current` names its season.
- */
+/** Recent match rows: a practice or bot result in italics, so it never reads as a real win; a season other than `current` named. */
 function matchLines(rows: HistoryRow[], look: Lookups, current: Season | null): string[] {
   return rows.map((m) => {
     const mode = matchMode(m.game_mode_id, m.play_mode_id);
@@ -430,11 +402,7 @@ function matchesSection(p: PlayerProfile, history: HistoryPage, look: Lookups): 
   };
 }
 
-/**
- * The heroes played against, in competitive matches: the best and worst matchups by the player's own
- * win rate against each hero (src/game/matchups.ts; the API's counts are the opposing hero's), among
- * heroes met at least {@link MATCHUP_MIN_MATCHES} times.
- */
+/** Best and worst competitive matchups by the player's own win rate (the API's counts are the opposing hero's: src/game/matchups.ts). */
 function matchupsEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
   const { best, worst, tooFew, total } = matchupExtremes(p);
   const line = (m: Matchup) =>
@@ -458,8 +426,7 @@ function rankHistorySection(p: PlayerProfile, page: number, look: Lookups): Sect
     const mark = look.season && s.season.index === look.season.index ? '▸ ' : '';
     return `${mark}**${seasonLabel(s.season)}** · ${s.tier ?? tr('player:unranked')} · ${rankScore(s.score)}${peak}${wins}`;
   });
-  // One timeline (src/game/rank-timeline.ts): each change with its own season, newest first, down to the
-  // season's last change, which the header's rank is.
+  // One timeline (src/game/rank-timeline.ts), newest first, down to the season's last change, which the header's rank is.
   const timeline = rankTimeline(p);
   const now = rankSummary(p, null);
   const current = currentSeason(p);
@@ -492,15 +459,11 @@ function rankHistorySection(p: PlayerProfile, page: number, look: Lookups): Sect
   return withChart(section, chartOf(spec, 'rank-history.png', tr('charts:alt.rankHistory', { name: p.name })));
 }
 
-/**
- * What a section shows besides the profile and the lists, read before it renders: the recent matches'
- * page of match history (src/catalog/history.ts); nothing for the other sections.
- */
+/** What a section needs beyond the profile and lists, read before it renders: the recent matches' page (src/catalog/history.ts). */
 interface SectionData {
   history?: HistoryPage;
 }
 
-/** Reads what `which` shows besides the profile ({@link SectionData}). */
 async function loadSection(p: PlayerProfile, which: PlayerSection, page: number, look: Lookups, ctx: CommandContext): Promise<SectionData> {
   if (which !== 'matches') return {};
   return { history: await recentMatches(ctx.api, p, { page, season: look.season, hidePractice: look.hidePractice, logger: ctx.logger }) };
@@ -549,10 +512,7 @@ function section(p: PlayerProfile, which: PlayerSection, page: number, look: Loo
   }
 }
 
-/**
- * Builds the view of one section of a profile at a page; `season` null is the current season.
- * `lists` are the map and hero lists, when the caller started reading them already ({@link readLists}).
- */
+/** One section of a profile at a page; `season` null is the current one; `lists` when the caller started {@link readLists}. */
 export async function playerView(
   fetched: Fetched<PlayerProfile>,
   which: PlayerSection,
@@ -565,7 +525,6 @@ export async function playerView(
 ): Promise<View> {
   const p = fetched.data;
   const look = await lookups(season, seasonTotals, p, lists, filter);
-  // Load, then render.
   const s = section(p, which, page, look, await loadSection(p, which, page, look, ctx));
   const footer = staleFooter(s.fetched?.stale ? s.fetched : fetched);
   const embed = footer ? { ...s.embed, footer } : s.embed;
@@ -582,10 +541,8 @@ const sectionOf = (value: string | undefined): PlayerSection =>
   (PLAYER_SECTIONS as readonly string[]).includes(value ?? '') ? (value as PlayerSection) : 'profile';
 
 /**
- * The profile a `/player` invocation means: the typed query; else the linked account of the `user`
- * option or context-menu target; else the caller's own linked account.
- * @throws {NotLinkedError} when the member whose account is meant has none linked.
- * @throws {SeasonError} for a `season` no season has.
+ * The profile a `/player` invocation means: the typed query, else the `user` option's or target's linked account, else the caller's.
+ * @throws {NotLinkedError} when that member has none linked; {@link SeasonError} for a `season` no season has.
  */
 export async function profileFor(input: CommandInput, ctx: CommandContext): Promise<View> {
   const season = seasonOption(input.options.season);
@@ -614,10 +571,7 @@ export async function profileFor(input: CommandInput, ctx: CommandContext): Prom
   return playerView(fetched, 'profile', 1, season, ctx, seasonTotals, lists);
 }
 
-/**
- * A profile opened from a component (a section, a page, a player of a match): a missing player is named,
- * never "check the spelling". `back`, when given, is the custom ID of a Back button to the list it was opened from.
- */
+/** A profile opened from a component: a missing player is named, never "check the spelling"; `back` is a Back button's custom ID. */
 export async function profileFromComponent(
   uid: string,
   season: Season | null,
@@ -640,10 +594,7 @@ export async function profileFromComponent(
   return back ? { ...view, components: [...(view.components ?? []), backRow(back)] } : view;
 }
 
-/**
- * The Update button: asks the API to refresh a player (`GET /api/v1/player/{uid}/update`). Answers
- * privately; during the API's cooldown (its 429 "You can request an update in 16 minutes.") a friendly wait.
- */
+/** The Update button: asks the API to refresh a player (`GET /api/v1/player/{uid}/update`); answers privately. */
 async function requestUpdate(uid: string, ctx: CommandContext): Promise<View> {
   try {
     await ctx.api.playerUpdate(uid);
