@@ -79,7 +79,6 @@ const schema = z.object({
   FEED_POLL_SECONDS: z.coerce.number({ error: 'must be a number' }).positive('must be positive').default(600),
   FEED_CLOCK_FILE: z.string().trim().min(1).optional(),
   PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65_535).default(3000),
-  // Discord keeps an interaction's token 15 minutes; the acknowledgement needs 2 s of it.
   SHARD_COUNT: z
     .string()
     .trim()
@@ -99,6 +98,7 @@ const schema = z.object({
   CLUSTER_IDS: idList,
   METRICS_PORT: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0).max(65_535).optional(),
   DISCORD_REST_PROXY: url(),
+  // Discord keeps an interaction's token 15 minutes; the acknowledgement needs 2 s of it.
   INTERACTION_BUDGET_MS: z.coerce
     .number({ error: 'must be a number' })
     .int('must be whole milliseconds')
@@ -107,10 +107,7 @@ const schema = z.object({
     .default(10_000),
 });
 
-/**
- * Every environment variable the config module reads, in the order of the schema: the deployment
- * files (compose.yaml, .env.example, README) list each of them (test/deployment.test.ts).
- */
+/** Every variable read, in schema order: compose.yaml, .env.example and the README list each (test/deployment.test.ts). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
 /** The validated configuration. Durations are in milliseconds. */
@@ -140,15 +137,13 @@ export interface Config {
   /** Total time an interaction may take from its creation to its final answer (src/core/deadline.ts). */
   interactionBudgetMs: number;
   /**
-   * Sharding (README, "Sharding"); absent when `SHARD_COUNT` is unset: one process, one shard.
-   * `shardCount`: `auto` (Discord's recommendation, `GET /gateway/bot`) or the total across every machine;
-   * `shardsPerCluster`: shards one cluster process runs; `shardIds` / `clusterIds`: the part this
-   * machine runs (absent: all), at most one of the two.
+   * README, "Sharding"; absent without `SHARD_COUNT` (one shard). `shardCount`: `auto` (`GET /gateway/bot`) or the total across
+   * machines; `shardIds` or `clusterIds` (at most one): the part this machine runs, absent for all.
    */
   sharding?: { shardCount: number | 'auto'; shardsPerCluster: number; shardIds?: number[]; clusterIds?: number[] };
-  /** Port of `GET /healthz` and `GET /metrics` (src/ops); absent: not served. 0 picks a free port. */
+  /** Port of `GET /healthz` and `GET /metrics` (src/app/ops); absent: not served. 0 picks a free port. */
   metricsPort?: number;
-  /** Base URL of a Discord REST proxy (`npm run rest-proxy`, @discordjs/proxy) that every process sends its REST requests through; absent: straight to `discord.apiUrl`. */
+  /** A Discord REST proxy every process sends through (`npm run rest-proxy`, @discordjs/proxy); absent: straight to `discord.apiUrl`. */
   discordRestProxy?: string;
 }
 
@@ -161,8 +156,7 @@ export class ConfigError extends Error {
 }
 
 /**
- * Parses and validates the environment once. Pure: reads only the object given.
- * Empty strings count as unset, as in most `.env` files.
+ * Parses and validates the environment, reading only the object given; empty strings count as unset, as in most `.env` files.
  * @throws {ConfigError} naming each invalid variable.
  */
 export function loadConfig(env: Record<string, string | undefined>): Config {

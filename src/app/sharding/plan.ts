@@ -78,8 +78,7 @@ export function clusterEnv(plan: ClusterPlan, totalShards: number, first: boolea
 }
 
 /**
- * This process's cluster, when the cluster manager started it (discord.js's ShardingManager sets
- * `SHARDING_MANAGER`); undefined for a bot run as one process.
+ * This process's cluster when the manager started it (discord.js's ShardingManager sets `SHARDING_MANAGER`); undefined otherwise.
  * @throws {ShardingPlanError} when the variables are set but malformed (a cluster started by hand).
  */
 export function clusterFromEnv(env: Record<string, string | undefined>): ClusterIdentity | undefined {
@@ -100,11 +99,7 @@ export function clusterFromEnv(env: Record<string, string | undefined>): Cluster
   return { clusterId, shardIds, totalShards, first: env[CLUSTER_ENV.first] === '1' };
 }
 
-/**
- * The environment a cluster process reads its configuration from: the manager's, without the
- * sharding variables (discord.js's ShardingManager sets `SHARD_COUNT` to its own count of processes,
- * and the cluster's part comes from {@link clusterFromEnv} instead).
- */
+/** A cluster process's config environment: the manager's without the sharding variables (discord.js sets `SHARD_COUNT` to its process count). */
 export function clusterConfigEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
   const { SHARD_COUNT: _count, SHARD_IDS: _shards, CLUSTER_IDS: _clusters, SHARDS: _s, ...rest } = env;
   return rest;
