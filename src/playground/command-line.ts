@@ -198,11 +198,7 @@ export interface Suggestion {
   required?: boolean;
 }
 
-/**
- * Static suggestions for a parsed line: commands, subcommands, option names, choices, and members,
- * channels or roles for those option types. Autocomplete choices come from the bot and are turned
- * into suggestions with {@link valueSuggestions}.
- */
+/** Static suggestions for a parsed line: commands, subcommands, option names, choices, members, channels, roles (autocomplete: {@link valueSuggestions}). */
 export function staticSuggestions(
   line: string,
   parsed: ParsedLine,
@@ -292,11 +288,8 @@ export interface RegisteredCommand {
 }
 
 /**
- * What Discord's client sends for a parsed line, which may be in a member's language (parsed
- * against {@link localizeDefinition}'s copies): the registered names of the command, subcommand and
- * options, whatever language they were typed in, and for an option with choices, the value of the
- * choice its text names (as typed, in any case) or of the one picked ({@link optionsToSend}).
- * A line with no command gives `command: ''`.
+ * What Discord's client sends for a parsed line, typed in any language ({@link localizeDefinition}'s copies): registered names,
+ * and for an option with choices the value of the choice its text names or of the one picked. No command gives `command: ''`.
  */
 export function registeredCommand(parsed: ParsedLine, picks: ReadonlyMap<string, { name: string; value: string | number }>): RegisteredCommand {
   const definition = parsed.definition;
@@ -314,10 +307,7 @@ export function registeredCommand(parsed: ParsedLine, picks: ReadonlyMap<string,
   };
 }
 
-/**
- * The options to send: each typed text, or the value of the choice picked for it when the text is
- * still that choice's name (as Discord sends an autocomplete choice's value, not its name).
- */
+/** Each typed text, or the picked choice's value while the text is still its name (Discord sends an autocomplete choice's value). */
 export function optionsToSend(parsed: ParsedLine, picks: ReadonlyMap<string, { name: string; value: string | number }>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, text] of Object.entries(parsed.options)) {

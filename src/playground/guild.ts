@@ -96,10 +96,7 @@ export class PlaygroundLocales {
     this.#members.set(memberId, code);
   }
 
-  /**
-   * Sets the server's Discord locale.
-   * @throws {RangeError} when `code` is not one of {@link LANGUAGES}.
-   */
+  /** Sets the server's Discord locale. @throws {RangeError} when `code` is not one of {@link LANGUAGES}. */
   setGuild(code: string): void {
     if (!isLanguageCode(code)) throw new RangeError(`not a language of the playground: ${code}`);
     this.#guild = code;

@@ -133,10 +133,7 @@ export class PlaygroundInteractions {
     return answerAutocomplete(work);
   }
 
-  /**
-   * Runs `work` (the refusals the page shows, which Discord's client writes in its own language) in
-   * the member's Discord language; the router picks the language of the bot's answers itself.
-   */
+  /** Runs `work` (refusals Discord's client would write) in the member's Discord language; the router picks its answers' language itself. */
   #speaking<T>(memberId: string, work: () => T): T {
     return runInLocale(pickLocale(this.#locales.member(memberId)), work);
   }

@@ -58,10 +58,7 @@ export class MessageStore {
     return created;
   }
 
-  /**
-   * Replaces fields of a message and announces it.
-   * @throws {Error} when the message does not exist (deleted, or dropped as too old).
-   */
+  /** Replaces fields of a message and announces it. @throws {Error} when the message does not exist (deleted, or dropped as too old). */
   update(id: string, patch: Partial<Pick<PlaygroundMessage, 'state' | 'payload' | 'published' | 'editedAt'>>): PlaygroundMessage {
     const found = this.get(id);
     if (!found) throw new Error(`Unknown Message ${id}`);

@@ -66,10 +66,7 @@ function asEditable(raw: Record<string, unknown>): EditablePost {
   };
 }
 
-/**
- * Starts the playground and its feed poller.
- * @throws when the port is taken (EADDRINUSE) or the page does not build.
- */
+/** Starts the playground and its feed poller. @throws when the port is taken (EADDRINUSE) or the page does not build. */
 export async function startPlayground(o: PlaygroundOptions): Promise<Playground> {
   const logger = o.logger.child({ component: 'playground' });
   const modules = o.commands ?? defaultCommands;

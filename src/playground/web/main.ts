@@ -445,11 +445,7 @@ class App {
     });
   }
 
-  /**
-   * The "Edit a post at the API" dialog: pick a feed and one of its latest posts, change its title,
-   * overview or full text (prefilled with the current values); Save sends only the changed fields,
-   * and the server answers once the feed poller has edited the delivered messages.
-   */
+  /** The "Edit a post at the API" dialog: Save sends only the changed fields; the server answers once the poller has edited the messages. */
   #setUpEditDialog(): void {
     const open = $<HTMLButtonElement>('#edit-post');
     const dialog = $<HTMLDialogElement>('#edit-dialog');

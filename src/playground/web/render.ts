@@ -1,7 +1,6 @@
 /**
- * Draws a playground message as Discord does, with the Discord web components. The components write "used /command",
- * "Only you can see this • Dismiss message" and "(edited)" in English inside their shadow DOM with no way to change them,
- * so the page draws those itself in the message's light DOM, in the acting member's language, styled in app.css alike.
+ * Draws a playground message as Discord does, with the Discord web components. Their "used /command", "Only you can see this"
+ * and "(edited)" are English-only in their shadow DOM, so the page draws those itself, in the acting member's language.
  */
 import type { APIEmbed, APIActionRowComponent, APIComponentInMessageActionRow } from 'discord-api-types/v10';
 import type { Bootstrap, MessageInteraction, PlaygroundMessage } from '../protocol.js';
@@ -67,8 +66,7 @@ function renderEmbed(embed: APIEmbed, env: RenderEnv): HTMLElement {
       ),
     );
   }
-  // The date is written here, in the member's language: the component writes its timestamp as an
-  // American date (03/05/2026), and reads any date string it is given back into one.
+  // Written here, in the member's language: the component writes any date it is given as an American one (03/05/2026).
   const date = embed.timestamp ? env.messages.discordDate(new Date(embed.timestamp)) : undefined;
   if (embed.footer?.text) {
     const when = date === undefined ? [] : [el('span', { class: 'footer-separator' }, ['•']), date];
@@ -143,9 +141,8 @@ function eyeIcon(): SVGSVGElement {
 }
 
 /**
- * The header above an answer to a command, in the member's language: their avatar and name (in their
- * role's colour), then the command, as a pill for a slash command and as plain blue text for an app of
- * the member context menu; in the order the language puts them (`discordUsed` of {@link RenderEnv.messages}).
+ * The header above an answer, in the member's language and word order (`discordUsed`): avatar, name in the role's colour, and the
+ * command, a pill for a slash command and blue text for a context-menu app.
  */
 function renderCommandHeader(who: Bootstrap['members'][number], command: string, kind: MessageInteraction['kind'], env: RenderEnv): HTMLElement {
   const avatar = el<HTMLImageElement>('img', { class: 'command-avatar', src: avatarOf(who.id), alt: '' });
@@ -194,8 +191,7 @@ export function renderMessage(message: PlaygroundMessage, env: RenderEnv): HTMLE
   } else {
     const p = message.payload;
     if (p.content) m.append(renderMarkdown(p.content, env));
-    // Discord's small muted mark, a space after the text (on its own line above the embeds when there is
-    // none, where the space collapses).
+    // Discord's muted mark, a space after the text (alone above the embeds when there is none, where the space collapses).
     if (message.editedAt !== undefined) m.append(' ', el('span', { class: 'edited-mark' }, [env.messages.discordEdited()]));
     for (const embed of p.embeds) m.append(renderEmbed(embed, env));
     if (p.components.length) m.append(renderComponents(message, p.components, env));
