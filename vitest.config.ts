@@ -24,6 +24,7 @@ const POSTGRES = [
   'test/store/repositories.test.ts',
   'test/store/scale.test.ts',
   'test/store/settings-sync.test.ts',
+  'test/store/tracking.test.ts',
 ];
 /** Files that run the production build (dist/), most of them as a process beside PostgreSQL and Redis. */
 const E2E = [

@@ -10,11 +10,12 @@ import { SharedRateWindow, type SharedWindowOptions, type Verdict } from './shar
 
 /**
  * `interactive` a member's command; `background` jobs members see late (feeds); `bulk` gathering jobs, after the feeds and held
- * to {@link BULK_SHARE}; `gathering` a gathering members wait for (first meta after a start), held to {@link GATHERING_SHARE}.
+ * to {@link BULK_SHARE}; `gathering` a gathering members wait for (first meta after a start), held to {@link GATHERING_SHARE};
+ * `tracking` reads of tracked players, last of all and only while the window keeps {@link UpstreamRateLimiter.reserve} free.
  */
-export type Priority = 'interactive' | 'background' | 'gathering' | 'bulk';
+export type Priority = 'interactive' | 'background' | 'gathering' | 'bulk' | 'tracking';
 
-const PRIORITY: Record<Priority, number> = { interactive: 10, background: 5, gathering: 2, bulk: 0 };
+const PRIORITY: Record<Priority, number> = { interactive: 10, background: 5, gathering: 2, bulk: 0, tracking: -1 };
 
 /** Cap on a `Retry-After` pause: a bogus header must not stop the bot for hours. */
 export const MAX_BACKOFF_MS = 10 * 60_000;
@@ -23,6 +24,11 @@ export const MAX_BACKOFF_MS = 10 * 60_000;
 export const BULK_SHARE = 0.25;
 /** Most of the rate, but never the window's last third, which stays for members and feeds. */
 export const GATHERING_SHARE = 2 / 3;
+
+/** The part of the window tracking always leaves free, however quiet members are. */
+export const TRACKING_MIN_RESERVE = 0.05;
+/** Windows of members' demand remembered for the reserve. */
+const DEMAND_WINDOWS = 5;
 
 /** At least one. */
 export function shareCap(requestsPerMinute: number, share: number): number {
@@ -54,13 +60,16 @@ export class UpstreamRateLimiter {
   readonly #windowMs: number;
   /** Start times of the latest requests, oldest first, ms since the epoch. */
   readonly #starts: number[] = [];
-  readonly #waitingBy: Record<Priority, number> = { interactive: 0, background: 0, gathering: 0, bulk: 0 };
+  readonly #waitingBy: Record<Priority, number> = { interactive: 0, background: 0, gathering: 0, bulk: 0, tracking: 0 };
+  /** Members' starts per window, the latest last (`[window index, count]`), for the reserve. */
+  readonly #demand: [number, number][] = [];
   #resumeTimer: NodeJS.Timeout | undefined;
   #pausedUntil = 0;
   readonly #shared?: SharedRateWindow;
   /** When the shared window said its next slot frees (ms since the epoch; 0: not known full). */
   #sharedFreeAt = 0;
   readonly #stopping = new AbortController();
+  readonly #trackingGate = new PQueue({ concurrency: 1 });
 
   constructor(options: RateLimiterOptions) {
     if (!(options.requestsPerMinute >= 1)) throw new RangeError('requestsPerMinute must be at least 1');
@@ -81,12 +90,35 @@ export class UpstreamRateLimiter {
    */
   schedule<T>(task: () => Promise<T>, priority: Priority = 'interactive', deadline?: number, signal?: AbortSignal): Promise<T> {
     if (signal?.aborted) return Promise.reject(signal.reason as unknown);
+    if (priority === 'tracking') return this.#throughGate(task, deadline, signal);
     const share = this.#shares[priority];
     if (share && deadline === undefined) return share.add<T>(() => this.#enqueue(task, priority, undefined, signal), { signal });
     return this.#enqueue(task, priority, deadline, signal);
   }
 
-  #enqueue<T>(task: () => Promise<T>, priority: Priority, deadline: number | undefined, signal?: AbortSignal): Promise<T> {
+  /**
+   * Tracking waits outside the queue, one read at a time, until the window has spare starts: a turn it gave back would still
+   * use one of the queue's starts. The next read is let through once this one has started.
+   */
+  #throughGate<T>(task: () => Promise<T>, deadline: number | undefined, signal?: AbortSignal): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#trackingGate
+        .add(
+          async () => {
+            await this.#whenSpare(signal);
+            let started!: () => void;
+            const turn = new Promise<void>((r) => (started = r));
+            const run = this.#enqueue(task, 'tracking', deadline, signal, started);
+            run.then(resolve, reject);
+            await Promise.race([turn, run.catch(() => undefined)]);
+          },
+          { signal },
+        )
+        .catch(reject);
+    });
+  }
+
+  #enqueue<T>(task: () => Promise<T>, priority: Priority, deadline: number | undefined, signal?: AbortSignal, onStart?: () => void): Promise<T> {
     const now = Date.now();
     if (deadline !== undefined) {
       const wait = this.estimateWait(priority, now);
@@ -106,14 +138,15 @@ export class UpstreamRateLimiter {
         const later = await this.#takeShared(this.#shared, priority, deadline);
         if (later > 0) return later;
       }
-      this.#recordStart(Date.now());
+      this.#recordStart(Date.now(), priority);
+      onStart?.();
       return 0;
     };
     // A task refused by its share gives its turn back and queues again later, never holding members' requests behind it.
     const go = async (later: number): Promise<T> => {
       if (later === 0) return task();
       await sleep(later, undefined, { signal: signal ? AbortSignal.any([this.#stopping.signal, signal]) : this.#stopping.signal });
-      return this.#enqueue(task, priority, deadline, signal);
+      return this.#enqueue(task, priority, deadline, signal, onStart);
     };
     return this.#queue.add<number>(turn, { priority: PRIORITY[priority], signal: waitSignal }).then(go, (err: unknown) => {
       if (!started) {
@@ -122,6 +155,26 @@ export class UpstreamRateLimiter {
       }
       throw err;
     });
+  }
+
+  /** Resolves once {@link trackingWait} says a tracking read may start. @throws the signal's reason, or the stop's. */
+  async #whenSpare(signal?: AbortSignal): Promise<void> {
+    const stop = signal ? AbortSignal.any([this.#stopping.signal, signal]) : this.#stopping.signal;
+    stop.throwIfAborted();
+    for (let wait = this.trackingWait(); wait > 0; wait = this.trackingWait()) {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          stop.removeEventListener('abort', abort);
+          resolve();
+        }, wait);
+        const abort = () => {
+          clearTimeout(timer);
+          reject(stop.reason as Error);
+        };
+        if (stop.aborted) return abort();
+        stop.addEventListener('abort', abort, { once: true });
+      });
+    }
   }
 
   /**
@@ -133,7 +186,8 @@ export class UpstreamRateLimiter {
       // A local back-off (from a 429 here) holds even when Redis does not know of it.
       const held = this.backoffRemaining();
       const share = priority === 'bulk' || priority === 'gathering' ? priority : undefined;
-      const verdict: Verdict = held > 0 ? { kind: 'denied', retryMs: held, bulkShare: false } : await shared.take(share);
+      const headroom = priority === 'tracking' ? this.reserve() : 0;
+      const verdict: Verdict = held > 0 ? { kind: 'denied', retryMs: held, bulkShare: false } : await shared.take(share, headroom);
       if (verdict.kind !== 'denied') {
         this.#sharedFreeAt = 0;
         return 0;
@@ -168,9 +222,41 @@ export class UpstreamRateLimiter {
     return from - now + this.#windowMs * (1 + Math.floor((k - inWindow) / this.#cap));
   }
 
-  #recordStart(at: number): void {
+  #recordStart(at: number, priority: Priority): void {
     this.#starts.push(at);
     if (this.#starts.length > this.#cap) this.#starts.shift();
+    if (priority !== 'interactive') return;
+    const window = Math.floor(at / this.#windowMs);
+    const last = this.#demand.at(-1);
+    if (last?.[0] === window) last[1]++;
+    else this.#demand.push([window, 1]);
+    if (this.#demand.length > DEMAND_WINDOWS) this.#demand.shift();
+  }
+
+  /**
+   * Starts of the window tracking leaves free: twice members' busiest recent window (of the last
+   * five), and never less than {@link TRACKING_MIN_RESERVE} of the cap. Members' own starts only, this process's.
+   */
+  reserve(now = Date.now()): number {
+    const current = Math.floor(now / this.#windowMs);
+    const peak = this.#demand.reduce((max, [window, count]) => (window > current - DEMAND_WINDOWS ? Math.max(max, count) : max), 0);
+    return Math.min(this.#cap - 1, Math.max(Math.ceil(this.#cap * TRACKING_MIN_RESERVE), 2 * peak));
+  }
+
+  /**
+   * ms before a tracking read would start by this process's view: 0 when nothing else waits and the
+   * window holds more than {@link reserve} free starts after it; else when the oldest start that
+   * keeps it too full leaves the window.
+   */
+  trackingWait(now = Date.now()): number {
+    const held = Math.max(this.backoffRemaining(now), this.#sharedFreeAt - now);
+    if (held > 0) return held;
+    const w = this.#waitingBy;
+    if (w.interactive + w.background + w.gathering + w.bulk > 0) return this.#windowMs / this.#cap;
+    const inWindow = this.#starts.filter((t) => t > now - this.#windowMs);
+    const over = inWindow.length + this.reserve(now) + 1 - this.#cap;
+    if (over <= 0) return 0;
+    return Math.max(1, inWindow[over - 1]! + this.#windowMs - now);
   }
 
   /** Holds every waiting request for `delayMs` (a 429's `Retry-After`, capped), in every process with a shared window; never shortens a pause. */

@@ -16,8 +16,9 @@ interface WindowCommands {
 }
 
 /**
- * KEYS: window, share window (bulk or gathering), pause. ARGV: cap, window ms, member, share cap (0: none).
- * Returns {1, 0, 0} if admitted, else {0, ms to wait, scope}: 1 the deployment's window or back-off refused, 2 only the share.
+ * KEYS: window, share window (bulk or gathering), pause. ARGV: cap, window ms, member, share cap (0: none), headroom (starts
+ * the window must keep free after this one; 0: none). Returns {1, 0, 0} if admitted, else {0, ms to wait, scope}: 1 the
+ * deployment's window or back-off refused, 2 only the share or the headroom.
  */
 const TAKE = `
 local paused = redis.call('pttl', KEYS[3])
@@ -41,6 +42,15 @@ if bulkCap > 0 then
     wait = math.max(wait, bulkWait)
   end
 end
+local headroom = tonumber(ARGV[5] or '0')
+if wait <= 0 and headroom > 0 then
+  local over = redis.call('zcard', KEYS[1]) + headroom + 1 - cap
+  if over > 0 then
+    local freeing = redis.call('zrange', KEYS[1], over - 1, over - 1, 'WITHSCORES')
+    wait = math.max(1, tonumber(freeing[2]) + window - now)
+    scope = 2
+  end
+end
 if wait > 0 then return {0, wait, scope} end
 redis.call('zadd', KEYS[1], now, ARGV[3])
 redis.call('pexpire', KEYS[1], window)
@@ -55,7 +65,7 @@ const PAUSE = "if redis.call('pttl', KEYS[1]) < tonumber(ARGV[1]) then redis.cal
 
 export type Verdict =
   | { kind: 'granted' }
-  /** `bulkShare`: only the bulk share is full; the deployment's window has room for other requests. */
+  /** `bulkShare`: only the share (or the headroom asked for) is full; the deployment's window has room for other requests. */
   | { kind: 'denied'; retryMs: number; bulkShare: boolean }
   | { kind: 'unavailable' };
 
@@ -98,15 +108,18 @@ export class SharedRateWindow {
     });
   }
 
-  /** Takes a slot for a start now (and in `share`'s cap): `granted`, `denied` with ms to wait, or `unavailable`. Never throws. */
-  async take(share?: 'bulk' | 'gathering'): Promise<Verdict> {
+  /**
+   * Takes a slot for a start now (and in `share`'s cap, and leaving `headroom` starts of the window free): `granted`, `denied`
+   * with ms to wait, or `unavailable`. Never throws.
+   */
+  async take(share?: 'bulk' | 'gathering', headroom = 0): Promise<Verdict> {
     const redis = await this.#link.ready();
     if (!redis) return { kind: 'unavailable' };
     const shareCap = share === 'bulk' ? this.bulkCap : share === 'gathering' ? this.gatheringCap : 0;
     try {
       const reply = (await redis.eval(TAKE, {
         keys: [this.#keys.window, share === 'gathering' ? this.#keys.gathering : this.#keys.bulk, this.#keys.paused],
-        arguments: [String(this.cap), String(this.windowMs), `${this.#id}:${++this.#seq}`, String(shareCap)],
+        arguments: [String(this.cap), String(this.windowMs), `${this.#id}:${++this.#seq}`, String(shareCap), String(headroom)],
       })) as [number, number, number];
       this.#link.ok();
       return Number(reply[0]) === 1 ? { kind: 'granted' } : { kind: 'denied', retryMs: Math.max(1, Number(reply[1])), bulkShare: Number(reply[2]) === 2 };

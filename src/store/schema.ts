@@ -83,6 +83,8 @@ export interface MemberSettingsTable {
   user_id: string;
   /** Null: their Discord client's. */
   locale: string | null;
+  /** 1: the member turned tracking of their linked accounts off. */
+  tracking_off?: Generated<number>;
   updated_at: number;
 }
 
@@ -200,6 +202,59 @@ export interface HeroMetaSnapshotsTable {
   completed_at: number;
 }
 
+/**
+ * A tracked player and its schedule. `deadline_at` (due time plus interval) orders the claims, so the
+ * most active go first when reads cannot keep up; `claimed_until` and `claim_token` hold a read's lease.
+ */
+export interface TrackedPlayersTable {
+  uid: string;
+  added_at: number;
+  next_read_at: number;
+  deadline_at: number;
+  /** 0 before the first read. */
+  interval_ms: number;
+  claimed_until?: number | null;
+  claim_token?: string | null;
+  last_read_at?: number | null;
+  last_change_at?: number | null;
+  /** Unix seconds. */
+  last_match_at?: number | null;
+  failures: number;
+}
+
+/** A tracking read that showed a change; `season` a season index, `score` the unrounded rank score. */
+export interface RankSnapshotsTable {
+  uid: string;
+  at: number;
+  season: number | null;
+  tier: string | null;
+  score: number | null;
+  level: number | null;
+  matches: number;
+  wins: number;
+  ranked_matches: number;
+  ranked_wins: number;
+}
+
+/** Every match a tracking read saw, once: `played_at` in Unix seconds, `new_score` the rank score after it (ranked only). */
+export interface TrackedMatchesTable {
+  uid: string;
+  match_uid: string;
+  played_at: number;
+  season: number | null;
+  mode_id: number | null;
+  ranked: number;
+  hero_id: string | null;
+  won: number | null;
+  new_score: number | null;
+  score_change: number | null;
+  new_level: number | null;
+  kills: number;
+  deaths: number;
+  assists: number;
+  recorded_at: number;
+}
+
 export interface Tables {
   guild_settings: GuildSettingsTable;
   feed_subscriptions: FeedSubscriptionsTable;
@@ -218,6 +273,9 @@ export interface Tables {
   alert_plans: AlertPlansTable;
   alert_messages: AlertMessagesTable;
   hero_meta_snapshots: HeroMetaSnapshotsTable;
+  tracked_players: TrackedPlayersTable;
+  rank_snapshots: RankSnapshotsTable;
+  tracked_matches: TrackedMatchesTable;
 }
 
 /** A name is never reused or edited once released. */
@@ -454,6 +512,65 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('gathered_at', 'bigint', (c) => c.notNull())
         .addColumn('completed_at', 'bigint', (c) => c.notNull())
         .execute();
+    },
+  },
+  '0011_tracking': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('member_settings')
+        .addColumn('tracking_off', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createTable('tracked_players')
+        .addColumn('uid', 'text', (c) => c.primaryKey())
+        .addColumn('added_at', 'bigint', (c) => c.notNull())
+        .addColumn('next_read_at', 'bigint', (c) => c.notNull())
+        .addColumn('deadline_at', 'bigint', (c) => c.notNull())
+        .addColumn('interval_ms', 'bigint', (c) => c.notNull())
+        .addColumn('claimed_until', 'bigint')
+        .addColumn('claim_token', 'text')
+        .addColumn('last_read_at', 'bigint')
+        .addColumn('last_change_at', 'bigint')
+        .addColumn('last_match_at', 'bigint')
+        .addColumn('failures', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      // The claim reads due players in deadline order; the backlog counts by due time.
+      await db.schema.createIndex('tracked_players_deadline').on('tracked_players').columns(['deadline_at']).execute();
+      await db.schema.createIndex('tracked_players_due').on('tracked_players').columns(['next_read_at']).execute();
+      await db.schema
+        .createTable('rank_snapshots')
+        .addColumn('uid', 'text', (c) => c.notNull())
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addColumn('season', 'integer')
+        .addColumn('tier', 'text')
+        .addColumn('score', 'double precision')
+        .addColumn('level', 'integer')
+        .addColumn('matches', 'integer', (c) => c.notNull())
+        .addColumn('wins', 'integer', (c) => c.notNull())
+        .addColumn('ranked_matches', 'integer', (c) => c.notNull())
+        .addColumn('ranked_wins', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('rank_snapshots_pk', ['uid', 'at'])
+        .execute();
+      await db.schema
+        .createTable('tracked_matches')
+        .addColumn('uid', 'text', (c) => c.notNull())
+        .addColumn('match_uid', 'text', (c) => c.notNull())
+        .addColumn('played_at', 'bigint', (c) => c.notNull())
+        .addColumn('season', 'integer')
+        .addColumn('mode_id', 'integer')
+        .addColumn('ranked', 'integer', (c) => c.notNull())
+        .addColumn('hero_id', 'text')
+        .addColumn('won', 'integer')
+        .addColumn('new_score', 'double precision')
+        .addColumn('score_change', 'double precision')
+        .addColumn('new_level', 'integer')
+        .addColumn('kills', 'integer', (c) => c.notNull())
+        .addColumn('deaths', 'integer', (c) => c.notNull())
+        .addColumn('assists', 'integer', (c) => c.notNull())
+        .addColumn('recorded_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('tracked_matches_pk', ['uid', 'match_uid'])
+        .execute();
+      await db.schema.createIndex('tracked_matches_played').on('tracked_matches').columns(['uid', 'played_at']).execute();
     },
   },
 };

@@ -9,6 +9,7 @@ import { FeedPostsRepository } from './feed-posts.js';
 import { FeedStateRepository } from './feed-state.js';
 import { GuildSettingsRepository, type GuildSettingsOptions } from './guild-settings.js';
 import { HeroMetaRepository } from './hero-meta.js';
+import { TrackingRepository } from './tracking.js';
 
 export interface State {
   database: Database;
@@ -20,6 +21,7 @@ export interface State {
   alerts: AlertsRepository;
   balanceHistory: BalanceHistoryRepository;
   heroMeta: HeroMetaRepository;
+  tracking: TrackingRepository;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export function stateOf(database: Database, settings: GuildSettingsOptions = {})
     alerts: new AlertsRepository(database.db),
     balanceHistory: new BalanceHistoryRepository(database.db),
     heroMeta: new HeroMetaRepository(database.db),
+    tracking: new TrackingRepository(database.db, database.engine),
     close: () => database.close(),
   };
 }

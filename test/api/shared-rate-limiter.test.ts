@@ -138,6 +138,26 @@ describe('one rate for the whole deployment', () => {
     expect(spanOf(grants)).toBeGreaterThanOrEqual(7 * (300 - 1));
   }, 30_000);
 
+  it("tracking leaves the deployment's reserve free: two processes' reads never fill the window, and a member starts at once", async () => {
+    const prefix = randomUUID();
+    // A long window: nothing frees during the test, so the counts are exact whatever the machine's speed.
+    const [a, b] = [limiter(redis.url, prefix, 20, 60_000), limiter(redis.url, prefix, 20, 60_000)];
+    const started: string[] = [];
+    const reads = [
+      ...Array.from({ length: 15 }, () => a.schedule(async () => void started.push('a'), 'tracking')),
+      ...Array.from({ length: 15 }, () => b.schedule(async () => void started.push('b'), 'tracking')),
+    ];
+    // 19 of 20: the deployment's window keeps the one start of the reserve.
+    await pollUntil(() => started.length === 19, '19 tracking starts', { context: () => `${started.length} started` });
+    const member = await b.schedule(async () => 'member', 'interactive', Date.now() + 60_000);
+    expect(member).toBe('member');
+    // The member took the last start; no tracking read got it.
+    expect(started).toHaveLength(19);
+    a.stop();
+    b.stop();
+    expect((await Promise.allSettled(reads)).filter((r) => r.status === 'rejected')).toHaveLength(11);
+  });
+
   it('priorities still hold within a process while the shared window is full', async () => {
     const prefix = randomUUID();
     const [a, b] = [limiter(redis.url, prefix, 1, 300), limiter(redis.url, prefix, 1, 300)];

@@ -132,6 +132,70 @@ describe('UpstreamRateLimiter', () => {
     expect(limiter.backoffRemaining()).toBe(0);
     limiter.stop();
   });
+
+  it('tracking takes what members leave: it stops while the window has only its reserve free, and members never wait for it', async () => {
+    vi.useFakeTimers();
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 20, windowMs: 1_000 });
+    // Quiet members: the reserve is the 5 % floor, one start.
+    expect(limiter.reserve()).toBe(1);
+    const tracked: number[] = [];
+    const t0 = Date.now();
+    const reads = Array.from({ length: 25 }, () => limiter.schedule(async () => void tracked.push(Date.now() - t0), 'tracking'));
+    await vi.advanceTimersByTimeAsync(0);
+    // 19 of 20 starts: one stays free for a member.
+    expect(tracked).toHaveLength(19);
+    expect(limiter.trackingWait()).toBeGreaterThan(0);
+    let member = -1;
+    await limiter.schedule(async () => void (member = Date.now() - t0), 'interactive');
+    expect(member).toBe(0);
+    await vi.advanceTimersByTimeAsync(2_000);
+    await Promise.all(reads);
+    expect(tracked).toHaveLength(25);
+    // Never more than cap − reserve tracking starts in any window.
+    for (let i = 0; i + 19 < tracked.length; i++) expect(tracked[i + 19]! - tracked[i]!).toBeGreaterThanOrEqual(1_000);
+    limiter.stop();
+  });
+
+  it('the reserve follows members: twice their busiest recent window', async () => {
+    vi.useFakeTimers();
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 20, windowMs: 1_000 });
+    await Promise.all(Array.from({ length: 4 }, () => limiter.schedule(async () => undefined, 'interactive')));
+    expect(limiter.reserve()).toBe(8);
+    const tracked: number[] = [];
+    void Promise.all(Array.from({ length: 20 }, () => limiter.schedule(async () => void tracked.push(Date.now()), 'tracking')));
+    await vi.advanceTimersByTimeAsync(0);
+    // 4 members' starts + 8 for the reserve leave 8 for tracking.
+    expect(tracked).toHaveLength(8);
+    // Five quiet windows later members' demand is forgotten.
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect(limiter.reserve()).toBe(1);
+    limiter.stop();
+  });
+
+  it('stopping gives up the tracking reads still waiting for spare starts', async () => {
+    vi.useFakeTimers();
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 20, windowMs: 1_000 });
+    const reads = Array.from({ length: 25 }, () => limiter.schedule(async () => 'read', 'tracking'));
+    const outcomes = Promise.allSettled(reads);
+    await vi.advanceTimersByTimeAsync(0);
+    limiter.stop();
+    await vi.advanceTimersByTimeAsync(0);
+    const settled = await outcomes;
+    expect(settled.filter((r) => r.status === 'fulfilled')).toHaveLength(19);
+    expect(settled.filter((r) => r.status === 'rejected')).toHaveLength(6);
+  });
+
+  it('a tracking read waits behind every other priority', async () => {
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 1, windowMs: 150 });
+    const order: string[] = [];
+    const first = limiter.schedule(async () => void order.push('first'));
+    const tracking = limiter.schedule(async () => void order.push('tracking'), 'tracking');
+    const bulk = limiter.schedule(async () => void order.push('bulk'), 'bulk');
+    const feed = limiter.schedule(async () => void order.push('feed'), 'background');
+    await Promise.all([first, tracking, bulk, feed]);
+    expect(order).toEqual(['first', 'feed', 'bulk', 'tracking']);
+    limiter.stop();
+  });
 });
 
 describe('deadlines: no request waits past its interaction budget', () => {

@@ -1,0 +1,136 @@
+/**
+ * What one tracking read of a profile records, and when the player is read next. A profile's
+ * `rank_history` is nearly empty on real profiles; its embedded matches carry the rank score after
+ * each one (`new_score`), so the bot keeps both a snapshot of the profile and every match once.
+ */
+import type { PlayerProfile } from '../api/schemas.js';
+import { matchMode } from './modes.js';
+import { currentSeason, rankSummary } from './profile.js';
+import { seasonOfHistoryEntry } from './seasons.js';
+
+/** Where a player stands at one read. `season` a season index; `score` unrounded; totals over all modes. */
+export interface ProfileSnapshot {
+  season: number | null;
+  tier: string | null;
+  score: number | null;
+  /** The account level. */
+  level: number | null;
+  matches: number;
+  wins: number;
+  rankedMatches: number;
+  rankedWins: number;
+}
+
+/** One embedded match as recorded: `time` in Unix seconds, `season` a season index, `newScore` the rank score after it. */
+export interface RecordedMatch {
+  matchUid: string;
+  time: number;
+  season: number | null;
+  modeId: number | null;
+  ranked: boolean;
+  heroId: string | null;
+  won: boolean | null;
+  newScore: number | null;
+  scoreChange: number | null;
+  newLevel: number | null;
+  kills: number;
+  deaths: number;
+  assists: number;
+}
+
+export type TrackingRead =
+  | { kind: 'private' }
+  /** `reason` says which invariant the profile broke: nothing of it is recorded. */
+  | { kind: 'malformed'; reason: string }
+  | { kind: 'read'; snapshot: ProfileSnapshot; matches: RecordedMatch[]; lastMatchAt: number | null };
+
+/** Rank scores seen run from 0 to about 6,000; far outside that is a misread, not a rank. */
+const MAX_PLAUSIBLE_SCORE = 100_000;
+
+/**
+ * The snapshot and matches of a profile, checked against the profile's own invariants: wins never
+ * above matches (overall and ranked), a score a finite number in range, a match time a Unix time.
+ * A private profile (`isPrivate`) is never recorded.
+ */
+export function readForTracking(p: PlayerProfile): TrackingRead {
+  if (p.is_private) return { kind: 'private' };
+  const rank = rankSummary(p);
+  const ranked = p.overall.ranked;
+  const snapshot: ProfileSnapshot = {
+    season: (rank.season ?? currentSeason(p))?.index ?? null,
+    tier: rank.tier,
+    score: rank.score,
+    level: p.level,
+    matches: p.overall.total_matches,
+    wins: p.overall.total_wins,
+    rankedMatches: ranked?.matches ?? 0,
+    rankedWins: ranked?.wins ?? 0,
+  };
+  if (snapshot.wins > snapshot.matches) return { kind: 'malformed', reason: `wins ${snapshot.wins} above matches ${snapshot.matches}` };
+  if (snapshot.rankedWins > snapshot.rankedMatches)
+    return { kind: 'malformed', reason: `ranked wins ${snapshot.rankedWins} above ranked matches ${snapshot.rankedMatches}` };
+  if (snapshot.score !== null && !(Number.isFinite(snapshot.score) && snapshot.score >= 0 && snapshot.score < MAX_PLAUSIBLE_SCORE))
+    return { kind: 'malformed', reason: `rank score ${snapshot.score}` };
+  const matches: RecordedMatch[] = [];
+  for (const m of p.recent_matches) {
+    if (!m.match_uid || m.time === null || !Number.isFinite(m.time) || m.time <= 0) continue;
+    const mode = matchMode(m.game_mode_id, m.play_mode_id);
+    const newScore = mode.ranked ? m.player.new_score : null;
+    if (newScore !== null && !(Number.isFinite(newScore) && newScore >= 0 && newScore < MAX_PLAUSIBLE_SCORE))
+      return { kind: 'malformed', reason: `match ${m.match_uid}: rank score ${newScore}` };
+    matches.push({
+      matchUid: m.match_uid,
+      time: m.time,
+      season: seasonOfHistoryEntry(m.season, 'profile')?.index ?? null,
+      modeId: mode.id,
+      ranked: mode.ranked,
+      heroId: m.player.hero_id,
+      won: m.player.is_win,
+      newScore,
+      // Quick Play rows carry a score change on another scale.
+      scoreChange: mode.ranked ? m.player.score_change : null,
+      newLevel: mode.ranked ? m.player.new_level : null,
+      kills: m.player.kills,
+      deaths: m.player.deaths,
+      assists: m.player.assists,
+    });
+  }
+  const lastMatchAt = matches.reduce<number | null>((latest, m) => (latest === null || m.time > latest ? m.time : latest), null);
+  return { kind: 'read', snapshot, matches, lastMatchAt };
+}
+
+/** Whether two snapshots say the same: a read that changes nothing stores no snapshot. */
+export function sameSnapshot(a: ProfileSnapshot, b: ProfileSnapshot): boolean {
+  return (
+    a.season === b.season &&
+    a.tier === b.tier &&
+    a.score === b.score &&
+    a.level === b.level &&
+    a.matches === b.matches &&
+    a.wins === b.wins &&
+    a.rankedMatches === b.rankedMatches &&
+    a.rankedWins === b.rankedWins
+  );
+}
+
+export interface IntervalBounds {
+  /** ms (`TRACKING_MIN_INTERVAL_SECONDS`). */
+  minMs: number;
+  /** ms (`TRACKING_MAX_INTERVAL_SECONDS`). */
+  maxMs: number;
+}
+
+/**
+ * ms until the next read. A player who played recently is read more often: a quarter of the time
+ * since their last match. A read that showed no change doubles the interval, up to the longest.
+ * `lastMatchAt` in Unix seconds (null: unknown), `now` in ms.
+ */
+export function nextInterval(
+  read: { changed: boolean; previousMs: number | null; lastMatchAt: number | null; now: number },
+  { minMs, maxMs }: IntervalBounds,
+): number {
+  const clamp = (ms: number) => Math.min(maxMs, Math.max(minMs, Math.round(ms)));
+  const byActivity = read.lastMatchAt === null ? maxMs : clamp((read.now - read.lastMatchAt * 1000) / 4);
+  if (read.changed || read.previousMs === null) return byActivity;
+  return clamp(Math.max(read.previousMs * 2, byActivity));
+}

@@ -1,0 +1,333 @@
+/**
+ * Tracked players, their schedule, and what each read recorded: snapshots when something changed, and
+ * every embedded match once by its match UID. Several processes share the schedule: each due player is
+ * claimed by one of them for a lease (PostgreSQL: `FOR UPDATE SKIP LOCKED`; SQLite has one writer).
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { ProfileSnapshot, RecordedMatch } from '../game/tracking.js';
+import type { Db } from './database.js';
+
+/** Full detail is kept this long (ms); older snapshots thin to one per player and day. */
+export const TRACKING_DETAIL_MS = 90 * 24 * 60 * 60_000;
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/** A claimed player: `intervalMs` the interval that made it due, `lastMatchAt` in Unix seconds. */
+export interface ClaimedPlayer {
+  uid: string;
+  token: string;
+  intervalMs: number;
+  lastMatchAt: number | null;
+  failures: number;
+  snapshot: ProfileSnapshot | null;
+}
+
+export interface TrackingBacklog {
+  tracked: number;
+  /** Players due now and not being read. */
+  due: number;
+  /** ms since the due time of the longest-waiting player; 0 when none is due. */
+  oldestDueMs: number;
+  /** ms since the least recent read of a tracked player (never read: since it was added); null when none is tracked. */
+  oldestReadMs: number | null;
+}
+
+/** Off the reply path: no deadlines, errors propagate to the tracker. Times in epoch ms. */
+export class TrackingRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly engine: 'sqlite' | 'postgres',
+  ) {}
+
+  /**
+   * Makes the tracked set what the account links say: every linked account of a member who has not
+   * turned tracking off, and nothing else. Added players are due at once.
+   * @returns how many players were added and removed.
+   */
+  async sync(now: number): Promise<{ added: number; removed: number }> {
+    return this.db.transaction().execute(async (trx) => {
+      const wanted = trx
+        .selectFrom('account_links')
+        .select('account_links.uid')
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('member_settings')
+                .select('member_settings.user_id')
+                .whereRef('member_settings.user_id', '=', 'account_links.user_id')
+                .where('member_settings.tracking_off', '=', 1),
+            ),
+          ),
+        );
+      const removed = await trx.deleteFrom('tracked_players').where('uid', 'not in', wanted).executeTakeFirst();
+      const missing = await trx
+        .selectFrom('account_links')
+        .select('uid')
+        .distinct()
+        .where('uid', 'in', wanted)
+        .where('uid', 'not in', trx.selectFrom('tracked_players').select('uid'))
+        .execute();
+      for (const { uid } of missing) await this.#insert(trx, uid, now);
+      return { added: missing.length, removed: Number(removed.numDeletedRows) };
+    });
+  }
+
+  /** Starts tracking `uid` (due at once) unless it is tracked already. */
+  async follow(uid: string, now: number): Promise<void> {
+    await this.#insert(this.db, uid, now);
+  }
+
+  async #insert(db: Db, uid: string, now: number): Promise<void> {
+    await db
+      .insertInto('tracked_players')
+      .values({ uid, added_at: now, next_read_at: now, deadline_at: now, interval_ms: 0, failures: 0 })
+      .onConflict((oc) => oc.column('uid').doNothing())
+      .execute();
+  }
+
+  /**
+   * Claims up to `limit` due players for `leaseMs`, the most urgent first: earliest deadline (due time
+   * plus interval), so that when reads cannot keep up the most active players go first.
+   */
+  async claim(now: number, limit: number, leaseMs: number): Promise<ClaimedPlayer[]> {
+    const token = randomUUID();
+    const claimed = await this.db.transaction().execute(async (trx) => {
+      let due = trx
+        .selectFrom('tracked_players')
+        .select('uid')
+        .where('next_read_at', '<=', now)
+        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
+        .orderBy('deadline_at')
+        .limit(limit);
+      if (this.engine === 'postgres') due = due.forUpdate().skipLocked();
+      const uids = (await due.execute()).map((r) => r.uid);
+      if (uids.length === 0) return [];
+      return trx
+        .updateTable('tracked_players')
+        .set({ claimed_until: now + leaseMs, claim_token: token })
+        .where('uid', 'in', uids)
+        .returning(['uid', 'interval_ms', 'last_match_at', 'failures'])
+        .execute();
+    });
+    if (claimed.length === 0) return [];
+    const latest = await this.latestSnapshots(claimed.map((c) => c.uid));
+    return claimed.map((c) => ({
+      uid: c.uid,
+      token,
+      intervalMs: Number(c.interval_ms),
+      lastMatchAt: c.last_match_at === null ? null : Number(c.last_match_at),
+      failures: Number(c.failures),
+      snapshot: latest.get(c.uid) ?? null,
+    }));
+  }
+
+  /** The latest snapshot of each player that has one. */
+  async latestSnapshots(uids: readonly string[]): Promise<Map<string, ProfileSnapshot>> {
+    const out = new Map<string, ProfileSnapshot>();
+    if (uids.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('rank_snapshots as s')
+      .selectAll()
+      .where('s.uid', 'in', uids)
+      .where('s.at', '=', (eb) =>
+        eb
+          .selectFrom('rank_snapshots as t')
+          .select((e) => e.fn.max('t.at').as('at'))
+          .whereRef('t.uid', '=', 's.uid'),
+      )
+      .execute();
+    for (const r of rows) out.set(r.uid, snapshotOf(r));
+    return out;
+  }
+
+  /**
+   * Records one read of a claimed player: the snapshot (when `changed`), the matches not recorded yet,
+   * and the next due time; the claim ends. A claim that expired and was taken by another process is
+   * not overwritten. One transaction.
+   * @returns false when the claim was no longer this one's.
+   */
+  async recordRead(
+    claim: Pick<ClaimedPlayer, 'uid' | 'token'>,
+    read: { snapshot: ProfileSnapshot | null; matches: readonly RecordedMatch[]; lastMatchAt: number | null; changed: boolean },
+    next: { intervalMs: number },
+    now: number,
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const own = await trx
+        .updateTable('tracked_players')
+        .set({
+          next_read_at: now + next.intervalMs,
+          deadline_at: now + 2 * next.intervalMs,
+          interval_ms: next.intervalMs,
+          claimed_until: null,
+          claim_token: null,
+          last_read_at: now,
+          failures: 0,
+          ...(read.changed ? { last_change_at: now } : {}),
+          ...(read.lastMatchAt !== null ? { last_match_at: read.lastMatchAt } : {}),
+        })
+        .where('uid', '=', claim.uid)
+        .where('claim_token', '=', claim.token)
+        .executeTakeFirst();
+      if (Number(own.numUpdatedRows) === 0) return false;
+      const s = read.snapshot;
+      if (s && read.changed) {
+        await trx
+          .insertInto('rank_snapshots')
+          .values({
+            uid: claim.uid,
+            at: now,
+            season: s.season,
+            tier: s.tier,
+            score: s.score,
+            level: s.level,
+            matches: s.matches,
+            wins: s.wins,
+            ranked_matches: s.rankedMatches,
+            ranked_wins: s.rankedWins,
+          })
+          .onConflict((oc) => oc.columns(['uid', 'at']).doNothing())
+          .execute();
+      }
+      for (const m of read.matches) {
+        await trx
+          .insertInto('tracked_matches')
+          .values({
+            uid: claim.uid,
+            match_uid: m.matchUid,
+            played_at: m.time,
+            season: m.season,
+            mode_id: m.modeId,
+            ranked: m.ranked ? 1 : 0,
+            hero_id: m.heroId,
+            won: m.won === null ? null : m.won ? 1 : 0,
+            new_score: m.newScore,
+            score_change: m.scoreChange,
+            new_level: m.newLevel,
+            kills: m.kills,
+            deaths: m.deaths,
+            assists: m.assists,
+            recorded_at: now,
+          })
+          .onConflict((oc) => oc.columns(['uid', 'match_uid']).doNothing())
+          .execute();
+      }
+      return true;
+    });
+  }
+
+  /** Gives a claim back after a failed read: due again after `retryMs`, its interval kept. */
+  async release(claim: Pick<ClaimedPlayer, 'uid' | 'token'>, retryMs: number, now: number): Promise<void> {
+    await this.db
+      .updateTable('tracked_players')
+      .set((eb) => ({ next_read_at: now + retryMs, claimed_until: null, claim_token: null, failures: eb('failures', '+', 1) }))
+      .where('uid', '=', claim.uid)
+      .where('claim_token', '=', claim.token)
+      .execute();
+  }
+
+  /** How far behind the schedule is, for `/config status`. */
+  async backlog(now: number): Promise<TrackingBacklog> {
+    const row = await this.db
+      .selectFrom('tracked_players')
+      .select((eb) => [
+        eb.fn.countAll<number | string>().as('tracked'),
+        eb.fn
+          .sum<number | string | null>(
+            eb
+              .case()
+              .when(eb.and([eb('next_read_at', '<=', now), eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)])]))
+              .then(1)
+              .else(0)
+              .end(),
+          )
+          .as('due'),
+        eb.fn.min<number | string | null>('next_read_at').as('earliest'),
+        eb.fn.min<number | string | null>(eb.fn.coalesce('last_read_at', 'added_at')).as('oldest_read'),
+      ])
+      .executeTakeFirstOrThrow();
+    const tracked = Number(row.tracked);
+    const earliest = row.earliest === null ? null : Number(row.earliest);
+    return {
+      tracked,
+      due: Number(row.due ?? 0),
+      oldestDueMs: earliest !== null && earliest <= now ? now - earliest : 0,
+      oldestReadMs: tracked === 0 || row.oldest_read === null ? null : now - Number(row.oldest_read),
+    };
+  }
+
+  /** Snapshots of `uid` from `since` on (epoch ms), oldest first. */
+  async snapshots(uid: string, since = 0): Promise<(ProfileSnapshot & { at: number })[]> {
+    const rows = await this.db.selectFrom('rank_snapshots').selectAll().where('uid', '=', uid).where('at', '>=', since).orderBy('at').execute();
+    return rows.map((r) => ({ at: Number(r.at), ...snapshotOf(r) }));
+  }
+
+  /** Recorded matches of `uid` played from `since` on (Unix seconds), oldest first. */
+  async matches(uid: string, since = 0): Promise<RecordedMatch[]> {
+    const rows = await this.db.selectFrom('tracked_matches').selectAll().where('uid', '=', uid).where('played_at', '>=', since).orderBy('played_at').execute();
+    return rows.map((r) => ({
+      matchUid: r.match_uid,
+      time: Number(r.played_at),
+      season: r.season,
+      modeId: r.mode_id,
+      ranked: r.ranked === 1,
+      heroId: r.hero_id,
+      won: r.won === null ? null : r.won === 1,
+      newScore: r.new_score === null ? null : Number(r.new_score),
+      scoreChange: r.score_change === null ? null : Number(r.score_change),
+      newLevel: r.new_level,
+      kills: r.kills,
+      deaths: r.deaths,
+      assists: r.assists,
+    }));
+  }
+
+  /**
+   * Retention: detail older than {@link TRACKING_DETAIL_MS} thins to the last snapshot of each player
+   * and UTC day; matches are kept (one row each, the rank points of the timeline).
+   * @returns snapshots removed.
+   */
+  async prune(now: number, detailMs = TRACKING_DETAIL_MS): Promise<number> {
+    const before = now - detailMs;
+    const result = await this.db
+      .deleteFrom('rank_snapshots as s')
+      .where('s.at', '<', before)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('rank_snapshots as later')
+            .select('later.uid')
+            .whereRef('later.uid', '=', 's.uid')
+            .whereRef('later.at', '>', 's.at')
+            // A literal: SQLite binds a JavaScript number as a real, and would divide without truncating.
+            .where(sql<boolean>`(later.at / ${sql.lit(DAY_MS)}) = (s.at / ${sql.lit(DAY_MS)})`),
+        ),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}
+
+function snapshotOf(r: {
+  season: number | null;
+  tier: string | null;
+  score: number | string | null;
+  level: number | null;
+  matches: number;
+  wins: number;
+  ranked_matches: number;
+  ranked_wins: number;
+}): ProfileSnapshot {
+  return {
+    season: r.season,
+    tier: r.tier,
+    score: r.score === null ? null : Number(r.score),
+    level: r.level,
+    matches: r.matches,
+    wins: r.wins,
+    rankedMatches: r.ranked_matches,
+    rankedWins: r.ranked_wins,
+  };
+}
