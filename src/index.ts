@@ -154,7 +154,7 @@ async function runBot(): Promise<void> {
     // A backfill asked with /config feed starts a poll at once, here and in the leader (with Redis).
     // eslint-disable-next-line prefer-const -- assigned below, after onPollNow closes over it
     let pollSignal: PollSignal | undefined;
-    const { context, poller, meta, balanceIndexer, mains } = createBackground({
+    const { context, poller, meta, balanceIndexer, mains, tracker } = createBackground({
       api: services.api,
       state: services.state,
       cacheStore: services.cacheStore,
@@ -170,6 +170,8 @@ async function runBot(): Promise<void> {
       feedNow: feedClock(config.feedClockFile),
       metrics,
       onPollNow: () => pollSignal?.publish(),
+      tracking: config.tracking,
+      trackingWait: () => services.limiter.trackingWait(),
     });
     // Read now, not with the hourly jobs: a /meta right after a restart is answered from the saved snapshot.
     void meta.restore();
@@ -205,7 +207,11 @@ async function runBot(): Promise<void> {
     let firstPoll: NodeJS.Timeout | undefined;
     client.once('clientReady', (c) => {
       logger.info({ user: c.user.tag, guilds: c.guilds.cache.size }, 'logged in to Discord');
-      firstPoll = setTimeout(() => poller.start(), Math.min(FIRST_FEED_POLL_DELAY_MS, config.feedPollSeconds * 1000));
+      firstPoll = setTimeout(() => {
+        poller.start();
+        // The schedule is shared through the database; without Redis the rate is per process, so one process of a machine tracks.
+        if (config.redisUrl || leadership !== NEVER_LEADER) tracker.start();
+      }, Math.min(FIRST_FEED_POLL_DELAY_MS, config.feedPollSeconds * 1000));
       firstPoll.unref();
       fetchCommandIds(client.rest, c.application.id, config.discord.devGuildId).then(
         (ids) => {
@@ -245,6 +251,7 @@ async function runBot(): Promise<void> {
       await step('hero meta', () => meta.stop());
       await step('balance indexer', () => balanceIndexer.stop());
       await step('mains refresh', () => mains.stop());
+      await step('tracker', () => tracker.stop());
       await step('feed leadership', () => leadership.release().catch(() => undefined));
       await step('settings sync', () => stopSettingsSync());
       await step('poll signal', () => pollSignal?.stop());

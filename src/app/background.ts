@@ -13,6 +13,7 @@ import { FeedPoller } from '../feeds/poller.js';
 import { createFeedTester } from '../feeds/test-post.js';
 import { BalanceIndexer } from '../jobs/balance-indexer.js';
 import { HeroMeta } from '../jobs/hero-meta.js';
+import { Tracker } from '../jobs/tracker.js';
 import type { State } from '../store/state.js';
 import { createCommandContext } from './services.js';
 
@@ -39,6 +40,10 @@ export interface BackgroundOptions {
   metrics?: Metrics;
   /** Called on each poll asked at once (a /config feed backfill), after this process's own. */
   onPollNow?: () => void;
+  /** The shortest and longest interval between two reads of a tracked player, ms (`TRACKING_*_INTERVAL_SECONDS`). */
+  tracking: { minIntervalMs: number; maxIntervalMs: number };
+  /** When a tracking read may start (the rate limiter's `trackingWait`, ms); default at once. */
+  trackingWait?: () => number;
 }
 
 export interface Background {
@@ -47,6 +52,7 @@ export interface Background {
   meta: HeroMeta;
   balanceIndexer: BalanceIndexer;
   mains: MainsRefresher;
+  tracker: Tracker;
 }
 
 /** Wires the context and its background work; starts nothing. */
@@ -93,6 +99,20 @@ export function createBackground(o: BackgroundOptions): Background {
     ...(o.feedNow ? { now: o.feedNow } : {}),
     ...(o.metrics ? { metrics: o.metrics } : {}),
   });
-  const context = { ...base, meta, balance: { history: state.balanceHistory, indexer: balanceIndexer }, alerts: { members: state.alerts, mains } };
-  return { context, poller, meta, balanceIndexer, mains };
+  const tracker = new Tracker({
+    api,
+    tracking: state.tracking,
+    spare: o.trackingWait ?? (() => 0),
+    logger: o.logger.child({ component: 'tracking' }),
+    minMs: o.tracking.minIntervalMs,
+    maxMs: o.tracking.maxIntervalMs,
+  });
+  const context = {
+    ...base,
+    meta,
+    balance: { history: state.balanceHistory, indexer: balanceIndexer },
+    alerts: { members: state.alerts, mains },
+    tracking: state.tracking,
+  };
+  return { context, poller, meta, balanceIndexer, mains, tracker };
 }

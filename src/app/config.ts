@@ -78,6 +78,10 @@ const schema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   FEED_POLL_SECONDS: z.coerce.number({ error: 'must be a number' }).positive('must be positive').default(600),
   FEED_CLOCK_FILE: z.string().trim().min(1).optional(),
+  /** Between two reads of a tracked player who plays (src/game/tracking.ts); tests set seconds. */
+  TRACKING_MIN_INTERVAL_SECONDS: z.coerce.number({ error: 'must be a number' }).positive('must be positive').default(1800),
+  /** Between two reads of a tracked player whose profile stopped changing. */
+  TRACKING_MAX_INTERVAL_SECONDS: z.coerce.number({ error: 'must be a number' }).positive('must be positive').default(86_400),
   PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65_535).default(3000),
   SHARD_COUNT: z
     .string()
@@ -132,6 +136,8 @@ export interface Config {
   feedPollSeconds: number;
   /** Tests: a file holding milliseconds added to the feed poller's clock (src/feeds/clock.ts); absent for real time. */
   feedClockFile?: string;
+  /** The shortest and longest interval between two reads of a tracked player, ms. */
+  tracking: { minIntervalMs: number; maxIntervalMs: number };
   logLevel: (typeof LOG_LEVELS)[number];
   port: number;
   /** Total time an interaction may take from its creation to its final answer (src/core/deadline.ts). */
@@ -191,6 +197,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       ]);
     }
   }
+  if (e.TRACKING_MAX_INTERVAL_SECONDS < e.TRACKING_MIN_INTERVAL_SECONDS) {
+    throw new ConfigError([
+      {
+        variable: 'TRACKING_MAX_INTERVAL_SECONDS',
+        message: `must be at least TRACKING_MIN_INTERVAL_SECONDS (${e.TRACKING_MIN_INTERVAL_SECONDS}) (got "${e.TRACKING_MAX_INTERVAL_SECONDS}")`,
+      },
+    ]);
+  }
   const baseUrl = (e.RIVALS_API_BASE_URL as string).replace(/\/+$/, '');
   return {
     discord: {
@@ -212,6 +226,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataDir: e.DATA_DIR,
     feedPollSeconds: e.FEED_POLL_SECONDS,
     feedClockFile: e.FEED_CLOCK_FILE,
+    tracking: { minIntervalMs: e.TRACKING_MIN_INTERVAL_SECONDS * 1000, maxIntervalMs: e.TRACKING_MAX_INTERVAL_SECONDS * 1000 },
     logLevel: e.LOG_LEVEL,
     port: e.PORT,
     interactionBudgetMs: e.INTERACTION_BUDGET_MS,

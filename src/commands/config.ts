@@ -14,10 +14,11 @@ import { feedName } from '../feeds/render.js';
 import { canonicalTimeZone, formatClock, parseClock, parseQuietHours, quietNow, suggestTimeZones, type QuietHours } from '../feeds/schedule.js';
 import { chosenLanguage, choiceName, describe, DISCORD_LANGUAGE, languageChoices } from '../i18n/commands.js';
 import { LOCALE_NAMES, pickLocale, runInLocale, tr, typedWord, type Locale } from '../i18n/index.js';
-import { discordTime, integer } from '../i18n/format.js';
+import { discordTime, duration, integer } from '../i18n/format.js';
 import { escapeText } from '../render/limits.js';
 import type { View } from '../render/view.js';
 import { FEED_TYPES, MAX_FILTER_HEROES, type FeedSubscription, type FeedType, type GuildSettings } from '../store/guild-settings.js';
+import type { TrackingBacklog } from '../store/tracking.js';
 import { t } from '../render/strings.js';
 
 const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', xbox: 'Xbox' };
@@ -353,24 +354,57 @@ function changesOf(prev: FeedSubscription, next: FeedSubscription, names: Map<st
   return changes;
 }
 
-function statusView(s: GuildSettings, now: number): View {
+/** The backlog, or null without tracking; a store that cannot say leaves the field out rather than fail the feeds' status. */
+async function trackingBacklog(ctx: CommandContext): Promise<TrackingBacklog | null> {
+  if (!ctx.tracking) return null;
+  try {
+    return await ctx.tracking.backlog(ctx.now());
+  } catch (err) {
+    ctx.logger.warn({ err }, 'could not read the tracking backlog for /config status');
+    return null;
+  }
+}
+
+/** The tracking schedule's state for /config status, or null when the bot tracks nothing (no store behind it). */
+function trackingField(backlog: TrackingBacklog | null): { name: string; value: string } | null {
+  if (!backlog) return null;
+  const name = tr('config:status.tracking');
+  if (backlog.tracked === 0) return { name, value: tr('config:status.trackingNone') };
+  const state = tr('config:status.trackingState', {
+    count: backlog.tracked,
+    tracked: integer(backlog.tracked),
+    oldest: duration((backlog.oldestReadMs ?? 0) / 1000),
+  });
+  const behind =
+    backlog.due > 0
+      ? `\n${tr('config:status.trackingBehind', { count: backlog.due, due: integer(backlog.due), wait: duration(backlog.oldestDueMs / 1000) })}`
+      : '';
+  return { name, value: `${state}${behind}` };
+}
+
+function statusView(s: GuildSettings, now: number, backlog: TrackingBacklog | null): View {
+  const tracking = trackingField(backlog);
   return privately({
     title: tr('config:status.title'),
-    fields: FEED_TYPES.map((type) => {
-      const f = s.feeds[type];
-      if (!f) return { name: feedName(type), value: tr('config:off') };
-      const last = f.lastDelivered
-        ? tr('config:status.lastPost', { when: discordTime(f.lastDelivered.at / 1000), postId: f.lastDelivered.postId })
-        : tr('config:status.noPostYet');
-      const problem = f.broken
-        ? `\n⚠️ ${t.deliveryProblem(deliveryProblem(f.broken.reason, f.broken.code))}. ${t.feedFix(f.channelId)}`
-        : `\n${tr('config:status.noProblem')}`;
-      const held = f.quiet && quietNow(f.quiet, f.timeZone ?? 'UTC', now).quiet ? `\n${t.quietNow(formatClock(f.quiet.end), f.timeZone ?? 'UTC')}` : '';
-      const edit = f.lastEdit
-        ? `\n${f.lastEdit.error ? t.feedEditFailed(f.lastEdit.postId, discordTime(f.lastEdit.at / 1000), t.deliveryProblem(deliveryProblem(f.lastEdit.error))) : t.feedEdited(f.lastEdit.postId, discordTime(f.lastEdit.at / 1000))}`
-        : '';
-      return { name: feedName(type), value: `<#${f.channelId}> · ${last}${problem}${held}${edit}` };
-    }),
+    fields: [...feedFields(s, now), ...(tracking ? [tracking] : [])],
+  });
+}
+
+function feedFields(s: GuildSettings, now: number): { name: string; value: string }[] {
+  return FEED_TYPES.map((type) => {
+    const f = s.feeds[type];
+    if (!f) return { name: feedName(type), value: tr('config:off') };
+    const last = f.lastDelivered
+      ? tr('config:status.lastPost', { when: discordTime(f.lastDelivered.at / 1000), postId: f.lastDelivered.postId })
+      : tr('config:status.noPostYet');
+    const problem = f.broken
+      ? `\n⚠️ ${t.deliveryProblem(deliveryProblem(f.broken.reason, f.broken.code))}. ${t.feedFix(f.channelId)}`
+      : `\n${tr('config:status.noProblem')}`;
+    const held = f.quiet && quietNow(f.quiet, f.timeZone ?? 'UTC', now).quiet ? `\n${t.quietNow(formatClock(f.quiet.end), f.timeZone ?? 'UTC')}` : '';
+    const edit = f.lastEdit
+      ? `\n${f.lastEdit.error ? t.feedEditFailed(f.lastEdit.postId, discordTime(f.lastEdit.at / 1000), t.deliveryProblem(deliveryProblem(f.lastEdit.error))) : t.feedEdited(f.lastEdit.postId, discordTime(f.lastEdit.at / 1000))}`
+      : '';
+    return { name: feedName(type), value: `<#${f.channelId}> · ${last}${problem}${held}${edit}` };
   });
 }
 
@@ -468,7 +502,7 @@ export const config: CommandModule = {
         return { ...(await showView(settings, ctx, input.user)), content: tr(locale ? 'config:language.set' : 'config:language.discord', { language }) };
       }
       case 'status':
-        return statusView(await ctx.settings.get(guildId), ctx.now());
+        return statusView(await ctx.settings.get(guildId), ctx.now(), await trackingBacklog(ctx));
       case 'test-post': {
         const type = input.options.type as FeedType;
         if (!ctx.feedTester) return privately({ description: t.testPostOffline() });

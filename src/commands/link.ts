@@ -22,8 +22,13 @@ export const link: CommandModule = {
     // A private profile can still be linked: its owner may open it later.
     const profile = (await ctx.api.player(String(input.options.player ?? ''), {}, { fresh: true })).data;
     const links = await ctx.links.link(input.user.userId, { uid: profile.uid, name: profile.name }, input.options.default === true, ctx.now());
+    // The link stands without it: the tracker follows the links again within minutes.
+    await ctx.tracking
+      ?.follow(profile.uid, ctx.now(), input.user.userId)
+      .catch((err: unknown) => ctx.logger.warn({ err }, 'could not start tracking a linked account'));
     const lines = links.accounts.map((a) => `${a.uid === links.defaultUid ? '★' : '•'} ${escapeText(a.name, 60)} (UID ${a.uid})`);
-    return privately(`${t.linked(escapeText(profile.name, 60), profile.uid, links.defaultUid === profile.uid)}\n\n${t.linkedList(lines)}`);
+    const tracking = ctx.tracking && !profile.is_private ? `\n${tr('messages:links.tracking')}` : '';
+    return privately(`${t.linked(escapeText(profile.name, 60), profile.uid, links.defaultUid === profile.uid)}${tracking}\n\n${t.linkedList(lines)}`);
   },
 };
 

@@ -1,5 +1,6 @@
 /** The contract between the runtime and the commands: a module is its definition plus handlers that return Views (STYLE.md principles 1, 3). */
 import type { MainsRefresher } from '../feeds/alerts.js';
+import type { TrackingRepository } from '../store/tracking.js';
 import type { AlertsRepository } from '../store/alerts.js';
 import type {
   APIApplicationCommandOptionChoice,
@@ -77,6 +78,8 @@ export interface CommandContext {
   balance?: { history: BalanceHistoryRepository; indexer?: BalanceIndexer };
   /** Members' hero alerts and the reader of their mains (src/feeds/alerts.ts), for /alerts; absent: /alerts says it is unavailable. */
   alerts?: { members: AlertsRepository; mains: MainsRefresher };
+  /** The tracked players' schedule (src/store/tracking.ts): linking starts tracking, /config status shows the backlog; absent: neither. */
+  tracking?: Pick<TrackingRepository, 'follow' | 'backlog'>;
   logger: Logger;
   now: () => number;
   /** The interaction's time budget from its creation (src/core/deadline.ts); absent outside an interaction (feeds, the CLI). */

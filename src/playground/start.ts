@@ -75,7 +75,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   const state = await openState({ dataDir: o.config.dataDir, file: PLAYGROUND_STATE_FILE, logger });
   const locales = new PlaygroundLocales();
   // The same wiring as on Discord (src/app/background.ts), over the playground's channels and messages.
-  const { context, poller, meta, balanceIndexer, mains } = createBackground({
+  const { context, poller, meta, balanceIndexer, mains, tracker } = createBackground({
     api: o.services.api,
     state,
     cacheStore: o.services.cacheStore,
@@ -89,6 +89,8 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     leadership: SOLE_LEADER,
     // As the bot reads the guild's `preferred_locale` from discord.js's cache.
     preferredLocale: (guildId) => (guildId === GUILD.id ? locales.guild : undefined),
+    tracking: o.config.tracking,
+    trackingWait: () => o.services.limiter.trackingWait(),
   });
   const router = new Router(modules);
   const interactions = new PlaygroundInteractions({
@@ -184,6 +186,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   meta.start();
   balanceIndexer.start();
   mains.start();
+  tracker.start();
   return {
     url: server.url,
     messages,
@@ -196,6 +199,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
       await meta.stop();
       await balanceIndexer.stop();
       await mains.stop();
+      await tracker.stop();
       await interactions.settle();
       await server.close();
       await state.close();

@@ -74,8 +74,12 @@ export class TrackingRepository {
     });
   }
 
-  /** Starts tracking `uid` (due at once) unless it is tracked already. */
-  async follow(uid: string, now: number): Promise<void> {
+  /** Starts tracking `uid` (due at once) unless it is tracked already, or `userId` (who linked it) turned tracking off. */
+  async follow(uid: string, now: number, userId?: string): Promise<void> {
+    if (userId !== undefined) {
+      const off = await this.db.selectFrom('member_settings').select('tracking_off').where('user_id', '=', userId).executeTakeFirst();
+      if (off?.tracking_off === 1) return;
+    }
     await this.#insert(this.db, uid, now);
   }
 

@@ -105,6 +105,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SHARD_IDS: '0' })).toThrow(/SHARD_IDS: needs SHARD_COUNT/);
   });
 
+  it('reads the tracking intervals in seconds, 30 min and a day by default, the longest at least the shortest', () => {
+    expect(loadConfig({}).tracking).toEqual({ minIntervalMs: 1_800_000, maxIntervalMs: 86_400_000 });
+    expect(loadConfig({ TRACKING_MIN_INTERVAL_SECONDS: '2', TRACKING_MAX_INTERVAL_SECONDS: '10' }).tracking).toEqual({
+      minIntervalMs: 2_000,
+      maxIntervalMs: 10_000,
+    });
+    expect(() => loadConfig({ TRACKING_MIN_INTERVAL_SECONDS: '600', TRACKING_MAX_INTERVAL_SECONDS: '60' })).toThrow(
+      /TRACKING_MAX_INTERVAL_SECONDS: must be at least TRACKING_MIN_INTERVAL_SECONDS \(600\) \(got "60"\)/,
+    );
+    expect(() => loadConfig({ TRACKING_MIN_INTERVAL_SECONDS: '0' })).toThrow(/TRACKING_MIN_INTERVAL_SECONDS: must be positive/);
+  });
+
   it('reads METRICS_PORT and DISCORD_REST_PROXY', () => {
     expect(loadConfig({}).metricsPort).toBeUndefined();
     expect(loadConfig({ METRICS_PORT: '9100', DISCORD_REST_PROXY: 'http://proxy:8080/' })).toMatchObject({

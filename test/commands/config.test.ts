@@ -218,6 +218,22 @@ describe('/config', () => {
     expect(status).toMatch(/Balance posts: Off/);
   });
 
+  it('status shows the tracking backlog: how many are tracked, how many wait for a read and for how long', async () => {
+    const db = env.b.state.database.db;
+    await db.deleteFrom('tracked_players').execute();
+    expect(text((await config('status')).payload)).toContain('Player tracking: No linked account is tracked yet');
+    const now = env.b.ctx.now();
+    await env.b.state.tracking.follow('1', now - 2 * 3_600_000);
+    await env.b.state.tracking.follow('2', now - 60_000);
+    await env.b.state.tracking.follow('3', now + 3_600_000);
+    const status = text((await config('status')).payload);
+    expect(status).toContain('Player tracking: 3 players tracked; the least recently read was read 2h 0m ago.');
+    expect(status).toContain('2 are due for a read, the longest waiting 2h 0m');
+    const german = text((await runInLocale('de', () => config('status'))).payload);
+    expect(german).toContain('Spielerverfolgung: 3 Spieler werden verfolgt');
+    await db.deleteFrom('tracked_players').execute();
+  });
+
   it('status shows the last correction edited in place, or why it could not be', async () => {
     await env.b.ctx.settings.update(ADMIN.guildId, (s) => {
       s.feeds.patchNotes!.broken = null;

@@ -23,6 +23,20 @@ describe('account links', () => {
     expect(me.payload.flags).toBe(0);
   });
 
+  it('linking starts tracking the account at once, and says so; a member who turned tracking off is not tracked', async () => {
+    const now = env.b.ctx.now();
+    const before = (await env.b.state.tracking.claim(now, 100, 1)).map((c) => c.uid);
+    expect(before).toContain('1403392756');
+    expect(description((await env.b.run('link', { player: 'Card1gan' })).payload)).toContain(
+      'the bot reads this account on a schedule and keeps its rank history',
+    );
+    const optedOut = { ...OTHER_MEMBER, userId: '300000000000000077' };
+    await env.b.state.database.db.insertInto('member_settings').values({ user_id: optedOut.userId, locale: null, tracking_off: 1, updated_at: now }).execute();
+    await env.b.run('link', { player: '1117455441' }, undefined, optedOut);
+    const after = (await env.b.state.tracking.claim(now + 10, 100, 1)).map((c) => c.uid);
+    expect(after).not.toContain('1117455441');
+  });
+
   it('a second account becomes the default only when asked', async () => {
     const second = await env.b.run('link', { player: '1117455441' });
     expect(description(second.payload)).toMatch(/Pick it as your default/);

@@ -48,6 +48,7 @@ export function bot(r: Replica, options: { apiTimeoutMs?: number } = {}) {
   const ctx: CommandContext = {
     ...createCommandContext(api, state, new Keyv({ store: new LruStore(1000) }), channels, () => clock.now),
     alerts: { members: state.alerts, mains: new MainsRefresher({ api, links: state.links, alerts: state.alerts, logger, now: () => clock.now }) },
+    tracking: state.tracking,
     logger,
   };
   const router = new Router(commands);
