@@ -207,11 +207,14 @@ async function runBot(): Promise<void> {
     let firstPoll: NodeJS.Timeout | undefined;
     client.once('clientReady', (c) => {
       logger.info({ user: c.user.tag, guilds: c.guilds.cache.size }, 'logged in to Discord');
-      firstPoll = setTimeout(() => {
-        poller.start();
-        // The schedule is shared through the database; without Redis the rate is per process, so one process of a machine tracks.
-        if (config.redisUrl || leadership !== NEVER_LEADER) tracker.start();
-      }, Math.min(FIRST_FEED_POLL_DELAY_MS, config.feedPollSeconds * 1000));
+      firstPoll = setTimeout(
+        () => {
+          poller.start();
+          // The schedule is shared through the database; without Redis the rate is per process, so one process of a machine tracks.
+          if (config.redisUrl || leadership !== NEVER_LEADER) tracker.start();
+        },
+        Math.min(FIRST_FEED_POLL_DELAY_MS, config.feedPollSeconds * 1000),
+      );
       firstPoll.unref();
       fetchCommandIds(client.rest, c.application.id, config.discord.devGuildId).then(
         (ids) => {
