@@ -25,6 +25,7 @@ import { matchupExtremes, MATCHUP_MIN_MATCHES, type Matchup } from '../game/matc
 import { matchMode } from '../game/modes.js';
 import { currentSeason, hasPlay, heroSummary, levelName, newestUpdate, perTenMinutes, playTimeByRole, rankSummary, seasonRanks } from '../game/profile.js';
 import { rankTimeline, type RankTimelinePoint } from '../game/rank-timeline.js';
+import { trackedTimelinePoints, weekChange, type RecordedMatch } from '../game/tracking.js';
 import { levelOfScore, rankScore, rankScoreChange, tierOfLevel } from '../game/ranks.js';
 import { type Season } from '../game/seasons.js';
 import { mapLabel, mapPlainName, type MapInfo } from '../catalog/map-directory.js';
@@ -180,7 +181,23 @@ function modeText(look: Lookups, m: HistoryRow): string | null {
   if (mode.key === 'other' && !m.player.score_change) return `${name} · ${tr('render:modeNotes.noRankChange')}`;
   return name;
 }
-function profileEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
+/** "Since last week" of a tracked player (src/game/tracking.ts), or null when there is nothing to compare. */
+function weekField(p: PlayerProfile, look: Lookups, tracked: (Tracked & { now: number }) | undefined): APIEmbedField | null {
+  if (!tracked?.tracked || look.season) return null;
+  const rank = rankSummary(p, null);
+  const timeline = rankTimeline(p, tracked.points);
+  const week = weekChange(timeline, tracked.matches, { score: rank.score, tier: rank.tier, season: rank.season?.index ?? null }, tracked.now);
+  if (!week) return null;
+  const parts: string[] = [];
+  if (week.scoreFrom !== null && week.scoreTo !== null)
+    parts.push(`${rankScore(week.scoreFrom)} → ${rankScore(week.scoreTo)} (${rankScoreChange(week.scoreTo - week.scoreFrom)})`);
+  if (week.tierFrom && week.tierTo && week.tierFrom !== week.tierTo) parts.push(`${week.tierFrom} → ${week.tierTo}`);
+  parts.push(week.matches > 0 ? `${counted('matches', week.matches)} · ${winRate(week.wins, week.matches)}` : tr('player:week.noMatches'));
+  const name = week.fullWeek ? tr('player:week.title') : tr('player:week.since', { when: discordTime(week.since, 'D') });
+  return { name, value: parts.join(' · '), inline: false };
+}
+
+function profileEmbed(p: PlayerProfile, look: Lookups, tracked?: Tracked & { now: number }): APIEmbed {
   const rank = rankSummary(p, look.season);
   const r = p.overall.ranked;
   const u = p.overall.unranked;
@@ -224,6 +241,8 @@ function profileEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
       inline: false,
     });
   }
+  const week = weekField(p, look, tracked);
+  if (week) fields.push(week);
   const roles = playTimeByRole(p, (id) => look.hero(id)?.role ?? null);
   if (roles.length > 0)
     fields.push({ name: tr('player:profile.playTimeByRole'), value: roles.map((x) => `${x.role} ${duration(x.seconds)}`).join(' · '), inline: false });
@@ -418,7 +437,7 @@ function matchupsEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
   return { ...base(p, 'matchups', look), title: tr('player:matchups.title'), description: notes.join('\n'), fields };
 }
 
-function rankHistorySection(p: PlayerProfile, page: number, look: Lookups): Section {
+function rankHistorySection(p: PlayerProfile, page: number, look: Lookups, tracked: Tracked | undefined): Section {
   const seasons = seasonRanks(p).reverse();
   const table = seasons.map((s) => {
     const peak = s.peakScore === null ? '' : ` · ${tr('player:rankHistory.peak', { rank: `${s.peakTier ? `${s.peakTier} ` : ''}${rankScore(s.peakScore)}` })}`;
@@ -427,7 +446,7 @@ function rankHistorySection(p: PlayerProfile, page: number, look: Lookups): Sect
     return `${mark}**${seasonLabel(s.season)}** · ${s.tier ?? tr('player:unranked')} · ${rankScore(s.score)}${peak}${wins}`;
   });
   // One timeline (src/game/rank-timeline.ts), newest first, down to the season's last change, which the header's rank is.
-  const timeline = rankTimeline(p);
+  const timeline = rankTimeline(p, tracked?.points ?? []);
   const now = rankSummary(p, null);
   const current = currentSeason(p);
   const changes = [...timeline].reverse();
@@ -448,7 +467,9 @@ function rankHistorySection(p: PlayerProfile, page: number, look: Lookups): Sect
   );
   const fields: APIEmbedField[] =
     table.length > 0 ? [{ name: tr('player:rankHistory.rankedSeasons'), value: truncate(table.join('\n'), LIMITS.fieldValue), inline: false }] : [];
-  const description = changes.length > 0 ? `**${tr('player:rankHistory.recentChanges')}**\n${list.description}` : list.description;
+  // Untracked: the API's few points, and how to get more (tracking off for this bot, or not linked).
+  const untracked = tracked && !tracked.tracked ? `\n\n${tr('player:rankHistory.untracked')}` : '';
+  const description = `${changes.length > 0 ? `**${tr('player:rankHistory.recentChanges')}**\n${list.description}` : list.description}${untracked}`;
   const section: Section = { embed: { ...base(p, 'rank-history', look), fields, description }, pages: list.pages, page: list.page };
   const spec = rankHistorySpec(
     p.name,
@@ -459,14 +480,31 @@ function rankHistorySection(p: PlayerProfile, page: number, look: Lookups): Sect
   return withChart(section, chartOf(spec, 'rank-history.png', tr('charts:alt.rankHistory', { name: p.name })));
 }
 
-/** What a section needs beyond the profile and lists, read before it renders: the recent matches' page (src/catalog/history.ts). */
+/** What the bot recorded of a player it tracks (src/store/tracking.ts), read for the profile and the rank history. */
+interface Tracked {
+  tracked: boolean;
+  points: RankTimelinePoint[];
+  matches: RecordedMatch[];
+}
+
+/** What a section needs beyond the profile and lists, read before it renders: the recent matches' page, the tracked records. */
 interface SectionData {
   history?: HistoryPage;
+  /** Absent without tracking, or when its records cannot be read now (the section shows what the API gives). */
+  tracked?: Tracked & { now: number };
 }
 
 async function loadSection(p: PlayerProfile, which: PlayerSection, page: number, look: Lookups, ctx: CommandContext): Promise<SectionData> {
-  if (which !== 'matches') return {};
-  return { history: await recentMatches(ctx.api, p, { page, season: look.season, hidePractice: look.hidePractice, logger: ctx.logger }) };
+  if (which === 'matches')
+    return { history: await recentMatches(ctx.api, p, { page, season: look.season, hidePractice: look.hidePractice, logger: ctx.logger }) };
+  if ((which !== 'profile' && which !== 'rank-history') || !ctx.tracking || p.is_private) return {};
+  try {
+    const t = await ctx.tracking.timeline(p.uid);
+    return { tracked: { tracked: t.tracked, points: trackedTimelinePoints(t.snapshots, t.matches), matches: t.matches, now: ctx.now() } };
+  } catch (err) {
+    ctx.logger.warn({ err, uid: p.uid }, "could not read a player's tracked records: showing the API's alone");
+    return {};
+  }
 }
 
 /** One section at a page, from what was read: pure (charts are asked for as specs, drawn by the runtime). */
@@ -477,7 +515,7 @@ function section(p: PlayerProfile, which: PlayerSection, page: number, look: Loo
   };
   switch (which) {
     case 'profile':
-      return { embed: profileEmbed(p, look), pages: 1, page: 1, extra: [updateRow(p.uid)] };
+      return { embed: profileEmbed(p, look, data.tracked), pages: 1, page: 1, extra: [updateRow(p.uid)] };
     case 'ranked':
     case 'unranked':
       return heroesSection(p, which, page, look);
@@ -503,7 +541,7 @@ function section(p: PlayerProfile, which: PlayerSection, page: number, look: Loo
         tr('player:teammates.empty'),
       );
     case 'rank-history':
-      return rankHistorySection(p, page, look);
+      return rankHistorySection(p, page, look, data.tracked);
     case 'matches': {
       if (!data.history) throw new Error('the recent matches were not read before rendering');
       const s = matchesSection(p, data.history, look);

@@ -78,8 +78,8 @@ export interface CommandContext {
   balance?: { history: BalanceHistoryRepository; indexer?: BalanceIndexer };
   /** Members' hero alerts and the reader of their mains (src/feeds/alerts.ts), for /alerts; absent: /alerts says it is unavailable. */
   alerts?: { members: AlertsRepository; mains: MainsRefresher };
-  /** The tracked players' schedule (src/store/tracking.ts): linking starts tracking, /config status shows the backlog; absent: neither. */
-  tracking?: Pick<TrackingRepository, 'follow' | 'backlog'>;
+  /** Tracked players (src/store/tracking.ts): linking starts tracking, /player shows the recorded timeline, /config status the backlog; absent: none. */
+  tracking?: Pick<TrackingRepository, 'follow' | 'backlog' | 'timeline'>;
   logger: Logger;
   now: () => number;
   /** The interaction's time budget from its creation (src/core/deadline.ts); absent outside an interaction (feeds, the CLI). */

@@ -11,7 +11,8 @@ export interface RankTimelinePoint {
   level: number | null;
   levelFrom: number | null;
   season: Season | null;
-  source: 'match' | 'rank-history' | 'season';
+  /** `snapshot`: the bot's own read of the profile (src/game/tracking.ts). */
+  source: 'match' | 'rank-history' | 'season' | 'snapshot';
   matchUid?: string;
 }
 

@@ -9,7 +9,10 @@ import type { Season } from './seasons.js';
 
 export { matchRankPoints, type RankTimelinePoint } from './rank-points.js';
 
-/** Oldest first, each time once (match beats `rank_history` beats season); `extra` adds a history page's points. */
+/**
+ * Oldest first, each time once (match beats `rank_history` beats season); `extra` adds a history page's points or the
+ * bot's own records. A snapshot that repeats the score before it in its season adds nothing and is left out.
+ */
 export function rankTimeline(p: PlayerProfile, extra: readonly RankTimelinePoint[] = []): RankTimelinePoint[] {
   const seasons = seasonRanks(p).filter((s) => s.updatedAt !== null && s.score !== null);
   const byLastChange = [...seasons].sort((a, b) => a.updatedAt! - b.updatedAt!);
@@ -37,5 +40,12 @@ export function rankTimeline(p: PlayerProfile, extra: readonly RankTimelinePoint
     .map((s) => ({ time: s.updatedAt!, score: s.score!, change: null, level: s.level, levelFrom: null, season: s.season, source: 'season' as const }));
   const byTime = new Map<number, RankTimelinePoint>();
   for (const point of [...fromMatches, ...fromHistory, ...fromSeasons]) if (!byTime.has(point.time)) byTime.set(point.time, point);
-  return [...byTime.values()].sort((a, b) => a.time - b.time);
+  const sorted = [...byTime.values()].sort((a, b) => a.time - b.time);
+  const lastScore = new Map<number | null, number>();
+  return sorted.filter((point) => {
+    const key = point.season?.index ?? null;
+    const repeats = point.source === 'snapshot' && lastScore.has(key) && Math.abs(lastScore.get(key)! - point.score) < 0.5;
+    lastScore.set(key, point.score);
+    return !repeats;
+  });
 }

@@ -6,7 +6,9 @@
 import type { PlayerProfile } from '../api/schemas.js';
 import { matchMode } from './modes.js';
 import { currentSeason, rankSummary } from './profile.js';
-import { seasonOfHistoryEntry } from './seasons.js';
+import type { RankTimelinePoint } from './rank-points.js';
+import { tierOf } from './ranks.js';
+import { seasonFromIndex, seasonOfHistoryEntry } from './seasons.js';
 
 /** Where a player stands at one read. `season` a season index; `score` unrounded; totals over all modes. */
 export interface ProfileSnapshot {
@@ -133,4 +135,76 @@ export function nextInterval(
   const byActivity = read.lastMatchAt === null ? maxMs : clamp((read.now - read.lastMatchAt * 1000) / 4);
   if (read.changed || read.previousMs === null) return byActivity;
   return clamp(Math.max(read.previousMs * 2, byActivity));
+}
+
+/** A tracked player's records as timeline points: every ranked match's score after it, and each snapshot's score. */
+export function trackedTimelinePoints(snapshots: readonly (ProfileSnapshot & { at: number })[], matches: readonly RecordedMatch[]): RankTimelinePoint[] {
+  const fromMatches = matches.flatMap((m) =>
+    m.ranked && m.newScore !== null
+      ? [
+          {
+            time: m.time,
+            score: m.newScore,
+            change: m.scoreChange,
+            level: m.newLevel,
+            levelFrom: null,
+            season: seasonFromIndex(m.season),
+            source: 'match' as const,
+            matchUid: m.matchUid,
+          },
+        ]
+      : [],
+  );
+  const fromSnapshots = snapshots.flatMap((s) =>
+    s.score === null
+      ? []
+      : [{ time: Math.floor(s.at / 1000), score: s.score, change: null, level: null, levelFrom: null, season: seasonFromIndex(s.season), source: 'snapshot' as const }],
+  );
+  return [...fromMatches, ...fromSnapshots];
+}
+
+/** The last 7 days of a tracked player: `since` in Unix seconds (later than a week ago when tracking began after it). */
+export interface WeekChange {
+  since: number;
+  /** Whether the records reach a full week back. */
+  fullWeek: boolean;
+  scoreFrom: number | null;
+  scoreTo: number | null;
+  tierFrom: string | null;
+  tierTo: string | null;
+  /** Matches that count (no practice, no unknown mode) and their wins. */
+  matches: number;
+  wins: number;
+}
+
+const WEEK_S = 7 * 24 * 60 * 60;
+
+/**
+ * What changed in the 7 days before `now` (ms): the rank score and tier from the last point at or before a week ago (else
+ * the first point since) to `current`, and the matches played. Points of another season than `current`'s are not compared.
+ * Null when nothing was recorded in or before the week.
+ */
+export function weekChange(
+  timeline: readonly RankTimelinePoint[],
+  matches: readonly RecordedMatch[],
+  current: { score: number | null; tier: string | null; season: number | null },
+  now: number,
+): WeekChange | null {
+  const weekAgo = Math.floor(now / 1000) - WEEK_S;
+  const inSeason = timeline.filter((p) => current.season === null || p.season?.index === current.season);
+  const before = inSeason.filter((p) => p.time <= weekAgo).at(-1);
+  const from = before ?? inSeason.find((p) => p.time > weekAgo);
+  const played = matches.filter((m) => m.time > weekAgo && matchMode(m.modeId).counts);
+  if (!from && played.length === 0) return null;
+  const since = before ? weekAgo : Math.min(from?.time ?? Number.POSITIVE_INFINITY, ...played.map((m) => m.time));
+  return {
+    since,
+    fullWeek: before !== undefined,
+    scoreFrom: from?.score ?? null,
+    scoreTo: current.score,
+    tierFrom: from ? tierOf(from.level, from.score) : null,
+    tierTo: current.tier,
+    matches: played.length,
+    wins: played.filter((m) => m.won === true).length,
+  };
 }

@@ -262,6 +262,26 @@ export class TrackingRepository {
     };
   }
 
+  /** Most records one timeline reads: months of a daily player. */
+  static readonly TIMELINE_LIMIT = 5_000;
+
+  /**
+   * Whether `uid` is tracked, and what the bot recorded of it, oldest first: at most {@link TrackingRepository.TIMELINE_LIMIT}
+   * of each, the latest.
+   */
+  async timeline(uid: string): Promise<{ tracked: boolean; snapshots: (ProfileSnapshot & { at: number })[]; matches: RecordedMatch[] }> {
+    const [row, snapshots, matches] = await Promise.all([
+      this.db.selectFrom('tracked_players').select('uid').where('uid', '=', uid).executeTakeFirst(),
+      this.db.selectFrom('rank_snapshots').selectAll().where('uid', '=', uid).orderBy('at', 'desc').limit(TrackingRepository.TIMELINE_LIMIT).execute(),
+      this.db.selectFrom('tracked_matches').selectAll().where('uid', '=', uid).orderBy('played_at', 'desc').limit(TrackingRepository.TIMELINE_LIMIT).execute(),
+    ]);
+    return {
+      tracked: row !== undefined,
+      snapshots: snapshots.reverse().map((r) => ({ at: Number(r.at), ...snapshotOf(r) })),
+      matches: matches.reverse().map(matchOf),
+    };
+  }
+
   /** Snapshots of `uid` from `since` on (epoch ms), oldest first. */
   async snapshots(uid: string, since = 0): Promise<(ProfileSnapshot & { at: number })[]> {
     const rows = await this.db.selectFrom('rank_snapshots').selectAll().where('uid', '=', uid).where('at', '>=', since).orderBy('at').execute();
@@ -271,21 +291,7 @@ export class TrackingRepository {
   /** Recorded matches of `uid` played from `since` on (Unix seconds), oldest first. */
   async matches(uid: string, since = 0): Promise<RecordedMatch[]> {
     const rows = await this.db.selectFrom('tracked_matches').selectAll().where('uid', '=', uid).where('played_at', '>=', since).orderBy('played_at').execute();
-    return rows.map((r) => ({
-      matchUid: r.match_uid,
-      time: Number(r.played_at),
-      season: r.season,
-      modeId: r.mode_id,
-      ranked: r.ranked === 1,
-      heroId: r.hero_id,
-      won: r.won === null ? null : r.won === 1,
-      newScore: r.new_score === null ? null : Number(r.new_score),
-      scoreChange: r.score_change === null ? null : Number(r.score_change),
-      newLevel: r.new_level,
-      kills: r.kills,
-      deaths: r.deaths,
-      assists: r.assists,
-    }));
+    return rows.map(matchOf);
   }
 
   /**
@@ -333,5 +339,37 @@ function snapshotOf(r: {
     wins: r.wins,
     rankedMatches: r.ranked_matches,
     rankedWins: r.ranked_wins,
+  };
+}
+
+function matchOf(r: {
+  match_uid: string;
+  played_at: number | string;
+  season: number | null;
+  mode_id: number | null;
+  ranked: number;
+  hero_id: string | null;
+  won: number | null;
+  new_score: number | string | null;
+  score_change: number | string | null;
+  new_level: number | null;
+  kills: number;
+  deaths: number;
+  assists: number;
+}): RecordedMatch {
+  return {
+    matchUid: r.match_uid,
+    time: Number(r.played_at),
+    season: r.season,
+    modeId: r.mode_id,
+    ranked: r.ranked === 1,
+    heroId: r.hero_id,
+    won: r.won === null ? null : r.won === 1,
+    newScore: r.new_score === null ? null : Number(r.new_score),
+    scoreChange: r.score_change === null ? null : Number(r.score_change),
+    newLevel: r.new_level,
+    kills: r.kills,
+    deaths: r.deaths,
+    assists: r.assists,
   };
 }

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { nextInterval, readForTracking, sameSnapshot, type ProfileSnapshot } from '../../src/game/tracking.js';
+import {
+  nextInterval,
+  readForTracking,
+  sameSnapshot,
+  trackedTimelinePoints,
+  weekChange,
+  type ProfileSnapshot,
+  type RecordedMatch,
+} from '../../src/game/tracking.js';
 import { rankSummary } from '../../src/game/profile.js';
+import { rankTimeline } from '../../src/game/rank-timeline.js';
+import { tierOf } from '../../src/game/ranks.js';
+import { seasonFromIndex } from '../../src/game/seasons.js';
 import { profiles } from './samples.js';
 
 const CAPTURES = [
@@ -87,5 +98,73 @@ describe('nextInterval', () => {
     expect(seen.slice(5)).toEqual([bounds.maxMs, bounds.maxMs, bounds.maxMs]);
     // A change brings the interval back to the player's activity.
     expect(nextInterval({ changed: true, previousMs: bounds.maxMs, lastMatchAt: hoursAgo(0.1), now }, bounds)).toBe(bounds.minMs);
+  });
+});
+
+describe('the tracked timeline and the week', () => {
+  const season = seasonFromIndex(9)!;
+  const DAY_S = 86_400;
+  const now = Date.UTC(2026, 10, 27) / 1000;
+  const m = (uid: string, time: number, newScore: number | null, won: boolean, modeId = 2): RecordedMatch => ({
+    matchUid: uid,
+    time,
+    season: 9,
+    modeId,
+    ranked: modeId === 2,
+    heroId: null,
+    won,
+    newScore,
+    scoreChange: null,
+    newLevel: null,
+    kills: 0,
+    deaths: 0,
+    assists: 0,
+  });
+
+  it('turns ranked matches and snapshots into points; a snapshot repeating the score before it adds nothing', () => {
+    const snap = (at: number, score: number) => ({
+      at: at * 1000,
+      ...{ season: 9, tier: 'Gold I', score, level: 1, matches: 1, wins: 1, rankedMatches: 1, rankedWins: 1 },
+    });
+    const points = trackedTimelinePoints([snap(now - 50, 3100), snap(now - 10, 3200)], [m('a', now - 100, 3100, true), m('q', now - 90, null, true, 1)]);
+    expect(points.map((p) => [p.source, p.score, p.season?.index])).toEqual([
+      ['match', 3100, 9],
+      ['snapshot', 3100, 9],
+      ['snapshot', 3200, 9],
+    ]);
+    const p = profiles[CAPTURES[0]!]!;
+    const timeline = rankTimeline({ ...p, recent_matches: [], rank_history: [], rank_seasons: [] }, points);
+    expect(timeline.map((x) => [x.source, x.score])).toEqual([
+      ['match', 3100],
+      ['snapshot', 3200],
+    ]);
+  });
+
+  it('a full week: from the last point at or before a week ago; matches of the week with their wins, practice left out', () => {
+    const timeline = [
+      { time: now - 9 * DAY_S, score: 3000, change: null, level: null, levelFrom: null, season, source: 'match' as const },
+      { time: now - 8 * DAY_S, score: 3050, change: null, level: null, levelFrom: null, season, source: 'match' as const },
+      { time: now - 2 * DAY_S, score: 3120, change: null, level: null, levelFrom: null, season, source: 'match' as const },
+      // Another season's point is never compared with this one's.
+      { time: now - 7.5 * DAY_S, score: 5000, change: null, level: null, levelFrom: null, season: seasonFromIndex(8), source: 'snapshot' as const },
+    ].sort((a, b) => a.time - b.time);
+    const matches = [
+      m('old', now - 8 * DAY_S, 3050, true),
+      m('a', now - 2 * DAY_S, 3120, true),
+      m('b', now - DAY_S, 3100, false),
+      m('ai', now - 3600, null, true, 7),
+    ];
+    const week = weekChange(timeline, matches, { score: 3100, tier: 'Gold I', season: 9 }, now * 1000);
+    expect(week).toEqual({
+      since: now - 7 * DAY_S,
+      fullWeek: true,
+      scoreFrom: 3050,
+      scoreTo: 3100,
+      tierFrom: tierOf(null, 3050),
+      tierTo: 'Gold I',
+      matches: 2,
+      wins: 1,
+    });
+    expect(weekChange([], [], { score: 3100, tier: 'Gold I', season: 9 }, now * 1000)).toBeNull();
   });
 });
