@@ -158,7 +158,17 @@ export function trackedTimelinePoints(snapshots: readonly (ProfileSnapshot & { a
   const fromSnapshots = snapshots.flatMap((s) =>
     s.score === null
       ? []
-      : [{ time: Math.floor(s.at / 1000), score: s.score, change: null, level: null, levelFrom: null, season: seasonFromIndex(s.season), source: 'snapshot' as const }],
+      : [
+          {
+            time: Math.floor(s.at / 1000),
+            score: s.score,
+            change: null,
+            level: null,
+            levelFrom: null,
+            season: seasonFromIndex(s.season),
+            source: 'snapshot' as const,
+          },
+        ],
   );
   return [...fromMatches, ...fromSnapshots];
 }
