@@ -196,6 +196,24 @@ export class RivalsApi {
     return this.#call('player', { endpoint: 'player', path: `/api/v1/player/${seg}`, query: season === undefined ? {} : { season } }, options);
   }
 
+  /**
+   * Drops what the response cache holds of a player's profile (endpoint 17) asked by `query` (a UID or a name), for the
+   * current season and for each of `seasons` (in-game numbers, "2.5"), in memory and in Redis. Never throws: a query that
+   * cannot be a path segment was never cached.
+   */
+  async forgetPlayer(query: string, seasons: readonly string[] = []): Promise<void> {
+    if (!this.#cache) return;
+    let seg: string;
+    try {
+      seg = encodeSegment('player', 'query', query);
+    } catch {
+      return;
+    }
+    const path = `/api/v1/player/${seg}`;
+    const keys = [undefined, ...seasons].map((season) => `player:${pathWithQuery({ path, query: season === undefined ? {} : { season } })}`);
+    await Promise.all(keys.map((key) => this.#cache!.delete(key)));
+  }
+
   /** 18. `GET /api/v1/player/{query}/match-history`: match history version 1. */
   matchHistoryV1(query: string | number, params: HistoryParams = {}, options?: CallOptions) {
     const seg = encodeSegment('matchHistoryV1', 'query', query);

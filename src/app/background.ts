@@ -113,6 +113,7 @@ export function createBackground(o: BackgroundOptions): Background {
     balance: { history: state.balanceHistory, indexer: balanceIndexer },
     alerts: { members: state.alerts, mains },
     tracking: state.tracking,
+    memberData: state.memberData,
   };
   return { context, poller, meta, balanceIndexer, mains, tracker };
 }

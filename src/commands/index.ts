@@ -14,6 +14,7 @@ import { match } from './match.js';
 import { meta } from './meta.js';
 import { patchNotes } from './patch-notes.js';
 import { player, rivalsProfile } from './player.js';
+import { privacy } from './privacy.js';
 import { settings } from './settings.js';
 
 export const commands: CommandModule[] = [
@@ -32,6 +33,7 @@ export const commands: CommandModule[] = [
   unlink,
   alerts,
   settings,
+  privacy,
   rivalsProfile,
   config,
 ];

@@ -1,5 +1,6 @@
 /** The contract between the runtime and the commands: a module is its definition plus handlers that return Views (STYLE.md principles 1, 3). */
 import type { MainsRefresher } from '../feeds/alerts.js';
+import type { MemberDataRepository } from '../store/member-data.js';
 import type { TrackingRepository } from '../store/tracking.js';
 import type { AlertsRepository } from '../store/alerts.js';
 import type {
@@ -79,7 +80,9 @@ export interface CommandContext {
   /** Members' hero alerts and the reader of their mains (src/feeds/alerts.ts), for /alerts; absent: /alerts says it is unavailable. */
   alerts?: { members: AlertsRepository; mains: MainsRefresher };
   /** Tracked players (src/store/tracking.ts): linking starts tracking, /player shows the recorded timeline, /config status the backlog; absent: none. */
-  tracking?: Pick<TrackingRepository, 'follow' | 'backlog' | 'timeline'>;
+  tracking?: Pick<TrackingRepository, 'follow' | 'sync' | 'backlog' | 'timeline' | 'setTracking'>;
+  /** Everything stored about a member (src/store/member-data.ts), for /privacy; absent: /privacy cannot answer. */
+  memberData?: Pick<MemberDataRepository, 'collect' | 'erase'>;
   logger: Logger;
   now: () => number;
   /** The interaction's time budget from its creation (src/core/deadline.ts); absent outside an interaction (feeds, the CLI). */

@@ -8,7 +8,7 @@ export interface ViewFile {
   /** Letters, digits, `-`, `_` and `.` only. */
   name: string;
   data: Uint8Array;
-  contentType: 'image/png';
+  contentType: 'image/png' | 'application/json';
   /** Alt text, at most 1,024 characters. */
   description?: string;
 }

@@ -75,6 +75,11 @@ export class AccountLinksRepository {
     return batch.read.then((found) => found.get(userId) ?? null);
   }
 
+  /** Drops this process's cached language of `userId` (their data was deleted); other processes' copies expire within 30 s. */
+  forgetCached(userId: string): void {
+    this.#locales.delete(userId);
+  }
+
   /** For the feed poller: no deadline, like its other reads. Members without a known language are left out; the cache is untouched. */
   async localesOf(userIds: readonly string[]): Promise<Map<string, Locale>> {
     const out = new Map<string, Locale>();

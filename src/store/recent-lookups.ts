@@ -51,4 +51,9 @@ export class RecentLookups {
     const entries = [...players, ...(await this.seen(userId)).filter((e) => !uids.has(e.uid))].slice(0, MAX_SEEN);
     await this.cache.set(`seen:${userId}`, { v: 1, entries }, TTL_MS);
   }
+
+  /** Removes the member's recent lookups and seen players. Rejects when the cache fails. */
+  async forget(userId: string): Promise<void> {
+    await Promise.all([this.cache.delete(`recent:${userId}`), this.cache.delete(`seen:${userId}`)]);
+  }
 }

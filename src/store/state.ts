@@ -9,6 +9,7 @@ import { FeedPostsRepository } from './feed-posts.js';
 import { FeedStateRepository } from './feed-state.js';
 import { GuildSettingsRepository, type GuildSettingsOptions } from './guild-settings.js';
 import { HeroMetaRepository } from './hero-meta.js';
+import { MemberDataRepository } from './member-data.js';
 import { TrackingRepository } from './tracking.js';
 
 export interface State {
@@ -22,6 +23,7 @@ export interface State {
   balanceHistory: BalanceHistoryRepository;
   heroMeta: HeroMetaRepository;
   tracking: TrackingRepository;
+  memberData: MemberDataRepository;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export function stateOf(database: Database, settings: GuildSettingsOptions = {})
     balanceHistory: new BalanceHistoryRepository(database.db),
     heroMeta: new HeroMetaRepository(database.db),
     tracking: new TrackingRepository(database.db, database.engine),
+    memberData: new MemberDataRepository(database.db, database.engine),
     close: () => database.close(),
   };
 }

@@ -61,7 +61,14 @@ export class TrackingRepository {
             ),
           ),
         );
-      const removed = await trx.deleteFrom('tracked_players').where('uid', 'not in', wanted).executeTakeFirst();
+      // A player nobody tracks any more leaves nothing behind: its schedule, snapshots and matches go together.
+      const gone = (await trx.selectFrom('tracked_players').select('uid').where('uid', 'not in', wanted).execute()).map((r) => r.uid);
+      for (let i = 0; i < gone.length; i += 500) {
+        const batch = gone.slice(i, i + 500);
+        await trx.deleteFrom('rank_snapshots').where('uid', 'in', batch).execute();
+        await trx.deleteFrom('tracked_matches').where('uid', 'in', batch).execute();
+        await trx.deleteFrom('tracked_players').where('uid', 'in', batch).execute();
+      }
       const missing = await trx
         .selectFrom('account_links')
         .select('uid')
@@ -70,16 +77,32 @@ export class TrackingRepository {
         .where('uid', 'not in', trx.selectFrom('tracked_players').select('uid'))
         .execute();
       for (const { uid } of missing) await this.#insert(trx, uid, now);
-      return { added: missing.length, removed: Number(removed.numDeletedRows) };
+      return { added: missing.length, removed: gone.length };
     });
+  }
+
+  /**
+   * Turns tracking of `userId`'s linked accounts on or off (`member_settings.tracking_off`). Off: the accounts no other
+   * member tracks are no longer read and their history is removed; the links stay. On: they are due at once.
+   */
+  async setTracking(userId: string, on: boolean, now: number): Promise<void> {
+    await this.db
+      .insertInto('member_settings')
+      .values({ user_id: userId, locale: null, tracking_off: on ? 0 : 1, updated_at: now })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ tracking_off: on ? 0 : 1, updated_at: now }))
+      .execute();
+    await this.sync(now);
+  }
+
+  /** Whether `userId` turned tracking off. */
+  async trackingOff(userId: string): Promise<boolean> {
+    const row = await this.db.selectFrom('member_settings').select('tracking_off').where('user_id', '=', userId).executeTakeFirst();
+    return row?.tracking_off === 1;
   }
 
   /** Starts tracking `uid` (due at once) unless it is tracked already, or `userId` (who linked it) turned tracking off. */
   async follow(uid: string, now: number, userId?: string): Promise<void> {
-    if (userId !== undefined) {
-      const off = await this.db.selectFrom('member_settings').select('tracking_off').where('user_id', '=', userId).executeTakeFirst();
-      if (off?.tracking_off === 1) return;
-    }
+    if (userId !== undefined && (await this.trackingOff(userId))) return;
     await this.#insert(this.db, uid, now);
   }
 

@@ -38,6 +38,8 @@ const channels = {
 export function bot(r: Replica, options: { apiTimeoutMs?: number } = {}) {
   const clock = { now: Date.now() };
   const { logger, lines } = capturingLogger();
+  // Kept to look into: the cache store of recent lookups.
+  const lookups = new Keyv({ store: new LruStore(1000) });
   const api = clientFor(r, {
     cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }), now: () => clock.now }),
     now: () => clock.now,
@@ -46,9 +48,10 @@ export function bot(r: Replica, options: { apiTimeoutMs?: number } = {}) {
   // State in an in-memory SQLite database: the engines have their own tests (test/store).
   const state = memoryState({ now: () => clock.now });
   const ctx: CommandContext = {
-    ...createCommandContext(api, state, new Keyv({ store: new LruStore(1000) }), channels, () => clock.now),
+    ...createCommandContext(api, state, lookups, channels, () => clock.now),
     alerts: { members: state.alerts, mains: new MainsRefresher({ api, links: state.links, alerts: state.alerts, logger, now: () => clock.now }) },
     tracking: state.tracking,
+    memberData: state.memberData,
     logger,
   };
   const router = new Router(commands);
@@ -72,6 +75,7 @@ export function bot(r: Replica, options: { apiTimeoutMs?: number } = {}) {
     ctx,
     state,
     clock,
+    lookups,
     logLines: lines,
     run,
     press,

@@ -1,0 +1,161 @@
+/**
+ * `/privacy show|export|delete|tracking`: what the bot stores about a member, as a summary or a JSON file; deleting all of
+ * it from every table and the caches after a confirmation; tracking of their linked accounts on or off. See PRIVACY.md.
+ */
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { ApplicationIntegrationType, ButtonStyle, ComponentType, InteractionContextType } from 'discord-api-types/v10';
+import type { CommandContext, CommandModule } from '../discord/command.js';
+import { describe } from '../i18n/commands.js';
+import { discordTime, integer } from '../i18n/format.js';
+import { isLocale, LOCALE_NAMES, tr } from '../i18n/index.js';
+import { encodeCustomId } from '../render/custom-id.js';
+import { escapeText, LIMITS, truncate } from '../render/limits.js';
+import type { View } from '../render/view.js';
+import type { MemberData } from '../store/member-data.js';
+import { seasonFromIndex } from '../game/seasons.js';
+
+const COLOUR = 0x5865f2;
+const privately = (view: Omit<View, 'ephemeral'>): View => ({ ephemeral: true, ...view });
+const said = (description: string, extra: Omit<View, 'ephemeral' | 'embeds'> = {}): View => privately({ embeds: [{ color: COLOUR, description }], ...extra });
+
+/** Seasons a profile may be cached for, by in-game number: every season the bot can name. */
+const CACHED_SEASONS = Array.from({ length: 41 }, (_, i) => seasonFromIndex(i)!.number);
+
+const definition = new SlashCommandBuilder()
+  .setName('privacy')
+  .setDescription(describe('privacy'))
+  .setContexts(InteractionContextType.Guild, InteractionContextType.BotDM)
+  .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+  .addSubcommand((s) => s.setName('show').setDescription(describe('privacy.subcommands.show')))
+  .addSubcommand((s) => s.setName('export').setDescription(describe('privacy.subcommands.export')))
+  .addSubcommand((s) => s.setName('delete').setDescription(describe('privacy.subcommands.delete')))
+  .addSubcommand((s) =>
+    s
+      .setName('tracking')
+      .setDescription(describe('privacy.subcommands.tracking'))
+      .addBooleanOption((o) => o.setName('enabled').setDescription(describe('privacy.subcommands.tracking.options.enabled')).setRequired(true)),
+  )
+  .toJSON();
+
+/** The store's part of the context, or a clear "unavailable" when the bot runs without it. */
+function memberData(ctx: CommandContext): NonNullable<CommandContext['memberData']> {
+  if (!ctx.memberData) throw new Error('the member data store is not wired in this context');
+  return ctx.memberData;
+}
+
+function showView(data: MemberData, recent: number): View {
+  const m = tr;
+  const accounts =
+    data.accounts.length === 0
+      ? m('messages:privacy.none')
+      : data.accounts
+          .map(
+            (a) =>
+              `${a.isDefault ? '★' : '•'} ${escapeText(a.name, 60)} (UID ${a.uid}) · ${m('messages:privacy.linkedOn', { when: discordTime(a.linkedAt / 1000, 'D') })}`,
+          )
+          .join('\n');
+  const tracking = data.settings?.trackingOff
+    ? m('messages:privacy.trackingOff')
+    : data.tracking.length === 0
+      ? m('messages:privacy.none')
+      : data.tracking
+          .map((t) => {
+            const name = escapeText(data.accounts.find((a) => a.uid === t.uid)?.name ?? t.uid, 60);
+            return t.matches.length + t.snapshots.length === 0
+              ? m('messages:privacy.nothingYet', { name })
+              : m('messages:privacy.recorded', { name, count: t.matches.length, n: integer(t.matches.length), snapshots: integer(t.snapshots.length) });
+          })
+          .join('\n');
+  const locale = data.settings?.locale;
+  const settings = isLocale(locale) ? m('messages:privacy.languageChosen', { language: LOCALE_NAMES[locale] }) : m('messages:privacy.languageDiscord');
+  const heroes = new Set(data.alerts.flatMap((a) => a.heroes)).size;
+  const alerts =
+    data.alerts.length === 0
+      ? m('messages:privacy.none')
+      : m('messages:privacy.alertsSet', { count: data.alerts.length, n: integer(data.alerts.length), heroes: integer(heroes) });
+  const field = (name: string, value: string) => ({ name, value: truncate(value, LIMITS.fieldValue), inline: false });
+  return privately({
+    embeds: [
+      {
+        color: COLOUR,
+        title: m('messages:privacy.title'),
+        description: m('messages:privacy.intro'),
+        fields: [
+          field(m('messages:privacy.accounts'), accounts),
+          field(m('messages:privacy.tracking'), tracking),
+          field(m('messages:privacy.settings'), settings),
+          field(m('messages:privacy.alerts'), alerts),
+          field(
+            m('messages:privacy.recent'),
+            recent === 0 ? m('messages:privacy.none') : m('messages:privacy.recentKept', { count: recent, n: integer(recent) }),
+          ),
+        ],
+      },
+    ],
+  });
+}
+
+export const privacy: CommandModule = {
+  definition,
+  async execute(input, ctx) {
+    const userId = input.user.userId;
+    switch (input.subcommand) {
+      case 'export': {
+        const [data, recent, seen] = await Promise.all([memberData(ctx).collect(userId), ctx.recent.list(userId), ctx.recent.seen(userId)]);
+        const file = { v: 1, exportedAt: new Date(ctx.now()).toISOString(), ...data, recentLookups: recent, seenPlayers: seen };
+        return said(tr('messages:privacy.exported'), {
+          files: [{ name: `rivals-bot-data-${userId}.json`, data: new TextEncoder().encode(JSON.stringify(file, null, 2)), contentType: 'application/json' }],
+        });
+      }
+      case 'delete':
+        return said(tr('messages:privacy.deleteConfirm'), {
+          components: [
+            {
+              type: ComponentType.ActionRow,
+              components: [
+                {
+                  type: ComponentType.Button,
+                  style: ButtonStyle.Danger,
+                  label: tr('messages:privacy.deleteButton'),
+                  custom_id: encodeCustomId('pv.del', userId),
+                },
+                {
+                  type: ComponentType.Button,
+                  style: ButtonStyle.Secondary,
+                  label: tr('messages:privacy.keepButton'),
+                  custom_id: encodeCustomId('pv.keep', userId),
+                },
+              ],
+            },
+          ],
+        });
+      case 'tracking': {
+        const on = input.options.enabled === true;
+        if (!ctx.tracking) throw new Error('the tracking store is not wired in this context');
+        await ctx.tracking.setTracking(userId, on, ctx.now());
+        return said(tr(on ? 'messages:privacy.trackingOn' : 'messages:privacy.trackingStopped'));
+      }
+      default: {
+        const [data, recent] = await Promise.all([memberData(ctx).collect(userId), ctx.recent.list(userId)]);
+        return showView(data, recent.length);
+      }
+    }
+  },
+  components: {
+    /** Confirmed: `pv.del:<userId>`. Deletes every row, then what the caches hold of the member and of their accounts. */
+    'pv.del': async (input, ctx) => {
+      if (input.args[0] !== input.user.userId) return said(tr('messages:privacy.notYours'));
+      const userId = input.user.userId;
+      const accounts = await memberData(ctx).erase(userId, ctx.now());
+      ctx.links.forgetCached(userId);
+      await ctx.recent.forget(userId);
+      await Promise.all(accounts.flatMap((a) => [ctx.api.forgetPlayer(a.uid, CACHED_SEASONS), ctx.api.forgetPlayer(a.name, CACHED_SEASONS)]));
+      ctx.logger.info({ accounts: accounts.length }, 'a member deleted their data');
+      return said(tr('messages:privacy.deleted'), { components: [] });
+    },
+    'pv.keep': async (input) => {
+      if (input.args[0] !== input.user.userId) return said(tr('messages:privacy.notYours'));
+      return said(tr('messages:privacy.kept'), { components: [] });
+    },
+  },
+};

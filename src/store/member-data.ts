@@ -1,0 +1,92 @@
+/**
+ * Everything the store keeps about one member, to show it to them, export it, and delete it: their links, settings,
+ * alerts, mains, pending direct messages, and the tracked records of the accounts they link.
+ */
+import type { ProfileSnapshot, RecordedMatch } from '../game/tracking.js';
+import type { Db } from './database.js';
+import { TrackingRepository } from './tracking.js';
+
+/** What the store holds about a member. Times in epoch ms, except match times (Unix seconds, as the API gives them). */
+export interface MemberData {
+  userId: string;
+  accounts: { uid: string; name: string; linkedAt: number; isDefault: boolean }[];
+  settings: { locale: string | null; trackingOff: boolean; updatedAt: number } | null;
+  alerts: { guildId: string | null; mains: boolean; heroes: string[]; directMessages: boolean; updatedAt: number }[];
+  mains: { uid: string; heroes: string[]; refreshedAt: number } | null;
+  /** Alert messages planned for them and not sent yet. */
+  pendingDirectMessages: number;
+  /** Per linked account: whether it is tracked, and what was recorded of it (shared with other members who link it too). */
+  tracking: { uid: string; tracked: boolean; snapshots: (ProfileSnapshot & { at: number })[]; matches: RecordedMatch[] }[];
+}
+
+const parseList = (json: string): string[] => {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
+};
+
+/** Off the reply path's deadlines: a member's data is read and deleted at their request, errors propagate. */
+export class MemberDataRepository {
+  readonly #tracking: TrackingRepository;
+
+  constructor(
+    private readonly db: Db,
+    engine: 'sqlite' | 'postgres',
+  ) {
+    this.#tracking = new TrackingRepository(db, engine);
+  }
+
+  /** Everything stored about `userId`. */
+  async collect(userId: string): Promise<MemberData> {
+    const [links, settings, alerts, mains, pending] = await Promise.all([
+      this.db.selectFrom('account_links').selectAll().where('user_id', '=', userId).orderBy('linked_at').execute(),
+      this.db.selectFrom('member_settings').selectAll().where('user_id', '=', userId).executeTakeFirst(),
+      this.db.selectFrom('alert_members').selectAll().where('user_id', '=', userId).execute(),
+      this.db.selectFrom('member_mains').selectAll().where('user_id', '=', userId).executeTakeFirst(),
+      this.db
+        .selectFrom('alert_messages')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('target', '=', `dm:${userId}`)
+        .where('settled_at', 'is', null)
+        .executeTakeFirstOrThrow(),
+    ]);
+    const tracking = [];
+    for (const l of links) tracking.push({ uid: l.uid, ...(await this.#tracking.timeline(l.uid)) });
+    return {
+      userId,
+      accounts: links.map((l) => ({ uid: l.uid, name: l.name, linkedAt: Number(l.linked_at), isDefault: l.is_default === 1 })),
+      settings: settings ? { locale: settings.locale, trackingOff: settings.tracking_off === 1, updatedAt: Number(settings.updated_at) } : null,
+      alerts: alerts.map((a) => ({
+        guildId: a.guild_id === '' ? null : a.guild_id,
+        mains: a.mains === 1,
+        heroes: parseList(a.heroes),
+        directMessages: a.dm === 1,
+        updatedAt: Number(a.updated_at),
+      })),
+      mains: mains ? { uid: mains.uid, heroes: parseList(mains.heroes), refreshedAt: Number(mains.refreshed_at) } : null,
+      pendingDirectMessages: Number(pending.n),
+      tracking,
+    };
+  }
+
+  /**
+   * Deletes everything stored about `userId`, in one transaction, then the tracked records of the accounts no other member
+   * tracks. @returns the accounts they had linked, so the caller can drop what the caches hold of them.
+   */
+  async erase(userId: string, now: number): Promise<{ uid: string; name: string }[]> {
+    const accounts = await this.db.transaction().execute(async (trx) => {
+      const links = await trx.selectFrom('account_links').select(['uid', 'name']).where('user_id', '=', userId).execute();
+      await trx.deleteFrom('account_links').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('member_settings').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('alert_members').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('member_mains').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('alert_messages').where('target', '=', `dm:${userId}`).execute();
+      return links;
+    });
+    await this.#tracking.sync(now);
+    return accounts;
+  }
+}
