@@ -154,7 +154,7 @@ async function runBot(): Promise<void> {
     // A backfill asked with /config feed starts a poll at once, here and in the leader (with Redis).
     // eslint-disable-next-line prefer-const -- assigned below, after onPollNow closes over it
     let pollSignal: PollSignal | undefined;
-    const { context, poller, meta, balanceIndexer, mains, tracker } = createBackground({
+    const { context, poller, meta, balanceIndexer, mains, tracker, verifier } = createBackground({
       api: services.api,
       state: services.state,
       cacheStore: services.cacheStore,
@@ -211,7 +211,10 @@ async function runBot(): Promise<void> {
         () => {
           poller.start();
           // The schedule is shared through the database; without Redis the rate is per process, so one process of a machine tracks.
-          if (config.redisUrl || leadership !== NEVER_LEADER) tracker.start();
+          if (config.redisUrl || leadership !== NEVER_LEADER) {
+          tracker.start();
+          verifier.start();
+        }
         },
         Math.min(FIRST_FEED_POLL_DELAY_MS, config.feedPollSeconds * 1000),
       );
@@ -255,6 +258,7 @@ async function runBot(): Promise<void> {
       await step('balance indexer', () => balanceIndexer.stop());
       await step('mains refresh', () => mains.stop());
       await step('tracker', () => tracker.stop());
+      await step('link verifier', () => verifier.stop());
       await step('feed leadership', () => leadership.release().catch(() => undefined));
       await step('settings sync', () => stopSettingsSync());
       await step('poll signal', () => pollSignal?.stop());

@@ -13,6 +13,7 @@ import { FeedPoller } from '../feeds/poller.js';
 import { createFeedTester } from '../feeds/test-post.js';
 import { BalanceIndexer } from '../jobs/balance-indexer.js';
 import { HeroMeta } from '../jobs/hero-meta.js';
+import { LinkVerifier } from '../jobs/link-verifier.js';
 import { Tracker } from '../jobs/tracker.js';
 import type { State } from '../store/state.js';
 import { createCommandContext } from './services.js';
@@ -53,6 +54,7 @@ export interface Background {
   balanceIndexer: BalanceIndexer;
   mains: MainsRefresher;
   tracker: Tracker;
+  verifier: LinkVerifier;
 }
 
 /** Wires the context and its background work; starts nothing. */
@@ -114,6 +116,8 @@ export function createBackground(o: BackgroundOptions): Background {
     alerts: { members: state.alerts, mains },
     tracking: state.tracking,
     memberData: state.memberData,
+    verifications: state.verifications,
   };
-  return { context, poller, meta, balanceIndexer, mains, tracker };
+  const verifier = new LinkVerifier({ api, verifications: state.verifications, logger: o.logger.child({ component: 'verification' }) });
+  return { context, poller, meta, balanceIndexer, mains, tracker, verifier };
 }

@@ -1,6 +1,11 @@
 /** `/link` and `/unlink`: a member's game accounts, so `/player` alone shows their default. Data: api-spec.md endpoint 17. */
 import { SlashCommandBuilder } from '@discordjs/builders';
-import type { CommandModule } from '../discord/command.js';
+import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow } from 'discord-api-types/v10';
+import type { CommandContext, CommandModule } from '../discord/command.js';
+import { VERIFICATION_CHECK_MS, VERIFICATION_TTL_MS } from '../game/verification.js';
+import { discordTime } from '../i18n/format.js';
+import { encodeCustomId } from '../render/custom-id.js';
+import { checkOwnership } from '../jobs/link-verifier.js';
 import { describe } from '../i18n/commands.js';
 import { tr, typedWord } from '../i18n/index.js';
 import { t } from '../render/strings.js';
@@ -10,6 +15,20 @@ import { playerChoices } from '../catalog/players.js';
 
 const COLOUR = 0x22c55e;
 const privately = (description: string): View => ({ ephemeral: true, embeds: [{ color: COLOUR, description }] });
+
+const button = (
+  label: string,
+  customId: string,
+  style: ButtonStyle.Primary | ButtonStyle.Secondary = ButtonStyle.Secondary,
+): APIActionRowComponent<APIComponentInMessageActionRow> => ({
+  type: ComponentType.ActionRow,
+  components: [{ type: ComponentType.Button, style, label, custom_id: customId }],
+});
+
+/** The member's link to `uid`, or null when it is not theirs (any more). */
+async function linkOf(userId: string, uid: string, ctx: CommandContext) {
+  return (await ctx.links.get(userId)).accounts.find((a) => a.uid === uid) ?? null;
+}
 
 export const link: CommandModule = {
   definition: new SlashCommandBuilder()
@@ -26,11 +45,63 @@ export const link: CommandModule = {
     await ctx.tracking
       ?.follow(profile.uid, ctx.now(), input.user.userId)
       .catch((err: unknown) => ctx.logger.warn({ err }, 'could not start tracking a linked account'));
-    const lines = links.accounts.map((a) => `${a.uid === links.defaultUid ? '★' : '•'} ${escapeText(a.name, 60)} (UID ${a.uid})`);
+    const lines = links.accounts.map((a) => `${a.uid === links.defaultUid ? '★' : '•'} ${escapeText(a.name, 60)} (UID ${a.uid})${a.verifiedAt ? ' ✓' : ''}`);
     const tracking = ctx.tracking && !profile.is_private ? `\n${tr('messages:links.tracking')}` : '';
-    return privately(`${t.linked(escapeText(profile.name, 60), profile.uid, links.defaultUid === profile.uid)}${tracking}\n\n${t.linkedList(lines)}`);
+    const view = privately(`${t.linked(escapeText(profile.name, 60), profile.uid, links.defaultUid === profile.uid)}${tracking}\n\n${t.linkedList(lines)}`);
+    const verified = links.accounts.find((a) => a.uid === profile.uid)?.verifiedAt;
+    return ctx.verifications && !verified
+      ? { ...view, components: [button(tr('messages:verify.button'), encodeCustomId('lk.v', profile.uid), ButtonStyle.Primary)] }
+      : view;
+  },
+  components: {
+    /** "Prove this account is yours": `lk.v:<uid>`, the presser's own link. */
+    'lk.v': async (input, ctx) => startProof(input.user.userId, input.args[0] ?? '', ctx),
+    /** "Check now": `lk.c:<uid>`. */
+    'lk.c': async (input, ctx) => checkProof(input.user.userId, input.args[0] ?? '', ctx),
   },
 };
+
+/** Starts a proof that the presser owns linked account `uid`: the icon it has now, which they are asked to change. */
+async function startProof(userId: string, uid: string, ctx: CommandContext): Promise<View> {
+  if (!ctx.verifications) throw new Error('proofs of ownership are not wired in this context');
+  const link = await linkOf(userId, uid, ctx);
+  if (!link) return privately(tr('messages:verify.notLinked'));
+  const profile = (await ctx.api.player(uid, {}, { fresh: true })).data;
+  await ctx.verifications.start(userId, uid, profile.icon_id, ctx.now(), VERIFICATION_TTL_MS, VERIFICATION_CHECK_MS);
+  return {
+    ephemeral: true,
+    embeds: [
+      {
+        color: COLOUR,
+        description: tr('messages:verify.steps', { name: escapeText(link.name, 60) }),
+        ...(profile.icon ? { thumbnail: { url: profile.icon } } : {}),
+      },
+    ],
+    components: [button(tr('messages:verify.check'), encodeCustomId('lk.c', uid))],
+  };
+}
+
+/** One check of the presser's proof for `uid`, at members' priority. */
+async function checkProof(userId: string, uid: string, ctx: CommandContext): Promise<View> {
+  if (!ctx.verifications) throw new Error('proofs of ownership are not wired in this context');
+  const link = await linkOf(userId, uid, ctx);
+  if (!link) return privately(tr('messages:verify.notLinked'));
+  const name = escapeText(link.name, 60);
+  if (link.verifiedAt) return privately(tr('messages:verify.verified', { name }));
+  const pending = await ctx.verifications.get(userId, uid);
+  if (!pending) return privately(tr('messages:verify.none'));
+  const { outcome, nextCheckAt } = await checkOwnership(pending, { api: ctx.api, verifications: ctx.verifications, now: ctx.now, priority: 'interactive' });
+  if (outcome === 'verified') return { ...privately(tr('messages:verify.verified', { name })), components: [] };
+  if (outcome === 'expired')
+    return {
+      ...privately(tr('messages:verify.expired')),
+      components: [button(tr('messages:verify.button'), encodeCustomId('lk.v', uid), ButtonStyle.Primary)],
+    };
+  return {
+    ...privately(tr('messages:verify.waiting', { when: discordTime((nextCheckAt ?? ctx.now()) / 1000) })),
+    components: [button(tr('messages:verify.check'), encodeCustomId('lk.c', uid))],
+  };
+}
 
 export const unlink: CommandModule = {
   definition: new SlashCommandBuilder()

@@ -26,6 +26,7 @@ import { matchMode } from '../game/modes.js';
 import { currentSeason, hasPlay, heroSummary, levelName, newestUpdate, perTenMinutes, playTimeByRole, rankSummary, seasonRanks } from '../game/profile.js';
 import { rankTimeline, type RankTimelinePoint } from '../game/rank-timeline.js';
 import { trackedTimelinePoints, weekChange, type RecordedMatch } from '../game/tracking.js';
+import { updateCooldownMs } from '../jobs/link-verifier.js';
 import { levelOfScore, rankScore, rankScoreChange, tierOfLevel } from '../game/ranks.js';
 import { type Season } from '../game/seasons.js';
 import { mapLabel, mapPlainName, type MapInfo } from '../catalog/map-directory.js';
@@ -638,16 +639,10 @@ async function requestUpdate(uid: string, ctx: CommandContext): Promise<View> {
     await ctx.api.playerUpdate(uid);
     return { ephemeral: true, embeds: [{ color: 0x22c55e, description: t.updateRequested() }] };
   } catch (err) {
-    // Only the API's own cooldown ("You can request an update in 16 minutes.") is this player's wait;
-    // any other 429 is the key's rate limit, which the router explains as such.
-    if (
-      err instanceof ApiError &&
-      err.kind === 'rate_limited' &&
-      !err.retryAfterFromHeader &&
-      err.retryAfterMs !== undefined &&
-      /request an update in/i.test(err.upstreamMessage ?? '')
-    ) {
-      return { ephemeral: true, embeds: [{ color: 0xf59e0b, description: t.updateCooldown(Math.max(1, Math.ceil(err.retryAfterMs / 60_000))) }] };
+    // Only the API's own cooldown is this player's wait; any other 429 is the key's rate limit, which the router explains.
+    const cooldown = updateCooldownMs(err);
+    if (cooldown !== null) {
+      return { ephemeral: true, embeds: [{ color: 0xf59e0b, description: t.updateCooldown(Math.max(1, Math.ceil(cooldown / 60_000))) }] };
     }
     // The profile is on screen: a refused update is the API's, never "no such player".
     if (err instanceof ApiError && err.kind === 'not_found') return { ephemeral: true, embeds: [{ color: 0xf59e0b, description: t.updateNotPossible() }] };

@@ -2,6 +2,7 @@
 import type { MainsRefresher } from '../feeds/alerts.js';
 import type { MemberDataRepository } from '../store/member-data.js';
 import type { TrackingRepository } from '../store/tracking.js';
+import type { VerificationsRepository } from '../store/verifications.js';
 import type { AlertsRepository } from '../store/alerts.js';
 import type {
   APIApplicationCommandOptionChoice,
@@ -83,6 +84,8 @@ export interface CommandContext {
   tracking?: Pick<TrackingRepository, 'follow' | 'sync' | 'backlog' | 'timeline' | 'setTracking'>;
   /** Everything stored about a member (src/store/member-data.ts), for /privacy; absent: /privacy cannot answer. */
   memberData?: Pick<MemberDataRepository, 'collect' | 'erase'>;
+  /** Proofs of account ownership (src/store/verifications.ts), for /link's "Prove this account is yours"; absent: not offered. */
+  verifications?: VerificationsRepository;
   logger: Logger;
   now: () => number;
   /** The interaction's time budget from its creation (src/core/deadline.ts); absent outside an interaction (feeds, the CLI). */

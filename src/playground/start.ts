@@ -75,7 +75,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   const state = await openState({ dataDir: o.config.dataDir, file: PLAYGROUND_STATE_FILE, logger });
   const locales = new PlaygroundLocales();
   // The same wiring as on Discord (src/app/background.ts), over the playground's channels and messages.
-  const { context, poller, meta, balanceIndexer, mains, tracker } = createBackground({
+  const { context, poller, meta, balanceIndexer, mains, tracker, verifier } = createBackground({
     api: o.services.api,
     state,
     cacheStore: o.services.cacheStore,
@@ -187,6 +187,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   balanceIndexer.start();
   mains.start();
   tracker.start();
+  verifier.start();
   return {
     url: server.url,
     messages,
@@ -200,6 +201,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
       await balanceIndexer.stop();
       await mains.stop();
       await tracker.stop();
+      await verifier.stop();
       await interactions.settle();
       await server.close();
       await state.close();

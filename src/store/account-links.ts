@@ -13,7 +13,8 @@ export const MAX_LINKED_ACCOUNTS = 5;
 /** Oldest link first; `linkedAt` in epoch ms. */
 export interface AccountLinks {
   v: 1;
-  accounts: { uid: string; name: string; linkedAt: number }[];
+  /** `verifiedAt`: when the member proved they own it (epoch ms), null when not proven. */
+  accounts: { uid: string; name: string; linkedAt: number; verifiedAt: number | null }[];
   defaultUid: string | null;
 }
 
@@ -184,6 +185,15 @@ export class AccountLinksRepository {
             removed.map((a) => a.uid),
           )
           .execute();
+        await trx
+          .deleteFrom('link_verifications')
+          .where('user_id', '=', userId)
+          .where(
+            'uid',
+            'in',
+            removed.map((a) => a.uid),
+          )
+          .execute();
         const left = links.accounts.filter((a) => !removed.includes(a));
         if (left.length > 0 && !left.some((a) => a.uid === links.defaultUid)) {
           await trx.updateTable('account_links').set({ is_default: 1 }).where('user_id', '=', userId).where('uid', '=', left[0]!.uid).execute();
@@ -197,7 +207,12 @@ export class AccountLinksRepository {
     const rows = await db.selectFrom('account_links').selectAll().where('user_id', '=', userId).orderBy('linked_at').orderBy('uid').execute();
     return {
       v: 1,
-      accounts: rows.map((r) => ({ uid: r.uid, name: r.name, linkedAt: Number(r.linked_at) })),
+      accounts: rows.map((r) => ({
+        uid: r.uid,
+        name: r.name,
+        linkedAt: Number(r.linked_at),
+        verifiedAt: r.verified_at === null || r.verified_at === undefined ? null : Number(r.verified_at),
+      })),
       defaultUid: rows.find((r) => r.is_default === 1)?.uid ?? null,
     };
   }

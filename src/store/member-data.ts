@@ -9,7 +9,9 @@ import { TrackingRepository } from './tracking.js';
 /** What the store holds about a member. Times in epoch ms, except match times (Unix seconds, as the API gives them). */
 export interface MemberData {
   userId: string;
-  accounts: { uid: string; name: string; linkedAt: number; isDefault: boolean }[];
+  accounts: { uid: string; name: string; linkedAt: number; isDefault: boolean; verifiedAt: number | null }[];
+  /** Proofs of ownership under way: the player icon when each began. */
+  verifications: { uid: string; iconFrom: string | null; startedAt: number; expiresAt: number }[];
   settings: { locale: string | null; trackingOff: boolean; updatedAt: number } | null;
   alerts: { guildId: string | null; mains: boolean; heroes: string[]; directMessages: boolean; updatedAt: number }[];
   mains: { uid: string; heroes: string[]; refreshedAt: number } | null;
@@ -41,7 +43,7 @@ export class MemberDataRepository {
 
   /** Everything stored about `userId`. */
   async collect(userId: string): Promise<MemberData> {
-    const [links, settings, alerts, mains, pending] = await Promise.all([
+    const [links, settings, alerts, mains, pending, proofs] = await Promise.all([
       this.db.selectFrom('account_links').selectAll().where('user_id', '=', userId).orderBy('linked_at').execute(),
       this.db.selectFrom('member_settings').selectAll().where('user_id', '=', userId).executeTakeFirst(),
       this.db.selectFrom('alert_members').selectAll().where('user_id', '=', userId).execute(),
@@ -52,12 +54,20 @@ export class MemberDataRepository {
         .where('target', '=', `dm:${userId}`)
         .where('settled_at', 'is', null)
         .executeTakeFirstOrThrow(),
+      this.db.selectFrom('link_verifications').selectAll().where('user_id', '=', userId).execute(),
     ]);
     const tracking = [];
     for (const l of links) tracking.push({ uid: l.uid, ...(await this.#tracking.timeline(l.uid)) });
     return {
       userId,
-      accounts: links.map((l) => ({ uid: l.uid, name: l.name, linkedAt: Number(l.linked_at), isDefault: l.is_default === 1 })),
+      accounts: links.map((l) => ({
+        uid: l.uid,
+        name: l.name,
+        linkedAt: Number(l.linked_at),
+        isDefault: l.is_default === 1,
+        verifiedAt: l.verified_at === null || l.verified_at === undefined ? null : Number(l.verified_at),
+      })),
+      verifications: proofs.map((v) => ({ uid: v.uid, iconFrom: v.icon_from, startedAt: Number(v.started_at), expiresAt: Number(v.expires_at) })),
       settings: settings ? { locale: settings.locale, trackingOff: settings.tracking_off === 1, updatedAt: Number(settings.updated_at) } : null,
       alerts: alerts.map((a) => ({
         guildId: a.guild_id === '' ? null : a.guild_id,
@@ -84,6 +94,7 @@ export class MemberDataRepository {
       await trx.deleteFrom('alert_members').where('user_id', '=', userId).execute();
       await trx.deleteFrom('member_mains').where('user_id', '=', userId).execute();
       await trx.deleteFrom('alert_messages').where('target', '=', `dm:${userId}`).execute();
+      await trx.deleteFrom('link_verifications').where('user_id', '=', userId).execute();
       return links;
     });
     await this.#tracking.sync(now);

@@ -77,6 +77,19 @@ export interface AccountLinksTable {
   name: string;
   linked_at: number;
   is_default: number;
+  /** When the member proved they own the account (src/game/verification.ts); null: not proven. */
+  verified_at?: number | null;
+}
+
+/** A proof of ownership under way: the account's player icon when it began, which the owner is asked to change. */
+export interface LinkVerificationsTable {
+  user_id: string;
+  uid: string;
+  icon_from: string | null;
+  started_at: number;
+  expires_at: number;
+  next_check_at: number;
+  checked_at: number | null;
 }
 
 export interface MemberSettingsTable {
@@ -276,6 +289,7 @@ export interface Tables {
   tracked_players: TrackedPlayersTable;
   rank_snapshots: RankSnapshotsTable;
   tracked_matches: TrackedMatchesTable;
+  link_verifications: LinkVerificationsTable;
 }
 
 /** A name is never reused or edited once released. */
@@ -571,6 +585,23 @@ const MIGRATIONS: Record<string, Migration> = {
         .addPrimaryKeyConstraint('tracked_matches_pk', ['uid', 'match_uid'])
         .execute();
       await db.schema.createIndex('tracked_matches_played').on('tracked_matches').columns(['uid', 'played_at']).execute();
+    },
+  },
+  '0012_link_verification': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('account_links').addColumn('verified_at', 'bigint').execute();
+      await db.schema
+        .createTable('link_verifications')
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('uid', 'text', (c) => c.notNull())
+        .addColumn('icon_from', 'text')
+        .addColumn('started_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('next_check_at', 'bigint', (c) => c.notNull())
+        .addColumn('checked_at', 'bigint')
+        .addPrimaryKeyConstraint('link_verifications_pk', ['user_id', 'uid'])
+        .execute();
+      await db.schema.createIndex('link_verifications_due').on('link_verifications').columns(['next_check_at']).execute();
     },
   },
 };

@@ -11,6 +11,7 @@ import { GuildSettingsRepository, type GuildSettingsOptions } from './guild-sett
 import { HeroMetaRepository } from './hero-meta.js';
 import { MemberDataRepository } from './member-data.js';
 import { TrackingRepository } from './tracking.js';
+import { VerificationsRepository } from './verifications.js';
 
 export interface State {
   database: Database;
@@ -24,6 +25,7 @@ export interface State {
   heroMeta: HeroMetaRepository;
   tracking: TrackingRepository;
   memberData: MemberDataRepository;
+  verifications: VerificationsRepository;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export function stateOf(database: Database, settings: GuildSettingsOptions = {})
     heroMeta: new HeroMetaRepository(database.db),
     tracking: new TrackingRepository(database.db, database.engine),
     memberData: new MemberDataRepository(database.db, database.engine),
+    verifications: new VerificationsRepository(database.db),
     close: () => database.close(),
   };
 }

@@ -24,7 +24,7 @@ const embedText = (p: { embeds: { description?: string; fields?: { name: string;
 /** Rows that mention `userId`, or one of `uids`, in every table of the store. */
 async function rowsAbout(userId: string, uids: string[]): Promise<Record<string, number>> {
   const db = env.b.state.database.db;
-  const byUser = ['account_links', 'member_settings', 'alert_members', 'member_mains'] as const;
+  const byUser = ['account_links', 'member_settings', 'alert_members', 'member_mains', 'link_verifications'] as const;
   const byUid = ['tracked_players', 'rank_snapshots', 'tracked_matches'] as const;
   const out: Record<string, number> = {};
   for (const t of byUser)
@@ -121,6 +121,7 @@ describe('/privacy', () => {
     await env.b.state.alerts.saveMains(MEMBER.userId, { uid: DOUBLE_C.uid, heroes: ['1011'], refreshedAt: env.b.ctx.now() });
     await env.b.state.alerts.plan('balances', 'post-1', [{ target: `dm:${MEMBER.userId}`, part: 1, body: '{}' }], env.b.ctx.now());
     await env.b.run('player', { query: DOUBLE_C.uid });
+    await env.b.press(`lk.v:${DOUBLE_C.uid}`);
     const before = await rowsAbout(MEMBER.userId, [DOUBLE_C.uid]);
     for (const [table, n] of Object.entries(before)) expect(n, table).toBeGreaterThan(0);
     const path = `/api/v1/player/${DOUBLE_C.uid}`;

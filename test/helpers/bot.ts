@@ -52,6 +52,7 @@ export function bot(r: Replica, options: { apiTimeoutMs?: number } = {}) {
     alerts: { members: state.alerts, mains: new MainsRefresher({ api, links: state.links, alerts: state.alerts, logger, now: () => clock.now }) },
     tracking: state.tracking,
     memberData: state.memberData,
+    verifications: state.verifications,
     logger,
   };
   const router = new Router(commands);

@@ -386,8 +386,8 @@ describe.each(ENGINES)('on %s', (engine) => {
       expect(await other.links.get('u1')).toEqual({
         v: 1,
         accounts: [
-          { uid: '1403392756', name: 'Cardigan', linkedAt: 1 }, // renamed, still the oldest
-          { uid: '1117455441', name: 'Sir Final', linkedAt: 2 },
+          { uid: '1403392756', name: 'Cardigan', linkedAt: 1, verifiedAt: null }, // renamed, still the oldest
+          { uid: '1117455441', name: 'Sir Final', linkedAt: 2, verifiedAt: null },
         ],
         defaultUid: '1117455441',
       });
@@ -404,7 +404,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       expect(stored.defaultUid).toBe('0');
       // Relinking one already linked is not a sixth.
       await expect(links.link('u2', { uid: '3', name: 'renamed' }, false, 100)).resolves.toMatchObject({
-        accounts: expect.arrayContaining([{ uid: '3', name: 'renamed', linkedAt: 3 }]),
+        accounts: expect.arrayContaining([{ uid: '3', name: 'renamed', linkedAt: 3, verifiedAt: null }]),
       });
     });
 
@@ -417,7 +417,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       expect((await links.unlink('u3', '1')).map((a) => a.uid)).toEqual(['1']);
       expect(await links.defaultUid('u3')).toBe('3');
       expect((await links.unlink('u3', ' GAMMA ')).map((a) => a.uid)).toEqual(['3']);
-      expect(await other.links.get('u3')).toEqual({ v: 1, accounts: [{ uid: '2', name: 'Beta', linkedAt: 20 }], defaultUid: '2' });
+      expect(await other.links.get('u3')).toEqual({ v: 1, accounts: [{ uid: '2', name: 'Beta', linkedAt: 20, verifiedAt: null }], defaultUid: '2' });
       await links.link('u3', { uid: '4', name: 'Delta' }, false, 40);
       expect((await links.unlink('u3')).map((a) => a.uid)).toEqual(['2', '4']);
       expect(await links.get('u3')).toEqual({ v: 1, accounts: [], defaultUid: null });
