@@ -212,9 +212,9 @@ async function runBot(): Promise<void> {
           poller.start();
           // The schedule is shared through the database; without Redis the rate is per process, so one process of a machine tracks.
           if (config.redisUrl || leadership !== NEVER_LEADER) {
-          tracker.start();
-          verifier.start();
-        }
+            tracker.start();
+            verifier.start();
+          }
         },
         Math.min(FIRST_FEED_POLL_DELAY_MS, config.feedPollSeconds * 1000),
       );

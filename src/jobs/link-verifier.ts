@@ -31,7 +31,13 @@ export function updateCooldownMs(err: unknown): number | null {
  */
 export async function checkOwnership(
   v: PendingVerification,
-  deps: { api: Pick<RivalsApi, 'player' | 'playerUpdate'>; verifications: VerificationsRepository; now: () => number; priority: Priority; signal?: AbortSignal },
+  deps: {
+    api: Pick<RivalsApi, 'player' | 'playerUpdate'>;
+    verifications: VerificationsRepository;
+    now: () => number;
+    priority: Priority;
+    signal?: AbortSignal;
+  },
 ): Promise<{ outcome: VerificationCheck; nextCheckAt?: number }> {
   const options = { priority: deps.priority, ...(deps.signal ? { signal: deps.signal } : {}) };
   let cooldown = 0;

@@ -11,7 +11,14 @@ export interface PendingVerification {
   nextCheckAt: number;
 }
 
-const of = (r: { user_id: string; uid: string; icon_from: string | null; started_at: number; expires_at: number; next_check_at: number }): PendingVerification => ({
+const of = (r: {
+  user_id: string;
+  uid: string;
+  icon_from: string | null;
+  started_at: number;
+  expires_at: number;
+  next_check_at: number;
+}): PendingVerification => ({
   userId: r.user_id,
   uid: r.uid,
   iconFrom: r.icon_from,
