@@ -9,6 +9,8 @@ import type { Config } from '../app/config.js';
 import type { Logger } from '../core/logger.js';
 import type { ApiServices } from '../app/services.js';
 import type { FeedPoller } from '../feeds/poller.js';
+import { seedTracking } from './seed-tracking.js';
+import type { State } from '../store/state.js';
 import { createBackground } from '../app/background.js';
 import { openState } from '../store/state.js';
 import { buildPageAssets } from './bundle.js';
@@ -46,6 +48,8 @@ export interface Playground {
   interactions: PlaygroundInteractions;
   poller: FeedPoller;
   locales: PlaygroundLocales;
+  /** The playground's own store (tests read what it recorded). */
+  state: State;
   /** Stops the poller, waits for answers in flight, closes the server and the playground's state (not the services). */
   close(): Promise<void>;
 }
@@ -182,6 +186,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     editPost,
     logger,
   });
+  if (o.services.replica) await seedTracking(state, o.services.replica.dataset.profileCaptures, o.config.rivals.imageBaseUrl, logger);
   poller.start();
   meta.start();
   balanceIndexer.start();
@@ -194,6 +199,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     interactions,
     poller,
     locales,
+    state,
     close: async () => {
       await poller.stop();
       // Awaited: its last save must not meet a closed store.

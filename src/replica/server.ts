@@ -116,6 +116,11 @@ export interface Replica {
   dataset: Dataset;
   faults(): Faults;
   setFaults(faults: Faults): void;
+  /**
+   * Serves `file` (a capture in the samples' `player/` folder, e.g. `player/doublec8-….json`) as its player's profile from
+   * now on: a player's captures served in date order play the player's history. @throws Error for a file that is no capture.
+   */
+  serveCapture(file: string): void;
   /** API routes only, by path without query. */
   requests: { total: number; byPath: Map<string, number> };
   close(): Promise<void>;
@@ -395,6 +400,14 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
     res.end(body);
   }
 
+  /** @returns false when `file` is no capture. */
+  function serveCapture(file: string): boolean {
+    const capture = data.profileCaptures.find((c) => c.file === file);
+    if (!capture) return false;
+    data.players.set(capture.uid, capture.body);
+    return true;
+  }
+
   async function handleAdmin(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const remote = req.socket.remoteAddress ?? '';
     if (!/^(127\.|::1$|::ffff:127\.)/.test(remote)) return send(res, { status: 403, body: { error: 'admin routes are loopback-only' } });
@@ -439,6 +452,12 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
       if (!post) return send(res, { status: 404, body: { error: `no post ${id}` } });
       Object.assign(post, patch);
       return send(res, ok(post));
+    }
+    if (path === '/__replica/players/capture' && req.method === 'PUT') {
+      const file = (body as Json | undefined)?.file;
+      if (typeof file !== 'string' || !serveCapture(file))
+        return send(res, { status: 400, body: { error: 'file must name a capture in player/ of the samples' } });
+      return send(res, ok({ served: file }));
     }
     if (path === '/__replica/stats' && req.method === 'GET') return send(res, ok({ total: requests.total, byPath: Object.fromEntries(requests.byPath) }));
     return send(res, { status: 404, body: { error: 'unknown admin route' } });
@@ -536,6 +555,9 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
     faults: () => faults,
     setFaults: (next) => {
       faults = next;
+    },
+    serveCapture: (file) => {
+      if (!serveCapture(file)) throw new Error(`${file} is not a player capture of the samples`);
     },
     requests,
     close: async () => {

@@ -174,3 +174,27 @@ describe('the playground adapter', () => {
     expect(post.interaction).toBeUndefined(); // a channel post, not an interaction answer
   });
 });
+
+describe('the seeded tracking history', () => {
+  it('starts with the history of a player captured several times: /player shows each capture’s score on the rank timeline', async () => {
+    const uid = '1786151874';
+    const snapshots = await boot.playground.state.tracking.snapshots(uid);
+    expect(snapshots.length).toBeGreaterThanOrEqual(3);
+    const events = eventsUntil(lastDone);
+    boot.playground.interactions.command(ALEX.id, GENERAL, { command: 'player', options: { query: uid } });
+    const profile = (await events).map(messageOf).at(-1)!;
+    // Page through the rank history until the June capture's newest match shows (rank score 3,525: the API's August profile no longer has it).
+    let message = profile;
+    let found = false;
+    for (let page = 1; page <= 12 && !found; page++) {
+      const next = eventsUntil(lastDone);
+      const id = page === 1 ? `pl.s:${uid}:` : `pl.p:${uid}::rank-history:${page}:n`;
+      boot.playground.interactions.component(ALEX.id, message.id, id, page === 1 ? ['rank-history'] : []);
+      message = (await next).map(messageOf).at(-1)!;
+      const description = message.payload!.embeds[0]!.description ?? '';
+      expect(description).not.toContain('Link this account');
+      found = description.includes('3,525');
+    }
+    expect(found).toBe(true);
+  });
+});
