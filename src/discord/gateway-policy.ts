@@ -51,13 +51,13 @@ const CLOSE_CODES: readonly CloseCodeInfo[] = [
     code: 4013,
     name: 'invalid intents',
     kind: 'fatal',
-    remedy: "Discord does not accept the intents bitfield the bot sent; fix the client's intents in src/discord/runtime.ts (this is a bug, not a setting)",
+    remedy: "Discord does not accept the intents bitfield the bot sent; fix the client's intents in src/discord/client.ts (this is a bug, not a setting)",
   },
   {
     code: 4014,
     name: 'disallowed intents',
     kind: 'fatal',
-    remedy: `the bot asked for a privileged intent it is not allowed; enable it under Privileged Gateway Intents ${PORTAL} (verified bots: request it from Discord), or remove it from the client's intents in src/discord/runtime.ts`,
+    remedy: `the bot asked for a privileged intent it is not allowed; enable it under Privileged Gateway Intents ${PORTAL} (verified bots: request it from Discord), or remove it from the client's intents in src/discord/client.ts`,
   },
   { code: 4200, name: 'closed by discord.js to resume', kind: 'resume' },
 ];

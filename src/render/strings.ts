@@ -17,7 +17,7 @@ const enumeration = (items: string[]): string => items.join(m('list.separator'))
 const number = (n: number): string => (Number.isInteger(n) ? integer(n) : new Intl.NumberFormat(currentLocale(), { maximumFractionDigits: 6 }).format(n));
 const bold = (s: string) => `**${s}**`;
 
-/** The message key of each permission the bot may lack in a channel, by Discord's English name (src/discord/runtime.ts). */
+/** The message key of each permission the bot may lack in a channel, by Discord's English name (src/discord/channel-access.ts). */
 const PERMISSION_KEYS: Record<string, 'createPublicThreads' | 'embedLinks' | 'sendMessages' | 'sendMessagesInThreads' | 'viewChannel'> = {
   'View Channel': 'viewChannel',
   'Send Messages': 'sendMessages',
