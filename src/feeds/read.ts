@@ -1,5 +1,6 @@
 /** Reading a feed: the first page of a feed's posts, fresh from the API at background priority. */
 import type { RivalsApi } from '../api/client.js';
+import type { Priority } from '../api/rate-limiter.js';
 import { heroCatalog, heroChanges, type HeroCatalog } from '../game/balance.js';
 import type { HeroDirectory } from '../catalog/hero-directory.js';
 import type { Logger } from '../core/logger.js';
@@ -17,11 +18,18 @@ export interface ReadPost {
 
 /**
  * Reads the first page of a feed, newest first (api-spec.md, Endpoints > Patch notes area); with a hero `catalog`, balance posts and patch
- * notes carry the heroes they change. `signal` gives the read up, also while it waits behind members' requests for the rate limit.
+ * notes carry the heroes they change. `signal` gives the read up, also while it waits behind members' requests for the rate limit;
+ * `priority` is the rate limiter's (src/api/rate-limiter.ts), the feeds' by default.
  * @throws {ApiError} when the API does not answer with the feed; the signal's reason when aborted.
  */
-export async function fetchFeed(api: RivalsApi, type: FeedType, catalog?: HeroCatalog, signal?: AbortSignal): Promise<ReadPost[]> {
-  const options = { fresh: true, priority: 'background' as const, ...(signal ? { signal } : {}) };
+export async function fetchFeed(
+  api: RivalsApi,
+  type: FeedType,
+  catalog?: HeroCatalog,
+  signal?: AbortSignal,
+  priority: Priority = 'background',
+): Promise<ReadPost[]> {
+  const options = { fresh: true, priority, ...(signal ? { signal } : {}) };
   const page = { page: 1, limit: 10 };
   if (type === 'gameVersions') {
     const versions = (await api.gameVersions(page, options)).data.entries;

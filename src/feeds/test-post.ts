@@ -26,7 +26,8 @@ export function createFeedTester(api: RivalsApi, settings: GuildSettingsReposito
     async testPost(guildId, type) {
       const sub = (await settings.get(guildId)).feeds[type];
       if (!sub) return { ok: false, reason: 'not-set' };
-      const [latest] = await fetchFeed(api, type);
+      // An admin waits for this one: members' priority, not the feeds'.
+      const [latest] = await fetchFeed(api, type, undefined, undefined, 'interactive');
       const post = latest?.post ?? { id: 'test', title: tr('feeds:testPost.title'), date: null, overview: null, image: null };
       const view = feedPostView(type, post, sub.roleId, false, true);
       try {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Invoker } from '../../src/discord/command.js';
 import { createFeedTester } from '../../src/feeds/test-post.js';
 import { gaveUpReason } from '../../src/core/discord-errors.js';
@@ -287,7 +287,11 @@ describe('/config', () => {
     try {
       await config('feed', { type: 'devDiaries', channel: '520' });
       await config('language', { language: 'fr' });
+      // The admin waits for the read: it goes at members' priority, not behind the feeds'.
+      const read = vi.spyOn(env.b.ctx.api, 'devDiaries');
       const answer = await config('test-post', { type: 'devDiaries' }, { ...ADMIN, guildLocale: 'de' });
+      expect(read.mock.calls.at(-1)![1]).toMatchObject({ fresh: true, priority: 'interactive' });
+      read.mockRestore();
       expect(sent.at(-1)).toMatchObject({
         channelId: '520',
         title: expect.stringMatching(new RegExp(`^${trIn('fr', 'feeds:testPost.prefix', { title: '' })}`)),
