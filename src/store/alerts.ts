@@ -100,16 +100,19 @@ export class AlertsRepository {
 
   /** Members with mains on whose mains are missing or older than `maxAgeMs`, oldest first. */
   async staleMains(now: number, limit: number, maxAgeMs = MAINS_MAX_AGE_MS): Promise<string[]> {
+    // One row a member (they may have alerts in several servers); never-read mains first on both engines, which sort nulls apart.
     const rows = await this.db
       .selectFrom('alert_members as a')
       .leftJoin('member_mains as m', 'm.user_id', 'a.user_id')
-      .select(['a.user_id', 'm.refreshed_at'])
+      .select((eb) => ['a.user_id', eb.fn.min(eb.fn.coalesce('m.refreshed_at', eb.lit(0))).as('refreshed')])
       .where('a.mains', '=', 1)
       .where((eb) => eb.or([eb('m.refreshed_at', 'is', null), eb('m.refreshed_at', '<', now - maxAgeMs)]))
-      .orderBy('m.refreshed_at')
-      .limit(limit * 4)
+      .groupBy('a.user_id')
+      .orderBy('refreshed')
+      .orderBy('a.user_id')
+      .limit(limit)
       .execute();
-    return [...new Set(rows.map((r) => r.user_id))].slice(0, limit);
+    return rows.map((r) => r.user_id);
   }
 
   async saveMains(userId: string, mains: MemberMains): Promise<void> {

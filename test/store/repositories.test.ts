@@ -432,6 +432,25 @@ describe.each(ENGINES)('on %s', (engine) => {
     });
   });
 
+  describe('hero alerts', () => {
+    it('stale mains: one row a member, never-read mains first on both engines, then the oldest', async () => {
+      const now = 10 * 86_400_000;
+      const alerts = state.alerts;
+      for (const [user, guilds] of [
+        ['never', ['g1', 'g2']],
+        ['old', ['g1']],
+        ['fresh', ['g1']],
+        ['off', ['g1']],
+      ] as const) {
+        for (const g of guilds) await alerts.update(`sm-${user}`, g, (m) => void (m.mains = user !== 'off'), now);
+      }
+      await alerts.saveMains('sm-old', { uid: '1', heroes: ['1011'], refreshedAt: now - 5 * 86_400_000 });
+      await alerts.saveMains('sm-fresh', { uid: '2', heroes: ['1011'], refreshedAt: now - 60_000 });
+      expect(await alerts.staleMains(now, 10)).toEqual(['sm-never', 'sm-old']);
+      expect(await alerts.staleMains(now, 1)).toEqual(['sm-never']);
+    });
+  });
+
   describe('delivery ledger', () => {
     const clock = { t: 1_800_000_000_000, now: () => clock.t };
     const key = (postId: string, channelId = 'ch'): DeliveryKey => ({ feed: 'patchNotes', postId, channelId });
