@@ -21,12 +21,13 @@ export function toNumber(value: unknown): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-/** The number leading a text with a unit ("6m/s", "8s", "200 HP"); null if none. */
+/** The number leading a text with a unit ("6m/s", "8s", "200 HP", "1,200 HP"); null if none. */
 export function toLeadingNumber(value: unknown): number | null {
   const direct = toNumber(value);
   if (direct !== null || typeof value !== 'string') return direct;
-  const match = value.trim().match(/^[-+]?\d+(?:\.\d+)?/);
-  return match ? Number(match[0]) : null;
+  // Thousands groups first: "1,200 HP" is 1200, not 1.
+  const match = value.trim().match(/^[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?/);
+  return match ? Number(match[0].replace(/,/g, '')) : null;
 }
 
 /** Ids drift between string and number; null for anything else or blank text. */

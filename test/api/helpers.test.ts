@@ -34,6 +34,8 @@ describe('lenient conversions', () => {
     expect(toLeadingNumber('6m/s')).toBe(6);
     expect(toLeadingNumber('0 m/s')).toBe(0);
     expect(toLeadingNumber('m/s')).toBeNull();
+    expect(toLeadingNumber('1,200 HP')).toBe(1200);
+    expect(toLeadingNumber('12,5 m')).toBe(12);
   });
   it('durations in seconds from every form', () => {
     expect(toSeconds('10m 43s')).toBe(643);
