@@ -105,7 +105,13 @@ function teamDescriptions(teams: ScoreTeam[], m: MatchDetail, heroOf: (id: strin
 /** "Team A · Victory · rounds 2–0": the team's letter, its result and its round score when known. */
 function teamTitle(team: ScoreTeam, i: number): string {
   const label = team.camp === null ? tr('match:team.unassigned') : tr('match:team.named', { letter: String.fromCharCode(65 + i) });
-  const result = team.won === true ? ` · ${tr('match:team.victory')}` : team.won === false ? ` · ${tr('match:team.defeat')}` : '';
+  const result = team.drawn
+    ? ` · ${tr('match:team.draw')}`
+    : team.won === true
+      ? ` · ${tr('match:team.victory')}`
+      : team.won === false
+        ? ` · ${tr('match:team.defeat')}`
+        : '';
   const rounds = team.rounds ? ` · ${tr('match:team.rounds', { won: integer(team.rounds.won), lost: integer(team.rounds.lost) })}` : '';
   return `${label}${result}${rounds}`;
 }

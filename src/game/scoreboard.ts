@@ -37,10 +37,14 @@ export interface ScoreLine {
   status: PlayerStatus;
 }
 
-/** Lines: played, then left, then no hero. `rounds` null when unknown or the camp is not 0 or 1. */
+/**
+ * Lines: played, then left, then no hero. `rounds` null when unknown or the camp is not 0 or 1. `won` null when unknown or a
+ * draw: every player of both teams marked as not winning is a draw, not two defeats (`drawn`).
+ */
 export interface ScoreTeam {
   camp: number | null;
   won: boolean | null;
+  drawn: boolean;
   rounds: { won: number; lost: number } | null;
   lines: ScoreLine[];
 }
@@ -95,7 +99,7 @@ export function matchLength(m: MatchDetail): number | null {
 export function scoreboard(m: MatchDetail, score: RoundScore | null = null): ScoreTeam[] {
   const length = matchLength(m) ?? 0;
   const camps = [...new Set(m.players.map((p) => p.camp))].sort((a, b) => (a ?? Infinity) - (b ?? Infinity));
-  return camps.map((camp) => {
+  const teams = camps.map((camp) => {
     const players = m.players.filter((p) => p.camp === camp);
     const lines: ScoreLine[] = players.map((player) => {
       const playTime = playTimeOf(player);
@@ -122,6 +126,9 @@ export function scoreboard(m: MatchDetail, score: RoundScore | null = null): Sco
     }
     lines.sort((a, b) => ORDER[a.status] - ORDER[b.status]);
     const won = players.some((p) => p.is_win === true) ? true : players.length > 0 && players.every((p) => p.is_win === false) ? false : null;
-    return { camp, won, rounds: roundsOf(camp, score), lines };
+    return { camp, won, drawn: false, rounds: roundsOf(camp, score), lines };
   });
+  const sides = teams.filter((t) => t.camp !== null);
+  if (sides.length >= 2 && sides.every((t) => t.won === false)) for (const t of sides) Object.assign(t, { won: null, drawn: true });
+  return teams;
 }

@@ -5,6 +5,23 @@ import { matches, profiles, raw, schemas } from './samples.js';
 
 const statusOf = (m: MatchDetail) => Object.fromEntries(scoreboard(m).flatMap((t) => t.lines.map((l) => [l.player.nick_name, l.status])));
 
+describe('a draw', () => {
+  it('every player of both teams not winning is a draw for both, not two defeats; one winning side stays a win and a loss', () => {
+    const real = matches['6713371_1740603484_820_11001_10']!;
+    const draw: MatchDetail = { ...real, players: real.players.map((p) => ({ ...p, is_win: false })) };
+    expect(scoreboard(draw).map((t) => [t.camp, t.won, t.drawn])).toEqual(scoreboard(real).map((t) => [t.camp, null, t.camp !== null]));
+    expect(
+      scoreboard(real)
+        .filter((t) => t.camp !== null)
+        .map((t) => [t.won, t.drawn])
+        .sort(),
+    ).toEqual([
+      [false, false],
+      [true, false],
+    ]);
+  });
+});
+
 describe('scoreboard on the real matches', () => {
   it('the main hero is the one played longest, not the last one picked', () => {
     const m = matches['6713371_1740603484_820_11001_10']!;
