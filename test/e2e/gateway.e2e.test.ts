@@ -99,7 +99,7 @@ describe('a close Discord says is not reconnectable stops the process with one c
   const cases = [
     // [fatal code, resumable close first, the attempt answered with the fatal code, what the line says to do]
     { fatal: 4004, first: 4000, answer: 'resume', says: /authentication failed\): the DISCORD_TOKEN was rejected .*Developer Portal.*DISCORD_TOKEN/ },
-    { fatal: 4013, first: 4009, answer: 'identify', says: /invalid intents\): .*src\/discord\/runtime\.ts/ },
+    { fatal: 4013, first: 4009, answer: 'identify', says: /invalid intents\): .*src\/discord\/client\.ts/ },
     { fatal: 4014, first: 4007, answer: 'identify', says: /disallowed intents\): .*Privileged Gateway Intents.*Developer Portal/ },
   ] as const;
 
