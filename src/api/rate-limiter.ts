@@ -70,6 +70,8 @@ export class UpstreamRateLimiter {
   #sharedFreeAt = 0;
   readonly #stopping = new AbortController();
   readonly #trackingGate = new PQueue({ concurrency: 1 });
+  /** When the last tracking read started (ms since the epoch). */
+  #lastTrackingStart = Number.NEGATIVE_INFINITY;
 
   constructor(options: RateLimiterOptions) {
     if (!(options.requestsPerMinute >= 1)) throw new RangeError('requestsPerMinute must be at least 1');
@@ -139,6 +141,7 @@ export class UpstreamRateLimiter {
         if (later > 0) return later;
       }
       this.#recordStart(Date.now(), priority);
+      if (priority === 'tracking') this.#lastTrackingStart = Date.now();
       onStart?.();
       return 0;
     };
@@ -244,15 +247,18 @@ export class UpstreamRateLimiter {
   }
 
   /**
-   * ms before a tracking read would start by this process's view: 0 when nothing else waits and the
-   * window holds more than {@link reserve} free starts after it; else when the oldest start that
-   * keeps it too full leaves the window.
+   * ms before a tracking read would start by this process's view: 0 when nothing else waits, the last tracking read
+   * started a window ÷ cap ago or more, and the window holds more than {@link reserve} free starts after it; else when
+   * the first of these will hold.
    */
   trackingWait(now = Date.now()): number {
     const held = Math.max(this.backoffRemaining(now), this.#sharedFreeAt - now);
     if (held > 0) return held;
     const w = this.#waitingBy;
     if (w.interactive + w.background + w.gathering + w.bulk > 0) return this.#windowMs / this.#cap;
+    // Evenly spread, one per window ÷ cap: bunched starts would age out together and leave a burst of members waiting.
+    const paced = this.#lastTrackingStart + this.#windowMs / this.#cap - now;
+    if (paced > 0) return paced;
     const inWindow = this.#starts.filter((t) => t > now - this.#windowMs);
     const over = inWindow.length + this.reserve(now) + 1 - this.#cap;
     if (over <= 0) return 0;

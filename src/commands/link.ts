@@ -113,7 +113,12 @@ export const unlink: CommandModule = {
     const which = String(input.options.player ?? '').trim();
     const removed = await ctx.links.unlink(input.user.userId, typedWord(which, ['all'], 'link:allWord') ? undefined : which);
     // An account no other member tracks leaves its recorded history with the link; the tracker would do it within minutes.
-    await ctx.tracking?.sync(ctx.now()).catch((err: unknown) => ctx.logger.warn({ err }, 'could not stop tracking an unlinked account'));
+    await ctx.tracking
+      ?.syncUids(
+        removed.map((a) => a.uid),
+        ctx.now(),
+      )
+      .catch((err: unknown) => ctx.logger.warn({ err }, 'could not stop tracking an unlinked account'));
     return privately(t.unlinked(removed.map((a) => escapeText(a.name, 60))));
   },
   /** The member's linked accounts matching what is typed (recent lookups left out: they cannot be unlinked), then "All linked accounts" in their locale. */

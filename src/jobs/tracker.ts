@@ -12,8 +12,8 @@ import type { ClaimedPlayer, TrackingRepository } from '../store/tracking.js';
 
 /** How long a claim holds before another process may take the player (ms): far longer than one read waits. */
 export const TRACKING_LEASE_MS = 10 * 60_000;
-/** How often the tracked set is made to follow the account links (ms). */
-export const TRACKING_SYNC_MS = 5 * 60_000;
+/** How often the whole tracked set is made to follow the account links (ms): links, unlinks and members' choices apply at once, this only catches what they missed. */
+export const TRACKING_SYNC_MS = 60 * 60_000;
 /** How often old snapshots are thinned (ms). */
 const PRUNE_EVERY_MS = 60 * 60_000;
 /** The first retry after a failed read (ms), doubled per failure up to the shortest interval. */
@@ -93,6 +93,7 @@ export class Tracker {
     }
     if (now - this.#prunedAt >= PRUNE_EVERY_MS) {
       this.#prunedAt = now;
+      await this.#o.tracking.optimize();
       const pruned = await this.#o.tracking.prune(now);
       if (pruned > 0) this.#o.logger.info({ snapshots: pruned }, 'thinned old tracking snapshots to one a day');
     }

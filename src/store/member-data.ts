@@ -97,7 +97,10 @@ export class MemberDataRepository {
       await trx.deleteFrom('link_verifications').where('user_id', '=', userId).execute();
       return links;
     });
-    await this.#tracking.sync(now);
+    await this.#tracking.syncUids(
+      accounts.map((a) => a.uid),
+      now,
+    );
     return accounts;
   }
 }

@@ -565,6 +565,8 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('ranked_wins', 'integer', (c) => c.notNull())
         .addPrimaryKeyConstraint('rank_snapshots_pk', ['uid', 'at'])
         .execute();
+      // Retention thins old snapshots of every player at once.
+      await db.schema.createIndex('rank_snapshots_at').on('rank_snapshots').columns(['at']).execute();
       await db.schema
         .createTable('tracked_matches')
         .addColumn('uid', 'text', (c) => c.notNull())
@@ -602,6 +604,8 @@ const MIGRATIONS: Record<string, Migration> = {
         .addPrimaryKeyConstraint('link_verifications_pk', ['user_id', 'uid'])
         .execute();
       await db.schema.createIndex('link_verifications_due').on('link_verifications').columns(['next_check_at']).execute();
+      // Tracking asks who links an account.
+      await db.schema.createIndex('account_links_uid').on('account_links').columns(['uid']).execute();
     },
   },
 };

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { ProfileSnapshot, RecordedMatch } from '../game/tracking.js';
 import type { Db } from './database.js';
 
@@ -33,8 +34,13 @@ export interface TrackingBacklog {
   oldestReadMs: number | null;
 }
 
-/** Off the reply path: no deadlines, errors propagate to the tracker. Times in epoch ms. */
+/** How long a player found untracked is taken as untracked without asking the store (ms): /player reads it on every answer. */
+const UNTRACKED_TTL_MS = 30_000;
+
+/** Errors propagate to the caller. Times in epoch ms. */
 export class TrackingRepository {
+  readonly #untracked = new LRUCache<string, true>({ max: 10_000, ttl: UNTRACKED_TTL_MS });
+
   constructor(
     private readonly db: Db,
     private readonly engine: 'sqlite' | 'postgres',
@@ -82,6 +88,48 @@ export class TrackingRepository {
   }
 
   /**
+   * {@link sync} for `uids` alone: each is tracked if some member who has not turned tracking off links it, else it and its
+   * records go. For a link, an unlink or a member's choice, without reading every link.
+   */
+  async syncUids(uids: readonly string[], now: number): Promise<void> {
+    if (uids.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      const linked = await trx
+        .selectFrom('account_links')
+        .select('account_links.uid')
+        .distinct()
+        .where('account_links.uid', 'in', uids)
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('member_settings')
+                .select('member_settings.user_id')
+                .whereRef('member_settings.user_id', '=', 'account_links.user_id')
+                .where('member_settings.tracking_off', '=', 1),
+            ),
+          ),
+        )
+        .execute();
+      const wanted = new Set(linked.map((r) => r.uid));
+      const gone = uids.filter((uid) => !wanted.has(uid));
+      if (gone.length > 0) {
+        await trx.deleteFrom('rank_snapshots').where('uid', 'in', gone).execute();
+        await trx.deleteFrom('tracked_matches').where('uid', 'in', gone).execute();
+        await trx.deleteFrom('tracked_players').where('uid', 'in', gone).execute();
+      }
+      for (const uid of wanted) await this.#insert(trx, uid, now);
+    });
+  }
+
+  /** Fresh statistics for the claim's plan (SQLite only; PostgreSQL's autovacuum keeps its own): at 100,000 players SQLite would otherwise walk the deadline index. */
+  async optimize(): Promise<void> {
+    if (this.engine !== 'sqlite') return;
+    await sql`PRAGMA analysis_limit = 1000`.execute(this.db);
+    await sql`ANALYZE tracked_players`.execute(this.db);
+  }
+
+  /**
    * Turns tracking of `userId`'s linked accounts on or off (`member_settings.tracking_off`). Off: the accounts no other
    * member tracks are no longer read and their history is removed; the links stay. On: they are due at once.
    */
@@ -91,7 +139,11 @@ export class TrackingRepository {
       .values({ user_id: userId, locale: null, tracking_off: on ? 0 : 1, updated_at: now })
       .onConflict((oc) => oc.column('user_id').doUpdateSet({ tracking_off: on ? 0 : 1, updated_at: now }))
       .execute();
-    await this.sync(now);
+    const uids = await this.db.selectFrom('account_links').select('uid').where('user_id', '=', userId).execute();
+    await this.syncUids(
+      uids.map((r) => r.uid),
+      now,
+    );
   }
 
   /** Whether `userId` turned tracking off. */
@@ -107,6 +159,7 @@ export class TrackingRepository {
   }
 
   async #insert(db: Db, uid: string, now: number): Promise<void> {
+    this.#untracked.delete(uid);
     await db
       .insertInto('tracked_players')
       .values({ uid, added_at: now, next_read_at: now, deadline_at: now, interval_ms: 0, failures: 0 })
@@ -290,16 +343,22 @@ export class TrackingRepository {
 
   /**
    * Whether `uid` is tracked, and what the bot recorded of it, oldest first: at most {@link TrackingRepository.TIMELINE_LIMIT}
-   * of each, the latest.
+   * of each, the latest. A player found untracked is taken as such for 30 s here (another process may start tracking it).
    */
   async timeline(uid: string): Promise<{ tracked: boolean; snapshots: (ProfileSnapshot & { at: number })[]; matches: RecordedMatch[] }> {
-    const [row, snapshots, matches] = await Promise.all([
-      this.db.selectFrom('tracked_players').select('uid').where('uid', '=', uid).executeTakeFirst(),
+    // A player nobody tracks has no records (they go with the last link): one key lookup, cached, and nothing more.
+    if (this.#untracked.has(uid)) return { tracked: false, snapshots: [], matches: [] };
+    const row = await this.db.selectFrom('tracked_players').select('uid').where('uid', '=', uid).executeTakeFirst();
+    if (!row) {
+      this.#untracked.set(uid, true);
+      return { tracked: false, snapshots: [], matches: [] };
+    }
+    const [snapshots, matches] = await Promise.all([
       this.db.selectFrom('rank_snapshots').selectAll().where('uid', '=', uid).orderBy('at', 'desc').limit(TrackingRepository.TIMELINE_LIMIT).execute(),
       this.db.selectFrom('tracked_matches').selectAll().where('uid', '=', uid).orderBy('played_at', 'desc').limit(TrackingRepository.TIMELINE_LIMIT).execute(),
     ]);
     return {
-      tracked: row !== undefined,
+      tracked: true,
       snapshots: snapshots.reverse().map((r) => ({ at: Number(r.at), ...snapshotOf(r) })),
       matches: matches.reverse().map(matchOf),
     };

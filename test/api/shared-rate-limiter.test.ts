@@ -138,24 +138,21 @@ describe('one rate for the whole deployment', () => {
     expect(spanOf(grants)).toBeGreaterThanOrEqual(7 * (300 - 1));
   }, 30_000);
 
-  it("tracking leaves the deployment's reserve free: two processes' reads never fill the window, and a member starts at once", async () => {
+  it("tracking leaves the deployment's reserve free: the shared window refuses a start that would eat into it, and a member still starts", async () => {
     const prefix = randomUUID();
-    // A long window: nothing frees during the test, so the counts are exact whatever the machine's speed.
-    const [a, b] = [limiter(redis.url, prefix, 20, 60_000), limiter(redis.url, prefix, 20, 60_000)];
-    const started: string[] = [];
-    const reads = [
-      ...Array.from({ length: 15 }, () => a.schedule(async () => void started.push('a'), 'tracking')),
-      ...Array.from({ length: 15 }, () => b.schedule(async () => void started.push('b'), 'tracking')),
-    ];
-    // 19 of 20: the deployment's window keeps the one start of the reserve.
-    await pollUntil(() => started.length === 19, '19 tracking starts', { context: () => `${started.length} started` });
-    const member = await b.schedule(async () => 'member', 'interactive', Date.now() + 60_000);
-    expect(member).toBe('member');
-    // The member took the last start; no tracking read got it.
-    expect(started).toHaveLength(19);
-    a.stop();
-    b.stop();
-    expect((await Promise.allSettled(reads)).filter((r) => r.status === 'rejected')).toHaveLength(11);
+    const store = createCacheStore({ redisUrl: redis.url, maxEntries: 10 });
+    stores.push(store);
+    // Two processes' windows over one key; a long window, so nothing frees during the test.
+    const [a, b] = [0, 1].map(() => new SharedRateWindow(20, 60_000, 5, 13, { client: redisClientOf(store), prefix }));
+    for (let i = 0; i < 18; i++) expect(await (i % 2 ? a : b)!.take()).toEqual({ kind: 'granted' });
+    // The 19th start leaves the one start of a reserve of 1; a 20th tracking start would not.
+    expect(await a!.take(undefined, 1)).toEqual({ kind: 'granted' });
+    const refused = await b!.take(undefined, 1);
+    expect(refused).toMatchObject({ kind: 'denied', bulkShare: true });
+    expect((refused as { retryMs: number }).retryMs).toBeGreaterThan(50_000);
+    // A member's request takes the reserved start.
+    expect(await b!.take()).toEqual({ kind: 'granted' });
+    expect(await a!.take()).toMatchObject({ kind: 'denied', bulkShare: false });
   });
 
   it('priorities still hold within a process while the shared window is full', async () => {

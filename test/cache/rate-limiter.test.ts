@@ -133,7 +133,7 @@ describe('UpstreamRateLimiter', () => {
     limiter.stop();
   });
 
-  it('tracking takes what members leave: it stops while the window has only its reserve free, and members never wait for it', async () => {
+  it('tracking takes what members leave, one start per window ÷ cap: it stops while the window has only its reserve free, and members never wait for it', async () => {
     vi.useFakeTimers();
     const limiter = new UpstreamRateLimiter({ requestsPerMinute: 20, windowMs: 1_000 });
     // Quiet members: the reserve is the 5 % floor, one start.
@@ -141,18 +141,19 @@ describe('UpstreamRateLimiter', () => {
     const tracked: number[] = [];
     const t0 = Date.now();
     const reads = Array.from({ length: 25 }, () => limiter.schedule(async () => void tracked.push(Date.now() - t0), 'tracking'));
-    await vi.advanceTimersByTimeAsync(0);
-    // 19 of 20 starts: one stays free for a member.
-    expect(tracked).toHaveLength(19);
+    await vi.advanceTimersByTimeAsync(999);
+    // 19 of 20 starts, 50 ms apart: one stays free for a member.
+    expect(tracked).toEqual(Array.from({ length: 19 }, (_, i) => i * 50));
     expect(limiter.trackingWait()).toBeGreaterThan(0);
     let member = -1;
     await limiter.schedule(async () => void (member = Date.now() - t0), 'interactive');
-    expect(member).toBe(0);
+    expect(member).toBe(999);
     await vi.advanceTimersByTimeAsync(2_000);
     await Promise.all(reads);
     expect(tracked).toHaveLength(25);
-    // Never more than cap − reserve tracking starts in any window.
+    // Never more than cap − reserve tracking starts in any window, never two closer than window ÷ cap.
     for (let i = 0; i + 19 < tracked.length; i++) expect(tracked[i + 19]! - tracked[i]!).toBeGreaterThanOrEqual(1_000);
+    for (let i = 1; i < tracked.length; i++) expect(tracked[i]! - tracked[i - 1]!).toBeGreaterThanOrEqual(50);
     limiter.stop();
   });
 
@@ -162,8 +163,8 @@ describe('UpstreamRateLimiter', () => {
     await Promise.all(Array.from({ length: 4 }, () => limiter.schedule(async () => undefined, 'interactive')));
     expect(limiter.reserve()).toBe(8);
     const tracked: number[] = [];
-    void Promise.all(Array.from({ length: 20 }, () => limiter.schedule(async () => void tracked.push(Date.now()), 'tracking')));
-    await vi.advanceTimersByTimeAsync(0);
+    void Promise.all(Array.from({ length: 20 }, () => limiter.schedule(async () => void tracked.push(Date.now()), 'tracking'))).catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(999);
     // 4 members' starts + 8 for the reserve leave 8 for tracking.
     expect(tracked).toHaveLength(8);
     // Five quiet windows later members' demand is forgotten.
@@ -177,12 +178,13 @@ describe('UpstreamRateLimiter', () => {
     const limiter = new UpstreamRateLimiter({ requestsPerMinute: 20, windowMs: 1_000 });
     const reads = Array.from({ length: 25 }, () => limiter.schedule(async () => 'read', 'tracking'));
     const outcomes = Promise.allSettled(reads);
-    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(120);
     limiter.stop();
     await vi.advanceTimersByTimeAsync(0);
     const settled = await outcomes;
-    expect(settled.filter((r) => r.status === 'fulfilled')).toHaveLength(19);
-    expect(settled.filter((r) => r.status === 'rejected')).toHaveLength(6);
+    // Started at 0, 50 and 100 ms; the rest waited for their turn and were given up.
+    expect(settled.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    expect(settled.filter((r) => r.status === 'rejected')).toHaveLength(22);
   });
 
   it('a tracking read waits behind every other priority', async () => {

@@ -68,6 +68,24 @@ describe.each(ENGINES)('on %s', (engine) => {
     expect((await tracking.backlog(T0)).tracked).toBe(0);
   });
 
+  it('syncUids follows the links of the given accounts only: kept while a member who tracks links it, gone with its records after', async () => {
+    await reset();
+    await state.links.link('m1', { uid: '100', name: 'A' }, true, T0);
+    await state.links.link('m2', { uid: '100', name: 'A' }, true, T0);
+    await tracking.syncUids(['100', '999'], T0);
+    const [claim] = await tracking.claim(T0, 5, HOUR);
+    expect(claim!.uid).toBe('100');
+    await tracking.recordRead(claim!, { snapshot: snapshot(3000), matches: [match('x', 1)], lastMatchAt: 1, changed: true }, { intervalMs: HOUR }, T0);
+    await state.links.unlink('m1', '100');
+    await tracking.syncUids(['100'], T0);
+    expect((await tracking.timeline('100')).matches).toHaveLength(1);
+    await tracking.setTracking('m2', false, T0);
+    expect(await tracking.timeline('100')).toEqual({ tracked: false, snapshots: [], matches: [] });
+    expect(await tracking.snapshots('100')).toEqual([]);
+    // Fresh statistics for the claim's plan: runs on either engine.
+    await tracking.optimize();
+  });
+
   it('claims each due player once, the earliest deadline first; an expired claim is taken again and the late reader cannot record', async () => {
     await reset();
     for (const uid of ['a', 'b', 'c']) await tracking.follow(uid, T0);
