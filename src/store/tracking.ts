@@ -125,7 +125,7 @@ export class TrackingRepository {
   /** Fresh statistics for the claim's plan (SQLite only; PostgreSQL's autovacuum keeps its own): at 100,000 players SQLite would otherwise walk the deadline index. */
   async optimize(): Promise<void> {
     if (this.engine !== 'sqlite') return;
-    await sql`PRAGMA analysis_limit = 1000`.execute(this.db);
+    // A full analysis: the sampled one (analysis_limit) leaves out the histograms the plan needs to see that none is due.
     await sql`ANALYZE tracked_players`.execute(this.db);
   }
 
