@@ -449,7 +449,6 @@ function rankHistorySection(p: PlayerProfile, page: number, look: Lookups, track
   // One timeline (src/game/rank-timeline.ts), newest first, down to the season's last change, which the header's rank is.
   const timeline = rankTimeline(p, tracked?.points ?? []);
   const now = rankSummary(p, null);
-  const current = currentSeason(p);
   const changes = [...timeline].reverse();
   const list = listPage(
     changes,
@@ -459,7 +458,8 @@ function rankHistorySection(p: PlayerProfile, page: number, look: Lookups, track
       const level = tierOfLevel(r.level) ? r.level : levelOfScore(r.score);
       const tiers =
         level === null ? null : r.levelFrom === null || r.levelFrom === level ? levelName(level) : `${levelName(r.levelFrom)} → ${levelName(level)}`;
-      const season = r.season ? (current && r.season.index === current.index ? null : seasonLabel(r.season)) : tr('player:rankHistory.unknownSeason');
+      // Every point names its season, the current one included: the list reads on its own, beside the chart or without it.
+      const season = r.season ? seasonLabel(r.season) : tr('player:rankHistory.unknownSeason');
       return [discordTime(r.time), `${r.change === null ? '' : `${rankScoreChange(r.change)} → `}${rankScore(r.score)}`, tiers, season]
         .filter(Boolean)
         .join(' · ');

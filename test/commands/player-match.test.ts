@@ -208,7 +208,10 @@ describe('/player sections on real data', () => {
       '**Season 0** · Bronze II · 3,092 · peak Bronze II 3,105 · 2 wins',
     ]);
     // One timeline, newest first: the season's last change (the header's rank), then the score after each match.
-    expect(e.description!.split('\n').slice(1, 3)).toEqual(['<t:1754262055:R> · 3,752 · Gold II', '<t:1754021918:R> · −18.5 → 3,467 · Silver I → Silver II']);
+    expect(e.description!.split('\n').slice(1, 3)).toEqual([
+      '<t:1754262055:R> · 3,752 · Gold II · Season 3',
+      '<t:1754021918:R> · −18.5 → 3,467 · Silver I → Silver II · Season 3',
+    ]);
     expect(e.description).not.toMatch(/level \d/);
   });
 
