@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The test tiers: each starts only what its files use. A unit file runs alone in seconds, with no
@@ -37,6 +38,20 @@ const E2E = [
 ];
 const BROWSER = ['test/**/*.browser.test.ts'];
 
+/** Files of a minute or more, started first: one left for the end would run alone while the other workers idle. */
+const LONGEST = ['test/e2e/feeds-crash.e2e.test.ts', 'test/cli.test.ts', 'test/feeds/poller.test.ts', 'test/e2e/sharding.e2e.test.ts'];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = LONGEST.findIndex((path) => f.moduleId.endsWith(path));
+      return i === -1 ? LONGEST.length : i;
+    };
+    // A stable sort: the rest keeps vitest's own order.
+    return [...(await super.sort(files))].sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   test: {
     // Tests talk real HTTP over loopback and start real servers: give them room on a 2-core machine.
@@ -46,6 +61,7 @@ export default defineConfig({
     // Most files wait on loopback servers, child processes and polls rather than the CPU: four at once
     // keep both cores of a small machine busy (vitest's default would run one file at a time here).
     maxWorkers: 4,
+    sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...REDIS, ...POSTGRES, ...E2E, ...BROWSER] } },
       { extends: true, test: { name: 'redis', include: REDIS, globalSetup: ['test/setup/redis.ts'] } },
