@@ -176,24 +176,11 @@ export class AccountLinksRepository {
         const links = await this.#load(trx, userId);
         const removed = w === undefined ? links.accounts : links.accounts.filter((a) => a.uid === w || a.name.toLowerCase() === w);
         if (removed.length === 0) return removed;
-        await trx
-          .deleteFrom('account_links')
-          .where('user_id', '=', userId)
-          .where(
-            'uid',
-            'in',
-            removed.map((a) => a.uid),
-          )
-          .execute();
-        await trx
-          .deleteFrom('link_verifications')
-          .where('user_id', '=', userId)
-          .where(
-            'uid',
-            'in',
-            removed.map((a) => a.uid),
-          )
-          .execute();
+        const uids = removed.map((a) => a.uid);
+        // The proofs of ownership under way go with their links.
+        for (const table of ['account_links', 'link_verifications'] as const) {
+          await trx.deleteFrom(table).where('user_id', '=', userId).where('uid', 'in', uids).execute();
+        }
         const left = links.accounts.filter((a) => !removed.includes(a));
         if (left.length > 0 && !left.some((a) => a.uid === links.defaultUid)) {
           await trx.updateTable('account_links').set({ is_default: 1 }).where('user_id', '=', userId).where('uid', '=', left[0]!.uid).execute();

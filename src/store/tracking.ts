@@ -53,28 +53,9 @@ export class TrackingRepository {
    */
   async sync(now: number): Promise<{ added: number; removed: number }> {
     return this.db.transaction().execute(async (trx) => {
-      const wanted = trx
-        .selectFrom('account_links')
-        .select('account_links.uid')
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('member_settings')
-                .select('member_settings.user_id')
-                .whereRef('member_settings.user_id', '=', 'account_links.user_id')
-                .where('member_settings.tracking_off', '=', 1),
-            ),
-          ),
-        );
-      // A player nobody tracks any more leaves nothing behind: its schedule, snapshots and matches go together.
+      const wanted = trackingLinks(trx).select('account_links.uid');
       const gone = (await trx.selectFrom('tracked_players').select('uid').where('uid', 'not in', wanted).execute()).map((r) => r.uid);
-      for (let i = 0; i < gone.length; i += 500) {
-        const batch = gone.slice(i, i + 500);
-        await trx.deleteFrom('rank_snapshots').where('uid', 'in', batch).execute();
-        await trx.deleteFrom('tracked_matches').where('uid', 'in', batch).execute();
-        await trx.deleteFrom('tracked_players').where('uid', 'in', batch).execute();
-      }
+      await forget(trx, gone);
       const missing = await trx
         .selectFrom('account_links')
         .select('uid')
@@ -94,30 +75,12 @@ export class TrackingRepository {
   async syncUids(uids: readonly string[], now: number): Promise<void> {
     if (uids.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
-      const linked = await trx
-        .selectFrom('account_links')
-        .select('account_links.uid')
-        .distinct()
-        .where('account_links.uid', 'in', uids)
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('member_settings')
-                .select('member_settings.user_id')
-                .whereRef('member_settings.user_id', '=', 'account_links.user_id')
-                .where('member_settings.tracking_off', '=', 1),
-            ),
-          ),
-        )
-        .execute();
+      const linked = await trackingLinks(trx).select('account_links.uid').distinct().where('account_links.uid', 'in', uids).execute();
       const wanted = new Set(linked.map((r) => r.uid));
-      const gone = uids.filter((uid) => !wanted.has(uid));
-      if (gone.length > 0) {
-        await trx.deleteFrom('rank_snapshots').where('uid', 'in', gone).execute();
-        await trx.deleteFrom('tracked_matches').where('uid', 'in', gone).execute();
-        await trx.deleteFrom('tracked_players').where('uid', 'in', gone).execute();
-      }
+      await forget(
+        trx,
+        uids.filter((uid) => !wanted.has(uid)),
+      );
       for (const uid of wanted) await this.#insert(trx, uid, now);
     });
   }
@@ -454,4 +417,31 @@ function matchOf(r: {
     deaths: r.deaths,
     assists: r.assists,
   };
+}
+
+/** The links that keep an account tracked: those of members who have not turned tracking off. */
+function trackingLinks(db: Db) {
+  return db
+    .selectFrom('account_links')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('member_settings')
+            .select('member_settings.user_id')
+            .whereRef('member_settings.user_id', '=', 'account_links.user_id')
+            .where('member_settings.tracking_off', '=', 1),
+        ),
+      ),
+    );
+}
+
+/** A player nobody tracks any more leaves nothing behind: its schedule, snapshots and matches go together. */
+async function forget(db: Db, uids: readonly string[]): Promise<void> {
+  for (let i = 0; i < uids.length; i += 500) {
+    const batch = uids.slice(i, i + 500);
+    await db.deleteFrom('rank_snapshots').where('uid', 'in', batch).execute();
+    await db.deleteFrom('tracked_matches').where('uid', 'in', batch).execute();
+    await db.deleteFrom('tracked_players').where('uid', 'in', batch).execute();
+  }
 }
