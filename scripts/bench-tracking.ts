@@ -52,6 +52,7 @@ import { DATABASE_FILE } from '../src/store/database.js';
 import { openState, type State } from '../src/store/state.js';
 import type { TrackingBacklog } from '../src/store/tracking.js';
 import { profiles } from '../test/game/samples.js';
+import { rng } from '../src/replica/data/handwritten.js';
 import { children, cleanUpOnExit, tempDir } from './bench-support.js';
 
 const { values } = parseArgs({
@@ -277,17 +278,6 @@ const clock = new VirtualClock();
 // ---------------------------------------------------------------------------------------------------
 // Randomness, players and their profiles
 
-/** mulberry32: small, seeded, good enough for arrivals. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 /** A coin for (a, b), the same whoever asks and when: a match's result, a session's length. */
 function hash(a: number, b: number): number {
   let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul((b % 4294967296) + 0x165667b1, 0xc2b2ae35);

@@ -11,7 +11,7 @@ export interface HeroRef {
 }
 
 /** Deterministic PRNG (mulberry32) so fixtures are the same on every machine. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
