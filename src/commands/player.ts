@@ -23,7 +23,18 @@ import { describe } from '../i18n/commands.js';
 import { recentForm } from '../game/form.js';
 import { matchupExtremes, MATCHUP_MIN_MATCHES, type Matchup } from '../game/matchups.js';
 import { matchMode } from '../game/modes.js';
-import { currentSeason, hasPlay, heroSummary, levelName, newestUpdate, perTenMinutes, playTimeByRole, rankSummary, seasonRanks } from '../game/profile.js';
+import {
+  currentSeason,
+  hasPlay,
+  heroSummary,
+  levelName,
+  newestUpdate,
+  perTenMinutes,
+  playTimeByRole,
+  rankSummary,
+  seasonRanks,
+  type RankSummary,
+} from '../game/profile.js';
 import { rankTimeline, type RankTimelinePoint } from '../game/rank-timeline.js';
 import { trackedTimelinePoints, weekChange, type RecordedMatch } from '../game/tracking.js';
 import { updateCooldownMs } from '../jobs/link-verifier.js';
@@ -183,9 +194,8 @@ function modeText(look: Lookups, m: HistoryRow): string | null {
   return name;
 }
 /** "Since last week" of a tracked player (src/game/tracking.ts), or null when there is nothing to compare. */
-function weekField(p: PlayerProfile, look: Lookups, tracked: (Tracked & { now: number }) | undefined): APIEmbedField | null {
+function weekField(p: PlayerProfile, look: Lookups, rank: RankSummary, tracked: (Tracked & { now: number }) | undefined): APIEmbedField | null {
   if (!tracked?.tracked || look.season) return null;
-  const rank = rankSummary(p, null);
   const timeline = rankTimeline(p, tracked.points);
   const week = weekChange(timeline, tracked.matches, { score: rank.score, tier: rank.tier, season: rank.season?.index ?? null }, tracked.now);
   if (!week) return null;
@@ -242,7 +252,8 @@ function profileEmbed(p: PlayerProfile, look: Lookups, tracked?: Tracked & { now
       inline: false,
     });
   }
-  const week = weekField(p, look, tracked);
+  // The current season's rank: the week is shown only when no season was asked for.
+  const week = weekField(p, look, rank, tracked);
   if (week) fields.push(week);
   const roles = playTimeByRole(p, (id) => look.hero(id)?.role ?? null);
   if (roles.length > 0)
