@@ -25,11 +25,14 @@ interface Proc {
 
 let open: Proc[] = [];
 
-/** `now`: the cache's clock (TTLs and entry times), for a test that moves it; default the wall clock. */
+/**
+ * `now`: the cache's clock (TTLs and entry times), for a test that moves it; default the wall clock. `storeTimeoutMs`
+ * defaults to far more than a Redis round trip takes on a busy machine: a command that timed out would load alone.
+ */
 function proc(
   url: string,
   flight: Partial<SharedFlightOptions> = {},
-  storeTimeoutMs = 500,
+  storeTimeoutMs = 5_000,
   ttls: Partial<Record<Resource, number>> = {},
   now?: () => number,
 ): Proc {
@@ -153,7 +156,7 @@ describe('one upstream request for concurrent misses across processes', () => {
       throw new ApiError({ kind: 'unavailable', endpoint: 'heroes', status: 503 });
     };
     const clock = { now: Date.now() };
-    const procs = [0, 1, 2].map(() => proc(redis.url, {}, 500, { heroes: 50 }, () => clock.now));
+    const procs = [0, 1, 2].map(() => proc(redis.url, {}, undefined, { heroes: 50 }, () => clock.now));
     const waits = procs.map((p) => vi.spyOn(p.flight, 'wait'));
     /** Resolves once `n` processes have begun waiting for another one's load since `waits` were last cleared. */
     const waiting = (n: number) => vi.waitFor(() => expect(waits.filter((w) => w.mock.calls.length > 0)).toHaveLength(n), { timeout: 5_000 });
@@ -211,7 +214,7 @@ describe('one upstream request for concurrent misses across processes', () => {
   it('a fresh read (Refresh button) joins a fetch under way in another process', async () => {
     // The caches' clock moves only when told: A's answer is written a millisecond after B's read began.
     const clock = { now: Date.now() };
-    const [a, b] = [proc(redis.url, {}, 500, {}, () => clock.now), proc(redis.url, {}, 500, {}, () => clock.now)];
+    const [a, b] = [proc(redis.url, {}, undefined, {}, () => clock.now), proc(redis.url, {}, undefined, {}, () => clock.now)];
     const key = `player:/api/v1/player/${randomUUID()}`;
     await a.cache.get(key, 'player', async () => 'v1');
     const v2 = deferred<string>();
