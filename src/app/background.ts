@@ -108,6 +108,13 @@ export function createBackground(o: BackgroundOptions): Background {
     logger: o.logger.child({ component: 'tracking' }),
     minMs: o.tracking.minIntervalMs,
     maxMs: o.tracking.maxIntervalMs,
+    ladder: {
+      standings: state.ladder,
+      roleOf: async () => {
+        const roles = new Map((await base.heroes.list()).map((h) => [h.id, h.role]));
+        return (heroId) => (heroId === null ? null : (roles.get(heroId) ?? null));
+      },
+    },
   });
   const context = {
     ...base,
@@ -117,6 +124,7 @@ export function createBackground(o: BackgroundOptions): Background {
     tracking: state.tracking,
     memberData: state.memberData,
     verifications: state.verifications,
+    ladder: state.ladder,
   };
   const verifier = new LinkVerifier({ api, verifications: state.verifications, logger: o.logger.child({ component: 'verification' }) });
   return { context, poller, meta, balanceIndexer, mains, tracker, verifier };

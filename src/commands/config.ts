@@ -1,6 +1,6 @@
 /**
  * `/config`: server setup for members with Manage Server (`default_member_permissions`, checked again at run time):
- * feed channels and their options, the default leaderboard platform, private answers, feed language, status and reset.
+ * feed channels and their options, the default leaderboard platform, private answers, feed language, the server’s ladder, status and reset.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ButtonStyle, ChannelType, ComponentType, InteractionContextType, PermissionFlagsBits, type APIEmbed } from 'discord-api-types/v10';
@@ -127,6 +127,12 @@ const definition = new SlashCommandBuilder()
           // Each language by its own name, as language pickers do.
           .addChoices(...languageChoices('config.subcommands.language.options.language')),
       ),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('ladder')
+      .setDescription(describe('config.subcommands.ladder'))
+      .addBooleanOption((o) => o.setName('enabled').setDescription(describe('config.subcommands.ladder.options.enabled')).setRequired(true)),
   )
   .addSubcommand((s) => s.setName('status').setDescription(describe('config.subcommands.status')))
   .addSubcommand((s) => s.setName('test-post').setDescription(describe('config.subcommands.test-post')).addStringOption(feedType('test-post')))
@@ -500,6 +506,12 @@ export const config: CommandModule = {
         });
         const language = LOCALE_NAMES[serverLocale(settings, input.user)];
         return { ...(await showView(settings, ctx, input.user)), content: tr(locale ? 'config:language.set' : 'config:language.discord', { language }) };
+      }
+      case 'ladder': {
+        if (!ctx.ladder) throw new UserFacingError(tr('ladder:unavailable'));
+        const on = input.options.enabled === true;
+        await ctx.ladder.setEnabled(guildId, on, ctx.now());
+        return privately({ description: tr(on ? 'ladder:configOn' : 'ladder:configOff') });
       }
       case 'status':
         return statusView(await ctx.settings.get(guildId), ctx.now(), await trackingBacklog(ctx));

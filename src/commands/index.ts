@@ -7,6 +7,7 @@ import { compare } from './compare.js';
 import { config } from './config.js';
 import { hero } from './hero.js';
 import { items } from './items.js';
+import { ladder } from './ladder.js';
 import { leaderboard } from './leaderboard.js';
 import { link, unlink } from './link.js';
 import { maps } from './maps.js';
@@ -23,6 +24,7 @@ export const commands: CommandModule[] = [
   hero,
   match,
   leaderboard,
+  ladder,
   meta,
   patchNotes,
   items,

@@ -86,6 +86,12 @@ function showView(data: MemberData, recent: number): View {
           field(m('messages:privacy.settings'), settings),
           field(m('messages:privacy.alerts'), alerts),
           field(
+            m('messages:privacy.ladders'),
+            data.ladders.length === 0
+              ? m('messages:privacy.none')
+              : m('messages:privacy.laddersOn', { count: data.ladders.length, n: integer(data.ladders.length) }),
+          ),
+          field(
             m('messages:privacy.recent'),
             recent === 0 ? m('messages:privacy.none') : m('messages:privacy.recentKept', { count: recent, n: integer(recent) }),
           ),

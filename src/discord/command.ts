@@ -2,6 +2,7 @@
 import type { MainsRefresher } from '../feeds/alerts.js';
 import type { MemberDataRepository } from '../store/member-data.js';
 import type { TrackingRepository } from '../store/tracking.js';
+import type { LadderRepository } from '../store/ladder.js';
 import type { VerificationsRepository } from '../store/verifications.js';
 import type { AlertsRepository } from '../store/alerts.js';
 import type {
@@ -86,6 +87,8 @@ export interface CommandContext {
   memberData?: Pick<MemberDataRepository, 'collect' | 'erase'>;
   /** Proofs of account ownership (src/store/verifications.ts), for /link's "Prove this account is yours"; absent: not offered. */
   verifications?: VerificationsRepository;
+  /** Servers' ladders (src/store/ladder.ts), for /ladder and /config ladder; absent: /ladder says it is unavailable. */
+  ladder?: LadderRepository;
   logger: Logger;
   now: () => number;
   /** The interaction's time budget from its creation (src/core/deadline.ts); absent outside an interaction (feeds, the CLI). */

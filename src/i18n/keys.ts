@@ -9,6 +9,7 @@ interface Namespaces {
   config: typeof import('./locales/en/config.json');
   feeds: typeof import('./locales/en/feeds.json');
   hero: typeof import('./locales/en/hero.json');
+  ladder: typeof import('./locales/en/ladder.json');
   leaderboard: typeof import('./locales/en/leaderboard.json');
   link: typeof import('./locales/en/link.json');
   match: typeof import('./locales/en/match.json');

@@ -7,7 +7,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RivalsApi } from '../api/client.js';
 import { ApiError } from '../core/api-errors.js';
 import type { Logger } from '../core/logger.js';
-import { nextInterval, readForTracking, sameSnapshot, type IntervalBounds } from '../game/tracking.js';
+import { mainRole, standingOf } from '../game/ladder.js';
+import { rankSummary } from '../game/profile.js';
+import { nextInterval, readForTracking, sameSnapshot, trackedTimelinePoints, type IntervalBounds } from '../game/tracking.js';
+import type { LadderRepository } from '../store/ladder.js';
 import type { ClaimedPlayer, TrackingRepository } from '../store/tracking.js';
 
 /** How long a claim holds before another process may take the player (ms): far longer than one read waits. */
@@ -22,6 +25,8 @@ const RETRY_BASE_MS = 30_000;
 export interface TrackerOptions extends IntervalBounds {
   api: Pick<RivalsApi, 'player'>;
   tracking: TrackingRepository;
+  /** Where each read's standing goes, for servers' ladders; `roleOf` the hero list's role of a hero (null: unknown). */
+  ladder?: { standings: Pick<LadderRepository, 'setStanding' | 'setPrivate'>; roleOf: () => Promise<(heroId: string | null) => string | null> };
   /** When a tracking read may start by the rate limiter's view (src/api/rate-limiter.ts `trackingWait`). */
   spare: () => number;
   logger: Logger;
@@ -132,7 +137,8 @@ export class Tracker {
     }
     const outcome = readForTracking(fetched.data);
     if (outcome.kind === 'private') {
-      await tracking.recordRead(claim, { snapshot: null, matches: [], lastMatchAt: null, changed: false }, { intervalMs: this.#o.maxMs }, now);
+      const own = await tracking.recordRead(claim, { snapshot: null, matches: [], lastMatchAt: null, changed: false }, { intervalMs: this.#o.maxMs }, now);
+      if (own) await this.#o.ladder?.standings.setPrivate(claim.uid, now);
       return;
     }
     if (outcome.kind === 'malformed') {
@@ -149,6 +155,20 @@ export class Tracker {
       this.#o,
     );
     const own = await tracking.recordRead(claim, { ...outcome, changed }, { intervalMs }, now);
-    if (!own) logger.info({ uid: claim.uid }, 'a tracking read finished after its claim expired; another process records it');
+    if (!own) {
+      logger.info({ uid: claim.uid }, 'a tracking read finished after its claim expired; another process records it');
+      return;
+    }
+    const ladder = this.#o.ladder;
+    if (!ladder) return;
+    // Derived from what is recorded: a standing that failed to be written is written again at the next read.
+    const [records, roleOf] = await Promise.all([tracking.timeline(claim.uid), ladder.roleOf().catch(() => () => null)]);
+    const standing = standingOf(
+      outcome.snapshot,
+      { timeline: trackedTimelinePoints(records.snapshots, records.matches), matches: records.matches },
+      { apiPeak: rankSummary(fetched.data).seasonPeak?.score ?? null, role: mainRole(fetched.data, roleOf) },
+      now,
+    );
+    await ladder.standings.setStanding(claim.uid, standing, now);
   }
 }

@@ -1,9 +1,10 @@
 /**
  * Everything the store keeps about one member, to show it to them, export it, and delete it: their links, settings,
- * alerts, mains, pending direct messages, and the tracked records of the accounts they link.
+ * alerts, mains, pending direct messages, their places on servers' ladders, and the tracked records of the accounts they link.
  */
 import type { ProfileSnapshot, RecordedMatch } from '../game/tracking.js';
 import type { Db } from './database.js';
+import { LadderRepository, type LadderMembership } from './ladder.js';
 import { TrackingRepository } from './tracking.js';
 
 /** What the store holds about a member. Times in epoch ms, except match times (Unix seconds, as the API gives them). */
@@ -19,6 +20,8 @@ export interface MemberData {
   pendingDirectMessages: number;
   /** Per linked account: whether it is tracked, and what was recorded of it (shared with other members who link it too). */
   tracking: { uid: string; tracked: boolean; snapshots: (ProfileSnapshot & { at: number })[]; matches: RecordedMatch[] }[];
+  /** The servers' ladders they are on, with their choices there. */
+  ladders: LadderMembership[];
 }
 
 const parseList = (json: string): string[] => {
@@ -33,17 +36,19 @@ const parseList = (json: string): string[] => {
 /** Off the reply path's deadlines: a member's data is read and deleted at their request, errors propagate. */
 export class MemberDataRepository {
   readonly #tracking: TrackingRepository;
+  readonly #ladder: LadderRepository;
 
   constructor(
     private readonly db: Db,
     engine: 'sqlite' | 'postgres',
   ) {
     this.#tracking = new TrackingRepository(db, engine);
+    this.#ladder = new LadderRepository(db);
   }
 
   /** Everything stored about `userId`. */
   async collect(userId: string): Promise<MemberData> {
-    const [links, settings, alerts, mains, pending, proofs] = await Promise.all([
+    const [links, settings, alerts, mains, pending, proofs, ladders] = await Promise.all([
       this.db.selectFrom('account_links').selectAll().where('user_id', '=', userId).orderBy('linked_at').execute(),
       this.db.selectFrom('member_settings').selectAll().where('user_id', '=', userId).executeTakeFirst(),
       this.db.selectFrom('alert_members').selectAll().where('user_id', '=', userId).execute(),
@@ -55,6 +60,7 @@ export class MemberDataRepository {
         .where('settled_at', 'is', null)
         .executeTakeFirstOrThrow(),
       this.db.selectFrom('link_verifications').selectAll().where('user_id', '=', userId).execute(),
+      this.#ladder.memberships(userId),
     ]);
     const tracking = [];
     for (const l of links) tracking.push({ uid: l.uid, ...(await this.#tracking.timeline(l.uid)) });
@@ -79,6 +85,7 @@ export class MemberDataRepository {
       mains: mains ? { uid: mains.uid, heroes: parseList(mains.heroes), refreshedAt: Number(mains.refreshed_at) } : null,
       pendingDirectMessages: Number(pending.n),
       tracking,
+      ladders,
     };
   }
 
@@ -95,6 +102,7 @@ export class MemberDataRepository {
       await trx.deleteFrom('member_mains').where('user_id', '=', userId).execute();
       await trx.deleteFrom('alert_messages').where('target', '=', `dm:${userId}`).execute();
       await trx.deleteFrom('link_verifications').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('ladder_members').where('user_id', '=', userId).execute();
       return links;
     });
     await this.#tracking.syncUids(

@@ -92,6 +92,43 @@ export interface LinkVerificationsTable {
   checked_at: number | null;
 }
 
+/** A tracked player's standing in the current season (src/game/ladder.ts), rewritten at each tracking read. */
+export interface PlayerStandingsTable {
+  uid: string;
+  season: number | null;
+  tier: string | null;
+  /** Unrounded rank score. */
+  score: number | null;
+  peak: number | null;
+  matches: number;
+  /** "Vanguard", "Duelist" or "Strategist". */
+  role: string | null;
+  week_delta: number | null;
+  /** 1: the profile was private at the last read. */
+  private: number;
+  updated_at: number;
+}
+
+/** Whether a server runs its own ladder. */
+export interface LadderSettingsTable {
+  guild_id: string;
+  enabled: number;
+  updated_at: number;
+}
+
+/** A member on a server's ladder: who they are there, and their choices for it. */
+export interface LadderMembersTable {
+  guild_id: string;
+  user_id: string;
+  /** The linked account the member chose to represent them; null: their default, else their first verified. */
+  chosen_uid: string | null;
+  /** "pc", "ps" or "xbox", as the member states it: profiles do not say. */
+  platform: string | null;
+  /** 1: the member asked not to be listed. */
+  opted_out: number;
+  joined_at: number;
+}
+
 export interface MemberSettingsTable {
   user_id: string;
   /** Null: their Discord client's. */
@@ -290,6 +327,9 @@ export interface Tables {
   rank_snapshots: RankSnapshotsTable;
   tracked_matches: TrackedMatchesTable;
   link_verifications: LinkVerificationsTable;
+  player_standings: PlayerStandingsTable;
+  ladder_settings: LadderSettingsTable;
+  ladder_members: LadderMembersTable;
 }
 
 /** A name is never reused or edited once released. */
@@ -606,6 +646,41 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.createIndex('link_verifications_due').on('link_verifications').columns(['next_check_at']).execute();
       // Tracking asks who links an account.
       await db.schema.createIndex('account_links_uid').on('account_links').columns(['uid']).execute();
+    },
+  },
+  '0013_ladder': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('player_standings')
+        .addColumn('uid', 'text', (c) => c.primaryKey())
+        .addColumn('season', 'integer')
+        .addColumn('tier', 'text')
+        .addColumn('score', 'double precision')
+        .addColumn('peak', 'double precision')
+        .addColumn('matches', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('role', 'text')
+        .addColumn('week_delta', 'double precision')
+        .addColumn('private', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('ladder_settings')
+        .addColumn('guild_id', 'text', (c) => c.primaryKey())
+        .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('ladder_members')
+        .addColumn('guild_id', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('chosen_uid', 'text')
+        .addColumn('platform', 'text')
+        .addColumn('opted_out', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('joined_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('ladder_members_pk', ['guild_id', 'user_id'])
+        .execute();
+      // A member's data is found and deleted by member.
+      await db.schema.createIndex('ladder_members_user').on('ladder_members').columns(['user_id']).execute();
     },
   },
 };

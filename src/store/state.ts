@@ -9,6 +9,7 @@ import { FeedPostsRepository } from './feed-posts.js';
 import { FeedStateRepository } from './feed-state.js';
 import { GuildSettingsRepository, type GuildSettingsOptions } from './guild-settings.js';
 import { HeroMetaRepository } from './hero-meta.js';
+import { LadderRepository } from './ladder.js';
 import { MemberDataRepository } from './member-data.js';
 import { TrackingRepository } from './tracking.js';
 import { VerificationsRepository } from './verifications.js';
@@ -26,6 +27,7 @@ export interface State {
   tracking: TrackingRepository;
   memberData: MemberDataRepository;
   verifications: VerificationsRepository;
+  ladder: LadderRepository;
   close(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ export function stateOf(database: Database, settings: GuildSettingsOptions = {})
     tracking: new TrackingRepository(database.db, database.engine),
     memberData: new MemberDataRepository(database.db, database.engine),
     verifications: new VerificationsRepository(database.db),
+    ladder: new LadderRepository(database.db),
     close: () => database.close(),
   };
 }

@@ -436,12 +436,13 @@ function trackingLinks(db: Db) {
     );
 }
 
-/** A player nobody tracks any more leaves nothing behind: its schedule, snapshots and matches go together. */
+/** A player nobody tracks any more leaves nothing behind: its schedule, snapshots, matches and standing go together. */
 async function forget(db: Db, uids: readonly string[]): Promise<void> {
   for (let i = 0; i < uids.length; i += 500) {
     const batch = uids.slice(i, i + 500);
     await db.deleteFrom('rank_snapshots').where('uid', 'in', batch).execute();
     await db.deleteFrom('tracked_matches').where('uid', 'in', batch).execute();
+    await db.deleteFrom('player_standings').where('uid', 'in', batch).execute();
     await db.deleteFrom('tracked_players').where('uid', 'in', batch).execute();
   }
 }

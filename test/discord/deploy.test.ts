@@ -41,6 +41,7 @@ describe('command registration', () => {
       'hero',
       'match',
       'leaderboard',
+      'ladder',
       'meta',
       'patch-notes',
       'items',
@@ -74,7 +75,7 @@ describe('command registration', () => {
       DISCORD_API_URL: discord.apiUrl,
     });
     expect(code).toBe(0);
-    expect(stdout).toMatch(/registered 18 commands \(guild /);
+    expect(stdout).toMatch(/registered 19 commands \(guild /);
     const put = await discord.waitFor((c) => c.method === 'PUT' && c.path === `/applications/${APP_ID}/guilds/${GUILD_ID}/commands`);
     expect(put.body).toEqual(PINNED);
     expect(put.authorization).toBe('Bot deploy-token');

@@ -53,6 +53,7 @@ export function bot(r: Replica, options: { apiTimeoutMs?: number } = {}) {
     tracking: state.tracking,
     memberData: state.memberData,
     verifications: state.verifications,
+    ladder: state.ladder,
     logger,
   };
   const router = new Router(commands);

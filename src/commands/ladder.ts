@@ -1,0 +1,208 @@
+/**
+ * `/ladder`: a server's own ladder of its members, by the rank score of the account each proved is theirs
+ * (src/store/ladder.ts; standings from the tracker, src/jobs/tracker.ts), and a member's place on it.
+ */
+import { SlashCommandBuilder } from '@discordjs/builders';
+import { InteractionContextType, type APIEmbed } from 'discord-api-types/v10';
+import { PLATFORMS, type Platform } from '../api/endpoints.js';
+import { UserFacingError } from '../core/errors.js';
+import type { CommandContext, CommandModule, Invoker } from '../discord/command.js';
+import { LADDER_PAGE_SIZE, LADDER_PERIODS, LADDER_ROLES, LEFT_OUT_REASONS, type LadderPeriod } from '../game/ladder.js';
+import { rankScore, rankScoreChange } from '../game/ranks.js';
+import { choiceName, describe } from '../i18n/commands.js';
+import { integer } from '../i18n/format.js';
+import { tr } from '../i18n/index.js';
+import { roleName } from '../i18n/names.js';
+import { listOf } from '../render/common.js';
+import { escapeText, LIMITS, truncate } from '../render/limits.js';
+import { clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.js';
+import type { View } from '../render/view.js';
+import type { LadderPage, LadderRow } from '../store/ladder.js';
+
+const COLOUR = 0xf59e0b;
+const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', xbox: 'Xbox' };
+const privately = (description: string): View => ({ ephemeral: true, embeds: [{ color: COLOUR, description }] });
+
+const platformOf = (v: unknown): Platform | null => PLATFORMS.find((p) => p === v) ?? null;
+const roleOf = (v: unknown): (typeof LADDER_ROLES)[number] | null => LADDER_ROLES.find((r) => r.toLowerCase() === String(v).toLowerCase()) ?? null;
+const periodOf = (v: unknown): LadderPeriod => LADDER_PERIODS.find((p) => p === v) ?? 'season';
+
+/** The ladder's store and the server. @throws {UserFacingError} outside a server, or when this run keeps no store. */
+function ladderOf(user: Invoker, ctx: CommandContext) {
+  if (!user.guildId) throw new UserFacingError(tr('ladder:guildOnly'));
+  if (!ctx.ladder) throw new UserFacingError(tr('ladder:unavailable'));
+  return { guildId: user.guildId, store: ctx.ladder };
+}
+
+const definition = new SlashCommandBuilder()
+  .setName('ladder')
+  .setDescription(describe('ladder'))
+  .setContexts(InteractionContextType.Guild)
+  .addSubcommand((s) =>
+    s
+      .setName('show')
+      .setDescription(describe('ladder.subcommands.show'))
+      .addStringOption((o) =>
+        o
+          .setName('role')
+          .setDescription(describe('ladder.subcommands.show.options.role'))
+          .addChoices(...LADDER_ROLES.map((r) => ({ name: choiceName('ladder.subcommands.show.options.role', r.toLowerCase()), value: r.toLowerCase() }))),
+      )
+      .addStringOption((o) =>
+        o
+          .setName('period')
+          .setDescription(describe('ladder.subcommands.show.options.period'))
+          .addChoices(...LADDER_PERIODS.map((p) => ({ name: choiceName('ladder.subcommands.show.options.period', p), value: p }))),
+      )
+      .addStringOption((o) =>
+        o
+          .setName('platform')
+          .setDescription(describe('ladder.subcommands.show.options.platform'))
+          .addChoices(...PLATFORMS.map((p) => ({ name: choiceName('ladder.subcommands.show.options.platform', p), value: p }))),
+      ),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('join')
+      .setDescription(describe('ladder.subcommands.join'))
+      .addStringOption((o) => o.setName('account').setDescription(describe('ladder.subcommands.join.options.account')).setAutocomplete(true).setMaxLength(100))
+      .addStringOption((o) =>
+        o
+          .setName('platform')
+          .setDescription(describe('ladder.subcommands.join.options.platform'))
+          .addChoices(...PLATFORMS.map((p) => ({ name: choiceName('ladder.subcommands.join.options.platform', p), value: p }))),
+      ),
+  )
+  .addSubcommand((s) => s.setName('leave').setDescription(describe('ladder.subcommands.leave')))
+  .toJSON();
+
+/** One listed member on one line: position, member, account, tier and score, peak, matches, role, the week's change. */
+function rowLine(r: LadderRow, you: boolean): string {
+  const s = r.standing;
+  const parts = [
+    `**${integer(r.position)}.** <@${r.userId}> ${escapeText(r.name, 40)}${you ? ` (${tr('ladder:you')})` : ''}`,
+    `${s.tier ?? tr('ladder:unranked')} ${rankScore(s.score)}`,
+    tr('ladder:peak', { score: rankScore(s.peak) }),
+    tr('ladder:matches', { count: s.matches, n: integer(s.matches) }),
+    ...(s.role ? [roleName(s.role) ?? s.role] : []),
+    s.weekDelta === null ? tr('ladder:noWeek') : `${s.weekDelta > 0 ? '▲' : s.weekDelta < 0 ? '▼' : '▬'} ${rankScoreChange(s.weekDelta)}`,
+  ];
+  return parts.join(' · ');
+}
+
+/** "3 not listed: 1 opted out, 2 without a proven account", or null when nobody is left out. */
+function leftOutLine(page: LadderPage): string | null {
+  const reasons = LEFT_OUT_REASONS.filter((r) => page.leftOut[r] > 0).map((r) =>
+    tr(`ladder:leftOut.${r}`, { count: page.leftOut[r], n: integer(page.leftOut[r]) }),
+  );
+  const total = LEFT_OUT_REASONS.reduce((sum, r) => sum + page.leftOut[r], 0);
+  return total === 0 ? null : tr('ladder:leftOut.line', { count: total, n: integer(total), reasons: listOf(reasons) });
+}
+
+interface ShowRequest {
+  role: (typeof LADDER_ROLES)[number] | null;
+  period: LadderPeriod;
+  platform: Platform | null;
+  page: number;
+}
+
+/** A page of the server's ladder for `user`, whose own row is always shown. */
+async function showView(user: Invoker, req: ShowRequest, ctx: CommandContext): Promise<View> {
+  const { guildId, store } = ladderOf(user, ctx);
+  if (!(await store.enabled(guildId))) return privately(tr('ladder:off'));
+  const query = { guildId, period: req.period, role: req.role, platform: req.platform, pageSize: LADDER_PAGE_SIZE, userId: user.userId };
+  let page = await store.page({ ...query, page: req.page });
+  const pages = pageCount(page.listed, LADDER_PAGE_SIZE);
+  const at = clampPage(req.page, pages);
+  if (at !== req.page) page = await store.page({ ...query, page: at });
+  const filters = [...(req.role ? [roleName(req.role) ?? req.role] : []), ...(req.platform ? [PLATFORM_NAMES[req.platform]] : [])];
+  const leftOut = leftOutLine(page);
+  const lines =
+    page.listed === 0
+      ? [tr(filters.length > 0 ? 'ladder:emptyFiltered' : 'ladder:empty')]
+      : [...page.rows.map((r) => rowLine(r, r.userId === user.userId)), ...(page.me ? ['…', rowLine(page.me, true)] : [])];
+  const embed: APIEmbed = {
+    color: COLOUR,
+    title: tr(req.period === 'week' ? 'ladder:titleWeek' : 'ladder:title'),
+    description: truncate(
+      [...(filters.length > 0 ? [`*${filters.join(' · ')}*`] : []), ...lines, ...(leftOut ? ['', leftOut] : [])].join('\n'),
+      LIMITS.description,
+    ),
+    footer: { text: tr('ladder:footer', { count: page.listed, n: integer(page.listed) }) },
+  };
+  const nav = pageRow('ld.p', [req.role?.toLowerCase() ?? '-', req.period, req.platform ?? '-'], at, pages);
+  return { embeds: [embed], ...(nav ? { components: [nav] } : {}) };
+}
+
+/** Puts the member on the server's ladder, listed by `account` (one of their linked accounts) when given. */
+async function joinView(user: Invoker, accountText: unknown, platformText: unknown, ctx: CommandContext): Promise<View> {
+  const { guildId, store } = ladderOf(user, ctx);
+  if (!(await store.enabled(guildId))) return privately(tr('ladder:off'));
+  const links = await ctx.links.get(user.userId);
+  const typed = typeof accountText === 'string' ? accountText.trim() : '';
+  let chosen: (typeof links.accounts)[number] | undefined;
+  if (typed !== '') {
+    const folded = typed.toLowerCase();
+    chosen = links.accounts.find((a) => a.uid === typed || a.name.toLowerCase() === folded);
+    if (!chosen) return privately(tr('ladder:notLinked', { name: escapeText(typed, 60) }));
+  }
+  await store.join(guildId, user.userId, ctx.now(), {
+    optedOut: false,
+    ...(chosen ? { chosenUid: chosen.uid } : {}),
+    ...(platformOf(platformText) ? { platform: platformOf(platformText) } : {}),
+  });
+  const membership = await store.membership(guildId, user.userId);
+  const verified = links.accounts.filter((a) => a.verifiedAt !== null);
+  const listedBy =
+    verified.find((a) => a.uid === membership?.chosenUid) ??
+    verified.find((a) => a.uid === links.defaultUid) ??
+    verified.sort((a, b) => a.linkedAt - b.linkedAt)[0];
+  if (!listedBy) return privately(tr(links.accounts.length === 0 ? 'ladder:joinedNoLink' : 'ladder:joinedUnverified'));
+  const unproven = chosen && chosen.verifiedAt === null ? `\n${tr('ladder:chosenUnverified', { name: escapeText(chosen.name, 60) })}` : '';
+  const platform = membership?.platform && platformOf(membership.platform) ? ` (${PLATFORM_NAMES[platformOf(membership.platform)!]})` : '';
+  return privately(`${tr('ladder:joined', { name: escapeText(listedBy.name, 60) })}${platform}${unproven}`);
+}
+
+export const ladder: CommandModule = {
+  definition,
+  async execute(input, ctx) {
+    switch (input.subcommand) {
+      case 'join':
+        return joinView(input.user, input.options.account, input.options.platform, ctx);
+      case 'leave': {
+        const { guildId, store } = ladderOf(input.user, ctx);
+        await store.join(guildId, input.user.userId, ctx.now(), { optedOut: true });
+        return privately(tr('ladder:left'));
+      }
+      default: {
+        const { guildId, store } = ladderOf(input.user, ctx);
+        // Asking for the ladder puts a member who linked an account on it, unless they left it.
+        if ((await store.enabled(guildId)) && (await ctx.links.get(input.user.userId)).accounts.length > 0)
+          await store.join(guildId, input.user.userId, ctx.now());
+        return showView(
+          input.user,
+          { role: roleOf(input.options.role), period: periodOf(input.options.period), platform: platformOf(input.options.platform), page: 1 },
+          ctx,
+        );
+      }
+    }
+  },
+  components: {
+    /** Paginator: `ld.p:<role|->:<period>:<platform|->:<page>:<kind>`; "you" is the member who pressed. */
+    'ld.p': async (input, ctx) =>
+      showView(
+        input.user,
+        { role: roleOf(input.args[0]), period: periodOf(input.args[1]), platform: platformOf(input.args[2]), page: pageFromArgs(input.args) },
+        ctx,
+      ),
+  },
+  /** The member's linked accounts, proven ones first. */
+  async autocomplete(input, ctx) {
+    const links = await ctx.links.get(input.user.userId);
+    const typed = input.focused.value.trim().toLowerCase();
+    return links.accounts
+      .filter((a) => typed === '' || a.name.toLowerCase().includes(typed) || a.uid.includes(typed))
+      .sort((a, b) => Number(b.verifiedAt !== null) - Number(a.verifiedAt !== null))
+      .map((a) => ({ name: truncate(`${a.name} (UID ${a.uid})${a.verifiedAt ? ' ✓' : ''}`, LIMITS.choiceName), value: a.uid }));
+  },
+};

@@ -1,0 +1,80 @@
+/**
+ * A server's ladder: where each tracked player stands in the current season (their standing), worked out
+ * at each tracking read from the profile and the bot's own records of the player.
+ */
+import type { PlayerProfile } from '../api/schemas.js';
+import { metaRole, type MetaRole } from './meta.js';
+import { matchMode } from './modes.js';
+import { heroSummary } from './profile.js';
+import type { RecordedMatch } from './tracking.js';
+import { weekChange, type ProfileSnapshot } from './tracking.js';
+import type { RankTimelinePoint } from './rank-points.js';
+
+export const LADDER_ROLES = ['Vanguard', 'Duelist', 'Strategist'] as const satisfies readonly MetaRole[];
+export const LADDER_PERIODS = ['season', 'week'] as const;
+export type LadderPeriod = (typeof LADDER_PERIODS)[number];
+
+/** Rows on one ladder page. */
+export const LADDER_PAGE_SIZE = 10;
+
+/**
+ * One player's standing in `season` (a season index). `score` and `peak` unrounded rank scores; `weekDelta` the rank
+ * score gained in the last 7 days (null when nothing was recorded in or before them); `matches` the ranked
+ * matches the bot recorded this season; `role` the role of most play time.
+ */
+export interface Standing {
+  season: number | null;
+  tier: string | null;
+  score: number | null;
+  peak: number | null;
+  matches: number;
+  role: MetaRole | null;
+  weekDelta: number | null;
+  private: boolean;
+}
+
+/**
+ * The role the player spends most time on: hero play time summed by each hero's role (`roleOf`, the hero
+ * list's role names), else the profile's own play by role. Null when neither says.
+ */
+export function mainRole(p: PlayerProfile, roleOf: (heroId: string | null) => string | null): MetaRole | null {
+  const sums = new Map<MetaRole, number>();
+  for (const h of heroSummary(p).heroes) {
+    const role = metaRole(roleOf(h.hero_id));
+    if (role) sums.set(role, (sums.get(role) ?? 0) + h.play_time);
+  }
+  if (sums.size === 0) for (const r of p.overall.roles) if (r.play_time) sums.set(metaRole(r.role) ?? 'Vanguard', r.play_time);
+  let best: [MetaRole, number] | null = null;
+  for (const entry of sums) if (entry[1] > 0 && (!best || entry[1] > best[1])) best = entry;
+  return best?.[0] ?? null;
+}
+
+/**
+ * A player's standing from their latest snapshot and records. The season peak is the highest of the API's own
+ * peak (`apiPeak`), the current score, and the scores after this season's recorded matches. `now` in ms.
+ */
+export function standingOf(
+  current: ProfileSnapshot,
+  records: { timeline: readonly RankTimelinePoint[]; matches: readonly RecordedMatch[] },
+  extra: { apiPeak: number | null; role: MetaRole | null },
+  now: number,
+): Standing {
+  const season = current.season;
+  const ofSeason = records.matches.filter((m) => m.season === season && m.ranked && matchMode(m.modeId).counts);
+  const scores = [extra.apiPeak, current.score, ...ofSeason.map((m) => m.newScore)].filter((s): s is number => s !== null && Number.isFinite(s));
+  const week = weekChange(records.timeline, records.matches, { score: current.score, tier: current.tier, season }, now);
+  return {
+    season,
+    tier: current.tier,
+    score: current.score,
+    peak: scores.length > 0 ? Math.max(...scores) : null,
+    matches: ofSeason.length,
+    role: extra.role,
+    weekDelta: week && week.scoreFrom !== null && week.scoreTo !== null ? week.scoreTo - week.scoreFrom : null,
+    private: false,
+  };
+}
+
+/** Why a member of the ladder is not listed, in the order the left-out line names them. */
+export const LEFT_OUT_REASONS = ['optedOut', 'unverified', 'private', 'unranked'] as const;
+export type LeftOutReason = (typeof LEFT_OUT_REASONS)[number];
