@@ -177,7 +177,7 @@ export const ladder: CommandModule = {
       default: {
         const { guildId, store } = ladderOf(input.user, ctx);
         // Asking for the ladder puts a member who linked an account on it, unless they left it.
-        if ((await store.enabled(guildId)) && (await ctx.links.get(input.user.userId)).accounts.length > 0)
+        if (!store.seen(guildId, input.user.userId) && (await store.enabled(guildId)) && (await ctx.links.get(input.user.userId)).accounts.length > 0)
           await store.join(guildId, input.user.userId, ctx.now());
         return showView(
           input.user,

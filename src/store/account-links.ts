@@ -2,6 +2,7 @@
 import { LRUCache } from 'lru-cache';
 import { isLocale, type Locale } from '../i18n/index.js';
 import { withDeadline, type Db } from './database.js';
+import { relistMember } from './ladder.js';
 
 /** Ms: another process's change shows within it. */
 const LOCALE_CACHE_TTL_MS = 30_000;
@@ -157,6 +158,7 @@ export class AccountLinksRepository {
             .execute();
           links.defaultUid = account.uid;
         }
+        await relistMember(trx, userId);
         return links;
       }),
     ).catch((err: unknown) => {
@@ -185,6 +187,7 @@ export class AccountLinksRepository {
         if (left.length > 0 && !left.some((a) => a.uid === links.defaultUid)) {
           await trx.updateTable('account_links').set({ is_default: 1 }).where('user_id', '=', userId).where('uid', '=', left[0]!.uid).execute();
         }
+        await relistMember(trx, userId);
         return removed;
       }),
     );

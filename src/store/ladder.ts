@@ -4,6 +4,7 @@
  * their default, else their first verified one, resolved at each read so that links and proofs apply at once.
  */
 import { sql, type RawBuilder } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { Standing } from '../game/ladder.js';
 import type { LadderPeriod, LeftOutReason } from '../game/ladder.js';
 import { metaRole } from '../game/meta.js';
@@ -52,16 +53,26 @@ export interface LadderMembership {
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
+/** How long a page, a server's switch and a member's place are answered from this process's memory (ms): other processes' changes show within it. */
+export const LADDER_CACHE_MS = 30_000;
+
 /** Errors propagate to the caller. Times in epoch ms. */
 export class LadderRepository {
+  readonly #pages = new LRUCache<string, LadderPage>({ max: 2_000, ttl: LADDER_CACHE_MS });
+  readonly #enabled = new LRUCache<string, { on: boolean }>({ max: 10_000, ttl: LADDER_CACHE_MS });
   constructor(private readonly db: Db) {}
 
   async enabled(guildId: string): Promise<boolean> {
+    const cached = this.#enabled.get(guildId);
+    if (cached) return cached.on;
     const row = await this.db.selectFrom('ladder_settings').select('enabled').where('guild_id', '=', guildId).executeTakeFirst();
+    this.#enabled.set(guildId, { on: row?.enabled === 1 });
     return row?.enabled === 1;
   }
 
   async setEnabled(guildId: string, on: boolean, now: number): Promise<void> {
+    this.#enabled.delete(guildId);
+    touched([guildId]);
     await this.db
       .insertInto('ladder_settings')
       .values({ guild_id: guildId, enabled: on ? 1 : 0, updated_at: now })
@@ -76,25 +87,46 @@ export class LadderRepository {
     now: number,
     choices: { chosenUid?: string | null; platform?: string | null; optedOut?: boolean } = {},
   ): Promise<void> {
+    const key = `${guildId}:${userId}`;
+    const changes = choices.chosenUid !== undefined || choices.platform !== undefined || choices.optedOut !== undefined;
+    // A member on it already who changes nothing: no write (asking for the ladder joins them, on every ask).
+    if (!changes && joined.has(key)) return;
     const set = {
       ...(choices.chosenUid !== undefined ? { chosen_uid: choices.chosenUid } : {}),
       ...(choices.platform !== undefined ? { platform: choices.platform } : {}),
       ...(choices.optedOut !== undefined ? { opted_out: choices.optedOut ? 1 : 0 } : {}),
     };
-    await this.db
-      .insertInto('ladder_members')
-      .values({
-        guild_id: guildId,
-        user_id: userId,
-        chosen_uid: choices.chosenUid ?? null,
-        platform: choices.platform ?? null,
-        opted_out: choices.optedOut ? 1 : 0,
-        joined_at: now,
-      })
-      .onConflict((oc) =>
-        Object.keys(set).length > 0 ? oc.columns(['guild_id', 'user_id']).doUpdateSet(set) : oc.columns(['guild_id', 'user_id']).doNothing(),
-      )
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      const added = await trx
+        .insertInto('ladder_members')
+        .values({
+          guild_id: guildId,
+          user_id: userId,
+          chosen_uid: choices.chosenUid ?? null,
+          platform: choices.platform ?? null,
+          opted_out: choices.optedOut ? 1 : 0,
+          joined_at: now,
+          uid: null,
+          score: null,
+          week_delta: null,
+          role: null,
+          private: 0,
+          listed: 0,
+        })
+        .onConflict((oc) =>
+          Object.keys(set).length > 0 ? oc.columns(['guild_id', 'user_id']).doUpdateSet(set) : oc.columns(['guild_id', 'user_id']).doNothing(),
+        )
+        .executeTakeFirst();
+      // Nothing changed for a member already on it: their row is as listed as it was.
+      if (Number(added.numInsertedOrUpdatedRows ?? 0n) > 0) await relistMember(trx, userId);
+    });
+    joined.set(key, true);
+    if (changes) touched([guildId]);
+  }
+
+  /** Whether this process saw `userId` on `guildId`'s ladder within {@link LADDER_CACHE_MS}: joining them again would change nothing. */
+  seen(guildId: string, userId: string): boolean {
+    return joined.has(`${guildId}:${userId}`);
   }
 
   async membership(guildId: string, userId: string): Promise<LadderMembership | null> {
@@ -110,11 +142,10 @@ export class LadderRepository {
 
   /** Takes `userId` off every ladder. @returns how many rows went. */
   async forgetMember(userId: string): Promise<number> {
-    const result = await this.db.deleteFrom('ladder_members').where('user_id', '=', userId).executeTakeFirst();
-    return Number(result.numDeletedRows);
+    return forgetLadderMember(this.db, userId);
   }
 
-  /** Writes `uid`'s standing, replacing the last one. */
+  /** Writes `uid`'s standing, replacing the last one, and copies its sort keys to every server's row it lists. */
   async setStanding(uid: string, standing: Standing, now: number): Promise<void> {
     const values = {
       season: standing.season,
@@ -127,72 +158,87 @@ export class LadderRepository {
       private: standing.private ? 1 : 0,
       updated_at: now,
     };
-    await this.db
-      .insertInto('player_standings')
-      .values({ uid, ...values })
-      .onConflict((oc) => oc.column('uid').doUpdateSet(values))
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('player_standings')
+        .values({ uid, ...values })
+        .onConflict((oc) => oc.column('uid').doUpdateSet(values))
+        .execute();
+      await trx
+        .updateTable('ladder_members')
+        .set({ score: values.score, week_delta: values.week_delta, role: values.role, private: values.private })
+        .where('uid', '=', uid)
+        .execute();
+      const rows = await trx.updateTable('ladder_members').set({ listed: LISTED }).where('uid', '=', uid).returning('guild_id').execute();
+      touched(rows.map((r) => r.guild_id));
+    });
   }
 
   /** Marks `uid` private, keeping its last standing for when it opens again. */
   async setPrivate(uid: string, now: number): Promise<void> {
-    await this.db
-      .insertInto('player_standings')
-      .values({ uid, season: null, tier: null, score: null, peak: null, matches: 0, role: null, week_delta: null, private: 1, updated_at: now })
-      .onConflict((oc) => oc.column('uid').doUpdateSet({ private: 1, updated_at: now }))
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('player_standings')
+        .values({ uid, season: null, tier: null, score: null, peak: null, matches: 0, role: null, week_delta: null, private: 1, updated_at: now })
+        .onConflict((oc) => oc.column('uid').doUpdateSet({ private: 1, updated_at: now }))
+        .execute();
+      const rows = await trx.updateTable('ladder_members').set({ private: 1, listed: 0 }).where('uid', '=', uid).returning('guild_id').execute();
+      touched(rows.map((r) => r.guild_id));
+    });
   }
 
-  /** One page of `guildId`'s ladder, the asking member's row, and who is left out and why. Two queries. */
+  /** One page of `guildId`'s ladder, the asking member's row, and who is left out and why; a page read in the last {@link LADDER_CACHE_MS} is served again. */
   async page(q: LadderQuery): Promise<LadderPage> {
-    const members = this.#members(q.guildId);
+    const key = JSON.stringify([q.guildId, versions.get(q.guildId) ?? 0, q.period, q.role ?? null, q.platform ?? null, q.page, q.pageSize, q.userId ?? null]);
+    const cached = this.#pages.get(key);
+    if (cached) return cached;
+    const page = await this.#read(q);
+    this.#pages.set(key, page);
+    return page;
+  }
+
+  async #read(q: LadderQuery): Promise<LadderPage> {
     const role = q.role ? metaRole(q.role) : null;
     const filters = sql.join(
-      [
-        sql`r.opted_out = 0`,
-        sql`r.uid IS NOT NULL`,
-        sql`s.private = 0`,
-        sql`s.score IS NOT NULL`,
-        ...(role ? [sql`s.role = ${role}`] : []),
-        ...(q.platform ? [sql`r.platform = ${q.platform}`] : []),
-      ],
+      [sql`m.guild_id = ${q.guildId}`, sql`m.listed = 1`, ...(role ? [sql`m.role = ${role}`] : []), ...(q.platform ? [sql`m.platform = ${q.platform}`] : [])],
       sql` AND `,
     );
     // Most improved: members with nothing recorded this week come after every recorded change.
     const order =
-      q.period === 'week' ? sql`CASE WHEN s.week_delta IS NULL THEN 1 ELSE 0 END, s.week_delta DESC, s.score DESC, r.user_id` : sql`s.score DESC, r.user_id`;
-    const first = (q.page - 1) * q.pageSize + 1;
-    const last = q.page * q.pageSize;
-    const [ranked, counts] = await Promise.all([
-      sql<RowOut>`
-        WITH r AS (${members})
-        SELECT * FROM (
-          SELECT r.user_id, r.uid, r.platform, l.name, s.season, s.tier, s.score, s.peak, s.matches, s.role, s.week_delta,
-            ROW_NUMBER() OVER (ORDER BY ${order}) AS position,
-            COUNT(*) OVER () AS listed
-          FROM r
-          JOIN player_standings s ON s.uid = r.uid
-          JOIN account_links l ON l.user_id = r.user_id AND l.uid = r.uid
-          WHERE ${filters}
-        ) ranked
-        WHERE (position BETWEEN ${first} AND ${last}) OR user_id = ${q.userId ?? ''}
-        ORDER BY position`.execute(this.db),
+      q.period === 'week'
+        ? sql`CASE WHEN m.week_delta IS NULL THEN 1 ELSE 0 END, m.week_delta DESC, m.score DESC, m.user_id DESC`
+        : sql`m.score DESC, m.user_id DESC`;
+    const offset = (q.page - 1) * q.pageSize;
+    const columns = sql`m.user_id, m.uid, m.platform, m.listed, m.score AS sort_score, m.week_delta AS sort_week, m.role AS sort_role,
+      COALESCE(l.name, m.uid) AS name, s.season, s.tier, s.score, s.peak, s.matches, s.role, s.week_delta`;
+    const joins = sql`LEFT JOIN account_links l ON l.user_id = m.user_id AND l.uid = m.uid JOIN player_standings s ON s.uid = m.uid`;
+    const [rows, count, counts, mine] = await Promise.all([
+      sql<RowOut>`SELECT ${columns} FROM ladder_members m ${joins} WHERE ${filters} ORDER BY ${order} LIMIT ${q.pageSize} OFFSET ${offset}`.execute(this.db),
+      sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM ladder_members m WHERE ${filters}`.execute(this.db),
       sql<CountsOut>`
-        WITH r AS (${members})
         SELECT
-          SUM(CASE WHEN r.opted_out = 1 THEN 1 ELSE 0 END) AS opted_out,
-          SUM(CASE WHEN r.opted_out = 0 AND r.uid IS NULL THEN 1 ELSE 0 END) AS unverified,
-          SUM(CASE WHEN r.opted_out = 0 AND r.uid IS NOT NULL AND s.private = 1 THEN 1 ELSE 0 END) AS private,
-          SUM(CASE WHEN r.opted_out = 0 AND r.uid IS NOT NULL AND COALESCE(s.private, 0) = 0 AND s.score IS NULL THEN 1 ELSE 0 END) AS unranked
-        FROM r LEFT JOIN player_standings s ON s.uid = r.uid`.execute(this.db),
+          SUM(CASE WHEN opted_out = 1 THEN 1 ELSE 0 END) AS opted_out,
+          SUM(CASE WHEN opted_out = 0 AND uid IS NULL THEN 1 ELSE 0 END) AS unverified,
+          SUM(CASE WHEN opted_out = 0 AND uid IS NOT NULL AND private = 1 THEN 1 ELSE 0 END) AS private,
+          SUM(CASE WHEN opted_out = 0 AND uid IS NOT NULL AND private = 0 AND score IS NULL THEN 1 ELSE 0 END) AS unranked
+        FROM ladder_members WHERE guild_id = ${q.guildId} AND listed = 0`.execute(this.db),
+      q.userId
+        ? sql<RowOut>`SELECT ${columns} FROM ladder_members m ${joins} WHERE ${filters} AND m.user_id = ${q.userId}`.execute(this.db)
+        : Promise.resolve({ rows: [] as RowOut[] }),
     ]);
-    const rows = ranked.rows.map(rowOf);
+    const page = rows.rows.map((r, i) => rowOf(r, offset + i + 1));
+    let me: LadderRow | null = null;
+    const own = mine.rows[0];
+    if (own && !page.some((r) => r.userId === own.user_id)) {
+      const above = await sql<{ n: number | string }>`
+        SELECT COUNT(*) AS n FROM ladder_members m WHERE ${filters} AND ${before(q.period, own)}`.execute(this.db);
+      me = rowOf(own, Number(above.rows[0]?.n ?? 0) + 1);
+    }
     const c = counts.rows[0];
-    const listed = Number(ranked.rows[0]?.listed ?? (await this.#listed(q, filters, members)));
     return {
-      rows: rows.filter((r) => r.position >= first && r.position <= last),
-      me: rows.find((r) => r.userId === q.userId && (r.position < first || r.position > last)) ?? null,
-      listed,
+      rows: page,
+      me,
+      listed: Number(count.rows[0]?.n ?? 0),
       leftOut: {
         optedOut: num(c?.opted_out) ?? 0,
         unverified: num(c?.unverified) ?? 0,
@@ -201,33 +247,86 @@ export class LadderRepository {
       },
     };
   }
+}
 
-  /** How many are listed when the page asked for is past the end (the window query then returns no row to count from). */
-  async #listed(q: LadderQuery, filters: RawBuilder<unknown>, members: RawBuilder<unknown>): Promise<number> {
-    if (q.page === 1) return 0;
-    const out = await sql<{ n: number | string }>`
-      WITH r AS (${members})
-      SELECT COUNT(*) AS n FROM r JOIN player_standings s ON s.uid = r.uid WHERE ${filters}`.execute(this.db);
-    return Number(out.rows[0]?.n ?? 0);
-  }
+/** Whether the standing behind a row makes it listed, from the row's own columns. */
+const LISTED = sql<number>`CASE WHEN opted_out = 0 AND uid IS NOT NULL AND private = 0 AND score IS NOT NULL THEN 1 ELSE 0 END`;
 
-  /** `guildId`'s members on the ladder, each with the account they are listed by (null: none verified). */
-  #members(guildId: string): RawBuilder<unknown> {
-    return sql`
-      SELECT m.user_id, m.platform, m.opted_out,
-        (SELECT a.uid FROM account_links a
-          WHERE a.user_id = m.user_id AND a.verified_at IS NOT NULL
-          ORDER BY CASE WHEN a.uid = m.chosen_uid THEN 0 ELSE 1 END, a.is_default DESC, a.linked_at, a.uid
-          LIMIT 1) AS uid
-      FROM ladder_members m
-      WHERE m.guild_id = ${guildId}`;
-  }
+/** The account a ladder row's member is listed by: their choice if verified, else their default if verified, else their first verified. */
+const LISTED_BY = sql`(SELECT a.uid FROM account_links a
+  WHERE a.user_id = ladder_members.user_id AND a.verified_at IS NOT NULL
+  ORDER BY CASE WHEN a.uid = ladder_members.chosen_uid THEN 0 ELSE 1 END, a.is_default DESC, a.linked_at, a.uid
+  LIMIT 1)`;
+
+/**
+ * Pages read before one of this process's changes to a server's ladder are not served after it: each change bumps its
+ * servers' versions, which the page cache's keys carry.
+ */
+const versions = new Map<string, number>();
+
+/** `guild:user` of members this process saw on a ladder lately: asking again writes nothing. */
+const joined = new LRUCache<string, true>({ max: 50_000, ttl: LADDER_CACHE_MS });
+
+function touched(guildIds: Iterable<string>): void {
+  for (const id of new Set(guildIds)) versions.set(id, (versions.get(id) ?? 0) + 1);
+}
+
+/** Takes `userId` off every server's ladder. @returns how many rows went. */
+export async function forgetLadderMember(db: Db, userId: string): Promise<number> {
+  const rows = await db.deleteFrom('ladder_members').where('user_id', '=', userId).returning('guild_id').execute();
+  for (const r of rows) joined.delete(`${r.guild_id}:${userId}`);
+  touched(rows.map((r) => r.guild_id));
+  return rows.length;
+}
+
+/** Copies each row's standing (by the account it is listed by) and whether it is listed, for the rows `where` selects. @returns their servers. */
+async function copyStandings(db: Db, where: RawBuilder<unknown>): Promise<string[]> {
+  const of = (column: string) => sql`(SELECT s.${sql.ref(column)} FROM player_standings s WHERE s.uid = ladder_members.uid)`;
+  await sql`UPDATE ladder_members SET score = ${of('score')}, week_delta = ${of('week_delta')}, role = ${of('role')},
+    private = COALESCE(${of('private')}, 0) WHERE ${where}`.execute(db);
+  const rows = await sql<{ guild_id: string }>`UPDATE ladder_members SET listed = ${LISTED} WHERE ${where} RETURNING guild_id`.execute(db);
+  return rows.rows.map((r) => r.guild_id);
+}
+
+/**
+ * Lists `userId` again on every server's ladder they are on: the account they are listed by and its standing. Run in
+ * the same transaction as any change to their links, proofs or ladder choices.
+ */
+export async function relistMember(db: Db, userId: string): Promise<void> {
+  await sql`UPDATE ladder_members SET uid = ${LISTED_BY} WHERE user_id = ${userId}`.execute(db);
+  touched(await copyStandings(db, sql`user_id = ${userId}`));
+}
+
+/** Takes the standings of `uids` off the ladders (they are no longer tracked): their members show as without a rank read. */
+export async function unlistStandings(db: Db, uids: readonly string[]): Promise<void> {
+  if (uids.length === 0) return;
+  const rows = await db
+    .updateTable('ladder_members')
+    .set({ score: null, week_delta: null, role: null, private: 0, listed: 0 })
+    .where('uid', 'in', uids)
+    .returning('guild_id')
+    .execute();
+  touched(rows.map((r) => r.guild_id));
+}
+
+/** The rows listed before `own` in `period`'s order. */
+function before(period: LadderPeriod, own: RowOut): RawBuilder<unknown> {
+  const score = Number(own.sort_score);
+  const bySeason = sql`(m.score > ${score} OR (m.score = ${score} AND m.user_id > ${own.user_id}))`;
+  if (period === 'season') return bySeason;
+  if (own.sort_week === null) return sql`(m.week_delta IS NOT NULL OR ${bySeason})`;
+  const week = Number(own.sort_week);
+  return sql`(m.week_delta > ${week} OR (m.week_delta = ${week} AND ${bySeason}))`;
 }
 
 interface RowOut {
   user_id: string;
   uid: string;
   platform: string | null;
+  listed: number;
+  sort_score: number | string | null;
+  sort_week: number | string | null;
+  sort_role: string | null;
   name: string;
   season: number | null;
   tier: string | null;
@@ -236,8 +335,6 @@ interface RowOut {
   matches: number | string;
   role: string | null;
   week_delta: number | string | null;
-  position: number | string;
-  listed: number | string;
 }
 
 interface CountsOut {
@@ -247,9 +344,9 @@ interface CountsOut {
   unranked: number | string | null;
 }
 
-function rowOf(r: RowOut): LadderRow {
+function rowOf(r: RowOut, position: number): LadderRow {
   return {
-    position: Number(r.position),
+    position,
     userId: r.user_id,
     uid: r.uid,
     name: r.name,

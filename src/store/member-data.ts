@@ -4,7 +4,7 @@
  */
 import type { ProfileSnapshot, RecordedMatch } from '../game/tracking.js';
 import type { Db } from './database.js';
-import { LadderRepository, type LadderMembership } from './ladder.js';
+import { forgetLadderMember, LadderRepository, type LadderMembership } from './ladder.js';
 import { TrackingRepository } from './tracking.js';
 
 /** What the store holds about a member. Times in epoch ms, except match times (Unix seconds, as the API gives them). */
@@ -102,7 +102,7 @@ export class MemberDataRepository {
       await trx.deleteFrom('member_mains').where('user_id', '=', userId).execute();
       await trx.deleteFrom('alert_messages').where('target', '=', `dm:${userId}`).execute();
       await trx.deleteFrom('link_verifications').where('user_id', '=', userId).execute();
-      await trx.deleteFrom('ladder_members').where('user_id', '=', userId).execute();
+      await forgetLadderMember(trx, userId);
       return links;
     });
     await this.#tracking.syncUids(

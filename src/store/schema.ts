@@ -116,7 +116,10 @@ export interface LadderSettingsTable {
   updated_at: number;
 }
 
-/** A member on a server's ladder: who they are there, and their choices for it. */
+/**
+ * A member on a server's ladder: their choices there, and a copy of what lists them, so that a page is read from one
+ * index (`listed`, `score`) at any size: the account they are listed by (`uid`) and its standing's sort keys.
+ */
 export interface LadderMembersTable {
   guild_id: string;
   user_id: string;
@@ -127,6 +130,14 @@ export interface LadderMembersTable {
   /** 1: the member asked not to be listed. */
   opted_out: number;
   joined_at: number;
+  /** The verified linked account that lists them; null: none is verified. */
+  uid: string | null;
+  score: number | null;
+  week_delta: number | null;
+  role: string | null;
+  private: number;
+  /** 1: shown on the ladder (not opted out, an account verified, a public profile with a rank score). */
+  listed: number;
 }
 
 export interface MemberSettingsTable {
@@ -677,8 +688,19 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('platform', 'text')
         .addColumn('opted_out', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('joined_at', 'bigint', (c) => c.notNull())
+        .addColumn('uid', 'text')
+        .addColumn('score', 'double precision')
+        .addColumn('week_delta', 'double precision')
+        .addColumn('role', 'text')
+        .addColumn('private', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('listed', 'integer', (c) => c.notNull().defaultTo(0))
         .addPrimaryKeyConstraint('ladder_members_pk', ['guild_id', 'user_id'])
         .execute();
+      // A page walks the listed members of one server in score order, and counts those above the asking member.
+      await db.schema.createIndex('ladder_members_rank').on('ladder_members').columns(['guild_id', 'listed', 'score', 'user_id']).execute();
+      await db.schema.createIndex('ladder_members_week').on('ladder_members').columns(['guild_id', 'listed', 'week_delta']).execute();
+      // A standing reaches every server's row of its account.
+      await db.schema.createIndex('ladder_members_uid').on('ladder_members').columns(['uid']).execute();
       // A member's data is found and deleted by member.
       await db.schema.createIndex('ladder_members_user').on('ladder_members').columns(['user_id']).execute();
     },

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { ProfileSnapshot, RecordedMatch } from '../game/tracking.js';
 import type { Db } from './database.js';
+import { unlistStandings } from './ladder.js';
 
 /** Full detail is kept this long (ms); older snapshots thin to one per player and day. */
 export const TRACKING_DETAIL_MS = 90 * 24 * 60 * 60_000;
@@ -443,6 +444,7 @@ async function forget(db: Db, uids: readonly string[]): Promise<void> {
     await db.deleteFrom('rank_snapshots').where('uid', 'in', batch).execute();
     await db.deleteFrom('tracked_matches').where('uid', 'in', batch).execute();
     await db.deleteFrom('player_standings').where('uid', 'in', batch).execute();
+    await unlistStandings(db, batch);
     await db.deleteFrom('tracked_players').where('uid', 'in', batch).execute();
   }
 }

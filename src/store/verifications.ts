@@ -1,5 +1,6 @@
 /** Proofs of account ownership under way (src/game/verification.ts), and the links they verify. */
 import type { Db } from './database.js';
+import { relistMember } from './ladder.js';
 
 /** `iconFrom`: the player icon id when the proof began; times in epoch ms. */
 export interface PendingVerification {
@@ -68,7 +69,10 @@ export class VerificationsRepository {
   /** The proof ends: `verified` marks the link, then the proof goes either way. One transaction. */
   async finish(userId: string, uid: string, verified: boolean, now: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      if (verified) await trx.updateTable('account_links').set({ verified_at: now }).where('user_id', '=', userId).where('uid', '=', uid).execute();
+      if (verified) {
+        await trx.updateTable('account_links').set({ verified_at: now }).where('user_id', '=', userId).where('uid', '=', uid).execute();
+        await relistMember(trx, userId);
+      }
       await trx.deleteFrom('link_verifications').where('user_id', '=', userId).where('uid', '=', uid).execute();
     });
   }

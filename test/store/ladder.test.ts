@@ -28,6 +28,9 @@ describe.each(ENGINES)('on %s', (engine) => {
   afterAll(async () => state.close());
 
   const reset = async () => {
+    // Through the store, as /privacy delete does: this process then forgets them too.
+    for (const { user_id } of await state.database.db.selectFrom('ladder_members').select('user_id').distinct().execute())
+      await state.ladder.forgetMember(user_id);
     for (const table of ['ladder_members', 'ladder_settings', 'player_standings', 'account_links'] as const)
       await state.database.db.deleteFrom(table).execute();
   };

@@ -1,0 +1,229 @@
+/**
+ * `npm run bench:ladder`: a server's ladder (src/store/ladder.ts, src/commands/ladder.ts) for one server of `--members`
+ * verified linked members, on SQLite and on PostgreSQL.
+ *
+ * Each run fills a fresh store (one link, one proof and one standing per member; scores, roles, platforms and the week's
+ * change drawn from the replica's seeded generator), then times, in this process:
+ * - the ladder's queries (`LadderRepository.page` without its page cache: a page with the asking member's row far
+ *   down), cold (the first after the store is opened) and warm (`--queries` more, page by page);
+ * - the `/ladder show` handler through the router, warm (its page cache holds the page), beside the cached `/player`
+ *   handler on the local replica in the same process (both without Discord's transport, which is the same for both);
+ * - the store's bytes per 10,000 members (SQLite: dbstat, indexes included) and this process's heap after the queries.
+ * Printed: min / median / max over `--runs` runs. Options: `--runs 3`, `--members 50000`, `--queries 50`,
+ * `--skip-postgres`, `--seed 1`.
+ */
+import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
+import { pino } from 'pino';
+import { openState, type State } from '../src/store/state.js';
+import { LadderRepository } from '../src/store/ladder.js';
+import { LADDER_ROLES } from '../src/game/ladder.js';
+import { rng } from '../src/replica/data/handwritten.js';
+import { Router } from '../src/discord/router.js';
+import { commands } from '../src/commands/index.js';
+import { bot, MEMBER } from '../test/helpers/bot.js';
+import { replica } from '../test/helpers/replica.js';
+import { cleanUpOnExit, removeDir, tempDir } from './bench-support.js';
+import { tmpdir } from 'node:os';
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    members: { type: 'string', default: '50000' },
+    queries: { type: 'string', default: '50' },
+    'skip-postgres': { type: 'boolean', default: false },
+    seed: { type: 'string', default: '1' },
+  },
+});
+const RUNS = Math.max(1, Number(values.runs));
+const MEMBERS = Math.max(100, Number(values.members));
+const QUERIES = Math.max(5, Number(values.queries));
+const GUILD = '900000000000000001';
+const logger = pino({ level: 'silent' });
+const say = (line: string) => process.stdout.write(`${line}\n`);
+cleanUpOnExit(say);
+
+const userId = (i: number) => String(500_000_000_000_000_000n + BigInt(i));
+
+/** Fills `state` with the server's members; `seed` draws their standings. */
+async function fill(state: State, seed: number): Promise<void> {
+  const random = rng(seed);
+  const db = state.database.db;
+  const now = Date.now();
+  await state.ladder.setEnabled(GUILD, true, now);
+  const BATCH = 2_000;
+  for (let start = 0; start < MEMBERS; start += BATCH) {
+    const ids = Array.from({ length: Math.min(BATCH, MEMBERS - start) }, (_, k) => start + k);
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('account_links')
+        .values(ids.map((i) => ({ user_id: userId(i), uid: String(1_000_000 + i), name: `Player${i}`, linked_at: now, is_default: 1, verified_at: now })))
+        .execute();
+      const standings = ids.map((i) => {
+        const score = 3000 + Math.floor(random() * 3000);
+        return {
+          uid: String(1_000_000 + i),
+          season: 9,
+          tier: 'Gold II',
+          score,
+          peak: score + Math.floor(random() * 200),
+          matches: Math.floor(random() * 300),
+          role: LADDER_ROLES[i % 3]!,
+          week_delta: random() < 0.3 ? null : Math.floor(random() * 400) - 150,
+          private: i % 97 === 0 ? 1 : 0,
+          updated_at: now,
+        };
+      });
+      await trx.insertInto('player_standings').values(standings).execute();
+      await trx
+        .insertInto('ladder_members')
+        .values(
+          ids.map((i) => ({
+            guild_id: GUILD,
+            user_id: userId(i),
+            chosen_uid: null,
+            platform: ['pc', 'ps', 'xbox'][i % 3]!,
+            opted_out: i % 50 === 0 ? 1 : 0,
+            joined_at: now,
+            // What relistMember copies when a member joins: the account that lists them and its sort keys.
+            uid: standings[i - start]!.uid,
+            score: standings[i - start]!.score,
+            week_delta: standings[i - start]!.week_delta,
+            role: standings[i - start]!.role,
+            private: standings[i - start]!.private,
+            listed: i % 50 !== 0 && standings[i - start]!.private === 0 ? 1 : 0,
+          })),
+        )
+        .execute();
+    });
+  }
+}
+
+interface RunFigures {
+  coldMs: number;
+  warmMs: number[];
+  handlerMs: number[];
+  playerMs: number[];
+  bytesPer10k: number | null;
+  heapMiB: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const p = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+
+async function run(engine: 'sqlite' | 'postgres', seed: number, databaseUrl: string | undefined): Promise<RunFigures> {
+  const dir = tempDir(tmpdir(), 'bench-ladder-');
+  try {
+    let state = await openState({ dataDir: dir, ...(databaseUrl ? { databaseUrl } : {}), logger });
+    await fill(state, seed);
+    // What autovacuum (PostgreSQL) and the tracker's hourly ANALYZE (SQLite) keep: the planner's statistics.
+    await sql`analyze`.execute(state.database.db);
+    await state.close();
+    // Cold: the first query of a freshly opened store.
+    state = await openState({ dataDir: dir, ...(databaseUrl ? { databaseUrl } : {}), logger });
+    const asking = userId(MEMBERS - 7);
+    // A repository of its own per query: the store's work, not the page cache's.
+    const query = (page: number) => new LadderRepository(state.database.db).page({ guildId: GUILD, period: 'season', page, pageSize: 10, userId: asking });
+    let t = performance.now();
+    const first = await query(1);
+    const coldMs = performance.now() - t;
+    if (first.rows.length !== 10) throw new Error(`the ladder listed ${first.rows.length} rows on page 1`);
+    const warmMs: number[] = [];
+    for (let i = 0; i < QUERIES; i++) {
+      t = performance.now();
+      await query(1 + (i % 20));
+      warmMs.push(performance.now() - t);
+    }
+    let bytesPer10k: number | null = null;
+    if (engine === 'sqlite') {
+      const size = await sql<{
+        bytes: number;
+      }>`SELECT SUM(pgsize) AS bytes FROM dbstat WHERE name IN ('ladder_members', 'sqlite_autoindex_ladder_members_1', 'ladder_members_user', 'ladder_members_rank', 'ladder_members_week', 'ladder_members_uid', 'player_standings', 'sqlite_autoindex_player_standings_1', 'account_links', 'sqlite_autoindex_account_links_1', 'account_links_uid')`.execute(
+        state.database.db,
+      );
+      bytesPer10k = (Number(size.rows[0]?.bytes ?? 0) / MEMBERS) * 10_000;
+    }
+    // The handler, beside the cached /player on the replica, in this process.
+    const r = await replica();
+    const b = bot(r);
+    try {
+      const router = new Router(commands);
+      const ctx = { ...b.ctx, ladder: state.ladder, links: state.links };
+      const user = { ...MEMBER, guildId: GUILD, userId: asking };
+      await router.command('ladder', { options: {}, subcommand: 'show', user }, ctx);
+      await b.run('player', { query: 'Card1gan' });
+      const handlerMs: number[] = [];
+      const playerMs: number[] = [];
+      for (let i = 0; i < QUERIES; i++) {
+        t = performance.now();
+        await router.command('ladder', { options: {}, subcommand: 'show', user }, ctx);
+        handlerMs.push(performance.now() - t);
+        t = performance.now();
+        await b.run('player', { query: 'Card1gan' });
+        playerMs.push(performance.now() - t);
+      }
+      return { coldMs, warmMs, handlerMs, playerMs, bytesPer10k, heapMiB: process.memoryUsage().heapUsed / 2 ** 20 };
+    } finally {
+      await b.close();
+      await r.close();
+      await state.close();
+    }
+  } finally {
+    removeDir(dir);
+  }
+}
+
+const fmt = (xs: number[], unit = 'ms', digits = 1) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return `${s[0]!.toFixed(digits)} / ${median(s).toFixed(digits)} / ${s.at(-1)!.toFixed(digits)} ${unit}`;
+};
+
+async function engineFigures(engine: 'sqlite' | 'postgres'): Promise<void> {
+  let server: { createDatabase(name: string): Promise<string>; stop(): Promise<void> } | undefined;
+  if (engine === 'postgres') {
+    const { startPostgresFrom } = await import('../test/helpers/postgres.js');
+    server = await startPostgresFrom(undefined);
+  }
+  try {
+    const runs: RunFigures[] = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await run(engine, Number(values.seed) + i, server ? await server.createDatabase(`ladder${i}`) : undefined));
+    const name = engine === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+    say(`${name}, ${MEMBERS.toLocaleString('en')} members, min / median / max over ${RUNS} runs:`);
+    say(`  ladder query, cold             ${fmt(runs.map((x) => x.coldMs))}`);
+    say(`  ladder query, warm median      ${fmt(runs.map((x) => median(x.warmMs)))}`);
+    say(`  ladder query, warm p95         ${fmt(runs.map((x) => p(x.warmMs, 0.95)))}`);
+    say(`  /ladder show handler, median   ${fmt(runs.map((x) => median(x.handlerMs)))}`);
+    say(`  cached /player handler, median ${fmt(runs.map((x) => median(x.playerMs)))}`);
+    say(
+      `  ratio /ladder ÷ /player        ${fmt(
+        runs.map((x) => median(x.handlerMs) / median(x.playerMs)),
+        '×',
+        2,
+      )}`,
+    );
+    if (engine === 'sqlite')
+      say(
+        `  store per 10,000 members       ${fmt(
+          runs.map((x) => (x.bytesPer10k ?? 0) / 2 ** 20),
+          'MiB',
+          2,
+        )}`,
+      );
+    say(
+      `  heap after the queries         ${fmt(
+        runs.map((x) => x.heapMiB),
+        'MiB',
+        0,
+      )}`,
+    );
+  } finally {
+    await server?.stop();
+  }
+}
+
+say(`bench:ladder: ${RUNS} runs, ${MEMBERS.toLocaleString('en')} verified members on one server, ${QUERIES} warm queries a run`);
+await engineFigures('sqlite');
+if (!values['skip-postgres']) await engineFigures('postgres');
+say('rank-role sync: not measured (rank roles are not built yet)');
+process.exit(0);
