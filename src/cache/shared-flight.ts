@@ -13,6 +13,7 @@ export const FLIGHT_PREFIX = 'rivals:cache:v1:flight';
 interface FlightCommands {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   pTTL(key: string): Promise<number>;
+  get(key: string): Promise<string | null>;
 }
 
 interface Subscriber {
@@ -22,11 +23,15 @@ interface Subscriber {
   destroy(): void;
 }
 
-/** Takes the lock (-3), or answers the holder's PTTL (ms; -1: no expiry). */
-const CLAIM = "if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return -3 end return redis.call('pttl', KEYS[1])";
+/** Takes the lock (-3) and clears the last flight's kept news, or answers the holder's PTTL (ms; -1: no expiry). */
+const CLAIM = "if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then redis.call('del', KEYS[2]) return -3 end return redis.call('pttl', KEYS[1])";
 const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
-/** Publishes even if the lock had lapsed: the answer is in the store all the same. */
-const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) end redis.call('publish', ARGV[2], ARGV[3]) return 1";
+/**
+ * Publishes even if the lock had lapsed: the answer is in the store all the same. A failure is also kept beside the lock
+ * for ARGV[4] ms: a waiter whose poll sees the lock gone before the message arrives reads it there, not in the store.
+ */
+const RELEASE =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) end if ARGV[4] ~= '0' then redis.call('set', KEYS[2], ARGV[3], 'PX', ARGV[4]) end redis.call('publish', ARGV[2], ARGV[3]) return 1";
 
 /** Enough to rebuild an `ApiError` of the same kind. */
 export interface FlightFailure {
@@ -111,6 +116,11 @@ export class SharedFlight {
     return `${this.#prefix}:lock:${key}`;
   }
 
+  /** Where a flight's failure is kept for a waiter that missed its message. */
+  newsKey(key: string): string {
+    return `${this.#prefix}:news:${key}`;
+  }
+
   /** ms: a live holder renews for `maxHoldMs`, then its lock lasts `lockMs`. */
   get maxWaitMs(): number {
     return this.maxHoldMs + this.lockMs;
@@ -129,7 +139,7 @@ export class SharedFlight {
     const token = `${this.#owner}:${randomUUID()}`;
     let answer: number;
     try {
-      answer = Number(await redis.eval(CLAIM, { keys: [this.lockKey(key)], arguments: [token, String(this.lockMs)] }));
+      answer = Number(await redis.eval(CLAIM, { keys: [this.lockKey(key), this.newsKey(key)], arguments: [token, String(this.lockMs)] }));
       this.#link.ok();
     } catch (err) {
       this.#link.failed(err);
@@ -164,7 +174,7 @@ export class SharedFlight {
         const ttl = await this.#pttl(key);
         if (settled) return;
         if (ttl === undefined) return finish({ o: 'unavailable' });
-        if (ttl === -2) return finish({ o: 'free' });
+        if (ttl === -2) return finish((await this.#keptNews(key)) ?? { o: 'free' });
         pollTimer = setTimeout(() => void poll(), ttl >= 0 ? Math.min(this.pollMs, ttl + 1) : this.pollMs);
       };
       if (this.#closed) return finish({ o: 'unavailable' });
@@ -205,13 +215,30 @@ export class SharedFlight {
         const redis = await this.#link.ready();
         if (!redis) return;
         try {
-          await redis.eval(RELEASE, { keys: [lockKey], arguments: [token, this.#channel, JSON.stringify({ k: key, ...outcome })] });
+          await redis.eval(RELEASE, {
+            keys: [lockKey, this.newsKey(key)],
+            arguments: [token, this.#channel, JSON.stringify({ k: key, ...outcome }), outcome.o === 'failed' ? String(this.lockMs) : '0'],
+          });
           this.#link.ok();
         } catch (err) {
           this.#link.failed(err);
         }
       },
     };
+  }
+
+  /** The failure a holder of `key` kept when it released, if any; undefined also when Redis failed. */
+  async #keptNews(key: string): Promise<Outcome | undefined> {
+    const redis = await this.#link.ready();
+    if (!redis) return undefined;
+    try {
+      const kept = await redis.get(this.newsKey(key));
+      this.#link.ok();
+      return kept === null ? undefined : parseNews(kept, key);
+    } catch (err) {
+      this.#link.failed(err);
+      return undefined;
+    }
   }
 
   /** ms; -2 gone, -1 no expiry; undefined when Redis failed. */
@@ -262,17 +289,33 @@ export class SharedFlight {
   }
 
   #onNews(message: string): void {
-    let news: ({ k?: unknown } & Outcome) | undefined;
-    try {
-      news = JSON.parse(message) as { k?: unknown } & Outcome;
-    } catch {
-      return;
-    }
-    if (typeof news?.k !== 'string') return;
-    const waiters = this.#waiters.get(news.k);
-    if (!waiters) return;
-    const { k: _key, ...outcome } = news;
+    const key = parseNewsKey(message);
+    const waiters = key === undefined ? undefined : this.#waiters.get(key);
+    const outcome = key === undefined ? undefined : parseNews(message, key);
+    if (!waiters || !outcome) return;
     for (const finish of [...waiters]) finish(outcome);
+  }
+}
+
+/** The cache key a published message is about. */
+function parseNewsKey(message: string): string | undefined {
+  try {
+    const news = JSON.parse(message) as { k?: unknown } | null;
+    return typeof news?.k === 'string' ? news.k : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A published or kept message's outcome, when it is about `key`. */
+function parseNews(message: string, key: string): Outcome | undefined {
+  try {
+    const news = JSON.parse(message) as ({ k?: unknown } & Outcome) | null;
+    if (news?.k !== key) return undefined;
+    const { k: _key, ...outcome } = news;
+    return outcome;
+  } catch {
+    return undefined;
   }
 }
 

@@ -190,6 +190,24 @@ describe('one upstream request for concurrent misses across processes', () => {
     for (const r of served) expect(r).toMatchObject({ data: 'older value', stale: true, source: 'stale' });
   });
 
+  it('a waiter whose poll finds the lock gone before the failure’s message arrives still gets the failure, not a free lock to ask again', async () => {
+    const [a, b] = [proc(redis.url), proc(redis.url)];
+    // Both connected, as a running process's are.
+    await Promise.all([raw(a), raw(b)]);
+    const key = `heroes:${randomUUID()}`;
+    const claim = await a.flight.claim(key);
+    expect(claim.kind).toBe('acquired');
+    // Released before B subscribed: B never gets the message, only what its poll finds.
+    await (claim as { lock: { release(o: unknown): Promise<void> } }).lock.release({ o: 'failed', kind: 'unavailable', status: 503 });
+    expect(await b.flight.wait(key, 5_000)).toEqual({ o: 'failed', kind: 'unavailable', status: 503 });
+    // The next holder starts clean: its waiters are not told of the last flight's failure.
+    const next = await a.flight.claim(key);
+    expect(next.kind).toBe('acquired');
+    await (next as { lock: { release(o: unknown): Promise<void> } }).lock.release({ o: 'done' });
+    // Its own message may reach B after B began to wait; either way, not the old failure.
+    expect(['free', 'done']).toContain((await b.flight.wait(key, 5_000)).o);
+  });
+
   it('a holder that could not ask (its own rate limiter refused) hands over: exactly one waiter asks', async () => {
     const [a, b, c] = [proc(redis.url), proc(redis.url), proc(redis.url)];
     const key = `maps:${randomUUID()}`;
