@@ -18,7 +18,7 @@ import { needsJapaneseFont, registerChartFonts, registerJapaneseFonts } from './
 import { drawHeader, headerLayout, MARGIN } from './header.js';
 import { heroPerformanceConfig } from './heroes.js';
 import { metaScatterConfig } from './meta.js';
-import { compareRankConfig, rankHistoryConfig } from './rank.js';
+import { compareRankConfig, ladderRankConfig, rankHistoryConfig } from './rank.js';
 import { parseChartSpec, type ChartSpec } from './specs.js';
 import { chartText } from './strings.js';
 import { COLORS, FONT, FONT_STACK, LIMITS, SIZE, font } from './theme.js';
@@ -64,6 +64,8 @@ function configOf(spec: ChartSpec): ChartConfiguration<'line' | 'bar' | 'scatter
       return rankHistoryConfig(spec);
     case 'compare-rank':
       return compareRankConfig(spec);
+    case 'ladder-rank':
+      return ladderRankConfig(spec);
     case 'hero-performance':
       return heroPerformanceConfig(spec);
     case 'meta-scatter':

@@ -4,7 +4,7 @@ import { drawDot, drawLabelBox, labelBoxSize, outside, overlap, type Ctx, type R
 import { scoreText, timeTicks, type TimeTick } from './format.js';
 import { MARGIN, textWidth } from './header.js';
 import { frame } from './options.js';
-import type { CompareRankChart, RankHistoryChart, RankPoint } from './specs.js';
+import type { CompareRankChart, LadderRankChart, RankHistoryChart, RankPoint } from './specs.js';
 import { chartText } from './strings.js';
 import { COLORS, COMPARE_COLORS, FONT, SERIES_COLORS, SIZE, font, withAlpha } from './theme.js';
 import { DIVISION_SCORE, bandOf, bandsWithin } from './tiers.js';
@@ -83,6 +83,25 @@ export function compareRankConfig(spec: CompareRankChart): ChartConfiguration<'l
     b.rising = !a.rising;
   }
   return rankConfig(spec.title, chartText.compareRank(), series, markers);
+}
+
+/** The top members of a ladder, each line in its own colour, the leader's first; their last scores marked. */
+export function ladderRankConfig(spec: LadderRankChart): ChartConfiguration<'line'> | null {
+  const colors = [...COMPARE_COLORS, ...SERIES_COLORS.slice(2)];
+  const series: Series[] = spec.players.map((p, i) => ({
+    label: p.name,
+    color: colors[i % colors.length]!,
+    points: [...p.points].sort((a, b) => a.time - b.time),
+    width: 3,
+  }));
+  if (series.every((s) => s.points.length === 0)) return null;
+  const markers = series.flatMap((s): Marker[] => {
+    const last = s.points.at(-1);
+    if (!last) return [];
+    const before = s.points.at(-2);
+    return [{ time: last.time, score: last.score, text: scoreText(last.score), color: s.color, rising: before === undefined || before.score <= last.score }];
+  });
+  return rankConfig(spec.title, chartText.ladderRank(), series, markers);
 }
 
 /** Not spread into Math.min: a spec may hold tens of thousands of points. */

@@ -84,7 +84,18 @@ export interface CompareRankChart {
   players: { name: string; points: RankPoint[] }[];
 }
 
-export type ChartSpec = RankHistoryChart | HeroPerformanceChart | MetaScatterChart | CompareRankChart;
+/** Most members a ladder chart draws. */
+export const LADDER_CHART_PLAYERS = 5;
+
+/** The top members of a server's ladder over the season: one line each, 1 to {@link LADDER_CHART_PLAYERS}, in ladder order. */
+export interface LadderRankChart {
+  kind: 'ladder-rank';
+  locale?: Locale;
+  title: string;
+  players: { name: string; points: RankPoint[] }[];
+}
+
+export type ChartSpec = RankHistoryChart | HeroPerformanceChart | MetaScatterChart | CompareRankChart | LadderRankChart;
 export type ChartKind = ChartSpec['kind'];
 
 /** `message` lists each problem with its path. */
@@ -149,7 +160,14 @@ const compareRank = z.strictObject({
   players: z.array(z.strictObject({ name, points })).length(2, { error: 'a comparison has exactly 2 players' }),
 }) satisfies z.ZodType<CompareRankChart>;
 
-const chartSpec = z.discriminatedUnion('kind', [rankHistory, heroPerformance, metaScatter, compareRank]);
+const ladderRank = z.strictObject({
+  kind: z.literal('ladder-rank'),
+  locale,
+  title,
+  players: z.array(z.strictObject({ name, points })).min(1).max(LADDER_CHART_PLAYERS),
+}) satisfies z.ZodType<LadderRankChart>;
+
+const chartSpec = z.discriminatedUnion('kind', [rankHistory, heroPerformance, metaScatter, compareRank, ladderRank]);
 
 /**
  * @returns a copy holding only the spec's own fields.

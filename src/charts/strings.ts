@@ -21,6 +21,7 @@ export const chartText = {
   metaHeroes: (heroes: number, named: number) =>
     named < heroes ? tr('charts:subtitle.metaNamed', { count: heroes, named }) : tr('charts:subtitle.metaAll', { count: heroes }),
   compareRank: () => tr('charts:subtitle.compareRank'),
+  ladderRank: () => tr('charts:subtitle.ladderRank'),
   evenLine: (percent: string) => tr('charts:evenLine', { percent }),
   /** "54.2 % · KDA 3.1": no words to translate. */
   heroBar: (winRate: string | null, kda: string | null) => [winRate, kda === null ? null : `KDA ${kda}`].filter((s) => s !== null).join(' · '),

@@ -17,6 +17,8 @@ import { listOf } from '../render/common.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.js';
 import type { View } from '../render/view.js';
+import { chartOf, withChart } from '../render/charts.js';
+import { LADDER_CHART_PLAYERS } from '../charts/specs.js';
 import type { LadderPage, LadderRow } from '../store/ladder.js';
 
 const COLOUR = 0xf59e0b;
@@ -131,7 +133,25 @@ async function showView(user: Invoker, req: ShowRequest, ctx: CommandContext): P
     footer: { text: tr('ladder:footer', { count: page.listed, n: integer(page.listed) }) },
   };
   const nav = pageRow('ld.p', [req.role?.toLowerCase() ?? '-', req.period, req.platform ?? '-'], at, pages);
-  return { embeds: [embed], ...(nav ? { components: [nav] } : {}) };
+  const view: View = { embeds: [embed], ...(nav ? { components: [nav] } : {}) };
+  return at === 1 ? withChart(view, await topChart(page.rows, ctx)) : view;
+}
+
+/** The first page's top members over the season, from the tracked matches; none without tracking or charts. */
+async function topChart(rows: readonly LadderRow[], ctx: CommandContext) {
+  const top = rows.slice(0, LADDER_CHART_PLAYERS);
+  const season = top[0]?.standing.season;
+  if (!ctx.tracking || !ctx.charts || top.length === 0 || season === null || season === undefined) return undefined;
+  const scores = await ctx.tracking.seasonScores(
+    top.map((r) => r.uid),
+    season,
+  );
+  const names = top.map((r) => r.name);
+  return chartOf(
+    { kind: 'ladder-rank', title: tr('ladder:chartTitle'), players: top.map((r) => ({ name: r.name, points: scores.get(r.uid) ?? [] })) },
+    'ladder.png',
+    tr('ladder:chartAlt', { count: names.length, names: listOf(names) }),
+  );
 }
 
 /** Puts the member on the server's ladder, listed by `account` (one of their linked accounts) when given. */

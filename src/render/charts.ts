@@ -63,6 +63,7 @@ export function hasData(spec: ChartSpec): boolean {
     case 'meta-scatter':
       return spec.heroes.length > 0;
     case 'compare-rank':
+    case 'ladder-rank':
       return spec.players.some((p) => p.points.length > 0);
   }
 }

@@ -328,6 +328,26 @@ export class TrackingRepository {
     };
   }
 
+  /**
+   * The rank score after each recorded ranked match of `season` (a season index), per account, oldest first: one query
+   * over the matches' index, for a ladder's chart. `time` in Unix seconds.
+   */
+  async seasonScores(uids: readonly string[], season: number): Promise<Map<string, { time: number; score: number }[]>> {
+    const out = new Map<string, { time: number; score: number }[]>(uids.map((uid) => [uid, []]));
+    if (uids.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('tracked_matches')
+      .select(['uid', 'played_at', 'new_score'])
+      .where('uid', 'in', uids)
+      .where('season', '=', season)
+      .where('ranked', '=', 1)
+      .where('new_score', 'is not', null)
+      .orderBy('played_at')
+      .execute();
+    for (const r of rows) out.get(r.uid)?.push({ time: Number(r.played_at), score: Number(r.new_score) });
+    return out;
+  }
+
   /** Snapshots of `uid` from `since` on (epoch ms), oldest first. */
   async snapshots(uid: string, since = 0): Promise<(ProfileSnapshot & { at: number })[]> {
     const rows = await this.db.selectFrom('rank_snapshots').selectAll().where('uid', '=', uid).where('at', '>=', since).orderBy('at').execute();

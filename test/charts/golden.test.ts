@@ -29,7 +29,9 @@ describe('golden images', () => {
   it('has a golden image for every spec, and every spec kind is covered', () => {
     const missing = Object.keys(specs).filter((name) => !existsSync(join(GOLDEN_DIR, `${name}.png`)));
     expect(missing, 'redraw them with npm run charts:golden').toEqual([]);
-    expect(new Set(Object.values(specs).map((s) => s.kind))).toEqual(new Set(['rank-history', 'hero-performance', 'meta-scatter', 'compare-rank']));
+    expect(new Set(Object.values(specs).map((s) => s.kind))).toEqual(
+      new Set(['rank-history', 'hero-performance', 'meta-scatter', 'compare-rank', 'ladder-rank']),
+    );
   });
 
   it.each(Object.keys(specs))('%s matches its golden image', async (name) => {

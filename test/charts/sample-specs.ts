@@ -8,7 +8,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createImageResolver } from '../../src/api/images.js';
 import { createSchemas, type PlayerProfile } from '../../src/api/schemas.js';
-import type { ChartSpec, CompareRankChart, HeroPerformanceChart, MetaScatterChart, RankHistoryChart, RankPoint } from '../../src/charts/specs.js';
+import type {
+  ChartSpec,
+  CompareRankChart,
+  LadderRankChart,
+  HeroPerformanceChart,
+  MetaScatterChart,
+  RankHistoryChart,
+  RankPoint,
+} from '../../src/charts/specs.js';
 import { heroSummary, rankSummary, seasonRanks } from '../../src/game/profile.js';
 import { trIn } from '../../src/i18n/index.js';
 import { seasonFromIndex } from '../../src/game/seasons.js';
@@ -89,6 +97,15 @@ export function compareFromProfiles(a: PlayerProfile, b: PlayerProfile): Compare
       { name: a.name, points: points(a) },
       { name: b.name, points: points(b) },
     ],
+  };
+}
+
+/** Real profiles' latest-season rank points as the top of a server's ladder. */
+export function ladderFromProfiles(...profiles: PlayerProfile[]): LadderRankChart {
+  return {
+    kind: 'ladder-rank',
+    title: 'Server ladder · top 3',
+    players: profiles.map((p) => ({ name: p.name, points: latestSeasonPoints(p, seasonRanks(p).at(-1)?.season.index ?? -1) })),
   };
 }
 
@@ -193,6 +210,7 @@ export function goldenSpecs(): Record<string, ChartSpec> {
     'hero-performance': heroPerformanceFromProfile(sirFinal),
     'meta-scatter': metaScatterSample(),
     'compare-rank': compareFromProfiles(sirFinal, freddy),
+    'ladder-rank': ladderFromProfiles(freddy, sirFinal, sampleProfile('autumnnippert-card1gan-1403392756-2025-03-06.json')),
     'no-data': { kind: 'hero-performance', title: 'Nobody · heroes', heroes: [] },
     'hero-performance-ja': japaneseHeroPerformance(sirFinal),
   };

@@ -1,5 +1,7 @@
 /** `/ladder` and `/config ladder` on the replica's real sample profiles, with standings written by the real tracker. */
 import { describe, expect, it } from 'vitest';
+import type { ChartRenderer } from '../../src/charts/renderer.js';
+import type { ChartSpec } from '../../src/charts/specs.js';
 import { Tracker } from '../../src/jobs/tracker.js';
 import { encodeCustomId } from '../../src/render/custom-id.js';
 import { ADMIN, MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
@@ -88,6 +90,29 @@ describe('/ladder', () => {
     expect(lines.at(-1)).toBe('2 members not listed: 1 left the ladder, 1 has not proved an account yet.');
     expect(description(shown.payload)).not.toMatch(/HayamaKen|Sir Final/);
     expect(shown.payload.embeds[0]!.footer?.text).toMatch(/^2 members listed/);
+  });
+
+  it('the first page carries a chart of the top members’ rank score this season, from the matches the tracker recorded', async () => {
+    // A renderer that keeps what it was asked to draw: the router draws a View's charts into its files.
+    const asked: ChartSpec[] = [];
+    const charts: ChartRenderer = { threads: 1, close: async () => undefined, render: async (spec) => (asked.push(spec), Buffer.from('png')) };
+    const view = await env.b.router.command('ladder', { options: {}, subcommand: 'show', user: MEMBER }, { ...env.b.ctx, charts });
+    expect(view.files?.map((f) => f.name)).toEqual(['ladder.png']);
+    expect(view.embeds![0]!.image).toEqual({ url: 'attachment://ladder.png' });
+    const spec = asked[0];
+    expect(spec?.kind).toBe('ladder-rank');
+    const players = spec?.kind === 'ladder-rank' ? spec.players : [];
+    expect(players.map((p) => p.name)).toEqual(['Card1gan', 'Chob Bob']);
+    const recorded = await env.b.state.database.db
+      .selectFrom('tracked_matches')
+      .select(['played_at', 'new_score'])
+      .where('uid', '=', '1403392756')
+      .where('ranked', '=', 1)
+      .where('new_score', 'is not', null)
+      .execute();
+    expect(players[0]!.points.length).toBeGreaterThan(0);
+    expect(players[0]!.points.length).toBeLessThanOrEqual(recorded.length);
+    expect(view.files![0]!.description).toBe("Rank score this season of the ladder's top 2: Card1gan, Chob Bob");
   });
 
   it('a member picks which linked account lists them; one that is not theirs is named back', async () => {
