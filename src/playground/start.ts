@@ -9,6 +9,7 @@ import type { Config } from '../app/config.js';
 import type { Logger } from '../core/logger.js';
 import type { ApiServices } from '../app/services.js';
 import type { FeedPoller } from '../feeds/poller.js';
+import { seedLadder } from './seed-ladder.js';
 import { seedTracking } from './seed-tracking.js';
 import type { State } from '../store/state.js';
 import { createBackground } from '../app/background.js';
@@ -186,7 +187,10 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     editPost,
     logger,
   });
-  if (o.services.replica) await seedTracking(state, o.services.replica.dataset.profileCaptures, o.config.rivals.imageBaseUrl, logger);
+  if (o.services.replica) {
+    await seedTracking(state, o.services.replica.dataset.profileCaptures, o.config.rivals.imageBaseUrl, logger);
+    await seedLadder(state, o.services.replica.dataset.profileCaptures, o.config.rivals.imageBaseUrl, GUILD.id, logger);
+  }
   poller.start();
   meta.start();
   balanceIndexer.start();

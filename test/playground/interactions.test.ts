@@ -198,3 +198,18 @@ describe('the seeded tracking history', () => {
     expect(found).toBe(true);
   });
 });
+
+describe('the seeded server ladder', () => {
+  it('starts with the ladder on and every captured player listed by the rank score of their latest capture', async () => {
+    const events = eventsUntil(lastDone);
+    boot.playground.interactions.command(SAM.id, GENERAL, { command: 'ladder', subcommand: 'show', options: {} });
+    const message = (await events).map(messageOf).at(-1)!;
+    const lines = (message.payload!.embeds[0]!.description ?? '').split('\n');
+    const listed = lines.filter((l) => /^\*\*\d+\.\*\* <@\d+> /.test(l));
+    expect(listed.length).toBeGreaterThanOrEqual(6);
+    expect(lines[0]).toMatch(/^\*\*1\.\*\* <@\d+> Freddyhun · Celestial I /);
+    // In rank score order, as the lines print it.
+    const scores = listed.map((l) => Number(/ (\d[\d,]*) · peak/.exec(l)![1]!.replaceAll(',', '')));
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+});

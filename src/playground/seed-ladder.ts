@@ -1,0 +1,58 @@
+/**
+ * Offline, the playground's server runs a ladder of the captured sample players: each as a member with a proved link,
+ * standing as their latest capture shows until the tracker reads them again.
+ */
+import { createImageResolver } from '../api/images.js';
+import { createSchemas, type PlayerProfile } from '../api/schemas.js';
+import type { Logger } from '../core/logger.js';
+import { standingOf } from '../game/ladder.js';
+import { rankSummary } from '../game/profile.js';
+import { readForTracking, trackedTimelinePoints } from '../game/tracking.js';
+import type { ProfileCapture } from '../replica/data/dataset.js';
+import type { State } from '../store/state.js';
+
+/** The first seeded member's id; the others follow it. Nobody who can use the playground. */
+const FIRST_MEMBER = 100_000_000_000_000_100n;
+
+/**
+ * Turns `guildId`'s ladder on and lists every captured player (their latest capture) as a member with a proved link.
+ * Does nothing when the server's ladder was set before (a playground restarted).
+ * @returns how many members were listed.
+ */
+export async function seedLadder(state: State, captures: readonly ProfileCapture[], imageBaseUrl: string, guildId: string, logger: Logger): Promise<number> {
+  if ((await state.database.db.selectFrom('ladder_settings').select('guild_id').where('guild_id', '=', guildId).executeTakeFirst()) !== undefined) return 0;
+  const schemas = createSchemas(createImageResolver(imageBaseUrl));
+  const latest = new Map<string, { profile: PlayerProfile; at: number }>();
+  for (const c of captures) {
+    const profile = schemas.player.parse(c.body);
+    const read = readForTracking(profile);
+    const at = read.kind === 'read' && read.lastMatchAt !== null ? read.lastMatchAt * 1000 : 0;
+    if (!latest.has(c.uid) || latest.get(c.uid)!.at < at) latest.set(c.uid, { profile, at });
+  }
+  const now = Date.now();
+  await state.ladder.setEnabled(guildId, true, now);
+  let n = 0;
+  for (const [uid, { profile }] of latest) {
+    const userId = String(FIRST_MEMBER + BigInt(n));
+    await state.links.link(userId, { uid, name: profile.name }, true, now);
+    await state.database.db.updateTable('account_links').set({ verified_at: now }).where('user_id', '=', userId).where('uid', '=', uid).execute();
+    await state.tracking.follow(uid, now);
+    const read = readForTracking(profile);
+    if (read.kind === 'private') await state.ladder.setPrivate(uid, now);
+    else if (read.kind === 'read')
+      await state.ladder.setStanding(
+        uid,
+        standingOf(
+          read.snapshot,
+          { timeline: trackedTimelinePoints([], read.matches), matches: read.matches },
+          { apiPeak: rankSummary(profile).seasonPeak?.score ?? null, role: null },
+          read.lastMatchAt !== null ? read.lastMatchAt * 1000 : now,
+        ),
+        now,
+      );
+    await state.ladder.join(guildId, userId, now, { platform: (['pc', 'ps', 'xbox'] as const)[n % 3] });
+    n++;
+  }
+  logger.info({ members: n }, "the playground's server starts with a ladder of the captured players");
+  return n;
+}
