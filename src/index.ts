@@ -154,7 +154,7 @@ async function runBot(): Promise<void> {
     // A backfill asked with /config feed starts a poll at once, here and in the leader (with Redis).
     // eslint-disable-next-line prefer-const -- assigned below, after onPollNow closes over it
     let pollSignal: PollSignal | undefined;
-    const { context, poller, meta, balanceIndexer, mains, tracker, verifier } = createBackground({
+    const { context, poller, meta, balanceIndexer, mains, tracker, verifier, moments } = createBackground({
       api: services.api,
       state: services.state,
       cacheStore: services.cacheStore,
@@ -210,6 +210,7 @@ async function runBot(): Promise<void> {
       firstPoll = setTimeout(
         () => {
           poller.start();
+          moments.start();
           // The schedule is shared through the database; without Redis the rate is per process, so one process of a machine tracks.
           if (config.redisUrl || leadership !== NEVER_LEADER) {
             tracker.start();
@@ -258,6 +259,7 @@ async function runBot(): Promise<void> {
       await step('balance indexer', () => balanceIndexer.stop());
       await step('mains refresh', () => mains.stop());
       await step('tracker', () => tracker.stop());
+      await step('ladder moments', () => moments.stop());
       await step('link verifier', () => verifier.stop());
       await step('feed leadership', () => leadership.release().catch(() => undefined));
       await step('settings sync', () => stopSettingsSync());

@@ -7,6 +7,7 @@ import type { Metrics } from '../core/metrics.js';
 import type { ChannelAccess, CommandContext } from '../discord/command.js';
 import { MainsRefresher } from '../feeds/alerts.js';
 import { CorrectionEditor } from '../feeds/corrections.js';
+import { LadderMoments } from '../feeds/ladder-moments.js';
 import { DeliveryLedger, type FeedTransport } from '../feeds/delivery.js';
 import type { Leadership } from '../feeds/leadership.js';
 import { FeedPoller } from '../feeds/poller.js';
@@ -55,6 +56,8 @@ export interface Background {
   mains: MainsRefresher;
   tracker: Tracker;
   verifier: LinkVerifier;
+  /** Posts servers' ladder moments. */
+  moments: LadderMoments;
 }
 
 /** Wires the context and its background work; starts nothing. */
@@ -81,12 +84,13 @@ export function createBackground(o: BackgroundOptions): Background {
     logger: o.logger.child({ component: 'balance-history' }),
   });
   const mains = new MainsRefresher({ api, links: state.links, alerts: state.alerts, logger: o.logger.child({ component: 'alerts' }) });
+  const ledger = new DeliveryLedger(state.database.db, o.transport, feedLogger, o.feedNow, o.metrics);
   const poller: FeedPoller = new FeedPoller({
     api,
     db: state.database.db,
     feedState: state.feedState,
     settings: state.settings,
-    ledger: new DeliveryLedger(state.database.db, o.transport, feedLogger, o.feedNow, o.metrics),
+    ledger,
     feedPosts: state.feedPosts,
     digests: state.feedDigests,
     alerts: state.alerts,
@@ -127,5 +131,13 @@ export function createBackground(o: BackgroundOptions): Background {
     ladder: state.ladder,
   };
   const verifier = new LinkVerifier({ api, verifications: state.verifications, logger: o.logger.child({ component: 'verification' }) });
-  return { context, poller, meta, balanceIndexer, mains, tracker, verifier };
+  // Any process may send them: the ledger delivers each once.
+  const moments = new LadderMoments({
+    ladder: state.ladder,
+    settings: state.settings,
+    ledger,
+    preferredLocale: o.preferredLocale,
+    logger: o.logger.child({ component: 'ladder' }),
+  });
+  return { context, poller, meta, balanceIndexer, mains, tracker, verifier, moments };
 }

@@ -5,7 +5,9 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ButtonStyle, ChannelType, ComponentType, InteractionContextType, PermissionFlagsBits, type APIEmbed } from 'discord-api-types/v10';
 import { PLATFORMS, type Platform } from '../api/endpoints.js';
-import type { ChannelCheck, CommandContext, CommandModule, Invoker } from '../discord/command.js';
+import type { ChannelCheck, CommandContext, CommandInput, CommandModule, Invoker } from '../discord/command.js';
+import { MOMENT_KINDS } from '../game/ladder.js';
+import { listOf } from '../render/common.js';
 import { encodeCustomId } from '../render/custom-id.js';
 import { UserFacingError } from '../core/errors.js';
 import { DIGEST_EVERY, digestPeriod, type DigestSchedule } from '../feeds/digest.js';
@@ -132,7 +134,16 @@ const definition = new SlashCommandBuilder()
     s
       .setName('ladder')
       .setDescription(describe('config.subcommands.ladder'))
-      .addBooleanOption((o) => o.setName('enabled').setDescription(describe('config.subcommands.ladder.options.enabled')).setRequired(true)),
+      .addBooleanOption((o) => o.setName('enabled').setDescription(describe('config.subcommands.ladder.options.enabled')).setRequired(true))
+      .addChannelOption((o) =>
+        o
+          .setName('channel')
+          .setDescription(describe('config.subcommands.ladder.options.channel'))
+          .addChannelTypes(ChannelType.GuildText, ChannelType.GuildAnnouncement),
+      )
+      .addBooleanOption((o) => o.setName('rank-changes').setDescription(describe('config.subcommands.ladder.options.rank-changes')))
+      .addBooleanOption((o) => o.setName('peaks').setDescription(describe('config.subcommands.ladder.options.peaks')))
+      .addBooleanOption((o) => o.setName('posts-off').setDescription(describe('config.subcommands.ladder.options.posts-off'))),
   )
   .addSubcommand((s) => s.setName('status').setDescription(describe('config.subcommands.status')))
   .addSubcommand((s) => s.setName('test-post').setDescription(describe('config.subcommands.test-post')).addStringOption(feedType('test-post')))
@@ -466,6 +477,35 @@ async function setFeed(guildId: string, input: Parameters<CommandModule['execute
   };
 }
 
+/**
+ * `/config ladder`: on or off, and where its moments are posted: `channel` (checked as a feed channel), `rank-changes` and
+ * `peaks` each on or off (kept when not given), `posts-off` to stop posting them.
+ */
+async function configureLadder(guildId: string, o: CommandInput['options'], ctx: CommandContext): Promise<View> {
+  if (!ctx.ladder) throw new UserFacingError(tr('ladder:unavailable'));
+  const on = o.enabled === true;
+  let momentsChannelId: string | null | undefined;
+  if (o['posts-off'] === true) momentsChannelId = null;
+  else if (o.channel !== undefined) {
+    const channelId = String(o.channel);
+    const check = await ctx.channels.check(guildId, channelId);
+    if (!check.exists) return privately({ description: t.channelGone(channelId) });
+    if (check.missing.length > 0) return privately({ description: t.channelMissing(channelId, check.missing) });
+    momentsChannelId = channelId;
+  }
+  const before = await ctx.ladder.settings(guildId);
+  const kinds = MOMENT_KINDS.filter((k) => {
+    const asked = k === 'rank' ? o['rank-changes'] : o.peaks;
+    return typeof asked === 'boolean' ? asked : before.kinds.includes(k);
+  });
+  const after = await ctx.ladder.configure(guildId, { enabled: on, kinds, ...(momentsChannelId !== undefined ? { momentsChannelId } : {}) }, ctx.now());
+  const posts =
+    after.momentsChannelId && after.kinds.length > 0
+      ? tr('ladder:postsIn', { channel: `<#${after.momentsChannelId}>`, kinds: listOf(after.kinds.map((k) => tr(`ladder:kinds.${k}`))) })
+      : tr('ladder:postsOff');
+  return privately({ description: `${tr(on ? 'ladder:configOn' : 'ladder:configOff')}\n${posts}` });
+}
+
 export const config: CommandModule = {
   definition,
   async execute(input, ctx) {
@@ -507,12 +547,8 @@ export const config: CommandModule = {
         const language = LOCALE_NAMES[serverLocale(settings, input.user)];
         return { ...(await showView(settings, ctx, input.user)), content: tr(locale ? 'config:language.set' : 'config:language.discord', { language }) };
       }
-      case 'ladder': {
-        if (!ctx.ladder) throw new UserFacingError(tr('ladder:unavailable'));
-        const on = input.options.enabled === true;
-        await ctx.ladder.setEnabled(guildId, on, ctx.now());
-        return privately({ description: tr(on ? 'ladder:configOn' : 'ladder:configOff') });
-      }
+      case 'ladder':
+        return configureLadder(guildId, input.options, ctx);
       case 'status':
         return statusView(await ctx.settings.get(guildId), ctx.now(), await trackingBacklog(ctx));
       case 'test-post': {

@@ -73,7 +73,8 @@ const definition = new SlashCommandBuilder()
           .setName('platform')
           .setDescription(describe('ladder.subcommands.join.options.platform'))
           .addChoices(...PLATFORMS.map((p) => ({ name: choiceName('ladder.subcommands.join.options.platform', p), value: p }))),
-      ),
+      )
+      .addBooleanOption((o) => o.setName('mentions').setDescription(describe('ladder.subcommands.join.options.mentions'))),
   )
   .addSubcommand((s) => s.setName('leave').setDescription(describe('ladder.subcommands.leave')))
   .toJSON();
@@ -155,7 +156,7 @@ async function topChart(rows: readonly LadderRow[], ctx: CommandContext) {
 }
 
 /** Puts the member on the server's ladder, listed by `account` (one of their linked accounts) when given. */
-async function joinView(user: Invoker, accountText: unknown, platformText: unknown, ctx: CommandContext): Promise<View> {
+async function joinView(user: Invoker, accountText: unknown, platformText: unknown, mentions: unknown, ctx: CommandContext): Promise<View> {
   const { guildId, store } = ladderOf(user, ctx);
   if (!(await store.enabled(guildId))) return privately(tr('ladder:off'));
   const links = await ctx.links.get(user.userId);
@@ -170,6 +171,7 @@ async function joinView(user: Invoker, accountText: unknown, platformText: unkno
     optedOut: false,
     ...(chosen ? { chosenUid: chosen.uid } : {}),
     ...(platformOf(platformText) ? { platform: platformOf(platformText) } : {}),
+    ...(typeof mentions === 'boolean' ? { mentionsOff: !mentions } : {}),
   });
   const membership = await store.membership(guildId, user.userId);
   const verified = links.accounts.filter((a) => a.verifiedAt !== null);
@@ -180,7 +182,8 @@ async function joinView(user: Invoker, accountText: unknown, platformText: unkno
   if (!listedBy) return privately(tr(links.accounts.length === 0 ? 'ladder:joinedNoLink' : 'ladder:joinedUnverified'));
   const unproven = chosen && chosen.verifiedAt === null ? `\n${tr('ladder:chosenUnverified', { name: escapeText(chosen.name, 60) })}` : '';
   const platform = membership?.platform && platformOf(membership.platform) ? ` (${PLATFORM_NAMES[platformOf(membership.platform)!]})` : '';
-  return privately(`${tr('ladder:joined', { name: escapeText(listedBy.name, 60) })}${platform}${unproven}`);
+  const quiet = membership?.mentionsOff ? `\n${tr('ladder:mentionsOff')}` : '';
+  return privately(`${tr('ladder:joined', { name: escapeText(listedBy.name, 60) })}${platform}${unproven}${quiet}`);
 }
 
 export const ladder: CommandModule = {
@@ -188,7 +191,7 @@ export const ladder: CommandModule = {
   async execute(input, ctx) {
     switch (input.subcommand) {
       case 'join':
-        return joinView(input.user, input.options.account, input.options.platform, ctx);
+        return joinView(input.user, input.options.account, input.options.platform, input.options.mentions, ctx);
       case 'leave': {
         const { guildId, store } = ladderOf(input.user, ctx);
         await store.join(guildId, input.user.userId, ctx.now(), { optedOut: true });
@@ -196,8 +199,12 @@ export const ladder: CommandModule = {
       }
       default: {
         const { guildId, store } = ladderOf(input.user, ctx);
-        // Asking for the ladder puts a member who linked an account on it, unless they left it.
-        if (!store.seen(guildId, input.user.userId) && (await store.enabled(guildId)) && (await ctx.links.get(input.user.userId)).accounts.length > 0)
+        // Asking for the ladder puts a member who linked an account on it, unless they left it: one key read once they are on it.
+        if (
+          (await store.enabled(guildId)) &&
+          !(await store.membership(guildId, input.user.userId)) &&
+          (await ctx.links.get(input.user.userId)).accounts.length > 0
+        )
           await store.join(guildId, input.user.userId, ctx.now());
         return showView(
           input.user,

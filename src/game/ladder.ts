@@ -78,3 +78,36 @@ export function standingOf(
 /** Why a member of the ladder is not listed, in the order the left-out line names them. */
 export const LEFT_OUT_REASONS = ['optedOut', 'unverified', 'private', 'unranked'] as const;
 export type LeftOutReason = (typeof LEFT_OUT_REASONS)[number];
+
+/** What a ladder posts about a member: crossing a tier (Gold I → Platinum III), or a season peak in a new division. */
+export type Moment = { kind: 'rank-up' | 'rank-down'; from: string; to: string } | { kind: 'peak'; score: number };
+export const MOMENT_KINDS = ['rank', 'peak'] as const;
+export type MomentKind = (typeof MOMENT_KINDS)[number];
+
+const TIER_GROUPS = ['Bronze', 'Silver', 'Gold', 'Platinum', 'Diamond', 'Grandmaster', 'Celestial', 'Eternity', 'One Above All'];
+
+/** 0 (Bronze) … 8 (One Above All); null for no tier. */
+function tierGroup(tier: string | null): number | null {
+  if (!tier) return null;
+  const i = TIER_GROUPS.findIndex((g) => tier.toLowerCase().startsWith(g.toLowerCase()));
+  return i === -1 ? null : i;
+}
+
+/**
+ * What changed between two standings of one account worth a post: a tier crossed, either way, and a season peak that
+ * reached a division the last peak had not (each win raising the peak would post every match). Nothing across seasons
+ * or from a first standing, which has nothing to compare with.
+ */
+export function momentsBetween(prev: Standing | null, next: Standing): Moment[] {
+  if (!prev || prev.season === null || prev.season !== next.season || next.private) return [];
+  const out: Moment[] = [];
+  const [from, to] = [tierGroup(prev.tier), tierGroup(next.tier)];
+  if (from !== null && to !== null && from !== to) out.push({ kind: to > from ? 'rank-up' : 'rank-down', from: prev.tier!, to: next.tier! });
+  if (prev.peak !== null && next.peak !== null && Math.floor(next.peak / 100) > Math.floor(prev.peak / 100)) out.push({ kind: 'peak', score: next.peak });
+  return out;
+}
+
+/** A moment's identity on one account: the same change read twice (two processes, a retry) is one moment. */
+export function momentId(uid: string, season: number, m: Moment): string {
+  return m.kind === 'peak' ? `peak:${uid}:${season}:${Math.floor(m.score / 100)}` : `${m.kind}:${uid}:${season}:${m.to}`;
+}

@@ -80,7 +80,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   const state = await openState({ dataDir: o.config.dataDir, file: PLAYGROUND_STATE_FILE, logger });
   const locales = new PlaygroundLocales();
   // The same wiring as on Discord (src/app/background.ts), over the playground's channels and messages.
-  const { context, poller, meta, balanceIndexer, mains, tracker, verifier } = createBackground({
+  const { context, poller, meta, balanceIndexer, mains, tracker, verifier, moments } = createBackground({
     api: o.services.api,
     state,
     cacheStore: o.services.cacheStore,
@@ -197,6 +197,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   mains.start();
   tracker.start();
   verifier.start();
+  moments.start();
   return {
     url: server.url,
     messages,
@@ -212,6 +213,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
       await mains.stop();
       await tracker.stop();
       await verifier.stop();
+      await moments.stop();
       await interactions.settle();
       await server.close();
       await state.close();

@@ -5,8 +5,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type { Standing } from '../game/ladder.js';
-import type { LadderPeriod, LeftOutReason } from '../game/ladder.js';
+import { MOMENT_KINDS, momentId, momentsBetween, type LadderPeriod, type LeftOutReason, type Moment, type MomentKind, type Standing } from '../game/ladder.js';
 import { metaRole } from '../game/meta.js';
 import type { Db } from './database.js';
 
@@ -48,7 +47,26 @@ export interface LadderMembership {
   chosenUid: string | null;
   platform: string | null;
   optedOut: boolean;
+  mentionsOff: boolean;
   joinedAt: number;
+}
+
+/** A server's ladder settings: `momentsChannelId` null when moments are not posted. */
+export interface LadderSettings {
+  enabled: boolean;
+  momentsChannelId: string | null;
+  kinds: MomentKind[];
+}
+
+/** A planned moment not settled yet: `name` the account's name when it was planned. */
+export interface PendingMoment {
+  guildId: string;
+  momentId: string;
+  userId: string;
+  channelId: string;
+  moment: Moment;
+  name: string;
+  createdAt: number;
 }
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
@@ -71,13 +89,65 @@ export class LadderRepository {
   }
 
   async setEnabled(guildId: string, on: boolean, now: number): Promise<void> {
+    await this.configure(guildId, { enabled: on }, now);
+  }
+
+  async settings(guildId: string): Promise<LadderSettings> {
+    const row = await this.db.selectFrom('ladder_settings').selectAll().where('guild_id', '=', guildId).executeTakeFirst();
+    return {
+      enabled: row?.enabled === 1,
+      momentsChannelId: row?.moments_channel_id ?? null,
+      kinds: row ? kindsOf(row.moment_kinds) : [...MOMENT_KINDS],
+    };
+  }
+
+  /** Changes what is given and keeps the rest; `momentsChannelId: null` stops the posts. */
+  async configure(
+    guildId: string,
+    change: { enabled?: boolean; momentsChannelId?: string | null; kinds?: MomentKind[] },
+    now: number,
+  ): Promise<LadderSettings> {
     this.#enabled.delete(guildId);
     touched([guildId]);
+    const set = {
+      ...(change.enabled !== undefined ? { enabled: change.enabled ? 1 : 0 } : {}),
+      ...(change.momentsChannelId !== undefined ? { moments_channel_id: change.momentsChannelId } : {}),
+      ...(change.kinds !== undefined ? { moment_kinds: change.kinds.join(',') } : {}),
+      updated_at: now,
+    };
     await this.db
       .insertInto('ladder_settings')
-      .values({ guild_id: guildId, enabled: on ? 1 : 0, updated_at: now })
-      .onConflict((oc) => oc.column('guild_id').doUpdateSet({ enabled: on ? 1 : 0, updated_at: now }))
+      .values({ guild_id: guildId, enabled: 0, moments_channel_id: null, ...set })
+      .onConflict((oc) => oc.column('guild_id').doUpdateSet(set))
       .execute();
+    return this.settings(guildId);
+  }
+
+  /** Planned moments not settled, oldest first. */
+  async pendingMoments(limit: number): Promise<PendingMoment[]> {
+    const rows = await this.db.selectFrom('ladder_moments').selectAll().where('settled_at', 'is', null).orderBy('created_at').limit(limit).execute();
+    return rows.flatMap((r) => {
+      try {
+        const data = JSON.parse(r.data) as { moment: Moment; name: string };
+        return [
+          {
+            guildId: r.guild_id,
+            momentId: r.moment_id,
+            userId: r.user_id,
+            channelId: r.channel_id,
+            moment: data.moment,
+            name: data.name,
+            createdAt: Number(r.created_at),
+          },
+        ];
+      } catch {
+        return [];
+      }
+    });
+  }
+
+  async settleMoment(m: Pick<PendingMoment, 'guildId' | 'momentId'>, now: number): Promise<void> {
+    await this.db.updateTable('ladder_moments').set({ settled_at: now }).where('guild_id', '=', m.guildId).where('moment_id', '=', m.momentId).execute();
   }
 
   /** Puts `userId` on `guildId`'s ladder (listed), or changes their choices there; options left undefined keep theirs. */
@@ -85,16 +155,14 @@ export class LadderRepository {
     guildId: string,
     userId: string,
     now: number,
-    choices: { chosenUid?: string | null; platform?: string | null; optedOut?: boolean } = {},
+    choices: { chosenUid?: string | null; platform?: string | null; optedOut?: boolean; mentionsOff?: boolean } = {},
   ): Promise<void> {
-    const key = `${guildId}:${userId}`;
-    const changes = choices.chosenUid !== undefined || choices.platform !== undefined || choices.optedOut !== undefined;
-    // A member on it already who changes nothing: no write (asking for the ladder joins them, on every ask).
-    if (!changes && joined.has(key)) return;
+    const changes = choices.chosenUid !== undefined || choices.platform !== undefined || choices.optedOut !== undefined || choices.mentionsOff !== undefined;
     const set = {
       ...(choices.chosenUid !== undefined ? { chosen_uid: choices.chosenUid } : {}),
       ...(choices.platform !== undefined ? { platform: choices.platform } : {}),
       ...(choices.optedOut !== undefined ? { opted_out: choices.optedOut ? 1 : 0 } : {}),
+      ...(choices.mentionsOff !== undefined ? { mentions_off: choices.mentionsOff ? 1 : 0 } : {}),
     };
     await this.db.transaction().execute(async (trx) => {
       const added = await trx
@@ -112,6 +180,7 @@ export class LadderRepository {
           role: null,
           private: 0,
           listed: 0,
+          mentions_off: choices.mentionsOff ? 1 : 0,
         })
         .onConflict((oc) =>
           Object.keys(set).length > 0 ? oc.columns(['guild_id', 'user_id']).doUpdateSet(set) : oc.columns(['guild_id', 'user_id']).doNothing(),
@@ -120,13 +189,7 @@ export class LadderRepository {
       // Nothing changed for a member already on it: their row is as listed as it was.
       if (Number(added.numInsertedOrUpdatedRows ?? 0n) > 0) await relistMember(trx, userId);
     });
-    joined.set(key, true);
     if (changes) touched([guildId]);
-  }
-
-  /** Whether this process saw `userId` on `guildId`'s ladder within {@link LADDER_CACHE_MS}: joining them again would change nothing. */
-  seen(guildId: string, userId: string): boolean {
-    return joined.has(`${guildId}:${userId}`);
   }
 
   async membership(guildId: string, userId: string): Promise<LadderMembership | null> {
@@ -159,6 +222,7 @@ export class LadderRepository {
       updated_at: now,
     };
     await this.db.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom('player_standings').selectAll().where('uid', '=', uid).executeTakeFirst();
       await trx
         .insertInto('player_standings')
         .values({ uid, ...values })
@@ -171,6 +235,8 @@ export class LadderRepository {
         .execute();
       const rows = await trx.updateTable('ladder_members').set({ listed: LISTED }).where('uid', '=', uid).returning('guild_id').execute();
       touched(rows.map((r) => r.guild_id));
+      const moments = momentsBetween(before ? standingOfRow(before) : null, standing);
+      if (moments.length > 0 && standing.season !== null) await planMoments(trx, uid, standing.season, moments, now);
     });
   }
 
@@ -249,6 +315,65 @@ export class LadderRepository {
   }
 }
 
+/** Plans `moments` of `uid` on every server that lists a member by it and posts that kind; a moment planned before is kept as it was. */
+async function planMoments(db: Db, uid: string, season: number, moments: readonly Moment[], now: number): Promise<void> {
+  const targets = await db
+    .selectFrom('ladder_members as m')
+    .innerJoin('ladder_settings as s', 's.guild_id', 'm.guild_id')
+    .leftJoin('account_links as l', (j) => j.onRef('l.user_id', '=', 'm.user_id').onRef('l.uid', '=', 'm.uid'))
+    .select(['m.guild_id', 'm.user_id', 's.moments_channel_id', 's.moment_kinds', 'l.name'])
+    .where('m.uid', '=', uid)
+    .where('m.listed', '=', 1)
+    .where('s.enabled', '=', 1)
+    .where('s.moments_channel_id', 'is not', null)
+    .execute();
+  for (const t of targets) {
+    const kinds = kindsOf(t.moment_kinds);
+    for (const moment of moments) {
+      if (!kinds.includes(moment.kind === 'peak' ? 'peak' : 'rank')) continue;
+      await db
+        .insertInto('ladder_moments')
+        .values({
+          guild_id: t.guild_id,
+          moment_id: momentId(uid, season, moment),
+          user_id: t.user_id,
+          channel_id: t.moments_channel_id!,
+          data: JSON.stringify({ moment, name: t.name ?? uid }),
+          created_at: now,
+          settled_at: null,
+        })
+        .onConflict((oc) => oc.columns(['guild_id', 'moment_id']).doNothing())
+        .execute();
+    }
+  }
+}
+
+function kindsOf(text: string): MomentKind[] {
+  return MOMENT_KINDS.filter((k) => text.split(',').includes(k));
+}
+
+function standingOfRow(r: {
+  season: number | null;
+  tier: string | null;
+  score: number | string | null;
+  peak: number | string | null;
+  matches: number | string;
+  role: string | null;
+  week_delta: number | string | null;
+  private: number;
+}): Standing {
+  return {
+    season: r.season,
+    tier: r.tier,
+    score: num(r.score),
+    peak: num(r.peak),
+    matches: Number(r.matches),
+    role: metaRole(r.role),
+    weekDelta: num(r.week_delta),
+    private: r.private === 1,
+  };
+}
+
 /** Whether the standing behind a row makes it listed, from the row's own columns. */
 const LISTED = sql<number>`CASE WHEN opted_out = 0 AND uid IS NOT NULL AND private = 0 AND score IS NOT NULL THEN 1 ELSE 0 END`;
 
@@ -264,17 +389,14 @@ const LISTED_BY = sql`(SELECT a.uid FROM account_links a
  */
 const versions = new Map<string, number>();
 
-/** `guild:user` of members this process saw on a ladder lately: asking again writes nothing. */
-const joined = new LRUCache<string, true>({ max: 50_000, ttl: LADDER_CACHE_MS });
-
 function touched(guildIds: Iterable<string>): void {
   for (const id of new Set(guildIds)) versions.set(id, (versions.get(id) ?? 0) + 1);
 }
 
-/** Takes `userId` off every server's ladder. @returns how many rows went. */
+/** Takes `userId` off every server's ladder, with the moments about them. @returns how many ladders they were on. */
 export async function forgetLadderMember(db: Db, userId: string): Promise<number> {
+  await db.deleteFrom('ladder_moments').where('user_id', '=', userId).execute();
   const rows = await db.deleteFrom('ladder_members').where('user_id', '=', userId).returning('guild_id').execute();
-  for (const r of rows) joined.delete(`${r.guild_id}:${userId}`);
   touched(rows.map((r) => r.guild_id));
   return rows.length;
 }
@@ -368,7 +490,15 @@ function membershipOf(r: {
   chosen_uid: string | null;
   platform: string | null;
   opted_out: number;
+  mentions_off: number;
   joined_at: number | string;
 }): LadderMembership {
-  return { guildId: r.guild_id, chosenUid: r.chosen_uid, platform: r.platform, optedOut: r.opted_out === 1, joinedAt: Number(r.joined_at) };
+  return {
+    guildId: r.guild_id,
+    chosenUid: r.chosen_uid,
+    platform: r.platform,
+    optedOut: r.opted_out === 1,
+    mentionsOff: r.mentions_off === 1,
+    joinedAt: Number(r.joined_at),
+  };
 }

@@ -109,11 +109,27 @@ export interface PlayerStandingsTable {
   updated_at: number;
 }
 
-/** Whether a server runs its own ladder. */
+/** Whether a server runs its own ladder, and where its moments are posted. */
 export interface LadderSettingsTable {
   guild_id: string;
   enabled: number;
+  /** Where rank changes and peaks are posted; null: not posted. */
+  moments_channel_id: string | null;
+  /** The kinds posted, comma-separated (`rank`, `peak`). */
+  moment_kinds: Generated<string>;
   updated_at: number;
+}
+
+/** A moment to post on a server's ladder channel: planned once by its id, then delivered through the ledger and settled. */
+export interface LadderMomentsTable {
+  guild_id: string;
+  moment_id: string;
+  user_id: string;
+  channel_id: string;
+  /** The {@link Moment} and the account's name, as JSON. */
+  data: string;
+  created_at: number;
+  settled_at: number | null;
 }
 
 /**
@@ -138,6 +154,8 @@ export interface LadderMembersTable {
   private: number;
   /** 1: shown on the ladder (not opted out, an account verified, a public profile with a rank score). */
   listed: number;
+  /** 1: the member's moments name them without a mention. */
+  mentions_off: Generated<number>;
 }
 
 export interface MemberSettingsTable {
@@ -341,6 +359,7 @@ export interface Tables {
   player_standings: PlayerStandingsTable;
   ladder_settings: LadderSettingsTable;
   ladder_members: LadderMembersTable;
+  ladder_moments: LadderMomentsTable;
 }
 
 /** A name is never reused or edited once released. */
@@ -678,8 +697,22 @@ const MIGRATIONS: Record<string, Migration> = {
         .createTable('ladder_settings')
         .addColumn('guild_id', 'text', (c) => c.primaryKey())
         .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('moments_channel_id', 'text')
+        .addColumn('moment_kinds', 'text', (c) => c.notNull().defaultTo('rank,peak'))
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .execute();
+      await db.schema
+        .createTable('ladder_moments')
+        .addColumn('guild_id', 'text', (c) => c.notNull())
+        .addColumn('moment_id', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('channel_id', 'text', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('settled_at', 'bigint')
+        .addPrimaryKeyConstraint('ladder_moments_pk', ['guild_id', 'moment_id'])
+        .execute();
+      await db.schema.createIndex('ladder_moments_pending').on('ladder_moments').columns(['settled_at', 'created_at']).execute();
       await db.schema
         .createTable('ladder_members')
         .addColumn('guild_id', 'text', (c) => c.notNull())
@@ -694,6 +727,7 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('role', 'text')
         .addColumn('private', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('listed', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('mentions_off', 'integer', (c) => c.notNull().defaultTo(0))
         .addPrimaryKeyConstraint('ladder_members_pk', ['guild_id', 'user_id'])
         .execute();
       // A page walks the listed members of one server in score order, and counts those above the asking member.
