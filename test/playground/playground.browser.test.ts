@@ -141,7 +141,11 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     await page.locator('#command-input').click();
     await type('/', false);
     const labels = await pickerLabels();
-    expect(labels).toEqual(expect.arrayContaining(['/hero', '/player', '/leaderboard', '/patch-notes', '/match', '/config feed', '/config show']));
+    // The picker shows 25 at a time, as Discord's does; what is typed narrows it.
+    expect(labels).toEqual(expect.arrayContaining(['/hero', '/player', '/leaderboard', '/patch-notes', '/match', '/ladder show']));
+    await type('/con', false);
+    await page.locator('.picker-item .picker-label', { hasText: '/config feed' }).first().waitFor();
+    expect(await pickerLabels()).toEqual(expect.arrayContaining(['/config feed', '/config show', '/config ladder']));
 
     await type('/hero name:hul', false);
     await page.locator('.picker-item', { hasText: 'Hulk' }).first().waitFor();
