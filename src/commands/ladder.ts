@@ -93,7 +93,7 @@ function rowLine(r: LadderRow, you: boolean): string {
   return parts.join(' · ');
 }
 
-/** "3 not listed: 1 opted out, 2 without a proven account", or null when nobody is left out. */
+/** "2 members not listed: 1 left the ladder, 1 has not proved an account yet."; null when nobody is left out. */
 function leftOutLine(page: LadderPage): string | null {
   const reasons = LEFT_OUT_REASONS.filter((r) => page.leftOut[r] > 0).map((r) =>
     tr(`ladder:leftOut.${r}`, { count: page.leftOut[r], n: integer(page.leftOut[r]) }),
