@@ -61,13 +61,13 @@ export function rankHistoryConfig(spec: RankHistoryChart): ChartConfiguration<'l
   return rankConfig(spec.title, chartText.rankSeasons(seasons.length), series, [marker]);
 }
 
-/** Null when neither player has a point. */
-export function compareRankConfig(spec: CompareRankChart): ChartConfiguration<'line'> | null {
-  const series: Series[] = spec.players.map((p, i) => ({
+/** One line per player in `colors` order, oldest point first, each last score marked; null when no player has a point. */
+function playerLines(players: readonly { name: string; points: readonly RankPoint[] }[], colors: readonly string[], width: number) {
+  const series: Series[] = players.map((p, i) => ({
     label: p.name,
-    color: COMPARE_COLORS[i % COMPARE_COLORS.length]!,
+    color: colors[i % colors.length]!,
     points: [...p.points].sort((a, b) => a.time - b.time),
-    width: 4,
+    width,
   }));
   if (series.every((s) => s.points.length === 0)) return null;
   const markers = series.flatMap((s): Marker[] => {
@@ -76,6 +76,14 @@ export function compareRankConfig(spec: CompareRankChart): ChartConfiguration<'l
     const before = s.points.at(-2);
     return [{ time: last.time, score: last.score, text: scoreText(last.score), color: s.color, rising: before === undefined || before.score <= last.score }];
   });
+  return { series, markers };
+}
+
+/** Null when neither player has a point. */
+export function compareRankConfig(spec: CompareRankChart): ChartConfiguration<'line'> | null {
+  const lines = playerLines(spec.players, COMPARE_COLORS, 4);
+  if (!lines) return null;
+  const { series, markers } = lines;
   // Two labels close together: the higher one goes above its line, the lower one below.
   if (markers.length === 2) {
     const [a, b] = markers as [Marker, Marker];
@@ -87,21 +95,8 @@ export function compareRankConfig(spec: CompareRankChart): ChartConfiguration<'l
 
 /** The top members of a ladder, each line in its own colour, the leader's first; their last scores marked. */
 export function ladderRankConfig(spec: LadderRankChart): ChartConfiguration<'line'> | null {
-  const colors = [...COMPARE_COLORS, ...SERIES_COLORS.slice(2)];
-  const series: Series[] = spec.players.map((p, i) => ({
-    label: p.name,
-    color: colors[i % colors.length]!,
-    points: [...p.points].sort((a, b) => a.time - b.time),
-    width: 3,
-  }));
-  if (series.every((s) => s.points.length === 0)) return null;
-  const markers = series.flatMap((s): Marker[] => {
-    const last = s.points.at(-1);
-    if (!last) return [];
-    const before = s.points.at(-2);
-    return [{ time: last.time, score: last.score, text: scoreText(last.score), color: s.color, rising: before === undefined || before.score <= last.score }];
-  });
-  return rankConfig(spec.title, chartText.ladderRank(), series, markers);
+  const lines = playerLines(spec.players, [...COMPARE_COLORS, ...SERIES_COLORS.slice(2)], 3);
+  return lines && rankConfig(spec.title, chartText.ladderRank(), lines.series, lines.markers);
 }
 
 /** Not spread into Math.min: a spec may hold tens of thousands of points. */

@@ -275,7 +275,7 @@ export class LadderRepository {
         ? sql`CASE WHEN m.week_delta IS NULL THEN 1 ELSE 0 END, m.week_delta DESC, m.score DESC, m.user_id DESC`
         : sql`m.score DESC, m.user_id DESC`;
     const offset = (q.page - 1) * q.pageSize;
-    const columns = sql`m.user_id, m.uid, m.platform, m.listed, m.score AS sort_score, m.week_delta AS sort_week, m.role AS sort_role,
+    const columns = sql`m.user_id, m.uid, m.platform, m.score AS sort_score, m.week_delta AS sort_week,
       COALESCE(l.name, m.uid) AS name, s.season, s.tier, s.score, s.peak, s.matches, s.role, s.week_delta`;
     const joins = sql`LEFT JOIN account_links l ON l.user_id = m.user_id AND l.uid = m.uid JOIN player_standings s ON s.uid = m.uid`;
     const [rows, count, counts, mine] = await Promise.all([
@@ -353,7 +353,7 @@ function kindsOf(text: string): MomentKind[] {
 }
 
 function standingOfRow(r: {
-  season: number | null;
+  season: number | string | null;
   tier: string | null;
   score: number | string | null;
   peak: number | string | null;
@@ -363,7 +363,7 @@ function standingOfRow(r: {
   private: number;
 }): Standing {
   return {
-    season: r.season,
+    season: num(r.season),
     tier: r.tier,
     score: num(r.score),
     peak: num(r.peak),
@@ -445,10 +445,8 @@ interface RowOut {
   user_id: string;
   uid: string;
   platform: string | null;
-  listed: number;
   sort_score: number | string | null;
   sort_week: number | string | null;
-  sort_role: string | null;
   name: string;
   season: number | null;
   tier: string | null;
@@ -473,15 +471,8 @@ function rowOf(r: RowOut, position: number): LadderRow {
     uid: r.uid,
     name: r.name,
     platform: r.platform,
-    standing: {
-      season: num(r.season),
-      tier: r.tier,
-      score: num(r.score),
-      peak: num(r.peak),
-      matches: Number(r.matches),
-      role: metaRole(r.role),
-      weekDelta: num(r.week_delta),
-    },
+    // Listed rows are public profiles by definition.
+    standing: standingOfRow({ ...r, private: 0 }),
   };
 }
 
