@@ -23,6 +23,7 @@ const POSTGRES = [
   'test/store/durability.test.ts',
   'test/store/hero-meta.test.ts',
   'test/store/ladder.test.ts',
+  'test/store/rank-roles.test.ts',
   'test/store/repositories.test.ts',
   'test/store/scale.test.ts',
   'test/store/settings-sync.test.ts',

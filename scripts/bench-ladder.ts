@@ -9,8 +9,12 @@
  * - the `/ladder show` handler through the router, warm (its page cache holds the page), beside the cached `/player`
  *   handler on the local replica in the same process (both without Discord's transport, which is the same for both);
  * - the store's bytes per 10,000 members (SQLite: dbstat, indexes included) and this process's heap after the queries.
+ * Then a rank-role sync (src/feeds/rank-roles.ts) after a season reset: `--role-members` members who each hold the
+ * role of last season's tier and are ranked in another tier now, so that every one changes (a role added, one taken
+ * back), through the production REST client and budget against the fake Discord with Discord's global limit of 50
+ * requests a second; printed beside the floor of those calls at 50 a second, with the 429s the fake answered.
  * Printed: min / median / max over `--runs` runs. Options: `--runs 3`, `--members 50000`, `--queries 50`,
- * `--skip-postgres`, `--skip-sqlite`, `--seed 1`.
+ * `--role-members 10000`, `--skip-postgres`, `--skip-sqlite`, `--skip-roles`, `--seed 1`.
  */
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -26,6 +30,10 @@ import { bot, MEMBER } from '../test/helpers/bot.js';
 import { replica } from '../test/helpers/replica.js';
 import { cleanUpOnExit, removeDir, tempDir } from './bench-support.js';
 import { tmpdir } from 'node:os';
+import { createDiscordClient } from '../src/discord/client.js';
+import { discordRoleTransport } from '../src/feeds/discord-roles.js';
+import { RankRoleSync } from '../src/feeds/rank-roles.js';
+import { APP_ID, GUILD_ID, startFakeDiscord } from '../test/e2e/fake-discord.js';
 
 const { values } = parseArgs({
   options: {
@@ -34,6 +42,8 @@ const { values } = parseArgs({
     queries: { type: 'string', default: '50' },
     'skip-postgres': { type: 'boolean', default: false },
     'skip-sqlite': { type: 'boolean', default: false },
+    'skip-roles': { type: 'boolean', default: false },
+    'role-members': { type: 'string', default: '10000' },
     seed: { type: 'string', default: '1' },
   },
 });
@@ -227,5 +237,144 @@ async function engineFigures(engine: 'sqlite' | 'postgres'): Promise<void> {
 say(`bench:ladder: ${RUNS} runs, ${MEMBERS.toLocaleString('en')} verified members on one server, ${QUERIES} warm queries a run`);
 if (!values['skip-sqlite']) await engineFigures('sqlite');
 if (!values['skip-postgres']) await engineFigures('postgres');
-say('rank-role sync: not measured (rank roles are not built yet)');
+/** Discord's global limit, which the fake enforces: the floor of a sync's wall time is its calls at this rate. */
+const DISCORD_LIMIT = 50;
+
+/** One rank-role sync after a season reset; SQLite (the store's engine is not what limits a sync: Discord is). */
+async function roleSyncRun(members: number): Promise<{ wallS: number; calls: number; limited: number; floorS: number; planMs: number }> {
+  const fake = await startFakeDiscord({ globalLimit: { perSecond: DISCORD_LIMIT } });
+  const dir = tempDir(tmpdir(), 'bench-roles-');
+  const state = await openState({ dataDir: dir, logger });
+  try {
+    const g = fake.guildRoles;
+    g.setMember(GUILD_ID, APP_ID, [g.addRole(GUILD_ID, { name: 'Bot', position: 50, permissions: 1n << 28n, managed: true })]);
+    const gold = g.addRole(GUILD_ID, { name: 'Gold', position: 3 });
+    const silver = g.addRole(GUILD_ID, { name: 'Silver', position: 2 });
+    const db = state.database.db;
+    const now = Date.now();
+    await state.ladder.setEnabled(GUILD_ID, true, now);
+    await state.rankRoles.configure(GUILD_ID, { enabled: true, set: { Gold: gold, Silver: silver } }, now);
+    const BATCH = 2_000;
+    for (let start = 0; start < members; start += BATCH) {
+      const ids = Array.from({ length: Math.min(BATCH, members - start) }, (_, k) => start + k);
+      for (const i of ids) g.setMember(GUILD_ID, userId(i), [gold]);
+      await db.transaction().execute(async (trx) => {
+        const uid = (i: number) => String(2_000_000 + i);
+        await trx
+          .insertInto('player_standings')
+          .values(
+            ids.map((i) => ({
+              uid: uid(i),
+              season: 10,
+              tier: 'Silver I',
+              score: 3500,
+              peak: 3500,
+              matches: 1,
+              role: null,
+              week_delta: null,
+              private: 0,
+              updated_at: now,
+            })),
+          )
+          .execute();
+        await trx
+          .insertInto('ladder_members')
+          .values(
+            ids.map((i) => ({
+              guild_id: GUILD_ID,
+              user_id: userId(i),
+              chosen_uid: null,
+              platform: null,
+              opted_out: 0,
+              joined_at: now,
+              uid: uid(i),
+              score: 3500,
+              week_delta: null,
+              role: null,
+              private: 0,
+              listed: 1,
+            })),
+          )
+          .execute();
+        // Last season every member was Gold, and the bot gave them that role.
+        await trx
+          .insertInto('rank_role_members')
+          .values(
+            ids.map((i) => ({
+              guild_id: GUILD_ID,
+              user_id: userId(i),
+              role_id: gold,
+              failure: null,
+              failure_role_id: null,
+              failed_at: null,
+              failed_generation: null,
+            })),
+          )
+          .execute();
+      });
+    }
+    const planStart = performance.now();
+    await state.rankRoles.plan(GUILD_ID, Date.now());
+    const planMs = performance.now() - planStart;
+    // The production REST client and budget (src/discord/client.ts), without a gateway.
+    const client = createDiscordClient({ apiUrl: fake.apiUrl });
+    client.rest.setToken('bench-token');
+    const sync = new RankRoleSync({ roles: state.rankRoles, transport: discordRoleTransport(client.rest, () => APP_ID), logger });
+    const from = fake.calls.length;
+    const start = performance.now();
+    const result = await sync.syncGuild(GUILD_ID);
+    const wallS = (performance.now() - start) / 1000;
+    if (result.added !== members || result.removed !== members) throw new Error(`the sync changed ${result.added} / ${result.removed} of ${members}`);
+    const calls = fake.calls.slice(from).filter((c) => /\/roles\/\d+$/.test(c.path)).length;
+    await client.destroy();
+    return { wallS, calls, limited: fake.globalLimited.length + fake.routeLimited.length, floorS: calls / DISCORD_LIMIT, planMs };
+  } finally {
+    await state.close();
+    await fake.close();
+    removeDir(dir);
+  }
+}
+
+if (!values['skip-roles']) {
+  const members = Math.max(10, Number(values['role-members']));
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await roleSyncRun(members));
+  say(`rank-role sync after a season reset, ${members.toLocaleString('en')} members (every one changes), min / median / max over ${RUNS} runs:`);
+  say(
+    `  REST calls                     ${fmt(
+      runs.map((x) => x.calls),
+      'calls',
+      0,
+    )}`,
+  );
+  say(`  planning the changes           ${fmt(runs.map((x) => x.planMs))}`);
+  say(
+    `  wall time                      ${fmt(
+      runs.map((x) => x.wallS),
+      's',
+      1,
+    )}`,
+  );
+  say(
+    `  floor at ${DISCORD_LIMIT} requests/s         ${fmt(
+      runs.map((x) => x.floorS),
+      's',
+      1,
+    )}`,
+  );
+  say(
+    `  ratio wall ÷ floor             ${fmt(
+      runs.map((x) => x.wallS / x.floorS),
+      '×',
+      3,
+    )}`,
+  );
+  say(
+    `  429 answers                    ${fmt(
+      runs.map((x) => x.limited),
+      '',
+      0,
+    )}`,
+  );
+}
 process.exit(0);

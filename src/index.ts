@@ -21,6 +21,7 @@ import { syncSettingsOverRedis } from './store/settings-sync.js';
 import { pollSignalOverRedis, type PollSignal } from './feeds/poll-signal.js';
 import { createApiServices } from './app/services.js';
 import { createBackground } from './app/background.js';
+import { discordRoleTransport } from './feeds/discord-roles.js';
 import type { Playground } from './playground/start.js';
 import { clusterConfigEnv, clusterFromEnv, ShardingPlanError, type ClusterIdentity } from './app/sharding/plan.js';
 import { runClusterShards } from './app/sharding/cluster.js';
@@ -154,13 +155,14 @@ async function runBot(): Promise<void> {
     // A backfill asked with /config feed starts a poll at once, here and in the leader (with Redis).
     // eslint-disable-next-line prefer-const -- assigned below, after onPollNow closes over it
     let pollSignal: PollSignal | undefined;
-    const { context, poller, meta, balanceIndexer, mains, tracker, verifier, moments } = createBackground({
+    const { context, poller, meta, balanceIndexer, mains, tracker, verifier, moments, rankRoles } = createBackground({
       api: services.api,
       state: services.state,
       cacheStore: services.cacheStore,
       channels: discordChannelAccess(client),
       charts: services.charts,
       transport: discordFeedTransport(client.rest),
+      roles: discordRoleTransport(client.rest, () => client.user?.id),
       logger,
       requestsPerMinute: config.rivals.requestsPerMinute,
       feedPollSeconds: config.feedPollSeconds,
@@ -211,6 +213,7 @@ async function runBot(): Promise<void> {
         () => {
           poller.start();
           moments.start();
+          rankRoles?.start();
           // The schedule is shared through the database; without Redis the rate is per process, so one process of a machine tracks.
           if (config.redisUrl || leadership !== NEVER_LEADER) {
             tracker.start();
@@ -260,6 +263,7 @@ async function runBot(): Promise<void> {
       await step('mains refresh', () => mains.stop());
       await step('tracker', () => tracker.stop());
       await step('ladder moments', () => moments.stop());
+      await step('rank roles', async () => rankRoles?.stop());
       await step('link verifier', () => verifier.stop());
       await step('feed leadership', () => leadership.release().catch(() => undefined));
       await step('settings sync', () => stopSettingsSync());

@@ -8,6 +8,7 @@ import type { ChannelAccess, CommandContext } from '../discord/command.js';
 import { MainsRefresher } from '../feeds/alerts.js';
 import { CorrectionEditor } from '../feeds/corrections.js';
 import { LadderMoments } from '../feeds/ladder-moments.js';
+import { RankRoleSync, type RoleTransport } from '../feeds/rank-roles.js';
 import { DeliveryLedger, type FeedTransport } from '../feeds/delivery.js';
 import type { Leadership } from '../feeds/leadership.js';
 import { FeedPoller } from '../feeds/poller.js';
@@ -28,6 +29,8 @@ export interface BackgroundOptions {
   charts?: ChartRenderer;
   /** Where feed posts, corrections and alerts go. */
   transport: FeedTransport;
+  /** Discord's role routes, for rank roles; absent (the playground): rank roles are configured but never synced. */
+  roles?: RoleTransport;
   logger: Logger;
   /** Default `feeds`. */
   feedComponent?: string;
@@ -58,6 +61,8 @@ export interface Background {
   verifier: LinkVerifier;
   /** Posts servers' ladder moments. */
   moments: LadderMoments;
+  /** Keeps servers' rank roles in step; absent without {@link BackgroundOptions.roles}. */
+  rankRoles?: RankRoleSync;
 }
 
 /** Wires the context and its background work; starts nothing. */
@@ -129,6 +134,7 @@ export function createBackground(o: BackgroundOptions): Background {
     memberData: state.memberData,
     verifications: state.verifications,
     ladder: state.ladder,
+    rankRoles: { store: state.rankRoles, ...(o.roles ? { discord: o.roles } : {}) },
   };
   const verifier = new LinkVerifier({ api, verifications: state.verifications, logger: o.logger.child({ component: 'verification' }) });
   // Any process may send them: the ledger delivers each once.
@@ -137,7 +143,12 @@ export function createBackground(o: BackgroundOptions): Background {
     settings: state.settings,
     ledger,
     preferredLocale: o.preferredLocale,
+    heroNames: () => base.heroes.displayNames(),
     logger: o.logger.child({ component: 'ladder' }),
+    // The feeds' clock: the weekly recap keeps to the same time as the digests.
+    ...(o.feedNow ? { now: o.feedNow } : {}),
   });
-  return { context, poller, meta, balanceIndexer, mains, tracker, verifier, moments };
+  // Any process may run it: a lease per server lets one change its roles at a time.
+  const rankRoles = o.roles ? new RankRoleSync({ roles: state.rankRoles, transport: o.roles, logger: o.logger.child({ component: 'rank-roles' }) }) : undefined;
+  return { context, poller, meta, balanceIndexer, mains, tracker, verifier, moments, ...(rankRoles ? { rankRoles } : {}) };
 }

@@ -1,12 +1,16 @@
 /**
  * `/config`: server setup for members with Manage Server (`default_member_permissions`, checked again at run time):
- * feed channels and their options, the default leaderboard platform, private answers, feed language, the server’s ladder, status and reset.
+ * feed channels and their options, the default leaderboard platform, private answers, feed language, the server’s ladder and its
+ * rank roles, status and reset.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ButtonStyle, ChannelType, ComponentType, InteractionContextType, PermissionFlagsBits, type APIEmbed } from 'discord-api-types/v10';
 import { PLATFORMS, type Platform } from '../api/endpoints.js';
 import type { ChannelCheck, CommandContext, CommandInput, CommandModule, Invoker } from '../discord/command.js';
-import { MOMENT_KINDS } from '../game/ladder.js';
+import { MOMENT_KINDS, type MomentKind } from '../game/ladder.js';
+import { cannotGive, rankRoleKey } from '../game/rank-roles.js';
+import { DIVISIONS, TIER_NAMES } from '../game/ranks.js';
+import { rankRolesEmbed, rankRolesStatus } from '../render/rank-roles.js';
 import { listOf } from '../render/common.js';
 import { encodeCustomId } from '../render/custom-id.js';
 import { UserFacingError } from '../core/errors.js';
@@ -15,14 +19,17 @@ import { deliveryProblem } from '../core/discord-errors.js';
 import { feedName } from '../feeds/render.js';
 import { canonicalTimeZone, formatClock, parseClock, parseQuietHours, quietNow, suggestTimeZones, type QuietHours } from '../feeds/schedule.js';
 import { chosenLanguage, choiceName, describe, DISCORD_LANGUAGE, languageChoices } from '../i18n/commands.js';
-import { LOCALE_NAMES, pickLocale, runInLocale, tr, typedWord, type Locale } from '../i18n/index.js';
+import { currentLocale, LOCALE_NAMES, pickLocale, runInLocale, tr, typedWord, type Locale } from '../i18n/index.js';
 import { discordTime, duration, integer } from '../i18n/format.js';
 import { escapeText } from '../render/limits.js';
 import type { View } from '../render/view.js';
 import { FEED_TYPES, MAX_FILTER_HEROES, type FeedSubscription, type FeedType, type GuildSettings } from '../store/guild-settings.js';
 import type { TrackingBacklog } from '../store/tracking.js';
+import type { LadderSettings } from '../store/ladder.js';
 import { t } from '../render/strings.js';
 
+/** Discord's "Unknown Channel": a moments channel deleted, which turned the posts off. */
+const UNKNOWN_CHANNEL_CODE = 10003;
 const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', xbox: 'Xbox' };
 const COLOUR = 0x5865f2;
 /** Minutes after midnight, local time, of a digest when the admin gives none. */
@@ -143,7 +150,49 @@ const definition = new SlashCommandBuilder()
       )
       .addBooleanOption((o) => o.setName('rank-changes').setDescription(describe('config.subcommands.ladder.options.rank-changes')))
       .addBooleanOption((o) => o.setName('peaks').setDescription(describe('config.subcommands.ladder.options.peaks')))
-      .addBooleanOption((o) => o.setName('posts-off').setDescription(describe('config.subcommands.ladder.options.posts-off'))),
+      .addBooleanOption((o) => o.setName('posts-off').setDescription(describe('config.subcommands.ladder.options.posts-off')))
+      .addBooleanOption((o) => o.setName('top-3').setDescription(describe('config.subcommands.ladder.options.top-3')))
+      .addBooleanOption((o) => o.setName('season-end').setDescription(describe('config.subcommands.ladder.options.season-end')))
+      .addStringOption((o) =>
+        o
+          .setName('recap')
+          .setDescription(describe('config.subcommands.ladder.options.recap'))
+          .addChoices(
+            ...(['off', '1', '2', '3', '4', '5', '6', '0'] as const).map((value) => ({
+              name: choiceName('config.subcommands.ladder.options.recap', value),
+              value,
+            })),
+          ),
+      )
+      .addStringOption((o) =>
+        o
+          .setName('at')
+          .setDescription(describe('config.subcommands.ladder.options.at', { time: formatClock(18 * 60) }))
+          .setMaxLength(10),
+      )
+      .addStringOption((o) =>
+        o.setName('timezone').setDescription(describe('config.subcommands.ladder.options.timezone')).setAutocomplete(true).setMaxLength(64),
+      )
+      .addStringOption((o) => o.setName('quiet').setDescription(describe('config.subcommands.ladder.options.quiet')).setMaxLength(20)),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('rank-roles')
+      .setDescription(describe('config.subcommands.rank-roles'))
+      .addStringOption((o) =>
+        o
+          .setName('tier')
+          .setDescription(describe('config.subcommands.rank-roles.options.tier'))
+          .addChoices(...TIER_NAMES.map((value) => ({ name: choiceName('config.subcommands.rank-roles.options.tier', value), value }))),
+      )
+      .addStringOption((o) =>
+        o
+          .setName('division')
+          .setDescription(describe('config.subcommands.rank-roles.options.division'))
+          .addChoices(...DIVISIONS.map((value) => ({ name: choiceName('config.subcommands.rank-roles.options.division', value), value }))),
+      )
+      .addRoleOption((o) => o.setName('role').setDescription(describe('config.subcommands.rank-roles.options.role')))
+      .addBooleanOption((o) => o.setName('enabled').setDescription(describe('config.subcommands.rank-roles.options.enabled'))),
   )
   .addSubcommand((s) => s.setName('status').setDescription(describe('config.subcommands.status')))
   .addSubcommand((s) => s.setName('test-post').setDescription(describe('config.subcommands.test-post')).addStringOption(feedType('test-post')))
@@ -399,11 +448,19 @@ function trackingField(backlog: TrackingBacklog | null): { name: string; value: 
   return { name, value: `${state}${behind}` };
 }
 
-function statusView(s: GuildSettings, now: number, backlog: TrackingBacklog | null): View {
+/** The rank roles' field of /config status, or null for a server that never set them up. */
+async function rankRolesField(guildId: string, ctx: CommandContext): Promise<{ name: string; value: string } | null> {
+  if (!ctx.rankRoles) return null;
+  const [settings, failures] = await Promise.all([ctx.rankRoles.store.settings(guildId), ctx.rankRoles.store.failures(guildId)]);
+  if (!settings.enabled && failures.total === 0 && Object.keys(settings.roles).length === 0) return null;
+  return rankRolesStatus(settings, failures);
+}
+
+function statusView(s: GuildSettings, now: number, backlog: TrackingBacklog | null, more: ({ name: string; value: string } | null)[] = []): View {
   const tracking = trackingField(backlog);
   return privately({
     title: tr('config:status.title'),
-    fields: [...feedFields(s, now), ...(tracking ? [tracking] : [])],
+    fields: [...feedFields(s, now), ...(tracking ? [tracking] : []), ...more.filter((f) => f !== null)],
   });
 }
 
@@ -493,17 +550,94 @@ async function configureLadder(guildId: string, o: CommandInput['options'], ctx:
     if (check.missing.length > 0) return privately({ description: t.channelMissing(channelId, check.missing) });
     momentsChannelId = channelId;
   }
+  const schedule = scheduleOf(o.quiet, o.timezone, undefined, o.at);
   const before = await ctx.ladder.settings(guildId);
-  const kinds = MOMENT_KINDS.filter((k) => {
-    const asked = k === 'rank' ? o['rank-changes'] : o.peaks;
-    return typeof asked === 'boolean' ? asked : before.kinds.includes(k);
-  });
-  const after = await ctx.ladder.configure(guildId, { enabled: on, kinds, ...(momentsChannelId !== undefined ? { momentsChannelId } : {}) }, ctx.now());
-  const posts =
-    after.momentsChannelId && after.kinds.length > 0
-      ? tr('ladder:postsIn', { channel: `<#${after.momentsChannelId}>`, kinds: listOf(after.kinds.map((k) => tr(`ladder:kinds.${k}`))) })
-      : tr('ladder:postsOff');
-  return privately({ description: `${tr(on ? 'ladder:configOn' : 'ladder:configOff')}\n${posts}` });
+  const asked: Partial<Record<MomentKind, unknown>> = { rank: o['rank-changes'], peak: o.peaks, top3: o['top-3'], 'season-end': o['season-end'] };
+  const kinds = MOMENT_KINDS.filter((k) => (typeof asked[k] === 'boolean' ? asked[k] : before.kinds.includes(k)));
+  const recapDay = o.recap === undefined ? undefined : o.recap === 'off' ? null : Number(o.recap);
+  const after = await ctx.ladder.configure(
+    guildId,
+    {
+      enabled: on,
+      kinds,
+      ...(momentsChannelId !== undefined ? { momentsChannelId } : {}),
+      ...(recapDay !== undefined ? { recapDay } : {}),
+      ...(schedule.at !== undefined ? { recapAt: schedule.at } : {}),
+      ...(schedule.timeZone !== undefined ? { timeZone: schedule.timeZone } : {}),
+      ...(schedule.quiet !== undefined ? { quiet: schedule.quiet } : {}),
+    },
+    ctx.now(),
+  );
+  return privately({ description: `${tr(on ? 'ladder:configOn' : 'ladder:configOff')}\n${ladderPosts(after)}` });
+}
+
+/** A weekday's name in the answer's language (0 Sunday … 6 Saturday). */
+const weekday = (day: number) => new Intl.DateTimeFormat(currentLocale(), { weekday: 'long', timeZone: 'UTC' }).format(Date.UTC(2023, 0, 1 + day));
+
+/** Where and what the ladder posts, its weekly recap and quiet hours, and the last problem posting them. */
+function ladderPosts(s: LadderSettings): string {
+  const kinds = s.kinds.filter((k) => k !== 'recap');
+  const lines = [
+    s.momentsChannelId && kinds.length > 0
+      ? tr('ladder:postsIn', { channel: `<#${s.momentsChannelId}>`, kinds: listOf(kinds.map((k) => tr(`ladder:kinds.${k}`))) })
+      : tr('ladder:postsOff'),
+  ];
+  if (s.momentsChannelId)
+    lines.push(
+      s.recapDay === null ? tr('ladder:recapOff') : tr('ladder:recapAt', { day: weekday(s.recapDay), time: formatClock(s.recapAt), zone: s.timeZone }),
+    );
+  if (s.quiet && s.momentsChannelId) lines.push(tr('ladder:quietAt', { from: formatClock(s.quiet.start), to: formatClock(s.quiet.end), zone: s.timeZone }));
+  if (s.problem)
+    lines.push(
+      s.problem.code === UNKNOWN_CHANNEL_CODE
+        ? `⚠️ ${tr('ladder:channelDeleted', { channel: `<#${s.problem.channelId}>` })}`
+        : `⚠️ ${t.deliveryProblem(deliveryProblem(s.problem.reason, s.problem.code))}. ${t.feedFix(s.problem.channelId)}`,
+    );
+  return lines.join('\n');
+}
+
+/** The ladder's field of /config status, or null when the server has no ladder. */
+async function ladderField(guildId: string, ctx: CommandContext): Promise<{ name: string; value: string } | null> {
+  if (!ctx.ladder) return null;
+  const s = await ctx.ladder.settings(guildId);
+  return s.enabled ? { name: tr('ladder:title'), value: ladderPosts(s) } : null;
+}
+
+/**
+ * `/config rank-roles [tier] [division] [role] [enabled]`: maps a tier or one division to a role (no role: unmaps it),
+ * checked against the bot's Manage Roles and highest role first; turns the sync on or off; always shows the mapping
+ * and what a sync would change now (a dry run while it is off).
+ */
+async function configureRankRoles(guildId: string, o: CommandInput['options'], ctx: CommandContext): Promise<View> {
+  if (!ctx.rankRoles || !ctx.ladder) throw new UserFacingError(tr('ladder:unavailable'));
+  const { store, discord } = ctx.rankRoles;
+  // Unread (Discord failing): the answer says the roles were not checked, and the sync checks them again before any change.
+  const guild = discord
+    ? await discord.guildRoles(guildId).catch((err: unknown) => {
+        ctx.logger.warn({ err, guildId }, 'could not read the server roles for /config rank-roles');
+        return null;
+      })
+    : null;
+  const set: Record<string, string | null> = {};
+  if (o.tier !== undefined) {
+    const tier = TIER_NAMES.find((t) => t === o.tier);
+    if (!tier) throw new UserFacingError(tr('ladder:roles.unknownTier', { tier: escapeText(String(o.tier), 40) }));
+    const division = DIVISIONS.find((d) => d === o.division) ?? null;
+    const key = rankRoleKey(tier, division);
+    if (o.role !== undefined) {
+      const roleId = String(o.role);
+      const why = guild ? cannotGive(roleId, guild) : null;
+      if (why) return privately({ description: tr(`ladder:roles.refuse.${why}`, { role: `<@&${roleId}>`, tier: key }) });
+      set[key] = roleId;
+    } else set[key] = null;
+  } else if (o.role !== undefined || o.division !== undefined) {
+    return privately({ description: tr('ladder:roles.needTier') });
+  }
+  const change = { ...(typeof o.enabled === 'boolean' ? { enabled: o.enabled } : {}), ...(Object.keys(set).length > 0 ? { set } : {}) };
+  const settings = Object.keys(change).length > 0 ? await store.configure(guildId, change, ctx.now()) : await store.settings(guildId);
+  // While off, the dry run shows what turning them on would change.
+  const plan = await store.plan(guildId, ctx.now(), { enabled: true });
+  return privately(rankRolesEmbed({ settings, guild, offline: !discord, changes: plan.changes, held: plan.held, ladderOn: await ctx.ladder.enabled(guildId) }));
 }
 
 export const config: CommandModule = {
@@ -549,8 +683,13 @@ export const config: CommandModule = {
       }
       case 'ladder':
         return configureLadder(guildId, input.options, ctx);
+      case 'rank-roles':
+        return configureRankRoles(guildId, input.options, ctx);
       case 'status':
-        return statusView(await ctx.settings.get(guildId), ctx.now(), await trackingBacklog(ctx));
+        return statusView(await ctx.settings.get(guildId), ctx.now(), await trackingBacklog(ctx), [
+          await ladderField(guildId, ctx),
+          await rankRolesField(guildId, ctx),
+        ]);
       case 'test-post': {
         const type = input.options.type as FeedType;
         if (!ctx.feedTester) return privately({ description: t.testPostOffline() });

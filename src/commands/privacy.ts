@@ -73,6 +73,7 @@ function showView(data: MemberData, recent: number): View {
     data.alerts.length === 0
       ? m('messages:privacy.none')
       : m('messages:privacy.alertsSet', { count: data.alerts.length, n: integer(data.alerts.length), heroes: integer(heroes) });
+  const given = data.rankRoles.filter((r) => r.roleId !== null).length;
   const field = (name: string, value: string) => ({ name, value: truncate(value, LIMITS.fieldValue), inline: false });
   return privately({
     embeds: [
@@ -87,9 +88,10 @@ function showView(data: MemberData, recent: number): View {
           field(m('messages:privacy.alerts'), alerts),
           field(
             m('messages:privacy.ladders'),
-            data.ladders.length === 0
+            (data.ladders.length === 0
               ? m('messages:privacy.none')
-              : m('messages:privacy.laddersOn', { count: data.ladders.length, n: integer(data.ladders.length) }),
+              : m('messages:privacy.laddersOn', { count: data.ladders.length, n: integer(data.ladders.length) })) +
+              (given > 0 ? `\n${m('messages:privacy.rankRoles', { n: integer(given) })}` : ''),
           ),
           field(
             m('messages:privacy.recent'),

@@ -3,6 +3,8 @@ import type { MainsRefresher } from '../feeds/alerts.js';
 import type { MemberDataRepository } from '../store/member-data.js';
 import type { TrackingRepository } from '../store/tracking.js';
 import type { LadderRepository } from '../store/ladder.js';
+import type { RankRolesRepository } from '../store/rank-roles.js';
+import type { RoleTransport } from '../feeds/rank-roles.js';
 import type { VerificationsRepository } from '../store/verifications.js';
 import type { AlertsRepository } from '../store/alerts.js';
 import type {
@@ -89,6 +91,11 @@ export interface CommandContext {
   verifications?: VerificationsRepository;
   /** Servers' ladders (src/store/ladder.ts), for /ladder and /config ladder; absent: /ladder says it is unavailable. */
   ladder?: LadderRepository;
+  /**
+   * Servers' rank roles (src/store/rank-roles.ts) and the server's roles as Discord has them (src/feeds/discord-roles.ts),
+   * for /config rank-roles and /config status; `discord` absent without Discord (the playground): the roles are not checked.
+   */
+  rankRoles?: { store: RankRolesRepository; discord?: Pick<RoleTransport, 'guildRoles'> };
   logger: Logger;
   now: () => number;
   /** The interaction's time budget from its creation (src/core/deadline.ts); absent outside an interaction (feeds, the CLI). */

@@ -79,10 +79,37 @@ export function standingOf(
 export const LEFT_OUT_REASONS = ['optedOut', 'unverified', 'private', 'unranked'] as const;
 export type LeftOutReason = (typeof LEFT_OUT_REASONS)[number];
 
-/** What a ladder posts about a member: crossing a tier (Gold I → Platinum III), or a season peak in a new division. */
-export type Moment = { kind: 'rank-up' | 'rank-down'; from: string; to: string } | { kind: 'peak'; score: number };
-export const MOMENT_KINDS = ['rank', 'peak'] as const;
+/** A member's season as it ended: unrounded scores, `change` the rank score gained over it (null: nothing recorded at its start), `heroes` hero ids by ranked matches. */
+export interface SeasonEnd {
+  season: number;
+  tier: string | null;
+  score: number | null;
+  peak: number | null;
+  matches: number;
+  change: number | null;
+  heroes: string[];
+}
+
+/**
+ * What a ladder posts about a member: crossing a tier (Gold I → Platinum III), a season peak in a new division, entering
+ * the server's top 3 (`place` 1 to 3, `score` unrounded), or the card of a season they played once it ended.
+ */
+export type Moment =
+  | { kind: 'rank-up' | 'rank-down'; from: string; to: string }
+  | { kind: 'peak'; score: number }
+  | { kind: 'top3'; place: number; score: number }
+  | ({ kind: 'season-end' } & SeasonEnd);
+/** The kinds a server turns on or off: `recap` is the weekly recap, the others are moments. */
+export const MOMENT_KINDS = ['rank', 'peak', 'top3', 'season-end', 'recap'] as const;
 export type MomentKind = (typeof MOMENT_KINDS)[number];
+
+/** The server's switch that posts `m`. */
+export function kindOf(m: Moment): MomentKind {
+  return m.kind === 'rank-up' || m.kind === 'rank-down' ? 'rank' : m.kind;
+}
+
+/** Places that count as the top of a ladder. */
+export const TOP_PLACES = 3;
 
 const TIER_GROUPS = ['Bronze', 'Silver', 'Gold', 'Platinum', 'Diamond', 'Grandmaster', 'Celestial', 'Eternity', 'One Above All'];
 
@@ -107,7 +134,25 @@ export function momentsBetween(prev: Standing | null, next: Standing): Moment[] 
   return out;
 }
 
-/** A moment's identity on one account: the same change read twice (two processes, a retry) is one moment. */
-export function momentId(uid: string, season: number, m: Moment): string {
-  return m.kind === 'peak' ? `peak:${uid}:${season}:${Math.floor(m.score / 100)}` : `${m.kind}:${uid}:${season}:${m.to}`;
+/** A season that ended between two standings of one account, when the player played ranked in it: the card's facts but its heroes and change. */
+export function seasonEnded(prev: Standing | null, next: Standing): Omit<SeasonEnd, 'heroes' | 'change'> | null {
+  if (!prev || prev.season === null || next.season === null || next.season <= prev.season || prev.matches === 0) return null;
+  return { season: prev.season, tier: prev.tier, score: prev.score, peak: prev.peak, matches: prev.matches };
+}
+
+/**
+ * A moment's identity on one account: the same change read twice (two processes, a retry) is one moment. A member
+ * entering the top 3 is posted at most once a day (`now` ms), however often they move in and out of it.
+ */
+export function momentId(uid: string, season: number, m: Moment, now = 0): string {
+  switch (m.kind) {
+    case 'peak':
+      return `peak:${uid}:${season}:${Math.floor(m.score / 100)}`;
+    case 'top3':
+      return `top3:${uid}:${season}:${Math.floor(now / 86_400_000)}`;
+    case 'season-end':
+      return `season-end:${uid}:${m.season}`;
+    default:
+      return `${m.kind}:${uid}:${season}:${m.to}`;
+  }
 }

@@ -5,7 +5,11 @@
 import { decimal, integer } from '../i18n/format.js';
 
 const TIERS = ['Bronze', 'Silver', 'Gold', 'Platinum', 'Diamond', 'Grandmaster', 'Celestial'] as const;
-const DIVISIONS = ['III', 'II', 'I'] as const;
+/** The divisions of a tier, lowest first. */
+export const DIVISIONS = ['III', 'II', 'I'] as const;
+/** Every tier as the game names it, lowest first: those with divisions, then Eternity and One Above All. */
+export const TIER_NAMES = [...TIERS, 'Eternity', 'One Above All'] as const;
+export type TierName = (typeof TIER_NAMES)[number];
 const ETERNITY_LEVEL = 22;
 const ONE_ABOVE_ALL_LEVEL = 23;
 const BASE_SCORE = 3000;

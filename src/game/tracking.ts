@@ -38,6 +38,11 @@ export interface RecordedMatch {
   kills: number;
   deaths: number;
   assists: number;
+  /**
+   * The player was the match's MVP (`mvp_uid`). On every sample match the MVP is on the winning side and the SVP
+   * (`svp_uid`) on the losing one (34 of 34 and 26 of 26 rows), so this is the winners' MVP. Absent: not recorded.
+   */
+  mvp?: boolean;
 }
 
 export type TrackingRead =
@@ -95,6 +100,7 @@ export function readForTracking(p: PlayerProfile): TrackingRead {
       kills: m.player.kills,
       deaths: m.player.deaths,
       assists: m.player.assists,
+      mvp: m.mvp_uid !== null && m.mvp_uid !== undefined && String(m.mvp_uid) === (m.player.uid ?? String(p.uid)),
     });
   }
   const lastMatchAt = matches.reduce<number | null>((latest, m) => (latest === null || m.time > latest ? m.time : latest), null);

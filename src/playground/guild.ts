@@ -41,6 +41,12 @@ export const CHANNELS: readonly PlaygroundChannel[] = [
   { id: '1300000000000000021', name: 'general', type: ChannelType.GuildText, topic: 'Try any command here: type / to start.' },
   { id: '1300000000000000022', name: 'patch-notes', type: ChannelType.GuildAnnouncement, topic: 'Point a feed here with /config feed.' },
   { id: '1300000000000000023', name: 'balance-talk', type: ChannelType.GuildText, topic: 'Another channel for feeds.' },
+  {
+    id: '1300000000000000024',
+    name: 'ladder',
+    type: ChannelType.GuildText,
+    topic: 'The server ladder posts here: rank-ups, season cards and the weekly recap.',
+  },
 ];
 
 export const ROLES: readonly PlaygroundRole[] = [{ id: '1300000000000000031', name: 'Patch Pings', colour: '#eb459e' }];

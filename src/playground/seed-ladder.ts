@@ -1,6 +1,8 @@
 /**
  * Offline, the playground's server runs a ladder of the captured sample players: each as a member with a proved link,
- * standing as their latest capture shows until the tracker reads them again.
+ * standing as their latest capture shows until the tracker reads them again. Its posts go to `#ladder`, with a weekly
+ * recap on Mondays; a player captured over several seasons is read capture by capture, so the seasons they finished
+ * are posted as season cards.
  */
 import { createImageResolver } from '../api/images.js';
 import { createSchemas, type PlayerProfile } from '../api/schemas.js';
@@ -19,38 +21,52 @@ const FIRST_MEMBER = 100_000_000_000_000_100n;
  * Does nothing when the server's ladder was set before (a playground restarted).
  * @returns how many members were listed.
  */
-export async function seedLadder(state: State, captures: readonly ProfileCapture[], imageBaseUrl: string, guildId: string, logger: Logger): Promise<number> {
+export async function seedLadder(
+  state: State,
+  captures: readonly ProfileCapture[],
+  imageBaseUrl: string,
+  guildId: string,
+  logger: Logger,
+  momentsChannelId?: string,
+): Promise<number> {
   if ((await state.database.db.selectFrom('ladder_settings').select('guild_id').where('guild_id', '=', guildId).executeTakeFirst()) !== undefined) return 0;
   const schemas = createSchemas(createImageResolver(imageBaseUrl));
-  const latest = new Map<string, { profile: PlayerProfile; at: number }>();
+  const byUid = new Map<string, { profile: PlayerProfile; at: number }[]>();
   for (const c of captures) {
     const profile = schemas.player.parse(c.body);
     const read = readForTracking(profile);
     const at = read.kind === 'read' && read.lastMatchAt !== null ? read.lastMatchAt * 1000 : 0;
-    if (!latest.has(c.uid) || latest.get(c.uid)!.at < at) latest.set(c.uid, { profile, at });
+    byUid.set(
+      c.uid,
+      [...(byUid.get(c.uid) ?? []), { profile, at }].sort((a, b) => a.at - b.at),
+    );
   }
   const now = Date.now();
-  await state.ladder.setEnabled(guildId, true, now);
+  await state.ladder.configure(guildId, { enabled: true, ...(momentsChannelId ? { momentsChannelId, recapDay: 1, recapAt: 18 * 60 } : {}) }, now);
   let n = 0;
-  for (const [uid, { profile }] of latest) {
+  for (const [uid, list] of byUid) {
     const userId = String(FIRST_MEMBER + BigInt(n));
-    await state.links.link(userId, { uid, name: profile.name }, true, now);
+    const latest = list.at(-1)!.profile;
+    await state.links.link(userId, { uid, name: latest.name }, true, now);
     await state.database.db.updateTable('account_links').set({ verified_at: now }).where('user_id', '=', userId).where('uid', '=', uid).execute();
     await state.tracking.follow(uid, now);
-    const read = readForTracking(profile);
-    if (read.kind === 'private') await state.ladder.setPrivate(uid, now);
-    else if (read.kind === 'read')
-      await state.ladder.setStanding(
-        uid,
-        standingOf(
-          read.snapshot,
-          { timeline: trackedTimelinePoints([], read.matches), matches: read.matches },
-          { apiPeak: rankSummary(profile).seasonPeak?.score ?? null, role: null },
-          read.lastMatchAt !== null ? read.lastMatchAt * 1000 : now,
-        ),
-        now,
-      );
+    // Listed first, so that each capture read after is this server's news.
     await state.ladder.join(guildId, userId, now, { platform: (['pc', 'ps', 'xbox'] as const)[n % 3] });
+    for (const { profile } of list) {
+      const read = readForTracking(profile);
+      if (read.kind === 'private') await state.ladder.setPrivate(uid, now);
+      else if (read.kind === 'read')
+        await state.ladder.setStanding(
+          uid,
+          standingOf(
+            read.snapshot,
+            { timeline: trackedTimelinePoints([], read.matches), matches: read.matches },
+            { apiPeak: rankSummary(profile).seasonPeak?.score ?? null, role: null },
+            read.lastMatchAt !== null ? read.lastMatchAt * 1000 : now,
+          ),
+          now,
+        );
+    }
     n++;
   }
   logger.info({ members: n }, "the playground's server starts with a ladder of the captured players");

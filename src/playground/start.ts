@@ -189,7 +189,14 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   });
   if (o.services.replica) {
     await seedTracking(state, o.services.replica.dataset.profileCaptures, o.config.rivals.imageBaseUrl, logger);
-    await seedLadder(state, o.services.replica.dataset.profileCaptures, o.config.rivals.imageBaseUrl, GUILD.id, logger);
+    await seedLadder(
+      state,
+      o.services.replica.dataset.profileCaptures,
+      o.config.rivals.imageBaseUrl,
+      GUILD.id,
+      logger,
+      CHANNELS.find((c) => c.name === 'ladder')?.id,
+    );
   }
   poller.start();
   meta.start();

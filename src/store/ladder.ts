@@ -5,7 +5,19 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { MOMENT_KINDS, momentId, momentsBetween, type LadderPeriod, type LeftOutReason, type Moment, type MomentKind, type Standing } from '../game/ladder.js';
+import {
+  kindOf,
+  MOMENT_KINDS,
+  momentId,
+  momentsBetween,
+  seasonEnded,
+  TOP_PLACES,
+  type LadderPeriod,
+  type LeftOutReason,
+  type Moment,
+  type MomentKind,
+  type Standing,
+} from '../game/ladder.js';
 import { metaRole } from '../game/meta.js';
 import type { Db } from './database.js';
 
@@ -51,11 +63,58 @@ export interface LadderMembership {
   joinedAt: number;
 }
 
-/** A server's ladder settings: `momentsChannelId` null when moments are not posted. */
+/** Why moments could not be posted last: the Discord error `code` and its reason, in `channelId`, at `at` (ms). */
+export interface MomentsProblem {
+  code: number | null;
+  reason: string;
+  channelId: string;
+  at: number;
+}
+
+/**
+ * A server's ladder settings: `momentsChannelId` null when moments are not posted; the weekly recap on `recapDay`
+ * (0 Sunday … 6 Saturday, null: off) at `recapAt` (minutes after midnight), in `timeZone`; moments held during `quiet` (local minutes).
+ */
 export interface LadderSettings {
   enabled: boolean;
   momentsChannelId: string | null;
   kinds: MomentKind[];
+  recapDay: number | null;
+  /** Minutes after local midnight. */
+  recapAt: number;
+  timeZone: string;
+  quiet: { start: number; end: number } | null;
+  problem: MomentsProblem | null;
+}
+
+/** What {@link LadderRepository.configure} changes; what is undefined is kept. */
+export interface LadderChange {
+  enabled?: boolean;
+  momentsChannelId?: string | null;
+  kinds?: MomentKind[];
+  recapDay?: number | null;
+  recapAt?: number;
+  timeZone?: string | null;
+  quiet?: { start: number; end: number } | null;
+}
+
+/** A server whose weekly recap may be due: its settings, the last recap's local date and its top members then. */
+export interface RecapTarget {
+  guildId: string;
+  settings: LadderSettings;
+  sentFor: string | null;
+  /** Null before the first recap. */
+  lastTop: string[] | null;
+}
+
+/** What a weekly recap tells, from the week's tracked matches of the listed members; `name` the account's. */
+export interface RecapData {
+  listed: number;
+  improved: { userId: string; name: string; delta: number } | null;
+  matches: { userId: string; name: string; n: number } | null;
+  mvps: { userId: string; name: string; n: number } | null;
+  hero: { heroId: string; n: number } | null;
+  top: { userId: string; name: string; score: number }[];
 }
 
 /** A planned moment not settled yet: `name` the account's name when it was planned. */
@@ -94,33 +153,105 @@ export class LadderRepository {
 
   async settings(guildId: string): Promise<LadderSettings> {
     const row = await this.db.selectFrom('ladder_settings').selectAll().where('guild_id', '=', guildId).executeTakeFirst();
-    return {
-      enabled: row?.enabled === 1,
-      momentsChannelId: row?.moments_channel_id ?? null,
-      kinds: row ? kindsOf(row.moment_kinds) : [...MOMENT_KINDS],
-    };
+    return settingsOf(row);
   }
 
-  /** Changes what is given and keeps the rest; `momentsChannelId: null` stops the posts. */
-  async configure(
-    guildId: string,
-    change: { enabled?: boolean; momentsChannelId?: string | null; kinds?: MomentKind[] },
-    now: number,
-  ): Promise<LadderSettings> {
+  /**
+   * Changes what is given and keeps the rest; `momentsChannelId: null` stops the posts. Setting the moments' channel
+   * clears the last problem posting them.
+   */
+  async configure(guildId: string, change: LadderChange, now: number): Promise<LadderSettings> {
     this.#enabled.delete(guildId);
     touched([guildId]);
     const set = {
       ...(change.enabled !== undefined ? { enabled: change.enabled ? 1 : 0 } : {}),
-      ...(change.momentsChannelId !== undefined ? { moments_channel_id: change.momentsChannelId } : {}),
+      ...(change.momentsChannelId !== undefined ? { moments_channel_id: change.momentsChannelId, moments_problem: null } : {}),
       ...(change.kinds !== undefined ? { moment_kinds: change.kinds.join(',') } : {}),
+      ...(change.recapDay !== undefined ? { recap_day: change.recapDay } : {}),
+      ...(change.recapAt !== undefined ? { recap_at: change.recapAt } : {}),
+      ...(change.timeZone !== undefined ? { time_zone: change.timeZone } : {}),
+      ...(change.quiet !== undefined ? { quiet_start: change.quiet?.start ?? null, quiet_end: change.quiet?.end ?? null } : {}),
       updated_at: now,
     };
     await this.db
       .insertInto('ladder_settings')
-      .values({ guild_id: guildId, enabled: 0, moments_channel_id: null, ...set })
+      .values({ guild_id: guildId, enabled: 0, moments_channel_id: null, moment_kinds: MOMENT_KINDS.join(','), ...set })
       .onConflict((oc) => oc.column('guild_id').doUpdateSet(set))
       .execute();
     return this.settings(guildId);
+  }
+
+  /**
+   * Records why moments could not be posted (null: they can again). `turnOff`: the channel is gone, so moments stop
+   * until an admin picks another.
+   */
+  async setMomentsProblem(guildId: string, problem: MomentsProblem | null, turnOff = false): Promise<void> {
+    await this.db
+      .updateTable('ladder_settings')
+      .set({ moments_problem: problem ? JSON.stringify(problem) : null, ...(turnOff ? { moments_channel_id: null } : {}) })
+      .where('guild_id', '=', guildId)
+      .execute();
+  }
+
+  /** Servers with the ladder on, a moments channel and a weekly recap. */
+  async recapTargets(): Promise<RecapTarget[]> {
+    const rows = await this.db
+      .selectFrom('ladder_settings')
+      .selectAll()
+      .where('enabled', '=', 1)
+      .where('recap_day', 'is not', null)
+      .where('moments_channel_id', 'is not', null)
+      .execute();
+    return rows
+      .map((r) => ({ guildId: r.guild_id, settings: settingsOf(r), sentFor: r.recap_sent_for ?? null, lastTop: r.recap_top ? idsOf(r.recap_top) : null }))
+      .filter((t) => t.settings.kinds.includes('recap'));
+  }
+
+  /** The week's recap of `guildId` over tracked matches played from `fromSec` to before `toSec` (Unix seconds). */
+  async recapData(guildId: string, fromSec: number, toSec: number): Promise<RecapData> {
+    const listed = sql`m.guild_id = ${guildId} AND m.listed = 1`;
+    const names = sql`LEFT JOIN account_links l ON l.user_id = m.user_id AND l.uid = m.uid`;
+    const week = sql`t.played_at >= ${fromSec} AND t.played_at < ${toSec}`;
+    const [count, improved, played, hero, top] = await Promise.all([
+      sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM ladder_members m WHERE ${listed}`.execute(this.db),
+      sql<{ user_id: string; name: string; d: number | string }>`
+        SELECT m.user_id, COALESCE(l.name, m.uid) AS name, m.week_delta AS d FROM ladder_members m ${names}
+        WHERE ${listed} AND m.week_delta > 0 ORDER BY m.week_delta DESC, m.user_id LIMIT 1`.execute(this.db),
+      sql<{ user_id: string; name: string; n: number | string; mvps: number | string | null }>`
+        SELECT m.user_id, COALESCE(l.name, m.uid) AS name, COUNT(*) AS n, SUM(t.mvp) AS mvps
+        FROM ladder_members m JOIN tracked_matches t ON t.uid = m.uid ${names}
+        WHERE ${listed} AND ${week} GROUP BY m.user_id, l.name, m.uid`.execute(this.db),
+      sql<{ hero_id: string; n: number | string }>`
+        SELECT t.hero_id, COUNT(*) AS n FROM ladder_members m JOIN tracked_matches t ON t.uid = m.uid
+        WHERE ${listed} AND ${week} AND t.hero_id IS NOT NULL GROUP BY t.hero_id ORDER BY COUNT(*) DESC, t.hero_id LIMIT 1`.execute(this.db),
+      sql<{ user_id: string; name: string; score: number | string }>`
+        SELECT m.user_id, COALESCE(l.name, m.uid) AS name, m.score FROM ladder_members m ${names}
+        WHERE ${listed} ORDER BY m.score DESC, m.user_id DESC LIMIT ${TOP_PLACES}`.execute(this.db),
+    ]);
+    const best = (key: 'n' | 'mvps') => {
+      const rows = played.rows.map((r) => ({ userId: r.user_id, name: r.name, n: Number(r[key] ?? 0) })).filter((r) => r.n > 0);
+      rows.sort((a, b) => b.n - a.n || (a.userId < b.userId ? -1 : 1));
+      return rows[0] ?? null;
+    };
+    const i = improved.rows[0];
+    const h = hero.rows[0];
+    return {
+      listed: Number(count.rows[0]?.n ?? 0),
+      improved: i ? { userId: i.user_id, name: i.name, delta: Number(i.d) } : null,
+      matches: best('n'),
+      mvps: best('mvps'),
+      hero: h ? { heroId: h.hero_id, n: Number(h.n) } : null,
+      top: top.rows.map((r) => ({ userId: r.user_id, name: r.name, score: Number(r.score) })),
+    };
+  }
+
+  /** The recap of local date `sentFor` is settled: posted, with `top` the members on top of the ladder then, or skipped (no `top`). */
+  async settleRecap(guildId: string, sentFor: string, top?: readonly string[]): Promise<void> {
+    await this.db
+      .updateTable('ladder_settings')
+      .set({ recap_sent_for: sentFor, ...(top ? { recap_top: JSON.stringify(top) } : {}) })
+      .where('guild_id', '=', guildId)
+      .execute();
   }
 
   /** Planned moments not settled, oldest first. */
@@ -223,6 +354,10 @@ export class LadderRepository {
     };
     await this.db.transaction().execute(async (trx) => {
       const before = await trx.selectFrom('player_standings').selectAll().where('uid', '=', uid).executeTakeFirst();
+      const prev = before ? standingOfRow(before) : null;
+      // Who was on top of each ladder that posts it, before this standing moves anyone.
+      const watched = prev && prev.season === standing.season && !standing.private ? await topWatchers(trx, uid) : [];
+      const wasTop = await Promise.all(watched.map((w) => topOf(trx, w.guild_id)));
       await trx
         .insertInto('player_standings')
         .values({ uid, ...values })
@@ -235,8 +370,15 @@ export class LadderRepository {
         .execute();
       const rows = await trx.updateTable('ladder_members').set({ listed: LISTED }).where('uid', '=', uid).returning('guild_id').execute();
       touched(rows.map((r) => r.guild_id));
-      const moments = momentsBetween(before ? standingOfRow(before) : null, standing);
+      const moments = momentsBetween(prev, standing);
+      const ended = seasonEnded(prev, standing);
+      if (ended) moments.push({ kind: 'season-end', ...ended, ...(await seasonRecord(trx, uid, ended.season)) });
       if (moments.length > 0 && standing.season !== null) await planMoments(trx, uid, standing.season, moments, now);
+      for (const [i, w] of watched.entries()) {
+        if (wasTop[i]!.includes(w.user_id) || standing.season === null || standing.score === null) continue;
+        const place = (await topOf(trx, w.guild_id)).indexOf(w.user_id) + 1;
+        if (place > 0) await planMoments(trx, uid, standing.season, [{ kind: 'top3', place, score: standing.score }], now, w.guild_id);
+      }
     });
   }
 
@@ -315,9 +457,60 @@ export class LadderRepository {
   }
 }
 
-/** Plans `moments` of `uid` on every server that lists a member by it and posts that kind; a moment planned before is kept as it was. */
-async function planMoments(db: Db, uid: string, season: number, moments: readonly Moment[], now: number): Promise<void> {
-  const targets = await db
+/** The members listed by `uid` on ladders that post top-3 moments. */
+async function topWatchers(db: Db, uid: string): Promise<{ guild_id: string; user_id: string }[]> {
+  const rows = await db
+    .selectFrom('ladder_members as m')
+    .innerJoin('ladder_settings as s', 's.guild_id', 'm.guild_id')
+    .select(['m.guild_id', 'm.user_id', 's.moment_kinds'])
+    .where('m.uid', '=', uid)
+    .where('m.listed', '=', 1)
+    .where('s.enabled', '=', 1)
+    .where('s.moments_channel_id', 'is not', null)
+    .execute();
+  return rows.filter((r) => kindsOf(r.moment_kinds).includes('top3'));
+}
+
+/** The members on top of `guildId`'s ladder, first first. */
+async function topOf(db: Db, guildId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('ladder_members')
+    .select('user_id')
+    .where('guild_id', '=', guildId)
+    .where('listed', '=', 1)
+    .orderBy('score', 'desc')
+    .orderBy('user_id', 'desc')
+    .limit(TOP_PLACES)
+    .execute();
+  return rows.map((r) => r.user_id);
+}
+
+/** What the bot recorded of `uid`'s ranked matches in `season`: the heroes most played first, and the rank score gained since its first. */
+async function seasonRecord(db: Db, uid: string, season: number): Promise<{ heroes: string[]; change: number | null }> {
+  const matches = await db
+    .selectFrom('tracked_matches')
+    .select(['hero_id', 'new_score', 'score_change', 'played_at'])
+    .where('uid', '=', uid)
+    .where('season', '=', season)
+    .where('ranked', '=', 1)
+    .orderBy('played_at')
+    .execute();
+  const counts = new Map<string, number>();
+  for (const m of matches) if (m.hero_id) counts.set(m.hero_id, (counts.get(m.hero_id) ?? 0) + 1);
+  const heroes = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([id]) => id);
+  const scored = matches.filter((m) => m.new_score !== null);
+  const first = scored[0];
+  const last = scored.at(-1);
+  const change = first && last && first.score_change !== null ? Number(last.new_score) - (Number(first.new_score) - Number(first.score_change)) : null;
+  return { heroes: heroes.slice(0, 3), change };
+}
+
+/**
+ * Plans `moments` of `uid` on every server that lists a member by it and posts that kind (only `guildId`'s when given);
+ * a moment planned before is kept as it was.
+ */
+async function planMoments(db: Db, uid: string, season: number, moments: readonly Moment[], now: number, guildId?: string): Promise<void> {
+  let query = db
     .selectFrom('ladder_members as m')
     .innerJoin('ladder_settings as s', 's.guild_id', 'm.guild_id')
     .leftJoin('account_links as l', (j) => j.onRef('l.user_id', '=', 'm.user_id').onRef('l.uid', '=', 'm.uid'))
@@ -325,17 +518,18 @@ async function planMoments(db: Db, uid: string, season: number, moments: readonl
     .where('m.uid', '=', uid)
     .where('m.listed', '=', 1)
     .where('s.enabled', '=', 1)
-    .where('s.moments_channel_id', 'is not', null)
-    .execute();
+    .where('s.moments_channel_id', 'is not', null);
+  if (guildId !== undefined) query = query.where('m.guild_id', '=', guildId);
+  const targets = await query.execute();
   for (const t of targets) {
     const kinds = kindsOf(t.moment_kinds);
     for (const moment of moments) {
-      if (!kinds.includes(moment.kind === 'peak' ? 'peak' : 'rank')) continue;
+      if (!kinds.includes(kindOf(moment))) continue;
       await db
         .insertInto('ladder_moments')
         .values({
           guild_id: t.guild_id,
-          moment_id: momentId(uid, season, moment),
+          moment_id: momentId(uid, season, moment, now),
           user_id: t.user_id,
           channel_id: t.moments_channel_id!,
           data: JSON.stringify({ moment, name: t.name ?? uid }),
@@ -346,6 +540,49 @@ async function planMoments(db: Db, uid: string, season: number, moments: readonl
         .execute();
     }
   }
+}
+
+function idsOf(text: string): string[] {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return Array.isArray(parsed) ? parsed.filter((v): v is string => typeof v === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function settingsOf(
+  row:
+    | {
+        enabled: number;
+        moments_channel_id: string | null;
+        moment_kinds: string;
+        recap_day?: number | null;
+        recap_at: number;
+        time_zone?: string | null;
+        quiet_start?: number | null;
+        quiet_end?: number | null;
+        moments_problem?: string | null;
+      }
+    | undefined,
+): LadderSettings {
+  let problem: MomentsProblem | null;
+  try {
+    problem = row?.moments_problem ? (JSON.parse(row.moments_problem) as MomentsProblem) : null;
+  } catch {
+    problem = null;
+  }
+  const quiet = row && row.quiet_start !== null && row.quiet_start !== undefined && row.quiet_end !== null && row.quiet_end !== undefined;
+  return {
+    enabled: row?.enabled === 1,
+    momentsChannelId: row?.moments_channel_id ?? null,
+    kinds: row ? kindsOf(row.moment_kinds) : [...MOMENT_KINDS],
+    recapDay: row?.recap_day ?? null,
+    recapAt: row ? Number(row.recap_at) : 18 * 60,
+    timeZone: row?.time_zone ?? 'UTC',
+    quiet: quiet ? { start: Number(row.quiet_start), end: Number(row.quiet_end) } : null,
+    problem,
+  };
 }
 
 function kindsOf(text: string): MomentKind[] {

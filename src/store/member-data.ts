@@ -1,10 +1,12 @@
 /**
  * Everything the store keeps about one member, to show it to them, export it, and delete it: their links, settings,
- * alerts, mains, pending direct messages, their places on servers' ladders, and the tracked records of the accounts they link.
+ * alerts, mains, pending direct messages, their places on servers' ladders and the rank roles the bot gave them, and the
+ * tracked records of the accounts they link.
  */
 import type { ProfileSnapshot, RecordedMatch } from '../game/tracking.js';
 import type { Db } from './database.js';
 import { forgetLadderMember, LadderRepository, type LadderMembership } from './ladder.js';
+import { RankRolesRepository } from './rank-roles.js';
 import { TrackingRepository } from './tracking.js';
 
 /** What the store holds about a member. Times in epoch ms, except match times (Unix seconds, as the API gives them). */
@@ -22,6 +24,8 @@ export interface MemberData {
   tracking: { uid: string; tracked: boolean; snapshots: (ProfileSnapshot & { at: number })[]; matches: RecordedMatch[] }[];
   /** The servers' ladders they are on, with their choices there. */
   ladders: LadderMembership[];
+  /** The rank role the bot gave them per server (null: none now), and why it last could not change it. */
+  rankRoles: { guildId: string; roleId: string | null; failure: string | null }[];
 }
 
 const parseList = (json: string): string[] => {
@@ -37,6 +41,7 @@ const parseList = (json: string): string[] => {
 export class MemberDataRepository {
   readonly #tracking: TrackingRepository;
   readonly #ladder: LadderRepository;
+  readonly #rankRoles: RankRolesRepository;
 
   constructor(
     private readonly db: Db,
@@ -44,11 +49,12 @@ export class MemberDataRepository {
   ) {
     this.#tracking = new TrackingRepository(db, engine);
     this.#ladder = new LadderRepository(db);
+    this.#rankRoles = new RankRolesRepository(db);
   }
 
   /** Everything stored about `userId`. */
   async collect(userId: string): Promise<MemberData> {
-    const [links, settings, alerts, mains, pending, proofs, ladders] = await Promise.all([
+    const [links, settings, alerts, mains, pending, proofs, ladders, rankRoles] = await Promise.all([
       this.db.selectFrom('account_links').selectAll().where('user_id', '=', userId).orderBy('linked_at').execute(),
       this.db.selectFrom('member_settings').selectAll().where('user_id', '=', userId).executeTakeFirst(),
       this.db.selectFrom('alert_members').selectAll().where('user_id', '=', userId).execute(),
@@ -61,6 +67,7 @@ export class MemberDataRepository {
         .executeTakeFirstOrThrow(),
       this.db.selectFrom('link_verifications').selectAll().where('user_id', '=', userId).execute(),
       this.#ladder.memberships(userId),
+      this.#rankRoles.givenTo(userId),
     ]);
     const tracking = [];
     for (const l of links) tracking.push({ uid: l.uid, ...(await this.#tracking.timeline(l.uid)) });
@@ -86,6 +93,7 @@ export class MemberDataRepository {
       pendingDirectMessages: Number(pending.n),
       tracking,
       ladders,
+      rankRoles,
     };
   }
 
@@ -103,6 +111,13 @@ export class MemberDataRepository {
       await trx.deleteFrom('alert_messages').where('target', '=', `dm:${userId}`).execute();
       await trx.deleteFrom('link_verifications').where('user_id', '=', userId).execute();
       await forgetLadderMember(trx, userId);
+      // A role the bot gave stays recorded until the rank roles' sync takes it back (they are off every ladder now), then goes.
+      await trx.deleteFrom('rank_role_members').where('user_id', '=', userId).where('role_id', 'is', null).execute();
+      await trx
+        .updateTable('rank_role_members')
+        .set({ failure: null, failure_role_id: null, failed_at: null, failed_generation: null })
+        .where('user_id', '=', userId)
+        .execute();
       return links;
     });
     await this.#tracking.syncUids(

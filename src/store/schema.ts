@@ -40,10 +40,10 @@ export interface FeedSubscriptionsTable {
   /** JSON array of hero ids a balance post must change; null for every post. */
   heroes: string | null;
   /** Minutes since local midnight, both set or both null. */
-  quiet_start: number | null;
-  quiet_end: number | null;
+  quiet_start?: number | null;
+  quiet_end?: number | null;
   /** IANA zone; null for UTC. */
-  time_zone: string | null;
+  time_zone?: string | null;
   /** `daily`, `weekly` or null. */
   digest_every: string | null;
   /** Minutes since local midnight. */
@@ -118,6 +118,45 @@ export interface LadderSettingsTable {
   /** The kinds posted, comma-separated (`rank`, `peak`). */
   moment_kinds: Generated<string>;
   updated_at: number;
+  /** The weekly recap: day (0 Sunday … 6 Saturday; null: off) and time (minutes after midnight), in `time_zone` (IANA; null: UTC). */
+  recap_day?: number | null;
+  recap_at: Generated<number>;
+  time_zone: string | null;
+  /** Quiet hours of the moments, minutes after local midnight; null: none. */
+  quiet_start: number | null;
+  quiet_end: number | null;
+  /** The local date (YYYY-MM-DD) of the last recap settled. */
+  recap_sent_for?: string | null;
+  /** JSON of the user ids on top of the ladder at the last recap, to mark who is new there. */
+  recap_top?: string | null;
+  /** JSON of the last problem posting moments (a deleted channel, a permission), null: none. */
+  moments_problem?: string | null;
+}
+
+/** A server's rank roles: `roles` the JSON of tier or division → role id; `generation` counts admins' changes (failed members are tried again after one). */
+export interface RankRoleSettingsTable {
+  guild_id: string;
+  enabled: number;
+  roles: string;
+  generation: number;
+  /** JSON of the last problem with the whole server's roles (a deleted role, no Manage Roles), null: none. */
+  problem: string | null;
+  /** The process syncing this server's roles, until when (ms): one at a time. */
+  lease_by: string | null;
+  lease_until: number | null;
+  updated_at: number;
+}
+
+/** The rank role the bot gave a member (null: none now), and why it last could not change their roles. */
+export interface RankRoleMembersTable {
+  guild_id: string;
+  user_id: string;
+  role_id: string | null;
+  failure: string | null;
+  failure_role_id: string | null;
+  failed_at: number | null;
+  /** The settings' `generation` at the failure: an admin's change since retries it. */
+  failed_generation: number | null;
 }
 
 /** A moment to post on a server's ladder channel: planned once by its id, then delivered through the ledger and settled. */
@@ -331,6 +370,8 @@ export interface TrackedMatchesTable {
   kills: number;
   deaths: number;
   assists: number;
+  /** 1 when the player was the match's MVP (src/game/tracking.ts); 0 for matches recorded before it was kept. */
+  mvp: Generated<number>;
   recorded_at: number;
 }
 
@@ -360,6 +401,8 @@ export interface Tables {
   ladder_settings: LadderSettingsTable;
   ladder_members: LadderMembersTable;
   ladder_moments: LadderMomentsTable;
+  rank_role_settings: RankRoleSettingsTable;
+  rank_role_members: RankRoleMembersTable;
 }
 
 /** A name is never reused or edited once released. */
@@ -737,6 +780,56 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.createIndex('ladder_members_uid').on('ladder_members').columns(['uid']).execute();
       // A member's data is found and deleted by member.
       await db.schema.createIndex('ladder_members_user').on('ladder_members').columns(['user_id']).execute();
+    },
+  },
+  '0014_rank_roles': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('rank_role_settings')
+        .addColumn('guild_id', 'text', (c) => c.primaryKey())
+        .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('roles', 'text', (c) => c.notNull().defaultTo('{}'))
+        .addColumn('generation', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('problem', 'text')
+        .addColumn('lease_by', 'text')
+        .addColumn('lease_until', 'bigint')
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('rank_role_members')
+        .addColumn('guild_id', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('role_id', 'text')
+        .addColumn('failure', 'text')
+        .addColumn('failure_role_id', 'text')
+        .addColumn('failed_at', 'bigint')
+        .addColumn('failed_generation', 'integer')
+        .addPrimaryKeyConstraint('rank_role_members_pk', ['guild_id', 'user_id'])
+        .execute();
+      // A member's data is found and deleted by member.
+      await db.schema.createIndex('rank_role_members_user').on('rank_role_members').columns(['user_id']).execute();
+    },
+  },
+  '0015_ladder_recap': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('tracked_matches')
+        .addColumn('mvp', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      for (const [column, type] of [
+        ['recap_day', 'integer'],
+        ['time_zone', 'text'],
+        ['quiet_start', 'integer'],
+        ['quiet_end', 'integer'],
+        ['recap_sent_for', 'text'],
+        ['recap_top', 'text'],
+        ['moments_problem', 'text'],
+      ] as const)
+        await db.schema.alterTable('ladder_settings').addColumn(column, type).execute();
+      await db.schema
+        .alterTable('ladder_settings')
+        .addColumn('recap_at', 'integer', (c) => c.notNull().defaultTo(18 * 60))
+        .execute();
     },
   },
 };

@@ -11,6 +11,7 @@ import { GuildSettingsRepository, type GuildSettingsOptions } from './guild-sett
 import { HeroMetaRepository } from './hero-meta.js';
 import { LadderRepository } from './ladder.js';
 import { MemberDataRepository } from './member-data.js';
+import { RankRolesRepository } from './rank-roles.js';
 import { TrackingRepository } from './tracking.js';
 import { VerificationsRepository } from './verifications.js';
 
@@ -28,6 +29,7 @@ export interface State {
   memberData: MemberDataRepository;
   verifications: VerificationsRepository;
   ladder: LadderRepository;
+  rankRoles: RankRolesRepository;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export function stateOf(database: Database, settings: GuildSettingsOptions = {})
     memberData: new MemberDataRepository(database.db, database.engine),
     verifications: new VerificationsRepository(database.db),
     ladder: new LadderRepository(database.db),
+    rankRoles: new RankRolesRepository(database.db),
     close: () => database.close(),
   };
 }

@@ -253,6 +253,7 @@ export class TrackingRepository {
             kills: m.kills,
             deaths: m.deaths,
             assists: m.assists,
+            mvp: m.mvp ? 1 : 0,
             recorded_at: now,
           })
           .onConflict((oc) => oc.columns(['uid', 'match_uid']).doNothing())

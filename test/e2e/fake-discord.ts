@@ -184,7 +184,47 @@ export interface FakeDiscord {
   readonly guildsSentAt: number | undefined;
   /** The REST calls answered 429 by the global limit ({@link FakeDiscordOptions.globalLimit}), in order; empty without it. */
   globalLimited: RestCall[];
+  /** The REST calls answered 429 by a role route's bucket ({@link FakeDiscordOptions.roleRouteLimit}), in order, with the wait the answer asked; empty without it. */
+  routeLimited: (RestCall & { retryAfterMs: number })[];
+  /**
+   * The test guilds' roles and members, which Get Guild, Get Guild Roles and Get Guild Member answer with and Add and
+   * Remove Guild Member Role change. Each test guild starts with @everyone (no Manage Roles) and the bot as its one member.
+   */
+  guildRoles: FakeGuildRoles;
   close(): Promise<void>;
+}
+
+/** A role of a test guild (Discord: "Role Object"); `permissions` a decimal bit set. */
+export interface FakeRole {
+  id: string;
+  name: string;
+  position: number;
+  permissions: string;
+  managed: boolean;
+}
+
+/** The calls to Add and Remove Guild Member Role among `calls` from index `from`, as "PUT user role" / "DELETE user role". */
+export function memberRoleCalls(calls: readonly RestCall[], from = 0): string[] {
+  return calls.slice(from).flatMap((c) => {
+    const m = /^\/guilds\/\d+\/members\/(\d+)\/roles\/(\d+)$/.exec(c.path);
+    return m ? [`${c.method} ${m[1]} ${m[2]}`] : [];
+  });
+}
+
+/** Changes to the test guilds' roles and members, as a server's admins would make them ({@link FakeDiscord.guildRoles}). */
+export interface FakeGuildRoles {
+  /** Creates a role; `permissions` default none. @returns its id. */
+  addRole(guildId: string, role: { name: string; position: number; permissions?: bigint; managed?: boolean }): string;
+  /** Moves a role or changes its permissions. */
+  editRole(guildId: string, roleId: string, change: { position?: number; permissions?: bigint }): void;
+  /** Deletes a role: nobody holds it any more. */
+  deleteRole(guildId: string, roleId: string): void;
+  /** Adds a member (or sets their roles); the bot is member {@link APP_ID}. */
+  setMember(guildId: string, userId: string, roleIds?: readonly string[]): void;
+  /** The member leaves. */
+  removeMember(guildId: string, userId: string): void;
+  /** The member's role ids, or undefined when they are not a member. */
+  memberRoles(guildId: string, userId: string): string[] | undefined;
 }
 
 /** What generated guilds hold: Discord's GUILD_CREATE with the Guilds intent, or with every list filled. */
@@ -233,6 +273,13 @@ export interface FakeDiscordOptions {
    * are exempt, as Discord documents.
    */
   globalLimit?: { perSecond: number };
+  /**
+   * Per-route buckets on Add and Remove Guild Member Role (Discord: "Rate Limits", per-route limits, one bucket per
+   * server as its major parameter): `limit` requests per `resetMs`. Answers carry `X-RateLimit-Bucket`, `-Limit`,
+   * `-Remaining`, `-Reset-After`; one more is answered 429 with `X-RateLimit-Scope: user` and `Retry-After`, listed in
+   * {@link FakeDiscord.routeLimited}.
+   */
+  roleRouteLimit?: { limit: number; resetMs: number };
   /**
    * The fake's clock, ms (default `performance.now`): the times it records (`at`, ms since it started) and
    * its rate limits (the global limit's sliding second, the IDENTIFY window) read it, so that a test can
@@ -763,6 +810,92 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   let latest: WebSocket | undefined;
   const channelMessages = new Map<string, Record<string, unknown>[]>();
   const failures = new Map<string, { status: number; code: number; message: string }>();
+  const routeLimited: (RestCall & { retryAfterMs: number })[] = [];
+  /** Each role route bucket (one per server): requests let through in its current window, and when the window ends (on the clock). */
+  const roleBuckets = new Map<string, { used: number; resetAt: number }>();
+  /** The test guilds' roles and members, made from {@link testGuild} when first read or changed. */
+  const guildStates = new Map<string, { roles: FakeRole[]; members: Map<string, string[]> }>();
+  const guildState = (guildId: string) => {
+    let state = guildStates.get(guildId);
+    if (!state) {
+      const k = testGuildIndex(guildId);
+      if (k === undefined) throw new Error(`fake Discord: ${guildId} is not a test guild`);
+      const g = testGuild(k);
+      state = {
+        roles: g.roles.map((r) => ({ id: r.id, name: r.name, position: r.position, permissions: r.permissions, managed: r.managed })),
+        members: new Map(g.members.map((m) => [m.user.id, [...m.roles] as string[]])),
+      };
+      guildStates.set(guildId, state);
+    }
+    return state;
+  };
+  const guildRoles: FakeGuildRoles = {
+    addRole(guildId, role) {
+      const id = nextId();
+      guildState(guildId).roles.push({
+        id,
+        name: role.name,
+        position: role.position,
+        permissions: String(role.permissions ?? 0n),
+        managed: role.managed ?? false,
+      });
+      return id;
+    },
+    editRole(guildId, roleId, change) {
+      const role = guildState(guildId).roles.find((r) => r.id === roleId);
+      if (!role) throw new Error(`fake Discord: no role ${roleId}`);
+      if (change.position !== undefined) role.position = change.position;
+      if (change.permissions !== undefined) role.permissions = String(change.permissions);
+    },
+    deleteRole(guildId, roleId) {
+      const state = guildState(guildId);
+      state.roles = state.roles.filter((r) => r.id !== roleId);
+      for (const [user, roles] of state.members)
+        state.members.set(
+          user,
+          roles.filter((r) => r !== roleId),
+        );
+    },
+    setMember(guildId, userId, roleIds = []) {
+      guildState(guildId).members.set(userId, [...roleIds]);
+    },
+    removeMember(guildId, userId) {
+      guildState(guildId).members.delete(userId);
+    },
+    memberRoles(guildId, userId) {
+      const roles = guildState(guildId).members.get(userId);
+      return roles ? [...roles] : undefined;
+    },
+  };
+  /** A test guild's member object as Get Guild Member answers it. */
+  const memberObject = (guildId: string, userId: string) => {
+    const roles = guildState(guildId).members.get(userId);
+    return roles && { ...member(userId), ...(userId === APP_ID ? { user: BOT_USER } : {}), roles };
+  };
+  /**
+   * Add or Remove Guild Member Role on a test guild, checked as Discord does: the member (10007), the role (10011), then
+   * the bot's Manage Roles and that the role is below the bot's highest (50013 Missing Permissions).
+   */
+  const changeMemberRole = (guildId: string, userId: string, roleId: string, add: boolean): { status: number; body?: unknown } => {
+    const state = guildState(guildId);
+    const roles = state.members.get(userId);
+    if (!roles) return { status: 404, body: { message: 'Unknown Member', code: 10007 } };
+    const role = state.roles.find((r) => r.id === roleId);
+    if (!role) return { status: 404, body: { message: 'Unknown Role', code: 10011 } };
+    const mine = new Set(state.members.get(APP_ID) ?? []);
+    let bits = 0n;
+    let top = 0;
+    for (const r of state.roles)
+      if (r.id === guildId || mine.has(r.id)) {
+        bits |= BigInt(r.permissions);
+        if (r.id !== guildId) top = Math.max(top, r.position);
+      }
+    const may = (bits & (0x8n | 0x10000000n)) !== 0n;
+    if (!may || role.managed || role.position >= top) return { status: 403, body: { message: 'Missing Permissions', code: 50013 } };
+    const next = roles.filter((r) => r !== roleId);
+    state.members.set(userId, add ? [...next, roleId] : next);
+    return { status: 204 };
+  };
   let uploadFailure: { status: number; code: number; message: string } | undefined;
   const nonces = new Map<string, Record<string, unknown>>();
   /** Registered application commands by route (global, or one guild's), as "Bulk Overwrite" left them. */
@@ -905,6 +1038,42 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       }
       window.push(now);
     }
+    const roleRoute = p.match(/^\/guilds\/(\d+)\/members\/(\d+)\/roles\/(\d+)$/);
+    if (roleRoute && (req.method === 'PUT' || req.method === 'DELETE') && testGuildIndex(roleRoute[1]!) !== undefined) {
+      const [, guildId, userId, roleId] = roleRoute as unknown as [string, string, string, string];
+      const headers: Record<string, string> = {};
+      if (options.roleRouteLimit) {
+        const { limit, resetMs } = options.roleRouteLimit;
+        const now = clock();
+        let bucket = roleBuckets.get(guildId);
+        if (!bucket || now >= bucket.resetAt) roleBuckets.set(guildId, (bucket = { used: 0, resetAt: now + resetMs }));
+        const resetAfter = Math.max(0.001, (bucket.resetAt - now) / 1000).toFixed(3);
+        Object.assign(headers, {
+          'x-ratelimit-bucket': `member-roles-${guildId}`,
+          'x-ratelimit-limit': String(limit),
+          'x-ratelimit-reset-after': resetAfter,
+          'x-ratelimit-reset': ((Date.now() + (bucket.resetAt - now)) / 1000).toFixed(3),
+        });
+        if (bucket.used >= limit) {
+          routeLimited.push({ ...call, retryAfterMs: bucket.resetAt - now });
+          res.writeHead(429, {
+            'content-type': 'application/json',
+            ...headers,
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-scope': 'user',
+            'retry-after': resetAfter,
+          });
+          res.end(JSON.stringify({ message: 'You are being rate limited.', retry_after: Number(resetAfter), global: false }));
+          return;
+        }
+        bucket.used++;
+        headers['x-ratelimit-remaining'] = String(limit - bucket.used);
+      }
+      const answer = changeMemberRole(guildId, userId, roleId, req.method === 'PUT');
+      res.writeHead(answer.status, { ...headers, ...(answer.body ? { 'content-type': 'application/json' } : {}) });
+      res.end(answer.body ? JSON.stringify(answer.body) : undefined);
+      return;
+    }
     if (files) {
       if (uploadFailure) return json(uploadFailure.status, { message: uploadFailure.message, code: uploadFailure.code });
       // Discord: every attachment of the JSON names a part files[id] with that file name; anything else is an invalid form body.
@@ -992,10 +1161,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const guildGet = p.match(/^\/guilds\/(\d+)(\/roles|\/members\/(\d+))?$/);
     const k = guildGet ? testGuildIndex(guildGet[1]!) : undefined;
     if (guildGet && k !== undefined && k < restTestGuilds && req.method === 'GET') {
-      const guild = testGuild(k);
+      const guild = { ...testGuild(k), roles: guildState(guildGet[1]!).roles };
       if (guildGet[2] === '/roles') return json(200, guild.roles);
       if (guildGet[3] === undefined) return json(200, { ...guild, channels: undefined, members: undefined });
-      const found = guild.members.find((m) => m.user.id === guildGet[3]);
+      const found = memberObject(guild.id, guildGet[3]);
       return found ? json(200, found) : json(404, { message: 'Unknown Member', code: 10007 });
     }
     return json(404, { message: 'Unknown route in the fake Discord', code: 0 });
@@ -1158,6 +1327,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       return guildsSentAt;
     },
     globalLimited,
+    routeLimited,
+    guildRoles,
     dispatchInteraction(interaction) {
       const guildId = guildOf(interaction);
       const targets = targetsOf(guildId);

@@ -1,4 +1,7 @@
-/** Boots the real bot stack (replica -> cached client -> router -> discord.js runtime) against the fake Discord. */
+/**
+ * Boots the real bot stack (replica -> cached client -> router -> discord.js runtime) against the fake Discord, alone or
+ * with its background work wired as in production, and reads its answers off the fake's REST calls.
+ */
 import Keyv from 'keyv';
 import type { Client } from 'discord.js';
 import { commands } from '../../src/commands/index.js';
@@ -18,6 +21,10 @@ import { memoryState } from '../helpers/state.js';
 import type { Replica } from '../../src/replica/server.js';
 import { capturingLogger, clientFor } from '../helpers/replica.js';
 import type { FakeDiscord } from './fake-discord.js';
+import { createBackground, type Background } from '../../src/app/background.js';
+import { discordRoleTransport } from '../../src/feeds/discord-roles.js';
+import { SOLE_LEADER } from '../../src/feeds/leadership.js';
+import type { State } from '../../src/store/state.js';
 
 /** Boots the bot with `modules` (default: every command of the bot). */
 export async function bootBot(discord: FakeDiscord, r: Replica, modules: CommandModule[] = commands, charts?: ChartRenderer) {
@@ -46,4 +53,64 @@ export async function bootBot(discord: FakeDiscord, r: Replica, modules: Command
       await state.close();
     },
   };
+}
+
+/**
+ * Boots the bot over `state` with its background work wired as in production (src/app/background.ts): the tracker reads
+ * every 300 to 600 ms; rank roles go through Discord's role routes; `feedNow` is the feeds' clock. Starts nothing but
+ * the gateway session.
+ */
+export async function bootBackgroundBot(discord: FakeDiscord, r: Replica, state: State, options: { feedNow?: () => number } = {}) {
+  const { logger } = capturingLogger(['fake-bot-token-xyz']);
+  const api = clientFor(r, { cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }) }), timeoutMs: 8_000 });
+  const client: Client = createDiscordClient({ apiUrl: discord.apiUrl });
+  const background: Background = createBackground({
+    api,
+    state,
+    cacheStore: new Keyv({ store: new LruStore(1000) }),
+    channels: discordChannelAccess(client),
+    transport: discordFeedTransport(client.rest),
+    roles: discordRoleTransport(client.rest, () => client.user?.id),
+    logger,
+    requestsPerMinute: 600,
+    feedPollSeconds: 3_600,
+    leadership: SOLE_LEADER,
+    preferredLocale: () => undefined,
+    tracking: { minIntervalMs: 300, maxIntervalMs: 600 },
+    ...(options.feedNow ? { feedNow: options.feedNow } : {}),
+  });
+  const runtime = new DiscordRuntime(client, { router: new Router(commands), context: background.context, logger });
+  const ready = new Promise<void>((resolve) => client.once('clientReady', () => resolve()));
+  await client.login('fake-bot-token-xyz');
+  await ready;
+  return {
+    client,
+    background,
+    close: async () => {
+      await background.tracker.stop();
+      await runtime.shutdown(2_000);
+      await api.close();
+    },
+  };
+}
+
+/** An answer's embeds and component rows, as the bot sent them. */
+export interface Answer {
+  embeds: { title?: string; description?: string; fields?: { name: string; value: string }[]; footer?: { text: string } }[];
+  components: { components: { custom_id?: string }[] }[];
+}
+
+/** The bot's answer to `interaction`: the callback's data, or the edit of the original after a deferral. */
+export async function answerOf(discord: FakeDiscord, interaction: { id: string; token: string }): Promise<Answer> {
+  const call = await discord.waitFor(
+    (c) =>
+      (c.method === 'POST' &&
+        c.path.startsWith(`/interactions/${interaction.id}/`) &&
+        (c.body as { type: number }).type !== 5 &&
+        (c.body as { type: number }).type !== 6) ||
+      (c.method === 'PATCH' && c.path.includes(`/${interaction.token}/messages/@original`)),
+  );
+  const body = call.body as { data?: Partial<Answer> } & Partial<Answer>;
+  const data = body.data ?? body;
+  return { embeds: data.embeds ?? [], components: data.components ?? [] };
 }

@@ -3,29 +3,18 @@
  * order, and the bot's tracker (wired as in production, with intervals of seconds) records each; /player then shows
  * every capture's score on the rank timeline and the week, and /privacy delete leaves no row behind.
  */
-import Keyv from 'keyv';
-import type { Client } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBackground, type Background } from '../../src/app/background.js';
-import { ResponseCache } from '../../src/cache/response-cache.js';
-import { LruStore } from '../../src/cache/store.js';
-import { commands } from '../../src/commands/index.js';
-import { discordChannelAccess } from '../../src/discord/channel-access.js';
-import { createDiscordClient } from '../../src/discord/client.js';
-import { Router } from '../../src/discord/router.js';
-import { DiscordRuntime } from '../../src/discord/runtime.js';
-import { discordFeedTransport } from '../../src/feeds/discord-transport.js';
-import { SOLE_LEADER } from '../../src/feeds/leadership.js';
 import { rankScoreChange } from '../../src/game/ranks.js';
 import { readForTracking } from '../../src/game/tracking.js';
 import type { Replica } from '../../src/replica/server.js';
 import type { Tables } from '../../src/store/schema.js';
 import type { State } from '../../src/store/state.js';
 import { profiles } from '../game/samples.js';
-import { capturingLogger, clientFor, replica } from '../helpers/replica.js';
+import { replica } from '../helpers/replica.js';
 import { memoryState } from '../helpers/state.js';
 import { pollUntil } from '../helpers/until.js';
 import { commandInteraction, componentInteraction, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
+import { answerOf, bootBackgroundBot } from './helpers.js';
 
 const MEMBER = '515000000000000001';
 const UID = '1786151874';
@@ -38,62 +27,26 @@ const CAPTURES = [
 let r: Replica;
 let discord: FakeDiscord;
 let state: State;
-let client: Client;
-let runtime: DiscordRuntime;
-let background: Background;
+let bot: Awaited<ReturnType<typeof bootBackgroundBot>>;
 
 beforeAll(async () => {
   r = await replica();
   r.serveCapture(`player/${CAPTURES[0]}`);
   discord = await startFakeDiscord();
-  const { logger } = capturingLogger(['fake-bot-token-xyz']);
-  const api = clientFor(r, { cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }) }), timeoutMs: 8_000 });
-  client = createDiscordClient({ apiUrl: discord.apiUrl });
   state = memoryState();
-  background = createBackground({
-    api,
-    state,
-    cacheStore: new Keyv({ store: new LruStore(1000) }),
-    channels: discordChannelAccess(client),
-    transport: discordFeedTransport(client.rest),
-    logger,
-    requestsPerMinute: 600,
-    feedPollSeconds: 3_600,
-    leadership: SOLE_LEADER,
-    preferredLocale: () => undefined,
-    tracking: { minIntervalMs: 300, maxIntervalMs: 600 },
-  });
-  runtime = new DiscordRuntime(client, { router: new Router(commands), context: background.context, logger });
-  const ready = new Promise<void>((resolve) => client.once('clientReady', () => resolve()));
-  await client.login('fake-bot-token-xyz');
-  await ready;
-  background.tracker.start();
+  bot = await bootBackgroundBot(discord, r, state);
+  bot.background.tracker.start();
 });
 afterAll(async () => {
-  await background.tracker.stop();
-  await runtime.shutdown(2_000);
+  await bot.close();
   await state.close();
   await discord.close();
   await r.close();
 });
 
-/** The bot's answer (the callback's data, or the edit after a deferral) to `interaction`. */
-async function answerTo(interaction: { id: string; token: string }): Promise<{ description?: string; fields?: { name: string; value: string }[] }[]> {
-  const call = await discord.waitFor(
-    (c) =>
-      (c.method === 'POST' &&
-        c.path.startsWith(`/interactions/${interaction.id}/`) &&
-        (c.body as { type: number }).type !== 5 &&
-        (c.body as { type: number }).type !== 6) ||
-      (c.method === 'PATCH' && c.path.includes(`/${interaction.token}/messages/@original`)),
-  );
-  const body = call.body as { data?: { embeds?: unknown[] }; embeds?: unknown[] };
-  return (body.data?.embeds ?? body.embeds ?? []) as { description?: string; fields?: { name: string; value: string }[] }[];
-}
-
 async function send(interaction: { id: string; token: string }) {
   discord.dispatchInteraction(interaction);
-  return answerTo(interaction);
+  return (await answerOf(discord, interaction)).embeds;
 }
 
 /** As the embeds write a rank score: whole points, cut. */

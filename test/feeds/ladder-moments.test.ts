@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { momentsBetween, type Standing } from '../../src/game/ladder.js';
 import { DeliveryLedger, type FeedTransport } from '../../src/feeds/delivery.js';
-import { LadderMoments } from '../../src/feeds/ladder-moments.js';
+import { LadderMoments, recapDue } from '../../src/feeds/ladder-moments.js';
 import type { MessagePayload } from '../../src/render/view.js';
 import type { State } from '../../src/store/state.js';
 import { memoryState } from '../helpers/state.js';
@@ -151,5 +151,197 @@ describe('ladder moments', () => {
     expect(await state.ladder.pendingMoments(10)).toHaveLength(1);
     await state.memberData.erase('m1', T0);
     expect(await state.ladder.pendingMoments(10)).toEqual([]);
+  });
+});
+
+describe('recapDue', () => {
+  it('the latest recap day and time at or before an instant, in the server’s time zone, across a change of clocks', () => {
+    // Monday 2026-11-02 is a Monday; 18:00 in Paris is 17:00 UTC in November.
+    const monday18Paris = Date.UTC(2026, 10, 2, 17, 0);
+    expect(recapDue(1, 18 * 60, 'Europe/Paris', monday18Paris)).toEqual({ date: '2026-11-02', minutesAgo: 0 });
+    expect(recapDue(1, 18 * 60, 'Europe/Paris', monday18Paris - 60_000)).toEqual({ date: '2026-10-26', minutesAgo: 7 * 1440 - 1 });
+    expect(recapDue(1, 18 * 60, 'Europe/Paris', monday18Paris + 90 * 60_000)).toEqual({ date: '2026-11-02', minutesAgo: 90 });
+    // The Monday after the clocks went back (25 October): still 18:00 local, now 17:00 UTC; a week earlier it was 16:00 UTC.
+    expect(recapDue(1, 18 * 60, 'Europe/Paris', Date.UTC(2026, 9, 19, 16, 0))).toEqual({ date: '2026-10-19', minutesAgo: 0 });
+    expect(recapDue(0, 0, 'UTC', Date.UTC(2026, 10, 1, 0, 0))).toEqual({ date: '2026-11-01', minutesAgo: 0 });
+  });
+});
+
+describe('top 3, season cards, the weekly recap, quiet hours and a deleted channel', () => {
+  let state: State;
+  let transport: Transport;
+  let now = T0;
+  const sender = () =>
+    new LadderMoments({
+      ladder: state.ladder,
+      settings: state.settings,
+      ledger: new DeliveryLedger(state.database.db, transport, logger, () => now),
+      heroNames: async () =>
+        new Map([
+          ['1041', 'Winter Soldier'],
+          ['1022', 'Captain America'],
+        ]),
+      logger,
+      now: () => now,
+    });
+  /** Member `user` listed by `uid`, in `tier` at `score`. */
+  const member = async (user: string, uid: string, tier: string, score: number) => {
+    await state.links.link(user, { uid, name: `P${uid}` }, true, T0);
+    await state.database.db.updateTable('account_links').set({ verified_at: T0 }).where('user_id', '=', user).execute();
+    await state.ladder.setStanding(uid, standing(tier, score), T0);
+    await state.ladder.join(GUILD, user, T0);
+  };
+  const match = (uid: string, n: number, playedAt: number, extra: { hero?: string; mvp?: boolean; score?: number; season?: number } = {}) =>
+    state.database.db
+      .insertInto('tracked_matches')
+      .values({
+        uid,
+        match_uid: `${uid}-${n}`,
+        played_at: playedAt,
+        season: extra.season ?? 9,
+        mode_id: 2,
+        ranked: 1,
+        hero_id: extra.hero ?? '1041',
+        won: 1,
+        new_score: extra.score ?? 3900,
+        score_change: 20,
+        new_level: 12,
+        kills: 10,
+        deaths: 5,
+        assists: 3,
+        mvp: extra.mvp ? 1 : 0,
+        recorded_at: T0,
+      })
+      .execute();
+
+  beforeEach(async () => {
+    state = memoryState();
+    transport = new Transport();
+    now = T0;
+    await state.ladder.configure(GUILD, { enabled: true, momentsChannelId: CHANNEL }, T0);
+    await member('a', '1', 'Diamond I', 4290);
+    await member('b', '2', 'Diamond II', 4150);
+    await member('c', '3', 'Diamond III', 4020);
+    await member('d', '4', 'Platinum I', 3990);
+  });
+  afterEach(() => state.close());
+
+  it('a member moving into the top 3 is posted with their place, once a day however often they move in and out', async () => {
+    await state.ladder.setStanding('4', standing('Diamond II', 4160), T0 + 1);
+    await sender().send();
+    expect(transport.sent.map((s) => s.body.embeds[0]!.description)).toEqual([
+      '<@d> ranked up on **P4**: Platinum I → **Diamond II**.',
+      '<@d> reached a new season peak on **P4**: **4,160**.',
+      '<@d> entered the top 3 of the ladder on **P4**: **#2** with 4,160.',
+    ]);
+    // Out and back in the same day: not posted again. A member already in the top 3 moving within it: nothing.
+    await state.ladder.setStanding('4', standing('Diamond II', 4100, { peak: 4160 }), T0 + 2);
+    await state.ladder.setStanding('4', standing('Diamond II', 4170, { peak: 4170 }), T0 + 3);
+    await state.ladder.setStanding('1', standing('Diamond I', 4295, { peak: 4295 }), T0 + 4);
+    expect(await state.ladder.pendingMoments(10)).toEqual([]);
+    // The next day it is news again.
+    await state.ladder.setStanding('4', standing('Diamond II', 4000, { peak: 4170 }), T0 + 86_400_000);
+    await state.ladder.setStanding('4', standing('Diamond II', 4180, { peak: 4180 }), T0 + 86_400_001);
+    expect((await state.ladder.pendingMoments(10)).map((m) => m.moment)).toEqual([{ kind: 'top3', place: 2, score: 4180 }]);
+    // Turned off: nothing planned.
+    await state.ladder.configure(GUILD, { kinds: ['rank', 'peak'] }, T0);
+    await state.ladder.setStanding('4', standing('Diamond II', 4000, { peak: 4180 }), T0 + 2 * 86_400_000);
+    await state.ladder.setStanding('4', standing('Diamond II', 4190, { peak: 4190 }), T0 + 2 * 86_400_000 + 1);
+    expect((await state.ladder.pendingMoments(10)).map((m) => m.moment.kind)).toEqual(['top3']);
+  });
+
+  it('when a member’s new season is read, their last season’s card is posted: final rank, peak, matches, change and heroes', async () => {
+    await match('4', 1, 1_000, { hero: '1022', score: 3850 });
+    await match('4', 2, 2_000, { hero: '1041', score: 3900 });
+    await match('4', 3, 3_000, { hero: '1041', score: 3990 });
+    // Another season's match is not this one's.
+    await match('4', 4, 4_000, { hero: '1022', season: 8 });
+    await state.ladder.setStanding('4', standing('Gold I', 3800, { season: 10, matches: 0, peak: 3800 }), T0 + 1);
+    await sender().send();
+    const card = transport.sent.map((s) => s.body.embeds[0]!).find((e) => e.title?.startsWith('Season'));
+    expect(card).toEqual({
+      color: 0x8b5cf6,
+      title: 'Season 5 is over · P4',
+      description: "<@d>'s season, as the bot recorded it.",
+      fields: [
+        { name: 'Final rank', value: 'Platinum I · 3,990', inline: true },
+        { name: 'Season peak', value: '3,990', inline: true },
+        { name: 'Ranked matches recorded', value: '10', inline: true },
+        { name: 'Change over the season', value: '+160.0', inline: true },
+        { name: 'Most played heroes', value: 'Winter Soldier, Captain America', inline: true },
+      ],
+    });
+    // A member who played no ranked match that season gets no card.
+    await state.ladder.setStanding('3', standing('Diamond III', 4020, { matches: 0 }), T0 + 2);
+    await state.ladder.setStanding('3', standing('Gold I', 3800, { season: 10, matches: 0 }), T0 + 3);
+    expect(await state.ladder.pendingMoments(10)).toEqual([]);
+  });
+
+  it('the weekly recap goes out at its day and hour in the server’s time zone, once, with the week’s leaders and the new top 3', async () => {
+    // Monday 18:00 in Paris: 2026-11-02T17:00Z.
+    const due = Date.UTC(2026, 10, 2, 17, 0);
+    await state.ladder.configure(GUILD, { recapDay: 1, recapAt: 18 * 60, timeZone: 'Europe/Paris' }, T0);
+    await state.ladder.setStanding('2', standing('Diamond II', 4150, { weekDelta: 85 }), T0 + 1);
+    const inWeek = Math.floor(due / 1000) - 3 * 86_400;
+    await match('1', 1, inWeek, { mvp: true });
+    await match('1', 2, inWeek + 60, { mvp: true });
+    await match('3', 3, inWeek + 120, { hero: '1022' });
+    await match('3', 4, inWeek + 180, { hero: '1022' });
+    await match('3', 5, inWeek + 240, { hero: '1022', mvp: true });
+    // Before the week: not counted.
+    await match('2', 6, inWeek - 10 * 86_400, { hero: '1022' });
+    for (const m of await state.ladder.pendingMoments(50)) await state.ladder.settleMoment(m, T0);
+
+    now = due - 60_000;
+    expect(await sender().send()).toBe(0);
+    now = due + 5 * 60_000;
+    const [x, y] = await Promise.all([sender().send(), sender().send()]);
+    expect(x + y).toBe(1);
+    expect(await sender().send()).toBe(0);
+    const recap = transport.sent.at(-1)!.body;
+    expect(recap.content).toBe('');
+    expect(recap.allowed_mentions).toEqual({ parse: [] });
+    expect(recap.embeds[0]).toEqual({
+      color: 0x5865f2,
+      title: 'This week on the ladder',
+      description: 'Members listed: 4 · from the matches the bot recorded in the last 7 days.',
+      fields: [
+        { name: 'Most improved', value: '<@b> P2 · +85.0' },
+        { name: 'Most matches', value: '<@c> P3 · 3' },
+        { name: 'Most MVPs', value: '<@a> P1 · 2' },
+        { name: 'Most played hero', value: 'Captain America · 3' },
+        // The first recap has nothing to compare with: nobody is marked new.
+        { name: 'Top 3 (🆕 new since the last recap)', value: '**1.** <@a> P1 · 4,290\n**2.** <@b> P2 · 4,150\n**3.** <@c> P3 · 4,020' },
+      ],
+    });
+    // A week later: d has climbed into the top 3, and is marked new; a recap more than a day late is skipped.
+    await state.ladder.setStanding('4', standing('Diamond II', 4200), T0 + 5);
+    now = due + 7 * 86_400_000 + 60_000;
+    await sender().send();
+    expect(transport.sent.at(-1)!.body.embeds[0]!.fields!.at(-1)!.value).toBe('**1.** <@a> P1 · 4,290\n**2.** <@d> P4 · 4,200 🆕\n**3.** <@b> P2 · 4,150');
+    const before = transport.sent.length;
+    now = due + 14 * 86_400_000 + 25 * 3_600_000;
+    expect(await sender().send()).toBe(0);
+    expect(transport.sent).toHaveLength(before);
+  });
+
+  it('quiet hours hold moments until they end; a deleted channel turns the posts off and is kept for /config status', async () => {
+    // 23:00–07:00 in UTC; T0 is midnight.
+    await state.ladder.configure(GUILD, { quiet: { start: 23 * 60, end: 7 * 60 } }, T0);
+    await state.ladder.setStanding('4', standing('Diamond III', 4010), T0 + 1);
+    now = T0 + 3_600_000;
+    expect(await sender().send()).toBe(0);
+    expect(transport.sent).toEqual([]);
+    expect(await state.ladder.pendingMoments(10)).not.toEqual([]);
+    now = T0 + 7 * 3_600_000;
+    transport.failWith = { code: 10003, status: 404, message: 'Unknown Channel' };
+    expect(await sender().send()).toBe(0);
+    const s = await state.ladder.settings(GUILD);
+    expect(s.momentsChannelId).toBeNull();
+    expect(s.problem).toMatchObject({ code: 10003, channelId: CHANNEL });
+    // Nothing more is planned while the posts are off; an admin's new channel clears the problem.
+    await state.ladder.setStanding('4', standing('Platinum I', 3990), T0 + 2);
+    expect(await state.ladder.pendingMoments(10)).toEqual([]);
+    expect((await state.ladder.configure(GUILD, { momentsChannelId: 'c2' }, T0)).problem).toBeNull();
   });
 });

@@ -54,6 +54,8 @@ export function bot(r: Replica, options: { apiTimeoutMs?: number } = {}) {
     memberData: state.memberData,
     verifications: state.verifications,
     ladder: state.ladder,
+    // The server's roles are the test's to set (`ctx.rankRoles.discord`); absent, as in the playground, they are not checked.
+    rankRoles: { store: state.rankRoles },
     logger,
   };
   const router = new Router(commands);

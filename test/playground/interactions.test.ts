@@ -9,6 +9,7 @@ import { CHANNELS, GUILD, MEMBERS } from '../../src/playground/guild.js';
 import { PLAYGROUND_STATE_FILE } from '../../src/playground/start.js';
 import type { MessageEvent, PlaygroundMessage } from '../../src/playground/messages.js';
 import { bootPlayground } from '../helpers/playground.js';
+import { pollUntil } from '../helpers/until.js';
 
 const [ALEX, SAM] = MEMBERS as [(typeof MEMBERS)[number], (typeof MEMBERS)[number]];
 const GENERAL = CHANNELS[0]!.id;
@@ -20,11 +21,14 @@ beforeAll(async () => {
 });
 afterAll(() => boot.close());
 
-/** Records message events until `done(events)` holds. */
+const LADDER = CHANNELS.find((c) => c.name === 'ladder')!.id;
+
+/** Records message events until `done(events)` holds; the ladder's own posts, which come when they come, are left out. */
 function eventsUntil(done: (events: MessageEvent[]) => boolean): Promise<MessageEvent[]> {
   return new Promise((resolve) => {
     const events: MessageEvent[] = [];
     const stop = boot.playground.messages.subscribe((e) => {
+      if (e.type === 'message' && e.message.channelId === LADDER) return;
       events.push(structuredClone(e));
       if (done(events)) {
         stop();
@@ -211,5 +215,15 @@ describe('the seeded server ladder', () => {
     // In rank score order, as the lines print it.
     const scores = listed.map((l) => Number(/ (\d[\d,]*) · peak/.exec(l)![1]!.replaceAll(',', '')));
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+
+  it('posts in #ladder the season cards of the player captured over several seasons, and says when the weekly recap comes', async () => {
+    const titles = () => boot.playground.messages.list(LADDER).map((m) => m.payload?.embeds[0]?.title ?? '');
+    await pollUntil(() => titles().filter((t) => t.startsWith('Season')).length >= 2, 'the season cards in #ladder', { timeoutMs: 30_000 });
+    expect(titles().filter((t) => t.startsWith('Season'))).toEqual(['Season 2 is over · Double C', 'Season 2.5 is over · Double C']);
+    const events = eventsUntil(lastDone);
+    boot.playground.interactions.command(ALEX.id, GENERAL, { command: 'config', subcommand: 'status', options: {} });
+    const status = (await events).map(messageOf).at(-1)!.payload!.embeds[0]!;
+    expect(status.fields!.find((f) => f.name === 'Server ladder')!.value).toContain('Weekly recap: Monday at 18:00 (UTC).');
   });
 });

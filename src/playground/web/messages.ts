@@ -106,7 +106,7 @@ export function pageMessages(locale: PageLocale = 'en') {
     discordDate: (when: Date) => date.format(when),
     /** A playground channel's topic by name; `fallback` (its English topic) for another. */
     channelTopic: (name: string, fallback: string) => {
-      const key = ({ general: 'topicGeneral', 'patch-notes': 'topicPatchNotes', 'balance-talk': 'topicBalanceTalk' } as const)[name];
+      const key = ({ general: 'topicGeneral', 'patch-notes': 'topicPatchNotes', 'balance-talk': 'topicBalanceTalk', ladder: 'topicLadder' } as const)[name];
       return key ? m(key) : fallback;
     },
     /** A frame label by key (index.html's `data-text`, `data-title` and `data-aria-label`). */

@@ -1,0 +1,97 @@
+/** The rank roles' answers: the mapping with the bot's checks and what a sync would change (`/config rank-roles`), and their state in `/config status`. */
+import type { APIEmbed } from 'discord-api-types/v10';
+import { cannotGive, RANK_ROLE_KEYS, ROLE_FAILURES, type GuildRoles, type RoleChange } from '../game/rank-roles.js';
+import { integer } from '../i18n/format.js';
+import { tr } from '../i18n/index.js';
+import type { RankRoleSettings, RoleFailureRow } from '../store/rank-roles.js';
+
+const COLOUR = 0x5865f2;
+/** Changes and members named in one answer; the rest are counted. */
+const SHOWN = 10;
+
+/**
+ * What `/config rank-roles` shows: the settings, the server's roles (null when Discord could not be read; `offline`
+ * without Discord at all, as in the playground), and the sync's next changes.
+ */
+export interface RankRolesPreview {
+  settings: RankRoleSettings;
+  guild: GuildRoles | null;
+  offline?: boolean;
+  changes: readonly RoleChange[];
+  held: number;
+  ladderOn: boolean;
+}
+
+const role = (id: string) => `<@&${id}>`;
+
+/** Why the bot cannot give `roleId`, as a short warning after it; '' when it can (or the server could not be read). */
+function warning(roleId: string, guild: GuildRoles | null): string {
+  const why = guild ? cannotGive(roleId, guild) : null;
+  return why ? ` ⚠️ ${tr(`ladder:roles.cannot.${why}`)}` : '';
+}
+
+/** The mapping, the checks and the dry run, in one embed. */
+export function rankRolesEmbed(p: RankRolesPreview): APIEmbed {
+  const lines = [tr(p.settings.enabled ? 'ladder:roles.on' : 'ladder:roles.off')];
+  if (!p.ladderOn) lines.push(tr('ladder:roles.ladderOff'));
+  if (p.guild && !p.guild.manageRoles) lines.push(`⚠️ ${tr('ladder:roles.needManageRoles')}`);
+  if (!p.guild) lines.push(tr(p.offline ? 'ladder:roles.offline' : 'ladder:roles.unchecked'));
+  if (p.settings.problem?.kind === 'role-deleted') lines.push(`⚠️ ${tr('ladder:roles.roleDeleted', { tier: p.settings.problem.key })}`);
+  const mapped = RANK_ROLE_KEYS.filter((k) => p.settings.roles[k] !== undefined);
+  const mapping = mapped.map((k) => `${k} → ${role(p.settings.roles[k]!)}${warning(p.settings.roles[k]!, p.guild)}`);
+  const adds = p.changes.filter((c) => c.add !== null).length;
+  const removes = p.changes.filter((c) => c.remove !== null).length;
+  const shown = p.changes.slice(0, SHOWN).map((c) => {
+    const parts = [...(c.add ? [`+${role(c.add)}`] : []), ...(c.remove ? [`−${role(c.remove)}`] : [])];
+    return `<@${c.userId}> ${parts.join(' ')}${c.tier ? ` (${c.tier})` : ''}`;
+  });
+  const more = p.changes.length - shown.length;
+  const changes =
+    p.changes.length === 0
+      ? tr('ladder:roles.inStep')
+      : [
+          tr('ladder:roles.counts', { add: integer(adds), remove: integer(removes) }),
+          ...shown,
+          ...(more > 0 ? [tr('ladder:roles.more', { n: integer(more) })] : []),
+        ].join('\n');
+  const held = p.held > 0 ? `\n${tr('ladder:roles.held', { n: integer(p.held) })}` : '';
+  return {
+    color: COLOUR,
+    title: tr('ladder:roles.title'),
+    description: lines.join('\n'),
+    fields: [
+      { name: tr('ladder:roles.mappingTitle'), value: mapping.length > 0 ? mapping.join('\n') : tr('ladder:roles.noMapping') },
+      { name: tr(p.settings.enabled ? 'ladder:roles.pendingTitle' : 'ladder:roles.dryRunTitle'), value: `${changes}${held}` },
+    ],
+  };
+}
+
+/** Discord's limit on an embed field's value, less room for the "and N more" line. */
+const FIELD_ROOM = 900;
+
+/** The rank roles' line in `/config status`: on or off, the server's problem, and every member not updated, by reason. */
+export function rankRolesStatus(settings: RankRoleSettings, failures: { rows: readonly RoleFailureRow[]; total: number }): { name: string; value: string } {
+  const lines = [tr(settings.enabled ? 'ladder:roles.statusOn' : 'ladder:roles.statusOff')];
+  if (settings.problem?.kind === 'role-deleted') lines.push(`⚠️ ${tr('ladder:roles.roleDeleted', { tier: settings.problem.key })}`);
+  if (settings.problem?.kind === 'no-permission') lines.push(`⚠️ ${tr('ladder:roles.needManageRoles')}`);
+  let used = lines.join('\n').length;
+  let named = 0;
+  for (const reason of ROLE_FAILURES) {
+    const rows = failures.rows.filter((r) => r.reason === reason);
+    if (rows.length === 0) continue;
+    const members: string[] = [];
+    for (const r of rows) {
+      const text = `<@${r.userId}>${r.roleId && reason === 'role-above' ? ` (${role(r.roleId)})` : ''}`;
+      if (used + text.length > FIELD_ROOM) break;
+      used += text.length + 2;
+      members.push(text);
+    }
+    named += members.length;
+    const line = `⚠️ ${tr(`ladder:roles.failure.${reason}`)}: ${members.join(', ')}`;
+    used += line.length - members.join(', ').length;
+    lines.push(line);
+  }
+  if (failures.total > named) lines.push(tr('ladder:roles.more', { n: integer(failures.total - named) }));
+  if (failures.total > 0) lines.push(tr('ladder:roles.retry'));
+  return { name: tr('ladder:roles.title'), value: lines.join('\n') };
+}

@@ -1,0 +1,116 @@
+/** `/config rank-roles` and the rank roles' part of `/config status`: the mapping, the bot's checks, the dry run, and members not updated. */
+import { describe, expect, it } from 'vitest';
+import type { GuildRoles } from '../../src/game/rank-roles.js';
+import { ADMIN, MEMBER, useReplicaBot } from '../helpers/bot.js';
+
+const env = useReplicaBot();
+const GUILD = ADMIN.guildId;
+const embed = (p: { embeds: { title?: string; description?: string; fields?: { name: string; value: string }[] }[] }) => p.embeds[0]!;
+
+/** The server's roles: the bot's at 10 with Manage Roles unless told, Gold and Gold II below it, Staff above it, an integration's role. */
+const server = (manageRoles = true): GuildRoles => ({
+  guildId: GUILD,
+  manageRoles,
+  botTop: 10,
+  roles: [
+    { id: GUILD, name: '@everyone', position: 0, managed: false },
+    { id: '700', name: 'Rivals Bot', position: 10, managed: true },
+    { id: '701', name: 'Gold', position: 3, managed: false },
+    { id: '702', name: 'Gold II', position: 4, managed: false },
+    { id: '703', name: 'Staff', position: 11, managed: false },
+    { id: '704', name: 'Booster', position: 2, managed: true },
+  ],
+});
+
+/** `user` proved account `uid`, with a standing in `tier`, on the ladder. */
+async function ranked(user: string, uid: string, tier: string, score: number) {
+  const { state, clock } = env.b;
+  await state.links.link(user, { uid, name: `P${uid}` }, false, clock.now);
+  await state.database.db.updateTable('account_links').set({ verified_at: clock.now }).where('user_id', '=', user).execute();
+  await state.ladder.setStanding(uid, { season: 9, tier, score, peak: score, matches: 5, role: 'Duelist', weekDelta: null, private: false }, clock.now);
+  await state.ladder.join(GUILD, user, clock.now);
+}
+
+describe('/config rank-roles', () => {
+  it('is for admins; with nothing mapped says how to map a tier, and that the ladder is off', async () => {
+    expect((await env.b.run('config', {}, 'rank-roles', MEMBER)).view.isError).toBe(true);
+    const shown = embed((await env.b.run('config', {}, 'rank-roles', ADMIN)).payload);
+    expect(shown.title).toBe('Rank roles');
+    expect(shown.description).toMatch(/^Rank roles are \*\*off\*\*\./);
+    expect(shown.description).toContain('The ladder is off, so nobody is ranked');
+    // Without Discord (the playground), nothing is checked and nothing changes.
+    expect(shown.description).toContain("This run has no Discord server: the roles are not checked, and nobody's roles change.");
+    expect(shown.fields![0]!.value).toMatch(/^No tier has a role yet\./);
+    expect(shown.fields![1]).toEqual({ name: 'Dry run: what would change', value: 'Nothing: every member already holds the role of their tier.' });
+  });
+
+  it('refuses a role the bot cannot give, saying why and how to fix it, and keeps nothing', async () => {
+    env.b.ctx.rankRoles!.discord = { guildRoles: async () => server() };
+    const above = embed((await env.b.run('config', { tier: 'Gold', role: '703' }, 'rank-roles', ADMIN)).payload);
+    expect(above.description).toBe(
+      '<@&703> is at or above my highest role, so Discord does not let me give it. In Server Settings → Roles, drag my role above it, then map Gold again.',
+    );
+    expect(embed((await env.b.run('config', { tier: 'Gold', role: '704' }, 'rank-roles', ADMIN)).payload).description).toMatch(/belongs to an integration/);
+    expect(embed((await env.b.run('config', { tier: 'Gold', role: GUILD }, 'rank-roles', ADMIN)).payload).description).toMatch(
+      /^@everyone cannot be a rank role/,
+    );
+    env.b.ctx.rankRoles!.discord = { guildRoles: async () => server(false) };
+    expect(embed((await env.b.run('config', { tier: 'Gold', division: 'II', role: '702' }, 'rank-roles', ADMIN)).payload).description).toBe(
+      'I need the **Manage Roles** permission to give <@&702>. Turn it on for my role in Server Settings → Roles, then map Gold II again.',
+    );
+    expect((await env.b.state.rankRoles.settings(GUILD)).roles).toEqual({});
+    expect(embed((await env.b.run('config', { role: '701' }, 'rank-roles', ADMIN)).payload).description).toMatch(
+      /^Choose the tier the role is for with `tier:`/,
+    );
+  });
+
+  it('maps tiers and divisions, and the dry run names who would get which role before it is turned on', async () => {
+    env.b.ctx.rankRoles!.discord = { guildRoles: async () => server() };
+    await env.b.run('config', { enabled: true }, 'ladder', ADMIN);
+    await ranked('400000000000000001', '9001', 'Gold II', 3900);
+    await ranked('400000000000000002', '9002', 'Gold I', 3950);
+    await ranked('400000000000000003', '9003', 'Silver I', 3500);
+    await env.b.run('config', { tier: 'Gold', role: '701' }, 'rank-roles', ADMIN);
+    const view = embed((await env.b.run('config', { tier: 'Gold', division: 'II', role: '702' }, 'rank-roles', ADMIN)).payload);
+    expect(view.fields![0]!.value).toBe('Gold → <@&701>\nGold II → <@&702>');
+    expect(view.fields![1]).toEqual({
+      name: 'Dry run: what would change',
+      value: 'Roles to give: 2 · roles to take back: 0\n<@400000000000000001> +<@&702> (Gold II)\n<@400000000000000002> +<@&701> (Gold I)',
+    });
+    expect(await env.b.state.rankRoles.guildsToSync()).toEqual([]);
+
+    const on = embed((await env.b.run('config', { enabled: true }, 'rank-roles', ADMIN)).payload);
+    expect(on.description).toMatch(/^Rank roles are \*\*on\*\*/);
+    expect(on.fields![1]!.name).toBe('Changes waiting for the next sync');
+    expect(await env.b.state.rankRoles.guildsToSync()).toEqual([GUILD]);
+
+    // A role moved above the bot's after it was mapped is flagged in the list.
+    env.b.ctx.rankRoles!.discord = { guildRoles: async () => ({ ...server(), botTop: 3 }) };
+    const flagged = embed((await env.b.run('config', {}, 'rank-roles', ADMIN)).payload);
+    expect(flagged.fields![0]!.value).toBe(
+      'Gold → <@&701> ⚠️ at or above my highest role: I cannot give it\nGold II → <@&702> ⚠️ at or above my highest role: I cannot give it',
+    );
+
+    // Unmapping: the tier alone.
+    const unmapped = embed((await env.b.run('config', { tier: 'Gold', division: 'II' }, 'rank-roles', ADMIN)).payload);
+    expect(unmapped.fields![0]!.value).toMatch(/^Gold → <@&701>/);
+    expect((await env.b.state.rankRoles.settings(GUILD)).roles).toEqual({ Gold: '701' });
+  });
+
+  it('/config status lists every member not updated, by reason, and when they are tried again', async () => {
+    const store = env.b.state.rankRoles;
+    const { generation } = await store.settings(GUILD);
+    await store.recordFailure(GUILD, '400000000000000001', { reason: 'role-above', roleId: '701', generation }, env.b.clock.now);
+    await store.recordFailure(GUILD, '400000000000000003', { reason: 'member-gone', roleId: '701', generation }, env.b.clock.now);
+    const status = embed((await env.b.run('config', {}, 'status', ADMIN)).payload);
+    const field = status.fields!.find((f) => f.name === 'Rank roles')!;
+    expect(field.value).toBe(
+      [
+        "On: members' roles follow their rank.",
+        '⚠️ Not updated, role at or above mine: <@400000000000000001> (<@&701>)',
+        '⚠️ Not updated, no longer in the server: <@400000000000000003>',
+        'These members are tried again after you change `/config rank-roles`, or after a day.',
+      ].join('\n'),
+    );
+  });
+});

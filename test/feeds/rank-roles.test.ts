@@ -1,0 +1,244 @@
+/**
+ * Rank roles kept in step against the fake Discord's role routes, through @discordjs/rest: the exact calls, the roles
+ * members end with, and every failure recorded once and held (a role above the bot's, no Manage Roles, a member gone,
+ * a deleted role), with 429s on the role route waited out.
+ */
+import { REST } from '@discordjs/rest';
+import pino from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Standing } from '../../src/game/ladder.js';
+import { ROLE_RETRY_MS } from '../../src/game/rank-roles.js';
+import { discordRoleTransport } from '../../src/feeds/discord-roles.js';
+import { RankRoleSync, type RoleTransport } from '../../src/feeds/rank-roles.js';
+import type { State } from '../../src/store/state.js';
+import { APP_ID, GUILD_ID, memberRoleCalls, startFakeDiscord, type FakeDiscord } from '../e2e/fake-discord.js';
+import { memoryState } from '../helpers/state.js';
+
+const T0 = Date.UTC(2026, 10, 1);
+const MANAGE_ROLES = 1n << 28n;
+
+const standing = (tier: string, score: number): Standing => ({
+  season: 9,
+  tier,
+  score,
+  peak: score,
+  matches: 10,
+  role: 'Duelist',
+  weekDelta: null,
+  private: false,
+});
+
+const roleCalls = memberRoleCalls;
+
+describe('rank roles against the fake Discord', () => {
+  let fake: FakeDiscord;
+  let rest: REST;
+  let state: State;
+  let now = T0;
+  let roles: { bot: string; gold: string; goldII: string; silver: string; plat: string; high: string; other: string };
+  let sync: RankRoleSync;
+  let transport: RoleTransport;
+  const users = ['300000000000000001', '300000000000000002', '300000000000000003'] as const;
+
+  beforeAll(async () => {
+    fake = await startFakeDiscord({ roleRouteLimit: { limit: 50, resetMs: 1_000 } });
+    rest = new REST({ api: fake.apiUrl, retries: 2 }).setToken('test-token');
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+
+  /** A fresh server: the bot's role at position 10 with Manage Roles, rank roles below it, `high` above it; three ranked members. */
+  beforeEach(async () => {
+    state = memoryState();
+    now = T0;
+    const g = fake.guildRoles;
+    roles = {
+      bot: g.addRole(GUILD_ID, { name: 'Rivals Bot', position: 10, permissions: MANAGE_ROLES, managed: true }),
+      gold: g.addRole(GUILD_ID, { name: 'Gold', position: 3 }),
+      goldII: g.addRole(GUILD_ID, { name: 'Gold II', position: 4 }),
+      silver: g.addRole(GUILD_ID, { name: 'Silver', position: 2 }),
+      plat: g.addRole(GUILD_ID, { name: 'Platinum', position: 5 }),
+      high: g.addRole(GUILD_ID, { name: 'Moderators', position: 11 }),
+      other: g.addRole(GUILD_ID, { name: 'Artist', position: 1 }),
+    };
+    g.setMember(GUILD_ID, APP_ID, [roles.bot]);
+    for (const u of users) g.setMember(GUILD_ID, u, [roles.other]);
+    await state.ladder.setEnabled(GUILD_ID, true, T0);
+    const tiers = ['Gold II', 'Silver I', 'Gold I'];
+    for (const [i, u] of users.entries()) {
+      const uid = String(1000 + i);
+      await state.links.link(u, { uid, name: `P${uid}` }, false, T0);
+      await state.database.db.updateTable('account_links').set({ verified_at: T0 }).where('user_id', '=', u).execute();
+      await state.ladder.setStanding(uid, standing(tiers[i]!, 4000 - i * 100), T0);
+      await state.ladder.join(GUILD_ID, u, T0);
+    }
+    await state.rankRoles.configure(GUILD_ID, { enabled: true, set: { Gold: roles.gold, 'Gold II': roles.goldII, Silver: roles.silver } }, T0);
+    transport = discordRoleTransport(rest, () => APP_ID);
+    sync = new RankRoleSync({ roles: state.rankRoles, transport, logger: pino({ level: 'silent' }), now: () => now, owner: 'p1' });
+  });
+
+  it('gives each ranked member the role of their division or tier, then follows rank changes, leaving other roles alone', async () => {
+    const [u1, u2, u3] = users;
+    let from = fake.calls.length;
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 3, removed: 0, failed: 0 });
+    expect(roleCalls(fake.calls, from)).toEqual([`PUT ${u1} ${roles.goldII}`, `PUT ${u2} ${roles.silver}`, `PUT ${u3} ${roles.gold}`]);
+    expect(fake.guildRoles.memberRoles(GUILD_ID, u1)).toEqual([roles.other, roles.goldII]);
+
+    // In step: a second run changes nothing.
+    from = fake.calls.length;
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 0, removed: 0 });
+    expect(roleCalls(fake.calls, from)).toEqual([]);
+
+    // Silver I → Gold III: the new role first, then the old one taken back.
+    await state.ladder.setStanding('1001', standing('Gold III', 3700), T0 + 1);
+    from = fake.calls.length;
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 1, removed: 1 });
+    expect(roleCalls(fake.calls, from)).toEqual([`PUT ${u2} ${roles.gold}`, `DELETE ${u2} ${roles.silver}`]);
+    expect(fake.guildRoles.memberRoles(GUILD_ID, u2)).toEqual([roles.other, roles.gold]);
+
+    // Leaving the ladder, unlinking: the role the bot gave goes, and only it.
+    await state.ladder.join(GUILD_ID, u1, T0, { optedOut: true });
+    await state.links.unlink(u3, '1002');
+    from = fake.calls.length;
+    await sync.syncGuild(GUILD_ID);
+    expect(roleCalls(fake.calls, from)).toEqual([`DELETE ${u1} ${roles.goldII}`, `DELETE ${u3} ${roles.gold}`]);
+    expect(fake.guildRoles.memberRoles(GUILD_ID, u1)).toEqual([roles.other]);
+    expect(fake.guildRoles.memberRoles(GUILD_ID, u3)).toEqual([roles.other]);
+
+    // Turned off: every role the bot gave is taken back, then the server is no longer synced.
+    await state.rankRoles.configure(GUILD_ID, { enabled: false }, T0);
+    expect(await state.rankRoles.guildsToSync()).toEqual([GUILD_ID]);
+    from = fake.calls.length;
+    await sync.run();
+    expect(roleCalls(fake.calls, from)).toEqual([`DELETE ${u2} ${roles.gold}`]);
+    expect(await state.rankRoles.guildsToSync()).toEqual([]);
+  });
+
+  it('records a role above the bot once, asks nothing for it again, and retries after an admin acts or a day', async () => {
+    await state.rankRoles.configure(GUILD_ID, { set: { Silver: roles.high } }, T0);
+    let from = fake.calls.length;
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 2, failed: 1 });
+    // Checked before asking: no call for the role the bot may not give.
+    expect(roleCalls(fake.calls, from)).toEqual([`PUT ${users[0]} ${roles.goldII}`, `PUT ${users[2]} ${roles.gold}`]);
+    expect((await state.rankRoles.failures(GUILD_ID)).rows).toEqual([{ userId: users[1], reason: 'role-above', roleId: roles.high, at: T0 }]);
+
+    from = fake.calls.length;
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 0, failed: 0, held: 1 });
+    expect(roleCalls(fake.calls, from)).toEqual([]);
+
+    // The admin moves the role below the bot's and maps it again: tried at once.
+    fake.guildRoles.editRole(GUILD_ID, roles.high, { position: 6 });
+    await state.rankRoles.configure(GUILD_ID, { set: { Silver: roles.high } }, T0);
+    from = fake.calls.length;
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 1, failed: 0, held: 0 });
+    expect(roleCalls(fake.calls, from)).toEqual([`PUT ${users[1]} ${roles.high}`]);
+    expect((await state.rankRoles.failures(GUILD_ID)).total).toBe(0);
+
+    // A member who left: recorded once, held, then tried again a day later.
+    fake.guildRoles.removeMember(GUILD_ID, users[0]);
+    await state.ladder.setStanding('1000', standing('Platinum III', 4200), T0 + 2);
+    await state.rankRoles.configure(GUILD_ID, { set: { Platinum: roles.plat } }, T0);
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ failed: 1 });
+    expect((await state.rankRoles.failures(GUILD_ID)).rows).toMatchObject([{ userId: users[0], reason: 'member-gone', roleId: roles.plat }]);
+    from = fake.calls.length;
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ held: 1 });
+    expect(roleCalls(fake.calls, from)).toEqual([]);
+    now = T0 + ROLE_RETRY_MS + 1;
+    fake.guildRoles.setMember(GUILD_ID, users[0], []);
+    from = fake.calls.length;
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 1, held: 0 });
+    expect(roleCalls(fake.calls, from)).toEqual([`PUT ${users[0]} ${roles.plat}`]);
+  });
+
+  it('without Manage Roles changes nothing and reports it; a deleted role turns its tier off and is reported', async () => {
+    fake.guildRoles.editRole(GUILD_ID, roles.bot, { permissions: 0n });
+    let from = fake.calls.length;
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 0, failed: 3 });
+    expect(roleCalls(fake.calls, from)).toEqual([]);
+    expect((await state.rankRoles.settings(GUILD_ID)).problem).toMatchObject({ kind: 'no-permission' });
+    expect(new Set((await state.rankRoles.failures(GUILD_ID)).rows.map((r) => r.reason))).toEqual(new Set(['no-permission']));
+
+    fake.guildRoles.editRole(GUILD_ID, roles.bot, { permissions: MANAGE_ROLES });
+    fake.guildRoles.deleteRole(GUILD_ID, roles.silver);
+    // The admin's fix of the permission counts as acting once they touch the rank roles.
+    await state.rankRoles.configure(GUILD_ID, {}, T0);
+    from = fake.calls.length;
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 2, failed: 0 });
+    expect(roleCalls(fake.calls, from)).toEqual([`PUT ${users[0]} ${roles.goldII}`, `PUT ${users[2]} ${roles.gold}`]);
+    const after = await state.rankRoles.settings(GUILD_ID);
+    expect(after.roles).toEqual({ Gold: roles.gold, 'Gold II': roles.goldII });
+    expect(after.problem).toMatchObject({ kind: 'role-deleted', roleId: roles.silver, key: 'Silver' });
+  });
+
+  it('a role deleted after the bot gave it is forgotten: Discord answers Unknown Role, nothing loops', async () => {
+    await sync.syncGuild(GUILD_ID);
+    // Deleted between the read of the server's roles and the change: the route's own answer says so.
+    const gone = roles.silver;
+    const racing: RoleTransport = {
+      ...transport,
+      guildRoles: async (g) => {
+        const view = await transport.guildRoles(g);
+        fake.guildRoles.deleteRole(GUILD_ID, gone);
+        return view;
+      },
+    };
+    await state.ladder.setStanding('1001', standing('Gold III', 3700), T0 + 1);
+    const racer = new RankRoleSync({ roles: state.rankRoles, transport: racing, logger: pino({ level: 'silent' }), now: () => now, owner: 'p1' });
+    const from = fake.calls.length;
+    expect(await racer.syncGuild(GUILD_ID)).toMatchObject({ added: 1, removed: 0 });
+    expect(roleCalls(fake.calls, from)).toEqual([`PUT ${users[1]} ${roles.gold}`, `DELETE ${users[1]} ${gone}`]);
+    expect((await state.rankRoles.settings(GUILD_ID)).roles.Silver).toBeUndefined();
+    const again = fake.calls.length;
+    await sync.syncGuild(GUILD_ID);
+    expect(roleCalls(fake.calls, again)).toEqual([`PUT ${users[1]} ${roles.gold}`]);
+    expect(fake.guildRoles.memberRoles(GUILD_ID, users[1])).toEqual([roles.other, roles.gold]);
+  });
+
+  it('two processes never both change one server: the second finds it leased', async () => {
+    const other = new RankRoleSync({ roles: state.rankRoles, transport, logger: pino({ level: 'silent' }), now: () => now, owner: 'p2' });
+    const from = fake.calls.length;
+    const [a, b] = await Promise.all([sync.syncGuild(GUILD_ID), other.syncGuild(GUILD_ID)]);
+    expect([a.leased, b.leased].sort()).toEqual([false, true]);
+    expect(roleCalls(fake.calls, from)).toHaveLength(3);
+  });
+});
+
+describe("the role route's bucket", () => {
+  it('waits out a 429 by its Retry-After and goes on: every member gets their role', async () => {
+    const fake = await startFakeDiscord({ roleRouteLimit: { limit: 2, resetMs: 300 } });
+    try {
+      const state = memoryState();
+      const g = fake.guildRoles;
+      const bot = g.addRole(GUILD_ID, { name: 'Bot', position: 5, permissions: MANAGE_ROLES });
+      const gold = g.addRole(GUILD_ID, { name: 'Gold', position: 1 });
+      g.setMember(GUILD_ID, APP_ID, [bot]);
+      await state.ladder.setEnabled(GUILD_ID, true, T0);
+      const members = Array.from({ length: 6 }, (_, i) => `30000000000000010${i}`);
+      for (const [i, u] of members.entries()) {
+        g.setMember(GUILD_ID, u, []);
+        await state.links.link(u, { uid: String(2000 + i), name: 'P' }, false, T0);
+        await state.database.db.updateTable('account_links').set({ verified_at: T0 }).where('user_id', '=', u).execute();
+        await state.ladder.setStanding(String(2000 + i), standing('Gold I', 3800), T0);
+        await state.ladder.join(GUILD_ID, u, T0);
+      }
+      await state.rankRoles.configure(GUILD_ID, { enabled: true, set: { Gold: gold } }, T0);
+      // Another client spent the bucket: the first call is answered 429.
+      const spender = new REST({ api: fake.apiUrl }).setToken('other');
+      await spender.put(`/guilds/${GUILD_ID}/members/${members[0]}/roles/${gold}`);
+      await spender.delete(`/guilds/${GUILD_ID}/members/${members[0]}/roles/${gold}`);
+      const rest = new REST({ api: fake.apiUrl }).setToken('test-token');
+      const sync = new RankRoleSync({ roles: state.rankRoles, transport: discordRoleTransport(rest, () => APP_ID), logger: pino({ level: 'silent' }) });
+      expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 6, failed: 0 });
+      for (const u of members) expect(g.memberRoles(GUILD_ID, u)).toEqual([gold]);
+      // One 429 (the bucket another client spent); the next call came no sooner than it asked, and after it the client
+      // kept to the bucket's headers.
+      expect(fake.routeLimited).toHaveLength(1);
+      const [limited] = fake.routeLimited;
+      const next = fake.calls.find((c) => c.at > limited!.at && /\/roles\/\d+$/.test(c.path) && c.authorization === 'Bot test-token');
+      expect(next!.at - limited!.at).toBeGreaterThanOrEqual(limited!.retryAfterMs - 1);
+    } finally {
+      await fake.close();
+    }
+  });
+});
