@@ -241,7 +241,9 @@ if (!values['skip-postgres']) await engineFigures('postgres');
 const DISCORD_LIMIT = 50;
 
 /** One rank-role sync after a season reset; SQLite (the store's engine is not what limits a sync: Discord is). */
-async function roleSyncRun(members: number): Promise<{ wallS: number; calls: number; limited: number; floorS: number; planMs: number }> {
+async function roleSyncRun(
+  members: number,
+): Promise<{ wallS: number; calls: number; limited: number; floorS: number; planMs: number; planMiBPer10k: number | null }> {
   const fake = await startFakeDiscord({ globalLimit: { perSecond: DISCORD_LIMIT } });
   const dir = tempDir(tmpdir(), 'bench-roles-');
   const state = await openState({ dataDir: dir, logger });
@@ -313,9 +315,16 @@ async function roleSyncRun(members: number): Promise<{ wallS: number; calls: num
           .execute();
       });
     }
+    // The sync holds a server's plan while it works: its heap per 10,000 members (with --expose-gc, as the npm script runs).
+    const gc = (globalThis as { gc?: () => void }).gc;
+    gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
     const planStart = performance.now();
-    await state.rankRoles.plan(GUILD_ID, Date.now());
+    const plan = await state.rankRoles.plan(GUILD_ID, Date.now());
     const planMs = performance.now() - planStart;
+    gc?.();
+    const planMiBPer10k = gc ? ((process.memoryUsage().heapUsed - heapBefore) / 2 ** 20 / members) * 10_000 : null;
+    if (plan.changes.length !== members) throw new Error(`the plan holds ${plan.changes.length} changes of ${members}`);
     // The production REST client and budget (src/discord/client.ts), without a gateway.
     const client = createDiscordClient({ apiUrl: fake.apiUrl });
     client.rest.setToken('bench-token');
@@ -327,7 +336,7 @@ async function roleSyncRun(members: number): Promise<{ wallS: number; calls: num
     if (result.added !== members || result.removed !== members) throw new Error(`the sync changed ${result.added} / ${result.removed} of ${members}`);
     const calls = fake.calls.slice(from).filter((c) => /\/roles\/\d+$/.test(c.path)).length;
     await client.destroy();
-    return { wallS, calls, limited: fake.globalLimited.length + fake.routeLimited.length, floorS: calls / DISCORD_LIMIT, planMs };
+    return { wallS, calls, limited: fake.globalLimited.length + fake.routeLimited.length, floorS: calls / DISCORD_LIMIT, planMs, planMiBPer10k };
   } finally {
     await state.close();
     await fake.close();
@@ -348,6 +357,8 @@ if (!values['skip-roles']) {
     )}`,
   );
   say(`  planning the changes           ${fmt(runs.map((x) => x.planMs))}`);
+  const heaps = runs.flatMap((x) => (x.planMiBPer10k === null ? [] : [x.planMiBPer10k]));
+  say(`  plan's heap per 10,000 members ${heaps.length > 0 ? fmt(heaps, 'MiB', 2) : 'not measured (run with --expose-gc)'}`);
   say(
     `  wall time                      ${fmt(
       runs.map((x) => x.wallS),

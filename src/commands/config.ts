@@ -552,7 +552,13 @@ async function configureLadder(guildId: string, o: CommandInput['options'], ctx:
   }
   const schedule = scheduleOf(o.quiet, o.timezone, undefined, o.at);
   const before = await ctx.ladder.settings(guildId);
-  const asked: Partial<Record<MomentKind, unknown>> = { rank: o['rank-changes'], peak: o.peaks, top3: o['top-3'], 'season-end': o['season-end'] };
+  const asked: Partial<Record<MomentKind, unknown>> = {
+    rank: o['rank-changes'],
+    peak: o.peaks,
+    top3: o['top-3'],
+    'season-end': o['season-end'],
+    recap: o.recap === undefined ? undefined : o.recap !== 'off',
+  };
   const kinds = MOMENT_KINDS.filter((k) => (typeof asked[k] === 'boolean' ? asked[k] : before.kinds.includes(k)));
   const recapDay = o.recap === undefined ? undefined : o.recap === 'off' ? null : Number(o.recap);
   const after = await ctx.ladder.configure(

@@ -14,7 +14,7 @@ import { pickLocale, runInLocale, tr, type Locale } from '../i18n/index.js';
 import { escapeText } from '../render/limits.js';
 import { toMessagePayload, type View } from '../render/view.js';
 import type { GuildSettingsRepository } from '../store/guild-settings.js';
-import type { LadderRepository, LadderSettings, PendingMoment, RecapData } from '../store/ladder.js';
+import type { LadderRepository, PendingMoment, RecapData } from '../store/ladder.js';
 import type { DeliveryLedger, DeliveryOutcome } from './delivery.js';
 import { localTime, quietNow } from './schedule.js';
 
@@ -126,7 +126,7 @@ export function recapDue(day: number, at: number, timeZone: string, instant: num
 export interface LadderMomentsOptions {
   ladder: Pick<
     LadderRepository,
-    'pendingMoments' | 'settleMoment' | 'membership' | 'settings' | 'setMomentsProblem' | 'recapTargets' | 'recapData' | 'settleRecap'
+    'pendingMoments' | 'settleMoment' | 'membership' | 'settings' | 'setMomentsProblem' | 'recapTargets' | 'recapData' | 'settleRecap' | 'withQuietHours'
   >;
   settings: Pick<GuildSettingsRepository, 'get'>;
   ledger: DeliveryLedger;
@@ -166,11 +166,12 @@ export class LadderMoments {
     const now = this.#o.now ?? Date.now;
     const heroes = await this.#heroes();
     let sent = 0;
-    const settingsOf = new Map<string, LadderSettings>();
-    for (const m of await ladder.pendingMoments(BATCH)) {
-      let s = settingsOf.get(m.guildId);
-      if (!s) settingsOf.set(m.guildId, (s = await ladder.settings(m.guildId)));
-      if (s.quiet && quietNow(s.quiet, s.timeZone, now()).quiet) continue;
+    // Left out of the batch, so that a server in its quiet hours never holds up the others' posts.
+    const quiet = (await ladder.withQuietHours()).filter((g) => g.settings.quiet && quietNow(g.settings.quiet, g.settings.timeZone, now()).quiet);
+    for (const m of await ladder.pendingMoments(
+      BATCH,
+      quiet.map((g) => g.guildId),
+    )) {
       const membership = await ladder.membership(m.guildId, m.userId);
       const payload = await this.#render(m.guildId, () => momentView(m, membership?.mentionsOff !== true, heroes));
       const outcome = await this.#o.ledger.deliver({ feed: 'ladder', postId: `${m.guildId}:${m.momentId}`, channelId: m.channelId }, payload, false);

@@ -1,8 +1,8 @@
 /**
  * Offline, the playground's server runs a ladder of the captured sample players: each as a member with a proved link,
  * standing as their latest capture shows until the tracker reads them again. Its posts go to `#ladder`, with a weekly
- * recap on Mondays; a player captured over several seasons is read capture by capture, so the seasons they finished
- * are posted as season cards.
+ * recap on the day and at the time the playground first started; a player captured over several seasons is read
+ * capture by capture, so the seasons they finished are posted as season cards.
  */
 import { createImageResolver } from '../api/images.js';
 import { createSchemas, type PlayerProfile } from '../api/schemas.js';
@@ -42,7 +42,10 @@ export async function seedLadder(
     );
   }
   const now = Date.now();
-  await state.ladder.configure(guildId, { enabled: true, ...(momentsChannelId ? { momentsChannelId, recapDay: 1, recapAt: 18 * 60 } : {}) }, now);
+  // The weekly recap falls due the minute the playground starts (UTC), so that its first one shows at once.
+  const at = new Date(now - 60_000);
+  const recap = { recapDay: at.getUTCDay(), recapAt: at.getUTCHours() * 60 + at.getUTCMinutes() };
+  await state.ladder.configure(guildId, { enabled: true, ...(momentsChannelId ? { momentsChannelId, ...recap } : {}) }, now);
   let n = 0;
   for (const [uid, list] of byUid) {
     const userId = String(FIRST_MEMBER + BigInt(n));

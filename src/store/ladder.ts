@@ -254,9 +254,17 @@ export class LadderRepository {
       .execute();
   }
 
-  /** Planned moments not settled, oldest first. */
-  async pendingMoments(limit: number): Promise<PendingMoment[]> {
-    const rows = await this.db.selectFrom('ladder_moments').selectAll().where('settled_at', 'is', null).orderBy('created_at').limit(limit).execute();
+  /** The servers with quiet hours for their ladder's posts, with those settings. */
+  async withQuietHours(): Promise<{ guildId: string; settings: LadderSettings }[]> {
+    const rows = await this.db.selectFrom('ladder_settings').selectAll().where('quiet_start', 'is not', null).execute();
+    return rows.map((r) => ({ guildId: r.guild_id, settings: settingsOf(r) }));
+  }
+
+  /** Planned moments not settled, oldest first, but those of `exceptGuilds` (servers in their quiet hours). */
+  async pendingMoments(limit: number, exceptGuilds: readonly string[] = []): Promise<PendingMoment[]> {
+    let query = this.db.selectFrom('ladder_moments').selectAll().where('settled_at', 'is', null);
+    if (exceptGuilds.length > 0) query = query.where('guild_id', 'not in', exceptGuilds);
+    const rows = await query.orderBy('created_at').limit(limit).execute();
     return rows.flatMap((r) => {
       try {
         const data = JSON.parse(r.data) as { moment: Moment; name: string };

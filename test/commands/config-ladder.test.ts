@@ -19,6 +19,11 @@ describe('/config ladder posts', () => {
       'Weekly recap: Monday at 19:30 (Europe/Paris).',
       'Quiet hours: 23:00–07:00 (Europe/Paris): posts wait until they end.',
     ]);
+    expect((await env.b.state.ladder.settings(ADMIN.guildId)).kinds).toEqual(['rank', 'peak', 'season-end', 'recap']);
+    // A server that had turned the recap off gets it back by choosing a day.
+    await env.b.state.ladder.configure(ADMIN.guildId, { kinds: ['rank'] }, 0);
+    await env.b.run('config', { enabled: true, recap: '1' }, 'ladder', ADMIN);
+    expect((await env.b.state.ladder.recapTargets()).map((t) => t.guildId)).toEqual([ADMIN.guildId]);
     // Options left out are kept; the recap can be turned off alone.
     const off = await env.b.run('config', { enabled: true, recap: 'off' }, 'ladder', ADMIN);
     expect(description(off.payload)).toContain('Weekly recap: off. Choose its day with `/config ladder`.');

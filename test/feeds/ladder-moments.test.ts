@@ -328,11 +328,15 @@ describe('top 3, season cards, the weekly recap, quiet hours and a deleted chann
   it('quiet hours hold moments until they end; a deleted channel turns the posts off and is kept for /config status', async () => {
     // 23:00–07:00 in UTC; T0 is midnight.
     await state.ladder.configure(GUILD, { quiet: { start: 23 * 60, end: 7 * 60 } }, T0);
+    // Another server, without quiet hours, lists the same member.
+    await state.ladder.configure('g2', { enabled: true, momentsChannelId: 'c9' }, T0);
+    await state.ladder.join('g2', 'd', T0);
     await state.ladder.setStanding('4', standing('Diamond III', 4010), T0 + 1);
     now = T0 + 3_600_000;
-    expect(await sender().send()).toBe(0);
-    expect(transport.sent).toEqual([]);
-    expect(await state.ladder.pendingMoments(10)).not.toEqual([]);
+    await sender().send();
+    expect(transport.sent.map((x) => x.channelId)).toEqual(['c9', 'c9']);
+    expect(new Set((await state.ladder.pendingMoments(10)).map((m) => m.guildId))).toEqual(new Set([GUILD]));
+    transport.sent = [];
     now = T0 + 7 * 3_600_000;
     transport.failWith = { code: 10003, status: 404, message: 'Unknown Channel' };
     expect(await sender().send()).toBe(0);
@@ -341,7 +345,7 @@ describe('top 3, season cards, the weekly recap, quiet hours and a deleted chann
     expect(s.problem).toMatchObject({ code: 10003, channelId: CHANNEL });
     // Nothing more is planned while the posts are off; an admin's new channel clears the problem.
     await state.ladder.setStanding('4', standing('Platinum I', 3990), T0 + 2);
-    expect(await state.ladder.pendingMoments(10)).toEqual([]);
+    expect((await state.ladder.pendingMoments(10)).filter((m) => m.guildId === GUILD)).toEqual([]);
     expect((await state.ladder.configure(GUILD, { momentsChannelId: 'c2' }, T0)).problem).toBeNull();
   });
 });

@@ -11,7 +11,10 @@ import { ROLE_RETRY_MS } from '../../src/game/rank-roles.js';
 import { discordRoleTransport } from '../../src/feeds/discord-roles.js';
 import { RankRoleSync, type RoleTransport } from '../../src/feeds/rank-roles.js';
 import type { State } from '../../src/store/state.js';
-import { APP_ID, GUILD_ID, memberRoleCalls, startFakeDiscord, type FakeDiscord } from '../e2e/fake-discord.js';
+import { APP_ID, CHANNEL_ID, GUILD_ID, memberRoleCalls, startFakeDiscord, type FakeDiscord } from '../e2e/fake-discord.js';
+import { DiscordRestBudget, UNCOUNTED } from '../../src/discord/rest-budget.js';
+import { runWithDeadline, runWithoutDeadline } from '../../src/core/deadline.js';
+import { pollUntil } from '../helpers/until.js';
 import { memoryState } from '../helpers/state.js';
 
 const T0 = Date.UTC(2026, 10, 1);
@@ -237,6 +240,46 @@ describe("the role route's bucket", () => {
       const [limited] = fake.routeLimited;
       const next = fake.calls.find((c) => c.at > limited!.at && /\/roles\/\d+$/.test(c.path) && c.authorization === 'Bot test-token');
       expect(next!.at - limited!.at).toBeGreaterThanOrEqual(limited!.retryAfterMs - 1);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe('rank roles in the REST budget', () => {
+  it('wait behind a request made while answering an interaction: the answer goes first', async () => {
+    const fake = await startFakeDiscord();
+    try {
+      const state = memoryState();
+      const g = fake.guildRoles;
+      const bot = g.addRole(GUILD_ID, { name: 'Bot', position: 5, permissions: MANAGE_ROLES });
+      const gold = g.addRole(GUILD_ID, { name: 'Gold', position: 1 });
+      g.setMember(GUILD_ID, APP_ID, [bot]);
+      await state.ladder.setEnabled(GUILD_ID, true, T0);
+      const members = Array.from({ length: 4 }, (_, i) => `30000000000000020${i}`);
+      for (const [i, u] of members.entries()) {
+        g.setMember(GUILD_ID, u, []);
+        await state.links.link(u, { uid: String(3000 + i), name: 'P' }, false, T0);
+        await state.database.db.updateTable('account_links').set({ verified_at: T0 }).where('user_id', '=', u).execute();
+        await state.ladder.setStanding(String(3000 + i), standing('Gold I', 3800), T0);
+        await state.ladder.join(GUILD_ID, u, T0);
+      }
+      await state.rankRoles.configure(GUILD_ID, { enabled: true, set: { Gold: gold } }, T0);
+      // Two requests a second: a role change waits for the budget's next slot, as in a big sync under Discord's limit
+      // (discord.js hands on one request of a route's bucket at a time).
+      const budget = new DiscordRestBudget(2, 0, undefined, 1_000);
+      const rest = new REST({ api: fake.apiUrl, makeRequest: budget.wrap(), globalRequestsPerSecond: UNCOUNTED }).setToken('test-token');
+      const sync = new RankRoleSync({ roles: state.rankRoles, transport: discordRoleTransport(rest, () => APP_ID), logger: pino({ level: 'silent' }) });
+      const running = runWithoutDeadline(() => sync.syncGuild(GUILD_ID));
+      await fake.waitFor((c) => c.method === 'PUT' && c.path.endsWith(`/roles/${gold}`));
+      await pollUntil(() => budget.waiting >= 1, 'a role change waiting in the budget');
+      const sentBefore = memberRoleCalls(fake.calls).length;
+      const answer = runWithDeadline(Date.now() + 10_000, () => rest.get(`/channels/${CHANNEL_ID}`).catch(() => undefined));
+      await Promise.all([answer, running]);
+      const at = fake.calls.findIndex((c) => c.method === 'GET' && c.path === `/channels/${CHANNEL_ID}`);
+      // The role change that was waiting went after it.
+      expect(memberRoleCalls(fake.calls.slice(0, at))).toHaveLength(sentBefore);
+      expect(memberRoleCalls(fake.calls)).toHaveLength(members.length);
     } finally {
       await fake.close();
     }

@@ -217,13 +217,15 @@ describe('the seeded server ladder', () => {
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
   });
 
-  it('posts in #ladder the season cards of the player captured over several seasons, and says when the weekly recap comes', async () => {
+  it('posts in #ladder the season cards of the player captured over several seasons, and a first weekly recap', async () => {
     const titles = () => boot.playground.messages.list(LADDER).map((m) => m.payload?.embeds[0]?.title ?? '');
-    await pollUntil(() => titles().filter((t) => t.startsWith('Season')).length >= 2, 'the season cards in #ladder', { timeoutMs: 30_000 });
+    await pollUntil(() => titles().includes('This week on the ladder'), 'the recap in #ladder', { timeoutMs: 30_000 });
     expect(titles().filter((t) => t.startsWith('Season'))).toEqual(['Season 2 is over · Double C', 'Season 2.5 is over · Double C']);
+    const recap = boot.playground.messages.list(LADDER).find((m) => m.payload?.embeds[0]?.title === 'This week on the ladder')!;
+    expect(recap.payload!.embeds[0]!.fields!.at(-1)!.value).toMatch(/^\*\*1\.\*\* <@\d+> Freddyhun · 5,032\n/);
     const events = eventsUntil(lastDone);
     boot.playground.interactions.command(ALEX.id, GENERAL, { command: 'config', subcommand: 'status', options: {} });
     const status = (await events).map(messageOf).at(-1)!.payload!.embeds[0]!;
-    expect(status.fields!.find((f) => f.name === 'Server ladder')!.value).toContain('Weekly recap: Monday at 18:00 (UTC).');
+    expect(status.fields!.find((f) => f.name === 'Server ladder')!.value).toMatch(/Weekly recap: \w+day at \d\d:\d\d \(UTC\)\./);
   });
 });
