@@ -1,14 +1,16 @@
 /**
  * Offline, the playground's server runs a ladder of the captured sample players: each as a member with a proved link,
  * standing as their latest capture shows until the tracker reads them again. Its posts go to `#ladder`, with a weekly
- * recap on the day and at the time the playground first started; a player captured over several seasons is read
- * capture by capture, so the seasons they finished are posted as season cards.
+ * recap on the day and at the time the playground first started. Each capture is replayed match by match, as the
+ * tracker would have read the player, so the rank changes in the recorded matches and the seasons finished between
+ * captures are posted as they happened.
  */
 import { createImageResolver } from '../api/images.js';
 import { createSchemas, type PlayerProfile } from '../api/schemas.js';
 import type { Logger } from '../core/logger.js';
 import { standingOf } from '../game/ladder.js';
 import { rankSummary } from '../game/profile.js';
+import { tierOf } from '../game/ranks.js';
 import { readForTracking, trackedTimelinePoints } from '../game/tracking.js';
 import type { ProfileCapture } from '../replica/data/dataset.js';
 import type { State } from '../store/state.js';
@@ -55,20 +57,34 @@ export async function seedLadder(
     await state.tracking.follow(uid, now);
     // Listed first, so that each capture read after is this server's news.
     await state.ladder.join(guildId, userId, now, { platform: (['pc', 'ps', 'xbox'] as const)[n % 3] });
+    let replayedTo = 0;
     for (const { profile } of list) {
       const read = readForTracking(profile);
       if (read.kind === 'private') await state.ladder.setPrivate(uid, now);
-      else if (read.kind === 'read')
-        await state.ladder.setStanding(
-          uid,
-          standingOf(
-            read.snapshot,
-            { timeline: trackedTimelinePoints([], read.matches), matches: read.matches },
-            { apiPeak: rankSummary(profile).seasonPeak?.score ?? null, role: null },
-            read.lastMatchAt !== null ? read.lastMatchAt * 1000 : now,
-          ),
-          now,
-        );
+      if (read.kind !== 'read') continue;
+      // The capture's ranked matches of its season, each as the standing after it: what the tracker would have read
+      // had it followed the player match by match, so the rank changes among them are posted as they happened.
+      const season = read.snapshot.season;
+      const ranked = read.matches.filter((m) => m.ranked && m.season === season && m.newScore !== null && m.time > replayedTo).sort((a, b) => a.time - b.time);
+      let peak: number | null = null;
+      let played = 0;
+      for (const m of ranked) {
+        peak = Math.max(peak ?? m.newScore!, m.newScore!);
+        played++;
+        const tier = tierOf(m.newLevel, m.newScore);
+        await state.ladder.setStanding(uid, { season, tier, score: m.newScore, peak, matches: played, role: null, weekDelta: null, private: false }, now);
+      }
+      replayedTo = Math.max(replayedTo, read.lastMatchAt ?? 0);
+      await state.ladder.setStanding(
+        uid,
+        standingOf(
+          read.snapshot,
+          { timeline: trackedTimelinePoints([], read.matches), matches: read.matches },
+          { apiPeak: rankSummary(profile).seasonPeak?.score ?? null, role: null },
+          read.lastMatchAt !== null ? read.lastMatchAt * 1000 : now,
+        ),
+        now,
+      );
     }
     n++;
   }

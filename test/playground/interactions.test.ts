@@ -221,6 +221,12 @@ describe('the seeded server ladder', () => {
     const titles = () => boot.playground.messages.list(LADDER).map((m) => m.payload?.embeds[0]?.title ?? '');
     await pollUntil(() => titles().includes('This week on the ladder'), 'the recap in #ladder', { timeoutMs: 30_000 });
     expect(titles().filter((t) => t.startsWith('Season'))).toEqual(['Season 2 is over · Double C', 'Season 2.5 is over · Double C']);
+    const texts = boot.playground.messages.list(LADDER).map((m) => m.payload?.embeds[0]?.description ?? '');
+    // Double C crossed from Bronze to Silver among the matches of their second capture, and was Gold at the third.
+    expect(texts.filter((t) => t.includes('ranked up')).map((t) => t.replace(/^<@\d+> /, ''))).toEqual([
+      'ranked up on **Double C**: Bronze I → **Silver III**.',
+      'ranked up on **Double C**: Silver II → **Gold II**.',
+    ]);
     const recap = boot.playground.messages.list(LADDER).find((m) => m.payload?.embeds[0]?.title === 'This week on the ladder')!;
     expect(recap.payload!.embeds[0]!.fields!.at(-1)!.value).toMatch(/^\*\*1\.\*\* <@\d+> Freddyhun · 5,032\n/);
     const events = eventsUntil(lastDone);
