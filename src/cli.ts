@@ -13,6 +13,7 @@ import { pino } from 'pino';
 import { createLogger } from './core/logger.js';
 import { commands } from './commands/index.js';
 import { ConfigError, loadConfig } from './app/config.js';
+import { EnvFileError, loadEnvFile } from './app/env-file.js';
 import type { CommandContext, CommandInput } from './discord/command.js';
 import { Router } from './discord/router.js';
 import { payloadToText } from './render/text.js';
@@ -24,6 +25,37 @@ import { DISCORD_LOCALES, LOCALE_NAMES, LOCALES } from './i18n/index.js';
 import { BalanceIndexer } from './jobs/balance-indexer.js';
 
 class UsageError extends Error {}
+
+/** `--help`: the usage, every slash command with its description, and examples. */
+export function helpText(router: Router): string {
+  const slash = router.commands.filter((c) => 'options' in c.definition || c.definition.type === undefined || c.definition.type === 1);
+  const width = Math.max(...slash.map((c) => c.definition.name.length));
+  const lines = slash.map((c) => `  ${c.definition.name.padEnd(width)}  ${'description' in c.definition ? c.definition.description : ''}`);
+  return [
+    USAGE,
+    '',
+    "Runs one slash command's answer in this terminal, against the game API (the in-process replica without RIVALS_API_KEY).",
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Options:',
+    '  --json                 print only the JSON Discord would receive',
+    '  --press <custom-id>    press a button (or <custom-id>=<value> for a menu) of the answer; repeatable',
+    '  --user <id>            the member running it (default 100000000000000001)',
+    '  --locale <code>        their Discord language (en-US, de, fr, es-ES, pt-BR, ja)',
+    '  --files <dir>          write the attachments (charts) to <dir>',
+    '  --help, -h             this text',
+    '',
+    'Examples:',
+    '  npm run cli -- player query:Card1gan',
+    '  npm run cli -- hero name:Hulk --locale de',
+    '  npm run cli -- leaderboard hero:Hulk --json',
+    '',
+    'Exit codes: 0 shown, 1 the bot answered with an error message, 2 bad command line.',
+    '',
+  ].join('\n');
+}
 
 const USAGE =
   'usage: npm run cli -- <command> [subcommand] [option:value ...] [--json] [--press <custom-id>[=<value>]] [--user <id>] [--locale <code>] [--files <dir>]';
@@ -157,11 +189,17 @@ export function findPress(payload: MessagePayload, press: string): { customId: s
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(helpText(new Router(commands)));
+    return 0;
+  }
   let config;
   try {
+    const envFile = loadEnvFile();
+    if (envFile) process.stderr.write(`cli: read the environment from ${envFile}\n`);
     config = loadConfig(process.env);
   } catch (err) {
-    if (err instanceof ConfigError) {
+    if (err instanceof ConfigError || err instanceof EnvFileError) {
       process.stderr.write(`${err.message}\n`);
       return 2;
     }

@@ -2,8 +2,11 @@
 import { commands } from './commands/index.js';
 import { ConfigError, loadConfig } from './app/config.js';
 import { deployCommands } from './discord/deploy.js';
+import { EnvFileError, loadEnvFile } from './app/env-file.js';
 
 try {
+  const envFile = loadEnvFile();
+  if (envFile) process.stderr.write(`deploy: read the environment from ${envFile}\n`);
   const config = loadConfig(process.env);
   const { token, clientId, devGuildId, apiUrl } = config.discord;
   if (!token || !clientId) {
@@ -14,7 +17,7 @@ try {
     process.stdout.write(`deploy: registered ${count} commands (${scope})${devGuildId ? '' : '; global changes can take up to an hour to show'}\n`);
   }
 } catch (err) {
-  if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
+  if (err instanceof ConfigError || err instanceof EnvFileError) process.stderr.write(`${err.message}\n`);
   else process.stderr.write(`deploy: Discord refused the registration: ${(err as Error).message}\n`);
   process.exitCode = 1;
 }

@@ -1,6 +1,7 @@
 /** Composition root: config, logger, store and cache, API client, Discord runtime, feeds; the local playground without DISCORD_TOKEN or with `--playground`. */
 import { commands } from './commands/index.js';
 import { ConfigError, loadConfig, type Config } from './app/config.js';
+import { EnvFileError, loadEnvFile } from './app/env-file.js';
 import { Router } from './discord/router.js';
 import { fetchCommandIds } from './discord/deploy.js';
 import { setCommandIds } from './i18n/index.js';
@@ -31,17 +32,21 @@ import type { IdentifyRedis } from './app/sharding/identify.js';
 // A cluster process started by the cluster manager (src/app/sharding) gets its shards from it.
 let cluster: ClusterIdentity | undefined;
 let config: Config;
+let envFile: string | null = null;
 try {
+  envFile = loadEnvFile();
   cluster = clusterFromEnv(process.env);
   config = loadConfig(cluster ? clusterConfigEnv(process.env) : process.env);
 } catch (err) {
-  if (!(err instanceof ConfigError) && !(err instanceof ShardingPlanError)) throw err;
+  if (!(err instanceof ConfigError) && !(err instanceof ShardingPlanError) && !(err instanceof EnvFileError)) throw err;
   process.stderr.write(`${err.message}\nSee .env.example for every variable.\n`);
   process.exit(1);
 }
 
 const rootLogger = createLogger({ level: config.logLevel, secrets: [config.rivals.apiKey, config.discord.token] });
 const logger = cluster ? rootLogger.child({ cluster: cluster.clusterId }) : rootLogger;
+// Which file, never its values; the cluster processes inherit the manager's environment.
+if (envFile && !cluster) logger.info({ file: envFile }, 'read the environment from .env (variables set in the process environment win)');
 const playgroundAsked = process.argv.includes('--playground');
 const managesClusters = !!config.sharding && !!config.discord.token && !playgroundAsked && !cluster;
 // README "Process policy": every stop goes through `policy.terminate`, bounded. The cache-override warning is expected

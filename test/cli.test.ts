@@ -1,5 +1,9 @@
 /** The command-line preview, run as members and scripts run it: `npm run cli -- ...`. */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readLocaleFile } from '../src/i18n/index.js';
 import type { MessagePayload } from '../src/render/view.js';
@@ -96,4 +100,49 @@ describe('npm run cli', () => {
     },
     30_000,
   );
+});
+
+/** The CLI run by Node from `cwd` (not through npm, which always runs from the checkout), with only `env`. */
+function cliIn(cwd: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const tsx = pathToFileURL(fileURLToPath(import.meta.resolve('tsx'))).href;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', tsx, fileURLToPath(new URL('../src/cli.ts', import.meta.url)), ...args], {
+      cwd,
+      env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('the CLI’s first hour', () => {
+  it('--help prints the usage, every command and examples, and exits 0', async () => {
+    const { code, stdout } = await cli(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^usage: npm run cli -- <command>/);
+    for (const name of ['player', 'hero', 'match', 'leaderboard', 'patch-notes', 'ladder']) expect(stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    expect(stdout).toContain('  npm run cli -- player query:Card1gan');
+  }, 30_000);
+
+  it('reads .env from where it runs, says which file (never its values), and the process environment wins', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-env-'));
+    try {
+      writeFileSync(join(dir, '.env'), 'RIVALS_API_RPM=fast\nLOG_LEVEL=loud\n');
+      const read = await cliIn(dir, ['hero', 'name:hulk']);
+      expect(read.code).toBe(2);
+      expect(read.stderr).toContain(`cli: read the environment from ${join(dir, '.env')}`);
+      expect(read.stderr).toContain('RIVALS_API_RPM: must be a whole number from 1 (got "fast")');
+      // Set in the process: the file's value is not used.
+      const overridden = await cliIn(dir, ['hero', 'name:hulk'], { RIVALS_API_RPM: '30', LOG_LEVEL: 'warn' });
+      expect(overridden.stderr).not.toContain('RIVALS_API_RPM');
+      expect(overridden.code).toBe(0);
+      expect(overridden.stdout).toMatch(/^# Hulk$/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

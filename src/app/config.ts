@@ -18,8 +18,19 @@ const url = (fallback?: string) => {
   const schema = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
   return fallback === undefined ? schema.optional() : schema.default(fallback);
 };
+/**
+ * A whole number from `min` to `max`: every refusal names the range, for the value not a number too (the `(got …)`
+ * beside it is added where the error is written).
+ */
+const wholeIn = (min: number, max: number, note = '') => {
+  const range = `must be a whole number from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}${note}`;
+  return z.coerce.number({ error: range }).int(range).min(min, range).max(max, range);
+};
 const positiveInt = (fallback: number) =>
-  z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be positive').default(fallback);
+  z.coerce.number({ error: 'must be a whole number from 1' }).int('must be a whole number from 1').positive('must be a whole number from 1').default(fallback);
+/** Seconds above zero (fractions allowed: tests set them small). */
+const positiveSeconds = (fallback: number) =>
+  z.coerce.number({ error: 'must be a number of seconds above 0' }).positive('must be a number of seconds above 0').default(fallback);
 
 /** Comma-separated whole numbers from 0 (shard or cluster IDs), sorted, without repeats. */
 const idList = z
@@ -76,13 +87,13 @@ const schema = z.object({
   CACHE_TTL: ttlOverrides,
   DATA_DIR: z.string().trim().min(1).default('./data'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
-  FEED_POLL_SECONDS: z.coerce.number({ error: 'must be a number' }).positive('must be positive').default(600),
+  FEED_POLL_SECONDS: positiveSeconds(600),
   FEED_CLOCK_FILE: z.string().trim().min(1).optional(),
   /** Between two reads of a tracked player who plays (src/game/tracking.ts); tests set seconds. */
-  TRACKING_MIN_INTERVAL_SECONDS: z.coerce.number({ error: 'must be a number' }).positive('must be positive').default(1800),
+  TRACKING_MIN_INTERVAL_SECONDS: positiveSeconds(1800),
   /** Between two reads of a tracked player whose profile stopped changing. */
-  TRACKING_MAX_INTERVAL_SECONDS: z.coerce.number({ error: 'must be a number' }).positive('must be positive').default(86_400),
-  PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65_535).default(3000),
+  TRACKING_MAX_INTERVAL_SECONDS: positiveSeconds(86_400),
+  PORT: wholeIn(0, 65_535, ' (0: any free port)').default(3000),
   SHARD_COUNT: z
     .string()
     .trim()
@@ -100,15 +111,10 @@ const schema = z.object({
   SHARDS_PER_CLUSTER: positiveInt(DEFAULT_SHARDS_PER_CLUSTER),
   SHARD_IDS: idList,
   CLUSTER_IDS: idList,
-  METRICS_PORT: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0).max(65_535).optional(),
+  METRICS_PORT: wholeIn(0, 65_535, ' (0: any free port)').optional(),
   DISCORD_REST_PROXY: url(),
   // Discord keeps an interaction's token 15 minutes; the acknowledgement needs 2 s of it.
-  INTERACTION_BUDGET_MS: z.coerce
-    .number({ error: 'must be a number' })
-    .int('must be whole milliseconds')
-    .min(3_000, 'must be at least 3000')
-    .max(900_000, 'must be at most 900000 (15 min)')
-    .default(10_000),
+  INTERACTION_BUDGET_MS: wholeIn(3_000, 900_000, ' milliseconds (15 min)').default(10_000),
 });
 
 /** Every variable read, in schema order: compose.yaml, .env.example and the README list each (test/deployment.test.ts). */

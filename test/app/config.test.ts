@@ -114,7 +114,24 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TRACKING_MIN_INTERVAL_SECONDS: '600', TRACKING_MAX_INTERVAL_SECONDS: '60' })).toThrow(
       /TRACKING_MAX_INTERVAL_SECONDS: must be at least TRACKING_MIN_INTERVAL_SECONDS \(600\) \(got "60"\)/,
     );
-    expect(() => loadConfig({ TRACKING_MIN_INTERVAL_SECONDS: '0' })).toThrow(/TRACKING_MIN_INTERVAL_SECONDS: must be positive/);
+    expect(() => loadConfig({ TRACKING_MIN_INTERVAL_SECONDS: '0' })).toThrow(/TRACKING_MIN_INTERVAL_SECONDS: must be a number of seconds above 0 \(got "0"\)/);
+  });
+
+  it('names the range of every number it refuses, for a value out of it or not a number at all', () => {
+    const problem = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (err) {
+        return (err as ConfigError).problems[0]!.message;
+      }
+      return 'accepted';
+    };
+    expect(problem({ PORT: '99999' })).toBe('must be a whole number from 0 to 65,535 (0: any free port) (got "99999")');
+    expect(problem({ PORT: 'http' })).toBe('must be a whole number from 0 to 65,535 (0: any free port) (got "http")');
+    expect(problem({ METRICS_PORT: '-1' })).toBe('must be a whole number from 0 to 65,535 (0: any free port) (got "-1")');
+    expect(problem({ INTERACTION_BUDGET_MS: '100' })).toBe('must be a whole number from 3,000 to 900,000 milliseconds (15 min) (got "100")');
+    expect(problem({ RIVALS_API_RPM: '0' })).toBe('must be a whole number from 1 (got "0")');
+    expect(problem({ FEED_POLL_SECONDS: 'often' })).toBe('must be a number of seconds above 0 (got "often")');
   });
 
   it('reads METRICS_PORT and DISCORD_REST_PROXY', () => {

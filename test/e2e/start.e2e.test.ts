@@ -1,5 +1,8 @@
 /** The bot's entry point (`npm start`) with a token: logs in through DISCORD_API_URL, serves, and shuts down gracefully. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MEMBER } from '../helpers/bot.js';
 import { APP_ID, commandInteraction, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
@@ -86,5 +89,40 @@ describe('npm start with DISCORD_TOKEN', () => {
     expect(await exited).toBe(0);
     expect(output).toMatch(/shutting down: finishing replies in flight/);
     expect(output).not.toContain('start-token-abc123');
+  }, 30_000);
+});
+
+describe('npm start and .env', () => {
+  it('reads .env from where it starts: a bad value there is named, with its range, in one line and no stack', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'start-env-'));
+    try {
+      writeFileSync(join(dir, '.env'), 'PORT=99999\n');
+      const child = spawn(process.execPath, [...BOT_ARGS], { cwd: dir, env: { PATH: process.env.PATH!, HOME: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).toBe(1);
+      expect(stderr).toBe(
+        'Invalid configuration:\n  - PORT: must be a whole number from 0 to 65,535 (0: any free port) (got "99999")\nSee .env.example for every variable.\n',
+      );
+
+      // A good file: the first log line names it, never its values.
+      writeFileSync(join(dir, '.env'), `PORT=0\nLOG_LEVEL=info\nDATA_DIR=${join(dir, 'data')}\nRIVALS_API_KEY=\n`);
+      const good = spawn(process.execPath, [...BOT_ARGS], { cwd: dir, env: { PATH: process.env.PATH!, HOME: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      const firstLine = new Promise<string>((resolve) => {
+        good.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          if (out.includes('\n')) resolve(out.split('\n')[0]!);
+        });
+      });
+      const line = JSON.parse(await firstLine) as { msg: string; file: string };
+      good.kill('SIGKILL');
+      expect(line.msg).toBe('read the environment from .env (variables set in the process environment win)');
+      expect(line.file).toBe(join(dir, '.env'));
+      expect(JSON.stringify(line)).not.toMatch(/PORT|LOG_LEVEL|DATA_DIR/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 30_000);
 });
