@@ -2,6 +2,7 @@
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { AchievementSummary } from '../api/schemas.js';
 import type { CommandContext, CommandModule } from '../discord/command.js';
+import { EVERYWHERE } from '../discord/command.js';
 import { describe } from '../i18n/commands.js';
 import { API_PAGE_SIZE, apiListView } from '../render/api-list.js';
 import { staleFooter } from '../render/common.js';
@@ -16,6 +17,8 @@ const COLOUR = 0xf97316;
 const definition = new SlashCommandBuilder()
   .setName('achievements')
   .setDescription(describe('achievements'))
+  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
+  .setContexts(...EVERYWHERE.contexts)
   .addStringOption((o) => o.setName('hero').setDescription(describe('achievements.options.hero')).setAutocomplete(true))
   .addStringOption((o) => o.setName('name').setDescription(describe('achievements.options.name')).setMaxLength(100))
   .toJSON();

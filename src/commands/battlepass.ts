@@ -1,6 +1,7 @@
 /** `/battlepass [season]`: a season's battle pass rewards, paged. Data: api-spec.md endpoint 8. */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { CommandContext, CommandModule } from '../discord/command.js';
+import { EVERYWHERE } from '../discord/command.js';
 import { describe } from '../i18n/commands.js';
 import { staleFooter } from '../render/common.js';
 import { tr } from '../i18n/index.js';
@@ -13,6 +14,8 @@ const PER_PAGE = 10;
 const definition = new SlashCommandBuilder()
   .setName('battlepass')
   .setDescription(describe('battlepass'))
+  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
+  .setContexts(...EVERYWHERE.contexts)
   .addNumberOption((o) => o.setName('season').setDescription(describe('battlepass.options.season')).setMinValue(0.5).setMaxValue(99))
   .toJSON();
 

@@ -8,6 +8,7 @@ import { ApiError } from '../core/api-errors.js';
 import type { PlayerProfile } from '../api/schemas.js';
 import { SPEC_LIMITS, type CompareRankChart } from '../charts/specs.js';
 import type { CommandContext, CommandInput, CommandModule } from '../discord/command.js';
+import { EVERYWHERE } from '../discord/command.js';
 import { NotFoundError, NotLinkedError, UserFacingError } from '../core/errors.js';
 import { currentSeason, heroSummary, playTimeByRole, rankSummary, type HeroTotals } from '../game/profile.js';
 import { rankScore } from '../game/ranks.js';
@@ -32,6 +33,8 @@ const HEAD_TO_HEAD = 8;
 const definition = new SlashCommandBuilder()
   .setName('compare')
   .setDescription(describe('compare'))
+  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
+  .setContexts(...EVERYWHERE.contexts)
   .addStringOption((o) => o.setName('player').setDescription(describe('compare.options.player')).setRequired(true).setMaxLength(100).setAutocomplete(true))
   .addStringOption((o) => o.setName('other').setDescription(describe('compare.options.other')).setMaxLength(100).setAutocomplete(true))
   .addNumberOption((o) => o.setName('season').setDescription(describe('compare.options.season')).setMinValue(0).setMaxValue(99))

@@ -4,9 +4,10 @@
  * rank roles, status and reset.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
-import { ButtonStyle, ChannelType, ComponentType, InteractionContextType, PermissionFlagsBits, type APIEmbed } from 'discord-api-types/v10';
+import { ButtonStyle, ChannelType, ComponentType, PermissionFlagsBits, type APIEmbed } from 'discord-api-types/v10';
 import { PLATFORMS, type Platform } from '../api/endpoints.js';
 import type { ChannelCheck, CommandContext, CommandInput, CommandModule, Invoker } from '../discord/command.js';
+import { SERVER_ONLY } from '../discord/command.js';
 import { MOMENT_KINDS, type MomentKind } from '../game/ladder.js';
 import { cannotGive, rankRoleKey } from '../game/rank-roles.js';
 import { DIVISIONS, TIER_NAMES } from '../game/ranks.js';
@@ -49,7 +50,8 @@ const definition = new SlashCommandBuilder()
   .setName('config')
   .setDescription(describe('config'))
   .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
-  .setContexts(InteractionContextType.Guild)
+  .setIntegrationTypes(...SERVER_ONLY.integrationTypes)
+  .setContexts(...SERVER_ONLY.contexts)
   .addSubcommand((s) => s.setName('show').setDescription(describe('config.subcommands.show')))
   .addSubcommand((s) =>
     s

@@ -15,6 +15,7 @@ import {
 import type { Fetched } from '../api/client.js';
 import type { Ability, Hero, Transformation } from '../api/schemas.js';
 import type { CommandContext, CommandModule } from '../discord/command.js';
+import { EVERYWHERE } from '../discord/command.js';
 import { CustomIdTooLongError, encodeCustomId } from '../render/custom-id.js';
 import { aside, compactNumber, decimal, duration, integer, kda, percent, ratioPercent, titleCase, winRate } from '../i18n/format.js';
 import { foldName, heroDisplayName } from '../catalog/hero-directory.js';
@@ -53,6 +54,8 @@ const ABILITY_FIELD_ORDER = ['Key', 'Cooldown', 'Energy Cost', 'Casting', 'Damag
 const definition = new SlashCommandBuilder()
   .setName('hero')
   .setDescription(describe('hero'))
+  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
+  .setContexts(...EVERYWHERE.contexts)
   .addStringOption((o) => o.setName('name').setDescription(describe('hero.options.name')).setRequired(true).setAutocomplete(true))
   .toJSON();
 

@@ -3,6 +3,7 @@ import { SlashCommandBuilder } from '@discordjs/builders';
 import { ITEM_TYPES, type ItemType } from '../api/endpoints.js';
 import type { Item } from '../api/schemas.js';
 import type { CommandContext, CommandModule } from '../discord/command.js';
+import { EVERYWHERE } from '../discord/command.js';
 import { choiceName, describe } from '../i18n/commands.js';
 import { API_PAGE_SIZE, apiListView } from '../render/api-list.js';
 import { staleFooter } from '../render/common.js';
@@ -17,6 +18,8 @@ const COLOUR = 0xeab308;
 const definition = new SlashCommandBuilder()
   .setName('items')
   .setDescription(describe('items'))
+  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
+  .setContexts(...EVERYWHERE.contexts)
   .addStringOption((o) =>
     o
       .setName('type')

@@ -3,10 +3,11 @@
  * (src/store/ladder.ts; standings from the tracker, src/jobs/tracker.ts), and a member's place on it.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
-import { InteractionContextType, type APIEmbed } from 'discord-api-types/v10';
+import type { APIEmbed } from 'discord-api-types/v10';
 import { PLATFORMS, type Platform } from '../api/endpoints.js';
 import { UserFacingError } from '../core/errors.js';
 import type { CommandContext, CommandModule, Invoker } from '../discord/command.js';
+import { SERVER_ONLY } from '../discord/command.js';
 import { LADDER_PAGE_SIZE, LADDER_PERIODS, LADDER_ROLES, LEFT_OUT_REASONS, type LadderPeriod } from '../game/ladder.js';
 import { rankScore, rankScoreChange } from '../game/ranks.js';
 import { choiceName, describe } from '../i18n/commands.js';
@@ -39,7 +40,8 @@ function ladderOf(user: Invoker, ctx: CommandContext) {
 const definition = new SlashCommandBuilder()
   .setName('ladder')
   .setDescription(describe('ladder'))
-  .setContexts(InteractionContextType.Guild)
+  .setIntegrationTypes(...SERVER_ONLY.integrationTypes)
+  .setContexts(...SERVER_ONLY.contexts)
   .addSubcommand((s) =>
     s
       .setName('show')

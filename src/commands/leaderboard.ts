@@ -3,6 +3,7 @@ import { SlashCommandBuilder } from '@discordjs/builders';
 import type { APIEmbed } from 'discord-api-types/v10';
 import { PLATFORMS, type Platform } from '../api/endpoints.js';
 import type { CommandContext, CommandModule } from '../discord/command.js';
+import { EVERYWHERE } from '../discord/command.js';
 import { choiceName, describe } from '../i18n/commands.js';
 import { roleColour, staleFooter } from '../render/common.js';
 import { tr } from '../i18n/index.js';
@@ -19,6 +20,8 @@ const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', 
 const definition = new SlashCommandBuilder()
   .setName('leaderboard')
   .setDescription(describe('leaderboard'))
+  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
+  .setContexts(...EVERYWHERE.contexts)
   .addStringOption((o) => o.setName('hero').setDescription(describe('leaderboard.options.hero')).setRequired(true).setAutocomplete(true))
   .addStringOption((o) =>
     o

@@ -1,6 +1,7 @@
 /** `/maps`: every map once, grouped by location, via the map catalogue (api-spec.md endpoint 11). */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { CommandContext, CommandModule } from '../discord/command.js';
+import { EVERYWHERE } from '../discord/command.js';
 import { describe } from '../i18n/commands.js';
 import { mapName, type MapInfo } from '../catalog/map-directory.js';
 import { modeName } from '../i18n/names.js';
@@ -13,7 +14,12 @@ import type { View } from '../render/view.js';
 
 export const MAPS_PER_PAGE = 10;
 
-const definition = new SlashCommandBuilder().setName('maps').setDescription(describe('maps')).toJSON();
+const definition = new SlashCommandBuilder()
+  .setName('maps')
+  .setDescription(describe('maps'))
+  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
+  .setContexts(...EVERYWHERE.contexts)
+  .toJSON();
 
 const title = (m: MapInfo) => `${escapeText(mapName(m), 100)}${m.subMap ? `: ${escapeText(m.subMap, 100)}` : ''}`;
 

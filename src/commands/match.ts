@@ -7,6 +7,7 @@ import { ComponentType, type APIActionRowComponent, type APIComponentInMessageAc
 import { ApiError } from '../core/api-errors.js';
 import type { MatchDetail } from '../api/schemas.js';
 import type { CommandContext, CommandModule } from '../discord/command.js';
+import { EVERYWHERE } from '../discord/command.js';
 import { encodeCustomId, MAX_CUSTOM_ID_LENGTH } from '../render/custom-id.js';
 import { NotFoundError } from '../core/errors.js';
 import { matchLength, scoreboard, type ScoreLine, type ScoreTeam } from '../game/scoreboard.js';
@@ -30,6 +31,8 @@ const NEUTRAL_COLOUR = 0x5865f2;
 const definition = new SlashCommandBuilder()
   .setName('match')
   .setDescription(describe('match'))
+  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
+  .setContexts(...EVERYWHERE.contexts)
   .addStringOption((o) => o.setName('match').setDescription(describe('match.options.match')).setRequired(true).setMinLength(3).setMaxLength(100))
   .toJSON();
 

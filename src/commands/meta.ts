@@ -7,6 +7,7 @@ import type { APIEmbed } from 'discord-api-types/v10';
 import { SPEC_LIMITS, type MetaScatterChart } from '../charts/specs.js';
 import { currentDeadline, settleWithin } from '../core/deadline.js';
 import type { CommandContext, CommandModule } from '../discord/command.js';
+import { EVERYWHERE } from '../discord/command.js';
 import { groupMetaRows, META_ROLES, META_SORTS, metaRole, sortMetaRows, type MetaRole, type MetaRow, type MetaSnapshot, type MetaSort } from '../game/meta.js';
 import { type HeroMeta } from '../jobs/hero-meta.js';
 import { choiceName, describe } from '../i18n/commands.js';
@@ -31,6 +32,8 @@ const ALL_ROLES = 'all';
 const definition = new SlashCommandBuilder()
   .setName('meta')
   .setDescription(describe('meta'))
+  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
+  .setContexts(...EVERYWHERE.contexts)
   .addStringOption((o) =>
     o
       .setName('role')

@@ -7,6 +7,7 @@ import { ButtonStyle, ComponentType, type APIActionRowComponent, type APICompone
 import type { Fetched } from '../api/client.js';
 import type { Page, Post } from '../api/schemas.js';
 import type { CommandContext, CommandModule } from '../discord/command.js';
+import { EVERYWHERE } from '../discord/command.js';
 import { encodeCustomId } from '../render/custom-id.js';
 import { choiceName, describe } from '../i18n/commands.js';
 import { calendarDate, calendarDay, staleFooter } from '../render/common.js';
@@ -28,6 +29,8 @@ const SEARCH_PAGES = 5;
 const definition = new SlashCommandBuilder()
   .setName('patch-notes')
   .setDescription(describe('patch-notes'))
+  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
+  .setContexts(...EVERYWHERE.contexts)
   .addStringOption((o) =>
     o
       .setName('type')

@@ -16,6 +16,7 @@ import type { Fetched } from '../api/client.js';
 import { ApiError } from '../core/api-errors.js';
 import type { Hero, PlayerProfile } from '../api/schemas.js';
 import type { CommandContext, CommandInput, CommandModule } from '../discord/command.js';
+import { EVERYWHERE } from '../discord/command.js';
 import { encodeCustomId } from '../render/custom-id.js';
 import { NotFoundError, NotLinkedError } from '../core/errors.js';
 import { recentMatches, type HistoryPage, type HistoryRow } from '../catalog/history.js';
@@ -69,6 +70,8 @@ const TOP_HEROES = 3;
 const definition = new SlashCommandBuilder()
   .setName('player')
   .setDescription(describe('player'))
+  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
+  .setContexts(...EVERYWHERE.contexts)
   .addStringOption((o) => o.setName('query').setDescription(describe('player.options.query')).setMaxLength(100).setAutocomplete(true))
   .addUserOption((o) => o.setName('user').setDescription(describe('player.options.user')))
   .addNumberOption((o) => o.setName('season').setDescription(describe('player.options.season')).setMinValue(0).setMaxValue(99))

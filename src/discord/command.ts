@@ -7,6 +7,7 @@ import type { RankRolesRepository } from '../store/rank-roles.js';
 import type { RoleTransport } from '../feeds/rank-roles.js';
 import type { VerificationsRepository } from '../store/verifications.js';
 import type { AlertsRepository } from '../store/alerts.js';
+import { ApplicationIntegrationType, InteractionContextType } from 'discord-api-types/v10';
 import type {
   APIApplicationCommandOptionChoice,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
@@ -146,3 +147,18 @@ export interface CommandModule {
   components?: Record<string, ComponentHandler>;
   autocomplete?(input: AutocompleteInput, ctx: CommandContext): Promise<APIApplicationCommandOptionChoice[]>;
 }
+
+/**
+ * Where an answer about the game works: installed in a server or by the member themselves, in a server, the bot's DM or
+ * a private channel (Discord: "Application Commands", Installation Context and Interaction Contexts).
+ */
+export const EVERYWHERE = {
+  integrationTypes: [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall],
+  contexts: [InteractionContextType.Guild, InteractionContextType.BotDM, InteractionContextType.PrivateChannel],
+} as const;
+
+/** Where a server's own command works: installed in the server, used in it. */
+export const SERVER_ONLY = {
+  integrationTypes: [ApplicationIntegrationType.GuildInstall],
+  contexts: [InteractionContextType.Guild],
+} as const;

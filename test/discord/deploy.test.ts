@@ -33,6 +33,16 @@ describe('command registration', () => {
     expect(registrationPayload(commands)).toEqual(PINNED);
   });
 
+  it('the answers about the game work wherever a member is; the server’s own commands only in a server that installed the bot', () => {
+    const byName = new Map(registrationPayload(commands).map((c) => [c.name, c]));
+    const everywhere = ['player', 'hero', 'match', 'leaderboard', 'meta', 'compare', 'maps', 'items', 'achievements', 'battlepass', 'patch-notes'];
+    for (const name of everywhere) {
+      // Discord: integration types 0 guild install, 1 user install; contexts 0 guild, 1 bot DM, 2 private channel.
+      expect(byName.get(name), name).toMatchObject({ integration_types: [0, 1], contexts: [0, 1, 2] });
+    }
+    for (const name of ['config', 'ladder']) expect(byName.get(name), name).toMatchObject({ integration_types: [0], contexts: [0] });
+  });
+
   it('every command and option reads well in the picker: lower-case names, descriptions within limits', () => {
     const payload = registrationPayload(commands);
     expect(payload.map((c) => c.name)).toEqual([
