@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './app/config.js';
 import { EnvFileError, loadEnvFile } from './app/env-file.js';
 import { Router } from './discord/router.js';
 import { fetchCommandIds } from './discord/deploy.js';
+import { inviteUrl, loginFailure } from './discord/startup.js';
 import { setCommandIds } from './i18n/index.js';
 import { discordChannelAccess } from './discord/channel-access.js';
 import { createDiscordClient } from './discord/client.js';
@@ -228,10 +229,13 @@ async function runBot(): Promise<void> {
         Math.min(FIRST_FEED_POLL_DELAY_MS, config.feedPollSeconds * 1000),
       );
       firstPoll.unref();
+      logger.info({ invite: inviteUrl(c.application.id) }, 'invite the bot to a server with this link (it asks for the permissions the features need)');
+      const scope = config.discord.devGuildId ? `the dev guild ${config.discord.devGuildId}` : 'globally';
       fetchCommandIds(client.rest, c.application.id, config.discord.devGuildId).then(
         (ids) => {
           setCommandIds(ids);
-          logger.debug({ commands: ids.size }, 'command ids read: messages mention commands');
+          if (ids.size === 0) logger.warn({ scope }, `no slash command is registered ${scope}: run \`npm run deploy\` once to register them`);
+          else logger.info({ commands: ids.size, scope }, `slash commands registered ${scope}`);
         },
         (err: unknown) => logger.warn({ err }, 'could not read the registered commands: messages name commands without mentions'),
       );
@@ -282,9 +286,11 @@ async function runBot(): Promise<void> {
       // A fatal close during login (4004 on the first IDENTIFY) has its own line and is already stopping the process.
       if (!policy.terminating) {
         // A refused token must be fixed before a restart helps (78); anything else may pass, and a cluster manager restarts on 1.
-        const refused = (err as { code?: unknown }).code === 'TokenInvalid';
-        logger.fatal({ err }, refused ? 'Discord refused DISCORD_TOKEN' : 'could not log in to Discord (check DISCORD_TOKEN and DISCORD_API_URL)');
-        await policy.terminate(refused ? EXIT_GATEWAY_REFUSED : 1, 'login failed');
+        const failure = loginFailure(err, new URL(config.discord.apiUrl).host);
+        // One line of advice; the stack only at debug.
+        logger.debug({ err }, 'the login error');
+        logger.fatal(failure.message);
+        await policy.terminate(failure.refused ? EXIT_GATEWAY_REFUSED : 1, 'login failed');
       }
     }
   }

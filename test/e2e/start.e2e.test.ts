@@ -74,6 +74,13 @@ describe('npm start with DISCORD_TOKEN', () => {
     );
     expect(text).toContain(`</link:${link.id}>`);
     expect(text).toContain(`</player:${registered.find((c) => c.name === 'player')!.id}>`);
+    // The self-hoster's start: how to invite the bot, and that its commands are registered.
+    const lines = output.split('\n').flatMap((l) => (l.startsWith('{') ? [JSON.parse(l) as { msg: string; invite?: string; commands?: number }] : []));
+    expect(lines.find((l) => l.invite)?.invite).toMatch(
+      new RegExp(`^https://discord\\.com/oauth2/authorize\\?client_id=${APP_ID}&scope=bot\\+applications\\.commands&permissions=\\d+$`),
+    );
+    const slash = (registered as { type?: number }[]).filter((c) => (c.type ?? 1) === 1);
+    expect(lines.find((l) => l.msg === 'slash commands registered globally')?.commands).toBe(slash.length);
   }, 20_000);
 
   it('finishes the reply in flight on SIGTERM, then exits cleanly', async () => {
@@ -89,6 +96,35 @@ describe('npm start with DISCORD_TOKEN', () => {
     expect(await exited).toBe(0);
     expect(output).toMatch(/shutting down: finishing replies in flight/);
     expect(output).not.toContain('start-token-abc123');
+  }, 30_000);
+});
+
+describe('npm start when Discord cannot be reached', () => {
+  it('says so in one line of advice, without a stack, and does not blame the token', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'start-dns-'));
+    try {
+      const child = spawn(process.execPath, [...BOT_ARGS], {
+        cwd: dir,
+        env: { PATH: process.env.PATH!, HOME: dir, DATA_DIR: join(dir, 'data'), DISCORD_TOKEN: 'dns-token-xyz', DISCORD_API_URL: 'http://discord.invalid/api' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).toBe(1);
+      const fatal = out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { level: number; msg: string; err?: unknown })
+        .filter((l) => l.level === 60);
+      expect(fatal).toHaveLength(1);
+      expect(fatal[0]!.msg).toMatch(/^cannot reach discord\.invalid \((ENOTFOUND|EAI_AGAIN)\): check this machine's network and DNS/);
+      expect(fatal[0]!.err).toBeUndefined();
+      expect(out).not.toContain('dns-token-xyz');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 30_000);
 });
 
