@@ -10,7 +10,8 @@ import type { MessagePayload } from '../src/render/view.js';
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', 'cli', '--', ...args], {
+    // npm's own -s: its script banner would go to stdout before the answer.
+    const child = spawn('npm', ['run', '-s', 'cli', '--', ...args], {
       env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
