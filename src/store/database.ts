@@ -245,6 +245,9 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   }
 }
 
+/** Connections a PostgreSQL store opens at once and keeps: as many as one ladder page reads in parallel (src/store/ladder.ts). */
+const WARM_CONNECTIONS = 4;
+
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const location = redactUrl(url);
   const { default: pg } = await import('pg');
@@ -253,9 +256,13 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     getTypeParser: (oid: number, format?: string) =>
       oid === 20 ? (v: string) => Number(v) : (pg.types.getTypeParser(oid, format as 'text') as (v: string) => unknown),
   };
+  const max = options.poolSize ?? 10;
+  const warm = Math.min(WARM_CONNECTIONS, max);
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 10,
+    max,
+    // Kept open when idle: the first ladder page after a start or a quiet hour does not pay for connecting.
+    min: warm,
     connectionTimeoutMillis: 3_000,
     idleTimeoutMillis: 30_000,
     query_timeout: 10_000,
@@ -266,7 +273,8 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   pool.on('error', (err) => options.onIdleError?.(err));
   pool.on('connect', (client) => client.on('error', () => undefined));
   try {
-    await pool.query('select 1');
+    // Opened now, in parallel, rather than by the first reads that need them.
+    await Promise.all(Array.from({ length: warm }, () => pool.query('select 1')));
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw asOpenError(location, err, options, 'server');
