@@ -616,7 +616,7 @@ async function ladderField(guildId: string, ctx: CommandContext): Promise<{ name
  * checked against the bot's Manage Roles and highest role first; turns the sync on or off; always shows the mapping
  * and what a sync would change now (a dry run while it is off).
  */
-async function configureRankRoles(guildId: string, o: CommandInput['options'], ctx: CommandContext): Promise<View> {
+async function configureRankRoles(guildId: string, o: CommandInput['options'], ctx: CommandContext, user: Invoker): Promise<View> {
   if (!ctx.rankRoles || !ctx.ladder) throw new UserFacingError(tr('ladder:unavailable'));
   const { store, discord } = ctx.rankRoles;
   // Unread (Discord failing): the answer says the roles were not checked, and the sync checks them again before any change.
@@ -634,6 +634,10 @@ async function configureRankRoles(guildId: string, o: CommandInput['options'], c
     const key = rankRoleKey(tier, division);
     if (o.role !== undefined) {
       const roleId = String(o.role);
+      // Choosing the roles the bot hands out is giving roles: Discord asks Manage Roles of whoever gives one.
+      const bits = BigInt(user.permissions ?? '0');
+      if ((bits & (PermissionFlagsBits.ManageRoles | PermissionFlagsBits.Administrator)) === 0n)
+        return privately({ description: tr('ladder:roles.refuse.yourPermission', { role: `<@&${roleId}>` }) });
       const why = guild ? cannotGive(roleId, guild) : null;
       if (why) return privately({ description: tr(`ladder:roles.refuse.${why}`, { role: `<@&${roleId}>`, tier: key }) });
       set[key] = roleId;
@@ -692,7 +696,7 @@ export const config: CommandModule = {
       case 'ladder':
         return configureLadder(guildId, input.options, ctx);
       case 'rank-roles':
-        return configureRankRoles(guildId, input.options, ctx);
+        return configureRankRoles(guildId, input.options, ctx, input.user);
       case 'status':
         return statusView(await ctx.settings.get(guildId), ctx.now(), await trackingBacklog(ctx), [
           await ladderField(guildId, ctx),

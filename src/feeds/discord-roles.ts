@@ -5,7 +5,7 @@ import type { GuildRoles } from '../game/rank-roles.js';
 import type { RoleTransport } from './rank-roles.js';
 
 /**
- * `botId()` the bot's user id (known once logged in). Reads Get Guild and Get Guild Member; changes with Add and Remove
+ * `botId()` the bot's user id (known once logged in). Reads Get Guild and Get Guild Member (the bot's, and a member's before the bot first gives them a role); changes with Add and Remove
  * Guild Member Role, each carrying the audit-log reason (Discord: "Guild Resource").
  */
 export function discordRoleTransport(rest: REST, botId: () => string | undefined): RoleTransport {
@@ -18,6 +18,9 @@ export function discordRoleTransport(rest: REST, botId: () => string | undefined
         rest.get(Routes.guildMember(guildId, id)) as Promise<APIGuildMember>,
       ]);
       return guildRolesOf(guild, me, id);
+    },
+    async memberRoles(guildId, userId) {
+      return ((await rest.get(Routes.guildMember(guildId, userId))) as APIGuildMember).roles;
     },
     async add(guildId, userId, roleId, reason) {
       await rest.put(Routes.guildMemberRole(guildId, userId, roleId), { reason });
@@ -41,7 +44,7 @@ export function guildRolesOf(guild: Pick<APIGuild, 'id' | 'owner_id' | 'roles'>,
   const manageRoles = guild.owner_id === botId || (bits & (PermissionFlagsBits.Administrator | PermissionFlagsBits.ManageRoles)) !== 0n;
   return {
     guildId: guild.id,
-    roles: guild.roles.map((r) => ({ id: r.id, name: r.name, position: r.position, managed: r.managed })),
+    roles: guild.roles.map((r) => ({ id: r.id, name: r.name, position: r.position, managed: r.managed, permissions: r.permissions })),
     manageRoles,
     botTop,
   };

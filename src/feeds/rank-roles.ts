@@ -14,6 +14,8 @@ import type { RankRolesRepository } from '../store/rank-roles.js';
 export interface RoleTransport {
   /** The server's roles and the bot's place among them. @throws Discord's error (code 10004 Unknown Guild when the bot left it). */
   guildRoles(guildId: string): Promise<GuildRoles>;
+  /** A member's role ids (Discord: "Get Guild Member"). @throws Discord's error (10007 Unknown Member). */
+  memberRoles(guildId: string, userId: string): Promise<string[]>;
   /** @throws Discord's error, with its JSON error `code` (10007 Unknown Member, 10011 Unknown Role, 50013 Missing Permissions). */
   add(guildId: string, userId: string, roleId: string, reason: string): Promise<void>;
   remove(guildId: string, userId: string, roleId: string, reason: string): Promise<void>;
@@ -49,7 +51,10 @@ export interface RoleSyncResult {
 }
 
 export interface RankRoleSyncOptions {
-  roles: Pick<RankRolesRepository, 'guildsToSync' | 'lease' | 'release' | 'plan' | 'recordGiven' | 'recordFailure' | 'roleGone' | 'setProblem'>;
+  roles: Pick<
+    RankRolesRepository,
+    'guildsToSync' | 'lease' | 'release' | 'plan' | 'recordGiven' | 'recordFailure' | 'roleGone' | 'setProblem' | 'failures' | 'clearFailures'
+  >;
   transport: RoleTransport;
   logger: Logger;
   now?: () => number;
@@ -104,7 +109,8 @@ export class RankRoleSync {
     if (!(await roles.lease(guildId, this.#owner, now(), LEASE_MS))) return { ...result, leased: true };
     try {
       let plan = await roles.plan(guildId, now());
-      if (plan.changes.length === 0) return { ...result, held: plan.held };
+      // Members held by a failure are looked at again when the server's roles may have been fixed in Discord itself.
+      if (plan.changes.length === 0 && plan.held === 0) return result;
       let guild: GuildRoles;
       try {
         guild = await transport.guildRoles(guildId);
@@ -113,6 +119,20 @@ export class RankRoleSync {
         logger.info({ guildId }, 'rank roles: the bot is no longer in the server; nothing changed');
         return result;
       }
+      // Fixed in Discord (Manage Roles given back, a role moved below the bot's): those held for it are tried again now.
+      if (plan.held > 0) {
+        const fixed = (await roles.failures(guildId, 1_000)).rows.filter((f) =>
+          f.reason === 'no-permission' ? guild.manageRoles : f.reason === 'role-above' && f.roleId !== null && cannotGive(f.roleId, guild) === null,
+        );
+        if (fixed.length > 0)
+          await roles.clearFailures(
+            guildId,
+            fixed.map((f) => f.userId),
+          );
+        if (guild.manageRoles && plan.settings.problem?.kind === 'no-permission') await roles.setProblem(guildId, null);
+        if (fixed.length > 0) plan = await roles.plan(guildId, now());
+      }
+      if (plan.changes.length === 0) return { ...result, held: plan.held };
       const known = new Set(guild.roles.map((r) => r.id));
       const gone = new Set(
         [...Object.values(plan.settings.roles), ...plan.changes.flatMap((c) => (c.remove ? [c.remove] : []))].filter((id) => !known.has(id)),
@@ -159,15 +179,29 @@ export class RankRoleSync {
             const code = codeOf(err);
             // A member who left holds no role of this server any more.
             if (code === UNKNOWN_MEMBER) await fail(c, 'member-gone', roleId, null);
-            else if (code === UNKNOWN_ROLE) await roles.roleGone(guildId, roleId, now());
-            else if (code === MISSING_PERMISSIONS) {
+            else if (code === UNKNOWN_ROLE) {
+              await roles.roleGone(guildId, roleId, now());
+              // A role to take back that no longer exists is taken back: the new one is still recorded as the bot's.
+              if (change === 'remove') return 'ok';
+            } else if (code === MISSING_PERMISSIONS) {
               guild = await transport.guildRoles(guildId);
               await fail(c, guild.manageRoles ? 'role-above' : 'no-permission', roleId);
             } else throw err;
             return 'stop';
           }
         };
-        if (c.add !== null) {
+        // A member's first rank role: one they already hold (self-assigned before the bot mapped it) stays theirs, never taken back.
+        let owned = true;
+        if (c.add !== null && c.firstGiven) {
+          try {
+            owned = !(await transport.memberRoles(guildId, c.userId)).includes(c.add);
+          } catch (err) {
+            if (codeOf(err) !== UNKNOWN_MEMBER) throw err;
+            await fail(c, 'member-gone', c.add, null);
+            return;
+          }
+        }
+        if (c.add !== null && owned) {
           if ((await step(c.add, 'add')) === 'stop') return;
           result.added++;
         }
@@ -176,7 +210,7 @@ export class RankRoleSync {
           if ((await step(c.remove, 'remove')) === 'stop') return;
           result.removed++;
         }
-        await roles.recordGiven(guildId, c.userId, c.add);
+        await roles.recordGiven(guildId, c.userId, c.add, owned);
       };
       // The first change alone: once it answered, discord.js knows the routes' bucket and queues the others in it.
       const [first, ...rest] = plan.changes;

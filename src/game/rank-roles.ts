@@ -42,23 +42,34 @@ export function rankRoleOf(tierName: string | null | undefined, map: RankRoleMap
   return (parsed.division ? map[rankRoleKey(parsed.tier, parsed.division)] : undefined) ?? map[parsed.tier] ?? null;
 }
 
-/** One member's change: the role to give (`add`), the role the bot gave before to take back (`remove`); never both null. */
+/**
+ * One member's change: the role to give (`add`), the role the bot gave before to take back (`remove`). Both null: the
+ * member held their old rank role before the bot mapped it, so it is only forgotten, never taken.
+ */
 export interface RoleChange {
   userId: string;
   add: string | null;
   remove: string | null;
   /** The member's tier now (null: they are no longer ranked on the ladder, or rank roles are off). */
   tier: string | null;
+  /** The role `add` goes to a member who holds no role from the bot: whether they already hold it must be read first. */
+  firstGiven: boolean;
+}
+
+/** The rank role a member holds: `owned` when the bot gave it, false when they held it before (the bot never takes those). */
+export interface HeldRole {
+  roleId: string;
+  owned: boolean;
 }
 
 /**
  * What to change so that each member holds the role of their tier and nothing else the bot gave: `targets` the ranked
- * members (their tier; none when rank roles are off), `given` the role the bot gave each member before. Members in
- * `held` are left as they are (a failure waiting for an admin or a day). Ordered by user id, for stable runs.
+ * members (their tier; none when rank roles are off), `given` the rank role each member holds as the bot recorded it.
+ * Members in `held` are left as they are (a failure waiting for an admin or a day). Ordered by user id, for stable runs.
  */
 export function roleChanges(
   targets: ReadonlyMap<string, string | null>,
-  given: ReadonlyMap<string, string>,
+  given: ReadonlyMap<string, HeldRole>,
   map: RankRoleMap,
   held: ReadonlySet<string> = new Set(),
 ): RoleChange[] {
@@ -68,11 +79,24 @@ export function roleChanges(
     const tier = targets.get(userId) ?? null;
     const want = rankRoleOf(tier, map);
     const had = given.get(userId) ?? null;
-    if (want === had) continue;
-    out.push({ userId, add: want, remove: had, tier });
+    if (want === (had?.roleId ?? null)) continue;
+    out.push({ userId, add: want, remove: had?.owned ? had.roleId : null, tier, firstGiven: want !== null && !had?.owned });
   }
   return out.sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
 }
+
+/** Permissions a rank role must not carry: the ladder would hand them to whoever ranks (Discord: "Permissions"). */
+const ELEVATED =
+  (1n << 3n) | // Administrator
+  (1n << 1n) | // Kick Members
+  (1n << 2n) | // Ban Members
+  (1n << 4n) | // Manage Channels
+  (1n << 5n) | // Manage Server
+  (1n << 13n) | // Manage Messages
+  (1n << 17n) | // Mention Everyone
+  (1n << 28n) | // Manage Roles
+  (1n << 29n) | // Manage Webhooks
+  (1n << 40n); // Moderate Members
 
 /** Why the bot could not change a member's roles, as /config status reports it. */
 export const ROLE_FAILURES = ['role-above', 'no-permission', 'member-gone'] as const;
@@ -83,7 +107,8 @@ export const ROLE_RETRY_MS = 24 * 60 * 60 * 1000;
 
 /** A server's roles as the bot sees them: whether it may manage roles, and the position of its highest role. */
 export interface GuildRoles {
-  roles: readonly { id: string; name: string; position: number; managed: boolean }[];
+  /** `permissions` a decimal bit set, as Discord gives it. */
+  roles: readonly { id: string; name: string; position: number; managed: boolean; permissions?: string }[];
   /** The bot has Manage Roles (or Administrator, or owns the server). */
   manageRoles: boolean;
   /** Position of the bot's highest role; 0 with none but @everyone. */
@@ -91,12 +116,16 @@ export interface GuildRoles {
   guildId: string;
 }
 
-/** Why the bot cannot give `roleId`, or null when it can (Discord: "Role hierarchy": only roles below its own highest). */
-export function cannotGive(roleId: string, g: GuildRoles): 'gone' | 'everyone' | 'managed' | 'role-above' | 'no-permission' | null {
+/**
+ * Why the bot cannot give `roleId`, or null when it can (Discord: "Role hierarchy": only roles below its own highest).
+ * A role with moderation or administration permissions is never a rank role (`elevated`).
+ */
+export function cannotGive(roleId: string, g: GuildRoles): 'gone' | 'everyone' | 'managed' | 'elevated' | 'role-above' | 'no-permission' | null {
   const role = g.roles.find((r) => r.id === roleId);
   if (!role) return 'gone';
   if (roleId === g.guildId) return 'everyone';
   if (role.managed) return 'managed';
+  if (role.permissions !== undefined && (BigInt(role.permissions) & ELEVATED) !== 0n) return 'elevated';
   if (!g.manageRoles) return 'no-permission';
   return role.position < g.botTop ? null : 'role-above';
 }

@@ -186,6 +186,9 @@ export class LadderRepository {
    * until an admin picks another.
    */
   async setMomentsProblem(guildId: string, problem: MomentsProblem | null, turnOff = false): Promise<void> {
+    // About a channel an admin has replaced since (a moment planned for the old one): nothing to report or turn off.
+    const current = await this.db.selectFrom('ladder_settings').select('moments_channel_id').where('guild_id', '=', guildId).executeTakeFirst();
+    if (problem && current?.moments_channel_id !== problem.channelId) return;
     await this.db
       .updateTable('ladder_settings')
       .set({ moments_problem: problem ? JSON.stringify(problem) : null, ...(turnOff ? { moments_channel_id: null } : {}) })

@@ -151,7 +151,7 @@ export class RankRolesRepository {
       this.db.selectFrom('rank_role_members').selectAll().where('guild_id', '=', guildId).execute(),
     ]);
     const targets = new Map(ranked.map((r) => [r.user_id, r.tier]));
-    const had = new Map(given.filter((g) => g.role_id !== null).map((g) => [g.user_id, g.role_id!]));
+    const had = new Map(given.filter((g) => g.role_id !== null).map((g) => [g.user_id, { roleId: g.role_id!, owned: g.owned !== 0 }]));
     const held = new Set(
       given
         .filter((g) => g.failure !== null && Number(g.failed_generation) === settings.generation && Number(g.failed_at) > now - ROLE_RETRY_MS)
@@ -162,13 +162,16 @@ export class RankRolesRepository {
     return { settings, changes, held: all.length - changes.length };
   }
 
-  /** Records the role the bot now gave `userId` (null: none), clearing any failure. */
-  async recordGiven(guildId: string, userId: string, roleId: string | null): Promise<void> {
+  /**
+   * Records the rank role `userId` now holds (null: none), clearing any failure: `owned` when the bot gave it, false when
+   * they held it already (it is then never taken back).
+   */
+  async recordGiven(guildId: string, userId: string, roleId: string | null, owned = true): Promise<void> {
     if (roleId === null) {
       await this.db.deleteFrom('rank_role_members').where('guild_id', '=', guildId).where('user_id', '=', userId).execute();
       return;
     }
-    const values = { role_id: roleId, failure: null, failure_role_id: null, failed_at: null, failed_generation: null };
+    const values = { role_id: roleId, owned: owned ? 1 : 0, failure: null, failure_role_id: null, failed_at: null, failed_generation: null };
     await this.db
       .insertInto('rank_role_members')
       .values({ guild_id: guildId, user_id: userId, ...values })
@@ -198,6 +201,18 @@ export class RankRolesRepository {
       .insertInto('rank_role_members')
       .values({ guild_id: guildId, user_id: userId, role_id: given ?? null, ...values })
       .onConflict((oc) => oc.columns(['guild_id', 'user_id']).doUpdateSet(values))
+      .execute();
+  }
+
+  /** Tries `userIds` again at the next sync: what held them was fixed. */
+  async clearFailures(guildId: string, userIds: readonly string[]): Promise<void> {
+    if (userIds.length === 0) return;
+    await this.db.deleteFrom('rank_role_members').where('guild_id', '=', guildId).where('user_id', 'in', userIds).where('role_id', 'is', null).execute();
+    await this.db
+      .updateTable('rank_role_members')
+      .set({ failure: null, failure_role_id: null, failed_at: null, failed_generation: null })
+      .where('guild_id', '=', guildId)
+      .where('user_id', 'in', userIds)
       .execute();
   }
 

@@ -152,6 +152,8 @@ export interface RankRoleMembersTable {
   guild_id: string;
   user_id: string;
   role_id: string | null;
+  /** 1 when the bot gave `role_id`; 0 when the member held it before (never taken back). */
+  owned: Generated<number>;
   failure: string | null;
   failure_role_id: string | null;
   failed_at: number | null;
@@ -815,6 +817,10 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema
         .alterTable('tracked_matches')
         .addColumn('mvp', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('rank_role_members')
+        .addColumn('owned', 'integer', (c) => c.notNull().defaultTo(1))
         .execute();
       for (const [column, type] of [
         ['recap_day', 'integer'],

@@ -4,6 +4,8 @@ import type { GuildRoles } from '../../src/game/rank-roles.js';
 import { ADMIN, MEMBER, useReplicaBot } from '../helpers/bot.js';
 
 const env = useReplicaBot();
+/** An admin who may also give roles (Manage Roles). */
+const ROLES_ADMIN = { ...ADMIN, permissions: String(0x20 | 0x400 | 0x800 | 0x10000000) };
 const GUILD = ADMIN.guildId;
 const embed = (p: { embeds: { title?: string; description?: string; fields?: { name: string; value: string }[] }[] }) => p.embeds[0]!;
 
@@ -19,6 +21,7 @@ const server = (manageRoles = true): GuildRoles => ({
     { id: '702', name: 'Gold II', position: 4, managed: false },
     { id: '703', name: 'Staff', position: 11, managed: false },
     { id: '704', name: 'Booster', position: 2, managed: true },
+    { id: '705', name: 'Moderators', position: 5, managed: false, permissions: String(1n << 1n) },
   ],
 });
 
@@ -34,7 +37,11 @@ async function ranked(user: string, uid: string, tier: string, score: number) {
 describe('/config rank-roles', () => {
   it('is for admins; with nothing mapped says how to map a tier, and that the ladder is off', async () => {
     expect((await env.b.run('config', {}, 'rank-roles', MEMBER)).view.isError).toBe(true);
-    const shown = embed((await env.b.run('config', {}, 'rank-roles', ADMIN)).payload);
+    // Manage Server alone may look, not choose the roles the bot gives.
+    expect(embed((await env.b.run('config', { tier: 'Gold', role: '701' }, 'rank-roles', ADMIN)).payload).description).toBe(
+      'Giving <@&701> to ranked members needs the **Manage Roles** permission, and you do not have it here: ask an admin who has it.',
+    );
+    const shown = embed((await env.b.run('config', {}, 'rank-roles', ROLES_ADMIN)).payload);
     expect(shown.title).toBe('Rank roles');
     expect(shown.description).toMatch(/^Rank roles are \*\*off\*\*\./);
     expect(shown.description).toContain('The ladder is off, so nobody is ranked');
@@ -46,20 +53,26 @@ describe('/config rank-roles', () => {
 
   it('refuses a role the bot cannot give, saying why and how to fix it, and keeps nothing', async () => {
     env.b.ctx.rankRoles!.discord = { guildRoles: async () => server() };
-    const above = embed((await env.b.run('config', { tier: 'Gold', role: '703' }, 'rank-roles', ADMIN)).payload);
+    const above = embed((await env.b.run('config', { tier: 'Gold', role: '703' }, 'rank-roles', ROLES_ADMIN)).payload);
     expect(above.description).toBe(
       '<@&703> is at or above my highest role, so Discord does not let me give it. In Server Settings → Roles, drag my role above it, then map Gold again.',
     );
-    expect(embed((await env.b.run('config', { tier: 'Gold', role: '704' }, 'rank-roles', ADMIN)).payload).description).toMatch(/belongs to an integration/);
-    expect(embed((await env.b.run('config', { tier: 'Gold', role: GUILD }, 'rank-roles', ADMIN)).payload).description).toMatch(
+    expect(embed((await env.b.run('config', { tier: 'Gold', role: '704' }, 'rank-roles', ROLES_ADMIN)).payload).description).toMatch(
+      /belongs to an integration/,
+    );
+    // Below the bot, but it can kick members: the ladder would hand that out.
+    expect(embed((await env.b.run('config', { tier: 'Gold', role: '705' }, 'rank-roles', ROLES_ADMIN)).payload).description).toMatch(
+      /^<@&705> carries moderation or administration permissions/,
+    );
+    expect(embed((await env.b.run('config', { tier: 'Gold', role: GUILD }, 'rank-roles', ROLES_ADMIN)).payload).description).toMatch(
       /^@everyone cannot be a rank role/,
     );
     env.b.ctx.rankRoles!.discord = { guildRoles: async () => server(false) };
-    expect(embed((await env.b.run('config', { tier: 'Gold', division: 'II', role: '702' }, 'rank-roles', ADMIN)).payload).description).toBe(
+    expect(embed((await env.b.run('config', { tier: 'Gold', division: 'II', role: '702' }, 'rank-roles', ROLES_ADMIN)).payload).description).toBe(
       'I need the **Manage Roles** permission to give <@&702>. Turn it on for my role in Server Settings → Roles, then map Gold II again.',
     );
     expect((await env.b.state.rankRoles.settings(GUILD)).roles).toEqual({});
-    expect(embed((await env.b.run('config', { role: '701' }, 'rank-roles', ADMIN)).payload).description).toMatch(
+    expect(embed((await env.b.run('config', { role: '701' }, 'rank-roles', ROLES_ADMIN)).payload).description).toMatch(
       /^Choose the tier the role is for with `tier:`/,
     );
   });
@@ -70,8 +83,8 @@ describe('/config rank-roles', () => {
     await ranked('400000000000000001', '9001', 'Gold II', 3900);
     await ranked('400000000000000002', '9002', 'Gold I', 3950);
     await ranked('400000000000000003', '9003', 'Silver I', 3500);
-    await env.b.run('config', { tier: 'Gold', role: '701' }, 'rank-roles', ADMIN);
-    const view = embed((await env.b.run('config', { tier: 'Gold', division: 'II', role: '702' }, 'rank-roles', ADMIN)).payload);
+    await env.b.run('config', { tier: 'Gold', role: '701' }, 'rank-roles', ROLES_ADMIN);
+    const view = embed((await env.b.run('config', { tier: 'Gold', division: 'II', role: '702' }, 'rank-roles', ROLES_ADMIN)).payload);
     expect(view.fields![0]!.value).toBe('Gold → <@&701>\nGold II → <@&702>');
     expect(view.fields![1]).toEqual({
       name: 'Dry run: what would change',
@@ -79,20 +92,20 @@ describe('/config rank-roles', () => {
     });
     expect(await env.b.state.rankRoles.guildsToSync()).toEqual([]);
 
-    const on = embed((await env.b.run('config', { enabled: true }, 'rank-roles', ADMIN)).payload);
+    const on = embed((await env.b.run('config', { enabled: true }, 'rank-roles', ROLES_ADMIN)).payload);
     expect(on.description).toMatch(/^Rank roles are \*\*on\*\*/);
     expect(on.fields![1]!.name).toBe('Changes waiting for the next sync');
     expect(await env.b.state.rankRoles.guildsToSync()).toEqual([GUILD]);
 
     // A role moved above the bot's after it was mapped is flagged in the list.
     env.b.ctx.rankRoles!.discord = { guildRoles: async () => ({ ...server(), botTop: 3 }) };
-    const flagged = embed((await env.b.run('config', {}, 'rank-roles', ADMIN)).payload);
+    const flagged = embed((await env.b.run('config', {}, 'rank-roles', ROLES_ADMIN)).payload);
     expect(flagged.fields![0]!.value).toBe(
       'Gold → <@&701> ⚠️ at or above my highest role: I cannot give it\nGold II → <@&702> ⚠️ at or above my highest role: I cannot give it',
     );
 
     // Unmapping: the tier alone.
-    const unmapped = embed((await env.b.run('config', { tier: 'Gold', division: 'II' }, 'rank-roles', ADMIN)).payload);
+    const unmapped = embed((await env.b.run('config', { tier: 'Gold', division: 'II' }, 'rank-roles', ROLES_ADMIN)).payload);
     expect(unmapped.fields![0]!.value).toMatch(/^Gold → <@&701>/);
     expect((await env.b.state.rankRoles.settings(GUILD)).roles).toEqual({ Gold: '701' });
   });

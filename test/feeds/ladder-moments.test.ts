@@ -347,5 +347,8 @@ describe('top 3, season cards, the weekly recap, quiet hours and a deleted chann
     await state.ladder.setStanding('4', standing('Platinum I', 3990), T0 + 2);
     expect((await state.ladder.pendingMoments(10)).filter((m) => m.guildId === GUILD)).toEqual([]);
     expect((await state.ladder.configure(GUILD, { momentsChannelId: 'c2' }, T0)).problem).toBeNull();
+    // A moment planned for the old channel failing afterwards neither turns the new one off nor reports a problem.
+    await state.ladder.setMomentsProblem(GUILD, { code: 10003, reason: 'Unknown Channel', channelId: CHANNEL, at: now }, true);
+    expect(await state.ladder.settings(GUILD)).toMatchObject({ momentsChannelId: 'c2', problem: null });
   });
 });

@@ -162,16 +162,38 @@ describe('rank roles against the fake Discord', () => {
     expect((await state.rankRoles.settings(GUILD_ID)).problem).toMatchObject({ kind: 'no-permission' });
     expect(new Set((await state.rankRoles.failures(GUILD_ID)).rows.map((r) => r.reason))).toEqual(new Set(['no-permission']));
 
+    // Held while nothing changes: the next run asks nothing.
+    from = fake.calls.length;
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 0, held: 3 });
+    expect(roleCalls(fake.calls, from)).toEqual([]);
+    // Fixed in Discord itself, without /config: the next run sees it and tries them again.
     fake.guildRoles.editRole(GUILD_ID, roles.bot, { permissions: MANAGE_ROLES });
     fake.guildRoles.deleteRole(GUILD_ID, roles.silver);
-    // The admin's fix of the permission counts as acting once they touch the rank roles.
-    await state.rankRoles.configure(GUILD_ID, {}, T0);
     from = fake.calls.length;
     expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 2, failed: 0 });
     expect(roleCalls(fake.calls, from)).toEqual([`PUT ${users[0]} ${roles.goldII}`, `PUT ${users[2]} ${roles.gold}`]);
     const after = await state.rankRoles.settings(GUILD_ID);
     expect(after.roles).toEqual({ Gold: roles.gold, 'Gold II': roles.goldII });
     expect(after.problem).toMatchObject({ kind: 'role-deleted', roleId: roles.silver, key: 'Silver' });
+  });
+
+  it('a rank role a member held before the bot mapped it stays theirs: recorded, never taken back', async () => {
+    // u2 (Silver I) gave themselves the Silver role before; u1 never had Gold II.
+    fake.guildRoles.setMember(GUILD_ID, users[1], [roles.other, roles.silver]);
+    let from = fake.calls.length;
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 2 });
+    expect(roleCalls(fake.calls, from)).toEqual([`PUT ${users[0]} ${roles.goldII}`, `PUT ${users[2]} ${roles.gold}`]);
+    // The bot read each member's roles once, before their first rank role.
+    expect(fake.calls.slice(from).filter((c) => c.method === 'GET' && /\/members\/3\d+$/.test(c.path))).toHaveLength(3);
+    // u2 ranks up to Gold: Gold is added, their own Silver stays; turned off, the bot takes back only what it gave.
+    await state.ladder.setStanding('1001', standing('Gold III', 3700), T0 + 1);
+    from = fake.calls.length;
+    await sync.syncGuild(GUILD_ID);
+    expect(roleCalls(fake.calls, from)).toEqual([`PUT ${users[1]} ${roles.gold}`]);
+    expect(fake.guildRoles.memberRoles(GUILD_ID, users[1])).toEqual([roles.other, roles.silver, roles.gold]);
+    await state.rankRoles.configure(GUILD_ID, { enabled: false }, T0);
+    await sync.syncGuild(GUILD_ID);
+    expect(fake.guildRoles.memberRoles(GUILD_ID, users[1])).toEqual([roles.other, roles.silver]);
   });
 
   it('a role deleted after the bot gave it is forgotten: Discord answers Unknown Role, nothing loops', async () => {
@@ -189,13 +211,17 @@ describe('rank roles against the fake Discord', () => {
     await state.ladder.setStanding('1001', standing('Gold III', 3700), T0 + 1);
     const racer = new RankRoleSync({ roles: state.rankRoles, transport: racing, logger: pino({ level: 'silent' }), now: () => now, owner: 'p1' });
     const from = fake.calls.length;
-    expect(await racer.syncGuild(GUILD_ID)).toMatchObject({ added: 1, removed: 0 });
+    expect(await racer.syncGuild(GUILD_ID)).toMatchObject({ added: 1, failed: 0 });
     expect(roleCalls(fake.calls, from)).toEqual([`PUT ${users[1]} ${roles.gold}`, `DELETE ${users[1]} ${gone}`]);
     expect((await state.rankRoles.settings(GUILD_ID)).roles.Silver).toBeUndefined();
+    // The new role is recorded as the bot's: in step, and taken back when rank roles go off.
     const again = fake.calls.length;
     await sync.syncGuild(GUILD_ID);
-    expect(roleCalls(fake.calls, again)).toEqual([`PUT ${users[1]} ${roles.gold}`]);
+    expect(roleCalls(fake.calls, again)).toEqual([]);
     expect(fake.guildRoles.memberRoles(GUILD_ID, users[1])).toEqual([roles.other, roles.gold]);
+    await state.rankRoles.configure(GUILD_ID, { enabled: false }, T0);
+    await sync.syncGuild(GUILD_ID);
+    expect(fake.guildRoles.memberRoles(GUILD_ID, users[1])).toEqual([roles.other]);
   });
 
   it('two processes never both change one server: the second finds it leased', async () => {

@@ -32,8 +32,8 @@ describe.each(ENGINES)('on %s', (engine) => {
     expect(on).toMatchObject({ enabled: true, roles: { Gold: 'rg', Silver: 'rs' }, generation: 1, problem: null });
     // A tier the API names oddly has no role: nothing is planned for it.
     expect((await roles.plan(GUILD, T0)).changes).toEqual([
-      { userId: 'u1', add: 'rg', remove: null, tier: 'Gold II' },
-      { userId: 'u2', add: 'rs', remove: null, tier: 'Silver I' },
+      { userId: 'u1', add: 'rg', remove: null, tier: 'Gold II', firstGiven: true },
+      { userId: 'u2', add: 'rs', remove: null, tier: 'Silver I', firstGiven: true },
     ]);
     await roles.recordGiven(GUILD, 'u1', 'rg');
     await roles.recordFailure(GUILD, 'u2', { reason: 'role-above', roleId: 'rs', generation: 1 }, T0);
@@ -45,7 +45,7 @@ describe.each(ENGINES)('on %s', (engine) => {
 
     // Off: the role given is taken back, and nothing is given.
     await roles.configure(GUILD, { enabled: false }, T0 + 3);
-    expect((await roles.plan(GUILD, T0 + 3)).changes).toEqual([{ userId: 'u1', add: null, remove: 'rg', tier: null }]);
+    expect((await roles.plan(GUILD, T0 + 3)).changes).toEqual([{ userId: 'u1', add: null, remove: 'rg', tier: null, firstGiven: false }]);
     expect(await roles.guildsToSync()).toEqual([GUILD]);
     // The dry run shows what turning them on would do.
     expect((await roles.plan(GUILD, T0 + 3, { enabled: true })).changes.map((c) => c.userId)).toEqual(['u2']);
@@ -61,7 +61,13 @@ describe.each(ENGINES)('on %s', (engine) => {
     const s = await roles.settings(GUILD);
     expect(s.roles).toEqual({ Gold: 'rg', Silver: 'rs' });
     expect(s.problem).toEqual({ kind: 'role-deleted', roleId: 'rg2', key: 'Gold II', at: T0 + 5 });
-    expect((await roles.plan(GUILD, T0 + 5)).changes.find((c) => c.userId === 'u1')).toEqual({ userId: 'u1', add: 'rg', remove: null, tier: 'Gold II' });
+    expect((await roles.plan(GUILD, T0 + 5)).changes.find((c) => c.userId === 'u1')).toEqual({
+      userId: 'u1',
+      add: 'rg',
+      remove: null,
+      tier: 'Gold II',
+      firstGiven: true,
+    });
     // An admin's next change clears the problem.
     expect((await roles.configure(GUILD, {}, T0 + 6)).problem).toBeNull();
   });
@@ -90,6 +96,12 @@ describe.each(ENGINES)('on %s', (engine) => {
     ]);
     await state.memberData.erase('u9', T0);
     expect(await roles.givenTo('u9')).toEqual([{ guildId: GUILD, roleId: 'rg', failure: null }]);
-    expect((await roles.plan(GUILD, T0)).changes.find((c) => c.userId === 'u9')).toEqual({ userId: 'u9', add: null, remove: 'rg', tier: null });
+    expect((await roles.plan(GUILD, T0)).changes.find((c) => c.userId === 'u9')).toEqual({
+      userId: 'u9',
+      add: null,
+      remove: 'rg',
+      tier: null,
+      firstGiven: false,
+    });
   });
 });
