@@ -25,8 +25,8 @@ export interface RoleTransport {
 export const ROLES_EVERY_MS = 60_000;
 /** How long one process holds a server's roles, renewed while it works, ms. */
 const LEASE_MS = 120_000;
-/** Changes between two renewals of the lease. */
-const RENEW_EVERY = 25;
+/** How long a run holds its lease before renewing it, ms: well inside {@link LEASE_MS}. */
+const RENEW_AFTER_MS = LEASE_MS / 4;
 /** Members whose roles change at once. */
 const IN_FLIGHT = 4;
 
@@ -53,7 +53,7 @@ export interface RoleSyncResult {
 export interface RankRoleSyncOptions {
   roles: Pick<
     RankRolesRepository,
-    'guildsToSync' | 'lease' | 'release' | 'plan' | 'recordGiven' | 'recordFailure' | 'roleGone' | 'setProblem' | 'failures' | 'clearFailures'
+    'guildsToSync' | 'lease' | 'release' | 'plan' | 'recordGiven' | 'recordFailure' | 'roleGone' | 'setProblem' | 'failures' | 'clearFailures' | 'leftServer'
   >;
   transport: RoleTransport;
   logger: Logger;
@@ -116,7 +116,9 @@ export class RankRoleSync {
         guild = await transport.guildRoles(guildId);
       } catch (err) {
         if (codeOf(err) !== UNKNOWN_GUILD && codeOf(err) !== MISSING_ACCESS) throw err;
-        logger.info({ guildId }, 'rank roles: the bot is no longer in the server; nothing changed');
+        // Removed from the server: Discord took its roles with it. Off, and forgotten, so that it is not asked every minute.
+        await roles.leftServer(guildId);
+        logger.info({ guildId }, 'rank roles: the bot is no longer in the server; rank roles are off there');
         return result;
       }
       // Fixed in Discord (Manage Roles given back, a role moved below the bot's): those held for it are tried again now.
@@ -155,15 +157,19 @@ export class RankRoleSync {
         return result;
       }
       if (plan.settings.problem?.kind === 'no-permission') await roles.setProblem(guildId, null);
-      let started = 0;
+      let renewedAt = now();
       let lost = false;
       // A few members at a time: the REST queue always holds the next request while one member's change is recorded.
       const queue = new PQueue({ concurrency: IN_FLIGHT });
       const change = async (c: RoleChange): Promise<void> => {
         if (lost) return;
-        if (++started % RENEW_EVERY === 0 && !(await roles.lease(guildId, this.#owner, now(), LEASE_MS))) {
-          lost = true;
-          return;
+        // Renewed by the clock, not by count: a run slowed by 429s or a busy budget keeps its lease.
+        if (now() - renewedAt >= RENEW_AFTER_MS) {
+          renewedAt = now();
+          if (!(await roles.lease(guildId, this.#owner, now(), LEASE_MS))) {
+            lost = true;
+            return;
+          }
         }
         // Checked before asking: a role above the bot's would fail for every member of its tier.
         const blocked = [c.add, c.remove].find((id) => id !== null && cannotGive(id, guild) !== null);

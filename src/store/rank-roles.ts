@@ -204,6 +204,12 @@ export class RankRolesRepository {
       .execute();
   }
 
+  /** The bot left `guildId` (Discord took the roles it gave): rank roles off there, and nothing recorded of its members. */
+  async leftServer(guildId: string): Promise<void> {
+    await this.db.deleteFrom('rank_role_members').where('guild_id', '=', guildId).execute();
+    await this.db.updateTable('rank_role_settings').set({ enabled: 0 }).where('guild_id', '=', guildId).execute();
+  }
+
   /** Tries `userIds` again at the next sync: what held them was fixed. */
   async clearFailures(guildId: string, userIds: readonly string[]): Promise<void> {
     if (userIds.length === 0) return;

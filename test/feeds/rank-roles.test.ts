@@ -224,6 +224,34 @@ describe('rank roles against the fake Discord', () => {
     expect(fake.guildRoles.memberRoles(GUILD_ID, users[1])).toEqual([roles.other]);
   });
 
+  it('a slow run keeps its lease by the clock, so another process cannot take the server midway', async () => {
+    const taken: boolean[] = [];
+    // Every change takes 50 s (a crowded budget, long 429 waits): three of them outlast a 120 s lease.
+    const slow: RoleTransport = {
+      ...transport,
+      add: async (...args) => {
+        now += 50_000;
+        await transport.add(...args);
+        taken.push(await state.rankRoles.lease(GUILD_ID, 'p2', now, 120_000));
+      },
+    };
+    const run = new RankRoleSync({ roles: state.rankRoles, transport: slow, logger: pino({ level: 'silent' }), now: () => now, owner: 'p1' });
+    expect(await run.syncGuild(GUILD_ID)).toMatchObject({ added: 3, leased: false });
+    expect(taken).toEqual([false, false, false]);
+  });
+
+  it('a server the bot was removed from: rank roles off there, its members forgotten, and no more asked of it', async () => {
+    await sync.syncGuild(GUILD_ID);
+    expect(await state.rankRoles.guildsToSync()).toEqual([GUILD_ID]);
+    await state.ladder.setStanding('1001', standing('Gold III', 3700), T0 + 1);
+    const gone: RoleTransport = { ...transport, guildRoles: () => Promise.reject(Object.assign(new Error('Unknown Guild'), { code: 10004 })) };
+    const run = new RankRoleSync({ roles: state.rankRoles, transport: gone, logger: pino({ level: 'silent' }), now: () => now, owner: 'p1' });
+    expect(await run.syncGuild(GUILD_ID)).toMatchObject({ added: 0, failed: 0 });
+    expect(await state.rankRoles.guildsToSync()).toEqual([]);
+    expect((await state.rankRoles.settings(GUILD_ID)).enabled).toBe(false);
+    expect(await state.rankRoles.givenTo(users[0])).toEqual([]);
+  });
+
   it('two processes never both change one server: the second finds it leased', async () => {
     const other = new RankRoleSync({ roles: state.rankRoles, transport, logger: pino({ level: 'silent' }), now: () => now, owner: 'p2' });
     const from = fake.calls.length;
