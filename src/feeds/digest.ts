@@ -11,7 +11,7 @@ import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import type { View } from '../render/view.js';
 import type { FeedType } from '../store/guild-settings.js';
 import { FEED_TO_POST_TYPE, feedPostText, type FeedPost } from './render.js';
-import { formatClock, localTime } from './schedule.js';
+import { formatClock, localTime, minusDays } from './schedule.js';
 
 /** How often a digest is sent. */
 export const DIGEST_EVERY = ['daily', 'weekly'] as const;
@@ -31,11 +31,6 @@ const OVERVIEW_CHARS = 300;
 const TITLE_CHARS = 100;
 /** What the fields of a digest embed may take together: Discord's 6,000 per embed, less the rest of the embed. */
 const FIELDS_BUDGET = 5_400;
-
-/** `YYYY-MM-DD` minus `days` days (calendar arithmetic; no time zone involved). */
-function minusDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
-}
 
 /** The period `instant` (ms) falls in: the local date of the latest due moment not after it, `YYYY-MM-DD`, or `week-YYYY-MM-DD` (a Monday). */
 export function digestPeriod(schedule: DigestSchedule, timeZone: string, instant: number): string {

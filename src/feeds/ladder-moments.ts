@@ -16,7 +16,7 @@ import { toMessagePayload, type View } from '../render/view.js';
 import type { GuildSettingsRepository } from '../store/guild-settings.js';
 import type { LadderRepository, PendingMoment, RecapData } from '../store/ladder.js';
 import type { DeliveryLedger, DeliveryOutcome } from './delivery.js';
-import { localTime, quietNow } from './schedule.js';
+import { localTime, minusDays, quietNow } from './schedule.js';
 
 /** How often planned moments and due recaps are looked for, ms. */
 export const MOMENTS_EVERY_MS = 15_000;
@@ -105,11 +105,6 @@ export function recapView(d: RecapData, lastTop: readonly string[] | null, heroe
     },
   ];
   return { embeds: [{ color: COLOURS.recap, title: tr('ladder:recap.title'), description: tr('ladder:recap.intro', { n: integer(d.listed) }), fields }] };
-}
-
-/** `YYYY-MM-DD` minus `days` days (calendar arithmetic). */
-function minusDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
 }
 
 /**

@@ -98,6 +98,11 @@ export function localTime(instant: number, timeZone: string): { date: string; mi
   return { date: `${parts.year}-${parts.month}-${parts.day}`, minutes: (Number(parts.hour) % 24) * 60 + Number(parts.minute), weekday };
 }
 
+/** `YYYY-MM-DD` minus `days` days (calendar arithmetic; no time zone involved). */
+export function minusDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+}
+
 /** Whether `minutes` (since local midnight) falls in the window; the start is inside, the end is not. */
 export function inWindow(q: QuietHours, minutes: number): boolean {
   return q.start < q.end ? minutes >= q.start && minutes < q.end : minutes >= q.start || minutes < q.end;
