@@ -8,11 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { readLocaleFile } from '../src/i18n/index.js';
 import type { MessagePayload } from '../src/render/view.js';
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Runs `command args` with only `env` (and `cwd`), and collects what it printed and its exit code. */
+function run(command: string, args: string[], env: Record<string, string>, cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    // npm's own -s: its script banner would go to stdout before the answer.
-    const child = spawn('npm', ['run', '-s', 'cli', '--', ...args], {
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', ...env },
+    const child = spawn(command, args, {
+      ...(cwd ? { cwd } : {}),
+      env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -22,6 +23,9 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** `npm run cli -- args`, with npm's own -s: its script banner would go to stdout before the answer. */
+const cli = (args: string[], env: Record<string, string> = {}) => run('npm', ['run', '-s', 'cli', '--', ...args], { LOG_LEVEL: 'info', ...env });
 
 describe('npm run cli', () => {
   it('--json prints only the exact message payload on stdout, logs on stderr', async () => {
@@ -104,20 +108,9 @@ describe('npm run cli', () => {
 });
 
 /** The CLI run by Node from `cwd` (not through npm, which always runs from the checkout), with only `env`. */
-function cliIn(cwd: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cliIn(cwd: string, args: string[], env: Record<string, string> = {}) {
   const tsx = pathToFileURL(fileURLToPath(import.meta.resolve('tsx'))).href;
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', tsx, fileURLToPath(new URL('../src/cli.ts', import.meta.url)), ...args], {
-      cwd,
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+  return run(process.execPath, ['--import', tsx, fileURLToPath(new URL('../src/cli.ts', import.meta.url)), ...args], env, cwd);
 }
 
 describe('the CLI’s first hour', () => {

@@ -261,25 +261,34 @@ describe('rank roles against the fake Discord', () => {
   });
 });
 
+/**
+ * A fresh store and the test guild of `fake` with the bot (Manage Roles) above a Gold role, and `n` members ranked Gold I,
+ * proved and on the ladder, with Gold mapped and rank roles on.
+ */
+async function goldServer(fake: FakeDiscord, n: number) {
+  const state = memoryState();
+  const g = fake.guildRoles;
+  const bot = g.addRole(GUILD_ID, { name: 'Bot', position: 5, permissions: MANAGE_ROLES });
+  const gold = g.addRole(GUILD_ID, { name: 'Gold', position: 1 });
+  g.setMember(GUILD_ID, APP_ID, [bot]);
+  await state.ladder.setEnabled(GUILD_ID, true, T0);
+  const members = Array.from({ length: n }, (_, i) => String(300_000_000_000_000_100n + BigInt(i)));
+  for (const [i, u] of members.entries()) {
+    g.setMember(GUILD_ID, u, []);
+    await state.links.link(u, { uid: String(2000 + i), name: 'P' }, false, T0);
+    await state.database.db.updateTable('account_links').set({ verified_at: T0 }).where('user_id', '=', u).execute();
+    await state.ladder.setStanding(String(2000 + i), standing('Gold I', 3800), T0);
+    await state.ladder.join(GUILD_ID, u, T0);
+  }
+  await state.rankRoles.configure(GUILD_ID, { enabled: true, set: { Gold: gold } }, T0);
+  return { state, gold, members };
+}
+
 describe("the role route's bucket", () => {
   it('waits out a 429 by its Retry-After and goes on: every member gets their role', async () => {
     const fake = await startFakeDiscord({ roleRouteLimit: { limit: 2, resetMs: 300 } });
     try {
-      const state = memoryState();
-      const g = fake.guildRoles;
-      const bot = g.addRole(GUILD_ID, { name: 'Bot', position: 5, permissions: MANAGE_ROLES });
-      const gold = g.addRole(GUILD_ID, { name: 'Gold', position: 1 });
-      g.setMember(GUILD_ID, APP_ID, [bot]);
-      await state.ladder.setEnabled(GUILD_ID, true, T0);
-      const members = Array.from({ length: 6 }, (_, i) => `30000000000000010${i}`);
-      for (const [i, u] of members.entries()) {
-        g.setMember(GUILD_ID, u, []);
-        await state.links.link(u, { uid: String(2000 + i), name: 'P' }, false, T0);
-        await state.database.db.updateTable('account_links').set({ verified_at: T0 }).where('user_id', '=', u).execute();
-        await state.ladder.setStanding(String(2000 + i), standing('Gold I', 3800), T0);
-        await state.ladder.join(GUILD_ID, u, T0);
-      }
-      await state.rankRoles.configure(GUILD_ID, { enabled: true, set: { Gold: gold } }, T0);
+      const { state, gold, members } = await goldServer(fake, 6);
       // Another client spent the bucket: the first call is answered 429.
       const spender = new REST({ api: fake.apiUrl }).setToken('other');
       await spender.put(`/guilds/${GUILD_ID}/members/${members[0]}/roles/${gold}`);
@@ -287,7 +296,7 @@ describe("the role route's bucket", () => {
       const rest = new REST({ api: fake.apiUrl }).setToken('test-token');
       const sync = new RankRoleSync({ roles: state.rankRoles, transport: discordRoleTransport(rest, () => APP_ID), logger: pino({ level: 'silent' }) });
       expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 6, failed: 0 });
-      for (const u of members) expect(g.memberRoles(GUILD_ID, u)).toEqual([gold]);
+      for (const u of members) expect(fake.guildRoles.memberRoles(GUILD_ID, u)).toEqual([gold]);
       // One 429 (the bucket another client spent); the next call came no sooner than it asked, and after it the client
       // kept to the bucket's headers.
       expect(fake.routeLimited).toHaveLength(1);
@@ -304,21 +313,7 @@ describe('rank roles in the REST budget', () => {
   it('wait behind a request made while answering an interaction: the answer goes first', async () => {
     const fake = await startFakeDiscord();
     try {
-      const state = memoryState();
-      const g = fake.guildRoles;
-      const bot = g.addRole(GUILD_ID, { name: 'Bot', position: 5, permissions: MANAGE_ROLES });
-      const gold = g.addRole(GUILD_ID, { name: 'Gold', position: 1 });
-      g.setMember(GUILD_ID, APP_ID, [bot]);
-      await state.ladder.setEnabled(GUILD_ID, true, T0);
-      const members = Array.from({ length: 4 }, (_, i) => `30000000000000020${i}`);
-      for (const [i, u] of members.entries()) {
-        g.setMember(GUILD_ID, u, []);
-        await state.links.link(u, { uid: String(3000 + i), name: 'P' }, false, T0);
-        await state.database.db.updateTable('account_links').set({ verified_at: T0 }).where('user_id', '=', u).execute();
-        await state.ladder.setStanding(String(3000 + i), standing('Gold I', 3800), T0);
-        await state.ladder.join(GUILD_ID, u, T0);
-      }
-      await state.rankRoles.configure(GUILD_ID, { enabled: true, set: { Gold: gold } }, T0);
+      const { state, gold, members } = await goldServer(fake, 4);
       // Two requests a second: a role change waits for the budget's next slot, as in a big sync under Discord's limit
       // (discord.js hands on one request of a route's bucket at a time).
       const budget = new DiscordRestBudget(2, 0, undefined, 1_000);
