@@ -1,15 +1,16 @@
 # syntax=docker/dockerfile:1
-# The bot's image (README, "Self-hosting"), built and run by compose.yaml: `docker compose up -d --build`.
+# The bot's image (docs/operations.md, "Self-hosting"), built and run by compose.yaml: `docker compose up -d --build`.
 #
 # Three stages: the production node_modules (native addons compiled here), the build (dist/, plain
 # JavaScript from scripts/build.mjs), and the runtime, which holds no compiler, no npm cache and no
 # development package, and runs as the image's unprivileged `node` user.
 
 # --- deps: the production packages. dist/ imports some of them at run time (EXTERNAL in
-# scripts/build.mjs: better-sqlite3, pg, @keyv/redis, piscina, @napi-rs/canvas). better-sqlite3
-# compiles from source when no prebuilt binary matches this platform, hence python3, make and g++.
+# scripts/build.mjs: better-sqlite3, pg, @keyv/redis, piscina, @napi-rs/canvas). On Node 24 the bot loads
+# better-sqlite3 13 (prebuilt); npm still compiles version 12 (Node 20's driver, src/store/sqlite-driver.ts)
+# from source, hence python3, make and g++.
 # @napi-rs/canvas ships prebuilt binaries for glibc (Debian), so no Cairo.
-FROM node:20-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS deps
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
@@ -28,7 +29,7 @@ COPY src src
 RUN node scripts/build.mjs
 
 # --- runtime
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     DATA_DIR=/app/data \
     METRICS_PORT=9100
@@ -37,7 +38,7 @@ WORKDIR /app
 COPY package.json ./
 COPY --from=deps /app/node_modules node_modules
 COPY --from=build /app/dist dist
-# Files the build reads where they sit in the checkout, relative to dist/ (README, "Production"): the chart
+# Files the build reads where they sit in the checkout, relative to dist/ (docs/operations.md, "Production"): the chart
 # fonts, the locale files, the replica's samples (offline, with no RIVALS_API_KEY) and the playground
 # page's HTML and stylesheet, all under src/.
 COPY assets assets
@@ -51,7 +52,7 @@ EXPOSE 9100
 # runs: cluster 0, or the lowest of CLUSTER_IDS, or the cluster of the lowest of SHARD_IDS.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "const e=process.env,ids=(s)=>(s||'').split(',').filter((x)=>x.trim()).map(Number),c=ids(e.CLUSTER_IDS),s=ids(e.SHARD_IDS),first=c.length?Math.min(...c):s.length?Math.floor(Math.min(...s)/(Number(e.SHARDS_PER_CLUSTER)||4)):0;fetch('http://127.0.0.1:'+((Number(e.METRICS_PORT)||9100)+first)+'/healthz',{signal:AbortSignal.timeout(4000)}).then((r)=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-# The bot stops gracefully on SIGTERM within 12 s (README, "Process policy"), past `docker stop`'s
+# The bot stops gracefully on SIGTERM within 12 s (docs/operations.md, "Process policy"), past `docker stop`'s
 # default 10 s: compose.yaml gives it 20 s (stop_grace_period); by hand, `docker stop -t 20`.
 STOPSIGNAL SIGTERM
 CMD ["node", "--max-semi-space-size=2", "--v8-pool-size=1", "--enable-source-maps", "dist/index.js"]

@@ -34,7 +34,7 @@
  * (BENCH_BURST_WINDOW_MS), `--bot-dir DIR` (run src/index.ts of another checkout, e.g. to compare
  * before and after a change; one from before the production build runs under tsx), `--node-arg ARG` (repeatable: an
  * extra node argument of both contestants, e.g. `--node-arg=--cpu-prof`). Figures: per run, then min /
- * median / max across runs of the count acknowledged within 3 s, and a Markdown table for the README.
+ * median / max across runs of the count acknowledged within 3 s, and a Markdown table for docs/benchmarks.md.
  * Exits 1 if a contestant fails to start, 2 on a bad option.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -652,7 +652,7 @@ async function main(o: Options): Promise<void> {
   };
   const pooled = (bursts: Burst[], field: 'ack' | 'final') => sorted(bursts.flatMap((b) => [...b[field]]));
   out(
-    `\nsummary (for the README): interactions acknowledged within 3 s of creation${runs > 1 ? `, min / median / max of ${runs} runs` : ''}; latencies over all runs; replica latency ${o.latency} ms`,
+    `\nsummary (for docs/benchmarks.md): interactions acknowledged within 3 s of creation${runs > 1 ? `, min / median / max of ${runs} runs` : ''}; latencies over all runs; replica latency ${o.latency} ms`,
   );
   out('');
   out(

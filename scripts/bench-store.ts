@@ -19,7 +19,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3, { type SqliteConnection } from '../src/store/sqlite-driver.js';
 import Keyv from 'keyv';
 import { pino } from 'pino';
 import { commands } from '../src/commands/index.js';
@@ -83,7 +83,7 @@ class FormerTable {
   readonly namespace?: string;
   /** keyv iterates a store of an SQL dialect it knows, as it did @keyv/sqlite. */
   readonly opts = { dialect: 'sqlite' };
-  readonly #db: BetterSqlite3.Database;
+  readonly #db: SqliteConnection;
   constructor(file: string) {
     this.#db = new BetterSqlite3(file, { timeout: 5_000 });
     this.#db.exec('create table if not exists state (key varchar(255) primary key, value text)');

@@ -73,7 +73,7 @@ export function prepareBot(botDir: string): { args: string[]; how: string } {
 
 /**
  * The node flags the checkout at `botDir` runs with in production: those of its `npm start`
- * (`node <flags> scripts/start.mjs` in its package.json), which the README's supervisor command and
+ * (`node <flags> scripts/start.mjs` in its package.json), which the supervisor command of docs/operations.md and
  * the Dockerfile repeat (test/deployment.test.ts); [] when it has none.
  */
 export function productionNodeFlags(botDir: string): string[] {

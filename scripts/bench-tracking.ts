@@ -39,7 +39,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3 from '../src/store/sqlite-driver.js';
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import type { RivalsApi } from '../src/api/client.js';

@@ -39,7 +39,7 @@
  * own scripts/build.mjs, or run through tsx from its src/index.ts when it has none), `--node-arg ARG`
  * (repeatable: an extra node argument of both contestants, e.g. `--node-arg=--cpu-prof`; they are then
  * stopped with SIGTERM, so the profile is written in their working directory).
- * Prints every run, then min / median / max across runs, and a Markdown table for the README.
+ * Prints every run, then min / median / max across runs, and a Markdown table for docs/benchmarks.md.
  * Exits 1 when a contestant fails to start (with its last stderr and log lines) or the build fails, 2 on
  * a bad option.
  */

@@ -1,6 +1,6 @@
 /**
  * `npm run build`: compiles the bot to plain JavaScript in dist/ with esbuild, so production runs
- * `node dist/index.js` with no npm, tsx or esbuild process (README "Production").
+ * `node dist/index.js` with no npm, tsx or esbuild process (docs/operations.md, "Production").
  *
  * - Entry points: src/index.ts (the bot) -> dist/index.js, src/deploy.ts (`npm run deploy`) ->
  *   dist/deploy.js, src/charts/worker.ts (the chart worker threads' task; src/charts/renderer.ts
@@ -37,7 +37,7 @@ const STAMP = '.build-stamp';
 /** Folders and files whose change makes the build stale. */
 const INPUTS = ['src', 'package.json', 'package-lock.json', 'scripts/build.mjs'];
 /**
- * Packages left as imports from node_modules: native addons (better-sqlite3), optional native helpers
+ * Packages left as imports from node_modules: native addons (better-sqlite3, and its version 13 under the alias better-sqlite3-13), optional native helpers
  * of discord.js's gateway (zlib-sync, bufferutil, utf-8-validate), what only another mode loads
  * (pg with DATABASE_URL, @keyv/redis with REDIS_URL, esbuild for the playground under tsx), and pino-pretty (a
  * development package, loaded on a terminal only). pino is bundled (its 20 files took about 11 ms to
@@ -51,6 +51,7 @@ const INPUTS = ['src', 'package.json', 'package-lock.json', 'scripts/build.mjs']
  */
 const EXTERNAL = [
   'better-sqlite3',
+  'better-sqlite3-13',
   'pg',
   'pg-native',
   '@keyv/redis',

@@ -4,7 +4,7 @@
  * straight after `npm ci`. Arguments (e.g. `--playground`) pass through to the bot.
  *
  * Under a process supervisor, run `npm run build` once and then `node dist/index.js` itself: signals
- * then go straight to node (README, "Production").
+ * then go straight to node (docs/operations.md, "Production").
  */
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, type Config } from './app/config.js';
 import { EnvFileError, loadEnvFile } from './app/env-file.js';
 import { Router } from './discord/router.js';
 import { fetchCommandIds } from './discord/deploy.js';
-import { inviteUrl, loginFailure } from './discord/startup.js';
+import { inviteUrl, loginFailure, userInstallUrl } from './discord/startup.js';
 import { setCommandIds } from './i18n/index.js';
 import { discordChannelAccess } from './discord/channel-access.js';
 import { createDiscordClient } from './discord/client.js';
@@ -50,7 +50,7 @@ const logger = cluster ? rootLogger.child({ cluster: cluster.clusterId }) : root
 if (envFile && !cluster) logger.info({ file: envFile }, 'read the environment from .env (variables set in the process environment win)');
 const playgroundAsked = process.argv.includes('--playground');
 const managesClusters = !!config.sharding && !!config.discord.token && !playgroundAsked && !cluster;
-// README "Process policy": every stop goes through `policy.terminate`, bounded. The cache-override warning is expected
+// docs/operations.md, "Process policy": every stop goes through `policy.terminate`, bounded. The cache-override warning is expected
 // (createDiscordClient says why), and a cluster manager's stop outlasts its clusters' own.
 const policy = new ProcessPolicy({
   logger,
@@ -70,7 +70,7 @@ const JOB_TURN_MS = 55 * 60_000;
 const FIRST_FEED_POLL_DELAY_MS = 3_000;
 
 if (managesClusters) {
-  // README "Sharding": this process starts and watches the clusters, each running the same entry (argv[1], with execArgv for tsx).
+  // docs/operations.md, "Sharding across machines": this process starts and watches the clusters, each running the same entry (argv[1], with execArgv for tsx).
   const { runClusterManager } = await import('./app/sharding/main.js');
   await runClusterManager({ config, logger: logger.child({ component: 'sharding' }), policy, file: process.argv[1]!, execArgv: process.execArgv });
 } else {
@@ -78,7 +78,7 @@ if (managesClusters) {
 }
 
 async function runBot(): Promise<void> {
-  // Health and metrics (README "Self-hosting") made first, since the API and REST budget report to them; prom-client loads only with METRICS_PORT.
+  // Health and metrics (docs/operations.md, "Self-hosting") made first, since the API and REST budget report to them; prom-client loads only with METRICS_PORT.
   const onDiscord = !!config.discord.token && !playgroundAsked;
   const prometheus = onDiscord && config.metricsPort !== undefined ? await createMetrics({ cluster: String(cluster?.clusterId ?? 0) }) : undefined;
   const metrics = prometheus ?? NO_METRICS;
@@ -89,7 +89,7 @@ async function runBot(): Promise<void> {
     services = await createApiServices(config, logger, replicaFaults, metrics);
   } catch (err) {
     if (!(err instanceof StoreOpenError)) throw err;
-    // One line naming the place and what to do (README, "Durable state"), and a distinct exit code.
+    // One line naming the place and what to do (docs/operations.md, "Durable state"), and a distinct exit code.
     logger.fatal({ store: err.location }, err.message);
     logger.flush();
     await logWritten(logger);
@@ -229,7 +229,10 @@ async function runBot(): Promise<void> {
         Math.min(FIRST_FEED_POLL_DELAY_MS, config.feedPollSeconds * 1000),
       );
       firstPoll.unref();
-      logger.info({ invite: inviteUrl(c.application.id) }, 'invite the bot to a server with this link (it asks for the permissions the features need)');
+      logger.info(
+        { invite: inviteUrl(c.application.id), userInstall: userInstallUrl(c.application.id) },
+        'add the bot to a server with the invite link (it asks for the permissions the features need), or the game commands to your own account with the userInstall link',
+      );
       const scope = config.discord.devGuildId ? `the dev guild ${config.discord.devGuildId}` : 'globally';
       fetchCommandIds(client.rest, c.application.id, config.discord.devGuildId).then(
         (ids) => {

@@ -1,6 +1,6 @@
 /** The command-line preview, run as members and scripts run it: `npm run cli -- ...`. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -139,4 +139,68 @@ describe('the CLI’s first hour', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+/** One `$ npm run cli …` line of a fenced block in the README or a docs page, and the output lines shown under it. */
+interface DocumentedRun {
+  file: string;
+  command: string;
+  shown: string[];
+}
+
+/** Every documented run: a `$ ` line starting `npm run cli`, then what it prints (`...` stands for lines left out). */
+function documentedRuns(): DocumentedRun[] {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const files = [
+    'README.md',
+    ...readdirSync(join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
+  const runs: DocumentedRun[] = [];
+  for (const file of files) {
+    let fenced = false;
+    let current: DocumentedRun | undefined;
+    for (const line of readFileSync(join(root, file), 'utf8').split('\n')) {
+      if (line.startsWith('```')) {
+        fenced = !fenced;
+        current = undefined;
+      } else if (fenced && line.startsWith('$ ')) {
+        current = line.startsWith('$ npm run cli') ? { file, command: line.slice(2), shown: [] } : undefined;
+        if (current) runs.push(current);
+      } else if (current && line.trim() !== '' && line.trim() !== '...') current.shown.push(line.trimEnd());
+    }
+  }
+  return runs;
+}
+
+describe('the CLI examples of the README and docs/', () => {
+  const runs = documentedRuns();
+
+  it('finds the README’s examples', () => {
+    expect(runs.filter((r) => r.file === 'README.md').length).toBeGreaterThanOrEqual(5);
+    expect(runs.every((r) => r.shown.length > 0)).toBe(true);
+  });
+
+  // Run as typed, by a shell in the checkout, offline; each prints what the page shows (exit 1: an answered error).
+  it.concurrent.each(runs.map((r) => [`${r.file}: ${r.command}`, r] as const))(
+    '%s',
+    async (_name, { command, shown }) => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'cli-docs-'));
+      try {
+        const { code, stdout, stderr } = await run(
+          'bash',
+          ['-c', command],
+          { DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+          fileURLToPath(new URL('..', import.meta.url)),
+        );
+        expect([0, 1], stderr).toContain(code);
+        const printed = new Set(stdout.split('\n').map((l) => l.trimEnd()));
+        expect(shown.filter((line) => !printed.has(line))).toEqual([]);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });

@@ -1,7 +1,7 @@
 /**
- * The deployment files (README "Self-hosting"): compose.yaml, .env.example and the README's
- * Configuration table list every variable the config module reads (CONFIG_VARIABLES), so the three stay
- * in step with src/app/config.ts; the Dockerfile and the compose services keep the properties the README
+ * The deployment files (docs/operations.md, "Self-hosting"): compose.yaml, .env.example and the table of
+ * docs/configuration.md list every variable the config module reads (CONFIG_VARIABLES), so the three stay
+ * in step with src/app/config.ts; the Dockerfile and the compose services keep the properties docs/operations.md
  * promises; and every query of the Grafana dashboard names metrics the bot exports, since a misspelt
  * name draws an empty panel rather than an error; and npm installed one undici. Reads files
  * only: no Docker engine, no Prometheus.
@@ -77,15 +77,11 @@ describe('every variable the config module reads is listed', () => {
     ).toEqual([]);
   });
 
-  it("in the README's Configuration table, as a row of its own", () => {
-    const readme = read('README.md');
-    const start = readme.indexOf('\n## Configuration\n');
-    expect(start).toBeGreaterThan(-1);
-    const end = readme.indexOf('\n## ', start + 1);
-    const section = readme.slice(start, end === -1 ? undefined : end);
+  it('in the table of docs/configuration.md, as a row of its own', () => {
+    const page = read('docs/configuration.md');
     expect(
-      CONFIG_VARIABLES.filter((name) => !section.includes(`| \`${name}\` |`)),
-      'missing from the README table under "## Configuration"',
+      CONFIG_VARIABLES.filter((name) => !page.includes(`| \`${name}\` |`)),
+      'missing from the table of docs/configuration.md',
     ).toEqual([]);
   });
 });
@@ -112,9 +108,9 @@ describe('Dockerfile', () => {
   const froms = instructions.flatMap(([k, rest], i) => (k === 'FROM' ? [{ image: rest.split(/\s+/)[0]!, index: i }] : []));
   const final = instructions.slice(froms.at(-1)?.index ?? 0);
 
-  it('builds in stages and runs on the Node 20 slim image', () => {
+  it('builds in stages and runs on the Node 24 LTS slim image', () => {
     expect(froms.length).toBeGreaterThanOrEqual(2);
-    expect(froms.at(-1)!.image).toMatch(/^node:20(\.\d+)*(-[a-z]+)?-slim(@sha256:[0-9a-f]+)?$/);
+    expect(froms.at(-1)!.image).toMatch(/^node:24(\.\d+)*(-[a-z]+)?-slim(@sha256:[0-9a-f]+)?$/);
   });
 
   it('runs the built JavaScript, with what dist/ reads beside it, as a user that is not root', () => {
@@ -134,15 +130,15 @@ describe('Dockerfile', () => {
     expect(cmd).toContain('dist/index.js');
   });
 
-  it('runs node with the flags of npm start, as the README’s supervisor command and systemd unit do', () => {
+  it('runs node with the flags of npm start, as the supervisor command and systemd unit of docs/operations.md do', () => {
     const flags = productionNodeFlags(ROOT);
     expect(flags).toContain('--max-semi-space-size=2');
     expect(flags).toContain('--v8-pool-size=1');
     const cmd = JSON.parse(final.filter(([k]) => k === 'CMD').at(-1)![1]) as string[];
     expect(cmd.slice(0, 1 + flags.length)).toEqual(['node', ...flags]);
-    const readme = read('README.md');
-    expect(readme).toContain(`\nnode ${flags.join(' ')} dist/index.js`);
-    expect(readme).toContain(`ExecStart=/usr/bin/node ${flags.join(' ')} dist/index.js`);
+    const operations = read('docs/operations.md');
+    expect(operations).toContain(`\nnode ${flags.join(' ')} dist/index.js`);
+    expect(operations).toContain(`ExecStart=/usr/bin/node ${flags.join(' ')} dist/index.js`);
   });
 
   it('has a HEALTHCHECK on /healthz', () => {

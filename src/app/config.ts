@@ -10,7 +10,7 @@ const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'RIVALS_API_KEY', 'REDIS_URL'
 /** A conservative rate for a personal key: the spec does not state the tiers. */
 export const DEFAULT_RIVALS_API_RPM = 60;
 
-/** Shards one cluster process runs (README, "Sharding"). */
+/** Shards one cluster process runs (docs/operations.md, "Sharding across machines"). */
 export const DEFAULT_SHARDS_PER_CLUSTER = 4;
 
 const optionalText = z.string().trim().min(1).optional();
@@ -117,7 +117,7 @@ const schema = z.object({
   INTERACTION_BUDGET_MS: wholeIn(3_000, 900_000, ' milliseconds (15 min)').default(10_000),
 });
 
-/** Every variable read, in schema order: compose.yaml, .env.example and the README list each (test/deployment.test.ts). */
+/** Every variable read, in schema order: compose.yaml, .env.example and docs/configuration.md list each (test/deployment.test.ts). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
 /** The validated configuration. Durations are in milliseconds. */
@@ -149,7 +149,7 @@ export interface Config {
   /** Total time an interaction may take from its creation to its final answer (src/core/deadline.ts). */
   interactionBudgetMs: number;
   /**
-   * README, "Sharding"; absent without `SHARD_COUNT` (one shard). `shardCount`: `auto` (`GET /gateway/bot`) or the total across
+   * docs/operations.md, "Sharding across machines"; absent without `SHARD_COUNT` (one shard). `shardCount`: `auto` (`GET /gateway/bot`) or the total across
    * machines; `shardIds` or `clusterIds` (at most one): the part this machine runs, absent for all.
    */
   sharding?: { shardCount: number | 'auto'; shardsPerCluster: number; shardIds?: number[]; clusterIds?: number[] };

@@ -1,5 +1,5 @@
 /**
- * What the process does with failures no caller handles, and how it stops (README "Process policy"): an uncaught exception leaves
+ * What the process does with failures no caller handles, and how it stops (docs/operations.md, "Process policy"): an uncaught exception leaves
  * unknown state, so the process stops for a supervisor to restart; an unhandled rejection is logged and the process runs on, since
  * discord.js rejects that way on a malformed dispatch. Exit codes follow sysexits.h; 1 and 3 are config and store failures at start.
  */

@@ -1,5 +1,5 @@
 /** What a self-hoster reads when the bot starts on Discord: how to invite it, whether its commands are registered, and why a login failed. */
-import { OAuth2Scopes, PermissionFlagsBits } from 'discord-api-types/v10';
+import { ApplicationIntegrationType, OAuth2Scopes, PermissionFlagsBits } from 'discord-api-types/v10';
 
 /**
  * The permissions the bot's features need in a server (Discord: "Permissions"): posting feeds, alerts and ladder moments
@@ -16,12 +16,30 @@ export const INVITE_PERMISSIONS =
   PermissionFlagsBits.SendMessagesInThreads |
   PermissionFlagsBits.ManageRoles;
 
-/** The link that adds the bot to a server with {@link INVITE_PERMISSIONS} and its slash commands (Discord: "OAuth2", bot authorization flow). */
+/**
+ * The link that adds the bot to a server (guild install, `integration_type=0`) with {@link INVITE_PERMISSIONS} and its
+ * slash commands (Discord: "OAuth2", bot authorization flow; "Installation contexts").
+ */
 export function inviteUrl(applicationId: string): string {
   const params = new URLSearchParams({
     client_id: applicationId,
+    integration_type: String(ApplicationIntegrationType.GuildInstall),
     scope: [OAuth2Scopes.Bot, OAuth2Scopes.ApplicationsCommands].join(' '),
     permissions: String(INVITE_PERMISSIONS),
+  });
+  return `https://discord.com/oauth2/authorize?${params.toString()}`;
+}
+
+/**
+ * The link that adds the game commands to a member's own account (user install, `integration_type=1`): no bot user and
+ * no permissions, only `applications.commands` (Discord: "Installation contexts"). The application must allow user
+ * install (Developer Portal, Installation).
+ */
+export function userInstallUrl(applicationId: string): string {
+  const params = new URLSearchParams({
+    client_id: applicationId,
+    integration_type: String(ApplicationIntegrationType.UserInstall),
+    scope: OAuth2Scopes.ApplicationsCommands,
   });
   return `https://discord.com/oauth2/authorize?${params.toString()}`;
 }

@@ -1,6 +1,6 @@
 /**
  * Match modes (`game_mode_id`, `play_mode_id`) and what each means for a player's record. The API
- * documents no values: each id is named from evidence in real data (README, "Game modes"); the rest stay unknown.
+ * documents no values: each id is named from evidence in real data (docs/data.md, "Game modes"); the rest stay unknown.
  */
 import { tr } from '../i18n/index.js';
 

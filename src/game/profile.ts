@@ -131,7 +131,7 @@ export const hasPlay = (h: { matches: number; play_time: number | null }): boole
 
 /**
  * Most play time first. Heroes with play time but no completed match stay: real profiles hold a real share
- * of their play time in them (README, "What the API's fields mean").
+ * of their play time in them (docs/data.md, "What the API's fields mean").
  */
 export function heroTotals(p: PlayerProfile): HeroTotals[] {
   const byHero = new Map<string, HeroTotals>();

@@ -1,6 +1,6 @@
 /**
  * Profile update times (`updates.*`): US-locale text without a zone, which is US Eastern wall time. Only
- * in that zone does `last_inserted_match` land just after one of the profile's own match ends (README).
+ * in that zone does `last_inserted_match` land just after one of the profile's own match ends (docs/data.md).
  */
 
 export const UPDATE_TIME_ZONE = 'America/New_York';

@@ -1,5 +1,5 @@
 /**
- * The bot's languages (README "Languages"): locales, their Discord locales, i18next messages read per locale on first use, and
+ * The bot's languages (docs/languages.md, "Languages"): locales, their Discord locales, i18next messages read per locale on first use, and
  * the current locale (an AsyncLocalStorage). Values are not escaped here: member input is escaped where echoed (src/render/text.ts).
  */
 import type { MessageKey } from './keys.js';

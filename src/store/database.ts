@@ -5,7 +5,6 @@
  */
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import {
   CompiledQuery,
   Kysely,
@@ -22,12 +21,13 @@ import {
 import PQueue from 'p-queue';
 import pTimeout from 'p-timeout';
 import { migrationProvider, type Tables } from './schema.js';
+import Sqlite, { type SqliteConnection } from './sqlite-driver.js';
 
 export type Db = Kysely<Tables>;
 
 export const DATABASE_FILE = 'rivals.sqlite';
 
-/** README, "Durable state". */
+/** docs/operations.md, "Durable state". */
 export const EXIT_STORE_UNAVAILABLE = 3;
 
 export interface Database {
@@ -122,7 +122,7 @@ export async function migrateDatabase(database: Database, variable = 'DATA_DIR')
   }
 }
 
-export function sqliteDatabase(sqlite: BetterSqlite3.Database, location: string): Database {
+export function sqliteDatabase(sqlite: SqliteConnection, location: string): Database {
   const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
   return { db, engine: 'sqlite', location, close: () => db.destroy() };
 }
@@ -145,9 +145,9 @@ async function openSqlite(options: DatabaseOptions): Promise<Database> {
   } catch (err) {
     throw asOpenError(dir, err, options, 'directory');
   }
-  let sqlite: BetterSqlite3.Database | undefined;
+  let sqlite: SqliteConnection | undefined;
   try {
-    sqlite = new BetterSqlite3(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+    sqlite = new Sqlite(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
     await useWriteAheadLog(sqlite, options.lockWaitMs ?? SQLITE_BUSY_TIMEOUT_MS);
     // In WAL mode NORMAL survives a process crash; only a power loss can drop the last commits.
     sqlite.pragma('synchronous = NORMAL');
@@ -169,7 +169,7 @@ const SQLITE_BUSY_TIMEOUT_MS = 5_000;
  * so two processes opening a new file would fail one: read the mode first, else retry with backoff.
  * @throws the last SQLITE_BUSY (or any other SqliteError) when the file stays locked for `waitMs`.
  */
-async function useWriteAheadLog(sqlite: BetterSqlite3.Database, waitMs: number): Promise<void> {
+async function useWriteAheadLog(sqlite: SqliteConnection, waitMs: number): Promise<void> {
   const deadline = Date.now() + waitMs;
   for (let delay = 5; ; delay = Math.min(delay * 2, 200)) {
     try {

@@ -1,5 +1,5 @@
 /**
- * The process policy (src/core/process-policy.ts, README "Process policy"): an uncaught exception is
+ * The process policy (src/core/process-policy.ts, docs/operations.md, "Process policy"): an uncaught exception is
  * logged and stops the process with exit 70 after the graceful stop; an unhandled rejection is logged
  * with a count and context and the process keeps running; every stop is bounded and runs once. The
  * last tests run the policy in a real Node process, where Node's own defaults would otherwise apply.

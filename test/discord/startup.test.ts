@@ -1,7 +1,7 @@
 /** What a self-hoster reads at start: the invite link with the features' permissions, and why a login failed. */
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
-import { inviteUrl, loginFailure } from '../../src/discord/startup.js';
+import { inviteUrl, loginFailure, userInstallUrl } from '../../src/discord/startup.js';
 
 describe('the invite link', () => {
   it('asks for the bot and its commands, with the permissions the features need and nothing more', () => {
@@ -9,6 +9,7 @@ describe('the invite link', () => {
     expect(url.origin + url.pathname).toBe('https://discord.com/oauth2/authorize');
     expect(url.searchParams.get('client_id')).toBe('900000000000000001');
     expect(url.searchParams.get('scope')).toBe('bot applications.commands');
+    expect(url.searchParams.get('integration_type')).toBe('0');
     const bits = BigInt(url.searchParams.get('permissions')!);
     const granted = Object.entries(PermissionFlagsBits)
       .filter(([, bit]) => (bits & bit) === bit)
@@ -17,6 +18,14 @@ describe('the invite link', () => {
     expect(granted).toEqual(
       ['AttachFiles', 'CreatePublicThreads', 'EmbedLinks', 'ManageRoles', 'ReadMessageHistory', 'SendMessages', 'SendMessagesInThreads', 'ViewChannel'].sort(),
     );
+  });
+});
+
+describe('the user-install link', () => {
+  it('adds the commands to a member’s own account: user install, the commands scope only, no permissions', () => {
+    const url = new URL(userInstallUrl('900000000000000001'));
+    expect(url.origin + url.pathname).toBe('https://discord.com/oauth2/authorize');
+    expect(Object.fromEntries(url.searchParams)).toEqual({ client_id: '900000000000000001', integration_type: '1', scope: 'applications.commands' });
   });
 });
 

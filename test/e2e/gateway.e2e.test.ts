@@ -1,5 +1,5 @@
 /**
- * The process policy on the gateway (README "Process policy"), with the real entry point
+ * The process policy on the gateway (docs/operations.md, "Process policy"), with the real entry point
  * (`node dist/index.js`, the production build `npm start` runs) against the fake Discord:
  * - a close Discord's table marks not reconnectable (4004, 4013, 4014), answered to the RESUME or
  *   IDENTIFY that follows a resumable close after READY (or to the first IDENTIFY), stops the process

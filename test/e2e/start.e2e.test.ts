@@ -75,10 +75,14 @@ describe('npm start with DISCORD_TOKEN', () => {
     expect(text).toContain(`</link:${link.id}>`);
     expect(text).toContain(`</player:${registered.find((c) => c.name === 'player')!.id}>`);
     // The self-hoster's start: how to invite the bot, and that its commands are registered.
-    const lines = output.split('\n').flatMap((l) => (l.startsWith('{') ? [JSON.parse(l) as { msg: string; invite?: string; commands?: number }] : []));
-    expect(lines.find((l) => l.invite)?.invite).toMatch(
-      new RegExp(`^https://discord\\.com/oauth2/authorize\\?client_id=${APP_ID}&scope=bot\\+applications\\.commands&permissions=\\d+$`),
+    const lines = output
+      .split('\n')
+      .flatMap((l) => (l.startsWith('{') ? [JSON.parse(l) as { msg: string; invite?: string; userInstall?: string; commands?: number }] : []));
+    const links = lines.find((l) => l.invite);
+    expect(links?.invite).toMatch(
+      new RegExp(`^https://discord\\.com/oauth2/authorize\\?client_id=${APP_ID}&integration_type=0&scope=bot\\+applications\\.commands&permissions=\\d+$`),
     );
+    expect(links?.userInstall).toBe(`https://discord.com/oauth2/authorize?client_id=${APP_ID}&integration_type=1&scope=applications.commands`);
     const slash = (registered as { type?: number }[]).filter((c) => (c.type ?? 1) === 1);
     expect(lines.find((l) => l.msg === 'slash commands registered globally')?.commands).toBe(slash.length);
   }, 20_000);

@@ -1,7 +1,7 @@
 /**
  * The entry point (`npm start`, no DISCORD_TOKEN: the playground) with a store it cannot open: the bot
  * opens the store before anything else (createApiServices), so it logs one fatal line naming the place
- * and what to do, and exits with code 3 (EXIT_STORE_UNAVAILABLE, README "Durable state"), with no
+ * and what to do, and exits with code 3 (EXIT_STORE_UNAVAILABLE, docs/operations.md, "Durable state"), with no
  * stack trace. One test per kind of damage.
  *
  * Permissions: as root, permission bits are not checked, so the non-writable DATA_DIR case runs the

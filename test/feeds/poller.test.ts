@@ -4,7 +4,7 @@
  * behaves as Discord. A last part kills and restarts a PostgreSQL server of its own under the poller.
  */
 import { rmSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import Database from '../../src/store/sqlite-driver.js';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RivalsApi } from '../../src/api/client.js';

@@ -117,7 +117,7 @@ export class ClusterManager {
       "starting this machine's clusters",
     );
     if (!config.discordRestProxy && plan.totalClusters > 1) {
-      // Discord's 50 requests a second are the bot's, not each process's (README "The REST proxy").
+      // Discord's 50 requests a second are the bot's, not each process's (docs/operations.md, "The REST proxy").
       this.#logger.warn(
         { totalClusters: plan.totalClusters },
         'several cluster processes without DISCORD_REST_PROXY: each keeps its own Discord REST budget, so together they may pass the global limit during a feed fan-out',

@@ -1,5 +1,5 @@
 /**
- * Which shards each cluster process runs (README, "Sharding"). Cluster `c` holds shards `c × perCluster` to
+ * Which shards each cluster process runs (docs/operations.md, "Sharding across machines"). Cluster `c` holds shards `c × perCluster` to
  * `(c + 1) × perCluster − 1`, so every machine agrees on the split from `SHARD_COUNT` and `SHARDS_PER_CLUSTER` alone.
  */
 
