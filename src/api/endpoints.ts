@@ -31,6 +31,8 @@ export type CachedEndpointName = Exclude<EndpointName, 'playerUpdate'>;
 /** Hero leaderboard platforms (spec endpoint 5). */
 export const PLATFORMS = ['pc', 'ps', 'xbox'] as const;
 export type Platform = (typeof PLATFORMS)[number];
+/** How players name each platform (the same in every language). */
+export const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', xbox: 'Xbox' };
 
 /** Item filter types (spec endpoint 9). */
 export const ITEM_TYPES = ['emote', 'mvp', 'nameplate', 'spray'] as const;

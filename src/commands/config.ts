@@ -5,7 +5,7 @@
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ButtonStyle, ChannelType, ComponentType, PermissionFlagsBits, type APIEmbed } from 'discord-api-types/v10';
-import { PLATFORMS, type Platform } from '../api/endpoints.js';
+import { PLATFORM_NAMES, PLATFORMS, type Platform } from '../api/endpoints.js';
 import type { ChannelCheck, CommandContext, CommandInput, CommandModule, Invoker } from '../discord/command.js';
 import { SERVER_ONLY } from '../discord/command.js';
 import { MOMENT_KINDS, type MomentKind } from '../game/ladder.js';
@@ -31,7 +31,6 @@ import { t } from '../render/strings.js';
 
 /** Discord's "Unknown Channel": a moments channel deleted, which turned the posts off. */
 const UNKNOWN_CHANNEL_CODE = 10003;
-const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', xbox: 'Xbox' };
 const COLOUR = 0x5865f2;
 /** Minutes after midnight, local time, of a digest when the admin gives none. */
 const DEFAULT_DIGEST_AT = 9 * 60;

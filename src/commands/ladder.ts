@@ -4,7 +4,7 @@
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { APIEmbed } from 'discord-api-types/v10';
-import { PLATFORMS, type Platform } from '../api/endpoints.js';
+import { PLATFORM_NAMES, PLATFORMS, type Platform } from '../api/endpoints.js';
 import { UserFacingError } from '../core/errors.js';
 import type { CommandContext, CommandModule, Invoker } from '../discord/command.js';
 import { SERVER_ONLY } from '../discord/command.js';
@@ -23,7 +23,6 @@ import { LADDER_CHART_PLAYERS } from '../charts/specs.js';
 import type { LadderPage, LadderRow } from '../store/ladder.js';
 
 const COLOUR = 0xf59e0b;
-const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', xbox: 'Xbox' };
 const privately = (description: string): View => ({ ephemeral: true, embeds: [{ color: COLOUR, description }] });
 
 const platformOf = (v: unknown): Platform | null => PLATFORMS.find((p) => p === v) ?? null;

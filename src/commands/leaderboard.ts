@@ -1,9 +1,9 @@
 /** `/leaderboard hero:<hero> [platform]`: a hero's ranked players, ten a page. Data: api-spec.md endpoint 5. */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { APIEmbed } from 'discord-api-types/v10';
-import { PLATFORMS, type Platform } from '../api/endpoints.js';
+import { PLATFORM_NAMES, PLATFORMS, type Platform } from '../api/endpoints.js';
 import type { CommandContext, CommandModule } from '../discord/command.js';
-import { EVERYWHERE } from '../discord/command.js';
+import { EVERYWHERE, settingsServer } from '../discord/command.js';
 import { choiceName, describe } from '../i18n/commands.js';
 import { roleColour, staleFooter } from '../render/common.js';
 import { tr } from '../i18n/index.js';
@@ -15,7 +15,6 @@ import { clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.
 import type { View } from '../render/view.js';
 
 const PER_PAGE = 10;
-const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', xbox: 'Xbox' };
 
 const definition = new SlashCommandBuilder()
   .setName('leaderboard')
@@ -63,20 +62,19 @@ const platformOf = (v: unknown): Platform => ((PLATFORMS as readonly string[]).i
 export const leaderboard: CommandModule = {
   definition,
   async execute(input, ctx) {
-    // No platform chosen: the server's default (/config platform), else PC; PC too when the settings
-    // store does not answer, since the leaderboard itself needs no state (the embed names the platform).
+    // No platform chosen: the default of the server that installed the bot (/config platform); elsewhere (a DM, the
+    // member's own install) the member's own (/settings platform); else PC. PC too when the store does not answer,
+    // since the leaderboard itself needs no state (the embed names the platform).
+    const server = settingsServer(input.user);
     const platform =
       input.options.platform !== undefined
         ? platformOf(input.options.platform)
-        : input.user.guildId
-          ? await ctx.settings.get(input.user.guildId).then(
-              (s) => s.leaderboardPlatform,
-              (err: unknown) => {
-                ctx.logger.warn({ err }, 'guild settings unavailable: /leaderboard shows PC');
-                return 'pc' as const;
-              },
-            )
-          : 'pc';
+        : await (server ? ctx.settings.get(server).then((s) => s.leaderboardPlatform) : ctx.links.platformOf(input.user.userId).then((p) => p ?? 'pc')).catch(
+            (err: unknown) => {
+              ctx.logger.warn({ err }, 'settings unavailable: /leaderboard shows PC');
+              return 'pc' as const;
+            },
+          );
     return leaderboardView(String(input.options.hero ?? ''), platform, 1, ctx);
   },
   components: {

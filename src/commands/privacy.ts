@@ -4,6 +4,7 @@
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ApplicationIntegrationType, ButtonStyle, ComponentType, InteractionContextType } from 'discord-api-types/v10';
+import { PLATFORM_NAMES, type Platform } from '../api/endpoints.js';
 import type { CommandContext, CommandModule } from '../discord/command.js';
 import { describe } from '../i18n/commands.js';
 import { discordTime, integer } from '../i18n/format.js';
@@ -67,7 +68,11 @@ function showView(data: MemberData, recent: number): View {
           })
           .join('\n');
   const locale = data.settings?.locale;
-  const settings = isLocale(locale) ? m('messages:privacy.languageChosen', { language: LOCALE_NAMES[locale] }) : m('messages:privacy.languageDiscord');
+  const platform = data.settings?.platform;
+  const settings = [
+    isLocale(locale) ? m('messages:privacy.languageChosen', { language: LOCALE_NAMES[locale] }) : m('messages:privacy.languageDiscord'),
+    ...(platform && platform in PLATFORM_NAMES ? [m('messages:privacy.platformChosen', { platform: PLATFORM_NAMES[platform as Platform] })] : []),
+  ].join('\n');
   const heroes = new Set(data.alerts.flatMap((a) => a.heroes)).size;
   const alerts =
     data.alerts.length === 0

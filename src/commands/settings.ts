@@ -1,24 +1,27 @@
 /**
  * `/settings language`: the language the bot answers a member in (and writes their DM alerts in), or back to
  * their Discord app's; stored with their account links and read by the router for every answer.
+ * `/settings platform`: the member's own default platform, for answers where no server's applies (a DM, their own install).
+ * Usable wherever the member is, through either install: these are the member's settings, not a server's.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
-import { ApplicationIntegrationType, InteractionContextType } from 'discord-api-types/v10';
-import type { CommandModule } from '../discord/command.js';
+import { PLATFORM_NAMES, PLATFORMS, type Platform } from '../api/endpoints.js';
+import { EVERYWHERE, type CommandModule } from '../discord/command.js';
 import { UserFacingError } from '../core/errors.js';
-import { chosenLanguage, describe, DISCORD_LANGUAGE, languageChoices } from '../i18n/commands.js';
+import { choiceName, chosenLanguage, describe, DISCORD_LANGUAGE, languageChoices } from '../i18n/commands.js';
 import { LOCALE_NAMES, pickLocale, runInLocale, tr, type Locale } from '../i18n/index.js';
 import { escapeText } from '../render/limits.js';
 import type { View } from '../render/view.js';
 
 const COLOUR = 0x5865f2;
 const LANGUAGE_OPTION = 'settings.subcommands.language.options.language';
+const PLATFORM_OPTION = 'settings.subcommands.platform.options.platform';
 
 const definition = new SlashCommandBuilder()
   .setName('settings')
   .setDescription(describe('settings'))
-  .setContexts(InteractionContextType.Guild, InteractionContextType.BotDM)
-  .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
+  .setContexts(...EVERYWHERE.contexts)
   .addSubcommand((s) =>
     s
       .setName('language')
@@ -32,6 +35,18 @@ const definition = new SlashCommandBuilder()
           .addChoices(...languageChoices(LANGUAGE_OPTION)),
       ),
   )
+  .addSubcommand((s) =>
+    s
+      .setName('platform')
+      .setDescription(describe('settings.subcommands.platform'))
+      .addStringOption((o) =>
+        o
+          .setName('platform')
+          .setDescription(describe(PLATFORM_OPTION))
+          .setRequired(true)
+          .addChoices(...PLATFORMS.map((p) => ({ name: choiceName(PLATFORM_OPTION, p), value: p }))),
+      ),
+  )
   .toJSON();
 
 const privately = (description: string): View => ({ ephemeral: true, embeds: [{ color: COLOUR, description }] });
@@ -43,9 +58,21 @@ function chosenLocale(value: unknown): Locale | null {
   return chosen === DISCORD_LANGUAGE ? null : chosen;
 }
 
+/** @throws {UserFacingError} naming the value, when it is not a platform. */
+function chosenPlatform(value: unknown): Platform {
+  const v = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  if ((PLATFORMS as readonly string[]).includes(v)) return v as Platform;
+  throw new UserFacingError(tr('settings:platform.unknown', { value: escapeText(v, 40) }));
+}
+
 export const settings: CommandModule = {
   definition,
   async execute(input, ctx) {
+    if (input.subcommand === 'platform') {
+      const platform = chosenPlatform(input.options.platform);
+      await ctx.links.setPlatform(input.user.userId, platform, ctx.now());
+      return privately(tr('settings:platform.set', { platform: PLATFORM_NAMES[platform] }));
+    }
     const chosen = chosenLocale(input.options.language);
     await ctx.links.setLocale(input.user.userId, chosen, ctx.now());
     // Answered in the language their answers use from now on: the one chosen, else their app's.

@@ -39,6 +39,17 @@ export interface Invoker {
   guildLocale?: string;
   /** The member's permissions in the channel, as Discord's bitfield text (interaction `member.permissions`). */
   permissions?: string;
+  /**
+   * Whether the bot's server install brought this interaction (Discord: `authorizing_integration_owners` holds this
+   * server under the guild-install key, "0"). False when only the member's own install did: the server never added
+   * the bot and has no settings of its own. Absent (a payload without the field): assumed when there is a `guildId`.
+   */
+  serverInstall?: boolean;
+}
+
+/** The server whose settings apply to `user`'s interaction: its server when the bot is installed there, else null (a DM, or the member's own install alone). */
+export function settingsServer(user: Invoker): string | null {
+  return user.guildId && user.serverInstall !== false ? user.guildId : null;
 }
 
 /** What the bot may do in a channel (Discord: channel permission overwrites resolved for the bot's member). */

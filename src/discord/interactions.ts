@@ -7,6 +7,7 @@ import {
   type APIApplicationCommandInteractionDataOption,
 } from 'discord-api-types/v10';
 import type { AutocompleteInput, CommandInput, Invoker } from './command.js';
+import { ApplicationIntegrationType } from 'discord-api-types/v10';
 
 /** What the runtime needs of any interaction: its id and token (for the callback and the webhook routes) and who sent it. */
 export interface InteractionHead {
@@ -58,7 +59,16 @@ export function invokerOf(raw: Raw): Invoker | undefined {
   const user = isObject(member?.user) ? member.user : isObject(raw.user) ? raw.user : undefined;
   const userId = str(user?.id);
   if (!userId) return undefined;
-  return { userId, guildId: str(raw.guild_id) ?? null, locale: str(raw.locale), guildLocale: str(raw.guild_locale), permissions: str(member?.permissions) };
+  const guildId = str(raw.guild_id) ?? null;
+  const owners = isObject(raw.authorizing_integration_owners) ? raw.authorizing_integration_owners : undefined;
+  return {
+    userId,
+    guildId,
+    locale: str(raw.locale),
+    guildLocale: str(raw.guild_locale),
+    permissions: str(member?.permissions),
+    ...(owners && guildId ? { serverInstall: str(owners[String(ApplicationIntegrationType.GuildInstall)]) === guildId } : {}),
+  };
 }
 
 function valueOf(v: unknown): string | number | boolean | undefined {

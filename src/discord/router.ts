@@ -13,6 +13,7 @@ import { t } from '../render/strings.js';
 import { pickLocale, runInLocale, tr, type Locale } from '../i18n/index.js';
 import type { MessageKey } from '../i18n/keys.js';
 import type { AutocompleteInput, CommandContext, CommandInput, CommandModule, ComponentHandler, ComponentInput, InteractionOnce, Invoker } from './command.js';
+import { settingsServer } from './command.js';
 import { decodeCustomId } from '../render/custom-id.js';
 import { AUTOCOMPLETE_DEADLINE_MS } from '../core/deadline.js';
 
@@ -198,13 +199,14 @@ export class Router {
     };
   }
 
-  /** Whether the server wants private answers; false outside one, or when the store misses {@link PREFERS_PRIVATE_DEADLINE_MS}: the ack never waits on it. */
+  /** Whether the server wants private answers; false outside a server that installed the bot, or when the store misses {@link PREFERS_PRIVATE_DEADLINE_MS}: the ack never waits on it. */
   async prefersPrivate(user: Invoker, ctx: CommandContext): Promise<boolean> {
-    if (!user.guildId) return false;
-    const cached = ctx.settings.peek(user.guildId);
+    const guildId = settingsServer(user);
+    if (!guildId) return false;
+    const cached = ctx.settings.peek(guildId);
     if (cached) return cached.ephemeralByDefault;
     try {
-      const read = ctx.settings.get(user.guildId).then((s) => s.ephemeralByDefault);
+      const read = ctx.settings.get(guildId).then((s) => s.ephemeralByDefault);
       return await settleWithin(read, PREFERS_PRIVATE_DEADLINE_MS, () => false);
     } catch (err) {
       ctx.logger.warn({ err }, 'could not read guild settings');
@@ -214,7 +216,8 @@ export class Router {
 
   /** {@link prefersPrivate} from the in-process cache alone (false on a miss), for a deferral that must go at once (a burst). */
   async peekPrivate(user: Invoker, ctx: CommandContext): Promise<boolean> {
-    return user.guildId ? (ctx.settings.peek(user.guildId)?.ephemeralByDefault ?? false) : false;
+    const guildId = settingsServer(user);
+    return guildId ? (ctx.settings.peek(guildId)?.ephemeralByDefault ?? false) : false;
   }
 
   /** The answers' language: the member's `/settings language`, else their client's, their server's, English. A store past the deadline counts as none. */

@@ -5,7 +5,8 @@
 import { ChannelType } from 'discord-api-types/v10';
 import type { ChannelAccess } from '../discord/command.js';
 import type { FeedTransport } from '../feeds/delivery.js';
-import { channelById, GUILD } from './guild.js';
+import { channelById, dmChannelOf, GUILD } from './guild.js';
+import { DM_CHANNEL_PREFIX } from './protocol.js';
 import type { MessageStore } from './messages.js';
 
 /** Discord keeps nonces for a few minutes; here, the last this many. */
@@ -37,7 +38,7 @@ export function playgroundFeedTransport(messages: MessageStore): FeedTransport {
   const nonces = new Map<string, string>();
   return {
     async send(channelId, body) {
-      if (!channelById(channelId) && !channelId.startsWith('dm-')) throw new PlaygroundRestError('Unknown Channel', 10003, 404);
+      if (!channelById(channelId) && !channelId.startsWith(DM_CHANNEL_PREFIX)) throw new PlaygroundRestError('Unknown Channel', 10003, 404);
       const existing = nonces.get(body.nonce);
       if (body.enforce_nonce && existing && messages.get(existing)) return { id: existing };
       const { nonce: _nonce, enforce_nonce: _enforce, ...payload } = body;
@@ -58,8 +59,8 @@ export function playgroundFeedTransport(messages: MessageStore): FeedTransport {
       messages.update(messageId, { payload: { ...message.payload, ...body }, editedAt: Date.now() });
     },
     async openDm(userId) {
-      // The playground has no DM view: direct messages land in a channel of their own, kept but not drawn.
-      return { id: `dm-${userId}` };
+      // The member's DM channel, which the page shows to that member (a DM alert lands beside their DM commands).
+      return { id: dmChannelOf(userId) };
     },
     async startThread(channelId, messageId) {
       const message = messages.get(messageId);

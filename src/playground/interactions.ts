@@ -2,7 +2,7 @@
  * The page's requests as the interaction inputs the discord.js runtime builds, run through the same Router and acknowledgement
  * policy (src/discord/respond.ts), with responders that write to the playground's channels.
  */
-import { ApplicationCommandType, MessageFlags, type APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
+import { ApplicationCommandType, InteractionContextType, MessageFlags, type APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
 import type { CommandContext, CommandInput, Invoker } from '../discord/command.js';
 import { answerAutocomplete, answerCommand, answerComponent, type CommandResponder, type ComponentResponder } from '../discord/respond.js';
 import { interactionBudget } from '../core/deadline.js';
@@ -11,7 +11,7 @@ import type { Router } from '../discord/router.js';
 import type { Logger } from '../core/logger.js';
 import type { MessagePayload } from '../render/view.js';
 import { t } from '../render/strings.js';
-import { GUILD, memberById, channelById, permissionsOf, mayUse, PlaygroundLocales, type PlaygroundMember } from './guild.js';
+import { GUILD, memberById, channelById, dmChannelOf, permissionsOf, mayUse, PlaygroundLocales, type PlaygroundMember } from './guild.js';
 import type { MessageInteraction, MessageStore } from './messages.js';
 import { resolveCommand, type TypedCommand } from './options.js';
 
@@ -60,9 +60,11 @@ export class PlaygroundInteractions {
   #command(memberId: string, channelId: string, typed: TypedCommand): Accepted {
     const where = this.#where(memberId, channelId);
     if (!where.ok) return where;
+    // In a DM, Discord's client offers only the commands declared for that context (not /config, /ladder).
+    if (where.dm && !this.#inDms(typed.command)) return { ok: false, error: t.playgroundUnknownCommand(typed.command) };
     const resolved = resolveCommand(this.#o.router.commands, typed, where.member, this.#locales.member(memberId));
     if (!resolved.ok) return resolved;
-    const input: CommandInput = { subcommand: resolved.subcommand, options: resolved.options, user: this.#invokerOf(where.member) };
+    const input: CommandInput = { subcommand: resolved.subcommand, options: resolved.options, user: this.#invokerOf(where.member, where.dm) };
     return this.#answer(typed.command, input, where.member, channelId, { userId: memberId, command: resolved.display, kind: 'slash' });
   }
 
@@ -74,6 +76,8 @@ export class PlaygroundInteractions {
   #userCommand(memberId: string, channelId: string, name: string, targetId: string): Accepted {
     const where = this.#where(memberId, channelId);
     if (!where.ok) return where;
+    // The playground's DM has no member list to right-click.
+    if (where.dm) return { ok: false, error: t.playgroundUnknownCommand(name) };
     const module = this.#o.router.commands.find((m) => m.definition.name === name && m.definition.type === ApplicationCommandType.User);
     const target = memberById(targetId);
     if (!module) return { ok: false, error: t.playgroundUnknownCommand(name) };
@@ -110,7 +114,7 @@ export class PlaygroundInteractions {
     const invokerId = message.interaction?.userId;
     const own = invokerId === undefined || invokerId === memberId;
     this.#run('component', where.member, async (ctx) => {
-      const work = this.#o.router.component(customId, values, this.#invokerOf(where.member), invokerId, ctx);
+      const work = this.#o.router.component(customId, values, this.#invokerOf(where.member, where.dm), invokerId, ctx);
       const interaction: MessageInteraction = { userId: memberId, command: message.interaction?.command ?? '', kind: 'component' };
       await answerComponent(work, own, this.#componentResponder(message.id, message.channelId, interaction), {
         deadlineMs: this.#o.ackDeadlineMs,
@@ -138,8 +142,12 @@ export class PlaygroundInteractions {
     return runInLocale(pickLocale(this.#locales.member(memberId)), work);
   }
 
-  /** The interaction's invoker, as the Discord runtime builds it from `interaction.member`, `locale` and `guild_locale`. */
-  #invokerOf(member: PlaygroundMember): Invoker {
+  /**
+   * The interaction's invoker, as the Discord runtime builds it from `interaction.member`, `locale` and `guild_locale`;
+   * in the member's DM with the bot (`dm`), from `interaction.user` and `locale` alone: no server, no permissions.
+   */
+  #invokerOf(member: PlaygroundMember, dm = false): Invoker {
+    if (dm) return { userId: member.id, guildId: null, locale: this.#locales.member(member.id) };
     return {
       userId: member.id,
       guildId: GUILD.id,
@@ -149,11 +157,19 @@ export class PlaygroundInteractions {
     };
   }
 
-  #where(memberId: string, channelId: string): { ok: true; member: PlaygroundMember } | { ok: false; error: string } {
+  /** Whether command `name` is declared for the bot's DMs (Discord: `contexts` holds BotDM). */
+  #inDms(name: string): boolean {
+    const definition = this.#o.router.commands.find((m) => m.definition.name === name)?.definition;
+    return definition?.contexts?.includes(InteractionContextType.BotDM) ?? false;
+  }
+
+  /** A server channel, or the member's own DM with the bot (`dm`); another member's DM is as unknown as a made-up channel. */
+  #where(memberId: string, channelId: string): { ok: true; member: PlaygroundMember; dm: boolean } | { ok: false; error: string } {
     const member = memberById(memberId);
     if (!member) return { ok: false, error: t.playgroundUnknownMember('member', memberId) };
-    if (!channelById(channelId)) return { ok: false, error: t.playgroundUnknownChannel('channel', channelId) };
-    return { ok: true, member };
+    if (channelById(channelId)) return { ok: true, member, dm: false };
+    if (channelId === dmChannelOf(memberId)) return { ok: true, member, dm: true };
+    return { ok: false, error: t.playgroundUnknownChannel('channel', channelId) };
   }
 
   #run(kind: string, member: PlaygroundMember, work: (ctx: CommandContext) => Promise<void>): void {

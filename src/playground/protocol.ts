@@ -1,4 +1,4 @@
-/** What the playground server and page exchange (JSON over HTTP, server-sent events): types only, so the page's bundle can share them. */
+/** What the playground server and page exchange (JSON over HTTP, server-sent events): types and constants only, so the page's bundle can share them. */
 import type { MessagePayload } from '../render/view.js';
 import type { Definition } from './command-line.js';
 
@@ -31,6 +31,9 @@ export interface PlaygroundMessage {
 
 export type MessageEvent = { type: 'message'; message: PlaygroundMessage } | { type: 'delete'; id: string; channelId: string };
 
+/** A member's direct messages with the bot are the channel `dm-<member id>` (Discord: a DM channel, type 1), seen by that member alone. */
+export const DM_CHANNEL_PREFIX = 'dm-';
+
 /** `GET /api/bootstrap`: everything the page needs to draw the server. */
 export interface Bootstrap {
   /** `preferredLocale`: guild `preferred_locale`, one of {@link Bootstrap.languages}' codes. */
@@ -41,6 +44,8 @@ export interface Bootstrap {
   /** English first. */
   languages: PlaygroundLanguage[];
   channels: { id: string; name: string; type: number; topic: string }[];
+  /** The topic line of a member's DM channel with the bot ({@link DM_CHANNEL_PREFIX}). */
+  directMessages: { topic: string };
   roles: { id: string; name: string; colour: string }[];
   /** Discord: "Bulk Overwrite Global Application Commands" body. */
   commands: Definition[];

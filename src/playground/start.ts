@@ -17,7 +17,7 @@ import { openState } from '../store/state.js';
 import { buildPageAssets } from './bundle.js';
 import { playgroundChannelAccess, playgroundFeedTransport } from './channels.js';
 import type { Definition } from './command-line.js';
-import { BOT, CHANNELS, GUILD, LANGUAGES, MEMBERS, PlaygroundLocales, ROLES } from './guild.js';
+import { BOT, CHANNELS, dmChannelOf, DM_TOPIC, GUILD, LANGUAGES, MEMBERS, PlaygroundLocales, ROLES } from './guild.js';
 import { ImageProxy } from './images.js';
 import { PlaygroundInteractions } from './interactions.js';
 import { MessageStore } from './messages.js';
@@ -176,9 +176,11 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
       members: MEMBERS.map((m) => ({ ...m, locale: locales.member(m.id) })),
       languages: [...LANGUAGES],
       channels: [...CHANNELS],
+      directMessages: { topic: DM_TOPIC },
       roles: [...ROLES],
       commands: commandsJson,
-      messages: CHANNELS.flatMap((c) => messages.list(c.id)),
+      // The members' DMs too: the page shows each member only their own.
+      messages: [...CHANNELS.map((c) => c.id), ...MEMBERS.map((m) => dmChannelOf(m.id))].flatMap((id) => messages.list(id)),
       replica: replica !== undefined,
     }),
     locales,

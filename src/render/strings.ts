@@ -201,6 +201,7 @@ export const t = {
   playgroundEphemeralOwner: () => m('playground.ephemeralOwner'),
   // The playground page (src/playground/web reads the same keys through its own messages module).
   playgroundPlaceholder: (channel: string) => page('placeholder', { channel }),
+  playgroundPlaceholderDm: (name: string) => page('placeholderDm', { name }),
   playgroundPickerCommands: () => page('pickerCommands'),
   playgroundPickerOptions: (command: string) => page('pickerOptions', { command }),
   playgroundPickerSend: () => page('pickerSend'),

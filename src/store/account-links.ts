@@ -1,6 +1,7 @@
 /** The game accounts a Discord user linked and their default (changes are transactions), and the member's own language. */
 import { LRUCache } from 'lru-cache';
 import { isLocale, type Locale } from '../i18n/index.js';
+import { PLATFORMS, type Platform } from '../api/endpoints.js';
 import { withDeadline, type Db } from './database.js';
 import { relistMember } from './ladder.js';
 
@@ -115,6 +116,28 @@ export class AccountLinksRepository {
         .execute(),
     );
     this.#locales.set(userId, { locale });
+  }
+
+  /**
+   * The member's own default platform (`/settings platform`), for answers outside a server that installed the bot; null
+   * when they chose none. @throws {StoreUnavailableError}
+   */
+  async platformOf(userId: string): Promise<Platform | null> {
+    const row = await withDeadline('read member settings', this.deadlines.readMs, () =>
+      this.db.selectFrom('member_settings').select('platform').where('user_id', '=', userId).executeTakeFirst(),
+    );
+    return (PLATFORMS as readonly (string | null | undefined)[]).includes(row?.platform) ? (row!.platform as Platform) : null;
+  }
+
+  /** Null: none (PC, or a server's default). Resolves once committed. @throws {StoreUnavailableError} */
+  async setPlatform(userId: string, platform: Platform | null, now = Date.now()): Promise<void> {
+    await withDeadline('save member settings', this.deadlines.writeMs, () =>
+      this.db
+        .insertInto('member_settings')
+        .values({ user_id: userId, locale: null, platform, updated_at: now })
+        .onConflict((oc) => oc.column('user_id').doUpdateSet({ platform, updated_at: now }))
+        .execute(),
+    );
   }
 
   /** @throws {StoreUnavailableError} */

@@ -205,6 +205,8 @@ export interface MemberSettingsTable {
   locale: string | null;
   /** 1: the member turned tracking of their linked accounts off. */
   tracking_off?: Generated<number>;
+  /** Their own default platform (`/settings platform`: pc, ps, xbox) where no server's applies; null: none chosen. */
+  platform?: string | null;
   updated_at: number;
 }
 
@@ -836,6 +838,11 @@ const MIGRATIONS: Record<string, Migration> = {
         .alterTable('ladder_settings')
         .addColumn('recap_at', 'integer', (c) => c.notNull().defaultTo(18 * 60))
         .execute();
+    },
+  },
+  '0016_member_platform': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('member_settings').addColumn('platform', 'text').execute();
     },
   },
 };

@@ -1,6 +1,7 @@
 /**
  * `/settings language`: a member's own language for the bot's answers, stored with their
  * account links and read by the router for every answer after, whatever their Discord app speaks.
+ * `/settings platform`: their own default platform, used where no server's applies.
  */
 import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type DatabaseConnection } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -37,12 +38,14 @@ const language = (value: string, user: Invoker = MEMBER) => env.b.run('settings'
 const notLinked = async (user: Invoker = MEMBER) => description((await env.b.run('player', {}, undefined, user)).payload);
 
 describe('/settings language', () => {
-  it('registers for servers and direct messages, with "my Discord app" and every language by its own name', () => {
+  it('registers wherever a member is (both installs, every context), with "my Discord app" and every language by its own name', () => {
     const def = env.b.router.commands.find((c) => c.definition.name === 'settings')!.definition as {
       contexts: number[];
+      integration_types: number[];
       options: { name: string; options: { name: string; required: boolean; choices: { name: string; value: string }[] }[] }[];
     };
-    expect(def.contexts).toEqual([0, 1]);
+    expect(def.contexts).toEqual([0, 1, 2]);
+    expect(def.integration_types).toEqual([0, 1]);
     const option = def.options.find((o) => o.name === 'language')!.options[0]!;
     expect(option).toMatchObject({ name: 'language', required: true });
     expect(option.choices).toEqual([
@@ -111,5 +114,63 @@ describe('/settings language', () => {
     expect(description((await language('klingon')).payload)).toBe(trIn('de', 'settings:language.unknown', { value: 'klingon' }));
     expect(await env.b.ctx.links.locale(MEMBER.userId)).toBe('de');
     await language('discord');
+  });
+});
+
+describe('/settings platform', () => {
+  const platform = (value: string, user: Invoker = MEMBER) => env.b.run('settings', { platform: value }, 'platform', user);
+  const leaderboardAuthor = async (user: Invoker, links = env.b.ctx.links) => {
+    const view = await env.b.router.command('leaderboard', { options: { hero: 'hulk' }, user }, { ...env.b.ctx, links });
+    return toMessagePayload(view).embeds[0]!.author!.name;
+  };
+  const SERVER = '300000000000000009';
+  const dm: Invoker = { userId: '200000000000000031', guildId: null, locale: 'en-US' };
+  /** The same member in a server that never added the bot, through their own install. */
+  const userInstalled: Invoker = { ...dm, guildId: SERVER, serverInstall: false };
+  /** The same member in that server once it added the bot. */
+  const serverInstalled: Invoker = { ...dm, guildId: SERVER, serverInstall: true };
+
+  it('is the member’s own default for /leaderboard where no server’s applies: a DM and a server that never added the bot', async () => {
+    expect(await leaderboardAuthor(dm)).toBe(trIn('en', 'leaderboard:author', { platform: 'PC' }));
+    const { payload } = await platform('ps', dm);
+    expect(payload.flags).toBe(64);
+    expect(description(payload)).toBe(trIn('en', 'settings:platform.set', { platform: 'PlayStation' }));
+    expect(await env.b.ctx.links.platformOf(dm.userId)).toBe('ps');
+    expect(await leaderboardAuthor(dm)).toBe(trIn('en', 'leaderboard:author', { platform: 'PlayStation' }));
+    expect(await leaderboardAuthor(userInstalled)).toBe(trIn('en', 'leaderboard:author', { platform: 'PlayStation' }));
+  });
+
+  it('gives way to the server’s default in a server that added the bot, and that server’s settings never reach the member’s own install', async () => {
+    await platform('ps', dm);
+    await env.b.ctx.settings.update(SERVER, (s) => {
+      s.leaderboardPlatform = 'xbox';
+      s.ephemeralByDefault = true;
+    });
+    expect(await leaderboardAuthor(serverInstalled)).toBe(trIn('en', 'leaderboard:author', { platform: 'Xbox' }));
+    expect(await env.b.router.prefersPrivate(serverInstalled, env.b.ctx)).toBe(true);
+    // Only the member's own install brought the command here: the server's settings are not the bot's to apply.
+    expect(await leaderboardAuthor(userInstalled)).toBe(trIn('en', 'leaderboard:author', { platform: 'PlayStation' }));
+    expect(await env.b.router.prefersPrivate(userInstalled, env.b.ctx)).toBe(false);
+    expect(await env.b.router.peekPrivate(userInstalled, env.b.ctx)).toBe(false);
+  });
+
+  it('a store that fails: PC, with a warning, and the answer still comes', async () => {
+    expect(await leaderboardAuthor(dm, new AccountLinksRepository(failingDb()))).toBe(trIn('en', 'leaderboard:author', { platform: 'PC' }));
+    expect(env.b.logLines.some((l) => l.includes('settings unavailable: /leaderboard shows PC'))).toBe(true);
+  });
+
+  it('is shown by /privacy show, exported, and deleted with the member’s data', async () => {
+    await platform('xbox', dm);
+    const shown = JSON.stringify((await env.b.run('privacy', {}, 'show', dm)).payload.embeds);
+    expect(shown).toContain(trIn('en', 'messages:privacy.platformChosen', { platform: 'Xbox' }));
+    expect((await env.b.state.memberData.collect(dm.userId)).settings?.platform).toBe('xbox');
+    await env.b.state.memberData.erase(dm.userId, Date.now());
+    expect(await env.b.ctx.links.platformOf(dm.userId)).toBeNull();
+  });
+
+  it('a value that is no platform (the command line) is named, and nothing changes', async () => {
+    await platform('pc', dm);
+    expect(description((await platform('switch', dm)).payload)).toBe(trIn('en', 'settings:platform.unknown', { value: 'switch' }));
+    expect(await env.b.ctx.links.platformOf(dm.userId)).toBe('pc');
   });
 });

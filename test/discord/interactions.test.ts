@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readInteraction } from '../../src/discord/interactions.js';
+import { settingsServer } from '../../src/discord/command.js';
 import { autocompleteInteraction, commandInteraction, componentInteraction, interactionBase, userCommandInteraction } from '../e2e/fake-discord.js';
 
 const USER = '300000000000000001';
@@ -15,15 +16,29 @@ describe('readInteraction', () => {
       token: raw.token,
       applicationId: raw.application_id,
       commandName: 'leaderboard',
-      user: { userId: USER, guildId: raw.guild_id, locale: 'en-US', guildLocale: 'en-US', permissions: '8' },
+      user: { userId: USER, guildId: raw.guild_id, locale: 'en-US', guildLocale: 'en-US', permissions: '8', serverInstall: true },
       input: {
         subcommand: undefined,
         options: { hero: 'storm', page: 2, mine: true },
-        user: { userId: USER, guildId: raw.guild_id, locale: 'en-US', guildLocale: 'en-US', permissions: '8' },
+        user: { userId: USER, guildId: raw.guild_id, locale: 'en-US', guildLocale: 'en-US', permissions: '8', serverInstall: true },
       },
     });
     // The member's client language and the server's, as Discord sends them.
     expect(readInteraction({ ...raw, locale: 'ja', guild_locale: 'de' })?.user).toMatchObject({ locale: 'ja', guildLocale: 'de' });
+  });
+
+  it('tells the bot’s server install from the member’s own install alone, by authorizing_integration_owners', () => {
+    const raw = commandInteraction(USER, 'leaderboard', { hero: 'storm' });
+    const guild = raw.guild_id;
+    // Brought by both installs: the server's settings apply.
+    expect(readInteraction({ ...raw, authorizing_integration_owners: { '0': guild, '1': USER } })?.user.serverInstall).toBe(true);
+    // Only the member's install, in a server that never added the bot: they do not.
+    expect(readInteraction({ ...raw, authorizing_integration_owners: { '1': USER } })?.user.serverInstall).toBe(false);
+    // No such field (an older payload): the server is taken as installed, as before.
+    const { authorizing_integration_owners: _owners, ...older } = raw;
+    expect(readInteraction(older)?.user).not.toHaveProperty('serverInstall');
+    expect(settingsServer(readInteraction(older)!.user)).toBe(guild);
+    expect(settingsServer(readInteraction({ ...raw, authorizing_integration_owners: { '1': USER } })!.user)).toBeNull();
   });
 
   it('reads a subcommand and its options, and a channel option as its id', () => {

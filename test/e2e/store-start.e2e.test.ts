@@ -98,13 +98,16 @@ const uid = process.getuid?.();
 
 /**
  * The user to run the bot as for a permission case: as root, `nobody` (root ignores permission bits),
- * after checking that nobody can read the checkout and reach `dir`; else the current user. Skips the
- * test, saying why, when nobody cannot.
+ * after checking that nobody can run this node, read the checkout and reach `dir`; else the current user. Skips
+ * the test, saying why, when nobody cannot.
  */
 function unprivileged(ctx: { skip(note?: string): never }, dir: string): { as?: { uid: number; gid: number }; uid: number | undefined } {
   if (!AS_ROOT) return { uid };
-  const probe = spawnSync('test', ['-r', join(ROOT, 'src/index.ts'), '-a', '-r', join(ROOT, 'dist/index.js'), '-a', '-x', dir], { uid: NOBODY, gid: NOBODY });
-  if (probe.status !== 0) ctx.skip(`as root this test runs the bot as nobody, who cannot read ${ROOT} or reach ${dir}`);
+  const probe = spawnSync('test', ['-x', process.execPath, '-a', '-r', join(ROOT, 'src/index.ts'), '-a', '-r', join(ROOT, 'dist/index.js'), '-a', '-x', dir], {
+    uid: NOBODY,
+    gid: NOBODY,
+  });
+  if (probe.status !== 0) ctx.skip(`as root this test runs the bot as nobody, who cannot run ${process.execPath}, read ${ROOT} or reach ${dir}`);
   return { as: { uid: NOBODY, gid: NOBODY }, uid: NOBODY };
 }
 

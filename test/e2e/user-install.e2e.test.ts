@@ -67,4 +67,16 @@ describe('a member’s own install', () => {
     discord.dispatchInteraction(player);
     expect(JSON.stringify((await answerOf(discord, player)).embeds[0])).toContain('Card1gan');
   });
+
+  it('a member’s own settings stand in for a server’s there: /settings platform, then /leaderboard in a server that never added the bot', async () => {
+    const set = userInstalled('settings', { platform: 'ps' }, 'private-channel');
+    (set.data as { options: unknown[] }).options = [{ type: 1, name: 'platform', options: [{ type: 3, name: 'platform', value: 'ps' }] }];
+    discord.dispatchInteraction(set);
+    expect((await answerOf(discord, set)).embeds[0]!.description).toContain('**PlayStation**');
+    for (const where of ['other-server', 'private-channel'] as const) {
+      const board = userInstalled('leaderboard', { hero: 'hulk' }, where);
+      discord.dispatchInteraction(board);
+      expect(JSON.stringify((await answerOf(discord, board)).embeds[0])).toContain('"name":"Leaderboard · PlayStation"');
+    }
+  });
 });

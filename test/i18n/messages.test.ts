@@ -311,6 +311,7 @@ const SAMPLES: { [K in keyof typeof t]: Parameters<(typeof t)[K]> } = {
   playgroundUnknownMessage: [],
   playgroundEphemeralOwner: [],
   playgroundPlaceholder: ['general'],
+  playgroundPlaceholderDm: ['Rivals Bot'],
   playgroundPickerCommands: [],
   playgroundPickerOptions: ['/config'],
   playgroundPickerSend: [],
@@ -363,6 +364,7 @@ describe("the playground page's own messages", () => {
       const page = pageMessages(locale);
       runInLocale(locale, () => {
         expect(page.playgroundPlaceholder('general')).toBe(t.playgroundPlaceholder('general'));
+        expect(page.playgroundPlaceholderDm('Rivals Bot')).toBe(t.playgroundPlaceholderDm('Rivals Bot'));
         expect(page.playgroundRefused(400)).toBe(t.playgroundRefused(400));
         expect(page.playgroundUnknownCommand('x')).toBe(t.playgroundUnknownCommand('x'));
         expect(page.playgroundStartFailed('boom')).toBe(t.playgroundStartFailed('boom'));

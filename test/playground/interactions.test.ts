@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHANNELS, GUILD, MEMBERS } from '../../src/playground/guild.js';
+import { CHANNELS, dmChannelOf, GUILD, MEMBERS } from '../../src/playground/guild.js';
 import { PLAYGROUND_STATE_FILE } from '../../src/playground/start.js';
 import type { MessageEvent, PlaygroundMessage } from '../../src/playground/messages.js';
 import { bootPlayground } from '../helpers/playground.js';
@@ -99,6 +99,29 @@ describe('the playground adapter', () => {
     const updated = messageOf((await own).at(-1));
     expect(updated.id).toBe(board.id);
     expect(JSON.stringify(updated.payload)).toContain('Page 2 of');
+  });
+
+  it('runs commands in a member’s DM with the bot as Discord does: no server, only the commands declared for DMs, and the DM is theirs alone', async () => {
+    const dm = dmChannelOf(SAM.id);
+    const events = eventsUntil(lastDone);
+    expect(boot.playground.interactions.command(SAM.id, dm, { command: 'leaderboard', options: { hero: 'Hulk' } })).toEqual({ ok: true });
+    const answer = messageOf((await events).at(-1));
+    expect(answer).toMatchObject({ channelId: dm, ephemeral: false, interaction: { userId: SAM.id, command: '/leaderboard' } });
+    expect(answer.payload!.embeds[0]!.author!.name).toBe('Leaderboard · PC');
+    // Sam's own platform stands in for the server's there, as on Discord.
+    const set = eventsUntil(lastDone);
+    boot.playground.interactions.command(SAM.id, dm, { command: 'settings', subcommand: 'platform', options: { platform: 'xbox' } });
+    expect(messageOf((await set).at(-1)).payload!.embeds[0]!.description).toContain('**Xbox**');
+    const again = eventsUntil(lastDone);
+    boot.playground.interactions.command(SAM.id, dm, { command: 'leaderboard', options: { hero: 'Hulk' } });
+    expect(messageOf((await again).at(-1)).payload!.embeds[0]!.author!.name).toBe('Leaderboard · Xbox');
+    // A server's command is not offered in a DM, and another member's DM is no channel of Alex's.
+    expect(boot.playground.interactions.command(ALEX.id, dmChannelOf(ALEX.id), { command: 'config', subcommand: 'show', options: {} })).toMatchObject({
+      ok: false,
+    });
+    expect(boot.playground.interactions.command(ALEX.id, dm, { command: 'hero', options: { name: 'Hulk' } })).toMatchObject({ ok: false });
+    expect(boot.playground.interactions.userCommand(SAM.id, dm, 'Rivals profile', ALEX.id)).toMatchObject({ ok: false });
+    expect(boot.playground.messages.list(dmChannelOf(ALEX.id))).toHaveLength(0);
   });
 
   it('refuses a command that does not fit its definition without asking the bot', async () => {

@@ -228,6 +228,29 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     expect(await deepText(answer)).not.toContain('<@');
   });
 
+  it('opens the acting member’s DM with the bot: the commands declared for DMs only, answered there and nowhere else', async () => {
+    await page.locator('#channels .channel.dm').click();
+    expect(await page.locator('#channel-name').innerText()).toBe('Rivals Bot');
+    expect(await page.locator('#command-input').getAttribute('placeholder')).toBe('Message @Rivals Bot: type / for commands');
+    await type('/', false);
+    const labels = await pickerLabels();
+    expect(labels).toEqual(expect.arrayContaining(['/hero', '/player', '/leaderboard', '/settings language']));
+    // A server's commands (/config, /ladder) are not offered in a DM, as in Discord's client (#general lists them first).
+    expect(labels.filter((l) => l.startsWith('/config') || l.startsWith('/ladder'))).toEqual([]);
+    await type('/hero name:Groot');
+    const groot = await messageWith('Real name');
+    expect(await deepText(groot)).toContain('Groot');
+    await screenshot(page, 'direct-message');
+    // Another member has their own DM, without Alex's answer; #general never got it.
+    await page.locator('#member-switch').selectOption({ label: 'Sam' });
+    await page.locator('#channel-topic', { hasText: 'direct messages' }).waitFor();
+    expect(await messages().filter({ hasText: 'Real name' }).count()).toBe(0);
+    await page.locator('#member-switch').selectOption({ index: 0 });
+    await page.locator('#channels .channel', { hasText: 'general' }).click();
+    await page.locator('#channel-name', { hasText: 'general' }).waitFor();
+    expect(await messages().filter({ hasText: 'A flora colossus' }).count()).toBe(0);
+  });
+
   it('gives another member their own ephemeral copy when they press a button, and only they see it', async () => {
     const board = await messageWith(/Page 2 of \d+/);
     const before = await deepText(board);

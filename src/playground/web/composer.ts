@@ -18,6 +18,8 @@ export interface ComposerEnv {
   messages(): PageMessages;
   member(): string;
   channelName(): string;
+  /** The other side's name when the open channel is a DM, else undefined. */
+  dmName(): string | undefined;
   /** Commands the acting member may see, in their client's language: Discord hides those needing permissions they lack. */
   definitions(): Definition[];
   /** Registered names; resolves to an error sentence, or undefined when accepted. */
@@ -54,7 +56,8 @@ export class Composer {
 
   /** Channel, member or language changed. */
   reset(): void {
-    this.#input.placeholder = this.#env.messages().playgroundPlaceholder(this.#env.channelName());
+    const dm = this.#env.dmName();
+    this.#input.placeholder = dm ? this.#env.messages().playgroundPlaceholderDm(dm) : this.#env.messages().playgroundPlaceholder(this.#env.channelName());
     this.#error.textContent = '';
     if (document.activeElement === this.#input) this.refresh();
   }

@@ -2,7 +2,7 @@
 import './component-config.js';
 import '@skyra/discord-components-core';
 import { commandLabel, localizeDefinition, type Definition, type RegisteredCommand } from '../command-line.js';
-import type { Bootstrap, EditablePost, MessageEvent, NewPost, PlaygroundMessage, PostEdit } from '../protocol.js';
+import { DM_CHANNEL_PREFIX, type Bootstrap, type EditablePost, type MessageEvent, type NewPost, type PlaygroundMessage, type PostEdit } from '../protocol.js';
 import { Composer } from './composer.js';
 import { isFrameKey, isPageLocale, pageMessages, type PageLocale } from './messages.js';
 import type { MentionNames } from './markdown.js';
@@ -44,6 +44,15 @@ function channelIcon(announcement: boolean): SVGSVGElement {
   return svg;
 }
 
+/** A DM's icon: the other side's avatar, round, where a server channel has its glyph. */
+function dmIcon(userId: string): HTMLImageElement {
+  const img = document.createElement('img');
+  img.className = 'channel-icon dm-avatar';
+  img.src = avatarOf(userId);
+  img.alt = '';
+  return img;
+}
+
 class App {
   data!: Bootstrap;
   readonly messages = new Map<string, PlaygroundMessage>();
@@ -83,6 +92,7 @@ class App {
       messages: () => t,
       member: () => this.memberId,
       channelName: () => this.#channel().name,
+      dmName: () => (this.#inDm ? this.data.bot.name : undefined),
       definitions: () => this.#definitions(),
       send: (command) => this.#sendCommand(command),
       autocomplete: async (command, focused) =>
@@ -93,8 +103,18 @@ class App {
     this.#listen();
   }
 
-  #channel() {
+  /** The open channel: a server channel, or the acting member's DM with the bot (Discord channel type 1, named after the bot). */
+  #channel(): Bootstrap['channels'][number] {
+    if (this.#inDm) return { id: this.channelId, name: this.data.bot.name, type: 1, topic: this.data.directMessages.topic };
     return this.data.channels.find((c) => c.id === this.channelId)!;
+  }
+
+  get #inDm(): boolean {
+    return this.channelId.startsWith(DM_CHANNEL_PREFIX);
+  }
+
+  get #dmId(): string {
+    return `${DM_CHANNEL_PREFIX}${this.memberId}`;
   }
 
   /** The one serving the acting member's Discord locale; English when none does. */
@@ -130,8 +150,10 @@ class App {
       if (isFrameKey(key)) el.setAttribute('aria-label', t.frame(key));
     }
     // The open channel's topic, which the page writes for its own channels.
-    const channel = this.data.channels.find((c) => c.id === this.channelId);
-    if (channel) $('#channel-topic').textContent = t.channelTopic(channel.name, channel.topic);
+    if (this.channelId) {
+      const channel = this.#channel();
+      $('#channel-topic').textContent = t.channelTopic(channel.name, channel.topic);
+    }
   }
 
   /** The six languages the bot speaks, by their own names. */
@@ -179,9 +201,10 @@ class App {
     return definitions;
   }
 
-  /** Discord hides commands whose default permissions the member lacks. */
+  /** Discord hides commands whose default permissions the member lacks, and in a DM those not declared for DMs (context 1). */
   #definitions(): Definition[] {
-    return this.#localized().filter((d) => d.default_member_permissions == null || this.member.admin);
+    const dm = this.#inDm;
+    return this.#localized().filter((d) => (dm ? (d.contexts?.includes(1) ?? false) : d.default_member_permissions == null || this.member.admin));
   }
 
   #commandLabel(command: string, kind: 'slash' | 'user'): string {
@@ -308,7 +331,7 @@ class App {
     this.unread.delete(id);
     const channel = this.#channel();
     $('#channel-name').textContent = channel.name;
-    $('#channel-hash').replaceChildren(channelIcon(channel.type === 5));
+    $('#channel-hash').replaceChildren(channel.type === 1 ? dmIcon(this.data.bot.id) : channelIcon(channel.type === 5));
     $('#channel-topic').textContent = t.channelTopic(channel.name, channel.topic);
     $('#messages').setAttribute('data-channel', channel.name);
     this.#drawSidebar();
@@ -329,12 +352,15 @@ class App {
         item.addEventListener('click', () => this.#openChannel(c.id));
         return item;
       }),
+      this.#dmItem(),
     );
     const select = $<HTMLSelectElement>('#member-switch');
     if (select.options.length === 0) {
       for (const m of this.data.members) select.append(new Option(m.name, m.id));
       select.addEventListener('change', () => {
         this.memberId = select.value;
+        // A DM is its member's own: the new member's opens in its place.
+        if (this.#inDm) this.#openChannel(this.#dmId);
         this.#relocalize();
       });
     }
@@ -349,6 +375,17 @@ class App {
     $<HTMLImageElement>('#me-avatar').src = avatarOf(this.memberId);
     $('#me-name').textContent = this.member.name;
     $('#me-role').textContent = t.frame(this.member.admin ? 'roleAdmin' : 'roleMember');
+  }
+
+  /** The acting member's DM with the bot, below the server's channels, as Discord lists a DM: the bot's avatar and name. */
+  #dmItem(): HTMLElement {
+    const id = this.#dmId;
+    const item = document.createElement('button');
+    item.className = `channel dm${id === this.channelId ? ' active' : ''}${this.unread.has(id) ? ' unread' : ''}`;
+    item.dataset.channel = 'dm';
+    item.append(dmIcon(this.data.bot.id), this.data.bot.name);
+    item.addEventListener('click', () => this.#openChannel(id));
+    return item;
   }
 
   #drawMembers(): void {

@@ -23,6 +23,7 @@ export type PageLocale = keyof typeof RESOURCES;
 const SENTENCES = [
   'unknownCommand',
   'placeholder',
+  'placeholderDm',
   'pickerCommands',
   'pickerOptions',
   'pickerSend',
@@ -78,6 +79,8 @@ export function pageMessages(locale: PageLocale = 'en') {
     locale,
     playgroundUnknownCommand: (name: string) => m('unknownCommand', { name }),
     playgroundPlaceholder: (channel: string) => m('placeholder', { channel }),
+    /** In a DM with `name` (Discord writes "Message @name"). */
+    playgroundPlaceholderDm: (name: string) => m('placeholderDm', { name }),
     playgroundPickerCommands: () => m('pickerCommands'),
     playgroundPickerOptions: (command: string) => m('pickerOptions', { command }),
     playgroundPickerSend: () => m('pickerSend'),
