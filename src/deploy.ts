@@ -2,6 +2,7 @@
 import { commands } from './commands/index.js';
 import { ConfigError, loadConfig } from './app/config.js';
 import { deployCommands } from './discord/deploy.js';
+import { inviteUrl, userInstallUrl } from './discord/startup.js';
 import { EnvFileError, loadEnvFile } from './app/env-file.js';
 
 try {
@@ -15,6 +16,10 @@ try {
   } else {
     const { count, scope } = await deployCommands({ token, clientId, guildId: devGuildId, apiUrl, modules: commands });
     process.stdout.write(`deploy: registered ${count} commands (${scope})${devGuildId ? '' : '; global changes can take up to an hour to show'}\n`);
+    // The next step of a first set-up: adding the bot where it is to answer.
+    process.stdout.write(
+      `deploy: add the bot to a server: ${inviteUrl(clientId)}\ndeploy: or the game commands to your own account: ${userInstallUrl(clientId)}\n`,
+    );
   }
 } catch (err) {
   if (err instanceof ConfigError || err instanceof EnvFileError) process.stderr.write(`${err.message}\n`);

@@ -1,7 +1,7 @@
 /** `/link` and `/unlink`: a member's game accounts, so `/player` alone shows their default. Data: api-spec.md endpoint 17. */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow } from 'discord-api-types/v10';
-import type { CommandContext, CommandModule } from '../discord/command.js';
+import { EVERYWHERE, type CommandContext, type CommandModule } from '../discord/command.js';
 import { VERIFICATION_CHECK_MS, VERIFICATION_TTL_MS } from '../game/verification.js';
 import { discordTime } from '../i18n/format.js';
 import { encodeCustomId } from '../render/custom-id.js';
@@ -34,6 +34,9 @@ export const link: CommandModule = {
   definition: new SlashCommandBuilder()
     .setName('link')
     .setDescription(describe('link'))
+    // The member's own accounts: wherever they use the bot, through either install.
+    .setIntegrationTypes(...EVERYWHERE.integrationTypes)
+    .setContexts(...EVERYWHERE.contexts)
     .addStringOption((o) => o.setName('player').setDescription(describe('link.options.player')).setRequired(true).setMaxLength(100))
     .addBooleanOption((o) => o.setName('default').setDescription(describe('link.options.default')))
     .toJSON(),
@@ -107,6 +110,8 @@ export const unlink: CommandModule = {
   definition: new SlashCommandBuilder()
     .setName('unlink')
     .setDescription(describe('unlink'))
+    .setIntegrationTypes(...EVERYWHERE.integrationTypes)
+    .setContexts(...EVERYWHERE.contexts)
     .addStringOption((o) => o.setName('player').setDescription(describe('unlink.options.player')).setRequired(true).setAutocomplete(true).setMaxLength(100))
     .toJSON(),
   async execute(input, ctx) {

@@ -696,7 +696,13 @@ export const player: CommandModule = {
 
 /** The "Rivals profile" user context-menu command: a member's linked profile, from their name. */
 export const rivalsProfile: CommandModule = {
-  definition: new ContextMenuCommandBuilder().setName('Rivals profile').setType(ApplicationCommandType.User).toJSON(),
+  // A member's profile on right-click wherever the bot reaches: a server that added it, or the member's own install.
+  definition: new ContextMenuCommandBuilder()
+    .setName('Rivals profile')
+    .setType(ApplicationCommandType.User)
+    .setIntegrationTypes(...EVERYWHERE.integrationTypes)
+    .setContexts(...EVERYWHERE.contexts)
+    .toJSON(),
   async execute(input, ctx) {
     return profileFor({ ...input, options: {} }, ctx);
   },

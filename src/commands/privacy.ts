@@ -3,9 +3,9 @@
  * it from every table and the caches after a confirmation; tracking of their linked accounts on or off. See PRIVACY.md.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
-import { ApplicationIntegrationType, ButtonStyle, ComponentType, InteractionContextType } from 'discord-api-types/v10';
+import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
 import { PLATFORM_NAMES, type Platform } from '../api/endpoints.js';
-import type { CommandContext, CommandModule } from '../discord/command.js';
+import { EVERYWHERE, type CommandContext, type CommandModule } from '../discord/command.js';
 import { describe } from '../i18n/commands.js';
 import { discordTime, integer } from '../i18n/format.js';
 import { isLocale, LOCALE_NAMES, tr } from '../i18n/index.js';
@@ -25,8 +25,9 @@ const CACHED_SEASONS = Array.from({ length: 41 }, (_, i) => seasonFromIndex(i)!.
 const definition = new SlashCommandBuilder()
   .setName('privacy')
   .setDescription(describe('privacy'))
-  .setContexts(InteractionContextType.Guild, InteractionContextType.BotDM)
-  .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+  // A member sees and deletes their data wherever they can give it (/link, /settings): through either install.
+  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
+  .setContexts(...EVERYWHERE.contexts)
   .addSubcommand((s) => s.setName('show').setDescription(describe('privacy.subcommands.show')))
   .addSubcommand((s) => s.setName('export').setDescription(describe('privacy.subcommands.export')))
   .addSubcommand((s) => s.setName('delete').setDescription(describe('privacy.subcommands.delete')))

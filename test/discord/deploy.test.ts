@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../src/commands/index.js';
 import { registrationPayload } from '../../src/discord/deploy.js';
+import { inviteUrl, userInstallUrl } from '../../src/discord/startup.js';
 import { APP_ID, GUILD_ID, startFakeDiscord, type FakeDiscord } from '../e2e/fake-discord.js';
 
 /** The registration payload as reviewed and committed; a change to any command shows up here. */
@@ -33,14 +34,23 @@ describe('command registration', () => {
     expect(registrationPayload(commands)).toEqual(PINNED);
   });
 
-  it('the answers about the game work wherever a member is; the server’s own commands only in a server that installed the bot', () => {
-    const byName = new Map(registrationPayload(commands).map((c) => [c.name, c]));
-    const everywhere = ['player', 'hero', 'match', 'leaderboard', 'meta', 'compare', 'maps', 'items', 'achievements', 'battlepass', 'patch-notes'];
-    for (const name of everywhere) {
-      // Discord: integration types 0 guild install, 1 user install; contexts 0 guild, 1 bot DM, 2 private channel.
-      expect(byName.get(name), name).toMatchObject({ integration_types: [0, 1], contexts: [0, 1, 2] });
-    }
-    for (const name of ['config', 'ladder']) expect(byName.get(name), name).toMatchObject({ integration_types: [0], contexts: [0] });
+  it('pins where each command works: the game and the member’s own data wherever a member is, the server’s own commands only where a server installed the bot', () => {
+    // Discord: integration types 0 guild install, 1 user install; contexts 0 guild, 1 bot DM, 2 private channel.
+    const everywhere = { integration_types: [0, 1], contexts: [0, 1, 2] };
+    const expected: Record<string, { integration_types: number[]; contexts: number[] }> = {
+      ...Object.fromEntries(
+        [
+          ...['player', 'hero', 'match', 'leaderboard', 'meta', 'compare', 'maps', 'items', 'achievements', 'battlepass', 'patch-notes'],
+          ...['link', 'unlink', 'settings', 'privacy', 'Rivals profile'],
+        ].map((name) => [name, everywhere]),
+      ),
+      config: { integration_types: [0], contexts: [0] },
+      ladder: { integration_types: [0], contexts: [0] },
+      // Kept per server (its alerts channel) or for the bot's DM, so only where the bot itself is: not through a member's own install.
+      alerts: { integration_types: [0], contexts: [0, 1] },
+    };
+    const payload = registrationPayload(commands) as { name: string; integration_types?: number[]; contexts?: number[] }[];
+    expect(Object.fromEntries(payload.map((c) => [c.name, { integration_types: c.integration_types, contexts: c.contexts }]))).toEqual(expected);
   });
 
   it('every command and option reads well in the picker: lower-case names, descriptions within limits', () => {
@@ -92,8 +102,11 @@ describe('command registration', () => {
   }, 30_000);
 
   it('npm run deploy registers globally otherwise', async () => {
-    const { code } = await deploy({ DISCORD_TOKEN: 'deploy-token', DISCORD_CLIENT_ID: APP_ID, DISCORD_API_URL: discord.apiUrl });
+    const { code, stdout } = await deploy({ DISCORD_TOKEN: 'deploy-token', DISCORD_CLIENT_ID: APP_ID, DISCORD_API_URL: discord.apiUrl });
     expect(code).toBe(0);
+    // The next step: the links that add the bot to a server and the commands to a member's account.
+    expect(stdout).toContain(`deploy: add the bot to a server: ${inviteUrl(APP_ID)}\n`);
+    expect(stdout).toContain(`deploy: or the game commands to your own account: ${userInstallUrl(APP_ID)}\n`);
     expect((await discord.waitFor((c) => c.method === 'PUT' && c.path === `/applications/${APP_ID}/commands`)).body).toEqual(PINNED);
   }, 30_000);
 
