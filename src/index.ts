@@ -127,7 +127,9 @@ async function runBot(): Promise<void> {
       playground = await startPlayground({ config, services, logger });
     } catch (err) {
       const inUse = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
-      logger.fatal({ err }, inUse ? `port ${config.port} is in use: set PORT to a free port` : 'the playground could not start');
+      // One line of advice; the stack only at debug.
+      logger.debug({ err }, 'the playground start error');
+      logger.fatal(inUse ? `port ${config.port} is in use: set PORT to a free port` : `the playground could not start: ${(err as Error).message}`);
       await services.close();
       logger.flush();
       await logWritten(logger);
@@ -195,7 +197,8 @@ async function runBot(): Promise<void> {
     const { startOps } = prometheus ? await import('./app/ops/index.js') : { startOps: undefined };
     const metricsPort = config.metricsPort === undefined || config.metricsPort === 0 ? config.metricsPort : config.metricsPort + (cluster?.clusterId ?? 0);
     const ops = await startOps?.({ config: { ...config, metricsPort }, client, services, logger, metrics: prometheus }).catch(async (err: unknown) => {
-      logger.fatal({ err }, (err as Error).message);
+      logger.debug({ err }, 'the metrics server start error');
+      logger.fatal((err as Error).message);
       await policy.terminate(1, 'METRICS_PORT unusable');
       throw err;
     });

@@ -90,6 +90,13 @@ describe('npm start without DISCORD_TOKEN', () => {
       const run = start({ PORT: String(port) });
       expect(await run.exited).toBe(1);
       expect(run.output()).toContain(`port ${port} is in use: set PORT to a free port`);
+      // One line of advice, no stack trace (that goes at debug).
+      const fatal = run
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('"level":60'));
+      expect(fatal).toHaveLength(1);
+      expect(fatal[0]).not.toContain('"stack"');
     } finally {
       taken.close();
     }
