@@ -13,12 +13,15 @@ export function clampPage(page: number, total: number): number {
   return Math.min(Math.max(1, Number.isFinite(page) ? Math.trunc(page) : 1), Math.max(1, total));
 }
 
-/** The row for `route` and `args` at `page` of `total`, null for one page; IDs end `:<target>:<f|p|n|l>`, distinct as Discord requires. */
+/**
+ * The row for `route` and `args` at `page` of `total`, null for one page; IDs end `:<target>:<f|p|n|l>`, distinct as Discord
+ * requires. Grey (secondary) buttons: navigation should not outshine the answer, as a blurple row of five does.
+ */
 export function pageRow(route: string, args: (string | number)[], page: number, total: number): APIActionRowComponent<APIButtonComponentWithCustomId> | null {
   if (total <= 1) return null;
   const button = (label: string, target: number, kind: string, disabled: boolean): APIButtonComponentWithCustomId => ({
     type: ComponentType.Button,
-    style: kind === 'i' ? ButtonStyle.Secondary : ButtonStyle.Primary,
+    style: ButtonStyle.Secondary,
     label,
     custom_id: encodeCustomId(route, ...args, target, kind),
     disabled,

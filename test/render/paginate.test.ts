@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ComponentType } from 'discord-api-types/v10';
+import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
 import { decodeCustomId } from '../../src/render/custom-id.js';
 import { clampPage, pageCount, pageFromArgs, pageRow, splitPages } from '../../src/render/paginate.js';
@@ -14,6 +14,8 @@ describe('pageRow', () => {
     expect(ids.map((id) => pageFromArgs(decodeCustomId(id)!.args))).toEqual([1, 2, 3, 4, 7]);
     expect(buttons.map((b) => Boolean(b.disabled))).toEqual([false, false, true, false, false]);
     expect(row.type).toBe(ComponentType.ActionRow);
+    // Grey, all five: the page row stays quieter than the answer above it.
+    expect(buttons.map((b) => b.style)).toEqual(Array(5).fill(ButtonStyle.Secondary));
   });
   it('disables the way past either end, and is absent for one page', () => {
     expect(pageRow('list', [], 1, 2)!.components.map((b) => Boolean(b.disabled))).toEqual([true, true, true, false, false]);
