@@ -2,12 +2,12 @@
 import {
   ApplicationCommandOptionType,
   ApplicationCommandType,
+  ApplicationIntegrationType,
   ComponentType,
   InteractionType,
   type APIApplicationCommandInteractionDataOption,
 } from 'discord-api-types/v10';
 import type { AutocompleteInput, CommandInput, Invoker } from './command.js';
-import { ApplicationIntegrationType } from 'discord-api-types/v10';
 
 /** What the runtime needs of any interaction: its id and token (for the callback and the webhook routes) and who sent it. */
 export interface InteractionHead {
