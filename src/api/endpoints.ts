@@ -31,6 +31,8 @@ export type CachedEndpointName = Exclude<EndpointName, 'playerUpdate'>;
 /** Hero leaderboard platforms (spec endpoint 5). */
 export const PLATFORMS = ['pc', 'ps', 'xbox'] as const;
 export type Platform = (typeof PLATFORMS)[number];
+/** Whether `value` is one of {@link PLATFORMS} (a stored or typed value may be anything). */
+export const isPlatform = (value: unknown): value is Platform => (PLATFORMS as readonly unknown[]).includes(value);
 /** How players name each platform (the same in every language). */
 export const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', xbox: 'Xbox' };
 

@@ -4,7 +4,7 @@
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { APIEmbed } from 'discord-api-types/v10';
-import { PLATFORM_NAMES, PLATFORMS, type Platform } from '../api/endpoints.js';
+import { isPlatform, PLATFORM_NAMES, PLATFORMS, type Platform } from '../api/endpoints.js';
 import { UserFacingError } from '../core/errors.js';
 import type { CommandContext, CommandModule, Invoker } from '../discord/command.js';
 import { SERVER_ONLY } from '../discord/command.js';
@@ -25,7 +25,7 @@ import type { LadderPage, LadderRow } from '../store/ladder.js';
 const COLOUR = 0xf59e0b;
 const privately = (description: string): View => ({ ephemeral: true, embeds: [{ color: COLOUR, description }] });
 
-const platformOf = (v: unknown): Platform | null => PLATFORMS.find((p) => p === v) ?? null;
+const platformOf = (v: unknown): Platform | null => (isPlatform(v) ? v : null);
 const roleOf = (v: unknown): (typeof LADDER_ROLES)[number] | null => LADDER_ROLES.find((r) => r.toLowerCase() === String(v).toLowerCase()) ?? null;
 const periodOf = (v: unknown): LadderPeriod => LADDER_PERIODS.find((p) => p === v) ?? 'season';
 

@@ -1,7 +1,7 @@
 /** `/leaderboard hero:<hero> [platform]`: a hero's ranked players, ten a page. Data: api-spec.md endpoint 5. */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { APIEmbed } from 'discord-api-types/v10';
-import { PLATFORM_NAMES, PLATFORMS, type Platform } from '../api/endpoints.js';
+import { isPlatform, PLATFORM_NAMES, PLATFORMS, type Platform } from '../api/endpoints.js';
 import type { CommandContext, CommandModule } from '../discord/command.js';
 import { EVERYWHERE, settingsServer } from '../discord/command.js';
 import { choiceName, describe } from '../i18n/commands.js';
@@ -57,7 +57,7 @@ export async function leaderboardView(heroQuery: string, platform: Platform, pag
   return { embeds: [embed], components: nav ? [nav] : [] };
 }
 
-const platformOf = (v: unknown): Platform => ((PLATFORMS as readonly string[]).includes(String(v)) ? (v as Platform) : 'pc');
+const platformOf = (v: unknown): Platform => (isPlatform(v) ? v : 'pc');
 
 export const leaderboard: CommandModule = {
   definition,

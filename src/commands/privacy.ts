@@ -4,7 +4,7 @@
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
-import { PLATFORM_NAMES, type Platform } from '../api/endpoints.js';
+import { isPlatform, PLATFORM_NAMES } from '../api/endpoints.js';
 import { EVERYWHERE, type CommandContext, type CommandModule } from '../discord/command.js';
 import { describe } from '../i18n/commands.js';
 import { discordTime, integer } from '../i18n/format.js';
@@ -72,7 +72,7 @@ function showView(data: MemberData, recent: number): View {
   const platform = data.settings?.platform;
   const settings = [
     isLocale(locale) ? m('messages:privacy.languageChosen', { language: LOCALE_NAMES[locale] }) : m('messages:privacy.languageDiscord'),
-    ...(platform && platform in PLATFORM_NAMES ? [m('messages:privacy.platformChosen', { platform: PLATFORM_NAMES[platform as Platform] })] : []),
+    ...(isPlatform(platform) ? [m('messages:privacy.platformChosen', { platform: PLATFORM_NAMES[platform] })] : []),
   ].join('\n');
   const heroes = new Set(data.alerts.flatMap((a) => a.heroes)).size;
   const alerts =

@@ -5,7 +5,7 @@
  * Usable wherever the member is, through either install: these are the member's settings, not a server's.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
-import { PLATFORM_NAMES, PLATFORMS, type Platform } from '../api/endpoints.js';
+import { isPlatform, PLATFORM_NAMES, PLATFORMS, type Platform } from '../api/endpoints.js';
 import { EVERYWHERE, type CommandModule } from '../discord/command.js';
 import { UserFacingError } from '../core/errors.js';
 import { choiceName, chosenLanguage, describe, DISCORD_LANGUAGE, languageChoices } from '../i18n/commands.js';
@@ -61,7 +61,7 @@ function chosenLocale(value: unknown): Locale | null {
 /** @throws {UserFacingError} naming the value, when it is not a platform. */
 function chosenPlatform(value: unknown): Platform {
   const v = typeof value === 'string' ? value.trim().toLowerCase() : '';
-  if ((PLATFORMS as readonly string[]).includes(v)) return v as Platform;
+  if (isPlatform(v)) return v;
   throw new UserFacingError(tr('settings:platform.unknown', { value: escapeText(v, 40) }));
 }
 

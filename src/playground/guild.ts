@@ -1,7 +1,8 @@
 /** The playground's pretend server: one guild, three members (one an admin), a few channels and a role, with snowflake-shaped ids. */
 import { ChannelType, PermissionFlagsBits } from 'discord-api-types/v10';
 import { DISCORD_LOCALES, LOCALE_NAMES, LOCALES } from '../i18n/index.js';
-import { DM_CHANNEL_PREFIX, type PlaygroundLanguage } from './protocol.js';
+import type { PlaygroundLanguage } from './protocol.js';
+export { dmChannelOf } from './protocol.js';
 
 export interface PlaygroundMember {
   id: string;
@@ -71,9 +72,6 @@ export function mayUse(member: PlaygroundMember, defaultMemberPermissions: strin
 }
 
 export const memberById = (id: string): PlaygroundMember | undefined => MEMBERS.find((m) => m.id === id);
-
-/** `memberId`'s direct messages with the bot: commands there run with no server, as in a DM on Discord. */
-export const dmChannelOf = (memberId: string): string => `${DM_CHANNEL_PREFIX}${memberId}`;
 
 export const DM_TOPIC = 'Your direct messages with the bot: commands here run outside any server, as in a DM on Discord.';
 export const channelById = (id: string): PlaygroundChannel | undefined => CHANNELS.find((c) => c.id === id);

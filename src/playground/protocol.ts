@@ -34,6 +34,9 @@ export type MessageEvent = { type: 'message'; message: PlaygroundMessage } | { t
 /** A member's direct messages with the bot are the channel `dm-<member id>` (Discord: a DM channel, type 1), seen by that member alone. */
 export const DM_CHANNEL_PREFIX = 'dm-';
 
+/** `memberId`'s direct messages with the bot: commands there run with no server, as in a DM on Discord. */
+export const dmChannelOf = (memberId: string): string => `${DM_CHANNEL_PREFIX}${memberId}`;
+
 /** `GET /api/bootstrap`: everything the page needs to draw the server. */
 export interface Bootstrap {
   /** `preferredLocale`: guild `preferred_locale`, one of {@link Bootstrap.languages}' codes. */

@@ -1,7 +1,7 @@
 /** The game accounts a Discord user linked and their default (changes are transactions), and the member's own language. */
 import { LRUCache } from 'lru-cache';
 import { isLocale, type Locale } from '../i18n/index.js';
-import { PLATFORMS, type Platform } from '../api/endpoints.js';
+import { isPlatform, type Platform } from '../api/endpoints.js';
 import { withDeadline, type Db } from './database.js';
 import { relistMember } from './ladder.js';
 
@@ -126,7 +126,7 @@ export class AccountLinksRepository {
     const row = await withDeadline('read member settings', this.deadlines.readMs, () =>
       this.db.selectFrom('member_settings').select('platform').where('user_id', '=', userId).executeTakeFirst(),
     );
-    return (PLATFORMS as readonly (string | null | undefined)[]).includes(row?.platform) ? (row!.platform as Platform) : null;
+    return isPlatform(row?.platform) ? row.platform : null;
   }
 
   /** Null: none (PC, or a server's default). Resolves once committed. @throws {StoreUnavailableError} */

@@ -4,7 +4,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import * as z from 'zod';
-import { PLATFORMS, type Platform } from '../api/endpoints.js';
+import { isPlatform, PLATFORMS } from '../api/endpoints.js';
 import { isLocale, LOCALES, type Locale } from '../i18n/index.js';
 import { withDeadline, type Db } from './database.js';
 import type { FeedSubscriptionsTable } from './schema.js';
@@ -267,7 +267,7 @@ export class GuildSettingsRepository {
     const settings: GuildSettings = {
       v: 1,
       feeds: {},
-      leaderboardPlatform: (PLATFORMS as readonly string[]).includes(first.leaderboard_platform) ? (first.leaderboard_platform as Platform) : 'pc',
+      leaderboardPlatform: isPlatform(first.leaderboard_platform) ? first.leaderboard_platform : 'pc',
       ephemeralByDefault: first.ephemeral_by_default === 1,
       ...(first.alerts_channel_id ? { alertsChannelId: first.alerts_channel_id } : {}),
       // A locale this version does not speak reads as none.

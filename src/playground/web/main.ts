@@ -2,7 +2,16 @@
 import './component-config.js';
 import '@skyra/discord-components-core';
 import { commandLabel, localizeDefinition, type Definition, type RegisteredCommand } from '../command-line.js';
-import { DM_CHANNEL_PREFIX, type Bootstrap, type EditablePost, type MessageEvent, type NewPost, type PlaygroundMessage, type PostEdit } from '../protocol.js';
+import {
+  DM_CHANNEL_PREFIX,
+  dmChannelOf,
+  type Bootstrap,
+  type EditablePost,
+  type MessageEvent,
+  type NewPost,
+  type PlaygroundMessage,
+  type PostEdit,
+} from '../protocol.js';
 import { Composer } from './composer.js';
 import { isFrameKey, isPageLocale, pageMessages, type PageLocale } from './messages.js';
 import type { MentionNames } from './markdown.js';
@@ -114,7 +123,7 @@ class App {
   }
 
   get #dmId(): string {
-    return `${DM_CHANNEL_PREFIX}${this.memberId}`;
+    return dmChannelOf(this.memberId);
   }
 
   /** The one serving the acting member's Discord locale; English when none does. */
