@@ -52,7 +52,7 @@ describe('npm run cli', () => {
     for (const uid of data.players.keys()) {
       const { code, stdout } = await cli(['player', `query:${uid}`, '--json']);
       expect(code, uid).toBe(0);
-      expect(JSON.stringify((JSON.parse(stdout) as MessagePayload).embeds[0]!.fields)).toContain(`"value":"${uid}"`);
+      expect((JSON.parse(stdout) as MessagePayload).embeds[0]!.description).toContain(` · UID ${uid} · `);
     }
     for (const uid of data.matches.keys()) {
       const { code, stdout } = await cli(['match', `match:${uid}`]);

@@ -422,6 +422,12 @@ export function createSchemas(img: ImageResolver) {
         per_minute: maybeRecord({ total_damage_per_minute: num(), total_healing_per_minute: num(), total_damage_taken_per_minute: num() }),
         /** August 2025 shape: `{duelist: {total_time_played: {time_played}, matches_played, matches_won, …}, …}`. */
         roles_played: z.unknown().optional(),
+        /** August 2025 shape: percentile blocks, read by {@link percentilesOf}. */
+        overall_kda: z.unknown().optional(),
+        total_mvps: z.unknown().optional(),
+        total_svps: z.unknown().optional(),
+        total_kills: z.unknown().optional(),
+        max_kill_streak: z.unknown().optional(),
       }),
       match_history: list(matchSummary),
       rank_history: list(
@@ -538,6 +544,10 @@ export function createSchemas(img: ImageResolver) {
             : null,
           /** Play by role when the profile states it (August 2025 shape): role name as given ("duelist"), seconds, matches, wins. */
           roles: rolesOf(p.overall_stats.roles_played),
+          /** Where the player stands among all players (August 2025 shape); every entry null in the older shape. */
+          percentiles: percentilesOf(p.overall_stats),
+          /** Most kills in a row (August 2025 shape); null when not given. */
+          max_kill_streak: firstNumber(p.overall_stats.max_kill_streak),
         },
         recent_matches: p.match_history,
         rank_history: p.rank_history,
@@ -661,6 +671,58 @@ function rolesOf(value: unknown): { role: string; play_time: number | null; matc
     const time = isRecord(r.total_time_played) ? (r.total_time_played.time_played ?? r.total_time_played.playtime) : r.total_time_played;
     return [{ role, play_time: seconds().parse(time), matches: toNumber(r.matches_played), wins: toNumber(r.matches_won) }];
   });
+}
+
+/**
+ * A placement among all players: `side` "top" or "bottom", `percent` 0–100 as the API states it ("Bottom 31.0%").
+ * Read from the placement text, the one field whose meaning is explicit: beside it, `percentile_raw` is the percentile in
+ * some blocks (`overall_kda`: 31 and "Bottom 31.0%") and the player's own rate in others (`svp_percentage`: 7.69 = 2 SVPs
+ * in 26 ranked matches, percentile 11).
+ */
+export interface Placement {
+  side: 'top' | 'bottom';
+  percent: number;
+}
+
+function placementOf(block: unknown): Placement | null {
+  if (!isRecord(block)) return null;
+  for (const value of [block.placement, block.percentile]) {
+    const m = typeof value === 'string' ? /^\s*(top|bottom)\s+([\d.]+)\s*%\s*$/i.exec(value) : null;
+    if (!m) continue;
+    const percent = Number(m[2]);
+    if (Number.isFinite(percent) && percent >= 0 && percent <= 100) return { side: m[1]!.toLowerCase() as Placement['side'], percent };
+  }
+  return null;
+}
+
+/** `overall_stats` percentile blocks: win rate (`total_wins.win_percentage`), KDA, MVP and SVP rates, kills. */
+function percentilesOf(stats: Record<string, unknown>): {
+  win_rate: Placement | null;
+  kda: Placement | null;
+  mvp: Placement | null;
+  svp: Placement | null;
+  kills: Placement | null;
+} {
+  const inner = (key: string, sub: string) => (isRecord(stats[key]) ? (stats[key])[sub] : undefined);
+  return {
+    win_rate: placementOf(inner('total_wins', 'win_percentage')),
+    kda: placementOf(stats.overall_kda),
+    mvp: placementOf(inner('total_mvps', 'mvp_percentage')),
+    svp: placementOf(inner('total_svps', 'svp_percentage')),
+    kills: placementOf(stats.total_kills),
+  };
+}
+
+/**
+ * The one number of a block such as `max_kill_streak`, whose key is misnamed in real data (`{"damage_taken": 18}` on a
+ * profile with 640 kills, 33 in its best recent match): a bare number, or a block's only numeric value; null otherwise.
+ */
+function firstNumber(value: unknown): number | null {
+  if (!isRecord(value)) return toNumber(value);
+  const numbers = Object.values(value)
+    .map(toNumber)
+    .filter((n): n is number => n !== null);
+  return numbers.length === 1 && numbers[0]! >= 0 ? numbers[0]! : null;
 }
 
 function toBooleanOr(value: unknown, fallback: boolean): boolean {

@@ -40,6 +40,7 @@ import { rankTimeline, type RankTimelinePoint } from '../game/rank-timeline.js';
 import { trackedTimelinePoints, weekChange, type RecordedMatch } from '../game/tracking.js';
 import { updateCooldownMs } from '../jobs/link-verifier.js';
 import { levelOfScore, rankScore, rankScoreChange, tierOfLevel } from '../game/ranks.js';
+import { rankPace, type RankPace } from '../game/pace.js';
 import { type Season } from '../game/seasons.js';
 import { mapLabel, mapPlainName, type MapInfo } from '../catalog/map-directory.js';
 import { seasonLabel, staleFooter } from '../render/common.js';
@@ -230,10 +231,9 @@ function profileEmbed(p: PlayerProfile, look: Lookups, tracked?: Tracked & { now
       inline: true,
     });
   }
+  const pace = look.season ? null : rankPace(p, rank);
+  if (pace) fields.push({ name: tr('player:pace.title', { tier: pace.nextTier }), value: paceLine(pace), inline: false });
   fields.push(
-    { name: tr('player:profile.level'), value: integer(p.level), inline: true },
-    { name: tr('player:profile.uid'), value: p.uid, inline: true },
-    { name: tr('player:profile.platform'), value: escapeText(p.login_os ?? '—', 100), inline: true },
     { name: tr('player:profile.ranked'), value: modeLine(r), inline: false },
     { name: tr('player:profile.unranked'), value: modeLine(u), inline: false },
   );
@@ -273,12 +273,9 @@ function profileEmbed(p: PlayerProfile, look: Lookups, tracked?: Tracked & { now
     ].filter(Boolean);
     fields.push({ name: tr('player:profile.perTenMinutes'), value: parts.join(' · '), inline: false });
   }
-  fields.push(
-    { name: tr('player:profile.mvpSvp'), value: `${integer(r.mvp + u.mvp)} / ${integer(r.svp + u.svp)}`, inline: true },
-    { name: tr('player:profile.achievements'), value: integer(p.completed_achievements), inline: true },
-  );
-  const updated = newestUpdate(p);
-  if (updated !== null) fields.push({ name: tr('player:profile.updated'), value: discordTime(updated), inline: true });
+  const standing = standingLine(p);
+  if (standing) fields.push({ name: tr('player:standing.title'), value: standing, inline: false });
+  fields.push({ name: tr('player:profile.mvpSvp'), value: `${integer(r.mvp + u.mvp)} / ${integer(r.svp + u.svp)}`, inline: true });
   return {
     ...base(p, 'profile', look),
     // A season asked for that the profile has no ranked record of is said so, not called Unranked;
@@ -291,12 +288,52 @@ function profileEmbed(p: PlayerProfile, look: Lookups, tracked?: Tracked & { now
     description: [
       tr('player:profile.coverage', { season: coverage(p, look) }),
       look.season && !look.seasonTotals ? t.seasonTotalsUnavailable(seasonLabel(look.season)) : null,
+      identityLine(p),
     ]
       .filter(Boolean)
       .join('\n'),
     thumbnail: rank.image ? { url: rank.image } : undefined,
     fields,
   };
+}
+
+/** "Level 153 · UID 1786151874 · PC · 45 achievements · updated 3 days ago": the facts that need no field of their own. */
+function identityLine(p: PlayerProfile): string {
+  const updated = newestUpdate(p);
+  return [
+    `${tr('player:profile.level')} ${integer(p.level)}`,
+    `${tr('player:profile.uid')} ${p.uid}`,
+    p.login_os ? escapeText(p.login_os, 40) : null,
+    p.completed_achievements === null ? null : tr('player:profile.achievementCount', { count: p.completed_achievements, n: integer(p.completed_achievements) }),
+    updated === null ? null : tr('player:profile.updatedAt', { when: discordTime(updated) }),
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/** "48 points to go · about 2 wins at +24.3 a win · Chrono Shield: 2" (src/game/pace.ts). */
+function paceLine(pace: RankPace): string {
+  return [
+    tr('player:pace.points', { count: Math.ceil(pace.points), n: integer(Math.ceil(pace.points)) }),
+    pace.winsNeeded === null || pace.perWin === null
+      ? tr('player:pace.noWins')
+      : tr('player:pace.wins', { count: pace.winsNeeded, n: integer(pace.winsNeeded), perWin: rankScoreChange(pace.perWin) }),
+    pace.shield === null ? null : tr('player:pace.shield', { value: integer(pace.shield) }),
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/** "Win rate: bottom 31 % · KDA: top 5 % · … · best kill streak 18", where the profile states them; null otherwise. */
+function standingLine(p: PlayerProfile): string | null {
+  const { percentiles, max_kill_streak: streak } = p.overall;
+  const parts = (['win_rate', 'kda', 'mvp', 'svp', 'kills'] as const).flatMap((key) => {
+    const placement = percentiles[key];
+    if (!placement) return [];
+    return [tr(`player:standing.${placement.side}`, { what: tr(`player:standing.${key}`), value: percent(placement.percent) })];
+  });
+  if (streak !== null) parts.push(tr('player:standing.killStreak', { n: integer(streak) }));
+  return parts.length === 0 ? null : parts.join(' · ');
 }
 
 /** "W W L W · 7–3 · +42.5 rank score · 3 wins in a row · …", newest result first (src/game/form.ts). */

@@ -21,6 +21,8 @@ export interface SeasonRank {
   peakScore: number | null;
   wins: number | null;
   updatedAt: number | null;
+  /** `protect_score`: the Chrono Shield's state (docs/data.md). */
+  shield: number | null;
 }
 
 /** `score` unrounded; `image` an absolute URL; `tier` null when unranked. */
@@ -49,6 +51,7 @@ export function seasonRanks(p: PlayerProfile): SeasonRank[] {
           peakScore: r.max_rank_score,
           wins: r.win_count,
           updatedAt: r.update_time,
+          shield: r.protect_score,
         },
       ];
     })

@@ -30,6 +30,11 @@ export function levelOfScore(score: number | null | undefined): number | null {
   return Math.min(ETERNITY_LEVEL, Math.floor((score - BASE_SCORE) / DIVISION_SCORE) + 1);
 }
 
+/** The lowest rank score of a division `level` (1 … 22): 3,000 for Bronze III. */
+export function floorOfLevel(level: number): number {
+  return BASE_SCORE + (level - 1) * DIVISION_SCORE;
+}
+
 export function tierOf(level: number | null | undefined, score: number | null | undefined): string | null {
   return tierOfLevel(level) ?? tierOfLevel(levelOfScore(score));
 }

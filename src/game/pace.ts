@@ -1,0 +1,61 @@
+/**
+ * Rank pace: how far the next division is, and how many wins that takes at the player's recent gain per win. The gains
+ * are the `score_change` of the profile's own competitive wins in the rank's season (api-samples README: the rank score
+ * after each match), never a guessed constant.
+ */
+import type { PlayerProfile } from '../api/schemas.js';
+import { matchMode } from './modes.js';
+import { floorOfLevel, levelOfScore, tierOfLevel } from './ranks.js';
+import { seasonRanks, type RankSummary } from './profile.js';
+import { seasonOfHistoryEntry } from './seasons.js';
+
+/** Eternity has no next division: One Above All is a leaderboard place (src/game/ranks.ts). */
+const TOP_DIVISION_LEVEL = 22;
+/** The newest wins whose gains are averaged: recent enough to be today's pace. */
+export const PACE_WINS = 10;
+
+/**
+ * `points` rank score to `nextTier` (above 0); `perWin` the mean gain of the newest `wins` (≤ {@link PACE_WINS})
+ * competitive wins of the season; `winsNeeded` null without such wins. `shield` is the season's `protect_score`, the
+ * Chrono Shield's state, when above 0 (docs/data.md: what it is known to mean).
+ */
+export interface RankPace {
+  nextTier: string;
+  points: number;
+  perWin: number | null;
+  wins: number;
+  winsNeeded: number | null;
+  shield: number | null;
+}
+
+/** Null without a score, at Eternity, or for a rank of a season the recent matches cannot speak for (`rank.season` unknown). */
+export function rankPace(p: PlayerProfile, rank: RankSummary): RankPace | null {
+  const level = levelOfScore(rank.score);
+  if (rank.score === null || level === null || level >= TOP_DIVISION_LEVEL || !rank.season) return null;
+  const nextTier = tierOfLevel(level + 1);
+  if (!nextTier) return null;
+  const points = floorOfLevel(level + 1) - rank.score;
+  const season = rank.season.index;
+  const gains = [...p.recent_matches]
+    .filter(
+      (m) =>
+        matchMode(m.game_mode_id, m.play_mode_id).ranked &&
+        m.player.is_win === true &&
+        m.player.score_change !== null &&
+        m.player.score_change > 0 &&
+        seasonOfHistoryEntry(m.season, 'profile')?.index === season,
+    )
+    .sort((a, b) => (b.time ?? 0) - (a.time ?? 0))
+    .slice(0, PACE_WINS)
+    .map((m) => m.player.score_change!);
+  const perWin = gains.length === 0 ? null : gains.reduce((s, g) => s + g, 0) / gains.length;
+  const shield = seasonRanks(p).find((s) => s.season.index === season)?.shield ?? null;
+  return {
+    nextTier,
+    points,
+    perWin,
+    wins: gains.length,
+    winsNeeded: perWin === null ? null : Math.max(1, Math.ceil(points / perWin)),
+    shield: shield !== null && shield > 0 ? shield : null,
+  };
+}
