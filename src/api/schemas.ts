@@ -703,7 +703,7 @@ function percentilesOf(stats: Record<string, unknown>): {
   svp: Placement | null;
   kills: Placement | null;
 } {
-  const inner = (key: string, sub: string) => (isRecord(stats[key]) ? (stats[key])[sub] : undefined);
+  const inner = (key: string, sub: string) => (isRecord(stats[key]) ? stats[key][sub] : undefined);
   return {
     win_rate: placementOf(inner('total_wins', 'win_percentage')),
     kda: placementOf(stats.overall_kda),

@@ -4,15 +4,7 @@ import type { CallOptions, RivalsApi } from '../api/client.js';
 import type { Hero } from '../api/schemas.js';
 import { UnknownHeroError } from '../core/errors.js';
 import { heroName } from '../i18n/names.js';
-
-/** A name folded for comparison: lower-case, "&" read as "and", letters and digits only ("Cloak & Dagger" gives "cloakanddagger"). */
-export function foldName(name: string): string {
-  return name
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/&/g, ' and ')
-    .replace(/[^\p{L}\p{N}]+/gu, '');
-}
+import { foldName } from '../game/fold.js';
 
 /** A name as the API spells it and with "&" and "and" swapped, each once: members write either. */
 function spellings(name: string): string[] {

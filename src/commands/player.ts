@@ -15,7 +15,7 @@ import {
 import type { Fetched } from '../api/client.js';
 import { ApiError } from '../core/api-errors.js';
 import type { Hero, PlayerProfile } from '../api/schemas.js';
-import type { CommandContext, CommandInput, CommandModule } from '../discord/command.js';
+import type { AutocompleteInput, CommandContext, CommandInput, CommandModule } from '../discord/command.js';
 import { EVERYWHERE } from '../discord/command.js';
 import { encodeCustomId } from '../render/custom-id.js';
 import { NotFoundError, NotLinkedError } from '../core/errors.js';
@@ -28,6 +28,7 @@ import {
   currentSeason,
   hasPlay,
   heroSummary,
+  heroTotals,
   levelName,
   newestUpdate,
   perTenMinutes,
@@ -41,6 +42,9 @@ import { trackedTimelinePoints, weekChange, type RecordedMatch } from '../game/t
 import { updateCooldownMs } from '../jobs/link-verifier.js';
 import { levelOfScore, rankScore, rankScoreChange, tierOfLevel } from '../game/ranks.js';
 import { rankPace, type RankPace } from '../game/pace.js';
+import { hasHeroData, heroPerTen, heroWeek, playerHero, type HeroRecord } from '../game/player-hero.js';
+import { heroDisplayName } from '../catalog/hero-directory.js';
+import { foldName } from '../game/fold.js';
 import { type Season } from '../game/seasons.js';
 import { mapLabel, mapPlainName, type MapInfo } from '../catalog/map-directory.js';
 import { seasonLabel, staleFooter } from '../render/common.js';
@@ -76,6 +80,7 @@ const definition = new SlashCommandBuilder()
   .addStringOption((o) => o.setName('query').setDescription(describe('player.options.query')).setMaxLength(100).setAutocomplete(true))
   .addUserOption((o) => o.setName('user').setDescription(describe('player.options.user')))
   .addNumberOption((o) => o.setName('season').setDescription(describe('player.options.season')).setMinValue(0).setMaxValue(99))
+  .addStringOption((o) => o.setName('hero').setDescription(describe('player.options.hero')).setMaxLength(60).setAutocomplete(true))
   .toJSON();
 
 /** What the view knows besides the profile: the season asked for (null: current) and the map and hero lookups. */
@@ -126,7 +131,8 @@ async function lookups(season: Season | null, seasonTotals: boolean, p: PlayerPr
   return { season, seasonTotals, hidePractice: filter === 'r', map: (id) => (id === null ? undefined : mapById.get(id)), hero: heroLookup(heroes, [p]) };
 }
 
-function sectionMenu(uid: string, season: string, current: PlayerSection): APIActionRowComponent<APIComponentInMessageActionRow> {
+/** The section menu; `current` null when the view is none of the sections (one hero of the player). */
+function sectionMenu(uid: string, season: string, current: PlayerSection | null): APIActionRowComponent<APIComponentInMessageActionRow> {
   return {
     type: ComponentType.ActionRow,
     components: [
@@ -630,6 +636,96 @@ export async function playerView(
 const sectionOf = (value: string | undefined): PlayerSection =>
   (PLAYER_SECTIONS as readonly string[]).includes(value ?? '') ? (value as PlayerSection) : 'profile';
 
+/** "6 matches · 66.7 % · 116 / 44 / 0 (KDA 2.64) · 1h 1m"; "no completed matches · 4m 12s" for play time alone. */
+function heroRecordLine(r: HeroRecord): string {
+  const record = r.matches > 0 ? `${counted('matches', r.matches)} · ${winRate(r.wins, r.matches)}` : tr('player:heroes.noCompleted');
+  return `${record} · ${kda(r.kills, r.deaths, r.assists)} · ${duration(r.play_time)}`;
+}
+
+/** The tracked matches of the member's player on one hero; null when the player is not tracked or the records cannot be read. */
+async function trackedMatches(p: PlayerProfile, ctx: CommandContext): Promise<RecordedMatch[] | null> {
+  if (!ctx.tracking || p.is_private) return null;
+  try {
+    const t = await ctx.tracking.timeline(p.uid);
+    return t.tracked ? t.matches : null;
+  } catch (err) {
+    ctx.logger.warn({ err, uid: p.uid }, "could not read a player's tracked records: the hero view goes without its week");
+    return null;
+  }
+}
+
+/**
+ * `/player … hero:<name>`: one player on one hero (src/game/player-hero.ts): the season's record in each mode, per 10
+ * minutes, accuracy, MVPs, the maps of the recent matches on it, and the last seven days of a tracked player. A hero the
+ * player has no play on is said so, with the profile's menu to go on.
+ */
+async function heroView(
+  fetched: Fetched<PlayerProfile>,
+  hero: Hero,
+  season: Season | null,
+  seasonTotals: boolean,
+  lists: Promise<ViewLists>,
+  ctx: CommandContext,
+): Promise<View> {
+  const p = fetched.data;
+  const [look, tracked] = await Promise.all([lookups(season, seasonTotals, p, lists, ''), trackedMatches(p, ctx)]);
+  const data = playerHero(p, { id: hero.id, name: hero.name });
+  const name = heroDisplayName(hero);
+  const fields: APIEmbedField[] = [];
+  const notes = [tr('player:profile.coverage', { season: coverage(p, look) })];
+  if (look.season && !look.seasonTotals) notes.push(t.seasonTotalsUnavailable(seasonLabel(look.season)));
+  if (!hasHeroData(data)) notes.push(tr('player:hero.none', { player: escapeText(p.name, 60), hero: escapeText(name, 60) }));
+  if (data.ranked) fields.push({ name: tr('player:profile.ranked'), value: heroRecordLine(data.ranked), inline: false });
+  if (data.unranked) fields.push({ name: tr('player:profile.unranked'), value: heroRecordLine(data.unranked), inline: false });
+  const total = data.total;
+  if (total) {
+    const per10 = heroPerTen(total);
+    const parts = per10
+      ? [
+          per10.damage === null ? null : tr('player:profile.damage', { value: integer(per10.damage) }),
+          per10.heal === null ? null : tr('player:profile.healing', { value: integer(per10.heal) }),
+          per10.damage_taken === null ? null : tr('player:profile.damageTaken', { value: integer(per10.damage_taken) }),
+        ].filter(Boolean)
+      : [];
+    if (parts.length > 0) fields.push({ name: tr('player:profile.perTenMinutes'), value: parts.join(' · '), inline: false });
+    if (total.hit_rate !== null) fields.push({ name: tr('player:hero.accuracy'), value: ratioPercent(total.hit_rate), inline: true });
+    fields.push({ name: tr('player:profile.mvpSvp'), value: `${integer(total.mvp)} / ${integer(total.svp)}`, inline: true });
+  }
+  if (data.maps.length > 0) {
+    fields.push({
+      name: tr('player:hero.maps', { count: data.recent.length, n: integer(data.recent.length) }),
+      value: truncate(
+        data.maps
+          .slice(0, 5)
+          .map((m) => `${escapeText(mapText(look, m.mapId), 60)} · ${counted('matches', m.matches)} · ${counted('wins', m.wins)}`)
+          .join('\n'),
+        LIMITS.fieldValue,
+      ),
+      inline: false,
+    });
+  }
+  if (tracked) {
+    const week = heroWeek(tracked, hero.id, ctx.now());
+    fields.push({
+      name: tr('player:hero.week'),
+      value: week
+        ? `${counted('matches', week.matches)} · ${winRate(week.wins, week.matches)} · ${kda(week.kills, week.deaths, week.assists)}`
+        : tr('player:hero.weekNone'),
+      inline: false,
+    });
+  }
+  const role = roleName(hero.role);
+  const embed: APIEmbed = {
+    ...base(p, 'profile', look),
+    title: truncate(`${name}${role ? aside(role) : ''}`, LIMITS.title),
+    description: notes.join('\n'),
+    thumbnail: hero.image ? { url: hero.image } : undefined,
+    fields,
+  };
+  const footer = staleFooter(fetched);
+  return { embeds: [footer ? { ...embed, footer } : embed], components: [sectionMenu(p.uid, seasonArg(season), null)] };
+}
+
 /**
  * The profile a `/player` invocation means: the typed query, else the `user` option's or target's linked account, else the caller's.
  * @throws {NotLinkedError} when that member has none linked; {@link SeasonError} for a `season` no season has.
@@ -647,18 +743,33 @@ export async function profileFor(input: CommandInput, ctx: CommandContext): Prom
   // The profile first (its turn at the API's rate limit before the lists'), the lists meanwhile.
   const loading = loadProfile(query, season, ctx);
   const lists = readLists(ctx);
-  const { fetched, seasonTotals } = await loading.catch(async (err: unknown) => {
+  const heroQuery = typeof input.options.hero === 'string' ? input.options.hero.trim() : '';
+  // An unknown hero is answered first, whatever the profile read does meanwhile.
+  const hero =
+    heroQuery === ''
+      ? null
+      : await ctx.heroes.resolve(heroQuery).catch((err: unknown) => {
+          loading.catch(() => undefined);
+          throw err;
+        });
+  const { fetched, seasonTotals } = await loadNamed(loading, query, typed, input, ctx);
+  // Off the reply path: the answer never waits for the cache.
+  void ctx.recent
+    .add(input.user.userId, { uid: fetched.data.uid, name: fetched.data.name })
+    .catch((err: unknown) => ctx.logger.warn({ err }, 'could not record a recent lookup'));
+  if (hero) return heroView(fetched, hero, season, seasonTotals, lists, ctx);
+  return playerView(fetched, 'profile', 1, season, ctx, seasonTotals, lists);
+}
+
+/** The profile being read, a missing player named with the member's likely meant ones. @throws {NotFoundError}. */
+async function loadNamed(loading: Promise<LoadedProfile>, query: string, typed: boolean, input: CommandInput, ctx: CommandContext): Promise<LoadedProfile> {
+  return loading.catch(async (err: unknown) => {
     if (err instanceof ApiError && err.kind === 'not_found') {
       if (!typed) throw new NotFoundError('player', query, true);
       throw new NotFoundError('player', query, false, await playerSuggestions(input.user.userId, query, ctx));
     }
     throw err;
   });
-  // Off the reply path: the answer never waits for the cache.
-  void ctx.recent
-    .add(input.user.userId, { uid: fetched.data.uid, name: fetched.data.name })
-    .catch((err: unknown) => ctx.logger.warn({ err }, 'could not record a recent lookup'));
-  return playerView(fetched, 'profile', 1, season, ctx, seasonTotals, lists);
 }
 
 /** A profile opened from a component: a missing player is named, never "check the spelling"; `back` is a Back button's custom ID. */
@@ -701,10 +812,38 @@ async function requestUpdate(uid: string, ctx: CommandContext): Promise<View> {
   }
 }
 
+/**
+ * `hero:` choices: the heroes of the player named (the typed query, else the member's or `user`'s linked account), most
+ * played first with their play time, then the other heroes that fit what is typed. The hero list alone when no player is
+ * named or their profile cannot be read in time.
+ */
+async function heroChoices(input: AutocompleteInput, ctx: CommandContext): Promise<{ name: string; value: string }[]> {
+  const typed = foldName(input.focused.value);
+  const others = ctx.heroes.suggest(input.focused.value);
+  const query = typeof input.options.query === 'string' ? input.options.query.trim() : '';
+  const own: { name: string; value: string }[] = [];
+  try {
+    const uid = query || (await ctx.links.defaultUid(String(input.options.user ?? input.user.userId)));
+    if (uid) {
+      const [fetched, heroes] = await Promise.all([ctx.api.player(uid), ctx.heroes.list()]);
+      for (const h of heroTotals(fetched.data)) {
+        const hero = heroes.find((x) => (h.hero_id !== null && x.id === h.hero_id) || (h.hero_name !== null && foldName(x.name) === foldName(h.hero_name)));
+        if (!hero || (typed !== '' && !foldName(heroDisplayName(hero)).includes(typed))) continue;
+        own.push({ name: `${heroDisplayName(hero)} · ${duration(h.play_time)}`, value: hero.id });
+      }
+    }
+  } catch (err) {
+    ctx.logger.debug({ err }, "hero choices without the player's own heroes");
+  }
+  const listed = new Set(own.map((c) => c.value));
+  return [...own, ...(await others).filter((c) => !listed.has(c.value))].slice(0, LIMITS.autocompleteChoices);
+}
+
 export const player: CommandModule = {
   definition,
   execute: profileFor,
   async autocomplete(input, ctx) {
+    if (input.focused.name === 'hero') return heroChoices(input, ctx);
     return playerChoices(input.user.userId, input.focused.value, ctx);
   },
   components: {

@@ -50,7 +50,7 @@ describe('the command bar language', () => {
       'at:',
       'thread:',
     ]);
-    expect(labels('/player ')).toEqual(['query:', 'user:', 'season:']);
+    expect(labels('/player ')).toEqual(['query:', 'user:', 'season:', 'hero:']);
     expect(labels('/config feed type:Patch notes ch')).toEqual(['channel:']);
   });
 
