@@ -3,7 +3,7 @@ import Fuse from 'fuse.js';
 import type { Fetched, RivalsApi } from '../api/client.js';
 import type { PlayerProfile } from '../api/schemas.js';
 import { ApiError } from '../core/api-errors.js';
-import { PrivateProfileError, SeasonError } from '../core/errors.js';
+import { NotFoundError, NotLinkedError, PrivateProfileError, SeasonError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { currentSeason } from '../game/profile.js';
 import { seasonFromNumber, seasonParamFor, type Season } from '../game/seasons.js';
@@ -60,6 +60,32 @@ export async function loadProfile(query: string, season: Season | null, ctx: Pro
   const now = currentSeason(fetched.data);
   const same = current.status === 'fulfilled' && totalsOf(current.value.data) === totalsOf(fetched.data) && now?.index !== season.index;
   return { fetched, seasonTotals: !same };
+}
+
+/**
+ * The profile a member means: `typed` (a name or UID) when not empty, else the default linked account of the member
+ * `whose` (a Discord user ID), for `season`. `userId` is the member asking.
+ * @throws {NotLinkedError} when nothing is typed and `whose` has no linked account; {@link NotFoundError} when the API has
+ * no such player, with the players the member may have meant for a typed name; {@link loadProfile}'s errors otherwise.
+ */
+export async function loadNamedProfile(
+  typed: string,
+  whose: string,
+  season: Season | null,
+  userId: string,
+  ctx: ProfileSource & MemberPlayers,
+): Promise<LoadedProfile> {
+  const query = typed.trim() || (await ctx.links.defaultUid(whose));
+  if (!query) throw new NotLinkedError(whose, whose === userId);
+  try {
+    return await loadProfile(query, season, ctx);
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === 'not_found') {
+      if (!typed.trim()) throw new NotFoundError('player', query, true);
+      throw new NotFoundError('player', query, false, await playerSuggestions(userId, query, ctx));
+    }
+    throw err;
+  }
 }
 
 /** Up to 3 names a member may have meant (links, recent lookups, players of matches opened), closest first; no API request, never rejects. */

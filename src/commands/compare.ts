@@ -4,12 +4,11 @@
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { APIEmbed, APIEmbedField } from 'discord-api-types/v10';
-import { ApiError } from '../core/api-errors.js';
 import type { PlayerProfile } from '../api/schemas.js';
 import { SPEC_LIMITS, type CompareRankChart } from '../charts/specs.js';
 import type { CommandContext, CommandInput, CommandModule } from '../discord/command.js';
 import { EVERYWHERE } from '../discord/command.js';
-import { NotFoundError, NotLinkedError, UserFacingError } from '../core/errors.js';
+import { NotLinkedError, UserFacingError } from '../core/errors.js';
 import { currentSeason, heroSummary, playTimeByRole, rankSummary, type HeroTotals } from '../game/profile.js';
 import { rankScore } from '../game/ranks.js';
 import { rankTimeline } from '../game/rank-timeline.js';
@@ -25,7 +24,7 @@ import { heroName } from '../i18n/names.js';
 import type { View } from '../render/view.js';
 import { t } from '../render/strings.js';
 import { seasonLabel } from '../render/common.js';
-import { loadProfile, playerChoices, playerSuggestions, seasonOption } from '../catalog/players.js';
+import { loadNamedProfile, playerChoices, seasonOption } from '../catalog/players.js';
 
 const TOP_HEROES = 3;
 const HEAD_TO_HEAD = 8;
@@ -122,14 +121,9 @@ export function compareRankSpec(a: PlayerProfile, b: PlayerProfile, season: Seas
   };
 }
 
-/** The profile a compare option names, for `season`. @throws {NotFoundError} for no such player; {@link loadProfile}'s errors otherwise. */
+/** The profile a compare option names, for `season`. @throws {NotFoundError} for no such player; {@link loadNamedProfile}'s errors otherwise. */
 async function profileOf(query: string, season: Season | null, userId: string, ctx: CommandContext) {
-  try {
-    return (await loadProfile(query, season, ctx)).fetched;
-  } catch (err) {
-    if (err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('player', query, false, await playerSuggestions(userId, query, ctx));
-    throw err;
-  }
+  return (await loadNamedProfile(query, userId, season, userId, ctx)).fetched;
 }
 
 /**

@@ -18,7 +18,7 @@ import type { Hero, PlayerProfile } from '../api/schemas.js';
 import type { AutocompleteInput, CommandContext, CommandInput, CommandModule } from '../discord/command.js';
 import { EVERYWHERE } from '../discord/command.js';
 import { encodeCustomId } from '../render/custom-id.js';
-import { NotFoundError, NotLinkedError } from '../core/errors.js';
+import { NotFoundError } from '../core/errors.js';
 import { recentMatches, type HistoryPage, type HistoryRow } from '../catalog/history.js';
 import { describe } from '../i18n/commands.js';
 import { recentForm } from '../game/form.js';
@@ -58,7 +58,7 @@ import type { View, ViewChart } from '../render/view.js';
 import { chartOf, heroPerformanceSpec, rankHistorySpec } from '../render/charts.js';
 import { t } from '../render/strings.js';
 import { tr } from '../i18n/index.js';
-import { loadProfile, playerChoices, playerSuggestions, seasonOption, type LoadedProfile } from '../catalog/players.js';
+import { loadNamedProfile, loadProfile, playerChoices, seasonOption, type LoadedProfile } from '../catalog/players.js';
 import { encodeMatchOrigin } from '../render/match-origin.js';
 
 export const PLAYER_SECTIONS = ['profile', 'ranked', 'unranked', 'matchups', 'maps', 'teammates', 'rank-history', 'matches'] as const;
@@ -732,16 +732,10 @@ async function heroView(
  */
 export async function profileFor(input: CommandInput, ctx: CommandContext): Promise<View> {
   const season = seasonOption(input.options.season);
-  let query = typeof input.options.query === 'string' ? input.options.query.trim() : '';
-  const typed = query !== '';
-  if (query === '') {
-    const whose = String(input.options.user ?? input.targetUserId ?? input.user.userId);
-    const uid = await ctx.links.defaultUid(whose);
-    if (!uid) throw new NotLinkedError(whose, whose === input.user.userId);
-    query = uid;
-  }
+  const typed = typeof input.options.query === 'string' ? input.options.query : '';
+  const whose = String(input.options.user ?? input.targetUserId ?? input.user.userId);
   // The profile first (its turn at the API's rate limit before the lists'), the lists meanwhile.
-  const loading = loadProfile(query, season, ctx);
+  const loading = loadNamedProfile(typed, whose, season, input.user.userId, ctx);
   const lists = readLists(ctx);
   const heroQuery = typeof input.options.hero === 'string' ? input.options.hero.trim() : '';
   // An unknown hero is answered first, whatever the profile read does meanwhile.
@@ -752,24 +746,13 @@ export async function profileFor(input: CommandInput, ctx: CommandContext): Prom
           loading.catch(() => undefined);
           throw err;
         });
-  const { fetched, seasonTotals } = await loadNamed(loading, query, typed, input, ctx);
+  const { fetched, seasonTotals } = await loading;
   // Off the reply path: the answer never waits for the cache.
   void ctx.recent
     .add(input.user.userId, { uid: fetched.data.uid, name: fetched.data.name })
     .catch((err: unknown) => ctx.logger.warn({ err }, 'could not record a recent lookup'));
   if (hero) return heroView(fetched, hero, season, seasonTotals, lists, ctx);
   return playerView(fetched, 'profile', 1, season, ctx, seasonTotals, lists);
-}
-
-/** The profile being read, a missing player named with the member's likely meant ones. @throws {NotFoundError}. */
-async function loadNamed(loading: Promise<LoadedProfile>, query: string, typed: boolean, input: CommandInput, ctx: CommandContext): Promise<LoadedProfile> {
-  return loading.catch(async (err: unknown) => {
-    if (err instanceof ApiError && err.kind === 'not_found') {
-      if (!typed) throw new NotFoundError('player', query, true);
-      throw new NotFoundError('player', query, false, await playerSuggestions(input.user.userId, query, ctx));
-    }
-    throw err;
-  });
 }
 
 /** A profile opened from a component: a missing player is named, never "check the spelling"; `back` is a Back button's custom ID. */
