@@ -11,7 +11,7 @@ import { ladder } from './ladder.js';
 import { leaderboard } from './leaderboard.js';
 import { link, unlink } from './link.js';
 import { maps } from './maps.js';
-import { match } from './match.js';
+import { last, match } from './match.js';
 import { meta } from './meta.js';
 import { patchNotes } from './patch-notes.js';
 import { player, rivalsProfile } from './player.js';
@@ -23,6 +23,7 @@ export const commands: CommandModule[] = [
   compare,
   hero,
   match,
+  last,
   leaderboard,
   ladder,
   meta,

@@ -3,10 +3,10 @@
  * never changes: cached forever), the hero and map lists, and what the history row it was opened from knew.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
-import { ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
+import { ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed, type APIEmbedField } from 'discord-api-types/v10';
 import { ApiError } from '../core/api-errors.js';
-import type { MatchDetail } from '../api/schemas.js';
-import type { CommandContext, CommandModule } from '../discord/command.js';
+import type { Hero, MatchDetail, PlayerProfile } from '../api/schemas.js';
+import type { CommandContext, CommandInput, CommandModule } from '../discord/command.js';
 import { EVERYWHERE } from '../discord/command.js';
 import { encodeCustomId, MAX_CUSTOM_ID_LENGTH } from '../render/custom-id.js';
 import { NotFoundError } from '../core/errors.js';
@@ -15,8 +15,12 @@ import { describe } from '../i18n/commands.js';
 import { staleFooter } from '../render/common.js';
 import { aside, discordTime, duration, integer } from '../i18n/format.js';
 import { embedLength, escapeText, LIMITS, truncate } from '../render/limits.js';
-import { modeName } from '../i18n/names.js';
-import { gameModeName } from '../game/modes.js';
+import { heroName, modeName } from '../i18n/names.js';
+import { gameModeName, matchMode } from '../game/modes.js';
+import { rankScore, rankScoreChange } from '../game/ranks.js';
+import { recentMatches, type HistoryRow } from '../catalog/history.js';
+import { heroLookup } from '../catalog/hero-lookup.js';
+import { loadNamedProfile, playerChoices } from '../catalog/players.js';
 import { mapPlainName } from '../catalog/map-directory.js';
 import { backRow } from '../render/paginate.js';
 import { heroDisplayName } from '../catalog/hero-directory.js';
@@ -249,6 +253,106 @@ export async function matchView(value: string, ctx: CommandContext, fromMenu = f
     components: [...(select ? [select] : []), ...(back ? [backRow(back)] : [])],
   };
 }
+
+/** "Double C · latest match" above a scoreboard: whose match `/last` opened. */
+const lastAuthor = (p: PlayerProfile): APIEmbed['author'] => ({
+  name: truncate(tr('match:last.author', { player: p.name }), LIMITS.author),
+  icon_url: p.icon ?? undefined,
+});
+
+/**
+ * A match without its scoreboard, from the history row that listed it: result, hero, K/D/A, map, mode, rank change,
+ * length and time. `reason` says why the scoreboard is missing: the API has none, or it cannot be read now.
+ */
+async function rowView(p: PlayerProfile, row: HistoryRow, reason: 'missing' | 'unavailable', ctx: CommandContext): Promise<View> {
+  const [heroes, map] = await Promise.all([
+    ctx.heroes.list().catch((): Hero[] => []),
+    row.map_id ? ctx.maps.get(row.map_id).catch(() => undefined) : Promise.resolve(undefined),
+  ]);
+  const hero = heroLookup(heroes, [p])(row.player.hero_id);
+  const heroText = hero?.name ?? heroName(row.player.hero_name) ?? (row.player.hero_id ? tr('match:heroId', { id: row.player.hero_id }) : tr('match:noHero'));
+  const mode = matchMode(row.game_mode_id, row.play_mode_id);
+  const won = row.player.is_win;
+  const result = won === true ? tr('match:team.victory') : won === false ? tr('match:team.defeat') : tr('match:mode');
+  const fields: APIEmbedField[] = [
+    { name: tr('match:last.hero'), value: escapeText(heroText, 60), inline: true },
+    { name: tr('match:last.kda'), value: `${row.player.kills}/${row.player.deaths}/${row.player.assists}`, inline: true },
+  ];
+  if (mode.ranked && row.player.score_change !== null) {
+    const after = row.player.new_score === null ? '' : ` → ${rankScore(row.player.new_score)}`;
+    fields.push({ name: tr('match:last.rankScore'), value: `${rankScoreChange(row.player.score_change)}${after}`, inline: true });
+  }
+  const facts = [
+    map
+      ? tr('match:facts.map', { map: escapeText(mapPlainName(map), 80) })
+      : row.map_id
+        ? tr('match:facts.mapUnknown', { id: escapeText(row.map_id, 20) })
+        : null,
+    row.duration ? tr('match:facts.duration', { duration: duration(row.duration) }) : null,
+    row.time ? tr('match:facts.played', { time: discordTime(row.time, 'f') }) : null,
+  ].filter(Boolean);
+  const modeText = gameModeName(row.game_mode_id, row.play_mode_id);
+  return {
+    embeds: [
+      {
+        color: !mode.counts ? NEUTRAL_COLOUR : won === true ? WIN_COLOUR : won === false ? LOSS_COLOUR : NEUTRAL_COLOUR,
+        author: lastAuthor(p),
+        title: truncate(modeText ? `${result} · ${modeText}` : result, LIMITS.title),
+        description: [facts.join(' · '), tr(`match:last.${reason}`, { uid: row.match_uid.replace(/`/g, '').slice(0, 120) })].filter(Boolean).join('\n'),
+        fields,
+        thumbnail: map?.image ? { url: map.image } : row.player.hero_icon ? { url: row.player.hero_icon } : undefined,
+      },
+    ],
+  };
+}
+
+/**
+ * `/last [player] [user]`: the player's most recent match (the newest row of their history: api-spec.md endpoints 17–19) as
+ * its scoreboard (endpoint 20); from the history row alone when the API has no scoreboard for it or cannot give it now.
+ * @throws {NotLinkedError} with nothing typed and no linked account; {@link NotFoundError} for no such player.
+ */
+async function lastMatch(input: CommandInput, ctx: CommandContext): Promise<View> {
+  const typed = typeof input.options.player === 'string' ? input.options.player : '';
+  const whose = String(input.options.user ?? input.user.userId);
+  const { fetched } = await loadNamedProfile(typed, whose, null, input.user.userId, ctx);
+  const p = fetched.data;
+  const history = await recentMatches(ctx.api, p, { page: 1, logger: ctx.logger });
+  const row = [...history.rows].sort((a, b) => (b.time ?? 0) - (a.time ?? 0))[0];
+  if (!row) return { embeds: [{ color: NEUTRAL_COLOUR, author: lastAuthor(p), description: tr('match:last.none', { player: escapeText(p.name, 60) }) }] };
+  try {
+    const view = await matchView(
+      encodeMatchOrigin({ matchUid: row.match_uid, mapId: row.map_id, modeId: row.game_mode_id, duration: row.duration, time: row.time, score: row.score }),
+      ctx,
+      true,
+      {
+        seenBy: input.user.userId,
+      },
+    );
+    const [summary, ...teams] = view.embeds ?? [];
+    return { ...view, embeds: summary ? [{ ...summary, author: lastAuthor(p) }, ...teams] : [] };
+  } catch (err) {
+    const missing = err instanceof NotFoundError;
+    if (!missing && !(err instanceof ApiError)) throw err;
+    ctx.logger.info({ err, matchUid: row.match_uid }, 'no scoreboard for the latest match: showing its history row');
+    return rowView(p, row, missing ? 'missing' : 'unavailable', ctx);
+  }
+}
+
+/** `/last`: a second module of this file, as it opens the scoreboard {@link matchView} draws. */
+export const last: CommandModule = {
+  definition: new SlashCommandBuilder()
+    .setName('last')
+    .setDescription(describe('last'))
+    .setIntegrationTypes(...EVERYWHERE.integrationTypes)
+    .setContexts(...EVERYWHERE.contexts)
+    .addStringOption((o) => o.setName('player').setDescription(describe('last.options.player')).setMaxLength(100).setAutocomplete(true))
+    .addUserOption((o) => o.setName('user').setDescription(describe('last.options.user')))
+    .toJSON(),
+  execute: lastMatch,
+  async autocomplete(input, ctx) {
+    return playerChoices(input.user.userId, input.focused.value, ctx);
+  },
+};
 
 export const match: CommandModule = {
   definition,

@@ -1,0 +1,53 @@
+/**
+ * End to end against the fake Discord: `/player … hero:`, its autocomplete from the player's own heroes, and `/last`,
+ * through the real discord.js client and the replica of the API.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Replica } from '../../src/replica/server.js';
+import { MEMBER } from '../helpers/bot.js';
+import { replica } from '../helpers/replica.js';
+import { autocompleteInteraction, commandInteraction, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
+import { answerOf, bootBot } from './helpers.js';
+
+let r: Replica;
+let discord: FakeDiscord;
+let bot: Awaited<ReturnType<typeof bootBot>>;
+
+beforeAll(async () => {
+  r = await replica();
+  discord = await startFakeDiscord();
+  bot = await bootBot(discord, r);
+});
+afterAll(async () => {
+  await bot.close();
+  await discord.close();
+  await r.close();
+});
+
+describe('the next questions players ask', () => {
+  it('/player hero: answers one player on one hero', async () => {
+    const i = commandInteraction(MEMBER.userId, 'player', { query: '1786151874', hero: 'winter soldier' });
+    discord.dispatchInteraction(i);
+    const answer = await answerOf(discord, i);
+    expect(answer.embeds[0]!.title).toBe('Winter Soldier (Duelist)');
+    expect(JSON.stringify(answer.embeds[0]!.fields)).toContain('"name":"Ranked","value":"19 matches · 63.2 %');
+  });
+
+  it('the hero option autocompletes from the player’s own heroes, most played first', async () => {
+    const ac = autocompleteInteraction(MEMBER.userId, 'player', 'hero', '');
+    (ac.data.options as unknown[]).unshift({ name: 'query', type: 3, value: '1786151874' });
+    discord.dispatchInteraction(ac);
+    const call = await discord.waitFor((c) => c.method === 'POST' && c.path.startsWith(`/interactions/${ac.id}/`));
+    const data = (call.body as { type: number; data: { choices: { name: string; value: string }[] } }).data;
+    expect((call.body as { type: number }).type).toBe(8);
+    expect(data.choices[0]).toEqual({ name: 'Winter Soldier · 4h 1m', value: '1041' });
+  });
+
+  it('/last answers the newest match of the player asked', async () => {
+    const i = commandInteraction(MEMBER.userId, 'last', { player: '1117455441' });
+    discord.dispatchInteraction(i);
+    const answer = await answerOf(discord, i);
+    expect(answer.embeds[0]!.author!.name).toMatch(/ · latest match$/);
+    expect(answer.embeds[0]!.description).toMatch(/\*\*Played\*\* <t:\d+:f>/);
+  });
+});
