@@ -86,6 +86,8 @@ const schema = z.object({
   CACHE_MAX_BYTES: positiveInt(DEFAULT_CACHE_MAX_BYTES),
   CACHE_TTL: ttlOverrides,
   DATA_DIR: z.string().trim().min(1).default('./data'),
+  /** Bound of the image cards' images on disk (src/api/image-store.ts). */
+  IMAGE_CACHE_MB: positiveInt(100),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   FEED_POLL_SECONDS: positiveSeconds(600),
   FEED_CLOCK_FILE: z.string().trim().min(1).optional(),
@@ -138,6 +140,8 @@ export interface Config {
   /** `maxBytes`: bound of the in-memory response cache in bytes (its entries' JSON length); `maxEntries`: its entry bound. */
   cache: { maxEntries: number; maxBytes: number; ttlOverrides: Partial<Record<Resource, number>> };
   dataDir: string;
+  /** Bytes. */
+  imageCacheBytes: number;
   /** Seconds between two polls of the patch-note feeds (small values are honoured, for tests). */
   feedPollSeconds: number;
   /** Tests: a file holding milliseconds added to the feed poller's clock (src/feeds/clock.ts); absent for real time. */
@@ -230,6 +234,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     databaseUrl: e.DATABASE_URL,
     cache: { maxEntries: e.CACHE_MAX_ENTRIES, maxBytes: e.CACHE_MAX_BYTES, ttlOverrides: e.CACHE_TTL },
     dataDir: e.DATA_DIR,
+    imageCacheBytes: e.IMAGE_CACHE_MB * 1024 * 1024,
     feedPollSeconds: e.FEED_POLL_SECONDS,
     feedClockFile: e.FEED_CLOCK_FILE,
     tracking: { minIntervalMs: e.TRACKING_MIN_INTERVAL_SECONDS * 1000, maxIntervalMs: e.TRACKING_MAX_INTERVAL_SECONDS * 1000 },

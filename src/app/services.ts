@@ -1,4 +1,5 @@
 /** The API side of the bot from a validated config: cache store, response cache, rate limiter, API client (real, or the replica offline). */
+import { join } from 'node:path';
 import { RivalsApi } from '../api/client.js';
 import { UpstreamRateLimiter } from '../api/rate-limiter.js';
 import { ResponseCache } from '../cache/response-cache.js';
@@ -13,7 +14,8 @@ import { MapDirectory } from '../catalog/map-directory.js';
 import type { ChannelAccess, CommandContext } from '../discord/command.js';
 import type { FeedTester } from '../feeds/test-post.js';
 import { createChartRenderer, type ChartRenderer } from '../charts/renderer.js';
-import { cachedCharts } from '../discord/charts.js';
+import { cachedCharts, withCardImages } from '../discord/charts.js';
+import { ImageStore } from '../api/image-store.js';
 import type { Config } from './config.js';
 import { NO_METRICS, type Metrics } from '../core/metrics.js';
 import type { Logger } from '../core/logger.js';
@@ -78,7 +80,10 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
     metrics,
   });
   const chartLogger = logger.child({ component: 'charts' });
-  const charts = cachedCharts(createChartRenderer({ onError: (err) => chartLogger.warn({ err }, 'the chart worker pool failed outside a render') }));
+  const images = new ImageStore({ dir: join(config.dataDir, 'images'), maxDiskBytes: config.imageCacheBytes, logger: logger.child({ component: 'images' }) });
+  const charts = cachedCharts(
+    withCardImages(createChartRenderer({ onError: (err) => chartLogger.warn({ err }, 'the chart worker pool failed outside a render') }), images),
+  );
   return {
     api,
     state,

@@ -19,6 +19,7 @@ import { drawHeader, headerLayout, MARGIN } from './header.js';
 import { heroPerformanceConfig } from './heroes.js';
 import { metaScatterConfig } from './meta.js';
 import { compareRankConfig, ladderRankConfig, rankHistoryConfig } from './rank.js';
+import { drawProfileCard } from './cards.js';
 import { parseChartSpec, type ChartSpec } from './specs.js';
 import { chartText } from './strings.js';
 import { COLORS, FONT, FONT_STACK, LIMITS, SIZE, font } from './theme.js';
@@ -60,6 +61,8 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration<'line' | 'bar' 
 
 function configOf(spec: ChartSpec): ChartConfiguration<'line' | 'bar' | 'scatter'> | null {
   switch (spec.kind) {
+    case 'profile-card':
+      return null;
     case 'rank-history':
       return rankHistoryConfig(spec);
     case 'compare-rank':
@@ -86,7 +89,7 @@ export async function drawChart(spec: ChartSpec): Promise<Buffer> {
   return runInLocale(valid.locale ?? 'en', () => drawValid(valid));
 }
 
-function drawValid(valid: ChartSpec): Buffer {
+async function drawValid(valid: ChartSpec): Promise<Buffer> {
   setUp();
   // Before anything is measured: text widths are cached by font string and text (cacheTextWidths).
   if (needsJapaneseFont(valid)) registerJapaneseFonts();
@@ -97,7 +100,11 @@ function drawValid(valid: ChartSpec): Buffer {
   ctx.lang = valid.locale ?? 'en';
   const config = configOf(valid);
   let png: Buffer;
-  if (config) {
+  if (valid.kind === 'profile-card') {
+    // Cards draw themselves; nothing else draws on the shared canvas meanwhile (one render at a time per thread).
+    await drawProfileCard(ctx, valid);
+    png = encodePng(canvas);
+  } else if (config) {
     const chart = new Chart(canvas, config);
     try {
       png = encodePng(canvas);

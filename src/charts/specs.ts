@@ -95,7 +95,37 @@ export interface LadderRankChart {
   players: { name: string; points: RankPoint[] }[];
 }
 
-export type ChartSpec = RankHistoryChart | HeroPerformanceChart | MetaScatterChart | CompareRankChart | LadderRankChart;
+/** Most heroes a profile card shows; most results in its form row. */
+export const CARD_HEROES = 3;
+export const CARD_FORM = 20;
+
+/**
+ * A player's profile as an image card. Every text comes formatted in the member's locale; image fields are absolute URLs,
+ * their bytes put in `images` by the runtime (src/discord/card-images.ts). A URL without bytes is drawn as a placeholder.
+ */
+export interface ProfileCard {
+  kind: 'profile-card';
+  locale?: Locale;
+  /** The player's name (and club tag). */
+  title: string;
+  /** "Level 43 · Playstation · Season 3". */
+  subtitle: string;
+  icon: string | null;
+  rank: { tier: string; score: string; peak: string | null; icon: string | null };
+  /** Up to 4 tiles, such as ranked record, win rate, KDA, MVP. */
+  tiles: { label: string; value: string }[];
+  /** `lines`: one or two short lines of record under the name. */
+  heroes: { name: string; role: string | null; lines: string[]; image: string | null }[];
+  /** Seconds by role. */
+  roles: { role: string; label: string; seconds: number }[];
+  /** Newest first; true a win. */
+  form: boolean[];
+  labels: { heroes: string; roles: string; form: string; win: string; loss: string };
+  /** Image bytes by URL; added by the runtime, never by a renderer. */
+  images?: Record<string, Uint8Array>;
+}
+
+export type ChartSpec = RankHistoryChart | HeroPerformanceChart | MetaScatterChart | CompareRankChart | LadderRankChart | ProfileCard;
 export type ChartKind = ChartSpec['kind'];
 
 /** `message` lists each problem with its path. */
@@ -167,7 +197,24 @@ const ladderRank = z.strictObject({
   players: z.array(z.strictObject({ name, points })).min(1).max(LADDER_CHART_PLAYERS),
 }) satisfies z.ZodType<LadderRankChart>;
 
-const chartSpec = z.discriminatedUnion('kind', [rankHistory, heroPerformance, metaScatter, compareRank, ladderRank]);
+const text = z.string().max(SPEC_LIMITS.titleLength);
+const imageUrl = z.string().max(2_000).nullable();
+const profileCard = z.strictObject({
+  kind: z.literal('profile-card'),
+  locale,
+  title,
+  subtitle: text,
+  icon: imageUrl,
+  rank: z.strictObject({ tier: text, score: text, peak: text.nullable(), icon: imageUrl }),
+  tiles: z.array(z.strictObject({ label: text, value: text })).max(4),
+  heroes: z.array(z.strictObject({ name, role, lines: z.array(text).max(2), image: imageUrl })).max(CARD_HEROES),
+  roles: z.array(z.strictObject({ role: z.string().max(SPEC_LIMITS.nameLength), label: text, seconds: z.number().min(0) })).max(8),
+  form: z.array(z.boolean()).max(CARD_FORM),
+  labels: z.strictObject({ heroes: text, roles: text, form: text, win: text, loss: text }),
+  images: z.record(z.string(), z.instanceof(Uint8Array)).optional(),
+}) satisfies z.ZodType<ProfileCard>;
+
+const chartSpec = z.discriminatedUnion('kind', [rankHistory, heroPerformance, metaScatter, compareRank, ladderRank, profileCard]);
 
 /**
  * @returns a copy holding only the spec's own fields.

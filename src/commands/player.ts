@@ -29,6 +29,7 @@ import {
   hasPlay,
   heroSummary,
   heroTotals,
+  totalPlayTime,
   levelName,
   newestUpdate,
   perTenMinutes,
@@ -48,7 +49,7 @@ import { foldName } from '../game/fold.js';
 import { type Season } from '../game/seasons.js';
 import { mapLabel, mapPlainName, type MapInfo } from '../catalog/map-directory.js';
 import { seasonLabel, staleFooter } from '../render/common.js';
-import { aside, discordTime, duration, hexColour, integer, kda, percent, ratioPercent, shortDate, winRate } from '../i18n/format.js';
+import { aside, decimal, discordTime, duration, hexColour, integer, kda, percent, ratioPercent, shortDate, winRate } from '../i18n/format.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import { heroName, modeName, roleName } from '../i18n/names.js';
 import { gameModeName } from '../game/modes.js';
@@ -56,8 +57,9 @@ import { heroLookup } from '../catalog/hero-lookup.js';
 import { backRow, clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.js';
 import type { View, ViewChart } from '../render/view.js';
 import { chartOf, heroPerformanceSpec, rankHistorySpec } from '../render/charts.js';
+import { CARD_FORM, CARD_HEROES, SPEC_LIMITS, type ProfileCard } from '../charts/specs.js';
 import { t } from '../render/strings.js';
-import { tr } from '../i18n/index.js';
+import { currentLocale, tr } from '../i18n/index.js';
 import { loadNamedProfile, loadProfile, playerChoices, seasonOption, type LoadedProfile } from '../catalog/players.js';
 import { encodeMatchOrigin } from '../render/match-origin.js';
 
@@ -92,6 +94,10 @@ interface Lookups {
   hidePractice: boolean;
   map(id: string | null): MapInfo | undefined;
   hero(id: string | null): { name: string; role: string | null } | undefined;
+  /** A hero's square icon from the profile's own hero rows, else the hero list's image; absolute URLs. */
+  heroImage(id: string): string | undefined;
+  /** The profile is drawn as an image card beside its embed. */
+  cards: boolean;
 }
 
 /** The recent-matches filter as carried in custom IDs: "r" leaves out practice and bot matches, "" shows all. */
@@ -128,7 +134,18 @@ export function readLists(ctx: CommandContext): Promise<ViewLists> {
 async function lookups(season: Season | null, seasonTotals: boolean, p: PlayerProfile, lists: Promise<ViewLists>, filter: MatchFilter): Promise<Lookups> {
   const { maps, heroes } = await lists;
   const mapById = new Map(maps.map((m) => [m.id, m]));
-  return { season, seasonTotals, hidePractice: filter === 'r', map: (id) => (id === null ? undefined : mapById.get(id)), hero: heroLookup(heroes, [p]) };
+  const images = new Map<string, string>();
+  for (const h of heroes) if (h.image) images.set(h.id, h.image);
+  for (const h of [...p.heroes_unranked, ...p.heroes_ranked]) if (h.hero_id && h.hero_thumbnail) images.set(h.hero_id, h.hero_thumbnail);
+  return {
+    season,
+    seasonTotals,
+    hidePractice: filter === 'r',
+    map: (id) => (id === null ? undefined : mapById.get(id)),
+    hero: heroLookup(heroes, [p]),
+    heroImage: (id) => images.get(id),
+    cards: true,
+  };
 }
 
 /** The section menu; `current` null when the view is none of the sections (one hero of the player). */
@@ -300,6 +317,66 @@ function profileEmbed(p: PlayerProfile, look: Lookups, tracked?: Tracked & { now
       .join('\n'),
     thumbnail: rank.image ? { url: rank.image } : undefined,
     fields,
+  };
+}
+
+/** The profile as an image card (src/charts/cards.ts): the same figures as the embed beside it, which stays the text. */
+function profileCardSpec(p: PlayerProfile, look: Lookups): ProfileCard {
+  const rank = rankSummary(p, look.season);
+  const r = p.overall.ranked;
+  const pace = look.season ? null : rankPace(p, rank);
+  const tiles = [
+    {
+      label: tr('player:profile.ranked'),
+      value: r.matches > 0 ? tr('player:form.record', { wins: integer(r.wins), losses: integer(r.matches - r.wins) }) : '—',
+    },
+    { label: tr('player:card.winRate'), value: r.matches > 0 ? winRate(r.wins, r.matches) : '—' },
+    { label: tr('player:card.kda'), value: r.kills + r.deaths + r.assists > 0 ? decimal((r.kills + r.assists) / Math.max(1, r.deaths)) : '—' },
+    pace
+      ? { label: tr('player:pace.title', { tier: pace.nextTier }), value: tr('player:card.score', { score: integer(Math.ceil(pace.points)) }) }
+      : { label: tr('player:profile.mvpSvp'), value: `${integer(r.mvp + p.overall.unranked.mvp)} / ${integer(r.svp + p.overall.unranked.svp)}` },
+  ];
+  const summary = heroSummary(p);
+  const roles = new Map<string, number>();
+  for (const h of summary.heroes) {
+    const role = look.hero(h.hero_id)?.role ?? 'Other';
+    roles.set(role, (roles.get(role) ?? 0) + h.play_time);
+  }
+  const form = recentForm(p.recent_matches);
+  const subtitle = [`${tr('player:profile.level')} ${integer(p.level)}`, p.login_os, coverage(p, look)].filter(Boolean).join(' · ');
+  return {
+    kind: 'profile-card',
+    locale: currentLocale(),
+    title: truncate(`${p.name}${p.team?.name ? ` [${p.team.name}]` : ''}`, SPEC_LIMITS.titleLength),
+    subtitle: truncate(subtitle, SPEC_LIMITS.titleLength),
+    icon: p.icon,
+    rank: {
+      tier: rank.tier ?? tr('player:unranked'),
+      score: rank.score === null ? '—' : tr('player:card.score', { score: rankScore(rank.score) }),
+      peak: rank.seasonPeak?.score != null ? tr('player:card.peak', { score: rankScore(rank.seasonPeak.score) }) : null,
+      icon: rank.image,
+    },
+    tiles,
+    heroes: summary.heroes.slice(0, CARD_HEROES).map((h) => {
+      const hero = look.hero(h.hero_id);
+      const ratio = h.kills + h.deaths + h.assists > 0 ? tr('player:card.kdaValue', { value: decimal((h.kills + h.assists) / Math.max(1, h.deaths)) }) : null;
+      const heroImage = h.hero_id ? (look.heroImage(h.hero_id) ?? null) : null;
+      return {
+        name: truncate(heroLabel(look, h.hero_id, h.hero_name), SPEC_LIMITS.nameLength),
+        role: hero?.role ?? null,
+        lines: [h.matches > 0 ? `${winRate(h.wins, h.matches)} · ${integer(h.matches)}` : duration(h.play_time), ratio].filter((x): x is string => !!x),
+        image: heroImage,
+      };
+    }),
+    roles: [...roles].map(([role, seconds]) => ({ role, label: roleName(role) ?? tr('player:unknownRole'), seconds })).sort((a, b) => b.seconds - a.seconds),
+    form: form ? form.results.slice(0, CARD_FORM) : [],
+    labels: {
+      heroes: tr('player:profile.topHeroes'),
+      roles: tr('player:card.playTime', { time: duration(totalPlayTime(p)) }),
+      form: form ? tr('player:form.title', { count: form.results.length, n: integer(form.results.length) }) : '',
+      win: tr('player:card.wins'),
+      loss: tr('player:card.losses'),
+    },
   };
 }
 
@@ -572,8 +649,13 @@ function section(p: PlayerProfile, which: PlayerSection, page: number, look: Loo
     return { embed: { ...base(p, which, look), ...extra, description: list.description }, pages: list.pages, page: list.page };
   };
   switch (which) {
-    case 'profile':
-      return { embed: profileEmbed(p, look, data.tracked), pages: 1, page: 1, extra: [updateRow(p.uid)] };
+    case 'profile': {
+      const profile: Section = { embed: profileEmbed(p, look, data.tracked), pages: 1, page: 1, extra: [updateRow(p.uid)] };
+      if (!look.cards) return profile;
+      // The card shows the rank badge large: the embed's thumbnail would repeat it.
+      const { thumbnail: _thumbnail, ...embed } = profile.embed;
+      return withChart({ ...profile, embed }, chartOf(profileCardSpec(p, look), 'profile.png', tr('player:card.alt', { name: p.name })));
+    }
     case 'ranked':
     case 'unranked':
       return heroesSection(p, which, page, look);

@@ -1,6 +1,7 @@
 /** Draws a View's chart specs into files of its message (src/charts/renderer.ts), so handlers and renderers only ask for charts and stay pure. */
 import { LRUCache } from 'lru-cache';
 import type { ChartRenderer } from '../charts/renderer.js';
+import type { ImageSource } from '../api/image-store.js';
 import { currentDeadline } from '../core/deadline.js';
 import type { Logger } from '../core/logger.js';
 import { hasData } from '../render/charts.js';
@@ -38,6 +39,27 @@ export function cachedCharts(renderer: ChartRenderer, maxBytes = CACHE_BYTES): C
         drawing.set(key, pending);
       }
       return pending;
+    },
+  };
+}
+
+/**
+ * A renderer that puts the image bytes a card names (src/charts/specs.ts `ProfileCard`) into its spec before drawing; other
+ * specs pass through. An image not had in time is left out: the card draws a placeholder. Inside {@link cachedCharts}, so
+ * the cache keys on the spec without its bytes.
+ */
+export function withCardImages(renderer: ChartRenderer, images: ImageSource): ChartRenderer {
+  return {
+    get threads() {
+      return renderer.threads;
+    },
+    close: () => renderer.close(),
+    async render(spec, options) {
+      if (spec.kind !== 'profile-card') return renderer.render(spec, options);
+      const urls = [...new Set([spec.icon, spec.rank.icon, ...spec.heroes.map((h) => h.image)].filter((u): u is string => !!u))];
+      const bytes = await Promise.all(urls.map((url) => images.get(url, options?.signal)));
+      const found = Object.fromEntries(urls.flatMap((url, i) => (bytes[i] ? [[url, bytes[i]]] : [])));
+      return renderer.render({ ...spec, images: found }, options);
     },
   };
 }

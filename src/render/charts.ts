@@ -65,6 +65,8 @@ export function hasData(spec: ChartSpec): boolean {
     case 'compare-rank':
     case 'ladder-rank':
       return spec.players.some((p) => p.points.length > 0);
+    case 'profile-card':
+      return true;
   }
 }
 

@@ -5,6 +5,7 @@
  * Everything here is deterministic: the golden images depend on it.
  */
 import { readFileSync } from 'node:fs';
+import { createCanvas } from '@napi-rs/canvas';
 import { join } from 'node:path';
 import { createImageResolver } from '../../src/api/images.js';
 import { createSchemas, type PlayerProfile } from '../../src/api/schemas.js';
@@ -14,6 +15,7 @@ import type {
   LadderRankChart,
   HeroPerformanceChart,
   MetaScatterChart,
+  ProfileCard,
   RankHistoryChart,
   RankPoint,
 } from '../../src/charts/specs.js';
@@ -201,6 +203,79 @@ export function japaneseHeroPerformance(p: PlayerProfile): HeroPerformanceChart 
 }
 
 /** The charts the golden-image tests draw, by file name (without `.png`). */
+/** A square PNG drawn here (so the golden images hold real image drawing): a role-coloured gradient with a ring. */
+function samplePortrait(color: string): Uint8Array {
+  const canvas = createCanvas(96, 96);
+  const ctx = canvas.getContext('2d');
+  const g = ctx.createLinearGradient(0, 0, 96, 96);
+  g.addColorStop(0, color);
+  g.addColorStop(1, '#1e1f22');
+  ctx.fillStyle = g;
+  ctx.fillRect(0, 0, 96, 96);
+  ctx.strokeStyle = '#ffffff';
+  ctx.lineWidth = 8;
+  ctx.beginPath();
+  ctx.arc(48, 48, 26, 0, Math.PI * 2);
+  ctx.stroke();
+  return new Uint8Array(canvas.toBuffer('image/png'));
+}
+
+/**
+ * Profile cards, hand-written from the freddyhun sample's figures (Celestial I, 5,032): images for the icon and the first
+ * hero, bytes that do not decode for the second (drawn as a placeholder), and none for the rank badge and the third.
+ */
+function profileCardSample(): ProfileCard {
+  return {
+    kind: 'profile-card',
+    title: 'Freddyhun',
+    subtitle: 'Level 45 · PC · Season 1.5 (current)',
+    icon: 'https://img.test/rivals/players/heads/player_head_30000001.png',
+    rank: { tier: 'Celestial I', score: '5,032 RS', peak: 'Peak 5,066', icon: 'https://img.test/rivals/ranks/celestial.png' },
+    tiles: [
+      { label: 'Ranked', value: '61–49' },
+      { label: 'Win rate', value: '55.5 %' },
+      { label: 'KDA', value: '4.12' },
+      { label: 'To One Above All', value: '—' },
+    ],
+    heroes: [
+      { name: 'Jeff the Land Shark', role: 'Strategist', lines: ['58.2 % · 67', 'KDA 5.01'], image: 'https://img.test/rivals/heroes/jeff.png' },
+      { name: 'Cloak & Dagger', role: 'Strategist', lines: ['50.0 % · 22', 'KDA 4.40'], image: 'https://img.test/rivals/heroes/broken.png' },
+      { name: 'Peni Parker', role: 'Vanguard', lines: ['47.6 % · 21', 'KDA 3.02'], image: null },
+    ],
+    roles: [
+      { role: 'Strategist', label: 'Strategist', seconds: 61_200 },
+      { role: 'Vanguard', label: 'Vanguard', seconds: 14_400 },
+      { role: 'Duelist', label: 'Duelist', seconds: 3_600 },
+    ],
+    form: [true, false, false, true, false, false, true, true, false, true, true, true, false, true],
+    labels: { heroes: 'Top heroes', roles: 'Play time by role · 22h 0m', form: 'Recent form (last 14 matches)', win: 'W', loss: 'L' },
+    images: {
+      'https://img.test/rivals/players/heads/player_head_30000001.png': samplePortrait('#b57cff'),
+      'https://img.test/rivals/heroes/jeff.png': samplePortrait('#45d48a'),
+      'https://img.test/rivals/heroes/broken.png': new Uint8Array([1, 2, 3, 4]),
+    },
+  };
+}
+
+/** The card in Japanese, with names long enough to be shortened with an ellipsis. */
+function japaneseProfileCard(): ProfileCard {
+  const card = profileCardSample();
+  return {
+    ...card,
+    locale: 'ja',
+    title: 'とても長いプレイヤー名のテストアカウント',
+    subtitle: 'レベル 45 · PC · シーズン1.5（現在）',
+    rank: { tier: 'Celestial I', score: '5,032 RS', peak: '最高 5,066', icon: null },
+    tiles: [
+      { label: 'ランクマッチ', value: '61勝49敗' },
+      { label: '勝率', value: '55.5%' },
+      { label: 'KDA', value: '4.12' },
+      { label: 'One Above Allまで', value: '—' },
+    ],
+    labels: { heroes: 'よく使うヒーロー', roles: 'ロール別プレイ時間 · 22時間0分', form: '最近の調子（直近14試合）', win: '勝', loss: '敗' },
+  };
+}
+
 export function goldenSpecs(): Record<string, ChartSpec> {
   const freddy = sampleProfile('freddyhun-template-2025-03.json');
   const sirFinal = sampleProfile('autumnnippert-sir-final-1117455441.json');
@@ -213,5 +288,7 @@ export function goldenSpecs(): Record<string, ChartSpec> {
     'ladder-rank': ladderFromProfiles(freddy, sirFinal, sampleProfile('autumnnippert-card1gan-1403392756-2025-03-06.json')),
     'no-data': { kind: 'hero-performance', title: 'Nobody · heroes', heroes: [] },
     'hero-performance-ja': japaneseHeroPerformance(sirFinal),
+    'profile-card': profileCardSample(),
+    'profile-card-ja': japaneseProfileCard(),
   };
 }

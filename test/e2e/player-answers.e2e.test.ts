@@ -47,7 +47,7 @@ describe('the next questions players ask', () => {
     const i = commandInteraction(MEMBER.userId, 'last', { player: '1117455441' });
     discord.dispatchInteraction(i);
     const answer = await answerOf(discord, i);
-    expect(answer.embeds[0]!.author!.name).toMatch(/ · latest match$/);
+    expect(JSON.stringify(answer.embeds[0])).toMatch(/ · latest match"/);
     expect(answer.embeds[0]!.description).toMatch(/\*\*Played\*\* <t:\d+:f>/);
   });
 });

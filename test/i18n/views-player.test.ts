@@ -68,7 +68,7 @@ const hasWords = (text: string, fragment: string) => new RegExp(`(?<![\\p{L}\\p{
 const SHARED: Record<Locale, string[]> = {
   en: [],
   'es-ES': ['Top', 'bots'],
-  'pt-BR': ['Top', 'replay', 'bots'],
+  'pt-BR': ['Top', 'replay', 'bots', 'rank'],
   fr: ['Top', 'replay', 'bots'],
   de: ['Top', 'Match', 'Team'],
   ja: [],

@@ -1,0 +1,205 @@
+/**
+ * Image cards, drawn straight on the canvas (no chart.js): a player's profile at a glance, in Discord's dark colours.
+ * Every text is fitted to its box and shortened with an ellipsis; an image without bytes, or bytes that do not decode,
+ * is drawn as a placeholder, so a card never fails for an image.
+ */
+import { loadImage, type Image } from '@napi-rs/canvas';
+import type { Ctx } from './canvas-kit.js';
+import { fitText } from './header.js';
+import type { ProfileCard } from './specs.js';
+import { TIER_BANDS } from './tiers.js';
+import { COLORS, SIZE, font, roleColor, withAlpha } from './theme.js';
+
+const PAD = 28;
+const GAP = 12;
+/** Pixels on the 800 px canvas; 22 px is 10 CSS px where a phone shows it 360 px wide. */
+const TEXT = { name: 36, big: 30, body: 24, small: 22 } as const;
+
+/** The tier's colour from its name ("Gold II" is gold), muted grey for none. */
+function tierColor(tier: string): string {
+  const lower = tier.toLowerCase();
+  // One Above All shares Eternity's band (src/charts/tiers.ts).
+  const band = TIER_BANDS.find((b) => lower.startsWith(b.tier.toLowerCase())) ?? (lower.startsWith('one above all') ? TIER_BANDS.at(-1) : undefined);
+  return band?.color ?? COLORS.muted;
+}
+
+/** The decoded images of the card by URL; a URL whose bytes are missing or do not decode is absent. */
+async function decodeAll(spec: ProfileCard): Promise<Map<string, Image>> {
+  const out = new Map<string, Image>();
+  await Promise.all(
+    Object.entries(spec.images ?? {}).map(async ([url, bytes]) => {
+      try {
+        out.set(url, await loadImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+      } catch {
+        // A broken image is a placeholder, never a failed card.
+      }
+    }),
+  );
+  return out;
+}
+
+function text(
+  ctx: Ctx,
+  value: string,
+  x: number,
+  y: number,
+  size: number,
+  color: string,
+  options: { weight?: 400 | 600; maxWidth: number; align?: 'left' | 'right' | 'center' },
+): void {
+  const spec = font(size, options.weight ?? 400);
+  ctx.font = spec;
+  ctx.fillStyle = color;
+  ctx.textAlign = options.align ?? 'left';
+  ctx.textBaseline = 'middle';
+  ctx.fillText(fitText(value, spec, options.maxWidth), x, y);
+}
+
+/** `image` cropped to a rounded square; without it a tinted square with the name's first letter. */
+function portrait(ctx: Ctx, image: Image | undefined, x: number, y: number, size: number, tint: string, name: string): void {
+  ctx.save();
+  ctx.beginPath();
+  ctx.roundRect(x, y, size, size, size / 5);
+  ctx.clip();
+  if (image && image.width > 0 && image.height > 0) {
+    const side = Math.min(image.width, image.height);
+    ctx.drawImage(image, (image.width - side) / 2, 0, side, side, x, y, size, size);
+  } else {
+    ctx.fillStyle = withAlpha(tint, 0.35);
+    ctx.fillRect(x, y, size, size);
+    ctx.fillStyle = COLORS.heading;
+    ctx.font = font(Math.round(size * 0.45), 600);
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    const first = new Intl.Segmenter().segment(name.trim())[Symbol.iterator]().next().value?.segment ?? '?';
+    ctx.fillText(first.toUpperCase(), x + size / 2, y + size / 2 + 1);
+  }
+  ctx.restore();
+}
+
+/** Draws `spec` on `ctx` at {@link SIZE}; async only to decode the images. */
+export async function drawProfileCard(ctx: Ctx, spec: ProfileCard): Promise<void> {
+  const images = await decodeAll(spec);
+  const image = (url: string | null) => (url ? images.get(url) : undefined);
+  const { width, height } = SIZE;
+  const accent = tierColor(spec.rank.tier);
+
+  ctx.fillStyle = COLORS.background;
+  ctx.fillRect(0, 0, width, height);
+  const glow = ctx.createLinearGradient(0, 0, width, 0);
+  glow.addColorStop(0, withAlpha(accent, 0.28));
+  glow.addColorStop(1, withAlpha(accent, 0.04));
+  ctx.fillStyle = glow;
+  ctx.fillRect(0, 0, width, 120);
+  ctx.fillStyle = accent;
+  ctx.fillRect(0, 0, width, 4);
+
+  // Header: icon, name and subtitle on the left; rank badge, tier, score and peak on the right.
+  const iconSize = 76;
+  portrait(ctx, image(spec.icon), PAD, 22, iconSize, accent, spec.title);
+  const badge = 72;
+  const badgeX = width - PAD - badge;
+  const rankIcon = image(spec.rank.icon);
+  if (rankIcon) ctx.drawImage(rankIcon, badgeX, 24, badge, badge);
+  else {
+    ctx.beginPath();
+    ctx.arc(badgeX + badge / 2, 24 + badge / 2, badge / 2 - 4, 0, Math.PI * 2);
+    ctx.fillStyle = withAlpha(accent, 0.35);
+    ctx.fill();
+    ctx.lineWidth = 4;
+    ctx.strokeStyle = accent;
+    ctx.stroke();
+  }
+  const rightEdge = badgeX - GAP;
+  // The rank block takes what its texts need, at most 260 px; the name and subtitle get the rest.
+  const measure = (value: string, size: number, weight: 400 | 600) => {
+    ctx.font = font(size, weight);
+    return ctx.measureText(value).width as number;
+  };
+  const rankWidth = Math.min(
+    260,
+    Math.max(measure(spec.rank.tier, TEXT.big, 600), measure(spec.rank.score, TEXT.body, 600), spec.rank.peak ? measure(spec.rank.peak, TEXT.small, 400) : 0),
+  );
+  text(ctx, spec.rank.tier, rightEdge, 40, TEXT.big, accent, { weight: 600, maxWidth: rankWidth, align: 'right' });
+  text(ctx, spec.rank.score, rightEdge, 74, TEXT.body, COLORS.heading, { weight: 600, maxWidth: rankWidth, align: 'right' });
+  if (spec.rank.peak) text(ctx, spec.rank.peak, rightEdge, 102, TEXT.small, COLORS.muted, { maxWidth: rankWidth, align: 'right' });
+  const nameX = PAD + iconSize + 18;
+  const nameWidth = rightEdge - rankWidth - GAP - nameX;
+  text(ctx, spec.title, nameX, 48, TEXT.name, COLORS.heading, { weight: 600, maxWidth: nameWidth });
+  text(ctx, spec.subtitle, nameX, 86, TEXT.small, COLORS.text, { maxWidth: nameWidth });
+
+  // Tiles: the season's record at a glance.
+  const tilesY = 128;
+  const tileH = 64;
+  if (spec.tiles.length > 0) {
+    const tileW = (width - 2 * PAD - (spec.tiles.length - 1) * GAP) / spec.tiles.length;
+    spec.tiles.forEach((tile, i) => {
+      const x = PAD + i * (tileW + GAP);
+      ctx.fillStyle = COLORS.labelBackground;
+      ctx.beginPath();
+      ctx.roundRect(x, tilesY, tileW, tileH, 10);
+      ctx.fill();
+      text(ctx, tile.label, x + 14, tilesY + 20, TEXT.small, COLORS.muted, { maxWidth: tileW - 28 });
+      text(ctx, tile.value, x + 14, tilesY + 46, TEXT.body, COLORS.heading, { weight: 600, maxWidth: tileW - 28 });
+    });
+  }
+
+  // Top heroes: portrait, name in its role's colour, and one line of record.
+  const heroesY = tilesY + tileH + 14;
+  text(ctx, spec.labels.heroes, PAD, heroesY + 12, TEXT.small, COLORS.muted, { weight: 600, maxWidth: width - 2 * PAD });
+  const heroTop = heroesY + 28;
+  const heroH = 90;
+  const cols = Math.max(1, spec.heroes.length);
+  const heroW = (width - 2 * PAD - (cols - 1) * GAP) / cols;
+  spec.heroes.forEach((hero, i) => {
+    const x = PAD + i * (heroW + GAP);
+    const color = roleColor(hero.role);
+    ctx.fillStyle = COLORS.labelBackground;
+    ctx.beginPath();
+    ctx.roundRect(x, heroTop, heroW, heroH, 10);
+    ctx.fill();
+    ctx.fillStyle = color;
+    ctx.fillRect(x, heroTop + 10, 4, heroH - 20);
+    const size = 56;
+    portrait(ctx, image(hero.image), x + 12, heroTop + (heroH - size) / 2, size, color, hero.name);
+    const tx = x + 12 + size + 10;
+    const tw = heroW - (tx - x) - 8;
+    text(ctx, hero.name, tx, heroTop + 22, TEXT.small, COLORS.heading, { weight: 600, maxWidth: tw });
+    hero.lines.forEach((line, l) => text(ctx, line, tx, heroTop + 48 + l * 24, TEXT.small, COLORS.text, { maxWidth: tw }));
+  });
+
+  // Bottom row: play time by role as one bar (left), recent form as marks (right).
+  const bottomY = heroTop + heroH + 18;
+  const half = (width - 2 * PAD - 2 * GAP) / 2;
+  const total = spec.roles.reduce((s, r) => s + r.seconds, 0);
+  if (total > 0) {
+    text(ctx, spec.labels.roles, PAD, bottomY + 10, TEXT.small, COLORS.muted, { weight: 600, maxWidth: half });
+    let x = PAD;
+    const barY = bottomY + 28;
+    const share = spec.roles.filter((r) => r.seconds > 0);
+    for (const r of share) {
+      const w = (r.seconds / total) * half;
+      ctx.fillStyle = roleColor(r.role);
+      ctx.fillRect(x, barY, Math.max(1, w - 2), 14);
+      x += w;
+    }
+    const top = [...share].sort((a, b) => b.seconds - a.seconds)[0]!;
+    text(ctx, `${top.label} ${Math.round((top.seconds / total) * 100)} %`, PAD, barY + 36, TEXT.small, COLORS.text, { maxWidth: half });
+  }
+  if (spec.form.length > 0) {
+    const formX = PAD + half + 2 * GAP;
+    text(ctx, spec.labels.form, formX, bottomY + 10, TEXT.small, COLORS.muted, { weight: 600, maxWidth: half });
+    const cell = Math.min(22, (half - (spec.form.length - 1) * 3) / spec.form.length);
+    // Oldest on the left, as results are read in time order.
+    [...spec.form].reverse().forEach((win, i) => {
+      ctx.fillStyle = win ? '#3ba55d' : '#ed4245';
+      ctx.beginPath();
+      ctx.roundRect(formX + i * (cell + 3), bottomY + 26, cell, cell, 4);
+      ctx.fill();
+    });
+    const wins = spec.form.filter(Boolean).length;
+    text(ctx, `${wins} ${spec.labels.win} · ${spec.form.length - wins} ${spec.labels.loss}`, formX, bottomY + 26 + cell + 18, TEXT.small, COLORS.text, {
+      maxWidth: half,
+    });
+  }
+}

@@ -1,0 +1,56 @@
+/** The profile's image card: the same figures as the embed beside it, asked for as a spec the worker accepts. */
+import { describe, expect, it } from 'vitest';
+import { playerView } from '../../src/commands/player.js';
+import { parseChartSpec, type ProfileCard } from '../../src/charts/specs.js';
+import { totalPlayTime } from '../../src/game/profile.js';
+import { profiles } from '../game/samples.js';
+import { useReplicaBot } from '../helpers/bot.js';
+
+const env = useReplicaBot();
+const fetchedOf = (file: string) => ({ data: profiles[file]!, fetchedAt: Date.now(), ageMs: 0, stale: false, source: 'upstream' as const });
+
+describe('the profile card', () => {
+  it('shows what the embed says: tier, score, ranked record, top heroes, recent form; the embed keeps the text and shows the card', async () => {
+    const view = await playerView(fetchedOf('doublec8-double-c-1786151874-2025-08-05.json'), 'profile', 1, null, env.b.ctx);
+    const embed = view.embeds![0]!;
+    expect(embed.image).toEqual({ url: 'attachment://profile.png' });
+    expect(embed.thumbnail).toBeUndefined();
+    expect(view.charts).toHaveLength(1);
+    const card = parseChartSpec(view.charts![0]!.spec) as ProfileCard;
+    expect(view.charts![0]!.description).toBe('Profile card of Double C: rank, season record, top heroes, play time by role and recent form');
+    expect(card.kind).toBe('profile-card');
+    expect(card.rank.tier).toBe(embed.title);
+    expect(card.rank.score).toBe('3,752 RS');
+    expect(card.rank.peak).toBe('Peak 3,763');
+    expect(card.tiles).toEqual([
+      { label: 'Ranked', value: '14–12' },
+      { label: 'Win rate', value: '53.8 %' },
+      { label: 'KDA', value: '3.87' },
+      { label: 'To Gold I', value: '48 RS' },
+    ]);
+    const top = embed.fields!.find((f) => f.name === 'Top heroes')!.value.split('\n');
+    expect(card.heroes.map((h) => h.name)).toEqual(top.map((line) => /^\*\*\d\. (.+?)\*\*/.exec(line)![1]));
+    expect(card.heroes[0]).toMatchObject({ role: 'Duelist', lines: ['53.8 % · 26', 'KDA 4.53'] });
+    // Hero portraits from the profile's own hero rows (square icons).
+    expect(card.heroes[0]!.image).toMatch(/^https:\/\/img\.test\/rivals\/.+/);
+    const form = embed
+      .fields!.find((f) => f.name.startsWith('Recent form'))!
+      .value.split(' · ')[0]!
+      .split(' ');
+    expect(card.form.map((w) => (w ? 'W' : 'L'))).toEqual(form);
+    expect(card.roles.reduce((s, r) => s + r.seconds, 0)).toBeLessThanOrEqual(totalPlayTime(profiles['doublec8-double-c-1786151874-2025-08-05.json']!) + 1);
+    expect(card.roles[0]).toMatchObject({ role: 'Duelist', label: 'Duelist' });
+  });
+
+  it('other sections have no card', async () => {
+    const view = await playerView(fetchedOf('doublec8-double-c-1786151874-2025-08-05.json'), 'matchups', 1, null, env.b.ctx);
+    expect(view.charts ?? []).toEqual([]);
+  });
+
+  it('a player with no ranked record still gets a card, without a pace tile', async () => {
+    const view = await playerView(fetchedOf('autumnnippert-hayamaken-1402468705.json'), 'profile', 1, null, env.b.ctx);
+    const card = view.charts![0]!.spec as ProfileCard;
+    expect(card.tiles).toHaveLength(4);
+    expect(card.tiles.every((t) => t.value.length > 0)).toBe(true);
+  });
+});
