@@ -96,8 +96,6 @@ interface Lookups {
   hero(id: string | null): { name: string; role: string | null } | undefined;
   /** A hero's square icon from the profile's own hero rows, else the hero list's image; absolute URLs. */
   heroImage(id: string): string | undefined;
-  /** The profile is drawn as an image card beside its embed. */
-  cards: boolean;
 }
 
 /** The recent-matches filter as carried in custom IDs: "r" leaves out practice and bot matches, "" shows all. */
@@ -144,7 +142,6 @@ async function lookups(season: Season | null, seasonTotals: boolean, p: PlayerPr
     map: (id) => (id === null ? undefined : mapById.get(id)),
     hero: heroLookup(heroes, [p]),
     heroImage: (id) => images.get(id),
-    cards: true,
   };
 }
 
@@ -651,10 +648,8 @@ function section(p: PlayerProfile, which: PlayerSection, page: number, look: Loo
   switch (which) {
     case 'profile': {
       const profile: Section = { embed: profileEmbed(p, look, data.tracked), pages: 1, page: 1, extra: [updateRow(p.uid)] };
-      if (!look.cards) return profile;
-      // The card shows the rank badge large: the embed's thumbnail would repeat it.
-      const { thumbnail: _thumbnail, ...embed } = profile.embed;
-      return withChart({ ...profile, embed }, chartOf(profileCardSpec(p, look), 'profile.png', tr('player:card.alt', { name: p.name })));
+      // The embed keeps its rank thumbnail: a member who chose embeds (`/settings display`) gets it without the card.
+      return withChart(profile, chartOf(profileCardSpec(p, look), 'profile.png', tr('player:card.alt', { name: p.name })));
     }
     case 'ranked':
     case 'unranked':

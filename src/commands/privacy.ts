@@ -73,6 +73,7 @@ function showView(data: MemberData, recent: number): View {
   const settings = [
     isLocale(locale) ? m('messages:privacy.languageChosen', { language: LOCALE_NAMES[locale] }) : m('messages:privacy.languageDiscord'),
     ...(isPlatform(platform) ? [m('messages:privacy.platformChosen', { platform: PLATFORM_NAMES[platform] })] : []),
+    ...(data.settings?.display === 'embeds' ? [m('messages:privacy.embedsChosen')] : []),
   ].join('\n');
   const heroes = new Set(data.alerts.flatMap((a) => a.heroes)).size;
   const alerts =

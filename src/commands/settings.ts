@@ -2,6 +2,7 @@
  * `/settings language`: the language the bot answers a member in (and writes their DM alerts in), or back to
  * their Discord app's; stored with their account links and read by the router for every answer.
  * `/settings platform`: the member's own default platform, for answers where no server's applies (a DM, their own install).
+ * `/settings display`: image cards with their embeds (the default) or the embeds alone.
  * Usable wherever the member is, through either install: these are the member's settings, not a server's.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
@@ -12,10 +13,13 @@ import { choiceName, chosenLanguage, describe, DISCORD_LANGUAGE, languageChoices
 import { LOCALE_NAMES, pickLocale, runInLocale, tr, type Locale } from '../i18n/index.js';
 import { escapeText } from '../render/limits.js';
 import type { View } from '../render/view.js';
+import type { Display } from '../store/account-links.js';
 
 const COLOUR = 0x5865f2;
 const LANGUAGE_OPTION = 'settings.subcommands.language.options.language';
 const PLATFORM_OPTION = 'settings.subcommands.platform.options.platform';
+const DISPLAY_OPTION = 'settings.subcommands.display.options.style';
+const DISPLAYS: readonly Display[] = ['cards', 'embeds'];
 
 const definition = new SlashCommandBuilder()
   .setName('settings')
@@ -47,6 +51,18 @@ const definition = new SlashCommandBuilder()
           .addChoices(...PLATFORMS.map((p) => ({ name: choiceName(PLATFORM_OPTION, p), value: p }))),
       ),
   )
+  .addSubcommand((s) =>
+    s
+      .setName('display')
+      .setDescription(describe('settings.subcommands.display'))
+      .addStringOption((o) =>
+        o
+          .setName('style')
+          .setDescription(describe(DISPLAY_OPTION))
+          .setRequired(true)
+          .addChoices(...DISPLAYS.map((d) => ({ name: choiceName(DISPLAY_OPTION, d), value: d }))),
+      ),
+  )
   .toJSON();
 
 const privately = (description: string): View => ({ ephemeral: true, embeds: [{ color: COLOUR, description }] });
@@ -65,9 +81,21 @@ function chosenPlatform(value: unknown): Platform {
   throw new UserFacingError(tr('settings:platform.unknown', { value: escapeText(v, 40) }));
 }
 
+/** @throws {UserFacingError} naming the value, when it is not a display style. */
+function chosenDisplay(value: unknown): Display {
+  const v = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  if ((DISPLAYS as readonly string[]).includes(v)) return v as Display;
+  throw new UserFacingError(tr('settings:display.unknown', { value: escapeText(v, 40) }));
+}
+
 export const settings: CommandModule = {
   definition,
   async execute(input, ctx) {
+    if (input.subcommand === 'display') {
+      const display = chosenDisplay(input.options.style);
+      await ctx.links.setDisplay(input.user.userId, display, ctx.now());
+      return privately(tr(`settings:display.${display}`));
+    }
     if (input.subcommand === 'platform') {
       const platform = chosenPlatform(input.options.platform);
       await ctx.links.setPlatform(input.user.userId, platform, ctx.now());

@@ -9,6 +9,7 @@ import { MAX_LINKED_ACCOUNTS, TooManyLinksError } from '../store/account-links.j
 import { StoreUnavailableError } from '../store/database.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import { errorMessageView, type View } from '../render/view.js';
+import { withoutCards } from '../render/charts.js';
 import { t } from '../render/strings.js';
 import { pickLocale, runInLocale, tr, type Locale } from '../i18n/index.js';
 import type { MessageKey } from '../i18n/keys.js';
@@ -160,7 +161,9 @@ export class Router {
       const module = this.#commands.get(name);
       if (!module) return errorView(new ExpiredComponentError(`/${name}`), ctx);
       try {
-        const view = await runWithDeadline(apiDeadlineOf(ctx.budget), async () => drawCharts(await module.execute(input, ctx), ctx.charts, ctx.logger));
+        const view = await runWithDeadline(apiDeadlineOf(ctx.budget), async () =>
+          drawCharts(await this.#display(await module.execute(input, ctx), input.user, ctx), ctx.charts, ctx.logger),
+        );
         return (await once.prefersPrivate()) ? { ...view, ephemeral: true } : view;
       } catch (err) {
         return errorView(err, ctx, queryOf(input.options));
@@ -181,11 +184,25 @@ export class Router {
     if (!decoded || !handler) return { view: errorView(new ExpiredComponentError(customId), ctx), mode: 'reply' };
     const input: ComponentInput = { customId, route: decoded.route, args: decoded.args, values, user, invokerId };
     try {
-      const view = await runWithDeadline(apiDeadlineOf(ctx.budget), async () => drawCharts(await handler(input, ctx), ctx.charts, ctx.logger));
+      const view = await runWithDeadline(apiDeadlineOf(ctx.budget), async () =>
+        drawCharts(await this.#display(await handler(input, ctx), user, ctx), ctx.charts, ctx.logger),
+      );
       // A private answer is always a new private reply: it must never replace a message others see (a feed post).
       return own && !view.ephemeral ? { view, mode: 'update' } : { view: { ...view, ephemeral: true }, mode: 'reply' };
     } catch (err) {
       return { view: errorView(err, ctx, decoded.args[0], true), mode: 'reply' };
+    }
+  }
+
+  /** `view` as the member chose to see it (`/settings display`): without its image cards for "embeds". A store past the deadline counts as cards. */
+  async #display(view: View, user: Invoker, ctx: CommandContext): Promise<View> {
+    if (!view.charts?.some((c) => c.spec.kind === 'profile-card')) return view;
+    try {
+      const display = await settleWithin(ctx.links.display(user.userId), PREFERS_PRIVATE_DEADLINE_MS, () => 'cards' as const);
+      return display === 'embeds' ? withoutCards(view) : view;
+    } catch (err) {
+      ctx.logger.warn({ err }, "could not read the member's display choice");
+      return view;
     }
   }
 

@@ -81,3 +81,17 @@ export function withChart(view: View, chart: ViewChart | undefined, embedIndex =
   const embeds = (view.embeds ?? []).map((e, i) => (i === embedIndex ? { ...e, image: { url: `attachment://${chart.name}` } } : e));
   return { ...view, embeds, charts: [...(view.charts ?? []), chart] };
 }
+
+/** `view` without its image cards (a member who chose embeds): their charts and the embeds' images of them go. */
+export function withoutCards(view: View): View {
+  const cards = (view.charts ?? []).filter((c) => c.spec.kind === 'profile-card');
+  if (cards.length === 0) return view;
+  const urls = new Set(cards.map((c) => `attachment://${c.name}`));
+  const embeds = view.embeds?.map((e) => {
+    if (!e.image || !urls.has(e.image.url)) return e;
+    const { image: _image, ...rest } = e;
+    return rest;
+  });
+  const charts = view.charts!.filter((c) => c.spec.kind !== 'profile-card');
+  return { ...view, ...(embeds ? { embeds } : {}), charts };
+}

@@ -8,6 +8,9 @@ import { relistMember } from './ladder.js';
 /** Ms: another process's change shows within it. */
 const LOCALE_CACHE_TTL_MS = 30_000;
 
+/** How a member's profiles are shown: image cards with their embeds, or the embeds alone. */
+export type Display = 'cards' | 'embeds';
+
 export const LOCALE_READ_BATCH = 500;
 
 export const MAX_LINKED_ACCOUNTS = 5;
@@ -30,6 +33,7 @@ export class TooManyLinksError extends Error {
 /** Every call has a deadline and throws {@link StoreUnavailableError} past it or on a store failure. */
 export class AccountLinksRepository {
   readonly #locales = new LRUCache<string, { locale: Locale | null }>({ max: 10_000, ttl: LOCALE_CACHE_TTL_MS });
+  readonly #displays = new LRUCache<string, Display>({ max: 10_000, ttl: LOCALE_CACHE_TTL_MS });
 
   constructor(
     private readonly db: Db,
@@ -81,6 +85,7 @@ export class AccountLinksRepository {
   /** Drops this process's cached language of `userId` (their data was deleted); other processes' copies expire within 30 s. */
   forgetCached(userId: string): void {
     this.#locales.delete(userId);
+    this.#displays.delete(userId);
   }
 
   /** For the feed poller: no deadline, like its other reads. Members without a known language are left out; the cache is untouched. */
@@ -127,6 +132,33 @@ export class AccountLinksRepository {
       this.db.selectFrom('member_settings').select('platform').where('user_id', '=', userId).executeTakeFirst(),
     );
     return isPlatform(row?.platform) ? row.platform : null;
+  }
+
+  /**
+   * How profiles are shown to the member (`/settings display`): "cards" (the default) or "embeds" (text alone). Cached
+   * for the process like the language. @throws {StoreUnavailableError}
+   */
+  async display(userId: string): Promise<Display> {
+    const cached = this.#displays.get(userId);
+    if (cached) return cached;
+    const row = await withDeadline('read member settings', this.deadlines.readMs, () =>
+      this.db.selectFrom('member_settings').select('display').where('user_id', '=', userId).executeTakeFirst(),
+    );
+    const display: Display = row?.display === 'embeds' ? 'embeds' : 'cards';
+    this.#displays.set(userId, display);
+    return display;
+  }
+
+  /** Resolves once committed. @throws {StoreUnavailableError} */
+  async setDisplay(userId: string, display: Display, now = Date.now()): Promise<void> {
+    await withDeadline('save member settings', this.deadlines.writeMs, () =>
+      this.db
+        .insertInto('member_settings')
+        .values({ user_id: userId, locale: null, display, updated_at: now })
+        .onConflict((oc) => oc.column('user_id').doUpdateSet({ display, updated_at: now }))
+        .execute(),
+    );
+    this.#displays.set(userId, display);
   }
 
   /** Null: none (PC, or a server's default). Resolves once committed. @throws {StoreUnavailableError} */

@@ -15,7 +15,7 @@ export interface MemberData {
   accounts: { uid: string; name: string; linkedAt: number; isDefault: boolean; verifiedAt: number | null }[];
   /** Proofs of ownership under way: the player icon when each began. */
   verifications: { uid: string; iconFrom: string | null; startedAt: number; expiresAt: number }[];
-  settings: { locale: string | null; trackingOff: boolean; platform: string | null; updatedAt: number } | null;
+  settings: { locale: string | null; trackingOff: boolean; platform: string | null; display: string | null; updatedAt: number } | null;
   alerts: { guildId: string | null; mains: boolean; heroes: string[]; directMessages: boolean; updatedAt: number }[];
   mains: { uid: string; heroes: string[]; refreshedAt: number } | null;
   /** Alert messages planned for them and not sent yet. */
@@ -82,7 +82,13 @@ export class MemberDataRepository {
       })),
       verifications: proofs.map((v) => ({ uid: v.uid, iconFrom: v.icon_from, startedAt: Number(v.started_at), expiresAt: Number(v.expires_at) })),
       settings: settings
-        ? { locale: settings.locale, trackingOff: settings.tracking_off === 1, platform: settings.platform ?? null, updatedAt: Number(settings.updated_at) }
+        ? {
+            locale: settings.locale,
+            trackingOff: settings.tracking_off === 1,
+            platform: settings.platform ?? null,
+            display: settings.display ?? null,
+            updatedAt: Number(settings.updated_at),
+          }
         : null,
       alerts: alerts.map((a) => ({
         guildId: a.guild_id === '' ? null : a.guild_id,

@@ -207,6 +207,8 @@ export interface MemberSettingsTable {
   tracking_off?: Generated<number>;
   /** Their own default platform (`/settings platform`: pc, ps, xbox) where no server's applies; null: none chosen. */
   platform?: string | null;
+  /** How profiles are shown to them (`/settings display`): "embeds" for text alone; null or "cards": image cards. */
+  display?: string | null;
   updated_at: number;
 }
 
@@ -843,6 +845,11 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016_member_platform': {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('member_settings').addColumn('platform', 'text').execute();
+    },
+  },
+  '0017_member_display': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('member_settings').addColumn('display', 'text').execute();
     },
   },
 };

@@ -14,7 +14,7 @@ describe('the profile card', () => {
     const view = await playerView(fetchedOf('doublec8-double-c-1786151874-2025-08-05.json'), 'profile', 1, null, env.b.ctx);
     const embed = view.embeds![0]!;
     expect(embed.image).toEqual({ url: 'attachment://profile.png' });
-    expect(embed.thumbnail).toBeUndefined();
+    expect(embed.thumbnail).toEqual({ url: 'https://img.test/rivals/classes/gold.png' });
     expect(view.charts).toHaveLength(1);
     const card = parseChartSpec(view.charts![0]!.spec) as ProfileCard;
     expect(view.charts![0]!.description).toBe('Profile card of Double C: rank, season record, top heroes, play time by role and recent form');
