@@ -8,17 +8,24 @@ import { MEMBER } from '../helpers/bot.js';
 import { replica } from '../helpers/replica.js';
 import { autocompleteInteraction, commandInteraction, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
 import { answerOf, bootBot } from './helpers.js';
+import { pino } from 'pino';
+import { ImageStore } from '../../src/api/image-store.js';
+import { createChartRenderer } from '../../src/charts/renderer.js';
+import { withCardImages } from '../../src/discord/charts.js';
 
 let r: Replica;
 let discord: FakeDiscord;
 let bot: Awaited<ReturnType<typeof bootBot>>;
+const charts = createChartRenderer();
 
 beforeAll(async () => {
   r = await replica();
   discord = await startFakeDiscord();
-  bot = await bootBot(discord, r);
+  // The bot's own chart path: the worker pool, the card's images through an image store (the replica serves none).
+  bot = await bootBot(discord, r, undefined, withCardImages(charts, new ImageStore({ dir: null, maxDiskBytes: 1_000_000, logger: pino({ level: 'silent' }) })));
 });
 afterAll(async () => {
+  await charts.close();
   await bot.close();
   await discord.close();
   await r.close();
@@ -41,6 +48,19 @@ describe('the next questions players ask', () => {
     const data = (call.body as { type: number; data: { choices: { name: string; value: string }[] } }).data;
     expect((call.body as { type: number }).type).toBe(8);
     expect(data.choices[0]).toEqual({ name: 'Winter Soldier · 4h 1m', value: '1041' });
+  });
+
+  it('/player uploads the profile card, the embed showing it beside the text', async () => {
+    const i = commandInteraction(MEMBER.userId, 'player', { query: '1786151874' });
+    discord.dispatchInteraction(i);
+    const answer = await answerOf(discord, i);
+    expect(JSON.stringify(answer.embeds[0])).toContain('"image":{"url":"attachment://profile.png"}');
+    const upload = discord.calls.find((c) => (c.files ?? []).some((f) => f.filename === 'profile.png') && c.path.includes(i.token));
+    const card = upload!.files!.find((f) => f.filename === 'profile.png')!;
+    expect(card.contentType).toBe('image/png');
+    // A PNG of 800 × 450 (its IHDR), drawn although the replica serves no images: placeholders stand in.
+    expect(card.data.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect([card.data.readUInt32BE(16), card.data.readUInt32BE(20)]).toEqual([800, 450]);
   });
 
   it('/last answers the newest match of the player asked', async () => {

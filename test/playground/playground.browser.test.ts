@@ -416,6 +416,51 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     await screenshot(page, 'compare');
   });
 
+  it('shows the profile card at a phone’s width: 800 × 450 drawn, shown within a 400 px wide window', async () => {
+    const name = (await boot.services.api.player(PLAYER)).data.name;
+    await page.setViewportSize({ width: 400, height: 860 });
+    try {
+      await type(`/player query:${PLAYER}`);
+      const player = await messageWith(name);
+      await player.getByText('Top heroes').waitFor();
+      const shown = await player.locator('discord-embed').evaluate(async (embed) => {
+        // Structural DOM types: the tests' TypeScript has no DOM library.
+        type Box = { left: number; right: number; width: number };
+        type Img = { tagName: string; src: string; complete: boolean; naturalWidth: number; naturalHeight: number; getBoundingClientRect(): Box };
+        type El = { tagName: string; shadowRoot: Root | null };
+        type Root = { querySelectorAll(selector: string): ArrayLike<El> };
+        const find = (root: Root): Img | null => {
+          for (const el of Array.from(root.querySelectorAll('*'))) {
+            const img = el as unknown as Img;
+            if (el.tagName === 'IMG' && img.src.startsWith('data:image/png')) return img;
+            const inner = el.shadowRoot && find(el.shadowRoot);
+            if (inner) return inner;
+          }
+          return null;
+        };
+        const root = embed as unknown as El & Root;
+        const look = () => (root.shadowRoot ? find(root.shadowRoot) : null) ?? find(root);
+        const deadline = Date.now() + 10_000;
+        let img = look();
+        while ((!img || !img.complete || img.naturalWidth === 0) && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 100));
+          img = look();
+        }
+        if (!img) return null;
+        const box = img.getBoundingClientRect();
+        return { width: img.naturalWidth, height: img.naturalHeight, left: box.left, right: box.right, shownWidth: box.width };
+      });
+      expect(shown).not.toBeNull();
+      expect({ width: shown!.width, height: shown!.height }).toEqual({ width: 800, height: 450 });
+      expect(shown!.shownWidth).toBeGreaterThan(200);
+      expect(shown!.right).toBeLessThanOrEqual(400);
+      await player.scrollIntoViewIfNeeded();
+      await screenshot(page, 'player-card-phone');
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
+  });
+
   it('switches the acting member’s Discord language and the server’s: the page and the bot’s answers follow the member’s', async () => {
     const NATIVE_NAMES = ['English', 'Español', 'Português (Brasil)', 'Français', 'Deutsch', '日本語'];
     expect(await page.locator('#member-locale option').allInnerTexts()).toEqual(NATIVE_NAMES);
