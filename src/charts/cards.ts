@@ -1,12 +1,13 @@
 /**
- * Image cards, drawn straight on the canvas (no chart.js): a player's profile at a glance, in Discord's dark colours.
+ * Image cards, drawn straight on the canvas (no chart.js): a player's profile and a match's scoreboard at a glance, in
+ * Discord's dark colours.
  * Every text is fitted to its box and shortened with an ellipsis; an image without bytes, or bytes that do not decode,
  * is drawn as a placeholder, so a card never fails for an image.
  */
 import { loadImage, type Image } from '@napi-rs/canvas';
 import type { Ctx } from './canvas-kit.js';
 import { fitText } from './header.js';
-import type { ProfileCard } from './specs.js';
+import type { CardSpec, MatchCard, ProfileCard } from './specs.js';
 import { TIER_BANDS } from './tiers.js';
 import { COLORS, SIZE, font, roleColor, withAlpha } from './theme.js';
 
@@ -24,7 +25,7 @@ function tierColor(tier: string): string {
 }
 
 /** The decoded images of the card by URL; a URL whose bytes are missing or do not decode is absent. */
-async function decodeAll(spec: ProfileCard): Promise<Map<string, Image>> {
+async function decodeAll(spec: CardSpec): Promise<Map<string, Image>> {
   const out = new Map<string, Image>();
   await Promise.all(
     Object.entries(spec.images ?? {}).map(async ([url, bytes]) => {
@@ -202,4 +203,91 @@ export async function drawProfileCard(ctx: Ctx, spec: ProfileCard): Promise<void
       maxWidth: half,
     });
   }
+}
+
+const WIN = '#3ba55d';
+const LOSS = '#ed4245';
+const GOLD = '#f0b232';
+
+/**
+ * Draws a match card on `ctx` at {@link SIZE}: the mode and map over the map's dimmed image, then both teams side by side,
+ * a row a player (main hero portrait, name, hero, K/D/A, figures, MVP or SVP). Async only to decode the images.
+ */
+export async function drawMatchCard(ctx: Ctx, spec: MatchCard): Promise<void> {
+  const images = await decodeAll(spec);
+  const image = (url: string | null) => (url ? images.get(url) : undefined);
+  const { width, height } = SIZE;
+  ctx.fillStyle = COLORS.background;
+  ctx.fillRect(0, 0, width, height);
+
+  // Header: the map's image, cropped to the band and dimmed so the text stays readable.
+  const headerH = 78;
+  const map = image(spec.image);
+  if (map && map.width > 0 && map.height > 0) {
+    const scale = Math.max(width / map.width, headerH / map.height);
+    const sw = width / scale;
+    const sh = headerH / scale;
+    ctx.drawImage(map, (map.width - sw) / 2, (map.height - sh) / 2, sw, sh, 0, 0, width, headerH);
+    ctx.fillStyle = withAlpha(COLORS.background, 0.7);
+    ctx.fillRect(0, 0, width, headerH);
+  } else {
+    ctx.fillStyle = COLORS.labelBackground;
+    ctx.fillRect(0, 0, width, headerH);
+  }
+  text(ctx, spec.title, PAD, 28, TEXT.big, COLORS.heading, { weight: 600, maxWidth: width - 2 * PAD });
+  text(ctx, spec.subtitle, PAD, 60, TEXT.small, COLORS.text, { maxWidth: width - 2 * PAD });
+
+  const teams = spec.teams;
+  if (teams.length === 0) return;
+  const colW = (width - 2 * PAD + GAP - teams.length * GAP) / teams.length;
+  const top = headerH + 10;
+  const titleH = 34;
+  const rows = Math.max(1, ...teams.map((t) => t.players.length));
+  const rowH = Math.min(56, Math.floor((height - top - titleH - 8) / rows));
+  teams.forEach((team, t) => {
+    const x = PAD + t * (colW + GAP);
+    const color = team.won === true ? WIN : team.won === false ? LOSS : COLORS.muted;
+    ctx.fillStyle = color;
+    ctx.fillRect(x, top, colW, 4);
+    text(ctx, team.title, x, top + 20, TEXT.small, color, { weight: 600, maxWidth: colW });
+    team.players.forEach((p, i) => {
+      const y = top + titleH + i * rowH;
+      ctx.globalAlpha = p.dimmed ? 0.55 : 1;
+      if (i % 2 === 0) {
+        ctx.fillStyle = withAlpha(COLORS.labelBackground, 0.6);
+        ctx.fillRect(x, y, colW, rowH);
+      }
+      const size = rowH - 10;
+      const tint = roleColor(p.role);
+      portrait(ctx, image(p.image), x + 6, y + 5, size, tint, p.hero);
+      const right = x + colW - 8;
+      ctx.font = font(TEXT.small, 600);
+      const kdaW = Math.min(colW * 0.4, Math.max(ctx.measureText(p.kda).width as number, 1));
+      ctx.font = font(TEXT.small, 400);
+      const figuresW = Math.min(colW * 0.64, ctx.measureText(p.figures).width as number);
+      const textX = x + 6 + size + 10;
+      const upper = y + rowH * 0.32;
+      const lower = y + rowH * 0.72;
+      let nameW = right - kdaW - 10 - textX;
+      if (p.badge) {
+        // The badge sits right after the name, as a pill in gold.
+        ctx.font = font(18, 600);
+        const pill = (ctx.measureText(p.badge).width as number) + 14;
+        nameW -= pill + 6;
+        ctx.font = font(TEXT.small, 600);
+        const shownName = fitText(p.name, font(TEXT.small, 600), nameW);
+        const nameEnd = textX + Math.min(nameW, ctx.measureText(shownName).width as number);
+        ctx.fillStyle = withAlpha(GOLD, 0.25);
+        ctx.beginPath();
+        ctx.roundRect(nameEnd + 6, upper - 11, pill, 22, 6);
+        ctx.fill();
+        text(ctx, p.badge, nameEnd + 6 + pill / 2, upper, 18, GOLD, { weight: 600, maxWidth: pill, align: 'center' });
+      }
+      text(ctx, p.name, textX, upper, TEXT.small, COLORS.heading, { weight: 600, maxWidth: nameW });
+      text(ctx, p.hero, textX, lower, TEXT.small, tint, { maxWidth: right - figuresW - 10 - textX });
+      text(ctx, p.kda, right, upper, TEXT.small, COLORS.heading, { weight: 600, maxWidth: kdaW, align: 'right' });
+      text(ctx, p.figures, right, lower, TEXT.small, COLORS.muted, { maxWidth: figuresW, align: 'right' });
+      ctx.globalAlpha = 1;
+    });
+  });
 }

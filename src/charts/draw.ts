@@ -19,7 +19,7 @@ import { drawHeader, headerLayout, MARGIN } from './header.js';
 import { heroPerformanceConfig } from './heroes.js';
 import { metaScatterConfig } from './meta.js';
 import { compareRankConfig, ladderRankConfig, rankHistoryConfig } from './rank.js';
-import { drawProfileCard } from './cards.js';
+import { drawMatchCard, drawProfileCard } from './cards.js';
 import { parseChartSpec, type ChartSpec } from './specs.js';
 import { chartText } from './strings.js';
 import { COLORS, FONT, FONT_STACK, LIMITS, SIZE, font } from './theme.js';
@@ -62,6 +62,7 @@ export function chartConfig(spec: ChartSpec): ChartConfiguration<'line' | 'bar' 
 function configOf(spec: ChartSpec): ChartConfiguration<'line' | 'bar' | 'scatter'> | null {
   switch (spec.kind) {
     case 'profile-card':
+    case 'match-card':
       return null;
     case 'rank-history':
       return rankHistoryConfig(spec);
@@ -100,9 +101,9 @@ async function drawValid(valid: ChartSpec): Promise<Buffer> {
   ctx.lang = valid.locale ?? 'en';
   const config = configOf(valid);
   let png: Buffer;
-  if (valid.kind === 'profile-card') {
+  if (valid.kind === 'profile-card' || valid.kind === 'match-card') {
     // Cards draw themselves; nothing else draws on the shared canvas meanwhile (one render at a time per thread).
-    await drawProfileCard(ctx, valid);
+    await (valid.kind === 'profile-card' ? drawProfileCard(ctx, valid) : drawMatchCard(ctx, valid));
     png = encodePng(canvas);
   } else if (config) {
     const chart = new Chart(canvas, config);

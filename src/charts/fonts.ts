@@ -46,5 +46,6 @@ export function registerJapaneseFonts(): void {
 
 /** A `ja` locale, or any Japanese text in it, such as a player name. @param spec a checked spec: plain data. */
 export function needsJapaneseFont(spec: ChartSpec): boolean {
-  return spec.locale === 'ja' || JAPANESE_TEXT.test(JSON.stringify(spec));
+  // Image bytes are no text, and would stringify as one key per byte.
+  return spec.locale === 'ja' || JAPANESE_TEXT.test(JSON.stringify(spec, (key, value: unknown) => (key === 'images' ? undefined : value)));
 }

@@ -125,7 +125,60 @@ export interface ProfileCard {
   images?: Record<string, Uint8Array>;
 }
 
-export type ChartSpec = RankHistoryChart | HeroPerformanceChart | MetaScatterChart | CompareRankChart | LadderRankChart | ProfileCard;
+/** Most teams and players a team a match card draws (a match has two teams of six; a player may join late). */
+export const MATCH_CARD_TEAMS = 2;
+export const MATCH_CARD_PLAYERS = 8;
+
+/**
+ * A finished match's scoreboard as an image card: both teams side by side. Texts come formatted in the member's locale;
+ * `image` (the map) and each player's `image` (their main hero) are absolute URLs, their bytes put in `images` by the runtime.
+ */
+export interface MatchCard {
+  kind: 'match-card';
+  locale?: Locale;
+  /** The mode ("Competitive · Domination"). */
+  title: string;
+  /** "Hydra Charteris Base · 12m 30s". */
+  subtitle: string;
+  /** The map's image, drawn dimmed behind the header. */
+  image: string | null;
+  teams: {
+    /** "Team A · Victory · rounds 2–0". */
+    title: string;
+    won: boolean | null;
+    players: {
+      name: string;
+      /** The main hero's name, and its role for the colour. */
+      hero: string;
+      role: string | null;
+      image: string | null;
+      /** "11/5/13". */
+      kda: string;
+      /** "12.3k dmg · 8.5k heal". */
+      figures: string;
+      /** "MVP" or "SVP", in the locale. */
+      badge: string | null;
+      /** Left early, replaced, no hero: drawn dimmed. */
+      dimmed: boolean;
+    }[];
+  }[];
+  /** Image bytes by URL; added by the runtime, never by a renderer. */
+  images?: Record<string, Uint8Array>;
+}
+
+/** The image cards: drawn from a spec with image URLs, their text kept beside them (src/render/view.ts `CardText`). */
+export type CardSpec = ProfileCard | MatchCard;
+export const isCard = (spec: ChartSpec): spec is CardSpec => spec.kind === 'profile-card' || spec.kind === 'match-card';
+/** Every image URL a card draws, once each. */
+export function cardImageUrls(spec: CardSpec): string[] {
+  const urls =
+    spec.kind === 'profile-card'
+      ? [spec.icon, spec.rank.icon, ...spec.heroes.map((h) => h.image)]
+      : [spec.image, ...spec.teams.flatMap((t) => t.players.map((p) => p.image))];
+  return [...new Set(urls.filter((u): u is string => !!u))];
+}
+
+export type ChartSpec = RankHistoryChart | HeroPerformanceChart | MetaScatterChart | CompareRankChart | LadderRankChart | ProfileCard | MatchCard;
 export type ChartKind = ChartSpec['kind'];
 
 /** `message` lists each problem with its path. */
@@ -214,7 +267,27 @@ const profileCard = z.strictObject({
   images: z.record(z.string(), z.instanceof(Uint8Array)).optional(),
 }) satisfies z.ZodType<ProfileCard>;
 
-const chartSpec = z.discriminatedUnion('kind', [rankHistory, heroPerformance, metaScatter, compareRank, ladderRank, profileCard]);
+const matchCard = z.strictObject({
+  kind: z.literal('match-card'),
+  locale,
+  title,
+  subtitle: text,
+  image: imageUrl,
+  teams: z
+    .array(
+      z.strictObject({
+        title: text,
+        won: z.boolean().nullable(),
+        players: z
+          .array(z.strictObject({ name, hero: text, role, image: imageUrl, kda: text, figures: text, badge: text.nullable(), dimmed: z.boolean() }))
+          .max(MATCH_CARD_PLAYERS),
+      }),
+    )
+    .max(MATCH_CARD_TEAMS),
+  images: z.record(z.string(), z.instanceof(Uint8Array)).optional(),
+}) satisfies z.ZodType<MatchCard>;
+
+const chartSpec = z.discriminatedUnion('kind', [rankHistory, heroPerformance, metaScatter, compareRank, ladderRank, profileCard, matchCard]);
 
 /**
  * @returns a copy holding only the spec's own fields.

@@ -9,7 +9,7 @@ import { SPEC_LIMITS, type CompareRankChart } from '../charts/specs.js';
 import type { CommandContext, CommandInput, CommandModule } from '../discord/command.js';
 import { EVERYWHERE } from '../discord/command.js';
 import { NotLinkedError, UserFacingError } from '../core/errors.js';
-import { currentSeason, heroSummary, playTimeByRole, rankSummary, type HeroTotals } from '../game/profile.js';
+import { currentSeason, heroSummary, rankSummary, type HeroTotals } from '../game/profile.js';
 import { rankScore } from '../game/ranks.js';
 import { rankTimeline } from '../game/rank-timeline.js';
 import { latestSeason, type Season } from '../game/seasons.js';
@@ -27,7 +27,8 @@ import { seasonLabel } from '../render/common.js';
 import { loadNamedProfile, playerChoices, seasonOption } from '../catalog/players.js';
 
 const TOP_HEROES = 3;
-const HEAD_TO_HEAD = 8;
+/** Heroes both play, shown head to head: four keep the comparison and its chart on a phone's first screen. */
+const HEAD_TO_HEAD = 4;
 
 const definition = new SlashCommandBuilder()
   .setName('compare')
@@ -54,11 +55,10 @@ function heroOf(heroes: Heroes, h: Pick<HeroTotals, 'hero_id' | 'hero_name'>): {
   );
 }
 
-/** One player's column; a profile holding an older season than the one compared says which season its totals are from. */
+/** One player's column (rank, ranked record, top heroes; the play time by role is /player's, too wide for a phone's column); a profile holding an older season than the one compared says which season its totals are from. */
 function column(p: PlayerProfile, season: Season | null, heroes: Heroes): APIEmbedField {
   const rank = rankSummary(p, season);
   const r = p.overall.ranked;
-  const roles = playTimeByRole(p, (id) => heroes(id)?.role ?? null);
   const top = heroSummary(p).heroes.slice(0, TOP_HEROES);
   const own = currentSeason(p);
   const older = season && own && own.index < season.index ? tr('compare:column.totalsFrom', { season: seasonLabel(own) }) : null;
@@ -69,7 +69,6 @@ function column(p: PlayerProfile, season: Season | null, heroes: Heroes): APIEmb
     older,
     tr('compare:column.ranked', { count: r.matches, n: integer(r.matches), winRate: winRate(r.wins, r.matches) }),
     `KDA ${r.matches > 0 ? kdaRatio(r) : '—'} · ${duration(r.play_time)}`,
-    roles.length > 0 ? roles.map((x) => `${x.role} ${duration(x.seconds)}`).join(' · ') : null,
     top.length > 0 ? tr('compare:column.top', { heroes: top.map((h) => escapeText(heroOf(heroes, h).name, 40)).join(tr('compare:listSeparator')) }) : null,
   ];
   return {

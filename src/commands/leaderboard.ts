@@ -7,7 +7,7 @@ import { EVERYWHERE, settingsServer } from '../discord/command.js';
 import { choiceName, describe } from '../i18n/commands.js';
 import { roleColour, staleFooter } from '../render/common.js';
 import { tr } from '../i18n/index.js';
-import { integer, kda, percent, shortDate } from '../i18n/format.js';
+import { integer, kdaRatio, percent, shortDate } from '../i18n/format.js';
 import { heroName } from '../i18n/names.js';
 import { rankScore } from '../game/ranks.js';
 import { escapeText } from '../render/limits.js';
@@ -40,16 +40,21 @@ export async function leaderboardView(heroQuery: string, platform: Platform, pag
     const rank = (p - 1) * PER_PAGE + i + 1;
     const score =
       e.rank?.rank_score === null || e.rank?.rank_score === undefined ? '' : ` · ${tr('leaderboard:points', { score: rankScore(e.rank.rank_score) })}`;
-    const kdaPerMatch = e.matches > 0 ? kda(e.kills / e.matches, e.deaths / e.matches, e.assists / e.matches) : '—';
-    const record = tr('leaderboard:record', { count: e.matches, n: integer(e.matches), winRate: percent(e.win_rate), kda: kdaPerMatch, mvps: integer(e.mvps) });
+    const record = tr('leaderboard:record', {
+      count: e.matches,
+      n: integer(e.matches),
+      winRate: percent(e.win_rate),
+      kda: kdaRatio(e.kills, e.deaths, e.assists),
+      mvps: integer(e.mvps),
+    });
     return `**${rank}. ${escapeText(e.name ?? e.player_uid, 60)}**${score}\n${record}`;
   });
   const updated = players.reduce<number | null>((m, e) => (e.rank?.update_time && (m === null || e.rank.update_time > m) ? e.rank.update_time : m), null);
   const embed: APIEmbed = {
     color: roleColour(hero.role),
-    author: { name: tr('leaderboard:author', { platform: PLATFORM_NAMES[platform] }) },
+    // The hero's icon beside the author line, not as a thumbnail: a thumbnail narrows every line below it on a phone.
+    author: { name: tr('leaderboard:author', { platform: PLATFORM_NAMES[platform] }), icon_url: hero.transformations[0]?.icon ?? undefined },
     title: heroName(hero.name) ?? hero.name,
-    thumbnail: hero.transformations[0]?.icon ? { url: hero.transformations[0].icon } : undefined,
     description: lines.join('\n') || tr('leaderboard:empty'),
     footer: staleFooter(fetched) ?? (updated ? { text: tr('leaderboard:asOf', { date: shortDate(updated) }) } : undefined),
   };

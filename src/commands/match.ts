@@ -13,7 +13,7 @@ import { NotFoundError } from '../core/errors.js';
 import { matchLength, scoreboard, type ScoreLine, type ScoreTeam } from '../game/scoreboard.js';
 import { describe } from '../i18n/commands.js';
 import { staleFooter } from '../render/common.js';
-import { aside, discordTime, duration, integer } from '../i18n/format.js';
+import { aside, compactNumber, discordTime, duration, integer, shortDate } from '../i18n/format.js';
 import { embedLength, escapeText, LIMITS, truncate } from '../render/limits.js';
 import { heroName, modeName } from '../i18n/names.js';
 import { gameModeName, matchMode } from '../game/modes.js';
@@ -25,7 +25,9 @@ import { mapPlainName } from '../catalog/map-directory.js';
 import { backRow } from '../render/paginate.js';
 import { heroDisplayName } from '../catalog/hero-directory.js';
 import type { View } from '../render/view.js';
-import { tr } from '../i18n/index.js';
+import { chartOf, withChart } from '../render/charts.js';
+import { MATCH_CARD_PLAYERS, MATCH_CARD_TEAMS, type MatchCard } from '../charts/specs.js';
+import { currentLocale, tr } from '../i18n/index.js';
 import { decodeMatchOrigin, encodeMatchOrigin, type MatchOrigin } from '../render/match-origin.js';
 
 const WIN_COLOUR = 0x22c55e;
@@ -131,6 +133,46 @@ function teamEmbed(team: ScoreTeam, title: string, description: string): APIEmbe
   };
 }
 
+/** The scoreboard as an image card (src/charts/cards.ts): the same teams and figures as the team embeds, which stay its text. */
+function matchCardSpec(
+  m: MatchDetail,
+  teams: ScoreTeam[],
+  titles: string[],
+  heroes: Map<string, Hero>,
+  heroOf: (id: string | null) => string,
+  head: { title: string; subtitle: string; image: string | null },
+): MatchCard {
+  return {
+    kind: 'match-card',
+    locale: currentLocale(),
+    title: truncate(head.title, 200),
+    subtitle: truncate(head.subtitle, 200),
+    image: head.image,
+    teams: teams.slice(0, MATCH_CARD_TEAMS).map((team, i) => ({
+      title: truncate(titles[i]!, 200),
+      won: team.drawn ? null : team.won,
+      players: team.lines.slice(0, MATCH_CARD_PLAYERS).map((l) => {
+        const p = l.player;
+        const hero = l.mainHeroId ? heroes.get(l.mainHeroId) : undefined;
+        // "6.5K": a card's row has room for two short figures.
+        const figures = [tr('match:line.damage', { value: compactNumber(p.total_hero_damage, 1_000) })];
+        if (Math.round(p.total_hero_heal) > 0) figures.push(tr('match:line.healing', { value: compactNumber(p.total_hero_heal, 1_000) }));
+        const badge = p.player_uid === m.mvp_uid ? tr('match:fields.mvp') : p.player_uid === m.svp_uid ? tr('match:fields.svp') : null;
+        return {
+          name: truncate(p.nick_name ?? p.player_uid, 100) || '?',
+          hero: truncate(l.status === 'no-hero' ? tr('match:status.no-hero') : heroOf(l.mainHeroId), 200),
+          role: hero?.role ?? null,
+          image: hero?.transformations[0]?.icon ?? hero?.image ?? null,
+          kda: `${p.kills}/${p.deaths}/${p.assists}`,
+          figures: l.status === 'no-hero' ? '' : figures.join(' · '),
+          badge,
+          dimmed: l.status !== 'played',
+        };
+      }),
+    })),
+  };
+}
+
 /** The players' select: `mt.p:<match>`, `<match>` as the match was opened (origin or uid), so the profile's Back button reopens it as it was. */
 function playerSelect(
   m: MatchDetail,
@@ -197,6 +239,7 @@ export async function matchView(value: string, ctx: CommandContext, fromMenu = f
     void ctx.recent.addSeen(seenBy, named).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record the players of a match'));
   }
   const [heroes, map] = await lookups;
+  const heroById = new Map(heroes.map((h) => [h.id, h]));
   const heroNames = new Map(heroes.map((h) => [h.id, heroDisplayName(h)]));
   const heroOf = (id: string | null) => (id ? (heroNames.get(id) ?? tr('match:heroId', { id })) : tr('match:noHero'));
   const teams = scoreboard(m, origin.score ?? null);
@@ -248,10 +291,15 @@ export async function matchView(value: string, ctx: CommandContext, fromMenu = f
   // The summary and the team titles are whole; the players' lines share what is left of the message's characters.
   const budget = LIMITS.embedTotal - embedLength(summary) - titles.reduce((sum, t) => sum + t.length, 0);
   const descriptions = teamDescriptions(shown, m, heroOf, budget);
-  return {
-    embeds: [summary, ...shown.map((team, i) => teamEmbed(team, titles[i]!, descriptions[i]!))],
-    components: [...(select ? [select] : []), ...(back ? [backRow(back)] : [])],
-  };
+  const teamEmbeds = shown.map((team, i) => teamEmbed(team, titles[i]!, descriptions[i]!));
+  const components = [...(select ? [select] : []), ...(back ? [backRow(back)] : [])];
+  // The card stands for the team embeds: they come back wherever it is not shown (src/render/view.ts withoutImages).
+  // The card's subtitle is plain text: no markdown, no Discord timestamp.
+  const subtitle = [map ? mapPlainName(map) : null, length ? duration(length) : null, time ? shortDate(time) : null].filter(Boolean).join(' · ');
+  const spec = matchCardSpec(m, shown, titles, heroById, heroOf, { title: mode, subtitle, image: map?.image ?? null });
+  const card = shown.length <= MATCH_CARD_TEAMS ? chartOf(spec, 'match.png', tr('match:card.alt')) : undefined;
+  if (!card) return { embeds: [summary, ...teamEmbeds], components };
+  return withChart({ embeds: [summary], components }, { ...card, text: { embeds: teamEmbeds } });
 }
 
 /** "Double C · latest match" above a scoreboard: whose match `/last` opened. */

@@ -21,8 +21,8 @@ import { clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.
 import type { View } from '../render/view.js';
 import { t } from '../render/strings.js';
 
-/** Heroes a page, keeping a page well within an embed's limits. */
-export const META_PER_PAGE = 15;
+/** Heroes a page: a page and its chart fit a phone's first screen, well within an embed's limits. */
+export const META_PER_PAGE = 10;
 
 /** Shown in the embed as `attachment://meta.png`. */
 export const META_CHART_FILE = 'meta.png';

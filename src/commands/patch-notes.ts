@@ -23,6 +23,10 @@ export type PostType = (typeof POST_TYPES)[number];
 const COLOURS: Record<PostType, number> = { 'patch-notes': 0xf59e0b, balances: 0x8b5cf6, 'dev-diaries': 0x06b6d4, 'game-versions': 0x64748b };
 const PER_PAGE = 10;
 const READ_PAGE_CHARS = 3_500;
+/** Posts shown per list page: a page of titles and overviews fits a phone's first screen. The API still pages by {@link PER_PAGE}. */
+const POSTS_SHOWN = 5;
+/** The API page holding shown page `shown` of a post list. */
+const apiPageOf = (shown: number) => Math.floor(((shown - 1) * POSTS_SHOWN) / PER_PAGE) + 1;
 /** List pages searched for a post picked from an old message. */
 const SEARCH_PAGES = 5;
 
@@ -126,9 +130,10 @@ export async function postListView(type: PostType, page: number, ctx: CommandCon
         : [];
     return { embeds: [embed], components: [...menu, ...(nav ? [nav] : [])] };
   }
-  const fetched = await orEmpty(fetchPosts(type, p, ctx));
-  const posts = fetched?.data.entries ?? [];
-  const pages = pageCount(fetched?.data.total ?? 0, PER_PAGE);
+  const fetched = await orEmpty(fetchPosts(type, apiPageOf(p), ctx));
+  const offset = ((p - 1) * POSTS_SHOWN) % PER_PAGE;
+  const posts = (fetched?.data.entries ?? []).slice(offset, offset + POSTS_SHOWN);
+  const pages = pageCount(fetched?.data.total ?? 0, POSTS_SHOWN);
   const embed: APIEmbed = {
     color: COLOURS[type],
     title: label(type),
@@ -168,7 +173,7 @@ async function findPost(type: Exclude<PostType, 'game-versions'>, id: string, li
     }
   }
   const tried = new Set<number>();
-  for (const page of [listPage, ...Array.from({ length: SEARCH_PAGES }, (_, i) => i + 1)]) {
+  for (const page of [apiPageOf(listPage), ...Array.from({ length: SEARCH_PAGES }, (_, i) => i + 1)]) {
     if (tried.has(page) || page < 1) continue;
     tried.add(page);
     const fetched = await orEmpty(fetchPosts(type, page, ctx));

@@ -63,7 +63,7 @@ import { currentLocale, tr } from '../i18n/index.js';
 import { loadNamedProfile, loadProfile, playerChoices, seasonOption, type LoadedProfile } from '../catalog/players.js';
 import { encodeMatchOrigin } from '../render/match-origin.js';
 
-export const PLAYER_SECTIONS = ['profile', 'ranked', 'unranked', 'matchups', 'maps', 'teammates', 'rank-history', 'matches'] as const;
+export const PLAYER_SECTIONS = ['profile', 'stats', 'ranked', 'unranked', 'matchups', 'maps', 'teammates', 'rank-history', 'matches'] as const;
 export type PlayerSection = (typeof PLAYER_SECTIONS)[number];
 
 const sectionLabel = (section: PlayerSection) => tr(`player:sections.${section}`);
@@ -223,6 +223,9 @@ function weekField(p: PlayerProfile, look: Lookups, rank: RankSummary, tracked: 
   const timeline = rankTimeline(p, tracked.points);
   const week = weekChange(timeline, tracked.matches, { score: rank.score, tier: rank.tier, season: rank.season?.index ?? null }, tracked.now);
   if (!week) return null;
+  // A week with no match and no change says nothing the rank fields do not.
+  const moved = week.scoreFrom !== null && week.scoreTo !== null && Math.round(week.scoreTo) !== Math.round(week.scoreFrom);
+  if (week.matches === 0 && !moved) return null;
   const parts: string[] = [];
   if (week.scoreFrom !== null && week.scoreTo !== null)
     parts.push(`${rankScore(week.scoreFrom)} → ${rankScore(week.scoreTo)} (${rankScoreChange(week.scoreTo - week.scoreFrom)})`);
@@ -232,11 +235,16 @@ function weekField(p: PlayerProfile, look: Lookups, rank: RankSummary, tracked: 
   return { name, value: parts.join(' · '), inline: false };
 }
 
-function profileEmbed(p: PlayerProfile, look: Lookups, tracked?: Tracked & { now: number }): APIEmbed {
+/**
+ * The profile's embed, and the fields its image card stands for (top heroes, recent form): shown after the
+ * embed's own fields when the card is not (a member who chose embeds, a card not drawn or not uploaded).
+ */
+function profileEmbed(p: PlayerProfile, look: Lookups, tracked?: Tracked & { now: number }): { embed: APIEmbed; cardText: APIEmbedField[] } {
   const rank = rankSummary(p, look.season);
   const r = p.overall.ranked;
   const u = p.overall.unranked;
   const fields: APIEmbedField[] = [];
+  const cardText: APIEmbedField[] = [];
   // The rank's season, when it is not the season the member asked for or the current one (an older ranked season).
   const rankSeason = rank.season && rank.season.index !== (look.season ?? currentSeason(p))?.index ? aside(seasonLabel(rank.season)) : '';
   fields.push({ name: tr('player:profile.rankScore'), value: rank.score === null ? '—' : `${rankScore(rank.score)}${rankSeason}`, inline: true });
@@ -260,7 +268,7 @@ function profileEmbed(p: PlayerProfile, look: Lookups, tracked?: Tracked & { now
   const summary = heroSummary(p);
   const top = summary.heroes.slice(0, TOP_HEROES);
   if (top.length > 0) {
-    fields.push({
+    cardText.push({
       name:
         summary.source === 'lists'
           ? tr('player:profile.topHeroes')
@@ -278,25 +286,10 @@ function profileEmbed(p: PlayerProfile, look: Lookups, tracked?: Tracked & { now
   // The current season's rank: the week is shown only when no season was asked for.
   const week = weekField(p, look, rank, tracked);
   if (week) fields.push(week);
-  const roles = playTimeByRole(p, (id) => look.hero(id)?.role ?? null);
-  if (roles.length > 0)
-    fields.push({ name: tr('player:profile.playTimeByRole'), value: roles.map((x) => `${x.role} ${duration(x.seconds)}`).join(' · '), inline: false });
   const form = recentForm(p.recent_matches);
   if (form)
-    fields.push({ name: tr('player:form.title', { count: form.results.length, n: integer(form.results.length) }), value: formLine(form), inline: false });
-  const per10 = perTenMinutes(p);
-  if (per10) {
-    const parts = [
-      per10.damage === null ? null : tr('player:profile.damage', { value: integer(per10.damage) }),
-      per10.heal === null ? null : tr('player:profile.healing', { value: integer(per10.heal) }),
-      per10.damage_taken === null ? null : tr('player:profile.damageTaken', { value: integer(per10.damage_taken) }),
-    ].filter(Boolean);
-    fields.push({ name: tr('player:profile.perTenMinutes'), value: parts.join(' · '), inline: false });
-  }
-  const standing = standingLine(p);
-  if (standing) fields.push({ name: tr('player:standing.title'), value: standing, inline: false });
-  fields.push({ name: tr('player:profile.mvpSvp'), value: `${integer(r.mvp + u.mvp)} / ${integer(r.svp + u.svp)}`, inline: true });
-  return {
+    cardText.push({ name: tr('player:form.title', { count: form.results.length, n: integer(form.results.length) }), value: formLine(form), inline: false });
+  const embed: APIEmbed = {
     ...base(p, 'profile', look),
     // A season asked for that the profile has no ranked record of is said so, not called Unranked;
     // a tier of an older season than the current one says its season.
@@ -315,6 +308,33 @@ function profileEmbed(p: PlayerProfile, look: Lookups, tracked?: Tracked & { now
     thumbnail: rank.image ? { url: rank.image } : undefined,
     fields,
   };
+  return { embed, cardText };
+}
+
+/**
+ * Combat figures and standing, one menu away from the profile so that its first screen fits a phone:
+ * play time by role, per 10 minutes, the standing among all players the newer profile shape states, MVP / SVP.
+ */
+function statsEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
+  const r = p.overall.ranked;
+  const u = p.overall.unranked;
+  const fields: APIEmbedField[] = [];
+  const roles = playTimeByRole(p, (id) => look.hero(id)?.role ?? null);
+  if (roles.length > 0)
+    fields.push({ name: tr('player:profile.playTimeByRole'), value: roles.map((x) => `${x.role} ${duration(x.seconds)}`).join(' · '), inline: false });
+  const per10 = perTenMinutes(p);
+  if (per10) {
+    const parts = [
+      per10.damage === null ? null : tr('player:profile.damage', { value: integer(per10.damage) }),
+      per10.heal === null ? null : tr('player:profile.healing', { value: integer(per10.heal) }),
+      per10.damage_taken === null ? null : tr('player:profile.damageTaken', { value: integer(per10.damage_taken) }),
+    ].filter(Boolean);
+    fields.push({ name: tr('player:profile.perTenMinutes'), value: parts.join(' · '), inline: false });
+  }
+  const standing = standingLine(p);
+  if (standing) fields.push({ name: tr('player:standing.title'), value: standing, inline: false });
+  fields.push({ name: tr('player:profile.mvpSvp'), value: `${integer(r.mvp + u.mvp)} / ${integer(r.svp + u.svp)}`, inline: true });
+  return { ...base(p, 'stats', look), fields };
 }
 
 /** The profile as an image card (src/charts/cards.ts): the same figures as the embed beside it, which stays the text. */
@@ -647,10 +667,14 @@ function section(p: PlayerProfile, which: PlayerSection, page: number, look: Loo
   };
   switch (which) {
     case 'profile': {
-      const profile: Section = { embed: profileEmbed(p, look, data.tracked), pages: 1, page: 1, extra: [updateRow(p.uid)] };
+      const { embed, cardText } = profileEmbed(p, look, data.tracked);
       // The embed keeps its rank thumbnail: a member who chose embeds (`/settings display`) gets it without the card.
-      return withChart(profile, chartOf(profileCardSpec(p, look), 'profile.png', tr('player:card.alt', { name: p.name })));
+      const card = chartOf(profileCardSpec(p, look), 'profile.png', tr('player:card.alt', { name: p.name }));
+      if (!card) return { embed: { ...embed, fields: [...(embed.fields ?? []), ...cardText] }, pages: 1, page: 1, extra: [updateRow(p.uid)] };
+      return withChart({ embed, pages: 1, page: 1, extra: [updateRow(p.uid)] }, { ...card, text: { fields: cardText } });
     }
+    case 'stats':
+      return { embed: statsEmbed(p, look), pages: 1, page: 1 };
     case 'ranked':
     case 'unranked':
       return heroesSection(p, which, page, look);

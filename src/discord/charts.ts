@@ -1,11 +1,12 @@
 /** Draws a View's chart specs into files of its message (src/charts/renderer.ts), so handlers and renderers only ask for charts and stay pure. */
 import { LRUCache } from 'lru-cache';
 import type { ChartRenderer } from '../charts/renderer.js';
+import { cardImageUrls, isCard } from '../charts/specs.js';
 import type { ImageSource } from '../api/image-store.js';
 import { currentDeadline } from '../core/deadline.js';
 import type { Logger } from '../core/logger.js';
 import { hasData } from '../render/charts.js';
-import type { View, ViewChart, ViewFile } from '../render/view.js';
+import { withoutImages, type View, type ViewChart, type ViewFile } from '../render/view.js';
 
 /** Longest a chart may take when the answer has no deadline (the CLI), ms. */
 export const CHART_TIMEOUT_MS = 10_000;
@@ -55,8 +56,8 @@ export function withCardImages(renderer: ChartRenderer, images: ImageSource): Ch
     },
     close: () => renderer.close(),
     async render(spec, options) {
-      if (spec.kind !== 'profile-card') return renderer.render(spec, options);
-      const urls = [...new Set([spec.icon, spec.rank.icon, ...spec.heroes.map((h) => h.image)].filter((u): u is string => !!u))];
+      if (!isCard(spec)) return renderer.render(spec, options);
+      const urls = cardImageUrls(spec);
       const bytes = await Promise.all(urls.map((url) => images.get(url, options?.signal)));
       const found = Object.fromEntries(urls.flatMap((url, i) => (bytes[i] ? [[url, bytes[i]]] : [])));
       return renderer.render({ ...spec, images: found }, options);
@@ -65,7 +66,7 @@ export function withCardImages(renderer: ChartRenderer, images: ImageSource): Ch
 }
 
 /** A View's chart as a PNG file; undefined (logged at warn) without a renderer, data, or a PNG before the deadline less the reserve. Never throws. */
-async function chartFile(charts: ChartRenderer | undefined, { spec, name, description }: ViewChart, logger: Logger): Promise<ViewFile | undefined> {
+async function chartFile(charts: ChartRenderer | undefined, { spec, name, description, text }: ViewChart, logger: Logger): Promise<ViewFile | undefined> {
   if (!charts || !hasData(spec)) return undefined;
   const deadline = currentDeadline();
   const ms = deadline === undefined ? CHART_TIMEOUT_MS : deadline - CHART_RESERVE_MS - Date.now();
@@ -75,25 +76,21 @@ async function chartFile(charts: ChartRenderer | undefined, { spec, name, descri
   }
   try {
     const png = await charts.render(spec, { signal: AbortSignal.timeout(ms) });
-    return { name, data: png, contentType: 'image/png', description };
+    return { name, data: png, contentType: 'image/png', description, ...(text ? { text } : {}) };
   } catch (err) {
     logger.warn({ err, chart: spec.kind }, 'chart not drawn: answering without it');
     return undefined;
   }
 }
 
-/** `view` with its charts drawn and appended to its files; a chart not drawn is left out, and so is its embed's image. Never throws. */
+/** `view` with its charts drawn and appended to its files; a chart not drawn is left out, its embed's image too (a card's text shown instead). Never throws. */
 export async function drawCharts(view: View, charts: ChartRenderer | undefined, logger: Logger): Promise<View> {
   if (!view.charts?.length) return view;
   const { charts: wanted, ...rest } = view;
   const drawn = await Promise.all(wanted.map((chart) => chartFile(charts, chart, logger)));
   const files = drawn.filter((f): f is ViewFile => f !== undefined);
-  const missing = new Set(wanted.filter((_, i) => !drawn[i]).map((c) => `attachment://${c.name}`));
-  const embeds = rest.embeds?.map((e) => {
-    if (!e.image || !missing.has(e.image.url)) return e;
-    const { image: _image, ...withoutImage } = e;
-    return withoutImage;
-  });
+  const missing = new Map(wanted.filter((_, i) => !drawn[i]).map((c) => [`attachment://${c.name}`, c.text]));
+  const embeds = rest.embeds && withoutImages(rest.embeds, missing);
   const allFiles = [...(rest.files ?? []), ...files];
   return { ...rest, ...(embeds ? { embeds } : {}), ...(allFiles.length ? { files: allFiles } : {}) };
 }

@@ -10,6 +10,7 @@ import { StoreUnavailableError } from '../store/database.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import { errorMessageView, type View } from '../render/view.js';
 import { withoutCards } from '../render/charts.js';
+import { isCard } from '../charts/specs.js';
 import { t } from '../render/strings.js';
 import { pickLocale, runInLocale, tr, type Locale } from '../i18n/index.js';
 import type { MessageKey } from '../i18n/keys.js';
@@ -196,7 +197,7 @@ export class Router {
 
   /** `view` as the member chose to see it (`/settings display`): without its image cards for "embeds". A store past the deadline counts as cards. */
   async #display(view: View, user: Invoker, ctx: CommandContext): Promise<View> {
-    if (!view.charts?.some((c) => c.spec.kind === 'profile-card')) return view;
+    if (!view.charts?.some((c) => isCard(c.spec))) return view;
     try {
       const display = await settleWithin(ctx.links.display(user.userId), PREFERS_PRIVATE_DEADLINE_MS, () => 'cards' as const);
       return display === 'embeds' ? withoutCards(view) : view;

@@ -16,10 +16,10 @@ export function shortDate(unixSeconds: number): string {
   return shortDates().format(new Date(unixSeconds * 1000));
 }
 
-/** "1.2M", "45.3K", "950"; an em dash for null. */
-export function compactNumber(n: number | null | undefined): string {
+/** "1.2M", "45.3K", "950"; whole below `from` ("9,950"); an em dash for null. */
+export function compactNumber(n: number | null | undefined, from = 10_000): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '—';
-  return Math.abs(n) < 10_000 ? numbers().whole.format(n) : numbers().compact.format(n);
+  return Math.abs(n) < from ? numbers().whole.format(n) : numbers().compact.format(n);
 }
 
 /** "1,234"; an em dash for null. */
@@ -66,6 +66,12 @@ export function kda(k: number, d: number, a: number): string {
   const ratio = (k + a) / Math.max(1, d);
   const f = (n: number) => (Number.isInteger(n) ? numbers().whole.format(n) : numbers().oneDecimal.format(n));
   return tr('common:format.kda', { k: f(k), d: f(d), a: f(a), ratio: numbers().twoDecimals.format(ratio) });
+}
+
+/** "4.50", the ratio (kills + assists) / deaths alone; an em dash for 0 / 0 / 0. */
+export function kdaRatio(k: number, d: number, a: number): string {
+  if (k === 0 && d === 0 && a === 0) return '—';
+  return numbers().twoDecimals.format((k + a) / Math.max(1, d));
 }
 
 /** `text` as an aside in the locale's typography (" (Duelist)", "（デュエリスト）"); empty for none. Inserted as is: escape member or API text first. */

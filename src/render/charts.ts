@@ -1,11 +1,11 @@
 /** Chart specs of a profile's sections, in the member's locale. A chart never holds up an answer: without one, the answer goes out anyway. */
-import { SPEC_LIMITS, type ChartSpec, type HeroPerformanceChart, type RankHistoryChart, type RankPoint } from '../charts/specs.js';
+import { isCard, SPEC_LIMITS, type ChartSpec, type HeroPerformanceChart, type RankHistoryChart, type RankPoint } from '../charts/specs.js';
 import { currentLocale, tr } from '../i18n/index.js';
 import type { RankTimelinePoint } from '../game/rank-timeline.js';
 import type { Season } from '../game/seasons.js';
 import type { HeroTotals } from '../game/profile.js';
 import { truncate } from './limits.js';
-import type { View, ViewChart } from './view.js';
+import { withoutImages, type View, type ViewChart } from './view.js';
 
 /** Rank score over time, a line per season (unplaced points under `fallbackSeason`); `current` ends its line, as the answer's header does. */
 export function rankHistorySpec(
@@ -67,6 +67,8 @@ export function hasData(spec: ChartSpec): boolean {
       return spec.players.some((p) => p.points.length > 0);
     case 'profile-card':
       return true;
+    case 'match-card':
+      return spec.teams.some((t) => t.players.length > 0);
   }
 }
 
@@ -82,16 +84,12 @@ export function withChart(view: View, chart: ViewChart | undefined, embedIndex =
   return { ...view, embeds, charts: [...(view.charts ?? []), chart] };
 }
 
-/** `view` without its image cards (a member who chose embeds): their charts and the embeds' images of them go. */
+/** `view` without its image cards (a member who chose embeds): their charts go, and each embed shows the text its card stood for. */
 export function withoutCards(view: View): View {
-  const cards = (view.charts ?? []).filter((c) => c.spec.kind === 'profile-card');
+  const cards = (view.charts ?? []).filter((c) => isCard(c.spec));
   if (cards.length === 0) return view;
-  const urls = new Set(cards.map((c) => `attachment://${c.name}`));
-  const embeds = view.embeds?.map((e) => {
-    if (!e.image || !urls.has(e.image.url)) return e;
-    const { image: _image, ...rest } = e;
-    return rest;
-  });
-  const charts = view.charts!.filter((c) => c.spec.kind !== 'profile-card');
+  const gone = new Map(cards.map((c) => [`attachment://${c.name}`, c.text]));
+  const embeds = view.embeds && withoutImages(view.embeds, gone);
+  const charts = view.charts!.filter((c) => !isCard(c.spec));
   return { ...view, ...(embeds ? { embeds } : {}), charts };
 }

@@ -1,5 +1,5 @@
 /** A View as readable plain text, for the command-line preview. */
-import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
+import { ButtonStyle, ComponentType, type APIEmbed } from 'discord-api-types/v10';
 import type { MessagePayload } from './view.js';
 
 /** A markdown text as Discord shows its escapes: a backslash before anything but a letter, digit or white space is hidden. */
@@ -14,12 +14,18 @@ export function payloadToText(payload: MessagePayload): string {
   const out: string[] = [];
   if (payload.flags & 64) out.push('(only you can see this)');
   if (payload.content) out.push(shown(payload.content));
-  for (const e of payload.embeds) {
+  // A terminal shows no image: an image card's text follows its embed's own fields, its embeds follow its embed.
+  const cardText = (e: APIEmbed) => {
+    const url = e.image?.url;
+    return url?.startsWith('attachment://') ? payload.files?.find((f) => `attachment://${f.name}` === url)?.text : undefined;
+  };
+  const embeds = payload.embeds.flatMap((e) => [{ e, card: cardText(e)?.fields ?? [] }, ...(cardText(e)?.embeds ?? []).map((x) => ({ e: x, card: [] }))]);
+  for (const { e, card } of embeds) {
     const block: string[] = [];
     if (e.author?.name) block.push(e.author.name);
     if (e.title) block.push(`# ${shown(e.title)}`);
     if (e.description) block.push(shown(e.description));
-    for (const f of e.fields ?? []) block.push(`${shown(f.name)}: ${shown(f.value).replace(/\n/g, '\n  ')}`);
+    for (const f of [...(e.fields ?? []), ...card]) block.push(`${shown(f.name)}: ${shown(f.value).replace(/\n/g, '\n  ')}`);
     if (e.thumbnail?.url) block.push(`thumbnail: ${e.thumbnail.url}`);
     if (e.image?.url) block.push(`image: ${e.image.url}`);
     if (e.footer?.text) block.push(`— ${e.footer.text}`);

@@ -1,5 +1,12 @@
 /** A View: what a handler wants shown. The runtime decides how to send it; the CLI and the playground render the same object. */
-import { ComponentType, MessageFlags, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
+import {
+  ComponentType,
+  MessageFlags,
+  type APIActionRowComponent,
+  type APIComponentInMessageActionRow,
+  type APIEmbed,
+  type APIEmbedField,
+} from 'discord-api-types/v10';
 import type { ChartSpec } from '../charts/specs.js';
 import { embedLength, LIMITS, safeFileName, truncate } from './limits.js';
 
@@ -11,6 +18,14 @@ export interface ViewFile {
   contentType: 'image/png' | 'application/json';
   /** Alt text, at most 1,024 characters. */
   description?: string;
+  /** An image card's: the text it stands for, put back when it is not shown ({@link withoutImages}). */
+  text?: CardText;
+}
+
+/** What an image card stands for: fields after its embed's own, and embeds after its embed, shown wherever the card is not. */
+export interface CardText {
+  fields?: APIEmbedField[];
+  embeds?: APIEmbed[];
 }
 
 export interface View {
@@ -35,6 +50,8 @@ export interface ViewChart {
   name: string;
   spec: ChartSpec;
   description: string;
+  /** An image card's: the text it stands for, shown instead of it when it is not drawn or not wanted. */
+  text?: CardText;
 }
 
 const ERROR_COLOUR = 0xed4245;
@@ -66,9 +83,24 @@ export function splitFiles<P extends { files?: ViewFile[] }>(payload: P): { json
 
 /** The payload without files or the embed images showing them: sent when Discord refuses the upload. */
 export function withoutFiles<P extends MessagePayload>(payload: P): P {
-  const { files: _files, attachments: _attachments, ...rest } = payload;
-  const embeds = rest.embeds.map((e) => (e.image?.url.startsWith('attachment://') ? { ...e, image: undefined } : e));
-  return { ...rest, embeds } as P;
+  const { files, attachments: _attachments, ...rest } = payload;
+  const gone = new Map((files ?? []).map((f) => [`attachment://${f.name}`, f.text]));
+  const embeds = rest.embeds.map((e) => (e.image?.url.startsWith('attachment://') && !gone.has(e.image.url) ? { ...e, image: undefined } : e));
+  return { ...rest, embeds: withoutImages(embeds, gone) } as P;
+}
+
+/**
+ * `embeds` without the images in `gone` (by `attachment://` URL), each embed that showed one given back the text its
+ * card stood for: its fields, then its embeds (past Discord's limits they are dropped when the payload is fitted).
+ */
+export function withoutImages(embeds: APIEmbed[], gone: ReadonlyMap<string, CardText | undefined>): APIEmbed[] {
+  return embeds.flatMap((e) => {
+    if (!e.image || !gone.has(e.image.url)) return [e];
+    const { image, ...rest } = e;
+    const text = gone.get(image.url);
+    const fields = text?.fields?.length ? { ...rest, fields: [...(rest.fields ?? []), ...text.fields] } : rest;
+    return [fields, ...(text?.embeds ?? [])];
+  });
 }
 
 export function toMessagePayload(view: View): MessagePayload {

@@ -15,6 +15,7 @@ import type {
   LadderRankChart,
   HeroPerformanceChart,
   MetaScatterChart,
+  MatchCard,
   ProfileCard,
   RankHistoryChart,
   RankPoint,
@@ -276,6 +277,90 @@ function japaneseProfileCard(): ProfileCard {
   };
 }
 
+/**
+ * A match card, hand-written from the figures /match shows for the autumnnippert sample 6713355_1740604074_322_11001_10: a
+ * map image behind the header, portraits for some heroes, bytes that do not decode for one, MVP and SVP, a player who left early.
+ */
+function matchCardSample(): MatchCard {
+  const row = (name: string, hero: string, role: string, kda: string, figures: string, extra: Partial<MatchCard['teams'][number]['players'][number]> = {}) => ({
+    name,
+    hero,
+    role,
+    image: null,
+    kda,
+    figures,
+    badge: null,
+    dimmed: false,
+    ...extra,
+  });
+  return {
+    kind: 'match-card',
+    title: 'Quick Play',
+    subtitle: 'Yggsgard: Royal Palace · 6m 44s · 26 Feb 2025',
+    image: 'https://img.test/rivals/maps/royal-palace.png',
+    teams: [
+      {
+        title: 'Team A · Defeat',
+        won: false,
+        players: [
+          row('Gergory-House', 'Storm', 'Duelist', '11/5/13', '12.3K dmg', { image: 'https://img.test/rivals/heroes/storm.png' }),
+          row('THC_SussyBaka', 'Thor', 'Vanguard', '10/6/1', '8.8K dmg'),
+          row('Jdog15', 'Hulk', 'Vanguard', '7/4/0', '4.6K dmg', { dimmed: true }),
+          row('Card1gan', 'Cloak & Dagger', 'Strategist', '12/6/8', '6.5K dmg · 14.5K heal', {
+            badge: 'SVP',
+            image: 'https://img.test/rivals/heroes/broken.png',
+          }),
+          row('voidwalkerz', 'Scarlet Witch', 'Duelist', '10/9/0', '8K dmg'),
+          row('Spqnked', 'Adam Warlock', 'Strategist', '4/8/10', '5.2K dmg · 8.5K heal'),
+          row('Diijonn', 'Magneto', 'Vanguard', '0/1/0', '1K dmg', { dimmed: true }),
+        ],
+      },
+      {
+        title: 'Team B · Victory',
+        won: true,
+        players: [
+          row('KingDomENT', 'The Thing', 'Vanguard', '15/3/2', '7.3K dmg'),
+          row('Zillaforilla', 'Thor', 'Vanguard', '7/5/1', '4.7K dmg'),
+          row('Alikye', 'Psylocke', 'Duelist', '29/2/0', '13.3K dmg', { badge: 'MVP', image: 'https://img.test/rivals/heroes/psylocke.png' }),
+          row('JakMiOph', 'Adam Warlock', 'Strategist', '12/2/13', '3K dmg · 11.7K heal'),
+          row('rahzey', 'Mister Fantastic', 'Duelist', '22/4/2', '9.2K dmg'),
+          row('EarthGore', 'Invisible Woman', 'Strategist', '11/3/25', '3.9K dmg · 12.5K heal'),
+        ],
+      },
+    ],
+    images: {
+      'https://img.test/rivals/maps/royal-palace.png': samplePortrait('#3a6ea5'),
+      'https://img.test/rivals/heroes/storm.png': samplePortrait('#e0604a'),
+      'https://img.test/rivals/heroes/psylocke.png': samplePortrait('#b57cff'),
+      'https://img.test/rivals/heroes/broken.png': new Uint8Array([1, 2, 3, 4]),
+    },
+  };
+}
+
+/** The match card in Japanese, with a name and a hero long enough to be shortened with an ellipsis. */
+function japaneseMatchCard(): MatchCard {
+  const card = matchCardSample();
+  const [a, b] = card.teams;
+  return {
+    ...card,
+    locale: 'ja',
+    title: 'クイックプレイ',
+    subtitle: 'ユグドラシル：ロイヤルパレス · 6分44秒 · 2025年2月26日',
+    teams: [
+      {
+        ...a!,
+        title: 'チームA · 敗北',
+        players: a!.players.map((p, i) =>
+          i === 3
+            ? { ...p, name: 'とても長いプレイヤー名のテストアカウント', hero: 'クローク＆ダガー', badge: 'SVP', figures: '6.5K ダメージ · 14.5K 回復' }
+            : p,
+        ),
+      },
+      { ...b!, title: 'チームB · 勝利' },
+    ],
+  };
+}
+
 export function goldenSpecs(): Record<string, ChartSpec> {
   const freddy = sampleProfile('freddyhun-template-2025-03.json');
   const sirFinal = sampleProfile('autumnnippert-sir-final-1117455441.json');
@@ -290,5 +375,7 @@ export function goldenSpecs(): Record<string, ChartSpec> {
     'hero-performance-ja': japaneseHeroPerformance(sirFinal),
     'profile-card': profileCardSample(),
     'profile-card-ja': japaneseProfileCard(),
+    'match-card': matchCardSample(),
+    'match-card-ja': japaneseMatchCard(),
   };
 }

@@ -5,14 +5,17 @@ import { bot, customIds, useReplicaBot } from '../helpers/bot.js';
 const env = useReplicaBot();
 
 describe('/leaderboard', () => {
-  it('lists ten ranked players a page with rank, score, matches, win rate and K/D/A', async () => {
+  it('lists ten ranked players a page with rank, score, matches, win rate, KDA and MVPs, the hero icon beside the author', async () => {
     const { payload } = await env.b.run('leaderboard', { hero: 'storm', platform: 'ps' });
     const e = payload.embeds[0]!;
     expect(e.author?.name).toBe('Leaderboard · PlayStation');
     expect(e.title).toBe('Storm');
     const entries = e.description!.split('\n').filter((l) => /^\*\*\d+\. /.test(l));
     expect(entries).toHaveLength(10);
-    expect(e.description).toMatch(/^\*\*1\. .+\*\* · [\d,]+ pts\n[\d,]+ matches · [\d.]+ % · [\d.]+ \/ [\d.]+ \/ [\d.]+ \(KDA [\d.]+\)/);
+    expect(e.description).toMatch(/^\*\*1\. .+\*\* · [\d,]+ pts\n[\d,]+ matches · [\d.]+ % · KDA [\d.]+ · MVP [\d,]+\n/);
+    // No thumbnail: it would narrow every line on a phone.
+    expect(e.thumbnail).toBeUndefined();
+    expect(e.author?.icon_url).toMatch(/^https:\/\/img\.test\/rivals\//);
     const last = customIds(payload).find((id) => id.endsWith(':l'))!;
     expect(last).toBe('lb.p:1015:ps:3:l');
     const page3 = await env.b.press(last);
@@ -29,8 +32,14 @@ describe('/patch-notes', () => {
   it('lists the latest patch notes, newest first, and opens one with its full text paged', async () => {
     const list = await env.b.run('patch-notes', {});
     const fields = list.payload.embeds[0]!.fields!;
-    expect(fields).toHaveLength(10);
+    // Five a page, so that a page fits a phone's first screen; the API pages by ten.
+    expect(fields).toHaveLength(5);
     expect(fields[0]!.name).toMatch(/^Version 20251113 Patch Notes.* · Nov 13, 2025$/);
+    const second = await env.b.press('pn.l:patch-notes:2:n');
+    const more = second.payload.embeds[0]!.fields!;
+    expect(more).toHaveLength(5);
+    expect(new Set([...fields, ...more].map((f) => f.name)).size).toBe(10);
+    expect(customIds(second.payload)).toContain('pn.o:patch-notes:2');
     expect(customIds(list.payload)).toContain('pn.o:patch-notes:1');
     const open = await env.b.press('pn.o:patch-notes:1', ['20251113']);
     const e = open.payload.embeds[0]!;
@@ -69,7 +78,10 @@ describe('/patch-notes', () => {
     }
   });
   it('lists balance posts, dev diaries and game versions; a game version opens its patch note', async () => {
-    expect((await env.b.run('patch-notes', { type: 'balances' })).payload.embeds[0]!.fields).toHaveLength(8);
+    const balances = await env.b.run('patch-notes', { type: 'balances' });
+    expect(balances.payload.embeds[0]!.fields).toHaveLength(5);
+    expect((await env.b.press('pn.l:balances:2:n')).payload.embeds[0]!.fields).toHaveLength(3);
+    expect(customIds(balances.payload)).toContain('pn.l:balances:2:l');
     const diaries = await env.b.run('patch-notes', { type: 'dev-diaries' });
     expect(diaries.payload.embeds[0]!.fields![0]!.name).toMatch(/^Dev Diary #6/);
     expect((await env.b.press('pn.o:dev-diaries:1', ['4'])).payload.embeds[0]!.title).toMatch(/^Dev Diary #4/);

@@ -99,13 +99,13 @@ describe('/meta on the replica', () => {
     const e = payload.embeds[0]!;
     expect(e.title).toBe('Hero meta');
     expect(e.description).toMatch(/^Sorted by win rate\. /);
-    // 9 Vanguards, then the first 6 Duelists: headings name the groups.
+    // 9 Vanguards, then the first Duelist: headings name the groups.
     expect(e.description).toContain('\n\n__Vanguard__\n');
     expect(e.description).toContain('\n\n__Duelist__\n');
     const page = lines(e.description);
     expect(page).toHaveLength(META_PER_PAGE);
     expect(page.slice(0, 9).map((l) => l.name)).toEqual(expectedOrder(r, 'Vanguard', (s) => s.wins / s.matches));
-    expect(page.slice(9).map((l) => l.name)).toEqual(expectedOrder(r, 'Duelist', (s) => s.wins / s.matches).slice(0, 6));
+    expect(page.slice(9).map((l) => l.name)).toEqual(expectedOrder(r, 'Duelist', (s) => s.wins / s.matches).slice(0, 1));
     // The numbers are the statistics' own: Hulk's line, checked against the raw data.
     const hulk = r.dataset.heroStats.get('1011') as { matches: number; wins: number; k: number; d: number; a: number };
     const all = [...r.dataset.heroStats.values()].reduce((n, s) => n + (s.matches as number), 0);
@@ -142,7 +142,7 @@ describe('/meta on the replica', () => {
       'meta.p:all:win-rate:0:p',
       'meta.p:all:win-rate:1:i',
       'meta.p:all:win-rate:2:n',
-      'meta.p:all:win-rate:3:l',
+      'meta.p:all:win-rate:4:l',
     ]);
   });
 
@@ -165,14 +165,14 @@ describe('/meta on the replica', () => {
     const seen: string[] = [];
     let { payload } = await m.run({});
     const descriptions: string[] = [];
-    for (let page = 1; page <= 3; page++) {
+    for (let page = 1; page <= 4; page++) {
       descriptions.push(payload.embeds[0]!.description!);
       seen.push(...lines(payload.embeds[0]!.description).map((l) => l.name));
       const next = customIds(payload).find((id) => id.endsWith(':n'))!;
       const button = payload.components[0]!.components.find((c) => 'custom_id' in c && c.custom_id === next) as { disabled?: boolean };
-      expect(button.disabled).toBe(page === 3);
-      expect(payload.components[0]!.components.find((c) => 'label' in c && c.label === `Page ${page} of 3`)).toBeDefined();
-      if (page < 3) {
+      expect(button.disabled).toBe(page === 4);
+      expect(payload.components[0]!.components.find((c) => 'label' in c && c.label === `Page ${page} of 4`)).toBeDefined();
+      if (page < 4) {
         const pressed = await m.press(next);
         expect(pressed.mode).toBe('update');
         payload = pressed.payload;
@@ -180,12 +180,14 @@ describe('/meta on the replica', () => {
     }
     expect(seen).toHaveLength(37);
     expect(new Set(seen).size).toBe(37);
-    // 9 Vanguards and 20 Duelists: page 2 goes on with the Duelists and starts the Strategists, page 3 goes on with them.
-    expect(descriptions[1]).toMatch(/^Sorted by win rate\. .*\n\n__Duelist__ \(continued\)\n(.+\n){14}\n__Strategist__\n.+$/);
-    expect(descriptions[2]).toMatch(/^Sorted by win rate\. .*\n\n__Strategist__ \(continued\)\n(.+\n){6}.+$/);
+    // 9 Vanguards, 20 Duelists and 8 Strategists, ten a page: pages 2 and 3 go on with the Duelists, page 3 starts the
+    // Strategists and page 4 goes on with them.
+    expect(descriptions[1]).toMatch(/^Sorted by win rate\. .*\n\n__Duelist__ \(continued\)\n(.+\n){9}.+$/);
+    expect(descriptions[2]).toMatch(/^Sorted by win rate\. .*\n\n__Duelist__ \(continued\)\n(.+\n){9}\n__Strategist__\n.+$/);
+    expect(descriptions[3]).toMatch(/^Sorted by win rate\. .*\n\n__Strategist__ \(continued\)\n(.+\n){6}.+$/);
     // A stale button past the end shows the last page; another member gets their own private copy.
     const far = await m.press('meta.p:all:win-rate:99:l');
-    expect(far.payload.embeds[0]!.description).toBe(descriptions[2]);
+    expect(far.payload.embeds[0]!.description).toBe(descriptions[3]);
     const other = await m.press('meta.p:all:win-rate:2:n', OTHER_MEMBER);
     expect([other.mode, other.payload.flags]).toEqual(['reply', 64]);
     expect(other.payload.embeds[0]!.description).toBe(descriptions[1]);

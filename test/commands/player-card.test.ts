@@ -5,6 +5,7 @@ import { parseChartSpec, type ProfileCard } from '../../src/charts/specs.js';
 import { totalPlayTime } from '../../src/game/profile.js';
 import { profiles } from '../game/samples.js';
 import { useReplicaBot } from '../helpers/bot.js';
+import { withoutCards } from '../../src/render/charts.js';
 
 const env = useReplicaBot();
 const fetchedOf = (file: string) => ({ data: profiles[file]!, fetchedAt: Date.now(), ageMs: 0, stale: false, source: 'upstream' as const });
@@ -28,12 +29,17 @@ describe('the profile card', () => {
       { label: 'KDA', value: '3.87' },
       { label: 'To Gold I', value: '48 RS' },
     ]);
-    const top = embed.fields!.find((f) => f.name === 'Top heroes')!.value.split('\n');
+    // The embed leaves to the card what the card shows; its text comes back where the card is not shown.
+    expect(embed.fields!.map((f) => f.name)).not.toContain('Top heroes');
+    const text = withoutCards(view).embeds![0]!;
+    expect(text.image).toBeUndefined();
+    expect(text.fields!.slice(0, embed.fields!.length)).toEqual(embed.fields);
+    const top = text.fields!.find((f) => f.name === 'Top heroes')!.value.split('\n');
     expect(card.heroes.map((h) => h.name)).toEqual(top.map((line) => /^\*\*\d\. (.+?)\*\*/.exec(line)![1]));
     expect(card.heroes[0]).toMatchObject({ role: 'Duelist', lines: ['53.8 % · 26', 'KDA 4.53'] });
     // Hero portraits from the profile's own hero rows (square icons).
     expect(card.heroes[0]!.image).toMatch(/^https:\/\/img\.test\/rivals\/.+/);
-    const form = embed
+    const form = text
       .fields!.find((f) => f.name.startsWith('Recent form'))!
       .value.split(' · ')[0]!
       .split(' ');

@@ -9,6 +9,7 @@ import { readsWhileHeldBack } from '../helpers/held-read.js';
 import { matches, profiles } from '../game/samples.js';
 import { decodeMatchOrigin, encodeMatchOrigin } from '../../src/render/match-origin.js';
 import { expectWithin } from '../helpers/limits.js';
+import { withoutCards } from '../../src/render/charts.js';
 
 const env = useReplicaBot();
 afterEach(() => env.r.setFaults({}));
@@ -83,7 +84,7 @@ describe('/player profile on every real sample', () => {
   for (const [file, want] of Object.entries(PROFILE)) {
     it(`${file}: current tier and score, peaks, the season covered, top heroes`, async () => {
       const fetched = { data: profiles[file]!, fetchedAt: Date.now(), ageMs: 0, stale: false, source: 'upstream' as const };
-      const payload = toMessagePayload(await playerView(fetched, 'profile', 1, null, env.b.ctx));
+      const payload = toMessagePayload(withoutCards(await playerView(fetched, 'profile', 1, null, env.b.ctx)));
       withinLimits(payload);
       const e = payload.embeds[0]!;
       const f = fieldsOf(e);
@@ -106,13 +107,20 @@ describe('/player profile on every real sample', () => {
     });
   }
 
-  it('the newer shape states per-10-minute figures and play time by role', async () => {
+  it('the newer shape states per-10-minute figures and play time by role, one menu away from the profile', async () => {
     const { payload } = await env.b.run('player', { query: '1786151874' });
     const f = fieldsOf(payload.embeds[0]!);
-    expect(f['Per 10 minutes']).toBe('10,810 damage · 2,770 healing · 7,290 damage taken');
+    // The profile's first screen keeps the rank, the records and the top heroes; the combat figures are the next section.
+    expect(f['Per 10 minutes']).toBeUndefined();
+    expect(f['Play time by role']).toBeUndefined();
+    const stats = fieldsOf((await env.b.press('pl.s:1786151874:', ['stats'])).payload.embeds[0]!);
+    expect(stats['Per 10 minutes']).toBe('10,810 damage · 2,770 healing · 7,290 damage taken');
     // Phoenix is newer than the hero list: her role comes from the profile's own matchups.
     // The roles add up to the profile's total play time; 4m 33s of it is in no hero list.
-    expect(f['Play time by role']).toBe('Duelist 5h 31m · Strategist 52m 54s · Not in the hero lists 4m 33s');
+    expect(stats['Among all players']).toBe(
+      'Win rate: bottom 31.0 % · KDA: bottom 31.0 % · MVP rate: bottom 0.0 % · SVP rate: bottom 11.0 % · Kills: bottom 33.0 % · best kill streak 18',
+    );
+    expect(stats['Play time by role']).toBe('Duelist 5h 31m · Strategist 52m 54s · Not in the hero lists 4m 33s');
     expect(f['Top heroes']!.split('\n')[0]).toBe('**1. Winter Soldier** (Duelist) · 4h 1m · 26 matches · 53.8 % · 418 / 161 / 311 (KDA 4.53)');
     expect(f.Ranked).toBe('26 matches · 14 wins · 53.8 % · 462 / 194 / 288 (KDA 3.87) · 4h 27m');
   });
@@ -120,7 +128,8 @@ describe('/player profile on every real sample', () => {
   it('roles in the member’s language: top heroes, play time by role, heroes played against', async () => {
     const { payload } = await runInLocale('fr', () => env.b.run('player', { query: '1786151874' }));
     const f = fieldsOf(payload.embeds[0]!);
-    expect(f['Temps de jeu par rôle']).toBe('Duelliste 5 h 31 min · Stratège 52 min 54 s · Hors des listes de héros 4 min 33 s');
+    const stats = fieldsOf((await runInLocale('fr', () => env.b.press('pl.s:1786151874:', ['stats']))).payload.embeds[0]!);
+    expect(stats['Temps de jeu par rôle']).toBe('Duelliste 5 h 31 min · Stratège 52 min 54 s · Hors des listes de héros 4 min 33 s');
     expect(f['Héros les plus joués']!.split('\n')[0]).toMatch(/^\*\*1\. Winter Soldier\*\* \(Duelliste\) · /);
     const matchups = await runInLocale('de', () => env.b.press('pl.s:1786151874:', ['matchups']));
     const text = JSON.stringify(matchups.payload.embeds[0]!.fields);

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { ChartRenderer } from '../../src/charts/renderer.js';
 import { createLogger } from '../../src/core/logger.js';
 import { drawCharts } from '../../src/discord/charts.js';
-import { chartOf, rankHistorySpec, withChart } from '../../src/render/charts.js';
-import type { View } from '../../src/render/view.js';
+import { chartOf, rankHistorySpec, withChart, withoutCards } from '../../src/render/charts.js';
+import { toMessagePayload, withoutFiles, type View } from '../../src/render/view.js';
 
 const logger = createLogger({ level: 'silent', pretty: false });
 const spec = rankHistorySpec(
@@ -51,5 +51,60 @@ describe('drawCharts', () => {
     expect(drawn.files).toBeUndefined();
     expect(drawn.charts).toBeUndefined();
     expect(drawn.embeds).toEqual([{ title: 'Rank history' }]);
+  });
+});
+
+describe('an image card’s text, shown wherever the card is not', () => {
+  // A card stands for fields its embed leaves out; they come back in order after the embed's own.
+  const text = [
+    { name: 'Top heroes', value: '1. Magik', inline: false },
+    { name: 'Recent form', value: 'W L W', inline: false },
+  ];
+  const own = [{ name: 'Rank score', value: '4,562', inline: true }];
+  const card = { ...chart!, spec: { ...chart!.spec, kind: 'profile-card' } as NonNullable<typeof chart>['spec'], name: 'profile.png', text: { fields: text } };
+  const withCard: View = withChart({ embeds: [{ title: 'Card1gan', fields: own }] }, card);
+  const textVersion = [{ title: 'Card1gan', fields: [...own, ...text] }];
+
+  it('is not in the embed while the card is shown', async () => {
+    expect(withCard.embeds![0]!.fields).toEqual(own);
+    const drawn = await drawCharts(
+      withCard,
+      renderer(async () => Buffer.from('png')),
+      logger,
+    );
+    expect(drawn.embeds![0]).toEqual({ title: 'Card1gan', fields: own, image: { url: 'attachment://profile.png' } });
+    expect(drawn.files![0]!.text).toEqual({ fields: text });
+  });
+
+  it('comes back when the card cannot be drawn', async () => {
+    const drawn = await drawCharts(
+      withCard,
+      renderer(async () => {
+        throw new Error('the pool is gone');
+      }),
+      logger,
+    );
+    expect(drawn.files).toBeUndefined();
+    expect(drawn.embeds).toEqual(textVersion);
+  });
+
+  it('comes back for a member who chose embeds', () => {
+    const plain = withoutCards(withCard);
+    expect(plain.charts).toEqual([]);
+    expect(plain.embeds).toEqual(textVersion);
+  });
+
+  it('comes back when Discord refuses the upload, and an image of a plain chart just goes', async () => {
+    const both: View = withChart({ ...withCard, embeds: [...withCard.embeds!, { title: 'Chart' }] }, chart, 1);
+    const drawn = await drawCharts(
+      both,
+      renderer(async () => Buffer.from('png')),
+      logger,
+    );
+    const refused = withoutFiles(toMessagePayload(drawn));
+    expect(refused.files).toBeUndefined();
+    expect(refused.embeds[0]).toMatchObject({ title: 'Card1gan', fields: [...own, ...text] });
+    expect(refused.embeds[0]!.image).toBeUndefined();
+    expect(refused.embeds[1]!.image).toBeUndefined();
   });
 });

@@ -13,6 +13,7 @@ import { MainsRefresher } from '../../src/feeds/alerts.js';
 import { memoryState } from './state.js';
 import type { Replica } from '../../src/replica/server.js';
 import { toMessagePayload, type MessagePayload, type View } from '../../src/render/view.js';
+import { withoutCards } from '../../src/render/charts.js';
 import { capturingLogger, clientFor, replica } from './replica.js';
 
 export const MEMBER = { userId: '200000000000000001', guildId: '300000000000000001', locale: 'en-US' };
@@ -59,6 +60,8 @@ export function bot(r: Replica, options: { apiTimeoutMs?: number } = {}) {
     logger,
   };
   const router = new Router(commands);
+  // The payload as text: no chart pool draws here, so an image card's text stands in its place, as when one is not drawn.
+  const asText = (view: View) => toMessagePayload(withoutCards(view));
   // The member's Discord client speaks the test's language: English, or the one of runInLocale around the call.
   const speaking = (user: CommandInput['user']) => ({ ...user, locale: currentLocale() });
   const run = async (
@@ -68,11 +71,11 @@ export function bot(r: Replica, options: { apiTimeoutMs?: number } = {}) {
     user: CommandInput['user'] = MEMBER,
   ): Promise<{ view: View; payload: MessagePayload }> => {
     const view = await router.command(name, { options, subcommand, user: speaking(user) }, ctx);
-    return { view, payload: toMessagePayload(view) };
+    return { view, payload: asText(view) };
   };
   const press = async (customId: string, values: string[] = [], user = MEMBER) => {
     const result = await router.component(customId, values, speaking(user), MEMBER.userId, ctx);
-    return { ...result, payload: toMessagePayload(result.view) };
+    return { ...result, payload: asText(result.view) };
   };
   return {
     router,

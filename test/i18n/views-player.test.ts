@@ -138,17 +138,23 @@ describe('/player in every locale', () => {
     expectFitsUncut(view, 'profile');
     const names = fieldNames(view);
     expect(names).toContain(trIn(locale, 'player:profile.rankScore'));
-    expect(names).toContain(trIn(locale, 'player:profile.perTenMinutes'));
+    // Top heroes are the card's; its text, in the member's language, stands in when the card is not shown.
+    const top = [trIn(locale, 'player:profile.topHeroes'), trIn(locale, 'player:profile.topHeroesRecent', { count: 20, n: '20' })];
+    expect(names.filter((n) => top.includes(n))).toEqual([]);
+    const card = view.files?.find((f) => f.name === 'profile.png');
+    expect((card?.text?.fields ?? []).map((f) => f.name).filter((n) => top.includes(n))).toHaveLength(1);
     const menu = view.components![0]!.components[0]!;
     expect('placeholder' in menu && menu.placeholder).toBe(trIn(locale, 'player:menu.sections'));
+    const stats = fieldNames(await press(locale, `pl.s:${DOUBLE_C}:`, ['stats']));
+    expect(stats).toContain(trIn(locale, 'player:profile.perTenMinutes'));
     if (locale === 'en') return;
-    expect(names).toContain(own(locale, 'player:profile.playTimeByRole'));
+    expect(stats).toContain(own(locale, 'player:profile.playTimeByRole'));
     expect(view.embeds![0]!.description).toMatch(new RegExp(`^${escapeRegExp(own(locale, 'player:profile.coverage', { season: '' }))}`));
     expectNoEnglish(view, locale, 'profile');
   });
 
   it.each(LOCALES)('%s: every section, with its plural forms', async (locale) => {
-    for (const section of ['ranked', 'unranked', 'matchups', 'maps', 'teammates', 'rank-history', 'matches'] as const) {
+    for (const section of ['stats', 'ranked', 'unranked', 'matchups', 'maps', 'teammates', 'rank-history', 'matches'] as const) {
       const view = await press(locale, `pl.s:${DOUBLE_C}:`, [section]);
       expect(view.isError, `${section} ${JSON.stringify(view)}`).toBeFalsy();
       expectFitsUncut(view, section);
@@ -199,8 +205,12 @@ describe('/match in every locale', () => {
     expect(fieldNames(view)).toEqual([trIn(locale, 'match:fields.mvp'), trIn(locale, 'match:fields.svp'), trIn(locale, 'match:fields.players')]);
     const opened = await press(locale, `pl.m:${CARD1GAN}`, ['6713355_1740604074_322_11001_10~1170~1~403~1740604635']);
     expectFitsUncut(opened, 'match from the picker');
+    // The teams are the card's text: drawn as the card, their embeds kept beside it for where it is not shown.
+    const teamEmbeds = view.files?.find((f) => f.name === 'match.png')?.text?.embeds ?? [];
+    expect(view.embeds).toHaveLength(1);
+    expect(teamEmbeds).toHaveLength(2);
     if (locale === 'en') return;
-    const teams = view.embeds!.slice(1).map((e) => e.title);
+    const teams = teamEmbeds.map((e) => e.title);
     // "Team B" is "Team B" in German too; the result is not.
     expect(
       teams.some(
@@ -209,7 +219,7 @@ describe('/match in every locale', () => {
           t === `${trIn(locale, 'match:team.named', { letter: 'A' })} · ${own(locale, 'match:team.defeat')}`,
       ),
     ).toBe(true);
-    expect(view.embeds![2]!.description).toContain(`*${own(locale, 'match:status.left')}*`);
+    expect(teamEmbeds[1]!.description).toContain(`*${own(locale, 'match:status.left')}*`);
     expect(opened.embeds![0]!.description).toContain(own(locale, 'match:facts.duration', { duration: '' }).replace(/ $/, ''));
     expectNoEnglish(view, locale, 'match');
     expectNoEnglish(opened, locale, 'match from the picker');

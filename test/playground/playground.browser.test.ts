@@ -176,7 +176,7 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     const name = (await boot.services.api.player(PLAYER)).data.name;
     await type(`/player query:${PLAYER}`);
     const player = await messageWith(name);
-    await player.getByText('Top heroes').waitFor();
+    await player.getByText('Rank score').waitFor();
     await player.scrollIntoViewIfNeeded();
     await screenshot(page, 'player');
 
@@ -377,7 +377,7 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     const name = (await boot.services.api.player(PLAYER)).data.name;
     await type(`/player query:${PLAYER}`);
     const player = await messageWith(name);
-    await player.getByText('Top heroes').waitFor();
+    await player.getByText('Rank score').waitFor();
     await choose(player, 0, 'Seasons and rank history');
     await player.getByText('Ranked seasons').waitFor();
     // The embed's image is the attached chart, drawn from the message itself (a data: URL), and it loads.
@@ -422,7 +422,7 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     try {
       await type(`/player query:${PLAYER}`);
       const player = await messageWith(name);
-      await player.getByText('Top heroes').waitFor();
+      await player.getByText('Rank score').waitFor();
       const shown = await player.locator('discord-embed').evaluate(async (embed) => {
         // Structural DOM types: the tests' TypeScript has no DOM library.
         type Box = { left: number; right: number; width: number };

@@ -1,0 +1,64 @@
+/** The match's image card: the same teams, heroes and figures as the team embeds, which stay its text beside it. */
+import { describe, expect, it } from 'vitest';
+import { parseChartSpec, type MatchCard } from '../../src/charts/specs.js';
+import { runInLocale } from '../../src/i18n/index.js';
+import { withoutCards } from '../../src/render/charts.js';
+import { matchView } from '../../src/commands/match.js';
+import { useReplicaBot } from '../helpers/bot.js';
+
+const env = useReplicaBot();
+const MATCH = '6713355_1740604074_322_11001_10';
+
+/** The bold names of a team embed's lines, in order. */
+const names = (description: string | undefined) =>
+  (description ?? '').split('\n').map((l) => /^\*\*(.+?)\*\*|^~~(.+?)~~/.exec(l)?.slice(1).find(Boolean)?.replace(/\\(.)/g, '$1'));
+
+describe('the match card', () => {
+  it('shows the teams the embeds list: players in order, their K/D/A, MVP and SVP, who left early or came in as a replacement dimmed', async () => {
+    const view = await matchView(MATCH, env.b.ctx);
+    expect(view.embeds).toHaveLength(1);
+    expect(view.embeds![0]!.image).toEqual({ url: 'attachment://match.png' });
+    const chart = view.charts![0]!;
+    const card = parseChartSpec(chart.spec) as MatchCard;
+    expect(card.kind).toBe('match-card');
+    expect(chart.description).toBe('Scoreboard card: both teams, each player’s hero, K/D/A, damage, healing, MVP and SVP');
+    const teams = chart.text!.embeds!;
+    expect(teams.map((t) => t.title)).toEqual(card.teams.map((t) => t.title));
+    expect(card.teams.map((t) => t.won)).toEqual([false, true]);
+    card.teams.forEach((team, i) => {
+      expect(team.players.map((p) => p.name)).toEqual(names(teams[i]!.description));
+      const lines = teams[i]!.description!.split('\n');
+      team.players.forEach((p, j) => {
+        expect(lines[j]).toContain(` · ${p.kda} · `);
+        expect(p.dimmed).toBe(/\*(left early|replacement)\*$/.test(lines[j]!));
+        if (p.badge) expect(lines[j]).toContain(`**${p.badge}**`);
+      });
+    });
+    const players = card.teams.flatMap((t) => t.players);
+    expect(players.filter((p) => p.badge).map((p) => [p.name, p.badge])).toEqual([
+      ['Card1gan', 'SVP'],
+      ['Alikye', 'MVP'],
+    ]);
+    expect(players.find((p) => p.name === 'Diijonn')).toMatchObject({ dimmed: true, kda: '0/1/0', hero: 'Magneto' });
+    // Damage shortened from a thousand on: a row has room for two figures.
+    expect(players.find((p) => p.name === 'Card1gan')!.figures).toBe('6.5K dmg · 14.5K heal');
+    // Hero portraits from the hero list: every played hero has one in the replica.
+    expect(players.every((p) => p.image?.startsWith('https://img.test/rivals/'))).toBe(true);
+    expect(card.subtitle).not.toMatch(/\*|<t:/);
+  });
+
+  it('gives back the team embeds wherever the card is not shown', async () => {
+    const view = await matchView(MATCH, env.b.ctx);
+    const text = withoutCards(view);
+    expect(text.charts).toEqual([]);
+    expect(text.embeds).toEqual([{ ...view.embeds![0], image: undefined }, ...view.charts![0]!.text!.embeds!].map(({ image: _image, ...e }) => e));
+  });
+
+  it('is written in the member’s language', async () => {
+    const view = await runInLocale('fr', () => matchView(MATCH, env.b.ctx));
+    const card = view.charts![0]!.spec as MatchCard;
+    expect(card.locale).toBe('fr');
+    expect(card.teams[1]!.title).toBe('Équipe B · Victoire');
+    expect(card.teams[1]!.players.find((p) => p.badge)!.badge).toBe('MVP');
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * Every answer's first screen on a phone: the playground in headless Chromium at 400 × 860 CSS pixels
+ * (a phone's viewport; the playground shows the channel alone below 600 px, as Discord's mobile app does).
+ * The whole answer — embed, image card and components — must be visible in the channel without scrolling.
+ * Screenshots are saved to test-artifacts/playground/phone-*.png.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { launchBrowser, screenshot } from '../helpers/browser.js';
+import { bootPlayground } from '../helpers/playground.js';
+
+let boot: Awaited<ReturnType<typeof bootPlayground>>;
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  boot = await bootPlayground();
+  browser = await launchBrowser();
+  page = browser.page;
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.setViewportSize({ width: 400, height: 860 });
+  await page.goto(boot.playground.url);
+  await page.locator('#channel-name', { hasText: 'general' }).waitFor();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await boot?.close();
+});
+
+/** Sends `line` and resolves to the message it adds, once the answer is in (not thinking, its images loaded). */
+async function answer(line: string): Promise<Locator> {
+  const before = await page.locator('#messages > discord-message').evaluateAll((ms) => ms.map((m) => m.getAttribute('data-message-id')));
+  const input = page.locator('#command-input');
+  await input.fill('');
+  await input.pressSequentially(line, { delay: 2 });
+  await input.press('Enter');
+  const id = await page.waitForFunction(
+    `[...document.querySelectorAll('#messages > discord-message.state-done')].map((m) => m.dataset.messageId).find((id) => !${JSON.stringify(before)}.includes(id))`,
+    undefined,
+    { timeout: 15_000 },
+  );
+  const message = page.locator(`#messages > discord-message[data-message-id="${String(await id.jsonValue())}"]`);
+  // Every image in the message, shadow DOM included, loaded or failed: its height is final.
+  await message.evaluate(async (root) => {
+    type Img = { tagName: string; complete: boolean; addEventListener(type: string, listener: () => void): void };
+    type El = { tagName: string; shadowRoot: Root | null };
+    type Root = { querySelectorAll(selector: string): ArrayLike<El> };
+    const images = (r: Root): Img[] =>
+      Array.from(r.querySelectorAll('*')).flatMap((el) => [
+        ...(el.tagName === 'IMG' ? [el as unknown as Img] : []),
+        ...(el.shadowRoot ? images(el.shadowRoot) : []),
+      ]);
+    const self = root as unknown as El & Root;
+    const all = () => [...images(self), ...(self.shadowRoot ? images(self.shadowRoot) : [])];
+    const settled = (img: Img) =>
+      new Promise<void>((resolve) => {
+        img.addEventListener('load', resolve);
+        img.addEventListener('error', resolve);
+        if (img.complete) resolve();
+      });
+    await Promise.all(all().map(settled));
+  });
+  return message;
+}
+
+/** The message's height and the channel's visible height, in CSS pixels. */
+async function fit(message: Locator): Promise<{ message: number; channel: number }> {
+  const channel = await page.locator('.scroller').evaluate((el) => (el as unknown as { clientHeight: number }).clientHeight);
+  const box = (await message.boundingBox())!;
+  return { message: Math.round(box.height), channel };
+}
+
+describe('every answer’s first screen on a phone (400 × 860)', { timeout: 60_000 }, () => {
+  const ANSWERS: [string, string][] = [
+    ['player', '/player query:1403392756'],
+    ['player-newer-shape', '/player query:1786151874'],
+    ['player-hero', '/player query:1403392756 hero:Magik'],
+    ['last', '/last player:1403392756'],
+    ['hero', '/hero name:Hulk'],
+    ['leaderboard', '/leaderboard hero:Hulk'],
+    ['patch-notes', '/patch-notes '],
+    ['compare', '/compare player:1403392756 other:1117455441'],
+    ['meta', '/meta '],
+    ['maps', '/maps '],
+    ['match', '/match match:6713355_1740604074_322_11001_10'],
+    ['ladder', '/ladder show '],
+    ['items', '/items '],
+    ['achievements', '/achievements hero:Hulk'],
+    ['battlepass', '/battlepass '],
+  ];
+
+  it.each(ANSWERS)('%s: %s fits the channel without scrolling', async (name, line) => {
+    const message = await answer(line);
+    const { message: height, channel } = await fit(message);
+    await message.scrollIntoViewIfNeeded();
+    await screenshot(page, `phone-${name}`);
+    expect(height, `${line}: ${height} px tall in a ${channel} px channel`).toBeLessThanOrEqual(channel);
+  });
+
+  it('threw no error', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
