@@ -27,6 +27,7 @@ import type { View } from '../render/view.js';
 import { FEED_TYPES, MAX_FILTER_HEROES, type FeedSubscription, type FeedType, type GuildSettings } from '../store/guild-settings.js';
 import type { TrackingBacklog } from '../store/tracking.js';
 import type { LadderSettings } from '../store/ladder.js';
+import { DISPLAYS } from '../store/account-links.js';
 import { t } from '../render/strings.js';
 
 /** Discord's "Unknown Channel": a moments channel deleted, which turned the posts off. */
@@ -124,6 +125,18 @@ const definition = new SlashCommandBuilder()
       .setName('private-answers')
       .setDescription(describe('config.subcommands.private-answers'))
       .addBooleanOption((o) => o.setName('enabled').setDescription(describe('config.subcommands.private-answers.options.enabled')).setRequired(true)),
+  )
+  .addSubcommand((s) =>
+    s
+      .setName('display')
+      .setDescription(describe('config.subcommands.display'))
+      .addStringOption((o) =>
+        o
+          .setName('style')
+          .setDescription(describe('config.subcommands.display.options.style'))
+          .setRequired(true)
+          .addChoices(...DISPLAYS.map((d) => ({ name: choiceName('config.subcommands.display.options.style', d), value: d }))),
+      ),
   )
   .addSubcommand((s) =>
     s
@@ -285,6 +298,7 @@ async function showView(s: GuildSettings, ctx: CommandContext, user: Invoker): P
       { name: tr('config:show.language'), value: languageLine(s, user), inline: false },
       { name: tr('config:show.leaderboardPlatform'), value: PLATFORM_NAMES[s.leaderboardPlatform], inline: true },
       { name: tr('config:show.privateAnswers'), value: tr(s.ephemeralByDefault ? 'config:on' : 'config:off'), inline: true },
+      { name: tr('config:show.display'), value: tr(`config:display.${s.display ?? 'cards'}`), inline: true },
       { name: tr('config:show.heroAlerts'), value: s.alertsChannelId ? `<#${s.alertsChannelId}>` : tr('config:off'), inline: true },
     ],
   });
@@ -682,6 +696,12 @@ export const config: CommandModule = {
       case 'private-answers': {
         const enabled = input.options.enabled === true;
         return showView(await ctx.settings.update(guildId, (s) => void (s.ephemeralByDefault = enabled)), ctx, input.user);
+      }
+      case 'display': {
+        // A value outside the choices (an old client, a hand-made request) keeps what the server had.
+        const style = DISPLAYS.find((d) => d === input.options.style);
+        if (!style) throw new UserFacingError(tr('settings:display.unknown', { value: escapeText(String(input.options.style ?? ''), 40) }));
+        return showView(await ctx.settings.update(guildId, (s) => void (s.display = style)), ctx, input.user);
       }
       case 'language': {
         const locale = languageOf(input.options.language);

@@ -13,13 +13,12 @@ import { choiceName, chosenLanguage, describe, DISCORD_LANGUAGE, languageChoices
 import { LOCALE_NAMES, pickLocale, runInLocale, tr, type Locale } from '../i18n/index.js';
 import { escapeText } from '../render/limits.js';
 import type { View } from '../render/view.js';
-import type { Display } from '../store/account-links.js';
+import { DISPLAYS, type Display } from '../store/account-links.js';
 
 const COLOUR = 0x5865f2;
 const LANGUAGE_OPTION = 'settings.subcommands.language.options.language';
 const PLATFORM_OPTION = 'settings.subcommands.platform.options.platform';
 const DISPLAY_OPTION = 'settings.subcommands.display.options.style';
-const DISPLAYS: readonly Display[] = ['cards', 'embeds'];
 
 const definition = new SlashCommandBuilder()
   .setName('settings')

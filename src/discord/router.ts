@@ -195,12 +195,26 @@ export class Router {
     }
   }
 
-  /** `view` as the member chose to see it (`/settings display`): without its image cards for "embeds". A store past the deadline counts as cards. */
+  /**
+   * `view` as the member sees answers: without its image cards for "embeds", their own `/settings display`, else their
+   * server's `/config display`, else cards. A store past the deadline counts as no choice.
+   */
   async #display(view: View, user: Invoker, ctx: CommandContext): Promise<View> {
     if (!view.charts?.some((c) => isCard(c.spec))) return view;
     try {
-      const display = await settleWithin(ctx.links.display(user.userId), PREFERS_PRIVATE_DEADLINE_MS, () => 'cards' as const);
-      return display === 'embeds' ? withoutCards(view) : view;
+      const own = await settleWithin(ctx.links.display(user.userId), PREFERS_PRIVATE_DEADLINE_MS, () => null);
+      const guildId = own === null ? settingsServer(user) : null;
+      const cached = guildId ? ctx.settings.peek(guildId) : undefined;
+      const server = !guildId
+        ? null
+        : cached
+          ? (cached.display ?? null)
+          : await settleWithin(
+              ctx.settings.get(guildId).then((s) => s.display ?? null),
+              PREFERS_PRIVATE_DEADLINE_MS,
+              () => null,
+            );
+      return (own ?? server) === 'embeds' ? withoutCards(view) : view;
     } catch (err) {
       ctx.logger.warn({ err }, "could not read the member's display choice");
       return view;

@@ -9,7 +9,9 @@ import { relistMember } from './ladder.js';
 const LOCALE_CACHE_TTL_MS = 30_000;
 
 /** How a member's profiles are shown: image cards with their embeds, or the embeds alone. */
-export type Display = 'cards' | 'embeds';
+/** How answers are shown: image cards with their text, or the text alone (`/settings display`, `/config display`). */
+export const DISPLAYS = ['cards', 'embeds'] as const;
+export type Display = (typeof DISPLAYS)[number];
 
 export const LOCALE_READ_BATCH = 500;
 
@@ -33,7 +35,8 @@ export class TooManyLinksError extends Error {
 /** Every call has a deadline and throws {@link StoreUnavailableError} past it or on a store failure. */
 export class AccountLinksRepository {
   readonly #locales = new LRUCache<string, { locale: Locale | null }>({ max: 10_000, ttl: LOCALE_CACHE_TTL_MS });
-  readonly #displays = new LRUCache<string, Display>({ max: 10_000, ttl: LOCALE_CACHE_TTL_MS });
+  /** `none`: the member chose nothing (their server's choice, else cards). */
+  readonly #displays = new LRUCache<string, Display | 'none'>({ max: 10_000, ttl: LOCALE_CACHE_TTL_MS });
 
   constructor(
     private readonly db: Db,
@@ -135,17 +138,18 @@ export class AccountLinksRepository {
   }
 
   /**
-   * How profiles are shown to the member (`/settings display`): "cards" (the default) or "embeds" (text alone). Cached
-   * for the process like the language. @throws {StoreUnavailableError}
+   * How answers are shown to the member (`/settings display`): "cards" (image cards with their text) or "embeds" (text
+   * alone); null when they chose neither (their server's choice applies, else cards). Cached for the process like the
+   * language. @throws {StoreUnavailableError}
    */
-  async display(userId: string): Promise<Display> {
+  async display(userId: string): Promise<Display | null> {
     const cached = this.#displays.get(userId);
-    if (cached) return cached;
+    if (cached) return cached === 'none' ? null : cached;
     const row = await withDeadline('read member settings', this.deadlines.readMs, () =>
       this.db.selectFrom('member_settings').select('display').where('user_id', '=', userId).executeTakeFirst(),
     );
-    const display: Display = row?.display === 'embeds' ? 'embeds' : 'cards';
-    this.#displays.set(userId, display);
+    const display: Display | null = row?.display === 'embeds' || row?.display === 'cards' ? row.display : null;
+    this.#displays.set(userId, display ?? 'none');
     return display;
   }
 

@@ -8,6 +8,7 @@ import { isPlatform, PLATFORMS } from '../api/endpoints.js';
 import { isLocale, LOCALES, type Locale } from '../i18n/index.js';
 import { withDeadline, type Db } from './database.js';
 import type { FeedSubscriptionsTable } from './schema.js';
+import { DISPLAYS } from './account-links.js';
 
 export const MAX_FILTER_HEROES = 10;
 
@@ -53,6 +54,8 @@ const settingsV1 = z.object({
   alertsChannelId: z.string().optional(),
   /** Of feed posts and alerts; absent: the server's Discord language. */
   locale: z.enum(LOCALES).optional(),
+  /** How answers are shown to members who chose nothing themselves (`/config display`); absent: image cards. */
+  display: z.enum(DISPLAYS).optional(),
 });
 export type GuildSettings = z.output<typeof settingsV1>;
 /** For `npm run bench:store`, which measures a key-value design beside this one. */
@@ -235,7 +238,7 @@ export class GuildSettingsRepository {
     const rows = await db
       .selectFrom('guild_settings as g')
       .leftJoin('feed_subscriptions as f', 'f.guild_id', 'g.guild_id')
-      .select(['g.leaderboard_platform', 'g.ephemeral_by_default', 'g.version', 'g.alerts_channel_id', 'g.locale'])
+      .select(['g.leaderboard_platform', 'g.ephemeral_by_default', 'g.version', 'g.alerts_channel_id', 'g.locale', 'g.display'])
       .select([
         'f.feed',
         'f.channel_id',
@@ -272,6 +275,7 @@ export class GuildSettingsRepository {
       ...(first.alerts_channel_id ? { alertsChannelId: first.alerts_channel_id } : {}),
       // A locale this version does not speak reads as none.
       ...(isLocale(first.locale) ? { locale: first.locale } : {}),
+      ...(first.display === 'embeds' || first.display === 'cards' ? { display: first.display } : {}),
     };
     for (const r of rows) {
       if (r.feed === null || !(FEED_TYPES as readonly string[]).includes(r.feed)) continue;
@@ -288,6 +292,7 @@ export class GuildSettingsRepository {
       ephemeral_by_default: next.ephemeralByDefault ? 1 : 0,
       alerts_channel_id: next.alertsChannelId ?? null,
       locale: next.locale ?? null,
+      display: next.display ?? null,
       updated_at: now,
     };
     if (current.version === null) {

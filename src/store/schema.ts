@@ -14,6 +14,8 @@ export interface GuildSettingsTable {
   alerts_channel_id?: string | null;
   /** Of feed posts and alerts; null: the server's Discord language. */
   locale?: string | null;
+  /** How answers are shown to members who chose nothing (`/config display`): "embeds" for text alone; null or "cards": image cards. */
+  display?: string | null;
   updated_at: number;
 }
 
@@ -850,6 +852,11 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017_member_display': {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('member_settings').addColumn('display', 'text').execute();
+    },
+  },
+  '0018_guild_display': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('guild_settings').addColumn('display', 'text').execute();
     },
   },
 };

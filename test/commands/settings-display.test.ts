@@ -1,8 +1,11 @@
-/** `/settings display`: image cards with their embeds (the default), or the embeds alone, kept with the member's settings. */
+/**
+ * `/settings display`: image cards with their embeds (the default), or the embeds alone, kept with the member's settings;
+ * `/config display`: the server's choice for members who chose nothing.
+ */
 import { describe, expect, it } from 'vitest';
 import { toMessagePayload } from '../../src/render/view.js';
 import { recordingCharts } from '../helpers/charts.js';
-import { MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
+import { ADMIN, MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
 
 const env = useReplicaBot();
 const UID = '1786151874';
@@ -43,6 +46,30 @@ describe('/settings display', () => {
     expect((await profile()).kinds).toEqual(['profile-card']);
     const bad = await env.b.run('settings', { style: 'posters' }, 'display');
     expect(bad.view.isError).toBe(true);
+    expect(bad.payload.embeds[0]!.description).toContain('“posters” is not a display style');
+  });
+
+  it('/config display: the server’s choice applies to members who chose nothing, never over a member’s own', async () => {
+    const set = await env.b.run('config', { style: 'embeds' }, 'display', ADMIN);
+    expect(set.view.isError).toBeFalsy();
+    expect(set.payload.embeds[0]!.fields!.find((f) => f.name === 'Answers as')?.value).toBe('text only');
+    // OTHER_MEMBER chose nothing: the server's text. MEMBER chose cards (above): still cards.
+    const other = await profile(OTHER_MEMBER);
+    expect(other.kinds).toEqual([]);
+    expect(other.payload.embeds[0]!.fields!.some((f) => f.name === 'Top heroes')).toBe(true);
+    expect((await profile()).kinds).toEqual(['profile-card']);
+    // Outside the server (a DM), the server's choice does not follow the member.
+    expect((await profile({ userId: OTHER_MEMBER.userId, locale: 'en-US' } as typeof MEMBER)).kinds).toEqual(['profile-card']);
+    await env.b.run('config', { style: 'cards' }, 'display', ADMIN);
+    expect((await profile(OTHER_MEMBER)).kinds).toEqual(['profile-card']);
+  });
+
+  it('/config display needs Manage Server, and names a style that is none', async () => {
+    const member = await env.b.run('config', { style: 'embeds' }, 'display', MEMBER);
+    expect(member.view.isError).toBe(true);
+    expect(JSON.stringify(member.payload.embeds)).toMatch(/Manage Server/);
+    expect((await profile(OTHER_MEMBER)).kinds).toEqual(['profile-card']);
+    const bad = await env.b.run('config', { style: 'posters' }, 'display', ADMIN);
     expect(bad.payload.embeds[0]!.description).toContain('“posters” is not a display style');
   });
 });

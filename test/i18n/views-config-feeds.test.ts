@@ -90,7 +90,8 @@ describe('/config, /link and /alerts in every locale', () => {
           `<#701> · ${trIn(locale, 'config:show.pings', { roleId: '801' })} · ${trIn(locale, 'config:show.published')} · ${trIn(locale, 'config:show.notPosting')}`,
         );
         expect(embed.fields![2]!.value).toBe(trIn(locale, 'config:off'));
-        expect(embed.fields!.at(-2)!).toMatchObject({ name: trIn(locale, 'config:show.privateAnswers'), value: trIn(locale, 'config:off') });
+        expect(embed.fields!.at(-3)!).toMatchObject({ name: trIn(locale, 'config:show.privateAnswers'), value: trIn(locale, 'config:off') });
+        expect(embed.fields!.at(-2)!).toMatchObject({ name: trIn(locale, 'config:show.display'), value: trIn(locale, 'config:display.cards') });
         for (const key of ['config:show.title', 'config:off', 'config:show.published', 'feeds:name.patchNotes'] as const) expectTranslated(locale, key);
         expectLocalised(show.view, locale, ['config', 'feeds', 'render'], '/config show');
 

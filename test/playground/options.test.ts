@@ -48,7 +48,7 @@ describe('options as Discord sends them', () => {
     });
     expect(resolve('config', {})).toEqual({
       ok: false,
-      error: '/config needs one of: show, feed, feed-off, alerts, platform, private-answers, language, ladder, rank-roles, status, test-post, reset.',
+      error: '/config needs one of: show, feed, feed-off, alerts, platform, private-answers, display, language, ladder, rank-roles, status, test-post, reset.',
     });
     expect(resolve('nope', {})).toEqual({ ok: false, error: 'There is no command /nope. Type / to see them all.' });
   });
