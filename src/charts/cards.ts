@@ -7,7 +7,7 @@
 import { loadImage, type Image } from '@napi-rs/canvas';
 import type { Ctx } from './canvas-kit.js';
 import { fitText } from './header.js';
-import type { CardSpec, MatchCard, ProfileCard } from './specs.js';
+import type { LadderCard, MatchCard, ProfileCard } from './specs.js';
 import { TIER_BANDS } from './tiers.js';
 import { COLORS, SIZE, font, roleColor, withAlpha } from './theme.js';
 
@@ -25,7 +25,7 @@ function tierColor(tier: string): string {
 }
 
 /** The decoded images of the card by URL; a URL whose bytes are missing or do not decode is absent. */
-async function decodeAll(spec: CardSpec): Promise<Map<string, Image>> {
+async function decodeAll(spec: ProfileCard | MatchCard): Promise<Map<string, Image>> {
   const out = new Map<string, Image>();
   await Promise.all(
     Object.entries(spec.images ?? {}).map(async ([url, bytes]) => {
@@ -289,5 +289,54 @@ export async function drawMatchCard(ctx: Ctx, spec: MatchCard): Promise<void> {
       text(ctx, p.figures, right, lower, TEXT.small, COLORS.muted, { maxWidth: figuresW, align: 'right' });
       ctx.globalAlpha = 1;
     });
+  });
+}
+
+/**
+ * Draws a ladder card on `ctx` at {@link SIZE}: the title and filters, then one row a member: position, name, tier in its
+ * band's colour, rank score and the week's change; the member asking highlighted. Synchronous: no images.
+ */
+export function drawLadderCard(ctx: Ctx, spec: LadderCard): void {
+  const { width, height } = SIZE;
+  ctx.fillStyle = COLORS.background;
+  ctx.fillRect(0, 0, width, height);
+  ctx.fillStyle = COLORS.labelBackground;
+  ctx.fillRect(0, 0, width, 72);
+  ctx.fillStyle = GOLD;
+  ctx.fillRect(0, 0, width, 4);
+  text(ctx, spec.title, PAD, 28, TEXT.big, COLORS.heading, { weight: 600, maxWidth: width - 2 * PAD });
+  text(ctx, spec.subtitle, PAD, 56, TEXT.small, COLORS.text, { maxWidth: width - 2 * PAD });
+  const top = 80;
+  const rowH = Math.min(44, Math.floor((height - top - 6) / Math.max(1, spec.rows.length)));
+  // Columns from the right: the week's change, the score, the tier; the name takes what is left.
+  const weekW = 130;
+  const scoreW = 90;
+  const tierW = 190;
+  const posW = 44;
+  spec.rows.forEach((row, i) => {
+    const y = top + i * rowH;
+    const mid = y + rowH / 2;
+    if (row.you) {
+      ctx.fillStyle = withAlpha(GOLD, 0.16);
+      ctx.fillRect(PAD - 8, y + 2, width - 2 * PAD + 16, rowH - 4);
+    } else if (i % 2 === 0) {
+      ctx.fillStyle = withAlpha(COLORS.labelBackground, 0.6);
+      ctx.fillRect(PAD - 8, y + 2, width - 2 * PAD + 16, rowH - 4);
+    }
+    // The podium in gold, silver and bronze.
+    const podium = ['#f0b232', '#c0c6cf', '#cd7f32'][i] ?? COLORS.muted;
+    text(ctx, row.position, PAD + posW - 8, mid, TEXT.body, row.position === String(i + 1) ? podium : COLORS.muted, {
+      weight: 600,
+      maxWidth: posW,
+      align: 'right',
+    });
+    const right = width - PAD;
+    const weekColor = row.trend === 'up' ? WIN : row.trend === 'down' ? LOSS : COLORS.muted;
+    text(ctx, row.week, right, mid, TEXT.small, weekColor, { weight: 600, maxWidth: weekW, align: 'right' });
+    text(ctx, row.score, right - weekW - 12, mid, TEXT.body, COLORS.heading, { weight: 600, maxWidth: scoreW, align: 'right' });
+    const tierX = right - weekW - 12 - scoreW - 16 - tierW;
+    text(ctx, row.tier, tierX, mid, TEXT.small, tierColor(row.tier), { weight: 600, maxWidth: tierW });
+    const nameX = PAD + posW + 10;
+    text(ctx, row.name, nameX, mid, TEXT.body, COLORS.heading, { weight: row.you ? 600 : 400, maxWidth: tierX - 14 - nameX });
   });
 }

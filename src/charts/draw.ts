@@ -19,7 +19,7 @@ import { drawHeader, headerLayout, MARGIN } from './header.js';
 import { heroPerformanceConfig } from './heroes.js';
 import { metaScatterConfig } from './meta.js';
 import { compareRankConfig, ladderRankConfig, rankHistoryConfig } from './rank.js';
-import { drawMatchCard, drawProfileCard } from './cards.js';
+import { drawLadderCard, drawMatchCard, drawProfileCard } from './cards.js';
 import { parseChartSpec, type ChartSpec } from './specs.js';
 import { chartText } from './strings.js';
 import { COLORS, FONT, FONT_STACK, LIMITS, SIZE, font } from './theme.js';
@@ -63,6 +63,7 @@ function configOf(spec: ChartSpec): ChartConfiguration<'line' | 'bar' | 'scatter
   switch (spec.kind) {
     case 'profile-card':
     case 'match-card':
+    case 'ladder-card':
       return null;
     case 'rank-history':
       return rankHistoryConfig(spec);
@@ -101,9 +102,10 @@ async function drawValid(valid: ChartSpec): Promise<Buffer> {
   ctx.lang = valid.locale ?? 'en';
   const config = configOf(valid);
   let png: Buffer;
-  if (valid.kind === 'profile-card' || valid.kind === 'match-card') {
+  if (valid.kind === 'profile-card' || valid.kind === 'match-card' || valid.kind === 'ladder-card') {
     // Cards draw themselves; nothing else draws on the shared canvas meanwhile (one render at a time per thread).
-    await (valid.kind === 'profile-card' ? drawProfileCard(ctx, valid) : drawMatchCard(ctx, valid));
+    if (valid.kind === 'ladder-card') drawLadderCard(ctx, valid);
+    else await (valid.kind === 'profile-card' ? drawProfileCard(ctx, valid) : drawMatchCard(ctx, valid));
     png = encodePng(canvas);
   } else if (config) {
     const chart = new Chart(canvas, config);

@@ -166,11 +166,40 @@ export interface MatchCard {
   images?: Record<string, Uint8Array>;
 }
 
+/** Most rows a ladder card draws. */
+export const LADDER_CARD_ROWS = 10;
+
+/** The top of a server's ladder as an image card: one row a member, in ladder order. Texts come formatted in the member's locale. */
+export interface LadderCard {
+  kind: 'ladder-card';
+  locale?: Locale;
+  title: string;
+  /** "PC · 14 members". */
+  subtitle: string;
+  rows: {
+    /** "1". */
+    position: string;
+    name: string;
+    /** The tier's name, coloured by its band ("Gold II"); "Unranked" in grey. */
+    tier: string;
+    /** "4,562". */
+    score: string;
+    /** "▲ +32.5"; empty for no week recorded. */
+    week: string;
+    /** The week's direction: up, down, or none. */
+    trend: 'up' | 'down' | 'none';
+    /** The member asking: highlighted. */
+    you: boolean;
+  }[];
+}
+
 /** The image cards: drawn from a spec with image URLs, their text kept beside them (src/render/view.ts `CardText`). */
-export type CardSpec = ProfileCard | MatchCard;
-export const isCard = (spec: ChartSpec): spec is CardSpec => spec.kind === 'profile-card' || spec.kind === 'match-card';
+export type CardSpec = ProfileCard | MatchCard | LadderCard;
+export const isCard = (spec: ChartSpec): spec is CardSpec => spec.kind === 'profile-card' || spec.kind === 'match-card' || spec.kind === 'ladder-card';
+/** The cards that draw images from URLs, their bytes put in `images` by the runtime. */
+export const hasCardImages = (spec: ChartSpec): spec is ProfileCard | MatchCard => spec.kind === 'profile-card' || spec.kind === 'match-card';
 /** Every image URL a card draws, once each. */
-export function cardImageUrls(spec: CardSpec): string[] {
+export function cardImageUrls(spec: ProfileCard | MatchCard): string[] {
   const urls =
     spec.kind === 'profile-card'
       ? [spec.icon, spec.rank.icon, ...spec.heroes.map((h) => h.image)]
@@ -178,7 +207,7 @@ export function cardImageUrls(spec: CardSpec): string[] {
   return [...new Set(urls.filter((u): u is string => !!u))];
 }
 
-export type ChartSpec = RankHistoryChart | HeroPerformanceChart | MetaScatterChart | CompareRankChart | LadderRankChart | ProfileCard | MatchCard;
+export type ChartSpec = RankHistoryChart | HeroPerformanceChart | MetaScatterChart | CompareRankChart | LadderRankChart | ProfileCard | MatchCard | LadderCard;
 export type ChartKind = ChartSpec['kind'];
 
 /** `message` lists each problem with its path. */
@@ -287,7 +316,27 @@ const matchCard = z.strictObject({
   images: z.record(z.string(), z.instanceof(Uint8Array)).optional(),
 }) satisfies z.ZodType<MatchCard>;
 
-const chartSpec = z.discriminatedUnion('kind', [rankHistory, heroPerformance, metaScatter, compareRank, ladderRank, profileCard, matchCard]);
+const ladderCard = z.strictObject({
+  kind: z.literal('ladder-card'),
+  locale,
+  title,
+  subtitle: text,
+  rows: z
+    .array(
+      z.strictObject({
+        position: text,
+        name,
+        tier: text,
+        score: text,
+        week: text,
+        trend: z.enum(['up', 'down', 'none']),
+        you: z.boolean(),
+      }),
+    )
+    .max(LADDER_CARD_ROWS),
+}) satisfies z.ZodType<LadderCard>;
+
+const chartSpec = z.discriminatedUnion('kind', [rankHistory, heroPerformance, metaScatter, compareRank, ladderRank, profileCard, matchCard, ladderCard]);
 
 /**
  * @returns a copy holding only the spec's own fields.

@@ -12,14 +12,14 @@ import { LADDER_PAGE_SIZE, LADDER_PERIODS, LADDER_ROLES, LEFT_OUT_REASONS, type 
 import { rankScore, rankScoreChange } from '../game/ranks.js';
 import { choiceName, describe } from '../i18n/commands.js';
 import { integer } from '../i18n/format.js';
-import { tr } from '../i18n/index.js';
+import { currentLocale, tr } from '../i18n/index.js';
 import { roleName } from '../i18n/names.js';
 import { listOf } from '../render/common.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.js';
 import type { View } from '../render/view.js';
 import { chartOf, withChart } from '../render/charts.js';
-import { LADDER_CHART_PLAYERS } from '../charts/specs.js';
+import { LADDER_CARD_ROWS, LADDER_CHART_PLAYERS, type LadderCard } from '../charts/specs.js';
 import type { LadderPage, LadderRow } from '../store/ladder.js';
 
 const COLOUR = 0xf59e0b;
@@ -125,18 +125,52 @@ async function showView(user: Invoker, req: ShowRequest, ctx: CommandContext): P
     page.listed === 0
       ? [tr(filters.length > 0 ? 'ladder:emptyFiltered' : 'ladder:empty')]
       : [...page.rows.map((r) => rowLine(r, r.userId === user.userId)), ...(page.me ? ['…', rowLine(page.me, true)] : [])];
+  const title = tr(req.period === 'week' ? 'ladder:titleWeek' : 'ladder:title');
+  const description = (body: string[]) =>
+    truncate([...(filters.length > 0 ? [`*${filters.join(' · ')}*`] : []), ...body, ...(leftOut ? ['', leftOut] : [])].join('\n'), LIMITS.description);
   const embed: APIEmbed = {
     color: COLOUR,
-    title: tr(req.period === 'week' ? 'ladder:titleWeek' : 'ladder:title'),
-    description: truncate(
-      [...(filters.length > 0 ? [`*${filters.join(' · ')}*`] : []), ...lines, ...(leftOut ? ['', leftOut] : [])].join('\n'),
-      LIMITS.description,
-    ),
+    title,
+    description: description(lines),
     footer: { text: tr('ladder:footer', { count: page.listed, n: integer(page.listed) }) },
   };
   const nav = pageRow('ld.p', [req.role?.toLowerCase() ?? '-', req.period, req.platform ?? '-'], at, pages);
   const view: View = { embeds: [embed], ...(nav ? { components: [nav] } : {}) };
-  return at === 1 ? withChart(view, await topChart(page.rows, ctx)) : view;
+  if (at !== 1) return view;
+  // The first page as a card: the member mentions and the member asking beyond it stay in the embed's text.
+  const card = chartOf(
+    ladderCardSpec(title, [...filters, tr('ladder:footer', { count: page.listed, n: integer(page.listed) })], page.rows, user.userId),
+    'ladder-top.png',
+    tr('ladder:cardAlt', { count: page.rows.length, n: integer(page.rows.length) }),
+  );
+  const chart = await topChart(page.rows, ctx);
+  if (!card) return withChart(view, chart);
+  const short = { ...embed, description: description(page.me ? [rowLine(page.me, true)] : []) || undefined };
+  const withCard = withChart({ ...view, embeds: [short] }, { ...card, text: { description: embed.description } });
+  // The season chart below the card, as an embed of its own.
+  return chart ? withChart({ ...withCard, embeds: [...withCard.embeds!, { color: COLOUR }] }, chart, 1) : withCard;
+}
+
+/** The first page's members as a card (src/charts/cards.ts): position, name, tier, score and the week's change. */
+function ladderCardSpec(title: string, subtitle: string[], rows: readonly LadderRow[], userId: string): LadderCard {
+  return {
+    kind: 'ladder-card',
+    locale: currentLocale(),
+    title: truncate(title, 200),
+    subtitle: truncate(subtitle.join(' · '), 200),
+    rows: rows.slice(0, LADDER_CARD_ROWS).map((r) => {
+      const s = r.standing;
+      return {
+        position: String(r.position),
+        name: truncate(r.name, 100) || '?',
+        tier: s.tier ?? tr('ladder:unranked'),
+        score: rankScore(s.score),
+        week: s.weekDelta === null ? '' : `${s.weekDelta > 0 ? '▲' : s.weekDelta < 0 ? '▼' : '▬'} ${rankScoreChange(s.weekDelta)}`,
+        trend: s.weekDelta === null || s.weekDelta === 0 ? 'none' : s.weekDelta > 0 ? 'up' : 'down',
+        you: r.userId === userId,
+      };
+    }),
+  };
 }
 
 /** The first page's top members over the season, from the tracked matches; none without tracking or charts. */

@@ -1,7 +1,7 @@
 /** Draws a View's chart specs into files of its message (src/charts/renderer.ts), so handlers and renderers only ask for charts and stay pure. */
 import { LRUCache } from 'lru-cache';
 import type { ChartRenderer } from '../charts/renderer.js';
-import { cardImageUrls, isCard } from '../charts/specs.js';
+import { cardImageUrls, hasCardImages } from '../charts/specs.js';
 import type { ImageSource } from '../api/image-store.js';
 import { currentDeadline } from '../core/deadline.js';
 import type { Logger } from '../core/logger.js';
@@ -56,7 +56,7 @@ export function withCardImages(renderer: ChartRenderer, images: ImageSource): Ch
     },
     close: () => renderer.close(),
     async render(spec, options) {
-      if (!isCard(spec)) return renderer.render(spec, options);
+      if (!hasCardImages(spec)) return renderer.render(spec, options);
       const urls = cardImageUrls(spec);
       const bytes = await Promise.all(urls.map((url) => images.get(url, options?.signal)));
       const found = Object.fromEntries(urls.flatMap((url, i) => (bytes[i] ? [[url, bytes[i]]] : [])));

@@ -69,6 +69,8 @@ export function hasData(spec: ChartSpec): boolean {
       return true;
     case 'match-card':
       return spec.teams.some((t) => t.players.length > 0);
+    case 'ladder-card':
+      return spec.rows.length > 0;
   }
 }
 

@@ -22,8 +22,12 @@ export interface ViewFile {
   text?: CardText;
 }
 
-/** What an image card stands for: fields after its embed's own, and embeds after its embed, shown wherever the card is not. */
+/**
+ * What an image card stands for, shown wherever the card is not: a description in place of its embed's, fields after its
+ * embed's own, and embeds after its embed.
+ */
 export interface CardText {
+  description?: string;
   fields?: APIEmbedField[];
   embeds?: APIEmbed[];
 }
@@ -98,7 +102,8 @@ export function withoutImages(embeds: APIEmbed[], gone: ReadonlyMap<string, Card
     if (!e.image || !gone.has(e.image.url)) return [e];
     const { image, ...rest } = e;
     const text = gone.get(image.url);
-    const fields = text?.fields?.length ? { ...rest, fields: [...(rest.fields ?? []), ...text.fields] } : rest;
+    const described = text?.description === undefined ? rest : { ...rest, description: text.description };
+    const fields = text?.fields?.length ? { ...described, fields: [...(described.fields ?? []), ...text.fields] } : described;
     return [fields, ...(text?.embeds ?? [])];
   });
 }

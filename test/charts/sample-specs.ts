@@ -15,6 +15,7 @@ import type {
   LadderRankChart,
   HeroPerformanceChart,
   MetaScatterChart,
+  LadderCard,
   MatchCard,
   ProfileCard,
   RankHistoryChart,
@@ -361,6 +362,28 @@ function japaneseMatchCard(): MatchCard {
   };
 }
 
+/** A ladder card of ten members, hand-written from the sample players' figures: tiers across the bands, rises and falls, the member asking fourth. */
+function ladderCardSample(): LadderCard {
+  const rows: [string, string, string, string, 'up' | 'down' | 'none'][] = [
+    ['Freddyhun', 'Celestial I', '5,032', '▬ ±0', 'none'],
+    ['Mrblungy', 'Grandmaster II', '4,621', '▼ −40.4', 'down'],
+    ['Card1gan', 'Grandmaster III', '4,562', '▲ +12.5', 'up'],
+    ['Sir Final', 'Grandmaster III', '4,559', '▼ −19.8', 'down'],
+    ['Chob Bob', 'Platinum II', '4,046', '▲ +46.1', 'up'],
+    ['Double C', 'Gold II', '3,752', '▲ +217.3', 'up'],
+    ['HayamaKen', 'Silver I', '3,546', '', 'none'],
+    ['A member with a very long display name indeed', 'Bronze III', '3,012', '▬ ±0', 'none'],
+    ['Zillaforilla', 'Unranked', '—', '', 'none'],
+    ['EarthGore', 'One Above All', '5,400', '▲ +88.0', 'up'],
+  ];
+  return {
+    kind: 'ladder-card',
+    title: 'Server ladder',
+    subtitle: '10 members listed · rank scores as the bot last read them',
+    rows: rows.map(([name, tier, score, week, trend], i) => ({ position: String(i + 1), name, tier, score, week, trend, you: i === 3 })),
+  };
+}
+
 export function goldenSpecs(): Record<string, ChartSpec> {
   const freddy = sampleProfile('freddyhun-template-2025-03.json');
   const sirFinal = sampleProfile('autumnnippert-sir-final-1117455441.json');
@@ -377,5 +400,6 @@ export function goldenSpecs(): Record<string, ChartSpec> {
     'profile-card-ja': japaneseProfileCard(),
     'match-card': matchCardSample(),
     'match-card-ja': japaneseMatchCard(),
+    'ladder-card': ladderCardSample(),
   };
 }

@@ -97,9 +97,20 @@ describe('/ladder', () => {
     const asked: ChartSpec[] = [];
     const charts: ChartRenderer = { threads: 1, close: async () => undefined, render: async (spec) => (asked.push(spec), Buffer.from('png')) };
     const view = await env.b.router.command('ladder', { options: {}, subcommand: 'show', user: MEMBER }, { ...env.b.ctx, charts });
-    expect(view.files?.map((f) => f.name)).toEqual(['ladder.png']);
-    expect(view.embeds![0]!.image).toEqual({ url: 'attachment://ladder.png' });
-    const spec = asked[0];
+    // The top ten as a card on the first embed, the season chart on the second.
+    expect(view.files?.map((f) => f.name)).toEqual(['ladder-top.png', 'ladder.png']);
+    expect(view.embeds!.map((e) => e.image?.url)).toEqual(['attachment://ladder-top.png', 'attachment://ladder.png']);
+    const card = asked.find((s) => s.kind === 'ladder-card');
+    const rows = card?.kind === 'ladder-card' ? card.rows : [];
+    expect(rows.map((r) => [r.position, r.name])).toEqual([
+      ['1', 'Card1gan'],
+      ['2', 'Chob Bob'],
+    ]);
+    expect(rows.every((r) => /^[\d,]+$/.test(r.score))).toBe(true);
+    // The member list with its mentions is the card's text, shown wherever the card is not.
+    expect(view.files![0]!.text?.description).toMatch(/^\*\*1\.\*\* <@\d+> Card1gan/);
+    expect(view.embeds![0]!.description ?? '').not.toContain('<@');
+    const spec = asked.find((s) => s.kind === 'ladder-rank');
     expect(spec?.kind).toBe('ladder-rank');
     const players = spec?.kind === 'ladder-rank' ? spec.players : [];
     expect(players.map((p) => p.name)).toEqual(['Card1gan', 'Chob Bob']);
@@ -112,7 +123,7 @@ describe('/ladder', () => {
       .execute();
     expect(players[0]!.points.length).toBeGreaterThan(0);
     expect(players[0]!.points.length).toBeLessThanOrEqual(recorded.length);
-    expect(view.files![0]!.description).toBe("Rank score this season of the ladder's top 2: Card1gan, Chob Bob");
+    expect(view.files![1]!.description).toBe("Rank score this season of the ladder's top 2: Card1gan, Chob Bob");
   });
 
   it('a member picks which linked account lists them; one that is not theirs is named back', async () => {

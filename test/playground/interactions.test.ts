@@ -228,9 +228,16 @@ describe('the seeded tracking history', () => {
 
 describe('the seeded server ladder', () => {
   it('starts with the ladder on and every captured player listed by the rank score of their latest capture', async () => {
+    // As a member who chose text: the list with its mentions is the embed's (with cards, the card draws it).
+    const chosen = eventsUntil(lastDone);
+    boot.playground.interactions.command(SAM.id, GENERAL, { command: 'settings', subcommand: 'display', options: { style: 'embeds' } });
+    await chosen;
     const events = eventsUntil(lastDone);
     boot.playground.interactions.command(SAM.id, GENERAL, { command: 'ladder', subcommand: 'show', options: {} });
     const message = (await events).map(messageOf).at(-1)!;
+    const restored = eventsUntil(lastDone);
+    boot.playground.interactions.command(SAM.id, GENERAL, { command: 'settings', subcommand: 'display', options: { style: 'cards' } });
+    await restored;
     const lines = (message.payload!.embeds[0]!.description ?? '').split('\n');
     const listed = lines.filter((l) => /^\*\*\d+\.\*\* <@\d+> /.test(l));
     expect(listed.length).toBeGreaterThanOrEqual(6);
