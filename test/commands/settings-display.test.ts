@@ -27,7 +27,7 @@ describe('/settings display', () => {
   it('style:embeds leaves the card out for that member alone, keeps the embed whole, and /privacy shows the choice', async () => {
     const set = await env.b.run('settings', { style: 'embeds' }, 'display');
     expect(set.view.ephemeral).toBe(true);
-    expect(set.payload.embeds[0]!.description).toBe('Done: profiles show as **text** alone, without image cards.');
+    expect(set.payload.embeds[0]!.description).toBe('Done: profiles, matches and the ladder show as **text** alone, without image cards.');
     const mine = await profile();
     // The card was never drawn: no render asked for it.
     expect(mine.kinds).toEqual([]);
@@ -38,7 +38,7 @@ describe('/settings display', () => {
     // Another member still gets the card.
     expect((await profile(OTHER_MEMBER)).kinds).toEqual(['profile-card']);
     const privacy = await env.b.run('privacy', {}, 'show');
-    expect(JSON.stringify(privacy.payload.embeds)).toContain('Profiles shown as text, without image cards');
+    expect(JSON.stringify(privacy.payload.embeds)).toContain('Profiles, matches and the ladder shown as text, without image cards');
   });
 
   it('style:cards brings the card back; a style that is none is named', async () => {
