@@ -24,8 +24,14 @@ export function callbackOf(callbacks: InteractionCallbacks, { id, token }: Inter
 
 /** Discord's codes for an interaction that can no longer be answered this way: Unknown interaction, already acknowledged. */
 const SPENT_INTERACTION_CODES = new Set([10062, 40060]);
+/** Discord's JSON error code 50013. */
+const MISSING_PERMISSIONS = 50013;
 
-/** Sends `payload`, and again without its files when Discord refuses them (400, 413), so the answer still arrives. @throws what `send` throws else. */
+/**
+ * Sends `payload`, and again without its files when Discord refuses them (400, 413, or 403 Missing Permissions: no Attach
+ * Files where the answer goes), so the answer still arrives; a refusal for another reason comes back on the retry.
+ * @throws what `send` throws else.
+ */
 async function sendWithFiles(
   payload: MessagePayload,
   send: (json: Omit<MessagePayload, 'files'>, files: ViewFile[]) => Promise<void>,
@@ -37,7 +43,8 @@ async function sendWithFiles(
     await send(json, files);
   } catch (err) {
     const { status, code } = (err ?? {}) as { status?: unknown; code?: unknown };
-    if ((status !== 400 && status !== 413) || SPENT_INTERACTION_CODES.has(code as number)) throw err;
+    const refused = status === 400 || status === 413 || (status === 403 && code === MISSING_PERMISSIONS);
+    if (!refused || SPENT_INTERACTION_CODES.has(code as number)) throw err;
     logger().warn({ err, files: files.map((f) => ({ name: f.name, bytes: f.data.byteLength })) }, 'Discord refused the attachments: answering without them');
     await send(splitFiles(withoutFiles(payload)).json, []);
   }

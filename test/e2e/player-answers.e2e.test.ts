@@ -1,6 +1,6 @@
 /**
- * End to end against the fake Discord: `/player … hero:`, its autocomplete from the player's own heroes, and `/last`,
- * through the real discord.js client and the replica of the API.
+ * End to end against the fake Discord: `/player … hero:`, its autocomplete from the player's own heroes, `/last`, and
+ * the profile and match cards as uploads, through the real discord.js client and the replica of the API.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Replica } from '../../src/replica/server.js';
@@ -69,5 +69,36 @@ describe('the next questions players ask', () => {
     const answer = await answerOf(discord, i);
     expect(JSON.stringify(answer.embeds[0])).toMatch(/ · latest match"/);
     expect(answer.embeds[0]!.description).toMatch(/\*\*Played\*\* <t:\d+:f>/);
+  });
+
+  it('/match uploads the scoreboard card, the team embeds kept as its text for where it is not shown', async () => {
+    const i = commandInteraction(MEMBER.userId, 'match', { match: '6713355_1740604074_322_11001_10' });
+    discord.dispatchInteraction(i);
+    const answer = await answerOf(discord, i);
+    // The summary alone, showing the card: the teams are drawn on it.
+    expect(answer.embeds).toHaveLength(1);
+    expect(JSON.stringify(answer.embeds[0])).toContain('"image":{"url":"attachment://match.png"}');
+    const upload = discord.calls.find((c) => (c.files ?? []).some((f) => f.filename === 'match.png') && c.path.includes(i.token));
+    const card = upload!.files!.find((f) => f.filename === 'match.png')!;
+    expect([card.data.readUInt32BE(16), card.data.readUInt32BE(20)]).toEqual([800, 450]);
+  });
+
+  it('answers with the team embeds when Discord refuses the upload (no Attach Files)', async () => {
+    discord.refuseUploads({ status: 403, code: 50013, message: 'Missing Permissions' });
+    try {
+      const i = commandInteraction(MEMBER.userId, 'match', { match: '6713355_1740604074_322_11001_10' });
+      discord.dispatchInteraction(i);
+      // The refused upload first, then the answer without files.
+      await discord.waitFor((c) => (c.files ?? []).length > 0 && c.path.includes(i.token));
+      const sent = await discord.waitFor((c) => !c.files && c.path.includes(i.token) && JSON.stringify(c.body).includes('Team B'));
+      // The interaction's callback (type 4), or the edit of a deferred answer.
+      type Sent = { embeds: { title?: string; image?: unknown }[] };
+      const body = sent.body as Sent & { data?: Sent };
+      const embeds = (body.data ?? body).embeds;
+      expect(embeds.map((e) => e.title)).toEqual(['Quick Play', 'Team A · Defeat', 'Team B · Victory']);
+      expect(embeds.every((e) => !e.image)).toBe(true);
+    } finally {
+      discord.refuseUploads();
+    }
   });
 });
