@@ -16,6 +16,7 @@ import { meta } from './meta.js';
 import { patchNotes } from './patch-notes.js';
 import { player, rivalsProfile } from './player.js';
 import { privacy } from './privacy.js';
+import { scout } from './scout.js';
 import { settings } from './settings.js';
 
 export const commands: CommandModule[] = [
@@ -24,6 +25,7 @@ export const commands: CommandModule[] = [
   hero,
   match,
   last,
+  scout,
   leaderboard,
   ladder,
   meta,

@@ -40,7 +40,7 @@ describe('command registration', () => {
     const expected: Record<string, { integration_types: number[]; contexts: number[] }> = {
       ...Object.fromEntries(
         [
-          ...['player', 'hero', 'match', 'last', 'leaderboard', 'meta', 'compare', 'maps', 'items', 'achievements', 'battlepass', 'patch-notes'],
+          ...['player', 'hero', 'match', 'last', 'scout', 'leaderboard', 'meta', 'compare', 'maps', 'items', 'achievements', 'battlepass', 'patch-notes'],
           ...['link', 'unlink', 'settings', 'privacy', 'Rivals profile'],
         ].map((name) => [name, everywhere]),
       ),
@@ -61,6 +61,7 @@ describe('command registration', () => {
       'hero',
       'match',
       'last',
+      'scout',
       'leaderboard',
       'ladder',
       'meta',
@@ -96,7 +97,7 @@ describe('command registration', () => {
       DISCORD_API_URL: discord.apiUrl,
     });
     expect(code).toBe(0);
-    expect(stdout).toMatch(/registered 20 commands \(guild /);
+    expect(stdout).toMatch(/registered 21 commands \(guild /);
     const put = await discord.waitFor((c) => c.method === 'PUT' && c.path === `/applications/${APP_ID}/guilds/${GUILD_ID}/commands`);
     expect(put.body).toEqual(PINNED);
     expect(put.authorization).toBe('Bot deploy-token');

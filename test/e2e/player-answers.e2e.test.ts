@@ -101,4 +101,14 @@ describe('the next questions players ask', () => {
       discord.refuseUploads();
     }
   });
+
+  it('/scout answers every player of the match by team, post-match only', async () => {
+    const i = commandInteraction(MEMBER.userId, 'scout', { match: '6713355_1740604074_322_11001_10' });
+    discord.dispatchInteraction(i);
+    const answer = await answerOf(discord, i);
+    expect(answer.embeds.map((e) => e.title)).toEqual(['Lobby scout', 'Team A · Defeat', 'Team B · Victory']);
+    expect(answer.embeds[0]!.description).toMatch(/^Post-match only: /);
+    expect(answer.embeds[1]!.description).toMatch(/^\*\*Gergory-House\*\* · Storm · /m);
+    expect(answer.embeds[1]!.description).toContain('**Card1gan** · Cloak & Dagger · Grandmaster III 4,562 · ');
+  });
 });

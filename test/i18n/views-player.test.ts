@@ -70,7 +70,8 @@ const SHARED: Record<Locale, string[]> = {
   'es-ES': ['Top', 'bots'],
   'pt-BR': ['Top', 'replay', 'bots', 'rank'],
   fr: ['Top', 'replay', 'bots'],
-  de: ['Top', 'Match', 'Team'],
+  // "Profile" is also German: the plural of Profil.
+  de: ['Top', 'Match', 'Team', 'Profile'],
   ja: [],
 };
 const TERMS = ['UID', 'MVP', 'SVP', 'KDA'];

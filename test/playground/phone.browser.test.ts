@@ -89,6 +89,7 @@ describe('every answer’s first screen on a phone (400 × 860)', { timeout: 60_
     ['items', '/items '],
     ['achievements', '/achievements hero:Hulk'],
     ['battlepass', '/battlepass '],
+    ['scout', '/scout match:6713355_1740604074_322_11001_10'],
   ];
 
   it.each(ANSWERS)('%s: %s fits the channel without scrolling', async (name, line) => {
