@@ -191,8 +191,8 @@ export async function drawProfileCard(ctx: Ctx, spec: ProfileCard): Promise<void
     const formX = PAD + half + 2 * GAP;
     text(ctx, spec.labels.form, formX, bottomY + 10, TEXT.small, COLORS.muted, { weight: 600, maxWidth: half });
     const cell = Math.min(22, (half - (spec.form.length - 1) * 3) / spec.form.length);
-    // Oldest on the left, as results are read in time order.
-    [...spec.form].reverse().forEach((win, i) => {
+    // Newest on the left, as the embed's text lists them.
+    spec.form.forEach((win, i) => {
       ctx.fillStyle = win ? '#3ba55d' : '#ed4245';
       ctx.beginPath();
       ctx.roundRect(formX + i * (cell + 3), bottomY + 26, cell, cell, 4);
@@ -206,6 +206,8 @@ export async function drawProfileCard(ctx: Ctx, spec: ProfileCard): Promise<void
 }
 
 const WIN = '#3ba55d';
+/** A match card's damage and healing, px: a size below the names. */
+const FIGURES = 20;
 const LOSS = '#ed4245';
 const GOLD = '#f0b232';
 
@@ -263,9 +265,13 @@ export async function drawMatchCard(ctx: Ctx, spec: MatchCard): Promise<void> {
       const right = x + colW - 8;
       ctx.font = font(TEXT.small, 600);
       const kdaW = Math.min(colW * 0.4, Math.max(ctx.measureText(p.kda).width as number, 1));
-      ctx.font = font(TEXT.small, 400);
-      const figuresW = Math.min(colW * 0.64, ctx.measureText(p.figures).width as number);
       const textX = x + 6 + size + 10;
+      // The hero's name first (up to half the row), the figures take the rest and are shortened if they must.
+      ctx.font = font(TEXT.small, 400);
+      const heroW = Math.min((right - textX) * 0.5, ctx.measureText(p.hero).width as number);
+      // The figures a size smaller: two of them and their units share the row with the hero.
+      ctx.font = font(FIGURES, 400);
+      const figuresW = Math.min(ctx.measureText(p.figures).width as number, right - textX - heroW - 10);
       const upper = y + rowH * 0.32;
       const lower = y + rowH * 0.72;
       let nameW = right - kdaW - 10 - textX;
@@ -284,9 +290,9 @@ export async function drawMatchCard(ctx: Ctx, spec: MatchCard): Promise<void> {
         text(ctx, p.badge, nameEnd + 6 + pill / 2, upper, 18, GOLD, { weight: 600, maxWidth: pill, align: 'center' });
       }
       text(ctx, p.name, textX, upper, TEXT.small, COLORS.heading, { weight: 600, maxWidth: nameW });
-      text(ctx, p.hero, textX, lower, TEXT.small, tint, { maxWidth: right - figuresW - 10 - textX });
+      text(ctx, p.hero, textX, lower, TEXT.small, tint, { maxWidth: Math.max(heroW, right - figuresW - 10 - textX) });
       text(ctx, p.kda, right, upper, TEXT.small, COLORS.heading, { weight: 600, maxWidth: kdaW, align: 'right' });
-      text(ctx, p.figures, right, lower, TEXT.small, COLORS.muted, { maxWidth: figuresW, align: 'right' });
+      text(ctx, p.figures, right, lower, FIGURES, COLORS.muted, { maxWidth: figuresW, align: 'right' });
       ctx.globalAlpha = 1;
     });
   });

@@ -165,7 +165,8 @@ function ladderCardSpec(title: string, subtitle: string[], rows: readonly Ladder
         name: truncate(r.name, 100) || '?',
         tier: s.tier ?? tr('ladder:unranked'),
         score: rankScore(s.score),
-        week: s.weekDelta === null ? '' : `${s.weekDelta > 0 ? '▲' : s.weekDelta < 0 ? '▼' : '▬'} ${rankScoreChange(s.weekDelta)}`,
+        // An em dash for no week recorded, unlike "▬ ±0" for a week without change.
+        week: s.weekDelta === null ? '—' : `${s.weekDelta > 0 ? '▲' : s.weekDelta < 0 ? '▼' : '▬'} ${rankScoreChange(s.weekDelta)}`,
         trend: s.weekDelta === null || s.weekDelta === 0 ? 'none' : s.weekDelta > 0 ? 'up' : 'down',
         you: r.userId === userId,
       };

@@ -13,7 +13,7 @@ import { NotFoundError } from '../core/errors.js';
 import { matchLength, scoreboard, type ScoreLine, type ScoreTeam } from '../game/scoreboard.js';
 import { describe } from '../i18n/commands.js';
 import { staleFooter } from '../render/common.js';
-import { aside, compactNumber, discordTime, duration, integer, shortDate } from '../i18n/format.js';
+import { aside, compactNumber, discordTime, duration, integer } from '../i18n/format.js';
 import { embedLength, escapeText, LIMITS, truncate } from '../render/limits.js';
 import { heroName, modeName } from '../i18n/names.js';
 import { gameModeName, matchMode } from '../game/modes.js';
@@ -295,7 +295,8 @@ export async function matchView(value: string, ctx: CommandContext, fromMenu = f
   const components = [...(select ? [select] : []), ...(back ? [backRow(back)] : [])];
   // The card stands for the team embeds: they come back wherever it is not shown (src/render/view.ts withoutImages).
   // The card's subtitle is plain text: no markdown, no Discord timestamp.
-  const subtitle = [map ? mapPlainName(map) : null, length ? duration(length) : null, time ? shortDate(time) : null].filter(Boolean).join(' · ');
+  // No date: the card cannot show it in the reader's time zone, as the embed's timestamp does.
+  const subtitle = [map ? mapPlainName(map) : null, length ? duration(length) : null].filter(Boolean).join(' · ');
   const spec = matchCardSpec(m, shown, titles, heroById, heroOf, { title: mode, subtitle, image: map?.image ?? null });
   const card = shown.length <= MATCH_CARD_TEAMS ? chartOf(spec, 'match.png', tr('match:card.alt')) : undefined;
   if (!card) return { embeds: [summary, ...teamEmbeds], components };

@@ -19,6 +19,8 @@ const COLOUR = 0x5865f2;
 const LANGUAGE_OPTION = 'settings.subcommands.language.options.language';
 const PLATFORM_OPTION = 'settings.subcommands.platform.options.platform';
 const DISPLAY_OPTION = 'settings.subcommands.display.options.style';
+/** The display choice that forgets the member's own: the server's choice applies again (`/config display`). */
+const SERVER_CHOICE = 'server';
 
 const definition = new SlashCommandBuilder()
   .setName('settings')
@@ -59,7 +61,7 @@ const definition = new SlashCommandBuilder()
           .setName('style')
           .setDescription(describe(DISPLAY_OPTION))
           .setRequired(true)
-          .addChoices(...DISPLAYS.map((d) => ({ name: choiceName(DISPLAY_OPTION, d), value: d }))),
+          .addChoices(...[...DISPLAYS, SERVER_CHOICE].map((d) => ({ name: choiceName(DISPLAY_OPTION, d), value: d }))),
       ),
   )
   .toJSON();
@@ -80,9 +82,10 @@ function chosenPlatform(value: unknown): Platform {
   throw new UserFacingError(tr('settings:platform.unknown', { value: escapeText(v, 40) }));
 }
 
-/** @throws {UserFacingError} naming the value, when it is not a display style. */
-function chosenDisplay(value: unknown): Display {
+/** Null for {@link SERVER_CHOICE} (the server's again). @throws {UserFacingError} naming the value, when it is not a display style. */
+function chosenDisplay(value: unknown): Display | null {
   const v = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  if (v === SERVER_CHOICE) return null;
   if ((DISPLAYS as readonly string[]).includes(v)) return v as Display;
   throw new UserFacingError(tr('settings:display.unknown', { value: escapeText(v, 40) }));
 }
@@ -93,7 +96,7 @@ export const settings: CommandModule = {
     if (input.subcommand === 'display') {
       const display = chosenDisplay(input.options.style);
       await ctx.links.setDisplay(input.user.userId, display, ctx.now());
-      return privately(tr(`settings:display.${display}`));
+      return privately(tr(`settings:display.${display ?? SERVER_CHOICE}`));
     }
     if (input.subcommand === 'platform') {
       const platform = chosenPlatform(input.options.platform);

@@ -19,7 +19,9 @@ export function shortDate(unixSeconds: number): string {
 /** "1.2M", "45.3K", "950"; whole below `from` ("9,950"); an em dash for null. */
 export function compactNumber(n: number | null | undefined, from = 10_000): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '—';
-  return Math.abs(n) < from ? numbers().whole.format(n) : numbers().compact.format(n);
+  // Whole first: a locale without a short form for thousands (German) would print the decimals.
+  const whole = Math.round(n);
+  return Math.abs(whole) < from ? numbers().whole.format(whole) : numbers().compact.format(whole);
 }
 
 /** "1,234"; an em dash for null. */

@@ -153,8 +153,8 @@ export class AccountLinksRepository {
     return display;
   }
 
-  /** Resolves once committed. @throws {StoreUnavailableError} */
-  async setDisplay(userId: string, display: Display, now = Date.now()): Promise<void> {
+  /** Null: none (the server's choice, else cards). Resolves once committed. @throws {StoreUnavailableError} */
+  async setDisplay(userId: string, display: Display | null, now = Date.now()): Promise<void> {
     await withDeadline('save member settings', this.deadlines.writeMs, () =>
       this.db
         .insertInto('member_settings')
@@ -162,7 +162,7 @@ export class AccountLinksRepository {
         .onConflict((oc) => oc.column('user_id').doUpdateSet({ display, updated_at: now }))
         .execute(),
     );
-    this.#displays.set(userId, display);
+    this.#displays.set(userId, display ?? 'none');
   }
 
   /** Null: none (PC, or a server's default). Resolves once committed. @throws {StoreUnavailableError} */

@@ -58,6 +58,12 @@ describe('/settings display', () => {
     expect(other.kinds).toEqual([]);
     expect(other.payload.embeds[0]!.fields!.some((f) => f.name === 'Top heroes')).toBe(true);
     expect((await profile()).kinds).toEqual(['profile-card']);
+    // style:server forgets the member's own choice: the server's applies to them again.
+    const back = await env.b.run('settings', { style: 'server' }, 'display');
+    expect(back.payload.embeds[0]!.description).toBe('Done: you follow your server’s choice again (image cards unless it chose text).');
+    expect((await profile()).kinds).toEqual([]);
+    await env.b.run('settings', { style: 'cards' }, 'display');
+    expect((await profile()).kinds).toEqual(['profile-card']);
     // Outside the server (a DM), the server's choice does not follow the member.
     expect((await profile({ userId: OTHER_MEMBER.userId, locale: 'en-US' } as typeof MEMBER)).kinds).toEqual(['profile-card']);
     await env.b.run('config', { style: 'cards' }, 'display', ADMIN);
