@@ -133,6 +133,9 @@ function teamEmbed(team: ScoreTeam, title: string, description: string): APIEmbe
   };
 }
 
+/** Discord: an attachment's description (its alt text) holds at most 1,024 characters. */
+const ALT_TEXT_LIMIT = 1_024;
+
 /** The scoreboard as an image card (src/charts/cards.ts): the same teams and figures as the team embeds, which stay its text. */
 function matchCardSpec(
   m: MatchDetail,
@@ -298,7 +301,9 @@ export async function matchView(value: string, ctx: CommandContext, fromMenu = f
   // No date: the card cannot show it in the reader's time zone, as the embed's timestamp does.
   const subtitle = [map ? mapPlainName(map) : null, length ? duration(length) : null].filter(Boolean).join(' · ');
   const spec = matchCardSpec(m, shown, titles, heroById, heroOf, { title: mode, subtitle, image: map?.image ?? null });
-  const card = shown.length <= MATCH_CARD_TEAMS ? chartOf(spec, 'match.png', tr('match:card.alt')) : undefined;
+  // The alt text carries the scoreboard in short for screen readers: each team, then each player's hero and K/D/A.
+  const alt = [tr('match:card.alt'), ...spec.teams.map((t) => `${t.title}: ${t.players.map((p) => `${p.name} (${p.hero}) ${p.kda}`).join(', ')}`)].join('. ');
+  const card = shown.length <= MATCH_CARD_TEAMS ? chartOf(spec, 'match.png', truncate(alt, ALT_TEXT_LIMIT)) : undefined;
   if (!card) return { embeds: [summary, ...teamEmbeds], components };
   return withChart({ embeds: [summary], components }, { ...card, text: { embeds: teamEmbeds } });
 }

@@ -21,7 +21,12 @@ describe('the match card', () => {
     const chart = view.charts![0]!;
     const card = parseChartSpec(chart.spec) as MatchCard;
     expect(card.kind).toBe('match-card');
-    expect(chart.description).toBe('Scoreboard card: both teams, each player’s hero, K/D/A, damage, healing, MVP and SVP');
+    // The alt text says what the card is, then the scoreboard in short for screen readers, within Discord's 1,024.
+    expect(chart.description).toMatch(
+      /^Scoreboard card: both teams, each player’s hero, K\/D\/A, damage, healing, MVP and SVP\. Team A · Defeat: Gergory-House \(Storm\) 11\/5\/13, /,
+    );
+    expect(chart.description).toContain('. Team B · Victory: KingDomENT (The Thing) 15/3/2, ');
+    expect(chart.description.length).toBeLessThanOrEqual(1_024);
     const teams = chart.text!.embeds!;
     expect(teams.map((t) => t.title)).toEqual(card.teams.map((t) => t.title));
     expect(card.teams.map((t) => t.won)).toEqual([false, true]);
