@@ -11,12 +11,11 @@ import { ladder } from './ladder.js';
 import { leaderboard } from './leaderboard.js';
 import { link, unlink } from './link.js';
 import { maps } from './maps.js';
-import { last, match } from './match.js';
+import { last, match, scout } from './match.js';
 import { meta } from './meta.js';
 import { patchNotes } from './patch-notes.js';
 import { player, rivalsProfile } from './player.js';
 import { privacy } from './privacy.js';
-import { scout } from './scout.js';
 import { settings } from './settings.js';
 
 export const commands: CommandModule[] = [

@@ -13,11 +13,12 @@ import { NotFoundError } from '../core/errors.js';
 import { matchLength, scoreboard, type ScoreLine, type ScoreTeam } from '../game/scoreboard.js';
 import { describe } from '../i18n/commands.js';
 import { staleFooter } from '../render/common.js';
-import { aside, compactNumber, discordTime, duration, integer } from '../i18n/format.js';
+import { aside, compactNumber, discordTime, duration, integer, kdaRatio, percent } from '../i18n/format.js';
 import { embedLength, escapeText, LIMITS, truncate } from '../render/limits.js';
 import { heroName, modeName } from '../i18n/names.js';
 import { gameModeName, matchMode } from '../game/modes.js';
 import { rankScore, rankScoreChange } from '../game/ranks.js';
+import { heroSummary, rankSummary, totalPlayTime, type HeroTotals } from '../game/profile.js';
 import { recentMatches, type HistoryRow } from '../catalog/history.js';
 import { heroLookup } from '../catalog/hero-lookup.js';
 import { loadNamedProfile, playerChoices } from '../catalog/players.js';
@@ -176,6 +177,24 @@ function matchCardSpec(
   };
 }
 
+/** Each player's line once, in team order (a player can be listed twice when they switched sides). */
+function uniqueLines(teams: ScoreTeam[]): ScoreLine[] {
+  const seen = new Set<string>();
+  return teams.flatMap((t) => t.lines).filter((l) => !seen.has(l.player.player_uid) && seen.add(l.player.player_uid));
+}
+
+/** A hero's name by id from the hero list, in the member's language; its id when the list does not have it. */
+function heroNamer(heroes: Hero[]): (id: string | null) => string {
+  const names = new Map(heroes.map((h) => [h.id, heroDisplayName(h)]));
+  return (id) => (id ? (names.get(id) ?? tr('match:heroId', { id })) : tr('match:noHero'));
+}
+
+/** The newest row of the player's match history (v2, then v1, then the profile's own matches); undefined for none. */
+async function newestRow(p: PlayerProfile, ctx: CommandContext): Promise<HistoryRow | undefined> {
+  const history = await recentMatches(ctx.api, p, { page: 1, logger: ctx.logger });
+  return [...history.rows].sort((a, b) => (b.time ?? 0) - (a.time ?? 0))[0];
+}
+
 /** The players' select: `mt.p:<match>`, `<match>` as the match was opened (origin or uid), so the profile's Back button reopens it as it was. */
 function playerSelect(
   m: MatchDetail,
@@ -183,12 +202,8 @@ function playerSelect(
   heroOf: (id: string | null) => string,
   opened: string,
 ): APIActionRowComponent<APIComponentInMessageActionRow> | null {
-  const seen = new Set<string>();
   // One option a player (Discord refuses repeated option values).
-  const lines = teams
-    .flatMap((t) => t.lines)
-    .filter((l) => !seen.has(l.player.player_uid) && seen.add(l.player.player_uid))
-    .slice(0, LIMITS.selectOptions);
+  const lines = uniqueLines(teams).slice(0, LIMITS.selectOptions);
   if (lines.length === 0) return null;
   return {
     type: ComponentType.ActionRow,
@@ -243,8 +258,7 @@ export async function matchView(value: string, ctx: CommandContext, fromMenu = f
   }
   const [heroes, map] = await lookups;
   const heroById = new Map(heroes.map((h) => [h.id, h]));
-  const heroNames = new Map(heroes.map((h) => [h.id, heroDisplayName(h)]));
-  const heroOf = (id: string | null) => (id ? (heroNames.get(id) ?? tr('match:heroId', { id })) : tr('match:noHero'));
+  const heroOf = heroNamer(heroes);
   const teams = scoreboard(m, origin.score ?? null);
   const mvp = m.players.find((p) => p.player_uid === m.mvp_uid);
   const svp = m.players.find((p) => p.player_uid === m.svp_uid);
@@ -370,8 +384,7 @@ async function lastMatch(input: CommandInput, ctx: CommandContext): Promise<View
   const whose = String(input.options.user ?? input.user.userId);
   const { fetched } = await loadNamedProfile(typed, whose, null, input.user.userId, ctx);
   const p = fetched.data;
-  const history = await recentMatches(ctx.api, p, { page: 1, logger: ctx.logger });
-  const row = [...history.rows].sort((a, b) => (b.time ?? 0) - (a.time ?? 0))[0];
+  const row = await newestRow(p, ctx);
   if (!row) return { embeds: [{ color: NEUTRAL_COLOUR, author: lastAuthor(p), description: tr('match:last.none', { player: escapeText(p.name, 60) }) }] };
   try {
     const view = await matchView(
@@ -425,5 +438,127 @@ export const match: CommandModule = {
     },
     /** Back to a match from a player opened from its scoreboard: `mt.o:<match uid or origin>`, reopened as it was. */
     'mt.o': async (input, ctx) => matchView(input.args[0] ?? '', ctx, true, { seenBy: input.user.userId }),
+  },
+};
+
+/*
+ * `/scout [match]`: every player of a finished match, from their public profiles: rank and score, top heroes, their record
+ * on the hero they played, and a flag for a player who plays one hero most of the time. Post-match only: it reads the
+ * match the API has recorded, never a match in progress (NetEase treats in-game stat overlays as cheating).
+ */
+
+/** Most players a scout reads: a match has two teams of six, and a few more when someone was replaced. */
+export const SCOUT_PLAYERS = 12;
+/** The share of a player's play time on their most played hero from which they are flagged as playing one hero. */
+export const ONE_TRICK_SHARE = 0.6;
+
+/** What a player's profile read gave: the profile, a private one, none at the API, none now, or no read (past the cap). */
+type Read = { kind: 'profile'; profile: PlayerProfile } | { kind: 'private' } | { kind: 'missing' } | { kind: 'unavailable' } | { kind: 'skipped' };
+
+/** One player's profile, read behind members' own lookups (`background`); never throws. */
+async function readPlayer(uid: string, ctx: CommandContext): Promise<Read> {
+  try {
+    const profile = (await ctx.api.player(uid, {}, { priority: 'background' })).data;
+    return profile.is_private ? { kind: 'private' } : { kind: 'profile', profile };
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === 'not_found') return { kind: 'missing' };
+    ctx.logger.info({ err, uid }, 'scout: a player of the match could not be read');
+    return { kind: 'unavailable' };
+  }
+}
+
+/** The hero of `heroes` with `id`, or null. */
+const heroTotalsOf = (heroes: HeroTotals[], id: string | null) => (id ? (heroes.find((h) => h.hero_id === id) ?? null) : null);
+
+/** "Grandmaster III 4,562 · top Magik, Human Torch, Cloak & Dagger · on Magik: 6 matches, 66.7 %, KDA 2.64 · plays Magik 72 %". */
+function playerLine(name: string, heroId: string | null, read: Read, heroName: (id: string | null) => string): string {
+  const head = `**${escapeText(name, 40)}** · ${escapeText(heroName(heroId), 40)}`;
+  if (read.kind === 'skipped') return `${head} · *${tr('match:scout.skipped', { max: integer(SCOUT_PLAYERS) })}*`;
+  if (read.kind !== 'profile') return `${head} · *${tr(`match:scout.${read.kind}`)}*`;
+  const p = read.profile;
+  const rank = rankSummary(p);
+  const heroes = heroSummary(p).heroes;
+  const parts = [head, rank.tier ? `${rank.tier} ${rankScore(rank.score)}` : tr('match:scout.unranked')];
+  const top = heroes.slice(0, 3).map((h) => escapeText(heroName(h.hero_id) || h.hero_name || '?', 30));
+  if (top.length > 0) parts.push(tr('match:scout.top', { heroes: top.join(', ') }));
+  const played = heroTotalsOf(heroes, heroId);
+  parts.push(
+    played && played.matches > 0
+      ? tr('match:scout.onHero', {
+          count: played.matches,
+          n: integer(played.matches),
+          winRate: percent((played.wins / played.matches) * 100),
+          kda: kdaRatio(played.kills, played.deaths, played.assists),
+        })
+      : tr('match:scout.newOnHero'),
+  );
+  // A one-trick: most of the player's time on one hero (the share of the profile's total play time).
+  const total = totalPlayTime(p);
+  const main = heroes[0];
+  if (main && total > 0 && main.play_time / total >= ONE_TRICK_SHARE)
+    parts.push(
+      `**${tr('match:scout.oneTrick', { hero: escapeText(heroName(main.hero_id) || main.hero_name || '?', 30), share: percent((main.play_time / total) * 100) })}**`,
+    );
+  return parts.join(' · ');
+}
+
+/** The match a member means: the one typed, else the newest of their linked account's. @throws what {@link loadNamedProfile} throws. */
+async function matchOf(input: CommandInput, ctx: CommandContext): Promise<{ uid: string; typed: boolean } | { none: string }> {
+  const typed = typeof input.options.match === 'string' ? input.options.match.trim() : '';
+  if (typed) return { uid: typed, typed: true };
+  const { fetched } = await loadNamedProfile('', input.user.userId, null, input.user.userId, ctx);
+  const newest = await newestRow(fetched.data, ctx);
+  return newest ? { uid: newest.match_uid, typed: false } : { none: fetched.data.name };
+}
+
+/**
+ * The scout of match `uid` (`typed` by the member, else their latest): a header saying it is post-match only, then one
+ * embed a team, a line a player.
+ * @throws {NotFoundError} when the API has no such latest match; {@link ApiError} when it has no typed one or cannot answer.
+ */
+export async function scoutView(uid: string, ctx: CommandContext, typed = true): Promise<View> {
+  let m: MatchDetail;
+  try {
+    m = (await ctx.api.match(uid)).data;
+  } catch (err) {
+    // The member's own latest match missing is named as such, not blamed on typing.
+    if (!typed && err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('match', uid, true);
+    throw err;
+  }
+  const heroName = heroNamer(await ctx.heroes.list().catch(() => []));
+  const teams = scoreboard(m, null);
+  const players = uniqueLines(teams);
+  // Every profile at once: the rate limiter spaces them, members' own lookups first. Who played longest first, if some must wait.
+  const scouted = [...players].sort((a, b) => Number(a.status !== 'played') - Number(b.status !== 'played')).slice(0, SCOUT_PLAYERS);
+  const reads = new Map<string, Read>(await Promise.all(scouted.map(async (l) => [l.player.player_uid, await readPlayer(l.player.player_uid, ctx)] as const)));
+  const read = [...reads.values()].filter((r) => r.kind === 'profile' || r.kind === 'private').length;
+  const header: APIEmbed = {
+    color: NEUTRAL_COLOUR,
+    title: tr('match:scout.title'),
+    description: [tr('match:scout.postMatch'), tr('match:summary.matchId', { uid: m.match_uid.replace(/`/g, '').slice(0, 120) })].join('\n'),
+    footer: { text: tr('match:scout.footer', { read: integer(read), total: integer(players.length) }) },
+  };
+  const embeds = teams.slice(0, LIMITS.embeds - 1).map((team, i) => {
+    const lines = team.lines.map((l) =>
+      playerLine(l.player.nick_name ?? l.player.player_uid, l.mainHeroId, reads.get(l.player.player_uid) ?? { kind: 'skipped' }, heroName),
+    );
+    return teamEmbed(team, teamTitle(team, i), truncate(lines.join('\n'), LIMITS.description));
+  });
+  return { embeds: [header, ...embeds] };
+}
+
+/** `/scout`: a third module of this file, as it reads the same scoreboard and draws the same team embeds. */
+export const scout: CommandModule = {
+  definition: new SlashCommandBuilder()
+    .setName('scout')
+    .setDescription(describe('scout'))
+    .setIntegrationTypes(...EVERYWHERE.integrationTypes)
+    .setContexts(...EVERYWHERE.contexts)
+    .addStringOption((o) => o.setName('match').setDescription(describe('scout.options.match')).setMinLength(3).setMaxLength(100))
+    .toJSON(),
+  async execute(input, ctx) {
+    const which = await matchOf(input, ctx);
+    if ('none' in which) return { embeds: [{ color: NEUTRAL_COLOUR, description: tr('match:last.none', { player: escapeText(which.none, 60) }) }] };
+    return scoutView(which.uid, ctx, which.typed);
   },
 };

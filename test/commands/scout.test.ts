@@ -1,6 +1,6 @@
 /** `/scout`: every player of a finished match from their public profiles, on the replica's real match and profiles. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ONE_TRICK_SHARE, SCOUT_PLAYERS } from '../../src/commands/scout.js';
+import { ONE_TRICK_SHARE, SCOUT_PLAYERS } from '../../src/commands/match.js';
 import { heroSummary, totalPlayTime } from '../../src/game/profile.js';
 import { MEMBER, useReplicaBot } from '../helpers/bot.js';
 import { profiles } from '../game/samples.js';
