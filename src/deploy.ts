@@ -1,5 +1,11 @@
-/** `npm run deploy`: registers the slash commands in `DISCORD_DEV_GUILD_ID` when set (instant), else globally. */
+/**
+ * `npm run deploy`: registers the slash commands in `DISCORD_DEV_GUILD_ID` when set (instant), else globally; then brings
+ * the application's tier, role and hero emojis in step with the API's icons (src/app/emoji-deploy.ts).
+ */
+import { pino } from 'pino';
 import { commands } from './commands/index.js';
+import { createLogger } from './core/logger.js';
+import { deployEmojis, emojiReport } from './app/emoji-deploy.js';
 import { ConfigError, loadConfig } from './app/config.js';
 import { deployCommands } from './discord/deploy.js';
 import { inviteUrl, userInstallUrl } from './discord/startup.js';
@@ -20,6 +26,13 @@ try {
     process.stdout.write(
       `deploy: add the bot to a server: ${inviteUrl(clientId)}\ndeploy: or the game commands to your own account: ${userInstallUrl(clientId)}\n`,
     );
+    // Emojis only dress the answers: a failure here is reported, and the registration above stands.
+    const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', destination: pino.destination(2), secrets: [config.rivals.apiKey, token] });
+    try {
+      process.stdout.write(`${emojiReport(await deployEmojis(config, logger)).join('\n')}\n`);
+    } catch (err) {
+      process.stderr.write(`deploy: the emojis were not brought in step: ${(err as Error).message}; answers name tiers, roles and heroes as text\n`);
+    }
   }
 } catch (err) {
   if (err instanceof ConfigError || err instanceof EnvFileError) process.stderr.write(`${err.message}\n`);

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './app/config.js';
 import { EnvFileError, loadEnvFile } from './app/env-file.js';
 import { Router } from './discord/router.js';
 import { fetchCommandIds } from './discord/deploy.js';
+import { loadAppEmojis } from './discord/emojis.js';
 import { inviteUrl, loginFailure, userInstallUrl } from './discord/startup.js';
 import { setCommandIds } from './i18n/index.js';
 import { discordChannelAccess } from './discord/channel-access.js';
@@ -63,6 +64,8 @@ if (cluster) process.once('disconnect', () => void policy.terminate(EXIT_OK, 'th
 
 /** ms after READY before the hourly jobs start, so the first interactions after a start are answered before their heavy work. */
 const HOURLY_JOBS_DELAY_MS = 10_000;
+/** How often the application's emojis are read again, ms: a deploy's new ones show within the hour. */
+const EMOJI_REFRESH_MS = 60 * 60_000;
 /** A turn of an hourly job with Redis, ms: a little under the hour, so the next hour's turn is free. */
 const JOB_TURN_MS = 55 * 60_000;
 
@@ -216,6 +219,7 @@ async function runBot(): Promise<void> {
       : undefined;
     let hourlyJobs: NodeJS.Timeout | undefined;
     let firstPoll: NodeJS.Timeout | undefined;
+    let emojiRefresh: NodeJS.Timeout | undefined;
     client.once('clientReady', (c) => {
       logger.info({ user: c.user.tag, guilds: c.guilds.cache.size }, 'logged in to Discord');
       firstPoll = setTimeout(
@@ -245,6 +249,18 @@ async function runBot(): Promise<void> {
         },
         (err: unknown) => logger.warn({ err }, 'could not read the registered commands: messages name commands without mentions'),
       );
+      // Read again now and then, so a deploy's new emojis show without a restart; a failed read keeps the last ones.
+      const readEmojis = () =>
+        loadAppEmojis(client.rest, c.application.id).then(
+          (n) => {
+            if (n === 0) logger.warn('no application emojis: run `npm run deploy` to upload them; answers name tiers, roles and heroes as text');
+            else logger.info({ emojis: n }, 'application emojis read');
+          },
+          (err: unknown) => logger.warn({ err }, 'could not read the application emojis: answers name tiers, roles and heroes as text'),
+        );
+      void readEmojis();
+      emojiRefresh = setInterval(() => void readEmojis(), EMOJI_REFRESH_MS);
+      emojiRefresh.unref();
       hourlyJobs = setTimeout(() => {
         // /meta is per process; the balance index and mains live in the shared store, so one process keeps each per hour.
         meta.start();
@@ -266,6 +282,7 @@ async function runBot(): Promise<void> {
       runtime.stopTaking();
       clearTimeout(hourlyJobs);
       clearTimeout(firstPoll);
+      clearInterval(emojiRefresh);
       // Timed at debug: a shutdown that outlasts its limit names the step that held it.
       const step = async (name: string, work: () => unknown) => {
         const started = performance.now();

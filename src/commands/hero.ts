@@ -23,6 +23,7 @@ import { foldName } from '../game/fold.js';
 import { describe } from '../i18n/commands.js';
 import { heroName, roleName, teamName } from '../i18n/names.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
+import { emojiBefore } from '../render/emojis.js';
 import { clampPage, pageCount, pageFromArgs, pageRow, splitPages } from '../render/paginate.js';
 import { calendarDate, roleColour, staleFooter } from '../render/common.js';
 import type { View } from '../render/view.js';
@@ -97,7 +98,7 @@ function overview(hero: Hero): APIEmbed {
   });
   const fields: APIEmbedField[] = [
     { name: tr('hero:overview.realName'), value: escapeText(hero.real_name ?? '—', LIMITS.fieldValue), inline: true },
-    { name: tr('hero:overview.role'), value: roleName(hero.role) ?? '—', inline: true },
+    { name: tr('hero:overview.role'), value: roleName(hero.role) ? `${emojiBefore('role', hero.role)}${roleName(hero.role)}` : '—', inline: true },
     // The API says "Melee Heroes", "Hitscan Heroes": the kind is the word players use.
     { name: tr('hero:overview.attackType'), value: escapeText(hero.attack_type?.replace(/\s+heroes?$/i, '') || '—', 100), inline: true },
     { name: tr('hero:overview.teams'), value: escapeText(teams(hero).join(', ') || '—', LIMITS.fieldValue), inline: true },

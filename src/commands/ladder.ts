@@ -16,6 +16,7 @@ import { currentLocale, tr } from '../i18n/index.js';
 import { roleName } from '../i18n/names.js';
 import { listOf } from '../render/common.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
+import { emojiBefore } from '../render/emojis.js';
 import { clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.js';
 import type { View } from '../render/view.js';
 import { chartOf, withChart } from '../render/charts.js';
@@ -85,10 +86,10 @@ function rowLine(r: LadderRow, you: boolean): string {
   const s = r.standing;
   const parts = [
     `**${integer(r.position)}.** <@${r.userId}> ${escapeText(r.name, 40)}${you ? ` (${tr('ladder:you')})` : ''}`,
-    `${s.tier ?? tr('ladder:unranked')} ${rankScore(s.score)}`,
+    `${emojiBefore('tier', s.tier)}${s.tier ?? tr('ladder:unranked')} ${rankScore(s.score)}`,
     tr('ladder:peak', { score: rankScore(s.peak) }),
     tr('ladder:matches', { count: s.matches, n: integer(s.matches) }),
-    ...(s.role ? [roleName(s.role) ?? s.role] : []),
+    ...(s.role ? [`${emojiBefore('role', s.role)}${roleName(s.role) ?? s.role}`] : []),
     s.weekDelta === null ? tr('ladder:noWeek') : `${s.weekDelta > 0 ? '▲' : s.weekDelta < 0 ? '▼' : '▬'} ${rankScoreChange(s.weekDelta)}`,
   ];
   return parts.join(' · ');

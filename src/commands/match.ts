@@ -30,6 +30,7 @@ import { chartOf, withChart } from '../render/charts.js';
 import { MATCH_CARD_PLAYERS, MATCH_CARD_TEAMS, type MatchCard } from '../charts/specs.js';
 import { currentLocale, tr } from '../i18n/index.js';
 import { decodeMatchOrigin, encodeMatchOrigin, type MatchOrigin } from '../render/match-origin.js';
+import { emojiBefore } from '../render/emojis.js';
 
 const WIN_COLOUR = 0x22c55e;
 const LOSS_COLOUR = 0xef4444;
@@ -64,12 +65,15 @@ function badges(line: ScoreLine, m: MatchDetail, all: boolean): string {
 }
 
 /** "Thor (3m 50s), Hulk (1m 26s)": a player's heroes, longest first; less detailed, "Thor (3m 50s) +2 more", then without the time. */
-function heroes(l: ScoreLine, heroOf: (id: string | null) => string, detail: Detail): string {
+function heroes(l: ScoreLine, heroOf: HeroNamer, detail: Detail): string {
   const name = (id: string | null) => escapeText(heroOf(id), 40);
   // Only a player whose every hero had under half a second has none listed: name the main hero.
-  if (l.heroes.length === 0) return name(l.mainHeroId);
+  if (l.heroes.length === 0) return `${heroOf.emoji(l.mainHeroId)}${name(l.mainHeroId)}`;
   const shown = detail === 'full' ? l.heroes : l.heroes.slice(0, 1);
-  const text = shown.map((h) => (detail === 'minimal' ? name(h.heroId) : `${name(h.heroId)}${aside(duration(h.playTime))}`)).join(tr('match:line.separator'));
+  // The emoji marks the hero played most; the others are named alone, so a line stays short.
+  const text =
+    heroOf.emoji(shown[0]!.heroId) +
+    shown.map((h) => (detail === 'minimal' ? name(h.heroId) : `${name(h.heroId)}${aside(duration(h.playTime))}`)).join(tr('match:line.separator'));
   const more = l.heroes.length - shown.length;
   return more > 0 ? `${text} ${tr('match:line.moreHeroes', { count: more })}` : text;
 }
@@ -80,7 +84,7 @@ function status(s: ScoreLine['status']): string {
 }
 
 /** One player's line: name, heroes, K/D/A, then (but in `minimal`) damage, healing, damage taken; badges; status. */
-function line(l: ScoreLine, m: MatchDetail, heroOf: (id: string | null) => string, detail: Detail): string {
+function line(l: ScoreLine, m: MatchDetail, heroOf: HeroNamer, detail: Detail): string {
   const p = l.player;
   const name = escapeText(p.nick_name ?? p.player_uid, 40);
   if (l.status === 'no-hero') return `~~${name}~~${status('no-hero')}`;
@@ -100,7 +104,7 @@ function line(l: ScoreLine, m: MatchDetail, heroOf: (id: string | null) => strin
  * Each team's lines as a description, together within `budget` characters and each within Discord's limit: the most detail that
  * fits for all teams at once, else every line cut to an even share.
  */
-function teamDescriptions(teams: ScoreTeam[], m: MatchDetail, heroOf: (id: string | null) => string, budget: number): string[] {
+function teamDescriptions(teams: ScoreTeam[], m: MatchDetail, heroOf: HeroNamer, budget: number): string[] {
   for (const detail of DETAILS) {
     const texts = teams.map((t) => t.lines.map((l) => line(l, m, heroOf, detail)).join('\n'));
     if (texts.every((t) => t.length <= LIMITS.description) && texts.reduce((sum, t) => sum + t.length, 0) <= budget) return texts;
@@ -183,10 +187,17 @@ function uniqueLines(teams: ScoreTeam[]): ScoreLine[] {
   return teams.flatMap((t) => t.lines).filter((l) => !seen.has(l.player.player_uid) && seen.add(l.player.player_uid));
 }
 
+/** A hero's name by id, and its emoji and a space ('' without one: src/render/emojis.ts). */
+type HeroNamer = ((id: string | null) => string) & { emoji(id: string | null): string };
+
 /** A hero's name by id from the hero list, in the member's language; its id when the list does not have it. */
-function heroNamer(heroes: Hero[]): (id: string | null) => string {
-  const names = new Map(heroes.map((h) => [h.id, heroDisplayName(h)]));
-  return (id) => (id ? (names.get(id) ?? tr('match:heroId', { id })) : tr('match:noHero'));
+function heroNamer(heroes: Hero[]): HeroNamer {
+  const byId = new Map(heroes.map((h) => [h.id, h]));
+  const name = (id: string | null) => {
+    const hero = id ? byId.get(id) : undefined;
+    return hero ? heroDisplayName(hero) : id ? tr('match:heroId', { id }) : tr('match:noHero');
+  };
+  return Object.assign(name, { emoji: (id: string | null) => emojiBefore('hero', id ? byId.get(id)?.name : null) });
 }
 
 /** The newest row of the player's match history (v2, then v1, then the profile's own matches); undefined for none. */
@@ -471,14 +482,14 @@ async function readPlayer(uid: string, ctx: CommandContext): Promise<Read> {
 const heroTotalsOf = (heroes: HeroTotals[], id: string | null) => (id ? (heroes.find((h) => h.hero_id === id) ?? null) : null);
 
 /** "Grandmaster III 4,562 · top Magik, Human Torch, Cloak & Dagger · on Magik: 6 matches, 66.7 %, KDA 2.64 · plays Magik 72 %". */
-function playerLine(name: string, heroId: string | null, read: Read, heroName: (id: string | null) => string): string {
-  const head = `**${escapeText(name, 40)}** · ${escapeText(heroName(heroId), 40)}`;
+function playerLine(name: string, heroId: string | null, read: Read, heroName: HeroNamer): string {
+  const head = `**${escapeText(name, 40)}** · ${heroName.emoji(heroId)}${escapeText(heroName(heroId), 40)}`;
   if (read.kind === 'skipped') return `${head} · *${tr('match:scout.skipped', { max: integer(SCOUT_PLAYERS) })}*`;
   if (read.kind !== 'profile') return `${head} · *${tr(`match:scout.${read.kind}`)}*`;
   const p = read.profile;
   const rank = rankSummary(p);
   const heroes = heroSummary(p).heroes;
-  const parts = [head, rank.tier ? `${rank.tier} ${rankScore(rank.score)}` : tr('match:scout.unranked')];
+  const parts = [head, rank.tier ? `${emojiBefore('tier', rank.tier)}${rank.tier} ${rankScore(rank.score)}` : tr('match:scout.unranked')];
   const top = heroes.slice(0, 3).map((h) => escapeText(heroName(h.hero_id) || h.hero_name || '?', 30));
   if (top.length > 0) parts.push(tr('match:scout.top', { heroes: top.join(', ') }));
   const played = heroTotalsOf(heroes, heroId);

@@ -16,6 +16,7 @@ import { chartOf, withChart } from '../render/charts.js';
 import { humanAge, roleColour } from '../render/common.js';
 import { decimal, ratioPercent } from '../i18n/format.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
+import { emojiBefore } from '../render/emojis.js';
 import { roleName } from '../i18n/names.js';
 import { clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.js';
 import type { View } from '../render/view.js';
@@ -137,9 +138,9 @@ export async function metaView(role: MetaRole | null, sort: MetaSort, page: numb
       group = g;
       // With a role filter the title names the role: no headings.
       const continued = first + i > 0 && rows[first + i - 1]!.group === g;
-      blocks.push(role ? '' : t.metaRoleHeading(roleName(g), continued));
+      blocks.push(role ? '' : `${emojiBefore('role', g)}${t.metaRoleHeading(roleName(g), continued)}`);
     }
-    blocks[blocks.length - 1]! += `${blocks[blocks.length - 1] ? '\n' : ''}${metaLine(row)}`;
+    blocks[blocks.length - 1]! += `${blocks[blocks.length - 1] ? '\n' : ''}${emojiBefore('hero', row.name)}${metaLine(row)}`;
   });
   const list = blocks.join('\n\n');
   const spec = metaChartSpec(

@@ -51,9 +51,10 @@ import { mapLabel, mapPlainName, type MapInfo } from '../catalog/map-directory.j
 import { seasonLabel, staleFooter } from '../render/common.js';
 import { aside, decimal, discordTime, duration, hexColour, integer, kda, percent, ratioPercent, shortDate, winRate } from '../i18n/format.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
+import { componentEmoji, emojiBefore } from '../render/emojis.js';
 import { heroName, modeName, roleName } from '../i18n/names.js';
 import { gameModeName } from '../game/modes.js';
-import { heroLookup } from '../catalog/hero-lookup.js';
+import { heroLookup, type HeroLabel } from '../catalog/hero-lookup.js';
 import { backRow, clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.js';
 import type { View, ViewChart } from '../render/view.js';
 import { chartOf, heroPerformanceSpec, rankHistorySpec } from '../render/charts.js';
@@ -93,7 +94,7 @@ interface Lookups {
   /** Recent matches leave out practice and bot matches (the member's filter, carried in custom IDs). */
   hidePractice: boolean;
   map(id: string | null): MapInfo | undefined;
-  hero(id: string | null): { name: string; role: string | null } | undefined;
+  hero(id: string | null): HeroLabel | undefined;
   /** A hero's square icon from the profile's own hero rows, else the hero list's image; absolute URLs. */
   heroImage(id: string): string | undefined;
 }
@@ -201,6 +202,10 @@ function base(p: PlayerProfile, section: PlayerSection, look: Lookups): APIEmbed
 
 const heroLabel = (look: Lookups, id: string | null, raw: string | null) =>
   look.hero(id)?.name ?? heroName(raw) ?? (id ? tr('player:heroId', { id }) : tr('player:unknownHero'));
+/** The hero's application emoji and a space, to go before its name; '' without one. */
+const heroMark = (look: Lookups, id: string | null, raw: string | null) => look.hero(id)?.emoji ?? emojiBefore('hero', raw);
+/** "<emoji> Gold II · ": a rank's tier before its score; '' for none. */
+const tierPart = (tier: string | null) => (tier ? `${emojiBefore('tier', tier)}${tier} · ` : '');
 /** A match row's map and part, never the list's mode or competitive flag: the row has its own mode, and the list's flag is swapped on some maps. */
 const mapText = (look: Lookups, id: string | null) => {
   const map = look.map(id);
@@ -247,15 +252,19 @@ function profileEmbed(p: PlayerProfile, look: Lookups, tracked?: Tracked & { now
   const cardText: APIEmbedField[] = [];
   // The rank's season, when it is not the season the member asked for or the current one (an older ranked season).
   const rankSeason = rank.season && rank.season.index !== (look.season ?? currentSeason(p))?.index ? aside(seasonLabel(rank.season)) : '';
-  fields.push({ name: tr('player:profile.rankScore'), value: rank.score === null ? '—' : `${rankScore(rank.score)}${rankSeason}`, inline: true });
+  fields.push({
+    name: tr('player:profile.rankScore'),
+    value: rank.score === null ? '—' : `${emojiBefore('tier', rank.tier)}${rankScore(rank.score)}${rankSeason}`,
+    inline: true,
+  });
   if (rank.seasonPeak) {
     const name = rankSeason || look.season ? tr('player:profile.peakIn', { season: seasonLabel(rank.season!) }) : tr('player:profile.peakThisSeason');
-    fields.push({ name, value: `${rank.seasonPeak.tier ? `${rank.seasonPeak.tier} · ` : ''}${rankScore(rank.seasonPeak.score)}`, inline: true });
+    fields.push({ name, value: `${tierPart(rank.seasonPeak.tier)}${rankScore(rank.seasonPeak.score)}`, inline: true });
   }
   if (rank.allTimePeak) {
     fields.push({
       name: tr('player:profile.allTimePeak'),
-      value: `${rank.allTimePeak.tier ? `${rank.allTimePeak.tier} · ` : ''}${rankScore(rank.allTimePeak.score)}${aside(seasonLabel(rank.allTimePeak.season))}`,
+      value: `${tierPart(rank.allTimePeak.tier)}${rankScore(rank.allTimePeak.score)}${aside(seasonLabel(rank.allTimePeak.season))}`,
       inline: true,
     });
   }
@@ -277,7 +286,7 @@ function profileEmbed(p: PlayerProfile, look: Lookups, tracked?: Tracked & { now
         .map((h, i) => {
           const hero = look.hero(h.hero_id);
           const record = h.matches > 0 ? `${counted('matches', h.matches)} · ${winRate(h.wins, h.matches)}` : tr('player:heroes.noCompleted');
-          return `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}**${aside(escapeText(roleName(hero?.role) ?? '', 20))} · ${duration(h.play_time)} · ${record} · ${kda(h.kills, h.deaths, h.assists)}`;
+          return `**${i + 1}. ${heroMark(look, h.hero_id, h.hero_name)}${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}**${aside(escapeText(roleName(hero?.role) ?? '', 20))} · ${duration(h.play_time)} · ${record} · ${kda(h.kills, h.deaths, h.assists)}`;
         })
         .join('\n'),
       inline: false,
@@ -489,7 +498,7 @@ function heroesSection(p: PlayerProfile, which: 'ranked' | 'unranked', page: num
     heroes,
     page,
     (h, i) =>
-      `**${i + 1}. ${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}** · ${duration(h.play_time)} · ${h.matches > 0 ? `${counted('matches', h.matches)} · ${percent(h.win_rate)}` : tr('player:heroes.noCompleted')} · ${kda(h.kills, h.deaths, h.assists)}${h.hit_rate === null ? '' : ` · ${tr('player:heroes.hitRate', { value: ratioPercent(h.hit_rate) })}`}`,
+      `**${i + 1}. ${heroMark(look, h.hero_id, h.hero_name)}${escapeText(heroLabel(look, h.hero_id, h.hero_name), 60)}** · ${duration(h.play_time)} · ${h.matches > 0 ? `${counted('matches', h.matches)} · ${percent(h.win_rate)}` : tr('player:heroes.noCompleted')} · ${kda(h.kills, h.deaths, h.assists)}${h.hit_rate === null ? '' : ` · ${tr('player:heroes.hitRate', { value: ratioPercent(h.hit_rate) })}`}`,
     empty,
   );
   const section: Section = { embed: { ...base(p, which, look), description: list.description }, pages: list.pages, page: list.page };
@@ -516,7 +525,7 @@ function matchLines(rows: HistoryRow[], look: Lookups, current: Season | null): 
     const season = m.seasonInfo && current && m.seasonInfo.index !== current.index ? seasonLabel(m.seasonInfo) : null;
     const parts = [
       result,
-      escapeText(heroLabel(look, m.player.hero_id, m.player.hero_name), 40),
+      heroMark(look, m.player.hero_id, m.player.hero_name) + escapeText(heroLabel(look, m.player.hero_id, m.player.hero_name), 40),
       `${m.player.kills}/${m.player.deaths}/${m.player.assists}`,
       escapeText(mapText(look, m.map_id), 60),
       modeLabel === null ? null : `${modeLabel}${change}`,
@@ -547,6 +556,7 @@ function matchSelect(uid: string, rows: HistoryRow[], page: number, look: Lookup
               `${offset + i + 1}. ${result} · ${heroLabel(look, m.player.hero_id, m.player.hero_name)} · ${m.player.kills}/${m.player.deaths}/${m.player.assists}`,
               LIMITS.optionLabel,
             ),
+            emoji: componentEmoji('hero', m.player.hero_name),
             value: encodeMatchOrigin({ matchUid: m.match_uid, mapId: m.map_id, modeId: m.game_mode_id, duration: m.duration, time: m.time, score: m.score }),
             description: truncate([mapText(look, m.map_id), modeText(look, m), when].filter(Boolean).join(' · '), LIMITS.optionDescription),
           };
@@ -595,7 +605,7 @@ function rankHistorySection(p: PlayerProfile, page: number, look: Lookups, track
     const peak = s.peakScore === null ? '' : ` · ${tr('player:rankHistory.peak', { rank: `${s.peakTier ? `${s.peakTier} ` : ''}${rankScore(s.peakScore)}` })}`;
     const wins = s.wins === null ? '' : ` · ${counted('wins', s.wins)}`;
     const mark = look.season && s.season.index === look.season.index ? '▸ ' : '';
-    return `${mark}**${seasonLabel(s.season)}** · ${s.tier ?? tr('player:unranked')} · ${rankScore(s.score)}${peak}${wins}`;
+    return `${mark}**${seasonLabel(s.season)}** · ${emojiBefore('tier', s.tier)}${s.tier ?? tr('player:unranked')} · ${rankScore(s.score)}${peak}${wins}`;
   });
   // One timeline (src/game/rank-timeline.ts), newest first, down to the season's last change, which the header's rank is.
   const timeline = rankTimeline(p, tracked?.points ?? []);

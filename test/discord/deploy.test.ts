@@ -1,5 +1,9 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createCanvas } from '@napi-rs/canvas';
+import { parseEmojiName } from '../../src/render/emojis.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../src/commands/index.js';
 import { registrationPayload } from '../../src/discord/deploy.js';
@@ -111,6 +115,44 @@ describe('command registration', () => {
     expect(stdout).toContain(`deploy: or the game commands to your own account: ${userInstallUrl(APP_ID)}\n`);
     expect((await discord.waitFor((c) => c.method === 'PUT' && c.path === `/applications/${APP_ID}/commands`)).body).toEqual(PINNED);
   }, 30_000);
+
+  it('npm run deploy uploads the tier, role and hero emojis from the API’s icons, and a second deploy leaves them as they are', async () => {
+    const canvas = createCanvas(64, 64);
+    canvas.getContext('2d').fillRect(0, 0, 64, 64);
+    const icon = await canvas.encode('png');
+    const asked: string[] = [];
+    const images: Server = createServer((req, res) => {
+      asked.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'image/png' }).end(icon);
+    });
+    await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+    try {
+      discord.appEmojis.splice(0);
+      const env = {
+        DISCORD_TOKEN: 'deploy-token',
+        DISCORD_CLIENT_ID: APP_ID,
+        DISCORD_API_URL: discord.apiUrl,
+        RIVALS_IMAGE_BASE_URL: `http://127.0.0.1:${(images.address() as AddressInfo).port}/rivals`,
+      };
+      const first = await deploy(env);
+      expect(first.code).toBe(0);
+      const kinds = discord.appEmojis.map((e) => parseEmojiName(e.name)?.kind);
+      expect(kinds.filter((k) => k === 'tier')).toHaveLength(9);
+      expect(kinds.filter((k) => k === 'role')).toHaveLength(3);
+      // Every hero of the (replica's) hero list, from its head icon.
+      expect(kinds.filter((k) => k === 'hero').length).toBeGreaterThan(30);
+      expect(asked).toContain('/rivals/ranked/grandmaster.png');
+      expect(asked.some((u) => /^\/rivals\/heroes\/transformations\/.+-headbig-0\.webp$/.test(u))).toBe(true);
+      expect(first.stdout).toMatch(new RegExp(`deploy: emojis: ${discord.appEmojis.length} uploaded, 0 replaced, 0 unchanged, 0 removed`));
+      const ids = discord.appEmojis.map((e) => e.id);
+      const second = await deploy(env);
+      expect(second.code).toBe(0);
+      expect(second.stdout).toMatch(new RegExp(`deploy: emojis: 0 uploaded, 0 replaced, ${ids.length} unchanged, 0 removed`));
+      expect(discord.appEmojis.map((e) => e.id)).toEqual(ids);
+    } finally {
+      images.close();
+    }
+  }, 60_000);
 
   it('npm run deploy says what is missing without a token', async () => {
     const { code, stderr } = await deploy({ DISCORD_API_URL: discord.apiUrl });

@@ -105,6 +105,13 @@ export interface FakeDiscord {
   failChannel(channelId: string, failure?: { status: number; code: number; message: string }): void;
   /** Makes every request with files (multipart) fail with this status and Discord JSON error code (undefined: stop failing). */
   refuseUploads(failure?: { status: number; code: number; message: string }): void;
+  /**
+   * The application's emojis (Discord: "List/Create/Delete Application Emoji"), as uploads left them; `image` is the
+   * decoded upload. Names are 2 to 32 of `[A-Za-z0-9_]` and unique; an image over 256 KiB is refused (50045).
+   */
+  readonly appEmojis: { id: string; name: string; image: Buffer }[];
+  /** Makes every emoji upload fail with this status and Discord JSON error code (undefined: stop failing). */
+  refuseEmojiUploads(failure?: { status: number; code: number; message: string }): void;
   /** Deletes a channel message (as a moderator would): an edit of it is then answered 10008 Unknown Message. */
   deleteMessage(channelId: string, messageId: string): void;
   /** Delays every channel-message answer by `ms` (to catch a process in the middle of a fan-out). */
@@ -897,6 +904,17 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     return { status: 204 };
   };
   let uploadFailure: { status: number; code: number; message: string } | undefined;
+  let emojiFailure: { status: number; code: number; message: string } | undefined;
+  const appEmojis: { id: string; name: string; image: Buffer }[] = [];
+  const emojiJson = (e: { id: string; name: string }) => ({
+    id: e.id,
+    name: e.name,
+    animated: false,
+    available: true,
+    require_colons: true,
+    managed: false,
+    roles: [],
+  });
   const nonces = new Map<string, Record<string, unknown>>();
   /** Registered application commands by route (global, or one guild's), as "Bulk Overwrite" left them. */
   const registeredCommands = new Map<string, Record<string, unknown>[]>();
@@ -1107,6 +1125,27 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       return json(200, after);
     }
     if (/^\/applications\/\d+(\/guilds\/\d+)?\/commands$/.test(p) && req.method === 'GET') return json(200, registeredCommands.get(p) ?? []);
+    if (/^\/applications\/\d+\/emojis$/.test(p) && req.method === 'GET') return json(200, { items: appEmojis.map(emojiJson) });
+    if (/^\/applications\/\d+\/emojis$/.test(p) && req.method === 'POST') {
+      if (emojiFailure) return json(emojiFailure.status, { message: emojiFailure.message, code: emojiFailure.code });
+      const { name, image } = (body ?? {}) as { name?: unknown; image?: unknown };
+      const data = typeof image === 'string' ? /^data:image\/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/=]+)$/.exec(image) : null;
+      if (typeof name !== 'string' || !/^\w{2,32}$/.test(name) || !data) return json(400, { message: 'Invalid Form Body', code: 50035 });
+      if (appEmojis.some((e) => e.name === name))
+        return json(400, { message: 'Invalid Form Body', code: 50035, errors: { name: { _errors: [{ code: 'APPLICATION_EMOJI_NAME_ALREADY_TAKEN' }] } } });
+      const bytes = Buffer.from(data[2]!, 'base64');
+      if (bytes.byteLength > 256 * 1024) return json(400, { message: 'File uploaded exceeds the maximum size', code: 50045 });
+      const created = { id: nextId(), name, image: bytes };
+      appEmojis.push(created);
+      return json(201, emojiJson(created));
+    }
+    const appEmoji = p.match(/^\/applications\/\d+\/emojis\/(\d+)$/);
+    if (appEmoji && req.method === 'DELETE') {
+      const at = appEmojis.findIndex((e) => e.id === appEmoji[1]);
+      if (at === -1) return json(404, { message: 'Unknown Emoji', code: 10014 });
+      appEmojis.splice(at, 1);
+      return json(204);
+    }
     const channelMessage = p.match(/^\/channels\/(\d+)\/messages$/);
     if (channelMessage && req.method === 'POST') {
       const channelId = channelMessage[1]!;
@@ -1305,6 +1344,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     },
     refuseUploads(failure) {
       uploadFailure = failure;
+    },
+    appEmojis,
+    refuseEmojiUploads(failure) {
+      emojiFailure = failure;
     },
     deleteMessage(channelId, messageId) {
       channelMessages.set(

@@ -10,6 +10,9 @@ import { BOT_ARGS } from '../helpers/bot-process.js';
 import { commands } from '../../src/commands/index.js';
 import { deployCommands } from '../../src/discord/deploy.js';
 
+/** A 1×1 transparent PNG. */
+const PNG_PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
 let discord: FakeDiscord;
 let bot: ChildProcess;
 let output = '';
@@ -18,6 +21,12 @@ beforeAll(async () => {
   discord = await startFakeDiscord();
   // The commands as `npm run deploy` registers them: the bot reads their ids at READY, for mentions.
   await deployCommands({ token: 'start-token-abc123', clientId: APP_ID, apiUrl: discord.apiUrl, modules: commands });
+  // An emoji as `npm run deploy` uploads it: the bot reads the application's emojis at READY.
+  await fetch(`${discord.apiUrl}/v10/applications/${APP_ID}/emojis`, {
+    method: 'POST',
+    headers: { authorization: 'Bot start-token-abc123', 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'role_duelist_abc123', image: `data:image/png;base64,${PNG_PIXEL}` }),
+  });
   // What `npm start` runs, as a single process a supervisor would signal (npm itself dies by a forwarded signal).
   bot = spawn(process.execPath, [...BOT_ARGS], {
     env: {
@@ -85,6 +94,24 @@ describe('npm start with DISCORD_TOKEN', () => {
     expect(links?.userInstall).toBe(`https://discord.com/oauth2/authorize?client_id=${APP_ID}&integration_type=1&scope=applications.commands`);
     const slash = (registered as { type?: number }[]).filter((c) => (c.type ?? 1) === 1);
     expect(lines.find((l) => l.msg === 'slash commands registered globally')?.commands).toBe(slash.length);
+  }, 20_000);
+
+  it('writes the application’s emojis, read at READY, before the names they stand for', async () => {
+    const duelist = discord.appEmojis.find((e) => e.name === 'role_duelist_abc123')!;
+    await discord.waitFor((c) => c.method === 'GET' && c.path === `/applications/${APP_ID}/emojis`);
+    let role = '';
+    await vi.waitFor(
+      async () => {
+        const i = commandInteraction('777777777777777778', 'hero', { name: 'storm' });
+        discord.dispatchInteraction(i);
+        const reply = await discord.waitFor((c) => c.method === 'POST' && c.path.includes(`/interactions/${i.id}/`), 10_000);
+        const embeds = (reply.body as { data: { embeds: { fields?: { name: string; value: string }[] }[] } }).data.embeds;
+        role = embeds[0]!.fields!.find((f) => f.name === 'Role')!.value;
+        expect(role).toContain('<:');
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    expect(role).toBe(`<:role_duelist_abc123:${duelist.id}> Duelist`);
   }, 20_000);
 
   it('finishes the reply in flight on SIGTERM, then exits cleanly', async () => {

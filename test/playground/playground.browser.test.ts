@@ -174,8 +174,8 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
 
   it('runs /player, opens its recent matches, and opens a match from them', async () => {
     const name = (await boot.services.api.player(PLAYER)).data.name;
-    await type(`/player query:${PLAYER}`);
-    const player = await messageWith(name);
+    const player = await sent(`/player query:${PLAYER}`);
+    await player.getByText(name).first().waitFor();
     await player.getByText('Rank score').waitFor();
     await player.scrollIntoViewIfNeeded();
     await screenshot(page, 'player');
@@ -375,8 +375,8 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
 
   it('draws a chart in its embed: /player rank history, then /compare', async () => {
     const name = (await boot.services.api.player(PLAYER)).data.name;
-    await type(`/player query:${PLAYER}`);
-    const player = await messageWith(name);
+    const player = await sent(`/player query:${PLAYER}`);
+    await player.getByText(name).first().waitFor();
     await player.getByText('Rank score').waitFor();
     await choose(player, 0, 'Seasons and rank history');
     await player.getByText('Ranked seasons').waitFor();
@@ -420,8 +420,8 @@ describe('the playground in Chromium', { timeout: 60_000 }, () => {
     const name = (await boot.services.api.player(PLAYER)).data.name;
     await page.setViewportSize({ width: 400, height: 860 });
     try {
-      await type(`/player query:${PLAYER}`);
-      const player = await messageWith(name);
+      const player = await sent(`/player query:${PLAYER}`);
+      await player.getByText(name).first().waitFor();
       await player.getByText('Rank score').waitFor();
       const shown = await player.locator('discord-embed').evaluate(async (embed) => {
         // Structural DOM types: the tests' TypeScript has no DOM library.
