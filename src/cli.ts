@@ -234,6 +234,8 @@ async function main(argv: string[]): Promise<number> {
       logger,
     };
     let view: View = await router.command(parsed.command, parsed.input, ctx);
+    // A terminal prints once: the answer as complete as it gets (a scout with every profile read).
+    for (let later = await view.next?.(); later; later = await later.next?.()) view = later;
     let payload = toMessagePayload(view);
     for (const press of parsed.presses) {
       const target = findPress(payload, press);

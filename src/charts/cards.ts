@@ -185,7 +185,8 @@ export async function drawProfileCard(ctx: Ctx, spec: ProfileCard): Promise<void
       x += w;
     }
     const top = [...share].sort((a, b) => b.seconds - a.seconds)[0]!;
-    text(ctx, `${top.label} ${Math.round((top.seconds / total) * 100)} %`, PAD, barY + 36, TEXT.small, COLORS.text, { maxWidth: half });
+    // The label carries the share in the member's language's way of writing it ("77 %", "77%").
+    text(ctx, top.label, PAD, barY + 36, TEXT.small, COLORS.text, { maxWidth: half });
   }
   if (spec.form.length > 0) {
     const formX = PAD + half + 2 * GAP;
@@ -198,8 +199,7 @@ export async function drawProfileCard(ctx: Ctx, spec: ProfileCard): Promise<void
       ctx.roundRect(formX + i * (cell + 3), bottomY + 26, cell, cell, 4);
       ctx.fill();
     });
-    const wins = spec.form.filter(Boolean).length;
-    text(ctx, `${wins} ${spec.labels.win} · ${spec.form.length - wins} ${spec.labels.loss}`, formX, bottomY + 26 + cell + 18, TEXT.small, COLORS.text, {
+    text(ctx, spec.labels.record, formX, bottomY + 26 + cell + 18, TEXT.small, COLORS.text, {
       maxWidth: half,
     });
   }

@@ -117,10 +117,12 @@ export interface ProfileCard {
   /** `lines`: one or two short lines of record under the name. */
   heroes: { name: string; role: string | null; lines: string[]; image: string | null }[];
   /** Seconds by role. */
+  /** `label`: the role's name and its share of the play time, as the card shows the largest ("Strategist 77 %"). */
   roles: { role: string; label: string; seconds: number }[];
   /** Newest first; true a win. */
   form: boolean[];
-  labels: { heroes: string; roles: string; form: string; win: string; loss: string };
+  /** `record`: the wins and losses of `form`, as the member's language writes them ("8 W · 6 L", "8勝6敗"). */
+  labels: { heroes: string; roles: string; form: string; record: string };
   /** Image bytes by URL; added by the runtime, never by a renderer. */
   images?: Record<string, Uint8Array>;
 }
@@ -292,7 +294,7 @@ const profileCard = z.strictObject({
   heroes: z.array(z.strictObject({ name, role, lines: z.array(text).max(2), image: imageUrl })).max(CARD_HEROES),
   roles: z.array(z.strictObject({ role: z.string().max(SPEC_LIMITS.nameLength), label: text, seconds: z.number().min(0) })).max(8),
   form: z.array(z.boolean()).max(CARD_FORM),
-  labels: z.strictObject({ heroes: text, roles: text, form: text, win: text, loss: text }),
+  labels: z.strictObject({ heroes: text, roles: text, form: text, record: text }),
   images: z.record(z.string(), z.instanceof(Uint8Array)).optional(),
 }) satisfies z.ZodType<ProfileCard>;
 

@@ -31,6 +31,7 @@ import { MATCH_CARD_PLAYERS, MATCH_CARD_TEAMS, type MatchCard } from '../charts/
 import { currentLocale, tr } from '../i18n/index.js';
 import { decodeMatchOrigin, encodeMatchOrigin, type MatchOrigin } from '../render/match-origin.js';
 import { emojiBefore } from '../render/emojis.js';
+import { runWithDeadline, settleWithin } from '../core/deadline.js';
 
 const WIN_COLOUR = 0x22c55e;
 const LOSS_COLOUR = 0xef4444;
@@ -463,8 +464,16 @@ export const SCOUT_PLAYERS = 12;
 /** The share of a player's play time on their most played hero from which they are flagged as playing one hero. */
 export const ONE_TRICK_SHARE = 0.6;
 
-/** What a player's profile read gave: the profile, a private one, none at the API, none now, or no read (past the cap). */
-type Read = { kind: 'profile'; profile: PlayerProfile } | { kind: 'private' } | { kind: 'missing' } | { kind: 'unavailable' } | { kind: 'skipped' };
+/** A scout's first answer waits this long for profiles, ms: cached ones are in by then, and the answer comes within a second. */
+export const SCOUT_FIRST_ANSWER_MS = 600;
+/** While profiles arrive, a scout's answer is edited at most this often, ms (Discord rate limits a message's edits). */
+export const SCOUT_EDIT_EVERY_MS = 1_500;
+/** A scout's reads end this long after the interaction, ms: a profile the rate limit or the API holds longer is said unavailable. */
+export const SCOUT_BUDGET_MS = 60_000;
+
+/** What a player's profile read gave: the profile, a private one, none at the API, none now, not yet, or no read (past the cap). */
+type Read =
+  { kind: 'profile'; profile: PlayerProfile } | { kind: 'private' } | { kind: 'missing' } | { kind: 'unavailable' } | { kind: 'reading' } | { kind: 'skipped' };
 
 /** One player's profile, read behind members' own lookups (`background`); never throws. */
 async function readPlayer(uid: string, ctx: CommandContext): Promise<Read> {
@@ -540,22 +549,46 @@ export async function scoutView(uid: string, ctx: CommandContext, typed = true):
   const teams = scoreboard(m, null);
   const players = uniqueLines(teams);
   // Every profile at once: the rate limiter spaces them, members' own lookups first. Who played longest first, if some must wait.
-  const scouted = [...players].sort((a, b) => Number(a.status !== 'played') - Number(b.status !== 'played')).slice(0, SCOUT_PLAYERS);
-  const reads = new Map<string, Read>(await Promise.all(scouted.map(async (l) => [l.player.player_uid, await readPlayer(l.player.player_uid, ctx)] as const)));
-  const read = [...reads.values()].filter((r) => r.kind === 'profile' || r.kind === 'private').length;
-  const header: APIEmbed = {
-    color: NEUTRAL_COLOUR,
-    title: tr('match:scout.title'),
-    description: [tr('match:scout.postMatch'), tr('match:summary.matchId', { uid: m.match_uid.replace(/`/g, '').slice(0, 120) })].join('\n'),
-    footer: { text: tr('match:scout.footer', { read: integer(read), total: integer(players.length) }) },
+  const scouted = new Set(
+    [...players]
+      .sort((a, b) => Number(a.status !== 'played') - Number(b.status !== 'played'))
+      .slice(0, SCOUT_PLAYERS)
+      .map((l) => l.player.player_uid),
+  );
+  // The reads outlive the interaction's budget (the answer is edited as they come), within the scout's own.
+  const readBy = (ctx.budget?.createdAt ?? Date.now()) + SCOUT_BUDGET_MS;
+  const reads = new Map<string, Read>();
+  const all = Promise.all([...scouted].map(async (uid) => reads.set(uid, await runWithDeadline(readBy, () => readPlayer(uid, ctx)))));
+  await settleWithin(all, SCOUT_FIRST_ANSWER_MS, () => undefined);
+  const view = (): View => {
+    const done = reads.size === scouted.size;
+    const read = [...reads.values()].filter((r) => r.kind === 'profile' || r.kind === 'private').length;
+    const footer = { read: integer(read), total: integer(players.length) };
+    const header: APIEmbed = {
+      color: NEUTRAL_COLOUR,
+      title: tr('match:scout.title'),
+      description: [tr('match:scout.postMatch'), tr('match:summary.matchId', { uid: m.match_uid.replace(/`/g, '').slice(0, 120) })].join('\n'),
+      footer: { text: done ? tr('match:scout.footer', footer) : tr('match:scout.footerReading', footer) },
+    };
+    const embeds = teams.slice(0, LIMITS.embeds - 1).map((team, i) => {
+      const lines = team.lines.map((l) => {
+        const uid = l.player.player_uid;
+        const state: Read = reads.get(uid) ?? (scouted.has(uid) ? { kind: 'reading' } : { kind: 'skipped' });
+        return playerLine(l.player.nick_name ?? uid, l.mainHeroId, state, heroName);
+      });
+      return teamEmbed(team, teamTitle(team, i), truncate(lines.join('\n'), LIMITS.description));
+    });
+    return { embeds: [header, ...embeds], ...(done ? {} : { next }) };
   };
-  const embeds = teams.slice(0, LIMITS.embeds - 1).map((team, i) => {
-    const lines = team.lines.map((l) =>
-      playerLine(l.player.nick_name ?? l.player.player_uid, l.mainHeroId, reads.get(l.player.player_uid) ?? { kind: 'skipped' }, heroName),
-    );
-    return teamEmbed(team, teamTitle(team, i), truncate(lines.join('\n'), LIMITS.description));
-  });
-  return { embeds: [header, ...embeds] };
+  let shown = reads.size;
+  // The next version once more profiles are in: all of them, or those read within an edit's interval.
+  const next = async (): Promise<View> => {
+    do await settleWithin(all, SCOUT_EDIT_EVERY_MS, () => undefined);
+    while (reads.size === shown);
+    shown = reads.size;
+    return view();
+  };
+  return view();
 }
 
 /** `/scout`: a third module of this file, as it reads the same scoreboard and draws the same team embeds. */

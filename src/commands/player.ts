@@ -49,7 +49,7 @@ import { foldName } from '../game/fold.js';
 import { type Season } from '../game/seasons.js';
 import { mapLabel, mapPlainName, type MapInfo } from '../catalog/map-directory.js';
 import { seasonLabel, staleFooter } from '../render/common.js';
-import { aside, decimal, discordTime, duration, hexColour, integer, kda, percent, ratioPercent, shortDate, winRate } from '../i18n/format.js';
+import { aside, decimal, discordTime, duration, hexColour, integer, kda, percent, ratioPercent, shortDate, wholePercent, winRate } from '../i18n/format.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import { componentEmoji, emojiBefore } from '../render/emojis.js';
 import { heroName, modeName, roleName } from '../i18n/names.js';
@@ -368,7 +368,12 @@ function profileCardSpec(p: PlayerProfile, look: Lookups): ProfileCard {
     const role = look.hero(h.hero_id)?.role ?? 'Other';
     roles.set(role, (roles.get(role) ?? 0) + h.play_time);
   }
+  const roleTotal = Math.max(
+    1,
+    [...roles.values()].reduce((sum, x) => sum + x, 0),
+  );
   const form = recentForm(p.recent_matches);
+  const shownForm = form ? form.results.slice(0, CARD_FORM) : [];
   const subtitle = [`${tr('player:profile.level')} ${integer(p.level)}`, p.login_os, coverage(p, look)].filter(Boolean).join(' · ');
   return {
     kind: 'profile-card',
@@ -394,14 +399,15 @@ function profileCardSpec(p: PlayerProfile, look: Lookups): ProfileCard {
         image: heroImage,
       };
     }),
-    roles: [...roles].map(([role, seconds]) => ({ role, label: roleName(role) ?? tr('player:unknownRole'), seconds })).sort((a, b) => b.seconds - a.seconds),
-    form: form ? form.results.slice(0, CARD_FORM) : [],
+    roles: [...roles]
+      .map(([role, seconds]) => ({ role, label: `${roleName(role) ?? tr('player:unknownRole')} ${wholePercent((seconds / roleTotal) * 100)}`, seconds }))
+      .sort((a, b) => b.seconds - a.seconds),
+    form: shownForm,
     labels: {
       heroes: tr('player:profile.topHeroes'),
       roles: tr('player:card.playTime', { time: duration(totalPlayTime(p)) }),
       form: form ? tr('player:form.title', { count: form.results.length, n: integer(form.results.length) }) : '',
-      win: tr('player:card.wins'),
-      loss: tr('player:card.losses'),
+      record: tr('player:card.formRecord', { wins: integer(shownForm.filter(Boolean).length), losses: integer(shownForm.filter((w) => !w).length) }),
     },
   };
 }

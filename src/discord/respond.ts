@@ -11,6 +11,9 @@ import type { ComponentResult } from './router.js';
 /** A View ready within this many ms of the interaction's creation is sent directly; later ones are deferred first. Well inside 3 s. */
 export const DEFAULT_ACK_DEADLINE_MS = 1_500;
 
+/** Newer versions of an answer are edited in for this long from the interaction's creation, ms: inside the token's 15 minutes. */
+export const UPDATES_WITHIN_MS = 10 * 60_000;
+
 /** The responses Discord allows to a slash command (types 4 and 5, then the token's webhook routes); `flags` 64 is ephemeral. */
 export interface CommandResponder {
   /** CHANNEL_MESSAGE_WITH_SOURCE (type 4). */
@@ -58,6 +61,8 @@ export interface AnswerTiming {
   deadlineMs?: number;
   /** Sent instead when the work has no View by `budget.answerBy` (default: "the API took too long"). */
   late?: () => View;
+  /** Told of an edit of a newer version that Discord refused (they stop there). */
+  onUpdateError?: (err: unknown) => void;
   now?: () => number;
 }
 
@@ -67,11 +72,17 @@ export function lateView(): View {
 }
 
 /** Times of one answer: when to stop waiting for a direct reply, and for the final answer (ms from now). */
-function timesOf(timing: AnswerTiming): { replyIn: number; ackIn: number; answerIn: number; late: () => View } {
+function timesOf(timing: AnswerTiming): { replyIn: number; ackIn: number; answerIn: number; updatesIn: number; late: () => View } {
   const now = (timing.now ?? Date.now)();
   const budget = timing.budget ?? interactionBudget('', now);
   const replyBy = Math.min(budget.createdAt + (timing.deadlineMs ?? DEFAULT_ACK_DEADLINE_MS), budget.ackBy);
-  return { replyIn: replyBy - now, ackIn: budget.ackBy - now, answerIn: budget.answerBy - SEND_RESERVE_MS - now, late: timing.late ?? lateView };
+  return {
+    replyIn: replyBy - now,
+    ackIn: budget.ackBy - now,
+    answerIn: budget.answerBy - SEND_RESERVE_MS - now,
+    updatesIn: budget.createdAt + UPDATES_WITHIN_MS - now,
+    late: timing.late ?? lateView,
+  };
 }
 
 /** The work of an interaction: running already, or to start once the interaction is acknowledged. */
@@ -96,7 +107,10 @@ export async function answerCommand(
   if (!options.deferFirst) {
     running = start(work);
     const first = await within(running, times.replyIn);
-    if ('value' in first) return responder.reply(toMessagePayload(first.value));
+    if ('value' in first) {
+      await responder.reply(toMessagePayload(first.value));
+      return followNext(first.value, responder, options, times.updatesIn - (now() - started));
+    }
   }
   const asked = await within(options.prefersPrivate(), options.deferFirst ? 0 : times.ackIn - (now() - started));
   const privately = 'value' in asked && asked.value;
@@ -106,10 +120,33 @@ export async function answerCommand(
   const view = 'value' in final ? final.value : times.late();
   const payload = toMessagePayload(view);
   if (view.ephemeral && !privately) {
+    // A follow-up is not the original response: its newer versions could not be edited in.
     await responder.deleteReply();
     await responder.followUp(payload);
   } else {
     await responder.edit(payload);
+    await followNext(view, responder, options, times.updatesIn - (now() - started));
+  }
+}
+
+/**
+ * Edits the original response with each newer version of `view` ({@link View.next}) as it comes, for at most `ms`. An edit
+ * Discord refuses (the answer was deleted) ends them, and is logged, not thrown: the answer was given.
+ */
+async function followNext(view: View, responder: CommandResponder, timing: AnswerTiming, ms: number): Promise<void> {
+  const now = timing.now ?? Date.now;
+  const until = now() + ms;
+  let current = view;
+  while (current.next) {
+    const got = await within(current.next(), until - now());
+    if (!('value' in got) || !got.value) return;
+    current = got.value;
+    try {
+      await responder.edit(toMessagePayload(current));
+    } catch (err) {
+      timing.onUpdateError?.(err);
+      return;
+    }
   }
 }
 

@@ -162,14 +162,28 @@ export class Router {
       const module = this.#commands.get(name);
       if (!module) return errorView(new ExpiredComponentError(`/${name}`), ctx);
       try {
-        const view = await runWithDeadline(apiDeadlineOf(ctx.budget), async () =>
-          drawCharts(await this.#display(await module.execute(input, ctx), input.user, ctx), ctx.charts, ctx.logger),
-        );
-        return (await once.prefersPrivate()) ? { ...view, ephemeral: true } : view;
+        const shown = async (view: View): Promise<View> => {
+          const { next, ...drawn } = await drawCharts(await this.#display(view, input.user, ctx), ctx.charts, ctx.logger);
+          const out = (await once.prefersPrivate()) ? { ...drawn, ephemeral: true } : drawn;
+          // Each newer version is shown as the first was: in the member's language, as they display answers, charts drawn.
+          return next ? { ...out, next: () => runInLocale(locale, () => this.#later(next, shown, ctx)) } : out;
+        };
+        return await runWithDeadline(apiDeadlineOf(ctx.budget), async () => shown(await module.execute(input, ctx)));
       } catch (err) {
         return errorView(err, ctx, queryOf(input.options));
       }
     });
+  }
+
+  /** A view's next version, shown as `shown` does; null (and a warning) when it cannot be had: the answer shown stays. */
+  async #later(next: () => Promise<View | null>, shown: (view: View) => Promise<View>, ctx: CommandContext): Promise<View | null> {
+    try {
+      const view = await next();
+      return view && (await shown(view));
+    } catch (err) {
+      ctx.logger.warn({ err }, 'a newer version of an answer could not be shown');
+      return null;
+    }
   }
 
   /** Runs a component: the invoker's press updates the message; anyone else's, or a private answer, gets an ephemeral reply. Never throws. */

@@ -172,6 +172,7 @@ export class DiscordRuntime {
           deadlineMs: this.#options.ackDeadlineMs,
           budget: ctx.budget,
           late: meter.late,
+          onUpdateError: (err) => log().info({ err }, 'a newer version of the answer was not edited in (the answer was deleted?)'),
         },
       ),
     );

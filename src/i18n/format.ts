@@ -44,6 +44,11 @@ export function percent(p: number | null | undefined): string {
   return p === null || p === undefined || !Number.isFinite(p) ? '—' : tr('common:format.percent', { value: numbers().oneDecimal.format(p) });
 }
 
+/** A 0-100 share rounded to a whole number, in the locale's way ("77 %", "77%"): where a decimal would be noise (a card's role share). */
+export function wholePercent(p: number): string {
+  return tr('common:format.percent', { value: integer(Math.round(p)) });
+}
+
 /** A 0-1 ratio (0.634 → "63.4 %"). */
 export function ratioPercent(r: number | null | undefined): string {
   return r === null || r === undefined ? '—' : percent(r * 100);

@@ -47,6 +47,11 @@ export interface View {
   files?: ViewFile[];
   /** Drawn by the runtime's chart pool after the handler returns; an embed image of one not drawn in time is dropped. */
   charts?: ViewChart[];
+  /**
+   * A newer version of this answer as more of it arrives (a scout's profiles as they are read): the runtime edits the reply
+   * with it, then with its own `next`, until one has none or resolves null. Never rejects; the handler bounds its own time.
+   */
+  next?: () => Promise<View | null>;
 }
 
 /** Drawn from `spec` as the PNG file `name`, `description` its alt text. */

@@ -131,7 +131,7 @@ describe('withCardImages', () => {
       heroes: [{ name: 'Hulk', role: 'Vanguard', lines: [], image: `${base}/b.png` }],
       roles: [],
       form: [],
-      labels: { heroes: '', roles: '', form: '', win: '', loss: '' },
+      labels: { heroes: '', roles: '', form: '', record: '' },
     };
     await withCardImages(charts, store).render(card);
     const drawn = charts.specs[0] as ProfileCard;

@@ -245,12 +245,12 @@ function profileCardSample(): ProfileCard {
       { name: 'Peni Parker', role: 'Vanguard', lines: ['47.6 % · 21', 'KDA 3.02'], image: null },
     ],
     roles: [
-      { role: 'Strategist', label: 'Strategist', seconds: 61_200 },
-      { role: 'Vanguard', label: 'Vanguard', seconds: 14_400 },
-      { role: 'Duelist', label: 'Duelist', seconds: 3_600 },
+      { role: 'Strategist', label: 'Strategist 77 %', seconds: 61_200 },
+      { role: 'Vanguard', label: 'Vanguard 18 %', seconds: 14_400 },
+      { role: 'Duelist', label: 'Duelist 5 %', seconds: 3_600 },
     ],
     form: [true, false, false, true, false, false, true, true, false, true, true, true, false, true],
-    labels: { heroes: 'Top heroes', roles: 'Play time by role · 22h 0m', form: 'Recent form (last 14 matches)', win: 'W', loss: 'L' },
+    labels: { heroes: 'Top heroes', roles: 'Play time by role · 22h 0m', form: 'Recent form (last 14 matches)', record: '8 W · 6 L' },
     images: {
       'https://img.test/rivals/players/heads/player_head_30000001.png': samplePortrait('#b57cff'),
       'https://img.test/rivals/heroes/jeff.png': samplePortrait('#45d48a'),
@@ -274,7 +274,8 @@ function japaneseProfileCard(): ProfileCard {
       { label: 'KDA', value: '4.12' },
       { label: 'One Above Allまで', value: '—' },
     ],
-    labels: { heroes: 'よく使うヒーロー', roles: 'ロール別プレイ時間 · 22時間0分', form: '最近の調子（直近14試合）', win: '勝', loss: '敗' },
+    roles: card.roles.map((r, i) => ({ ...r, label: `${['ストラテジスト', 'ヴァンガード', 'デュエリスト'][i]} ${['77', '18', '5'][i]}%` })),
+    labels: { heroes: 'よく使うヒーロー', roles: 'ロール別プレイ時間 · 22時間0分', form: '最近の調子（直近14試合）', record: '8勝6敗' },
   };
 }
 

@@ -44,8 +44,11 @@ describe('the profile card', () => {
       .value.split(' · ')[0]!
       .split(' ');
     expect(card.form.map((w) => (w ? 'W' : 'L'))).toEqual(form);
+    expect(card.labels.record).toBe(`${card.form.filter(Boolean).length} W · ${card.form.filter((w) => !w).length} L`);
     expect(card.roles.reduce((s, r) => s + r.seconds, 0)).toBeLessThanOrEqual(totalPlayTime(profiles['doublec8-double-c-1786151874-2025-08-05.json']!) + 1);
-    expect(card.roles[0]).toMatchObject({ role: 'Duelist', label: 'Duelist' });
+    // The largest role with its share of the roles' play time, as the card writes it.
+    const share = Math.round((card.roles[0]!.seconds / card.roles.reduce((s, r) => s + r.seconds, 0)) * 100);
+    expect(card.roles[0]).toMatchObject({ role: 'Duelist', label: `Duelist ${share} %` });
   });
 
   it('other sections have no card', async () => {

@@ -79,6 +79,47 @@ describe('the acknowledgement policy', () => {
     expect(ownPrivate.calls).toEqual(['deferUpdate', 'followUp(read it|64)']);
   });
 
+  it('edits in each newer version of an answer as it comes, after a reply or after a deferral, and stops at the last', async () => {
+    // Each version comes when the test says, so the order is the answer's, not the clock's.
+    const gate = () => {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      return { promise, resolve };
+    };
+    const gates = [gate(), gate()];
+    const chained = (n: number): View => ({
+      content: `v${n}`,
+      ...(n < 2 ? { next: () => gates[n]!.promise.then(() => chained(n + 1)) } : {}),
+    });
+    const r = recorder();
+    const done = answerCommand(Promise.resolve(chained(0)), r.command, { prefersPrivate: async () => false, deadlineMs: 200 });
+    await vi.waitFor(() => expect(r.calls).toEqual(['reply(v0|0)']));
+    gates[0]!.resolve();
+    await vi.waitFor(() => expect(r.calls).toEqual(['reply(v0|0)', 'edit(v1|0)']));
+    gates[1]!.resolve();
+    await done;
+    expect(r.calls).toEqual(['reply(v0|0)', 'edit(v1|0)', 'edit(v2|0)']);
+    const deferred = recorder();
+    await answerCommand(later(chained(1), 60), deferred.command, { prefersPrivate: async () => false, deadlineMs: 10 });
+    expect(deferred.calls).toEqual(['defer(false)', 'edit(v1|0)', 'edit(v2|0)']);
+  });
+
+  it('ends the newer versions at null, and at an edit Discord refuses (told, not thrown: the answer was given)', async () => {
+    const r = recorder();
+    await answerCommand(Promise.resolve({ content: 'first', next: async () => null }), r.command, { prefersPrivate: async () => false, deadlineMs: 200 });
+    expect(r.calls).toEqual(['reply(first|0)']);
+    const refused: unknown[] = [];
+    const asked: string[] = [];
+    const edits = recorder();
+    const deleted = { ...edits.command, edit: async () => Promise.reject(new Error('Unknown Message')) };
+    const third = async () => (asked.push('third'), { content: 'third' });
+    const answer: View = { content: 'first', next: async () => (asked.push('second'), { content: 'second', next: third }) };
+    await answerCommand(Promise.resolve(answer), deleted, { prefersPrivate: async () => false, deadlineMs: 200, onUpdateError: (err) => refused.push(err) });
+    expect(edits.calls).toEqual(['reply(first|0)']);
+    expect(asked).toEqual(['second']);
+    expect(refused).toEqual([new Error('Unknown Message')]);
+  });
+
   it('sends no autocomplete choices past the deadline', async () => {
     expect(await answerAutocomplete(later([{ name: 'Hulk', value: '1011' }], 5), 200)).toEqual([{ name: 'Hulk', value: '1011' }]);
     expect(await answerAutocomplete(later([{ name: 'Hulk', value: '1011' }], 100), 20)).toEqual([]);

@@ -100,15 +100,20 @@ export interface Answer {
   components: { components: { custom_id?: string }[] }[];
 }
 
-/** The bot's answer to `interaction`: the callback's data, or the edit of the original after a deferral. */
-export async function answerOf(discord: FakeDiscord, interaction: { id: string; token: string }): Promise<Answer> {
+/** The bot's answer to `interaction`: the callback's data, or an edit of the original (the first whose body `which` accepts). */
+export async function answerOf(
+  discord: FakeDiscord,
+  interaction: { id: string; token: string },
+  which: (body: unknown) => boolean = () => true,
+): Promise<Answer> {
   const call = await discord.waitFor(
     (c) =>
-      (c.method === 'POST' &&
+      ((c.method === 'POST' &&
         c.path.startsWith(`/interactions/${interaction.id}/`) &&
         (c.body as { type: number }).type !== 5 &&
         (c.body as { type: number }).type !== 6) ||
-      (c.method === 'PATCH' && c.path.includes(`/${interaction.token}/messages/@original`)),
+        (c.method === 'PATCH' && c.path.includes(`/${interaction.token}/messages/@original`))) &&
+      which(c.body),
   );
   const body = call.body as { data?: Partial<Answer> } & Partial<Answer>;
   const data = body.data ?? body;

@@ -105,10 +105,43 @@ describe('the next questions players ask', () => {
   it('/scout answers every player of the match by team, post-match only', async () => {
     const i = commandInteraction(MEMBER.userId, 'scout', { match: '6713355_1740604074_322_11001_10' });
     discord.dispatchInteraction(i);
-    const answer = await answerOf(discord, i);
+    // The complete answer: the first, or the edit that had every profile read (on a loaded machine a read can take a while).
+    const answer = await answerOf(discord, i, (a) => /"text":"Profiles read: \d+ of 13"/.test(JSON.stringify(a)));
     expect(answer.embeds.map((e) => e.title)).toEqual(['Lobby scout', 'Team A · Defeat', 'Team B · Victory']);
     expect(answer.embeds[0]!.description).toMatch(/^Post-match only: /);
     expect(answer.embeds[1]!.description).toMatch(/^\*\*Gergory-House\*\* · Storm · /m);
     expect(answer.embeds[1]!.description).toContain('**Card1gan** · Cloak & Dagger · Grandmaster III 4,562 · ');
   });
+
+  it('/scout answers at once with the profiles at hand, then edits in the others as they are read', async () => {
+    const MATCH = '6713355_1740604074_322_11001_10';
+    const ctx = bot.runtimeContext();
+    // Card1gan's profile is at hand (cached); every other player's is to be read from an API answering in 1.5 s.
+    const players = (await ctx.api.match(MATCH)).data.players.map((p) => p.player_uid);
+    await Promise.all(players.filter((uid) => uid !== '1403392756').map((uid) => ctx.api.forgetPlayer(uid)));
+    await ctx.api.player('1403392756');
+    r.setFaults({ latencyMs: 1_500, pathPrefix: '/api/v1/player/' });
+    try {
+      const i = commandInteraction(MEMBER.userId, 'scout', { match: MATCH });
+      discord.dispatchInteraction(i);
+      const first = await answerOf(discord, i);
+      const firstText = first.embeds.map((e) => e.description ?? '').join('\n');
+      expect(firstText).toContain('**Card1gan** · Cloak & Dagger · Grandmaster III 4,562 · ');
+      expect(firstText).toMatch(/^\*\*Gergory-House\*\* · Storm · \*reading the profile…\*$/m);
+      expect(first.embeds[0]!.footer?.text).toBe('Profiles read: 1 of 13 · more on the way');
+      // The complete answer replaces it: the original response edited.
+      const done = await discord.waitFor(
+        (c) =>
+          c.method === 'PATCH' &&
+          c.path.includes(`/${i.token}/messages/@original`) &&
+          !(c.body as { embeds: { footer?: { text: string } }[] }).embeds[0]!.footer!.text.includes('more on the way'),
+        20_000,
+      );
+      const final = (done.body as { embeds: { description?: string; footer?: { text: string } }[] }).embeds;
+      expect(final.map((e) => e.description ?? '').join('\n')).not.toContain('reading the profile');
+      expect(final[0]!.footer!.text).toMatch(/^Profiles read: \d+ of 13$/);
+    } finally {
+      r.setFaults({});
+    }
+  }, 30_000);
 });

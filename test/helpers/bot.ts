@@ -69,9 +69,12 @@ export function bot(r: Replica, options: { apiTimeoutMs?: number } = {}) {
     options: CommandInput['options'],
     subcommand?: string,
     user: CommandInput['user'] = MEMBER,
-  ): Promise<{ view: View; payload: MessagePayload }> => {
-    const view = await router.command(name, { options, subcommand, user: speaking(user) }, ctx);
-    return { view, payload: asText(view) };
+  ): Promise<{ view: View; payload: MessagePayload; first: View }> => {
+    // The answer as complete as it gets (a scout with every profile read), as the runtime's last edit leaves it.
+    const first = await router.command(name, { options, subcommand, user: speaking(user) }, ctx);
+    let view = first;
+    for (let later = await view.next?.(); later; later = await later.next?.()) view = later;
+    return { view, payload: asText(view), first };
   };
   const press = async (customId: string, values: string[] = [], user = MEMBER) => {
     const result = await router.component(customId, values, speaking(user), MEMBER.userId, ctx);
