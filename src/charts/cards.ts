@@ -237,7 +237,11 @@ export async function drawMatchCard(ctx: Ctx, spec: MatchCard): Promise<void> {
     ctx.fillRect(0, 0, width, headerH);
   }
   text(ctx, spec.title, PAD, 28, TEXT.big, COLORS.heading, { weight: 600, maxWidth: width - 2 * PAD });
-  text(ctx, spec.subtitle, PAD, 60, TEXT.small, COLORS.text, { maxWidth: width - 2 * PAD });
+  // The rows' figures are numbers alone, named once here: words on every row do not fit in every language.
+  ctx.font = font(FIGURES, 400);
+  const columnsW = Math.min((width - 2 * PAD) * 0.45, ctx.measureText(spec.columns).width as number);
+  text(ctx, spec.subtitle, PAD, 60, TEXT.small, COLORS.text, { maxWidth: width - 2 * PAD - columnsW - GAP });
+  text(ctx, spec.columns, width - PAD, 60, FIGURES, COLORS.muted, { maxWidth: columnsW, align: 'right' });
 
   const teams = spec.teams;
   if (teams.length === 0) return;
@@ -269,7 +273,7 @@ export async function drawMatchCard(ctx: Ctx, spec: MatchCard): Promise<void> {
       // The hero's name first (up to half the row), the figures take the rest and are shortened if they must.
       ctx.font = font(TEXT.small, 400);
       const heroW = Math.min((right - textX) * 0.5, ctx.measureText(p.hero).width as number);
-      // The figures a size smaller: two of them and their units share the row with the hero.
+      // The figures a size smaller: two of them share the row with the hero.
       ctx.font = font(FIGURES, 400);
       const figuresW = Math.min(ctx.measureText(p.figures).width as number, right - textX - heroW - 10);
       const upper = y + rowH * 0.32;

@@ -142,6 +142,8 @@ export interface MatchCard {
   title: string;
   /** "Hydra Charteris Base · 12m 30s". */
   subtitle: string;
+  /** What each row's figures are, once for the card, in the locale: "K/D/A · damage · healing". */
+  columns: string;
   /** The map's image, drawn dimmed behind the header. */
   image: string | null;
   teams: {
@@ -156,7 +158,7 @@ export interface MatchCard {
       image: string | null;
       /** "11/5/13". */
       kda: string;
-      /** "12.3k dmg · 8.5k heal". */
+      /** Damage, then healing when there was some, numbers only ({@link MatchCard.columns} names them): "12,286 · 8,532". */
       figures: string;
       /** "MVP" or "SVP", in the locale. */
       badge: string | null;
@@ -303,6 +305,7 @@ const matchCard = z.strictObject({
   locale,
   title,
   subtitle: text,
+  columns: text,
   image: imageUrl,
   teams: z
     .array(

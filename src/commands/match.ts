@@ -13,7 +13,7 @@ import { NotFoundError } from '../core/errors.js';
 import { matchLength, scoreboard, type ScoreLine, type ScoreTeam } from '../game/scoreboard.js';
 import { describe } from '../i18n/commands.js';
 import { staleFooter } from '../render/common.js';
-import { aside, compactNumber, discordTime, duration, integer, kdaRatio, percent } from '../i18n/format.js';
+import { aside, discordTime, duration, integer, kdaRatio, percent } from '../i18n/format.js';
 import { embedLength, escapeText, LIMITS, truncate } from '../render/limits.js';
 import { heroName, modeName } from '../i18n/names.js';
 import { gameModeName, matchMode } from '../game/modes.js';
@@ -156,6 +156,7 @@ function matchCardSpec(
     locale: currentLocale(),
     title: truncate(head.title, 200),
     subtitle: truncate(head.subtitle, 200),
+    columns: truncate(tr('match:card.columns'), 200),
     image: head.image,
     teams: teams.slice(0, MATCH_CARD_TEAMS).map((team, i) => ({
       title: truncate(titles[i]!, 200),
@@ -163,9 +164,9 @@ function matchCardSpec(
       players: team.lines.slice(0, MATCH_CARD_PLAYERS).map((l) => {
         const p = l.player;
         const hero = l.mainHeroId ? heroes.get(l.mainHeroId) : undefined;
-        // "6.5K": a card's row has room for two short figures.
-        const figures = [tr('match:line.damage', { value: compactNumber(p.total_hero_damage, 1_000) })];
-        if (Math.round(p.total_hero_heal) > 0) figures.push(tr('match:line.healing', { value: compactNumber(p.total_hero_heal, 1_000) }));
+        // Numbers alone: the card names the columns once (a unit on every row does not fit in German or Spanish).
+        const figures = [integer(p.total_hero_damage)];
+        if (Math.round(p.total_hero_heal) > 0) figures.push(integer(p.total_hero_heal));
         const badge = p.player_uid === m.mvp_uid ? tr('match:fields.mvp') : p.player_uid === m.svp_uid ? tr('match:fields.svp') : null;
         return {
           name: truncate(p.nick_name ?? p.player_uid, 100) || '?',

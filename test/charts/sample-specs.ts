@@ -299,34 +299,35 @@ function matchCardSample(): MatchCard {
     kind: 'match-card',
     title: 'Quick Play',
     subtitle: 'Yggsgard: Royal Palace · 6m 44s · 26 Feb 2025',
+    columns: 'K/D/A · damage · healing',
     image: 'https://img.test/rivals/maps/royal-palace.png',
     teams: [
       {
         title: 'Team A · Defeat',
         won: false,
         players: [
-          row('Gergory-House', 'Storm', 'Duelist', '11/5/13', '12.3K dmg', { image: 'https://img.test/rivals/heroes/storm.png' }),
-          row('THC_SussyBaka', 'Thor', 'Vanguard', '10/6/1', '8.8K dmg'),
-          row('Jdog15', 'Hulk', 'Vanguard', '7/4/0', '4.6K dmg', { dimmed: true }),
-          row('Card1gan', 'Cloak & Dagger', 'Strategist', '12/6/8', '6.5K dmg · 14.5K heal', {
+          row('Gergory-House', 'Storm', 'Duelist', '11/5/13', '12,286', { image: 'https://img.test/rivals/heroes/storm.png' }),
+          row('THC_SussyBaka', 'Thor', 'Vanguard', '10/6/1', '8,753'),
+          row('Jdog15', 'Hulk', 'Vanguard', '7/4/0', '4,618', { dimmed: true }),
+          row('Card1gan', 'Cloak & Dagger', 'Strategist', '12/6/8', '6,509 · 14,502', {
             badge: 'SVP',
             image: 'https://img.test/rivals/heroes/broken.png',
           }),
-          row('voidwalkerz', 'Scarlet Witch', 'Duelist', '10/9/0', '8K dmg'),
-          row('Spqnked', 'Adam Warlock', 'Strategist', '4/8/10', '5.2K dmg · 8.5K heal'),
-          row('Diijonn', 'Magneto', 'Vanguard', '0/1/0', '1K dmg', { dimmed: true }),
+          row('voidwalkerz', 'Scarlet Witch', 'Duelist', '10/9/0', '8,028'),
+          row('Spqnked', 'Adam Warlock', 'Strategist', '4/8/10', '5,234 · 8,532'),
+          row('Diijonn', 'Magneto', 'Vanguard', '0/1/0', '1,040', { dimmed: true }),
         ],
       },
       {
         title: 'Team B · Victory',
         won: true,
         players: [
-          row('KingDomENT', 'The Thing', 'Vanguard', '15/3/2', '7.3K dmg'),
-          row('Zillaforilla', 'Thor', 'Vanguard', '7/5/1', '4.7K dmg'),
-          row('Alikye', 'Psylocke', 'Duelist', '29/2/0', '13.3K dmg', { badge: 'MVP', image: 'https://img.test/rivals/heroes/psylocke.png' }),
-          row('JakMiOph', 'Adam Warlock', 'Strategist', '12/2/13', '3K dmg · 11.7K heal'),
-          row('rahzey', 'Mister Fantastic', 'Duelist', '22/4/2', '9.2K dmg'),
-          row('EarthGore', 'Invisible Woman', 'Strategist', '11/3/25', '3.9K dmg · 12.5K heal'),
+          row('KingDomENT', 'The Thing', 'Vanguard', '15/3/2', '7,277'),
+          row('Zillaforilla', 'Thor', 'Vanguard', '7/5/1', '4,706'),
+          row('Alikye', 'Psylocke', 'Duelist', '29/2/0', '13,263', { badge: 'MVP', image: 'https://img.test/rivals/heroes/psylocke.png' }),
+          row('JakMiOph', 'Adam Warlock', 'Strategist', '12/2/13', '3,029 · 11,705'),
+          row('rahzey', 'Mister Fantastic', 'Duelist', '22/4/2', '9,181'),
+          row('EarthGore', 'Invisible Woman', 'Strategist', '11/3/25', '3,917 · 12,488'),
         ],
       },
     ],
@@ -348,14 +349,13 @@ function japaneseMatchCard(): MatchCard {
     locale: 'ja',
     title: 'クイックプレイ',
     subtitle: 'ユグドラシル：ロイヤルパレス · 6分44秒 · 2025年2月26日',
+    columns: 'K/D/A・ダメージ・回復',
     teams: [
       {
         ...a!,
         title: 'チームA · 敗北',
         players: a!.players.map((p, i) =>
-          i === 3
-            ? { ...p, name: 'とても長いプレイヤー名のテストアカウント', hero: 'クローク＆ダガー', badge: 'SVP', figures: '6.5K ダメージ · 14.5K 回復' }
-            : p,
+          i === 3 ? { ...p, name: 'とても長いプレイヤー名のテストアカウント', hero: 'クローク＆ダガー', badge: 'SVP', figures: '6,509 · 14,502' } : p,
         ),
       },
       { ...b!, title: 'チームB · 勝利' },

@@ -45,8 +45,10 @@ describe('the match card', () => {
       ['Alikye', 'MVP'],
     ]);
     expect(players.find((p) => p.name === 'Diijonn')).toMatchObject({ dimmed: true, kda: '0/1/0', hero: 'Magneto' });
-    // Damage shortened from a thousand on: a row has room for two figures.
-    expect(players.find((p) => p.name === 'Card1gan')!.figures).toBe('6.5K dmg · 14.5K heal');
+    // Damage and healing as numbers, named once for the card: a unit on every row does not fit in every language.
+    expect(players.find((p) => p.name === 'Card1gan')!.figures).toBe('6,509 · 14,461');
+    expect(players.find((p) => p.name === 'Diijonn')!.figures).toBe('1,040');
+    expect(card.columns).toBe('K/D/A · damage · healing');
     // Hero portraits from the hero list: every played hero has one in the replica.
     expect(players.every((p) => p.image?.startsWith('https://img.test/rivals/'))).toBe(true);
     expect(card.subtitle).not.toMatch(/\*|<t:/);
