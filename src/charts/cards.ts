@@ -265,6 +265,10 @@ export async function drawMatchCard(ctx: Ctx, spec: MatchCard): Promise<void> {
       }
       const size = rowH - 10;
       const tint = roleColor(p.role);
+      // The role as a strip at the row's edge, the hero's name in plain text: a red Duelist or a green Strategist
+      // must not read as the team's defeat or victory.
+      ctx.fillStyle = tint;
+      ctx.fillRect(x, y + 3, 3, rowH - 6);
       portrait(ctx, image(p.image), x + 6, y + 5, size, tint, p.hero);
       const right = x + colW - 8;
       ctx.font = font(TEXT.small, 600);
@@ -294,7 +298,7 @@ export async function drawMatchCard(ctx: Ctx, spec: MatchCard): Promise<void> {
         text(ctx, p.badge, nameEnd + 6 + pill / 2, upper, 18, GOLD, { weight: 600, maxWidth: pill, align: 'center' });
       }
       text(ctx, p.name, textX, upper, TEXT.small, COLORS.heading, { weight: 600, maxWidth: nameW });
-      text(ctx, p.hero, textX, lower, TEXT.small, tint, { maxWidth: Math.max(heroW, right - figuresW - 10 - textX) });
+      text(ctx, p.hero, textX, lower, TEXT.small, COLORS.text, { maxWidth: Math.max(heroW, right - figuresW - 10 - textX) });
       text(ctx, p.kda, right, upper, TEXT.small, COLORS.heading, { weight: 600, maxWidth: kdaW, align: 'right' });
       text(ctx, p.figures, right, lower, FIGURES, COLORS.muted, { maxWidth: figuresW, align: 'right' });
       ctx.globalAlpha = 1;
