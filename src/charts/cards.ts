@@ -46,9 +46,15 @@ function text(
   y: number,
   size: number,
   color: string,
-  options: { weight?: 400 | 600; maxWidth: number; align?: 'left' | 'right' | 'center' },
+  options: { weight?: 400 | 600; maxWidth: number; align?: 'left' | 'right' | 'center'; shrinkTo?: number },
 ): void {
-  const spec = font(size, options.weight ?? 400);
+  let spec = font(size, options.weight ?? 400);
+  // A label a little too long is set smaller, down to `shrinkTo` px, before it loses letters to an ellipsis.
+  for (let s = size - 1; options.shrinkTo !== undefined && s >= options.shrinkTo; s--) {
+    ctx.font = spec;
+    if ((ctx.measureText(value).width as number) <= options.maxWidth) break;
+    spec = font(s, options.weight ?? 400);
+  }
   ctx.font = spec;
   ctx.fillStyle = color;
   ctx.textAlign = options.align ?? 'left';
@@ -127,7 +133,7 @@ export async function drawProfileCard(ctx: Ctx, spec: ProfileCard): Promise<void
   const nameX = PAD + iconSize + 18;
   const nameWidth = rightEdge - rankWidth - GAP - nameX;
   text(ctx, spec.title, nameX, 48, TEXT.name, COLORS.heading, { weight: 600, maxWidth: nameWidth });
-  text(ctx, spec.subtitle, nameX, 86, TEXT.small, COLORS.text, { maxWidth: nameWidth });
+  text(ctx, spec.subtitle, nameX, 86, TEXT.small, COLORS.text, { maxWidth: nameWidth, shrinkTo: 17 });
 
   // Tiles: the season's record at a glance.
   const tilesY = 128;
@@ -140,7 +146,7 @@ export async function drawProfileCard(ctx: Ctx, spec: ProfileCard): Promise<void
       ctx.beginPath();
       ctx.roundRect(x, tilesY, tileW, tileH, 10);
       ctx.fill();
-      text(ctx, tile.label, x + 14, tilesY + 20, TEXT.small, COLORS.muted, { maxWidth: tileW - 28 });
+      text(ctx, tile.label, x + 14, tilesY + 20, TEXT.small, COLORS.muted, { maxWidth: tileW - 28, shrinkTo: 16 });
       text(ctx, tile.value, x + 14, tilesY + 46, TEXT.body, COLORS.heading, { weight: 600, maxWidth: tileW - 28 });
     });
   }
@@ -165,7 +171,7 @@ export async function drawProfileCard(ctx: Ctx, spec: ProfileCard): Promise<void
     portrait(ctx, image(hero.image), x + 12, heroTop + (heroH - size) / 2, size, color, hero.name);
     const tx = x + 12 + size + 10;
     const tw = heroW - (tx - x) - 8;
-    text(ctx, hero.name, tx, heroTop + 22, TEXT.small, COLORS.heading, { weight: 600, maxWidth: tw });
+    text(ctx, hero.name, tx, heroTop + 22, TEXT.small, COLORS.heading, { weight: 600, maxWidth: tw, shrinkTo: 17 });
     hero.lines.forEach((line, l) => text(ctx, line, tx, heroTop + 48 + l * 24, TEXT.small, COLORS.text, { maxWidth: tw }));
   });
 
