@@ -325,7 +325,11 @@ export function drawLadderCard(ctx: Ctx, spec: LadderCard): void {
   ctx.fillStyle = GOLD;
   ctx.fillRect(0, 0, width, 4);
   text(ctx, spec.title, PAD, 28, TEXT.big, COLORS.heading, { weight: 600, maxWidth: width - 2 * PAD });
-  text(ctx, spec.subtitle, PAD, 56, TEXT.small, COLORS.text, { maxWidth: width - 2 * PAD });
+  ctx.font = font(FIGURES, 400);
+  const weekLabelW = Math.min(150, ctx.measureText(spec.weekLabel).width as number);
+  text(ctx, spec.subtitle, PAD, 56, TEXT.small, COLORS.text, { maxWidth: width - 2 * PAD - weekLabelW - GAP, shrinkTo: 18 });
+  // The change column's name over it: a bare "+12.5" could be anything.
+  text(ctx, spec.weekLabel, width - PAD, 56, FIGURES, COLORS.muted, { maxWidth: weekLabelW, align: 'right' });
   const top = 80;
   const rowH = Math.min(44, Math.floor((height - top - 6) / Math.max(1, spec.rows.length)));
   // Columns from the right: the week's change, the score, the tier; the name takes what is left.

@@ -180,6 +180,8 @@ export interface LadderCard {
   title: string;
   /** "PC · 14 members". */
   subtitle: string;
+  /** What the last column is, over it: "this week". */
+  weekLabel: string;
   rows: {
     /** "1". */
     position: string;
@@ -326,6 +328,7 @@ const ladderCard = z.strictObject({
   locale,
   title,
   subtitle: text,
+  weekLabel: text,
   rows: z
     .array(
       z.strictObject({

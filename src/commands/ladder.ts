@@ -159,6 +159,7 @@ function ladderCardSpec(title: string, subtitle: string[], rows: readonly Ladder
     locale: currentLocale(),
     title: truncate(title, 200),
     subtitle: truncate(subtitle.join(' · '), 200),
+    weekLabel: truncate(tr('ladder:card.week'), 200),
     rows: rows.slice(0, LADDER_CARD_ROWS).map((r) => {
       const s = r.standing;
       return {

@@ -381,6 +381,7 @@ function ladderCardSample(): LadderCard {
     kind: 'ladder-card',
     title: 'Server ladder',
     subtitle: '10 members listed · rank scores as the bot last read them',
+    weekLabel: 'this week',
     rows: rows.map(([name, tier, score, week, trend], i) => ({ position: String(i + 1), name, tier, score, week, trend, you: i === 3 })),
   };
 }
