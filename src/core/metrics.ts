@@ -19,7 +19,7 @@ export interface Metrics {
   interaction(kind: InteractionKind, command: string, outcome: InteractionOutcome): void;
   /** Seconds from the interaction's creation (its snowflake, clamped as the budget reads it) to Discord accepting the ack. */
   ack(kind: InteractionKind, seconds: number): void;
-  /** Seconds from creation to Discord accepting the final answer. */
+  /** Seconds from creation to Discord accepting the answer, once an interaction: newer versions edited in later are not counted. */
   answer(kind: InteractionKind, seconds: number): void;
   /** `endpoint` is the endpoint's name (src/api/endpoints.ts), never the path. */
   upstream(endpoint: string, status: UpstreamStatus): void;

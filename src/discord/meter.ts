@@ -36,6 +36,7 @@ export class InteractionMeter implements Meter {
   settled = false;
   #late = false;
   #error = false;
+  #answered = false;
 
   constructor(
     private readonly metrics: Metrics,
@@ -50,7 +51,7 @@ export class InteractionMeter implements Meter {
       const seconds = this.#seconds();
       this.metrics.ack(this.kind, seconds);
       if (body.type !== InteractionResponseType.DeferredChannelMessageWithSource && body.type !== InteractionResponseType.DeferredMessageUpdate)
-        this.metrics.answer(this.kind, seconds);
+        this.#answer(seconds);
     };
   }
 
@@ -59,11 +60,11 @@ export class InteractionMeter implements Meter {
       ...webhook,
       edit: async (payload: MessagePayload) => {
         await webhook.edit(payload);
-        this.metrics.answer(this.kind, this.#seconds());
+        this.#answer(this.#seconds());
       },
       followUp: async (payload: MessagePayload) => {
         await webhook.followUp(payload);
-        this.metrics.answer(this.kind, this.#seconds());
+        this.#answer(this.#seconds());
       },
     };
   }
@@ -83,6 +84,13 @@ export class InteractionMeter implements Meter {
 
   end(outcome?: InteractionOutcome): void {
     this.metrics.interaction(this.kind, this.name, outcome ?? (this.#late ? 'late' : this.#error ? 'error' : 'answered'));
+  }
+
+  // The first final answer is the answer time: a newer version edited in later (a scout's profiles arriving) is not another answer.
+  #answer(seconds: number): void {
+    if (this.#answered) return;
+    this.#answered = true;
+    this.metrics.answer(this.kind, seconds);
   }
 
   #seconds(): number {

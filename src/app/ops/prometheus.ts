@@ -80,7 +80,7 @@ export class PrometheusMetrics implements Metrics {
     });
     const answer = new Histogram({
       name: 'rivals_interaction_answer_seconds',
-      help: "Time from an interaction's creation (its snowflake) to its final answer accepted by Discord, by kind.",
+      help: "Time from an interaction's creation (its snowflake) to its answer accepted by Discord (not the newer versions edited in later), by kind.",
       labelNames: ['kind'],
       buckets: ANSWER_BUCKETS,
       registers,
