@@ -246,7 +246,7 @@ export async function drawMatchCard(ctx: Ctx, spec: MatchCard): Promise<void> {
   // The rows' figures are numbers alone, named once here: words on every row do not fit in every language.
   ctx.font = font(FIGURES, 400);
   const columnsW = Math.min((width - 2 * PAD) * 0.45, ctx.measureText(spec.columns).width as number);
-  text(ctx, spec.subtitle, PAD, 60, TEXT.small, COLORS.text, { maxWidth: width - 2 * PAD - columnsW - GAP });
+  text(ctx, spec.subtitle, PAD, 60, TEXT.small, COLORS.text, { maxWidth: width - 2 * PAD - columnsW - GAP, shrinkTo: 17 });
   text(ctx, spec.columns, width - PAD, 60, FIGURES, COLORS.muted, { maxWidth: columnsW, align: 'right' });
 
   const teams = spec.teams;
@@ -304,7 +304,7 @@ export async function drawMatchCard(ctx: Ctx, spec: MatchCard): Promise<void> {
         text(ctx, p.badge, nameEnd + 6 + pill / 2, upper, 18, GOLD, { weight: 600, maxWidth: pill, align: 'center' });
       }
       text(ctx, p.name, textX, upper, TEXT.small, COLORS.heading, { weight: 600, maxWidth: nameW });
-      text(ctx, p.hero, textX, lower, TEXT.small, COLORS.text, { maxWidth: Math.max(heroW, right - figuresW - 10 - textX) });
+      text(ctx, p.hero, textX, lower, TEXT.small, COLORS.text, { maxWidth: Math.max(heroW, right - figuresW - 10 - textX), shrinkTo: 17 });
       text(ctx, p.kda, right, upper, TEXT.small, COLORS.heading, { weight: 600, maxWidth: kdaW, align: 'right' });
       text(ctx, p.figures, right, lower, FIGURES, COLORS.muted, { maxWidth: figuresW, align: 'right' });
       ctx.globalAlpha = 1;
