@@ -356,8 +356,8 @@ function profileCardSpec(p: PlayerProfile, look: Lookups): ProfileCard {
       label: tr('player:profile.ranked'),
       value: r.matches > 0 ? tr('player:form.record', { wins: integer(r.wins), losses: integer(r.matches - r.wins) }) : '—',
     },
-    { label: tr('player:card.winRate'), value: r.matches > 0 ? winRate(r.wins, r.matches) : '—' },
-    { label: tr('player:card.kda'), value: r.kills + r.deaths + r.assists > 0 ? decimal((r.kills + r.assists) / Math.max(1, r.deaths)) : '—' },
+    { label: tr('player:card.rankedWinRate'), value: r.matches > 0 ? winRate(r.wins, r.matches) : '—' },
+    { label: tr('player:card.rankedKda'), value: r.kills + r.deaths + r.assists > 0 ? decimal((r.kills + r.assists) / Math.max(1, r.deaths)) : '—' },
     pace
       ? { label: tr('player:pace.title', { tier: pace.nextTier }), value: tr('player:card.score', { score: integer(Math.ceil(pace.points)) }) }
       : { label: tr('player:profile.mvpSvp'), value: `${integer(r.mvp + p.overall.unranked.mvp)} / ${integer(r.svp + p.overall.unranked.svp)}` },

@@ -235,9 +235,9 @@ function profileCardSample(): ProfileCard {
     rank: { tier: 'Celestial I', score: '5,032 RS', peak: 'Peak 5,066', icon: 'https://img.test/rivals/ranks/celestial.png' },
     tiles: [
       { label: 'Ranked', value: '61–49' },
-      { label: 'Win rate', value: '55.5 %' },
-      { label: 'KDA', value: '4.12' },
-      { label: 'To One Above All', value: '—' },
+      { label: 'Ranked win rate', value: '55.5 %' },
+      { label: 'Ranked KDA', value: '4.12' },
+      { label: 'To Eternity', value: '68 RS' },
     ],
     heroes: [
       { name: 'Jeff the Land Shark', role: 'Strategist', lines: ['58.2 % · 67', 'KDA 5.01'], image: 'https://img.test/rivals/heroes/jeff.png' },
@@ -270,10 +270,12 @@ function japaneseProfileCard(): ProfileCard {
     rank: { tier: 'Celestial I', score: '5,032 RS', peak: '最高 5,066', icon: null },
     tiles: [
       { label: 'ランクマッチ', value: '61勝49敗' },
-      { label: '勝率', value: '55.5%' },
-      { label: 'KDA', value: '4.12' },
-      { label: 'One Above Allまで', value: '—' },
+      { label: 'ランクマッチ勝率', value: '55.5%' },
+      { label: 'ランクマッチKDA', value: '4.12' },
+      { label: 'Eternityまで', value: '68 RS' },
     ],
+    // As the bot writes them in Japanese: percentages without a space.
+    heroes: card.heroes.map((h) => ({ ...h, lines: h.lines.map((line) => line.replace(' %', '%')) })),
     roles: card.roles.map((r, i) => ({ ...r, label: `${['ストラテジスト', 'ヴァンガード', 'デュエリスト'][i]} ${['77', '18', '5'][i]}%` })),
     labels: { heroes: 'よく使うヒーロー', roles: 'ロール別プレイ時間 · 22時間0分', form: '最近の調子（直近14試合）', record: '8勝6敗' },
   };

@@ -25,8 +25,8 @@ describe('the profile card', () => {
     expect(card.rank.peak).toBe('Peak 3,763');
     expect(card.tiles).toEqual([
       { label: 'Ranked', value: '14–12' },
-      { label: 'Win rate', value: '53.8 %' },
-      { label: 'KDA', value: '3.87' },
+      { label: 'Ranked win rate', value: '53.8 %' },
+      { label: 'Ranked KDA', value: '3.87' },
       { label: 'To Gold I', value: '48 RS' },
     ]);
     // The embed leaves to the card what the card shows; its text comes back where the card is not shown.
