@@ -245,6 +245,7 @@ async function main(argv: string[]): Promise<number> {
       }
       const result = await router.component(target.customId, target.values, parsed.input.user, parsed.input.user.userId, ctx);
       view = result.view;
+      for (let later = await view.next?.(); later; later = await later.next?.()) view = later;
       payload = toMessagePayload(view);
     }
     process.stdout.write(parsed.json ? `${JSON.stringify(splitFiles(payload).json)}\n` : `${payloadToText(payload)}\n`);

@@ -3,10 +3,17 @@
  * never changes: cached forever), the hero and map lists, and what the history row it was opened from knew.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
-import { ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed, type APIEmbedField } from 'discord-api-types/v10';
+import {
+  ButtonStyle,
+  ComponentType,
+  type APIActionRowComponent,
+  type APIComponentInMessageActionRow,
+  type APIEmbed,
+  type APIEmbedField,
+} from 'discord-api-types/v10';
 import { ApiError } from '../core/api-errors.js';
 import type { Hero, MatchDetail, PlayerProfile } from '../api/schemas.js';
-import type { CommandContext, CommandInput, CommandModule } from '../discord/command.js';
+import type { CommandContext, CommandInput, CommandModule, ComponentInput } from '../discord/command.js';
 import { EVERYWHERE } from '../discord/command.js';
 import { encodeCustomId, MAX_CUSTOM_ID_LENGTH } from '../render/custom-id.js';
 import { NotFoundError } from '../core/errors.js';
@@ -491,7 +498,7 @@ async function readPlayer(uid: string, ctx: CommandContext): Promise<Read> {
 /** The hero of `heroes` with `id`, or null. */
 const heroTotalsOf = (heroes: HeroTotals[], id: string | null) => (id ? (heroes.find((h) => h.hero_id === id) ?? null) : null);
 
-/** "Grandmaster III 4,562 · top Magik, Human Torch, Cloak & Dagger · on Magik: 6 matches, 66.7 %, KDA 2.64 · plays Magik 72 %". */
+/** "**Name** · Magik (6 matches, 66.7 %, KDA 2.64) · Grandmaster III 4,562 · top Magik, Human Torch, Cloak & Dagger · plays Magik 72 % of the time". */
 function playerLine(name: string, heroId: string | null, read: Read, heroName: HeroNamer): string {
   const head = `**${escapeText(name, 40)}** · ${heroName.emoji(heroId)}${escapeText(heroName(heroId), 40)}`;
   if (read.kind === 'skipped') return `${head} · *${tr('match:scout.skipped', { max: integer(SCOUT_PLAYERS) })}*`;
@@ -499,11 +506,9 @@ function playerLine(name: string, heroId: string | null, read: Read, heroName: H
   const p = read.profile;
   const rank = rankSummary(p);
   const heroes = heroSummary(p).heroes;
-  const parts = [head, rank.tier ? `${emojiBefore('tier', rank.tier)}${rank.tier} ${rankScore(rank.score)}` : tr('match:scout.unranked')];
-  const top = heroes.slice(0, 3).map((h) => escapeText(heroName(h.hero_id) || h.hero_name || '?', 30));
-  if (top.length > 0) parts.push(tr('match:scout.top', { heroes: top.join(', ') }));
   const played = heroTotalsOf(heroes, heroId);
-  parts.push(
+  // The record on the hero played sits beside it: the line stays short enough for a phone.
+  const record =
     played && played.matches > 0
       ? tr('match:scout.onHero', {
           count: played.matches,
@@ -511,8 +516,10 @@ function playerLine(name: string, heroId: string | null, read: Read, heroName: H
           winRate: percent((played.wins / played.matches) * 100),
           kda: kdaRatio(played.kills, played.deaths, played.assists),
         })
-      : tr('match:scout.newOnHero'),
-  );
+      : tr('match:scout.newOnHero');
+  const parts = [`${head} ${record}`, rank.tier ? `${emojiBefore('tier', rank.tier)}${rank.tier} ${rankScore(rank.score)}` : tr('match:scout.unranked')];
+  const top = heroes.slice(0, 3).map((h) => escapeText(heroName(h.hero_id) || h.hero_name || '?', 30));
+  if (top.length > 0) parts.push(tr('match:scout.top', { heroes: top.join(', ') }));
   // A one-trick: most of the player's time on one hero (the share of the profile's total play time).
   const total = totalPlayTime(p);
   const main = heroes[0];
@@ -524,30 +531,74 @@ function playerLine(name: string, heroId: string | null, read: Read, heroName: H
 }
 
 /** The match a member means: the one typed, else the newest of their linked account's. @throws what {@link loadNamedProfile} throws. */
-async function matchOf(input: CommandInput, ctx: CommandContext): Promise<{ uid: string; typed: boolean } | { none: string }> {
+async function matchOf(input: CommandInput, ctx: CommandContext): Promise<{ uid: string; typed: boolean; ownUid?: string } | { none: string }> {
   const typed = typeof input.options.match === 'string' ? input.options.match.trim() : '';
   if (typed) return { uid: typed, typed: true };
   const { fetched } = await loadNamedProfile('', input.user.userId, null, input.user.userId, ctx);
   const newest = await newestRow(fetched.data, ctx);
-  return newest ? { uid: newest.match_uid, typed: false } : { none: fetched.data.name };
+  return newest ? { uid: newest.match_uid, typed: false, ownUid: String(fetched.data.uid) } : { none: fetched.data.name };
+}
+
+/** A scout still being read, or just read, in this process: the team its member picked, and its answer now. */
+interface LiveScout {
+  team: number;
+  render(): View;
 }
 
 /**
- * The scout of match `uid` (`typed` by the member, else their latest): a header saying it is post-match only, then one
- * embed a team, a line a player.
+ * Scouts by match and member, kept until their reads end and a moment after: a team picked while profiles arrive is kept
+ * by the edits that follow, which would otherwise put the first team back.
+ */
+const liveScouts = new Map<string, LiveScout>();
+const LIVE_SCOUT_GRACE_MS = 10_000;
+const liveKey = (matchUid: string, userId: string) => `${matchUid}\u0000${userId}`;
+
+/** What a scout shows, besides its match. */
+export interface ScoutOptions {
+  /** Typed by the member (default), else their latest match: a missing one is then named as theirs. */
+  typed?: boolean;
+  /** The member asking: their scout is kept live for the team buttons ({@link liveScouts}). */
+  userId?: string;
+  /** The team shown (an index into the scoreboard's teams); default the first, or the opponents of `ownUid`. */
+  team?: number;
+  /** The member's own player UID, when known: their opponents are shown first. */
+  ownUid?: string;
+}
+
+/** The grey team buttons of a scout (the team shown disabled), or none when the match's UID is too long for a custom ID. */
+function teamButtons(matchUid: string, titles: string[], shown: number): APIActionRowComponent<APIComponentInMessageActionRow>[] {
+  if (titles.length < 2 || encodeCustomId('sc.t', matchUid, 0).length > MAX_CUSTOM_ID_LENGTH - 2) return [];
+  return [
+    {
+      type: ComponentType.ActionRow,
+      components: titles.slice(0, 5).map((title, i) => ({
+        type: ComponentType.Button,
+        style: ButtonStyle.Secondary,
+        label: truncate(title, 80),
+        custom_id: encodeCustomId('sc.t', matchUid, i),
+        disabled: i === shown,
+      })),
+    },
+  ];
+}
+
+/**
+ * The scout of match `uid`: a header saying it is post-match only, then one team's embed, a line a player, with a grey
+ * button for each team (a phone shows one team without scrolling). Every player's profile is read at once; the first
+ * answer comes with those read within {@link SCOUT_FIRST_ANSWER_MS}, newer versions ({@link View.next}) as the others arrive.
  * @throws {NotFoundError} when the API has no such latest match; {@link ApiError} when it has no typed one or cannot answer.
  */
-export async function scoutView(uid: string, ctx: CommandContext, typed = true): Promise<View> {
+export async function scoutView(uid: string, ctx: CommandContext, options: ScoutOptions = {}): Promise<View> {
   let m: MatchDetail;
   try {
     m = (await ctx.api.match(uid)).data;
   } catch (err) {
     // The member's own latest match missing is named as such, not blamed on typing.
-    if (!typed && err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('match', uid, true);
+    if (options.typed === false && err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('match', uid, true);
     throw err;
   }
   const heroName = heroNamer(await ctx.heroes.list().catch(() => []));
-  const teams = scoreboard(m, null);
+  const teams = scoreboard(m, null).slice(0, 5);
   const players = uniqueLines(teams);
   // Every profile at once: the rate limiter spaces them, members' own lookups first. Who played longest first, if some must wait.
   const scouted = new Set(
@@ -560,7 +611,10 @@ export async function scoutView(uid: string, ctx: CommandContext, typed = true):
   const readBy = (ctx.budget?.createdAt ?? Date.now()) + SCOUT_BUDGET_MS;
   const reads = new Map<string, Read>();
   const all = Promise.all([...scouted].map(async (uid) => reads.set(uid, await runWithDeadline(readBy, () => readPlayer(uid, ctx)))));
-  await settleWithin(all, SCOUT_FIRST_ANSWER_MS, () => undefined);
+  const ownTeam = options.ownUid ? teams.findIndex((t) => t.lines.some((l) => l.player.player_uid === options.ownUid)) : -1;
+  const requested = options.team ?? (ownTeam >= 0 && teams.length === 2 ? 1 - ownTeam : 0);
+  const live: LiveScout = { team: Number.isInteger(requested) && requested >= 0 && requested < teams.length ? requested : 0, render: () => view() };
+  const titles = teams.map((team, i) => teamTitle(team, i));
   const view = (): View => {
     const done = reads.size === scouted.size;
     const read = [...reads.values()].filter((r) => r.kind === 'profile' || r.kind === 'private').length;
@@ -571,17 +625,21 @@ export async function scoutView(uid: string, ctx: CommandContext, typed = true):
       description: [tr('match:scout.postMatch'), tr('match:summary.matchId', { uid: m.match_uid.replace(/`/g, '').slice(0, 120) })].join('\n'),
       footer: { text: done ? tr('match:scout.footer', footer) : tr('match:scout.footerReading', footer) },
     };
-    const embeds = teams.slice(0, LIMITS.embeds - 1).map((team, i) => {
+    const buttons = teamButtons(m.match_uid, titles, live.team);
+    // Without buttons (one team, or no custom ID for this match) every team is shown.
+    const visible = buttons.length > 0 ? [live.team] : teams.map((_, i) => i);
+    const embeds = visible.slice(0, LIMITS.embeds - 1).map((i) => {
+      const team = teams[i]!;
       const lines = team.lines.map((l) => {
         const uid = l.player.player_uid;
         const state: Read = reads.get(uid) ?? (scouted.has(uid) ? { kind: 'reading' } : { kind: 'skipped' });
         return playerLine(l.player.nick_name ?? uid, l.mainHeroId, state, heroName);
       });
-      return teamEmbed(team, teamTitle(team, i), truncate(lines.join('\n'), LIMITS.description));
+      return teamEmbed(team, titles[i]!, truncate(lines.join('\n'), LIMITS.description));
     });
-    return { embeds: [header, ...embeds], ...(done ? {} : { next }) };
+    return { embeds: [header, ...embeds], components: buttons, ...(done ? {} : { next }) };
   };
-  let shown = reads.size;
+  let shown = 0;
   // The next version once more profiles are in: all of them, or those read within an edit's interval.
   const next = async (): Promise<View> => {
     do await settleWithin(all, SCOUT_EDIT_EVERY_MS, () => undefined);
@@ -589,7 +647,32 @@ export async function scoutView(uid: string, ctx: CommandContext, typed = true):
     shown = reads.size;
     return view();
   };
+  if (options.userId) {
+    const key = liveKey(m.match_uid, options.userId);
+    liveScouts.set(key, live);
+    void all.then(() => {
+      setTimeout(() => liveScouts.get(key) === live && liveScouts.delete(key), LIVE_SCOUT_GRACE_MS).unref();
+    });
+  }
+  await settleWithin(all, SCOUT_FIRST_ANSWER_MS, () => undefined);
+  shown = reads.size;
   return view();
+}
+
+/**
+ * A scout's team button (`sc.t:<match uid>:<team>`): the invoker's own scout still live in this process shows the team
+ * from the profiles it has, and its next edits keep that team; otherwise the scout is made again (profiles from the cache).
+ */
+async function scoutTeam(input: ComponentInput, ctx: CommandContext): Promise<View> {
+  const [uid = '', team = '0'] = input.args;
+  const own = input.invokerId === undefined || input.invokerId === input.user.userId;
+  const live = own ? liveScouts.get(liveKey(uid, input.user.userId)) : undefined;
+  if (live) {
+    live.team = Number(team) || 0;
+    const { next: _ongoing, ...now } = live.render();
+    return now;
+  }
+  return scoutView(uid, ctx, { userId: input.user.userId, team: Number(team) || 0 });
 }
 
 /** `/scout`: a third module of this file, as it reads the same scoreboard and draws the same team embeds. */
@@ -604,6 +687,9 @@ export const scout: CommandModule = {
   async execute(input, ctx) {
     const which = await matchOf(input, ctx);
     if ('none' in which) return { embeds: [{ color: NEUTRAL_COLOUR, description: tr('match:last.none', { player: escapeText(which.none, 60) }) }] };
-    return scoutView(which.uid, ctx, which.typed);
+    return scoutView(which.uid, ctx, { typed: which.typed, userId: input.user.userId, ownUid: which.ownUid });
+  },
+  components: {
+    'sc.t': scoutTeam,
   },
 };

@@ -133,7 +133,7 @@ export async function answerCommand(
  * Edits the original response with each newer version of `view` ({@link View.next}) as it comes, for at most `ms`. An edit
  * Discord refuses (the answer was deleted) ends them, and is logged, not thrown: the answer was given.
  */
-async function followNext(view: View, responder: CommandResponder, timing: AnswerTiming, ms: number): Promise<void> {
+async function followNext(view: View, responder: { edit(payload: MessagePayload): Promise<void> }, timing: AnswerTiming, ms: number): Promise<void> {
   const now = timing.now ?? Date.now;
   const until = now() + ms;
   let current = view;
@@ -153,6 +153,7 @@ async function followNext(view: View, responder: CommandResponder, timing: Answe
 /**
  * Answers a component with the router's {@link ComponentResult}: within `deadlineMs` an update or ephemeral reply; later a deferral (an update
  * for the invoker's own press, a private placeholder for anyone else's) then an edit or a private follow-up. Past `answerBy`, `late()`.
+ * Newer versions of the View ({@link View.next}) are then edited into the original response, as {@link answerCommand} does.
  */
 export async function answerComponent(
   work: Work<ComponentResult>,
@@ -169,7 +170,9 @@ export async function answerComponent(
     const first = await within(running, times.replyIn);
     if ('value' in first) {
       const payload = toMessagePayload(first.value.view);
-      return first.value.mode === 'update' ? responder.update(payload) : responder.reply(payload);
+      await (first.value.mode === 'update' ? responder.update(payload) : responder.reply(payload));
+      // Either way the message just sent is the interaction's original response: its newer versions are edited into it.
+      return followNext(first.value.view, responder, timing, times.updatesIn - (now() - started));
     }
   }
   if (own) await responder.deferUpdate();
@@ -178,8 +181,12 @@ export async function answerComponent(
   const final = await within(running, times.answerIn - (now() - started));
   const result: ComponentResult = 'value' in final ? final.value : { view: times.late(), mode: 'reply' };
   const payload = toMessagePayload(result.view);
+  // A follow-up is not the original response: its newer versions could not be edited in.
   if (own && result.mode === 'reply') await responder.followUp({ ...payload, flags: MessageFlags.Ephemeral });
-  else await responder.edit(payload);
+  else {
+    await responder.edit(payload);
+    await followNext(result.view, responder, timing, times.updatesIn - (now() - started));
+  }
 }
 
 /** Autocomplete choices from `work`, or [] once {@link AUTOCOMPLETE_DEADLINE_MS} from creation has passed: autocomplete cannot be deferred. */

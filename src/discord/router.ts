@@ -162,17 +162,25 @@ export class Router {
       const module = this.#commands.get(name);
       if (!module) return errorView(new ExpiredComponentError(`/${name}`), ctx);
       try {
-        const shown = async (view: View): Promise<View> => {
-          const { next, ...drawn } = await drawCharts(await this.#display(view, input.user, ctx), ctx.charts, ctx.logger);
-          const out = (await once.prefersPrivate()) ? { ...drawn, ephemeral: true } : drawn;
-          // Each newer version is shown as the first was: in the member's language, as they display answers, charts drawn.
-          return next ? { ...out, next: () => runInLocale(locale, () => this.#later(next, shown, ctx)) } : out;
-        };
+        const shown = this.#shown(input.user, ctx, locale, async (view) => ((await once.prefersPrivate()) ? { ...view, ephemeral: true } : view));
         return await runWithDeadline(apiDeadlineOf(ctx.budget), async () => shown(await module.execute(input, ctx)));
       } catch (err) {
         return errorView(err, ctx, queryOf(input.options));
       }
     });
+  }
+
+  /**
+   * How a handler's View is shown to `user`: as they display answers, charts drawn, then `finish`ed. Each newer version
+   * ({@link View.next}) is shown the same way, in the member's language.
+   */
+  #shown(user: Invoker, ctx: CommandContext, locale: Locale, finish: (view: View) => Promise<View> | View): (view: View) => Promise<View> {
+    const shown = async (view: View): Promise<View> => {
+      const { next, ...drawn } = await drawCharts(await this.#display(view, user, ctx), ctx.charts, ctx.logger);
+      const out = await finish(drawn);
+      return next ? { ...out, next: () => runInLocale(locale, () => this.#later(next, shown, ctx)) } : out;
+    };
+    return shown;
   }
 
   /** A view's next version, shown as `shown` does; null (and a warning) when it cannot be had: the answer shown stays. */
@@ -189,21 +197,31 @@ export class Router {
   /** Runs a component: the invoker's press updates the message; anyone else's, or a private answer, gets an ephemeral reply. Never throws. */
   async component(customId: string, values: string[], user: Invoker, invokerId: string | undefined, ctx: CommandContext): Promise<ComponentResult> {
     const locale = await (ctx.once ?? this.once(user, ctx)).locale();
-    return runInLocale(locale, () => this.#component(customId, values, user, invokerId, ctx));
+    return runInLocale(locale, () => this.#component(customId, values, user, invokerId, ctx, locale));
   }
 
-  async #component(customId: string, values: string[], user: Invoker, invokerId: string | undefined, ctx: CommandContext): Promise<ComponentResult> {
+  async #component(
+    customId: string,
+    values: string[],
+    user: Invoker,
+    invokerId: string | undefined,
+    ctx: CommandContext,
+    locale: Locale,
+  ): Promise<ComponentResult> {
     const decoded = decodeCustomId(customId);
     const handler = decoded && this.#components.get(decoded.route);
     const own = invokerId === undefined || invokerId === user.userId;
     if (!decoded || !handler) return { view: errorView(new ExpiredComponentError(customId), ctx), mode: 'reply' };
     const input: ComponentInput = { customId, route: decoded.route, args: decoded.args, values, user, invokerId };
     try {
-      const view = await runWithDeadline(apiDeadlineOf(ctx.budget), async () =>
-        drawCharts(await this.#display(await handler(input, ctx), user, ctx), ctx.charts, ctx.logger),
-      );
-      // A private answer is always a new private reply: it must never replace a message others see (a feed post).
-      return own && !view.ephemeral ? { view, mode: 'update' } : { view: { ...view, ephemeral: true }, mode: 'reply' };
+      let update = false;
+      const view = await runWithDeadline(apiDeadlineOf(ctx.budget), async () => {
+        const first = await handler(input, ctx);
+        // A private answer is always a new private reply: it must never replace a message others see (a feed post).
+        update = own && !first.ephemeral;
+        return this.#shown(user, ctx, locale, (v) => (update ? v : { ...v, ephemeral: true }))(first);
+      });
+      return { view, mode: update ? 'update' : 'reply' };
     } catch (err) {
       return { view: errorView(err, ctx, decoded.args[0], true), mode: 'reply' };
     }

@@ -191,7 +191,13 @@ export class DiscordRuntime {
         'deferUpdate',
         'deferEphemeralReply',
       ]);
-      return answerComponent(work, own, responder, { deadlineMs: this.#options.ackDeadlineMs, budget: ctx.budget, deferFirst: burst, late: meter.late });
+      return answerComponent(work, own, responder, {
+        deadlineMs: this.#options.ackDeadlineMs,
+        budget: ctx.budget,
+        deferFirst: burst,
+        late: meter.late,
+        onUpdateError: (err) => log().info({ err }, 'a newer version of the answer was not edited in (the message was deleted?)'),
+      });
     });
   }
 

@@ -209,7 +209,8 @@ export class PlaygroundInteractions {
   /** Responses to a component on `messageId`: its updates, or a private placeholder and replies. */
   #componentResponder(messageId: string, channelId: string, interaction: MessageInteraction): ComponentResponder {
     const messages = this.#o.messages;
-    let placeholder: string | undefined;
+    // The original response, as Discord's: the component's message after an update, else the reply or placeholder.
+    let original = messageId;
     let deferredUpdate = false;
     const post = (payload: MessagePayload) =>
       messages.create({
@@ -222,15 +223,15 @@ export class PlaygroundInteractions {
       });
     return {
       update: async (payload) => void messages.update(messageId, { state: 'done', payload }),
-      reply: async (payload) => void post(payload),
+      reply: async (payload) => void (original = post(payload).id),
       deferUpdate: async () => {
         deferredUpdate = true;
         messages.update(messageId, { state: 'updating' });
       },
       deferEphemeralReply: async () => {
-        placeholder = messages.create({ channelId, interaction, state: 'thinking', ephemeral: true, visibleTo: interaction.userId }).id;
+        original = messages.create({ channelId, interaction, state: 'thinking', ephemeral: true, visibleTo: interaction.userId }).id;
       },
-      edit: async (payload) => void messages.update(placeholder ?? messageId, { state: 'done', payload }),
+      edit: async (payload) => void messages.update(original, { state: 'done', payload }),
       followUp: async (payload) => {
         // The deferred update ends with this follow-up: the message keeps its content.
         if (deferredUpdate) messages.update(messageId, { state: 'done' });

@@ -1,7 +1,7 @@
 /** Answers with the application's emojis for tiers, roles and heroes (src/render/emojis.ts), and as text without them. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { emojiName, emojiSlug, setAppEmojis, type EmojiKind } from '../../src/render/emojis.js';
-import { useReplicaBot } from '../helpers/bot.js';
+import { customIds, useReplicaBot } from '../helpers/bot.js';
 
 const env = useReplicaBot();
 const MATCH = '6713355_1740604074_322_11001_10';
@@ -35,9 +35,12 @@ describe('application emojis in answers', () => {
   it('/scout writes each player’s hero and tier with their emojis', async () => {
     const e = uploaded(EMOJIS);
     const { payload } = await env.b.run('scout', { match: MATCH });
-    const lines = payload.embeds.flatMap((x) => (x.description ?? '').split('\n'));
+    const teamB = await env.b.press(customIds(payload)[1]!);
+    const lines = [...payload.embeds, ...teamB.payload.embeds].flatMap((x) => (x.description ?? '').split('\n'));
     const card1gan = lines.find((l) => l.startsWith('**Card1gan**'))!;
-    expect(card1gan).toContain(`· ${e.get('hero:cloak & dagger')} Cloak & Dagger · ${e.get('tier:Grandmaster')} Grandmaster III 4,562 ·`);
+    expect(card1gan).toMatch(
+      new RegExp(`^\\*\\*Card1gan\\*\\* · ${e.get('hero:cloak & dagger')} Cloak & Dagger \\([^)]+\\) · ${e.get('tier:Grandmaster')} Grandmaster III 4,562 ·`),
+    );
     // A hero without an emoji is named as text alone.
     expect(lines.find((l) => l.startsWith('**KingDomENT**'))).toBe('**KingDomENT** · The Thing · *no public profile*');
   });

@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ONE_TRICK_SHARE, SCOUT_PLAYERS } from '../../src/commands/match.js';
 import { heroSummary, totalPlayTime } from '../../src/game/profile.js';
-import { MEMBER, useReplicaBot } from '../helpers/bot.js';
+import { customIds, MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
+import { toMessagePayload } from '../../src/render/view.js';
 import { profiles } from '../game/samples.js';
 
 const env = useReplicaBot();
@@ -34,15 +35,24 @@ describe('/scout', () => {
   it('lists every player by team with rank, top heroes and their record on the hero they played, and says it is post-match only', async () => {
     const { view, payload } = await env.b.run('scout', { match: MATCH });
     expect(view.isError).toBeFalsy();
-    const [header, ...teams] = payload.embeds;
+    const [header, ...teamA] = payload.embeds;
     expect(header!.title).toBe('Lobby scout');
     expect(header!.description).toMatch(/^Post-match only: /);
-    expect(teams.map((t) => t.title)).toEqual(['Team A · Defeat', 'Team B · Victory']);
-    // Card1gan played Cloak & Dagger: their record on it is the profile's own.
+    // One team a page, so that a phone shows it without scrolling; a grey button for each team, the one shown disabled.
+    expect(teamA.map((t) => t.title)).toEqual(['Team A · Defeat']);
+    const buttons = payload.components.flatMap((row) => row.components) as { label?: string; style?: number; disabled?: boolean; custom_id?: string }[];
+    expect(buttons.map((b) => [b.label, b.style, b.disabled ?? false])).toEqual([
+      ['Team A · Defeat', 2, true],
+      ['Team B · Victory', 2, false],
+    ]);
+    const teamB = (await env.b.press(buttons[1]!.custom_id!)).payload.embeds.slice(1);
+    expect(teamB.map((t) => t.title)).toEqual(['Team B · Victory']);
+    const teams = [...teamA, ...teamB];
+    // Card1gan played Cloak & Dagger: their record on it is the profile's own, beside the hero.
     const card1gan = profiles['autumnnippert-card1gan-1403392756-2025-03-06.json']!;
     const cloak = heroSummary(card1gan).heroes.find((h) => h.hero_name?.toLowerCase().includes('cloak'))!;
     expect(lineOf(teams, 'Card1gan')).toBe(
-      `**Card1gan** · Cloak & Dagger · Grandmaster III 4,562 · top Magik, Human Torch, Cloak & Dagger · on this hero: ${cloak.matches} matches, 33.3 %, KDA 3.90`,
+      `**Card1gan** · Cloak & Dagger (${cloak.matches} matches, 33.3 %, KDA 3.90) · Grandmaster III 4,562 · top Magik, Human Torch, Cloak & Dagger`,
     );
     expect(lineOf(teams, 'Gergory-House')).toBe('**Gergory-House** · Storm · *private profile*');
     // A player the API has no profile of is said so; the 13th player (who left early) is past the cap of 12.
@@ -57,11 +67,54 @@ describe('/scout', () => {
     const share = heroSummary(doubleC).heroes[0]!.play_time / totalPlayTime(doubleC);
     expect(share).toBeGreaterThanOrEqual(ONE_TRICK_SHARE);
     const { payload } = await env.b.run('scout', { match: MATCH });
-    const alikye = lineOf(payload.embeds.slice(1), 'Alikye');
+    const teamB = (await env.b.press(customIds(payload)[1]!)).payload.embeds.slice(1);
+    const alikye = lineOf(teamB, 'Alikye');
     expect(alikye).toContain(`**plays Winter Soldier ${(share * 100).toFixed(1)} % of the time**`);
     // Alikye played Psylocke, which that profile never did.
-    expect(alikye).toContain('no completed match on this hero');
+    expect(alikye).toContain('Psylocke (no matches)');
     expect(lineOf(payload.embeds.slice(1), 'Card1gan')).not.toContain('of the time');
+  });
+
+  it('keeps the team the member picked while profiles still arrive: the edits that follow show it, not the first team', async () => {
+    // Every read of the lobby's profiles held until released, so the scout is live when the button is pressed.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const api = env.b.ctx.api;
+    const player = api.player.bind(api);
+    env.b.ctx.api.player = async (...args: Parameters<typeof player>) => {
+      await held;
+      return player(...args);
+    };
+    try {
+      const first = await env.b.router.command('scout', { options: { match: MATCH }, user: MEMBER }, env.b.ctx);
+      expect(first.embeds![0]!.footer?.text).toMatch(/more on the way/);
+      expect(first.next).toBeDefined();
+      const teamB = customIds(toMessagePayload(first))[1]!;
+      const pressed = await env.b.router.component(teamB, [], MEMBER, MEMBER.userId, env.b.ctx);
+      expect(pressed.mode).toBe('update');
+      expect(pressed.view.embeds!.slice(1).map((e) => e.title)).toEqual(['Team B · Victory']);
+      // The press shows what the live scout has; its own edits carry on (no second chain of edits).
+      expect(pressed.view.next).toBeUndefined();
+      release();
+      let last = first;
+      for (let later = await last.next?.(); later; later = await later.next?.()) last = later;
+      expect(last.embeds![0]!.footer?.text).toBe('Profiles read: 3 of 13');
+      expect(last.embeds!.slice(1).map((e) => e.title)).toEqual(['Team B · Victory']);
+    } finally {
+      release();
+      env.b.ctx.api.player = player;
+    }
+  });
+
+  it('someone else’s press gets their own private copy of the team, and leaves the member’s scout as it is', async () => {
+    const { payload } = await env.b.run('scout', { match: MATCH });
+    const result = await env.b.press(customIds(payload)[1]!, [], OTHER_MEMBER);
+    expect(result.mode).toBe('reply');
+    expect(result.view.ephemeral).toBe(true);
+    expect(result.payload.embeds.slice(1).map((e) => e.title)).toEqual(['Team B · Victory']);
+    // The member's own press of Team A still finds Team A.
+    const own = await env.b.press(customIds(payload)[0]!);
+    expect(own.payload.embeds.slice(1).map((e) => e.title)).toEqual(['Team A · Defeat']);
   });
 
   it('a match the API does not have gets a clear answer that names it', async () => {

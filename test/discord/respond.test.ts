@@ -104,6 +104,25 @@ describe('the acknowledgement policy', () => {
     expect(deferred.calls).toEqual(['defer(false)', 'edit(v1|0)', 'edit(v2|0)']);
   });
 
+  it('edits newer versions of a component’s answer into its original response: the updated message, or the private reply', async () => {
+    const versions = (): View => ({ content: 'v0', next: async () => ({ content: 'v1', next: async () => ({ content: 'v2' }) }) });
+    const updated = recorder();
+    await answerComponent(Promise.resolve({ view: versions(), mode: 'update' as const }), true, updated.component, { deadlineMs: 200 });
+    expect(updated.calls).toEqual(['update(v0|0)', 'edit(v1|0)', 'edit(v2|0)']);
+    const replied = recorder();
+    await answerComponent(Promise.resolve({ view: { ...versions(), ephemeral: true }, mode: 'reply' as const }), false, replied.component, {
+      deadlineMs: 200,
+    });
+    expect(replied.calls).toEqual(['reply(v0|64)', 'edit(v1|0)', 'edit(v2|0)']);
+    const deferred = recorder();
+    await answerComponent(later({ view: versions(), mode: 'update' as const }, 60), true, deferred.component, { deadlineMs: 10 });
+    expect(deferred.calls).toEqual(['deferUpdate', 'edit(v0|0)', 'edit(v1|0)', 'edit(v2|0)']);
+    // A private follow-up to the invoker's own press is not the original response: no newer version is edited anywhere.
+    const followed = recorder();
+    await answerComponent(later({ view: { ...versions(), ephemeral: true }, mode: 'reply' as const }, 60), true, followed.component, { deadlineMs: 10 });
+    expect(followed.calls).toEqual(['deferUpdate', 'followUp(v0|64)']);
+  });
+
   it('ends the newer versions at null, and at an edit Discord refuses (told, not thrown: the answer was given)', async () => {
     const r = recorder();
     await answerCommand(Promise.resolve({ content: 'first', next: async () => null }), r.command, { prefersPrivate: async () => false, deadlineMs: 200 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Replica } from '../../src/replica/server.js';
 import { MEMBER } from '../helpers/bot.js';
 import { replica } from '../helpers/replica.js';
-import { autocompleteInteraction, commandInteraction, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
+import { autocompleteInteraction, commandInteraction, componentInteraction, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
 import { answerOf, bootBot } from './helpers.js';
 import { pino } from 'pino';
 import { ImageStore } from '../../src/api/image-store.js';
@@ -107,10 +107,21 @@ describe('the next questions players ask', () => {
     discord.dispatchInteraction(i);
     // The complete answer: the first, or the edit that had every profile read (on a loaded machine a read can take a while).
     const answer = await answerOf(discord, i, (a) => /"text":"Profiles read: \d+ of 13"/.test(JSON.stringify(a)));
-    expect(answer.embeds.map((e) => e.title)).toEqual(['Lobby scout', 'Team A · Defeat', 'Team B · Victory']);
+    expect(answer.embeds.map((e) => e.title)).toEqual(['Lobby scout', 'Team A · Defeat']);
     expect(answer.embeds[0]!.description).toMatch(/^Post-match only: /);
-    expect(answer.embeds[1]!.description).toMatch(/^\*\*Gergory-House\*\* · Storm · /m);
-    expect(answer.embeds[1]!.description).toContain('**Card1gan** · Cloak & Dagger · Grandmaster III 4,562 · ');
+    expect(answer.embeds[1]!.description).toMatch(/^\*\*Gergory-House\*\* · Storm /m);
+    expect(answer.embeds[1]!.description).toMatch(/\*\*Card1gan\*\* · Cloak & Dagger \(\d+ matches, [^)]+\) · Grandmaster III 4,562 · /);
+    // The other team is a grey button away; pressed, it updates the message.
+    const buttons = answer.components.flatMap((row) => row.components) as { label: string; custom_id: string; style: number }[];
+    expect(buttons.map((b) => [b.label, b.style])).toEqual([
+      ['Team A · Defeat', 2],
+      ['Team B · Victory', 2],
+    ]);
+    const press = componentInteraction(MEMBER.userId, MEMBER.userId, buttons[1]!.custom_id);
+    discord.dispatchInteraction(press);
+    const update = await answerOf(discord, press);
+    expect(update.embeds.map((e) => e.title)).toEqual(['Lobby scout', 'Team B · Victory']);
+    expect(update.embeds[1]!.description).toMatch(/^\*\*KingDomENT\*\* · The Thing /m);
   });
 
   it('/scout answers at once with the profiles at hand, then edits in the others as they are read', async () => {
@@ -126,7 +137,7 @@ describe('the next questions players ask', () => {
       discord.dispatchInteraction(i);
       const first = await answerOf(discord, i);
       const firstText = first.embeds.map((e) => e.description ?? '').join('\n');
-      expect(firstText).toContain('**Card1gan** · Cloak & Dagger · Grandmaster III 4,562 · ');
+      expect(firstText).toMatch(/\*\*Card1gan\*\* · Cloak & Dagger \(\d+ matches, [^)]+\) · Grandmaster III 4,562 · /);
       expect(firstText).toMatch(/^\*\*Gergory-House\*\* · Storm · \*reading the profile…\*$/m);
       expect(first.embeds[0]!.footer?.text).toBe('Profiles read: 1 of 13 · more on the way');
       // The complete answer replaces it: the original response edited.

@@ -78,7 +78,10 @@ export function bot(r: Replica, options: { apiTimeoutMs?: number } = {}) {
   };
   const press = async (customId: string, values: string[] = [], user = MEMBER) => {
     const result = await router.component(customId, values, speaking(user), MEMBER.userId, ctx);
-    return { ...result, payload: asText(result.view) };
+    // As complete as it gets, as for run.
+    let view = result.view;
+    for (let later = await view.next?.(); later; later = await later.next?.()) view = later;
+    return { ...result, view, payload: asText(view), first: result.view };
   };
   return {
     router,

@@ -72,6 +72,9 @@ async function fit(message: Locator): Promise<{ message: number; channel: number
   return { message: Math.round(box.height), channel };
 }
 
+/** A recorded match of the replica that no other answer here scouts. */
+const SCOUTED = '6714464_1741144336_206_11001_10';
+
 describe('every answer’s first screen on a phone (400 × 860)', { timeout: 60_000 }, () => {
   const ANSWERS: [string, string][] = [
     ['player', '/player query:1403392756'],
@@ -97,6 +100,29 @@ describe('every answer’s first screen on a phone (400 × 860)', { timeout: 60_
     const { message: height, channel } = await fit(message);
     await message.scrollIntoViewIfNeeded();
     await screenshot(page, `phone-${name}`);
+    expect(height, `${line}: ${height} px tall in a ${channel} px channel`).toBeLessThanOrEqual(channel);
+  });
+
+  it('scout of a lobby whose 12 players all have public profiles fits the channel without scrolling', async () => {
+    // The recorded lobby has one public profile: every other player gets a copy of it, so each line is full.
+    const players = boot.services.replica!.dataset.players;
+    const template = players.get('1403392756')!;
+    const detail = JSON.stringify(boot.services.replica!.dataset.matches.get(SCOUTED) ?? {});
+    const uids = [...new Set([...detail.matchAll(/"player_uid":"?(\d+)/g)].map((m) => m[1]!))];
+    expect(uids.length).toBeGreaterThanOrEqual(12);
+    for (const uid of uids) if (!players.has(uid)) players.set(uid, { ...structuredClone(template), uid: Number(uid) });
+    // The bot's background reads (the hero meta's) may have cached these players as missing before they had a profile.
+    await Promise.all(uids.map((uid) => boot.services.api.forgetPlayer(uid)));
+    const line = `/scout match:${SCOUTED}`;
+    const message = await answer(line);
+    // The answer is edited as profiles arrive: measured once every profile is in.
+    const selector = JSON.stringify(`#messages > discord-message[data-message-id="${await message.getAttribute('data-message-id')}"]`);
+    await page.waitForFunction(`!document.querySelector(${selector})?.textContent?.includes('reading')`, undefined, { timeout: 30_000 });
+    // Twelve read: the scout's most.
+    expect(await message.textContent()).toMatch(/Profiles read: 12 of 1[2-9]/);
+    const { message: height, channel } = await fit(message);
+    await message.scrollIntoViewIfNeeded();
+    await screenshot(page, 'phone-scout-full-lobby');
     expect(height, `${line}: ${height} px tall in a ${channel} px channel`).toBeLessThanOrEqual(channel);
   });
 
