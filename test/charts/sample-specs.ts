@@ -300,7 +300,7 @@ function matchCardSample(): MatchCard {
   return {
     kind: 'match-card',
     title: 'Quick Play',
-    subtitle: 'Yggsgard: Royal Palace · 6m 44s · 26 Feb 2025',
+    subtitle: 'Yggsgard: Royal Palace · 6m 44s',
     columns: 'K/D/A · damage · healing',
     image: 'https://img.test/rivals/maps/royal-palace.png',
     teams: [
@@ -350,7 +350,7 @@ function japaneseMatchCard(): MatchCard {
     ...card,
     locale: 'ja',
     title: 'クイックプレイ',
-    subtitle: 'ユグドラシル：ロイヤルパレス · 6分44秒 · 2025年2月26日',
+    subtitle: 'ユグドラシル：ロイヤルパレス · 6分44秒',
     columns: 'K/D/A・ダメージ・回復',
     teams: [
       {
