@@ -81,8 +81,9 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
   });
   const chartLogger = logger.child({ component: 'charts' });
   const images = new ImageStore({ dir: join(config.dataDir, 'images'), maxDiskBytes: config.imageCacheBytes, logger: logger.child({ component: 'images' }) });
-  const charts = cachedCharts(
-    withCardImages(createChartRenderer({ onError: (err) => chartLogger.warn({ err }, 'the chart worker pool failed outside a render') }), images),
+  const charts = withCardImages(
+    cachedCharts(createChartRenderer({ onError: (err) => chartLogger.warn({ err }, 'the chart worker pool failed outside a render') })),
+    images,
   );
   return {
     api,

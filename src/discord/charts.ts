@@ -1,7 +1,7 @@
 /** Draws a View's chart specs into files of its message (src/charts/renderer.ts), so handlers and renderers only ask for charts and stay pure. */
 import { LRUCache } from 'lru-cache';
 import type { ChartRenderer } from '../charts/renderer.js';
-import { cardImageUrls, hasCardImages } from '../charts/specs.js';
+import { cardImageUrls, hasCardImages, type ChartSpec } from '../charts/specs.js';
 import type { ImageSource } from '../api/image-store.js';
 import { currentDeadline } from '../core/deadline.js';
 import type { Logger } from '../core/logger.js';
@@ -15,7 +15,16 @@ const CHART_RESERVE_MS = 300;
 
 const CACHE_BYTES = 16 * 1024 * 1024;
 
-/** A renderer that keeps recent PNGs by spec (JSON) up to `maxBytes`; concurrent renders of one spec share one draw; failures are not kept. */
+/** A spec's cache key: its JSON, a card's image bytes named by their URLs alone (which were had decides what is drawn). */
+function chartKey(spec: ChartSpec): string {
+  const { images } = spec as { images?: Record<string, Uint8Array> };
+  return JSON.stringify(images ? { ...spec, images: Object.keys(images).sort() } : spec);
+}
+
+/**
+ * A renderer that keeps recent PNGs by spec up to `maxBytes`; concurrent renders of one spec share one draw; failures are not
+ * kept. A card is keyed with the images it had: one drawn with a placeholder is drawn again once its image comes.
+ */
 export function cachedCharts(renderer: ChartRenderer, maxBytes = CACHE_BYTES): ChartRenderer {
   const drawn = new LRUCache<string, Buffer>({ maxSize: maxBytes, sizeCalculation: (png) => Math.max(1, png.byteLength) });
   const drawing = new Map<string, Promise<Buffer>>();
@@ -25,7 +34,7 @@ export function cachedCharts(renderer: ChartRenderer, maxBytes = CACHE_BYTES): C
     },
     close: () => renderer.close(),
     async render(spec, options) {
-      const key = JSON.stringify(spec);
+      const key = chartKey(spec);
       const kept = drawn.get(key);
       if (kept) return kept;
       let pending = drawing.get(key);
@@ -46,8 +55,8 @@ export function cachedCharts(renderer: ChartRenderer, maxBytes = CACHE_BYTES): C
 
 /**
  * A renderer that puts the image bytes a card names (src/charts/specs.ts `ProfileCard`) into its spec before drawing; other
- * specs pass through. An image not had in time is left out: the card draws a placeholder. Inside {@link cachedCharts}, so
- * the cache keys on the spec without its bytes.
+ * specs pass through. An image not had in time is left out: the card draws a placeholder. Put around {@link cachedCharts},
+ * so that the cache knows which images a card was drawn with.
  */
 export function withCardImages(renderer: ChartRenderer, images: ImageSource): ChartRenderer {
   return {

@@ -7,7 +7,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageStore } from '../../src/api/image-store.js';
-import { withCardImages } from '../../src/discord/charts.js';
+import { cachedCharts, withCardImages } from '../../src/discord/charts.js';
 import type { ProfileCard } from '../../src/charts/specs.js';
 import { recordingCharts } from '../helpers/charts.js';
 
@@ -139,5 +139,32 @@ describe('withCardImages', () => {
     // Other specs pass through untouched.
     await withCardImages(charts, store).render({ kind: 'hero-performance', title: 't', heroes: [] });
     expect(charts.specs[1]).toEqual({ kind: 'hero-performance', title: 't', heroes: [] });
+  });
+
+  it('around the chart cache: a card drawn with a placeholder is drawn again once its image comes, then kept', async () => {
+    const charts = recordingCharts();
+    let had: Uint8Array | null = null;
+    const source = { get: async () => had };
+    const rendered = withCardImages(cachedCharts(charts), source);
+    const card: ProfileCard = {
+      kind: 'profile-card',
+      title: 'P',
+      subtitle: '',
+      icon: `${base}/a.png`,
+      rank: { tier: 'Gold II', score: '3,752 RS', peak: null, icon: null },
+      tiles: [],
+      heroes: [],
+      roles: [],
+      form: [],
+      labels: { heroes: '', roles: '', form: '', record: '' },
+    };
+    await rendered.render(card);
+    await rendered.render(card);
+    // The image missing twice: one draw, with the placeholder, kept.
+    expect(charts.specs.map((s) => Object.keys((s as ProfileCard).images ?? {}))).toEqual([[]]);
+    had = IMAGES['/a.png']!;
+    await rendered.render(card);
+    await rendered.render(card);
+    expect(charts.specs.map((s) => Object.keys((s as ProfileCard).images ?? {}))).toEqual([[], [`${base}/a.png`]]);
   });
 });
