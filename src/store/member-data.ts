@@ -1,7 +1,7 @@
 /**
  * Everything the store keeps about one member, to show it to them, export it, and delete it: their links, settings,
- * alerts, mains, pending direct messages, their places on servers' ladders and the rank roles the bot gave them, and the
- * tracked records of the accounts they link.
+ * alerts, mains, pending direct messages, their places on servers' ladders, the rank roles the bot gave them and the
+ * ladder moments about them, and the tracked records of the accounts they link.
  */
 import type { ProfileSnapshot, RecordedMatch } from '../game/tracking.js';
 import type { Db } from './database.js';
@@ -26,6 +26,8 @@ export interface MemberData {
   ladders: LadderMembership[];
   /** The rank role the bot gave them per server (null: none now), and why it last could not change it. */
   rankRoles: { guildId: string; roleId: string | null; failure: string | null }[];
+  /** Ladder moments about them (a rank-up, a new peak): planned or posted, the moment as it was planned (`settledAt` null: not posted yet). */
+  moments: { guildId: string; channelId: string; moment: unknown; createdAt: number; settledAt: number | null }[];
 }
 
 const parseList = (json: string): string[] => {
@@ -34,6 +36,15 @@ const parseList = (json: string): string[] => {
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
   } catch {
     return [];
+  }
+};
+
+/** A stored JSON column as its value, or the text itself when it does not parse (still theirs to see). */
+const parseJson = (json: string): unknown => {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return json;
   }
 };
 
@@ -54,7 +65,7 @@ export class MemberDataRepository {
 
   /** Everything stored about `userId`. */
   async collect(userId: string): Promise<MemberData> {
-    const [links, settings, alerts, mains, pending, proofs, ladders, rankRoles] = await Promise.all([
+    const [links, settings, alerts, mains, pending, proofs, ladders, rankRoles, moments] = await Promise.all([
       this.db.selectFrom('account_links').selectAll().where('user_id', '=', userId).orderBy('linked_at').execute(),
       this.db.selectFrom('member_settings').selectAll().where('user_id', '=', userId).executeTakeFirst(),
       this.db.selectFrom('alert_members').selectAll().where('user_id', '=', userId).execute(),
@@ -68,6 +79,7 @@ export class MemberDataRepository {
       this.db.selectFrom('link_verifications').selectAll().where('user_id', '=', userId).execute(),
       this.#ladder.memberships(userId),
       this.#rankRoles.givenTo(userId),
+      this.db.selectFrom('ladder_moments').selectAll().where('user_id', '=', userId).orderBy('created_at').execute(),
     ]);
     const tracking = [];
     for (const l of links) tracking.push({ uid: l.uid, ...(await this.#tracking.timeline(l.uid)) });
@@ -102,6 +114,13 @@ export class MemberDataRepository {
       tracking,
       ladders,
       rankRoles,
+      moments: moments.map((m) => ({
+        guildId: m.guild_id,
+        channelId: m.channel_id,
+        moment: parseJson(m.data),
+        createdAt: Number(m.created_at),
+        settledAt: m.settled_at === null ? null : Number(m.settled_at),
+      })),
     };
   }
 

@@ -146,10 +146,14 @@ describe('ladder moments', () => {
     expect(await state.ladder.pendingMoments(10)).toEqual([]);
   });
 
-  it('/privacy delete removes the moments about the member', async () => {
+  it('/privacy export lists the moments about the member; /privacy delete removes them', async () => {
     await state.ladder.setStanding('100', standing('Platinum III', 3905, { peak: 3890 }), T0 + 1);
     expect(await state.ladder.pendingMoments(10)).toHaveLength(1);
+    const exported = (await state.memberData.collect('m1')).moments;
+    expect(exported).toEqual([{ guildId: GUILD, channelId: CHANNEL, moment: expect.anything() as unknown, createdAt: T0 + 1, settledAt: null }]);
+    expect(JSON.stringify(exported[0]!.moment)).toContain('Platinum III');
     await state.memberData.erase('m1', T0);
+    expect((await state.memberData.collect('m1')).moments).toEqual([]);
     expect(await state.ladder.pendingMoments(10)).toEqual([]);
   });
 });
