@@ -73,8 +73,14 @@ export class ImageStore implements ImageSource {
       this.#flights.set(url, flight);
     }
     if (!signal) return flight;
+    if (signal.aborted) return null;
     // A caller out of time goes on without the image; the download still fills the store for the next card.
-    return Promise.race([flight, new Promise<null>((resolve) => signal.addEventListener('abort', () => resolve(null), { once: true }))]);
+    const loading = flight;
+    return new Promise<Uint8Array | null>((resolve) => {
+      const abort = () => resolve(null);
+      signal.addEventListener('abort', abort, { once: true });
+      void loading.then(resolve, () => resolve(null)).finally(() => signal.removeEventListener('abort', abort));
+    });
   }
 
   async #load(url: string): Promise<Uint8Array | null> {

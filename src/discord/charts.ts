@@ -67,11 +67,24 @@ export function withCardImages(renderer: ChartRenderer, images: ImageSource): Ch
     async render(spec, options) {
       if (!hasCardImages(spec)) return renderer.render(spec, options);
       const urls = cardImageUrls(spec);
-      const bytes = await Promise.all(urls.map((url) => images.get(url, options?.signal)));
+      // One wait on the signal for all of a card's images (a dozen listeners on one signal would warn of a leak).
+      const signal = options?.signal;
+      const all = Promise.all(urls.map((url) => images.get(url)));
+      const bytes = signal ? await untilAborted(all, signal, () => urls.map(() => null)) : await all;
       const found = Object.fromEntries(urls.flatMap((url, i) => (bytes[i] ? [[url, bytes[i]]] : [])));
       return renderer.render({ ...spec, images: found }, options);
     },
   };
+}
+
+/** `work`'s value, or `fallback()`'s once `signal` aborts first. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal, fallback: () => T): Promise<T> {
+  if (signal.aborted) return Promise.resolve(fallback());
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => resolve(fallback());
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 /** A View's chart as a PNG file; undefined (logged at warn) without a renderer, data, or a PNG before the deadline less the reserve. Never throws. */

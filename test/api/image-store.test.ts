@@ -1,4 +1,5 @@
 /** The image cards' image store (src/api/image-store.ts): one download per image, a bounded disk folder, failures as null. */
+import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -114,6 +115,15 @@ describe('ImageStore', () => {
     await expect.poll(() => store.stats.downloads).toBe(1);
     expect(await store.get(`${base}/held.png`)).not.toBeNull();
     expect(hits.get('/held.png')).toBe(1);
+  });
+
+  it('leaves no listener on a caller’s signal once an image is had: a card’s dozen images share one signal', async () => {
+    const store = new ImageStore({ dir: null, maxDiskBytes: 1_000_000, logger });
+    const signal = new AbortController().signal;
+    const waiting = store.get(`${base}/c.png`, signal);
+    expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+    expect(await waiting).not.toBeNull();
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 });
 
