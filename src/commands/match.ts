@@ -2,6 +2,7 @@
  * `/match match:<match uid>`: a summary, then one embed per team (src/game/scoreboard.ts). Data: api-spec.md endpoint 20 (a match
  * never changes: cached forever), the hero and map lists, and what the history row it was opened from knew.
  */
+import { randomBytes } from 'node:crypto';
 import { SlashCommandBuilder } from '@discordjs/builders';
 import {
   ButtonStyle,
@@ -539,25 +540,26 @@ async function matchOf(input: CommandInput, ctx: CommandContext): Promise<{ uid:
   return newest ? { uid: newest.match_uid, typed: false, ownUid: String(fetched.data.uid) } : { none: fetched.data.name };
 }
 
-/** A scout still being read, or just read, in this process: the team its member picked, and its answer now. */
+/** A scout still being read, or just read, in this process: whose it is, the team they picked, and its answer now. */
 interface LiveScout {
+  userId: string;
   team: number;
+  teams: number;
   render(): View;
 }
 
 /**
- * Scouts by match and member, kept until their reads end and a moment after: a team picked while profiles arrive is kept
- * by the edits that follow, which would otherwise put the first team back.
+ * Scouts by their own ID (in their buttons' custom IDs), kept until their reads end and a moment after: a team picked
+ * while profiles arrive is kept by the edits that follow, which would otherwise put the first team back.
  */
 const liveScouts = new Map<string, LiveScout>();
 const LIVE_SCOUT_GRACE_MS = 10_000;
-const liveKey = (matchUid: string, userId: string) => `${matchUid}\u0000${userId}`;
 
 /** What a scout shows, besides its match. */
 export interface ScoutOptions {
   /** Typed by the member (default), else their latest match: a missing one is then named as theirs. */
   typed?: boolean;
-  /** The member asking: their scout is kept live for the team buttons ({@link liveScouts}). */
+  /** The member asking: their scout is kept live for its team buttons ({@link liveScouts}). */
   userId?: string;
   /** The team shown (an index into the scoreboard's teams); default the first, or the opponents of `ownUid`. */
   team?: number;
@@ -565,9 +567,12 @@ export interface ScoutOptions {
   ownUid?: string;
 }
 
-/** The grey team buttons of a scout (the team shown disabled), or none when the match's UID is too long for a custom ID. */
-function teamButtons(matchUid: string, titles: string[], shown: number): APIActionRowComponent<APIComponentInMessageActionRow>[] {
-  if (titles.length < 2 || encodeCustomId('sc.t', matchUid, 0).length > MAX_CUSTOM_ID_LENGTH - 2) return [];
+/**
+ * The grey team buttons of scout `id` (`sc.t:<match uid>:<team>:<scout id>`, the team shown disabled), or none when the
+ * match's UID is too long for a custom ID.
+ */
+function teamButtons(matchUid: string, id: string, titles: string[], shown: number): APIActionRowComponent<APIComponentInMessageActionRow>[] {
+  if (titles.length < 2 || encodeCustomId('sc.t', matchUid, 0, id).length > MAX_CUSTOM_ID_LENGTH - 2) return [];
   return [
     {
       type: ComponentType.ActionRow,
@@ -575,7 +580,7 @@ function teamButtons(matchUid: string, titles: string[], shown: number): APIActi
         type: ComponentType.Button,
         style: ButtonStyle.Secondary,
         label: truncate(title, 80),
-        custom_id: encodeCustomId('sc.t', matchUid, i),
+        custom_id: encodeCustomId('sc.t', matchUid, i, id),
         disabled: i === shown,
       })),
     },
@@ -613,7 +618,8 @@ export async function scoutView(uid: string, ctx: CommandContext, options: Scout
   const all = Promise.all([...scouted].map(async (uid) => reads.set(uid, await runWithDeadline(readBy, () => readPlayer(uid, ctx)))));
   const ownTeam = options.ownUid ? teams.findIndex((t) => t.lines.some((l) => l.player.player_uid === options.ownUid)) : -1;
   const requested = options.team ?? (ownTeam >= 0 && teams.length === 2 ? 1 - ownTeam : 0);
-  const live: LiveScout = { team: Number.isInteger(requested) && requested >= 0 && requested < teams.length ? requested : 0, render: () => view() };
+  const live: LiveScout = { userId: options.userId ?? '', team: teamIn(requested, teams.length), teams: teams.length, render: () => view() };
+  const id = randomBytes(6).toString('base64url');
   const titles = teams.map((team, i) => teamTitle(team, i));
   const view = (): View => {
     const done = reads.size === scouted.size;
@@ -625,7 +631,7 @@ export async function scoutView(uid: string, ctx: CommandContext, options: Scout
       description: [tr('match:scout.postMatch'), tr('match:summary.matchId', { uid: m.match_uid.replace(/`/g, '').slice(0, 120) })].join('\n'),
       footer: { text: done ? tr('match:scout.footer', footer) : tr('match:scout.footerReading', footer) },
     };
-    const buttons = teamButtons(m.match_uid, titles, live.team);
+    const buttons = teamButtons(m.match_uid, id, titles, live.team);
     // Without buttons (one team, or no custom ID for this match) every team is shown.
     const visible = buttons.length > 0 ? [live.team] : teams.map((_, i) => i);
     const embeds = visible.slice(0, LIMITS.embeds - 1).map((i) => {
@@ -648,10 +654,9 @@ export async function scoutView(uid: string, ctx: CommandContext, options: Scout
     return view();
   };
   if (options.userId) {
-    const key = liveKey(m.match_uid, options.userId);
-    liveScouts.set(key, live);
+    liveScouts.set(id, live);
     void all.then(() => {
-      setTimeout(() => liveScouts.get(key) === live && liveScouts.delete(key), LIVE_SCOUT_GRACE_MS).unref();
+      setTimeout(() => liveScouts.delete(id), LIVE_SCOUT_GRACE_MS).unref();
     });
   }
   await settleWithin(all, SCOUT_FIRST_ANSWER_MS, () => undefined);
@@ -659,20 +664,23 @@ export async function scoutView(uid: string, ctx: CommandContext, options: Scout
   return view();
 }
 
+/** `team` as a team index of a scoreboard of `count` teams; the first for anything else. */
+const teamIn = (team: number, count: number) => (Number.isInteger(team) && team >= 0 && team < count ? team : 0);
+
 /**
- * A scout's team button (`sc.t:<match uid>:<team>`): the invoker's own scout still live in this process shows the team
- * from the profiles it has, and its next edits keep that team; otherwise the scout is made again (profiles from the cache).
+ * A scout's team button (`sc.t:<match uid>:<team>:<scout id>`): the member's own scout still live in this process shows
+ * the team from the profiles it has, and its next edits keep that team; otherwise (someone else's press, another process,
+ * a scout read a while ago) the scout is made again, its profiles from the cache.
  */
 async function scoutTeam(input: ComponentInput, ctx: CommandContext): Promise<View> {
-  const [uid = '', team = '0'] = input.args;
-  const own = input.invokerId === undefined || input.invokerId === input.user.userId;
-  const live = own ? liveScouts.get(liveKey(uid, input.user.userId)) : undefined;
-  if (live) {
-    live.team = Number(team) || 0;
+  const [uid = '', team = '0', id = ''] = input.args;
+  const live = liveScouts.get(id);
+  if (live && live.userId === input.user.userId && (input.invokerId === undefined || input.invokerId === input.user.userId)) {
+    live.team = teamIn(Number(team), live.teams);
     const { next: _ongoing, ...now } = live.render();
     return now;
   }
-  return scoutView(uid, ctx, { userId: input.user.userId, team: Number(team) || 0 });
+  return scoutView(uid, ctx, { userId: input.user.userId, team: Number(team) });
 }
 
 /** `/scout`: a third module of this file, as it reads the same scoreboard and draws the same team embeds. */

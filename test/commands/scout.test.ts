@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ONE_TRICK_SHARE, SCOUT_PLAYERS } from '../../src/commands/match.js';
 import { heroSummary, totalPlayTime } from '../../src/game/profile.js';
 import { customIds, MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
-import { toMessagePayload } from '../../src/render/view.js';
+import { toMessagePayload, type View } from '../../src/render/view.js';
 import { profiles } from '../game/samples.js';
 
 const env = useReplicaBot();
@@ -87,19 +87,31 @@ describe('/scout', () => {
     };
     try {
       const first = await env.b.router.command('scout', { options: { match: MATCH }, user: MEMBER }, env.b.ctx);
+      // The same member scouts the same match again, in another message: a press on the first must not move the second.
+      const again = await env.b.router.command('scout', { options: { match: MATCH }, user: MEMBER }, env.b.ctx);
       expect(first.embeds![0]!.footer?.text).toMatch(/more on the way/);
       expect(first.next).toBeDefined();
       const teamB = customIds(toMessagePayload(first))[1]!;
+      expect(customIds(toMessagePayload(again))).not.toContain(teamB);
       const pressed = await env.b.router.component(teamB, [], MEMBER, MEMBER.userId, env.b.ctx);
       expect(pressed.mode).toBe('update');
       expect(pressed.view.embeds!.slice(1).map((e) => e.title)).toEqual(['Team B · Victory']);
       // The press shows what the live scout has; its own edits carry on (no second chain of edits).
       expect(pressed.view.next).toBeUndefined();
       release();
-      let last = first;
-      for (let later = await last.next?.(); later; later = await later.next?.()) last = later;
-      expect(last.embeds![0]!.footer?.text).toBe('Profiles read: 3 of 13');
-      expect(last.embeds!.slice(1).map((e) => e.title)).toEqual(['Team B · Victory']);
+      const last = async (view: View) => {
+        for (let later = await view.next?.(); later; later = await later.next?.()) view = later;
+        return view;
+      };
+      const firstDone = await last(first);
+      expect(firstDone.embeds![0]!.footer?.text).toBe('Profiles read: 3 of 13');
+      expect(firstDone.embeds!.slice(1).map((e) => e.title)).toEqual(['Team B · Victory']);
+      expect((await last(again)).embeds!.slice(1).map((e) => e.title)).toEqual(['Team A · Defeat']);
+      // A forged team number shows the first team, not an error.
+      const forged = teamB.replace(/:1:/, ':7:');
+      expect((await env.b.router.component(forged, [], MEMBER, MEMBER.userId, env.b.ctx)).view.embeds!.slice(1).map((e) => e.title)).toEqual([
+        'Team A · Defeat',
+      ]);
     } finally {
       release();
       env.b.ctx.api.player = player;
