@@ -643,7 +643,11 @@ export async function scoutView(uid: string, ctx: CommandContext, options: Scout
       });
       return teamEmbed(team, titles[i]!, truncate(lines.join('\n'), LIMITS.description));
     });
-    return { embeds: [header, ...embeds], components: buttons, ...(done ? {} : { next }) };
+    // Complete, it has one more version only if the member picked another team meanwhile: an edit drawn before the
+    // press may have landed after it, and this one puts their team back.
+    const team = live.team;
+    const picked = async (): Promise<View | null> => (live.team === team ? null : view());
+    return { embeds: [header, ...embeds], components: buttons, next: done ? picked : next };
   };
   let shown = 0;
   // The next version once more profiles are in: all of them, or those read within an edit's interval.

@@ -118,6 +118,33 @@ describe('/scout', () => {
     }
   });
 
+  it('a team picked while the last edit is on its way gets one more edit, with the team picked', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const api = env.b.ctx.api;
+    const player = api.player.bind(api);
+    env.b.ctx.api.player = async (...args: Parameters<typeof player>) => {
+      await held;
+      return player(...args);
+    };
+    try {
+      const first = await env.b.router.command('scout', { options: { match: MATCH }, user: MEMBER }, env.b.ctx);
+      release();
+      // The complete version, drawn with Team A: as the runtime would be sending it, the member presses Team B.
+      let complete = first;
+      while (!complete.embeds![0]!.footer!.text.endsWith('of 13')) complete = (await complete.next!())!;
+      expect(complete.embeds!.slice(1).map((e) => e.title)).toEqual(['Team A · Defeat']);
+      await env.b.router.component(customIds(toMessagePayload(first))[1]!, [], MEMBER, MEMBER.userId, env.b.ctx);
+      const corrected = await complete.next!();
+      expect(corrected!.embeds!.slice(1).map((e) => e.title)).toEqual(['Team B · Victory']);
+      // Nothing changed since: the edits end.
+      expect(await corrected!.next!()).toBeNull();
+    } finally {
+      release();
+      env.b.ctx.api.player = player;
+    }
+  });
+
   it('someone else’s press gets their own private copy of the team, and leaves the member’s scout as it is', async () => {
     const { payload } = await env.b.run('scout', { match: MATCH });
     const result = await env.b.press(customIds(payload)[1]!, [], OTHER_MEMBER);
