@@ -8,6 +8,7 @@ import {
   ButtonStyle,
   ComponentType,
   type APIActionRowComponent,
+  type APIButtonComponentWithCustomId,
   type APIComponentInMessageActionRow,
   type APIEmbed,
   type APIEmbedField,
@@ -252,9 +253,15 @@ function playerSelect(
  * @param fromMenu a menu press opened it: `value` is decoded, and a missing match is named, not blamed on typing.
  * @param options.back the custom ID of a Back button to the list it was opened from; none when typed.
  * @param options.seenBy the member who opened it: its players' names feed their "Did you mean" (src/catalog/players.ts).
+ * @param options.details the whole scoreboard as text, privately, for the card's "Full scoreboard" button.
  * @throws {NotFoundError} from a menu when the API has no such match; {@link ApiError} otherwise.
  */
-export async function matchView(value: string, ctx: CommandContext, fromMenu = false, options: { back?: string; seenBy?: string } = {}): Promise<View> {
+export async function matchView(
+  value: string,
+  ctx: CommandContext,
+  fromMenu = false,
+  options: { back?: string; seenBy?: string; details?: boolean } = {},
+): Promise<View> {
   const { back, seenBy } = options;
   // Only a menu's value carries an origin: typed text is a match uid, never parsed for a map, mode or time to show.
   const origin: MatchOrigin = fromMenu ? decodeMatchOrigin(value) : { matchUid: value, mapId: null, modeId: null, duration: null, time: null };
@@ -330,7 +337,7 @@ export async function matchView(value: string, ctx: CommandContext, fromMenu = f
   const budget = LIMITS.embedTotal - embedLength(summary) - titles.reduce((sum, t) => sum + t.length, 0);
   const descriptions = teamDescriptions(shown, m, heroOf, budget);
   const teamEmbeds = shown.map((team, i) => teamEmbed(team, titles[i]!, descriptions[i]!));
-  const components = [...(select ? [select] : []), ...(back ? [backRow(back)] : [])];
+  if (options.details) return { embeds: [summary, ...teamEmbeds], components: select ? [select] : [], ephemeral: true };
   // The card stands for the team embeds: they come back wherever it is not shown (src/render/view.ts withoutImages).
   // The card's subtitle is plain text: no markdown, no Discord timestamp.
   // No date: the card cannot show it in the reader's time zone, as the embed's timestamp does.
@@ -339,8 +346,24 @@ export async function matchView(value: string, ctx: CommandContext, fromMenu = f
   // The alt text carries the scoreboard in short for screen readers: each team, then each player's hero and K/D/A.
   const alt = [tr('match:card.alt'), ...spec.teams.map((t) => `${t.title}: ${t.players.map((p) => `${p.name} (${p.hero}) ${p.kda}`).join(', ')}`)].join('. ');
   const card = shown.length <= MATCH_CARD_TEAMS ? chartOf(spec, 'match.png', truncate(alt, ALT_TEXT_LIMIT)) : undefined;
-  if (!card) return { embeds: [summary, ...teamEmbeds], components };
-  return withChart({ embeds: [summary], components }, { ...card, text: { embeds: teamEmbeds } });
+  if (!card) return { embeds: [summary, ...teamEmbeds], components: [...(select ? [select] : []), ...(back ? [backRow(back)] : [])] };
+  // Beside the card, what it leaves out (damage taken, awards, hero switches, who left and why) is a button away, privately.
+  const details = detailsId(fromMenu ? encodeMatchOrigin(origin) : m.match_uid, m.match_uid);
+  const buttons: APIButtonComponentWithCustomId[] = [
+    ...(back ? backRow(back).components : []),
+    { type: ComponentType.Button, style: ButtonStyle.Secondary, label: tr('match:fullScoreboard'), custom_id: details },
+  ];
+  const components = [...(select ? [select] : []), { type: ComponentType.ActionRow as const, components: buttons }];
+  return withChart({ embeds: [summary], components }, { ...card, text: { embeds: teamEmbeds, components: [details] } });
+}
+
+/** The "Full scoreboard" button's custom ID (`mt.t:<origin>`), with the match UID alone when its origin does not fit. */
+function detailsId(origin: string, matchUid: string): string {
+  try {
+    return encodeCustomId('mt.t', origin);
+  } catch {
+    return encodeCustomId('mt.t', matchUid.slice(0, MAX_CUSTOM_ID_LENGTH - 5));
+  }
 }
 
 /** "Double C · latest match" above a scoreboard: whose match `/last` opened. */
@@ -459,6 +482,8 @@ export const match: CommandModule = {
     },
     /** Back to a match from a player opened from its scoreboard: `mt.o:<match uid or origin>`, reopened as it was. */
     'mt.o': async (input, ctx) => matchView(input.args[0] ?? '', ctx, true, { seenBy: input.user.userId }),
+    /** A match card's "Full scoreboard": `mt.t:<match uid or origin>`, the team embeds as a private reply to whoever pressed. */
+    'mt.t': async (input, ctx) => matchView(input.args[0] ?? '', ctx, true, { details: true }),
   },
 };
 

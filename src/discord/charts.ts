@@ -6,7 +6,7 @@ import type { ImageSource } from '../api/image-store.js';
 import { currentDeadline } from '../core/deadline.js';
 import type { Logger } from '../core/logger.js';
 import { hasData } from '../render/charts.js';
-import { withoutImages, type View, type ViewChart, type ViewFile } from '../render/view.js';
+import { cardComponents, withoutComponents, withoutImages, type View, type ViewChart, type ViewFile } from '../render/view.js';
 
 /** Longest a chart may take when the answer has no deadline (the CLI), ms. */
 export const CHART_TIMEOUT_MS = 10_000;
@@ -113,6 +113,7 @@ export async function drawCharts(view: View, charts: ChartRenderer | undefined, 
   const files = drawn.filter((f): f is ViewFile => f !== undefined);
   const missing = new Map(wanted.filter((_, i) => !drawn[i]).map((c) => [`attachment://${c.name}`, c.text]));
   const embeds = rest.embeds && withoutImages(rest.embeds, missing);
+  const components = rest.components && withoutComponents(rest.components, cardComponents(missing.values()));
   const allFiles = [...(rest.files ?? []), ...files];
-  return { ...rest, ...(embeds ? { embeds } : {}), ...(allFiles.length ? { files: allFiles } : {}) };
+  return { ...rest, ...(embeds ? { embeds } : {}), ...(components ? { components } : {}), ...(allFiles.length ? { files: allFiles } : {}) };
 }

@@ -5,7 +5,7 @@ import type { RankTimelinePoint } from '../game/rank-timeline.js';
 import type { Season } from '../game/seasons.js';
 import type { HeroTotals } from '../game/profile.js';
 import { truncate } from './limits.js';
-import { withoutImages, type View, type ViewChart } from './view.js';
+import { cardComponents, withoutComponents, withoutImages, type View, type ViewChart } from './view.js';
 
 /** Rank score over time, a line per season (unplaced points under `fallbackSeason`); `current` ends its line, as the answer's header does. */
 export function rankHistorySpec(
@@ -93,5 +93,6 @@ export function withoutCards(view: View): View {
   const gone = new Map(cards.map((c) => [`attachment://${c.name}`, c.text]));
   const embeds = view.embeds && withoutImages(view.embeds, gone);
   const charts = view.charts!.filter((c) => !isCard(c.spec));
-  return { ...view, ...(embeds ? { embeds } : {}), charts };
+  const components = view.components && withoutComponents(view.components, cardComponents(gone.values()));
+  return { ...view, ...(embeds ? { embeds } : {}), ...(components ? { components } : {}), charts };
 }

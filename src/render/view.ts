@@ -30,6 +30,24 @@ export interface CardText {
   description?: string;
   fields?: APIEmbedField[];
   embeds?: APIEmbed[];
+  /** Custom IDs of buttons that only make sense beside the card (its "Full scoreboard"): taken out with it. */
+  components?: string[];
+}
+
+/** `components` without the buttons and menus of `customIds`, and without the rows that leaves empty. */
+export function withoutComponents(
+  components: APIActionRowComponent<APIComponentInMessageActionRow>[],
+  customIds: ReadonlySet<string>,
+): APIActionRowComponent<APIComponentInMessageActionRow>[] {
+  if (customIds.size === 0) return components;
+  return components
+    .map((row) => ({ ...row, components: row.components.filter((c) => !('custom_id' in c && customIds.has(c.custom_id))) }))
+    .filter((row) => row.components.length > 0);
+}
+
+/** The custom IDs of the components that go with these cards' texts. */
+export function cardComponents(texts: Iterable<CardText | undefined>): Set<string> {
+  return new Set([...texts].flatMap((t) => t?.components ?? []));
 }
 
 export interface View {
@@ -95,7 +113,7 @@ export function withoutFiles<P extends MessagePayload>(payload: P): P {
   const { files, attachments: _attachments, ...rest } = payload;
   const gone = new Map((files ?? []).map((f) => [`attachment://${f.name}`, f.text]));
   const embeds = rest.embeds.map((e) => (e.image?.url.startsWith('attachment://') && !gone.has(e.image.url) ? { ...e, image: undefined } : e));
-  return { ...rest, embeds: withoutImages(embeds, gone) } as P;
+  return { ...rest, embeds: withoutImages(embeds, gone), components: withoutComponents(rest.components, cardComponents(gone.values())) } as P;
 }
 
 /**

@@ -4,7 +4,10 @@ import { parseChartSpec, type MatchCard } from '../../src/charts/specs.js';
 import { runInLocale } from '../../src/i18n/index.js';
 import { withoutCards } from '../../src/render/charts.js';
 import { matchView } from '../../src/commands/match.js';
-import { useReplicaBot } from '../helpers/bot.js';
+import { customIds, MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
+import { recordingCharts } from '../helpers/charts.js';
+import { toMessagePayload, withoutFiles } from '../../src/render/view.js';
+import { drawCharts } from '../../src/discord/charts.js';
 
 const env = useReplicaBot();
 const MATCH = '6713355_1740604074_322_11001_10';
@@ -54,11 +57,32 @@ describe('the match card', () => {
     expect(card.subtitle).not.toMatch(/\*|<t:/);
   });
 
-  it('gives back the team embeds wherever the card is not shown', async () => {
+  it('gives back the team embeds wherever the card is not shown, without its "Full scoreboard" button', async () => {
     const view = await matchView(MATCH, env.b.ctx);
     const text = withoutCards(view);
     expect(text.charts).toEqual([]);
     expect(text.embeds).toEqual([{ ...view.embeds![0], image: undefined }, ...view.charts![0]!.text!.embeds!].map(({ image: _image, ...e }) => e));
+    expect(customIds(toMessagePayload(view))).toContain(`mt.t:${MATCH}`);
+    expect(customIds(toMessagePayload(text))).not.toContain(`mt.t:${MATCH}`);
+    // Discord refusing the upload: the same, from the payload.
+    expect(customIds(withoutFiles(toMessagePayload(await drawCharts(view, recordingCharts(), env.b.ctx.logger))))).not.toContain(`mt.t:${MATCH}`);
+  });
+
+  it('"Full scoreboard" answers whoever presses it privately with the team embeds the card leaves out', async () => {
+    // As the handler makes it with the card (this bot draws no charts: the router leaves the card's text, without its button).
+    const shown = toMessagePayload(await matchView(MATCH, env.b.ctx));
+    const button = customIds(shown).find((id) => id.startsWith('mt.t:'))!;
+    const labels = shown.components.flatMap((row) => row.components).map((c) => ('label' in c ? c.label : undefined));
+    expect(labels).toContain('Full scoreboard');
+    for (const user of [MEMBER, OTHER_MEMBER]) {
+      const pressed = await env.b.press(button, [], user);
+      expect(pressed.mode).toBe('reply');
+      expect(pressed.view.ephemeral).toBe(true);
+      expect(pressed.payload.embeds.map((e) => e.title)).toEqual(['Quick Play', 'Team A · Defeat', 'Team B · Victory']);
+      // What the card leaves out is here: who left early, among others.
+      expect(pressed.payload.embeds.map((e) => e.description ?? '').join('\n')).toMatch(/left early/);
+      expect(pressed.view.charts ?? []).toEqual([]);
+    }
   });
 
   it('is written in the member’s language', async () => {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Replica } from '../../src/replica/server.js';
-import { MEMBER } from '../helpers/bot.js';
+import { MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
 import { replica } from '../helpers/replica.js';
 import { autocompleteInteraction, commandInteraction, componentInteraction, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
 import { answerOf, bootBot } from './helpers.js';
@@ -81,6 +81,16 @@ describe('the next questions players ask', () => {
     const upload = discord.calls.find((c) => (c.files ?? []).some((f) => f.filename === 'match.png') && c.path.includes(i.token));
     const card = upload!.files!.find((f) => f.filename === 'match.png')!;
     expect([card.data.readUInt32BE(16), card.data.readUInt32BE(20)]).toEqual([800, 450]);
+    // What the card leaves out is a button away: the team embeds, privately, to whoever presses it.
+    const details = answer.components.flatMap((row) => row.components).find((c) => c.custom_id?.startsWith('mt.t:'))!;
+    const press = componentInteraction(OTHER_MEMBER.userId, MEMBER.userId, details.custom_id!);
+    discord.dispatchInteraction(press);
+    // A private reply (type 4), or a private deferral (type 5) on a loaded machine: never an update of the card's message.
+    const call = await discord.waitFor((c) => c.method === 'POST' && c.path.startsWith(`/interactions/${press.id}/`));
+    const reply = call.body as { type: number; data: { flags: number } };
+    expect([4, 5]).toContain(reply.type);
+    expect(reply.data.flags).toBe(64);
+    expect((await answerOf(discord, press)).embeds.map((e) => e.title)).toEqual(['Quick Play', 'Team A · Defeat', 'Team B · Victory']);
   });
 
   it('answers with the team embeds when Discord refuses the upload (no Attach Files)', async () => {
@@ -97,6 +107,8 @@ describe('the next questions players ask', () => {
       const embeds = (body.data ?? body).embeds;
       expect(embeds.map((e) => e.title)).toEqual(['Quick Play', 'Team A · Defeat', 'Team B · Victory']);
       expect(embeds.every((e) => !e.image)).toBe(true);
+      // Its "Full scoreboard" button went with the card: the teams are here already.
+      expect(JSON.stringify(body)).not.toContain('mt.t:');
     } finally {
       discord.refuseUploads();
     }
