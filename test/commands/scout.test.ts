@@ -1,6 +1,6 @@
 /** `/scout`: every player of a finished match from their public profiles, on the replica's real match and profiles. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ONE_TRICK_SHARE, SCOUT_PLAYERS } from '../../src/commands/match.js';
+import { ONE_TRICK_SHARE, SCOUT_PLAYERS, scoutView } from '../../src/commands/match.js';
 import { heroSummary, totalPlayTime } from '../../src/game/profile.js';
 import { customIds, MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
 import { toMessagePayload, type View } from '../../src/render/view.js';
@@ -154,6 +154,19 @@ describe('/scout', () => {
     // The member's own press of Team A still finds Team A.
     const own = await env.b.press(customIds(payload)[0]!);
     expect(own.payload.embeds.slice(1).map((e) => e.title)).toEqual(['Team A · Defeat']);
+  });
+
+  it('scouting your own match shows your opponents first, your team a button away', async () => {
+    // Card1gan played on Team A: their linked member scouting their latest match sees Team B first.
+    const view = await scoutView(MATCH, env.b.ctx, { typed: false, userId: MEMBER.userId, ownUid: '1403392756' });
+    let done = view;
+    for (let later = await done.next?.(); later; later = await later.next?.()) done = later;
+    const payload = toMessagePayload(done);
+    expect(payload.embeds.slice(1).map((e) => e.title)).toEqual(['Team B · Victory']);
+    const buttons = payload.components[0]!.components as { disabled?: boolean; custom_id: string }[];
+    expect(buttons.map((b) => b.disabled ?? false)).toEqual([false, true]);
+    const own = await env.b.press(buttons[0]!.custom_id);
+    expect(own.payload.embeds[1]!.description).toContain('**Card1gan**');
   });
 
   it('a match the API does not have gets a clear answer that names it', async () => {
