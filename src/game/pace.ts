@@ -5,7 +5,7 @@
  */
 import type { PlayerProfile } from '../api/schemas.js';
 import { matchMode } from './modes.js';
-import { floorOfLevel, levelOfScore, tierOfLevel } from './ranks.js';
+import { floorOfLevel, levelOfScore, levelOfTier, tierOfLevel } from './ranks.js';
 import { seasonRanks, type RankSummary } from './profile.js';
 import { seasonOfHistoryEntry } from './seasons.js';
 
@@ -28,9 +28,16 @@ export interface RankPace {
   shield: number | null;
 }
 
-/** Null without a score, at Eternity, or for a rank of a season the recent matches cannot speak for (`rank.season` unknown). */
+/**
+ * Null without a score, at Eternity, or for a rank of a season the recent matches cannot speak for (`rank.season` unknown).
+ * The division counted from is the one the game shows: it can be one above the score's, kept after the score fell below
+ * its floor (docs/data.md), and the next division is then the one above it.
+ */
 export function rankPace(p: PlayerProfile, rank: RankSummary): RankPace | null {
-  const level = levelOfScore(rank.score);
+  const byScore = levelOfScore(rank.score);
+  const shown = levelOfTier(rank.tier);
+  // One division above the score's at most, as the real profiles show it; anything further is not trusted over the score.
+  const level = byScore === null ? null : shown === byScore + 1 ? shown : byScore;
   if (rank.score === null || level === null || level >= TOP_DIVISION_LEVEL || !rank.season) return null;
   const nextTier = tierOfLevel(level + 1);
   if (!nextTier) return null;

@@ -1,6 +1,7 @@
 /**
  * Ranks. The API's `level` counts divisions from 1 (Bronze III) to 21 (Celestial I), then Eternity (22) and
- * One Above All (23); each division spans 100 rank score from 3,000 (checked on the real profiles).
+ * One Above All (23); each division spans 100 rank score from 3,000 (checked on the real profiles). A season's level can
+ * be one above its score's division: the game keeps a division reached when the score falls below it (docs/data.md).
  */
 import { decimal, integer } from '../i18n/format.js';
 
@@ -28,6 +29,18 @@ export function tierOfLevel(level: number | null | undefined): string | null {
 export function levelOfScore(score: number | null | undefined): number | null {
   if (score === null || score === undefined || !Number.isFinite(score) || score < BASE_SCORE) return null;
   return Math.min(ETERNITY_LEVEL, Math.floor((score - BASE_SCORE) / DIVISION_SCORE) + 1);
+}
+
+/** The inverse of {@link tierOfLevel}: 5 for "Silver II", 22 for "Eternity"; null for anything else. */
+export function levelOfTier(tier: string | null | undefined): number | null {
+  const name = tier?.trim().toLowerCase();
+  if (!name) return null;
+  if (name === 'one above all') return ONE_ABOVE_ALL_LEVEL;
+  if (name === 'eternity') return ETERNITY_LEVEL;
+  const [base, division] = name.split(/\s+/);
+  const t = TIERS.findIndex((x) => x.toLowerCase() === base);
+  const d = DIVISIONS.findIndex((x) => x.toLowerCase() === division);
+  return t < 0 || d < 0 ? null : t * 3 + d + 1;
 }
 
 /** The lowest rank score of a division `level` (1 … 22): 3,000 for Bronze III. */

@@ -45,6 +45,37 @@ describe('rank pace', () => {
     expect(checked).toBeGreaterThanOrEqual(6);
   });
 
+  it('a division the game keeps after the score fell below its floor is counted from: the next one is above it', () => {
+    const p = profiles[AUGUST]!;
+    // Card1gan's Season 1 as captured: Grandmaster II (level 17) at 4,582.34, after a peak of 4,604.
+    const kept = { ...rankSummary(p), tier: 'Grandmaster II', score: 4582.34 };
+    const pace = rankPace(p, kept)!;
+    expect(pace.nextTier).toBe('Grandmaster I');
+    expect(pace.points).toBeCloseTo(4700 - 4582.34, 6);
+    // A tier further from the score than one division is not trusted over it.
+    expect(rankPace(p, { ...kept, tier: 'Celestial I' })!.nextTier).toBe('Grandmaster II');
+  });
+
+  it('on every real ranked season, the level is its score’s division or the one above, which its peak reached', () => {
+    let kept = 0;
+    let checked = 0;
+    for (const [file, p] of Object.entries(profiles)) {
+      for (const s of seasonRanks(p)) {
+        if (s.level === null || s.score === null || s.score < 3000 || s.level >= 22) continue;
+        const byScore = levelOfScore(s.score)!;
+        expect([byScore, byScore + 1], `${file} ${s.season.number}`).toContain(s.level);
+        if (s.level === byScore + 1) {
+          kept++;
+          expect(s.peakScore, `${file} ${s.season.number}`).toBeGreaterThanOrEqual(floorOfLevel(s.level));
+        }
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(20);
+    // Card1gan (Seasons 0 and 1), Sir Final (Season 1), Double C (Season 0): the division kept.
+    expect(kept).toBeGreaterThanOrEqual(4);
+  });
+
   it('without a recent win of the season, the points stand alone; Eternity has no next division', () => {
     const body = raw('player', AUGUST);
     const losing = structuredClone(body) as { match_history: { player_performance: { is_win: unknown } }[] };
