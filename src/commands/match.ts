@@ -325,7 +325,7 @@ export async function matchView(
         value: svp ? `${escapeText(svp.nick_name ?? svp.player_uid, 100)}${aside(escapeText(heroOf(m.svp_hero_id), 60))}` : '—',
         inline: true,
       },
-      { name: tr('match:fields.players'), value: integer(m.players.length), inline: true },
+      { name: tr('match:fields.players'), value: playersValue(m.players.length, teams), inline: true },
     ],
     thumbnail: map?.image ? { url: map.image } : undefined,
     footer: staleFooter(fetched),
@@ -355,6 +355,15 @@ export async function matchView(
   ];
   const components = [...(select ? [select] : []), { type: ComponentType.ActionRow as const, components: buttons }];
   return withChart({ embeds: [summary], components }, { ...card, text: { embeds: teamEmbeds, components: [details] } });
+}
+
+/** "13 · 1 left early": the players of the match, and how many did not play it through (a 6v6 can list more than 12). */
+function playersValue(count: number, teams: ScoreTeam[]): string {
+  const off = new Map<string, number>();
+  for (const l of uniqueLines(teams)) if (l.status !== 'played') off.set(l.status, (off.get(l.status) ?? 0) + 1);
+  return [integer(count), ...[...off].map(([status, n]) => `${integer(n)} ${tr(`match:status.${status as Exclude<ScoreLine['status'], 'played'>}`)}`)].join(
+    ' · ',
+  );
 }
 
 /** The "Full scoreboard" button's custom ID (`mt.t:<origin>`), with the match UID alone when its origin does not fit. */

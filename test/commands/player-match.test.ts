@@ -508,7 +508,11 @@ describe('/match scoreboard on every real match', () => {
       expect(summary!.fields!.map((f) => f.name)).toEqual(['MVP', 'SVP', 'Players']);
       expect(teams).toHaveLength(2);
       const lines = teams.flatMap((t) => t.description!.split('\n'));
-      expect(lines).toHaveLength(Number(summary!.fields![2]!.value));
+      // "13 · 1 replacement · 1 left early": every player has a line, those who did not play it through counted.
+      expect(lines).toHaveLength(Number(/^\d+/.exec(summary!.fields![2]!.value)![0]));
+      const off = lines.filter((l) => /\*(left early|replacement|no hero picked)\*$/.test(l)).length;
+      const counted = [...summary!.fields![2]!.value.matchAll(/ · (\d+) /g)].reduce((sum, m) => sum + Number(m[1]), 0);
+      expect(counted).toBe(off);
       for (const l of lines)
         expect(l).toMatch(
           /^\*\*[^*]+\*\* · [A-Z][^·]+ · \d+\/\d+\/\d+ · (\d{1,3}(,\d{3})*) dmg( · [1-9]\d{0,2}(,\d{3})* heal)? · (\d{1,3}(,\d{3})*) dmg taken( · .+)?$/,
