@@ -552,7 +552,11 @@ function playerLine(name: string, heroId: string | null, read: Read, heroName: H
           kda: kdaRatio(played.kills, played.deaths, played.assists),
         })
       : tr('match:scout.newOnHero');
-  const parts = [`${head} ${record}`, rank.tier ? `${emojiBefore('tier', rank.tier)}${rank.tier} ${rankScore(rank.score)}` : tr('match:scout.unranked')];
+  // A full-width parenthesis (Japanese) carries its own space.
+  const parts = [
+    `${head}${record.startsWith('（') ? '' : ' '}${record}`,
+    rank.tier ? `${emojiBefore('tier', rank.tier)}${rank.tier} ${rankScore(rank.score)}` : tr('match:scout.unranked'),
+  ];
   const top = heroes.slice(0, 3).map((h) => escapeText(heroName(h.hero_id) || h.hero_name || '?', 30));
   if (top.length > 0) parts.push(tr('match:scout.top', { heroes: top.join(', ') }));
   // A one-trick: most of the player's time on one hero (the share of the profile's total play time).

@@ -4,6 +4,7 @@ import { ONE_TRICK_SHARE, SCOUT_PLAYERS, scoutView } from '../../src/commands/ma
 import { heroSummary, totalPlayTime } from '../../src/game/profile.js';
 import { customIds, MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
 import { toMessagePayload, type View } from '../../src/render/view.js';
+import { runInLocale } from '../../src/i18n/index.js';
 import { profiles } from '../game/samples.js';
 
 const env = useReplicaBot();
@@ -167,6 +168,13 @@ describe('/scout', () => {
     expect(buttons.map((b) => b.disabled ?? false)).toEqual([false, true]);
     const own = await env.b.press(buttons[0]!.custom_id);
     expect(own.payload.embeds[1]!.description).toContain('**Card1gan**');
+  });
+
+  it('is written in the member’s language, the record beside the hero as each language sets it', async () => {
+    const ja = await runInLocale('ja', () => env.b.run('scout', { match: MATCH }));
+    expect(lineOf(ja.payload.embeds.slice(1), 'Card1gan')).toMatch(/^\*\*Card1gan\*\* · Cloak & Dagger（\d+試合、33\.3%、KDA 3\.90） · /);
+    const de = await runInLocale('de', () => env.b.run('scout', { match: MATCH }));
+    expect(lineOf(de.payload.embeds.slice(1), 'Card1gan')).toMatch(/^\*\*Card1gan\*\* · Cloak & Dagger \(\d+ Matches, 33,3 %, KDA 3,90\) · /);
   });
 
   it('a match the API does not have gets a clear answer that names it', async () => {
