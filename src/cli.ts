@@ -17,7 +17,7 @@ import { EnvFileError, loadEnvFile } from './app/env-file.js';
 import type { CommandContext, CommandInput } from './discord/command.js';
 import { Router } from './discord/router.js';
 import { payloadToText } from './render/text.js';
-import { splitFiles, toMessagePayload, type MessagePayload, type View, type ViewFile } from './render/view.js';
+import { lastVersion, splitFiles, toMessagePayload, type MessagePayload, type View, type ViewFile } from './render/view.js';
 import { faultsFromEnv } from './replica/faults.js';
 import { createApiServices, createCommandContext } from './app/services.js';
 import { HeroMeta } from './jobs/hero-meta.js';
@@ -233,9 +233,8 @@ async function main(argv: string[]): Promise<number> {
       balance: { history: services.state.balanceHistory, indexer: balanceIndexer },
       logger,
     };
-    let view: View = await router.command(parsed.command, parsed.input, ctx);
     // A terminal prints once: the answer as complete as it gets (a scout with every profile read).
-    for (let later = await view.next?.(); later; later = await later.next?.()) view = later;
+    let view: View = await lastVersion(await router.command(parsed.command, parsed.input, ctx));
     let payload = toMessagePayload(view);
     for (const press of parsed.presses) {
       const target = findPress(payload, press);
@@ -244,8 +243,7 @@ async function main(argv: string[]): Promise<number> {
         return 2;
       }
       const result = await router.component(target.customId, target.values, parsed.input.user, parsed.input.user.userId, ctx);
-      view = result.view;
-      for (let later = await view.next?.(); later; later = await later.next?.()) view = later;
+      view = await lastVersion(result.view);
       payload = toMessagePayload(view);
     }
     process.stdout.write(parsed.json ? `${JSON.stringify(splitFiles(payload).json)}\n` : `${payloadToText(payload)}\n`);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { request, type Dispatcher } from 'undici';
 import type { Logger } from '../core/logger.js';
+import { settleUntilAborted } from '../core/deadline.js';
 
 /** Image bytes by absolute URL; null when there is none to be had. Never rejects. */
 export interface ImageSource {
@@ -73,14 +74,12 @@ export class ImageStore implements ImageSource {
       this.#flights.set(url, flight);
     }
     if (!signal) return flight;
-    if (signal.aborted) return null;
     // A caller out of time goes on without the image; the download still fills the store for the next card.
-    const loading = flight;
-    return new Promise<Uint8Array | null>((resolve) => {
-      const abort = () => resolve(null);
-      signal.addEventListener('abort', abort, { once: true });
-      void loading.then(resolve, () => resolve(null)).finally(() => signal.removeEventListener('abort', abort));
-    });
+    return settleUntilAborted(
+      flight.catch(() => null),
+      signal,
+      () => null,
+    );
   }
 
   async #load(url: string): Promise<Uint8Array | null> {

@@ -338,7 +338,7 @@ export async function matchView(
   const descriptions = teamDescriptions(shown, m, heroOf, budget);
   const teamEmbeds = shown.map((team, i) => teamEmbed(team, titles[i]!, descriptions[i]!));
   if (options.details) return { embeds: [summary, ...teamEmbeds], components: select ? [select] : [], ephemeral: true };
-  // The card stands for the team embeds: they come back wherever it is not shown (src/render/view.ts withoutImages).
+  // The card stands for the team embeds: they come back wherever it is not shown (src/render/view.ts withoutCardImages).
   // The card's subtitle is plain text: no markdown, no Discord timestamp.
   // No date: the card cannot show it in the reader's time zone, as the embed's timestamp does.
   const subtitle = [map ? mapPlainName(map) : null, length ? duration(length) : null].filter(Boolean).join(' · ');

@@ -37,6 +37,16 @@ export function interactionBudget(id: string, now: number, totalMs = DEFAULT_BUD
   return { createdAt, receivedAt: now, ackBy: createdAt + ACK_BY_MS, answerBy: createdAt + Math.max(totalMs, ACK_BY_MS) };
 }
 
+/** `work`'s value, or `fallback()`'s once `signal` aborts first; the listener comes off the signal when either settles. */
+export function settleUntilAborted<T>(work: Promise<T>, signal: AbortSignal, fallback: () => T): Promise<T> {
+  if (signal.aborted) return Promise.resolve(fallback());
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => resolve(fallback());
+    signal.addEventListener('abort', abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
 /** Node timers fire at once past 2^31 − 1 ms. */
 const MAX_TIMER_MS = 2_147_483_647;
 

@@ -3,10 +3,10 @@ import { LRUCache } from 'lru-cache';
 import type { ChartRenderer } from '../charts/renderer.js';
 import { cardImageUrls, hasCardImages, type ChartSpec } from '../charts/specs.js';
 import type { ImageSource } from '../api/image-store.js';
-import { currentDeadline } from '../core/deadline.js';
+import { currentDeadline, settleUntilAborted } from '../core/deadline.js';
 import type { Logger } from '../core/logger.js';
 import { hasData } from '../render/charts.js';
-import { cardComponents, withoutComponents, withoutImages, type View, type ViewChart, type ViewFile } from '../render/view.js';
+import { withoutCardImages, type View, type ViewChart, type ViewFile } from '../render/view.js';
 
 /** Longest a chart may take when the answer has no deadline (the CLI), ms. */
 export const CHART_TIMEOUT_MS = 10_000;
@@ -70,21 +70,11 @@ export function withCardImages(renderer: ChartRenderer, images: ImageSource): Ch
       // One wait on the signal for all of a card's images (a dozen listeners on one signal would warn of a leak).
       const signal = options?.signal;
       const all = Promise.all(urls.map((url) => images.get(url)));
-      const bytes = signal ? await untilAborted(all, signal, () => urls.map(() => null)) : await all;
+      const bytes = signal ? await settleUntilAborted(all, signal, () => urls.map(() => null)) : await all;
       const found = Object.fromEntries(urls.flatMap((url, i) => (bytes[i] ? [[url, bytes[i]]] : [])));
       return renderer.render({ ...spec, images: found }, options);
     },
   };
-}
-
-/** `work`'s value, or `fallback()`'s once `signal` aborts first. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal, fallback: () => T): Promise<T> {
-  if (signal.aborted) return Promise.resolve(fallback());
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => resolve(fallback());
-    signal.addEventListener('abort', abort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-  });
 }
 
 /** A View's chart as a PNG file; undefined (logged at warn) without a renderer, data, or a PNG before the deadline less the reserve. Never throws. */
@@ -112,8 +102,6 @@ export async function drawCharts(view: View, charts: ChartRenderer | undefined, 
   const drawn = await Promise.all(wanted.map((chart) => chartFile(charts, chart, logger)));
   const files = drawn.filter((f): f is ViewFile => f !== undefined);
   const missing = new Map(wanted.filter((_, i) => !drawn[i]).map((c) => [`attachment://${c.name}`, c.text]));
-  const embeds = rest.embeds && withoutImages(rest.embeds, missing);
-  const components = rest.components && withoutComponents(rest.components, cardComponents(missing.values()));
   const allFiles = [...(rest.files ?? []), ...files];
-  return { ...rest, ...(embeds ? { embeds } : {}), ...(components ? { components } : {}), ...(allFiles.length ? { files: allFiles } : {}) };
+  return { ...withoutCardImages(rest, missing), ...(allFiles.length ? { files: allFiles } : {}) };
 }

@@ -5,7 +5,7 @@ import type { RankTimelinePoint } from '../game/rank-timeline.js';
 import type { Season } from '../game/seasons.js';
 import type { HeroTotals } from '../game/profile.js';
 import { truncate } from './limits.js';
-import { cardComponents, withoutComponents, withoutImages, type View, type ViewChart } from './view.js';
+import { withoutCardImages, type View, type ViewChart } from './view.js';
 
 /** Rank score over time, a line per season (unplaced points under `fallbackSeason`); `current` ends its line, as the answer's header does. */
 export function rankHistorySpec(
@@ -91,8 +91,6 @@ export function withoutCards(view: View): View {
   const cards = (view.charts ?? []).filter((c) => isCard(c.spec));
   if (cards.length === 0) return view;
   const gone = new Map(cards.map((c) => [`attachment://${c.name}`, c.text]));
-  const embeds = view.embeds && withoutImages(view.embeds, gone);
   const charts = view.charts!.filter((c) => !isCard(c.spec));
-  const components = view.components && withoutComponents(view.components, cardComponents(gone.values()));
-  return { ...view, ...(embeds ? { embeds } : {}), ...(components ? { components } : {}), charts };
+  return { ...withoutCardImages(view, gone), charts };
 }

@@ -18,7 +18,7 @@ export interface ViewFile {
   contentType: 'image/png' | 'application/json';
   /** Alt text, at most 1,024 characters. */
   description?: string;
-  /** An image card's: the text it stands for, put back when it is not shown ({@link withoutImages}). */
+  /** An image card's: the text it stands for, put back when it is not shown ({@link withoutCardImages}). */
   text?: CardText;
 }
 
@@ -34,20 +34,27 @@ export interface CardText {
   components?: string[];
 }
 
+type Rows = APIActionRowComponent<APIComponentInMessageActionRow>[];
+
 /** `components` without the buttons and menus of `customIds`, and without the rows that leaves empty. */
-export function withoutComponents(
-  components: APIActionRowComponent<APIComponentInMessageActionRow>[],
-  customIds: ReadonlySet<string>,
-): APIActionRowComponent<APIComponentInMessageActionRow>[] {
+function withoutComponents(components: Rows, customIds: ReadonlySet<string>): Rows {
   if (customIds.size === 0) return components;
   return components
     .map((row) => ({ ...row, components: row.components.filter((c) => !('custom_id' in c && customIds.has(c.custom_id))) }))
     .filter((row) => row.components.length > 0);
 }
 
-/** The custom IDs of the components that go with these cards' texts. */
-export function cardComponents(texts: Iterable<CardText | undefined>): Set<string> {
-  return new Set([...texts].flatMap((t) => t?.components ?? []));
+/**
+ * `message` without the cards of `gone` (their `attachment://` URL → the text they stand for): each card's text in its
+ * place ({@link withoutImages}), and the buttons that only go with a card taken out.
+ */
+export function withoutCardImages<M extends { embeds?: APIEmbed[]; components?: Rows }>(message: M, gone: ReadonlyMap<string, CardText | undefined>): M {
+  const buttons = new Set([...gone.values()].flatMap((t) => t?.components ?? []));
+  return {
+    ...message,
+    ...(message.embeds ? { embeds: withoutImages(message.embeds, gone) } : {}),
+    ...(message.components ? { components: withoutComponents(message.components, buttons) } : {}),
+  };
 }
 
 export interface View {
@@ -70,6 +77,12 @@ export interface View {
    * with it, then with its own `next`, until one has none or resolves null. Never rejects; the handler bounds its own time.
    */
   next?: () => Promise<View | null>;
+}
+
+/** `view`'s last version ({@link View.next} followed until none): the answer as complete as it gets, for a reader that shows it once. */
+export async function lastVersion(view: View): Promise<View> {
+  for (let later = await view.next?.(); later; later = await later.next?.()) view = later;
+  return view;
 }
 
 /** Drawn from `spec` as the PNG file `name`, `description` its alt text. */
@@ -113,14 +126,14 @@ export function withoutFiles<P extends MessagePayload>(payload: P): P {
   const { files, attachments: _attachments, ...rest } = payload;
   const gone = new Map((files ?? []).map((f) => [`attachment://${f.name}`, f.text]));
   const embeds = rest.embeds.map((e) => (e.image?.url.startsWith('attachment://') && !gone.has(e.image.url) ? { ...e, image: undefined } : e));
-  return { ...rest, embeds: withoutImages(embeds, gone), components: withoutComponents(rest.components, cardComponents(gone.values())) } as P;
+  return withoutCardImages({ ...rest, embeds }, gone) as P;
 }
 
 /**
  * `embeds` without the images in `gone` (by `attachment://` URL), each embed that showed one given back the text its
  * card stood for: its fields, then its embeds (past Discord's limits they are dropped when the payload is fitted).
  */
-export function withoutImages(embeds: APIEmbed[], gone: ReadonlyMap<string, CardText | undefined>): APIEmbed[] {
+function withoutImages(embeds: APIEmbed[], gone: ReadonlyMap<string, CardText | undefined>): APIEmbed[] {
   return embeds.flatMap((e) => {
     if (!e.image || !gone.has(e.image.url)) return [e];
     const { image, ...rest } = e;

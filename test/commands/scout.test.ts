@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ONE_TRICK_SHARE, SCOUT_PLAYERS, scoutView } from '../../src/commands/match.js';
 import { heroSummary, totalPlayTime } from '../../src/game/profile.js';
 import { customIds, MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
-import { toMessagePayload, type View } from '../../src/render/view.js';
+import { lastVersion, toMessagePayload } from '../../src/render/view.js';
 import { runInLocale } from '../../src/i18n/index.js';
 import { profiles } from '../game/samples.js';
 
@@ -16,6 +16,25 @@ const ONE_TRICK = '1319212086';
 /** A team embed's line of `name`. */
 const lineOf = (embeds: { description?: string }[], name: string) =>
   embeds.flatMap((e) => (e.description ?? '').split('\n')).find((l) => l.startsWith(`**${name}**`))!;
+
+/** Holds every profile read until `release()`; `restore()` releases them and puts the API client's reads back. */
+function holdPlayerReads(): { release: () => void; restore: () => void } {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const api = env.b.ctx.api;
+  const player = api.player.bind(api);
+  api.player = async (...args: Parameters<typeof player>) => {
+    await held;
+    return player(...args);
+  };
+  return {
+    release,
+    restore: () => {
+      release();
+      api.player = player;
+    },
+  };
+}
 
 beforeAll(() => {
   const doubleC = structuredClone(env.r.dataset.players.get('1786151874')!) as Record<string, unknown>;
@@ -78,14 +97,7 @@ describe('/scout', () => {
 
   it('keeps the team the member picked while profiles still arrive: the edits that follow show it, not the first team', async () => {
     // Every read of the lobby's profiles held until released, so the scout is live when the button is pressed.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const api = env.b.ctx.api;
-    const player = api.player.bind(api);
-    env.b.ctx.api.player = async (...args: Parameters<typeof player>) => {
-      await held;
-      return player(...args);
-    };
+    const { release, restore } = holdPlayerReads();
     try {
       const first = await env.b.router.command('scout', { options: { match: MATCH }, user: MEMBER }, env.b.ctx);
       // The same member scouts the same match again, in another message: a press on the first must not move the second.
@@ -100,34 +112,22 @@ describe('/scout', () => {
       // The press shows what the live scout has; its own edits carry on (no second chain of edits).
       expect(pressed.view.next).toBeUndefined();
       release();
-      const last = async (view: View) => {
-        for (let later = await view.next?.(); later; later = await later.next?.()) view = later;
-        return view;
-      };
-      const firstDone = await last(first);
+      const firstDone = await lastVersion(first);
       expect(firstDone.embeds![0]!.footer?.text).toBe('Profiles read: 3 of 13');
       expect(firstDone.embeds!.slice(1).map((e) => e.title)).toEqual(['Team B · Victory']);
-      expect((await last(again)).embeds!.slice(1).map((e) => e.title)).toEqual(['Team A · Defeat']);
+      expect((await lastVersion(again)).embeds!.slice(1).map((e) => e.title)).toEqual(['Team A · Defeat']);
       // A forged team number shows the first team, not an error.
       const forged = teamB.replace(/:1:/, ':7:');
       expect((await env.b.router.component(forged, [], MEMBER, MEMBER.userId, env.b.ctx)).view.embeds!.slice(1).map((e) => e.title)).toEqual([
         'Team A · Defeat',
       ]);
     } finally {
-      release();
-      env.b.ctx.api.player = player;
+      restore();
     }
   });
 
   it('a team picked while the last edit is on its way gets one more edit, with the team picked', async () => {
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const api = env.b.ctx.api;
-    const player = api.player.bind(api);
-    env.b.ctx.api.player = async (...args: Parameters<typeof player>) => {
-      await held;
-      return player(...args);
-    };
+    const { release, restore } = holdPlayerReads();
     try {
       const first = await env.b.router.command('scout', { options: { match: MATCH }, user: MEMBER }, env.b.ctx);
       release();
@@ -141,8 +141,7 @@ describe('/scout', () => {
       // Nothing changed since: the edits end.
       expect(await corrected!.next!()).toBeNull();
     } finally {
-      release();
-      env.b.ctx.api.player = player;
+      restore();
     }
   });
 
@@ -160,9 +159,7 @@ describe('/scout', () => {
   it('scouting your own match shows your opponents first, your team a button away', async () => {
     // Card1gan played on Team A: their linked member scouting their latest match sees Team B first.
     const view = await scoutView(MATCH, env.b.ctx, { typed: false, userId: MEMBER.userId, ownUid: '1403392756' });
-    let done = view;
-    for (let later = await done.next?.(); later; later = await later.next?.()) done = later;
-    const payload = toMessagePayload(done);
+    const payload = toMessagePayload(await lastVersion(view));
     expect(payload.embeds.slice(1).map((e) => e.title)).toEqual(['Team B · Victory']);
     const buttons = payload.components[0]!.components as { disabled?: boolean; custom_id: string }[];
     expect(buttons.map((b) => b.disabled ?? false)).toEqual([false, true]);

@@ -12,7 +12,7 @@ import { createCommandContext } from '../../src/app/services.js';
 import { MainsRefresher } from '../../src/feeds/alerts.js';
 import { memoryState } from './state.js';
 import type { Replica } from '../../src/replica/server.js';
-import { toMessagePayload, type MessagePayload, type View } from '../../src/render/view.js';
+import { lastVersion, toMessagePayload, type MessagePayload, type View } from '../../src/render/view.js';
 import { withoutCards } from '../../src/render/charts.js';
 import { capturingLogger, clientFor, replica } from './replica.js';
 
@@ -72,15 +72,13 @@ export function bot(r: Replica, options: { apiTimeoutMs?: number } = {}) {
   ): Promise<{ view: View; payload: MessagePayload; first: View }> => {
     // The answer as complete as it gets (a scout with every profile read), as the runtime's last edit leaves it.
     const first = await router.command(name, { options, subcommand, user: speaking(user) }, ctx);
-    let view = first;
-    for (let later = await view.next?.(); later; later = await later.next?.()) view = later;
+    const view = await lastVersion(first);
     return { view, payload: asText(view), first };
   };
   const press = async (customId: string, values: string[] = [], user = MEMBER) => {
     const result = await router.component(customId, values, speaking(user), MEMBER.userId, ctx);
     // As complete as it gets, as for run.
-    let view = result.view;
-    for (let later = await view.next?.(); later; later = await later.next?.()) view = later;
+    const view = await lastVersion(result.view);
     return { ...result, view, payload: asText(view), first: result.view };
   };
   return {
