@@ -8,9 +8,11 @@ import { createLogger } from './core/logger.js';
 import { deployEmojis, emojiReport } from './app/emoji-deploy.js';
 import { ConfigError, loadConfig } from './app/config.js';
 import { deployCommands } from './discord/deploy.js';
-import { inviteUrl, userInstallUrl } from './discord/startup.js';
+import { discordFailure, inviteUrl, userInstallUrl, type DiscordStep } from './discord/startup.js';
 import { EnvFileError, loadEnvFile } from './app/env-file.js';
 
+/** What the failure was about, for its advice: filled in as the configuration is read. */
+let step: DiscordStep = { host: 'discord.com', doing: 'register the slash commands', again: 'run `npm run deploy` again' };
 try {
   const envFile = loadEnvFile();
   if (envFile) process.stderr.write(`deploy: read the environment from ${envFile}\n`);
@@ -20,6 +22,7 @@ try {
     process.stderr.write(`deploy: set ${[!token && 'DISCORD_TOKEN', !clientId && 'DISCORD_CLIENT_ID'].filter(Boolean).join(' and ')} (see .env.example)\n`);
     process.exitCode = 2;
   } else {
+    step = { ...step, host: new URL(apiUrl).host, devGuildId };
     const { count, scope } = await deployCommands({ token, clientId, guildId: devGuildId, apiUrl, modules: commands });
     process.stdout.write(`deploy: registered ${count} commands (${scope})${devGuildId ? '' : '; global changes can take up to an hour to show'}\n`);
     // The next step of a first set-up: adding the bot where it is to answer.
@@ -31,11 +34,13 @@ try {
     try {
       process.stdout.write(`${emojiReport(await deployEmojis(config, logger)).join('\n')}\n`);
     } catch (err) {
-      process.stderr.write(`deploy: the emojis were not brought in step: ${(err as Error).message}; answers name tiers, roles and heroes as text\n`);
+      const { message } = discordFailure(err, { ...step, doing: 'upload the emojis' });
+      process.stderr.write(`deploy: the emojis were not brought in step: ${message} (until then, answers name tiers, roles and heroes as text)\n`);
     }
   }
 } catch (err) {
   if (err instanceof ConfigError || err instanceof EnvFileError) process.stderr.write(`${err.message}\n`);
-  else process.stderr.write(`deploy: Discord refused the registration: ${(err as Error).message}\n`);
+  // The same words as `npm start`'s login (src/discord/startup.ts): Discord unreached is not Discord refusing.
+  else process.stderr.write(`deploy: ${discordFailure(err, step).message}\n`);
   process.exitCode = 1;
 }

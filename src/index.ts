@@ -5,10 +5,10 @@ import { EnvFileError, loadEnvFile } from './app/env-file.js';
 import { Router } from './discord/router.js';
 import { fetchCommandIds } from './discord/deploy.js';
 import { loadAppEmojis } from './discord/emojis.js';
-import { inviteUrl, loginFailure, userInstallUrl } from './discord/startup.js';
+import { inviteUrl, loginFailure, startFailure, userInstallUrl } from './discord/startup.js';
 import { setCommandIds } from './i18n/index.js';
 import { discordChannelAccess } from './discord/channel-access.js';
-import { createDiscordClient } from './discord/client.js';
+import { createDiscordClient, shardServing } from './discord/client.js';
 import { DiscordRuntime } from './discord/runtime.js';
 import { DiscordRestBudget } from './discord/rest-budget.js';
 import { NO_METRICS } from './core/metrics.js';
@@ -40,8 +40,9 @@ try {
   cluster = clusterFromEnv(process.env);
   config = loadConfig(cluster ? clusterConfigEnv(process.env) : process.env);
 } catch (err) {
-  if (!(err instanceof ConfigError) && !(err instanceof ShardingPlanError) && !(err instanceof EnvFileError)) throw err;
-  process.stderr.write(`${err.message}\nSee .env.example for every variable.\n`);
+  const known = err instanceof ConfigError || err instanceof ShardingPlanError || err instanceof EnvFileError;
+  // One line, never a stack: the logger and its LOG_LEVEL are not read yet.
+  process.stderr.write(known ? `${err.message}\nSee .env.example for every variable.\n` : `${startFailure(err)}\n`);
   process.exit(1);
 }
 
@@ -72,12 +73,21 @@ const JOB_TURN_MS = 55 * 60_000;
 /** Upper bound on the first feed poll's delay after READY, ms, so the first interactions after a (re)start do not wait behind it. */
 const FIRST_FEED_POLL_DELAY_MS = 3_000;
 
-if (managesClusters) {
-  // docs/operations.md, "Sharding across machines": this process starts and watches the clusters, each running the same entry (argv[1], with execArgv for tsx).
-  const { runClusterManager } = await import('./app/sharding/main.js');
-  await runClusterManager({ config, logger: logger.child({ component: 'sharding' }), policy, file: process.argv[1]!, execArgv: process.execArgv });
-} else {
-  await runBot();
+try {
+  if (managesClusters) {
+    // docs/operations.md, "Sharding across machines": this process starts and watches the clusters, each running the same entry (argv[1], with execArgv for tsx).
+    const { runClusterManager } = await import('./app/sharding/main.js');
+    await runClusterManager({ config, logger: logger.child({ component: 'sharding' }), policy, file: process.argv[1]!, execArgv: process.execArgv });
+  } else {
+    await runBot();
+  }
+} catch (err) {
+  // A failure of the start itself is one line of advice; its stack only at LOG_LEVEL=debug.
+  if (!policy.terminating) {
+    logger.debug({ err }, 'the start-up error');
+    logger.fatal(startFailure(err));
+    await policy.terminate(1, 'start-up failed');
+  }
 }
 
 async function runBot(): Promise<void> {
@@ -160,6 +170,8 @@ async function runBot(): Promise<void> {
         config.redisUrl ? (redisClientOf(services.cacheStore) as unknown as () => Promise<IdentifyRedis>) : undefined,
       );
     const settings = services.state.settings;
+    /** The application's owner (a user id), read at READY. */
+    let owner: string | undefined;
     const feedLogger = logger.child({ component: 'feeds' });
     // Without Redis, only one process of a machine polls: the one process, or its first cluster.
     const leadership = config.redisUrl ? new RedisLeadership(redisClientOf(services.cacheStore)) : !cluster || cluster.first ? SOLE_LEADER : NEVER_LEADER;
@@ -185,6 +197,10 @@ async function runBot(): Promise<void> {
       onPollNow: () => pollSignal?.publish(),
       tracking: config.tracking,
       trackingWait: () => services.limiter.trackingWait(),
+      runtime: {
+        shard: (guildId) => shardServing(client, guildId),
+        reportTo: () => (config.supportUrl ? { url: config.supportUrl } : owner ? { ownerId: owner } : {}),
+      },
     });
     // Read now, not with the hourly jobs: a /meta right after a restart is answered from the saved snapshot.
     void meta.restore();
@@ -222,6 +238,12 @@ async function runBot(): Promise<void> {
     let emojiRefresh: NodeJS.Timeout | undefined;
     client.once('clientReady', (c) => {
       logger.info({ user: c.user.tag, guilds: c.guilds.cache.size }, 'logged in to Discord');
+      // Whom /status names when SUPPORT_URL is unset: the application's owner, or its team's.
+      if (!config.supportUrl)
+        c.application.fetch().then(
+          (app) => (owner = app.owner && 'ownerId' in app.owner ? (app.owner.ownerId ?? undefined) : app.owner?.id),
+          (err: unknown) => logger.debug({ err }, 'could not read the application owner, for /status'),
+        );
       firstPoll = setTimeout(
         () => {
           poller.start();

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { startRestProxy } from './discord/rest-proxy.js';
+import { dropEmptyVariables } from './app/env-file.js';
 import { createLogger } from './core/logger.js';
 import { EXIT_OK, logWritten, ProcessPolicy } from './core/process-policy.js';
 
@@ -18,8 +19,9 @@ const schema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
 
-const cleaned = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1].trim() !== ''));
-const parsed = schema.safeParse(cleaned);
+// A variable left empty is unset, here and for @discordjs/rest beneath.
+dropEmptyVariables();
+const parsed = schema.safeParse(process.env);
 if (!parsed.success) {
   // Never the token's value: only the variable's name and the problem.
   const problems = parsed.error.issues.map((issue) => `  - ${String(issue.path[0] ?? 'environment')}: ${issue.message}`);

@@ -60,6 +60,22 @@ export interface ApiStats {
 }
 
 /**
+ * What this process's requests to the API last met, for /status: times in ms since the epoch (the client's clock), null
+ * before the first. Any answer but a 5xx counts as the API answering (a 404 is an answer); a request given up by its
+ * caller counts as nothing.
+ */
+export interface ApiHealth {
+  answeredAt: number | null;
+  /** The last request with no answer, or a 5xx, and its kind (`unavailable`, `timeout`). */
+  failedAt: number | null;
+  failure: 'unavailable' | 'timeout' | null;
+  /** The last 429 the API sent. */
+  rateLimitedAt: number | null;
+  /** ms the key's requests are held after a 429's `Retry-After`; 0 when not held. */
+  pausedMs: number;
+}
+
+/**
  * Every method returns a {@link Fetched} value and throws {@link ApiArgumentError} before any request or {@link ApiError}.
  * Within an interaction's budget a call never outlasts it: a request the limiter would hold past it is not sent (`rate_limited`),
  * and an answer missing at the deadline is replaced by the stale cached one or `timeout`, while the request goes on to fill the cache.
@@ -75,6 +91,7 @@ export class RivalsApi {
   /** Signal-holding reads by cache key: aborted only once every holder gave up, so a member who joined a job's read still gets it. */
   readonly #holds = new Map<string, { controller: AbortController; holders: number }>();
   readonly stats: ApiStats = { upstreamRequests: 0 };
+  readonly #health: Omit<ApiHealth, 'pausedMs'> = { answeredAt: null, failedAt: null, failure: null, rateLimitedAt: null };
 
   constructor(options: RivalsApiOptions) {
     this.#transport = new HttpTransport({
@@ -256,6 +273,38 @@ export class RivalsApi {
     await this.#transport.close();
   }
 
+  /** What this process's requests last met (no request is made). */
+  health(): ApiHealth {
+    return { ...this.#health, pausedMs: this.#limiter?.backoffRemaining(this.#now()) ?? 0 };
+  }
+
+  /**
+   * Asks the API a question of one small answer (spec endpoint 12, game versions, one per page), past the cache, to see
+   * whether it answers now; gives up after `timeoutMs`. @throws {ApiError} as every call; an `AbortError` past `timeoutMs`.
+   */
+  async probe(timeoutMs: number): Promise<void> {
+    await this.#fetch('gameVersions', 'gameVersions', pathWithQuery({ path: '/api/v1/game-versions', query: pageQuery('gameVersions', { limit: 1 }) }), {
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  }
+
+  /** Records what a sent request met, for {@link health}. */
+  #note(err?: unknown): void {
+    const at = this.#now();
+    if (err === undefined) {
+      this.#health.answeredAt = at;
+      return;
+    }
+    if (!(err instanceof ApiError)) return;
+    if (err.kind === 'unavailable' || err.kind === 'timeout') {
+      this.#health.failedAt = at;
+      this.#health.failure = err.kind;
+      return;
+    }
+    this.#health.answeredAt = at;
+    if (err.kind === 'rate_limited') this.#health.rateLimitedAt = at;
+  }
+
   async #call<K extends keyof Schemas>(
     schema: K,
     request: ApiRequest & { endpoint: CachedEndpointName },
@@ -304,7 +353,17 @@ export class RivalsApi {
     const send = () => {
       this.stats.upstreamRequests++;
       if (this.#limiter) this.#metrics.limiterWait('upstream', priority, (performance.now() - queuedAt) / 1000);
-      return this.#transport.get(endpoint, url, options.signal);
+      return this.#transport.get(endpoint, url, options.signal).then(
+        (raw) => {
+          this.#note();
+          return raw;
+        },
+        (err: unknown) => {
+          // Given up by its caller: it says nothing of the API.
+          if (!options.signal?.aborted) this.#note(err);
+          throw err;
+        },
+      );
     };
     let raw: unknown;
     try {

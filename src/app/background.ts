@@ -4,6 +4,7 @@ import type { RivalsApi } from '../api/client.js';
 import type { ChartRenderer } from '../charts/renderer.js';
 import type { Logger } from '../core/logger.js';
 import type { Metrics } from '../core/metrics.js';
+import type { BotStatusSource } from '../catalog/bot-status.js';
 import type { ChannelAccess, CommandContext } from '../discord/command.js';
 import { MainsRefresher } from '../feeds/alerts.js';
 import { CorrectionEditor } from '../feeds/corrections.js';
@@ -49,6 +50,8 @@ export interface BackgroundOptions {
   tracking: { minIntervalMs: number; maxIntervalMs: number };
   /** When a tracking read may start (the rate limiter's `trackingWait`, ms); default at once. */
   trackingWait?: () => number;
+  /** The runtime's part of /status: the shard serving a server and where to report a problem; default no gateway and nobody. */
+  runtime?: Pick<BotStatusSource, 'shard' | 'reportTo'>;
 }
 
 export interface Background {
@@ -135,6 +138,13 @@ export function createBackground(o: BackgroundOptions): Background {
     verifications: state.verifications,
     ladder: state.ladder,
     rankRoles: { store: state.rankRoles, ...(o.roles ? { discord: o.roles } : {}) },
+    status: {
+      startedAt: Date.now(),
+      shard: o.runtime?.shard ?? (() => null),
+      reportTo: o.runtime?.reportTo ?? (() => ({})),
+      lastFeedRead: () => state.feedState.lastReadAt(),
+      lastTrackingRead: () => state.tracking.lastReadAt(),
+    },
   };
   const verifier = new LinkVerifier({ api, verifications: state.verifications, logger: o.logger.child({ component: 'verification' }) });
   // Any process may send them: the ledger delivers each once.

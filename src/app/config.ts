@@ -117,6 +117,8 @@ const schema = z.object({
   DISCORD_REST_PROXY: url(),
   // Discord keeps an interaction's token 15 minutes; the acknowledgement needs 2 s of it.
   INTERACTION_BUDGET_MS: wholeIn(3_000, 900_000, ' milliseconds (15 min)').default(10_000),
+  /** Where /status sends members to report a problem (a support server's invite, an issue tracker). */
+  SUPPORT_URL: url(),
 });
 
 /** Every variable read, in schema order: compose.yaml, .env.example and docs/configuration.md list each (test/deployment.test.ts). */
@@ -161,6 +163,8 @@ export interface Config {
   metricsPort?: number;
   /** A Discord REST proxy every process sends through (`npm run rest-proxy`, @discordjs/proxy); absent: straight to `discord.apiUrl`. */
   discordRestProxy?: string;
+  /** Where /status sends members to report a problem; absent: the application's owner on Discord. */
+  supportUrl?: string;
 }
 
 /** Thrown by {@link loadConfig}; its message names every bad variable and why, never a secret value. */
@@ -247,5 +251,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         : { shardCount: e.SHARD_COUNT, shardsPerCluster: e.SHARDS_PER_CLUSTER, shardIds: e.SHARD_IDS, clusterIds: e.CLUSTER_IDS },
     metricsPort: e.METRICS_PORT,
     discordRestProxy: e.DISCORD_REST_PROXY?.replace(/\/+$/, ''),
+    supportUrl: e.SUPPORT_URL,
   };
 }

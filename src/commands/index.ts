@@ -17,6 +17,7 @@ import { patchNotes } from './patch-notes.js';
 import { player, rivalsProfile } from './player.js';
 import { privacy } from './privacy.js';
 import { settings } from './settings.js';
+import { status } from './status.js';
 
 export const commands: CommandModule[] = [
   player,
@@ -38,6 +39,7 @@ export const commands: CommandModule[] = [
   alerts,
   settings,
   privacy,
+  status,
   rivalsProfile,
   config,
 ];

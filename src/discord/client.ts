@@ -1,5 +1,6 @@
 /** The bot's discord.js client: the Guilds intent only, no caches but the guilds', REST through the process's budget or the REST proxy. */
-import { Client, GatewayIntentBits, Options } from 'discord.js';
+import { Client, GatewayIntentBits, Options, ShardClientUtil } from 'discord.js';
+import type { ShardInfo } from '../render/status.js';
 import { DefaultRestOptions } from '@discordjs/rest';
 import { currentDeadline } from '../core/deadline.js';
 import { discordAgent } from './agent.js';
@@ -77,3 +78,15 @@ export const UNCACHED_MANAGERS = [
   'SubscriptionManager',
   'PollAnswerVoterManager',
 ] as const;
+
+/**
+ * The shard of this process that serves `guildId` (Discord: "Sharding", `(guild_id >> 22) % num_shards`; DMs are shard
+ * 0's), with the shard count and its last heartbeat's round trip; null before the client knows its shards.
+ */
+export function shardServing(client: Client, guildId: string | null): ShardInfo | null {
+  const count = client.options.shardCount;
+  if (typeof count !== 'number' || count < 1) return null;
+  const id = guildId ? ShardClientUtil.shardIdForGuildId(guildId, count) : 0;
+  const ping = client.ws.shards.get(id)?.ping;
+  return { id, count, pingMs: ping === undefined || ping < 0 ? null : Math.round(ping) };
+}

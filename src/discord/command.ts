@@ -28,6 +28,7 @@ import type { ChartRenderer } from '../charts/renderer.js';
 import type { HeroMeta } from '../jobs/hero-meta.js';
 import type { BalanceHistoryRepository } from '../store/balance-history.js';
 import type { BalanceIndexer } from '../jobs/balance-indexer.js';
+import type { BotStatusSource } from '../catalog/bot-status.js';
 
 /** Who asked, and where. */
 export interface Invoker {
@@ -108,6 +109,8 @@ export interface CommandContext {
    * for /config rank-roles and /config status; `discord` absent without Discord (the playground): the roles are not checked.
    */
   rankRoles?: { store: RankRolesRepository; discord?: Pick<RoleTransport, 'guildRoles'> };
+  /** The bot's own state, for /status; absent: /status tells only what the API client knows. */
+  status?: BotStatusSource;
   logger: Logger;
   now: () => number;
   /** The interaction's time budget from its creation (src/core/deadline.ts); absent outside an interaction (feeds, the CLI). */

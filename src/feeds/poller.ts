@@ -212,6 +212,7 @@ export class FeedPoller {
       }
       await this.#fanOut.corrections(type, subs);
       await this.#fanOut.digests(type, subs);
+      await feedState.touch(type, this.#now());
     }
     await this.#fanOut.backfill(type, posts, subs, revisions);
   }

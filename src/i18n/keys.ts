@@ -19,6 +19,7 @@ interface Namespaces {
   posts: typeof import('./locales/en/posts.json');
   render: typeof import('./locales/en/render.json');
   settings: typeof import('./locales/en/settings.json');
+  status: typeof import('./locales/en/status.json');
 }
 
 /** i18next's plural suffixes. */

@@ -51,6 +51,20 @@ export class FeedStateRepository {
     });
   }
 
+  /** Notes that the poller read `feed` at `at` (ms), for /status; a feed not yet initialised is left to {@link record}. */
+  async touch(feed: string, at: number): Promise<void> {
+    await this.db.updateTable('feed_state').set({ updated_at: at }).where('feed', '=', feed).execute();
+  }
+
+  /** When the poller last read any feed, ms; null before the first poll. */
+  async lastReadAt(): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('feed_state')
+      .select((eb) => eb.fn.max<number | string | null>('updated_at').as('at'))
+      .executeTakeFirst();
+    return row?.at === null || row?.at === undefined ? null : Number(row.at);
+  }
+
   /** Oldest first. */
   async pending(feed: string): Promise<{ post: StoredPost; foundAt: number }[]> {
     const rows = await this.db

@@ -218,6 +218,7 @@ export interface MemberSettingsTable {
 export interface FeedStateTable {
   feed: string;
   seen: string;
+  /** When the poller last read the feed (ms), for /status. */
   updated_at: number;
 }
 

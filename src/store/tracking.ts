@@ -303,6 +303,15 @@ export class TrackingRepository {
     };
   }
 
+  /** When the tracker last read a tracked player, ms; null before the first read. */
+  async lastReadAt(): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('tracked_players')
+      .select((eb) => eb.fn.max<number | string | null>('last_read_at').as('at'))
+      .executeTakeFirst();
+    return row?.at === null || row?.at === undefined ? null : Number(row.at);
+  }
+
   /** Most records one timeline reads: months of a daily player. */
   static readonly TIMELINE_LIMIT = 5_000;
 

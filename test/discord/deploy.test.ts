@@ -45,7 +45,7 @@ describe('command registration', () => {
       ...Object.fromEntries(
         [
           ...['player', 'hero', 'match', 'last', 'scout', 'leaderboard', 'meta', 'compare', 'maps', 'items', 'achievements', 'battlepass', 'patch-notes'],
-          ...['link', 'unlink', 'settings', 'privacy', 'Rivals profile'],
+          ...['link', 'unlink', 'settings', 'privacy', 'status', 'Rivals profile'],
         ].map((name) => [name, everywhere]),
       ),
       config: { integration_types: [0], contexts: [0] },
@@ -79,6 +79,7 @@ describe('command registration', () => {
       'alerts',
       'settings',
       'privacy',
+      'status',
       'Rivals profile',
       'config',
     ]);
@@ -158,5 +159,50 @@ describe('command registration', () => {
     const { code, stderr } = await deploy({ DISCORD_API_URL: discord.apiUrl });
     expect(code).toBe(2);
     expect(stderr).toMatch(/set DISCORD_TOKEN and DISCORD_CLIENT_ID/);
+  }, 30_000);
+
+  it('npm run deploy words a Discord it cannot reach as npm start does: not reached, so not refused, and the token not to blame', async () => {
+    const { code, stderr } = await deploy({ DISCORD_TOKEN: 'offline-token-abc', DISCORD_CLIENT_ID: APP_ID, DISCORD_API_URL: 'http://discord.invalid/api' });
+    expect(code).toBe(1);
+    const line = stderr.split('\n').find((l) => l.startsWith('deploy: '))!;
+    expect(line).toMatch(
+      /^deploy: cannot reach discord\.invalid \((ENOTFOUND|EAI_AGAIN)\): check this machine's network and DNS, or DISCORD_API_URL; DISCORD_TOKEN was not tried$/,
+    );
+    expect(stderr).not.toMatch(/refused/);
+    expect(stderr).not.toContain('offline-token-abc');
+  }, 30_000);
+
+  it('npm run deploy words a refused token as npm start does, with the way to reset it', async () => {
+    // Discord's answer to a bad token (Discord: "HTTP Response Codes", 401).
+    const refusing = createServer((req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ message: '401: Unauthorized', code: 0 }));
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/api`;
+      const { code, stderr } = await deploy({ DISCORD_TOKEN: 'refused-token-abc', DISCORD_CLIENT_ID: APP_ID, DISCORD_API_URL: url });
+      expect(code).toBe(1);
+      expect(stderr).toContain(
+        'deploy: Discord refused DISCORD_TOKEN (401): reset it in the Developer Portal (your application → Bot → Reset Token), put the new token in DISCORD_TOKEN, and run `npm run deploy` again',
+      );
+      expect(stderr).not.toContain('refused-token-abc');
+    } finally {
+      await new Promise<void>((resolve) => refusing.close(() => resolve()));
+    }
+  }, 30_000);
+
+  it('npm run deploy to a server the bot is not in says to add the bot there first', async () => {
+    const refusing = createServer((req, res) => {
+      res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Missing Access', code: 50001 }));
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/api`;
+      const { code, stderr } = await deploy({ DISCORD_TOKEN: 't-abc', DISCORD_CLIENT_ID: APP_ID, DISCORD_DEV_GUILD_ID: '999', DISCORD_API_URL: url });
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/^deploy: Discord refused access to the server DISCORD_DEV_GUILD_ID \(999\): add the bot to that server first/m);
+    } finally {
+      await new Promise<void>((resolve) => refusing.close(() => resolve()));
+    }
   }, 30_000);
 });

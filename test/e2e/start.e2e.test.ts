@@ -1,12 +1,12 @@
 /** The bot's entry point (`npm start`) with a token: logs in through DISCORD_API_URL, serves, and shuts down gracefully. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MEMBER } from '../helpers/bot.js';
 import { APP_ID, commandInteraction, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
-import { BOT_ARGS } from '../helpers/bot-process.js';
+import { BOT_ARGS, ROOT } from '../helpers/bot-process.js';
 import { commands } from '../../src/commands/index.js';
 import { deployCommands } from '../../src/discord/deploy.js';
 
@@ -192,4 +192,117 @@ describe('npm start and .env', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe('npm start from README step 3: a .env made from .env.example', () => {
+  const EXAMPLE = readFileSync(join(ROOT, '.env.example'), 'utf8');
+  /** The example with the two values step 3 fills in (the game API key is optional). */
+  const filled = (example: string) =>
+    example.replace(/^DISCORD_TOKEN=$/m, 'DISCORD_TOKEN=example-token-abc123').replace(/^DISCORD_CLIENT_ID=$/m, `DISCORD_CLIENT_ID=${APP_ID}`);
+  /** Starts the built bot in a directory holding `.env`, with DISCORD_API_URL (set in the shell, which wins) at `apiUrl`. */
+  function startIn(envText: string, apiUrl: string, extra: Record<string, string> = {}) {
+    const dir = mkdtempSync(join(tmpdir(), 'start-example-'));
+    writeFileSync(join(dir, '.env'), envText);
+    const child = spawn(process.execPath, [...BOT_ARGS], {
+      cwd: dir,
+      env: { PATH: process.env.PATH!, HOME: dir, DISCORD_API_URL: apiUrl, PORT: '0', ...extra },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    return { dir, child, output: () => out, exited };
+  }
+  /** Resolves once `output()` has `text`; rejects if the process exits first. */
+  async function logged(p: ReturnType<typeof startIn>, text: string): Promise<void> {
+    await vi.waitFor(
+      () => {
+        if (p.child.exitCode !== null) throw new Error(`the bot exited with ${p.child.exitCode} before logging "${text}":\n${p.output()}`);
+        expect(p.output()).toContain(text);
+      },
+      { timeout: 25_000, interval: 50 },
+    );
+  }
+  /** A line of a stack trace, as Node and pino print them. */
+  const STACK = /\n\s+at |\\n\s+at /;
+
+  it.each([
+    ['as written, with only the required values filled in', (e: string) => filled(e)],
+    ['with every value left empty but the required ones', (e: string) => filled(e.replace(/^([A-Z][A-Z0-9_]+)=.*$/gm, '$1='))],
+  ])(
+    'logs in to Discord from the example %s, and prints no stack',
+    async (_, make) => {
+      const fake = await startFakeDiscord();
+      const p = startIn(make(EXAMPLE), fake.apiUrl);
+      try {
+        await logged(p, 'logged in to Discord');
+        expect(p.output()).not.toMatch(STACK);
+        expect(p.output()).not.toContain('example-token-abc123');
+        p.child.kill('SIGTERM');
+        expect(await p.exited).toBe(0);
+      } finally {
+        p.child.kill('SIGKILL');
+        await fake.close();
+        rmSync(p.dir, { recursive: true, force: true });
+      }
+    },
+    40_000,
+  );
+
+  it('answers /status at once with the game API down, in every language: not deferred, and it says the API does not answer', async () => {
+    const fake = await startFakeDiscord();
+    // Every API request hangs, as when the API's host is down without refusing connections.
+    const p = startIn(filled(EXAMPLE), fake.apiUrl, { REPLICA_HANG: '1' });
+    try {
+      await logged(p, 'logged in to Discord');
+      const said = new Map<string, string>();
+      for (const locale of ['en-US', 'es-ES', 'pt-BR', 'fr', 'de', 'ja']) {
+        const i = { ...commandInteraction(MEMBER.userId, 'status', {}), locale };
+        fake.dispatchInteraction(i);
+        const callback = await fake.waitFor((c) => c.method === 'POST' && c.path.startsWith(`/interactions/${i.id}/`), 15_000);
+        const { type, data } = callback.body as { type: number; data: { flags: number; embeds: { fields: { value: string }[] }[] } };
+        // 4: the answer itself, within the runtime's first 1.5 s (slower answers are deferred first, 5).
+        expect(type, locale).toBe(4);
+        expect(data.flags & 64, locale).toBe(64);
+        const api = data.embeds[0]!.fields[1]!.value;
+        expect(api, locale).toMatch(/^❌ /);
+        said.set(locale, api);
+        expect(data.embeds[0]!.fields[0]!.value, locale).toMatch(/0\D+1|1\D+0/);
+      }
+      // Six languages, six sentences.
+      expect(new Set(said.values()).size).toBe(6);
+    } finally {
+      p.child.kill('SIGKILL');
+      await fake.close();
+      rmSync(p.dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('says what an unexpected start-up failure is in one line, with the stack only at LOG_LEVEL=debug', async () => {
+    // discord.js parses SHARDS itself: a value it cannot read fails the start in a way the bot has no advice for.
+    const info = startIn(filled(EXAMPLE), 'http://127.0.0.1:9/api', { SHARDS: 'not-json' });
+    try {
+      expect(await info.exited).toBe(1);
+      const fatal = info
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { level: number; msg: string; err?: unknown })
+        .filter((l) => l.level === 60);
+      expect(fatal).toHaveLength(1);
+      expect(fatal[0]!.msg).toMatch(/^the bot could not start: .*JSON.*\. LOG_LEVEL=debug shows where it failed$/);
+      expect(info.output()).not.toMatch(STACK);
+    } finally {
+      rmSync(info.dir, { recursive: true, force: true });
+    }
+    const debug = startIn(filled(EXAMPLE), 'http://127.0.0.1:9/api', { SHARDS: 'not-json', LOG_LEVEL: 'debug' });
+    try {
+      expect(await debug.exited).toBe(1);
+      expect(debug.output()).toMatch(STACK);
+      expect(debug.output()).toContain('the start-up error');
+    } finally {
+      rmSync(debug.dir, { recursive: true, force: true });
+    }
+  }, 40_000);
 });
