@@ -40,6 +40,21 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
     },
   },
+  // Anyone can send any custom ID: a handler reads a number from one through the codec (src/render/custom-id.ts
+  // `wholeArg`, `pageArg`; src/render/paginate.ts `pageFromArgs`), which checks and clamps it, never by converting it itself.
+  {
+    files: ['src/commands/**', 'src/discord/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "CallExpression[callee.name=/^(Number|parseInt|parseFloat)$/] Identifier[name='args']",
+          "CallExpression[callee.object.name='Number'][callee.property.name=/^parse/] Identifier[name='args']",
+          "UnaryExpression[operator='+'] Identifier[name='args']",
+        ].map((selector) => ({ selector, message: "Read a number from a custom ID's args with wholeArg, pageArg or pageFromArgs." })),
+      ],
+    },
+  },
   // Untyped values by nature: @napi-rs/canvas types its 2D context with the DOM's canvas types, which a
   // Node build does not load; tests read raw JSON payloads and the browser's DOM.
   { files: ['src/charts/**', 'test/**'], rules: Object.fromEntries(UNSAFE_ANY_RULES.map((rule) => [rule, 'off'])) },

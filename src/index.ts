@@ -184,7 +184,7 @@ async function runBot(): Promise<void> {
       cacheStore: services.cacheStore,
       channels: discordChannelAccess(client),
       charts: services.charts,
-      transport: discordFeedTransport(client.rest),
+      transport: discordFeedTransport(client.rest, () => client.user?.id),
       roles: discordRoleTransport(client.rest, () => client.user?.id),
       logger,
       requestsPerMinute: config.rivals.requestsPerMinute,

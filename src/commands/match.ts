@@ -17,7 +17,7 @@ import { ApiError } from '../core/api-errors.js';
 import type { Hero, MatchDetail, PlayerProfile } from '../api/schemas.js';
 import type { CommandContext, CommandInput, CommandModule, ComponentInput } from '../discord/command.js';
 import { EVERYWHERE } from '../discord/command.js';
-import { encodeCustomId, MAX_CUSTOM_ID_LENGTH } from '../render/custom-id.js';
+import { encodeCustomId, encodeCustomIdIfFits, MAX_CUSTOM_ID_LENGTH, pageArg, wholeArg } from '../render/custom-id.js';
 import { NotFoundError } from '../core/errors.js';
 import { matchLength, scoreboard, type ScoreLine, type ScoreTeam } from '../game/scoreboard.js';
 import { describe } from '../i18n/commands.js';
@@ -485,8 +485,9 @@ export const match: CommandModule = {
      * and what its history row knew as the value. The match gets a Back button to the same page.
      */
     'pl.m': async (input, ctx) => {
-      const [uid = '', season = '', page = '1', filter] = input.args;
-      const back = encodeCustomId('pl.p', uid, season, 'matches', ...(filter === 'r' ? ['r'] : []), Number(page) || 1, 'b');
+      const [uid = '', season = '', page, filter] = input.args;
+      // A crafted ID too long to make a Back button from: the match without one.
+      const back = encodeCustomIdIfFits('pl.p', uid, season, 'matches', ...(filter === 'r' ? ['r'] : []), pageArg(page), 'b') ?? undefined;
       return matchView(input.values[0] ?? '', ctx, true, { back, seenBy: input.user.userId });
     },
     /** Back to a match from a player opened from its scoreboard: `mt.o:<match uid or origin>`, reopened as it was. */
@@ -605,6 +606,11 @@ export interface ScoutOptions {
   ownUid?: string;
 }
 
+/** A scout's team buttons: at most five in a row, numbered from 0. */
+const SCOUT_TEAMS = 5;
+/** The team a scout's team button carries (`sc.t`), read as {@link wholeArg} reads a number from a custom ID. */
+const SCOUT_TEAM_ARG = { min: 0, max: SCOUT_TEAMS - 1, fallback: 0 };
+
 /**
  * The grey team buttons of scout `id` (`sc.t:<match uid>:<team>:<scout id>`, the team shown disabled), or none when the
  * match's UID is too long for a custom ID.
@@ -614,7 +620,7 @@ function teamButtons(matchUid: string, id: string, titles: string[], shown: numb
   return [
     {
       type: ComponentType.ActionRow,
-      components: titles.slice(0, 5).map((title, i) => ({
+      components: titles.slice(0, SCOUT_TEAMS).map((title, i) => ({
         type: ComponentType.Button,
         style: ButtonStyle.Secondary,
         label: truncate(title, 80),
@@ -715,14 +721,15 @@ const teamIn = (team: number, count: number) => (Number.isInteger(team) && team 
  * a scout read a while ago) the scout is made again, its profiles from the cache.
  */
 async function scoutTeam(input: ComponentInput, ctx: CommandContext): Promise<View> {
-  const [uid = '', team = '0', id = ''] = input.args;
+  const [uid = '', teamArg, id = ''] = input.args;
+  const team = wholeArg(teamArg, SCOUT_TEAM_ARG);
   const live = liveScouts.get(id);
   if (live && live.userId === input.user.userId && (input.invokerId === undefined || input.invokerId === input.user.userId)) {
-    live.team = teamIn(Number(team), live.teams);
+    live.team = teamIn(team, live.teams);
     const { next: _ongoing, ...now } = live.render();
     return now;
   }
-  return scoutView(uid, ctx, { userId: input.user.userId, team: Number(team) });
+  return scoutView(uid, ctx, { userId: input.user.userId, team });
 }
 
 /** `/scout`: a third module of this file, as it reads the same scoreboard and draws the same team embeds. */

@@ -8,7 +8,7 @@ import type { Fetched } from '../api/client.js';
 import type { Page, Post } from '../api/schemas.js';
 import type { CommandContext, CommandModule } from '../discord/command.js';
 import { EVERYWHERE } from '../discord/command.js';
-import { encodeCustomId } from '../render/custom-id.js';
+import { encodeCustomId, pageArg } from '../render/custom-id.js';
 import { choiceName, describe } from '../i18n/commands.js';
 import { calendarDate, calendarDay, staleFooter } from '../render/common.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
@@ -223,13 +223,13 @@ export const patchNotes: CommandModule = {
     return postListView(typeOf(input.options.type), 1, ctx);
   },
   components: {
-    /** List paginator and back button: `pn.l:<type>:<page>:<kind>`. */
-    'pn.l': async (input, ctx) => postListView(typeOf(input.args[0]), input.args.at(-1) === 'b' ? Number(input.args[1]) : pageFromArgs(input.args), ctx),
+    /** List paginator and back button: `pn.l:<type>:<page>:<kind>` (`b` for Back). */
+    'pn.l': async (input, ctx) => postListView(typeOf(input.args[0]), pageFromArgs(input.args), ctx),
     /** Pick one: `pn.o:<type>:<listPage>`, the post id (or version) as the value. */
-    'pn.o': async (input, ctx) => postView(typeOf(input.args[0]), input.values[0] ?? '', Number(input.args[1]) || 1, 1, ctx),
+    'pn.o': async (input, ctx) => postView(typeOf(input.args[0]), input.values[0] ?? '', pageArg(input.args[1]), 1, ctx),
     /** The read button of a feed post, `feed.read:<type>:<id>`, or a digest's menu, `feed.read:<type>` with the post id as the value: the full text privately, for whoever presses. */
     'feed.read': async (input, ctx) => ({ ...(await postView(typeOf(input.args[0]), input.args[1] ?? input.values[0] ?? '', 1, 1, ctx)), ephemeral: true }),
     /** Reading paginator: `pn.r:<type>:<listPage>:<id>:<page>:<kind>`. */
-    'pn.r': async (input, ctx) => postView(typeOf(input.args[0]), input.args[2] ?? '', Number(input.args[1]) || 1, pageFromArgs(input.args), ctx),
+    'pn.r': async (input, ctx) => postView(typeOf(input.args[0]), input.args[2] ?? '', pageArg(input.args[1]), pageFromArgs(input.args), ctx),
   },
 };

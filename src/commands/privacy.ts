@@ -166,7 +166,18 @@ export const privacy: CommandModule = {
       await ctx.recent.forget(userId);
       await Promise.all(accounts.flatMap((a) => [ctx.api.forgetPlayer(a.uid, CACHED_SEASONS), ctx.api.forgetPlayer(a.name, CACHED_SEASONS)]));
       ctx.logger.info({ accounts: accounts.length }, 'a member deleted their data');
-      return said(tr('messages:privacy.deleted'), { components: [] });
+      // After the reply (the runtime asks for a newer version once it is sent), with no newer version: the write-ahead log's
+      // copies of the deleted rows go, and the file gets the zeroed pages.
+      const truncateLog = async (): Promise<null> => {
+        try {
+          const log = await memberData(ctx).truncateLog();
+          if (log !== 'none') ctx.logger.info({ log }, "the store's write-ahead log after a member's deletion");
+        } catch (err) {
+          ctx.logger.warn({ err }, "the store's write-ahead log could not be emptied after a member's deletion");
+        }
+        return null;
+      };
+      return { ...said(tr('messages:privacy.deleted'), { components: [] }), next: truncateLog };
     },
     'pv.keep': async (input) => {
       if (input.args[0] !== input.user.userId) return said(tr('messages:privacy.notYours'));

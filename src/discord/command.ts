@@ -99,7 +99,7 @@ export interface CommandContext {
   /** Tracked players (src/store/tracking.ts): linking starts tracking, /player shows the recorded timeline, /config status the backlog; absent: none. */
   tracking?: Pick<TrackingRepository, 'follow' | 'syncUids' | 'backlog' | 'timeline' | 'setTracking' | 'seasonScores'>;
   /** Everything stored about a member (src/store/member-data.ts), for /privacy; absent: /privacy cannot answer. */
-  memberData?: Pick<MemberDataRepository, 'collect' | 'erase'>;
+  memberData?: Pick<MemberDataRepository, 'collect' | 'erase' | 'truncateLog'>;
   /** Proofs of account ownership (src/store/verifications.ts), for /link's "Prove this account is yours"; absent: not offered. */
   verifications?: VerificationsRepository;
   /** Servers' ladders (src/store/ladder.ts), for /ladder and /config ladder; absent: /ladder says it is unavailable. */

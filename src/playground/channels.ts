@@ -58,6 +58,15 @@ export function playgroundFeedTransport(messages: MessageStore): FeedTransport {
       // Discord: the fields given replace the message's; the others (the role ping) stay.
       messages.update(messageId, { payload: { ...message.payload, ...body }, editedAt: Date.now() });
     },
+    async ownMessagesAfter(channelId, afterMs) {
+      // Every message is the bot's; ephemeral ones are not in the channel. A nonce still kept is returned, as Discord does for recent messages.
+      const nonceOf = new Map([...nonces].map(([nonce, id]) => [id, nonce]));
+      return messages
+        .list(channelId)
+        .filter((m) => !m.ephemeral && m.payload && m.createdAt > afterMs)
+        .slice(0, 100)
+        .map((m) => ({ id: m.id, nonce: nonceOf.get(m.id) ?? null, content: m.payload!.content, embeds: m.payload!.embeds }));
+    },
     async openDm(userId) {
       // The member's DM channel, which the page shows to that member (a DM alert lands beside their DM commands).
       return { id: dmChannelOf(userId) };

@@ -1,6 +1,6 @@
 /** The one paginator: first / previous / "page x of y" / next / last, each custom ID carrying its target page. */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponentWithCustomId } from 'discord-api-types/v10';
-import { encodeCustomId } from './custom-id.js';
+import { encodeCustomId, pageArg } from './custom-id.js';
 import { tr } from '../i18n/index.js';
 import { t } from './strings.js';
 
@@ -46,9 +46,12 @@ export function backRow(customId: string): APIActionRowComponent<APIButtonCompon
   };
 }
 
-/** The page number carried by a paginator custom ID's arguments (the second to last). */
-export function pageFromArgs(args: string[]): number {
-  return Number(args.at(-2));
+/**
+ * The page number carried by a paginator custom ID's arguments (the second to last), as {@link pageArg} reads it: an
+ * integer from 1 to `MAX_PAGE`, 1 for anything that is not a page, whoever crafted the ID.
+ */
+export function pageFromArgs(args: readonly string[]): number {
+  return pageArg(args.at(-2));
 }
 
 /**

@@ -3,6 +3,7 @@
  * alerts, mains, pending direct messages, their places on servers' ladders, the rank roles the bot gave them and the
  * ladder moments about them, and the tracked records of the accounts they link.
  */
+import { sql } from 'kysely';
 import type { ProfileSnapshot, RecordedMatch } from '../game/tracking.js';
 import type { Db } from './database.js';
 import { forgetLadderMember, LadderRepository, type LadderMembership } from './ladder.js';
@@ -56,7 +57,7 @@ export class MemberDataRepository {
 
   constructor(
     private readonly db: Db,
-    engine: 'sqlite' | 'postgres',
+    private readonly engine: 'sqlite' | 'postgres',
   ) {
     this.#tracking = new TrackingRepository(db, engine);
     this.#ladder = new LadderRepository(db);
@@ -126,7 +127,10 @@ export class MemberDataRepository {
 
   /**
    * Deletes everything stored about `userId`, in one transaction, then the tracked records of the accounts no other member
-   * tracks. @returns the accounts they had linked, so the caller can drop what the caches hold of them.
+   * tracks, then the index samples that hold their Discord id or one of those accounts' uids ({@link forgetSamples}).
+   * On SQLite the rows' bytes are zeroed (`secure_delete`, src/store/database.ts) in the pages the write-ahead log holds;
+   * {@link truncateLog} then puts them in the database file and empties the log.
+   * @returns the accounts they had linked, so the caller can drop what the caches hold of them.
    */
   async erase(userId: string, now: number): Promise<{ uid: string; name: string }[]> {
     const accounts = await this.db.transaction().execute(async (trx) => {
@@ -151,6 +155,59 @@ export class MemberDataRepository {
       accounts.map((a) => a.uid),
       now,
     );
+    // Last: an ANALYZE between the two transactions above may have sampled an account still tracked then.
+    await this.forgetSamples([userId, ...accounts.map((a) => a.uid)]);
     return accounts;
+  }
+
+  /**
+   * Deletes SQLite's index samples (`sqlite_stat4`, written by ANALYZE: up to 24 whole index keys per index) that hold any
+   * of `keys`, which would otherwise keep a deleted member's id or uid in the file until the next ANALYZE of that table.
+   * Their index keeps its other samples and its counts (`sqlite_stat1`). A few rows, so cheap at any table size: the reply
+   * path may run it (a full ANALYZE of the tracked players would hold the one connection for much longer). Nothing on
+   * PostgreSQL: its statistics are the server's, refreshed by autovacuum (PRIVACY.md says what the operator does).
+   * @returns how many samples went.
+   */
+  async forgetSamples(keys: readonly string[]): Promise<number> {
+    if (this.engine !== 'sqlite' || keys.length === 0) return 0;
+    const stat4 = await this.db
+      .selectFrom(sql<{ name: string }>`sqlite_schema`.as('s'))
+      .select('name')
+      .where('name', '=', 'sqlite_stat4')
+      .executeTakeFirst();
+    if (!stat4) return 0;
+    // A sample is a record whose text columns are stored as their UTF-8 bytes: a key in it is found by its bytes.
+    const holds = sql.join(
+      keys.map((k) => sql`instr(sample, CAST(${k} AS BLOB)) > 0`),
+      sql` OR `,
+    );
+    const deleted = await sql`DELETE FROM sqlite_stat4 WHERE ${holds}`.execute(this.db);
+    return Number(deleted.numAffectedRows ?? 0);
+  }
+
+  /**
+   * Copies every page of SQLite's write-ahead log into the database file and empties the log
+   * (`PRAGMA wal_checkpoint(TRUNCATE)`, sqlite.org/pragma.html#pragma_wal_checkpoint): the pages a deletion zeroed replace
+   * the old ones in the file, and the log's older copies of them, which still hold the deleted rows, are gone. It does not
+   * wait for another process reading or writing the same file (the busy timeout is 0 for it): the log is then left as it
+   * is, and its old pages are overwritten as SQLite reuses it. Run after the reply: copying the log costs up to a few
+   * megabytes of writes. Nothing on PostgreSQL.
+   * @returns `emptied`; `in-use` when another process held it; `none` on PostgreSQL.
+   * @throws the store's error.
+   */
+  async truncateLog(): Promise<'emptied' | 'in-use' | 'none'> {
+    if (this.engine !== 'sqlite') return 'none';
+    // One connection for the three statements, so nothing else runs while the busy timeout is 0.
+    return this.db.connection().execute(async (db) => {
+      const before = await sql<{ timeout: number }>`PRAGMA busy_timeout`.execute(db);
+      const timeout = Number(before.rows[0]?.timeout ?? 0);
+      await sql`PRAGMA busy_timeout = 0`.execute(db);
+      try {
+        const result = await sql<{ busy: number }>`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+        return Number(result.rows[0]?.busy ?? 1) === 0 ? 'emptied' : 'in-use';
+      } finally {
+        await sql.raw(`PRAGMA busy_timeout = ${Math.trunc(timeout)}`).execute(db);
+      }
+    });
   }
 }

@@ -47,6 +47,9 @@ class Channels implements FeedTransport {
   async openDm(userId: string) {
     return { id: `dm-${userId}` };
   }
+  async ownMessagesAfter(channelId: string) {
+    return this.messages.get(channelId) ?? [];
+  }
   titles(channelId: string): string[] {
     return (this.messages.get(channelId) ?? []).map((m) => m.embeds[0]!.title ?? '');
   }

@@ -21,6 +21,7 @@ const useFeedTester = (send: (channelId: string, body: { embeds: { title?: strin
     edit: async () => undefined,
     startThread: async () => ({ id: 't1' }),
     openDm: async () => ({ id: 'd1' }),
+    ownMessagesAfter: async () => [],
   });
 };
 const text = (p: { content: string; embeds: { description?: string; fields?: { name: string; value: string }[] }[] }) =>

@@ -117,6 +117,11 @@ export interface FakeDiscord {
   /** Delays every channel-message answer by `ms` (to catch a process in the middle of a fan-out). */
   setChannelDelay(ms: number): void;
   /**
+   * Discord's nonce window ("the past few minutes") passes for every message created so far, as minutes would: a send with
+   * one of their nonces and `enforce_nonce` creates a new message, and reading a channel no longer returns their `nonce`.
+   */
+  expireNonces(): void;
+  /**
    * Sends INTERACTION_CREATE with `interaction` to the sessions of its guild's shard (as {@link dispatch})
    * and returns the time it was sent (ms since start). Throws `no gateway connection for shard N` when no
    * session of that shard has an open connection.
@@ -1161,6 +1166,23 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       channelMessages.set(channelId, [...(channelMessages.get(channelId) ?? []), created]);
       return json(200, created);
     }
+    // Discord: "Get Channel Messages": `after` a snowflake (the `limit`, 1 to 100, default 50, first messages after it), else the
+    // latest; newest first. A message read back has no `enforce_nonce` or `allowed_mentions`, and its `nonce` only while
+    // Discord keeps it (a recent message).
+    if (channelMessage && req.method === 'GET') {
+      const channelId = channelMessage[1]!;
+      const limit = Math.min(100, Math.max(1, Number(url.searchParams.get('limit') ?? 50) || 50));
+      const after = url.searchParams.get('after');
+      const all = channelMessages.get(channelId) ?? [];
+      const picked = after ? all.filter((m) => BigInt(m.id as string) > BigInt(after)).slice(0, limit) : all.slice(-limit);
+      return json(
+        200,
+        picked.toReversed().map(({ enforce_nonce: _enforce, allowed_mentions: _mentions, nonce, ...m }) => {
+          const recent = typeof nonce === 'string' && nonces.get(`${channelId}:${nonce}`)?.id === m.id;
+          return recent ? { ...m, nonce } : m;
+        }),
+      );
+    }
     if (/^\/channels\/\d+\/messages\/\d+\/crosspost$/.test(p)) return json(200, botMessage());
     // Discord: "Edit Message". The fields given replace the message's; a deleted or unknown message is 10008.
     const messageEdit = p.match(/^\/channels\/(\d+)\/messages\/(\d+)$/);
@@ -1341,6 +1363,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     channelMessages,
     setChannelDelay(ms) {
       channelDelayMs = ms;
+    },
+    expireNonces() {
+      nonces.clear();
     },
     refuseUploads(failure) {
       uploadFailure = failure;

@@ -1,7 +1,7 @@
 /**
  * Feed delivery under failure, with real bot processes against the fake Discord and a test-owned
  * replica: a process SIGKILLed in the middle of a fan-out and restarted delivers the rest and repeats
- * none, and one SIGKILLed in the middle of the edits of a corrected post edits the rest and posts
+ * none, even when it takes the dead process's sends over after Discord's nonce window, and one SIGKILLed in the middle of the edits of a corrected post edits the rest and posts
  * nothing again (on both engines); two processes sharing one PostgreSQL database and one Redis deliver each
  * post once.
  */
@@ -80,6 +80,8 @@ const afterPolls = (n: number) =>
 
 const channelIds = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${String(i + 1).padStart(3, '0')}`);
 const posts = (channelId: string) => discord.calls.filter((c) => c.method === 'POST' && c.path === `/channels/${channelId}/messages`).length;
+/** Reads of a channel's messages (Discord: "Get Channel Messages"). */
+const reads = (channelId: string) => discord.calls.filter((c) => c.method === 'GET' && c.path === `/channels/${channelId}/messages`);
 
 /** Subscribes one guild per channel to patch notes, in the store the bots will use. */
 async function subscribeAll(where: TestStateLocation, channels: string[]) {
@@ -177,10 +179,17 @@ describe('feed delivery under failure', () => {
         // ...and leaves the claims of the dead process alone while their lease runs (a live process could still be sending them).
         await afterPolls(1);
         expect((await deliveries()).byState('claimed')).toEqual(inFlight);
+        // Every send of the dead process that reached Discord has its message (Discord finishes a request whose client died).
+        await until(() => inFlight.every((c) => (discord.channelMessages.get(c)?.length ?? 0) === posts(c)), 'the sends on the wire at the kill to land');
         const postsBefore = new Map(inFlight.map((c) => [c, posts(c)]));
+        const sentBefore = inFlight.filter((c) => postsBefore.get(c)! > 0);
+        expect(sentBefore.length).toBeGreaterThan(0);
 
-        // The lease passes (the claims are aged by it, as five minutes would): they are taken over and the
-        // fan-out finishes. A send that had reached Discord is answered from its nonce, not posted again.
+        // The lease passes (the claims are aged by it, as five minutes would), and with it Discord's nonce window: a
+        // send repeating a nonce now would post again. The claims are taken over and the fan-out finishes: a message
+        // the dead process sent is found in its channel (by its text: Discord no longer returns its nonce) and recorded,
+        // not posted again; a send that never left the dead process is posted.
+        discord.expireNonces();
         const state = await openAt(where);
         try {
           await state.database.db
@@ -195,8 +204,14 @@ describe('feed delivery under failure', () => {
         await until(async () => (await deliveries()).pending === 0, 'the fan-out to finish');
         await afterPolls(2);
         for (const c of channels) expect(discord.channelMessages.get(c), c).toHaveLength(1);
-        // Only the sends in flight at the kill were sent again, once each.
-        for (const c of channels) expect(posts(c), c).toBe(inFlight.includes(c) ? postsBefore.get(c)! + 1 : 1);
+        // Each claim taken over read its channel back, from before the claim; only the sends that never left were sent again.
+        for (const c of inFlight)
+          expect(
+            reads(c).map((call) => new URLSearchParams(call.query).get('limit')),
+            c,
+          ).toEqual(['100']);
+        for (const c of channels) expect(posts(c), c).toBe(inFlight.includes(c) ? Math.max(1, postsBefore.get(c)!) : 1);
+        expect(second.output()).toContain('a delivery taken over was already in the channel');
         const end = await deliveries();
         expect(end.byState('done')).toEqual([...channels].sort());
         expect(end.rows.filter((d) => inFlight.includes(d.channel_id)).every((d) => d.attempts === 2)).toBe(true);

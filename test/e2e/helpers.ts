@@ -33,7 +33,11 @@ export async function bootBot(discord: FakeDiscord, r: Replica, modules: Command
   const router = new Router(modules);
   const client: Client = createDiscordClient({ apiUrl: discord.apiUrl });
   const state = memoryState();
-  const tester = createFeedTester(api, state.settings, discordFeedTransport(client.rest));
+  const tester = createFeedTester(
+    api,
+    state.settings,
+    discordFeedTransport(client.rest, () => client.user?.id),
+  );
   const context = createCommandContext(api, state, new Keyv({ store: new LruStore(1000) }), discordChannelAccess(client), Date.now, tester, charts);
   const runtime = new DiscordRuntime(client, { router, context, logger });
   const ready = new Promise<void>((resolve) => client.once('clientReady', () => resolve()));
@@ -69,7 +73,7 @@ export async function bootBackgroundBot(discord: FakeDiscord, r: Replica, state:
     state,
     cacheStore: new Keyv({ store: new LruStore(1000) }),
     channels: discordChannelAccess(client),
-    transport: discordFeedTransport(client.rest),
+    transport: discordFeedTransport(client.rest, () => client.user?.id),
     roles: discordRoleTransport(client.rest, () => client.user?.id),
     logger,
     requestsPerMinute: 600,

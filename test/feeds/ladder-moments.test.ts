@@ -27,7 +27,7 @@ const standing = (tier: string, score: number, extra: Partial<Standing> = {}): S
 
 /** Keeps what each send carried; `failWith` makes every send throw it. */
 class Transport implements FeedTransport {
-  sent: { channelId: string; body: MessagePayload }[] = [];
+  sent: { channelId: string; body: MessagePayload & { nonce?: string } }[] = [];
   failWith: unknown;
   async send(channelId: string, body: MessagePayload & { nonce: string; enforce_nonce: true }) {
     // eslint-disable-next-line @typescript-eslint/only-throw-error -- whatever the test set, as a transport would
@@ -40,6 +40,9 @@ class Transport implements FeedTransport {
   async edit() {}
   async startThread(): Promise<{ id: string }> {
     throw new Error('not used');
+  }
+  async ownMessagesAfter(channelId: string) {
+    return this.sent.flatMap((s, i) => (s.channelId === channelId ? [{ ...s.body, id: `m${i + 1}` }] : []));
   }
   async openDm(): Promise<{ id: string }> {
     throw new Error('not used');

@@ -31,7 +31,7 @@ import { pollUntil } from '../helpers/until.js';
 
 /** A transport that behaves as Discord: messages per channel, deduplicated by nonce; failures and hooks on demand. */
 class FakeChannels implements FeedTransport {
-  readonly messages = new Map<string, (MessagePayload & { nonce: string; id: string })[]>();
+  readonly messages = new Map<string, (MessagePayload & { nonce: string; id: string; at: number })[]>();
   readonly nonces = new Map<string, string>();
   /**
    * Per channel: an error answer; `hang`, a send lost on the wire (no message, no answer); or
@@ -65,7 +65,7 @@ class FakeChannels implements FeedTransport {
     if (existing) return { id: existing };
     const id = String(++this.#id);
     this.nonces.set(`${channelId}:${body.nonce}`, id);
-    this.messages.set(channelId, [...(this.messages.get(channelId) ?? []), { ...body, id }]);
+    this.messages.set(channelId, [...(this.messages.get(channelId) ?? []), { ...body, id, at: clock.now() }]);
     if (f === 'hang-after-post') return new Promise<{ id: string }>(() => undefined);
     return { id };
   }
@@ -101,6 +101,20 @@ class FakeChannels implements FeedTransport {
     if (this.threads.has(messageId)) return { id: messageId };
     this.threads.set(messageId, { channelId, name });
     return { id: messageId };
+  }
+  /** Reads of a channel's messages (Discord: "Get Channel Messages"); `readFail` answers every read with an error. */
+  reads = 0;
+  readFail: { status: number; code: number } | undefined;
+  readonly #expired = new Set<string>();
+  /** Discord's nonce window passes for every message so far: a send with one of their nonces posts again, and reads no longer return them. */
+  expireNonces() {
+    this.nonces.clear();
+    for (const list of this.messages.values()) for (const m of list) this.#expired.add(m.id);
+  }
+  async ownMessagesAfter(channelId: string, afterMs: number) {
+    this.reads++;
+    if (this.readFail) throw Object.assign(new Error(`HTTP ${this.readFail.status}`), this.readFail);
+    return (this.messages.get(channelId) ?? []).filter((m) => m.at > afterMs).map((m) => ({ ...m, nonce: this.#expired.has(m.id) ? null : m.nonce }));
   }
   count(channelId: string) {
     return this.messages.get(channelId)?.length ?? 0;
@@ -331,11 +345,13 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
     for (const c of ids) expect(channels.count(c), c).toBe(inFlight.includes(c) && !reached.includes(c) ? 0 : 1);
     expect(await state.feedState.pending('patchNotes')).toHaveLength(1);
 
-    // Once the claims' lease has passed, they are taken over: the lost sends go out, and the ones that
-    // reached Discord are answered from their nonce instead of being posted twice.
+    // Once the claims' lease has passed, they are taken over, after Discord's nonce window: the ones that reached
+    // Discord are found in their channel and recorded, not posted twice; the lost sends go out.
     clock.offset += CLAIM_LEASE_MS;
+    channels.expireNonces();
     await restarted.tick();
-    expect(channels.sends).toBe(20 + FAN_OUT_CONCURRENCY);
+    expect(channels.reads).toBe(FAN_OUT_CONCURRENCY);
+    expect(channels.sends).toBe(20 + FAN_OUT_CONCURRENCY - reached.length);
     for (const c of ids) expect(channels.count(c), c).toBe(1);
     expect(await state.feedState.pending('patchNotes')).toEqual([]);
     const states = await state.database.db.selectFrom('deliveries').select(['state', 'attempts']).where('feed', '=', 'patchNotes').execute();
@@ -343,7 +359,7 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
     expect(states.filter((d) => d.attempts === 2)).toHaveLength(FAN_OUT_CONCURRENCY);
   });
 
-  it('a send that reached Discord before the crash is not posted twice (the nonce)', async () => {
+  it('a send that reached Discord before the crash, in a channel the bot cannot read back, is not posted twice within the nonce window', async () => {
     const p = poller();
     await p.tick();
     await subscribe('n', 'patchNotes', 'c-n');
@@ -354,7 +370,10 @@ describe.each(ENGINES)('the feed poller on %s', (engine) => {
       .values({ feed: 'patchNotes', post_id: id, channel_id: 'c-n', state: 'claimed', attempts: 1, at: clock.now() - CLAIM_LEASE_MS, message_id: null })
       .execute();
     channels.nonces.set(`c-n:${deliveryNonce({ feed: 'patchNotes', postId: id, channelId: 'c-n' })}`, '555');
+    // No Read Message History: the read fails, and the send goes out with its nonce, which Discord answers with its message.
+    channels.readFail = { status: 403, code: 50001 };
     await p.tick();
+    expect(channels.reads).toBe(1);
     expect(channels.count('c-n')).toBe(0);
     const ledger = new DeliveryLedger(state.database.db, channels, capturingLogger().logger);
     expect(await ledger.get({ feed: 'patchNotes', postId: id, channelId: 'c-n' })).toMatchObject({ state: 'done', attempts: 2, messageId: '555' });

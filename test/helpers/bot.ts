@@ -12,6 +12,8 @@ import { createCommandContext } from '../../src/app/services.js';
 import { MainsRefresher } from '../../src/feeds/alerts.js';
 import { memoryState } from './state.js';
 import type { Replica } from '../../src/replica/server.js';
+import type { SqliteConnection } from '../../src/store/sqlite-driver.js';
+import type { State } from '../../src/store/state.js';
 import { lastVersion, toMessagePayload, type MessagePayload, type View } from '../../src/render/view.js';
 import { withoutCards } from '../../src/render/charts.js';
 import { capturingLogger, clientFor, replica } from './replica.js';
@@ -35,8 +37,10 @@ const channels = {
 /**
  * @param options.apiTimeoutMs the client's request timeout (default clientFor's 2 s); tests that
  *   compare two answers raise it, so that a loaded machine cannot degrade one of them.
+ * @param options.connect stands between the store and its in-memory SQLite connection (see memoryState).
+ * @param options.state the store instead of an in-memory one (a file, to read its bytes); closed with the bot.
  */
-export function bot(r: Replica, options: { apiTimeoutMs?: number } = {}) {
+export function bot(r: Replica, options: { apiTimeoutMs?: number; connect?: (sqlite: SqliteConnection) => SqliteConnection; state?: State } = {}) {
   const clock = { now: Date.now() };
   const { logger, lines } = capturingLogger();
   // Kept to look into: the cache store of recent lookups.
@@ -47,7 +51,7 @@ export function bot(r: Replica, options: { apiTimeoutMs?: number } = {}) {
     ...(options.apiTimeoutMs ? { timeoutMs: options.apiTimeoutMs } : {}),
   });
   // State in an in-memory SQLite database: the engines have their own tests (test/store).
-  const state = memoryState({ now: () => clock.now });
+  const state = options.state ?? memoryState({ now: () => clock.now }, options.connect);
   const ctx: CommandContext = {
     ...createCommandContext(api, state, lookups, channels, () => clock.now),
     alerts: { members: state.alerts, mains: new MainsRefresher({ api, links: state.links, alerts: state.alerts, logger, now: () => clock.now }) },

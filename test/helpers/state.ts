@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from '../../src/store/sqlite-driver.js';
+import BetterSqlite3, { type SqliteConnection } from '../../src/store/sqlite-driver.js';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
@@ -25,9 +25,12 @@ const template: Buffer = await (async () => {
   return image;
 })();
 
-/** A fresh, migrated, in-memory state. */
-export function memoryState(settings: GuildSettingsOptions = {}): State {
-  return stateOf(sqliteDatabase(new BetterSqlite3(template), ':memory:'), settings);
+/**
+ * A fresh, migrated, in-memory state; `connect` may stand between the store and the connection (a test that watches
+ * what reaches SQLite).
+ */
+export function memoryState(settings: GuildSettingsOptions = {}, connect: (sqlite: SqliteConnection) => SqliteConnection = (s) => s): State {
+  return stateOf(sqliteDatabase(connect(new BetterSqlite3(template)), ':memory:'), settings);
 }
 
 /** The two engines every store test runs on. */

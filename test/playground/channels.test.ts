@@ -20,6 +20,18 @@ describe('the playground channels as the feed ports see them', () => {
     expect(messages.list(PATCH_NOTES.id)[0]).not.toHaveProperty('payload.nonce');
   });
 
+  it('reads back the bot’s messages created after a time, with their nonce, ephemeral answers left out', async () => {
+    const clock = { t: 1_800_000_000_000 };
+    const messages = new MessageStore(() => clock.t);
+    const transport = playgroundFeedTransport(messages);
+    await transport.send(PATCH_NOTES.id, body('old'));
+    clock.t += 1_000;
+    const { id } = await transport.send(PATCH_NOTES.id, body('new'));
+    messages.create({ channelId: PATCH_NOTES.id, state: 'done', payload: toMessagePayload({ content: 'Only you' }), ephemeral: true, visibleTo: '1' });
+    expect(await transport.ownMessagesAfter(PATCH_NOTES.id, clock.t - 500)).toEqual([{ id, nonce: 'new', content: 'New patch notes', embeds: [] }]);
+    expect(await transport.ownMessagesAfter(GENERAL.id, 0)).toEqual([]);
+  });
+
   it('answers an unknown channel as Discord does, so the subscription is marked broken', async () => {
     const err = await playgroundFeedTransport(new MessageStore())
       .send('999', body('c'))

@@ -20,7 +20,18 @@ import {
 } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CLAIM_LEASE_MS, DeliveryLedger, deliveryNonce, MAX_ATTEMPTS, retryDelayMs, type DeliveryKey, type FeedTransport } from '../../src/feeds/delivery.js';
+import {
+  CLAIM_LEASE_MS,
+  DeliveryLedger,
+  deliveryNonce,
+  isMessageOf,
+  MAX_ATTEMPTS,
+  retryDelayMs,
+  TAKEOVER_LOOK_BACK_MS,
+  type DeliveryKey,
+  type FeedTransport,
+  type SentMessage,
+} from '../../src/feeds/delivery.js';
 import { classifyError } from '../../src/core/discord-errors.js';
 import type { MessagePayload } from '../../src/render/view.js';
 import { AccountLinksRepository, MAX_LINKED_ACCOUNTS, TooManyLinksError } from '../../src/store/account-links.js';
@@ -114,6 +125,16 @@ class FakeTransport implements FeedTransport {
   }
   async crosspost(channelId: string, messageId: string) {
     this.crossposts.push(`${channelId}/${messageId}`);
+  }
+  /** The bot's messages a read of a channel returns (whatever `afterMs`); `readFailWith` makes every read throw it. */
+  inChannel: SentMessage[] = [];
+  readFailWith: unknown;
+  reads: { channelId: string; afterMs: number }[] = [];
+  async ownMessagesAfter(channelId: string, afterMs: number) {
+    this.reads.push({ channelId, afterMs });
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- throws whatever the test set, as a transport would
+    if (this.readFailWith) throw this.readFailWith;
+    return this.inChannel;
   }
 }
 
@@ -542,8 +563,104 @@ describe.each(ENGINES)('on %s', (engine) => {
       expect(transport.sends).toEqual([]);
       clock.t += 1;
       expect(await ledger.deliver(k, PAYLOAD, false)).toMatchObject({ status: 'sent' });
+      // Not in the channel (read first): sent.
+      expect(transport.reads).toHaveLength(1);
       expect(transport.sends).toEqual([{ channelId: 'ch', nonce: deliveryNonce(k) }]);
       expect(await ledger.get(k)).toMatchObject({ state: 'done', attempts: 2 });
+    });
+
+    describe('a claim taken over after Discord’s nonce window: the channel is read first', () => {
+      /** A claim left by a process that died while sending, its lease just past. */
+      async function crashed(k: DeliveryKey): Promise<number> {
+        const claimedAt = clock.t;
+        await state.database.db
+          .insertInto('deliveries')
+          .values({ feed: k.feed, post_id: k.postId, channel_id: k.channelId, state: 'claimed', attempts: 1, at: claimedAt, message_id: null })
+          .execute();
+        // Past the lease, and well past the few minutes Discord checks a nonce for: a send now would post twice.
+        clock.t += CLAIM_LEASE_MS + 60_000;
+        return claimedAt;
+      }
+      const SENT: SentMessage = { id: 'sent-before', nonce: null, content: PAYLOAD.content, embeds: [] };
+
+      it('the message sent before the crash, its nonce no longer returned, is found by its text: done, not sent again', async () => {
+        const transport = new FakeTransport();
+        const ledger = new DeliveryLedger(state.database.db, transport, logger, clock.now);
+        const k = key('takeover-text');
+        const claimedAt = await crashed(k);
+        transport.inChannel = [{ id: 'other', nonce: null, content: 'Something else', embeds: [] }, SENT];
+        expect(await ledger.deliver(k, PAYLOAD, true)).toEqual({ status: 'sent', messageId: 'sent-before' });
+        // Only what was created since the claim (less a minute for Discord's clock) is read.
+        expect(transport.reads).toEqual([{ channelId: 'ch', afterMs: claimedAt - TAKEOVER_LOOK_BACK_MS }]);
+        expect(transport.sends).toEqual([]);
+        expect(transport.crossposts).toEqual(['ch/sent-before']);
+        expect(await ledger.get(k)).toMatchObject({ state: 'done', attempts: 2, messageId: 'sent-before' });
+        expect(await ledger.deliver(k, PAYLOAD, true)).toEqual({ status: 'skipped', reason: 'done' });
+      });
+
+      it('found by its nonce while Discord returns it, even with another text (an older revision): done, revision 0 to be brought up to date', async () => {
+        const transport = new FakeTransport();
+        const ledger = new DeliveryLedger(state.database.db, transport, logger, clock.now);
+        const k = key('takeover-nonce');
+        await crashed(k);
+        transport.inChannel = [{ id: 'older-text', nonce: deliveryNonce(k), content: 'An older text', embeds: [] }];
+        expect(await ledger.deliver(k, PAYLOAD, false, 3)).toEqual({ status: 'sent', messageId: 'older-text' });
+        expect(transport.sends).toEqual([]);
+        const row = await state.database.db.selectFrom('deliveries').select('revision').where('post_id', '=', k.postId).executeTakeFirstOrThrow();
+        expect(Number(row.revision)).toBe(0);
+      });
+
+      it('not in the channel (the send was lost with the process): sent, with its nonce', async () => {
+        const transport = new FakeTransport();
+        const ledger = new DeliveryLedger(state.database.db, transport, logger, clock.now);
+        const k = key('takeover-lost');
+        await crashed(k);
+        // The bot's other messages: another post's nonce, and a message whose nonce Discord no longer returns with another text.
+        transport.inChannel = [
+          { id: 'x', nonce: deliveryNonce(key('another')), content: PAYLOAD.content, embeds: [] },
+          { id: 'y', content: 'Other', embeds: [] },
+        ];
+        expect(await ledger.deliver(k, PAYLOAD, false)).toEqual({ status: 'sent', messageId: 'm1' });
+        expect(transport.reads).toHaveLength(1);
+        expect(transport.sends).toEqual([{ channelId: 'ch', nonce: deliveryNonce(k) }]);
+      });
+
+      it('a channel the bot cannot read back (no Read Message History): sent with its nonce, the delivery not broken', async () => {
+        const transport = new FakeTransport();
+        transport.readFailWith = Object.assign(new Error('Missing Access'), { status: 403, code: 50001 });
+        const ledger = new DeliveryLedger(state.database.db, transport, logger, clock.now);
+        const k = key('takeover-unreadable');
+        await crashed(k);
+        expect(await ledger.deliver(k, PAYLOAD, false)).toEqual({ status: 'sent', messageId: 'm1' });
+        expect(transport.reads).toHaveLength(1);
+        expect(transport.sends).toHaveLength(1);
+        expect(await ledger.get(k)).toMatchObject({ state: 'done', attempts: 2 });
+      });
+
+      it('a first send and a retry after a failure answered by Discord read nothing', async () => {
+        const transport = new FakeTransport();
+        const ledger = new DeliveryLedger(state.database.db, transport, logger, clock.now);
+        transport.failWith = Object.assign(new Error('Service Unavailable'), { status: 503 });
+        expect((await ledger.deliver(key('no-takeover'), PAYLOAD, false)).status).toBe('retry');
+        transport.failWith = undefined;
+        expect((await ledger.deliver(key('no-takeover'), PAYLOAD, false)).status).toBe('sent');
+        expect(transport.sends).toHaveLength(2);
+        expect(transport.reads).toEqual([]);
+      });
+    });
+
+    it('a message is the delivery’s by its nonce while Discord returns it, else by the same text; a payload without text by its nonce only', () => {
+      const nonce = 'n'.repeat(25);
+      const payload: MessagePayload = { ...PAYLOAD, content: '<@1> ranked up', embeds: [{ title: 'Gold I', description: 'Score 3,100 ' }] };
+      const text = { content: '<@1> ranked up', embeds: [{ title: 'Gold I', description: 'Score 3,100' }] };
+      expect(isMessageOf({ id: '1', nonce, content: 'other' }, nonce, payload)).toBe(true);
+      expect(isMessageOf({ id: '1', nonce: 'another', ...text }, nonce, payload)).toBe(false);
+      expect(isMessageOf({ id: '1', ...text }, nonce, payload)).toBe(true);
+      expect(isMessageOf({ id: '1', nonce: null, ...text, embeds: [{ title: 'Gold I', description: 'Score 3,000' }] }, nonce, payload)).toBe(false);
+      expect(isMessageOf({ id: '1', ...text, embeds: [...text.embeds, { title: 'More' }] }, nonce, payload)).toBe(false);
+      const bare: MessagePayload = { ...PAYLOAD, content: '', embeds: [{ image: { url: 'attachment://card.png' } }] };
+      expect(isMessageOf({ id: '1', content: '', embeds: [{}] }, nonce, bare)).toBe(false);
+      expect(isMessageOf({ id: '1', nonce, content: '', embeds: [{}] }, nonce, bare)).toBe(true);
     });
 
     it('a temporary failure that then succeeds is sent once and done', async () => {

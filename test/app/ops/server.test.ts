@@ -130,7 +130,7 @@ describe('GET /metrics', () => {
     // A REST request outside an interaction: the Discord budget's background priority.
     await client.rest.get(Routes.channel(CHANNEL_ID));
     // Feeds: the first poll records what exists; a new patch note then goes to one channel and is given up for another.
-    const transport = discordFeedTransport(client.rest);
+    const transport = discordFeedTransport(client.rest, () => client.user?.id);
     const poller = new FeedPoller({
       api,
       db: state.database.db,
