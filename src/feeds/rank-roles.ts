@@ -122,6 +122,12 @@ export class RankRoleSync {
   readonly #o: RankRoleSyncOptions;
   readonly #owner: string;
   readonly #job = new BackgroundJob(() => this.run());
+  /**
+   * By server, members whose failure stopped a run before Discord answered anyone after them: the next run tries them
+   * last, and their failures there do not count towards a stop. Without it, {@link STOP_AFTER} members failing in a row at
+   * the head of the order would stop every run before the members behind them. In memory: another process starts afresh.
+   */
+  readonly #suspects = new Map<string, Set<string>>();
 
   constructor(options: RankRoleSyncOptions) {
     this.#o = options;
@@ -235,7 +241,10 @@ export class RankRoleSync {
       const answeredBefore = new WeakMap<RoleRouteFailure, number>();
       // One member's request at a time, each within its deadline: a member's wait never eats into the next one's.
       const lane = new PQueue({ concurrency: 1 });
-      const ask = <T>(request: (signal: AbortSignal) => Promise<T>): Promise<T> =>
+      const suspects = this.#suspects.get(guildId) ?? new Set<string>();
+      /** Members whose change went through in this run. */
+      const done = new Set<string>();
+      const ask = <T>(request: (signal: AbortSignal) => Promise<T>, suspect: boolean): Promise<T> =>
         lane.add(async () => {
           if (failure !== undefined || thrown !== undefined || halted || lost) throw STOPPED;
           // Renewed by the clock, not by count, before each request: a run slowed by 429s or a busy budget keeps its lease.
@@ -257,7 +266,8 @@ export class RankRoleSync {
           } catch (err) {
             if (err instanceof RoleRouteFailure) {
               answeredBefore.set(err, answered);
-              if (++inARow >= STOP_AFTER) failure ??= { err };
+              // A suspect failing again says nothing new of the server.
+              if (!suspect && ++inARow >= STOP_AFTER) failure ??= { err };
             } else {
               answered++;
               inARow = 0;
@@ -314,7 +324,7 @@ export class RankRoleSync {
         };
         const step = async (roleId: string, change: 'add' | 'remove'): Promise<'ok' | 'stop'> => {
           try {
-            await ask((signal) => transport[change](guildId, c.userId, roleId, reasonOf(c), signal));
+            await ask((signal) => transport[change](guildId, c.userId, roleId, reasonOf(c), signal), suspects.has(c.userId));
             return 'ok';
           } catch (err) {
             return failed(err, roleId, change);
@@ -325,7 +335,7 @@ export class RankRoleSync {
         if (c.add !== null && c.firstGiven) {
           const add = c.add;
           try {
-            owned = !(await ask((signal) => transport.memberRoles(guildId, c.userId, signal))).includes(add);
+            owned = !(await ask((signal) => transport.memberRoles(guildId, c.userId, signal), suspects.has(c.userId))).includes(add);
           } catch (err) {
             await failed(err, add, 'read');
             return;
@@ -341,8 +351,11 @@ export class RankRoleSync {
           result.removed++;
         }
         await roles.recordGiven(guildId, c.userId, c.add, owned);
+        done.add(c.userId);
       };
-      for (const c of plan.changes)
+      // Suspects last: the members before them say whether Discord answers for the server.
+      const ordered = [...plan.changes.filter((c) => !suspects.has(c.userId)), ...plan.changes.filter((c) => suspects.has(c.userId))];
+      for (const c of ordered)
         void queue.add(async () => {
           if (thrown === undefined) await change(c).catch((err: unknown) => void (thrown ??= { err }));
         });
@@ -364,6 +377,12 @@ export class RankRoleSync {
           );
         else logger.debug({ guildId, userId: f.c.userId, failures: recorded.failures }, 'rank roles: Discord failed on a member set aside again');
       }
+      // A run stopped with members' failures unexplained: they are the suspects of the next run.
+      const settled = new Set([...done, ...confirmed.map((f) => f.c.userId)]);
+      const next = new Set([...suspects].filter((u) => !settled.has(u)));
+      if (failure !== undefined) for (const f of failedOn) if (!settled.has(f.c.userId)) next.add(f.c.userId);
+      if (next.size > 0) this.#suspects.set(guildId, next);
+      else this.#suspects.delete(guildId);
       if (thrown !== undefined) throw thrown.err;
       if (failure !== undefined) throw failure.err;
       // A change went through: the server no longer asks what it asked before.

@@ -448,6 +448,26 @@ describe('a member Discord keeps failing for', () => {
     expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 6, failed: 0 });
   });
 
+  it('members failing in a row at the head of the order hold nobody behind them: the next run tries them last and sets them aside', async () => {
+    const { state, gold, members, sync, warnings } = await setUp(6);
+    const stuck = members.slice(0, 3);
+    for (const u of stuck) fake.failMemberRoles(u, { status: 503, message: 'Service Unavailable' });
+    // As many in a row as Discord failing for the server: this run cannot tell, and stops with nobody set aside.
+    await expect(sync.syncGuild(GUILD_ID)).rejects.toThrow(/server-error \(503\)/);
+    expect((await state.rankRoles.failures(GUILD_ID)).total).toBe(0);
+    // The next run asks the others first: they answer, so the three are theirs, set aside once each.
+    const from = fake.calls.length;
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 3, failed: 3 });
+    expect(
+      memberRoleCalls(fake.calls, from)
+        .map((c) => c.split(' ')[1])
+        .slice(0, 3),
+    ).toEqual(members.slice(3));
+    for (const u of members.slice(3)) expect(fake.guildRoles.memberRoles(GUILD_ID, u)).toEqual([gold]);
+    expect(new Set((await state.rankRoles.failures(GUILD_ID)).rows.map((r) => r.userId))).toEqual(new Set(stuck));
+    for (const u of stuck) expect(warnings(u)).toHaveLength(1);
+  });
+
   it('a lone member whose route fails is theirs when Discord still answers for the server', async () => {
     const { state, members, sync } = await setUp(1, { callDeadlineMs: 1_500 });
     fake.failMemberRoles(members[0]!, 'hang');
