@@ -9,7 +9,7 @@ import type { ChannelAccess, CommandContext } from '../discord/command.js';
 import { MainsRefresher } from '../feeds/alerts.js';
 import { CorrectionEditor } from '../feeds/corrections.js';
 import { LadderMoments } from '../feeds/ladder-moments.js';
-import { RankRoleSync, type RoleTransport } from '../feeds/rank-roles.js';
+import { RankRoleSync, type RankRoleSyncOptions, type RoleTransport } from '../feeds/rank-roles.js';
 import { DeliveryLedger, type FeedTransport } from '../feeds/delivery.js';
 import type { Leadership } from '../feeds/leadership.js';
 import { FeedPoller } from '../feeds/poller.js';
@@ -32,6 +32,8 @@ export interface BackgroundOptions {
   transport: FeedTransport;
   /** Discord's role routes, for rank roles; absent (the playground): rank roles are configured but never synced. */
   roles?: RoleTransport;
+  /** The rank roles' clock (failures and their back-off) and a member's request's deadline; default `Date.now` and ROLE_CALL_DEADLINE_MS. */
+  rankRoleSync?: Pick<RankRoleSyncOptions, 'now' | 'callDeadlineMs'>;
   logger: Logger;
   /** Default `feeds`. */
   feedComponent?: string;
@@ -159,6 +161,8 @@ export function createBackground(o: BackgroundOptions): Background {
     ...(o.feedNow ? { now: o.feedNow } : {}),
   });
   // Any process may run it: a lease per server lets one change its roles at a time.
-  const rankRoles = o.roles ? new RankRoleSync({ roles: state.rankRoles, transport: o.roles, logger: o.logger.child({ component: 'rank-roles' }) }) : undefined;
+  const rankRoles = o.roles
+    ? new RankRoleSync({ roles: state.rankRoles, transport: o.roles, logger: o.logger.child({ component: 'rank-roles' }), ...o.rankRoleSync })
+    : undefined;
   return { context, poller, meta, balanceIndexer, mains, tracker, verifier, moments, ...(rankRoles ? { rankRoles } : {}) };
 }

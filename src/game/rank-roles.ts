@@ -65,7 +65,7 @@ export interface HeldRole {
 /**
  * What to change so that each member holds the role of their tier and nothing else the bot gave: `targets` the ranked
  * members (their tier; none when rank roles are off), `given` the rank role each member holds as the bot recorded it.
- * Members in `held` are left as they are (a failure waiting for an admin or a day). Ordered by user id, for stable runs.
+ * Members in `held` are left as they are (a failure waiting for an admin, the cause fixed, or its time). Ordered by user id, for stable runs.
  */
 export function roleChanges(
   targets: ReadonlyMap<string, string | null>,
@@ -98,12 +98,37 @@ const ELEVATED =
   (1n << 29n) | // Manage Webhooks
   (1n << 40n); // Moderate Members
 
-/** Why the bot could not change a member's roles, as /config status reports it. */
-export const ROLE_FAILURES = ['role-above', 'no-permission', 'member-gone'] as const;
+/**
+ * Why the bot could not change a member's roles, as /config status reports it: the role's place or kind
+ * ({@link cannotGive}), no Manage Roles, the member gone, Discord refusing for no cause the bot can see (`refused`, with
+ * Discord's code and message), or Discord failing on this member's route again and again (`discord-error`: a 429 that
+ * does not clear, 5xx, no answer in time).
+ */
+export const ROLE_FAILURES = ['role-above', 'no-permission', 'managed', 'elevated', 'everyone', 'refused', 'discord-error', 'member-gone'] as const;
 export type RoleFailure = (typeof ROLE_FAILURES)[number];
+
+/** What Discord answered for a `refused` or `discord-error` failure: its JSON error `code` and `message`, the HTTP `status`, or how it failed (`kind`). */
+export interface RoleFailureDetail {
+  kind?: 'rate-limited' | 'server-error' | 'timeout' | 'network';
+  status?: number;
+  code?: number;
+  message?: string;
+}
 
 /** A failed member is tried again after this long, or at once after an admin changes the rank roles, ms. */
 export const ROLE_RETRY_MS = 24 * 60 * 60 * 1000;
+/** The first wait of a member Discord keeps failing for, ms: five syncs, far above any Retry-After worth waiting out. */
+export const ROLE_BACKOFF_FIRST_MS = 5 * 60 * 1000;
+
+/**
+ * How long a member who failed `failures` times in a row (1 the first) for `reason` is left alone, ms. Discord failing
+ * on their route (`discord-error`) may clear by itself: 5 minutes, doubling with each failure, up to {@link ROLE_RETRY_MS}
+ * (a day, from the ninth failure on); every other reason waits for an admin or a day.
+ */
+export function roleRetryDelay(reason: RoleFailure, failures: number): number {
+  if (reason !== 'discord-error') return ROLE_RETRY_MS;
+  return Math.min(ROLE_RETRY_MS, ROLE_BACKOFF_FIRST_MS * 2 ** Math.max(0, Math.min(failures, 20) - 1));
+}
 
 /** A server's roles as the bot sees them: whether it may manage roles, and the position of its highest role. */
 export interface GuildRoles {
@@ -127,5 +152,19 @@ export function cannotGive(roleId: string, g: GuildRoles): 'gone' | 'everyone' |
   if (role.managed) return 'managed';
   if (role.permissions !== undefined && (BigInt(role.permissions) & ELEVATED) !== 0n) return 'elevated';
   if (!g.manageRoles) return 'no-permission';
+  return role.position < g.botTop ? null : 'role-above';
+}
+
+/**
+ * Why Discord refused to give or take `roleId` (403 Missing Permissions), from the server's roles read after the refusal:
+ * Discord's own rules only (Discord: "Add Guild Member Role" needs Manage Roles; "Role Hierarchy": a role below the
+ * bot's highest; "Role Object": a managed role is given by its integration alone). Null when none of them explains it:
+ * the caller reports Discord's answer itself rather than a guess.
+ */
+export function refusalCause(roleId: string, g: GuildRoles): 'no-permission' | 'managed' | 'role-above' | null {
+  const role = g.roles.find((r) => r.id === roleId);
+  if (!role) return null;
+  if (!g.manageRoles) return 'no-permission';
+  if (role.managed) return 'managed';
   return role.position < g.botTop ? null : 'role-above';
 }

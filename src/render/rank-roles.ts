@@ -1,9 +1,10 @@
 /** The rank roles' answers: the mapping with the bot's checks and what a sync would change (`/config rank-roles`), and their state in `/config status`. */
 import type { APIEmbed } from 'discord-api-types/v10';
-import { cannotGive, RANK_ROLE_KEYS, ROLE_FAILURES, type GuildRoles, type RoleChange } from '../game/rank-roles.js';
+import { cannotGive, RANK_ROLE_KEYS, ROLE_FAILURES, type GuildRoles, type RoleChange, type RoleFailureDetail } from '../game/rank-roles.js';
 import { integer } from '../i18n/format.js';
 import { tr } from '../i18n/index.js';
 import type { RankRoleSettings, RoleFailureRow } from '../store/rank-roles.js';
+import { escapeText } from './limits.js';
 
 const COLOUR = 0x5865f2;
 /** Changes and members named in one answer; the rest are counted. */
@@ -37,6 +38,7 @@ export function rankRolesEmbed(p: RankRolesPreview): APIEmbed {
   if (p.guild && !p.guild.manageRoles) lines.push(`⚠️ ${tr('ladder:roles.needManageRoles')}`);
   if (!p.guild) lines.push(tr(p.offline ? 'ladder:roles.offline' : 'ladder:roles.unchecked'));
   if (p.settings.problem?.kind === 'role-deleted') lines.push(`⚠️ ${tr('ladder:roles.roleDeleted', { tier: p.settings.problem.key })}`);
+  if (p.settings.problem?.kind === 'mfa-required') lines.push(`⚠️ ${tr('ladder:roles.needTwoFactor')}`);
   const mapped = RANK_ROLE_KEYS.filter((k) => p.settings.roles[k] !== undefined);
   const mapping = mapped.map((k) => `${k} → ${role(p.settings.roles[k]!)}${warning(p.settings.roles[k]!, p.guild)}`);
   const adds = p.changes.filter((c) => c.add !== null).length;
@@ -69,11 +71,45 @@ export function rankRolesEmbed(p: RankRolesPreview): APIEmbed {
 /** Discord's limit on an embed field's value, less room for the "and N more" line. */
 const FIELD_ROOM = 900;
 
-/** The rank roles' line in `/config status`: on or off, the server's problem, and every member not updated, by reason. */
+/** Reasons about the role itself: the role is named after the member. */
+const ROLE_NAMED = new Set<string>(['role-above', 'managed', 'elevated', 'everyone']);
+/** The longest of Discord's own message shown for a refusal, characters. */
+const DISCORD_MESSAGE_ROOM = 80;
+
+/** What Discord answered, after a refused member's role: its JSON code and message, escaped (Discord's words, in English). */
+function refusal(d: RoleFailureDetail | null): string {
+  const parts = [
+    ...(d?.code !== undefined ? [String(d.code)] : d?.status !== undefined ? [String(d.status)] : []),
+    ...(d?.message ? [escapeText(d.message, DISCORD_MESSAGE_ROOM)] : []),
+  ];
+  return parts.join(' ');
+}
+
+/** How Discord failed on a member set aside, and when they are tried again (a Discord timestamp, shown in the reader's own time). */
+function setAside(r: RoleFailureRow): string {
+  const kind = r.detail?.kind;
+  const how = kind ? tr(`ladder:roles.failureKind.${kind}`, { status: String(r.detail?.status ?? '') }) : null;
+  return [...(how ? [how] : []), tr('ladder:roles.nextTry', { when: `<t:${Math.ceil(r.retryAt / 1000)}:R>` })].join(', ');
+}
+
+/** A member in the status line: their mention, and what the admin needs to know (the role, Discord's answer, the next try). */
+function memberText(r: RoleFailureRow): string {
+  const about = r.reason === 'refused' ? refusal(r.detail) : r.reason === 'discord-error' ? setAside(r) : '';
+  const named = r.roleId !== null && (ROLE_NAMED.has(r.reason) || about !== '') ? role(r.roleId) : '';
+  const note = [named, about].filter((part) => part !== '').join(': ');
+  return note ? `<@${r.userId}> (${note})` : `<@${r.userId}>`;
+}
+
+/**
+ * The rank roles' line in `/config status`: on or off, the server's problem, and every member not updated, by reason: the
+ * role for a role the bot may not give, Discord's code and message for a refusal, how Discord failed and the next try for
+ * a member set aside.
+ */
 export function rankRolesStatus(settings: RankRoleSettings, failures: { rows: readonly RoleFailureRow[]; total: number }): { name: string; value: string } {
   const lines = [tr(settings.enabled ? 'ladder:roles.statusOn' : 'ladder:roles.statusOff')];
   if (settings.problem?.kind === 'role-deleted') lines.push(`⚠️ ${tr('ladder:roles.roleDeleted', { tier: settings.problem.key })}`);
   if (settings.problem?.kind === 'no-permission') lines.push(`⚠️ ${tr('ladder:roles.needManageRoles')}`);
+  if (settings.problem?.kind === 'mfa-required') lines.push(`⚠️ ${tr('ladder:roles.needTwoFactor')}`);
   let used = lines.join('\n').length;
   let named = 0;
   for (const reason of ROLE_FAILURES) {
@@ -81,7 +117,7 @@ export function rankRolesStatus(settings: RankRoleSettings, failures: { rows: re
     if (rows.length === 0) continue;
     const members: string[] = [];
     for (const r of rows) {
-      const text = `<@${r.userId}>${r.roleId && reason === 'role-above' ? ` (${role(r.roleId)})` : ''}`;
+      const text = memberText(r);
       if (used + text.length > FIELD_ROOM) break;
       used += text.length + 2;
       members.push(text);
@@ -92,6 +128,7 @@ export function rankRolesStatus(settings: RankRoleSettings, failures: { rows: re
     lines.push(line);
   }
   if (failures.total > named) lines.push(tr('ladder:roles.more', { n: integer(failures.total - named) }));
-  if (failures.total > 0) lines.push(tr('ladder:roles.retry'));
+  // Members set aside have their own next try; the others wait for an admin, the cause fixed, or a day.
+  if (failures.rows.some((r) => r.reason !== 'discord-error') || failures.total > failures.rows.length) lines.push(tr('ladder:roles.retry'));
   return { name: tr('ladder:roles.title'), value: lines.join('\n') };
 }

@@ -146,7 +146,7 @@ export class MemberDataRepository {
       await trx.deleteFrom('rank_role_members').where('user_id', '=', userId).where('role_id', 'is', null).execute();
       await trx
         .updateTable('rank_role_members')
-        .set({ failure: null, failure_role_id: null, failed_at: null, failed_generation: null })
+        .set({ failure: null, failure_role_id: null, failed_at: null, failed_generation: null, failure_count: 0, retry_at: null, failure_detail: null })
         .where('user_id', '=', userId)
         .execute();
       return links;

@@ -3,11 +3,15 @@
  * each member (so that it takes back only its own), and the members it could not update, with why.
  */
 import { sql } from 'kysely';
-import { ROLE_RETRY_MS, roleChanges, type RankRoleMap, type RoleChange, type RoleFailure } from '../game/rank-roles.js';
+import { ROLE_RETRY_MS, roleChanges, roleRetryDelay, type RankRoleMap, type RoleChange, type RoleFailure, type RoleFailureDetail } from '../game/rank-roles.js';
 import type { Db } from './database.js';
 
-/** A problem with a server's rank roles as a whole: a mapped role deleted (its tier no longer has one), or no Manage Roles. `at` ms. */
-export type RankRoleProblem = { kind: 'role-deleted'; roleId: string; key: string; at: number } | { kind: 'no-permission'; at: number };
+/**
+ * A problem with a server's rank roles as a whole: a mapped role deleted (its tier no longer has one), no Manage Roles,
+ * or the server requiring two-factor authentication for moderation while the bot's owner has none. `at` ms.
+ */
+export type RankRoleProblem =
+  { kind: 'role-deleted'; roleId: string; key: string; at: number } | { kind: 'no-permission'; at: number } | { kind: 'mfa-required'; at: number };
 
 export interface RankRoleSettings {
   enabled: boolean;
@@ -18,15 +22,27 @@ export interface RankRoleSettings {
   problem: RankRoleProblem | null;
 }
 
-/** A member the bot could not update: `roleId` the role it tried to give or take, `at` ms. */
+/**
+ * A member the bot could not update: `roleId` the role it tried to give or take, `at` ms; `failures` in a row for this
+ * reason, `retryAt` when they are tried again (ms), `detail` what Discord answered (refusals and failures), else null.
+ */
 export interface RoleFailureRow {
   userId: string;
   reason: RoleFailure;
   roleId: string | null;
   at: number;
+  failures: number;
+  retryAt: number;
+  detail: RoleFailureDetail | null;
 }
 
-/** What a sync of one server would change now. `held`: members left alone until an admin acts or a day passes. */
+/** What {@link RankRolesRepository.recordFailure} recorded: the failures in a row (1: a new episode) and when the member is tried again, ms. */
+export interface RecordedFailure {
+  failures: number;
+  retryAt: number;
+}
+
+/** What a sync of one server would change now. `held`: members left alone until an admin acts, the cause is fixed or their time comes. */
 export interface RoleSyncPlan {
   settings: RankRoleSettings;
   changes: RoleChange[];
@@ -44,6 +60,23 @@ function rolesOf(text: string): Record<string, string> {
     return {};
   }
 }
+
+function detailOf(text: string | null): RoleFailureDetail | null {
+  if (!text) return null;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return parsed && typeof parsed === 'object' ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/** When a failed member is tried again: their `retry_at`, or a day after the failure in rows written before it was kept. */
+const retryAtOf = (r: { retry_at: number | string | null; failed_at: number | string | null }) =>
+  r.retry_at !== null ? Number(r.retry_at) : Number(r.failed_at) + ROLE_RETRY_MS;
+
+/** The failure columns of a member updated or cleared. */
+const NO_FAILURE = { failure: null, failure_role_id: null, failed_at: null, failed_generation: null, failure_count: 0, retry_at: null, failure_detail: null };
 
 function problemOf(text: string | null): RankRoleProblem | null {
   if (!text) return null;
@@ -132,7 +165,7 @@ export class RankRolesRepository {
   /**
    * What would change now: each ranked ladder member (ladder on, listed) should hold their tier's role when rank roles
    * are on, and nobody should keep a role the bot gave otherwise. A member who failed is held until an admin's change or
-   * {@link ROLE_RETRY_MS}. `asIf.enabled`: as if rank roles were on (the dry run) or off.
+   * their `retry_at` ({@link roleRetryDelay}). `asIf.enabled`: as if rank roles were on (the dry run) or off.
    */
   async plan(guildId: string, now: number, asIf: { enabled?: boolean } = {}): Promise<RoleSyncPlan> {
     const settings = await this.settings(guildId);
@@ -153,9 +186,7 @@ export class RankRolesRepository {
     const targets = new Map(ranked.map((r) => [r.user_id, r.tier]));
     const had = new Map(given.filter((g) => g.role_id !== null).map((g) => [g.user_id, { roleId: g.role_id!, owned: g.owned !== 0 }]));
     const held = new Set(
-      given
-        .filter((g) => g.failure !== null && Number(g.failed_generation) === settings.generation && Number(g.failed_at) > now - ROLE_RETRY_MS)
-        .map((g) => g.user_id),
+      given.filter((g) => g.failure !== null && Number(g.failed_generation) === settings.generation && retryAtOf(g) > now).map((g) => g.user_id),
     );
     const all = roleChanges(targets, had, settings.roles);
     const changes = all.filter((c) => !held.has(c.userId));
@@ -171,7 +202,7 @@ export class RankRolesRepository {
       await this.db.deleteFrom('rank_role_members').where('guild_id', '=', guildId).where('user_id', '=', userId).execute();
       return;
     }
-    const values = { role_id: roleId, owned: owned ? 1 : 0, failure: null, failure_role_id: null, failed_at: null, failed_generation: null };
+    const values = { role_id: roleId, owned: owned ? 1 : 0, ...NO_FAILURE };
     await this.db
       .insertInto('rank_role_members')
       .values({ guild_id: guildId, user_id: userId, ...values })
@@ -180,28 +211,44 @@ export class RankRolesRepository {
   }
 
   /**
-   * Records why the bot could not update `userId` (once: until an admin's change or {@link ROLE_RETRY_MS} they are held);
-   * `given` the role they hold from the bot now, when that changed (a member who left holds none).
+   * Records why the bot could not update `userId`: they are held until an admin's change or {@link roleRetryDelay} from
+   * now, which grows with each failure in a row for the same reason; `given` the role they hold from the bot now, when
+   * that changed (a member who left holds none). @returns the failures in a row (1: a new episode, to report) and when
+   * they are tried again.
    */
   async recordFailure(
     guildId: string,
     userId: string,
-    failure: { reason: RoleFailure; roleId: string | null; generation: number },
+    failure: { reason: RoleFailure; roleId: string | null; generation: number; detail?: RoleFailureDetail },
     now: number,
     given?: string | null,
-  ): Promise<void> {
-    const values = {
-      failure: failure.reason,
-      failure_role_id: failure.roleId,
-      failed_at: now,
-      failed_generation: failure.generation,
-      ...(given !== undefined ? { role_id: given } : {}),
-    };
-    await this.db
-      .insertInto('rank_role_members')
-      .values({ guild_id: guildId, user_id: userId, role_id: given ?? null, ...values })
-      .onConflict((oc) => oc.columns(['guild_id', 'user_id']).doUpdateSet(values))
-      .execute();
+  ): Promise<RecordedFailure> {
+    return this.db.transaction().execute(async (trx) => {
+      const before = await trx
+        .selectFrom('rank_role_members')
+        .select(['failure', 'failure_count'])
+        .where('guild_id', '=', guildId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      const failures = before?.failure === failure.reason ? Math.max(1, Number(before.failure_count)) + 1 : 1;
+      const retryAt = now + roleRetryDelay(failure.reason, failures);
+      const values = {
+        failure: failure.reason,
+        failure_role_id: failure.roleId,
+        failed_at: now,
+        failed_generation: failure.generation,
+        failure_count: failures,
+        retry_at: retryAt,
+        failure_detail: failure.detail ? JSON.stringify(failure.detail) : null,
+        ...(given !== undefined ? { role_id: given } : {}),
+      };
+      await trx
+        .insertInto('rank_role_members')
+        .values({ guild_id: guildId, user_id: userId, role_id: given ?? null, ...values })
+        .onConflict((oc) => oc.columns(['guild_id', 'user_id']).doUpdateSet(values))
+        .execute();
+      return { failures, retryAt };
+    });
   }
 
   /** The bot left `guildId` (Discord took the roles it gave): rank roles off there, and nothing recorded of its members. */
@@ -214,12 +261,7 @@ export class RankRolesRepository {
   async clearFailures(guildId: string, userIds: readonly string[]): Promise<void> {
     if (userIds.length === 0) return;
     await this.db.deleteFrom('rank_role_members').where('guild_id', '=', guildId).where('user_id', 'in', userIds).where('role_id', 'is', null).execute();
-    await this.db
-      .updateTable('rank_role_members')
-      .set({ failure: null, failure_role_id: null, failed_at: null, failed_generation: null })
-      .where('guild_id', '=', guildId)
-      .where('user_id', 'in', userIds)
-      .execute();
+    await this.db.updateTable('rank_role_members').set(NO_FAILURE).where('guild_id', '=', guildId).where('user_id', 'in', userIds).execute();
   }
 
   /** The members the bot could not update, oldest failure first, and how many. */
@@ -227,7 +269,7 @@ export class RankRolesRepository {
     const [rows, count] = await Promise.all([
       this.db
         .selectFrom('rank_role_members')
-        .select(['user_id', 'failure', 'failure_role_id', 'failed_at'])
+        .select(['user_id', 'failure', 'failure_role_id', 'failed_at', 'failure_count', 'retry_at', 'failure_detail'])
         .where('guild_id', '=', guildId)
         .where('failure', 'is not', null)
         .orderBy('failed_at')
@@ -242,7 +284,15 @@ export class RankRolesRepository {
         .executeTakeFirst(),
     ]);
     return {
-      rows: rows.map((r) => ({ userId: r.user_id, reason: r.failure as RoleFailure, roleId: r.failure_role_id, at: Number(r.failed_at) })),
+      rows: rows.map((r) => ({
+        userId: r.user_id,
+        reason: r.failure as RoleFailure,
+        roleId: r.failure_role_id,
+        at: Number(r.failed_at),
+        failures: Math.max(1, Number(r.failure_count)),
+        retryAt: retryAtOf(r),
+        detail: detailOf(r.failure_detail),
+      })),
       total: Number(count?.n ?? 0),
     };
   }
@@ -271,7 +321,7 @@ export class RankRolesRepository {
     });
   }
 
-  /** Sets or clears the server's problem (no Manage Roles) without counting as an admin's change. */
+  /** Sets or clears the server's problem (no Manage Roles, two-factor authentication required) without counting as an admin's change. */
   async setProblem(guildId: string, problem: RankRoleProblem | null): Promise<void> {
     await this.db
       .updateTable('rank_role_settings')

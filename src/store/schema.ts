@@ -161,6 +161,12 @@ export interface RankRoleMembersTable {
   failed_at: number | null;
   /** The settings' `generation` at the failure: an admin's change since retries it. */
   failed_generation: number | null;
+  /** Failures in a row for the same reason (0 in rows written before it was counted: read as 1). */
+  failure_count: Generated<number>;
+  /** When the member is tried again, ms; null in rows written before it was kept: a day after `failed_at`. */
+  retry_at: number | null;
+  /** JSON of what Discord answered (`RoleFailureDetail`, src/game/rank-roles.ts), for refusals and failures. */
+  failure_detail: string | null;
 }
 
 /** A moment to post on a server's ladder channel: planned once by its id, then delivered through the ledger and settled. */
@@ -858,6 +864,16 @@ const MIGRATIONS: Record<string, Migration> = {
   '0018_guild_display': {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('guild_settings').addColumn('display', 'text').execute();
+    },
+  },
+  '0019_rank_role_backoff': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('rank_role_members')
+        .addColumn('failure_count', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.alterTable('rank_role_members').addColumn('retry_at', 'bigint').execute();
+      await db.schema.alterTable('rank_role_members').addColumn('failure_detail', 'text').execute();
     },
   },
 };

@@ -1,6 +1,6 @@
 /** `/config rank-roles` and the rank roles' part of `/config status`: the mapping, the bot's checks, the dry run, and members not updated. */
 import { describe, expect, it } from 'vitest';
-import type { GuildRoles } from '../../src/game/rank-roles.js';
+import { ROLE_BACKOFF_FIRST_MS, type GuildRoles } from '../../src/game/rank-roles.js';
 import { ADMIN, MEMBER, useReplicaBot } from '../helpers/bot.js';
 
 const env = useReplicaBot();
@@ -125,5 +125,49 @@ describe('/config rank-roles', () => {
         'These members are tried again after you change `/config rank-roles`, or after a day.',
       ].join('\n'),
     );
+  });
+
+  it('/config status names Discord’s refusal as Discord gave it, and the members set aside with how Discord failed and their next try', async () => {
+    const store = env.b.state.rankRoles;
+    const { generation } = await store.settings(GUILD);
+    const now = env.b.clock.now;
+    await store.clearFailures(GUILD, ['400000000000000001', '400000000000000003']);
+    await store.recordFailure(
+      GUILD,
+      '400000000000000002',
+      { reason: 'refused', roleId: '701', generation, detail: { code: 50013, status: 403, message: 'Missing *Permissions*' } },
+      now,
+    );
+    await store.recordFailure(
+      GUILD,
+      '400000000000000004',
+      { reason: 'discord-error', roleId: '702', generation, detail: { kind: 'rate-limited', status: 429 } },
+      now,
+    );
+    await store.recordFailure(
+      GUILD,
+      '400000000000000005',
+      { reason: 'discord-error', roleId: '701', generation, detail: { kind: 'server-error', status: 503 } },
+      now,
+    );
+    await store.recordFailure(GUILD, '400000000000000006', { reason: 'managed', roleId: '704', generation }, now);
+    await store.setProblem(GUILD, { kind: 'mfa-required', at: now });
+    const next = `<t:${Math.ceil((now + ROLE_BACKOFF_FIRST_MS) / 1000)}:R>`;
+    const field = embed((await env.b.run('config', {}, 'status', ADMIN)).payload).fields!.find((f) => f.name === 'Rank roles')!;
+    expect(field.value).toBe(
+      [
+        "On: members' roles follow their rank.",
+        "⚠️ This server requires two-factor authentication for moderation and my owner's account has none, so Discord refuses every role change: my owner can turn on 2FA, or an admin can drop the requirement in the server's settings.",
+        '⚠️ Not updated, role managed by an integration: <@400000000000000006> (<@&704>)',
+        '⚠️ Not updated, Discord refused: <@400000000000000002> (<@&701>: 50013 Missing \\*Permissions\\*)',
+        `⚠️ Set aside for now, Discord kept failing on their role: <@400000000000000004> (<@&702>: rate limited, next try ${next}), <@400000000000000005> (<@&701>: Discord error 503, next try ${next})`,
+        'These members are tried again after you change `/config rank-roles`, or after a day.',
+      ].join('\n'),
+    );
+    // Members set aside alone: their own next try says when, and nothing more.
+    await store.clearFailures(GUILD, ['400000000000000002', '400000000000000006']);
+    await store.setProblem(GUILD, null);
+    const aside = embed((await env.b.run('config', {}, 'status', ADMIN)).payload).fields!.find((f) => f.name === 'Rank roles')!;
+    expect(aside.value.split('\n').at(-1)).toMatch(/^⚠️ Set aside for now, Discord kept failing on their role: /);
   });
 });

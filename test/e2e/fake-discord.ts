@@ -199,12 +199,24 @@ export interface FakeDiscord {
   /** The REST calls answered 429 by a role route's bucket ({@link FakeDiscordOptions.roleRouteLimit}), in order, with the wait the answer asked; empty without it. */
   routeLimited: (RestCall & { retryAfterMs: number })[];
   /**
+   * Makes every Add and Remove Guild Member Role of `userId` in the test guilds fail with `fault`, until called again
+   * without one ({@link MemberRoleFault}). Faulted answers leave the route's bucket as it is.
+   */
+  failMemberRoles(userId: string, fault?: MemberRoleFault): void;
+  /**
    * The test guilds' roles and members, which Get Guild, Get Guild Roles and Get Guild Member answer with and Add and
    * Remove Guild Member Role change. Each test guild starts with @everyone (no Manage Roles) and the bot as its one member.
    */
   guildRoles: FakeGuildRoles;
   close(): Promise<void>;
 }
+
+/**
+ * How one member's role route fails: `{ status: 429, retryAfterMs }` a per-resource limit that never clears (Discord:
+ * "Rate Limits", `X-RateLimit-Scope: shared`, with the route's bucket headers as they stand), any other `status` with
+ * Discord's JSON error `code` and `message` (a 403 refusal, a 5xx), or `'hang'`: no answer at all.
+ */
+export type MemberRoleFault = { status: 429; retryAfterMs: number } | { status: number; code?: number; message?: string } | 'hang';
 
 /** A role of a test guild (Discord: "Role Object"); `permissions` a decimal bit set. */
 export interface FakeRole {
@@ -823,6 +835,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const channelMessages = new Map<string, Record<string, unknown>[]>();
   const failures = new Map<string, { status: number; code: number; message: string }>();
   const routeLimited: (RestCall & { retryAfterMs: number })[] = [];
+  /** Members whose role route fails, and how ({@link FakeDiscord.failMemberRoles}). */
+  const memberFaults = new Map<string, MemberRoleFault>();
   /** Each role route bucket (one per server): requests let through in its current window, and when the window ends (on the clock). */
   const roleBuckets = new Map<string, { used: number; resetAt: number }>();
   /** The test guilds' roles and members, made from {@link testGuild} when first read or changed. */
@@ -1064,6 +1078,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const roleRoute = p.match(/^\/guilds\/(\d+)\/members\/(\d+)\/roles\/(\d+)$/);
     if (roleRoute && (req.method === 'PUT' || req.method === 'DELETE') && testGuildIndex(roleRoute[1]!) !== undefined) {
       const [, guildId, userId, roleId] = roleRoute as unknown as [string, string, string, string];
+      const fault = memberFaults.get(userId);
+      // No answer: the client's deadline, or the fake's close, ends the request.
+      if (fault === 'hang') return;
       const headers: Record<string, string> = {};
       if (options.roleRouteLimit) {
         const { limit, resetMs } = options.roleRouteLimit;
@@ -1074,6 +1091,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
         Object.assign(headers, {
           'x-ratelimit-bucket': `member-roles-${guildId}`,
           'x-ratelimit-limit': String(limit),
+          'x-ratelimit-remaining': String(Math.max(0, limit - bucket.used)),
           'x-ratelimit-reset-after': resetAfter,
           'x-ratelimit-reset': ((Date.now() + (bucket.resetAt - now)) / 1000).toFixed(3),
         });
@@ -1089,8 +1107,22 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
           res.end(JSON.stringify({ message: 'You are being rate limited.', retry_after: Number(resetAfter), global: false }));
           return;
         }
-        bucket.used++;
-        headers['x-ratelimit-remaining'] = String(limit - bucket.used);
+        if (!fault) {
+          bucket.used++;
+          headers['x-ratelimit-remaining'] = String(limit - bucket.used);
+        }
+      }
+      if (fault?.status === 429) {
+        const retryAfter = ((fault as { retryAfterMs: number }).retryAfterMs / 1000).toFixed(3);
+        res.writeHead(429, { ...headers, 'content-type': 'application/json', 'x-ratelimit-scope': 'shared', 'retry-after': retryAfter });
+        res.end(JSON.stringify({ message: 'The resource is being rate limited.', retry_after: Number(retryAfter), global: false }));
+        return;
+      }
+      if (fault) {
+        const { status, code = 0, message = 'Internal Server Error' } = fault as { status: number; code?: number; message?: string };
+        res.writeHead(status, { ...headers, 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message, code }));
+        return;
       }
       const answer = changeMemberRole(guildId, userId, roleId, req.method === 'PUT');
       res.writeHead(answer.status, { ...headers, ...(answer.body ? { 'content-type': 'application/json' } : {}) });
@@ -1396,6 +1428,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     },
     globalLimited,
     routeLimited,
+    failMemberRoles(userId, fault) {
+      if (fault === undefined) memberFaults.delete(userId);
+      else memberFaults.set(userId, fault);
+    },
     guildRoles,
     dispatchInteraction(interaction) {
       const guildId = guildOf(interaction);

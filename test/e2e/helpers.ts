@@ -21,7 +21,7 @@ import { memoryState } from '../helpers/state.js';
 import type { Replica } from '../../src/replica/server.js';
 import { capturingLogger, clientFor } from '../helpers/replica.js';
 import type { FakeDiscord } from './fake-discord.js';
-import { createBackground, type Background } from '../../src/app/background.js';
+import { createBackground, type Background, type BackgroundOptions } from '../../src/app/background.js';
 import { discordRoleTransport } from '../../src/feeds/discord-roles.js';
 import { SOLE_LEADER } from '../../src/feeds/leadership.js';
 import type { State } from '../../src/store/state.js';
@@ -61,11 +61,16 @@ export async function bootBot(discord: FakeDiscord, r: Replica, modules: Command
 
 /**
  * Boots the bot over `state` with its background work wired as in production (src/app/background.ts): the tracker reads
- * every 300 to 600 ms; rank roles go through Discord's role routes; `feedNow` is the feeds' clock. Starts nothing but
- * the gateway session.
+ * every 300 to 600 ms; rank roles go through Discord's role routes; `feedNow` is the feeds' clock, `rankRoleSync` the
+ * rank roles' clock and deadline. Starts nothing but the gateway session.
  */
-export async function bootBackgroundBot(discord: FakeDiscord, r: Replica, state: State, options: { feedNow?: () => number } = {}) {
-  const { logger } = capturingLogger(['fake-bot-token-xyz']);
+export async function bootBackgroundBot(
+  discord: FakeDiscord,
+  r: Replica,
+  state: State,
+  options: { feedNow?: () => number; rankRoleSync?: BackgroundOptions['rankRoleSync'] } = {},
+) {
+  const { logger, lines } = capturingLogger(['fake-bot-token-xyz']);
   const api = clientFor(r, { cache: new ResponseCache({ store: new Keyv({ store: new LruStore(1000) }) }), timeoutMs: 8_000 });
   const client: Client = createDiscordClient({ apiUrl: discord.apiUrl });
   const background: Background = createBackground({
@@ -82,6 +87,7 @@ export async function bootBackgroundBot(discord: FakeDiscord, r: Replica, state:
     preferredLocale: () => undefined,
     tracking: { minIntervalMs: 300, maxIntervalMs: 600 },
     ...(options.feedNow ? { feedNow: options.feedNow } : {}),
+    ...(options.rankRoleSync ? { rankRoleSync: options.rankRoleSync } : {}),
   });
   const runtime = new DiscordRuntime(client, { router: new Router(commands), context: background.context, logger });
   const ready = new Promise<void>((resolve) => client.once('clientReady', () => resolve()));
@@ -90,6 +96,8 @@ export async function bootBackgroundBot(discord: FakeDiscord, r: Replica, state:
   return {
     client,
     background,
+    /** The bot's log, one JSON line each. */
+    logLines: lines,
     close: async () => {
       await background.tracker.stop();
       await runtime.shutdown(2_000);

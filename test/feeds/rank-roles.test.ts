@@ -1,14 +1,15 @@
 /**
  * Rank roles kept in step against the fake Discord's role routes, through @discordjs/rest: the exact calls, the roles
  * members end with, and every failure recorded once and held (a role above the bot's, no Manage Roles, a member gone,
- * a deleted role), with 429s on the role route waited out.
+ * a deleted role), with 429s on the role route waited out; a member Discord keeps failing for set aside, the others going on;
+ * a refusal reported with its true cause.
  */
-import { REST } from '@discordjs/rest';
+import { REST, type RateLimitData } from '@discordjs/rest';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Standing } from '../../src/game/ladder.js';
-import { ROLE_RETRY_MS } from '../../src/game/rank-roles.js';
-import { discordRoleTransport } from '../../src/feeds/discord-roles.js';
+import { ROLE_BACKOFF_FIRST_MS, ROLE_RETRY_MS } from '../../src/game/rank-roles.js';
+import { discordRoleTransport, rejectLongRoleWaits, ROLE_WAIT_LIMIT_MS } from '../../src/feeds/discord-roles.js';
 import { RankRoleSync, type RoleTransport } from '../../src/feeds/rank-roles.js';
 import type { State } from '../../src/store/state.js';
 import { APP_ID, CHANNEL_ID, GUILD_ID, memberRoleCalls, startFakeDiscord, type FakeDiscord } from '../e2e/fake-discord.js';
@@ -16,6 +17,7 @@ import { DiscordRestBudget, UNCOUNTED } from '../../src/discord/rest-budget.js';
 import { runWithDeadline, runWithoutDeadline } from '../../src/core/deadline.js';
 import { pollUntil } from '../helpers/until.js';
 import { memoryState } from '../helpers/state.js';
+import { capturingLogger } from '../helpers/replica.js';
 
 const T0 = Date.UTC(2026, 10, 1);
 const MANAGE_ROLES = 1n << 28n;
@@ -124,7 +126,9 @@ describe('rank roles against the fake Discord', () => {
     expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 2, failed: 1 });
     // Checked before asking: no call for the role the bot may not give.
     expect(roleCalls(fake.calls, from)).toEqual([`PUT ${users[0]} ${roles.goldII}`, `PUT ${users[2]} ${roles.gold}`]);
-    expect((await state.rankRoles.failures(GUILD_ID)).rows).toEqual([{ userId: users[1], reason: 'role-above', roleId: roles.high, at: T0 }]);
+    expect((await state.rankRoles.failures(GUILD_ID)).rows).toEqual([
+      { userId: users[1], reason: 'role-above', roleId: roles.high, at: T0, failures: 1, retryAt: T0 + ROLE_RETRY_MS, detail: null },
+    ]);
 
     from = fake.calls.length;
     expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 0, failed: 0, held: 1 });
@@ -332,5 +336,245 @@ describe('rank roles in the REST budget', () => {
     } finally {
       await fake.close();
     }
+  });
+});
+
+describe('a member Discord keeps failing for', () => {
+  let fake: FakeDiscord;
+  beforeEach(async () => {
+    fake = await startFakeDiscord({ roleRouteLimit: { limit: 50, resetMs: 1_000 } });
+  });
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  /** A sync of a fresh Gold server of `n` members over the production REST options, on the clock `clock.now`, with its log lines. */
+  async function setUp(n: number, options: { callDeadlineMs?: number } = {}) {
+    const server = await goldServer(fake, n);
+    const rest = new REST({ api: fake.apiUrl, rejectOnRateLimit: rejectLongRoleWaits }).setToken('test-token');
+    const { logger, lines } = capturingLogger();
+    const clock = { now: T0 };
+    const sync = new RankRoleSync({
+      roles: server.state.rankRoles,
+      transport: discordRoleTransport(rest, () => APP_ID),
+      logger,
+      now: () => clock.now,
+      owner: 'p1',
+      ...options,
+    });
+    const warnings = (userId: string) => lines.filter((l) => l.includes('"level":40') && l.includes(userId));
+    return { ...server, sync, clock, lines, warnings };
+  }
+  const callsFor = (userId: string, from = 0) => memberRoleCalls(fake.calls, from).filter((c) => c.includes(` ${userId} `));
+
+  it('a 429 that never clears: set aside at once, reported once, tried again on a growing back-off; the others get their roles in the same sync', async () => {
+    const { state, gold, members, sync, clock, warnings } = await setUp(4);
+    // The first member in the sync's order: nothing may wait behind them.
+    const stuck = members[0]!;
+    fake.failMemberRoles(stuck, { status: 429, retryAfterMs: 60_000 });
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 3, failed: 1 });
+    for (const u of members.slice(1)) expect(fake.guildRoles.memberRoles(GUILD_ID, u)).toEqual([gold]);
+    expect(fake.guildRoles.memberRoles(GUILD_ID, stuck)).toEqual([]);
+    // A wait longer than the limit is not started: one call, not one per Retry-After.
+    expect(callsFor(stuck)).toEqual([`PUT ${stuck} ${gold}`]);
+    expect((await state.rankRoles.failures(GUILD_ID)).rows).toEqual([
+      {
+        userId: stuck,
+        reason: 'discord-error',
+        roleId: gold,
+        at: T0,
+        failures: 1,
+        retryAt: T0 + ROLE_BACKOFF_FIRST_MS,
+        detail: { kind: 'rate-limited', status: 429 },
+      },
+    ]);
+    expect(warnings(stuck)).toHaveLength(1);
+    expect(warnings(stuck)[0]).toContain("Discord keeps failing on a member's role; set aside, the others go on");
+
+    // Held until its time: the next syncs ask nothing for them, and the other members' changes still go through.
+    await state.ladder.setStanding('2001', standing('Silver I', 3000), T0);
+    clock.now = T0 + ROLE_BACKOFF_FIRST_MS - 1;
+    let from = fake.calls.length;
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ held: 1 });
+    expect(callsFor(stuck, from)).toEqual([]);
+    expect(memberRoleCalls(fake.calls, from)).toEqual([`DELETE ${members[1]!} ${gold}`]);
+
+    // Tried again at its time, failing again: twice as long now, and no second warning.
+    clock.now = T0 + ROLE_BACKOFF_FIRST_MS;
+    from = fake.calls.length;
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ failed: 1 });
+    expect(callsFor(stuck, from)).toEqual([`PUT ${stuck} ${gold}`]);
+    const [again] = (await state.rankRoles.failures(GUILD_ID)).rows;
+    expect(again).toMatchObject({ failures: 2, retryAt: clock.now + 2 * ROLE_BACKOFF_FIRST_MS });
+    expect(warnings(stuck)).toHaveLength(1);
+
+    // Cleared at Discord: at the next try the member gets their role, and the episode ends.
+    fake.failMemberRoles(stuck);
+    clock.now = again!.retryAt;
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 1, failed: 0, held: 0 });
+    expect(fake.guildRoles.memberRoles(GUILD_ID, stuck)).toEqual([gold]);
+    expect((await state.rankRoles.failures(GUILD_ID)).total).toBe(0);
+  });
+
+  it.each([
+    ['a 429 with a short Retry-After, again and again', { status: 429, retryAfterMs: 40 }, { kind: 'rate-limited', status: 429 }],
+    ['no answer at all', 'hang', { kind: 'timeout' }],
+    ['503 after every retry', { status: 503, message: 'Service Unavailable' }, { kind: 'server-error', status: 503 }],
+  ] as const)('%s: the member is set aside within their deadline, the others go on', async (_, fault, detail) => {
+    const { state, gold, members, sync, warnings } = await setUp(3, { callDeadlineMs: 1_500 });
+    const stuck = members[1]!;
+    fake.failMemberRoles(stuck, fault);
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 2, failed: 1 });
+    for (const u of [members[0]!, members[2]!]) expect(fake.guildRoles.memberRoles(GUILD_ID, u)).toEqual([gold]);
+    expect((await state.rankRoles.failures(GUILD_ID)).rows).toMatchObject([{ userId: stuck, reason: 'discord-error', failures: 1, detail }]);
+    expect(warnings(stuck)).toHaveLength(1);
+    // Asked, then held: the next sync asks nothing for them.
+    expect(callsFor(stuck).length).toBeGreaterThanOrEqual(1);
+    const from = fake.calls.length;
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ held: 1, failed: 0 });
+    expect(callsFor(stuck, from)).toEqual([]);
+  });
+
+  it('Discord failing every member is the server, not them: the run stops after a few, and nobody is set aside', async () => {
+    const { state, members, sync, lines } = await setUp(6);
+    for (const u of members) fake.failMemberRoles(u, { status: 503, message: 'Service Unavailable' });
+    await expect(sync.syncGuild(GUILD_ID)).rejects.toThrow(/Discord failed on a member's role route: server-error \(503\)/);
+    // Three members tried, each with discord.js's retries; the rest waits for the next run.
+    expect(new Set(memberRoleCalls(fake.calls).map((c) => c.split(' ')[1]))).toEqual(new Set(members.slice(0, 3)));
+    expect((await state.rankRoles.failures(GUILD_ID)).total).toBe(0);
+    expect(lines.filter((l) => l.includes('set aside'))).toEqual([]);
+    // Discord back: the next run gives every role.
+    for (const u of members) fake.failMemberRoles(u);
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 6, failed: 0 });
+  });
+
+  it('members failing in a row at the head of the order hold nobody behind them: the next run tries them last and sets them aside', async () => {
+    const { state, gold, members, sync, warnings } = await setUp(6);
+    const stuck = members.slice(0, 3);
+    for (const u of stuck) fake.failMemberRoles(u, { status: 503, message: 'Service Unavailable' });
+    // As many in a row as Discord failing for the server: this run cannot tell, and stops with nobody set aside.
+    await expect(sync.syncGuild(GUILD_ID)).rejects.toThrow(/server-error \(503\)/);
+    expect((await state.rankRoles.failures(GUILD_ID)).total).toBe(0);
+    // The next run asks the others first: they answer, so the three are theirs, set aside once each.
+    const from = fake.calls.length;
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 3, failed: 3 });
+    expect(
+      memberRoleCalls(fake.calls, from)
+        .map((c) => c.split(' ')[1])
+        .slice(0, 3),
+    ).toEqual(members.slice(3));
+    for (const u of members.slice(3)) expect(fake.guildRoles.memberRoles(GUILD_ID, u)).toEqual([gold]);
+    expect(new Set((await state.rankRoles.failures(GUILD_ID)).rows.map((r) => r.userId))).toEqual(new Set(stuck));
+    for (const u of stuck) expect(warnings(u)).toHaveLength(1);
+  });
+
+  it('a lone member whose route fails is theirs when Discord still answers for the server', async () => {
+    const { state, members, sync } = await setUp(1, { callDeadlineMs: 1_500 });
+    fake.failMemberRoles(members[0]!, 'hang');
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 0, failed: 1 });
+    expect((await state.rankRoles.failures(GUILD_ID)).rows).toMatchObject([{ userId: members[0], reason: 'discord-error', detail: { kind: 'timeout' } }]);
+  });
+});
+
+describe('a refusal (403) is reported with its true cause', () => {
+  let fake: FakeDiscord;
+  beforeEach(async () => {
+    fake = await startFakeDiscord();
+  });
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  async function setUp(n: number, race?: (transport: RoleTransport) => RoleTransport) {
+    const server = await goldServer(fake, n);
+    const rest = new REST({ api: fake.apiUrl, rejectOnRateLimit: rejectLongRoleWaits }).setToken('test-token');
+    const { logger, lines } = capturingLogger();
+    const transport = discordRoleTransport(rest, () => APP_ID);
+    const sync = new RankRoleSync({ roles: server.state.rankRoles, transport: race ? race(transport) : transport, logger, now: () => T0, owner: 'p1' });
+    return { ...server, sync, lines };
+  }
+
+  it('50013 for a role below the bot’s, with Manage Roles: Discord’s own answer, not “at or above mine”; the others go on', async () => {
+    const { state, gold, members, sync, lines } = await setUp(3);
+    const refused = members[1]!;
+    fake.failMemberRoles(refused, { status: 403, code: 50013, message: 'Missing Permissions' });
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 2, failed: 1 });
+    expect((await state.rankRoles.failures(GUILD_ID)).rows).toEqual([
+      {
+        userId: refused,
+        reason: 'refused',
+        roleId: gold,
+        at: T0,
+        failures: 1,
+        retryAt: T0 + ROLE_RETRY_MS,
+        detail: { code: 50013, status: 403, message: 'Missing Permissions' },
+      },
+    ]);
+    const warned = lines.filter((l) => l.includes('"level":40') && l.includes(refused));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toContain('Discord refused a member');
+  });
+
+  it('50013 after the role moved above the bot’s, between the read and the change: “at or above mine”', async () => {
+    let gold = '';
+    const { state, members, sync } = await setUp(1, (transport) => ({
+      ...transport,
+      guildRoles: async (g) => {
+        const view = await transport.guildRoles(g);
+        fake.guildRoles.editRole(GUILD_ID, gold, { position: 9 });
+        return view;
+      },
+    }));
+    gold = (await state.rankRoles.settings(GUILD_ID)).roles.Gold!;
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ failed: 1 });
+    expect((await state.rankRoles.failures(GUILD_ID)).rows).toMatchObject([{ userId: members[0], reason: 'role-above', roleId: gold, detail: null }]);
+  });
+
+  it('60003 (two-factor authentication required): the server’s problem, no member marked, the run stops until a change goes through', async () => {
+    const { state, gold, members, sync } = await setUp(3);
+    for (const u of members) fake.failMemberRoles(u, { status: 403, code: 60003, message: 'Two factor is required for this operation' });
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 0, failed: 0 });
+    // The first request told it all: nobody else was asked.
+    expect(memberRoleCalls(fake.calls)).toEqual([`PUT ${members[0]!} ${gold}`]);
+    expect((await state.rankRoles.settings(GUILD_ID)).problem).toMatchObject({ kind: 'mfa-required' });
+    expect((await state.rankRoles.failures(GUILD_ID)).total).toBe(0);
+    for (const u of members) fake.failMemberRoles(u);
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ added: 3 });
+    expect((await state.rankRoles.settings(GUILD_ID)).problem).toBeNull();
+  });
+
+  it('a role managed by an integration, mapped while the roles could not be checked: “managed by an integration”, nothing asked', async () => {
+    const { state, members, sync } = await setUp(1);
+    const managed = fake.guildRoles.addRole(GUILD_ID, { name: 'Server Booster', position: 2, managed: true });
+    await state.rankRoles.configure(GUILD_ID, { set: { Gold: managed } }, T0);
+    const from = fake.calls.length;
+    expect(await sync.syncGuild(GUILD_ID)).toMatchObject({ failed: 1 });
+    expect(memberRoleCalls(fake.calls, from)).toEqual([]);
+    expect((await state.rankRoles.failures(GUILD_ID)).rows).toMatchObject([{ userId: members[0], reason: 'managed', roleId: managed }]);
+  });
+});
+
+describe("discord.js's rejectOnRateLimit for rank roles", () => {
+  const data = (over: Partial<RateLimitData>): RateLimitData => ({
+    global: false,
+    method: 'PUT',
+    url: 'https://discord.test/api/v10/guilds/1/members/2/roles/3',
+    route: '/guilds/:id/members/:id/roles/:id',
+    majorParameter: '1',
+    hash: 'h',
+    limit: 5,
+    timeToReset: 0,
+    retryAfter: 0,
+    sublimitTimeout: 0,
+    scope: 'user',
+    ...over,
+  });
+
+  it('hands back only a long wait on a member-role route, never the global limit or another route', () => {
+    expect(rejectLongRoleWaits(data({ retryAfter: ROLE_WAIT_LIMIT_MS, timeToReset: ROLE_WAIT_LIMIT_MS }))).toBe(false);
+    expect(rejectLongRoleWaits(data({ retryAfter: ROLE_WAIT_LIMIT_MS + 1 }))).toBe(true);
+    expect(rejectLongRoleWaits(data({ timeToReset: ROLE_WAIT_LIMIT_MS + 1 }))).toBe(true);
+    expect(rejectLongRoleWaits(data({ retryAfter: 60_000, global: true }))).toBe(false);
+    expect(rejectLongRoleWaits(data({ retryAfter: 60_000, route: '/channels/:id/messages' }))).toBe(false);
   });
 });

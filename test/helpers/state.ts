@@ -72,10 +72,11 @@ export async function openTestState(engine: Engine, settings: GuildSettingsOptio
 
 /**
  * Leaves the database at `where` as a release that stopped at `migration` would: migrated that far only,
- * holding one guild's settings (`g-old`, leaderboard on PlayStation), for the upgrade tests.
+ * holding one guild's settings (`g-old`, leaderboard on PlayStation), and what `seed` writes in that release's
+ * tables (raw SQL: today's row types may have columns it lacks), for the upgrade tests.
  * @throws the migrator's error when it cannot get there.
  */
-export async function databaseAt(where: TestStateLocation, migration: string): Promise<void> {
+export async function databaseAt(where: TestStateLocation, migration: string, seed?: (db: Kysely<Tables>) => Promise<void>): Promise<void> {
   const db = new Kysely<Tables>({
     dialect:
       where.engine === 'postgres'
@@ -90,6 +91,7 @@ export async function databaseAt(where: TestStateLocation, migration: string): P
       .insertInto('guild_settings')
       .values({ guild_id: 'g-old', leaderboard_platform: 'ps', ephemeral_by_default: 0, version: 1, updated_at: 1 })
       .execute();
+    await seed?.(db);
   } finally {
     await db.destroy();
   }

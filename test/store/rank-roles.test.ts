@@ -1,8 +1,9 @@
 /** Servers' rank roles over real databases, on both engines: the plan, the lease, failures held and retried, deleted roles. */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLE_RETRY_MS } from '../../src/game/rank-roles.js';
+import { ROLE_BACKOFF_FIRST_MS, ROLE_RETRY_MS } from '../../src/game/rank-roles.js';
 import type { State } from '../../src/store/state.js';
-import { ENGINES, openTestState, type TestStateLocation } from '../helpers/state.js';
+import { databaseAt, ENGINES, newStateLocation, openAt, openTestState, type TestStateLocation } from '../helpers/state.js';
 
 const T0 = Date.UTC(2026, 10, 1);
 const GUILD = 'g1';
@@ -41,7 +42,10 @@ describe.each(ENGINES)('on %s', (engine) => {
     expect((await roles.plan(GUILD, T0 + ROLE_RETRY_MS + 1)).changes.map((c) => c.userId)).toEqual(['u2']);
     await roles.configure(GUILD, {}, T0 + 2);
     expect((await roles.plan(GUILD, T0 + 2)).changes.map((c) => c.userId)).toEqual(['u2']);
-    expect(await roles.failures(GUILD)).toEqual({ rows: [{ userId: 'u2', reason: 'role-above', roleId: 'rs', at: T0 }], total: 1 });
+    expect(await roles.failures(GUILD)).toEqual({
+      rows: [{ userId: 'u2', reason: 'role-above', roleId: 'rs', at: T0, failures: 1, retryAt: T0 + ROLE_RETRY_MS, detail: null }],
+      total: 1,
+    });
 
     // Off: the role given is taken back, and nothing is given.
     await roles.configure(GUILD, { enabled: false }, T0 + 3);
@@ -103,5 +107,89 @@ describe.each(ENGINES)('on %s', (engine) => {
       tier: null,
       firstGiven: false,
     });
+  });
+});
+
+describe.each(ENGINES)('a member Discord keeps failing for, on %s', (engine) => {
+  let state: State & { where: TestStateLocation };
+  beforeAll(async () => {
+    state = await openTestState(engine);
+    await state.ladder.setEnabled(GUILD, true, T0);
+    await state.links.link('u1', { uid: '1', name: 'P1' }, false, T0);
+    await state.database.db.updateTable('account_links').set({ verified_at: T0 }).where('user_id', '=', 'u1').execute();
+    await state.ladder.setStanding('1', { season: 9, tier: 'Gold II', score: 3500, peak: 3500, matches: 1, role: null, weekDelta: null, private: false }, T0);
+    await state.ladder.join(GUILD, 'u1', T0);
+    await state.rankRoles.configure(GUILD, { enabled: true, set: { Gold: 'rg' } }, T0);
+  });
+  afterAll(async () => state.close());
+
+  it('is held on a back-off that doubles from 5 minutes up to a day, counted per episode; a success or another reason starts over', async () => {
+    const roles = state.rankRoles;
+    const { generation } = await roles.settings(GUILD);
+    const failure = { reason: 'discord-error' as const, roleId: 'rg', generation, detail: { kind: 'rate-limited' as const, status: 429 } };
+    let at = T0;
+    let failedAt = T0;
+    const waits: number[] = [];
+    for (let n = 1; n <= 10; n++) {
+      failedAt = at;
+      const recorded = await roles.recordFailure(GUILD, 'u1', failure, at);
+      expect(recorded.failures).toBe(n);
+      waits.push(recorded.retryAt - at);
+      // Held until its time, and not a moment longer.
+      expect(await roles.plan(GUILD, recorded.retryAt - 1)).toMatchObject({ changes: [], held: 1 });
+      expect((await roles.plan(GUILD, recorded.retryAt)).changes.map((c) => c.userId)).toEqual(['u1']);
+      at = recorded.retryAt;
+    }
+    const minute = 60_000;
+    expect(waits).toEqual([5, 10, 20, 40, 80, 160, 320, 640, 1280, 1440].map((m) => m * minute));
+    expect((await roles.failures(GUILD)).rows).toEqual([
+      { userId: 'u1', reason: 'discord-error', roleId: 'rg', at: failedAt, failures: 10, retryAt: at, detail: { kind: 'rate-limited', status: 429 } },
+    ]);
+    // Another reason is another episode; a refusal waits a day, with Discord's answer kept.
+    const refused = await roles.recordFailure(
+      GUILD,
+      'u1',
+      { reason: 'refused', roleId: 'rg', generation, detail: { code: 50013, status: 403, message: 'Missing Permissions' } },
+      at,
+    );
+    expect(refused).toEqual({ failures: 1, retryAt: at + ROLE_RETRY_MS });
+    // Given at last: the episode is over, and the next failure is the first again.
+    await roles.recordGiven(GUILD, 'u1', 'rg');
+    expect((await roles.failures(GUILD)).total).toBe(0);
+    await roles.recordGiven(GUILD, 'u1', null);
+    expect(await roles.recordFailure(GUILD, 'u1', failure, at)).toEqual({ failures: 1, retryAt: at + ROLE_BACKOFF_FIRST_MS });
+    // An admin's change tries them at once, and the count goes on.
+    await roles.configure(GUILD, {}, at);
+    expect((await roles.plan(GUILD, at)).changes.map((c) => c.userId)).toEqual(['u1']);
+    expect((await roles.recordFailure(GUILD, 'u1', { ...failure, generation: generation + 1 }, at)).failures).toBe(2);
+    await roles.clearFailures(GUILD, ['u1']);
+    expect((await roles.failures(GUILD)).total).toBe(0);
+  });
+});
+
+describe.each(ENGINES)('upgrade from 0018_guild_display on %s', (engine) => {
+  it('keeps a member held by a failure recorded before the back-off: once, tried again a day after it, as before', async () => {
+    const where = await newStateLocation(engine);
+    try {
+      await databaseAt(where, '0018_guild_display', async (db) => {
+        await sql`INSERT INTO rank_role_settings (guild_id, enabled, roles, generation, problem, updated_at) VALUES ('g-old', 1, '{"Gold":"rg"}', 1, NULL, 1)`.execute(
+          db,
+        );
+        await sql`INSERT INTO rank_role_members (guild_id, user_id, role_id, owned, failure, failure_role_id, failed_at, failed_generation)
+          VALUES ('g-old', 'u-old', NULL, 1, 'role-above', 'rg', ${T0}, 1)`.execute(db);
+      });
+      const state = await openAt(where);
+      try {
+        expect((await state.rankRoles.failures('g-old')).rows).toEqual([
+          { userId: 'u-old', reason: 'role-above', roleId: 'rg', at: T0, failures: 1, retryAt: T0 + ROLE_RETRY_MS, detail: null },
+        ]);
+        // The next failure for the same reason is the second of the episode.
+        expect((await state.rankRoles.recordFailure('g-old', 'u-old', { reason: 'role-above', roleId: 'rg', generation: 1 }, T0 + 1)).failures).toBe(2);
+      } finally {
+        await state.close();
+      }
+    } finally {
+      where.cleanup();
+    }
   });
 });
