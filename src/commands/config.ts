@@ -239,6 +239,11 @@ function languageOf(value: unknown): Locale | undefined {
 }
 
 const privately = (embed: APIEmbed, extra: Partial<View> = {}): View => ({ ephemeral: true, embeds: [{ color: COLOUR, ...embed }], ...extra });
+/**
+ * The answer to the reset confirmation, in its place and without its buttons. Not marked private: the router replaces the
+ * pressed message only with an answer that is not, and the confirmation is private, so it stays so (Discord: UPDATE_MESSAGE).
+ */
+const answered = (description: string): View => ({ embeds: [{ color: COLOUR, description }], components: [] });
 
 /** One feed's settings on one line, in the current locale: "<#channel> · pings @role · published · …", or "Off". */
 function feedLine(s: GuildSettings, type: FeedType, names: Map<string, string>): string {
@@ -767,11 +772,11 @@ export const config: CommandModule = {
       const guildId = guildOf(input.user);
       if (input.args[0] !== guildId) throw new UserFacingError(t.expiredComponent());
       await ctx.settings.reset(guildId);
-      return privately({ description: t.resetDone() }, { components: [] });
+      return answered(t.resetDone());
     },
     'cfg.keep': async (input) => {
       guildOf(input.user);
-      return privately({ description: t.resetCancelled() }, { components: [] });
+      return answered(t.resetCancelled());
     },
   },
 };
