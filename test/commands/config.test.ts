@@ -209,7 +209,7 @@ describe('/config', () => {
     });
     const status = text((await config('status')).payload);
     expect(status).toMatch(
-      /Patch notes: <#501> · Last post <t:1763000000:R> \(20251113\)\n⚠️ Missing Permissions: the bot cannot post embeds in the channel\. Give the bot View Channel, Send Messages and Embed Links in <#501>/,
+      /Patch notes: <#501> · Last post <t:1763000000:R>: post 20251113\n⚠️ Missing Permissions: the bot cannot post embeds in the channel\. Give the bot View Channel, Send Messages and Embed Links in <#501>/,
     );
     // The stored reason is English (for the log); the admin reads it in their language, by its code.
     const french = text((await runInLocale('fr', () => config('status'))).payload);

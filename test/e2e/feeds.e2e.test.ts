@@ -122,7 +122,8 @@ describe.each(ENGINES)('patch-note feed on %s', (engine) => {
     expect(discord.channelMessages.get(channel)).toHaveLength(1);
     expect(discord.calls.filter((c) => c.method === 'PATCH' && c.path.startsWith(`/channels/${channel}/messages/`))).toHaveLength(1);
     expect(discord.calls.filter((c) => c.method === 'POST' && c.path === `/channels/${channel}/messages`)).toHaveLength(1);
-    expect(await config('status', {})).toContain('✏️ Last correction: post 20991231, edited in place');
+    // Named by its title, as the feed posted it (escaped, as the API's text is; the body as JSON text doubles the backslash).
+    expect(await config('status', {})).toContain('✏️ Last correction: “Version 20991231 Patch Notes\\\\: the future”, edited in place');
   }, 30_000);
 
   it('marks a channel that answers Missing Permissions broken and reports it in /config status', async () => {
