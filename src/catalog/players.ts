@@ -64,7 +64,8 @@ export async function loadProfile(query: string, season: Season | null, ctx: Pro
 
 /**
  * The profile a member means: `typed` (a name or UID) when not empty, else the default linked account of the member
- * `whose` (a Discord user ID), for `season`. `userId` is the member asking.
+ * `whose` (a Discord user ID), for `season`. `userId` is the member asking; `command` the command asking, when a missing
+ * link should name it rather than /player.
  * @throws {NotLinkedError} when nothing is typed and `whose` has no linked account; {@link NotFoundError} when the API has
  * no such player, with the players the member may have meant for a typed name; {@link loadProfile}'s errors otherwise.
  */
@@ -74,9 +75,10 @@ export async function loadNamedProfile(
   season: Season | null,
   userId: string,
   ctx: ProfileSource & MemberPlayers,
+  command?: NotLinkedError['command'],
 ): Promise<LoadedProfile> {
   const query = typed.trim() || (await ctx.links.defaultUid(whose));
-  if (!query) throw new NotLinkedError(whose, whose === userId);
+  if (!query) throw new NotLinkedError(whose, whose === userId, command);
   try {
     return await loadProfile(query, season, ctx);
   } catch (err) {

@@ -435,7 +435,7 @@ async function rowView(p: PlayerProfile, row: HistoryRow, reason: 'missing' | 'u
 async function lastMatch(input: CommandInput, ctx: CommandContext): Promise<View> {
   const typed = typeof input.options.player === 'string' ? input.options.player : '';
   const whose = String(input.options.user ?? input.user.userId);
-  const { fetched } = await loadNamedProfile(typed, whose, null, input.user.userId, ctx);
+  const { fetched } = await loadNamedProfile(typed, whose, null, input.user.userId, ctx, 'last');
   const p = fetched.data;
   const row = await newestRow(p, ctx);
   if (!row) return { embeds: [{ color: NEUTRAL_COLOUR, author: lastAuthor(p), description: tr('match:last.none', { player: escapeText(p.name, 60) }) }] };
@@ -573,7 +573,7 @@ function playerLine(name: string, heroId: string | null, read: Read, heroName: H
 async function matchOf(input: CommandInput, ctx: CommandContext): Promise<{ uid: string; typed: boolean; ownUid?: string } | { none: string }> {
   const typed = typeof input.options.match === 'string' ? input.options.match.trim() : '';
   if (typed) return { uid: typed, typed: true };
-  const { fetched } = await loadNamedProfile('', input.user.userId, null, input.user.userId, ctx);
+  const { fetched } = await loadNamedProfile('', input.user.userId, null, input.user.userId, ctx, 'scout');
   const newest = await newestRow(fetched.data, ctx);
   return newest ? { uid: newest.match_uid, typed: false, ownUid: String(fetched.data.uid) } : { none: fetched.data.name };
 }

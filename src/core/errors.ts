@@ -35,8 +35,8 @@ export class NotLinkedError extends UserFacingError {
   constructor(
     readonly userId: string,
     readonly self: boolean,
-    /** Set when the message differs from /player's. */
-    readonly command?: 'compare',
+    /** The command that needed the account, when the message differs from /player's: it names that command and its option. */
+    readonly command?: 'compare' | 'last' | 'scout',
   ) {
     super(`no linked account for ${userId}`);
   }
