@@ -168,6 +168,8 @@ export const privacy: CommandModule = {
       const userId = input.user.userId;
       const accounts = await memberData(ctx).erase(userId, ctx.now());
       ctx.links.forgetCached(userId);
+      ctx.links.forgetKnownAccounts(accounts.map((a) => a.uid));
+      ctx.recent.forgetKnown(accounts.map((a) => a.uid));
       await ctx.recent.forget(userId);
       await Promise.all(accounts.flatMap((a) => [ctx.api.forgetPlayer(a.uid, CACHED_SEASONS), ctx.api.forgetPlayer(a.name, CACHED_SEASONS)]));
       ctx.logger.info({ accounts: accounts.length }, 'a member deleted their data');

@@ -49,7 +49,7 @@ export class NotFoundError extends UserFacingError {
     readonly what: 'player' | 'match',
     readonly query: string,
     readonly fromMenu: boolean,
-    /** From the member's links and recent lookups. */
+    /** Names the bot has seen that are close to `query` (src/catalog/players.ts `playerSuggestions`). */
     readonly suggestions: readonly string[] = [],
   ) {
     super(`${what} "${query}" not found`);

@@ -132,6 +132,8 @@ describe('/privacy', () => {
     const path = `/api/v1/player/${DOUBLE_C.uid}`;
     const asked = env.r.requests.byPath.get(path);
 
+    // Looked up: among the players this process has seen, for everyone's suggestions.
+    expect(env.b.ctx.recent.known().map((p) => p.uid)).toContain(DOUBLE_C.uid);
     const done = await env.b.press(`pv.del:${MEMBER.userId}`);
     expect(embedText(done.payload)).toContain('the bot stores nothing about you any more');
     expect(done.mode).toBe('update');
@@ -142,6 +144,7 @@ describe('/privacy', () => {
     expect((await env.b.state.tracking.timeline(CARD.uid)).tracked).toBe(true);
     expect(await env.b.lookups.get(`recent:${MEMBER.userId}`)).toBeUndefined();
     expect(await env.b.lookups.get(`seen:${MEMBER.userId}`)).toBeUndefined();
+    expect(env.b.ctx.recent.known().map((p) => p.uid)).not.toContain(DOUBLE_C.uid);
     // The profile was cached before; the next lookup asks the API again.
     await env.b.ctx.api.player(DOUBLE_C.uid);
     expect(env.r.requests.byPath.get(path)).toBe((asked ?? 0) + 1);
