@@ -31,6 +31,7 @@ import { heroSummary, rankSummary, totalPlayTime, type HeroTotals } from '../gam
 import { recentMatches, type HistoryRow } from '../catalog/history.js';
 import { heroLookup } from '../catalog/hero-lookup.js';
 import { loadNamedProfile, playerChoices } from '../catalog/players.js';
+import { matchChoices } from '../catalog/choices.js';
 import { mapPlainName } from '../catalog/map-directory.js';
 import { backRow } from '../render/paginate.js';
 import { heroDisplayName } from '../catalog/hero-directory.js';
@@ -51,7 +52,9 @@ const definition = new SlashCommandBuilder()
   .setDescription(describe('match'))
   .setIntegrationTypes(...EVERYWHERE.integrationTypes)
   .setContexts(...EVERYWHERE.contexts)
-  .addStringOption((o) => o.setName('match').setDescription(describe('match.options.match')).setRequired(true).setMinLength(3).setMaxLength(100))
+  .addStringOption((o) =>
+    o.setName('match').setDescription(describe('match.options.match')).setRequired(true).setMinLength(3).setMaxLength(100).setAutocomplete(true),
+  )
   .toJSON();
 
 /** The start time a match uid carries (its second part, Unix seconds) when plausible (after launch, not in the future), else null. */
@@ -479,6 +482,10 @@ export const match: CommandModule = {
   async execute(input, ctx) {
     return matchView(String(input.options.match ?? '').trim(), ctx, false, { seenBy: input.user.userId });
   },
+  /** `match`: the member's recent matches (src/catalog/choices.ts). */
+  async autocomplete(input, ctx) {
+    return input.focused.name === 'match' ? matchChoices(input.focused.value, input.user.userId, ctx) : [];
+  },
   components: {
     /**
      * Recent match select: `pl.m:<uid>:<season>:<page>:<filter>` (older messages: `pl.m:<uid>`), the match
@@ -732,12 +739,16 @@ export const scout: CommandModule = {
     .setDescription(describe('scout'))
     .setIntegrationTypes(...EVERYWHERE.integrationTypes)
     .setContexts(...EVERYWHERE.contexts)
-    .addStringOption((o) => o.setName('match').setDescription(describe('scout.options.match')).setMinLength(3).setMaxLength(100))
+    .addStringOption((o) => o.setName('match').setDescription(describe('scout.options.match')).setMinLength(3).setMaxLength(100).setAutocomplete(true))
     .toJSON(),
   async execute(input, ctx) {
     const which = await matchOf(input, ctx);
     if ('none' in which) return { embeds: [{ color: NEUTRAL_COLOUR, description: tr('match:last.none', { player: escapeText(which.none, 60) }) }] };
     return scoutView(which.uid, ctx, { typed: which.typed, userId: input.user.userId, ownUid: which.ownUid });
+  },
+  /** `match`: the member's recent matches, as for /match. */
+  async autocomplete(input, ctx) {
+    return input.focused.name === 'match' ? matchChoices(input.focused.value, input.user.userId, ctx) : [];
   },
   components: {
     'sc.t': scoutTeam,
