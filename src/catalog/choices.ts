@@ -82,7 +82,15 @@ export function seasonTable(through: Season | null): Season[] {
 }
 
 /** A recent match as a choice names it: "Victory · Competitive · Hulk 12/3/5 · 26 May 2025". */
-function matchName(m: { won: boolean | null; mode: string | null; hero: string | null; kills: number; deaths: number; assists: number; time: number | null }): string {
+function matchName(m: {
+  won: boolean | null;
+  mode: string | null;
+  hero: string | null;
+  kills: number;
+  deaths: number;
+  assists: number;
+  time: number | null;
+}): string {
   return [
     m.won === true ? tr('match:team.victory') : m.won === false ? tr('match:team.defeat') : null,
     m.mode,
@@ -114,9 +122,7 @@ export async function matchChoices(
   const tracking = ctx.tracking;
   const stored = tracking ? ((await inTime(() => tracking.latestMatches(uid, LIMITS.autocompleteChoices))) ?? []) : [];
   const matches = stored.length > 0 ? await fromStore(stored, ctx.heroes) : await fromProfile(uid, ctx.api, ctx.heroes);
-  return matches
-    .filter((m) => m.value.length <= LIMITS.optionValue && (holds(m.name, wanted) || holds(m.value, wanted)))
-    .slice(0, LIMITS.autocompleteChoices);
+  return matches.filter((m) => m.value.length <= LIMITS.optionValue && (holds(m.name, wanted) || holds(m.value, wanted))).slice(0, LIMITS.autocompleteChoices);
 }
 
 async function fromStore(matches: readonly RecordedMatch[], heroes: Pick<HeroDirectory, 'displayNames'>): Promise<StringChoice[]> {

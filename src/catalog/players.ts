@@ -126,9 +126,7 @@ export async function playerSuggestions(userId: string, typed: string, ctx: Memb
   const names = [...new Set((await playersKnownTo(userId, ctx)).map((p) => p.name).filter((n) => n.toLowerCase() !== lower))];
   if (names.length === 0) return [];
   const fuse = new Fuse(names, { includeScore: true, threshold: 0.45, ignoreLocation: true });
-  return fuse
-    .search(typed, { limit: 3 })
-    .map((r) => r.item);
+  return fuse.search(typed, { limit: 3 }).map((r) => r.item);
 }
 
 /**

@@ -809,17 +809,17 @@ export const config: CommandModule = {
           else delete s.locale;
         });
         const language = LOCALE_NAMES[serverLocale(settings, input.user)];
-        return { ...(await showView(guildId, settings, ctx, input.user)), content: tr(locale ? 'config:language.set' : 'config:language.discord', { language }) };
+        return {
+          ...(await showView(guildId, settings, ctx, input.user)),
+          content: tr(locale ? 'config:language.set' : 'config:language.discord', { language }),
+        };
       }
       case 'ladder':
         return configureLadder(guildId, input.options, ctx);
       case 'rank-roles':
         return configureRankRoles(guildId, input.options, ctx, input.user);
       case 'status':
-        return statusView(await feedsStatus(guildId, ctx), [
-          await ladderField(guildId, ctx),
-          await rankRolesField(guildId, ctx),
-        ]);
+        return statusView(await feedsStatus(guildId, ctx), [await ladderField(guildId, ctx), await rankRolesField(guildId, ctx)]);
       case 'test-post': {
         const type = input.options.type as FeedType;
         if (!ctx.feedTester) return privately({ description: t.testPostOffline() });

@@ -93,7 +93,12 @@ export class FeedPostsRepository {
   /** The stored posts of `feed` among `ids`, by id; a post never read (or unreadable) is absent. One indexed query. */
   async posts(feed: string, ids: readonly string[]): Promise<Map<string, StoredPost>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.db.selectFrom('feed_posts').select(['post_id', 'post']).where('feed', '=', feed).where('post_id', 'in', [...ids]).execute();
+    const rows = await this.db
+      .selectFrom('feed_posts')
+      .select(['post_id', 'post'])
+      .where('feed', '=', feed)
+      .where('post_id', 'in', [...ids])
+      .execute();
     const out = new Map<string, StoredPost>();
     for (const r of rows) {
       const post = storedPostSchema.safeParse(JSON.parse(r.post));

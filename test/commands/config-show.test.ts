@@ -38,7 +38,17 @@ interface Step {
 const STEPS: Step[] = [
   {
     sub: 'feed',
-    options: { type: 'balances', channel: '601', role: '701', heroes: 'hulk', quiet: '22:00-08:00', timezone: 'Europe/Paris', digest: 'daily', at: '18:00', thread: true },
+    options: {
+      type: 'balances',
+      channel: '601',
+      role: '701',
+      heroes: 'hulk',
+      quiet: '22:00-08:00',
+      timezone: 'Europe/Paris',
+      digest: 'daily',
+      at: '18:00',
+      thread: true,
+    },
     shows: [
       /Balance posts: <#601> · pings <@&701> · only posts changing Hulk · quiet 22:00–08:00 \(Europe\/Paris\) · digest every day at 18:00 \(Europe\/Paris\) · full text in a thread/,
     ],
@@ -53,7 +63,18 @@ const STEPS: Step[] = [
   { sub: 'language', options: { language: 'fr' }, shows: ['Language of posts and alerts: Français'] },
   {
     sub: 'ladder',
-    options: { enabled: true, channel: '605', 'rank-changes': true, peaks: false, 'top-3': true, 'season-end': false, recap: '3', at: '19:30', timezone: 'Asia/Tokyo', quiet: '23:00-07:00' },
+    options: {
+      enabled: true,
+      channel: '605',
+      'rank-changes': true,
+      peaks: false,
+      'top-3': true,
+      'season-end': false,
+      recap: '3',
+      at: '19:30',
+      timezone: 'Asia/Tokyo',
+      quiet: '23:00-07:00',
+    },
     shows: [
       'Server ladder: On\nMoments are posted in <#605>: rank changes across a tier, members entering the top 3.',
       'Weekly recap: Wednesday at 19:30 (Asia/Tokyo).',

@@ -100,7 +100,9 @@ describe('/config, /link and /alerts in every locale', () => {
 
         const status = (await runInLocale(locale, () => env.b.run('config', {}, 'status', ADMIN))).view;
         expect(status.embeds![0]!.title).toBe(trIn(locale, 'config:status.title'));
-        expect(status.embeds![0]!.fields![0]!.value).toContain(trIn(locale, 'config:status.lastPost', { when: '<t:1763000000:R>', post: trIn(locale, 'config:status.postId', { postId: '20251113' }) }));
+        expect(status.embeds![0]!.fields![0]!.value).toContain(
+          trIn(locale, 'config:status.lastPost', { when: '<t:1763000000:R>', post: trIn(locale, 'config:status.postId', { postId: '20251113' }) }),
+        );
         expect(status.embeds![0]!.fields![1]!.value).toBe(`<#702> · ${trIn(locale, 'config:status.noPostYet')}\n${trIn(locale, 'config:status.noProblem')}`);
         expectLocalised(status, locale, ['config', 'feeds', 'render'], '/config status');
 
