@@ -509,25 +509,22 @@ async function rankRolesField(guildId: string, ctx: CommandContext): Promise<{ n
   return rankRolesStatus(settings, failures);
 }
 
-/** What /config status reads of the feeds and the tracker: the settings, the posts they name, and the tracking backlog. */
-interface FeedsStatus {
+/** What /config status reads of the feeds: the server's settings and the posts they name. */
+interface FeedsRead {
   settings: GuildSettings;
-  now: number;
-  backlog: TrackingBacklog | null;
   posts: PostsNamed;
 }
 
-async function feedsStatus(guildId: string, ctx: CommandContext): Promise<FeedsStatus> {
+async function feedsRead(guildId: string, ctx: CommandContext): Promise<FeedsRead> {
   const settings = await ctx.settings.get(guildId);
-  const [backlog, posts] = await Promise.all([trackingBacklog(ctx), postsNamed(settings, ctx)]);
-  return { settings, now: ctx.now(), backlog, posts };
+  return { settings, posts: await postsNamed(settings, ctx) };
 }
 
-function statusView(feeds: FeedsStatus, more: ({ name: string; value: string } | null)[] = []): View {
-  const tracking = trackingField(feeds.backlog);
+function statusView(feeds: FeedsRead, now: number, backlog: TrackingBacklog | null, more: ({ name: string; value: string } | null)[] = []): View {
+  const tracking = trackingField(backlog);
   return privately({
     title: tr('config:status.title'),
-    fields: [...feedFields(feeds.settings, feeds.now, feeds.posts), ...(tracking ? [tracking] : []), ...more.filter((f) => f !== null)],
+    fields: [...feedFields(feeds.settings, now, feeds.posts), ...(tracking ? [tracking] : []), ...more.filter((f) => f !== null)],
   });
 }
 
@@ -819,7 +816,10 @@ export const config: CommandModule = {
       case 'rank-roles':
         return configureRankRoles(guildId, input.options, ctx, input.user);
       case 'status':
-        return statusView(await feedsStatus(guildId, ctx), [await ladderField(guildId, ctx), await rankRolesField(guildId, ctx)]);
+        return statusView(await feedsRead(guildId, ctx), ctx.now(), await trackingBacklog(ctx), [
+          await ladderField(guildId, ctx),
+          await rankRolesField(guildId, ctx),
+        ]);
       case 'test-post': {
         const type = input.options.type as FeedType;
         if (!ctx.feedTester) return privately({ description: t.testPostOffline() });

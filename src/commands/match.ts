@@ -648,6 +648,8 @@ export async function scoutView(uid: string, ctx: CommandContext, options: Scout
     throw err;
   }
   const heroName = heroNamer(await ctx.heroes.list().catch(() => []));
+  // Names the bot has seen, for everyone's suggestions.
+  ctx.recent.remember(m.players.flatMap((p) => (p.nick_name ? [{ uid: p.player_uid, name: p.nick_name }] : [])));
   const teams = scoreboard(m, null).slice(0, 5);
   const players = uniqueLines(teams);
   // Every profile at once: the rate limiter spaces them, members' own lookups first. Who played longest first, if some must wait.

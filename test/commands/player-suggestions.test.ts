@@ -52,6 +52,18 @@ describe('a misspelt player name', () => {
   });
 });
 
+describe('the players the bot has seen', () => {
+  it('take in the players of a match scouted or opened', async () => {
+    const [uid] = [...env.r.dataset.matches.keys()];
+    await env.b.run('scout', { match: uid! }, undefined, FRESH_TOO);
+    // As the scout read it (from the cache now).
+    const players = (await env.b.ctx.api.match(uid!)).data.players.filter((p) => p.nick_name);
+    expect(players.length).toBeGreaterThan(0);
+    const known = new Map(env.b.ctx.recent.known().map((p) => [p.uid, p.name]));
+    for (const p of players) expect(known.get(p.player_uid)).toBe(p.nick_name);
+  });
+});
+
 describe('player autocomplete', () => {
   it('offers a member who has looked nobody up the players the bot has seen, at no request', async () => {
     const requests = await requestsOf(async () => {
