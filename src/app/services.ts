@@ -109,7 +109,7 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
 /** The dependencies every handler receives, built once; the runtime adds a per-interaction logger. */
 export function createCommandContext(
   api: RivalsApi,
-  state: Pick<State, 'settings' | 'links'>,
+  state: Pick<State, 'settings' | 'links'> & Partial<Pick<State, 'feedPosts'>>,
   cacheStore: Keyv,
   channels: ChannelAccess = OFFLINE_CHANNELS,
   now: () => number = Date.now,
@@ -125,6 +125,7 @@ export function createCommandContext(
     maps: new MapDirectory(api),
     links: state.links,
     settings: state.settings,
+    ...(state.feedPosts ? { feedPosts: state.feedPosts } : {}),
     recent: new RecentLookups(cacheStore),
     now,
   };

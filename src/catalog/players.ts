@@ -64,7 +64,8 @@ export async function loadProfile(query: string, season: Season | null, ctx: Pro
 
 /**
  * The profile a member means: `typed` (a name or UID) when not empty, else the default linked account of the member
- * `whose` (a Discord user ID), for `season`. `userId` is the member asking.
+ * `whose` (a Discord user ID), for `season`. `userId` is the member asking; `command` the command asking, when a missing
+ * link should name it rather than /player.
  * @throws {NotLinkedError} when nothing is typed and `whose` has no linked account; {@link NotFoundError} when the API has
  * no such player, with the players the member may have meant for a typed name; {@link loadProfile}'s errors otherwise.
  */
@@ -74,9 +75,10 @@ export async function loadNamedProfile(
   season: Season | null,
   userId: string,
   ctx: ProfileSource & MemberPlayers,
+  command?: NotLinkedError['command'],
 ): Promise<LoadedProfile> {
   const query = typed.trim() || (await ctx.links.defaultUid(whose));
-  if (!query) throw new NotLinkedError(whose, whose === userId);
+  if (!query) throw new NotLinkedError(whose, whose === userId, command);
   try {
     return await loadProfile(query, season, ctx);
   } catch (err) {
@@ -88,40 +90,60 @@ export async function loadNamedProfile(
   }
 }
 
-/** Up to 3 names a member may have meant (links, recent lookups, players of matches opened), closest first; no API request, never rejects. */
-export async function playerSuggestions(userId: string, typed: string, ctx: MemberPlayers): Promise<string[]> {
-  const [links, recent, seen] = await Promise.all([
-    ctx.links.get(userId).catch(() => ({ accounts: [] })),
+/** Why a member may mean a player: their default or another linked account, a recent lookup, or a player the bot has seen. */
+type PlayerNote = 'default' | 'linked' | 'recent' | 'seen';
+
+/**
+ * The players a member may mean, each once by uid, theirs first: their linked accounts, their recent lookups, then the players
+ * the bot has seen (of matches they or others opened, others' lookups, leaderboards, every member's linked accounts: the ladders'
+ * and the tracker's players are among those). No API request; a part that cannot be read in time is left out; never rejects.
+ */
+async function playersKnownTo(userId: string, ctx: MemberPlayers): Promise<{ uid: string; name: string; note: PlayerNote }[]> {
+  const [links, recent, seen, linked] = await Promise.all([
+    ctx.links.get(userId).catch(() => ({ accounts: [], defaultUid: null })),
     ctx.recent.list(userId).catch(() => []),
     ctx.recent.seen(userId).catch(() => []),
+    ctx.links.knownAccounts().catch(() => []),
   ]);
-  const names = [
-    ...new Set(
-      [...links.accounts.map((a) => a.name), ...recent.map((r) => r.name), ...seen.map((r) => r.name)].filter(
-        (n) => n && n.toLowerCase() !== typed.toLowerCase(),
-      ),
-    ),
-  ];
-  if (names.length === 0) return [];
-  const fuse = new Fuse(names, { includeScore: true, threshold: 0.45, ignoreLocation: true });
-  return fuse
-    .search(typed)
-    .slice(0, 3)
-    .map((r) => r.item);
+  const out = new Map<string, { uid: string; name: string; note: PlayerNote }>();
+  const add = (players: readonly { uid: string; name: string }[], note: (uid: string) => PlayerNote) => {
+    for (const p of players) if (p.name && !out.has(p.uid)) out.set(p.uid, { uid: p.uid, name: p.name, note: note(p.uid) });
+  };
+  add(links.accounts, (uid) => (uid === links.defaultUid ? 'default' : 'linked'));
+  add(recent, () => 'recent');
+  add(seen, () => 'seen');
+  add(ctx.recent.known(), () => 'seen');
+  add(linked, () => 'seen');
+  return [...out.values()];
 }
 
-/** Autocomplete of a player query: linked accounts, then recent lookups, matching what is typed. */
+/**
+ * Up to 3 names a member may have meant by `typed`, closest first (fuse.js), from every player the bot has seen
+ * ({@link playersKnownTo}); no API request, never rejects.
+ */
+export async function playerSuggestions(userId: string, typed: string, ctx: MemberPlayers): Promise<string[]> {
+  const lower = typed.toLowerCase();
+  const names = [...new Set((await playersKnownTo(userId, ctx)).map((p) => p.name).filter((n) => n.toLowerCase() !== lower))];
+  if (names.length === 0) return [];
+  const fuse = new Fuse(names, { includeScore: true, threshold: 0.45, ignoreLocation: true });
+  return fuse.search(typed, { limit: 3 }).map((r) => r.item);
+}
+
+/**
+ * Autocomplete of a player query: the member's linked accounts and recent lookups, then the players the bot has seen (so a
+ * member who has looked nobody up yet is offered some), whose name or UID contains what is typed; names starting with it
+ * first among the players seen. At most {@link LIMITS.autocompleteChoices}; the value is the UID.
+ */
 export async function playerChoices(userId: string, typed: string, ctx: MemberPlayers) {
-  const [links, recent] = await Promise.all([ctx.links.get(userId), ctx.recent.list(userId)]);
   const typedLower = typed.trim().toLowerCase();
-  const seen = new Set<string>();
-  const choices: { name: string; value: string }[] = [];
-  const add = (uid: string, name: string, note: string) => {
-    if (seen.has(uid) || (typedLower !== '' && !name.toLowerCase().includes(typedLower) && !uid.includes(typedLower))) return;
-    seen.add(uid);
-    choices.push({ name: truncate(`${name} · ${note}`, LIMITS.choiceName), value: uid });
-  };
-  for (const a of links.accounts) add(a.uid, a.name, tr(a.uid === links.defaultUid ? 'player:autocomplete.default' : 'player:autocomplete.linked'));
-  for (const r of recent) add(r.uid, r.name, tr('player:autocomplete.recent'));
-  return choices;
+  const matching = (await playersKnownTo(userId, ctx)).filter(
+    (p) => typedLower === '' || p.name.toLowerCase().includes(typedLower) || p.uid.includes(typedLower),
+  );
+  const starts = (p: { name: string }) => (typedLower !== '' && p.name.toLowerCase().startsWith(typedLower) ? 0 : 1);
+  const own = matching.filter((p) => p.note !== 'seen');
+  const others = matching.filter((p) => p.note === 'seen').sort((a, b) => starts(a) - starts(b));
+  return [...own, ...others].slice(0, LIMITS.autocompleteChoices).map((p) => ({
+    name: truncate(`${p.name} · ${tr(`player:autocomplete.${p.note}`)}`, LIMITS.choiceName),
+    value: p.uid,
+  }));
 }

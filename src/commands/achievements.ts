@@ -11,6 +11,7 @@ import { tr } from '../i18n/index.js';
 import { heroName } from '../i18n/names.js';
 import { escapeText, LIMITS } from '../render/limits.js';
 import { pageFromArgs } from '../render/paginate.js';
+import { achievementChoices } from '../catalog/choices.js';
 
 const COLOUR = 0xf97316;
 
@@ -20,7 +21,7 @@ const definition = new SlashCommandBuilder()
   .setIntegrationTypes(...EVERYWHERE.integrationTypes)
   .setContexts(...EVERYWHERE.contexts)
   .addStringOption((o) => o.setName('hero').setDescription(describe('achievements.options.hero')).setAutocomplete(true))
-  .addStringOption((o) => o.setName('name').setDescription(describe('achievements.options.name')).setMaxLength(100))
+  .addStringOption((o) => o.setName('name').setDescription(describe('achievements.options.name')).setMaxLength(100).setAutocomplete(true))
   .toJSON();
 
 const line = (a: AchievementSummary) =>
@@ -79,7 +80,12 @@ export const achievements: CommandModule = {
       return achievementListView(heroId, title, pageFromArgs(input.args), ctx);
     },
   },
+  /** `hero`: heroes as typed; `name`: the achievements (of the hero chosen) named as typed, from the cached list, with their category. */
   async autocomplete(input, ctx) {
+    if (input.focused.name === 'name') {
+      const hero = typeof input.options.hero === 'string' ? input.options.hero : undefined;
+      return achievementChoices(input.focused.value, hero, ctx.api, (a) => (a.category ? `${a.name ?? a.id} · ${titleCase(a.category)}` : (a.name ?? a.id)));
+    }
     return ctx.heroes.suggest(input.focused.value);
   },
 };

@@ -26,6 +26,7 @@ import type { View } from '../render/view.js';
 import { t } from '../render/strings.js';
 import { seasonLabel } from '../render/common.js';
 import { loadNamedProfile, playerChoices, seasonOption } from '../catalog/players.js';
+import { seasonChoices } from '../catalog/choices.js';
 
 const TOP_HEROES = 3;
 /** Heroes both play, shown head to head: four keep the comparison and its chart on a phone's first screen. */
@@ -38,7 +39,7 @@ const definition = new SlashCommandBuilder()
   .setContexts(...EVERYWHERE.contexts)
   .addStringOption((o) => o.setName('player').setDescription(describe('compare.options.player')).setRequired(true).setMaxLength(100).setAutocomplete(true))
   .addStringOption((o) => o.setName('other').setDescription(describe('compare.options.other')).setMaxLength(100).setAutocomplete(true))
-  .addNumberOption((o) => o.setName('season').setDescription(describe('compare.options.season')).setMinValue(0).setMaxValue(99))
+  .addNumberOption((o) => o.setName('season').setDescription(describe('compare.options.season')).setMinValue(0).setMaxValue(99).setAutocomplete(true))
   .toJSON();
 
 /** (kills + assists) / max(1, deaths), two decimals in the current locale: the ratio /player shows. */
@@ -172,7 +173,9 @@ async function compareView(input: CommandInput, ctx: CommandContext): Promise<Vi
 export const compare: CommandModule = {
   definition,
   execute: compareView,
+  /** `player` and `other`: the players a member may mean; `season`: the seasons of the first player's profile. */
   async autocomplete(input, ctx) {
+    if (input.focused.name === 'season') return seasonChoices(input.focused.value, String(input.options.player ?? ''), input.user.userId, ctx);
     return playerChoices(input.user.userId, input.focused.value, ctx);
   },
 };

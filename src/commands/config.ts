@@ -4,28 +4,30 @@
  * rank roles, status and reset.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
-import { ButtonStyle, ChannelType, ComponentType, PermissionFlagsBits, type APIEmbed } from 'discord-api-types/v10';
+import { ButtonStyle, ChannelType, ComponentType, PermissionFlagsBits, type APIEmbed, type APIEmbedField } from 'discord-api-types/v10';
 import { PLATFORM_NAMES, PLATFORMS, type Platform } from '../api/endpoints.js';
 import type { ChannelCheck, CommandContext, CommandInput, CommandModule, Invoker } from '../discord/command.js';
 import { SERVER_ONLY } from '../discord/command.js';
 import { MOMENT_KINDS, type MomentKind } from '../game/ladder.js';
-import { cannotGive, rankRoleKey } from '../game/rank-roles.js';
+import { cannotGive, RANK_ROLE_KEYS, rankRoleKey } from '../game/rank-roles.js';
 import { DIVISIONS, TIER_NAMES } from '../game/ranks.js';
 import { rankRolesEmbed, rankRolesStatus } from '../render/rank-roles.js';
 import { listOf } from '../render/common.js';
 import { encodeCustomId } from '../render/custom-id.js';
 import { UserFacingError } from '../core/errors.js';
-import { DIGEST_EVERY, digestPeriod, type DigestSchedule } from '../feeds/digest.js';
+import { DIGEST_EVERY, DIGEST_PREFIX, digestPeriod, type DigestSchedule } from '../feeds/digest.js';
 import { deliveryProblem } from '../core/discord-errors.js';
-import { feedName } from '../feeds/render.js';
+import { feedName, feedPostText } from '../feeds/render.js';
 import { canonicalTimeZone, formatClock, parseClock, parseQuietHours, quietNow, suggestTimeZones, type QuietHours } from '../feeds/schedule.js';
 import { chosenLanguage, choiceName, describe, DISCORD_LANGUAGE, languageChoices } from '../i18n/commands.js';
 import { currentLocale, LOCALE_NAMES, pickLocale, runInLocale, tr, typedWord, type Locale } from '../i18n/index.js';
 import { discordTime, duration, integer } from '../i18n/format.js';
-import { escapeText } from '../render/limits.js';
+import { escapeText, LIMITS } from '../render/limits.js';
 import type { View } from '../render/view.js';
 import { FEED_TYPES, MAX_FILTER_HEROES, type FeedSubscription, type FeedType, type GuildSettings } from '../store/guild-settings.js';
 import type { TrackingBacklog } from '../store/tracking.js';
+import type { StoredPost } from '../store/feed-state.js';
+import { settleWithin } from '../core/deadline.js';
 import type { LadderSettings } from '../store/ladder.js';
 import { DISPLAYS } from '../store/account-links.js';
 import { t } from '../render/strings.js';
@@ -239,6 +241,11 @@ function languageOf(value: unknown): Locale | undefined {
 }
 
 const privately = (embed: APIEmbed, extra: Partial<View> = {}): View => ({ ephemeral: true, embeds: [{ color: COLOUR, ...embed }], ...extra });
+/**
+ * The answer to the reset confirmation, in its place and without its buttons. Not marked private: the router replaces the
+ * pressed message only with an answer that is not, and the confirmation is private, so it stays so (Discord: UPDATE_MESSAGE).
+ */
+const answered = (description: string): View => ({ embeds: [{ color: COLOUR, description }], components: [] });
 
 /** One feed's settings on one line, in the current locale: "<#channel> · pings @role · published · …", or "Off". */
 function feedLine(s: GuildSettings, type: FeedType, names: Map<string, string>): string {
@@ -289,8 +296,37 @@ function languageLine(s: GuildSettings, user: Invoker): string {
   return s.locale ? name : tr('config:show.languageDiscord', { language: name });
 }
 
-async function showView(s: GuildSettings, ctx: CommandContext, user: Invoker): Promise<View> {
+/** The ladder's field of /config show: off, or on with where and what it posts ({@link ladderPosts}); null without a ladder store. */
+async function ladderShowField(guildId: string, ctx: CommandContext): Promise<APIEmbedField | null> {
+  if (!ctx.ladder) return null;
+  const s = await ctx.ladder.settings(guildId);
+  return { name: tr('ladder:title'), value: s.enabled ? `${tr('config:on')}\n${ladderPosts(s)}` : tr('config:off'), inline: false };
+}
+
+/**
+ * The rank roles' fields of /config show: on or off, then every tier mapped to its role, lowest first. A full mapping (every
+ * tier and division) passes a field's 1,024 characters, so the mapping goes on in further fields rather than being cut.
+ */
+async function rankRolesShowFields(guildId: string, ctx: CommandContext): Promise<APIEmbedField[]> {
+  if (!ctx.rankRoles) return [];
+  const settings = await ctx.rankRoles.store.settings(guildId);
+  const lines = [
+    tr(settings.enabled ? 'config:on' : 'config:off'),
+    ...RANK_ROLE_KEYS.filter((k) => settings.roles[k] !== undefined).map((k) => `${k} → <@&${settings.roles[k]!}>`),
+  ];
+  const values: string[] = [];
+  for (const line of lines) {
+    const last = values.at(-1);
+    if (last !== undefined && last.length + 1 + line.length <= LIMITS.fieldValue) values[values.length - 1] = `${last}\n${line}`;
+    else values.push(line);
+  }
+  return values.map((value, i) => ({ name: tr(i === 0 ? 'ladder:roles.title' : 'config:show.rankRolesMore'), value, inline: false }));
+}
+
+/** Every setting `/config` changes, for `guildId`: each feed, the language, platform, private answers, display, alerts, the ladder and the rank roles. */
+async function showView(guildId: string, s: GuildSettings, ctx: CommandContext, user: Invoker): Promise<View> {
   const names = Object.values(s.feeds).some((f) => f?.heroes?.length) ? await ctx.heroes.displayNames() : new Map<string, string>();
+  const [ladder, rankRoles] = await Promise.all([ladderShowField(guildId, ctx), rankRolesShowFields(guildId, ctx)]);
   return privately({
     title: tr('config:show.title'),
     fields: [
@@ -300,6 +336,8 @@ async function showView(s: GuildSettings, ctx: CommandContext, user: Invoker): P
       { name: tr('config:show.privateAnswers'), value: tr(s.ephemeralByDefault ? 'config:on' : 'config:off'), inline: true },
       { name: tr('config:show.display'), value: tr(`config:display.${s.display ?? 'cards'}`), inline: true },
       { name: tr('config:show.heroAlerts'), value: s.alertsChannelId ? `<#${s.alertsChannelId}>` : tr('config:off'), inline: true },
+      ...(ladder ? [ladder] : []),
+      ...rankRoles,
     ],
   });
 }
@@ -471,27 +509,78 @@ async function rankRolesField(guildId: string, ctx: CommandContext): Promise<{ n
   return rankRolesStatus(settings, failures);
 }
 
-function statusView(s: GuildSettings, now: number, backlog: TrackingBacklog | null, more: ({ name: string; value: string } | null)[] = []): View {
+/** What /config status reads of the feeds: the server's settings and the posts they name. */
+interface FeedsRead {
+  settings: GuildSettings;
+  posts: PostsNamed;
+}
+
+async function feedsRead(guildId: string, ctx: CommandContext): Promise<FeedsRead> {
+  const settings = await ctx.settings.get(guildId);
+  return { settings, posts: await postsNamed(settings, ctx) };
+}
+
+function statusView(feeds: FeedsRead, now: number, backlog: TrackingBacklog | null, more: ({ name: string; value: string } | null)[] = []): View {
   const tracking = trackingField(backlog);
   return privately({
     title: tr('config:status.title'),
-    fields: [...feedFields(s, now), ...(tracking ? [tracking] : []), ...more.filter((f) => f !== null)],
+    fields: [...feedFields(feeds.settings, now, feeds.posts), ...(tracking ? [tracking] : []), ...more.filter((f) => f !== null)],
   });
 }
 
-function feedFields(s: GuildSettings, now: number): { name: string; value: string }[] {
+/** Longest wait for the posts' titles in /config status, ms: past it the posts are named by id. */
+const POST_TITLES_DEADLINE_MS = 500;
+
+/** The stored posts /config status names (each feed's last post and last correction), by feed. */
+type PostsNamed = Partial<Record<FeedType, Map<string, StoredPost>>>;
+
+/** The posts {@link feedFields} names, one indexed read per feed set; none without the store, or when it fails or is slow. */
+async function postsNamed(s: GuildSettings, ctx: CommandContext): Promise<PostsNamed> {
+  const store = ctx.feedPosts;
+  if (!store) return {};
+  const read = Promise.all(
+    FEED_TYPES.map(async (type) => {
+      const f = s.feeds[type];
+      const ids = [f?.lastDelivered?.postId, f?.lastEdit?.postId].filter((id): id is string => id !== undefined);
+      return [type, await store.posts(type, ids)] as const;
+    }),
+  ).then((entries): PostsNamed => Object.fromEntries(entries));
+  return settleWithin(read, POST_TITLES_DEADLINE_MS, (): PostsNamed => ({})).catch((err: unknown) => {
+    ctx.logger.warn({ err }, 'could not read the posts /config status names');
+    return {};
+  });
+}
+
+/**
+ * A delivered post as /config status names it: its title (a game version's as its posts write it), a digest by what it
+ * gathers, else (never read, or read before titles were kept) by its id.
+ */
+function postName(type: FeedType, postId: string, posts: PostsNamed): string {
+  if (postId.startsWith(DIGEST_PREFIX)) {
+    const every = postId.startsWith(`${DIGEST_PREFIX}week-`) ? 'weekly' : 'daily';
+    return tr('config:status.postTitle', { title: tr(`feeds:digest.title.${type}.${every}`) });
+  }
+  const post = posts[type]?.get(postId);
+  const title = post ? feedPostText(type, post).title : type === 'gameVersions' ? tr('feeds:gameVersion.title', { version: postId }) : null;
+  return title ? tr('config:status.postTitle', { title: escapeText(title, POST_TITLE_CHARS) }) : tr('config:status.postId', { postId: escapeText(postId, 40) });
+}
+
+/** Characters of a post's title in /config status: four feeds' fields share the embed. */
+const POST_TITLE_CHARS = 100;
+
+function feedFields(s: GuildSettings, now: number, posts: PostsNamed): { name: string; value: string }[] {
   return FEED_TYPES.map((type) => {
     const f = s.feeds[type];
     if (!f) return { name: feedName(type), value: tr('config:off') };
     const last = f.lastDelivered
-      ? tr('config:status.lastPost', { when: discordTime(f.lastDelivered.at / 1000), postId: f.lastDelivered.postId })
+      ? tr('config:status.lastPost', { when: discordTime(f.lastDelivered.at / 1000), post: postName(type, f.lastDelivered.postId, posts) })
       : tr('config:status.noPostYet');
     const problem = f.broken
       ? `\n⚠️ ${t.deliveryProblem(deliveryProblem(f.broken.reason, f.broken.code))}. ${t.feedFix(f.channelId)}`
       : `\n${tr('config:status.noProblem')}`;
     const held = f.quiet && quietNow(f.quiet, f.timeZone ?? 'UTC', now).quiet ? `\n${t.quietNow(formatClock(f.quiet.end), f.timeZone ?? 'UTC')}` : '';
     const edit = f.lastEdit
-      ? `\n${f.lastEdit.error ? t.feedEditFailed(f.lastEdit.postId, discordTime(f.lastEdit.at / 1000), t.deliveryProblem(deliveryProblem(f.lastEdit.error))) : t.feedEdited(f.lastEdit.postId, discordTime(f.lastEdit.at / 1000))}`
+      ? `\n${f.lastEdit.error ? t.feedEditFailed(postName(type, f.lastEdit.postId, posts), discordTime(f.lastEdit.at / 1000), t.deliveryProblem(deliveryProblem(f.lastEdit.error))) : t.feedEdited(postName(type, f.lastEdit.postId, posts), discordTime(f.lastEdit.at / 1000))}`
       : '';
     return { name: feedName(type), value: `<#${f.channelId}> · ${last}${problem}${held}${edit}` };
   });
@@ -535,7 +624,7 @@ async function setFeed(guildId: string, input: Parameters<CommandModule['execute
   if (applied.refusal !== undefined || !applied.next) return privately({ description: applied.refusal ?? '' });
   const { prev, next } = applied;
   if (next.backfill > 0) ctx.feedTester?.pollNow?.();
-  const view = await showView(settings, ctx, input.user);
+  const view = await showView(guildId, settings, ctx, input.user);
   if (!prev) return { ...view, content: t.feedSet(feedName(type), channelId, next.backfill) };
   const names = next.heroes?.length ? await ctx.heroes.displayNames() : new Map<string, string>();
   const changes = changesOf(prev, next, names);
@@ -675,33 +764,40 @@ export const config: CommandModule = {
       case 'alerts': {
         if (input.options.channel === undefined) {
           const settings = await ctx.settings.update(guildId, (s) => void delete s.alertsChannelId);
-          return { ...(await showView(settings, ctx, input.user)), content: t.alertsChannelOff() };
+          return { ...(await showView(guildId, settings, ctx, input.user)), content: t.alertsChannelOff() };
         }
         const channelId = String(input.options.channel);
         const check = await ctx.channels.check(guildId, channelId);
         if (!check.exists) return privately({ description: t.channelGone(channelId) });
         if (check.missing.length > 0) return privately({ description: t.channelMissing(channelId, check.missing) });
         const settings = await ctx.settings.update(guildId, (s) => void (s.alertsChannelId = channelId));
-        return { ...(await showView(settings, ctx, input.user)), content: t.alertsChannelSet(channelId) };
+        return { ...(await showView(guildId, settings, ctx, input.user)), content: t.alertsChannelSet(channelId) };
       }
       case 'feed-off': {
         const type = input.options.type as FeedType;
-        // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- `type` is a FeedType key of the settings draft
-        return showView(await ctx.settings.update(guildId, (s) => void delete s.feeds[type]), ctx, input.user);
+        // Set by the last run of the change (it runs again when another writer got there first).
+        const found = { on: false };
+        const settings = await ctx.settings.update(guildId, (s) => {
+          found.on = s.feeds[type] !== undefined;
+          // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- `type` is a FeedType key of the settings draft
+          delete s.feeds[type];
+        });
+        const content = tr(found.on ? 'config:feedOff.done' : 'config:feedOff.already', { feed: feedName(type) });
+        return { ...(await showView(guildId, settings, ctx, input.user)), content };
       }
       case 'platform': {
         const platform = input.options.platform as Platform;
-        return showView(await ctx.settings.update(guildId, (s) => void (s.leaderboardPlatform = platform)), ctx, input.user);
+        return showView(guildId, await ctx.settings.update(guildId, (s) => void (s.leaderboardPlatform = platform)), ctx, input.user);
       }
       case 'private-answers': {
         const enabled = input.options.enabled === true;
-        return showView(await ctx.settings.update(guildId, (s) => void (s.ephemeralByDefault = enabled)), ctx, input.user);
+        return showView(guildId, await ctx.settings.update(guildId, (s) => void (s.ephemeralByDefault = enabled)), ctx, input.user);
       }
       case 'display': {
         // A value outside the choices (an old client, a hand-made request) keeps what the server had.
         const style = DISPLAYS.find((d) => d === input.options.style);
         if (!style) throw new UserFacingError(tr('settings:display.unknown', { value: escapeText(String(input.options.style ?? ''), 40) }));
-        return showView(await ctx.settings.update(guildId, (s) => void (s.display = style)), ctx, input.user);
+        return showView(guildId, await ctx.settings.update(guildId, (s) => void (s.display = style)), ctx, input.user);
       }
       case 'language': {
         const locale = languageOf(input.options.language);
@@ -710,14 +806,17 @@ export const config: CommandModule = {
           else delete s.locale;
         });
         const language = LOCALE_NAMES[serverLocale(settings, input.user)];
-        return { ...(await showView(settings, ctx, input.user)), content: tr(locale ? 'config:language.set' : 'config:language.discord', { language }) };
+        return {
+          ...(await showView(guildId, settings, ctx, input.user)),
+          content: tr(locale ? 'config:language.set' : 'config:language.discord', { language }),
+        };
       }
       case 'ladder':
         return configureLadder(guildId, input.options, ctx);
       case 'rank-roles':
         return configureRankRoles(guildId, input.options, ctx, input.user);
       case 'status':
-        return statusView(await ctx.settings.get(guildId), ctx.now(), await trackingBacklog(ctx), [
+        return statusView(await feedsRead(guildId, ctx), ctx.now(), await trackingBacklog(ctx), [
           await ladderField(guildId, ctx),
           await rankRolesField(guildId, ctx),
         ]);
@@ -753,7 +852,7 @@ export const config: CommandModule = {
           },
         );
       default:
-        return showView(await ctx.settings.get(guildId), ctx, input.user);
+        return showView(guildId, await ctx.settings.get(guildId), ctx, input.user);
     }
   },
   /** The `timezone` option of `/config feed`: IANA names containing what is typed (a city works), then fuzzy matches. */
@@ -767,11 +866,11 @@ export const config: CommandModule = {
       const guildId = guildOf(input.user);
       if (input.args[0] !== guildId) throw new UserFacingError(t.expiredComponent());
       await ctx.settings.reset(guildId);
-      return privately({ description: t.resetDone() }, { components: [] });
+      return answered(t.resetDone());
     },
     'cfg.keep': async (input) => {
       guildOf(input.user);
-      return privately({ description: t.resetCancelled() }, { components: [] });
+      return answered(t.resetCancelled());
     },
   },
 };

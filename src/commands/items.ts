@@ -12,6 +12,7 @@ import { heroName } from '../i18n/names.js';
 import { escapeText, LIMITS } from '../render/limits.js';
 import { pageFromArgs } from '../render/paginate.js';
 import { titleCase } from '../i18n/format.js';
+import { itemChoices } from '../catalog/choices.js';
 
 const COLOUR = 0xeab308;
 
@@ -26,7 +27,7 @@ const definition = new SlashCommandBuilder()
       .setDescription(describe('items.options.type'))
       .addChoices(...ITEM_TYPES.map((t) => ({ name: choiceName('items.options.type', t), value: t }))),
   )
-  .addStringOption((o) => o.setName('name').setDescription(describe('items.options.name')).setMaxLength(100))
+  .addStringOption((o) => o.setName('name').setDescription(describe('items.options.name')).setMaxLength(100).setAutocomplete(true))
   .toJSON();
 
 const typeOf = (v: unknown): ItemType | undefined => ((ITEM_TYPES as readonly string[]).includes(String(v)) ? (v as ItemType) : undefined);
@@ -123,6 +124,11 @@ export const items: CommandModule = {
       };
     }
     return itemListView(typeOf(input.options.type), 1, ctx);
+  },
+  /** `name`: the items of the type chosen (all without one) named as typed, from the cached list; "Name · Type". */
+  async autocomplete(input, ctx) {
+    if (input.focused.name !== 'name') return [];
+    return itemChoices(input.focused.value, typeOf(input.options.type), ctx.api, (i) => `${i.name ?? i.id} · ${typeName(i.type)}`);
   },
   components: {
     /** Paginator: `items.p:<type|all>:<page>:<kind>`. */

@@ -34,6 +34,8 @@ export async function leaderboardView(heroQuery: string, platform: Platform, pag
   const hero = await ctx.heroes.resolve(heroQuery);
   const fetched = await ctx.api.heroLeaderboard(hero.id, { platform });
   const players = fetched.data.players;
+  // Names the bot has seen: a member may look one of them up, misspelt.
+  ctx.recent.remember(players.flatMap((e) => (e.name ? [{ uid: String(e.player_uid), name: e.name }] : [])));
   const pages = pageCount(players.length, PER_PAGE);
   const p = clampPage(page, pages);
   const lines = players.slice((p - 1) * PER_PAGE, p * PER_PAGE).map((e, i) => {

@@ -90,11 +90,13 @@ async function checkProof(userId: string, uid: string, ctx: CommandContext): Pro
   const link = await linkOf(userId, uid, ctx);
   if (!link) return privately(tr('messages:verify.notLinked'));
   const name = escapeText(link.name, 60);
-  if (link.verifiedAt) return privately(tr('messages:verify.verified', { name }));
+  // In place of the steps and without their Check button: not marked private, so the router updates the private message pressed.
+  const verified: View = { embeds: [{ color: COLOUR, description: tr('messages:verify.verified', { name }) }], components: [] };
+  if (link.verifiedAt) return verified;
   const pending = await ctx.verifications.get(userId, uid);
   if (!pending) return privately(tr('messages:verify.none'));
   const { outcome, nextCheckAt } = await checkOwnership(pending, { api: ctx.api, verifications: ctx.verifications, now: ctx.now, priority: 'interactive' });
-  if (outcome === 'verified') return { ...privately(tr('messages:verify.verified', { name })), components: [] };
+  if (outcome === 'verified') return verified;
   if (outcome === 'expired')
     return {
       ...privately(tr('messages:verify.expired')),

@@ -31,6 +31,7 @@ import { heroSummary, rankSummary, totalPlayTime, type HeroTotals } from '../gam
 import { recentMatches, type HistoryRow } from '../catalog/history.js';
 import { heroLookup } from '../catalog/hero-lookup.js';
 import { loadNamedProfile, playerChoices } from '../catalog/players.js';
+import { matchChoices } from '../catalog/choices.js';
 import { mapPlainName } from '../catalog/map-directory.js';
 import { backRow } from '../render/paginate.js';
 import { heroDisplayName } from '../catalog/hero-directory.js';
@@ -51,7 +52,9 @@ const definition = new SlashCommandBuilder()
   .setDescription(describe('match'))
   .setIntegrationTypes(...EVERYWHERE.integrationTypes)
   .setContexts(...EVERYWHERE.contexts)
-  .addStringOption((o) => o.setName('match').setDescription(describe('match.options.match')).setRequired(true).setMinLength(3).setMaxLength(100))
+  .addStringOption((o) =>
+    o.setName('match').setDescription(describe('match.options.match')).setRequired(true).setMinLength(3).setMaxLength(100).setAutocomplete(true),
+  )
   .toJSON();
 
 /** The start time a match uid carries (its second part, Unix seconds) when plausible (after launch, not in the future), else null. */
@@ -435,7 +438,7 @@ async function rowView(p: PlayerProfile, row: HistoryRow, reason: 'missing' | 'u
 async function lastMatch(input: CommandInput, ctx: CommandContext): Promise<View> {
   const typed = typeof input.options.player === 'string' ? input.options.player : '';
   const whose = String(input.options.user ?? input.user.userId);
-  const { fetched } = await loadNamedProfile(typed, whose, null, input.user.userId, ctx);
+  const { fetched } = await loadNamedProfile(typed, whose, null, input.user.userId, ctx, 'last');
   const p = fetched.data;
   const row = await newestRow(p, ctx);
   if (!row) return { embeds: [{ color: NEUTRAL_COLOUR, author: lastAuthor(p), description: tr('match:last.none', { player: escapeText(p.name, 60) }) }] };
@@ -478,6 +481,10 @@ export const match: CommandModule = {
   definition,
   async execute(input, ctx) {
     return matchView(String(input.options.match ?? '').trim(), ctx, false, { seenBy: input.user.userId });
+  },
+  /** `match`: the member's recent matches (src/catalog/choices.ts). */
+  async autocomplete(input, ctx) {
+    return input.focused.name === 'match' ? matchChoices(input.focused.value, input.user.userId, ctx) : [];
   },
   components: {
     /**
@@ -574,7 +581,7 @@ function playerLine(name: string, heroId: string | null, read: Read, heroName: H
 async function matchOf(input: CommandInput, ctx: CommandContext): Promise<{ uid: string; typed: boolean; ownUid?: string } | { none: string }> {
   const typed = typeof input.options.match === 'string' ? input.options.match.trim() : '';
   if (typed) return { uid: typed, typed: true };
-  const { fetched } = await loadNamedProfile('', input.user.userId, null, input.user.userId, ctx);
+  const { fetched } = await loadNamedProfile('', input.user.userId, null, input.user.userId, ctx, 'scout');
   const newest = await newestRow(fetched.data, ctx);
   return newest ? { uid: newest.match_uid, typed: false, ownUid: String(fetched.data.uid) } : { none: fetched.data.name };
 }
@@ -647,6 +654,8 @@ export async function scoutView(uid: string, ctx: CommandContext, options: Scout
     throw err;
   }
   const heroName = heroNamer(await ctx.heroes.list().catch(() => []));
+  // Names the bot has seen, for everyone's suggestions.
+  ctx.recent.remember(m.players.flatMap((p) => (p.nick_name ? [{ uid: p.player_uid, name: p.nick_name }] : [])));
   const teams = scoreboard(m, null).slice(0, 5);
   const players = uniqueLines(teams);
   // Every profile at once: the rate limiter spaces them, members' own lookups first. Who played longest first, if some must wait.
@@ -739,12 +748,16 @@ export const scout: CommandModule = {
     .setDescription(describe('scout'))
     .setIntegrationTypes(...EVERYWHERE.integrationTypes)
     .setContexts(...EVERYWHERE.contexts)
-    .addStringOption((o) => o.setName('match').setDescription(describe('scout.options.match')).setMinLength(3).setMaxLength(100))
+    .addStringOption((o) => o.setName('match').setDescription(describe('scout.options.match')).setMinLength(3).setMaxLength(100).setAutocomplete(true))
     .toJSON(),
   async execute(input, ctx) {
     const which = await matchOf(input, ctx);
     if ('none' in which) return { embeds: [{ color: NEUTRAL_COLOUR, description: tr('match:last.none', { player: escapeText(which.none, 60) }) }] };
     return scoutView(which.uid, ctx, { typed: which.typed, userId: input.user.userId, ownUid: which.ownUid });
+  },
+  /** `match`: the member's recent matches, as for /match. */
+  async autocomplete(input, ctx) {
+    return input.focused.name === 'match' ? matchChoices(input.focused.value, input.user.userId, ctx) : [];
   },
   components: {
     'sc.t': scoutTeam,

@@ -62,6 +62,7 @@ import { CARD_FORM, CARD_HEROES, SPEC_LIMITS, type ProfileCard } from '../charts
 import { t } from '../render/strings.js';
 import { currentLocale, tr } from '../i18n/index.js';
 import { loadNamedProfile, loadProfile, playerChoices, seasonOption, type LoadedProfile } from '../catalog/players.js';
+import { seasonChoices } from '../catalog/choices.js';
 import { encodeMatchOrigin } from '../render/match-origin.js';
 
 export const PLAYER_SECTIONS = ['profile', 'stats', 'ranked', 'unranked', 'matchups', 'maps', 'teammates', 'rank-history', 'matches'] as const;
@@ -82,7 +83,7 @@ const definition = new SlashCommandBuilder()
   .setContexts(...EVERYWHERE.contexts)
   .addStringOption((o) => o.setName('query').setDescription(describe('player.options.query')).setMaxLength(100).setAutocomplete(true))
   .addUserOption((o) => o.setName('user').setDescription(describe('player.options.user')))
-  .addNumberOption((o) => o.setName('season').setDescription(describe('player.options.season')).setMinValue(0).setMaxValue(99))
+  .addNumberOption((o) => o.setName('season').setDescription(describe('player.options.season')).setMinValue(0).setMaxValue(99).setAutocomplete(true))
   .addStringOption((o) => o.setName('hero').setDescription(describe('player.options.hero')).setMaxLength(60).setAutocomplete(true))
   .toJSON();
 
@@ -944,6 +945,7 @@ export const player: CommandModule = {
   execute: profileFor,
   async autocomplete(input, ctx) {
     if (input.focused.name === 'hero') return heroChoices(input, ctx);
+    if (input.focused.name === 'season') return seasonChoices(input.focused.value, String(input.options.query ?? ''), input.user.userId, ctx);
     return playerChoices(input.user.userId, input.focused.value, ctx);
   },
   components: {

@@ -18,6 +18,11 @@ import { seasonFromIndex } from '../game/seasons.js';
 const COLOUR = 0x5865f2;
 const privately = (view: Omit<View, 'ephemeral'>): View => ({ ephemeral: true, ...view });
 const said = (description: string, extra: Omit<View, 'ephemeral' | 'embeds'> = {}): View => privately({ embeds: [{ color: COLOUR, description }], ...extra });
+/**
+ * The answer to the delete confirmation, in its place and without its buttons. Not marked private: the router replaces the
+ * pressed message only with an answer that is not, and the confirmation is private, so it stays so (Discord: UPDATE_MESSAGE).
+ */
+const answered = (description: string): View => ({ embeds: [{ color: COLOUR, description }], components: [] });
 
 /** Seasons a profile may be cached for, by in-game number: every season the bot can name. */
 const CACHED_SEASONS = Array.from({ length: 41 }, (_, i) => seasonFromIndex(i)!.number);
@@ -163,6 +168,8 @@ export const privacy: CommandModule = {
       const userId = input.user.userId;
       const accounts = await memberData(ctx).erase(userId, ctx.now());
       ctx.links.forgetCached(userId);
+      ctx.links.forgetKnownAccounts(accounts.map((a) => a.uid));
+      ctx.recent.forgetKnown(accounts.map((a) => a.uid));
       await ctx.recent.forget(userId);
       await Promise.all(accounts.flatMap((a) => [ctx.api.forgetPlayer(a.uid, CACHED_SEASONS), ctx.api.forgetPlayer(a.name, CACHED_SEASONS)]));
       ctx.logger.info({ accounts: accounts.length }, 'a member deleted their data');
@@ -177,11 +184,11 @@ export const privacy: CommandModule = {
         }
         return null;
       };
-      return { ...said(tr('messages:privacy.deleted'), { components: [] }), next: truncateLog };
+      return { ...answered(tr('messages:privacy.deleted')), next: truncateLog };
     },
     'pv.keep': async (input) => {
       if (input.args[0] !== input.user.userId) return said(tr('messages:privacy.notYours'));
-      return said(tr('messages:privacy.kept'), { components: [] });
+      return answered(tr('messages:privacy.kept'));
     },
   },
 };

@@ -35,8 +35,8 @@ export class NotLinkedError extends UserFacingError {
   constructor(
     readonly userId: string,
     readonly self: boolean,
-    /** Set when the message differs from /player's. */
-    readonly command?: 'compare',
+    /** The command that needed the account, when the message differs from /player's: it names that command and its option. */
+    readonly command?: 'compare' | 'last' | 'scout',
   ) {
     super(`no linked account for ${userId}`);
   }
@@ -49,7 +49,7 @@ export class NotFoundError extends UserFacingError {
     readonly what: 'player' | 'match',
     readonly query: string,
     readonly fromMenu: boolean,
-    /** From the member's links and recent lookups. */
+    /** Names the bot has seen that are close to `query` (src/catalog/players.ts `playerSuggestions`). */
     readonly suggestions: readonly string[] = [],
   ) {
     super(`${what} "${query}" not found`);

@@ -7,6 +7,7 @@ import type { RankRolesRepository } from '../store/rank-roles.js';
 import type { RoleTransport } from '../feeds/rank-roles.js';
 import type { VerificationsRepository } from '../store/verifications.js';
 import type { AlertsRepository } from '../store/alerts.js';
+import type { FeedPostsRepository } from '../store/feed-posts.js';
 import { ApplicationIntegrationType, InteractionContextType } from 'discord-api-types/v10';
 import type {
   APIApplicationCommandOptionChoice,
@@ -97,11 +98,13 @@ export interface CommandContext {
   /** Members' hero alerts and the reader of their mains (src/feeds/alerts.ts), for /alerts; absent: /alerts says it is unavailable. */
   alerts?: { members: AlertsRepository; mains: MainsRefresher };
   /** Tracked players (src/store/tracking.ts): linking starts tracking, /player shows the recorded timeline, /config status the backlog; absent: none. */
-  tracking?: Pick<TrackingRepository, 'follow' | 'syncUids' | 'backlog' | 'timeline' | 'setTracking' | 'seasonScores'>;
+  tracking?: Pick<TrackingRepository, 'follow' | 'syncUids' | 'backlog' | 'timeline' | 'setTracking' | 'seasonScores' | 'latestMatches'>;
   /** Everything stored about a member (src/store/member-data.ts), for /privacy; absent: /privacy cannot answer. */
   memberData?: Pick<MemberDataRepository, 'collect' | 'erase' | 'truncateLog'>;
   /** Proofs of account ownership (src/store/verifications.ts), for /link's "Prove this account is yours"; absent: not offered. */
   verifications?: VerificationsRepository;
+  /** The feeds' posts as last read (src/store/feed-posts.ts), for the titles /config status names; absent: posts are named by id. */
+  feedPosts?: Pick<FeedPostsRepository, 'posts'>;
   /** Servers' ladders (src/store/ladder.ts), for /ladder and /config ladder; absent: /ladder says it is unavailable. */
   ladder?: LadderRepository;
   /**

@@ -93,8 +93,11 @@ export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, raw
     );
   if (err instanceof PrivateProfileError) return text(t.privateProfile(escapeText(err.playerName, 100)));
   if (err instanceof ExpiredComponentError) return text(t.expiredComponent());
-  if (err instanceof NotLinkedError)
-    return text(!err.self ? t.notLinkedOther(err.userId) : err.command === 'compare' ? t.notLinkedSelfCompare() : t.notLinkedSelf());
+  if (err instanceof NotLinkedError) {
+    if (!err.self) return text(t.notLinkedOther(err.userId));
+    const own = { compare: t.notLinkedSelfCompare, last: t.notLinkedSelfLast, scout: t.notLinkedSelfScout };
+    return text(err.command ? own[err.command]() : t.notLinkedSelf());
+  }
   if (err instanceof TooManyLinksError) return text(t.tooManyLinks(MAX_LINKED_ACCOUNTS));
   if (err instanceof ApiArgumentError) return text(t.badArgument(optionName(err), err.problem, err.values));
   if (err instanceof StoreUnavailableError) {

@@ -41,8 +41,11 @@ export function digestPeriod(schedule: DigestSchedule, timeZone: string, instant
   return `week-${sinceMonday === 0 && local.minutes < schedule.at ? minusDays(monday, 7) : monday}`;
 }
 
+/** What every digest's post id starts with. */
+export const DIGEST_PREFIX = 'digest:';
+
 /** The ledger's post id of a digest: one delivery per channel and period. */
-export const digestPostId = (period: string) => `digest:${period}`;
+export const digestPostId = (period: string) => `${DIGEST_PREFIX}${period}`;
 
 const COLOUR = 0x5865f2;
 

@@ -11,6 +11,7 @@ import type { ApiServices } from '../app/services.js';
 import type { FeedPoller } from '../feeds/poller.js';
 import { seedLadder } from './seed-ladder.js';
 import { seedTracking } from './seed-tracking.js';
+import { seedKnownPlayers } from './seed-players.js';
 import type { State } from '../store/state.js';
 import { createBackground } from '../app/background.js';
 import { openState } from '../store/state.js';
@@ -199,6 +200,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
       logger,
       CHANNELS.find((c) => c.name === 'ladder')?.id,
     );
+    seedKnownPlayers(context.recent, o.services.replica.dataset.players, o.config.rivals.imageBaseUrl);
   }
   poller.start();
   meta.start();

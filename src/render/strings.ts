@@ -73,6 +73,8 @@ export const t = {
   restarting: () => m('errors.restarting'),
   notLinkedSelf: () => m('links.notLinkedSelf'),
   notLinkedSelfCompare: () => m('links.notLinkedSelfCompare', { option: tr('commands:compare.options.other.name') }),
+  notLinkedSelfLast: () => m('links.notLinkedSelfLast', { option: tr('commands:last.options.player.name') }),
+  notLinkedSelfScout: () => m('links.notLinkedSelfScout', { option: tr('commands:scout.options.match.name') }),
   notLinkedOther: (userId: string) => m('links.notLinkedOther', { userId }),
   linked: (name: string, uid: string, isDefault: boolean) => m(isDefault ? 'links.linkedDefault' : 'links.linked', { name, uid }),
   tooManyLinks: (max: number) => m('links.tooMany', { count: max, max: integer(max) }),
@@ -117,9 +119,9 @@ export const t = {
   quietNow: (end: string, zone: string) => m('config.quietNow', { end, zone }),
   badQuietHours: (typed: string) => m('config.badQuietHours', { typed, off: m('config.quietOff') }),
   unknownTimeZone: (typed: string) => m('config.unknownTimeZone', { typed }),
-  feedEdited: (postId: string, when: string) => m('config.feedEdited', { postId, when }),
+  feedEdited: (post: string, when: string) => m('config.feedEdited', { post, when }),
   /** A correction that could not be edited into its message; it is not retried. */
-  feedEditFailed: (postId: string, when: string, reason: string) => m('config.feedEditFailed', { postId, when, reason }),
+  feedEditFailed: (post: string, when: string, reason: string) => m('config.feedEditFailed', { post, when, reason }),
   /** Why a post could not be delivered or edited, in the reader's language. */
   deliveryProblem: (problem: DeliveryProblem) => {
     if (problem.kind === 'other') return problem.detail;

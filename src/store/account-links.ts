@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { isLocale, type Locale } from '../i18n/index.js';
 import { isPlatform, type Platform } from '../api/endpoints.js';
 import { withDeadline, type Db } from './database.js';
+import { settleWithin } from '../core/deadline.js';
 import { relistMember } from './ladder.js';
 
 /** Ms: another process's change shows within it. */
@@ -16,6 +17,11 @@ export type Display = (typeof DISPLAYS)[number];
 export const LOCALE_READ_BATCH = 500;
 
 export const MAX_LINKED_ACCOUNTS = 5;
+
+/** Linked accounts {@link AccountLinksRepository.knownAccounts} reads at most: any such number, no order (no scan to sort them). */
+export const KNOWN_ACCOUNTS_LIMIT = 5_000;
+/** Ms {@link AccountLinksRepository.knownAccounts} keeps its read: a link made meanwhile is suggested after it. */
+const KNOWN_ACCOUNTS_TTL_MS = 5 * 60_000;
 
 /** Oldest link first; `linkedAt` in epoch ms. */
 export interface AccountLinks {
@@ -83,6 +89,41 @@ export class AccountLinksRepository {
     }
     batch.userIds.push(userId);
     return batch.read.then((found) => found.get(userId) ?? null);
+  }
+
+  /** The last read of {@link knownAccounts}, and the read under way. */
+  #known: { at: number; accounts: { uid: string; name: string }[] } | undefined;
+  #knownRead: Promise<{ uid: string; name: string }[]> | undefined;
+
+  /**
+   * Accounts members linked, any member's, each once (at most {@link KNOWN_ACCOUNTS_LIMIT}): names the bot has seen, for
+   * "Did you mean …?" and autocomplete at no API request. One read shared by every caller, kept {@link KNOWN_ACCOUNTS_TTL_MS};
+   * [] when the store fails or is slow (the read goes on and serves the next caller).
+   */
+  async knownAccounts(now = Date.now()): Promise<{ uid: string; name: string }[]> {
+    const known = this.#known;
+    if (known && now - known.at < KNOWN_ACCOUNTS_TTL_MS) return known.accounts;
+    this.#knownRead ??= this.db
+      .selectFrom('account_links')
+      .select(['uid', 'name'])
+      .limit(KNOWN_ACCOUNTS_LIMIT)
+      .execute()
+      .then((rows) => {
+        const byUid = new Map(rows.map((r) => [r.uid, r.name]));
+        const accounts = [...byUid].map(([uid, name]) => ({ uid, name }));
+        this.#known = { at: now, accounts };
+        return accounts;
+      })
+      .finally(() => {
+        this.#knownRead = undefined;
+      });
+    return settleWithin(this.#knownRead, this.deadlines.readMs, () => known?.accounts ?? []).catch(() => known?.accounts ?? []);
+  }
+
+  /** Drops `uids` from this process's {@link knownAccounts} until its next read (a member deleted their data). */
+  forgetKnownAccounts(uids: readonly string[]): void {
+    const gone = new Set(uids);
+    if (this.#known) this.#known = { ...this.#known, accounts: this.#known.accounts.filter((a) => !gone.has(a.uid)) };
   }
 
   /** Drops this process's cached language of `userId` (their data was deleted); other processes' copies expire within 30 s. */

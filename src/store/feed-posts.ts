@@ -90,6 +90,23 @@ export class FeedPostsRepository {
     return new Map(rows.map((r) => [r.post_id, Number(r.revision)]));
   }
 
+  /** The stored posts of `feed` among `ids`, by id; a post never read (or unreadable) is absent. One indexed query. */
+  async posts(feed: string, ids: readonly string[]): Promise<Map<string, StoredPost>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('feed_posts')
+      .select(['post_id', 'post'])
+      .where('feed', '=', feed)
+      .where('post_id', 'in', [...ids])
+      .execute();
+    const out = new Map<string, StoredPost>();
+    for (const r of rows) {
+      const post = storedPostSchema.safeParse(JSON.parse(r.post));
+      if (post.success) out.set(r.post_id, post.data);
+    }
+    return out;
+  }
+
   /** Oldest correction first. */
   async pendingEdits(feed: string): Promise<PendingEdit[]> {
     const rows = await this.db

@@ -1,23 +1,49 @@
 /**
  * A member's recent `/player` lookups and the players of matches they opened, for autocomplete and "Did you
  * mean …?" at no API request. Not durable: they live in the cache store. Recorded after the answer, never before.
+ * Every member's also feed this process's {@link RecentLookups.known} players, which a fresh member is offered.
  */
 import type Keyv from 'keyv';
+import { LRUCache } from 'lru-cache';
 import { settleWithin } from '../core/deadline.js';
 import * as z from 'zod';
 
 const MAX = 10;
 const MAX_SEEN = 50;
 const TTL_MS = 30 * 24 * 60 * 60_000;
+/** Players {@link RecentLookups.known} keeps, the least recently seen dropped first. */
+export const MAX_KNOWN = 5_000;
 const recentV1 = z.object({ v: z.literal(1), entries: z.array(z.object({ uid: z.string(), name: z.string() })).max(MAX) });
 const seenV1 = z.object({ v: z.literal(1), entries: z.array(z.object({ uid: z.string(), name: z.string() })).max(MAX_SEEN) });
 
 export class RecentLookups {
+  /** Uid → name: the players any member looked up or saw in a match here, and those {@link remember}ed. */
+  readonly #known = new LRUCache<string, string>({ max: MAX_KNOWN });
+
   constructor(
     private readonly cache: Keyv,
     /** Ms: autocomplete answers without recent lookups past it. */
     private readonly deadlineMs = 300,
   ) {}
+
+  /**
+   * The players this process has seen (any member's lookups and matches opened, and those {@link remember}ed), the most
+   * recently seen first, at most {@link MAX_KNOWN}. Public game names, tied to no member; lost on restart.
+   */
+  known(): { uid: string; name: string }[] {
+    return [...this.#known.entries()].map(([uid, name]) => ({ uid, name }));
+  }
+
+  /** Adds `players` to {@link known} (the playground seeds its replica's players). */
+  remember(players: readonly { uid: string; name: string }[]): void {
+    // In reverse: the first of `players` ends up the most recently seen.
+    for (const p of [...players].reverse()) if (p.uid && p.name) this.#known.set(p.uid, p.name);
+  }
+
+  /** Drops `uids` from {@link known} (a member deleted their data: their accounts with it). */
+  forgetKnown(uids: readonly string[]): void {
+    for (const uid of uids) this.#known.delete(uid);
+  }
 
   /** Newest first; [] when the cache fails or is slow. */
   list(userId: string): Promise<{ uid: string; name: string }[]> {
@@ -36,6 +62,7 @@ export class RecentLookups {
 
   /** Rejects when the cache fails. */
   async add(userId: string, entry: { uid: string; name: string }): Promise<void> {
+    this.remember([entry]);
     const entries = [entry, ...(await this.list(userId)).filter((e) => e.uid !== entry.uid)].slice(0, MAX);
     await this.cache.set(`recent:${userId}`, { v: 1, entries }, TTL_MS);
   }
@@ -47,6 +74,7 @@ export class RecentLookups {
 
   /** Rejects when the cache fails. */
   async addSeen(userId: string, players: { uid: string; name: string }[]): Promise<void> {
+    this.remember(players);
     const uids = new Set(players.map((p) => p.uid));
     const entries = [...players, ...(await this.seen(userId)).filter((e) => !uids.has(e.uid))].slice(0, MAX_SEEN);
     await this.cache.set(`seen:${userId}`, { v: 1, entries }, TTL_MS);

@@ -338,6 +338,12 @@ export class TrackingRepository {
     };
   }
 
+  /** The `limit` newest matches recorded of `uid`, newest first: one read over the matches' index (`uid`, `played_at`). */
+  async latestMatches(uid: string, limit: number): Promise<RecordedMatch[]> {
+    const rows = await this.db.selectFrom('tracked_matches').selectAll().where('uid', '=', uid).orderBy('played_at', 'desc').limit(limit).execute();
+    return rows.map(matchOf);
+  }
+
   /**
    * The rank score after each recorded ranked match of `season` (a season index), per account, oldest first: one query
    * over the matches' index, for a ladder's chart. `time` in Unix seconds.

@@ -210,7 +210,7 @@ describe('/config', () => {
     });
     const status = text((await config('status')).payload);
     expect(status).toMatch(
-      /Patch notes: <#501> · Last post <t:1763000000:R> \(20251113\)\n⚠️ Missing Permissions: the bot cannot post embeds in the channel\. Give the bot View Channel, Send Messages and Embed Links in <#501>/,
+      /Patch notes: <#501> · Last post <t:1763000000:R>: post 20251113\n⚠️ Missing Permissions: the bot cannot post embeds in the channel\. Give the bot View Channel, Send Messages and Embed Links in <#501>/,
     );
     // The stored reason is English (for the log); the admin reads it in their language, by its code.
     const french = text((await runInLocale('fr', () => config('status'))).payload);
@@ -332,11 +332,18 @@ describe('/config', () => {
     const ask = await config('reset');
     const [confirm, cancel] = customIds(ask.payload);
     expect(confirm).toBe(`cfg.reset:${ADMIN.guildId}`);
-    expect(text((await env.b.press(cancel!, [], ADMIN)).payload)).toBe('\nNothing was changed.');
+    const cancelled = await env.b.press(cancel!, [], ADMIN, ADMIN.userId);
+    expect(text(cancelled.payload)).toBe('\nNothing was changed.');
+    // Each answer takes the confirmation's place, its buttons gone: they cannot be pressed again.
+    expect(cancelled).toMatchObject({ mode: 'update', payload: { components: [] } });
     expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.patchNotes).toBeDefined();
-    expect(text((await env.b.press(confirm!, [], MEMBER)).payload)).toMatch(/You need the Manage Server permission/);
+    const refused = await env.b.press(confirm!, [], MEMBER, ADMIN.userId);
+    expect(text(refused.payload)).toMatch(/You need the Manage Server permission/);
+    expect(refused.mode).toBe('reply');
     expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds.patchNotes).toBeDefined();
-    expect(text((await env.b.press(confirm!, [], ADMIN)).payload)).toMatch(/back to its default/);
+    const done = await env.b.press(confirm!, [], ADMIN, ADMIN.userId);
+    expect(text(done.payload)).toMatch(/back to its default/);
+    expect(done).toMatchObject({ mode: 'update', payload: { components: [] } });
     expect((await env.b.ctx.settings.get(ADMIN.guildId)).feeds).toEqual({});
   });
 });

@@ -224,8 +224,9 @@ describe('what a member types is never drawn as markup in an answer', () => {
     expect(allMarkup(payload)).toEqual([]);
   });
 
-  it('autocomplete never echoes the input: choices are hero names, or the member’s own accounts (none here)', async () => {
+  it('autocomplete never echoes the input: choices are hero names, the players the bot has seen, or the member’s own accounts (none here)', async () => {
     const heroNames = new Set((await env.b.ctx.heroes.list()).map(heroDisplayName));
+    const seen = new Set([...env.b.ctx.recent.known(), ...(await env.b.ctx.links.knownAccounts())].map((p) => `${p.name} · seen by the bot`));
     await fc.assert(
       fc.asyncProperty(typed, async (x) => {
         for (const [command, option] of [
@@ -240,15 +241,19 @@ describe('what a member types is never drawn as markup in an answer', () => {
           );
           for (const choice of choices) expect(heroNames.has(choice.name), `${command}: ${choice.name}`).toBe(true);
         }
-        for (const command of ['player', 'unlink']) {
-          expect(
-            await env.b.router.autocomplete(
-              command,
-              { focused: { name: 'player', value: x }, options: {}, user: { userId: '200000000000000077', guildId: null, locale: 'en-US' } },
-              env.b.ctx,
-            ),
-          ).toEqual([]);
-        }
+        const player = await env.b.router.autocomplete(
+          'player',
+          { focused: { name: 'query', value: x }, options: {}, user: { userId: '200000000000000077', guildId: null, locale: 'en-US' } },
+          env.b.ctx,
+        );
+        for (const choice of player) expect(seen.has(choice.name), `player: ${choice.name}`).toBe(true);
+        expect(
+          await env.b.router.autocomplete(
+            'unlink',
+            { focused: { name: 'player', value: x }, options: {}, user: { userId: '200000000000000077', guildId: null, locale: 'en-US' } },
+            env.b.ctx,
+          ),
+        ).toEqual([]);
       }),
       { numRuns: 30 },
     );

@@ -72,7 +72,10 @@ describe('/last', () => {
   it('names what is missing: no linked account, an unknown player', async () => {
     const unlinked = await env.b.run('last', {}, undefined, OTHER_MEMBER);
     expect(unlinked.view.isError).toBe(true);
-    expect(unlinked.payload.embeds[0]!.description).toMatch(/link/i);
+    // Named as /last, with its own option: not /player's advice.
+    expect(unlinked.payload.embeds[0]!.description).toBe(
+      'You have not linked a Rivals account yet, so `/last` needs a player: give it `player:<name or UID>`, or link yours with `/link`.',
+    );
     const unknown = await env.b.run('last', { player: 'Nobody123' });
     expect(unknown.view.isError).toBe(true);
     expect(unknown.payload.embeds[0]!.description).toBe('No player called “Nobody123”. Check the spelling, or use the UID.');

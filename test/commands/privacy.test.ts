@@ -111,8 +111,13 @@ describe('/privacy', () => {
     expect(customIds(ask.payload)).toEqual([`pv.del:${MEMBER.userId}`, `pv.keep:${MEMBER.userId}`]);
     const other = await env.b.press(`pv.del:${MEMBER.userId}`, [], OTHER_MEMBER);
     expect(embedText(other.payload)).toContain('Only the member who asked can answer this.');
+    // Someone else's press leaves the confirmation as it is: their answer is a message of its own.
+    expect(other.mode).toBe('reply');
     const kept = await env.b.press(`pv.keep:${MEMBER.userId}`);
     expect(embedText(kept.payload)).toContain('Nothing was deleted.');
+    // The answer takes the confirmation's place, its buttons gone: they cannot be pressed again.
+    expect(kept.mode).toBe('update');
+    expect(kept.payload.components).toEqual([]);
     expect((await rowsAbout(MEMBER.userId, [])).account_links).toBe(2);
   });
 
@@ -127,8 +132,11 @@ describe('/privacy', () => {
     const path = `/api/v1/player/${DOUBLE_C.uid}`;
     const asked = env.r.requests.byPath.get(path);
 
+    // Looked up: among the players this process has seen, for everyone's suggestions.
+    expect(env.b.ctx.recent.known().map((p) => p.uid)).toContain(DOUBLE_C.uid);
     const done = await env.b.press(`pv.del:${MEMBER.userId}`);
     expect(embedText(done.payload)).toContain('the bot stores nothing about you any more');
+    expect(done.mode).toBe('update');
     expect(done.payload.components).toEqual([]);
 
     // Card1gan is still another member's: its records stay; nothing of Double C or of the member does.
@@ -136,6 +144,7 @@ describe('/privacy', () => {
     expect((await env.b.state.tracking.timeline(CARD.uid)).tracked).toBe(true);
     expect(await env.b.lookups.get(`recent:${MEMBER.userId}`)).toBeUndefined();
     expect(await env.b.lookups.get(`seen:${MEMBER.userId}`)).toBeUndefined();
+    expect(env.b.ctx.recent.known().map((p) => p.uid)).not.toContain(DOUBLE_C.uid);
     // The profile was cached before; the next lookup asks the API again.
     await env.b.ctx.api.player(DOUBLE_C.uid);
     expect(env.r.requests.byPath.get(path)).toBe((asked ?? 0) + 1);

@@ -183,7 +183,9 @@ describe('/scout', () => {
   it('without a match, scouts the member’s linked account’s newest match; without a link, says how to link', async () => {
     const unlinked = await env.b.run('scout', {}, undefined, { ...MEMBER, userId: '200000000000000077' });
     expect(unlinked.view.isError).toBe(true);
-    expect(JSON.stringify(unlinked.payload.embeds)).toMatch(/link/i);
+    expect(unlinked.payload.embeds[0]!.description).toBe(
+      'You have not linked a Rivals account yet, so `/scout` has no latest match of yours to read: give it `match:<match ID>`, or link yours with `/link`.',
+    );
     await env.b.ctx.links.link(MEMBER.userId, { uid: '1117455441', name: 'Sir Final' }, true, 0);
     const { view, payload } = await env.b.run('scout', {}, undefined, MEMBER);
     // Sir Final's newest match has no scoreboard at the replica: named, not blamed on typing.

@@ -14,8 +14,11 @@ import { ENGINES, newStateLocation } from '../helpers/state.js';
 import { ADMIN_PERMISSIONS, commandInteraction, FEED_CHANNEL_IDS, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
 import { BOT_ARGS } from '../helpers/bot-process.js';
 import { pollUntil } from '../helpers/until.js';
+import { escapeText } from '../../src/render/limits.js';
 
 const ROLE = '940000000000000007';
+/** `text` as it stands inside the JSON of a request body (its backslashes and quotes escaped). */
+const inJson = (text: string) => JSON.stringify(text).slice(1, -1);
 
 describe.each(ENGINES)('patch-note feed on %s', (engine) => {
   let discord: FakeDiscord;
@@ -102,8 +105,9 @@ describe.each(ENGINES)('patch-note feed on %s', (engine) => {
     await afterPolls(3);
     expect(discord.channelMessages.get(FEED_CHANNEL_IDS[0])).toHaveLength(1);
     expect(discord.channelMessages.get(FEED_CHANNEL_IDS[1])).toBeUndefined();
-    // The delivery is recorded on the subscription: /config status reads it from the store.
-    expect(await config('status', {})).toContain(`(${post.id})`);
+    // The delivery is recorded on the subscription: /config status reads it from the store, and names it by its title.
+    expect(await config('status', {})).toContain(inJson('Last post <t:'));
+    expect(await config('status', {})).toContain(inJson(`: “${escapeText(post.title)}”`));
   }, 30_000);
 
   it('edits a post corrected at the API in place (PATCH), never posts it again, and /config status shows the edit', async () => {
@@ -122,7 +126,8 @@ describe.each(ENGINES)('patch-note feed on %s', (engine) => {
     expect(discord.channelMessages.get(channel)).toHaveLength(1);
     expect(discord.calls.filter((c) => c.method === 'PATCH' && c.path.startsWith(`/channels/${channel}/messages/`))).toHaveLength(1);
     expect(discord.calls.filter((c) => c.method === 'POST' && c.path === `/channels/${channel}/messages`)).toHaveLength(1);
-    expect(await config('status', {})).toContain('✏️ Last correction: post 20991231, edited in place');
+    // Named by its title, as the feed posted it.
+    expect(await config('status', {})).toContain(inJson(`✏️ Last correction: “${escapeText('Version 20991231 Patch Notes: the future')}”, edited in place`));
   }, 30_000);
 
   it('marks a channel that answers Missing Permissions broken and reports it in /config status', async () => {

@@ -79,8 +79,9 @@ export function bot(r: Replica, options: { apiTimeoutMs?: number; connect?: (sql
     const view = await lastVersion(first);
     return { view, payload: asText(view), first };
   };
-  const press = async (customId: string, values: string[] = [], user = MEMBER) => {
-    const result = await router.component(customId, values, speaking(user), MEMBER.userId, ctx);
+  /** `invokerId`: who ran the command the pressed message answers (MEMBER unless said). */
+  const press = async (customId: string, values: string[] = [], user = MEMBER, invokerId = MEMBER.userId) => {
+    const result = await router.component(customId, values, speaking(user), invokerId, ctx);
     // As complete as it gets, as for run.
     const view = await lastVersion(result.view);
     return { ...result, view, payload: asText(view), first: result.view };

@@ -222,6 +222,8 @@ const SAMPLES: { [K in keyof typeof t]: Parameters<(typeof t)[K]> } = {
   restarting: [],
   notLinkedSelf: [],
   notLinkedSelfCompare: [],
+  notLinkedSelfLast: [],
+  notLinkedSelfScout: [],
   notLinkedOther: ['1'],
   linked: ['A', '1', true],
   tooManyLinks: [5],

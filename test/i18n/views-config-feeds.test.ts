@@ -90,14 +90,19 @@ describe('/config, /link and /alerts in every locale', () => {
           `<#701> · ${trIn(locale, 'config:show.pings', { roleId: '801' })} · ${trIn(locale, 'config:show.published')} · ${trIn(locale, 'config:show.notPosting')}`,
         );
         expect(embed.fields![2]!.value).toBe(trIn(locale, 'config:off'));
-        expect(embed.fields!.at(-3)!).toMatchObject({ name: trIn(locale, 'config:show.privateAnswers'), value: trIn(locale, 'config:off') });
-        expect(embed.fields!.at(-2)!).toMatchObject({ name: trIn(locale, 'config:show.display'), value: trIn(locale, 'config:display.cards') });
+        const field = (key: MessageKey) => embed.fields!.find((f) => f.name === trIn(locale, key));
+        expect(field('config:show.privateAnswers')?.value).toBe(trIn(locale, 'config:off'));
+        expect(field('config:show.display')?.value).toBe(trIn(locale, 'config:display.cards'));
+        expect(field('ladder:title')?.value).toBe(trIn(locale, 'config:off'));
+        expect(field('ladder:roles.title')?.value).toBe(trIn(locale, 'config:off'));
         for (const key of ['config:show.title', 'config:off', 'config:show.published', 'feeds:name.patchNotes'] as const) expectTranslated(locale, key);
-        expectLocalised(show.view, locale, ['config', 'feeds', 'render'], '/config show');
+        expectLocalised(show.view, locale, ['config', 'feeds', 'render', 'ladder'], '/config show');
 
         const status = (await runInLocale(locale, () => env.b.run('config', {}, 'status', ADMIN))).view;
         expect(status.embeds![0]!.title).toBe(trIn(locale, 'config:status.title'));
-        expect(status.embeds![0]!.fields![0]!.value).toContain(trIn(locale, 'config:status.lastPost', { when: '<t:1763000000:R>', postId: '20251113' }));
+        expect(status.embeds![0]!.fields![0]!.value).toContain(
+          trIn(locale, 'config:status.lastPost', { when: '<t:1763000000:R>', post: trIn(locale, 'config:status.postId', { postId: '20251113' }) }),
+        );
         expect(status.embeds![0]!.fields![1]!.value).toBe(`<#702> · ${trIn(locale, 'config:status.noPostYet')}\n${trIn(locale, 'config:status.noProblem')}`);
         expectLocalised(status, locale, ['config', 'feeds', 'render'], '/config status');
 

@@ -101,6 +101,14 @@ describe('the playground server', () => {
     expect(choices.map((c) => c.name)).toContain('Spider-Man');
   });
 
+  it('offers a member who has looked nobody up the replica’s players as they type a player', async () => {
+    const res = await post('/api/interactions/autocomplete', { memberId: MEMBERS[1]!.id, command: 'player', options: { query: '' }, focused: 'query' });
+    const { choices } = (await res.json()) as { choices: { name: string; value: string }[] };
+    expect(choices.length).toBeGreaterThan(0);
+    const uids = new Set(boot.services.replica!.dataset.players.keys());
+    expect(choices.every((c) => uids.has(c.value))).toBe(true);
+  });
+
   it('adds a post to the replica’s feed and polls at once', async () => {
     const res = await post('/api/replica/posts', { feed: 'devDiaries', title: 'Dev diary: the playground', overview: 'Hello.' });
     expect(res.status).toBe(201);

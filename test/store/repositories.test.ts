@@ -445,6 +445,28 @@ describe.each(ENGINES)('on %s', (engine) => {
       expect(await state.database.db.selectFrom('account_links').select('uid').where('user_id', '=', 'u3').execute()).toEqual([]);
     });
 
+    it('knownAccounts lists every member’s linked accounts once, read once for every caller, and forgets those it is told to', async () => {
+      const links = new AccountLinksRepository(state.database.db);
+      await state.links.link('u6', { uid: '61', name: 'Known One' }, false, 1);
+      await state.links.link('u7', { uid: '61', name: 'Known One' }, false, 1);
+      await state.links.link('u7', { uid: '62', name: 'Known Two' }, false, 2);
+      const [first, second] = await Promise.all([links.knownAccounts(1_000), links.knownAccounts(1_000)]);
+      expect(second).toBe(first);
+      expect(first.filter((a) => a.uid.startsWith('6'))).toEqual(
+        expect.arrayContaining([
+          { uid: '61', name: 'Known One' },
+          { uid: '62', name: 'Known Two' },
+        ]),
+      );
+      expect(first.filter((a) => a.uid === '61')).toHaveLength(1);
+      // Kept a while: a link made meanwhile shows at the next read.
+      await state.links.link('u6', { uid: '63', name: 'Known Three' }, false, 3);
+      expect((await links.knownAccounts(2_000)).map((a) => a.uid)).not.toContain('63');
+      links.forgetKnownAccounts(['61']);
+      expect((await links.knownAccounts(2_000)).map((a) => a.uid)).not.toContain('61');
+      expect((await links.knownAccounts(1_000 + 5 * 60_000)).map((a) => a.uid)).toEqual(expect.arrayContaining(['61', '62', '63']));
+    });
+
     it("one user's links leave another's alone", async () => {
       await state.links.link('u4', { uid: '1', name: 'Same' }, false, 1);
       await state.links.link('u5', { uid: '1', name: 'Same' }, false, 1);
@@ -702,6 +724,14 @@ describe.each(ENGINES)('on %s', (engine) => {
 
   describe('feed state', () => {
     const post = (id: string) => ({ id, title: `Post ${id}`, date: '2025-01-01', overview: null, image: null });
+
+    it('gives the stored posts of a feed by id, for the titles /config status names', async () => {
+      const feed = `fp-${engine}`;
+      await state.feedPosts.reconcile(feed, [{ post: post('t1'), hash: 'h', credible: true }], 10);
+      expect(await other.feedPosts.posts(feed, ['t1', 'never-read'])).toEqual(new Map([['t1', post('t1')]]));
+      expect(await other.feedPosts.posts(`${feed}-other`, ['t1'])).toEqual(new Map());
+      expect(await other.feedPosts.posts(feed, [])).toEqual(new Map());
+    });
 
     it('records what was seen and the fan-outs pending, until finished', async () => {
       const feed = `fs-${engine}`;

@@ -1,0 +1,191 @@
+/**
+ * Autocomplete choices beyond players and heroes: the seasons of a player's profile, a member's recent matches, and the names
+ * of the item and achievement lists. Each reads at most one thing the cache or the store is likely to hold, within
+ * {@link CHOICE_READ_MS}, and offers less (never an error) when it cannot: Discord gives autocomplete 3 s and no deferral
+ * (Discord: "Autocomplete"). The router cuts the list to 25 and each name to 100 characters.
+ */
+import type { RivalsApi } from '../api/client.js';
+import type { AchievementSummary, Item, PlayerProfile } from '../api/schemas.js';
+import { settleWithin } from '../core/deadline.js';
+import { seasonRanks, currentSeason } from '../game/profile.js';
+import { gameModeName } from '../game/modes.js';
+import { seasonFromIndex, seasonFromNumber, type Season } from '../game/seasons.js';
+import type { RecordedMatch } from '../game/tracking.js';
+import { shortDate } from '../i18n/format.js';
+import { tr } from '../i18n/index.js';
+import { heroName } from '../i18n/names.js';
+import { LIMITS } from '../render/limits.js';
+import type { AccountLinksRepository } from '../store/account-links.js';
+import type { TrackingRepository } from '../store/tracking.js';
+import type { HeroDirectory } from './hero-directory.js';
+
+/** Longest an autocomplete waits for the one read it makes, ms: well inside Discord's 3 s, with room to answer. */
+export const CHOICE_READ_MS = 1_200;
+/** Entries of a list read for its names: one page, as large as a list page the API is asked for elsewhere (src/catalog/map-directory.ts). */
+export const CHOICE_LIST_SIZE = 100;
+
+export interface StringChoice {
+  name: string;
+  value: string;
+}
+
+export interface NumberChoice {
+  name: string;
+  value: number;
+}
+
+/** `work`'s value, or null when it throws, fails or outlasts {@link CHOICE_READ_MS}. */
+function inTime<T>(work: () => Promise<T>): Promise<T | null> {
+  return settleWithin(Promise.resolve().then(work), CHOICE_READ_MS, () => null).catch(() => null);
+}
+
+/** Whether `text` holds what was typed, in any case; everything does for nothing typed. */
+const holds = (text: string, typed: string) => typed === '' || text.toLowerCase().includes(typed);
+
+/**
+ * The seasons to offer for a `season` option, newest first, whose number starts with what is typed: those the profile of
+ * `player` has (its ranked seasons with their tier, and the season it plays now), read through the cache; else, as the
+ * season table has them, every season up to the one typed. `player` is a name or UID ("" for the member's default account).
+ */
+export async function seasonChoices(
+  typed: string,
+  player: string,
+  userId: string,
+  ctx: { api: RivalsApi; links: Pick<AccountLinksRepository, 'defaultUid'> },
+): Promise<NumberChoice[]> {
+  const prefix = typed.trim();
+  const query = player.trim() || (await inTime(() => ctx.links.defaultUid(userId)));
+  const profile = query ? await inTime(async () => (await ctx.api.player(query)).data) : null;
+  const seasons = profile ? profileSeasons(profile) : [];
+  const offered = seasons.length > 0 ? seasons : seasonTable(seasonFromNumber(prefix)).map((season) => ({ season, tier: null }));
+  return offered
+    .filter((s) => s.season.number.startsWith(prefix))
+    .map((s) => ({
+      name: s.tier ? `${tr('player:season', { number: s.season.number })} · ${s.tier}` : tr('player:season', { number: s.season.number }),
+      value: Number(s.season.number),
+    }));
+}
+
+/** A profile's seasons, newest first: each ranked season with its tier, and the season it plays now (its recent matches say). */
+function profileSeasons(p: PlayerProfile): { season: Season; tier: string | null }[] {
+  if (p.is_private) return [];
+  const ranked = seasonRanks(p).map((r) => ({ season: r.season, tier: r.tier }));
+  const now = currentSeason(p);
+  const all = now && !ranked.some((r) => r.season.index === now.index) ? [...ranked, { season: now, tier: null }] : ranked;
+  return all.sort((a, b) => b.season.index - a.season.index);
+}
+
+/** Every season from `through` back to Season 0, newest first; none without `through`. */
+export function seasonTable(through: Season | null): Season[] {
+  if (!through) return [];
+  return Array.from({ length: through.index + 1 }, (_, i) => seasonFromIndex(through.index - i)!);
+}
+
+/** A recent match as a choice names it: "Victory · Competitive · Hulk 12/3/5 · 26 May 2025". */
+function matchName(m: {
+  won: boolean | null;
+  mode: string | null;
+  hero: string | null;
+  kills: number;
+  deaths: number;
+  assists: number;
+  time: number | null;
+}): string {
+  return [
+    m.won === true ? tr('match:team.victory') : m.won === false ? tr('match:team.defeat') : null,
+    m.mode,
+    [m.hero, `${m.kills}/${m.deaths}/${m.assists}`].filter(Boolean).join(' '),
+    m.time ? shortDate(m.time) : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/**
+ * The member's recent matches for a `match` option, newest first, whose name or match ID holds what is typed: those the
+ * tracker recorded of their default linked account (a store read), else the recent matches of its profile (one read through
+ * the cache); heroes named from the cached hero list. None without a linked account.
+ */
+export async function matchChoices(
+  typed: string,
+  userId: string,
+  ctx: {
+    api: RivalsApi;
+    links: Pick<AccountLinksRepository, 'defaultUid'>;
+    heroes: Pick<HeroDirectory, 'displayNames'>;
+    tracking?: Pick<TrackingRepository, 'latestMatches'>;
+  },
+): Promise<StringChoice[]> {
+  const uid = await inTime(() => ctx.links.defaultUid(userId));
+  if (!uid) return [];
+  const wanted = typed.trim().toLowerCase();
+  const tracking = ctx.tracking;
+  const stored = tracking ? ((await inTime(() => tracking.latestMatches(uid, LIMITS.autocompleteChoices))) ?? []) : [];
+  const matches = stored.length > 0 ? await fromStore(stored, ctx.heroes) : await fromProfile(uid, ctx.api, ctx.heroes);
+  return matches.filter((m) => m.value.length <= LIMITS.optionValue && (holds(m.name, wanted) || holds(m.value, wanted))).slice(0, LIMITS.autocompleteChoices);
+}
+
+async function fromStore(matches: readonly RecordedMatch[], heroes: Pick<HeroDirectory, 'displayNames'>): Promise<StringChoice[]> {
+  const names = await heroNames(heroes);
+  return matches.map((m) => ({
+    name: matchName({ ...m, mode: gameModeName(m.modeId), hero: m.heroId ? (names.get(m.heroId) ?? null) : null }),
+    value: m.matchUid,
+  }));
+}
+
+/** The hero names of the cached hero list, by id; none when it cannot be read in time. */
+async function heroNames(heroes: Pick<HeroDirectory, 'displayNames'>): Promise<Map<string, string>> {
+  return (await inTime(() => heroes.displayNames())) ?? new Map<string, string>();
+}
+
+async function fromProfile(uid: string, api: RivalsApi, heroes: Pick<HeroDirectory, 'displayNames'>): Promise<StringChoice[]> {
+  const profile = await inTime(async () => (await api.player(uid)).data);
+  if (!profile || profile.is_private) return [];
+  // Most rows name their hero by id alone.
+  const names = profile.recent_matches.some((m) => !m.player.hero_name) ? await heroNames(heroes) : new Map<string, string>();
+  return [...profile.recent_matches]
+    .sort((a, b) => (b.time ?? 0) - (a.time ?? 0))
+    .map((m) => ({
+      name: matchName({
+        won: m.player.is_win,
+        mode: gameModeName(m.game_mode_id, m.play_mode_id),
+        hero: heroName(m.player.hero_name) ?? (m.player.hero_id ? (names.get(m.player.hero_id) ?? null) : null),
+        kills: m.player.kills,
+        deaths: m.player.deaths,
+        assists: m.player.assists,
+        time: m.time,
+      }),
+      value: m.match_uid,
+    }));
+}
+
+/**
+ * Entries of a list page whose name (or id) holds what is typed, those starting with it first, as choices whose value is the
+ * id; `label` adds what tells two of a name apart.
+ */
+function listChoices<T extends { id: string; name: string | null }>(entries: readonly T[], typed: string, label: (entry: T) => string): StringChoice[] {
+  const wanted = typed.trim().toLowerCase();
+  const starts = (e: T) => ((e.name ?? e.id).toLowerCase().startsWith(wanted) ? 0 : 1);
+  return entries
+    .filter((e) => e.id.length <= LIMITS.optionValue && (holds(e.name ?? e.id, wanted) || holds(e.id, wanted)))
+    .sort((a, b) => starts(a) - starts(b))
+    .slice(0, LIMITS.autocompleteChoices)
+    .map((e) => ({ name: label(e), value: e.id }));
+}
+
+/** Items of `type` (all without one) whose name holds what is typed, from one list page read through the cache (api-spec.md endpoint 9). */
+export async function itemChoices(typed: string, type: string | undefined, api: RivalsApi, label: (item: Item) => string): Promise<StringChoice[]> {
+  const page = await inTime(() => api.items({ type, page: 1, limit: CHOICE_LIST_SIZE }));
+  return listChoices(page?.data.entries ?? [], typed, label);
+}
+
+/** Achievements (of `hero`, a name or id, when given) whose name holds what is typed, from one list page read through the cache (endpoint 6). */
+export async function achievementChoices(
+  typed: string,
+  hero: string | undefined,
+  api: RivalsApi,
+  label: (achievement: AchievementSummary) => string,
+): Promise<StringChoice[]> {
+  const page = await inTime(() => api.achievements({ query: hero?.trim() || undefined, page: 1, limit: CHOICE_LIST_SIZE }));
+  return listChoices(page?.data.entries ?? [], typed, label);
+}
