@@ -3,9 +3,7 @@ import type { REST } from '@discordjs/rest';
 import { Routes, type APIMessage } from 'discord-api-types/v10';
 import { type FeedTransport } from './delivery.js';
 import { THREAD_ALREADY_CREATED } from '../core/discord-errors.js';
-
-/** 2015-01-01 in ms since the Unix epoch: a snowflake's top 42 bits count from it (Discord: "Snowflakes"). */
-const DISCORD_EPOCH_MS = 1_420_070_400_000;
+import { DISCORD_EPOCH_MS } from '../core/deadline.js';
 
 /** The lowest snowflake minted at `ms` (ms since the Unix epoch): `after` it, the messages created from then on. */
 const snowflakeAt = (ms: number): string => String(BigInt(Math.max(0, Math.floor(ms) - DISCORD_EPOCH_MS)) << 22n);

@@ -102,7 +102,7 @@ describe('command registration', () => {
       DISCORD_API_URL: discord.apiUrl,
     });
     expect(code).toBe(0);
-    expect(stdout).toMatch(/registered 21 commands \(guild /);
+    expect(stdout).toMatch(/registered 22 commands \(guild /);
     const put = await discord.waitFor((c) => c.method === 'PUT' && c.path === `/applications/${APP_ID}/guilds/${GUILD_ID}/commands`);
     expect(put.body).toEqual(PINNED);
     expect(put.authorization).toBe('Bot deploy-token');
