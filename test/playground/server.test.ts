@@ -254,7 +254,10 @@ describe('the playground’s languages', () => {
       { code: 'de', locale: 'de', name: 'Deutsch' },
       { code: 'ja', locale: 'ja', name: '日本語' },
     ]);
-    expect(data.members.map((m) => m.locale)).toEqual(MEMBERS.map(() => 'en-US'));
+    // The three people, then the seeded ladder's members.
+    expect(data.members.map((m) => m.id).slice(0, MEMBERS.length)).toEqual(MEMBERS.map((m) => m.id));
+    expect(data.members.length).toBeGreaterThan(MEMBERS.length);
+    expect(data.members.map((m) => m.locale)).toEqual(data.members.map(() => 'en-US'));
     expect(data.guild.preferredLocale).toBe('en-US');
   });
 
