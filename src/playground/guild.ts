@@ -15,7 +15,7 @@ export interface PlaygroundMember {
   name: string;
   /** Has Manage Server (and Administrator): can see and run /config. */
   admin: boolean;
-  /** `#rrggbb`: the avatar's disc, and the name's colour while the member holds no coloured role. */
+  /** `#rrggbb`: the avatar's disc (a name takes its colour from the member's roles, as on Discord). */
   colour: string;
 }
 
@@ -124,7 +124,7 @@ export interface GuildDirectory {
 /** The three people alone: a server with no seeded ladder. */
 export const PEOPLE: GuildDirectory = { members: MEMBERS, roles: ROLES };
 
-/** A seeded ladder member's name colour while they hold no coloured role; by their place in the ladder. */
+/** A seeded ladder member's avatar colour, by their place in the ladder. */
 const LADDER_COLOURS = ['#e67e22', '#1abc9c', '#e91e63', '#9b59b6', '#3498db', '#95a5a6', '#2ecc71', '#ad1457'] as const;
 
 /** The events of {@link PlaygroundGuild.subscribe}. */

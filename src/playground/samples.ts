@@ -18,10 +18,10 @@ export function replicaSamples(dataset: Pick<Dataset, 'players' | 'matches'>, se
   };
 }
 
-/** The list as docs/playground.md writes it: a line per player (free ones marked), then a line of match ids. */
+/** The list as docs/playground.md writes it: a line per player (on the seeded ladder, or free to link), then a line of match ids. */
 export function samplesMarkdown(samples: ReplicaSamples): string {
   return [
-    ...samples.players.map((p) => `- **${p.name}** (UID \`${p.uid}\`)${p.member === null ? ': on nobody’s ladder entry, free to link and prove' : ''}`),
+    ...samples.players.map((p) => `- **${p.name}** (UID \`${p.uid}\`): ${p.member === null ? 'free to link and prove' : 'on the seeded ladder'}`),
     `- Matches: ${samples.matches.map((m) => `\`${m}\``).join(', ')}`,
   ].join('\n');
 }
