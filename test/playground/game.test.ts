@@ -8,7 +8,10 @@ import { CHANNELS, GUILD, MEMBERS, ROLES, type PlaygroundGuild } from '../../src
 import type { MessageEvent, PlaygroundMessage } from '../../src/playground/messages.js';
 import { coalesced, playgroundRoleTransport } from '../../src/playground/roles.js';
 import { FREE_PLAYER, ladderSeats } from '../../src/playground/seed-ladder.js';
+import { loadConfig } from '../../src/app/config.js';
+import { startPlayground } from '../../src/playground/start.js';
 import { bootPlayground } from '../helpers/playground.js';
+import { capturingLogger } from '../helpers/replica.js';
 
 const [ALEX, SAM] = MEMBERS as [(typeof MEMBERS)[number], (typeof MEMBERS)[number]];
 const GENERAL = CHANNELS[0]!.id;
@@ -125,6 +128,22 @@ describe('every flow that needs the game', () => {
     expect(await res.json()).toMatchObject({ uid: FREE_PLAYER, rank: { level: 13, tier: 'Diamond III' } });
     // Answered once the tracker read the player and the sync ran: the new role given, then the old one taken back.
     expect(moved).toEqual([[role('Diamond').id, role('Platinum').id], [role('Diamond').id]]);
+  });
+
+  it('gives members back, after a restart, the roles the bot recorded giving', async () => {
+    const again = await startPlayground({
+      config: loadConfig({ DATA_DIR: boot.dataDir }),
+      services: boot.services,
+      logger: capturingLogger().logger,
+      port: 0,
+      feedPollSeconds: 3600,
+    });
+    try {
+      expect(again.guild.rolesOf(SAM.id)).toEqual([role('Diamond').id]);
+      expect(again.guild.rolesOf(ALEX.id)).toEqual([]);
+    } finally {
+      await again.close();
+    }
   });
 
   it('refuses a rank the game does not have and a player the replica does not have', async () => {
