@@ -1,13 +1,13 @@
 /** Avatars drawn as SVG, a coloured disc with an initial like Discord's defaults, so the page loads nothing from the internet. */
-import { BOT, MEMBERS } from './guild.js';
+import { BOT, PEOPLE, type GuildDirectory } from './guild.js';
 
 /** Discord's brand red for the bot, and a neutral grey for an unknown id. */
 const BOT_COLOUR = '#ed4245';
 const UNKNOWN_COLOUR = '#80848e';
 
-/** A 128×128 SVG avatar by id; an unknown id gets a grey disc. */
-export function avatarSvg(id: string): string {
-  const member = MEMBERS.find((m) => m.id === id);
+/** A 128×128 SVG avatar by id, of `guild`'s members and the bot; an unknown id gets a grey disc. */
+export function avatarSvg(id: string, guild: GuildDirectory = PEOPLE): string {
+  const member = guild.members.find((m) => m.id === id);
   const [colour, initial] = id === BOT.id ? [BOT_COLOUR, 'R'] : member ? [member.colour, member.name[0]!.toUpperCase()] : [UNKNOWN_COLOUR, '?'];
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="128" height="128" viewBox="0 0 128 128">` +

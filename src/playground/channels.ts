@@ -23,7 +23,7 @@ export function playgroundChannelAccess(): ChannelAccess {
 }
 
 /** As discord.js throws it (`code`, `status`). */
-class PlaygroundRestError extends Error {
+export class PlaygroundRestError extends Error {
   constructor(
     message: string,
     readonly code: number,

@@ -37,6 +37,8 @@ export interface Definition {
   /** 1 chat input (slash), 2 user context menu. */
   type?: number;
   default_member_permissions?: string | null;
+  /** Where it may run (Discord: interaction context types; 1 is the bot's DMs). */
+  contexts?: number[] | null;
   options?: DefinitionOption[];
   /** The registered name Discord sends, on a copy made by {@link localizeDefinition}. */
   key?: string;

@@ -11,7 +11,7 @@ import type { Router } from '../discord/router.js';
 import type { Logger } from '../core/logger.js';
 import type { MessagePayload } from '../render/view.js';
 import { t } from '../render/strings.js';
-import { GUILD, memberById, channelById, dmChannelOf, permissionsOf, mayUse, PlaygroundLocales, type PlaygroundMember } from './guild.js';
+import { GUILD, channelById, dmChannelOf, permissionsOf, mayUse, PEOPLE, PlaygroundLocales, type GuildDirectory, type PlaygroundMember } from './guild.js';
 import type { MessageInteraction, MessageStore } from './messages.js';
 import { resolveCommand, type TypedCommand } from './options.js';
 
@@ -29,6 +29,10 @@ export interface PlaygroundInteractionsOptions {
   ackDeadlineMs?: number;
   /** Default: all `en-US`. */
   locales?: PlaygroundLocales;
+  /** The server's members and roles; default the three people alone. */
+  guild?: GuildDirectory;
+  /** Called once each interaction's answer is settled (the playground then brings rank roles in step). */
+  afterInteraction?: () => void;
 }
 
 const isEphemeral = (p: MessagePayload) => (p.flags & MessageFlags.Ephemeral) !== 0;
@@ -36,12 +40,18 @@ const isEphemeral = (p: MessagePayload) => (p.flags & MessageFlags.Ephemeral) !=
 export class PlaygroundInteractions {
   readonly #o: PlaygroundInteractionsOptions;
   readonly #locales: PlaygroundLocales;
+  readonly #guild: GuildDirectory;
   readonly #inflight = new Set<Promise<void>>();
   #sequence = 0;
 
   constructor(options: PlaygroundInteractionsOptions) {
     this.#o = options;
     this.#locales = options.locales ?? new PlaygroundLocales();
+    this.#guild = options.guild ?? PEOPLE;
+  }
+
+  #member(id: string): PlaygroundMember | undefined {
+    return this.#guild.members.find((m) => m.id === id);
   }
 
   async settle(): Promise<void> {
@@ -62,7 +72,7 @@ export class PlaygroundInteractions {
     if (!where.ok) return where;
     // In a DM, Discord's client offers only the commands declared for that context (not /config, /ladder).
     if (where.dm && !this.#inDms(typed.command)) return { ok: false, error: t.playgroundUnknownCommand(typed.command) };
-    const resolved = resolveCommand(this.#o.router.commands, typed, where.member, this.#locales.member(memberId));
+    const resolved = resolveCommand(this.#o.router.commands, typed, where.member, this.#locales.member(memberId), this.#guild);
     if (!resolved.ok) return resolved;
     const input: CommandInput = { subcommand: resolved.subcommand, options: resolved.options, user: this.#invokerOf(where.member, where.dm) };
     return this.#answer(typed.command, input, where.member, channelId, { userId: memberId, command: resolved.display, kind: 'slash' });
@@ -79,7 +89,7 @@ export class PlaygroundInteractions {
     // The playground's DM has no member list to right-click.
     if (where.dm) return { ok: false, error: t.playgroundUnknownCommand(name) };
     const module = this.#o.router.commands.find((m) => m.definition.name === name && m.definition.type === ApplicationCommandType.User);
-    const target = memberById(targetId);
+    const target = this.#member(targetId);
     if (!module) return { ok: false, error: t.playgroundUnknownCommand(name) };
     if (!mayUse(where.member, module.definition.default_member_permissions)) return { ok: false, error: t.playgroundNoPermission(name) };
     if (!target) return { ok: false, error: t.playgroundUnknownMember('user', targetId) };
@@ -126,7 +136,7 @@ export class PlaygroundInteractions {
 
   /** [] when nothing fits in time. */
   async autocomplete(memberId: string, typed: TypedCommand, focused: string): Promise<APIApplicationCommandOptionChoice[]> {
-    const member = memberById(memberId);
+    const member = this.#member(memberId);
     if (!member) return [];
     const logger = this.#o.logger.child({ interaction: `autocomplete-${++this.#sequence}`, user: memberId });
     const work = this.#o.router.autocomplete(
@@ -165,7 +175,7 @@ export class PlaygroundInteractions {
 
   /** A server channel, or the member's own DM with the bot (`dm`); another member's DM is as unknown as a made-up channel. */
   #where(memberId: string, channelId: string): { ok: true; member: PlaygroundMember; dm: boolean } | { ok: false; error: string } {
-    const member = memberById(memberId);
+    const member = this.#member(memberId);
     if (!member) return { ok: false, error: t.playgroundUnknownMember('member', memberId) };
     if (channelById(channelId)) return { ok: true, member, dm: false };
     if (channelId === dmChannelOf(memberId)) return { ok: true, member, dm: true };
@@ -179,7 +189,10 @@ export class PlaygroundInteractions {
     const budget = interactionBudget('', Date.now(), this.#o.budgetMs);
     const job = work({ ...this.#o.context, logger, budget }).catch((err: unknown) => logger.error({ err, kind }, 'interaction failed'));
     this.#inflight.add(job);
-    void job.finally(() => this.#inflight.delete(job));
+    void job.finally(() => {
+      this.#inflight.delete(job);
+      this.#o.afterInteraction?.();
+    });
   }
 
   /** The original response of a command, created by reply or defer and changed by edit and delete. */

@@ -11,15 +11,22 @@ export const MESSAGES_PER_CHANNEL = 200;
 /** 2015-01-01, for snowflake ids (Discord: "Snowflakes"). */
 const DISCORD_EPOCH = 1_420_070_400_000n;
 
-/** A payload as Discord shows it posted: files become `attachments` with a URL (a `data:` URL: no CDN here), which `attachment://` images show. */
+/**
+ * A payload as Discord shows it posted: files become `attachments` with a URL (a `data:` URL: no CDN here), their size and
+ * type (Discord: "Attachment Object"), which `attachment://` images show.
+ */
 export function asPosted(payload: MessagePayload): MessagePayload {
   const { json, files } = splitFiles(payload);
   if (files.length === 0) return json;
+  const byName = new Map(files.map((f) => [f.name, f]));
   const urls = new Map(files.map((f) => [f.name, `data:${f.contentType};base64,${Buffer.from(f.data).toString('base64')}`]));
   const shown = (url: string) => (url.startsWith('attachment://') ? (urls.get(url.slice('attachment://'.length)) ?? url) : url);
   return {
     ...json,
-    attachments: json.attachments?.map((a) => ({ ...a, url: urls.get(a.filename) })),
+    attachments: json.attachments?.map((a) => {
+      const file = byName.get(a.filename);
+      return { ...a, url: urls.get(a.filename), ...(file ? { size: file.data.byteLength, content_type: file.contentType } : {}) };
+    }),
     embeds: json.embeds.map((e) => (e.image ? { ...e, image: { ...e.image, url: shown(e.image.url) } } : e)),
   };
 }

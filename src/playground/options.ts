@@ -7,7 +7,7 @@ import type { CommandInput, CommandModule } from '../discord/command.js';
 import { t } from '../render/strings.js';
 import { localizeCommand } from '../i18n/commands.js';
 import { localizeDefinition, optionsOf, subcommandsOf, type Definition } from './command-line.js';
-import { CHANNELS, MEMBERS, mayUse, ROLES, type PlaygroundMember } from './guild.js';
+import { CHANNELS, mayUse, PEOPLE, type GuildDirectory, type PlaygroundMember } from './guild.js';
 
 /** Names, and each option's text as typed (or a picked choice's value). */
 export interface TypedCommand {
@@ -21,9 +21,16 @@ export type ResolvedCommand =
 
 /**
  * Checks a typed command (registered names) against the bot's definitions and converts each option to what Discord sends.
- * Refusals name things as the client in Discord locale `locale` shows them, written in the current locale.
+ * Refusals name things as the client in Discord locale `locale` shows them, written in the current locale. Members and
+ * roles are those of `guild`.
  */
-export function resolveCommand(modules: readonly CommandModule[], typed: TypedCommand, member: PlaygroundMember, locale = 'en-US'): ResolvedCommand {
+export function resolveCommand(
+  modules: readonly CommandModule[],
+  typed: TypedCommand,
+  member: PlaygroundMember,
+  locale = 'en-US',
+  guild: GuildDirectory = PEOPLE,
+): ResolvedCommand {
   const module = modules.find(
     (m) => m.definition.name === typed.command && (m.definition.type ?? ApplicationCommandType.ChatInput) === ApplicationCommandType.ChatInput,
   );
@@ -54,7 +61,7 @@ export function resolveCommand(modules: readonly CommandModule[], typed: TypedCo
       if (option.required) return { ok: false, error: t.playgroundMissingOption(option.name) };
       continue;
     }
-    const value = convert(option, raw);
+    const value = convert(option, raw, guild);
     if (typeof value === 'object') return { ok: false, error: value.error };
     options[key] = value;
   }
@@ -64,7 +71,7 @@ export function resolveCommand(modules: readonly CommandModule[], typed: TypedCo
 
 const lower = (s: string) => s.toLowerCase();
 
-function convert(option: APIApplicationCommandBasicOption, raw: string): string | number | boolean | { error: string } {
+function convert(option: APIApplicationCommandBasicOption, raw: string, guild: GuildDirectory): string | number | boolean | { error: string } {
   switch (option.type) {
     case ApplicationCommandOptionType.String: {
       if (option.choices?.length) {
@@ -110,7 +117,7 @@ function convert(option: APIApplicationCommandBasicOption, raw: string): string 
     case ApplicationCommandOptionType.User:
     case ApplicationCommandOptionType.Mentionable: {
       const id = raw.match(/^<@!?(\d+)>$/)?.[1] ?? raw;
-      const found = MEMBERS.find((m) => m.id === id || lower(m.name) === lower(raw.replace(/^@/, '')));
+      const found = guild.members.find((m) => m.id === id || lower(m.name) === lower(raw.replace(/^@/, '')));
       return found ? found.id : { error: t.playgroundUnknownMember(option.name, raw) };
     }
     case ApplicationCommandOptionType.Channel: {
@@ -123,7 +130,7 @@ function convert(option: APIApplicationCommandBasicOption, raw: string): string 
     }
     case ApplicationCommandOptionType.Role: {
       const id = raw.match(/^<@&(\d+)>$/)?.[1] ?? raw;
-      const found = ROLES.find((r) => r.id === id || lower(r.name) === lower(raw.replace(/^@/, '')));
+      const found = guild.roles.find((r) => r.id === id || lower(r.name) === lower(raw.replace(/^@/, '')));
       return found ? found.id : { error: t.playgroundUnknownRole(option.name, raw) };
     }
     default:

@@ -31,6 +31,16 @@ export interface PlaygroundMessage {
 
 export type MessageEvent = { type: 'message'; message: PlaygroundMessage } | { type: 'delete'; id: string; channelId: string };
 
+/** A member's roles changed (Discord: "Guild Member Update"); `roles` every role id they hold now, highest first. */
+export interface MemberRolesEvent {
+  type: 'member-roles';
+  memberId: string;
+  roles: string[];
+}
+
+/** What `GET /api/events` streams. */
+export type PageEvent = MessageEvent | MemberRolesEvent;
+
 /** A member's direct messages with the bot are the channel `dm-<member id>` (Discord: a DM channel, type 1), seen by that member alone. */
 export const DM_CHANNEL_PREFIX = 'dm-';
 
@@ -42,20 +52,57 @@ export interface Bootstrap {
   /** `preferredLocale`: guild `preferred_locale`, one of {@link Bootstrap.languages}' codes. */
   guild: { id: string; name: string; preferredLocale: string };
   bot: { id: string; name: string };
-  /** `locale`: the member's client's (interaction `locale`), one of {@link Bootstrap.languages}' codes. */
-  members: { id: string; name: string; admin: boolean; colour: string; locale: string }[];
+  /**
+   * The three people, then the seeded ladder's members. `locale`: the member's client's (interaction `locale`), one of
+   * {@link Bootstrap.languages}' codes; `roles` the role ids they hold, highest first.
+   */
+  members: { id: string; name: string; admin: boolean; colour: string; locale: string; roles: string[] }[];
   /** English first. */
   languages: PlaygroundLanguage[];
   channels: { id: string; name: string; type: number; topic: string }[];
   /** The topic line of a member's DM channel with the bot ({@link DM_CHANNEL_PREFIX}). */
   directMessages: { topic: string };
-  roles: { id: string; name: string; colour: string }[];
+  /** Highest first; `colour` `#000000` for none, as Discord. */
+  roles: { id: string; name: string; colour: string; position: number; hoist: boolean; managed: boolean }[];
   /** Discord: "Bulk Overwrite Global Application Commands" body. */
   commands: Definition[];
   /** Oldest first. */
   messages: PlaygroundMessage[];
-  /** Data from the in-process replica, where the page can add posts. */
+  /** Data from the in-process replica, where the page can add posts and play the game. */
   replica: boolean;
+  /** What the replica holds to try (the welcome lists it); absent over the real API. */
+  samples?: ReplicaSamples;
+}
+
+/** The players and matches the replica holds, as the welcome and docs/playground.md list them. */
+export interface ReplicaSamples {
+  /** In name order. `member`: the seeded ladder member linked to the player (null: free to link). */
+  players: { uid: string; name: string; member: string | null }[];
+  /** Match ids, in order. */
+  matches: string[];
+}
+
+/** `GET /api/replica/game/players`: each replica player as the game and the API show them, for the page's "In game" panel. */
+export interface GamePlayer {
+  uid: string;
+  name: string;
+  /** The icon the API's profile shows now; `equipped` the one worn in game (the same, or one the API shows after its next update). */
+  shown: { id: string; url: string } | null;
+  equipped: { id: string; url: string } | null;
+  /** The latest ranked season's division (1 … 23) and tier. */
+  rank: { level: number; tier: string | null } | null;
+  /** Ms until the API accepts an update of this player (0: now). */
+  updateInMs: number;
+}
+
+/** `GET /api/replica/game`: the players, the icons a player may equip, the ranks a player may reach, and whose accounts the acting member linked. */
+export interface GameState {
+  players: GamePlayer[];
+  icons: { id: string; url: string }[];
+  /** Division levels 1 … 23 by name, lowest first. */
+  ranks: { level: number; name: string }[];
+  /** The UIDs the member asked about linked, their default first. */
+  linked: string[];
 }
 
 export interface PlaygroundLanguage {

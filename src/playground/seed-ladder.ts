@@ -1,6 +1,7 @@
 /**
- * Offline, the playground's server runs a ladder of the captured sample players: each as a member with a proved link,
- * standing as their latest capture shows until the tracker reads them again. Its posts go to `#ladder`, with a weekly
+ * Offline, the playground's server runs a ladder of the captured sample players: each but one ({@link FREE_PLAYER}, left
+ * for a playground member to link and prove) as a member with a proved link, standing as their latest capture shows until
+ * the tracker reads them again. Its posts go to `#ladder`, with a weekly
  * recap on the day and at the time the playground first started. Each capture is replayed match by match, as the
  * tracker would have read the player, so the rank changes in the recorded matches and the seasons finished between
  * captures are posted as they happened.
@@ -15,8 +16,29 @@ import { readForTracking, trackedTimelinePoints } from '../game/tracking.js';
 import type { ProfileCapture } from '../replica/data/dataset.js';
 import type { State } from '../store/state.js';
 
-/** The first seeded member's id; the others follow it. Nobody who can use the playground. */
+/** The first seeded member's id; the others follow it. */
 const FIRST_MEMBER = 100_000_000_000_000_100n;
+
+/** Chob Bob: a captured player no seeded member links, so that a playground member can link, prove and list them. */
+export const FREE_PLAYER = '341932470';
+
+/** A seeded ladder member: their user id, the player they are listed by, and their name (the player's). */
+export interface LadderSeat {
+  userId: string;
+  uid: string;
+  name: string;
+}
+
+/** The seeded ladder's members, one per captured player but {@link FREE_PLAYER}, in the captures' order, named as their latest capture. */
+export function ladderSeats(captures: readonly ProfileCapture[]): LadderSeat[] {
+  const names = new Map<string, string>();
+  for (const c of captures) {
+    if (c.uid === FREE_PLAYER) continue;
+    const player = c.body.player as { name?: unknown } | undefined;
+    names.set(c.uid, String(c.body.name ?? player?.name ?? c.uid));
+  }
+  return [...names].map(([uid, name], n) => ({ userId: String(FIRST_MEMBER + BigInt(n)), uid, name }));
+}
 
 /**
  * Turns `guildId`'s ladder on and lists every captured player (their latest capture) as a member with a proved link.
@@ -35,6 +57,7 @@ export async function seedLadder(
   const schemas = createSchemas(createImageResolver(imageBaseUrl));
   const byUid = new Map<string, { profile: PlayerProfile; at: number }[]>();
   for (const c of captures) {
+    if (c.uid === FREE_PLAYER) continue;
     const profile = schemas.player.parse(c.body);
     const read = readForTracking(profile);
     const at = read.kind === 'read' && read.lastMatchAt !== null ? read.lastMatchAt * 1000 : 0;
@@ -48,9 +71,10 @@ export async function seedLadder(
   const at = new Date(now - 60_000);
   const recap = { recapDay: at.getUTCDay(), recapAt: at.getUTCHours() * 60 + at.getUTCMinutes() };
   await state.ladder.configure(guildId, { enabled: true, ...(momentsChannelId ? { momentsChannelId, ...recap } : {}) }, now);
+  const seats = new Map(ladderSeats(captures).map((s) => [s.uid, s.userId]));
   let n = 0;
   for (const [uid, list] of byUid) {
-    const userId = String(FIRST_MEMBER + BigInt(n));
+    const userId = seats.get(uid)!;
     const latest = list.at(-1)!.profile;
     await state.links.link(userId, { uid, name: latest.name }, true, now);
     await state.database.db.updateTable('account_links').set({ verified_at: now }).where('user_id', '=', userId).where('uid', '=', uid).execute();

@@ -8,10 +8,11 @@ import type { AddressInfo } from 'node:net';
 import * as z from 'zod';
 import type { Logger } from '../core/logger.js';
 import type { ImageProxy } from './images.js';
-import { isLanguageCode, LANGUAGES, memberById, type PlaygroundLocales } from './guild.js';
+import { isLanguageCode, LANGUAGES, type PlaygroundGuild, type PlaygroundLocales } from './guild.js';
 import type { PlaygroundInteractions } from './interactions.js';
 import type { MessageStore } from './messages.js';
-import type { Bootstrap, EditablePost, NewPost, PostEdit, PostFeed } from './protocol.js';
+import type { Bootstrap, EditablePost, NewPost, PageEvent, PostEdit, PostFeed } from './protocol.js';
+import type { PlaygroundGame } from './game.js';
 import { avatarSvg } from './avatars.js';
 import type { PageAssets } from './bundle.js';
 
@@ -27,6 +28,8 @@ export interface PlaygroundServerOptions {
   assets: PageAssets;
   interactions: PlaygroundInteractions;
   messages: MessageStore;
+  /** Its members and the roles they hold, whose changes the page follows. */
+  guild: PlaygroundGuild;
   locales: PlaygroundLocales;
   images: ImageProxy;
   bootstrap: () => Bootstrap;
@@ -36,6 +39,8 @@ export interface PlaygroundServerOptions {
   listPosts?: (feed: PostFeed) => Promise<EditablePost[]>;
   /** Changes a post at the replica and polls; undefined for no such post. Absent over the real API. */
   editPost?: (feed: PostFeed, id: string, edit: PostEdit) => Promise<EditablePost | undefined>;
+  /** The replica's game ("In game"); absent over the real API. */
+  game?: PlaygroundGame;
   logger: Logger;
 }
 
@@ -43,6 +48,8 @@ const feed = z.enum(['patchNotes', 'balances', 'devDiaries']);
 /** Characters; the body limit is {@link MAX_BODY_BYTES}. */
 const MAX_FULL_CONTENT = 50_000;
 const REPLICA_ONLY = 'posts can only be listed, added or changed on the in-process replica (run without RIVALS_API_KEY)';
+const GAME_ONLY = 'the game can only be played on the in-process replica (run without RIVALS_API_KEY)';
+const uid = z.string().trim().min(1).max(100);
 
 const languageCode = z.string().refine(isLanguageCode, { error: `pick one of ${LANGUAGES.map((l) => l.code).join(', ')}` });
 
@@ -58,6 +65,9 @@ const bodies = {
   autocomplete: typedCommand.extend({ memberId: z.string(), focused: z.string().max(32) }),
   memberLocale: z.object({ memberId: z.string(), locale: languageCode }),
   guildLocale: z.object({ locale: languageCode }),
+  equipIcon: z.object({ uid, iconId: z.string().regex(/^\d{1,20}$/, 'an icon id is digits') }),
+  setRank: z.object({ uid, level: z.number().int().min(1).max(23) }),
+  skipCooldown: z.object({ uid }),
   post: z.object({ feed, title: z.string().trim().min(1).max(200), overview: z.string().trim().max(2000).default('') }),
   // The feed poller ignores a change that leaves a post without a title, or without both an overview
   // and a full text (a half-written post at the API, src/feeds/corrections.ts), so neither is accepted.
@@ -122,16 +132,31 @@ export async function startPlaygroundServer(o: PlaygroundServerOptions): Promise
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
     res.write('retry: 1000\n\n');
     streams.add(res);
-    const unsubscribe = o.messages.subscribe((event) => res.write(`data: ${JSON.stringify(event)}\n\n`));
+    const write = (event: PageEvent) => res.write(`data: ${JSON.stringify(event)}\n\n`);
+    const stops = [o.messages.subscribe(write), o.guild.subscribe(write)];
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
     req.on('close', () => {
       clearInterval(heartbeat);
-      unsubscribe();
+      for (const stop of stops) stop();
       streams.delete(res);
     });
   }
 
   const accepted = (res: ServerResponse, outcome: { ok: boolean }) => json(res, outcome.ok ? 202 : 400, outcome);
+
+  const game = (): PlaygroundGame => {
+    if (!o.game) throw new HttpError(409, GAME_ONLY);
+    return o.game;
+  };
+  /** What the replica refuses (an unknown player, icon or level) as a 400 naming it. */
+  const played = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (err) {
+      if (err instanceof RangeError) throw new HttpError(400, err.message);
+      throw err;
+    }
+  };
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const { pathname } = url;
@@ -153,7 +178,12 @@ export async function startPlaygroundServer(o: PlaygroundServerOptions): Promise
         return json(res, 200, { posts: await o.listPosts(parsed.data) });
       }
       const avatar = pathname.match(/^\/avatar\/(\d{1,20})\.svg$/);
-      if (avatar) return send(res, 200, 'image/svg+xml', avatarSvg(avatar[1]!), 'max-age=3600');
+      if (avatar) return send(res, 200, 'image/svg+xml', avatarSvg(avatar[1]!, o.guild), 'max-age=3600');
+      if (pathname === '/api/replica/game') {
+        const memberId = url.searchParams.get('memberId') ?? '';
+        if (!o.guild.member(memberId)) throw new HttpError(400, `memberId: no member ${memberId}`);
+        return json(res, 200, await game().state(memberId));
+      }
     }
     if (req.method === 'POST') {
       if (pathname === '/api/interactions/command') {
@@ -176,7 +206,7 @@ export async function startPlaygroundServer(o: PlaygroundServerOptions): Promise
       }
       if (pathname === '/api/locales/member') {
         const b = await readBody(req, bodies.memberLocale);
-        if (!memberById(b.memberId)) throw new HttpError(400, `memberId: no member ${b.memberId}`);
+        if (!o.guild.member(b.memberId)) throw new HttpError(400, `memberId: no member ${b.memberId}`);
         o.locales.setMember(b.memberId, b.locale);
         o.logger.info({ member: b.memberId, locale: b.locale }, 'member language switched');
         return json(res, 200, { ok: true, locale: b.locale });
@@ -191,6 +221,18 @@ export async function startPlaygroundServer(o: PlaygroundServerOptions): Promise
         if (!o.addPost) throw new HttpError(409, REPLICA_ONLY);
         const b = await readBody(req, bodies.post);
         return json(res, 201, await o.addPost(b));
+      }
+      if (pathname === '/api/replica/game/icon') {
+        const b = await readBody(req, bodies.equipIcon);
+        return json(res, 200, await played(() => game().equipIcon(b.uid, b.iconId)));
+      }
+      if (pathname === '/api/replica/game/rank') {
+        const b = await readBody(req, bodies.setRank);
+        return json(res, 200, await played(() => game().setRank(b.uid, b.level)));
+      }
+      if (pathname === '/api/replica/game/update-cooldown') {
+        const b = await readBody(req, bodies.skipCooldown);
+        return json(res, 200, await played(() => game().skipUpdateCooldown(b.uid)));
       }
     }
     if (req.method === 'PATCH') {

@@ -9,7 +9,7 @@ import type { Config } from '../app/config.js';
 import type { Logger } from '../core/logger.js';
 import type { ApiServices } from '../app/services.js';
 import type { FeedPoller } from '../feeds/poller.js';
-import { seedLadder } from './seed-ladder.js';
+import { ladderSeats, seedLadder } from './seed-ladder.js';
 import { seedTracking } from './seed-tracking.js';
 import { seedKnownPlayers } from './seed-players.js';
 import type { State } from '../store/state.js';
@@ -18,7 +18,12 @@ import { openState } from '../store/state.js';
 import { buildPageAssets } from './bundle.js';
 import { playgroundChannelAccess, playgroundFeedTransport } from './channels.js';
 import type { Definition } from './command-line.js';
-import { BOT, CHANNELS, dmChannelOf, DM_TOPIC, GUILD, LANGUAGES, MEMBERS, PlaygroundLocales, ROLES } from './guild.js';
+import { BOT, CHANNELS, dmChannelOf, DM_TOPIC, GUILD, LANGUAGES, PlaygroundGuild, PlaygroundLocales } from './guild.js';
+import { BackgroundJob } from '../core/background-job.js';
+import { ROLES_EVERY_MS } from '../feeds/rank-roles.js';
+import { playgroundGame } from './game.js';
+import { coalesced, playgroundRoleTransport } from './roles.js';
+import { replicaSamples } from './samples.js';
 import { ImageProxy } from './images.js';
 import { PlaygroundInteractions } from './interactions.js';
 import { MessageStore } from './messages.js';
@@ -41,6 +46,9 @@ export interface PlaygroundOptions {
   commands?: CommandModule[];
 }
 
+/** Tracked players read at most after an interaction, before the rank roles are brought in step. */
+const CATCH_UP_READS = 10;
+
 /** Under DATA_DIR, never the bot's store: its feed records list the replica's posts, so a real run sharing it would post the backlog. */
 export const PLAYGROUND_STATE_FILE = 'playground.sqlite';
 
@@ -50,6 +58,10 @@ export interface Playground {
   interactions: PlaygroundInteractions;
   poller: FeedPoller;
   locales: PlaygroundLocales;
+  /** The pretend server's members and the roles they hold. */
+  guild: PlaygroundGuild;
+  /** Brings the server's rank roles in step now (tests; the playground also does after each interaction and every minute). */
+  syncRoles(): Promise<void>;
   /** The playground's own store (tests read what it recorded). */
   state: State;
   /** Stops the poller, waits for answers in flight, closes the server and the playground's state (not the services). */
@@ -79,15 +91,19 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   const messages = new MessageStore();
   const transport = playgroundFeedTransport(messages);
   const state = await openState({ dataDir: o.config.dataDir, file: PLAYGROUND_STATE_FILE, logger });
-  const locales = new PlaygroundLocales();
-  // The same wiring as on Discord (src/app/background.ts), over the playground's channels and messages.
-  const { context, poller, meta, balanceIndexer, mains, tracker, verifier, moments } = createBackground({
+  const replica = o.services.replica;
+  const seats = replica ? ladderSeats(replica.dataset.profileCaptures) : [];
+  const guild = new PlaygroundGuild(seats);
+  const locales = new PlaygroundLocales(guild);
+  // The same wiring as on Discord (src/app/background.ts), over the playground's channels, messages and members.
+  const { context, poller, meta, balanceIndexer, mains, tracker, verifier, moments, rankRoles } = createBackground({
     api: o.services.api,
     state,
     cacheStore: o.services.cacheStore,
     channels: playgroundChannelAccess(),
     charts: o.services.charts,
     transport,
+    roles: playgroundRoleTransport(guild),
     logger,
     feedComponent: 'playground-feeds',
     requestsPerMinute: o.config.rivals.requestsPerMinute,
@@ -98,6 +114,11 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     tracking: o.config.tracking,
     trackingWait: () => o.services.limiter.trackingWait(),
   });
+  // One sync at a time, so that none finds the server's lease taken by another and skips its turn.
+  const syncRoles = coalesced(async () => void (await rankRoles!.run()));
+  const rolesJob = new BackgroundJob(syncRoles);
+  let closing = false;
+  let lastSync: Promise<void> = Promise.resolve();
   const router = new Router(modules);
   const interactions = new PlaygroundInteractions({
     router,
@@ -107,8 +128,25 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     ackDeadlineMs: o.ackDeadlineMs,
     budgetMs: o.config.interactionBudgetMs,
     locales,
+    guild,
+    // A command may have changed what members should hold (/link, /config rank-roles, /ladder join): the players it made
+    // due are read and the roles brought in step at once, where the bot takes up to the tracker's next turn and a minute.
+    afterInteraction: () => {
+      if (!closing) lastSync = catchUp().catch((err: unknown) => logger.warn({ err }, 'rank roles: could not sync'));
+    },
   });
-  const replica = o.services.replica;
+  /** The tracker's due reads (a few), then the rank roles. */
+  const catchUp = coalesced(async () => {
+    for (let i = 0; i < CATCH_UP_READS && (await tracker.step()) > 0; i++);
+    await tracker.settled();
+    await syncRoles();
+  });
+  /** Reads `uid` at once, as the tracker would at its next turn (first in its queue), then brings the rank roles in step. */
+  const readNow = async (uid: string) => {
+    await state.database.db.updateTable('tracked_players').set({ next_read_at: 0, deadline_at: 0 }).where('uid', '=', uid).execute();
+    await catchUp();
+  };
+  const game = replica ? playgroundGame({ replica, state, imageBaseUrl: o.config.rivals.imageBaseUrl, readNow }) : undefined;
   const addPost = replica
     ? async (post: NewPost): Promise<{ id: string }> => {
         const now = Date.now();
@@ -170,24 +208,27 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     assets,
     interactions,
     messages,
+    guild,
     images: new ImageProxy({ allowedOrigins: [new URL(o.config.rivals.imageBaseUrl).origin] }),
     bootstrap: () => ({
       guild: { ...GUILD, preferredLocale: locales.guild },
       bot: BOT,
-      members: MEMBERS.map((m) => ({ ...m, locale: locales.member(m.id) })),
+      members: guild.members.map((m) => ({ ...m, locale: locales.member(m.id), roles: guild.rolesOf(m.id) })),
       languages: [...LANGUAGES],
       channels: [...CHANNELS],
       directMessages: { topic: DM_TOPIC },
-      roles: [...ROLES],
+      roles: guild.roles.map((r) => ({ id: r.id, name: r.name, colour: r.colour, position: r.position, hoist: r.hoist, managed: r.managed })),
       commands: commandsJson,
       // The members' DMs too: the page shows each member only their own.
-      messages: [...CHANNELS.map((c) => c.id), ...MEMBERS.map((m) => dmChannelOf(m.id))].flatMap((id) => messages.list(id)),
+      messages: [...CHANNELS.map((c) => c.id), ...guild.members.map((m) => dmChannelOf(m.id))].flatMap((id) => messages.list(id)),
       replica: replica !== undefined,
+      ...(replica ? { samples: replicaSamples(replica.dataset, seats) } : {}),
     }),
     locales,
     addPost,
     listPosts,
     editPost,
+    ...(game ? { game } : {}),
     logger,
   });
   if (o.services.replica) {
@@ -202,6 +243,9 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
     );
     seedKnownPlayers(context.recent, o.services.replica.dataset.players, o.config.rivals.imageBaseUrl);
   }
+  // Messages live in memory, the store on disk: after a restart, members hold again the roles the bot recorded giving.
+  for (const m of guild.members)
+    for (const given of await state.rankRoles.givenTo(m.id)) if (given.guildId === GUILD.id && given.roleId) guild.addRole(m.id, given.roleId);
   poller.start();
   meta.start();
   balanceIndexer.start();
@@ -209,14 +253,18 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   tracker.start();
   verifier.start();
   moments.start();
+  rolesJob.start(ROLES_EVERY_MS, (err) => logger.warn({ err }, 'rank roles: could not sync; trying again'));
   return {
     url: server.url,
     messages,
     interactions,
     poller,
     locales,
+    guild,
+    syncRoles: () => syncRoles(),
     state,
     close: async () => {
+      closing = true;
       await poller.stop();
       // Awaited: its last save must not meet a closed store.
       await meta.stop();
@@ -226,6 +274,8 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
       await verifier.stop();
       await moments.stop();
       await interactions.settle();
+      await lastSync;
+      await rolesJob.stop();
       await server.close();
       await state.close();
     },

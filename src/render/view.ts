@@ -111,8 +111,8 @@ export interface MessagePayload {
   components: APIActionRowComponent<APIComponentInMessageActionRow>[];
   flags: number;
   allowed_mentions: { parse: []; roles?: string[]; users?: string[] };
-  /** `url` only on a posted message (the playground's); never sent. */
-  attachments?: { id: number; filename: string; description?: string; url?: string }[];
+  /** `url`, `size` (bytes) and `content_type` only on a posted message (the playground's, as Discord's attachment object); never sent. */
+  attachments?: { id: number; filename: string; description?: string; url?: string; size?: number; content_type?: string }[];
   files?: ViewFile[];
 }
 

@@ -8,7 +8,9 @@
  * - a v2 page holds at least {@link HISTORY_V2_MIN_PAGE_SIZE} entries, whatever `limit` asked;
  * - the player update (undocumented) answers a hand-written 200, then 429 with the real body within the
  *   cooldown (real length unknown) and no `Retry-After`. An accepted update marks the history refreshed,
- *   in this {@link startReplica} run only.
+ *   in this {@link startReplica} run only;
+ * - what a player does in game ({@link ReplicaGame}): a new rank shows at once, another player icon only once an update
+ *   was accepted, as the API refreshes a profile then.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +18,7 @@ import type { Logger } from '../core/logger.js';
 import { formatUpdateTime } from '../game/update-times.js';
 import { loadDataset, type Dataset, type PostKind } from './data/dataset.js';
 import { drawLatency, faultsSchema, type Faults } from './faults.js';
+import { iconOf, knownIcons, rankOf, withIcon, withRank, type PlayerIcon } from './in-game.js';
 
 type Json = Record<string, unknown>;
 
@@ -123,7 +126,41 @@ export interface Replica {
   serveCapture(file: string): void;
   /** API routes only, by path without query. */
   requests: { total: number; byPath: Map<string, number> };
+  /** The game's side: what players do in game, which the API then shows. */
+  game: ReplicaGame;
   close(): Promise<void>;
+}
+
+/** Where a player stands in game and at the API. */
+export interface InGameStatus {
+  uid: string;
+  name: string;
+  /** As the API's profile shows it now. */
+  shown: PlayerIcon | null;
+  /** Equipped in game: {@link InGameStatus.shown}, or one equipped since that the API shows after its next accepted update. */
+  equipped: PlayerIcon | null;
+  /** The latest ranked season's division (1 … 23) and tier; null when the profile lists none. */
+  rank: { level: number; tier: string | null } | null;
+  /** Ms until the API accepts an update of this player (0: now). */
+  updateInMs: number;
+}
+
+/**
+ * The game, as far as the API shows it. `query` a player's UID or name, as the API takes it; every method but
+ * {@link ReplicaGame.icons} and {@link ReplicaGame.status} throws {@link RangeError} for a player or a value the
+ * replica does not have (the message says which).
+ */
+export interface ReplicaGame {
+  /** Every icon the captured profiles wear: the icons a player can equip. */
+  icons(): PlayerIcon[];
+  /** Undefined for a player the replica does not have. */
+  status(query: string): InGameStatus | undefined;
+  /** Equips `iconId` in game: the profile shows it once the API accepted an update of the player (`/player/{q}/update`). */
+  equipIcon(query: string, iconId: string): InGameStatus;
+  /** Ranks the player at division `level` (1 Bronze III … 23 One Above All) now, as ranked matches would: the profile shows it at once. */
+  setRank(query: string, level: number): InGameStatus;
+  /** Ends the player's update cooldown now, so that the API accepts the next update at once. */
+  skipUpdateCooldown(query: string): InGameStatus;
 }
 
 function paging(url: URL, badMessage: string, defaultLimit = 10): { page: number; limit: number } {
@@ -149,6 +186,11 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
   const hung = new Set<ServerResponse>();
   const now = options.now ?? Date.now;
   const updateRequests = new Map<string, number>();
+  /** Icons equipped in game that the API shows after the player's next accepted update. */
+  const equipped = new Map<string, PlayerIcon>();
+  /** Players whose update cooldown was ended early. */
+  const cooldownSkipped = new Set<string>();
+  const icons = knownIcons(data.profileCaptures);
   const updateCooldownMs = () =>
     faults.updateCooldownSeconds !== undefined ? faults.updateCooldownSeconds * 1000 : (options.updateCooldownMs ?? DEFAULT_UPDATE_COOLDOWN_MS);
 
@@ -312,10 +354,16 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
       (m) => {
         const uid = playerUid(m[1]!) ?? fail(404, MESSAGES.noPlayer);
         const t = now();
-        const last = updateRequests.get(uid);
-        const left = last === undefined ? 0 : last + updateCooldownMs() - t;
+        const left = cooldownLeft(uid, t);
         if (left > 0) fail(429, updateCooldownMessage(Math.ceil(left / 60_000)));
         updateRequests.set(uid, t);
+        cooldownSkipped.delete(uid);
+        // The refresh brings in what changed in game meanwhile.
+        const icon = equipped.get(uid);
+        if (icon) {
+          data.players.set(uid, withIcon(data.players.get(uid)!, icon));
+          equipped.delete(uid);
+        }
         return ok({ success: true, message: MESSAGES.updateRequested, status: 200 }, 'handwritten');
       },
     ],
@@ -370,6 +418,51 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
     }
     return undefined;
   }
+
+  /** Ms until the API accepts `uid`'s next update, at `t`. */
+  function cooldownLeft(uid: string, t: number): number {
+    const last = updateRequests.get(uid);
+    return last === undefined || cooldownSkipped.has(uid) ? 0 : Math.max(0, last + updateCooldownMs() - t);
+  }
+
+  function statusOf(uid: string): InGameStatus {
+    const profile = data.players.get(uid)!;
+    const shown = iconOf(profile);
+    const name = String(profile.name ?? (profile.player as Json | undefined)?.name ?? uid);
+    return { uid, name, shown, equipped: equipped.get(uid) ?? shown, rank: rankOf(profile), updateInMs: cooldownLeft(uid, now()) };
+  }
+
+  function known(query: string): string {
+    const uid = playerUid(query);
+    if (uid === undefined) throw new RangeError(`the replica has no player ${query}`);
+    return uid;
+  }
+
+  const game: ReplicaGame = {
+    icons: () => [...icons],
+    status: (query) => {
+      const uid = playerUid(query);
+      return uid === undefined ? undefined : statusOf(uid);
+    },
+    equipIcon: (query, iconId) => {
+      const uid = known(query);
+      const icon = icons.find((i) => i.id === iconId);
+      if (!icon) throw new RangeError(`no player icon ${iconId}: pick one of ${icons.map((i) => i.id).join(', ')}`);
+      if (icon.id === iconOf(data.players.get(uid)!)?.id) equipped.delete(uid);
+      else equipped.set(uid, icon);
+      return statusOf(uid);
+    },
+    setRank: (query, level) => {
+      const uid = known(query);
+      data.players.set(uid, withRank(data.players.get(uid)!, level, now()));
+      return statusOf(uid);
+    },
+    skipUpdateCooldown: (query) => {
+      const uid = known(query);
+      if (updateRequests.has(uid)) cooldownSkipped.add(uid);
+      return statusOf(uid);
+    },
+  };
 
   function historyRefreshed(uid: string): boolean {
     if (updateRequests.has(uid) || data.provenance.get(`historyV2:${uid}`) === 'real') return true;
@@ -458,6 +551,29 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
       if (typeof file !== 'string' || !serveCapture(file))
         return send(res, { status: 400, body: { error: 'file must name a capture in player/ of the samples' } });
       return send(res, ok({ served: file }));
+    }
+    if (path === '/__replica/game/icons' && req.method === 'GET') return send(res, ok(game.icons()));
+    const player = path.match(/^\/__replica\/game\/players\/([^/]+)(\/icon|\/rank|\/update-cooldown)?$/);
+    if (player) {
+      let query: string;
+      try {
+        query = decodeURIComponent(player[1]!);
+      } catch {
+        return send(res, { status: 400, body: { error: `bad path segment ${player[1]}` } });
+      }
+      const b = (body ?? {}) as Json;
+      try {
+        if (player[2] === undefined && req.method === 'GET') {
+          const status = game.status(query);
+          return send(res, status ? ok(status) : { status: 404, body: { error: `the replica has no player ${query}` } });
+        }
+        if (player[2] === '/icon' && req.method === 'PUT') return send(res, ok(game.equipIcon(query, String(b.iconId ?? ''))));
+        if (player[2] === '/rank' && req.method === 'PUT') return send(res, ok(game.setRank(query, Number(b.level))));
+        if (player[2] === '/update-cooldown' && req.method === 'DELETE') return send(res, ok(game.skipUpdateCooldown(query)));
+      } catch (err) {
+        if (err instanceof RangeError) return send(res, { status: playerUid(query) === undefined ? 404 : 400, body: { error: err.message } });
+        throw err;
+      }
     }
     if (path === '/__replica/stats' && req.method === 'GET') return send(res, ok({ total: requests.total, byPath: Object.fromEntries(requests.byPath) }));
     return send(res, { status: 404, body: { error: 'unknown admin route' } });
@@ -560,6 +676,7 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
       if (!serveCapture(file)) throw new Error(`${file} is not a player capture of the samples`);
     },
     requests,
+    game,
     close: async () => {
       for (const res of hung) res.destroy();
       hung.clear();

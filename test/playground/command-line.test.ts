@@ -59,7 +59,8 @@ describe('the command bar language', () => {
     // "s" may also start the next option's name, so both are offered.
     expect(labels('/player user:s')).toEqual(['@Sam', 'season:']);
     expect(labels('/config feed type:Patch notes channel:')).toEqual(CHANNELS.map((c) => `#${c.name}`));
-    expect(labels('/config feed type:Patch notes channel:#patch-notes role:')).toEqual(['@Patch Pings']);
+    expect(labels('/config feed type:Patch notes channel:#patch-notes role:')).toEqual(ROLES.map((r) => `@${r.name}`));
+    expect(labels('/config feed type:Patch notes channel:#patch-notes role:pat')).toEqual(['@Patch Pings']);
     expect(labels('/config private-answers enabled:')).toEqual(['True', 'False']);
   });
 

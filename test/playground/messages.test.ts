@@ -13,7 +13,7 @@ describe('messages with attached files', () => {
     const posted = asPosted(payload);
     const url = `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
     expect(posted).not.toHaveProperty('files');
-    expect(posted.attachments).toEqual([{ id: 0, filename: 'chart.png', url }]);
+    expect(posted.attachments).toEqual([{ id: 0, filename: 'chart.png', url, size: png.byteLength, content_type: 'image/png' }]);
     expect(posted.embeds[0]!.image).toEqual({ url });
     expect(posted.embeds[1]!.image).toEqual({ url: 'https://cdn.example/x.png' });
     // What the page receives is plain JSON.

@@ -19,7 +19,7 @@ describe('options as Discord sends them', () => {
       ok: true,
       subcommand: 'feed',
       display: '/config feed',
-      options: { type: 'patchNotes', channel: patchNotes.id, role: ROLES[0]!.id, publish: true, backfill: 2 },
+      options: { type: 'patchNotes', channel: patchNotes.id, role: ROLES.find((r) => r.name === 'Patch Pings')!.id, publish: true, backfill: 2 },
     });
     expect(resolve('config', { type: 'balances', channel: `<#${general.id}>` }, 'feed')).toMatchObject({
       ok: true,

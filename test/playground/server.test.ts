@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/app/config.js';
 import { readLocaleFile, runInLocale } from '../../src/i18n/index.js';
 import { t } from '../../src/render/strings.js';
 import { escapeText } from '../../src/render/limits.js';
-import type { Bootstrap, EditablePost, MessageEvent } from '../../src/playground/protocol.js';
+import type { Bootstrap, EditablePost, GameState, MessageEvent } from '../../src/playground/protocol.js';
 import { startPlayground } from '../../src/playground/start.js';
 import { bootPlayground } from '../helpers/playground.js';
 import { capturingLogger } from '../helpers/replica.js';
@@ -262,7 +262,10 @@ describe('the playground’s languages', () => {
       { code: 'de', locale: 'de', name: 'Deutsch' },
       { code: 'ja', locale: 'ja', name: '日本語' },
     ]);
-    expect(data.members.map((m) => m.locale)).toEqual(MEMBERS.map(() => 'en-US'));
+    // The three people, then the seeded ladder's members.
+    expect(data.members.map((m) => m.id).slice(0, MEMBERS.length)).toEqual(MEMBERS.map((m) => m.id));
+    expect(data.members.length).toBeGreaterThan(MEMBERS.length);
+    expect(data.members.map((m) => m.locale)).toEqual(data.members.map(() => 'en-US'));
     expect(data.guild.preferredLocale).toBe('en-US');
   });
 
@@ -347,7 +350,7 @@ describe('the playground’s languages', () => {
 });
 
 describe('the playground over the real API (no replica)', () => {
-  it('refuses to list, add or change posts with 409', async () => {
+  it('refuses to list, add or change posts, or play the game, with 409 over the real API; only the three people are members', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'rivals-playground-'));
     const playground = await startPlayground({
       config: loadConfig({ DATA_DIR: dataDir }),
@@ -372,9 +375,48 @@ describe('the playground over the real API (no replica)', () => {
         ).status,
       ).toBe(409);
       expect((await patch('/api/replica/posts/patchNotes/1', { title: 'x' }, playground.url)).status).toBe(409);
+      // No replica, no seeded ladder: its members and the welcome's list are absent.
+      expect(bootstrap.members.map((m) => m.id)).toEqual(MEMBERS.map((m) => m.id));
+      expect(bootstrap.samples).toBeUndefined();
+      const game = await fetch(`${playground.url}/api/replica/game?memberId=${MEMBERS[0]!.id}`);
+      expect(game.status).toBe(409);
+      expect(((await game.json()) as { error: string }).error).toMatch(/played on the in-process replica/);
+      const rank = await fetch(`${playground.url}/api/replica/game/rank`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ uid: '1403392756', level: 5 }),
+      });
+      expect(rank.status).toBe(409);
     } finally {
       await playground.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the In game panel’s routes', () => {
+  it('list every replica player with its icons and rank, the icons to equip, the ranks to reach, and the member’s links', async () => {
+    const res = await fetch(`${url}/api/replica/game?memberId=${MEMBERS[2]!.id}`);
+    expect(res.status).toBe(200);
+    const state = (await res.json()) as GameState;
+    expect(state.players.map((p) => p.uid).sort()).toEqual([...boot.services.replica!.dataset.players.keys()].sort());
+    const card1gan = state.players.find((p) => p.name === 'Card1gan')!;
+    expect(card1gan).toMatchObject({ uid: '1403392756', shown: { id: '31029203' }, equipped: { id: '31029203' }, rank: { tier: 'Grandmaster III' } });
+    // Image URLs on the API's image host, as the page asks the playground's proxy for them.
+    expect(card1gan.shown!.url).toMatch(/^https?:\/\/[^/]+\/.*players\/heads\/player_head_31029203\.png$/);
+    expect(state.icons.map((i) => i.id)).toContain('31029203');
+    expect(state.ranks.at(0)).toEqual({ level: 1, name: 'Bronze III' });
+    expect(state.ranks.at(-1)).toEqual({ level: 23, name: 'One Above All' });
+    expect(state.linked).toEqual([]);
+    expect((await fetch(`${url}/api/replica/game?memberId=42`)).status).toBe(400);
+  });
+
+  it('refuses an icon id that is not digits and a rank outside 1 to 23, naming the field', async () => {
+    const icon = await post('/api/replica/game/icon', { uid: '1403392756', iconId: '../x' });
+    expect(icon.status).toBe(400);
+    expect(((await icon.json()) as { error: string }).error).toBe('iconId: an icon id is digits');
+    const rank = await post('/api/replica/game/rank', { uid: '1403392756', level: 0 });
+    expect(rank.status).toBe(400);
+    expect(((await rank.json()) as { error: string }).error).toMatch(/^level: /);
   });
 });

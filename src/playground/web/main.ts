@@ -7,15 +7,18 @@ import {
   dmChannelOf,
   type Bootstrap,
   type EditablePost,
-  type MessageEvent,
+  type GamePlayer,
+  type GameState,
   type NewPost,
+  type PageEvent,
   type PlaygroundMessage,
   type PostEdit,
 } from '../protocol.js';
 import { Composer } from './composer.js';
 import { isFrameKey, isPageLocale, pageMessages, type PageLocale } from './messages.js';
 import type { MentionNames } from './markdown.js';
-import { avatarOf, renderMessage, type RenderEnv } from './render.js';
+import { avatarOf, NAME_COLOUR, nameColour, NO_COLOUR, proxied, renderMessage, type RenderEnv } from './render.js';
+import { el } from './dom.js';
 
 /** English until the bootstrap says otherwise. */
 let t = pageMessages('en');
@@ -93,9 +96,13 @@ class App {
     this.#localize();
     this.#setUpSwitchers();
     this.#drawSidebar();
+    this.#setUpMembers();
     this.#drawMembers();
+    this.#drawApps();
     this.#setUpPostDialog();
     this.#setUpEditDialog();
+    this.#setUpGameDialog();
+    this.#setUpLightbox();
     this.composer = new Composer($('.composer'), {
       data: this.data,
       messages: () => t,
@@ -197,6 +204,7 @@ class App {
   #relocalize(): void {
     this.#localize();
     this.#drawSidebar();
+    this.#drawMembers();
     this.#drawApps();
     this.#drawMessages();
     this.composer.reset();
@@ -250,6 +258,8 @@ class App {
         this.dismissed.add(id);
         this.#drawMessages();
       },
+      onImage: (url, name) => this.#openImage(url, name),
+      onInGame: (uid) => void this.#openGame(uid),
     };
   }
 
@@ -260,20 +270,52 @@ class App {
   #drawMessages(): void {
     const list = $('#messages');
     const atBottom = this.#nearBottom();
-    list.replaceChildren(...[...this.messages.values()].filter((m) => this.#visible(m)).map((m) => renderMessage(m, this.#renderEnv)));
-    if (list.children.length === 0) list.append(this.#emptyState());
+    list.replaceChildren(this.#channelStart(), ...[...this.messages.values()].filter((m) => this.#visible(m)).map((m) => renderMessage(m, this.#renderEnv)));
     if (atBottom) this.#scrollDown();
   }
 
-  #emptyState(): HTMLElement {
-    const div = document.createElement('div');
-    div.className = 'empty';
+  /**
+   * The top of a channel's history, as Discord draws it ("Welcome to #general!"); in the first channel, on the replica,
+   * what the replica holds to try: its players (the free one marked) and its matches, from the server's data.
+   */
+  #channelStart(): HTMLElement {
     const channel = this.#channel();
-    const h = document.createElement('h2');
-    h.textContent = t.playgroundWelcome(channel.name);
-    const p = document.createElement('p');
-    p.textContent = t.channelTopic(channel.name, channel.topic);
-    div.append(h, p);
+    const div = el('div', { class: 'empty channel-start' }, [
+      el('h2', {}, [t.playgroundWelcome(channel.name)]),
+      el('p', {}, [this.#inDm ? t.channelTopic(channel.name, channel.topic) : t.frame('channelStart', { channel: channel.name })]),
+    ]);
+    const samples = this.data.samples;
+    if (!samples || channel.id !== this.data.channels[0]!.id) return div;
+    const code = (text: string) => el('code', {}, [text]);
+    const players = samples.players.map((p) =>
+      el('li', { 'data-uid': p.uid }, [
+        el('strong', {}, [p.name]),
+        ' ',
+        code(`UID ${p.uid}`),
+        ...(p.member === null ? [' ', el('span', { class: 'sample-free' }, [t.frame('samplesFree')])] : []),
+      ]),
+    );
+    const label = (command: string) => this.#commandLabel(command, 'slash');
+    const how = t.frame('samplesHow', { player: SLOT, match: SLOT, link: SLOT, join: SLOT }).split(SLOT);
+    const commands = [label('player'), label('match'), label('link'), label('ladder join')];
+    div.append(
+      el('section', { class: 'samples' }, [
+        el('h3', {}, [t.frame('samplesTitle')]),
+        el(
+          'p',
+          {},
+          how.flatMap((part, i) => (i < commands.length ? [part, code(commands[i]!)] : [part])),
+        ),
+        el('h4', {}, [t.frame('samplesPlayers')]),
+        el('ul', { class: 'sample-players' }, players),
+        el('h4', {}, [t.frame('samplesMatches')]),
+        el(
+          'p',
+          { class: 'sample-matches' },
+          samples.matches.flatMap((m, i) => [...(i > 0 ? [' '] : []), code(m)]),
+        ),
+      ]),
+    );
     return div;
   }
 
@@ -289,7 +331,13 @@ class App {
     });
   }
 
-  #apply(event: MessageEvent): void {
+  #apply(event: PageEvent): void {
+    if (event.type === 'member-roles') {
+      const member = this.data.members.find((m) => m.id === event.memberId);
+      if (member) member.roles = event.roles;
+      this.#drawMembers();
+      return;
+    }
     if (event.type === 'delete') {
       this.messages.delete(event.id);
       if (event.channelId === this.channelId) this.#drawMessages();
@@ -304,10 +352,7 @@ class App {
       const atBottom = this.#nearBottom();
       if (!this.#visible(m)) old?.remove();
       else if (old) old.replaceWith(renderMessage(m, this.#renderEnv));
-      else {
-        list.querySelector('.empty')?.remove();
-        list.append(renderMessage(m, this.#renderEnv));
-      }
+      else list.append(renderMessage(m, this.#renderEnv));
       if (atBottom) this.#scrollDown();
     } else if (!known && (!m.ephemeral || m.visibleTo === this.memberId)) {
       // A new message marks its channel unread; an edit or an answer replacing "thinking" does not, as in Discord.
@@ -319,7 +364,7 @@ class App {
   #listen(): void {
     const source = new EventSource('/api/events');
     let dropped = false;
-    source.onmessage = (e) => this.#apply(JSON.parse(e.data as string) as MessageEvent);
+    source.onmessage = (e) => this.#apply(JSON.parse(e.data as string) as PageEvent);
     source.onerror = () => {
       dropped = true;
       $('#offline').hidden = false;
@@ -331,7 +376,9 @@ class App {
       const fresh = (await api<Bootstrap>('/api/bootstrap')).body;
       this.messages.clear();
       for (const m of fresh.messages) this.messages.set(m.id, m);
+      for (const m of this.data.members) m.roles = fresh.members.find((f) => f.id === m.id)?.roles ?? m.roles;
       this.#drawMessages();
+      this.#drawMembers();
     };
   }
 
@@ -397,50 +444,78 @@ class App {
     return item;
   }
 
-  #drawMembers(): void {
-    const list = $('#members');
+  /** The member menu closes on a click elsewhere. */
+  #setUpMembers(): void {
     const menu = $('#member-menu');
-    list.replaceChildren(
-      ...[
-        ...this.data.members.map((m) => ({ id: m.id, name: m.name, colour: m.colour, bot: false })),
-        { id: this.data.bot.id, name: this.data.bot.name, colour: '#dbdee1', bot: true },
-      ].map((m) => {
-        const row = document.createElement('button');
-        row.className = 'member';
-        row.dataset.member = m.name;
-        const img = document.createElement('img');
-        img.src = avatarOf(m.id);
-        img.alt = '';
-        const name = document.createElement('span');
-        name.textContent = m.name;
-        name.style.color = m.colour;
-        row.append(img, name);
-        if (m.bot) {
-          const tag = document.createElement('span');
-          tag.className = 'bot-tag';
-          // Redrawn by #localize when the acting member's language changes.
-          tag.dataset.text = 'appTag';
-          tag.textContent = t.frame('appTag');
-          row.append(tag);
-        } else {
-          const open = (e: MouseEvent) => {
-            e.preventDefault();
-            menu.dataset.target = m.id;
-            $('#member-menu-title').textContent = m.name;
-            const rect = row.getBoundingClientRect();
-            menu.style.top = `${rect.top}px`;
-            menu.hidden = false;
-          };
-          row.addEventListener('click', open);
-          row.addEventListener('contextmenu', open);
-        }
-        return row;
-      }),
-    );
     document.addEventListener('click', (e) => {
       if (!menu.contains(e.target as Node) && !(e.target as HTMLElement).closest('.member')) menu.hidden = true;
     });
-    this.#drawApps();
+  }
+
+  /**
+   * The member list as Discord draws it: a group per hoisted role (highest first) holding the members whose highest
+   * hoisted role it is, then everyone else with the bot; each name in the colour of their highest coloured role.
+   */
+  #drawMembers(): void {
+    const roles = this.data.roles;
+    const colourOf = (m: Bootstrap['members'][number]) => nameColour(m, roles);
+    const groupOf = (m: Bootstrap['members'][number]) => roles.find((r) => r.hoist && m.roles.includes(r.id))?.id ?? '';
+    const rows = [
+      ...this.data.members.map((m) => ({ id: m.id, name: m.name, colour: colourOf(m), bot: false, group: groupOf(m) })),
+      { id: this.data.bot.id, name: this.data.bot.name, colour: NAME_COLOUR, bot: true, group: '' },
+    ];
+    const groups = [...roles.filter((r) => r.hoist).map((r) => ({ id: r.id, name: r.name })), { id: '', name: t.frame('members') }];
+    $('#members').replaceChildren(
+      ...groups.flatMap((g) => {
+        const members = rows.filter((m) => m.group === g.id);
+        if (members.length === 0) return [];
+        const header = el('div', { class: 'member-group', 'data-group': g.id === '' ? 'members' : g.name }, [
+          t.frame('membersGroup', { group: g.name, count: String(members.length) }),
+        ]);
+        return [header, ...members.map((m) => this.#memberRow(m))];
+      }),
+    );
+  }
+
+  #memberRow(m: { id: string; name: string; colour: string; bot: boolean }): HTMLElement {
+    const row = el('button', { class: 'member', 'data-member': m.name, type: 'button' });
+    const img = el<HTMLImageElement>('img', { src: avatarOf(m.id), alt: '' });
+    const name = el('span', { class: 'member-name' }, [m.name]);
+    name.style.color = m.colour;
+    row.append(img, name);
+    if (m.bot) {
+      // Redrawn by #localize when the acting member's language changes.
+      row.append(el('span', { class: 'bot-tag', 'data-text': 'appTag' }, [t.frame('appTag')]));
+      return row;
+    }
+    const open = (e: MouseEvent) => {
+      e.preventDefault();
+      this.#openMemberMenu(m.id, row);
+    };
+    row.addEventListener('click', open);
+    row.addEventListener('contextmenu', open);
+    return row;
+  }
+
+  /** A member's card: their name, the roles they hold (as Discord's profile shows them), and the bot's user commands. */
+  #openMemberMenu(memberId: string, row: HTMLElement): void {
+    const menu = $('#member-menu');
+    const member = this.data.members.find((m) => m.id === memberId)!;
+    menu.dataset.target = memberId;
+    $('#member-menu-title').textContent = member.name;
+    const held = this.data.roles.filter((r) => member.roles.includes(r.id));
+    $('#member-roles').replaceChildren(
+      ...(held.length === 0
+        ? [el('span', { class: 'role-none' }, [t.frame('noRoles')])]
+        : held.map((r) => {
+            const dot = el('span', { class: 'role-dot' });
+            dot.style.background = r.colour === NO_COLOUR ? NAME_COLOUR : r.colour;
+            return el('span', { class: 'role-pill', 'data-role': r.name }, [dot, r.name]);
+          })),
+    );
+    const rect = row.getBoundingClientRect();
+    menu.style.top = `${Math.min(rect.top, window.innerHeight - 260)}px`;
+    menu.hidden = false;
   }
 
   /** The member menu's Apps: the bot's user commands, named in the acting member's language. */
@@ -565,6 +640,132 @@ class App {
       dialog.close();
       this.#toast(t.frame('editSaved'));
     });
+  }
+
+  /** Opens `url` full size over the page, as Discord's image viewer: Escape or a click closes it. */
+  #openImage(url: string, name: string): void {
+    const box = $<HTMLDialogElement>('#lightbox');
+    $<HTMLImageElement>('#lightbox-image').src = url;
+    const save = $<HTMLAnchorElement>('#lightbox-download');
+    save.href = url;
+    save.download = name;
+    box.showModal();
+  }
+
+  #setUpLightbox(): void {
+    const box = $<HTMLDialogElement>('#lightbox');
+    // Anywhere but the download link: the image, the dark around it.
+    box.addEventListener('click', (e) => {
+      if (!(e.target as HTMLElement).closest('#lightbox-download')) box.close();
+    });
+    box.addEventListener('close', () => $<HTMLImageElement>('#lightbox-image').removeAttribute('src'));
+  }
+
+  /** The "In game" panel, on the replica only: the header button opens it on the acting member's own player. */
+  #setUpGameDialog(): void {
+    const open = $<HTMLButtonElement>('#in-game');
+    const dialog = $<HTMLDialogElement>('#game-dialog');
+    if (!this.data.replica) {
+      open.hidden = true;
+      return;
+    }
+    open.addEventListener('click', () => void this.#openGame());
+    $('#game-close').addEventListener('click', () => dialog.close());
+    $<HTMLSelectElement>('#game-player').addEventListener('change', () => this.#drawGame());
+    $('#game-play').addEventListener('click', async () => {
+      const player = this.#gamePlayer();
+      if (!player) return;
+      const level = Number($<HTMLSelectElement>('#game-rank').value);
+      const button = $<HTMLButtonElement>('#game-play');
+      button.disabled = true;
+      const res = await api<GamePlayer & { error?: string }>('/api/replica/game/rank', { uid: player.uid, level });
+      button.disabled = false;
+      if (this.#gameAnswer(res))
+        $('#game-status').append(
+          el('p', { class: 'game-done' }, [t.frame('inGameRanked', { name: player.name, rank: res.body.rank?.tier ?? t.frame('inGameUnranked') })]),
+        );
+    });
+    $('#game-skip').addEventListener('click', async () => {
+      const player = this.#gamePlayer();
+      if (player) this.#gameAnswer(await api<GamePlayer & { error?: string }>('/api/replica/game/update-cooldown', { uid: player.uid }));
+    });
+  }
+
+  #game: GameState | undefined;
+
+  /** Loads the game's state and opens the panel on `uid`, else the acting member's default linked player, else the first. */
+  async #openGame(uid?: string): Promise<void> {
+    const res = await api<GameState & { error?: string }>(`/api/replica/game?memberId=${encodeURIComponent(this.memberId)}`);
+    if (res.status !== 200) {
+      this.#toast(res.body.error ?? t.playgroundRefused(res.status));
+      return;
+    }
+    this.#game = res.body;
+    const linked = new Set(res.body.linked);
+    // The member's linked players first, as they are the ones a member plays.
+    const players = [...res.body.players].sort((a, b) => Number(linked.has(b.uid)) - Number(linked.has(a.uid)));
+    const select = $<HTMLSelectElement>('#game-player');
+    select.replaceChildren(
+      ...players.map((p) => new Option(t.frame(linked.has(p.uid) ? 'inGameLinkedOption' : 'inGameOption', { name: p.name, uid: p.uid }), p.uid)),
+    );
+    select.value = uid ?? res.body.linked[0] ?? players[0]?.uid ?? '';
+    $<HTMLSelectElement>('#game-rank').replaceChildren(...res.body.ranks.map((r) => new Option(r.name, String(r.level))));
+    $('#game-error').textContent = '';
+    this.#drawGame();
+    const dialog = $<HTMLDialogElement>('#game-dialog');
+    if (!dialog.open) dialog.showModal();
+  }
+
+  #gamePlayer(): GamePlayer | undefined {
+    const uid = $<HTMLSelectElement>('#game-player').value;
+    return this.#game?.players.find((p) => p.uid === uid);
+  }
+
+  /** Takes the replica's answer into the panel; false (and the reason shown) when it refused. */
+  #gameAnswer(res: { status: number; body: GamePlayer & { error?: string } }): boolean {
+    if (res.status !== 200) {
+      $('#game-error').textContent = res.body.error ?? t.playgroundRefused(res.status);
+      return false;
+    }
+    $('#game-error').textContent = '';
+    if (this.#game) this.#game.players = this.#game.players.map((p) => (p.uid === res.body.uid ? res.body : p));
+    this.#drawGame();
+    return true;
+  }
+
+  /** The chosen player: what the API shows, what is equipped in game, the icons to equip and the rank to reach. */
+  #drawGame(): void {
+    const player = this.#gamePlayer();
+    const game = this.#game;
+    if (!player || !game) return;
+    const rank = player.rank?.tier ?? t.frame('inGameUnranked');
+    const lines = [t.frame('inGameShown', { icon: player.shown?.id ?? '—', rank })];
+    const pending = player.equipped && player.equipped.id !== player.shown?.id ? player.equipped : null;
+    if (pending) {
+      const minutes = Math.ceil(player.updateInMs / 60_000);
+      lines.push(
+        minutes > 0 ? t.frame('inGamePendingLater', { icon: pending.id, minutes: String(minutes) }) : t.frame('inGamePendingNow', { icon: pending.id }),
+      );
+    }
+    $('#game-status').replaceChildren(...lines.map((l) => el('p', {}, [l])));
+    $('#game-skip').hidden = !pending || player.updateInMs <= 0;
+    $('#game-icons').replaceChildren(
+      ...game.icons.map((i) => {
+        const worn = i.id === player.equipped?.id;
+        const button = el<HTMLButtonElement>('button', { type: 'button', class: `game-icon${worn ? ' worn' : ''}`, 'data-icon': i.id, title: i.id }, [
+          el('img', { src: proxied(i.url, 'icon'), alt: '' }),
+          el('span', {}, [i.id]),
+        ]);
+        button.setAttribute('aria-pressed', String(worn));
+        // The worn icon's frame and the status line say what changed.
+        button.addEventListener(
+          'click',
+          async () => void this.#gameAnswer(await api<GamePlayer & { error?: string }>('/api/replica/game/icon', { uid: player.uid, iconId: i.id })),
+        );
+        return button;
+      }),
+    );
+    $<HTMLSelectElement>('#game-rank').value = String(player.rank?.level ?? 1);
   }
 }
 

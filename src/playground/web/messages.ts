@@ -112,6 +112,11 @@ export function pageMessages(locale: PageLocale = 'en') {
       const key = ({ general: 'topicGeneral', 'patch-notes': 'topicPatchNotes', 'balance-talk': 'topicBalanceTalk', ladder: 'topicLadder' } as const)[name];
       return key ? m(key) : fallback;
     },
+    /** An attachment's size as Discord writes it under the file's name: bytes, KB or MB, at most two decimals. */
+    fileSize: (bytes: number) => {
+      const [value, unit] = bytes < 1024 ? [bytes, 'byte'] : bytes < 1024 * 1024 ? [bytes / 1024, 'kilobyte'] : [bytes / 1024 / 1024, 'megabyte'];
+      return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 2 }).format(value);
+    },
     /** A frame label by key (index.html's `data-text`, `data-title` and `data-aria-label`). */
     frame: (key: FrameKey, values?: Record<string, string>) => m(key, values),
   };
