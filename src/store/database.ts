@@ -377,3 +377,10 @@ export function isUniqueViolation(err: unknown): boolean {
 export async function ping(db: Db): Promise<void> {
   await sql`select 1`.execute(db);
 }
+
+/** The latest of a table's times (ms since the epoch, a `bigint` column), null when it has none: one aggregate read. */
+export async function latestTime<T extends keyof Tables>(db: Db, table: T, column: keyof Tables[T] & string): Promise<number | null> {
+  const { rows } = await sql<{ at: number | string | null }>`SELECT max(${sql.ref(column)}) AS at FROM ${sql.table(table)}`.execute(db);
+  const at = rows[0]?.at;
+  return at === null || at === undefined ? null : Number(at);
+}

@@ -1,6 +1,6 @@
 /** The poller's state per feed: posts seen, and pending fan-outs, so a crash mid-fan-out resumes instead of dropping the rest. */
 import * as z from 'zod';
-import type { Db } from './database.js';
+import { latestTime, type Db } from './database.js';
 
 /** Far more than a first page holds. */
 export const SEEN_LIMIT = 200;
@@ -57,12 +57,8 @@ export class FeedStateRepository {
   }
 
   /** When the poller last read any feed, ms; null before the first poll. */
-  async lastReadAt(): Promise<number | null> {
-    const row = await this.db
-      .selectFrom('feed_state')
-      .select((eb) => eb.fn.max<number | string | null>('updated_at').as('at'))
-      .executeTakeFirst();
-    return row?.at === null || row?.at === undefined ? null : Number(row.at);
+  lastReadAt(): Promise<number | null> {
+    return latestTime(this.db, 'feed_state', 'updated_at');
   }
 
   /** Oldest first. */

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { ProfileSnapshot, RecordedMatch } from '../game/tracking.js';
-import type { Db } from './database.js';
+import { latestTime, type Db } from './database.js';
 import { unlistStandings } from './ladder.js';
 
 /** Full detail is kept this long (ms); older snapshots thin to one per player and day. */
@@ -304,12 +304,8 @@ export class TrackingRepository {
   }
 
   /** When the tracker last read a tracked player, ms; null before the first read. */
-  async lastReadAt(): Promise<number | null> {
-    const row = await this.db
-      .selectFrom('tracked_players')
-      .select((eb) => eb.fn.max<number | string | null>('last_read_at').as('at'))
-      .executeTakeFirst();
-    return row?.at === null || row?.at === undefined ? null : Number(row.at);
+  lastReadAt(): Promise<number | null> {
+    return latestTime(this.db, 'tracked_players', 'last_read_at');
   }
 
   /** Most records one timeline reads: months of a daily player. */

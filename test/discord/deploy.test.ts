@@ -27,6 +27,16 @@ function deploy(env: Record<string, string>): Promise<{ code: number | null; std
   });
 }
 
+/** A Discord that answers every request with `status` and Discord's JSON error `body`; `url` is its DISCORD_API_URL. */
+async function refusingDiscord(status: number, body: { message: string; code: number }): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((_, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 let discord: FakeDiscord;
 beforeAll(async () => {
   discord = await startFakeDiscord();
@@ -174,35 +184,27 @@ describe('command registration', () => {
 
   it('npm run deploy words a refused token as npm start does, with the way to reset it', async () => {
     // Discord's answer to a bad token (Discord: "HTTP Response Codes", 401).
-    const refusing = createServer((req, res) => {
-      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ message: '401: Unauthorized', code: 0 }));
-    });
-    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const refusing = await refusingDiscord(401, { message: '401: Unauthorized', code: 0 });
     try {
-      const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/api`;
-      const { code, stderr } = await deploy({ DISCORD_TOKEN: 'refused-token-abc', DISCORD_CLIENT_ID: APP_ID, DISCORD_API_URL: url });
+      const { code, stderr } = await deploy({ DISCORD_TOKEN: 'refused-token-abc', DISCORD_CLIENT_ID: APP_ID, DISCORD_API_URL: refusing.url });
       expect(code).toBe(1);
       expect(stderr).toContain(
         'deploy: Discord refused DISCORD_TOKEN (401): reset it in the Developer Portal (your application → Bot → Reset Token), put the new token in DISCORD_TOKEN, and run `npm run deploy` again',
       );
       expect(stderr).not.toContain('refused-token-abc');
     } finally {
-      await new Promise<void>((resolve) => refusing.close(() => resolve()));
+      await refusing.close();
     }
   }, 30_000);
 
   it('npm run deploy to a server the bot is not in says to add the bot there first', async () => {
-    const refusing = createServer((req, res) => {
-      res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Missing Access', code: 50001 }));
-    });
-    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const refusing = await refusingDiscord(403, { message: 'Missing Access', code: 50001 });
     try {
-      const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/api`;
-      const { code, stderr } = await deploy({ DISCORD_TOKEN: 't-abc', DISCORD_CLIENT_ID: APP_ID, DISCORD_DEV_GUILD_ID: '999', DISCORD_API_URL: url });
+      const { code, stderr } = await deploy({ DISCORD_TOKEN: 't-abc', DISCORD_CLIENT_ID: APP_ID, DISCORD_DEV_GUILD_ID: '999', DISCORD_API_URL: refusing.url });
       expect(code).toBe(1);
       expect(stderr).toMatch(/^deploy: Discord refused access to the server DISCORD_DEV_GUILD_ID \(999\): add the bot to that server first/m);
     } finally {
-      await new Promise<void>((resolve) => refusing.close(() => resolve()));
+      await refusing.close();
     }
   }, 30_000);
 });

@@ -14,7 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createBrotliDecompress } from 'node:zlib';
 import Chromium from '@sparticuz/chromium';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'playground');
 
@@ -105,4 +105,25 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path });
   return path;
+}
+
+/**
+ * The first message `act` adds to the playground's open channel, as a locator by its id; rejects after `timeoutMs` when
+ * none comes.
+ */
+export async function newMessage(page: Page, act: () => Promise<void>, timeoutMs = 15_000): Promise<Locator> {
+  const before = await page.locator('#messages > discord-message').evaluateAll((ms) => ms.map((m) => m.getAttribute('data-message-id')));
+  await act();
+  const id = await page.waitForFunction(
+    `[...document.querySelectorAll('#messages > discord-message')].map((m) => m.dataset.messageId).find((id) => !${JSON.stringify(before)}.includes(id))`,
+    undefined,
+    { timeout: timeoutMs },
+  );
+  return page.locator(`#messages > discord-message[data-message-id="${String(await id.jsonValue())}"]`);
+}
+
+/** Switches the playground's "Acting as" to the member `name` (Alex is the admin) and waits for the page to show it. */
+export async function actAs(page: Page, name: string): Promise<void> {
+  await page.selectOption('#member-switch', { label: name === 'Alex' ? 'Alex (admin)' : name });
+  await page.locator('#me-name', { hasText: name }).waitFor();
 }

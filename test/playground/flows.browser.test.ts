@@ -10,7 +10,7 @@ import type { Locator, Page } from 'playwright-core';
 import { CHANNELS, MEMBERS, ROLES } from '../../src/playground/guild.js';
 import { toMessagePayload } from '../../src/render/view.js';
 import { FREE_PLAYER } from '../../src/playground/seed-ladder.js';
-import { launchBrowser, screenshot } from '../helpers/browser.js';
+import { launchBrowser, screenshot, newMessage, actAs as actAsMember } from '../helpers/browser.js';
 import { bootPlayground } from '../helpers/playground.js';
 
 const SAM = MEMBERS[1]!;
@@ -35,8 +35,6 @@ afterAll(async () => {
   await boot?.close();
 });
 
-const messages = () => page.locator('#messages > discord-message');
-
 /** Types a line into the command bar key by key, then presses Enter, and again when the first one completed what the picker offered. */
 async function type(line: string): Promise<void> {
   const input = page.locator('#command-input');
@@ -47,21 +45,9 @@ async function type(line: string): Promise<void> {
 }
 
 /** Sends `line` and resolves to the first message it adds to the channel, as a locator by its id. */
-async function sent(line: string): Promise<Locator> {
-  const before = await messages().evaluateAll((ms) => ms.map((m) => m.getAttribute('data-message-id')));
-  await type(line);
-  const id = await page.waitForFunction(
-    `[...document.querySelectorAll('#messages > discord-message')].map((m) => m.dataset.messageId).find((id) => !${JSON.stringify(before)}.includes(id))`,
-    undefined,
-    { timeout: 15_000 },
-  );
-  return page.locator(`#messages > discord-message[data-message-id="${String(await id.jsonValue())}"]`);
-}
+const sent = (line: string): Promise<Locator> => newMessage(page, () => type(line), 15_000);
 
-async function actAs(name: string): Promise<void> {
-  await page.selectOption('#member-switch', { label: name === 'Alex' ? 'Alex (admin)' : name });
-  await page.locator('#me-name', { hasText: name }).waitFor();
-}
+const actAs = (name: string): Promise<void> => actAsMember(page, name);
 
 /** All text a locator's element shows, its web components' shadow DOM included. */
 function deepText(locator: Locator): Promise<string> {

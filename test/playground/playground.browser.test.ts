@@ -11,7 +11,7 @@ import { t } from '../../src/render/strings.js';
 import { pageMessages } from '../../src/playground/web/messages.js';
 import { commandLabel, localizeDefinition } from '../../src/playground/command-line.js';
 import type { Bootstrap } from '../../src/playground/protocol.js';
-import { launchBrowser, screenshot } from '../helpers/browser.js';
+import { launchBrowser, screenshot, newMessage, actAs as actAsMember } from '../helpers/browser.js';
 import { bootPlayground } from '../helpers/playground.js';
 
 const PLAYER = '1403392756';
@@ -61,21 +61,9 @@ function deepText(locator: Locator): Promise<string> {
 }
 
 /** Sends `line` and resolves to the first message it adds to the channel, as a locator by its id. */
-async function sent(line: string): Promise<Locator> {
-  const before = await messages().evaluateAll((ms) => ms.map((m) => m.getAttribute('data-message-id')));
-  await type(line);
-  const id = await page.waitForFunction(
-    `[...document.querySelectorAll('#messages > discord-message')].map((m) => m.dataset.messageId).find((id) => !${JSON.stringify(before)}.includes(id))`,
-    undefined,
-    { timeout: 10_000 },
-  );
-  return page.locator(`#messages > discord-message[data-message-id="${String(await id.jsonValue())}"]`);
-}
+const sent = (line: string): Promise<Locator> => newMessage(page, () => type(line), 10_000);
 
-async function actAs(name: string): Promise<void> {
-  await page.selectOption('#member-switch', { label: name === 'Alex' ? 'Alex (admin)' : name });
-  await page.locator('#me-name', { hasText: name }).waitFor();
-}
+const actAs = (name: string): Promise<void> => actAsMember(page, name);
 
 /** Opens the `menuIndex`th select menu of a message and picks the option with `label` (or the `label`th option). */
 async function choose(message: Locator, menuIndex: number, label: string | number): Promise<void> {

@@ -758,6 +758,24 @@ describe.each(ENGINES)('on %s', (engine) => {
       expect(Number(row.finished_at)).toBe(40);
     });
 
+    it('says when the poller last read a feed, and the tracker a player, for /status', async () => {
+      // Later than any time the other tests write: the latest of every row is this one.
+      const later = Date.UTC(2100, 0, 1);
+      const feed = `fs-touch-${engine}`;
+      await state.feedState.touch(feed, later); // a feed not initialised yet is left alone
+      expect(await other.feedState.lastReadAt()).not.toBe(later);
+      await state.feedState.record(feed, ['a'], [], 10);
+      await state.feedState.touch(feed, later);
+      expect(await other.feedState.lastReadAt()).toBe(later);
+      await state.tracking.follow(`touch-${engine}`, 1);
+      await state.database.db
+        .updateTable('tracked_players')
+        .set({ last_read_at: later + 1 })
+        .where('uid', '=', `touch-${engine}`)
+        .execute();
+      expect(await other.tracking.lastReadAt()).toBe(later + 1);
+    });
+
     it(`keeps at most ${SEEN_LIMIT} ids seen`, async () => {
       const ids = [...Array(SEEN_LIMIT + 50).keys()].map((i) => `id${i}`);
       await state.feedState.record(`fs-limit-${engine}`, ids, [], 1);
