@@ -73,6 +73,8 @@ export interface ApiHealth {
   rateLimitedAt: number | null;
   /** ms the key's requests are held after a 429's `Retry-After`; 0 when not held. */
   pausedMs: number;
+  /** ms a request of a member's would wait now for the key's rate (the limiter's estimate); 0 when it would go at once. */
+  queuedMs: number;
 }
 
 /**
@@ -91,7 +93,9 @@ export class RivalsApi {
   /** Signal-holding reads by cache key: aborted only once every holder gave up, so a member who joined a job's read still gets it. */
   readonly #holds = new Map<string, { controller: AbortController; holders: number }>();
   readonly stats: ApiStats = { upstreamRequests: 0 };
-  readonly #health: Omit<ApiHealth, 'pausedMs'> = { answeredAt: null, failedAt: null, failure: null, rateLimitedAt: null };
+  readonly #health: Omit<ApiHealth, 'pausedMs' | 'queuedMs'> = { answeredAt: null, failedAt: null, failure: null, rateLimitedAt: null };
+  /** The probe under way, shared by every caller meanwhile. */
+  #probing: Promise<void> | undefined;
 
   constructor(options: RivalsApiOptions) {
     this.#transport = new HttpTransport({
@@ -275,17 +279,27 @@ export class RivalsApi {
 
   /** What this process's requests last met (no request is made). */
   health(): ApiHealth {
-    return { ...this.#health, pausedMs: this.#limiter?.backoffRemaining(this.#now()) ?? 0 };
+    const now = this.#now();
+    return { ...this.#health, pausedMs: this.#limiter?.backoffRemaining(now) ?? 0, queuedMs: this.#limiter?.estimateWait('interactive', now) ?? 0 };
   }
 
   /**
    * Asks the API a question of one small answer (spec endpoint 12, game versions, one per page), past the cache, to see
    * whether it answers now; gives up after `timeoutMs`. @throws {ApiError} as every call; an `AbortError` past `timeoutMs`.
    */
-  async probe(timeoutMs: number): Promise<void> {
-    await this.#fetch('gameVersions', 'gameVersions', pathWithQuery({ path: '/api/v1/game-versions', query: pageQuery('gameVersions', { limit: 1 }) }), {
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+  probe(timeoutMs: number): Promise<void> {
+    // One probe at a time: members asking /status together share it rather than each spending a request.
+    this.#probing ??= this.#fetch(
+      'gameVersions',
+      'gameVersions',
+      pathWithQuery({ path: '/api/v1/game-versions', query: pageQuery('gameVersions', { limit: 1 }) }),
+      {
+        signal: AbortSignal.timeout(timeoutMs),
+      },
+    )
+      .then(() => undefined)
+      .finally(() => (this.#probing = undefined));
+    return this.#probing;
   }
 
   /** Records what a sent request met, for {@link health}. */

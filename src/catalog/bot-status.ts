@@ -33,6 +33,8 @@ export const RECENT_ANSWER_MS = 60_000;
 async function apiState(api: RivalsApi, now: () => number): Promise<ApiState> {
   const health = api.health();
   if (health.pausedMs > 0) return { state: 'held', by: 'api', forMs: health.pausedMs };
+  // A probe would wait for the key's rate past the wait: what it would find is that the bot's share is used up.
+  if (health.queuedMs > STATUS_WAIT_MS) return { state: 'held', by: 'budget', forMs: health.queuedMs };
   const answered = health.answeredAt;
   if (answered !== null && now() - answered < RECENT_ANSWER_MS && (health.failedAt === null || health.failedAt < answered))
     return { state: 'answering', at: answered };

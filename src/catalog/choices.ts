@@ -45,7 +45,8 @@ const holds = (text: string, typed: string) => typed === '' || text.toLowerCase(
 /**
  * The seasons to offer for a `season` option, newest first, whose number starts with what is typed: those the profile of
  * `player` has (its ranked seasons with their tier, and the season it plays now), read through the cache; else, as the
- * season table has them, every season up to the one typed. `player` is a name or UID ("" for the member's default account).
+ * season table has them, every season up to the one typed. `player` is a UID, as player autocomplete gives it ("" for
+ * the member's default account); a name typed by hand is not read.
  */
 export async function seasonChoices(
   typed: string,
@@ -54,7 +55,9 @@ export async function seasonChoices(
   ctx: { api: RivalsApi; links: Pick<AccountLinksRepository, 'defaultUid'> },
 ): Promise<NumberChoice[]> {
   const prefix = typed.trim();
-  const query = player.trim() || (await inTime(() => ctx.links.defaultUid(userId)));
+  // A UID (what player autocomplete gives) or the member's own account: a name half typed would cost a request each keystroke.
+  const chosen = player.trim();
+  const query = chosen === '' ? await inTime(() => ctx.links.defaultUid(userId)) : /^\d+$/.test(chosen) ? chosen : null;
   const profile = query ? await inTime(async () => (await ctx.api.player(query)).data) : null;
   const seasons = profile ? profileSeasons(profile) : [];
   const offered = seasons.length > 0 ? seasons : seasonTable(seasonFromNumber(prefix)).map((season) => ({ season, tier: null }));
@@ -179,13 +182,19 @@ export async function itemChoices(typed: string, type: string | undefined, api: 
   return listChoices(page?.data.entries ?? [], typed, label);
 }
 
-/** Achievements (of `hero`, a name or id, when given) whose name holds what is typed, from one list page read through the cache (endpoint 6). */
+/**
+ * Achievements (of `hero`, a name or id the hero list resolves, when given; else of every hero) whose name holds what is
+ * typed, from one list page read through the cache (endpoint 6).
+ */
 export async function achievementChoices(
   typed: string,
   hero: string | undefined,
-  api: RivalsApi,
+  ctx: { api: RivalsApi; heroes: Pick<HeroDirectory, 'resolve'> },
   label: (achievement: AchievementSummary) => string,
 ): Promise<StringChoice[]> {
-  const page = await inTime(() => api.achievements({ query: hero?.trim() || undefined, page: 1, limit: CHOICE_LIST_SIZE }));
+  // The hero as the cached hero list resolves it: what is half typed in the hero option reads one of a few dozen pages, not a page a keystroke.
+  const typedHero = hero?.trim();
+  const heroId = typedHero ? ((await inTime(async () => String((await ctx.heroes.resolve(typedHero)).id))) ?? undefined) : undefined;
+  const page = await inTime(() => ctx.api.achievements({ query: heroId, page: 1, limit: CHOICE_LIST_SIZE }));
   return listChoices(page?.data.entries ?? [], typed, label);
 }

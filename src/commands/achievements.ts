@@ -84,7 +84,7 @@ export const achievements: CommandModule = {
   async autocomplete(input, ctx) {
     if (input.focused.name === 'name') {
       const hero = typeof input.options.hero === 'string' ? input.options.hero : undefined;
-      return achievementChoices(input.focused.value, hero, ctx.api, (a) => (a.category ? `${a.name ?? a.id} · ${titleCase(a.category)}` : (a.name ?? a.id)));
+      return achievementChoices(input.focused.value, hero, ctx, (a) => (a.category ? `${a.name ?? a.id} · ${titleCase(a.category)}` : (a.name ?? a.id)));
     }
     return ctx.heroes.suggest(input.focused.value);
   },

@@ -296,10 +296,22 @@ function languageLine(s: GuildSettings, user: Invoker): string {
   return s.locale ? name : tr('config:show.languageDiscord', { language: name });
 }
 
+/** Longest wait for each of /config show's own reads of the store, ms: past it, its field says so. */
+const SHOW_READ_MS = 1_000;
+
+/** `read`'s value, or null when it fails or outlasts {@link SHOW_READ_MS} (logged). */
+function showRead<T>(read: Promise<T>, ctx: CommandContext): Promise<T | null> {
+  return settleWithin(read, SHOW_READ_MS, () => null).catch((err: unknown) => {
+    ctx.logger.warn({ err }, 'could not read a setting for /config show');
+    return null;
+  });
+}
+
 /** The ladder's field of /config show: off, or on with where and what it posts ({@link ladderPosts}); null without a ladder store. */
 async function ladderShowField(guildId: string, ctx: CommandContext): Promise<APIEmbedField | null> {
   if (!ctx.ladder) return null;
-  const s = await ctx.ladder.settings(guildId);
+  const s = await showRead(ctx.ladder.settings(guildId), ctx);
+  if (s === null) return { name: tr('ladder:title'), value: tr('config:show.notRead'), inline: false };
   return { name: tr('ladder:title'), value: s.enabled ? `${tr('config:on')}\n${ladderPosts(s)}` : tr('config:off'), inline: false };
 }
 
@@ -309,7 +321,8 @@ async function ladderShowField(guildId: string, ctx: CommandContext): Promise<AP
  */
 async function rankRolesShowFields(guildId: string, ctx: CommandContext): Promise<APIEmbedField[]> {
   if (!ctx.rankRoles) return [];
-  const settings = await ctx.rankRoles.store.settings(guildId);
+  const settings = await showRead(ctx.rankRoles.store.settings(guildId), ctx);
+  if (settings === null) return [{ name: tr('ladder:roles.title'), value: tr('config:show.notRead'), inline: false }];
   const lines = [
     tr(settings.enabled ? 'config:on' : 'config:off'),
     ...RANK_ROLE_KEYS.filter((k) => settings.roles[k] !== undefined).map((k) => `${k} → <@&${settings.roles[k]!}>`),

@@ -54,10 +54,12 @@ export function roleRouteFailureOf(err: unknown, signal?: AbortSignal, lastStatu
 export function discordRoleTransport(rest: REST, botId: () => string | undefined): RoleTransport {
   /** The last status Discord answered on each member route under way (0: none yet): a deadline cut short after 429s or 5xx says so. */
   const lastStatus = new Map<string, number>();
-  rest.on(RESTEvents.Response, (request, response) => {
+  const onResponse = (request: { path: string }, response: { status: number }) => {
     if (lastStatus.has(request.path)) lastStatus.set(request.path, response.status);
-  });
+  };
   const onMember = async <T>(path: `/${string}`, signal: AbortSignal | undefined, request: () => Promise<T>): Promise<T> => {
+    // Listened to only while a member's request is under way: with a listener, @discordjs/rest clones every response.
+    if (lastStatus.size === 0) rest.on(RESTEvents.Response, onResponse);
     lastStatus.set(path, 0);
     try {
       return await request();
@@ -66,6 +68,7 @@ export function discordRoleTransport(rest: REST, botId: () => string | undefined
       throw failed ? new RoleRouteFailure(failed, { cause: err }) : err;
     } finally {
       lastStatus.delete(path);
+      if (lastStatus.size === 0) rest.off(RESTEvents.Response, onResponse);
     }
   };
   return {

@@ -56,6 +56,11 @@ const IN_FLIGHT = 4;
  * Half a sync's period: a normal change takes well under a second, a bucket's wait a few.
  */
 export const ROLE_CALL_DEADLINE_MS = 30_000;
+/**
+ * How long one server's run may go on, ms: past it, its remaining members wait for the next run, and the other servers
+ * get their turn. Members who keep Discord waiting cost up to {@link ROLE_CALL_DEADLINE_MS} each.
+ */
+export const RUN_BUDGET_MS = 5 * 60_000;
 /** Requests in a row that Discord failed, with no answer between: the server or Discord as a whole, not a member; the run stops. */
 const STOP_AFTER = 3;
 
@@ -109,6 +114,8 @@ export interface RankRoleSyncOptions {
   owner?: string;
   /** A member's request's deadline, ms; default {@link ROLE_CALL_DEADLINE_MS}. */
   callDeadlineMs?: number;
+  /** How long one server's run may go on, ms, before the rest of its members wait for the next; default {@link RUN_BUDGET_MS}. */
+  runBudgetMs?: number;
 }
 
 /** The audit-log reason of a change (Discord: "X-Audit-Log-Reason"), in English as the audit log of every server. */
@@ -168,6 +175,7 @@ export class RankRoleSync {
     const { roles, transport, logger } = this.#o;
     const now = this.#o.now ?? Date.now;
     const deadlineMs = this.#o.callDeadlineMs ?? ROLE_CALL_DEADLINE_MS;
+    const runBudgetMs = this.#o.runBudgetMs ?? RUN_BUDGET_MS;
     const result: RoleSyncResult = { added: 0, removed: 0, failed: 0, held: 0, leased: false };
     if (!(await roles.lease(guildId, this.#owner, now(), LEASE_MS))) return { ...result, leased: true };
     try {
@@ -227,6 +235,9 @@ export class RankRoleSync {
       }
       if (plan.settings.problem?.kind === 'no-permission') await roles.setProblem(guildId, null);
       let renewedAt = now();
+      const startedAt = renewedAt;
+      /** The run's budget is spent: the members left wait for the next run. */
+      let outOfTime = false;
       let lost = false;
       /** Set when the run must stop: Discord failing for the server (thrown at the end), or a problem no member's change can pass. */
       let failure: { err: unknown } | undefined;
@@ -246,7 +257,12 @@ export class RankRoleSync {
       const done = new Set<string>();
       const ask = <T>(request: (signal: AbortSignal) => Promise<T>, suspect: boolean): Promise<T> =>
         lane.add(async () => {
-          if (failure !== undefined || thrown !== undefined || halted || lost) throw STOPPED;
+          if (failure !== undefined || thrown !== undefined || halted || lost || outOfTime) throw STOPPED;
+          if (now() - startedAt >= runBudgetMs) {
+            outOfTime = true;
+            logger.info({ guildId, budgetMs: runBudgetMs }, "rank roles: a server's run reached its time; its other members wait for the next run");
+            throw STOPPED;
+          }
           // Renewed by the clock, not by count, before each request: a run slowed by 429s or a busy budget keeps its lease.
           if (now() - renewedAt >= RENEW_AFTER_MS) {
             renewedAt = now();

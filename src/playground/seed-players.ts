@@ -14,5 +14,7 @@ export function seedKnownPlayers(recent: Pick<RecentLookups, 'remember'>, player
       const profile = schemas.player.safeParse(body);
       return profile.success ? [{ uid: String(profile.data.uid), name: profile.data.name }] : [];
     }),
+    // No member can delete the replica's players: they stay for as long as the playground runs.
+    { forever: true },
   );
 }

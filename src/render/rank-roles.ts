@@ -4,7 +4,7 @@ import { cannotGive, RANK_ROLE_KEYS, ROLE_FAILURES, type GuildRoles, type RoleCh
 import { integer } from '../i18n/format.js';
 import { tr } from '../i18n/index.js';
 import type { RankRoleSettings, RoleFailureRow } from '../store/rank-roles.js';
-import { escapeText } from './limits.js';
+import { escapeText, LIMITS } from './limits.js';
 
 const COLOUR = 0x5865f2;
 /** Changes and members named in one answer; the rest are counted. */
@@ -68,8 +68,8 @@ export function rankRolesEmbed(p: RankRolesPreview): APIEmbed {
   };
 }
 
-/** Discord's limit on an embed field's value, less room for the "and N more" line. */
-const FIELD_ROOM = 900;
+/** Discord's limit on an embed field's value. */
+const FIELD_ROOM = LIMITS.fieldValue;
 
 /** Reasons about the role itself: the role is named after the member. */
 const ROLE_NAMED = new Set<string>(['role-above', 'managed', 'elevated', 'everyone']);
@@ -110,25 +110,31 @@ export function rankRolesStatus(settings: RankRoleSettings, failures: { rows: re
   if (settings.problem?.kind === 'role-deleted') lines.push(`⚠️ ${tr('ladder:roles.roleDeleted', { tier: settings.problem.key })}`);
   if (settings.problem?.kind === 'no-permission') lines.push(`⚠️ ${tr('ladder:roles.needManageRoles')}`);
   if (settings.problem?.kind === 'mfa-required') lines.push(`⚠️ ${tr('ladder:roles.needTwoFactor')}`);
-  let used = lines.join('\n').length;
+  // Members set aside have their own next try; the others wait for an admin, the cause fixed, or a day.
+  const retry = failures.rows.some((r) => r.reason !== 'discord-error') || failures.total > failures.rows.length ? tr('ladder:roles.retry') : null;
+  // The closing lines' room is kept first: the "N more" line (at its longest) and the retry hint always fit.
+  const closing = tr('ladder:roles.more', { n: integer(failures.total) }).length + 1 + (retry === null ? 0 : retry.length + 1);
+  let used = lines.join('\n').length + closing;
   let named = 0;
   for (const reason of ROLE_FAILURES) {
     const rows = failures.rows.filter((r) => r.reason === reason);
     if (rows.length === 0) continue;
+    const label = `⚠️ ${tr(`ladder:roles.failure.${reason}`)}: `;
+    // A reason is listed only with someone after its label.
+    if (used + 1 + label.length + memberText(rows[0]!).length > FIELD_ROOM) continue;
+    used += 1 + label.length;
     const members: string[] = [];
     for (const r of rows) {
       const text = memberText(r);
-      if (used + text.length > FIELD_ROOM) break;
-      used += text.length + 2;
+      const cost = text.length + (members.length > 0 ? 2 : 0);
+      if (used + cost > FIELD_ROOM) break;
+      used += cost;
       members.push(text);
     }
     named += members.length;
-    const line = `⚠️ ${tr(`ladder:roles.failure.${reason}`)}: ${members.join(', ')}`;
-    used += line.length - members.join(', ').length;
-    lines.push(line);
+    lines.push(`${label}${members.join(', ')}`);
   }
   if (failures.total > named) lines.push(tr('ladder:roles.more', { n: integer(failures.total - named) }));
-  // Members set aside have their own next try; the others wait for an admin, the cause fixed, or a day.
-  if (failures.rows.some((r) => r.reason !== 'discord-error') || failures.total > failures.rows.length) lines.push(tr('ladder:roles.retry'));
+  if (retry !== null) lines.push(retry);
   return { name: tr('ladder:roles.title'), value: lines.join('\n') };
 }

@@ -13,31 +13,49 @@ const MAX_SEEN = 50;
 const TTL_MS = 30 * 24 * 60 * 60_000;
 /** Players {@link RecentLookups.known} keeps, the least recently seen dropped first. */
 export const MAX_KNOWN = 5_000;
+/**
+ * How long {@link RecentLookups.known} keeps a player after they were last seen, ms: a member's deletion reaches the
+ * process that answers it at once, and every other process's list within this.
+ */
+export const KNOWN_TTL_MS = 60 * 60_000;
 const recentV1 = z.object({ v: z.literal(1), entries: z.array(z.object({ uid: z.string(), name: z.string() })).max(MAX) });
 const seenV1 = z.object({ v: z.literal(1), entries: z.array(z.object({ uid: z.string(), name: z.string() })).max(MAX_SEEN) });
 
 export class RecentLookups {
   /** Uid → name: the players any member looked up or saw in a match here, and those {@link remember}ed. */
-  readonly #known = new LRUCache<string, string>({ max: MAX_KNOWN });
+  readonly #known: LRUCache<string, string>;
 
   constructor(
     private readonly cache: Keyv,
     /** Ms: autocomplete answers without recent lookups past it. */
     private readonly deadlineMs = 300,
-  ) {}
+    /** The clock of {@link known}'s times, ms (tests); default `performance`. */
+    clock?: { now(): number },
+  ) {
+    this.#known = new LRUCache<string, string>({ max: MAX_KNOWN, ttl: KNOWN_TTL_MS, ...(clock ? { perf: clock, ttlResolution: 0 } : {}) });
+  }
 
   /**
    * The players this process has seen (any member's lookups and matches opened, and those {@link remember}ed), the most
    * recently seen first, at most {@link MAX_KNOWN}. Public game names, tied to no member; lost on restart.
    */
   known(): { uid: string; name: string }[] {
+    // The cache's listing includes players past their hour until purged.
+    this.#known.purgeStale();
     return [...this.#known.entries()].map(([uid, name]) => ({ uid, name }));
   }
 
-  /** Adds `players` to {@link known} (the playground seeds its replica's players). */
-  remember(players: readonly { uid: string; name: string }[]): void {
-    // In reverse: the first of `players` ends up the most recently seen.
-    for (const p of [...players].reverse()) if (p.uid && p.name) this.#known.set(p.uid, p.name);
+  /**
+   * Adds `players` to {@link known} for {@link KNOWN_TTL_MS}, or for as long as the process runs with `forever` (the
+   * playground's replica players, which no member can delete).
+   */
+  remember(players: readonly { uid: string; name: string }[], options: { forever?: boolean } = {}): void {
+    // In reverse: the first of `players` ends up the most recently seen. A ttl of 0 is none, and a player kept forever stays so.
+    for (const p of [...players].reverse()) {
+      if (!p.uid || !p.name) continue;
+      const forever = options.forever === true || this.#known.getRemainingTTL(p.uid) === Number.POSITIVE_INFINITY;
+      this.#known.set(p.uid, p.name, forever ? { ttl: 0 } : {});
+    }
   }
 
   /** Drops `uids` from {@link known} (a member deleted their data: their accounts with it). */

@@ -11,6 +11,9 @@ import { latestTime, type Db } from './database.js';
 import { unlistStandings } from './ladder.js';
 
 /** Full detail is kept this long (ms); older snapshots thin to one per player and day. */
+
+/** How long {@link TrackingRepository.lastReadAt} keeps its read, ms. */
+const LAST_READ_TTL_MS = 15_000;
 export const TRACKING_DETAIL_MS = 90 * 24 * 60 * 60_000;
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -304,9 +307,21 @@ export class TrackingRepository {
   }
 
   /** When the tracker last read a tracked player, ms; null before the first read. */
-  lastReadAt(): Promise<number | null> {
-    return latestTime(this.db, 'tracked_players', 'last_read_at');
+  lastReadAt(now = Date.now()): Promise<number | null> {
+    // An aggregate over every tracked player, with no index: read at most once per LAST_READ_TTL_MS however often /status asks.
+    const kept = this.#lastRead;
+    if (kept && now - kept.at < LAST_READ_TTL_MS) return kept.value;
+    const value = latestTime(this.db, 'tracked_players', 'last_read_at');
+    const read = { at: now, value };
+    this.#lastRead = read;
+    value.catch(() => {
+      if (this.#lastRead === read) this.#lastRead = undefined;
+    });
+    return value;
   }
+
+  /** The last {@link lastReadAt} read, kept for {@link LAST_READ_TTL_MS}. */
+  #lastRead: { at: number; value: Promise<number | null> } | undefined;
 
   /** Most records one timeline reads: months of a daily player. */
   static readonly TIMELINE_LIMIT = 5_000;

@@ -70,10 +70,18 @@ describe('season', () => {
     expect(await complete('player', 'season', '', unknown)).toEqual([]);
   });
 
+  it('reads no profile for a name typed by hand: each keystroke would cost a request', async () => {
+    // A UID, as player autocomplete gives it, is read: its seasons come with their tiers; a name half typed is not read.
+    expect((await complete('player', 'season', '', { query: DOUBLE_C.uid })).some((c) => c.name.includes(' · '))).toBe(true);
+    for (const query of ['D', 'Do', 'Dou', 'Doub']) {
+      expect(await requestsOf(async () => expect(await complete('player', 'season', '2', { query })).toEqual([{ name: 'Season 2', value: 2 }]))).toBe(0);
+    }
+  });
+
   it('falls back to the table when the API does not answer in time, rather than failing', async () => {
     env.r.setFaults({ hang: true, pathPrefix: '/api/v1/player/' });
     try {
-      expect(await complete('player', 'season', '2.5', { query: 'Someone Slow' })).toEqual([{ name: 'Season 2.5', value: 2.5 }]);
+      expect(await complete('player', 'season', '2.5', { query: '999000111' })).toEqual([{ name: 'Season 2.5', value: 2.5 }]);
     } finally {
       env.r.setFaults({});
     }
@@ -148,6 +156,11 @@ describe('item and achievement names', () => {
     expect(all.length).toBeGreaterThan(0);
     const first = (await env.b.ctx.api.achievements({ page: 1, limit: 100 })).data.entries[0]!;
     expect((await complete('achievements', 'name', first.name!.slice(0, 5))).map((c) => c.value)).toContain(first.id);
+    // A hero half typed reads the page of the hero it resolves to, once, not a page a keystroke.
+    const reads = await requestsOf(async () => {
+      for (const hero of ['hul', 'hulk', 'Hulk']) await complete('achievements', 'name', '', { hero });
+    });
+    expect(reads).toBeLessThanOrEqual(1);
     // The hero option still completes heroes.
     expect((await complete('achievements', 'hero', 'hul')).map((c) => c.name)).toContain('Hulk');
   });

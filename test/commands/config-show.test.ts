@@ -3,7 +3,7 @@
  * then show is asked for it. A new option without a case here fails the first test. Also `feed-off` on a feed already off,
  * and `/config status` naming posts by their titles.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { APIApplicationCommandSubcommandOption, APIEmbed } from 'discord-api-types/v10';
 import type { Invoker } from '../../src/discord/command.js';
 import { RANK_ROLE_KEYS } from '../../src/game/rank-roles.js';
@@ -144,6 +144,31 @@ describe('/config show', () => {
     for (const [i, key] of RANK_ROLE_KEYS.entries()) expect(text).toContain(`${key} → <@&${roleOf(i)}>`);
     expect(embed.fields!.filter((f) => f.name === 'Rank roles (continued)').length).toBeGreaterThan(0);
     expect(text).not.toContain('…');
+  });
+});
+
+describe('/config show when the store is slow', () => {
+  it('answers with every other setting, and says which it could not read in time', async () => {
+    let asked = 0;
+    const never = () => {
+      asked++;
+      return new Promise<never>(() => undefined);
+    };
+    const spies = [
+      vi.spyOn(env.b.ctx.ladder!, 'settings').mockImplementation(never),
+      vi.spyOn(env.b.ctx.rankRoles!.store, 'settings').mockImplementation(never),
+    ];
+    try {
+      const embed = (await config('show')).view.embeds![0]!;
+      // Both reads were made, and neither held the answer.
+      expect(asked).toBe(2);
+      const fields = new Map(embed.fields!.map((f) => [f.name, f.value]));
+      expect(fields.get('Server ladder')).toBe('Could not be read in time: run /config show again.');
+      expect(fields.get('Rank roles')).toBe('Could not be read in time: run /config show again.');
+      expect(fields.get('/leaderboard platform')).toBeDefined();
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 });
 

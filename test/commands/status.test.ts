@@ -1,7 +1,9 @@
 /** /status: the bot, the game API now, the data's freshness, the shard, and where to report a problem, in every language. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCALES, runInLocale } from '../../src/i18n/index.js';
-import { RECENT_ANSWER_MS, STATUS_WAIT_MS, type BotStatusSource } from '../../src/catalog/bot-status.js';
+import { readBotStatus, RECENT_ANSWER_MS, STATUS_WAIT_MS, type BotStatusSource } from '../../src/catalog/bot-status.js';
+import { UpstreamRateLimiter } from '../../src/api/rate-limiter.js';
+import { clientFor } from '../helpers/replica.js';
 import { statusView, type BotStatus } from '../../src/render/status.js';
 import { embedLength } from '../../src/render/limits.js';
 import { MEMBER, useReplicaBot } from '../helpers/bot.js';
@@ -103,6 +105,35 @@ describe('/status', () => {
     expect(fields[1]!.value).toBe('⏸️ Answering, but it asked the bot to slow down: requests wait 0m 30s');
     expect(fields[2]!.value).toContain(`The API's last “too many requests”: <t:${Math.round(env.b.clock.now / 1000)}:R>`);
     expect(view.embeds![0]!.color).toBe(0xfee75c);
+  });
+
+  it('says the bot’s share of the key is used up, without queueing a probe behind it, when a request would wait past the probe’s time', async () => {
+    const limiter = new UpstreamRateLimiter({ requestsPerMinute: 1, windowMs: 60_000 });
+    const api = clientFor(env.r, { limiter });
+    try {
+      // The window's one request, then nothing may go for a minute.
+      await api.heroes();
+      expect(api.health().queuedMs).toBeGreaterThan(STATUS_WAIT_MS);
+      const sent = api.stats.upstreamRequests;
+      const status = await readBotStatus({ api, logger: env.b.ctx.logger, now: () => Date.now() + RECENT_ANSWER_MS + 1 }, null);
+      expect(status.api).toMatchObject({ state: 'held', by: 'budget' });
+      expect(api.stats.upstreamRequests).toBe(sent);
+      expect(runInLocale('en', () => statusView(status)).embeds![0]!.fields![1]!.value).toMatch(
+        /^⏸️ Answering, but the bot's share of its API key is used up: requests wait /,
+      );
+    } finally {
+      limiter.stop();
+      await api.close();
+    }
+  });
+
+  it('shares one probe between members who ask at once', async () => {
+    env.b.ctx.status = source();
+    env.b.clock.now += RECENT_ANSWER_MS + 1;
+    const before = env.b.ctx.api.stats.upstreamRequests;
+    const answers = await Promise.all([env.b.run('status', {}), env.b.run('status', {}), env.b.run('status', {})]);
+    expect(env.b.ctx.api.stats.upstreamRequests).toBe(before + 1);
+    for (const a of answers) expect(a.view.embeds![0]!.fields![1]!.value).toMatch(/^✅ /);
   });
 
   it('says when the store does not answer in time, rather than waiting for it', async () => {

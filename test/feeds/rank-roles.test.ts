@@ -120,6 +120,37 @@ describe('rank roles against the fake Discord', () => {
     expect(await state.rankRoles.guildsToSync()).toEqual([]);
   });
 
+  it('stops a server’s run at its time budget and leaves the members not reached for the next run; no response listener is left behind', async () => {
+    const [u1, u2, u3] = users;
+    // Each change takes the clock 600 ms on: the budget of 1 s is spent after the second member.
+    const slow: RoleTransport = {
+      ...transport,
+      add: async (...args) => {
+        await transport.add(...args);
+        now += 600;
+      },
+    };
+    // The last status of a member's request is listened for while it is under way (the 429 tests read it), and only then:
+    // with a listener, @discordjs/rest clones every response.
+    expect(rest.listenerCount('response')).toBe(0);
+    const budgeted = new RankRoleSync({
+      roles: state.rankRoles,
+      transport: slow,
+      logger: pino({ level: 'silent' }),
+      now: () => now,
+      owner: 'p1',
+      runBudgetMs: 1_000,
+    });
+    let from = fake.calls.length;
+    expect(await budgeted.syncGuild(GUILD_ID)).toMatchObject({ added: 2, failed: 0 });
+    expect(roleCalls(fake.calls, from)).toEqual([`PUT ${u1} ${roles.goldII}`, `PUT ${u2} ${roles.silver}`]);
+    expect(rest.listenerCount('response')).toBe(0);
+    from = fake.calls.length;
+    expect(await budgeted.syncGuild(GUILD_ID)).toMatchObject({ added: 1, failed: 0 });
+    expect(roleCalls(fake.calls, from)).toEqual([`PUT ${u3} ${roles.gold}`]);
+    expect((await state.rankRoles.failures(GUILD_ID)).total).toBe(0);
+  });
+
   it('records a role above the bot once, asks nothing for it again, and retries after an admin acts or a day', async () => {
     await state.rankRoles.configure(GUILD_ID, { set: { Silver: roles.high } }, T0);
     let from = fake.calls.length;
