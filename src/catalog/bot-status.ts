@@ -47,7 +47,9 @@ async function apiState(api: RivalsApi, now: () => number): Promise<ApiState> {
       if (err.kind === 'rate_limited') return { state: 'held', by: err.status === 429 ? 'api' : 'budget', forMs: err.retryAfterMs ?? 0 };
       // It answered, if not as asked: a 404 or a shape the bot did not expect still says it is up.
       if (err.kind !== 'unavailable' && err.kind !== 'timeout') return { state: 'answering', at: now(), tookMs: Math.round(performance.now() - started) };
-      return { state: 'down', why: err.kind, lastAnswerAt: api.health().answeredAt };
+      // An `unavailable` without a status never reached the API (refused, reset, no such host); with one, it answered a 5xx.
+      const why = err.kind === 'unavailable' && err.status === undefined ? 'unreachable' : err.kind;
+      return { state: 'down', why, lastAnswerAt: api.health().answeredAt };
     }
     // The probe's own time ran out (an AbortError): no answer.
     return { state: 'down', why: 'timeout', lastAnswerAt: api.health().answeredAt };

@@ -15,8 +15,11 @@ export interface ShardInfo {
 export type ApiState =
   /** `at` the answer that says so; `tookMs` when it was the probe's. */
   | { state: 'answering'; at: number; tookMs?: number }
-  /** No answer within the wait (`timeout`) or errors on its side (`unavailable`); `lastAnswerAt` null: none since the start. */
-  | { state: 'down'; why: 'timeout' | 'unavailable'; lastAnswerAt: number | null }
+  /**
+   * No answer within the wait (`timeout`), server errors (`unavailable`), or not reached at all (`unreachable`: refused, no
+   * such host); `lastAnswerAt` null: none since the start.
+   */
+  | { state: 'down'; why: 'timeout' | 'unavailable' | 'unreachable'; lastAnswerAt: number | null }
   /** Requests held for `forMs`: the API asked the bot to wait (`api`), or the key's rate is used up (`budget`). */
   | { state: 'held'; by: 'api' | 'budget'; forMs: number };
 
@@ -59,7 +62,7 @@ function apiLine(s: BotStatus): string {
     case 'held':
       return tr(api.by === 'api' ? 'status:apiHeldByApi' : 'status:apiHeldByBudget', { wait: duration(Math.ceil(api.forMs / 1000)) });
     case 'down': {
-      const why = api.why === 'timeout' ? tr('status:apiTimeout') : tr('status:apiErrors');
+      const why = tr(api.why === 'timeout' ? 'status:apiTimeout' : api.why === 'unreachable' ? 'status:apiUnreachable' : 'status:apiErrors');
       const last = api.lastAnswerAt === null ? tr('status:apiNoAnswerSinceStart') : tr('status:apiLastAnswer', { when: when(api.lastAnswerAt) });
       return `${why}\n${last}\n${tr('status:apiDownMeans')}`;
     }

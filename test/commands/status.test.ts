@@ -154,6 +154,7 @@ describe('/status', () => {
       { state: 'held', by: 'budget', forMs: 90_000 },
       { state: 'down', why: 'timeout', lastAnswerAt: null },
       { state: 'down', why: 'unavailable', lastAnswerAt: now - 600_000 },
+      { state: 'down', why: 'unreachable', lastAnswerAt: null },
     ];
     const english = new Set<string>();
     for (const locale of LOCALES) {
