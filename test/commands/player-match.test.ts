@@ -200,8 +200,9 @@ describe('/player sections on real data', () => {
   it('maps are named from the map list even where the profile gives only ids, with a map image', async () => {
     const { payload } = await env.b.press('pl.s:1786151874:', ['maps']);
     const e = payload.embeds[0]!;
-    // The profile gives map ids only; 1311 is newer than the API's map list, so it alone keeps its id.
-    expect([...e.description!.matchAll(/Unknown map \((\d+)\)/g)].map((m) => m[1])).toEqual(['1311']);
+    // The profile gives map ids only; 1311 is newer than the API's map list, so it alone keeps its id, beside its rows' mode.
+    expect([...e.description!.matchAll(/Unknown map \((?:[^)]*, )?map (\d+)\)/g)].map((m) => m[1])).toEqual(['1311']);
+    expect(e.description).toContain('**Unknown map (Competitive, map 1311)** · ');
     expect(e.description!.split('\n')[0]).toBe('**Spider-Islands (Competitive)** · 4 matches · 50.0 % · 52 / 21 / 40 (KDA 4.38)');
     expect(e.thumbnail?.url).toMatch(/^https:\/\/img\.test\/rivals\/maps\/map_\d+\.png$/);
   });
