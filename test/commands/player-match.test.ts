@@ -369,7 +369,7 @@ describe('/player recent matches that always work', () => {
     withMayProfile(async (b) => {
       const { payload } = await b.press('pl.s:1786151874:', ['matches']);
       const lines = payload.embeds[0]!.description!.split('\n');
-      expect(lines[0]).toBe('**Win** · Cloak & Dagger · 18/7/22 · Central Park · Competitive · +37.9 · 10m 43s · <t:1748300560:R>');
+      expect(lines[0]).toBe('**Win** · Cloak & Dagger · 18/7/22 · Central Park · Competitive · +38.0 · 10m 43s · <t:1748300560:R>');
       const all = [];
       for (let page = 1; page <= 4; page++) all.push(...(await b.press(`pl.p:1786151874::matches:${page}:n`)).payload.embeds[0]!.description!.split('\n'));
       const bots = all.filter((l) => / · Practice vs AI · /.test(l));
@@ -382,7 +382,7 @@ describe('/player recent matches that always work', () => {
     withMayProfile(async (b) => {
       const { payload } = await runInLocale('fr', () => b.press('pl.s:1786151874:', ['matches']));
       const lines = payload.embeds[0]!.description!.split('\n');
-      expect(lines[0]).toMatch(/^\*\*.+\*\* · Cloak & Dagger · 18\/7\/22 · Central Park · Classée · \+37,9 · /);
+      expect(lines[0]).toMatch(/^\*\*.+\*\* · Cloak & Dagger · 18\/7\/22 · Central Park · Classée · \+38,0 · /);
       for (const o of selectOptions(payload, 'pl.m:1786151874')) expect(o.description).toMatch(/ · (Classée|Partie rapide|Entraînement contre l’IA) · /);
       const all: string[] = [];
       for (let page = 1; page <= 4; page++)
@@ -418,7 +418,7 @@ describe('/player recent matches that always work', () => {
     const third = await env.b.press('pl.p:1786151874::matches:3:n');
     // A row of an earlier season than the profile's current one names its season.
     expect(third.payload.embeds[0]!.description!.split('\n')[0]).toBe(
-      '**Win** · Cloak & Dagger · 18/7/22 · Central Park · Competitive · +37.9 · 10m 43s · Season 2 · <t:1748300560:R>',
+      '**Win** · Cloak & Dagger · 18/7/22 · Central Park · Competitive · +38.0 · 10m 43s · Season 2 · <t:1748300560:R>',
     );
   });
 
