@@ -706,8 +706,7 @@ function section(p: PlayerProfile, which: PlayerSection, page: number, look: Loo
       );
       return simple(
         rows,
-        (m, i) =>
-          `**${escapeText(labels[i]!, 80)}** · ${counted('matches', m.matches)} · ${percent(m.win_rate)} · ${kda(m.kills, m.deaths, m.assists)}`,
+        (m, i) => `**${escapeText(labels[i]!, 80)}** · ${counted('matches', m.matches)} · ${percent(m.win_rate)} · ${kda(m.kills, m.deaths, m.assists)}`,
         tr('player:maps.empty'),
         image ? { thumbnail: { url: image } } : {},
       );

@@ -104,7 +104,7 @@ describe('/maps', () => {
 });
 
 describe('MapDirectory', () => {
-  it('labels: sub-map, mode where the name has several, the id for twins (never the list\'s competitive flag); Unknown map (<id>) for an unknown id', async () => {
+  it("labels: sub-map, mode where the name has several, the id for twins (never the list's competitive flag); Unknown map (<id>) for an unknown id", async () => {
     const maps = env.b.ctx.maps;
     expect(await maps.label(1170)).toBe("Royal Palace: Odin's Archive");
     expect(await maps.label('1236')).toBe('Royal Palace (Domination)');

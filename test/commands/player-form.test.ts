@@ -49,7 +49,10 @@ describe('recent form’s rank change', () => {
       expect(valueOf(net!)).toBe(tenths(exact));
       // Each row is rounded on its own, so their shown sum may stray from the net by up to 0.05 a row.
       const shownSum = changes.map((c) => valueOf(rankScoreChange(c))).reduce((s, c) => s + c, 0);
-      expect(shownSum).toBeCloseTo(changes.map(tenths).reduce((s, c) => s + c, 0), 6);
+      expect(shownSum).toBeCloseTo(
+        changes.map(tenths).reduce((s, c) => s + c, 0),
+        6,
+      );
       expect(Math.abs(valueOf(net!) - shownSum)).toBeLessThanOrEqual(0.05 * changes.length + 1e-9);
     });
   }

@@ -40,8 +40,7 @@ describe('the Maps section of /player', () => {
     const files = Object.keys(realProfiles);
     const onCentralPark = files.filter((f) => realProfiles[f]!.recent_matches.some((m) => m.map_id === '1217'));
     expect(onCentralPark.length).toBeGreaterThan(3);
-    for (const f of onCentralPark)
-      expect(realProfiles[f]!.recent_matches.filter((m) => m.map_id === '1217').every((m) => m.game_mode_id === 1)).toBe(true);
+    for (const f of onCentralPark) expect(realProfiles[f]!.recent_matches.filter((m) => m.map_id === '1217').every((m) => m.game_mode_id === 1)).toBe(true);
     expect(files.filter((f) => !hasRanked(realProfiles[f]!) && realProfiles[f]!.maps.some((m) => m.map_id === '1217')).length).toBe(2);
   });
 
@@ -112,10 +111,15 @@ describe('playedMapLabels', () => {
   });
 
   it('tells alike lines apart by location, then by id; a map the list lacks by the profile’s name, else its id', () => {
-    expect(playedMapLabels([{ id: '1', info: twin('1', true, 'Klyntar') }, { id: '2', info: twin('2', false) }], new Map())).toEqual([
-      'Central Park (Klyntar)',
-      'Central Park (Empire of Eternal Night)',
-    ]);
+    expect(
+      playedMapLabels(
+        [
+          { id: '1', info: twin('1', true, 'Klyntar') },
+          { id: '2', info: twin('2', false) },
+        ],
+        new Map(),
+      ),
+    ).toEqual(['Central Park (Klyntar)', 'Central Park (Empire of Eternal Night)']);
     const modes = modesByMap([
       { map_id: '1311', game_mode_id: 2, play_mode_id: 0 },
       { map_id: '1', game_mode_id: 2, play_mode_id: 0 },
@@ -143,10 +147,15 @@ describe('playedMapLabels', () => {
 
   it('takes no queue from the map list’s objective either', () => {
     const royal = (id: string, mode: string): MapInfo => ({ ...twin(id, false), name: 'Royal Palace', mode, tellApart: { mode: true, id: false } });
-    expect(playedMapLabels([{ id: '1', info: royal('1', 'Competitive') }, { id: '2', info: royal('2', 'Domination') }], new Map())).toEqual([
-      'Royal Palace',
-      'Royal Palace (Domination)',
-    ]);
+    expect(
+      playedMapLabels(
+        [
+          { id: '1', info: royal('1', 'Competitive') },
+          { id: '2', info: royal('2', 'Domination') },
+        ],
+        new Map(),
+      ),
+    ).toEqual(['Royal Palace', 'Royal Palace (Domination)']);
   });
 });
 
@@ -166,7 +175,8 @@ describe('/player hero:', () => {
       const field = payload.embeds[0]!.fields!.find((f) => f.name.startsWith('Maps (latest'))!;
       field.value.split('\n').forEach((line, i) => {
         const own = modes.get(data.maps[i]!.mapId ?? '') ?? [];
-        for (const key of MODE_KEYS) expect(line.includes(` (${modeKeyName(key)}`) || line.includes(`, ${modeKeyName(key)}`), `${hero.name}: ${line}`).toBe(own.includes(key));
+        for (const key of MODE_KEYS)
+          expect(line.includes(` (${modeKeyName(key)}`) || line.includes(`, ${modeKeyName(key)}`), `${hero.name}: ${line}`).toBe(own.includes(key));
         checked++;
       });
     }
