@@ -6,7 +6,8 @@ import type { GameMap, Page } from '../api/schemas.js';
 import type { Logger } from '../core/logger.js';
 import { tr } from '../i18n/index.js';
 import { listOf } from '../render/common.js';
-import { modeName, modeTitle } from '../i18n/names.js';
+import { isQueueMode, modeName, modeTitle } from '../i18n/names.js';
+import { modeKeyName, type ModeKey } from '../game/modes.js';
 
 /** A map in no language: entries are shared by every answer, so the bot's own words are added when shown. */
 export interface MapInfo {
@@ -17,10 +18,11 @@ export interface MapInfo {
   /** The part of the map when it differs from `name` ("Odin's Archive"), else null. */
   subMap: string | null;
   /** What {@link mapLabel} adds so that no two maps share a label. */
-  tellApart: { mode: boolean; competitive: boolean; id: boolean };
+  tellApart: { mode: boolean; id: boolean };
   location: string | null;
-  /** Game mode in English title case (src/i18n/names.ts `modeTitle`): show it with `modeName`. */
+  /** The map's objective in English title case (src/i18n/names.ts `modeTitle`): show it with `modeName`. */
   mode: string | null;
+  /** The list's `is_competitve` flag as given, for the map list itself: it is swapped on some same-named maps, so it never names a player's mode. */
   competitive: boolean;
   /** Absolute URL: the first of `images`, else `sub_map.thumbnail`. */
   image: string | null;
@@ -40,17 +42,59 @@ export function mapPlainName(m: Pick<MapInfo, 'id' | 'name' | 'location' | 'subM
 
 /**
  * A label no other map of the catalogue has, in the current locale: {@link mapName}, `: subMap`, then what {@link MapInfo.tellApart}
- * asks for in parentheses ("Royal Palace (Domination, Competitive)"); the API's names and modes as it gives them. Never empty.
+ * asks for in parentheses ("Royal Palace (Domination, map 1236)"); the API's names and modes as it gives them. Never empty. It
+ * names no queue: the list's competitive flag is swapped on some twins, so twins are told apart by id.
  */
 export function mapLabel(m: MapInfo): string {
-  const name = mapName(m);
-  const base = m.subMap ? `${name}: ${m.subMap}` : name;
-  const qualifiers = [
-    m.tellApart.mode && m.mode ? modeName(m.mode) : null,
-    m.tellApart.competitive ? tr('catalog:maps.competitive') : null,
-    m.tellApart.id ? tr('catalog:maps.mapId', { id: m.id }) : null,
-  ].filter((q): q is string => q !== null);
-  return qualifiers.length > 0 ? tr('catalog:maps.qualified', { label: base, qualifiers: listOf(qualifiers) }) : base;
+  const qualifiers = [m.tellApart.mode && m.mode ? modeName(m.mode) : null, m.tellApart.id ? tr('catalog:maps.mapId', { id: m.id }) : null];
+  return qualified(mapPlainName(m), qualifiers);
+}
+
+/** "<label> (<qualifiers>)" in the current locale, leaving out nulls; the label alone without any. */
+function qualified(label: string, qualifiers: readonly (string | null)[]): string {
+  const shown = qualifiers.filter((q): q is string => q !== null);
+  return shown.length > 0 ? tr('catalog:maps.qualified', { label, qualifiers: listOf(shown) }) : label;
+}
+
+/** One map of a player's own list: its id (null when the row names none), the map list's entry, and the profile's own name for it. */
+export interface PlayedMap {
+  id: string | null;
+  info: MapInfo | undefined;
+  /** The profile's name for the map (`maps[].map_name`), for a map the map list does not have. */
+  name?: string | null;
+}
+
+/**
+ * Labels for a player's list of maps, in order and in the current locale: the map's name and part, the objective where the
+ * catalogue needs it to tell the name's maps apart, then the modes of the player's own rows on the map (`modes`, from
+ * src/game/modes.ts `modesByMap`), never the map list's competitive flag, which is swapped on some same-named maps. A map no
+ * row names gets no mode. Lines still alike are told apart by location, then by id. A map the list does not have is named
+ * by the profile's name, else by its id.
+ */
+export function playedMapLabels(maps: readonly PlayedMap[], modes: ReadonlyMap<string, readonly ModeKey[]>): string[] {
+  const idText = (id: string) => tr('catalog:maps.mapId', { id });
+  const lines = maps.map((m) => {
+    const info = m.info;
+    const name = info ? mapPlainName(info) : m.name?.trim() || null;
+    // The list's objective, unless it names a queue: the list is not trusted on those.
+    const objective = info?.tellApart.mode && info.mode && !isQueueMode(info.mode) ? modeName(info.mode) : null;
+    const rowModes = (m.id ? modes.get(m.id) : undefined)?.map(modeKeyName) ?? [];
+    const qualifiers: (string | null)[] = [objective, ...rowModes, name === null && m.id ? idText(m.id) : null];
+    return { m, name, qualifiers, bare: name === null && rowModes.length === 0 };
+  });
+  const text = (l: (typeof lines)[number]) => [l.name ?? '', ...l.qualifiers].join('|');
+  const tellApart = (add: (l: (typeof lines)[number], group: typeof lines) => string | null) => {
+    const groups = new Map<string, typeof lines>();
+    for (const l of lines) groups.set(text(l), [...(groups.get(text(l)) ?? []), l]);
+    for (const group of groups.values()) if (group.length > 1) for (const l of group) l.qualifiers.push(add(l, group));
+  };
+  tellApart((l, group) => (new Set(group.map((g) => g.m.info?.location ?? null)).size > 1 ? (l.m.info?.location ?? null) : null));
+  tellApart((l) => (l.m.id && !l.qualifiers.includes(idText(l.m.id)) ? idText(l.m.id) : null));
+  return lines.map((l) => {
+    // A map known by its id alone keeps the rows' wording: "Unknown map (1311)".
+    if (l.bare) return l.m.id ? tr('player:mapId', { id: l.m.id }) : tr('player:unknownMap');
+    return qualified(l.name ?? tr('player:unknownMap'), l.qualifiers);
+  });
 }
 
 /** The catalogue with how fresh it is (for a "showing data as of" footer). */
@@ -247,7 +291,7 @@ function describe(m: GameMap): MapInfo {
     id: m.id,
     name,
     subMap,
-    tellApart: { mode: false, competitive: false, id: false },
+    tellApart: { mode: false, id: false },
     location,
     mode: modeTitle(m.game_mode),
     competitive: m.is_competitive,
@@ -257,8 +301,8 @@ function describe(m: GameMap): MapInfo {
 }
 
 /**
- * Sets {@link MapInfo.tellApart} so no two labels match: the mode for a name in several modes, "Competitive" for a
- * competitive twin, the id as a last resort. Decided on the API's words, so it holds in every locale.
+ * Sets {@link MapInfo.tellApart} so no two labels match: the objective for a name in several, the id for the rest (twins of
+ * one name and objective, whose competitive flag cannot be trusted). Decided on the API's words, so it holds in every locale.
  */
 function label(maps: MapInfo[]): void {
   const groupBy = (list: MapInfo[], key: (m: MapInfo) => unknown) => {
@@ -271,9 +315,8 @@ function label(maps: MapInfo[]): void {
   for (const sameName of groupBy(maps, base)) {
     const byMode = groupBy(sameName, (m) => norm(m.mode ?? ''));
     if (byMode.length > 1) for (const m of sameName) if (m.mode) m.tellApart.mode = true;
-    if (sameName.length > 1 && sameName.some((m) => !m.competitive)) for (const m of sameName) if (m.competitive) m.tellApart.competitive = true;
   }
-  const text = (m: MapInfo) => `${base(m)}|${m.tellApart.mode ? norm(m.mode ?? '') : ''}|${m.tellApart.competitive}`;
+  const text = (m: MapInfo) => `${base(m)}|${m.tellApart.mode ? norm(m.mode ?? '') : ''}`;
   for (const clash of groupBy(maps, text)) {
     if (clash.length > 1) for (const m of clash) m.tellApart.id = true;
   }

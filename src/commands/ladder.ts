@@ -9,7 +9,7 @@ import { UserFacingError } from '../core/errors.js';
 import type { CommandContext, CommandModule, Invoker } from '../discord/command.js';
 import { SERVER_ONLY } from '../discord/command.js';
 import { LADDER_PAGE_SIZE, LADDER_PERIODS, LADDER_ROLES, LEFT_OUT_REASONS, type LadderPeriod } from '../game/ladder.js';
-import { rankScore, rankScoreChange } from '../game/ranks.js';
+import { rankScore, rankScoreChange, scoreChangeArrow } from '../game/ranks.js';
 import { choiceName, describe } from '../i18n/commands.js';
 import { integer } from '../i18n/format.js';
 import { currentLocale, tr } from '../i18n/index.js';
@@ -90,7 +90,7 @@ function rowLine(r: LadderRow, you: boolean): string {
     tr('ladder:peak', { score: rankScore(s.peak) }),
     tr('ladder:matches', { count: s.matches, n: integer(s.matches) }),
     ...(s.role ? [`${emojiBefore('role', s.role)}${roleName(s.role) ?? s.role}`] : []),
-    s.weekDelta === null ? tr('ladder:noWeek') : `${s.weekDelta > 0 ? '▲' : s.weekDelta < 0 ? '▼' : '▬'} ${rankScoreChange(s.weekDelta)}`,
+    s.weekDelta === null ? tr('ladder:noWeek') : `${scoreChangeArrow(s.weekDelta)} ${rankScoreChange(s.weekDelta)}`,
   ];
   return parts.join(' · ');
 }
@@ -168,8 +168,8 @@ function ladderCardSpec(title: string, subtitle: string[], rows: readonly Ladder
         tier: s.tier ?? tr('ladder:unranked'),
         score: rankScore(s.score),
         // An em dash for no week recorded, unlike "▬ ±0" for a week without change.
-        week: s.weekDelta === null ? '—' : `${s.weekDelta > 0 ? '▲' : s.weekDelta < 0 ? '▼' : '▬'} ${rankScoreChange(s.weekDelta)}`,
-        trend: s.weekDelta === null || s.weekDelta === 0 ? 'none' : s.weekDelta > 0 ? 'up' : 'down',
+        week: s.weekDelta === null ? '—' : `${scoreChangeArrow(s.weekDelta)} ${rankScoreChange(s.weekDelta)}`,
+        trend: s.weekDelta === null ? 'none' : ({ '▲': 'up', '▼': 'down', '▬': 'none' } as const)[scoreChangeArrow(s.weekDelta)],
         you: r.userId === userId,
       };
     }),

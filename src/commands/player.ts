@@ -23,7 +23,7 @@ import { recentMatches, type HistoryPage, type HistoryRow } from '../catalog/his
 import { describe } from '../i18n/commands.js';
 import { recentForm } from '../game/form.js';
 import { matchupExtremes, MATCHUP_MIN_MATCHES, type Matchup } from '../game/matchups.js';
-import { matchMode } from '../game/modes.js';
+import { gameModeName, matchMode, modesByMap } from '../game/modes.js';
 import {
   currentSeason,
   hasPlay,
@@ -47,13 +47,12 @@ import { hasHeroData, heroPerTen, heroWeek, playerHero, type HeroRecord } from '
 import { heroDisplayName } from '../catalog/hero-directory.js';
 import { foldName } from '../game/fold.js';
 import { type Season } from '../game/seasons.js';
-import { mapLabel, mapPlainName, type MapInfo } from '../catalog/map-directory.js';
+import { mapPlainName, playedMapLabels, type MapInfo } from '../catalog/map-directory.js';
 import { seasonLabel, staleFooter } from '../render/common.js';
 import { aside, decimal, discordTime, duration, hexColour, integer, kda, percent, ratioPercent, shortDate, wholePercent, winRate } from '../i18n/format.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import { componentEmoji, emojiBefore } from '../render/emojis.js';
 import { heroName, modeName, roleName } from '../i18n/names.js';
-import { gameModeName } from '../game/modes.js';
 import { heroLookup, type HeroLabel } from '../catalog/hero-lookup.js';
 import { backRow, clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.js';
 import type { View, ViewChart } from '../render/view.js';
@@ -700,11 +699,14 @@ function section(p: PlayerProfile, which: PlayerSection, page: number, look: Loo
     case 'maps': {
       const rows = p.maps.filter((m) => m.matches > 0).sort((a, b) => b.matches - a.matches);
       const image = rows.map((m) => look.map(m.map_id)?.image ?? m.map_thumbnail).find(Boolean);
+      // A map's mode comes from the player's own match rows on it, never from the map list.
+      const labels = playedMapLabels(
+        rows.map((m) => ({ id: m.map_id, info: look.map(m.map_id), name: m.map_name })),
+        modesByMap(p.recent_matches),
+      );
       return simple(
         rows,
-        // No row mode here: the map list's label tells same-named maps apart.
-        (m) =>
-          `**${escapeText(look.map(m.map_id) ? mapLabel(look.map(m.map_id)!) : m.map_name || mapText(look, m.map_id), 80)}** · ${counted('matches', m.matches)} · ${percent(m.win_rate)} · ${kda(m.kills, m.deaths, m.assists)}`,
+        (m, i) => `**${escapeText(labels[i]!, 80)}** · ${counted('matches', m.matches)} · ${percent(m.win_rate)} · ${kda(m.kills, m.deaths, m.assists)}`,
         tr('player:maps.empty'),
         image ? { thumbnail: { url: image } } : {},
       );
@@ -810,12 +812,16 @@ async function heroView(
     fields.push({ name: tr('player:profile.mvpSvp'), value: `${integer(total.mvp)} / ${integer(total.svp)}`, inline: true });
   }
   if (data.maps.length > 0) {
+    const mapLabels = playedMapLabels(
+      data.maps.map((m) => ({ id: m.mapId, info: look.map(m.mapId) })),
+      modesByMap(data.recent),
+    );
     fields.push({
       name: tr('player:hero.maps', { count: data.recent.length, n: integer(data.recent.length) }),
       value: truncate(
         data.maps
           .slice(0, 5)
-          .map((m) => `${escapeText(mapText(look, m.mapId), 60)} · ${counted('matches', m.matches)} · ${counted('wins', m.wins)}`)
+          .map((m, i) => `${escapeText(mapLabels[i]!, 60)} · ${counted('matches', m.matches)} · ${counted('wins', m.wins)}`)
           .join('\n'),
         LIMITS.fieldValue,
       ),

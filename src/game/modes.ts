@@ -2,6 +2,7 @@
  * Match modes (`game_mode_id`, `play_mode_id`) and what each means for a player's record. The API
  * documents no values: each id is named from evidence in real data (docs/data.md, "Game modes"); the rest stay unknown.
  */
+import type { MatchSummary } from '../api/schemas.js';
 import { tr } from '../i18n/index.js';
 
 export type ModeKey = 'quickPlay' | 'competitive' | 'custom' | 'arcade' | 'tutorial' | 'vsAi' | 'tournament' | 'other';
@@ -46,7 +47,30 @@ export const MODE_KEYS: readonly ModeKey[] = ['competitive', 'quickPlay', 'arcad
 /** The mode's name in the current locale ("Quick Play", else "Other mode"); null for no id. */
 export function gameModeName(id: number | null | undefined, playModeId?: number | null): string | null {
   if (id === null || id === undefined || !Number.isFinite(id)) return null;
-  return tr(`render:modes.${matchMode(id, playModeId).key}`);
+  return modeKeyName(matchMode(id, playModeId).key);
+}
+
+/** A mode key's name in the current locale (`render:modes`). */
+export function modeKeyName(key: ModeKey): string {
+  return tr(`render:modes.${key}`);
+}
+
+/**
+ * The modes of a player's own match rows on each map, by map id (text), each map's in {@link MODE_KEYS} order; a map no
+ * row names is absent. `rows` are history rows of any shape (the profile's embedded ones included). This is the one
+ * source of a map's mode for a player: the map list's competitive flag is swapped on some same-named maps (docs/data.md).
+ */
+export function modesByMap(rows: readonly Pick<MatchSummary, 'map_id' | 'game_mode_id' | 'play_mode_id'>[]): Map<string, ModeKey[]> {
+  const seen = new Map<string, Set<ModeKey>>();
+  for (const row of rows) {
+    const id = row.map_id?.trim();
+    // A row without a mode says nothing of its map's.
+    if (!id || row.game_mode_id === null || row.game_mode_id === undefined) continue;
+    const modes = seen.get(id) ?? new Set<ModeKey>();
+    modes.add(matchMode(row.game_mode_id, row.play_mode_id).key);
+    seen.set(id, modes);
+  }
+  return new Map([...seen].map(([id, modes]) => [id, MODE_KEYS.filter((k) => modes.has(k))]));
 }
 
 export function isRankedMode(id: number | null | undefined): boolean {

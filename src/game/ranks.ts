@@ -63,10 +63,29 @@ export function rankScore(score: number | null | undefined): string {
   return score === null || score === undefined || !Number.isFinite(score) ? '—' : integer(Math.trunc(score));
 }
 
-/** Signed, one decimal cut toward zero, locale digits: +37.98 → "+37.9", 0 → "±0". */
+// Fed the number's shortest decimal text, so 18.65 is rounded as written, not as the binary 18.6499….
+const TENTHS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1, useGrouping: false, roundingMode: 'halfExpand' });
+
+/**
+ * A rank score change rounded to one decimal, halves away from zero, on the number as the API wrote it: −18.770 → −18.8,
+ * 18.75 → 18.8, −18.75 → −18.8, 0.04 → 0. Every change shown goes through this, so a sign or arrow agrees with its text.
+ */
+export function roundScoreChange(change: number): number {
+  if (!Number.isFinite(change)) return change;
+  const rounded = Number(TENTHS.format(`${change}`));
+  return rounded === 0 ? 0 : rounded;
+}
+
+/** Signed, rounded to one decimal ({@link roundScoreChange}), locale digits: +37.98 → "+38.0", −18.77 → "−18.8", 0.04 → "±0". */
 export function rankScoreChange(change: number | null | undefined): string {
   if (change === null || change === undefined || !Number.isFinite(change)) return '—';
-  const cut = Math.trunc(change * 10) / 10;
-  if (cut === 0) return '±0';
-  return `${cut > 0 ? '+' : '−'}${decimal(Math.abs(cut), 1)}`;
+  const rounded = roundScoreChange(change);
+  if (rounded === 0) return '±0';
+  return `${rounded > 0 ? '+' : '−'}${decimal(Math.abs(rounded), 1)}`;
+}
+
+/** ▲, ▼ or ▬ for a change, by its rounded value: +0.04 reads "▬ ±0", never "▲ ±0". */
+export function scoreChangeArrow(change: number): '▲' | '▼' | '▬' {
+  const rounded = roundScoreChange(change);
+  return rounded > 0 ? '▲' : rounded < 0 ? '▼' : '▬';
 }

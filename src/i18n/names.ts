@@ -97,6 +97,12 @@ export function modeTitle(raw: string | null | undefined): string | null {
   return known ? KNOWN_MODE_TITLES[known] : titleWords(text);
 }
 
+/** Whether `raw` names a queue (Quick Play, Competitive) rather than a map's objective: a map list that says so is not trusted. */
+export function isQueueMode(raw: string | null | undefined): boolean {
+  const text = raw?.trim();
+  return !!text && own(KNOWN_MODES, text.toLowerCase()) !== undefined;
+}
+
 /** A mode as shown: known modes in the current locale (`render:modes`), others title-cased as the API names them; null for none. */
 export function modeName(raw: string | null | undefined): string | null {
   const text = raw?.trim();

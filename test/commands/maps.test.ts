@@ -104,19 +104,22 @@ describe('/maps', () => {
 });
 
 describe('MapDirectory', () => {
-  it('labels: sub-map, mode where the name has several, Competitive for the twin; Unknown map (<id>) for an unknown id', async () => {
+  it("labels: sub-map, mode where the name has several, the id for twins (never the list's competitive flag); Unknown map (<id>) for an unknown id", async () => {
     const maps = env.b.ctx.maps;
     expect(await maps.label(1170)).toBe("Royal Palace: Odin's Archive");
-    expect(await maps.label('1236')).toBe('Royal Palace (Domination, Competitive)');
+    expect(await maps.label('1236')).toBe('Royal Palace (Domination)');
     expect(await maps.label(1254)).toBe("Royal Palace (Jeff's Winter Splash Festival)");
-    expect(await maps.label(1034)).toBe('Shin-Shibuya');
-    expect(await maps.label(1230)).toBe('Shin-Shibuya (Competitive)');
+    expect(await maps.label(1034)).toBe('Shin-Shibuya (map 1034)');
+    expect(await maps.label(1230)).toBe('Shin-Shibuya (map 1230)');
+    // The list flags 1217 competitive and 1292 not, the reverse of what the rows played on them say.
+    expect(await maps.label(1217)).toBe('Central Park (map 1217)');
+    expect(await maps.label(1292)).toBe('Central Park (map 1292)');
     expect(await maps.label(1302)).toBe("Birnin T'Challa (Clone Rumble)");
     expect(await maps.label(1304)).toBe('Unnamed map 1304 (Hellfire Gala)');
     expect(await maps.label(1155)).toBe('Royal Palace: Bifrost Garden');
     expect(await maps.label(1243)).toBe('Super-Soldier Factory');
     expect(await maps.label(1161)).toBe("Birnin T'Challa: Stellar Spaceport");
-    expect(await maps.label(1032)).toBe('Yggdrasill Path');
+    expect(await maps.label(1032)).toBe('Yggdrasill Path (map 1032)');
     expect(await maps.label(9999)).toBe('Unknown map (9999)');
     const list = await maps.list();
     expect(list).toHaveLength(35);
@@ -126,7 +129,7 @@ describe('MapDirectory', () => {
       id: '1170',
       name: 'Royal Palace',
       subMap: "Odin's Archive",
-      tellApart: { mode: false, competitive: false, id: false },
+      tellApart: { mode: false, id: false },
       location: 'Yggsgard',
       mode: 'Domination',
       competitive: false,
@@ -139,16 +142,17 @@ describe('MapDirectory', () => {
   it('labels in the member’s language: the words the bot adds are translated, the API’s names and modes kept', async () => {
     const maps = env.b.ctx.maps;
     const fr = (id: number) => runInLocale('fr', () => maps.label(id));
-    expect(await fr(1230)).toBe('Shin-Shibuya (Compétitif)');
-    expect(await fr(1236)).toBe('Royal Palace (Domination, Compétitif)');
+    expect(await fr(1230)).toBe('Shin-Shibuya (carte 1230)');
+    expect(await fr(1236)).toBe('Royal Palace (Domination)');
     expect(await fr(1302)).toBe("Birnin T'Challa (Clone Rumble)");
     expect(await fr(1304)).toBe('Carte sans nom 1304 (Hellfire Gala)');
     expect(await fr(9999)).toBe('Carte inconnue (9999)');
-    expect(await runInLocale('de', () => maps.label(1230))).toBe('Shin-Shibuya (Wettkampf)');
-    expect(await runInLocale('ja', () => maps.label(1236))).toBe('Royal Palace（Domination、ランクマッチ）');
+    expect(await runInLocale('de', () => maps.label(1230))).toBe('Shin-Shibuya (Karte 1230)');
+    expect(await runInLocale('ja', () => maps.label(1236))).toBe('Royal Palace（Domination）');
+    expect(await runInLocale('ja', () => maps.label(1230))).toBe('Shin-Shibuya（マップ1230）');
     expect(await runInLocale('ja', () => maps.label(1304))).toBe('名前のないマップ1304（Hellfire Gala）');
     // The directory is shared: a French answer leaves the English one as it was.
-    expect(await maps.label(1230)).toBe('Shin-Shibuya (Competitive)');
+    expect(await maps.label(1230)).toBe('Shin-Shibuya (map 1230)');
     const page = await runInLocale('fr', () => env.b.run('maps', {}));
     expect(page.payload.embeds[0]!.description).toContain('**Carte sans nom 1304 (Hellfire Gala)** · Domination');
   });
@@ -157,12 +161,12 @@ describe('MapDirectory', () => {
     const maps = env.b.ctx.maps;
     // 1267: the second record adds a sub_map thumbnail; 1246: the first has a video, the second a description.
     expect(await maps.get(1267)).toMatchObject({
-      tellApart: { mode: false, competitive: true, id: false },
+      tellApart: { mode: false, id: true },
       mode: 'Convergence',
       competitive: true,
       video: 'https://youtu.be/8nYwiVjhBWQ',
     });
-    expect(mapLabel((await maps.get(1267))!)).toBe('Hall of Djalia (Competitive)');
+    expect(mapLabel((await maps.get(1267))!)).toBe('Hall of Djalia (map 1267)');
     expect(await maps.get(1246)).toMatchObject({ name: 'Ninomaru', mode: 'Conquest', video: 'https://youtu.be/jqnZzywDfTs' });
     expect(await maps.get(1254)).toMatchObject({ mode: "Jeff's Winter Splash Festival", subMap: null });
   });

@@ -36,7 +36,7 @@ describe('/player hero:', () => {
     const recent = playerHero(profiles[AUGUST]!, { id: '1041', name: 'winter soldier' }).recent;
     expect(name).toBe(`Maps (latest ${recent.length} matches on this hero)`);
     const lines = f[name]!.split('\n');
-    expect(lines[0]).toBe('Midtown · 3 matches · 2 wins');
+    expect(lines[0]).toBe('Midtown (Competitive) · 3 matches · 2 wins');
     // Five maps at most; every line is a map of a recent match on the hero, never one of another hero's.
     expect(lines.length).toBeLessThanOrEqual(5);
     expect(recent.every((m) => m.player.hero_name === 'winter soldier' || m.player.hero_id === '1041')).toBe(true);

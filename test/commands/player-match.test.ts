@@ -200,8 +200,9 @@ describe('/player sections on real data', () => {
   it('maps are named from the map list even where the profile gives only ids, with a map image', async () => {
     const { payload } = await env.b.press('pl.s:1786151874:', ['maps']);
     const e = payload.embeds[0]!;
-    // The profile gives map ids only; 1311 is newer than the API's map list, so it alone keeps its id.
-    expect([...e.description!.matchAll(/Unknown map \((\d+)\)/g)].map((m) => m[1])).toEqual(['1311']);
+    // The profile gives map ids only; 1311 is newer than the API's map list, so it alone keeps its id, beside its rows' mode.
+    expect([...e.description!.matchAll(/Unknown map \((?:[^)]*, )?map (\d+)\)/g)].map((m) => m[1])).toEqual(['1311']);
+    expect(e.description).toContain('**Unknown map (Competitive, map 1311)** · ');
     expect(e.description!.split('\n')[0]).toBe('**Spider-Islands (Competitive)** · 4 matches · 50.0 % · 52 / 21 / 40 (KDA 4.38)');
     expect(e.thumbnail?.url).toMatch(/^https:\/\/img\.test\/rivals\/maps\/map_\d+\.png$/);
   });
@@ -368,7 +369,7 @@ describe('/player recent matches that always work', () => {
     withMayProfile(async (b) => {
       const { payload } = await b.press('pl.s:1786151874:', ['matches']);
       const lines = payload.embeds[0]!.description!.split('\n');
-      expect(lines[0]).toBe('**Win** · Cloak & Dagger · 18/7/22 · Central Park · Competitive · +37.9 · 10m 43s · <t:1748300560:R>');
+      expect(lines[0]).toBe('**Win** · Cloak & Dagger · 18/7/22 · Central Park · Competitive · +38.0 · 10m 43s · <t:1748300560:R>');
       const all = [];
       for (let page = 1; page <= 4; page++) all.push(...(await b.press(`pl.p:1786151874::matches:${page}:n`)).payload.embeds[0]!.description!.split('\n'));
       const bots = all.filter((l) => / · Practice vs AI · /.test(l));
@@ -381,7 +382,7 @@ describe('/player recent matches that always work', () => {
     withMayProfile(async (b) => {
       const { payload } = await runInLocale('fr', () => b.press('pl.s:1786151874:', ['matches']));
       const lines = payload.embeds[0]!.description!.split('\n');
-      expect(lines[0]).toMatch(/^\*\*.+\*\* · Cloak & Dagger · 18\/7\/22 · Central Park · Classée · \+37,9 · /);
+      expect(lines[0]).toMatch(/^\*\*.+\*\* · Cloak & Dagger · 18\/7\/22 · Central Park · Classée · \+38,0 · /);
       for (const o of selectOptions(payload, 'pl.m:1786151874')) expect(o.description).toMatch(/ · (Classée|Partie rapide|Entraînement contre l’IA) · /);
       const all: string[] = [];
       for (let page = 1; page <= 4; page++)
@@ -417,7 +418,7 @@ describe('/player recent matches that always work', () => {
     const third = await env.b.press('pl.p:1786151874::matches:3:n');
     // A row of an earlier season than the profile's current one names its season.
     expect(third.payload.embeds[0]!.description!.split('\n')[0]).toBe(
-      '**Win** · Cloak & Dagger · 18/7/22 · Central Park · Competitive · +37.9 · 10m 43s · Season 2 · <t:1748300560:R>',
+      '**Win** · Cloak & Dagger · 18/7/22 · Central Park · Competitive · +38.0 · 10m 43s · Season 2 · <t:1748300560:R>',
     );
   });
 

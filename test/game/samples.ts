@@ -1,6 +1,7 @@
 /** Real samples parsed by the client's own schemas, for tests of the pure game functions. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createImageResolver } from '../../src/api/images.js';
 import { createSchemas, type MatchDetail, type PlayerProfile } from '../../src/api/schemas.js';
 import { SAMPLES_DIR } from '../../src/replica/data/dataset.js';
@@ -16,6 +17,18 @@ const files = (folder: string) =>
 export const profiles: Record<string, PlayerProfile> = Object.fromEntries(
   files('player').map((f) => [f, schemas.player.parse(JSON.parse(readFileSync(join(SAMPLES_DIR, 'player', f), 'utf8')))]),
 );
+
+/** Real profiles kept out of the replica's dataset (test/fixtures/api-samples/README.md), by file name. */
+const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/api-samples/player/', import.meta.url));
+const fixtureProfiles: Record<string, PlayerProfile> = Object.fromEntries(
+  readdirSync(FIXTURES_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => [f, schemas.player.parse(JSON.parse(readFileSync(join(FIXTURES_DIR, f), 'utf8')))]),
+);
+
+/** Every real profile there is: the replica's and the fixtures', by file name; for invariants that hold on each. */
+export const realProfiles: Record<string, PlayerProfile> = { ...profiles, ...fixtureProfiles };
 
 /** Every captured match detail, by match uid. */
 export const matches: Record<string, MatchDetail> = Object.fromEntries(
