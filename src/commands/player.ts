@@ -195,7 +195,8 @@ function base(p: PlayerProfile, section: PlayerSection, look: Lookups): APIEmbed
   const season = section === 'profile' || section === 'rank-history' || (section === 'matches' && !look.season) ? '' : ` · ${coverage(p, look)}`;
   const where = section === 'profile' ? '' : ` · ${sectionLabel(section)}`;
   return {
-    color: hexColour(p.rank.color) ?? 0x5865f2,
+    // The shown tier's colour: the API's can be an earlier season's (src/game/profile.ts).
+    color: hexColour(rankSummary(p, look.season).color) ?? 0x5865f2,
     author: { name: truncate(`${p.name}${team}${where}${season}`, LIMITS.author), icon_url: p.icon ?? undefined },
   };
 }

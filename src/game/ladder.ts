@@ -129,7 +129,13 @@ export function momentsBetween(prev: Standing | null, next: Standing): Moment[] 
   if (!prev || prev.season === null || prev.season !== next.season || next.private) return [];
   const out: Moment[] = [];
   const [from, to] = [tierGroup(prev.tier), tierGroup(next.tier)];
-  if (from !== null && to !== null && from !== to) out.push({ kind: to > from ? 'rank-up' : 'rank-down', from: prev.tier!, to: next.tier! });
+  if (from !== null && to !== null && from !== to) {
+    const up = to > from;
+    // A tier that changed while the score stood still or moved the other way is a reading corrected (a standing once
+    // recorded from the API's rank text, which can name an earlier season's level), not a tier the player crossed.
+    const corrected = prev.score !== null && next.score !== null && (up ? next.score <= prev.score : next.score >= prev.score);
+    if (!corrected) out.push({ kind: up ? 'rank-up' : 'rank-down', from: prev.tier!, to: next.tier! });
+  }
   if (prev.peak !== null && next.peak !== null && Math.floor(next.peak / 100) > Math.floor(prev.peak / 100)) out.push({ kind: 'peak', score: next.peak });
   return out;
 }

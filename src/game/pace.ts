@@ -5,7 +5,7 @@
  */
 import type { PlayerProfile } from '../api/schemas.js';
 import { matchMode } from './modes.js';
-import { floorOfLevel, levelOfScore, levelOfTier, tierOfLevel } from './ranks.js';
+import { floorOfLevel, levelOfScore, levelOfTier, shownLevel, tierOfLevel } from './ranks.js';
 import { seasonRanks, type RankSummary } from './profile.js';
 import { seasonOfHistoryEntry } from './seasons.js';
 
@@ -34,10 +34,8 @@ export interface RankPace {
  * its floor (docs/data.md), and the next division is then the one above it.
  */
 export function rankPace(p: PlayerProfile, rank: RankSummary): RankPace | null {
-  const byScore = levelOfScore(rank.score);
-  const shown = levelOfTier(rank.tier);
-  // One division above the score's at most, as the real profiles show it; anything further is not trusted over the score.
-  const level = byScore === null ? null : shown === byScore + 1 ? shown : byScore;
+  // The tier shown read with its score by the one rule: a tier further from the score than one division above it is not trusted.
+  const level = levelOfScore(rank.score) === null ? null : shownLevel(levelOfTier(rank.tier), rank.score);
   if (rank.score === null || level === null || level >= TOP_DIVISION_LEVEL || !rank.season) return null;
   const nextTier = tierOfLevel(level + 1);
   if (!nextTier) return null;

@@ -5,7 +5,7 @@
 import type { PlayerProfile } from '../api/schemas.js';
 import { tr } from '../i18n/index.js';
 import { roleName } from '../i18n/names.js';
-import { isTierName, tierOf, tierOfLevel } from './ranks.js';
+import { levelOfTier, TIER_COLOURS, tierBadge, tierGroup, tierOf, tierOfLevel } from './ranks.js';
 import { latestSeason, seasonFromIndex, seasonFromRankGame, type Season } from './seasons.js';
 import { matchMode } from './modes.js';
 import { matchRankPoints, type RankTimelinePoint } from './rank-points.js';
@@ -25,12 +25,15 @@ export interface SeasonRank {
   shield: number | null;
 }
 
-/** `score` unrounded; `image` an absolute URL; `tier` null when unranked. */
+/**
+ * `tier` the tier shown ("Grandmaster III"; null when unranked); `score` unrounded; `image` the tier's badge, an absolute URL; `color` the badge's colour ("#EB46FF").
+ */
 export interface RankSummary {
   tier: string | null;
   score: number | null;
   season: Season | null;
   image: string | null;
+  color: string | null;
   seasonPeak: { tier: string | null; score: number | null } | null;
   allTimePeak: { tier: string | null; score: number; season: Season } | null;
 }
@@ -64,8 +67,12 @@ export function currentSeason(p: PlayerProfile): Season | null {
 }
 
 /**
- * For the current season, or `season` when asked. "Invalid level" (seen on real ranked profiles) is replaced
- * by the tier of the season's level and score.
+ * The rank a profile shows: for the current season, or `season` when asked. This is the one source of the tier shown
+ * everywhere (the /player title, badge and card, /compare, /scout, and through src/game/tracking.ts the ladder, rank
+ * roles and moments). The tier is the season's `level` read with its score ({@link tierOf}); a competitive match newer
+ * than the season's entry gives both instead. The API's rank text (`player.rank.rank`) can name an earlier season's
+ * level, or "Invalid level" (docs/data.md): it is read only for a profile that lists no ranked season, and then checked
+ * against the API's score as a season's level is. The badge and its colour are the tier's, not the API's when that names another tier.
  */
 export function rankSummary(p: PlayerProfile, season?: Season | null): RankSummary {
   const seasons = seasonRanks(p);
@@ -73,19 +80,20 @@ export function rankSummary(p: PlayerProfile, season?: Season | null): RankSumma
   const entry = season ? (seasons.find((s) => s.season.index === season.index) ?? null) : latest;
   const asked = season !== undefined && season !== null;
   const current = !asked || (latest !== null && entry === latest);
-  const apiTier = current && isTierName(p.rank.name) ? p.rank.name : null;
-  let tier = apiTier ?? entry?.tier ?? null;
-  let score = (current ? p.rank.score : null) ?? entry?.score ?? null;
-  const peakFromApi =
-    current && p.rank.peak ? { tier: isTierName(p.rank.peak.name) ? p.rank.peak.name : tierOf(null, p.rank.peak.score), score: p.rank.peak.score } : null;
+  // The level and the score of one moment, read together: the season's entry, else (no ranked season listed) the API's own.
+  const fromApi = current && !entry;
+  let level = fromApi ? levelOfTier(p.rank.name) : (entry?.level ?? null);
+  let score = fromApi ? p.rank.score : (entry?.score ?? null);
+  const peakFromApi = current && p.rank.peak ? { tier: tierOf(levelOfTier(p.rank.peak.name), p.rank.peak.score), score: p.rank.peak.score } : null;
   let seasonPeak = peakFromApi ?? (entry && entry.peakScore !== null ? { tier: entry.peakTier, score: entry.peakScore } : null);
   // A profile can embed a match played after its rank was stored: that match holds the current score.
   const newer = entry ? newestRankedMatch(p, entry.season, entry.updatedAt) : null;
   if (newer) {
+    level = newer.level;
     score = newer.score;
-    tier = tierOf(newer.level, newer.score) ?? tier;
-    if (!seasonPeak || (seasonPeak.score !== null && newer.score > seasonPeak.score)) seasonPeak = { tier, score: newer.score };
   }
+  const tier = tierOf(level, score);
+  if (newer && (!seasonPeak || (seasonPeak.score !== null && newer.score > seasonPeak.score))) seasonPeak = { tier, score: newer.score };
   let allTimePeak: RankSummary['allTimePeak'] = null;
   for (const s of seasons) {
     if (s.peakScore !== null && (!allTimePeak || s.peakScore > allTimePeak.score)) allTimePeak = { tier: s.peakTier, score: s.peakScore, season: s.season };
@@ -94,12 +102,17 @@ export function rankSummary(p: PlayerProfile, season?: Season | null): RankSumma
   if (peakFromApi?.score != null && latest && (!allTimePeak || peakFromApi.score > allTimePeak.score)) {
     allTimePeak = { tier: peakFromApi.tier, score: peakFromApi.score, season: latest.season };
   }
+  const group = tierGroup(tier);
+  const badge = tierBadge(tier, p.rank.image);
+  // The API's colour goes with its badge: kept when that badge is the tier's.
+  const apiColour = badge !== null && badge === p.rank.image ? p.rank.color : null;
   return {
     tier,
     score,
     season: entry?.season ?? (asked ? season : null),
-    // The API's tier image is the current rank's: not for another season.
-    image: current ? p.rank.image : null,
+    // The API's badge is the current rank's: not for another season.
+    image: current ? badge : null,
+    color: apiColour ?? (group ? TIER_COLOURS[group] : null),
     seasonPeak,
     allTimePeak,
   };

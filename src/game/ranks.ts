@@ -2,6 +2,7 @@
  * Ranks. The API's `level` counts divisions from 1 (Bronze III) to 21 (Celestial I), then Eternity (22) and
  * One Above All (23); each division spans 100 rank score from 3,000 (checked on the real profiles). A season's level can
  * be one above its score's division: the game keeps a division reached when the score falls below it (docs/data.md).
+ * {@link shownLevel} is the one rule for the division a level and a score show; the API's rank text is not trusted.
  */
 import { decimal, integer } from '../i18n/format.js';
 
@@ -48,8 +49,64 @@ export function floorOfLevel(level: number): number {
   return BASE_SCORE + (level - 1) * DIVISION_SCORE;
 }
 
+/**
+ * The division the game shows for a `level` and a rank `score` read together (a season's entry, a match's row): the level
+ * when it is the score's division or the one above (a division kept after the score fell below its floor, docs/data.md
+ * "What the API's fields mean"), else the score's division, which a level further away does not outweigh. The level alone
+ * without a score from 3,000 up, the score's division without a usable level. 1 … 23; null when neither says.
+ */
+export function shownLevel(level: number | null | undefined, score: number | null | undefined): number | null {
+  const byLevel = tierOfLevel(level) === null ? null : level!;
+  const byScore = levelOfScore(score);
+  if (byScore === null) return byLevel;
+  if (byLevel === null) return byScore;
+  return byLevel === byScore || byLevel === byScore + 1 ? byLevel : byScore;
+}
+
+/** "Grandmaster III": the tier of {@link shownLevel}; null when neither the level nor the score names one. */
 export function tierOf(level: number | null | undefined, score: number | null | undefined): string | null {
-  return tierOfLevel(level) ?? tierOfLevel(levelOfScore(score));
+  return tierOfLevel(shownLevel(level, score));
+}
+
+/** The tier without its division: "Grandmaster" for "Grandmaster III", "Eternity"; null for anything else. */
+export function tierGroup(tier: string | null | undefined): TierName | null {
+  const name = tier?.trim().toLowerCase();
+  if (!name) return null;
+  return TIER_NAMES.find((t) => name === t.toLowerCase() || name.startsWith(`${t.toLowerCase()} `)) ?? null;
+}
+
+/** The colour of each tier's badge as real profiles carry it (`player.rank.color`); those no capture shows are hand-picked. */
+export const TIER_COLOURS: Record<TierName, string> = {
+  Bronze: '#A7693F',
+  Silver: '#7B9196',
+  Gold: '#FFDA57',
+  Platinum: '#58E1E8',
+  Diamond: '#4E8CFF',
+  Grandmaster: '#EB46FF',
+  Celestial: '#FE5A1D',
+  Eternity: '#E0393E',
+  'One Above All': '#F4E6A6',
+};
+
+/** A badge's file name as the API names it: "grandmaster" in "/ranked/grandmaster.png", "one-above-all". */
+export const badgeSlug = (tier: TierName): string => tier.toLowerCase().replaceAll(' ', '-');
+
+/**
+ * The badge image of `tier`, from the API's badge `image` (an absolute URL, "…/ranked/platinum.png" or "…/classes/gold.png"):
+ * that image when it is the tier's, else the same folder's file of the tier, as the API names them. A signed URL (with
+ * a query) cannot be rewritten: null then, as for no tier or no image, rather than another tier's badge.
+ */
+export function tierBadge(tier: string | null | undefined, image: string | null | undefined): string | null {
+  const group = tierGroup(tier);
+  if (!group || !image) return null;
+  const cut = image.search(/[?#]/);
+  const path = cut === -1 ? image : image.slice(0, cut);
+  const file = /^(.*\/)([^/]+?)(\.[a-z0-9]+)$/i.exec(path);
+  if (!file) return null;
+  const [, folder, stem, ext] = file;
+  if (stem!.toLowerCase() === badgeSlug(group)) return image;
+  const named = TIER_NAMES.some((t) => badgeSlug(t) === stem!.toLowerCase());
+  return named && cut === -1 ? `${folder}${badgeSlug(group)}${ext}` : null;
 }
 
 /** False for placeholders such as "Invalid level". */

@@ -7,7 +7,7 @@ import type { PlayerProfile } from '../api/schemas.js';
 import { matchMode } from './modes.js';
 import { currentSeason, rankSummary } from './profile.js';
 import type { RankTimelinePoint } from './rank-points.js';
-import { tierOf } from './ranks.js';
+import { levelOfTier, shownLevel, tierOf } from './ranks.js';
 import { seasonFromIndex, seasonOfHistoryEntry } from './seasons.js';
 
 /** Where a player stands at one read. `season` a season index; `score` unrounded; totals over all modes. */
@@ -169,7 +169,9 @@ export function trackedTimelinePoints(snapshots: readonly (ProfileSnapshot & { a
             time: Math.floor(s.at / 1000),
             score: s.score,
             change: null,
-            level: null,
+            // The division recorded, read with its score by the one rule: a week's tier then counts a division kept below
+            // its floor as the header does, and a tier once recorded from the API's stale rank text does not come back.
+            level: shownLevel(levelOfTier(s.tier), s.score),
             levelFrom: null,
             season: seasonFromIndex(s.season),
             source: 'snapshot' as const,

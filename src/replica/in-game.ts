@@ -3,7 +3,7 @@
  * ownership, src/game/verification.ts, asks for one), or a new rank after ranked matches. Pure functions over the
  * profile's raw JSON (api-spec.md "Player profile"), each returning a changed copy; the replica decides when the API shows it.
  */
-import { floorOfLevel, TIER_NAMES, tierOf, tierOfLevel } from '../game/ranks.js';
+import { badgeSlug, floorOfLevel, TIER_COLOURS, tierGroup, tierOf, tierOfLevel } from '../game/ranks.js';
 import type { ProfileCapture } from './data/dataset.js';
 
 type Json = Record<string, unknown>;
@@ -43,19 +43,6 @@ export function withIcon(profile: Json, icon: PlayerIcon): Json {
   const player = asRecord(profile.player);
   return { ...profile, player: { ...player, icon: { ...asRecord(player.icon), player_icon_id: icon.id, player_icon: icon.path } } };
 }
-
-/** The rank badge colours real profiles carry (`player.rank.color`); the tiers no capture shows are hand-picked. */
-const TIER_COLOURS: Record<string, string> = {
-  Bronze: '#A7693F',
-  Silver: '#7B9196',
-  Gold: '#FFDA57',
-  Platinum: '#58E1E8',
-  Diamond: '#4E8CFF',
-  Grandmaster: '#EB46FF',
-  Celestial: '#FE5A1D',
-  Eternity: '#E0393E',
-  'One Above All': '#F4E6A6',
-};
 
 /** The key of the latest season in `player.info.rank_game_season`: the highest `rank_game_id`, then the highest key. */
 function latestSeasonKey(seasons: Json): string | undefined {
@@ -109,8 +96,8 @@ export function withRank(profile: Json, level: number, nowMs: number): Json {
     update_time: Math.floor(nowMs / 1000),
     diff_score: Number.isFinite(before) ? score - before : 0,
   };
-  const base = TIER_NAMES.find((t) => tier === t || tier.startsWith(`${t} `))!;
-  const badge = base.toLowerCase().replaceAll(' ', '-');
+  const base = tierGroup(tier)!;
+  const badge = badgeSlug(base);
   const rank = asRecord(player.rank);
   const text = (n: number) => Math.trunc(n).toLocaleString('en-US');
   const newPeak = score >= (Number(entry.max_rank_score) || 0);
@@ -120,11 +107,11 @@ export function withRank(profile: Json, level: number, nowMs: number): Json {
       ? {
           ...rank,
           rank: tier,
-          color: TIER_COLOURS[base] ?? rank.color,
+          color: TIER_COLOURS[base],
           score: text(score),
           icon: `/classes/${badge}.png`,
           ...(newPeak ? { peak_rank: { ...asRecord(rank.peak_rank), rank: tier, score: text(score), icon: `/classes/${badge}.png` } } : {}),
         }
-      : { ...rank, rank: tier, color: TIER_COLOURS[base] ?? rank.color, image: `/ranked/${badge}.png` };
+      : { ...rank, rank: tier, color: TIER_COLOURS[base], image: `/ranked/${badge}.png` };
   return { ...profile, player: { ...player, rank: shown, info: { ...info, rank_game_season: { ...seasons, [key]: changed } } } };
 }

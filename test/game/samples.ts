@@ -1,6 +1,6 @@
 /** Real samples parsed by the client's own schemas, for tests of the pure game functions. */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createImageResolver } from '../../src/api/images.js';
 import { createSchemas, type MatchDetail, type PlayerProfile } from '../../src/api/schemas.js';
@@ -41,4 +41,20 @@ export const matches: Record<string, MatchDetail> = Object.fromEntries(
 /** The raw JSON of a sample file. */
 export function raw(folder: string, file: string): Record<string, unknown> {
   return JSON.parse(readFileSync(join(SAMPLES_DIR, folder, file), 'utf8')) as Record<string, unknown>;
+}
+
+/** The shared samples folder beside the checkout, when present: captures the vendored copy may not hold yet. */
+export const SHARED_SAMPLES_DIR = resolve(import.meta.dirname, '../../../shared/api-samples');
+
+/** The raw JSON of every captured profile, vendored and shared, by file name (a file in both is read once). */
+export function everyRawProfile(): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const dir of [SAMPLES_DIR, SHARED_SAMPLES_DIR]) {
+    const folder = join(dir, 'player');
+    if (!existsSync(folder)) continue;
+    for (const f of readdirSync(folder).filter((x) => x.endsWith('.json'))) {
+      out[f] ??= JSON.parse(readFileSync(join(folder, f), 'utf8')) as Record<string, unknown>;
+    }
+  }
+  return out;
 }

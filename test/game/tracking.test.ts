@@ -58,7 +58,9 @@ describe('readForTracking', () => {
       kind: 'malformed',
       reason: expect.stringContaining('above matches') as string,
     });
-    expect(readForTracking({ ...p, rank: { ...p.rank, score: -5 } })).toMatchObject({ kind: 'malformed', reason: 'rank score -5' });
+    // The score recorded is the season's (the API's own rank block is not read over it).
+    const seasons = p.rank_seasons.map((s, i) => (i === p.rank_seasons.length - 1 ? { ...s, rank_score: -5 } : s));
+    expect(readForTracking({ ...p, rank_seasons: seasons })).toMatchObject({ kind: 'malformed', reason: 'rank score -5' });
     const bad = p.recent_matches.findIndex((m) => m.game_mode_id === 2);
     const matches = p.recent_matches.map((m, i) => (i === bad ? { ...m, player: { ...m.player, new_score: Number.POSITIVE_INFINITY } } : m));
     expect(readForTracking({ ...p, recent_matches: matches })).toMatchObject({ kind: 'malformed' });
