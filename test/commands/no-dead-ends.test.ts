@@ -168,50 +168,72 @@ describe('every component route', () => {
   });
 });
 
+/** Opens every row of every page of `uid`'s recent matches from its list, checking each answer; counts scoreboards and rows. */
+async function openEveryRow(b: ReturnType<typeof bot>, uid: string, sample: string): Promise<{ scoreboards: number; rows: number }> {
+  let scoreboards = 0;
+  let rows = 0;
+  const first = await b.press(encodeCustomId('pl.s', uid, ''), ['matches']);
+  expect(first.view.isError, sample).toBeFalsy();
+  const pages = Number(/Page 1 of (\d+)/.exec(JSON.stringify(first.payload.components))?.[1] ?? 1);
+  for (let page = 1; page <= pages; page++) {
+    const list = page === 1 ? first : await b.press(encodeCustomId('pl.p', uid, '', 'matches', page, 'n'));
+    const select = selectOptions(list.payload, 'pl.m:');
+    if (!select) continue;
+    const back = `pl.p:${uid}::matches:${page}:b`;
+    for (const option of select.options) {
+      const where = `${sample} page ${page}: ${option.label}`;
+      const opened = await b.press(select.id, [option.value]);
+      expect(opened.view.isError, where).toBeFalsy();
+      expect(opened.mode, where).toBe('update');
+      expectWithin(opened.payload, where);
+      expect(backIds(opened.payload), where).toEqual([back]);
+      const origin = decodeMatchOrigin(option.value);
+      const e = opened.payload.embeds[0]!;
+      expect(e.description, where).toContain(`\`${origin.matchUid}\``);
+      if (customIds(opened.payload).some((id) => id.startsWith('mt.p:'))) {
+        scoreboards++;
+        expect(
+          e.fields?.map((f) => f.name),
+          where,
+        ).toEqual(['MVP', 'SVP', 'Players']);
+        continue;
+      }
+      rows++;
+      // "3. Loss · Winter Soldier · 11/12/7": the row the member picked, said the same way.
+      const [, result, hero, kda] = /^\d+\. (\w+) · (.+) · (\d+\/\d+\/\d+)$/.exec(option.label)!;
+      expect(e.title, where).toMatch(new RegExp(`^${result === 'Win' ? 'Victory' : result === 'Loss' ? 'Defeat' : 'Match'}\\b`));
+      expect(fieldsOf(e), where).toMatchObject({ Hero: hero, 'K/D/A': kda });
+      expect(e.description, where).toContain('The full scoreboard of this match is not available');
+      expect(e.description, where).toContain('own line from their match history');
+      if (origin.time !== null) expect(e.description, where).toContain(`<t:${origin.time}:f>`);
+      // Back leads to the same page of the same list.
+      const returned = await b.press(back);
+      expect(returned.payload.embeds[0]!.description, where).toBe(list.payload.embeds[0]!.description);
+    }
+  }
+  return { scoreboards, rows };
+}
+
 describe('each recent match of each sample profile, opened from its list', () => {
-  it('answers with its scoreboard or its own history row, always with Back to the page it came from', { timeout: 120_000 }, async () => {
+  it('answers with its scoreboard or its own history row, always with Back to the page it came from', { timeout: 180_000 }, async () => {
     let scoreboards = 0;
     let rows = 0;
-    for (const uid of r.dataset.players.keys()) {
-      const first = await b.press(encodeCustomId('pl.s', uid, ''), ['matches']);
-      expect(first.view.isError, uid).toBeFalsy();
-      const pages = Number(/Page 1 of (\d+)/.exec(JSON.stringify(first.payload.components))?.[1] ?? 1);
-      for (let page = 1; page <= pages; page++) {
-        const list = page === 1 ? first : await b.press(encodeCustomId('pl.p', uid, '', 'matches', page, 'n'));
-        const select = selectOptions(list.payload, 'pl.m:');
-        if (!select) continue;
-        const back = `pl.p:${uid}::matches:${page}:b`;
-        for (const option of select.options) {
-          const where = `${uid} page ${page}: ${option.label}`;
-          const opened = await b.press(select.id, [option.value]);
-          expect(opened.view.isError, where).toBeFalsy();
-          expect(opened.mode, where).toBe('update');
-          expectWithin(opened.payload, where);
-          expect(backIds(opened.payload), where).toEqual([back]);
-          const origin = decodeMatchOrigin(option.value);
-          const e = opened.payload.embeds[0]!;
-          expect(e.description, where).toContain(`\`${origin.matchUid}\``);
-          if (customIds(opened.payload).some((id) => id.startsWith('mt.p:'))) {
-            scoreboards++;
-            expect(
-              e.fields?.map((f) => f.name),
-              where,
-            ).toEqual(['MVP', 'SVP', 'Players']);
-            continue;
-          }
-          rows++;
-          // "3. Loss · Winter Soldier · 11/12/7": the row the member picked, said the same way.
-          const [, result, hero, kda] = /^\d+\. (\w+) · (.+) · (\d+\/\d+\/\d+)$/.exec(option.label)!;
-          expect(e.title, where).toMatch(new RegExp(`^${result === 'Win' ? 'Victory' : result === 'Loss' ? 'Defeat' : 'Match'}\\b`));
-          expect(fieldsOf(e), where).toMatchObject({ Hero: hero, 'K/D/A': kda });
-          expect(e.description, where).toContain('The full scoreboard of this match is not available');
-          expect(e.description, where).toContain('own line from their match history');
-          if (origin.time !== null) expect(e.description, where).toContain(`<t:${origin.time}:f>`);
-          // Back leads to the same page of the same list.
-          const returned = await b.press(back);
-          expect(returned.payload.embeds[0]!.description, where).toBe(list.payload.embeds[0]!.description);
+    const served = new Map(r.dataset.players);
+    try {
+      // Every capture of every sample player, each served in turn as its player's profile, read by a bot of its own.
+      for (const capture of r.dataset.profileCaptures) {
+        r.serveCapture(capture.file);
+        const own = bot(r);
+        try {
+          const opened = await openEveryRow(own, capture.uid, capture.file);
+          scoreboards += opened.scoreboards;
+          rows += opened.rows;
+        } finally {
+          await own.close();
         }
       }
+    } finally {
+      for (const [uid, body] of served) r.dataset.players.set(uid, body);
     }
     // Both kinds were met: real lists hold matches with a scoreboard and (most) without.
     expect(scoreboards).toBeGreaterThan(0);
