@@ -14,10 +14,10 @@ import {
   type APIEmbedField,
 } from 'discord-api-types/v10';
 import { ApiError } from '../core/api-errors.js';
-import type { Hero, MatchDetail, PlayerProfile } from '../api/schemas.js';
+import type { Hero, MatchDetail, MatchSummary, PlayerProfile } from '../api/schemas.js';
 import type { CommandContext, CommandInput, CommandModule, ComponentInput } from '../discord/command.js';
 import { EVERYWHERE } from '../discord/command.js';
-import { encodeCustomId, encodeCustomIdIfFits, MAX_CUSTOM_ID_LENGTH, pageArg, wholeArg } from '../render/custom-id.js';
+import { encodeCustomId, encodeCustomIdIfFits, MAX_CUSTOM_ID_LENGTH, wholeArg } from '../render/custom-id.js';
 import { NotFoundError } from '../core/errors.js';
 import { matchLength, scoreboard, type ScoreLine, type ScoreTeam } from '../game/scoreboard.js';
 import { describe } from '../i18n/commands.js';
@@ -30,7 +30,7 @@ import { rankScore, rankScoreChange } from '../game/ranks.js';
 import { heroSummary, rankSummary, totalPlayTime, type HeroTotals } from '../game/profile.js';
 import { recentMatches, type HistoryRow } from '../catalog/history.js';
 import { heroLookup } from '../catalog/hero-lookup.js';
-import { loadNamedProfile, playerChoices } from '../catalog/players.js';
+import { loadNamedProfile, loadProfile, playerChoices, seasonOption } from '../catalog/players.js';
 import { matchChoices } from '../catalog/choices.js';
 import { mapPlainName } from '../catalog/map-directory.js';
 import { backRow } from '../render/paginate.js';
@@ -39,7 +39,7 @@ import type { View } from '../render/view.js';
 import { chartOf, withChart } from '../render/charts.js';
 import { MATCH_CARD_PLAYERS, MATCH_CARD_TEAMS, type MatchCard } from '../charts/specs.js';
 import { currentLocale, tr } from '../i18n/index.js';
-import { decodeMatchOrigin, encodeMatchOrigin, type MatchOrigin } from '../render/match-origin.js';
+import { decodeMatchOrigin, encodeMatchOrigin, listBackId, listPlace, listPlaceArgs, type ListPlace, type MatchOrigin } from '../render/match-origin.js';
 import { emojiBefore } from '../render/emojis.js';
 import { runWithDeadline, settleWithin } from '../core/deadline.js';
 
@@ -220,22 +220,27 @@ async function newestRow(p: PlayerProfile, ctx: CommandContext): Promise<History
   return [...history.rows].sort((a, b) => (b.time ?? 0) - (a.time ?? 0))[0];
 }
 
-/** The players' select: `mt.p:<match>`, `<match>` as the match was opened (origin or uid), so the profile's Back button reopens it as it was. */
+/**
+ * The players' select: `mt.p:<match>[:<list place>]`, `<match>` as the match was opened (origin or uid) and the recent
+ * matches' page it came from when it fits, so the profile's Back button reopens it as it was, with its own Back.
+ */
 function playerSelect(
   m: MatchDetail,
   teams: ScoreTeam[],
   heroOf: (id: string | null) => string,
   opened: string,
+  place: ListPlace | undefined,
 ): APIActionRowComponent<APIComponentInMessageActionRow> | null {
   // One option a player (Discord refuses repeated option values).
   const lines = uniqueLines(teams).slice(0, LIMITS.selectOptions);
   if (lines.length === 0) return null;
+  const matchArg = /^[\w~.-]+$/.test(opened) && `mt.p:${opened}`.length <= MAX_CUSTOM_ID_LENGTH ? opened : m.match_uid.slice(0, 60);
   return {
     type: ComponentType.ActionRow,
     components: [
       {
         type: ComponentType.StringSelect,
-        custom_id: encodeCustomId('mt.p', /^[\w~.-]+$/.test(opened) && `mt.p:${opened}`.length <= MAX_CUSTOM_ID_LENGTH ? opened : m.match_uid.slice(0, 60)),
+        custom_id: (place && encodeCustomIdIfFits('mt.p', matchArg, ...listPlaceArgs(place))) ?? encodeCustomId('mt.p', matchArg),
         placeholder: tr('match:select.placeholder'),
         options: lines.map((l) => ({
           label: truncate(l.player.nick_name ?? l.player.player_uid, LIMITS.optionLabel),
@@ -254,18 +259,20 @@ function playerSelect(
  * The view of a match: a summary embed, one embed per team, and a select of its players.
  * @param value a match uid as typed, or from a menu a value of {@link encodeMatchOrigin}.
  * @param fromMenu a menu press opened it: `value` is decoded, and a missing match is named, not blamed on typing.
- * @param options.back the custom ID of a Back button to the list it was opened from; none when typed.
+ * @param options.place the page of a player's recent matches it was opened from: a Back button returns there; none when typed.
  * @param options.seenBy the member who opened it: its players' names feed their "Did you mean" (src/catalog/players.ts).
  * @param options.details the whole scoreboard as text, privately, for the card's "Full scoreboard" button.
- * @throws {NotFoundError} from a menu when the API has no such match; {@link ApiError} otherwise.
+ * @throws {NotFoundError} when the API's match has no players, and from a menu when the API has no such match;
+ *   {@link ApiError} otherwise.
  */
 export async function matchView(
   value: string,
   ctx: CommandContext,
   fromMenu = false,
-  options: { back?: string; seenBy?: string; details?: boolean } = {},
+  options: { place?: ListPlace; seenBy?: string; details?: boolean } = {},
 ): Promise<View> {
-  const { back, seenBy } = options;
+  const { place, seenBy } = options;
+  const back = (place && listBackId(place)) ?? undefined;
   // Only a menu's value carries an origin: typed text is a match uid, never parsed for a map, mode or time to show.
   const origin: MatchOrigin = fromMenu ? decodeMatchOrigin(value) : { matchUid: value, mapId: null, modeId: null, duration: null, time: null };
   const matchRead = ctx.api.match(origin.matchUid);
@@ -282,6 +289,8 @@ export async function matchView(
     throw err;
   }
   const m = fetched.data;
+  // A match without players is a scoreboard the API does not have, whichever way it was asked for.
+  if (m.players.length === 0) throw new NotFoundError('match', origin.matchUid, true);
   if (seenBy) {
     const named = m.players.flatMap((p) => (p.nick_name ? [{ uid: p.player_uid, name: p.nick_name }] : []));
     // Off the reply path: the answer never waits for the cache.
@@ -333,7 +342,7 @@ export async function matchView(
     thumbnail: map?.image ? { url: map.image } : undefined,
     footer: staleFooter(fetched),
   };
-  const select = playerSelect(m, teams, heroOf, fromMenu ? encodeMatchOrigin(origin) : m.match_uid);
+  const select = playerSelect(m, teams, heroOf, fromMenu ? encodeMatchOrigin(origin) : m.match_uid, place);
   const shown = teams.slice(0, LIMITS.embeds - 1);
   const titles = shown.map((team, i) => teamTitle(team, i));
   // The summary and the team titles are whole; the players' lines share what is left of the message's characters.
@@ -384,16 +393,67 @@ const lastAuthor = (p: PlayerProfile): APIEmbed['author'] => ({
   icon_url: p.icon ?? undefined,
 });
 
+/** Why a match shows no scoreboard: the API has none for it (most matches of a real history), or cannot give it now. */
+type NoScoreboard = 'missing' | 'unavailable';
+
+/**
+ * Why the scoreboard read failed, as a member is told it; null for a failure that is not the API's (a bug, a bad argument).
+ * An empty or unusable body is how the API answers for a match it keeps no scoreboard of, as a 404 is.
+ */
+function noScoreboard(err: unknown): NoScoreboard | null {
+  if (err instanceof NotFoundError) return 'missing';
+  if (!(err instanceof ApiError)) return null;
+  return err.kind === 'not_found' || err.kind === 'bad_response' || err.kind === 'bad_request' ? 'missing' : 'unavailable';
+}
+
+/** What is known of a match without its scoreboard: the history row that listed it and whose it is, else the menu value alone. */
+type Known = { profile: PlayerProfile; row: MatchSummary; author: APIEmbed['author'] } | { origin: MatchOrigin; author?: APIEmbed['author'] };
+
 /**
  * A match without its scoreboard, from the history row that listed it: result, hero, K/D/A, map, mode, rank change,
- * length and time. `reason` says why the scoreboard is missing: the API has none, or it cannot be read now.
+ * length and time; from the menu value alone (map, mode, length, time) when the row cannot be read either. `reason`
+ * says why the scoreboard is missing, in a member's words.
  */
-async function rowView(p: PlayerProfile, row: HistoryRow, reason: 'missing' | 'unavailable', ctx: CommandContext): Promise<View> {
+async function rowView(known: Known, reason: NoScoreboard, ctx: CommandContext): Promise<View> {
+  const listed = 'row' in known ? known : null;
+  const row = listed?.row ?? null;
+  const origin = 'origin' in known ? known.origin : null;
+  const mapId = row ? row.map_id : (origin?.mapId ?? null);
   const [heroes, map] = await Promise.all([
-    ctx.heroes.list().catch((): Hero[] => []),
-    row.map_id ? ctx.maps.get(row.map_id).catch(() => undefined) : Promise.resolve(undefined),
+    row ? ctx.heroes.list().catch((): Hero[] => []) : Promise.resolve([]),
+    // A map list that cannot be read names no map, rather than calling the map unknown to it.
+    mapId ? ctx.maps.get(mapId).catch(() => null) : Promise.resolve(undefined),
   ]);
-  const hero = heroLookup(heroes, [p])(row.player.hero_id);
+  const gameMode = row ? row.game_mode_id : (origin?.modeId ?? null);
+  const modeText = gameModeName(gameMode, row?.play_mode_id ?? null);
+  const seconds = row ? row.duration : (origin?.duration ?? null);
+  const time = row ? row.time : (origin?.time ?? null);
+  const facts = [
+    map
+      ? tr('match:facts.map', { map: escapeText(mapPlainName(map), 80) })
+      : mapId && map === undefined
+        ? tr('match:facts.mapUnknown', { id: escapeText(mapId, 20) })
+        : null,
+    seconds ? tr('match:facts.duration', { duration: duration(seconds) }) : null,
+    time ? tr('match:facts.played', { time: discordTime(time, 'f') }) : null,
+  ].filter(Boolean);
+  const source = listed ? tr('match:noScoreboard.fromRow', { player: escapeText(listed.profile.name, 60) }) : tr('match:noScoreboard.fromMenu');
+  // The API's own uid as code, as the scoreboard shows it; a menu value's as text, escaped: anyone can send any value.
+  const uid = row
+    ? tr('match:summary.matchId', { uid: row.match_uid.replace(/`/g, '').slice(0, 120) })
+    : origin?.matchUid
+      ? tr('match:noScoreboard.matchId', { uid: escapeText(origin.matchUid, 120) })
+      : null;
+  const description = [facts.join(' · '), tr('match:noScoreboard.said', { reason: tr(`match:noScoreboard.${reason}`), source }), uid].filter(Boolean);
+  const embed: APIEmbed = {
+    color: NEUTRAL_COLOUR,
+    author: known.author,
+    title: truncate(modeText ?? tr('match:mode'), LIMITS.title),
+    description: description.join('\n'),
+    thumbnail: map?.image ? { url: map.image } : undefined,
+  };
+  if (!listed || !row) return { embeds: [embed] };
+  const hero = heroLookup(heroes, [listed.profile])(row.player.hero_id);
   const heroText = hero?.name ?? heroName(row.player.hero_name) ?? (row.player.hero_id ? tr('match:heroId', { id: row.player.hero_id }) : tr('match:noHero'));
   const mode = matchMode(row.game_mode_id, row.play_mode_id);
   const won = row.player.is_win;
@@ -406,28 +466,64 @@ async function rowView(p: PlayerProfile, row: HistoryRow, reason: 'missing' | 'u
     const after = row.player.new_score === null ? '' : ` → ${rankScore(row.player.new_score)}`;
     fields.push({ name: tr('match:last.rankScore'), value: `${rankScoreChange(row.player.score_change)}${after}`, inline: true });
   }
-  const facts = [
-    map
-      ? tr('match:facts.map', { map: escapeText(mapPlainName(map), 80) })
-      : row.map_id
-        ? tr('match:facts.mapUnknown', { id: escapeText(row.map_id, 20) })
-        : null,
-    row.duration ? tr('match:facts.duration', { duration: duration(row.duration) }) : null,
-    row.time ? tr('match:facts.played', { time: discordTime(row.time, 'f') }) : null,
-  ].filter(Boolean);
-  const modeText = gameModeName(row.game_mode_id, row.play_mode_id);
   return {
     embeds: [
       {
+        ...embed,
         color: !mode.counts ? NEUTRAL_COLOUR : won === true ? WIN_COLOUR : won === false ? LOSS_COLOUR : NEUTRAL_COLOUR,
-        author: lastAuthor(p),
         title: truncate(modeText ? `${result} · ${modeText}` : result, LIMITS.title),
-        description: [facts.join(' · '), tr(`match:last.${reason}`, { uid: row.match_uid.replace(/`/g, '').slice(0, 120) })].filter(Boolean).join('\n'),
         fields,
-        thumbnail: map?.image ? { url: map.image } : row.player.hero_icon ? { url: row.player.hero_icon } : undefined,
+        thumbnail: embed.thumbnail ?? (row.player.hero_icon ? { url: row.player.hero_icon } : undefined),
       },
     ],
   };
+}
+
+/**
+ * The history row of `matchUid` that the recent matches' page `place` listed, with whose it is: read again as the list read
+ * it (from the cache, as a rule), on that page or the next (rows move down as new matches come), else in the profile's own
+ * matches. Null when it is nowhere or cannot be read now.
+ */
+async function listedRow(matchUid: string, place: ListPlace, ctx: CommandContext): Promise<{ profile: PlayerProfile; row: MatchSummary } | null> {
+  try {
+    const season = seasonOption(place.season);
+    const profile = (await loadProfile(place.uid, season, ctx)).fetched.data;
+    for (const page of [place.page, place.page + 1]) {
+      const history = await recentMatches(ctx.api, profile, { page, season, hidePractice: place.filter === 'r', logger: ctx.logger });
+      const row = history.rows.find((r) => r.match_uid === matchUid);
+      if (row) return { profile, row };
+      if (history.page < page) break;
+    }
+    const own = profile.recent_matches.find((r) => r.match_uid === matchUid);
+    return own ? { profile, row: own } : null;
+  } catch (err) {
+    ctx.logger.info({ err, matchUid }, 'the history row of a match without a scoreboard could not be read');
+    return null;
+  }
+}
+
+/** "Double C" above a match opened from their recent matches: whose line it is. */
+const playerAuthor = (p: PlayerProfile): APIEmbed['author'] => ({ name: truncate(p.name, LIMITS.author), icon_url: p.icon ?? undefined });
+
+/**
+ * A match opened from a player's recent matches (`pl.m`, or `mt.o` back from one of its players): its scoreboard with a
+ * Back button to that page; when the API has no scoreboard for it or cannot give one now, what its history row knows,
+ * with the same Back button. A match opened from elsewhere (`place` null) fails as {@link matchView} does.
+ * @throws what {@link matchView} throws, but for the scoreboard's absence when `place` is known.
+ */
+async function matchFromList(value: string, place: ListPlace | null, ctx: CommandContext, seenBy: string): Promise<View> {
+  try {
+    return await matchView(value, ctx, true, { place: place ?? undefined, seenBy });
+  } catch (err) {
+    const reason = noScoreboard(err);
+    if (!reason || !place) throw err;
+    const origin = decodeMatchOrigin(value);
+    ctx.logger.info({ err, matchUid: origin.matchUid }, 'no scoreboard for a match opened from a list: showing its history row');
+    const listed = await listedRow(origin.matchUid, place, ctx);
+    const view = await rowView(listed ? { ...listed, author: playerAuthor(listed.profile) } : { origin }, reason, ctx);
+    const back = listBackId(place);
+    return back ? { ...view, components: [backRow(back)] } : view;
+  }
 }
 
 /**
@@ -454,10 +550,10 @@ async function lastMatch(input: CommandInput, ctx: CommandContext): Promise<View
     const [summary, ...teams] = view.embeds ?? [];
     return { ...view, embeds: summary ? [{ ...summary, author: lastAuthor(p) }, ...teams] : [] };
   } catch (err) {
-    const missing = err instanceof NotFoundError;
-    if (!missing && !(err instanceof ApiError)) throw err;
+    const reason = noScoreboard(err);
+    if (!reason) throw err;
     ctx.logger.info({ err, matchUid: row.match_uid }, 'no scoreboard for the latest match: showing its history row');
-    return rowView(p, row, missing ? 'missing' : 'unavailable', ctx);
+    return rowView({ profile: p, row, author: lastAuthor(p) }, reason, ctx);
   }
 }
 
@@ -489,16 +585,15 @@ export const match: CommandModule = {
   components: {
     /**
      * Recent match select: `pl.m:<uid>:<season>:<page>:<filter>` (older messages: `pl.m:<uid>`), the match
-     * and what its history row knew as the value. The match gets a Back button to the same page.
+     * and what its history row knew as the value. The match, or without a scoreboard its history row, gets a Back button
+     * to the same page.
      */
-    'pl.m': async (input, ctx) => {
-      const [uid = '', season = '', page, filter] = input.args;
-      // A crafted ID too long to make a Back button from: the match without one.
-      const back = encodeCustomIdIfFits('pl.p', uid, season, 'matches', ...(filter === 'r' ? ['r'] : []), pageArg(page), 'b') ?? undefined;
-      return matchView(input.values[0] ?? '', ctx, true, { back, seenBy: input.user.userId });
-    },
-    /** Back to a match from a player opened from its scoreboard: `mt.o:<match uid or origin>`, reopened as it was. */
-    'mt.o': async (input, ctx) => matchView(input.args[0] ?? '', ctx, true, { seenBy: input.user.userId }),
+    'pl.m': async (input, ctx) => matchFromList(input.values[0] ?? '', listPlace(input.args), ctx, input.user.userId),
+    /**
+     * Back to a match from a player opened from its scoreboard: `mt.o:<match uid or origin>[:<list place>]`, reopened as it
+     * was, with its Back button to the recent matches it was opened from.
+     */
+    'mt.o': async (input, ctx) => matchFromList(input.args[0] ?? '', listPlace(input.args.slice(1)), ctx, input.user.userId),
     /** A match card's "Full scoreboard": `mt.t:<match uid or origin>`, the team embeds as a private reply to whoever pressed. */
     'mt.t': async (input, ctx) => matchView(input.args[0] ?? '', ctx, true, { details: true }),
   },

@@ -17,7 +17,7 @@ import { ApiError } from '../core/api-errors.js';
 import type { Hero, PlayerProfile } from '../api/schemas.js';
 import type { AutocompleteInput, CommandContext, CommandInput, CommandModule } from '../discord/command.js';
 import { EVERYWHERE } from '../discord/command.js';
-import { encodeCustomId } from '../render/custom-id.js';
+import { encodeCustomId, encodeCustomIdIfFits } from '../render/custom-id.js';
 import { NotFoundError } from '../core/errors.js';
 import { recentMatches, type HistoryPage, type HistoryRow } from '../catalog/history.js';
 import { describe } from '../i18n/commands.js';
@@ -972,8 +972,20 @@ export const player: CommandModule = {
       const [uid = '', season = '', filter] = input.args;
       return profileFromComponent(uid, seasonOption(season), 'matches', 1, ctx, filterOf(filter));
     },
-    /** A match's player select (`mt.p:<match value>`, the player's uid as the value): the profile, with a Back button to the match. */
-    'mt.p': async (input, ctx) => profileFromComponent(input.values[0] ?? '', null, 'profile', 1, ctx, '', encodeCustomId('mt.o', input.args[0] ?? '')),
+    /**
+     * A match's player select (`mt.p:<match value>[:<list place>]`, the player's uid as the value): the profile, with a Back
+     * button to the match (`mt.o` with the same arguments: the match's own Back to the recent matches it came from is kept).
+     */
+    'mt.p': async (input, ctx) =>
+      profileFromComponent(
+        input.values[0] ?? '',
+        null,
+        'profile',
+        1,
+        ctx,
+        '',
+        encodeCustomIdIfFits('mt.o', ...input.args) ?? encodeCustomIdIfFits('mt.o', input.args[0] ?? '') ?? undefined,
+      ),
     /** Update button: `pl.u:<uid>`. */
     'pl.u': async (input, ctx) => requestUpdate(input.args[0] ?? '', ctx),
   },

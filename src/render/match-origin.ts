@@ -1,5 +1,6 @@
 /** The match a select menu opens, with what its history row knew that the match detail does not say. */
 import type { RoundScore } from '../game/scoreboard.js';
+import { encodeCustomIdIfFits, pageArg } from './custom-id.js';
 import { LIMITS } from './limits.js';
 
 export interface MatchOrigin {
@@ -39,4 +40,33 @@ export function decodeMatchOrigin(value: string): MatchOrigin {
     time: num(time),
     score: score ? [Number(score[1]), Number(score[2])] : null,
   };
+}
+
+/**
+ * The page of a player's recent matches a match was opened from: the arguments of the list's select,
+ * `pl.m:<uid>:<season>:<page>:<filter>` (`filter` `r` hides bot and practice matches; older messages carry the uid alone).
+ */
+export interface ListPlace {
+  uid: string;
+  /** The season option as the list carried it ('' for the current season). */
+  season: string;
+  /** 1-based. */
+  page: number;
+  filter: '' | 'r';
+}
+
+/** The place `args` (the select's arguments, or the same carried on) name; null without a player uid. */
+export function listPlace(args: readonly string[]): ListPlace | null {
+  const [uid = '', season = '', page, filter] = args;
+  return uid === '' ? null : { uid, season, page: pageArg(page), filter: filter === 'r' ? 'r' : '' };
+}
+
+/** The arguments that carry `place` on to another custom ID, read back by {@link listPlace}. */
+export function listPlaceArgs(place: ListPlace): (string | number)[] {
+  return [place.uid, place.season, place.page, place.filter];
+}
+
+/** The Back button's custom ID to the list page (`pl.p:<uid>:<season>:matches[:r]:<page>:b`); null when a crafted place does not fit one. */
+export function listBackId(place: ListPlace): string | null {
+  return encodeCustomIdIfFits('pl.p', place.uid, place.season, 'matches', ...(place.filter === 'r' ? ['r'] : []), place.page, 'b');
 }

@@ -1,7 +1,11 @@
 /** `/last [player] [user]`: a player's newest match, as its scoreboard or, without one, as its history row. */
 import { describe, expect, it } from 'vitest';
 import type { APIEmbed } from 'discord-api-types/v10';
-import { MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
+import { customIds, MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
+import { expectWithin, messageTexts } from '../helpers/limits.js';
+import { LOCALES, runInLocale, tr } from '../../src/i18n/index.js';
+import type { MessageKey } from '../../src/i18n/keys.js';
+import { escapeText } from '../../src/render/limits.js';
 
 const env = useReplicaBot();
 const UID = '1786151874';
@@ -47,7 +51,10 @@ describe('/last', () => {
     const e = payload.embeds[0]!;
     expect(e.author?.name).toMatch(/ · latest match$/);
     expect(e.title).toMatch(new RegExp(`^${row.player.is_win ? 'Victory' : 'Defeat'} · `));
-    expect(e.description).toContain(`The API has no scoreboard for this match (\`${row.match_uid}\`)`);
+    expect(e.description).toContain(
+      'The full scoreboard of this match is not available: the Marvel Rivals API keeps scoreboards for only some matches. Here is Sir Final’s own line from their match history.',
+    );
+    expect(e.description).toContain(`Match \`${row.match_uid}\``);
     expect(e.description).toContain(`**Played** <t:${row.time}:f>`);
     const f = fieldsOf(e);
     expect(f['K/D/A']).toBe(`${row.player.kills}/${row.player.deaths}/${row.player.assists}`);
@@ -63,9 +70,37 @@ describe('/last', () => {
     try {
       const { view, payload } = await env.b.run('last', { player: CARD1GAN });
       expect(view.isError).toBeFalsy();
-      expect(payload.embeds[0]!.description).toContain(`The scoreboard of this match (\`${row.match_uid}\`) cannot be read right now`);
+      expect(payload.embeds[0]!.description).toContain(
+        'The full scoreboard of this match cannot be read right now: the Marvel Rivals API is not answering. Try again in a few minutes.',
+      );
+      expect(payload.embeds[0]!.description).toContain(`Match \`${row.match_uid}\``);
+      expect(fieldsOf(payload.embeds[0]!)['K/D/A']).toBe(`${row.player.kills}/${row.player.deaths}/${row.player.assists}`);
     } finally {
       env.r.setFaults({});
+    }
+  });
+
+  it('without a scoreboard, in every language: the row and why there is no scoreboard, within Discord’s limits, never pointing to /player', async () => {
+    const row = await newestRow(SIR);
+    const name = (await env.b.ctx.api.player(SIR)).data.name;
+    const english = (await env.b.run('last', { player: SIR })).payload.embeds[0]!;
+    for (const locale of LOCALES) {
+      const { view, payload } = await runInLocale(locale, () => env.b.run('last', { player: SIR }));
+      expect(view.isError, locale).toBeFalsy();
+      expectWithin(payload, `/last in ${locale}`);
+      const e = payload.embeds[0]!;
+      const say = (key: MessageKey, values?: Record<string, string>) => runInLocale(locale, () => tr(key, values));
+      expect(e.description, locale).toContain(
+        say('match:noScoreboard.said', {
+          reason: say('match:noScoreboard.missing'),
+          source: say('match:noScoreboard.fromRow', { player: escapeText(name, 60) }),
+        }),
+      );
+      if (locale !== 'en') expect(e.description, locale).not.toBe(english.description);
+      expect(fieldsOf(e)[say('match:last.kda')], locale).toBe(`${row.player.kills}/${row.player.deaths}/${row.player.assists}`);
+      // Its own answer: nothing to press that leads to /player, and no text that sends the member there.
+      expect(customIds(payload), locale).toEqual([]);
+      expect(messageTexts(payload).join('\n'), locale).not.toMatch(/\/player|<\/player/);
     }
   });
 

@@ -437,12 +437,18 @@ describe('/player recent matches that always work', () => {
     );
   });
 
-  it('a match the API no longer has is named, and the message does not blame typing', async () => {
+  it('a match the API has no details for and the list no longer holds: what its menu value knew, said so, with Back', async () => {
     const gone = await env.b.press('pl.m:1403392756', ['6799999_1741000000_100_11001_10~1217~1~400~1741000400']);
-    expect(gone.view.isError).toBe(true);
-    expect(gone.payload.embeds[0]!.description).toBe(
-      'The API has no details for match 6799999\\_1741000000\\_100\\_11001\\_10. It may be too old, or not stored yet.',
-    );
+    expect(gone.view.isError).toBeFalsy();
+    expect(gone.mode).toBe('update');
+    const e = gone.payload.embeds[0]!;
+    expect(e.title).toBe('Quick Play');
+    expect(e.description!.split('\n')).toEqual([
+      '**Map** Central Park · **Duration** 6m 40s · **Played** <t:1741000400:f>',
+      'The full scoreboard of this match is not available: the Marvel Rivals API keeps scoreboards for only some matches. Here is what the list of recent matches knew of it.',
+      'Match 6799999\\_1741000000\\_100\\_11001\\_10',
+    ]);
+    expect(customIds(gone.payload)).toEqual(['pl.p:1403392756::matches:1:b']);
   });
 });
 
@@ -708,10 +714,13 @@ describe('a way back from a view opened from a list', () => {
     const picked = await env.b.press('pl.m:1403392756::1:', ['6713355_1740604074_322_11001_10~1170~1~403~1740604635~0-2']);
     expect(picked.payload.embeds[1]!.title).toBe('Team A · Defeat · rounds 0–2');
     const select = customIds(picked.payload).find((id) => id.startsWith('mt.p:'))!;
-    expect(select).toBe('mt.p:6713355_1740604074_322_11001_10~1170~1~403~1740604635~0-2');
+    // The list's place rides along, so the match reopened keeps its own Back to the list.
+    expect(select).toBe('mt.p:6713355_1740604074_322_11001_10~1170~1~403~1740604635~0-2:1403392756::1:');
     const opened = await env.b.press(select, ['1403392756']);
+    expect(backId(opened.payload)!.custom_id).toBe('mt.o:6713355_1740604074_322_11001_10~1170~1~403~1740604635~0-2:1403392756::1:');
     const back = await env.b.press(backId(opened.payload)!.custom_id);
     expect(back.payload.embeds).toEqual(picked.payload.embeds);
+    expect(backId(back.payload)?.custom_id).toBe('pl.p:1403392756::matches:1:b');
   });
 
   it('a player opened from a scoreboard returns to the match; an older picker without a page returns to page 1', async () => {

@@ -227,6 +227,36 @@ describe('/match in every locale', () => {
   });
 });
 
+describe('a match without a scoreboard in every locale', () => {
+  it.each(LOCALES)('%s: from the picker with its Back, and from /last, the row and why there is no scoreboard', async (locale) => {
+    // Double C's newest match: the replica, like the API for most matches, has no scoreboard of it.
+    const fromList = await press(locale, `pl.m:${DOUBLE_C}::1:`, ['5518160_1754021020_1290140_11001_11~1290~2~712~1754021918~2-3']);
+    const last = await run(locale, 'last', { player: DOUBLE_C });
+    for (const [where, view] of [
+      ['from the picker', fromList],
+      ['/last', last],
+    ] as const) {
+      expect(view.isError, `${where} ${JSON.stringify(view)}`).toBeFalsy();
+      expectFitsUncut(view, where);
+      const e = view.embeds![0]!;
+      expect(e.title).toBe(`${trIn(locale, 'match:team.defeat')} · ${trIn(locale, 'render:modes.competitive')}`);
+      expect(e.description).toContain(
+        trIn(locale, 'match:noScoreboard.said', {
+          reason: trIn(locale, 'match:noScoreboard.missing'),
+          source: trIn(locale, 'match:noScoreboard.fromRow', { player: 'Double C' }),
+        }),
+      );
+      expect(fieldNames(view)).toEqual([trIn(locale, 'match:last.hero'), trIn(locale, 'match:last.kda'), trIn(locale, 'match:last.rankScore')]);
+      if (locale === 'en') continue;
+      own(locale, 'match:noScoreboard.missing');
+      own(locale, 'match:noScoreboard.fromRow', { player: 'Double C' });
+      expectNoEnglish(view, locale, where);
+    }
+    const back = fromList.components!.flatMap((r) => r.components);
+    expect(back).toEqual([expect.objectContaining({ custom_id: `pl.p:${DOUBLE_C}::matches:1:b`, label: `‹ ${trIn(locale, 'render:back')}` })]);
+  });
+});
+
 describe('/compare in every locale', () => {
   it.each(LOCALES)('%s: two players side by side', async (locale) => {
     const view = await run(locale, 'compare', { player: SIR_FINAL, other: CARD1GAN });
