@@ -41,7 +41,7 @@ import {
 import { rankTimeline, type RankTimelinePoint } from '../game/rank-timeline.js';
 import { trackedTimelinePoints, weekChange, type RecordedMatch } from '../game/tracking.js';
 import { updateCooldownMs } from '../jobs/link-verifier.js';
-import { levelOfScore, rankScore, rankScoreChange, tierOfLevel } from '../game/ranks.js';
+import { rankScore, rankScoreChange, shownLevel } from '../game/ranks.js';
 import { rankPace, type RankPace } from '../game/pace.js';
 import { hasHeroData, heroPerTen, heroWeek, playerHero, type HeroRecord } from '../game/player-hero.js';
 import { heroDisplayName } from '../catalog/hero-directory.js';
@@ -614,7 +614,7 @@ function rankHistorySection(p: PlayerProfile, page: number, look: Lookups, track
     const mark = look.season && s.season.index === look.season.index ? '▸ ' : '';
     return `${mark}**${seasonLabel(s.season)}** · ${emojiBefore('tier', s.tier)}${s.tier ?? tr('player:unranked')} · ${rankScore(s.score)}${peak}${wins}`;
   });
-  // One timeline (src/game/rank-timeline.ts), newest first, down to the season's last change, which the header's rank is.
+  // One timeline (src/game/rank-timeline.ts), newest first: its first line is the header's rank, dated when it was reached.
   const timeline = rankTimeline(p, tracked?.points ?? []);
   const now = rankSummary(p, null);
   const changes = [...timeline].reverse();
@@ -622,10 +622,10 @@ function rankHistorySection(p: PlayerProfile, page: number, look: Lookups, track
     changes,
     page,
     (r: RankTimelinePoint) => {
-      // The API's level names the tier (score thresholds move between seasons); the score only stands in for an unusable level.
-      const level = tierOfLevel(r.level) ? r.level : levelOfScore(r.score);
-      const tiers =
-        level === null ? null : r.levelFrom === null || r.levelFrom === level ? levelName(level) : `${levelName(r.levelFrom)} → ${levelName(level)}`;
+      // The tier by the header's rule, the level read with its score (src/game/ranks.ts): the newest line names the header's tier.
+      const level = shownLevel(r.level, r.score);
+      const from = r.levelFrom === null ? null : shownLevel(r.levelFrom, r.change === null ? null : r.score - r.change);
+      const tiers = level === null ? null : from === null || from === level ? levelName(level) : `${levelName(from)} → ${levelName(level)}`;
       // Every point names its season, the current one included: the list reads on its own, beside the chart or without it.
       const season = r.season ? seasonLabel(r.season) : tr('player:rankHistory.unknownSeason');
       return [discordTime(r.time), `${r.change === null ? '' : `${rankScoreChange(r.change)} → `}${rankScore(r.score)}`, tiers, season]
@@ -643,7 +643,7 @@ function rankHistorySection(p: PlayerProfile, page: number, look: Lookups, track
   const spec = rankHistorySpec(
     p.name,
     timeline,
-    { tier: now.tier, score: now.score, season: now.season, time: newestUpdate(p) },
+    { tier: now.tier, score: now.score, season: now.season, time: now.reachedAt },
     tr('player:rankHistory.unknownSeason'),
   );
   return withChart(section, chartOf(spec, 'rank-history.png', tr('charts:alt.rankHistory', { name: p.name })));

@@ -36,6 +36,12 @@ export interface RankSummary {
   color: string | null;
   seasonPeak: { tier: string | null; score: number | null } | null;
   allTimePeak: { tier: string | null; score: number; season: Season } | null;
+  /**
+   * When `score` was reached, Unix seconds: the competitive match that produced it, else the season's `update_time` (the
+   * time of the match that last moved it), else the profile's newest update time ({@link newestUpdate}); never later
+   * than that. Null when nothing says. A profile changes only when an update is asked, so this is not when it was read.
+   */
+  reachedAt: number | null;
 }
 
 /** Oldest first; entries whose season cannot be read are dropped. */
@@ -104,6 +110,8 @@ export function rankSummary(p: PlayerProfile, season?: Season | null): RankSumma
   }
   const group = tierGroup(tier);
   const badge = tierBadge(tier, p.rank.image);
+  const updated = newestUpdate(p);
+  const reached = newer?.time ?? (fromApi ? updated : (entry?.updatedAt ?? null));
   // The API's colour goes with its badge: kept when that badge is the tier's.
   const apiColour = badge !== null && badge === p.rank.image ? p.rank.color : null;
   return {
@@ -115,6 +123,7 @@ export function rankSummary(p: PlayerProfile, season?: Season | null): RankSumma
     color: apiColour ?? (group ? TIER_COLOURS[group] : null),
     seasonPeak,
     allTimePeak,
+    reachedAt: reached !== null && updated !== null ? Math.min(reached, updated) : reached,
   };
 }
 

@@ -3,7 +3,7 @@ import type { MatchSummary } from '../api/schemas.js';
 import { matchMode } from './modes.js';
 import { seasonOfHistoryEntry, type HistorySource, type Season } from './seasons.js';
 
-/** `time` in Unix seconds; `score` unrounded; `level` as in ranks.ts. */
+/** `time` in Unix seconds, when the rank was reached (never when the bot read it); `score` unrounded; `level` as in ranks.ts. */
 export interface RankTimelinePoint {
   time: number;
   score: number;
@@ -34,4 +34,20 @@ export function matchRankPoints(matches: readonly MatchSummary[], source: Histor
         ]
       : [],
   );
+}
+
+/**
+ * Oldest first: by season, then by time within a season, so that a point of an earlier season never follows one of a
+ * later season whatever its time says. A point of no known season goes by its time among the rest. A new array.
+ */
+export function sortTimeline<P extends Pick<RankTimelinePoint, 'time' | 'season'>>(points: readonly P[]): P[] {
+  const placed = points.filter((x) => x.season !== null).sort((a, b) => a.season!.index - b.season!.index || a.time - b.time);
+  const unplaced = points.filter((x) => x.season === null).sort((a, b) => a.time - b.time);
+  const out: P[] = [];
+  let i = 0;
+  for (const point of unplaced) {
+    while (i < placed.length && placed[i]!.time <= point.time) out.push(placed[i++]!);
+    out.push(point);
+  }
+  return [...out, ...placed.slice(i)];
 }

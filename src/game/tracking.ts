@@ -6,7 +6,7 @@
 import type { PlayerProfile } from '../api/schemas.js';
 import { matchMode } from './modes.js';
 import { currentSeason, rankSummary } from './profile.js';
-import type { RankTimelinePoint } from './rank-points.js';
+import { sortTimeline, type RankTimelinePoint } from './rank-points.js';
 import { levelOfTier, shownLevel, tierOf } from './ranks.js';
 import { seasonFromIndex, seasonOfHistoryEntry } from './seasons.js';
 
@@ -21,6 +21,11 @@ export interface ProfileSnapshot {
   wins: number;
   rankedMatches: number;
   rankedWins: number;
+  /**
+   * When the rank it holds was reached, Unix seconds (`RankSummary.reachedAt`: the match that produced it, else the
+   * profile's own update time), not when it was read. Null: nothing said; absent: recorded before it was kept.
+   */
+  reachedAt?: number | null;
 }
 
 /** One embedded match as recorded: `time` in Unix seconds, `season` a season index, `newScore` the rank score after it. */
@@ -72,6 +77,7 @@ export function readForTracking(p: PlayerProfile): TrackingRead {
     wins: p.overall.total_wins,
     rankedMatches: ranked?.matches ?? 0,
     rankedWins: ranked?.wins ?? 0,
+    reachedAt: rank.reachedAt,
   };
   if (snapshot.wins > snapshot.matches) return { kind: 'malformed', reason: `wins ${snapshot.wins} above matches ${snapshot.matches}` };
   if (snapshot.rankedWins > snapshot.rankedMatches)
@@ -143,7 +149,11 @@ export function nextInterval(
   return clamp(Math.max(read.previousMs * 2, byActivity));
 }
 
-/** A tracked player's records as timeline points: every ranked match's score after it, and each snapshot's score. */
+/**
+ * A tracked player's records as timeline points, oldest first ({@link sortTimeline}): every ranked match's score after it,
+ * and each snapshot's score. A snapshot is dated by when its rank was reached (`reachedAt`), never later than its read;
+ * one recorded before that was kept, by the recorded match of its season that left the same score, else by its read.
+ */
 export function trackedTimelinePoints(snapshots: readonly (ProfileSnapshot & { at: number })[], matches: readonly RecordedMatch[]): RankTimelinePoint[] {
   const fromMatches = matches.flatMap((m) =>
     m.ranked && m.newScore !== null
@@ -166,7 +176,7 @@ export function trackedTimelinePoints(snapshots: readonly (ProfileSnapshot & { a
       ? []
       : [
           {
-            time: Math.floor(s.at / 1000),
+            time: snapshotTime(s, fromMatches),
             score: s.score,
             change: null,
             // The division recorded, read with its score by the one rule: a week's tier then counts a division kept below
@@ -178,7 +188,19 @@ export function trackedTimelinePoints(snapshots: readonly (ProfileSnapshot & { a
           },
         ],
   );
-  return [...fromMatches, ...fromSnapshots];
+  return sortTimeline([...fromMatches, ...fromSnapshots]);
+}
+
+/** Unix seconds: see {@link trackedTimelinePoints}. */
+function snapshotTime(s: ProfileSnapshot & { at: number }, matches: readonly RankTimelinePoint[]): number {
+  const readAt = Math.floor(s.at / 1000);
+  if (s.reachedAt !== undefined && s.reachedAt !== null) return Math.min(s.reachedAt, readAt);
+  let producedBy: number | null = null;
+  for (const m of matches) {
+    if (m.season?.index === s.season && m.time <= readAt && Math.abs(m.score - s.score!) < 1e-6 && (producedBy === null || m.time > producedBy))
+      producedBy = m.time;
+  }
+  return producedBy ?? readAt;
 }
 
 /** The last 7 days of a tracked player: `since` in Unix seconds (later than a week ago when tracking began after it). */

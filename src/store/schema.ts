@@ -355,7 +355,7 @@ export interface TrackedPlayersTable {
   failures: number;
 }
 
-/** A tracking read that showed a change; `season` a season index, `score` the unrounded rank score. */
+/** A tracking read that showed a change, `at` its read (epoch ms); `season` a season index, `score` the unrounded rank score. */
 export interface RankSnapshotsTable {
   uid: string;
   at: number;
@@ -367,6 +367,8 @@ export interface RankSnapshotsTable {
   wins: number;
   ranked_matches: number;
   ranked_wins: number;
+  /** Unix seconds: when the rank it holds was reached (src/game/tracking.ts); null for snapshots recorded before it was kept. */
+  reached_at?: number | null;
 }
 
 /** Every match a tracking read saw, once: `played_at` in Unix seconds, `new_score` the rank score after it (ranked only). */
@@ -874,6 +876,12 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
       await db.schema.alterTable('rank_role_members').addColumn('retry_at', 'bigint').execute();
       await db.schema.alterTable('rank_role_members').addColumn('failure_detail', 'text').execute();
+    },
+  },
+  '0020_snapshot_reached_at': {
+    async up(db: Kysely<unknown>) {
+      // A snapshot is dated by when its rank was reached, not by when the tracker read it.
+      await db.schema.alterTable('rank_snapshots').addColumn('reached_at', 'bigint').execute();
     },
   },
 };

@@ -234,6 +234,7 @@ export class TrackingRepository {
             wins: s.wins,
             ranked_matches: s.rankedMatches,
             ranked_wins: s.rankedWins,
+            reached_at: s.reachedAt ?? null,
           })
           .onConflict((oc) => oc.columns(['uid', 'at']).doNothing())
           .execute();
@@ -422,6 +423,7 @@ function snapshotOf(r: {
   wins: number;
   ranked_matches: number;
   ranked_wins: number;
+  reached_at?: number | string | null;
 }): ProfileSnapshot {
   return {
     season: r.season,
@@ -432,6 +434,7 @@ function snapshotOf(r: {
     wins: r.wins,
     rankedMatches: r.ranked_matches,
     rankedWins: r.ranked_wins,
+    reachedAt: r.reached_at === null || r.reached_at === undefined ? null : Number(r.reached_at),
   };
 }
 

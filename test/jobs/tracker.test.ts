@@ -4,6 +4,9 @@ import type { PlayerProfile } from '../../src/api/schemas.js';
 import { ApiError } from '../../src/core/api-errors.js';
 import type { Fetched } from '../../src/cache/response-cache.js';
 import { Tracker } from '../../src/jobs/tracker.js';
+import { rankSummary } from '../../src/game/profile.js';
+import { rankTimeline } from '../../src/game/rank-timeline.js';
+import { trackedTimelinePoints } from '../../src/game/tracking.js';
 import type { State } from '../../src/store/state.js';
 import { profiles } from '../game/samples.js';
 import { capturingLogger } from '../helpers/replica.js';
@@ -85,6 +88,26 @@ describe('Tracker', () => {
       const newest = p.recent_matches.filter((m) => m.game_mode_id === 2).sort((x, y) => y.time! - x.time!)[0]!;
       expect(matches.find((m) => m.matchUid === newest.match_uid)!.newScore).toBe(newest.player.new_score);
     }
+  });
+
+  it('reads a profile days after its last match: the point it records is dated by that match, not by the read', async () => {
+    const at = { now: 0 };
+    // The May capture: Season 2's score was left by its newest competitive match, the season's last change.
+    const p = CAPTURES[0]!;
+    const newest = p.recent_matches.filter((m) => m.game_mode_id === 2).sort((x, y) => y.time! - x.time!)[0]!;
+    const { readAt } = setUp([p], at);
+    await state.links.link('m1', { uid: UID, name: 'Double C' }, true, 0);
+    const read = newest.time! * 1000 + 3 * 24 * 3_600_000;
+    expect(await readAt(read)).toBe(1);
+    const [snapshot] = await state.tracking.snapshots(UID);
+    expect([snapshot!.at, snapshot!.reachedAt, snapshot!.score]).toEqual([read, newest.time, newest.player.new_score]);
+    const records = await state.tracking.timeline(UID);
+    const points = trackedTimelinePoints(records.snapshots, records.matches);
+    const fromSnapshot = points.filter((x) => x.source === 'snapshot');
+    expect(fromSnapshot.map((x) => [x.time, x.score])).toEqual([[newest.time, newest.player.new_score]]);
+    expect(points.every((x) => x.time <= newest.time!)).toBe(true);
+    // The profile's own timeline with these records ends at the header: the match's score, at the match's time.
+    expect(rankTimeline(p, points).at(-1)).toMatchObject({ time: newest.time, score: rankSummary(p).score, matchUid: newest.match_uid });
   });
 
   it('a read that shows no change stores no snapshot and backs off: the next due time doubles', async () => {

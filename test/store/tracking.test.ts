@@ -1,9 +1,10 @@
 /** The tracking schedule and records over real databases, on both engines. */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProfileSnapshot, RecordedMatch } from '../../src/game/tracking.js';
+import { trackedTimelinePoints, type ProfileSnapshot, type RecordedMatch } from '../../src/game/tracking.js';
 import type { State } from '../../src/store/state.js';
 import { TRACKING_DETAIL_MS, TrackingRepository } from '../../src/store/tracking.js';
-import { ENGINES, openAt, openTestState, type TestStateLocation } from '../helpers/state.js';
+import { databaseAt, ENGINES, newStateLocation, openAt, openTestState, type TestStateLocation } from '../helpers/state.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -133,21 +134,32 @@ describe.each(ENGINES)('on %s', (engine) => {
   it('a snapshot only when something changed, each match once by its UID, the claim carrying the latest snapshot', async () => {
     await reset();
     await tracking.follow('p', T0);
+    // Each snapshot holds when its rank was reached (the match that left it), apart from when it was read.
     const reads = [
-      { at: T0, score: 3000, matches: [match('m1', T0 / 1000 - 100)] },
-      { at: T0 + HOUR, score: 3000, matches: [match('m1', T0 / 1000 - 100)], changed: false },
-      { at: T0 + 2 * HOUR, score: 3020, matches: [match('m1', T0 / 1000 - 100), match('m2', T0 / 1000 + 5000, 3020), match('q', T0 / 1000 + 5100, null)] },
+      { at: T0, score: 3000, reachedAt: T0 / 1000 - 100, matches: [match('m1', T0 / 1000 - 100)] },
+      { at: T0 + HOUR, score: 3000, reachedAt: T0 / 1000 - 100, matches: [match('m1', T0 / 1000 - 100)], changed: false },
+      {
+        at: T0 + 2 * HOUR,
+        score: 3020,
+        reachedAt: T0 / 1000 + 5000,
+        matches: [match('m1', T0 / 1000 - 100), match('m2', T0 / 1000 + 5000, 3020), match('q', T0 / 1000 + 5100, null)],
+      },
     ];
     for (const r of reads) {
       const [claim] = await tracking.claim(r.at, 1, HOUR);
       expect(claim?.uid).toBe('p');
       const lastMatchAt = Math.max(...r.matches.map((m) => m.time));
       const changed = r.changed ?? true;
-      await tracking.recordRead(claim!, { snapshot: snapshot(r.score), matches: r.matches, lastMatchAt, changed }, { intervalMs: 1 }, r.at);
+      await tracking.recordRead(
+        claim!,
+        { snapshot: snapshot(r.score, { reachedAt: r.reachedAt }), matches: r.matches, lastMatchAt, changed },
+        { intervalMs: 1 },
+        r.at,
+      );
     }
-    expect((await tracking.snapshots('p')).map((s) => [s.at, s.score])).toEqual([
-      [T0, 3000],
-      [T0 + 2 * HOUR, 3020],
+    expect((await tracking.snapshots('p')).map((s) => [s.at, s.score, s.reachedAt])).toEqual([
+      [T0, 3000, T0 / 1000 - 100],
+      [T0 + 2 * HOUR, 3020, T0 / 1000 + 5000],
     ]);
     const matches = await tracking.matches('p');
     expect(matches.map((m) => [m.matchUid, m.newScore, m.ranked])).toEqual([
@@ -156,7 +168,7 @@ describe.each(ENGINES)('on %s', (engine) => {
       ['q', null, false],
     ]);
     const [claim] = await tracking.claim(T0 + 3 * HOUR, 1, HOUR);
-    expect(claim!.snapshot).toEqual(snapshot(3020));
+    expect(claim!.snapshot).toEqual(snapshot(3020, { reachedAt: T0 / 1000 + 5000 }));
     expect(claim!.lastMatchAt).toBe(T0 / 1000 + 5100);
   });
 
@@ -216,4 +228,35 @@ describe.each(ENGINES)('on %s', (engine) => {
       }
     },
   );
+});
+
+describe.each(ENGINES)('upgrade from 0019_rank_role_backoff on %s', (engine) => {
+  it('a snapshot recorded before its reach time was kept reads back without one, dated by the recorded match that left its score', async () => {
+    const where = await newStateLocation(engine);
+    const played = T0 / 1000 - (3 * DAY) / 1000;
+    try {
+      await databaseAt(where, '0019_rank_role_backoff', async (db) => {
+        await sql`INSERT INTO tracked_players (uid, added_at, next_read_at, deadline_at, interval_ms, failures) VALUES ('old', 0, 0, 0, 0, 0)`.execute(db);
+        // Read three days after the match that left its score.
+        await sql`INSERT INTO rank_snapshots (uid, at, season, tier, score, level, matches, wins, ranked_matches, ranked_wins)
+          VALUES ('old', ${T0}, 9, 'Gold II', 3752.5, 40, 10, 5, 8, 4)`.execute(db);
+        await sql`INSERT INTO tracked_matches (uid, match_uid, played_at, season, mode_id, ranked, hero_id, won, new_score, score_change, new_level, kills, deaths, assists, recorded_at)
+          VALUES ('old', 'm-old', ${played}, 9, 2, 1, NULL, 1, 3752.5, 20, 8, 1, 1, 1, ${T0})`.execute(db);
+      });
+      const state = await openAt(where);
+      try {
+        const records = await state.tracking.timeline('old');
+        expect(records.snapshots.map((s) => [s.at, s.reachedAt])).toEqual([[T0, null]]);
+        const points = trackedTimelinePoints(records.snapshots, records.matches);
+        expect(points.map((x) => [x.source, x.time, x.score])).toEqual([
+          ['match', played, 3752.5],
+          ['snapshot', played, 3752.5],
+        ]);
+      } finally {
+        await state.close();
+      }
+    } finally {
+      where.cleanup();
+    }
+  });
 });
