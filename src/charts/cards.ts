@@ -190,11 +190,7 @@ export async function drawProfileCard(ctx: Ctx, spec: ProfileCard, onCut: OnCut 
   // The rank block takes what its texts need, at most 300 px; the name and subtitle get the rest.
   const rankWidth = Math.min(
     300,
-    Math.max(
-      measure(ctx, tier, TEXT.big, 600),
-      measure(ctx, spec.rank.score, TEXT.body, 600),
-      spec.rank.peak ? measure(ctx, spec.rank.peak, TEXT.small) : 0,
-    ),
+    Math.max(measure(ctx, tier, TEXT.big, 600), measure(ctx, spec.rank.score, TEXT.body, 600), spec.rank.peak ? measure(ctx, spec.rank.peak, TEXT.small) : 0),
   );
   text(p, tier, rightEdge, 40, TEXT.big, accent, { weight: 600, maxWidth: rankWidth, align: 'right', field: 'rank.tier' });
   text(p, spec.rank.score, rightEdge, 74, TEXT.body, COLORS.heading, { weight: 600, maxWidth: rankWidth, align: 'right', field: 'rank.score' });
@@ -249,9 +245,7 @@ export async function drawProfileCard(ctx: Ctx, spec: ProfileCard, onCut: OnCut 
     if (beside) {
       portrait(ctx, image(hero.image), px, heroTop + (heroH - size) / 2, size, color, hero.name);
       text(p, hero.name, tx, heroTop + 22, TEXT.small, COLORS.heading, { weight: 600, maxWidth: tw, field: `heroes[${i}].name` });
-      hero.lines.forEach((line, l) =>
-        text(p, line, tx, heroTop + 48 + l * 24, TEXT.small, COLORS.text, { maxWidth: tw, field: `heroes[${i}].lines[${l}]` }),
-      );
+      hero.lines.forEach((line, l) => text(p, line, tx, heroTop + 48 + l * 24, TEXT.small, COLORS.text, { maxWidth: tw, field: `heroes[${i}].lines[${l}]` }));
     } else {
       const small = 48;
       text(p, hero.name, px, heroTop + 18, TEXT.small, COLORS.heading, { weight: 600, maxWidth: heroW - 20, field: `heroes[${i}].name` });
@@ -407,8 +401,7 @@ export async function drawMatchCard(ctx: Ctx, spec: MatchCard, onCut: OnCut = ()
         right - textX - (player.figures ? 10 : 0),
       );
       text(p, player.hero, textX, lower, TEXT.small, COLORS.text, { maxWidth: heroW!, field: `${field}.hero` });
-      if (player.figures)
-        text(p, player.figures, right, lower, FIGURES, COLORS.muted, { maxWidth: figuresW!, align: 'right', field: `${field}.figures` });
+      if (player.figures) text(p, player.figures, right, lower, FIGURES, COLORS.muted, { maxWidth: figuresW!, align: 'right', field: `${field}.figures` });
       ctx.globalAlpha = 1;
     });
   });
@@ -467,6 +460,11 @@ export function drawLadderCard(ctx: Ctx, spec: LadderCard, onCut: OnCut = () => 
     const tierX = right - weekW - 12 - scoreW - 16 - tierW;
     text(p, tiers[i]!, tierX, mid, TEXT.small, tierColor(row.tier), { weight: 600, maxWidth: tierW, field: `rows[${i}].tier` });
     const nameX = PAD + posW + 10;
-    text(p, row.name, nameX, mid, TEXT.body, COLORS.heading, { weight: row.you ? 600 : 400, maxWidth: tierX - 14 - nameX, free: true, field: `rows[${i}].name` });
+    text(p, row.name, nameX, mid, TEXT.body, COLORS.heading, {
+      weight: row.you ? 600 : 400,
+      maxWidth: tierX - 14 - nameX,
+      free: true,
+      field: `rows[${i}].name`,
+    });
   });
 }

@@ -609,7 +609,8 @@ function matchupsEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
 function rankHistorySection(p: PlayerProfile, page: number, look: Lookups, tracked: Tracked | undefined): Section {
   const seasons = seasonRanks(p).reverse();
   const table = seasons.map((s) => {
-    const peak = s.peakScore === null ? '' : ` · ${tr('player:rankHistory.peak', { rank: `${s.peakTier ? `${tierName(s.peakTier)} ` : ''}${rankScore(s.peakScore)}` })}`;
+    const peak =
+      s.peakScore === null ? '' : ` · ${tr('player:rankHistory.peak', { rank: `${s.peakTier ? `${tierName(s.peakTier)} ` : ''}${rankScore(s.peakScore)}` })}`;
     const wins = s.wins === null ? '' : ` · ${counted('wins', s.wins)}`;
     const mark = look.season && s.season.index === look.season.index ? '▸ ' : '';
     return `${mark}**${seasonLabel(s.season)}** · ${emojiBefore('tier', s.tier)}${tierName(s.tier) ?? tr('player:unranked')} · ${rankScore(s.score)}${peak}${wins}`;

@@ -74,7 +74,11 @@ function momentText(moment: Exclude<Moment, { kind: 'season-end' }>, who: { user
     case 'top3':
       return tr('ladder:moment.top3', { ...who, place: integer(moment.place), score: rankScore(moment.score) });
     default:
-      return tr(moment.kind === 'rank-up' ? 'ladder:moment.rankUp' : 'ladder:moment.rankDown', { ...who, from: tierName(moment.from), to: tierName(moment.to) });
+      return tr(moment.kind === 'rank-up' ? 'ladder:moment.rankUp' : 'ladder:moment.rankDown', {
+        ...who,
+        from: tierName(moment.from),
+        to: tierName(moment.to),
+      });
   }
 }
 

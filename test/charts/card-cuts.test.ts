@@ -40,7 +40,11 @@ registerJapaneseFonts();
 
 /** The level at or below `below` whose tier the game names widest in `locale`, as a card draws a tier. */
 function longestLevel(locale: Locale, below = 23): number {
-  const drawn = (level: number) => textWidth(runInLocale(locale, () => tierName(tierOfLevel(level))!), font(30, 600));
+  const drawn = (level: number) =>
+    textWidth(
+      runInLocale(locale, () => tierName(tierOfLevel(level))!),
+      font(30, 600),
+    );
   return LEVELS.filter((l) => l <= below).reduce((a, b) => (drawn(b) > drawn(a) ? b : a));
 }
 
@@ -81,7 +85,7 @@ async function extremeProfile(level: number): Promise<PlayerProfile> {
   p.heroes_unranked = [];
   p.overall.ranked = { ...p.overall.ranked, matches: 12_345, wins: 6_789, kills: 99_999, deaths: 1, assists: 99_999, play_time: MOST_PLAY_TIME };
   p.overall.unranked = { ...p.overall.unranked, play_time: 0 };
-  const latest = p.rank_seasons.reduce((a, b) => (b.rank_game_id > a.rank_game_id ? b : a));
+  const latest = p.rank_seasons.reduce((a, b) => ((b.rank_game_id ?? 0) > (a.rank_game_id ?? 0) ? b : a));
   Object.assign(latest, { level, rank_score: floorOfLevel(Math.min(level, 22)) + 1, max_level: level, max_rank_score: floorOfLevel(Math.min(level, 22)) + 1 });
   // No competitive match newer than the season's entry: the entry is the rank shown.
   latest.update_time = Math.max(latest.update_time ?? 0, ...p.recent_matches.map((m) => m.time ?? 0)) + 60;
@@ -99,6 +103,8 @@ describe.each(LOCALES)('the cards in %s cut no figure, tier or hero name', (loca
       // The values are the longest there are: the drawing has them to fit.
       expect(card.labels.roles).toContain(runInLocale(locale, () => duration(MOST_PLAY_TIME)));
       expect(card.heroes.map((h) => h.name)).toContain('Jeff the Land Shark');
+      expect(card.rank.tier).toBe(tierOfLevel(level));
+      if (level < 22) expect(card.tiles[3]!.label).toContain(runInLocale(locale, () => tierName(tierOfLevel(level + 1))!));
       expect(await cutsOf(card), `level ${level}`).toEqual([]);
     }
   });
