@@ -13,7 +13,7 @@ import { seasonFromIndex, seasonFromNumber, type Season } from '../game/seasons.
 import type { RecordedMatch } from '../game/tracking.js';
 import { shortDate } from '../i18n/format.js';
 import { tr } from '../i18n/index.js';
-import { heroName } from '../i18n/names.js';
+import { heroName, tierName } from '../i18n/names.js';
 import { LIMITS } from '../render/limits.js';
 import type { AccountLinksRepository } from '../store/account-links.js';
 import type { TrackingRepository } from '../store/tracking.js';
@@ -64,7 +64,7 @@ export async function seasonChoices(
   return offered
     .filter((s) => s.season.number.startsWith(prefix))
     .map((s) => ({
-      name: s.tier ? `${tr('player:season', { number: s.season.number })} · ${s.tier}` : tr('player:season', { number: s.season.number }),
+      name: s.tier ? `${tr('player:season', { number: s.season.number })} · ${tierName(s.tier)}` : tr('player:season', { number: s.season.number }),
       value: Number(s.season.number),
     }));
 }

@@ -1,13 +1,16 @@
 /**
  * Image cards, drawn straight on the canvas (no chart.js): a player's profile and a match's scoreboard at a glance, in
  * Discord's dark colours.
- * Every text is fitted to its box and shortened with an ellipsis; an image without bytes, or bytes that do not decode,
- * is drawn as a placeholder, so a card never fails for an image.
+ * Every text is fitted to its box. Figures, tiers and hero names are set smaller, or their box takes room from a label,
+ * and are never cut; only free text (a player's name, a subtitle, a column's caption) loses letters to an ellipsis. A
+ * protected text cut all the same is reported ({@link OnCut}), so that a test can find it. An image without bytes, or
+ * bytes that do not decode, is drawn as a placeholder, so a card never fails for an image.
  */
 import { loadImage, type Image } from '@napi-rs/canvas';
 import type { Ctx } from './canvas-kit.js';
 import { fitText } from './header.js';
 import type { LadderCard, MatchCard, ProfileCard } from './specs.js';
+import { chartText } from './strings.js';
 import { TIER_BANDS } from './tiers.js';
 import { COLORS, SIZE, font, roleColor, withAlpha } from './theme.js';
 
@@ -15,8 +18,26 @@ const PAD = 28;
 const GAP = 12;
 /** Pixels on the 800 px canvas; 22 px is 10 CSS px where a phone shows it 360 px wide. */
 const TEXT = { name: 36, big: 30, body: 24, small: 22 } as const;
+/** The smallest a protected text is set before it is cut (and reported): 6.75 CSS px on a phone, still legible for a figure. */
+const FLOOR = 15;
 
-/** The tier's colour from its name ("Gold II" is gold), muted grey for none. */
+/** A protected text (a figure, a tier, a hero's name) that did not fit at {@link FLOOR} and was cut: `field` names it in the spec. */
+export interface CardCut {
+  field: string;
+  text: string;
+  shown: string;
+}
+
+/** Told of every protected text a card cut; free text (a player's name, a subtitle) is cut without a word. */
+export type OnCut = (cut: CardCut) => void;
+
+/** The canvas and where cuts are told. */
+interface Painter {
+  ctx: Ctx;
+  onCut: OnCut;
+}
+
+/** The tier's colour from its English name ("Gold II" is gold), muted grey for none. */
 function tierColor(tier: string): string {
   const lower = tier.toLowerCase();
   // One Above All shares Eternity's band (src/charts/tiers.ts).
@@ -39,27 +60,70 @@ async function decodeAll(spec: ProfileCard | MatchCard): Promise<Map<string, Ima
   return out;
 }
 
-function text(
-  ctx: Ctx,
-  value: string,
-  x: number,
-  y: number,
-  size: number,
-  color: string,
-  options: { weight?: 400 | 600; maxWidth: number; align?: 'left' | 'right' | 'center'; shrinkTo?: number },
-): void {
-  let spec = font(size, options.weight ?? 400);
-  // A label a little too long is set smaller, down to `shrinkTo` px, before it loses letters to an ellipsis.
-  for (let s = size - 1; options.shrinkTo !== undefined && s >= options.shrinkTo; s--) {
-    ctx.font = spec;
-    if ((ctx.measureText(value).width as number) <= options.maxWidth) break;
-    spec = font(s, options.weight ?? 400);
-  }
+/** Pixels of `value` at `size`. */
+function measure(ctx: Ctx, value: string, size: number, weight: 400 | 600 = 400): number {
+  ctx.font = font(size, weight);
+  return ctx.measureText(value).width as number;
+}
+
+/** The largest size from `size` down to `floor` at which `value` fits `maxWidth`; `floor` when none does. */
+function fittingSize(ctx: Ctx, value: string, size: number, weight: 400 | 600, maxWidth: number, floor: number): number {
+  for (let s = size; s > floor; s--) if (measure(ctx, value, s, weight) <= maxWidth) return s;
+  return floor;
+}
+
+interface TextOptions {
+  weight?: 400 | 600;
+  maxWidth: number;
+  align?: 'left' | 'right' | 'center';
+  /** The smallest size before an ellipsis: {@link FLOOR} for a protected text, the size itself for free text unless told. */
+  shrinkTo?: number;
+  /** The spec's field this text is: a protected text (no `free`) cut all the same is told to {@link Painter.onCut} by it. */
+  field: string;
+  /** Free text, which may lose letters: a player's name, a subtitle, a caption. */
+  free?: boolean;
+}
+
+/** Draws `value` fitted to `maxWidth` (set smaller first, then cut); returns the width drawn, px. */
+function text(p: Painter, value: string, x: number, y: number, size: number, color: string, options: TextOptions): number {
+  const { ctx } = p;
+  const weight = options.weight ?? 400;
+  const floor = Math.min(size, options.shrinkTo ?? (options.free ? size : FLOOR));
+  const spec = font(fittingSize(ctx, value, size, weight, options.maxWidth, floor), weight);
+  const shown = fitText(value, spec, Math.max(0, options.maxWidth));
+  if (shown !== value && !options.free) p.onCut({ field: options.field, text: value, shown });
   ctx.font = spec;
   ctx.fillStyle = color;
   ctx.textAlign = options.align ?? 'left';
   ctx.textBaseline = 'middle';
-  ctx.fillText(fitText(value, spec, options.maxWidth), x, y);
+  ctx.fillText(shown, x, y);
+  return ctx.measureText(shown).width as number;
+}
+
+/**
+ * `value` as lines of at most `maxWidth` at `floor` px: one line when it fits, else broken after
+ * its " · " separators (a label and its figure: "Play time by role · 166,071h 50m") into as few lines as fit. One line
+ * too long for its box stays one, to be set at the floor by {@link text}.
+ */
+function wrapped(ctx: Ctx, value: string, weight: 400 | 600, maxWidth: number, floor: number): string[] {
+  if (measure(ctx, value, floor, weight) <= maxWidth) return [value];
+  const parts = value.split(/(?<= · )/);
+  const lines: string[] = [];
+  for (const part of parts) {
+    const last = lines.at(-1);
+    if (last !== undefined && measure(ctx, `${last}${part}`.trimEnd(), floor, weight) <= maxWidth) lines[lines.length - 1] = `${last}${part}`;
+    else lines.push(part);
+  }
+  return lines.map((l) => l.replace(/ · $/, '')).filter((l, i, all) => l !== '' || all.length === 1);
+}
+
+/** Widths for boxes side by side in `room` px: equal when each fits, else each its `need` and the rest shared, else shares of `room` by `need`. */
+function widths(need: number[], room: number): number[] {
+  const equal = room / need.length;
+  if (need.every((n) => n <= equal)) return need.map(() => equal);
+  const total = need.reduce((s, n) => s + n, 0);
+  if (total <= room) return need.map((n) => n + (room - total) / need.length);
+  return need.map((n) => (n / total) * room);
 }
 
 /** `image` cropped to a rounded square; without it a tinted square with the name's first letter. */
@@ -84,12 +148,17 @@ function portrait(ctx: Ctx, image: Image | undefined, x: number, y: number, size
   ctx.restore();
 }
 
-/** Draws `spec` on `ctx` at {@link SIZE}; async only to decode the images. */
-export async function drawProfileCard(ctx: Ctx, spec: ProfileCard): Promise<void> {
+/**
+ * Draws `spec` on `ctx` at {@link SIZE}; async only to decode the images. `onCut` is told of any protected text cut.
+ * The tier is the game's English name ("Gold II"), drawn as the game names it in the spec's locale (the current one).
+ */
+export async function drawProfileCard(ctx: Ctx, spec: ProfileCard, onCut: OnCut = () => {}): Promise<void> {
+  const p: Painter = { ctx, onCut };
   const images = await decodeAll(spec);
   const image = (url: string | null) => (url ? images.get(url) : undefined);
   const { width, height } = SIZE;
   const accent = tierColor(spec.rank.tier);
+  const tier = chartText.tier(spec.rank.tier);
 
   ctx.fillStyle = COLORS.background;
   ctx.fillRect(0, 0, width, height);
@@ -118,42 +187,41 @@ export async function drawProfileCard(ctx: Ctx, spec: ProfileCard): Promise<void
     ctx.stroke();
   }
   const rightEdge = badgeX - GAP;
-  // The rank block takes what its texts need, at most 260 px; the name and subtitle get the rest.
-  const measure = (value: string, size: number, weight: 400 | 600) => {
-    ctx.font = font(size, weight);
-    return ctx.measureText(value).width as number;
-  };
+  // The rank block takes what its texts need, at most 300 px; the name and subtitle get the rest.
   const rankWidth = Math.min(
-    260,
-    Math.max(measure(spec.rank.tier, TEXT.big, 600), measure(spec.rank.score, TEXT.body, 600), spec.rank.peak ? measure(spec.rank.peak, TEXT.small, 400) : 0),
+    300,
+    Math.max(measure(ctx, tier, TEXT.big, 600), measure(ctx, spec.rank.score, TEXT.body, 600), spec.rank.peak ? measure(ctx, spec.rank.peak, TEXT.small) : 0),
   );
-  text(ctx, spec.rank.tier, rightEdge, 40, TEXT.big, accent, { weight: 600, maxWidth: rankWidth, align: 'right' });
-  text(ctx, spec.rank.score, rightEdge, 74, TEXT.body, COLORS.heading, { weight: 600, maxWidth: rankWidth, align: 'right' });
-  if (spec.rank.peak) text(ctx, spec.rank.peak, rightEdge, 102, TEXT.small, COLORS.muted, { maxWidth: rankWidth, align: 'right' });
+  text(p, tier, rightEdge, 40, TEXT.big, accent, { weight: 600, maxWidth: rankWidth, align: 'right', field: 'rank.tier' });
+  text(p, spec.rank.score, rightEdge, 74, TEXT.body, COLORS.heading, { weight: 600, maxWidth: rankWidth, align: 'right', field: 'rank.score' });
+  if (spec.rank.peak) text(p, spec.rank.peak, rightEdge, 102, TEXT.small, COLORS.muted, { maxWidth: rankWidth, align: 'right', field: 'rank.peak' });
   const nameX = PAD + iconSize + 18;
   const nameWidth = rightEdge - rankWidth - GAP - nameX;
-  text(ctx, spec.title, nameX, 48, TEXT.name, COLORS.heading, { weight: 600, maxWidth: nameWidth });
-  text(ctx, spec.subtitle, nameX, 86, TEXT.small, COLORS.text, { maxWidth: nameWidth, shrinkTo: 17 });
+  text(p, spec.title, nameX, 48, TEXT.name, COLORS.heading, { weight: 600, maxWidth: nameWidth, free: true, field: 'title' });
+  text(p, spec.subtitle, nameX, 86, TEXT.small, COLORS.text, { maxWidth: nameWidth, shrinkTo: 17, free: true, field: 'subtitle' });
 
-  // Tiles: the season's record at a glance.
+  // Tiles: the season's record at a glance. A tile whose label names a tier ("To Grandmaster I") takes the room it needs.
   const tilesY = 128;
   const tileH = 64;
   if (spec.tiles.length > 0) {
-    const tileW = (width - 2 * PAD - (spec.tiles.length - 1) * GAP) / spec.tiles.length;
+    const need = spec.tiles.map((t) => Math.max(measure(ctx, t.label, TEXT.small), measure(ctx, t.value, TEXT.body, 600)) + 28);
+    const tileWs = widths(need, width - 2 * PAD - (spec.tiles.length - 1) * GAP);
+    let x = PAD;
     spec.tiles.forEach((tile, i) => {
-      const x = PAD + i * (tileW + GAP);
+      const tileW = tileWs[i]!;
       ctx.fillStyle = COLORS.labelBackground;
       ctx.beginPath();
       ctx.roundRect(x, tilesY, tileW, tileH, 10);
       ctx.fill();
-      text(ctx, tile.label, x + 14, tilesY + 20, TEXT.small, COLORS.muted, { maxWidth: tileW - 28, shrinkTo: 16 });
-      text(ctx, tile.value, x + 14, tilesY + 46, TEXT.body, COLORS.heading, { weight: 600, maxWidth: tileW - 28 });
+      text(p, tile.label, x + 14, tilesY + 20, TEXT.small, COLORS.muted, { maxWidth: tileW - 28, field: `tiles[${i}].label` });
+      text(p, tile.value, x + 14, tilesY + 46, TEXT.body, COLORS.heading, { weight: 600, maxWidth: tileW - 28, field: `tiles[${i}].value` });
+      x += tileW + GAP;
     });
   }
 
-  // Top heroes: portrait, name in its role's colour, and one line of record.
+  // Top heroes: the name across the tile in its role's colour strip, then the portrait and two lines of record.
   const heroesY = tilesY + tileH + 14;
-  text(ctx, spec.labels.heroes, PAD, heroesY + 12, TEXT.small, COLORS.muted, { weight: 600, maxWidth: width - 2 * PAD });
+  text(p, spec.labels.heroes, PAD, heroesY + 12, TEXT.small, COLORS.muted, { weight: 600, maxWidth: width - 2 * PAD, field: 'labels.heroes' });
   const heroTop = heroesY + 28;
   const heroH = 90;
   const cols = Math.max(1, spec.heroes.length);
@@ -168,21 +236,42 @@ export async function drawProfileCard(ctx: Ctx, spec: ProfileCard): Promise<void
     ctx.fillStyle = color;
     ctx.fillRect(x, heroTop + 10, 4, heroH - 20);
     const size = 56;
-    portrait(ctx, image(hero.image), x + 12, heroTop + (heroH - size) / 2, size, color, hero.name);
-    const tx = x + 12 + size + 10;
+    const px = x + 12;
+    const tx = px + size + 10;
     const tw = heroW - (tx - x) - 8;
-    text(ctx, hero.name, tx, heroTop + 22, TEXT.small, COLORS.heading, { weight: 600, maxWidth: tw, shrinkTo: 17 });
-    hero.lines.forEach((line, l) => text(ctx, line, tx, heroTop + 48 + l * 24, TEXT.small, COLORS.text, { maxWidth: tw }));
+    // The name beside the portrait, set smaller if it must; a name that would still not fit there ("Jeff the Land
+    // Shark") goes across the tile's top, over a smaller portrait.
+    const beside = measure(ctx, hero.name, 17, 600) <= tw;
+    if (beside) {
+      portrait(ctx, image(hero.image), px, heroTop + (heroH - size) / 2, size, color, hero.name);
+      text(p, hero.name, tx, heroTop + 22, TEXT.small, COLORS.heading, { weight: 600, maxWidth: tw, field: `heroes[${i}].name` });
+      hero.lines.forEach((line, l) => text(p, line, tx, heroTop + 48 + l * 24, TEXT.small, COLORS.text, { maxWidth: tw, field: `heroes[${i}].lines[${l}]` }));
+    } else {
+      const small = 48;
+      text(p, hero.name, px, heroTop + 18, TEXT.small, COLORS.heading, { weight: 600, maxWidth: heroW - 20, field: `heroes[${i}].name` });
+      portrait(ctx, image(hero.image), px, heroTop + 34, small, color, hero.name);
+      const lx = px + small + 10;
+      hero.lines.forEach((line, l) =>
+        text(p, line, lx, heroTop + 47 + l * 22, 20, COLORS.text, { maxWidth: heroW - (lx - x) - 8, field: `heroes[${i}].lines[${l}]` }),
+      );
+    }
   });
 
-  // Bottom row: play time by role as one bar (left), recent form as marks (right).
+  // Bottom row: play time by role as one bar (left), recent form as marks (right). A heading too long for its half
+  // ("Spielzeit nach Rolle · 166.071 Std. 50 Min.") breaks after its " · ", and both halves move down alike.
   const bottomY = heroTop + heroH + 18;
   const half = (width - 2 * PAD - 2 * GAP) / 2;
   const total = spec.roles.reduce((s, r) => s + r.seconds, 0);
+  const lineH = 22;
+  const roleLines = total > 0 ? wrapped(ctx, spec.labels.roles, 600, half, 18) : [];
+  const formLines = spec.form.length > 0 ? wrapped(ctx, spec.labels.form, 600, half, 18) : [];
+  const shift = (Math.max(1, roleLines.length, formLines.length) - 1) * lineH;
+  const heading = (lines: string[], x: number, field: string) =>
+    lines.forEach((line, l) => text(p, line, x, bottomY + 10 + l * lineH, TEXT.small, COLORS.muted, { weight: 600, maxWidth: half, field }));
   if (total > 0) {
-    text(ctx, spec.labels.roles, PAD, bottomY + 10, TEXT.small, COLORS.muted, { weight: 600, maxWidth: half });
+    heading(roleLines, PAD, 'labels.roles');
     let x = PAD;
-    const barY = bottomY + 28;
+    const barY = bottomY + 28 + shift;
     const share = spec.roles.filter((r) => r.seconds > 0);
     for (const r of share) {
       const w = (r.seconds / total) * half;
@@ -192,22 +281,21 @@ export async function drawProfileCard(ctx: Ctx, spec: ProfileCard): Promise<void
     }
     const top = [...share].sort((a, b) => b.seconds - a.seconds)[0]!;
     // The label carries the share in the member's language's way of writing it ("77 %", "77%").
-    text(ctx, top.label, PAD, barY + 36, TEXT.small, COLORS.text, { maxWidth: half });
+    text(p, top.label, PAD, barY + 36, TEXT.small, COLORS.text, { maxWidth: half, field: 'roles.label' });
   }
   if (spec.form.length > 0) {
     const formX = PAD + half + 2 * GAP;
-    text(ctx, spec.labels.form, formX, bottomY + 10, TEXT.small, COLORS.muted, { weight: 600, maxWidth: half });
+    heading(formLines, formX, 'labels.form');
     const cell = Math.min(22, (half - (spec.form.length - 1) * 3) / spec.form.length);
+    const marksY = bottomY + 26 + shift;
     // Newest on the left, as the embed's text lists them.
     spec.form.forEach((win, i) => {
       ctx.fillStyle = win ? '#3ba55d' : '#ed4245';
       ctx.beginPath();
-      ctx.roundRect(formX + i * (cell + 3), bottomY + 26, cell, cell, 4);
+      ctx.roundRect(formX + i * (cell + 3), marksY, cell, cell, 4);
       ctx.fill();
     });
-    text(ctx, spec.labels.record, formX, bottomY + 26 + cell + 18, TEXT.small, COLORS.text, {
-      maxWidth: half,
-    });
+    text(p, spec.labels.record, formX, marksY + cell + 18, TEXT.small, COLORS.text, { maxWidth: half, field: 'labels.record' });
   }
 }
 
@@ -219,9 +307,11 @@ const GOLD = '#f0b232';
 
 /**
  * Draws a match card on `ctx` at {@link SIZE}: the mode and map over the map's dimmed image, then both teams side by side,
- * a row a player (main hero portrait, name, hero, K/D/A, figures, MVP or SVP). Async only to decode the images.
+ * a row a player (main hero portrait, name, hero, K/D/A, figures, MVP or SVP). Async only to decode the images. `onCut` is
+ * told of any protected text cut: everything but the players' names and the columns' caption.
  */
-export async function drawMatchCard(ctx: Ctx, spec: MatchCard): Promise<void> {
+export async function drawMatchCard(ctx: Ctx, spec: MatchCard, onCut: OnCut = () => {}): Promise<void> {
+  const p: Painter = { ctx, onCut };
   const images = await decodeAll(spec);
   const image = (url: string | null) => (url ? images.get(url) : undefined);
   const { width, height } = SIZE;
@@ -242,12 +332,16 @@ export async function drawMatchCard(ctx: Ctx, spec: MatchCard): Promise<void> {
     ctx.fillStyle = COLORS.labelBackground;
     ctx.fillRect(0, 0, width, headerH);
   }
-  text(ctx, spec.title, PAD, 28, TEXT.big, COLORS.heading, { weight: 600, maxWidth: width - 2 * PAD });
-  // The rows' figures are numbers alone, named once here: words on every row do not fit in every language.
-  ctx.font = font(FIGURES, 400);
-  const columnsW = Math.min((width - 2 * PAD) * 0.45, ctx.measureText(spec.columns).width as number);
-  text(ctx, spec.subtitle, PAD, 60, TEXT.small, COLORS.text, { maxWidth: width - 2 * PAD - columnsW - GAP, shrinkTo: 17 });
-  text(ctx, spec.columns, width - PAD, 60, FIGURES, COLORS.muted, { maxWidth: columnsW, align: 'right' });
+  text(p, spec.title, PAD, 28, TEXT.big, COLORS.heading, { weight: 600, maxWidth: width - 2 * PAD, field: 'title' });
+  // The rows' figures are numbers alone, named once here: words on every row do not fit in every language. The map and
+  // the match's length come first; the caption takes what they leave.
+  const room = width - 2 * PAD;
+  const columnsNeed = measure(ctx, spec.columns, FIGURES);
+  const subtitleNeed = measure(ctx, spec.subtitle, 17);
+  const columnsW = subtitleNeed + GAP + columnsNeed <= room ? columnsNeed : Math.max(0, room - subtitleNeed - GAP);
+  text(p, spec.subtitle, PAD, 60, TEXT.small, COLORS.text, { maxWidth: room - columnsW - GAP, field: 'subtitle' });
+  if (columnsW > 0)
+    text(p, spec.columns, width - PAD, 60, FIGURES, COLORS.muted, { maxWidth: columnsW, align: 'right', shrinkTo: 16, free: true, field: 'columns' });
 
   const teams = spec.teams;
   if (teams.length === 0) return;
@@ -261,52 +355,53 @@ export async function drawMatchCard(ctx: Ctx, spec: MatchCard): Promise<void> {
     const color = team.won === true ? WIN : team.won === false ? LOSS : COLORS.muted;
     ctx.fillStyle = color;
     ctx.fillRect(x, top, colW, 4);
-    text(ctx, team.title, x, top + 20, TEXT.small, color, { weight: 600, maxWidth: colW });
-    team.players.forEach((p, i) => {
+    text(p, team.title, x, top + 20, TEXT.small, color, { weight: 600, maxWidth: colW, field: `teams[${t}].title` });
+    team.players.forEach((player, i) => {
+      const field = `teams[${t}].players[${i}]`;
       const y = top + titleH + i * rowH;
-      ctx.globalAlpha = p.dimmed ? 0.55 : 1;
+      ctx.globalAlpha = player.dimmed ? 0.55 : 1;
       if (i % 2 === 0) {
         ctx.fillStyle = withAlpha(COLORS.labelBackground, 0.6);
         ctx.fillRect(x, y, colW, rowH);
       }
       const size = rowH - 10;
-      const tint = roleColor(p.role);
+      const tint = roleColor(player.role);
       // The role as a strip at the row's edge, the hero's name in plain text: a red Duelist or a green Strategist
       // must not read as the team's defeat or victory.
       ctx.fillStyle = tint;
       ctx.fillRect(x, y + 3, 3, rowH - 6);
-      portrait(ctx, image(p.image), x + 6, y + 5, size, tint, p.hero);
+      portrait(ctx, image(player.image), x + 6, y + 5, size, tint, player.hero);
       const right = x + colW - 8;
-      ctx.font = font(TEXT.small, 600);
-      const kdaW = Math.min(colW * 0.4, Math.max(ctx.measureText(p.kda).width as number, 1));
       const textX = x + 6 + size + 10;
-      // The hero's name first (up to half the row), the figures take the rest and are shortened if they must.
-      ctx.font = font(TEXT.small, 400);
-      const heroW = Math.min((right - textX) * 0.5, ctx.measureText(p.hero).width as number);
-      // The figures a size smaller: two of them share the row with the hero.
-      ctx.font = font(FIGURES, 400);
-      const figuresW = Math.min(ctx.measureText(p.figures).width as number, right - textX - heroW - 10);
       const upper = y + rowH * 0.32;
       const lower = y + rowH * 0.72;
+      // Upper line: the name takes what the K/D/A and the badge leave, and is the one text cut.
+      const kdaW = Math.min(colW * 0.4, Math.max(measure(ctx, player.kda, TEXT.small, 600), 1));
       let nameW = right - kdaW - 10 - textX;
-      if (p.badge) {
-        // The badge sits right after the name, as a pill in gold.
-        ctx.font = font(18, 600);
-        const pill = (ctx.measureText(p.badge).width as number) + 14;
+      let pill = 0;
+      if (player.badge) {
+        pill = measure(ctx, player.badge, 18, 600) + 14;
         nameW -= pill + 6;
-        ctx.font = font(TEXT.small, 600);
-        const shownName = fitText(p.name, font(TEXT.small, 600), nameW);
-        const nameEnd = textX + Math.min(nameW, ctx.measureText(shownName).width as number);
+      }
+      const nameShown = text(p, player.name, textX, upper, TEXT.small, COLORS.heading, { weight: 600, maxWidth: nameW, free: true, field: `${field}.name` });
+      if (player.badge) {
+        // The badge sits right after the name, as a pill in gold.
+        const nameEnd = textX + Math.min(nameW, nameShown);
         ctx.fillStyle = withAlpha(GOLD, 0.25);
         ctx.beginPath();
         ctx.roundRect(nameEnd + 6, upper - 11, pill, 22, 6);
         ctx.fill();
-        text(ctx, p.badge, nameEnd + 6 + pill / 2, upper, 18, GOLD, { weight: 600, maxWidth: pill, align: 'center' });
+        text(p, player.badge, nameEnd + 6 + pill / 2, upper, 18, GOLD, { weight: 600, maxWidth: pill, align: 'center', field: `${field}.badge` });
       }
-      text(ctx, p.name, textX, upper, TEXT.small, COLORS.heading, { weight: 600, maxWidth: nameW });
-      text(ctx, p.hero, textX, lower, TEXT.small, COLORS.text, { maxWidth: Math.max(heroW, right - figuresW - 10 - textX), shrinkTo: 17 });
-      text(ctx, p.kda, right, upper, TEXT.small, COLORS.heading, { weight: 600, maxWidth: kdaW, align: 'right' });
-      text(ctx, p.figures, right, lower, FIGURES, COLORS.muted, { maxWidth: figuresW, align: 'right' });
+      text(p, player.kda, right, upper, TEXT.small, COLORS.heading, { weight: 600, maxWidth: kdaW, align: 'right', field: `${field}.kda` });
+      // Lower line: the hero and the figures (a size smaller: two of them share the row with the hero), each given room
+      // by what it needs, both set smaller alike when together they do not fit.
+      const [heroW, figuresW] = widths(
+        [measure(ctx, player.hero, TEXT.small), player.figures ? measure(ctx, player.figures, FIGURES) : 0],
+        right - textX - (player.figures ? 10 : 0),
+      );
+      text(p, player.hero, textX, lower, TEXT.small, COLORS.text, { maxWidth: heroW!, field: `${field}.hero` });
+      if (player.figures) text(p, player.figures, right, lower, FIGURES, COLORS.muted, { maxWidth: figuresW!, align: 'right', field: `${field}.figures` });
       ctx.globalAlpha = 1;
     });
   });
@@ -314,9 +409,12 @@ export async function drawMatchCard(ctx: Ctx, spec: MatchCard): Promise<void> {
 
 /**
  * Draws a ladder card on `ctx` at {@link SIZE}: the title and filters, then one row a member: position, name, tier in its
- * band's colour, rank score and the week's change; the member asking highlighted. Synchronous: no images.
+ * band's colour, rank score and the week's change; the member asking highlighted. Synchronous: no images. A row's tier is
+ * the game's English name ("Gold II"), drawn as the game names it in the spec's locale; `onCut` is told of any protected
+ * text cut: everything but the title, the subtitle, the column's caption and the members' names.
  */
-export function drawLadderCard(ctx: Ctx, spec: LadderCard): void {
+export function drawLadderCard(ctx: Ctx, spec: LadderCard, onCut: OnCut = () => {}): void {
+  const p: Painter = { ctx, onCut };
   const { width, height } = SIZE;
   ctx.fillStyle = COLORS.background;
   ctx.fillRect(0, 0, width, height);
@@ -324,18 +422,18 @@ export function drawLadderCard(ctx: Ctx, spec: LadderCard): void {
   ctx.fillRect(0, 0, width, 72);
   ctx.fillStyle = GOLD;
   ctx.fillRect(0, 0, width, 4);
-  text(ctx, spec.title, PAD, 28, TEXT.big, COLORS.heading, { weight: 600, maxWidth: width - 2 * PAD });
-  ctx.font = font(FIGURES, 400);
-  const weekLabelW = Math.min(150, ctx.measureText(spec.weekLabel).width as number);
-  text(ctx, spec.subtitle, PAD, 56, TEXT.small, COLORS.text, { maxWidth: width - 2 * PAD - weekLabelW - GAP, shrinkTo: 18 });
+  text(p, spec.title, PAD, 28, TEXT.big, COLORS.heading, { weight: 600, maxWidth: width - 2 * PAD, free: true, field: 'title' });
+  const weekLabelW = Math.min(150, measure(ctx, spec.weekLabel, FIGURES));
+  text(p, spec.subtitle, PAD, 56, TEXT.small, COLORS.text, { maxWidth: width - 2 * PAD - weekLabelW - GAP, shrinkTo: 18, free: true, field: 'subtitle' });
   // The change column's name over it: a bare "+12.5" could be anything.
-  text(ctx, spec.weekLabel, width - PAD, 56, FIGURES, COLORS.muted, { maxWidth: weekLabelW, align: 'right' });
+  text(p, spec.weekLabel, width - PAD, 56, FIGURES, COLORS.muted, { maxWidth: weekLabelW, align: 'right', free: true, field: 'weekLabel' });
   const top = 80;
   const rowH = Math.min(44, Math.floor((height - top - 6) / Math.max(1, spec.rows.length)));
-  // Columns from the right: the week's change, the score, the tier; the name takes what is left.
+  const tiers = spec.rows.map((row) => chartText.tier(row.tier));
+  // Columns from the right: the week's change, the score, the tier as wide as its longest; the name takes what is left.
   const weekW = 130;
   const scoreW = 90;
-  const tierW = 190;
+  const tierW = Math.min(240, Math.max(120, ...tiers.map((t) => measure(ctx, t, TEXT.small, 600))));
   const posW = 44;
   spec.rows.forEach((row, i) => {
     const y = top + i * rowH;
@@ -349,18 +447,24 @@ export function drawLadderCard(ctx: Ctx, spec: LadderCard): void {
     }
     // The podium in gold, silver and bronze.
     const podium = ['#f0b232', '#c0c6cf', '#cd7f32'][i] ?? COLORS.muted;
-    text(ctx, row.position, PAD + posW - 8, mid, TEXT.body, row.position === String(i + 1) ? podium : COLORS.muted, {
+    text(p, row.position, PAD + posW - 8, mid, TEXT.body, row.position === String(i + 1) ? podium : COLORS.muted, {
       weight: 600,
       maxWidth: posW,
       align: 'right',
+      field: `rows[${i}].position`,
     });
     const right = width - PAD;
     const weekColor = row.trend === 'up' ? WIN : row.trend === 'down' ? LOSS : COLORS.muted;
-    text(ctx, row.week, right, mid, TEXT.small, weekColor, { weight: 600, maxWidth: weekW, align: 'right' });
-    text(ctx, row.score, right - weekW - 12, mid, TEXT.body, COLORS.heading, { weight: 600, maxWidth: scoreW, align: 'right' });
+    text(p, row.week, right, mid, TEXT.small, weekColor, { weight: 600, maxWidth: weekW, align: 'right', field: `rows[${i}].week` });
+    text(p, row.score, right - weekW - 12, mid, TEXT.body, COLORS.heading, { weight: 600, maxWidth: scoreW, align: 'right', field: `rows[${i}].score` });
     const tierX = right - weekW - 12 - scoreW - 16 - tierW;
-    text(ctx, row.tier, tierX, mid, TEXT.small, tierColor(row.tier), { weight: 600, maxWidth: tierW });
+    text(p, tiers[i]!, tierX, mid, TEXT.small, tierColor(row.tier), { weight: 600, maxWidth: tierW, field: `rows[${i}].tier` });
     const nameX = PAD + posW + 10;
-    text(ctx, row.name, nameX, mid, TEXT.body, COLORS.heading, { weight: row.you ? 600 : 400, maxWidth: tierX - 14 - nameX });
+    text(p, row.name, nameX, mid, TEXT.body, COLORS.heading, {
+      weight: row.you ? 600 : 400,
+      maxWidth: tierX - 14 - nameX,
+      free: true,
+      field: `rows[${i}].name`,
+    });
   });
 }

@@ -19,7 +19,7 @@ import { drawHeader, headerLayout, MARGIN } from './header.js';
 import { heroPerformanceConfig } from './heroes.js';
 import { metaScatterConfig } from './meta.js';
 import { compareRankConfig, ladderRankConfig, rankHistoryConfig } from './rank.js';
-import { drawLadderCard, drawMatchCard, drawProfileCard } from './cards.js';
+import { drawLadderCard, drawMatchCard, drawProfileCard, type OnCut } from './cards.js';
 import { parseChartSpec, type ChartSpec } from './specs.js';
 import { chartText } from './strings.js';
 import { COLORS, FONT, FONT_STACK, LIMITS, SIZE, font } from './theme.js';
@@ -81,17 +81,18 @@ function configOf(spec: ChartSpec): ChartConfiguration<'line' | 'bar' | 'scatter
 /**
  * A PNG of {@link SIZE}; a spec with nothing to draw gives a chart that says so.
  * @param spec any value: it is checked with {@link parseChartSpec} first.
+ * @param options.onCut told of each figure, tier or hero name a card had to cut (src/charts/cards.ts): none should be.
  * @returns the PNG's bytes, within {@link LIMITS}.
  * @throws {ChartSpecError} when `spec` is not a valid chart spec.
  * @throws Error when the PNG breaks the limits (a bug), or a font file is missing.
  */
-export async function drawChart(spec: ChartSpec): Promise<Buffer> {
+export async function drawChart(spec: ChartSpec, options: { onCut?: OnCut } = {}): Promise<Buffer> {
   const valid = parseChartSpec(spec);
   // Plugins write text from chart.js callbacks, synchronously: the whole draw runs in the locale.
-  return runInLocale(valid.locale ?? 'en', () => drawValid(valid));
+  return runInLocale(valid.locale ?? 'en', () => drawValid(valid, options.onCut));
 }
 
-async function drawValid(valid: ChartSpec): Promise<Buffer> {
+async function drawValid(valid: ChartSpec, onCut: OnCut | undefined): Promise<Buffer> {
   setUp();
   // Before anything is measured: text widths are cached by font string and text (cacheTextWidths).
   if (needsJapaneseFont(valid)) registerJapaneseFonts();
@@ -104,8 +105,8 @@ async function drawValid(valid: ChartSpec): Promise<Buffer> {
   let png: Buffer;
   if (valid.kind === 'profile-card' || valid.kind === 'match-card' || valid.kind === 'ladder-card') {
     // Cards draw themselves; nothing else draws on the shared canvas meanwhile (one render at a time per thread).
-    if (valid.kind === 'ladder-card') drawLadderCard(ctx, valid);
-    else await (valid.kind === 'profile-card' ? drawProfileCard(ctx, valid) : drawMatchCard(ctx, valid));
+    if (valid.kind === 'ladder-card') drawLadderCard(ctx, valid, onCut);
+    else await (valid.kind === 'profile-card' ? drawProfileCard(ctx, valid, onCut) : drawMatchCard(ctx, valid, onCut));
     png = encodePng(canvas);
   } else if (config) {
     const chart = new Chart(canvas, config);

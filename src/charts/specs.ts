@@ -38,6 +38,7 @@ export interface RankHistoryChart {
     points: RankPoint[];
   }[];
   current?: {
+    /** The game's English name ("Gold II"), drawn as the game names it in `locale`. */
     tier: string;
     score: number;
   };
@@ -111,6 +112,7 @@ export interface ProfileCard {
   /** "Level 43 · Playstation · Season 3". */
   subtitle: string;
   icon: string | null;
+  /** `tier`: the game's English name ("Gold II"), drawn as the game names it in `locale`; other text ("Unranked") in the locale. */
   rank: { tier: string; score: string; peak: string | null; icon: string | null };
   /** Up to 4 tiles, such as ranked record, win rate, KDA, MVP. */
   tiles: { label: string; value: string }[];
@@ -186,7 +188,7 @@ export interface LadderCard {
     /** "1". */
     position: string;
     name: string;
-    /** The tier's name, coloured by its band ("Gold II"); "Unranked" in grey. */
+    /** The tier's English name ("Gold II"), coloured by its band and drawn as the game names it in `locale`; "Unranked" (in the locale) in grey. */
     tier: string;
     /** "4,562". */
     score: string;

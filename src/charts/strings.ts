@@ -1,4 +1,5 @@
 import { tr } from '../i18n/index.js';
+import { tierName } from '../i18n/names.js';
 
 /**
  * The words the charts draw, kept here because the worker bundles only src/charts/. In the worker the
@@ -6,8 +7,10 @@ import { tr } from '../i18n/index.js';
  */
 export const chartText = {
   noData: () => tr('charts:noData'),
-  /** Read when the bands are defined, so never localised; tier names are English in every language anyway. */
-  topBand: () => 'Eternity / One Above All',
+  /** A tier by its English name ("Gold II"), as the game names it in the locale; any other text as given. */
+  tier: (name: string) => tierName(name) ?? name,
+  /** The top band's label: Eternity and One Above All share it. */
+  topBand: () => `${tierName('Eternity')} / ${tierName('One Above All')}`,
   rankScoreAxis: () => tr('charts:axes.rankScore'),
   playTimeAxis: () => tr('charts:axes.playTime'),
   winRateAxis: () => tr('charts:axes.winRate'),
@@ -25,7 +28,8 @@ export const chartText = {
   evenLine: (percent: string) => tr('charts:evenLine', { percent }),
   /** "54.2 % · KDA 3.1": no words to translate. */
   heroBar: (winRate: string | null, kda: string | null) => [winRate, kda === null ? null : `KDA ${kda}`].filter((s) => s !== null).join(' · '),
-  currentRank: (tier: string, score: string) => (tier ? `${tier} · ${score}` : score),
+  /** `tier` by its English name, drawn in the locale. */
+  currentRank: (tier: string, score: string) => (tier ? `${tierName(tier)} · ${score}` : score),
 };
 
 /** What players call heroes whose full names crowd a chart; used only where the full name has no room. */

@@ -8,7 +8,7 @@ export const BASE_SCORE = 3000;
 export const DIVISION_SCORE = 100;
 const DIVISIONS_PER_TIER = 3;
 
-/** `[from, to)` of rank score; `to` is Infinity for the top band. `color` is "#rrggbb". */
+/** `[from, to)` of rank score; `to` is Infinity for the top band. `color` is "#rrggbb". `label` in English; {@link bandsWithin} gives it in the locale. */
 export interface TierBand {
   tier: string;
   label: string;
@@ -35,16 +35,21 @@ export const TIER_BANDS: readonly TierBand[] = [
   }),
   {
     tier: 'Eternity',
-    label: chartText.topBand(),
+    label: 'Eternity / One Above All',
     from: BASE_SCORE + DIVIDED.length * DIVISIONS_PER_TIER * DIVISION_SCORE,
     to: Number.POSITIVE_INFINITY,
     color: '#ff6b5e',
   },
 ];
 
-/** Clipped to `[min, max]`; lowest first. */
+/** Clipped to `[min, max]`; lowest first; labelled as the game names the tiers in the current locale. */
 export function bandsWithin(min: number, max: number): TierBand[] {
-  return TIER_BANDS.filter((b) => b.to > min && b.from < max).map((b) => ({ ...b, from: Math.max(b.from, min), to: Math.min(b.to, max) }));
+  return TIER_BANDS.filter((b) => b.to > min && b.from < max).map((b) => ({
+    ...b,
+    label: b.to === Number.POSITIVE_INFINITY ? chartText.topBand() : chartText.tier(b.tier),
+    from: Math.max(b.from, min),
+    to: Math.min(b.to, max),
+  }));
 }
 
 /** Null below Bronze III. */

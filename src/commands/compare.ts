@@ -21,7 +21,7 @@ import { currentLocale, tr } from '../i18n/index.js';
 import { decimal, duration, integer, winRate } from '../i18n/format.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import { emojiBefore } from '../render/emojis.js';
-import { heroName } from '../i18n/names.js';
+import { heroName, tierName } from '../i18n/names.js';
 import type { View } from '../render/view.js';
 import { t } from '../render/strings.js';
 import { seasonLabel } from '../render/common.js';
@@ -67,7 +67,7 @@ function column(p: PlayerProfile, season: Season | null, heroes: Heroes): APIEmb
   const lines = [
     rank.tier === null && season && rank.score === null
       ? `**${tr('compare:column.noRank', { season: seasonLabel(season) })}**`
-      : `${emojiBefore('tier', rank.tier)}**${rank.tier ?? tr('compare:unranked')}** · ${rankScore(rank.score)}`,
+      : `${emojiBefore('tier', rank.tier)}**${tierName(rank.tier) ?? tr('compare:unranked')}** · ${rankScore(rank.score)}`,
     older,
     tr('compare:column.ranked', { count: r.matches, n: integer(r.matches), winRate: winRate(r.wins, r.matches) }),
     `KDA ${r.matches > 0 ? kdaRatio(r) : '—'} · ${duration(r.play_time)}`,

@@ -22,6 +22,7 @@ import { canonicalTimeZone, formatClock, parseClock, parseQuietHours, quietNow, 
 import { chosenLanguage, choiceName, describe, DISCORD_LANGUAGE, languageChoices } from '../i18n/commands.js';
 import { currentLocale, LOCALE_NAMES, pickLocale, runInLocale, tr, typedWord, type Locale } from '../i18n/index.js';
 import { discordTime, duration, integer } from '../i18n/format.js';
+import { tierName } from '../i18n/names.js';
 import { escapeText, LIMITS } from '../render/limits.js';
 import type { View } from '../render/view.js';
 import { FEED_TYPES, MAX_FILTER_HEROES, type FeedSubscription, type FeedType, type GuildSettings } from '../store/guild-settings.js';
@@ -325,7 +326,7 @@ async function rankRolesShowFields(guildId: string, ctx: CommandContext): Promis
   if (settings === null) return [{ name: tr('ladder:roles.title'), value: tr('config:show.notRead'), inline: false }];
   const lines = [
     tr(settings.enabled ? 'config:on' : 'config:off'),
-    ...RANK_ROLE_KEYS.filter((k) => settings.roles[k] !== undefined).map((k) => `${k} → <@&${settings.roles[k]!}>`),
+    ...RANK_ROLE_KEYS.filter((k) => settings.roles[k] !== undefined).map((k) => `${tierName(k)} → <@&${settings.roles[k]!}>`),
   ];
   const values: string[] = [];
   for (const line of lines) {
@@ -754,7 +755,7 @@ async function configureRankRoles(guildId: string, o: CommandInput['options'], c
       if ((bits & (PermissionFlagsBits.ManageRoles | PermissionFlagsBits.Administrator)) === 0n)
         return privately({ description: tr('ladder:roles.refuse.yourPermission', { role: `<@&${roleId}>` }) });
       const why = guild ? cannotGive(roleId, guild) : null;
-      if (why) return privately({ description: tr(`ladder:roles.refuse.${why}`, { role: `<@&${roleId}>`, tier: key }) });
+      if (why) return privately({ description: tr(`ladder:roles.refuse.${why}`, { role: `<@&${roleId}>`, tier: tierName(key) }) });
       set[key] = roleId;
     } else set[key] = null;
   } else if (o.role !== undefined || o.division !== undefined) {

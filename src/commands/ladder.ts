@@ -13,7 +13,7 @@ import { rankScore, rankScoreChange, scoreChangeArrow } from '../game/ranks.js';
 import { choiceName, describe } from '../i18n/commands.js';
 import { integer } from '../i18n/format.js';
 import { currentLocale, tr } from '../i18n/index.js';
-import { roleName } from '../i18n/names.js';
+import { roleName, tierName } from '../i18n/names.js';
 import { listOf } from '../render/common.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import { emojiBefore } from '../render/emojis.js';
@@ -86,7 +86,7 @@ function rowLine(r: LadderRow, you: boolean): string {
   const s = r.standing;
   const parts = [
     `**${integer(r.position)}.** <@${r.userId}> ${escapeText(r.name, 40)}${you ? ` (${tr('ladder:you')})` : ''}`,
-    `${emojiBefore('tier', s.tier)}${s.tier ?? tr('ladder:unranked')} ${rankScore(s.score)}`,
+    `${emojiBefore('tier', s.tier)}${tierName(s.tier) ?? tr('ladder:unranked')} ${rankScore(s.score)}`,
     tr('ladder:peak', { score: rankScore(s.peak) }),
     tr('ladder:matches', { count: s.matches, n: integer(s.matches) }),
     ...(s.role ? [`${emojiBefore('role', s.role)}${roleName(s.role) ?? s.role}`] : []),

@@ -24,7 +24,7 @@ import { describe } from '../i18n/commands.js';
 import { staleFooter } from '../render/common.js';
 import { aside, discordTime, duration, integer, kdaRatio, percent } from '../i18n/format.js';
 import { embedLength, escapeText, LIMITS, truncate } from '../render/limits.js';
-import { heroName, modeName } from '../i18n/names.js';
+import { heroName, modeName, tierName } from '../i18n/names.js';
 import { gameModeName, matchMode } from '../game/modes.js';
 import { rankScore, rankScoreChange } from '../game/ranks.js';
 import { heroSummary, rankSummary, totalPlayTime, type HeroTotals } from '../game/profile.js';
@@ -658,7 +658,7 @@ function playerLine(name: string, heroId: string | null, read: Read, heroName: H
   // A full-width parenthesis (Japanese) carries its own space.
   const parts = [
     `${head}${record.startsWith('（') ? '' : ' '}${record}`,
-    rank.tier ? `${emojiBefore('tier', rank.tier)}${rank.tier} ${rankScore(rank.score)}` : tr('match:scout.unranked'),
+    rank.tier ? `${emojiBefore('tier', rank.tier)}${tierName(rank.tier)} ${rankScore(rank.score)}` : tr('match:scout.unranked'),
   ];
   const top = heroes.slice(0, 3).map((h) => escapeText(heroName(h.hero_id) || h.hero_name || '?', 30));
   if (top.length > 0) parts.push(tr('match:scout.top', { heroes: top.join(', ') }));

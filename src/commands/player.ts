@@ -52,7 +52,7 @@ import { seasonLabel, staleFooter } from '../render/common.js';
 import { aside, decimal, discordTime, duration, hexColour, integer, kda, percent, ratioPercent, shortDate, wholePercent, winRate } from '../i18n/format.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import { componentEmoji, emojiBefore } from '../render/emojis.js';
-import { heroName, modeName, roleName } from '../i18n/names.js';
+import { heroName, modeName, roleName, tierName } from '../i18n/names.js';
 import { heroLookup, type HeroLabel } from '../catalog/hero-lookup.js';
 import { backRow, clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.js';
 import type { View, ViewChart } from '../render/view.js';
@@ -206,7 +206,7 @@ const heroLabel = (look: Lookups, id: string | null, raw: string | null) =>
 /** The hero's application emoji and a space, to go before its name; '' without one. */
 const heroMark = (look: Lookups, id: string | null, raw: string | null) => look.hero(id)?.emoji ?? emojiBefore('hero', raw);
 /** "<emoji> Gold II · ": a rank's tier before its score; '' for none. */
-const tierPart = (tier: string | null) => (tier ? `${emojiBefore('tier', tier)}${tier} · ` : '');
+const tierPart = (tier: string | null) => (tier ? `${emojiBefore('tier', tier)}${tierName(tier)} · ` : '');
 /** A match row's map and part, never the list's mode or competitive flag: the row has its own mode, and the list's flag is swapped on some maps. */
 const mapText = (look: Lookups, id: string | null) => {
   const map = look.map(id);
@@ -235,7 +235,7 @@ function weekField(p: PlayerProfile, look: Lookups, rank: RankSummary, tracked: 
   const parts: string[] = [];
   if (week.scoreFrom !== null && week.scoreTo !== null)
     parts.push(`${rankScore(week.scoreFrom)} → ${rankScore(week.scoreTo)} (${rankScoreChange(week.scoreTo - week.scoreFrom)})`);
-  if (week.tierFrom && week.tierTo && week.tierFrom !== week.tierTo) parts.push(`${week.tierFrom} → ${week.tierTo}`);
+  if (week.tierFrom && week.tierTo && week.tierFrom !== week.tierTo) parts.push(`${tierName(week.tierFrom)} → ${tierName(week.tierTo)}`);
   parts.push(week.matches > 0 ? `${counted('matches', week.matches)} · ${winRate(week.wins, week.matches)}` : tr('player:week.noMatches'));
   const name = week.fullWeek ? tr('player:week.title') : tr('player:week.since', { when: discordTime(week.since, 'D') });
   return { name, value: parts.join(' · '), inline: false };
@@ -270,7 +270,7 @@ function profileEmbed(p: PlayerProfile, look: Lookups, tracked?: Tracked & { now
     });
   }
   const pace = look.season ? null : rankPace(p, rank);
-  if (pace) fields.push({ name: tr('player:pace.title', { tier: pace.nextTier }), value: paceLine(pace), inline: false });
+  if (pace) fields.push({ name: tr('player:pace.title', { tier: tierName(pace.nextTier) }), value: paceLine(pace), inline: false });
   fields.push(
     { name: tr('player:profile.ranked'), value: modeLine(r), inline: false },
     { name: tr('player:profile.unranked'), value: modeLine(u), inline: false },
@@ -304,7 +304,7 @@ function profileEmbed(p: PlayerProfile, look: Lookups, tracked?: Tracked & { now
     // A season asked for that the profile has no ranked record of is said so, not called Unranked;
     // a tier of an older season than the current one says its season.
     title: rank.tier
-      ? `${rank.tier}${rankSeason}`
+      ? `${tierName(rank.tier)}${rankSeason}`
       : look.season && rank.score === null
         ? tr('player:profile.noRankedRecord', { season: seasonLabel(look.season) })
         : tr('player:unranked'),
@@ -360,7 +360,7 @@ function profileCardSpec(p: PlayerProfile, look: Lookups): ProfileCard {
     { label: tr('player:card.rankedWinRate'), value: r.matches > 0 ? winRate(r.wins, r.matches) : '—' },
     { label: tr('player:card.rankedKda'), value: r.kills + r.deaths + r.assists > 0 ? decimal((r.kills + r.assists) / Math.max(1, r.deaths)) : '—' },
     pace
-      ? { label: tr('player:pace.title', { tier: pace.nextTier }), value: tr('player:card.score', { score: integer(Math.ceil(pace.points)) }) }
+      ? { label: tr('player:pace.title', { tier: tierName(pace.nextTier) }), value: tr('player:card.score', { score: integer(Math.ceil(pace.points)) }) }
       : { label: tr('player:profile.mvpSvp'), value: `${integer(r.mvp + p.overall.unranked.mvp)} / ${integer(r.svp + p.overall.unranked.svp)}` },
   ];
   const summary = heroSummary(p);
@@ -609,10 +609,11 @@ function matchupsEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
 function rankHistorySection(p: PlayerProfile, page: number, look: Lookups, tracked: Tracked | undefined): Section {
   const seasons = seasonRanks(p).reverse();
   const table = seasons.map((s) => {
-    const peak = s.peakScore === null ? '' : ` · ${tr('player:rankHistory.peak', { rank: `${s.peakTier ? `${s.peakTier} ` : ''}${rankScore(s.peakScore)}` })}`;
+    const peak =
+      s.peakScore === null ? '' : ` · ${tr('player:rankHistory.peak', { rank: `${s.peakTier ? `${tierName(s.peakTier)} ` : ''}${rankScore(s.peakScore)}` })}`;
     const wins = s.wins === null ? '' : ` · ${counted('wins', s.wins)}`;
     const mark = look.season && s.season.index === look.season.index ? '▸ ' : '';
-    return `${mark}**${seasonLabel(s.season)}** · ${emojiBefore('tier', s.tier)}${s.tier ?? tr('player:unranked')} · ${rankScore(s.score)}${peak}${wins}`;
+    return `${mark}**${seasonLabel(s.season)}** · ${emojiBefore('tier', s.tier)}${tierName(s.tier) ?? tr('player:unranked')} · ${rankScore(s.score)}${peak}${wins}`;
   });
   // One timeline (src/game/rank-timeline.ts), newest first: its first line is the header's rank, dated when it was reached.
   const timeline = rankTimeline(p, tracked?.points ?? []);

@@ -11,6 +11,7 @@ import { rankScore, rankScoreChange } from '../game/ranks.js';
 import { seasonFromIndex } from '../game/seasons.js';
 import { integer } from '../i18n/format.js';
 import { pickLocale, runInLocale, tr, type Locale } from '../i18n/index.js';
+import { tierName } from '../i18n/names.js';
 import { escapeText } from '../render/limits.js';
 import { toMessagePayload, type View } from '../render/view.js';
 import type { GuildSettingsRepository } from '../store/guild-settings.js';
@@ -50,7 +51,7 @@ export function momentView(m: Pick<PendingMoment, 'userId' | 'moment' | 'name'>,
           title: tr('ladder:moment.seasonEndTitle', { season: seasonFromIndex(moment.season)?.number ?? String(moment.season), name: who.name }),
           description: tr('ladder:moment.seasonEnd', { user: who.user }),
           fields: [
-            { name: tr('ladder:moment.finalRank'), value: `${moment.tier ?? tr('ladder:unranked')} · ${rankScore(moment.score)}`, inline: true },
+            { name: tr('ladder:moment.finalRank'), value: `${tierName(moment.tier) ?? tr('ladder:unranked')} · ${rankScore(moment.score)}`, inline: true },
             { name: tr('ladder:moment.peakField'), value: rankScore(moment.peak), inline: true },
             { name: tr('ladder:moment.matchesField'), value: integer(moment.matches), inline: true },
             { name: tr('ladder:moment.changeField'), value: rankScoreChange(moment.change), inline: true },
@@ -73,7 +74,11 @@ function momentText(moment: Exclude<Moment, { kind: 'season-end' }>, who: { user
     case 'top3':
       return tr('ladder:moment.top3', { ...who, place: integer(moment.place), score: rankScore(moment.score) });
     default:
-      return tr(moment.kind === 'rank-up' ? 'ladder:moment.rankUp' : 'ladder:moment.rankDown', { ...who, from: moment.from, to: moment.to });
+      return tr(moment.kind === 'rank-up' ? 'ladder:moment.rankUp' : 'ladder:moment.rankDown', {
+        ...who,
+        from: tierName(moment.from),
+        to: tierName(moment.to),
+      });
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import type { PlayerProfile } from '../api/schemas.js';
 import { tr } from '../i18n/index.js';
-import { roleName } from '../i18n/names.js';
+import { roleName, tierName } from '../i18n/names.js';
 import { levelOfTier, TIER_COLOURS, tierBadge, tierGroup, tierOf, tierOfLevel } from './ranks.js';
 import { latestSeason, seasonFromIndex, seasonFromRankGame, type Season } from './seasons.js';
 import { matchMode } from './modes.js';
@@ -293,7 +293,7 @@ export function newestUpdate(p: PlayerProfile): number | null {
   return times.length === 0 ? null : Math.max(...times);
 }
 
-/** "Gold III", else "level 12" in the current locale. */
+/** "Gold III" as the game names it in the current locale, else "level 12". */
 export function levelName(level: number | null | undefined): string {
-  return tierOfLevel(level) ?? (level === null || level === undefined ? '?' : tr('player:level', { level }));
+  return tierName(tierOfLevel(level)) ?? (level === null || level === undefined ? '?' : tr('player:level', { level }));
 }

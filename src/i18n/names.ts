@@ -120,3 +120,32 @@ export function roleName(raw: string | null | undefined): string | null {
   const known = own(ROLES, text.toLowerCase());
   return known ? tr(`commands:meta.options.role.choices.${known}`) : text;
 }
+
+/** The game's tiers by their English names (src/game/ranks.ts `TIER_NAMES`, which a test keeps equal): their keys in `common:tiers`. */
+const TIER_KEYS: Record<string, 'bronze' | 'silver' | 'gold' | 'platinum' | 'diamond' | 'grandmaster' | 'celestial' | 'eternity' | 'oneAboveAll'> = {
+  bronze: 'bronze',
+  silver: 'silver',
+  gold: 'gold',
+  platinum: 'platinum',
+  diamond: 'diamond',
+  grandmaster: 'grandmaster',
+  celestial: 'celestial',
+  eternity: 'eternity',
+  'one above all': 'oneAboveAll',
+};
+const TIER_NAME = /^(.+?)(?:\s+(III|II|I))?$/i;
+
+/**
+ * A tier as the game names it in the current locale (docs/languages.md says where each name comes from): "Gold II" → "Or II"
+ * in French, "ゴールド II" in Japanese. The bot keeps tiers by their English names (records, rank-role keys, emojis); only what
+ * a member reads goes through this. Any other text ("Unranked", already in the locale) is returned as given; null for none.
+ */
+export function tierName(tier: string | null | undefined): string | null {
+  const text = tier?.trim();
+  if (!text) return null;
+  const [, base, division] = TIER_NAME.exec(text)!;
+  const key = own(TIER_KEYS, base!.toLowerCase());
+  if (!key) return text;
+  const name = tr(`common:tiers.${key}`);
+  return division ? tr('common:tiers.division', { tier: name, division: division.toUpperCase() }) : name;
+}

@@ -3,6 +3,7 @@ import type { APIEmbed } from 'discord-api-types/v10';
 import { cannotGive, RANK_ROLE_KEYS, ROLE_FAILURES, type GuildRoles, type RoleChange, type RoleFailureDetail } from '../game/rank-roles.js';
 import { integer } from '../i18n/format.js';
 import { tr } from '../i18n/index.js';
+import { tierName } from '../i18n/names.js';
 import type { RankRoleSettings, RoleFailureRow } from '../store/rank-roles.js';
 import { escapeText, LIMITS } from './limits.js';
 
@@ -37,15 +38,15 @@ export function rankRolesEmbed(p: RankRolesPreview): APIEmbed {
   if (!p.ladderOn) lines.push(tr('ladder:roles.ladderOff'));
   if (p.guild && !p.guild.manageRoles) lines.push(`⚠️ ${tr('ladder:roles.needManageRoles')}`);
   if (!p.guild) lines.push(tr(p.offline ? 'ladder:roles.offline' : 'ladder:roles.unchecked'));
-  if (p.settings.problem?.kind === 'role-deleted') lines.push(`⚠️ ${tr('ladder:roles.roleDeleted', { tier: p.settings.problem.key })}`);
+  if (p.settings.problem?.kind === 'role-deleted') lines.push(`⚠️ ${tr('ladder:roles.roleDeleted', { tier: tierName(p.settings.problem.key) })}`);
   if (p.settings.problem?.kind === 'mfa-required') lines.push(`⚠️ ${tr('ladder:roles.needTwoFactor')}`);
   const mapped = RANK_ROLE_KEYS.filter((k) => p.settings.roles[k] !== undefined);
-  const mapping = mapped.map((k) => `${k} → ${role(p.settings.roles[k]!)}${warning(p.settings.roles[k]!, p.guild)}`);
+  const mapping = mapped.map((k) => `${tierName(k)} → ${role(p.settings.roles[k]!)}${warning(p.settings.roles[k]!, p.guild)}`);
   const adds = p.changes.filter((c) => c.add !== null).length;
   const removes = p.changes.filter((c) => c.remove !== null).length;
   const shown = p.changes.slice(0, SHOWN).map((c) => {
     const parts = [...(c.add ? [`+${role(c.add)}`] : []), ...(c.remove ? [`−${role(c.remove)}`] : [])];
-    return `<@${c.userId}> ${parts.join(' ')}${c.tier ? ` (${c.tier})` : ''}`;
+    return `<@${c.userId}> ${parts.join(' ')}${c.tier ? ` (${tierName(c.tier)})` : ''}`;
   });
   const more = p.changes.length - shown.length;
   const changes =
@@ -107,7 +108,7 @@ function memberText(r: RoleFailureRow): string {
  */
 export function rankRolesStatus(settings: RankRoleSettings, failures: { rows: readonly RoleFailureRow[]; total: number }): { name: string; value: string } {
   const lines = [tr(settings.enabled ? 'ladder:roles.statusOn' : 'ladder:roles.statusOff')];
-  if (settings.problem?.kind === 'role-deleted') lines.push(`⚠️ ${tr('ladder:roles.roleDeleted', { tier: settings.problem.key })}`);
+  if (settings.problem?.kind === 'role-deleted') lines.push(`⚠️ ${tr('ladder:roles.roleDeleted', { tier: tierName(settings.problem.key) })}`);
   if (settings.problem?.kind === 'no-permission') lines.push(`⚠️ ${tr('ladder:roles.needManageRoles')}`);
   if (settings.problem?.kind === 'mfa-required') lines.push(`⚠️ ${tr('ladder:roles.needTwoFactor')}`);
   // Members set aside have their own next try; the others wait for an admin, the cause fixed, or a day.

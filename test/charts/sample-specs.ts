@@ -272,7 +272,7 @@ function japaneseProfileCard(): ProfileCard {
       { label: 'ランクマッチ', value: '61勝49敗' },
       { label: 'ランクマッチ勝率', value: '55.5%' },
       { label: 'ランクマッチKDA', value: '4.12' },
-      { label: 'Eternityまで', value: '68 RS' },
+      { label: 'エターナルまで', value: '68 RS' },
     ],
     // As the bot writes them in Japanese: percentages without a space.
     heroes: card.heroes.map((h) => ({ ...h, lines: h.lines.map((line) => line.replace(' %', '%')) })),

@@ -1,0 +1,172 @@
+/**
+ * No card cuts a figure, a tier or a hero's name, in any language. Every card the bot draws (the profile card, the match
+ * card, the ladder card) is made by the real handlers in each of the six languages from real samples pushed to the
+ * longest real values: each language's longest tier name (as the tier and as the pace's target), the largest figures
+ * (166,071h 50m of play time, five-digit records and damage), the longest hero names and map name. Each is drawn as the
+ * worker draws it, and the drawing reports every protected text it had to cut (src/charts/cards.ts `OnCut`): none may be.
+ * (`/player hero:` and `/compare` draw no card.) This file registers the Japanese font process-wide: it runs isolated.
+ */
+import { describe, expect, it } from 'vitest';
+import { matchView } from '../../src/commands/match.js';
+import { playerView } from '../../src/commands/player.js';
+import type { CardCut } from '../../src/charts/cards.js';
+import { drawChart } from '../../src/charts/draw.js';
+import { registerChartFonts, registerJapaneseFonts } from '../../src/charts/fonts.js';
+import { textWidth } from '../../src/charts/header.js';
+import { font } from '../../src/charts/theme.js';
+import { isCard, parseChartSpec, type ChartSpec, type LadderCard, type MatchCard, type ProfileCard } from '../../src/charts/specs.js';
+import { floorOfLevel, tierOfLevel } from '../../src/game/ranks.js';
+import { duration, integer } from '../../src/i18n/format.js';
+import { LOCALES, runInLocale, type Locale } from '../../src/i18n/index.js';
+import { tierName } from '../../src/i18n/names.js';
+import { heroDisplayName } from '../../src/catalog/hero-directory.js';
+import type { PlayerProfile } from '../../src/api/schemas.js';
+import { profiles } from '../game/samples.js';
+import { MEMBER, useReplicaBot } from '../helpers/bot.js';
+import { recordingCharts } from '../helpers/charts.js';
+
+const env = useReplicaBot();
+
+const DOUBLE_C = 'doublec8-double-c-1786151874-2025-08-05.json';
+const MATCH = '6713355_1740604074_322_11001_10';
+/** Play time the API reports for the most played hero of all players (/hero's statistics): the largest figure a card may show. */
+const MOST_PLAY_TIME = 166_071 * 3_600 + 50 * 60;
+/** The longest map name of the API's map lists (api-samples/maps). */
+const LONGEST_MAP = 'Intergalactic Empire of Wakanda: Birnin T’Challa';
+const LEVELS = Array.from({ length: 23 }, (_, i) => i + 1);
+
+registerChartFonts();
+registerJapaneseFonts();
+
+/** The level at or below `below` whose tier the game names widest in `locale`, as a card draws a tier. */
+function longestLevel(locale: Locale, below = 23): number {
+  const drawn = (level: number) =>
+    textWidth(
+      runInLocale(locale, () => tierName(tierOfLevel(level))!),
+      font(30, 600),
+    );
+  return LEVELS.filter((l) => l <= below).reduce((a, b) => (drawn(b) > drawn(a) ? b : a));
+}
+
+/** Draws `spec` as the worker does and returns the protected texts it cut. */
+async function cutsOf(spec: ChartSpec): Promise<CardCut[]> {
+  const cuts: CardCut[] = [];
+  await drawChart(spec, { onCut: (cut) => cuts.push(cut) });
+  return cuts;
+}
+
+/** The card of `view`, checked as the worker checks it. */
+function cardOf<K extends ChartSpec['kind']>(charts: { spec: ChartSpec }[] | undefined, kind: K): Extract<ChartSpec, { kind: K }> {
+  const spec = (charts ?? []).map((c) => c.spec).find((s) => isCard(s) && s.kind === kind);
+  expect(spec, `a ${kind}`).toBeDefined();
+  return parseChartSpec(spec) as Extract<ChartSpec, { kind: K }>;
+}
+
+/**
+ * Double C's real profile pushed to the longest values: the three heroes with the longest names on top with five-digit
+ * records, 166,071h 50m of play time, a record of five digits, and the season's rank at `level` (score at its floor, so
+ * that the pace tile names the next division).
+ */
+async function extremeProfile(level: number): Promise<PlayerProfile> {
+  const p = structuredClone(profiles[DOUBLE_C]!);
+  const heroes = (await env.b.ctx.heroes.list()).sort((a, b) => b.name.length - a.name.length).slice(0, 3);
+  p.name = 'AVeryLongPlayerNameIndeed';
+  p.heroes_ranked = p.heroes_ranked.slice(0, 3).map((h, i) => ({
+    ...h,
+    hero_id: heroes[i]!.id,
+    hero_name: heroes[i]!.name,
+    matches: 12_345 - i,
+    wins: 6_789,
+    kills: 99_999,
+    deaths: 1,
+    assists: 99_999,
+    play_time: MOST_PLAY_TIME / 4,
+  }));
+  p.heroes_unranked = [];
+  p.overall.ranked = { ...p.overall.ranked, matches: 12_345, wins: 6_789, kills: 99_999, deaths: 1, assists: 99_999, play_time: MOST_PLAY_TIME };
+  p.overall.unranked = { ...p.overall.unranked, play_time: 0 };
+  const latest = p.rank_seasons.reduce((a, b) => ((b.rank_game_id ?? 0) > (a.rank_game_id ?? 0) ? b : a));
+  Object.assign(latest, { level, rank_score: floorOfLevel(Math.min(level, 22)) + 1, max_level: level, max_rank_score: floorOfLevel(Math.min(level, 22)) + 1 });
+  // No competitive match newer than the season's entry: the entry is the rank shown.
+  latest.update_time = Math.max(latest.update_time ?? 0, ...p.recent_matches.map((m) => m.time ?? 0)) + 60;
+  return p;
+}
+
+const fetched = (data: PlayerProfile) => ({ data, fetchedAt: env.b.clock.now, ageMs: 0, stale: false, source: 'upstream' as const });
+
+describe.each(LOCALES)('the cards in %s cut no figure, tier or hero name', (locale) => {
+  it('the profile card, at the longest tier and with the longest tier as the pace’s target', async () => {
+    for (const level of [longestLevel(locale), longestLevel(locale, 22) - 1]) {
+      const view = await runInLocale(locale, async () => playerView(fetched(await extremeProfile(level)), 'profile', 1, null, env.b.ctx));
+      const card: ProfileCard = cardOf(view.charts, 'profile-card');
+      expect(card.locale).toBe(locale);
+      // The values are the longest there are: the drawing has them to fit.
+      expect(card.labels.roles).toContain(runInLocale(locale, () => duration(MOST_PLAY_TIME)));
+      expect(card.heroes.map((h) => h.name)).toContain('Jeff the Land Shark');
+      expect(card.rank.tier).toBe(tierOfLevel(level));
+      if (level < 22) expect(card.tiles[3]!.label).toContain(runInLocale(locale, () => tierName(tierOfLevel(level + 1))!));
+      expect(await cutsOf(card), `level ${level}`).toEqual([]);
+    }
+  });
+
+  it('the match card, with the longest hero names, map name and five-digit figures', async () => {
+    const heroes = (await env.b.ctx.heroes.list()).map(heroDisplayName).sort((a, b) => b.length - a.length);
+    const view = await runInLocale(locale, () => matchView(MATCH, env.b.ctx));
+    const real: MatchCard = cardOf(view.charts, 'match-card');
+    const card: MatchCard = runInLocale(locale, () => ({
+      ...real,
+      subtitle: `${LONGEST_MAP} · ${duration(59 * 60 + 59)}`,
+      teams: real.teams.map((t) => ({
+        ...t,
+        players: t.players.map((p, i) => ({
+          ...p,
+          hero: heroes[i % 3]!,
+          kda: '99/99/99',
+          figures: `${integer(99_999)} · ${integer(99_999)}`,
+        })),
+      })),
+    }));
+    expect(await cutsOf(card)).toEqual([]);
+  });
+
+  it('the ladder card, every member at the longest tier with the largest score and week', async () => {
+    const guildId = MEMBER.guildId;
+    const now = env.b.clock.now;
+    await env.b.state.ladder.configure(guildId, { enabled: true }, now);
+    const level = longestLevel(locale);
+    for (let i = 0; i < 10; i++) {
+      const userId = `2000000000000001${String(i).padStart(2, '0')}`;
+      const uid = String(900_000_000 + i);
+      await env.b.ctx.links.link(userId, { uid, name: `A member with a very long display name ${i}` }, true, now);
+      await env.b.state.database.db.updateTable('account_links').set({ verified_at: now }).where('user_id', '=', userId).execute();
+      await env.b.state.ladder.join(guildId, userId, now, {});
+      await env.b.state.ladder.setStanding(
+        uid,
+        { season: 5, tier: tierOfLevel(level), score: 9_999.9 - i, peak: 9_999.9, matches: 999, role: null, weekDelta: -1_234.5, private: false },
+        now,
+      );
+    }
+    const charts = recordingCharts();
+    await env.b.router.command('ladder', { options: {}, subcommand: 'show', user: { ...MEMBER, locale } }, { ...env.b.ctx, charts });
+    const card: LadderCard = cardOf(
+      charts.specs.map((spec) => ({ spec })),
+      'ladder-card',
+    );
+    expect(card.locale).toBe(locale);
+    expect(card.rows).toHaveLength(10);
+    expect(await cutsOf(card)).toEqual([]);
+  });
+});
+
+describe('the cut report', () => {
+  it('names a protected text the card had to cut, and stays silent for free text cut', async () => {
+    const card: LadderCard = {
+      kind: 'ladder-card',
+      title: 'A title long enough to be cut by the card, since nothing on a card is ever wider than its eight hundred pixels',
+      subtitle: '',
+      weekLabel: '',
+      rows: [{ position: '1', name: 'x'.repeat(100), tier: 'Gold II', score: '1'.repeat(60), week: '', trend: 'none', you: false }],
+    };
+    expect(await cutsOf(card)).toEqual([{ field: 'rows[0].score', text: '1'.repeat(60), shown: expect.stringMatching(/^1+…$/) as string }]);
+  });
+});
