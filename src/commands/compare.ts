@@ -57,13 +57,22 @@ function heroOf(heroes: Heroes, h: Pick<HeroTotals, 'hero_id' | 'hero_name'>): {
   );
 }
 
-/** One player's column (rank, ranked record, top heroes; the play time by role is /player's, too wide for a phone's column); a profile holding an older season than the one compared says which season its totals are from. */
-function column(p: PlayerProfile, season: Season | null, heroes: Heroes): APIEmbedField {
+/**
+ * One player's column (rank, ranked record, top heroes; the play time by role is /player's, too wide for a phone's column).
+ * Its totals say which season they are from when it is not the one compared: a profile holding an older season, or a past
+ * season asked of an API that gave the current season's totals for it (`seasonTotals` false, src/catalog/players.ts).
+ */
+function column(p: PlayerProfile, season: Season | null, seasonTotals: boolean, heroes: Heroes): APIEmbedField {
   const rank = rankSummary(p, season);
   const r = p.overall.ranked;
   const top = heroSummary(p).heroes.slice(0, TOP_HEROES);
   const own = currentSeason(p);
-  const older = season && own && own.index < season.index ? tr('compare:column.totalsFrom', { season: seasonLabel(own) }) : null;
+  const older =
+    season && !seasonTotals
+      ? tr('compare:column.currentTotals', { season: own ? seasonLabel(own) : tr('compare:currentSeason'), asked: seasonLabel(season) })
+      : season && own && own.index < season.index
+        ? tr('compare:column.totalsFrom', { season: seasonLabel(own) })
+        : null;
   const lines = [
     rank.tier === null && season && rank.score === null
       ? `**${tr('compare:column.noRank', { season: seasonLabel(season) })}**`
@@ -124,7 +133,8 @@ export function compareRankSpec(a: PlayerProfile, b: PlayerProfile, season: Seas
 
 /** The profile a compare option names, for `season`. @throws {NotFoundError} for no such player; {@link loadNamedProfile}'s errors otherwise. */
 async function profileOf(query: string, season: Season | null, userId: string, ctx: CommandContext) {
-  return (await loadNamedProfile(query, userId, season, userId, ctx)).fetched;
+  const { fetched, seasonTotals } = await loadNamedProfile(query, userId, season, userId, ctx);
+  return { ...fetched, seasonTotals };
 }
 
 /**
@@ -153,9 +163,11 @@ async function compareView(input: CommandInput, ctx: CommandContext): Promise<Vi
   const heroes = heroLookup(await heroList, [a.data, b.data]);
   // Both players on one season: the one asked for, else the later of their current seasons.
   const shownSeason = season ?? latestSeason([currentSeason(a.data), currentSeason(b.data)]);
-  const fields = [column(a.data, shownSeason, heroes), column(b.data, shownSeason, heroes), headToHead(a.data, b.data, heroes)].filter(
-    (f): f is APIEmbedField => f !== undefined,
-  );
+  const fields = [
+    column(a.data, shownSeason, a.seasonTotals, heroes),
+    column(b.data, shownSeason, b.seasonTotals, heroes),
+    headToHead(a.data, b.data, heroes),
+  ].filter((f): f is APIEmbedField => f !== undefined);
   const stale = staleFooter(a.stale ? a : b.stale ? b : undefined);
   const embed: APIEmbed = {
     color: 0x5865f2,

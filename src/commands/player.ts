@@ -29,14 +29,16 @@ import {
   hasPlay,
   heroSummary,
   heroTotals,
-  totalPlayTime,
   levelName,
   newestUpdate,
   perTenMinutes,
   playTimeByRole,
   rankSummary,
   seasonRanks,
+  topHeroes,
   type RankSummary,
+  type RoleShare,
+  type TopHeroes,
 } from '../game/profile.js';
 import { rankTimeline, type RankTimelinePoint } from '../game/rank-timeline.js';
 import { trackedTimelinePoints, weekChange, type RecordedMatch } from '../game/tracking.js';
@@ -49,7 +51,21 @@ import { foldName } from '../game/fold.js';
 import { type Season } from '../game/seasons.js';
 import { mapPlainName, playedMapLabels, type MapInfo } from '../catalog/map-directory.js';
 import { seasonLabel, staleFooter } from '../render/common.js';
-import { aside, decimal, discordTime, duration, hexColour, integer, kda, percent, ratioPercent, shortDate, wholePercent, winRate } from '../i18n/format.js';
+import {
+  aside,
+  decimal,
+  discordTime,
+  duration,
+  hexColour,
+  integer,
+  kda,
+  percent,
+  ratioPercent,
+  sharePercent,
+  shortDate,
+  wholePercent,
+  winRate,
+} from '../i18n/format.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import { componentEmoji, emojiBefore } from '../render/emojis.js';
 import { heroName, modeName, roleName, tierName } from '../i18n/names.js';
@@ -275,15 +291,12 @@ function profileEmbed(p: PlayerProfile, look: Lookups, tracked?: Tracked & { now
     { name: tr('player:profile.ranked'), value: modeLine(r), inline: false },
     { name: tr('player:profile.unranked'), value: modeLine(u), inline: false },
   );
-  const summary = heroSummary(p);
-  const top = summary.heroes.slice(0, TOP_HEROES);
-  if (top.length > 0) {
+  const top = topHeroes(p);
+  const shown = top.heroes.slice(0, TOP_HEROES);
+  if (shown.length > 0) {
     cardText.push({
-      name:
-        summary.source === 'lists'
-          ? tr('player:profile.topHeroes')
-          : tr('player:profile.topHeroesRecent', { count: p.recent_matches.length, n: integer(p.recent_matches.length) }),
-      value: top
+      name: topHeroesLabel(top),
+      value: shown
         .map((h, i) => {
           const hero = look.hero(h.hero_id);
           const record = h.matches > 0 ? `${counted('matches', h.matches)} · ${winRate(h.wins, h.matches)}` : tr('player:heroes.noCompleted');
@@ -329,9 +342,16 @@ function statsEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
   const r = p.overall.ranked;
   const u = p.overall.unranked;
   const fields: APIEmbedField[] = [];
-  const roles = playTimeByRole(p, (id) => look.hero(id)?.role ?? null);
-  if (roles.length > 0)
-    fields.push({ name: tr('player:profile.playTimeByRole'), value: roles.map((x) => `${x.role} ${duration(x.seconds)}`).join(' · '), inline: false });
+  const roles = roleSplit(p, look);
+  if (roles.parts.length > 0)
+    fields.push({
+      name:
+        roles.recent === null
+          ? tr('player:profile.playTimeByRole')
+          : tr('player:profile.playTimeByRoleRecent', { count: roles.recent, n: integer(roles.recent) }),
+      value: roles.parts.map((x) => `${x.role} ${duration(x.seconds)}${aside(sharePercent(x.share))}`).join(' · '),
+      inline: false,
+    });
   const per10 = perTenMinutes(p);
   if (per10) {
     const parts = [
@@ -345,6 +365,24 @@ function statsEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
   if (standing) fields.push({ name: tr('player:standing.title'), value: standing, inline: false });
   fields.push({ name: tr('player:profile.mvpSvp'), value: `${integer(r.mvp + u.mvp)} / ${integer(r.svp + u.svp)}`, inline: true });
   return { ...base(p, 'stats', look), fields };
+}
+
+/** "Top heroes · Ranked": what the heroes beside the ranked record count (src/game/profile.ts `topHeroes`). */
+function topHeroesLabel(top: TopHeroes): string {
+  if (top.source === 'lists') return tr(top.mode === 'ranked' ? 'player:profile.topHeroesRanked' : 'player:profile.topHeroesUnranked');
+  const key = top.mode === 'ranked' ? 'player:profile.topHeroesRecentRanked' : 'player:profile.topHeroesRecentUnranked';
+  return tr(key, { count: top.matches, n: integer(top.matches) });
+}
+
+/**
+ * Play time by role as the Statistics embed and the card both show it (src/game/profile.ts `playTimeByRole`): `seconds`
+ * the time the shares are of; `recent` the matches it was taken from when the hero lists are empty, else null.
+ */
+function roleSplit(p: PlayerProfile, look: Lookups): { parts: RoleShare[]; seconds: number; recent: number | null } {
+  const parts = playTimeByRole(p, (id) => look.hero(id)?.role ?? null);
+  const summary = heroSummary(p);
+  const recent = summary.source === 'recent' && summary.heroes.length > 0 ? summary.heroes.reduce((n, h) => n + h.matches, 0) : null;
+  return { parts, seconds: parts.reduce((s, r) => s + r.seconds, 0), recent };
 }
 
 /** The profile as an image card (src/charts/cards.ts): the same figures as the embed beside it, which stays the text. */
@@ -363,16 +401,8 @@ function profileCardSpec(p: PlayerProfile, look: Lookups): ProfileCard {
       ? { label: tr('player:pace.title', { tier: tierName(pace.nextTier) }), value: tr('player:card.score', { score: integer(Math.ceil(pace.points)) }) }
       : { label: tr('player:profile.mvpSvp'), value: `${integer(r.mvp + p.overall.unranked.mvp)} / ${integer(r.svp + p.overall.unranked.svp)}` },
   ];
-  const summary = heroSummary(p);
-  const roles = new Map<string, number>();
-  for (const h of summary.heroes) {
-    const role = look.hero(h.hero_id)?.role ?? 'Other';
-    roles.set(role, (roles.get(role) ?? 0) + h.play_time);
-  }
-  const roleTotal = Math.max(
-    1,
-    [...roles.values()].reduce((sum, x) => sum + x, 0),
-  );
+  const top = topHeroes(p);
+  const roles = roleSplit(p, look);
   const form = recentForm(p.recent_matches);
   const shownForm = form ? form.results.slice(0, CARD_FORM) : [];
   const subtitle = [`${tr('player:profile.level')} ${integer(p.level)}`, p.login_os, coverage(p, look)].filter(Boolean).join(' · ');
@@ -389,7 +419,7 @@ function profileCardSpec(p: PlayerProfile, look: Lookups): ProfileCard {
       icon: rank.image,
     },
     tiles,
-    heroes: summary.heroes.slice(0, CARD_HEROES).map((h) => {
+    heroes: top.heroes.slice(0, CARD_HEROES).map((h) => {
       const hero = look.hero(h.hero_id);
       const ratio = h.kills + h.deaths + h.assists > 0 ? tr('player:card.kdaValue', { value: decimal((h.kills + h.assists) / Math.max(1, h.deaths)) }) : null;
       const heroImage = h.hero_id ? (look.heroImage(h.hero_id) ?? null) : null;
@@ -400,13 +430,15 @@ function profileCardSpec(p: PlayerProfile, look: Lookups): ProfileCard {
         image: heroImage,
       };
     }),
-    roles: [...roles]
-      .map(([role, seconds]) => ({ role, label: `${roleName(role) ?? tr('player:unknownRole')} ${wholePercent((seconds / roleTotal) * 100)}`, seconds }))
-      .sort((a, b) => b.seconds - a.seconds),
+    // The embed's split (Statistics), its shares written the same way.
+    roles: roles.parts.map((r) => ({ role: r.key ?? 'Other', label: `${r.role} ${sharePercent(r.share)}`, seconds: r.seconds })),
     form: shownForm,
     labels: {
-      heroes: tr('player:profile.topHeroes'),
-      roles: tr('player:card.playTime', { time: duration(totalPlayTime(p)) }),
+      heroes: topHeroesLabel(top),
+      roles:
+        roles.recent === null
+          ? tr('player:card.playTime', { time: duration(roles.seconds) })
+          : tr('player:card.playTimeRecent', { count: roles.recent, n: integer(roles.recent) }),
       form: form ? tr('player:form.title', { count: form.results.length, n: integer(form.results.length) }) : '',
       record: tr('player:card.formRecord', { wins: integer(shownForm.filter(Boolean).length), losses: integer(shownForm.filter((w) => !w).length) }),
     },
@@ -440,13 +472,21 @@ function paceLine(pace: RankPace): string {
     .join(' · ');
 }
 
-/** "Win rate: bottom 31 % · KDA: top 5 % · … · best kill streak 18", where the profile states them; null otherwise. */
+/**
+ * "Win rate: better than 31 % of players · KDA: top 5 % · … · best kill streak 18", where the profile states them; null
+ * otherwise. A placement is the API's percentile (docs/data.md): "Bottom 31.0%" is better than 31 % of players, said with
+ * the share it is sure of (rounded down; "Top 4.2%" rounded up, top 5 %). One that comes to nothing (better than 0 %: the
+ * API's "Bottom 0.0%" for a player with no MVP at all) is left out.
+ */
 function standingLine(p: PlayerProfile): string | null {
   const { percentiles, max_kill_streak: streak } = p.overall;
   const parts = (['win_rate', 'kda', 'mvp', 'svp', 'kills'] as const).flatMap((key) => {
     const placement = percentiles[key];
     if (!placement) return [];
-    return [tr(`player:standing.${placement.side}`, { what: tr(`player:standing.${key}`), value: percent(placement.percent) })];
+    const what = tr(`player:standing.${key}`);
+    if (placement.side === 'top') return [tr('player:standing.top', { what, value: wholePercent(Math.max(1, Math.ceil(placement.percent))) })];
+    const better = Math.floor(placement.percent);
+    return better < 1 ? [] : [tr('player:standing.better', { what, value: wholePercent(better) })];
   });
   if (streak !== null) parts.push(tr('player:standing.killStreak', { n: integer(streak) }));
   return parts.length === 0 ? null : parts.join(' · ');

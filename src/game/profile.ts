@@ -2,7 +2,7 @@
  * A player profile at a glance (api-spec.md "Player profile"). Reads both shapes the API serves: score and
  * peaks only in `rank_game_season`, or also in `rank.score` and `rank.peak_rank`.
  */
-import type { PlayerProfile } from '../api/schemas.js';
+import type { MatchSummary, PlayerProfile } from '../api/schemas.js';
 import { tr } from '../i18n/index.js';
 import { roleName, tierName } from '../i18n/names.js';
 import { levelOfTier, TIER_COLOURS, tierBadge, tierGroup, tierOf, tierOfLevel } from './ranks.js';
@@ -154,14 +154,11 @@ export interface HeroTotals {
 
 export const hasPlay = (h: { matches: number; play_time: number | null }): boolean => h.matches > 0 || (h.play_time ?? 0) > 0;
 
-/**
- * Most play time first. Heroes with play time but no completed match stay: real profiles hold a real share
- * of their play time in them (docs/data.md, "What the API's fields mean").
- */
-export function heroTotals(p: PlayerProfile): HeroTotals[] {
+/** Hero rows of one list or both, added up by hero; most play time first. */
+function addUp(rows: readonly PlayerProfile['heroes_ranked'][number][]): HeroTotals[] {
   const byHero = new Map<string, HeroTotals>();
   const add = (a: number | null, b: number | null) => (a === null && b === null ? null : (a ?? 0) + (b ?? 0));
-  for (const h of [...p.heroes_ranked, ...p.heroes_unranked]) {
+  for (const h of rows) {
     if (!hasPlay(h)) continue;
     const key = h.hero_id ?? h.hero_name ?? '?';
     const t = byHero.get(key);
@@ -194,11 +191,19 @@ export function heroTotals(p: PlayerProfile): HeroTotals[] {
   return [...byHero.values()].sort((a, b) => b.play_time - a.play_time || b.matches - a.matches);
 }
 
-/** For profiles with empty hero lists (seen in real captures): no damage figures; practice left out. */
-export function heroTotalsFromMatches(p: PlayerProfile): HeroTotals[] {
+/**
+ * Most play time first. Heroes with play time but no completed match stay: real profiles hold a real share
+ * of their play time in them (docs/data.md, "What the API's fields mean").
+ */
+export function heroTotals(p: PlayerProfile): HeroTotals[] {
+  return addUp([...p.heroes_ranked, ...p.heroes_unranked]);
+}
+
+/** For profiles with empty hero lists (seen in real captures): no damage figures; practice left out; `keep` picks the rows. */
+export function heroTotalsFromMatches(p: PlayerProfile, keep: (m: MatchSummary) => boolean = () => true): HeroTotals[] {
   const byHero = new Map<string, HeroTotals>();
   for (const m of p.recent_matches) {
-    if (matchMode(m.game_mode_id, m.play_mode_id).practice) continue;
+    if (matchMode(m.game_mode_id, m.play_mode_id).practice || !keep(m)) continue;
     const key = m.player.hero_id ?? m.player.hero_name;
     if (key === null) continue;
     const t = byHero.get(key) ?? {
@@ -225,9 +230,35 @@ export function heroTotalsFromMatches(p: PlayerProfile): HeroTotals[] {
   return [...byHero.values()].sort((a, b) => b.play_time - a.play_time || b.matches - a.matches);
 }
 
+/** Every mode's heroes: the hero lists added up, else the recent matches (practice left out). */
 export function heroSummary(p: PlayerProfile): { heroes: HeroTotals[]; source: 'lists' | 'recent' } {
   const lists = heroTotals(p);
   return lists.length > 0 ? { heroes: lists, source: 'lists' } : { heroes: heroTotalsFromMatches(p), source: 'recent' };
+}
+
+/**
+ * The heroes a profile's front page shows beside its ranked record, and the mode they count. `mode` 'ranked': the ranked
+ * hero list, whose matches and wins are the ranked totals' on every real profile; 'unranked' when the player has no ranked
+ * hero. `source` 'recent' when both lists are empty: the recent matches of that mode (`matches` of them, practice left out).
+ */
+export interface TopHeroes {
+  heroes: HeroTotals[];
+  mode: 'ranked' | 'unranked';
+  source: 'lists' | 'recent';
+  /** The recent matches counted; 0 for the lists. */
+  matches: number;
+}
+
+/** See {@link TopHeroes}. */
+export function topHeroes(p: PlayerProfile): TopHeroes {
+  const ranked = addUp(p.heroes_ranked);
+  if (ranked.length > 0) return { heroes: ranked, mode: 'ranked', source: 'lists', matches: 0 };
+  const unranked = addUp(p.heroes_unranked);
+  if (unranked.length > 0) return { heroes: unranked, mode: 'unranked', source: 'lists', matches: 0 };
+  const isRanked = (m: MatchSummary) => matchMode(m.game_mode_id, m.play_mode_id).ranked;
+  const mode = p.recent_matches.some(isRanked) ? 'ranked' : 'unranked';
+  const heroes = heroTotalsFromMatches(p, (m) => isRanked(m) === (mode === 'ranked'));
+  return { heroes, mode, source: 'recent', matches: heroes.reduce((n, h) => n + h.matches, 0) };
 }
 
 /** Seconds. */
@@ -235,28 +266,43 @@ export function totalPlayTime(p: PlayerProfile): number {
   return p.overall.ranked.play_time + p.overall.unranked.play_time;
 }
 
+/** One part of {@link playTimeByRole}. */
+export interface RoleShare {
+  /** The role's name in the current locale, "Unknown role", or "Not in the hero lists". */
+  role: string;
+  /** The hero list's role ("Duelist"), for its colour; null for time of no known role. */
+  key: string | null;
+  /** Seconds. */
+  seconds: number;
+  /** 0–1: of the time the split covers (its parts add up to 1). */
+  share: number;
+}
+
 /**
- * Seconds by localised role name, most first. Real hero lists can fall short of the totals: the rest
- * shows as "Not in the hero lists".
+ * Play time by role, most first: the one split the profile's embed and its card show. From the hero lists (every mode),
+ * else the recent matches (practice left out), else the profile's own `roles_played`. Real hero lists can fall short of
+ * the totals: the rest shows as "Not in the hero lists", so the shares are of the profile's total play time.
  */
-export function playTimeByRole(p: PlayerProfile, roleOf: (heroId: string | null) => string | null): { role: string; seconds: number }[] {
-  const sums = new Map<string, number>();
+export function playTimeByRole(p: PlayerProfile, roleOf: (heroId: string | null) => string | null): RoleShare[] {
+  const sums = new Map<string, { key: string | null; seconds: number }>();
   const unknown = tr('player:unknownRole');
+  const put = (key: string | null, seconds: number) => {
+    const role = roleName(key) ?? unknown;
+    const sum = sums.get(role) ?? { key: roleName(key) === null ? null : key, seconds: 0 };
+    sum.seconds += seconds;
+    sums.set(role, sum);
+  };
   const summary = heroSummary(p);
-  for (const h of summary.heroes) {
-    const role = roleName(roleOf(h.hero_id)) ?? unknown;
-    sums.set(role, (sums.get(role) ?? 0) + h.play_time);
-  }
+  for (const h of summary.heroes) put(roleOf(h.hero_id), h.play_time);
   if (sums.size === 0) {
-    for (const r of p.overall.roles) if (r.play_time) sums.set(roleName(r.role.charAt(0).toUpperCase() + r.role.slice(1)) ?? unknown, r.play_time);
+    for (const r of p.overall.roles) if (r.play_time) put(r.role.charAt(0).toUpperCase() + r.role.slice(1), r.play_time);
   }
-  const named = [...sums.values()].reduce((s, v) => s + v, 0);
+  const named = [...sums.values()].reduce((s, v) => s + v.seconds, 0);
   const total = totalPlayTime(p);
-  if (summary.source === 'lists' && total - named > total * 0.005) sums.set(tr('player:unlistedTime'), total - named);
-  return [...sums.entries()]
-    .filter(([, s]) => s > 0)
-    .map(([role, seconds]) => ({ role, seconds }))
-    .sort((a, b) => b.seconds - a.seconds);
+  if (summary.source === 'lists' && total - named > total * 0.005) sums.set(tr('player:unlistedTime'), { key: null, seconds: total - named });
+  const parts = [...sums.entries()].filter(([, s]) => s.seconds > 0);
+  const covered = parts.reduce((s, [, v]) => s + v.seconds, 0);
+  return parts.map(([role, { key, seconds }]) => ({ role, key, seconds, share: seconds / covered })).sort((a, b) => b.seconds - a.seconds);
 }
 
 export interface PerTenMinutes {

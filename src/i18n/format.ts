@@ -49,6 +49,12 @@ export function wholePercent(p: number): string {
   return tr('common:format.percent', { value: integer(Math.round(p)) });
 }
 
+/** A part of a whole, 0–1, as a whole percent (0.436 → "44 %"); a part above nothing that rounds to 0 reads "<1 %", never "0 %". */
+export function sharePercent(fraction: number): string {
+  const whole = Math.round(fraction * 100);
+  return fraction > 0 && whole === 0 ? tr('common:format.underOne', { value: wholePercent(1) }) : wholePercent(whole);
+}
+
 /** A 0-1 ratio (0.634 → "63.4 %"). */
 export function ratioPercent(r: number | null | undefined): string {
   return r === null || r === undefined ? '—' : percent(r * 100);

@@ -28,6 +28,7 @@ const EMOJIS: [EmojiKind, string][] = [
   ['role', 'Vanguard'],
   ['hero', 'cloak & dagger'],
   ['hero', 'magik'],
+  ['hero', 'doctor strange'],
   ['hero', 'storm'],
 ];
 
@@ -53,8 +54,9 @@ describe('application emojis in answers', () => {
     const player = await env.b.run('player', { query: CARD1GAN });
     const [profile] = player.payload.embeds;
     expect(profile!.fields!.find((f) => f.name === 'Rank score')!.value).toMatch(new RegExp(`^${e.get('tier:Grandmaster')} 4,562`));
-    const top = player.payload.embeds.flatMap((x) => x.fields ?? []).find((f) => f.name === 'Top heroes')!;
-    expect(top.value).toContain(`**1. ${e.get('hero:magik')} Magik**`);
+    // Card1gan's one ranked hero, beside the ranked record.
+    const top = player.payload.embeds.flatMap((x) => x.fields ?? []).find((f) => f.name === 'Top heroes · Ranked')!;
+    expect(top.value).toContain(`**1. ${e.get('hero:doctor strange')} Doctor Strange**`);
     const hero = await env.b.run('hero', { name: 'storm' });
     expect(hero.payload.embeds[0]!.fields!.find((f) => f.name === 'Role')!.value).toBe(`${e.get('role:Duelist')} Duelist`);
   });

@@ -34,9 +34,11 @@ describe('the profile card', () => {
     const text = withoutCards(view).embeds![0]!;
     expect(text.image).toBeUndefined();
     expect(text.fields!.slice(0, embed.fields!.length)).toEqual(embed.fields);
-    const top = text.fields!.find((f) => f.name === 'Top heroes')!.value.split('\n');
+    // The heroes beside the ranked tiles are the ranked ones, and both say so.
+    expect(card.labels.heroes).toBe('Top heroes · Ranked');
+    const top = text.fields!.find((f) => f.name === card.labels.heroes)!.value.split('\n');
     expect(card.heroes.map((h) => h.name)).toEqual(top.map((line) => /^\*\*\d\. (.+?)\*\*/.exec(line)![1]));
-    expect(card.heroes[0]).toMatchObject({ role: 'Duelist', lines: ['53.8 % · 26', 'KDA 4.53'] });
+    expect(card.heroes[0]).toMatchObject({ role: 'Duelist', lines: ['63.2 % · 19', 'KDA 4.57'] });
     // Hero portraits from the profile's own hero rows (square icons).
     expect(card.heroes[0]!.image).toMatch(/^https:\/\/img\.test\/rivals\/.+/);
     const form = text

@@ -21,9 +21,9 @@ describe('/player hero:', () => {
     const f = fieldsOf(e);
     expect(f.Ranked).toBe('19 matches · 63.2 % · 309 / 117 / 226 (KDA 4.57) · 3h 1m');
     expect(f.Unranked).toBe('7 matches · 28.6 % · 109 / 44 / 85 (KDA 4.41) · 1h 0m');
-    // The profile's top heroes line for the same hero: 26 matches, 14 wins (19 + 7, 12 + 2).
+    // The profile's top heroes stand beside its ranked record: the same hero's ranked rows, 19 matches, 12 wins.
     const profile = await env.b.run('player', { query: UID });
-    expect(fieldsOf(profile.payload.embeds[0]!)['Top heroes']).toContain('**1. Winter Soldier** (Duelist) · 4h 1m · 26 matches · 53.8 %');
+    expect(fieldsOf(profile.payload.embeds[0]!)['Top heroes · Ranked']).toContain('**1. Winter Soldier** (Duelist) · 3h 1m · 19 matches · 63.2 %');
     expect(f['Per 10 minutes']).toMatch(/^[\d,]+ damage · 0 healing · [\d,]+ damage taken$/);
     expect(f.Accuracy).toMatch(/^\d+\.\d %$/);
     expect(f['MVP / SVP']).toBe('0 / 1');

@@ -96,11 +96,18 @@ describe('/player profile on every real sample', () => {
       expect(cover).toBe(`Totals and heroes: ${want.cover}`);
       expect(identity).toMatch(new RegExp(`^Level \\d+ · UID ${profiles[file]!.uid} · (PC|Playstation) · \\d+ achievements · updated <t:\\d+:R>$`));
       const topField = Object.keys(f).find((k) => k.startsWith('Top heroes'))!;
-      expect(topField).toBe(file.includes('2025-06-05') ? 'Top heroes (latest 20 matches)' : 'Top heroes');
+      // Ranked heroes beside the ranked record; a player with none has the unranked ones, and empty hero lists the recent matches.
+      expect(topField).toBe(
+        file.includes('2025-06-05') ? 'Top heroes (latest 14 ranked matches)' : file.includes('hayamaken') ? 'Top heroes · Unranked' : 'Top heroes · Ranked',
+      );
       const top = f[topField]!.split('\n');
       expect(top.length).toBeGreaterThan(0);
       expect(top.length).toBeLessThanOrEqual(3);
-      for (const line of top) expect(line).toMatch(/^\*\*\d\. [A-Z][^*]+\*\*( \((Duelist|Vanguard|Strategist)\))? · .+ · \d+ match(es)? · [\d.]+ % · /);
+      // A hero with play time but no completed match says so (Namor's 42 s in Double C's May ranked list).
+      for (const line of top)
+        expect(line).toMatch(
+          /^\*\*\d\. [A-Z][^*]+\*\*( \((Duelist|Vanguard|Strategist)\))? · .+( · \d+ match(es)? · [\d.]+ % · | · no completed matches · —$)/,
+        );
       expect(e.title).not.toMatch(/Invalid level|Unranked/);
       expect(JSON.stringify(payload)).not.toMatch(/Invalid level|KDA 0\.00/);
       expect(customIds(payload)).toContain('pl.u:1786151874'.replace('1786151874', profiles[file]!.uid));
@@ -118,10 +125,10 @@ describe('/player profile on every real sample', () => {
     // Phoenix is newer than the hero list: her role comes from the profile's own matchups.
     // The roles add up to the profile's total play time; 4m 33s of it is in no hero list.
     expect(stats['Among all players']).toBe(
-      'Win rate: bottom 31.0 % · KDA: bottom 31.0 % · MVP rate: bottom 0.0 % · SVP rate: bottom 11.0 % · Kills: bottom 33.0 % · best kill streak 18',
+      'Win rate: better than 31 % of players · KDA: better than 31 % of players · SVP rate: better than 11 % of players · Kills: better than 33 % of players · best kill streak 18',
     );
-    expect(stats['Play time by role']).toBe('Duelist 5h 31m · Strategist 52m 54s · Not in the hero lists 4m 33s');
-    expect(f['Top heroes']!.split('\n')[0]).toBe('**1. Winter Soldier** (Duelist) · 4h 1m · 26 matches · 53.8 % · 418 / 161 / 311 (KDA 4.53)');
+    expect(stats['Play time by role']).toBe('Duelist 5h 31m (85 %) · Strategist 52m 54s (14 %) · Not in the hero lists 4m 33s (1 %)');
+    expect(f['Top heroes · Ranked']!.split('\n')[0]).toBe('**1. Winter Soldier** (Duelist) · 3h 1m · 19 matches · 63.2 % · 309 / 117 / 226 (KDA 4.57)');
     expect(f.Ranked).toBe('26 matches · 14 wins · 53.8 % · 462 / 194 / 288 (KDA 3.87) · 4h 27m');
   });
 
@@ -129,8 +136,8 @@ describe('/player profile on every real sample', () => {
     const { payload } = await runInLocale('fr', () => env.b.run('player', { query: '1786151874' }));
     const f = fieldsOf(payload.embeds[0]!);
     const stats = fieldsOf((await runInLocale('fr', () => env.b.press('pl.s:1786151874:', ['stats']))).payload.embeds[0]!);
-    expect(stats['Temps de jeu par rôle']).toBe('Duelliste 5 h 31 min · Stratège 52 min 54 s · Hors des listes de héros 4 min 33 s');
-    expect(f['Héros les plus joués']!.split('\n')[0]).toMatch(/^\*\*1\. Winter Soldier\*\* \(Duelliste\) · /);
+    expect(stats['Temps de jeu par rôle']).toBe('Duelliste 5 h 31 min (85 %) · Stratège 52 min 54 s (14 %) · Hors des listes de héros 4 min 33 s (1 %)');
+    expect(f['Héros les plus joués · Classée']!.split('\n')[0]).toMatch(/^\*\*1\. Winter Soldier\*\* \(Duelliste\) · /);
     const matchups = await runInLocale('de', () => env.b.press('pl.s:1786151874:', ['matchups']));
     const text = JSON.stringify(matchups.payload.embeds[0]!.fields);
     expect(text).toMatch(/\((Vorhut|Duellant|Stratege)\)/);
@@ -142,7 +149,7 @@ describe('/player profile on every real sample', () => {
       b.run('player', { query: '1403392756' }),
     );
     expect(view.isError).toBeFalsy();
-    expect(fieldsOf(payload.embeds[0]!)['Top heroes']).toMatch(/\*\*1\. [A-Z][^*]+\*\* \((Duelist|Vanguard|Strategist)\)/);
+    expect(fieldsOf(payload.embeds[0]!)['Top heroes · Ranked']).toMatch(/\*\*1\. [A-Z][^*]+\*\* \((Duelist|Vanguard|Strategist)\)/);
   });
 
   it('an empty record reads “—”, and a name lookup finds the player', async () => {

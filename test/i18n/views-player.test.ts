@@ -140,7 +140,12 @@ describe('/player in every locale', () => {
     const names = fieldNames(view);
     expect(names).toContain(trIn(locale, 'player:profile.rankScore'));
     // Top heroes are the card's; its text, in the member's language, stands in when the card is not shown.
-    const top = [trIn(locale, 'player:profile.topHeroes'), trIn(locale, 'player:profile.topHeroesRecent', { count: 20, n: '20' })];
+    const top = [
+      trIn(locale, 'player:profile.topHeroesRanked'),
+      trIn(locale, 'player:profile.topHeroesUnranked'),
+      trIn(locale, 'player:profile.topHeroesRecentRanked', { count: 20, n: '20' }),
+      trIn(locale, 'player:profile.topHeroesRecentUnranked', { count: 20, n: '20' }),
+    ];
     expect(names.filter((n) => top.includes(n))).toEqual([]);
     const card = view.files?.find((f) => f.name === 'profile.png');
     expect((card?.text?.fields ?? []).map((f) => f.name).filter((n) => top.includes(n))).toHaveLength(1);
