@@ -560,6 +560,28 @@ describe('/match scoreboard on every real match', () => {
     );
   });
 
+  it('by id, names the map the match itself tells: the one its uid embeds, as when opened from a list', async () => {
+    // A real scoreboard served under a real newer uid of Double C's (map 1290, Symbiotic Surface): the four captured
+    // scoreboards have older uids, which embed no map.
+    const uid = '5518294_1749102302_1290153_11001_11';
+    env.r.dataset.matches.set(uid, {
+      match_details: { ...(env.r.dataset.matches.get('6713355_1740604074_322_11001_10')!.match_details as object), match_uid: uid },
+    });
+    try {
+      const typed = (await env.b.run('match', { match: uid })).payload.embeds[0]!;
+      expect(typed.description!.split('\n')[0]).toBe('**Map** Symbiotic Surface · **Duration** 6m 44s · **Played** <t:1749102302:f>');
+      expect(typed.thumbnail?.url).toMatch(/1290/);
+      const fromList = encodeMatchOrigin({ matchUid: uid, mapId: '1290', modeId: 2, duration: 704, time: 1749103193 });
+      const opened = (await env.b.press('pl.m:1786151874', [fromList])).payload.embeds[0]!;
+      expect(opened.description!.split('\n')[0]).toBe(typed.description!.split('\n')[0]);
+      // Without a map in its uid or detail, none is named: an older uid's third part is a counter, not a map.
+      const old = (await env.b.run('match', { match: '6713355_1740604074_322_11001_10' })).payload.embeds[0]!;
+      expect(old.description).not.toMatch(/\*\*Map\*\*/);
+    } finally {
+      env.r.dataset.matches.delete(uid);
+    }
+  });
+
   it('a select opens any player of the match as a profile', async () => {
     const { payload } = await env.b.run('match', { match: '4890922_1741035286_222_11001_10' });
     const card = selectOptions(payload, 'mt.p:').find((o) => o.label === 'Card1gan')!;
