@@ -182,7 +182,8 @@ function matchCardSpec(
           kda: `${p.kills}/${p.deaths}/${p.assists}`,
           figures: l.status === 'no-hero' ? '' : figures.join(' · '),
           badge,
-          dimmed: l.status !== 'played',
+          // A replacement played the match to its end: only who left, or never picked a hero, is dimmed.
+          dimmed: l.status === 'left' || l.status === 'no-hero',
         };
       }),
     })),
@@ -376,13 +377,11 @@ export async function matchView(
   return withChart({ embeds: [summary], components }, { ...card, text: { embeds: teamEmbeds, components: [details] } });
 }
 
-/** "13 · 1 left early": the players of the match, and how many did not play it through (a 6v6 can list more than 12). */
+/** "14 · 2 replacements · 2 left early": the players of the match, and how many did not play it through (a 6v6 can list more than 12). */
 function playersValue(count: number, teams: ScoreTeam[]): string {
-  const off = new Map<string, number>();
+  const off = new Map<Exclude<ScoreLine['status'], 'played'>, number>();
   for (const l of uniqueLines(teams)) if (l.status !== 'played') off.set(l.status, (off.get(l.status) ?? 0) + 1);
-  return [integer(count), ...[...off].map(([status, n]) => `${integer(n)} ${tr(`match:status.${status as Exclude<ScoreLine['status'], 'played'>}`)}`)].join(
-    ' · ',
-  );
+  return [integer(count), ...[...off].map(([status, n]) => tr(`match:counts.${status}`, { count: n, n: integer(n) }))].join(' · ');
 }
 
 /** The "Full scoreboard" button's custom ID (`mt.t:<origin>`), with the match UID alone when its origin does not fit. */
