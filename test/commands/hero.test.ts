@@ -168,10 +168,7 @@ describe('/hero', () => {
       const fresh = bot(env.r);
       const names: string[] = [];
       for (let p = 1; p <= 2; p++) names.push(...(await fresh.press(`hero.p:1011:abilities:${p}:n`)).payload.embeds[0]!.fields!.map((f) => shown(f.name)));
-      expect(names.filter((n) => n.includes('Gamma Burst'))).toEqual([
-        '[Right Click] Gamma Burst · variant 1',
-        '[Right Click] Gamma Burst · variant 2',
-      ]);
+      expect(names.filter((n) => n.includes('Gamma Burst'))).toEqual(['[Right Click] Gamma Burst · variant 1', '[Right Click] Gamma Burst · variant 2']);
       await fresh.close();
     } finally {
       hulk.abilities = saved;
