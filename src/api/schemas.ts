@@ -608,11 +608,18 @@ export function createSchemas(img: ImageResolver) {
         svp_uid: id(),
         mvp_hero_id: optionalId(),
         svp_hero_id: optionalId(),
+        /** In no capture nor the spec, but named as the history rows name it, in case the API adds it. */
+        match_map_id: id(),
+        map_id: id(),
+        map_name: text(),
         match_players: list(matchPlayer),
       }),
     })
     .transform(({ match_details: m }) => ({
       match_uid: m.match_uid,
+      /** The map when the detail names it; real details do not, but newer match uids embed it (src/game/match-uid.ts). */
+      map_id: m.match_map_id ?? m.map_id,
+      map_name: m.map_name,
       game_mode_id: m.game_mode.game_mode_id,
       game_mode_name: m.game_mode.game_mode_name,
       replay_id: m.replay_id,

@@ -164,7 +164,7 @@ export interface MatchCard {
       figures: string;
       /** "MVP" or "SVP", in the locale. */
       badge: string | null;
-      /** Left early, replaced, no hero: drawn dimmed. */
+      /** Left early or picked no hero: drawn dimmed (a replacement played to the end, and is not). */
       dimmed: boolean;
     }[];
   }[];

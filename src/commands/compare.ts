@@ -18,7 +18,7 @@ import { chartOf, withChart } from '../render/charts.js';
 import { heroLookup, type HeroLookup } from '../catalog/hero-lookup.js';
 import { staleFooter } from '../render/common.js';
 import { currentLocale, tr } from '../i18n/index.js';
-import { decimal, duration, integer, winRate } from '../i18n/format.js';
+import { aside, decimal, duration, integer, winRate } from '../i18n/format.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import { emojiBefore } from '../render/emojis.js';
 import { heroName, tierName } from '../i18n/names.js';
@@ -114,20 +114,31 @@ function headToHead(a: PlayerProfile, b: PlayerProfile, heroes: Heroes): APIEmbe
   return { name: tr('compare:bothPlay'), value: truncate(value, LIMITS.fieldValue), inline: false };
 }
 
-/** Both players' rank timelines (src/game/rank-timeline.ts) for the chart, in the current locale; with `season`, its points only. */
+/**
+ * One player's line of the compare chart: the points of `season` (every point without one); a player with none there gets
+ * their latest season that has points, named beside their name (as the embed says "Totals from Season 1.5"), so both
+ * players named in the title have a line. A player with no point at all is named as having no rank score.
+ */
+function comparePlayer(p: PlayerProfile, season: Season | null): CompareRankChart['players'][number] {
+  const timeline = rankTimeline(p);
+  const of = (s: Season | null) => timeline.filter((x) => !s || x.season?.index === s.index).map((x) => ({ time: x.time, score: x.score }));
+  const shown = of(season);
+  if (shown.length > 0 || !season) return { name: truncate(p.name, SPEC_LIMITS.nameLength), points: shown };
+  const own = latestSeason(timeline.map((x) => x.season));
+  const label = own ? seasonLabel(own) : tr('compare:chart.noRankScore');
+  return { name: truncate(`${p.name}${aside(label)}`, SPEC_LIMITS.nameLength), points: own ? of(own) : [] };
+}
+
+/**
+ * Both players' rank timelines (src/game/rank-timeline.ts) for the chart, in the current locale: with `season`, its points,
+ * else each player's latest season with points ({@link comparePlayer}); without, every point.
+ */
 export function compareRankSpec(a: PlayerProfile, b: PlayerProfile, season: Season | null = null): CompareRankChart {
-  const points = (p: PlayerProfile) =>
-    rankTimeline(p)
-      .filter((x) => !season || x.season?.index === season.index)
-      .map((x) => ({ time: x.time, score: x.score }));
   return {
     kind: 'compare-rank',
     locale: currentLocale(),
     title: truncate(tr('charts:titles.compare', { a: a.name, b: b.name }), SPEC_LIMITS.titleLength),
-    players: [
-      { name: a.name, points: points(a) },
-      { name: b.name, points: points(b) },
-    ],
+    players: [comparePlayer(a, season), comparePlayer(b, season)],
   };
 }
 

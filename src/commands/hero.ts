@@ -212,14 +212,26 @@ function abilityFields(a: Ability): AbilityField[] {
   return ordered.map((k) => [k, byLabel.get(k)!] as const);
 }
 
-/** The hero's forms by transformation id: name (game casing), a key shared by same-named forms (Hulk lists "Bruce Banner" twice), order. */
+/**
+ * The hero's forms by transformation id: name (game casing), a grouping key, order. Same-named forms are one group (Hulk
+ * lists "Bruce Banner" twice) unless more than one of them holds abilities of its own: then each is its own group, numbered
+ * in the hero's order (Magik and her Darkchild form are both named "Magik").
+ */
 function formsById(hero: Hero): Map<string, { name: string; key: string; order: number }> {
+  const used = new Set(hero.abilities.flatMap((a) => (a.transformation_id && !isBaseStat(a) ? [a.transformation_id] : [])));
+  const holding = new Map<string, string[]>();
+  for (const t of hero.transformations) {
+    if (t.id && t.name?.trim() && used.has(t.id)) holding.set(fold(t.name), [...(holding.get(fold(t.name)) ?? []), t.id]);
+  }
   const orderOf = new Map<string, number>();
   const out = new Map<string, { name: string; key: string; order: number }>();
   for (const t of hero.transformations) {
-    const name = heroName(t.name) ?? tr('hero:transformations.fallbackName');
+    const plain = heroName(t.name) ?? tr('hero:transformations.fallbackName');
+    const twins = t.name?.trim() ? (holding.get(fold(t.name)) ?? []) : [];
+    const apart = twins.length > 1 && !!t.id && twins.includes(t.id);
     // An unnamed form is its own group, never merged with another unnamed one.
-    const key = t.name?.trim() ? fold(t.name) : `#${t.id}`;
+    const key = apart ? `#${t.id}` : t.name?.trim() ? fold(t.name) : `#${t.id}`;
+    const name = apart ? tr('hero:abilities.formNumbered', { form: plain, n: integer(twins.indexOf(t.id!) + 1) }) : plain;
     if (!orderOf.has(key)) orderOf.set(key, orderOf.size);
     if (t.id) out.set(t.id, { name, key, order: orderOf.get(key)! });
   }
@@ -278,15 +290,40 @@ function abilityPages(hero: Hero): { heading: string | null; abilities: KitAbili
     if (last && last[0]!.form === k.form) last.push(k);
     else groups.push([k]);
   }
-  const formNames = new Set([...formsById(hero).values()].map((f) => f.key));
+  const forms = formsById(hero);
+  const formNames = new Set([...forms.values()].map((f) => f.key));
   const headed = groups.length > 1 || (groups.length === 1 && groups[0]![0]!.form !== null && formNames.size > 1);
+  // A hero of several forms whose abilities name none (the real list): said, rather than leaving the reader to wonder.
+  const untold = forms.size > 1 && groups.every((g) => g[0]!.form === null);
   return groups.flatMap((group) => {
     const form = group[0]!.form;
-    const heading = !headed ? null : form === null ? tr('hero:abilities.noForm') : tr('hero:abilities.formHeading', { form: escapeText(form, 100) });
+    const heading = untold
+      ? tr('hero:abilities.formsUntold', { hero: escapeText(heroDisplayName(hero), 100) })
+      : !headed
+        ? null
+        : form === null
+          ? tr('hero:abilities.noForm')
+          : tr('hero:abilities.formHeading', { form: escapeText(form, 100) });
     const pages: { heading: string | null; abilities: KitAbility[] }[] = [];
     for (let i = 0; i < group.length; i += ABILITIES_PER_PAGE) pages.push({ heading, abilities: group.slice(i, i + ABILITIES_PER_PAGE) });
     return pages;
   });
+}
+
+/** Key values that name a kind of ability, not a key to press ("Passive"). */
+const KIND_KEYS = /^passive$/i;
+
+/**
+ * What an ability's title says of it: its key binding in brackets, and its kind beside the name, each word once. "Normal" is
+ * every ability's type and says nothing; a key that names a kind ("Passive") goes beside the name with the type, not in brackets:
+ * "[Q] Darkchild (Ultimate)", "Disc Master (Passive)", "[Shift] Stepping Discs".
+ */
+export function abilityKinds(key: string | null, type: string | null): { key: string | null; kind: string | null } {
+  const words = [key && KIND_KEYS.test(key) ? key : null, type?.trim() && !/^normal$/i.test(type.trim()) ? type.trim() : null].filter(
+    (w): w is string => w !== null,
+  );
+  const once = words.filter((w, i) => words.findIndex((x) => x.toLowerCase() === w.toLowerCase()) === i);
+  return { key: key && !KIND_KEYS.test(key) ? key : null, kind: once.length > 0 ? once.join(' · ') : null };
 }
 
 /** The abilities section at a page ({@link abilityPages}). */
@@ -296,8 +333,12 @@ function abilities(hero: Hero, page: number): { embed: APIEmbed; pages: number }
   const shown = all[clampPage(page, pages) - 1];
   const fields = (shown?.abilities ?? []).map(({ ability: a, key, fields: details, variant }) => {
     const suffix = variant === null ? '' : ` · ${tr('hero:abilities.variant', { n: integer(variant) })}`;
+    const kinds = abilityKinds(key, a.type);
     return {
-      name: escapeText(`${key ? `[${key}] ` : ''}${a.name ?? tr('hero:abilities.fallbackName')}${aside(a.type)}${suffix}`, LIMITS.fieldName),
+      name: escapeText(
+        `${kinds.key ? `[${kinds.key}] ` : ''}${a.name ?? tr('hero:abilities.fallbackName')}${kinds.kind ? aside(kinds.kind) : ''}${suffix}`,
+        LIMITS.fieldName,
+      ),
       value: abilityText(details, a.description),
     };
   });

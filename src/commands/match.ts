@@ -27,12 +27,13 @@ import { embedLength, escapeText, LIMITS, truncate } from '../render/limits.js';
 import { heroName, modeName, tierName } from '../i18n/names.js';
 import { gameModeName, matchMode } from '../game/modes.js';
 import { rankScore, rankScoreChange } from '../game/ranks.js';
+import { matchUidMapId, matchUidStart } from '../game/match-uid.js';
 import { heroSummary, rankSummary, totalPlayTime, type HeroTotals } from '../game/profile.js';
 import { recentMatches, type HistoryRow } from '../catalog/history.js';
 import { heroLookup } from '../catalog/hero-lookup.js';
 import { loadNamedProfile, loadProfile, playerChoices, seasonOption } from '../catalog/players.js';
 import { matchChoices } from '../catalog/choices.js';
-import { mapPlainName } from '../catalog/map-directory.js';
+import { mapPlainName, type MapInfo } from '../catalog/map-directory.js';
 import { backRow } from '../render/paginate.js';
 import { heroDisplayName } from '../catalog/hero-directory.js';
 import type { View } from '../render/view.js';
@@ -56,13 +57,6 @@ const definition = new SlashCommandBuilder()
     o.setName('match').setDescription(describe('match.options.match')).setRequired(true).setMinLength(3).setMaxLength(100).setAutocomplete(true),
   )
   .toJSON();
-
-/** The start time a match uid carries (its second part, Unix seconds) when plausible (after launch, not in the future), else null. */
-export function timeFromMatchUid(uid: string, now: number): number | null {
-  const part = Number(uid.split('_')[1]);
-  const launch = Date.UTC(2024, 11, 1) / 1000;
-  return Number.isInteger(part) && part > launch && part < now / 1000 + 86_400 ? part : null;
-}
 
 /** How much a player line says: less while the team embeds are over Discord's limits. */
 type Detail = 'full' | 'compact' | 'minimal';
@@ -188,7 +182,8 @@ function matchCardSpec(
           kda: `${p.kills}/${p.deaths}/${p.assists}`,
           figures: l.status === 'no-hero' ? '' : figures.join(' · '),
           badge,
-          dimmed: l.status !== 'played',
+          // A replacement played the match to its end: only who left, or never picked a hero, is dimmed.
+          dimmed: l.status === 'left' || l.status === 'no-hero',
         };
       }),
     })),
@@ -255,6 +250,24 @@ function playerSelect(
   };
 }
 
+/** The map list's entry of map `id`; undefined for no id, an id the list lacks, or a list that cannot be read now. */
+async function mapOfId(id: string | null, ctx: CommandContext): Promise<MapInfo | undefined> {
+  return id ? ctx.maps.get(id).catch(() => undefined) : undefined;
+}
+
+/**
+ * The map of a match, so a typed uid reads as the same match opened from a list: the id its detail names (real details name
+ * none), else its history row's, else the one its uid embeds (src/game/match-uid.ts). Named from the map list, never with the
+ * list's mode or competitive flag. `unknownId` is an id the API gave that its map list lacks; an id read from the uid alone
+ * names nothing unless the list knows it.
+ */
+async function matchMap(m: MatchDetail, origin: MatchOrigin, ctx: CommandContext): Promise<{ map: MapInfo | undefined; unknownId: string | null }> {
+  const given = m.map_id ?? origin.mapId;
+  const id = given ?? matchUidMapId(m.match_uid);
+  const map = await mapOfId(id, ctx);
+  return { map, unknownId: map ? null : given };
+}
+
 /**
  * The view of a match: a summary embed, one embed per team, and a select of its players.
  * @param value a match uid as typed, or from a menu a value of {@link encodeMatchOrigin}.
@@ -276,11 +289,8 @@ export async function matchView(
   // Only a menu's value carries an origin: typed text is a match uid, never parsed for a map, mode or time to show.
   const origin: MatchOrigin = fromMenu ? decodeMatchOrigin(value) : { matchUid: value, mapId: null, modeId: null, duration: null, time: null };
   const matchRead = ctx.api.match(origin.matchUid);
-  // The hero list and map are read alongside the match, asked for after it so the match keeps the first turn at the rate limit.
-  const lookups = Promise.all([
-    ctx.heroes.list().catch(() => []),
-    origin.mapId ? ctx.maps.get(origin.mapId).catch(() => undefined) : Promise.resolve(undefined),
-  ]);
+  // The hero list and map list are read alongside the match, asked for after it so the match keeps the first turn at the rate limit.
+  const lookups = Promise.all([ctx.heroes.list().catch(() => []), mapOfId(origin.mapId ?? matchUidMapId(origin.matchUid), ctx)]);
   let fetched;
   try {
     fetched = await matchRead;
@@ -296,7 +306,8 @@ export async function matchView(
     // Off the reply path: the answer never waits for the cache.
     void ctx.recent.addSeen(seenBy, named).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record the players of a match'));
   }
-  const [heroes, map] = await lookups;
+  const [heroes] = await lookups;
+  const { map, unknownId } = await matchMap(m, origin, ctx);
   const heroById = new Map(heroes.map((h) => [h.id, h]));
   const heroOf = heroNamer(heroes);
   const teams = scoreboard(m, origin.score ?? null);
@@ -305,14 +316,11 @@ export async function matchView(
   const mode = modeName(m.game_mode_name) ?? gameModeName(m.game_mode_id ?? origin.modeId) ?? tr('match:mode');
   // The match's own facts first, so a match reads the same however it was opened; the history row fills gaps.
   const length = matchLength(m) ?? origin.duration;
-  const time = timeFromMatchUid(m.match_uid, ctx.now()) ?? origin.time;
+  const time = matchUidStart(m.match_uid, ctx.now()) ?? origin.time;
+  const mapText = map ? mapPlainName(map) : (m.map_name ?? null);
   const facts = [
     // The map's name only: the mode is the title, from the match itself, never from the map list's flag.
-    map
-      ? tr('match:facts.map', { map: escapeText(mapPlainName(map), 80) })
-      : origin.mapId
-        ? tr('match:facts.mapUnknown', { id: escapeText(origin.mapId, 20) })
-        : null,
+    mapText ? tr('match:facts.map', { map: escapeText(mapText, 80) }) : unknownId ? tr('match:facts.mapUnknown', { id: escapeText(unknownId, 20) }) : null,
     length ? tr('match:facts.duration', { duration: duration(length) }) : null,
     time ? tr('match:facts.played', { time: discordTime(time, 'f') }) : null,
   ].filter(Boolean);
@@ -353,7 +361,7 @@ export async function matchView(
   // The card stands for the team embeds: they come back wherever it is not shown (src/render/view.ts withoutCardImages).
   // The card's subtitle is plain text: no markdown, no Discord timestamp.
   // No date: the card cannot show it in the reader's time zone, as the embed's timestamp does.
-  const subtitle = [map ? mapPlainName(map) : null, length ? duration(length) : null].filter(Boolean).join(' · ');
+  const subtitle = [mapText, length ? duration(length) : null].filter(Boolean).join(' · ');
   const spec = matchCardSpec(m, shown, titles, heroById, heroOf, { title: mode, subtitle, image: map?.image ?? null });
   // The alt text carries the scoreboard in short for screen readers: each team, then each player's hero and K/D/A.
   const alt = [tr('match:card.alt'), ...spec.teams.map((t) => `${t.title}: ${t.players.map((p) => `${p.name} (${p.hero}) ${p.kda}`).join(', ')}`)].join('. ');
@@ -369,13 +377,11 @@ export async function matchView(
   return withChart({ embeds: [summary], components }, { ...card, text: { embeds: teamEmbeds, components: [details] } });
 }
 
-/** "13 · 1 left early": the players of the match, and how many did not play it through (a 6v6 can list more than 12). */
+/** "14 · 2 replacements · 2 left early": the players of the match, and how many did not play it through (a 6v6 can list more than 12). */
 function playersValue(count: number, teams: ScoreTeam[]): string {
-  const off = new Map<string, number>();
+  const off = new Map<Exclude<ScoreLine['status'], 'played'>, number>();
   for (const l of uniqueLines(teams)) if (l.status !== 'played') off.set(l.status, (off.get(l.status) ?? 0) + 1);
-  return [integer(count), ...[...off].map(([status, n]) => `${integer(n)} ${tr(`match:status.${status as Exclude<ScoreLine['status'], 'played'>}`)}`)].join(
-    ' · ',
-  );
+  return [integer(count), ...[...off].map(([status, n]) => tr(`match:counts.${status}`, { count: n, n: integer(n) }))].join(' · ');
 }
 
 /** The "Full scoreboard" button's custom ID (`mt.t:<origin>`), with the match UID alone when its origin does not fit. */

@@ -66,7 +66,7 @@ import {
   wholePercent,
   winRate,
 } from '../i18n/format.js';
-import { escapeText, LIMITS, truncate } from '../render/limits.js';
+import { escapeText, LIMITS, linesWithin, truncate } from '../render/limits.js';
 import { componentEmoji, emojiBefore } from '../render/emojis.js';
 import { heroName, modeName, roleName, tierName } from '../i18n/names.js';
 import { heroLookup, type HeroLabel } from '../catalog/hero-lookup.js';
@@ -860,12 +860,11 @@ async function heroView(
     );
     fields.push({
       name: tr('player:hero.maps', { count: data.recent.length, n: integer(data.recent.length) }),
-      value: truncate(
-        data.maps
-          .slice(0, 5)
-          .map((m, i) => `${escapeText(mapLabels[i]!, 60)} · ${counted('matches', m.matches)} · ${counted('wins', m.wins)}`)
-          .join('\n'),
+      // Every map that fits, then how many more: the field never leaves maps out without saying so.
+      value: linesWithin(
+        data.maps.map((m, i) => `${escapeText(mapLabels[i]!, 60)} · ${counted('matches', m.matches)} · ${counted('wins', m.wins)}`),
         LIMITS.fieldValue,
+        (left) => tr('player:hero.mapsMore', { count: left, n: integer(left) }),
       ),
       inline: false,
     });

@@ -1,6 +1,7 @@
 /**
- * Profile update times (`updates.*`): US-locale text without a zone, which is US Eastern wall time. Only
- * in that zone does `last_inserted_match` land just after one of the profile's own match ends (docs/data.md).
+ * Profile update times (`updates.*`): US-locale text without a zone, which is US Eastern wall time. Only in that zone is
+ * `last_inserted_match` the start inside one of the profile's own match uids, and `last_update_request` an hour before the
+ * signed image URLs of a response taken right after it expire (docs/data.md).
  */
 
 export const UPDATE_TIME_ZONE = 'America/New_York';

@@ -2,7 +2,11 @@ import { loadImage } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { compareRankSpec } from '../../src/commands/compare.js';
 import { rankTimeline } from '../../src/game/rank-timeline.js';
-import { seasonFromNumber } from '../../src/game/seasons.js';
+import { latestSeason, seasonFromNumber } from '../../src/game/seasons.js';
+import { currentSeason } from '../../src/game/profile.js';
+import type { CompareRankChart } from '../../src/charts/specs.js';
+import { realProfiles } from '../game/samples.js';
+import { recordingCharts } from '../helpers/charts.js';
 import { createChartRenderer } from '../../src/charts/renderer.js';
 import { embedLength, LIMITS } from '../../src/render/limits.js';
 import { useReplicaBot, MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
@@ -100,6 +104,46 @@ describe('/compare', () => {
     const s15 = compareRankSpec(a, b, seasonFromNumber('1.5'));
     expect(s15.players[0]!.points.length).toBe(timeline.filter((x) => x.season?.number === '1.5').length);
     expect(s15.players[0]!.points.length).toBeLessThan(timeline.length);
+  });
+});
+
+describe('/compare rank chart: a line for each player it names', () => {
+  it('gives both players points on every pair of real profiles, on the season the command shows', () => {
+    const list = Object.values(realProfiles);
+    let pairs = 0;
+    let otherSeason = 0;
+    for (const a of list) {
+      for (const b of list) {
+        if (a.uid === b.uid) continue;
+        const season = latestSeason([currentSeason(a), currentSeason(b)]);
+        const spec = compareRankSpec(a, b, season);
+        for (const [i, p] of [a, b].entries()) {
+          const player = spec.players[i]!;
+          expect(player.points.length, `${a.name} vs ${b.name}: ${p.name}`).toBeGreaterThan(0);
+          // Points of another season than the one compared say which, beside the name.
+          const own = rankTimeline(p).some((x) => x.season?.index === season!.index);
+          if (own) expect(player.name).toBe(p.name);
+          else {
+            otherSeason++;
+            expect(player.name).toMatch(new RegExp(`^${p.name.replace(/[[\]()]/g, '\\$&')} \\(Season [\\d.]+\\)$`));
+          }
+        }
+        pairs++;
+      }
+    }
+    expect(pairs).toBeGreaterThanOrEqual(100);
+    expect(otherSeason).toBeGreaterThan(0);
+  });
+
+  it('through the command: Sir Final (Season 1.5) beside Double C (Season 3) draws both, Sir Final’s season named', async () => {
+    const charts = recordingCharts();
+    const options = { player: SIR_FINAL, other: '1786151874' };
+    await env.b.router.command('compare', { options, user: MEMBER }, { ...env.b.ctx, charts });
+    const spec = charts.specs[0] as CompareRankChart;
+    expect(spec.players.map((p) => p.name)).toEqual(['Sir Final (Season 1.5)', 'Double C']);
+    expect(spec.players.every((p) => p.points.length > 1)).toBe(true);
+    await env.b.router.command('compare', { options, user: { ...MEMBER, locale: 'fr' } }, { ...env.b.ctx, charts });
+    expect((charts.specs[1] as CompareRankChart).players[0]!.name).toBe('Sir Final (Saison 1.5)');
   });
 });
 

@@ -52,14 +52,28 @@ describe('/hero abilities: one casing, never "None"', () => {
     }
     // The real list writes "SHIFT" 40 times and "Shift" 3 times, "Passive" and "PASSIVE", and "None" twice.
     expect(spellings.get('shift')).toEqual(new Set(['Shift']));
-    expect(spellings.get('passive')).toEqual(new Set(['Passive']));
+    // "Passive" is a kind, not a key to press: beside the name, never in brackets.
+    expect(spellings.has('passive')).toBe(false);
     expect(spellings.has('none')).toBe(false);
     for (const [key, set] of spellings) expect([...set], key).toHaveLength(1);
     const punisher = (await pagesOf('1014', 'abilities')).flatMap((e) => e.fields!.map((f) => shown(f.name)));
     // Its key is "None" in the real list: no brackets at all.
     expect(punisher).toContain('Infinite Punishment (Passive)');
     const thing = (await pagesOf('1051', 'abilities')).flatMap((e) => e.fields!.map((f) => shown(f.name)));
-    expect(thing).toContain('[Passive] Unyielding Will (Passive)');
+    expect(thing).toContain('Unyielding Will (Passive)');
+  });
+
+  it('says each kind once and never "Normal", over every hero of the real list', async () => {
+    const titles: string[] = [];
+    for (const h of env.r.dataset.heroes) for (const e of await pagesOf(String(h.id), 'abilities')) titles.push(...e.fields!.map((f) => shown(f.name)));
+    expect(titles.length).toBeGreaterThan(200);
+    // The real list types most abilities "Normal", and writes Disc Master's key and type both "Passive".
+    expect(titles.filter((t) => /\(Normal\)/.test(t))).toEqual([]);
+    for (const t of titles) expect(t.match(/Passive/g)?.length ?? 0, t).toBeLessThanOrEqual(1);
+    const magik = (await pagesOf('1029', 'abilities')).flatMap((e) => e.fields!.map((f) => shown(f.name)));
+    expect(magik).toContain('Disc Master (Passive)');
+    expect(magik).toContain('[Q] Darkchild (Ultimate)');
+    expect(magik).toContain('[Left Click] Soulsword');
   });
 
   it('labels ability details in one casing over every hero ("CoolDown", "Team-up Bonus")', async () => {
@@ -80,15 +94,73 @@ describe('/hero abilities: one casing, never "None"', () => {
 });
 
 describe('/hero abilities grouped by form', () => {
-  it('has no form headings for the real list, where no ability names its transformation', async () => {
-    for (const id of ['1011', '1025']) for (const e of await pagesOf(id, 'abilities')) expect(e.description, id).toBeUndefined();
+  it('says, for the heroes of several forms in the real list, that the API does not tell which form each ability is of', async () => {
+    for (const [id, hero] of [
+      ['1011', 'Hulk'],
+      ['1025', 'Cloak & Dagger'],
+      ['1029', 'Magik'],
+    ]) {
+      for (const e of await pagesOf(id!, 'abilities'))
+        expect(shown(e.description ?? ''), id).toBe(`The API does not say which of ${hero}’s forms each ability belongs to: they are listed together.`);
+    }
+    // A hero of one form has nothing to say.
+    for (const e of await pagesOf('1014', 'abilities')) expect(e.description).toBeUndefined();
+    const ja = await runInLocale('ja', () => env.b.press('hero.s:1029', ['abilities']));
+    expect(ja.payload.embeds[0]!.description).toBe('APIは各アビリティがMagikのどのフォームのものかを示していないため、まとめて表示しています。');
   });
 
-  it('puts each form’s abilities on pages of their own under its name, forms of one name together (the spec shape)', async () => {
-    // Hand-written: the spec's `transformation_id` on Hulk's abilities. 703 and 706 are both "Bruce Banner".
+  it('tells apart same-named forms that each hold abilities: Magik and her Darkchild form, both named “Magik” (the spec shape)', async () => {
+    // Hand-written: the spec's `transformation_id` on Magik's abilities, her two records of each ability split between 682 and 683.
+    const forms: Record<number, string> = {
+      102911: '682',
+      102921: '682',
+      102941: '682',
+      102971: '682',
+      102981: '682',
+      102915: '683',
+      102922: '683',
+      102942: '683',
+      102951: '683',
+      102952: '683',
+      102961: '683',
+      102962: '683',
+      102973: '683',
+    };
+    await withHero(
+      1029,
+      (h) => (h.abilities = h.abilities.map((a) => (forms[a.id as number] ? { ...a, transformation_id: forms[a.id as number] } : a))),
+      async (b) => {
+        const pages = (await pagesOf('1029', 'abilities', b)).map((e) => ({ heading: e.description, names: e.fields!.map((f) => shown(f.name)) }));
+        expect(pages).toEqual([
+          {
+            heading: 'Form: **Magik (form 1)**',
+            names: ['[Left Click] Soulsword', '[Right Click] Magik Slash', '[E] Umbral Incursion', '[Shift] Stepping Discs', '[Q] Darkchild (Ultimate)'],
+          },
+          {
+            heading: 'Form: **Magik (form 2)**',
+            names: [
+              '[Left Click] Soulsword',
+              '[Right Click] Magik Slash',
+              '[Left Click] Eldritch Whirl',
+              "[Right Click] Demon's Rage",
+              '[E] Umbral Incursion',
+              '[Shift] Stepping Discs',
+            ],
+          },
+          { heading: '**Not tied to a form**', names: ['Disc Master (Passive)', "Limbo's Might (Passive)"] },
+        ]);
+        // Told apart in each language.
+        const de = await runInLocale('de', () => b.press('hero.p:1029:abilities:2:n'));
+        expect(de.payload.embeds[0]!.description).toBe('Form: **Magik (Form 2)**');
+      },
+    );
+  });
+
+  it('puts each form’s abilities on pages of their own under its name, a name listed twice once (the spec shape)', async () => {
+    // Hand-written: the spec's `transformation_id` on Hulk's abilities. 703 and 706 are both "Bruce Banner": 706 holds none.
     const forms: Record<number, string> = {
       101111: '703',
-      101122: '706',
+      101122: '704',
       101121: '703',
       101131: '703',
       101113: '705',
@@ -102,25 +174,12 @@ describe('/hero abilities grouped by form', () => {
       async (b) => {
         const pages = (await pagesOf('1011', 'abilities', b)).map((e) => ({ heading: e.description, names: e.fields!.map((f) => shown(f.name)) }));
         expect(pages).toEqual([
-          {
-            heading: 'Form: **Bruce Banner**',
-            names: [
-              '[Right Click] Gamma Burst (Normal)',
-              '[Shift] Gamma Grenade (Normal)',
-              '[Left Click] Gamma Ray Gun (Normal)',
-              '[Q] Puny Banner (Ultimate)',
-            ],
-          },
+          { heading: 'Form: **Bruce Banner**', names: ['[Shift] Gamma Grenade', '[Left Click] Gamma Ray Gun', '[Q] Puny Banner (Ultimate)'] },
           { heading: 'Form: **Monster Hulk**', names: ['[Left Click] Heavy Blow (Weapon)', '[Q] World Breaker (Ultimate)'] },
-          { heading: 'Form: **Hero Hulk**', names: ['[Q] Hulk Smash! (Ultimate)', '[Shift] Indestructible Guard (Normal)'] },
+          { heading: 'Form: **Hero Hulk**', names: ['[Right Click] Gamma Burst', '[Q] Hulk Smash! (Ultimate)', '[Shift] Indestructible Guard'] },
           {
             heading: '**Not tied to a form**',
-            names: [
-              '[Right Click] Gamma Burst (Normal)',
-              '[Left Click] Heavy Blow (Normal)',
-              '[Space] Incredible Leap (Normal)',
-              '[E] Radioactive Lockdown (Normal)',
-            ],
+            names: ['[Right Click] Gamma Burst', '[Left Click] Heavy Blow', '[Space] Incredible Leap', '[E] Radioactive Lockdown'],
           },
         ]);
         const fr = await runInLocale('fr', () => b.press('hero.p:1011:abilities:2:n'));

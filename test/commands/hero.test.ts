@@ -67,13 +67,13 @@ describe('/hero', () => {
     expect(e.author?.name).toBe('Hulk · Abilities');
     expect(e.fields!.length).toBeLessThanOrEqual(6);
     const all = shown(e.fields!.map((f) => `${f.name}\n${f.value}`).join('\n'));
-    expect(all).toMatch(/\[Right Click\] Gamma Burst \(Normal\)/);
+    expect(all).toMatch(/^\[Right Click\] Gamma Burst$/m);
     expect(all).toMatch(/\*\*Cooldown:\*\* 8s/);
     const next = customIds(first.payload).find((id) => id.endsWith(':n'))!;
     expect(next).toBe('hero.p:1011:abilities:2:n');
     const second = await env.b.press(next);
     expect(second.mode).toBe('update');
-    expect(second.payload.embeds[0]!.fields!.map((f) => shown(f.name))).toContain('[Shift] Indestructible Guard (Normal)');
+    expect(second.payload.embeds[0]!.fields!.map((f) => shown(f.name))).toContain('[Shift] Indestructible Guard');
     expect(customIds(second.payload)).toContain('hero.p:1011:abilities:2:i');
   });
 
@@ -93,16 +93,16 @@ describe('/hero', () => {
     // The real list has 16 entries: 2 Base Stat, and Gamma Burst, Incredible Leap, Radioactive Lockdown twice with the
     // same fields; Heavy Blow twice as Weapon and Normal with the same fields (merged: the first is kept).
     expect(names).toEqual([
-      '[Right Click] Gamma Burst (Normal)',
+      '[Right Click] Gamma Burst',
       '[Q] Hulk Smash! (Ultimate)',
       '[Left Click] Heavy Blow (Weapon)',
-      '[Space] Incredible Leap (Normal)',
-      '[E] Radioactive Lockdown (Normal)',
-      '[Shift] Gamma Grenade (Normal)',
-      '[Left Click] Gamma Ray Gun (Normal)',
+      '[Space] Incredible Leap',
+      '[E] Radioactive Lockdown',
+      '[Shift] Gamma Grenade',
+      '[Left Click] Gamma Ray Gun',
       '[Q] Puny Banner (Ultimate)',
       '[Q] World Breaker (Ultimate)',
-      '[Shift] Indestructible Guard (Normal)',
+      '[Shift] Indestructible Guard',
     ]);
     expect(names.filter((n) => n.includes('Gamma Burst'))).toHaveLength(1);
     const overview = (await env.b.run('hero', { name: 'hulk' })).payload.embeds[0]!;
@@ -123,10 +123,10 @@ describe('/hero', () => {
     // 8 entries: Base Stat 1 and the empty UNITED SIBLINGS are not abilities.
     expect(torch).toEqual([
       '[Q] Supernova (Ultimate)',
-      '[E] Pyro-prison (Normal)',
-      '[F] Flaming Meteor (Normal)',
-      '[Right Click] Blazing Blast (Normal)',
-      '[Shift] Plasma Body (Normal)',
+      '[E] Pyro-prison',
+      '[F] Flaming Meteor',
+      '[Right Click] Blazing Blast',
+      '[Shift] Plasma Body',
       '[Left Click] Fire Cluster (Weapon)',
     ]);
     const overview = (await env.b.run('hero', { name: 'human torch' })).payload.embeds[0]!;
@@ -148,8 +148,8 @@ describe('/hero', () => {
         pages.push({ heading: e.description, names: e.fields!.map((f) => shown(f.name)) });
       }
       expect(pages.slice(0, 2)).toEqual([
-        { heading: 'Form: **Monster Hulk**', names: ['[Right Click] Gamma Burst (Normal)'] },
-        { heading: 'Form: **Hero Hulk**', names: ['[Right Click] Gamma Burst (Normal)'] },
+        { heading: 'Form: **Monster Hulk**', names: ['[Right Click] Gamma Burst'] },
+        { heading: 'Form: **Hero Hulk**', names: ['[Right Click] Gamma Burst'] },
       ]);
       expect(pages.slice(2).map((p) => p.heading)).toEqual(['**Not tied to a form**', '**Not tied to a form**']);
       expect(pages.slice(2).flatMap((p) => p.names)).toHaveLength(9);
@@ -168,10 +168,7 @@ describe('/hero', () => {
       const fresh = bot(env.r);
       const names: string[] = [];
       for (let p = 1; p <= 2; p++) names.push(...(await fresh.press(`hero.p:1011:abilities:${p}:n`)).payload.embeds[0]!.fields!.map((f) => shown(f.name)));
-      expect(names.filter((n) => n.includes('Gamma Burst'))).toEqual([
-        '[Right Click] Gamma Burst (Normal) · variant 1',
-        '[Right Click] Gamma Burst (Normal) · variant 2',
-      ]);
+      expect(names.filter((n) => n.includes('Gamma Burst'))).toEqual(['[Right Click] Gamma Burst · variant 1', '[Right Click] Gamma Burst · variant 2']);
       await fresh.close();
     } finally {
       hulk.abilities = saved;
@@ -235,6 +232,10 @@ describe('/hero', () => {
     const fields = Object.fromEntries(stats.payload.embeds[0]!.fields!.map((f) => [f.name, f.value]));
     expect(fields['Win rate']).toMatch(/^\d+\.\d %$/);
     expect(fields['Average K / D / A']).toMatch(/KDA \d+\.\d\d/);
+    // Totals over every player's matches say so: "Play time 166,071h 50m" is nobody's own.
+    expect(fields['Play time (all players)']).toMatch(/^[\d,]+h \d+m$/);
+    expect(fields['Matches (all players)']).toBeDefined();
+    expect(Object.keys(fields)).not.toContain('Play time');
     const board = await env.b.press('hero.s:1011', ['leaderboard']);
     expect(board.payload.embeds[0]!.description!.split('\n')).toHaveLength(10);
   });

@@ -17,7 +17,7 @@ const names = (description: string | undefined) =>
   (description ?? '').split('\n').map((l) => /^\*\*(.+?)\*\*|^~~(.+?)~~/.exec(l)?.slice(1).find(Boolean)?.replace(/\\(.)/g, '$1'));
 
 describe('the match card', () => {
-  it('shows the teams the embeds list: players in order, their K/D/A, MVP and SVP, who left early or came in as a replacement dimmed', async () => {
+  it('shows the teams the embeds list: players in order, their K/D/A, MVP and SVP, who left early dimmed', async () => {
     const view = await matchView(MATCH, env.b.ctx);
     expect(view.embeds).toHaveLength(1);
     expect(view.embeds![0]!.image).toEqual({ url: 'attachment://match.png' });
@@ -38,7 +38,7 @@ describe('the match card', () => {
       const lines = teams[i]!.description!.split('\n');
       team.players.forEach((p, j) => {
         expect(lines[j]).toContain(` · ${p.kda} · `);
-        expect(p.dimmed).toBe(/\*(left early|replacement)\*$/.test(lines[j]!));
+        expect(p.dimmed).toBe(/\*(left early|no hero picked)\*$/.test(lines[j]!));
         if (p.badge) expect(lines[j]).toContain(`**${p.badge}**`);
       });
     });
@@ -83,6 +83,26 @@ describe('the match card', () => {
       expect(pressed.payload.embeds.map((e) => e.description ?? '').join('\n')).toMatch(/left early/);
       expect(pressed.view.charts ?? []).toEqual([]);
     }
+  });
+
+  it('dims only who left early: a replacement played the match to its end, on every real match', async () => {
+    const seen = { replacement: 0, left: 0 };
+    for (const uid of env.r.dataset.matches.keys()) {
+      const view = await matchView(uid, env.b.ctx);
+      const card = view.charts![0]!.spec as MatchCard;
+      card.teams.forEach((team, i) => {
+        const lines = view.charts![0]!.text!.embeds![i]!.description!.split('\n');
+        team.players.forEach((p, j) => {
+          const status = /\*(left early|replacement|no hero picked)\*$/.exec(lines[j]!)?.[1];
+          if (status === 'replacement') seen.replacement++;
+          if (status === 'left early') seen.left++;
+          expect(p.dimmed, `${uid} ${p.name}`).toBe(status === 'left early' || status === 'no hero picked');
+        });
+      });
+    }
+    // 6713371 has two replacements and two leavers; the other matches one of each, or none.
+    expect(seen.replacement).toBeGreaterThanOrEqual(4);
+    expect(seen.left).toBeGreaterThanOrEqual(4);
   });
 
   it('is written in the member’s language', async () => {

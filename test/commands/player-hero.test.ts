@@ -37,8 +37,12 @@ describe('/player hero:', () => {
     expect(name).toBe(`Maps (latest ${recent.length} matches on this hero)`);
     const lines = f[name]!.split('\n');
     expect(lines[0]).toBe('Midtown (Competitive) · 3 matches · 2 wins');
-    // Five maps at most; every line is a map of a recent match on the hero, never one of another hero's.
-    expect(lines.length).toBeLessThanOrEqual(5);
+    // Every map of the 14 matches: 9 of them, whose counts add up to the 14; none left out unsaid.
+    expect(recent).toHaveLength(14);
+    expect(lines).toHaveLength(9);
+    expect(lines.reduce((sum, l) => sum + Number(/ · (\d+) match/.exec(l)![1]), 0)).toBe(14);
+    expect(f[name]).not.toMatch(/more map/);
+    // Every line is a map of a recent match on the hero, never one of another hero's.
     expect(recent.every((m) => m.player.hero_name === 'winter soldier' || m.player.hero_id === '1041')).toBe(true);
   });
 

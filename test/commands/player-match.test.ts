@@ -2,6 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { APIEmbed, APISelectMenuOption } from 'discord-api-types/v10';
 import { PLAYER_SECTIONS, playerView } from '../../src/commands/player.js';
 import { runInLocale } from '../../src/i18n/index.js';
+import type { Locale } from '../../src/i18n/locales.js';
 import { embedLength, escapeText, LIMITS } from '../../src/render/limits.js';
 import { toMessagePayload, type MessagePayload } from '../../src/render/view.js';
 import { bot, customIds, useReplicaBot } from '../helpers/bot.js';
@@ -560,11 +561,49 @@ describe('/match scoreboard on every real match', () => {
     expect(teamB[0]).toBe('**Card1gan** · Cloak & Dagger (7m 48s) · 11/9/9 · 5,627 dmg · 17,954 heal · 6,753 dmg taken · **SVP**, Gifted Healer');
   });
 
+  it('counts who did not play the match through in the plural of each language', async () => {
+    const expected: Record<Locale, [string, string]> = {
+      en: ['14 · 2 replacements · 2 left early', '13 · 1 replacement · 1 left early'],
+      'es-ES': ['14 · 2 sustitutos · 2 abandonaron', '13 · 1 sustituto · 1 abandonó'],
+      'pt-BR': ['14 · 2 substitutos · 2 saíram antes do fim', '13 · 1 substituto · 1 saiu antes do fim'],
+      fr: ['14 · 2 remplaçants · 2 ont quitté la partie', '13 · 1 remplaçant · 1 a quitté la partie'],
+      de: ['14 · 2 Ersatzspieler · 2 vorzeitig verlassen', '13 · 1 Ersatzspieler · 1 vorzeitig verlassen'],
+      ja: ['14 · 途中参加 2人 · 途中離脱 2人', '13 · 途中参加 1人 · 途中離脱 1人'],
+    };
+    for (const [locale, [two, one]] of Object.entries(expected) as [Locale, [string, string]][]) {
+      const players = async (uid: string) => (await runInLocale(locale, () => env.b.run('match', { match: uid }))).payload.embeds[0]!.fields![2]!.value;
+      expect(await players('6713371_1740603484_820_11001_10'), locale).toBe(two);
+      expect(await players('6713355_1740604074_322_11001_10'), locale).toBe(one);
+    }
+  });
+
   it('the summary gives duration and date from the match itself when opened by id', async () => {
     const { payload } = await env.b.run('match', { match: '6713355_1740604074_322_11001_10' });
     expect(payload.embeds[0]!.description).toBe(
       '**Duration** 6m 44s · **Played** <t:1740604074:f>\nMatch `6713355_1740604074_322_11001_10` · replay 10739232944',
     );
+  });
+
+  it('by id, names the map the match itself tells: the one its uid embeds, as when opened from a list', async () => {
+    // A real scoreboard served under a real newer uid of Double C's (map 1290, Symbiotic Surface): the four captured
+    // scoreboards have older uids, which embed no map.
+    const uid = '5518294_1749102302_1290153_11001_11';
+    env.r.dataset.matches.set(uid, {
+      match_details: { ...(env.r.dataset.matches.get('6713355_1740604074_322_11001_10')!.match_details as object), match_uid: uid },
+    });
+    try {
+      const typed = (await env.b.run('match', { match: uid })).payload.embeds[0]!;
+      expect(typed.description!.split('\n')[0]).toBe('**Map** Symbiotic Surface · **Duration** 6m 44s · **Played** <t:1749102302:f>');
+      expect(typed.thumbnail?.url).toMatch(/1290/);
+      const fromList = encodeMatchOrigin({ matchUid: uid, mapId: '1290', modeId: 2, duration: 704, time: 1749103193 });
+      const opened = (await env.b.press('pl.m:1786151874', [fromList])).payload.embeds[0]!;
+      expect(opened.description!.split('\n')[0]).toBe(typed.description!.split('\n')[0]);
+      // Without a map in its uid or detail, none is named: an older uid's third part is a counter, not a map.
+      const old = (await env.b.run('match', { match: '6713355_1740604074_322_11001_10' })).payload.embeds[0]!;
+      expect(old.description).not.toMatch(/\*\*Map\*\*/);
+    } finally {
+      env.r.dataset.matches.delete(uid);
+    }
   });
 
   it('a select opens any player of the match as a profile', async () => {

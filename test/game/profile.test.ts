@@ -14,7 +14,18 @@ import { parseUpdateTime } from '../../src/game/update-times.js';
 import { runInLocale } from '../../src/i18n/index.js';
 import { isTierName, levelOfScore, rankScore, rankScoreChange, tierOf, tierOfLevel } from '../../src/game/ranks.js';
 import { seasonFromIndex, seasonFromNumber, seasonFromRankGame, seasonOfHistoryEntry, seasonParamFor } from '../../src/game/seasons.js';
-import { profiles } from './samples.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { everyRawProfile, profiles, schemas } from './samples.js';
+import { matchUidStart } from '../../src/game/match-uid.js';
+
+/** The raw JSON of every real profile: the replica's, the shared captures' and the fixtures' (test/fixtures/api-samples), by file name. */
+function allRawProfiles(): Record<string, Record<string, unknown>> {
+  const dir = new URL('../fixtures/api-samples/player/', import.meta.url);
+  const fixtures = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => [f, JSON.parse(readFileSync(new URL(f, dir), 'utf8')) as Record<string, unknown>] as const);
+  return { ...Object.fromEntries(fixtures), ...everyRawProfile() };
+}
 
 describe('seasons', () => {
   it('names the index numbering of v1 and the profile, the text numbering of v2 and the rank game ids alike', () => {
@@ -281,16 +292,38 @@ describe('a profile at a glance', () => {
     expect(parseUpdateTime('tomorrow')).toBeNull();
   });
 
-  it('the zone fits the data: last_inserted_match falls within two minutes after the end of one of the profile’s own matches', () => {
+  it('the zone fits the data: last_inserted_match is, to the second, the start inside one of the profile’s own match uids', () => {
     let checked = 0;
-    for (const [file, p] of Object.entries(profiles)) {
+    for (const [file, raw] of Object.entries(allRawProfiles())) {
+      const p = schemas.player.parse(raw);
       const inserted = parseUpdateTime(p.updates.last_inserted_match);
       if (inserted === null) continue;
-      const gaps = p.recent_matches.map((m) => inserted - (m.time ?? Number.NaN)).filter((g) => g >= 0);
-      expect(Math.min(...gaps), file).toBeLessThan(120);
+      const starts = p.recent_matches.map((m) => matchUidStart(m.match_uid, Date.UTC(2030, 0, 1)));
+      expect(starts, file).toContain(inserted);
+      // The start of the newest match the history held at its last update: the newest row, or the one before it when the
+      // profile holds a match played after last_history_update.
+      const history = parseUpdateTime(p.updates.last_history_update)!;
+      const held = p.recent_matches.filter((m) => m.time! <= history).sort((a, b) => b.time! - a.time!);
+      expect(matchUidStart(held[0]!.match_uid, Date.UTC(2030, 0, 1)), file).toBe(inserted);
+      // Read as UTC (4 or 5 hours earlier) or as Central time (an hour later), the same text is no match's start.
+      for (const hours of [-5, -4, 1]) expect(starts, `${file} ${hours}`).not.toContain(inserted + hours * 3_600);
       checked++;
     }
-    expect(checked).toBeGreaterThanOrEqual(4);
+    expect(checked).toBeGreaterThanOrEqual(5);
+  });
+
+  it('the zone fits the data: last_update_request is one hour before the signed image URLs expire, when captured right after it', () => {
+    let hour = 0;
+    for (const [file, raw] of Object.entries(allRawProfiles())) {
+      const requested = parseUpdateTime((raw.updates as Record<string, unknown> | undefined)?.last_update_request);
+      const expires = [...JSON.stringify(raw).matchAll(/expires=(\d+)/g)].map((m) => Number(m[1]));
+      if (requested === null || expires.length === 0) continue;
+      // A URL is signed when the response is made, for an hour: never before the update it shows.
+      for (const e of expires) expect(e - 3_600 - requested, file).toBeGreaterThanOrEqual(0);
+      if (expires.every((e) => e - 3_600 - requested < 10)) hour++;
+    }
+    // The seven March 2025 captures were taken right after an update request: 2 to 6 seconds after it, read as Eastern time.
+    expect(hour).toBeGreaterThanOrEqual(7);
   });
 
   it('the shown update time is never earlier than the newest match in the profile, on every sample', () => {
