@@ -107,14 +107,14 @@ function text(p: Painter, value: string, x: number, y: number, size: number, col
  */
 function wrapped(ctx: Ctx, value: string, weight: 400 | 600, maxWidth: number, floor: number): string[] {
   if (measure(ctx, value, floor, weight) <= maxWidth) return [value];
-  const parts = value.split(/(?<= · )/);
+  const parts = value.split(/(?<= \u00b7 )/);
   const lines: string[] = [];
   for (const part of parts) {
     const last = lines.at(-1);
     if (last !== undefined && measure(ctx, `${last}${part}`.trimEnd(), floor, weight) <= maxWidth) lines[lines.length - 1] = `${last}${part}`;
     else lines.push(part);
   }
-  return lines.map((l) => l.replace(/ · $/, '')).filter((l, i, all) => l !== '' || all.length === 1);
+  return lines.map((l) => l.replace(/ \u00b7 $/, '')).filter((l, i, all) => l !== '' || all.length === 1);
 }
 
 /** Widths for boxes side by side in `room` px: equal when each fits, else each its `need` and the rest shared, else shares of `room` by `need`. */

@@ -66,7 +66,7 @@ import {
   wholePercent,
   winRate,
 } from '../i18n/format.js';
-import { escapeText, LIMITS, linesWithin, truncate } from '../render/limits.js';
+import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import { componentEmoji, emojiBefore } from '../render/emojis.js';
 import { heroName, modeName, roleName, tierName } from '../i18n/names.js';
 import { heroLookup, type HeroLabel } from '../catalog/hero-lookup.js';
@@ -79,6 +79,9 @@ import { currentLocale, tr } from '../i18n/index.js';
 import { loadNamedProfile, loadProfile, playerChoices, seasonOption, type LoadedProfile } from '../catalog/players.js';
 import { seasonChoices } from '../catalog/choices.js';
 import { encodeMatchOrigin } from '../render/match-origin.js';
+
+/** Maps the /player hero: view lists before "+N more": what a phone's first screen holds beside the rest of the view. */
+const HERO_MAPS_SHOWN = 4;
 
 export const PLAYER_SECTIONS = ['profile', 'stats', 'ranked', 'unranked', 'matchups', 'maps', 'teammates', 'rank-history', 'matches'] as const;
 export type PlayerSection = (typeof PLAYER_SECTIONS)[number];
@@ -860,12 +863,16 @@ async function heroView(
     );
     fields.push({
       name: tr('player:hero.maps', { count: data.recent.length, n: integer(data.recent.length) }),
-      // Every map that fits, then how many more: the field never leaves maps out without saying so.
-      value: linesWithin(
-        data.maps.map((m, i) => `${escapeText(mapLabels[i]!, 60)} · ${counted('matches', m.matches)} · ${counted('wins', m.wins)}`),
-        LIMITS.fieldValue,
-        (left) => tr('player:hero.mapsMore', { count: left, n: integer(left) }),
-      ),
+      // The most played maps a phone's first screen holds (each line at most about 110 characters), then how many more:
+      // the field never leaves maps out without saying so.
+      value: [
+        ...data.maps
+          .slice(0, HERO_MAPS_SHOWN)
+          .map((m, i) => `${escapeText(mapLabels[i]!, 60)} · ${counted('matches', m.matches)} · ${counted('wins', m.wins)}`),
+        ...(data.maps.length > HERO_MAPS_SHOWN
+          ? [tr('player:hero.mapsMore', { count: data.maps.length - HERO_MAPS_SHOWN, n: integer(data.maps.length - HERO_MAPS_SHOWN) })]
+          : []),
+      ].join('\n'),
       inline: false,
     });
   }

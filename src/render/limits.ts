@@ -46,26 +46,6 @@ export function truncate(text: string, max: number): string {
   return out + ELLIPSIS;
 }
 
-/**
- * `lines` joined by newlines within `max` characters: as many whole lines as fit, in order, then `more(n)` for the `n` left
- * out (its line counted in the budget); every line when all fit. A first line longer than `max` alone is cut with {@link truncate}.
- */
-export function linesWithin(lines: readonly string[], max: number, more: (left: number) => string): string {
-  const all = lines.join('\n');
-  if (all.length <= max) return all;
-  const kept: string[] = [];
-  let used = 0;
-  for (const [i, line] of lines.entries()) {
-    const tail = more(lines.length - i - 1);
-    const after = used + (kept.length > 0 ? 1 : 0) + line.length;
-    if (i < lines.length - 1 ? after + 1 + tail.length > max : after > max) break;
-    kept.push(line);
-    used = after;
-  }
-  if (kept.length === 0) return truncate(lines[0] ?? '', max);
-  return [...kept, more(lines.length - kept.length)].join('\n');
-}
-
 // Every character Discord markdown gives a meaning to, anywhere (the colon so no URL is auto-linked) or at a line's start.
 // Each rule looks only backwards, so two escaped texts side by side are as safe as each alone (`@` + `everyone`).
 const MARKDOWN = /[\\*_~|`[\]<@:]|(?<=^[^\S\r\n]*)[>#+-]|(?<=^[^\S\r\n]*\d*)\./gm;

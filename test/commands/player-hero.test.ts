@@ -37,11 +37,15 @@ describe('/player hero:', () => {
     expect(name).toBe(`Maps (latest ${recent.length} matches on this hero)`);
     const lines = f[name]!.split('\n');
     expect(lines[0]).toBe('Midtown (Competitive) · 3 matches · 2 wins');
-    // Every map of the 14 matches: 9 of them, whose counts add up to the 14; none left out unsaid.
+    // The 14 matches were played on 9 maps: the 4 most played (what a phone's first screen holds), then the 5 others
+    // counted; none left out unsaid.
     expect(recent).toHaveLength(14);
-    expect(lines).toHaveLength(9);
-    expect(lines.reduce((sum, l) => sum + Number(/ · (\d+) match/.exec(l)![1]), 0)).toBe(14);
-    expect(f[name]).not.toMatch(/more map/);
+    const maps = playerHero(profiles[AUGUST]!, { id: '1041', name: 'winter soldier' }).maps;
+    expect(maps).toHaveLength(9);
+    expect(maps.reduce((sum, m) => sum + m.matches, 0)).toBe(14);
+    expect(lines).toHaveLength(5);
+    expect(lines.slice(0, 4).map((l) => Number(/ · (\d+) match/.exec(l)![1]))).toEqual(maps.slice(0, 4).map((m) => m.matches));
+    expect(lines[4]).toBe('+5 more maps');
     // Every line is a map of a recent match on the hero, never one of another hero's.
     expect(recent.every((m) => m.player.hero_name === 'winter soldier' || m.player.hero_id === '1041')).toBe(true);
   });

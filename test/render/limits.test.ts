@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { ButtonStyle, ComponentType, type APIEmbed } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
-import { embedLength, escapeText, LIMITS, linesWithin, truncate } from '../../src/render/limits.js';
+import { embedLength, escapeText, LIMITS, truncate } from '../../src/render/limits.js';
 import { fitView } from '../../src/render/view.js';
 import { toMessagePayload, type View } from '../../src/render/view.js';
 
@@ -25,33 +25,6 @@ describe('truncate', () => {
         if (s.length <= max) expect(out).toBe(s);
         else expect(s.startsWith(out.slice(0, -1))).toBe(true);
       }),
-    );
-  });
-});
-
-describe('linesWithin', () => {
-  const more = (n: number) => `+${n} more`;
-  it('keeps every line that fits, then says how many are left out', () => {
-    expect(linesWithin(['a', 'b', 'c'], 5, more)).toBe('a\nb\nc');
-    expect(linesWithin(['aaaa', 'bbbb', 'cccccccccc'], 16, more)).toBe('aaaa\n+2 more');
-    expect(linesWithin(['aaaa', 'bbbb', 'cccccccccc'], 17, more)).toBe('aaaa\nbbbb\n+1 more');
-  });
-  it('never exceeds max, and the lines kept and the number said add up to every line', () => {
-    fc.assert(
-      fc.property(
-        fc.array(
-          fc.string({ minLength: 1, maxLength: 60 }).map((l) => l.replace(/\n/g, ' ')),
-          { maxLength: 40 },
-        ),
-        fc.integer({ min: 20, max: 1_024 }),
-        (lines, max) => {
-          const out = linesWithin(lines, max, more);
-          expect(out.length).toBeLessThanOrEqual(max);
-          const said = /\+(\d+) more$/.exec(out);
-          if (!said) expect(out).toBe(lines.join('\n'));
-          else expect(out.split('\n').length - 1 + Number(said[1])).toBe(lines.length);
-        },
-      ),
     );
   });
 });
