@@ -13,6 +13,7 @@ const REDIS = [
   'test/cache/shared-flight.test.ts',
   'test/feeds/leadership.test.ts',
   'test/feeds/poll-signal.test.ts',
+  'test/store/back-targets-redis.test.ts',
 ];
 /** Files that need PostgreSQL (and some of them Redis too). */
 const POSTGRES = [

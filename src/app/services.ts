@@ -9,6 +9,7 @@ import { redisClientOf } from '../feeds/leadership.js';
 import type Keyv from 'keyv';
 import { openState, type State } from '../store/state.js';
 import { RecentLookups } from '../store/recent-lookups.js';
+import { BackTargets } from '../store/back-targets.js';
 import { HeroDirectory } from '../catalog/hero-directory.js';
 import { MapDirectory } from '../catalog/map-directory.js';
 import type { ChannelAccess, CommandContext } from '../discord/command.js';
@@ -26,7 +27,7 @@ export interface ApiServices {
   api: RivalsApi;
   /** SQLite under DATA_DIR, or PostgreSQL at DATABASE_URL. */
   state: State;
-  /** Memory, or Redis: recent lookups, the Redis client for coordination, the responses' shared level. */
+  /** Memory, or Redis: recent lookups, kept Back buttons, the Redis client for coordination, the responses' shared level. */
   cacheStore: Keyv;
   cache: ResponseCache;
   limiter: UpstreamRateLimiter;
@@ -127,6 +128,7 @@ export function createCommandContext(
     settings: state.settings,
     ...(state.feedPosts ? { feedPosts: state.feedPosts } : {}),
     recent: new RecentLookups(cacheStore),
+    backTargets: new BackTargets(cacheStore),
     now,
   };
 }

@@ -24,6 +24,7 @@ import type { View } from '../render/view.js';
 import type { AccountLinksRepository } from '../store/account-links.js';
 import type { GuildSettingsRepository } from '../store/guild-settings.js';
 import type { RecentLookups } from '../store/recent-lookups.js';
+import type { BackTargets } from '../store/back-targets.js';
 import type { FeedTester } from '../feeds/test-post.js';
 import type { ChartRenderer } from '../charts/renderer.js';
 import type { HeroMeta } from '../jobs/hero-meta.js';
@@ -86,6 +87,8 @@ export interface CommandContext {
   links: AccountLinksRepository;
   settings: GuildSettingsRepository;
   recent: RecentLookups;
+  /** Back buttons kept under short keys for the IDs they do not fit in (src/store/back-targets.ts). */
+  backTargets: BackTargets;
   channels: ChannelAccess;
   /** Test posts to feed channels; absent without Discord (the CLI). */
   feedTester?: FeedTester;

@@ -87,3 +87,17 @@ export function wholeArg(arg: string | undefined, bounds: WholeArg): number {
 export function pageArg(arg: string | undefined): number {
   return wholeArg(arg, PAGE_ARG);
 }
+
+/**
+ * The length of a key that state too long for a custom ID is kept under in the store (STYLE.md principle 2): URL-safe
+ * base64 characters, which the codec carries as they are. src/store/back-targets.ts makes them.
+ */
+export const STORE_KEY_LENGTH = 10;
+
+/**
+ * A store key read from a custom ID's argument, the one way a handler reads one: exactly {@link STORE_KEY_LENGTH} of
+ * `A-Z a-z 0-9 - _`, null for anything else (nothing, an old ID without one, a crafted one), which then reads nothing.
+ */
+export function storeKeyArg(arg: string | undefined): string | null {
+  return arg !== undefined && arg.length === STORE_KEY_LENGTH && /^[\w-]+$/.test(arg) ? arg : null;
+}

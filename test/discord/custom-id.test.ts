@@ -8,6 +8,8 @@ import {
   MAX_CUSTOM_ID_LENGTH,
   MAX_PAGE,
   pageArg,
+  STORE_KEY_LENGTH,
+  storeKeyArg,
   wholeArg,
 } from '../../src/render/custom-id.js';
 import { pageFromArgs } from '../../src/render/paginate.js';
@@ -110,6 +112,27 @@ describe('numbers read from a custom ID', () => {
         expect(n).toBeLessThanOrEqual(b.max);
         if (/^-?\d{1,15}$/.test(a)) expect(n).toBe(Math.min(b.max, Math.max(b.min, Number(a))) || 0);
         else if (!/^-?\d+$/.test(a)) expect(n).toBe(b.fallback);
+      }),
+    );
+  });
+});
+
+describe('store keys read from a custom ID', () => {
+  it('reads exactly ten URL-safe characters, as the codec carries them', () => {
+    expect(STORE_KEY_LENGTH).toBe(10);
+    for (const key of ['AbC-_09xyz', '----------', '0123456789']) {
+      expect(storeKeyArg(key), key).toBe(key);
+      expect(storeKeyArg(decodeCustomId(encodeCustomId('pl.s', '1', '', key))!.args[2]), key).toBe(key);
+    }
+  });
+
+  it('gives null for anything else: nothing, a number, the wrong length, characters the store never makes', () => {
+    for (const arg of [undefined, '', '1', '123456789', '12345678901', 'abc:defghi', 'abc%3Adefg', 'abc def gh', 'abc.defghi', 'abcdéfghij', '١٢٣٤٥٦٧٨٩٠'])
+      expect(storeKeyArg(arg), String(arg)).toBeNull();
+    fc.assert(
+      fc.property(fc.string({ maxLength: 20 }), (arg) => {
+        const key = storeKeyArg(arg);
+        expect(key === null || (key === arg && /^[A-Za-z0-9_-]{10}$/.test(arg))).toBe(true);
       }),
     );
   });
