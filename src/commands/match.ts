@@ -229,13 +229,18 @@ function playerSelect(
   // One option a player (Discord refuses repeated option values).
   const lines = uniqueLines(teams).slice(0, LIMITS.selectOptions);
   if (lines.length === 0) return null;
-  const matchArg = /^[\w~.-]+$/.test(opened) && `mt.p:${opened}`.length <= MAX_CUSTOM_ID_LENGTH ? opened : m.match_uid.slice(0, 60);
+  const bareUid = m.match_uid.slice(0, 60);
+  const matchArg = /^[\w~.-]+$/.test(opened) && `mt.p:${opened}`.length <= MAX_CUSTOM_ID_LENGTH ? opened : bareUid;
+  // Where the match as opened and the list's place do not fit together, the place goes with the bare uid: it holds the
+  // way back (the list's, and the profile's back key), and the uid alone still reopens the scoreboard.
+  const withPlace =
+    place && (encodeCustomIdIfFits('mt.p', matchArg, ...listPlaceArgs(place)) ?? encodeCustomIdIfFits('mt.p', bareUid, ...listPlaceArgs(place)));
   return {
     type: ComponentType.ActionRow,
     components: [
       {
         type: ComponentType.StringSelect,
-        custom_id: (place && encodeCustomIdIfFits('mt.p', matchArg, ...listPlaceArgs(place))) ?? encodeCustomId('mt.p', matchArg),
+        custom_id: withPlace ?? encodeCustomId('mt.p', matchArg),
         placeholder: tr('match:select.placeholder'),
         options: lines.map((l) => ({
           label: truncate(l.player.nick_name ?? l.player.player_uid, LIMITS.optionLabel),

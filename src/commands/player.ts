@@ -17,7 +17,7 @@ import { ApiError } from '../core/api-errors.js';
 import type { Hero, PlayerProfile } from '../api/schemas.js';
 import type { AutocompleteInput, CommandContext, CommandInput, CommandModule } from '../discord/command.js';
 import { EVERYWHERE } from '../discord/command.js';
-import { encodeCustomId, encodeCustomIdIfFits } from '../render/custom-id.js';
+import { encodeCustomId, encodeCustomIdIfFits, MAX_PAGE, storeKeyArg } from '../render/custom-id.js';
 import { NotFoundError } from '../core/errors.js';
 import { recentMatches, type HistoryPage, type HistoryRow } from '../catalog/history.js';
 import { describe } from '../i18n/commands.js';
@@ -112,6 +112,8 @@ interface Lookups {
   seasonTotals: boolean;
   /** Recent matches leave out practice and bot matches (the member's filter, carried in custom IDs). */
   hidePractice: boolean;
+  /** The store key of the profile's Back button ({@link WayBack}), carried in the view's own custom IDs; absent for none. */
+  backKey?: string;
   map(id: string | null): MapInfo | undefined;
   hero(id: string | null): HeroLabel | undefined;
   /** A hero's square icon from the profile's own hero rows, else the hero list's image; absolute URLs. */
@@ -124,6 +126,20 @@ const filterOf = (value: string | undefined): MatchFilter => (value === 'r' ? 'r
 
 /** Season as carried in custom IDs: "" for the current season, else its in-game number. */
 const seasonArg = (season: Season | null) => season?.number ?? '';
+
+/**
+ * The way out of a profile opened from another view (a scoreboard's player select, `mt.p`): `id` the Back button's custom
+ * ID when it is known, `key` the store key under which the profile's own IDs carry it (src/store/back-targets.ts), so that
+ * the Back survives every section, page and filter, and a match opened from the profile and left again.
+ */
+interface WayBack {
+  id?: string;
+  key?: string;
+}
+
+/** `route`'s custom ID with `args`, then the back key when there is one and it fits: the ID never passes 100 characters. */
+const keyedId = (route: string, args: (string | number)[], key: string | undefined): string =>
+  (key ? encodeCustomIdIfFits(route, ...args, key) : null) ?? encodeCustomId(route, ...args);
 
 /** The map and hero lists a view names maps and heroes from; see {@link readLists}. */
 export interface ViewLists {
@@ -149,7 +165,14 @@ export function readLists(ctx: CommandContext): Promise<ViewLists> {
 }
 
 /** Map and hero lookups for one view, from `lists` ({@link readLists}). */
-async function lookups(season: Season | null, seasonTotals: boolean, p: PlayerProfile, lists: Promise<ViewLists>, filter: MatchFilter): Promise<Lookups> {
+async function lookups(
+  season: Season | null,
+  seasonTotals: boolean,
+  p: PlayerProfile,
+  lists: Promise<ViewLists>,
+  filter: MatchFilter,
+  backKey?: string,
+): Promise<Lookups> {
   const { maps, heroes } = await lists;
   const mapById = new Map(maps.map((m) => [m.id, m]));
   const images = new Map<string, string>();
@@ -159,20 +182,21 @@ async function lookups(season: Season | null, seasonTotals: boolean, p: PlayerPr
     season,
     seasonTotals,
     hidePractice: filter === 'r',
+    ...(backKey ? { backKey } : {}),
     map: (id) => (id === null ? undefined : mapById.get(id)),
     hero: heroLookup(heroes, [p]),
     heroImage: (id) => images.get(id),
   };
 }
 
-/** The section menu; `current` null when the view is none of the sections (one hero of the player). */
-function sectionMenu(uid: string, season: string, current: PlayerSection | null): APIActionRowComponent<APIComponentInMessageActionRow> {
+/** The section menu, `pl.s:<uid>:<season>[:<back key>]`; `current` null when the view is none of the sections (one hero of the player). */
+function sectionMenu(uid: string, season: string, current: PlayerSection | null, backKey?: string): APIActionRowComponent<APIComponentInMessageActionRow> {
   return {
     type: ComponentType.ActionRow,
     components: [
       {
         type: ComponentType.StringSelect,
-        custom_id: encodeCustomId('pl.s', uid, season),
+        custom_id: keyedId('pl.s', [uid, season], backKey),
         placeholder: tr('player:menu.sections'),
         options: PLAYER_SECTIONS.map((s) => ({ label: sectionLabel(s), value: s, default: s === current })),
       },
@@ -180,8 +204,8 @@ function sectionMenu(uid: string, season: string, current: PlayerSection | null)
   };
 }
 
-/** The Update button; with `filter`, the recent matches' filter button beside it (`pl.f:<uid>:<season>:<filter>`). */
-function updateRow(uid: string, filter?: { season: string; current: MatchFilter }): APIActionRowComponent<APIComponentInMessageActionRow> {
+/** The Update button; with `filter`, the recent matches' filter button beside it (`pl.f:<uid>:<season>:<filter>[:<back key>]`). */
+function updateRow(uid: string, filter?: { season: string; current: MatchFilter; backKey?: string }): APIActionRowComponent<APIComponentInMessageActionRow> {
   const update = {
     type: ComponentType.Button as const,
     style: ButtonStyle.Secondary as const,
@@ -194,7 +218,7 @@ function updateRow(uid: string, filter?: { season: string; current: MatchFilter 
           type: ComponentType.Button as const,
           style: ButtonStyle.Secondary as const,
           label: tr(filter.current === 'r' ? 'player:menu.showAllMatches' : 'player:menu.hidePractice'),
-          custom_id: encodeCustomId('pl.f', uid, filter.season, filter.current === 'r' ? '' : 'r'),
+          custom_id: keyedId('pl.f', [uid, filter.season, filter.current === 'r' ? '' : 'r'], filter.backKey),
         },
       ]
     : [];
@@ -588,7 +612,7 @@ function matchLines(rows: HistoryRow[], look: Lookups, current: Season | null): 
   });
 }
 
-/** The recent matches' picker: `pl.m:<uid>:<season>:<page>:<filter>`, so the match it opens can return to this page. */
+/** The recent matches' picker: `pl.m:<uid>:<season>:<page>:<filter>[:<back key>]`, so the match it opens can return to this page as it was. */
 function matchSelect(uid: string, rows: HistoryRow[], page: number, look: Lookups): APIActionRowComponent<APIComponentInMessageActionRow> {
   const offset = (page - 1) * PER_PAGE;
   return {
@@ -596,7 +620,7 @@ function matchSelect(uid: string, rows: HistoryRow[], page: number, look: Lookup
     components: [
       {
         type: ComponentType.StringSelect,
-        custom_id: encodeCustomId('pl.m', uid, seasonArg(look.season), page, look.hidePractice ? 'r' : ''),
+        custom_id: keyedId('pl.m', [uid, seasonArg(look.season), page, look.hidePractice ? 'r' : ''], look.backKey),
         placeholder: tr('player:menu.openMatch'),
         options: rows.slice(0, LIMITS.selectOptions).map((m, i) => {
           const result = tr(m.player.is_win === true ? 'player:matches.win' : m.player.is_win === false ? 'player:matches.loss' : 'player:matches.match');
@@ -768,12 +792,27 @@ function section(p: PlayerProfile, which: PlayerSection, page: number, look: Loo
     case 'matches': {
       if (!data.history) throw new Error('the recent matches were not read before rendering');
       const s = matchesSection(p, data.history, look);
-      return { ...s, extra: [...(s.extra ?? []), updateRow(p.uid, { season: seasonArg(look.season), current: look.hidePractice ? 'r' : '' })] };
+      const filter = { season: seasonArg(look.season), current: look.hidePractice ? ('r' as const) : ('' as const), backKey: look.backKey };
+      return { ...s, extra: [...(s.extra ?? []), updateRow(p.uid, filter)] };
     }
   }
 }
 
-/** One section of a profile at a page; `season` null is the current one; `lists` when the caller started {@link readLists}. */
+/**
+ * The page buttons' arguments before the page: `<uid>:<season>:<section>[:<filter>]`, or with a back key
+ * `<uid>:<season>:<section>:<filter>:<back key>` (the filter '' outside the recent matches), where the last page's ID fits.
+ */
+function pageArgs(uid: string, season: string, which: PlayerSection, filter: MatchFilter, backKey: string | undefined): (string | number)[] {
+  const shown = which === 'matches' ? filter : '';
+  const keyed = backKey ? [uid, season, which, shown, backKey] : null;
+  if (keyed && encodeCustomIdIfFits('pl.p', ...keyed, MAX_PAGE, 'l')) return keyed;
+  return shown ? [uid, season, which, shown] : [uid, season, which];
+}
+
+/**
+ * One section of a profile at a page; `season` null is the current one; `lists` when the caller started {@link readLists};
+ * `backKey` the store key of the profile's Back button ({@link WayBack}), carried in every custom ID of the view that fits it.
+ */
 export async function playerView(
   fetched: Fetched<PlayerProfile>,
   which: PlayerSection,
@@ -783,17 +822,18 @@ export async function playerView(
   seasonTotals = true,
   lists: Promise<ViewLists> = readLists(ctx),
   filter: MatchFilter = '',
+  backKey?: string,
 ): Promise<View> {
   const p = fetched.data;
-  const look = await lookups(season, seasonTotals, p, lists, filter);
+  const look = await lookups(season, seasonTotals, p, lists, filter, backKey);
   const s = section(p, which, page, look, await loadSection(p, which, page, look, ctx));
   const footer = staleFooter(s.fetched?.stale ? s.fetched : fetched);
   const embed = footer ? { ...s.embed, footer } : s.embed;
   // The filter travels with the recent matches' pages only.
-  const nav = pageRow('pl.p', which === 'matches' && filter ? [p.uid, seasonArg(season), which, filter] : [p.uid, seasonArg(season), which], s.page, s.pages);
+  const nav = pageRow('pl.p', pageArgs(p.uid, seasonArg(season), which, filter, backKey), s.page, s.pages);
   return {
     embeds: [embed],
-    components: [sectionMenu(p.uid, seasonArg(season), which), ...(s.extra ?? []).slice(0, 1), ...(nav ? [nav] : []), ...(s.extra ?? []).slice(1)],
+    components: [sectionMenu(p.uid, seasonArg(season), which, backKey), ...(s.extra ?? []).slice(0, 1), ...(nav ? [nav] : []), ...(s.extra ?? []).slice(1)],
     ...(s.chart ? { charts: [s.chart] } : {}),
   };
 }
@@ -927,7 +967,10 @@ export async function profileFor(input: CommandInput, ctx: CommandContext): Prom
   return playerView(fetched, 'profile', 1, season, ctx, seasonTotals, lists);
 }
 
-/** A profile opened from a component: a missing player is named, never "check the spelling"; `back` is a Back button's custom ID. */
+/**
+ * A profile opened from a component: a missing player is named, never "check the spelling". `back`, read alongside the
+ * profile, is its way back ({@link WayBack}): a Back button when its custom ID is known, and the key its own IDs carry.
+ */
 export async function profileFromComponent(
   uid: string,
   season: Season | null,
@@ -935,7 +978,7 @@ export async function profileFromComponent(
   page: number,
   ctx: CommandContext,
   filter: MatchFilter = '',
-  back?: string,
+  back?: Promise<WayBack>,
 ): Promise<View> {
   const loading = loadProfile(uid, season, ctx);
   const lists = readLists(ctx);
@@ -946,8 +989,20 @@ export async function profileFromComponent(
     if (err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('player', uid, true);
     throw err;
   }
-  const view = await playerView(loaded.fetched, which, page, season, ctx, loaded.seasonTotals, lists, filter);
-  return back ? { ...view, components: [...(view.components ?? []), backRow(back)] } : view;
+  const way = (await back) ?? {};
+  const view = await playerView(loaded.fetched, which, page, season, ctx, loaded.seasonTotals, lists, filter, way.key);
+  return way.id ? { ...view, components: [...(view.components ?? []), backRow(way.id)] } : view;
+}
+
+/**
+ * The way back that a profile's own custom ID carries as its back key (`arg`, read by the codec): the Back button kept under
+ * it, read alongside the profile. A key the store no longer has (expired, evicted, never kept) gives no Back button: the
+ * profile's own menu still reaches every section, and a Back that led to the profile's top would not be a way back. The key
+ * is carried on all the same, so that a cache slow for one press does not lose the Back for the presses after it.
+ */
+function keptWayBack(arg: string | undefined, ctx: CommandContext): Promise<WayBack> | undefined {
+  const key = storeKeyArg(arg);
+  return key ? ctx.backTargets.find(key).then((id) => ({ key, ...(id ? { id } : {}) })) : undefined;
 }
 
 /** The Update button: asks the API to refresh a player (`GET /api/v1/player/{uid}/update`); answers privately. */
@@ -1003,36 +1058,36 @@ export const player: CommandModule = {
     return playerChoices(input.user.userId, input.focused.value, ctx);
   },
   components: {
-    /** Section select: `pl.s:<uid>:<season>`, the section as the value. */
+    /** Section select: `pl.s:<uid>:<season>[:<back key>]`, the section as the value. */
     'pl.s': async (input, ctx) => {
-      const [uid = '', season = ''] = input.args;
-      return profileFromComponent(uid, seasonOption(season), sectionOf(input.values[0]), 1, ctx);
+      const [uid = '', season = '', key] = input.args;
+      return profileFromComponent(uid, seasonOption(season), sectionOf(input.values[0]), 1, ctx, '', keptWayBack(key, ctx));
     },
-    /** Paginator: `pl.p:<uid>:<season>:<section>[:<filter>]:<page>:<kind>` (the filter on recent matches only). */
+    /**
+     * Paginator: `pl.p:<uid>:<season>:<section>[:<filter>]:<page>:<kind>` (the filter on recent matches only), or with the
+     * profile's back key `pl.p:<uid>:<season>:<section>:<filter>:<back key>:<page>:<kind>`.
+     */
     'pl.p': async (input, ctx) => {
       const [uid = '', season = '', which] = input.args;
       const filter = input.args.length >= 6 ? filterOf(input.args[3]) : '';
-      return profileFromComponent(uid, seasonOption(season), sectionOf(which), pageFromArgs(input.args), ctx, filter);
+      const back = input.args.length >= 7 ? keptWayBack(input.args[4], ctx) : undefined;
+      return profileFromComponent(uid, seasonOption(season), sectionOf(which), pageFromArgs(input.args), ctx, filter, back);
     },
-    /** Recent matches' filter button: `pl.f:<uid>:<season>:<filter>`; opens the first page with that filter. */
+    /** Recent matches' filter button: `pl.f:<uid>:<season>:<filter>[:<back key>]`; opens the first page with that filter. */
     'pl.f': async (input, ctx) => {
-      const [uid = '', season = '', filter] = input.args;
-      return profileFromComponent(uid, seasonOption(season), 'matches', 1, ctx, filterOf(filter));
+      const [uid = '', season = '', filter, key] = input.args;
+      return profileFromComponent(uid, seasonOption(season), 'matches', 1, ctx, filterOf(filter), keptWayBack(key, ctx));
     },
     /**
      * A match's player select (`mt.p:<match value>[:<list place>]`, the player's uid as the value): the profile, with a Back
      * button to the match (`mt.o` with the same arguments: the match's own Back to the recent matches it came from is kept).
+     * The Back is kept in the store alongside the profile read, and the profile's own IDs carry its key.
      */
-    'mt.p': async (input, ctx) =>
-      profileFromComponent(
-        input.values[0] ?? '',
-        null,
-        'profile',
-        1,
-        ctx,
-        '',
-        encodeCustomIdIfFits('mt.o', ...input.args) ?? encodeCustomIdIfFits('mt.o', input.args[0] ?? '') ?? undefined,
-      ),
+    'mt.p': async (input, ctx) => {
+      const target = encodeCustomIdIfFits('mt.o', ...input.args) ?? encodeCustomIdIfFits('mt.o', input.args[0] ?? '');
+      const back = target ? ctx.backTargets.keep(target).then((key) => ({ id: target, ...(key ? { key } : {}) })) : undefined;
+      return profileFromComponent(input.values[0] ?? '', null, 'profile', 1, ctx, '', back);
+    },
     /** Update button: `pl.u:<uid>`. */
     'pl.u': async (input, ctx) => requestUpdate(input.args[0] ?? '', ctx),
   },

@@ -1,6 +1,6 @@
 /** The match a select menu opens, with what its history row knew that the match detail does not say. */
 import type { RoundScore } from '../game/scoreboard.js';
-import { encodeCustomIdIfFits, pageArg } from './custom-id.js';
+import { encodeCustomIdIfFits, pageArg, storeKeyArg } from './custom-id.js';
 import { LIMITS } from './limits.js';
 
 export interface MatchOrigin {
@@ -44,7 +44,8 @@ export function decodeMatchOrigin(value: string): MatchOrigin {
 
 /**
  * The page of a player's recent matches a match was opened from: the arguments of the list's select,
- * `pl.m:<uid>:<season>:<page>:<filter>` (`filter` `r` hides bot and practice matches; older messages carry the uid alone).
+ * `pl.m:<uid>:<season>:<page>:<filter>[:<back key>]` (`filter` `r` hides bot and practice matches; older messages carry the
+ * uid alone; the back key when the profile was itself opened from a scoreboard).
  */
 export interface ListPlace {
   uid: string;
@@ -53,20 +54,32 @@ export interface ListPlace {
   /** 1-based. */
   page: number;
   filter: '' | 'r';
+  /** The store key of the profile's own Back button (src/store/back-targets.ts), carried on so the list keeps it; absent for none. */
+  backKey?: string;
 }
 
 /** The place `args` (the select's arguments, or the same carried on) name; null without a player uid. */
 export function listPlace(args: readonly string[]): ListPlace | null {
-  const [uid = '', season = '', page, filter] = args;
-  return uid === '' ? null : { uid, season, page: pageArg(page), filter: filter === 'r' ? 'r' : '' };
+  const [uid = '', season = '', page, filter, key] = args;
+  if (uid === '') return null;
+  const backKey = storeKeyArg(key);
+  return { uid, season, page: pageArg(page), filter: filter === 'r' ? 'r' : '', ...(backKey ? { backKey } : {}) };
 }
 
 /** The arguments that carry `place` on to another custom ID, read back by {@link listPlace}. */
 export function listPlaceArgs(place: ListPlace): (string | number)[] {
-  return [place.uid, place.season, place.page, place.filter];
+  return [place.uid, place.season, place.page, place.filter, ...(place.backKey ? [place.backKey] : [])];
 }
 
-/** The Back button's custom ID to the list page (`pl.p:<uid>:<season>:matches[:r]:<page>:b`); null when a crafted place does not fit one. */
+/**
+ * The Back button's custom ID to the list page: `pl.p:<uid>:<season>:matches[:r]:<page>:b`, or with the profile's back key
+ * `pl.p:<uid>:<season>:matches:<filter>:<back key>:<page>:b` (the layout `pl.p` reads); without the key when only that fits,
+ * null when a crafted place does not fit either.
+ */
 export function listBackId(place: ListPlace): string | null {
-  return encodeCustomIdIfFits('pl.p', place.uid, place.season, 'matches', ...(place.filter === 'r' ? ['r'] : []), place.page, 'b');
+  const { uid, season, page, filter, backKey } = place;
+  return (
+    (backKey ? encodeCustomIdIfFits('pl.p', uid, season, 'matches', filter, backKey, page, 'b') : null) ??
+    encodeCustomIdIfFits('pl.p', uid, season, 'matches', ...(filter === 'r' ? ['r'] : []), page, 'b')
+  );
 }

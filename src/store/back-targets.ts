@@ -50,11 +50,7 @@ export class BackTargets {
     if (target.length === 0 || target.length > MAX_TARGET_LENGTH) return null;
     const key = backKey(target);
     try {
-      const stored = await settleWithin(
-        this.cache.set(entryKey(key), { v: 1, id: target }, BACK_TTL_MS).then((ok) => ok !== false),
-        this.deadlineMs,
-        () => false,
-      );
+      const stored = await settleWithin(this.cache.set(entryKey(key), { v: 1, id: target }, BACK_TTL_MS), this.deadlineMs, () => false);
       return stored ? key : null;
     } catch {
       return null;

@@ -3,7 +3,8 @@
  * (`1e308`, `NaN`, nothing, `-5`, `2.5`, `0x10`, digit strings of any length, any double or string), answers with a
  * page or a specific message, never the generic "Something went wrong", and nothing that reaches SQLite binds a number
  * that is not an integer. Each route starts from a custom ID the bot makes (its template below); every route the
- * commands register has one, so a new route cannot be left out. The ladder's page button runs on a server with the
+ * commands register has one, so a new route cannot be left out; the profile's routes carry a kept Back's store key, which
+ * hostile arguments replace too. The ladder's page button runs on a server with the
  * ladder on and members listed, so its page query runs on SQLite each time.
  */
 import fc from 'fast-check';
@@ -14,6 +15,7 @@ import { t } from '../../src/render/strings.js';
 import type { Replica } from '../../src/replica/server.js';
 import type { LadderQuery } from '../../src/store/ladder.js';
 import type { SqliteConnection } from '../../src/store/sqlite-driver.js';
+import { backKey } from '../../src/store/back-targets.js';
 import { ADMIN, bot, customIds, MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
 import { replica } from '../helpers/replica.js';
 
@@ -58,19 +60,22 @@ function watched(sqlite: SqliteConnection): SqliteConnection {
 
 const UID = '1403392756';
 const MATCH = '6713355_1740604074_322_11001_10';
+/** A profile's Back to a match, kept in the store before the presses (src/store/back-targets.ts), and its key. */
+const BACK = encodeCustomId('mt.o', MATCH);
+const KEY = backKey(BACK);
 
 /**
  * Each route: a custom ID the bot makes for it, and the select's values if it is one. Arguments are replaced by
  * hostile numbers one position at a time or several at once.
  */
 const TEMPLATES: Record<string, { id: string; values?: string[] }> = {
-  'pl.s': { id: encodeCustomId('pl.s', UID, ''), values: ['matches'] },
-  'pl.p': { id: encodeCustomId('pl.p', UID, '', 'matches', 'r', 2, 'n') },
-  'pl.f': { id: encodeCustomId('pl.f', UID, '', 'r') },
-  'pl.m': { id: encodeCustomId('pl.m', UID, '', 2, 'r'), values: [MATCH] },
+  'pl.s': { id: encodeCustomId('pl.s', UID, '', KEY), values: ['matches'] },
+  'pl.p': { id: encodeCustomId('pl.p', UID, '', 'matches', 'r', KEY, 2, 'n') },
+  'pl.f': { id: encodeCustomId('pl.f', UID, '', 'r', KEY) },
+  'pl.m': { id: encodeCustomId('pl.m', UID, '', 2, 'r', KEY), values: [MATCH] },
   'pl.u': { id: encodeCustomId('pl.u', UID) },
-  'mt.p': { id: encodeCustomId('mt.p', MATCH), values: [UID] },
-  'mt.o': { id: encodeCustomId('mt.o', MATCH) },
+  'mt.p': { id: encodeCustomId('mt.p', MATCH, UID, '', 2, 'r', KEY), values: [UID] },
+  'mt.o': { id: encodeCustomId('mt.o', MATCH, UID, '', 2, 'r', KEY) },
   'mt.t': { id: encodeCustomId('mt.t', MATCH) },
   'sc.t': { id: encodeCustomId('sc.t', MATCH, 1, 'abc') },
   'hero.s': { id: encodeCustomId('hero.s', '1011'), values: ['abilities'] },
@@ -131,6 +136,7 @@ const ladderPages: unknown[] = [];
 beforeAll(async () => {
   r = await replica();
   b = bot(r, { apiTimeoutMs: 30_000, connect: watched });
+  expect(await b.ctx.backTargets.keep(BACK)).toBe(KEY);
   await b.run('config', { enabled: true }, 'ladder', ADMIN);
   // Three pages of proved members with standings, the member who presses among them.
   for (let i = 0; i < 25; i++) {

@@ -7,7 +7,9 @@
  * confirmation (nothing to return to). A route the table does not name fails the first test.
  *
  * Then, on the real samples through the replica: every recent match of every sample profile, opened from its list,
- * answers with its scoreboard or its own history row, always with Back to that page; and the routes that open views,
+ * answers with its scoreboard or its own history row, always with Back to that page; a player picked from a scoreboard
+ * keeps Back to the match through every section, page, filter and match of their profile (the Back kept in the store under
+ * a key the profile's IDs carry), even with the longest IDs; and the routes that open views,
  * pressed through the acknowledgement policy (src/discord/respond.ts) under injected faults (503, a hung API, on every
  * endpoint or on the match endpoint alone), either answer privately, leaving the message as it was, or replace it with
  * a view that has its Back.
@@ -16,10 +18,12 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ComponentType, MessageFlags, type APIEmbed, type APISelectMenuOption } from 'discord-api-types/v10';
 import { commands } from '../../src/commands/index.js';
+import { PLAYER_SECTIONS } from '../../src/commands/player.js';
 import { DISCORD_EPOCH_MS, interactionBudget } from '../../src/core/deadline.js';
 import { answerComponent, type ComponentResponder } from '../../src/discord/respond.js';
-import { encodeCustomId } from '../../src/render/custom-id.js';
-import { decodeMatchOrigin, encodeMatchOrigin, listBackId } from '../../src/render/match-origin.js';
+import { decodeCustomId, encodeCustomId, MAX_PAGE } from '../../src/render/custom-id.js';
+import { decodeMatchOrigin, encodeMatchOrigin, listBackId, listPlace } from '../../src/render/match-origin.js';
+import { backKey } from '../../src/store/back-targets.js';
 import type { MessagePayload } from '../../src/render/view.js';
 import type { Faults } from '../../src/replica/faults.js';
 import type { Replica } from '../../src/replica/server.js';
@@ -130,6 +134,17 @@ const selectOptions = (payload: MessagePayload, prefix: string): { id: string; o
 };
 
 const fieldsOf = (e: APIEmbed) => Object.fromEntries((e.fields ?? []).map((f) => [f.name, f.value]));
+
+/** The profile's own custom IDs: its sections, pages, filter and recent matches' picker. */
+const profileIds = (payload: MessagePayload): string[] => customIds(payload).filter((id) => /^pl\.[spfm]:/.test(id));
+
+/** An enabled page button of `kind` (f, p, n, l) of the profile's paginator; undefined for none. */
+function pageButton(payload: MessagePayload, kind: string): string | undefined {
+  for (const c of payload.components.flatMap((row) => row.components))
+    if (c.type === ComponentType.Button && 'custom_id' in c && !c.disabled && c.custom_id.startsWith('pl.p:') && c.custom_id.endsWith(`:${kind}`))
+      return c.custom_id;
+  return undefined;
+}
 
 let r: Replica;
 let b: ReturnType<typeof bot>;
@@ -324,6 +339,7 @@ describe('each recent match of each sample profile, opened from its list', () =>
           season: fc.constantFrom('', '2', '1.5', 'x'),
           page: fc.integer({ min: 1, max: 1_000_000 }),
           filter: fc.constantFrom<'' | 'r'>('', 'r'),
+          backKey: fc.option(fc.constantFrom(backKey('mt.o:x'), 'AAAAAAAAAA'), { nil: undefined }),
           match: fc.stringMatching(/^[0-9]{5,9}_[0-9]{10}_[0-9]{1,9}_11001_1[0-9]$/),
           mapId: fc.option(fc.constantFrom('1290', '1217', '9999'), { nil: null }),
           modeId: fc.option(fc.integer({ min: 0, max: 9 }), { nil: null }),
@@ -331,9 +347,9 @@ describe('each recent match of each sample profile, opened from its list', () =>
           time: fc.option(fc.integer({ min: 1_733_000_000, max: 1_760_000_000 }), { nil: null }),
         }),
         async (p) => {
-          const place = { uid: p.uid, season: p.season, page: p.page, filter: p.filter };
+          const place = { uid: p.uid, season: p.season, page: p.page, filter: p.filter, ...(p.backKey ? { backKey: p.backKey } : {}) };
           const value = encodeMatchOrigin({ matchUid: p.match, mapId: p.mapId, modeId: p.modeId, duration: p.duration, time: p.time });
-          const answer = await b.press(encodeCustomId('pl.m', p.uid, p.season, p.page, p.filter), [value]);
+          const answer = await b.press(encodeCustomId('pl.m', p.uid, p.season, p.page, p.filter, ...(p.backKey ? [p.backKey] : [])), [value]);
           // Whatever the API has of the match or the player, what the menu value knew is always there to show.
           expect(answer.mode).toBe('update');
           expectWithin(answer.payload, value);
@@ -342,6 +358,144 @@ describe('each recent match of each sample profile, opened from its list', () =>
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('a player picked from a scoreboard', () => {
+  /**
+   * Checks a view of the profile opened from `toMatch`'s scoreboard: within Discord's limits, its one Back to the match, and
+   * every ID of its own carrying the key the Back is kept under.
+   */
+  const expectWayBack = (opened: Awaited<ReturnType<typeof b.press>>, toMatch: string, where: string) => {
+    expect(opened.view.isError, where).toBeFalsy();
+    expect(opened.mode, where).toBe('update');
+    expectWithin(opened.payload, where);
+    expect(backIds(opened.payload), where).toEqual([toMatch]);
+    const own = profileIds(opened.payload);
+    expect(own.length, where).toBeGreaterThan(0);
+    for (const id of own) expect(decodeCustomId(id)!.args, `${where}: ${id}`).toContain(backKey(toMatch));
+  };
+
+  it('keeps Back to the match through every section, page and filter, and a match opened from the profile and left again', { timeout: 60_000 }, async () => {
+    const scoreboards = [
+      { label: 'a match from the recent matches', scoreboard: await b.press(encodeCustomId('pl.m', CARD1GAN, '', 2, ''), [MATCH_ORIGIN]) },
+      { label: '/match', scoreboard: await b.run('match', { match: MATCH }) },
+    ];
+    for (const { label, scoreboard } of scoreboards) {
+      const players = selectOptions(scoreboard.payload, 'mt.p:')!;
+      const profile = await b.press(players.id, [CARD1GAN]);
+      const toMatch = encodeCustomId('mt.o', ...decodeCustomId(players.id)!.args);
+      expectWayBack(profile, toMatch, `${label}: the profile`);
+      let paged = 0;
+      for (const section of PLAYER_SECTIONS) {
+        const where = `${label}: ${section}`;
+        const shown = await b.press(
+          profileIds(profile.payload).find((id) => id.startsWith('pl.s:'))!,
+          [section],
+        );
+        expectWayBack(shown, toMatch, where);
+        for (const kind of ['n', 'l']) {
+          const page = pageButton(shown.payload, kind);
+          if (!page) continue;
+          expectWayBack(await b.press(page), toMatch, `${where}, page button ${kind}`);
+          paged++;
+        }
+      }
+      // Card1gan's recent matches have more than one page.
+      expect(paged, label).toBeGreaterThanOrEqual(2);
+
+      // The filter, both ways.
+      const matches = await b.press(
+        profileIds(profile.payload).find((id) => id.startsWith('pl.s:'))!,
+        ['matches'],
+      );
+      const hide = profileIds(matches.payload).find((id) => id.startsWith('pl.f:'))!;
+      const filtered = await b.press(hide);
+      expectWayBack(filtered, toMatch, `${label}: filtered`);
+      expectWayBack(await b.press(profileIds(filtered.payload).find((id) => id.startsWith('pl.f:'))!), toMatch, `${label}: unfiltered`);
+
+      // The scoreboard again from page 2 of the profile's own matches, one of its players, and back out step by step.
+      const second = await b.press(pageButton(matches.payload, 'n')!);
+      const picker = selectOptions(second.payload, 'pl.m:')!;
+      expect(
+        picker.options.map((o) => decodeMatchOrigin(o.value).matchUid),
+        label,
+      ).toContain(MATCH);
+      const inner = await b.press(picker.id, [MATCH_ORIGIN]);
+      const [toList] = backIds(inner.payload);
+      expect(decodeCustomId(toList!)!.args, label).toContain(backKey(toMatch));
+      const innerPlayers = selectOptions(inner.payload, 'mt.p:')!;
+      expect(listPlace(decodeCustomId(innerPlayers.id)!.args.slice(1))?.backKey, label).toBe(backKey(toMatch));
+      const innerProfile = await b.press(innerPlayers.id, [CARD1GAN]);
+      const toInner = encodeCustomId('mt.o', ...decodeCustomId(innerPlayers.id)!.args);
+      expectWayBack(innerProfile, toInner, `${label}: the profile from the profile's match`);
+      const innerAgain = await b.press(toInner);
+      expect(innerAgain.payload.embeds, label).toEqual(inner.payload.embeds);
+      expect(backIds(innerAgain.payload), label).toEqual([toList]);
+      const listAgain = await b.press(toList!);
+      expectWayBack(listAgain, toMatch, `${label}: the list again`);
+      expect(listAgain.payload.embeds[0]!.description, label).toBe(second.payload.embeds[0]!.description);
+
+      // And Back to the match the member started from.
+      const again = await b.press(toMatch);
+      expect(again.view.isError, label).toBeFalsy();
+      expect(again.payload.embeds.slice(1), label).toEqual(scoreboard.payload.embeds.slice(1));
+    }
+  });
+
+  it('whose kept Back the store no longer has: the profile without a Back, never an error, and the key carried on', async () => {
+    const scoreboard = await b.press(encodeCustomId('pl.m', CARD1GAN, '', 2, ''), [MATCH_ORIGIN]);
+    const players = selectOptions(scoreboard.payload, 'mt.p:')!;
+    const profile = await b.press(players.id, [CARD1GAN]);
+    const toMatch = encodeCustomId('mt.o', ...decodeCustomId(players.id)!.args);
+    const sections = profileIds(profile.payload).find((id) => id.startsWith('pl.s:'))!;
+    // The same press finds it while it is kept: what follows is the store's miss, not a press that never looks.
+    expectWayBack(await b.press(sections, ['ranked']), toMatch, 'kept');
+    expect(await b.lookups.delete(`back:${backKey(toMatch)}`)).toBe(true);
+    const gone = await b.press(sections, ['ranked']);
+    expect(gone.view.isError).toBeFalsy();
+    expect(gone.mode).toBe('update');
+    expect(backIds(gone.payload)).toEqual([]);
+    expect(profileIds(gone.payload)).toContain(sections);
+    // Picked again from the scoreboard, the Back is kept again under the same key.
+    const picked = await b.press(players.id, [CARD1GAN]);
+    expect(profileIds(picked.payload)).toContain(sections);
+    expectWayBack(await b.press(sections, ['ranked']), toMatch, 'kept again');
+  });
+
+  it('with the longest player uid, season, page, filter and match uid, every ID fits and the way back holds', async () => {
+    const [, sample] = [...r.dataset.matches.entries()].find(([uid]) => uid === MATCH)!;
+    const details = (sample as { match_details: Record<string, unknown> }).match_details;
+    const LONG = '999999999_1760000000_999999999_11001_19';
+    const origin = encodeMatchOrigin({ matchUid: LONG, mapId: '1292', modeId: 9, duration: 3_600, time: 1_760_000_000, score: [3, 3] });
+    r.dataset.matches.set(LONG, { match_details: { ...details, match_uid: LONG } });
+    try {
+      // The kept Back of the profile whose list the match is opened from: itself one of the longest.
+      const outer = encodeCustomId('mt.o', LONG, '9'.repeat(12), '99.5', MAX_PAGE, 'r', 'AAAAAAAAAA');
+      const key = (await b.ctx.backTargets.keep(outer))!;
+      expect(key).toBe(backKey(outer));
+      const scoreboard = await b.press(encodeCustomId('pl.m', '9'.repeat(12), '99.5', MAX_PAGE, 'r', key), [origin]);
+      expect(scoreboard.view.isError).toBeFalsy();
+      expectWithin(scoreboard.payload, 'the longest scoreboard');
+      expect(backIds(scoreboard.payload)).toEqual([encodeCustomId('pl.p', '9'.repeat(12), '99.5', 'matches', 'r', key, MAX_PAGE, 'b')]);
+      // The match as opened and the place do not fit together: the place, key and all, goes with the bare match uid.
+      const players = selectOptions(scoreboard.payload, 'mt.p:')!;
+      expect(players.id).toBe(encodeCustomId('mt.p', LONG, '9'.repeat(12), '99.5', MAX_PAGE, 'r', key));
+      const profile = await b.press(players.id, [CARD1GAN]);
+      const toMatch = encodeCustomId('mt.o', LONG, '9'.repeat(12), '99.5', MAX_PAGE, 'r', key);
+      expectWayBack(profile, toMatch, 'the profile from the longest scoreboard');
+      const shown = await b.press(
+        profileIds(profile.payload).find((id) => id.startsWith('pl.s:'))!,
+        ['matches'],
+      );
+      expectWayBack(shown, toMatch, 'matches');
+      expectWayBack(await b.press(pageButton(shown.payload, 'l')!), toMatch, 'matches, last page');
+      const again = await b.press(toMatch);
+      expect(again.view.isError).toBeFalsy();
+      expect(backIds(again.payload)).toEqual([encodeCustomId('pl.p', '9'.repeat(12), '99.5', 'matches', 'r', key, MAX_PAGE, 'b')]);
+    } finally {
+      r.dataset.matches.delete(LONG);
+    }
   });
 });
 

@@ -79,7 +79,7 @@ describe('BackTargets', () => {
   it('a cache that fails or hangs gives no key and finds nothing, and never rejects', async () => {
     const failing = new Keyv({ store: new LruStore(100) });
     failing.set = () => Promise.reject(new Error('store down'));
-    failing.get = () => Promise.reject(new Error('store down'));
+    failing.get = (() => Promise.reject(new Error('store down'))) as Keyv['get'];
     const refused = new Keyv({ store: new LruStore(100) });
     refused.set = async () => false;
     const hung = new Keyv({ store: new LruStore(100) });
