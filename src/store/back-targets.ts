@@ -43,8 +43,8 @@ export class BackTargets {
 
   /**
    * Keeps `target` (a custom ID, 1 to 100 characters) for {@link BACK_TTL_MS} and gives its {@link backKey}; null when it
-   * is no custom ID, or the cache failed or took longer than the deadline: a key nothing may be found under is not handed
-   * out. Never rejects.
+   * is no custom ID, or the cache failed or took longer than the deadline. A Redis just gone may take a write without
+   * saying so: the key then finds nothing, and the views it rides in show no Back. Never rejects.
    */
   async keep(target: string): Promise<string | null> {
     if (target.length === 0 || target.length > MAX_TARGET_LENGTH) return null;

@@ -12,7 +12,8 @@ import type { View } from '../../src/render/view.js';
 import { bot, useReplicaBot } from '../helpers/bot.js';
 import { expectFitsUncut, messageTexts } from '../helpers/limits.js';
 
-const env = useReplicaBot();
+// Every view of six languages from one client: a loaded machine must not turn a slow read into an error view.
+const env = useReplicaBot({ apiTimeoutMs: 10_000 });
 type Bot = ReturnType<typeof bot>;
 
 const NAMESPACES = ['hero', 'catalog', 'posts'] as const;

@@ -31,14 +31,16 @@ describe('BackTargets on Redis', () => {
     }
   });
 
-  it('with Redis killed, keeping gives no key and finding nothing, and neither rejects', async () => {
+  it('with Redis killed, keeping and finding never reject, and nothing is found: the view goes on without its Back', async () => {
     const store = createCacheStore({ redisUrl: redis.url, maxEntries: 10 });
     try {
       const backs = new BackTargets(store, 500);
       const key = (await backs.keep(TARGET))!;
       await redis.kill();
-      expect(await backs.keep(`${TARGET}x`)).toBeNull();
+      // Whether a write to a Redis just gone reports a failure depends on when its client notices: a key may come back.
+      const later = await backs.keep(`${TARGET}x`);
       expect(await backs.find(key)).toBeNull();
+      if (later !== null) expect(await backs.find(later)).toBeNull();
     } finally {
       await redis.restart();
       await closeCacheStore(store);
