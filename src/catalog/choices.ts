@@ -7,7 +7,7 @@
 import type { RivalsApi } from '../api/client.js';
 import type { AchievementSummary, Item, PlayerProfile } from '../api/schemas.js';
 import { settleWithin } from '../core/deadline.js';
-import { seasonRanks, currentSeason } from '../game/profile.js';
+import { rankedSeasons, currentSeason } from '../game/profile.js';
 import { gameModeName } from '../game/modes.js';
 import { seasonFromIndex, seasonFromNumber, type Season } from '../game/seasons.js';
 import type { RecordedMatch } from '../game/tracking.js';
@@ -72,7 +72,7 @@ export async function seasonChoices(
 /** A profile's seasons, newest first: each ranked season with its tier, and the season it plays now (its recent matches say). */
 function profileSeasons(p: PlayerProfile): { season: Season; tier: string | null }[] {
   if (p.is_private) return [];
-  const ranked = seasonRanks(p).map((r) => ({ season: r.season, tier: r.tier }));
+  const ranked = rankedSeasons(p).map((r) => ({ season: r.season, tier: r.tier }));
   const now = currentSeason(p);
   const all = now && !ranked.some((r) => r.season.index === now.index) ? [...ranked, { season: now, tier: null }] : ranked;
   return all.sort((a, b) => b.season.index - a.season.index);

@@ -33,11 +33,12 @@ import {
   newestUpdate,
   perTenMinutes,
   playTimeByRole,
+  rankedSeasons,
   rankSummary,
-  seasonRanks,
   topHeroes,
   type RankSummary,
   type RoleShare,
+  type SeasonRank,
   type TopHeroes,
 } from '../game/profile.js';
 import { rankTimeline, type RankTimelinePoint } from '../game/rank-timeline.js';
@@ -673,14 +674,36 @@ function matchupsEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
   return { ...base(p, 'matchups', look), title: tr('player:matchups.title'), description: notes.join('\n'), fields };
 }
 
+/**
+ * Why a season's ranked wins pass the profile's ranked totals: the season's are the game's count over the whole season,
+ * the totals only the matches the API recorded (docs/data.md, `win_count`).
+ */
+function seasonWinsNote(season: Season, wins: number, totals: PlayerProfile['overall']['ranked']): string {
+  return tr('player:rankHistory.winsNote', {
+    season: seasonLabel(season),
+    wins: tr('player:rankHistory.wins', { count: wins, n: integer(wins) }),
+    matches: counted('matches', totals.matches),
+    recorded: counted('wins', totals.wins),
+  });
+}
+
 function rankHistorySection(p: PlayerProfile, page: number, look: Lookups, tracked: Tracked | undefined): Section {
-  const seasons = seasonRanks(p).reverse();
+  // The latest season at the header's rank (src/game/profile.ts): its line and the timeline's newest point agree.
+  const seasons = rankedSeasons(p).reverse();
+  const totals = p.overall.ranked;
+  const totalsSeason = look.season && look.seasonTotals ? look.season : currentSeason(p);
+  // The ranked totals are matches the API recorded in their season: that season's count below them was read before they were.
+  const shownWins = (s: SeasonRank) => (s.wins !== null && s.season.index === totalsSeason?.index ? Math.max(s.wins, totals.wins) : s.wins);
+  const ofTotals = seasons.find((s) => s.season.index === totalsSeason?.index);
+  const totalsWins = ofTotals ? shownWins(ofTotals) : null;
+  const winsNote = ofTotals && totalsWins !== null && totalsWins > totals.wins ? seasonWinsNote(ofTotals.season, totalsWins, totals) : null;
   const table = seasons.map((s) => {
     const peak =
       s.peakScore === null ? '' : ` · ${tr('player:rankHistory.peak', { rank: `${s.peakTier ? `${tierName(s.peakTier)} ` : ''}${rankScore(s.peakScore)}` })}`;
-    const wins = s.wins === null ? '' : ` · ${counted('wins', s.wins)}`;
+    const wins = shownWins(s);
+    const winsText = wins === null ? '' : ` · ${tr('player:rankHistory.wins', { count: wins, n: integer(wins) })}`;
     const mark = look.season && s.season.index === look.season.index ? '▸ ' : '';
-    return `${mark}**${seasonLabel(s.season)}** · ${emojiBefore('tier', s.tier)}${tierName(s.tier) ?? tr('player:unranked')} · ${rankScore(s.score)}${peak}${wins}`;
+    return `${mark}**${seasonLabel(s.season)}** · ${emojiBefore('tier', s.tier)}${tierName(s.tier) ?? tr('player:unranked')} · ${rankScore(s.score)}${peak}${winsText}`;
   });
   // One timeline (src/game/rank-timeline.ts), newest first: its first line is the header's rank, dated when it was reached.
   const timeline = rankTimeline(p, tracked?.points ?? []);
@@ -702,8 +725,12 @@ function rankHistorySection(p: PlayerProfile, page: number, look: Lookups, track
     },
     tr(table.length > 0 ? 'player:rankHistory.noChanges' : 'player:rankHistory.nothing'),
   );
+  // The note stays whole under the seasons: the oldest seasons give way first.
+  const note = winsNote === null ? '' : `\n*${winsNote}*`;
   const fields: APIEmbedField[] =
-    table.length > 0 ? [{ name: tr('player:rankHistory.rankedSeasons'), value: truncate(table.join('\n'), LIMITS.fieldValue), inline: false }] : [];
+    table.length > 0
+      ? [{ name: tr('player:rankHistory.rankedSeasons'), value: truncate(table.join('\n'), LIMITS.fieldValue - note.length) + note, inline: false }]
+      : [];
   // Untracked: the API's few points, and how to get more (tracking off for this bot, or not linked).
   const untracked = tracked && !tracked.tracked ? `\n\n${tr('player:rankHistory.untracked')}` : '';
   const description = `${changes.length > 0 ? `**${tr('player:rankHistory.recentChanges')}**\n${list.description}` : list.description}${untracked}`;

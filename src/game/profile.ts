@@ -6,7 +6,7 @@ import type { MatchSummary, PlayerProfile } from '../api/schemas.js';
 import { tr } from '../i18n/index.js';
 import { roleName, tierName } from '../i18n/names.js';
 import { levelOfTier, TIER_COLOURS, tierBadge, tierGroup, tierOf, tierOfLevel } from './ranks.js';
-import { latestSeason, seasonFromIndex, seasonFromRankGame, type Season } from './seasons.js';
+import { latestSeason, seasonFromIndex, seasonFromRankGame, seasonOfHistoryEntry, type Season } from './seasons.js';
 import { matchMode } from './modes.js';
 import { matchRankPoints, type RankTimelinePoint } from './rank-points.js';
 import { newestUpdateTime } from './update-times.js';
@@ -19,6 +19,10 @@ export interface SeasonRank {
   score: number | null;
   peakTier: string | null;
   peakScore: number | null;
+  /**
+   * `win_count`: the season's competitive wins as the game counts them, over the whole season to `updatedAt`; draws and
+   * other modes are not counted. The profile's ranked totals can hold fewer: only the matches the API recorded (docs/data.md).
+   */
   wins: number | null;
   updatedAt: number | null;
   /** `protect_score`: the Chrono Shield's state (docs/data.md). */
@@ -65,6 +69,42 @@ export function seasonRanks(p: PlayerProfile): SeasonRank[] {
       ];
     })
     .sort((a, b) => a.season.index - b.season.index);
+}
+
+/**
+ * The ranked seasons as the profile shows them, oldest first ({@link seasonRanks}), the latest at the header's rank: its
+ * tier, level, score and season peak from {@link rankSummary}, `updatedAt` its `reachedAt`, and `wins` adding the
+ * competitive wins of the season's matches newer than its entry, which `win_count` was read before.
+ */
+export function rankedSeasons(p: PlayerProfile): SeasonRank[] {
+  const seasons = seasonRanks(p);
+  const latest = seasons.at(-1);
+  if (!latest) return seasons;
+  const now = rankSummary(p);
+  const peak = now.seasonPeak?.score != null ? now.seasonPeak : null;
+  const after = latest.updatedAt;
+  const newerWins =
+    after === null
+      ? 0
+      : p.recent_matches.filter(
+          (m) =>
+            matchMode(m.game_mode_id).ranked &&
+            m.player.is_win === true &&
+            m.time !== null &&
+            m.time > after &&
+            seasonOfHistoryEntry(m.season, 'profile')?.index === latest.season.index,
+        ).length;
+  const shown: SeasonRank = {
+    ...latest,
+    tier: now.tier,
+    level: levelOfTier(now.tier),
+    score: now.score,
+    peakTier: peak ? peak.tier : latest.peakTier,
+    peakScore: peak ? peak.score : latest.peakScore,
+    wins: latest.wins === null ? null : latest.wins + newerWins,
+    updatedAt: now.reachedAt ?? latest.updatedAt,
+  };
+  return [...seasons.slice(0, -1), shown];
 }
 
 /** The latest season of its ranked seasons and recent matches; null when neither says. */

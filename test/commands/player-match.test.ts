@@ -219,12 +219,13 @@ describe('/player sections on real data', () => {
     const { payload } = await env.b.press('pl.s:1786151874:', ['rank-history']);
     const e = payload.embeds[0]!;
     expect(fieldsOf(e)['Ranked seasons']!.split('\n')).toEqual([
-      '**Season 3** · Gold II · 3,752 · peak Gold II 3,763 · 30 wins',
-      '**Season 2.5** · Gold II · 3,718 · peak Gold II 3,734 · 27 wins',
-      '**Season 2** · Bronze II · 3,137 · peak Bronze II 3,137 · 3 wins',
-      '**Season 1.5** · Silver II · 3,418 · peak Silver II 3,470 · 15 wins',
-      '**Season 1** · Bronze III · 3,000 · peak Bronze III 3,000 · 0 wins',
-      '**Season 0** · Bronze II · 3,092 · peak Bronze II 3,105 · 2 wins',
+      '**Season 3** · Gold II · 3,752 · peak Gold II 3,763 · 30 ranked wins',
+      '**Season 2.5** · Gold II · 3,718 · peak Gold II 3,734 · 27 ranked wins',
+      '**Season 2** · Bronze II · 3,137 · peak Bronze II 3,137 · 3 ranked wins',
+      '**Season 1.5** · Silver II · 3,418 · peak Silver II 3,470 · 15 ranked wins',
+      '**Season 1** · Bronze III · 3,000 · peak Bronze III 3,000 · 0 ranked wins',
+      '**Season 0** · Bronze II · 3,092 · peak Bronze II 3,105 · 2 ranked wins',
+      "*Season 3: 30 ranked wins by the game's own count, over the whole season. The profile's ranked totals (26 matches · 14 wins) count only the matches the API has recorded.*",
     ]);
     // One timeline, newest first: the season's last change (the header's rank), then the score after each match.
     expect(e.description!.split('\n').slice(1, 3)).toEqual([
