@@ -25,7 +25,7 @@ import { createImageResolver } from './images.js';
 import { RateLimitWaitError, type Priority, type UpstreamRateLimiter } from './rate-limiter.js';
 import { currentDeadline } from '../core/deadline.js';
 import { abandonOn } from '../core/background-job.js';
-import { createSchemas, type PlayerUpdate, type Schemas } from './schemas.js';
+import { createSchemas, type MatchHistory, type PlayerUpdate, type Schemas } from './schemas.js';
 import { NO_METRICS, type Metrics } from '../core/metrics.js';
 import type * as z from 'zod';
 
@@ -237,16 +237,26 @@ export class RivalsApi {
 
   /** 18. `GET /api/v1/player/{query}/match-history`: match history version 1. */
   matchHistoryV1(query: string | number, params: HistoryParams = {}, options?: CallOptions) {
-    const seg = encodeSegment('matchHistoryV1', 'query', query);
-    const q = historyQuery('matchHistoryV1', params);
-    return this.#call('matchHistory', { endpoint: 'matchHistoryV1', path: `/api/v1/player/${seg}/match-history`, query: q }, options);
+    return this.#call('matchHistory', historyV1Request(query, params), options);
   }
 
   /** 19. `GET /api/v2/player/{query}/match-history`: match history version 2, paged (default limit 40) with `pagination`. */
   matchHistoryV2(query: string | number, params: HistoryParams & PageParams = {}, options?: CallOptions) {
-    const seg = encodeSegment('matchHistoryV2', 'query', query);
-    const q = { ...historyQuery('matchHistoryV2', params), ...pageQuery('matchHistoryV2', params, DEFAULT_HISTORY_LIMIT) };
-    return this.#call('matchHistory', { endpoint: 'matchHistoryV2', path: `/api/v2/player/${seg}/match-history`, query: q }, options);
+    return this.#call('matchHistory', historyV2Request(query, params), options);
+  }
+
+  /**
+   * What the response cache holds of {@link matchHistoryV1}'s answer to the same arguments, fresh or past its TTL, with no
+   * request and no turn at the rate limit: undefined when nothing is held (or only the API's 404), and always without a cache.
+   * Never throws but {@link ApiArgumentError}.
+   */
+  heldMatchHistoryV1(query: string | number, params: HistoryParams = {}): Promise<Fetched<MatchHistory> | undefined> {
+    return this.#held(historyV1Request(query, params));
+  }
+
+  /** {@link heldMatchHistoryV1} for {@link matchHistoryV2}'s answer to the same arguments. */
+  heldMatchHistoryV2(query: string | number, params: HistoryParams & PageParams = {}): Promise<Fetched<MatchHistory> | undefined> {
+    return this.#held(historyV2Request(query, params));
   }
 
   /** 20. `GET /api/v1/match/{match_uid}`: a match detail (never changes once located; cached forever). */
@@ -317,6 +327,11 @@ export class RivalsApi {
     }
     this.#health.answeredAt = at;
     if (err.kind === 'rate_limited') this.#health.rateLimitedAt = at;
+  }
+
+  /** The cached answer to a history request, under the key {@link #call} writes it. */
+  async #held(request: ApiRequest & { endpoint: 'matchHistoryV1' | 'matchHistoryV2' }): Promise<Fetched<MatchHistory> | undefined> {
+    return this.#cache?.peek<MatchHistory>(`${request.endpoint}:${pathWithQuery(request)}`, request.endpoint);
   }
 
   async #call<K extends keyof Schemas>(
@@ -405,4 +420,17 @@ export class RivalsApi {
     if (size !== undefined) noteJsonSize(parsed.data, size);
     return parsed.data as z.output<Schemas[K]>;
   }
+}
+
+/** Endpoint 18's request: `query` a uid or name. @throws {ApiArgumentError} for an argument the API cannot take. */
+function historyV1Request(query: string | number, params: HistoryParams): ApiRequest & { endpoint: 'matchHistoryV1' } {
+  const seg = encodeSegment('matchHistoryV1', 'query', query);
+  return { endpoint: 'matchHistoryV1', path: `/api/v1/player/${seg}/match-history`, query: historyQuery('matchHistoryV1', params) };
+}
+
+/** Endpoint 19's request, `limit` 40 when not given. @throws {ApiArgumentError} for an argument the API cannot take. */
+function historyV2Request(query: string | number, params: HistoryParams & PageParams): ApiRequest & { endpoint: 'matchHistoryV2' } {
+  const seg = encodeSegment('matchHistoryV2', 'query', query);
+  const q = { ...historyQuery('matchHistoryV2', params), ...pageQuery('matchHistoryV2', params, DEFAULT_HISTORY_LIMIT) };
+  return { endpoint: 'matchHistoryV2', path: `/api/v2/player/${seg}/match-history`, query: q };
 }

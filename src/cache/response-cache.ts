@@ -167,6 +167,19 @@ export class ResponseCache {
     throw budgetSpent(resource);
   }
 
+  /**
+   * The value held under `key`, fresh or past its TTL (`stale`: kept {@link STALE_RETENTION_MS} longer), without loading it or
+   * waiting on a load: undefined when nothing is held, or only a remembered `not_found`. Counts no hit or miss. Never throws: a
+   * shared store that fails or is slow reads as this process's memory copy, or nothing.
+   */
+  async peek<T>(key: string, resource: Resource): Promise<Fetched<T> | undefined> {
+    const entry = await this.#read(key, resource);
+    if (!entry || !('v' in entry)) return undefined;
+    const ageMs = Math.max(0, this.#now() - entry.at);
+    const stale = ageMs >= this.#ttls[resource];
+    return { data: entry.v as T, fetchedAt: entry.at, ageMs, stale, source: stale ? 'stale' : 'cache' };
+  }
+
   /** Removes `key` from both levels; other processes drop their copy at their next recheck. Never throws. */
   async delete(key: string): Promise<void> {
     this.#memory?.delete(key);

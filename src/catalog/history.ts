@@ -151,3 +151,57 @@ export async function recentMatches(api: RivalsApi, profile: PlayerProfile, opti
   const rows = rowsOf(profile.recent_matches, 'profile', options);
   return { ...localPage(rows, options.page), total: rows.length, source: 'profile', newerFromProfile: 0, noStoredHistory };
 }
+
+/** Most v2 pages looked up in the cache for {@link heldHistoryRows}: as far as the recent matches' paging reads. */
+const V2_HELD_PAGES = V2_MAX_PAGES * 4;
+
+export interface HeldRowsOptions {
+  /** The season the view shows: its history pages are looked up too, beside the current season's. */
+  season?: Season | null;
+  /**
+   * Read v2's first page of the current season through the cache (asking the API only when it is not held), as the recent
+   * matches do first; a failure of it is logged and leaves it out. Without it no request is made.
+   */
+  readFirstPage?: boolean;
+  logger?: Logger;
+}
+
+/**
+ * Every history row of `profile` the bot holds: the profile's own rows, then each v2 page (paged as the recent matches read
+ * them) and v1 answer of the player that the response cache holds, fresh or past its TTL (a played match does not change),
+ * for the current season and `options.season`; each match once, the profile's row first. No request is made but the one of
+ * `options.readFirstPage`. Rows of any mode and season, practice included: for what the rows say of their maps, not a list to show.
+ * @throws only what is not an API failure.
+ */
+export async function heldHistoryRows(api: RivalsApi, profile: PlayerProfile, options: HeldRowsOptions = {}): Promise<MatchSummary[]> {
+  const seasons = [undefined, ...(options.season ? [options.season] : [])];
+  const v2 = seasons.map((season, i) => heldV2(api, profile.uid, season, options.readFirstPage === true && i === 0, options.logger));
+  const v1 = seasons.map(async (season) => {
+    const held = await api.heldMatchHistoryV1(profile.uid, { season: season ? seasonParamFor(season, 'matchHistoryV1') : undefined, skip: 0 });
+    return held?.data.matches ?? [];
+  });
+  const all = [profile.recent_matches, ...(await Promise.all([...v2, ...v1]))].flat();
+  const seen = new Set<string>();
+  return all.filter((m) => !m.match_uid || (!seen.has(m.match_uid) && seen.add(m.match_uid)));
+}
+
+/** The v2 pages of one season held in the cache, the first read through it when `read`; the others as many as the first says. */
+async function heldV2(api: RivalsApi, uid: string, season: Season | undefined, read: boolean, logger: Logger | undefined): Promise<MatchSummary[]> {
+  const params = (page: number) => ({ page, limit: V2_LIMIT, season: season ? seasonParamFor(season, 'matchHistoryV2') : undefined });
+  let first: MatchHistory | undefined;
+  if (read) {
+    try {
+      first = (await api.matchHistoryV2(uid, params(1))).data;
+    } catch (err) {
+      if (!handsOver(err)) throw err;
+      // A 404 is "no stored history yet"; anything else leaves the held pages, if any, to say what they can.
+      if (err.kind !== 'not_found') logger?.warn({ err }, 'match history v2 unavailable; using the rows already held');
+    }
+  }
+  first ??= (await api.heldMatchHistoryV2(uid, params(1)))?.data;
+  if (!first) return [];
+  const pagination = first.pagination;
+  const pages = Math.min(V2_HELD_PAGES, pagination?.total_pages ?? (pagination?.has_more ? V2_HELD_PAGES : 1));
+  const rest = await Promise.all(Array.from({ length: Math.max(0, pages - 1) }, (_, i) => api.heldMatchHistoryV2(uid, params(i + 2))));
+  return [first, ...rest.map((h) => h?.data)].flatMap((h) => h?.matches ?? []);
+}

@@ -19,11 +19,11 @@ import type { AutocompleteInput, CommandContext, CommandInput, CommandModule } f
 import { EVERYWHERE } from '../discord/command.js';
 import { encodeCustomId, encodeCustomIdIfFits, MAX_PAGE, storeKeyArg } from '../render/custom-id.js';
 import { NotFoundError } from '../core/errors.js';
-import { recentMatches, type HistoryPage, type HistoryRow } from '../catalog/history.js';
+import { heldHistoryRows, recentMatches, type HistoryPage, type HistoryRow } from '../catalog/history.js';
 import { describe } from '../i18n/commands.js';
 import { recentForm } from '../game/form.js';
 import { matchupExtremes, MATCHUP_MIN_MATCHES, type Matchup } from '../game/matchups.js';
-import { gameModeName, matchMode, modesByMap } from '../game/modes.js';
+import { gameModeName, matchMode, modesByMap, type MapModeRow } from '../game/modes.js';
 import {
   currentSeason,
   hasPlay,
@@ -42,7 +42,7 @@ import {
   type TopHeroes,
 } from '../game/profile.js';
 import { rankTimeline, type RankTimelinePoint } from '../game/rank-timeline.js';
-import { trackedTimelinePoints, weekChange, type RecordedMatch } from '../game/tracking.js';
+import { trackedTimelinePoints, weekChange, withRecordedMatches, type RecordedMatch } from '../game/tracking.js';
 import { updateCooldownMs } from '../jobs/link-verifier.js';
 import { rankScore, rankScoreChange, shownLevel } from '../game/ranks.js';
 import { rankPace, type RankPace } from '../game/pace.js';
@@ -754,6 +754,8 @@ interface Tracked {
 /** What a section needs beyond the profile and lists, read before it renders: the recent matches' page, the tracked records. */
 interface SectionData {
   history?: HistoryPage;
+  /** The Maps section's: every match row of the player the bot holds ({@link mapModeRows}). */
+  mapRows?: MapModeRow[];
   /** Absent without tracking, or when its records cannot be read now (the section shows what the API gives). */
   tracked?: Tracked & { now: number };
 }
@@ -761,6 +763,8 @@ interface SectionData {
 async function loadSection(p: PlayerProfile, which: PlayerSection, page: number, look: Lookups, ctx: CommandContext): Promise<SectionData> {
   if (which === 'matches')
     return { history: await recentMatches(ctx.api, p, { page, season: look.season, hidePractice: look.hidePractice, logger: ctx.logger }) };
+  // Without a map played there is nothing to name, and nothing to read.
+  if (which === 'maps') return p.maps.some((m) => m.matches > 0) ? { mapRows: await mapModeRows(p, look, ctx) } : {};
   if ((which !== 'profile' && which !== 'rank-history') || !ctx.tracking || p.is_private) return {};
   try {
     const t = await ctx.tracking.timeline(p.uid);
@@ -769,6 +773,20 @@ async function loadSection(p: PlayerProfile, which: PlayerSection, page: number,
     ctx.logger.warn({ err, uid: p.uid }, "could not read a player's tracked records: showing the API's alone");
     return {};
   }
+}
+
+/**
+ * Every match row of the player the bot holds, for the modes of the Maps section: the profile's own, the history pages the
+ * response cache holds (src/catalog/history.ts `heldHistoryRows`), and the tracker's records. One read may ask the API: v2's
+ * first page, the one the recent matches read first and share through the cache, within the interaction's budget: it holds
+ * more rows than the profile embeds, and its failure only leaves it out.
+ */
+async function mapModeRows(p: PlayerProfile, look: Lookups, ctx: CommandContext): Promise<MapModeRow[]> {
+  const [held, recorded] = await Promise.all([
+    heldHistoryRows(ctx.api, p, { season: look.season, readFirstPage: true, logger: ctx.logger }),
+    trackedMatches(p, ctx),
+  ]);
+  return withRecordedMatches(held, recorded ?? []);
 }
 
 /** One section at a page, from what was read: pure (charts are asked for as specs, drawn by the runtime). */
@@ -795,10 +813,11 @@ function section(p: PlayerProfile, which: PlayerSection, page: number, look: Loo
     case 'maps': {
       const rows = p.maps.filter((m) => m.matches > 0).sort((a, b) => b.matches - a.matches);
       const image = rows.map((m) => look.map(m.map_id)?.image ?? m.map_thumbnail).find(Boolean);
-      // A map's mode comes from the player's own match rows on it, never from the map list.
+      // A map's mode comes from the player's own match rows on it, never from the map list: every row held, though the
+      // counts are the profile's.
       const labels = playedMapLabels(
         rows.map((m) => ({ id: m.map_id, info: look.map(m.map_id), name: m.map_name })),
-        modesByMap(p.recent_matches),
+        modesByMap(data.mapRows ?? p.recent_matches),
       );
       return simple(
         rows,
@@ -874,14 +893,14 @@ function heroRecordLine(r: HeroRecord): string {
   return `${record} · ${kda(r.kills, r.deaths, r.assists)} · ${duration(r.play_time)}`;
 }
 
-/** The tracked matches of the member's player on one hero; null when the player is not tracked or the records cannot be read. */
+/** The matches the bot recorded of a tracked player; null when the player is not tracked or the records cannot be read. */
 async function trackedMatches(p: PlayerProfile, ctx: CommandContext): Promise<RecordedMatch[] | null> {
   if (!ctx.tracking || p.is_private) return null;
   try {
     const t = await ctx.tracking.timeline(p.uid);
     return t.tracked ? t.matches : null;
   } catch (err) {
-    ctx.logger.warn({ err, uid: p.uid }, "could not read a player's tracked records: the hero view goes without its week");
+    ctx.logger.warn({ err, uid: p.uid }, "could not read a player's tracked matches: going without them");
     return null;
   }
 }

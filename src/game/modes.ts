@@ -55,12 +55,16 @@ export function modeKeyName(key: ModeKey): string {
   return tr(`render:modes.${key}`);
 }
 
+/** What a match row says of its map's mode: a history row of any source, or a match the tracker recorded (src/game/tracking.ts). */
+export type MapModeRow = Pick<MatchSummary, 'match_uid' | 'map_id' | 'game_mode_id' | 'play_mode_id'>;
+
 /**
  * The modes of a player's own match rows on each map, by map id (text), each map's in {@link MODE_KEYS} order; a map no
- * row names is absent. `rows` are history rows of any shape (the profile's embedded ones included). This is the one
- * source of a map's mode for a player: the map list's competitive flag is swapped on some same-named maps (docs/data.md).
+ * row names is absent. `rows` are history rows of any shape (the profile's embedded ones included): the three sources
+ * name a match's mode alike (docs/data.md, "Game modes"). This is the one source of a map's mode for a player: the map
+ * list's competitive flag is swapped on some same-named maps (docs/data.md).
  */
-export function modesByMap(rows: readonly Pick<MatchSummary, 'map_id' | 'game_mode_id' | 'play_mode_id'>[]): Map<string, ModeKey[]> {
+export function modesByMap(rows: readonly Omit<MapModeRow, 'match_uid'>[]): Map<string, ModeKey[]> {
   const seen = new Map<string, Set<ModeKey>>();
   for (const row of rows) {
     const id = row.map_id?.trim();

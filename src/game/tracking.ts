@@ -4,7 +4,8 @@
  * each one (`new_score`), so the bot keeps both a snapshot of the profile and every match once.
  */
 import type { PlayerProfile } from '../api/schemas.js';
-import { matchMode } from './modes.js';
+import { matchUidMapId } from './match-uid.js';
+import { matchMode, type MapModeRow } from './modes.js';
 import { currentSeason, rankSummary } from './profile.js';
 import { sortTimeline, type RankTimelinePoint } from './rank-points.js';
 import { levelOfTier, shownLevel, tierOf } from './ranks.js';
@@ -111,6 +112,19 @@ export function readForTracking(p: PlayerProfile): TrackingRead {
   }
   const lastMatchAt = matches.reduce<number | null>((latest, m) => (latest === null || m.time > latest ? m.time : latest), null);
   return { kind: 'read', snapshot, matches, lastMatchAt };
+}
+
+/**
+ * `rows`, then each recorded match none of them holds, as a row for `modesByMap` (src/game/modes.ts): its map from its uid
+ * (src/game/match-uid.ts: an older uid names none, and its match then says nothing of a map) and its recorded mode. A
+ * recorded match keeps no `play_mode_id`, so the API's own row of a match, when there is one, is the one kept.
+ */
+export function withRecordedMatches(rows: readonly MapModeRow[], recorded: readonly RecordedMatch[]): MapModeRow[] {
+  const known = new Set(rows.map((r) => r.match_uid));
+  const more = recorded
+    .filter((m) => !known.has(m.matchUid))
+    .map((m): MapModeRow => ({ match_uid: m.matchUid, map_id: matchUidMapId(m.matchUid), game_mode_id: m.modeId, play_mode_id: null }));
+  return [...rows, ...more];
 }
 
 /** Whether two snapshots say the same: a read that changes nothing stores no snapshot. */

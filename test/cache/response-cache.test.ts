@@ -148,6 +148,40 @@ describe('LRU bound of the memory store', () => {
   });
 });
 
+describe('peek: what is held, without loading', () => {
+  it('gives a fresh value as cached, one past its TTL as stale with its age, and nothing for a miss or a remembered 404', async () => {
+    const { cache, clock } = fakeClockCache();
+    await cache.get('k', 'matchHistoryV2', async () => 'rows');
+    await expect(cache.get('gone', 'matchHistoryV2', () => Promise.reject(upstream('not_found')))).rejects.toMatchObject({ kind: 'not_found' });
+    const stats = { ...cache.stats };
+    expect(await cache.peek('k', 'matchHistoryV2')).toMatchObject({ data: 'rows', stale: false, source: 'cache', ageMs: 0 });
+    clock.now += DEFAULT_TTLS.matchHistoryV2 + 5;
+    expect(await cache.peek('k', 'matchHistoryV2')).toMatchObject({ data: 'rows', stale: true, source: 'stale', ageMs: DEFAULT_TTLS.matchHistoryV2 + 5 });
+    expect(await cache.peek('gone', 'matchHistoryV2')).toBeUndefined();
+    expect(await cache.peek('never-asked', 'matchHistoryV2')).toBeUndefined();
+    // A peek is no read of the API's: no hit, miss or stale answer is counted.
+    expect(cache.stats).toEqual(stats);
+    // Gone once the stale copy's retention is over.
+    clock.now += STALE_RETENTION_MS;
+    expect(await cache.peek('k', 'matchHistoryV2')).toBeUndefined();
+  });
+
+  it('reads what another process wrote to the shared level, and a failing shared level as nothing held', async () => {
+    const shared = new Keyv();
+    await new ResponseCache({ store: shared }).get('k', 'matchHistoryV1', async () => 'theirs');
+    expect(await new ResponseCache({ store: shared }).peek('k', 'matchHistoryV1')).toMatchObject({ data: 'theirs', stale: false });
+    const broken = new Keyv({
+      store: {
+        get: () => Promise.reject(new Error('connection refused')),
+        set: () => Promise.reject(new Error('connection refused')),
+        delete: () => Promise.reject(new Error('connection refused')),
+        clear: () => Promise.resolve(),
+      },
+    });
+    expect(await new ResponseCache({ store: broken }).peek('k', 'matchHistoryV1')).toBeUndefined();
+  });
+});
+
 describe('through the client, against the replica', () => {
   let r: Replica;
   beforeAll(async () => {
@@ -188,6 +222,25 @@ describe('through the client, against the replica', () => {
     expect(stale.ageMs).toBe(7 * 60 * MINUTE);
     expect(stale.data).toEqual(good.data);
     await api.close();
+  });
+
+  it('a held history answer is read from the cache with no request, and nothing is held before the first read', async () => {
+    const api = cachedClient();
+    const path = '/api/v1/player/1403392756/match-history';
+    const before = r.requests.total;
+    expect(await api.heldMatchHistoryV1('1403392756', { skip: 0 })).toBeUndefined();
+    expect(r.requests.total).toBe(before);
+    const read = await api.matchHistoryV1('1403392756', { skip: 0 });
+    const asked = r.requests.byPath.get(path);
+    expect((await api.heldMatchHistoryV1('1403392756', { skip: 0 }))?.data).toBe(read.data);
+    // Another query is another answer: none held.
+    expect(await api.heldMatchHistoryV1('1403392756', { skip: 0, season: 2 })).toBeUndefined();
+    expect(r.requests.byPath.get(path)).toBe(asked);
+    expect(api.stats.upstreamRequests).toBe(1);
+    // Without a cache nothing is held.
+    const bare = clientFor(r);
+    expect(await bare.heldMatchHistoryV2('1786151874', { page: 1 })).toBeUndefined();
+    await Promise.all([api.close(), bare.close()]);
   });
 
   it('fresh: a new post is seen by a fresh call and then by ordinary calls', async () => {

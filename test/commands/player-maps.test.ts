@@ -1,6 +1,8 @@
 /**
  * A player's maps say each map's mode from the player's own match rows, never from the map list, whose competitive flag is
- * swapped on the Central Park twins (1217 and 1292): checked on every real profile, in every language.
+ * swapped on the Central Park twins (1217 and 1292): checked on every real profile, in every language. The rows are every
+ * one the bot holds: here the profile's own and the first page of match history v2 the section reads (the replica serves
+ * Double C's real one); test/commands/player-map-modes.test.ts covers the cached pages and the tracker's records.
  */
 import { describe, expect, it } from 'vitest';
 import type { APIEmbed } from 'discord-api-types/v10';
@@ -8,7 +10,8 @@ import { playerView } from '../../src/commands/player.js';
 import { LOCALE_NAMES, runInLocale, tr, type Locale } from '../../src/i18n/index.js';
 import { MODE_KEYS, modesByMap, modeKeyName, type ModeKey } from '../../src/game/modes.js';
 import { playedMapLabels, type MapInfo } from '../../src/catalog/map-directory.js';
-import type { PlayerProfile } from '../../src/api/schemas.js';
+import type { MatchSummary, PlayerProfile } from '../../src/api/schemas.js';
+import { ApiError } from '../../src/core/api-errors.js';
 import { toMessagePayload } from '../../src/render/view.js';
 import { playerHero } from '../../src/game/player-hero.js';
 import { realProfiles } from '../game/samples.js';
@@ -33,7 +36,17 @@ async function mapLines(p: PlayerProfile, locale: Locale): Promise<{ label: stri
   return lines.map((line) => ({ line, label: /^\*\*(.+?)\*\* · /.exec(line)?.[1] ?? '' }));
 }
 
-const hasRanked = (p: PlayerProfile) => p.recent_matches.some((m) => m.game_mode_id === 2);
+/** The player's rows the Maps section holds in this file: the profile's, and v2's first page where the API has one. */
+async function heldRows(p: PlayerProfile): Promise<MatchSummary[]> {
+  try {
+    return [...p.recent_matches, ...(await env.b.ctx.api.matchHistoryV2(p.uid, { page: 1, limit: 40 })).data.matches];
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === 'not_found') return p.recent_matches;
+    throw err;
+  }
+}
+
+const hasRanked = (rows: readonly MatchSummary[]) => rows.some((m) => m.game_mode_id === 2);
 
 describe('the Maps section of /player', () => {
   it('covers the profiles that matter: Central Park 1217 played in Quick Play, and players with no ranked match', () => {
@@ -41,12 +54,13 @@ describe('the Maps section of /player', () => {
     const onCentralPark = files.filter((f) => realProfiles[f]!.recent_matches.some((m) => m.map_id === '1217'));
     expect(onCentralPark.length).toBeGreaterThan(3);
     for (const f of onCentralPark) expect(realProfiles[f]!.recent_matches.filter((m) => m.map_id === '1217').every((m) => m.game_mode_id === 1)).toBe(true);
-    expect(files.filter((f) => !hasRanked(realProfiles[f]!) && realProfiles[f]!.maps.some((m) => m.map_id === '1217')).length).toBe(2);
+    expect(files.filter((f) => !hasRanked(realProfiles[f]!.recent_matches) && realProfiles[f]!.maps.some((m) => m.map_id === '1217')).length).toBe(2);
   });
 
   for (const [file, p] of Object.entries(realProfiles)) {
     it(`${file}: each map's mode label is the modes of the player's own rows on it, in all six languages`, async () => {
-      const modes = modesByMap(p.recent_matches);
+      const held = await heldRows(p);
+      const modes = modesByMap(held);
       const rows = mapRows(p);
       for (const locale of LOCALES) {
         const lines = await mapLines(p, locale);
@@ -62,7 +76,7 @@ describe('the Maps section of /player', () => {
         });
         // No two lines alike: the twins are told apart.
         expect(new Set(lines.map((l) => l.label)).size).toBe(lines.length);
-        if (!hasRanked(p)) {
+        if (!hasRanked(held)) {
           const text = lines.map((l) => l.line).join('\n');
           expect(text).not.toContain(named('competitive'));
           expect(text).not.toContain(flagWord);
@@ -70,6 +84,32 @@ describe('the Maps section of /player', () => {
       }
     });
   }
+
+  it('Double C: the maps the profile’s 20 rows say nothing of are named by the modes of the 40 rows of match history v2', async () => {
+    const p = realProfiles['doublec8-double-c-1786151874-2025-08-05.json']!;
+    const v2 = (await env.b.ctx.api.matchHistoryV2(p.uid, { page: 1, limit: 40 })).data.matches;
+    // The maps of the review: on none is there a row in the profile, and v2 has Quick Play rows on each.
+    const fromV2 = ['1201', '1235', '1032', '1034', '1240', '1170'];
+    for (const id of fromV2) {
+      expect(p.recent_matches.some((m) => m.map_id === id)).toBe(false);
+      expect(new Set(v2.filter((m) => m.map_id === id).map((m) => m.game_mode_id))).toEqual(new Set([1]));
+    }
+    const lines = await mapLines(p, 'en');
+    const line = (id: string) => lines[mapRows(p).findIndex((m) => m.map_id === id)]!.line;
+    expect(line('1201')).toBe('**Midtown (Quick Play)** · 2 matches · 0.0 % · 18 / 13 / 7 (KDA 1.92)');
+    expect(line('1032')).toMatch(/^\*\*Yggdrasill Path \(Quick Play\)\*\* · 1 match · /);
+    expect(line('1034')).toMatch(/^\*\*Shin-Shibuya \(Quick Play\)\*\* · 1 match · /);
+    expect(line('1240')).toMatch(/^\*\*Symbiotic Surface \(Quick Play\)\*\* · 1 match · /);
+    expect(line('1235')).toMatch(/^\*\*Birnin T'Challa \(Domination, Quick Play\)\*\* · 3 matches · /);
+    expect(line('1170')).toMatch(/^\*\*Royal Palace\\: Odin's Archive \(Quick Play\)\*\* · 1 match · /);
+    // Midtown's twin keeps the mode of its own rows: the two lines are told apart by them.
+    expect(line('1291')).toMatch(/^\*\*Midtown \(Competitive\)\*\* · 3 matches · /);
+    // No row held on these: no mode.
+    expect(line('1286')).toMatch(/^\*\*Unknown map \(1286\)\*\* · /);
+    expect(line('1246')).toMatch(/^\*\*Ninomaru\*\* · /);
+    const ja = await mapLines(p, 'ja');
+    expect(ja[mapRows(p).findIndex((m) => m.map_id === '1201')]!.label).toBe(`Midtown（${runInLocale('ja', () => modeKeyName('quickPlay'))}）`);
+  });
 
   it('a player with no ranked match reads Central Park as Quick Play, as their rows say', async () => {
     const lines = await mapLines(realProfiles['autumnnippert-fabio26614-1977315999.json']!, 'en');

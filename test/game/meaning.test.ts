@@ -11,7 +11,10 @@ import { newestUpdate, rankSummary, seasonRanks } from '../../src/game/profile.j
 import { rankScore } from '../../src/game/ranks.js';
 import { rankTimeline } from '../../src/game/rank-timeline.js';
 import { rankHistorySpec } from '../../src/render/charts.js';
-import { profiles } from './samples.js';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SAMPLES_DIR } from '../../src/replica/data/dataset.js';
+import { everyRawProfile, matches, profiles, schemas, SHARED_SAMPLES_DIR } from './samples.js';
 
 describe('hero matchups count the opposing hero’s wins', () => {
   it('a player who won both of their 2 ranked matches won every matchup', () => {
@@ -88,6 +91,50 @@ describe('game modes', () => {
     expect(matchMode(7)).toMatchObject({ ranked: false, counts: false, practice: true });
     expect(matchMode(6)).toMatchObject({ ranked: false, counts: false, practice: false });
     expect(matchMode(6, 1)).toMatchObject({ key: 'custom', practice: true });
+  });
+
+  it('a match reads the same mode and map in every capture that holds it: the profiles’ rows, v1, v2 and the match detail', () => {
+    // Every capture, vendored and shared, each file once: the profiles' embedded rows and both history versions.
+    const histories = (folder: string) => {
+      const files = new Map<string, string>();
+      for (const dir of [SAMPLES_DIR, SHARED_SAMPLES_DIR]) {
+        const path = join(dir, folder);
+        if (existsSync(path)) for (const f of readdirSync(path).filter((x) => x.endsWith('.json'))) if (!files.has(f)) files.set(f, join(path, f));
+      }
+      return [...files].map(([f, path]) => ({ source: `${folder}/${f}`, rows: schemas.matchHistory.parse(JSON.parse(readFileSync(path, 'utf8'))).matches }));
+    };
+    const captures = [
+      ...Object.entries(everyRawProfile()).map(([f, body]) => ({ source: `player/${f}`, rows: schemas.player.parse(body).recent_matches })),
+      ...histories('match-history-v1'),
+      ...histories('match-history-v2'),
+    ];
+    expect(captures.filter((c) => c.source.startsWith('match-history-v1/')).length).toBeGreaterThanOrEqual(1);
+    expect(captures.filter((c) => c.source.startsWith('match-history-v2/')).length).toBeGreaterThanOrEqual(1);
+    const seen = new Map<string, { source: string; mode: string }[]>();
+    for (const c of captures)
+      for (const m of c.rows) {
+        // Every row names its mode and map.
+        expect(m.game_mode_id, `${c.source} ${m.match_uid}`).not.toBeNull();
+        expect(m.map_id, `${c.source} ${m.match_uid}`).not.toBeNull();
+        seen.set(m.match_uid, [...(seen.get(m.match_uid) ?? []), { source: c.source, mode: `${m.game_mode_id}/${m.play_mode_id}/${m.map_id}` }]);
+      }
+    const shared = [...seen.values()].filter((held) => held.length > 1);
+    const kinds = (prefix: string) =>
+      shared.filter((held) => held.some((h) => h.source.startsWith(prefix)) && held.some((h) => h.source.startsWith('player/'))).length;
+    expect(kinds('match-history-v1/')).toBeGreaterThanOrEqual(18);
+    expect(kinds('match-history-v2/')).toBeGreaterThanOrEqual(20);
+    for (const held of shared) expect(new Set(held.map((h) => h.mode)), JSON.stringify(held)).toHaveProperty('size', 1);
+    // The match detail names its mode with the same id, and the API's own name for it.
+    const details = Object.values(matches);
+    expect(details.length).toBeGreaterThanOrEqual(4);
+    for (const d of details) {
+      const rows = seen.get(d.match_uid) ?? [];
+      expect(rows.length, d.match_uid).toBeGreaterThan(0);
+      for (const r of rows) expect(Number(r.mode.split('/')[0])).toBe(d.game_mode_id);
+      // The name the table gives id 1 is the API's own.
+      if (d.game_mode_id === 1) expect(d.game_mode_name).toBe('Quick Play');
+    }
+    expect(details.some((d) => d.game_mode_id === 1)).toBe(true);
   });
 
   it('every real match of game mode 7 has the marks of a bot match: a win of under 7 minutes, no rank change', () => {

@@ -5,9 +5,11 @@ import {
   sameSnapshot,
   trackedTimelinePoints,
   weekChange,
+  withRecordedMatches,
   type ProfileSnapshot,
   type RecordedMatch,
 } from '../../src/game/tracking.js';
+import { modesByMap } from '../../src/game/modes.js';
 import { rankSummary } from '../../src/game/profile.js';
 import { rankTimeline } from '../../src/game/rank-timeline.js';
 import { tierOf } from '../../src/game/ranks.js';
@@ -168,5 +170,28 @@ describe('the tracked timeline and the week', () => {
       wins: 1,
     });
     expect(weekChange([], [], { score: 3100, tier: 'Gold I', season: 9 }, now * 1000)).toBeNull();
+  });
+});
+
+describe('withRecordedMatches', () => {
+  it('adds the recorded matches the rows lack, each on the map its uid names; an older uid names none', () => {
+    const recorded = (file: string) => {
+      const read = readForTracking(profiles[file]!);
+      if (read.kind !== 'read') throw new Error(`${file} is not readable`);
+      return read.matches;
+    };
+    // The June capture's uids are of the newer form: each names its row's map.
+    const june = profiles['doublec8-double-c-1786151874-2025-06-05.json']!;
+    const rows = withRecordedMatches([], recorded('doublec8-double-c-1786151874-2025-06-05.json'));
+    expect(rows.map((r) => [r.match_uid, r.map_id, r.game_mode_id])).toEqual(june.recent_matches.map((m) => [m.match_uid, m.map_id, m.game_mode_id]));
+    expect(modesByMap(rows)).toEqual(modesByMap(june.recent_matches));
+    // A match whose row is held keeps the row (it has play_mode_id); March's older uids name no map, so no mode.
+    const held = june.recent_matches.slice(0, 5);
+    expect(withRecordedMatches(held, recorded('doublec8-double-c-1786151874-2025-06-05.json')).slice(0, 5)).toEqual(held);
+    expect(withRecordedMatches(held, recorded('doublec8-double-c-1786151874-2025-06-05.json'))).toHaveLength(20);
+    const march = withRecordedMatches([], recorded('autumnnippert-sir-final-1117455441.json'));
+    expect(march).toHaveLength(20);
+    expect(march.every((r) => r.map_id === null)).toBe(true);
+    expect(modesByMap(march).size).toBe(0);
   });
 });

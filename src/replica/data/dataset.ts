@@ -74,7 +74,7 @@ function formatMinutesSeconds(seconds: number): string {
 }
 
 /** A v1 history entry from an entry of the profile's embedded `match_history` (derived from real data). */
-function v1FromEmbedded(entry: Json): Json {
+export function v1FromEmbedded(entry: Json): Json {
   const p = asRecord(entry.player_performance);
   const isWin = asRecord(p.is_win);
   return {
@@ -116,7 +116,7 @@ function v1FromEmbedded(entry: Json): Json {
 }
 
 /** A v2 history entry from a v1 entry: the documented v2 types (duration and season as text, play_time `{raw, formatted}`). */
-function v2FromV1(entry: Json): Json {
+export function v2FromV1(entry: Json): Json {
   const player = asRecord(entry.match_player);
   const hero = asRecord(player.player_hero);
   const duration = Number(entry.match_play_duration) || 0;
