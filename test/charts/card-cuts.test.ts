@@ -9,19 +9,23 @@
 import { describe, expect, it } from 'vitest';
 import { matchView } from '../../src/commands/match.js';
 import { playerView } from '../../src/commands/player.js';
-import type { CardCut } from '../../src/charts/cards.js';
-import { drawChart } from '../../src/charts/draw.js';
+import type { CardBox, CardCut } from '../../src/charts/cards.js';
+import { overlap, outside } from '../../src/charts/canvas-kit.js';
+import { chartSize, drawChart } from '../../src/charts/draw.js';
 import { registerChartFonts, registerJapaneseFonts } from '../../src/charts/fonts.js';
 import { textWidth } from '../../src/charts/header.js';
-import { font } from '../../src/charts/theme.js';
-import { isCard, parseChartSpec, type ChartSpec, type LadderCard, type MatchCard, type ProfileCard } from '../../src/charts/specs.js';
+import { font, LIMITS, SIZE } from '../../src/charts/theme.js';
+import { isCard, MATCH_CARD_PLAYERS, parseChartSpec, type ChartSpec, type LadderCard, type MatchCard, type ProfileCard } from '../../src/charts/specs.js';
 import { floorOfLevel, tierOfLevel } from '../../src/game/ranks.js';
+import { seasonFromIndex } from '../../src/game/seasons.js';
+import { seasonLabel } from '../../src/render/common.js';
 import { duration, integer } from '../../src/i18n/format.js';
 import { LOCALES, runInLocale, type Locale } from '../../src/i18n/index.js';
 import { tierName } from '../../src/i18n/names.js';
 import { heroDisplayName } from '../../src/catalog/hero-directory.js';
 import type { PlayerProfile } from '../../src/api/schemas.js';
-import { profiles } from '../game/samples.js';
+import { matches, profiles } from '../game/samples.js';
+import { pngSize } from './png.js';
 import { MEMBER, useReplicaBot } from '../helpers/bot.js';
 import { recordingCharts } from '../helpers/charts.js';
 
@@ -29,6 +33,8 @@ const env = useReplicaBot();
 
 const DOUBLE_C = 'doublec8-double-c-1786151874-2025-08-05.json';
 const MATCH = '6713355_1740604074_322_11001_10';
+/** The real match with the most rows in a team: 14 players, Team B's 8 with its replacements and leavers. */
+const MOST_ROWS = '6713371_1740603484_820_11001_10';
 /** Play time the API reports for the most played hero of all players (/hero's statistics): the largest figure a card may show. */
 const MOST_PLAY_TIME = 166_071 * 3_600 + 50 * 60;
 /** The longest map name of the API's map lists (api-samples/maps). */
@@ -50,9 +56,47 @@ function longestLevel(locale: Locale, below = 23): number {
 
 /** Draws `spec` as the worker does and returns the protected texts it cut. */
 async function cutsOf(spec: ChartSpec): Promise<CardCut[]> {
+  return (await drawn(spec)).cuts;
+}
+
+/** Draws `spec` as the worker does: the protected texts it cut, where it put each part, and the image's size. */
+async function drawn(spec: ChartSpec): Promise<{ cuts: CardCut[]; boxes: CardBox[]; size: { width: number; height: number } }> {
   const cuts: CardCut[] = [];
-  await drawChart(spec, { onCut: (cut) => cuts.push(cut) });
-  return cuts;
+  const boxes: CardBox[] = [];
+  const png = await drawChart(spec, { onCut: (cut) => cuts.push(cut), onBox: (box) => boxes.push(box) });
+  return { cuts, boxes, size: pngSize(png) };
+}
+
+/** How many rows a match card laid out. */
+const rowsOf = (boxes: CardBox[]) => boxes.filter((b) => b.kind === 'row').length;
+
+/**
+ * What runs into what on a card: two rows whose boxes intersect, two parts (texts as the glyphs drawn, portraits, badges)
+ * anywhere on the card whose boxes intersect, and a part not wholly on the card.
+ */
+function collisions(boxes: CardBox[], size: { width: number; height: number }): string[] {
+  const out: string[] = [];
+  const rows = boxes.filter((b) => b.kind === 'row');
+  const parts = boxes.filter((b) => b.kind !== 'row');
+  for (const group of [rows, parts]) {
+    group.forEach((a, i) => {
+      for (const b of group.slice(i + 1)) if (overlap(a.box, b.box) > 0) out.push(`${a.field} runs into ${b.field}`);
+    });
+  }
+  for (const b of boxes) if (outside(b.box, { x: 0, y: 0, w: size.width, h: size.height }) > 0) out.push(`${b.field} is off the card`);
+  return out;
+}
+
+/** `card` with the longest hero names, the longest map name, the longest match and five-digit figures on every row. */
+function extremeMatch(card: MatchCard, heroes: string[]): MatchCard {
+  return {
+    ...card,
+    subtitle: `${LONGEST_MAP} · ${duration(59 * 60 + 59)}`,
+    teams: card.teams.map((t) => ({
+      ...t,
+      players: t.players.map((p, i) => ({ ...p, hero: heroes[i % 3]!, kda: '99/99/99', figures: `${integer(99_999)} · ${integer(99_999)}` })),
+    })),
+  };
 }
 
 /** The card of `view`, checked as the worker checks it. */
@@ -109,24 +153,65 @@ describe.each(LOCALES)('the cards in %s cut no figure, tier or hero name', (loca
     }
   });
 
-  it('the match card, with the longest hero names, map name and five-digit figures', async () => {
-    const heroes = (await env.b.ctx.heroes.list()).map(heroDisplayName).sort((a, b) => b.length - a.length);
-    const view = await runInLocale(locale, () => matchView(MATCH, env.b.ctx));
-    const real: MatchCard = cardOf(view.charts, 'match-card');
-    const card: MatchCard = runInLocale(locale, () => ({
-      ...real,
-      subtitle: `${LONGEST_MAP} · ${duration(59 * 60 + 59)}`,
-      teams: real.teams.map((t) => ({
-        ...t,
-        players: t.players.map((p, i) => ({
-          ...p,
-          hero: heroes[i % 3]!,
-          kda: '99/99/99',
-          figures: `${integer(99_999)} · ${integer(99_999)}`,
-        })),
-      })),
-    }));
+  it('the profile card, its rank of another season than the one it is headed with, at the longest tier', async () => {
+    const level = longestLevel(locale);
+    const p = await extremeProfile(level);
+    // Season 1.5 (rank game 3): the longest season number, asked for while the API gives the current season's totals.
+    const older = p.rank_seasons.find((s) => s.rank_game_id === 3)!;
+    Object.assign(older, { level, rank_score: floorOfLevel(Math.min(level, 22)) + 1, max_level: level, max_rank_score: 9_999.9 });
+    const season = seasonFromIndex(2)!;
+    const view = await runInLocale(locale, async () => playerView(fetched(p), 'profile', 1, season, env.b.ctx, false));
+    const card: ProfileCard = cardOf(view.charts, 'profile-card');
+    expect(card.rank.season).toBe(runInLocale(locale, () => seasonLabel(season)));
+    expect(card.season).not.toContain(card.rank.season);
+    expect(card.rank.tier).toBe(tierOfLevel(level));
     expect(await cutsOf(card)).toEqual([]);
+  });
+
+  it('the match card, with the longest hero names, map name and five-digit figures, its rows apart', async () => {
+    const heroes = (await env.b.ctx.heroes.list()).map(heroDisplayName).sort((a, b) => b.length - a.length);
+    for (const id of [MATCH, MOST_ROWS]) {
+      const view = await runInLocale(locale, () => matchView(id, env.b.ctx));
+      const card = runInLocale(locale, () => extremeMatch(cardOf(view.charts, 'match-card'), heroes));
+      const { cuts, boxes, size } = await drawn(card);
+      expect(cuts, id).toEqual([]);
+      expect(rowsOf(boxes), id).toBe(card.teams.reduce((n, t) => n + t.players.length, 0));
+      expect(collisions(boxes, size), id).toEqual([]);
+    }
+  });
+
+  it('the match card of every real match: every row drawn, none running into another, no part into another', async () => {
+    for (const id of Object.keys(matches)) {
+      const view = await runInLocale(locale, () => matchView(id, env.b.ctx));
+      const card: MatchCard = cardOf(view.charts, 'match-card');
+      const { cuts, boxes, size } = await drawn(card);
+      // Every player of the match has a row: none left out for want of room.
+      expect(
+        card.teams.reduce((n, t) => n + t.players.length, 0),
+        id,
+      ).toBe(matches[id]!.players.length);
+      expect(rowsOf(boxes), id).toBe(matches[id]!.players.length);
+      expect(size, id).toEqual(chartSize(card));
+      expect(cuts, id).toEqual([]);
+      expect(collisions(boxes, size), id).toEqual([]);
+    }
+  });
+
+  it('a match card with the most rows a team may have, at the longest values: taller, within the limits, nothing overlapping', async () => {
+    const heroes = (await env.b.ctx.heroes.list()).map(heroDisplayName).sort((a, b) => b.length - a.length);
+    const view = await runInLocale(locale, () => matchView(MOST_ROWS, env.b.ctx));
+    const real: MatchCard = cardOf(view.charts, 'match-card');
+    const full = {
+      ...real,
+      teams: real.teams.map((t) => ({ ...t, players: Array.from({ length: MATCH_CARD_PLAYERS }, (_, i) => t.players[i % t.players.length]!) })),
+    };
+    const card = parseChartSpec(runInLocale(locale, () => extremeMatch(full, heroes))) as MatchCard;
+    const { cuts, boxes, size } = await drawn(card);
+    expect(size.height).toBeGreaterThan(SIZE.height);
+    expect(size.height).toBeLessThanOrEqual(LIMITS.height);
+    expect(rowsOf(boxes)).toBe(2 * MATCH_CARD_PLAYERS);
+    expect(cuts).toEqual([]);
+    expect(collisions(boxes, size)).toEqual([]);
   });
 
   it('the ladder card, every member at the longest tier with the largest score and week', async () => {
@@ -155,6 +240,19 @@ describe.each(LOCALES)('the cards in %s cut no figure, tier or hero name', (loca
     expect(card.locale).toBe(locale);
     expect(card.rows).toHaveLength(10);
     expect(await cutsOf(card)).toEqual([]);
+  });
+});
+
+describe('the overlap check', () => {
+  it('finds two rows, or two parts, that run into each other, and a part off the card', () => {
+    const row = (field: string, y: number): CardBox => ({ field, kind: 'row', box: { x: 28, y, w: 366, h: 50 } });
+    const part = (field: string, y: number): CardBox => ({ field, kind: 'text', box: { x: 100, y, w: 80, h: 20 } });
+    expect(collisions([row('a', 100), row('b', 150), part('a.name', 110), part('b.name', 160)], SIZE)).toEqual([]);
+    expect(collisions([row('a', 100), row('b', 149), part('a.hero', 135), part('b.name', 152), part('c', 440)], SIZE)).toEqual([
+      'a runs into b',
+      'a.hero runs into b.name',
+      'c is off the card',
+    ]);
   });
 });
 
