@@ -16,7 +16,7 @@ import { runInLocale } from '../i18n/index.js';
 import { cacheTextWidths, type Ctx } from './canvas-kit.js';
 import { needsJapaneseFont, registerChartFonts, registerJapaneseFonts } from './fonts.js';
 import { drawHeader, headerLayout, MARGIN } from './header.js';
-import { heroPerformanceConfig } from './heroes.js';
+import { heroPerformanceConfig, reportHeroNames } from './heroes.js';
 import { metaScatterConfig } from './meta.js';
 import { compareRankConfig, ladderRankConfig, rankHistoryConfig } from './rank.js';
 import { drawLadderCard, drawMatchCard, drawProfileCard, matchCardLayout, type CardReport } from './cards.js';
@@ -86,8 +86,10 @@ export function chartSize(spec: ChartSpec): { width: number; height: number } {
 /**
  * A PNG of {@link chartSize}; a spec with nothing to draw gives a chart that says so.
  * @param spec any value: it is checked with {@link parseChartSpec} first.
- * @param report.onCut told of each figure, tier or hero name a card had to cut (src/charts/cards.ts): none should be.
- * @param report.onBox told where each part of a card went (src/charts/cards.ts `CardBox`), for tests of its layout.
+ * @param report.onCut told of each figure, tier or hero name a card or the heroes chart had to cut (src/charts/cards.ts,
+ * heroes.ts): none should be.
+ * @param report.onBox told where each part of a card, or each hero's name on the heroes chart, went (src/charts/cards.ts
+ * `CardBox`), for tests of their layout.
  * @returns the PNG's bytes, within {@link LIMITS}.
  * @throws {ChartSpecError} when `spec` is not a valid chart spec.
  * @throws Error when the PNG breaks the limits (a bug), or a font file is missing.
@@ -121,6 +123,7 @@ async function drawValid(valid: ChartSpec, report: CardReport): Promise<Buffer> 
   } else if (config) {
     const chart = new Chart(canvas, config);
     try {
+      if (valid.kind === 'hero-performance') reportHeroNames(chart, valid, report);
       png = encodePng(canvas);
     } finally {
       chart.destroy();

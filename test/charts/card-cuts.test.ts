@@ -1,10 +1,12 @@
 /**
- * No card cuts a figure, a tier or a hero's name, in any language. Every card the bot draws (the profile card, the match
- * card, the ladder card) is made by the real handlers in each of the six languages from real samples pushed to the
- * longest real values: each language's longest tier name (as the tier and as the pace's target), the largest figures
- * (166,071h 50m of play time, five-digit records and damage), the longest hero names and map name. Each is drawn as the
- * worker draws it, and the drawing reports every protected text it had to cut (src/charts/cards.ts `OnCut`): none may be.
- * (`/player hero:` and `/compare` draw no card.) This file registers the Japanese font process-wide: it runs isolated.
+ * No card cuts a figure, a tier or a hero's name, in any language, and no part of a match card runs into another. Every
+ * card the bot draws (the profile card, the match card, the ladder card) and the heroes chart are made by the real
+ * handlers in each of the six languages from real samples pushed to the longest real values: each language's longest tier
+ * name (as the tier and as the pace's target), the largest figures (166,071h 50m of play time, five-digit records and
+ * damage), the longest hero names and map name, the most rows a team has. Each is drawn as the worker draws it, and the
+ * drawing reports every protected text it had to cut (src/charts/cards.ts `OnCut`), none may be, and where it put each
+ * part (`OnBox`), none over another. (`/player hero:` and `/compare` draw no card.) This file registers the Japanese font
+ * process-wide: it runs isolated.
  */
 import { describe, expect, it } from 'vitest';
 import { matchView } from '../../src/commands/match.js';
@@ -15,7 +17,19 @@ import { chartSize, drawChart } from '../../src/charts/draw.js';
 import { registerChartFonts, registerJapaneseFonts } from '../../src/charts/fonts.js';
 import { textWidth } from '../../src/charts/header.js';
 import { font, LIMITS, SIZE } from '../../src/charts/theme.js';
-import { isCard, MATCH_CARD_PLAYERS, parseChartSpec, type ChartSpec, type LadderCard, type MatchCard, type ProfileCard } from '../../src/charts/specs.js';
+import {
+  HERO_PERFORMANCE_TOP,
+  isCard,
+  MATCH_CARD_PLAYERS,
+  parseChartSpec,
+  type ChartSpec,
+  type HeroPerformance,
+  type HeroPerformanceChart,
+  type LadderCard,
+  type MatchCard,
+  type ProfileCard,
+} from '../../src/charts/specs.js';
+import { heroNameLabel } from '../../src/charts/heroes.js';
 import { floorOfLevel, tierOfLevel } from '../../src/game/ranks.js';
 import { seasonFromIndex } from '../../src/game/seasons.js';
 import { seasonLabel } from '../../src/render/common.js';
@@ -83,7 +97,8 @@ function collisions(boxes: CardBox[], size: { width: number; height: number }): 
       for (const b of group.slice(i + 1)) if (overlap(a.box, b.box) > 0) out.push(`${a.field} runs into ${b.field}`);
     });
   }
-  for (const b of boxes) if (outside(b.box, { x: 0, y: 0, w: size.width, h: size.height }) > 0) out.push(`${b.field} is off the card`);
+  // Square pixels: a box's area less its overlap with the card can differ from 0 by a rounding.
+  for (const b of boxes) if (outside(b.box, { x: 0, y: 0, w: size.width, h: size.height }) > 0.01) out.push(`${b.field} is off the card`);
   return out;
 }
 
@@ -138,7 +153,7 @@ async function extremeProfile(level: number): Promise<PlayerProfile> {
 
 const fetched = (data: PlayerProfile) => ({ data, fetchedAt: env.b.clock.now, ageMs: 0, stale: false, source: 'upstream' as const });
 
-describe.each(LOCALES)('the cards in %s cut no figure, tier or hero name', (locale) => {
+describe.each(LOCALES)('the cards and the heroes chart in %s cut no figure, tier or hero name', (locale) => {
   it('the profile card, at the longest tier and with the longest tier as the pace’s target', async () => {
     for (const level of [longestLevel(locale), longestLevel(locale, 22) - 1]) {
       const view = await runInLocale(locale, async () => playerView(fetched(await extremeProfile(level)), 'profile', 1, null, env.b.ctx));
@@ -214,6 +229,22 @@ describe.each(LOCALES)('the cards in %s cut no figure, tier or hero name', (loca
     expect(collisions(boxes, size)).toEqual([]);
   });
 
+  it('the ranked heroes chart, with the ten longest hero names: each drawn whole on the canvas, never cut nor shortened', async () => {
+    const heroes = (await env.b.ctx.heroes.list()).sort((a, b) => heroDisplayName(b).length - heroDisplayName(a).length).slice(0, HERO_PERFORMANCE_TOP);
+    const p = structuredClone(profiles[DOUBLE_C]!);
+    const row = p.heroes_ranked[0]!;
+    p.heroes_ranked = heroes.map((h, i) => ({ ...row, hero_id: h.id, hero_name: h.name, play_time: (HERO_PERFORMANCE_TOP - i) * 3_600 }));
+    const view = await runInLocale(locale, async () => playerView(fetched(p), 'ranked', 1, null, env.b.ctx));
+    const spec = (view.charts ?? []).map((c) => parseChartSpec(c.spec)).find((c) => c.kind === 'hero-performance')!;
+    expect(spec.locale).toBe(locale);
+    expect(spec.heroes.map((h) => h.name)).toContain('Jeff the Land Shark');
+    const { cuts, boxes, size } = await drawn(spec);
+    // Every name was laid out and looked at: ten of them, the longest there are.
+    expect(boxes.map((b) => b.field).sort()).toEqual(spec.heroes.map((_, i) => `heroes[${i}].name`).sort());
+    expect(cuts).toEqual([]);
+    expect(collisions(boxes, size)).toEqual([]);
+  });
+
   it('the ladder card, every member at the longest tier with the largest score and week', async () => {
     const guildId = MEMBER.guildId;
     const now = env.b.clock.now;
@@ -240,6 +271,41 @@ describe.each(LOCALES)('the cards in %s cut no figure, tier or hero name', (loca
     expect(card.locale).toBe(locale);
     expect(card.rows).toHaveLength(10);
     expect(await cutsOf(card)).toEqual([]);
+  });
+});
+
+describe('the heroes chart sets a name too wide for its line smaller, then on lines, and never cuts it', () => {
+  const hero = (name: string, hours: number): HeroPerformance => ({ name, role: 'Strategist', playTimeSeconds: hours * 3_600, winRate: 0.5, kda: 3 });
+  const LONG = 'Jeff the Land Shark the Second';
+  const LONGER = 'Jeff the Land Shark, Keeper of the Intergalactic Empire of Wakanda: Birnin T’Challa';
+
+  it('a name wider than its line at the label size: one line, smaller', () => {
+    expect(heroNameLabel('Jeff the Land Shark', 320)).toEqual({ label: 'Jeff the Land Shark', size: 24 });
+    const { label, size } = heroNameLabel(LONG, 320);
+    expect(label).toBe(LONG);
+    expect(size).toBeLessThan(24);
+    expect(textWidth(LONG, font(size, 600))).toBeLessThanOrEqual(320);
+  });
+
+  it('a name too wide even at the smallest size: whole words on lines that fit', () => {
+    const { label, size } = heroNameLabel(LONGER, 320);
+    expect(Array.isArray(label) && label.join(' ')).toBe(LONGER);
+    expect((label as string[]).every((line) => textWidth(line, font(size, 600)) <= 320)).toBe(true);
+  });
+
+  it('draws such names whole on the canvas, apart from each other, among ten heroes and among three', async () => {
+    const ten: HeroPerformanceChart = {
+      kind: 'hero-performance',
+      title: 'Heroes',
+      heroes: [hero(LONG, 10), ...Array.from({ length: 9 }, (_, i) => hero(['Mister Fantastic', 'Invisible Woman', 'Captain America'][i % 3]!, 9 - i))],
+    };
+    const three: HeroPerformanceChart = { kind: 'hero-performance', title: 'Heroes', heroes: [hero(LONGER, 3), hero(LONG, 2), hero('Jeff the Land Shark', 1)] };
+    for (const spec of [ten, three]) {
+      const { cuts, boxes, size } = await drawn(spec);
+      expect(boxes).toHaveLength(spec.heroes.length);
+      expect(cuts).toEqual([]);
+      expect(collisions(boxes, size)).toEqual([]);
+    }
   });
 });
 
