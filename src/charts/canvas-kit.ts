@@ -26,22 +26,27 @@ export function outside(r: Rect, bounds: Rect): number {
 
 const MAX_CACHED_WIDTHS = 4_096;
 
+/** The fields of a text's measure that anything reads: its width, and how far its glyphs reach above and below the baseline set. */
+type TextMeasure = Pick<ReturnType<Ctx['measureText']>, 'width' | 'actualBoundingBoxAscent' | 'actualBoundingBoxDescent'>;
+
 /**
- * Caches `measureText` widths: each native call keeps some memory for the thread's life, and the same labels
- * are measured on every chart. The answer has `width` only, the one field anything reads.
+ * Caches `measureText` answers: each native call keeps some memory for the thread's life, and the same labels
+ * are measured on every chart. The answer has `width` and the glyphs' `actualBoundingBoxAscent` and `…Descent` only,
+ * the fields anything reads; they depend on the font and the text baseline, both part of the key.
  */
 export function cacheTextWidths(ctx: Ctx): void {
-  const measure = ctx.measureText.bind(ctx) as (text: string) => { width: number };
-  const widths = new Map<string, number>();
+  const measure = ctx.measureText.bind(ctx);
+  const widths = new Map<string, TextMeasure>();
   ctx.measureText = (text: string) => {
-    const key = `${ctx.font}\u0000${text}`;
-    let width = widths.get(key);
-    if (width === undefined) {
+    const key = `${ctx.font}\u0000${ctx.textBaseline}\u0000${text}`;
+    let known = widths.get(key);
+    if (known === undefined) {
       if (widths.size >= MAX_CACHED_WIDTHS) widths.clear();
-      width = measure(text).width;
-      widths.set(key, width);
+      const m = measure(text);
+      known = { width: m.width, actualBoundingBoxAscent: m.actualBoundingBoxAscent, actualBoundingBoxDescent: m.actualBoundingBoxDescent };
+      widths.set(key, known);
     }
-    return { width } as ReturnType<Ctx['measureText']>;
+    return known as ReturnType<Ctx['measureText']>;
   };
 }
 

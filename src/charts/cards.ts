@@ -7,7 +7,7 @@
  * bytes that do not decode, is drawn as a placeholder, so a card never fails for an image.
  */
 import { loadImage, type Image } from '@napi-rs/canvas';
-import type { Ctx } from './canvas-kit.js';
+import type { Ctx, Rect } from './canvas-kit.js';
 import { fitText } from './header.js';
 import type { LadderCard, MatchCard, ProfileCard } from './specs.js';
 import { chartText } from './strings.js';
@@ -31,10 +31,34 @@ export interface CardCut {
 /** Told of every protected text a card cut; free text (a player's name, a subtitle) is cut without a word. */
 export type OnCut = (cut: CardCut) => void;
 
-/** The canvas and where cuts are told. */
+/**
+ * Where a card put one of its parts, canvas px: `field` names it in the spec (`teams[0].players[2].hero`); a `row` is a
+ * match card's row as laid out, a `text` the box of the glyphs drawn, an `image` a portrait or a badge's pill.
+ */
+export interface CardBox {
+  field: string;
+  kind: 'row' | 'text' | 'image';
+  box: Rect;
+}
+
+/** Told where each part of a card went, so that a test can find parts that run into each other. */
+export type OnBox = (box: CardBox) => void;
+
+/** What a card tells as it draws: every protected text it cut, and where it put each part. */
+export interface CardReport {
+  onCut?: OnCut;
+  onBox?: OnBox;
+}
+
+/** The canvas and where cuts and boxes are told. */
 interface Painter {
   ctx: Ctx;
   onCut: OnCut;
+  onBox?: OnBox;
+}
+
+function painter(ctx: Ctx, report: CardReport): Painter {
+  return { ctx, onCut: report.onCut ?? (() => {}), ...(report.onBox ? { onBox: report.onBox } : {}) };
 }
 
 /** The tier's colour from its English name ("Gold II" is gold), muted grey for none. */
@@ -82,6 +106,8 @@ interface TextOptions {
   field: string;
   /** Free text, which may lose letters: a player's name, a subtitle, a caption. */
   free?: boolean;
+  /** Drawn inside a part already told to {@link Painter.onBox} (a badge in its pill): not told again. */
+  inside?: boolean;
 }
 
 /** Draws `value` fitted to `maxWidth` (set smaller first, then cut); returns the width drawn, px. */
@@ -94,10 +120,18 @@ function text(p: Painter, value: string, x: number, y: number, size: number, col
   if (shown !== value && !options.free) p.onCut({ field: options.field, text: value, shown });
   ctx.font = spec;
   ctx.fillStyle = color;
-  ctx.textAlign = options.align ?? 'left';
+  const align = options.align ?? 'left';
+  ctx.textAlign = align;
   ctx.textBaseline = 'middle';
   ctx.fillText(shown, x, y);
-  return ctx.measureText(shown).width as number;
+  const m = ctx.measureText(shown);
+  const w = m.width as number;
+  if (p.onBox && !options.inside && shown !== '') {
+    const left = align === 'left' ? x : align === 'right' ? x - w : x - w / 2;
+    const top = y - (m.actualBoundingBoxAscent as number);
+    p.onBox({ field: options.field, kind: 'text', box: { x: left, y: top, w, h: (m.actualBoundingBoxDescent as number) + y - top } });
+  }
+  return w;
 }
 
 /**
@@ -149,11 +183,11 @@ function portrait(ctx: Ctx, image: Image | undefined, x: number, y: number, size
 }
 
 /**
- * Draws `spec` on `ctx` at {@link SIZE}; async only to decode the images. `onCut` is told of any protected text cut.
+ * Draws `spec` on `ctx` at {@link SIZE}; async only to decode the images. `report.onCut` is told of any protected text cut.
  * The tier is the game's English name ("Gold II"), drawn as the game names it in the spec's locale (the current one).
  */
-export async function drawProfileCard(ctx: Ctx, spec: ProfileCard, onCut: OnCut = () => {}): Promise<void> {
-  const p: Painter = { ctx, onCut };
+export async function drawProfileCard(ctx: Ctx, spec: ProfileCard, report: CardReport = {}): Promise<void> {
+  const p = painter(ctx, report);
   const images = await decodeAll(spec);
   const image = (url: string | null) => (url ? images.get(url) : undefined);
   const { width, height } = SIZE;
@@ -187,18 +221,32 @@ export async function drawProfileCard(ctx: Ctx, spec: ProfileCard, onCut: OnCut 
     ctx.stroke();
   }
   const rightEdge = badgeX - GAP;
+  // Under the score, the rank's season when it is not the card's ("Season 1 · Peak 3,621"), then the season's peak.
+  const below = [spec.rank.season, spec.rank.peak].filter((x): x is string => !!x).join(' \u00b7 ');
   // The rank block takes what its texts need, at most 300 px; the name and subtitle get the rest.
   const rankWidth = Math.min(
     300,
-    Math.max(measure(ctx, tier, TEXT.big, 600), measure(ctx, spec.rank.score, TEXT.body, 600), spec.rank.peak ? measure(ctx, spec.rank.peak, TEXT.small) : 0),
+    Math.max(measure(ctx, tier, TEXT.big, 600), measure(ctx, spec.rank.score, TEXT.body, 600), below ? measure(ctx, below, TEXT.small) : 0),
   );
   text(p, tier, rightEdge, 40, TEXT.big, accent, { weight: 600, maxWidth: rankWidth, align: 'right', field: 'rank.tier' });
   text(p, spec.rank.score, rightEdge, 74, TEXT.body, COLORS.heading, { weight: 600, maxWidth: rankWidth, align: 'right', field: 'rank.score' });
-  if (spec.rank.peak) text(p, spec.rank.peak, rightEdge, 102, TEXT.small, COLORS.muted, { maxWidth: rankWidth, align: 'right', field: 'rank.peak' });
+  if (below)
+    text(p, below, rightEdge, 102, TEXT.small, spec.rank.season ? COLORS.text : COLORS.muted, {
+      maxWidth: rankWidth,
+      align: 'right',
+      field: spec.rank.season ? 'rank.season' : 'rank.peak',
+    });
   const nameX = PAD + iconSize + 18;
   const nameWidth = rightEdge - rankWidth - GAP - nameX;
   text(p, spec.title, nameX, 48, TEXT.name, COLORS.heading, { weight: 600, maxWidth: nameWidth, free: true, field: 'title' });
-  text(p, spec.subtitle, nameX, 86, TEXT.small, COLORS.text, { maxWidth: nameWidth, shrinkTo: 17, free: true, field: 'subtitle' });
+  // The subtitle, then the season the tiles count: the season is never cut; the level and platform before it may be.
+  const sep = ' \u00b7 ';
+  const subSize = fittingSize(ctx, spec.subtitle ? `${spec.subtitle}${sep}${spec.season}` : spec.season, TEXT.small, 400, nameWidth, 17);
+  const lead = spec.subtitle ? fitText(spec.subtitle, font(subSize), nameWidth - measure(ctx, `${sep}${spec.season}`, subSize)) : '';
+  // Room for no letter of the subtitle: the season alone.
+  const before = lead && lead !== '\u2026' ? `${lead}${sep}` : '';
+  const beforeW = before ? text(p, before, nameX, 86, subSize, COLORS.text, { maxWidth: nameWidth, free: true, field: 'subtitle' }) : 0;
+  text(p, spec.season, nameX + beforeW, 86, subSize, COLORS.text, { maxWidth: nameWidth - beforeW, field: 'season' });
 
   // Tiles: the season's record at a glance. A tile whose label names a tier ("To Grandmaster I") takes the room it needs.
   const tilesY = 128;
@@ -305,21 +353,50 @@ const FIGURES = 20;
 const LOSS = '#ed4245';
 const GOLD = '#f0b232';
 
+/** A match card's header band, where its teams start, a team's title, and the margin under the rows, px. */
+const MATCH_HEADER = 78;
+const MATCH_TOP = MATCH_HEADER + 10;
+const TEAM_TITLE = 34;
+const MATCH_BOTTOM = 8;
 /**
- * Draws a match card on `ctx` at {@link SIZE}: the mode and map over the map's dimmed image, then both teams side by side,
- * a row a player (main hero portrait, name, hero, K/D/A, figures, MVP or SVP). Async only to decode the images. `onCut` is
- * told of any protected text cut: everything but the players' names and the columns' caption.
+ * A match card's row, px: {@link ROW} when the rows fit, tighter down to {@link ROW_MIN}, where its two lines
+ * ({@link LINE_GAP} apart, while a name's descenders and a hero's capitals span 21 px between them) still clear each other
+ * and the next row; below that the card grows taller instead.
  */
-export async function drawMatchCard(ctx: Ctx, spec: MatchCard, onCut: OnCut = () => {}): Promise<void> {
-  const p: Painter = { ctx, onCut };
+const ROW = 56;
+const ROW_MIN = 50;
+/** Between the middles of a row's two lines, px. */
+const LINE_GAP = 23;
+
+/**
+ * A match card's height and row height, px: {@link SIZE}'s height while its rows fit at {@link ROW_MIN} or more, else as
+ * tall as its rows need at that height (a team with replacements has more than six rows). Within the chart `LIMITS` for
+ * every team the spec allows (src/charts/specs.ts `MATCH_CARD_PLAYERS`).
+ */
+export function matchCardLayout(spec: MatchCard): { height: number; rowH: number } {
+  const rows = Math.max(1, ...spec.teams.map((t) => t.players.length));
+  const fitted = Math.floor((SIZE.height - MATCH_TOP - TEAM_TITLE - MATCH_BOTTOM) / rows);
+  const rowH = Math.max(ROW_MIN, Math.min(ROW, fitted));
+  return { height: Math.max(SIZE.height, MATCH_TOP + TEAM_TITLE + rows * rowH + MATCH_BOTTOM), rowH };
+}
+
+/**
+ * Draws a match card on `ctx`, {@link SIZE}'s width and {@link matchCardLayout}'s height: the mode and map over the map's
+ * dimmed image, then both teams side by side, a row a player (main hero portrait, name, hero, K/D/A, figures, MVP or SVP).
+ * Async only to decode the images. `report.onCut` is told of any protected text cut (everything but the players' names
+ * and the columns' caption), `report.onBox` of where each row and each of its parts went.
+ */
+export async function drawMatchCard(ctx: Ctx, spec: MatchCard, report: CardReport = {}): Promise<void> {
+  const p = painter(ctx, report);
   const images = await decodeAll(spec);
   const image = (url: string | null) => (url ? images.get(url) : undefined);
-  const { width, height } = SIZE;
+  const { width } = SIZE;
+  const { height, rowH } = matchCardLayout(spec);
   ctx.fillStyle = COLORS.background;
   ctx.fillRect(0, 0, width, height);
 
   // Header: the map's image, cropped to the band and dimmed so the text stays readable.
-  const headerH = 78;
+  const headerH = MATCH_HEADER;
   const map = image(spec.image);
   if (map && map.width > 0 && map.height > 0) {
     const scale = Math.max(width / map.width, headerH / map.height);
@@ -346,10 +423,8 @@ export async function drawMatchCard(ctx: Ctx, spec: MatchCard, onCut: OnCut = ()
   const teams = spec.teams;
   if (teams.length === 0) return;
   const colW = (width - 2 * PAD + GAP - teams.length * GAP) / teams.length;
-  const top = headerH + 10;
-  const titleH = 34;
-  const rows = Math.max(1, ...teams.map((t) => t.players.length));
-  const rowH = Math.min(56, Math.floor((height - top - titleH - 8) / rows));
+  const top = MATCH_TOP;
+  const titleH = TEAM_TITLE;
   teams.forEach((team, t) => {
     const x = PAD + t * (colW + GAP);
     const color = team.won === true ? WIN : team.won === false ? LOSS : COLORS.muted;
@@ -360,6 +435,7 @@ export async function drawMatchCard(ctx: Ctx, spec: MatchCard, onCut: OnCut = ()
       const field = `teams[${t}].players[${i}]`;
       const y = top + titleH + i * rowH;
       ctx.globalAlpha = player.dimmed ? 0.55 : 1;
+      p.onBox?.({ field, kind: 'row', box: { x, y, w: colW, h: rowH } });
       if (i % 2 === 0) {
         ctx.fillStyle = withAlpha(COLORS.labelBackground, 0.6);
         ctx.fillRect(x, y, colW, rowH);
@@ -371,10 +447,12 @@ export async function drawMatchCard(ctx: Ctx, spec: MatchCard, onCut: OnCut = ()
       ctx.fillStyle = tint;
       ctx.fillRect(x, y + 3, 3, rowH - 6);
       portrait(ctx, image(player.image), x + 6, y + 5, size, tint, player.hero);
+      p.onBox?.({ field: `${field}.image`, kind: 'image', box: { x: x + 6, y: y + 5, w: size, h: size } });
       const right = x + colW - 8;
       const textX = x + 6 + size + 10;
-      const upper = y + rowH * 0.32;
-      const lower = y + rowH * 0.72;
+      // Two lines about the row's middle, a little above it: a name's descenders reach further than a hero's capitals.
+      const upper = y + rowH / 2 - (LINE_GAP - 1) / 2;
+      const lower = upper + LINE_GAP;
       // Upper line: the name takes what the K/D/A and the badge leave, and is the one text cut.
       const kdaW = Math.min(colW * 0.4, Math.max(measure(ctx, player.kda, TEXT.small, 600), 1));
       let nameW = right - kdaW - 10 - textX;
@@ -391,7 +469,8 @@ export async function drawMatchCard(ctx: Ctx, spec: MatchCard, onCut: OnCut = ()
         ctx.beginPath();
         ctx.roundRect(nameEnd + 6, upper - 11, pill, 22, 6);
         ctx.fill();
-        text(p, player.badge, nameEnd + 6 + pill / 2, upper, 18, GOLD, { weight: 600, maxWidth: pill, align: 'center', field: `${field}.badge` });
+        p.onBox?.({ field: `${field}.badge`, kind: 'image', box: { x: nameEnd + 6, y: upper - 11, w: pill, h: 22 } });
+        text(p, player.badge, nameEnd + 6 + pill / 2, upper, 18, GOLD, { weight: 600, maxWidth: pill, align: 'center', field: `${field}.badge`, inside: true });
       }
       text(p, player.kda, right, upper, TEXT.small, COLORS.heading, { weight: 600, maxWidth: kdaW, align: 'right', field: `${field}.kda` });
       // Lower line: the hero and the figures (a size smaller: two of them share the row with the hero), each given room
@@ -410,11 +489,11 @@ export async function drawMatchCard(ctx: Ctx, spec: MatchCard, onCut: OnCut = ()
 /**
  * Draws a ladder card on `ctx` at {@link SIZE}: the title and filters, then one row a member: position, name, tier in its
  * band's colour, rank score and the week's change; the member asking highlighted. Synchronous: no images. A row's tier is
- * the game's English name ("Gold II"), drawn as the game names it in the spec's locale; `onCut` is told of any protected
+ * the game's English name ("Gold II"), drawn as the game names it in the spec's locale; `report.onCut` is told of any protected
  * text cut: everything but the title, the subtitle, the column's caption and the members' names.
  */
-export function drawLadderCard(ctx: Ctx, spec: LadderCard, onCut: OnCut = () => {}): void {
-  const p: Painter = { ctx, onCut };
+export function drawLadderCard(ctx: Ctx, spec: LadderCard, report: CardReport = {}): void {
+  const p = painter(ctx, report);
   const { width, height } = SIZE;
   ctx.fillStyle = COLORS.background;
   ctx.fillRect(0, 0, width, height);

@@ -16,10 +16,10 @@ import { runInLocale } from '../i18n/index.js';
 import { cacheTextWidths, type Ctx } from './canvas-kit.js';
 import { needsJapaneseFont, registerChartFonts, registerJapaneseFonts } from './fonts.js';
 import { drawHeader, headerLayout, MARGIN } from './header.js';
-import { heroPerformanceConfig } from './heroes.js';
+import { heroPerformanceConfig, reportHeroNames } from './heroes.js';
 import { metaScatterConfig } from './meta.js';
 import { compareRankConfig, ladderRankConfig, rankHistoryConfig } from './rank.js';
-import { drawLadderCard, drawMatchCard, drawProfileCard, type OnCut } from './cards.js';
+import { drawLadderCard, drawMatchCard, drawProfileCard, matchCardLayout, type CardReport } from './cards.js';
 import { parseChartSpec, type ChartSpec } from './specs.js';
 import { chartText } from './strings.js';
 import { COLORS, FONT, FONT_STACK, LIMITS, SIZE, font } from './theme.js';
@@ -78,25 +78,37 @@ function configOf(spec: ChartSpec): ChartConfiguration<'line' | 'bar' | 'scatter
   }
 }
 
+/** Pixels: {@link SIZE}, but for a match card with more rows than fit in it (src/charts/cards.ts `matchCardLayout`). */
+export function chartSize(spec: ChartSpec): { width: number; height: number } {
+  return spec.kind === 'match-card' ? { width: SIZE.width, height: matchCardLayout(spec).height } : SIZE;
+}
+
 /**
- * A PNG of {@link SIZE}; a spec with nothing to draw gives a chart that says so.
+ * A PNG of {@link chartSize}; a spec with nothing to draw gives a chart that says so.
  * @param spec any value: it is checked with {@link parseChartSpec} first.
- * @param options.onCut told of each figure, tier or hero name a card had to cut (src/charts/cards.ts): none should be.
+ * @param report.onCut told of each figure, tier or hero name a card or the heroes chart had to cut (src/charts/cards.ts,
+ * heroes.ts): none should be.
+ * @param report.onBox told where each part of a card, or each hero's name on the heroes chart, went (src/charts/cards.ts
+ * `CardBox`), for tests of their layout.
  * @returns the PNG's bytes, within {@link LIMITS}.
  * @throws {ChartSpecError} when `spec` is not a valid chart spec.
  * @throws Error when the PNG breaks the limits (a bug), or a font file is missing.
  */
-export async function drawChart(spec: ChartSpec, options: { onCut?: OnCut } = {}): Promise<Buffer> {
+export async function drawChart(spec: ChartSpec, report: CardReport = {}): Promise<Buffer> {
   const valid = parseChartSpec(spec);
   // Plugins write text from chart.js callbacks, synchronously: the whole draw runs in the locale.
-  return runInLocale(valid.locale ?? 'en', () => drawValid(valid, options.onCut));
+  return runInLocale(valid.locale ?? 'en', () => drawValid(valid, report));
 }
 
-async function drawValid(valid: ChartSpec, onCut: OnCut | undefined): Promise<Buffer> {
+async function drawValid(valid: ChartSpec, report: CardReport): Promise<Buffer> {
   setUp();
   // Before anything is measured: text widths are cached by font string and text (cacheTextWidths).
   if (needsJapaneseFont(valid)) registerJapaneseFonts();
   const canvas = sharedCanvas();
+  // The shared canvas takes each chart's size (resizing clears it); the context and its width cache stay.
+  const { width, height } = chartSize(valid);
+  if (canvas.width !== width) canvas.width = width;
+  if (canvas.height !== height) canvas.height = height;
   // Clear what the last chart left (transform, clip); shape text in the spec's language, not the host's.
   const ctx = canvas.getContext('2d');
   ctx.reset();
@@ -105,12 +117,13 @@ async function drawValid(valid: ChartSpec, onCut: OnCut | undefined): Promise<Bu
   let png: Buffer;
   if (valid.kind === 'profile-card' || valid.kind === 'match-card' || valid.kind === 'ladder-card') {
     // Cards draw themselves; nothing else draws on the shared canvas meanwhile (one render at a time per thread).
-    if (valid.kind === 'ladder-card') drawLadderCard(ctx, valid, onCut);
-    else await (valid.kind === 'profile-card' ? drawProfileCard(ctx, valid, onCut) : drawMatchCard(ctx, valid, onCut));
+    if (valid.kind === 'ladder-card') drawLadderCard(ctx, valid, report);
+    else await (valid.kind === 'profile-card' ? drawProfileCard(ctx, valid, report) : drawMatchCard(ctx, valid, report));
     png = encodePng(canvas);
   } else if (config) {
     const chart = new Chart(canvas, config);
     try {
+      if (valid.kind === 'hero-performance') reportHeroNames(chart, valid, report);
       png = encodePng(canvas);
     } finally {
       chart.destroy();

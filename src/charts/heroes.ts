@@ -1,11 +1,40 @@
 /** The hero-performance chart: top heroes by play time as bars, coloured by role, labelled with win rate and KDA. */
-import type { ChartConfiguration, Plugin } from 'chart.js';
+import type { Chart, ChartConfiguration, Plugin } from 'chart.js';
+import type { CardReport } from './cards.js';
 import { durationTick, kdaText, percentText, playTimeUnit } from './format.js';
+import { textWidth } from './header.js';
 import { frame } from './options.js';
 import { HERO_PERFORMANCE_TOP, type HeroPerformance, type HeroPerformanceChart } from './specs.js';
 import { chartText } from './strings.js';
-import { fitHeroName } from './header.js';
 import { COLORS, FONT, OTHER_ROLE_COLOR, ROLE_COLORS, ROLE_ORDER, SIZE, font, knownRole, roleColor } from './theme.js';
+
+/**
+ * The widest a hero's name is set on one line, px: every real hero's name fits at the label size ("Jeff the Land Shark"
+ * is 226 px); a wider one is set smaller, then broken at its spaces. Within the half of the width chart.js leaves an axis
+ * at most, so never cut at the canvas's edge.
+ */
+const NAME_WIDTH = SIZE.width * 0.4;
+/** The smallest a hero's name is set before it breaks into lines, px: as small as a card sets a figure. */
+const NAME_FLOOR = 16;
+
+/**
+ * `name` whole, never cut nor shortened, as the axis draws it: at `size` px (600) when it fits `maxWidth`, else set
+ * smaller down to {@link NAME_FLOOR}, else broken at its spaces into the fewest lines that fit at that size (a single
+ * word wider keeps a line of its own; chart.js draws an array as lines).
+ */
+export function heroNameLabel(name: string, maxWidth: number, size: number = FONT.label): { label: string | string[]; size: number } {
+  let s = size;
+  while (s > NAME_FLOOR && textWidth(name, font(s, 600)) > maxWidth) s--;
+  const fontSpec = font(s, 600);
+  if (textWidth(name, fontSpec) <= maxWidth) return { label: name, size: s };
+  const lines: string[] = [];
+  for (const word of name.split(/\s+/).filter(Boolean)) {
+    const last = lines.at(-1);
+    if (last !== undefined && textWidth(`${last} ${word}`, fontSpec) <= maxWidth) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return { label: lines.length === 1 ? lines[0]! : lines, size: s };
+}
 
 export function topHeroes(heroes: HeroPerformance[]): HeroPerformance[] {
   return heroes
@@ -26,8 +55,8 @@ export function heroPerformanceConfig(spec: HeroPerformanceChart): ChartConfigur
   const unit = playTimeUnit(heroes[0]!.playTimeSeconds);
   const perUnit = unit === 'h' ? 3_600 : 60;
   const colors = heroes.map((h) => roleColor(h.role));
-  // Names wider than a quarter of the chart take their short form or are cut, so the bars keep their room.
-  const names = heroes.map((h) => fitHeroName(h.name, font(FONT.label, 600), SIZE.width / 4));
+  // Whole names, the axis as wide as the widest: a hero's name is never cut nor shortened.
+  const names = heroes.map((h) => heroNameLabel(h.name, NAME_WIDTH));
   const roles = [...ROLE_ORDER.filter((r) => heroes.some((h) => knownRole(h.role) === r)), ...(heroes.some((h) => knownRole(h.role) === null) ? [null] : [])];
   const legend = roles.map((role) => ({
     label: role ? chartText.role(role) : chartText.otherRole(),
@@ -76,10 +105,11 @@ export function heroPerformanceConfig(spec: HeroPerformanceChart): ChartConfigur
           border: { color: COLORS.axis },
           ticks: {
             color: COLORS.heading,
-            font: { size: FONT.label, weight: 600 },
+            // Each name at its own size: only a name too wide for its line is set smaller.
+            font: (c) => ({ size: names[c.index]?.size ?? FONT.label, weight: 600 }),
             padding: 8,
             autoSkip: false,
-            callback: (_value, index) => names[index] ?? '',
+            callback: (_value, index) => names[index]?.label ?? '',
           },
         },
       },
@@ -119,4 +149,37 @@ function barLabelsPlugin(labels: string[]): Plugin<'bar'> {
       ctx.restore();
     },
   };
+}
+
+/**
+ * Tells `report` where the chart drew each hero's name (the y axis's labels as chart.js laid them out): `onBox` of each
+ * name's box, `onCut` of a name not drawn whole (its lines, joined, are not the spec's name) or not wholly on the canvas.
+ */
+export function reportHeroNames(chart: Chart, spec: HeroPerformanceChart, report: CardReport): void {
+  const heroes = topHeroes(spec.heroes);
+  const scale = chart.scales['y'];
+  if (!scale) return;
+  const { ctx } = chart;
+  ctx.save();
+  scale.getLabelItems().forEach((item, i) => {
+    const hero = heroes[i];
+    if (!hero) return;
+    const field = `heroes[${spec.heroes.indexOf(hero)}].name`;
+    const lines = Array.isArray(item.label) ? item.label : [item.label];
+    // As chart.js draws them: each line middled on its place, a line height apart (resolved to px by its `toFont`).
+    ctx.font = item.font.string;
+    ctx.textBaseline = 'middle';
+    const [x, y] = item.options.translation ?? [0, 0];
+    const lineHeight = Number(item.font.lineHeight);
+    const measured = lines.map((line, l) => ({ m: ctx.measureText(line), middle: y + item.textOffset + l * lineHeight }));
+    const w = Math.max(0, ...measured.map(({ m }) => m.width as number));
+    const top = Math.min(...measured.map(({ m, middle }) => middle - (m.actualBoundingBoxAscent as number)));
+    const bottom = Math.max(...measured.map(({ m, middle }) => middle + (m.actualBoundingBoxDescent as number)));
+    const align = item.options.textAlign ?? 'left';
+    const left = align === 'right' || align === 'end' ? x - w : align === 'center' ? x - w / 2 : x;
+    report.onBox?.({ field, kind: 'text', box: { x: left, y: top, w, h: bottom - top } });
+    const shown = lines.join(' ');
+    if (shown !== hero.name.trim().replace(/\s+/g, ' ') || left < 0 || left + w > chart.width) report.onCut?.({ field, text: hero.name, shown });
+  });
+  ctx.restore();
 }

@@ -109,11 +109,16 @@ export interface ProfileCard {
   locale?: Locale;
   /** The player's name (and club tag). */
   title: string;
-  /** "Level 43 · Playstation · Season 3". */
+  /** "Level 43 · Playstation": free text, cut first when the header is short of room. */
   subtitle: string;
+  /** The season the tiles and heroes count, after the subtitle and never cut: "Season 3 (current)". */
+  season: string;
   icon: string | null;
-  /** `tier`: the game's English name ("Gold II"), drawn as the game names it in `locale`; other text ("Unranked") in the locale. */
-  rank: { tier: string; score: string; peak: string | null; icon: string | null };
+  /**
+   * `tier`: the game's English name ("Gold II"), drawn as the game names it in `locale`; other text ("Unranked") in the locale.
+   * `season`: the rank's season ("Season 1") when it is not the card's {@link ProfileCard.season}, else null.
+   */
+  rank: { tier: string; score: string; peak: string | null; season: string | null; icon: string | null };
   /** Up to 4 tiles, such as ranked record, win rate, KDA, MVP. */
   tiles: { label: string; value: string }[];
   /** `lines`: one or two short lines of record under the name. */
@@ -129,9 +134,12 @@ export interface ProfileCard {
   images?: Record<string, Uint8Array>;
 }
 
-/** Most teams and players a team a match card draws (a match has two teams of six; a player may join late). */
+/**
+ * Most teams, and rows a team, a match card draws: a match has two teams of six, and each player who left and their
+ * replacement take a row each (a real team has had eight). Twice a team's six leaves room for any match seen.
+ */
 export const MATCH_CARD_TEAMS = 2;
-export const MATCH_CARD_PLAYERS = 8;
+export const MATCH_CARD_PLAYERS = 12;
 
 /**
  * A finished match's scoreboard as an image card: both teams side by side. Texts come formatted in the member's locale;
@@ -294,8 +302,9 @@ const profileCard = z.strictObject({
   locale,
   title,
   subtitle: text,
+  season: text,
   icon: imageUrl,
-  rank: z.strictObject({ tier: text, score: text, peak: text.nullable(), icon: imageUrl }),
+  rank: z.strictObject({ tier: text, score: text, peak: text.nullable(), season: text.nullable(), icon: imageUrl }),
   tiles: z.array(z.strictObject({ label: text, value: text })).max(4),
   heroes: z.array(z.strictObject({ name, role, lines: z.array(text).max(2), image: imageUrl })).max(CARD_HEROES),
   roles: z.array(z.strictObject({ role: z.string().max(SPEC_LIMITS.nameLength), label: text, seconds: z.number().min(0) })).max(8),

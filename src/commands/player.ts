@@ -226,10 +226,15 @@ function updateRow(uid: string, filter?: { season: string; current: MatchFilter;
   return { type: ComponentType.ActionRow, components: [update, ...toggle] };
 }
 
+/** The season that totals and hero lists cover: the one asked for when the API gave its totals, else the current one; null when nothing says. */
+function coveredSeason(p: PlayerProfile, look: Lookups): Season | null {
+  return look.season && look.seasonTotals ? look.season : currentSeason(p);
+}
+
 /** The season that totals and hero lists cover, as a label: "Season 1.5" or "Season 3 (current)". */
 function coverage(p: PlayerProfile, look: Lookups): string {
   if (look.season && look.seasonTotals) return seasonLabel(look.season);
-  const current = currentSeason(p);
+  const current = coveredSeason(p, look);
   return current ? tr('player:coverage.current', { season: seasonLabel(current) }) : tr('player:coverage.unknown');
 }
 
@@ -417,7 +422,12 @@ function roleSplit(p: PlayerProfile, look: Lookups): { parts: RoleShare[]; secon
 function profileCardSpec(p: PlayerProfile, look: Lookups): ProfileCard {
   const rank = rankSummary(p, look.season);
   const r = p.overall.ranked;
-  const pace = look.season ? null : rankPace(p, rank);
+  // The rank's season is named when it is not the one the card is headed with (the season its tiles count),
+  // as the embed does: an older ranked season, or the one asked for when the API gave the current season's totals.
+  const covered = coveredSeason(p, look);
+  const rankSeason = rank.season && rank.season.index !== covered?.index ? rank.season : null;
+  // A pace counts the rank's season: among the tiles, which count the card's season, only when the two are one.
+  const pace = look.season || rankSeason ? null : rankPace(p, rank);
   const tiles = [
     {
       label: tr('player:profile.ranked'),
@@ -433,17 +443,19 @@ function profileCardSpec(p: PlayerProfile, look: Lookups): ProfileCard {
   const roles = roleSplit(p, look);
   const form = recentForm(p.recent_matches);
   const shownForm = form ? form.results.slice(0, CARD_FORM) : [];
-  const subtitle = [`${tr('player:profile.level')} ${integer(p.level)}`, p.login_os, coverage(p, look)].filter(Boolean).join(' · ');
+  const subtitle = [`${tr('player:profile.level')} ${integer(p.level)}`, p.login_os].filter(Boolean).join(' · ');
   return {
     kind: 'profile-card',
     locale: currentLocale(),
     title: truncate(`${p.name}${p.team?.name ? ` [${p.team.name}]` : ''}`, SPEC_LIMITS.titleLength),
     subtitle: truncate(subtitle, SPEC_LIMITS.titleLength),
+    season: truncate(coverage(p, look), SPEC_LIMITS.titleLength),
     icon: p.icon,
     rank: {
       tier: rank.tier ?? tr('player:unranked'),
       score: rank.score === null ? '—' : tr('player:card.score', { score: rankScore(rank.score) }),
       peak: rank.seasonPeak?.score != null ? tr('player:card.peak', { score: rankScore(rank.seasonPeak.score) }) : null,
+      season: rankSeason ? seasonLabel(rankSeason) : null,
       icon: rank.image,
     },
     tiles,

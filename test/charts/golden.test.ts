@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { chartSize } from '../../src/charts/draw.js';
 import { createChartRenderer } from '../../src/charts/renderer.js';
 import { FONT, LIMITS, MIN_LABEL_RATIO, SIZE } from '../../src/charts/theme.js';
 import { diffPngs, pngSize } from './png.js';
@@ -53,7 +54,14 @@ describe('golden images', () => {
     expect(width).toBeLessThanOrEqual(LIMITS.width);
     expect(height).toBeLessThanOrEqual(LIMITS.height);
     expect(png.byteLength).toBeLessThan(LIMITS.bytes);
-    expect({ width, height }).toEqual(SIZE);
+    expect({ width, height }).toEqual(chartSize(specs[name]!));
+  });
+
+  it('draws a match card with a team of seven rows taller, and the charts drawn after it at their own size again', async () => {
+    expect(chartSize(specs['match-card']!)).toEqual({ width: SIZE.width, height: 480 });
+    expect(pngSize(await draw('match-card'))).toEqual(chartSize(specs['match-card']!));
+    expect(pngSize(await renderer.render(specs['ladder-card']!))).toEqual(SIZE);
+    expect(pngSize(await renderer.render(specs['rank-history-real']!))).toEqual(SIZE);
   });
 });
 

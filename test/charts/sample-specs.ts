@@ -230,9 +230,10 @@ function profileCardSample(): ProfileCard {
   return {
     kind: 'profile-card',
     title: 'Freddyhun',
-    subtitle: 'Level 45 · PC · Season 1.5 (current)',
+    subtitle: 'Level 45 · PC',
+    season: 'Season 1.5 (current)',
     icon: 'https://img.test/rivals/players/heads/player_head_30000001.png',
-    rank: { tier: 'Celestial I', score: '5,032 RS', peak: 'Peak 5,066', icon: 'https://img.test/rivals/ranks/celestial.png' },
+    rank: { tier: 'Celestial I', score: '5,032 RS', peak: 'Peak 5,066', season: null, icon: 'https://img.test/rivals/ranks/celestial.png' },
     tiles: [
       { label: 'Ranked', value: '61–49' },
       { label: 'Ranked win rate', value: '55.5 %' },
@@ -259,20 +260,22 @@ function profileCardSample(): ProfileCard {
   };
 }
 
-/** The card in Japanese, with names long enough to be shortened with an ellipsis. */
+/** The card in Japanese, with names long enough to be shortened with an ellipsis, and a rank of another season than its own. */
 function japaneseProfileCard(): ProfileCard {
   const card = profileCardSample();
   return {
     ...card,
     locale: 'ja',
     title: 'とても長いプレイヤー名のテストアカウント',
-    subtitle: 'レベル 45 · PC · シーズン1.5（現在）',
-    rank: { tier: 'Celestial I', score: '5,032 RS', peak: '最高 5,066', icon: null },
+    subtitle: 'レベル 45 · PC',
+    season: 'シーズン1.5（現在）',
+    rank: { tier: 'Celestial I', score: '5,032 RS', peak: '最高 5,066', season: 'シーズン1', icon: null },
     tiles: [
       { label: 'ランクマッチ', value: '61勝49敗' },
       { label: 'ランクマッチ勝率', value: '55.5%' },
       { label: 'ランクマッチKDA', value: '4.12' },
-      { label: 'エターナルまで', value: '68 RS' },
+      // A rank of another season than the tiles': no pace beside them.
+      { label: 'MVP / SVP', value: '12 / 30' },
     ],
     // As the bot writes them in Japanese: percentages without a space.
     heroes: card.heroes.map((h) => ({ ...h, lines: h.lines.map((line) => line.replace(' %', '%')) })),
