@@ -212,9 +212,7 @@ export class RivalsApi {
 
   /** 17. `GET /api/v1/player/{query}?season=`: a player profile by uid or name (uid is more stable). */
   player(query: string | number, params: { season?: number | string } = {}, options?: CallOptions) {
-    const seg = encodeSegment('player', 'query', query);
-    const season = seasonParam('player', params.season);
-    return this.#call('player', { endpoint: 'player', path: `/api/v1/player/${seg}`, query: season === undefined ? {} : { season } }, options);
+    return this.#call('player', playerRequest(query, params), options);
   }
 
   /**
@@ -237,16 +235,32 @@ export class RivalsApi {
 
   /** 18. `GET /api/v1/player/{query}/match-history`: match history version 1. */
   matchHistoryV1(query: string | number, params: HistoryParams = {}, options?: CallOptions) {
-    const seg = encodeSegment('matchHistoryV1', 'query', query);
-    const q = historyQuery('matchHistoryV1', params);
-    return this.#call('matchHistory', { endpoint: 'matchHistoryV1', path: `/api/v1/player/${seg}/match-history`, query: q }, options);
+    return this.#call('matchHistory', historyV1Request(query, params), options);
   }
 
   /** 19. `GET /api/v2/player/{query}/match-history`: match history version 2, paged (default limit 40) with `pagination`. */
   matchHistoryV2(query: string | number, params: HistoryParams & PageParams = {}, options?: CallOptions) {
-    const seg = encodeSegment('matchHistoryV2', 'query', query);
-    const q = { ...historyQuery('matchHistoryV2', params), ...pageQuery('matchHistoryV2', params, DEFAULT_HISTORY_LIMIT) };
-    return this.#call('matchHistory', { endpoint: 'matchHistoryV2', path: `/api/v2/player/${seg}/match-history`, query: q }, options);
+    return this.#call('matchHistory', historyV2Request(query, params), options);
+  }
+
+  /**
+   * What the response cache holds of player `query` (a UID or a name), at any age, never asking the API: their profile
+   * (endpoint 17, current season) and the first history pages as src/catalog/history.ts asks them (v2 page 1 of
+   * {@link DEFAULT_HISTORY_LIMIT}, v1 from 0). Null or empty for what it does not hold, and without a cache.
+   * @throws {ApiArgumentError} for a query that cannot be a path segment.
+   */
+  async held(query: string | number): Promise<{ profile: z.output<Schemas['player']> | null; histories: z.output<Schemas['matchHistory']>[] }> {
+    const cache = this.#cache;
+    if (!cache) return { profile: null, histories: [] };
+    const keyOf = (r: ApiRequest & { endpoint: CachedEndpointName }) => `${r.endpoint}:${pathWithQuery(r)}`;
+    const player = playerRequest(query, {});
+    const [profile, ...histories] = await Promise.all([
+      cache.held<z.output<Schemas['player']>>(keyOf(player), player.endpoint),
+      ...[historyV2Request(query, { page: 1, limit: DEFAULT_HISTORY_LIMIT }), historyV1Request(query, { skip: 0 })].map((r) =>
+        cache.held<z.output<Schemas['matchHistory']>>(keyOf(r), r.endpoint),
+      ),
+    ]);
+    return { profile: profile?.data ?? null, histories: histories.flatMap((h) => (h ? [h.data] : [])) };
   }
 
   /** 20. `GET /api/v1/match/{match_uid}`: a match detail (never changes once located; cached forever). */
@@ -405,4 +419,24 @@ export class RivalsApi {
     if (size !== undefined) noteJsonSize(parsed.data, size);
     return parsed.data as z.output<Schemas[K]>;
   }
+}
+
+/** Endpoint 17's request; its cache key is the endpoint and this path. */
+function playerRequest(query: string | number, params: { season?: number | string }): ApiRequest & { endpoint: 'player' } {
+  const seg = encodeSegment('player', 'query', query);
+  const season = seasonParam('player', params.season);
+  return { endpoint: 'player', path: `/api/v1/player/${seg}`, query: season === undefined ? {} : { season } };
+}
+
+/** Endpoint 18's request. */
+function historyV1Request(query: string | number, params: HistoryParams): ApiRequest & { endpoint: 'matchHistoryV1' } {
+  const seg = encodeSegment('matchHistoryV1', 'query', query);
+  return { endpoint: 'matchHistoryV1', path: `/api/v1/player/${seg}/match-history`, query: historyQuery('matchHistoryV1', params) };
+}
+
+/** Endpoint 19's request. */
+function historyV2Request(query: string | number, params: HistoryParams & PageParams): ApiRequest & { endpoint: 'matchHistoryV2' } {
+  const seg = encodeSegment('matchHistoryV2', 'query', query);
+  const q = { ...historyQuery('matchHistoryV2', params), ...pageQuery('matchHistoryV2', params, DEFAULT_HISTORY_LIMIT) };
+  return { endpoint: 'matchHistoryV2', path: `/api/v2/player/${seg}/match-history`, query: q };
 }

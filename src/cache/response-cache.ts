@@ -156,6 +156,17 @@ export class ResponseCache {
     return settleWithin(promise, options.deadline - Date.now(), () => this.#outOfTime<T>(key, resource, known));
   }
 
+  /**
+   * What the cache holds under `key` at any age (an expired answer is kept a while for stale-if-error), never loading it; null
+   * for nothing or a remembered 404. For what the bot already knows at no request's cost.
+   */
+  async held<T>(key: string, resource: Resource): Promise<Fetched<T> | null> {
+    const entry = await this.#read(key, resource);
+    if (!entry || !('v' in entry)) return null;
+    const ageMs = Math.max(0, this.#now() - entry.at);
+    return { data: entry.v as T, fetchedAt: entry.at, ageMs, stale: ageMs >= this.#ttls[resource], source: 'cache' };
+  }
+
   async #outOfTime<T>(key: string, resource: Resource, known: Entry | undefined): Promise<Fetched<T>> {
     const old = known ?? (await this.#read(key, resource));
     if (old && 'v' in old) {
