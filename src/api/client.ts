@@ -212,9 +212,7 @@ export class RivalsApi {
 
   /** 17. `GET /api/v1/player/{query}?season=`: a player profile by uid or name (uid is more stable). */
   player(query: string | number, params: { season?: number | string } = {}, options?: CallOptions) {
-    const seg = encodeSegment('player', 'query', query);
-    const season = seasonParam('player', params.season);
-    return this.#call('player', { endpoint: 'player', path: `/api/v1/player/${seg}`, query: season === undefined ? {} : { season } }, options);
+    return this.#call('player', playerRequest(query, params), options);
   }
 
   /**
@@ -257,6 +255,26 @@ export class RivalsApi {
   /** {@link heldMatchHistoryV1} for {@link matchHistoryV2}'s answer to the same arguments. */
   heldMatchHistoryV2(query: string | number, params: HistoryParams & PageParams = {}): Promise<Fetched<MatchHistory> | undefined> {
     return this.#held(historyV2Request(query, params));
+  }
+
+  /**
+   * What the response cache holds of player `query` (a UID or a name), at any age, never asking the API: their profile
+   * (endpoint 17, current season) and the first history pages as src/catalog/history.ts asks them (v2 page 1 of
+   * {@link DEFAULT_HISTORY_LIMIT}, v1 from 0). Null or empty for what it does not hold, and without a cache.
+   * @throws {ApiArgumentError} for a query that cannot be a path segment.
+   */
+  async held(query: string | number): Promise<{ profile: z.output<Schemas['player']> | null; histories: z.output<Schemas['matchHistory']>[] }> {
+    const cache = this.#cache;
+    if (!cache) return { profile: null, histories: [] };
+    const keyOf = (r: ApiRequest & { endpoint: CachedEndpointName }) => `${r.endpoint}:${pathWithQuery(r)}`;
+    const player = playerRequest(query, {});
+    const [profile, ...histories] = await Promise.all([
+      cache.peek<z.output<Schemas['player']>>(keyOf(player), player.endpoint),
+      ...[historyV2Request(query, { page: 1, limit: DEFAULT_HISTORY_LIMIT }), historyV1Request(query, { skip: 0 })].map((r) =>
+        cache.peek<z.output<Schemas['matchHistory']>>(keyOf(r), r.endpoint),
+      ),
+    ]);
+    return { profile: profile?.data ?? null, histories: histories.flatMap((h) => (h ? [h.data] : [])) };
   }
 
   /** 20. `GET /api/v1/match/{match_uid}`: a match detail (never changes once located; cached forever). */
@@ -420,6 +438,13 @@ export class RivalsApi {
     if (size !== undefined) noteJsonSize(parsed.data, size);
     return parsed.data as z.output<Schemas[K]>;
   }
+}
+
+/** Endpoint 17's request; its cache key is the endpoint and this path. */
+function playerRequest(query: string | number, params: { season?: number | string }): ApiRequest & { endpoint: 'player' } {
+  const seg = encodeSegment('player', 'query', query);
+  const season = seasonParam('player', params.season);
+  return { endpoint: 'player', path: `/api/v1/player/${seg}`, query: season === undefined ? {} : { season } };
 }
 
 /** Endpoint 18's request: `query` a uid or name. @throws {ApiArgumentError} for an argument the API cannot take. */

@@ -52,6 +52,24 @@ export function toBoolean(value: unknown): boolean | null {
   return null;
 }
 
+/** How a match ended for a player or a team. */
+export type MatchResult = 'win' | 'loss' | 'draw';
+
+/**
+ * A match result from a history row's `is_win` `{score, is_win}`, where `score` says it (1 a win, 0 a loss, 2 a draw: the
+ * one draw of the real captures has `{score: 2, is_win: false}`, docs/data.md), else from `is_win` itself; or from a bare
+ * true/false, 1/0 or 2 (a match detail's players). Null for anything else.
+ */
+export function toResult(value: unknown): MatchResult | null {
+  if (isRecord(value)) {
+    const score = toNumber(value.score);
+    return score === 1 ? 'win' : score === 0 ? 'loss' : score === 2 ? 'draw' : 'is_win' in value ? toResult(value.is_win) : null;
+  }
+  if (toNumber(value) === 2) return 'draw';
+  const won = toBoolean(value);
+  return won === true ? 'win' : won === false ? 'loss' : null;
+}
+
 /** Seconds from a number, numeric text, `{raw, formatted}` (v2 history), or "10m 43s", "1d 2h", "12:34", "1:02:03"; null if unusable. */
 export function toSeconds(value: unknown): number | null {
   if (isRecord(value)) return toSeconds(value.raw ?? value.seconds ?? value.formatted);

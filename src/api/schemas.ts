@@ -22,7 +22,9 @@ import {
   textList,
   textRecord,
   toNumber,
+  toResult,
   toText,
+  type MatchResult,
 } from './lenient.js';
 
 // zod's JIT is off: these schemas parse a request at a time behind the rate limiter, and compiling each schema on first use
@@ -70,6 +72,18 @@ function score(value: unknown): [number, number] | null {
   const a = toNumber(value['0']);
   const b = toNumber(value['1']);
   return a === null || b === null ? null : [a, b];
+}
+
+/**
+ * A history row's result for its player (docs/data.md "A draw is is_win.score 2"): what `is_win` says (its `score` 2 is a draw), and where
+ * it gives no score but a loss, a draw when the row's rounds are level or its `winner_side` names neither team (the real
+ * draw has rounds 3–3 and `winner_side` 12; no other real row has either).
+ */
+function rowResult(isWin: unknown, rounds: [number, number] | null, winnerSide: number | null): MatchResult | null {
+  const given = toResult(isWin);
+  const scored = isRecord(isWin) && toNumber(isWin.score) !== null;
+  const neither = winnerSide !== null && winnerSide !== 0 && winnerSide !== 1;
+  return given === 'loss' && !scored && ((rounds !== null && rounds[0] === rounds[1]) || neither) ? 'draw' : given;
 }
 
 /** Post dates arrive as YYYY/MM/DD (documented YYYY-MM-DD): both become ISO YYYY-MM-DD; other text is kept. */
@@ -347,18 +361,22 @@ export function createSchemas(img: ImageResolver) {
       const p = isRecord(m.match_player) ? m.match_player : isRecord(m.player_performance) ? m.player_performance : {};
       const hero = isRecord(p.player_hero) ? p.player_hero : {};
       const scoreInfo = isRecord(p.score_info) ? p.score_info : {};
+      const rounds = score(m.score_info);
+      const winnerSide = side(m.match_winner_side ?? m.winner_side);
+      const result = rowResult(p.is_win, rounds, winnerSide);
       return {
         match_uid: m.match_uid,
         map_id: m.match_map_id ?? m.map_id,
         map_thumbnail: m.map_thumbnail,
         duration: m.match_play_duration ?? m.duration,
         season: m.match_season ?? m.season,
-        /** 0 = team A, 1 = team B. */
-        winner_side: side(m.match_winner_side ?? m.winner_side),
+        /** 0 = team A, 1 = team B; another number for a draw (12 in the real one). */
+        winner_side: winnerSide,
         mvp_uid: m.mvp_uid,
         svp_uid: m.svp_uid,
         /** Rounds won by team A and team B, null for modes without rounds (Quick Play). */
-        score: score(m.score_info),
+        score: rounds,
+        /** Unix seconds: when the match ended (docs/data.md: its start is in its uid, src/game/match-uid.ts). */
         time: m.match_time_stamp,
         play_mode_id: m.play_mode_id,
         game_mode_id: m.game_mode_id,
@@ -370,7 +388,10 @@ export function createSchemas(img: ImageResolver) {
           kills: toNumber(p.kills) ?? 0,
           deaths: toNumber(p.deaths) ?? 0,
           assists: toNumber(p.assists) ?? 0,
-          is_win: bool().parse(p.is_win),
+          /** The player's result; null when the row does not say. */
+          result,
+          /** True a win, false a loss; null for a draw or no result (use `result` to tell them apart). */
+          is_win: result === 'win' ? true : result === 'loss' ? false : null,
           disconnected: toBooleanOr(p.disconnected, false),
           camp: toNumber(p.camp),
           score_change: toNumber(scoreInfo.add_score ?? p.score_change),
@@ -580,7 +601,8 @@ export function createSchemas(img: ImageResolver) {
       camp: num(),
       cur_hero_id: optionalId(),
       cur_hero_icon: image(),
-      is_win: bool(),
+      /** 0 or 1 in real details (a Boolean in the spec); read as a row's `is_win`, 2 a draw. */
+      is_win: z.unknown().optional().transform(toResult),
       kills: count(),
       deaths: count(),
       assists: count(),
@@ -591,8 +613,11 @@ export function createSchemas(img: ImageResolver) {
       /** Real data (not in the spec): `[{name: "Triple!", id: 6, count: 1}]` or null. */
       badges: list(z.object({ name: requiredText('badge name'), count: num() })),
     })
-    .transform(({ player_icon, player_heroes, ...p }) => ({
+    .transform(({ player_icon, player_heroes, is_win: result, ...p }) => ({
       ...p,
+      result,
+      /** True a win, false a loss; null for a draw or no result. */
+      is_win: result === 'win' ? true : result === 'loss' ? false : null,
       player_icon: typeof player_icon === 'string' && /[/.]/.test(player_icon) ? img(player_icon) : null,
       player_icon_id: typeof player_icon === 'number' || (typeof player_icon === 'string' && /^\d+$/.test(player_icon)) ? String(player_icon) : null,
       heroes: player_heroes,
@@ -770,6 +795,7 @@ export type Post = Out<'post'>;
 export type GameVersion = Out<'gameVersions'>['entries'][number];
 /** A player profile (spec: Player profile), normalised; durations in seconds, win rates in percent. */
 export type PlayerProfile = Out<'player'>;
+export type { MatchResult };
 export type MatchSummary = Out<'matchHistory'>['matches'][number];
 /** A match history page; `pagination` is present for version 2 only. */
 export type MatchHistory = Out<'matchHistory'>;

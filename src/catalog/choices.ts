@@ -5,10 +5,11 @@
  * (Discord: "Autocomplete"). The router cuts the list to 25 and each name to 100 characters.
  */
 import type { RivalsApi } from '../api/client.js';
-import type { AchievementSummary, Item, PlayerProfile } from '../api/schemas.js';
+import type { AchievementSummary, Item, MatchResult, PlayerProfile } from '../api/schemas.js';
 import { settleWithin } from '../core/deadline.js';
 import { rankedSeasons, currentSeason } from '../game/profile.js';
 import { gameModeName } from '../game/modes.js';
+import { rowStart } from '../game/match-uid.js';
 import { seasonFromIndex, seasonFromNumber, type Season } from '../game/seasons.js';
 import type { RecordedMatch } from '../game/tracking.js';
 import { shortDate } from '../i18n/format.js';
@@ -84,9 +85,9 @@ export function seasonTable(through: Season | null): Season[] {
   return Array.from({ length: through.index + 1 }, (_, i) => seasonFromIndex(through.index - i)!);
 }
 
-/** A recent match as a choice names it: "Victory · Competitive · Hulk 12/3/5 · 26 May 2025". */
+/** A recent match as a choice names it: "Victory · Competitive · Hulk 12/3/5 · 26 May 2025", dated by its start. */
 function matchName(m: {
-  won: boolean | null;
+  result: MatchResult | null;
   mode: string | null;
   hero: string | null;
   kills: number;
@@ -95,7 +96,7 @@ function matchName(m: {
   time: number | null;
 }): string {
   return [
-    m.won === true ? tr('match:team.victory') : m.won === false ? tr('match:team.defeat') : null,
+    m.result === 'win' ? tr('match:team.victory') : m.result === 'loss' ? tr('match:team.defeat') : m.result === 'draw' ? tr('match:team.draw') : null,
     m.mode,
     [m.hero, `${m.kills}/${m.deaths}/${m.assists}`].filter(Boolean).join(' '),
     m.time ? shortDate(m.time) : null,
@@ -131,7 +132,14 @@ export async function matchChoices(
 async function fromStore(matches: readonly RecordedMatch[], heroes: Pick<HeroDirectory, 'displayNames'>): Promise<StringChoice[]> {
   const names = await heroNames(heroes);
   return matches.map((m) => ({
-    name: matchName({ ...m, mode: gameModeName(m.modeId), hero: m.heroId ? (names.get(m.heroId) ?? null) : null }),
+    name: matchName({
+      ...m,
+      result: m.drawn ? 'draw' : m.won === true ? 'win' : m.won === false ? 'loss' : null,
+      mode: gameModeName(m.modeId),
+      hero: m.heroId ? (names.get(m.heroId) ?? null) : null,
+      // Recorded with the row's end: the start is in the uid.
+      time: rowStart({ match_uid: m.matchUid, time: m.time, duration: null }),
+    }),
     value: m.matchUid,
   }));
 }
@@ -150,13 +158,13 @@ async function fromProfile(uid: string, api: RivalsApi, heroes: Pick<HeroDirecto
     .sort((a, b) => (b.time ?? 0) - (a.time ?? 0))
     .map((m) => ({
       name: matchName({
-        won: m.player.is_win,
+        result: m.player.result,
         mode: gameModeName(m.game_mode_id, m.play_mode_id),
         hero: heroName(m.player.hero_name) ?? (m.player.hero_id ? (names.get(m.player.hero_id) ?? null) : null),
         kills: m.player.kills,
         deaths: m.player.deaths,
         assists: m.player.assists,
-        time: m.time,
+        time: rowStart(m),
       }),
       value: m.match_uid,
     }));

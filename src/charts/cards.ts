@@ -337,8 +337,8 @@ export async function drawProfileCard(ctx: Ctx, spec: ProfileCard, report: CardR
     const cell = Math.min(22, (half - (spec.form.length - 1) * 3) / spec.form.length);
     const marksY = bottomY + 26 + shift;
     // Newest on the left, as the embed's text lists them.
-    spec.form.forEach((win, i) => {
-      ctx.fillStyle = win ? '#3ba55d' : '#ed4245';
+    spec.form.forEach((result, i) => {
+      ctx.fillStyle = result === 'win' ? '#3ba55d' : result === 'loss' ? '#ed4245' : COLORS.muted;
       ctx.beginPath();
       ctx.roundRect(formX + i * (cell + 3), marksY, cell, cell, 4);
       ctx.fill();

@@ -126,9 +126,9 @@ export interface ProfileCard {
   /** Seconds by role. */
   /** `label`: the role's name and its share of the play time, as the card shows the largest ("Strategist 77 %"). */
   roles: { role: string; label: string; seconds: number }[];
-  /** Newest first; true a win. */
-  form: boolean[];
-  /** `record`: the wins and losses of `form`, as the member's language writes them ("8 W · 6 L", "8勝6敗"). */
+  /** Newest first. */
+  form: ('win' | 'loss' | 'draw')[];
+  /** `record`: the wins, losses and draws of `form`, as the member's language writes them ("8 W · 6 L", "8勝6敗"). */
   labels: { heroes: string; roles: string; form: string; record: string };
   /** Image bytes by URL; added by the runtime, never by a renderer. */
   images?: Record<string, Uint8Array>;
@@ -308,7 +308,7 @@ const profileCard = z.strictObject({
   tiles: z.array(z.strictObject({ label: text, value: text })).max(4),
   heroes: z.array(z.strictObject({ name, role, lines: z.array(text).max(2), image: imageUrl })).max(CARD_HEROES),
   roles: z.array(z.strictObject({ role: z.string().max(SPEC_LIMITS.nameLength), label: text, seconds: z.number().min(0) })).max(8),
-  form: z.array(z.boolean()).max(CARD_FORM),
+  form: z.array(z.enum(['win', 'loss', 'draw'])).max(CARD_FORM),
   labels: z.strictObject({ heroes: text, roles: text, form: text, record: text }),
   images: z.record(z.string(), z.instanceof(Uint8Array)).optional(),
 }) satisfies z.ZodType<ProfileCard>;

@@ -27,12 +27,13 @@ import { embedLength, escapeText, LIMITS, truncate } from '../render/limits.js';
 import { heroName, modeName, tierName } from '../i18n/names.js';
 import { gameModeName, matchMode } from '../game/modes.js';
 import { rankScore, rankScoreChange } from '../game/ranks.js';
-import { matchUidMapId, matchUidStart } from '../game/match-uid.js';
+import { isMatchUid, matchUidMapId, matchUidStart, rowStart } from '../game/match-uid.js';
 import { heroSummary, rankSummary, totalPlayTime, type HeroTotals } from '../game/profile.js';
 import { recentMatches, type HistoryRow } from '../catalog/history.js';
 import { heroLookup } from '../catalog/hero-lookup.js';
 import { loadNamedProfile, loadProfile, playerChoices, seasonOption } from '../catalog/players.js';
 import { matchChoices } from '../catalog/choices.js';
+import { heldMatch } from '../catalog/held-match.js';
 import { mapPlainName, type MapInfo } from '../catalog/map-directory.js';
 import { backRow } from '../render/paginate.js';
 import { heroDisplayName } from '../catalog/hero-directory.js';
@@ -262,13 +263,22 @@ async function mapOfId(id: string | null, ctx: CommandContext): Promise<MapInfo 
 
 /**
  * The map of a match, so a typed uid reads as the same match opened from a list: the id its detail names (real details name
- * none), else its history row's, else the one its uid embeds (src/game/match-uid.ts). Named from the map list, never with the
- * list's mode or competitive flag. `unknownId` is an id the API gave that its map list lacks; an id read from the uid alone
- * names nothing unless the list knows it.
+ * none), else its history row's, else the one its uid embeds (src/game/match-uid.ts), else the one a history row the bot
+ * already holds gives (src/catalog/held-match.ts: an older uid embeds none). Named from the map list, never with the list's
+ * mode or competitive flag. `unknownId` is an id the API gave that its map list lacks; an id read from the uid alone names
+ * nothing unless the list knows it.
  */
-async function matchMap(m: MatchDetail, origin: MatchOrigin, ctx: CommandContext): Promise<{ map: MapInfo | undefined; unknownId: string | null }> {
-  const given = m.map_id ?? origin.mapId;
-  const id = given ?? matchUidMapId(m.match_uid);
+async function matchMap(
+  m: MatchDetail,
+  origin: MatchOrigin,
+  ctx: CommandContext,
+  seenBy: string | undefined,
+): Promise<{ map: MapInfo | undefined; unknownId: string | null }> {
+  const fromUid = matchUidMapId(m.match_uid);
+  let given = m.map_id ?? origin.mapId;
+  // Only a match named by nothing it carries looks further: what is held costs no request, but store and cache reads.
+  if (given === null && fromUid === null) given = (await heldMatch(m.match_uid, { players: m.players.map((p) => p.player_uid), userId: seenBy }, ctx)).mapId;
+  const id = given ?? fromUid;
   const map = await mapOfId(id, ctx);
   return { map, unknownId: map ? null : given };
 }
@@ -312,7 +322,7 @@ export async function matchView(
     void ctx.recent.addSeen(seenBy, named).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record the players of a match'));
   }
   const [heroes] = await lookups;
-  const { map, unknownId } = await matchMap(m, origin, ctx);
+  const { map, unknownId } = await matchMap(m, origin, ctx, seenBy);
   const heroById = new Map(heroes.map((h) => [h.id, h]));
   const heroOf = heroNamer(heroes);
   const teams = scoreboard(m, origin.score ?? null);
@@ -321,13 +331,14 @@ export async function matchView(
   const mode = modeName(m.game_mode_name) ?? gameModeName(m.game_mode_id ?? origin.modeId) ?? tr('match:mode');
   // The match's own facts first, so a match reads the same however it was opened; the history row fills gaps.
   const length = matchLength(m) ?? origin.duration;
-  const time = matchUidStart(m.match_uid, ctx.now()) ?? origin.time;
+  // The start, as every view of a match dates it (src/game/match-uid.ts rowStart); the row's end only to work it out.
+  const time = matchUidStart(m.match_uid, ctx.now()) ?? rowStart({ match_uid: m.match_uid, time: origin.time, duration: origin.duration });
   const mapText = map ? mapPlainName(map) : (m.map_name ?? null);
   const facts = [
     // The map's name only: the mode is the title, from the match itself, never from the map list's flag.
     mapText ? tr('match:facts.map', { map: escapeText(mapText, 80) }) : unknownId ? tr('match:facts.mapUnknown', { id: escapeText(unknownId, 20) }) : null,
     length ? tr('match:facts.duration', { duration: duration(length) }) : null,
-    time ? tr('match:facts.played', { time: discordTime(time, 'f') }) : null,
+    time ? tr('match:facts.started', { time: discordTime(time, 'f') }) : null,
   ].filter(Boolean);
   const summary: APIEmbed = {
     color: NEUTRAL_COLOUR,
@@ -417,8 +428,11 @@ function noScoreboard(err: unknown): NoScoreboard | null {
   return err.kind === 'not_found' || err.kind === 'bad_response' || err.kind === 'bad_request' ? 'missing' : 'unavailable';
 }
 
-/** What is known of a match without its scoreboard: the history row that listed it and whose it is, else the menu value alone. */
-type Known = { profile: PlayerProfile; row: MatchSummary; author: APIEmbed['author'] } | { origin: MatchOrigin; author?: APIEmbed['author'] };
+/**
+ * What is known of a match without its scoreboard: the history row that listed it and whose it is, else the menu value alone,
+ * or for a uid typed (`typed`) what the uid says and a map the bot holds.
+ */
+type Known = { profile: PlayerProfile; row: MatchSummary; author: APIEmbed['author'] } | { origin: MatchOrigin; author?: APIEmbed['author']; typed?: boolean };
 
 /**
  * A match without its scoreboard, from the history row that listed it: result, hero, K/D/A, map, mode, rank change,
@@ -438,7 +452,8 @@ async function rowView(known: Known, reason: NoScoreboard, ctx: CommandContext):
   const gameMode = row ? row.game_mode_id : (origin?.modeId ?? null);
   const modeText = gameModeName(gameMode, row?.play_mode_id ?? null);
   const seconds = row ? row.duration : (origin?.duration ?? null);
-  const time = row ? row.time : (origin?.time ?? null);
+  // The start, as the scoreboard dates a match (src/game/match-uid.ts rowStart); a menu value carries the row's end.
+  const time = row ? rowStart(row) : origin ? rowStart({ match_uid: origin.matchUid, time: origin.time, duration: origin.duration }) : null;
   const facts = [
     map
       ? tr('match:facts.map', { map: escapeText(mapPlainName(map), 80) })
@@ -446,9 +461,13 @@ async function rowView(known: Known, reason: NoScoreboard, ctx: CommandContext):
         ? tr('match:facts.mapUnknown', { id: escapeText(mapId, 20) })
         : null,
     seconds ? tr('match:facts.duration', { duration: duration(seconds) }) : null,
-    time ? tr('match:facts.played', { time: discordTime(time, 'f') }) : null,
+    time ? tr('match:facts.started', { time: discordTime(time, 'f') }) : null,
   ].filter(Boolean);
-  const source = listed ? tr('match:noScoreboard.fromRow', { player: escapeText(listed.profile.name, 60) }) : tr('match:noScoreboard.fromMenu');
+  const source = listed
+    ? tr('match:noScoreboard.fromRow', { player: escapeText(listed.profile.name, 60) })
+    : 'typed' in known && known.typed
+      ? tr('match:noScoreboard.fromId')
+      : tr('match:noScoreboard.fromMenu');
   // The API's own uid as code, as the scoreboard shows it; a menu value's as text, escaped: anyone can send any value.
   const uid = row
     ? tr('match:summary.matchId', { uid: row.match_uid.replace(/`/g, '').slice(0, 120) })
@@ -467,8 +486,9 @@ async function rowView(known: Known, reason: NoScoreboard, ctx: CommandContext):
   const hero = heroLookup(heroes, [listed.profile])(row.player.hero_id);
   const heroText = hero?.name ?? heroName(row.player.hero_name) ?? (row.player.hero_id ? tr('match:heroId', { id: row.player.hero_id }) : tr('match:noHero'));
   const mode = matchMode(row.game_mode_id, row.play_mode_id);
-  const won = row.player.is_win;
-  const result = won === true ? tr('match:team.victory') : won === false ? tr('match:team.defeat') : tr('match:mode');
+  const won = row.player.result;
+  const result =
+    won === 'win' ? tr('match:team.victory') : won === 'loss' ? tr('match:team.defeat') : won === 'draw' ? tr('match:team.draw') : tr('match:mode');
   const fields: APIEmbedField[] = [
     { name: tr('match:last.hero'), value: escapeText(heroText, 60), inline: true },
     { name: tr('match:last.kda'), value: `${row.player.kills}/${row.player.deaths}/${row.player.assists}`, inline: true },
@@ -481,7 +501,7 @@ async function rowView(known: Known, reason: NoScoreboard, ctx: CommandContext):
     embeds: [
       {
         ...embed,
-        color: !mode.counts ? NEUTRAL_COLOUR : won === true ? WIN_COLOUR : won === false ? LOSS_COLOUR : NEUTRAL_COLOUR,
+        color: !mode.counts ? NEUTRAL_COLOUR : won === 'win' ? WIN_COLOUR : won === 'loss' ? LOSS_COLOUR : NEUTRAL_COLOUR,
         title: truncate(modeText ? `${result} · ${modeText}` : result, LIMITS.title),
         fields,
         thumbnail: embed.thumbnail ?? (row.player.hero_icon ? { url: row.player.hero_icon } : undefined),
@@ -584,10 +604,31 @@ export const last: CommandModule = {
   },
 };
 
+/**
+ * `/match match:<uid>`: its scoreboard ({@link matchView}). A uid as the API writes them that the API keeps no scoreboard of
+ * (or cannot give now) is answered with what the bot already holds of it, a history row of the match with whose it is
+ * (src/catalog/held-match.ts), else with what its uid says, and why there is no scoreboard: never as an id typed wrong.
+ * @throws what {@link matchView} throws for text that is no match uid, and for a scoreboard the API cannot give now with
+ *   nothing held of the match.
+ */
+async function typedMatch(uid: string, ctx: CommandContext, userId: string): Promise<View> {
+  try {
+    return await matchView(uid, ctx, false, { seenBy: userId });
+  } catch (err) {
+    const reason = noScoreboard(err);
+    if (!reason || !isMatchUid(uid, ctx.now())) throw err;
+    const held = await heldMatch(uid, { userId }, ctx);
+    ctx.logger.info({ err, matchUid: uid, held: held.listed !== null }, 'no scoreboard for a match typed by id: showing what is held of it');
+    if (held.listed) return rowView({ ...held.listed, author: playerAuthor(held.listed.profile) }, reason, ctx);
+    if (reason === 'unavailable') throw err;
+    return rowView({ origin: { matchUid: uid, mapId: held.mapId, modeId: null, duration: null, time: null }, typed: true }, reason, ctx);
+  }
+}
+
 export const match: CommandModule = {
   definition,
   async execute(input, ctx) {
-    return matchView(String(input.options.match ?? '').trim(), ctx, false, { seenBy: input.user.userId });
+    return typedMatch(String(input.options.match ?? '').trim(), ctx, input.user.userId);
   },
   /** `match`: the member's recent matches (src/catalog/choices.ts). */
   async autocomplete(input, ctx) {
@@ -748,15 +789,18 @@ function teamButtons(matchUid: string, id: string, titles: string[], shown: numb
  * The scout of match `uid`: a header saying it is post-match only, then one team's embed, a line a player, with a grey
  * button for each team (a phone shows one team without scrolling). Every player's profile is read at once; the first
  * answer comes with those read within {@link SCOUT_FIRST_ANSWER_MS}, newer versions ({@link View.next}) as the others arrive.
- * @throws {NotFoundError} when the API has no such latest match; {@link ApiError} when it has no typed one or cannot answer.
+ * @throws {NotFoundError} when the API has no such latest match, or none of a well-formed id; {@link ApiError} when it has
+ *   no typed one of another shape or cannot answer.
  */
 export async function scoutView(uid: string, ctx: CommandContext, options: ScoutOptions = {}): Promise<View> {
   let m: MatchDetail;
   try {
     m = (await ctx.api.match(uid)).data;
   } catch (err) {
-    // The member's own latest match missing is named as such, not blamed on typing.
-    if (options.typed === false && err instanceof ApiError && err.kind === 'not_found') throw new NotFoundError('match', uid, true);
+    // The member's own latest match missing, or a well-formed id the API keeps no scoreboard for, is named as such, not
+    // blamed on typing.
+    if ((options.typed === false || isMatchUid(uid, ctx.now())) && err instanceof ApiError && err.kind === 'not_found')
+      throw new NotFoundError('match', uid, true);
     throw err;
   }
   const heroName = heroNamer(await ctx.heroes.list().catch(() => []));

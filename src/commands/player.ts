@@ -14,7 +14,7 @@ import {
 } from 'discord-api-types/v10';
 import type { Fetched } from '../api/client.js';
 import { ApiError } from '../core/api-errors.js';
-import type { Hero, PlayerProfile } from '../api/schemas.js';
+import type { Hero, MatchResult, PlayerProfile } from '../api/schemas.js';
 import type { AutocompleteInput, CommandContext, CommandInput, CommandModule } from '../discord/command.js';
 import { EVERYWHERE } from '../discord/command.js';
 import { encodeCustomId, encodeCustomIdIfFits, MAX_PAGE, storeKeyArg } from '../render/custom-id.js';
@@ -24,6 +24,7 @@ import { describe } from '../i18n/commands.js';
 import { recentForm } from '../game/form.js';
 import { matchupExtremes, MATCHUP_MIN_MATCHES, type Matchup } from '../game/matchups.js';
 import { gameModeName, matchMode, modesByMap, type MapModeRow } from '../game/modes.js';
+import { rowStart } from '../game/match-uid.js';
 import {
   currentSeason,
   hasPlay,
@@ -480,7 +481,7 @@ function profileCardSpec(p: PlayerProfile, look: Lookups): ProfileCard {
           ? tr('player:card.playTime', { time: duration(roles.seconds) })
           : tr('player:card.playTimeRecent', { count: roles.recent, n: integer(roles.recent) }),
       form: form ? tr('player:form.title', { count: form.results.length, n: integer(form.results.length) }) : '',
-      record: tr('player:card.formRecord', { wins: integer(shownForm.filter(Boolean).length), losses: integer(shownForm.filter((w) => !w).length) }),
+      record: cardFormRecord(shownForm),
     },
   };
 }
@@ -532,14 +533,26 @@ function standingLine(p: PlayerProfile): string | null {
   return parts.length === 0 ? null : parts.join(' · ');
 }
 
-/** "W W L W · 7–3 · +42.5 rank score · 3 wins in a row · …", newest result first (src/game/form.ts). */
+/** The card's "8 W · 6 L", "8 W · 5 L · 1 D" with a draw among `results`. */
+function cardFormRecord(results: readonly MatchResult[]): string {
+  const n = (r: MatchResult) => integer(results.filter((x) => x === r).length);
+  return results.includes('draw')
+    ? tr('player:card.formRecordWithDraws', { wins: n('win'), losses: n('loss'), draws: n('draw') })
+    : tr('player:card.formRecord', { wins: n('win'), losses: n('loss') });
+}
+
+const FORM_MARK = { win: 'player:form.winMark', loss: 'player:form.lossMark', draw: 'player:form.drawMark' } as const;
+const FORM_STREAK = { win: 'player:form.winStreak', loss: 'player:form.lossStreak', draw: 'player:form.drawStreak' } as const;
+
+/** "W W L D W · 7–3–1 · +42.5 rank score · 2 wins in a row · …", newest result first, the draws said only when there are some (src/game/form.ts). */
 function formLine(form: NonNullable<ReturnType<typeof recentForm>>): string {
-  const marks = form.results.map((win) => tr(win ? 'player:form.winMark' : 'player:form.lossMark')).join(' ');
+  const marks = form.results.map((r) => tr(FORM_MARK[r])).join(' ');
+  const record = { wins: integer(form.wins), losses: integer(form.losses) };
   const parts = [
     marks,
-    tr('player:form.record', { wins: integer(form.wins), losses: integer(form.losses) }),
+    form.draws > 0 ? tr('player:form.recordWithDraws', { ...record, draws: integer(form.draws) }) : tr('player:form.record', record),
     form.rankChange === null ? null : tr('player:form.rankChange', { value: rankScoreChange(form.rankChange) }),
-    tr(form.streak.win ? 'player:form.winStreak' : 'player:form.lossStreak', { count: form.streak.length, n: integer(form.streak.length) }),
+    tr(FORM_STREAK[form.streak.result], { count: form.streak.length, n: integer(form.streak.length) }),
     form.leftOut > 0 ? tr('player:form.leftOut', { count: form.leftOut, n: integer(form.leftOut) }) : null,
   ];
   return parts.filter(Boolean).join(' · ');
@@ -601,11 +614,13 @@ function heroesSection(p: PlayerProfile, which: 'ranked' | 'unranked', page: num
   return withChart(section, chartOf(spec, `${which}-heroes.png`, tr(`charts:alt.heroes.${which}`, { name: p.name })));
 }
 
+const RESULT_WORD = { win: 'player:matches.win', loss: 'player:matches.loss', draw: 'player:matches.draw' } as const;
+
 /** Recent match rows: a practice or bot result in italics, so it never reads as a real win; a season other than `current` named. */
 function matchLines(rows: HistoryRow[], look: Lookups, current: Season | null): string[] {
   return rows.map((m) => {
     const mode = matchMode(m.game_mode_id, m.play_mode_id);
-    const word = m.player.is_win === true ? tr('player:matches.win') : m.player.is_win === false ? tr('player:matches.loss') : '—';
+    const word = m.player.result ? tr(RESULT_WORD[m.player.result]) : '—';
     const result = mode.counts ? `**${word}**` : `*${word}*`;
     const modeLabel = modeText(look, m);
     const change = mode.ranked && m.player.score_change !== null ? ` · ${rankScoreChange(m.player.score_change)}` : '';
@@ -619,7 +634,7 @@ function matchLines(rows: HistoryRow[], look: Lookups, current: Season | null): 
       m.duration === null ? null : duration(m.duration),
       m.player.disconnected ? `*${tr('player:matches.disconnected')}*` : null,
       season,
-      discordTime(m.time),
+      discordTime(rowStart(m)),
     ];
     return parts.filter((x) => x !== null).join(' · ');
   });
@@ -636,8 +651,9 @@ function matchSelect(uid: string, rows: HistoryRow[], page: number, look: Lookup
         custom_id: keyedId('pl.m', [uid, seasonArg(look.season), page, look.hidePractice ? 'r' : ''], look.backKey),
         placeholder: tr('player:menu.openMatch'),
         options: rows.slice(0, LIMITS.selectOptions).map((m, i) => {
-          const result = tr(m.player.is_win === true ? 'player:matches.win' : m.player.is_win === false ? 'player:matches.loss' : 'player:matches.match');
-          const when = m.time === null ? null : shortDate(m.time);
+          const result = tr(m.player.result ? RESULT_WORD[m.player.result] : 'player:matches.match');
+          const start = rowStart(m);
+          const when = start === null ? null : shortDate(start);
           return {
             label: truncate(
               `${offset + i + 1}. ${result} · ${heroLabel(look, m.player.hero_id, m.player.hero_name)} · ${m.player.kills}/${m.player.deaths}/${m.player.assists}`,

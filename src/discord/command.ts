@@ -100,8 +100,8 @@ export interface CommandContext {
   balance?: { history: BalanceHistoryRepository; indexer?: BalanceIndexer };
   /** Members' hero alerts and the reader of their mains (src/feeds/alerts.ts), for /alerts; absent: /alerts says it is unavailable. */
   alerts?: { members: AlertsRepository; mains: MainsRefresher };
-  /** Tracked players (src/store/tracking.ts): linking starts tracking, /player shows the recorded timeline, /config status the backlog; absent: none. */
-  tracking?: Pick<TrackingRepository, 'follow' | 'syncUids' | 'backlog' | 'timeline' | 'setTracking' | 'seasonScores' | 'latestMatches'>;
+  /** Tracked players (src/store/tracking.ts): linking starts tracking, /player shows the recorded timeline, /match by id a match's map, /config status the backlog; absent: none. */
+  tracking?: Pick<TrackingRepository, 'follow' | 'syncUids' | 'backlog' | 'timeline' | 'setTracking' | 'seasonScores' | 'latestMatches' | 'recordsOfMatch'>;
   /** Everything stored about a member (src/store/member-data.ts), for /privacy; absent: /privacy cannot answer. */
   memberData?: Pick<MemberDataRepository, 'collect' | 'erase' | 'truncateLog'>;
   /** Proofs of account ownership (src/store/verifications.ts), for /link's "Prove this account is yours"; absent: not offered. */

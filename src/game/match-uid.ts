@@ -33,3 +33,25 @@ export function matchUidMapId(uid: string): string | null {
   if (!/^[1-9]\d*$/.test(part) || part.length < MIN_MAP_PART) return null;
   return part.slice(0, -MAP_PART_SUFFIX);
 }
+
+/** A match ends within a day of its start (a uid's start further from its end is not that match's). */
+const DAY = 86_400;
+
+/**
+ * When a listed match started, Unix seconds: the one time every view of a match says (docs/data.md "A match is dated by
+ * its start"). Its uid's start when plausible: after the game's launch, no later than the row's end (`time`, its
+ * `match_time_stamp`) and under a day before it. Else the end less the match's length (`duration`, seconds), within
+ * minutes of the start; null with neither. Without an end, {@link matchUidStart} alone.
+ */
+export function rowStart(row: { match_uid: string; time: number | null; duration: number | null }): number | null {
+  const { time: end, duration: seconds } = row;
+  if (end === null) return matchUidStart(row.match_uid, Number.POSITIVE_INFINITY);
+  const start = matchUidStart(row.match_uid, (end + DAY) * 1000);
+  if (start !== null && start <= end && end - start < DAY) return start;
+  return seconds !== null && seconds >= 0 ? Math.round(end - seconds) : null;
+}
+
+/** Whether `uid` reads as the API's match uids do (`5518294_1749102302_1290153_11001_11`), with a plausible start. */
+export function isMatchUid(uid: string, nowMs: number): boolean {
+  return /^\d+_\d+_\d+_\d+_\d+$/.test(uid) && matchUidStart(uid, nowMs) !== null;
+}

@@ -128,14 +128,14 @@ export function heroPerTen(r: HeroRecord): { damage: number | null; heal: number
 
 const WEEK_SECONDS = 7 * 24 * 3600;
 
-/** Tracked matches on the hero in the seven days before `now` (Unix ms), real results only; null when none was recorded. */
+/** Tracked matches on the hero in the seven days before `now` (Unix ms), real results only (a draw a match not won); null when none was recorded. */
 export function heroWeek(
   matches: readonly RecordedMatch[],
   heroId: string,
   nowMs: number,
 ): { matches: number; wins: number; kills: number; deaths: number; assists: number } | null {
   const since = nowMs / 1000 - WEEK_SECONDS;
-  const week = matches.filter((m) => m.heroId === heroId && m.time >= since && m.won !== null && matchMode(m.modeId).counts);
+  const week = matches.filter((m) => m.heroId === heroId && m.time >= since && (m.won !== null || m.drawn === true) && matchMode(m.modeId).counts);
   if (week.length === 0) return null;
   return {
     matches: week.length,

@@ -39,7 +39,8 @@ export interface ScoreLine {
 
 /**
  * Lines: played, then left, then no hero. `rounds` null when unknown or the camp is not 0 or 1. `won` null when unknown or a
- * draw: every player of both teams marked as not winning is a draw, not two defeats (`drawn`).
+ * draw: every player of both teams marked as not winning is a draw, not two defeats, and so is any player marked with a
+ * draw (`drawn`).
  */
 export interface ScoreTeam {
   camp: number | null;
@@ -129,6 +130,8 @@ export function scoreboard(m: MatchDetail, score: RoundScore | null = null): Sco
     return { camp, won, drawn: false, rounds: roundsOf(camp, score), lines };
   });
   const sides = teams.filter((t) => t.camp !== null);
-  if (sides.length >= 2 && sides.every((t) => t.won === false)) for (const t of sides) Object.assign(t, { won: null, drawn: true });
+  // A player's own draw (`is_win` 2, as a history row marks one) draws the match for both sides.
+  const drawn = (sides.length >= 2 && sides.every((t) => t.won === false)) || m.players.some((p) => p.result === 'draw');
+  if (drawn) for (const t of sides) Object.assign(t, { won: null, drawn: true });
   return teams;
 }

@@ -37,7 +37,12 @@ export interface RecordedMatch {
   modeId: number | null;
   ranked: boolean;
   heroId: string | null;
+  /** True a win, false a loss; null for a draw or no result. */
   won: boolean | null;
+  /** A draw (docs/data.md "A draw is is_win.score 2"); absent for none, and for a draw recorded before draws were kept apart (then a loss). */
+  drawn?: boolean;
+  /** The map id of its history row; absent or null when the row named none, or for a match recorded before maps were kept. */
+  mapId?: string | null;
   newScore: number | null;
   scoreChange: number | null;
   newLevel: number | null;
@@ -100,6 +105,8 @@ export function readForTracking(p: PlayerProfile): TrackingRead {
       ranked: mode.ranked,
       heroId: m.player.hero_id,
       won: m.player.is_win,
+      drawn: m.player.result === 'draw',
+      mapId: m.map_id,
       newScore,
       // Quick Play rows carry a score change on another scale.
       scoreChange: mode.ranked ? m.player.score_change : null,

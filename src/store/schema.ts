@@ -380,7 +380,10 @@ export interface TrackedMatchesTable {
   mode_id: number | null;
   ranked: number;
   hero_id: string | null;
+  /** 1 a win, 0 a loss, 2 a draw (0 for a draw recorded before draws were kept apart), null no result. */
   won: number | null;
+  /** The map id of the match's history row; null when it named none or for matches recorded before it was kept. */
+  map_id: string | null;
   new_score: number | null;
   score_change: number | null;
   new_level: number | null;
@@ -882,6 +885,13 @@ const MIGRATIONS: Record<string, Migration> = {
     async up(db: Kysely<unknown>) {
       // A snapshot is dated by when its rank was reached, not by when the tracker read it.
       await db.schema.alterTable('rank_snapshots').addColumn('reached_at', 'bigint').execute();
+    },
+  },
+  '0021_tracked_match_map': {
+    async up(db: Kysely<unknown>) {
+      // A match typed by id whose detail names no map takes it from a recorded row, found by the match's uid.
+      await db.schema.alterTable('tracked_matches').addColumn('map_id', 'text').execute();
+      await db.schema.createIndex('tracked_matches_match').on('tracked_matches').columns(['match_uid']).execute();
     },
   },
 };

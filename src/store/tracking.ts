@@ -17,6 +17,10 @@ const LAST_READ_TTL_MS = 15_000;
 export const TRACKING_DETAIL_MS = 90 * 24 * 60 * 60_000;
 
 const DAY_MS = 24 * 60 * 60_000;
+/** Most records of one match read: two teams and their replacements. */
+const RECORDS_OF_MATCH = 16;
+/** `tracked_matches.won` of a draw: 1 a win, 0 a loss, null no result. */
+const DRAWN = 2;
 
 /** A claimed player: `intervalMs` the interval that made it due, `lastMatchAt` in Unix seconds. */
 export interface ClaimedPlayer {
@@ -250,7 +254,8 @@ export class TrackingRepository {
             mode_id: m.modeId,
             ranked: m.ranked ? 1 : 0,
             hero_id: m.heroId,
-            won: m.won === null ? null : m.won ? 1 : 0,
+            won: m.drawn ? DRAWN : m.won === null ? null : m.won ? 1 : 0,
+            map_id: m.mapId ?? null,
             new_score: m.newScore,
             score_change: m.scoreChange,
             new_level: m.newLevel,
@@ -357,6 +362,15 @@ export class TrackingRepository {
   }
 
   /**
+   * Every record of match `matchUid`, one a tracked player who played it (at most a match's worth): one read over the index
+   * on the match's uid. For a match typed by id, what its history rows said (its map) with no request to the API.
+   */
+  async recordsOfMatch(matchUid: string): Promise<(RecordedMatch & { uid: string })[]> {
+    const rows = await this.db.selectFrom('tracked_matches').selectAll().where('match_uid', '=', matchUid).limit(RECORDS_OF_MATCH).execute();
+    return rows.map((r) => ({ ...matchOf(r), uid: r.uid }));
+  }
+
+  /**
    * The rank score after each recorded ranked match of `season` (a season index), per account, oldest first: one query
    * over the matches' index, for a ladder's chart. `time` in Unix seconds.
    */
@@ -446,6 +460,7 @@ function matchOf(r: {
   ranked: number;
   hero_id: string | null;
   won: number | null;
+  map_id?: string | null;
   new_score: number | string | null;
   score_change: number | string | null;
   new_level: number | null;
@@ -460,7 +475,9 @@ function matchOf(r: {
     modeId: r.mode_id,
     ranked: r.ranked === 1,
     heroId: r.hero_id,
-    won: r.won === null ? null : r.won === 1,
+    won: r.won === null || r.won === DRAWN ? null : r.won === 1,
+    drawn: r.won === DRAWN,
+    mapId: r.map_id ?? null,
     newScore: r.new_score === null ? null : Number(r.new_score),
     scoreChange: r.score_change === null ? null : Number(r.score_change),
     newLevel: r.new_level,

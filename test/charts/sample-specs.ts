@@ -250,7 +250,7 @@ function profileCardSample(): ProfileCard {
       { role: 'Vanguard', label: 'Vanguard 18 %', seconds: 14_400 },
       { role: 'Duelist', label: 'Duelist 5 %', seconds: 3_600 },
     ],
-    form: [true, false, false, true, false, false, true, true, false, true, true, true, false, true],
+    form: ['win', 'loss', 'loss', 'win', 'loss', 'loss', 'win', 'win', 'loss', 'win', 'win', 'win', 'loss', 'win'],
     labels: { heroes: 'Top heroes', roles: 'Play time by role · 22h 0m', form: 'Recent form (last 14 matches)', record: '8 W · 6 L' },
     images: {
       'https://img.test/rivals/players/heads/player_head_30000001.png': samplePortrait('#b57cff'),

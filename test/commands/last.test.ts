@@ -50,12 +50,14 @@ describe('/last', () => {
     expect(view.isError).toBeFalsy();
     const e = payload.embeds[0]!;
     expect(e.author?.name).toMatch(/ · latest match$/);
-    expect(e.title).toMatch(new RegExp(`^${row.player.is_win ? 'Victory' : 'Defeat'} · `));
+    expect(e.title).toMatch(new RegExp(`^${{ win: 'Victory', loss: 'Defeat', draw: 'Draw' }[row.player.result!]} · `));
     expect(e.description).toContain(
       'The full scoreboard of this match is not available: the Marvel Rivals API keeps scoreboards for only some matches. Here is Sir Final’s own line from their match history.',
     );
     expect(e.description).toContain(`Match \`${row.match_uid}\``);
-    expect(e.description).toContain(`**Played** <t:${row.time}:f>`);
+    // Dated by its start, as its scoreboard would be: the uid's, not the row's end.
+    expect(e.description).toContain(`**Started** <t:${row.match_uid.split('_')[1]}:f>`);
+    expect(e.description).not.toContain(`<t:${row.time}:`);
     const f = fieldsOf(e);
     expect(f['K/D/A']).toBe(`${row.player.kills}/${row.player.deaths}/${row.player.assists}`);
     expect(f.Hero).toBeTruthy();

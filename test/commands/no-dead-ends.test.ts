@@ -216,11 +216,12 @@ async function openEveryRow(b: ReturnType<typeof bot>, uid: string, sample: stri
       rows++;
       // "3. Loss · Winter Soldier · 11/12/7": the row the member picked, said the same way.
       const [, result, hero, kda] = /^\d+\. (\w+) · (.+) · (\d+\/\d+\/\d+)$/.exec(option.label)!;
-      expect(e.title, where).toMatch(new RegExp(`^${result === 'Win' ? 'Victory' : result === 'Loss' ? 'Defeat' : 'Match'}\\b`));
+      expect(e.title, where).toMatch(new RegExp(`^${{ Win: 'Victory', Loss: 'Defeat', Draw: 'Draw' }[result!] ?? 'Match'}\\b`));
       expect(fieldsOf(e), where).toMatchObject({ Hero: hero, 'K/D/A': kda });
       expect(e.description, where).toContain('The full scoreboard of this match is not available');
       expect(e.description, where).toContain('own line from their match history');
-      if (origin.time !== null) expect(e.description, where).toContain(`<t:${origin.time}:f>`);
+      // Dated by its start, as the scoreboard is: the uid's, never the row's end the menu value carries.
+      if (origin.time !== null) expect(e.description, where).toContain(`**Started** <t:${origin.matchUid.split('_')[1]}:f>`);
       // Back leads to the same page of the same list.
       const returned = await b.press(back);
       expect(returned.payload.embeds[0]!.description, where).toBe(list.payload.embeds[0]!.description);

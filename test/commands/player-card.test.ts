@@ -47,8 +47,8 @@ describe('the profile card', () => {
       .fields!.find((f) => f.name.startsWith('Recent form'))!
       .value.split(' · ')[0]!
       .split(' ');
-    expect(card.form.map((w) => (w ? 'W' : 'L'))).toEqual(form);
-    expect(card.labels.record).toBe(`${card.form.filter(Boolean).length} W · ${card.form.filter((w) => !w).length} L`);
+    expect(card.form.map((r) => ({ win: 'W', loss: 'L', draw: 'D' })[r])).toEqual(form);
+    expect(card.labels.record).toBe(`${card.form.filter((r) => r === 'win').length} W · ${card.form.filter((r) => r === 'loss').length} L`);
     expect(card.roles.reduce((s, r) => s + r.seconds, 0)).toBeLessThanOrEqual(totalPlayTime(profiles['doublec8-double-c-1786151874-2025-08-05.json']!) + 1);
     // The largest role with its share of the roles' play time, as the card writes it.
     const share = Math.round((card.roles[0]!.seconds / card.roles.reduce((s, r) => s + r.seconds, 0)) * 100);

@@ -26,7 +26,7 @@ function formChanges(p: PlayerProfile): number[] {
   return p.recent_matches
     .filter((m) => !seen.has(m.match_uid) && seen.add(m.match_uid))
     .sort((a, b) => (b.time ?? 0) - (a.time ?? 0))
-    .filter((m) => matchMode(m.game_mode_id, m.play_mode_id).counts && m.player.is_win !== null)
+    .filter((m) => matchMode(m.game_mode_id, m.play_mode_id).counts && m.player.result !== null)
     .slice(0, FORM_MATCHES)
     .filter((m) => matchMode(m.game_mode_id).ranked && m.player.score_change !== null)
     .map((m) => m.player.score_change!);

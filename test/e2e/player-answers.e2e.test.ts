@@ -68,7 +68,7 @@ describe('the next questions players ask', () => {
     discord.dispatchInteraction(i);
     const answer = await answerOf(discord, i);
     expect(JSON.stringify(answer.embeds[0])).toMatch(/ · latest match"/);
-    expect(answer.embeds[0]!.description).toMatch(/\*\*Played\*\* <t:\d+:f>/);
+    expect(answer.embeds[0]!.description).toMatch(/\*\*Started\*\* <t:\d+:f>/);
   });
 
   it('/match uploads the scoreboard card, the team embeds kept as its text for where it is not shown', async () => {

@@ -164,9 +164,9 @@ describe('game modes', () => {
     const form = recentForm(p.recent_matches)!;
     expect(form.leftOut).toBe(4);
     expect(form.results.length).toBe(p.recent_matches.length - 4);
-    expect(form.wins + form.losses).toBe(form.results.length);
+    expect(form.wins + form.losses + form.draws).toBe(form.results.length);
     // The newest real match first: the competitive win of 3/25 (+19.4).
-    expect(form.results[0]).toBe(true);
+    expect(form.results[0]).toBe('win');
     const ranked = p.recent_matches.filter((m) => m.game_mode_id === 2).reduce((s, m) => s + (m.player.score_change ?? 0), 0);
     expect(form.rankChange).toBeCloseTo(ranked, 6);
     // Counting the bot wins would have made the record better than it is.

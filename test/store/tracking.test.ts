@@ -172,6 +172,31 @@ describe.each(ENGINES)('on %s', (engine) => {
     expect(claim!.lastMatchAt).toBe(T0 / 1000 + 5100);
   });
 
+  it('keeps a draw apart from a loss and each match’s map, and finds a match’s records by its uid', async () => {
+    await reset();
+    for (const uid of ['p', 'q']) await tracking.follow(uid, T0);
+    const played = T0 / 1000 - 100;
+    const rows: Record<string, RecordedMatch[]> = {
+      p: [
+        { ...match('draw', played), won: null, drawn: true, mapId: '1267' },
+        { ...match('loss', played - 900), won: false, mapId: null },
+      ],
+      q: [{ ...match('draw', played), won: null, drawn: true, mapId: '1267' }],
+    };
+    for (const claim of await tracking.claim(T0, 2, HOUR)) {
+      await tracking.recordRead(claim, { snapshot: snapshot(3000), matches: rows[claim.uid]!, lastMatchAt: played, changed: true }, { intervalMs: HOUR }, T0);
+    }
+    expect((await tracking.matches('p')).map((m) => [m.matchUid, m.won, m.drawn, m.mapId])).toEqual([
+      ['loss', false, false, null],
+      ['draw', null, true, '1267'],
+    ]);
+    expect((await tracking.recordsOfMatch('draw')).map((m) => [m.uid, m.drawn, m.mapId]).sort()).toEqual([
+      ['p', true, '1267'],
+      ['q', true, '1267'],
+    ]);
+    expect(await tracking.recordsOfMatch('nothing')).toEqual([]);
+  });
+
   it('a released claim keeps its place and is due again after the retry; the backlog counts what is due and how long it waited', async () => {
     await reset();
     await tracking.follow('x', T0);
@@ -252,6 +277,9 @@ describe.each(ENGINES)('upgrade from 0019_rank_role_backoff on %s', (engine) => 
           ['match', played, 3752.5],
           ['snapshot', played, 3752.5],
         ]);
+        // Recorded before maps and draws were kept: no map, and its result as it was.
+        expect(records.matches.map((m) => [m.won, m.drawn, m.mapId])).toEqual([[true, false, null]]);
+        expect((await state.tracking.recordsOfMatch('m-old')).map((m) => m.uid)).toEqual(['old']);
       } finally {
         await state.close();
       }
