@@ -431,7 +431,7 @@ export class RivalsApi {
       const issue = parsed.error.issues[0];
       const where = issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'unexpected shape';
       this.#logger?.warn({ endpoint, issues: parsed.error.issues.slice(0, 5) }, 'unusable API response');
-      throw new ApiError({ kind: 'bad_response', endpoint, upstreamMessage: where });
+      throw new ApiError({ kind: 'bad_response', endpoint, upstreamMessage: where, wellFormed: true });
     }
     // The cache sizes the parsed answer by its body's length.
     const size = knownJsonSize(raw);

@@ -97,7 +97,8 @@ export class HttpTransport {
       }
       this.#logger?.debug({ endpoint, path: pathAndQuery, status, ms: Math.round(performance.now() - started) }, 'api request');
       if (status >= 200 && status < 300) {
-        if (!parsed || body === undefined) throw new ApiError({ kind: 'bad_response', endpoint, status, upstreamMessage: 'body is not JSON' });
+        if (body === undefined) throw new ApiError({ kind: 'bad_response', endpoint, status, upstreamMessage: 'empty body', wellFormed: true });
+        if (!parsed) throw new ApiError({ kind: 'bad_response', endpoint, status, upstreamMessage: 'body is not JSON' });
         if (isErrorEnvelope(body)) throw this.#errorFromBody(endpoint, statusOfEnvelope(body), res.headers['retry-after'], body);
         return body;
       }

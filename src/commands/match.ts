@@ -420,12 +420,14 @@ type NoScoreboard = 'missing' | 'unavailable';
 
 /**
  * Why the scoreboard read failed, as a member is told it; null for a failure that is not the API's (a bug, a bad argument).
- * An empty or unusable body is how the API answers for a match it keeps no scoreboard of, as a 404 is.
+ * An empty body or unusable JSON is how the API answers for a match it keeps no scoreboard of, as a 404 is; text that is
+ * no JSON is a fault of the moment.
  */
 function noScoreboard(err: unknown): NoScoreboard | null {
   if (err instanceof NotFoundError) return 'missing';
   if (!(err instanceof ApiError)) return null;
-  return err.kind === 'not_found' || err.kind === 'bad_response' || err.kind === 'bad_request' ? 'missing' : 'unavailable';
+  const unusable = err.kind === 'bad_response' && err.wellFormed;
+  return err.kind === 'not_found' || unusable || err.kind === 'bad_request' ? 'missing' : 'unavailable';
 }
 
 /**

@@ -14,6 +14,11 @@ export interface ApiErrorInit {
   retryAfterFromHeader?: boolean;
   /** For logs only: it may be in any language or shape. */
   upstreamMessage?: string;
+  /**
+   * For `bad_response`: true when the body was empty, or JSON of a shape the bot does not know (how the API answers for
+   * something it keeps nothing of); false for text that is no JSON, or a body over the size limit (a fault of the moment).
+   */
+  wellFormed?: boolean;
   cause?: unknown;
 }
 
@@ -26,6 +31,7 @@ export class ApiError extends Error {
   readonly retryAfterMs?: number;
   readonly retryAfterFromHeader: boolean;
   readonly upstreamMessage?: string;
+  readonly wellFormed: boolean;
 
   constructor(init: ApiErrorInit) {
     super(describe(init), init.cause === undefined ? undefined : { cause: init.cause });
@@ -35,6 +41,7 @@ export class ApiError extends Error {
     this.retryAfterMs = init.retryAfterMs;
     this.retryAfterFromHeader = init.retryAfterFromHeader ?? false;
     this.upstreamMessage = init.upstreamMessage;
+    this.wellFormed = init.wellFormed ?? false;
   }
 
   /** True when a stale cached value beats failing: unavailable, timeout, 429, and bad_response (a broken answer today says nothing against yesterday's). */

@@ -27,14 +27,17 @@ export function encodeMatchOrigin(o: MatchOrigin): string {
   return full.length <= LIMITS.optionValue ? full : o.matchUid.slice(0, LIMITS.optionValue);
 }
 
-/** The inverse of {@link encodeMatchOrigin}; a bare match uid gives unknowns, a value without a score a null score. */
+/**
+ * The inverse of {@link encodeMatchOrigin}; a bare match uid gives unknowns, a value without a score a null score. A value
+ * is crafted text as much as a custom ID is: a map id that is not the API's digits is unknown.
+ */
 export function decodeMatchOrigin(value: string): MatchOrigin {
   const [matchUid = '', map = '', mode = '', seconds = '', time = '', rounds = ''] = value.split(SEPARATOR);
   const num = (s: string) => (/^\d+$/.test(s) ? Number(s) : null);
   const score = /^(\d+)-(\d+)$/.exec(rounds);
   return {
     matchUid: matchUid.trim(),
-    mapId: map || null,
+    mapId: /^\d+$/.test(map) ? map : null,
     modeId: num(mode),
     duration: num(seconds),
     time: num(time),

@@ -152,9 +152,10 @@ const CASES: Case[] = [
   {
     label: 'a recent match picked (its select value)',
     run: (x) => env.b.press('pl.m:1403392756', [x]),
-    benign: (x) => env.b.press('pl.m:1403392756', [twin(x, '~')]),
+    // '.' is kept: a uid of "." or ".." is refused before any request, whatever else was typed.
+    benign: (x) => env.b.press('pl.m:1403392756', [twin(x, '~.')]),
     echo: (x) => decodeMatchOrigin(x).matchUid,
-    benignEcho: (x) => decodeMatchOrigin(twin(x, '~')).matchUid,
+    benignEcho: (x) => decodeMatchOrigin(twin(x, '~.')).matchUid,
   },
 ];
 

@@ -687,6 +687,10 @@ describe('/match fuller scoreboard', () => {
     const plain = await env.b.press('pl.m:1403392756', ['6713355_1740604074_322_11001_10~1170~1~403~1740604635']);
     expect(plain.payload.embeds.slice(1).map((e) => e.title)).toEqual(['Team A · Defeat', 'Team B · Victory']);
     expect(decodeMatchOrigin('6713355_1740604074_322_11001_10~1170~1~403~1740604635').score).toBeNull();
+    // A crafted value's map id that is not the API's digits is no map at all, never shown as an id.
+    expect(decodeMatchOrigin('6713355_1740604074_322_11001_10~[a](https://x.y)~1').mapId).toBeNull();
+    const crafted = await env.b.press('pl.m:1403392756', ['6713355_1740604074_322_11001_1q~qaqqhttpsq~1']);
+    expect(JSON.stringify(crafted.payload.embeds)).not.toContain('qaqqhttpsq');
   });
 
   it('a 14-player match of many heroes, long names and many badges fits every limit as the handler returns it, every player keeping a line', async () => {

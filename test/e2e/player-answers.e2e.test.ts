@@ -60,6 +60,7 @@ describe('the next questions players ask', () => {
     expect(card.contentType).toBe('image/png');
     // A PNG of 800 × 450 (its IHDR), drawn although the replica serves no images: placeholders stand in.
     expect(card.data.subarray(1, 4).toString('latin1')).toBe('PNG');
+    // 800 × 450, grown to 480 for the seven rows of a team with a replacement (src/charts/cards.ts matchCardLayout).
     expect([card.data.readUInt32BE(16), card.data.readUInt32BE(20)]).toEqual([800, 450]);
   });
 
@@ -80,7 +81,8 @@ describe('the next questions players ask', () => {
     expect(JSON.stringify(answer.embeds[0])).toContain('"image":{"url":"attachment://match.png"}');
     const upload = discord.calls.find((c) => (c.files ?? []).some((f) => f.filename === 'match.png') && c.path.includes(i.token));
     const card = upload!.files!.find((f) => f.filename === 'match.png')!;
-    expect([card.data.readUInt32BE(16), card.data.readUInt32BE(20)]).toEqual([800, 450]);
+    // 800 × 450, grown to 480 for the seven rows of a team with a replacement (src/charts/cards.ts matchCardLayout).
+    expect([card.data.readUInt32BE(16), card.data.readUInt32BE(20)]).toEqual([800, 480]);
     // What the card leaves out is a button away: the team embeds, privately, to whoever presses it.
     const details = answer.components.flatMap((row) => row.components).find((c) => c.custom_id?.startsWith('mt.t:'))!;
     const press = componentInteraction(OTHER_MEMBER.userId, MEMBER.userId, details.custom_id!);

@@ -181,7 +181,7 @@ describe('the fault matrix: every command × every API fault', { timeout: 120_00
       const { cold } = results.get(`${fault.label} | ${c.label}`)!;
       expect(cold.calls[0]).toMatch(/^(reply|defer)$/);
       expect(cold.calls.filter((call) => call === 'reply' || call === 'defer')).toHaveLength(1);
-      expect(cold.final.flags).toBe(64);
+      expect(cold.final.flags, textsOf(cold.final)).toBe(64);
       expect(textsOf(cold.final)).toContain(fault.says);
     });
 
