@@ -432,7 +432,8 @@ function profileCardSpec(p: PlayerProfile, look: Lookups): ProfileCard {
   const tiles = [
     {
       label: tr('player:profile.ranked'),
-      value: r.matches > 0 ? tr('player:form.record', { wins: integer(r.wins), losses: integer(r.matches - r.wins) }) : '—',
+      // Wins of matches, not W–L: the totals give no count of draws, so matches less wins is not losses.
+      value: r.matches > 0 ? tr('player:card.winsOfMatches', { wins: integer(r.wins), matches: integer(r.matches) }) : '—',
     },
     { label: tr('player:card.rankedWinRate'), value: r.matches > 0 ? winRate(r.wins, r.matches) : '—' },
     { label: tr('player:card.rankedKda'), value: r.kills + r.deaths + r.assists > 0 ? decimal((r.kills + r.assists) / Math.max(1, r.deaths)) : '—' },

@@ -26,7 +26,7 @@ describe('the profile card', () => {
     expect(card.rank.score).toBe('3,752 RS');
     expect(card.rank.peak).toBe('Peak 3,763');
     expect(card.tiles).toEqual([
-      { label: 'Ranked', value: '14–12' },
+      { label: 'Ranked', value: '14 W / 26' },
       { label: 'Ranked win rate', value: '53.8 %' },
       { label: 'Ranked KDA', value: '3.87' },
       { label: 'To Gold I', value: '48 RS' },
@@ -85,7 +85,7 @@ async function rankSeasons(p: PlayerProfile, season: Season | null, seasonTotals
   const view = await playerView({ data: p, fetchedAt: Date.now(), ageMs: 0, stale: false, source: 'upstream' }, 'profile', 1, season, env.b.ctx, seasonTotals);
   const embed = view.embeds![0]!;
   const card = parseChartSpec(view.charts![0]!.spec) as ProfileCard;
-  const covered = /^Totals and heroes: (.+)$/m.exec(embed.description ?? '')?.[1];
+  const covered = /^Totals and heroes: the matches the API recorded in (.+)$/m.exec(embed.description ?? '')?.[1];
   const embedSeason = seasonIn(/\((Season [^)]+)\)$/.exec(embed.title ?? '')?.[1]) ?? (season ? seasonIn(`Season ${season.number}`) : seasonIn(covered));
   const cardHeaded = seasonIn(card.season);
   return { embed: embedSeason, card: card.rank.season ?? cardHeaded, named: card.rank.season, headed: cardHeaded, tiles: card.tiles };
@@ -99,10 +99,10 @@ describe('the profile card names its rank’s season as the embed does', () => {
     expect(hayama.tiles.map((t) => t.label)).toEqual(['Ranked', 'Ranked win rate', 'Ranked KDA', 'MVP / SVP']);
     const doubleC = profiles['doublec8-double-c-1786151874-2025-08-05.json']!;
     const season2 = seasonRanks(doubleC).find((s) => s.season.number === '2')!.season;
-    // Bronze II is Season 2's, under a card headed with Season 3 (current), whose 14–12 the tiles count.
+    // Bronze II is Season 2's, under a card headed with Season 3 (current), whose 14 wins of 26 the tiles count.
     const asked = await rankSeasons(doubleC, season2, false);
     expect(asked).toMatchObject({ embed: 'Season 2', card: 'Season 2', named: 'Season 2', headed: 'Season 3' });
-    expect(asked.tiles[0]).toEqual({ label: 'Ranked', value: '14–12' });
+    expect(asked.tiles[0]).toEqual({ label: 'Ranked', value: '14 W / 26' });
     // The current season's rank under the current season's heading needs no season.
     expect(await rankSeasons(doubleC, null, true)).toMatchObject({ embed: 'Season 3', card: 'Season 3', named: null, headed: 'Season 3' });
     expect(await rankSeasons(doubleC, season2, true)).toMatchObject({ embed: 'Season 2', card: 'Season 2', named: null, headed: 'Season 2' });

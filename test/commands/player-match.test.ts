@@ -94,7 +94,7 @@ describe('/player profile on every real sample', () => {
       expect(f[want.peak[0]]).toBe(want.peak[1]);
       expect(f['All-time peak']).toBe(want.allTime);
       const [cover, identity] = e.description!.split('\n');
-      expect(cover).toBe(`Totals and heroes: ${want.cover}`);
+      expect(cover).toBe(`Totals and heroes: the matches the API recorded in ${want.cover}`);
       expect(identity).toMatch(new RegExp(`^Level \\d+ · UID ${profiles[file]!.uid} · (PC|Playstation) · \\d+ achievements · updated <t:\\d+:R>$`));
       const topField = Object.keys(f).find((k) => k.startsWith('Top heroes'))!;
       // Ranked heroes beside the ranked record; a player with none has the unranked ones, and empty hero lists the recent matches.
@@ -241,7 +241,7 @@ describe('/player sections on real data', () => {
     expect(zero.view.isError).toBeFalsy();
     const e = zero.payload.embeds[0]!;
     expect(e.description!.split('\n').slice(0, 2)).toEqual([
-      'Totals and heroes: Season 1.5 (current)',
+      'Totals and heroes: the matches the API recorded in Season 1.5 (current)',
       'The API has no separate totals for Season 0, so these are the current season’s. Ranked seasons and recent matches are per season.',
     ]);
     expect(e.title).toBe('Diamond II');
@@ -272,7 +272,7 @@ describe('/player sections on real data', () => {
     try {
       const asked = await fresh.run('player', { query: '1403392756', season: 1 });
       const e = asked.payload.embeds[0]!;
-      expect(e.description!.split('\n')[0]).toBe('Totals and heroes: Season 1');
+      expect(e.description!.split('\n')[0]).toBe('Totals and heroes: the matches the API recorded in Season 1');
       expect(fieldsOf(e).Ranked).toBe('99 matches · 60 wins · 60.6 % · 900 / 300 / 200 (KDA 3.67) · 10h 0m');
       expect(e.title).toBe('Grandmaster II');
       expect(fieldsOf(e)['Peak in Season 1']).toBe('Grandmaster II · 4,604');
