@@ -235,7 +235,7 @@ function profileCardSample(): ProfileCard {
     icon: 'https://img.test/rivals/players/heads/player_head_30000001.png',
     rank: { tier: 'Celestial I', score: '5,032 RS', peak: 'Peak 5,066', season: null, icon: 'https://img.test/rivals/ranks/celestial.png' },
     tiles: [
-      { label: 'Ranked', value: '61–49' },
+      { label: 'Ranked', value: '61 W / 110' },
       { label: 'Ranked win rate', value: '55.5 %' },
       { label: 'Ranked KDA', value: '4.12' },
       { label: 'To Eternity', value: '68 RS' },
@@ -271,7 +271,7 @@ function japaneseProfileCard(): ProfileCard {
     season: 'シーズン1.5（現在）',
     rank: { tier: 'Celestial I', score: '5,032 RS', peak: '最高 5,066', season: 'シーズン1', icon: null },
     tiles: [
-      { label: 'ランクマッチ', value: '61勝49敗' },
+      { label: 'ランクマッチ', value: '110戦61勝' },
       { label: 'ランクマッチ勝率', value: '55.5%' },
       { label: 'ランクマッチKDA', value: '4.12' },
       // A rank of another season than the tiles': no pace beside them.
