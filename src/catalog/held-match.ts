@@ -1,9 +1,11 @@
 /**
  * What the bot already holds of a match, at no request's cost: a match typed by id has only its uid, and the API's match
- * detail names no map (docs/data.md), so its map, or without a scoreboard its history row, comes from what was read before.
+ * detail names no map and no rounds (docs/data.md), so its map, its rounds, or without a scoreboard its history row, come from
+ * what was read before.
  */
 import type { RivalsApi } from '../api/client.js';
 import type { MatchSummary, PlayerProfile } from '../api/schemas.js';
+import type { RoundScore } from '../game/scoreboard.js';
 import { settleWithin } from '../core/deadline.js';
 import type { Logger } from '../core/logger.js';
 import type { AccountLinksRepository } from '../store/account-links.js';
@@ -18,11 +20,13 @@ const MOST_PLAYERS = 24;
 export interface HeldMatch {
   /** The map id a history row of the match gives; null when none held does. */
   mapId: string | null;
+  /** Rounds of camp 0 and camp 1 a history row of the match gives (`score_info`; the match detail has none); null when none held does. */
+  score: RoundScore | null;
   /** A history row of the match with the profile it comes from, when the cache holds both. */
   listed: { profile: PlayerProfile; row: MatchSummary } | null;
 }
 
-const NOTHING: HeldMatch = { mapId: null, listed: null };
+const NOTHING: HeldMatch = { mapId: null, score: null, listed: null };
 
 /**
  * Match `matchUid` as the bot holds it: the tracker's records of it (one store read by its uid), then what the response cache
@@ -55,13 +59,15 @@ export async function heldMatch(
     const held = await Promise.all(uids.map((uid) => ctx.api.held(uid).catch(() => ({ profile: null, histories: [] }))));
     let listed: HeldMatch['listed'] = null;
     let mapId: string | null = null;
+    let score: RoundScore | null = null;
     for (const { profile, histories } of held) {
       const rows = [...(profile?.recent_matches ?? []), ...histories.flatMap((h) => h.matches)].filter((r) => r.match_uid === matchUid);
       mapId ??= rows.find((r) => r.map_id !== null)?.map_id ?? null;
+      score ??= rows.find((r) => r.score)?.score ?? null;
       const row = rows[0];
       if (!listed && profile && row) listed = { profile, row: { ...row, map_id: row.map_id ?? mapId } };
     }
-    return { mapId: mapId ?? records.find((r) => r.mapId)?.mapId ?? null, listed };
+    return { mapId: mapId ?? records.find((r) => r.mapId)?.mapId ?? null, score, listed };
   };
   return settleWithin(
     look().catch((err: unknown) => {

@@ -19,7 +19,7 @@ import type { CommandContext, CommandInput, CommandModule, ComponentInput } from
 import { EVERYWHERE } from '../discord/command.js';
 import { encodeCustomId, encodeCustomIdIfFits, MAX_CUSTOM_ID_LENGTH, wholeArg } from '../render/custom-id.js';
 import { NotFoundError } from '../core/errors.js';
-import { matchLength, scoreboard, type ScoreLine, type ScoreTeam } from '../game/scoreboard.js';
+import { matchLength, scoreboard, type RoundScore, type ScoreLine, type ScoreTeam } from '../game/scoreboard.js';
 import { describe } from '../i18n/commands.js';
 import { staleFooter } from '../render/common.js';
 import { aside, discordTime, duration, integer, kdaRatio, percent } from '../i18n/format.js';
@@ -262,25 +262,30 @@ async function mapOfId(id: string | null, ctx: CommandContext): Promise<MapInfo 
 }
 
 /**
- * The map of a match, so a typed uid reads as the same match opened from a list: the id its detail names (real details name
- * none), else its history row's, else the one its uid embeds (src/game/match-uid.ts), else the one a history row the bot
- * already holds gives (src/catalog/held-match.ts: an older uid embeds none). Named from the map list, never with the list's
- * mode or competitive flag. `unknownId` is an id the API gave that its map list lacks; an id read from the uid alone names
- * nothing unless the list knows it.
+ * The map and rounds of a match, so a typed uid reads as the same match opened from a list. The map: the id its detail names
+ * (real details name none), else its history row's, else the one its uid embeds (src/game/match-uid.ts), else the one a
+ * history row the bot already holds gives (src/catalog/held-match.ts: an older uid embeds none). Named from the map list,
+ * never with the list's mode or competitive flag. `unknownId` is an id the API gave that its map list lacks; an id read from
+ * the uid alone names nothing unless the list knows it. The rounds: its history row's, else a held row's (a detail has none).
  */
-async function matchMap(
+async function matchFacts(
   m: MatchDetail,
   origin: MatchOrigin,
   ctx: CommandContext,
   seenBy: string | undefined,
-): Promise<{ map: MapInfo | undefined; unknownId: string | null }> {
+): Promise<{ map: MapInfo | undefined; unknownId: string | null; score: RoundScore | null }> {
   const fromUid = matchUidMapId(m.match_uid);
   let given = m.map_id ?? origin.mapId;
-  // Only a match named by nothing it carries looks further: what is held costs no request, but store and cache reads.
-  if (given === null && fromUid === null) given = (await heldMatch(m.match_uid, { players: m.players.map((p) => p.player_uid), userId: seenBy }, ctx)).mapId;
+  let score = origin.score ?? null;
+  // Only what the match and its row leave open looks further: what is held costs no request, but store and cache reads.
+  if ((given === null && fromUid === null) || score === null) {
+    const held = await heldMatch(m.match_uid, { players: m.players.map((p) => p.player_uid), userId: seenBy }, ctx);
+    if (fromUid === null) given ??= held.mapId;
+    score ??= held.score;
+  }
   const id = given ?? fromUid;
   const map = await mapOfId(id, ctx);
-  return { map, unknownId: map ? null : given };
+  return { map, unknownId: map ? null : given, score };
 }
 
 /**
@@ -322,10 +327,10 @@ export async function matchView(
     void ctx.recent.addSeen(seenBy, named).catch((err: unknown) => ctx.logger.warn({ err }, 'could not record the players of a match'));
   }
   const [heroes] = await lookups;
-  const { map, unknownId } = await matchMap(m, origin, ctx, seenBy);
+  const { map, unknownId, score } = await matchFacts(m, origin, ctx, seenBy);
   const heroById = new Map(heroes.map((h) => [h.id, h]));
   const heroOf = heroNamer(heroes);
-  const teams = scoreboard(m, origin.score ?? null);
+  const teams = scoreboard(m, score);
   const mvp = m.players.find((p) => p.player_uid === m.mvp_uid);
   const svp = m.players.find((p) => p.player_uid === m.svp_uid);
   const mode = modeName(m.game_mode_name) ?? gameModeName(m.game_mode_id ?? origin.modeId) ?? tr('match:mode');

@@ -42,6 +42,7 @@ describe('/match by id, with a profile the cache holds', () => {
     }
     // A member opens Card1gan's profile: the bot now holds its rows.
     await env.b.run('player', { query: CARD1GAN });
+    const rounded: string[] = [];
     for (const uid of SCOREBOARDS) {
       const asked = requests();
       const { payload } = await env.b.run('match', { match: uid });
@@ -62,8 +63,19 @@ describe('/match by id, with a profile the cache holds', () => {
         time: row.time,
         score: row.score,
       });
-      const opened = (await env.b.press(`pl.m:${CARD1GAN}`, [origin])).payload.embeds[0]!;
+      const openedPayload = (await env.b.press(`pl.m:${CARD1GAN}`, [origin])).payload;
+      const opened = openedPayload.embeds[0]!;
       expect(summaryFacts(opened.description), uid).toBe(summaryFacts(summary.description));
+      // The rounds too, which the detail does not give: the teams are headed alike.
+      const teams = (p: typeof payload) => p.embeds.slice(1).map((e) => e.title);
+      expect(teams(payload), uid).toEqual(teams(openedPayload));
+      if (row.score) rounded.push(uid);
+    }
+    // Rows with rounds are among them, so the heading above compared rounds and not only the result.
+    expect(rounded.length).toBeGreaterThan(0);
+    for (const uid of rounded) {
+      const { payload } = await env.b.run('match', { match: uid });
+      expect(payload.embeds[1]!.title, uid).toMatch(/ · rounds \d+–\d+$/);
     }
   });
 
