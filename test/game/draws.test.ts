@@ -43,7 +43,8 @@ const winnerSide = (row: Row) => row.winner_side ?? row.match_winner_side;
 describe('what marks a draw in the real data', () => {
   it('is_win.score is 1 for a win, 0 for a loss and 2 for the draw, on every row of every capture, its Boolean agreeing', () => {
     const rows = everyRawRow();
-    expect(rows.length).toBeGreaterThan(250);
+    // The project's own captures hold 221 rows; ../shared/api-samples adds more where it is checked out beside it.
+    expect(rows.length).toBeGreaterThanOrEqual(221);
     const scores = new Map<number, number>();
     for (const { where, row, player } of rows) {
       const isWin = record(player.is_win);
