@@ -1,19 +1,14 @@
 # syntax=docker/dockerfile:1
 # The bot's image (docs/operations.md, "Self-hosting"), built and run by compose.yaml: `docker compose up -d --build`.
 #
-# Three stages: the production node_modules (native addons compiled here), the build (dist/, plain
+# Three stages: the production node_modules (native addons prebuilt), the build (dist/, plain
 # JavaScript from scripts/build.mjs), and the runtime, which holds no compiler, no npm cache and no
 # development package, and runs as the image's unprivileged `node` user.
 
 # --- deps: the production packages. dist/ imports some of them at run time (EXTERNAL in
-# scripts/build.mjs: better-sqlite3, pg, @keyv/redis, piscina, @napi-rs/canvas). On Node 24 the bot loads
-# better-sqlite3 13 (prebuilt); npm still compiles version 12 (Node 20's driver, src/store/sqlite-driver.ts)
-# from source, hence python3, make and g++.
-# @napi-rs/canvas ships prebuilt binaries for glibc (Debian), so no Cairo.
+# scripts/build.mjs: better-sqlite3, pg, @keyv/redis, piscina, @napi-rs/canvas). better-sqlite3 13 and
+# @napi-rs/canvas ship prebuilt Node-API binaries for glibc (Debian) in their packages: nothing is compiled, no Cairo.
 FROM node:24-bookworm-slim AS deps
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

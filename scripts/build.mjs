@@ -51,7 +51,6 @@ const INPUTS = ['src', 'package.json', 'package-lock.json', 'scripts/build.mjs']
  */
 const EXTERNAL = [
   'better-sqlite3',
-  'better-sqlite3-13',
   'pg',
   'pg-native',
   '@keyv/redis',

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import BetterSqlite3, { SQLITE_DRIVER, type SqliteConnection } from '../../src/store/sqlite-driver.js';
+import BetterSqlite3, { type SqliteConnection } from '../../src/store/sqlite-driver.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DATABASE_FILE, openDatabase, StoreOpenError } from '../../src/store/database.js';
 import { pollUntil } from '../helpers/until.js';
@@ -45,7 +45,7 @@ async function lockedByAnotherThread(safetyMs: number): Promise<{ file: string; 
   const file = join(dataDir, DATABASE_FILE);
   const worker = new Worker(
     `const { parentPort, workerData } = require('node:worker_threads');
-const db = new (require(workerData.driver))(workerData.file);
+const db = new (require('better-sqlite3'))(workerData.file);
 db.exec('create table other_program (x integer)');
 db.exec('begin immediate');
 db.exec('insert into other_program values (1)');
@@ -54,7 +54,7 @@ const commit = (who) => { if (by === undefined) { by = who; db.exec('commit'); d
 const safety = setTimeout(() => commit('its own timer'), workerData.safetyMs);
 parentPort.once('message', () => { clearTimeout(safety); parentPort.postMessage(commit('the request')); parentPort.close(); });
 parentPort.postMessage('locked');`,
-    { eval: true, workerData: { file, safetyMs, driver: SQLITE_DRIVER } },
+    { eval: true, workerData: { file, safetyMs } },
   );
   const next = () =>
     new Promise<string>((resolve, reject) => {
