@@ -21,6 +21,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts/build.mjs scripts/build.mjs
 COPY src src
+COPY commands commands
 RUN node scripts/build.mjs
 
 # --- runtime

@@ -43,7 +43,7 @@ export default tseslint.config(
   // Anyone can send any custom ID: a handler reads a number from one through the codec (src/render/custom-id.ts
   // `wholeArg`, `pageArg`; src/render/paginate.ts `pageFromArgs`), which checks and clamps it, never by converting it itself.
   {
-    files: ['src/commands/**', 'src/discord/**'],
+    files: ['commands/**', 'src/discord/**'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ladder`: a server's ladder (src/store/ladder.ts, src/commands/ladder.ts) for one server of `--members`
+ * `npm run bench:ladder`: a server's ladder (src/store/ladder.ts, commands/ladder.ts) for one server of `--members`
  * verified linked members, on SQLite and on PostgreSQL.
  *
  * Each run fills a fresh store (one link, one proof and one standing per member; scores, roles, platforms and the week's
@@ -25,7 +25,7 @@ import { LadderRepository } from '../src/store/ladder.js';
 import { LADDER_ROLES } from '../src/game/ladder.js';
 import { rng } from '../src/replica/data/handwritten.js';
 import { Router } from '../src/discord/router.js';
-import { commands } from '../src/commands/index.js';
+import { commands } from '../commands/index.js';
 import { bot, MEMBER } from '../test/helpers/bot.js';
 import { replica } from '../test/helpers/replica.js';
 import { cleanUpOnExit, removeDir, tempDir } from './bench-support.js';

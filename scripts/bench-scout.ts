@@ -17,7 +17,7 @@ import { UpstreamRateLimiter } from '../src/api/rate-limiter.js';
 import { createCommandContext } from '../src/app/services.js';
 import { ResponseCache } from '../src/cache/response-cache.js';
 import { LruStore } from '../src/cache/store.js';
-import { commands } from '../src/commands/index.js';
+import { commands } from '../commands/index.js';
 import { interactionBudget } from '../src/core/deadline.js';
 import { answerCommand, type CommandResponder } from '../src/discord/respond.js';
 import { Router } from '../src/discord/router.js';

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import BetterSqlite3, { type SqliteConnection } from '../src/store/sqlite-driver.js';
 import Keyv from 'keyv';
 import { pino } from 'pino';
-import { commands } from '../src/commands/index.js';
+import { commands } from '../commands/index.js';
 import { RivalsApi } from '../src/api/client.js';
 import { ResponseCache } from '../src/cache/response-cache.js';
 import { createCacheStore, LruStore } from '../src/cache/store.js';

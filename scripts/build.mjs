@@ -35,9 +35,9 @@ export const DIST = join(ROOT, 'dist');
 /** The file in a build that records what it was made from: `{ inputsChangedAt, builtAt }`, ms since the epoch. */
 const STAMP = '.build-stamp';
 /** Folders and files whose change makes the build stale. */
-const INPUTS = ['src', 'package.json', 'package-lock.json', 'scripts/build.mjs'];
+const INPUTS = ['src', 'commands', 'package.json', 'package-lock.json', 'scripts/build.mjs'];
 /**
- * Packages left as imports from node_modules: native addons (better-sqlite3, and its version 13 under the alias better-sqlite3-13), optional native helpers
+ * Packages left as imports from node_modules: native addons (better-sqlite3), optional native helpers
  * of discord.js's gateway (zlib-sync, bufferutil, utf-8-validate), what only another mode loads
  * (pg with DATABASE_URL, @keyv/redis with REDIS_URL, esbuild for the playground under tsx), and pino-pretty (a
  * development package, loaded on a terminal only). pino is bundled (its 20 files took about 11 ms to
@@ -171,7 +171,7 @@ export async function build({ outdir = DIST, log = (line) => process.stderr.writ
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     external: EXTERNAL,
     // Class and function names as written: discord.js picks each manager's cache limit by its class's
     // name (Options.cacheWithLimits), and a bundle renames colliding classes (RoleManager2).

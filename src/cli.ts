@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { ApplicationCommandOptionType, ComponentType, Locale as DiscordLocale, type APIApplicationCommandOption } from 'discord-api-types/v10';
 import { pino } from 'pino';
 import { createLogger } from './core/logger.js';
-import { commands } from './commands/index.js';
+import { commands } from '../commands/index.js';
 import { ConfigError, loadConfig } from './app/config.js';
 import { EnvFileError, loadEnvFile } from './app/env-file.js';
 import type { CommandContext, CommandInput } from './discord/command.js';

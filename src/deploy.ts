@@ -3,7 +3,7 @@
  * the application's tier, role and hero emojis in step with the API's icons (src/app/emoji-deploy.ts).
  */
 import { pino } from 'pino';
-import { commands } from './commands/index.js';
+import { commands } from '../commands/index.js';
 import { createLogger } from './core/logger.js';
 import { deployEmojis, emojiReport } from './app/emoji-deploy.js';
 import { ConfigError, loadConfig } from './app/config.js';

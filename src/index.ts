@@ -1,5 +1,5 @@
 /** Composition root: config, logger, store and cache, API client, Discord runtime, feeds; the local playground without DISCORD_TOKEN or with `--playground`. */
-import { commands } from './commands/index.js';
+import { commands } from '../commands/index.js';
 import { ConfigError, loadConfig, type Config } from './app/config.js';
 import { EnvFileError, loadEnvFile } from './app/env-file.js';
 import { Router } from './discord/router.js';

@@ -1,5 +1,5 @@
 /** The playground over the API services: the same Router, context, feed poller and ledger as the bot, with its own channels. */
-import { commands as defaultCommands } from '../commands/index.js';
+import { commands as defaultCommands } from '../../commands/index.js';
 import { ApiError } from '../core/api-errors.js';
 import type { CommandModule } from '../discord/command.js';
 import { registrationPayload } from '../discord/deploy.js';
@@ -42,7 +42,7 @@ export interface PlaygroundOptions {
   ackDeadlineMs?: number;
   /** Overrides FEED_POLL_SECONDS. */
   feedPollSeconds?: number;
-  /** Default: src/commands/index.ts. */
+  /** Default: commands/index.ts. */
   commands?: CommandModule[];
 }
 

@@ -7,7 +7,7 @@
  */
 import Keyv from 'keyv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../src/commands/index.js';
+import { commands } from '../../commands/index.js';
 import { ResponseCache, type Fetched, type GetOptions } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
 import type { Resource } from '../../src/cache/ttl.js';

@@ -9,8 +9,8 @@
  * process-wide: it runs isolated.
  */
 import { describe, expect, it } from 'vitest';
-import { matchView } from '../../src/commands/match.js';
-import { playerView } from '../../src/commands/player.js';
+import { matchView } from '../../commands/match.js';
+import { playerView } from '../../commands/player.js';
 import type { CardBox, CardCut } from '../../src/charts/cards.js';
 import { overlap, outside } from '../../src/charts/canvas-kit.js';
 import { chartSize, drawChart } from '../../src/charts/draw.js';

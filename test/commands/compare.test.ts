@@ -1,6 +1,6 @@
 import { loadImage } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { compareRankSpec } from '../../src/commands/compare.js';
+import { compareRankSpec } from '../../commands/compare.js';
 import { rankTimeline } from '../../src/game/rank-timeline.js';
 import { latestSeason, seasonFromNumber } from '../../src/game/seasons.js';
 import { currentSeason } from '../../src/game/profile.js';

@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../src/commands/index.js';
+import { commands } from '../../commands/index.js';
 import { decodeCustomId, encodeCustomId, MAX_PAGE } from '../../src/render/custom-id.js';
 import { t } from '../../src/render/strings.js';
 import type { Replica } from '../../src/replica/server.js';

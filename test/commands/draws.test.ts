@@ -5,8 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { APIEmbed, APISelectMenuOption } from 'discord-api-types/v10';
-import { matchView } from '../../src/commands/match.js';
-import { playerView } from '../../src/commands/player.js';
+import { matchView } from '../../commands/match.js';
+import { playerView } from '../../commands/player.js';
 import { parseChartSpec, type ProfileCard } from '../../src/charts/specs.js';
 import { gameModeName } from '../../src/game/modes.js';
 import { LOCALES, runInLocale, tr, type Locale, type MessageValues } from '../../src/i18n/index.js';

@@ -1,12 +1,12 @@
 /**
- * `/hero`'s "Balance history" section (src/commands/hero.ts) through the router, with a context whose
+ * `/hero`'s "Balance history" section (commands/hero.ts) through the router, with a context whose
  * `balance` is the store after one run of the balance indexer over the replica: entries newest first
  * with verdict, date, title, quoted deciding lines and read buttons; paging with the hero paginator;
  * Discord's limits with a long hero paragraph; and what it says before the index exists, without
  * one, and for a hero no post changed.
  */
 import { describe, expect, it } from 'vitest';
-import { BALANCE_PER_PAGE } from '../../src/commands/hero.js';
+import { BALANCE_PER_PAGE } from '../../commands/hero.js';
 import { BalanceIndexer } from '../../src/jobs/balance-indexer.js';
 import { embedLength, LIMITS } from '../../src/render/limits.js';
 import { bot, customIds, useReplicaBot } from '../helpers/bot.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HERO_SECTIONS } from '../../src/commands/hero.js';
+import { HERO_SECTIONS } from '../../commands/hero.js';
 import { embedLength, LIMITS } from '../../src/render/limits.js';
 import { runInLocale } from '../../src/i18n/index.js';
 import { bot, useReplicaBot, customIds, OTHER_MEMBER } from '../helpers/bot.js';

@@ -13,8 +13,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLAYER_SECTIONS } from '../../src/commands/player.js';
-import { HERO_SECTIONS } from '../../src/commands/hero.js';
+import { PLAYER_SECTIONS } from '../../commands/player.js';
+import { HERO_SECTIONS } from '../../commands/hero.js';
 import type { CommandInput } from '../../src/discord/command.js';
 import { DISCORD_LOCALES, LOCALES, trIn, type Locale } from '../../src/i18n/index.js';
 import { toMessagePayload, type MessagePayload } from '../../src/render/view.js';

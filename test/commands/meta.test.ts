@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { commands } from '../../src/commands/index.js';
-import { META_PER_PAGE, meta } from '../../src/commands/meta.js';
+import { commands } from '../../commands/index.js';
+import { META_PER_PAGE, meta } from '../../commands/meta.js';
 import type { MetaScatterChart } from '../../src/charts/specs.js';
 import type { CommandContext, CommandInput } from '../../src/discord/command.js';
 import { FINAL_ANSWER_RESERVE_MS, Router } from '../../src/discord/router.js';
@@ -24,7 +24,7 @@ const shown = (text: string) => text.replace(/\\([^0-9A-Za-z\s])/g, '$1');
 const LINE = /^\*\*(.+)\*\* · (\d+\.\d %|—) win · (\d+\.\d %|—) picks · KDA (\d+\.\d\d|—)$/;
 
 /**
- * A router with /meta (whether or not src/commands/index.ts lists it yet) and a context on `r` with a fresh
+ * A router with /meta (whether or not commands/index.ts lists it yet) and a context on `r` with a fresh
  * HeroMeta, keeping its snapshots in `store` when given (another bot's state: a restart).
  */
 function metaBot(r: Replica, options: { charts?: boolean; store?: HeroMetaRepository; requestsPerMinute?: number } = {}) {

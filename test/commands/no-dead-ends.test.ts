@@ -17,8 +17,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ComponentType, MessageFlags, type APIEmbed, type APISelectMenuOption } from 'discord-api-types/v10';
-import { commands } from '../../src/commands/index.js';
-import { PLAYER_SECTIONS } from '../../src/commands/player.js';
+import { commands } from '../../commands/index.js';
+import { PLAYER_SECTIONS } from '../../commands/player.js';
 import { DISCORD_EPOCH_MS, interactionBudget } from '../../src/core/deadline.js';
 import { answerComponent, type ComponentResponder } from '../../src/discord/respond.js';
 import { decodeCustomId, encodeCustomId, MAX_PAGE } from '../../src/render/custom-id.js';

@@ -1,6 +1,6 @@
 /** The profile's image card: the same figures as the embed beside it, asked for as a spec the worker accepts. */
 import { describe, expect, it } from 'vitest';
-import { playerView } from '../../src/commands/player.js';
+import { playerView } from '../../commands/player.js';
 import { parseChartSpec, type ProfileCard } from '../../src/charts/specs.js';
 import { seasonRanks, totalPlayTime } from '../../src/game/profile.js';
 import type { Season } from '../../src/game/seasons.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { APIEmbed } from 'discord-api-types/v10';
-import { playerView } from '../../src/commands/player.js';
+import { playerView } from '../../commands/player.js';
 import { parseChartSpec, type ProfileCard } from '../../src/charts/specs.js';
 import { currentSeason } from '../../src/game/profile.js';
 import { seasonLabel } from '../../src/render/common.js';

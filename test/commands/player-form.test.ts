@@ -3,7 +3,7 @@
  * one decimal: checked on every real profile against the rows' own changes (docs/data.md, "Rank score changes").
  */
 import { describe, expect, it } from 'vitest';
-import { playerView } from '../../src/commands/player.js';
+import { playerView } from '../../commands/player.js';
 import { matchMode } from '../../src/game/modes.js';
 import { FORM_MATCHES } from '../../src/game/form.js';
 import { rankScoreChange } from '../../src/game/ranks.js';

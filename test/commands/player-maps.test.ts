@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { APIEmbed } from 'discord-api-types/v10';
-import { playerView } from '../../src/commands/player.js';
+import { playerView } from '../../commands/player.js';
 import { LOCALE_NAMES, runInLocale, tr, type Locale } from '../../src/i18n/index.js';
 import { MODE_KEYS, modesByMap, modeKeyName, type ModeKey } from '../../src/game/modes.js';
 import { playedMapLabels, type MapInfo } from '../../src/catalog/map-directory.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { APIEmbed, APISelectMenuOption } from 'discord-api-types/v10';
-import { PLAYER_SECTIONS, playerView } from '../../src/commands/player.js';
+import { PLAYER_SECTIONS, playerView } from '../../commands/player.js';
 import { runInLocale } from '../../src/i18n/index.js';
 import type { Locale } from '../../src/i18n/locales.js';
 import { embedLength, escapeText, LIMITS } from '../../src/render/limits.js';
@@ -683,9 +683,9 @@ describe('/match fuller scoreboard', () => {
     expect(opened.payload.embeds.slice(1).map((e) => e.title)).toEqual(['Team A · Defeat · rounds 0–2', 'Team B · Victory · rounds 2–0']);
     const fr = await runInLocale('fr', () => env.b.press('pl.m:1403392756', [value]));
     expect(fr.payload.embeds.slice(1).map((e) => e.title)).toEqual(['Équipe A · Défaite · manches 0–2', 'Équipe B · Victoire · manches 2–0']);
-    // A value from before scores were carried, or of a row without one, shows no rounds.
+    // A value from before scores were carried takes the rounds from the history row the bot holds of the player who listed it.
     const plain = await env.b.press('pl.m:1403392756', ['6713355_1740604074_322_11001_10~1170~1~403~1740604635']);
-    expect(plain.payload.embeds.slice(1).map((e) => e.title)).toEqual(['Team A · Defeat', 'Team B · Victory']);
+    expect(plain.payload.embeds.slice(1).map((e) => e.title)).toEqual(['Team A · Defeat · rounds 0–2', 'Team B · Victory · rounds 2–0']);
     expect(decodeMatchOrigin('6713355_1740604074_322_11001_10~1170~1~403~1740604635').score).toBeNull();
     // A crafted value's map id that is not the API's digits is no map at all, never shown as an id.
     expect(decodeMatchOrigin('6713355_1740604074_322_11001_10~[a](https://x.y)~1').mapId).toBeNull();

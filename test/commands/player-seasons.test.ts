@@ -11,7 +11,7 @@ import type { APIEmbed } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
 import type { PlayerProfile } from '../../src/api/schemas.js';
 import type { Fetched } from '../../src/cache/response-cache.js';
-import { playerView } from '../../src/commands/player.js';
+import { playerView } from '../../commands/player.js';
 import { currentSeason, rankSummary, seasonRanks } from '../../src/game/profile.js';
 import { rankScore } from '../../src/game/ranks.js';
 import { seasonFromIndex } from '../../src/game/seasons.js';

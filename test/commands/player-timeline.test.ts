@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlayerProfile } from '../../src/api/schemas.js';
 import type { Fetched } from '../../src/cache/response-cache.js';
 import { parseChartSpec, type RankHistoryChart } from '../../src/charts/specs.js';
-import { playerView } from '../../src/commands/player.js';
+import { playerView } from '../../commands/player.js';
 import { rankSummary } from '../../src/game/profile.js';
 import { rankScore } from '../../src/game/ranks.js';
 import { Tracker } from '../../src/jobs/tracker.js';

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { APIEmbed } from 'discord-api-types/v10';
-import { playerView } from '../../src/commands/player.js';
+import { playerView } from '../../commands/player.js';
 import { rankSummary } from '../../src/game/profile.js';
 import { parseChartSpec, type ChartSpec, type ProfileCard } from '../../src/charts/specs.js';
 import type { ChartRenderer } from '../../src/charts/renderer.js';

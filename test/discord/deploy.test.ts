@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createCanvas } from '@napi-rs/canvas';
 import { parseEmojiName } from '../../src/render/emojis.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../src/commands/index.js';
+import { commands } from '../../commands/index.js';
 import { registrationPayload } from '../../src/discord/deploy.js';
 import { inviteUrl, userInstallUrl } from '../../src/discord/startup.js';
 import { APP_ID, GUILD_ID, startFakeDiscord, type FakeDiscord } from '../e2e/fake-discord.js';

@@ -6,7 +6,7 @@
  */
 import { loadImage } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../src/commands/index.js';
+import { commands } from '../../commands/index.js';
 import { createChartRenderer, type ChartRenderer } from '../../src/charts/renderer.js';
 import type { Replica } from '../../src/replica/server.js';
 import { MEMBER } from '../helpers/bot.js';

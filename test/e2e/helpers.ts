@@ -4,7 +4,7 @@
  */
 import Keyv from 'keyv';
 import type { Client } from 'discord.js';
-import { commands } from '../../src/commands/index.js';
+import { commands } from '../../commands/index.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
 import { Router } from '../../src/discord/router.js';

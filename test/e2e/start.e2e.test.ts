@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MEMBER } from '../helpers/bot.js';
 import { APP_ID, commandInteraction, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
 import { BOT_ARGS, ROOT } from '../helpers/bot-process.js';
-import { commands } from '../../src/commands/index.js';
+import { commands } from '../../commands/index.js';
 import { deployCommands } from '../../src/discord/deploy.js';
 
 /** A 1×1 transparent PNG. */

@@ -13,7 +13,7 @@
  */
 import Keyv from 'keyv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../src/commands/index.js';
+import { commands } from '../../commands/index.js';
 import { RivalsApi } from '../../src/api/client.js';
 import { UpstreamRateLimiter } from '../../src/api/rate-limiter.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';

@@ -2,7 +2,7 @@
 import { currentLocale } from '../../src/i18n/index.js';
 import Keyv from 'keyv';
 import { afterAll, beforeAll } from 'vitest';
-import { commands } from '../../src/commands/index.js';
+import { commands } from '../../commands/index.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
 import type { CommandContext, CommandInput } from '../../src/discord/command.js';

@@ -6,7 +6,7 @@
  * mention) is always that name, plain.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { commands } from '../../src/commands/index.js';
+import { commands } from '../../commands/index.js';
 import { fetchCommandIds } from '../../src/discord/deploy.js';
 import { COMMAND_REFERENCE, LOCALES, localizedCommandPath, namespaces, readLocaleFile, runInLocale, setCommandIds, tr, trIn } from '../../src/i18n/index.js';
 import { commandsFile, textsAt } from '../../src/i18n/commands.js';

@@ -14,9 +14,9 @@ import {
 } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { alerts } from '../../src/commands/alerts.js';
-import { commands } from '../../src/commands/index.js';
-import { player } from '../../src/commands/player.js';
+import { alerts } from '../../commands/alerts.js';
+import { commands } from '../../commands/index.js';
+import { player } from '../../commands/player.js';
 import { registrationPayload } from '../../src/discord/deploy.js';
 import {
   choiceName,

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { commandsFile, textsAt } from '../../src/i18n/commands.js';
 import { hasMessage, LOCALES, runInLocale, trIn, type Locale } from '../../src/i18n/index.js';
 import { tierName } from '../../src/i18n/names.js';
-import { playerView } from '../../src/commands/player.js';
+import { playerView } from '../../commands/player.js';
 import { bandsWithin } from '../../src/charts/tiers.js';
 import { momentView } from '../../src/feeds/ladder-moments.js';
 import { DIVISIONS, TIER_NAMES, tierOfLevel } from '../../src/game/ranks.js';

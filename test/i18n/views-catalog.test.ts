@@ -6,7 +6,7 @@
  * stay within Discord's limits before `fitView` cuts anything (German and French run longer).
  */
 import { describe, expect, it } from 'vitest';
-import { releaseDate } from '../../src/commands/patch-notes.js';
+import { releaseDate } from '../../commands/patch-notes.js';
 import { commandReferences, LOCALES, readLocaleFile, runInLocale, type Locale } from '../../src/i18n/index.js';
 import type { View } from '../../src/render/view.js';
 import { bot, useReplicaBot } from '../helpers/bot.js';

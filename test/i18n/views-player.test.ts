@@ -9,8 +9,8 @@
 import type { MessageKey } from '../../src/i18n/keys.js';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { meta } from '../../src/commands/meta.js';
-import { commands } from '../../src/commands/index.js';
+import { meta } from '../../commands/meta.js';
+import { commands } from '../../commands/index.js';
 import { chartConfig } from '../../src/charts/draw.js';
 import { createChartRenderer } from '../../src/charts/renderer.js';
 import type { HeroPerformanceChart, MetaScatterChart, RankHistoryChart } from '../../src/charts/specs.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commands } from '../../src/commands/index.js';
+import { commands } from '../../commands/index.js';
 import { registrationPayload } from '../../src/discord/deploy.js';
 import {
   autocompleteSuggestions,

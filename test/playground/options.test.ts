@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commands } from '../../src/commands/index.js';
+import { commands } from '../../commands/index.js';
 import { CHANNELS, MEMBERS, ROLES } from '../../src/playground/guild.js';
 import { resolveCommand } from '../../src/playground/options.js';
 import { runInLocale } from '../../src/i18n/index.js';

@@ -39,7 +39,7 @@ EMBED_MEDIA.replaceSync(`
 `);
 (DiscordEmbed as unknown as { elementStyles: (CSSStyleSheet | object)[] }).elementStyles.push(EMBED_MEDIA);
 
-/** The proof of ownership's "Check now" button (src/commands/link.ts, route `lk.c`, the player's UID after it). */
+/** The proof of ownership's "Check now" button (commands/link.ts, route `lk.c`, the player's UID after it). */
 const PROOF_CHECK = /^lk\.c:(\d+)$/;
 
 /** An image URL through the playground's proxy (the image when reachable, a placeholder otherwise). */

@@ -9,7 +9,7 @@ import { Routes } from 'discord-api-types/v10';
 import { Client, GatewayDispatchEvents, GatewayIntentBits } from 'discord.js';
 import Keyv from 'keyv';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../../src/commands/index.js';
+import { commands } from '../../../commands/index.js';
 import { RivalsApi } from '../../../src/api/client.js';
 import { UpstreamRateLimiter } from '../../../src/api/rate-limiter.js';
 import { ResponseCache } from '../../../src/cache/response-cache.js';

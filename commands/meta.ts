@@ -4,23 +4,33 @@
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { APIEmbed } from 'discord-api-types/v10';
-import { SPEC_LIMITS, type MetaScatterChart } from '../charts/specs.js';
-import { currentDeadline, settleWithin } from '../core/deadline.js';
-import type { CommandContext, CommandModule } from '../discord/command.js';
-import { EVERYWHERE } from '../discord/command.js';
-import { groupMetaRows, META_ROLES, META_SORTS, metaRole, sortMetaRows, type MetaRole, type MetaRow, type MetaSnapshot, type MetaSort } from '../game/meta.js';
-import { type HeroMeta } from '../jobs/hero-meta.js';
-import { choiceName, describe } from '../i18n/commands.js';
-import { currentLocale } from '../i18n/index.js';
-import { chartOf, withChart } from '../render/charts.js';
-import { humanAge, roleColour } from '../render/common.js';
-import { decimal, ratioPercent } from '../i18n/format.js';
-import { escapeText, LIMITS, truncate } from '../render/limits.js';
-import { emojiBefore } from '../render/emojis.js';
-import { roleName } from '../i18n/names.js';
-import { clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.js';
-import type { View } from '../render/view.js';
-import { t } from '../render/strings.js';
+import { SPEC_LIMITS, type MetaScatterChart } from '../src/charts/specs.js';
+import { currentDeadline, settleWithin } from '../src/core/deadline.js';
+import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import { EVERYWHERE } from '../src/discord/command.js';
+import {
+  groupMetaRows,
+  META_ROLES,
+  META_SORTS,
+  metaRole,
+  sortMetaRows,
+  type MetaRole,
+  type MetaRow,
+  type MetaSnapshot,
+  type MetaSort,
+} from '../src/game/meta.js';
+import { type HeroMeta } from '../src/jobs/hero-meta.js';
+import { choiceName, describe } from '../src/i18n/commands.js';
+import { currentLocale } from '../src/i18n/index.js';
+import { chartOf, withChart } from '../src/render/charts.js';
+import { humanAge, roleColour } from '../src/render/common.js';
+import { decimal, ratioPercent } from '../src/i18n/format.js';
+import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
+import { emojiBefore } from '../src/render/emojis.js';
+import { roleName } from '../src/i18n/names.js';
+import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
+import type { View } from '../src/render/view.js';
+import { t } from '../src/render/strings.js';
 
 /** Heroes a page: a page and its chart fit a phone's first screen, well within an embed's limits. */
 export const META_PER_PAGE = 10;

@@ -1,13 +1,13 @@
 /** `/battlepass [season]`: a season's battle pass rewards, paged. Data: api-spec.md endpoint 8. */
 import { SlashCommandBuilder } from '@discordjs/builders';
-import type { CommandContext, CommandModule } from '../discord/command.js';
-import { EVERYWHERE } from '../discord/command.js';
-import { describe } from '../i18n/commands.js';
-import { staleFooter } from '../render/common.js';
-import { tr } from '../i18n/index.js';
-import { escapeText } from '../render/limits.js';
-import { clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.js';
-import type { View } from '../render/view.js';
+import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import { EVERYWHERE } from '../src/discord/command.js';
+import { describe } from '../src/i18n/commands.js';
+import { staleFooter } from '../src/render/common.js';
+import { tr } from '../src/i18n/index.js';
+import { escapeText } from '../src/render/limits.js';
+import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
+import type { View } from '../src/render/view.js';
 
 const PER_PAGE = 10;
 

@@ -12,25 +12,25 @@ import {
   type APIEmbed,
   type APIEmbedField,
 } from 'discord-api-types/v10';
-import type { Fetched } from '../api/client.js';
-import type { Ability, Hero, Transformation } from '../api/schemas.js';
-import type { CommandContext, CommandModule } from '../discord/command.js';
-import { EVERYWHERE } from '../discord/command.js';
-import { CustomIdTooLongError, encodeCustomId } from '../render/custom-id.js';
-import { aside, compactNumber, decimal, duration, integer, kda, percent, ratioPercent, titleCase, winRate } from '../i18n/format.js';
-import { heroDisplayName } from '../catalog/hero-directory.js';
-import { foldName } from '../game/fold.js';
-import { describe } from '../i18n/commands.js';
-import { heroName, roleName, teamName } from '../i18n/names.js';
-import { escapeText, LIMITS, truncate } from '../render/limits.js';
-import { emojiBefore } from '../render/emojis.js';
-import { clampPage, pageCount, pageFromArgs, pageRow, splitPages } from '../render/paginate.js';
-import { calendarDate, roleColour, staleFooter } from '../render/common.js';
-import type { View } from '../render/view.js';
-import type { Verdict } from '../game/balance.js';
-import type { HistoryEntry } from '../store/balance-history.js';
-import { t } from '../render/strings.js';
-import { tr } from '../i18n/index.js';
+import type { Fetched } from '../src/api/client.js';
+import type { Ability, Hero, Transformation } from '../src/api/schemas.js';
+import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import { EVERYWHERE } from '../src/discord/command.js';
+import { CustomIdTooLongError, encodeCustomId } from '../src/render/custom-id.js';
+import { aside, compactNumber, decimal, duration, integer, kda, percent, ratioPercent, titleCase, winRate } from '../src/i18n/format.js';
+import { heroDisplayName } from '../src/catalog/hero-directory.js';
+import { foldName } from '../src/game/fold.js';
+import { describe } from '../src/i18n/commands.js';
+import { heroName, roleName, teamName } from '../src/i18n/names.js';
+import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
+import { emojiBefore } from '../src/render/emojis.js';
+import { clampPage, pageCount, pageFromArgs, pageRow, splitPages } from '../src/render/paginate.js';
+import { calendarDate, roleColour, staleFooter } from '../src/render/common.js';
+import type { View } from '../src/render/view.js';
+import type { Verdict } from '../src/game/balance.js';
+import type { HistoryEntry } from '../src/store/balance-history.js';
+import { t } from '../src/render/strings.js';
+import { tr } from '../src/i18n/index.js';
 
 export const HERO_SECTIONS = ['overview', 'abilities', 'costumes', 'transformations', 'lore', 'stats', 'leaderboard', 'balance'] as const;
 export type HeroSection = (typeof HERO_SECTIONS)[number];
@@ -540,7 +540,7 @@ function balanceEntry(entry: HistoryEntry, n: number, budget: number): string {
   return out.join('\n');
 }
 
-/** The custom ID of the read button of a post (src/commands/patch-notes.ts `feed.read`); null for an id too long for one. */
+/** The custom ID of the read button of a post (commands/patch-notes.ts `feed.read`); null for an id too long for one. */
 function readPostId(entry: HistoryEntry): string | null {
   try {
     return encodeCustomId('feed.read', entry.kind === 'balance' ? 'balances' : 'patch-notes', entry.postId);

@@ -12,19 +12,19 @@ import {
   type APIEmbed,
   type APIEmbedField,
 } from 'discord-api-types/v10';
-import type { Fetched } from '../api/client.js';
-import { ApiError } from '../core/api-errors.js';
-import type { Hero, MatchResult, PlayerProfile } from '../api/schemas.js';
-import type { AutocompleteInput, CommandContext, CommandInput, CommandModule } from '../discord/command.js';
-import { EVERYWHERE } from '../discord/command.js';
-import { encodeCustomId, encodeCustomIdIfFits, MAX_PAGE, storeKeyArg } from '../render/custom-id.js';
-import { NotFoundError } from '../core/errors.js';
-import { heldHistoryRows, recentMatches, type HistoryPage, type HistoryRow } from '../catalog/history.js';
-import { describe } from '../i18n/commands.js';
-import { recentForm } from '../game/form.js';
-import { matchupExtremes, MATCHUP_MIN_MATCHES, type Matchup } from '../game/matchups.js';
-import { gameModeName, matchMode, modesByMap, type MapModeRow } from '../game/modes.js';
-import { rowStart } from '../game/match-uid.js';
+import type { Fetched } from '../src/api/client.js';
+import { ApiError } from '../src/core/api-errors.js';
+import type { Hero, MatchResult, PlayerProfile } from '../src/api/schemas.js';
+import type { AutocompleteInput, CommandContext, CommandInput, CommandModule } from '../src/discord/command.js';
+import { EVERYWHERE } from '../src/discord/command.js';
+import { encodeCustomId, encodeCustomIdIfFits, MAX_PAGE, storeKeyArg } from '../src/render/custom-id.js';
+import { NotFoundError } from '../src/core/errors.js';
+import { heldHistoryRows, recentMatches, type HistoryPage, type HistoryRow } from '../src/catalog/history.js';
+import { describe } from '../src/i18n/commands.js';
+import { recentForm } from '../src/game/form.js';
+import { matchupExtremes, MATCHUP_MIN_MATCHES, type Matchup } from '../src/game/matchups.js';
+import { gameModeName, matchMode, modesByMap, type MapModeRow } from '../src/game/modes.js';
+import { rowStart } from '../src/game/match-uid.js';
 import {
   currentSeason,
   hasPlay,
@@ -41,18 +41,18 @@ import {
   type RoleShare,
   type SeasonRank,
   type TopHeroes,
-} from '../game/profile.js';
-import { rankTimeline, type RankTimelinePoint } from '../game/rank-timeline.js';
-import { trackedTimelinePoints, weekChange, withRecordedMatches, type RecordedMatch } from '../game/tracking.js';
-import { updateCooldownMs } from '../jobs/link-verifier.js';
-import { rankScore, rankScoreChange, shownLevel } from '../game/ranks.js';
-import { rankPace, type RankPace } from '../game/pace.js';
-import { hasHeroData, heroPerTen, heroWeek, playerHero, type HeroRecord } from '../game/player-hero.js';
-import { heroDisplayName } from '../catalog/hero-directory.js';
-import { foldName } from '../game/fold.js';
-import { type Season } from '../game/seasons.js';
-import { mapPlainName, playedMapLabels, type MapInfo } from '../catalog/map-directory.js';
-import { seasonLabel, staleFooter } from '../render/common.js';
+} from '../src/game/profile.js';
+import { rankTimeline, type RankTimelinePoint } from '../src/game/rank-timeline.js';
+import { trackedTimelinePoints, weekChange, withRecordedMatches, type RecordedMatch } from '../src/game/tracking.js';
+import { updateCooldownMs } from '../src/jobs/link-verifier.js';
+import { rankScore, rankScoreChange, shownLevel } from '../src/game/ranks.js';
+import { rankPace, type RankPace } from '../src/game/pace.js';
+import { hasHeroData, heroPerTen, heroWeek, playerHero, type HeroRecord } from '../src/game/player-hero.js';
+import { heroDisplayName } from '../src/catalog/hero-directory.js';
+import { foldName } from '../src/game/fold.js';
+import { type Season } from '../src/game/seasons.js';
+import { mapPlainName, playedMapLabels, type MapInfo } from '../src/catalog/map-directory.js';
+import { seasonLabel, staleFooter } from '../src/render/common.js';
 import {
   aside,
   decimal,
@@ -67,20 +67,20 @@ import {
   shortDate,
   wholePercent,
   winRate,
-} from '../i18n/format.js';
-import { escapeText, LIMITS, truncate } from '../render/limits.js';
-import { componentEmoji, emojiBefore } from '../render/emojis.js';
-import { heroName, modeName, roleName, tierName } from '../i18n/names.js';
-import { heroLookup, type HeroLabel } from '../catalog/hero-lookup.js';
-import { backRow, clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.js';
-import type { View, ViewChart } from '../render/view.js';
-import { chartOf, heroPerformanceSpec, rankHistorySpec } from '../render/charts.js';
-import { CARD_FORM, CARD_HEROES, SPEC_LIMITS, type ProfileCard } from '../charts/specs.js';
-import { t } from '../render/strings.js';
-import { currentLocale, tr } from '../i18n/index.js';
-import { loadNamedProfile, loadProfile, playerChoices, seasonOption, type LoadedProfile } from '../catalog/players.js';
-import { seasonChoices } from '../catalog/choices.js';
-import { encodeMatchOrigin } from '../render/match-origin.js';
+} from '../src/i18n/format.js';
+import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
+import { componentEmoji, emojiBefore } from '../src/render/emojis.js';
+import { heroName, modeName, roleName, tierName } from '../src/i18n/names.js';
+import { heroLookup, type HeroLabel } from '../src/catalog/hero-lookup.js';
+import { backRow, clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
+import type { View, ViewChart } from '../src/render/view.js';
+import { chartOf, heroPerformanceSpec, rankHistorySpec } from '../src/render/charts.js';
+import { CARD_FORM, CARD_HEROES, SPEC_LIMITS, type ProfileCard } from '../src/charts/specs.js';
+import { t } from '../src/render/strings.js';
+import { currentLocale, tr } from '../src/i18n/index.js';
+import { loadNamedProfile, loadProfile, playerChoices, seasonOption, type LoadedProfile } from '../src/catalog/players.js';
+import { seasonChoices } from '../src/catalog/choices.js';
+import { encodeMatchOrigin } from '../src/render/match-origin.js';
 
 /** Maps the /player hero: view lists before "+N more": what a phone's first screen holds beside the rest of the view. */
 const HERO_MAPS_SHOWN = 4;
@@ -952,7 +952,7 @@ async function heroView(
   const data = playerHero(p, { id: hero.id, name: hero.name });
   const name = heroDisplayName(hero);
   const fields: APIEmbedField[] = [];
-  const notes = [tr('player:profile.coverage', { season: coverage(p, look) })];
+  const notes = [tr('player:hero.coverage', { season: coverage(p, look) })];
   if (look.season && !look.seasonTotals) notes.push(t.seasonTotalsUnavailable(seasonLabel(look.season)));
   if (!hasHeroData(data)) notes.push(tr('player:hero.none', { player: escapeText(p.name, 60), hero: escapeText(name, 60) }));
   if (data.ranked) fields.push({ name: tr('player:profile.ranked'), value: heroRecordLine(data.ranked), inline: false });

@@ -4,18 +4,18 @@
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
-import type { Fetched } from '../api/client.js';
-import type { Page, Post } from '../api/schemas.js';
-import type { CommandContext, CommandModule } from '../discord/command.js';
-import { EVERYWHERE } from '../discord/command.js';
-import { encodeCustomId, pageArg } from '../render/custom-id.js';
-import { choiceName, describe } from '../i18n/commands.js';
-import { calendarDate, calendarDay, staleFooter } from '../render/common.js';
-import { escapeText, LIMITS, truncate } from '../render/limits.js';
-import { clampPage, pageCount, pageFromArgs, pageRow, splitPages } from '../render/paginate.js';
-import type { View } from '../render/view.js';
-import { ApiError } from '../core/api-errors.js';
-import { tr } from '../i18n/index.js';
+import type { Fetched } from '../src/api/client.js';
+import type { Page, Post } from '../src/api/schemas.js';
+import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import { EVERYWHERE } from '../src/discord/command.js';
+import { encodeCustomId, pageArg } from '../src/render/custom-id.js';
+import { choiceName, describe } from '../src/i18n/commands.js';
+import { calendarDate, calendarDay, staleFooter } from '../src/render/common.js';
+import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
+import { clampPage, pageCount, pageFromArgs, pageRow, splitPages } from '../src/render/paginate.js';
+import type { View } from '../src/render/view.js';
+import { ApiError } from '../src/core/api-errors.js';
+import { tr } from '../src/i18n/index.js';
 
 export const POST_TYPES = ['patch-notes', 'balances', 'dev-diaries', 'game-versions'] as const;
 export type PostType = (typeof POST_TYPES)[number];

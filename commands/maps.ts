@@ -1,16 +1,16 @@
 /** `/maps`: every map once, grouped by location, via the map catalogue (api-spec.md endpoint 11). */
 import { SlashCommandBuilder } from '@discordjs/builders';
-import type { CommandContext, CommandModule } from '../discord/command.js';
-import { EVERYWHERE } from '../discord/command.js';
-import { describe } from '../i18n/commands.js';
-import { mapName, type MapInfo } from '../catalog/map-directory.js';
-import { modeName } from '../i18n/names.js';
-import { staleFooter } from '../render/common.js';
-import { tr } from '../i18n/index.js';
-import { integer } from '../i18n/format.js';
-import { escapeText } from '../render/limits.js';
-import { clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.js';
-import type { View } from '../render/view.js';
+import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import { EVERYWHERE } from '../src/discord/command.js';
+import { describe } from '../src/i18n/commands.js';
+import { mapName, type MapInfo } from '../src/catalog/map-directory.js';
+import { modeName } from '../src/i18n/names.js';
+import { staleFooter } from '../src/render/common.js';
+import { tr } from '../src/i18n/index.js';
+import { integer } from '../src/i18n/format.js';
+import { escapeText } from '../src/render/limits.js';
+import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
+import type { View } from '../src/render/view.js';
 
 export const MAPS_PER_PAGE = 10;
 

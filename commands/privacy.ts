@@ -4,16 +4,16 @@
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
-import { isPlatform, PLATFORM_NAMES } from '../api/endpoints.js';
-import { EVERYWHERE, type CommandContext, type CommandModule } from '../discord/command.js';
-import { describe } from '../i18n/commands.js';
-import { discordTime, integer } from '../i18n/format.js';
-import { isLocale, LOCALE_NAMES, tr } from '../i18n/index.js';
-import { encodeCustomId } from '../render/custom-id.js';
-import { escapeText, LIMITS, truncate } from '../render/limits.js';
-import type { View } from '../render/view.js';
-import type { MemberData } from '../store/member-data.js';
-import { seasonFromIndex } from '../game/seasons.js';
+import { isPlatform, PLATFORM_NAMES } from '../src/api/endpoints.js';
+import { EVERYWHERE, type CommandContext, type CommandModule } from '../src/discord/command.js';
+import { describe } from '../src/i18n/commands.js';
+import { discordTime, integer } from '../src/i18n/format.js';
+import { isLocale, LOCALE_NAMES, tr } from '../src/i18n/index.js';
+import { encodeCustomId } from '../src/render/custom-id.js';
+import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
+import type { View } from '../src/render/view.js';
+import type { MemberData } from '../src/store/member-data.js';
+import { seasonFromIndex } from '../src/game/seasons.js';
 
 const COLOUR = 0x5865f2;
 const privately = (view: Omit<View, 'ephemeral'>): View => ({ ephemeral: true, ...view });

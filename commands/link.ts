@@ -1,17 +1,17 @@
 /** `/link` and `/unlink`: a member's game accounts, so `/player` alone shows their default. Data: api-spec.md endpoint 17. */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow } from 'discord-api-types/v10';
-import { EVERYWHERE, type CommandContext, type CommandModule } from '../discord/command.js';
-import { VERIFICATION_CHECK_MS, VERIFICATION_TTL_MS } from '../game/verification.js';
-import { discordTime } from '../i18n/format.js';
-import { encodeCustomId } from '../render/custom-id.js';
-import { checkOwnership } from '../jobs/link-verifier.js';
-import { describe } from '../i18n/commands.js';
-import { tr, typedWord } from '../i18n/index.js';
-import { t } from '../render/strings.js';
-import { escapeText, LIMITS, truncate } from '../render/limits.js';
-import type { View } from '../render/view.js';
-import { playerChoices } from '../catalog/players.js';
+import { EVERYWHERE, type CommandContext, type CommandModule } from '../src/discord/command.js';
+import { VERIFICATION_CHECK_MS, VERIFICATION_TTL_MS } from '../src/game/verification.js';
+import { discordTime } from '../src/i18n/format.js';
+import { encodeCustomId } from '../src/render/custom-id.js';
+import { checkOwnership } from '../src/jobs/link-verifier.js';
+import { describe } from '../src/i18n/commands.js';
+import { tr, typedWord } from '../src/i18n/index.js';
+import { t } from '../src/render/strings.js';
+import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
+import type { View } from '../src/render/view.js';
+import { playerChoices } from '../src/catalog/players.js';
 
 const COLOUR = 0x22c55e;
 const privately = (description: string): View => ({ ephemeral: true, embeds: [{ color: COLOUR, description }] });

@@ -6,14 +6,14 @@
  * Usable wherever the member is, through either install: these are the member's settings, not a server's.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
-import { isPlatform, PLATFORM_NAMES, PLATFORMS, type Platform } from '../api/endpoints.js';
-import { EVERYWHERE, type CommandModule } from '../discord/command.js';
-import { UserFacingError } from '../core/errors.js';
-import { choiceName, chosenLanguage, describe, DISCORD_LANGUAGE, languageChoices } from '../i18n/commands.js';
-import { LOCALE_NAMES, pickLocale, runInLocale, tr, type Locale } from '../i18n/index.js';
-import { escapeText } from '../render/limits.js';
-import type { View } from '../render/view.js';
-import { DISPLAYS, type Display } from '../store/account-links.js';
+import { isPlatform, PLATFORM_NAMES, PLATFORMS, type Platform } from '../src/api/endpoints.js';
+import { EVERYWHERE, type CommandModule } from '../src/discord/command.js';
+import { UserFacingError } from '../src/core/errors.js';
+import { choiceName, chosenLanguage, describe, DISCORD_LANGUAGE, languageChoices } from '../src/i18n/commands.js';
+import { LOCALE_NAMES, pickLocale, runInLocale, tr, type Locale } from '../src/i18n/index.js';
+import { escapeText } from '../src/render/limits.js';
+import type { View } from '../src/render/view.js';
+import { DISPLAYS, type Display } from '../src/store/account-links.js';
 
 const COLOUR = 0x5865f2;
 const LANGUAGE_OPTION = 'settings.subcommands.language.options.language';

@@ -1,18 +1,18 @@
 /** `/items [type] [name]`: cosmetic items, filtered by type, or one by id or name. Data: api-spec.md endpoints 9 and 10. */
 import { SlashCommandBuilder } from '@discordjs/builders';
-import { ITEM_TYPES, type ItemType } from '../api/endpoints.js';
-import type { Item } from '../api/schemas.js';
-import type { CommandContext, CommandModule } from '../discord/command.js';
-import { EVERYWHERE } from '../discord/command.js';
-import { choiceName, describe } from '../i18n/commands.js';
-import { API_PAGE_SIZE, apiListView } from '../render/api-list.js';
-import { staleFooter } from '../render/common.js';
-import { tr } from '../i18n/index.js';
-import { heroName } from '../i18n/names.js';
-import { escapeText, LIMITS } from '../render/limits.js';
-import { pageFromArgs } from '../render/paginate.js';
-import { titleCase } from '../i18n/format.js';
-import { itemChoices } from '../catalog/choices.js';
+import { ITEM_TYPES, type ItemType } from '../src/api/endpoints.js';
+import type { Item } from '../src/api/schemas.js';
+import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import { EVERYWHERE } from '../src/discord/command.js';
+import { choiceName, describe } from '../src/i18n/commands.js';
+import { API_PAGE_SIZE, apiListView } from '../src/render/api-list.js';
+import { staleFooter } from '../src/render/common.js';
+import { tr } from '../src/i18n/index.js';
+import { heroName } from '../src/i18n/names.js';
+import { escapeText, LIMITS } from '../src/render/limits.js';
+import { pageFromArgs } from '../src/render/paginate.js';
+import { titleCase } from '../src/i18n/format.js';
+import { itemChoices } from '../src/catalog/choices.js';
 
 const COLOUR = 0xeab308;
 

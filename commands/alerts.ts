@@ -4,14 +4,14 @@
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ApplicationIntegrationType, InteractionContextType } from 'discord-api-types/v10';
-import type { CommandContext, CommandModule, Invoker } from '../discord/command.js';
-import { UserFacingError } from '../core/errors.js';
-import { describe } from '../i18n/commands.js';
-import { listOf } from '../render/common.js';
-import { discordTime } from '../i18n/format.js';
-import type { View } from '../render/view.js';
-import { MAX_WATCHED_HEROES, type AlertMember } from '../store/alerts.js';
-import { t } from '../render/strings.js';
+import type { CommandContext, CommandModule, Invoker } from '../src/discord/command.js';
+import { UserFacingError } from '../src/core/errors.js';
+import { describe } from '../src/i18n/commands.js';
+import { listOf } from '../src/render/common.js';
+import { discordTime } from '../src/i18n/format.js';
+import type { View } from '../src/render/view.js';
+import { MAX_WATCHED_HEROES, type AlertMember } from '../src/store/alerts.js';
+import { t } from '../src/render/strings.js';
 
 const COLOUR = 0xf59e0b;
 

@@ -1,5 +1,5 @@
 /** Every command module, in the order they are registered (STYLE.md: a static list, no directory scanning). */
-import type { CommandModule } from '../discord/command.js';
+import type { CommandModule } from '../src/discord/command.js';
 import { achievements } from './achievements.js';
 import { alerts } from './alerts.js';
 import { battlepass } from './battlepass.js';

@@ -1,17 +1,17 @@
 /** `/achievements [hero] [name]`: achievements, filtered by hero, or one with its mission. Data: api-spec.md endpoints 6 and 7. */
 import { SlashCommandBuilder } from '@discordjs/builders';
-import type { AchievementSummary } from '../api/schemas.js';
-import type { CommandContext, CommandModule } from '../discord/command.js';
-import { EVERYWHERE } from '../discord/command.js';
-import { describe } from '../i18n/commands.js';
-import { API_PAGE_SIZE, apiListView } from '../render/api-list.js';
-import { staleFooter } from '../render/common.js';
-import { integer, titleCase } from '../i18n/format.js';
-import { tr } from '../i18n/index.js';
-import { heroName } from '../i18n/names.js';
-import { escapeText, LIMITS } from '../render/limits.js';
-import { pageFromArgs } from '../render/paginate.js';
-import { achievementChoices } from '../catalog/choices.js';
+import type { AchievementSummary } from '../src/api/schemas.js';
+import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import { EVERYWHERE } from '../src/discord/command.js';
+import { describe } from '../src/i18n/commands.js';
+import { API_PAGE_SIZE, apiListView } from '../src/render/api-list.js';
+import { staleFooter } from '../src/render/common.js';
+import { integer, titleCase } from '../src/i18n/format.js';
+import { tr } from '../src/i18n/index.js';
+import { heroName } from '../src/i18n/names.js';
+import { escapeText, LIMITS } from '../src/render/limits.js';
+import { pageFromArgs } from '../src/render/paginate.js';
+import { achievementChoices } from '../src/catalog/choices.js';
 
 const COLOUR = 0xf97316;
 

@@ -3,11 +3,11 @@
  * and where to report a problem. It answers within a second when the API is down: that is when members ask.
  */
 import { SlashCommandBuilder } from '@discordjs/builders';
-import { readBotStatus } from '../catalog/bot-status.js';
-import type { CommandModule } from '../discord/command.js';
-import { EVERYWHERE } from '../discord/command.js';
-import { describe } from '../i18n/commands.js';
-import { statusView } from '../render/status.js';
+import { readBotStatus } from '../src/catalog/bot-status.js';
+import type { CommandModule } from '../src/discord/command.js';
+import { EVERYWHERE } from '../src/discord/command.js';
+import { describe } from '../src/i18n/commands.js';
+import { statusView } from '../src/render/status.js';
 
 const definition = new SlashCommandBuilder()
   .setName('status')

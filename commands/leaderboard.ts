@@ -1,18 +1,18 @@
 /** `/leaderboard hero:<hero> [platform]`: a hero's ranked players, ten a page. Data: api-spec.md endpoint 5. */
 import { SlashCommandBuilder } from '@discordjs/builders';
 import type { APIEmbed } from 'discord-api-types/v10';
-import { isPlatform, PLATFORM_NAMES, PLATFORMS, type Platform } from '../api/endpoints.js';
-import type { CommandContext, CommandModule } from '../discord/command.js';
-import { EVERYWHERE, settingsServer } from '../discord/command.js';
-import { choiceName, describe } from '../i18n/commands.js';
-import { roleColour, staleFooter } from '../render/common.js';
-import { tr } from '../i18n/index.js';
-import { integer, kdaRatio, percent, shortDate } from '../i18n/format.js';
-import { heroName } from '../i18n/names.js';
-import { rankScore } from '../game/ranks.js';
-import { escapeText } from '../render/limits.js';
-import { clampPage, pageCount, pageFromArgs, pageRow } from '../render/paginate.js';
-import type { View } from '../render/view.js';
+import { isPlatform, PLATFORM_NAMES, PLATFORMS, type Platform } from '../src/api/endpoints.js';
+import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import { EVERYWHERE, settingsServer } from '../src/discord/command.js';
+import { choiceName, describe } from '../src/i18n/commands.js';
+import { roleColour, staleFooter } from '../src/render/common.js';
+import { tr } from '../src/i18n/index.js';
+import { integer, kdaRatio, percent, shortDate } from '../src/i18n/format.js';
+import { heroName } from '../src/i18n/names.js';
+import { rankScore } from '../src/game/ranks.js';
+import { escapeText } from '../src/render/limits.js';
+import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
+import type { View } from '../src/render/view.js';
 
 const PER_PAGE = 10;
 
