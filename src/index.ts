@@ -16,7 +16,6 @@ import { createMetrics } from './app/ops/create-metrics.js';
 import { watchGateway } from './discord/gateway-policy.js';
 import { EXIT_GATEWAY_REFUSED, EXIT_OK, logWritten, ProcessPolicy } from './core/process-policy.js';
 import { createLogger } from './core/logger.js';
-import { feedClock } from './feeds/clock.js';
 import { discordFeedTransport } from './feeds/discord-transport.js';
 import { NEVER_LEADER, RedisJobTurns, RedisLeadership, redisClientOf, SOLE_LEADER } from './feeds/leadership.js';
 import { EXIT_STORE_UNAVAILABLE, StoreOpenError } from './store/database.js';
@@ -192,7 +191,6 @@ async function runBot(): Promise<void> {
       leadership,
       // For feed posts of servers that chose no language with /config language.
       preferredLocale: (guildId) => client.guilds.cache.get(guildId)?.preferredLocale,
-      feedNow: feedClock(config.feedClockFile),
       metrics,
       onPollNow: () => pollSignal?.publish(),
       tracking: config.tracking,

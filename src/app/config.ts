@@ -90,7 +90,6 @@ const schema = z.object({
   IMAGE_CACHE_MB: positiveInt(100),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   FEED_POLL_SECONDS: positiveSeconds(600),
-  FEED_CLOCK_FILE: z.string().trim().min(1).optional(),
   /** Between two reads of a tracked player who plays (src/game/tracking.ts); tests set seconds. */
   TRACKING_MIN_INTERVAL_SECONDS: positiveSeconds(1800),
   /** Between two reads of a tracked player whose profile stopped changing. */
@@ -146,8 +145,6 @@ export interface Config {
   imageCacheBytes: number;
   /** Seconds between two polls of the patch-note feeds (small values are honoured, for tests). */
   feedPollSeconds: number;
-  /** Tests: a file holding milliseconds added to the feed poller's clock (src/feeds/clock.ts); absent for real time. */
-  feedClockFile?: string;
   /** The shortest and longest interval between two reads of a tracked player, ms. */
   tracking: { minIntervalMs: number; maxIntervalMs: number };
   logLevel: (typeof LOG_LEVELS)[number];
@@ -240,7 +237,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataDir: e.DATA_DIR,
     imageCacheBytes: e.IMAGE_CACHE_MB * 1024 * 1024,
     feedPollSeconds: e.FEED_POLL_SECONDS,
-    feedClockFile: e.FEED_CLOCK_FILE,
     tracking: { minIntervalMs: e.TRACKING_MIN_INTERVAL_SECONDS * 1000, maxIntervalMs: e.TRACKING_MAX_INTERVAL_SECONDS * 1000 },
     logLevel: e.LOG_LEVEL,
     port: e.PORT,

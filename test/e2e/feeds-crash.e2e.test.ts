@@ -16,7 +16,7 @@ import { startRedis, type RedisServer } from '../helpers/redis.js';
 import { ENGINES, newStateLocation, openAt, type TestStateLocation } from '../helpers/state.js';
 import { replica, TEST_KEY } from '../helpers/replica.js';
 import { dmChannelId, startFakeDiscord, type FakeDiscord } from './fake-discord.js';
-import { BOT_ARGS } from '../helpers/bot-process.js';
+import { BOT_ARGS, CLOCK_PRELOAD } from '../helpers/bot-process.js';
 import { pollUntil } from '../helpers/until.js';
 import { afterPolls as afterPollsAt, patchNoteReads } from '../helpers/polls.js';
 
@@ -45,7 +45,9 @@ afterAll(async () => {
 
 function startBot(env: Record<string, string>) {
   let output = '';
-  const proc = spawn(process.execPath, [...BOT_ARGS], {
+  // A moved clock is the preload's: the bot has no clock of its own to set.
+  const preload = env.CLOCK_OFFSET_FILE ? ['--import', CLOCK_PRELOAD] : [];
+  const proc = spawn(process.execPath, [...preload, ...BOT_ARGS], {
     env: {
       PATH: process.env.PATH!,
       DISCORD_TOKEN: 'crash-token',
@@ -98,10 +100,10 @@ async function subscribeAll(where: TestStateLocation, channels: string[]) {
 }
 
 /**
- * A clock file for the bot (`FEED_CLOCK_FILE`): its feed clock is real time plus the offset written.
- * `set` moves it to an ISO time; the bot reads the file on every use of its clock.
+ * A clock file for the bot (`CLOCK_OFFSET_FILE`, read by the test/fixtures/clock-offset.mjs preload): its clock is
+ * real time plus the offset written. `set` moves it to an ISO time; the bot reads the file on every use of its clock.
  */
-function feedClockFile() {
+function clockOffsetFile() {
   const dir = mkdtempSync(join(tmpdir(), 'rivals-clock-'));
   const file = join(dir, 'offset');
   return {
@@ -283,7 +285,7 @@ describe('feed delivery under failure', () => {
     '%s: a post found in quiet hours is held across a SIGKILL and delivered once when the window ends, not before',
     async (engine) => {
       const where = await newStateLocation(engine);
-      const { file: clockFile, set: setClock, remove: removeClock } = feedClockFile();
+      const { file: clockFile, set: setClock, remove: removeClock } = clockOffsetFile();
       try {
         const channels = channelIds(engine === 'sqlite' ? '9640000000000000' : '9641000000000000', 3);
         const postId = engine === 'sqlite' ? '20990901' : '20990903';
@@ -301,7 +303,7 @@ describe('feed delivery under failure', () => {
           await state.close();
         }
         await setClock('2099-03-10T20:00:00Z');
-        const env = { ...stateEnv(where), FEED_CLOCK_FILE: clockFile };
+        const env = { ...stateEnv(where), CLOCK_OFFSET_FILE: clockFile };
         const first = startBot(env);
         await until(() => first.output().includes(`"engine":"${engine}"`) && /"feed":"gameVersions".*feed initialised/.test(first.output()), 'the first poll');
         await setClock('2099-03-10T22:30:00Z');
@@ -337,7 +339,7 @@ describe('feed delivery under failure', () => {
     '%s: a daily digest of three posts, with a SIGKILL while they wait, is one message at its time',
     async (engine) => {
       const where = await newStateLocation(engine);
-      const { file: clockFile, set: setClock, remove: removeClock } = feedClockFile();
+      const { file: clockFile, set: setClock, remove: removeClock } = clockOffsetFile();
       try {
         const channels = channelIds(engine === 'sqlite' ? '9650000000000000' : '9651000000000000', 2);
         const base = engine === 'sqlite' ? 2099061 : 2099062;
@@ -353,7 +355,7 @@ describe('feed delivery under failure', () => {
         }
         const [digestChannel, eachChannel] = channels as [string, string];
         await setClock('2099-06-01T08:00:00Z');
-        const env = { ...stateEnv(where), FEED_CLOCK_FILE: clockFile };
+        const env = { ...stateEnv(where), CLOCK_OFFSET_FILE: clockFile };
         const first = startBot(env);
         await until(() => first.output().includes(`"engine":"${engine}"`) && /"feed":"gameVersions".*feed initialised/.test(first.output()), 'the first poll');
         for (const [i, hour] of ['09', '10', '11'].entries()) {

@@ -40,7 +40,7 @@ let r: Replica;
 let discord: FakeDiscord;
 let state: State;
 let bot: Awaited<ReturnType<typeof bootBackgroundBot>>;
-/** The feeds' clock the bot reads (FEED_CLOCK_FILE in production): real time until a test sets it. */
+/** The feeds' clock handed to the bot (`feedNow`): real time until a test sets it. */
 let feedTime: number | undefined;
 let roles: Record<'bot' | 'bronze' | 'silver' | 'gold' | 'platinum' | 'grandmaster' | 'celestial' | 'artist', string>;
 

@@ -13,6 +13,8 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The node arguments that run the bot: the production build's entry point. */
 export const BOT_ARGS: readonly string[] = [join(ROOT, 'dist', 'index.js')];
+/** A `--import` preload that moves the process's clock by the offset in the file named by CLOCK_OFFSET_FILE (test/fixtures/clock-offset.mjs). */
+export const CLOCK_PRELOAD = join(ROOT, 'test', 'fixtures', 'clock-offset.mjs');
 
 /** A bot process started by {@link startRecordingBot}. */
 export interface RecordedBot {
