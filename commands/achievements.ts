@@ -44,6 +44,7 @@ function achievementListView(hero: string, title: string, page: number, ctx: Com
 }
 
 export const achievements: CommandModule = {
+  apiOptions: { achievement: 'name', achievements: 'name' },
   definition,
   async execute(input, ctx) {
     if (input.options.name !== undefined) {

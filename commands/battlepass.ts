@@ -48,6 +48,7 @@ async function battlePassView(season: string, page: number, ctx: CommandContext)
 }
 
 export const battlepass: CommandModule = {
+  apiOptions: { season: 'season' },
   definition,
   async execute(input, ctx) {
     return battlePassView(input.options.season === undefined ? '' : String(input.options.season), 1, ctx);

@@ -194,6 +194,7 @@ async function compareView(input: CommandInput, ctx: CommandContext): Promise<Vi
 }
 
 export const compare: CommandModule = {
+  apiOptions: { season: 'season' },
   definition,
   execute: compareView,
   /** `player` and `other`: the players a member may mean; `season`: the seasons of the first player's profile. */

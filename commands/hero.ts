@@ -651,6 +651,7 @@ const sectionOf = (value: string | undefined): HeroSection =>
   (HERO_SECTIONS as readonly string[]).includes(value ?? '') ? (value as HeroSection) : 'overview';
 
 export const hero: CommandModule = {
+  apiOptions: { hero: 'name', heroStats: 'name', heroCostumes: 'name' },
   definition,
   async execute(input, ctx) {
     const fetched = await loadHero(String(input.options.name ?? ''), ctx);

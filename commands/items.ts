@@ -96,6 +96,7 @@ function itemListView(type: ItemType | undefined, page: number, ctx: CommandCont
 }
 
 export const items: CommandModule = {
+  apiOptions: { type: 'type', item: 'name' },
   definition,
   async execute(input, ctx) {
     if (input.options.name !== undefined) {

@@ -67,6 +67,7 @@ export async function leaderboardView(heroQuery: string, platform: Platform, pag
 const platformOf = (v: unknown): Platform => (isPlatform(v) ? v : 'pc');
 
 export const leaderboard: CommandModule = {
+  apiOptions: { platform: 'platform', heroLeaderboard: 'hero' },
   definition,
   async execute(input, ctx) {
     // No platform chosen: the default of the server that installed the bot (/config platform); elsewhere (a DM, the

@@ -31,6 +31,7 @@ async function linkOf(userId: string, uid: string, ctx: CommandContext) {
 }
 
 export const link: CommandModule = {
+  apiOptions: { player: 'player', playerUpdate: 'player' },
   definition: new SlashCommandBuilder()
     .setName('link')
     .setDescription(describe('link'))

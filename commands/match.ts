@@ -597,6 +597,7 @@ async function lastMatch(input: CommandInput, ctx: CommandContext): Promise<View
 
 /** `/last`: a second module of this file, as it opens the scoreboard {@link matchView} draws. */
 export const last: CommandModule = {
+  apiOptions: { player: 'player', matchHistoryV1: 'player', matchHistoryV2: 'player' },
   definition: new SlashCommandBuilder()
     .setName('last')
     .setDescription(describe('last'))
@@ -633,6 +634,7 @@ async function typedMatch(uid: string, ctx: CommandContext, userId: string): Pro
 }
 
 export const match: CommandModule = {
+  apiOptions: { match_uid: 'match' },
   definition,
   async execute(input, ctx) {
     return typedMatch(String(input.options.match ?? '').trim(), ctx, input.user.userId);
@@ -900,6 +902,7 @@ async function scoutTeam(input: ComponentInput, ctx: CommandContext): Promise<Vi
 
 /** `/scout`: a third module of this file, as it reads the same scoreboard and draws the same team embeds. */
 export const scout: CommandModule = {
+  apiOptions: { match_uid: 'match' },
   definition: new SlashCommandBuilder()
     .setName('scout')
     .setDescription(describe('scout'))

@@ -1125,6 +1125,7 @@ async function heroChoices(input: AutocompleteInput, ctx: CommandContext): Promi
 }
 
 export const player: CommandModule = {
+  apiOptions: { season: 'season', player: 'query', playerUpdate: 'query', matchHistoryV1: 'query', matchHistoryV2: 'query' },
   definition,
   execute: profileFor,
   async autocomplete(input, ctx) {

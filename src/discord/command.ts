@@ -166,6 +166,12 @@ export interface CommandModule {
   /** Component handlers by custom-ID route; routes are global, so prefix them with the command name. */
   components?: Record<string, ComponentHandler>;
   autocomplete?(input: AutocompleteInput, ctx: CommandContext): Promise<APIApplicationCommandOptionChoice[]>;
+  /**
+   * The option (its registered name) through which members give an API argument this command or its components send,
+   * keyed by the argument (`ApiArgumentError.argument`: `season`, `match_uid`) or else by the endpoint taking it
+   * (`player`, `heroLeaderboard`): a refused argument is then named as the member's client names the option.
+   */
+  apiOptions?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -35,37 +35,23 @@ export interface ComponentResult {
   mode: 'update' | 'reply';
 }
 
-/** The command option (`[command, option]`) through which members give an API argument: by argument, else by the endpoint taking it. */
-const OPTION_OF_ARGUMENT: Readonly<Record<string, readonly [string, string]>> = {
-  season: ['player', 'season'],
-  platform: ['leaderboard', 'platform'],
-  type: ['items', 'type'],
-  match_uid: ['match', 'match'],
-};
-const OPTION_OF_ENDPOINT: Readonly<Record<string, readonly [string, string]>> = {
-  player: ['player', 'query'],
-  matchHistory: ['player', 'query'],
-  playerUpdate: ['player', 'query'],
-  hero: ['hero', 'name'],
-  heroStats: ['hero', 'name'],
-  heroCostumes: ['hero', 'name'],
-  heroLeaderboard: ['leaderboard', 'hero'],
-  item: ['items', 'name'],
-  achievement: ['achievements', 'name'],
-  achievements: ['achievements', 'name'],
-};
+/** The command (or component) module an error came from: the one whose {@link CommandModule.apiOptions} names its options. */
+type ErrorOwner = Pick<CommandModule, 'definition' | 'apiOptions'>;
 
-/** The option a refused API argument came from, in the member's language (`jugador`); else the API's argument name. */
-function optionName(err: ApiArgumentError): string {
-  const option = OPTION_OF_ARGUMENT[err.argument] ?? OPTION_OF_ENDPOINT[err.endpoint];
-  // The tables name options the commands declare (test/discord/argument-errors.test.ts checks each).
-  const key = option ? (`commands:${option[0]}.options.${option[1]}.name` as MessageKey) : undefined;
+/** The option a refused API argument came from, as `owner` declares it, in the member's language (`jugador`); else the API's argument name. */
+function optionName(err: ApiArgumentError, owner: ErrorOwner | undefined): string {
+  const option = owner?.apiOptions?.[err.argument] ?? owner?.apiOptions?.[err.endpoint];
+  // Each module names options it declares (test/discord/argument-errors.test.ts checks every one).
+  const key = option ? (`commands:${owner!.definition.name}.options.${option}.name` as MessageKey) : undefined;
   const name = key ? tr(key) : undefined;
   return name && name !== key ? name : err.argument;
 }
 
-/** A short ephemeral View for an error: actionable text when expected, else a generic text with a reference ID logged with the error. */
-export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, rawQuery?: string, fromComponent = false): View {
+/**
+ * A short ephemeral View for an error: actionable text when expected, else a generic text with a reference ID logged with the error.
+ * `owner` is the module whose command or component failed, naming the options of a refused argument.
+ */
+export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, rawQuery?: string, fromComponent = false, owner?: ErrorOwner): View {
   const text = errorMessageView;
   // What a member typed is shown as text, never as markdown, links or mentions: every echo goes through escapeText.
   const query = rawQuery === undefined ? undefined : escapeText(rawQuery, 100);
@@ -99,7 +85,7 @@ export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, raw
     return text(err.command ? own[err.command]() : t.notLinkedSelf());
   }
   if (err instanceof TooManyLinksError) return text(t.tooManyLinks(MAX_LINKED_ACCOUNTS));
-  if (err instanceof ApiArgumentError) return text(t.badArgument(optionName(err), err.problem, err.values));
+  if (err instanceof ApiArgumentError) return text(t.badArgument(optionName(err, owner), err.problem, err.values));
   if (err instanceof StoreUnavailableError) {
     ctx.logger.error({ err, operation: err.operation }, 'state store unavailable');
     return text(t.storeUnavailable());
@@ -138,7 +124,7 @@ export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, raw
 
 export class Router {
   readonly #commands = new Map<string, CommandModule>();
-  readonly #components = new Map<string, ComponentHandler>();
+  readonly #components = new Map<string, { handler: ComponentHandler; owner: CommandModule }>();
 
   /** @throws {Error} when two modules claim one command name or component route. */
   constructor(modules: CommandModule[]) {
@@ -147,7 +133,7 @@ export class Router {
       this.#commands.set(m.definition.name, m);
       for (const [route, handler] of Object.entries(m.components ?? {})) {
         if (this.#components.has(route)) throw new Error(`duplicate component route ${route}`);
-        this.#components.set(route, handler);
+        this.#components.set(route, { handler, owner: m });
       }
     }
   }
@@ -168,7 +154,7 @@ export class Router {
         const shown = this.#shown(input.user, ctx, locale, async (view) => ((await once.prefersPrivate()) ? { ...view, ephemeral: true } : view));
         return await runWithDeadline(apiDeadlineOf(ctx.budget), async () => shown(await module.execute(input, ctx)));
       } catch (err) {
-        return errorView(err, ctx, queryOf(input.options));
+        return errorView(err, ctx, queryOf(input.options), false, module);
       }
     });
   }
@@ -212,21 +198,21 @@ export class Router {
     locale: Locale,
   ): Promise<ComponentResult> {
     const decoded = decodeCustomId(customId);
-    const handler = decoded && this.#components.get(decoded.route);
+    const route = decoded && this.#components.get(decoded.route);
     const own = invokerId === undefined || invokerId === user.userId;
-    if (!decoded || !handler) return { view: errorView(new ExpiredComponentError(customId), ctx), mode: 'reply' };
+    if (!decoded || !route) return { view: errorView(new ExpiredComponentError(customId), ctx), mode: 'reply' };
     const input: ComponentInput = { customId, route: decoded.route, args: decoded.args, values, user, invokerId };
     try {
       let update = false;
       const view = await runWithDeadline(apiDeadlineOf(ctx.budget), async () => {
-        const first = await handler(input, ctx);
+        const first = await route.handler(input, ctx);
         // A private answer is always a new private reply: it must never replace a message others see (a feed post).
         update = own && !first.ephemeral;
         return this.#shown(user, ctx, locale, (v) => (update ? v : { ...v, ephemeral: true }))(first);
       });
       return { view, mode: update ? 'update' : 'reply' };
     } catch (err) {
-      return { view: errorView(err, ctx, decoded.args[0], true), mode: 'reply' };
+      return { view: errorView(err, ctx, decoded.args[0], true, route.owner), mode: 'reply' };
     }
   }
 

@@ -8,6 +8,9 @@ import { encodeSegment, platformParam, seasonParam } from '../../src/api/endpoin
 import { errorView } from '../../src/discord/router.js';
 import { LOCALES, runInLocale } from '../../src/i18n/index.js';
 import { createLogger } from '../../src/core/logger.js';
+import { commands } from '../../commands/index.js';
+import { tr } from '../../src/i18n/index.js';
+import type { MessageKey } from '../../src/i18n/keys.js';
 
 const ctx = { logger: createLogger({ level: 'silent', pretty: false }) };
 const refusal = (work: () => unknown): ApiArgumentError => {
@@ -19,7 +22,13 @@ const refusal = (work: () => unknown): ApiArgumentError => {
   }
   throw new Error('not refused');
 };
-const shown = (err: unknown) => errorView(err, ctx).embeds?.[0]?.description ?? '';
+const module = (name: string) => commands.find((m) => m.definition.name === name)!;
+/** The error as the member reads it, from the module whose command failed (the player's, unless said). */
+const shown = (err: unknown, owner = module(ownerOf(err))) => errorView(err, ctx, undefined, false, owner).embeds?.[0]?.description ?? '';
+function ownerOf(err: unknown): string {
+  const endpoint = err instanceof ApiArgumentError ? err.endpoint : '';
+  return endpoint === 'match' ? 'match' : endpoint === 'heroLeaderboard' ? 'leaderboard' : 'player';
+}
 
 describe('a refused argument, as the member reads it', () => {
   const tooLong = refusal(() => encodeSegment('player', 'query', 'x'.repeat(300)));
@@ -48,6 +57,35 @@ describe('a refused argument, as the member reads it', () => {
         const text = runInLocale(locale, () => shown(err));
         expect(text.length, locale).toBeGreaterThan(10);
         expect(text, `${locale}: ${text}`).not.toMatch(/must|characters|season number|one of/);
+      }
+    }
+  });
+});
+
+describe('each command names its own options', () => {
+  const tooLong = refusal(() => encodeSegment('player', 'query', 'x'.repeat(300)));
+
+  it('the same refused player is the option the member typed it in: query in /player, player in /link, the argument where none says', () => {
+    expect(shown(tooLong, module('player'))).toBe('The option “query” takes at most 256 characters.');
+    expect(shown(tooLong, module('link'))).toBe('The option “player” takes at most 256 characters.');
+    // /compare has two player options: which one gave it is unknown, so the API's argument is named.
+    expect(shown(tooLong, module('compare'))).toBe('The option “query” takes at most 256 characters.');
+    expect(shown(tooLong, undefined)).toBe('The option “query” takes at most 256 characters.');
+    const history = refusal(() => encodeSegment('matchHistoryV2', 'query', '..'));
+    expect(shown(history, module('last'))).toBe('The option “player” must not be “.” or “..”.');
+  });
+
+  it('every option a module names is one its definition declares, with a name in the locale files', () => {
+    const declared = commands.filter((m) => m.apiOptions);
+    expect(declared.map((m) => m.definition.name).sort()).toEqual(
+      ['achievements', 'battlepass', 'compare', 'hero', 'items', 'last', 'leaderboard', 'link', 'match', 'player', 'scout'].sort(),
+    );
+    for (const m of declared) {
+      const options = new Set(('options' in m.definition ? (m.definition.options ?? []) : []).map((o) => o.name));
+      for (const option of Object.values(m.apiOptions!)) {
+        expect(options, `/${m.definition.name} ${option}`).toContain(option);
+        const key = `commands:${m.definition.name}.options.${option}.name` as MessageKey;
+        expect(tr(key), key).not.toBe(key);
       }
     }
   });
