@@ -5,6 +5,9 @@ import type { Hero } from '../api/schemas.js';
 import { UnknownHeroError } from '../core/errors.js';
 import { heroName } from '../i18n/names.js';
 import { foldName } from '../game/fold.js';
+import { tr } from '../i18n/index.js';
+import { emojiBefore } from '../render/emojis.js';
+import type { HeroNamer } from '../render/scoreboard.js';
 
 /** A name as the API spells it and with "&" and "and" swapped, each once: members write either. */
 function spellings(name: string): string[] {
@@ -113,4 +116,14 @@ export class HeroDirectory {
     };
     return index.fuzzy;
   }
+}
+
+/** A hero's name by id from the hero list, in the member's language; its id when the list does not have it. */
+export function heroNamer(heroes: Hero[]): HeroNamer {
+  const byId = new Map(heroes.map((h) => [h.id, h]));
+  const name = (id: string | null) => {
+    const hero = id ? byId.get(id) : undefined;
+    return hero ? heroDisplayName(hero) : id ? tr('match:heroId', { id }) : tr('match:noHero');
+  };
+  return Object.assign(name, { emoji: (id: string | null) => emojiBefore('hero', id ? byId.get(id)?.name : null) });
 }

@@ -9,7 +9,7 @@
  * process-wide: it runs isolated.
  */
 import { describe, expect, it } from 'vitest';
-import { matchView } from '../../commands/match.js';
+import { matchView } from '../../src/catalog/match-answer.js';
 import { playerView } from '../../commands/player.js';
 import type { CardBox, CardCut } from '../../src/charts/cards.js';
 import { overlap, outside } from '../../src/charts/canvas-kit.js';

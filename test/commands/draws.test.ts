@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { APIEmbed, APISelectMenuOption } from 'discord-api-types/v10';
-import { matchView } from '../../commands/match.js';
+import { matchView } from '../../src/catalog/match-answer.js';
 import { playerView } from '../../commands/player.js';
 import { parseChartSpec, type ProfileCard } from '../../src/charts/specs.js';
 import { gameModeName } from '../../src/game/modes.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseChartSpec, type MatchCard } from '../../src/charts/specs.js';
 import { runInLocale } from '../../src/i18n/index.js';
 import { withoutCards } from '../../src/render/charts.js';
-import { matchView } from '../../commands/match.js';
+import { matchView } from '../../src/catalog/match-answer.js';
 import { customIds, MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
 import { recordingCharts } from '../helpers/charts.js';
 import { toMessagePayload, withoutFiles } from '../../src/render/view.js';

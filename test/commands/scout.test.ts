@@ -1,6 +1,7 @@
 /** `/scout`: every player of a finished match from their public profiles, on the replica's real match and profiles. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ONE_TRICK_SHARE, SCOUT_PLAYERS, scoutView } from '../../commands/match.js';
+import { scoutView } from '../../commands/scout.js';
+import { ONE_TRICK_SHARE, SCOUT_PLAYERS } from '../../src/render/scout.js';
 import { heroSummary, totalPlayTime } from '../../src/game/profile.js';
 import { customIds, MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
 import { lastVersion, toMessagePayload } from '../../src/render/view.js';
