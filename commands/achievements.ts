@@ -1,8 +1,7 @@
 /** `/achievements [hero] [name]`: achievements, filtered by hero, or one with its mission. Data: api-spec.md endpoints 6 and 7. */
-import { SlashCommandBuilder } from '@discordjs/builders';
 import type { AchievementSummary } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
-import { EVERYWHERE } from '../src/discord/command.js';
+import { slashCommand } from '../src/discord/command.js';
 import { describe } from '../src/i18n/commands.js';
 import { API_PAGE_SIZE, apiListView } from '../src/render/api-list.js';
 import { staleFooter } from '../src/render/common.js';
@@ -15,11 +14,7 @@ import { achievementChoices } from '../src/catalog/choices.js';
 
 const COLOUR = 0xf97316;
 
-const definition = new SlashCommandBuilder()
-  .setName('achievements')
-  .setDescription(describe('achievements'))
-  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
-  .setContexts(...EVERYWHERE.contexts)
+const definition = slashCommand('achievements')
   .addStringOption((o) => o.setName('hero').setDescription(describe('achievements.options.hero')).setAutocomplete(true))
   .addStringOption((o) => o.setName('name').setDescription(describe('achievements.options.name')).setMaxLength(100).setAutocomplete(true))
   .toJSON();

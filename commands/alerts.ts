@@ -2,9 +2,9 @@
  * `/alerts`: tell a member when a balance post or patch note changes their mains (top heroes by play time on
  * their default account) or heroes they watch, in the server's alerts channel or by DM. The feed poller sends them.
  */
-import { SlashCommandBuilder } from '@discordjs/builders';
 import { ApplicationIntegrationType, InteractionContextType } from 'discord-api-types/v10';
 import type { CommandContext, CommandModule, Invoker } from '../src/discord/command.js';
+import { slashCommand } from '../src/discord/command.js';
 import { UserFacingError } from '../src/core/errors.js';
 import { describe } from '../src/i18n/commands.js';
 import { listOf } from '../src/render/common.js';
@@ -15,11 +15,10 @@ import { t } from '../src/render/strings.js';
 
 const COLOUR = 0xf59e0b;
 
-const definition = new SlashCommandBuilder()
-  .setName('alerts')
-  .setDescription(describe('alerts'))
-  .setContexts(InteractionContextType.Guild, InteractionContextType.BotDM)
-  .setIntegrationTypes(ApplicationIntegrationType.GuildInstall)
+const definition = slashCommand('alerts', {
+  integrationTypes: [ApplicationIntegrationType.GuildInstall],
+  contexts: [InteractionContextType.Guild, InteractionContextType.BotDM],
+})
   .addSubcommand((s) =>
     s
       .setName('mains')

@@ -1,7 +1,6 @@
 /** `/battlepass [season]`: a season's battle pass rewards, paged. Data: api-spec.md endpoint 8. */
-import { SlashCommandBuilder } from '@discordjs/builders';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
-import { EVERYWHERE } from '../src/discord/command.js';
+import { slashCommand } from '../src/discord/command.js';
 import { describe } from '../src/i18n/commands.js';
 import { staleFooter } from '../src/render/common.js';
 import { tr } from '../src/i18n/index.js';
@@ -11,11 +10,7 @@ import type { View } from '../src/render/view.js';
 
 const PER_PAGE = 10;
 
-const definition = new SlashCommandBuilder()
-  .setName('battlepass')
-  .setDescription(describe('battlepass'))
-  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
-  .setContexts(...EVERYWHERE.contexts)
+const definition = slashCommand('battlepass')
   .addNumberOption((o) => o.setName('season').setDescription(describe('battlepass.options.season')).setMinValue(0.5).setMaxValue(99))
   .toJSON();
 

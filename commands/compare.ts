@@ -2,12 +2,11 @@
  * `/compare player:<a> [other:<b>] [season]`: two players side by side, the heroes both play head to head, and both rank
  * histories on one chart; `other` defaults to the member's own linked account. Data: api-spec.md endpoint 17 and the hero list.
  */
-import { SlashCommandBuilder } from '@discordjs/builders';
 import type { APIEmbed, APIEmbedField } from 'discord-api-types/v10';
 import type { PlayerProfile } from '../src/api/schemas.js';
 import { SPEC_LIMITS, type CompareRankChart } from '../src/charts/specs.js';
 import type { CommandContext, CommandInput, CommandModule } from '../src/discord/command.js';
-import { EVERYWHERE } from '../src/discord/command.js';
+import { slashCommand } from '../src/discord/command.js';
 import { NotLinkedError, UserFacingError } from '../src/core/errors.js';
 import { currentSeason, heroSummary, rankSummary, type HeroTotals } from '../src/game/profile.js';
 import { rankScore } from '../src/game/ranks.js';
@@ -32,11 +31,7 @@ const TOP_HEROES = 3;
 /** Heroes both play, shown head to head: four keep the comparison and its chart on a phone's first screen. */
 const HEAD_TO_HEAD = 4;
 
-const definition = new SlashCommandBuilder()
-  .setName('compare')
-  .setDescription(describe('compare'))
-  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
-  .setContexts(...EVERYWHERE.contexts)
+const definition = slashCommand('compare')
   .addStringOption((o) => o.setName('player').setDescription(describe('compare.options.player')).setRequired(true).setMaxLength(100).setAutocomplete(true))
   .addStringOption((o) => o.setName('other').setDescription(describe('compare.options.other')).setMaxLength(100).setAutocomplete(true))
   .addNumberOption((o) => o.setName('season').setDescription(describe('compare.options.season')).setMinValue(0).setMaxValue(99).setAutocomplete(true))

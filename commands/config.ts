@@ -3,11 +3,10 @@
  * feed channels and their options, the default leaderboard platform, private answers, feed language, the server’s ladder and its
  * rank roles, status and reset.
  */
-import { SlashCommandBuilder } from '@discordjs/builders';
 import { ButtonStyle, ChannelType, ComponentType, PermissionFlagsBits, type APIEmbed, type APIEmbedField } from 'discord-api-types/v10';
 import { PLATFORM_NAMES, PLATFORMS, type Platform } from '../src/api/endpoints.js';
 import type { ChannelCheck, CommandContext, CommandInput, CommandModule, Invoker } from '../src/discord/command.js';
-import { SERVER_ONLY } from '../src/discord/command.js';
+import { SERVER_ONLY, slashCommand } from '../src/discord/command.js';
 import { MOMENT_KINDS, type MomentKind } from '../src/game/ladder.js';
 import { cannotGive, RANK_ROLE_KEYS, rankRoleKey } from '../src/game/rank-roles.js';
 import { DIVISIONS, TIER_NAMES } from '../src/game/ranks.js';
@@ -49,12 +48,8 @@ const feedType = (sub: string) => (o: import('@discordjs/builders').SlashCommand
     .setRequired(true)
     .addChoices(...FEED_TYPES.map((f) => ({ name: choiceName(`config.subcommands.${sub}.options.type`, f), value: f })));
 
-const definition = new SlashCommandBuilder()
-  .setName('config')
-  .setDescription(describe('config'))
+const definition = slashCommand('config', SERVER_ONLY)
   .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
-  .setIntegrationTypes(...SERVER_ONLY.integrationTypes)
-  .setContexts(...SERVER_ONLY.contexts)
   .addSubcommand((s) => s.setName('show').setDescription(describe('config.subcommands.show')))
   .addSubcommand((s) =>
     s

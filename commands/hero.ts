@@ -3,7 +3,6 @@
  * history from the store the balance indexer fills. The real hero list repeats abilities, mixes in "Base Stat" entries and empty
  * team-up placeholders, and leaves forms without health.
  */
-import { SlashCommandBuilder } from '@discordjs/builders';
 import {
   ButtonStyle,
   ComponentType,
@@ -15,7 +14,7 @@ import {
 import type { Fetched } from '../src/api/client.js';
 import type { Ability, Hero, Transformation } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
-import { EVERYWHERE } from '../src/discord/command.js';
+import { slashCommand } from '../src/discord/command.js';
 import { CustomIdTooLongError, encodeCustomId } from '../src/render/custom-id.js';
 import { aside, compactNumber, decimal, duration, integer, kda, percent, ratioPercent, titleCase, winRate } from '../src/i18n/format.js';
 import { heroDisplayName } from '../src/catalog/hero-directory.js';
@@ -53,11 +52,7 @@ export const VERDICT_MARKERS: Record<Verdict, string> = { buff: 'â–²', nerf: 'â–
 /** Ability fields shown in this order after the description; the rest follow. */
 const ABILITY_FIELD_ORDER = ['Key', 'Cooldown', 'Energy Cost', 'Casting', 'Damage', 'Duration', 'Range', 'Special Effect'];
 
-const definition = new SlashCommandBuilder()
-  .setName('hero')
-  .setDescription(describe('hero'))
-  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
-  .setContexts(...EVERYWHERE.contexts)
+const definition = slashCommand('hero')
   .addStringOption((o) => o.setName('name').setDescription(describe('hero.options.name')).setRequired(true).setAutocomplete(true))
   .toJSON();
 

@@ -1,9 +1,8 @@
 /** `/items [type] [name]`: cosmetic items, filtered by type, or one by id or name. Data: api-spec.md endpoints 9 and 10. */
-import { SlashCommandBuilder } from '@discordjs/builders';
 import { ITEM_TYPES, type ItemType } from '../src/api/endpoints.js';
 import type { Item } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
-import { EVERYWHERE } from '../src/discord/command.js';
+import { slashCommand } from '../src/discord/command.js';
 import { choiceName, describe } from '../src/i18n/commands.js';
 import { API_PAGE_SIZE, apiListView } from '../src/render/api-list.js';
 import { staleFooter } from '../src/render/common.js';
@@ -16,11 +15,7 @@ import { itemChoices } from '../src/catalog/choices.js';
 
 const COLOUR = 0xeab308;
 
-const definition = new SlashCommandBuilder()
-  .setName('items')
-  .setDescription(describe('items'))
-  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
-  .setContexts(...EVERYWHERE.contexts)
+const definition = slashCommand('items')
   .addStringOption((o) =>
     o
       .setName('type')

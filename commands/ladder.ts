@@ -2,12 +2,11 @@
  * `/ladder`: a server's own ladder of its members, by the rank score of the account each proved is theirs
  * (src/store/ladder.ts; standings from the tracker, src/jobs/tracker.ts), and a member's place on it.
  */
-import { SlashCommandBuilder } from '@discordjs/builders';
 import type { APIEmbed } from 'discord-api-types/v10';
 import { isPlatform, PLATFORM_NAMES, PLATFORMS, type Platform } from '../src/api/endpoints.js';
 import { UserFacingError } from '../src/core/errors.js';
 import type { CommandContext, CommandModule, Invoker } from '../src/discord/command.js';
-import { SERVER_ONLY } from '../src/discord/command.js';
+import { SERVER_ONLY, slashCommand } from '../src/discord/command.js';
 import { LADDER_PAGE_SIZE, LADDER_PERIODS, LADDER_ROLES, LEFT_OUT_REASONS, type LadderPeriod } from '../src/game/ladder.js';
 import { rankScore, rankScoreChange, scoreChangeArrow } from '../src/game/ranks.js';
 import { choiceName, describe } from '../src/i18n/commands.js';
@@ -37,11 +36,7 @@ function ladderOf(user: Invoker, ctx: CommandContext) {
   return { guildId: user.guildId, store: ctx.ladder };
 }
 
-const definition = new SlashCommandBuilder()
-  .setName('ladder')
-  .setDescription(describe('ladder'))
-  .setIntegrationTypes(...SERVER_ONLY.integrationTypes)
-  .setContexts(...SERVER_ONLY.contexts)
+const definition = slashCommand('ladder', SERVER_ONLY)
   .addSubcommand((s) =>
     s
       .setName('show')

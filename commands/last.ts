@@ -3,9 +3,8 @@
  * its scoreboard (endpoint 20); from the history row alone when the API has no scoreboard for it or cannot give it now.
  * @throws {NotLinkedError} with nothing typed and no linked account; {@link NotFoundError} for no such player.
  */
-import { SlashCommandBuilder } from '@discordjs/builders';
 import type { CommandContext, CommandInput, CommandModule } from '../src/discord/command.js';
-import { EVERYWHERE } from '../src/discord/command.js';
+import { slashCommand } from '../src/discord/command.js';
 import { describe } from '../src/i18n/commands.js';
 import { tr } from '../src/i18n/index.js';
 import { matchView, newestRow, noScoreboard, rowView } from '../src/catalog/match-answer.js';
@@ -43,11 +42,7 @@ async function lastMatch(input: CommandInput, ctx: CommandContext): Promise<View
 
 export const last: CommandModule = {
   apiOptions: { player: 'player', matchHistoryV1: 'player', matchHistoryV2: 'player' },
-  definition: new SlashCommandBuilder()
-    .setName('last')
-    .setDescription(describe('last'))
-    .setIntegrationTypes(...EVERYWHERE.integrationTypes)
-    .setContexts(...EVERYWHERE.contexts)
+  definition: slashCommand('last')
     .addStringOption((o) => o.setName('player').setDescription(describe('last.options.player')).setMaxLength(100).setAutocomplete(true))
     .addUserOption((o) => o.setName('user').setDescription(describe('last.options.user')))
     .toJSON(),

@@ -1,9 +1,8 @@
 /** `/leaderboard hero:<hero> [platform]`: a hero's ranked players, ten a page. Data: api-spec.md endpoint 5. */
-import { SlashCommandBuilder } from '@discordjs/builders';
 import type { APIEmbed } from 'discord-api-types/v10';
 import { isPlatform, PLATFORM_NAMES, PLATFORMS, type Platform } from '../src/api/endpoints.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
-import { EVERYWHERE, settingsServer } from '../src/discord/command.js';
+import { settingsServer, slashCommand } from '../src/discord/command.js';
 import { choiceName, describe } from '../src/i18n/commands.js';
 import { roleColour, staleFooter } from '../src/render/common.js';
 import { tr } from '../src/i18n/index.js';
@@ -16,11 +15,7 @@ import type { View } from '../src/render/view.js';
 
 const PER_PAGE = 10;
 
-const definition = new SlashCommandBuilder()
-  .setName('leaderboard')
-  .setDescription(describe('leaderboard'))
-  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
-  .setContexts(...EVERYWHERE.contexts)
+const definition = slashCommand('leaderboard')
   .addStringOption((o) => o.setName('hero').setDescription(describe('leaderboard.options.hero')).setRequired(true).setAutocomplete(true))
   .addStringOption((o) =>
     o

@@ -1,7 +1,6 @@
 /** `/link` and `/unlink`: a member's game accounts, so `/player` alone shows their default. Data: api-spec.md endpoint 17. */
-import { SlashCommandBuilder } from '@discordjs/builders';
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow } from 'discord-api-types/v10';
-import { EVERYWHERE, type CommandContext, type CommandModule } from '../src/discord/command.js';
+import { slashCommand, type CommandContext, type CommandModule } from '../src/discord/command.js';
 import { VERIFICATION_CHECK_MS, VERIFICATION_TTL_MS } from '../src/game/verification.js';
 import { discordTime } from '../src/i18n/format.js';
 import { encodeCustomId } from '../src/render/custom-id.js';
@@ -32,12 +31,8 @@ async function linkOf(userId: string, uid: string, ctx: CommandContext) {
 
 export const link: CommandModule = {
   apiOptions: { player: 'player', playerUpdate: 'player' },
-  definition: new SlashCommandBuilder()
-    .setName('link')
-    .setDescription(describe('link'))
+  definition: slashCommand('link')
     // The member's own accounts: wherever they use the bot, through either install.
-    .setIntegrationTypes(...EVERYWHERE.integrationTypes)
-    .setContexts(...EVERYWHERE.contexts)
     .addStringOption((o) => o.setName('player').setDescription(describe('link.options.player')).setRequired(true).setMaxLength(100))
     .addBooleanOption((o) => o.setName('default').setDescription(describe('link.options.default')))
     .toJSON(),
@@ -110,11 +105,7 @@ async function checkProof(userId: string, uid: string, ctx: CommandContext): Pro
 }
 
 export const unlink: CommandModule = {
-  definition: new SlashCommandBuilder()
-    .setName('unlink')
-    .setDescription(describe('unlink'))
-    .setIntegrationTypes(...EVERYWHERE.integrationTypes)
-    .setContexts(...EVERYWHERE.contexts)
+  definition: slashCommand('unlink')
     .addStringOption((o) => o.setName('player').setDescription(describe('unlink.options.player')).setRequired(true).setAutocomplete(true).setMaxLength(100))
     .toJSON(),
   async execute(input, ctx) {

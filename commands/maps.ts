@@ -1,8 +1,6 @@
 /** `/maps`: every map once, grouped by location, via the map catalogue (api-spec.md endpoint 11). */
-import { SlashCommandBuilder } from '@discordjs/builders';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
-import { EVERYWHERE } from '../src/discord/command.js';
-import { describe } from '../src/i18n/commands.js';
+import { slashCommand } from '../src/discord/command.js';
 import { mapName, type MapInfo } from '../src/catalog/map-directory.js';
 import { modeName } from '../src/i18n/names.js';
 import { staleFooter } from '../src/render/common.js';
@@ -14,12 +12,7 @@ import type { View } from '../src/render/view.js';
 
 export const MAPS_PER_PAGE = 10;
 
-const definition = new SlashCommandBuilder()
-  .setName('maps')
-  .setDescription(describe('maps'))
-  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
-  .setContexts(...EVERYWHERE.contexts)
-  .toJSON();
+const definition = slashCommand('maps').toJSON();
 
 const title = (m: MapInfo) => `${escapeText(mapName(m), 100)}${m.subMap ? `: ${escapeText(m.subMap, 100)}` : ''}`;
 

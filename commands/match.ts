@@ -2,9 +2,8 @@
  * `/match match:<match uid>`: a summary, then one embed per team (src/game/scoreboard.ts). Data: api-spec.md endpoint 20 (a match
  * never changes: cached forever), the hero and map lists, and what the history row it was opened from knew.
  */
-import { SlashCommandBuilder } from '@discordjs/builders';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
-import { EVERYWHERE } from '../src/discord/command.js';
+import { slashCommand } from '../src/discord/command.js';
 import { isMatchUid } from '../src/game/match-uid.js';
 import { describe } from '../src/i18n/commands.js';
 import { matchChoices } from '../src/catalog/choices.js';
@@ -15,11 +14,7 @@ import { backRow } from '../src/render/paginate.js';
 import { playerAuthor } from '../src/render/scoreboard.js';
 import type { View } from '../src/render/view.js';
 
-const definition = new SlashCommandBuilder()
-  .setName('match')
-  .setDescription(describe('match'))
-  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
-  .setContexts(...EVERYWHERE.contexts)
+const definition = slashCommand('match')
   .addStringOption((o) =>
     o.setName('match').setDescription(describe('match.options.match')).setRequired(true).setMinLength(3).setMaxLength(100).setAutocomplete(true),
   )

@@ -2,12 +2,11 @@
  * `/meta [role] [sort]`: every hero's win rate, pick share and KDA (src/game/meta.ts), paged, with a scatter chart. Gathered in the
  * background by {@link HeroMeta} (api-spec.md endpoints 1 and 3), so only the very first gathering is waited for.
  */
-import { SlashCommandBuilder } from '@discordjs/builders';
 import type { APIEmbed } from 'discord-api-types/v10';
 import { SPEC_LIMITS, type MetaScatterChart } from '../src/charts/specs.js';
 import { currentDeadline, settleWithin } from '../src/core/deadline.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
-import { EVERYWHERE } from '../src/discord/command.js';
+import { slashCommand } from '../src/discord/command.js';
 import {
   groupMetaRows,
   META_ROLES,
@@ -40,11 +39,7 @@ export const META_CHART_FILE = 'meta.png';
 
 const ALL_ROLES = 'all';
 
-const definition = new SlashCommandBuilder()
-  .setName('meta')
-  .setDescription(describe('meta'))
-  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
-  .setContexts(...EVERYWHERE.contexts)
+const definition = slashCommand('meta')
   .addStringOption((o) =>
     o
       .setName('role')

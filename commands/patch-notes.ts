@@ -2,12 +2,11 @@
  * `/patch-notes [type]`: the latest posts of a type; picking one shows its full text, paged.
  * Data: api-spec.md endpoints 12 (balances), 13 (patch notes), 14 and 15 (dev diaries), 16 (game versions).
  */
-import { SlashCommandBuilder } from '@discordjs/builders';
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
 import type { Fetched } from '../src/api/client.js';
 import type { Page, Post } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
-import { EVERYWHERE } from '../src/discord/command.js';
+import { slashCommand } from '../src/discord/command.js';
 import { encodeCustomId, pageArg } from '../src/render/custom-id.js';
 import { choiceName, describe } from '../src/i18n/commands.js';
 import { calendarDate, calendarDay, staleFooter } from '../src/render/common.js';
@@ -30,11 +29,7 @@ const apiPageOf = (shown: number) => Math.floor(((shown - 1) * POSTS_SHOWN) / PE
 /** List pages searched for a post picked from an old message. */
 const SEARCH_PAGES = 5;
 
-const definition = new SlashCommandBuilder()
-  .setName('patch-notes')
-  .setDescription(describe('patch-notes'))
-  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
-  .setContexts(...EVERYWHERE.contexts)
+const definition = slashCommand('patch-notes')
   .addStringOption((o) =>
     o
       .setName('type')

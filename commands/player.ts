@@ -2,7 +2,7 @@
  * `/player [query] [user] [season]` and the "Rivals profile" context command: a profile, its other sections through a select
  * menu, and an Update button. Data: api-spec.md endpoints 17–20, the player update endpoint, the map and hero lists.
  */
-import { ContextMenuCommandBuilder, SlashCommandBuilder } from '@discordjs/builders';
+import { ContextMenuCommandBuilder } from '@discordjs/builders';
 import {
   ApplicationCommandType,
   ButtonStyle,
@@ -16,7 +16,7 @@ import type { Fetched } from '../src/api/client.js';
 import { ApiError } from '../src/core/api-errors.js';
 import type { Hero, MatchResult, PlayerProfile } from '../src/api/schemas.js';
 import type { AutocompleteInput, CommandContext, CommandInput, CommandModule } from '../src/discord/command.js';
-import { EVERYWHERE } from '../src/discord/command.js';
+import { EVERYWHERE, slashCommand } from '../src/discord/command.js';
 import { encodeCustomId, encodeCustomIdIfFits, MAX_PAGE, storeKeyArg } from '../src/render/custom-id.js';
 import { NotFoundError } from '../src/core/errors.js';
 import { heldHistoryRows, recentMatches, type HistoryPage, type HistoryRow } from '../src/catalog/history.js';
@@ -96,11 +96,7 @@ const counted = (noun: 'matches' | 'wins', n: number) => tr(`player:count.${noun
 const PER_PAGE = 10;
 const TOP_HEROES = 3;
 
-const definition = new SlashCommandBuilder()
-  .setName('player')
-  .setDescription(describe('player'))
-  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
-  .setContexts(...EVERYWHERE.contexts)
+const definition = slashCommand('player')
   .addStringOption((o) => o.setName('query').setDescription(describe('player.options.query')).setMaxLength(100).setAutocomplete(true))
   .addUserOption((o) => o.setName('user').setDescription(describe('player.options.user')))
   .addNumberOption((o) => o.setName('season').setDescription(describe('player.options.season')).setMinValue(0).setMaxValue(99).setAutocomplete(true))

@@ -2,10 +2,9 @@
  * `/privacy show|export|delete|tracking`: what the bot stores about a member, as a summary or a JSON file; deleting all of
  * it from every table and the caches after a confirmation; tracking of their linked accounts on or off. See PRIVACY.md.
  */
-import { SlashCommandBuilder } from '@discordjs/builders';
 import { ButtonStyle, ComponentType } from 'discord-api-types/v10';
 import { isPlatform, PLATFORM_NAMES } from '../src/api/endpoints.js';
-import { EVERYWHERE, type CommandContext, type CommandModule } from '../src/discord/command.js';
+import { slashCommand, type CommandContext, type CommandModule } from '../src/discord/command.js';
 import { describe } from '../src/i18n/commands.js';
 import { discordTime, integer } from '../src/i18n/format.js';
 import { isLocale, LOCALE_NAMES, tr } from '../src/i18n/index.js';
@@ -27,12 +26,8 @@ const answered = (description: string): View => ({ embeds: [{ color: COLOUR, des
 /** Seasons a profile may be cached for, by in-game number: every season the bot can name. */
 const CACHED_SEASONS = Array.from({ length: 41 }, (_, i) => seasonFromIndex(i)!.number);
 
-const definition = new SlashCommandBuilder()
-  .setName('privacy')
-  .setDescription(describe('privacy'))
+const definition = slashCommand('privacy')
   // A member sees and deletes their data wherever they can give it (/link, /settings): through either install.
-  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
-  .setContexts(...EVERYWHERE.contexts)
   .addSubcommand((s) => s.setName('show').setDescription(describe('privacy.subcommands.show')))
   .addSubcommand((s) => s.setName('export').setDescription(describe('privacy.subcommands.export')))
   .addSubcommand((s) => s.setName('delete').setDescription(describe('privacy.subcommands.delete')))

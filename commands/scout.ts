@@ -4,14 +4,13 @@
  * match the API has recorded, never a match in progress (NetEase treats in-game stat overlays as cheating).
  */
 import { randomBytes } from 'node:crypto';
-import { SlashCommandBuilder } from '@discordjs/builders';
 import type { APIEmbed } from 'discord-api-types/v10';
 import type { MatchDetail } from '../src/api/schemas.js';
 import { ApiError } from '../src/core/api-errors.js';
 import { runWithDeadline, settleWithin } from '../src/core/deadline.js';
 import { NotFoundError } from '../src/core/errors.js';
 import type { CommandContext, CommandInput, CommandModule, ComponentInput } from '../src/discord/command.js';
-import { EVERYWHERE } from '../src/discord/command.js';
+import { slashCommand } from '../src/discord/command.js';
 import { scoreboard } from '../src/game/scoreboard.js';
 import { isMatchUid } from '../src/game/match-uid.js';
 import { describe } from '../src/i18n/commands.js';
@@ -190,11 +189,7 @@ async function scoutTeam(input: ComponentInput, ctx: CommandContext): Promise<Vi
 
 export const scout: CommandModule = {
   apiOptions: { match_uid: 'match' },
-  definition: new SlashCommandBuilder()
-    .setName('scout')
-    .setDescription(describe('scout'))
-    .setIntegrationTypes(...EVERYWHERE.integrationTypes)
-    .setContexts(...EVERYWHERE.contexts)
+  definition: slashCommand('scout')
     .addStringOption((o) => o.setName('match').setDescription(describe('scout.options.match')).setMinLength(3).setMaxLength(100).setAutocomplete(true))
     .toJSON(),
   async execute(input, ctx) {

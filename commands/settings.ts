@@ -5,9 +5,8 @@
  * `/settings display`: image cards with their embeds (the default) or the embeds alone.
  * Usable wherever the member is, through either install: these are the member's settings, not a server's.
  */
-import { SlashCommandBuilder } from '@discordjs/builders';
 import { isPlatform, PLATFORM_NAMES, PLATFORMS, type Platform } from '../src/api/endpoints.js';
-import { EVERYWHERE, type CommandModule } from '../src/discord/command.js';
+import { slashCommand, type CommandModule } from '../src/discord/command.js';
 import { UserFacingError } from '../src/core/errors.js';
 import { choiceName, chosenLanguage, describe, DISCORD_LANGUAGE, languageChoices } from '../src/i18n/commands.js';
 import { LOCALE_NAMES, pickLocale, runInLocale, tr, type Locale } from '../src/i18n/index.js';
@@ -22,11 +21,7 @@ const DISPLAY_OPTION = 'settings.subcommands.display.options.style';
 /** The display choice that forgets the member's own: the server's choice applies again (`/config display`). */
 const SERVER_CHOICE = 'server';
 
-const definition = new SlashCommandBuilder()
-  .setName('settings')
-  .setDescription(describe('settings'))
-  .setIntegrationTypes(...EVERYWHERE.integrationTypes)
-  .setContexts(...EVERYWHERE.contexts)
+const definition = slashCommand('settings')
   .addSubcommand((s) =>
     s
       .setName('language')

@@ -8,7 +8,9 @@ import type { RoleTransport } from '../feeds/rank-roles.js';
 import type { VerificationsRepository } from '../store/verifications.js';
 import type { AlertsRepository } from '../store/alerts.js';
 import type { FeedPostsRepository } from '../store/feed-posts.js';
+import { SlashCommandBuilder } from '@discordjs/builders';
 import { ApplicationIntegrationType, InteractionContextType } from 'discord-api-types/v10';
+import { describe } from '../i18n/commands.js';
 import type {
   APIApplicationCommandOptionChoice,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
@@ -188,3 +190,22 @@ export const SERVER_ONLY = {
   integrationTypes: [ApplicationIntegrationType.GuildInstall],
   contexts: [InteractionContextType.Guild],
 } as const;
+
+/** Where a command works: the installs it is offered through, and the places it is used in. */
+export interface CommandPlace {
+  integrationTypes: readonly ApplicationIntegrationType[];
+  contexts: readonly InteractionContextType[];
+}
+
+/**
+ * A slash command's builder, headed: its name, its English description from src/i18n/locales/en/commands.json (the
+ * other languages are added at registration), and where it works ({@link EVERYWHERE} unless said). Discord: "Application
+ * Commands", Installation Context and Interaction Contexts. @throws Error when the locale file has no description for it.
+ */
+export function slashCommand(name: string, where: CommandPlace = EVERYWHERE): SlashCommandBuilder {
+  return new SlashCommandBuilder()
+    .setName(name)
+    .setDescription(describe(name))
+    .setIntegrationTypes(...where.integrationTypes)
+    .setContexts(...where.contexts);
+}
