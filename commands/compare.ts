@@ -13,7 +13,7 @@ import { rankScore } from '../src/game/ranks.js';
 import { rankTimeline } from '../src/game/rank-timeline.js';
 import { latestSeason, type Season } from '../src/game/seasons.js';
 import { describe } from '../src/i18n/commands.js';
-import { chartOf, withChart } from '../src/render/charts.js';
+import { chartOf, withChart } from '../src/render/view-charts.js';
 import { heroLookup, type HeroLookup } from '../src/catalog/hero-lookup.js';
 import { staleFooter } from '../src/render/common.js';
 import { currentLocale, tr } from '../src/i18n/index.js';

@@ -18,7 +18,7 @@ import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { emojiBefore } from '../src/render/emojis.js';
 import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
 import type { View } from '../src/render/view.js';
-import { chartOf, withChart } from '../src/render/charts.js';
+import { chartOf, withChart } from '../src/render/view-charts.js';
 import { LADDER_CARD_ROWS, LADDER_CHART_PLAYERS, type LadderCard } from '../src/charts/specs.js';
 import type { LadderPage, LadderRow } from '../src/store/ladder.js';
 

@@ -21,7 +21,7 @@ import {
 import { type HeroMeta } from '../src/jobs/hero-meta.js';
 import { choiceName, describe } from '../src/i18n/commands.js';
 import { currentLocale } from '../src/i18n/index.js';
-import { chartOf, withChart } from '../src/render/charts.js';
+import { chartOf, withChart } from '../src/render/view-charts.js';
 import { humanAge, roleColour } from '../src/render/common.js';
 import { decimal, ratioPercent } from '../src/i18n/format.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';

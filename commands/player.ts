@@ -74,7 +74,7 @@ import { heroName, modeName, roleName, tierName } from '../src/i18n/names.js';
 import { heroLookup, type HeroLabel } from '../src/catalog/hero-lookup.js';
 import { backRow, clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
 import type { View, ViewChart } from '../src/render/view.js';
-import { chartOf, heroPerformanceSpec, rankHistorySpec } from '../src/render/charts.js';
+import { chartOf, heroPerformanceSpec, rankHistorySpec } from '../src/render/view-charts.js';
 import { CARD_FORM, CARD_HEROES, SPEC_LIMITS, type ProfileCard } from '../src/charts/specs.js';
 import { t } from '../src/render/strings.js';
 import { currentLocale, tr } from '../src/i18n/index.js';

@@ -2,7 +2,7 @@
  * `npm run bench:cards` (tsx scripts/bench-cards.ts [--runs 3] [--cards 40] [--burst 100] [--latency 30]): what an image
  * card costs, each figure as min / median / max over `--runs` runs, each run with a fresh renderer and image store.
  *
- * 1. Render time of each card (profile, match) through the pool with its images (src/discord/charts.ts `withCardImages`,
+ * 1. Render time of each card (profile, match) through the pool with its images (src/discord/chart-attachments.ts `withCardImages`,
  *    src/api/image-store.ts), per card, ms from `render()` to the PNG: with a cold image cache (every image of the card
  *    downloaded from a local image host answering after `--latency` ms) and a warm one (all in memory). p95 of `--cards`
  *    renders each; the spec is built before the clock starts. Goal: p95 under 150 ms warm.
@@ -21,7 +21,7 @@ import { pino } from 'pino';
 import { ImageStore } from '../src/api/image-store.js';
 import { createChartRenderer } from '../src/charts/renderer.js';
 import type { MatchCard, ProfileCard } from '../src/charts/specs.js';
-import { withCardImages } from '../src/discord/charts.js';
+import { withCardImages } from '../src/discord/chart-attachments.js';
 import { goldenSpecs } from '../test/charts/sample-specs.js';
 
 const { values } = parseArgs({

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, type Config } from './app/config.js';
 import { EnvFileError, loadEnvFile } from './app/env-file.js';
 import { Router } from './discord/router.js';
 import { fetchCommandIds } from './discord/deploy.js';
-import { loadAppEmojis } from './discord/emojis.js';
+import { loadAppEmojis } from './discord/application-emojis.js';
 import { inviteUrl, loginFailure, startFailure, userInstallUrl } from './discord/startup.js';
 import { setCommandIds } from './i18n/index.js';
 import { discordChannelAccess } from './discord/channel-access.js';

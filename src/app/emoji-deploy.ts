@@ -1,11 +1,11 @@
-/** `npm run deploy`'s second step: the application's emojis in step with the API's icons (src/discord/emojis.ts). */
+/** `npm run deploy`'s second step: the application's emojis in step with the API's icons (src/discord/application-emojis.ts). */
 import { REST } from '@discordjs/rest';
 import { RivalsApi } from '../api/client.js';
 import { createImageResolver } from '../api/images.js';
 import { ImageStore } from '../api/image-store.js';
 import type { Hero } from '../api/schemas.js';
 import type { Logger } from '../core/logger.js';
-import { emojiSources, syncEmojis, type EmojiSyncResult } from '../discord/emojis.js';
+import { emojiSources, syncEmojis, type EmojiSyncResult } from '../discord/application-emojis.js';
 import type { Config } from './config.js';
 
 export interface EmojiDeploy extends EmojiSyncResult {

@@ -15,7 +15,7 @@ import { MapDirectory } from '../catalog/map-directory.js';
 import type { ChannelAccess, CommandContext } from '../discord/command.js';
 import type { FeedTester } from '../feeds/test-post.js';
 import { createChartRenderer, type ChartRenderer } from '../charts/renderer.js';
-import { cachedCharts, withCardImages } from '../discord/charts.js';
+import { cachedCharts, withCardImages } from '../discord/chart-attachments.js';
 import { ImageStore } from '../api/image-store.js';
 import type { Config } from './config.js';
 import { NO_METRICS, type Metrics } from '../core/metrics.js';

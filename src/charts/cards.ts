@@ -10,7 +10,7 @@ import { loadImage, type Image } from '@napi-rs/canvas';
 import type { Ctx, Rect } from './canvas-kit.js';
 import { fitText } from './header.js';
 import type { LadderCard, MatchCard, ProfileCard } from './specs.js';
-import { chartText } from './strings.js';
+import { chartText } from './words.js';
 import { TIER_BANDS } from './tiers.js';
 import { COLORS, SIZE, font, roleColor, withAlpha } from './theme.js';
 

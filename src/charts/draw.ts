@@ -21,7 +21,7 @@ import { metaScatterConfig } from './meta.js';
 import { compareRankConfig, ladderRankConfig, rankHistoryConfig } from './rank.js';
 import { drawLadderCard, drawMatchCard, drawProfileCard, matchCardLayout, type CardReport } from './cards.js';
 import { parseChartSpec, type ChartSpec } from './specs.js';
-import { chartText } from './strings.js';
+import { chartText } from './words.js';
 import { COLORS, FONT, FONT_STACK, LIMITS, SIZE, font } from './theme.js';
 
 let ready = false;

@@ -5,7 +5,7 @@
 import { createCanvas } from '@napi-rs/canvas';
 import type { Plugin } from 'chart.js';
 import { cacheTextWidths, type Ctx } from './canvas-kit.js';
-import { SHORT_HERO_NAMES } from './strings.js';
+import { SHORT_HERO_NAMES } from './words.js';
 import { COLORS, FONT, SIZE, font } from './theme.js';
 
 export interface LegendItem {

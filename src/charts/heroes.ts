@@ -5,7 +5,7 @@ import { durationTick, kdaText, percentText, playTimeUnit } from './format.js';
 import { textWidth } from './header.js';
 import { frame } from './options.js';
 import { HERO_PERFORMANCE_TOP, type HeroPerformance, type HeroPerformanceChart } from './specs.js';
-import { chartText } from './strings.js';
+import { chartText } from './words.js';
 import { COLORS, FONT, OTHER_ROLE_COLOR, ROLE_COLORS, ROLE_ORDER, SIZE, font, knownRole, roleColor } from './theme.js';
 
 /**

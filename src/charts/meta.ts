@@ -6,7 +6,7 @@ import { fitHeroName, fitText, MARGIN, type HeaderLayout } from './header.js';
 import { placeLabelsWhereTheyFit } from './label-placement.js';
 import { frame } from './options.js';
 import { SCATTER_LABELS, type MetaHero, type MetaScatterChart } from './specs.js';
-import { chartText } from './strings.js';
+import { chartText } from './words.js';
 import { COLORS, FONT, OTHER_ROLE_COLOR, ROLE_COLORS, ROLE_ORDER, SIZE, font, knownRole, withAlpha } from './theme.js';
 
 /** Pixels, as below. */

@@ -5,7 +5,7 @@ import { scoreText, timeTicks, type TimeTick } from './format.js';
 import { MARGIN, textWidth } from './header.js';
 import { frame } from './options.js';
 import type { CompareRankChart, LadderRankChart, RankHistoryChart, RankPoint } from './specs.js';
-import { chartText } from './strings.js';
+import { chartText } from './words.js';
 import { COLORS, COMPARE_COLORS, FONT, SERIES_COLORS, SIZE, font, withAlpha } from './theme.js';
 import { DIVISION_SCORE, bandOf, bandsWithin } from './tiers.js';
 

@@ -102,7 +102,7 @@ export const CARD_FORM = 20;
 
 /**
  * A player's profile as an image card. Every text comes formatted in the member's locale; image fields are absolute URLs,
- * their bytes put in `images` by the runtime (src/discord/charts.ts `withCardImages`). A URL without bytes is drawn as a placeholder.
+ * their bytes put in `images` by the runtime (src/discord/chart-attachments.ts `withCardImages`). A URL without bytes is drawn as a placeholder.
  */
 export interface ProfileCard {
   kind: 'profile-card';

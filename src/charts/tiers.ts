@@ -2,7 +2,7 @@
  * Tier bands of rank score, for shading rank charts. The numbers repeat src/game/ranks.ts (a test keeps
  * them equal); One Above All has no score band, so it shares the top one.
  */
-import { chartText } from './strings.js';
+import { chartText } from './words.js';
 
 export const BASE_SCORE = 3000;
 export const DIVISION_SCORE = 100;

@@ -1,5 +1,5 @@
 /** The one interaction router (commands, components, autocomplete), mapping every error to a View in one place (STYLE.md principle 4). */
-import { drawCharts } from './charts.js';
+import { drawCharts } from './chart-attachments.js';
 import { randomBytes } from 'node:crypto';
 import type { APIApplicationCommandOptionChoice } from 'discord-api-types/v10';
 import { ApiArgumentError, ApiError } from '../core/api-errors.js';
@@ -9,7 +9,7 @@ import { MAX_LINKED_ACCOUNTS, TooManyLinksError } from '../store/account-links.j
 import { StoreUnavailableError } from '../store/database.js';
 import { escapeText, LIMITS, truncate } from '../render/limits.js';
 import { errorMessageView, type View } from '../render/view.js';
-import { withoutCards } from '../render/charts.js';
+import { withoutCards } from '../render/view-charts.js';
 import { isCard } from '../charts/specs.js';
 import { t } from '../render/strings.js';
 import { pickLocale, runInLocale, tr, type Locale } from '../i18n/index.js';

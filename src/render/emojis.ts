@@ -1,6 +1,6 @@
 /**
  * The application's own emojis (Discord: "Emoji Resource", application emojis) for rank tiers, roles and heroes, as
- * answers write them. `npm run deploy` uploads them (src/discord/emojis.ts); the bot reads their ids at start. Where
+ * answers write them. `npm run deploy` uploads them (src/discord/application-emojis.ts); the bot reads their ids at start. Where
  * none are known (the playground, the CLI, a failed upload) every lookup is empty and answers read as text alone.
  *
  * An emoji's name is `<kind>_<slug>_<hash>`: readable where Discord shows it (`:hero_hulk_3fa1c2:`), and the hash of its

@@ -23,7 +23,7 @@ import { matchUidStart, rowStart } from '../game/match-uid.js';
 import { aside, discordTime, duration, integer } from '../i18n/format.js';
 import { currentLocale, tr } from '../i18n/index.js';
 import { modeName } from '../i18n/names.js';
-import { chartOf, withChart } from './charts.js';
+import { chartOf, withChart } from './view-charts.js';
 import { staleFooter } from './common.js';
 import { encodeCustomId, encodeCustomIdIfFits, MAX_CUSTOM_ID_LENGTH } from './custom-id.js';
 import { embedLength, escapeText, LIMITS, truncate } from './limits.js';

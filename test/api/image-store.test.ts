@@ -8,7 +8,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageStore } from '../../src/api/image-store.js';
-import { cachedCharts, withCardImages } from '../../src/discord/charts.js';
+import { cachedCharts, withCardImages } from '../../src/discord/chart-attachments.js';
 import type { ProfileCard } from '../../src/charts/specs.js';
 import { recordingCharts } from '../helpers/charts.js';
 

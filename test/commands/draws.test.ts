@@ -11,7 +11,7 @@ import { parseChartSpec, type ProfileCard } from '../../src/charts/specs.js';
 import { gameModeName } from '../../src/game/modes.js';
 import { LOCALES, runInLocale, tr, type Locale, type MessageValues } from '../../src/i18n/index.js';
 import type { MessageKey } from '../../src/i18n/keys.js';
-import { withoutCards } from '../../src/render/charts.js';
+import { withoutCards } from '../../src/render/view-charts.js';
 import type { MessagePayload } from '../../src/render/view.js';
 import { raw, realProfiles } from '../game/samples.js';
 import { customIds, MEMBER, useReplicaBot } from '../helpers/bot.js';

@@ -2,12 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseChartSpec, type MatchCard } from '../../src/charts/specs.js';
 import { runInLocale } from '../../src/i18n/index.js';
-import { withoutCards } from '../../src/render/charts.js';
+import { withoutCards } from '../../src/render/view-charts.js';
 import { matchView } from '../../src/catalog/match-answer.js';
 import { customIds, MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
 import { recordingCharts } from '../helpers/charts.js';
 import { toMessagePayload, withoutFiles } from '../../src/render/view.js';
-import { drawCharts } from '../../src/discord/charts.js';
+import { drawCharts } from '../../src/discord/chart-attachments.js';
 
 const env = useReplicaBot();
 const MATCH = '6713355_1740604074_322_11001_10';

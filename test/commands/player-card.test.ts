@@ -7,7 +7,7 @@ import type { Season } from '../../src/game/seasons.js';
 import type { PlayerProfile } from '../../src/api/schemas.js';
 import { everyRawProfile, profiles, realProfiles, schemas } from '../game/samples.js';
 import { useReplicaBot } from '../helpers/bot.js';
-import { withoutCards } from '../../src/render/charts.js';
+import { withoutCards } from '../../src/render/view-charts.js';
 
 const env = useReplicaBot();
 const fetchedOf = (file: string) => ({ data: profiles[file]!, fetchedAt: Date.now(), ageMs: 0, stale: false, source: 'upstream' as const });

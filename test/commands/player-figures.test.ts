@@ -13,7 +13,7 @@ import { playerView } from '../../commands/player.js';
 import { parseChartSpec, type ProfileCard } from '../../src/charts/specs.js';
 import { currentSeason } from '../../src/game/profile.js';
 import { seasonLabel } from '../../src/render/common.js';
-import { withoutCards } from '../../src/render/charts.js';
+import { withoutCards } from '../../src/render/view-charts.js';
 import { toMessagePayload } from '../../src/render/view.js';
 import { LOCALES, runInLocale, trIn } from '../../src/i18n/index.js';
 import { bot, useReplicaBot } from '../helpers/bot.js';

@@ -8,7 +8,7 @@ import { matchMode } from '../../src/game/modes.js';
 import { FORM_MATCHES } from '../../src/game/form.js';
 import { rankScoreChange } from '../../src/game/ranks.js';
 import type { PlayerProfile } from '../../src/api/schemas.js';
-import { withoutCards } from '../../src/render/charts.js';
+import { withoutCards } from '../../src/render/view-charts.js';
 import { toMessagePayload } from '../../src/render/view.js';
 import { realProfiles } from '../game/samples.js';
 import { useReplicaBot } from '../helpers/bot.js';

@@ -10,7 +10,7 @@ import { readsWhileHeldBack } from '../helpers/held-read.js';
 import { matches, profiles } from '../game/samples.js';
 import { decodeMatchOrigin, encodeMatchOrigin } from '../../src/render/match-origin.js';
 import { expectWithin } from '../helpers/limits.js';
-import { withoutCards } from '../../src/render/charts.js';
+import { withoutCards } from '../../src/render/view-charts.js';
 
 const env = useReplicaBot();
 afterEach(() => env.r.setFaults({}));

@@ -13,7 +13,7 @@ import type { ChartRenderer } from '../../src/charts/renderer.js';
 import { Tracker } from '../../src/jobs/tracker.js';
 import { badgeSlug, floorOfLevel, levelOfTier, TIER_COLOURS, tierGroup, tierOfLevel } from '../../src/game/ranks.js';
 import { toMessagePayload } from '../../src/render/view.js';
-import { withoutCards } from '../../src/render/charts.js';
+import { withoutCards } from '../../src/render/view-charts.js';
 import { MEMBER, useReplicaBot } from '../helpers/bot.js';
 import { otherLevel, seasonNow, withRankText } from '../helpers/rank-text.js';
 import { everyRawProfile, schemas } from '../game/samples.js';

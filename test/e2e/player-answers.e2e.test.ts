@@ -11,7 +11,7 @@ import { answerOf, bootBot } from './helpers.js';
 import { pino } from 'pino';
 import { ImageStore } from '../../src/api/image-store.js';
 import { createChartRenderer } from '../../src/charts/renderer.js';
-import { withCardImages } from '../../src/discord/charts.js';
+import { withCardImages } from '../../src/discord/chart-attachments.js';
 
 let r: Replica;
 let discord: FakeDiscord;

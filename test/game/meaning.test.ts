@@ -10,7 +10,7 @@ import { matchMode } from '../../src/game/modes.js';
 import { newestUpdate, rankSummary, seasonRanks } from '../../src/game/profile.js';
 import { rankScore } from '../../src/game/ranks.js';
 import { rankTimeline } from '../../src/game/rank-timeline.js';
-import { rankHistorySpec } from '../../src/render/charts.js';
+import { rankHistorySpec } from '../../src/render/view-charts.js';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SAMPLES_DIR } from '../../src/replica/data/dataset.js';

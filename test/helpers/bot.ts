@@ -15,7 +15,7 @@ import type { Replica } from '../../src/replica/server.js';
 import type { SqliteConnection } from '../../src/store/sqlite-driver.js';
 import type { State } from '../../src/store/state.js';
 import { lastVersion, toMessagePayload, type MessagePayload, type View } from '../../src/render/view.js';
-import { withoutCards } from '../../src/render/charts.js';
+import { withoutCards } from '../../src/render/view-charts.js';
 import { capturingLogger, clientFor, replica } from './replica.js';
 
 export const MEMBER = { userId: '200000000000000001', guildId: '300000000000000001', locale: 'en-US' };

@@ -1,9 +1,9 @@
-/** A View's charts drawn by the runtime (src/discord/charts.ts `drawCharts`): attached when drawn, the embed's image dropped when not. */
+/** A View's charts drawn by the runtime (src/discord/chart-attachments.ts `drawCharts`): attached when drawn, the embed's image dropped when not. */
 import { describe, expect, it } from 'vitest';
 import type { ChartRenderer } from '../../src/charts/renderer.js';
 import { createLogger } from '../../src/core/logger.js';
-import { drawCharts } from '../../src/discord/charts.js';
-import { chartOf, rankHistorySpec, withChart, withoutCards } from '../../src/render/charts.js';
+import { drawCharts } from '../../src/discord/chart-attachments.js';
+import { chartOf, rankHistorySpec, withChart, withoutCards } from '../../src/render/view-charts.js';
 import { toMessagePayload, withoutFiles, type View } from '../../src/render/view.js';
 
 const logger = createLogger({ level: 'silent', pretty: false });

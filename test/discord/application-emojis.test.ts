@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createImageResolver } from '../../src/api/images.js';
 import type { ImageSource } from '../../src/api/image-store.js';
 import { EMOJI_SIZE } from '../../src/charts/emoji-art.js';
-import { emojiSources, loadAppEmojis, syncEmojis, tierIconPath, type EmojiSource } from '../../src/discord/emojis.js';
+import { emojiSources, loadAppEmojis, syncEmojis, tierIconPath, type EmojiSource } from '../../src/discord/application-emojis.js';
 import { emojiBefore, parseEmojiName, setAppEmojis } from '../../src/render/emojis.js';
 import { APP_ID, startFakeDiscord, type FakeDiscord } from '../e2e/fake-discord.js';
 

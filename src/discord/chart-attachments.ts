@@ -5,7 +5,7 @@ import { cardImageUrls, hasCardImages, type ChartSpec } from '../charts/specs.js
 import type { ImageSource } from '../api/image-store.js';
 import { currentDeadline, settleUntilAborted } from '../core/deadline.js';
 import type { Logger } from '../core/logger.js';
-import { hasData } from '../render/charts.js';
+import { hasData } from '../render/view-charts.js';
 import { withoutCardImages, type View, type ViewChart, type ViewFile } from '../render/view.js';
 
 /** Longest a chart may take when the answer has no deadline (the CLI), ms. */
