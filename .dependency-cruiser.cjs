@@ -10,6 +10,7 @@ const LAYERS = [
   ['commands/'],
   ['src/app/'],
   ['src/discord/'],
+  ['src/ladder/'],
   ['src/feeds/', 'src/jobs/'],
   ['src/catalog/'],
   ['src/render/'],

@@ -9,7 +9,7 @@
  * - the `/ladder show` handler through the router, warm (its page cache holds the page), beside the cached `/player`
  *   handler on the local replica in the same process (both without Discord's transport, which is the same for both);
  * - the store's bytes per 10,000 members (SQLite: dbstat, indexes included) and this process's heap after the queries.
- * Then a rank-role sync (src/feeds/rank-roles.ts) after a season reset: `--role-members` members who each hold the
+ * Then a rank-role sync (src/ladder/rank-roles.ts) after a season reset: `--role-members` members who each hold the
  * role of last season's tier and are ranked in another tier now, so that every one changes (a role added, one taken
  * back), through the production REST client and budget against the fake Discord with Discord's global limit of 50
  * requests a second; printed beside the floor of those calls at 50 a second, with the 429s the fake answered.
@@ -31,8 +31,8 @@ import { replica } from '../test/helpers/replica.js';
 import { cleanUpOnExit, removeDir, tempDir } from './bench-support.js';
 import { tmpdir } from 'node:os';
 import { createDiscordClient } from '../src/discord/client.js';
-import { discordRoleTransport } from '../src/feeds/discord-roles.js';
-import { RankRoleSync } from '../src/feeds/rank-roles.js';
+import { discordRoleTransport } from '../src/ladder/discord-roles.js';
+import { RankRoleSync } from '../src/ladder/rank-roles.js';
 import { APP_ID, GUILD_ID, startFakeDiscord } from '../test/e2e/fake-discord.js';
 
 const { values } = parseArgs({

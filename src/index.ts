@@ -23,7 +23,7 @@ import { syncSettingsOverRedis } from './store/settings-sync.js';
 import { pollSignalOverRedis, type PollSignal } from './feeds/poll-signal.js';
 import { createApiServices } from './app/services.js';
 import { createBackground } from './app/background.js';
-import { discordRoleTransport } from './feeds/discord-roles.js';
+import { discordRoleTransport } from './ladder/discord-roles.js';
 import type { Playground } from './playground/start.js';
 import { clusterConfigEnv, clusterFromEnv, ShardingPlanError, type ClusterIdentity } from './app/sharding/plan.js';
 import { runClusterShards } from './app/sharding/cluster.js';

@@ -3,7 +3,7 @@ import { Client, GatewayIntentBits, Options, ShardClientUtil } from 'discord.js'
 import type { ShardInfo } from '../render/status.js';
 import { DefaultRestOptions } from '@discordjs/rest';
 import { currentDeadline } from '../core/deadline.js';
-import { rejectLongRoleWaits } from '../feeds/discord-roles.js';
+import { rejectLongRoleWaits } from '../ladder/discord-roles.js';
 import { discordAgent } from './agent.js';
 import { DiscordRestBudget, INTERACTIVE_PRIORITY, PRIORITY_HEADER, UNCOUNTED, type MakeRequest } from './rest-budget.js';
 
@@ -19,7 +19,7 @@ export interface DiscordClientOptions {
 /**
  * A discord.js client with the Guilds intent, no mentions, no cache but the guilds'. REST goes through `budget`, or to the proxy holding the
  * global limit (Discord: Rate Limits) for every process; requests answering an interaction carry {@link PRIORITY_HEADER}. A wait on a
- * member's role route longer than ROLE_WAIT_LIMIT_MS rejects with discord.js's `RateLimitError` (src/feeds/discord-roles.ts).
+ * member's role route longer than ROLE_WAIT_LIMIT_MS rejects with discord.js's `RateLimitError` (src/ladder/discord-roles.ts).
  * @throws Error when both `proxyUrl` and `budget` are given.
  */
 export function createDiscordClient({ apiUrl, proxyUrl, budget }: DiscordClientOptions): Client {
@@ -30,7 +30,7 @@ export function createDiscordClient({ apiUrl, proxyUrl, budget }: DiscordClientO
     intents: [GatewayIntentBits.Guilds],
     allowedMentions: { parse: [] },
     // The budget or the proxy counts the global limit in sliding seconds; @discordjs/rest's fixed windows would hold requests back twice.
-    // A member-role route's long wait is handed back to the rank roles' sync, which sets that member aside (src/feeds/rank-roles.ts).
+    // A member-role route's long wait is handed back to the rank roles' sync, which sets that member aside (src/ladder/rank-roles.ts).
     rest: { api, agent: discordAgent(), globalRequestsPerSecond: UNCOUNTED, makeRequest, rejectOnRateLimit: rejectLongRoleWaits },
     makeCache: Options.cacheWithLimits(Object.fromEntries(UNCACHED_MANAGERS.map((name) => [name, 0]))),
   });

@@ -4,7 +4,7 @@ import type { MemberDataRepository } from '../store/member-data.js';
 import type { TrackingRepository } from '../store/tracking.js';
 import type { LadderRepository } from '../store/ladder.js';
 import type { RankRolesRepository } from '../store/rank-roles.js';
-import type { RoleTransport } from '../feeds/rank-roles.js';
+import type { RoleTransport } from '../ladder/rank-roles.js';
 import type { VerificationsRepository } from '../store/verifications.js';
 import type { AlertsRepository } from '../store/alerts.js';
 import type { FeedPostsRepository } from '../store/feed-posts.js';
@@ -113,7 +113,7 @@ export interface CommandContext {
   /** Servers' ladders (src/store/ladder.ts), for /ladder and /config ladder; absent: /ladder says it is unavailable. */
   ladder?: LadderRepository;
   /**
-   * Servers' rank roles (src/store/rank-roles.ts) and the server's roles as Discord has them (src/feeds/discord-roles.ts),
+   * Servers' rank roles (src/store/rank-roles.ts) and the server's roles as Discord has them (src/ladder/discord-roles.ts),
    * for /config rank-roles and /config status; `discord` absent without Discord (the playground): the roles are not checked.
    */
   rankRoles?: { store: RankRolesRepository; discord?: Pick<RoleTransport, 'guildRoles'> };

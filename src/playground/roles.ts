@@ -1,9 +1,9 @@
 /**
- * Rank roles over the pretend server ({@link RoleTransport}): the sync of src/feeds/rank-roles.ts gives and takes back
+ * Rank roles over the pretend server ({@link RoleTransport}): the sync of src/ladder/rank-roles.ts gives and takes back
  * roles on {@link PlaygroundGuild}'s members, with Discord's answers to what Discord refuses (Discord: "JSON Error Codes").
  */
 import type { GuildRoles } from '../game/rank-roles.js';
-import type { RoleTransport } from '../feeds/rank-roles.js';
+import type { RoleTransport } from '../ladder/rank-roles.js';
 import { PlaygroundRestError } from './channels.js';
 import { BOT_ROLE, GUILD, roleById, type PlaygroundGuild } from './guild.js';
 

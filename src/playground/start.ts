@@ -20,7 +20,7 @@ import { playgroundChannelAccess, playgroundFeedTransport } from './channels.js'
 import type { Definition } from './command-line.js';
 import { BOT, CHANNELS, dmChannelOf, DM_TOPIC, GUILD, LANGUAGES, PlaygroundGuild, PlaygroundLocales } from './guild.js';
 import { BackgroundJob } from '../core/background-job.js';
-import { ROLES_EVERY_MS } from '../feeds/rank-roles.js';
+import { ROLES_EVERY_MS } from '../ladder/rank-roles.js';
 import { playgroundGame } from './game.js';
 import { coalesced, playgroundRoleTransport } from './roles.js';
 import { replicaSamples } from './samples.js';

@@ -22,7 +22,7 @@ import type { Replica } from '../../src/replica/server.js';
 import { capturingLogger, clientFor } from '../helpers/replica.js';
 import type { FakeDiscord } from './fake-discord.js';
 import { createBackground, type Background, type BackgroundOptions } from '../../src/app/background.js';
-import { discordRoleTransport } from '../../src/feeds/discord-roles.js';
+import { discordRoleTransport } from '../../src/ladder/discord-roles.js';
 import { SOLE_LEADER } from '../../src/feeds/leadership.js';
 import type { State } from '../../src/store/state.js';
 

@@ -11,7 +11,7 @@ import { hasMessage, LOCALES, runInLocale, trIn, type Locale } from '../../src/i
 import { tierName } from '../../src/i18n/names.js';
 import { playerView } from '../../commands/player.js';
 import { bandsWithin } from '../../src/charts/tiers.js';
-import { momentView } from '../../src/feeds/ladder-moments.js';
+import { momentView } from '../../src/ladder/moments.js';
 import { DIVISIONS, TIER_NAMES, tierOfLevel } from '../../src/game/ranks.js';
 import { profiles } from '../game/samples.js';
 import { ADMIN, useReplicaBot } from '../helpers/bot.js';

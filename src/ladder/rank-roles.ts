@@ -52,7 +52,7 @@ const RENEW_AFTER_MS = LEASE_MS / 4;
 const IN_FLIGHT = 4;
 /**
  * The longest one member's request may take, ms, its waits in the REST budget and the route's bucket included: one
- * member never holds a run longer (discord.js's sleeps past it are cut at ROLE_WAIT_LIMIT_MS, src/feeds/discord-roles.ts).
+ * member never holds a run longer (discord.js's sleeps past it are cut at ROLE_WAIT_LIMIT_MS, src/ladder/discord-roles.ts).
  * Half a sync's period: a normal change takes well under a second, a bucket's wait a few.
  */
 export const ROLE_CALL_DEADLINE_MS = 30_000;

@@ -16,8 +16,8 @@ import { escapeText } from '../render/limits.js';
 import { toMessagePayload, type View } from '../render/view.js';
 import type { GuildSettingsRepository } from '../store/guild-settings.js';
 import type { LadderRepository, PendingMoment, RecapData } from '../store/ladder.js';
-import type { DeliveryLedger, DeliveryOutcome } from './delivery.js';
-import { localTime, minusDays, quietNow } from './schedule.js';
+import type { DeliveryLedger, DeliveryOutcome } from '../feeds/delivery.js';
+import { localTime, minusDays, quietNow } from '../feeds/schedule.js';
 
 /** How often planned moments and due recaps are looked for, ms. */
 export const MOMENTS_EVERY_MS = 15_000;

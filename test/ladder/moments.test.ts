@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { momentsBetween, type Standing } from '../../src/game/ladder.js';
 import { DeliveryLedger, type FeedTransport } from '../../src/feeds/delivery.js';
-import { LadderMoments, recapDue } from '../../src/feeds/ladder-moments.js';
+import { LadderMoments, recapDue } from '../../src/ladder/moments.js';
 import type { MessagePayload } from '../../src/render/view.js';
 import type { State } from '../../src/store/state.js';
 import { memoryState } from '../helpers/state.js';
