@@ -17,7 +17,13 @@ const REDIS = [
 ];
 /** Files that need PostgreSQL (and some of them Redis too). */
 const POSTGRES = [
+  'test/feeds/corrections.test.ts',
+  'test/feeds/digests.test.ts',
+  'test/feeds/hero-alerts-delivery.test.ts',
   'test/feeds/poller.test.ts',
+  'test/feeds/quiet-hours.test.ts',
+  'test/feeds/store-failing.test.ts',
+  'test/feeds/threads.test.ts',
   'test/helpers/postgres.test.ts',
   'test/jobs/balance-indexer.test.ts',
   'test/store/balance-history.test.ts',
