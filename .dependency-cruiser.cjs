@@ -44,10 +44,11 @@ module.exports = {
     ...layerRules,
     {
       name: 'commands-apart',
-      comment: 'a command reaches another through custom-ID routes and the loaders of src/catalog/, never by import',
+      comment:
+        'a command reaches another through custom-ID routes and the loaders of src/catalog/, never by import; a command of many files (commands/config/) imports only its own',
       severity: 'error',
-      from: { path: '^commands/', pathNot: '^commands/index[.]ts$' },
-      to: { path: '^commands/' },
+      from: { path: '^commands/([^/]+)', pathNot: '^commands/index[.]ts$' },
+      to: { path: '^commands/', pathNot: '^commands/$1/' },
     },
     {
       name: 'no-circular',

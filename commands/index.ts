@@ -4,7 +4,7 @@ import { achievements } from './achievements.js';
 import { alerts } from './alerts.js';
 import { battlepass } from './battlepass.js';
 import { compare } from './compare.js';
-import { config } from './config.js';
+import { config } from './config/index.js';
 import { hero } from './hero.js';
 import { items } from './items.js';
 import { ladder } from './ladder.js';
