@@ -368,6 +368,15 @@ function profileEmbed(p: PlayerProfile, look: Lookups, tracked?: Tracked & { now
  * Combat figures and standing, one menu away from the profile so that its first screen fits a phone:
  * play time by role, per 10 minutes, the standing among all players the newer profile shape states, MVP / SVP.
  */
+/** "Per 10 minutes · all modes": a figure of ranked and unranked together says so. */
+const allModes = (label: string) => `${label} · ${tr('player:profile.allModes')}`;
+
+/** "Ranked 0 / 1 · Unranked 5 / 8": MVPs and SVPs of each mode, never added up beside figures of one mode. */
+function mvpSvpByMode(ranked: { mvp: number; svp: number } | null, unranked: { mvp: number; svp: number } | null): string {
+  const part = (label: string, r: { mvp: number; svp: number } | null) => (r ? `${label} ${integer(r.mvp)} / ${integer(r.svp)}` : null);
+  return [part(tr('player:profile.ranked'), ranked), part(tr('player:profile.unranked'), unranked)].filter(Boolean).join(' · ') || '—';
+}
+
 function statsEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
   const r = p.overall.ranked;
   const u = p.overall.unranked;
@@ -389,11 +398,11 @@ function statsEmbed(p: PlayerProfile, look: Lookups): APIEmbed {
       per10.heal === null ? null : tr('player:profile.healing', { value: integer(per10.heal) }),
       per10.damage_taken === null ? null : tr('player:profile.damageTaken', { value: integer(per10.damage_taken) }),
     ].filter(Boolean);
-    fields.push({ name: tr('player:profile.perTenMinutes'), value: parts.join(' · '), inline: false });
+    fields.push({ name: allModes(tr('player:profile.perTenMinutes')), value: parts.join(' · '), inline: false });
   }
   const standing = standingLine(p);
   if (standing) fields.push({ name: tr('player:standing.title'), value: standing, inline: false });
-  fields.push({ name: tr('player:profile.mvpSvp'), value: `${integer(r.mvp + u.mvp)} / ${integer(r.svp + u.svp)}`, inline: true });
+  fields.push({ name: tr('player:profile.mvpSvp'), value: mvpSvpByMode(r, u), inline: false });
   return { ...base(p, 'stats', look), fields };
 }
 
@@ -435,7 +444,7 @@ function profileCardSpec(p: PlayerProfile, look: Lookups): ProfileCard {
     { label: tr('player:card.rankedKda'), value: r.kills + r.deaths + r.assists > 0 ? decimal((r.kills + r.assists) / Math.max(1, r.deaths)) : '—' },
     pace
       ? { label: tr('player:pace.title', { tier: tierName(pace.nextTier) }), value: tr('player:card.score', { score: integer(Math.ceil(pace.points)) }) }
-      : { label: tr('player:profile.mvpSvp'), value: `${integer(r.mvp + p.overall.unranked.mvp)} / ${integer(r.svp + p.overall.unranked.svp)}` },
+      : { label: tr('player:profile.mvpSvpRanked'), value: `${integer(r.mvp)} / ${integer(r.svp)}` },
   ];
   const top = topHeroes(p);
   const roles = roleSplit(p, look);
@@ -837,7 +846,12 @@ function section(p: PlayerProfile, which: PlayerSection, page: number, look: Loo
       return { embed: matchupsEmbed(p, look), pages: 1, page: 1 };
     case 'maps': {
       const rows = p.maps.filter((m) => m.matches > 0).sort((a, b) => b.matches - a.matches);
-      const image = rows.map((m) => look.map(m.map_id)?.image ?? m.map_thumbnail).find(Boolean);
+      // The picture of the page's own first map that has one: never a map another page lists.
+      const shown = clampPage(page, pageCount(rows.length, PER_PAGE));
+      const image = rows
+        .slice((shown - 1) * PER_PAGE, shown * PER_PAGE)
+        .map((m) => look.map(m.map_id)?.image ?? m.map_thumbnail)
+        .find(Boolean);
       // A map's mode comes from the player's own match rows on it, never from the map list: every row held, though the
       // counts are the profile's.
       const labels = playedMapLabels(
@@ -963,9 +977,16 @@ async function heroView(
           per10.damage_taken === null ? null : tr('player:profile.damageTaken', { value: integer(per10.damage_taken) }),
         ].filter(Boolean)
       : [];
-    if (parts.length > 0) fields.push({ name: tr('player:profile.perTenMinutes'), value: parts.join(' · '), inline: false });
-    if (total.hit_rate !== null) fields.push({ name: tr('player:hero.accuracy'), value: ratioPercent(total.hit_rate), inline: true });
-    fields.push({ name: tr('player:profile.mvpSvp'), value: `${integer(total.mvp)} / ${integer(total.svp)}`, inline: true });
+    // Played in both modes, the figures below the two records add them up and say so; in one, they are that mode's.
+    const both = data.ranked !== null && data.unranked !== null;
+    const label = (text: string) => (both ? allModes(text) : text);
+    if (parts.length > 0) fields.push({ name: label(tr('player:profile.perTenMinutes')), value: parts.join(' · '), inline: false });
+    if (total.hit_rate !== null) fields.push({ name: label(tr('player:hero.accuracy')), value: ratioPercent(total.hit_rate), inline: !both });
+    fields.push(
+      both
+        ? { name: tr('player:profile.mvpSvp'), value: mvpSvpByMode(data.ranked, data.unranked), inline: false }
+        : { name: tr('player:profile.mvpSvp'), value: `${integer(total.mvp)} / ${integer(total.svp)}`, inline: true },
+    );
   }
   if (data.maps.length > 0) {
     const mapLabels = playedMapLabels(

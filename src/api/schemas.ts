@@ -333,6 +333,8 @@ export function createSchemas(img: ImageResolver) {
       win_rate: winRate(undefined, h.wins, h.matches),
       /** Main-attack hit rate between 0 and 1, when the profile has it. */
       hit_rate: main_attack && main_attack.total && main_attack.hits !== null ? main_attack.hits / main_attack.total : null,
+      /** Main-attack hits and shots, when the profile gives both: rows add up by shots, not by their rates. */
+      shots: main_attack && main_attack.total && main_attack.hits !== null ? { hits: main_attack.hits, total: main_attack.total } : null,
     }));
 
   /** One recent match from any history shape: v1, v2 (with `pagination`), or the profile's embedded `match_history` (`player_performance`). */

@@ -23,6 +23,8 @@ export interface HeroRecord {
   heal: number | null;
   damage_taken: number | null;
   hit_rate: number | null;
+  /** Main-attack hits and shots behind `hit_rate`, when the rows give them. */
+  shots: { hits: number; total: number } | null;
 }
 
 /** `maps` from the recent matches on the hero, most played first; `recent` newest first, practice and bot matches left out. */
@@ -57,17 +59,25 @@ function recordOf(row: HeroRow): HeroRecord {
     heal: row.heal,
     damage_taken: row.damage_taken,
     hit_rate: row.hit_rate,
+    shots: row.shots,
   };
 }
 
 const plus = (a: number | null, b: number | null) => (a === null && b === null ? null : (a ?? 0) + (b ?? 0));
 
-/** Two records as one; the hit rate weighted by play time, as the rows give a rate and not the shots. */
+/**
+ * Two records as one. The hit rate is hits over shots when both rows give their shots (Thor's ranked 487 of 1,445 and
+ * unranked 358 of 984 are 34.8 %), else the rates weighted by play time.
+ */
 function sum(a: HeroRecord | null, b: HeroRecord | null): HeroRecord | null {
   if (!a || !b) return a ?? b;
   const weight = a.play_time + b.play_time;
-  const hit =
-    a.hit_rate !== null && b.hit_rate !== null && weight > 0 ? (a.hit_rate * a.play_time + b.hit_rate * b.play_time) / weight : (a.hit_rate ?? b.hit_rate);
+  const shots = a.shots && b.shots ? { hits: a.shots.hits + b.shots.hits, total: a.shots.total + b.shots.total } : null;
+  const hit = shots
+    ? shots.hits / shots.total
+    : a.hit_rate !== null && b.hit_rate !== null && weight > 0
+      ? (a.hit_rate * a.play_time + b.hit_rate * b.play_time) / weight
+      : (a.hit_rate ?? b.hit_rate);
   return {
     matches: a.matches + b.matches,
     wins: a.wins + b.wins,
@@ -81,6 +91,7 @@ function sum(a: HeroRecord | null, b: HeroRecord | null): HeroRecord | null {
     heal: plus(a.heal, b.heal),
     damage_taken: plus(a.damage_taken, b.damage_taken),
     hit_rate: hit,
+    shots,
   };
 }
 

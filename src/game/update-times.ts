@@ -29,9 +29,23 @@ function fromWallTime(wallAsUtc: number): number {
   return wallAsUtc - (wallTimeAt(first) - first);
 }
 
+/** Texts already read: a profile is rendered again and again from the cache, and each reading costs two time-zone lookups. */
+const parsed = new Map<string, number | null>();
+/** Most texts kept; past it the memory starts again (the texts of the profiles shown lately come back at once). */
+const MOST_PARSED = 2_048;
+
 /** Unix seconds of an `updates.*` text, or null if unreadable. Seconds and AM/PM are optional. */
 export function parseUpdateTime(value: unknown): number | null {
   if (typeof value !== 'string') return null;
+  const known = parsed.get(value);
+  if (known !== undefined) return known;
+  const seconds = readUpdateTime(value);
+  if (parsed.size >= MOST_PARSED) parsed.clear();
+  parsed.set(value, seconds);
+  return seconds;
+}
+
+function readUpdateTime(value: string): number | null {
   const m = value.trim().match(/^(\d{1,2})\/(\d{1,2})\/(\d{4}),?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AP]M)?$/i);
   if (!m) return null;
   let hour = Number(m[4]);

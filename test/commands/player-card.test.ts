@@ -96,7 +96,10 @@ describe('the profile card names its rank’s season as the embed does', () => {
     const hayama = await rankSeasons(profiles['autumnnippert-hayamaken-1402468705.json']!, null, true);
     // Silver I is Season 1's, under a card headed Season 1.5: said, and no pace of Season 1 among Season 1.5's tiles.
     expect(hayama).toMatchObject({ embed: 'Season 1', card: 'Season 1', named: 'Season 1', headed: 'Season 1.5' });
-    expect(hayama.tiles.map((t) => t.label)).toEqual(['Ranked', 'Ranked win rate', 'Ranked KDA', 'MVP / SVP']);
+    expect(hayama.tiles.map((t) => t.label)).toEqual(['Ranked', 'Ranked win rate', 'Ranked KDA', 'Ranked MVP / SVP']);
+    // Ranked MVPs and SVPs beside the ranked tiles: the unranked ones are not added in.
+    const { ranked } = profiles['autumnnippert-hayamaken-1402468705.json']!.overall;
+    expect(hayama.tiles.at(-1)!.value).toBe(`${ranked.mvp} / ${ranked.svp}`);
     const doubleC = profiles['doublec8-double-c-1786151874-2025-08-05.json']!;
     const season2 = seasonRanks(doubleC).find((s) => s.season.number === '2')!.season;
     // Bronze II is Season 2's, under a card headed with Season 3 (current), whose 14 wins of 26 the tiles count.

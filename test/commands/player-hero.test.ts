@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { APIEmbed } from 'discord-api-types/v10';
 import { readForTracking } from '../../src/game/tracking.js';
 import { heroWeek, playerHero } from '../../src/game/player-hero.js';
-import { profiles } from '../game/samples.js';
+import { everyRawProfile, profiles } from '../game/samples.js';
 import { MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
 
 const env = useReplicaBot();
@@ -24,9 +24,28 @@ describe('/player hero:', () => {
     // The profile's top heroes stand beside its ranked record: the same hero's ranked rows, 19 matches, 12 wins.
     const profile = await env.b.run('player', { query: UID });
     expect(fieldsOf(profile.payload.embeds[0]!)['Top heroes · Ranked']).toContain('**1. Winter Soldier** (Duelist) · 3h 1m · 19 matches · 63.2 %');
-    expect(f['Per 10 minutes']).toMatch(/^[\d,]+ damage · 0 healing · [\d,]+ damage taken$/);
-    expect(f.Accuracy).toMatch(/^\d+\.\d %$/);
-    expect(f['MVP / SVP']).toBe('0 / 1');
+    expect(f['Per 10 minutes · all modes']).toMatch(/^[\d,]+ damage · 0 healing · [\d,]+ damage taken$/);
+    expect(f['Accuracy · all modes']).toMatch(/^\d+\.\d %$/);
+    // By mode, as the rows give them: the one SVP is the unranked one.
+    const rows = profiles[AUGUST]!;
+    const ws = (list: typeof rows.heroes_ranked) => list.find((h) => h.hero_id === '1041')!;
+    expect(f['MVP / SVP']).toBe(
+      `Ranked ${ws(rows.heroes_ranked).mvp} / ${ws(rows.heroes_ranked).svp} · Unranked ${ws(rows.heroes_unranked).mvp} / ${ws(rows.heroes_unranked).svp}`,
+    );
+  });
+
+  it('gives the hero’s accuracy as hits over shots of both modes, not as the modes’ rates weighted by play time', async () => {
+    const raw = everyRawProfile()['autumnnippert-mrblungy-450703773.json']!;
+    type Row = { hero_id: unknown; main_attack: { total: number; hits: number } };
+    const thor = (['heroes_ranked', 'heroes_unranked'] as const).map((k) => (raw[k] as Row[]).find((h) => String(h.hero_id) === '1039')!.main_attack);
+    const hits = thor.reduce((n, m) => n + m.hits, 0);
+    const shots = thor.reduce((n, m) => n + m.total, 0);
+    // 845 of 2,429 shots: 34.8 %, where the rates weighted by play time make 34.9 %.
+    expect(hits / shots).toBeCloseTo(0.3479, 4);
+    const total = playerHero(profiles['autumnnippert-mrblungy-450703773.json']!, { id: '1039', name: 'thor' }).total!;
+    expect(total.hit_rate).toBeCloseTo(hits / shots, 10);
+    const { payload } = await env.b.run('player', { query: '450703773', hero: 'thor' });
+    expect(fieldsOf(payload.embeds[0]!)['Accuracy · all modes']).toBe('34.8 %');
   });
 
   it('lists the maps of the recent matches on the hero, and their counts add up to those matches', async () => {

@@ -122,7 +122,10 @@ describe('/player profile on every real sample', () => {
     expect(f['Per 10 minutes']).toBeUndefined();
     expect(f['Play time by role']).toBeUndefined();
     const stats = fieldsOf((await env.b.press('pl.s:1786151874:', ['stats'])).payload.embeds[0]!);
-    expect(stats['Per 10 minutes']).toBe('10,810 damage · 2,770 healing · 7,290 damage taken');
+    expect(stats['Per 10 minutes · all modes']).toBe('10,810 damage · 2,770 healing · 7,290 damage taken');
+    // MVPs and SVPs by mode, as the profile's totals give them: never one sum beside figures of one mode.
+    const { ranked, unranked } = profiles['doublec8-double-c-1786151874-2025-08-05.json']!.overall;
+    expect(stats['MVP / SVP']).toBe(`Ranked ${ranked.mvp} / ${ranked.svp} · Unranked ${unranked.mvp} / ${unranked.svp}`);
     // Phoenix is newer than the hero list: her role comes from the profile's own matchups.
     // The roles add up to the profile's total play time; 4m 33s of it is in no hero list.
     expect(stats['Among all players']).toBe(
@@ -837,5 +840,16 @@ describe('sections that agree with each other', () => {
     const lines = payload.embeds[0]!.description!.split('\n');
     expect(lines).toContain('**9. Jeff the Land Shark** · 3m 28s · no completed matches · —');
     expect(lines.every((l) => !/ 0 matches/.test(l))).toBe(true);
+  });
+});
+
+describe('/player maps, page by page', () => {
+  it('each page’s picture is of a map that page lists, never of one on another page', async () => {
+    const first = (await env.b.press('pl.s:1403392756:', ['maps'])).payload.embeds[0]!;
+    const second = (await env.b.press('pl.p:1403392756::maps:2:n')).payload.embeds[0]!;
+    expect(first.thumbnail?.url).toMatch(/map_1170\.png$/);
+    // Page 2 lists Spider-Islands (map 1245) alone: its picture is 1245's, not Royal Palace's from page 1.
+    expect(second.description).toMatch(/^\*\*Spider-Islands \(Competitive\)\*\*/);
+    expect(second.thumbnail?.url).toMatch(/map_1245\.png$/);
   });
 });

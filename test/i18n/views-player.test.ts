@@ -152,7 +152,7 @@ describe('/player in every locale', () => {
     const menu = view.components![0]!.components[0]!;
     expect('placeholder' in menu && menu.placeholder).toBe(trIn(locale, 'player:menu.sections'));
     const stats = fieldNames(await press(locale, `pl.s:${DOUBLE_C}:`, ['stats']));
-    expect(stats).toContain(trIn(locale, 'player:profile.perTenMinutes'));
+    expect(stats).toContain(`${trIn(locale, 'player:profile.perTenMinutes')} · ${trIn(locale, 'player:profile.allModes')}`);
     if (locale === 'en') return;
     expect(stats).toContain(own(locale, 'player:profile.playTimeByRole'));
     // The season may stand anywhere in the sentence (Japanese puts it first).
