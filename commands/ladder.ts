@@ -1,6 +1,6 @@
 /**
  * `/ladder`: a server's own ladder of its members, by the rank score of the account each proved is theirs
- * (src/store/ladder.ts; standings from the tracker, src/jobs/tracker.ts), and a member's place on it.
+ * (src/store/ladder/; standings from the tracker, src/jobs/tracker.ts), and a member's place on it.
  */
 import type { APIEmbed } from 'discord-api-types/v10';
 import { isPlatform, PLATFORM_NAMES, PLATFORMS, type Platform } from '../src/api/endpoints.js';
@@ -20,7 +20,7 @@ import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/pagin
 import type { View } from '../src/render/view.js';
 import { chartOf, withChart } from '../src/render/view-charts.js';
 import { LADDER_CARD_ROWS, LADDER_CHART_PLAYERS, type LadderCard } from '../src/charts/specs.js';
-import type { LadderPage, LadderRow } from '../src/store/ladder.js';
+import type { LadderPage, LadderRow } from '../src/store/ladder/index.js';
 
 const COLOUR = 0xf59e0b;
 const privately = (description: string): View => ({ ephemeral: true, embeds: [{ color: COLOUR, description }] });

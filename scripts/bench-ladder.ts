@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ladder`: a server's ladder (src/store/ladder.ts, commands/ladder.ts) for one server of `--members`
+ * `npm run bench:ladder`: a server's ladder (src/store/ladder/, commands/ladder.ts) for one server of `--members`
  * verified linked members, on SQLite and on PostgreSQL.
  *
  * Each run fills a fresh store (one link, one proof and one standing per member; scores, roles, platforms and the week's
@@ -21,7 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import { openState, type State } from '../src/store/state.js';
-import { LadderRepository } from '../src/store/ladder.js';
+import { LadderRepository } from '../src/store/ladder/index.js';
 import { LADDER_ROLES } from '../src/game/ladder.js';
 import { rng } from '../src/replica/data/handwritten.js';
 import { Router } from '../src/discord/router.js';

@@ -7,7 +7,7 @@ import { deliveryProblem } from '../../src/core/discord-errors.js';
 import { formatClock } from '../../src/feeds/schedule.js';
 import { currentLocale, tr } from '../../src/i18n/index.js';
 import type { View } from '../../src/render/view.js';
-import type { LadderSettings } from '../../src/store/ladder.js';
+import type { LadderSettings } from '../../src/store/ladder/index.js';
 import { t } from '../../src/render/strings.js';
 
 import { privately, UNKNOWN_CHANNEL_CODE } from './common.js';

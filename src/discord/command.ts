@@ -2,7 +2,7 @@
 import type { MainsRefresher } from '../feeds/alerts.js';
 import type { MemberDataRepository } from '../store/member-data.js';
 import type { TrackingRepository } from '../store/tracking.js';
-import type { LadderRepository } from '../store/ladder.js';
+import type { LadderRepository } from '../store/ladder/index.js';
 import type { RankRolesRepository } from '../store/rank-roles.js';
 import type { RoleTransport } from '../ladder/rank-roles.js';
 import type { VerificationsRepository } from '../store/verifications.js';
@@ -110,7 +110,7 @@ export interface CommandContext {
   verifications?: VerificationsRepository;
   /** The feeds' posts as last read (src/store/feed-posts.ts), for the titles /config status names; absent: posts are named by id. */
   feedPosts?: Pick<FeedPostsRepository, 'posts'>;
-  /** Servers' ladders (src/store/ladder.ts), for /ladder and /config ladder; absent: /ladder says it is unavailable. */
+  /** Servers' ladders (src/store/ladder/), for /ladder and /config ladder; absent: /ladder says it is unavailable. */
   ladder?: LadderRepository;
   /**
    * Servers' rank roles (src/store/rank-roles.ts) and the server's roles as Discord has them (src/ladder/discord-roles.ts),

@@ -10,7 +10,7 @@ import type { Logger } from '../core/logger.js';
 import { mainRole, standingOf } from '../game/ladder.js';
 import { rankSummary } from '../game/profile.js';
 import { nextInterval, readForTracking, sameSnapshot, trackedTimelinePoints, type IntervalBounds } from '../game/tracking.js';
-import type { LadderRepository } from '../store/ladder.js';
+import type { LadderRepository } from '../store/ladder/index.js';
 import type { ClaimedPlayer, TrackingRepository } from '../store/tracking.js';
 
 /** How long a claim holds before another process may take the player (ms): far longer than one read waits. */

@@ -1,6 +1,6 @@
 /**
  * Posting servers' ladder moments (rank changes across a tier, season peaks in a new division, a member entering the top
- * 3, a season's card once it ended), planned by the store when a standing changes (src/store/ladder.ts), and each server's
+ * 3, a season's card once it ended), planned by the store when a standing changes (src/store/ladder/standings.ts), and each server's
  * weekly recap at its day and hour. Each goes once through the feeds' ledger (feed `ladder`), in the server's language,
  * mentioning the member unless they turned their mentions off, and waits out the server's quiet hours.
  */
@@ -15,7 +15,7 @@ import { tierName } from '../i18n/names.js';
 import { escapeText } from '../render/limits.js';
 import { toMessagePayload, type View } from '../render/view.js';
 import type { GuildSettingsRepository } from '../store/guild-settings.js';
-import type { LadderRepository, PendingMoment, RecapData } from '../store/ladder.js';
+import type { LadderRepository, PendingMoment, RecapData } from '../store/ladder/index.js';
 import type { DeliveryLedger, DeliveryOutcome } from '../feeds/delivery.js';
 import { localTime, minusDays, quietNow } from '../feeds/schedule.js';
 

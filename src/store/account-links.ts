@@ -4,7 +4,7 @@ import { isLocale, type Locale } from '../i18n/index.js';
 import { isPlatform, type Platform } from '../api/endpoints.js';
 import { withDeadline, type Db } from './database.js';
 import { settleWithin } from '../core/deadline.js';
-import { relistMember } from './ladder.js';
+import { relistMember } from './ladder/index.js';
 
 /** Ms: another process's change shows within it. */
 const LOCALE_CACHE_TTL_MS = 30_000;

@@ -248,7 +248,7 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   }
 }
 
-/** Connections a PostgreSQL store opens at once and keeps: as many as one ladder page reads in parallel (src/store/ladder.ts). */
+/** Connections a PostgreSQL store opens at once and keeps: as many as one ladder page reads in parallel (src/store/ladder/pages.ts). */
 const WARM_CONNECTIONS = 4;
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {

@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import type { ProfileSnapshot, RecordedMatch } from '../game/tracking.js';
 import type { Db } from './database.js';
-import { forgetLadderMember, LadderRepository, type LadderMembership } from './ladder.js';
+import { forgetLadderMember, LadderRepository, type LadderMembership } from './ladder/index.js';
 import { RankRolesRepository } from './rank-roles.js';
 import { TrackingRepository } from './tracking.js';
 

@@ -9,7 +9,7 @@ import { FeedPostsRepository } from './feed-posts.js';
 import { FeedStateRepository } from './feed-state.js';
 import { GuildSettingsRepository, type GuildSettingsOptions } from './guild-settings.js';
 import { HeroMetaRepository } from './hero-meta.js';
-import { LadderRepository } from './ladder.js';
+import { LadderRepository } from './ladder/index.js';
 import { MemberDataRepository } from './member-data.js';
 import { RankRolesRepository } from './rank-roles.js';
 import { TrackingRepository } from './tracking.js';

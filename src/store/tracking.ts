@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { ProfileSnapshot, RecordedMatch } from '../game/tracking.js';
 import { latestTime, type Db } from './database.js';
-import { unlistStandings } from './ladder.js';
+import { unlistStandings } from './ladder/index.js';
 
 /** Full detail is kept this long (ms); older snapshots thin to one per player and day. */
 

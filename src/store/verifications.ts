@@ -1,6 +1,6 @@
 /** Proofs of account ownership under way (src/game/verification.ts), and the links they verify. */
 import type { Db } from './database.js';
-import { relistMember } from './ladder.js';
+import { relistMember } from './ladder/index.js';
 
 /** `iconFrom`: the player icon id when the proof began; times in epoch ms. */
 export interface PendingVerification {

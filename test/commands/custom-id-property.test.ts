@@ -13,7 +13,7 @@ import { commands } from '../../commands/index.js';
 import { decodeCustomId, encodeCustomId, MAX_PAGE } from '../../src/render/custom-id.js';
 import { t } from '../../src/render/strings.js';
 import type { Replica } from '../../src/replica/server.js';
-import type { LadderQuery } from '../../src/store/ladder.js';
+import type { LadderQuery } from '../../src/store/ladder/index.js';
 import type { SqliteConnection } from '../../src/store/sqlite-driver.js';
 import { backKey } from '../../src/store/back-targets.js';
 import { ADMIN, bot, customIds, MEMBER, OTHER_MEMBER } from '../helpers/bot.js';

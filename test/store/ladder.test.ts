@@ -1,7 +1,7 @@
 /** Servers' ladders over real databases, on both engines: who is listed, by which account, in which order, and who is left out. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Standing } from '../../src/game/ladder.js';
-import type { LadderQuery } from '../../src/store/ladder.js';
+import type { LadderQuery } from '../../src/store/ladder/index.js';
 import type { State } from '../../src/store/state.js';
 import { ENGINES, openTestState, type TestStateLocation } from '../helpers/state.js';
 

@@ -1,0 +1,85 @@
+/** Who is on a server's ladder, with their choices there (the account, the platform, opting out, mentions). */
+import type { Db } from '../database.js';
+import { relistMember, touched } from './listing.js';
+
+/** A member's place on one server's ladder, for `/ladder join` and `/privacy`. */
+export interface LadderMembership {
+  guildId: string;
+  chosenUid: string | null;
+  platform: string | null;
+  optedOut: boolean;
+  mentionsOff: boolean;
+  joinedAt: number;
+}
+
+/** Puts `userId` on `guildId`'s ladder (listed), or changes their choices there; options left undefined keep theirs. */
+export async function joinLadder(
+  db: Db,
+  guildId: string,
+  userId: string,
+  now: number,
+  choices: { chosenUid?: string | null; platform?: string | null; optedOut?: boolean; mentionsOff?: boolean } = {},
+): Promise<void> {
+  const changes = choices.chosenUid !== undefined || choices.platform !== undefined || choices.optedOut !== undefined || choices.mentionsOff !== undefined;
+  const set = {
+    ...(choices.chosenUid !== undefined ? { chosen_uid: choices.chosenUid } : {}),
+    ...(choices.platform !== undefined ? { platform: choices.platform } : {}),
+    ...(choices.optedOut !== undefined ? { opted_out: choices.optedOut ? 1 : 0 } : {}),
+    ...(choices.mentionsOff !== undefined ? { mentions_off: choices.mentionsOff ? 1 : 0 } : {}),
+  };
+  await db.transaction().execute(async (trx) => {
+    const added = await trx
+      .insertInto('ladder_members')
+      .values({
+        guild_id: guildId,
+        user_id: userId,
+        chosen_uid: choices.chosenUid ?? null,
+        platform: choices.platform ?? null,
+        opted_out: choices.optedOut ? 1 : 0,
+        joined_at: now,
+        uid: null,
+        score: null,
+        week_delta: null,
+        role: null,
+        private: 0,
+        listed: 0,
+        mentions_off: choices.mentionsOff ? 1 : 0,
+      })
+      .onConflict((oc) =>
+        Object.keys(set).length > 0 ? oc.columns(['guild_id', 'user_id']).doUpdateSet(set) : oc.columns(['guild_id', 'user_id']).doNothing(),
+      )
+      .executeTakeFirst();
+    // Nothing changed for a member already on it: their row is as listed as it was.
+    if (Number(added.numInsertedOrUpdatedRows ?? 0n) > 0) await relistMember(trx, userId);
+  });
+  if (changes) touched([guildId]);
+}
+
+export async function membership(db: Db, guildId: string, userId: string): Promise<LadderMembership | null> {
+  const row = await db.selectFrom('ladder_members').selectAll().where('guild_id', '=', guildId).where('user_id', '=', userId).executeTakeFirst();
+  return row ? membershipOf(row) : null;
+}
+
+/** Every server's ladder `userId` is on. */
+export async function memberships(db: Db, userId: string): Promise<LadderMembership[]> {
+  const rows = await db.selectFrom('ladder_members').selectAll().where('user_id', '=', userId).orderBy('joined_at').execute();
+  return rows.map(membershipOf);
+}
+
+function membershipOf(r: {
+  guild_id: string;
+  chosen_uid: string | null;
+  platform: string | null;
+  opted_out: number;
+  mentions_off: number;
+  joined_at: number | string;
+}): LadderMembership {
+  return {
+    guildId: r.guild_id,
+    chosenUid: r.chosen_uid,
+    platform: r.platform,
+    optedOut: r.opted_out === 1,
+    mentionsOff: r.mentions_off === 1,
+    joinedAt: Number(r.joined_at),
+  };
+}
