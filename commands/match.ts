@@ -21,7 +21,7 @@ const definition = slashCommand('match')
   .toJSON();
 
 /**
- * A match opened from a player's recent matches (`pl.m`, or `mt.o` back from one of its players): its scoreboard with a
+ * A match opened from a player's recent matches (`mt.l`, or `mt.o` back from one of its players): its scoreboard with a
  * Back button to that page; when the API has no scoreboard for it or cannot give one now, what its history row knows,
  * with the same Back button. A match opened from elsewhere (`place` null) fails as {@link matchView} does.
  * @throws what {@link matchView} throws, but for the scoreboard's absence when `place` is known.
@@ -74,10 +74,12 @@ export const match: CommandModule = {
   },
   components: {
     /**
-     * Recent match select: `pl.m:<uid>:<season>:<page>:<filter>` (older messages: `pl.m:<uid>`), the match
+     * Recent match select of /player: `mt.l:<uid>:<season>:<page>:<filter>` (older messages: `pl.m:…`, then `pl.m:<uid>`), the match
      * and what its history row knew as the value. The match, or without a scoreboard its history row, gets a Back button
      * to the same page.
      */
+    'mt.l': async (input, ctx) => matchFromList(input.values[0] ?? '', listPlace(input.args), ctx, input.user.userId),
+    /** The same, from a message sent before the route named the module that handles it. */
     'pl.m': async (input, ctx) => matchFromList(input.values[0] ?? '', listPlace(input.args), ctx, input.user.userId),
     /**
      * Back to a match from a player opened from its scoreboard: `mt.o:<match uid or origin>[:<list place>]`, reopened as it

@@ -126,7 +126,7 @@ const filterOf = (value: string | undefined): MatchFilter => (value === 'r' ? 'r
 const seasonArg = (season: Season | null) => season?.number ?? '';
 
 /**
- * The way out of a profile opened from another view (a scoreboard's player select, `mt.p`): `id` the Back button's custom
+ * The way out of a profile opened from another view (a scoreboard's player select, `pl.o`): `id` the Back button's custom
  * ID when it is known, `key` the store key under which the profile's own IDs carry it (src/store/back-targets.ts), so that
  * the Back survives every section, page and filter, and a match opened from the profile and left again.
  */
@@ -646,7 +646,7 @@ function matchLines(rows: HistoryRow[], look: Lookups, current: Season | null): 
   });
 }
 
-/** The recent matches' picker: `pl.m:<uid>:<season>:<page>:<filter>[:<back key>]`, so the match it opens can return to this page as it was. */
+/** The recent matches' picker (handled by /match): `mt.l:<uid>:<season>:<page>:<filter>[:<back key>]`, so the match it opens can return to this page as it was. */
 function matchSelect(uid: string, rows: HistoryRow[], page: number, look: Lookups): APIActionRowComponent<APIComponentInMessageActionRow> {
   const offset = (page - 1) * PER_PAGE;
   return {
@@ -654,7 +654,7 @@ function matchSelect(uid: string, rows: HistoryRow[], page: number, look: Lookup
     components: [
       {
         type: ComponentType.StringSelect,
-        custom_id: keyedId('pl.m', [uid, seasonArg(look.season), page, look.hidePractice ? 'r' : ''], look.backKey),
+        custom_id: keyedId('mt.l', [uid, seasonArg(look.season), page, look.hidePractice ? 'r' : ''], look.backKey),
         placeholder: tr('player:menu.openMatch'),
         options: rows.slice(0, LIMITS.selectOptions).map((m, i) => {
           const result = tr(m.player.result ? RESULT_WORD[m.player.result] : 'player:matches.match');
@@ -1172,15 +1172,17 @@ export const player: CommandModule = {
       return profileFromComponent(uid, seasonOption(season), 'matches', 1, ctx, filterOf(filter), keptWayBack(key, ctx));
     },
     /**
-     * A match's player select (`mt.p:<match value>[:<list place>]`, the player's uid as the value): the profile, with a Back
+     * A match's player select (`pl.o:<match value>[:<list place>]`, the player's uid as the value): the profile, with a Back
      * button to the match (`mt.o` with the same arguments: the match's own Back to the recent matches it came from is kept).
      * The Back is kept in the store alongside the profile read, and the profile's own IDs carry its key.
      */
-    'mt.p': async (input, ctx) => {
+    'pl.o': async (input, ctx) => {
       const target = encodeCustomIdIfFits('mt.o', ...input.args) ?? encodeCustomIdIfFits('mt.o', input.args[0] ?? '');
       const back = target ? ctx.backTargets.keep(target).then((key) => ({ id: target, ...(key ? { key } : {}) })) : undefined;
       return profileFromComponent(input.values[0] ?? '', null, 'profile', 1, ctx, '', back);
     },
+    /** The same, from a message sent before the route named the module that handles it. */
+    'mt.p': async (input, ctx) => player.components!['pl.o']!(input, ctx),
     /** Update button: `pl.u:<uid>`. */
     'pl.u': async (input, ctx) => requestUpdate(input.args[0] ?? '', ctx),
   },

@@ -47,7 +47,7 @@ export function decodeMatchOrigin(value: string): MatchOrigin {
 
 /**
  * The page of a player's recent matches a match was opened from: the arguments of the list's select,
- * `pl.m:<uid>:<season>:<page>:<filter>[:<back key>]` (`filter` `r` hides bot and practice matches; older messages carry the
+ * `mt.l:<uid>:<season>:<page>:<filter>[:<back key>]` (`filter` `r` hides bot and practice matches; older messages carry the
  * uid alone; the back key when the profile was itself opened from a scoreboard).
  */
 export interface ListPlace {

@@ -177,7 +177,7 @@ export function uniqueLines(teams: ScoreTeam[]): ScoreLine[] {
 }
 
 /**
- * The players' select: `mt.p:<match>[:<list place>]`, `<match>` as the match was opened (origin or uid) and the recent
+ * The players' select: `pl.o:<match>[:<list place>]`, `<match>` as the match was opened (origin or uid) and the recent
  * matches' page it came from when it fits, so the profile's Back button reopens it as it was, with its own Back.
  */
 function playerSelect(
@@ -191,17 +191,17 @@ function playerSelect(
   const lines = uniqueLines(teams).slice(0, LIMITS.selectOptions);
   if (lines.length === 0) return null;
   const bareUid = m.match_uid.slice(0, 60);
-  const matchArg = /^[\w~.-]+$/.test(opened) && `mt.p:${opened}`.length <= MAX_CUSTOM_ID_LENGTH ? opened : bareUid;
+  const matchArg = /^[\w~.-]+$/.test(opened) && `pl.o:${opened}`.length <= MAX_CUSTOM_ID_LENGTH ? opened : bareUid;
   // Where the match as opened and the list's place do not fit together, the place goes with the bare uid: it holds the
   // way back (the list's, and the profile's back key), and the uid alone still reopens the scoreboard.
   const withPlace =
-    place && (encodeCustomIdIfFits('mt.p', matchArg, ...listPlaceArgs(place)) ?? encodeCustomIdIfFits('mt.p', bareUid, ...listPlaceArgs(place)));
+    place && (encodeCustomIdIfFits('pl.o', matchArg, ...listPlaceArgs(place)) ?? encodeCustomIdIfFits('pl.o', bareUid, ...listPlaceArgs(place)));
   return {
     type: ComponentType.ActionRow,
     components: [
       {
         type: ComponentType.StringSelect,
-        custom_id: withPlace ?? encodeCustomId('mt.p', matchArg),
+        custom_id: withPlace ?? encodeCustomId('pl.o', matchArg),
         placeholder: tr('match:select.placeholder'),
         options: lines.map((l) => ({
           label: truncate(l.player.nick_name ?? l.player.player_uid, LIMITS.optionLabel),

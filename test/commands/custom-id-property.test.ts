@@ -72,10 +72,13 @@ const TEMPLATES: Record<string, { id: string; values?: string[] }> = {
   'pl.s': { id: encodeCustomId('pl.s', UID, '', KEY), values: ['matches'] },
   'pl.p': { id: encodeCustomId('pl.p', UID, '', 'matches', 'r', KEY, 2, 'n') },
   'pl.f': { id: encodeCustomId('pl.f', UID, '', 'r', KEY) },
-  'pl.m': { id: encodeCustomId('pl.m', UID, '', 2, 'r', KEY), values: [MATCH] },
+  'mt.l': { id: encodeCustomId('mt.l', UID, '', 2, 'r', KEY), values: [MATCH] },
   'pl.u': { id: encodeCustomId('pl.u', UID) },
-  'mt.p': { id: encodeCustomId('mt.p', MATCH, UID, '', 2, 'r', KEY), values: [UID] },
+  'pl.o': { id: encodeCustomId('pl.o', MATCH, UID, '', 2, 'r', KEY), values: [UID] },
   'mt.o': { id: encodeCustomId('mt.o', MATCH, UID, '', 2, 'r', KEY) },
+  // The routes of messages sent before each route named the module that handles it.
+  'pl.m': { id: encodeCustomId('pl.m', UID, '', 2, 'r', KEY), values: [MATCH] },
+  'mt.p': { id: encodeCustomId('mt.p', MATCH, UID, '', 2, 'r', KEY), values: [UID] },
   'mt.t': { id: encodeCustomId('mt.t', MATCH) },
   'sc.t': { id: encodeCustomId('sc.t', MATCH, 1, 'abc') },
   'hero.s': { id: encodeCustomId('hero.s', '1011'), values: ['abilities'] },
@@ -187,12 +190,12 @@ describe('hostile numbers in a custom ID', () => {
   });
 
   it('a recent match picked from a crafted ID too long to make its Back button from: the match, without one', async () => {
-    const id = `pl.m:${'9'.repeat(45)}:${'9'.repeat(45)}:2:r`;
+    const id = `mt.l:${'9'.repeat(45)}:${'9'.repeat(45)}:2:r`;
     expect(id).toHaveLength(100);
     const pressed = await b.press(id, [MATCH]);
     expect(pressed.view.isError).toBeFalsy();
     expect(customIds(pressed.payload).filter((c) => c.startsWith('pl.p:'))).toEqual([]);
-    const fits = await b.press(encodeCustomId('pl.m', UID, '', '1e308', 'r'), [MATCH]);
+    const fits = await b.press(encodeCustomId('mt.l', UID, '', '1e308', 'r'), [MATCH]);
     expect(customIds(fits.payload)).toContain(encodeCustomId('pl.p', UID, '', 'matches', 'r', 1, 'b'));
   });
 
@@ -214,4 +217,17 @@ describe('hostile numbers in a custom ID', () => {
       );
     });
   }
+
+  it('a button of a message sent before the routes were renamed answers as its new route does', async () => {
+    const strip = (p: unknown) => JSON.stringify(p).replaceAll('pl.m', 'mt.l').replaceAll('mt.p', 'pl.o');
+    for (const [old, now] of [
+      ['pl.m', 'mt.l'],
+      ['mt.p', 'pl.o'],
+    ] as const) {
+      const before = await b.press(TEMPLATES[old]!.id, TEMPLATES[old]!.values);
+      const after = await b.press(TEMPLATES[now]!.id, TEMPLATES[now]!.values);
+      expect(before.view.isError, old).toBeFalsy();
+      expect(strip(before.payload), old).toBe(strip(after.payload));
+    }
+  });
 });

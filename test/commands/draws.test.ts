@@ -41,7 +41,7 @@ async function recentMatches(locale: Locale) {
   const { payload } = await runInLocale(locale, () => env.b.press(`pl.s:${UID}:`, ['matches']));
   expectWithin(payload, `recent matches in ${locale}`);
   const line = payload.embeds[0]!.description!.split('\n').find((l) => l.includes(` · ${KDA} · `))!;
-  const select = selectOptions(payload, 'pl.m:');
+  const select = selectOptions(payload, 'mt.l:');
   const option = select.options.find((o) => o.value.startsWith(`${DRAW}~`))!;
   return { line, select: select.id, option };
 }

@@ -151,9 +151,9 @@ const CASES: Case[] = [
   { label: 'a patch note picked (its select value)', run: (x) => env.b.press('pn.o:patch-notes:1', [x]) },
   {
     label: 'a recent match picked (its select value)',
-    run: (x) => env.b.press('pl.m:1403392756', [x]),
+    run: (x) => env.b.press('mt.l:1403392756', [x]),
     // '.' is kept: a uid of "." or ".." is refused before any request, whatever else was typed.
-    benign: (x) => env.b.press('pl.m:1403392756', [twin(x, '~.')]),
+    benign: (x) => env.b.press('mt.l:1403392756', [twin(x, '~.')]),
     echo: (x) => decodeMatchOrigin(x).matchUid,
     benignEcho: (x) => decodeMatchOrigin(twin(x, '~.')).matchUid,
   },

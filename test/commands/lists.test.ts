@@ -181,7 +181,7 @@ describe('every endpoint of the spec is reachable from a command', () => {
     for (const s of ['costumes', 'stats', 'leaderboard']) await fresh.press('hero.s:1011', [s]);
     await fresh.run('player', { query: '1403392756' });
     await fresh.press('pl.s:1403392756:', ['matches']);
-    await fresh.press('pl.m:1403392756', ['6713355_1740604074_322_11001_10']);
+    await fresh.press('mt.l:1403392756', ['6713355_1740604074_322_11001_10']);
     env.r.setFaults({ forceStatus: 500, pathPrefix: '/api/v2/' });
     await fresh.press('pl.s:1117455441:', ['matches']);
     env.r.setFaults({});

@@ -63,7 +63,7 @@ describe('/match by id, with a profile the cache holds', () => {
         time: row.time,
         score: row.score,
       });
-      const openedPayload = (await env.b.press(`pl.m:${CARD1GAN}`, [origin])).payload;
+      const openedPayload = (await env.b.press(`mt.l:${CARD1GAN}`, [origin])).payload;
       const opened = openedPayload.embeds[0]!;
       expect(summaryFacts(opened.description), uid).toBe(summaryFacts(summary.description));
       // The rounds too, which the detail does not give: the teams are headed alike.

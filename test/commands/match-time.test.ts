@@ -14,7 +14,7 @@ const env = useReplicaBot();
 const CARD1GAN = '1403392756';
 
 const optionsOf = (payload: MessagePayload): { id: string; options: APISelectMenuOption[] } => {
-  const c = payload.components.flatMap((row) => row.components).find((x) => 'custom_id' in x && x.custom_id.startsWith('pl.m:'))!;
+  const c = payload.components.flatMap((row) => row.components).find((x) => 'custom_id' in x && x.custom_id.startsWith('mt.l:'))!;
   return { id: 'custom_id' in c ? c.custom_id : '', options: 'options' in c ? (c.options ?? []) : [] };
 };
 /** The `<t:…:f>` after the start's label in a view's first embed. */

@@ -36,8 +36,11 @@ type Kind = { opens: string } | 'same view' | 'private' | 'ends';
 
 const ROUTES: Record<string, Kind> = {
   // A match from a player's recent matches, back to that page.
-  'pl.m': { opens: 'pl.p' },
+  'mt.l': { opens: 'pl.p' },
   // A player from a scoreboard, back to the match.
+  'pl.o': { opens: 'mt.o' },
+  // The same answers from messages sent before the routes named the module that handles them.
+  'pl.m': { opens: 'pl.p' },
   'mt.p': { opens: 'mt.o' },
   // The match again from that player, back to the recent matches it was first opened from (when it was).
   'mt.o': { opens: 'pl.p' },
@@ -89,10 +92,10 @@ interface Press {
 
 /** The presses the fault walk makes: the routes that open views, from IDs the bot makes, and a few of the same view. */
 const FAULT_PRESSES: Press[] = [
-  { id: encodeCustomId('pl.m', CARD1GAN, '', 1, ''), values: [MATCH_ORIGIN], back: 'pl.p' },
-  { id: encodeCustomId('pl.m', '1786151874', '', 1, ''), values: [NO_DETAILS_ORIGIN], back: 'pl.p' },
-  { id: encodeCustomId('mt.p', MATCH_ORIGIN, CARD1GAN, '', 1, ''), values: [CARD1GAN], back: 'mt.o' },
-  { id: encodeCustomId('mt.p', MATCH), values: [CARD1GAN], back: 'mt.o' },
+  { id: encodeCustomId('mt.l', CARD1GAN, '', 1, ''), values: [MATCH_ORIGIN], back: 'pl.p' },
+  { id: encodeCustomId('mt.l', '1786151874', '', 1, ''), values: [NO_DETAILS_ORIGIN], back: 'pl.p' },
+  { id: encodeCustomId('pl.o', MATCH_ORIGIN, CARD1GAN, '', 1, ''), values: [CARD1GAN], back: 'mt.o' },
+  { id: encodeCustomId('pl.o', MATCH), values: [CARD1GAN], back: 'mt.o' },
   { id: encodeCustomId('mt.o', MATCH_ORIGIN, CARD1GAN, '', 1, ''), back: 'pl.p' },
   { id: encodeCustomId('mt.o', NO_DETAILS_ORIGIN, '1786151874', '', 1, ''), back: 'pl.p' },
   // Back to a match `/match` opened: the command's own answer again.
@@ -192,7 +195,7 @@ async function openEveryRow(b: ReturnType<typeof bot>, uid: string, sample: stri
   const pages = Number(/Page 1 of (\d+)/.exec(JSON.stringify(first.payload.components))?.[1] ?? 1);
   for (let page = 1; page <= pages; page++) {
     const list = page === 1 ? first : await b.press(encodeCustomId('pl.p', uid, '', 'matches', page, 'n'));
-    const select = selectOptions(list.payload, 'pl.m:');
+    const select = selectOptions(list.payload, 'mt.l:');
     if (!select) continue;
     const back = `pl.p:${uid}::matches:${page}:b`;
     for (const option of select.options) {
@@ -205,7 +208,7 @@ async function openEveryRow(b: ReturnType<typeof bot>, uid: string, sample: stri
       const origin = decodeMatchOrigin(option.value);
       const e = opened.payload.embeds[0]!;
       expect(e.description, where).toContain(`\`${origin.matchUid}\``);
-      if (customIds(opened.payload).some((id) => id.startsWith('mt.p:'))) {
+      if (customIds(opened.payload).some((id) => id.startsWith('pl.o:'))) {
         scoreboards++;
         expect(
           e.fields?.map((f) => f.name),
@@ -257,8 +260,8 @@ describe('each recent match of each sample profile, opened from its list', () =>
   });
 
   it('a scoreboard opened from the list, then one of its players, then Back, is the match again with its Back to the list', async () => {
-    const opened = await b.press(encodeCustomId('pl.m', CARD1GAN, '', 2, ''), [MATCH_ORIGIN]);
-    const playerSelect = selectOptions(opened.payload, 'mt.p:')!;
+    const opened = await b.press(encodeCustomId('mt.l', CARD1GAN, '', 2, ''), [MATCH_ORIGIN]);
+    const playerSelect = selectOptions(opened.payload, 'pl.o:')!;
     let profiles = 0;
     for (const option of playerSelect.options) {
       const player = await b.press(playerSelect.id, [option.value]);
@@ -301,7 +304,7 @@ describe('each recent match of each sample profile, opened from its list', () =>
       for (const c of cases) {
         const uid = c.origin.split('~')[0]!;
         r.dataset.matches.set(uid, c.body);
-        const opened = await fresh.press('pl.m:1786151874::1:', [c.origin]);
+        const opened = await fresh.press('mt.l:1786151874::1:', [c.origin]);
         expect(opened.mode, uid).toBe('update');
         const e = opened.payload.embeds[0]!;
         expect(fieldsOf(e)['K/D/A'], uid).toBe(c.kda);
@@ -318,7 +321,7 @@ describe('each recent match of each sample profile, opened from its list', () =>
     const empty = await cannedServer(200, '');
     const silent = bot({ ...r, url: empty.url });
     try {
-      const opened = await silent.press('pl.m:1786151874::1:', [NO_DETAILS_ORIGIN]);
+      const opened = await silent.press('mt.l:1786151874::1:', [NO_DETAILS_ORIGIN]);
       expect(opened.mode).toBe('update');
       expect(opened.payload.embeds[0]!.description!.split('\n').slice(1)).toEqual([
         'The full scoreboard of this match is not available: the Marvel Rivals API keeps scoreboards for only some matches. Here is what the list of recent matches knew of it.',
@@ -350,7 +353,7 @@ describe('each recent match of each sample profile, opened from its list', () =>
         async (p) => {
           const place = { uid: p.uid, season: p.season, page: p.page, filter: p.filter, ...(p.backKey ? { backKey: p.backKey } : {}) };
           const value = encodeMatchOrigin({ matchUid: p.match, mapId: p.mapId, modeId: p.modeId, duration: p.duration, time: p.time });
-          const answer = await b.press(encodeCustomId('pl.m', p.uid, p.season, p.page, p.filter, ...(p.backKey ? [p.backKey] : [])), [value]);
+          const answer = await b.press(encodeCustomId('mt.l', p.uid, p.season, p.page, p.filter, ...(p.backKey ? [p.backKey] : [])), [value]);
           // Whatever the API has of the match or the player, what the menu value knew is always there to show.
           expect(answer.mode).toBe('update');
           expectWithin(answer.payload, value);
@@ -379,11 +382,11 @@ describe('a player picked from a scoreboard', () => {
 
   it('keeps Back to the match through every section, page and filter, and a match opened from the profile and left again', { timeout: 60_000 }, async () => {
     const scoreboards = [
-      { label: 'a match from the recent matches', scoreboard: await b.press(encodeCustomId('pl.m', CARD1GAN, '', 2, ''), [MATCH_ORIGIN]) },
+      { label: 'a match from the recent matches', scoreboard: await b.press(encodeCustomId('mt.l', CARD1GAN, '', 2, ''), [MATCH_ORIGIN]) },
       { label: '/match', scoreboard: await b.run('match', { match: MATCH }) },
     ];
     for (const { label, scoreboard } of scoreboards) {
-      const players = selectOptions(scoreboard.payload, 'mt.p:')!;
+      const players = selectOptions(scoreboard.payload, 'pl.o:')!;
       const profile = await b.press(players.id, [CARD1GAN]);
       const toMatch = encodeCustomId('mt.o', ...decodeCustomId(players.id)!.args);
       expectWayBack(profile, toMatch, `${label}: the profile`);
@@ -417,7 +420,7 @@ describe('a player picked from a scoreboard', () => {
 
       // The scoreboard again from page 2 of the profile's own matches, one of its players, and back out step by step.
       const second = await b.press(pageButton(matches.payload, 'n')!);
-      const picker = selectOptions(second.payload, 'pl.m:')!;
+      const picker = selectOptions(second.payload, 'mt.l:')!;
       expect(
         picker.options.map((o) => decodeMatchOrigin(o.value).matchUid),
         label,
@@ -425,7 +428,7 @@ describe('a player picked from a scoreboard', () => {
       const inner = await b.press(picker.id, [MATCH_ORIGIN]);
       const [toList] = backIds(inner.payload);
       expect(decodeCustomId(toList!)!.args, label).toContain(backKey(toMatch));
-      const innerPlayers = selectOptions(inner.payload, 'mt.p:')!;
+      const innerPlayers = selectOptions(inner.payload, 'pl.o:')!;
       expect(listPlace(decodeCustomId(innerPlayers.id)!.args.slice(1))?.backKey, label).toBe(backKey(toMatch));
       const innerProfile = await b.press(innerPlayers.id, [CARD1GAN]);
       const toInner = encodeCustomId('mt.o', ...decodeCustomId(innerPlayers.id)!.args);
@@ -445,8 +448,8 @@ describe('a player picked from a scoreboard', () => {
   });
 
   it('whose kept Back the store no longer has: the profile without a Back, never an error, and the key carried on', async () => {
-    const scoreboard = await b.press(encodeCustomId('pl.m', CARD1GAN, '', 2, ''), [MATCH_ORIGIN]);
-    const players = selectOptions(scoreboard.payload, 'mt.p:')!;
+    const scoreboard = await b.press(encodeCustomId('mt.l', CARD1GAN, '', 2, ''), [MATCH_ORIGIN]);
+    const players = selectOptions(scoreboard.payload, 'pl.o:')!;
     const profile = await b.press(players.id, [CARD1GAN]);
     const toMatch = encodeCustomId('mt.o', ...decodeCustomId(players.id)!.args);
     const sections = profileIds(profile.payload).find((id) => id.startsWith('pl.s:'))!;
@@ -475,13 +478,13 @@ describe('a player picked from a scoreboard', () => {
       const outer = encodeCustomId('mt.o', LONG, '9'.repeat(12), '99.5', MAX_PAGE, 'r', 'AAAAAAAAAA');
       const key = (await b.ctx.backTargets.keep(outer))!;
       expect(key).toBe(backKey(outer));
-      const scoreboard = await b.press(encodeCustomId('pl.m', '9'.repeat(12), '99.5', MAX_PAGE, 'r', key), [origin]);
+      const scoreboard = await b.press(encodeCustomId('mt.l', '9'.repeat(12), '99.5', MAX_PAGE, 'r', key), [origin]);
       expect(scoreboard.view.isError).toBeFalsy();
       expectWithin(scoreboard.payload, 'the longest scoreboard');
       expect(backIds(scoreboard.payload)).toEqual([encodeCustomId('pl.p', '9'.repeat(12), '99.5', 'matches', 'r', key, MAX_PAGE, 'b')]);
       // The match as opened and the place do not fit together: the place, key and all, goes with the bare match uid.
-      const players = selectOptions(scoreboard.payload, 'mt.p:')!;
-      expect(players.id).toBe(encodeCustomId('mt.p', LONG, '9'.repeat(12), '99.5', MAX_PAGE, 'r', key));
+      const players = selectOptions(scoreboard.payload, 'pl.o:')!;
+      expect(players.id).toBe(encodeCustomId('pl.o', LONG, '9'.repeat(12), '99.5', MAX_PAGE, 'r', key));
       const profile = await b.press(players.id, [CARD1GAN]);
       const toMatch = encodeCustomId('mt.o', LONG, '9'.repeat(12), '99.5', MAX_PAGE, 'r', key);
       expectWayBack(profile, toMatch, 'the profile from the longest scoreboard');

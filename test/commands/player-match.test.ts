@@ -366,7 +366,7 @@ describe('/player recent matches that always work', () => {
       for (let page = 1; page <= 4; page++) {
         const { payload } = page === 1 ? await b.press('pl.s:1786151874:', ['matches']) : await b.press(`pl.p:1786151874::matches:${page}:n`);
         const rows = payload.embeds[0]!.description!.split('\n');
-        const options = selectOptions(payload, 'pl.m:1786151874');
+        const options = selectOptions(payload, 'mt.l:1786151874');
         expect(rows).toHaveLength(10);
         expect(options).toHaveLength(10);
         expect(options[0]!.label).toMatch(new RegExp(`^${(page - 1) * 10 + 1}\\. (Win|Loss) · `));
@@ -395,7 +395,7 @@ describe('/player recent matches that always work', () => {
       const { payload } = await runInLocale('fr', () => b.press('pl.s:1786151874:', ['matches']));
       const lines = payload.embeds[0]!.description!.split('\n');
       expect(lines[0]).toMatch(/^\*\*.+\*\* · Cloak & Dagger · 18\/7\/22 · Central Park · Classée · \+38,0 · /);
-      for (const o of selectOptions(payload, 'pl.m:1786151874')) expect(o.description).toMatch(/ · (Classée|Partie rapide|Entraînement contre l’IA) · /);
+      for (const o of selectOptions(payload, 'mt.l:1786151874')) expect(o.description).toMatch(/ · (Classée|Partie rapide|Entraînement contre l’IA) · /);
       const all: string[] = [];
       for (let page = 1; page <= 4; page++)
         all.push(...(await runInLocale('fr', () => b.press(`pl.p:1786151874::matches:${page}:n`))).payload.embeds[0]!.description!.split('\n'));
@@ -404,7 +404,7 @@ describe('/player recent matches that always work', () => {
       expect(all.join('\n')).not.toMatch(/Competitive|Quick Play|Other mode|Practice vs AI/);
       const de = await runInLocale('de', () => b.press('pl.s:1786151874:', ['matches']));
       expect(
-        selectOptions(de.payload, 'pl.m:1786151874')
+        selectOptions(de.payload, 'mt.l:1786151874')
           .map((o) => o.description)
           .join('\n'),
       ).toMatch(/ · Wettkampf · /);
@@ -413,10 +413,10 @@ describe('/player recent matches that always work', () => {
   it('a match opened in Japanese names its mode in Japanese', async () => {
     const first = await env.b.press('pl.s:1403392756:', ['matches']);
     const second = await env.b.press('pl.p:1403392756::matches:2:n');
-    const known = [...selectOptions(first.payload, 'pl.m:'), ...selectOptions(second.payload, 'pl.m:')].find((o) =>
+    const known = [...selectOptions(first.payload, 'mt.l:'), ...selectOptions(second.payload, 'mt.l:')].find((o) =>
       o.value.startsWith('6713355_1740604074_322_11001_10~'),
     )!;
-    const opened = await runInLocale('ja', () => env.b.press('pl.m:1403392756', [known.value]));
+    const opened = await runInLocale('ja', () => env.b.press('mt.l:1403392756', [known.value]));
     expect(opened.payload.embeds[0]!.title).toBe('クイックマッチ');
   });
 
@@ -436,12 +436,12 @@ describe('/player recent matches that always work', () => {
 
   it('a match opened from the picker shows the map, mode, duration and date its row knew', async () => {
     const first = await env.b.press('pl.s:1403392756:', ['matches']);
-    const options = selectOptions(first.payload, 'pl.m:');
+    const options = selectOptions(first.payload, 'mt.l:');
     const second = await env.b.press('pl.p:1403392756::matches:2:n');
-    const all = [...options, ...selectOptions(second.payload, 'pl.m:')];
+    const all = [...options, ...selectOptions(second.payload, 'mt.l:')];
     const known = all.find((o) => o.value.startsWith('6713355_1740604074_322_11001_10~'))!;
     expect(known.value).toBe('6713355_1740604074_322_11001_10~1170~1~403~1740604635~0-2');
-    const opened = await env.b.press('pl.m:1403392756', [known.value]);
+    const opened = await env.b.press('mt.l:1403392756', [known.value]);
     expect(opened.view.isError).toBeFalsy();
     expect(opened.payload.embeds[0]!.title).toBe('Quick Play');
     expect(opened.payload.embeds[0]!.description!.split('\n')[0]).toBe(
@@ -450,7 +450,7 @@ describe('/player recent matches that always work', () => {
   });
 
   it('a match the API has no details for and the list no longer holds: what its menu value knew, said so, with Back', async () => {
-    const gone = await env.b.press('pl.m:1403392756', ['6799999_1741000000_100_11001_10~1217~1~400~1741000400']);
+    const gone = await env.b.press('mt.l:1403392756', ['6799999_1741000000_100_11001_10~1217~1~400~1741000400']);
     expect(gone.view.isError).toBeFalsy();
     expect(gone.mode).toBe('update');
     const e = gone.payload.embeds[0]!;
@@ -510,7 +510,7 @@ describe('/player errors name the thing', () => {
   });
 
   it('a profile opened from a menu that the API does not know is named, not blamed on spelling', async () => {
-    const { payload, view } = await env.b.press('mt.p:6713355_1740604074_322_11001_10', ['424242']);
+    const { payload, view } = await env.b.press('pl.o:6713355_1740604074_322_11001_10', ['424242']);
     expect(view.isError).toBe(true);
     expect(payload.embeds[0]!.description).toBe('The API has no profile for the player with UID 424242 right now.');
   });
@@ -539,7 +539,7 @@ describe('/match scoreboard on every real match', () => {
       expect(lines.filter((l) => / · \*\*MVP\*\*/.test(l))).toHaveLength(1);
       expect(lines.filter((l) => / · \*\*SVP\*\*/.test(l))).toHaveLength(1);
       expect(teams.some((t) => /Victory/.test(t.title!)) && teams.some((t) => /Defeat/.test(t.title!))).toBe(true);
-      expect(selectOptions(payload, 'mt.p:')).toHaveLength(lines.length);
+      expect(selectOptions(payload, 'pl.o:')).toHaveLength(lines.length);
     }
   });
 
@@ -601,7 +601,7 @@ describe('/match scoreboard on every real match', () => {
       expect(typed.description!.split('\n')[0]).toBe('**Map** Symbiotic Surface · **Duration** 6m 44s · **Started** <t:1749102302:f>');
       expect(typed.thumbnail?.url).toMatch(/1290/);
       const fromList = encodeMatchOrigin({ matchUid: uid, mapId: '1290', modeId: 2, duration: 704, time: 1749103193 });
-      const opened = (await env.b.press('pl.m:1786151874', [fromList])).payload.embeds[0]!;
+      const opened = (await env.b.press('mt.l:1786151874', [fromList])).payload.embeds[0]!;
       expect(opened.description!.split('\n')[0]).toBe(typed.description!.split('\n')[0]);
       // Without a map in its uid or detail, or a row the bot holds, none is named: an older uid's third part is a counter, not a map.
       const listedNowhere = '6799998_1740604074_999_11001_10';
@@ -618,10 +618,10 @@ describe('/match scoreboard on every real match', () => {
 
   it('a select opens any player of the match as a profile', async () => {
     const { payload } = await env.b.run('match', { match: '4890922_1741035286_222_11001_10' });
-    const card = selectOptions(payload, 'mt.p:').find((o) => o.label === 'Card1gan')!;
+    const card = selectOptions(payload, 'pl.o:').find((o) => o.label === 'Card1gan')!;
     expect(card).toMatchObject({ value: '1403392756', description: 'Magik · 29/10/0' });
     const opened = await env.b.press(
-      customIds(payload).find((id) => id.startsWith('mt.p:'))!,
+      customIds(payload).find((id) => id.startsWith('pl.o:'))!,
       [card.value],
     );
     expect(opened.view.isError).toBeFalsy();
@@ -682,17 +682,17 @@ describe('/match fuller scoreboard', () => {
     });
     expect(value).toMatch(/^6713355_1740604074_322_11001_10~1170~1~\d+~1740604\d+~0-2$/);
     expect(decodeMatchOrigin(value)).toMatchObject({ matchUid: row.match_uid, mapId: '1170', modeId: 1, score: [0, 2] });
-    const opened = await env.b.press('pl.m:1403392756', [value]);
+    const opened = await env.b.press('mt.l:1403392756', [value]);
     expect(opened.payload.embeds.slice(1).map((e) => e.title)).toEqual(['Team A · Defeat · rounds 0–2', 'Team B · Victory · rounds 2–0']);
-    const fr = await runInLocale('fr', () => env.b.press('pl.m:1403392756', [value]));
+    const fr = await runInLocale('fr', () => env.b.press('mt.l:1403392756', [value]));
     expect(fr.payload.embeds.slice(1).map((e) => e.title)).toEqual(['Équipe A · Défaite · manches 0–2', 'Équipe B · Victoire · manches 2–0']);
     // A value from before scores were carried takes the rounds from the history row the bot holds of the player who listed it.
-    const plain = await env.b.press('pl.m:1403392756', ['6713355_1740604074_322_11001_10~1170~1~403~1740604635']);
+    const plain = await env.b.press('mt.l:1403392756', ['6713355_1740604074_322_11001_10~1170~1~403~1740604635']);
     expect(plain.payload.embeds.slice(1).map((e) => e.title)).toEqual(['Team A · Defeat · rounds 0–2', 'Team B · Victory · rounds 2–0']);
     expect(decodeMatchOrigin('6713355_1740604074_322_11001_10~1170~1~403~1740604635').score).toBeNull();
     // A crafted value's map id that is not the API's digits is no map at all, never shown as an id.
     expect(decodeMatchOrigin('6713355_1740604074_322_11001_10~[a](https://x.y)~1').mapId).toBeNull();
-    const crafted = await env.b.press('pl.m:1403392756', ['6713355_1740604074_322_11001_1q~qaqqhttpsq~1']);
+    const crafted = await env.b.press('mt.l:1403392756', ['6713355_1740604074_322_11001_1q~qaqqhttpsq~1']);
     expect(JSON.stringify(crafted.payload.embeds)).not.toContain('qaqqhttpsq');
   });
 
@@ -740,10 +740,10 @@ describe('a way back from a view opened from a list', () => {
 
   it('a match opened from page 2 of recent matches returns to page 2, with the same rows', async () => {
     const second = await env.b.press('pl.p:1403392756::matches:2:n');
-    const picker = selectId(second.payload, 'pl.m:');
-    expect(picker).toBe('pl.m:1403392756::2:');
+    const picker = selectId(second.payload, 'mt.l:');
+    expect(picker).toBe('mt.l:1403392756::2:');
     // A match the replica holds the details of (the picker's value carries its row).
-    const option = selectOptions(second.payload, 'pl.m:').find((o) => o.value.startsWith('6713355_1740604074_322_11001_10~'))!;
+    const option = selectOptions(second.payload, 'mt.l:').find((o) => o.value.startsWith('6713355_1740604074_322_11001_10~'))!;
     const opened = await env.b.press(picker, [option.value]);
     expect(opened.view.isError).toBeFalsy();
     expect(backId(opened.payload)?.custom_id).toBe('pl.p:1403392756::matches:2:b');
@@ -756,8 +756,8 @@ describe('a way back from a view opened from a list', () => {
     const filtered = await env.b.press('pl.f:161235255::r');
     expect(filtered.payload.embeds[0]!.description).toMatch(/^Bot, practice and custom matches are hidden\./);
     expect(filtered.payload.embeds[0]!.description).not.toMatch(/Practice vs AI/);
-    const picker = selectId(filtered.payload, 'pl.m:');
-    expect(picker).toBe('pl.m:161235255::1:r');
+    const picker = selectId(filtered.payload, 'mt.l:');
+    expect(picker).toBe('mt.l:161235255::1:r');
     // The replica holds no detail of this player's matches: open one it has, from the same picker.
     const opened = await env.b.press(picker, ['6713355_1740604074_322_11001_10']);
     expect(opened.view.isError).toBeFalsy();
@@ -771,11 +771,11 @@ describe('a way back from a view opened from a list', () => {
   });
 
   it('a player opened from a match opened from a list returns to the match as it was, round score included', async () => {
-    const picked = await env.b.press('pl.m:1403392756::1:', ['6713355_1740604074_322_11001_10~1170~1~403~1740604635~0-2']);
+    const picked = await env.b.press('mt.l:1403392756::1:', ['6713355_1740604074_322_11001_10~1170~1~403~1740604635~0-2']);
     expect(picked.payload.embeds[1]!.title).toBe('Team A · Defeat · rounds 0–2');
-    const select = customIds(picked.payload).find((id) => id.startsWith('mt.p:'))!;
+    const select = customIds(picked.payload).find((id) => id.startsWith('pl.o:'))!;
     // The list's place rides along, so the match reopened keeps its own Back to the list.
-    expect(select).toBe('mt.p:6713355_1740604074_322_11001_10~1170~1~403~1740604635~0-2:1403392756::1:');
+    expect(select).toBe('pl.o:6713355_1740604074_322_11001_10~1170~1~403~1740604635~0-2:1403392756::1:');
     const opened = await env.b.press(select, ['1403392756']);
     expect(backId(opened.payload)!.custom_id).toBe('mt.o:6713355_1740604074_322_11001_10~1170~1~403~1740604635~0-2:1403392756::1:');
     const back = await env.b.press(backId(opened.payload)!.custom_id);
@@ -787,13 +787,13 @@ describe('a way back from a view opened from a list', () => {
     const match = await env.b.run('match', { match: '6713355_1740604074_322_11001_10' });
     expect(backId(match.payload)).toBeUndefined();
     // Card1gan, whose profile the replica serves.
-    expect(selectOptions(match.payload, 'mt.p:').map((o) => o.value)).toContain('1403392756');
-    const opened = await env.b.press('mt.p:6713355_1740604074_322_11001_10', ['1403392756']);
+    expect(selectOptions(match.payload, 'pl.o:').map((o) => o.value)).toContain('1403392756');
+    const opened = await env.b.press('pl.o:6713355_1740604074_322_11001_10', ['1403392756']);
     expect(opened.view.isError).toBeFalsy();
     expect(backId(opened.payload)?.custom_id).toBe('mt.o:6713355_1740604074_322_11001_10');
     const back = await env.b.press('mt.o:6713355_1740604074_322_11001_10');
     expect(back.payload.embeds.slice(1)).toEqual(match.payload.embeds.slice(1));
-    const old = await env.b.press('pl.m:1403392756', ['6713355_1740604074_322_11001_10~1170~1~403~1740604635']);
+    const old = await env.b.press('mt.l:1403392756', ['6713355_1740604074_322_11001_10~1170~1~403~1740604635']);
     expect(backId(old.payload)?.custom_id).toBe('pl.p:1403392756::matches:1:b');
   });
 });

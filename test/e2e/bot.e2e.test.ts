@@ -152,7 +152,7 @@ describe('components and autocomplete', () => {
   });
 
   it('a select of a recent match opens the match', async () => {
-    const press = componentInteraction(MEMBER.userId, MEMBER.userId, 'pl.m:1403392756', ['6714464_1741144336_206_11001_10']);
+    const press = componentInteraction(MEMBER.userId, MEMBER.userId, 'mt.l:1403392756', ['6714464_1741144336_206_11001_10']);
     discord.dispatchInteraction(press);
     const call = await callbackOf(press.id);
     expect(body(call).type).toBe(UPDATE);

@@ -172,7 +172,7 @@ describe('/player in every locale', () => {
     // Page 2 of the recent matches: no note of src/render/strings.ts (not yet in locale files), only rows and the picker.
     const matches = await press(locale, `pl.p:${DOUBLE_C}::matches:2:n`);
     expectFitsUncut(matches, 'matches page 2');
-    const picker = matches.components!.flatMap((r) => r.components).find((c) => 'custom_id' in c && c.custom_id.startsWith('pl.m:'))!;
+    const picker = matches.components!.flatMap((r) => r.components).find((c) => 'custom_id' in c && c.custom_id.startsWith('mt.l:'))!;
     expect('placeholder' in picker && picker.placeholder).toBe(trIn(locale, 'player:menu.openMatch'));
     if (locale !== 'en') expectNoEnglish(matches, locale, 'matches page 2');
     // Counts take the locale's plural forms ("19 matches", "19 partidas", "19試合").
@@ -184,7 +184,7 @@ describe('/player in every locale', () => {
     const when = (view: View) =>
       (view.components ?? [])
         .flatMap((r) => r.components)
-        .flatMap((c) => ('custom_id' in c && c.custom_id.startsWith('pl.m:') && 'options' in c && c.options ? c.options : []))
+        .flatMap((c) => ('custom_id' in c && c.custom_id.startsWith('mt.l:') && 'options' in c && c.options ? c.options : []))
         .map((o) => o.description ?? '');
     const en = when(await press('en', `pl.p:${DOUBLE_C}::matches:2:n`));
     const fr = when(await press('fr', `pl.p:${DOUBLE_C}::matches:2:n`));
@@ -211,7 +211,7 @@ describe('/match in every locale', () => {
     expect(view.isError, JSON.stringify(view)).toBeFalsy();
     expectFitsUncut(view, 'match');
     expect(fieldNames(view)).toEqual([trIn(locale, 'match:fields.mvp'), trIn(locale, 'match:fields.svp'), trIn(locale, 'match:fields.players')]);
-    const opened = await press(locale, `pl.m:${CARD1GAN}`, ['6713355_1740604074_322_11001_10~1170~1~403~1740604635']);
+    const opened = await press(locale, `mt.l:${CARD1GAN}`, ['6713355_1740604074_322_11001_10~1170~1~403~1740604635']);
     expectFitsUncut(opened, 'match from the picker');
     // The teams are the card's text: drawn as the card, their embeds kept beside it for where it is not shown.
     const teamEmbeds = view.files?.find((f) => f.name === 'match.png')?.text?.embeds ?? [];
@@ -237,7 +237,7 @@ describe('/match in every locale', () => {
 describe('a match without a scoreboard in every locale', () => {
   it.each(LOCALES)('%s: from the picker with its Back, and from /last, the row and why there is no scoreboard', async (locale) => {
     // Double C's newest match: the replica, like the API for most matches, has no scoreboard of it.
-    const fromList = await press(locale, `pl.m:${DOUBLE_C}::1:`, ['5518160_1754021020_1290140_11001_11~1290~2~712~1754021918~2-3']);
+    const fromList = await press(locale, `mt.l:${DOUBLE_C}::1:`, ['5518160_1754021020_1290140_11001_11~1290~2~712~1754021918~2-3']);
     const last = await run(locale, 'last', { player: DOUBLE_C });
     for (const [where, view] of [
       ['from the picker', fromList],
