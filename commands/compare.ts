@@ -14,7 +14,7 @@ import { rankTimeline } from '../src/game/rank-timeline.js';
 import { latestSeason, type Season } from '../src/game/seasons.js';
 import { describe } from '../src/i18n/commands.js';
 import { chartOf, withChart } from '../src/render/view-charts.js';
-import { heroLookup, type HeroLookup } from '../src/catalog/hero-lookup.js';
+import { heroLookup, type HeroLookup } from '../src/render/hero-lookup.js';
 import { staleFooter } from '../src/render/common.js';
 import { currentLocale, tr } from '../src/i18n/index.js';
 import { aside, decimal, duration, integer, winRate } from '../src/i18n/format.js';

@@ -1,7 +1,7 @@
 /** `/maps`: every map once, grouped by location, via the map catalogue (api-spec.md endpoint 11). */
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { slashCommand } from '../src/discord/command.js';
-import { mapName, type MapInfo } from '../src/catalog/map-directory.js';
+import { mapName, type MapInfo } from '../src/render/map-names.js';
 import { modeName } from '../src/i18n/names.js';
 import { staleFooter } from '../src/render/common.js';
 import { tr } from '../src/i18n/index.js';

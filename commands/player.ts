@@ -48,10 +48,9 @@ import { updateCooldownMs } from '../src/jobs/link-verifier.js';
 import { rankScore, rankScoreChange, shownLevel } from '../src/game/ranks.js';
 import { rankPace, type RankPace } from '../src/game/pace.js';
 import { hasHeroData, heroPerTen, heroWeek, playerHero, type HeroRecord } from '../src/game/player-hero.js';
-import { heroDisplayName } from '../src/catalog/hero-directory.js';
 import { foldName } from '../src/game/fold.js';
 import { type Season } from '../src/game/seasons.js';
-import { mapPlainName, playedMapLabels, type MapInfo } from '../src/catalog/map-directory.js';
+import { mapPlainName, playedMapLabels, type MapInfo } from '../src/render/map-names.js';
 import { seasonLabel, staleFooter } from '../src/render/common.js';
 import {
   aside,
@@ -70,8 +69,8 @@ import {
 } from '../src/i18n/format.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { componentEmoji, emojiBefore } from '../src/render/emojis.js';
-import { heroName, modeName, roleName, tierName } from '../src/i18n/names.js';
-import { heroLookup, type HeroLabel } from '../src/catalog/hero-lookup.js';
+import { heroDisplayName, heroName, modeName, roleName, tierName } from '../src/i18n/names.js';
+import { heroLookup, type HeroLabel } from '../src/render/hero-lookup.js';
 import { backRow, clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
 import type { View, ViewChart } from '../src/render/view.js';
 import { chartOf, heroPerformanceSpec, rankHistorySpec } from '../src/render/view-charts.js';

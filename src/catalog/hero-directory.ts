@@ -3,7 +3,7 @@ import Fuse from 'fuse.js';
 import type { CallOptions, RivalsApi } from '../api/client.js';
 import type { Hero } from '../api/schemas.js';
 import { UnknownHeroError } from '../core/errors.js';
-import { heroName } from '../i18n/names.js';
+import { heroDisplayName } from '../i18n/names.js';
 import { foldName } from '../game/fold.js';
 import { tr } from '../i18n/index.js';
 import { emojiBefore } from '../render/emojis.js';
@@ -12,11 +12,6 @@ import type { HeroNamer } from '../render/scoreboard.js';
 /** A name as the API spells it and with "&" and "and" swapped, each once: members write either. */
 function spellings(name: string): string[] {
   return [...new Set([name, name.replace(/\s*&\s*/g, ' and '), name.replace(/\s+and\s+/gi, ' & ')])];
-}
-
-/** A hero's name as players read it ("Jeff the Land Shark", "Cloak & Dagger"), from the API's lower-case `name`. */
-export function heroDisplayName(hero: Pick<Hero, 'name'>): string {
-  return heroName(hero.name) ?? hero.name;
 }
 
 /** An autocomplete choice: the display name, the hero id as the value. */

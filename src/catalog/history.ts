@@ -1,11 +1,14 @@
 // A player's recent matches, paged locally, from the first source that has some: match history v2, v1 (`skip=0`: its default is 20),
 // then the profile's own (api-spec.md endpoints 19, 18). v2's 404 means "no stored history yet", never "no player"; its pages may exceed `limit`.
-import type { RivalsApi, Fetched } from '../api/client.js';
+import type { RivalsApi } from '../api/client.js';
 import { ApiError } from '../core/api-errors.js';
 import type { MatchHistory, MatchSummary, PlayerProfile } from '../api/schemas.js';
 import type { Logger } from '../core/logger.js';
 import { matchMode } from '../game/modes.js';
 import { seasonOfHistoryEntry, seasonParamFor, type HistorySource, type Season } from '../game/seasons.js';
+import type { HistoryPage, HistoryRow } from '../game/match-history.js';
+
+export type { HistoryPage, HistoryRow } from '../game/match-history.js';
 
 /** Rows a page shows (a select menu opens each). */
 export const HISTORY_PAGE_SIZE = 10;
@@ -13,27 +16,6 @@ export const HISTORY_PAGE_SIZE = 10;
 const V2_LIMIT = 40;
 /** Most v2 pages read for one local page, or to filter one season locally. */
 const V2_MAX_PAGES = 5;
-
-/** A recent match with its season read the way its source numbers seasons. */
-export interface HistoryRow extends MatchSummary {
-  seasonInfo: Season | null;
-}
-
-export interface HistoryPage {
-  rows: HistoryRow[];
-  /** 1-based, clamped to `pages`. */
-  page: number;
-  pages: number;
-  /** Matches in the list (all pages). */
-  total: number;
-  source: HistorySource;
-  /** Leading matches taken from the profile, newer than the source's newest: a stored history lags. */
-  newerFromProfile: number;
-  /** True when v2 answered 404 for this player (no stored history yet). */
-  noStoredHistory: boolean;
-  /** The API answer the rows came from, for a stale footer; absent for the profile's own list. */
-  fetched?: Fetched<unknown>;
-}
 
 export interface HistoryOptions {
   /** 1-based local page. */

@@ -19,9 +19,10 @@ import type { RecentLookups } from '../store/recent-lookups.js';
 import type { TrackingRepository } from '../store/tracking.js';
 import { heldMatch } from './held-match.js';
 import { heroNamer, type HeroDirectory } from './hero-directory.js';
-import { heroLookup } from './hero-lookup.js';
+import { heroLookup } from '../render/hero-lookup.js';
 import { recentMatches, type HistoryRow } from './history.js';
-import { mapPlainName, type MapDirectory, type MapInfo } from './map-directory.js';
+import { type MapDirectory } from './map-directory.js';
+import { mapPlainName, type MapInfo } from '../render/map-names.js';
 import { loadProfile, seasonOption } from './players.js';
 
 /** The part of a command's context a match's answer reads (src/discord/command.ts CommandContext). */

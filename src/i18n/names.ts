@@ -149,3 +149,8 @@ export function tierName(tier: string | null | undefined): string | null {
   const name = tr(`common:tiers.${key}`);
   return division ? tr('common:tiers.division', { tier: name, division: division.toUpperCase() }) : name;
 }
+
+/** A hero's name as players read it ("Jeff the Land Shark", "Cloak & Dagger"), from the API's lower-case `name`. */
+export function heroDisplayName(hero: { name: string }): string {
+  return heroName(hero.name) ?? hero.name;
+}

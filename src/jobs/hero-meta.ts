@@ -3,8 +3,9 @@ import type { RivalsApi } from '../api/client.js';
 import { BULK_SHARE, GATHERING_SHARE, shareCap, type Priority } from '../api/rate-limiter.js';
 import type { Hero } from '../api/schemas.js';
 import { runWithoutDeadline } from '../core/deadline.js';
-import { heroDisplayName, type HeroDirectory } from '../catalog/hero-directory.js';
+import { type HeroDirectory } from '../catalog/hero-directory.js';
 import type { Logger } from '../core/logger.js';
+import { heroDisplayName } from '../i18n/names.js';
 import {
   META_REFRESH_MS,
   META_CONCURRENCY,

@@ -251,7 +251,7 @@ export type NoScoreboard = 'missing' | 'unavailable';
 export type Known =
   { profile: PlayerProfile; row: MatchSummary; author: APIEmbed['author'] } | { origin: MatchOrigin; author?: APIEmbed['author']; typed?: boolean };
 
-/** A map as a scoreboard names it: its plain name (src/catalog/map-directory.ts mapPlainName) and its image. */
+/** A map as a scoreboard names it: its plain name (src/render/map-names.ts mapPlainName) and its image. */
 export interface ShownMap {
   name: string;
   image: string | null;

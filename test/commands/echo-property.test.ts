@@ -13,7 +13,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeMatchOrigin } from '../../src/render/match-origin.js';
-import { heroDisplayName } from '../../src/catalog/hero-directory.js';
 import { errorView } from '../../src/discord/router.js';
 import { UnknownHeroError } from '../../src/core/errors.js';
 import type { MessagePayload } from '../../src/render/view.js';
@@ -21,6 +20,7 @@ import { toMessagePayload } from '../../src/render/view.js';
 import { t } from '../../src/render/strings.js';
 import { ADMIN, useReplicaBot } from '../helpers/bot.js';
 import { asRead, markup, plainRuns } from '../helpers/markdown-oracle.js';
+import { heroDisplayName } from '../../src/i18n/names.js';
 
 // Two answers are compared: a request timing out under load in one of them only must not tell them apart.
 const env = useReplicaBot({ apiTimeoutMs: 30_000 });

@@ -5,7 +5,7 @@
  * id typed wrong (src/catalog/held-match.ts).
  */
 import { describe, expect, it, vi } from 'vitest';
-import { mapPlainName } from '../../src/catalog/map-directory.js';
+import { mapPlainName } from '../../src/render/map-names.js';
 import { LOCALES, runInLocale, tr, type Locale, type MessageValues } from '../../src/i18n/index.js';
 import type { MessageKey } from '../../src/i18n/keys.js';
 import { escapeText } from '../../src/render/limits.js';

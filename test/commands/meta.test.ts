@@ -7,7 +7,6 @@ import { FINAL_ANSWER_RESERVE_MS, Router } from '../../src/discord/router.js';
 import { META_ROLES, META_SORTS } from '../../src/game/meta.js';
 import { HeroMeta } from '../../src/jobs/hero-meta.js';
 import type { HeroMetaRepository } from '../../src/store/hero-meta.js';
-import { heroDisplayName } from '../../src/catalog/hero-directory.js';
 import { loadDataset } from '../../src/replica/data/dataset.js';
 import type { Replica } from '../../src/replica/server.js';
 import { trIn } from '../../src/i18n/index.js';
@@ -17,6 +16,7 @@ import { bot, customIds, MEMBER, OTHER_MEMBER } from '../helpers/bot.js';
 import { replica } from '../helpers/replica.js';
 import { memoryState } from '../helpers/state.js';
 import { recordingCharts } from '../helpers/charts.js';
+import { heroDisplayName } from '../../src/i18n/names.js';
 
 /** Text as Discord shows it: each markdown escape drawn as its character. */
 const shown = (text: string) => text.replace(/\\([^0-9A-Za-z\s])/g, '$1');

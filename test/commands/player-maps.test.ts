@@ -9,7 +9,7 @@ import type { APIEmbed } from 'discord-api-types/v10';
 import { playerView } from '../../commands/player.js';
 import { LOCALE_NAMES, runInLocale, tr, type Locale } from '../../src/i18n/index.js';
 import { MODE_KEYS, modesByMap, modeKeyName, type ModeKey } from '../../src/game/modes.js';
-import { playedMapLabels, type MapInfo } from '../../src/catalog/map-directory.js';
+import { playedMapLabels, type MapInfo } from '../../src/render/map-names.js';
 import type { MatchSummary, PlayerProfile } from '../../src/api/schemas.js';
 import { ApiError } from '../../src/core/api-errors.js';
 import { toMessagePayload } from '../../src/render/view.js';

@@ -1,8 +1,7 @@
 // The one place answers name a hero and give its role, so no hero has a role in one answer and "Unknown role" in another.
 import type { Hero, PlayerProfile } from '../api/schemas.js';
-import { heroDisplayName } from './hero-directory.js';
-import { heroName } from '../i18n/names.js';
-import { emojiBefore } from '../render/emojis.js';
+import { heroDisplayName, heroName } from '../i18n/names.js';
+import { emojiBefore } from './emojis.js';
 
 export interface HeroLabel {
   name: string;
