@@ -13,7 +13,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLAYER_SECTIONS } from '../../commands/player.js';
+import { PLAYER_SECTIONS } from '../../src/render/player/common.js';
 import { HERO_SECTIONS } from '../../commands/hero.js';
 import type { CommandInput } from '../../src/discord/command.js';
 import { DISCORD_LOCALES, LOCALES, trIn, type Locale } from '../../src/i18n/index.js';

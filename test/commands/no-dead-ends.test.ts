@@ -18,7 +18,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ComponentType, MessageFlags, type APIEmbed, type APISelectMenuOption } from 'discord-api-types/v10';
 import { commands } from '../../commands/index.js';
-import { PLAYER_SECTIONS } from '../../commands/player.js';
+import { PLAYER_SECTIONS } from '../../src/render/player/common.js';
 import { DISCORD_EPOCH_MS, interactionBudget } from '../../src/core/deadline.js';
 import { answerComponent, type ComponentResponder } from '../../src/discord/respond.js';
 import { decodeCustomId, encodeCustomId, MAX_PAGE } from '../../src/render/custom-id.js';

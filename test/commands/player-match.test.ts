@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { APIEmbed, APISelectMenuOption } from 'discord-api-types/v10';
-import { PLAYER_SECTIONS, playerView } from '../../commands/player.js';
+import { playerView } from '../../commands/player.js';
+import { PLAYER_SECTIONS } from '../../src/render/player/common.js';
 import { runInLocale } from '../../src/i18n/index.js';
 import type { Locale } from '../../src/i18n/locales.js';
 import { embedLength, escapeText, LIMITS } from '../../src/render/limits.js';
