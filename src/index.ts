@@ -17,7 +17,7 @@ import { watchGateway } from './discord/gateway-policy.js';
 import { EXIT_GATEWAY_REFUSED, EXIT_OK, logWritten, ProcessPolicy } from './core/process-policy.js';
 import { createLogger } from './core/logger.js';
 import { discordFeedTransport } from './feeds/discord-transport.js';
-import { NEVER_LEADER, RedisJobTurns, RedisLeadership, redisClientOf, SOLE_LEADER } from './feeds/leadership.js';
+import { NEVER_LEADER, RedisJobTurns, RedisLeadership, SOLE_LEADER } from './feeds/leadership.js';
 import { EXIT_STORE_UNAVAILABLE, StoreOpenError } from './store/database.js';
 import { syncSettingsOverRedis } from './store/settings-sync.js';
 import { pollSignalOverRedis, type PollSignal } from './feeds/poll-signal.js';
@@ -29,6 +29,7 @@ import { clusterConfigEnv, clusterFromEnv, ShardingPlanError, type ClusterIdenti
 import { runClusterShards } from './app/sharding/cluster.js';
 import { MANAGER_SHUTDOWN_TIMEOUT_MS } from './app/sharding/manager.js';
 import type { IdentifyRedis } from './app/sharding/identify.js';
+import { redisClientOf } from './cache/store.js';
 
 // A cluster process started by the cluster manager (src/app/sharding) gets its shards from it.
 let cluster: ClusterIdentity | undefined;

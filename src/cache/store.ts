@@ -48,17 +48,29 @@ export function redisAdapter(): typeof KeyvRedis {
   return (createRequire(import.meta.url)('@keyv/redis') as { default: typeof KeyvRedis }).default;
 }
 
+/** The node-redis client of each Redis-backed store made here, kept as it is made: its other users share the connection. */
+const redisClients = new WeakMap<Keyv, () => Promise<unknown>>();
+
 /** The response cache's keyv; keyv emits store errors as `error` events, which the cache treats as misses. */
 export function createCacheStore(options: CacheStoreOptions): Keyv {
   const namespace = options.namespace ?? CACHE_NAMESPACE;
   if (options.redisUrl) {
-    return new Keyv({
-      store: new (redisAdapter())(options.redisUrl, { throwOnConnectError: false, connectionTimeout: 2_000 }),
-      namespace,
-      useKeyPrefix: false,
-    });
+    const adapter = new (redisAdapter())(options.redisUrl, { throwOnConnectError: false, connectionTimeout: 2_000 });
+    const store = new Keyv({ store: adapter, namespace, useKeyPrefix: false });
+    redisClients.set(store, () => adapter.getClient());
+    return store;
   }
   return new Keyv({ store: new LruStore(options.maxEntries), namespace });
+}
+
+/**
+ * The node-redis v5 client of a store {@link createCacheStore} made with a `redisUrl`, for coordination between processes
+ * (locks, pub/sub, shared budgets); each user types the commands it calls. @throws {Error} for a store without Redis.
+ */
+export function redisClientOf(store: Keyv): () => Promise<unknown> {
+  const client = redisClients.get(store);
+  if (!client) throw new Error('the cache store is not Redis');
+  return client;
 }
 
 /** Closes gracefully within `graceMs`, else forcibly: a graceful close waits on queued commands to a Redis that may be gone. */

@@ -1,7 +1,6 @@
 /** Which process polls the feeds: with the embedded store the only one; with Redis the holder of an expiring lock it renews. Also hourly jobs' turns. */
 import { randomUUID } from 'node:crypto';
 import pTimeout from 'p-timeout';
-import type Keyv from 'keyv';
 
 export interface Leadership {
   /** True while this process holds the lead (acquiring or renewing it as needed). */
@@ -29,7 +28,7 @@ const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
 export class RedisLeadership implements Leadership {
   readonly #owner = randomUUID();
   constructor(
-    private readonly client: () => Promise<RedisLike>,
+    private readonly client: () => Promise<unknown>,
     private readonly key = 'rivals:feeds:leader',
     private readonly ttlMs = 60_000,
     private readonly timeoutMs = 2_000,
@@ -38,7 +37,7 @@ export class RedisLeadership implements Leadership {
   /** @throws {Error} when Redis fails or does not answer in `timeoutMs`: the poll is skipped (a command still queued may renew the lock later: harmless). */
   async isLeader(): Promise<boolean> {
     return this.#bounded('check the feed leadership', async () => {
-      const redis = await this.client();
+      const redis = (await this.client()) as RedisLike;
       const renewed = await redis.eval(RENEW, { keys: [this.key], arguments: [this.#owner, String(this.ttlMs)] });
       if (Number(renewed) === 1) return true;
       return (await redis.set(this.key, this.#owner, { condition: 'NX', expiration: { type: 'PX', value: this.ttlMs } })) === 'OK';
@@ -48,7 +47,7 @@ export class RedisLeadership implements Leadership {
   /** @throws {Error} as {@link isLeader}; an unreleased lock expires after `ttlMs`. */
   async release(): Promise<void> {
     await this.#bounded('release the feed leadership', async () => {
-      const redis = await this.client();
+      const redis = (await this.client()) as RedisLike;
       await redis.eval(RELEASE, { keys: [this.key], arguments: [this.#owner] });
     });
   }
@@ -64,7 +63,7 @@ export class RedisLeadership implements Leadership {
  */
 export class RedisJobTurns {
   constructor(
-    private readonly client: () => Promise<RedisLike>,
+    private readonly client: () => Promise<unknown>,
     private readonly name: string,
     private readonly periodMs: number,
     private readonly timeoutMs = 2_000,
@@ -73,7 +72,7 @@ export class RedisJobTurns {
   /** Whether this process runs the job's turn now. @throws {Error} when Redis fails or does not answer within `timeoutMs` (the turn is skipped). */
   async take(): Promise<boolean> {
     const turn = (async () => {
-      const redis = await this.client();
+      const redis = (await this.client()) as RedisLike;
       return (await redis.set(`rivals:jobs:${this.name}`, randomUUID(), { condition: 'NX', expiration: { type: 'PX', value: this.periodMs } })) === 'OK';
     })();
     return pTimeout(turn, {
@@ -81,11 +80,4 @@ export class RedisJobTurns {
       message: `could not take the turn of the ${this.name} job: Redis did not answer within ${this.timeoutMs} ms`,
     });
   }
-}
-
-/** The node-redis client behind a Redis-backed keyv (its @keyv/redis adapter): the cache store's, with REDIS_URL. */
-export function redisClientOf(store: Keyv): () => Promise<RedisLike> {
-  const adapter = store.store as { getClient?: () => Promise<unknown> };
-  if (typeof adapter.getClient !== 'function') throw new Error('the cache store is not Redis');
-  return async () => (await adapter.getClient!()) as RedisLike;
 }

@@ -7,8 +7,7 @@ import type Keyv from 'keyv';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RateLimitWaitError, UpstreamRateLimiter, type Priority } from '../../src/api/rate-limiter.js';
 import { SharedRateWindow, type Verdict } from '../../src/api/shared-window.js';
-import { closeCacheStore, createCacheStore } from '../../src/cache/store.js';
-import { redisClientOf } from '../../src/feeds/leadership.js';
+import { closeCacheStore, createCacheStore, redisClientOf } from '../../src/cache/store.js';
 import { startRedis, type RedisServer } from '../helpers/redis.js';
 import { pollUntil } from '../helpers/until.js';
 import { beforeTimer, timer } from '../helpers/timing.js';
@@ -88,7 +87,7 @@ function recordWindow(): { grants: Start[]; verdicts: { share: 'bulk' | 'gatheri
 
 /** The raw node-redis client of the test's first store, for looking at the window's keys. */
 async function rawClient() {
-  return (await redisClientOf(stores[0]!)()) as unknown as { pTTL(key: string): Promise<number> };
+  return (await redisClientOf(stores[0]!)()) as { pTTL(key: string): Promise<number> };
 }
 
 let redis: RedisServer;

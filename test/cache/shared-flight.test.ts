@@ -9,9 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { ApiError } from '../../src/core/api-errors.js';
 import { ResponseCache } from '../../src/cache/response-cache.js';
 import { SharedFlight, type News, type SharedFlightOptions } from '../../src/cache/shared-flight.js';
-import { closeCacheStore, createCacheStore } from '../../src/cache/store.js';
+import { closeCacheStore, createCacheStore, redisClientOf } from '../../src/cache/store.js';
 import type { Resource } from '../../src/cache/ttl.js';
-import { redisClientOf } from '../../src/feeds/leadership.js';
 import { startRedis, type RedisServer } from '../helpers/redis.js';
 import { pollUntil } from '../helpers/until.js';
 import { beforeTimer, timer } from '../helpers/timing.js';
@@ -45,7 +44,7 @@ function proc(
 
 /** The raw node-redis client of a process's store, for what a test does behind the cache's back. */
 async function raw(p: Proc) {
-  return (await redisClientOf(p.store)()) as unknown as {
+  return (await redisClientOf(p.store)()) as {
     set(key: string, value: string, options: { PX: number }): Promise<unknown>;
     get(key: string): Promise<string | null>;
     pTTL(key: string): Promise<number>;

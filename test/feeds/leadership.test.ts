@@ -1,7 +1,7 @@
 /** The Redis lock that lets exactly one of several processes poll the feeds, and the turns of the hourly jobs. */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { closeCacheStore, createCacheStore } from '../../src/cache/store.js';
-import { RedisJobTurns, RedisLeadership, redisClientOf } from '../../src/feeds/leadership.js';
+import { closeCacheStore, createCacheStore, redisClientOf } from '../../src/cache/store.js';
+import { RedisJobTurns, RedisLeadership } from '../../src/feeds/leadership.js';
 import { startRedis, type RedisServer } from '../helpers/redis.js';
 
 let redis: RedisServer;
@@ -13,7 +13,8 @@ afterAll(() => redis?.stop());
 type Store = ReturnType<typeof createCacheStore>;
 /** A Lua one-liner on `key` through `store`'s client: what a test reads of a lock, or does to it, directly in Redis. */
 async function onKey(store: Store, script: string, key: string, ...args: string[]): Promise<number> {
-  return Number(await (await redisClientOf(store)()).eval(script, { keys: [key], arguments: args }));
+  const client = (await redisClientOf(store)()) as { eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown> };
+  return Number(await client.eval(script, { keys: [key], arguments: args }));
 }
 /** ms left before `key` expires; -2 once it is gone. */
 const msLeft = (store: Store, key: string) => onKey(store, "return redis.call('pttl', KEYS[1])", key);

@@ -3,8 +3,7 @@
  * poll the feeds reaches the one that does, over a real Redis.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { closeCacheStore, createCacheStore } from '../../src/cache/store.js';
-import { redisClientOf } from '../../src/feeds/leadership.js';
+import { closeCacheStore, createCacheStore, redisClientOf } from '../../src/cache/store.js';
 import { pollSignalOverRedis } from '../../src/feeds/poll-signal.js';
 import { capturingLogger } from '../helpers/replica.js';
 import { startRedis, type RedisServer } from '../helpers/redis.js';

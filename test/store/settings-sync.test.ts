@@ -3,8 +3,8 @@
  * and the feed leadership's deadline when Redis dies (src/feeds/leadership.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeCacheStore, createCacheStore } from '../../src/cache/store.js';
-import { RedisLeadership, redisClientOf } from '../../src/feeds/leadership.js';
+import { closeCacheStore, createCacheStore, redisClientOf } from '../../src/cache/store.js';
+import { RedisLeadership } from '../../src/feeds/leadership.js';
 import { syncSettingsOverRedis } from '../../src/store/settings-sync.js';
 import { GuildSettingsRepository } from '../../src/store/guild-settings.js';
 import { capturingLogger } from '../helpers/replica.js';

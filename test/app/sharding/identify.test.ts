@@ -4,8 +4,7 @@ import type Keyv from 'keyv';
 import { SimpleIdentifyThrottler } from '@discordjs/ws';
 import { RedisIdentifyThrottler, type IdentifyRedis } from '../../../src/app/sharding/identify.js';
 import { startRedis, type RedisServer } from '../../helpers/redis.js';
-import { closeCacheStore, createCacheStore } from '../../../src/cache/store.js';
-import { redisClientOf } from '../../../src/feeds/leadership.js';
+import { closeCacheStore, createCacheStore, redisClientOf } from '../../../src/cache/store.js';
 import { capturingLogger } from '../../helpers/replica.js';
 
 let redis: RedisServer;
