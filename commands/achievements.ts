@@ -12,6 +12,9 @@ import { escapeText, LIMITS } from '../src/render/limits.js';
 import { pageFromArgs } from '../src/render/paginate.js';
 import { achievementChoices } from '../src/catalog/choices.js';
 
+/** The part of a command's context /achievements uses (src/discord/command.ts). */
+type Ctx = Pick<CommandContext, 'api' | 'heroes'>;
+
 const COLOUR = 0xf97316;
 
 const definition = slashCommand('achievements')
@@ -26,7 +29,7 @@ const line = (a: AchievementSummary) =>
 const listTitle = (hero: string | null) => (hero === null ? tr('catalog:achievements.title') : tr('catalog:achievements.heroTitle', { hero }));
 
 /** A page of achievements; `hero` is a hero id or name, or "" for all. */
-function achievementListView(hero: string, title: string, page: number, ctx: CommandContext) {
+function achievementListView(hero: string, title: string, page: number, ctx: Ctx) {
   return apiListView({
     load: (p) => ctx.api.achievements({ query: hero || undefined, page: p, limit: API_PAGE_SIZE }),
     page,
@@ -41,7 +44,7 @@ function achievementListView(hero: string, title: string, page: number, ctx: Com
 export const achievements: CommandModule = {
   apiOptions: { achievement: 'name', achievements: 'name' },
   definition,
-  async execute(input, ctx) {
+  async execute(input, ctx: Ctx) {
     if (input.options.name !== undefined) {
       const fetched = await ctx.api.achievement(String(input.options.name));
       const a = fetched.data;
@@ -70,14 +73,14 @@ export const achievements: CommandModule = {
   },
   components: {
     /** Paginator: `ach.p:<heroId or "">:<page>:<kind>`. */
-    'ach.p': async (input, ctx) => {
+    'ach.p': async (input, ctx: Ctx) => {
       const heroId = input.args[0] ?? '';
       const title = listTitle(heroId ? (heroName((await ctx.heroes.resolve(heroId)).name) ?? heroId) : null);
       return achievementListView(heroId, title, pageFromArgs(input.args), ctx);
     },
   },
   /** `hero`: heroes as typed; `name`: the achievements (of the hero chosen) named as typed, from the cached list, with their category. */
-  async autocomplete(input, ctx) {
+  async autocomplete(input, ctx: Ctx) {
     if (input.focused.name === 'name') {
       const hero = typeof input.options.hero === 'string' ? input.options.hero : undefined;
       return achievementChoices(input.focused.value, hero, ctx, (a) => (a.category ? `${a.name ?? a.id} · ${titleCase(a.category)}` : (a.name ?? a.id)));

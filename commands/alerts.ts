@@ -13,6 +13,9 @@ import type { View } from '../src/render/view.js';
 import { MAX_WATCHED_HEROES, type AlertMember } from '../src/store/alerts.js';
 import { t } from '../src/render/strings.js';
 
+/** The part of a command's context /alerts uses (src/discord/command.ts). */
+type Ctx = Pick<CommandContext, 'alerts' | 'heroes' | 'links' | 'logger' | 'now' | 'settings'>;
+
 const COLOUR = 0xf59e0b;
 
 const definition = slashCommand('alerts', {
@@ -47,7 +50,7 @@ const definition = slashCommand('alerts', {
 const privately = (description: string): View => ({ ephemeral: true, embeds: [{ color: COLOUR, description }] });
 
 /** @throws {UserFacingError} when alerts are not available (the CLI). */
-function alertsOf(ctx: CommandContext): NonNullable<CommandContext['alerts']> {
+function alertsOf(ctx: Ctx): NonNullable<CommandContext['alerts']> {
   if (!ctx.alerts) throw new UserFacingError(t.alertsUnavailable());
   return ctx.alerts;
 }
@@ -56,18 +59,18 @@ function alertsOf(ctx: CommandContext): NonNullable<CommandContext['alerts']> {
 const guildOf = (user: Invoker) => user.guildId ?? '';
 
 /** Where the member's alerts go, as a sentence, or why they cannot go anywhere yet. */
-async function whereTo(m: AlertMember, ctx: CommandContext): Promise<string> {
+async function whereTo(m: AlertMember, ctx: Ctx): Promise<string> {
   if (m.dm || m.guildId === '') return t.alertsByDm();
   const channel = (await ctx.settings.get(m.guildId)).alertsChannelId;
   return channel ? t.alertsInChannel(channel) : t.alertsNoChannel();
 }
 
-async function names(ids: string[], ctx: CommandContext): Promise<string[]> {
+async function names(ids: string[], ctx: Ctx): Promise<string[]> {
   const byId = await ctx.heroes.displayNames();
   return ids.map((id) => byId.get(id) ?? id);
 }
 
-async function listView(m: AlertMember | null, userId: string, ctx: CommandContext): Promise<View> {
+async function listView(m: AlertMember | null, userId: string, ctx: Ctx): Promise<View> {
   if (!m) return privately(t.alertsNone());
   const lines: string[] = [];
   if (m.mains) {
@@ -83,7 +86,7 @@ async function listView(m: AlertMember | null, userId: string, ctx: CommandConte
 
 export const alerts: CommandModule = {
   definition,
-  async execute(input, ctx) {
+  async execute(input, ctx: Ctx) {
     const a = alertsOf(ctx);
     const userId = input.user.userId;
     const guildId = guildOf(input.user);
@@ -143,7 +146,7 @@ export const alerts: CommandModule = {
         return listView(await a.members.member(userId, guildId), userId, ctx);
     }
   },
-  async autocomplete(input, ctx) {
+  async autocomplete(input, ctx: Ctx) {
     return ctx.heroes.suggest(input.focused.value);
   },
 };

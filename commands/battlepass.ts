@@ -8,6 +8,9 @@ import { escapeText } from '../src/render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
 import type { View } from '../src/render/view.js';
 
+/** The part of a command's context /battlepass uses (src/discord/command.ts). */
+type Ctx = Pick<CommandContext, 'api'>;
+
 const PER_PAGE = 10;
 
 const definition = slashCommand('battlepass')
@@ -15,7 +18,7 @@ const definition = slashCommand('battlepass')
   .toJSON();
 
 /** A page of a season's battle pass; `season` "" for the API's default. */
-async function battlePassView(season: string, page: number, ctx: CommandContext): Promise<View> {
+async function battlePassView(season: string, page: number, ctx: Ctx): Promise<View> {
   const fetched = await ctx.api.battlePass({ season: season || undefined });
   const bp = fetched.data;
   const pages = pageCount(bp.items.length, PER_PAGE);
@@ -45,11 +48,11 @@ async function battlePassView(season: string, page: number, ctx: CommandContext)
 export const battlepass: CommandModule = {
   apiOptions: { season: 'season' },
   definition,
-  async execute(input, ctx) {
+  async execute(input, ctx: Ctx) {
     return battlePassView(input.options.season === undefined ? '' : String(input.options.season), 1, ctx);
   },
   components: {
     /** Paginator: `bp.p:<season or "">:<page>:<kind>`. */
-    'bp.p': async (input, ctx) => battlePassView(input.args[0] ?? '', pageFromArgs(input.args), ctx),
+    'bp.p': async (input, ctx: Ctx) => battlePassView(input.args[0] ?? '', pageFromArgs(input.args), ctx),
   },
 };

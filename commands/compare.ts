@@ -27,6 +27,9 @@ import { seasonLabel } from '../src/render/common.js';
 import { loadNamedProfile, playerChoices, seasonOption } from '../src/catalog/players.js';
 import { seasonChoices } from '../src/catalog/choices.js';
 
+/** The part of a command's context /compare uses (src/discord/command.ts). */
+type Ctx = Pick<CommandContext, 'api' | 'heroes' | 'links' | 'logger' | 'recent'>;
+
 const TOP_HEROES = 3;
 /** Heroes both play, shown head to head: four keep the comparison and its chart on a phone's first screen. */
 const HEAD_TO_HEAD = 4;
@@ -138,7 +141,7 @@ export function compareRankSpec(a: PlayerProfile, b: PlayerProfile, season: Seas
 }
 
 /** The profile a compare option names, for `season`. @throws {NotFoundError} for no such player; {@link loadNamedProfile}'s errors otherwise. */
-async function profileOf(query: string, season: Season | null, userId: string, ctx: CommandContext) {
+async function profileOf(query: string, season: Season | null, userId: string, ctx: Ctx) {
   const { fetched, seasonTotals } = await loadNamedProfile(query, userId, season, userId, ctx);
   return { ...fetched, seasonTotals };
 }
@@ -147,7 +150,7 @@ async function profileOf(query: string, season: Season | null, userId: string, c
  * The comparison of the two players `input` names.
  * @throws {NotLinkedError} when `other` is empty and the member has no linked account; {@link UserFacingError} for the same player twice.
  */
-async function compareView(input: CommandInput, ctx: CommandContext): Promise<View> {
+async function compareView(input: CommandInput, ctx: Ctx): Promise<View> {
   const season = seasonOption(input.options.season);
   const first = String(input.options.player ?? '').trim();
   let second = typeof input.options.other === 'string' ? input.options.other.trim() : '';
@@ -193,7 +196,7 @@ export const compare: CommandModule = {
   definition,
   execute: compareView,
   /** `player` and `other`: the players a member may mean; `season`: the seasons of the first player's profile. */
-  async autocomplete(input, ctx) {
+  async autocomplete(input, ctx: Ctx) {
     if (input.focused.name === 'season') return seasonChoices(input.focused.value, String(input.options.player ?? ''), input.user.userId, ctx);
     return playerChoices(input.user.userId, input.focused.value, ctx);
   },

@@ -30,6 +30,9 @@ import type { HistoryEntry } from '../src/store/balance-history.js';
 import { t } from '../src/render/strings.js';
 import { tr } from '../src/i18n/index.js';
 
+/** The part of a command's context /hero uses (src/discord/command.ts). */
+type Ctx = Pick<CommandContext, 'api' | 'balance' | 'heroes' | 'logger' | 'now'>;
+
 export const HERO_SECTIONS = ['overview', 'abilities', 'costumes', 'transformations', 'lore', 'stats', 'leaderboard', 'balance'] as const;
 export type HeroSection = (typeof HERO_SECTIONS)[number];
 
@@ -356,7 +359,7 @@ function costumeLabels(labels: (string | null)[]): (string | null)[] {
 }
 
 /** Costumes from the costume endpoint (4), falling back to those embedded in the hero. */
-async function costumes(hero: Hero, page: number, ctx: CommandContext): Promise<{ embed: APIEmbed; pages: number; fetched?: Fetched<unknown> }> {
+async function costumes(hero: Hero, page: number, ctx: Ctx): Promise<{ embed: APIEmbed; pages: number; fetched?: Fetched<unknown> }> {
   let list: { name: string | null; icon: string | null; label: string | null }[];
   let fetched: Fetched<unknown> | undefined;
   try {
@@ -466,7 +469,7 @@ function lore(hero: Hero, page: number): { embed: APIEmbed; pages: number } {
   };
 }
 
-async function stats(hero: Hero, ctx: CommandContext): Promise<{ embed: APIEmbed; fetched: Fetched<unknown> }> {
+async function stats(hero: Hero, ctx: Ctx): Promise<{ embed: APIEmbed; fetched: Fetched<unknown> }> {
   const fetched = await ctx.api.heroStats(hero.id);
   const s = fetched.data;
   const per = (total: number | null) => (total === null || s.matches === 0 ? '—' : compactNumber(total / s.matches));
@@ -484,7 +487,7 @@ async function stats(hero: Hero, ctx: CommandContext): Promise<{ embed: APIEmbed
   return { embed: { ...baseEmbed(hero, 'stats'), fields }, fetched };
 }
 
-async function leaderboard(hero: Hero, ctx: CommandContext): Promise<{ embed: APIEmbed; fetched: Fetched<unknown> }> {
+async function leaderboard(hero: Hero, ctx: Ctx): Promise<{ embed: APIEmbed; fetched: Fetched<unknown> }> {
   const fetched = await ctx.api.heroLeaderboard(hero.id, { platform: 'pc' });
   const lines = fetched.data.players.slice(0, LEADERBOARD_ROWS).map((p, i) => {
     const values = {
@@ -551,7 +554,7 @@ function readPostId(entry: HistoryEntry): string | null {
 async function balanceHistory(
   hero: Hero,
   page: number,
-  ctx: CommandContext,
+  ctx: Ctx,
 ): Promise<{ embed: APIEmbed; pages: number; rows: APIActionRowComponent<APIComponentInMessageActionRow>[] }> {
   const base = baseEmbed(hero, 'balance');
   const name = escapeText(heroDisplayName(hero), 100);
@@ -591,7 +594,7 @@ async function balanceHistory(
 }
 
 /** Builds the view of one section of a hero at a page. */
-export async function heroView(hero: Hero, section: HeroSection, page: number, ctx: CommandContext, heroFetched?: Fetched<unknown>): Promise<View> {
+export async function heroView(hero: Hero, section: HeroSection, page: number, ctx: Ctx, heroFetched?: Fetched<unknown>): Promise<View> {
   let embed: APIEmbed;
   let pages = 1;
   let fetched = heroFetched;
@@ -631,7 +634,7 @@ export async function heroView(hero: Hero, section: HeroSection, page: number, c
   return { embeds: [embed], components: [sectionMenu(hero.id, section), ...(nav ? [nav] : []), ...rows] };
 }
 
-async function loadHero(idOrName: string, ctx: CommandContext) {
+async function loadHero(idOrName: string, ctx: Ctx) {
   const resolved = await ctx.heroes.resolve(idOrName);
   // The detail endpoint is the authority for one hero; the list copy is the fallback.
   try {
@@ -647,23 +650,23 @@ const sectionOf = (value: string | undefined): HeroSection =>
 export const hero: CommandModule = {
   apiOptions: { hero: 'name', heroStats: 'name', heroCostumes: 'name' },
   definition,
-  async execute(input, ctx) {
+  async execute(input, ctx: Ctx) {
     const fetched = await loadHero(String(input.options.name ?? ''), ctx);
     return heroView(fetched.data, 'overview', 1, ctx, fetched);
   },
   components: {
     /** Section select: `hero.s:<heroId>` with the section as the chosen value. */
-    'hero.s': async (input, ctx) => {
+    'hero.s': async (input, ctx: Ctx) => {
       const fetched = await loadHero(input.args[0] ?? '', ctx);
       return heroView(fetched.data, sectionOf(input.values[0]), 1, ctx, fetched);
     },
     /** Paginator: `hero.p:<heroId>:<section>:<page>:<kind>`. */
-    'hero.p': async (input, ctx) => {
+    'hero.p': async (input, ctx: Ctx) => {
       const fetched = await loadHero(input.args[0] ?? '', ctx);
       return heroView(fetched.data, sectionOf(input.args[1]), pageFromArgs(input.args), ctx, fetched);
     },
   },
-  async autocomplete(input, ctx) {
+  async autocomplete(input, ctx: Ctx) {
     return ctx.heroes.suggest(input.focused.value);
   },
 };

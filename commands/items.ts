@@ -13,6 +13,9 @@ import { pageFromArgs } from '../src/render/paginate.js';
 import { titleCase } from '../src/i18n/format.js';
 import { itemChoices } from '../src/catalog/choices.js';
 
+/** The part of a command's context /items uses (src/discord/command.ts). */
+type Ctx = Pick<CommandContext, 'api'>;
+
 const COLOUR = 0xeab308;
 
 const definition = slashCommand('items')
@@ -78,7 +81,7 @@ const line = (i: Item) => {
 };
 
 /** A page of the item list, of one type or all. */
-function itemListView(type: ItemType | undefined, page: number, ctx: CommandContext) {
+function itemListView(type: ItemType | undefined, page: number, ctx: Ctx) {
   return apiListView({
     load: (p) => ctx.api.items({ type, page: p, limit: API_PAGE_SIZE }),
     page,
@@ -93,7 +96,7 @@ function itemListView(type: ItemType | undefined, page: number, ctx: CommandCont
 export const items: CommandModule = {
   apiOptions: { type: 'type', item: 'name' },
   definition,
-  async execute(input, ctx) {
+  async execute(input, ctx: Ctx) {
     if (input.options.name !== undefined) {
       const fetched = await ctx.api.item(String(input.options.name));
       const i = fetched.data;
@@ -122,12 +125,12 @@ export const items: CommandModule = {
     return itemListView(typeOf(input.options.type), 1, ctx);
   },
   /** `name`: the items of the type chosen (all without one) named as typed, from the cached list; "Name · Type". */
-  async autocomplete(input, ctx) {
+  async autocomplete(input, ctx: Ctx) {
     if (input.focused.name !== 'name') return [];
     return itemChoices(input.focused.value, typeOf(input.options.type), ctx.api, (i) => `${i.name ?? i.id} · ${typeName(i.type)}`);
   },
   components: {
     /** Paginator: `items.p:<type|all>:<page>:<kind>`. */
-    'items.p': async (input, ctx) => itemListView(typeOf(input.args[0]), pageFromArgs(input.args), ctx),
+    'items.p': async (input, ctx: Ctx) => itemListView(typeOf(input.args[0]), pageFromArgs(input.args), ctx),
   },
 };

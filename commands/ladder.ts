@@ -22,6 +22,9 @@ import { chartOf, withChart } from '../src/render/view-charts.js';
 import { LADDER_CARD_ROWS, LADDER_CHART_PLAYERS, type LadderCard } from '../src/charts/specs.js';
 import type { LadderPage, LadderRow } from '../src/store/ladder/index.js';
 
+/** The part of a command's context /ladder uses (src/discord/command.ts). */
+type Ctx = Pick<CommandContext, 'charts' | 'ladder' | 'links' | 'now' | 'tracking'>;
+
 const COLOUR = 0xf59e0b;
 const privately = (description: string): View => ({ ephemeral: true, embeds: [{ color: COLOUR, description }] });
 
@@ -30,7 +33,7 @@ const roleOf = (v: unknown): (typeof LADDER_ROLES)[number] | null => LADDER_ROLE
 const periodOf = (v: unknown): LadderPeriod => LADDER_PERIODS.find((p) => p === v) ?? 'season';
 
 /** The ladder's store and the server. @throws {UserFacingError} outside a server, or when this run keeps no store. */
-function ladderOf(user: Invoker, ctx: CommandContext) {
+function ladderOf(user: Invoker, ctx: Ctx) {
   if (!user.guildId) throw new UserFacingError(tr('ladder:guildOnly'));
   if (!ctx.ladder) throw new UserFacingError(tr('ladder:unavailable'));
   return { guildId: user.guildId, store: ctx.ladder };
@@ -107,7 +110,7 @@ interface ShowRequest {
 }
 
 /** A page of the server's ladder for `user`, whose own row is always shown. */
-async function showView(user: Invoker, req: ShowRequest, ctx: CommandContext): Promise<View> {
+async function showView(user: Invoker, req: ShowRequest, ctx: Ctx): Promise<View> {
   const { guildId, store } = ladderOf(user, ctx);
   if (!(await store.enabled(guildId))) return privately(tr('ladder:off'));
   const query = { guildId, period: req.period, role: req.role, platform: req.platform, pageSize: LADDER_PAGE_SIZE, userId: user.userId };
@@ -172,7 +175,7 @@ function ladderCardSpec(title: string, subtitle: string[], rows: readonly Ladder
 }
 
 /** The first page's top members over the season, from the tracked matches; none without tracking or charts. */
-async function topChart(rows: readonly LadderRow[], ctx: CommandContext) {
+async function topChart(rows: readonly LadderRow[], ctx: Ctx) {
   const top = rows.slice(0, LADDER_CHART_PLAYERS);
   const season = top[0]?.standing.season;
   if (!ctx.tracking || !ctx.charts || top.length === 0 || season === null || season === undefined) return undefined;
@@ -189,7 +192,7 @@ async function topChart(rows: readonly LadderRow[], ctx: CommandContext) {
 }
 
 /** Puts the member on the server's ladder, listed by `account` (one of their linked accounts) when given. */
-async function joinView(user: Invoker, accountText: unknown, platformText: unknown, mentions: unknown, ctx: CommandContext): Promise<View> {
+async function joinView(user: Invoker, accountText: unknown, platformText: unknown, mentions: unknown, ctx: Ctx): Promise<View> {
   const { guildId, store } = ladderOf(user, ctx);
   if (!(await store.enabled(guildId))) return privately(tr('ladder:off'));
   const links = await ctx.links.get(user.userId);
@@ -221,7 +224,7 @@ async function joinView(user: Invoker, accountText: unknown, platformText: unkno
 
 export const ladder: CommandModule = {
   definition,
-  async execute(input, ctx) {
+  async execute(input, ctx: Ctx) {
     switch (input.subcommand) {
       case 'join':
         return joinView(input.user, input.options.account, input.options.platform, input.options.mentions, ctx);
@@ -249,7 +252,7 @@ export const ladder: CommandModule = {
   },
   components: {
     /** Paginator: `ld.p:<role|->:<period>:<platform|->:<page>:<kind>`; "you" is the member who pressed. */
-    'ld.p': async (input, ctx) =>
+    'ld.p': async (input, ctx: Ctx) =>
       showView(
         input.user,
         { role: roleOf(input.args[0]), period: periodOf(input.args[1]), platform: platformOf(input.args[2]), page: pageFromArgs(input.args) },
@@ -257,7 +260,7 @@ export const ladder: CommandModule = {
       ),
   },
   /** The member's linked accounts, proven ones first. */
-  async autocomplete(input, ctx) {
+  async autocomplete(input, ctx: Ctx) {
     const links = await ctx.links.get(input.user.userId);
     const typed = input.focused.value.trim().toLowerCase();
     return links.accounts

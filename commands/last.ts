@@ -14,7 +14,10 @@ import { encodeMatchOrigin } from '../src/render/match-origin.js';
 import { lastAuthor, NEUTRAL_COLOUR } from '../src/render/scoreboard.js';
 import type { View } from '../src/render/view.js';
 
-async function lastMatch(input: CommandInput, ctx: CommandContext): Promise<View> {
+/** The part of a command's context /last uses (src/discord/command.ts). */
+type Ctx = Pick<CommandContext, 'api' | 'heroes' | 'links' | 'logger' | 'maps' | 'now' | 'recent' | 'tracking'>;
+
+async function lastMatch(input: CommandInput, ctx: Ctx): Promise<View> {
   const typed = typeof input.options.player === 'string' ? input.options.player : '';
   const whose = String(input.options.user ?? input.user.userId);
   const { fetched } = await loadNamedProfile(typed, whose, null, input.user.userId, ctx, 'last');
@@ -47,7 +50,7 @@ export const last: CommandModule = {
     .addUserOption((o) => o.setName('user').setDescription(describe('last.options.user')))
     .toJSON(),
   execute: lastMatch,
-  async autocomplete(input, ctx) {
+  async autocomplete(input, ctx: Ctx) {
     return playerChoices(input.user.userId, input.focused.value, ctx);
   },
 };

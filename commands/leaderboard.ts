@@ -13,6 +13,9 @@ import { escapeText } from '../src/render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
 import type { View } from '../src/render/view.js';
 
+/** The part of a command's context /leaderboard uses (src/discord/command.ts). */
+type Ctx = Pick<CommandContext, 'api' | 'heroes' | 'links' | 'logger' | 'recent' | 'settings'>;
+
 const PER_PAGE = 10;
 
 const definition = slashCommand('leaderboard')
@@ -25,7 +28,7 @@ const definition = slashCommand('leaderboard')
   )
   .toJSON();
 
-export async function leaderboardView(heroQuery: string, platform: Platform, page: number, ctx: CommandContext): Promise<View> {
+export async function leaderboardView(heroQuery: string, platform: Platform, page: number, ctx: Ctx): Promise<View> {
   const hero = await ctx.heroes.resolve(heroQuery);
   const fetched = await ctx.api.heroLeaderboard(hero.id, { platform });
   const players = fetched.data.players;
@@ -64,7 +67,7 @@ const platformOf = (v: unknown): Platform => (isPlatform(v) ? v : 'pc');
 export const leaderboard: CommandModule = {
   apiOptions: { platform: 'platform', heroLeaderboard: 'hero' },
   definition,
-  async execute(input, ctx) {
+  async execute(input, ctx: Ctx) {
     // No platform chosen: the default of the server that installed the bot (/config platform); elsewhere (a DM, the
     // member's own install) the member's own (/settings platform); else PC. PC too when the store does not answer,
     // since the leaderboard itself needs no state (the embed names the platform).
@@ -82,9 +85,9 @@ export const leaderboard: CommandModule = {
   },
   components: {
     /** Paginator: `lb.p:<heroId>:<platform>:<page>:<kind>`. */
-    'lb.p': async (input, ctx) => leaderboardView(input.args[0] ?? '', platformOf(input.args[1]), pageFromArgs(input.args), ctx),
+    'lb.p': async (input, ctx: Ctx) => leaderboardView(input.args[0] ?? '', platformOf(input.args[1]), pageFromArgs(input.args), ctx),
   },
-  async autocomplete(input, ctx) {
+  async autocomplete(input, ctx: Ctx) {
     return ctx.heroes.suggest(input.focused.value);
   },
 };

@@ -12,6 +12,9 @@ import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import type { View } from '../src/render/view.js';
 import { playerChoices } from '../src/catalog/players.js';
 
+/** The part of a command's context /link uses (src/discord/command.ts). */
+type Ctx = Pick<CommandContext, 'api' | 'links' | 'logger' | 'now' | 'recent' | 'tracking' | 'verifications'>;
+
 const COLOUR = 0x22c55e;
 const privately = (description: string): View => ({ ephemeral: true, embeds: [{ color: COLOUR, description }] });
 
@@ -25,7 +28,7 @@ const button = (
 });
 
 /** The member's link to `uid`, or null when it is not theirs (any more). */
-async function linkOf(userId: string, uid: string, ctx: CommandContext) {
+async function linkOf(userId: string, uid: string, ctx: Ctx) {
   return (await ctx.links.get(userId)).accounts.find((a) => a.uid === uid) ?? null;
 }
 
@@ -36,7 +39,7 @@ export const link: CommandModule = {
     .addStringOption((o) => o.setName('player').setDescription(describe('link.options.player')).setRequired(true).setMaxLength(100))
     .addBooleanOption((o) => o.setName('default').setDescription(describe('link.options.default')))
     .toJSON(),
-  async execute(input, ctx) {
+  async execute(input, ctx: Ctx) {
     // A private profile can still be linked: its owner may open it later.
     const profile = (await ctx.api.player(String(input.options.player ?? ''), {}, { fresh: true })).data;
     const links = await ctx.links.link(input.user.userId, { uid: profile.uid, name: profile.name }, input.options.default === true, ctx.now());
@@ -54,14 +57,14 @@ export const link: CommandModule = {
   },
   components: {
     /** "Prove this account is yours": `lk.v:<uid>`, the presser's own link. */
-    'lk.v': async (input, ctx) => startProof(input.user.userId, input.args[0] ?? '', ctx),
+    'lk.v': async (input, ctx: Ctx) => startProof(input.user.userId, input.args[0] ?? '', ctx),
     /** "Check now": `lk.c:<uid>`. */
-    'lk.c': async (input, ctx) => checkProof(input.user.userId, input.args[0] ?? '', ctx),
+    'lk.c': async (input, ctx: Ctx) => checkProof(input.user.userId, input.args[0] ?? '', ctx),
   },
 };
 
 /** Starts a proof that the presser owns linked account `uid`: the icon it has now, which they are asked to change. */
-async function startProof(userId: string, uid: string, ctx: CommandContext): Promise<View> {
+async function startProof(userId: string, uid: string, ctx: Ctx): Promise<View> {
   if (!ctx.verifications) throw new Error('proofs of ownership are not wired in this context');
   const link = await linkOf(userId, uid, ctx);
   if (!link) return privately(tr('messages:verify.notLinked'));
@@ -81,7 +84,7 @@ async function startProof(userId: string, uid: string, ctx: CommandContext): Pro
 }
 
 /** One check of the presser's proof for `uid`, at members' priority. */
-async function checkProof(userId: string, uid: string, ctx: CommandContext): Promise<View> {
+async function checkProof(userId: string, uid: string, ctx: Ctx): Promise<View> {
   if (!ctx.verifications) throw new Error('proofs of ownership are not wired in this context');
   const link = await linkOf(userId, uid, ctx);
   if (!link) return privately(tr('messages:verify.notLinked'));
@@ -108,7 +111,7 @@ export const unlink: CommandModule = {
   definition: slashCommand('unlink')
     .addStringOption((o) => o.setName('player').setDescription(describe('unlink.options.player')).setRequired(true).setAutocomplete(true).setMaxLength(100))
     .toJSON(),
-  async execute(input, ctx) {
+  async execute(input, ctx: Ctx) {
     const which = String(input.options.player ?? '').trim();
     const removed = await ctx.links.unlink(input.user.userId, typedWord(which, ['all'], 'link:allWord') ? undefined : which);
     // An account no other member tracks leaves its recorded history with the link; the tracker would do it within minutes.
@@ -121,7 +124,7 @@ export const unlink: CommandModule = {
     return privately(t.unlinked(removed.map((a) => escapeText(a.name, 60))));
   },
   /** The member's linked accounts matching what is typed (recent lookups left out: they cannot be unlinked), then "All linked accounts" in their locale. */
-  async autocomplete(input, ctx) {
+  async autocomplete(input, ctx: Ctx) {
     const [choices, links] = await Promise.all([playerChoices(input.user.userId, input.focused.value, ctx), ctx.links.get(input.user.userId)]);
     // By UID, not by the choice's label: the label is in the member's language.
     const uids = new Set(links.accounts.map((a) => a.uid));

@@ -10,6 +10,9 @@ import { escapeText } from '../src/render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
 import type { View } from '../src/render/view.js';
 
+/** The part of a command's context /maps uses (src/discord/command.ts). */
+type Ctx = Pick<CommandContext, 'maps'>;
+
 export const MAPS_PER_PAGE = 10;
 
 const definition = slashCommand('maps').toJSON();
@@ -38,7 +41,7 @@ function lines(maps: MapInfo[]): Map<MapInfo, string> {
 }
 
 /** Page `page` of the map list: the page's maps under their location headings, the first map's image as thumbnail. */
-async function mapListView(page: number, ctx: CommandContext): Promise<View> {
+async function mapListView(page: number, ctx: Ctx): Promise<View> {
   const catalogue = await ctx.maps.catalogue();
   const { maps } = catalogue;
   const pages = pageCount(maps.length, MAPS_PER_PAGE);
@@ -72,11 +75,11 @@ async function mapListView(page: number, ctx: CommandContext): Promise<View> {
 
 export const maps: CommandModule = {
   definition,
-  async execute(_input, ctx) {
+  async execute(_input, ctx: Ctx) {
     return mapListView(1, ctx);
   },
   components: {
     /** Paginator: `maps.p:<page>:<kind>`. */
-    'maps.p': async (input, ctx) => mapListView(pageFromArgs(input.args), ctx),
+    'maps.p': async (input, ctx: Ctx) => mapListView(pageFromArgs(input.args), ctx),
   },
 };

@@ -14,6 +14,9 @@ import { backRow } from '../src/render/paginate.js';
 import { playerAuthor } from '../src/render/scoreboard.js';
 import type { View } from '../src/render/view.js';
 
+/** The part of a command's context /match uses (src/discord/command.ts). */
+type Ctx = Pick<CommandContext, 'api' | 'heroes' | 'links' | 'logger' | 'maps' | 'now' | 'recent' | 'tracking'>;
+
 const definition = slashCommand('match')
   .addStringOption((o) =>
     o.setName('match').setDescription(describe('match.options.match')).setRequired(true).setMinLength(3).setMaxLength(100).setAutocomplete(true),
@@ -26,7 +29,7 @@ const definition = slashCommand('match')
  * with the same Back button. A match opened from elsewhere (`place` null) fails as {@link matchView} does.
  * @throws what {@link matchView} throws, but for the scoreboard's absence when `place` is known.
  */
-async function matchFromList(value: string, place: ListPlace | null, ctx: CommandContext, seenBy: string): Promise<View> {
+async function matchFromList(value: string, place: ListPlace | null, ctx: Ctx, seenBy: string): Promise<View> {
   try {
     return await matchView(value, ctx, true, { place: place ?? undefined, seenBy });
   } catch (err) {
@@ -48,7 +51,7 @@ async function matchFromList(value: string, place: ListPlace | null, ctx: Comman
  * @throws what {@link matchView} throws for text that is no match uid, and for a scoreboard the API cannot give now with
  *   nothing held of the match.
  */
-async function typedMatch(uid: string, ctx: CommandContext, userId: string): Promise<View> {
+async function typedMatch(uid: string, ctx: Ctx, userId: string): Promise<View> {
   try {
     return await matchView(uid, ctx, false, { seenBy: userId });
   } catch (err) {
@@ -65,11 +68,11 @@ async function typedMatch(uid: string, ctx: CommandContext, userId: string): Pro
 export const match: CommandModule = {
   apiOptions: { match_uid: 'match' },
   definition,
-  async execute(input, ctx) {
+  async execute(input, ctx: Ctx) {
     return typedMatch(String(input.options.match ?? '').trim(), ctx, input.user.userId);
   },
   /** `match`: the member's recent matches (src/catalog/choices.ts). */
-  async autocomplete(input, ctx) {
+  async autocomplete(input, ctx: Ctx) {
     return input.focused.name === 'match' ? matchChoices(input.focused.value, input.user.userId, ctx) : [];
   },
   components: {
@@ -78,15 +81,15 @@ export const match: CommandModule = {
      * and what its history row knew as the value. The match, or without a scoreboard its history row, gets a Back button
      * to the same page.
      */
-    'mt.l': async (input, ctx) => matchFromList(input.values[0] ?? '', listPlace(input.args), ctx, input.user.userId),
+    'mt.l': async (input, ctx: Ctx) => matchFromList(input.values[0] ?? '', listPlace(input.args), ctx, input.user.userId),
     /** The same, from a message sent before the route named the module that handles it. */
-    'pl.m': async (input, ctx) => matchFromList(input.values[0] ?? '', listPlace(input.args), ctx, input.user.userId),
+    'pl.m': async (input, ctx: Ctx) => matchFromList(input.values[0] ?? '', listPlace(input.args), ctx, input.user.userId),
     /**
      * Back to a match from a player opened from its scoreboard: `mt.o:<match uid or origin>[:<list place>]`, reopened as it
      * was, with its Back button to the recent matches it was opened from.
      */
-    'mt.o': async (input, ctx) => matchFromList(input.args[0] ?? '', listPlace(input.args.slice(1)), ctx, input.user.userId),
+    'mt.o': async (input, ctx: Ctx) => matchFromList(input.args[0] ?? '', listPlace(input.args.slice(1)), ctx, input.user.userId),
     /** A match card's "Full scoreboard": `mt.t:<match uid or origin>`, the team embeds as a private reply to whoever pressed. */
-    'mt.t': async (input, ctx) => matchView(input.args[0] ?? '', ctx, true, { details: true }),
+    'mt.t': async (input, ctx: Ctx) => matchView(input.args[0] ?? '', ctx, true, { details: true }),
   },
 };

@@ -31,6 +31,9 @@ import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/pagin
 import type { View } from '../src/render/view.js';
 import { t } from '../src/render/strings.js';
 
+/** The part of a command's context /meta uses (src/discord/command.ts). */
+type Ctx = Pick<CommandContext, 'meta' | 'now'>;
+
 /** Heroes a page: a page and its chart fit a phone's first screen, well within an embed's limits. */
 export const META_PER_PAGE = 10;
 
@@ -128,7 +131,7 @@ function chartAlt(spec: MetaScatterChart, role: MetaRole | null): string {
  * Page `page` of the meta for `role` (null: all, grouped by role) sorted by `sort`, with page buttons and the scatter chart; a
  * private note without a snapshot in time or without `ctx.meta`. @throws {ApiError} when the first gathering fails in time.
  */
-export async function metaView(role: MetaRole | null, sort: MetaSort, page: number, ctx: CommandContext): Promise<View> {
+export async function metaView(role: MetaRole | null, sort: MetaSort, page: number, ctx: Ctx): Promise<View> {
   if (!ctx.meta) return noteView(t.metaUnavailable());
   const snapshot = await latestSnapshot(ctx.meta);
   if (!snapshot) return gatheringNote(ctx.meta);
@@ -165,11 +168,11 @@ export async function metaView(role: MetaRole | null, sort: MetaSort, page: numb
 
 export const meta: CommandModule = {
   definition,
-  async execute(input, ctx) {
+  async execute(input, ctx: Ctx) {
     return metaView(roleOf(input.options.role), sortOf(input.options.sort), 1, ctx);
   },
   components: {
     /** Paginator: `meta.p:<role|all>:<sort>:<page>:<kind>`. */
-    'meta.p': async (input, ctx) => metaView(roleOf(input.args[0]), sortOf(input.args[1]), pageFromArgs(input.args), ctx),
+    'meta.p': async (input, ctx: Ctx) => metaView(roleOf(input.args[0]), sortOf(input.args[1]), pageFromArgs(input.args), ctx),
   },
 };

@@ -16,6 +16,9 @@ import type { View } from '../src/render/view.js';
 import { ApiError } from '../src/core/api-errors.js';
 import { tr } from '../src/i18n/index.js';
 
+/** The part of a command's context /patch-notes uses (src/discord/command.ts). */
+type Ctx = Pick<CommandContext, 'api'>;
+
 export const POST_TYPES = ['patch-notes', 'balances', 'dev-diaries', 'game-versions'] as const;
 export type PostType = (typeof POST_TYPES)[number];
 
@@ -47,7 +50,7 @@ const TYPE_KEYS = { 'patch-notes': 'patchNotes', balances: 'balances', 'dev-diar
 const label = (type: PostType) => tr(`posts:types.${TYPE_KEYS[type]}`);
 
 /** One page of a post list from the API (the API pages by 10). */
-function fetchPosts(type: Exclude<PostType, 'game-versions'>, page: number, ctx: CommandContext): Promise<Fetched<Page<Post>>> {
+function fetchPosts(type: Exclude<PostType, 'game-versions'>, page: number, ctx: Ctx): Promise<Fetched<Page<Post>>> {
   if (type === 'balances') return ctx.api.balances({ page, limit: PER_PAGE });
   if (type === 'dev-diaries') return ctx.api.devDiaries({ page, limit: PER_PAGE });
   return ctx.api.patchNotes({ page, limit: PER_PAGE });
@@ -90,7 +93,7 @@ export function releaseDate(release: string): string | null {
 }
 
 /** The list of a post type at a page. */
-export async function postListView(type: PostType, page: number, ctx: CommandContext): Promise<View> {
+export async function postListView(type: PostType, page: number, ctx: Ctx): Promise<View> {
   const p = Math.max(1, page);
   if (type === 'game-versions') {
     const fetched = await orEmpty(ctx.api.gameVersions({ page: p, limit: PER_PAGE }));
@@ -158,7 +161,7 @@ export async function postListView(type: PostType, page: number, ctx: CommandCon
 }
 
 /** Dev diaries by id (endpoint 15); others on the list page they were picked from, then the first pages. */
-async function findPost(type: Exclude<PostType, 'game-versions'>, id: string, listPage: number, ctx: CommandContext): Promise<Fetched<Post> | null> {
+async function findPost(type: Exclude<PostType, 'game-versions'>, id: string, listPage: number, ctx: Ctx): Promise<Fetched<Post> | null> {
   if (type === 'dev-diaries') {
     try {
       return await ctx.api.devDiary(id);
@@ -179,7 +182,7 @@ async function findPost(type: Exclude<PostType, 'game-versions'>, id: string, li
   return null;
 }
 
-export async function postView(type: PostType, id: string, listPage: number, page: number, ctx: CommandContext): Promise<View> {
+export async function postView(type: PostType, id: string, listPage: number, page: number, ctx: Ctx): Promise<View> {
   // A game version is read as its patch note (its patchNotesUrl names the patch note of the same id).
   const postType = type === 'game-versions' ? 'patch-notes' : type;
   const found = await findPost(postType, id, type === 'game-versions' ? 1 : listPage, ctx);
@@ -214,17 +217,20 @@ export async function postView(type: PostType, id: string, listPage: number, pag
 
 export const patchNotes: CommandModule = {
   definition,
-  async execute(input, ctx) {
+  async execute(input, ctx: Ctx) {
     return postListView(typeOf(input.options.type), 1, ctx);
   },
   components: {
     /** List paginator and back button: `pn.l:<type>:<page>:<kind>` (`b` for Back). */
-    'pn.l': async (input, ctx) => postListView(typeOf(input.args[0]), pageFromArgs(input.args), ctx),
+    'pn.l': async (input, ctx: Ctx) => postListView(typeOf(input.args[0]), pageFromArgs(input.args), ctx),
     /** Pick one: `pn.o:<type>:<listPage>`, the post id (or version) as the value. */
-    'pn.o': async (input, ctx) => postView(typeOf(input.args[0]), input.values[0] ?? '', pageArg(input.args[1]), 1, ctx),
+    'pn.o': async (input, ctx: Ctx) => postView(typeOf(input.args[0]), input.values[0] ?? '', pageArg(input.args[1]), 1, ctx),
     /** The read button of a feed post, `feed.read:<type>:<id>`, or a digest's menu, `feed.read:<type>` with the post id as the value: the full text privately, for whoever presses. */
-    'feed.read': async (input, ctx) => ({ ...(await postView(typeOf(input.args[0]), input.args[1] ?? input.values[0] ?? '', 1, 1, ctx)), ephemeral: true }),
+    'feed.read': async (input, ctx: Ctx) => ({
+      ...(await postView(typeOf(input.args[0]), input.args[1] ?? input.values[0] ?? '', 1, 1, ctx)),
+      ephemeral: true,
+    }),
     /** Reading paginator: `pn.r:<type>:<listPage>:<id>:<page>:<kind>`. */
-    'pn.r': async (input, ctx) => postView(typeOf(input.args[0]), input.args[2] ?? '', pageArg(input.args[1]), pageFromArgs(input.args), ctx),
+    'pn.r': async (input, ctx: Ctx) => postView(typeOf(input.args[0]), input.args[2] ?? '', pageArg(input.args[1]), pageFromArgs(input.args), ctx),
   },
 };

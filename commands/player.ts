@@ -50,6 +50,9 @@ import {
 import { allModes, mvpSvpByMode } from '../src/render/player/profile.js';
 import { type SectionData, section } from '../src/render/player/sections.js';
 
+/** The part of a command's context /player uses (src/discord/command.ts). */
+type Ctx = Pick<CommandContext, 'api' | 'backTargets' | 'channels' | 'heroes' | 'links' | 'logger' | 'maps' | 'now' | 'recent' | 'settings' | 'tracking'>;
+
 const definition = slashCommand('player')
   .addStringOption((o) => o.setName('query').setDescription(describe('player.options.query')).setMaxLength(100).setAutocomplete(true))
   .addUserOption((o) => o.setName('user').setDescription(describe('player.options.user')))
@@ -77,7 +80,7 @@ export interface ViewLists {
  * The map and hero lists (api-spec.md endpoints 1 and 11); never rejects: a list that cannot be had is empty. Started right
  * after the profile read, so an uncached list loads alongside it while the profile keeps the first turn at the API's rate limit.
  */
-export function readLists(ctx: CommandContext): Promise<ViewLists> {
+export function readLists(ctx: Ctx): Promise<ViewLists> {
   return Promise.all([
     ctx.maps.list().catch((err: unknown): MapInfo[] => {
       ctx.logger.warn({ err }, 'map list unavailable; maps named by id');
@@ -115,7 +118,7 @@ async function lookups(
   };
 }
 
-async function loadSection(p: PlayerProfile, which: PlayerSection, page: number, look: Lookups, ctx: CommandContext): Promise<SectionData> {
+async function loadSection(p: PlayerProfile, which: PlayerSection, page: number, look: Lookups, ctx: Ctx): Promise<SectionData> {
   if (which === 'matches')
     return { history: await recentMatches(ctx.api, p, { page, season: look.season, hidePractice: look.hidePractice, logger: ctx.logger }) };
   // Without a map played there is nothing to name, and nothing to read.
@@ -136,7 +139,7 @@ async function loadSection(p: PlayerProfile, which: PlayerSection, page: number,
  * first page, the one the recent matches read first and share through the cache, within the interaction's budget: it holds
  * more rows than the profile embeds, and its failure only leaves it out.
  */
-async function mapModeRows(p: PlayerProfile, look: Lookups, ctx: CommandContext): Promise<MapModeRow[]> {
+async function mapModeRows(p: PlayerProfile, look: Lookups, ctx: Ctx): Promise<MapModeRow[]> {
   const [held, recorded] = await Promise.all([
     heldHistoryRows(ctx.api, p, { season: look.season, readFirstPage: true, logger: ctx.logger }),
     trackedMatches(p, ctx),
@@ -153,7 +156,7 @@ export async function playerView(
   which: PlayerSection,
   page: number,
   season: Season | null,
-  ctx: CommandContext,
+  ctx: Ctx,
   seasonTotals = true,
   lists: Promise<ViewLists> = readLists(ctx),
   filter: MatchFilter = '',
@@ -174,7 +177,7 @@ export async function playerView(
 }
 
 /** The matches the bot recorded of a tracked player; null when the player is not tracked or the records cannot be read. */
-async function trackedMatches(p: PlayerProfile, ctx: CommandContext): Promise<RecordedMatch[] | null> {
+async function trackedMatches(p: PlayerProfile, ctx: Ctx): Promise<RecordedMatch[] | null> {
   if (!ctx.tracking || p.is_private) return null;
   try {
     const t = await ctx.tracking.timeline(p.uid);
@@ -196,7 +199,7 @@ async function heroView(
   season: Season | null,
   seasonTotals: boolean,
   lists: Promise<ViewLists>,
-  ctx: CommandContext,
+  ctx: Ctx,
 ): Promise<View> {
   const p = fetched.data;
   const [look, tracked] = await Promise.all([lookups(season, seasonTotals, p, lists, ''), trackedMatches(p, ctx)]);
@@ -275,7 +278,7 @@ async function heroView(
  * The profile a `/player` invocation means: the typed query, else the `user` option's or target's linked account, else the caller's.
  * @throws {NotLinkedError} when that member has none linked; {@link SeasonError} for a `season` no season has.
  */
-export async function profileFor(input: CommandInput, ctx: CommandContext): Promise<View> {
+export async function profileFor(input: CommandInput, ctx: Ctx): Promise<View> {
   const season = seasonOption(input.options.season);
   const typed = typeof input.options.query === 'string' ? input.options.query : '';
   const whose = String(input.options.user ?? input.targetUserId ?? input.user.userId);
@@ -309,7 +312,7 @@ export async function profileFromComponent(
   season: Season | null,
   which: PlayerSection,
   page: number,
-  ctx: CommandContext,
+  ctx: Ctx,
   filter: MatchFilter = '',
   back?: Promise<WayBack>,
 ): Promise<View> {
@@ -333,13 +336,13 @@ export async function profileFromComponent(
  * profile's own menu still reaches every section, and a Back that led to the profile's top would not be a way back. The key
  * is carried on all the same, so that a cache slow for one press does not lose the Back for the presses after it.
  */
-function keptWayBack(arg: string | undefined, ctx: CommandContext): Promise<WayBack> | undefined {
+function keptWayBack(arg: string | undefined, ctx: Ctx): Promise<WayBack> | undefined {
   const key = storeKeyArg(arg);
   return key ? ctx.backTargets.find(key).then((id) => ({ key, ...(id ? { id } : {}) })) : undefined;
 }
 
 /** The Update button: asks the API to refresh a player (`GET /api/v1/player/{uid}/update`); answers privately. */
-async function requestUpdate(uid: string, ctx: CommandContext): Promise<View> {
+async function requestUpdate(uid: string, ctx: Ctx): Promise<View> {
   try {
     await ctx.api.playerUpdate(uid);
     return { ephemeral: true, embeds: [{ color: 0x22c55e, description: t.updateRequested() }] };
@@ -360,7 +363,7 @@ async function requestUpdate(uid: string, ctx: CommandContext): Promise<View> {
  * played first with their play time, then the other heroes that fit what is typed. The hero list alone when no player is
  * named or their profile cannot be read in time.
  */
-async function heroChoices(input: AutocompleteInput, ctx: CommandContext): Promise<{ name: string; value: string }[]> {
+async function heroChoices(input: AutocompleteInput, ctx: Ctx): Promise<{ name: string; value: string }[]> {
   const typed = foldName(input.focused.value);
   const others = ctx.heroes.suggest(input.focused.value);
   const query = typeof input.options.query === 'string' ? input.options.query.trim() : '';
@@ -386,14 +389,14 @@ export const player: CommandModule = {
   apiOptions: { season: 'season', player: 'query', playerUpdate: 'query', matchHistoryV1: 'query', matchHistoryV2: 'query' },
   definition,
   execute: profileFor,
-  async autocomplete(input, ctx) {
+  async autocomplete(input, ctx: Ctx) {
     if (input.focused.name === 'hero') return heroChoices(input, ctx);
     if (input.focused.name === 'season') return seasonChoices(input.focused.value, String(input.options.query ?? ''), input.user.userId, ctx);
     return playerChoices(input.user.userId, input.focused.value, ctx);
   },
   components: {
     /** Section select: `pl.s:<uid>:<season>[:<back key>]`, the section as the value. */
-    'pl.s': async (input, ctx) => {
+    'pl.s': async (input, ctx: Ctx) => {
       const [uid = '', season = '', key] = input.args;
       return profileFromComponent(uid, seasonOption(season), sectionOf(input.values[0]), 1, ctx, '', keptWayBack(key, ctx));
     },
@@ -401,14 +404,14 @@ export const player: CommandModule = {
      * Paginator: `pl.p:<uid>:<season>:<section>[:<filter>]:<page>:<kind>` (the filter on recent matches only), or with the
      * profile's back key `pl.p:<uid>:<season>:<section>:<filter>:<back key>:<page>:<kind>`.
      */
-    'pl.p': async (input, ctx) => {
+    'pl.p': async (input, ctx: Ctx) => {
       const [uid = '', season = '', which] = input.args;
       const filter = input.args.length >= 6 ? filterOf(input.args[3]) : '';
       const back = input.args.length >= 7 ? keptWayBack(input.args[4], ctx) : undefined;
       return profileFromComponent(uid, seasonOption(season), sectionOf(which), pageFromArgs(input.args), ctx, filter, back);
     },
     /** Recent matches' filter button: `pl.f:<uid>:<season>:<filter>[:<back key>]`; opens the first page with that filter. */
-    'pl.f': async (input, ctx) => {
+    'pl.f': async (input, ctx: Ctx) => {
       const [uid = '', season = '', filter, key] = input.args;
       return profileFromComponent(uid, seasonOption(season), 'matches', 1, ctx, filterOf(filter), keptWayBack(key, ctx));
     },
@@ -417,15 +420,15 @@ export const player: CommandModule = {
      * button to the match (`mt.o` with the same arguments: the match's own Back to the recent matches it came from is kept).
      * The Back is kept in the store alongside the profile read, and the profile's own IDs carry its key.
      */
-    'pl.o': async (input, ctx) => {
+    'pl.o': async (input, ctx: Ctx) => {
       const target = encodeCustomIdIfFits('mt.o', ...input.args) ?? encodeCustomIdIfFits('mt.o', input.args[0] ?? '');
       const back = target ? ctx.backTargets.keep(target).then((key) => ({ id: target, ...(key ? { key } : {}) })) : undefined;
       return profileFromComponent(input.values[0] ?? '', null, 'profile', 1, ctx, '', back);
     },
     /** The same, from a message sent before the route named the module that handles it. */
-    'mt.p': async (input, ctx) => player.components!['pl.o']!(input, ctx),
+    'mt.p': async (input, ctx: Ctx) => player.components!['pl.o']!(input, ctx),
     /** Update button: `pl.u:<uid>`. */
-    'pl.u': async (input, ctx) => requestUpdate(input.args[0] ?? '', ctx),
+    'pl.u': async (input, ctx: Ctx) => requestUpdate(input.args[0] ?? '', ctx),
   },
 };
 
@@ -438,7 +441,7 @@ export const rivalsProfile: CommandModule = {
     .setIntegrationTypes(...EVERYWHERE.integrationTypes)
     .setContexts(...EVERYWHERE.contexts)
     .toJSON(),
-  async execute(input, ctx) {
+  async execute(input, ctx: Ctx) {
     return profileFor({ ...input, options: {} }, ctx);
   },
 };

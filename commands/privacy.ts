@@ -14,6 +14,9 @@ import type { View } from '../src/render/view.js';
 import type { MemberData } from '../src/store/member-data.js';
 import { seasonFromIndex } from '../src/game/seasons.js';
 
+/** The part of a command's context /privacy uses (src/discord/command.ts). */
+type Ctx = Pick<CommandContext, 'api' | 'links' | 'logger' | 'memberData' | 'now' | 'recent' | 'tracking'>;
+
 const COLOUR = 0x5865f2;
 const privately = (view: Omit<View, 'ephemeral'>): View => ({ ephemeral: true, ...view });
 const said = (description: string, extra: Omit<View, 'ephemeral' | 'embeds'> = {}): View => privately({ embeds: [{ color: COLOUR, description }], ...extra });
@@ -40,7 +43,7 @@ const definition = slashCommand('privacy')
   .toJSON();
 
 /** The store's part of the context, or a clear "unavailable" when the bot runs without it. */
-function memberData(ctx: CommandContext): NonNullable<CommandContext['memberData']> {
+function memberData(ctx: Ctx): NonNullable<CommandContext['memberData']> {
   if (!ctx.memberData) throw new Error('the member data store is not wired in this context');
   return ctx.memberData;
 }
@@ -112,7 +115,7 @@ function showView(data: MemberData, recent: number): View {
 
 export const privacy: CommandModule = {
   definition,
-  async execute(input, ctx) {
+  async execute(input, ctx: Ctx) {
     const userId = input.user.userId;
     switch (input.subcommand) {
       case 'export': {
@@ -158,7 +161,7 @@ export const privacy: CommandModule = {
   },
   components: {
     /** Confirmed: `pv.del:<userId>`. Deletes every row, then what the caches hold of the member and of their accounts. */
-    'pv.del': async (input, ctx) => {
+    'pv.del': async (input, ctx: Ctx) => {
       if (input.args[0] !== input.user.userId) return said(tr('messages:privacy.notYours'));
       const userId = input.user.userId;
       const accounts = await memberData(ctx).erase(userId, ctx.now());

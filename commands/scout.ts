@@ -26,6 +26,9 @@ import { NEUTRAL_COLOUR, teamEmbed, teamTitle, uniqueLines } from '../src/render
 import { playerLine, SCOUT_PLAYERS, SCOUT_TEAM_ARG, teamButtons, type Read } from '../src/render/scout.js';
 import type { View } from '../src/render/view.js';
 
+/** The part of a command's context /scout uses (src/discord/command.ts). */
+type Ctx = Pick<CommandContext, 'api' | 'budget' | 'heroes' | 'links' | 'logger' | 'now' | 'recent' | 'tracking'>;
+
 /** A scout's first answer waits this long for profiles, ms: cached ones are in by then, and the answer comes within a second. */
 export const SCOUT_FIRST_ANSWER_MS = 600;
 /** While profiles arrive, a scout's answer is edited at most this often, ms (Discord rate limits a message's edits). */
@@ -34,7 +37,7 @@ export const SCOUT_EDIT_EVERY_MS = 1_500;
 export const SCOUT_BUDGET_MS = 60_000;
 
 /** One player's profile, read behind members' own lookups (`background`); never throws. */
-async function readPlayer(uid: string, ctx: CommandContext): Promise<Read> {
+async function readPlayer(uid: string, ctx: Ctx): Promise<Read> {
   try {
     const profile = (await ctx.api.player(uid, {}, { priority: 'background' })).data;
     return profile.is_private ? { kind: 'private' } : { kind: 'profile', profile };
@@ -46,7 +49,7 @@ async function readPlayer(uid: string, ctx: CommandContext): Promise<Read> {
 }
 
 /** The match a member means: the one typed, else the newest of their linked account's. @throws what {@link loadNamedProfile} throws. */
-async function matchOf(input: CommandInput, ctx: CommandContext): Promise<{ uid: string; typed: boolean; ownUid?: string } | { none: string }> {
+async function matchOf(input: CommandInput, ctx: Ctx): Promise<{ uid: string; typed: boolean; ownUid?: string } | { none: string }> {
   const typed = typeof input.options.match === 'string' ? input.options.match.trim() : '';
   if (typed) return { uid: typed, typed: true };
   const { fetched } = await loadNamedProfile('', input.user.userId, null, input.user.userId, ctx, 'scout');
@@ -88,7 +91,7 @@ export interface ScoutOptions {
  * @throws {NotFoundError} when the API has no such latest match, or none of a well-formed id; {@link ApiError} when it has
  *   no typed one of another shape or cannot answer.
  */
-export async function scoutView(uid: string, ctx: CommandContext, options: ScoutOptions = {}): Promise<View> {
+export async function scoutView(uid: string, ctx: Ctx, options: ScoutOptions = {}): Promise<View> {
   let m: MatchDetail;
   try {
     m = (await ctx.api.match(uid)).data;
@@ -175,7 +178,7 @@ const teamIn = (team: number, count: number) => (Number.isInteger(team) && team 
  * the team from the profiles it has, and its next edits keep that team; otherwise (someone else's press, another process,
  * a scout read a while ago) the scout is made again, its profiles from the cache.
  */
-async function scoutTeam(input: ComponentInput, ctx: CommandContext): Promise<View> {
+async function scoutTeam(input: ComponentInput, ctx: Ctx): Promise<View> {
   const [uid = '', teamArg, id = ''] = input.args;
   const team = wholeArg(teamArg, SCOUT_TEAM_ARG);
   const live = liveScouts.get(id);
@@ -192,13 +195,13 @@ export const scout: CommandModule = {
   definition: slashCommand('scout')
     .addStringOption((o) => o.setName('match').setDescription(describe('scout.options.match')).setMinLength(3).setMaxLength(100).setAutocomplete(true))
     .toJSON(),
-  async execute(input, ctx) {
+  async execute(input, ctx: Ctx) {
     const which = await matchOf(input, ctx);
     if ('none' in which) return { embeds: [{ color: NEUTRAL_COLOUR, description: tr('match:last.none', { player: escapeText(which.none, 60) }) }] };
     return scoutView(which.uid, ctx, { typed: which.typed, userId: input.user.userId, ownUid: which.ownUid });
   },
   /** `match`: the member's recent matches, as for /match. */
-  async autocomplete(input, ctx) {
+  async autocomplete(input, ctx: Ctx) {
     return input.focused.name === 'match' ? matchChoices(input.focused.value, input.user.userId, ctx) : [];
   },
   components: {

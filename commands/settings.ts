@@ -6,13 +6,16 @@
  * Usable wherever the member is, through either install: these are the member's settings, not a server's.
  */
 import { isPlatform, PLATFORM_NAMES, PLATFORMS, type Platform } from '../src/api/endpoints.js';
-import { slashCommand, type CommandModule } from '../src/discord/command.js';
+import { slashCommand, type CommandContext, type CommandModule } from '../src/discord/command.js';
 import { UserFacingError } from '../src/core/errors.js';
 import { choiceName, chosenLanguage, describe, DISCORD_LANGUAGE, languageChoices } from '../src/i18n/commands.js';
 import { LOCALE_NAMES, pickLocale, runInLocale, tr, type Locale } from '../src/i18n/index.js';
 import { escapeText } from '../src/render/limits.js';
 import type { View } from '../src/render/view.js';
 import { DISPLAYS, type Display } from '../src/store/account-links.js';
+
+/** The part of a command's context /settings uses (src/discord/command.ts). */
+type Ctx = Pick<CommandContext, 'links' | 'now'>;
 
 const COLOUR = 0x5865f2;
 const LANGUAGE_OPTION = 'settings.subcommands.language.options.language';
@@ -87,7 +90,7 @@ function chosenDisplay(value: unknown): Display | null {
 
 export const settings: CommandModule = {
   definition,
-  async execute(input, ctx) {
+  async execute(input, ctx: Ctx) {
     if (input.subcommand === 'display') {
       const display = chosenDisplay(input.options.style);
       await ctx.links.setDisplay(input.user.userId, display, ctx.now());

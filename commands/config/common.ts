@@ -1,6 +1,6 @@
 /** What every `/config` subcommand shares: the Manage Server check, the server's language, and the private answer's shape. */
 import { PermissionFlagsBits, type APIEmbed } from 'discord-api-types/v10';
-import type { Invoker } from '../../src/discord/command.js';
+import type { CommandContext, Invoker } from '../../src/discord/command.js';
 import { UserFacingError } from '../../src/core/errors.js';
 import { chosenLanguage, DISCORD_LANGUAGE } from '../../src/i18n/commands.js';
 import { LOCALE_NAMES, pickLocale, tr, type Locale } from '../../src/i18n/index.js';
@@ -8,6 +8,12 @@ import { escapeText } from '../../src/render/limits.js';
 import type { View } from '../../src/render/view.js';
 import { type GuildSettings } from '../../src/store/guild-settings.js';
 import { t } from '../../src/render/strings.js';
+
+/** The part of a command's context /config uses (src/discord/command.ts). */
+export type Ctx = Pick<
+  CommandContext,
+  'channels' | 'feedPosts' | 'feedTester' | 'heroes' | 'ladder' | 'logger' | 'now' | 'rankRoles' | 'settings' | 'tracking'
+>;
 
 /** The colour of /config's answers. */
 const COLOUR = 0x5865f2;

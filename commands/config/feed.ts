@@ -1,5 +1,5 @@
 /** `/config feed`: a feed's channel and its options (role ping, publishing, hero filter, quiet hours, digests, threads, backfill). */
-import type { ChannelCheck, CommandContext, CommandModule } from '../../src/discord/command.js';
+import type { ChannelCheck, CommandModule } from '../../src/discord/command.js';
 import { UserFacingError } from '../../src/core/errors.js';
 import { digestPeriod } from '../../src/feeds/digest.js';
 import { feedName } from '../../src/feeds/render.js';
@@ -11,7 +11,7 @@ import { MAX_FILTER_HEROES, type FeedSubscription, type FeedType } from '../../s
 import { t } from '../../src/render/strings.js';
 
 import { DEFAULT_DIGEST_AT, MAX_BACKFILL } from './definition.js';
-import { privately } from './common.js';
+import { privately, type Ctx } from './common.js';
 import { showView } from './show.js';
 import { scheduleOf, type FeedRequest } from './schedule.js';
 
@@ -19,7 +19,7 @@ import { scheduleOf, type FeedRequest } from './schedule.js';
  * The `heroes` option as ids, in order, without repeats: undefined when empty (filter kept), null for `off` (filter cleared).
  * @throws {UserFacingError} when the feed is not balance posts or there are too many; {@link UnknownHeroError} for a name that is no hero.
  */
-export async function heroFilterOf(type: FeedType, text: unknown, ctx: CommandContext): Promise<string[] | null | undefined> {
+export async function heroFilterOf(type: FeedType, text: unknown, ctx: Ctx): Promise<string[] | null | undefined> {
   if (typeof text === 'string' && typedWord(text, ['off', 'none', 'no'], 'messages:config.quietOff')) return null;
   const names =
     typeof text === 'string'
@@ -126,7 +126,7 @@ export function changesOf(prev: FeedSubscription, next: FeedSubscription, names:
  * `/config feed`: sets a feed's channel, or only the options given, and lists what changed. A backfill starts a poll at once
  * (`ctx.feedTester.pollNow`) rather than waiting for the next one.
  */
-export async function setFeed(guildId: string, input: Parameters<CommandModule['execute']>[0], ctx: CommandContext): Promise<View> {
+export async function setFeed(guildId: string, input: Parameters<CommandModule['execute']>[0], ctx: Ctx): Promise<View> {
   const type = input.options.type as FeedType;
   const channelId = String(input.options.channel ?? '');
   const check = await ctx.channels.check(guildId, channelId);

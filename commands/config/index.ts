@@ -18,7 +18,7 @@ import { DISPLAYS } from '../../src/store/account-links.js';
 import { t } from '../../src/render/strings.js';
 
 import { definition } from './definition.js';
-import { guildOf, languageOf, privately, answered, serverLocale } from './common.js';
+import { guildOf, languageOf, privately, answered, serverLocale, type Ctx } from './common.js';
 import { showView } from './show.js';
 import { setFeed } from './feed.js';
 import { trackingBacklog, rankRolesField, feedsRead, statusView } from './status.js';
@@ -27,7 +27,7 @@ import { configureRankRoles } from './rank-roles.js';
 
 export const config: CommandModule = {
   definition,
-  async execute(input, ctx) {
+  async execute(input, ctx: Ctx) {
     const guildId = guildOf(input.user);
     switch (input.subcommand) {
       case 'feed':
@@ -133,7 +133,7 @@ export const config: CommandModule = {
   },
   components: {
     /** Confirmed reset: `cfg.reset:<guildId>`; the presser needs Manage Server in that guild. */
-    'cfg.reset': async (input, ctx) => {
+    'cfg.reset': async (input, ctx: Ctx) => {
       const guildId = guildOf(input.user);
       if (input.args[0] !== guildId) throw new UserFacingError(t.expiredComponent());
       await ctx.settings.reset(guildId);

@@ -1,5 +1,5 @@
 /** `/config ladder`: the server's ladder, its moments channel and kinds, quiet hours and weekly recap. */
-import type { CommandContext, CommandInput } from '../../src/discord/command.js';
+import type { CommandInput } from '../../src/discord/command.js';
 import { MOMENT_KINDS, type MomentKind } from '../../src/game/ladder.js';
 import { listOf } from '../../src/render/common.js';
 import { UserFacingError } from '../../src/core/errors.js';
@@ -10,14 +10,14 @@ import type { View } from '../../src/render/view.js';
 import type { LadderSettings } from '../../src/store/ladder/index.js';
 import { t } from '../../src/render/strings.js';
 
-import { privately, UNKNOWN_CHANNEL_CODE } from './common.js';
+import { privately, UNKNOWN_CHANNEL_CODE, type Ctx } from './common.js';
 import { scheduleOf } from './schedule.js';
 
 /**
  * `/config ladder`: on or off, and where its moments are posted: `channel` (checked as a feed channel), `rank-changes` and
  * `peaks` each on or off (kept when not given), `posts-off` to stop posting them.
  */
-export async function configureLadder(guildId: string, o: CommandInput['options'], ctx: CommandContext): Promise<View> {
+export async function configureLadder(guildId: string, o: CommandInput['options'], ctx: Ctx): Promise<View> {
   if (!ctx.ladder) throw new UserFacingError(tr('ladder:unavailable'));
   const on = o.enabled === true;
   let momentsChannelId: string | null | undefined;
@@ -82,7 +82,7 @@ export function ladderPosts(s: LadderSettings): string {
 }
 
 /** The ladder's field of /config status, or null when the server has no ladder. */
-export async function ladderField(guildId: string, ctx: CommandContext): Promise<{ name: string; value: string } | null> {
+export async function ladderField(guildId: string, ctx: Ctx): Promise<{ name: string; value: string } | null> {
   if (!ctx.ladder) return null;
   const s = await ctx.ladder.settings(guildId);
   return s.enabled ? { name: tr('ladder:title'), value: ladderPosts(s) } : null;

@@ -1,6 +1,6 @@
 /** `/config rank-roles`: the tier-to-role map, with the dry run before it is saved. */
 import { PermissionFlagsBits } from 'discord-api-types/v10';
-import type { CommandContext, CommandInput, Invoker } from '../../src/discord/command.js';
+import type { CommandInput, Invoker } from '../../src/discord/command.js';
 import { cannotGive, rankRoleKey } from '../../src/game/rank-roles.js';
 import { DIVISIONS, TIER_NAMES } from '../../src/game/ranks.js';
 import { rankRolesEmbed } from '../../src/render/rank-roles.js';
@@ -10,14 +10,14 @@ import { tierName } from '../../src/i18n/names.js';
 import { escapeText } from '../../src/render/limits.js';
 import type { View } from '../../src/render/view.js';
 
-import { privately } from './common.js';
+import { privately, type Ctx } from './common.js';
 
 /**
  * `/config rank-roles [tier] [division] [role] [enabled]`: maps a tier or one division to a role (no role: unmaps it),
  * checked against the bot's Manage Roles and highest role first; turns the sync on or off; always shows the mapping
  * and what a sync would change now (a dry run while it is off).
  */
-export async function configureRankRoles(guildId: string, o: CommandInput['options'], ctx: CommandContext, user: Invoker): Promise<View> {
+export async function configureRankRoles(guildId: string, o: CommandInput['options'], ctx: Ctx, user: Invoker): Promise<View> {
   if (!ctx.rankRoles || !ctx.ladder) throw new UserFacingError(tr('ladder:unavailable'));
   const { store, discord } = ctx.rankRoles;
   // Unread (Discord failing): the answer says the roles were not checked, and the sync checks them again before any change.

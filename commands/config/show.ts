@@ -1,7 +1,7 @@
 /** `/config show`: the server's settings, each feed on a line, the ladder and the rank roles. */
 import { type APIEmbedField } from 'discord-api-types/v10';
 import { PLATFORM_NAMES } from '../../src/api/endpoints.js';
-import type { CommandContext, Invoker } from '../../src/discord/command.js';
+import type { Invoker } from '../../src/discord/command.js';
 import { RANK_ROLE_KEYS } from '../../src/game/rank-roles.js';
 import { feedName } from '../../src/feeds/render.js';
 import { formatClock } from '../../src/feeds/schedule.js';
@@ -13,7 +13,7 @@ import { FEED_TYPES, type FeedType, type GuildSettings } from '../../src/store/g
 import { settleWithin } from '../../src/core/deadline.js';
 import { t } from '../../src/render/strings.js';
 
-import { privately, languageLine } from './common.js';
+import { privately, languageLine, type Ctx } from './common.js';
 import { ladderPosts } from './ladder.js';
 
 /** One feed's settings on one line, in the current locale: "<#channel> · pings @role · published · …", or "Off". */
@@ -34,7 +34,7 @@ export function feedLine(s: GuildSettings, type: FeedType, names: Map<string, st
 export const SHOW_READ_MS = 1_000;
 
 /** `read`'s value, or null when it fails or outlasts {@link SHOW_READ_MS} (logged). */
-export function showRead<T>(read: Promise<T>, ctx: CommandContext): Promise<T | null> {
+export function showRead<T>(read: Promise<T>, ctx: Ctx): Promise<T | null> {
   return settleWithin(read, SHOW_READ_MS, () => null).catch((err: unknown) => {
     ctx.logger.warn({ err }, 'could not read a setting for /config show');
     return null;
@@ -42,7 +42,7 @@ export function showRead<T>(read: Promise<T>, ctx: CommandContext): Promise<T | 
 }
 
 /** The ladder's field of /config show: off, or on with where and what it posts ({@link ladderPosts}); null without a ladder store. */
-export async function ladderShowField(guildId: string, ctx: CommandContext): Promise<APIEmbedField | null> {
+export async function ladderShowField(guildId: string, ctx: Ctx): Promise<APIEmbedField | null> {
   if (!ctx.ladder) return null;
   const s = await showRead(ctx.ladder.settings(guildId), ctx);
   if (s === null) return { name: tr('ladder:title'), value: tr('config:show.notRead'), inline: false };
@@ -53,7 +53,7 @@ export async function ladderShowField(guildId: string, ctx: CommandContext): Pro
  * The rank roles' fields of /config show: on or off, then every tier mapped to its role, lowest first. A full mapping (every
  * tier and division) passes a field's 1,024 characters, so the mapping goes on in further fields rather than being cut.
  */
-export async function rankRolesShowFields(guildId: string, ctx: CommandContext): Promise<APIEmbedField[]> {
+export async function rankRolesShowFields(guildId: string, ctx: Ctx): Promise<APIEmbedField[]> {
   if (!ctx.rankRoles) return [];
   const settings = await showRead(ctx.rankRoles.store.settings(guildId), ctx);
   if (settings === null) return [{ name: tr('ladder:roles.title'), value: tr('config:show.notRead'), inline: false }];
@@ -71,7 +71,7 @@ export async function rankRolesShowFields(guildId: string, ctx: CommandContext):
 }
 
 /** Every setting `/config` changes, for `guildId`: each feed, the language, platform, private answers, display, alerts, the ladder and the rank roles. */
-export async function showView(guildId: string, s: GuildSettings, ctx: CommandContext, user: Invoker): Promise<View> {
+export async function showView(guildId: string, s: GuildSettings, ctx: Ctx, user: Invoker): Promise<View> {
   const names = Object.values(s.feeds).some((f) => f?.heroes?.length) ? await ctx.heroes.displayNames() : new Map<string, string>();
   const [ladder, rankRoles] = await Promise.all([ladderShowField(guildId, ctx), rankRolesShowFields(guildId, ctx)]);
   return privately({

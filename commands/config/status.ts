@@ -1,5 +1,4 @@
 /** `/config status`: each feed's last post and problem, the tracker's backlog, the ladder's posts and the rank-role sync. */
-import type { CommandContext } from '../../src/discord/command.js';
 import { rankRolesStatus } from '../../src/render/rank-roles.js';
 import { DIGEST_PREFIX } from '../../src/feeds/digest.js';
 import { deliveryProblem } from '../../src/core/discord-errors.js';
@@ -15,10 +14,10 @@ import type { StoredPost } from '../../src/store/feed-state.js';
 import { settleWithin } from '../../src/core/deadline.js';
 import { t } from '../../src/render/strings.js';
 
-import { privately } from './common.js';
+import { privately, type Ctx } from './common.js';
 
 /** The backlog, or null without tracking; a store that cannot say leaves the field out rather than fail the feeds' status. */
-export async function trackingBacklog(ctx: CommandContext): Promise<TrackingBacklog | null> {
+export async function trackingBacklog(ctx: Ctx): Promise<TrackingBacklog | null> {
   if (!ctx.tracking) return null;
   try {
     return await ctx.tracking.backlog(ctx.now());
@@ -46,7 +45,7 @@ export function trackingField(backlog: TrackingBacklog | null): { name: string; 
 }
 
 /** The rank roles' field of /config status, or null for a server that never set them up. */
-export async function rankRolesField(guildId: string, ctx: CommandContext): Promise<{ name: string; value: string } | null> {
+export async function rankRolesField(guildId: string, ctx: Ctx): Promise<{ name: string; value: string } | null> {
   if (!ctx.rankRoles) return null;
   const [settings, failures] = await Promise.all([ctx.rankRoles.store.settings(guildId), ctx.rankRoles.store.failures(guildId)]);
   if (!settings.enabled && failures.total === 0 && Object.keys(settings.roles).length === 0) return null;
@@ -59,7 +58,7 @@ export interface FeedsRead {
   posts: PostsNamed;
 }
 
-export async function feedsRead(guildId: string, ctx: CommandContext): Promise<FeedsRead> {
+export async function feedsRead(guildId: string, ctx: Ctx): Promise<FeedsRead> {
   const settings = await ctx.settings.get(guildId);
   return { settings, posts: await postsNamed(settings, ctx) };
 }
@@ -79,7 +78,7 @@ export const POST_TITLES_DEADLINE_MS = 500;
 export type PostsNamed = Partial<Record<FeedType, Map<string, StoredPost>>>;
 
 /** The posts {@link feedFields} names, one indexed read per feed set; none without the store, or when it fails or is slow. */
-export async function postsNamed(s: GuildSettings, ctx: CommandContext): Promise<PostsNamed> {
+export async function postsNamed(s: GuildSettings, ctx: Ctx): Promise<PostsNamed> {
   const store = ctx.feedPosts;
   if (!store) return {};
   const read = Promise.all(
