@@ -198,7 +198,7 @@ export interface CommandPlace {
 }
 
 /**
- * A slash command's builder, headed: its name, its English description from src/i18n/locales/en/commands.json (the
+ * A slash command's builder, headed: its name, its English description from src/i18n/locales/en/commands/<name>.json (the
  * other languages are added at registration), and where it works ({@link EVERYWHERE} unless said). Discord: "Application
  * Commands", Installation Context and Interaction Contexts. @throws Error when the locale file has no description for it.
  */

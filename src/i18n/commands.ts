@@ -1,4 +1,4 @@
-/** Slash-command texts per language (commands.json; Discord: "Localization"): the code reads English, {@link localizeCommand} adds the rest at deploy. */
+/** Slash-command texts per language (commands/<name>.json, a file per command; Discord: "Localization"): the code reads English, {@link localizeCommand} adds the rest at deploy. */
 import {
   ApplicationCommandOptionType,
   ApplicationCommandType,
@@ -65,7 +65,7 @@ function fill(text: string, values: MessageValues): string | undefined {
 /** The English description at `path`, placeholders filled. @throws Error when it or a placeholder's value is missing (found at import). */
 export function describe(path: string, values: MessageValues = {}): string {
   const written = textsAt(englishFile(), path)?.description;
-  if (written === undefined) throw new Error(`src/i18n/locales/en/commands.json has no description at ${path}`);
+  if (written === undefined) throw new Error(`src/i18n/locales/en/commands/${path.split('.')[0]!}.json has no description at ${path}`);
   const template = commandNames(written, SOURCE_LOCALE);
   const text = fill(template, values);
   if (text === undefined) throw new Error(`the description at ${path} needs values for ${placeholdersOf(template).join(', ')}`);
@@ -75,7 +75,7 @@ export function describe(path: string, values: MessageValues = {}): string {
 /** The English name of choice `value` at `optionPath` (`choiceName('meta.options.sort', 'win-rate')` → `Win rate`). @throws Error when missing. */
 export function choiceName(optionPath: string, value: string | number): string {
   const name = textsAt(englishFile(), optionPath)?.choices?.[String(value)];
-  if (name === undefined) throw new Error(`src/i18n/locales/en/commands.json has no choice ${String(value)} at ${optionPath}`);
+  if (name === undefined) throw new Error(`src/i18n/locales/en/commands/${optionPath.split('.')[0]!}.json has no choice ${String(value)} at ${optionPath}`);
   return name;
 }
 
@@ -155,8 +155,8 @@ function localizeNode(node: Node, source: CommandTexts | undefined, entries: Loc
 }
 
 /**
- * A copy of `definition` with name, description and choice localizations from every other locale's commands.json; missing texts are left out.
- * @throws SyntaxError when a locale's commands.json is not JSON.
+ * A copy of `definition` with name, description and choice localizations from every other locale's commands/ files; missing texts are left out.
+ * @throws SyntaxError when a locale's command file is not JSON.
  */
 export function localizeCommand<T extends CommandDefinition>(definition: T): T {
   const copy = structuredClone(definition);

@@ -4,7 +4,7 @@
  */
 import type { MessageKey } from './keys.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import i18next, { type i18n } from 'i18next';
 import { LRUCache } from 'lru-cache';
 
@@ -62,8 +62,19 @@ export function pickLocale(...choices: (string | null | undefined)[]): Locale {
 /** Found through the build's `import.meta.url` rewrite in production. */
 const LOCALES_DIR = new URL('./locales/', import.meta.url);
 
-/** One namespace file of one locale, parsed; `{}` when missing. @throws SyntaxError when not JSON: a broken file stops the start, not an answer. */
+/**
+ * One namespace of one locale, parsed: its file `<namespace>.json`, or a folder `<namespace>/` of files, each file the
+ * namespace's key of its name (`commands/player.json` is `commands:player.*`, so a command's texts are its own file);
+ * `{}` when missing. @throws SyntaxError when not JSON: a broken file stops the start, not an answer.
+ */
 export function readLocaleFile(locale: Locale, namespace: string): Record<string, unknown> {
+  const folder = new URL(`${locale}/${namespace}/`, LOCALES_DIR);
+  if (existsSync(folder)) {
+    const files = readdirSync(folder).filter((f) => f.endsWith('.json'));
+    return Object.fromEntries(
+      files.sort().map((f) => [f.slice(0, -'.json'.length), JSON.parse(readFileSync(new URL(encodeURIComponent(f), folder), 'utf8')) as unknown]),
+    );
+  }
   let text: string;
   try {
     text = readFileSync(new URL(`${locale}/${namespace}.json`, LOCALES_DIR), 'utf8');
@@ -74,11 +85,10 @@ export function readLocaleFile(locale: Locale, namespace: string): Record<string
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-/** The source locale's file names, sorted. */
+/** The source locale's namespaces, sorted: its files, and its folders of files ({@link readLocaleFile}). */
 export function namespaces(): string[] {
-  return readdirSync(new URL(`${SOURCE_LOCALE}/`, LOCALES_DIR))
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => f.slice(0, -'.json'.length))
+  return readdirSync(new URL(`${SOURCE_LOCALE}/`, LOCALES_DIR), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? [e.name] : e.name.endsWith('.json') ? [e.name.slice(0, -'.json'.length)] : []))
     .sort();
 }
 

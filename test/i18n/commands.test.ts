@@ -1,6 +1,6 @@
 /**
  * Localised slash commands (src/i18n/commands.ts): every command, subcommand, option and
- * choice has its name and description in every locale's commands.json, every localised text keeps
+ * choice has its name and description in every locale's commands/<name>.json, every localised text keeps
  * Discord's rules (Discord: "Application Commands › Application Command Naming", "Localization",
  * "Registering a Command" for the combined-length limit), and the deploy payload carries them in a
  * shape Discord accepts.
@@ -158,7 +158,7 @@ describe('localized command texts keep Discord’s rules', () => {
 /** An entry's children of one kind, as [name, entry]. */
 const childrenOf = (entry: CommandTexts | undefined, kind: 'options' | 'subcommands') => Object.entries(entry?.[kind] ?? {});
 
-describe('every locale’s commands.json matches the definitions', () => {
+describe('every locale’s commands/ files match the definitions', () => {
   const definitions = commands.map((m) => JSON.parse(JSON.stringify(m.definition)) as WireNode);
 
   it('every command, subcommand, option and choice has a name (and a description) in every locale', () => {
