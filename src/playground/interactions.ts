@@ -195,21 +195,26 @@ export class PlaygroundInteractions {
     });
   }
 
-  /** The original response of a command, created by reply or defer and changed by edit and delete. */
-  #commandResponder(channelId: string, interaction: MessageInteraction): CommandResponder {
-    const messages = this.#o.messages;
-    let original: string | undefined;
-    const post = (payload: MessagePayload) =>
-      messages.create({
+  /** Posts a finished answer of `interaction` in `channelId`, private to its member when the answer is ephemeral. */
+  #poster(channelId: string, interaction: MessageInteraction) {
+    return (payload: MessagePayload) =>
+      this.#o.messages.create({
         channelId,
         interaction,
         state: 'done',
         payload,
         ephemeral: isEphemeral(payload),
         visibleTo: isEphemeral(payload) ? interaction.userId : undefined,
-      }).id;
+      });
+  }
+
+  /** The original response of a command, created by reply or defer and changed by edit and delete. */
+  #commandResponder(channelId: string, interaction: MessageInteraction): CommandResponder {
+    const messages = this.#o.messages;
+    let original: string | undefined;
+    const post = this.#poster(channelId, interaction);
     return {
-      reply: async (payload) => void (original = post(payload)),
+      reply: async (payload) => void (original = post(payload).id),
       defer: async (ephemeral) => {
         original = messages.create({ channelId, interaction, state: 'thinking', ephemeral, visibleTo: ephemeral ? interaction.userId : undefined }).id;
       },
@@ -225,15 +230,7 @@ export class PlaygroundInteractions {
     // The original response, as Discord's: the component's message after an update, else the reply or placeholder.
     let original = messageId;
     let deferredUpdate = false;
-    const post = (payload: MessagePayload) =>
-      messages.create({
-        channelId,
-        interaction,
-        state: 'done',
-        payload,
-        ephemeral: isEphemeral(payload),
-        visibleTo: isEphemeral(payload) ? interaction.userId : undefined,
-      });
+    const post = this.#poster(channelId, interaction);
     return {
       update: async (payload) => void messages.update(messageId, { state: 'done', payload }),
       reply: async (payload) => void (original = post(payload).id),

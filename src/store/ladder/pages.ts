@@ -3,7 +3,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { LadderPeriod, LeftOutReason, Standing } from '../../game/ladder.js';
 import { metaRole } from '../../game/meta.js';
 import type { Db } from '../database.js';
-import { num, standingOfRow } from './rows.js';
+import { num, standingOfRow, type StandingColumns } from './rows.js';
 
 /** One listed member. `position` from 1; scores unrounded. */
 export interface LadderRow {
@@ -99,20 +99,13 @@ function before(period: LadderPeriod, own: RowOut): RawBuilder<unknown> {
   return sql`(m.week_delta > ${week} OR (m.week_delta = ${week} AND ${bySeason}))`;
 }
 
-interface RowOut {
+interface RowOut extends StandingColumns {
   user_id: string;
   uid: string;
   platform: string | null;
   sort_score: number | string | null;
   sort_week: number | string | null;
   name: string;
-  season: number | null;
-  tier: string | null;
-  score: number | string | null;
-  peak: number | string | null;
-  matches: number | string;
-  role: string | null;
-  week_delta: number | string | null;
 }
 
 interface CountsOut {

@@ -5,7 +5,8 @@ import { metaRole } from '../../game/meta.js';
 /** A column's number, or null. */
 export const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-export function standingOfRow(r: {
+/** A standing's columns as a query returns them (`player_standings`, or the same columns joined into a ladder page). */
+export interface StandingColumns {
   season: number | string | null;
   tier: string | null;
   score: number | string | null;
@@ -13,8 +14,9 @@ export function standingOfRow(r: {
   matches: number | string;
   role: string | null;
   week_delta: number | string | null;
-  private: number;
-}): Standing {
+}
+
+export function standingOfRow(r: StandingColumns & { private: number }): Standing {
   return {
     season: num(r.season),
     tier: r.tier,
