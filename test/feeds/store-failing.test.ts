@@ -112,14 +112,21 @@ describe('with the store failing', () => {
         await pollUntil(() => channels.attempts.has('c-slow'), 'the slow send on the wire');
         store.down = true;
       });
-      // The slow send answers 300 ms after the store failed the fast one's mark (a slow Discord: the
-      // scenario, not a wait), long after a poll that did not wait for it would have returned.
-      channels.during.set('c-slow', async () => {
-        await pollUntil(() => store.refused > 0, "the store to refuse the fast send's mark");
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      });
+      // The slow send answers only when the test lets it (a slow Discord), after the store failed the fast
+      // one's mark and that failure has run its course: a poll that did not wait for the slow send would be over.
+      let answer!: () => void;
+      const answered = new Promise<void>((resolve) => (answer = resolve));
+      channels.during.set('c-slow', () => answered);
       addPost();
-      await p.tick();
+      let over = false;
+      const tick = p.tick().finally(() => (over = true));
+      await pollUntil(() => store.refused > 0, "the store to refuse the fast send's mark");
+      // One turn of the event loop: every promise the refused mark settles has settled (the failing store throws at once).
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(over).toBe(false);
+      expect(channels.onWire).toBe(1);
+      answer();
+      await tick;
       expect(p.lines.some((l) => l.includes('could not poll a feed'))).toBe(true);
       expect(channels.onWire).toBe(0);
     } finally {
