@@ -1,29 +1,18 @@
 /** Ladder moments: planned by the store when a standing crosses a tier or a peak division, posted once through the ledger. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { momentsBetween, type Standing } from '../../src/game/ladder.js';
+import { momentsBetween } from '../../src/game/ladder.js';
 import { DeliveryLedger, type FeedTransport } from '../../src/feeds/delivery.js';
 import { LadderMoments, recapDue } from '../../src/ladder/moments.js';
 import type { MessagePayload } from '../../src/render/view.js';
 import type { State } from '../../src/store/state.js';
 import { memoryState } from '../helpers/state.js';
+import { standing } from '../helpers/standing.js';
 
 const GUILD = 'g1';
 const CHANNEL = 'c1';
 const T0 = Date.UTC(2026, 10, 1);
 const logger = pino({ level: 'silent' });
-
-const standing = (tier: string, score: number, extra: Partial<Standing> = {}): Standing => ({
-  season: 9,
-  tier,
-  score,
-  peak: score,
-  matches: 10,
-  role: 'Duelist',
-  weekDelta: null,
-  private: false,
-  ...extra,
-});
 
 /** Keeps what each send carried; `failWith` makes every send throw it. */
 class Transport implements FeedTransport {

@@ -7,7 +7,6 @@
 import { REST, type RateLimitData } from '@discordjs/rest';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Standing } from '../../src/game/ladder.js';
 import { ROLE_BACKOFF_FIRST_MS, ROLE_RETRY_MS } from '../../src/game/rank-roles.js';
 import { discordRoleTransport, rejectLongRoleWaits, ROLE_WAIT_LIMIT_MS } from '../../src/ladder/discord-roles.js';
 import { RankRoleSync, type RoleTransport } from '../../src/ladder/rank-roles.js';
@@ -17,21 +16,11 @@ import { DiscordRestBudget, UNCOUNTED } from '../../src/discord/rest-budget.js';
 import { runWithDeadline, runWithoutDeadline } from '../../src/core/deadline.js';
 import { pollUntil } from '../helpers/until.js';
 import { memoryState } from '../helpers/state.js';
+import { standing } from '../helpers/standing.js';
 import { capturingLogger } from '../helpers/replica.js';
 
 const T0 = Date.UTC(2026, 10, 1);
 const MANAGE_ROLES = 1n << 28n;
-
-const standing = (tier: string, score: number): Standing => ({
-  season: 9,
-  tier,
-  score,
-  peak: score,
-  matches: 10,
-  role: 'Duelist',
-  weekDelta: null,
-  private: false,
-});
 
 const roleCalls = memberRoleCalls;
 
