@@ -2,7 +2,7 @@
  * `/match match:<match uid>`: a summary, then one embed per team (src/game/scoreboard.ts). Data: api-spec.md endpoint 20 (a match
  * never changes: cached forever), the hero and map lists, and what the history row it was opened from knew.
  */
-import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import type { CommandContext, CommandModule, ComponentInput } from '../src/discord/command.js';
 import { slashCommand } from '../src/discord/command.js';
 import { isMatchUid } from '../src/game/match-uid.js';
 import { describe } from '../src/i18n/commands.js';
@@ -65,6 +65,10 @@ async function typedMatch(uid: string, ctx: Ctx, userId: string): Promise<View> 
   }
 }
 
+/** A match picked in a player's recent matches: the value is the match as its row knew it, the arguments the list's place. */
+const matchFromRecentMatches = async (input: ComponentInput, ctx: Ctx): Promise<View> =>
+  matchFromList(input.values[0] ?? '', listPlace(input.args), ctx, input.user.userId);
+
 export const match: CommandModule = {
   apiOptions: { match_uid: 'match' },
   definition,
@@ -81,9 +85,9 @@ export const match: CommandModule = {
      * and what its history row knew as the value. The match, or without a scoreboard its history row, gets a Back button
      * to the same page.
      */
-    'mt.l': async (input, ctx: Ctx) => matchFromList(input.values[0] ?? '', listPlace(input.args), ctx, input.user.userId),
+    'mt.l': matchFromRecentMatches,
     /** The same, from a message sent before the route named the module that handles it. */
-    'pl.m': async (input, ctx: Ctx) => matchFromList(input.values[0] ?? '', listPlace(input.args), ctx, input.user.userId),
+    'pl.m': matchFromRecentMatches,
     /**
      * Back to a match from a player opened from its scoreboard: `mt.o:<match uid or origin>[:<list place>]`, reopened as it
      * was, with its Back button to the recent matches it was opened from.

@@ -7,7 +7,7 @@ import { ApplicationCommandType, type APIEmbed, type APIEmbedField } from 'disco
 import type { Fetched } from '../src/api/client.js';
 import { ApiError } from '../src/core/api-errors.js';
 import type { Hero, PlayerProfile } from '../src/api/schemas.js';
-import type { AutocompleteInput, CommandContext, CommandInput, CommandModule } from '../src/discord/command.js';
+import type { AutocompleteInput, CommandContext, CommandInput, CommandModule, ComponentInput } from '../src/discord/command.js';
 import { EVERYWHERE, slashCommand } from '../src/discord/command.js';
 import { encodeCustomIdIfFits, storeKeyArg } from '../src/render/custom-id.js';
 import { NotFoundError } from '../src/core/errors.js';
@@ -385,6 +385,17 @@ async function heroChoices(input: AutocompleteInput, ctx: Ctx): Promise<{ name: 
   return [...own, ...(await others).filter((c) => !listed.has(c.value))].slice(0, LIMITS.autocompleteChoices);
 }
 
+/**
+ * A match's player select (`pl.o:<match value>[:<list place>]`, the player's uid as the value): the profile, with a Back
+ * button to the match (`mt.o` with the same arguments: the match's own Back to the recent matches it came from is kept).
+ * The Back is kept in the store alongside the profile read, and the profile's own IDs carry its key.
+ */
+async function profileFromScoreboard(input: ComponentInput, ctx: Ctx): Promise<View> {
+  const target = encodeCustomIdIfFits('mt.o', ...input.args) ?? encodeCustomIdIfFits('mt.o', input.args[0] ?? '');
+  const back = target ? ctx.backTargets.keep(target).then((key) => ({ id: target, ...(key ? { key } : {}) })) : undefined;
+  return profileFromComponent(input.values[0] ?? '', null, 'profile', 1, ctx, '', back);
+}
+
 export const player: CommandModule = {
   apiOptions: { season: 'season', player: 'query', playerUpdate: 'query', matchHistoryV1: 'query', matchHistoryV2: 'query' },
   definition,
@@ -415,18 +426,10 @@ export const player: CommandModule = {
       const [uid = '', season = '', filter, key] = input.args;
       return profileFromComponent(uid, seasonOption(season), 'matches', 1, ctx, filterOf(filter), keptWayBack(key, ctx));
     },
-    /**
-     * A match's player select (`pl.o:<match value>[:<list place>]`, the player's uid as the value): the profile, with a Back
-     * button to the match (`mt.o` with the same arguments: the match's own Back to the recent matches it came from is kept).
-     * The Back is kept in the store alongside the profile read, and the profile's own IDs carry its key.
-     */
-    'pl.o': async (input, ctx: Ctx) => {
-      const target = encodeCustomIdIfFits('mt.o', ...input.args) ?? encodeCustomIdIfFits('mt.o', input.args[0] ?? '');
-      const back = target ? ctx.backTargets.keep(target).then((key) => ({ id: target, ...(key ? { key } : {}) })) : undefined;
-      return profileFromComponent(input.values[0] ?? '', null, 'profile', 1, ctx, '', back);
-    },
+    /** A match's player select: {@link profileFromScoreboard}. */
+    'pl.o': profileFromScoreboard,
     /** The same, from a message sent before the route named the module that handles it. */
-    'mt.p': async (input, ctx: Ctx) => player.components!['pl.o']!(input, ctx),
+    'mt.p': profileFromScoreboard,
     /** Update button: `pl.u:<uid>`. */
     'pl.u': async (input, ctx: Ctx) => requestUpdate(input.args[0] ?? '', ctx),
   },
