@@ -28,6 +28,7 @@ RUN node scripts/build.mjs
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     DATA_DIR=/app/data \
+    NODE_COMPILE_CACHE=/app/data/compile-cache \
     METRICS_PORT=9100
 WORKDIR /app
 # package.json says "type": "module": dist/*.js are ES modules. Files root owns stay read-only to the bot.

@@ -192,6 +192,7 @@ async function compareView(input: CommandInput, ctx: Ctx): Promise<View> {
 }
 
 export const compare: CommandModule = {
+  draws: true,
   apiOptions: { season: 'season' },
   definition,
   execute: compareView,

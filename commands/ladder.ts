@@ -223,6 +223,7 @@ async function joinView(user: Invoker, accountText: unknown, platformText: unkno
 }
 
 export const ladder: CommandModule = {
+  draws: true,
   definition,
   async execute(input, ctx: Ctx) {
     switch (input.subcommand) {

@@ -44,6 +44,7 @@ async function lastMatch(input: CommandInput, ctx: Ctx): Promise<View> {
 }
 
 export const last: CommandModule = {
+  draws: true,
   apiOptions: { player: 'player', matchHistoryV1: 'player', matchHistoryV2: 'player' },
   definition: slashCommand('last')
     .addStringOption((o) => o.setName('player').setDescription(describe('last.options.player')).setMaxLength(100).setAutocomplete(true))

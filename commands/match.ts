@@ -70,6 +70,7 @@ const matchFromRecentMatches = async (input: ComponentInput, ctx: Ctx): Promise<
   matchFromList(input.values[0] ?? '', listPlace(input.args), ctx, input.user.userId);
 
 export const match: CommandModule = {
+  draws: true,
   apiOptions: { match_uid: 'match' },
   definition,
   async execute(input, ctx: Ctx) {

@@ -167,6 +167,7 @@ export async function metaView(role: MetaRole | null, sort: MetaSort, page: numb
 }
 
 export const meta: CommandModule = {
+  draws: true,
   definition,
   async execute(input, ctx: Ctx) {
     return metaView(roleOf(input.options.role), sortOf(input.options.sort), 1, ctx);

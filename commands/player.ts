@@ -397,6 +397,7 @@ async function profileFromScoreboard(input: ComponentInput, ctx: Ctx): Promise<V
 }
 
 export const player: CommandModule = {
+  draws: true,
   apiOptions: { season: 'season', player: 'query', playerUpdate: 'query', matchHistoryV1: 'query', matchHistoryV2: 'query' },
   definition,
   execute: profileFor,
@@ -437,6 +438,7 @@ export const player: CommandModule = {
 
 /** The "Rivals profile" user context-menu command: a member's linked profile, from their name. */
 export const rivalsProfile: CommandModule = {
+  draws: true,
   // A member's profile on right-click wherever the bot reaches: a server that added it, or the member's own install.
   definition: new ContextMenuCommandBuilder()
     .setName('Rivals profile')

@@ -191,6 +191,7 @@ async function scoutTeam(input: ComponentInput, ctx: Ctx): Promise<View> {
 }
 
 export const scout: CommandModule = {
+  draws: true,
   apiOptions: { match_uid: 'match' },
   definition: slashCommand('scout')
     .addStringOption((o) => o.setName('match').setDescription(describe('scout.options.match')).setMinLength(3).setMaxLength(100).setAutocomplete(true))

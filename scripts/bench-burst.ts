@@ -179,7 +179,9 @@ async function serveFront(target: string): Promise<void> {
         .then(async (answer) => {
           const data = Buffer.from(await answer.body.arrayBuffer());
           const type = answer.headers['content-type'];
-          res.writeHead(answer.statusCode, type ? { 'content-type': type } : {});
+          // A repeated header arrives as an array; a response carries one content type.
+          const contentType = Array.isArray(type) ? type[0] : type;
+          res.writeHead(answer.statusCode, contentType ? { 'content-type': contentType } : {});
           res.end(data);
         })
         .catch(() => {

@@ -17,3 +17,12 @@ export default async function renderChart(spec: ChartSpec): Promise<Uint8Array> 
   bytes.set(png);
   return move(bytes) as Uint8Array;
 }
+
+/**
+ * Loads what a first render needs (the canvas addon, fonts, chart.js, the encoder) by drawing the no-data chart and
+ * throwing it away, so that a command's first chart after a start or an idle exit does not wait for it (piscina's
+ * `name: 'warm'`).
+ */
+export async function warm(): Promise<void> {
+  await drawChart({ kind: 'hero-performance', title: '', heroes: [] });
+}

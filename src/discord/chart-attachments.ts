@@ -33,6 +33,7 @@ export function cachedCharts(renderer: ChartRenderer, maxBytes = CACHE_BYTES): C
       return renderer.threads;
     },
     close: () => renderer.close(),
+    warm: () => renderer.warm?.(),
     async render(spec, options) {
       const key = chartKey(spec);
       const kept = drawn.get(key);
@@ -64,6 +65,7 @@ export function withCardImages(renderer: ChartRenderer, images: ImageSource): Ch
       return renderer.threads;
     },
     close: () => renderer.close(),
+    warm: () => renderer.warm?.(),
     async render(spec, options) {
       if (!hasCardImages(spec)) return renderer.render(spec, options);
       const urls = cardImageUrls(spec);

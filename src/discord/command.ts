@@ -165,6 +165,8 @@ export interface CommandModule {
   /** Discord: "Create Global Application Command" JSON body (a slash command or a user context-menu command). */
   definition: RESTPostAPIChatInputApplicationCommandsJSONBody | RESTPostAPIContextMenuApplicationCommandsJSONBody;
   execute(input: CommandInput, ctx: CommandContext): Promise<View>;
+  /** True when its answers may carry charts or cards: the drawing thread is started as it runs (src/charts/renderer.ts `warm`). */
+  draws?: boolean;
   /** Component handlers by custom-ID route; routes are global, so prefix them with the command name. */
   components?: Record<string, ComponentHandler>;
   autocomplete?(input: AutocompleteInput, ctx: CommandContext): Promise<APIApplicationCommandOptionChoice[]>;

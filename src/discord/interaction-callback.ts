@@ -19,12 +19,17 @@ export class InteractionCallbackError extends Error {
   }
 }
 
-/** A multipart body as Discord takes uploads ("Uploading Files"): `payload_json` and `files[n]` parts, as bytes so any HTTP client sends it as is. */
-export async function multipartBody(json: unknown, files: ViewFile[]): Promise<{ body: Buffer; contentType: string }> {
+/** The form of {@link multipartBody}, for a client that sends a FormData itself (undici). */
+function multipartForm(json: unknown, files: ViewFile[]): FormData {
   const form = new FormData();
   form.append('payload_json', JSON.stringify(json));
   files.forEach((f, n) => form.append(`files[${n}]`, new Blob([f.data], { type: f.contentType }), f.name));
-  const encoded = new Response(form);
+  return form;
+}
+
+/** A multipart body as Discord takes uploads ("Uploading Files"): `payload_json` and `files[n]` parts, as bytes so any HTTP client sends it as is. */
+export async function multipartBody(json: unknown, files: ViewFile[]): Promise<{ body: Buffer; contentType: string }> {
+  const encoded = new Response(multipartForm(json, files));
   const contentType = encoded.headers.get('content-type');
   if (!contentType) throw new Error('multipart body without a content type');
   return { body: Buffer.from(await encoded.arrayBuffer()), contentType };
@@ -56,12 +61,13 @@ export class InteractionCallbacks {
    * @throws InteractionCallbackError on an error status; undici's errors on a network failure or after {@link CALLBACK_TIMEOUT_MS}.
    */
   async send(id: string, token: string, body: RESTPostAPIInteractionCallbackJSONBody, files: ViewFile[] = []): Promise<void> {
-    const { body: bytes, contentType } = files.length > 0 ? await multipartBody(body, files) : { body: JSON.stringify(body), contentType: 'application/json' };
+    // A form goes to undici as it is: undici writes its parts (and their length) without first copying them into one buffer.
+    const form = files.length > 0 ? multipartForm(body, files) : undefined;
     const response = await this.#pool.request({
       path: `${this.#prefix}${id}/${token}/callback`,
       method: 'POST',
-      headers: { 'content-type': contentType, 'user-agent': USER_AGENT },
-      body: bytes,
+      headers: form ? { 'user-agent': USER_AGENT } : { 'content-type': 'application/json', 'user-agent': USER_AGENT },
+      body: form ?? JSON.stringify(body),
     });
     if (response.statusCode < 300) {
       await response.body.dump();

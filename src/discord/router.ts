@@ -145,10 +145,12 @@ export class Router {
 
   /** Runs a slash command in the member's language ({@link localeFor}); never throws (errors become ephemeral Views). */
   async command(name: string, input: CommandInput, ctx: CommandContext): Promise<View> {
+    const module = this.#commands.get(name);
+    // The drawing thread starts while the command loads its data, not after it (the thread exits when idle).
+    if (module?.draws) ctx.charts?.warm?.();
     const once = ctx.once ?? this.once(input.user, ctx);
     const locale = await once.locale();
     return runInLocale(locale, async () => {
-      const module = this.#commands.get(name);
       if (!module) return errorView(new ExpiredComponentError(`/${name}`), ctx);
       try {
         const shown = this.#shown(input.user, ctx, locale, async (view) => ((await once.prefersPrivate()) ? { ...view, ephemeral: true } : view));

@@ -24,14 +24,34 @@ describe('createChartRenderer', () => {
   it('starts no worker thread until the first render, and ends it after the idle timeout', async () => {
     const r = renderer({ idleTimeoutMs: 300 });
     expect(r.threads).toBe(0);
-    await new Promise((res) => setTimeout(res, 100));
-    expect(r.threads).toBe(0);
     const png = await r.render(goldenSpecs()['hero-performance']!);
     expect(pngSize(png)).toEqual(SIZE);
     expect(r.threads).toBe(1);
     await pollUntil(() => r.threads === 0, 'the idle thread to end', { context: () => `${r.threads} threads` });
     // And starts one again when needed.
     expect(pngSize(await r.render(goldenSpecs()['no-data']!))).toEqual(SIZE);
+  });
+
+  it('starts its thread ahead of a render when warmed, once, and the render then uses that thread', async () => {
+    // recycleAfter 1: were the warm-up counted as a render, the render after it would need a thread of its own.
+    const r = renderer({ recycleAfter: 1 });
+    r.warm!();
+    r.warm!();
+    await pollUntil(() => r.threadsStarted === 1, 'the warmed thread to start');
+    r.warm!();
+    expect(r.threadsStarted).toBe(1);
+    expect(pngSize(await r.render(goldenSpecs()['no-data']!))).toEqual(SIZE);
+    expect(r.threadsStarted).toBe(1);
+  });
+
+  it('starts nothing when warmed after closing, and warns of nothing', async () => {
+    const errors: unknown[] = [];
+    const r = renderer({ onError: (err) => errors.push(err) });
+    await r.close();
+    r.warm!();
+    await expect(r.render(goldenSpecs()['no-data']!)).rejects.toMatchObject({ reason: 'closed' });
+    expect(r.threadsStarted).toBe(0);
+    expect(errors).toEqual([]);
   });
 
   it('keeps to maxThreads while many renders wait', async () => {

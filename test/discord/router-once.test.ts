@@ -58,3 +58,22 @@ describe('Router.once', () => {
     expect(reads).toEqual({ locale: 1, settings: 1 });
   });
 });
+
+describe('Router.command and the drawing thread', () => {
+  it('warms the chart renderer before a command that draws runs, and not for one that does not', async () => {
+    const events: string[] = [];
+    const charts = { warm: () => events.push('warm'), render: async () => Buffer.alloc(0), close: async () => undefined, threads: 0 };
+    const draws: CommandModule = {
+      definition: { name: 'draws', description: 'draws' },
+      draws: true,
+      execute: async () => (events.push('draws ran'), { content: 'x' }),
+    };
+    const plain: CommandModule = { definition: { name: 'plain', description: 'plain' }, execute: async () => (events.push('plain ran'), { content: 'x' }) };
+    const router = new Router([draws, plain]);
+    const { ctx } = countingContext();
+    ctx.charts = charts;
+    await router.command('draws', { options: {}, user: USER }, ctx);
+    await router.command('plain', { options: {}, user: USER }, ctx);
+    expect(events).toEqual(['warm', 'draws ran', 'plain ran']);
+  });
+});

@@ -34,7 +34,7 @@ export interface RestCall {
   path: string;
   query: string;
   body: unknown;
-  /** ms since the fake started. */
+  /** ms since the fake started, when the request arrived: before its body is read, so a large upload's parsing here is not counted. */
   at: number;
   /** When the fake received it, ms since the Unix epoch (compare with {@link createdAtOf} an interaction's id). */
   receivedAt: number;
@@ -1035,6 +1035,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
 
   // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a test server: Node ignores the handler's promise
   const server: Server = createServer(async (req, res) => {
+    const arrivedAt = clock() - started;
+    const receivedAt = Date.now();
     const url = new URL(req.url ?? '/', 'http://fake');
     const { body, files } = await readBody(req);
     const call: RestCall = {
@@ -1042,8 +1044,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       path: decodeURIComponent(url.pathname).replace(/^\/api\/v\d+/, ''),
       query: url.search,
       body,
-      at: clock() - started,
-      receivedAt: Date.now(),
+      at: arrivedAt,
+      receivedAt,
       authorization: req.headers.authorization,
       ...(files ? { files } : {}),
     };
