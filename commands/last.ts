@@ -15,7 +15,7 @@ import { lastAuthor, NEUTRAL_COLOUR } from '../src/render/scoreboard.js';
 import type { View } from '../src/render/view.js';
 
 /** The part of a command's context /last uses (src/discord/command.ts). */
-type Ctx = Pick<CommandContext, 'api' | 'heroes' | 'links' | 'logger' | 'maps' | 'now' | 'recent' | 'tracking'>;
+type Ctx = Pick<CommandContext, 'api' | 'heroes' | 'links' | 'logger' | 'maps' | 'matches' | 'now' | 'recent' | 'tracking'>;
 
 async function lastMatch(input: CommandInput, ctx: Ctx): Promise<View> {
   const typed = typeof input.options.player === 'string' ? input.options.player : '';

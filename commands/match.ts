@@ -15,7 +15,7 @@ import { playerAuthor } from '../src/render/scoreboard.js';
 import type { View } from '../src/render/view.js';
 
 /** The part of a command's context /match uses (src/discord/command.ts). */
-type Ctx = Pick<CommandContext, 'api' | 'heroes' | 'links' | 'logger' | 'maps' | 'now' | 'recent' | 'tracking'>;
+type Ctx = Pick<CommandContext, 'api' | 'heroes' | 'links' | 'logger' | 'maps' | 'matches' | 'now' | 'recent' | 'tracking'>;
 
 const definition = slashCommand('match')
   .addStringOption((o) =>

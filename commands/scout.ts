@@ -19,6 +19,7 @@ import { tr } from '../src/i18n/index.js';
 import { matchChoices } from '../src/catalog/choices.js';
 import { heroNamer } from '../src/catalog/hero-directory.js';
 import { newestRow } from '../src/catalog/match-answer.js';
+import { readMatch } from '../src/catalog/match-read.js';
 import { loadNamedProfile } from '../src/catalog/players.js';
 import { wholeArg } from '../src/render/custom-id.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
@@ -27,7 +28,7 @@ import { playerLine, SCOUT_PLAYERS, SCOUT_TEAM_ARG, teamButtons, type Read } fro
 import type { View } from '../src/render/view.js';
 
 /** The part of a command's context /scout uses (src/discord/command.ts). */
-type Ctx = Pick<CommandContext, 'api' | 'budget' | 'heroes' | 'links' | 'logger' | 'now' | 'recent' | 'tracking'>;
+type Ctx = Pick<CommandContext, 'api' | 'budget' | 'heroes' | 'links' | 'logger' | 'matches' | 'now' | 'recent' | 'tracking'>;
 
 /** A scout's first answer waits this long for profiles, ms: cached ones are in by then, and the answer comes within a second. */
 export const SCOUT_FIRST_ANSWER_MS = 600;
@@ -94,7 +95,7 @@ export interface ScoutOptions {
 export async function scoutView(uid: string, ctx: Ctx, options: ScoutOptions = {}): Promise<View> {
   let m: MatchDetail;
   try {
-    m = (await ctx.api.match(uid)).data;
+    m = (await readMatch(uid, ctx)).data;
   } catch (err) {
     // The member's own latest match missing, or a well-formed id the API keeps no scoreboard for, is named as such, not
     // blamed on typing.

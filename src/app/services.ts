@@ -109,7 +109,7 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
 /** The dependencies every handler receives, built once; the runtime adds a per-interaction logger. */
 export function createCommandContext(
   api: RivalsApi,
-  state: Pick<State, 'settings' | 'links'> & Partial<Pick<State, 'feedPosts'>>,
+  state: Pick<State, 'settings' | 'links'> & Partial<Pick<State, 'feedPosts' | 'matches'>>,
   cacheStore: Keyv,
   channels: ChannelAccess = OFFLINE_CHANNELS,
   now: () => number = Date.now,
@@ -126,6 +126,7 @@ export function createCommandContext(
     links: state.links,
     settings: state.settings,
     ...(state.feedPosts ? { feedPosts: state.feedPosts } : {}),
+    ...(state.matches ? { matches: state.matches } : {}),
     recent: new RecentLookups(cacheStore),
     backTargets: new BackTargets(cacheStore),
     now,

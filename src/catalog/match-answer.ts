@@ -18,6 +18,7 @@ import type { AccountLinksRepository } from '../store/account-links.js';
 import type { RecentLookups } from '../store/recent-lookups.js';
 import type { TrackingRepository } from '../store/tracking.js';
 import { heldMatch } from './held-match.js';
+import { readMatch, type MatchReadContext } from './match-read.js';
 import { heroNamer, type HeroDirectory } from './hero-directory.js';
 import { heroLookup } from '../render/hero-lookup.js';
 import { recentMatches, type HistoryRow } from './history.js';
@@ -33,6 +34,7 @@ export interface MatchAnswerContext {
   links: Pick<AccountLinksRepository, 'defaultUid'>;
   recent: Pick<RecentLookups, 'addSeen' | 'list'>;
   tracking?: Pick<TrackingRepository, 'recordsOfMatch'>;
+  matches?: MatchReadContext['matches'];
   logger: Logger;
   now: () => number;
 }
@@ -97,7 +99,7 @@ export async function matchView(
   const { place, seenBy } = options;
   // Only a menu's value carries an origin: typed text is a match uid, never parsed for a map, mode or time to show.
   const origin: MatchOrigin = fromMenu ? decodeMatchOrigin(value) : { matchUid: value, mapId: null, modeId: null, duration: null, time: null };
-  const matchRead = ctx.api.match(origin.matchUid);
+  const matchRead = readMatch(origin.matchUid, ctx);
   // The hero list and map list are read alongside the match, asked for after it so the match keeps the first turn at the rate limit.
   const lookups = Promise.all([ctx.heroes.list().catch(() => []), mapOfId(origin.mapId ?? matchUidMapId(origin.matchUid), ctx)]);
   let fetched;

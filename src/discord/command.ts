@@ -1,6 +1,7 @@
 /** The contract between the runtime and the commands: a module is its definition plus handlers that return Views (STYLE.md principles 1, 3). */
 import type { MainsRefresher } from '../feeds/alerts.js';
 import type { MemberDataRepository } from '../store/member-data.js';
+import type { MatchStoreRepository } from '../store/matches.js';
 import type { TrackingRepository } from '../store/tracking.js';
 import type { LadderRepository } from '../store/ladder/index.js';
 import type { RankRolesRepository } from '../store/rank-roles.js';
@@ -103,6 +104,8 @@ export interface CommandContext {
   /** Members' hero alerts and the reader of their mains (src/feeds/alerts.ts), for /alerts; absent: /alerts says it is unavailable. */
   alerts?: { members: AlertsRepository; mains: MainsRefresher };
   /** Tracked players (src/store/tracking.ts): linking starts tracking, /player shows the recorded timeline, /match by id a match's map, /config status the backlog; absent: none. */
+  /** The match store (src/store/matches.ts): a match read before answers with no API request; absent (the CLI), the API alone. */
+  matches?: Pick<MatchStoreRepository, 'get' | 'put'>;
   tracking?: Pick<TrackingRepository, 'follow' | 'syncUids' | 'backlog' | 'timeline' | 'setTracking' | 'seasonScores' | 'latestMatches' | 'recordsOfMatch'>;
   /** Everything stored about a member (src/store/member-data.ts), for /privacy; absent: /privacy cannot answer. */
   memberData?: Pick<MemberDataRepository, 'collect' | 'erase' | 'truncateLog'>;

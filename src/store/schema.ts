@@ -396,6 +396,59 @@ export interface TrackedMatchesTable {
   recorded_at: number;
 }
 
+/** A match detail as the API gave it (src/api/schemas.ts `match`), one row a match, kept for good: a detail never changes. */
+export interface MatchesTable {
+  match_uid: string;
+  map_id: string | null;
+  map_name: string | null;
+  mode_id: number | null;
+  mode_name: string | null;
+  replay_id: string | null;
+  mvp_uid: string | null;
+  svp_uid: string | null;
+  mvp_hero_id: string | null;
+  svp_hero_id: string | null;
+  /** Epoch ms: when the bot first read it. */
+  stored_at: number;
+}
+
+/** One player of a stored match, `slot` their place in the API's list (kept, so the scoreboard reads back in its order). */
+export interface MatchPlayersTable {
+  match_uid: string;
+  slot: number;
+  player_uid: string;
+  nick_name: string | null;
+  player_icon: string | null;
+  player_icon_id: string | null;
+  camp: number | null;
+  cur_hero_id: string | null;
+  cur_hero_icon: string | null;
+  /** `win`, `loss`, `draw` or null. */
+  result: string | null;
+  kills: number;
+  deaths: number;
+  assists: number;
+  hero_damage: number;
+  hero_heal: number;
+  damage_taken: number;
+  /** JSON array of `{ name, count }`; null for none. */
+  badges: string | null;
+}
+
+/** One hero a player of a stored match played, `hero_slot` its place in their list; `play_time` in seconds, `hit_rate` 0–1. */
+export interface MatchPlayerHeroesTable {
+  match_uid: string;
+  slot: number;
+  hero_slot: number;
+  hero_id: string | null;
+  hero_icon: string | null;
+  play_time: number | null;
+  kills: number;
+  deaths: number;
+  assists: number;
+  hit_rate: number | null;
+}
+
 export interface Tables {
   guild_settings: GuildSettingsTable;
   feed_subscriptions: FeedSubscriptionsTable;
@@ -424,6 +477,9 @@ export interface Tables {
   ladder_moments: LadderMomentsTable;
   rank_role_settings: RankRoleSettingsTable;
   rank_role_members: RankRoleMembersTable;
+  matches: MatchesTable;
+  match_players: MatchPlayersTable;
+  match_player_heroes: MatchPlayerHeroesTable;
 }
 
 /** The migrations of src/store/migrations/, in order, for Kysely's Migrator. */

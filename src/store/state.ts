@@ -10,6 +10,7 @@ import { FeedStateRepository } from './feed-state.js';
 import { GuildSettingsRepository, type GuildSettingsOptions } from './guild-settings.js';
 import { HeroMetaRepository } from './hero-meta.js';
 import { LadderRepository } from './ladder/index.js';
+import { MatchStoreRepository } from './matches.js';
 import { MemberDataRepository } from './member-data.js';
 import { RankRolesRepository } from './rank-roles.js';
 import { TrackingRepository } from './tracking.js';
@@ -30,6 +31,7 @@ export interface State {
   verifications: VerificationsRepository;
   ladder: LadderRepository;
   rankRoles: RankRolesRepository;
+  matches: MatchStoreRepository;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export function stateOf(database: Database, settings: GuildSettingsOptions = {})
     verifications: new VerificationsRepository(database.db),
     ladder: new LadderRepository(database.db),
     rankRoles: new RankRolesRepository(database.db),
+    matches: new MatchStoreRepository(database.db),
     close: () => database.close(),
   };
 }

@@ -134,7 +134,10 @@ describe('the fault matrix: every command × every API fault', { timeout: 120_00
       cache,
       limiter: new UpstreamRateLimiter({ requestsPerMinute: 600 }),
     });
-    return createCommandContext(api, state, new Keyv({ store: new LruStore(1000) }), {
+    // Without the match store, a durable cache that would leak a match read in one window into the next: a stored match
+    // answers under every fault (test/commands/match-store.test.ts), and here /match meets the fault.
+    const { settings, links, feedPosts } = state;
+    return createCommandContext(api, { settings, links, feedPosts }, new Keyv({ store: new LruStore(1000) }), {
       check: async () => ({ exists: true, announcement: false, missing: [] }),
     });
   };
