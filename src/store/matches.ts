@@ -6,7 +6,7 @@
 import type { MatchDetail, MatchPlayer } from '../api/schemas.js';
 import type { MatchResult } from '../api/lenient.js';
 import type { Db } from './database.js';
-import type { MatchPlayersTable } from './schema.js';
+import type { MatchPlayerHeroesTable, MatchPlayersTable } from './schema.js';
 
 const RESULTS: ReadonlySet<string> = new Set<MatchResult>(['win', 'loss', 'draw']);
 
@@ -136,17 +136,7 @@ export class MatchStoreRepository {
   }
 }
 
-type StoredHero = {
-  hero_id: string | null;
-  hero_icon: string | null;
-  play_time: number | null;
-  kills: number;
-  deaths: number;
-  assists: number;
-  hit_rate: number | null;
-};
-
-function playerOf(p: MatchPlayersTable, heroes: StoredHero[]): MatchPlayer {
+function playerOf(p: MatchPlayersTable, heroes: MatchPlayerHeroesTable[]): MatchPlayer {
   const result = p.result !== null && RESULTS.has(p.result) ? (p.result as MatchResult) : null;
   return {
     player_uid: p.player_uid,
