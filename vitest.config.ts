@@ -30,6 +30,7 @@ const POSTGRES = [
   'test/store/durability.test.ts',
   'test/store/hero-meta.test.ts',
   'test/store/ladder.test.ts',
+  'test/store/match-fetches.test.ts',
   'test/store/matches.test.ts',
   'test/store/rank-roles.test.ts',
   'test/store/repositories.test.ts',

@@ -17,7 +17,7 @@ import { createFeedTester } from '../feeds/test-post.js';
 import { BalanceIndexer } from '../jobs/balance-indexer.js';
 import { HeroMeta } from '../jobs/hero-meta.js';
 import { LinkVerifier } from '../jobs/link-verifier.js';
-import { Tracker } from '../jobs/tracker.js';
+import { DEFAULT_MATCH_SHARE, Tracker } from '../jobs/tracker.js';
 import type { State } from '../store/state.js';
 import { createCommandContext } from './services.js';
 
@@ -48,8 +48,11 @@ export interface BackgroundOptions {
   metrics?: Metrics;
   /** Called on each poll asked at once (a /config feed backfill), after this process's own. */
   onPollNow?: () => void;
-  /** The shortest and longest interval between two reads of a tracked player, ms (`TRACKING_*_INTERVAL_SECONDS`). */
-  tracking: { minIntervalMs: number; maxIntervalMs: number };
+  /**
+   * The shortest and longest interval between two reads of a tracked player, ms (`TRACKING_*_INTERVAL_SECONDS`), and the part
+   * of reads for match details (`TRACKING_MATCH_SHARE`, 0–1; default {@link DEFAULT_MATCH_SHARE}).
+   */
+  tracking: { minIntervalMs: number; maxIntervalMs: number; matchShare?: number };
   /** When a tracking read may start (the rate limiter's `trackingWait`, ms); default at once. */
   trackingWait?: () => number;
   /** The runtime's part of /status: the shard serving a server and where to report a problem; default no gateway and nobody. */
@@ -122,6 +125,7 @@ export function createBackground(o: BackgroundOptions): Background {
     logger: o.logger.child({ component: 'tracking' }),
     minMs: o.tracking.minIntervalMs,
     maxMs: o.tracking.maxIntervalMs,
+    matches: { api, fetches: state.matchFetches, store: state.matches, share: o.tracking.matchShare ?? DEFAULT_MATCH_SHARE },
     ladder: {
       standings: state.ladder,
       roleOf: async () => {

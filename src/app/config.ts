@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { DEFAULT_CACHE_MAX_BYTES, DEFAULT_CACHE_MAX_ENTRIES } from '../cache/memory-level.js';
 import { RESOURCES, type Resource } from '../cache/ttl.js';
+import { DEFAULT_MATCH_SHARE } from '../jobs/tracker.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -94,6 +95,12 @@ const schema = z.object({
   TRACKING_MIN_INTERVAL_SECONDS: positiveSeconds(1800),
   /** Between two reads of a tracked player whose profile stopped changing. */
   TRACKING_MAX_INTERVAL_SECONDS: positiveSeconds(86_400),
+  /** The part of tracking reads that go to match details while profiles are due too (src/jobs/tracker.ts). */
+  TRACKING_MATCH_SHARE: z.coerce
+    .number({ error: 'must be a number from 0 to 1' })
+    .min(0, 'must be a number from 0 to 1')
+    .max(1, 'must be a number from 0 to 1')
+    .default(DEFAULT_MATCH_SHARE),
   PORT: wholeIn(0, 65_535, ' (0: any free port)').default(3000),
   SHARD_COUNT: z
     .string()
@@ -145,8 +152,8 @@ export interface Config {
   imageCacheBytes: number;
   /** Seconds between two polls of the patch-note feeds (small values are honoured, for tests). */
   feedPollSeconds: number;
-  /** The shortest and longest interval between two reads of a tracked player, ms. */
-  tracking: { minIntervalMs: number; maxIntervalMs: number };
+  /** The shortest and longest interval between two reads of a tracked player, ms; `matchShare` the part of reads for match details (0–1). */
+  tracking: { minIntervalMs: number; maxIntervalMs: number; matchShare: number };
   logLevel: (typeof LOG_LEVELS)[number];
   port: number;
   /** Total time an interaction may take from its creation to its final answer (src/core/deadline.ts). */
@@ -237,7 +244,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataDir: e.DATA_DIR,
     imageCacheBytes: e.IMAGE_CACHE_MB * 1024 * 1024,
     feedPollSeconds: e.FEED_POLL_SECONDS,
-    tracking: { minIntervalMs: e.TRACKING_MIN_INTERVAL_SECONDS * 1000, maxIntervalMs: e.TRACKING_MAX_INTERVAL_SECONDS * 1000 },
+    tracking: {
+      minIntervalMs: e.TRACKING_MIN_INTERVAL_SECONDS * 1000,
+      maxIntervalMs: e.TRACKING_MAX_INTERVAL_SECONDS * 1000,
+      matchShare: e.TRACKING_MATCH_SHARE,
+    },
     logLevel: e.LOG_LEVEL,
     port: e.PORT,
     interactionBudgetMs: e.INTERACTION_BUDGET_MS,

@@ -1,16 +1,19 @@
 /**
  * The tracker: reads each tracked player's profile on its schedule (src/store/tracking.ts) with what
  * members leave of the API's budget, and records what changed. A read goes to the API, not to the
- * response cache, and refreshes it, so members then see what the tracker saw.
+ * response cache, and refreshes it, so members then see what the tracker saw. With the same budget it
+ * reads the details of the matches those reads recorded (src/store/match-fetches.ts) into the match store.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RivalsApi } from '../api/client.js';
-import { ApiError } from '../core/api-errors.js';
+import { ApiArgumentError, ApiError } from '../core/api-errors.js';
 import type { Logger } from '../core/logger.js';
 import { mainRole, standingOf } from '../game/ladder.js';
 import { rankSummary } from '../game/profile.js';
 import { nextInterval, readForTracking, sameSnapshot, trackedTimelinePoints, type IntervalBounds } from '../game/tracking.js';
 import type { LadderRepository } from '../store/ladder/index.js';
+import type { ClaimedMatchFetch, MatchFetchRepository } from '../store/match-fetches.js';
+import type { MatchStoreRepository } from '../store/matches.js';
 import type { ClaimedPlayer, TrackingRepository } from '../store/tracking.js';
 
 /** How long a claim holds before another process may take the player (ms): far longer than one read waits. */
@@ -21,12 +24,28 @@ export const TRACKING_SYNC_MS = 60 * 60_000;
 const PRUNE_EVERY_MS = 60 * 60_000;
 /** The first retry after a failed read (ms), doubled per failure up to the shortest interval. */
 const RETRY_BASE_MS = 30_000;
+/** A match read the API could not answer for now (down, slow, busy) is due again this much later (ms); no attempt counted. */
+const MATCH_TRANSIENT_RETRY_MS = 5 * 60_000;
+/** The default share of tracking reads that go to match details while profiles are due too (`TRACKING_MATCH_SHARE`). */
+export const DEFAULT_MATCH_SHARE = 0.25;
+/** Reads remembered to keep the share: long enough to hold it, short enough that a quiet spell of one kind is soon forgotten. */
+const SHARE_WINDOW = 20;
 
 export interface TrackerOptions extends IntervalBounds {
   api: Pick<RivalsApi, 'player'>;
   tracking: TrackingRepository;
   /** Where each read's standing goes, for servers' ladders; `roleOf` the hero list's role of a hero (null: unknown). */
   ladder?: { standings: Pick<LadderRepository, 'setStanding' | 'setPrivate'>; roleOf: () => Promise<(heroId: string | null) => string | null> };
+  /**
+   * Match details of the recorded matches: claimed from `fetches`, read at tracking priority, kept in `store`. `share` (0–1)
+   * is the part of reads that go to them while profiles are due too; either kind takes the whole budget the other leaves.
+   */
+  matches?: {
+    api: Pick<RivalsApi, 'match'>;
+    fetches: Pick<MatchFetchRepository, 'claim' | 'done' | 'retry' | 'release'>;
+    store: Pick<MatchStoreRepository, 'put'>;
+    share: number;
+  };
   /** When a tracking read may start by the rate limiter's view (src/api/rate-limiter.ts `trackingWait`). */
   spare: () => number;
   logger: Logger;
@@ -46,6 +65,9 @@ export class Tracker {
   #loop: Promise<void> | undefined;
   #syncedAt = Number.NEGATIVE_INFINITY;
   #prunedAt = Number.NEGATIVE_INFINITY;
+  /** The kinds of the last {@link SHARE_WINDOW} reads started, true a match read. */
+  readonly #recent: boolean[] = [];
+  #counts = { profiles: 0, matches: 0 };
 
   constructor(options: TrackerOptions) {
     this.#o = options;
@@ -85,7 +107,8 @@ export class Tracker {
   }
 
   /**
-   * Follows the account links when due, prunes when due, then claims one due player and starts its read.
+   * Follows the account links when due, prunes when due, then claims one due player or match and starts its read: a match
+   * first while match reads are below their share of the recent reads, the other kind when the first has none due.
    * @returns how many reads it started (0 or 1).
    * @throws the store's error when the schedule cannot be read.
    */
@@ -102,12 +125,75 @@ export class Tracker {
       const pruned = await this.#o.tracking.prune(now);
       if (pruned > 0) this.#o.logger.info({ snapshots: pruned }, 'thinned old tracking snapshots to one a day');
     }
+    const matchFirst = this.#o.matches !== undefined && this.#recent.filter(Boolean).length < this.#o.matches.share * this.#recent.length;
+    const started = matchFirst
+      ? (await this.#startMatch(now)) || (await this.#startProfile(now))
+      : (await this.#startProfile(now)) || (await this.#startMatch(now));
+    return started ? 1 : 0;
+  }
+
+  /** Reads started since the tracker was made, by kind. */
+  get counts(): Readonly<{ profiles: number; matches: number }> {
+    return { ...this.#counts };
+  }
+
+  async #startProfile(now: number): Promise<boolean> {
     const [claim] = await this.#o.tracking.claim(now, 1, TRACKING_LEASE_MS);
-    if (!claim) return 0;
-    const read = this.read(claim).catch((err: unknown) => this.#o.logger.warn({ err, uid: claim.uid }, 'a tracking read was not recorded'));
+    if (!claim) return false;
+    this.#started(false, this.read(claim), claim.uid);
+    return true;
+  }
+
+  async #startMatch(now: number): Promise<boolean> {
+    if (!this.#o.matches) return false;
+    const [claim] = await this.#o.matches.fetches.claim(now, 1, TRACKING_LEASE_MS);
+    if (!claim) return false;
+    this.#started(true, this.readMatch(claim), claim.matchUid);
+    return true;
+  }
+
+  #started(match: boolean, work: Promise<void>, id: string): void {
+    this.#recent.push(match);
+    if (this.#recent.length > SHARE_WINDOW) this.#recent.shift();
+    this.#counts[match ? 'matches' : 'profiles']++;
+    const read = work.catch((err: unknown) =>
+      this.#o.logger.warn({ err, ...(match ? { matchUid: id } : { uid: id }) }, match ? 'a match read was not stored' : 'a tracking read was not recorded'),
+    );
     this.#inflight.add(read);
     void read.finally(() => this.#inflight.delete(read));
-    return 1;
+  }
+
+  /**
+   * Reads one claimed match's detail (api-spec.md endpoint 20) at tracking priority and stores it, which ends its fetch. No
+   * detail yet (an empty scoreboard, a 404) counts an attempt; an API that cannot answer now (down, slow, busy) does not.
+   */
+  async readMatch(claim: ClaimedMatchFetch): Promise<void> {
+    const { api, fetches, store } = this.#o.matches!;
+    const { logger } = this.#o;
+    let fetched;
+    try {
+      fetched = await api.match(claim.matchUid, { priority: 'tracking', signal: this.#stopping.signal });
+    } catch (err) {
+      const now = this.#now();
+      if (this.#stopping.signal.aborted) return fetches.release(claim, now);
+      if (err instanceof ApiError && err.isTransient) {
+        logger.info({ matchUid: claim.matchUid, kind: err.kind }, 'a match read failed; tried again later');
+        return fetches.release(claim, now + MATCH_TRANSIENT_RETRY_MS);
+      }
+      // A uid the API cannot take (malformed) will never have a detail: spend the attempts at once.
+      const gaveUp = await fetches.retry(claim, now, err instanceof ApiArgumentError);
+      logger.info({ matchUid: claim.matchUid, kind: err instanceof ApiError ? err.kind : 'argument', gaveUp }, 'a match has no detail yet');
+      return;
+    }
+    const now = this.#now();
+    if (fetched.data.players.length === 0) {
+      const gaveUp = await fetches.retry(claim, now);
+      logger.info({ matchUid: claim.matchUid, gaveUp }, 'a match has no scoreboard yet');
+      return;
+    }
+    await store.put(fetched.data, now);
+    // put ends the fetch of a match it stores; this ends one another process stored first.
+    await fetches.done(claim);
   }
 
   /** Resolves once the reads started so far are recorded (or failed). */

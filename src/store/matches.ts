@@ -47,12 +47,15 @@ export class MatchStoreRepository {
   }
 
   /**
-   * Stores `detail` unless its match is stored already (by another process too: the first one's rows stay). One transaction.
+   * Stores `detail` unless its match is stored already (by another process too: the first one's rows stay), and ends its
+   * queued fetch (src/store/match-fetches.ts). One transaction.
    * @param now epoch ms, kept as when the bot first read it.
    * @returns true when this call stored it.
    */
   async put(detail: MatchDetail, now: number): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
+      // Whoever stores it, nobody needs to read it again.
+      await trx.deleteFrom('match_fetches').where('match_uid', '=', detail.match_uid).execute();
       const inserted = await trx
         .insertInto('matches')
         .values({

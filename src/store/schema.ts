@@ -449,6 +449,20 @@ export interface MatchPlayerHeroesTable {
   hit_rate: number | null;
 }
 
+/**
+ * A match a tracked member played whose detail the store lacks, waiting to be read (src/store/match-fetches.ts). Times in
+ * epoch ms; `gave_up_at` set once the API gave no detail after the last attempt: the row stays so it is not queued again.
+ */
+export interface MatchFetchesTable {
+  match_uid: string;
+  added_at: number;
+  due_at: number;
+  attempts: Generated<number>;
+  claimed_until: number | null;
+  claim_token: string | null;
+  gave_up_at: number | null;
+}
+
 export interface Tables {
   guild_settings: GuildSettingsTable;
   feed_subscriptions: FeedSubscriptionsTable;
@@ -480,6 +494,7 @@ export interface Tables {
   matches: MatchesTable;
   match_players: MatchPlayersTable;
   match_player_heroes: MatchPlayerHeroesTable;
+  match_fetches: MatchFetchesTable;
 }
 
 /** The migrations of src/store/migrations/, in order, for Kysely's Migrator. */

@@ -10,6 +10,7 @@ import { FeedStateRepository } from './feed-state.js';
 import { GuildSettingsRepository, type GuildSettingsOptions } from './guild-settings.js';
 import { HeroMetaRepository } from './hero-meta.js';
 import { LadderRepository } from './ladder/index.js';
+import { MatchFetchRepository } from './match-fetches.js';
 import { MatchStoreRepository } from './matches.js';
 import { MemberDataRepository } from './member-data.js';
 import { RankRolesRepository } from './rank-roles.js';
@@ -32,6 +33,7 @@ export interface State {
   ladder: LadderRepository;
   rankRoles: RankRolesRepository;
   matches: MatchStoreRepository;
+  matchFetches: MatchFetchRepository;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ export function stateOf(database: Database, settings: GuildSettingsOptions = {})
     ladder: new LadderRepository(database.db),
     rankRoles: new RankRolesRepository(database.db),
     matches: new MatchStoreRepository(database.db),
+    matchFetches: new MatchFetchRepository(database.db, database.engine),
     close: () => database.close(),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Tracked players, their schedule, and what each read recorded: snapshots when something changed, and
- * every embedded match once by its match UID. Several processes share the schedule: each due player is
+ * every embedded match once by its match UID, its detail queued for the match store (src/store/match-fetches.ts). Several processes share the schedule: each due player is
  * claimed by one of them for a lease (PostgreSQL: `FOR UPDATE SKIP LOCKED`; SQLite has one writer).
  */
 import { randomUUID } from 'node:crypto';
@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { ProfileSnapshot, RecordedMatch } from '../game/tracking.js';
 import { latestTime, type Db } from './database.js';
+import { dropOrphanFetches, queueMatchFetches } from './match-fetches.js';
 import { unlistStandings } from './ladder/index.js';
 
 /** Full detail is kept this long (ms); older snapshots thin to one per player and day. */
@@ -268,6 +269,12 @@ export class TrackingRepository {
           .onConflict((oc) => oc.columns(['uid', 'match_uid']).doNothing())
           .execute();
       }
+      // Their details, for the match store: read in the background, once however many members played them.
+      await queueMatchFetches(
+        trx,
+        read.matches.map((m) => m.matchUid),
+        now,
+      );
       return true;
     });
   }
@@ -504,12 +511,20 @@ function trackingLinks(db: Db) {
     );
 }
 
-/** A player nobody tracks any more leaves nothing behind: its schedule, snapshots, matches and standing go together. */
+/**
+ * A player nobody tracks any more leaves nothing behind: its schedule, snapshots, matches, standing and the fetches queued
+ * for its matches alone go together. Stored match details stay: they are the game's public record (PRIVACY.md).
+ */
 async function forget(db: Db, uids: readonly string[]): Promise<void> {
   for (let i = 0; i < uids.length; i += 500) {
     const batch = uids.slice(i, i + 500);
     await db.deleteFrom('rank_snapshots').where('uid', 'in', batch).execute();
+    const played = await db.selectFrom('tracked_matches').select('match_uid').distinct().where('uid', 'in', batch).execute();
     await db.deleteFrom('tracked_matches').where('uid', 'in', batch).execute();
+    await dropOrphanFetches(
+      db,
+      played.map((r) => r.match_uid),
+    );
     await db.deleteFrom('player_standings').where('uid', 'in', batch).execute();
     await unlistStandings(db, batch);
     await db.deleteFrom('tracked_players').where('uid', 'in', batch).execute();

@@ -105,12 +105,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SHARD_IDS: '0' })).toThrow(/SHARD_IDS: needs SHARD_COUNT/);
   });
 
-  it('reads the tracking intervals in seconds, 30 min and a day by default, the longest at least the shortest', () => {
-    expect(loadConfig({}).tracking).toEqual({ minIntervalMs: 1_800_000, maxIntervalMs: 86_400_000 });
-    expect(loadConfig({ TRACKING_MIN_INTERVAL_SECONDS: '2', TRACKING_MAX_INTERVAL_SECONDS: '10' }).tracking).toEqual({
+  it('reads the tracking intervals in seconds, 30 min and a day by default, the longest at least the shortest, and the match share from 0 to 1', () => {
+    expect(loadConfig({}).tracking).toEqual({ minIntervalMs: 1_800_000, maxIntervalMs: 86_400_000, matchShare: 0.25 });
+    expect(loadConfig({ TRACKING_MIN_INTERVAL_SECONDS: '2', TRACKING_MAX_INTERVAL_SECONDS: '10', TRACKING_MATCH_SHARE: '0.5' }).tracking).toEqual({
       minIntervalMs: 2_000,
       maxIntervalMs: 10_000,
+      matchShare: 0.5,
     });
+    expect(loadConfig({ TRACKING_MATCH_SHARE: '0' }).tracking.matchShare).toBe(0);
+    expect(() => loadConfig({ TRACKING_MATCH_SHARE: '1.5' })).toThrow(/TRACKING_MATCH_SHARE: must be a number from 0 to 1 \(got "1.5"\)/);
+    expect(() => loadConfig({ TRACKING_MATCH_SHARE: 'half' })).toThrow(/TRACKING_MATCH_SHARE: must be a number from 0 to 1 \(got "half"\)/);
     expect(() => loadConfig({ TRACKING_MIN_INTERVAL_SECONDS: '600', TRACKING_MAX_INTERVAL_SECONDS: '60' })).toThrow(
       /TRACKING_MAX_INTERVAL_SECONDS: must be at least TRACKING_MIN_INTERVAL_SECONDS \(600\) \(got "60"\)/,
     );
