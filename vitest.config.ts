@@ -35,6 +35,7 @@ const POSTGRES = [
   'test/store/rank-roles.test.ts',
   'test/store/repositories.test.ts',
   'test/store/scale.test.ts',
+  'test/store/server-matches.test.ts',
   'test/store/settings-sync.test.ts',
   'test/store/tracking.test.ts',
 ];

@@ -1,6 +1,8 @@
 /**
- * `/meta [role] [sort]`: every hero's win rate, pick share and KDA (src/game/meta.ts), paged, with a scatter chart. Gathered in the
- * background by {@link HeroMeta} (api-spec.md endpoints 1 and 3), so only the very first gathering is waited for.
+ * `/meta [role] [sort] [scope] [period] [bracket]`: every hero's win rate, pick share and KDA, paged, with a scatter chart.
+ * The game's (default; src/game/meta.ts) is gathered in the background by {@link HeroMeta} (api-spec.md endpoints 1 and 3),
+ * so only the very first gathering is waited for. The server's (`scope:server`; src/game/server-meta.ts) counts its ladder
+ * members' recorded ranked matches, over this season or the last 30 days, in one bracket or all.
  */
 import type { APIEmbed } from 'discord-api-types/v10';
 import { SPEC_LIMITS, type MetaScatterChart } from '../src/charts/specs.js';
@@ -19,11 +21,24 @@ import {
   type MetaSort,
 } from '../src/game/meta.js';
 import { type HeroMeta } from '../src/jobs/hero-meta.js';
+import {
+  BRACKETS,
+  MIN_SAMPLE,
+  RECENT_MS,
+  rankServerRows,
+  SERVER_META_PERIODS,
+  serverMeta,
+  type ServerMetaPeriod,
+  type ServerMetaRow,
+} from '../src/game/server-meta.js';
+import { seasonFromIndex } from '../src/game/seasons.js';
+import { UserFacingError } from '../src/core/errors.js';
+import { heroDisplayName, tierName } from '../src/i18n/names.js';
 import { choiceName, describe } from '../src/i18n/commands.js';
-import { currentLocale } from '../src/i18n/index.js';
+import { currentLocale, tr } from '../src/i18n/index.js';
 import { chartOf, withChart } from '../src/render/view-charts.js';
-import { humanAge, roleColour } from '../src/render/common.js';
-import { decimal, ratioPercent } from '../src/i18n/format.js';
+import { humanAge, roleColour, seasonLabel } from '../src/render/common.js';
+import { decimal, integer, ratioPercent } from '../src/i18n/format.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { emojiBefore } from '../src/render/emojis.js';
 import { roleName } from '../src/i18n/names.js';
@@ -32,7 +47,7 @@ import type { View } from '../src/render/view.js';
 import { t } from '../src/render/strings.js';
 
 /** The part of a command's context /meta uses (src/discord/command.ts). */
-type Ctx = Pick<CommandContext, 'meta' | 'now'>;
+type Ctx = Pick<CommandContext, 'meta' | 'now' | 'heroes' | 'ladder' | 'serverMatches'>;
 
 /** Heroes a page: a page and its chart fit a phone's first screen, well within an embed's limits. */
 export const META_PER_PAGE = 10;
@@ -41,6 +56,8 @@ export const META_PER_PAGE = 10;
 export const META_CHART_FILE = 'meta.png';
 
 const ALL_ROLES = 'all';
+const ALL_BRACKETS = 'all';
+const SCOPES = ['game', 'server'] as const;
 
 const definition = slashCommand('meta')
   .addStringOption((o) =>
@@ -55,10 +72,34 @@ const definition = slashCommand('meta')
       .setDescription(describe('meta.options.sort'))
       .addChoices(...META_SORTS.map((s) => ({ name: choiceName('meta.options.sort', s), value: s }))),
   )
+  .addStringOption((o) =>
+    o
+      .setName('scope')
+      .setDescription(describe('meta.options.scope'))
+      .addChoices(...SCOPES.map((s) => ({ name: choiceName('meta.options.scope', s), value: s }))),
+  )
+  .addStringOption((o) =>
+    o
+      .setName('period')
+      .setDescription(describe('meta.options.period'))
+      .addChoices(...SERVER_META_PERIODS.map((p) => ({ name: choiceName('meta.options.period', p), value: p }))),
+  )
+  .addStringOption((o) =>
+    o
+      .setName('bracket')
+      .setDescription(describe('meta.options.bracket'))
+      .addChoices(...BRACKETS.map((b) => ({ name: choiceName('meta.options.bracket', b), value: b }))),
+  )
   .toJSON();
 
 const roleOf = (value: unknown): MetaRole | null => (value === undefined || value === ALL_ROLES ? null : metaRole(String(value)));
 const sortOf = (value: unknown): MetaSort => ((META_SORTS as readonly string[]).includes(String(value)) ? (value as MetaSort) : 'win-rate');
+const periodOf = (value: unknown): ServerMetaPeriod => (value === '30d' ? '30d' : 'season');
+/** The index in {@link BRACKETS}; null for all (or a name no bracket has). */
+const bracketOf = (value: unknown): number | null => {
+  const i = (BRACKETS as readonly string[]).indexOf(String(value));
+  return i < 0 ? null : i;
+};
 
 /** A note, not an error: nothing failed. */
 const noteView = (text: string): View => ({ ephemeral: true, embeds: [{ color: roleColour(null), description: text }] });
@@ -86,6 +127,30 @@ function gatheringNote(meta: HeroMeta): View {
 /** One line a hero: name, win rate, pick share and KDA in the current locale; em dashes where unknown. */
 export function metaLine(row: MetaRow): string {
   return t.metaLine(escapeText(row.name, 60), ratioPercent(row.winRate), ratioPercent(row.pickShare), decimal(row.kda));
+}
+
+/**
+ * A page's lines under role headings (none with a role filter: the title names it); `first` the page's first index in
+ * `all`, so that a group carried over from the page before is headed "continued".
+ */
+function groupedList<R extends MetaRow>(
+  page: { row: R; group: MetaRole | null }[],
+  first: number,
+  all: { group: MetaRole | null }[],
+  role: MetaRole | null,
+  line: (row: R) => string,
+): string {
+  const blocks: string[] = [];
+  let group: MetaRole | null | undefined;
+  page.forEach(({ row, group: g }, i) => {
+    if (blocks.length === 0 || g !== group) {
+      group = g;
+      const continued = first + i > 0 && all[first + i - 1]!.group === g;
+      blocks.push(role ? '' : `${emojiBefore('role', g)}${t.metaRoleHeading(roleName(g), continued)}`);
+    }
+    blocks[blocks.length - 1]! += `${blocks[blocks.length - 1] ? '\n' : ''}${emojiBefore('hero', row.name)}${line(row)}`;
+  });
+  return blocks.join('\n\n');
 }
 
 /** Rows in display order, each with its role group (null: "Other", or no grouping with a role filter). */
@@ -139,18 +204,7 @@ export async function metaView(role: MetaRole | null, sort: MetaSort, page: numb
   const pages = pageCount(rows.length, META_PER_PAGE);
   const p = clampPage(page, pages);
   const first = (p - 1) * META_PER_PAGE;
-  const blocks: string[] = [];
-  let group: MetaRole | null | undefined;
-  rows.slice(first, first + META_PER_PAGE).forEach(({ row, group: g }, i) => {
-    if (blocks.length === 0 || g !== group) {
-      group = g;
-      // With a role filter the title names the role: no headings.
-      const continued = first + i > 0 && rows[first + i - 1]!.group === g;
-      blocks.push(role ? '' : `${emojiBefore('role', g)}${t.metaRoleHeading(roleName(g), continued)}`);
-    }
-    blocks[blocks.length - 1]! += `${blocks[blocks.length - 1] ? '\n' : ''}${emojiBefore('hero', row.name)}${metaLine(row)}`;
-  });
-  const list = blocks.join('\n\n');
+  const list = groupedList(rows.slice(first, first + META_PER_PAGE), first, rows, role, metaLine);
   const spec = metaChartSpec(
     rows.map((r) => r.row),
     role,
@@ -166,14 +220,99 @@ export async function metaView(role: MetaRole | null, sort: MetaSort, page: numb
   return withChart({ embeds: [embed], components: nav ? [nav] : [] }, chartOf(spec, META_CHART_FILE, chartAlt(spec, role)));
 }
 
+/** What `/meta scope:server` shows: `bracket` an index in {@link BRACKETS}, null for all. */
+interface ServerMetaQuery {
+  role: MetaRole | null;
+  sort: MetaSort;
+  period: ServerMetaPeriod;
+  bracket: number | null;
+}
+
+/** One hero's line: ranked with its interval, or marked as too few to rank. */
+function serverMetaLine(row: ServerMetaRow): string {
+  const name = escapeText(row.name, 60);
+  if (!row.enough) return t.serverMetaFew(name, `${integer(row.wins)}–${integer(row.matches - row.wins)}`, row.matches);
+  return t.serverMetaLine(
+    name,
+    ratioPercent(row.winRate),
+    ratioPercent(row.interval?.low),
+    ratioPercent(row.interval?.high),
+    ratioPercent(row.pickShare),
+    decimal(row.kda),
+    row.matches,
+  );
+}
+
+/**
+ * Page `page` of `guildId`'s server meta: its ladder members' recorded ranked matches by hero (src/game/server-meta.ts), in
+ * role groups unless `q.role` picks one, ranked heroes first; with page buttons and the scatter of the ranked heroes.
+ * @throws {UserFacingError} outside a server. A server with its ladder off, or a bot without a store, gets a private note.
+ */
+export async function serverMetaView(guildId: string | null | undefined, q: ServerMetaQuery, page: number, ctx: Ctx): Promise<View> {
+  if (!guildId) throw new UserFacingError(t.configGuildOnly());
+  if (!ctx.serverMatches || !ctx.ladder) return noteView(t.metaUnavailable());
+  if (!(await ctx.ladder.enabled(guildId))) return noteView(tr('ladder:off'));
+  const since = Math.floor((ctx.now() - RECENT_MS) / 1000);
+  const [counts, heroes] = await Promise.all([ctx.serverMatches.heroCounts(guildId, since), ctx.heroes.list()]);
+  const refs = heroes.map((h) => ({ id: h.id, name: heroDisplayName(h), role: h.role }));
+  const result = serverMeta(counts, q.period, q.bracket, refs);
+  const tier = q.bracket === null ? null : tierName(BRACKETS[q.bracket]);
+  const listed = q.role ? result.rows.filter((r) => metaRole(r.role) === q.role) : result.rows;
+  const rows = (q.role ? [{ role: q.role, rows: listed }] : groupMetaRows(listed, q.sort)).flatMap((g) =>
+    rankServerRows(g.rows as ServerMetaRow[], q.sort).map((row) => ({ row, group: q.role ? q.role : g.role })),
+  );
+  const pages = pageCount(rows.length, META_PER_PAGE);
+  const p = clampPage(page, pages);
+  const first = (p - 1) * META_PER_PAGE;
+  const list = groupedList(rows.slice(first, first + META_PER_PAGE), first, rows, q.role, serverMetaLine);
+  const season = result.season === null ? null : seasonFromIndex(result.season);
+  const basis = [
+    t.serverMetaBasis(
+      q.period,
+      listed.reduce((n, r) => n + r.matches, 0),
+      season ? seasonLabel(season) : null,
+    ),
+    ...(tier ? [t.serverMetaBracket(tier)] : []),
+    t.serverMetaHow(MIN_SAMPLE),
+  ].join(' ');
+  const embed: APIEmbed = {
+    color: roleColour(q.role),
+    title: t.serverMetaTitle(roleName(q.role)),
+    description: list ? `${t.metaSortedBy(t.metaSort(q.sort))}\n${basis}\n\n${list}` : t.serverMetaNone(q.period, tier),
+    footer: { text: t.serverMetaFooter() },
+  };
+  const spec = {
+    ...metaChartSpec(
+      rows.map((r) => r.row).filter((r) => r.enough),
+      q.role,
+    ),
+    title: truncate(t.serverMetaChartTitle(), SPEC_LIMITS.titleLength),
+  };
+  const nav = pageRow('meta.s', [q.role ?? ALL_ROLES, q.sort, q.period, q.bracket === null ? ALL_BRACKETS : BRACKETS[q.bracket]!], p, pages);
+  return withChart({ embeds: [embed], components: nav ? [nav] : [] }, chartOf(spec, META_CHART_FILE, chartAlt(spec, q.role)));
+}
+
 export const meta: CommandModule = {
   draws: true,
   definition,
   async execute(input, ctx: Ctx) {
-    return metaView(roleOf(input.options.role), sortOf(input.options.sort), 1, ctx);
+    const role = roleOf(input.options.role);
+    const sort = sortOf(input.options.sort);
+    if (input.options.scope === 'server') {
+      return serverMetaView(input.user.guildId, { role, sort, period: periodOf(input.options.period), bracket: bracketOf(input.options.bracket) }, 1, ctx);
+    }
+    return metaView(role, sort, 1, ctx);
   },
   components: {
     /** Paginator: `meta.p:<role|all>:<sort>:<page>:<kind>`. */
     'meta.p': async (input, ctx: Ctx) => metaView(roleOf(input.args[0]), sortOf(input.args[1]), pageFromArgs(input.args), ctx),
+    /** The server meta's paginator: `meta.s:<role|all>:<sort>:<period>:<bracket|all>:<page>:<kind>`. */
+    'meta.s': async (input, ctx: Ctx) =>
+      serverMetaView(
+        input.user.guildId,
+        { role: roleOf(input.args[0]), sort: sortOf(input.args[1]), period: periodOf(input.args[2]), bracket: bracketOf(input.args[3]) },
+        pageFromArgs(input.args),
+        ctx,
+      ),
   },
 };

@@ -143,6 +143,7 @@ export function createBackground(o: BackgroundOptions): Background {
     memberData: state.memberData,
     verifications: state.verifications,
     ladder: state.ladder,
+    serverMatches: state.serverMatches,
     rankRoles: { store: state.rankRoles, ...(o.roles ? { discord: o.roles } : {}) },
     status: {
       startedAt: Date.now(),

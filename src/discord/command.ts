@@ -2,6 +2,7 @@
 import type { MainsRefresher } from '../feeds/alerts.js';
 import type { MemberDataRepository } from '../store/member-data.js';
 import type { MatchStoreRepository } from '../store/matches.js';
+import type { ServerMatchesRepository } from '../store/server-matches.js';
 import type { TrackingRepository } from '../store/tracking.js';
 import type { LadderRepository } from '../store/ladder/index.js';
 import type { RankRolesRepository } from '../store/rank-roles.js';
@@ -115,6 +116,8 @@ export interface CommandContext {
   feedPosts?: Pick<FeedPostsRepository, 'posts'>;
   /** Servers' ladders (src/store/ladder/), for /ladder and /config ladder; absent: /ladder says it is unavailable. */
   ladder?: LadderRepository;
+  /** What a server's members' recorded matches say (src/store/server-matches.ts), for `/meta scope:server`; absent: said unavailable. */
+  serverMatches?: Pick<ServerMatchesRepository, 'heroCounts'>;
   /**
    * Servers' rank roles (src/store/rank-roles.ts) and the server's roles as Discord has them (src/ladder/discord-roles.ts),
    * for /config rank-roles and /config status; `discord` absent without Discord (the playground): the roles are not checked.

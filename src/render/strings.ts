@@ -165,6 +165,21 @@ export const t = {
     ]
       .filter(Boolean)
       .join(' · '),
+  serverMetaTitle: (role: string | null) => (role ? m('meta.server.titleRole', { role }) : m('meta.server.title')),
+  serverMetaBasis: (period: 'season' | '30d', matches: number, season: string | null) =>
+    period === 'season'
+      ? m('meta.server.basisSeason', { count: matches, matches: integer(matches), season: season ?? '' })
+      : m('meta.server.basisRecent', { count: matches, matches: integer(matches) }),
+  serverMetaBracket: (tier: string) => m('meta.server.bracket', { tier }),
+  serverMetaHow: (min: number) => m('meta.server.how', { min: integer(min) }),
+  serverMetaLine: (name: string, winRate: string, low: string, high: string, pickShare: string, kda: string, matches: number) =>
+    m('meta.server.line', { count: matches, name, winRate, low, high, pickShare, kda, matches: integer(matches) }),
+  /** `record` W–L ("3–2"). */
+  serverMetaFew: (name: string, record: string, matches: number) => m('meta.server.few', { count: matches, name, record, matches: integer(matches) }),
+  serverMetaNone: (period: 'season' | '30d', tier: string | null) =>
+    m(period === 'season' ? 'meta.server.noneSeason' : 'meta.server.noneRecent', { bracket: tier ? m('meta.server.inBracket', { tier }) : '' }),
+  serverMetaFooter: () => m('meta.server.footer'),
+  serverMetaChartTitle: () => m('meta.server.chartTitle'),
   metaChartTitle: (role: string | null) => (role ? m('meta.chartTitleRole', { role }) : m('meta.chartTitle')),
   metaChartAlt: (count: number, role: string | null, best: string, most: string) =>
     m(role ? 'meta.chartAltRole' : 'meta.chartAlt', { count, heroes: integer(count), ...(role ? { role } : {}), best, most }),

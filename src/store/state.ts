@@ -12,6 +12,7 @@ import { HeroMetaRepository } from './hero-meta.js';
 import { LadderRepository } from './ladder/index.js';
 import { MatchFetchRepository } from './match-fetches.js';
 import { MatchStoreRepository } from './matches.js';
+import { ServerMatchesRepository } from './server-matches.js';
 import { MemberDataRepository } from './member-data.js';
 import { RankRolesRepository } from './rank-roles.js';
 import { TrackingRepository } from './tracking.js';
@@ -34,6 +35,7 @@ export interface State {
   rankRoles: RankRolesRepository;
   matches: MatchStoreRepository;
   matchFetches: MatchFetchRepository;
+  serverMatches: ServerMatchesRepository;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export function stateOf(database: Database, settings: GuildSettingsOptions = {})
     rankRoles: new RankRolesRepository(database.db),
     matches: new MatchStoreRepository(database.db),
     matchFetches: new MatchFetchRepository(database.db, database.engine),
+    serverMatches: new ServerMatchesRepository(database.db),
     close: () => database.close(),
   };
 }

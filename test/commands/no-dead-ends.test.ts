@@ -56,6 +56,7 @@ const ROUTES: Record<string, Kind> = {
   'lb.p': 'same view',
   'ld.p': 'same view',
   'meta.p': 'same view',
+  'meta.s': 'same view',
   'pn.l': 'same view',
   'items.p': 'same view',
   'maps.p': 'same view',
