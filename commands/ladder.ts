@@ -10,10 +10,11 @@ import { SERVER_ONLY, slashCommand } from '../src/discord/command.js';
 import { LADDER_PAGE_SIZE, LADDER_PERIODS, LADDER_ROLES, LEFT_OUT_REASONS, type LadderPeriod } from '../src/game/ladder.js';
 import { rankScore, rankScoreChange, scoreChangeArrow } from '../src/game/ranks.js';
 import { choiceName, describe } from '../src/i18n/commands.js';
-import { integer } from '../src/i18n/format.js';
+import { integer, ratioPercent } from '../src/i18n/format.js';
 import { currentLocale, tr } from '../src/i18n/index.js';
 import { roleName, tierName } from '../src/i18n/names.js';
 import { listOf } from '../src/render/common.js';
+import { DEFAULT_MIN_TOGETHER, duosOf, type WinLoss } from '../src/game/duos.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { emojiBefore } from '../src/render/emojis.js';
 import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
@@ -23,7 +24,7 @@ import { LADDER_CARD_ROWS, LADDER_CHART_PLAYERS, type LadderCard } from '../src/
 import type { LadderPage, LadderRow } from '../src/store/ladder/index.js';
 
 /** The part of a command's context /ladder uses (src/discord/command.ts). */
-type Ctx = Pick<CommandContext, 'charts' | 'ladder' | 'links' | 'now' | 'tracking'>;
+type Ctx = Pick<CommandContext, 'charts' | 'ladder' | 'links' | 'now' | 'tracking' | 'serverMatches'>;
 
 const COLOUR = 0xf59e0b;
 const privately = (description: string): View => ({ ephemeral: true, embeds: [{ color: COLOUR, description }] });
@@ -38,6 +39,12 @@ function ladderOf(user: Invoker, ctx: Ctx) {
   if (!ctx.ladder) throw new UserFacingError(tr('ladder:unavailable'));
   return { guildId: user.guildId, store: ctx.ladder };
 }
+
+/** Duos a page: one line each, well within an embed's description. */
+const DUOS_PER_PAGE = 10;
+/** Rivalries shown beside the duos: the most played. */
+const RIVALS_SHOWN = 5;
+const MAX_MIN_TOGETHER = 100;
 
 const definition = slashCommand('ladder', SERVER_ONLY)
   .addSubcommand((s) =>
@@ -77,7 +84,84 @@ const definition = slashCommand('ladder', SERVER_ONLY)
       .addBooleanOption((o) => o.setName('mentions').setDescription(describe('ladder.subcommands.join.options.mentions'))),
   )
   .addSubcommand((s) => s.setName('leave').setDescription(describe('ladder.subcommands.leave')))
+  .addSubcommand((s) =>
+    s
+      .setName('duos')
+      .setDescription(describe('ladder.subcommands.duos'))
+      .addIntegerOption((o) => o.setName('min').setDescription(describe('ladder.subcommands.duos.options.min')).setMinValue(1).setMaxValue(MAX_MIN_TOGETHER)),
+  )
   .toJSON();
+
+/** A whole number of matches from 1 to {@link MAX_MIN_TOGETHER}; the default for anything else. */
+const minOf = (v: unknown): number => {
+  const n = Number(v);
+  return Number.isInteger(n) && n >= 1 && n <= MAX_MIN_TOGETHER ? n : DEFAULT_MIN_TOGETHER;
+};
+
+/**
+ * Page `page` of the server's duos over every recorded match (src/game/duos.ts): members of its ladder who played on one team at least
+ * `min` times, with their record together, its 95 % range and each one's rate apart; the most played rivalries beside them.
+ */
+async function duosView(user: Invoker, min: number, page: number, ctx: Ctx): Promise<View> {
+  const { guildId, store } = ladderOf(user, ctx);
+  if (!ctx.serverMatches) throw new UserFacingError(tr('ladder:unavailable'));
+  if (!(await store.enabled(guildId))) return privately(tr('ladder:off'));
+  const counted = ctx.serverMatches;
+  const [members, pairs, totals] = await Promise.all([counted.members(guildId), counted.pairCounts(guildId), counted.resultCounts(guildId)]);
+  if (totals.length === 0) return privately(tr('ladder:duos.noMatches'));
+  const { duos, rivals } = duosOf(pairs, totals, min);
+  const byUid = new Map(members.map((m) => [m.uid, m]));
+  const who = (uid: string) => {
+    const m = byUid.get(uid);
+    return m ? `<@${m.userId}> ${escapeText(m.name ?? uid, 40)}` : escapeText(uid, 40);
+  };
+  const rate = (r: WinLoss) =>
+    r.matches === 0 ? tr('ladder:duos.apartNone') : tr('ladder:duos.apart', { count: r.matches, n: integer(r.matches), rate: ratioPercent(r.winRate) });
+  const pages = pageCount(duos.length, DUOS_PER_PAGE);
+  const at = clampPage(page, pages);
+  const first = (at - 1) * DUOS_PER_PAGE;
+  const lines = duos.slice(first, first + DUOS_PER_PAGE).map((d, i) =>
+    tr('ladder:duos.line', {
+      position: integer(first + i + 1),
+      a: who(d.a),
+      b: who(d.b),
+      record: `${integer(d.together.wins)}–${integer(d.together.losses)}${d.together.draws > 0 ? `–${integer(d.together.draws)}` : ''}`,
+      rate: ratioPercent(d.together.winRate),
+      low: ratioPercent(d.interval?.low),
+      high: ratioPercent(d.interval?.high),
+      aRate: rate(d.aApart),
+      bRate: rate(d.bApart),
+    }),
+  );
+  const how = tr('ladder:duos.how', { count: min, min: integer(min) });
+  const embed: APIEmbed = {
+    color: COLOUR,
+    title: tr('ladder:duos.title'),
+    description: truncate(
+      [how, '', ...(lines.length > 0 ? lines : [tr('ladder:duos.none', { count: min, min: integer(min) })])].join('\n'),
+      LIMITS.description,
+    ),
+    ...(rivals.length > 0
+      ? {
+          fields: [
+            {
+              name: tr('ladder:duos.rivals'),
+              value: truncate(
+                rivals
+                  .slice(0, RIVALS_SHOWN)
+                  .map((r) => tr('ladder:duos.rival', { a: who(r.a), b: who(r.b), aWins: integer(r.aWins), bWins: integer(r.bWins) }))
+                  .join('\n'),
+                LIMITS.fieldValue,
+              ),
+            },
+          ],
+        }
+      : {}),
+    footer: { text: tr('ladder:duos.footer', { count: duos.length, n: integer(duos.length) }) },
+  };
+  const nav = pageRow('ld.d', [min], at, pages);
+  return { embeds: [embed], ...(nav ? { components: [nav] } : {}) };
+}
 
 /** One listed member on one line: position, member, account, tier and score, peak, matches, role, the week's change. */
 function rowLine(r: LadderRow, you: boolean): string {
@@ -229,6 +313,8 @@ export const ladder: CommandModule = {
     switch (input.subcommand) {
       case 'join':
         return joinView(input.user, input.options.account, input.options.platform, input.options.mentions, ctx);
+      case 'duos':
+        return duosView(input.user, minOf(input.options.min), 1, ctx);
       case 'leave': {
         const { guildId, store } = ladderOf(input.user, ctx);
         await store.join(guildId, input.user.userId, ctx.now(), { optedOut: true });
@@ -252,6 +338,8 @@ export const ladder: CommandModule = {
     }
   },
   components: {
+    /** The duos' paginator: `ld.d:<min>:<page>:<kind>`. */
+    'ld.d': async (input, ctx: Ctx) => duosView(input.user, minOf(input.args[0]), pageFromArgs(input.args), ctx),
     /** Paginator: `ld.p:<role|->:<period>:<platform|->:<page>:<kind>`; "you" is the member who pressed. */
     'ld.p': async (input, ctx: Ctx) =>
       showView(

@@ -101,7 +101,13 @@ function showView(data: MemberData, recent: number): View {
             (data.ladders.length === 0
               ? m('messages:privacy.none')
               : m('messages:privacy.laddersOn', { count: data.ladders.length, n: integer(data.ladders.length) })) +
-              (given > 0 ? `\n${m('messages:privacy.rankRoles', { n: integer(given) })}` : ''),
+              (given > 0 ? `\n${m('messages:privacy.rankRoles', { n: integer(given) })}` : '') +
+              (data.duos.length > 0
+                ? `\n${m('messages:privacy.duos', {
+                    duos: integer(new Set(data.duos.filter((d) => d.together).map((d) => d.uid)).size),
+                    rivals: integer(new Set(data.duos.filter((d) => !d.together).map((d) => d.uid)).size),
+                  })}`
+                : ''),
           ),
           field(
             m('messages:privacy.recent'),

@@ -10,6 +10,7 @@ import type { Logger } from '../core/logger.js';
 import type { ApiServices } from '../app/services.js';
 import type { FeedPoller } from '../feeds/poller.js';
 import { ladderSeats, seedLadder } from './seed-ladder.js';
+import { duoSeats, seedDuos } from './seed-duos.js';
 import { seedTracking } from './seed-tracking.js';
 import { seedKnownPlayers } from './seed-players.js';
 import type { State } from '../store/state.js';
@@ -92,7 +93,9 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   const transport = playgroundFeedTransport(messages);
   const state = await openState({ dataDir: o.config.dataDir, file: PLAYGROUND_STATE_FILE, logger });
   const replica = o.services.replica;
-  const seats = replica ? ladderSeats(replica.dataset.profileCaptures) : [];
+  const captured = replica ? ladderSeats(replica.dataset.profileCaptures) : [];
+  const partners = replica ? duoSeats(replica.dataset, captured, o.config.rivals.imageBaseUrl) : [];
+  const seats = [...captured, ...partners];
   const guild = new PlaygroundGuild(seats);
   const locales = new PlaygroundLocales(guild);
   // The same wiring as on Discord (src/app/background.ts), over the playground's channels, messages and members.
@@ -241,6 +244,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
       logger,
       CHANNELS.find((c) => c.name === 'ladder')?.id,
     );
+    await seedDuos(state, o.services.replica.dataset, partners, o.config.rivals.imageBaseUrl, GUILD.id, logger);
     seedKnownPlayers(context.recent, o.services.replica.dataset.players, o.config.rivals.imageBaseUrl);
   }
   // Messages live in memory, the store on disk: after a restart, members hold again the roles the bot recorded giving.

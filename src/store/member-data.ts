@@ -1,13 +1,14 @@
 /**
  * Everything the store keeps about one member, to show it to them, export it, and delete it: their links, settings,
  * alerts, mains, pending direct messages, their places on servers' ladders, the rank roles the bot gave them and the
- * ladder moments about them, and the tracked records of the accounts they link.
+ * ladder moments about them, the tracked records of the accounts they link, and the duos those records make on each ladder.
  */
 import { sql } from 'kysely';
 import type { ProfileSnapshot, RecordedMatch } from '../game/tracking.js';
 import type { Db } from './database.js';
 import { forgetLadderMember, LadderRepository, type LadderMembership } from './ladder/index.js';
 import { RankRolesRepository } from './rank-roles.js';
+import { ServerMatchesRepository } from './server-matches.js';
 import { TrackingRepository } from './tracking.js';
 
 /** What the store holds about a member. Times in epoch ms, except match times (Unix seconds, as the API gives them). */
@@ -29,6 +30,12 @@ export interface MemberData {
   rankRoles: { guildId: string; roleId: string | null; failure: string | null }[];
   /** Ladder moments about them (a rank-up, a new peak): planned or posted, the moment as it was planned (`settledAt` null: not posted yet). */
   moments: { guildId: string; channelId: string; moment: unknown; createdAt: number; settledAt: number | null }[];
+  /**
+   * Per server ladder they are counted on, the members they played with (`together`: one team, a duo) or against (a rivalry),
+   * each by the account that lists them there, and the record from their side: what `/ladder duos` derives from the recorded
+   * matches, never stored apart.
+   */
+  duos: { guildId: string; uid: string; name: string | null; together: boolean; wins: number; losses: number; draws: number }[];
 }
 
 const parseList = (json: string): string[] => {
@@ -54,6 +61,7 @@ export class MemberDataRepository {
   readonly #tracking: TrackingRepository;
   readonly #ladder: LadderRepository;
   readonly #rankRoles: RankRolesRepository;
+  readonly #matches: ServerMatchesRepository;
 
   constructor(
     private readonly db: Db,
@@ -62,6 +70,7 @@ export class MemberDataRepository {
     this.#tracking = new TrackingRepository(db, engine);
     this.#ladder = new LadderRepository(db);
     this.#rankRoles = new RankRolesRepository(db);
+    this.#matches = new ServerMatchesRepository(db);
   }
 
   /** Everything stored about `userId`. */
@@ -84,6 +93,24 @@ export class MemberDataRepository {
     ]);
     const tracking = [];
     for (const l of links) tracking.push({ uid: l.uid, ...(await this.#tracking.timeline(l.uid)) });
+    const duos: MemberData['duos'] = [];
+    for (const l of ladders) {
+      const mine = await this.db.selectFrom('ladder_members').select('uid').where('guild_id', '=', l.guildId).where('user_id', '=', userId).executeTakeFirst();
+      if (l.optedOut || !mine?.uid) continue;
+      const [pairs, members] = await Promise.all([this.#matches.pairCounts(l.guildId, 0, mine.uid), this.#matches.members(l.guildId)]);
+      const names = new Map(members.map((m) => [m.uid, m.name]));
+      const by = new Map<string, MemberData['duos'][number]>();
+      for (const p of pairs) {
+        if (p.same === null) continue;
+        const key = `${p.b}:${p.same}`;
+        const d = by.get(key) ?? { guildId: l.guildId, uid: p.b, name: names.get(p.b) ?? null, together: p.same, wins: 0, losses: 0, draws: 0 };
+        if (p.won === 1) d.wins += p.matches;
+        else if (p.won === 0) d.losses += p.matches;
+        else d.draws += p.matches;
+        by.set(key, d);
+      }
+      duos.push(...by.values());
+    }
     return {
       userId,
       accounts: links.map((l) => ({
@@ -122,6 +149,7 @@ export class MemberDataRepository {
         createdAt: Number(m.created_at),
         settledAt: m.settled_at === null ? null : Number(m.settled_at),
       })),
+      duos,
     };
   }
 

@@ -4,15 +4,80 @@
  */
 import { sql } from 'kysely';
 import { DIVISIONS, floorOfLevel } from '../game/ranks.js';
+import type { PairCount, ResultCount } from '../game/duos.js';
 import { BRACKETS, type HeroCount } from '../game/server-meta.js';
 import type { Db } from './database.js';
 
 /** Rank score where each bracket from Silver up starts: its tier's lowest division (Silver III: 3,300; Eternity: 5,100). */
 const BRACKET_FLOORS = BRACKETS.slice(1).map((_, i) => floorOfLevel((i + 1) * DIVISIONS.length + 1));
 
+/** A member on a server's ladder whose matches count: `uid` the proved account that lists them, `name` as linked. */
+export interface CountedMember {
+  userId: string;
+  uid: string;
+  name: string | null;
+}
+
 /** Errors propagate to the caller. */
 export class ServerMatchesRepository {
   constructor(private readonly db: Db) {}
+
+  /** The members of `guildId`'s ladder whose matches count: listed by a proved account, not opted out. */
+  async members(guildId: string): Promise<CountedMember[]> {
+    const rows = await this.db
+      .selectFrom('ladder_members as l')
+      .leftJoin('account_links as a', (j) => j.onRef('a.user_id', '=', 'l.user_id').onRef('a.uid', '=', 'l.uid'))
+      .select(['l.user_id', 'l.uid', 'a.name'])
+      .where('l.guild_id', '=', guildId)
+      .where('l.opted_out', '=', 0)
+      .where('l.uid', 'is not', null)
+      .orderBy('l.joined_at')
+      .execute();
+    return rows.map((r) => ({ userId: r.user_id, uid: r.uid!, name: r.name }));
+  }
+
+  /**
+   * Every match two of `guildId`'s counted members both played from `since` on (Unix seconds), grouped by the pair (`a` < `b`;
+   * with `uid`, `a` is that member and `b` each other one), whether they were
+   * on one team, and `a`'s result. One team: by the match's stored detail (the players' teams) when both are in it, else by
+   * their results (one team wins together, src/game/duos.ts); unknown (null) for a draw with no detail.
+   */
+  async pairCounts(guildId: string, since = 0, uid?: string): Promise<PairCount[]> {
+    const which = uid === undefined ? sql`a.uid < b.uid` : sql`a.uid = ${uid} AND b.uid <> a.uid`;
+    const rows = await sql<{ a: string; b: string; same: number | null; won: number; n: number | string }>`
+      SELECT a.uid AS a, b.uid AS b,
+        CASE WHEN pa.camp IS NOT NULL AND pb.camp IS NOT NULL THEN CASE WHEN pa.camp = pb.camp THEN 1 ELSE 0 END
+             WHEN a.won = 2 OR b.won = 2 THEN NULL
+             WHEN a.won = b.won THEN 1 ELSE 0 END AS same,
+        a.won AS won, COUNT(*) AS n
+      FROM tracked_matches a
+      JOIN tracked_matches b ON b.match_uid = a.match_uid AND ${which}
+      LEFT JOIN match_players pa ON pa.match_uid = a.match_uid AND pa.player_uid = a.uid
+      LEFT JOIN match_players pb ON pb.match_uid = b.match_uid AND pb.player_uid = b.uid
+      WHERE a.uid IN (${membersOf(this.db, guildId)}) AND b.uid IN (${membersOf(this.db, guildId)})
+        AND a.played_at >= ${sql.lit(Math.floor(since))} AND a.won IS NOT NULL AND b.won IS NOT NULL
+      GROUP BY 1, 2, 3, 4`.execute(this.db);
+    return rows.rows.map((r) => ({
+      a: r.a,
+      b: r.b,
+      same: r.same === null ? null : Number(r.same) === 1,
+      won: Number(r.won) as 0 | 1 | 2,
+      matches: Number(r.n),
+    }));
+  }
+
+  /** Each counted member's matches with a result from `since` on (Unix seconds), by result. */
+  async resultCounts(guildId: string, since = 0): Promise<ResultCount[]> {
+    const rows = await this.db
+      .selectFrom('tracked_matches')
+      .select(['uid', 'won', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('uid', 'in', membersOf(this.db, guildId))
+      .where('played_at', '>=', Math.floor(since))
+      .where('won', 'is not', null)
+      .groupBy(['uid', 'won'])
+      .execute();
+    return rows.map((r) => ({ uid: r.uid, won: Number(r.won) as 0 | 1 | 2, matches: Number(r.n) }));
+  }
 
   /**
    * The ranked matches with a result recorded of `guildId`'s ladder members who did not opt out, one row a member and match,
@@ -42,7 +107,7 @@ export class ServerMatchesRepository {
         CASE WHEN m.new_score IS NULL THEN NULL ${bracket} ELSE ${sql.lit(BRACKET_FLOORS.length)} END AS bracket,
         m.won, COUNT(*) AS n, SUM(m.kills) AS k, SUM(m.deaths) AS d, SUM(m.assists) AS a
       FROM tracked_matches m
-      WHERE m.uid IN (SELECT l.uid FROM ladder_members l WHERE l.guild_id = ${guildId} AND l.opted_out = 0 AND l.uid IS NOT NULL)
+      WHERE m.uid IN (${membersOf(this.db, guildId)})
         AND m.ranked = 1 AND m.won IS NOT NULL
       GROUP BY 1, 2, 3, 4, 5`.execute(this.db);
     return rows.rows.map((r) => ({
@@ -57,4 +122,9 @@ export class ServerMatchesRepository {
       assists: Number(r.a),
     }));
   }
+}
+
+/** The accounts whose matches count on `guildId`: those listing its ladder's members who did not opt out. */
+function membersOf(db: Db, guildId: string) {
+  return db.selectFrom('ladder_members').select('uid').where('guild_id', '=', guildId).where('opted_out', '=', 0).where('uid', 'is not', null);
 }

@@ -149,7 +149,10 @@ describe('/ladder', () => {
 
   it('/privacy shows the member’s ladder places, and delete takes them off the ladder', async () => {
     const shown = await env.b.run('privacy', {}, 'show', OTHER_MEMBER);
-    expect(shown.payload.embeds[0]!.fields!.find((f) => f.name === 'Server ladders')?.value).toBe("On 1 server's ladder");
+    // Chob Bob and Sir Final (the account that now lists MEMBER) won match 6713785_1741147395_1378_11001_10 on one team.
+    expect(shown.payload.embeds[0]!.fields!.find((f) => f.name === 'Server ladders')?.value).toBe(
+      "On 1 server's ladder\nLadder members you played with, from your recorded matches: 1 on your team, 0 against you",
+    );
     await env.b.ctx.memberData!.erase(OTHER_MEMBER.userId, env.b.clock.now);
     expect(await env.b.state.ladder.membership(MEMBER.guildId, OTHER_MEMBER.userId)).toBeNull();
     expect(description((await env.b.run('ladder', {}, 'show')).payload)).not.toMatch(new RegExp(OTHER_MEMBER.userId));

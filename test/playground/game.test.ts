@@ -8,6 +8,8 @@ import { CHANNELS, GUILD, MEMBERS, ROLES, type PlaygroundGuild } from '../../src
 import type { MessageEvent, PlaygroundMessage } from '../../src/playground/messages.js';
 import { coalesced, playgroundRoleTransport } from '../../src/playground/roles.js';
 import { FREE_PLAYER, ladderSeats } from '../../src/playground/seed-ladder.js';
+import { duoSeats } from '../../src/playground/seed-duos.js';
+import { pollUntil } from '../helpers/until.js';
 import { loadConfig } from '../../src/app/config.js';
 import { startPlayground } from '../../src/playground/start.js';
 import { bootPlayground } from '../helpers/playground.js';
@@ -51,7 +53,10 @@ describe('the pretend server', () => {
     const guild = boot.playground.guild;
     const seats = ladderSeats(boot.services.replica!.dataset.profileCaptures);
     expect(seats.map((s) => s.uid)).not.toContain(FREE_PLAYER);
-    expect(guild.members.map((m) => m.id)).toEqual([...MEMBERS.map((m) => m.id), ...seats.map((s) => s.userId)]);
+    // The captured players, then the duo partners the recorded matches show (src/playground/seed-duos.ts).
+    const partners = duoSeats(boot.services.replica!.dataset, seats, 'https://img.test/rivals');
+    expect(partners).toHaveLength(2);
+    expect(guild.members.map((m) => m.id)).toEqual([...MEMBERS.map((m) => m.id), ...seats.map((s) => s.userId), ...partners.map((s) => s.userId)]);
     expect(guild.member(seats[0]!.userId)).toMatchObject({ name: seats[0]!.name, admin: false });
     expect(ROLES.filter((r) => r.hoist).map((r) => r.name)).toEqual([
       'One Above All',
@@ -110,6 +115,9 @@ describe('every flow that needs the game', () => {
     expect(text(await press(SAM.id, waiting, 'Check now'))).toContain('is verified as yours');
 
     expect(text(await command(SAM.id, 'ladder', {}, 'join'))).toContain('Chob Bob');
+    // The dry run needs Chob Bob's standing: the tracker's first read of the player Sam linked.
+    const standings = boot.playground.state.database.db.selectFrom('player_standings').select('uid').where('uid', '=', FREE_PLAYER);
+    await pollUntil(() => standings.executeTakeFirst(), 'the tracker’s first read of Chob Bob');
     expect(text(await command(ALEX.id, 'config', { tier: 'Platinum', role: '@Platinum' }, 'rank-roles'))).toContain(`<@${SAM.id}> +<@&${role('Platinum').id}>`);
     await command(ALEX.id, 'config', { tier: 'Diamond', role: '@Diamond', enabled: 'true' }, 'rank-roles');
     // Brought in step after the command: Sam's Platinum (Chob Bob is Platinum II).

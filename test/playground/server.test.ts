@@ -3,6 +3,8 @@ import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { duoSeats } from '../../src/playground/seed-duos.js';
+import { ladderSeats } from '../../src/playground/seed-ladder.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT, CHANNELS, MEMBERS } from '../../src/playground/guild.js';
 import { loadConfig } from '../../src/app/config.js';
@@ -105,8 +107,12 @@ describe('the playground server', () => {
     const res = await post('/api/interactions/autocomplete', { memberId: MEMBERS[1]!.id, command: 'player', options: { query: '' }, focused: 'query' });
     const { choices } = (await res.json()) as { choices: { name: string; value: string }[] };
     expect(choices.length).toBeGreaterThan(0);
-    const uids = new Set(boot.services.replica!.dataset.players.keys());
+    // The replica's players, and the seeded duo partners the recorded matches name (linked accounts, src/playground/seed-duos.ts).
+    const dataset = boot.services.replica!.dataset;
+    const partners = duoSeats(dataset, ladderSeats(dataset.profileCaptures), 'https://img.test/rivals').map((p) => p.uid);
+    const uids = new Set([...dataset.players.keys(), ...partners]);
     expect(choices.every((c) => uids.has(c.value))).toBe(true);
+    expect(choices.map((c) => c.value)).toEqual(expect.arrayContaining([...dataset.players.keys()].filter((u) => u !== '341932470').slice(0, 3)));
   });
 
   it('adds a post to the replica’s feed and polls at once', async () => {

@@ -4,6 +4,7 @@
  * are recomputed by hand from the stored rows, and the server meta's numbers from them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MatchDetail } from '../../src/api/schemas.js';
 import type { RecordedMatch } from '../../src/game/tracking.js';
 import { BRACKETS, serverMeta, wilsonInterval, type HeroCount } from '../../src/game/server-meta.js';
 import type { State } from '../../src/store/state.js';
@@ -143,5 +144,105 @@ describe.each(ENGINES)('on %s', (engine) => {
     const recent = serverMeta(counts, '30d', null, heroes);
     expect(recent.matches).toBe(7);
     expect(recent.rows.find((r) => r.heroId === '1015')).toMatchObject({ matches: 1, wins: 1 });
+  });
+
+  it('finds the matches two counted members both played: one team by the stored detail, else by their results', async () => {
+    const detail = (matchUid: string, camps: Record<string, number>): MatchDetail => ({
+      match_uid: matchUid,
+      map_id: null,
+      map_name: null,
+      game_mode_id: 2,
+      game_mode_name: null,
+      replay_id: null,
+      mvp_uid: null,
+      svp_uid: null,
+      mvp_hero_id: null,
+      svp_hero_id: null,
+      players: Object.entries(camps).map(([uid, camp]) => ({
+        player_uid: uid,
+        nick_name: uid,
+        camp,
+        cur_hero_id: null,
+        cur_hero_icon: null,
+        kills: 0,
+        deaths: 0,
+        assists: 0,
+        total_hero_damage: 0,
+        total_hero_heal: 0,
+        total_damage_taken: 0,
+        badges: [],
+        result: 'draw',
+        is_win: null,
+        player_icon: null,
+        player_icon_id: null,
+        heroes: [],
+      })),
+    });
+    // A stored draw with F and G on one team; the other draw has no detail.
+    await state.matches.put(detail('m4', { F: 0, G: 0 }), T0);
+    const played: Record<string, [string, boolean | null, boolean?][]> = {
+      F: [
+        ['m1', true],
+        ['m2', false],
+        ['m3', null, true],
+        ['m4', null, true],
+        ['m5', true],
+      ],
+      G: [
+        ['m1', true],
+        ['m2', true],
+        ['m3', null, true],
+        ['m4', null, true],
+      ],
+      H: [['m5', true]],
+    };
+    for (const uid of Object.keys(played)) {
+      await state.links.link(`member-${uid}`, { uid, name: uid }, true, T0);
+      await state.database.db.updateTable('account_links').set({ verified_at: T0 }).where('uid', '=', uid).execute();
+      await state.ladder.join(GUILD, `member-${uid}`, T0, uid === 'H' ? { optedOut: true } : {});
+      await state.tracking.follow(uid, T0);
+    }
+    for (const claim of await state.tracking.claim(T0 + 1, 10, 60_000)) {
+      const rows = played[claim.uid] ?? [];
+      const matches = rows.map(([matchUid, won, drawn]): RecordedMatch => ({
+        matchUid,
+        time: NOW_S,
+        season: 3,
+        modeId: 2,
+        ranked: true,
+        heroId: '1014',
+        won,
+        drawn: drawn ?? false,
+        newScore: null,
+        scoreChange: null,
+        newLevel: null,
+        kills: 0,
+        deaths: 0,
+        assists: 0,
+      }));
+      await state.tracking.recordRead(claim, { snapshot: null, matches, lastMatchAt: null, changed: false }, { intervalMs: 60_000 }, T0 + 1);
+    }
+    const pairs = (await state.serverMatches.pairCounts(GUILD)).filter((p) => p.a === 'F' || p.b === 'F');
+    const sorted = [...pairs].sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y)));
+    expect(sorted).toEqual(
+      [
+        { a: 'F', b: 'G', same: true, won: 1, matches: 1 },
+        { a: 'F', b: 'G', same: false, won: 0, matches: 1 },
+        { a: 'F', b: 'G', same: null, won: 2, matches: 1 },
+        { a: 'F', b: 'G', same: true, won: 2, matches: 1 },
+      ].sort((x, y) => JSON.stringify(x).localeCompare(JSON.stringify(y))),
+    );
+    // From a later time on, none of them.
+    expect(await state.serverMatches.pairCounts(GUILD, NOW_S + 1)).toEqual([]);
+    const totals = (await state.serverMatches.resultCounts(GUILD)).filter((t) => t.uid === 'F' || t.uid === 'H');
+    expect(totals.sort((x, y) => x.won - y.won)).toEqual([
+      { uid: 'F', won: 0, matches: 1 },
+      { uid: 'F', won: 1, matches: 2 },
+      { uid: 'F', won: 2, matches: 2 },
+    ]);
+    const members = await state.serverMatches.members(GUILD);
+    expect(members.map((m) => m.uid)).toEqual(expect.arrayContaining(['A', 'B', 'F', 'G']));
+    expect(members.map((m) => m.uid)).not.toContain('H');
+    expect(members.find((m) => m.uid === 'F')).toEqual({ userId: 'member-F', uid: 'F', name: 'F' });
   });
 });
