@@ -18,6 +18,7 @@ import { meta } from './meta.js';
 import { patchNotes } from './patch-notes.js';
 import { player, rivalsProfile } from './player.js';
 import { privacy } from './privacy.js';
+import { session } from './session.js';
 import { settings } from './settings.js';
 import { status } from './status.js';
 
@@ -27,6 +28,7 @@ export const commands: CommandModule[] = [
   hero,
   match,
   last,
+  session,
   scout,
   leaderboard,
   ladder,

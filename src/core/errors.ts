@@ -36,7 +36,7 @@ export class NotLinkedError extends UserFacingError {
     readonly userId: string,
     readonly self: boolean,
     /** The command that needed the account, when the message differs from /player's: it names that command and its option. */
-    readonly command?: 'compare' | 'last' | 'scout',
+    readonly command?: 'compare' | 'last' | 'scout' | 'session',
   ) {
     super(`no linked account for ${userId}`);
   }

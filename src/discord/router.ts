@@ -81,7 +81,7 @@ export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, raw
   if (err instanceof ExpiredComponentError) return text(t.expiredComponent());
   if (err instanceof NotLinkedError) {
     if (!err.self) return text(t.notLinkedOther(err.userId));
-    const own = { compare: t.notLinkedSelfCompare, last: t.notLinkedSelfLast, scout: t.notLinkedSelfScout };
+    const own = { compare: t.notLinkedSelfCompare, last: t.notLinkedSelfLast, scout: t.notLinkedSelfScout, session: t.notLinkedSelfSession };
     return text(err.command ? own[err.command]() : t.notLinkedSelf());
   }
   if (err instanceof TooManyLinksError) return text(t.tooManyLinks(MAX_LINKED_ACCOUNTS));

@@ -21,6 +21,7 @@ interface CommandTexts {
   player: typeof import('./locales/en/commands/player.json');
   privacy: typeof import('./locales/en/commands/privacy.json');
   scout: typeof import('./locales/en/commands/scout.json');
+  session: typeof import('./locales/en/commands/session.json');
   settings: typeof import('./locales/en/commands/settings.json');
   status: typeof import('./locales/en/commands/status.json');
   unlink: typeof import('./locales/en/commands/unlink.json');

@@ -75,6 +75,7 @@ export const t = {
   notLinkedSelfCompare: () => m('links.notLinkedSelfCompare', { option: tr('commands:compare.options.other.name') }),
   notLinkedSelfLast: () => m('links.notLinkedSelfLast', { option: tr('commands:last.options.player.name') }),
   notLinkedSelfScout: () => m('links.notLinkedSelfScout', { option: tr('commands:scout.options.match.name') }),
+  notLinkedSelfSession: () => m('links.notLinkedSelfSession', { option: tr('commands:session.options.player.name') }),
   notLinkedOther: (userId: string) => m('links.notLinkedOther', { userId }),
   linked: (name: string, uid: string, isDefault: boolean) => m(isDefault ? 'links.linkedDefault' : 'links.linked', { name, uid }),
   tooManyLinks: (max: number) => m('links.tooMany', { count: max, max: integer(max) }),

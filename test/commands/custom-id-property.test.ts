@@ -86,6 +86,7 @@ const TEMPLATES: Record<string, { id: string; values?: string[] }> = {
   'lb.p': { id: encodeCustomId('lb.p', '1015', 'pc', 2, 'n') },
   'ld.p': { id: encodeCustomId('ld.p', '-', 'season', '-', 2, 'n') },
   'ld.d': { id: encodeCustomId('ld.d', 3, 2, 'n') },
+  'se.p': { id: encodeCustomId('se.p', UID, 2, 'n') },
   'meta.p': { id: encodeCustomId('meta.p', 'all', 'win-rate', 2, 'n') },
   'meta.s': { id: encodeCustomId('meta.s', 'Duelist', 'kda', '30d', 'Gold', 2, 'n') },
   'pn.l': { id: encodeCustomId('pn.l', 'balances', 2, 'n') },

@@ -55,6 +55,7 @@ const ROUTES: Record<string, Kind> = {
   'sc.t': 'same view',
   'lb.p': 'same view',
   'ld.p': 'same view',
+  'se.p': 'same view',
   'ld.d': 'same view',
   'meta.p': 'same view',
   'meta.s': 'same view',

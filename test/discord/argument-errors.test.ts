@@ -78,7 +78,7 @@ describe('each command names its own options', () => {
   it('every option a module names is one its definition declares, with a name in the locale files', () => {
     const declared = commands.filter((m) => m.apiOptions);
     expect(declared.map((m) => m.definition.name).sort()).toEqual(
-      ['achievements', 'battlepass', 'compare', 'hero', 'items', 'last', 'leaderboard', 'link', 'match', 'player', 'scout'].sort(),
+      ['achievements', 'battlepass', 'compare', 'hero', 'items', 'last', 'leaderboard', 'link', 'match', 'player', 'scout', 'session'].sort(),
     );
     for (const m of declared) {
       const options = new Set(('options' in m.definition ? (m.definition.options ?? []) : []).map((o) => o.name));

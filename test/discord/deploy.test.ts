@@ -54,7 +54,22 @@ describe('command registration', () => {
     const expected: Record<string, { integration_types: number[]; contexts: number[] }> = {
       ...Object.fromEntries(
         [
-          ...['player', 'hero', 'match', 'last', 'scout', 'leaderboard', 'meta', 'compare', 'maps', 'items', 'achievements', 'battlepass', 'patch-notes'],
+          ...[
+            'player',
+            'hero',
+            'match',
+            'last',
+            'session',
+            'scout',
+            'leaderboard',
+            'meta',
+            'compare',
+            'maps',
+            'items',
+            'achievements',
+            'battlepass',
+            'patch-notes',
+          ],
           ...['link', 'unlink', 'settings', 'privacy', 'status', 'Rivals profile'],
         ].map((name) => [name, everywhere]),
       ),
@@ -75,6 +90,7 @@ describe('command registration', () => {
       'hero',
       'match',
       'last',
+      'session',
       'scout',
       'leaderboard',
       'ladder',
@@ -112,7 +128,7 @@ describe('command registration', () => {
       DISCORD_API_URL: discord.apiUrl,
     });
     expect(code).toBe(0);
-    expect(stdout).toMatch(/registered 22 commands \(guild /);
+    expect(stdout).toMatch(/registered 23 commands \(guild /);
     const put = await discord.waitFor((c) => c.method === 'PUT' && c.path === `/applications/${APP_ID}/guilds/${GUILD_ID}/commands`);
     expect(put.body).toEqual(PINNED);
     expect(put.authorization).toBe('Bot deploy-token');

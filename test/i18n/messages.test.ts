@@ -286,6 +286,7 @@ const SAMPLES: { [K in keyof typeof t]: Parameters<(typeof t)[K]> } = {
   metaNoHeroes: [null],
   metaFooter: ['1 hour', 3, 40, true],
   metaChartTitle: [null],
+  notLinkedSelfSession: [],
   serverMetaTitle: ['Duelist'],
   serverMetaBasis: ['season', 42, 'Season 2'],
   serverMetaBracket: ['Gold'],

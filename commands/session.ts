@@ -1,0 +1,209 @@
+/**
+ * `/session [player] [user]`: the player's latest play session (src/game/sessions.ts: matches an hour or less apart) from the
+ * matches the bot recorded of them and those their profile lists now (api-spec.md endpoint 16): matches, W–L, rank change
+ * with the tiers crossed, heroes, the best match; beside it the previous session and the season's average session, and the
+ * matches the next division takes at the recent pace. Buttons page back through earlier sessions.
+ * @throws {NotLinkedError} with nothing typed and no linked account; {@link NotFoundError} for no such player.
+ */
+import type { APIEmbed } from 'discord-api-types/v10';
+import type { CommandContext, CommandInput, CommandModule } from '../src/discord/command.js';
+import { slashCommand } from '../src/discord/command.js';
+import { loadNamedProfile, playerChoices } from '../src/catalog/players.js';
+import { rankSummary } from '../src/game/profile.js';
+import { rankScore, rankScoreChange, scoreChangeArrow } from '../src/game/ranks.js';
+import { seasonFromIndex } from '../src/game/seasons.js';
+import { nextDivision, seasonAverage, sessionsOf, type Session } from '../src/game/sessions.js';
+import { readForTracking, type RecordedMatch } from '../src/game/tracking.js';
+import { describe } from '../src/i18n/commands.js';
+import { decimal, integer, ratioPercent } from '../src/i18n/format.js';
+import { tr } from '../src/i18n/index.js';
+import { heroDisplayName, tierName } from '../src/i18n/names.js';
+import { seasonLabel } from '../src/render/common.js';
+import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
+import { clampPage, pageFromArgs, pageRow } from '../src/render/paginate.js';
+import { playerAuthor } from '../src/render/scoreboard.js';
+import type { View } from '../src/render/view.js';
+
+/** The part of a command's context /session uses (src/discord/command.ts). */
+type Ctx = Pick<CommandContext, 'api' | 'heroes' | 'links' | 'logger' | 'now' | 'recent' | 'tracking'>;
+
+const COLOUR = 0x22c55e;
+/** Heroes named in a session's line: the most played. */
+const HEROES_SHOWN = 4;
+
+const wl = (s: Pick<Session, 'wins' | 'losses' | 'draws'>) => `${integer(s.wins)}–${integer(s.losses)}${s.draws > 0 ? `–${integer(s.draws)}` : ''}`;
+/** Discord's own timestamp: shown in each member's time zone and language. */
+const when = (unixSeconds: number, style: 'f' | 't' | 'R') => `<t:${Math.floor(unixSeconds)}:${style}>`;
+
+/** "Gold I 3,650 → Platinum III 3,905 (▲ 255)"; null without ranked matches with a score. */
+function rankLine(s: Session): string | null {
+  if (s.scoreBefore === null || s.scoreAfter === null) return null;
+  const change = s.scoreAfter - s.scoreBefore;
+  return tr('messages:session.rank', {
+    before: `${tierName(s.tierBefore) ?? ''} ${rankScore(s.scoreBefore)}`.trim(),
+    after: `${tierName(s.tierAfter) ?? ''} ${rankScore(s.scoreAfter)}`.trim(),
+    change: `${scoreChangeArrow(change)} ${rankScoreChange(change)}`,
+  });
+}
+
+function summaryLine(s: Session): string {
+  return tr('messages:session.summary', {
+    count: s.matches.length,
+    n: integer(s.matches.length),
+    record: wl(s),
+    rate: ratioPercent(s.matches.length > 0 ? s.wins / s.matches.length : null),
+  });
+}
+
+/**
+ * Session `page` (1 the latest) of the player `uid`'s sessions, from `matches`; `score` their rank score now, for the next
+ * division. A player with no match gets a note.
+ */
+function sessionView(
+  name: string,
+  author: APIEmbed['author'],
+  uid: string,
+  matches: RecordedMatch[],
+  score: number | null,
+  page: number,
+  heroes: Map<string, string>,
+): View {
+  const sessions = sessionsOf(matches);
+  if (sessions.length === 0) return { embeds: [{ color: COLOUR, author, description: tr('messages:session.none', { player: escapeText(name, 60) }) }] };
+  const at = clampPage(page, sessions.length);
+  const s = sessions[at - 1]!;
+  const heroName = (id: string | null) => (id === null ? tr('messages:session.unknownHero') : (heroes.get(id) ?? id));
+  const heroLine = s.heroes
+    .slice(0, HEROES_SHOWN)
+    .map((h) => tr('messages:session.hero', { hero: heroName(h.heroId), n: integer(h.matches), record: `${integer(h.wins)}–${integer(h.losses)}` }))
+    .join(' · ');
+  const b = s.best;
+  const best = tr(b.mvp ? 'messages:session.bestMvp' : 'messages:session.best', {
+    hero: heroName(b.heroId),
+    kda: `${integer(b.kills)}/${integer(b.deaths)}/${integer(b.assists)}`,
+    result: tr(
+      b.drawn ? 'messages:session.draw' : b.won === true ? 'messages:session.win' : b.won === false ? 'messages:session.loss' : 'messages:session.noResult',
+    ),
+    when: when(b.time, 't'),
+  });
+  const rank = rankLine(s);
+  const lines = [
+    tr('messages:session.span', { start: when(s.start, 'f'), end: when(s.end, 't'), ago: when(s.end, 'R') }),
+    summaryLine(s),
+    ...(rank ? [rank] : []),
+    tr('messages:session.heroes', { heroes: heroLine }),
+    best,
+  ];
+  const fields: NonNullable<APIEmbed['fields']> = [];
+  const previous = sessions[at];
+  if (previous) {
+    const prevRank = rankLine(previous);
+    fields.push({
+      name: tr('messages:session.previous'),
+      value: truncate([when(previous.start, 'f'), summaryLine(previous), ...(prevRank ? [prevRank] : [])].join('\n'), LIMITS.fieldValue),
+      inline: true,
+    });
+  }
+  const average = seasonAverage(sessions, s.season);
+  if (average && average.sessions > 1) {
+    const season = s.season === null ? null : seasonFromIndex(s.season);
+    fields.push({
+      name: tr('messages:session.average', { season: season ? seasonLabel(season) : '—' }),
+      value: truncate(
+        [
+          tr('messages:session.averageMatches', { count: average.sessions, n: integer(average.sessions), matches: decimal(average.matchesPerSession, 1) }),
+          tr('messages:session.averageRate', { rate: ratioPercent(average.winRate) }),
+          ...(average.changePerSession !== null
+            ? [tr('messages:session.averageChange', { change: `${scoreChangeArrow(average.changePerSession)} ${rankScoreChange(average.changePerSession)}` })]
+            : []),
+        ].join('\n'),
+        LIMITS.fieldValue,
+      ),
+      inline: true,
+    });
+  }
+  // The next division from the score now, at the pace of the latest ranked matches: only beside the latest session.
+  if (at === 1) {
+    const latestSeason = matches.reduce<number | null>((max, m) => (m.season !== null && (max === null || m.season > max) ? m.season : max), null);
+    const next = nextDivision(score, matches, latestSeason);
+    const text =
+      next.kind === 'climbs'
+        ? tr('messages:session.nextClimbs', {
+            count: next.matches,
+            points: rankScore(next.pointsToGo),
+            n: integer(next.matches),
+            rate: ratioPercent(next.winRate),
+            win: rankScoreChange(next.gainPerWin),
+            loss: rankScoreChange(-next.lossPerLoss),
+            basis: integer(next.basis),
+          })
+        : next.kind === 'flat'
+          ? tr('messages:session.nextFlat', {
+              points: rankScore(next.pointsToGo),
+              rate: ratioPercent(next.winRate),
+              win: rankScoreChange(next.gainPerWin),
+              loss: rankScoreChange(-next.lossPerLoss),
+              basis: integer(next.basis),
+            })
+          : next.kind === 'unknown' && next.pointsToGo !== null
+            ? tr('messages:session.nextUnknown', { points: rankScore(next.pointsToGo) })
+            : null;
+    if (text) fields.push({ name: tr('messages:session.next'), value: truncate(text, LIMITS.fieldValue), inline: false });
+  }
+  const embed: APIEmbed = {
+    color: COLOUR,
+    author,
+    title: tr(at === 1 ? 'messages:session.titleLatest' : 'messages:session.title', {
+      n: integer(at),
+      count: sessions.length,
+      total: integer(sessions.length),
+    }),
+    description: truncate(lines.join('\n'), LIMITS.description),
+    ...(fields.length > 0 ? { fields } : {}),
+    footer: { text: tr('messages:session.footer') },
+  };
+  const nav = pageRow('se.p', [uid], at, sessions.length);
+  return { embeds: [embed], ...(nav ? { components: [nav] } : {}) };
+}
+
+/** What the bot recorded of `uid` and what its profile lists now, each match once (the recorded row first: it may carry more). */
+async function matchesOf(uid: string, profileMatches: readonly RecordedMatch[], ctx: Ctx): Promise<RecordedMatch[]> {
+  const recorded = ctx.tracking ? (await ctx.tracking.timeline(uid)).matches : [];
+  const byUid = new Map(profileMatches.map((m) => [m.matchUid, m]));
+  for (const m of recorded) byUid.set(m.matchUid, m);
+  return [...byUid.values()];
+}
+
+async function sessionFor(query: string, whose: string, page: number, input: Pick<CommandInput, 'user'>, ctx: Ctx): Promise<View> {
+  const { fetched } = await loadNamedProfile(query, whose, null, input.user.userId, ctx, 'session');
+  const p = fetched.data;
+  const read = readForTracking(p);
+  const uid = String(p.uid);
+  const [matches, heroes] = await Promise.all([
+    matchesOf(uid, read.kind === 'read' ? read.matches : [], ctx),
+    ctx.heroes
+      .list()
+      .then((list) => new Map(list.map((h) => [h.id, heroDisplayName(h)])))
+      .catch(() => new Map<string, string>()),
+  ]);
+  return sessionView(p.name, playerAuthor(p), uid, matches, rankSummary(p).score, page, heroes);
+}
+
+export const session: CommandModule = {
+  apiOptions: { player: 'player' },
+  definition: slashCommand('session')
+    .addStringOption((o) => o.setName('player').setDescription(describe('session.options.player')).setMaxLength(100).setAutocomplete(true))
+    .addUserOption((o) => o.setName('user').setDescription(describe('session.options.user')))
+    .toJSON(),
+  async execute(input, ctx: Ctx) {
+    const typed = typeof input.options.player === 'string' ? input.options.player : '';
+    return sessionFor(typed, String(input.options.user ?? input.user.userId), 1, input, ctx);
+  },
+  components: {
+    /** Earlier and later sessions: `se.p:<uid>:<page>:<kind>`, page 1 the latest. */
+    'se.p': async (input, ctx: Ctx) => sessionFor(String(input.args[0] ?? ''), input.user.userId, pageFromArgs(input.args), input, ctx),
+  },
+  async autocomplete(input, ctx: Ctx) {
+    return playerChoices(input.user.userId, input.focused.value, ctx);
+  },
+};
