@@ -13,6 +13,21 @@ import { seasonOfHistoryEntry } from './seasons.js';
 const TOP_DIVISION_LEVEL = 22;
 /** The newest wins whose gains are averaged: recent enough to be today's pace. */
 export const PACE_WINS = 10;
+/** The newest ranked matches (wins and losses) that make the win rate of {@link RankPace.matches}. */
+export const PACE_MATCHES = 20;
+
+/**
+ * The matches the next division takes at the recent pace: the newest {@link PACE_MATCHES} competitive wins and losses of
+ * the season with a score change (`basis` of them), their win rate and mean gain a win and loss; `needed` the points over
+ * the expected gain a match (rate × gain − (1 − rate) × loss), rounded up, null when that gain is not above zero.
+ */
+export interface MatchPace {
+  needed: number | null;
+  winRate: number;
+  perWin: number;
+  perLoss: number;
+  basis: number;
+}
 
 /**
  * `points` rank score to `nextTier` (above 0); `perWin` the mean gain of the newest `wins` (≤ {@link PACE_WINS})
@@ -25,6 +40,8 @@ export interface RankPace {
   perWin: number | null;
   wins: number;
   winsNeeded: number | null;
+  /** Null without a win and a loss among the recent matches. */
+  matches: MatchPace | null;
   shield: number | null;
 }
 
@@ -54,6 +71,26 @@ export function rankPace(p: PlayerProfile, rank: RankSummary): RankPace | null {
     .slice(0, PACE_WINS)
     .map((m) => m.player.score_change!);
   const perWin = gains.length === 0 ? null : gains.reduce((s, g) => s + g, 0) / gains.length;
+  const recent = [...p.recent_matches]
+    .filter(
+      (m) =>
+        matchMode(m.game_mode_id, m.play_mode_id).ranked &&
+        (m.player.result === 'win' || m.player.result === 'loss') &&
+        m.player.score_change !== null &&
+        seasonOfHistoryEntry(m.season, 'profile')?.index === season,
+    )
+    .sort((a, b) => (b.time ?? 0) - (a.time ?? 0))
+    .slice(0, PACE_MATCHES);
+  const won = recent.filter((m) => m.player.result === 'win').map((m) => m.player.score_change!);
+  const lost = recent.filter((m) => m.player.result === 'loss').map((m) => -m.player.score_change!);
+  let matches: MatchPace | null = null;
+  if (won.length > 0 && lost.length > 0) {
+    const winRate = won.length / recent.length;
+    const gain = won.reduce((s, g) => s + g, 0) / won.length;
+    const loss = lost.reduce((s, g) => s + g, 0) / lost.length;
+    const perMatch = winRate * gain - (1 - winRate) * loss;
+    matches = { needed: perMatch > 0 ? Math.max(1, Math.ceil(points / perMatch)) : null, winRate, perWin: gain, perLoss: loss, basis: recent.length };
+  }
   const shield = seasonRanks(p).find((s) => s.season.index === season)?.shield ?? null;
   return {
     nextTier,
@@ -61,6 +98,7 @@ export function rankPace(p: PlayerProfile, rank: RankSummary): RankPace | null {
     perWin,
     wins: gains.length,
     winsNeeded: perWin === null ? null : Math.max(1, Math.ceil(points / perWin)),
+    matches,
     shield: shield !== null && shield > 0 ? shield : null,
   };
 }

@@ -26,6 +26,35 @@ describe('rank pace', () => {
     expect(season).toBeGreaterThan(0);
   });
 
+  it('counts the matches at the recent win rate and mean gains of the season’s latest 20 ranked wins and losses', () => {
+    const p = profiles[AUGUST]!;
+    const pace = rankPace(p, rankSummary(p))!;
+    // By hand: the season's competitive rows with a result and a score change, newest first, at most 20.
+    const rows = p.recent_matches
+      .filter((m) => m.game_mode_id === 2 && (m.player.result === 'win' || m.player.result === 'loss') && m.player.score_change !== null)
+      .sort((a, b) => b.time! - a.time!)
+      .slice(0, 20);
+    const wins = rows.filter((m) => m.player.result === 'win').map((m) => m.player.score_change!);
+    const losses = rows.filter((m) => m.player.result === 'loss').map((m) => -m.player.score_change!);
+    const rate = wins.length / rows.length;
+    const gain = wins.reduce((a, b) => a + b, 0) / wins.length;
+    const loss = losses.reduce((a, b) => a + b, 0) / losses.length;
+    expect(pace.matches).toEqual({
+      needed: Math.ceil(pace.points / (rate * gain - (1 - rate) * loss)),
+      winRate: rate,
+      perWin: gain,
+      perLoss: loss,
+      basis: rows.length,
+    });
+    expect(pace.matches!.needed).toBe(5);
+    // A pace that does not climb: every loss as heavy as a win, at no more wins than losses.
+    const flat = {
+      ...p,
+      recent_matches: p.recent_matches.map((m, i) => ({ ...m, player: { ...m.player, result: i % 2 ? 'win' : 'loss', score_change: i % 2 ? 20 : -20 } })),
+    } as typeof p;
+    expect(rankPace(flat, rankSummary(flat))!.matches).toMatchObject({ needed: null, perWin: 20, perLoss: 20 });
+  });
+
   it('every real profile with a score below Eternity gets a pace whose next division is one above its own', () => {
     let checked = 0;
     for (const [file, p] of Object.entries(profiles)) {

@@ -22,7 +22,7 @@ import { weekChange } from '../../game/tracking.js';
 import { rankScore, rankScoreChange } from '../../game/ranks.js';
 import { rankPace, type RankPace } from '../../game/pace.js';
 import { seasonLabel } from '../common.js';
-import { aside, decimal, discordTime, duration, integer, kda, sharePercent, wholePercent, winRate } from '../../i18n/format.js';
+import { aside, decimal, discordTime, duration, integer, kda, ratioPercent, sharePercent, wholePercent, winRate } from '../../i18n/format.js';
 import { escapeText, truncate } from '../limits.js';
 import { emojiBefore } from '../emojis.js';
 import { roleName, tierName } from '../../i18n/names.js';
@@ -269,13 +269,19 @@ export function identityLine(p: PlayerProfile): string {
     .join(' · ');
 }
 
-/** "48 points to go · about 2 wins at +24.3 a win · Chrono Shield: 2" (src/game/pace.ts). */
+/**
+ * "48 points to go · about 2 wins at +24.3 a win · about 5 matches at the recent 55 % (+24.3 a win, −18.0 a loss, last 20
+ * ranked matches) · Chrono Shield: 2" (src/game/pace.ts).
+ */
 export function paceLine(pace: RankPace): string {
+  const m = pace.matches;
+  const basis = m && { rate: ratioPercent(m.winRate), win: rankScoreChange(m.perWin), loss: rankScoreChange(-m.perLoss), basis: integer(m.basis) };
   return [
     tr('player:pace.points', { count: Math.ceil(pace.points), n: integer(Math.ceil(pace.points)) }),
     pace.winsNeeded === null || pace.perWin === null
       ? tr('player:pace.noWins')
       : tr('player:pace.wins', { count: pace.winsNeeded, n: integer(pace.winsNeeded), perWin: rankScoreChange(pace.perWin) }),
+    m === null ? null : m.needed === null ? tr('player:pace.flat', basis!) : tr('player:pace.matches', { count: m.needed, n: integer(m.needed), ...basis! }),
     pace.shield === null ? null : tr('player:pace.shield', { value: integer(pace.shield) }),
   ]
     .filter(Boolean)
