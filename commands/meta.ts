@@ -21,16 +21,7 @@ import {
   type MetaSort,
 } from '../src/game/meta.js';
 import { type HeroMeta } from '../src/jobs/hero-meta.js';
-import {
-  BRACKETS,
-  MIN_SAMPLE,
-  RECENT_MS,
-  rankServerRows,
-  SERVER_META_PERIODS,
-  serverMeta,
-  type ServerMetaPeriod,
-  type ServerMetaRow,
-} from '../src/game/server-meta.js';
+import { BRACKETS, MIN_SAMPLE, RECENT_MS, rankServerRows, SERVER_META_PERIODS, serverMeta, type ServerMetaRow } from '../src/game/server-meta.js';
 import { seasonFromIndex } from '../src/game/seasons.js';
 import { UserFacingError } from '../src/core/errors.js';
 import { heroDisplayName, tierName } from '../src/i18n/names.js';
@@ -57,7 +48,11 @@ export const META_CHART_FILE = 'meta.png';
 
 const ALL_ROLES = 'all';
 const ALL_BRACKETS = 'all';
-const SCOPES = ['game', 'server'] as const;
+const SCOPES = ['game', 'server', 'bot'] as const;
+/** What the server meta counts: the heroes members played, those they met, or every stored player (`scope:bot`). */
+type MetaSource = 'played' | 'met' | 'bot';
+const VIEWS = ['played', 'met'] as const;
+const sourceOf = (v: unknown): MetaSource => (v === 'met' || v === 'bot' ? v : 'played');
 
 const definition = slashCommand('meta')
   .addStringOption((o) =>
@@ -86,6 +81,12 @@ const definition = slashCommand('meta')
   )
   .addStringOption((o) =>
     o
+      .setName('view')
+      .setDescription(describe('meta.options.view'))
+      .addChoices(...VIEWS.map((v) => ({ name: choiceName('meta.options.view', v), value: v }))),
+  )
+  .addStringOption((o) =>
+    o
       .setName('bracket')
       .setDescription(describe('meta.options.bracket'))
       .addChoices(...BRACKETS.map((b) => ({ name: choiceName('meta.options.bracket', b), value: b }))),
@@ -94,7 +95,7 @@ const definition = slashCommand('meta')
 
 const roleOf = (value: unknown): MetaRole | null => (value === undefined || value === ALL_ROLES ? null : metaRole(String(value)));
 const sortOf = (value: unknown): MetaSort => ((META_SORTS as readonly string[]).includes(String(value)) ? (value as MetaSort) : 'win-rate');
-const periodOf = (value: unknown): ServerMetaPeriod => (value === '30d' ? '30d' : 'season');
+const periodOf = (value: unknown): 'season' | '30d' => (value === '30d' ? '30d' : 'season');
 /** The index in {@link BRACKETS}; null for all (or a name no bracket has). */
 const bracketOf = (value: unknown): number | null => {
   const i = (BRACKETS as readonly string[]).indexOf(String(value));
@@ -224,8 +225,9 @@ export async function metaView(role: MetaRole | null, sort: MetaSort, page: numb
 interface ServerMetaQuery {
   role: MetaRole | null;
   sort: MetaSort;
-  period: ServerMetaPeriod;
+  period: 'season' | '30d';
   bracket: number | null;
+  source: MetaSource;
 }
 
 /** One hero's line: ranked with its interval, or marked as too few to rank. */
@@ -249,14 +251,23 @@ function serverMetaLine(row: ServerMetaRow): string {
  * @throws {UserFacingError} outside a server. A server with its ladder off, or a bot without a store, gets a private note.
  */
 export async function serverMetaView(guildId: string | null | undefined, q: ServerMetaQuery, page: number, ctx: Ctx): Promise<View> {
-  if (!guildId) throw new UserFacingError(t.configGuildOnly());
-  if (!ctx.serverMatches || !ctx.ladder) return noteView(t.metaUnavailable());
-  if (!(await ctx.ladder.enabled(guildId))) return noteView(tr('ladder:off'));
+  if (!ctx.serverMatches || (q.source !== 'bot' && !ctx.ladder)) return noteView(t.metaUnavailable());
+  if (q.source !== 'bot') {
+    if (!guildId) throw new UserFacingError(t.configGuildOnly());
+    if (!(await ctx.ladder!.enabled(guildId))) return noteView(tr('ladder:off'));
+  }
   const since = Math.floor((ctx.now() - RECENT_MS) / 1000);
-  const [counts, heroes] = await Promise.all([ctx.serverMatches.heroCounts(guildId, since), ctx.heroes.list()]);
+  const read = ctx.serverMatches;
+  const [counts, heroes] = await Promise.all([
+    q.source === 'bot' ? read.storedCounts() : q.source === 'met' ? read.metCounts(guildId!, since) : read.heroCounts(guildId!, since),
+    ctx.heroes.list(),
+  ]);
   const refs = heroes.map((h) => ({ id: h.id, name: heroDisplayName(h), role: h.role }));
-  const result = serverMeta(counts, q.period, q.bracket, refs);
-  const tier = q.bracket === null ? null : tierName(BRACKETS[q.bracket]);
+  // Brackets are the members' own tiers: the heroes they met and the stored players have none.
+  const bracket = q.source === 'played' ? q.bracket : null;
+  const result = serverMeta(counts, q.source === 'bot' ? 'all' : q.period, bracket, refs);
+  if (q.source === 'met') for (const r of result.rows) r.kda = null;
+  const tier = bracket === null ? null : tierName(BRACKETS[bracket]);
   const listed = q.role ? result.rows.filter((r) => metaRole(r.role) === q.role) : result.rows;
   const rows = (q.role ? [{ role: q.role, rows: listed }] : groupMetaRows(listed, q.sort)).flatMap((g) =>
     rankServerRows(g.rows as ServerMetaRow[], q.sort).map((row) => ({ row, group: q.role ? q.role : g.role })),
@@ -271,24 +282,26 @@ export async function serverMetaView(guildId: string | null | undefined, q: Serv
       q.period,
       listed.reduce((n, r) => n + r.matches, 0),
       season ? seasonLabel(season) : null,
+      q.source,
     ),
     ...(tier ? [t.serverMetaBracket(tier)] : []),
     t.serverMetaHow(MIN_SAMPLE),
   ].join(' ');
+  const none = q.source === 'played' ? t.serverMetaNone(q.period, tier) : t.serverMetaNoneOf(q.source);
   const embed: APIEmbed = {
     color: roleColour(q.role),
-    title: t.serverMetaTitle(roleName(q.role)),
-    description: list ? `${t.metaSortedBy(t.metaSort(q.sort))}\n${basis}\n\n${list}` : t.serverMetaNone(q.period, tier),
-    footer: { text: t.serverMetaFooter() },
+    title: t.serverMetaTitle(roleName(q.role), q.source),
+    description: list ? `${t.metaSortedBy(t.metaSort(q.sort))}\n${basis}\n\n${list}` : none,
+    footer: { text: q.source === 'bot' ? t.serverMetaFooterBot() : t.serverMetaFooter() },
   };
   const spec = {
     ...metaChartSpec(
       rows.map((r) => r.row).filter((r) => r.enough),
       q.role,
     ),
-    title: truncate(t.serverMetaChartTitle(), SPEC_LIMITS.titleLength),
+    ...(q.source === 'bot' ? {} : { title: truncate(t.serverMetaChartTitle(), SPEC_LIMITS.titleLength) }),
   };
-  const nav = pageRow('meta.s', [q.role ?? ALL_ROLES, q.sort, q.period, q.bracket === null ? ALL_BRACKETS : BRACKETS[q.bracket]!], p, pages);
+  const nav = pageRow('meta.s', [q.role ?? ALL_ROLES, q.sort, q.period, q.bracket === null ? ALL_BRACKETS : BRACKETS[q.bracket]!, q.source], p, pages);
   return withChart({ embeds: [embed], components: nav ? [nav] : [] }, chartOf(spec, META_CHART_FILE, chartAlt(spec, q.role)));
 }
 
@@ -298,19 +311,31 @@ export const meta: CommandModule = {
   async execute(input, ctx: Ctx) {
     const role = roleOf(input.options.role);
     const sort = sortOf(input.options.sort);
-    if (input.options.scope === 'server') {
-      return serverMetaView(input.user.guildId, { role, sort, period: periodOf(input.options.period), bracket: bracketOf(input.options.bracket) }, 1, ctx);
+    if (input.options.scope === 'server' || input.options.scope === 'bot') {
+      const source: MetaSource = input.options.scope === 'bot' ? 'bot' : input.options.view === 'met' ? 'met' : 'played';
+      return serverMetaView(
+        input.user.guildId,
+        { role, sort, period: periodOf(input.options.period), bracket: bracketOf(input.options.bracket), source },
+        1,
+        ctx,
+      );
     }
     return metaView(role, sort, 1, ctx);
   },
   components: {
     /** Paginator: `meta.p:<role|all>:<sort>:<page>:<kind>`. */
     'meta.p': async (input, ctx: Ctx) => metaView(roleOf(input.args[0]), sortOf(input.args[1]), pageFromArgs(input.args), ctx),
-    /** The server meta's paginator: `meta.s:<role|all>:<sort>:<period>:<bracket|all>:<page>:<kind>`. */
+    /** The server meta's paginator: `meta.s:<role|all>:<sort>:<period>:<bracket|all>:<played|met|bot>:<page>:<kind>`. */
     'meta.s': async (input, ctx: Ctx) =>
       serverMetaView(
         input.user.guildId,
-        { role: roleOf(input.args[0]), sort: sortOf(input.args[1]), period: periodOf(input.args[2]), bracket: bracketOf(input.args[3]) },
+        {
+          role: roleOf(input.args[0]),
+          sort: sortOf(input.args[1]),
+          period: periodOf(input.args[2]),
+          bracket: bracketOf(input.args[3]),
+          source: sourceOf(input.args[4]),
+        },
         pageFromArgs(input.args),
         ctx,
       ),

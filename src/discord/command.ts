@@ -117,7 +117,7 @@ export interface CommandContext {
   /** Servers' ladders (src/store/ladder/), for /ladder and /config ladder; absent: /ladder says it is unavailable. */
   ladder?: LadderRepository;
   /** What a server's members' recorded matches say (src/store/server-matches.ts), for `/meta scope:server` and `/ladder duos`; absent: said unavailable. */
-  serverMatches?: Pick<ServerMatchesRepository, 'heroCounts' | 'members' | 'pairCounts' | 'resultCounts'>;
+  serverMatches?: Pick<ServerMatchesRepository, 'heroCounts' | 'metCounts' | 'storedCounts' | 'members' | 'pairCounts' | 'resultCounts'>;
   /**
    * Servers' rank roles (src/store/rank-roles.ts) and the server's roles as Discord has them (src/ladder/discord-roles.ts),
    * for /config rank-roles and /config status; `discord` absent without Discord (the playground): the roles are not checked.

@@ -28,7 +28,8 @@ export interface HeroCount {
 export const BRACKETS = TIER_NAMES.slice(0, 8) as readonly TierName[];
 
 export const SERVER_META_PERIODS = ['season', '30d'] as const;
-export type ServerMetaPeriod = (typeof SERVER_META_PERIODS)[number];
+/** `all`: every count, whatever its season or time (the bot's own meta, whose stored details have neither). */
+export type ServerMetaPeriod = (typeof SERVER_META_PERIODS)[number] | 'all';
 
 /** The recent period's length (ms). */
 export const RECENT_MS = 30 * 24 * 60 * 60_000;
@@ -71,7 +72,7 @@ export interface ServerMeta {
 }
 
 /**
- * The server meta of `counts` over `period` (`season`: the latest season in them; `30d`: those flagged recent), for the
+ * The server meta of `counts` over `period` (`season`: the latest season in them; `30d`: those flagged recent; `all`), for the
  * bracket index `bracket` (null: all; a match with no score counts only there). Heroes are named by `heroes`, an unknown id
  * by itself.
  */
@@ -79,7 +80,7 @@ export function serverMeta(counts: readonly HeroCount[], period: ServerMetaPerio
   const season =
     period === 'season' ? counts.reduce<number | null>((max, c) => (c.season !== null && (max === null || c.season > max) ? c.season : max), null) : null;
   const counted = counts.filter(
-    (c) => (period === 'season' ? season !== null && c.season === season : c.recent) && (bracket === null || c.bracket === bracket),
+    (c) => (period === 'all' || (period === 'season' ? season !== null && c.season === season : c.recent)) && (bracket === null || c.bracket === bracket),
   );
   const byHero = new Map<string, { matches: number; wins: number; kills: number; deaths: number; assists: number }>();
   for (const c of counted) {

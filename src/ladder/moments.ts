@@ -98,6 +98,16 @@ export function recapView(d: RecapData, lastTop: readonly string[] | null, heroe
     { name: tr('ladder:recap.mvps'), value: d.mvps ? `<@${d.mvps.userId}> ${name(d.mvps.name)} · ${integer(d.mvps.n)}` : none },
     { name: tr('ladder:recap.hero'), value: d.hero ? `${escapeText(heroes.get(d.hero.heroId) ?? d.hero.heroId, 40)} · ${integer(d.hero.n)}` : none },
     {
+      name: tr('ladder:recap.duo'),
+      value: d.duo
+        ? tr('ladder:recap.duoLine', {
+            a: `<@${d.duo.a.userId}> ${name(d.duo.a.name)}`,
+            b: `<@${d.duo.b.userId}> ${name(d.duo.b.name)}`,
+            record: `${integer(d.duo.wins)}–${integer(d.duo.losses)}`,
+          })
+        : none,
+    },
+    {
       name: tr('ladder:recap.top', { n: TOP_PLACES }),
       value:
         d.top.length === 0

@@ -166,11 +166,19 @@ export const t = {
     ]
       .filter(Boolean)
       .join(' · '),
-  serverMetaTitle: (role: string | null) => (role ? m('meta.server.titleRole', { role }) : m('meta.server.title')),
-  serverMetaBasis: (period: 'season' | '30d', matches: number, season: string | null) =>
-    period === 'season'
-      ? m('meta.server.basisSeason', { count: matches, matches: integer(matches), season: season ?? '' })
-      : m('meta.server.basisRecent', { count: matches, matches: integer(matches) }),
+  serverMetaTitle: (role: string | null, source: 'played' | 'met' | 'bot' = 'played') => {
+    const key = ({ played: 'title', met: 'titleMet', bot: 'titleBot' } as const)[source];
+    return role ? m(`meta.server.${key}Role`, { role }) : m(`meta.server.${key}`);
+  },
+  serverMetaBasis: (period: 'season' | '30d', matches: number, season: string | null, source: 'played' | 'met' | 'bot' = 'played') => {
+    if (source === 'bot') return m('meta.server.basisBot', { count: matches, matches: integer(matches) });
+    const met = source === 'met' ? 'Met' : '';
+    return period === 'season'
+      ? m(`meta.server.basis${met}Season`, { count: matches, matches: integer(matches), season: season ?? '' })
+      : m(`meta.server.basis${met}Recent`, { count: matches, matches: integer(matches) });
+  },
+  serverMetaNoneOf: (source: 'met' | 'bot') => m(source === 'met' ? 'meta.server.noneMet' : 'meta.server.noneBot'),
+  serverMetaFooterBot: () => m('meta.server.footerBot'),
   serverMetaBracket: (tier: string) => m('meta.server.bracket', { tier }),
   serverMetaHow: (min: number) => m('meta.server.how', { min: integer(min) }),
   serverMetaLine: (name: string, winRate: string, low: string, high: string, pickShare: string, kda: string, matches: number) =>

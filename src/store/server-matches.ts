@@ -22,6 +22,67 @@ export interface CountedMember {
 export class ServerMatchesRepository {
   constructor(private readonly db: Db) {}
 
+  /**
+   * The heroes `guildId`'s counted members met: for each of their ranked matches with a result whose detail the match store
+   * holds, every hero the other team played (any time on it), once a member, match and hero; grouped as {@link heroCounts}
+   * with `heroId` the opposing hero, `won` the member's result, no bracket and no kills.
+   */
+  async metCounts(guildId: string, since: number): Promise<HeroCount[]> {
+    const rows = await sql<{ season: number | null; recent: number; hero_id: string; won: number; n: number | string }>`
+      SELECT x.season, x.recent, x.hero_id, x.won, COUNT(*) AS n FROM (
+        SELECT DISTINCT m.uid, m.match_uid, m.season, CASE WHEN m.played_at >= ${sql.lit(Math.floor(since))} THEN 1 ELSE 0 END AS recent,
+          h.hero_id, m.won
+        FROM tracked_matches m
+        JOIN match_players me ON me.match_uid = m.match_uid AND me.player_uid = m.uid
+        JOIN match_players op ON op.match_uid = m.match_uid AND op.camp <> me.camp
+        JOIN match_player_heroes h ON h.match_uid = op.match_uid AND h.slot = op.slot
+        WHERE m.uid IN (${membersOf(this.db, guildId)}) AND m.ranked = 1 AND m.won IS NOT NULL AND h.hero_id IS NOT NULL
+      ) x
+      GROUP BY 1, 2, 3, 4`.execute(this.db);
+    return rows.rows.map((r) => ({
+      season: r.season === null ? null : Number(r.season),
+      recent: Number(r.recent) === 1,
+      heroId: r.hero_id,
+      bracket: null,
+      won: Number(r.won) as 0 | 1 | 2,
+      matches: Number(r.n),
+      kills: 0,
+      deaths: 0,
+      assists: 0,
+    }));
+  }
+
+  /**
+   * The bot's own meta: every player of every match the store holds, with the hero they ended on (`cur_hero_id`) and their
+   * result, grouped by hero and result (draws as 2), with their kills, deaths and assists summed; no season, period or bracket.
+   */
+  async storedCounts(): Promise<HeroCount[]> {
+    const rows = await this.db
+      .selectFrom('match_players')
+      .select((eb) => [
+        'cur_hero_id',
+        'result',
+        eb.fn.countAll<number | string>().as('n'),
+        eb.fn.sum<number | string>('kills').as('k'),
+        eb.fn.sum<number | string>('deaths').as('d'),
+        eb.fn.sum<number | string>('assists').as('a'),
+      ])
+      .where('result', 'in', ['win', 'loss', 'draw'])
+      .groupBy(['cur_hero_id', 'result'])
+      .execute();
+    return rows.map((r) => ({
+      season: null,
+      recent: true,
+      heroId: r.cur_hero_id,
+      bracket: null,
+      won: r.result === 'win' ? 1 : r.result === 'loss' ? 0 : 2,
+      matches: Number(r.n),
+      kills: Number(r.k),
+      deaths: Number(r.d),
+      assists: Number(r.a),
+    }));
+  }
+
   /** The members of `guildId`'s ladder whose matches count: listed by a proved account, not opted out. */
   async members(guildId: string): Promise<CountedMember[]> {
     const rows = await this.db

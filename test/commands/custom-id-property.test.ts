@@ -88,7 +88,7 @@ const TEMPLATES: Record<string, { id: string; values?: string[] }> = {
   'ld.d': { id: encodeCustomId('ld.d', 3, 2, 'n') },
   'se.p': { id: encodeCustomId('se.p', UID, 2, 'n') },
   'meta.p': { id: encodeCustomId('meta.p', 'all', 'win-rate', 2, 'n') },
-  'meta.s': { id: encodeCustomId('meta.s', 'Duelist', 'kda', '30d', 'Gold', 2, 'n') },
+  'meta.s': { id: encodeCustomId('meta.s', 'Duelist', 'kda', '30d', 'Gold', 'met', 2, 'n') },
   'pn.l': { id: encodeCustomId('pn.l', 'balances', 2, 'n') },
   'pn.o': { id: encodeCustomId('pn.o', 'balances', 2), values: ['balance-20251112'] },
   'pn.r': { id: encodeCustomId('pn.r', 'balances', 2, 'balance-20251112', 2, 'n') },

@@ -9,6 +9,7 @@ import { BRACKETS, MIN_SAMPLE, wilsonInterval } from '../../src/game/server-meta
 import { runInLocale } from '../../src/i18n/index.js';
 import { LOCALES } from '../../src/i18n/locales.js';
 import { Tracker } from '../../src/jobs/tracker.js';
+import { matches as details } from '../game/samples.js';
 import { serverMetaView } from '../../commands/meta.js';
 import { heroDisplayName } from '../../src/i18n/names.js';
 import { encodeCustomId } from '../../src/render/custom-id.js';
@@ -24,6 +25,7 @@ const PLAYERS = [
   { user: { ...MEMBER, userId: '200000000000000004' }, uid: '450703773', name: 'MrBlungy' },
 ];
 
+const heroNames = (list: { id: string; name: string }[]) => new Map(list.map((h) => [h.id, heroDisplayName(h)]));
 const description = (p: { embeds: { description?: string }[] }) => p.embeds[0]!.description ?? '';
 
 async function setUp(join = true) {
@@ -114,7 +116,7 @@ describe('/meta scope:server', () => {
     const fewWins = fewRows.filter((r) => r.won === 1).length;
     expect(text).toMatch(new RegExp(`◦ .+ · ${fewWins}–${fewRows.length - fewWins} in ${fewRows.length} match(es)?: too few to rank`));
     // Its chart plots the ranked heroes only (the view as the router receives it, before a bot without a chart pool drops it).
-    const drawn = await serverMetaView(MEMBER.guildId, { role: null, sort: 'win-rate', period: 'season', bracket: null }, 1, env.b.ctx);
+    const drawn = await serverMetaView(MEMBER.guildId, { role: null, sort: 'win-rate', period: 'season', bracket: null, source: 'played' }, 1, env.b.ctx);
     const spec = drawn.charts?.[0]?.spec as MetaScatterChart | undefined;
     expect(spec?.kind).toBe('meta-scatter');
     expect(spec?.title).toBe('This server · win rate against pick share');
@@ -129,6 +131,10 @@ describe('/meta scope:server', () => {
     expect(description((await env.b.run('meta', { scope: 'server', bracket: 'Eternity' })).payload)).toMatch(
       /^No ranked match of this server’s ladder members is recorded for this season in Eternity yet\./,
     );
+    // The heroes met need stored scoreboards: none of this season's matches has one here.
+    const met = (await env.b.run('meta', { scope: 'server', view: 'met' })).payload;
+    expect(met.embeds[0]!.title).toBe('Server meta · heroes met');
+    expect(description(met)).toMatch(/^No ranked match of this server’s ladder members has a stored scoreboard for this choice yet\./);
     const rows = await storedRows();
     // The bracket most of the rows began in, by the score before each (a tier every 300 from 3,000).
     const bracketOf = (r: (typeof rows)[number]) =>
@@ -143,12 +149,12 @@ describe('/meta scope:server', () => {
 
   it('its buttons keep every choice: a role, a sort, a period and a bracket', async () => {
     await setUp();
-    const duelists = await env.b.press(encodeCustomId('meta.s', 'Duelist', 'kda', 'season', 'all', 1, 'f'));
+    const duelists = await env.b.press(encodeCustomId('meta.s', 'Duelist', 'kda', 'season', 'all', 'played', 1, 'f'));
     expect(duelists.payload.embeds[0]!.title).toBe('Server meta · Duelist');
     expect(description(duelists.payload)).toContain('Sorted by KDA');
     expect(description(duelists.payload)).toContain('Winter Soldier');
     expect(description(duelists.payload)).not.toContain('Cloak');
-    const gold = await env.b.press(encodeCustomId('meta.s', 'all', 'win-rate', '30d', 'Gold', 1, 'f'));
+    const gold = await env.b.press(encodeCustomId('meta.s', 'all', 'win-rate', '30d', 'Gold', 'played', 1, 'f'));
     expect(description(gold.payload)).toMatch(/^No ranked match .* for the last 30 days in Gold yet\./);
   });
 
@@ -162,5 +168,46 @@ describe('/meta scope:server', () => {
       titles.add(payload.embeds[0]!.title!);
     }
     expect(titles.size).toBe(LOCALES.length);
+  });
+
+  it('scope:bot shows every stored player of every stored match, as the recorded details count them', async () => {
+    await setUp();
+    // The tracker reads the recorded matches' details into the store, as in the background.
+    const b = env.b;
+    const tracker = new Tracker({
+      api: b.ctx.api,
+      tracking: b.state.tracking,
+      matches: { api: b.ctx.api, fetches: b.state.matchFetches, store: b.state.matches, share: 1 },
+      spare: () => 0,
+      logger: b.ctx.logger,
+      now: () => b.clock.now,
+      minMs: 60_000,
+      maxMs: 3_600_000,
+    });
+    while ((await tracker.step()) > 0) await tracker.settled();
+    const stored = Object.values(details).filter((d) => d.players.length > 0);
+    expect(await b.state.matches.count()).toBe(stored.length);
+    // By hand: each player with a result, by the hero they ended on.
+    const byHero = new Map<string, { n: number; wins: number }>();
+    for (const d of stored)
+      for (const p of d.players) {
+        if (p.result === null || p.cur_hero_id === null) continue;
+        const h = byHero.get(p.cur_hero_id) ?? { n: 0, wins: 0 };
+        h.n++;
+        if (p.result === 'win') h.wins++;
+        byHero.set(p.cur_hero_id, h);
+      }
+    const total = [...byHero.values()].reduce((n, h) => n + h.n, 0);
+    const { payload } = await b.run('meta', { scope: 'bot' }, undefined, { userId: MEMBER.userId, guildId: null, locale: 'en-US' });
+    expect(payload.embeds[0]!.title).toBe('The bot’s own meta');
+    expect(payload.embeds[0]!.footer?.text).toBe('Every match this bot has stored, not the game’s statistics');
+    const text = description(payload);
+    expect(text).toContain(`${total} players with a result`);
+    const [heroId, most] = [...byHero].sort((a, b2) => b2[1].n - a[1].n)[0]!;
+    const name = heroNames(await b.ctx.heroes.list()).get(heroId)!;
+    const line = text.split('\n').find((l) => l.includes(name));
+    // Four matches make every hero too few to rank: each carries its W–L.
+    expect(most.n).toBeLessThan(10);
+    expect(line, text).toContain(`◦ ${name} · ${most.wins}–${most.n - most.wins} in ${most.n} matches: too few to rank`);
   });
 });

@@ -294,6 +294,8 @@ const SAMPLES: { [K in keyof typeof t]: Parameters<(typeof t)[K]> } = {
   serverMetaLine: ['Hela', '56 %', '48 %', '64 %', '12 %', '3.1', 42],
   serverMetaFew: ['Storm', '2–1', 3],
   serverMetaNone: ['30d', 'Gold'],
+  serverMetaNoneOf: ['met'],
+  serverMetaFooterBot: [],
   serverMetaFooter: [],
   serverMetaChartTitle: [],
   metaChartAlt: [40, 'Vanguard', 'Hulk 55 %', 'Thor 9 %'],

@@ -286,6 +286,35 @@ describe('top 3, season cards, the weekly recap, quiet hours and a deleted chann
     await match('3', 5, inWeek + 240, { hero: '1022', mvp: true });
     // Before the week: not counted.
     await match('2', 6, inWeek - 10 * 86_400, { hero: '1022' });
+    // P1 and P3 on one team: two wins and a loss; P2 and P3 once, too few for a duo of the week.
+    const together = async (matchUid: string, uids: string[], won: 0 | 1, playedAt: number) => {
+      for (const uid of uids)
+        await state.database.db
+          .insertInto('tracked_matches')
+          .values({
+            uid,
+            match_uid: matchUid,
+            played_at: playedAt,
+            season: 9,
+            mode_id: 2,
+            ranked: 1,
+            hero_id: null,
+            won,
+            new_score: null,
+            score_change: null,
+            new_level: null,
+            kills: 1,
+            deaths: 1,
+            assists: 1,
+            mvp: 0,
+            recorded_at: T0,
+          })
+          .execute();
+    };
+    await together('duo-1', ['1', '3'], 1, inWeek + 300);
+    await together('duo-2', ['1', '3'], 1, inWeek + 400);
+    await together('duo-3', ['1', '3'], 0, inWeek + 500);
+    await together('duo-4', ['2', '3'], 1, inWeek + 600);
     for (const m of await state.ladder.pendingMoments(50)) await state.ladder.settleMoment(m, T0);
 
     now = due - 60_000;
@@ -303,9 +332,10 @@ describe('top 3, season cards, the weekly recap, quiet hours and a deleted chann
       description: 'Members listed: 4 · from the matches the bot recorded in the last 7 days.',
       fields: [
         { name: 'Most improved', value: '<@b> P2 · +85.0' },
-        { name: 'Most matches', value: '<@c> P3 · 3' },
+        { name: 'Most matches', value: '<@c> P3 · 7' },
         { name: 'Most MVPs', value: '<@a> P1 · 2' },
         { name: 'Most played hero', value: 'Captain America · 3' },
+        { name: 'Duo of the week', value: '<@a> P1 & <@c> P3 · 2–1 together' },
         // The first recap has nothing to compare with: nobody is marked new.
         { name: 'Top 3 (🆕 new since the last recap)', value: '**1.** <@a> P1 · 4,290\n**2.** <@b> P2 · 4,150\n**3.** <@c> P3 · 4,020' },
       ],

@@ -245,4 +245,44 @@ describe.each(ENGINES)('on %s', (engine) => {
     expect(members.map((m) => m.uid)).not.toContain('H');
     expect(members.find((m) => m.uid === 'F')).toEqual({ userId: 'member-F', uid: 'F', name: 'F' });
   });
+
+  it('counts the heroes members met from stored details, once a member, match and hero, and every stored player for the bot’s own meta', async () => {
+    // F won m1 beside G; X and Y were the other team, X on two heroes.
+    const base = (await state.matches.get('m4'))!.detail;
+    const player = (uid: string, camp: number, heroes: string[], result: 'win' | 'loss') => ({
+      ...base.players[0]!,
+      player_uid: uid,
+      nick_name: uid,
+      camp,
+      cur_hero_id: heroes.at(-1) ?? null,
+      result,
+      is_win: result === 'win',
+      kills: 4,
+      deaths: 2,
+      assists: 1,
+      heroes: heroes.map((hero_id) => ({ hero_id, play_time: 100, kills: 1, deaths: 1, assists: 1, session_hit_rate: null, hero_icon: null })),
+    });
+    await state.matches.put(
+      {
+        ...base,
+        match_uid: 'm1',
+        players: [player('F', 0, ['1014'], 'win'), player('G', 0, ['1015'], 'win'), player('X', 1, ['1011', '1014'], 'loss'), player('Y', 1, ['1011'], 'loss')],
+      },
+      T0,
+    );
+    const met = (await state.serverMatches.metCounts(GUILD, 0)).filter((c) => c.season === 3);
+    expect(met.map((c) => [c.heroId, c.won, c.matches]).sort()).toEqual([
+      ['1011', 1, 2],
+      ['1014', 1, 2],
+    ]);
+    // Every stored player with a result: m4's two draws and m1's four.
+    const stored = await state.serverMatches.storedCounts();
+    const total = stored.reduce((n, c) => n + c.matches, 0);
+    const byHand = (await state.database.db.selectFrom('match_players').select('result').execute()).filter((r) => r.result !== null).length;
+    expect(total).toBe(byHand);
+    // By the hero each ended on: X on 1014, Y on 1011.
+    expect(stored.find((c) => c.heroId === '1011' && c.won === 0)).toMatchObject({ matches: 1, kills: 4, deaths: 2, assists: 1 });
+    expect(stored.find((c) => c.heroId === '1014' && c.won === 0)).toMatchObject({ matches: 1 });
+    expect(stored.find((c) => c.heroId === '1014' && c.won === 1)).toMatchObject({ matches: 1 });
+  });
 });

@@ -270,18 +270,22 @@ export function identityLine(p: PlayerProfile): string {
 }
 
 /**
- * "48 points to go · about 2 wins at +24.3 a win · about 5 matches at the recent 55 % (+24.3 a win, −18.0 a loss, last 20
- * ranked matches) · Chrono Shield: 2" (src/game/pace.ts).
+ * "48 points to go · about 5 matches at 55.0 % wins (+24.3 / −18.0, last 20 ranked) · Chrono Shield: 2"; without a win and a
+ * loss to pace it, "about 2 wins at +24.3 a win" (src/game/pace.ts).
  */
 export function paceLine(pace: RankPace): string {
   const m = pace.matches;
   const basis = m && { rate: ratioPercent(m.winRate), win: rankScoreChange(m.perWin), loss: rankScoreChange(-m.perLoss), basis: integer(m.basis) };
   return [
     tr('player:pace.points', { count: Math.ceil(pace.points), n: integer(Math.ceil(pace.points)) }),
-    pace.winsNeeded === null || pace.perWin === null
-      ? tr('player:pace.noWins')
-      : tr('player:pace.wins', { count: pace.winsNeeded, n: integer(pace.winsNeeded), perWin: rankScoreChange(pace.perWin) }),
-    m === null ? null : m.needed === null ? tr('player:pace.flat', basis!) : tr('player:pace.matches', { count: m.needed, n: integer(m.needed), ...basis! }),
+    // The matches at the recent rate say more than the wins alone: the wins only without them.
+    m !== null
+      ? m.needed === null
+        ? tr('player:pace.flat', basis!)
+        : tr('player:pace.matches', { count: m.needed, n: integer(m.needed), ...basis! })
+      : pace.winsNeeded === null || pace.perWin === null
+        ? tr('player:pace.noWins')
+        : tr('player:pace.wins', { count: pace.winsNeeded, n: integer(pace.winsNeeded), perWin: rankScoreChange(pace.perWin) }),
     pace.shield === null ? null : tr('player:pace.shield', { value: integer(pace.shield) }),
   ]
     .filter(Boolean)

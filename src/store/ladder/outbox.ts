@@ -21,6 +21,8 @@ export interface RecapData {
   mvps: { userId: string; name: string; n: number } | null;
   hero: { heroId: string; n: number } | null;
   top: { userId: string; name: string; score: number }[];
+  /** The two listed members with the most wins together on one team this week (at least two matches together), then fewest losses. */
+  duo: { a: { userId: string; name: string }; b: { userId: string; name: string }; wins: number; losses: number } | null;
 }
 
 /** A planned moment not settled yet: `name` the account's name when it was planned. */
@@ -53,7 +55,8 @@ export async function recapData(db: Db, guildId: string, fromSec: number, toSec:
   const listed = sql`m.guild_id = ${guildId} AND m.listed = 1`;
   const names = sql`LEFT JOIN account_links l ON l.user_id = m.user_id AND l.uid = m.uid`;
   const week = sql`t.played_at >= ${fromSec} AND t.played_at < ${toSec}`;
-  const [count, improved, played, hero, top] = await Promise.all([
+  const listedUids = sql`SELECT m.uid FROM ladder_members m WHERE ${listed} AND m.uid IS NOT NULL`;
+  const [count, improved, played, hero, top, duo] = await Promise.all([
     sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM ladder_members m WHERE ${listed}`.execute(db),
     sql<{ user_id: string; name: string; d: number | string }>`
       SELECT m.user_id, COALESCE(l.name, m.uid) AS name, m.week_delta AS d FROM ladder_members m ${names}
@@ -68,7 +71,22 @@ export async function recapData(db: Db, guildId: string, fromSec: number, toSec:
     sql<{ user_id: string; name: string; score: number | string }>`
       SELECT m.user_id, COALESCE(l.name, m.uid) AS name, m.score FROM ladder_members m ${names}
       WHERE ${listed} ORDER BY m.score DESC, m.user_id DESC LIMIT ${TOP_PLACES}`.execute(db),
+    // One team by their results, which a team shares (src/game/duos.ts); draws say nothing.
+    sql<{ a: string; b: string; w: number | string; l: number | string }>`
+      SELECT a.uid AS a, b.uid AS b, SUM(CASE WHEN a.won = 1 THEN 1 ELSE 0 END) AS w, SUM(CASE WHEN a.won = 0 THEN 1 ELSE 0 END) AS l
+      FROM tracked_matches a JOIN tracked_matches b ON b.match_uid = a.match_uid AND a.uid < b.uid
+      WHERE a.uid IN (${listedUids}) AND b.uid IN (${listedUids})
+        AND a.played_at >= ${fromSec} AND a.played_at < ${toSec} AND a.won IN (0, 1) AND b.won = a.won
+      GROUP BY a.uid, b.uid HAVING COUNT(*) >= 2
+      ORDER BY 3 DESC, 4 ASC, a.uid, b.uid LIMIT 1`.execute(db),
   ]);
+  const pair = duo.rows[0];
+  const who = async (uid: string) => {
+    const r = await sql<{ user_id: string; name: string }>`
+      SELECT m.user_id, COALESCE(l.name, m.uid) AS name FROM ladder_members m ${names} WHERE ${listed} AND m.uid = ${uid} ORDER BY m.user_id LIMIT 1`.execute(db);
+    return r.rows[0] ? { userId: r.rows[0].user_id, name: r.rows[0].name } : null;
+  };
+  const [da, db2] = pair ? await Promise.all([who(pair.a), who(pair.b)]) : [null, null];
   const best = (key: 'n' | 'mvps') => {
     const rows = played.rows.map((r) => ({ userId: r.user_id, name: r.name, n: Number(r[key] ?? 0) })).filter((r) => r.n > 0);
     rows.sort((a, b) => b.n - a.n || (a.userId < b.userId ? -1 : 1));
@@ -83,6 +101,7 @@ export async function recapData(db: Db, guildId: string, fromSec: number, toSec:
     mvps: best('mvps'),
     hero: h ? { heroId: h.hero_id, n: Number(h.n) } : null,
     top: top.rows.map((r) => ({ userId: r.user_id, name: r.name, score: Number(r.score) })),
+    duo: pair && da && db2 ? { a: da, b: db2, wins: Number(pair.w), losses: Number(pair.l) } : null,
   };
 }
 
