@@ -83,7 +83,9 @@ export async function recapData(db: Db, guildId: string, fromSec: number, toSec:
   const pair = duo.rows[0];
   const who = async (uid: string) => {
     const r = await sql<{ user_id: string; name: string }>`
-      SELECT m.user_id, COALESCE(l.name, m.uid) AS name FROM ladder_members m ${names} WHERE ${listed} AND m.uid = ${uid} ORDER BY m.user_id LIMIT 1`.execute(db);
+      SELECT m.user_id, COALESCE(l.name, m.uid) AS name FROM ladder_members m ${names} WHERE ${listed} AND m.uid = ${uid} ORDER BY m.user_id LIMIT 1`.execute(
+      db,
+    );
     return r.rows[0] ? { userId: r.rows[0].user_id, name: r.rows[0].name } : null;
   };
   const [da, db2] = pair ? await Promise.all([who(pair.a), who(pair.b)]) : [null, null];
