@@ -105,18 +105,21 @@ export class ServerMatchesRepository {
    */
   async pairCounts(guildId: string, since = 0, uid?: string): Promise<PairCount[]> {
     const which = uid === undefined ? sql`a.uid < b.uid` : sql`a.uid = ${uid} AND b.uid <> a.uid`;
+    // The members' rows first, once (MATERIALIZED on both engines): joined to themselves by match, not probed per member.
     const rows = await sql<{ a: string; b: string; same: number | null; won: number; n: number | string }>`
+      WITH mine AS MATERIALIZED (
+        SELECT uid, match_uid, won FROM tracked_matches
+        WHERE uid IN (${membersOf(this.db, guildId)}) AND played_at >= ${sql.lit(Math.floor(since))} AND won IS NOT NULL
+      )
       SELECT a.uid AS a, b.uid AS b,
         CASE WHEN pa.camp IS NOT NULL AND pb.camp IS NOT NULL THEN CASE WHEN pa.camp = pb.camp THEN 1 ELSE 0 END
              WHEN a.won = 2 OR b.won = 2 THEN NULL
              WHEN a.won = b.won THEN 1 ELSE 0 END AS same,
         a.won AS won, COUNT(*) AS n
-      FROM tracked_matches a
-      JOIN tracked_matches b ON b.match_uid = a.match_uid AND ${which}
+      FROM mine a
+      JOIN mine b ON b.match_uid = a.match_uid AND ${which}
       LEFT JOIN match_players pa ON pa.match_uid = a.match_uid AND pa.player_uid = a.uid
       LEFT JOIN match_players pb ON pb.match_uid = b.match_uid AND pb.player_uid = b.uid
-      WHERE a.uid IN (${membersOf(this.db, guildId)}) AND b.uid IN (${membersOf(this.db, guildId)})
-        AND a.played_at >= ${sql.lit(Math.floor(since))} AND a.won IS NOT NULL AND b.won IS NOT NULL
       GROUP BY 1, 2, 3, 4`.execute(this.db);
     return rows.rows.map((r) => ({
       a: r.a,
