@@ -23,6 +23,7 @@ import {
 import { type HeroMeta } from '../src/jobs/hero-meta.js';
 import { BRACKETS, MIN_SAMPLE, RECENT_MS, rankServerRows, SERVER_META_PERIODS, serverMeta, type ServerMetaRow } from '../src/game/server-meta.js';
 import { seasonFromIndex } from '../src/game/seasons.js';
+import { periodStart } from '../src/store/server-matches.js';
 import { UserFacingError } from '../src/core/errors.js';
 import { heroDisplayName, tierName } from '../src/i18n/names.js';
 import { choiceName, describe } from '../src/i18n/commands.js';
@@ -256,7 +257,7 @@ export async function serverMetaView(guildId: string | null | undefined, q: Serv
     if (!guildId) throw new UserFacingError(t.configGuildOnly());
     if (!(await ctx.ladder!.enabled(guildId))) return noteView(tr('ladder:off'));
   }
-  const since = Math.floor((ctx.now() - RECENT_MS) / 1000);
+  const since = periodStart(ctx.now(), RECENT_MS);
   const read = ctx.serverMatches;
   const [counts, heroes] = await Promise.all([
     q.source === 'bot' ? read.storedCounts() : q.source === 'met' ? read.metCounts(guildId!, since) : read.heroCounts(guildId!, since),

@@ -6,11 +6,12 @@
  * the rest spread evenly), `--rows` player-match rows in all (each member's matches over 60 days, 1 to 6 a session, an
  * hour or more between sessions), a `--duo-rate` share of them played with a partner from the same server (one match,
  * two rows), and the details of `--details` of the matches in the match store (12 players, 1 to 3 heroes each). Then it
- * times, in this process, warm (after one read):
+ * times, in this process, after one read of each:
  * - the server meta of the big server (`heroCounts` and the figures of src/game/server-meta.ts);
  * - its duos (`members`, `pairCounts`, `resultCounts` and src/game/duos.ts);
  * - a member's sessions (`TrackingRepository.timeline` and src/game/sessions.ts);
- * and prints the store's bytes per stored match (SQLite's dbstat, indexes included) and the API reads one read per match
+ * each as the store reads it (a repository of its own: no kept counts) and warm (the counts a server's repository keeps for
+ * a minute, as `/meta` and `/ladder duos` read them); and prints the store's bytes per stored match (SQLite's dbstat, indexes included) and the API reads one read per match
  * saves: the rows whose match another member's row names too.
  * Printed: min / median / max over `--runs` runs of each run's median of `--queries` reads.
  * Options: `--runs 3`, `--members 50000`, `--servers 5000`, `--big 10000`, `--rows 1000000`, `--duo-rate 0.15`,
@@ -25,6 +26,7 @@ import { duosOf } from '../src/game/duos.js';
 import { serverMeta } from '../src/game/server-meta.js';
 import { sessionsOf } from '../src/game/sessions.js';
 import { rng } from '../src/replica/data/handwritten.js';
+import { periodStart, ServerMatchesRepository } from '../src/store/server-matches.js';
 import { openState, type State } from '../src/store/state.js';
 import { cleanUpOnExit, removeDir, tempDir } from './bench-support.js';
 
@@ -221,6 +223,8 @@ async function fill(state: State, seed: number): Promise<Filled> {
 interface RunFigures {
   metaMs: number[];
   duosMs: number[];
+  metaWarmMs: number[];
+  duosWarmMs: number[];
   sessionMs: number[];
   bytesPerMatch: number | null;
   savedShare: number;
@@ -250,18 +254,21 @@ async function run(engine: 'sqlite' | 'postgres', seed: number, databaseUrl: str
     await state.close();
     state = await openState({ dataDir: dir, ...(databaseUrl ? { databaseUrl } : {}), logger });
     try {
-      const since = Math.floor(Date.now() / 1000) - 30 * 86_400;
+      const since = periodStart(Date.now(), 30 * 86_400_000);
       const heroes = HEROES.map((id) => ({ id, name: `Hero ${id}`, role: null }));
-      const metaMs = await timed(QUERIES, async () => serverMeta(await state.serverMatches.heroCounts(BIG_GUILD, since), 'season', null, heroes));
+      // The store's read: a repository of its own each time, so that none is served from the counts it keeps.
+      const fresh = () => new ServerMatchesRepository(state.database.db);
+      const meta = async (repo: ServerMatchesRepository) => serverMeta(await repo.heroCounts(BIG_GUILD, since), 'season', null, heroes);
       let duos = 0;
-      const duosMs = await timed(QUERIES, async () => {
-        const [, pairs, totals] = await Promise.all([
-          state.serverMatches.members(BIG_GUILD),
-          state.serverMatches.pairCounts(BIG_GUILD),
-          state.serverMatches.resultCounts(BIG_GUILD),
-        ]);
+      const duosOfServer = async (repo: ServerMatchesRepository) => {
+        const [, pairs, totals] = await Promise.all([repo.members(BIG_GUILD), repo.pairCounts(BIG_GUILD), repo.resultCounts(BIG_GUILD)]);
         duos = duosOf(pairs, totals).duos.length;
-      });
+      };
+      const metaMs = await timed(QUERIES, () => meta(fresh()));
+      const duosMs = await timed(QUERIES, () => duosOfServer(fresh()));
+      // Warm: what /meta and /ladder duos read while the server's counts are kept.
+      const metaWarmMs = await timed(QUERIES, () => meta(state.serverMatches));
+      const duosWarmMs = await timed(QUERIES, () => duosOfServer(state.serverMatches));
       const sessionMs = await timed(QUERIES, async () => sessionsOf((await state.tracking.timeline(filled.sampleUid)).matches));
       let bytesPerMatch: number | null = null;
       if (engine === 'sqlite') {
@@ -274,6 +281,8 @@ async function run(engine: 'sqlite' | 'postgres', seed: number, databaseUrl: str
       return {
         metaMs,
         duosMs,
+        metaWarmMs,
+        duosWarmMs,
         sessionMs,
         bytesPerMatch,
         savedShare: (filled.rows - filled.uniqueMatches) / filled.rows,
@@ -304,8 +313,11 @@ async function engineFigures(engine: 'sqlite' | 'postgres'): Promise<void> {
     for (let i = 0; i < RUNS; i++) runs.push(await run(engine, Number(values.seed) + i, server ? await server.createDatabase(`matches${i}`) : undefined));
     const name = engine === 'sqlite' ? 'SQLite' : 'PostgreSQL';
     say(`${name}, ${runs[0]!.rows.toLocaleString('en')} player-match rows, min / median / max over ${RUNS} runs (each a median of ${QUERIES} warm reads):`);
-    say(`  server meta, ${BIG.toLocaleString('en')}-member server   ${fmt(runs.map((x) => median(x.metaMs)))}`);
-    say(`  duos, ${BIG.toLocaleString('en')}-member server          ${fmt(runs.map((x) => median(x.duosMs)))}  (${runs[0]!.duos.toLocaleString('en')} duos listed)`);
+    const big = BIG.toLocaleString('en');
+    say(`  server meta, ${big}-member server, read    ${fmt(runs.map((x) => median(x.metaMs)))}`);
+    say(`  server meta, ${big}-member server, warm    ${fmt(runs.map((x) => median(x.metaWarmMs)), 'ms', 3)}`);
+    say(`  duos, ${big}-member server, read           ${fmt(runs.map((x) => median(x.duosMs)))}  (${runs[0]!.duos.toLocaleString('en')} duos listed)`);
+    say(`  duos, ${big}-member server, warm           ${fmt(runs.map((x) => median(x.duosWarmMs)), 'ms', 3)}`);
     say(`  a member's sessions                ${fmt(runs.map((x) => median(x.sessionMs)))}`);
     if (engine === 'sqlite') say(`  store per stored match             ${fmt(runs.map((x) => x.bytesPerMatch ?? 0), 'bytes', 0)}`);
     say(`  API reads saved, one per match     ${fmt(runs.map((x) => x.savedShare * 100), '% of rows', 1)}`);

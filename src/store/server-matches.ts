@@ -3,10 +3,12 @@
  * lists each, src/store/ladder/), counted in the database so that a 10,000-member server costs one grouped read.
  */
 import { sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import { DIVISIONS, floorOfLevel } from '../game/ranks.js';
 import type { PairCount, ResultCount } from '../game/duos.js';
 import { BRACKETS, type HeroCount } from '../game/server-meta.js';
 import type { Db } from './database.js';
+import { ladderVersion } from './ladder/listing.js';
 
 /** Rank score where each bracket from Silver up starts: its tier's lowest division (Silver III: 3,300; Eternity: 5,100). */
 const BRACKET_FLOORS = BRACKETS.slice(1).map((_, i) => floorOfLevel((i + 1) * DIVISIONS.length + 1));
@@ -18,16 +20,46 @@ export interface CountedMember {
   name: string | null;
 }
 
-/** Errors propagate to the caller. */
+/**
+ * How long a server's counts are reused (ms): a 10,000-member server's counts take a few hundred ms to read (README,
+ * bench:matches), and a match recorded meanwhile may wait this long to count. A change to who is on the ladder is seen at
+ * once in the process that made it, and within this long in the others. Callers give periods that start on the hour
+ * ({@link periodStart}), so that a minute's reads share one count.
+ */
+export const SERVER_COUNTS_TTL_MS = 60_000;
+
+/** The start of the period of `ms` back from `now` (epoch ms), in Unix seconds, on the hour: the key of its kept counts. */
+export function periodStart(now: number, ms: number): number {
+  return Math.floor((now - ms) / 3_600_000) * 3_600;
+}
+
+/** Errors propagate to the caller; a failed read is not kept. */
 export class ServerMatchesRepository {
+  readonly #kept = new LRUCache<string, Promise<unknown>>({ max: 500, ttl: SERVER_COUNTS_TTL_MS });
+
   constructor(private readonly db: Db) {}
+
+  /** `read()` once per `key` and ladder version of `guildId` for {@link SERVER_COUNTS_TTL_MS}. */
+  #once<T>(guildId: string, key: string, read: () => Promise<T>): Promise<T> {
+    const k = `${guildId}\u0000${ladderVersion(guildId)}\u0000${key}`;
+    const kept = this.#kept.get(k) as Promise<T> | undefined;
+    if (kept) return kept;
+    const value = read();
+    this.#kept.set(k, value);
+    value.catch(() => this.#kept.delete(k));
+    return value;
+  }
 
   /**
    * The heroes `guildId`'s counted members met: for each of their ranked matches with a result whose detail the match store
    * holds, every hero the other team played (any time on it), once a member, match and hero; grouped as {@link heroCounts}
    * with `heroId` the opposing hero, `won` the member's result, no bracket and no kills.
    */
-  async metCounts(guildId: string, since: number): Promise<HeroCount[]> {
+  metCounts(guildId: string, since: number): Promise<HeroCount[]> {
+    return this.#once(guildId, `met:${since}`, () => this.#metCounts(guildId, since));
+  }
+
+  async #metCounts(guildId: string, since: number): Promise<HeroCount[]> {
     const rows = await sql<{ season: number | null; recent: number; hero_id: string; won: number; n: number | string }>`
       SELECT x.season, x.recent, x.hero_id, x.won, COUNT(*) AS n FROM (
         SELECT DISTINCT m.uid, m.match_uid, m.season, CASE WHEN m.played_at >= ${sql.lit(Math.floor(since))} THEN 1 ELSE 0 END AS recent,
@@ -103,7 +135,11 @@ export class ServerMatchesRepository {
    * on one team, and `a`'s result. One team: by the match's stored detail (the players' teams) when both are in it, else by
    * their results (one team wins together, src/game/duos.ts); unknown (null) for a draw with no detail.
    */
-  async pairCounts(guildId: string, since = 0, uid?: string): Promise<PairCount[]> {
+  pairCounts(guildId: string, since = 0, uid?: string): Promise<PairCount[]> {
+    return this.#once(guildId, `pairs:${since}:${uid ?? ''}`, () => this.#pairCounts(guildId, since, uid));
+  }
+
+  async #pairCounts(guildId: string, since: number, uid: string | undefined): Promise<PairCount[]> {
     const which = uid === undefined ? sql`a.uid < b.uid` : sql`a.uid = ${uid} AND b.uid <> a.uid`;
     // The members' rows first, once (MATERIALIZED on both engines): joined to themselves by match, not probed per member.
     const rows = await sql<{ a: string; b: string; same: number | null; won: number; n: number | string }>`
@@ -131,7 +167,11 @@ export class ServerMatchesRepository {
   }
 
   /** Each counted member's matches with a result from `since` on (Unix seconds), by result. */
-  async resultCounts(guildId: string, since = 0): Promise<ResultCount[]> {
+  resultCounts(guildId: string, since = 0): Promise<ResultCount[]> {
+    return this.#once(guildId, `results:${since}`, () => this.#resultCounts(guildId, since));
+  }
+
+  async #resultCounts(guildId: string, since: number): Promise<ResultCount[]> {
     const rows = await this.db
       .selectFrom('tracked_matches')
       .select(['uid', 'won', (eb) => eb.fn.countAll<number | string>().as('n')])
@@ -148,7 +188,11 @@ export class ServerMatchesRepository {
    * grouped by season, period, hero, bracket and result.
    * @param since Unix seconds: the start of the recent period.
    */
-  async heroCounts(guildId: string, since: number): Promise<HeroCount[]> {
+  heroCounts(guildId: string, since: number): Promise<HeroCount[]> {
+    return this.#once(guildId, `heroes:${since}`, () => this.#heroCounts(guildId, since));
+  }
+
+  async #heroCounts(guildId: string, since: number): Promise<HeroCount[]> {
     // The score before the match: the score after it less its change; a match with no change recorded counts at the score after.
     const before = sql`(m.new_score - COALESCE(m.score_change, 0))`;
     const bracket = sql.join(

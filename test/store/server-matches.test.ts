@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MatchDetail } from '../../src/api/schemas.js';
 import type { RecordedMatch } from '../../src/game/tracking.js';
 import { BRACKETS, serverMeta, wilsonInterval, type HeroCount } from '../../src/game/server-meta.js';
+import { ServerMatchesRepository } from '../../src/store/server-matches.js';
 import type { State } from '../../src/store/state.js';
 import { ENGINES, openTestState, type TestStateLocation } from '../helpers/state.js';
 
@@ -284,5 +285,42 @@ describe.each(ENGINES)('on %s', (engine) => {
     expect(stored.find((c) => c.heroId === '1011' && c.won === 0)).toMatchObject({ matches: 1, kills: 4, deaths: 2, assists: 1 });
     expect(stored.find((c) => c.heroId === '1014' && c.won === 0)).toMatchObject({ matches: 1 });
     expect(stored.find((c) => c.heroId === '1014' && c.won === 1)).toMatchObject({ matches: 1 });
+  });
+
+  it('keeps a server’s counts for a minute, and reads them again at once when who is on the ladder changes', async () => {
+    const since = NOW_S - 7 * DAY_S;
+    const before = await state.serverMatches.heroCounts(GUILD, since);
+    const total = (cs: HeroCount[]) => cs.reduce((n, c) => n + c.matches, 0);
+    // A match recorded meanwhile: the kept counts do not have it yet (another repository, with none kept, does).
+    await state.database.db
+      .insertInto('tracked_matches')
+      .values({
+        uid: 'A',
+        match_uid: 'kept_1',
+        played_at: NOW_S,
+        season: 3,
+        mode_id: 2,
+        ranked: 1,
+        hero_id: '1014',
+        won: 1,
+        new_score: 3950,
+        score_change: 20,
+        new_level: null,
+        kills: 1,
+        deaths: 1,
+        assists: 1,
+        mvp: 0,
+        recorded_at: T0,
+      })
+      .execute();
+    expect(await state.serverMatches.heroCounts(GUILD, since)).toBe(await state.serverMatches.heroCounts(GUILD, since));
+    expect(total(await state.serverMatches.heroCounts(GUILD, since))).toBe(total(before));
+    expect(total(await new ServerMatchesRepository(state.database.db).heroCounts(GUILD, since))).toBe(total(before) + 1);
+    // A member leaves the ladder: read again, without their matches.
+    await state.ladder.join(GUILD, 'member-A', T0, { optedOut: true });
+    const after = await state.serverMatches.heroCounts(GUILD, since);
+    expect(total(after)).toBeLessThan(total(before));
+    await state.ladder.join(GUILD, 'member-A', T0, { optedOut: false });
+    expect(total(await state.serverMatches.heroCounts(GUILD, since))).toBe(total(before) + 1);
   });
 });
