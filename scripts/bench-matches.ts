@@ -94,7 +94,16 @@ async function fill(state: State, seed: number): Promise<Filled> {
         .execute();
       await trx
         .insertInto('tracked_players')
-        .values(ids.map((i) => ({ uid: uidOf(i), added_at: now, next_read_at: now + 86_400_000, deadline_at: now + 86_400_000, interval_ms: 1_800_000, failures: 0 })))
+        .values(
+          ids.map((i) => ({
+            uid: uidOf(i),
+            added_at: now,
+            next_read_at: now + 86_400_000,
+            deadline_at: now + 86_400_000,
+            interval_ms: 1_800_000,
+            failures: 0,
+          })),
+        )
         .execute();
       await trx
         .insertInto('ladder_members')
@@ -127,7 +136,11 @@ async function fill(state: State, seed: number): Promise<Filled> {
     if (pending.length === 0) return;
     const batch = pending;
     pending = [];
-    await db.insertInto('tracked_matches').values(batch as never).onConflict((oc) => oc.columns(['uid', 'match_uid']).doNothing()).execute();
+    await db
+      .insertInto('tracked_matches')
+      .values(batch as never)
+      .onConflict((oc) => oc.columns(['uid', 'match_uid']).doNothing())
+      .execute();
   };
   for (let i = 0; i < MEMBERS; i++) {
     let t = nowS - 60 * 86_400 + Math.floor(random() * 86_400);
@@ -186,7 +199,7 @@ async function fill(state: State, seed: number): Promise<Filled> {
       total_hero_heal: random() * 20_000,
       total_damage_taken: random() * 30_000,
       badges: [],
-      result: (s < 6 ? 'win' : 'loss') as 'win' | 'loss',
+      result: s < 6 ? 'win' : 'loss',
       is_win: s < 6,
       player_icon: '/players/heads/player_head_30000001.png',
       player_icon_id: '30000001',
@@ -315,12 +328,37 @@ async function engineFigures(engine: 'sqlite' | 'postgres'): Promise<void> {
     say(`${name}, ${runs[0]!.rows.toLocaleString('en')} player-match rows, min / median / max over ${RUNS} runs (each a median of ${QUERIES} warm reads):`);
     const big = BIG.toLocaleString('en');
     say(`  server meta, ${big}-member server, read    ${fmt(runs.map((x) => median(x.metaMs)))}`);
-    say(`  server meta, ${big}-member server, warm    ${fmt(runs.map((x) => median(x.metaWarmMs)), 'ms', 3)}`);
+    say(
+      `  server meta, ${big}-member server, warm    ${fmt(
+        runs.map((x) => median(x.metaWarmMs)),
+        'ms',
+        3,
+      )}`,
+    );
     say(`  duos, ${big}-member server, read           ${fmt(runs.map((x) => median(x.duosMs)))}  (${runs[0]!.duos.toLocaleString('en')} duos listed)`);
-    say(`  duos, ${big}-member server, warm           ${fmt(runs.map((x) => median(x.duosWarmMs)), 'ms', 3)}`);
+    say(
+      `  duos, ${big}-member server, warm           ${fmt(
+        runs.map((x) => median(x.duosWarmMs)),
+        'ms',
+        3,
+      )}`,
+    );
     say(`  a member's sessions                ${fmt(runs.map((x) => median(x.sessionMs)))}`);
-    if (engine === 'sqlite') say(`  store per stored match             ${fmt(runs.map((x) => x.bytesPerMatch ?? 0), 'bytes', 0)}`);
-    say(`  API reads saved, one per match     ${fmt(runs.map((x) => x.savedShare * 100), '% of rows', 1)}`);
+    if (engine === 'sqlite')
+      say(
+        `  store per stored match             ${fmt(
+          runs.map((x) => x.bytesPerMatch ?? 0),
+          'bytes',
+          0,
+        )}`,
+      );
+    say(
+      `  API reads saved, one per match     ${fmt(
+        runs.map((x) => x.savedShare * 100),
+        '% of rows',
+        1,
+      )}`,
+    );
   } finally {
     await server?.stop();
   }
