@@ -199,7 +199,7 @@ async function fill(state: State, seed: number): Promise<Filled> {
       total_hero_heal: random() * 20_000,
       total_damage_taken: random() * 30_000,
       badges: [],
-      result: s < 6 ? 'win' : 'loss',
+      result: s < 6 ? ('win' as const) : ('loss' as const),
       is_win: s < 6,
       player_icon: '/players/heads/player_head_30000001.png',
       player_icon_id: '30000001',
