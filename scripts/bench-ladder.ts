@@ -28,7 +28,7 @@ import { Router } from '../src/discord/router.js';
 import { commands } from '../commands/index.js';
 import { bot, MEMBER } from '../test/helpers/bot.js';
 import { replica } from '../test/helpers/replica.js';
-import { cleanUpOnExit, removeDir, tempDir } from './bench-support.js';
+import { cleanUpOnExit, removeDir, runsOn, spread, tempDir } from './bench-support.js';
 import { tmpdir } from 'node:os';
 import { createDiscordClient } from '../src/discord/client.js';
 import { discordRoleTransport } from '../src/ladder/discord-roles.js';
@@ -186,52 +186,39 @@ async function run(engine: 'sqlite' | 'postgres', seed: number, databaseUrl: str
   }
 }
 
-const fmt = (xs: number[], unit = 'ms', digits = 1) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return `${s[0]!.toFixed(digits)} / ${median(s).toFixed(digits)} / ${s.at(-1)!.toFixed(digits)} ${unit}`;
-};
+const fmt = spread;
 
 async function engineFigures(engine: 'sqlite' | 'postgres'): Promise<void> {
-  let server: { createDatabase(name: string): Promise<string>; stop(): Promise<void> } | undefined;
-  if (engine === 'postgres') {
-    const { startPostgresFrom } = await import('../test/helpers/postgres.js');
-    server = await startPostgresFrom(undefined);
-  }
-  try {
-    const runs: RunFigures[] = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await run(engine, Number(values.seed) + i, server ? await server.createDatabase(`ladder${i}`) : undefined));
-    const name = engine === 'sqlite' ? 'SQLite' : 'PostgreSQL';
-    say(`${name}, ${MEMBERS.toLocaleString('en')} members, min / median / max over ${RUNS} runs:`);
-    say(`  ladder query, cold             ${fmt(runs.map((x) => x.coldMs))}`);
-    say(`  ladder query, warm median      ${fmt(runs.map((x) => median(x.warmMs)))}`);
-    say(`  ladder query, warm p95         ${fmt(runs.map((x) => p(x.warmMs, 0.95)))}`);
-    say(`  /ladder show handler, median   ${fmt(runs.map((x) => median(x.handlerMs)))}`);
-    say(`  cached /player handler, median ${fmt(runs.map((x) => median(x.playerMs)))}`);
+  const runs = await runsOn(engine, RUNS, 'ladder', (i, url) => run(engine, Number(values.seed) + i, url));
+  const name = engine === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+  say(`${name}, ${MEMBERS.toLocaleString('en')} members, min / median / max over ${RUNS} runs:`);
+  say(`  ladder query, cold             ${fmt(runs.map((x) => x.coldMs))}`);
+  say(`  ladder query, warm median      ${fmt(runs.map((x) => median(x.warmMs)))}`);
+  say(`  ladder query, warm p95         ${fmt(runs.map((x) => p(x.warmMs, 0.95)))}`);
+  say(`  /ladder show handler, median   ${fmt(runs.map((x) => median(x.handlerMs)))}`);
+  say(`  cached /player handler, median ${fmt(runs.map((x) => median(x.playerMs)))}`);
+  say(
+    `  ratio /ladder ÷ /player        ${fmt(
+      runs.map((x) => median(x.handlerMs) / median(x.playerMs)),
+      '×',
+      2,
+    )}`,
+  );
+  if (engine === 'sqlite')
     say(
-      `  ratio /ladder ÷ /player        ${fmt(
-        runs.map((x) => median(x.handlerMs) / median(x.playerMs)),
-        '×',
+      `  store per 10,000 members       ${fmt(
+        runs.map((x) => (x.bytesPer10k ?? 0) / 2 ** 20),
+        'MiB',
         2,
       )}`,
     );
-    if (engine === 'sqlite')
-      say(
-        `  store per 10,000 members       ${fmt(
-          runs.map((x) => (x.bytesPer10k ?? 0) / 2 ** 20),
-          'MiB',
-          2,
-        )}`,
-      );
-    say(
-      `  heap after the queries         ${fmt(
-        runs.map((x) => x.heapMiB),
-        'MiB',
-        0,
-      )}`,
-    );
-  } finally {
-    await server?.stop();
-  }
+  say(
+    `  heap after the queries         ${fmt(
+      runs.map((x) => x.heapMiB),
+      'MiB',
+      0,
+    )}`,
+  );
 }
 
 say(`bench:ladder: ${RUNS} runs, ${MEMBERS.toLocaleString('en')} verified members on one server, ${QUERIES} warm queries a run`);

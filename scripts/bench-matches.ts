@@ -28,7 +28,7 @@ import { sessionsOf } from '../src/game/sessions.js';
 import { rng } from '../src/replica/data/handwritten.js';
 import { periodStart, ServerMatchesRepository } from '../src/store/server-matches.js';
 import { openState, type State } from '../src/store/state.js';
-import { cleanUpOnExit, removeDir, tempDir } from './bench-support.js';
+import { cleanUpOnExit, removeDir, runsOn, spread, tempDir } from './bench-support.js';
 
 const { values } = parseArgs({
   options: {
@@ -310,58 +310,47 @@ async function run(engine: 'sqlite' | 'postgres', seed: number, databaseUrl: str
   }
 }
 
-const fmt = (xs: number[], unit = 'ms', digits = 1) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return `${s[0]!.toFixed(digits)} / ${median(s).toFixed(digits)} / ${s.at(-1)!.toFixed(digits)} ${unit}`;
-};
+const fmt = spread;
 
 async function engineFigures(engine: 'sqlite' | 'postgres'): Promise<void> {
-  let server: { createDatabase(name: string): Promise<string>; stop(): Promise<void> } | undefined;
-  if (engine === 'postgres') {
-    const { startPostgresFrom } = await import('../test/helpers/postgres.js');
-    server = await startPostgresFrom(undefined);
-  }
-  try {
-    const runs: RunFigures[] = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await run(engine, Number(values.seed) + i, server ? await server.createDatabase(`matches${i}`) : undefined));
-    const name = engine === 'sqlite' ? 'SQLite' : 'PostgreSQL';
-    say(`${name}, ${runs[0]!.rows.toLocaleString('en')} player-match rows, min / median / max over ${RUNS} runs (each a median of ${QUERIES} warm reads):`);
-    const big = BIG.toLocaleString('en');
-    say(`  server meta, ${big}-member server, read    ${fmt(runs.map((x) => median(x.metaMs)))}`);
+  const runs = await runsOn(engine, RUNS, 'matches', (i, url) => run(engine, Number(values.seed) + i, url));
+  const name = engine === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+  say(
+    `${name}, ${runs[0]!.rows.toLocaleString('en')} player-match rows, min / median / max over ${RUNS} runs (each a median of ${QUERIES} reads after a first):`,
+  );
+  const big = BIG.toLocaleString('en');
+  say(`  server meta, ${big}-member server, read    ${fmt(runs.map((x) => median(x.metaMs)))}`);
+  say(
+    `  server meta, ${big}-member server, warm    ${fmt(
+      runs.map((x) => median(x.metaWarmMs)),
+      'ms',
+      3,
+    )}`,
+  );
+  say(`  duos, ${big}-member server, read           ${fmt(runs.map((x) => median(x.duosMs)))}  (${runs[0]!.duos.toLocaleString('en')} duos listed)`);
+  say(
+    `  duos, ${big}-member server, warm           ${fmt(
+      runs.map((x) => median(x.duosWarmMs)),
+      'ms',
+      3,
+    )}`,
+  );
+  say(`  a member's sessions                ${fmt(runs.map((x) => median(x.sessionMs)))}`);
+  if (engine === 'sqlite')
     say(
-      `  server meta, ${big}-member server, warm    ${fmt(
-        runs.map((x) => median(x.metaWarmMs)),
-        'ms',
-        3,
+      `  store per stored match             ${fmt(
+        runs.map((x) => x.bytesPerMatch ?? 0),
+        'bytes',
+        0,
       )}`,
     );
-    say(`  duos, ${big}-member server, read           ${fmt(runs.map((x) => median(x.duosMs)))}  (${runs[0]!.duos.toLocaleString('en')} duos listed)`);
-    say(
-      `  duos, ${big}-member server, warm           ${fmt(
-        runs.map((x) => median(x.duosWarmMs)),
-        'ms',
-        3,
-      )}`,
-    );
-    say(`  a member's sessions                ${fmt(runs.map((x) => median(x.sessionMs)))}`);
-    if (engine === 'sqlite')
-      say(
-        `  store per stored match             ${fmt(
-          runs.map((x) => x.bytesPerMatch ?? 0),
-          'bytes',
-          0,
-        )}`,
-      );
-    say(
-      `  API reads saved, one per match     ${fmt(
-        runs.map((x) => x.savedShare * 100),
-        '% of rows',
-        1,
-      )}`,
-    );
-  } finally {
-    await server?.stop();
-  }
+  say(
+    `  API reads saved, one per match     ${fmt(
+      runs.map((x) => x.savedShare * 100),
+      '% of rows',
+      1,
+    )}`,
+  );
 }
 
 say(

@@ -81,3 +81,33 @@ export function productionNodeFlags(botDir: string): string[] {
   const flags = /^node\s+(.*?)\s*scripts\/start\.mjs/.exec(start)?.[1] ?? '';
   return flags.split(/\s+/).filter(Boolean);
 }
+
+/** "min / median / max unit" of `xs`, each with `digits` decimals. */
+export function spread(xs: readonly number[], unit = 'ms', digits = 1): string {
+  const s = [...xs].sort((a, b) => a - b);
+  return `${s[0]!.toFixed(digits)} / ${s[Math.floor(s.length / 2)]!.toFixed(digits)} / ${s.at(-1)!.toFixed(digits)} ${unit}`;
+}
+
+/**
+ * `runs` runs of `run` on `engine`, one after the other: on PostgreSQL, against a throwaway embedded server started for them
+ * and a fresh database (`<prefix><n>`) a run; on SQLite with no URL. `run` gets the run's index and the URL.
+ */
+export async function runsOn<T>(
+  engine: 'sqlite' | 'postgres',
+  runs: number,
+  prefix: string,
+  run: (i: number, databaseUrl: string | undefined) => Promise<T>,
+): Promise<T[]> {
+  let server: { createDatabase(name: string): Promise<string>; stop(): Promise<void> } | undefined;
+  if (engine === 'postgres') {
+    const { startPostgresFrom } = await import('../test/helpers/postgres.js');
+    server = await startPostgresFrom(undefined);
+  }
+  try {
+    const out: T[] = [];
+    for (let i = 0; i < runs; i++) out.push(await run(i, server ? await server.createDatabase(`${prefix}${i}`) : undefined));
+    return out;
+  } finally {
+    await server?.stop();
+  }
+}

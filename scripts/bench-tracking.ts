@@ -8,7 +8,8 @@
  * sped up by a factor would multiply the event loop's jitter by it). The store's work takes no simulated time; its real
  * cost is printed beside. `sync` runs for real once a simulated hour, as the tracker calls it (see timeStore).
  * API: `api.player` in process, answering through the limiter after 250 simulated ms with a real captured profile
- * (doublec8 2025-08-05) given each simulated player's uid, totals, rank score and last 20 matches.
+ * (doublec8 2025-08-05) given each simulated player's uid, totals, rank score and last 20 matches; `api.match` as fast,
+ * with a detail of 12 players, for the match reads (`--match-share`, TRACKING_MATCH_SHARE; `off`: profiles alone).
  * Players: 5 % play about daily, 25 % a few times a week, 70 % weekly or less (sessions a Poisson process, 1 to 6 matches
  * 15 min apart, 60 days of history); 2 % are private. Each member links one; all are linked at once.
  * First sweep: linked at once, every player is due with the same deadline, so the tracker reads each once before it reads
@@ -29,7 +30,7 @@
  * tracked_players and rank_snapshots), with the due query's plans.
  *
  * Options: `--runs 3`, `--jobs` (default: every run at once), `--players 100000`, `--rpm 60`, `--hours 24`,
- * `--member-rate 4`, `--claims 200`, `--skip-postgres`, `--seed 1`. BENCH_LOG_LEVEL sets the tracker's log level
+ * `--member-rate 4`, `--claims 200`, `--match-share 0.25`, `--skip-postgres`, `--seed 1`. BENCH_LOG_LEVEL sets the tracker's log level
  * (default silent).
  */
 import { spawn } from 'node:child_process';
@@ -47,7 +48,8 @@ import { UpstreamRateLimiter, type Priority } from '../src/api/rate-limiter.js';
 import type { PlayerProfile } from '../src/api/schemas.js';
 import { matchMode } from '../src/game/modes.js';
 import { nextInterval, readForTracking } from '../src/game/tracking.js';
-import { Tracker, TRACKING_LEASE_MS } from '../src/jobs/tracker.js';
+import { DEFAULT_MATCH_SHARE, Tracker, TRACKING_LEASE_MS } from '../src/jobs/tracker.js';
+import type { MatchDetail } from '../src/api/schemas.js';
 import { DATABASE_FILE } from '../src/store/database.js';
 import { openState, type State } from '../src/store/state.js';
 import type { TrackingBacklog } from '../src/store/tracking.js';
@@ -64,6 +66,8 @@ const { values } = parseArgs({
     hours: { type: 'string', default: '24' },
     'member-rate': { type: 'string', default: '4' },
     claims: { type: 'string', default: '200' },
+    // The share of tracking reads for match details (TRACKING_MATCH_SHARE), or `off`: profiles alone.
+    'match-share': { type: 'string', default: String(DEFAULT_MATCH_SHARE) },
     'skip-postgres': { type: 'boolean', default: false },
     seed: { type: 'string', default: '1' },
     // A run of its own, in the directory given: what the parent starts.
@@ -79,6 +83,7 @@ const HOURS = Math.max(1, Number(values.hours));
 const MEMBER_RATE = Math.max(0, Number(values['member-rate']));
 const CLAIMS = Math.max(1, Number(values.claims));
 const SEED = Number(values.seed);
+const MATCH_SHARE = values['match-share'] === 'off' ? null : Math.min(1, Math.max(0, Number(values['match-share'])));
 const logger = pino({ level: process.env.BENCH_LOG_LEVEL ?? 'silent' });
 const out = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -508,6 +513,8 @@ function memberArrivals(from: number, hours: number, seed: number): number[] {
 
 interface Stretch {
   trackingStarts: number[];
+  /** When each match read started (simulated ms). */
+  matchStarts: number[];
   memberWaits: number[];
   /** Real ms of the store calls the tracker made. */
   real: { claim: number[]; recordRead: number[]; sync: number[] };
@@ -553,7 +560,7 @@ async function simulate(o: {
   const started = performance.now();
   clock.reset(o.from);
   const limiter = new UpstreamRateLimiter({ requestsPerMinute: RPM });
-  const result: Stretch = { trackingStarts: [], memberWaits: [], real: { claim: [], recordRead: [], sync: [] }, realMs: 0 };
+  const result: Stretch = { trackingStarts: [], matchStarts: [], memberWaits: [], real: { claim: [], recordRead: [], sync: [] }, realMs: 0 };
   for (const at of o.arrivals) {
     setTimeout(() => {
       limiter
@@ -581,8 +588,28 @@ async function simulate(o: {
           undefined,
           options?.signal,
         ),
-    } as Pick<RivalsApi, 'player'>;
-    tracker = new Tracker({ api, tracking: state.tracking, spare: () => limiter.trackingWait(), logger, now: () => clock.now, minMs: MIN_MS, maxMs: MAX_MS });
+      match: (matchUid: string, options?: { priority?: Priority; signal?: AbortSignal }) =>
+        limiter.schedule(
+          async () => {
+            result.matchStarts.push(clock.now);
+            await sleep(LATENCY_MS);
+            return { data: simulatedDetail(matchUid), fetchedAt: clock.now, ageMs: 0, stale: false, source: 'upstream' as const };
+          },
+          options?.priority ?? 'interactive',
+          undefined,
+          options?.signal,
+        ),
+    } as Pick<RivalsApi, 'player' | 'match'>;
+    tracker = new Tracker({
+      api,
+      tracking: state.tracking,
+      ...(MATCH_SHARE === null ? {} : { matches: { api, fetches: state.matchFetches, store: state.matches, share: MATCH_SHARE } }),
+      spare: () => limiter.trackingWait(),
+      logger,
+      now: () => clock.now,
+      minMs: MIN_MS,
+      maxMs: MAX_MS,
+    });
     tracker.start();
   }
   await clock.runUntil(o.to);
@@ -596,6 +623,42 @@ async function simulate(o: {
   limiter.stop();
   result.realMs = performance.now() - started;
   return result;
+}
+
+/** A match's detail as the API gives it: 12 players, 6 a team, one hero each (the store's work, not the figures, is what counts). */
+function simulatedDetail(matchUid: string): MatchDetail {
+  const players = Array.from({ length: 12 }, (_, slot) => ({
+    player_uid: `${matchUid}-${slot}`,
+    nick_name: `P${slot}`,
+    camp: slot < 6 ? 0 : 1,
+    cur_hero_id: String(1011 + slot),
+    cur_hero_icon: null,
+    kills: 10,
+    deaths: 5,
+    assists: 5,
+    total_hero_damage: 10_000,
+    total_hero_heal: 0,
+    total_damage_taken: 8_000,
+    badges: [],
+    result: slot < 6 ? ('win' as const) : ('loss' as const),
+    is_win: slot < 6,
+    player_icon: null,
+    player_icon_id: null,
+    heroes: [{ hero_id: String(1011 + slot), play_time: 600, kills: 10, deaths: 5, assists: 5, session_hit_rate: 0.4, hero_icon: null }],
+  }));
+  return {
+    match_uid: matchUid,
+    map_id: '1245',
+    map_name: null,
+    game_mode_id: 2,
+    game_mode_name: null,
+    replay_id: null,
+    mvp_uid: players[0]!.player_uid,
+    svp_uid: players[6]!.player_uid,
+    mvp_hero_id: null,
+    svp_hero_id: null,
+    players,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -705,6 +768,12 @@ function waits(ms: number[]): Waits {
 interface RunResult {
   run: number;
   reads: number;
+  /** Match reads a day, and player-match rows stored per read: a profile read's new own rows, a match read's players. */
+  matchReads: number;
+  rowsPerProfileRead: number;
+  rowsPerMatchRead: number;
+  /** Matches queued for a read at the end, not given up. */
+  matchBacklog: number;
   /** Null when the stretch ends before the quiet hours. */
   quietShare: number | null;
   share: number;
@@ -739,16 +808,32 @@ async function runChild(run: number, dir: string): Promise<void> {
   });
   const off = await simulate({ from: DAY_START - LEAD_MS, to: END, arrivals });
   clock.uninstall();
-  await state.close();
   const starts = on.trackingStarts.filter((t) => t >= DAY_START && t < END);
+  const matchStarts = on.matchStarts.filter((t) => t >= DAY_START && t < END);
+  const db = state.database.db;
+  const ownRows = await db
+    .selectFrom('tracked_matches')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('recorded_at', '>=', DAY_START - LEAD_MS)
+    .executeTakeFirstOrThrow();
+  const storedPlayers = await db
+    .selectFrom('match_players')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const matchBacklog = (await state.matchFetches.backlog(END)).waiting;
+  await state.close();
   const quietFrom = DAY_START + QUIET.from * HOUR;
   const quietTo = Math.min(END, DAY_START + QUIET.to * HOUR);
   const budget = (from: number, to: number) => (RPM * (to - from)) / MINUTE;
   const result: RunResult = {
     run,
     reads: (starts.length * DAY) / (END - DAY_START),
-    quietShare: quietTo > quietFrom ? starts.filter((t) => t >= quietFrom && t < quietTo).length / budget(quietFrom, quietTo) : null,
-    share: starts.length / budget(DAY_START, END),
+    matchReads: (matchStarts.length * DAY) / (END - DAY_START),
+    rowsPerProfileRead: Number(ownRows.n) / Math.max(1, on.trackingStarts.length),
+    rowsPerMatchRead: Number(storedPlayers.n) / Math.max(1, on.matchStarts.length),
+    matchBacklog,
+    quietShare: quietTo > quietFrom ? [...starts, ...matchStarts].filter((t) => t >= quietFrom && t < quietTo).length / budget(quietFrom, quietTo) : null,
+    share: (starts.length + matchStarts.length) / budget(DAY_START, END),
     fresh,
     on: waits(on.memberWaits),
     off: waits(off.memberWaits),
@@ -902,7 +987,8 @@ function spawnRun(run: number, dir: string): Promise<RunResult> {
 function runLine(r: RunResult): string {
   const f = r.fresh;
   return (
-    `  run ${r.run}: ${count(r.reads)} reads a day (${percent(r.share)} of the key; ${percent(r.quietShare ?? Number.NaN)} in the quiet hours); ` +
+    `  run ${r.run}: ${count(r.reads)} profile reads and ${count(r.matchReads)} match reads a day (${percent(r.share)} of the key; ${percent(r.quietShare ?? Number.NaN)} in the quiet hours); ` +
+    `rows a read ${r.rowsPerProfileRead.toFixed(1)} (profile) / ${r.rowsPerMatchRead.toFixed(1)} (match), ${count(r.matchBacklog)} matches queued at the end; ` +
     `members ${count(r.on.calls)} calls, p99 wait ${millis(r.on.p99)} on / ${millis(r.off.p99)} off, ${r.on.over50} / ${r.off.over50} over 50 ms; ` +
     `${count(f.active)} active players read ${age(f.p10)} (freshest 10 %) / ${age(f.median)} (median) ago ` +
     `(${COHORTS.map((c, k) => `${c} ${age(f.byCohort[k]!)}`).join(', ')}), latest match held for ${percent(f.upToDate)}; ` +
@@ -953,7 +1039,7 @@ async function main(): Promise<void> {
   const row = (label: string, xs: number[], f: (n: number) => string, goal = '', verdict = '') => out(`| ${label} | ${spread(xs, f)} | ${goal} | ${verdict} |`);
   const quiet = of((r) => r.quietShare ?? Number.NaN);
   const reads = of((r) => r.reads);
-  const used = of((r) => r.reads + (r.on.calls * DAY) / (END - DAY_START));
+  const used = of((r) => r.reads + r.matchReads + (r.on.calls * DAY) / (END - DAY_START));
   const addedP99 = of((r) => r.on.p99 - r.off.p99);
   const g = results.map((r) => r.growth);
   out();
@@ -971,7 +1057,27 @@ async function main(): Promise<void> {
     of((r) => r.share),
     percent,
   );
-  row('tracking reads a day', reads, count, `the key's ${count(limit)} (${RPM}/min)`, `${percent(median(reads) / limit)} of it`);
+  row('profile reads a day', reads, count, `the key's ${count(limit)} (${RPM}/min)`, `${percent(median(reads) / limit)} of it`);
+  row(
+    `match reads a day (TRACKING_MATCH_SHARE ${MATCH_SHARE ?? 'off'})`,
+    of((r) => r.matchReads),
+    count,
+  );
+  row(
+    'player-match rows stored per profile read',
+    of((r) => r.rowsPerProfileRead),
+    (x) => x.toFixed(2),
+  );
+  row(
+    'player-match rows stored per match read',
+    of((r) => r.rowsPerMatchRead),
+    (x) => x.toFixed(2),
+  );
+  row(
+    'matches queued for a read at the end',
+    of((r) => r.matchBacklog),
+    count,
+  );
   row("the key's starts a day, tracking and members", used, count, `the key's ${count(limit)}`, `${percent(median(used) / limit)} of it`);
   row(
     'last read of the freshest 10 % of active players (its oldest), at the end',

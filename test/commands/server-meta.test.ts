@@ -37,9 +37,16 @@ async function setUp(join = true) {
     await b.ctx.tracking!.follow(p.uid, b.clock.now, p.user.userId);
     if (join) await b.run('ladder', {}, 'join', p.user);
   }
+  await trackEveryone(false);
+}
+
+/** Reads every tracked player due now as the background tracker does, and with `matches` the details of their matches too. */
+async function trackEveryone(matches: boolean) {
+  const b = env.b;
   const tracker = new Tracker({
     api: b.ctx.api,
     tracking: b.state.tracking,
+    ...(matches ? { matches: { api: b.ctx.api, fetches: b.state.matchFetches, store: b.state.matches, share: 1 } } : {}),
     spare: () => 0,
     logger: b.ctx.logger,
     now: () => b.clock.now,
@@ -174,17 +181,7 @@ describe('/meta scope:server', () => {
     await setUp();
     // The tracker reads the recorded matches' details into the store, as in the background.
     const b = env.b;
-    const tracker = new Tracker({
-      api: b.ctx.api,
-      tracking: b.state.tracking,
-      matches: { api: b.ctx.api, fetches: b.state.matchFetches, store: b.state.matches, share: 1 },
-      spare: () => 0,
-      logger: b.ctx.logger,
-      now: () => b.clock.now,
-      minMs: 60_000,
-      maxMs: 3_600_000,
-    });
-    while ((await tracker.step()) > 0) await tracker.settled();
+    await trackEveryone(true);
     const stored = Object.values(details).filter((d) => d.players.length > 0);
     expect(await b.state.matches.count()).toBe(stored.length);
     // By hand: each player with a result, by the hero they ended on.
