@@ -48,10 +48,13 @@ import {
   heroRecordLine,
 } from '../src/render/player/common.js';
 import { allModes, mvpSvpByMode } from '../src/render/player/profile.js';
-import { type SectionData, section } from '../src/render/player/sections.js';
+import { type PlayedWith, type SectionData, section } from '../src/render/player/sections.js';
 
 /** The part of a command's context /player uses (src/discord/command.ts). */
-type Ctx = Pick<CommandContext, 'api' | 'backTargets' | 'channels' | 'heroes' | 'links' | 'logger' | 'maps' | 'now' | 'recent' | 'settings' | 'tracking'>;
+type Ctx = Pick<
+  CommandContext,
+  'api' | 'backTargets' | 'channels' | 'heroes' | 'links' | 'logger' | 'maps' | 'now' | 'recent' | 'serverMatches' | 'settings' | 'tracking'
+>;
 
 const definition = slashCommand('player')
   .addStringOption((o) => o.setName('query').setDescription(describe('player.options.query')).setMaxLength(100).setAutocomplete(true))
@@ -118,7 +121,8 @@ async function lookups(
   };
 }
 
-async function loadSection(p: PlayerProfile, which: PlayerSection, page: number, look: Lookups, ctx: Ctx): Promise<SectionData> {
+async function loadSection(p: PlayerProfile, which: PlayerSection, page: number, look: Lookups, ctx: Ctx, guildId?: string | null): Promise<SectionData> {
+  if (which === 'teammates') return guildId ? { playedWith: await playedWith(p.uid, guildId, ctx) } : {};
   if (which === 'matches')
     return { history: await recentMatches(ctx.api, p, { page, season: look.season, hidePractice: look.hidePractice, logger: ctx.logger }) };
   // Without a map played there is nothing to name, and nothing to read.
@@ -130,6 +134,34 @@ async function loadSection(p: PlayerProfile, which: PlayerSection, page: number,
   } catch (err) {
     ctx.logger.warn({ err, uid: p.uid }, "could not read a player's tracked records: showing the API's alone");
     return {};
+  }
+}
+
+/**
+ * The members of `guildId`'s ladder the player `uid` played with (one team) or against, from both members' recorded matches
+ * (src/game/duos.ts), most matches first; none unless the player is on that ladder too, nor when the store cannot say now.
+ */
+async function playedWith(uid: string, guildId: string, ctx: Ctx): Promise<PlayedWith[]> {
+  if (!ctx.serverMatches) return [];
+  try {
+    const members = await ctx.serverMatches.members(guildId);
+    if (!members.some((m) => m.uid === uid)) return [];
+    const pairs = await ctx.serverMatches.pairCounts(guildId, 0, uid);
+    const byUid = new Map(members.map((m) => [m.uid, m]));
+    const out = new Map<string, PlayedWith>();
+    for (const pc of pairs) {
+      const m = byUid.get(pc.b);
+      if (pc.same === null || !m) continue;
+      const key = `${pc.b}:${pc.same}`;
+      const row = out.get(key) ?? { userId: m.userId, name: m.name ?? m.uid, together: pc.same, wins: 0, losses: 0 };
+      if (pc.won === 1) row.wins += pc.matches;
+      else if (pc.won === 0) row.losses += pc.matches;
+      out.set(key, row);
+    }
+    return [...out.values()].sort((a, b) => b.wins + b.losses - (a.wins + a.losses) || a.name.localeCompare(b.name));
+  } catch (err) {
+    ctx.logger.warn({ err, uid }, 'could not read who a player played with: showing the teammates alone');
+    return [];
   }
 }
 
@@ -161,10 +193,11 @@ export async function playerView(
   lists: Promise<ViewLists> = readLists(ctx),
   filter: MatchFilter = '',
   backKey?: string,
+  guildId?: string | null,
 ): Promise<View> {
   const p = fetched.data;
   const look = await lookups(season, seasonTotals, p, lists, filter, backKey);
-  const s = section(p, which, page, look, await loadSection(p, which, page, look, ctx));
+  const s = section(p, which, page, look, await loadSection(p, which, page, look, ctx, guildId));
   const footer = staleFooter(s.fetched?.stale ? s.fetched : fetched);
   const embed = footer ? { ...s.embed, footer } : s.embed;
   // The filter travels with the recent matches' pages only.
@@ -315,6 +348,7 @@ export async function profileFromComponent(
   ctx: Ctx,
   filter: MatchFilter = '',
   back?: Promise<WayBack>,
+  guildId?: string | null,
 ): Promise<View> {
   const loading = loadProfile(uid, season, ctx);
   const lists = readLists(ctx);
@@ -326,7 +360,7 @@ export async function profileFromComponent(
     throw err;
   }
   const way = (await back) ?? {};
-  const view = await playerView(loaded.fetched, which, page, season, ctx, loaded.seasonTotals, lists, filter, way.key);
+  const view = await playerView(loaded.fetched, which, page, season, ctx, loaded.seasonTotals, lists, filter, way.key, guildId);
   return way.id ? { ...view, components: [...(view.components ?? []), backRow(way.id)] } : view;
 }
 
@@ -410,7 +444,7 @@ export const player: CommandModule = {
     /** Section select: `pl.s:<uid>:<season>[:<back key>]`, the section as the value. */
     'pl.s': async (input, ctx: Ctx) => {
       const [uid = '', season = '', key] = input.args;
-      return profileFromComponent(uid, seasonOption(season), sectionOf(input.values[0]), 1, ctx, '', keptWayBack(key, ctx));
+      return profileFromComponent(uid, seasonOption(season), sectionOf(input.values[0]), 1, ctx, '', keptWayBack(key, ctx), input.user.guildId);
     },
     /**
      * Paginator: `pl.p:<uid>:<season>:<section>[:<filter>]:<page>:<kind>` (the filter on recent matches only), or with the
@@ -420,7 +454,7 @@ export const player: CommandModule = {
       const [uid = '', season = '', which] = input.args;
       const filter = input.args.length >= 6 ? filterOf(input.args[3]) : '';
       const back = input.args.length >= 7 ? keptWayBack(input.args[4], ctx) : undefined;
-      return profileFromComponent(uid, seasonOption(season), sectionOf(which), pageFromArgs(input.args), ctx, filter, back);
+      return profileFromComponent(uid, seasonOption(season), sectionOf(which), pageFromArgs(input.args), ctx, filter, back, input.user.guildId);
     },
     /** Recent matches' filter button: `pl.f:<uid>:<season>:<filter>[:<back key>]`; opens the first page with that filter. */
     'pl.f': async (input, ctx: Ctx) => {

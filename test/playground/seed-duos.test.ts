@@ -9,6 +9,7 @@ import { loadDataset } from '../../src/replica/data/dataset.js';
 import { duoSeats, seedDuos } from '../../src/playground/seed-duos.js';
 import { ladderSeats, seedLadder } from '../../src/playground/seed-ladder.js';
 import type { Replica } from '../../src/replica/server.js';
+import { encodeCustomId } from '../../src/render/custom-id.js';
 import { bot } from '../helpers/bot.js';
 import { replica } from '../helpers/replica.js';
 import { memoryState } from '../helpers/state.js';
@@ -122,6 +123,30 @@ describe('the playground’s seeded duo', () => {
       expect(after).not.toContain(`<@${partners[0]!.userId}>`);
       expect(after).not.toContain(partners[0]!.name);
       expect(after).toContain(`<@${partners[1]!.userId}>`);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('shows a ladder member’s duos and rivals on this server beside their teammates on /player, and nobody else’s', async () => {
+    const state = memoryState();
+    await seedLadder(state, dataset.profileCaptures, IMAGES, GUILD, logger);
+    await seedDuos(state, dataset, partners, IMAGES, GUILD, logger);
+    const b = bot(r, { state });
+    try {
+      const captured = seats.find((s) => raw.some((players) => players.some((p) => p.uid === s.uid)))!;
+      const member: { userId: string; guildId: string | null; locale: string } = { userId: partners[1]!.userId, guildId: GUILD, locale: 'en-US' };
+      const teammates = async (uid: string, user: typeof member) =>
+        (await b.press(encodeCustomId('pl.s', uid, ''), ['teammates'], user as Parameters<typeof b.press>[2])).payload.embeds[0]!.fields ?? [];
+      const fields = await teammates(captured.uid, member);
+      const duos = fields.find((f) => f.name === 'Played with members of this server');
+      const { wins, losses } = together(captured.uid, partners[0]!.uid);
+      expect(duos?.value).toContain(`<@${partners[0]!.userId}> ${partners[0]!.name} · ${wins}–${losses}`);
+      // Card1gan met Chob Bob's captured team, but Chob Bob is on no ladder here: never named.
+      expect(fields.map((f) => f.value).join('\n')).not.toContain('Chob Bob');
+      // Outside a server, and for a player not on this server's ladder: the teammates alone.
+      expect(await teammates(captured.uid, { userId: member.userId, guildId: null, locale: 'en-US' })).toEqual([]);
+      expect(await teammates('341932470', member)).toEqual([]);
     } finally {
       await b.close();
     }

@@ -232,8 +232,22 @@ export function rankHistorySection(p: PlayerProfile, page: number, look: Lookups
 }
 
 /** What a section needs beyond the profile and lists, read before it renders: the recent matches' page, the tracked records. */
+/** A member of the server's ladder the player played with (`together`: one team) or against; the record from the player's side. */
+export interface PlayedWith {
+  userId: string;
+  name: string;
+  together: boolean;
+  wins: number;
+  losses: number;
+}
+
+/** Members of each kind shown beside the teammates: the most played. */
+const PLAYED_WITH_SHOWN = 5;
+
 export interface SectionData {
   history?: HistoryPage;
+  /** The Teammates section's: members of this server's ladder the player played with or against (commands/player.ts). */
+  playedWith?: PlayedWith[];
   /** The Maps section's: every match row of the player the bot holds ({@link mapModeRows}). */
   mapRows?: MapModeRow[];
   /** Absent without tracking, or when its records cannot be read now (the section shows what the API gives). */
@@ -282,13 +296,24 @@ export function section(p: PlayerProfile, which: PlayerSection, page: number, lo
         image ? { thumbnail: { url: image } } : {},
       );
     }
-    case 'teammates':
+    case 'teammates': {
+      const withMembers = data.playedWith ?? [];
+      const line = (x: PlayedWith) =>
+        tr('player:teammates.member', { user: `<@${x.userId}>`, name: escapeText(x.name, 40), record: `${integer(x.wins)}–${integer(x.losses)}` });
+      const fields = [true, false].flatMap((together) => {
+        const rows = withMembers.filter((x) => x.together === together).slice(0, PLAYED_WITH_SHOWN);
+        return rows.length === 0
+          ? []
+          : [{ name: tr(together ? 'player:teammates.duos' : 'player:teammates.rivals'), value: rows.map(line).join('\n'), inline: true }];
+      });
       return simple(
         p.team_mates.filter((x) => x.matches > 0).sort((a, b) => b.matches - a.matches),
         (x) =>
           `**${escapeText(x.name ?? x.uid ?? tr('player:teammates.player'), 60)}** · ${tr('player:teammates.record', { count: x.matches, n: integer(x.matches), winRate: percent(x.win_rate) })}`,
         tr('player:teammates.empty'),
+        fields.length > 0 ? { fields } : {},
       );
+    }
     case 'rank-history':
       return rankHistorySection(p, page, look, data.tracked);
     case 'matches': {
