@@ -88,7 +88,12 @@ export class ServerMatchesRepository {
    * The bot's own meta: every player of every match the store holds, with the hero they ended on (`cur_hero_id`) and their
    * result, grouped by hero and result (draws as 2), with their kills, deaths and assists summed; no season, period or bracket.
    */
-  async storedCounts(): Promise<HeroCount[]> {
+  storedCounts(): Promise<HeroCount[]> {
+    // Every stored player: kept as a server's counts are, under a key no server has.
+    return this.#once('', 'stored', () => this.#storedCounts());
+  }
+
+  async #storedCounts(): Promise<HeroCount[]> {
     const rows = await this.db
       .selectFrom('match_players')
       .select((eb) => [
