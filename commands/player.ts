@@ -13,6 +13,7 @@ import { encodeCustomIdIfFits, storeKeyArg } from '../src/render/custom-id.js';
 import { NotFoundError } from '../src/core/errors.js';
 import { heldHistoryRows, recentMatches } from '../src/catalog/history.js';
 import { describe } from '../src/i18n/commands.js';
+import { partnersOf } from '../src/game/duos.js';
 import { modesByMap, type MapModeRow } from '../src/game/modes.js';
 import { heroTotals } from '../src/game/profile.js';
 import { trackedTimelinePoints, withRecordedMatches, type RecordedMatch } from '../src/game/tracking.js';
@@ -146,19 +147,13 @@ async function playedWith(uid: string, guildId: string, ctx: Ctx): Promise<Playe
   try {
     const members = await ctx.serverMatches.members(guildId);
     if (!members.some((m) => m.uid === uid)) return [];
-    const pairs = await ctx.serverMatches.pairCounts(guildId, 0, uid);
     const byUid = new Map(members.map((m) => [m.uid, m]));
-    const out = new Map<string, PlayedWith>();
-    for (const pc of pairs) {
-      const m = byUid.get(pc.b);
-      if (pc.same === null || !m) continue;
-      const key = `${pc.b}:${pc.same}`;
-      const row = out.get(key) ?? { userId: m.userId, name: m.name ?? m.uid, together: pc.same, wins: 0, losses: 0 };
-      if (pc.won === 1) row.wins += pc.matches;
-      else if (pc.won === 0) row.losses += pc.matches;
-      out.set(key, row);
-    }
-    return [...out.values()].sort((a, b) => b.wins + b.losses - (a.wins + a.losses) || a.name.localeCompare(b.name));
+    return partnersOf(await ctx.serverMatches.pairCounts(guildId, 0, uid))
+      .flatMap((p): PlayedWith[] => {
+        const m = byUid.get(p.uid);
+        return m ? [{ userId: m.userId, name: m.name ?? m.uid, together: p.together, wins: p.wins, losses: p.losses }] : [];
+      })
+      .sort((a, b) => b.wins + b.losses - (a.wins + a.losses) || a.name.localeCompare(b.name));
   } catch (err) {
     ctx.logger.warn({ err, uid }, 'could not read who a player played with: showing the teammates alone');
     return [];

@@ -17,7 +17,7 @@ import { readForTracking, type RecordedMatch } from '../src/game/tracking.js';
 import { describe } from '../src/i18n/commands.js';
 import { decimal, integer, ratioPercent } from '../src/i18n/format.js';
 import { tr } from '../src/i18n/index.js';
-import { heroDisplayName, tierName } from '../src/i18n/names.js';
+import { tierName } from '../src/i18n/names.js';
 import { seasonLabel } from '../src/render/common.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { clampPage, pageFromArgs, pageRow } from '../src/render/paginate.js';
@@ -179,13 +179,7 @@ async function sessionFor(query: string, whose: string, page: number, input: Pic
   const p = fetched.data;
   const read = readForTracking(p);
   const uid = String(p.uid);
-  const [matches, heroes] = await Promise.all([
-    matchesOf(uid, read.kind === 'read' ? read.matches : [], ctx),
-    ctx.heroes
-      .list()
-      .then((list) => new Map(list.map((h) => [h.id, heroDisplayName(h)])))
-      .catch(() => new Map<string, string>()),
-  ]);
+  const [matches, heroes] = await Promise.all([matchesOf(uid, read.kind === 'read' ? read.matches : [], ctx), ctx.heroes.displayNames()]);
   return sessionView(p.name, playerAuthor(p), uid, matches, rankSummary(p).score, page, heroes);
 }
 

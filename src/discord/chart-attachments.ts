@@ -21,6 +21,18 @@ function chartKey(spec: ChartSpec): string {
   return JSON.stringify(images ? { ...spec, images: Object.keys(images).sort() } : spec);
 }
 
+/** `renderer` drawing with `render` instead: its threads, closing and warming stay its own. */
+function withRender(renderer: ChartRenderer, render: ChartRenderer['render']): ChartRenderer {
+  return {
+    get threads() {
+      return renderer.threads;
+    },
+    close: () => renderer.close(),
+    warm: () => renderer.warm?.(),
+    render,
+  };
+}
+
 /**
  * A renderer that keeps recent PNGs by spec up to `maxBytes`; concurrent renders of one spec share one draw; failures are not
  * kept. A card is keyed with the images it had: one drawn with a placeholder is drawn again once its image comes.
@@ -28,30 +40,23 @@ function chartKey(spec: ChartSpec): string {
 export function cachedCharts(renderer: ChartRenderer, maxBytes = CACHE_BYTES): ChartRenderer {
   const drawn = new LRUCache<string, Buffer>({ maxSize: maxBytes, sizeCalculation: (png) => Math.max(1, png.byteLength) });
   const drawing = new Map<string, Promise<Buffer>>();
-  return {
-    get threads() {
-      return renderer.threads;
-    },
-    close: () => renderer.close(),
-    warm: () => renderer.warm?.(),
-    async render(spec, options) {
-      const key = chartKey(spec);
-      const kept = drawn.get(key);
-      if (kept) return kept;
-      let pending = drawing.get(key);
-      if (!pending) {
-        pending = renderer
-          .render(spec, options)
-          .then((png) => {
-            drawn.set(key, png);
-            return png;
-          })
-          .finally(() => drawing.delete(key));
-        drawing.set(key, pending);
-      }
-      return pending;
-    },
-  };
+  return withRender(renderer, async (spec, options) => {
+    const key = chartKey(spec);
+    const kept = drawn.get(key);
+    if (kept) return kept;
+    let pending = drawing.get(key);
+    if (!pending) {
+      pending = renderer
+        .render(spec, options)
+        .then((png) => {
+          drawn.set(key, png);
+          return png;
+        })
+        .finally(() => drawing.delete(key));
+      drawing.set(key, pending);
+    }
+    return pending;
+  });
 }
 
 /**
@@ -60,23 +65,16 @@ export function cachedCharts(renderer: ChartRenderer, maxBytes = CACHE_BYTES): C
  * so that the cache knows which images a card was drawn with.
  */
 export function withCardImages(renderer: ChartRenderer, images: ImageSource): ChartRenderer {
-  return {
-    get threads() {
-      return renderer.threads;
-    },
-    close: () => renderer.close(),
-    warm: () => renderer.warm?.(),
-    async render(spec, options) {
-      if (!hasCardImages(spec)) return renderer.render(spec, options);
-      const urls = cardImageUrls(spec);
-      // One wait on the signal for all of a card's images (a dozen listeners on one signal would warn of a leak).
-      const signal = options?.signal;
-      const all = Promise.all(urls.map((url) => images.get(url)));
-      const bytes = signal ? await settleUntilAborted(all, signal, () => urls.map(() => null)) : await all;
-      const found = Object.fromEntries(urls.flatMap((url, i) => (bytes[i] ? [[url, bytes[i]]] : [])));
-      return renderer.render({ ...spec, images: found }, options);
-    },
-  };
+  return withRender(renderer, async (spec, options) => {
+    if (!hasCardImages(spec)) return renderer.render(spec, options);
+    const urls = cardImageUrls(spec);
+    // One wait on the signal for all of a card's images (a dozen listeners on one signal would warn of a leak).
+    const signal = options?.signal;
+    const all = Promise.all(urls.map((url) => images.get(url)));
+    const bytes = signal ? await settleUntilAborted(all, signal, () => urls.map(() => null)) : await all;
+    const found = Object.fromEntries(urls.flatMap((url, i) => (bytes[i] ? [[url, bytes[i]]] : [])));
+    return renderer.render({ ...spec, images: found }, options);
+  });
 }
 
 /** A View's chart as a PNG file; undefined (logged at warn) without a renderer, data, or a PNG before the deadline less the reserve. Never throws. */

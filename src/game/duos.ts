@@ -60,50 +60,73 @@ function record(wins: number, losses: number, draws: number): WinLoss {
   return { wins, losses, draws, matches, winRate: matches > 0 ? wins / matches : null };
 }
 
+/** Wins, losses and draws counted so far. */
+interface Counts {
+  wins: number;
+  losses: number;
+  draws: number;
+}
+
+/** Adds `n` matches of result `won` (1 a win, 0 a loss, 2 a draw) to the entry of `into` at `key`, made by `make` the first time. */
+function tally<T extends Counts>(into: Map<string, T>, key: string, make: () => T, won: 0 | 1 | 2, n: number): void {
+  const entry = into.get(key) ?? make();
+  if (won === 1) entry.wins += n;
+  else if (won === 0) entry.losses += n;
+  else entry.draws += n;
+  into.set(key, entry);
+}
+
 /**
  * The duos and rivalries of `pairs` with at least `min` matches: duos by the low end of their interval (a long winning run
  * above a short lucky one), then by matches; rivalries by matches. Each member's record apart is their `totals` less the
  * matches with the other.
  */
 export function duosOf(pairs: readonly PairCount[], totals: readonly ResultCount[], min = DEFAULT_MIN_TOGETHER): { duos: Duo[]; rivals: Rivalry[] } {
-  const key = (a: string, b: string) => `${a}\u0000${b}`;
-  const together = new Map<string, { a: string; b: string; w: number; l: number; d: number }>();
-  const against = new Map<string, { a: string; b: string; w: number; l: number; d: number }>();
+  const together = new Map<string, Counts & { a: string; b: string }>();
+  const against = new Map<string, Counts & { a: string; b: string }>();
   for (const p of pairs) {
     if (p.same === null) continue;
-    const into = p.same ? together : against;
-    const entry = into.get(key(p.a, p.b)) ?? { a: p.a, b: p.b, w: 0, l: 0, d: 0 };
-    if (p.won === 1) entry.w += p.matches;
-    else if (p.won === 0) entry.l += p.matches;
-    else entry.d += p.matches;
-    into.set(key(p.a, p.b), entry);
+    tally(p.same ? together : against, `${p.a}\u0000${p.b}`, () => ({ a: p.a, b: p.b, wins: 0, losses: 0, draws: 0 }), p.won, p.matches);
   }
-  const own = new Map<string, { w: number; l: number; d: number }>();
-  for (const t of totals) {
-    const o = own.get(t.uid) ?? { w: 0, l: 0, d: 0 };
-    if (t.won === 1) o.w += t.matches;
-    else if (t.won === 0) o.l += t.matches;
-    else o.d += t.matches;
-    own.set(t.uid, o);
-  }
-  const apart = (uid: string, w: number, l: number, d: number): WinLoss => {
-    const o = own.get(uid) ?? { w: 0, l: 0, d: 0 };
-    return record(Math.max(0, o.w - w), Math.max(0, o.l - l), Math.max(0, o.d - d));
+  const own = new Map<string, Counts>();
+  for (const t of totals) tally(own, t.uid, () => ({ wins: 0, losses: 0, draws: 0 }), t.won, t.matches);
+  const apart = (uid: string, e: Counts): WinLoss => {
+    const o = own.get(uid) ?? { wins: 0, losses: 0, draws: 0 };
+    return record(Math.max(0, o.wins - e.wins), Math.max(0, o.losses - e.losses), Math.max(0, o.draws - e.draws));
   };
   const duos = [...together.values()]
     .map((e): Duo => ({
       a: e.a,
       b: e.b,
-      together: record(e.w, e.l, e.d),
-      interval: wilsonInterval(e.w, e.w + e.l + e.d),
-      aApart: apart(e.a, e.w, e.l, e.d),
-      bApart: apart(e.b, e.w, e.l, e.d),
+      together: record(e.wins, e.losses, e.draws),
+      interval: wilsonInterval(e.wins, e.wins + e.losses + e.draws),
+      aApart: apart(e.a, e),
+      bApart: apart(e.b, e),
     }))
     .filter((d) => d.together.matches >= min)
     .sort((x, y) => (y.interval?.low ?? 0) - (x.interval?.low ?? 0) || y.together.matches - x.together.matches || x.a.localeCompare(y.a));
   const rivals = [...against.values()]
-    .map((e): Rivalry => ({ a: e.a, b: e.b, aWins: e.w, bWins: e.l, draws: e.d, matches: e.w + e.l + e.d }))
+    .map((e): Rivalry => ({ a: e.a, b: e.b, aWins: e.wins, bWins: e.losses, draws: e.draws, matches: e.wins + e.losses + e.draws }))
     .filter((r) => r.matches >= min)
     .sort((x, y) => y.matches - x.matches || x.a.localeCompare(y.a));
   return { duos, rivals };
+}
+
+/** One member's record with another: `together` one team (else against each other), from the first member's side. */
+export interface PartnerRecord extends Counts {
+  uid: string;
+  together: boolean;
+}
+
+/**
+ * One member's records with each other member, from `pairs` that all have that member as `a` (src/store/server-matches.ts
+ * `pairCounts` with a uid): one a partner and side, in the order first met; a side not known is left out.
+ */
+export function partnersOf(pairs: readonly PairCount[]): PartnerRecord[] {
+  const out = new Map<string, PartnerRecord>();
+  for (const p of pairs) {
+    if (p.same === null) continue;
+    tally(out, `${p.b}:${p.same}`, () => ({ uid: p.b, together: p.same!, wins: 0, losses: 0, draws: 0 }), p.won, p.matches);
+  }
+  return [...out.values()];
 }

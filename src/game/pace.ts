@@ -46,6 +46,19 @@ export interface RankPace {
 }
 
 /**
+ * {@link MatchPace} of `points` to go at the recent pace: `gains` the score each recent win added, `losses` what each loss took
+ * (above 0), the newest {@link PACE_MATCHES} together. Null without a win and a loss to measure.
+ */
+export function matchPace(points: number, gains: readonly number[], losses: readonly number[]): MatchPace | null {
+  if (gains.length === 0 || losses.length === 0) return null;
+  const winRate = gains.length / (gains.length + losses.length);
+  const perWin = gains.reduce((s, g) => s + g, 0) / gains.length;
+  const perLoss = losses.reduce((s, l) => s + l, 0) / losses.length;
+  const perMatch = winRate * perWin - (1 - winRate) * perLoss;
+  return { needed: perMatch > 0 ? Math.max(1, Math.ceil(points / perMatch)) : null, winRate, perWin, perLoss, basis: gains.length + losses.length };
+}
+
+/**
  * Null without a score, at Eternity, or for a rank of a season the recent matches cannot speak for (`rank.season` unknown).
  * The division counted from is the one the game shows: it can be one above the score's, kept after the score fell below
  * its floor (docs/data.md), and the next division is then the one above it.
@@ -81,16 +94,11 @@ export function rankPace(p: PlayerProfile, rank: RankSummary): RankPace | null {
     )
     .sort((a, b) => (b.time ?? 0) - (a.time ?? 0))
     .slice(0, PACE_MATCHES);
-  const won = recent.filter((m) => m.player.result === 'win').map((m) => m.player.score_change!);
-  const lost = recent.filter((m) => m.player.result === 'loss').map((m) => -m.player.score_change!);
-  let matches: MatchPace | null = null;
-  if (won.length > 0 && lost.length > 0) {
-    const winRate = won.length / recent.length;
-    const gain = won.reduce((s, g) => s + g, 0) / won.length;
-    const loss = lost.reduce((s, g) => s + g, 0) / lost.length;
-    const perMatch = winRate * gain - (1 - winRate) * loss;
-    matches = { needed: perMatch > 0 ? Math.max(1, Math.ceil(points / perMatch)) : null, winRate, perWin: gain, perLoss: loss, basis: recent.length };
-  }
+  const matches = matchPace(
+    points,
+    recent.filter((m) => m.player.result === 'win').map((m) => m.player.score_change!),
+    recent.filter((m) => m.player.result === 'loss').map((m) => -m.player.score_change!),
+  );
   const shield = seasonRanks(p).find((s) => s.season.index === season)?.shield ?? null;
   return {
     nextTier,

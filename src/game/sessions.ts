@@ -3,14 +3,12 @@
  * that a gap of {@link SESSION_GAP_S} or more between two matches ends one; and how many matches the next division takes at
  * their recent pace.
  */
+import { matchPace, PACE_MATCHES } from './pace.js';
 import { floorOfLevel, levelOfScore, tierOf } from './ranks.js';
 import type { RecordedMatch } from './tracking.js';
 
 /** An hour without a match ends a session. */
 export const SESSION_GAP_S = 60 * 60;
-
-/** Ranked matches with a score change that make a member's recent pace. */
-export const PACE_MATCHES = 20;
 
 /** A hero of a session: matches, wins and losses with it. */
 export interface SessionHero {
@@ -123,8 +121,7 @@ export type NextDivision =
 
 /**
  * The matches to the division above `score`, at the win rate and mean gains per win and loss of the latest
- * {@link PACE_MATCHES} ranked matches of `season` with a score change: the points to go over the expected gain per match,
- * rounded up. `flat` when that gain is not above zero (the recent rate does not climb); `unknown` without a win and a loss
+ * {@link PACE_MATCHES} ranked matches of `season` with a score change ({@link matchPace}). `flat` when that gain is not above zero (the recent rate does not climb); `unknown` without a win and a loss
  * to measure; `top` from Eternity up, where divisions end.
  */
 export function nextDivision(score: number | null, matches: readonly RecordedMatch[], season: number | null): NextDivision {
@@ -136,14 +133,12 @@ export function nextDivision(score: number | null, matches: readonly RecordedMat
     .filter((m) => m.ranked && m.season === season && m.scoreChange !== null && !m.drawn && m.won !== null)
     .sort((a, b) => b.time - a.time)
     .slice(0, PACE_MATCHES);
-  const wins = recent.filter((m) => m.won === true);
-  const losses = recent.filter((m) => m.won === false);
-  if (wins.length === 0 || losses.length === 0) return { kind: 'unknown', pointsToGo };
-  const gainPerWin = wins.reduce((n, m) => n + m.scoreChange!, 0) / wins.length;
-  const lossPerLoss = -losses.reduce((n, m) => n + m.scoreChange!, 0) / losses.length;
-  const winRate = wins.length / recent.length;
-  const perMatch = winRate * gainPerWin - (1 - winRate) * lossPerLoss;
-  const pace = { pointsToGo, winRate, gainPerWin, lossPerLoss, basis: recent.length };
-  if (!(perMatch > 0)) return { kind: 'flat', ...pace };
-  return { kind: 'climbs', matches: Math.ceil(pointsToGo / perMatch), ...pace };
+  const m = matchPace(
+    pointsToGo,
+    recent.filter((x) => x.won === true).map((x) => x.scoreChange!),
+    recent.filter((x) => x.won === false).map((x) => -x.scoreChange!),
+  );
+  if (!m) return { kind: 'unknown', pointsToGo };
+  const pace = { pointsToGo, winRate: m.winRate, gainPerWin: m.perWin, lossPerLoss: m.perLoss, basis: m.basis };
+  return m.needed === null ? { kind: 'flat', ...pace } : { kind: 'climbs', matches: m.needed, ...pace };
 }

@@ -4,6 +4,7 @@
  * ladder moments about them, the tracked records of the accounts they link, and the duos those records make on each ladder.
  */
 import { sql } from 'kysely';
+import { partnersOf } from '../game/duos.js';
 import type { ProfileSnapshot, RecordedMatch } from '../game/tracking.js';
 import type { Db } from './database.js';
 import { forgetLadderMember, LadderRepository, type LadderMembership } from './ladder/index.js';
@@ -95,21 +96,13 @@ export class MemberDataRepository {
     for (const l of links) tracking.push({ uid: l.uid, ...(await this.#tracking.timeline(l.uid)) });
     const duos: MemberData['duos'] = [];
     for (const l of ladders) {
-      const mine = await this.db.selectFrom('ladder_members').select('uid').where('guild_id', '=', l.guildId).where('user_id', '=', userId).executeTakeFirst();
-      if (l.optedOut || !mine?.uid) continue;
-      const [pairs, members] = await Promise.all([this.#matches.pairCounts(l.guildId, 0, mine.uid), this.#matches.members(l.guildId)]);
+      // The counted members: those listed by a proved account who did not opt out, this member among them or not.
+      const members = await this.#matches.members(l.guildId);
+      const mine = members.find((m) => m.userId === userId);
+      if (!mine) continue;
       const names = new Map(members.map((m) => [m.uid, m.name]));
-      const by = new Map<string, MemberData['duos'][number]>();
-      for (const p of pairs) {
-        if (p.same === null) continue;
-        const key = `${p.b}:${p.same}`;
-        const d = by.get(key) ?? { guildId: l.guildId, uid: p.b, name: names.get(p.b) ?? null, together: p.same, wins: 0, losses: 0, draws: 0 };
-        if (p.won === 1) d.wins += p.matches;
-        else if (p.won === 0) d.losses += p.matches;
-        else d.draws += p.matches;
-        by.set(key, d);
-      }
-      duos.push(...by.values());
+      for (const p of partnersOf(await this.#matches.pairCounts(l.guildId, 0, mine.uid)))
+        duos.push({ guildId: l.guildId, name: names.get(p.uid) ?? null, ...p });
     }
     return {
       userId,

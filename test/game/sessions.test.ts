@@ -1,6 +1,7 @@
 /** Sessions (src/game/sessions.ts): the hour's gap, records, rank change and tiers, heroes, the best match, averages, the next division. */
 import { describe, expect, it } from 'vitest';
-import { nextDivision, PACE_MATCHES, seasonAverage, SESSION_GAP_S, sessionsOf } from '../../src/game/sessions.js';
+import { PACE_MATCHES } from '../../src/game/pace.js';
+import { nextDivision, seasonAverage, SESSION_GAP_S, sessionsOf } from '../../src/game/sessions.js';
 import type { RecordedMatch } from '../../src/game/tracking.js';
 
 const m = (time: number, r: Partial<RecordedMatch> = {}): RecordedMatch => ({

@@ -53,6 +53,14 @@ describe('the playground’s seeded duo', () => {
   });
   afterAll(async () => r?.close());
 
+  /** A bot on a store holding the seeded ladder and its duo partners, as the playground starts. */
+  async function seededBot() {
+    const state = memoryState();
+    await seedLadder(state, dataset.profileCaptures, IMAGES, GUILD, logger);
+    await seedDuos(state, dataset, partners, IMAGES, GUILD, logger);
+    return bot(r, { state });
+  }
+
   it('seats the two teammates the recorded details show most often beside a captured player', () => {
     expect(partners).toHaveLength(2);
     const seated = new Set(seats.map((s) => s.uid));
@@ -104,10 +112,7 @@ describe('the playground’s seeded duo', () => {
   });
 
   it('shows each member their duos in /privacy show and export, and /privacy delete takes them off every duo', async () => {
-    const state = memoryState();
-    await seedLadder(state, dataset.profileCaptures, IMAGES, GUILD, logger);
-    await seedDuos(state, dataset, partners, IMAGES, GUILD, logger);
-    const b = bot(r, { state });
+    const b = await seededBot();
     try {
       const captured = seats.find((s) => raw.some((players) => players.some((p) => p.uid === s.uid)))!;
       const partner = { userId: partners[0]!.userId, guildId: GUILD, locale: 'en-US' };
@@ -129,10 +134,7 @@ describe('the playground’s seeded duo', () => {
   });
 
   it('shows a ladder member’s duos and rivals on this server beside their teammates on /player, and nobody else’s', async () => {
-    const state = memoryState();
-    await seedLadder(state, dataset.profileCaptures, IMAGES, GUILD, logger);
-    await seedDuos(state, dataset, partners, IMAGES, GUILD, logger);
-    const b = bot(r, { state });
+    const b = await seededBot();
     try {
       const captured = seats.find((s) => raw.some((players) => players.some((p) => p.uid === s.uid)))!;
       const member: { userId: string; guildId: string | null; locale: string } = { userId: partners[1]!.userId, guildId: GUILD, locale: 'en-US' };
