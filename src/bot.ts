@@ -30,6 +30,7 @@ import { runClusterShards } from './app/sharding/cluster.js';
 import { MANAGER_SHUTDOWN_TIMEOUT_MS } from './app/sharding/manager.js';
 import type { IdentifyRedis } from './app/sharding/identify.js';
 import { redisClientOf } from './cache/store.js';
+import { dropPrestartedCharts } from './charts/prestart.js';
 
 // A cluster process started by the cluster manager (src/app/sharding) gets its shards from it.
 let cluster: ClusterIdentity | undefined;
@@ -77,6 +78,8 @@ try {
   if (managesClusters) {
     // docs/operations.md, "Sharding across machines": this process starts and watches the clusters, each running the same entry (argv[1], with execArgv for tsx).
     const { runClusterManager } = await import('./app/sharding/main.js');
+    // Its clusters draw; this process never does.
+    void dropPrestartedCharts();
     await runClusterManager({ config, logger: logger.child({ component: 'sharding' }), policy, file: process.argv[1]!, execArgv: process.execArgv });
   } else {
     await runBot();

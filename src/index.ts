@@ -1,6 +1,6 @@
 /**
- * The bot's entry point (`npm start`, `node dist/index.js`): turns on Node's module compile cache, then
- * loads the composition root (src/bot.ts), which starts everything.
+ * The bot's entry point (`npm start`, `node dist/index.js`): turns on Node's module compile cache, starts the
+ * drawing thread (src/charts/prestart.ts), then loads the composition root (src/bot.ts), which starts everything.
  *
  * The compile cache (Node.js documentation, "Module compile cache", `module.enableCompileCache`) keeps
  * V8's compiled code of the bot's modules on disk, so a restart skips most of compiling them (about a
@@ -12,6 +12,9 @@
 import { enableCompileCache, flushCompileCache } from 'node:module';
 
 enableCompileCache();
+// The drawing thread starts loading now, beside the composition root, not when the first card is asked for.
+const { prestartCharts } = await import('./charts/prestart.js');
+prestartCharts();
 await import('./bot.js');
 // Written at a clean exit anyway; a process that is killed (a container stopped hard) keeps what the start compiled.
 flushCompileCache();

@@ -13,7 +13,8 @@ import { HeroDirectory } from '../catalog/hero-directory.js';
 import { MapDirectory } from '../catalog/map-directory.js';
 import type { ChannelAccess, CommandContext } from '../discord/command.js';
 import type { FeedTester } from '../feeds/test-post.js';
-import { createChartRenderer, type ChartRenderer } from '../charts/renderer.js';
+import type { ChartRenderer } from '../charts/renderer.js';
+import { takeChartRenderer } from '../charts/prestart.js';
 import { cachedCharts, withCardImages } from '../discord/chart-attachments.js';
 import { ImageStore } from '../api/image-store.js';
 import type { Config } from './config.js';
@@ -82,7 +83,7 @@ export async function createApiServices(config: Config, logger: Logger, replicaF
   const chartLogger = logger.child({ component: 'charts' });
   const images = new ImageStore({ dir: join(config.dataDir, 'images'), maxDiskBytes: config.imageCacheBytes, logger: logger.child({ component: 'images' }) });
   const charts = withCardImages(
-    cachedCharts(createChartRenderer({ onError: (err) => chartLogger.warn({ err }, 'the chart worker pool failed outside a render') })),
+    cachedCharts(takeChartRenderer({ onError: (err) => chartLogger.warn({ err }, 'the chart worker pool failed outside a render') })),
     images,
   );
   return {

@@ -3,7 +3,7 @@ import type { Chart, ChartConfiguration, Plugin } from 'chart.js';
 import type { CardReport } from './cards.js';
 import { durationTick, kdaText, percentText, playTimeUnit } from './format.js';
 import { textWidth } from './header.js';
-import { frame } from './options.js';
+import { frame, valueTicks } from './options.js';
 import { HERO_PERFORMANCE_TOP, type HeroPerformance, type HeroPerformanceChart } from './specs.js';
 import { chartText } from './words.js';
 import { COLORS, FONT, OTHER_ROLE_COLOR, ROLE_COLORS, ROLE_ORDER, SIZE, font, knownRole, roleColor } from './theme.js';
@@ -90,14 +90,7 @@ export function heroPerformanceConfig(spec: HeroPerformanceChart): ChartConfigur
           beginAtZero: true,
           grid: { color: COLORS.grid, drawTicks: false },
           border: { display: false },
-          ticks: {
-            color: COLORS.text,
-            font: { size: FONT.label },
-            padding: 8,
-            maxRotation: 0,
-            maxTicksLimit: 6,
-            callback: (value) => durationTick(Number(value), unit),
-          },
+          ticks: valueTicks((value) => durationTick(value, unit)),
         },
         y: {
           type: 'category',

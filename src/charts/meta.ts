@@ -4,7 +4,7 @@ import { drawDot, overlap, type Rect } from './canvas-kit.js';
 import { percentText } from './format.js';
 import { fitHeroName, fitText, MARGIN, type HeaderLayout } from './header.js';
 import { placeLabelsWhereTheyFit } from './label-placement.js';
-import { frame } from './options.js';
+import { frame, valueTicks } from './options.js';
 import { SCATTER_LABELS, type MetaHero, type MetaScatterChart } from './specs.js';
 import { chartText } from './words.js';
 import { COLORS, FONT, OTHER_ROLE_COLOR, ROLE_COLORS, ROLE_ORDER, SIZE, font, knownRole, withAlpha } from './theme.js';
@@ -79,14 +79,7 @@ export function metaScatterConfig(spec: MetaScatterChart): ChartConfiguration<'s
           title: { display: true, text: chartText.pickShareAxis(), color: COLORS.muted, font: { size: FONT.label }, padding: { top: 2, bottom: 0 } },
           grid: { color: COLORS.grid, drawTicks: false },
           border: { color: COLORS.axis },
-          ticks: {
-            color: COLORS.text,
-            font: { size: FONT.label },
-            padding: 8,
-            maxRotation: 0,
-            maxTicksLimit: 6,
-            callback: (value) => percentText(Number(value), r.xDigits),
-          },
+          ticks: valueTicks((value) => percentText(value, r.xDigits)),
         },
         y: {
           type: 'linear',

@@ -2,6 +2,7 @@
 import type { Plugin } from 'chart.js';
 import { backgroundPlugin } from './canvas-kit.js';
 import { headerLayout, headerPlugin, MARGIN, type LegendItem } from './header.js';
+import { COLORS, FONT } from './theme.js';
 
 /** Pixels. */
 export interface Padding {
@@ -26,4 +27,16 @@ export function frame(title: string, subtitle: string, legend: LegendItem[], pad
   };
   const plugins: Plugin[] = [backgroundPlugin, headerPlugin(header)];
   return { options, plugins, header };
+}
+
+/** The ticks of a value axis: at most 6, level, each labelled by `label` (the value in the axis's unit). */
+export function valueTicks(label: (value: number) => string) {
+  return {
+    color: COLORS.text,
+    font: { size: FONT.label },
+    padding: 8,
+    maxRotation: 0,
+    maxTicksLimit: 6,
+    callback: (value: number | string) => label(Number(value)),
+  };
 }

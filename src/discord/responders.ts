@@ -51,9 +51,9 @@ async function sendWithFiles(
 }
 
 /** @discordjs/rest options for a message; files go as our own multipart body, as REST's own FormData is unreadable to this project's undici agent. */
-async function messageRequest(json: object, files: ViewFile[]): Promise<Pick<RequestData, 'body' | 'passThroughBody' | 'headers'>> {
+function messageRequest(json: object, files: ViewFile[]): Pick<RequestData, 'body' | 'passThroughBody' | 'headers'> {
   if (files.length === 0) return { body: json };
-  const { body, contentType } = await multipartBody(json, files);
+  const { body, contentType } = multipartBody(json, files);
   return { body, passThroughBody: true, headers: { 'Content-Type': contentType } };
 }
 
@@ -64,14 +64,14 @@ export function webhookOf(rest: REST, { applicationId, token }: InteractionHead,
     edit: (payload: MessagePayload) =>
       sendWithFiles(
         payload,
-        async (json, files) => void (await rest.patch(original, { ...(await messageRequest(replacingFiles(withoutFlags(json)), files)), auth: false })),
+        async (json, files) => void (await rest.patch(original, { ...messageRequest(replacingFiles(withoutFlags(json)), files), auth: false })),
         logger,
       ),
     deleteReply: async () => void (await rest.delete(original, { auth: false })),
     followUp: (payload: MessagePayload) =>
       sendWithFiles(
         payload,
-        async (json, files) => void (await rest.post(Routes.webhook(applicationId, token), { ...(await messageRequest(json, files)), auth: false })),
+        async (json, files) => void (await rest.post(Routes.webhook(applicationId, token), { ...messageRequest(json, files), auth: false })),
         logger,
       ),
   };

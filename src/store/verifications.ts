@@ -1,5 +1,6 @@
 /** Proofs of account ownership under way (src/game/verification.ts), and the links they verify. */
 import type { Db } from './database.js';
+import type { LinkVerificationsTable } from './schema.js';
 import { relistMember } from './ladder/index.js';
 
 /** `iconFrom`: the player icon id when the proof began; times in epoch ms. */
@@ -12,14 +13,7 @@ export interface PendingVerification {
   nextCheckAt: number;
 }
 
-const of = (r: {
-  user_id: string;
-  uid: string;
-  icon_from: string | null;
-  started_at: number;
-  expires_at: number;
-  next_check_at: number;
-}): PendingVerification => ({
+const of = (r: Pick<LinkVerificationsTable, 'user_id' | 'uid' | 'icon_from' | 'started_at' | 'expires_at' | 'next_check_at'>): PendingVerification => ({
   userId: r.user_id,
   uid: r.uid,
   iconFrom: r.icon_from,

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InteractionCallbackError, InteractionCallbacks } from '../../src/discord/interaction-callback.js';
+import { InteractionCallbackError, InteractionCallbacks, multipartBody, multipartParts } from '../../src/discord/interaction-callback.js';
 
 type Seen = { method?: string; url?: string; headers: IncomingMessage['headers']; body: string };
 
@@ -59,6 +59,45 @@ describe('InteractionCallbacks', () => {
     expect(file.name).toBe('chart.png');
     expect(file.type).toBe('image/png');
     expect(new Uint8Array(await file.arrayBuffer())).toEqual(data);
+  });
+
+  it('sends two files with their length given (not chunked), each byte as drawn, a name escaped as browsers escape it', async () => {
+    const { url, seen } = await api((res) => res.writeHead(204).end());
+    const raw: Buffer[] = [];
+    server!.prependListener('request', (req: IncomingMessage) => req.on('data', (c: Buffer) => raw.push(c)));
+    callbacks = new InteractionCallbacks(url, 4);
+    // Bytes that look like multipart syntax inside a file must come through untouched.
+    const card = new Uint8Array(Buffer.from('\r\n--not-the-boundary\r\n\u0000\u00ff'));
+    const chart = new Uint8Array(200_000).map((_, i) => i % 251);
+    await callbacks.send('556', 'tok', { type: 4, data: { content: 'y' } }, [
+      { name: 'card"x.png', data: card, contentType: 'image/png' },
+      { name: 'chart.png', data: chart, contentType: 'image/png' },
+    ]);
+    const body = Buffer.concat(raw);
+    expect(seen[0]!.headers['transfer-encoding']).toBeUndefined();
+    expect(Number(seen[0]!.headers['content-length'])).toBe(body.byteLength);
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- a test reading the multipart body back; no server load
+    const form = await new Response(body, { headers: { 'content-type': seen[0]!.headers['content-type']! } }).formData();
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- formData() makes a File for a file part
+    const [first, second] = [form.get('files[0]') as File, form.get('files[1]') as File];
+    // The standard parser reads the browser's escape back.
+    expect(first.name).toBe('card"x.png');
+    expect(new Uint8Array(await first.arrayBuffer())).toEqual(card);
+    expect(new Uint8Array(await second.arrayBuffer())).toEqual(chart);
+  });
+
+  it('multipartBody is the parts of multipartParts in one buffer, under a boundary of its own each time', () => {
+    const files = [{ name: 'a.png', data: new Uint8Array([1, 2, 3]), contentType: 'image/png' as const }];
+    const { parts, length, contentType } = multipartParts({ a: 1 }, files);
+    expect(parts.reduce((n, p) => n + p.byteLength, 0)).toBe(length);
+    // The file's own bytes are one of the parts, not a copy.
+    expect(parts).toContain(files[0]!.data);
+    const one = multipartBody({ a: 1 }, files);
+    expect(one.contentType).not.toBe(contentType);
+    const boundary = (c: string) => c.slice(c.indexOf('boundary=') + 'boundary='.length);
+    expect(one.body.toString('latin1').replaceAll(boundary(one.contentType), 'B')).toBe(
+      Buffer.concat(parts).toString('latin1').replaceAll(boundary(contentType), 'B'),
+    );
   });
 
   it("throws Discord's JSON error code and message, and never the token", async () => {
