@@ -22,7 +22,8 @@
  * limiter alone: the baseline). Runs are child processes of this script, `--jobs` at once, each with its own seed.
  * Printed, min / median / max over the runs: tracking's share of the key from 03:00 to 07:00 and over the stretch; reads a
  * day beside the key's 86,400; at the end, the last read's age of the freshest 10 % and of the median active player (one
- * who played in the last 7 days); members' wait (schedule to start) p50 and p99, on and off; the store's growth per
+ * who played in the last 7 days); a public player's new match, from when it was played to the read that first showed it,
+ * p50 and p90, and the matches no read showed by the end; members' wait (schedule to start) p50 and p99, on and off; the store's growth per
  * tracked player-month: the rows a day adds (snapshots that follow an earlier one; matches public profiles played, each
  * recorded once) times the bytes a row takes by SQLite's dbstat (indexes included), times 30.44 days a month. Then
  * `claim(now, 1, lease)` timed `--claims` times on run 1's store as the stretch left it, and as often with nobody due (an
@@ -30,7 +31,8 @@
  * tracked_players and rank_snapshots), with the due query's plans.
  *
  * Options: `--runs 3`, `--jobs` (default: every run at once), `--players 100000`, `--rpm 60`, `--hours 24`,
- * `--member-rate 4`, `--claims 200`, `--match-share 0.25`, `--skip-postgres`, `--seed 1`. BENCH_LOG_LEVEL sets the tracker's log level
+ * `--member-rate 4`, `--claims 200`, `--match-share 0.25`, `--min-interval 1800` (TRACKING_MIN_INTERVAL_SECONDS), `--skip-postgres`,
+ * `--seed 1`. BENCH_LOG_LEVEL sets the tracker's log level
  * (default silent).
  */
 import { spawn } from 'node:child_process';
@@ -68,6 +70,8 @@ const { values } = parseArgs({
     claims: { type: 'string', default: '200' },
     // The share of tracking reads for match details (TRACKING_MATCH_SHARE), or `off`: profiles alone.
     'match-share': { type: 'string', default: String(DEFAULT_MATCH_SHARE) },
+    // TRACKING_MIN_INTERVAL_SECONDS.
+    'min-interval': { type: 'string', default: '1800' },
     'skip-postgres': { type: 'boolean', default: false },
     seed: { type: 'string', default: '1' },
     // A run of its own, in the directory given: what the parent starts.
@@ -92,7 +96,7 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 /** The defaults of TRACKING_MIN_INTERVAL_SECONDS and TRACKING_MAX_INTERVAL_SECONDS. */
-const MIN_MS = 1800 * SECOND;
+const MIN_MS = Math.max(1, Number(values['min-interval'])) * SECOND;
 const MAX_MS = 86_400 * SECOND;
 /** The API's answer time, for tracking reads and members' calls alike. */
 const LATENCY_MS = 250;
@@ -383,6 +387,17 @@ class Players {
     if (at >= DAY_START && at < END && this.private[i] === 0) this.played++;
   }
 
+  /** The times (ms) of the player's matches in (`from`, `to`], as far as `advance` went: at most the last 20, oldest first. */
+  matchesIn(i: number, from: number, to: number): number[] {
+    const k = this.#count[i]!;
+    const times: number[] = [];
+    for (let j = Math.max(0, k - RECENT); j < k; j++) {
+      const at = this.#ringTime[i * RECENT + (j % RECENT)]!;
+      if (at > from && at <= to) times.push(at);
+    }
+    return times;
+  }
+
   /** The time of the player's last match by the last `advance` (ms), or null. */
   lastMatch(i: number): number | null {
     const k = this.#count[i]!;
@@ -516,6 +531,8 @@ interface Stretch {
   /** When each match read started (simulated ms). */
   matchStarts: number[];
   memberWaits: number[];
+  /** For each match of the stretch a read showed first, simulated ms from when it was played; each player's last read. */
+  newMatches: { delays: number[]; lastRead: Map<number, number> };
   /** Real ms of the store calls the tracker made. */
   real: { claim: number[]; recordRead: number[]; sync: number[] };
   realMs: number;
@@ -560,7 +577,14 @@ async function simulate(o: {
   const started = performance.now();
   clock.reset(o.from);
   const limiter = new UpstreamRateLimiter({ requestsPerMinute: RPM });
-  const result: Stretch = { trackingStarts: [], matchStarts: [], memberWaits: [], real: { claim: [], recordRead: [], sync: [] }, realMs: 0 };
+  const result: Stretch = {
+    trackingStarts: [],
+    matchStarts: [],
+    memberWaits: [],
+    newMatches: { delays: [], lastRead: new Map() },
+    real: { claim: [], recordRead: [], sync: [] },
+    realMs: 0,
+  };
   for (const at of o.arrivals) {
     setTimeout(() => {
       limiter
@@ -581,7 +605,14 @@ async function simulate(o: {
           async () => {
             result.trackingStarts.push(clock.now);
             await sleep(LATENCY_MS);
-            const data = players.profile(Number(query) - UID_BASE, clock.now);
+            const i = Number(query) - UID_BASE;
+            const data = players.profile(i, clock.now);
+            // Each match of the stretch this read is the first to show: how long after it was played (the API had it).
+            const seen = result.newMatches;
+            if (players.private[i] === 0)
+              for (const at of players.matchesIn(i, Math.max(seen.lastRead.get(i) ?? DAY_START, DAY_START), Math.min(clock.now, END)))
+                seen.delays.push(clock.now - at);
+            seen.lastRead.set(i, clock.now);
             return { data, fetchedAt: clock.now, ageMs: 0, stale: false, source: 'upstream' as const };
           },
           options?.priority ?? 'interactive',
@@ -673,6 +704,26 @@ interface Freshness {
   /** Share of active players whose latest match the store holds. */
   upToDate: number;
   backlog: TrackingBacklog;
+}
+
+interface NewMatchDelay {
+  p50: number;
+  p90: number;
+  /** Matches a read showed, and matches no read showed by the end (their delay unknown, at least the time to the end). */
+  shown: number;
+  unshown: number;
+}
+
+/** The delays of {@link Stretch.newMatches}, the matches not shown by `end` counted apart. */
+function newMatchDelay(seen: Stretch['newMatches'], players: Players, end: number): NewMatchDelay {
+  let unshown = 0;
+  for (let i = 0; i < players.cohort.length; i++) {
+    if (players.private[i] === 1) continue;
+    players.advance(i, end);
+    unshown += players.matchesIn(i, seen.lastRead.get(i) ?? DAY_START, end).filter((at) => at >= DAY_START).length;
+  }
+  const delays = sorted(seen.delays);
+  return { p50: quantile(delays, 0.5), p90: quantile(delays, 0.9), shown: delays.length, unshown };
 }
 
 async function freshness(state: State, players: Players, now: number): Promise<Freshness> {
@@ -774,6 +825,8 @@ interface RunResult {
   rowsPerMatchRead: number;
   /** Matches queued for a read at the end, not given up. */
   matchBacklog: number;
+  /** A public player's match of the stretch, from when it was played to the read that first showed it (simulated ms). */
+  newMatch: NewMatchDelay;
   /** Null when the stretch ends before the quiet hours. */
   quietShare: number | null;
   share: number;
@@ -832,6 +885,7 @@ async function runChild(run: number, dir: string): Promise<void> {
     rowsPerProfileRead: Number(ownRows.n) / Math.max(1, on.trackingStarts.length),
     rowsPerMatchRead: Number(storedPlayers.n) / Math.max(1, on.matchStarts.length),
     matchBacklog,
+    newMatch: newMatchDelay(on.newMatches, players, END),
     quietShare: quietTo > quietFrom ? [...starts, ...matchStarts].filter((t) => t >= quietFrom && t < quietTo).length / budget(quietFrom, quietTo) : null,
     share: (starts.length + matchStarts.length) / budget(DAY_START, END),
     fresh,
@@ -990,6 +1044,7 @@ function runLine(r: RunResult): string {
     `  run ${r.run}: ${count(r.reads)} profile reads and ${count(r.matchReads)} match reads a day (${percent(r.share)} of the key; ${percent(r.quietShare ?? Number.NaN)} in the quiet hours); ` +
     `rows a read ${r.rowsPerProfileRead.toFixed(1)} (profile) / ${r.rowsPerMatchRead.toFixed(1)} (match), ${count(r.matchBacklog)} matches queued at the end; ` +
     `members ${count(r.on.calls)} calls, p99 wait ${millis(r.on.p99)} on / ${millis(r.off.p99)} off, ${r.on.over50} / ${r.off.over50} over 50 ms; ` +
+    `a new match shown after ${age(r.newMatch.p50)} (p50) / ${age(r.newMatch.p90)} (p90), ${count(r.newMatch.unshown)} of ${count(r.newMatch.shown + r.newMatch.unshown)} not by the end; ` +
     `${count(f.active)} active players read ${age(f.p10)} (freshest 10 %) / ${age(f.median)} (median) ago ` +
     `(${COHORTS.map((c, k) => `${c} ${age(f.byCohort[k]!)}`).join(', ')}), latest match held for ${percent(f.upToDate)}; ` +
     `${count(f.backlog.due)} due, the longest ${age(f.backlog.oldestDueMs)} overdue; sweep ${(r.sweepMs / 1000).toFixed(0)} s, ` +
@@ -1079,6 +1134,21 @@ async function main(): Promise<void> {
     count,
   );
   row("the key's starts a day, tracking and members", used, count, `the key's ${count(limit)}`, `${percent(median(used) / limit)} of it`);
+  row(
+    "a public player's new match: from when it was played to the read that showed it, p50",
+    of((r) => r.newMatch.p50),
+    age,
+  );
+  row(
+    '… p90',
+    of((r) => r.newMatch.p90),
+    age,
+  );
+  row(
+    '… matches of the stretch no read showed by its end',
+    of((r) => r.newMatch.unshown),
+    count,
+  );
   row(
     'last read of the freshest 10 % of active players (its oldest), at the end',
     of((r) => r.fresh.p10),

@@ -4,10 +4,11 @@
  * claimed by one of them for a lease (PostgreSQL: `FOR UPDATE SKIP LOCKED`; SQLite has one writer).
  */
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { ProfileSnapshot, RecordedMatch } from '../game/tracking.js';
 import { latestTime, type Db } from './database.js';
+import type { Tables } from './schema.js';
 import { dropOrphanFetches, queueMatchFetches } from './match-fetches.js';
 import { unlistStandings } from './ladder/index.js';
 
@@ -144,15 +145,34 @@ export class TrackingRepository {
    * plus interval), so that when reads cannot keep up the most active players go first.
    */
   async claim(now: number, limit: number, leaseMs: number): Promise<ClaimedPlayer[]> {
+    return this.#claim(now, leaseMs, (free) => free.where('next_read_at', '<=', now).orderBy('deadline_at').limit(limit));
+  }
+
+  /**
+   * Claims up to `limit` players who are not due but were last read at or before `readBefore` (epoch ms), the soonest due
+   * first: the tracker's reads while nobody is due, so that a key with room to spare shows players' new matches sooner than
+   * their intervals would, the most active first. A player whose last read failed waits for its retry instead.
+   */
+  async claimEarly(now: number, limit: number, leaseMs: number, readBefore: number): Promise<ClaimedPlayer[]> {
+    return this.#claim(now, leaseMs, (free) =>
+      free.where('next_read_at', '>', now).where('last_read_at', '<=', readBefore).where('failures', '=', 0).orderBy('next_read_at').limit(limit),
+    );
+  }
+
+  /** Claims for `leaseMs` the players `pick` selects among those no live claim holds. */
+  async #claim(
+    now: number,
+    leaseMs: number,
+    pick: (free: SelectQueryBuilder<Tables, 'tracked_players', { uid: string }>) => SelectQueryBuilder<Tables, 'tracked_players', { uid: string }>,
+  ): Promise<ClaimedPlayer[]> {
     const token = randomUUID();
     const claimed = await this.db.transaction().execute(async (trx) => {
-      let due = trx
-        .selectFrom('tracked_players')
-        .select('uid')
-        .where('next_read_at', '<=', now)
-        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
-        .orderBy('deadline_at')
-        .limit(limit);
+      let due = pick(
+        trx
+          .selectFrom('tracked_players')
+          .select('uid')
+          .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)])),
+      );
       if (this.engine === 'postgres') due = due.forUpdate().skipLocked();
       const uids = (await due.execute()).map((r) => r.uid);
       if (uids.length === 0) return [];

@@ -63,6 +63,20 @@ function setUp(answers: Answer[], at: { now: number }) {
 const seconds = (ms: number) => ms / 1000;
 
 describe('Tracker', () => {
+  it('with nobody due, reads ahead of time a player not read for the shortest interval, never one read within it', async () => {
+    const at = { now: 0 };
+    const { calls, readAt } = setUp([CAPTURES[2]!, CAPTURES[2]!], at);
+    await state.links.link('m1', { uid: UID, name: 'Double C' }, true, 0);
+    // Read 10 hours after its newest match: the next read is due a quarter of that later, 2.5 hours.
+    const t = Math.max(...CAPTURES[2]!.recent_matches.map((m) => m.time!)) * 1000 + 10 * 3_600_000;
+    expect(await readAt(t)).toBe(1);
+    const { next_read_at: due } = await state.database.db.selectFrom('tracked_players').select('next_read_at').executeTakeFirstOrThrow();
+    expect(Number(due)).toBe(t + 2.5 * 3_600_000);
+    expect(await readAt(t + MIN - 1)).toBe(0);
+    expect(await readAt(t + MIN)).toBe(1);
+    expect(calls.map((c) => c.query)).toEqual([UID, UID]);
+  });
+
   it('reads a player two members linked once per due time, fresh at tracking priority, and records each capture as it changes', async () => {
     const at = { now: 0 };
     const { calls, readAt } = setUp([...CAPTURES], at);

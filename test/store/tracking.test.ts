@@ -109,6 +109,27 @@ describe.each(ENGINES)('on %s', (engine) => {
     expect((await tracking.snapshots(stale.uid)).map((s) => s.score)).not.toContain(1);
   });
 
+  it('claims early, with nobody due, the soonest due of the players not read for the floor; never one due, failing or claimed', async () => {
+    await reset();
+    for (const uid of ['soon', 'later', 'fresh', 'failing', 'due']) await tracking.follow(uid, T0);
+    const first = await tracking.claim(T0, 5, HOUR);
+    const read = { snapshot: snapshot(3000), matches: [], lastMatchAt: null, changed: true };
+    const at = (uid: string) => first.find((c) => c.uid === uid)!;
+    await tracking.recordRead(at('soon'), read, { intervalMs: 2 * HOUR }, T0);
+    await tracking.recordRead(at('later'), read, { intervalMs: 6 * HOUR }, T0);
+    await tracking.recordRead(at('fresh'), read, { intervalMs: HOUR }, T0 + 50 * 60_000);
+    await tracking.recordRead(at('failing'), read, { intervalMs: 2 * HOUR }, T0);
+    // Its next read failed (as release counts it), and its retry is not due yet.
+    await state.database.db.updateTable('tracked_players').set({ failures: 1 }).where('uid', '=', 'failing').execute();
+    await tracking.recordRead(at('due'), read, { intervalMs: HOUR / 2 }, T0);
+    const now = T0 + HOUR;
+    // 'due' is due: the regular claim takes it, and an early claim never does.
+    expect((await tracking.claimEarly(now, 10, HOUR, now - 30 * 60_000)).map((c) => c.uid)).toEqual(['soon', 'later']);
+    // Read 10 minutes ago, under the 30-minute floor: not read again; 'failing' waits for its retry.
+    expect(await tracking.claimEarly(now, 10, HOUR, now - 30 * 60_000)).toEqual([]);
+    expect((await tracking.claim(now, 10, HOUR)).map((c) => c.uid)).toEqual(['due']);
+  });
+
   it('orders the claims by deadline: the most active first when reads cannot keep up', async () => {
     await reset();
     for (const uid of ['daily', 'weekly']) await tracking.follow(uid, T0);
