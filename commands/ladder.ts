@@ -120,12 +120,13 @@ async function duosView(user: Invoker, min: number, page: number, ctx: Ctx): Pro
   const pages = pageCount(duos.length, DUOS_PER_PAGE);
   const at = clampPage(page, pages);
   const first = (at - 1) * DUOS_PER_PAGE;
-  const lines = duos.slice(first, first + DUOS_PER_PAGE).map((d, i) =>
+  const shown = duos.slice(first, first + DUOS_PER_PAGE);
+  const lines = shown.map((d, i) =>
     tr('ladder:duos.line', {
       position: integer(first + i + 1),
       a: who(d.a),
       b: who(d.b),
-      record: `${integer(d.together.wins)}–${integer(d.together.losses)}${d.together.draws > 0 ? `–${integer(d.together.draws)}` : ''}`,
+      record: recordOf(d.together),
       rate: ratioPercent(d.together.winRate),
       low: ratioPercent(d.interval?.low),
       high: ratioPercent(d.interval?.high),
@@ -160,8 +161,45 @@ async function duosView(user: Invoker, min: number, page: number, ctx: Ctx): Pro
     footer: { text: tr('ladder:duos.footer', { count: duos.length, n: integer(duos.length) }) },
   };
   const nav = pageRow('ld.d', [min], at, pages);
-  return { embeds: [embed], ...(nav ? { components: [nav] } : {}) };
+  const view: View = { embeds: [embed], ...(nav ? { components: [nav] } : {}) };
+  // The page's duos as a card, by their game names: the members' mentions stay in the text the card stands for.
+  const name = (uid: string) => truncate(byUid.get(uid)?.name ?? uid, 60) || '?';
+  const apart = (r: WinLoss) => (r.matches === 0 ? '—' : ratioPercent(r.winRate));
+  const card = chartOf(
+    {
+      kind: 'table-card',
+      locale: currentLocale(),
+      title: truncate(tr('ladder:duos.title'), 200),
+      subtitle: truncate(tr('ladder:duos.card.subtitle', { count: min, min: integer(min) }), 200),
+      tiles: [],
+      columns: [tr('ladder:duos.card.duo'), tr('ladder:duos.card.together'), tr('ladder:duos.card.rate'), tr('ladder:duos.card.apart')],
+      rows: shown.map((d) => ({
+        cells: [
+          { text: `${name(d.a)} + ${name(d.b)}`, tone: 'plain' },
+          { text: recordOf(d.together), tone: d.together.wins > d.together.losses ? 'win' : d.together.wins < d.together.losses ? 'loss' : 'plain' },
+          {
+            text: tr('ladder:duos.card.range', {
+              rate: ratioPercent(d.together.winRate),
+              low: ratioPercent(d.interval?.low),
+              high: ratioPercent(d.interval?.high),
+            }),
+            tone: 'plain',
+          },
+          { text: `${apart(d.aApart)} · ${apart(d.bApart)}`, tone: 'muted' },
+        ],
+        you: members.some((m) => m.userId === user.userId && (m.uid === d.a || m.uid === d.b)),
+      })),
+    },
+    'duos.png',
+    tr('ladder:duos.card.alt', { count: shown.length, n: integer(shown.length) }),
+  );
+  if (!card) return view;
+  const short = { ...embed, description: truncate(how, LIMITS.description) };
+  return withChart({ ...view, embeds: [short] }, { ...card, text: { description: embed.description } });
 }
+
+/** "7–3", or "7–3–1" with draws. */
+const recordOf = (r: { wins: number; losses: number; draws: number }) => `${integer(r.wins)}–${integer(r.losses)}${r.draws > 0 ? `–${integer(r.draws)}` : ''}`;
 
 /** One listed member on one line: position, member, account, tier and score, peak, matches, role, the week's change. */
 function rowLine(r: LadderRow, you: boolean): string {

@@ -15,14 +15,16 @@ import { seasonFromIndex } from '../src/game/seasons.js';
 import { nextDivision, seasonAverage, sessionsOf, type Session } from '../src/game/sessions.js';
 import { readForTracking, type RecordedMatch } from '../src/game/tracking.js';
 import { describe } from '../src/i18n/commands.js';
-import { decimal, integer, ratioPercent } from '../src/i18n/format.js';
-import { tr } from '../src/i18n/index.js';
+import { decimal, duration, integer, ratioPercent, shortDate } from '../src/i18n/format.js';
+import { currentLocale, tr } from '../src/i18n/index.js';
 import { tierName } from '../src/i18n/names.js';
 import { seasonLabel } from '../src/render/common.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import { clampPage, pageFromArgs, pageRow } from '../src/render/paginate.js';
 import { playerAuthor } from '../src/render/scoreboard.js';
 import type { View } from '../src/render/view.js';
+import { chartOf, withChart } from '../src/render/view-charts.js';
+import { TABLE_CARD_ROWS, type CardTone, type TableCard } from '../src/charts/specs.js';
 
 /** The part of a command's context /session uses (src/discord/command.ts). */
 type Ctx = Pick<CommandContext, 'api' | 'heroes' | 'links' | 'logger' | 'now' | 'recent' | 'tracking'>;
@@ -163,7 +165,59 @@ function sessionView(
     footer: { text: tr('messages:session.footer') },
   };
   const nav = pageRow('se.p', [uid], at, sessions.length);
-  return { embeds: [embed], ...(nav ? { components: [nav] } : {}) };
+  const view: View = { embeds: [embed], ...(nav ? { components: [nav] } : {}) };
+  const card = chartOf(
+    sessionCardSpec(`${embed.title!} · ${name}`, s, heroName),
+    'session.png',
+    tr('messages:session.card.alt', { player: name, count: s.matches.length, n: integer(s.matches.length) }),
+  );
+  // The card shows the span, the figures and the matches; the embed keeps the hero line, the best match and its fields.
+  if (!card) return view;
+  const short = { ...embed, description: truncate([tr('messages:session.heroes', { heroes: heroLine }), best].join('\n'), LIMITS.description) };
+  return withChart({ ...view, embeds: [short] }, { ...card, text: { description: embed.description } });
+}
+
+const RESULT_KEYS = { win: 'messages:session.win', loss: 'messages:session.loss', draw: 'messages:session.draw', none: 'messages:session.noResult' } as const;
+const resultOf = (m: RecordedMatch) => (m.drawn ? 'draw' : m.won === true ? 'win' : m.won === false ? 'loss' : 'none');
+
+/** Session `s` as a card (src/charts/cards.ts table card): its figures as tiles, then its matches as played (the last ten). */
+function sessionCardSpec(title: string, s: Session, heroName: (id: string | null) => string): TableCard {
+  const change = s.scoreBefore !== null && s.scoreAfter !== null ? s.scoreAfter - s.scoreBefore : null;
+  const tone = (n: number | null): CardTone => (n === null || n === 0 ? 'plain' : n > 0 ? 'win' : 'loss');
+  const tiers =
+    s.tierBefore && s.tierAfter ? (s.tierBefore === s.tierAfter ? tierName(s.tierAfter) : `${tierName(s.tierBefore)} → ${tierName(s.tierAfter)}`) : null;
+  const played = s.matches.length;
+  return {
+    kind: 'table-card',
+    locale: currentLocale(),
+    title: truncate(title, 200),
+    subtitle: truncate(tr('messages:session.card.subtitle', { date: shortDate(s.start), length: duration(s.end - s.start) }), 200),
+    tiles: [
+      { label: tr('messages:session.card.matches'), value: integer(played), tone: 'plain' },
+      { label: tr('messages:session.card.record'), value: `${wl(s)} · ${ratioPercent(played > 0 ? s.wins / played : null)}`, tone: tone(s.wins - s.losses) },
+      ...(change !== null
+        ? [{ label: tr('messages:session.card.score'), value: `${scoreChangeArrow(change)} ${rankScoreChange(change)}`, tone: tone(change) }]
+        : []),
+      ...(tiers ? [{ label: tr('messages:session.card.tier'), value: truncate(tiers, 200), tone: 'plain' as const }] : []),
+    ],
+    columns: [tr('messages:session.card.hero'), tr('messages:session.card.result'), tr('messages:session.card.kda'), tr('messages:session.card.change')],
+    rows: s.matches.slice(-TABLE_CARD_ROWS).map((m) => {
+      const result = resultOf(m);
+      const resultTone = result === 'win' ? 'win' : result === 'loss' ? 'loss' : 'muted';
+      return {
+        cells: [
+          { text: truncate(heroName(m.heroId), 100), tone: 'plain' },
+          { text: tr(RESULT_KEYS[result]), tone: resultTone },
+          { text: `${integer(m.kills)} / ${integer(m.deaths)} / ${integer(m.assists)}`, tone: 'plain' },
+          {
+            text: m.scoreChange === null ? '—' : `${scoreChangeArrow(m.scoreChange)} ${rankScoreChange(m.scoreChange)}`,
+            tone: m.scoreChange === null ? 'muted' : tone(m.scoreChange),
+          },
+        ],
+        you: false,
+      };
+    }),
+  };
 }
 
 /** What the bot recorded of `uid` and what its profile lists now, each match once (the recorded row first: it may carry more). */
@@ -184,6 +238,7 @@ async function sessionFor(query: string, whose: string, page: number, input: Pic
 }
 
 export const session: CommandModule = {
+  draws: true,
   apiOptions: { player: 'player' },
   definition: slashCommand('session')
     .addStringOption((o) => o.setName('player').setDescription(describe('session.options.player')).setMaxLength(100).setAutocomplete(true))

@@ -9,7 +9,7 @@
 import { loadImage, type Image } from '@napi-rs/canvas';
 import type { Ctx, Rect } from './canvas-kit.js';
 import { fitText } from './header.js';
-import type { LadderCard, MatchCard, ProfileCard } from './specs.js';
+import type { CardTone, LadderCard, MatchCard, ProfileCard, TableCard } from './specs.js';
 import { chartText } from './words.js';
 import { TIER_BANDS } from './tiers.js';
 import { COLORS, SIZE, font, roleColor, withAlpha } from './theme.js';
@@ -544,6 +544,72 @@ export function drawLadderCard(ctx: Ctx, spec: LadderCard, report: CardReport = 
       maxWidth: tierX - 14 - nameX,
       free: true,
       field: `rows[${i}].name`,
+    });
+  });
+}
+
+const TONES: Record<CardTone, string> = { win: WIN, loss: LOSS, plain: COLORS.heading, muted: COLORS.muted };
+
+/**
+ * Draws a table card on `ctx` at {@link SIZE}: the title and subtitle, the tiles in a row, the columns' captions, then one
+ * row each, the member's own highlighted. The first column (names) takes the width the others leave; the others are
+ * figures, right-aligned, each as wide as its widest text up to a bound. Synchronous: no images. `report.onCut` is told of
+ * any protected text cut: everything but the title, the subtitle, the captions and the first column.
+ */
+export function drawTableCard(ctx: Ctx, spec: TableCard, report: CardReport = {}): void {
+  const p = painter(ctx, report);
+  const { width, height } = SIZE;
+  ctx.fillStyle = COLORS.background;
+  ctx.fillRect(0, 0, width, height);
+  ctx.fillStyle = COLORS.labelBackground;
+  ctx.fillRect(0, 0, width, 72);
+  ctx.fillStyle = GOLD;
+  ctx.fillRect(0, 0, width, 4);
+  text(p, spec.title, PAD, 28, TEXT.big, COLORS.heading, { weight: 600, maxWidth: width - 2 * PAD, free: true, field: 'title' });
+  text(p, spec.subtitle, PAD, 56, TEXT.small, COLORS.text, { maxWidth: width - 2 * PAD, shrinkTo: 18, free: true, field: 'subtitle' });
+  let top = 84;
+  if (spec.tiles.length > 0) {
+    const tileW = (width - 2 * PAD - GAP * (spec.tiles.length - 1)) / spec.tiles.length;
+    const tileH = 64;
+    spec.tiles.forEach((tile, i) => {
+      const x = PAD + i * (tileW + GAP);
+      ctx.fillStyle = COLORS.labelBackground;
+      ctx.fillRect(x, top, tileW, tileH);
+      text(p, tile.label, x + 12, top + 18, 18, COLORS.muted, { maxWidth: tileW - 24, free: true, field: `tiles[${i}].label` });
+      text(p, tile.value, x + 12, top + 44, TEXT.body, TONES[tile.tone], { weight: 600, maxWidth: tileW - 24, field: `tiles[${i}].value` });
+    });
+    top += tileH + GAP;
+  }
+  // Figure columns from the right, each as wide as its widest text (caption or cell), within bounds; names take the rest.
+  const widths = spec.columns.map((caption, c) =>
+    c === 0 ? 0 : Math.min(260, Math.max(56, measure(ctx, caption, 18), ...spec.rows.map((r) => measure(ctx, r.cells[c]?.text ?? '', TEXT.small, 600)))),
+  );
+  const rights: number[] = [];
+  let right = width - PAD;
+  for (let c = spec.columns.length - 1; c >= 1; c--) {
+    rights[c] = right;
+    right -= widths[c]! + 20;
+  }
+  const nameRight = right;
+  const captionY = top + 12;
+  spec.columns.forEach((caption, c) => {
+    if (c === 0) text(p, caption, PAD, captionY, 18, COLORS.muted, { maxWidth: nameRight - PAD, free: true, field: 'columns[0]' });
+    else text(p, caption, rights[c]!, captionY, 18, COLORS.muted, { maxWidth: widths[c]!, align: 'right', free: true, field: `columns[${c}]` });
+  });
+  top += 26;
+  const rowH = Math.min(44, Math.floor((height - top - 6) / Math.max(1, spec.rows.length)));
+  spec.rows.forEach((row, i) => {
+    const y = top + i * rowH;
+    const mid = y + rowH / 2;
+    if (row.you || i % 2 === 0) {
+      ctx.fillStyle = row.you ? withAlpha(GOLD, 0.16) : withAlpha(COLORS.labelBackground, 0.6);
+      ctx.fillRect(PAD - 8, y + 2, width - 2 * PAD + 16, rowH - 4);
+    }
+    p.onBox?.({ field: `rows[${i}]`, kind: 'row', box: { x: PAD - 8, y: y + 2, w: width - 2 * PAD + 16, h: rowH - 4 } });
+    row.cells.forEach((cell, c) => {
+      const field = `rows[${i}].cells[${c}]`;
+      if (c === 0) text(p, cell.text, PAD, mid, TEXT.body, TONES[cell.tone], { weight: row.you ? 600 : 400, maxWidth: nameRight - PAD - 8, free: true, field });
+      else text(p, cell.text, rights[c]!, mid, TEXT.small, TONES[cell.tone], { weight: 600, maxWidth: widths[c]!, align: 'right', field });
     });
   });
 }

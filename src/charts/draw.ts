@@ -19,7 +19,7 @@ import { drawHeader, headerLayout, MARGIN } from './header.js';
 import { heroPerformanceConfig, reportHeroNames } from './heroes.js';
 import { metaScatterConfig } from './meta.js';
 import { compareRankConfig, ladderRankConfig, rankHistoryConfig } from './rank.js';
-import { drawLadderCard, drawMatchCard, drawProfileCard, matchCardLayout, type CardReport } from './cards.js';
+import { drawLadderCard, drawMatchCard, drawProfileCard, drawTableCard, matchCardLayout, type CardReport } from './cards.js';
 import { parseChartSpec, type ChartSpec } from './specs.js';
 import { chartText } from './words.js';
 import { COLORS, FONT, FONT_STACK, LIMITS, SIZE, font } from './theme.js';
@@ -64,6 +64,7 @@ function configOf(spec: ChartSpec): ChartConfiguration<'line' | 'bar' | 'scatter
     case 'profile-card':
     case 'match-card':
     case 'ladder-card':
+    case 'table-card':
       return null;
     case 'rank-history':
       return rankHistoryConfig(spec);
@@ -115,9 +116,10 @@ async function drawValid(valid: ChartSpec, report: CardReport): Promise<Buffer> 
   ctx.lang = valid.locale ?? 'en';
   const config = configOf(valid);
   let png: Buffer;
-  if (valid.kind === 'profile-card' || valid.kind === 'match-card' || valid.kind === 'ladder-card') {
+  if (valid.kind === 'profile-card' || valid.kind === 'match-card' || valid.kind === 'ladder-card' || valid.kind === 'table-card') {
     // Cards draw themselves; nothing else draws on the shared canvas meanwhile (one render at a time per thread).
     if (valid.kind === 'ladder-card') drawLadderCard(ctx, valid, report);
+    else if (valid.kind === 'table-card') drawTableCard(ctx, valid, report);
     else await (valid.kind === 'profile-card' ? drawProfileCard(ctx, valid, report) : drawMatchCard(ctx, valid, report));
     png = encodePng(canvas);
   } else if (config) {

@@ -209,9 +209,38 @@ export interface LadderCard {
   }[];
 }
 
+/** Most rows, columns and tiles a table card draws. */
+export const TABLE_CARD_ROWS = 10;
+export const TABLE_CARD_COLUMNS = 4;
+export const TABLE_CARD_TILES = 4;
+
+/** How a table card colours a text: a win, a loss, the usual, or set back. */
+export type CardTone = 'win' | 'loss' | 'plain' | 'muted';
+
+/**
+ * A list as an image card (`/ladder duos`, `/session`): a title and a subtitle, up to {@link TABLE_CARD_TILES} figures over
+ * the table, then the table. The first column is names, and takes the room the other columns (figures, right-aligned)
+ * leave; `columns` are the captions, one for each cell of a row. Texts come formatted in the member's locale.
+ */
+export interface TableCard {
+  kind: 'table-card';
+  locale?: Locale;
+  title: string;
+  subtitle: string;
+  /** "Matches" over "7". */
+  tiles: { label: string; value: string; tone: CardTone }[];
+  columns: string[];
+  rows: {
+    cells: { text: string; tone: CardTone }[];
+    /** The member asking (or their row): highlighted. */
+    you: boolean;
+  }[];
+}
+
 /** The image cards: drawn from a spec with image URLs, their text kept beside them (src/render/view.ts `CardText`). */
-export type CardSpec = ProfileCard | MatchCard | LadderCard;
-export const isCard = (spec: ChartSpec): spec is CardSpec => spec.kind === 'profile-card' || spec.kind === 'match-card' || spec.kind === 'ladder-card';
+export type CardSpec = ProfileCard | MatchCard | LadderCard | TableCard;
+export const isCard = (spec: ChartSpec): spec is CardSpec =>
+  spec.kind === 'profile-card' || spec.kind === 'match-card' || spec.kind === 'ladder-card' || spec.kind === 'table-card';
 /** The cards that draw images from URLs, their bytes put in `images` by the runtime. */
 export const hasCardImages = (spec: ChartSpec): spec is ProfileCard | MatchCard => spec.kind === 'profile-card' || spec.kind === 'match-card';
 /** Every image URL a card draws, once each. */
@@ -223,7 +252,8 @@ export function cardImageUrls(spec: ProfileCard | MatchCard): string[] {
   return [...new Set(urls.filter((u): u is string => !!u))];
 }
 
-export type ChartSpec = RankHistoryChart | HeroPerformanceChart | MetaScatterChart | CompareRankChart | LadderRankChart | ProfileCard | MatchCard | LadderCard;
+export type ChartSpec =
+  RankHistoryChart | HeroPerformanceChart | MetaScatterChart | CompareRankChart | LadderRankChart | ProfileCard | MatchCard | LadderCard | TableCard;
 export type ChartKind = ChartSpec['kind'];
 
 /** `message` lists each problem with its path. */
@@ -355,7 +385,33 @@ const ladderCard = z.strictObject({
     .max(LADDER_CARD_ROWS),
 }) satisfies z.ZodType<LadderCard>;
 
-const chartSpec = z.discriminatedUnion('kind', [rankHistory, heroPerformance, metaScatter, compareRank, ladderRank, profileCard, matchCard, ladderCard]);
+const tone = z.enum(['win', 'loss', 'plain', 'muted']);
+const tableCard = z
+  .strictObject({
+    kind: z.literal('table-card'),
+    locale,
+    title,
+    subtitle: text,
+    tiles: z.array(z.strictObject({ label: text, value: text, tone })).max(TABLE_CARD_TILES),
+    columns: z.array(text).min(1).max(TABLE_CARD_COLUMNS),
+    rows: z.array(z.strictObject({ cells: z.array(z.strictObject({ text, tone })), you: z.boolean() })).max(TABLE_CARD_ROWS),
+  })
+  .refine((card) => card.rows.every((row) => row.cells.length === card.columns.length), {
+    error: 'every row has one cell a column',
+    path: ['rows'],
+  }) satisfies z.ZodType<TableCard>;
+
+const chartSpec = z.discriminatedUnion('kind', [
+  rankHistory,
+  heroPerformance,
+  metaScatter,
+  compareRank,
+  ladderRank,
+  profileCard,
+  matchCard,
+  ladderCard,
+  tableCard,
+]);
 
 /**
  * @returns a copy holding only the spec's own fields.

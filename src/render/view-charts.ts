@@ -70,6 +70,7 @@ export function hasData(spec: ChartSpec): boolean {
     case 'match-card':
       return spec.teams.some((t) => t.players.length > 0);
     case 'ladder-card':
+    case 'table-card':
       return spec.rows.length > 0;
   }
 }

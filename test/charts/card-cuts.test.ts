@@ -26,6 +26,7 @@ import {
   type HeroPerformance,
   type HeroPerformanceChart,
   type LadderCard,
+  type TableCard,
   type MatchCard,
   type ProfileCard,
 } from '../../src/charts/specs.js';
@@ -270,6 +271,23 @@ describe.each(LOCALES)('the cards and the heroes chart in %s cut no figure, tier
     expect(card.locale).toBe(locale);
     expect(card.rows).toHaveLength(10);
     expect(await cutsOf(card)).toEqual([]);
+  });
+
+  it('the session card of a real profile: its tiles, the tiers crossed and every match, nothing cut, nothing overlapping', async () => {
+    await env.b.ctx.links.link(MEMBER.userId, { uid: '1786151874', name: 'Double C' }, true, env.b.clock.now);
+    const charts = recordingCharts();
+    await runInLocale(locale, () => env.b.router.command('session', { options: {}, user: { ...MEMBER, locale } }, { ...env.b.ctx, charts }));
+    const card: TableCard = cardOf(
+      charts.specs.map((spec) => ({ spec })),
+      'table-card',
+    );
+    expect(card.locale).toBe(locale);
+    expect(card.tiles.length).toBeGreaterThanOrEqual(2);
+    expect(card.rows.length).toBeGreaterThan(0);
+    const { cuts, boxes, size } = await drawn(card);
+    expect(cuts).toEqual([]);
+    expect(rowsOf(boxes)).toBe(card.rows.length);
+    expect(collisions(boxes, size)).toEqual([]);
   });
 });
 

@@ -31,7 +31,7 @@ describe('golden images', () => {
     const missing = Object.keys(specs).filter((name) => !existsSync(join(GOLDEN_DIR, `${name}.png`)));
     expect(missing, 'redraw them with npm run charts:golden').toEqual([]);
     expect(new Set(Object.values(specs).map((s) => s.kind))).toEqual(
-      new Set(['rank-history', 'hero-performance', 'meta-scatter', 'compare-rank', 'ladder-rank', 'profile-card', 'match-card', 'ladder-card']),
+      new Set(['rank-history', 'hero-performance', 'meta-scatter', 'compare-rank', 'ladder-rank', 'profile-card', 'match-card', 'ladder-card', 'table-card']),
     );
   });
 

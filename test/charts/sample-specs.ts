@@ -16,6 +16,8 @@ import type {
   HeroPerformanceChart,
   MetaScatterChart,
   LadderCard,
+  CardTone,
+  TableCard,
   MatchCard,
   ProfileCard,
   RankHistoryChart,
@@ -391,6 +393,63 @@ function ladderCardSample(): LadderCard {
   };
 }
 
+/** A duos card as /ladder duos draws it, from the playground's recorded duo and made-up others: tones, a long name, the asker's row. */
+function tableCardSample(): TableCard {
+  const rows: [string, string, string, string, CardTone][] = [
+    ['Card1gan + voidwalkerz', '1–3', '25 % (5–70 %)', '60 % · 48 %', 'loss'],
+    ['Freddyhun + Sir Final', '12–4', '75 % (51–90 %)', '58 % · 61 %', 'win'],
+    ['Double C + HayamaKen', '9–9', '50 % (29–71 %)', '52 % · 47 %', 'plain'],
+    ['A member with a very long display name indeed + Chob Bob', '7–2', '78 % (45–94 %)', '— · 55 %', 'win'],
+  ];
+  return {
+    kind: 'table-card',
+    title: 'Duos of the server',
+    subtitle: 'Members of the ladder who played at least 3 matches on one team',
+    tiles: [],
+    columns: ['Duo', 'Together', 'Win rate (95 %)', 'Each apart'],
+    rows: rows.map(([duo, record, rate, apart, tone], i) => ({
+      cells: [
+        { text: duo, tone: 'plain' },
+        { text: record, tone },
+        { text: rate, tone: 'plain' },
+        { text: apart, tone: 'muted' },
+      ],
+      you: i === 1,
+    })),
+  };
+}
+
+/** A session card as /session draws it: its figures as tiles, then its matches. */
+function sessionCardSample(): TableCard {
+  const matches: [string, 'Win' | 'Loss', string, string][] = [
+    ['Jeff the Land Shark', 'Win', '12 / 3 / 21', '▲ +28'],
+    ['Jeff the Land Shark', 'Loss', '4 / 9 / 14', '▼ −19'],
+    ['Invisible Woman', 'Win', '6 / 2 / 30', '▲ +31'],
+    ['Luna Snow', 'Win', '3 / 4 / 25', '▲ +26'],
+  ];
+  return {
+    kind: 'table-card',
+    title: 'Latest session · Card1gan',
+    subtitle: 'Sunday 7 December 2025, 20:10–21:24 UTC',
+    tiles: [
+      { label: 'Matches', value: '4', tone: 'plain' },
+      { label: 'Won–lost', value: '3–1 · 75 %', tone: 'win' },
+      { label: 'Rank score', value: '▲ +66', tone: 'win' },
+      { label: 'Tier', value: 'Gold I → Platinum III', tone: 'plain' },
+    ],
+    columns: ['Hero', 'Result', 'K / D / A', 'Score'],
+    rows: matches.map(([hero, result, kda, score]) => ({
+      cells: [
+        { text: hero, tone: 'plain' },
+        { text: result, tone: result === 'Win' ? 'win' : 'loss' },
+        { text: kda, tone: 'plain' },
+        { text: score, tone: result === 'Win' ? 'win' : 'loss' },
+      ],
+      you: false,
+    })),
+  };
+}
+
 export function goldenSpecs(): Record<string, ChartSpec> {
   const freddy = sampleProfile('freddyhun-template-2025-03.json');
   const sirFinal = sampleProfile('autumnnippert-sir-final-1117455441.json');
@@ -408,5 +467,7 @@ export function goldenSpecs(): Record<string, ChartSpec> {
     'match-card': matchCardSample(),
     'match-card-ja': japaneseMatchCard(),
     'ladder-card': ladderCardSample(),
+    'table-card': tableCardSample(),
+    'table-card-session': sessionCardSample(),
   };
 }

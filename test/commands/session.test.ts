@@ -8,6 +8,8 @@ import { runInLocale } from '../../src/i18n/index.js';
 import { encodeCustomId } from '../../src/render/custom-id.js';
 import { profiles } from '../game/samples.js';
 import { MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
+import { recordingCharts } from '../helpers/charts.js';
+import type { TableCard } from '../../src/charts/specs.js';
 
 const env = useReplicaBot();
 const description = (p: { embeds: { description?: string }[] }) => p.embeds[0]!.description ?? '';
@@ -113,6 +115,23 @@ describe('/session', () => {
     expect((await env.b.run('session', {})).payload.components[0]!.components.map((c) => ('custom_id' in c ? c.custom_id : ''))).toContain(
       encodeCustomId('se.p', '1786151874', groups.length + 1, 'l'),
     );
+  });
+
+  it('draws the latest session as a card: its matches as played with their results, the embed keeping the rest', async () => {
+    await env.b.ctx.links.link(MEMBER.userId, { uid: '1786151874', name: 'Double C' }, true, env.b.clock.now);
+    const latest = groupsByHand(DOUBLE_C.recent_matches.map((r) => ({ time: r.time, is_win: r.player.is_win })))[0]!;
+    const charts = recordingCharts();
+    const view = await env.b.router.command('session', { options: {}, user: MEMBER }, { ...env.b.ctx, charts });
+    const card = charts.specs.find((s): s is TableCard => s.kind === 'table-card')!;
+    expect(card.title).toBe('Latest session · Double C');
+    expect(card.tiles[0]).toEqual({ label: 'Matches', value: String(latest.length), tone: 'plain' });
+    // Oldest first, as played; a win green, a loss red.
+    expect(card.rows.map((r) => r.cells[1]!.text)).toEqual(latest.slice(-10).map((r) => (r.is_win ? 'win' : 'loss')));
+    expect(card.rows.map((r) => r.cells[1]!.tone)).toEqual(latest.slice(-10).map((r) => (r.is_win ? 'win' : 'loss')));
+    expect(view.embeds![0]!.image?.url).toBe('attachment://session.png');
+    expect(view.files?.map((f) => f.name)).toEqual(['session.png']);
+    // The span and the record are on the card; the heroes and the best match stay in the embed.
+    expect(view.embeds![0]!.description).toMatch(/^Heroes: .+\nBest match: /);
   });
 
   it('shows a player typed by name, and another member’s linked account', async () => {

@@ -11,6 +11,9 @@ import { ladderSeats, seedLadder } from '../../src/playground/seed-ladder.js';
 import type { Replica } from '../../src/replica/server.js';
 import { encodeCustomId } from '../../src/render/custom-id.js';
 import { bot } from '../helpers/bot.js';
+import { recordingCharts } from '../helpers/charts.js';
+import type { TableCard } from '../../src/charts/specs.js';
+import { LOCALES } from '../../src/i18n/locales.js';
 import { replica } from '../helpers/replica.js';
 import { memoryState } from '../helpers/state.js';
 
@@ -101,6 +104,24 @@ describe('the playground’s seeded duo', () => {
         const line = lines.find((l) => l.includes(`<@${seatOf(a).userId}>`) && l.includes(`<@${seatOf(b2).userId}>`));
         expect(line, text).toBeDefined();
         expect(line).toContain(` · ${wins}–${losses} together · `);
+      }
+      // The same duos on a card, in every language: by their game names, the record of the details, the asker's rows lit.
+      for (const locale of LOCALES) {
+        const charts = recordingCharts();
+        const shown = await b.router.command('ladder', { options: { min: 1 }, subcommand: 'duos', user: { ...member, locale } }, { ...b.ctx, charts });
+        const card = charts.specs.find((s): s is TableCard => s.kind === 'table-card')!;
+        expect(card.locale).toBe(locale);
+        expect(shown.embeds![0]!.image?.url).toBe('attachment://duos.png');
+        expect(card.rows).toHaveLength(pairs.length);
+        for (const [a, b2] of pairs) {
+          const { wins, losses } = together(a, b2);
+          const row = card.rows.find((x) => x.cells[0]!.text.includes(seatOf(a).name) && x.cells[0]!.text.includes(seatOf(b2).name));
+          expect(row, locale).toBeDefined();
+          expect(row!.cells[1]!.text).toBe(`${wins}–${losses}`);
+          expect(row!.you).toBe(a === partners[0]!.uid || b2 === partners[0]!.uid);
+        }
+        // Names only: no member's mention on an image.
+        expect(JSON.stringify(card)).not.toMatch(/<@\d+>/);
       }
       // The default (3 together) keeps the real duo alone.
       const main = together(captured.uid, partners[0]!.uid);
