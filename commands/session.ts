@@ -191,7 +191,11 @@ function sessionCardSpec(title: string, s: Session, heroName: (id: string | null
     kind: 'table-card',
     locale: currentLocale(),
     title: truncate(title, 200),
-    subtitle: truncate(tr('messages:session.card.subtitle', { date: shortDate(s.start), length: duration(s.end - s.start) }), 200),
+    // One match has no length: the day alone.
+    subtitle: truncate(
+      s.end > s.start ? tr('messages:session.card.subtitle', { date: shortDate(s.start), length: duration(s.end - s.start) }) : shortDate(s.start),
+      200,
+    ),
     tiles: [
       { label: tr('messages:session.card.matches'), value: integer(played), tone: 'plain' },
       { label: tr('messages:session.card.record'), value: `${wl(s)} · ${ratioPercent(played > 0 ? s.wins / played : null)}`, tone: tone(s.wins - s.losses) },

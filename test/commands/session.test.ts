@@ -134,6 +134,23 @@ describe('/session', () => {
     expect(view.embeds![0]!.description).toMatch(/^Heroes: .+\nBest match: /);
   });
 
+  it('heads the card with the session’s day, and its length only when it has one (more than one match)', async () => {
+    const seen = new Set<string>();
+    for (const file of Object.keys(profiles)) {
+      const p = profiles[file]!;
+      const latest = groupsByHand(p.recent_matches.map((r) => ({ time: r.time, is_win: r.player.is_win })))[0];
+      if (!latest) continue;
+      const charts = recordingCharts();
+      await env.b.router.command('session', { options: { player: String(p.uid) }, user: MEMBER }, { ...env.b.ctx, charts });
+      const card = charts.specs.find((s): s is TableCard => s.kind === 'table-card');
+      // A capture the replica serves another version of has other sessions: only those it serves as captured count.
+      if (!card || card.tiles[0]!.value !== String(latest.length)) continue;
+      expect(card.subtitle.includes(' · '), file).toBe(latest[latest.length - 1]!.time! > latest[0]!.time!);
+      seen.add(latest.length === 1 ? 'one match' : 'several');
+    }
+    expect([...seen].sort()).toEqual(['one match', 'several']);
+  });
+
   it('shows a player typed by name, and another member’s linked account', async () => {
     const typed = await env.b.run('session', { player: '1117455441' });
     expect(typed.payload.embeds[0]!.author?.name).toBe('Sir Final');
