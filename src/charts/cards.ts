@@ -486,6 +486,19 @@ export async function drawMatchCard(ctx: Ctx, spec: MatchCard, report: CardRepor
   });
 }
 
+/** A list card's background and head band (gold edge, title); the subtitle is the card's own, at y 56. */
+function listHead(p: Painter, title: string): void {
+  const { ctx } = p;
+  const { width, height } = SIZE;
+  ctx.fillStyle = COLORS.background;
+  ctx.fillRect(0, 0, width, height);
+  ctx.fillStyle = COLORS.labelBackground;
+  ctx.fillRect(0, 0, width, 72);
+  ctx.fillStyle = GOLD;
+  ctx.fillRect(0, 0, width, 4);
+  text(p, title, PAD, 28, TEXT.big, COLORS.heading, { weight: 600, maxWidth: width - 2 * PAD, free: true, field: 'title' });
+}
+
 /**
  * Draws a ladder card on `ctx` at {@link SIZE}: the title and filters, then one row a member: position, name, tier in its
  * band's colour, rank score and the week's change; the member asking highlighted. Synchronous: no images. A row's tier is
@@ -495,13 +508,7 @@ export async function drawMatchCard(ctx: Ctx, spec: MatchCard, report: CardRepor
 export function drawLadderCard(ctx: Ctx, spec: LadderCard, report: CardReport = {}): void {
   const p = painter(ctx, report);
   const { width, height } = SIZE;
-  ctx.fillStyle = COLORS.background;
-  ctx.fillRect(0, 0, width, height);
-  ctx.fillStyle = COLORS.labelBackground;
-  ctx.fillRect(0, 0, width, 72);
-  ctx.fillStyle = GOLD;
-  ctx.fillRect(0, 0, width, 4);
-  text(p, spec.title, PAD, 28, TEXT.big, COLORS.heading, { weight: 600, maxWidth: width - 2 * PAD, free: true, field: 'title' });
+  listHead(p, spec.title);
   const weekLabelW = Math.min(150, measure(ctx, spec.weekLabel, FIGURES));
   text(p, spec.subtitle, PAD, 56, TEXT.small, COLORS.text, { maxWidth: width - 2 * PAD - weekLabelW - GAP, shrinkTo: 18, free: true, field: 'subtitle' });
   // The change column's name over it: a bare "+12.5" could be anything.
@@ -559,13 +566,7 @@ const TONES: Record<CardTone, string> = { win: WIN, loss: LOSS, plain: COLORS.he
 export function drawTableCard(ctx: Ctx, spec: TableCard, report: CardReport = {}): void {
   const p = painter(ctx, report);
   const { width, height } = SIZE;
-  ctx.fillStyle = COLORS.background;
-  ctx.fillRect(0, 0, width, height);
-  ctx.fillStyle = COLORS.labelBackground;
-  ctx.fillRect(0, 0, width, 72);
-  ctx.fillStyle = GOLD;
-  ctx.fillRect(0, 0, width, 4);
-  text(p, spec.title, PAD, 28, TEXT.big, COLORS.heading, { weight: 600, maxWidth: width - 2 * PAD, free: true, field: 'title' });
+  listHead(p, spec.title);
   text(p, spec.subtitle, PAD, 56, TEXT.small, COLORS.text, { maxWidth: width - 2 * PAD, shrinkTo: 18, free: true, field: 'subtitle' });
   let top = 84;
   if (spec.tiles.length > 0) {
