@@ -177,7 +177,13 @@ function sessionView(
   return withChart({ ...view, embeds: [short] }, { ...card, text: { description: embed.description } });
 }
 
-const RESULT_KEYS = { win: 'messages:session.win', loss: 'messages:session.loss', draw: 'messages:session.draw', none: 'messages:session.noResult' } as const;
+/** A result as a word of its own on the card ("Win"), where the embed's sentence says "win". */
+const RESULT_KEYS = {
+  win: 'messages:session.card.results.win',
+  loss: 'messages:session.card.results.loss',
+  draw: 'messages:session.card.results.draw',
+  none: 'messages:session.card.results.none',
+} as const;
 const resultOf = (m: RecordedMatch) => (m.drawn ? 'draw' : m.won === true ? 'win' : m.won === false ? 'loss' : 'none');
 
 /** Session `s` as a card (src/charts/cards.ts table card): its figures as tiles, then its matches as played (the last ten). */
