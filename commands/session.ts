@@ -24,7 +24,7 @@ import { clampPage, pageFromArgs, pageRow } from '../src/render/paginate.js';
 import { playerAuthor } from '../src/render/scoreboard.js';
 import type { View } from '../src/render/view.js';
 import { chartOf, withChart } from '../src/render/view-charts.js';
-import { TABLE_CARD_ROWS, type CardTone, type TableCard } from '../src/charts/specs.js';
+import type { CardTone, TableCard } from '../src/charts/specs.js';
 
 /** The part of a command's context /session uses (src/discord/command.ts). */
 type Ctx = Pick<CommandContext, 'api' | 'heroes' | 'links' | 'logger' | 'now' | 'recent' | 'tracking'>;
@@ -186,8 +186,11 @@ const RESULT_KEYS = {
 } as const;
 const resultOf = (m: RecordedMatch) => (m.drawn ? 'draw' : m.won === true ? 'win' : m.won === false ? 'loss' : 'none');
 
-/** Session `s` as a card (src/charts/cards.ts table card): its figures as tiles, then its matches as played (the last ten). */
-function sessionCardSpec(title: string, s: Session, heroName: (id: string | null) => string): TableCard {
+/** Matches a session card shows, the last: under its tiles, more rows would be too low for their text. */
+const SESSION_CARD_ROWS = 8;
+
+/** Session `s` as a card (src/charts/cards.ts table card): its figures as tiles, then its matches as played (the last eight). */
+export function sessionCardSpec(title: string, s: Session, heroName: (id: string | null) => string): TableCard {
   const change = s.scoreBefore !== null && s.scoreAfter !== null ? s.scoreAfter - s.scoreBefore : null;
   const tone = (n: number | null): CardTone => (n === null || n === 0 ? 'plain' : n > 0 ? 'win' : 'loss');
   const tiers =
@@ -211,7 +214,7 @@ function sessionCardSpec(title: string, s: Session, heroName: (id: string | null
       ...(tiers ? [{ label: tr('messages:session.card.tier'), value: truncate(tiers, 200), tone: 'plain' as const }] : []),
     ],
     columns: [tr('messages:session.card.hero'), tr('messages:session.card.result'), tr('messages:session.card.kda'), tr('messages:session.card.change')],
-    rows: s.matches.slice(-TABLE_CARD_ROWS).map((m) => {
+    rows: s.matches.slice(-SESSION_CARD_ROWS).map((m) => {
       const result = resultOf(m);
       const resultTone = result === 'win' ? 'win' : result === 'loss' ? 'loss' : 'muted';
       return {

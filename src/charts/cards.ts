@@ -570,32 +570,36 @@ export function drawTableCard(ctx: Ctx, spec: TableCard, report: CardReport = {}
   text(p, spec.subtitle, PAD, 56, TEXT.small, COLORS.text, { maxWidth: width - 2 * PAD, shrinkTo: 18, free: true, field: 'subtitle' });
   let top = 84;
   if (spec.tiles.length > 0) {
-    const tileW = (width - 2 * PAD - GAP * (spec.tiles.length - 1)) / spec.tiles.length;
+    // Each tile as wide as its text needs ("Gold I → Platinum III" more than "4"), as the profile card's tiles.
+    const need = spec.tiles.map((t) => Math.max(measure(ctx, t.label, 18), measure(ctx, t.value, TEXT.body, 600)) + 24);
+    const tileWs = widths(need, width - 2 * PAD - GAP * (spec.tiles.length - 1));
     const tileH = 64;
+    let x = PAD;
     spec.tiles.forEach((tile, i) => {
-      const x = PAD + i * (tileW + GAP);
+      const tileW = tileWs[i]!;
       ctx.fillStyle = COLORS.labelBackground;
       ctx.fillRect(x, top, tileW, tileH);
-      text(p, tile.label, x + 12, top + 18, 18, COLORS.muted, { maxWidth: tileW - 24, free: true, field: `tiles[${i}].label` });
+      text(p, tile.label, x + 12, top + 18, 18, COLORS.muted, { maxWidth: tileW - 24, shrinkTo: 13, free: true, field: `tiles[${i}].label` });
       text(p, tile.value, x + 12, top + 44, TEXT.body, TONES[tile.tone], { weight: 600, maxWidth: tileW - 24, field: `tiles[${i}].value` });
+      x += tileW + GAP;
     });
     top += tileH + GAP;
   }
   // Figure columns from the right, each as wide as its widest text (caption or cell), within bounds; names take the rest.
-  const widths = spec.columns.map((caption, c) =>
+  const columnWs = spec.columns.map((caption, c) =>
     c === 0 ? 0 : Math.min(260, Math.max(56, measure(ctx, caption, 18), ...spec.rows.map((r) => measure(ctx, r.cells[c]?.text ?? '', TEXT.small, 600)))),
   );
   const rights: number[] = [];
   let right = width - PAD;
   for (let c = spec.columns.length - 1; c >= 1; c--) {
     rights[c] = right;
-    right -= widths[c]! + 20;
+    right -= columnWs[c]! + 20;
   }
   const nameRight = right;
   const captionY = top + 12;
   spec.columns.forEach((caption, c) => {
     if (c === 0) text(p, caption, PAD, captionY, 18, COLORS.muted, { maxWidth: nameRight - PAD, free: true, field: 'columns[0]' });
-    else text(p, caption, rights[c]!, captionY, 18, COLORS.muted, { maxWidth: widths[c]!, align: 'right', free: true, field: `columns[${c}]` });
+    else text(p, caption, rights[c]!, captionY, 18, COLORS.muted, { maxWidth: columnWs[c]!, align: 'right', free: true, field: `columns[${c}]` });
   });
   top += 26;
   const rowH = Math.min(44, Math.floor((height - top - 6) / Math.max(1, spec.rows.length)));
@@ -610,7 +614,7 @@ export function drawTableCard(ctx: Ctx, spec: TableCard, report: CardReport = {}
     row.cells.forEach((cell, c) => {
       const field = `rows[${i}].cells[${c}]`;
       if (c === 0) text(p, cell.text, PAD, mid, TEXT.body, TONES[cell.tone], { weight: row.you ? 600 : 400, maxWidth: nameRight - PAD - 8, free: true, field });
-      else text(p, cell.text, rights[c]!, mid, TEXT.small, TONES[cell.tone], { weight: 600, maxWidth: widths[c]!, align: 'right', field });
+      else text(p, cell.text, rights[c]!, mid, TEXT.small, TONES[cell.tone], { weight: 600, maxWidth: columnWs[c]!, align: 'right', field });
     });
   });
 }

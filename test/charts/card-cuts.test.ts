@@ -31,6 +31,9 @@ import {
   type ProfileCard,
 } from '../../src/charts/specs.js';
 import { heroNameLabel } from '../../src/charts/heroes.js';
+import { sessionCardSpec } from '../../commands/session.js';
+import type { Session } from '../../src/game/sessions.js';
+import type { RecordedMatch } from '../../src/game/tracking.js';
 import { floorOfLevel, tierOfLevel } from '../../src/game/ranks.js';
 import { seasonFromIndex } from '../../src/game/seasons.js';
 import { seasonLabel } from '../../src/render/common.js';
@@ -271,6 +274,49 @@ describe.each(LOCALES)('the cards and the heroes chart in %s cut no figure, tier
     expect(card.locale).toBe(locale);
     expect(card.rows).toHaveLength(10);
     expect(await cutsOf(card)).toEqual([]);
+  });
+
+  it('the session card at its longest: the two longest tiers crossed, eight matches of the longest heroes, five-digit figures', async () => {
+    const top = longestLevel(locale);
+    const [before, after] = [tierOfLevel(longestLevel(locale, top - 1)), tierOfLevel(top)];
+    const heroes = (await env.b.ctx.heroes.list()).sort((a, b) => b.name.length - a.name.length).slice(0, 8);
+    const matches: RecordedMatch[] = heroes.map((h, i) => ({
+      matchUid: `m${i}`,
+      time: 1_765_000_000 + i * 1_200,
+      season: 9,
+      modeId: 2,
+      ranked: true,
+      heroId: h.id,
+      won: i % 2 === 0,
+      newScore: 4_000 + i,
+      scoreChange: i % 2 === 0 ? 99.9 : -99.9,
+      newLevel: null,
+      kills: 99_999,
+      deaths: 99_999,
+      assists: 99_999,
+    }));
+    const session: Session = {
+      matches,
+      start: matches[0]!.time,
+      end: matches.at(-1)!.time,
+      wins: 4,
+      losses: 4,
+      draws: 0,
+      scoreBefore: 1_000,
+      scoreAfter: 9_999.9,
+      tierBefore: before,
+      tierAfter: after,
+      heroes: [],
+      best: matches[0]!,
+      season: 9,
+    };
+    const names = new Map(heroes.map((h) => [h.id, runInLocale(locale, () => heroDisplayName(h))]));
+    const card = runInLocale(locale, () => sessionCardSpec(`Session · AVeryLongPlayerNameIndeed`, session, (id) => names.get(id!) ?? '?'));
+    expect(card.locale).toBe(locale);
+    expect(card.rows).toHaveLength(8);
+    const { cuts, boxes, size } = await drawn(card);
+    expect(cuts).toEqual([]);
+    expect(collisions(boxes, size)).toEqual([]);
   });
 
   it('the session card of a real profile: its tiles, the tiers crossed and every match, nothing cut, nothing overlapping', async () => {

@@ -126,8 +126,8 @@ describe('/session', () => {
     expect(card.title).toBe('Latest session · Double C');
     expect(card.tiles[0]).toEqual({ label: 'Matches', value: String(latest.length), tone: 'plain' });
     // Oldest first, as played; a win green, a loss red.
-    expect(card.rows.map((r) => r.cells[1]!.text)).toEqual(latest.slice(-10).map((r) => (r.is_win ? 'Win' : 'Loss')));
-    expect(card.rows.map((r) => r.cells[1]!.tone)).toEqual(latest.slice(-10).map((r) => (r.is_win ? 'win' : 'loss')));
+    expect(card.rows.map((r) => r.cells[1]!.text)).toEqual(latest.slice(-8).map((r) => (r.is_win ? 'Win' : 'Loss')));
+    expect(card.rows.map((r) => r.cells[1]!.tone)).toEqual(latest.slice(-8).map((r) => (r.is_win ? 'win' : 'loss')));
     expect(view.embeds![0]!.image?.url).toBe('attachment://session.png');
     expect(view.files?.map((f) => f.name)).toEqual(['session.png']);
     // The span and the record are on the card; the heroes and the best match stay in the embed.
