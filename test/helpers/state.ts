@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3, { type SqliteConnection } from '../../src/store/sqlite-driver.js';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Insertable } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
 import { DATABASE_FILE, migrateDatabase, sqliteDatabase } from '../../src/store/database.js';
-import { migrationProvider, type Tables } from '../../src/store/schema.js';
+import { migrationProvider, type Tables, type TrackedMatchesTable } from '../../src/store/schema.js';
 import { openState, stateOf, type State } from '../../src/store/state.js';
 import type { GuildSettingsOptions } from '../../src/store/guild-settings.js';
 import { testDatabaseUrl } from './postgres.js';
@@ -95,4 +95,30 @@ export async function databaseAt(where: TestStateLocation, migration: string, se
   } finally {
     await db.destroy();
   }
+}
+
+/** A recorded match row (`tracked_matches`) with only what a test cares about: a ranked win of Season 1.5 (index 9) otherwise. */
+export type TrackedMatchRow = Pick<Insertable<TrackedMatchesTable>, 'uid' | 'match_uid' | 'played_at' | 'recorded_at'> &
+  Partial<Insertable<TrackedMatchesTable>>;
+
+/** Writes `row` as the tracker would record it, the fields not given at their defaults (no hero, no score, 1/1/1). */
+export async function insertTrackedMatch(db: Kysely<Tables>, row: TrackedMatchRow): Promise<void> {
+  await db
+    .insertInto('tracked_matches')
+    .values({
+      season: 9,
+      mode_id: 2,
+      ranked: 1,
+      hero_id: null,
+      won: 1,
+      new_score: null,
+      score_change: null,
+      new_level: null,
+      kills: 1,
+      deaths: 1,
+      assists: 1,
+      mvp: 0,
+      ...row,
+    })
+    .execute();
 }

@@ -6,7 +6,7 @@ import { DeliveryLedger, type FeedTransport } from '../../src/feeds/delivery.js'
 import { LadderMoments, recapDue } from '../../src/ladder/moments.js';
 import type { MessagePayload } from '../../src/render/view.js';
 import type { State } from '../../src/store/state.js';
-import { memoryState } from '../helpers/state.js';
+import { insertTrackedMatch, memoryState } from '../helpers/state.js';
 import { standing } from '../helpers/standing.js';
 
 const GUILD = 'g1';
@@ -188,27 +188,21 @@ describe('top 3, season cards, the weekly recap, quiet hours and a deleted chann
     await state.ladder.join(GUILD, user, T0);
   };
   const match = (uid: string, n: number, playedAt: number, extra: { hero?: string; mvp?: boolean; score?: number; season?: number } = {}) =>
-    state.database.db
-      .insertInto('tracked_matches')
-      .values({
-        uid,
-        match_uid: `${uid}-${n}`,
-        played_at: playedAt,
-        season: extra.season ?? 9,
-        mode_id: 2,
-        ranked: 1,
-        hero_id: extra.hero ?? '1041',
-        won: 1,
-        new_score: extra.score ?? 3900,
-        score_change: 20,
-        new_level: 12,
-        kills: 10,
-        deaths: 5,
-        assists: 3,
-        mvp: extra.mvp ? 1 : 0,
-        recorded_at: T0,
-      })
-      .execute();
+    insertTrackedMatch(state.database.db, {
+      uid,
+      match_uid: `${uid}-${n}`,
+      played_at: playedAt,
+      season: extra.season ?? 9,
+      hero_id: extra.hero ?? '1041',
+      new_score: extra.score ?? 3900,
+      score_change: 20,
+      new_level: 12,
+      kills: 10,
+      deaths: 5,
+      assists: 3,
+      mvp: extra.mvp ? 1 : 0,
+      recorded_at: T0,
+    });
 
   beforeEach(async () => {
     state = memoryState();
@@ -288,28 +282,7 @@ describe('top 3, season cards, the weekly recap, quiet hours and a deleted chann
     await match('2', 6, inWeek - 10 * 86_400, { hero: '1022' });
     // P1 and P3 on one team: two wins and a loss; P2 and P3 once, too few for a duo of the week.
     const together = async (matchUid: string, uids: string[], won: 0 | 1, playedAt: number) => {
-      for (const uid of uids)
-        await state.database.db
-          .insertInto('tracked_matches')
-          .values({
-            uid,
-            match_uid: matchUid,
-            played_at: playedAt,
-            season: 9,
-            mode_id: 2,
-            ranked: 1,
-            hero_id: null,
-            won,
-            new_score: null,
-            score_change: null,
-            new_level: null,
-            kills: 1,
-            deaths: 1,
-            assists: 1,
-            mvp: 0,
-            recorded_at: T0,
-          })
-          .execute();
+      for (const uid of uids) await insertTrackedMatch(state.database.db, { uid, match_uid: matchUid, played_at: playedAt, won, recorded_at: T0 });
     };
     await together('duo-1', ['1', '3'], 1, inWeek + 300);
     await together('duo-2', ['1', '3'], 1, inWeek + 400);

@@ -9,7 +9,7 @@ import type { RecordedMatch } from '../../src/game/tracking.js';
 import { BRACKETS, serverMeta, wilsonInterval, type HeroCount } from '../../src/game/server-meta.js';
 import { ServerMatchesRepository } from '../../src/store/server-matches.js';
 import type { State } from '../../src/store/state.js';
-import { ENGINES, openTestState, type TestStateLocation } from '../helpers/state.js';
+import { ENGINES, insertTrackedMatch, openTestState, type TestStateLocation } from '../helpers/state.js';
 
 const GUILD = 'g1';
 const T0 = 1_760_000_000_000;
@@ -292,27 +292,16 @@ describe.each(ENGINES)('on %s', (engine) => {
     const before = await state.serverMatches.heroCounts(GUILD, since);
     const total = (cs: HeroCount[]) => cs.reduce((n, c) => n + c.matches, 0);
     // A match recorded meanwhile: the kept counts do not have it yet (another repository, with none kept, does).
-    await state.database.db
-      .insertInto('tracked_matches')
-      .values({
-        uid: 'A',
-        match_uid: 'kept_1',
-        played_at: NOW_S,
-        season: 3,
-        mode_id: 2,
-        ranked: 1,
-        hero_id: '1014',
-        won: 1,
-        new_score: 3950,
-        score_change: 20,
-        new_level: null,
-        kills: 1,
-        deaths: 1,
-        assists: 1,
-        mvp: 0,
-        recorded_at: T0,
-      })
-      .execute();
+    await insertTrackedMatch(state.database.db, {
+      uid: 'A',
+      match_uid: 'kept_1',
+      played_at: NOW_S,
+      season: 3,
+      hero_id: '1014',
+      new_score: 3950,
+      score_change: 20,
+      recorded_at: T0,
+    });
     expect(await state.serverMatches.heroCounts(GUILD, since)).toBe(await state.serverMatches.heroCounts(GUILD, since));
     expect(total(await state.serverMatches.heroCounts(GUILD, since))).toBe(total(before));
     expect(total(await new ServerMatchesRepository(state.database.db).heroCounts(GUILD, since))).toBe(total(before) + 1);
