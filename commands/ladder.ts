@@ -10,7 +10,7 @@ import { SERVER_ONLY, slashCommand } from '../src/discord/command.js';
 import { LADDER_PAGE_SIZE, LADDER_PERIODS, LADDER_ROLES, LEFT_OUT_REASONS, type LadderPeriod } from '../src/game/ladder.js';
 import { rankScore, rankScoreChange, scoreChangeArrow } from '../src/game/ranks.js';
 import { choiceName, describe } from '../src/i18n/commands.js';
-import { integer, ratioPercent } from '../src/i18n/format.js';
+import { integer, ratioPercent, winLoss } from '../src/i18n/format.js';
 import { currentLocale, tr } from '../src/i18n/index.js';
 import { roleName, tierName } from '../src/i18n/names.js';
 import { listOf } from '../src/render/common.js';
@@ -126,7 +126,7 @@ async function duosView(user: Invoker, min: number, page: number, ctx: Ctx): Pro
       position: integer(first + i + 1),
       a: who(d.a),
       b: who(d.b),
-      record: recordOf(d.together),
+      record: winLoss(d.together),
       rate: ratioPercent(d.together.winRate),
       low: ratioPercent(d.interval?.low),
       high: ratioPercent(d.interval?.high),
@@ -164,6 +164,7 @@ async function duosView(user: Invoker, min: number, page: number, ctx: Ctx): Pro
   const view: View = { embeds: [embed], ...(nav ? { components: [nav] } : {}) };
   // The page's duos as a card, by their game names: the members' mentions stay in the text the card stands for.
   const name = (uid: string) => truncate(byUid.get(uid)?.name ?? uid, 60) || '?';
+  const asker = new Set(members.filter((m) => m.userId === user.userId).map((m) => m.uid));
   const apart = (r: WinLoss) => (r.matches === 0 ? '—' : ratioPercent(r.winRate));
   const card = chartOf(
     {
@@ -176,7 +177,7 @@ async function duosView(user: Invoker, min: number, page: number, ctx: Ctx): Pro
       rows: shown.map((d) => ({
         cells: [
           { text: `${name(d.a)} + ${name(d.b)}`, tone: 'plain' },
-          { text: recordOf(d.together), tone: d.together.wins > d.together.losses ? 'win' : d.together.wins < d.together.losses ? 'loss' : 'plain' },
+          { text: winLoss(d.together), tone: d.together.wins > d.together.losses ? 'win' : d.together.wins < d.together.losses ? 'loss' : 'plain' },
           {
             text: tr('ladder:duos.card.range', {
               rate: ratioPercent(d.together.winRate),
@@ -187,7 +188,7 @@ async function duosView(user: Invoker, min: number, page: number, ctx: Ctx): Pro
           },
           { text: `${apart(d.aApart)} · ${apart(d.bApart)}`, tone: 'muted' },
         ],
-        you: members.some((m) => m.userId === user.userId && (m.uid === d.a || m.uid === d.b)),
+        you: asker.has(d.a) || asker.has(d.b),
       })),
     },
     'duos.png',
@@ -197,9 +198,6 @@ async function duosView(user: Invoker, min: number, page: number, ctx: Ctx): Pro
   const short = { ...embed, description: truncate(how, LIMITS.description) };
   return withChart({ ...view, embeds: [short] }, { ...card, text: { description: embed.description } });
 }
-
-/** "7–3", or "7–3–1" with draws. */
-const recordOf = (r: { wins: number; losses: number; draws: number }) => `${integer(r.wins)}–${integer(r.losses)}${r.draws > 0 ? `–${integer(r.draws)}` : ''}`;
 
 /** One listed member on one line: position, member, account, tier and score, peak, matches, role, the week's change. */
 function rowLine(r: LadderRow, you: boolean): string {

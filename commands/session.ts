@@ -15,7 +15,7 @@ import { seasonFromIndex } from '../src/game/seasons.js';
 import { nextDivision, seasonAverage, sessionsOf, type Session } from '../src/game/sessions.js';
 import { readForTracking, type RecordedMatch } from '../src/game/tracking.js';
 import { describe } from '../src/i18n/commands.js';
-import { decimal, duration, integer, ratioPercent, shortDate } from '../src/i18n/format.js';
+import { decimal, duration, integer, ratioPercent, shortDate, winLoss } from '../src/i18n/format.js';
 import { currentLocale, tr } from '../src/i18n/index.js';
 import { tierName } from '../src/i18n/names.js';
 import { seasonLabel } from '../src/render/common.js';
@@ -33,7 +33,6 @@ const COLOUR = 0x22c55e;
 /** Heroes named in a session's line: the most played. */
 const HEROES_SHOWN = 4;
 
-const wl = (s: Pick<Session, 'wins' | 'losses' | 'draws'>) => `${integer(s.wins)}–${integer(s.losses)}${s.draws > 0 ? `–${integer(s.draws)}` : ''}`;
 /** Discord's own timestamp: shown in each member's time zone and language. */
 const when = (unixSeconds: number, style: 'f' | 't' | 'R') => `<t:${Math.floor(unixSeconds)}:${style}>`;
 
@@ -52,7 +51,7 @@ function summaryLine(s: Session): string {
   return tr('messages:session.summary', {
     count: s.matches.length,
     n: integer(s.matches.length),
-    record: wl(s),
+    record: winLoss(s),
     rate: ratioPercent(s.matches.length > 0 ? s.wins / s.matches.length : null),
   });
 }
@@ -207,7 +206,11 @@ export function sessionCardSpec(title: string, s: Session, heroName: (id: string
     ),
     tiles: [
       { label: tr('messages:session.card.matches'), value: integer(played), tone: 'plain' },
-      { label: tr('messages:session.card.record'), value: `${wl(s)} · ${ratioPercent(played > 0 ? s.wins / played : null)}`, tone: tone(s.wins - s.losses) },
+      {
+        label: tr('messages:session.card.record'),
+        value: `${winLoss(s)} · ${ratioPercent(played > 0 ? s.wins / played : null)}`,
+        tone: tone(s.wins - s.losses),
+      },
       ...(change !== null
         ? [{ label: tr('messages:session.card.score'), value: `${scoreChangeArrow(change)} ${rankScoreChange(change)}`, tone: tone(change) }]
         : []),

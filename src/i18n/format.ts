@@ -64,6 +64,11 @@ export function winRate(wins: number, matches: number): string {
   return matches > 0 ? percent((wins / matches) * 100) : '—';
 }
 
+/** A record as "7–3", or "7–3–1" when it has draws. */
+export function winLoss(r: { wins: number; losses: number; draws?: number }): string {
+  return `${integer(r.wins)}–${integer(r.losses)}${r.draws ? `–${integer(r.draws)}` : ''}`;
+}
+
 /** Seconds as "12h 4m" (an hour or more) or "4m 12s", localised; an em dash for null. */
 export function duration(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return '—';
