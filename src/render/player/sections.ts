@@ -14,7 +14,7 @@ import { rankScore, rankScoreChange, shownLevel } from '../../game/ranks.js';
 import { type Season } from '../../game/seasons.js';
 import { playedMapLabels } from '../map-names.js';
 import { seasonLabel } from '../common.js';
-import { aside, discordTime, duration, integer, kda, percent, ratioPercent, shortDate } from '../../i18n/format.js';
+import { aside, discordTime, duration, integer, kda, percent, ratioPercent, shortDate, winLoss } from '../../i18n/format.js';
 import { escapeText, LIMITS, truncate } from '../limits.js';
 import { componentEmoji, emojiBefore } from '../emojis.js';
 import { roleName, tierName } from '../../i18n/names.js';
@@ -231,7 +231,6 @@ export function rankHistorySection(p: PlayerProfile, page: number, look: Lookups
   return withChart(section, chartOf(spec, 'rank-history.png', tr('charts:alt.rankHistory', { name: p.name })));
 }
 
-/** What a section needs beyond the profile and lists, read before it renders: the recent matches' page, the tracked records. */
 /** A member of the server's ladder the player played with (`together`: one team) or against; the record from the player's side. */
 export interface PlayedWith {
   userId: string;
@@ -244,6 +243,7 @@ export interface PlayedWith {
 /** Members of each kind shown beside the teammates: the most played. */
 const PLAYED_WITH_SHOWN = 5;
 
+/** What a section needs beyond the profile and lists, read before it renders: the recent matches' page, the tracked records. */
 export interface SectionData {
   history?: HistoryPage;
   /** The Teammates section's: members of this server's ladder the player played with or against (commands/player.ts). */
@@ -298,8 +298,7 @@ export function section(p: PlayerProfile, which: PlayerSection, page: number, lo
     }
     case 'teammates': {
       const withMembers = data.playedWith ?? [];
-      const line = (x: PlayedWith) =>
-        tr('player:teammates.member', { user: `<@${x.userId}>`, name: escapeText(x.name, 40), record: `${integer(x.wins)}–${integer(x.losses)}` });
+      const line = (x: PlayedWith) => tr('player:teammates.member', { user: `<@${x.userId}>`, name: escapeText(x.name, 40), record: winLoss(x) });
       const fields = [true, false].flatMap((together) => {
         const rows = withMembers.filter((x) => x.together === together).slice(0, PLAYED_WITH_SHOWN);
         return rows.length === 0
