@@ -6,6 +6,7 @@ import { knownJsonSize, noteJsonSize } from '../cache/memory-level.js';
 import type { Logger } from '../core/logger.js';
 import {
   DEFAULT_HISTORY_LIMIT,
+  DEVICE_OF_PLATFORM,
   encodeSegment,
   historyQuery,
   itemTypeParam,
@@ -30,6 +31,9 @@ import { NO_METRICS, type Metrics } from '../core/metrics.js';
 import type * as z from 'zod';
 
 export type { Fetched };
+
+/** The most entries a season ladder page is asked for: public clients page by 100; larger pages are unproven. */
+export const TOP_PLAYERS_LIMIT = 100;
 
 export interface CallOptions {
   /** Bypass the TTL; the answer refreshes the cache. */
@@ -299,6 +303,41 @@ export class RivalsApi {
         ? await request
         : await pTimeout(request, { milliseconds: Math.max(1, deadline - Date.now()), message: budgetSpent('playerUpdate') });
     return { data, fetchedAt: this.#now(), ageMs: 0, stale: false, source: 'upstream' };
+  }
+
+  /**
+   * `GET /api/v2/players/leaderboard?page=&limit=&device=&season=` (not in the spec; docs/data.md "The API's other reads"):
+   * a page of the season's ranked ladder of all players. `platform` pc, ps or xbox is sent as the `device` the ladder takes
+   * (ps as `psn`); `season` only for a past season, the API's default being the current one; `limit` (default and most
+   * {@link TOP_PLAYERS_LIMIT}) above that is asked as that.
+   * @throws {ApiArgumentError} for a platform, season, page or limit the API cannot take; {@link ApiError} `bad_response`
+   * for an answer holding no list of players.
+   */
+  topPlayers(params: PageParams & { platform?: string; season?: number | string } = {}, options?: CallOptions) {
+    const query = pageQuery('topPlayers', params, TOP_PLAYERS_LIMIT);
+    query.limit = String(Math.min(Number(query.limit), TOP_PLAYERS_LIMIT));
+    query.device = DEVICE_OF_PLATFORM[platformParam('topPlayers', params.platform)];
+    const season = seasonParam('topPlayers', params.season);
+    if (season !== undefined) query.season = season;
+    return this.#call('topPlayers', { endpoint: 'topPlayers', path: '/api/v2/players/leaderboard', query }, options);
+  }
+
+  /**
+   * `GET /api/v1/seasons` (not in the spec; docs/data.md "The API's other reads"): the game's seasons, in-game numbers with
+   * names and dates where the API gives them. @throws {ApiError} `bad_response` for an answer holding no list.
+   */
+  seasons(options?: CallOptions) {
+    return this.#call('seasons', { endpoint: 'seasons', path: '/api/v1/seasons', query: {} }, options);
+  }
+
+  /**
+   * `GET /api/v1/find-player/{name}` (not in the spec; docs/data.md "The API's other reads"): the player the API finds by a
+   * name, `{uid, name}`, `uid` null when none. An unknown name is {@link ApiError} `not_found` (404, or 400 "Player not found").
+   * @throws {ApiArgumentError} for a name that cannot be a path segment.
+   */
+  findPlayer(name: string, options?: CallOptions) {
+    const seg = encodeSegment('findPlayer', 'name', name);
+    return this.#call('foundPlayer', { endpoint: 'findPlayer', path: `/api/v1/find-player/${seg}`, query: {} }, options);
   }
 
   async close(): Promise<void> {

@@ -23,7 +23,10 @@ export type EndpointName =
   | 'matchHistoryV1'
   | 'matchHistoryV2'
   | 'match'
-  | 'playerUpdate';
+  | 'playerUpdate'
+  | 'topPlayers'
+  | 'seasons'
+  | 'findPlayer';
 
 /** Every read; `playerUpdate` is an action, never cached. */
 export type CachedEndpointName = Exclude<EndpointName, 'playerUpdate'>;
@@ -35,6 +38,12 @@ export type Platform = (typeof PLATFORMS)[number];
 export const isPlatform = (value: unknown): value is Platform => (PLATFORMS as readonly unknown[]).includes(value);
 /** How players name each platform (the same in every language). */
 export const PLATFORM_NAMES: Record<Platform, string> = { pc: 'PC', ps: 'PlayStation', xbox: 'Xbox' };
+
+/**
+ * The season ladder's `device` values (`GET /api/v2/players/leaderboard`, not in the spec; docs/data.md "The API's other
+ * reads"): PlayStation is `psn` there, where the hero leaderboard takes `ps`.
+ */
+export const DEVICE_OF_PLATFORM: Record<Platform, 'pc' | 'psn' | 'xbox'> = { pc: 'pc', ps: 'psn', xbox: 'xbox' };
 
 /** Item filter types (spec endpoint 9). */
 export const ITEM_TYPES = ['emote', 'mvp', 'nameplate', 'spray'] as const;

@@ -667,6 +667,108 @@ export function createSchemas(img: ImageResolver) {
   /** Never described nor captured: any object is accepted and only a text `message` kept. */
   const playerUpdate = z.object({ message: z.unknown().optional() }).transform((b) => ({ message: typeof b.message === 'string' ? b.message : null }));
 
+  /**
+   * A season ladder entry (`/api/v2/players/leaderboard`, docs/data.md "The API's other reads"): `rank.rank` is an object
+   * `{rank, image, color}` there (text in a profile); wins and matches are `win_count` and `battle_count`.
+   */
+  const topPlayer = z
+    .preprocess(
+      (v) => (isRecord(v) ? { ...v, uid: v.uid ?? v.player_uid ?? v.id } : v),
+      z.object({
+        uid: requiredText('uid'),
+        name: text(),
+        icon: record({ player_icon_id: id(), player_icon: image() }),
+        rank: record({
+          rank: z.unknown().optional(),
+          rank_score: num(),
+          max_rank_score: num(),
+          level: num(),
+          max_level: num(),
+          win_rate: num(),
+          win_count: num(),
+          battle_count: num(),
+          season_number: num(),
+        }),
+      }),
+    )
+    .transform(({ uid, name, icon, rank }) => {
+      const tier = isRecord(rank.rank) ? rank.rank : { rank: rank.rank };
+      const wins = rank.win_count;
+      const matches = rank.battle_count;
+      return {
+        uid,
+        name,
+        icon: icon.player_icon,
+        /** The tier's own label ("Celestial 1"), its badge and colour as the API gives them. */
+        tier: toText(tier.rank),
+        tier_image: img(tier.image),
+        tier_colour: toText(tier.color),
+        /** Division 1 (Bronze III) … 23 (One Above All) when the API's `level` is one; see docs/data.md. */
+        level: rank.level,
+        rank_score: rank.rank_score,
+        peak_score: rank.max_rank_score,
+        wins,
+        matches,
+        win_rate: winRate(rank.win_rate, wins ?? 0, matches ?? 0),
+        season: rank.season_number,
+      };
+    });
+
+  /** The season ladder's list: under `players`, else `data`, `leaderboard` or bare; no list at all is a shape the bot does not know. */
+  const topPlayers = z.unknown().transform((body, ctx) => {
+    const b = isRecord(body) ? body : {};
+    const inner = isRecord(b.data) ? b.data : {};
+    const rows = [body, b.players, b.data, b.leaderboard, inner.players].find(Array.isArray);
+    if (!rows) {
+      ctx.addIssue({ code: 'custom', message: 'no list of players' });
+      return z.NEVER;
+    }
+    const players = list(topPlayer).parse(rows);
+    const meta = isRecord(b.pagination) ? { ...b, ...b.pagination } : b;
+    return {
+      players,
+      page: toNumber(meta.page),
+      limit: toNumber(meta.limit),
+      total_players: toNumber(meta.total_players ?? meta.total),
+      total_pages: toNumber(meta.total_pages),
+    };
+  });
+
+  /**
+   * The season listing (`/api/v1/seasons`): numbers as clients read it (`{seasons: [0, 1, 1.5]}`), or objects with a
+   * `season` (or `number`), `name` and start and end dates; bare or under `seasons`/`data`. Dates become epoch ms.
+   */
+  const seasons = z.unknown().transform((body, ctx) => {
+    const b = isRecord(body) ? body : {};
+    const rows = [body, b.seasons, b.data, b.season].find(Array.isArray);
+    if (!rows) {
+      ctx.addIssue({ code: 'custom', message: 'no list of seasons' });
+      return z.NEVER;
+    }
+    const out: { number: number; name: string | null; starts_at: number | null; ends_at: number | null }[] = [];
+    for (const row of rows) {
+      const r: Record<string, unknown> = isRecord(row) ? row : { season: row };
+      const n = toNumber(r.season ?? r.number ?? r.season_number ?? r.id);
+      if (n === null || n < 0 || Math.round(n * 10) !== n * 10) continue;
+      out.push({
+        number: n,
+        name: toText(r.name ?? r.title),
+        starts_at: epochMs(r.starts_at ?? r.start ?? r.start_date),
+        ends_at: epochMs(r.ends_at ?? r.end ?? r.end_date),
+      });
+    }
+    return { seasons: out, current: toNumber(b.current ?? b.current_season) };
+  });
+
+  /** Player search (`/api/v1/find-player/{name}`): `{name, uid}` bare, under `player` or `data`, or first in a list; no uid is no player. */
+  const foundPlayer = z.unknown().transform((body) => {
+    const first: unknown = Array.isArray(body) ? (body as unknown[])[0] : body;
+    const b = isRecord(first) ? first : {};
+    const inner = [b.player, b.data].find(isRecord) ?? b;
+    const uid = toText(inner.uid ?? inner.player_uid);
+    return { uid: uid?.trim() || null, name: toText(inner.name ?? inner.nick_name) };
+  });
+
   return {
     heroes: z.array(z.unknown()).transform((v) => list(hero).parse(v)),
     hero,
@@ -688,7 +790,19 @@ export function createSchemas(img: ImageResolver) {
     matchHistory,
     match: matchDetail,
     playerUpdate,
+    topPlayers,
+    seasons,
+    foundPlayer,
   };
+}
+
+/** Epoch ms from epoch seconds or ms, or a date text; null for anything else. */
+function epochMs(value: unknown): number | null {
+  const n = toNumber(value);
+  if (n !== null) return n > 1e12 ? n : n > 1e8 ? n * 1000 : null;
+  const t = toText(value);
+  const parsed = t === null ? Number.NaN : Date.parse(t);
+  return Number.isFinite(parsed) ? parsed : null;
 }
 
 /** A `peak_rank` block as `{name, score, image}`; null when it says nothing. */
@@ -807,3 +921,10 @@ export type MatchPlayer = MatchDetail['players'][number];
 
 /** The API's message, if any. */
 export type PlayerUpdate = Out<'playerUpdate'>;
+/** A page of the season's ranked ladder; `win_rate` a percentage, `level` the division when it is one (docs/data.md). */
+export type TopPlayers = Out<'topPlayers'>;
+export type TopPlayer = TopPlayers['players'][number];
+/** The season listing; dates epoch ms; `number` the in-game number (1.5). */
+export type SeasonListing = Out<'seasons'>;
+/** A player search's answer; `uid` null when it names nobody. */
+export type FoundPlayer = Out<'foundPlayer'>;

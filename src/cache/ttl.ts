@@ -20,6 +20,9 @@ export const RESOURCES = [
   'matchHistoryV1',
   'matchHistoryV2',
   'match',
+  'topPlayers',
+  'seasons',
+  'findPlayer',
   'notFound',
 ] as const;
 
@@ -57,6 +60,12 @@ export const DEFAULT_TTLS: Readonly<Record<Resource, number>> = {
   matchHistoryV2: 3 * MINUTE,
   // api-spec.md, Match detail and Limits 4: "A match, once located, never changes".
   match: Number.POSITIVE_INFINITY,
+  // The season's ladder moves with every ranked match, but members read its top, not their own line of it.
+  topPlayers: 5 * MINUTE,
+  // A new season starts every few months, announced weeks ahead.
+  seasons: 24 * HOUR,
+  // A name's owner changes only when a player renames.
+  findPlayer: 1 * HOUR,
   // So that retyping a miss does not spend the key's quota.
   notFound: 2 * MINUTE,
 };

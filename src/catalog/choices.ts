@@ -19,6 +19,7 @@ import { LIMITS } from '../render/limits.js';
 import type { AccountLinksRepository } from '../store/account-links.js';
 import type { TrackingRepository } from '../store/tracking.js';
 import type { HeroDirectory } from './hero-directory.js';
+import { listedSeasonLabel, listedSeasons } from './season-list.js';
 
 /** Longest an autocomplete waits for the one read it makes, ms: well inside Discord's 3 s, with room to answer. */
 export const CHOICE_READ_MS = 1_200;
@@ -45,29 +46,38 @@ const holds = (text: string, typed: string) => typed === '' || text.toLowerCase(
 
 /**
  * The seasons to offer for a `season` option, newest first, whose number starts with what is typed: those the profile of
- * `player` has (its ranked seasons with their tier, and the season it plays now), read through the cache; else, as the
- * season table has them, every season up to the one typed. `player` is a UID, as player autocomplete gives it ("" for
- * the member's default account); a name typed by hand is not read.
+ * `player` has (its ranked seasons with their tier, and the season it plays now), read through the cache, and every season
+ * the API lists (src/catalog/season-list.ts), named as it names them; with neither, as the season table has them, every
+ * season up to the one typed. `player` is a UID, as player autocomplete gives it ("" for the member's default account; null
+ * for a command about no player); a name typed by hand is not read.
  */
 export async function seasonChoices(
   typed: string,
-  player: string,
+  player: string | null,
   userId: string,
   ctx: { api: RivalsApi; links: Pick<AccountLinksRepository, 'defaultUid'> },
 ): Promise<NumberChoice[]> {
   const prefix = typed.trim();
   // A UID (what player autocomplete gives) or the member's own account: a name half typed would cost a request each keystroke.
-  const chosen = player.trim();
-  const query = chosen === '' ? await inTime(() => ctx.links.defaultUid(userId)) : /^\d+$/.test(chosen) ? chosen : null;
-  const profile = query ? await inTime(async () => (await ctx.api.player(query)).data) : null;
-  const seasons = profile ? profileSeasons(profile) : [];
-  const offered = seasons.length > 0 ? seasons : seasonTable(seasonFromNumber(prefix)).map((season) => ({ season, tier: null }));
+  const chosen = player?.trim() ?? null;
+  const readProfile = async () => {
+    const query = chosen === null ? null : chosen === '' ? await inTime(() => ctx.links.defaultUid(userId)) : /^\d+$/.test(chosen) ? chosen : null;
+    return query ? await inTime(async () => (await ctx.api.player(query)).data) : null;
+  };
+  const [profile, listed] = await Promise.all([readProfile(), inTime(() => listedSeasons({ api: ctx.api }))]);
+  const byIndex = new Map<number, { season: Season; tier: string | null }>();
+  for (const s of profile ? profileSeasons(profile) : []) byIndex.set(s.season.index, s);
+  for (const l of listed ?? []) if (!byIndex.has(l.season.index)) byIndex.set(l.season.index, { season: l.season, tier: null });
+  const offered =
+    byIndex.size > 0
+      ? [...byIndex.values()].sort((a, b) => b.season.index - a.season.index)
+      : seasonTable(seasonFromNumber(prefix)).map((season) => ({ season, tier: null }));
   return offered
     .filter((s) => s.season.number.startsWith(prefix))
-    .map((s) => ({
-      name: s.tier ? `${tr('player:season', { number: s.season.number })} · ${tierName(s.tier)}` : tr('player:season', { number: s.season.number }),
-      value: Number(s.season.number),
-    }));
+    .map((s) => {
+      const label = listedSeasonLabel(s.season, listed ?? []);
+      return { name: s.tier ? `${label} · ${tierName(s.tier)}` : label, value: Number(s.season.number) };
+    });
 }
 
 /** A profile's seasons, newest first: each ranked season with its tier, and the season it plays now (its recent matches say). */

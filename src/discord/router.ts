@@ -109,8 +109,10 @@ export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, raw
         return text(t.apiTimeout());
       case 'unauthorized':
         return text(t.apiUnauthorized());
-      case 'unavailable':
       case 'bad_response':
+        // JSON of a shape the bot does not know: said so, since retrying in a minute will not change it (the log has the shape).
+        return text(err.wellFormed && err.upstreamMessage !== 'empty body' ? t.apiUnknownForm() : t.apiDown());
+      case 'unavailable':
         return text(t.apiDown());
       case 'bad_request':
         return text(fromComponent ? t.goneAfterPress() : query ? t.notFoundQuery(query) : t.nothingFromApi());

@@ -58,6 +58,7 @@ export const t = {
   postNotFound: (id: string) => m('errors.postNotFound', { id }),
   storeUnavailable: () => m('errors.storeUnavailable'),
   apiDown: () => m('errors.apiDown'),
+  apiUnknownForm: () => m('errors.apiUnknownForm'),
   apiTimeout: () => m('errors.apiTimeout'),
   rateLimited: (seconds: number) => m('errors.rateLimited', { seconds: integer(seconds) }),
   apiUnauthorized: () => m('errors.apiUnauthorized'),

@@ -15,6 +15,8 @@ export interface Faults {
   retryAfterSeconds?: number;
   /** Answer 200 with a truncated, unparseable JSON body. */
   malformed?: boolean;
+  /** Answer 200 with well-formed JSON of a form no endpoint has (`{"result": {"unexpected": true}}`): the API's drift. */
+  wrongShape?: boolean;
   /** Never answer: the connection stays open with no status line. */
   hang?: boolean;
   /** Send status and headers, then stall forever in the middle of the body. */
@@ -38,6 +40,7 @@ export const faultsSchema = z
     forceStatus: z.number().int().min(400).max(599).optional(),
     retryAfterSeconds: z.number().min(0).max(86_400).optional(),
     malformed: z.boolean().optional(),
+    wrongShape: z.boolean().optional(),
     hang: z.boolean().optional(),
     hangBody: z.boolean().optional(),
     pathPrefix: z.string().startsWith('/').optional(),
@@ -51,7 +54,7 @@ export const faultsSchema = z
 
 /**
  * From `REPLICA_*`: `LATENCY_MS` ("200" or "50-300"), `ERROR_RATE` (0 to 1), `ERROR_STATUS`, `FORCE_STATUS`,
- * `RETRY_AFTER` (s), `MALFORMED`, `HANG`, `HANG_BODY` (`1`/`true`), `FAULT_PATH`, `UPDATE_COOLDOWN_S`.
+ * `RETRY_AFTER` (s), `MALFORMED`, `WRONG_SHAPE`, `HANG`, `HANG_BODY` (`1`/`true`), `FAULT_PATH`, `UPDATE_COOLDOWN_S`.
  * @throws {Error} naming the variable when a value is invalid.
  */
 export function faultsFromEnv(env: Record<string, string | undefined>): Faults {
@@ -76,6 +79,7 @@ export function faultsFromEnv(env: Record<string, string | undefined>): Faults {
   raw.retryAfterSeconds = number('REPLICA_RETRY_AFTER');
   raw.updateCooldownSeconds = number('REPLICA_UPDATE_COOLDOWN_S');
   if (flag(env.REPLICA_MALFORMED)) raw.malformed = true;
+  if (flag(env.REPLICA_WRONG_SHAPE)) raw.wrongShape = true;
   if (flag(env.REPLICA_HANG)) raw.hang = true;
   if (flag(env.REPLICA_HANG_BODY)) raw.hangBody = true;
   if (env.REPLICA_FAULT_PATH?.trim()) raw.pathPrefix = env.REPLICA_FAULT_PATH.trim();

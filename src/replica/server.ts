@@ -11,6 +11,9 @@
  *   in this {@link startReplica} run only;
  * - what a player does in game ({@link ReplicaGame}): a new rank shows at once, another player icon only once an update
  *   was accepted, as the API refreshes a profile then.
+ * The reads the spec names without shapes (docs/data.md "The API's other reads"), as public clients read them: the
+ * season ladder (./season-ladder.ts), the season listing (numbers; `POST /__replica/seasons` adds one), and the player
+ * search, which answers the closest name within a typo or two and a miss as 400 "Player not found".
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +22,8 @@ import { formatUpdateTime } from '../game/update-times.js';
 import { loadDataset, type Dataset, type PostKind } from './data/dataset.js';
 import { drawLatency, faultsSchema, type Faults } from './faults.js';
 import { iconOf, knownIcons, rankOf, withIcon, withRank, type PlayerIcon } from './in-game.js';
+import Fuse from 'fuse.js';
+import { LADDER_DEVICES, listedNumber, seasonLadder, type ListedSeason } from './season-ladder.js';
 
 type Json = Record<string, unknown>;
 
@@ -52,6 +57,8 @@ export const MESSAGES = {
   playerServerError: 'An unexpected error occurred. Please try again later.',
   // Not in the spec.
   noPlayer: 'Player not found',
+  /** What the player search answers for a name it does not find (as one public client matches it, with a 400). */
+  searchMiss: 'Player not found',
   noMatch: 'Match not found',
   /** Hand-written: the real success body of the player update is unknown. */
   updateRequested: 'Player update requested.',
@@ -193,6 +200,9 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
   const icons = knownIcons(data.profileCaptures);
   const updateCooldownMs = () =>
     faults.updateCooldownSeconds !== undefined ? faults.updateCooldownSeconds * 1000 : (options.updateCooldownMs ?? DEFAULT_UPDATE_COOLDOWN_MS);
+
+  /** Season ladders by `<season>:<device>`, drawn on first ask. */
+  const ladders = new Map<string, Json[]>();
 
   const heroByQuery = (q: string): Json | undefined => {
     const n = norm(q);
@@ -397,8 +407,46 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
         );
       },
     ],
+    [/^\/api\/v1\/seasons$/, () => ok({ seasons: data.seasons }, 'handwritten')],
+    [
+      /^\/api\/v2\/players\/leaderboard$/,
+      (_m, url) => {
+        const device = (url.searchParams.get('device') ?? 'pc').trim().toLowerCase();
+        if (!(LADDER_DEVICES as readonly string[]).includes(device)) fail(400, MESSAGES.badQuery);
+        const raw = url.searchParams.get('season');
+        const listed = data.seasons.map(listedNumber);
+        const newest = Math.max(...listed);
+        if (raw !== null && (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || !listed.includes(Number(raw)))) fail(400, MESSAGES.badSeason);
+        const season = raw === null ? newest : Number(raw);
+        const { page, limit } = paging(url, MESSAGES.badPagination, 25);
+        if (limit > 500) fail(400, MESSAGES.badPagination);
+        const key = `${season}:${device}`;
+        let ladder = ladders.get(key);
+        if (!ladder) ladders.set(key, (ladder = seasonLadder(season, device as (typeof LADDER_DEVICES)[number], season === newest, data.players.values())));
+        return ok(
+          { page, limit, total_players: ladder.length, total_pages: Math.ceil(ladder.length / limit), players: pageOf(ladder, page, limit) },
+          'handwritten',
+        );
+      },
+    ],
+    [
+      /^\/api\/v[12]\/find-player\/([^/]+)$/,
+      (m) => {
+        const q = m[1]!.trim();
+        if (q === '') fail(400, MESSAGES.badPlayerQuery);
+        const uid = playerUid(q) ?? nearestName(q) ?? fail(400, MESSAGES.searchMiss);
+        const profile = data.players.get(uid)!;
+        return ok({ name: String(profile.name ?? (profile.player as Json | undefined)?.name ?? uid), uid }, 'handwritten');
+      },
+    ],
     [/^\/api\/v1\/match\/([^/]+)$/, (m) => ok(data.matches.get(m[1]!.trim()) ?? fail(404, MESSAGES.noMatch), 'real')],
   ];
+
+  /** The player whose name is closest to `query` within a typo or two (fuse.js); the real search's reach is unknown. */
+  function nearestName(query: string): string | undefined {
+    const names = [...data.players].map(([uid, p]) => ({ uid, name: String(p.name ?? (p.player as Json | undefined)?.name ?? '') }));
+    return new Fuse(names, { keys: ['name'], threshold: 0.3, ignoreLocation: true }).search(query, { limit: 1 })[0]?.item.uid;
+  }
 
   function postList(url: URL, kind: PostKind, countField: string, arrayField: string, notFound: string): Reply {
     const { page, limit } = paging(url, MESSAGES.badPagination);
@@ -546,6 +594,15 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
       Object.assign(post, patch);
       return send(res, ok(post));
     }
+    // A season the API lists from now on (a new season's start): a number, or `{season, name?, starts_at?, ends_at?}`.
+    if (path === '/__replica/seasons' && req.method === 'POST') {
+      const added = seasonOfBody(body);
+      if (added === null) return send(res, { status: 400, body: { error: 'a season is a number such as 4.5, or {season, name?, starts_at?, ends_at?}' } });
+      if (data.seasons.some((s) => listedNumber(s) === listedNumber(added)))
+        return send(res, { status: 409, body: { error: `season ${listedNumber(added)} is listed` } });
+      data.seasons.push(added);
+      return send(res, { status: 201, body: { seasons: data.seasons } });
+    }
     if (path === '/__replica/players/capture' && req.method === 'PUT') {
       const file = (body as Json | undefined)?.file;
       if (typeof file !== 'string' || !serveCapture(file))
@@ -615,6 +672,7 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
         res.writeHead(200, { 'content-type': 'application/json' });
         return void res.end('{"match_details": {"match_uid": "6713355_17406');
       }
+      if (f.wrongShape) return send(res, ok({ result: { unexpected: true } }));
       if (f.hangBody) {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('{"players": [');
@@ -684,6 +742,18 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A season to list from an admin body; null when it is none. */
+function seasonOfBody(body: unknown): ListedSeason | null {
+  const isSeason = (n: unknown): n is number => typeof n === 'number' && n >= 0 && n <= 1000 && Math.round(n * 10) === n * 10;
+  if (isSeason(body)) return body;
+  if (!body || typeof body !== 'object') return null;
+  const b = body as Json;
+  if (!isSeason(b.season)) return null;
+  const textOf = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+  if ([b.name, b.starts_at, b.ends_at].some((v) => v !== undefined && textOf(v) === undefined)) return null;
+  return { season: b.season, name: textOf(b.name), starts_at: textOf(b.starts_at), ends_at: textOf(b.ends_at) };
 }
 
 async function readJsonBody(req: IncomingMessage): Promise<unknown> {

@@ -62,19 +62,22 @@ describe('season', () => {
     expect(await complete('player', 'season', '', {}, UNTRACKED)).toEqual(compared);
   });
 
-  it('without a profile to read, falls back to the season table up to the season typed, and to nothing without one', async () => {
+  it('without a profile to read, offers the seasons the API lists, newest first, narrowed by what is typed', async () => {
     const unknown = { query: 'Nobody123' };
-    expect(await complete('player', 'season', '2', unknown)).toEqual([{ name: 'Season 2', value: 2 }]);
-    expect(await complete('player', 'season', '1', unknown)).toEqual([{ name: 'Season 1', value: 1 }]);
+    const listed = env.r.dataset.seasons.map((s) => (typeof s === 'number' ? s : s.season)).sort((a, b) => b - a);
+    expect(await complete('player', 'season', '', unknown)).toEqual(listed.map((n) => ({ name: `Season ${n}`, value: n })));
+    expect(await complete('player', 'season', '2', unknown)).toEqual([
+      { name: 'Season 2.5', value: 2.5 },
+      { name: 'Season 2', value: 2 },
+    ]);
     expect(await complete('player', 'season', '0.5', unknown)).toEqual([]);
-    expect(await complete('player', 'season', '', unknown)).toEqual([]);
   });
 
   it('reads no profile for a name typed by hand: each keystroke would cost a request', async () => {
     // A UID, as player autocomplete gives it, is read: its seasons come with their tiers; a name half typed is not read.
     expect((await complete('player', 'season', '', { query: DOUBLE_C.uid })).some((c) => c.name.includes(' · '))).toBe(true);
     for (const query of ['D', 'Do', 'Dou', 'Doub']) {
-      expect(await requestsOf(async () => expect(await complete('player', 'season', '2', { query })).toEqual([{ name: 'Season 2', value: 2 }]))).toBe(0);
+      expect(await requestsOf(async () => expect((await complete('player', 'season', '2', { query })).map((c) => c.value)).toEqual([2.5, 2]))).toBe(0);
     }
   });
 

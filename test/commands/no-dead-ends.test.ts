@@ -54,6 +54,7 @@ const ROUTES: Record<string, Kind> = {
   'hero.p': 'same view',
   'sc.t': 'same view',
   'lb.p': 'same view',
+  'lb.t': 'same view',
   'ld.p': 'same view',
   'se.p': 'same view',
   'ld.d': 'same view',
@@ -109,6 +110,8 @@ const FAULT_PRESSES: Press[] = [
   { id: encodeCustomId('pl.p', CARD1GAN, '', 'matches', 2, 'n'), back: null },
   { id: encodeCustomId('hero.s', '1011'), values: ['abilities'], back: null },
   { id: encodeCustomId('lb.p', '1011', 'pc', 2, 'n'), back: null },
+  { id: encodeCustomId('lb.t', 'pc', '', 2, 'n'), back: null },
+  { id: encodeCustomId('lb.t', 'xbox', '2.5', 88, 'm'), back: null },
 ];
 
 const FAULTS: { label: string; faults: Faults; warm: boolean }[] = [

@@ -212,6 +212,7 @@ const SAMPLES: { [K in keyof typeof t]: Parameters<(typeof t)[K]> } = {
   postNotFound: ['1'],
   storeUnavailable: [],
   apiDown: [],
+  apiUnknownForm: [],
   apiTimeout: [],
   rateLimited: [30],
   apiUnauthorized: [],

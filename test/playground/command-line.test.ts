@@ -101,7 +101,7 @@ describe('the command bar language', () => {
       expect(frenchLabels('/conf')).toContain('/configurer flux');
       expect(frenchLabels('/conf')).not.toContain('/config feed');
       const [classement] = staticSuggestions('/class', parseCommandLine('/class', french), french, guild);
-      expect(classement).toMatchObject({ label: '/classement', detail: 'Les joueurs les mieux classés sur un héros', line: '/classement ' });
+      expect(classement).toMatchObject({ label: '/classement', detail: 'Les meilleurs joueurs classés de la saison, ou d’un héros', line: '/classement ' });
       expect(frenchLabels('/configurer flux ')).toEqual(expect.arrayContaining(['type:', 'salon:', 'rôle:', 'rattrapage:']));
       expect(frenchLabels('/configurer flux type:')).toEqual(['Notes de patch', 'Équilibrages', 'Journaux de développement', 'Versions du jeu']);
       expect(frenchLabels('/classement Hulk plateforme:')).toEqual(['PC', 'PlayStation', 'Xbox']);

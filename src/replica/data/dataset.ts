@@ -36,6 +36,8 @@ export interface Dataset {
   historyV1: Map<string, Json[]>;
   historyV2: Map<string, Json[]>;
   matches: Map<string, Json>;
+  /** `GET /api/v1/seasons`'s list, oldest first; tests and the admin route add to it. */
+  seasons: hand.ListedSeason[];
   provenance: Map<string, Provenance>;
 }
 
@@ -226,6 +228,7 @@ export function loadDataset(samplesDir: string = SAMPLES_DIR): Dataset {
     historyV1,
     historyV2,
     matches,
+    seasons: hand.seasonListing(players.values()),
     provenance,
   };
 }

@@ -3,6 +3,28 @@
  * Raw api-spec.md shapes with the real API's habits; numbers from a seeded generator, so every run matches.
  */
 
+import { seasonFromRankGame } from '../../game/seasons.js';
+
+type Json = Record<string, unknown>;
+const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+
+/** A season listing entry as the replica serves it: a number (what clients read), or an object some forms show. */
+export type ListedSeason = number | { season: number; name?: string; starts_at?: string; ends_at?: string };
+
+export const listedNumber = (s: ListedSeason): number => (typeof s === 'number' ? s : s.season);
+
+/** Every season from 0 to the newest ranked season any captured profile lists (its rank game's key), as numbers. */
+export function seasonListing(profiles: Iterable<Json>): ListedSeason[] {
+  let newest = 0;
+  for (const profile of profiles) {
+    for (const [key, entry] of Object.entries(asRecord(asRecord(asRecord(profile.player).info).rank_game_season))) {
+      const season = seasonFromRankGame(Number(asRecord(entry).rank_game_id) || null, key);
+      if (season && season.index > newest) newest = season.index;
+    }
+  }
+  return Array.from({ length: newest + 1 }, (_, i) => (i === 0 ? 0 : 1 + (i - 1) / 2));
+}
+
 /** From the real hero list sample. */
 export interface HeroRef {
   id: number;

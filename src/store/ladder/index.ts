@@ -7,7 +7,7 @@ import { LRUCache } from 'lru-cache';
 import type { Standing } from '../../game/ladder.js';
 import type { Db } from '../database.js';
 import { forgetLadderMember, ladderVersion } from './listing.js';
-import { joinLadder, membership, memberships, type LadderMembership } from './members.js';
+import { joinLadder, listedMembersByUid, membership, memberships, type LadderMembership } from './members.js';
 import { pendingMoments, recapData, recapTargets, settleMoment, settleRecap, type PendingMoment, type RecapData, type RecapTarget } from './outbox.js';
 import { readPage, type LadderPage, type LadderQuery } from './pages.js';
 import {
@@ -105,6 +105,11 @@ export class LadderRepository {
 
   memberships(userId: string): Promise<LadderMembership[]> {
     return memberships(this.db, userId);
+  }
+
+  /** Which of `uids` stand for members listed on `guildId`'s ladder, by uid: their user IDs. */
+  listedMembersByUid(guildId: string, uids: readonly string[]): Promise<Map<string, string>> {
+    return listedMembersByUid(this.db, guildId, uids);
   }
 
   /** Takes `userId` off every ladder. @returns how many rows went. */

@@ -1,6 +1,6 @@
 /** Who is on a server's ladder, with their choices there (the account, the platform, opting out, mentions). */
 import type { Db } from '../database.js';
-import { relistMember, touched } from './listing.js';
+import { LISTED, relistMember, touched } from './listing.js';
 
 /** A member's place on one server's ladder, for `/ladder join` and `/privacy`. */
 export interface LadderMembership {
@@ -64,6 +64,22 @@ export async function membership(db: Db, guildId: string, userId: string): Promi
 export async function memberships(db: Db, userId: string): Promise<LadderMembership[]> {
   const rows = await db.selectFrom('ladder_members').selectAll().where('user_id', '=', userId).orderBy('joined_at').execute();
   return rows.map(membershipOf);
+}
+
+/**
+ * Which of `uids` (game accounts) stand for members listed on `guildId`'s ladder: by uid, that member's Discord user ID.
+ * Only listed members (joined, not opted out, shown by a verified account): no one else is ever named by the server's bot.
+ */
+export async function listedMembersByUid(db: Db, guildId: string, uids: readonly string[]): Promise<Map<string, string>> {
+  if (uids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('ladder_members')
+    .select(['uid', 'user_id'])
+    .where('guild_id', '=', guildId)
+    .where('uid', 'in', [...new Set(uids)])
+    .where(LISTED, '=', 1)
+    .execute();
+  return new Map(rows.flatMap((r) => (r.uid ? [[r.uid, r.user_id] as const] : [])));
 }
 
 function membershipOf(r: {
