@@ -10,7 +10,9 @@ import { tr, typedWord } from '../src/i18n/index.js';
 import { t } from '../src/render/strings.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
 import type { View } from '../src/render/view.js';
-import { playerChoices } from '../src/catalog/players.js';
+import { playerChoices, playerSuggestions, searchPlayer } from '../src/catalog/players.js';
+import { ApiError } from '../src/core/api-errors.js';
+import { NotFoundError } from '../src/core/errors.js';
 
 /** The part of a command's context /link uses (src/discord/command.ts). */
 type Ctx = Pick<CommandContext, 'api' | 'links' | 'logger' | 'now' | 'recent' | 'tracking' | 'verifications'>;
@@ -40,8 +42,28 @@ export const link: CommandModule = {
     .addBooleanOption((o) => o.setName('default').setDescription(describe('link.options.default')))
     .toJSON(),
   async execute(input, ctx: Ctx) {
+    const typed = String(input.options.player ?? '').trim();
+    // A name goes through the API's search first: the link is by UID, which outlives a rename. A search that finds another
+    // name links nobody and offers it; one that cannot answer leaves the profile read by name to decide.
+    const found = await searchPlayer(typed, ctx);
+    if (found && found.name.toLowerCase() !== typed.toLowerCase()) {
+      throw new NotFoundError(
+        'player',
+        typed,
+        false,
+        [found.name, ...(await playerSuggestions(input.user.userId, typed, ctx)).filter((n) => n !== found.name)].slice(0, 3),
+      );
+    }
     // A private profile can still be linked: its owner may open it later.
-    const profile = (await ctx.api.player(String(input.options.player ?? ''), {}, { fresh: true })).data;
+    const profile = await ctx.api
+      .player(found?.uid ?? typed, {}, { fresh: true })
+      .then((f) => f.data)
+      .catch(async (err: unknown) => {
+        if (!found && err instanceof ApiError && err.kind === 'not_found' && !/^\d+$/.test(typed)) {
+          throw new NotFoundError('player', typed, false, await playerSuggestions(input.user.userId, typed, ctx));
+        }
+        throw err;
+      });
     const links = await ctx.links.link(input.user.userId, { uid: profile.uid, name: profile.name }, input.options.default === true, ctx.now());
     // The link stands without it: the tracker follows the links again within minutes.
     await ctx.tracking

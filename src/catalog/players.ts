@@ -84,7 +84,7 @@ export async function loadNamedProfile(
   } catch (err) {
     if (err instanceof ApiError && err.kind === 'not_found') {
       if (!typed.trim()) throw new NotFoundError('player', query, true);
-      throw new NotFoundError('player', query, false, await playerSuggestions(userId, query, ctx));
+      throw new NotFoundError('player', query, false, await namesForMiss(userId, query, ctx));
     }
     throw err;
   }
@@ -127,6 +127,35 @@ export async function playerSuggestions(userId: string, typed: string, ctx: Memb
   if (names.length === 0) return [];
   const fuse = new Fuse(names, { includeScore: true, threshold: 0.45, ignoreLocation: true });
   return fuse.search(typed, { limit: 3 }).map((r) => r.item);
+}
+
+/**
+ * The player the API's search finds by `name` (`GET /api/v1/find-player/{name}`, docs/data.md "The API's other reads"): its
+ * uid and name, or null when it finds nobody, cannot answer (logged) or `name` is a UID. One request at most, cached an hour.
+ */
+export async function searchPlayer(name: string, ctx: ProfileSource): Promise<{ uid: string; name: string } | null> {
+  const typed = name.trim();
+  if (typed === '' || /^\d+$/.test(typed)) return null;
+  try {
+    const { data } = await ctx.api.findPlayer(typed);
+    return data.uid ? { uid: data.uid, name: data.name ?? typed } : null;
+  } catch (err) {
+    if (!(err instanceof ApiError && err.kind === 'not_found')) ctx.logger.info({ err }, 'player search unavailable');
+    return null;
+  }
+}
+
+/**
+ * What to offer for a typed name that finds no profile: the names the bot knows ({@link playerSuggestions}, no request);
+ * only when none is close, the API's search's answer (one request): its name when it is another, else its UID, which the
+ * profile read by name missed. Never rejects.
+ */
+export async function namesForMiss(userId: string, typed: string, ctx: ProfileSource & MemberPlayers): Promise<string[]> {
+  const known = await playerSuggestions(userId, typed, ctx);
+  if (known.length > 0) return known;
+  const found = await searchPlayer(typed, ctx);
+  if (!found) return [];
+  return [found.name.toLowerCase() === typed.trim().toLowerCase() ? found.uid : found.name];
 }
 
 /**
