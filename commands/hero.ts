@@ -14,6 +14,10 @@ import {
 import type { Fetched } from '../src/api/client.js';
 import type { Ability, Hero, Transformation } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
+import { seasonChoices } from '../src/catalog/choices.js';
+import { seasonOption } from '../src/catalog/players.js';
+import { leaderboardSeason, listedSeasonLabel, listedSeasons, readSeason, seasonNote } from '../src/catalog/season-list.js';
+import type { Season } from '../src/game/seasons.js';
 import { slashCommand } from '../src/discord/command.js';
 import { CustomIdTooLongError, encodeCustomId } from '../src/render/custom-id.js';
 import { aside, compactNumber, decimal, duration, integer, kda, percent, ratioPercent, titleCase, winRate } from '../src/i18n/format.js';
@@ -31,7 +35,7 @@ import { t } from '../src/render/strings.js';
 import { tr } from '../src/i18n/index.js';
 
 /** The part of a command's context /hero uses (src/discord/command.ts). */
-type Ctx = Pick<CommandContext, 'api' | 'balance' | 'heroes' | 'logger' | 'now'>;
+type Ctx = Pick<CommandContext, 'api' | 'balance' | 'heroes' | 'links' | 'logger' | 'now'>;
 
 export const HERO_SECTIONS = ['overview', 'abilities', 'costumes', 'transformations', 'lore', 'stats', 'leaderboard', 'balance'] as const;
 export type HeroSection = (typeof HERO_SECTIONS)[number];
@@ -56,15 +60,19 @@ const ABILITY_FIELD_ORDER = ['Key', 'Cooldown', 'Energy Cost', 'Casting', 'Damag
 
 const definition = slashCommand('hero')
   .addStringOption((o) => o.setName('name').setDescription(describe('hero.options.name')).setRequired(true).setAutocomplete(true))
+  .addNumberOption((o) => o.setName('season').setDescription(describe('hero.options.season')).setMinValue(0).setMaxValue(99).setAutocomplete(true))
   .toJSON();
 
-function sectionMenu(heroId: string, current: HeroSection): APIActionRowComponent<APIComponentInMessageActionRow> {
+/** A season asked for, as custom IDs carry it after the hero (absent when none was). */
+const seasonArgs = (season: Season | null): string[] => (season ? [season.number] : []);
+
+function sectionMenu(heroId: string, current: HeroSection, season: Season | null): APIActionRowComponent<APIComponentInMessageActionRow> {
   return {
     type: ComponentType.ActionRow,
     components: [
       {
         type: ComponentType.StringSelect,
-        custom_id: encodeCustomId('hero.s', heroId),
+        custom_id: encodeCustomId('hero.s', heroId, ...seasonArgs(season)),
         placeholder: tr('hero:menuPlaceholder'),
         options: HERO_SECTIONS.map((s) => ({ label: sectionLabel(s), value: s, default: s === current })),
       },
@@ -469,9 +477,23 @@ function lore(hero: Hero, page: number): { embed: APIEmbed; pages: number } {
   };
 }
 
-async function stats(hero: Hero, ctx: Ctx): Promise<{ embed: APIEmbed; fetched: Fetched<unknown> }> {
-  const fetched = await ctx.api.heroStats(hero.id);
+/**
+ * A hero's statistics, of `season` when asked. The spec documents no season on them and their body names none: an answer
+ * the same as the current season's (matches, wins and play time) is said to be the current season's, a refusal too.
+ */
+async function stats(hero: Hero, season: Season | null, ctx: Ctx): Promise<{ embed: APIEmbed; fetched: Fetched<unknown> }> {
+  const current = () => ctx.api.heroStats(hero.id);
+  const [{ fetched, refused }, now, listed] = await Promise.all([
+    readSeason(season, () => ctx.api.heroStats(hero.id, { season: season?.number }), current),
+    season ? current().catch(() => null) : Promise.resolve(null),
+    season ? listedSeasons(ctx) : Promise.resolve([]),
+  ]);
   const s = fetched.data;
+  const same = now !== null && now.data.matches === s.matches && now.data.wins === s.wins && now.data.play_time === s.play_time;
+  const note =
+    season && !refused && same
+      ? tr('leaderboard:season.current', { asked: listedSeasonLabel(season, listed) })
+      : seasonNote(season, refused ? null : season, refused, listed);
   const per = (total: number | null) => (total === null || s.matches === 0 ? '—' : compactNumber(total / s.matches));
   const fields: APIEmbedField[] = [
     { name: tr('hero:stats.matches'), value: compactNumber(s.matches), inline: true },
@@ -484,11 +506,24 @@ async function stats(hero: Hero, ctx: Ctx): Promise<{ embed: APIEmbed; fetched: 
     { name: tr('hero:stats.hitRate'), value: ratioPercent(s.session_hit_rate), inline: true },
     { name: tr('hero:stats.soloKills'), value: decimal(s.solo_kill, 2), inline: true },
   ];
-  return { embed: { ...baseEmbed(hero, 'stats'), fields }, fetched };
+  const base = baseEmbed(hero, 'stats');
+  const shown =
+    season && !refused && !same ? { ...base, author: { ...base.author!, name: `${base.author!.name} · ${listedSeasonLabel(season, listed)}` } } : base;
+  return { embed: { ...shown, fields, description: note ?? undefined }, fetched };
 }
 
-async function leaderboard(hero: Hero, ctx: Ctx): Promise<{ embed: APIEmbed; fetched: Fetched<unknown> }> {
-  const fetched = await ctx.api.heroLeaderboard(hero.id, { platform: 'pc' });
+/** The hero's PC leaderboard's top ten, of `season` when asked; the season its entries are ranked in is named. */
+async function leaderboard(hero: Hero, season: Season | null, ctx: Ctx): Promise<{ embed: APIEmbed; fetched: Fetched<unknown> }> {
+  const [{ fetched, refused }, listed] = await Promise.all([
+    readSeason(
+      season,
+      () => ctx.api.heroLeaderboard(hero.id, { platform: 'pc', season: season?.number }),
+      () => ctx.api.heroLeaderboard(hero.id, { platform: 'pc' }),
+    ),
+    listedSeasons(ctx),
+  ]);
+  const answered = leaderboardSeason(fetched.data.players);
+  const note = seasonNote(season, answered, refused, listed);
   const lines = fetched.data.players.slice(0, LEADERBOARD_ROWS).map((p, i) => {
     const values = {
       count: p.matches ?? 0,
@@ -503,8 +538,14 @@ async function leaderboard(hero: Hero, ctx: Ctx): Promise<{ embed: APIEmbed; fet
       ? tr('hero:leaderboard.line', values)
       : tr('hero:leaderboard.lineWithScore', { ...values, score: integer(Math.trunc(score)) });
   });
+  const base = baseEmbed(hero, 'leaderboard');
   return {
-    embed: { ...baseEmbed(hero, 'leaderboard'), description: lines.join('\n') || tr('hero:leaderboard.none'), footer: { text: tr('hero:leaderboard.footer') } },
+    embed: {
+      ...base,
+      author: answered ? { ...base.author!, name: `${base.author!.name} · ${listedSeasonLabel(answered, listed)}` } : base.author,
+      description: [lines.join('\n') || tr('hero:leaderboard.none'), ...(note ? ['', note] : [])].join('\n'),
+      footer: { text: tr('hero:leaderboard.footer') },
+    },
     fetched,
   };
 }
@@ -594,7 +635,14 @@ async function balanceHistory(
 }
 
 /** Builds the view of one section of a hero at a page. */
-export async function heroView(hero: Hero, section: HeroSection, page: number, ctx: Ctx, heroFetched?: Fetched<unknown>): Promise<View> {
+export async function heroView(
+  hero: Hero,
+  section: HeroSection,
+  page: number,
+  ctx: Ctx,
+  heroFetched?: Fetched<unknown>,
+  season: Season | null = null,
+): Promise<View> {
   let embed: APIEmbed;
   let pages = 1;
   let fetched = heroFetched;
@@ -619,10 +667,10 @@ export async function heroView(hero: Hero, section: HeroSection, page: number, c
       ({ embed, pages } = lore(hero, page));
       break;
     case 'stats':
-      ({ embed, fetched } = await stats(hero, ctx));
+      ({ embed, fetched } = await stats(hero, season, ctx));
       break;
     case 'leaderboard':
-      ({ embed, fetched } = await leaderboard(hero, ctx));
+      ({ embed, fetched } = await leaderboard(hero, season, ctx));
       break;
     case 'balance':
       ({ embed, pages, rows } = await balanceHistory(hero, page, ctx));
@@ -630,8 +678,8 @@ export async function heroView(hero: Hero, section: HeroSection, page: number, c
   }
   const footer = staleFooter(fetched);
   if (footer) embed = { ...embed, footer };
-  const nav = pageRow('hero.p', [hero.id, section], clampPage(page, pages), pages);
-  return { embeds: [embed], components: [sectionMenu(hero.id, section), ...(nav ? [nav] : []), ...rows] };
+  const nav = pageRow('hero.p', [hero.id, section, ...seasonArgs(season)], clampPage(page, pages), pages);
+  return { embeds: [embed], components: [sectionMenu(hero.id, section, season), ...(nav ? [nav] : []), ...rows] };
 }
 
 async function loadHero(idOrName: string, ctx: Ctx) {
@@ -648,25 +696,29 @@ const sectionOf = (value: string | undefined): HeroSection =>
   (HERO_SECTIONS as readonly string[]).includes(value ?? '') ? (value as HeroSection) : 'overview';
 
 export const hero: CommandModule = {
-  apiOptions: { hero: 'name', heroStats: 'name', heroCostumes: 'name' },
+  apiOptions: { hero: 'name', heroStats: 'name', heroCostumes: 'name', season: 'season' },
   definition,
   async execute(input, ctx: Ctx) {
+    // A season asked for opens the statistics of that season: the overview has none.
+    const season = seasonOption(input.options.season);
     const fetched = await loadHero(String(input.options.name ?? ''), ctx);
-    return heroView(fetched.data, 'overview', 1, ctx, fetched);
+    return heroView(fetched.data, season ? 'stats' : 'overview', 1, ctx, fetched, season);
   },
   components: {
-    /** Section select: `hero.s:<heroId>` with the section as the chosen value. */
+    /** Section select: `hero.s:<heroId>[:<season>]` with the section as the chosen value. */
     'hero.s': async (input, ctx: Ctx) => {
       const fetched = await loadHero(input.args[0] ?? '', ctx);
-      return heroView(fetched.data, sectionOf(input.values[0]), 1, ctx, fetched);
+      return heroView(fetched.data, sectionOf(input.values[0]), 1, ctx, fetched, input.args[1] ? seasonOption(input.args[1]) : null);
     },
-    /** Paginator: `hero.p:<heroId>:<section>:<page>:<kind>`. */
+    /** Paginator: `hero.p:<heroId>:<section>[:<season>]:<page>:<kind>`. */
     'hero.p': async (input, ctx: Ctx) => {
       const fetched = await loadHero(input.args[0] ?? '', ctx);
-      return heroView(fetched.data, sectionOf(input.args[1]), pageFromArgs(input.args), ctx, fetched);
+      const season = input.args.length >= 5 ? seasonOption(input.args[2]) : null;
+      return heroView(fetched.data, sectionOf(input.args[1]), pageFromArgs(input.args), ctx, fetched, season);
     },
   },
   async autocomplete(input, ctx: Ctx) {
+    if (input.focused.name === 'season') return seasonChoices(input.focused.value, null, input.user.userId, ctx);
     return ctx.heroes.suggest(input.focused.value);
   },
 };

@@ -9,7 +9,7 @@ import { ApiError } from '../src/core/api-errors.js';
 import { SeasonError } from '../src/core/errors.js';
 import { seasonChoices } from '../src/catalog/choices.js';
 import { seasonOption } from '../src/catalog/players.js';
-import { currentListedSeason, listedSeasonLabel, listedSeasons } from '../src/catalog/season-list.js';
+import { currentListedSeason, leaderboardSeason, listedSeasonLabel, listedSeasons, readSeason, seasonNote } from '../src/catalog/season-list.js';
 import { seasonFromNumber, type Season } from '../src/game/seasons.js';
 import { tierOfLevel } from '../src/game/ranks.js';
 import { encodeCustomId } from '../src/render/custom-id.js';
@@ -41,10 +41,23 @@ const definition = slashCommand('leaderboard')
   .addNumberOption((o) => o.setName('season').setDescription(describe('leaderboard.options.season')).setMinValue(0).setMaxValue(99).setAutocomplete(true))
   .toJSON();
 
-export async function leaderboardView(heroQuery: string, platform: Platform, page: number, ctx: Ctx): Promise<View> {
+/**
+ * A hero's leaderboard at `page` on `platform`, of `season` when asked (null: the API's default): the season its entries are
+ * ranked in is named, and said when it is not the one asked. @throws {UnknownHeroError} for a hero the bot does not know.
+ */
+export async function leaderboardView(heroQuery: string, platform: Platform, season: Season | null, page: number, ctx: Ctx): Promise<View> {
   const hero = await ctx.heroes.resolve(heroQuery);
-  const fetched = await ctx.api.heroLeaderboard(hero.id, { platform });
+  const [{ fetched, refused }, listed] = await Promise.all([
+    readSeason(
+      season,
+      () => ctx.api.heroLeaderboard(hero.id, { platform, season: season?.number }),
+      () => ctx.api.heroLeaderboard(hero.id, { platform }),
+    ),
+    listedSeasons(ctx),
+  ]);
   const players = fetched.data.players;
+  const answered = leaderboardSeason(players);
+  const note = seasonNote(season, answered, refused, listed);
   // Names the bot has seen: a member may look one of them up, misspelt.
   ctx.recent.remember(players.flatMap((e) => (e.name ? [{ uid: String(e.player_uid), name: e.name }] : [])));
   const pages = pageCount(players.length, PER_PAGE);
@@ -66,12 +79,17 @@ export async function leaderboardView(heroQuery: string, platform: Platform, pag
   const embed: APIEmbed = {
     color: roleColour(hero.role),
     // The hero's icon beside the author line, not as a thumbnail: a thumbnail narrows every line below it on a phone.
-    author: { name: tr('leaderboard:author', { platform: PLATFORM_NAMES[platform] }), icon_url: hero.transformations[0]?.icon ?? undefined },
+    author: {
+      name: [tr('leaderboard:author', { platform: PLATFORM_NAMES[platform] }), answered ? listedSeasonLabel(answered, listed) : null]
+        .filter(Boolean)
+        .join(' · '),
+      icon_url: hero.transformations[0]?.icon ?? undefined,
+    },
     title: heroName(hero.name) ?? hero.name,
-    description: lines.join('\n') || tr('leaderboard:empty'),
+    description: [lines.join('\n') || tr('leaderboard:empty'), ...(note ? ['', note] : [])].join('\n'),
     footer: staleFooter(fetched) ?? (updated ? { text: tr('leaderboard:asOf', { date: shortDate(updated) }) } : undefined),
   };
-  const nav = pageRow('lb.p', [hero.id, platform], p, pages);
+  const nav = pageRow('lb.p', season ? [hero.id, platform, season.number] : [hero.id, platform], p, pages);
   return { embeds: [embed], components: nav ? [nav] : [] };
 }
 
@@ -157,8 +175,8 @@ export async function topPlayersView(
   const answered = seasonFromNumber(players[0]?.season ?? null) ?? season ?? currentListedSeason(listed, Date.now())?.season ?? null;
   const mine = players.findIndex((e) => own.has(e.uid));
   const notes: string[] = [];
-  if (season && answered && answered.index !== season.index)
-    notes.push(tr('leaderboard:top.otherSeason', { asked: listedSeasonLabel(season, listed), season: listedSeasonLabel(answered, listed) }));
+  const seasonSaid = seasonNote(season, seasonFromNumber(players[0]?.season ?? null), false, listed);
+  if (seasonSaid) notes.push(seasonSaid);
   if (mine >= 0)
     notes.push(tr('leaderboard:top.yourPlace', { place: integer(offset + mine + 1), name: escapeText(players[mine]!.name ?? players[mine]!.uid, 40) }));
   else if (links.accounts.length > 0 && players.length > 0)
@@ -208,11 +226,18 @@ export const leaderboard: CommandModule = {
     const hero = String(input.options.hero ?? '').trim();
     const season = seasonOption(input.options.season);
     if (hero === '') return topPlayersView(platform, season, 1, input.user, ctx);
-    return leaderboardView(hero, platform, 1, ctx);
+    return leaderboardView(hero, platform, season, 1, ctx);
   },
   components: {
-    /** Paginator: `lb.p:<heroId>:<platform>:<page>:<kind>`. */
-    'lb.p': async (input, ctx: Ctx) => leaderboardView(input.args[0] ?? '', platformOf(input.args[1]), pageFromArgs(input.args), ctx),
+    /** Paginator: `lb.p:<heroId>:<platform>[:<season>]:<page>:<kind>` (a season only when asked). */
+    'lb.p': async (input, ctx: Ctx) =>
+      leaderboardView(
+        input.args[0] ?? '',
+        platformOf(input.args[1]),
+        input.args.length >= 5 ? seasonOption(input.args[2]) : null,
+        pageFromArgs(input.args),
+        ctx,
+      ),
     /** The season ladder's paginator and "your place" button: `lb.t:<platform>:<season or empty>:<page>:<kind>`. */
     'lb.t': async (input, ctx: Ctx) =>
       topPlayersView(platformOf(input.args[0]), input.args[1] ? seasonOption(input.args[1]) : null, pageFromArgs(input.args), input.user, ctx),

@@ -129,10 +129,15 @@ export class RivalsApi {
     return this.#call('hero', { endpoint: 'hero', path: `/api/v1/heroes/hero/${encodeSegment('hero', 'query', query)}`, query: {} }, options);
   }
 
-  /** 3. `GET /api/v1/heroes/hero/{query}/stats`: a hero's statistics. An unknown hero is `not_found`. */
-  heroStats(query: string | number, options?: CallOptions) {
+  /**
+   * 3. `GET /api/v1/heroes/hero/{query}/stats?season=`: a hero's statistics. An unknown hero is `not_found`. The spec documents
+   * no parameter; `season` (sent only when asked) is what one public client sends for a past season, unproven (docs/data.md
+   * "The API's other reads"): callers check the answer against the current season's.
+   */
+  heroStats(query: string | number, params: { season?: number | string } = {}, options?: CallOptions) {
     const seg = encodeSegment('heroStats', 'query', query);
-    return this.#call('heroStats', { endpoint: 'heroStats', path: `/api/v1/heroes/hero/${seg}/stats`, query: {} }, options);
+    const season = seasonParam('heroStats', params.season);
+    return this.#call('heroStats', { endpoint: 'heroStats', path: `/api/v1/heroes/hero/${seg}/stats`, query: season === undefined ? {} : { season } }, options);
   }
 
   /** 4. `GET /api/v1/heroes/hero/{query}/costumes`: a hero's costumes. */
@@ -141,11 +146,17 @@ export class RivalsApi {
     return this.#call('costumes', { endpoint: 'heroCostumes', path: `/api/v1/heroes/hero/${seg}/costumes`, query: {} }, options);
   }
 
-  /** 5. `GET /api/v1/heroes/leaderboard/{query}?platform=`: a hero's leaderboard; platform pc (default), ps or xbox. */
-  heroLeaderboard(query: string | number, params: { platform?: string } = {}, options?: CallOptions) {
+  /**
+   * 5. `GET /api/v1/heroes/leaderboard/{query}?platform=&season=`: a hero's leaderboard; platform pc (default), ps or xbox, as
+   * the spec's `platform` only (a `device` beside it is unproven and an unknown parameter may be refused). `season`, sent only
+   * when asked, is undocumented: each entry's `rank_season.rank_game_id` says which season the API answered.
+   */
+  heroLeaderboard(query: string | number, params: { platform?: string; season?: number | string } = {}, options?: CallOptions) {
     const seg = encodeSegment('heroLeaderboard', 'query', query);
     const platform = platformParam('heroLeaderboard', params.platform);
-    return this.#call('leaderboard', { endpoint: 'heroLeaderboard', path: `/api/v1/heroes/leaderboard/${seg}`, query: { platform } }, options);
+    const season = seasonParam('heroLeaderboard', params.season);
+    const q: Record<string, string> = season === undefined ? { platform } : { platform, season };
+    return this.#call('leaderboard', { endpoint: 'heroLeaderboard', path: `/api/v1/heroes/leaderboard/${seg}`, query: q }, options);
   }
 
   /** 6. `GET /api/v1/achievements?query=&page=&limit=`: achievements, optionally filtered by a hero name or id. */

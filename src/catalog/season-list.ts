@@ -3,9 +3,10 @@
  * own numbering (src/game/seasons.ts), which stays the fallback: a season the listing gives appears in answers without a
  * code change, and a season a profile has but the listing lacks still works.
  */
-import type { RivalsApi } from '../api/client.js';
+import type { Fetched, RivalsApi } from '../api/client.js';
+import { ApiError } from '../core/api-errors.js';
 import type { Logger } from '../core/logger.js';
-import { seasonFromNumber, type Season } from '../game/seasons.js';
+import { seasonFromNumber, seasonFromRankGame, type Season } from '../game/seasons.js';
 import { tr } from '../i18n/index.js';
 
 /** A listed season; dates epoch ms where the API gives them. */
@@ -52,4 +53,47 @@ export function listedSeasonLabel(season: Season, listed: readonly ListedSeason[
   const name = listed.find((s) => s.season.index === season.index)?.name;
   const label = tr('player:season', { number: season.number });
   return name && name.trim() !== '' && name.trim() !== label ? `${label} · ${name.trim()}` : label;
+}
+
+/**
+ * A read of `season` the API may not keep (an undocumented `season` parameter): `asked` reads it, `current` the same without
+ * it. A season refused as a bad request (400) gives the current season's answer, `refused` true. Null `season`: `current`.
+ * @throws what the reads throw otherwise.
+ */
+export async function readSeason<T>(
+  season: Season | null,
+  asked: () => Promise<Fetched<T>>,
+  current: () => Promise<Fetched<T>>,
+): Promise<{ fetched: Fetched<T>; refused: boolean }> {
+  if (!season) return { fetched: await current(), refused: false };
+  try {
+    return { fetched: await asked(), refused: false };
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === 'bad_request') return { fetched: await current(), refused: true };
+    throw err;
+  }
+}
+
+/**
+ * The season a hero leaderboard's entries are ranked in: the `rank_season.rank_game_id` most of them give (the rank game
+ * id is the season's index + 1, src/game/seasons.ts); null when none gives one.
+ */
+export function leaderboardSeason(entries: readonly { rank: { rank_game_id: number | null } | null }[]): Season | null {
+  const counts = new Map<number, number>();
+  for (const e of entries) if (e.rank?.rank_game_id != null) counts.set(e.rank.rank_game_id, (counts.get(e.rank.rank_game_id) ?? 0) + 1);
+  const [id] = [...counts].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0] ?? [];
+  return id === undefined ? null : seasonFromRankGame(id);
+}
+
+/**
+ * What to say of the season an answer covers when `asked` was asked: nothing when it is the one answered; that the API
+ * answered with another (`answered`, when the answer says), or kept none (`refused`), or does not say which. Null when
+ * nothing was asked or all is well.
+ */
+export function seasonNote(asked: Season | null, answered: Season | null, refused: boolean, listed: readonly ListedSeason[]): string | null {
+  if (!asked) return null;
+  const label = listedSeasonLabel(asked, listed);
+  if (refused) return tr('leaderboard:season.refused', { asked: label });
+  if (!answered) return tr('leaderboard:season.unchecked', { asked: label });
+  return answered.index === asked.index ? null : tr('leaderboard:season.other', { asked: label, season: listedSeasonLabel(answered, listed) });
 }

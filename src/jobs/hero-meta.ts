@@ -217,7 +217,7 @@ export class HeroMeta {
         const hero = heroes[index]!;
         const ref: MetaHeroRef = { id: hero.id, name: heroDisplayName(hero), role: hero.role };
         try {
-          const fetched = await this.#api.heroStats(hero.id, { priority, signal });
+          const fetched = await this.#api.heroStats(hero.id, {}, { priority, signal });
           answers[index] = { hero: ref, stats: fetched.data, fetchedAt: fetched.fetchedAt, stale: fetched.stale };
         } catch (err) {
           if (signal.aborted) return;

@@ -214,9 +214,11 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
     [/^\/api\/v1\/heroes\/hero\/([^/]+)$/, (m) => ok(heroByQuery(m[1]!) ?? fail(404, MESSAGES.noHero), 'real')],
     [
       /^\/api\/v1\/heroes\/hero\/([^/]+)\/stats$/,
-      (m) => {
+      (m, url) => {
         const hero = heroByQuery(m[1]!) ?? fail(400, MESSAGES.unknownHero);
-        return ok(data.heroStats.get(String(hero.id)) ?? fail(404, MESSAGES.noHeroStats), 'handwritten');
+        // An undocumented season: a past season the dataset holds is served as that season's; any other gets the current one.
+        const past = data.seasonHeroStats.get(`${String(hero.id)}:${Number(url.searchParams.get('season'))}`);
+        return ok(past ?? data.heroStats.get(String(hero.id)) ?? fail(404, MESSAGES.noHeroStats), 'handwritten');
       },
     ],
     [
@@ -245,7 +247,8 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
         const hero = heroByQuery(m[1]!) ?? fail(404, MESSAGES.noHero);
         const platform = (url.searchParams.get('platform') ?? 'pc').toLowerCase();
         if (!['pc', 'ps', 'xbox'].includes(platform)) fail(400, MESSAGES.badQuery);
-        return ok(data.leaderboards.get(`${String(hero.id)}:${platform}`) ?? { players: [] }, 'handwritten');
+        const past = data.seasonLeaderboards.get(`${String(hero.id)}:${platform}:${Number(url.searchParams.get('season'))}`);
+        return ok(past ?? data.leaderboards.get(`${String(hero.id)}:${platform}`) ?? { players: [] }, 'handwritten');
       },
     ],
     [

@@ -192,7 +192,7 @@ describe('/config', () => {
   it('sets the default leaderboard platform, which /leaderboard then uses', async () => {
     await config('platform', { platform: 'xbox' });
     const board = await env.b.run('leaderboard', { hero: 'storm' }, undefined, ADMIN);
-    expect(board.payload.embeds[0]!.author?.name).toBe('Leaderboard · Xbox');
+    expect(board.payload.embeds[0]!.author?.name).toBe('Leaderboard · Xbox · Season 3');
     await config('platform', { platform: 'pc' });
   });
 

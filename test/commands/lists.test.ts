@@ -8,7 +8,7 @@ describe('/leaderboard', () => {
   it('lists ten ranked players a page with rank, score, matches, win rate, KDA and MVPs, the hero icon beside the author', async () => {
     const { payload } = await env.b.run('leaderboard', { hero: 'storm', platform: 'ps' });
     const e = payload.embeds[0]!;
-    expect(e.author?.name).toBe('Leaderboard · PlayStation');
+    expect(e.author?.name).toBe('Leaderboard · PlayStation · Season 3');
     expect(e.title).toBe('Storm');
     const entries = e.description!.split('\n').filter((l) => /^\*\*\d+\. /.test(l));
     expect(entries).toHaveLength(10);
@@ -22,7 +22,7 @@ describe('/leaderboard', () => {
     expect(page3.payload.embeds[0]!.description).toMatch(/^\*\*21\. /);
   });
   it('defaults to PC and autocompletes heroes', async () => {
-    expect((await env.b.run('leaderboard', { hero: 'hela' })).payload.embeds[0]!.author?.name).toBe('Leaderboard · PC');
+    expect((await env.b.run('leaderboard', { hero: 'hela' })).payload.embeds[0]!.author?.name).toBe('Leaderboard · PC · Season 3');
     const choices = await env.b.router.autocomplete('leaderboard', { focused: { name: 'hero', value: 'mag' }, options: {}, user: { userId: '1' } }, env.b.ctx);
     expect(choices.map((c) => c.name)).toEqual(expect.arrayContaining(['Magneto', 'Magik']));
   });

@@ -111,6 +111,8 @@ const FAULT_PRESSES: Press[] = [
   { id: encodeCustomId('hero.s', '1011'), values: ['abilities'], back: null },
   { id: encodeCustomId('lb.p', '1011', 'pc', 2, 'n'), back: null },
   { id: encodeCustomId('lb.t', 'pc', '', 2, 'n'), back: null },
+  { id: encodeCustomId('lb.p', '1011', 'pc', '1.5', 2, 'n'), back: null },
+  { id: encodeCustomId('hero.s', '1011', '2'), values: ['leaderboard'], back: null },
   { id: encodeCustomId('lb.t', 'xbox', '2.5', 88, 'm'), back: null },
 ];
 

@@ -131,13 +131,13 @@ describe('/settings platform', () => {
   const serverInstalled: Invoker = { ...dm, guildId: SERVER, serverInstall: true };
 
   it('is the member’s own default for /leaderboard where no server’s applies: a DM and a server that never added the bot', async () => {
-    expect(await leaderboardAuthor(dm)).toBe(trIn('en', 'leaderboard:author', { platform: 'PC' }));
+    expect(await leaderboardAuthor(dm)).toBe(`${trIn('en', 'leaderboard:author', { platform: 'PC' })} · Season 3`);
     const { payload } = await platform('ps', dm);
     expect(payload.flags).toBe(64);
     expect(description(payload)).toBe(trIn('en', 'settings:platform.set', { platform: 'PlayStation' }));
     expect(await env.b.ctx.links.platformOf(dm.userId)).toBe('ps');
-    expect(await leaderboardAuthor(dm)).toBe(trIn('en', 'leaderboard:author', { platform: 'PlayStation' }));
-    expect(await leaderboardAuthor(userInstalled)).toBe(trIn('en', 'leaderboard:author', { platform: 'PlayStation' }));
+    expect(await leaderboardAuthor(dm)).toBe(`${trIn('en', 'leaderboard:author', { platform: 'PlayStation' })} · Season 3`);
+    expect(await leaderboardAuthor(userInstalled)).toBe(`${trIn('en', 'leaderboard:author', { platform: 'PlayStation' })} · Season 3`);
   });
 
   it('gives way to the server’s default in a server that added the bot, and that server’s settings never reach the member’s own install', async () => {
@@ -146,16 +146,16 @@ describe('/settings platform', () => {
       s.leaderboardPlatform = 'xbox';
       s.ephemeralByDefault = true;
     });
-    expect(await leaderboardAuthor(serverInstalled)).toBe(trIn('en', 'leaderboard:author', { platform: 'Xbox' }));
+    expect(await leaderboardAuthor(serverInstalled)).toBe(`${trIn('en', 'leaderboard:author', { platform: 'Xbox' })} · Season 3`);
     expect(await env.b.router.prefersPrivate(serverInstalled, env.b.ctx)).toBe(true);
     // Only the member's own install brought the command here: the server's settings are not the bot's to apply.
-    expect(await leaderboardAuthor(userInstalled)).toBe(trIn('en', 'leaderboard:author', { platform: 'PlayStation' }));
+    expect(await leaderboardAuthor(userInstalled)).toBe(`${trIn('en', 'leaderboard:author', { platform: 'PlayStation' })} · Season 3`);
     expect(await env.b.router.prefersPrivate(userInstalled, env.b.ctx)).toBe(false);
     expect(await env.b.router.peekPrivate(userInstalled, env.b.ctx)).toBe(false);
   });
 
   it('a store that fails: PC, with a warning, and the answer still comes', async () => {
-    expect(await leaderboardAuthor(dm, new AccountLinksRepository(failingDb()))).toBe(trIn('en', 'leaderboard:author', { platform: 'PC' }));
+    expect(await leaderboardAuthor(dm, new AccountLinksRepository(failingDb()))).toBe(`${trIn('en', 'leaderboard:author', { platform: 'PC' })} · Season 3`);
     expect(env.b.logLines.some((l) => l.includes('settings unavailable: /leaderboard shows PC'))).toBe(true);
   });
 

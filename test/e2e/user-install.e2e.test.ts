@@ -76,7 +76,7 @@ describe('a member’s own install', () => {
     for (const where of ['other-server', 'private-channel'] as const) {
       const board = userInstalled('leaderboard', { hero: 'hulk' }, where);
       discord.dispatchInteraction(board);
-      expect(JSON.stringify((await answerOf(discord, board)).embeds[0])).toContain('"name":"Leaderboard · PlayStation"');
+      expect(JSON.stringify((await answerOf(discord, board)).embeds[0])).toContain('"name":"Leaderboard · PlayStation · Season 3"');
     }
   });
 });

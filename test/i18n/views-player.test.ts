@@ -286,9 +286,13 @@ describe('/leaderboard in every locale', () => {
     const view = await run(locale, 'leaderboard', { hero: 'storm', platform: 'ps' });
     expect(view.isError, JSON.stringify(view)).toBeFalsy();
     expectFitsUncut(view, 'leaderboard');
-    expect(view.embeds![0]!.author!.name).toBe(trIn(locale, 'leaderboard:author', { platform: 'PlayStation' }));
+    expect(view.embeds![0]!.author!.name).toBe(
+      `${trIn(locale, 'leaderboard:author', { platform: 'PlayStation' })} · ${trIn(locale, 'player:season', { number: '3' })}`,
+    );
     if (locale === 'en') return;
-    expect(view.embeds![0]!.author!.name).toBe(own(locale, 'leaderboard:author', { platform: 'PlayStation' }));
+    expect(view.embeds![0]!.author!.name).toBe(
+      `${own(locale, 'leaderboard:author', { platform: 'PlayStation' })} · ${own(locale, 'player:season', { number: '3' })}`,
+    );
     expectNoEnglish(view, locale, 'leaderboard');
   });
 });

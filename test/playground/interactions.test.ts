@@ -107,14 +107,14 @@ describe('the playground adapter', () => {
     expect(boot.playground.interactions.command(SAM.id, dm, { command: 'leaderboard', options: { hero: 'Hulk' } })).toEqual({ ok: true });
     const answer = messageOf((await events).at(-1));
     expect(answer).toMatchObject({ channelId: dm, ephemeral: false, interaction: { userId: SAM.id, command: '/leaderboard' } });
-    expect(answer.payload!.embeds[0]!.author!.name).toBe('Leaderboard · PC');
+    expect(answer.payload!.embeds[0]!.author!.name).toBe('Leaderboard · PC · Season 3');
     // Sam's own platform stands in for the server's there, as on Discord.
     const set = eventsUntil(lastDone);
     boot.playground.interactions.command(SAM.id, dm, { command: 'settings', subcommand: 'platform', options: { platform: 'xbox' } });
     expect(messageOf((await set).at(-1)).payload!.embeds[0]!.description).toContain('**Xbox**');
     const again = eventsUntil(lastDone);
     boot.playground.interactions.command(SAM.id, dm, { command: 'leaderboard', options: { hero: 'Hulk' } });
-    expect(messageOf((await again).at(-1)).payload!.embeds[0]!.author!.name).toBe('Leaderboard · Xbox');
+    expect(messageOf((await again).at(-1)).payload!.embeds[0]!.author!.name).toBe('Leaderboard · Xbox · Season 3');
     // A server's command is not offered in a DM, and another member's DM is no channel of Alex's.
     expect(boot.playground.interactions.command(ALEX.id, dmChannelOf(ALEX.id), { command: 'config', subcommand: 'show', options: {} })).toMatchObject({
       ok: false,

@@ -31,6 +31,10 @@ export interface Dataset {
   players: Map<string, Json>;
   /** Keyed "<uid>:<season number>"; empty unless a test adds some. */
   seasonProfiles: Map<string, Json>;
+  /** A hero's statistics of a past season, keyed "<heroId>:<season number>"; empty unless a test adds some (the spec documents no season). */
+  seasonHeroStats: Map<string, Json>;
+  /** A hero leaderboard of a past season, keyed "<heroId>:<platform>:<season number>"; empty unless a test adds some. */
+  seasonLeaderboards: Map<string, Json>;
   /** Every capture in `player/`, older ones of a uid included, so tests can run over every sample file. */
   profileCaptures: ProfileCapture[];
   historyV1: Map<string, Json[]>;
@@ -224,6 +228,8 @@ export function loadDataset(samplesDir: string = SAMPLES_DIR): Dataset {
     gameVersions: hand.gameVersions(),
     players,
     seasonProfiles: new Map(),
+    seasonHeroStats: new Map(),
+    seasonLeaderboards: new Map(),
     profileCaptures,
     historyV1,
     historyV2,

@@ -122,7 +122,8 @@ export function leaderboards(heroes: HeroRef[], platforms: readonly string[]): M
             name: `${HANDLE_PARTS[intBetween(r, 0, HANDLE_PARTS.length - 1)]}${HANDLE_ENDS[intBetween(r, 0, HANDLE_ENDS.length - 1)]}${i}`,
             cur_head_icon_id: String(30_000_000 + intBetween(r, 1, 60_000)),
             rank_season: {
-              rank_game_id: 3,
+              // Season 3 (index 5), the newest season the captures hold: what the replica lists as current.
+              rank_game_id: 6,
               level,
               rank_score: score.toFixed(6),
               max_level: level,
