@@ -13,15 +13,16 @@ import { currentListedSeason, leaderboardSeason, listedSeasonLabel, listedSeason
 import { seasonFromNumber, type Season } from '../src/game/seasons.js';
 import { tierOfLevel } from '../src/game/ranks.js';
 import { encodeCustomId } from '../src/render/custom-id.js';
+import { chartOf, withChart } from '../src/render/view-charts.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { settingsServer, slashCommand } from '../src/discord/command.js';
 import { choiceName, describe } from '../src/i18n/commands.js';
 import { roleColour, staleFooter } from '../src/render/common.js';
-import { tr } from '../src/i18n/index.js';
+import { currentLocale, tr } from '../src/i18n/index.js';
 import { integer, kdaRatio, percent, shortDate, winLoss } from '../src/i18n/format.js';
 import { heroName, tierName } from '../src/i18n/names.js';
 import { rankScore } from '../src/game/ranks.js';
-import { escapeText } from '../src/render/limits.js';
+import { escapeText, truncate } from '../src/render/limits.js';
 import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
 import type { View } from '../src/render/view.js';
 
@@ -181,11 +182,13 @@ export async function topPlayersView(
     notes.push(tr('leaderboard:top.yourPlace', { place: integer(offset + mine + 1), name: escapeText(players[mine]!.name ?? players[mine]!.uid, 40) }));
   else if (links.accounts.length > 0 && players.length > 0)
     notes.push(tr('leaderboard:top.notPlaced', { from: integer(offset + 1), to: integer(offset + players.length) }));
+  const title = answered ? listedSeasonLabel(answered, listed) : tr('leaderboard:top.currentSeason');
+  const describe = (body: string[]) => [...body, ...(notes.length > 0 ? ['', ...notes] : [])].join('\n').trim();
   const embed: APIEmbed = {
     color: LADDER_COLOUR,
     author: { name: tr('leaderboard:top.author', { platform: PLATFORM_NAMES[platform] }) },
-    title: answered ? listedSeasonLabel(answered, listed) : tr('leaderboard:top.currentSeason'),
-    description: [lines.join('\n') || tr('leaderboard:top.empty'), ...(notes.length > 0 ? ['', ...notes] : [])].join('\n'),
+    title,
+    description: describe([lines.join('\n') || tr('leaderboard:top.empty')]),
     footer: staleFooter(fetched),
   };
   const seasonArg = season?.number ?? '';
@@ -195,7 +198,31 @@ export async function topPlayersView(
     myPage !== null && myPage !== p
       ? button(tr('leaderboard:top.jump', { place: integer(offset + mine + 1) }), encodeCustomId('lb.t', platform, seasonArg, myPage, 'm'))
       : null;
-  return { embeds: [embed], components: [...(nav ? [nav] : []), ...(jump ? [jump] : [])] };
+  const view: View = { embeds: [embed], components: [...(nav ? [nav] : []), ...(jump ? [jump] : [])] };
+  const card = chartOf(
+    {
+      kind: 'ladder-card',
+      locale: currentLocale(),
+      title: truncate(title, 200),
+      subtitle: truncate(tr('leaderboard:top.author', { platform: PLATFORM_NAMES[platform] }), 200),
+      weekLabel: truncate(tr('leaderboard:top.card.winRate'), 200),
+      rows: shown.map((e, i) => ({
+        position: String(offset + from + i + 1),
+        name: truncate(e.name ?? e.uid, 100),
+        tier: e.tier ?? tierOfLevel(e.level) ?? tr('ladder:unranked'),
+        score: e.rank_score === null ? '—' : rankScore(e.rank_score),
+        week: e.win_rate === null ? '—' : percent(e.win_rate),
+        trend: 'none' as const,
+        you: own.has(e.uid),
+      })),
+    },
+    'season-ladder.png',
+    tr('leaderboard:top.card.alt', { from: integer(offset + from + 1), to: integer(offset + from + shown.length) }),
+  );
+  if (!card) return view;
+  // With the card, the text keeps the members named (their mentions) and the notes; the card's text stands for it all.
+  const mentioned = lines.filter((_, i) => named.has(shown[i]!.uid));
+  return withChart({ ...view, embeds: [{ ...embed, description: describe(mentioned) || undefined }] }, { ...card, text: { description: embed.description } });
 }
 
 /** The season ladder's colour: the top tier's gold. */
@@ -207,6 +234,7 @@ const button = (label: string, customId: string): APIActionRowComponent<APICompo
 });
 
 export const leaderboard: CommandModule = {
+  draws: true,
   apiOptions: { platform: 'platform', heroLeaderboard: 'hero', season: 'season' },
   definition,
   async execute(input, ctx: Ctx) {

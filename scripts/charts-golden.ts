@@ -19,6 +19,7 @@ const DOCS: Record<string, string> = {
   'compare-rank': 'compare.png',
   'hero-performance': 'hero-performance.png',
   'ladder-card': 'ladder-card.png',
+  'ladder-card-season': 'ladder-card-season.png',
   'match-card': 'match-card.png',
   'meta-scatter': 'meta.png',
   'profile-card': 'profile-card.png',

@@ -520,7 +520,8 @@ export function drawLadderCard(ctx: Ctx, spec: LadderCard, report: CardReport = 
   const weekW = 130;
   const scoreW = 90;
   const tierW = Math.min(240, Math.max(120, ...tiers.map((t) => measure(ctx, t, TEXT.small, 600))));
-  const posW = 44;
+  // Room for two digits, wider for the places deep in the season's ladder ("1000").
+  const posW = Math.max(44, ...spec.rows.map((row) => measure(ctx, row.position, TEXT.body, 600) + 4));
   spec.rows.forEach((row, i) => {
     const y = top + i * rowH;
     const mid = y + rowH / 2;

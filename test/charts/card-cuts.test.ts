@@ -45,6 +45,7 @@ import { matches, profiles } from '../game/samples.js';
 import { pngSize } from './png.js';
 import { MEMBER, useReplicaBot } from '../helpers/bot.js';
 import { recordingCharts } from '../helpers/charts.js';
+import { encodeCustomId } from '../../src/render/custom-id.js';
 
 const env = useReplicaBot();
 
@@ -273,6 +274,18 @@ describe.each(LOCALES)('the cards and the heroes chart in %s cut no figure, tier
     );
     expect(card.locale).toBe(locale);
     expect(card.rows).toHaveLength(10);
+    expect(await cutsOf(card)).toEqual([]);
+  });
+
+  it('the season ladder card at its deepest page: four-digit places, every text whole', async () => {
+    const charts = recordingCharts();
+    await env.b.router.component(encodeCustomId('lb.t', 'pc', '', 100, 'l'), [], { ...MEMBER, locale }, MEMBER.userId, { ...env.b.ctx, charts });
+    const card: LadderCard = cardOf(
+      charts.specs.map((spec) => ({ spec })),
+      'ladder-card',
+    );
+    expect(card.locale).toBe(locale);
+    expect(card.rows.at(-1)!.position).toBe('1000');
     expect(await cutsOf(card)).toEqual([]);
   });
 

@@ -393,6 +393,29 @@ function ladderCardSample(): LadderCard {
   };
 }
 
+/** The season ladder's deepest page as /leaderboard draws it: four-digit places, the win rate in the last column. */
+function seasonLadderCardSample(): LadderCard {
+  const rows: [string, string, string, string][] = [
+    ['NovaAce986', 'Diamond II', '4,395', '68.1 %'],
+    ['StarkDiff987', 'Diamond II', '4,394', '61.1 %'],
+    ['CelestialPrime988', 'Diamond II', '4,392', '52.1 %'],
+    ['AsgardAce989', 'Diamond II', '4,391', '59.1 %'],
+    ['A player with a very long name indeed', 'Diamond II', '4,391', '54.6 %'],
+    ['VibraniumFlex991', 'Diamond II', '4,389', '57.7 %'],
+    ['NovaAce992', 'Diamond II', '4,388', '50.2 %'],
+    ['NovaMain993', 'Diamond III', '4,386', '60.4 %'],
+    ['EternalOTP994', 'Diamond III', '4,385', '54.5 %'],
+    ['AsgardTTV995', 'Diamond III', '4,384', '50.9 %'],
+  ];
+  return {
+    kind: 'ladder-card',
+    title: 'Season 3',
+    subtitle: 'Season ladder · PC',
+    weekLabel: 'win rate',
+    rows: rows.map(([name, tier, score, rate], i) => ({ position: String(991 + i), name, tier, score, week: rate, trend: 'none', you: i === 7 })),
+  };
+}
+
 /** A duos card as /ladder duos draws it, from the playground's recorded duo and made-up others: tones, a long name, the asker's row. */
 function tableCardSample(): TableCard {
   const rows: [string, string, string, string, CardTone][] = [
@@ -467,6 +490,7 @@ export function goldenSpecs(): Record<string, ChartSpec> {
     'match-card': matchCardSample(),
     'match-card-ja': japaneseMatchCard(),
     'ladder-card': ladderCardSample(),
+    'ladder-card-season': seasonLadderCardSample(),
     'table-card': tableCardSample(),
     'table-card-session': sessionCardSample(),
   };
