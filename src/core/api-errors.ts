@@ -44,6 +44,14 @@ export class ApiError extends Error {
     this.wellFormed = init.wellFormed ?? false;
   }
 
+  /**
+   * A 403 for a player's profile or history: the player keeps it private (public clients read the version 2 answers so,
+   * docs/data.md "The API's other reads"); the key itself is refused with a 401 (api-spec.md "Errors").
+   */
+  get privateProfile(): boolean {
+    return this.status === 403 && (this.endpoint === 'player' || this.endpoint.startsWith('matchHistory'));
+  }
+
   /** True when a stale cached value beats failing: unavailable, timeout, 429, and bad_response (a broken answer today says nothing against yesterday's). */
   get isTransient(): boolean {
     return this.kind === 'unavailable' || this.kind === 'timeout' || this.kind === 'rate_limited' || this.kind === 'bad_response';

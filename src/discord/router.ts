@@ -108,7 +108,7 @@ export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, raw
       case 'timeout':
         return text(t.apiTimeout());
       case 'unauthorized':
-        return text(t.apiUnauthorized());
+        return text(err.privateProfile ? t.privateProfile(query ?? '') : t.apiUnauthorized());
       case 'bad_response':
         // JSON of a shape the bot does not know: said so, since retrying in a minute will not change it (the log has the shape).
         return text(err.wellFormed && err.upstreamMessage !== 'empty body' ? t.apiUnknownForm() : t.apiDown());

@@ -63,6 +63,8 @@ export const MESSAGES = {
   /** Hand-written: the real success body of the player update is unknown. */
   updateRequested: 'Player update requested.',
   tooManyRequests: 'Too many requests. Please slow down.',
+  /** Hand-written: a private profile's 403 as public clients read it; its real text is unknown. */
+  privateProfile: 'This player profile is private.',
   unavailable: 'Service temporarily unavailable.',
 } as const;
 
@@ -534,6 +536,7 @@ export async function startReplica(options: ReplicaOptions = {}): Promise<Replic
     if (status >= 500 && isPlayer) return { status: 'error', message: MESSAGES.playerServerError };
     if (status === 500) return { error: true, message: MESSAGES.serverError, status };
     if (status === 429) return { error: true, message: MESSAGES.tooManyRequests, status };
+    if (status === 403) return { error: true, message: MESSAGES.privateProfile, status };
     if (status >= 500) return { error: true, message: MESSAGES.unavailable, status };
     return { error: true, message: MESSAGES.badQuery, status };
   }

@@ -152,3 +152,23 @@ describe('through the client, against the replica', () => {
     }
   });
 });
+
+describe('a private profile', () => {
+  it('is a 403 for a player read, or a 200 whose body says status 403; a 403 elsewhere is not', async () => {
+    for (const [status, body] of [
+      [403, '{"error": true, "message": "This player profile is private.", "status": 403}'],
+      [200, '{"error": true, "status": 403, "isPrivate": true}'],
+    ] as const) {
+      const server = await cannedServer(status, body);
+      const c = new RivalsApi({ baseUrl: server.url, apiKey: 'k' });
+      try {
+        expect(await c.player('Sir Final').catch((e: unknown) => e)).toMatchObject({ kind: 'unauthorized', status: 403, privateProfile: true });
+        expect(await c.matchHistoryV2('Sir Final').catch((e: unknown) => e)).toMatchObject({ privateProfile: true });
+        expect(await c.heroes().catch((e: unknown) => e)).toMatchObject({ kind: 'unauthorized', privateProfile: false });
+      } finally {
+        await c.close();
+        server.close();
+      }
+    }
+  });
+});

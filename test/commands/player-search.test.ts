@@ -84,3 +84,16 @@ describe('/link', () => {
     }
   });
 });
+
+describe('a private profile', () => {
+  it('answered 403 is said to be private, never that the bot’s key is refused', async () => {
+    env.r.setFaults({ forceStatus: 403, pathPrefix: '/api/v1/player/' });
+    try {
+      const answer = await env.b.run('player', { query: 'Freddyhun' });
+      expect(answer.view.isError).toBe(true);
+      expect(description(answer.payload)).toBe('Freddyhun’s profile is private. They can make it public in the game’s settings.');
+    } finally {
+      env.r.setFaults({});
+    }
+  });
+});
