@@ -16,7 +16,7 @@ import type { Ability, Hero, Transformation } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { seasonChoices } from '../src/catalog/choices.js';
 import { seasonOption } from '../src/catalog/players.js';
-import { leaderboardSeason, listedSeasonLabel, listedSeasons, readSeason, seasonNote } from '../src/catalog/season-list.js';
+import { leaderboardSeason, listedOrThrow, listedSeasonLabel, listedSeasons, readSeason, seasonNote } from '../src/catalog/season-list.js';
 import type { Season } from '../src/game/seasons.js';
 import { slashCommand } from '../src/discord/command.js';
 import { CustomIdTooLongError, encodeCustomId } from '../src/render/custom-id.js';
@@ -483,10 +483,11 @@ function lore(hero: Hero, page: number): { embed: APIEmbed; pages: number } {
  */
 async function stats(hero: Hero, season: Season | null, ctx: Ctx): Promise<{ embed: APIEmbed; fetched: Fetched<unknown> }> {
   const current = () => ctx.api.heroStats(hero.id);
-  const [{ fetched, refused }, now, listed] = await Promise.all([
+  const listed = season ? await listedSeasons(ctx) : [];
+  listedOrThrow(season, listed);
+  const [{ fetched, refused }, now] = await Promise.all([
     readSeason(season, () => ctx.api.heroStats(hero.id, { season: season?.number }), current),
     season ? current().catch(() => null) : Promise.resolve(null),
-    season ? listedSeasons(ctx) : Promise.resolve([]),
   ]);
   const s = fetched.data;
   const same = now !== null && now.data.matches === s.matches && now.data.wins === s.wins && now.data.play_time === s.play_time;
@@ -514,14 +515,13 @@ async function stats(hero: Hero, season: Season | null, ctx: Ctx): Promise<{ emb
 
 /** The hero's PC leaderboard's top ten, of `season` when asked; the season its entries are ranked in is named. */
 async function leaderboard(hero: Hero, season: Season | null, ctx: Ctx): Promise<{ embed: APIEmbed; fetched: Fetched<unknown> }> {
-  const [{ fetched, refused }, listed] = await Promise.all([
-    readSeason(
-      season,
-      () => ctx.api.heroLeaderboard(hero.id, { platform: 'pc', season: season?.number }),
-      () => ctx.api.heroLeaderboard(hero.id, { platform: 'pc' }),
-    ),
-    listedSeasons(ctx),
-  ]);
+  const listed = await listedSeasons(ctx);
+  listedOrThrow(season, listed);
+  const { fetched, refused } = await readSeason(
+    season,
+    () => ctx.api.heroLeaderboard(hero.id, { platform: 'pc', season: season?.number }),
+    () => ctx.api.heroLeaderboard(hero.id, { platform: 'pc' }),
+  );
   const answered = leaderboardSeason(fetched.data.players);
   const note = seasonNote(season, answered, refused, listed);
   const lines = fetched.data.players.slice(0, LEADERBOARD_ROWS).map((p, i) => {

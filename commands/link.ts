@@ -43,24 +43,20 @@ export const link: CommandModule = {
     .toJSON(),
   async execute(input, ctx: Ctx) {
     const typed = String(input.options.player ?? '').trim();
-    // A name goes through the API's search first: the link is by UID, which outlives a rename. A search that finds another
-    // name links nobody and offers it; one that cannot answer leaves the profile read by name to decide.
+    // A name goes through the API's search first: the link is by UID, which outlives a rename. A search that answers
+    // another name leaves the profile read by name to decide, and is offered when that finds nobody; so is a search
+    // that cannot answer.
     const found = await searchPlayer(typed, ctx);
-    if (found && found.name.toLowerCase() !== typed.toLowerCase()) {
-      throw new NotFoundError(
-        'player',
-        typed,
-        false,
-        [found.name, ...(await playerSuggestions(input.user.userId, typed, ctx)).filter((n) => n !== found.name)].slice(0, 3),
-      );
-    }
+    const resolved = found && found.name.toLowerCase() === typed.toLowerCase() ? found.uid : null;
     // A private profile can still be linked: its owner may open it later.
     const profile = await ctx.api
-      .player(found?.uid ?? typed, {}, { fresh: true })
+      .player(resolved ?? typed, {}, { fresh: true })
       .then((f) => f.data)
       .catch(async (err: unknown) => {
-        if (!found && err instanceof ApiError && err.kind === 'not_found' && !/^\d+$/.test(typed)) {
-          throw new NotFoundError('player', typed, false, await playerSuggestions(input.user.userId, typed, ctx));
+        if (!resolved && err instanceof ApiError && err.kind === 'not_found' && !/^\d+$/.test(typed)) {
+          const known = await playerSuggestions(input.user.userId, typed, ctx);
+          const offered = found ? [found.name, ...known.filter((n) => n.toLowerCase() !== found.name.toLowerCase())] : known;
+          throw new NotFoundError('player', typed, false, offered.slice(0, 3));
         }
         throw err;
       });

@@ -673,9 +673,10 @@ export function createSchemas(img: ImageResolver) {
    */
   const topPlayer = z
     .preprocess(
-      (v) => (isRecord(v) ? { ...v, uid: v.uid ?? v.player_uid ?? v.id } : v),
+      (v) => (isRecord(v) ? { ...v, uid: v.uid ?? v.player_uid ?? v.id } : {}),
       z.object({
-        uid: requiredText('uid'),
+        // Kept without one: dropping an entry would move every place after it.
+        uid: text(),
         name: text(),
         icon: record({ player_icon_id: id(), player_icon: image() }),
         rank: record({
@@ -709,7 +710,8 @@ export function createSchemas(img: ImageResolver) {
         peak_score: rank.max_rank_score,
         wins,
         matches,
-        win_rate: winRate(rank.win_rate, wins ?? 0, matches ?? 0),
+        // From the counts when both are given, so the line agrees with its own record; else the API's own rate.
+        win_rate: wins !== null && matches !== null ? winRate(rank.win_rate, wins, matches) : rank.win_rate,
         season: rank.season_number,
       };
     });

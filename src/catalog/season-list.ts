@@ -5,9 +5,11 @@
  */
 import type { Fetched, RivalsApi } from '../api/client.js';
 import { ApiError } from '../core/api-errors.js';
+import { SeasonError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { seasonFromNumber, seasonFromRankGame, type Season } from '../game/seasons.js';
 import { tr } from '../i18n/index.js';
+import { escapeText } from '../render/limits.js';
 
 /** A listed season; dates epoch ms where the API gives them. */
 export interface ListedSeason {
@@ -92,8 +94,18 @@ export function leaderboardSeason(entries: readonly { rank: { rank_game_id: numb
  */
 export function seasonNote(asked: Season | null, answered: Season | null, refused: boolean, listed: readonly ListedSeason[]): string | null {
   if (!asked) return null;
-  const label = listedSeasonLabel(asked, listed);
+  // A listed name is the API's text, shown in a description: escaped.
+  const label = escapeText(listedSeasonLabel(asked, listed), 100);
   if (refused) return tr('leaderboard:season.refused', { asked: label });
   if (!answered) return tr('leaderboard:season.unchecked', { asked: label });
-  return answered.index === asked.index ? null : tr('leaderboard:season.other', { asked: label, season: listedSeasonLabel(answered, listed) });
+  return answered.index === asked.index ? null : tr('leaderboard:season.other', { asked: label, season: escapeText(listedSeasonLabel(answered, listed), 100) });
+}
+
+/**
+ * `season` when the API's listing has it, or when there is no listing to say. @throws {SeasonError} for a season the
+ * listing does not have: the listing is what the API answers for.
+ */
+export function listedOrThrow(season: Season | null, listed: readonly ListedSeason[]): Season | null {
+  if (season && listed.length > 0 && !listed.some((l) => l.season.index === season.index)) throw new SeasonError(season.number, listed.at(-1)!.season.number);
+  return season;
 }

@@ -59,7 +59,11 @@ export class NotFoundError extends UserFacingError {
 /** A `season` option that names no season (0.5, 1.25): seasons are 0, 1, 1.5, 2, 2.5, … */
 export class SeasonError extends UserFacingError {
   override name = 'SeasonError';
-  constructor(readonly value: string) {
+  /** `latest`: the newest season the API lists ("3.5"), when the refusal came from its listing. */
+  constructor(
+    readonly value: string,
+    readonly latest?: string,
+  ) {
     super(`no season "${value}"`);
   }
 }

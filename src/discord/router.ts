@@ -68,7 +68,8 @@ export function errorView(err: unknown, ctx: Pick<CommandContext, 'logger'>, raw
         : t.playerNotFound(q),
     );
   }
-  if (err instanceof SeasonError) return text(t.badSeason(escapeText(err.value, 20)));
+  if (err instanceof SeasonError)
+    return text(err.latest === undefined ? t.badSeason(escapeText(err.value, 20)) : t.badSeasonListed(escapeText(err.value, 20), escapeText(err.latest, 20)));
   // The suggestions are hero names from the API, shown in bold: escaped like anything not written here.
   if (err instanceof UnknownHeroError)
     return text(

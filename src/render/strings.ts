@@ -38,6 +38,7 @@ export const t = {
   matchGone: (uid: string) => m('errors.matchGone', { uid }),
   goneAfterPress: () => m('errors.goneAfterPress'),
   badSeason: (value: string) => m('errors.badSeason', { value }),
+  badSeasonListed: (value: string, latest: string) => m('errors.badSeasonListed', { value, latest }),
   historyFromProfile: (count: number, noStoredHistory: boolean) =>
     m(noStoredHistory ? 'matches.historyFromProfileNoStored' : 'matches.historyFromProfileDown', { count, matches: integer(count) }),
   newerFromProfile: (count: number) => m('matches.newerFromProfile', { count, matches: integer(count) }),

@@ -59,8 +59,18 @@ describe('the season ladder', () => {
       const [e] = schemas.topPlayers.parse(body).players;
       expect(e).toMatchObject({ uid: '1403392756', tier: 'Celestial I', tier_image: null, win_rate: 58.3 });
     }
-    // An entry without a uid is dropped, not the page.
-    expect(schemas.topPlayers.parse({ players: [{ name: 'x' }, ENTRY] }).players.map((p) => p.name)).toEqual(['Card1gan']);
+    // An entry without a uid, or no entry at all, keeps its place: every place after it stays right.
+    expect(schemas.topPlayers.parse({ players: [{ name: 'x' }, null, ENTRY] }).players.map((p) => [p.uid, p.name])).toEqual([
+      [null, 'x'],
+      [null, null],
+      ['1403392756', 'Card1gan'],
+    ]);
+    // Without a win count, the API's own rate stands, never 0.
+    expect(schemas.topPlayers.parse({ players: [{ ...ENTRY, rank: { ...ENTRY.rank, win_count: undefined } }] }).players[0]).toMatchObject({
+      wins: null,
+      matches: 120,
+      win_rate: 58.3,
+    });
     expect(schemas.topPlayers.parse({ players: [], pagination: { total_players: 0 } }).total_players).toBe(0);
   });
 

@@ -285,7 +285,7 @@ describe.each(LOCALES)('the cards and the heroes chart in %s cut no figure, tier
       'ladder-card',
     );
     expect(card.locale).toBe(locale);
-    expect(card.rows.at(-1)!.position).toBe('1000');
+    expect(card.rows.at(-1)!.position).toMatch(/^1\D?000$/);
     expect(await cutsOf(card)).toEqual([]);
   });
 

@@ -85,6 +85,7 @@ const TEMPLATES: Record<string, { id: string; values?: string[] }> = {
   'hero.p': { id: encodeCustomId('hero.p', '1011', 'abilities', 2, 'n') },
   'lb.p': { id: encodeCustomId('lb.p', '1015', 'pc', 2, 'n') },
   'lb.t': { id: encodeCustomId('lb.t', 'pc', '1.5', 2, 'n') },
+  'lb.f': { id: encodeCustomId('lb.f', 'pc', '1.5') },
   'ld.p': { id: encodeCustomId('ld.p', '-', 'season', '-', 2, 'n') },
   'ld.d': { id: encodeCustomId('ld.d', 3, 2, 'n') },
   'se.p': { id: encodeCustomId('se.p', UID, 2, 'n') },

@@ -47,6 +47,19 @@ describe('/hero season', () => {
     }
   });
 
+  it('refuses a season the API does not list, naming the seasons it does, before any request', async () => {
+    const before = env.r.requests.total;
+    for (const [command, options] of [
+      ['hero', { name: 'hulk', season: 9 }],
+      ['leaderboard', { hero: 'hulk', season: 9 }],
+    ] as const) {
+      const refused = await env.b.run(command, options);
+      expect(refused.view.isError).toBe(true);
+      expect(embed(refused.payload).description).toBe('There is no season “9”. The API lists the seasons from 0 to 3.');
+    }
+    expect(env.r.requests.total).toBe(before);
+  });
+
   it('the leaderboard section names the season its entries are ranked in, and says when it is not the one asked', async () => {
     const board = await env.b.press(encodeCustomId('hero.s', HULK, '2'), ['leaderboard']);
     expect(embed(board.payload).author?.name).toBe('Hulk · Leaderboard (PC) · Season 3');

@@ -55,6 +55,7 @@ const ROUTES: Record<string, Kind> = {
   'sc.t': 'same view',
   'lb.p': 'same view',
   'lb.t': 'same view',
+  'lb.f': 'same view',
   'ld.p': 'same view',
   'se.p': 'same view',
   'ld.d': 'same view',
@@ -114,6 +115,7 @@ const FAULT_PRESSES: Press[] = [
   { id: encodeCustomId('lb.p', '1011', 'pc', '1.5', 2, 'n'), back: null },
   { id: encodeCustomId('hero.s', '1011', '2'), values: ['leaderboard'], back: null },
   { id: encodeCustomId('lb.t', 'xbox', '2.5', 88, 'm'), back: null },
+  { id: encodeCustomId('lb.f', 'pc', ''), back: null },
 ];
 
 const FAULTS: { label: string; faults: Faults; warm: boolean }[] = [

@@ -52,12 +52,17 @@ describe('a misspelt name nobody known is close to', () => {
 });
 
 describe('/link', () => {
-  it('links nobody on a name the search corrects, and offers the name found, at the search’s request alone', async () => {
+  it('links nobody on a name the search corrects and no profile has, and offers the name found, at one request more', async () => {
     const requests = await requestsOf(async () => {
       const answer = await env.b.run('link', { player: 'Mrblungyy' }, undefined, LINKER);
       expect(description(answer.payload)).toBe('No player called “Mrblungyy”. Did you mean **Mrblungy**? Otherwise check the spelling, or use the UID.');
     });
-    expect(requests).toEqual(new Map([['/api/v1/find-player/Mrblungyy', 1]]));
+    expect(requests).toEqual(
+      new Map([
+        ['/api/v1/find-player/Mrblungyy', 1],
+        ['/api/v1/player/Mrblungyy', 1],
+      ]),
+    );
     expect((await env.b.ctx.links.get(LINKER.userId)).accounts).toEqual([]);
   });
 

@@ -71,6 +71,28 @@ describe('/leaderboard without a hero', () => {
     expect(customIds(mine.payload).some((id) => id.endsWith(':m'))).toBe(false);
   });
 
+  it('finds the member’s place beyond the part read, at a few requests, and says when it is not in the top 1,000', async () => {
+    const FINDER = { ...MEMBER, userId: '200000000000000041' };
+    await env.b.ctx.links.link(FINDER.userId, SIR, true);
+    const place = pcLadder().findIndex((p) => p.uid === SIR.uid) + 1;
+    const top = await env.b.run('leaderboard', {}, undefined, FINDER);
+    expect(customIds(top.payload)).toContain(encodeCustomId('lb.f', 'pc', ''));
+    const before = ladderReads();
+    const found = await env.b.press(encodeCustomId('lb.f', 'pc', ''), [], FINDER, FINDER.userId);
+    const text = embed(found.payload).description!;
+    expect(text).toContain(`Your place: **#${place}** (Sir Final)`);
+    expect(text).toMatch(new RegExp(`\\*\\*${place}\\. Sir Final\\*\\* · [^\\n]+ ← you`));
+    // A binary search over ten pages of 100: four reads at most, and a neighbour's two.
+    expect(ladderReads() - before).toBeLessThanOrEqual(6);
+    // An account far below the top 1,000 (Gold II): page 1, said so, no button to look again.
+    const LOW = { ...MEMBER, userId: '200000000000000042' };
+    await env.b.ctx.links.link(LOW.userId, { uid: '1786151874', name: 'Double C' }, true);
+    const low = await env.b.press(encodeCustomId('lb.f', 'pc', ''), [], LOW, LOW.userId);
+    expect(embed(low.payload).description).toMatch(/^\*\*1\. /);
+    expect(embed(low.payload).description).toContain('Double C is not in the top 1,000 of this ladder.');
+    expect(customIds(low.payload).some((id) => id.startsWith('lb.f'))).toBe(false);
+  });
+
   it('names members listed on this server’s ladder, and nobody who did not join it', async () => {
     await env.b.run('config', { enabled: true }, 'ladder', ADMIN);
     for (const [user, account] of [
@@ -106,7 +128,7 @@ describe('/leaderboard without a hero', () => {
     expect(embed(past.payload).description).toMatch(new RegExp(`^\\*\\*1\\. ${first.name}\\*\\*`));
     const missing = await env.b.run('leaderboard', { season: 9 });
     expect(missing.view.isError).toBe(true);
-    expect(JSON.stringify(missing.payload)).toContain('There is no season “9”');
+    expect(embed(missing.payload).description).toBe('There is no season “9”. The API lists the seasons from 0 to 3.');
     const before = ladderReads();
     const impossible = await env.b.run('leaderboard', { season: 0.5 });
     expect(embed(impossible.payload).description).toMatch(/^There is no season “0\\?\.5”/);

@@ -193,6 +193,7 @@ const SAMPLES: { [K in keyof typeof t]: Parameters<(typeof t)[K]> } = {
   matchGone: ['1'],
   goneAfterPress: [],
   badSeason: ['9'],
+  badSeasonListed: ['9', '3.5'],
   historyFromProfile: [5, true],
   newerFromProfile: [5],
   noRecentMatches: [],
