@@ -28,7 +28,7 @@ import { loadNamedProfile, playerChoices, seasonOption } from '../src/catalog/pl
 import { seasonChoices } from '../src/catalog/choices.js';
 
 /** The part of a command's context /compare uses (src/discord/command.ts). */
-type Ctx = Pick<CommandContext, 'api' | 'heroes' | 'links' | 'logger' | 'recent'>;
+type Ctx = Pick<CommandContext, 'api' | 'heroes' | 'links' | 'logger' | 'now' | 'recent'>;
 
 const TOP_HEROES = 3;
 /** Heroes both play, shown head to head: four keep the comparison and its chart on a phone's first screen. */

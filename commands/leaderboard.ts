@@ -37,7 +37,7 @@ import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/pagin
 import type { View } from '../src/render/view.js';
 
 /** The part of a command's context /leaderboard uses (src/discord/command.ts). */
-type Ctx = Pick<CommandContext, 'api' | 'heroes' | 'ladder' | 'links' | 'logger' | 'recent' | 'settings'>;
+type Ctx = Pick<CommandContext, 'api' | 'heroes' | 'ladder' | 'links' | 'logger' | 'now' | 'recent' | 'settings'>;
 
 const PER_PAGE = 10;
 
@@ -117,7 +117,7 @@ type LadderAsk = { platform: Platform; season: Season | null; listed: readonly L
 
 /** One API page of the ladder. @throws {SeasonError} for a season the API refuses (its 400 names the season). */
 function readLadder(ask: LadderAsk, apiPage: number, ctx: Ctx) {
-  const current = currentListedSeason(ask.listed, Date.now());
+  const current = currentListedSeason(ask.listed, ctx.now());
   // The current season asked by number is asked as the API's default: clients send a season for past seasons only.
   const season = ask.season && ask.season.index !== current?.season.index ? ask.season : null;
   return ctx.api.topPlayers({ page: apiPage, limit: API_PAGE, platform: ask.platform, season: season?.number }).catch((err: unknown) => {
@@ -207,7 +207,7 @@ export async function topPlayersView(
   });
   // The answer's own season: what its entries say, else the one asked, else the listing's current one.
   const said = seasonFromNumber(players[0]?.season ?? null);
-  const answered = said ?? ask.season ?? currentListedSeason(listed, Date.now())?.season ?? null;
+  const answered = said ?? ask.season ?? currentListedSeason(listed, ctx.now())?.season ?? null;
   const mine = players.findIndex((e) => isOwn(e.uid));
   const notes: string[] = note ? [note] : [];
   const seasonSaid = seasonNote(ask.season, said, false, listed);

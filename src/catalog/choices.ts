@@ -19,7 +19,7 @@ import { LIMITS } from '../render/limits.js';
 import type { AccountLinksRepository } from '../store/account-links.js';
 import type { TrackingRepository } from '../store/tracking.js';
 import type { HeroDirectory } from './hero-directory.js';
-import { listedSeasonLabel, listedSeasons } from './season-list.js';
+import { currentListedSeason, listedSeasonLabel, listedSeasons } from './season-list.js';
 
 /** Longest an autocomplete waits for the one read it makes, ms: well inside Discord's 3 s, with room to answer. */
 export const CHOICE_READ_MS = 1_200;
@@ -55,7 +55,7 @@ export async function seasonChoices(
   typed: string,
   player: string | null,
   userId: string,
-  ctx: { api: RivalsApi; links: Pick<AccountLinksRepository, 'defaultUid'> },
+  ctx: { api: RivalsApi; links: Pick<AccountLinksRepository, 'defaultUid'>; now?: () => number },
 ): Promise<NumberChoice[]> {
   const prefix = typed.trim();
   // A UID (what player autocomplete gives) or the member's own account: a name half typed would cost a request each keystroke.
@@ -72,11 +72,16 @@ export async function seasonChoices(
     byIndex.size > 0
       ? [...byIndex.values()].sort((a, b) => b.season.index - a.season.index)
       : seasonTable(seasonFromNumber(prefix)).map((season) => ({ season, tier: null }));
+  const now = currentListedSeason(listed ?? [], (ctx.now ?? Date.now)());
   return offered
     .filter((s) => s.season.number.startsWith(prefix))
     .map((s) => {
       const label = listedSeasonLabel(s.season, listed ?? []);
-      return { name: s.tier ? `${label} · ${tierName(s.tier)}` : label, value: Number(s.season.number) };
+      const entry = listed?.find((l) => l.season.index === s.season.index);
+      // The listing's own dates and current season, where it gives them: "Season 3.5 · Eternal Night (current) · 14 Nov 2026–".
+      const dates = entry?.startsAt ? `${shortDate(entry.startsAt / 1000)}–${entry.endsAt ? shortDate(entry.endsAt / 1000) : ''}` : null;
+      const name = [now?.season.index === s.season.index ? tr('player:coverage.current', { season: label }) : label, dates, s.tier ? tierName(s.tier) : null];
+      return { name: name.filter(Boolean).join(' · '), value: Number(s.season.number) };
     });
 }
 

@@ -44,7 +44,7 @@ describe('season', () => {
     expect(choices.length).toBeGreaterThan(1);
     for (const c of choices) {
       expect(typeof c.value).toBe('number');
-      expect(c.name).toMatch(new RegExp(`^Season ${String(c.value).replace('.', '\\.')}( · .+)?$`));
+      expect(c.name).toMatch(new RegExp(`^Season ${String(c.value).replace('.', '\\.')}( \\(current\\))?( · .+)?$`));
     }
     const values = choices.map((c) => c.value as number);
     expect(values).toEqual([...values].sort((a, b) => b - a));
@@ -65,7 +65,8 @@ describe('season', () => {
   it('without a profile to read, offers the seasons the API lists, newest first, narrowed by what is typed', async () => {
     const unknown = { query: 'Nobody123' };
     const listed = env.r.dataset.seasons.map((s) => (typeof s === 'number' ? s : s.season)).sort((a, b) => b - a);
-    expect(await complete('player', 'season', '', unknown)).toEqual(listed.map((n) => ({ name: `Season ${n}`, value: n })));
+    // The newest listed is the current one, said so.
+    expect(await complete('player', 'season', '', unknown)).toEqual(listed.map((n, i) => ({ name: `Season ${n}${i === 0 ? ' (current)' : ''}`, value: n })));
     expect(await complete('player', 'season', '2', unknown)).toEqual([
       { name: 'Season 2.5', value: 2.5 },
       { name: 'Season 2', value: 2 },

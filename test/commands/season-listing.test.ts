@@ -4,6 +4,7 @@
  * table still answers.
  */
 import { describe, expect, it } from 'vitest';
+import { shortDate } from '../../src/i18n/format.js';
 import { useReplicaBot } from '../helpers/bot.js';
 
 const env = useReplicaBot();
@@ -32,16 +33,20 @@ describe('the season listing', () => {
   });
 
   it('a season the API starts listing appears in /player’s season choices and the season ladder, named as the API names it', async () => {
+    const started = env.b.clock.now - 7 * 86_400_000;
+    const named = `Season 3.5 · Eternal Night (current) · ${shortDate(Math.floor(started / 1000))}–`;
     const added = await fetch(`${env.r.url}/__replica/seasons`, {
       method: 'POST',
-      body: JSON.stringify({ season: 3.5, name: 'Eternal Night', starts_at: '2026-11-14T09:00:00Z' }),
+      // Started a week ago by the bot's clock.
+      body: JSON.stringify({ season: 3.5, name: 'Eternal Night', starts_at: new Date(started).toISOString() }),
     });
     expect(added.status).toBe(201);
     // No profile in the replica has Season 3.5: it comes from the listing alone, first, as the newest.
     const offered = await complete('player', 'season', '', { query: DOUBLE_C });
-    expect(offered[0]).toEqual({ name: 'Season 3.5 · Eternal Night', value: 3.5 });
-    expect(offered.some((c) => c.value === 3)).toBe(true);
-    expect(await complete('player', 'season', '3.', { query: 'Nobody123' })).toEqual([{ name: 'Season 3.5 · Eternal Night', value: 3.5 }]);
+    // Its start date from the listing, and current: it has started and no later season has.
+    expect(offered[0]).toEqual({ name: named, value: 3.5 });
+    expect(offered.find((c) => c.value === 3)?.name).toMatch(/^Season 3 · /);
+    expect(await complete('player', 'season', '3.', { query: 'Nobody123' })).toEqual([{ name: named, value: 3.5 }]);
     // The season ladder's current season is the new one, named so; its season option offers it too.
     const ladder = await env.b.run('leaderboard', {});
     expect(ladder.payload.embeds[0]!.title).toBe('Season 3.5 · Eternal Night');
