@@ -281,6 +281,21 @@ describe('/compare in every locale', () => {
   });
 });
 
+describe('the season ladder in every locale', () => {
+  it.each(LOCALES)('%s: /leaderboard without a hero', async (locale) => {
+    const view = await run(locale, 'leaderboard', { platform: 'xbox' });
+    expect(view.isError, JSON.stringify(view)).toBeFalsy();
+    expectFitsUncut(view, 'leaderboard');
+    expect(view.embeds![0]!.author!.name).toBe(trIn(locale, 'leaderboard:top.author', { platform: 'Xbox' }));
+    expect(view.embeds![0]!.title).toBe(trIn(locale, 'player:season', { number: '3' }));
+    // Drawn as its card, described in the member's language (the card's own texts: test/charts/card-cuts.test.ts).
+    expect(view.files?.map((f) => [f.name, f.description])).toEqual([['season-ladder.png', trIn(locale, 'leaderboard:top.card.alt', { from: '1', to: '10' })]]);
+    if (locale === 'en') return;
+    expect(view.embeds![0]!.author!.name).toBe(own(locale, 'leaderboard:top.author', { platform: 'Xbox' }));
+    expectNoEnglish(view, locale, 'season ladder');
+  });
+});
+
 describe('/leaderboard in every locale', () => {
   it.each(LOCALES)('%s: a hero’s ranked players', async (locale) => {
     const view = await run(locale, 'leaderboard', { hero: 'storm', platform: 'ps' });
