@@ -2,7 +2,7 @@
  * `/leaderboard [hero] [platform] [season]`: a hero's ranked players (api-spec.md endpoint 5), or without a hero the season's
  * ranked ladder of all players (`GET /api/v2/players/leaderboard`, docs/data.md "The API's other reads"); ten a page.
  */
-import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow, type APIEmbed } from 'discord-api-types/v10';
+import type { APIEmbed } from 'discord-api-types/v10';
 import { TOP_PLAYERS_LIMIT } from '../src/api/client.js';
 import { isPlatform, PLATFORM_NAMES, PLATFORMS, type Platform } from '../src/api/endpoints.js';
 import { ApiError } from '../src/core/api-errors.js';
@@ -33,7 +33,7 @@ import { integer, kdaRatio, percent, shortDate, winLoss } from '../src/i18n/form
 import { heroName, tierName } from '../src/i18n/names.js';
 import { rankScore } from '../src/game/ranks.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
-import { clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
+import { buttonRow, clampPage, pageCount, pageFromArgs, pageRow } from '../src/render/paginate.js';
 import type { View } from '../src/render/view.js';
 
 /** The part of a command's context /leaderboard uses (src/discord/command.ts). */
@@ -231,10 +231,10 @@ export async function topPlayersView(
   const jump =
     myPage !== null
       ? myPage !== p
-        ? button(tr('leaderboard:top.jump', { place: integer(offset + mine + 1) }), encodeCustomId('lb.t', platform, seasonArg, myPage, 'm'))
+        ? buttonRow(tr('leaderboard:top.jump', { place: integer(offset + mine + 1) }), encodeCustomId('lb.t', platform, seasonArg, myPage, 'm'))
         : null
       : links.accounts.length > 0 && players.length > 0 && !note
-        ? button(tr('leaderboard:top.find'), encodeCustomId('lb.f', platform, seasonArg))
+        ? buttonRow(tr('leaderboard:top.find'), encodeCustomId('lb.f', platform, seasonArg))
         : null;
   const view: View = { embeds: [embed], components: [...(nav ? [nav] : []), ...(jump ? [jump] : [])] };
   const card = chartOf(
@@ -316,11 +316,6 @@ async function findMyPlace(platform: Platform, season: Season | null, user: { us
 
 /** The season ladder's colour: the top tier's gold. */
 const LADDER_COLOUR = 0xf4e6a6;
-
-const button = (label: string, customId: string): APIActionRowComponent<APIComponentInMessageActionRow> => ({
-  type: ComponentType.ActionRow,
-  components: [{ type: ComponentType.Button, style: ButtonStyle.Secondary, label, custom_id: customId }],
-});
 
 export const leaderboard: CommandModule = {
   draws: true,

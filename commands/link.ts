@@ -1,5 +1,5 @@
 /** `/link` and `/unlink`: a member's game accounts, so `/player` alone shows their default. Data: api-spec.md endpoint 17. */
-import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIComponentInMessageActionRow } from 'discord-api-types/v10';
+import { ButtonStyle } from 'discord-api-types/v10';
 import { slashCommand, type CommandContext, type CommandModule } from '../src/discord/command.js';
 import { VERIFICATION_CHECK_MS, VERIFICATION_TTL_MS } from '../src/game/verification.js';
 import { discordTime } from '../src/i18n/format.js';
@@ -9,6 +9,7 @@ import { describe } from '../src/i18n/commands.js';
 import { tr, typedWord } from '../src/i18n/index.js';
 import { t } from '../src/render/strings.js';
 import { escapeText, LIMITS, truncate } from '../src/render/limits.js';
+import { buttonRow } from '../src/render/paginate.js';
 import type { View } from '../src/render/view.js';
 import { playerChoices, playerSuggestions, searchPlayer } from '../src/catalog/players.js';
 import { ApiError } from '../src/core/api-errors.js';
@@ -19,15 +20,6 @@ type Ctx = Pick<CommandContext, 'api' | 'links' | 'logger' | 'now' | 'recent' | 
 
 const COLOUR = 0x22c55e;
 const privately = (description: string): View => ({ ephemeral: true, embeds: [{ color: COLOUR, description }] });
-
-const button = (
-  label: string,
-  customId: string,
-  style: ButtonStyle.Primary | ButtonStyle.Secondary = ButtonStyle.Secondary,
-): APIActionRowComponent<APIComponentInMessageActionRow> => ({
-  type: ComponentType.ActionRow,
-  components: [{ type: ComponentType.Button, style, label, custom_id: customId }],
-});
 
 /** The member's link to `uid`, or null when it is not theirs (any more). */
 async function linkOf(userId: string, uid: string, ctx: Ctx) {
@@ -70,7 +62,7 @@ export const link: CommandModule = {
     const view = privately(`${t.linked(escapeText(profile.name, 60), profile.uid, links.defaultUid === profile.uid)}${tracking}\n\n${t.linkedList(lines)}`);
     const verified = links.accounts.find((a) => a.uid === profile.uid)?.verifiedAt;
     return ctx.verifications && !verified
-      ? { ...view, components: [button(tr('messages:verify.button'), encodeCustomId('lk.v', profile.uid), ButtonStyle.Primary)] }
+      ? { ...view, components: [buttonRow(tr('messages:verify.button'), encodeCustomId('lk.v', profile.uid), ButtonStyle.Primary)] }
       : view;
   },
   components: {
@@ -97,7 +89,7 @@ async function startProof(userId: string, uid: string, ctx: Ctx): Promise<View> 
         ...(profile.icon ? { thumbnail: { url: profile.icon } } : {}),
       },
     ],
-    components: [button(tr('messages:verify.check'), encodeCustomId('lk.c', uid))],
+    components: [buttonRow(tr('messages:verify.check'), encodeCustomId('lk.c', uid))],
   };
 }
 
@@ -117,11 +109,11 @@ async function checkProof(userId: string, uid: string, ctx: Ctx): Promise<View> 
   if (outcome === 'expired')
     return {
       ...privately(tr('messages:verify.expired')),
-      components: [button(tr('messages:verify.button'), encodeCustomId('lk.v', uid), ButtonStyle.Primary)],
+      components: [buttonRow(tr('messages:verify.button'), encodeCustomId('lk.v', uid), ButtonStyle.Primary)],
     };
   return {
     ...privately(tr('messages:verify.waiting', { when: discordTime((nextCheckAt ?? ctx.now()) / 1000) })),
-    components: [button(tr('messages:verify.check'), encodeCustomId('lk.c', uid))],
+    components: [buttonRow(tr('messages:verify.check'), encodeCustomId('lk.c', uid))],
   };
 }
 

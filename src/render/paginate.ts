@@ -38,12 +38,18 @@ export function pageRow(route: string, args: (string | number)[], page: number, 
   };
 }
 
+/** A row of one button: grey unless it is the answer's next step (blurple, `ButtonStyle.Primary`). */
+export function buttonRow(
+  label: string,
+  customId: string,
+  style: ButtonStyle.Primary | ButtonStyle.Secondary = ButtonStyle.Secondary,
+): APIActionRowComponent<APIButtonComponentWithCustomId> {
+  return { type: ComponentType.ActionRow, components: [{ type: ComponentType.Button, style, label, custom_id: customId }] };
+}
+
 /** A grey Back button whose `customId` (made by the opening list) returns to that list's page. */
 export function backRow(customId: string): APIActionRowComponent<APIButtonComponentWithCustomId> {
-  return {
-    type: ComponentType.ActionRow,
-    components: [{ type: ComponentType.Button, style: ButtonStyle.Secondary, label: `‹ ${tr('render:back')}`, custom_id: customId }],
-  };
+  return buttonRow(`‹ ${tr('render:back')}`, customId);
 }
 
 /**
