@@ -16,7 +16,7 @@ import type { Ability, Hero, Transformation } from '../src/api/schemas.js';
 import type { CommandContext, CommandModule } from '../src/discord/command.js';
 import { seasonChoices } from '../src/catalog/choices.js';
 import { seasonOption } from '../src/catalog/players.js';
-import { leaderboardSeason, listedOrThrow, listedSeasonLabel, listedSeasons, readSeason, seasonNote } from '../src/catalog/season-list.js';
+import { listedOrThrow, listedSeasonLabel, listedSeasons, readHeroLeaderboard, readSeason, seasonNote } from '../src/catalog/season-list.js';
 import type { Season } from '../src/game/seasons.js';
 import { slashCommand } from '../src/discord/command.js';
 import { CustomIdTooLongError, encodeCustomId } from '../src/render/custom-id.js';
@@ -80,14 +80,14 @@ function sectionMenu(heroId: string, current: HeroSection, season: Season | null
   };
 }
 
-function baseEmbed(hero: Hero, section: HeroSection): APIEmbed {
+/** The section's embed header; `season` a season label the section's figures are of, after the section's name. */
+function baseEmbed(hero: Hero, section: HeroSection, season?: string): APIEmbed {
   // Titles and author names are plain text here (the author line renders no markdown), so no escaping.
   const name = truncate(heroDisplayName(hero), LIMITS.title);
+  const author = section === 'overview' ? (roleName(hero.role) ?? tr('hero:heroFallback')) : tr('hero:author', { hero: name, section: sectionLabel(section) });
   return {
     color: roleColour(hero.role),
-    author: {
-      name: section === 'overview' ? (roleName(hero.role) ?? tr('hero:heroFallback')) : tr('hero:author', { hero: name, section: sectionLabel(section) }),
-    },
+    author: { name: season ? `${author} · ${season}` : author },
     title: section === 'overview' ? name : undefined,
     thumbnail: hero.transformations[0]?.icon ? { url: hero.transformations[0].icon } : undefined,
   };
@@ -507,23 +507,13 @@ async function stats(hero: Hero, season: Season | null, ctx: Ctx): Promise<{ emb
     { name: tr('hero:stats.hitRate'), value: ratioPercent(s.session_hit_rate), inline: true },
     { name: tr('hero:stats.soloKills'), value: decimal(s.solo_kill, 2), inline: true },
   ];
-  const base = baseEmbed(hero, 'stats');
-  const shown =
-    season && !refused && !same ? { ...base, author: { ...base.author!, name: `${base.author!.name} · ${listedSeasonLabel(season, listed)}` } } : base;
-  return { embed: { ...shown, fields, description: note ?? undefined }, fetched };
+  const base = baseEmbed(hero, 'stats', season && !refused && !same ? listedSeasonLabel(season, listed) : undefined);
+  return { embed: { ...base, fields, description: note ?? undefined }, fetched };
 }
 
 /** The hero's PC leaderboard's top ten, of `season` when asked; the season its entries are ranked in is named. */
 async function leaderboard(hero: Hero, season: Season | null, ctx: Ctx): Promise<{ embed: APIEmbed; fetched: Fetched<unknown> }> {
-  const listed = await listedSeasons(ctx);
-  listedOrThrow(season, listed);
-  const { fetched, refused } = await readSeason(
-    season,
-    () => ctx.api.heroLeaderboard(hero.id, { platform: 'pc', season: season?.number }),
-    () => ctx.api.heroLeaderboard(hero.id, { platform: 'pc' }),
-  );
-  const answered = leaderboardSeason(fetched.data.players);
-  const note = seasonNote(season, answered, refused, listed);
+  const { fetched, listed, answered, note } = await readHeroLeaderboard(hero.id, 'pc', season, ctx);
   const lines = fetched.data.players.slice(0, LEADERBOARD_ROWS).map((p, i) => {
     const values = {
       count: p.matches ?? 0,
@@ -538,11 +528,9 @@ async function leaderboard(hero: Hero, season: Season | null, ctx: Ctx): Promise
       ? tr('hero:leaderboard.line', values)
       : tr('hero:leaderboard.lineWithScore', { ...values, score: integer(Math.trunc(score)) });
   });
-  const base = baseEmbed(hero, 'leaderboard');
   return {
     embed: {
-      ...base,
-      author: answered ? { ...base.author!, name: `${base.author!.name} · ${listedSeasonLabel(answered, listed)}` } : base.author,
+      ...baseEmbed(hero, 'leaderboard', answered ? listedSeasonLabel(answered, listed) : undefined),
       description: [lines.join('\n') || tr('hero:leaderboard.none'), ...(note ? ['', note] : [])].join('\n'),
       footer: { text: tr('hero:leaderboard.footer') },
     },

@@ -11,10 +11,9 @@ import { seasonChoices } from '../src/catalog/choices.js';
 import { seasonOption } from '../src/catalog/players.js';
 import {
   currentListedSeason,
-  leaderboardSeason,
   listedSeasonLabel,
   listedSeasons,
-  readSeason,
+  readHeroLeaderboard,
   seasonNote,
   listedOrThrow,
   type ListedSeason,
@@ -57,16 +56,9 @@ const definition = slashCommand('leaderboard')
  * ranked in is named, and said when it is not the one asked. @throws {UnknownHeroError} for a hero the bot does not know.
  */
 export async function leaderboardView(heroQuery: string, platform: Platform, season: Season | null, page: number, ctx: Ctx): Promise<View> {
-  const [hero, listed] = await Promise.all([ctx.heroes.resolve(heroQuery), listedSeasons(ctx)]);
-  listedOrThrow(season, listed);
-  const { fetched, refused } = await readSeason(
-    season,
-    () => ctx.api.heroLeaderboard(hero.id, { platform, season: season?.number }),
-    () => ctx.api.heroLeaderboard(hero.id, { platform }),
-  );
+  const hero = await ctx.heroes.resolve(heroQuery);
+  const { fetched, listed, answered, note } = await readHeroLeaderboard(hero.id, platform, season, ctx);
   const players = fetched.data.players;
-  const answered = leaderboardSeason(players);
-  const note = seasonNote(season, answered, refused, listed);
   // Names the bot has seen: a member may look one of them up, misspelt.
   ctx.recent.remember(players.flatMap((e) => (e.name ? [{ uid: String(e.player_uid), name: e.name }] : [])));
   const pages = pageCount(players.length, PER_PAGE);

@@ -4,6 +4,7 @@
  * code change, and a season a profile has but the listing lacks still works.
  */
 import type { Fetched, RivalsApi } from '../api/client.js';
+import type { Platform } from '../api/endpoints.js';
 import { ApiError } from '../core/api-errors.js';
 import { SeasonError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
@@ -108,4 +109,21 @@ export function seasonNote(asked: Season | null, answered: Season | null, refuse
 export function listedOrThrow(season: Season | null, listed: readonly ListedSeason[]): Season | null {
   if (season && listed.length > 0 && !listed.some((l) => l.season.index === season.index)) throw new SeasonError(season.number, listed.at(-1)!.season.number);
   return season;
+}
+
+/**
+ * A hero's leaderboard (spec endpoint 5) on `platform`, of `season` when asked, checked against the listing and the
+ * entries: the answer, the listing, the season the entries are ranked in, and what to say of the season (null when all is
+ * well). @throws {SeasonError} for a season the listing lacks; {@link ApiError} as the read.
+ */
+export async function readHeroLeaderboard(heroId: string, platform: Platform, season: Season | null, ctx: { api: RivalsApi; logger?: Logger }) {
+  const listed = await listedSeasons(ctx);
+  listedOrThrow(season, listed);
+  const { fetched, refused } = await readSeason(
+    season,
+    () => ctx.api.heroLeaderboard(heroId, { platform, season: season?.number }),
+    () => ctx.api.heroLeaderboard(heroId, { platform }),
+  );
+  const answered = leaderboardSeason(fetched.data.players);
+  return { fetched, listed, answered, note: seasonNote(season, answered, refused, listed) };
 }
