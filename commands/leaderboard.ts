@@ -103,6 +103,10 @@ const MAX_TOP_PAGES = 100;
 
 /** The deepest API page read: the top 1,000. */
 const MAX_API_PAGES = (MAX_TOP_PAGES * PER_PAGE) / API_PAGE;
+/** The API page (of 100) that holds answer page `page` (of 10). */
+const apiPageOf = (page: number) => Math.ceil(page / (API_PAGE / PER_PAGE));
+/** The answer page (of 10) that holds the entry at `index` of API page `apiPage`. */
+const pageOfEntry = (apiPage: number, index: number) => Math.floor(((apiPage - 1) * API_PAGE + index) / PER_PAGE) + 1;
 
 /** A season ladder's request: `season` null for the current one, which is then not named to the API (clients omit it). */
 type LadderAsk = { platform: Platform; season: Season | null; listed: readonly ListedSeason[] };
@@ -144,7 +148,7 @@ export async function topPlayersView(
   ]);
   const ask: LadderAsk = { platform, season: listedOrThrow(season, listed), listed };
   let p = clampPage(page, MAX_TOP_PAGES);
-  let apiPage = Math.ceil(p / (API_PAGE / PER_PAGE));
+  let apiPage = apiPageOf(p);
   let fetched = await readLadder(ask, apiPage, ctx);
   const totalOf = (f: typeof fetched, at: number) =>
     f.data.total_players ?? (at - 1) * API_PAGE + f.data.players.length + (f.data.players.length === API_PAGE ? 1 : 0);
@@ -152,7 +156,7 @@ export async function topPlayersView(
   if (p > pages) {
     // A button of a ladder that has shrunk since: its last page, read again if it is on another API page.
     p = pages;
-    const at = Math.ceil(p / (API_PAGE / PER_PAGE));
+    const at = apiPageOf(p);
     if (at !== apiPage) fetched = await readLadder(ask, (apiPage = at), ctx);
   }
   const { players } = fetched.data;
@@ -218,7 +222,7 @@ export async function topPlayersView(
   };
   const seasonArg = season?.number ?? '';
   const nav = pageRow('lb.t', [platform, seasonArg], p, pages);
-  const myPage = mine >= 0 ? Math.floor((offset + mine) / PER_PAGE) + 1 : null;
+  const myPage = mine >= 0 ? pageOfEntry(apiPage, mine) : null;
   // On the part read: a button to its page. Elsewhere, one that looks for it (a few requests, only when pressed).
   const jump =
     myPage !== null
@@ -288,7 +292,7 @@ async function findMyPlace(platform: Platform, season: Season | null, user: { us
     const mid = Math.floor((lo + hi) / 2);
     const read = await readLadder(ask, mid, ctx);
     const at = placeOn(read);
-    if (at >= 0) return topPlayersView(platform, season, (mid - 1) * (API_PAGE / PER_PAGE) + Math.floor(at / PER_PAGE) + 1, user, ctx);
+    if (at >= 0) return topPlayersView(platform, season, pageOfEntry(mid, at), user, ctx);
     const scores = read.data.players.map((e) => e.rank_score).filter((x): x is number => x !== null);
     if (scores.length === 0) hi = mid - 1;
     else if (score < Math.min(...scores)) lo = mid + 1;
@@ -298,7 +302,7 @@ async function findMyPlace(platform: Platform, season: Season | null, user: { us
       for (const next of [mid - 1, mid + 1].filter((n) => n >= 1 && n <= MAX_API_PAGES)) {
         const near = await readLadder(ask, next, ctx);
         const found = placeOn(near);
-        if (found >= 0) return topPlayersView(platform, season, (next - 1) * (API_PAGE / PER_PAGE) + Math.floor(found / PER_PAGE) + 1, user, ctx);
+        if (found >= 0) return topPlayersView(platform, season, pageOfEntry(next, found), user, ctx);
       }
       break;
     }
