@@ -5,37 +5,15 @@
  * member's linked account finds its place offline.
  */
 import { badgeSlug, levelOfScore, TIER_COLOURS, tierGroup, tierOf } from '../game/ranks.js';
-import { rng } from './data/handwritten.js';
+import { asRecord, handleOf, rng, type Json } from './data/handwritten.js';
 export { listedNumber, seasonListing, type ListedSeason } from './data/handwritten.js';
 import { iconPath } from './in-game.js';
-
-type Json = Record<string, unknown>;
-
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 
 /** The ladder's devices (PlayStation is `psn` here). */
 export const LADDER_DEVICES = ['pc', 'psn', 'xbox'] as const;
 
 /** Players on each generated ladder: ten pages of 100. */
 export const LADDER_SIZE = 1_000;
-
-const NAME_PARTS = [
-  'Nova',
-  'Quill',
-  'Vibranium',
-  'Gamma',
-  'Asgard',
-  'Wakanda',
-  'Kree',
-  'Skrull',
-  'Mutant',
-  'Stark',
-  'Klyntar',
-  'Celestial',
-  'Eternal',
-  'Hydra',
-];
-const NAME_ENDS = ['Main', 'Enjoyer', 'GG', 'TTV', 'OTP', 'Diff', 'Prime', 'Ace', 'Flex', 'Sniper'];
 
 /** A ladder entry in the shape clients read: `rank.rank` an object, wins and matches as `win_count` and `battle_count`. */
 function entry(uid: string, name: string, iconId: string, score: number, peak: number, level: number, wins: number, matches: number, season: number): Json {
@@ -104,7 +82,7 @@ export function seasonLadder(season: number, device: (typeof LADDER_DEVICES)[num
     score -= r() * 2.8;
     const matches = 120 + Math.floor(r() * 380);
     const wins = Math.round(matches * (0.5 + r() * 0.2));
-    const name = `${NAME_PARTS[Math.floor(r() * NAME_PARTS.length)]}${NAME_ENDS[Math.floor(r() * NAME_ENDS.length)]}${i}`;
+    const name = handleOf(r, i);
     const uid = String(900_000_000 + Math.floor(r() * 99_999_999));
     const level = i < ONE_ABOVE_ALL_PLACES && levelOfScore(score) === 22 ? 23 : (levelOfScore(score) ?? 1);
     out.push(entry(uid, name, String(30_000_001 + Math.floor(r() * 600)), score, score + r() * 80, level, wins, matches, season));

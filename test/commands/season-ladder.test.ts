@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { encodeCustomId } from '../../src/render/custom-id.js';
+import { escapeText } from '../../src/render/limits.js';
 import { runInLocale } from '../../src/i18n/index.js';
 import { seasonLadder } from '../../src/replica/season-ladder.js';
 import { ADMIN, customIds, MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
@@ -30,7 +31,7 @@ describe('/leaderboard without a hero', () => {
     expect(e.title).toBe('Season 3');
     const top = pcLadder().slice(0, 10);
     const lines = e.description!.split('\n').filter((l) => /^\*\*\d/.test(l));
-    expect(lines.map((l) => l.match(/^\*\*(\d+)\. (.+?)\*\*/)!.slice(1))).toEqual(top.map((p, i) => [String(i + 1), p.name]));
+    expect(lines.map((l) => l.match(/^\*\*(\d+)\. (.+?)\*\*/)!.slice(1))).toEqual(top.map((p, i) => [String(i + 1), escapeText(p.name)]));
     expect(lines[0]).toMatch(/^\*\*1\. \S+\*\* · One Above All · [\d,]+ pts$/);
     expect(e.description).toMatch(/\n\d+–\d+ · [\d.]+ % · \d+ matches\n/);
     expect(customIds(first.payload)).toContain(encodeCustomId('lb.t', 'pc', '', 2, 'n'));

@@ -5,8 +5,8 @@
 
 import { seasonFromRankGame } from '../../game/seasons.js';
 
-type Json = Record<string, unknown>;
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+export type Json = Record<string, unknown>;
+export const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 
 /** A season listing entry as the replica serves it: a number (what clients read), or an object some forms show. */
 export type ListedSeason = number | { season: number; name?: string; starts_at?: string; ends_at?: string };
@@ -104,6 +104,11 @@ const HANDLE_PARTS = [
 ];
 const HANDLE_ENDS = ['Main', 'Enjoyer', 'GG', 'TTV', 'OTP', 'Diff', '_x', '99', 'Prime', 'Ace'];
 
+/** A made-up player name, "NovaMain7": two parts drawn by `r`, and `i` so that names on one list never repeat. */
+export function handleOf(r: () => number, i: number): string {
+  return `${HANDLE_PARTS[intBetween(r, 0, HANDLE_PARTS.length - 1)]}${HANDLE_ENDS[intBetween(r, 0, HANDLE_ENDS.length - 1)]}${i}`;
+}
+
 /** Spec: Hero leaderboard entry; keyed `<heroId>:<platform>`. */
 export function leaderboards(heroes: HeroRef[], platforms: readonly string[]): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
@@ -119,7 +124,7 @@ export function leaderboards(heroes: HeroRef[], platforms: readonly string[]): M
         const level = Math.max(19, 23 - Math.floor(i / 6));
         return {
           info: {
-            name: `${HANDLE_PARTS[intBetween(r, 0, HANDLE_PARTS.length - 1)]}${HANDLE_ENDS[intBetween(r, 0, HANDLE_ENDS.length - 1)]}${i}`,
+            name: handleOf(r, i),
             cur_head_icon_id: String(30_000_000 + intBetween(r, 1, 60_000)),
             rank_season: {
               // Season 3 (index 5), the newest season the captures hold: what the replica lists as current.
