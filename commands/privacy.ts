@@ -107,6 +107,9 @@ function showView(data: MemberData, recent: number): View {
                     duos: integer(new Set(data.duos.filter((d) => d.together).map((d) => d.uid)).size),
                     rivals: integer(new Set(data.duos.filter((d) => !d.together).map((d) => d.uid)).size),
                   })}`
+                : '') +
+              (data.settingsChanges.length > 0
+                ? `\n${m('messages:privacy.settingsChanges', { count: data.settingsChanges.length, n: integer(data.settingsChanges.length) })}`
                 : ''),
           ),
           field(

@@ -144,6 +144,7 @@ export function createBackground(o: BackgroundOptions): Background {
     verifications: state.verifications,
     ladder: state.ladder,
     serverMatches: state.serverMatches,
+    audit: state.audit,
     rankRoles: { store: state.rankRoles, ...(o.roles ? { discord: o.roles } : {}) },
     status: {
       startedAt: Date.now(),

@@ -10,6 +10,7 @@ import type { RoleTransport } from '../ladder/rank-roles.js';
 import type { VerificationsRepository } from '../store/verifications.js';
 import type { AlertsRepository } from '../store/alerts.js';
 import type { FeedPostsRepository } from '../store/feed-posts.js';
+import type { ConfigAuditRepository } from '../store/config-audit.js';
 import { SlashCommandBuilder } from '@discordjs/builders';
 import { ApplicationIntegrationType, InteractionContextType } from 'discord-api-types/v10';
 import { describe } from '../i18n/commands.js';
@@ -123,6 +124,8 @@ export interface CommandContext {
    * for /config rank-roles and /config status; `discord` absent without Discord (the playground): the roles are not checked.
    */
   rankRoles?: { store: RankRolesRepository; discord?: Pick<RoleTransport, 'guildRoles'> };
+  /** The audit log of servers' settings (src/store/config-audit.ts), which /config writes; absent: changes are not logged. */
+  audit?: Pick<ConfigAuditRepository, 'record' | 'list'>;
   /** The bot's own state, for /status; absent: /status tells only what the API client knows. */
   status?: BotStatusSource;
   logger: Logger;
@@ -140,6 +143,8 @@ export interface CommandInput {
   user: Invoker;
   /** For a user context-menu command: the member it was used on. */
   targetUserId?: string;
+  /** Where it was run from when not from Discord's client: `dashboard`, a form of the web dashboard (src/web/). */
+  via?: 'dashboard';
   /** For a user context-menu command: that member's username (their id when the payload does not resolve them). */
   targetName?: string;
 }

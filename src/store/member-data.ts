@@ -37,6 +37,8 @@ export interface MemberData {
    * matches, never stored apart.
    */
   duos: { guildId: string; uid: string; name: string | null; together: boolean; wins: number; losses: number; draws: number }[];
+  /** Changes they made to servers' settings, as those servers' audit logs keep them (90 days): what, from where, when. */
+  settingsChanges: { guildId: string; action: string; source: string; at: number }[];
 }
 
 const parseList = (json: string): string[] => {
@@ -104,6 +106,12 @@ export class MemberDataRepository {
       for (const p of partnersOf(await this.#matches.pairCounts(l.guildId, 0, mine.uid)))
         duos.push({ guildId: l.guildId, name: names.get(p.uid) ?? null, ...p });
     }
+    const changes = await this.db
+      .selectFrom('config_audit')
+      .select(['guild_id', 'action', 'source', 'at'])
+      .where('user_id', '=', userId)
+      .orderBy('at', 'desc')
+      .execute();
     return {
       userId,
       accounts: links.map((l) => ({
@@ -143,6 +151,7 @@ export class MemberDataRepository {
         settledAt: m.settled_at === null ? null : Number(m.settled_at),
       })),
       duos,
+      settingsChanges: changes.map((c) => ({ guildId: c.guild_id, action: c.action, source: c.source, at: Number(c.at) })),
     };
   }
 
@@ -163,6 +172,8 @@ export class MemberDataRepository {
       await trx.deleteFrom('alert_messages').where('target', '=', `dm:${userId}`).execute();
       await trx.deleteFrom('link_verifications').where('user_id', '=', userId).execute();
       await forgetLadderMember(trx, userId);
+      // The settings they changed stay in the servers' audit logs, by nobody.
+      await trx.updateTable('config_audit').set({ user_id: null }).where('user_id', '=', userId).execute();
       // A role the bot gave stays recorded until the rank roles' sync takes it back (they are off every ladder now), then goes.
       await trx.deleteFrom('rank_role_members').where('user_id', '=', userId).where('role_id', 'is', null).execute();
       await trx

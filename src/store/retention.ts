@@ -1,5 +1,6 @@
 /** Prunes settled records so the database does not grow with time; work still pending is never pruned. */
 import type { Db } from './database.js';
+import { AUDIT_RETENTION_MS } from './config-audit.js';
 
 /** Ms: far past any retry or backfill. */
 export const RETENTION_MS = 30 * 24 * 60 * 60_000;
@@ -16,6 +17,11 @@ export async function pruneState(db: Db, now: number, retentionMs = RETENTION_MS
   const cutoff = now - retentionMs;
   const deliveries = await db.deleteFrom('deliveries').where('at', '<', cutoff).where('state', 'in', ['done', 'failed']).executeTakeFirst();
   const fanOuts = await db.deleteFrom('fan_outs').where('finished_at', '<', cutoff).executeTakeFirst();
+  // The settings' audit log keeps its own 90 days, whatever the records' retention.
+  await db
+    .deleteFrom('config_audit')
+    .where('at', '<', now - AUDIT_RETENTION_MS)
+    .execute();
   // Left waiting by a digest turned off (a digest sends at least weekly).
   await db.deleteFrom('digest_items').where('found_at', '<', cutoff).execute();
   // Then the plans left with no message waiting.

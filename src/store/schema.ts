@@ -453,6 +453,21 @@ export interface MatchPlayerHeroesTable {
  * A match a tracked member played whose detail the store lacks, waiting to be read (src/store/match-fetches.ts). Times in
  * epoch ms; `gave_up_at` set once the API gave no detail after the last attempt: the row stays so it is not queued again.
  */
+/** One change of a server's settings (src/store/config-audit.ts); `user_id` null once that member deleted their data. */
+export interface ConfigAuditTable {
+  id: string;
+  guild_id: string;
+  user_id: string | null;
+  /** `command` (/config) or `dashboard`. */
+  source: string;
+  /** The /config subcommand the change ran, e.g. `feed`, `ladder`. */
+  action: string;
+  /** The options it ran with, as JSON. */
+  detail: string;
+  /** Ms since the epoch. */
+  at: number;
+}
+
 export interface MatchFetchesTable {
   match_uid: string;
   added_at: number;
@@ -495,6 +510,7 @@ export interface Tables {
   match_players: MatchPlayersTable;
   match_player_heroes: MatchPlayerHeroesTable;
   match_fetches: MatchFetchesTable;
+  config_audit: ConfigAuditTable;
 }
 
 /** The migrations of src/store/migrations/, in order, for Kysely's Migrator. */

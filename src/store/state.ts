@@ -13,6 +13,7 @@ import { LadderRepository } from './ladder/index.js';
 import { MatchFetchRepository } from './match-fetches.js';
 import { MatchStoreRepository } from './matches.js';
 import { ServerMatchesRepository } from './server-matches.js';
+import { ConfigAuditRepository } from './config-audit.js';
 import { MemberDataRepository } from './member-data.js';
 import { RankRolesRepository } from './rank-roles.js';
 import { TrackingRepository } from './tracking.js';
@@ -36,6 +37,8 @@ export interface State {
   matches: MatchStoreRepository;
   matchFetches: MatchFetchRepository;
   serverMatches: ServerMatchesRepository;
+  /** Who changed a server's settings, from /config or the dashboard. */
+  audit: ConfigAuditRepository;
   close(): Promise<void>;
 }
 
@@ -58,6 +61,7 @@ export function stateOf(database: Database, settings: GuildSettingsOptions = {})
     matches: new MatchStoreRepository(database.db),
     matchFetches: new MatchFetchRepository(database.db, database.engine),
     serverMatches: new ServerMatchesRepository(database.db),
+    audit: new ConfigAuditRepository(database.db),
     close: () => database.close(),
   };
 }

@@ -60,6 +60,7 @@ export function bot(r: Replica, options: { apiTimeoutMs?: number; connect?: (sql
     verifications: state.verifications,
     ladder: state.ladder,
     serverMatches: state.serverMatches,
+    audit: state.audit,
     // The server's roles are the test's to set (`ctx.rankRoles.discord`); absent, as in the playground, they are not checked.
     rankRoles: { store: state.rankRoles },
     logger,

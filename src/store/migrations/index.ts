@@ -26,6 +26,7 @@ import { migration as m0020 } from './0020_snapshot_reached_at.js';
 import { migration as m0021 } from './0021_tracked_match_map.js';
 import { migration as m0022 } from './0022_match_store.js';
 import { migration as m0023 } from './0023_match_fetches.js';
+import { migration as m0024 } from './0024_config_audit.js';
 
 /** Every migration by its name. Listed, not found by scanning a directory: nothing runs at import time (STYLE.md principle 6). */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -52,4 +53,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0021_tracked_match_map': m0021,
   '0022_match_store': m0022,
   '0023_match_fetches': m0023,
+  '0024_config_audit': m0024,
 };
