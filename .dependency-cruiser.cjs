@@ -8,6 +8,7 @@ const LAYERS = [
   ['src/[^/]+[.]ts$'],
   ['src/playground/'],
   ['commands/'],
+  ['src/web/'],
   ['src/app/'],
   ['src/discord/'],
   ['src/ladder/'],

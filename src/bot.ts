@@ -1,6 +1,6 @@
 /** The bot's composition root (src/index.ts loads it): config, logger, store and cache, API client, Discord runtime, feeds; the local playground without DISCORD_TOKEN or with `--playground`. */
 import { commands } from '../commands/index.js';
-import { ConfigError, loadConfig, type Config } from './app/config.js';
+import { ConfigError, loadConfig, webProblem, type Config } from './app/config.js';
 import { EnvFileError, loadEnvFile } from './app/env-file.js';
 import { Router } from './discord/router.js';
 import { fetchCommandIds } from './discord/deploy.js';
@@ -31,6 +31,8 @@ import { MANAGER_SHUTDOWN_TIMEOUT_MS } from './app/sharding/manager.js';
 import type { IdentifyRedis } from './app/sharding/identify.js';
 import { redisClientOf } from './cache/store.js';
 import { dropPrestartedCharts } from './charts/prestart.js';
+import type { Dashboard } from './web/start.js';
+import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord-api-types/v10';
 
 // A cluster process started by the cluster manager (src/app/sharding) gets its shards from it.
 let cluster: ClusterIdentity | undefined;
@@ -47,7 +49,10 @@ try {
   process.exit(1);
 }
 
-const rootLogger = createLogger({ level: config.logLevel, secrets: [config.rivals.apiKey, config.discord.token] });
+const rootLogger = createLogger({
+  level: config.logLevel,
+  secrets: [config.rivals.apiKey, config.discord.token, config.web.clientSecret, config.web.sessionSecret],
+});
 const logger = cluster ? rootLogger.child({ cluster: cluster.clusterId }) : rootLogger;
 // Which file, never its values; the cluster processes inherit the manager's environment.
 if (envFile && !cluster) logger.info({ file: envFile }, 'read the environment from .env (variables set in the process environment win)');
@@ -206,8 +211,9 @@ async function runBot(): Promise<void> {
     });
     // Read now, not with the hourly jobs: a /meta right after a restart is answered from the saved snapshot.
     void meta.restore();
+    const router = new Router(commands);
     const runtime = new DiscordRuntime(client, {
-      router: new Router(commands),
+      router,
       context,
       logger: logger.child({ component: 'discord' }),
       budgetMs: config.interactionBudgetMs,
@@ -235,6 +241,27 @@ async function runBot(): Promise<void> {
           return undefined;
         })
       : undefined;
+    // docs/operations.md, "The dashboard": beside the bot in a single-process install; a sharded one runs `npm run web`.
+    let dashboard: Dashboard | undefined;
+    const webOff = webProblem(config);
+    if (webOff && !cluster) logger.info(webOff);
+    else if (!cluster) {
+      const webLogger = logger.child({ component: 'web' });
+      const { startDashboard, discordDashboardParts } = await import('./web/start.js');
+      dashboard = await startDashboard({
+        config,
+        logger: webLogger,
+        ...discordDashboardParts(config, webLogger),
+        configDefinition: commands.find((c) => c.definition.name === 'config')!.definition as RESTPostAPIChatInputApplicationCommandsJSONBody,
+        runConfig: (input) => router.command('config', input, { ...context, logger: webLogger }),
+        audit: services.state.audit,
+      }).catch((err: unknown) => {
+        // The bot goes on without it: members' commands matter more than the admins' pages.
+        webLogger.debug({ err }, 'the dashboard start error');
+        webLogger.error(`the dashboard could not start: ${(err as Error).message} (set WEB_PORT to a free port)`);
+        return undefined;
+      });
+    }
     let hourlyJobs: NodeJS.Timeout | undefined;
     let firstPoll: NodeJS.Timeout | undefined;
     let emojiRefresh: NodeJS.Timeout | undefined;
@@ -326,6 +353,7 @@ async function runBot(): Promise<void> {
       await step('poll signal', () => pollSignal?.stop());
       await step('interactions in flight', () => runtime.shutdown());
       await step('metrics server', () => ops?.close());
+      await step('dashboard', () => dashboard?.close());
     });
     try {
       await client.login(config.discord.token);

@@ -6,7 +6,7 @@ import { DEFAULT_MATCH_SHARE } from '../jobs/tracker.js';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Never echoed in an error message. */
-const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'RIVALS_API_KEY', 'REDIS_URL', 'DATABASE_URL']);
+const SECRET_VARIABLES = new Set(['DISCORD_TOKEN', 'RIVALS_API_KEY', 'REDIS_URL', 'DATABASE_URL', 'DISCORD_CLIENT_SECRET', 'WEB_SESSION_SECRET']);
 
 /** A conservative rate for a personal key: the spec does not state the tiers. */
 export const DEFAULT_RIVALS_API_RPM = 60;
@@ -125,6 +125,11 @@ const schema = z.object({
   INTERACTION_BUDGET_MS: wholeIn(3_000, 900_000, ' milliseconds (15 min)').default(10_000),
   /** Where /status sends members to report a problem (a support server's invite, an issue tracker). */
   SUPPORT_URL: url(),
+  /** The web dashboard (src/web/): its port, the address Discord sends admins back to, the cookie's secret, the OAuth2 client secret. */
+  WEB_PORT: wholeIn(0, 65_535, ' (0: any free port)').default(3001),
+  WEB_PUBLIC_URL: url(),
+  WEB_SESSION_SECRET: z.string().trim().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
+  DISCORD_CLIENT_SECRET: optionalText,
 });
 
 /** Every variable read, in schema order: compose.yaml, .env.example and docs/configuration.md list each (test/deployment.test.ts). */
@@ -169,6 +174,12 @@ export interface Config {
   discordRestProxy?: string;
   /** Where /status sends members to report a problem; absent: the application's owner on Discord. */
   supportUrl?: string;
+  /**
+   * The web dashboard (src/web/, docs/operations.md "The dashboard"): `port` (0 picks a free one); `publicUrl` the address
+   * admins open, without a trailing slash, where Discord sends them back after signing in; `sessionSecret` signs the session
+   * cookie (absent: a random one per start); `clientSecret` the application's OAuth2 secret.
+   */
+  web: { port: number; publicUrl?: string; sessionSecret?: string; clientSecret?: string };
 }
 
 /** Thrown by {@link loadConfig}; its message names every bad variable and why, never a secret value. */
@@ -259,5 +270,27 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     metricsPort: e.METRICS_PORT,
     discordRestProxy: e.DISCORD_REST_PROXY?.replace(/\/+$/, ''),
     supportUrl: e.SUPPORT_URL,
+    web: {
+      port: e.WEB_PORT,
+      publicUrl: e.WEB_PUBLIC_URL?.replace(/\/+$/, ''),
+      sessionSecret: e.WEB_SESSION_SECRET,
+      clientSecret: e.DISCORD_CLIENT_SECRET,
+    },
   };
+}
+
+/**
+ * Why the dashboard cannot sign admins in with Discord, in one line naming the variables to set; null when it can.
+ * It needs the application's id and OAuth2 secret, the bot's token (to read servers' channels, roles and members) and
+ * the public address Discord redirects to.
+ */
+export function webProblem(config: Config): string | null {
+  const missing = [
+    ...(config.discord.token ? [] : ['DISCORD_TOKEN']),
+    ...(config.discord.clientId ? [] : ['DISCORD_CLIENT_ID']),
+    ...(config.web.clientSecret ? [] : ['DISCORD_CLIENT_SECRET']),
+    ...(config.web.publicUrl ? [] : ['WEB_PUBLIC_URL']),
+  ];
+  if (missing.length === 0) return null;
+  return `the web dashboard is off: set ${missing.join(', ')} (see .env.example and docs/operations.md, "The dashboard")`;
 }

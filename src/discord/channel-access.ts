@@ -28,15 +28,16 @@ const MISSING_ACCESS = 50001;
 
 /**
  * {@link ChannelAccess} over REST with no cache: the channel, the guild and the bot's member, fetched in parallel (./permissions.ts computes).
+ * The bot's id is the logged-in client's, else `bot()`'s (a process that never logs in to the gateway: the dashboard's).
  * A check that found nothing missing is kept {@link CHANNEL_CHECK_TTL_MS}; one that found a problem is not, so an admin's fix shows at once.
  * @throws the REST error when Discord fails otherwise (5xx, network).
  */
-export function discordChannelAccess(client: Client, now: () => number = Date.now): ChannelAccess {
+export function discordChannelAccess(client: Client, now: () => number = Date.now, bot: () => string | undefined = () => undefined): ChannelAccess {
   const passed = new LRUCache<string, ChannelCheck>({ max: 1_000, ttl: CHANNEL_CHECK_TTL_MS, ttlAutopurge: false, perf: { now } });
   const running = new Map<string, Promise<ChannelCheck>>();
   const fetchCheck = async (guildId: string, channelId: string): Promise<ChannelCheck> => {
     const rest = client.rest;
-    const botId = client.user?.id ?? client.application?.id;
+    const botId = client.user?.id ?? client.application?.id ?? bot();
     if (!botId) throw new Error('the channel check needs the bot to be logged in');
     const fetched = await Promise.all([
       rest.get(Routes.channel(channelId)) as Promise<APIChannel & { guild_id?: string; permission_overwrites?: APIOverwrite[] }>,

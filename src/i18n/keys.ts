@@ -43,6 +43,7 @@ interface Namespaces {
   messages: typeof import('./locales/en/messages.json');
   player: typeof import('./locales/en/player.json');
   'playground-page': typeof import('./locales/en/playground-page.json');
+  web: typeof import('./locales/en/web.json');
   posts: typeof import('./locales/en/posts.json');
   render: typeof import('./locales/en/render.json');
   settings: typeof import('./locales/en/settings.json');

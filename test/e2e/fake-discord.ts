@@ -208,8 +208,35 @@ export interface FakeDiscord {
    * Remove Guild Member Role change. Each test guild starts with @everyone (no Manage Roles) and the bot as its one member.
    */
   guildRoles: FakeGuildRoles;
+  /**
+   * Discord's OAuth2 (authorization code grant, "OAuth2" in Discord's documentation): who a browser signs in as at
+   * `/oauth2/authorize` (null: they press Cancel, and the browser comes back with `error=access_denied`), with the partial
+   * guilds `users/@me/guilds` answers; the client secret `/oauth2/token` checks; the tokens revoked.
+   */
+  oauth: {
+    signInAs: {
+      user: { id: string; username: string; global_name?: string | null; avatar?: string | null; locale?: string };
+      guilds: FakePartialGuild[];
+    } | null;
+    readonly clientSecret: string;
+    readonly revoked: string[];
+  };
+  /** Renames a test guild's channel, as Get Channel and Get Guild Channels answer it. */
+  renameChannel(channelId: string, name: string): void;
   close(): Promise<void>;
 }
+
+/** Discord's partial guild of `GET /users/@me/guilds`: `permissions` the member's there, as bit field text. */
+export interface FakePartialGuild {
+  id: string;
+  name: string;
+  icon: string | null;
+  owner: boolean;
+  permissions: string;
+}
+
+/** The OAuth2 client secret of the fake's application ({@link FakeDiscord.oauth}). */
+export const FAKE_CLIENT_SECRET = 'fake-client-secret-000000000000000000';
 
 /**
  * How one member's role route fails: `{ status: 429, retryAfterMs }` a per-resource limit that never clears (Discord:
@@ -840,6 +867,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   /** Each role route bucket (one per server): requests let through in its current window, and when the window ends (on the clock). */
   const roleBuckets = new Map<string, { used: number; resetAt: number }>();
   /** The test guilds' roles and members, made from {@link testGuild} when first read or changed. */
+  const oauth: FakeDiscord['oauth'] = { signInAs: null, clientSecret: FAKE_CLIENT_SECRET, revoked: [] };
+  /** Codes not yet traded, and tokens given, each to whom signed in. */
+  const oauthCodes = new Map<string, { who: NonNullable<FakeDiscord['oauth']['signInAs']>; redirectUri: string }>();
+  const oauthTokens = new Map<string, NonNullable<FakeDiscord['oauth']['signInAs']>>();
+  const channelNames = new Map<string, string>();
+  const named = <C extends { id: string; name: string }>(c: C): C => ({ ...c, name: channelNames.get(c.id) ?? c.name });
   const guildStates = new Map<string, { roles: FakeRole[]; members: Map<string, string[]> }>();
   const guildState = (guildId: string) => {
     let state = guildStates.get(guildId);
@@ -1041,7 +1074,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const { body, files } = await readBody(req);
     const call: RestCall = {
       method: req.method ?? 'GET',
-      path: decodeURIComponent(url.pathname).replace(/^\/api\/v\d+/, ''),
+      path: decodeURIComponent(url.pathname).replace(/^\/api(\/v\d+)?(?=\/)/, ''),
       query: url.search,
       body,
       at: arrivedAt,
@@ -1230,6 +1263,58 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       list[index] = edited;
       return json(200, edited);
     }
+    // Discord: "OAuth2". The authorize page answers at once for the person of `oauth.signInAs`, as if they pressed Authorize.
+    if (p === '/oauth2/authorize' && req.method === 'GET') {
+      const q = url.searchParams;
+      const redirectUri = q.get('redirect_uri');
+      const scopes = new Set((q.get('scope') ?? '').split(/[ +]/));
+      if (q.get('client_id') !== APP_ID || q.get('response_type') !== 'code' || !redirectUri || !scopes.has('identify') || !scopes.has('guilds'))
+        return json(400, { message: 'Invalid OAuth2 request', code: 50035 });
+      const back = new URL(redirectUri);
+      if (q.get('state') !== null) back.searchParams.set('state', q.get('state')!);
+      if (!oauth.signInAs) back.searchParams.set('error', 'access_denied');
+      else {
+        const code = `code-${nextId()}`;
+        oauthCodes.set(code, { who: oauth.signInAs, redirectUri });
+        back.searchParams.set('code', code);
+      }
+      res.writeHead(302, { location: back.toString() });
+      res.end();
+      return;
+    }
+    if (p === '/oauth2/token' && req.method === 'POST') {
+      const form = new URLSearchParams(typeof body === 'string' ? body : '');
+      const basic = /^Basic (.+)$/.exec(call.authorization ?? '');
+      const [clientId, secret] = basic
+        ? Buffer.from(basic[1]!, 'base64').toString('utf8').split(':').map(decodeURIComponent)
+        : [form.get('client_id'), form.get('client_secret')];
+      if (clientId !== APP_ID || secret !== oauth.clientSecret) return json(401, { error: 'invalid_client' });
+      const code = form.get('code') ?? '';
+      const given = oauthCodes.get(code);
+      // A code is good once, for the redirect it was given to.
+      oauthCodes.delete(code);
+      if (form.get('grant_type') !== 'authorization_code' || !given || given.redirectUri !== form.get('redirect_uri'))
+        return json(400, { error: 'invalid_grant' });
+      const token = `token-${nextId()}`;
+      oauthTokens.set(token, given.who);
+      return json(200, { access_token: token, token_type: 'Bearer', expires_in: 604_800, refresh_token: `refresh-${nextId()}`, scope: 'identify guilds' });
+    }
+    if (p === '/oauth2/token/revoke' && req.method === 'POST') {
+      const token = new URLSearchParams(typeof body === 'string' ? body : '').get('token') ?? '';
+      if (oauthTokens.delete(token)) oauth.revoked.push(token);
+      return json(200, {});
+    }
+    const bearer = /^Bearer (.+)$/.exec(call.authorization ?? '')?.[1];
+    if (bearer !== undefined && (p === '/users/@me' || p === '/users/@me/guilds')) {
+      const who = oauthTokens.get(bearer);
+      if (!who) return json(401, { message: '401: Unauthorized', code: 0 });
+      return p === '/users/@me'
+        ? json(200, { discriminator: '0', global_name: null, avatar: null, ...who.user })
+        : json(
+            200,
+            who.guilds.map((g) => ({ features: [], ...g })),
+          );
+    }
     if (p === '/users/@me') return json(200, BOT_USER);
     // Discord: "Create DM". The same DM channel for a user every time; here its id is the user's with a 9 in front.
     if (p === '/users/@me/channels' && req.method === 'POST') {
@@ -1251,8 +1336,15 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       const at = testChannelIndex(channelGet[1]!);
       if (!at || at.guild >= restTestGuilds) return json(404, { message: 'Unknown Channel', code: 10003 });
       const guild = testGuild(at.guild);
-      return json(200, { ...guild.channels[at.channel]!, guild_id: guild.id });
+      return json(200, { ...named(guild.channels[at.channel]!), guild_id: guild.id });
     }
+    const guildChannels = p.match(/^\/guilds\/(\d+)\/channels$/);
+    const c = guildChannels ? testGuildIndex(guildChannels[1]!) : undefined;
+    if (guildChannels && c !== undefined && c < restTestGuilds && req.method === 'GET')
+      return json(
+        200,
+        testGuild(c).channels.map((ch) => ({ ...named(ch), guild_id: guildChannels[1] })),
+      );
     const guildGet = p.match(/^\/guilds\/(\d+)(\/roles|\/members\/(\d+))?$/);
     const k = guildGet ? testGuildIndex(guildGet[1]!) : undefined;
     if (guildGet && k !== undefined && k < restTestGuilds && req.method === 'GET') {
@@ -1435,6 +1527,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       else memberFaults.set(userId, fault);
     },
     guildRoles,
+    oauth,
+    renameChannel(channelId, name) {
+      channelNames.set(channelId, name);
+    },
     dispatchInteraction(interaction) {
       const guildId = guildOf(interaction);
       const targets = targetsOf(guildId);

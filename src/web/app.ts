@@ -1,0 +1,464 @@
+/**
+ * The web dashboard (docs/operations.md, "The dashboard"): server admins sign in with Discord and change what `/config`
+ * changes, on pages. Fastify with its official plugins: sessions in a signed cookie with their data in the cache store
+ * (Redis when set, so every web process shares them), CSRF tokens on every change, rate limits, a content security policy.
+ *
+ * Every change runs `/config` itself (the `runConfig` given), with the admin's permissions as Discord has them now, so it
+ * goes through the same validation and store, is logged in the same audit log, and reaches every bot process through the
+ * settings' own sync.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import cookie from '@fastify/cookie';
+import session, { type SessionStore } from '@fastify/session';
+import csrf from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type Keyv from 'keyv';
+import {
+  ApplicationCommandOptionType,
+  type APIApplicationCommandSubcommandOption,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord-api-types/v10';
+import type { CommandInput } from '../discord/command.js';
+import type { Logger } from '../core/logger.js';
+import { DISCORD_LOCALES, LOCALE_NAMES, LOCALES, localeOf, runInLocale, tr, type Locale } from '../i18n/index.js';
+import type { View } from '../render/view.js';
+import type { ConfigAuditRepository } from '../store/config-audit.js';
+import { managesServer, type WebChannel, type WebDirectory, type WebRole } from './directory.js';
+import type { Identity, SignIn } from './sign-in.js';
+import { answerHtml, escapeHtml, pageEngine, STYLE_SHEET, type MentionNames, type PageName } from './views.js';
+
+/** How long a sign-in lasts, ms: a day. */
+export const SESSION_MAX_AGE_MS = 24 * 60 * 60_000;
+/** Changes a minute one admin may make; past it, 429. */
+export const CHANGES_PER_MINUTE = 30;
+/** Sign-ins a minute from one address (each of `/login` and its callback); past it, 429. */
+export const SIGN_IN_PER_MINUTE = 10;
+/** The /config subcommands the dashboard offers as forms, in its order; `show` and `status` are panels, `reset` stays a command. */
+export const FORM_SUBCOMMANDS = [
+  'feed',
+  'feed-off',
+  'alerts',
+  'language',
+  'platform',
+  'private-answers',
+  'display',
+  'ladder',
+  'rank-roles',
+  'test-post',
+] as const;
+/** The session cookie's name. */
+export const SESSION_COOKIE = 'rivals_dashboard';
+
+declare module 'fastify' {
+  interface Session {
+    identity?: Identity;
+    /** Ms since the epoch, on the dashboard's clock. */
+    signedInAt?: number;
+    lang?: Locale;
+    /** The answer of the last change, shown once on the server's page. */
+    result?: { guildId: string; html: string; error: boolean; form: string };
+  }
+}
+
+export interface WebAppOptions {
+  /** The address admins open, without a trailing slash; https makes the cookies Secure. */
+  publicUrl: string;
+  /** Signs the session cookie; at least 32 characters. */
+  sessionSecret: string;
+  signIn: SignIn;
+  directory: WebDirectory;
+  /** Where sessions are kept (a namespace of the cache store). */
+  sessions: Keyv;
+  /** `/config`'s definition as registered (Discord's JSON), for the forms' options, labels and choices. */
+  configDefinition: RESTPostAPIChatInputApplicationCommandsJSONBody;
+  /** Runs `/config` as the router does (errors mapped to their answers). */
+  runConfig: (input: CommandInput) => Promise<View>;
+  audit: Pick<ConfigAuditRepository, 'list'>;
+  logger: Logger;
+  now?: () => number;
+  /** Requests a minute: sign-ins from one address, changes by one admin; default {@link SIGN_IN_PER_MINUTE}, {@link CHANGES_PER_MINUTE}. */
+  limits?: { signInPerMinute: number; changesPerMinute: number };
+}
+
+/** @fastify/session's store over keyv: the session as JSON, kept as long as it lasts. */
+function keyvSessionStore(keyv: Keyv): SessionStore {
+  return {
+    set: (id, value, done) => void keyv.set(id, JSON.parse(JSON.stringify(value)) as unknown, SESSION_MAX_AGE_MS).then(() => done(), done),
+    get: (id, done) => void keyv.get(id).then((value) => done(null, (value ?? null) as never), done),
+    destroy: (id, done) => void keyv.delete(id).then(() => done(), done),
+  };
+}
+
+/** The Discord locale code a page in `locale` sends to /config (its answers follow the member's client). */
+const discordLocaleOf = (locale: Locale): string => DISCORD_LOCALES[locale][0]!;
+
+/** Builds the dashboard; the caller listens (`app.listen`) and closes it. */
+export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
+  const now = o.now ?? Date.now;
+  const https = o.publicUrl.startsWith('https:');
+  const eta = pageEngine();
+  // Typed as Fastify's logger, so that the instance is the default FastifyInstance its plugins expect.
+  const loggerInstance: FastifyBaseLogger = o.logger;
+  const app = Fastify({
+    loggerInstance,
+    logController: new LogController({ disableRequestLogging: true }),
+    // Behind a reverse proxy on the same machine or network (compose), its forwarded address and scheme count.
+    trustProxy: 'loopback, linklocal, uniquelocal',
+    bodyLimit: 64 * 1024,
+  });
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'https://cdn.discordapp.com', 'data:'],
+        styleSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        ...(https ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    strictTransportSecurity: https,
+  });
+  await app.register(cookie);
+  await app.register(session, {
+    secret: o.sessionSecret,
+    cookieName: SESSION_COOKIE,
+    cookie: { httpOnly: true, sameSite: 'lax', secure: https, maxAge: SESSION_MAX_AGE_MS, path: '/' },
+    store: keyvSessionStore(o.sessions),
+    saveUninitialized: false,
+  });
+  await app.register(formbody);
+  await app.register(csrf, { sessionPlugin: '@fastify/session' });
+  await app.register(rateLimit, { global: false });
+
+  /** The page's language: asked (`?lang=`, then kept), else the member's Discord account's, else the browser's, else English. */
+  const languageOf = (request: FastifyRequest): Locale => {
+    const asked = localeOf((request.query as { lang?: string } | undefined)?.lang);
+    if (asked && (LOCALES as readonly string[]).includes((request.query as { lang: string }).lang)) request.session.set('lang', asked);
+    const browser = request.headers['accept-language']?.split(',').map((part) => part.split(';')[0]!.trim());
+    return request.session.get('lang') ?? localeOf(request.session.get('identity')?.locale) ?? browser?.map(localeOf).find((l) => l !== null) ?? 'en';
+  };
+
+  const render = async (request: FastifyRequest, reply: FastifyReply, page: PageName, data: Record<string, unknown>, status = 200) => {
+    const lang = languageOf(request);
+    const identity = request.session.get('identity');
+    const html = runInLocale(lang, () => {
+      const t = Object.fromEntries(
+        ['title', 'skip', 'signIn', 'signOut', 'landing', 'servers', 'serversIntro', 'noServers', 'language', 'settings', 'status', 'forms', 'audit']
+          .concat(['auditEmpty', 'auditWhen', 'auditWho', 'auditWhat', 'auditWhere', 'save', 'keep', 'result', 'required', 'back'])
+          .map((k) => [k, tr(`web:${k}` as never)]),
+      );
+      return eta.render(`@${page}`, {
+        ...data,
+        lang,
+        t: { ...t, error: { title: tr('web:error.title') } },
+        title: typeof data.title === 'string' ? `${data.title} · ${tr('web:title')}` : tr('web:title'),
+        languages: LOCALES.map((l) => ({ code: l, name: LOCALE_NAMES[l], current: l === lang })),
+        user: identity ? tr('web:signedInAs', { name: identity.name }) : null,
+        csrf: identity ? reply.generateCsrf() : '',
+      });
+    });
+    return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
+  };
+
+  /** An error page in the member's language: what happened and where to go. */
+  const refuse = (request: FastifyRequest, reply: FastifyReply, status: number, message: string) =>
+    render(
+      request,
+      reply,
+      'error',
+      { message, next: { href: '/', label: runInLocale(languageOf(request), () => tr(request.session.get('identity') ? 'web:back' : 'web:signIn')) } },
+      status,
+    );
+  const say = (request: FastifyRequest, key: Parameters<typeof tr>[0], values?: Parameters<typeof tr>[1]) =>
+    runInLocale(languageOf(request), () => tr(key, values));
+
+  const signedIn = (request: FastifyRequest): Identity | null => {
+    const identity = request.session.get('identity');
+    const at = request.session.get('signedInAt');
+    if (!identity || at === undefined) return null;
+    return now() - at < SESSION_MAX_AGE_MS ? identity : null;
+  };
+
+  await o.signIn(
+    app,
+    async (request, reply, identity) => {
+      // A new session id at sign-in, so an id planted before it is worth nothing.
+      await request.session.regenerate(['lang']);
+      request.session.set('identity', identity);
+      request.session.set('signedInAt', now());
+      o.logger.info({ user: identity.userId, guilds: identity.guilds.length }, 'an admin signed in to the dashboard');
+      return reply.redirect('/', 303);
+    },
+    (reply, status) => {
+      const request = reply.request;
+      return refuse(request, reply, status, say(request, status === 403 ? 'web:error.signIn' : 'web:error.discord'));
+    },
+    { max: o.limits?.signInPerMinute ?? SIGN_IN_PER_MINUTE, timeWindow: 60_000 },
+  );
+
+  app.get('/assets/web.css', async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(STYLE_SHEET),
+  );
+
+  app.get('/', async (request, reply) => {
+    const identity = signedIn(request);
+    if (!identity) {
+      // An ended session: a fresh one, with nobody in it.
+      if (request.session.get('identity')) await request.session.regenerate(['lang']);
+      return render(request, reply, 'landing', { loginUrl: '/login' });
+    }
+    // Discord's list at sign-in, less the servers the bot is not in.
+    const present = await Promise.all(identity.guilds.map(async (g) => ((await o.directory.guild(g.id).catch(() => null)) ? g : null)));
+    const guilds = present
+      .filter((g) => g !== null)
+      .map((g) => ({
+        id: g.id,
+        name: g.name,
+        initial: Array.from(new Intl.Segmenter().segment(g.name.trim()), (x) => x.segment)[0] ?? '?',
+        iconUrl: g.icon && /^(a_)?[0-9a-f]{32}$/.test(g.icon) ? `https://cdn.discordapp.com/icons/${g.id}/${g.icon}.png?size=64` : null,
+      }));
+    return render(request, reply, 'servers', { title: say(request, 'web:servers'), guilds });
+  });
+
+  // A decorated function of the plugin's (it reads no `this`).
+  const csrfChecked = app.csrfProtection.bind(app);
+  app.post('/logout', { preValidation: csrfChecked }, async (request, reply) => {
+    await request.session.destroy();
+    return reply.redirect('/', 303);
+  });
+
+  /**
+   * The member, when they may change `guildId`'s settings now: signed in, Manage Server there as Discord says now (read
+   * again at most a minute later), and the bot in it. Otherwise the answer is sent: a sign-in for a session that ended,
+   * 403 for the rest, whatever the browser claims.
+   */
+  const admit = async (request: FastifyRequest, reply: FastifyReply, guildId: string): Promise<{ identity: Identity; bits: bigint } | null> => {
+    const identity = signedIn(request);
+    if (!identity) {
+      await request.session.regenerate(['lang']);
+      await refuse(request, reply, 401, say(request, 'web:error.expired'));
+      return null;
+    }
+    const bits = /^\d{1,20}$/.test(guildId) ? await o.directory.memberPermissions(guildId, identity.userId) : null;
+    if (!managesServer(bits)) {
+      o.logger.info({ user: identity.userId, guildId }, 'the dashboard refused a server the member does not manage');
+      await refuse(request, reply, 403, say(request, 'web:error.forbidden'));
+      return null;
+    }
+    return { identity, bits: bits! };
+  };
+
+  const invoker = (request: FastifyRequest, identity: Identity, guildId: string, bits: bigint): CommandInput['user'] => ({
+    userId: identity.userId,
+    guildId,
+    permissions: bits.toString(),
+    locale: discordLocaleOf(languageOf(request)),
+  });
+
+  const definition = o.configDefinition;
+  const subcommand = (name: string) =>
+    (definition.options ?? []).find((s): s is APIApplicationCommandSubcommandOption => s.type === ApplicationCommandOptionType.Subcommand && s.name === name);
+
+  app.get<{ Params: { id: string } }>('/guilds/:id', async (request, reply) => {
+    const guildId = request.params.id;
+    const admitted = await admit(request, reply, guildId);
+    if (!admitted) return reply;
+    const [guild, channels, roles] = await Promise.all([o.directory.guild(guildId), o.directory.channels(guildId), o.directory.roles(guildId)]);
+    const names: MentionNames = { channels: new Map(channels.map((c) => [c.id, c.name])), roles: new Map(roles.map((r) => [r.id, r.name])) };
+    const user = invoker(request, admitted.identity, guildId, admitted.bits);
+    const lang = languageOf(request);
+    const [show, status, audit] = await Promise.all([
+      runInLocale(lang, () => o.runConfig({ subcommand: 'show', options: {}, user, via: 'dashboard' })),
+      runInLocale(lang, () => o.runConfig({ subcommand: 'status', options: {}, user, via: 'dashboard' })),
+      o.audit.list(guildId, now()),
+    ]);
+    const result = request.session.get('result');
+    if (result) request.session.set('result', undefined);
+    const when = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+    const forms = runInLocale(lang, () => FORM_SUBCOMMANDS.map((name) => formOf(subcommand(name), lang, channels, roles)).filter((f) => f !== null));
+    return render(request, reply, 'guild', {
+      title: guild?.name ?? guildId,
+      guild: { id: guildId, name: guild?.name ?? guildId },
+      show: answerHtml(show, names),
+      status: answerHtml(status, names),
+      result: result?.guildId === guildId ? result : null,
+      forms: forms.map((f) => ({ ...f, open: result?.guildId === guildId && result.form === f.name })),
+      audit: audit.map((a) => ({
+        iso: new Date(a.at).toISOString(),
+        when: `${when.format(a.at)} UTC`,
+        who: a.userId === null ? say(request, 'web:nobody') : a.userId === admitted.identity.userId ? admitted.identity.name : a.userId,
+        what: `/config ${a.action} ${Object.entries(a.detail)
+          .map(([k, v]) => `${k}:${String(v)}`)
+          .join(' ')}`.trim(),
+        where: say(request, a.source === 'dashboard' ? 'web:sourceDashboard' : 'web:sourceCommand'),
+      })),
+    });
+  });
+
+  app.post<{ Params: { id: string; sub: string }; Body: Record<string, unknown> }>(
+    '/guilds/:id/config/:sub',
+    {
+      preValidation: csrfChecked,
+      config: {
+        rateLimit: {
+          max: o.limits?.changesPerMinute ?? CHANGES_PER_MINUTE,
+          timeWindow: 60_000,
+          keyGenerator: (request: FastifyRequest) => request.session.get('identity')?.userId ?? request.ip,
+        },
+      },
+    },
+    async (request, reply) => {
+      const guildId = request.params.id;
+      const admitted = await admit(request, reply, guildId);
+      if (!admitted) return reply;
+      const name = request.params.sub;
+      const sub = (FORM_SUBCOMMANDS as readonly string[]).includes(name) ? subcommand(name) : undefined;
+      if (!sub) return refuse(request, reply, 404, say(request, 'web:error.notFound'));
+      const [channels, roles] = await Promise.all([o.directory.channels(guildId), o.directory.roles(guildId)]);
+      const parsed = optionsOf(sub, request.body ?? {}, channels, roles);
+      const lang = languageOf(request);
+      let result: { html: string; error: boolean };
+      if ('bad' in parsed) {
+        const option = parsed.bad.option;
+        result = { html: `<p>${escapeHtml(say(request, 'web:error.badValue', { value: parsed.bad.value, option }))}</p>`, error: true };
+      } else {
+        const view = await runInLocale(lang, () =>
+          o.runConfig({ subcommand: name, options: parsed.options, user: invoker(request, admitted.identity, guildId, admitted.bits), via: 'dashboard' }),
+        );
+        const names: MentionNames = { channels: new Map(channels.map((c) => [c.id, c.name])), roles: new Map(roles.map((r) => [r.id, r.name])) };
+        result = { html: answerHtml(view, names), error: view.isError === true };
+      }
+      request.session.set('result', { guildId, ...result, form: name });
+      return reply.redirect(`/guilds/${guildId}#result`, 303);
+    },
+  );
+
+  app.setNotFoundHandler(async (request, reply) => refuse(request, reply, 404, say(request, 'web:error.notFound')));
+  app.setErrorHandler(async (err: { statusCode?: number; code?: string }, request, reply) => {
+    if (err.statusCode === 429) return refuse(request, reply, 429, say(request, 'web:error.tooMany'));
+    if (err.code?.startsWith('FST_CSRF')) return refuse(request, reply, 403, say(request, 'web:error.form'));
+    const ref = randomUUID().slice(0, 8);
+    o.logger.error({ err, ref, url: request.url.split('?')[0] }, 'a dashboard page failed');
+    return refuse(request, reply, 500, say(request, 'web:error.unknown', { ref }));
+  });
+  return app;
+}
+
+/** A form control: a select of choices, or an input of a type. */
+interface Field {
+  name: string;
+  label: string;
+  help: string;
+  required: boolean;
+  kind: 'select' | 'text' | 'number';
+  choices: { value: string; name: string }[];
+  min?: number;
+  max?: number;
+  maxLength?: number;
+}
+
+/** A subcommand as a form: each option a control, labelled and explained in `lang` (the definition's localizations). */
+function formOf(sub: APIApplicationCommandSubcommandOption | undefined, lang: Locale, channels: WebChannel[], roles: WebRole[]) {
+  if (!sub) return null;
+  const discord = DISCORD_LOCALES[lang];
+  const local = (base: string, localized: Partial<Record<string, string | null>> | null | undefined) =>
+    discord.map((code) => localized?.[code]).find((v) => typeof v === 'string') ?? base;
+  const fields: Field[] = (sub.options ?? []).map((opt) => {
+    const base = {
+      name: opt.name,
+      label: local(opt.name, opt.name_localizations),
+      help: local(opt.description, opt.description_localizations),
+      required: opt.required === true,
+    };
+    switch (opt.type) {
+      case ApplicationCommandOptionType.Channel:
+        return { ...base, kind: 'select', choices: channels.map((c) => ({ value: c.id, name: `#${c.name}` })) };
+      case ApplicationCommandOptionType.Role:
+        return { ...base, kind: 'select', choices: roles.map((r) => ({ value: r.id, name: `@${r.name}` })) };
+      case ApplicationCommandOptionType.Boolean:
+        return {
+          ...base,
+          kind: 'select',
+          choices: [
+            { value: 'true', name: tr('web:on') },
+            { value: 'false', name: tr('web:off') },
+          ],
+        };
+      case ApplicationCommandOptionType.Integer:
+      case ApplicationCommandOptionType.Number:
+        if (opt.choices?.length)
+          return { ...base, kind: 'select', choices: opt.choices.map((c) => ({ value: String(c.value), name: local(c.name, c.name_localizations) })) };
+        return { ...base, kind: 'number', choices: [], min: opt.min_value, max: opt.max_value };
+      case ApplicationCommandOptionType.String:
+        if (opt.choices?.length)
+          return { ...base, kind: 'select', choices: opt.choices.map((c) => ({ value: c.value, name: local(c.name, c.name_localizations) })) };
+        return { ...base, kind: 'text', choices: [], maxLength: opt.max_length };
+      default:
+        return { ...base, kind: 'text', choices: [] };
+    }
+  });
+  return { name: sub.name, title: local(sub.description, sub.description_localizations), fields };
+}
+
+/**
+ * A form's fields as /config's options, checked as Discord checks a command's: a choice among the choices, a channel or
+ * role of this server, a number within its bounds; an empty field is an option not given. Fields that name no option are ignored.
+ * @returns the options, or the first value refused and the option's name.
+ */
+export function optionsOf(
+  sub: APIApplicationCommandSubcommandOption,
+  body: Record<string, unknown>,
+  channels: readonly WebChannel[],
+  roles: readonly WebRole[],
+): { options: CommandInput['options'] } | { bad: { option: string; value: string } } {
+  const options: CommandInput['options'] = {};
+  for (const opt of sub.options ?? []) {
+    const raw = body[opt.name];
+    const text = typeof raw === 'string' ? raw.trim() : '';
+    if (text === '') continue;
+    const bad = { bad: { option: opt.name, value: text.slice(0, 100) } };
+    switch (opt.type) {
+      case ApplicationCommandOptionType.Boolean:
+        if (text !== 'true' && text !== 'false') return bad;
+        options[opt.name] = text === 'true';
+        break;
+      case ApplicationCommandOptionType.Channel:
+        if (!channels.some((c) => c.id === text)) return bad;
+        options[opt.name] = text;
+        break;
+      case ApplicationCommandOptionType.Role:
+        if (!roles.some((r) => r.id === text)) return bad;
+        options[opt.name] = text;
+        break;
+      case ApplicationCommandOptionType.Integer:
+      case ApplicationCommandOptionType.Number: {
+        const n = Number(text);
+        const whole = opt.type === ApplicationCommandOptionType.Integer;
+        if (!Number.isFinite(n) || (whole && !Number.isInteger(n))) return bad;
+        if ((opt.min_value !== undefined && n < opt.min_value) || (opt.max_value !== undefined && n > opt.max_value)) return bad;
+        if (opt.choices?.length && !opt.choices.some((c) => c.value === n)) return bad;
+        options[opt.name] = n;
+        break;
+      }
+      case ApplicationCommandOptionType.String:
+        if (opt.choices?.length && !opt.choices.some((c) => c.value === text)) return bad;
+        if (opt.max_length !== undefined && text.length > opt.max_length) return bad;
+        options[opt.name] = text;
+        break;
+      default:
+        return bad;
+    }
+  }
+  return { options };
+}
+
+/** A random session secret, for a start without WEB_SESSION_SECRET: sessions then end when the process does. */
+export const randomSessionSecret = (): string => randomBytes(32).toString('hex');

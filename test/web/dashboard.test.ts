@@ -1,0 +1,264 @@
+/**
+ * The dashboard over real HTTP, signing in through the fake Discord's OAuth2, running /config through the real router and
+ * store: a change made on a page is what /config show says, and each front-door check refuses what it must (a forged
+ * state, a missing CSRF token, another server, an ended session, a member without Manage Server, a script in a name).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { REST } from '@discordjs/rest';
+import type { FastifyInstance } from 'fastify';
+import Keyv from 'keyv';
+import { PermissionFlagsBits } from 'discord-api-types/v10';
+import { startFakeDiscord, APP_ID, CHANNEL_ID, FEED_CHANNEL_IDS, GUILD_ID, testGuildIds, type FakeDiscord } from '../e2e/fake-discord.js';
+import { FAKE_CLIENT_SECRET } from '../e2e/fake-discord.js';
+import { bot } from '../helpers/bot.js';
+import { replica } from '../helpers/replica.js';
+import { freePort } from '../helpers/free-port.js';
+import { csrfOf, WebClient } from '../helpers/web-client.js';
+import { LruStore } from '../../src/cache/store.js';
+import { CHANGES_PER_MINUTE, createWebApp, SESSION_COOKIE, SESSION_MAX_AGE_MS, SIGN_IN_PER_MINUTE, type WebAppOptions } from '../../src/web/app.js';
+import { discordWebDirectory, PERMISSIONS_TTL_MS } from '../../src/web/directory.js';
+import { discordSignIn } from '../../src/web/sign-in.js';
+import { definition as configDefinition } from '../../commands/config/definition.js';
+
+/** The admin: not the owner, Manage Server through a role. */
+const ADMIN_ID = '200000000000000009';
+/** A member whose Discord list says Manage Server, but whose roles in the server do not give it. */
+const MEMBER_ID = '200000000000000010';
+const OTHER_GUILD = testGuildIds(1).guildId;
+
+let fake: FakeDiscord;
+let r: Awaited<ReturnType<typeof replica>>;
+let b: ReturnType<typeof bot>;
+let app: FastifyInstance;
+let base: string;
+let adminRole: string;
+const clock = { now: Date.now() };
+
+beforeAll(async () => {
+  fake = await startFakeDiscord({ testGuilds: 2 });
+  r = await replica();
+  b = bot(r);
+  adminRole = fake.guildRoles.addRole(GUILD_ID, { name: 'Admins', position: 1, permissions: PermissionFlagsBits.ManageGuild });
+  fake.guildRoles.setMember(GUILD_ID, ADMIN_ID, [adminRole]);
+  fake.guildRoles.setMember(GUILD_ID, MEMBER_ID, []);
+  // The bot and the admin are in the second server too, where the admin has no Manage Server.
+  fake.guildRoles.setMember(OTHER_GUILD, ADMIN_ID, []);
+  ({ app, base } = await dashboard({ limits: { signInPerMinute: 1_000, changesPerMinute: 1_000 } }));
+});
+
+/** A dashboard over the fake Discord and the test bot, listening on a free port. */
+async function dashboard(extra: Partial<WebAppOptions> = {}): Promise<{ app: FastifyInstance; base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const rest = new REST({ api: fake.apiUrl, version: '10' }).setToken('bot-token');
+  const app = await createWebApp({
+    publicUrl: base,
+    sessionSecret: 'a-test-secret-of-at-least-32-characters!',
+    signIn: discordSignIn({ apiUrl: fake.apiUrl, clientId: APP_ID, clientSecret: FAKE_CLIENT_SECRET, publicUrl: base, logger: b.ctx.logger }),
+    directory: discordWebDirectory(rest, () => clock.now),
+    sessions: new Keyv({ store: new LruStore(100) }),
+    configDefinition,
+    runConfig: (input) => b.router.command('config', input, b.ctx),
+    audit: b.state.audit,
+    logger: b.ctx.logger,
+    now: () => clock.now,
+    ...extra,
+  });
+  await app.listen({ port, host: '127.0.0.1' });
+  return { app, base };
+}
+
+afterAll(async () => {
+  await app?.close();
+  await b?.close();
+  await r?.close();
+  await fake?.close();
+});
+
+beforeEach(() => {
+  fake.oauth.signInAs = {
+    user: { id: ADMIN_ID, username: 'admin', global_name: 'Ada Admin' },
+    guilds: [
+      { id: GUILD_ID, name: 'Rivals Test Server', icon: null, owner: false, permissions: String(PermissionFlagsBits.ManageGuild) },
+      { id: OTHER_GUILD, name: 'Rivals Test Server 2', icon: null, owner: false, permissions: '0' },
+      // Managed, but the bot is not in it.
+      { id: '999000000000000001', name: 'No Bot Here', icon: null, owner: true, permissions: String(PermissionFlagsBits.Administrator) },
+    ],
+  };
+});
+
+async function signedIn(): Promise<WebClient> {
+  const browser = new WebClient();
+  const page = await browser.get(`${base}/login`);
+  expect(page.status).toBe(200);
+  expect(page.url).toBe(`${base}/`);
+  return browser;
+}
+
+describe('signing in with Discord', () => {
+  it('lists the servers the admin manages where the bot is, and keeps no Discord token', async () => {
+    const browser = new WebClient();
+    const page = await browser.get(`${base}/login`);
+    expect(page.html).toContain('Signed in as Ada Admin');
+    expect(page.html).toContain(`href="/guilds/${GUILD_ID}"`);
+    // Not managed there, and not a server the bot is in.
+    expect(page.html).not.toContain(OTHER_GUILD);
+    expect(page.html).not.toContain('No Bot Here');
+    const session = page.setCookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`))!;
+    expect(session).toMatch(/HttpOnly/i);
+    expect(session).toMatch(/SameSite=Lax/i);
+    // Served over plain http here: not Secure (it is behind https).
+    expect(session).not.toMatch(/Secure/);
+    // The token was used for the two reads, then revoked.
+    expect(fake.oauth.revoked).toHaveLength(1);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  });
+
+  it('refuses a forged state, and signs nobody in', async () => {
+    const browser = new WebClient();
+    // The browser starts a sign-in (it gets its state cookie), and an attacker's link brings it back with another state.
+    const start = await browser.get(`${base}/login`, false);
+    expect(start.status).toBe(302);
+    const authorize = new URL(start.headers.location as string);
+    expect(authorize.searchParams.get('state')).toBeTruthy();
+    const atDiscord = await browser.get(authorize.toString(), false);
+    const back = new URL(atDiscord.headers.location as string);
+    back.searchParams.set('state', 'forged');
+    const page = await browser.get(back.toString());
+    expect(page.status).toBe(403);
+    expect(page.html).toContain('The sign-in could not be checked');
+    // The code was never traded: the same callback with the real state still works once.
+    const home = await browser.get(`${base}/`);
+    expect(home.html).toContain('Sign in with Discord');
+    expect(fake.calls.filter((c) => c.path === '/oauth2/token' && c.at >= 0).length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('changing the settings', () => {
+  it('a change on the page goes through /config: /config show says it, and the audit log names the dashboard', async () => {
+    const browser = await signedIn();
+    const page = await browser.get(`${base}/guilds/${GUILD_ID}`);
+    expect(page.status).toBe(200);
+    // The pickers offer the server's channels by name.
+    expect(page.html).toContain(`<option value="${FEED_CHANNEL_IDS[0]}">#feed-1</option>`);
+    const saved = await browser.post(`${base}/guilds/${GUILD_ID}/config/platform`, { _csrf: csrfOf(page.html), platform: 'xbox' });
+    expect(saved.status).toBe(200);
+    expect(saved.url).toBe(`${base}/guilds/${GUILD_ID}#result`);
+    expect((await b.state.settings.get(GUILD_ID)).leaderboardPlatform).toBe('xbox');
+    const show = await b.router.command('config', { subcommand: 'show', options: {}, user: { userId: ADMIN_ID, guildId: GUILD_ID, permissions: '32' } }, b.ctx);
+    expect(JSON.stringify(show.embeds)).toContain('Xbox');
+    const log = await b.state.audit.list(GUILD_ID, Date.now());
+    expect(log[0]).toMatchObject({ action: 'platform', source: 'dashboard', userId: ADMIN_ID, detail: { platform: 'xbox' } });
+    expect(saved.html).toContain('dashboard');
+  });
+
+  it('a feed channel from the picker is set, and a refusal of /config is shown as /config says it', async () => {
+    const browser = await signedIn();
+    const csrf = csrfOf((await browser.get(`${base}/guilds/${GUILD_ID}`)).html);
+    const set = await browser.post(`${base}/guilds/${GUILD_ID}/config/feed`, { _csrf: csrf, type: 'patchNotes', channel: FEED_CHANNEL_IDS[0] });
+    expect((await b.state.settings.get(GUILD_ID)).feeds.patchNotes?.channelId).toBe(FEED_CHANNEL_IDS[0]);
+    expect(set.html).toContain('#feed-1');
+    // A channel that is not one of the server's is refused before /config runs, naming it.
+    const bad = await browser.post(`${base}/guilds/${GUILD_ID}/config/feed`, { _csrf: csrfOf(set.html), type: 'balances', channel: '123' });
+    expect(bad.html).toContain('“123” is not a choice for channel.');
+    expect((await b.state.settings.get(GUILD_ID)).feeds.balances).toBeUndefined();
+  });
+
+  it('refuses a change without the CSRF token', async () => {
+    const browser = await signedIn();
+    const before = (await b.state.settings.get(GUILD_ID)).ephemeralByDefault;
+    const forged = await browser.post(`${base}/guilds/${GUILD_ID}/config/private-answers`, { enabled: String(!before) });
+    expect(forged.status).toBe(403);
+    expect(forged.html).toContain('This form has expired');
+    expect((await b.state.settings.get(GUILD_ID)).ephemeralByDefault).toBe(before);
+    // The same change with the token goes through.
+    const csrf = csrfOf((await browser.get(`${base}/guilds/${GUILD_ID}`)).html);
+    await browser.post(`${base}/guilds/${GUILD_ID}/config/private-answers`, { _csrf: csrf, enabled: String(!before) });
+    expect((await b.state.settings.get(GUILD_ID)).ephemeralByDefault).toBe(!before);
+  });
+
+  it('refuses another server’s pages and changes', async () => {
+    const browser = await signedIn();
+    const csrf = csrfOf((await browser.get(`${base}/guilds/${GUILD_ID}`)).html);
+    expect((await browser.get(`${base}/guilds/${OTHER_GUILD}`)).status).toBe(403);
+    const change = await browser.post(`${base}/guilds/${OTHER_GUILD}/config/platform`, { _csrf: csrf, platform: 'ps' });
+    expect(change.status).toBe(403);
+    expect((await b.state.settings.get(OTHER_GUILD)).leaderboardPlatform).toBe('pc');
+    // A server the bot is not in, and an id that is no id.
+    expect((await browser.get(`${base}/guilds/999000000000000001`)).status).toBe(403);
+    expect((await browser.get(`${base}/guilds/not-an-id`)).status).toBe(403);
+  });
+
+  it('refuses a member whose roles do not give Manage Server, whatever Discord’s list said at sign-in', async () => {
+    fake.oauth.signInAs = { user: { id: MEMBER_ID, username: 'member' }, guilds: fake.oauth.signInAs!.guilds };
+    const browser = await signedIn();
+    const page = await browser.get(`${base}/guilds/${GUILD_ID}`);
+    expect(page.status).toBe(403);
+    expect(page.html).toContain('you need Manage Server there');
+  });
+
+  it('reads the admin’s permission again: a role taken away refuses the next change within a minute', async () => {
+    const browser = await signedIn();
+    const csrf = csrfOf((await browser.get(`${base}/guilds/${GUILD_ID}`)).html);
+    fake.guildRoles.setMember(GUILD_ID, ADMIN_ID, []);
+    try {
+      clock.now += PERMISSIONS_TTL_MS + 1;
+      const change = await browser.post(`${base}/guilds/${GUILD_ID}/config/platform`, { _csrf: csrf, platform: 'ps' });
+      expect(change.status).toBe(403);
+      expect((await b.state.settings.get(GUILD_ID)).leaderboardPlatform).not.toBe('ps');
+    } finally {
+      fake.guildRoles.setMember(GUILD_ID, ADMIN_ID, [adminRole]);
+      clock.now += PERMISSIONS_TTL_MS + 1;
+    }
+  });
+
+  it('an ended session changes nothing and asks to sign in again', async () => {
+    const browser = await signedIn();
+    const csrf = csrfOf((await browser.get(`${base}/guilds/${GUILD_ID}`)).html);
+    const before = (await b.state.settings.get(GUILD_ID)).display;
+    clock.now += SESSION_MAX_AGE_MS;
+    const change = await browser.post(`${base}/guilds/${GUILD_ID}/config/display`, { _csrf: csrf, style: before === 'embeds' ? 'cards' : 'embeds' });
+    expect(change.status).toBe(401);
+    expect(change.html).toContain('Your session has ended');
+    expect((await b.state.settings.get(GUILD_ID)).display).toBe(before);
+    expect((await browser.get(`${base}/`)).html).toContain('Sign in with Discord');
+  });
+
+  it('shows a channel named with a script as text', async () => {
+    fake.renameChannel(CHANNEL_ID, '<script>alert(1)</script>');
+    const browser = await signedIn();
+    const page = await browser.get(`${base}/guilds/${GUILD_ID}`);
+    expect(page.status).toBe(200);
+    expect(page.html).not.toMatch(/<script/i);
+    expect(page.html).toContain('#&lt;script&gt;alert(1)&lt;/script&gt;');
+    // Set as a feed channel, its name in /config's answer (a mention named on the page) is escaped too.
+    const saved = await browser.post(`${base}/guilds/${GUILD_ID}/config/alerts`, { _csrf: csrfOf(page.html), channel: CHANNEL_ID });
+    expect(saved.html).not.toMatch(/<script/i);
+    expect(saved.html).toContain('#&#60;script&#62;alert(1)&#60;/script&#62;');
+  });
+});
+
+describe('rate limits', () => {
+  it('limits sign-ins from one address, and changes by one admin', async () => {
+    const limited = await dashboard();
+    try {
+      const admin = new WebClient();
+      expect((await admin.get(`${limited.base}/login`)).url).toBe(`${limited.base}/`);
+      const statuses: number[] = [];
+      for (let i = 1; i <= SIGN_IN_PER_MINUTE; i++) statuses.push((await new WebClient().get(`${limited.base}/login`, false)).status);
+      expect(statuses.slice(0, -1)).toEqual(Array(SIGN_IN_PER_MINUTE - 1).fill(302));
+      expect(statuses.at(-1)).toBe(429);
+      const csrf = csrfOf((await admin.get(`${limited.base}/guilds/${GUILD_ID}`)).html);
+      const changes: number[] = [];
+      for (let i = 0; i <= CHANGES_PER_MINUTE; i++)
+        changes.push((await admin.post(`${limited.base}/guilds/${GUILD_ID}/config/platform`, { _csrf: csrf, platform: i % 2 ? 'pc' : 'xbox' }, false)).status);
+      expect(changes.slice(0, -1)).toEqual(Array(CHANGES_PER_MINUTE).fill(303));
+      expect(changes.at(-1)).toBe(429);
+      const refused = await admin.post(`${limited.base}/guilds/${GUILD_ID}/config/platform`, { _csrf: csrf, platform: 'ps' });
+      expect(refused.html).toContain('Too many attempts');
+    } finally {
+      await limited.app.close();
+    }
+  });
+});
