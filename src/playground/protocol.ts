@@ -70,6 +70,8 @@ export interface Bootstrap {
   messages: PlaygroundMessage[];
   /** Data from the in-process replica, where the page can add posts and play the game. */
   replica: boolean;
+  /** The playground's web dashboard (src/web/), signed in as the acting member at `<dashboardUrl>/login?member=<id>`; absent: not started. */
+  dashboardUrl?: string;
   /** What the replica holds to try (the welcome lists it); absent over the real API. */
   samples?: ReplicaSamples;
 }

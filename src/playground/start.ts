@@ -30,6 +30,10 @@ import { PlaygroundInteractions } from './interactions.js';
 import { MessageStore } from './messages.js';
 import type { EditablePost, NewPost, PostEdit, PostFeed } from './protocol.js';
 import { startPlaygroundServer } from './server.js';
+import { startDashboard } from '../web/start.js';
+import { pretendSignIn } from '../web/sign-in.js';
+import { playgroundDirectory, playgroundIdentity } from './dashboard.js';
+import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord-api-types/v10';
 
 export interface PlaygroundOptions {
   config: Config;
@@ -45,6 +49,8 @@ export interface PlaygroundOptions {
   feedPollSeconds?: number;
   /** Default: commands/index.ts. */
   commands?: CommandModule[];
+  /** The dashboard's port: default `WEB_PORT`, or any free port when the playground's is (0); null: no dashboard. */
+  dashboardPort?: number | null;
 }
 
 /** Tracked players read at most after an interaction, before the rank roles are brought in step. */
@@ -55,6 +61,8 @@ export const PLAYGROUND_STATE_FILE = 'playground.sqlite';
 
 export interface Playground {
   url: string;
+  /** The playground's dashboard; absent when it did not start. */
+  dashboardUrl?: string;
   messages: MessageStore;
   interactions: PlaygroundInteractions;
   poller: FeedPoller;
@@ -203,6 +211,27 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
         return changed;
       }
     : undefined;
+  // The dashboard, signing in as the pretend server's members; a port in use leaves the playground without it.
+  const port = o.port ?? o.config.port;
+  const dashboardPort = o.dashboardPort === undefined ? (port === 0 ? 0 : o.config.web.port) : o.dashboardPort;
+  const configModule = modules.find((m) => m.definition.name === 'config');
+  const dashboard =
+    dashboardPort === null || !configModule
+      ? undefined
+      : await startDashboard({
+          config: o.config,
+          logger: logger.child({ component: 'dashboard' }),
+          signIn: pretendSignIn(playgroundIdentity(guild), `/guilds/${GUILD.id}`),
+          directory: playgroundDirectory(guild),
+          host: o.host ?? '127.0.0.1',
+          port: dashboardPort,
+          configDefinition: configModule.definition as RESTPostAPIChatInputApplicationCommandsJSONBody,
+          runConfig: (input) => router.command('config', input, { ...context, logger: logger.child({ component: 'dashboard' }) }),
+          audit: state.audit,
+        }).catch((err: unknown) => {
+          logger.warn({ err }, `the playground's dashboard could not start (port ${dashboardPort}): set WEB_PORT to a free port`);
+          return undefined;
+        });
   const assets = await buildPageAssets();
   const commandsJson = registrationPayload(modules) as Definition[];
   const server = await startPlaygroundServer({
@@ -225,6 +254,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
       // The members' DMs too: the page shows each member only their own.
       messages: [...CHANNELS.map((c) => c.id), ...guild.members.map((m) => dmChannelOf(m.id))].flatMap((id) => messages.list(id)),
       replica: replica !== undefined,
+      ...(dashboard ? { dashboardUrl: dashboard.url } : {}),
       ...(replica ? { samples: replicaSamples(replica.dataset, seats) } : {}),
     }),
     locales,
@@ -260,6 +290,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   rolesJob.start(ROLES_EVERY_MS, (err) => logger.warn({ err }, 'rank roles: could not sync; trying again'));
   return {
     url: server.url,
+    ...(dashboard ? { dashboardUrl: dashboard.url } : {}),
     messages,
     interactions,
     poller,
@@ -281,6 +312,7 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
       await lastSync;
       await rolesJob.stop();
       await server.close();
+      await dashboard?.close();
       await state.close();
     },
   };

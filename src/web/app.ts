@@ -23,7 +23,7 @@ import {
 } from 'discord-api-types/v10';
 import type { CommandInput } from '../discord/command.js';
 import type { Logger } from '../core/logger.js';
-import { DISCORD_LOCALES, LOCALE_NAMES, LOCALES, localeOf, runInLocale, tr, type Locale } from '../i18n/index.js';
+import { DISCORD_LOCALES, LOCALE_NAMES, LOCALES, localeOf, localizedCommandPath, runInLocale, tr, type Locale } from '../i18n/index.js';
 import type { View } from '../render/view.js';
 import type { ConfigAuditRepository } from '../store/config-audit.js';
 import { managesServer, type WebChannel, type WebDirectory, type WebRole } from './directory.js';
@@ -189,13 +189,13 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
 
   await o.signIn(
     app,
-    async (request, reply, identity) => {
+    async (request, reply, identity, next) => {
       // A new session id at sign-in, so an id planted before it is worth nothing.
       await request.session.regenerate(['lang']);
       request.session.set('identity', identity);
       request.session.set('signedInAt', now());
       o.logger.info({ user: identity.userId, guilds: identity.guilds.length }, 'an admin signed in to the dashboard');
-      return reply.redirect('/', 303);
+      return reply.redirect(next && /^\/guilds\/\d{1,20}$/.test(next) ? next : '/', 303);
     },
     (reply, status) => {
       const request = reply.request;
@@ -295,7 +295,7 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
         iso: new Date(a.at).toISOString(),
         when: `${when.format(a.at)} UTC`,
         who: a.userId === null ? say(request, 'web:nobody') : a.userId === admitted.identity.userId ? admitted.identity.name : a.userId,
-        what: `/config ${a.action} ${Object.entries(a.detail)
+        what: `/${localizedCommandPath(`config ${a.action}`, lang)} ${Object.entries(a.detail)
           .map(([k, v]) => `${k}:${String(v)}`)
           .join(' ')}`.trim(),
         where: say(request, a.source === 'dashboard' ? 'web:sourceDashboard' : 'web:sourceCommand'),

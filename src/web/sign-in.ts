@@ -20,8 +20,8 @@ export interface Identity {
   guilds: { id: string; name: string; icon: string | null }[];
 }
 
-/** Starts a session for `identity` and answers the browser (a redirect to the server list). */
-export type SignInHandler = (request: FastifyRequest, reply: FastifyReply, identity: Identity) => Promise<FastifyReply>;
+/** Starts a session for `identity` and answers the browser: a redirect to `next` (a server's page), else to the server list. */
+export type SignInHandler = (request: FastifyRequest, reply: FastifyReply, identity: Identity, next?: string) => Promise<FastifyReply>;
 
 /** The rate limit of the sign-in routes (@fastify/rate-limit's route options): `max` a minute from one address. */
 export interface SignInLimit {
@@ -146,15 +146,15 @@ async function revoke(o: { apiUrl: string; clientId: string; clientSecret: strin
 }
 
 /**
- * Signing in offline, as a member of the playground's pretend server: `/login?member=<id>` signs in as that member (the
- * playground's Dashboard link names the acting one), with no Discord and no secret. Only the playground registers it.
+ * Signing in offline, as a member of a pretend server: `/login?member=<id>` signs in as that member (the playground's
+ * Dashboard link names the acting one) and opens `next`, with no Discord and no secret. Only the playground registers it.
  */
-export function playgroundSignIn(members: (id: string) => Identity | undefined): SignIn {
+export function pretendSignIn(members: (id: string) => Identity | undefined, next?: string): SignIn {
   return async (app, signIn, refuse, rateLimit) => {
     app.get('/login', { config: { rateLimit } }, async (request, reply) => {
       const id = (request.query as { member?: unknown }).member;
       const identity = typeof id === 'string' ? members(id) : undefined;
-      return identity ? signIn(request, reply, identity) : refuse(reply, 403);
+      return identity ? signIn(request, reply, identity, next) : refuse(reply, 403);
     });
   };
 }

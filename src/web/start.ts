@@ -39,13 +39,24 @@ export interface DashboardCommands {
  * @throws the listen error (`EADDRINUSE`, `EACCES`).
  */
 export async function startDashboard(
-  o: DashboardCommands & { config: Config; logger: Logger; publicUrl: string; signIn: SignIn; directory: WebDirectory; host?: string; now?: () => number },
+  o: DashboardCommands & {
+    config: Config;
+    logger: Logger;
+    /** The address admins open; absent (the playground): the one it listens on. */
+    publicUrl?: string;
+    signIn: SignIn;
+    directory: WebDirectory;
+    /** Default every interface; `port` default `WEB_PORT`. */
+    host?: string;
+    port?: number;
+    now?: () => number;
+  },
 ): Promise<Dashboard> {
   const sessions = createCacheStore({ redisUrl: o.config.redisUrl, maxEntries: MEMORY_SESSIONS, namespace: SESSIONS_NAMESPACE });
-  if (!o.config.web.sessionSecret)
+  if (!o.config.web.sessionSecret && o.publicUrl)
     o.logger.warn('WEB_SESSION_SECRET is not set: a random one is used, so admins sign in again after each restart, and only one web process can serve them');
   const app = await createWebApp({
-    publicUrl: o.publicUrl,
+    publicUrl: o.publicUrl ?? 'http://127.0.0.1',
     sessionSecret: o.config.web.sessionSecret ?? randomSessionSecret(),
     signIn: o.signIn,
     directory: o.directory,
@@ -57,7 +68,7 @@ export async function startDashboard(
     ...(o.now ? { now: o.now } : {}),
   });
   try {
-    await app.listen({ port: o.config.web.port, host: o.host ?? '0.0.0.0' });
+    await app.listen({ port: o.port ?? o.config.web.port, host: o.host ?? '0.0.0.0' });
   } catch (err) {
     await app.close();
     await closeCacheStore(sessions);
@@ -65,7 +76,7 @@ export async function startDashboard(
   }
   const port = (app.server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
-  o.logger.info({ url, publicUrl: o.publicUrl }, `dashboard ready: admins open ${o.publicUrl}`);
+  o.logger.info({ url, publicUrl: o.publicUrl ?? url }, `dashboard ready: admins open ${o.publicUrl ?? url}`);
   return {
     url,
     async close() {

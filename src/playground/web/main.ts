@@ -102,6 +102,7 @@ class App {
     this.#setUpPostDialog();
     this.#setUpEditDialog();
     this.#setUpGameDialog();
+    this.#setUpDashboardLink();
     this.#setUpLightbox();
     this.composer = new Composer($('.composer'), {
       data: this.data,
@@ -659,6 +660,18 @@ class App {
       if (!(e.target as HTMLElement).closest('#lightbox-download')) box.close();
     });
     box.addEventListener('close', () => $<HTMLImageElement>('#lightbox-image').removeAttribute('src'));
+  }
+
+  /** The header's Dashboard link: the playground's dashboard in a new tab, signed in as whoever acts when it is pressed. */
+  #setUpDashboardLink(): void {
+    const link = $<HTMLAnchorElement>('#dashboard');
+    const base = this.data.dashboardUrl;
+    if (!base) return;
+    link.hidden = false;
+    const point = () => (link.href = `${base}/login?member=${encodeURIComponent(this.memberId)}`);
+    point();
+    // Before the browser follows it, so a member chosen since counts.
+    link.addEventListener('click', point);
   }
 
   /** The "In game" panel, on the replica only: the header button opens it on the acting member's own player. */
