@@ -89,7 +89,7 @@ export default defineConfig({
         extends: true,
         test: { name: 'e2e', include: E2E, exclude: BROWSER, globalSetup: ['test/setup/build.ts', 'test/setup/postgres.ts', 'test/setup/redis.ts'] },
       },
-      { extends: true, test: { name: 'browser', include: BROWSER, globalSetup: ['test/setup/chromium.ts'] } },
+      { extends: true, test: { name: 'browser', include: BROWSER, globalSetup: ['test/setup/chromium.ts', 'test/setup/build.ts'] } },
     ],
   },
 });
