@@ -255,6 +255,8 @@ async function runBot(): Promise<void> {
         configDefinition: commands.find((c) => c.definition.name === 'config')!.definition as RESTPostAPIChatInputApplicationCommandsJSONBody,
         runConfig: (input) => router.command('config', input, { ...context, logger: webLogger }),
         audit: services.state.audit,
+        publicPages: services.state.publicPages,
+        publicSources: { ladder: services.state.ladder, serverMatches: services.state.serverMatches, heroes: context.heroes },
       }).catch((err: unknown) => {
         // The bot goes on without it: members' commands matter more than the admins' pages.
         webLogger.debug({ err }, 'the dashboard start error');

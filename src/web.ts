@@ -81,6 +81,8 @@ try {
     configDefinition: commands.find((c) => c.definition.name === 'config')!.definition as RESTPostAPIChatInputApplicationCommandsJSONBody,
     runConfig: (input) => router.command('config', input, { ...context, logger }),
     audit: services.state.audit,
+    publicPages: services.state.publicPages,
+    publicSources: { ladder: services.state.ladder, serverMatches: services.state.serverMatches, heroes: context.heroes },
   });
   policy.setShutdown(async (reason) => {
     logger.info({ reason }, 'dashboard stopping');

@@ -228,6 +228,8 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
           configDefinition: configModule.definition as RESTPostAPIChatInputApplicationCommandsJSONBody,
           runConfig: (input) => router.command('config', input, { ...context, logger: logger.child({ component: 'dashboard' }) }),
           audit: state.audit,
+          publicPages: state.publicPages,
+          publicSources: { ladder: state.ladder, serverMatches: state.serverMatches, heroes: context.heroes },
         }).catch((err: unknown) => {
           logger.warn({ err }, `the playground's dashboard could not start (port ${dashboardPort}): set WEB_PORT to a free port`);
           return undefined;

@@ -468,6 +468,13 @@ export interface ConfigAuditTable {
   at: number;
 }
 
+/** A server's public page (src/store/public-pages.ts); `published_at` ms since the epoch. */
+export interface PublicPagesTable {
+  guild_id: string;
+  token: string;
+  published_at: number;
+}
+
 export interface MatchFetchesTable {
   match_uid: string;
   added_at: number;
@@ -511,6 +518,7 @@ export interface Tables {
   match_player_heroes: MatchPlayerHeroesTable;
   match_fetches: MatchFetchesTable;
   config_audit: ConfigAuditTable;
+  public_pages: PublicPagesTable;
 }
 
 /** The migrations of src/store/migrations/, in order, for Kysely's Migrator. */

@@ -14,6 +14,7 @@ import { MatchFetchRepository } from './match-fetches.js';
 import { MatchStoreRepository } from './matches.js';
 import { ServerMatchesRepository } from './server-matches.js';
 import { ConfigAuditRepository } from './config-audit.js';
+import { PublicPagesRepository } from './public-pages.js';
 import { MemberDataRepository } from './member-data.js';
 import { RankRolesRepository } from './rank-roles.js';
 import { TrackingRepository } from './tracking.js';
@@ -39,6 +40,8 @@ export interface State {
   serverMatches: ServerMatchesRepository;
   /** Who changed a server's settings, from /config or the dashboard. */
   audit: ConfigAuditRepository;
+  /** Servers' public pages, which the dashboard publishes. */
+  publicPages: PublicPagesRepository;
   close(): Promise<void>;
 }
 
@@ -62,6 +65,7 @@ export function stateOf(database: Database, settings: GuildSettingsOptions = {})
     matchFetches: new MatchFetchRepository(database.db, database.engine),
     serverMatches: new ServerMatchesRepository(database.db),
     audit: new ConfigAuditRepository(database.db),
+    publicPages: new PublicPagesRepository(database.db),
     close: () => database.close(),
   };
 }

@@ -26,6 +26,9 @@ import type { Logger } from '../core/logger.js';
 import { DISCORD_LOCALES, LOCALE_NAMES, LOCALES, localeOf, localizedCommandPath, runInLocale, tr, type Locale } from '../i18n/index.js';
 import type { View } from '../render/view.js';
 import type { ConfigAuditRepository } from '../store/config-audit.js';
+import type { PublicPagesRepository } from '../store/public-pages.js';
+import { LRUCache } from 'lru-cache';
+import { publicContent, type PublicSources } from './public-page.js';
 import { managesServer, type WebChannel, type WebDirectory, type WebRole } from './directory.js';
 import type { Identity, SignIn } from './sign-in.js';
 import { answerHtml, escapeHtml, pageEngine, STYLE_SHEET, type MentionNames, type PageName } from './views.js';
@@ -49,6 +52,24 @@ export const FORM_SUBCOMMANDS = [
   'rank-roles',
   'test-post',
 ] as const;
+/** How long a public page, once drawn, is served as it is, ms. */
+export const PUBLIC_CACHE_MS = 60_000;
+/** The public page's texts the templates print. */
+const PUBLIC_KEYS = ['section', 'off', 'on', 'publish', 'revoke', 'revokeHelp', 'unpublish', 'ladder', 'place', 'player', 'tier', 'score', 'week'].concat([
+  'heroes',
+  'hero',
+  'matches',
+  'winRate',
+  'duos',
+  'duo',
+  'record',
+  'ladderOff',
+  'empty',
+  'noHeroes',
+  'previous',
+  'next',
+  'note',
+]);
 /** The session cookie's name. */
 export const SESSION_COOKIE = 'rivals_dashboard';
 
@@ -64,8 +85,8 @@ declare module 'fastify' {
 }
 
 export interface WebAppOptions {
-  /** The address admins open, without a trailing slash; https makes the cookies Secure. */
-  publicUrl: string;
+  /** The address admins open, without a trailing slash; https makes the cookies Secure. Absent (the playground): the request's own. */
+  publicUrl?: string;
   /** Signs the session cookie; at least 32 characters. */
   sessionSecret: string;
   signIn: SignIn;
@@ -76,7 +97,11 @@ export interface WebAppOptions {
   configDefinition: RESTPostAPIChatInputApplicationCommandsJSONBody;
   /** Runs `/config` as the router does (errors mapped to their answers). */
   runConfig: (input: CommandInput) => Promise<View>;
-  audit: Pick<ConfigAuditRepository, 'list'>;
+  audit: Pick<ConfigAuditRepository, 'list' | 'record'>;
+  /** Servers' public pages: whether each is on, and at which address. */
+  publicPages: Pick<PublicPagesRepository, 'get' | 'publish' | 'unpublish' | 'guildOf'>;
+  /** What the public pages show. */
+  publicSources: PublicSources;
   logger: Logger;
   now?: () => number;
   /** Requests a minute: sign-ins from one address, changes by one admin; default {@link SIGN_IN_PER_MINUTE}, {@link CHANGES_PER_MINUTE}. */
@@ -98,7 +123,11 @@ const discordLocaleOf = (locale: Locale): string => DISCORD_LOCALES[locale][0]!;
 /** Builds the dashboard; the caller listens (`app.listen`) and closes it. */
 export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
   const now = o.now ?? Date.now;
-  const https = o.publicUrl.startsWith('https:');
+  const https = o.publicUrl?.startsWith('https:') ?? false;
+  /** Where this dashboard is reached: the configured address, else the request's (the playground's free port). */
+  const origin = (request: FastifyRequest) => o.publicUrl ?? `${request.protocol}://${request.host}`;
+  /** Public pages already drawn, by server, page and language: one read of the store a minute each, however many visitors. */
+  const publicDrawn = new LRUCache<string, string>({ max: 2_000, ttl: PUBLIC_CACHE_MS, perf: { now } });
   const eta = pageEngine();
   // Typed as Fastify's logger, so that the instance is the default FastifyInstance its plugins expect.
   const loggerInstance: FastifyBaseLogger = o.logger;
@@ -146,10 +175,11 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
     return request.session.get('lang') ?? localeOf(request.session.get('identity')?.locale) ?? browser?.map(localeOf).find((l) => l !== null) ?? 'en';
   };
 
-  const render = async (request: FastifyRequest, reply: FastifyReply, page: PageName, data: Record<string, unknown>, status = 200) => {
+  /** A page as HTML in the visitor's language; `anonymous` draws it with nobody signed in (a public page, served to all alike). */
+  const draw = (request: FastifyRequest, reply: FastifyReply, page: PageName, data: Record<string, unknown>, anonymous = false): string => {
     const lang = languageOf(request);
-    const identity = request.session.get('identity');
-    const html = runInLocale(lang, () => {
+    const identity = anonymous ? undefined : request.session.get('identity');
+    return runInLocale(lang, () => {
       const t = Object.fromEntries(
         ['title', 'skip', 'signIn', 'signOut', 'landing', 'servers', 'serversIntro', 'noServers', 'language', 'settings', 'status', 'forms', 'audit']
           .concat(['auditEmpty', 'auditWhen', 'auditWho', 'auditWhat', 'auditWhere', 'save', 'keep', 'result', 'required', 'back'])
@@ -158,15 +188,20 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
       return eta.render(`@${page}`, {
         ...data,
         lang,
-        t: { ...t, error: { title: tr('web:error.title') } },
+        t: { ...t, error: { title: tr('web:error.title') }, public: Object.fromEntries(PUBLIC_KEYS.map((k) => [k, tr(`web:public.${k}` as never)])) },
         title: typeof data.title === 'string' ? `${data.title} · ${tr('web:title')}` : tr('web:title'),
         languages: LOCALES.map((l) => ({ code: l, name: LOCALE_NAMES[l], current: l === lang })),
         user: identity ? tr('web:signedInAs', { name: identity.name }) : null,
         csrf: identity ? reply.generateCsrf() : '',
       });
     });
-    return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
   };
+  const render = async (request: FastifyRequest, reply: FastifyReply, page: PageName, data: Record<string, unknown>, status = 200) =>
+    reply
+      .code(status)
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(draw(request, reply, page, data));
 
   /** An error page in the member's language: what happened and where to go. */
   const refuse = (request: FastifyRequest, reply: FastifyReply, status: number, message: string) =>
@@ -228,6 +263,12 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
     return render(request, reply, 'servers', { title: say(request, 'web:servers'), guilds });
   });
 
+  /** Changes a minute by one admin (by address before sign-in). */
+  const changeLimit = {
+    max: o.limits?.changesPerMinute ?? CHANGES_PER_MINUTE,
+    timeWindow: 60_000,
+    keyGenerator: (request: FastifyRequest) => request.session.get('identity')?.userId ?? request.ip,
+  };
   // A decorated function of the plugin's (it reads no `this`).
   const csrfChecked = app.csrfProtection.bind(app);
   app.post('/logout', { preValidation: csrfChecked }, async (request, reply) => {
@@ -275,10 +316,11 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
     const names: MentionNames = { channels: new Map(channels.map((c) => [c.id, c.name])), roles: new Map(roles.map((r) => [r.id, r.name])) };
     const user = invoker(request, admitted.identity, guildId, admitted.bits);
     const lang = languageOf(request);
-    const [show, status, audit] = await Promise.all([
+    const [show, status, audit, published] = await Promise.all([
       runInLocale(lang, () => o.runConfig({ subcommand: 'show', options: {}, user, via: 'dashboard' })),
       runInLocale(lang, () => o.runConfig({ subcommand: 'status', options: {}, user, via: 'dashboard' })),
       o.audit.list(guildId, now()),
+      o.publicPages.get(guildId),
     ]);
     const result = request.session.get('result');
     if (result) request.session.set('result', undefined);
@@ -290,6 +332,7 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
       show: answerHtml(show, names),
       status: answerHtml(status, names),
       result: result?.guildId === guildId ? result : null,
+      publicPage: published ? { url: `${origin(request)}/s/${published.token}` } : null,
       forms: forms.map((f) => ({ ...f, open: result?.guildId === guildId && result.form === f.name })),
       audit: audit.map((a) => ({
         iso: new Date(a.at).toISOString(),
@@ -307,13 +350,7 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
     '/guilds/:id/config/:sub',
     {
       preValidation: csrfChecked,
-      config: {
-        rateLimit: {
-          max: o.limits?.changesPerMinute ?? CHANGES_PER_MINUTE,
-          timeWindow: 60_000,
-          keyGenerator: (request: FastifyRequest) => request.session.get('identity')?.userId ?? request.ip,
-        },
-      },
+      config: { rateLimit: changeLimit },
     },
     async (request, reply) => {
       const guildId = request.params.id;
@@ -340,6 +377,59 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
       return reply.redirect(`/guilds/${guildId}#result`, 303);
     },
   );
+
+  app.post<{ Params: { id: string }; Body: { action?: unknown } }>(
+    '/guilds/:id/public',
+    { preValidation: csrfChecked, config: { rateLimit: changeLimit } },
+    async (request, reply) => {
+      const guildId = request.params.id;
+      const admitted = await admit(request, reply, guildId);
+      if (!admitted) return reply;
+      const action = request.body?.action;
+      if (action !== 'publish' && action !== 'revoke' && action !== 'off') return refuse(request, reply, 400, say(request, 'web:error.form'));
+      if (action === 'off') await o.publicPages.unpublish(guildId);
+      else await o.publicPages.publish(guildId, now());
+      await o.audit
+        .record({ guildId, userId: admitted.identity.userId, source: 'dashboard', action: 'public-page', detail: { action }, at: now() })
+        .catch((err: unknown) => o.logger.warn({ err, guildId }, 'could not write the public page change to the audit log'));
+      const said = say(request, action === 'off' ? 'web:public.unpublished' : action === 'revoke' ? 'web:public.revoked' : 'web:public.published');
+      request.session.set('result', { guildId, html: `<p>${escapeHtml(said)}</p>`, error: false, form: 'public' });
+      return reply.redirect(`/guilds/${guildId}#result`, 303);
+    },
+  );
+
+  /** A server's public page: anyone with its address, no sign-in; game names only. */
+  app.get<{ Params: { token: string }; Querystring: { page?: string } }>('/s/:token', async (request, reply) => {
+    const guildId = await o.publicPages.guildOf(request.params.token);
+    if (!guildId) return refuse(request, reply, 404, say(request, 'web:error.notFound'));
+    const lang = languageOf(request);
+    const page = Math.max(1, Math.trunc(Number(request.query.page ?? 1)) || 1);
+    const key = `${guildId}:${page}:${lang}`;
+    let html = publicDrawn.get(key);
+    if (html === undefined) {
+      const [content, guild] = await Promise.all([
+        runInLocale(lang, () => publicContent(guildId, page, o.publicSources, now())),
+        o.directory.guild(guildId).catch(() => null),
+      ]);
+      const heading = runInLocale(lang, () => tr('web:public.title', { server: guild?.name ?? '' }));
+      html = draw(
+        request,
+        reply,
+        'public',
+        {
+          title: heading,
+          heading,
+          noindex: true,
+          content,
+          listed: runInLocale(lang, () => tr('web:public.listed', { n: content.listed })),
+          pageOf: runInLocale(lang, () => tr('web:public.pageOf', { page: content.page, pages: content.pages })),
+        },
+        true,
+      );
+      publicDrawn.set(key, html);
+    }
+    return reply.code(200).header('cache-control', 'public, max-age=60').type('text/html; charset=utf-8').send(html);
+  });
 
   app.setNotFoundHandler(async (request, reply) => refuse(request, reply, 404, say(request, 'web:error.notFound')));
   app.setErrorHandler(async (err: { statusCode?: number; code?: string }, request, reply) => {

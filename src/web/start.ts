@@ -11,7 +11,7 @@ import type { CommandInput } from '../discord/command.js';
 import type { Logger } from '../core/logger.js';
 import type { View } from '../render/view.js';
 import type { ConfigAuditRepository } from '../store/config-audit.js';
-import { createWebApp, randomSessionSecret } from './app.js';
+import { createWebApp, randomSessionSecret, type WebAppOptions } from './app.js';
 import { discordWebDirectory, type WebDirectory } from './directory.js';
 import { discordSignIn, type SignIn } from './sign-in.js';
 
@@ -30,7 +30,9 @@ export interface Dashboard {
 export interface DashboardCommands {
   configDefinition: RESTPostAPIChatInputApplicationCommandsJSONBody;
   runConfig: (input: CommandInput) => Promise<View>;
-  audit: Pick<ConfigAuditRepository, 'list'>;
+  audit: Pick<ConfigAuditRepository, 'list' | 'record'>;
+  publicPages: WebAppOptions['publicPages'];
+  publicSources: WebAppOptions['publicSources'];
 }
 
 /**
@@ -56,7 +58,7 @@ export async function startDashboard(
   if (!o.config.web.sessionSecret && o.publicUrl)
     o.logger.warn('WEB_SESSION_SECRET is not set: a random one is used, so admins sign in again after each restart, and only one web process can serve them');
   const app = await createWebApp({
-    publicUrl: o.publicUrl ?? 'http://127.0.0.1',
+    ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}),
     sessionSecret: o.config.web.sessionSecret ?? randomSessionSecret(),
     signIn: o.signIn,
     directory: o.directory,
@@ -64,6 +66,8 @@ export async function startDashboard(
     configDefinition: o.configDefinition,
     runConfig: o.runConfig,
     audit: o.audit,
+    publicPages: o.publicPages,
+    publicSources: o.publicSources,
     logger: o.logger,
     ...(o.now ? { now: o.now } : {}),
   });

@@ -12,6 +12,7 @@ const LAYOUT = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title><%= it.title %></title>
+<% if (it.noindex) { %><meta name="robots" content="noindex"><% } %>
 <link rel="stylesheet" href="/assets/web.css">
 </head>
 <body>
@@ -98,6 +99,25 @@ const GUILD = `<% layout('@layout', it) %>
 </details>
 <% }) %>
 </section>
+<section aria-labelledby="public-title">
+<h2 id="public-title"><%= it.t.public.section %></h2>
+<% if (it.publicPage) { %>
+<p><%= it.t.public.on %></p>
+<p class="address"><a href="<%= it.publicPage.url %>"><%= it.publicPage.url %></a></p>
+<% } else { %>
+<p class="note"><%= it.t.public.off %></p>
+<% } %>
+<form class="actions" method="post" action="/guilds/<%= it.guild.id %>/public">
+  <input type="hidden" name="_csrf" value="<%= it.csrf %>">
+  <% if (it.publicPage) { %>
+  <button type="submit" name="action" value="revoke" aria-describedby="revoke-help"><%= it.t.public.revoke %></button>
+  <button type="submit" name="action" value="off" class="secondary"><%= it.t.public.unpublish %></button>
+  <p class="help" id="revoke-help"><%= it.t.public.revokeHelp %></p>
+  <% } else { %>
+  <button type="submit" name="action" value="publish"><%= it.t.public.publish %></button>
+  <% } %>
+</form>
+</section>
 <section aria-labelledby="audit-title">
 <h2 id="audit-title"><%= it.t.audit %></h2>
 <% if (it.audit.length === 0) { %>
@@ -112,13 +132,66 @@ const GUILD = `<% layout('@layout', it) %>
 <% } %>
 </section>`;
 
+const PUBLIC = `<% layout('@layout', it) %>
+<h1><%= it.heading %></h1>
+<% if (!it.content.ladderOn) { %>
+<p class="note"><%= it.t.public.ladderOff %></p>
+<% } else { %>
+<section aria-labelledby="ladder-title">
+<h2 id="ladder-title"><%= it.t.public.ladder %></h2>
+<p class="note"><%= it.listed %></p>
+<% if (it.content.rows.length === 0) { %>
+<p class="note"><%= it.t.public.empty %></p>
+<% } else { %>
+<div class="table"><table>
+<thead><tr><th scope="col"><%= it.t.public.place %></th><th scope="col"><%= it.t.public.player %></th><th scope="col"><%= it.t.public.tier %></th><th scope="col" class="num"><%= it.t.public.score %></th><th scope="col" class="num"><%= it.t.public.week %></th></tr></thead>
+<tbody>
+<% it.content.rows.forEach(function (r) { %><tr><td><%= r.position %></td><td><%= r.name %></td><td><%= r.tier %></td><td class="num"><%= r.score %></td><td class="num"><%= r.week %></td></tr><% }) %>
+</tbody>
+</table></div>
+<% if (it.content.pages > 1) { %>
+<nav class="pager" aria-label="<%= it.t.public.ladder %>">
+  <% if (it.content.page > 1) { %><a href="?page=<%= it.content.page - 1 %>" rel="prev"><%= it.t.public.previous %></a><% } %>
+  <span><%= it.pageOf %></span>
+  <% if (it.content.page < it.content.pages) { %><a href="?page=<%= it.content.page + 1 %>" rel="next"><%= it.t.public.next %></a><% } %>
+</nav>
+<% } %>
+<% } %>
+</section>
+<section aria-labelledby="heroes-title">
+<h2 id="heroes-title"><%= it.t.public.heroes %></h2>
+<% if (it.content.heroes.length === 0) { %>
+<p class="note"><%= it.t.public.noHeroes %></p>
+<% } else { %>
+<div class="table"><table>
+<thead><tr><th scope="col"><%= it.t.public.hero %></th><th scope="col" class="num"><%= it.t.public.matches %></th><th scope="col" class="num"><%= it.t.public.winRate %></th></tr></thead>
+<tbody>
+<% it.content.heroes.forEach(function (h) { %><tr><td><%= h.name %></td><td class="num"><%= h.matches %></td><td class="num"><%= h.winRate %></td></tr><% }) %>
+</tbody>
+</table></div>
+<% } %>
+</section>
+<% if (it.content.duos.length > 0) { %>
+<section aria-labelledby="duos-title">
+<h2 id="duos-title"><%= it.t.public.duos %></h2>
+<div class="table"><table>
+<thead><tr><th scope="col"><%= it.t.public.duo %></th><th scope="col" class="num"><%= it.t.public.record %></th><th scope="col" class="num"><%= it.t.public.winRate %></th></tr></thead>
+<tbody>
+<% it.content.duos.forEach(function (d) { %><tr><td><%= d.names %></td><td class="num"><%= d.record %></td><td class="num"><%= d.winRate %></td></tr><% }) %>
+</tbody>
+</table></div>
+</section>
+<% } %>
+<% } %>
+<p class="note"><%= it.t.public.note %></p>`;
+
 const ERROR = `<% layout('@layout', it) %>
 <h1><%= it.t.error.title %></h1>
 <p class="note"><%= it.message %></p>
 <p><a class="button" href="<%= it.next.href %>"><%= it.next.label %></a></p>`;
 
 /** The dashboard's templates, each taking the data its page needs plus the layout's (`lang`, `t`, `languages`, `user`, `csrf`). */
-export const TEMPLATES = { landing: LANDING, servers: SERVERS, guild: GUILD, error: ERROR } as const;
+export const TEMPLATES = { landing: LANDING, servers: SERVERS, guild: GUILD, public: PUBLIC, error: ERROR } as const;
 export type PageName = keyof typeof TEMPLATES;
 
 /** An Eta engine with the dashboard's templates loaded (escaping on, as Eta's default). */
@@ -210,5 +283,10 @@ section{margin-bottom:24px}
 .required{font-weight:400;color:var(--muted)}
 .note{color:var(--muted)}
 .table{overflow-x:auto}table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #4e5058;vertical-align:top}
+.num{text-align:right;font-variant-numeric:tabular-nums}
+.pager{display:flex;gap:16px;align-items:center;flex-wrap:wrap;margin:12px 0}.pager a{min-height:44px;display:inline-flex;align-items:center}
+.actions{display:flex;flex-wrap:wrap;gap:8px;align-items:center}.actions .help{flex-basis:100%}
+button.secondary{background:#4e5058}
+.address{overflow-wrap:anywhere}
 code{background:#1e1f22;border-radius:3px;padding:0 4px;overflow-wrap:anywhere}
 `;

@@ -15,7 +15,15 @@ import { replica } from '../helpers/replica.js';
 import { freePort } from '../helpers/free-port.js';
 import { csrfOf, WebClient } from '../helpers/web-client.js';
 import { LruStore } from '../../src/cache/store.js';
-import { CHANGES_PER_MINUTE, createWebApp, SESSION_COOKIE, SESSION_MAX_AGE_MS, SIGN_IN_PER_MINUTE, type WebAppOptions } from '../../src/web/app.js';
+import {
+  CHANGES_PER_MINUTE,
+  createWebApp,
+  PUBLIC_CACHE_MS,
+  SESSION_COOKIE,
+  SESSION_MAX_AGE_MS,
+  SIGN_IN_PER_MINUTE,
+  type WebAppOptions,
+} from '../../src/web/app.js';
 import { discordWebDirectory, PERMISSIONS_TTL_MS } from '../../src/web/directory.js';
 import { discordSignIn } from '../../src/web/sign-in.js';
 import { definition as configDefinition } from '../../commands/config/definition.js';
@@ -60,6 +68,8 @@ async function dashboard(extra: Partial<WebAppOptions> = {}): Promise<{ app: Fas
     configDefinition,
     runConfig: (input) => b.router.command('config', input, b.ctx),
     audit: b.state.audit,
+    publicPages: b.state.publicPages,
+    publicSources: { ladder: b.state.ladder, serverMatches: b.state.serverMatches, heroes: b.ctx.heroes },
     logger: b.ctx.logger,
     now: () => clock.now,
     ...extra,
@@ -260,5 +270,70 @@ describe('rate limits', () => {
     } finally {
       await limited.app.close();
     }
+  });
+});
+
+describe('the public page', () => {
+  /** `user` proved account `uid` (game name `name`), ranked, on the server's ladder. */
+  async function ranked(user: string, uid: string, name: string, tier: string, score: number, weekDelta: number | null = null) {
+    const { state } = b;
+    await state.links.link(user, { uid, name }, false, clock.now);
+    await state.database.db.updateTable('account_links').set({ verified_at: clock.now }).where('user_id', '=', user).execute();
+    await state.ladder.setStanding(uid, { season: 9, tier, score, peak: score, matches: 5, role: 'Duelist', weekDelta, private: false }, clock.now);
+    await state.ladder.join(GUILD_ID, user, clock.now);
+  }
+
+  it('is off until published; its address shows the ladder with game names only, and can be revoked and turned off', async () => {
+    await b.state.ladder.setEnabled(GUILD_ID, true, clock.now);
+    await ranked('300000000000000001', '81000001', 'Storm<b>Chaser</b>', 'Diamond II', 4_210, 35);
+    await ranked('300000000000000002', '81000002', 'Quiet Owl', 'Gold I', 3_050, -12);
+    const browser = await signedIn();
+    const page = await browser.get(`${base}/guilds/${GUILD_ID}`);
+    expect(page.html).toContain('Off: the server’s ladder is not shown outside Discord.');
+    expect((await new WebClient().get(`${base}/s/${'x'.repeat(24)}`)).status).toBe(404);
+
+    const published = await browser.post(`${base}/guilds/${GUILD_ID}/public`, { _csrf: csrfOf(page.html), action: 'publish' });
+    expect(published.html).toContain('The public page is on.');
+    const address = /href="(http:\/\/127\.0\.0\.1:\d+\/s\/[\w-]{24})"/.exec(published.html)![1]!;
+    const visitor = new WebClient();
+    const shown = await visitor.get(address);
+    expect(shown.status).toBe(200);
+    expect(shown.html).toContain('Rivals Test Server · server ladder');
+    expect(shown.html).toContain('Storm&lt;b&gt;Chaser&lt;/b&gt;');
+    expect(shown.html).toContain('Quiet Owl');
+    expect(shown.html).toContain('Diamond II');
+    expect(shown.html).toContain('+35');
+    expect(shown.html).toContain('−12');
+    // Never a Discord identity: not the members' ids, not the admin who published it, no sign-in form.
+    for (const id of ['300000000000000001', '300000000000000002', ADMIN_ID]) expect(shown.html).not.toContain(id);
+    expect(shown.html).not.toContain('Ada Admin');
+    expect(shown.html).not.toContain('_csrf');
+    expect(shown.html).toContain('<meta name="robots" content="noindex">');
+    expect((await b.state.audit.list(GUILD_ID, clock.now))[0]).toMatchObject({ action: 'public-page', source: 'dashboard', detail: { action: 'publish' } });
+
+    // A member who leaves the ladder is off the page once it is drawn again.
+    await b.state.ladder.forgetMember('300000000000000002');
+    clock.now += PUBLIC_CACHE_MS + 1;
+    expect((await visitor.get(address)).html).not.toContain('Quiet Owl');
+
+    // A new address: the old one leads nowhere.
+    const again = await browser.get(`${base}/guilds/${GUILD_ID}`);
+    const revoked = await browser.post(`${base}/guilds/${GUILD_ID}/public`, { _csrf: csrfOf(again.html), action: 'revoke' });
+    const fresh = /href="(http:\/\/127\.0\.0\.1:\d+\/s\/[\w-]{24})"/.exec(revoked.html)![1]!;
+    expect(fresh).not.toBe(address);
+    expect((await visitor.get(address)).status).toBe(404);
+    expect((await visitor.get(fresh)).status).toBe(200);
+    const off = await browser.post(`${base}/guilds/${GUILD_ID}/public`, { _csrf: csrfOf(revoked.html), action: 'off' });
+    expect(off.html).toContain('The public page is off.');
+    expect((await visitor.get(fresh)).status).toBe(404);
+  });
+
+  it('cannot be published without the CSRF token, nor for another server', async () => {
+    const browser = await signedIn();
+    const csrf = csrfOf((await browser.get(`${base}/guilds/${GUILD_ID}`)).html);
+    expect((await browser.post(`${base}/guilds/${GUILD_ID}/public`, { action: 'publish' })).status).toBe(403);
+    expect((await browser.post(`${base}/guilds/${OTHER_GUILD}/public`, { _csrf: csrf, action: 'publish' })).status).toBe(403);
+    expect(await b.state.publicPages.get(GUILD_ID)).toBeNull();
+    expect(await b.state.publicPages.get(OTHER_GUILD)).toBeNull();
   });
 });

@@ -27,6 +27,7 @@ import { migration as m0021 } from './0021_tracked_match_map.js';
 import { migration as m0022 } from './0022_match_store.js';
 import { migration as m0023 } from './0023_match_fetches.js';
 import { migration as m0024 } from './0024_config_audit.js';
+import { migration as m0025 } from './0025_public_pages.js';
 
 /** Every migration by its name. Listed, not found by scanning a directory: nothing runs at import time (STYLE.md principle 6). */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -54,4 +55,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0022_match_store': m0022,
   '0023_match_fetches': m0023,
   '0024_config_audit': m0024,
+  '0025_public_pages': m0025,
 };
