@@ -194,6 +194,14 @@ describe('compose.yaml', () => {
     // A dependency on a service whose profile is off makes the whole project invalid for a plain `docker compose up`.
     expect(Object.keys(service('bot').depends_on ?? {})).not.toContain('rest-proxy');
   });
+
+  it("keeps the dashboard's own service behind the `web` profile, with the bot's environment", () => {
+    const web = service('web');
+    expect(web.profiles).toEqual(['web']);
+    expect(JSON.stringify(web.command)).toContain('dist/web.js');
+    expect(web.environment).toEqual(service('bot').environment);
+    expect(Object.keys(service('bot').depends_on ?? {})).not.toContain('web');
+  });
 });
 
 /**
