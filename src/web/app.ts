@@ -288,7 +288,15 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
       await refuse(request, reply, 401, say(request, 'web:error.expired'));
       return null;
     }
-    const bits = /^\d{1,20}$/.test(guildId) ? await o.directory.memberPermissions(guildId, identity.userId) : null;
+    let bits: bigint | null;
+    try {
+      bits = /^\d{1,20}$/.test(guildId) ? await o.directory.memberPermissions(guildId, identity.userId) : null;
+    } catch (err) {
+      // Discord failing: nothing is shown or changed until it answers again.
+      o.logger.warn({ err, guildId }, 'could not read the member’s permissions from Discord');
+      await refuse(request, reply, 502, say(request, 'web:error.discord'));
+      return null;
+    }
     if (!managesServer(bits)) {
       o.logger.info({ user: identity.userId, guildId }, 'the dashboard refused a server the member does not manage');
       await refuse(request, reply, 403, say(request, 'web:error.forbidden'));
@@ -312,7 +320,12 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
     const guildId = request.params.id;
     const admitted = await admit(request, reply, guildId);
     if (!admitted) return reply;
-    const [guild, channels, roles] = await Promise.all([o.directory.guild(guildId), o.directory.channels(guildId), o.directory.roles(guildId)]);
+    const read = await Promise.all([o.directory.guild(guildId), o.directory.channels(guildId), o.directory.roles(guildId)]).catch((err: unknown) => {
+      o.logger.warn({ err, guildId }, 'could not read the server’s channels and roles from Discord');
+      return null;
+    });
+    if (!read) return refuse(request, reply, 502, say(request, 'web:error.discord'));
+    const [guild, channels, roles] = read;
     const names: MentionNames = { channels: new Map(channels.map((c) => [c.id, c.name])), roles: new Map(roles.map((r) => [r.id, r.name])) };
     const user = invoker(request, admitted.identity, guildId, admitted.bits);
     const lang = languageOf(request);
@@ -359,7 +372,12 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
       const name = request.params.sub;
       const sub = (FORM_SUBCOMMANDS as readonly string[]).includes(name) ? subcommand(name) : undefined;
       if (!sub) return refuse(request, reply, 404, say(request, 'web:error.notFound'));
-      const [channels, roles] = await Promise.all([o.directory.channels(guildId), o.directory.roles(guildId)]);
+      const read = await Promise.all([o.directory.channels(guildId), o.directory.roles(guildId)]).catch((err: unknown) => {
+        o.logger.warn({ err, guildId }, 'could not read the server’s channels and roles from Discord');
+        return null;
+      });
+      if (!read) return refuse(request, reply, 502, say(request, 'web:error.discord'));
+      const [channels, roles] = read;
       const parsed = optionsOf(sub, request.body ?? {}, channels, roles);
       const lang = languageOf(request);
       let result: { html: string; error: boolean };

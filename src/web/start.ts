@@ -80,7 +80,7 @@ export async function startDashboard(
   }
   const port = (app.server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
-  o.logger.info({ url, publicUrl: o.publicUrl ?? url }, `dashboard ready: admins open ${o.publicUrl ?? url}`);
+  o.logger.info({ listening: url, publicUrl: o.publicUrl ?? url }, `dashboard ready: admins open ${o.publicUrl ?? url}`);
   return {
     url,
     async close() {

@@ -15,11 +15,12 @@ describe('/config audit log', () => {
     // A refused change (a time zone that does not exist) changes nothing.
     const refused = await env.b.run('config', { enabled: true, timezone: 'Atlantis/Nowhere' }, 'ladder', ADMIN);
     expect(refused.view.isError).toBe(true);
+    env.b.clock.now += 1_000;
     // The same value again changes nothing either.
     await env.b.run('config', { platform: 'xbox' }, 'platform', ADMIN);
     // Run from the dashboard: said so.
     await env.b.router.command('config', { subcommand: 'private-answers', options: { enabled: true }, user: ADMIN, via: 'dashboard' }, env.b.ctx);
-    const log = await env.b.state.audit.list(guildId, now);
+    const log = await env.b.state.audit.list(guildId, env.b.clock.now);
     expect(log.map((e) => [e.action, e.source, e.userId, e.detail])).toEqual(
       [
         ['platform', 'command', ADMIN.userId, { platform: 'xbox' }],

@@ -337,3 +337,31 @@ describe('the public page', () => {
     expect(await b.state.publicPages.get(OTHER_GUILD)).toBeNull();
   });
 });
+
+describe('when Discord does not answer', () => {
+  it('shows and changes nothing, and says so', async () => {
+    const dead = await freePort();
+    const down = await dashboard({
+      directory: discordWebDirectory(new REST({ api: `http://127.0.0.1:${dead}/api`, version: '10', retries: 0, timeout: 2_000 }).setToken('bot-token')),
+    });
+    try {
+      const browser = new WebClient();
+      const home = await browser.get(`${down.base}/login`);
+      // The sign-in itself is Discord's OAuth2 (it answers); the servers cannot be checked, so none is listed.
+      expect(home.html).toContain('Signed in as Ada Admin');
+      expect(home.html).not.toContain(`/guilds/${GUILD_ID}`);
+      const page = await browser.get(`${down.base}/guilds/${GUILD_ID}`);
+      expect(page.status).toBe(502);
+      expect(page.html).toContain('Discord did not answer in time');
+      const before = (await b.state.settings.get(GUILD_ID)).leaderboardPlatform;
+      const change = await browser.post(`${down.base}/guilds/${GUILD_ID}/config/platform`, {
+        _csrf: csrfOf(home.html),
+        platform: before === 'ps' ? 'xbox' : 'ps',
+      });
+      expect(change.status).toBe(502);
+      expect((await b.state.settings.get(GUILD_ID)).leaderboardPlatform).toBe(before);
+    } finally {
+      await down.app.close();
+    }
+  });
+});
