@@ -9,7 +9,6 @@ const env = useReplicaBot();
 describe('/config audit log', () => {
   it('records a change with its options and who made it, and nothing for a refusal, a read or the same value again', async () => {
     const guildId = ADMIN.guildId;
-    const now = env.b.clock.now;
     await env.b.run('config', { platform: 'xbox' }, 'platform', ADMIN);
     await env.b.run('config', {}, 'show', ADMIN);
     // A refused change (a time zone that does not exist) changes nothing.
