@@ -247,7 +247,7 @@ async function runBot(): Promise<void> {
     if (webOff && !cluster) logger.info(webOff);
     else if (!cluster) {
       const webLogger = logger.child({ component: 'web' });
-      const { startDashboard, discordDashboardParts } = await import('./web/start.js');
+      const { startDashboard, discordDashboardParts, rankRolesPreviewer } = await import('./web/start.js');
       dashboard = await startDashboard({
         config,
         logger: webLogger,
@@ -257,6 +257,8 @@ async function runBot(): Promise<void> {
         audit: services.state.audit,
         publicPages: services.state.publicPages,
         publicSources: { ladder: services.state.ladder, serverMatches: services.state.serverMatches, heroes: context.heroes },
+        memberLocale: (userId) => services.state.links.locale(userId),
+        previewRankRoles: rankRolesPreviewer({ ...context, logger: webLogger }),
       }).catch((err: unknown) => {
         // The bot goes on without it: members' commands matter more than the admins' pages.
         webLogger.debug({ err }, 'the dashboard start error');

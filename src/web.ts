@@ -22,7 +22,7 @@ import { NEVER_LEADER } from './feeds/leadership.js';
 import { pollSignalOverRedis } from './feeds/poll-signal.js';
 import { discordRoleTransport } from './ladder/discord-roles.js';
 import { syncSettingsOverRedis } from './store/settings-sync.js';
-import { discordDashboardParts, startDashboard } from './web/start.js';
+import { discordDashboardParts, rankRolesPreviewer, startDashboard } from './web/start.js';
 
 let config: Config;
 try {
@@ -83,6 +83,8 @@ try {
     audit: services.state.audit,
     publicPages: services.state.publicPages,
     publicSources: { ladder: services.state.ladder, serverMatches: services.state.serverMatches, heroes: context.heroes },
+    memberLocale: (userId) => services.state.links.locale(userId),
+    previewRankRoles: rankRolesPreviewer({ ...context, logger: logger }),
   });
   policy.setShutdown(async (reason) => {
     logger.info({ reason }, 'dashboard stopping');

@@ -30,7 +30,7 @@ import { PlaygroundInteractions } from './interactions.js';
 import { MessageStore } from './messages.js';
 import type { EditablePost, NewPost, PostEdit, PostFeed } from './protocol.js';
 import { startPlaygroundServer } from './server.js';
-import { startDashboard } from '../web/start.js';
+import { rankRolesPreviewer, startDashboard } from '../web/start.js';
 import { pretendSignIn } from '../web/sign-in.js';
 import { playgroundDirectory, playgroundIdentity } from './dashboard.js';
 import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord-api-types/v10';
@@ -230,6 +230,8 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
           audit: state.audit,
           publicPages: state.publicPages,
           publicSources: { ladder: state.ladder, serverMatches: state.serverMatches, heroes: context.heroes },
+          memberLocale: (userId) => state.links.locale(userId),
+          previewRankRoles: rankRolesPreviewer({ ...context, logger: logger.child({ component: 'dashboard' }) }),
         }).catch((err: unknown) => {
           logger.warn({ err }, `the playground's dashboard could not start (port ${dashboardPort}): set WEB_PORT to a free port`);
           return undefined;

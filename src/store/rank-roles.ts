@@ -165,10 +165,19 @@ export class RankRolesRepository {
   /**
    * What would change now: each ranked ladder member (ladder on, listed) should hold their tier's role when rank roles
    * are on, and nobody should keep a role the bot gave otherwise. A member who failed is held until an admin's change or
-   * their `retry_at` ({@link roleRetryDelay}). `asIf.enabled`: as if rank roles were on (the dry run) or off.
+   * their `retry_at` ({@link roleRetryDelay}). `asIf.enabled`: as if rank roles were on (the dry run) or off; `asIf.set`: as if
+   * these tiers were mapped (null: unmapped), the returned `settings` showing that mapping.
    */
-  async plan(guildId: string, now: number, asIf: { enabled?: boolean } = {}): Promise<RoleSyncPlan> {
-    const settings = await this.settings(guildId);
+  async plan(guildId: string, now: number, asIf: { enabled?: boolean; set?: Readonly<Record<string, string | null>> } = {}): Promise<RoleSyncPlan> {
+    const stored = await this.settings(guildId);
+    // A mapping not saved yet (the dashboard's preview): the stored one with `set`'s keys replaced or, for null, unmapped.
+    const roles = { ...stored.roles };
+    for (const [key, roleId] of Object.entries(asIf.set ?? {})) {
+      // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- a mapping key the preview unmaps
+      if (roleId === null) delete roles[key as keyof typeof roles];
+      else roles[key as keyof typeof roles] = roleId;
+    }
+    const settings = asIf.set ? { ...stored, roles } : stored;
     const [ranked, given] = await Promise.all([
       (asIf.enabled ?? settings.enabled)
         ? this.db

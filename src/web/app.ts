@@ -29,6 +29,7 @@ import type { ConfigAuditRepository } from '../store/config-audit.js';
 import type { PublicPagesRepository } from '../store/public-pages.js';
 import { LRUCache } from 'lru-cache';
 import { publicContent, type PublicSources } from './public-page.js';
+import type { RankRolesPreviewer } from './rank-roles-preview.js';
 import { managesServer, type WebChannel, type WebDirectory, type WebRole } from './directory.js';
 import type { Identity, SignIn } from './sign-in.js';
 import { answerHtml, escapeHtml, pageEngine, STYLE_SHEET, type MentionNames, type PageName } from './views.js';
@@ -102,6 +103,10 @@ export interface WebAppOptions {
   publicPages: Pick<PublicPagesRepository, 'get' | 'publish' | 'unpublish' | 'guildOf'>;
   /** What the public pages show. */
   publicSources: PublicSources;
+  /** The language a member chose with `/settings language` (src/store/account-links.ts), which their pages follow. */
+  memberLocale?: (userId: string) => Promise<Locale | null>;
+  /** The rank roles' dry run of a mapping not saved yet; absent: the rank-roles form has no Preview. */
+  previewRankRoles?: RankRolesPreviewer;
   logger: Logger;
   now?: () => number;
   /** Requests a minute: sign-ins from one address, changes by one admin; default {@link SIGN_IN_PER_MINUTE}, {@link CHANGES_PER_MINUTE}. */
@@ -167,7 +172,7 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
   await app.register(csrf, { sessionPlugin: '@fastify/session' });
   await app.register(rateLimit, { global: false });
 
-  /** The page's language: asked (`?lang=`, then kept), else the member's Discord account's, else the browser's, else English. */
+  /** The page's language: asked (`?lang=`, then kept), else the one they chose with `/settings language`, else their Discord account's, else the browser's, else English. */
   const languageOf = (request: FastifyRequest): Locale => {
     const asked = localeOf((request.query as { lang?: string } | undefined)?.lang);
     if (asked && (LOCALES as readonly string[]).includes((request.query as { lang: string }).lang)) request.session.set('lang', asked);
@@ -182,7 +187,7 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
     return runInLocale(lang, () => {
       const t = Object.fromEntries(
         ['title', 'skip', 'signIn', 'signOut', 'landing', 'servers', 'serversIntro', 'noServers', 'language', 'settings', 'status', 'forms', 'audit']
-          .concat(['auditEmpty', 'auditWhen', 'auditWho', 'auditWhat', 'auditWhere', 'save', 'keep', 'result', 'required', 'back'])
+          .concat(['auditEmpty', 'auditWhen', 'auditWho', 'auditWhat', 'auditWhere', 'save', 'keep', 'result', 'required', 'back', 'preview'])
           .map((k) => [k, tr(`web:${k}` as never)]),
       );
       return eta.render(`@${page}`, {
@@ -227,7 +232,9 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
     async (request, reply, identity, next) => {
       // A new session id at sign-in, so an id planted before it is worth nothing.
       await request.session.regenerate(['lang']);
-      request.session.set('identity', identity);
+      // The bot's language for them, when they chose one, before their Discord account's.
+      const chosen = await o.memberLocale?.(identity.userId).catch(() => null);
+      request.session.set('identity', chosen ? { ...identity, locale: chosen } : identity);
       request.session.set('signedInAt', now());
       o.logger.info({ user: identity.userId, guilds: identity.guilds.length }, 'an admin signed in to the dashboard');
       return reply.redirect(next && /^\/guilds\/\d{1,20}$/.test(next) ? next : '/', 303);
@@ -346,7 +353,11 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
       status: answerHtml(status, names),
       result: result?.guildId === guildId ? result : null,
       publicPage: published ? { url: `${origin(request)}/s/${published.token}` } : null,
-      forms: forms.map((f) => ({ ...f, open: result?.guildId === guildId && result.form === f.name })),
+      forms: forms.map((f) => ({
+        ...f,
+        open: result?.guildId === guildId && result.form === f.name,
+        preview: f.name === 'rank-roles' && o.previewRankRoles !== undefined,
+      })),
       audit: audit.map((a) => ({
         iso: new Date(a.at).toISOString(),
         when: `${when.format(a.at)} UTC`,
@@ -381,9 +392,17 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
       const parsed = optionsOf(sub, request.body ?? {}, channels, roles);
       const lang = languageOf(request);
       let result: { html: string; error: boolean };
+      const preview = name === 'rank-roles' && request.body?.preview === '1' ? o.previewRankRoles : undefined;
       if ('bad' in parsed) {
         const option = parsed.bad.option;
         result = { html: `<p>${escapeHtml(say(request, 'web:error.badValue', { value: parsed.bad.value, option }))}</p>`, error: true };
+      } else if (preview) {
+        const names: MentionNames = { channels: new Map(channels.map((c) => [c.id, c.name])), roles: new Map(roles.map((r) => [r.id, r.name])) };
+        const embed = await runInLocale(lang, () => preview(guildId, parsed.options));
+        result = {
+          html: `<p><strong>${escapeHtml(say(request, 'web:notSaved'))}</strong></p>${embed ? answerHtml({ embeds: [embed] }, names) : ''}`,
+          error: false,
+        };
       } else {
         const view = await runInLocale(lang, () =>
           o.runConfig({ subcommand: name, options: parsed.options, user: invoker(request, admitted.identity, guildId, admitted.bits), via: 'dashboard' }),

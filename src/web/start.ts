@@ -15,6 +15,8 @@ import { createWebApp, randomSessionSecret, type WebAppOptions } from './app.js'
 import { discordWebDirectory, type WebDirectory } from './directory.js';
 import { discordSignIn, type SignIn } from './sign-in.js';
 
+export { rankRolesPreviewer } from './rank-roles-preview.js';
+
 /** The sessions' namespace in the cache store. */
 const SESSIONS_NAMESPACE = 'rivals:web-sessions:v1';
 /** Sessions kept in memory without Redis. */
@@ -33,6 +35,8 @@ export interface DashboardCommands {
   audit: Pick<ConfigAuditRepository, 'list' | 'record'>;
   publicPages: WebAppOptions['publicPages'];
   publicSources: WebAppOptions['publicSources'];
+  previewRankRoles?: WebAppOptions['previewRankRoles'];
+  memberLocale?: WebAppOptions['memberLocale'];
 }
 
 /**
@@ -68,6 +72,8 @@ export async function startDashboard(
     audit: o.audit,
     publicPages: o.publicPages,
     publicSources: o.publicSources,
+    ...(o.previewRankRoles ? { previewRankRoles: o.previewRankRoles } : {}),
+    ...(o.memberLocale ? { memberLocale: o.memberLocale } : {}),
     logger: o.logger,
     ...(o.now ? { now: o.now } : {}),
   });

@@ -94,7 +94,10 @@ const GUILD = `<% layout('@layout', it) %>
       <p class="help" id="<%= f.name %>-<%= x.name %>-help"><%= x.help %></p>
     </div>
     <% }) %>
-    <button type="submit"><%= it.t.save %></button>
+    <div class="actions">
+      <button type="submit"><%= it.t.save %></button>
+      <% if (f.preview) { %><button type="submit" name="preview" value="1" class="secondary"><%= it.t.preview %></button><% } %>
+    </div>
   </form>
 </details>
 <% }) %>

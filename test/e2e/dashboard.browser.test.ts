@@ -96,14 +96,15 @@ const overflows = (page: Page) =>
   });
 
 /** Opens a form of the server's page, fills it and saves; resolves on the page that follows, with its result. */
-async function submit(page: Page, form: string, fields: Record<string, string>): Promise<string> {
-  await page.locator(`#form-${form} summary`).click();
+async function submit(page: Page, form: string, fields: Record<string, string>, button = 'button[type=submit]'): Promise<string> {
+  // A form whose answer is shown is open already.
+  if (!(await page.locator(`#form-${form}`).evaluate((e) => (e as unknown as { open: boolean }).open))) await page.locator(`#form-${form} summary`).click();
   for (const [name, value] of Object.entries(fields)) {
     const control = page.locator(`#${form}-${name}`);
     if ((await control.evaluate((e) => e.tagName)) === 'SELECT') await control.selectOption(value);
     else await control.fill(value);
   }
-  await Promise.all([page.waitForURL(/#result$/), page.locator(`#form-${form} button[type=submit]`).click()]);
+  await Promise.all([page.waitForURL(/#result$/), page.locator(`#form-${form} ${button}`).first().click()]);
   return (await page.locator('#result').innerText()).trim();
 }
 
@@ -143,7 +144,11 @@ describe('the dashboard in Chromium', () => {
     expect(ladder).toContain('The ladder is on');
     expect((await configShow()).get('Server ladder')).toContain(`<#${FEED_CHANNEL_IDS[1]}>`);
 
-    // Rank roles: Gold to the Gold role, with the dry run shown, then on.
+    // Rank roles: Gold to the Gold role, its dry run shown before it is saved, then saved and on.
+    const preview = await submit(page, 'rank-roles', { tier: 'Gold', role: gold }, 'button[name=preview]');
+    expect(preview).toContain('Not saved');
+    expect(preview).toContain('Gold → @Gold');
+    expect((await configShow()).get('Rank roles')).not.toContain(gold);
     const roles = await submit(page, 'rank-roles', { tier: 'Gold', role: gold, enabled: 'true' });
     expect(roles).toContain('@Gold');
     const shown = (await configShow()).get('Rank roles')!;

@@ -26,6 +26,7 @@ import {
 } from '../../src/web/app.js';
 import { discordWebDirectory, PERMISSIONS_TTL_MS } from '../../src/web/directory.js';
 import { discordSignIn } from '../../src/web/sign-in.js';
+import { rankRolesPreviewer } from '../../src/web/rank-roles-preview.js';
 import { definition as configDefinition } from '../../commands/config/definition.js';
 
 /** The admin: not the owner, Manage Server through a role. */
@@ -46,7 +47,11 @@ beforeAll(async () => {
   fake = await startFakeDiscord({ testGuilds: 2 });
   r = await replica();
   b = bot(r);
-  adminRole = fake.guildRoles.addRole(GUILD_ID, { name: 'Admins', position: 1, permissions: PermissionFlagsBits.ManageGuild });
+  adminRole = fake.guildRoles.addRole(GUILD_ID, {
+    name: 'Admins',
+    position: 1,
+    permissions: PermissionFlagsBits.ManageGuild | PermissionFlagsBits.ManageRoles,
+  });
   fake.guildRoles.setMember(GUILD_ID, ADMIN_ID, [adminRole]);
   fake.guildRoles.setMember(GUILD_ID, MEMBER_ID, []);
   // The bot and the admin are in the second server too, where the admin has no Manage Server.
@@ -70,6 +75,8 @@ async function dashboard(extra: Partial<WebAppOptions> = {}): Promise<{ app: Fas
     audit: b.state.audit,
     publicPages: b.state.publicPages,
     publicSources: { ladder: b.state.ladder, serverMatches: b.state.serverMatches, heroes: b.ctx.heroes },
+    previewRankRoles: rankRolesPreviewer(b.ctx),
+    memberLocale: (userId) => b.state.links.locale(userId),
     logger: b.ctx.logger,
     now: () => clock.now,
     ...extra,
@@ -125,6 +132,18 @@ describe('signing in with Discord', () => {
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
   });
 
+  it('speaks the language the admin chose with /settings language, else the browser’s', async () => {
+    await b.state.links.setLocale(ADMIN_ID, 'fr', clock.now);
+    try {
+      const page = await new WebClient().get(`${base}/login`);
+      expect(page.html).toContain('<html lang="fr">');
+      expect(page.html).toContain('Connecté en tant que Ada Admin');
+    } finally {
+      await b.state.links.setLocale(ADMIN_ID, null, clock.now);
+    }
+    expect((await new WebClient().get(`${base}/login`)).html).toContain('<html lang="en">');
+  });
+
   it('refuses a forged state, and signs nobody in', async () => {
     const browser = new WebClient();
     // The browser starts a sign-in (it gets its state cookie), and an attacker's link brings it back with another state.
@@ -173,6 +192,25 @@ describe('changing the settings', () => {
     const bad = await browser.post(`${base}/guilds/${GUILD_ID}/config/feed`, { _csrf: csrfOf(set.html), type: 'balances', channel: '123' });
     expect(bad.html).toContain('“123” is not a choice for channel.');
     expect((await b.state.settings.get(GUILD_ID)).feeds.balances).toBeUndefined();
+  });
+
+  it('previews a rank-role mapping without saving it, then saves it', async () => {
+    const browser = await signedIn();
+    const page = await browser.get(`${base}/guilds/${GUILD_ID}`);
+    expect(page.html).toContain('name="preview" value="1"');
+    const preview = await browser.post(`${base}/guilds/${GUILD_ID}/config/rank-roles`, {
+      _csrf: csrfOf(page.html),
+      tier: 'Gold',
+      role: adminRole,
+      preview: '1',
+    });
+    expect(preview.html).toContain('Not saved: this is what the sync would change with this mapping.');
+    expect(preview.html).toContain('Gold → <span class="mention">@Admins</span>');
+    expect((await b.state.rankRoles.settings(GUILD_ID)).roles).toEqual({});
+    const saved = await browser.post(`${base}/guilds/${GUILD_ID}/config/rank-roles`, { _csrf: csrfOf(preview.html), tier: 'Gold', role: adminRole });
+    expect(saved.html).not.toContain('Not saved');
+    expect((await b.state.rankRoles.settings(GUILD_ID)).roles).toEqual({ Gold: adminRole });
+    await b.state.rankRoles.configure(GUILD_ID, { set: { Gold: null } }, clock.now);
   });
 
   it('refuses a change without the CSRF token', async () => {
