@@ -25,6 +25,7 @@ import type { CommandInput } from '../discord/command.js';
 import type { Logger } from '../core/logger.js';
 import { DISCORD_LOCALES, LOCALE_NAMES, LOCALES, localeOf, localizedCommandPath, runInLocale, tr, type Locale } from '../i18n/index.js';
 import type { View } from '../render/view.js';
+import { localizeCommand } from '../i18n/commands.js';
 import type { ConfigAuditRepository } from '../store/config-audit.js';
 import type { PublicPagesRepository } from '../store/public-pages.js';
 import { LRUCache } from 'lru-cache';
@@ -53,6 +54,8 @@ export const FORM_SUBCOMMANDS = [
   'rank-roles',
   'test-post',
 ] as const;
+/** The last page of a public ladder a visitor may ask for (50,000 members). */
+const MAX_PUBLIC_PAGE = 1_000;
 /** How long a public page, once drawn, is served as it is, ms. */
 export const PUBLIC_CACHE_MS = 60_000;
 /** The public page's texts the templates print. */
@@ -71,6 +74,8 @@ const PUBLIC_KEYS = ['section', 'off', 'on', 'publish', 'revoke', 'revokeHelp', 
   'next',
   'note',
 ]);
+/** The cookie of the page language a visitor chose (`?lang=`), one of ours. */
+export const LANG_COOKIE = 'rivals_lang';
 /** The session cookie's name. */
 export const SESSION_COOKIE = 'rivals_dashboard';
 
@@ -79,7 +84,6 @@ declare module 'fastify' {
     identity?: Identity;
     /** Ms since the epoch, on the dashboard's clock. */
     signedInAt?: number;
-    lang?: Locale;
     /** The answer of the last change, shown once on the server's page. */
     result?: { guildId: string; html: string; error: boolean; form: string };
   }
@@ -167,22 +171,29 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
     cookie: { httpOnly: true, sameSite: 'lax', secure: https, maxAge: SESSION_MAX_AGE_MS, path: '/' },
     store: keyvSessionStore(o.sessions),
     saveUninitialized: false,
+    // The cookie is sent when the session is made or changed, never with a page that did not change it (a public page).
+    rolling: false,
   });
   await app.register(formbody);
   await app.register(csrf, { sessionPlugin: '@fastify/session' });
   await app.register(rateLimit, { global: false });
 
   /** The page's language: asked (`?lang=`, then kept), else the one they chose with `/settings language`, else their Discord account's, else the browser's, else English. */
-  const languageOf = (request: FastifyRequest): Locale => {
-    const asked = localeOf((request.query as { lang?: string } | undefined)?.lang);
-    if (asked && (LOCALES as readonly string[]).includes((request.query as { lang: string }).lang)) request.session.set('lang', asked);
+  const languageOf = (request: FastifyRequest, reply?: FastifyReply): Locale => {
+    // One of ours exactly (a repeated `lang` is an array: its first), kept in a cookie of its own: never a session, so
+    // that a visitor who is not signed in costs the session store nothing.
+    const raw = (request.query as { lang?: unknown } | undefined)?.lang;
+    const asked = (Array.isArray(raw) ? raw[0] : raw) as unknown;
+    const chosen = typeof asked === 'string' ? LOCALES.find((l) => l === asked) : undefined;
+    if (chosen && reply) void reply.setCookie(LANG_COOKIE, chosen, { httpOnly: true, sameSite: 'lax', secure: https, maxAge: 365 * 24 * 3600, path: '/' });
+    const kept = LOCALES.find((l) => l === request.cookies[LANG_COOKIE]);
     const browser = request.headers['accept-language']?.split(',').map((part) => part.split(';')[0]!.trim());
-    return request.session.get('lang') ?? localeOf(request.session.get('identity')?.locale) ?? browser?.map(localeOf).find((l) => l !== null) ?? 'en';
+    return chosen ?? kept ?? localeOf(request.session.get('identity')?.locale) ?? browser?.map(localeOf).find((l) => l !== null) ?? 'en';
   };
 
   /** A page as HTML in the visitor's language; `anonymous` draws it with nobody signed in (a public page, served to all alike). */
   const draw = (request: FastifyRequest, reply: FastifyReply, page: PageName, data: Record<string, unknown>, anonymous = false): string => {
-    const lang = languageOf(request);
+    const lang = languageOf(request, reply);
     const identity = anonymous ? undefined : request.session.get('identity');
     return runInLocale(lang, () => {
       const t = Object.fromEntries(
@@ -231,7 +242,7 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
     app,
     async (request, reply, identity, next) => {
       // A new session id at sign-in, so an id planted before it is worth nothing.
-      await request.session.regenerate(['lang']);
+      await request.session.regenerate();
       // The bot's language for them, when they chose one, before their Discord account's.
       const chosen = await o.memberLocale?.(identity.userId).catch(() => null);
       request.session.set('identity', chosen ? { ...identity, locale: chosen } : identity);
@@ -254,7 +265,7 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
     const identity = signedIn(request);
     if (!identity) {
       // An ended session: a fresh one, with nobody in it.
-      if (request.session.get('identity')) await request.session.regenerate(['lang']);
+      if (request.session.get('identity')) await request.session.regenerate();
       return render(request, reply, 'landing', { loginUrl: '/login' });
     }
     // Discord's list at sign-in, less the servers the bot is not in.
@@ -291,7 +302,7 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
   const admit = async (request: FastifyRequest, reply: FastifyReply, guildId: string): Promise<{ identity: Identity; bits: bigint } | null> => {
     const identity = signedIn(request);
     if (!identity) {
-      await request.session.regenerate(['lang']);
+      await request.session.regenerate();
       await refuse(request, reply, 401, say(request, 'web:error.expired'));
       return null;
     }
@@ -319,7 +330,8 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
     locale: discordLocaleOf(languageOf(request)),
   });
 
-  const definition = o.configDefinition;
+  // With every language's names and descriptions, as `npm run deploy` registers it.
+  const definition = localizeCommand(o.configDefinition);
   const subcommand = (name: string) =>
     (definition.options ?? []).find((s): s is APIApplicationCommandSubcommandOption => s.type === ApplicationCommandOptionType.Subcommand && s.name === name);
 
@@ -362,8 +374,14 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
         iso: new Date(a.at).toISOString(),
         when: `${when.format(a.at)} UTC`,
         who: a.userId === null ? say(request, 'web:nobody') : a.userId === admitted.identity.userId ? admitted.identity.name : a.userId,
-        what: `/${localizedCommandPath(`config ${a.action}`, lang)} ${Object.entries(a.detail)
-          .map(([k, v]) => `${k}:${String(v)}`)
+        what: `${a.action === 'public-page' ? say(request, 'web:public.section') : `/${localizedCommandPath(`config ${a.action}`, lang)}`} ${Object.entries(
+          a.detail,
+        )
+          // A channel or role by its name, as the pickers show it.
+          .map(
+            ([k, v]) =>
+              `${k}:${names.channels.has(String(v)) ? `#${names.channels.get(String(v))!}` : names.roles.has(String(v)) ? `@${names.roles.get(String(v))!}` : String(v)}`,
+          )
           .join(' ')}`.trim(),
         where: say(request, a.source === 'dashboard' ? 'web:sourceDashboard' : 'web:sourceCommand'),
       })),
@@ -394,15 +412,22 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
       let result: { html: string; error: boolean };
       const preview = name === 'rank-roles' && request.body?.preview === '1' ? o.previewRankRoles : undefined;
       if ('bad' in parsed) {
-        const option = parsed.bad.option;
-        result = { html: `<p>${escapeHtml(say(request, 'web:error.badValue', { value: parsed.bad.value, option }))}</p>`, error: true };
+        // The option as the admin's language names it on the form.
+        const option =
+          runInLocale(lang, () => formOf(sub, lang, channels, roles)?.fields.find((f) => f.name === parsed.bad.option)?.label) ?? parsed.bad.option;
+        const said = parsed.bad.missing
+          ? say(request, 'web:error.required', { option })
+          : say(request, 'web:error.badValue', { value: parsed.bad.value, option });
+        result = { html: `<p>${escapeHtml(said)}</p>`, error: true };
       } else if (preview) {
         const names: MentionNames = { channels: new Map(channels.map((c) => [c.id, c.name])), roles: new Map(roles.map((r) => [r.id, r.name])) };
-        const embed = await runInLocale(lang, () => preview(guildId, parsed.options));
-        result = {
-          html: `<p><strong>${escapeHtml(say(request, 'web:notSaved'))}</strong></p>${embed ? answerHtml({ embeds: [embed] }, names) : ''}`,
-          error: false,
-        };
+        const shown = await runInLocale(lang, () => preview(guildId, parsed.options));
+        result = shown?.refused
+          ? { html: answerHtml({ embeds: [shown.embed] }, names), error: true }
+          : {
+              html: `<p><strong>${escapeHtml(say(request, 'web:notSaved'))}</strong></p>${shown ? answerHtml({ embeds: [shown.embed] }, names) : ''}`,
+              error: false,
+            };
       } else {
         const view = await runInLocale(lang, () =>
           o.runConfig({ subcommand: name, options: parsed.options, user: invoker(request, admitted.identity, guildId, admitted.bits), via: 'dashboard' }),
@@ -440,7 +465,8 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
     const guildId = await o.publicPages.guildOf(request.params.token);
     if (!guildId) return refuse(request, reply, 404, say(request, 'web:error.notFound'));
     const lang = languageOf(request);
-    const page = Math.max(1, Math.trunc(Number(request.query.page ?? 1)) || 1);
+    // Past the last page shows the last: the key is bounded so that made-up pages cannot fill the cache.
+    const page = Math.min(MAX_PUBLIC_PAGE, Math.max(1, Math.trunc(Number(request.query.page ?? 1)) || 1));
     const key = `${guildId}:${page}:${lang}`;
     let html = publicDrawn.get(key);
     if (html === undefined) {
@@ -465,7 +491,8 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
       );
       publicDrawn.set(key, html);
     }
-    return reply.code(200).header('cache-control', 'public, max-age=60').type('text/html; charset=utf-8').send(html);
+    // Private: the language follows the visitor's cookie and browser, and a shared cache has no reason to keep it.
+    return reply.code(200).header('cache-control', 'private, max-age=60').header('vary', 'Cookie, Accept-Language').type('text/html; charset=utf-8').send(html);
   });
 
   app.setNotFoundHandler(async (request, reply) => refuse(request, reply, 404, say(request, 'web:error.notFound')));
@@ -482,6 +509,8 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
 /** A form control: a select of choices, or an input of a type. */
 interface Field {
   name: string;
+  /** What the empty choice of an optional select means: the option left out, which most subcommands read as "keep". */
+  empty: string;
   label: string;
   help: string;
   required: boolean;
@@ -492,6 +521,9 @@ interface Field {
   maxLength?: number;
 }
 
+/** Options that, left out, do something else than keep what the server has (commands/config/): say it on the form. */
+const EMPTY_MEANS: Readonly<Record<string, 'web:off' | 'web:unmap'>> = { 'alerts.channel': 'web:off', 'rank-roles.role': 'web:unmap' };
+
 /** A subcommand as a form: each option a control, labelled and explained in `lang` (the definition's localizations). */
 function formOf(sub: APIApplicationCommandSubcommandOption | undefined, lang: Locale, channels: WebChannel[], roles: WebRole[]) {
   if (!sub) return null;
@@ -501,6 +533,7 @@ function formOf(sub: APIApplicationCommandSubcommandOption | undefined, lang: Lo
   const fields: Field[] = (sub.options ?? []).map((opt) => {
     const base = {
       name: opt.name,
+      empty: tr(EMPTY_MEANS[`${sub.name}.${opt.name}`] ?? 'web:keep'),
       label: local(opt.name, opt.name_localizations),
       help: local(opt.description, opt.description_localizations),
       required: opt.required === true,
@@ -532,24 +565,32 @@ function formOf(sub: APIApplicationCommandSubcommandOption | undefined, lang: Lo
         return { ...base, kind: 'text', choices: [] };
     }
   });
-  return { name: sub.name, title: local(sub.description, sub.description_localizations), fields };
+  return {
+    name: sub.name,
+    title: local(sub.description, sub.description_localizations),
+    fields,
+    button: tr(sub.name === 'test-post' ? 'web:send' : 'web:save'),
+  };
 }
 
 /**
  * A form's fields as /config's options, checked as Discord checks a command's: a choice among the choices, a channel or
- * role of this server, a number within its bounds; an empty field is an option not given. Fields that name no option are ignored.
- * @returns the options, or the first value refused and the option's name.
+ * role of this server, a number within its bounds; an empty field is an option not given, refused when it is required.
+ * Fields that name no option are ignored.
+ * @returns the options, or the first value refused (`missing` for a required one left empty) and the option's name.
  */
 export function optionsOf(
   sub: APIApplicationCommandSubcommandOption,
   body: Record<string, unknown>,
   channels: readonly WebChannel[],
   roles: readonly WebRole[],
-): { options: CommandInput['options'] } | { bad: { option: string; value: string } } {
+): { options: CommandInput['options'] } | { bad: { option: string; value: string; missing?: boolean } } {
   const options: CommandInput['options'] = {};
   for (const opt of sub.options ?? []) {
     const raw = body[opt.name];
     const text = typeof raw === 'string' ? raw.trim() : '';
+    // A required option left out is refused here, as Discord's client never sends the command without it.
+    if (text === '' && opt.required) return { bad: { option: opt.name, value: '', missing: true } };
     if (text === '') continue;
     const bad = { bad: { option: opt.name, value: text.slice(0, 100) } };
     switch (opt.type) {

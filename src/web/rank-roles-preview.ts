@@ -8,15 +8,20 @@ import type { CommandContext, CommandInput } from '../discord/command.js';
 import { rankRoleKey } from '../game/rank-roles.js';
 import { DIVISIONS, TIER_NAMES } from '../game/ranks.js';
 import { rankRolesEmbed } from '../render/rank-roles.js';
+import { tr } from '../i18n/index.js';
 
-/** The dry run of `/config rank-roles` with `options` (its own option names), or null without rank roles (no store). */
-export type RankRolesPreviewer = (guildId: string, options: CommandInput['options']) => Promise<APIEmbed | null>;
+/**
+ * The dry run of `/config rank-roles` with `options` (its own option names); `refused` when the command would refuse them
+ * before anything (a division or role with no tier), with its words; null without rank roles (no store).
+ */
+export type RankRolesPreviewer = (guildId: string, options: CommandInput['options']) => Promise<{ embed: APIEmbed; refused: boolean } | null>;
 
 export function rankRolesPreviewer(ctx: Pick<CommandContext, 'rankRoles' | 'ladder' | 'now' | 'logger'>): RankRolesPreviewer {
   return async (guildId, o) => {
     if (!ctx.rankRoles || !ctx.ladder) return null;
     const { store, discord } = ctx.rankRoles;
     const tier = TIER_NAMES.find((t) => t === o.tier);
+    if (!tier && (o.role !== undefined || o.division !== undefined)) return { embed: { description: tr('ladder:roles.needTier') }, refused: true };
     const set: Record<string, string | null> = {};
     if (tier) set[rankRoleKey(tier, DIVISIONS.find((d) => d === o.division) ?? null)] = o.role === undefined ? null : String(o.role);
     const [plan, guild, ladderOn] = await Promise.all([
@@ -30,6 +35,9 @@ export function rankRolesPreviewer(ctx: Pick<CommandContext, 'rankRoles' | 'ladd
       ctx.ladder.enabled(guildId),
     ]);
     const enabled = typeof o.enabled === 'boolean' ? o.enabled : plan.settings.enabled;
-    return rankRolesEmbed({ settings: { ...plan.settings, enabled }, guild, offline: !discord, changes: plan.changes, held: plan.held, ladderOn });
+    return {
+      embed: rankRolesEmbed({ settings: { ...plan.settings, enabled }, guild, offline: !discord, changes: plan.changes, held: plan.held, ladderOn }),
+      refused: false,
+    };
   };
 }

@@ -85,7 +85,7 @@ const GUILD = `<% layout('@layout', it) %>
       <label for="<%= f.name %>-<%= x.name %>"><%= x.label %><% if (x.required) { %> <span class="required">(<%= it.t.required %>)</span><% } %></label>
       <% if (x.kind === 'select') { %>
       <select id="<%= f.name %>-<%= x.name %>" name="<%= x.name %>"<% if (x.required) { %> required<% } %> aria-describedby="<%= f.name %>-<%= x.name %>-help">
-        <% if (!x.required) { %><option value=""><%= it.t.keep %></option><% } %>
+        <% if (!x.required) { %><option value=""><%= x.empty %></option><% } %>
         <% x.choices.forEach(function (c) { %><option value="<%= c.value %>"><%= c.name %></option><% }) %>
       </select>
       <% } else { %>
@@ -95,7 +95,7 @@ const GUILD = `<% layout('@layout', it) %>
     </div>
     <% }) %>
     <div class="actions">
-      <button type="submit"><%= it.t.save %></button>
+      <button type="submit"><%= f.button %></button>
       <% if (f.preview) { %><button type="submit" name="preview" value="1" class="secondary"><%= it.t.preview %></button><% } %>
     </div>
   </form>
@@ -214,6 +214,8 @@ export function escapeHtml(text: string): string {
 export interface MentionNames {
   channels: ReadonlyMap<string, string>;
   roles: ReadonlyMap<string, string>;
+  /** Members by id, where known; others show by id. */
+  users?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -221,7 +223,9 @@ export interface MentionNames {
  * `@Diamond`), custom emojis as their names, `**bold**` and `` `code` `` as markup. Other markdown shows as typed.
  */
 export function markdownLine(text: string, names: MentionNames): string {
-  return escapeHtml(text)
+  // Discord's escapes (`\:`, `\<`), written for its client, are shown as the character they escape.
+  return escapeHtml(text.replace(/\\([\\*_`~|<>:#\-[\]()])/g, '$1'))
+    .replace(/&#60;@!?(\d{1,20})&#62;/g, (_, id: string) => `<span class="mention">@${escapeHtml(names.users?.get(id) ?? id)}</span>`)
     .replace(/&#60;#(\d{1,20})&#62;/g, (_, id: string) => `<span class="mention">#${escapeHtml(names.channels.get(id) ?? id)}</span>`)
     .replace(/&#60;@&#38;(\d{1,20})&#62;/g, (_, id: string) => `<span class="mention">@${escapeHtml(names.roles.get(id) ?? id)}</span>`)
     .replace(/&#60;a?:(\w{2,32}):\d{1,20}&#62;/g, (_, name: string) => `:${name}:`)
@@ -291,5 +295,6 @@ section{margin-bottom:24px}
 .actions{display:flex;flex-wrap:wrap;gap:8px;align-items:center}.actions .help{flex-basis:100%}
 button.secondary{background:#4e5058}
 .address{overflow-wrap:anywhere}
+@media (max-width:480px){main{padding:12px 8px}th,td{padding:4px 5px;font-size:.9rem}.top{padding:8px}}
 code{background:#1e1f22;border-radius:3px;padding:0 4px;overflow-wrap:anywhere}
 `;

@@ -144,6 +144,26 @@ describe('signing in with Discord', () => {
     expect((await new WebClient().get(`${base}/login`)).html).toContain('<html lang="en">');
   });
 
+  it('keeps a visitor’s language in a cookie of its own: no session for anyone not signed in, and a repeated lang is no error', async () => {
+    const visitor = new WebClient();
+    const french = await visitor.get(`${base}/?lang=fr`);
+    expect(french.html).toContain('<html lang="fr">');
+    expect(french.setCookies.some((c) => c.startsWith(`${SESSION_COOKIE}=`))).toBe(false);
+    expect(visitor.cookie(base, 'rivals_lang')).toBe('fr');
+    expect((await visitor.get(`${base}/`)).html).toContain('Se connecter avec Discord');
+    const twice = await visitor.get(`${base}/?lang=de&lang=ja`);
+    expect(twice.status).toBe(200);
+    expect(twice.html).toContain('<html lang="de">');
+  });
+
+  it('shows the forms in the admin’s language, as the command is registered in it', async () => {
+    const browser = await signedIn();
+    const page = await browser.get(`${base}/guilds/${GUILD_ID}?lang=fr`);
+    expect(page.html).toContain('Quelles publications');
+    expect(page.html).toContain('Notes de patch');
+    expect(page.html).not.toContain('Which posts');
+  });
+
   it('refuses a forged state, and signs nobody in', async () => {
     const browser = new WebClient();
     // The browser starts a sign-in (it gets its state cookie), and an attacker's link brings it back with another state.
@@ -188,6 +208,8 @@ describe('changing the settings', () => {
     const set = await browser.post(`${base}/guilds/${GUILD_ID}/config/feed`, { _csrf: csrf, type: 'patchNotes', channel: FEED_CHANNEL_IDS[0] });
     expect((await b.state.settings.get(GUILD_ID)).feeds.patchNotes?.channelId).toBe(FEED_CHANNEL_IDS[0]);
     expect(set.html).toContain('#feed-1');
+    // The audit log names the channel as the picker does.
+    expect(set.html).toContain('type:patchNotes channel:#feed-1');
     // A channel that is not one of the server's is refused before /config runs, naming it.
     const bad = await browser.post(`${base}/guilds/${GUILD_ID}/config/feed`, { _csrf: csrfOf(set.html), type: 'balances', channel: '123' });
     expect(bad.html).toContain('“123” is not a choice for channel.');
@@ -211,6 +233,22 @@ describe('changing the settings', () => {
     expect(saved.html).not.toContain('Not saved');
     expect((await b.state.rankRoles.settings(GUILD_ID)).roles).toEqual({ Gold: adminRole });
     await b.state.rankRoles.configure(GUILD_ID, { set: { Gold: null } }, clock.now);
+  });
+
+  it('refuses a required option left out, and says what an empty choice means where it is not “keep”', async () => {
+    const browser = await signedIn();
+    const page = await browser.get(`${base}/guilds/${GUILD_ID}`);
+    await b.state.ladder.setEnabled(GUILD_ID, true, clock.now);
+    const missing = await browser.post(`${base}/guilds/${GUILD_ID}/config/ladder`, { _csrf: csrfOf(page.html) });
+    expect(missing.html).toContain('“enabled” is required.');
+    expect(await b.state.ladder.enabled(GUILD_ID)).toBe(true);
+    // Left empty, the alerts channel turns them off and the rank role unmaps the tier: the form says so.
+    expect(page.html).toMatch(/id="alerts-channel"[^>]*>\s*<option value="">Off<\/option>/);
+    expect(page.html).toMatch(/id="rank-roles-role"[^>]*>\s*<option value="">No role: unmap this tier<\/option>/);
+    // A preview the command would refuse says so, as Save would.
+    const preview = await browser.post(`${base}/guilds/${GUILD_ID}/config/rank-roles`, { _csrf: csrfOf(missing.html), division: 'II', preview: '1' });
+    expect(preview.html).not.toContain('Not saved');
+    expect(preview.html).toContain('class="result error"');
   });
 
   it('refuses a change without the CSRF token', async () => {
@@ -347,6 +385,10 @@ describe('the public page', () => {
     expect(shown.html).not.toContain('Ada Admin');
     expect(shown.html).not.toContain('_csrf');
     expect(shown.html).toContain('<meta name="robots" content="noindex">');
+    // Nothing a shared cache could hand to the next visitor: no session cookie, kept privately.
+    expect(shown.setCookies).toEqual([]);
+    expect(shown.headers['cache-control']).toBe('private, max-age=60');
+    expect((await browser.get(address)).setCookies).toEqual([]);
     expect((await b.state.audit.list(GUILD_ID, clock.now))[0]).toMatchObject({ action: 'public-page', source: 'dashboard', detail: { action: 'publish' } });
 
     // A member who leaves the ladder is off the page once it is drawn again.
