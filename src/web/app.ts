@@ -365,6 +365,7 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
       status: answerHtml(status, names),
       result: result?.guildId === guildId ? result : null,
       publicPage: published ? { url: `${origin(request)}/s/${published.token}` } : null,
+      zones: TIME_ZONES,
       forms: forms.map((f) => ({
         ...f,
         open: result?.guildId === guildId && result.form === f.name,
@@ -500,7 +501,8 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
     if (err.statusCode === 429) return refuse(request, reply, 429, say(request, 'web:error.tooMany'));
     if (err.code?.startsWith('FST_CSRF')) return refuse(request, reply, 403, say(request, 'web:error.form'));
     const ref = randomUUID().slice(0, 8);
-    o.logger.error({ err, ref, url: request.url.split('?')[0] }, 'a dashboard page failed');
+    // A public page's address is its secret: logged without its token.
+    o.logger.error({ err, ref, url: request.url.split('?')[0]!.replace(/^\/s\/[^/]+/, '/s/…') }, 'a dashboard page failed');
     return refuse(request, reply, 500, say(request, 'web:error.unknown', { ref }));
   });
   return app;
@@ -511,6 +513,8 @@ interface Field {
   name: string;
   /** What the empty choice of an optional select means: the option left out, which most subcommands read as "keep". */
   empty: string;
+  /** A text input's suggestions (the page's `datalist` of that id), for an option Discord autocompletes. */
+  list?: 'zones';
   label: string;
   help: string;
   required: boolean;
@@ -520,6 +524,9 @@ interface Field {
   max?: number;
   maxLength?: number;
 }
+
+/** The IANA time zones this Node.js knows, for the time-zone fields' suggestions. */
+const TIME_ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
 
 /** Options that, left out, do something else than keep what the server has (commands/config/): say it on the form. */
 const EMPTY_MEANS: Readonly<Record<string, 'web:off' | 'web:unmap'>> = { 'alerts.channel': 'web:off', 'rank-roles.role': 'web:unmap' };
@@ -560,7 +567,8 @@ function formOf(sub: APIApplicationCommandSubcommandOption | undefined, lang: Lo
       case ApplicationCommandOptionType.String:
         if (opt.choices?.length)
           return { ...base, kind: 'select', choices: opt.choices.map((c) => ({ value: c.value, name: local(c.name, c.name_localizations) })) };
-        return { ...base, kind: 'text', choices: [], maxLength: opt.max_length };
+        // The one option /config autocompletes is a time zone: the browser's own list of suggestions stands in.
+        return { ...base, kind: 'text', choices: [], maxLength: opt.max_length, ...(opt.autocomplete ? { list: 'zones' as const } : {}) };
       default:
         return { ...base, kind: 'text', choices: [] };
     }

@@ -20,7 +20,7 @@ const TOP_DUOS = 5;
 
 /** Where the public page reads from: the same store /ladder, `/meta scope:server` and `/ladder duos` read. */
 export interface PublicSources {
-  ladder: Pick<LadderRepository, 'enabled' | 'page' | 'listedMembersByUid'>;
+  ladder: Pick<LadderRepository, 'enabled' | 'page' | 'shownMembersByUid'>;
   serverMatches?: Pick<ServerMatchesRepository, 'heroCounts' | 'pairCounts' | 'resultCounts' | 'members'>;
   heroes: Pick<HeroDirectory, 'list'>;
 }
@@ -73,9 +73,9 @@ export async function publicContent(guildId: string, page: number, src: PublicSo
       .sort((a, b) => b.matches - a.matches || (b.winRate ?? 0) - (a.winRate ?? 0))
       .slice(0, TOP_HEROES)
       .map((r) => ({ name: r.name, matches: integer(r.matches), winRate: ratioPercent(r.winRate) }));
-    // Game names only, of members the public ladder lists (not private, not left): a member with no name recorded, or
-    // counted for /ladder duos but not listed, is left out.
-    const listed = await src.ladder.listedMembersByUid(guildId, [...new Set(pairs.flatMap((p) => [p.a, p.b]))]);
+    // Game names only, of members on the ladder whose profile is not private (unranked ones too, as /ladder duos counts
+    // them): a member with no name recorded, opted out or private is left out.
+    const listed = await src.ladder.shownMembersByUid(guildId, [...new Set(pairs.flatMap((p) => [p.a, p.b]))]);
     const names = new Map(members.filter((m) => m.name && listed.has(m.uid)).map((m) => [m.uid, m.name!]));
     duos = duosOf(pairs, totals)
       .duos.filter((d) => names.has(d.a) && names.has(d.b))

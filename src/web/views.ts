@@ -89,7 +89,7 @@ const GUILD = `<% layout('@layout', it) %>
         <% x.choices.forEach(function (c) { %><option value="<%= c.value %>"><%= c.name %></option><% }) %>
       </select>
       <% } else { %>
-      <input id="<%= f.name %>-<%= x.name %>" name="<%= x.name %>" type="<%= x.kind %>"<% if (x.min !== undefined) { %> min="<%= x.min %>"<% } %><% if (x.max !== undefined) { %> max="<%= x.max %>"<% } %><% if (x.maxLength !== undefined) { %> maxlength="<%= x.maxLength %>"<% } %><% if (x.required) { %> required<% } %> aria-describedby="<%= f.name %>-<%= x.name %>-help">
+      <input id="<%= f.name %>-<%= x.name %>" name="<%= x.name %>" type="<%= x.kind %>"<% if (x.list) { %> list="<%= x.list %>" autocomplete="off"<% } %><% if (x.min !== undefined) { %> min="<%= x.min %>"<% } %><% if (x.max !== undefined) { %> max="<%= x.max %>"<% } %><% if (x.maxLength !== undefined) { %> maxlength="<%= x.maxLength %>"<% } %><% if (x.required) { %> required<% } %> aria-describedby="<%= f.name %>-<%= x.name %>-help">
       <% } %>
       <p class="help" id="<%= f.name %>-<%= x.name %>-help"><%= x.help %></p>
     </div>
@@ -102,6 +102,7 @@ const GUILD = `<% layout('@layout', it) %>
 </details>
 <% }) %>
 </section>
+<datalist id="zones"><% it.zones.forEach(function (z) { %><option value="<%= z %>"></option><% }) %></datalist>
 <section aria-labelledby="public-title">
 <h2 id="public-title"><%= it.t.public.section %></h2>
 <% if (it.publicPage) { %>

@@ -60,3 +60,34 @@ describe('the playground dashboard', () => {
     expect(nobody.status).toBe(403);
   });
 });
+
+describe('the playground’s public page', () => {
+  it('shows the seeded ladder and its duo by game names; a duo partner who leaves the ladder is no longer named', async () => {
+    const url = env.playground.dashboardUrl!;
+    const browser = new WebClient();
+    const page = await browser.get(`${url}/login?member=${admin.id}`);
+    const published = await browser.post(`${url}/guilds/${GUILD.id}/public`, { _csrf: csrfOf(page.html), action: 'publish' });
+    const address = /href="(http:\/\/127\.0\.0\.1:\d+\/s\/[\w-]{24})"/.exec(published.html)![1]!;
+    const shown = await new WebClient().get(address);
+    expect(shown.status).toBe(200);
+    // The seeded duo: a captured player and the teammate the recorded details show most often.
+    const partners = env.playground.guild.members.slice(-2);
+    const duos = /<h2 id="duos-title">[\s\S]*?<\/section>/.exec(shown.html)?.[0] ?? '';
+    expect(duos).toContain(partners[0]!.name);
+    // No Discord identity: not the members' ids.
+    for (const m of env.playground.guild.members) expect(shown.html).not.toContain(m.id);
+    // The partner leaves the ladder: drawn again (here in another language, as the page keeps each language's a minute), no duo names them.
+    await env.playground.state.ladder.forgetMember(partners[0]!.id);
+    const after = await new WebClient().get(`${address}?lang=de`);
+    expect(after.status).toBe(200);
+    expect(after.html).not.toContain(partners[0]!.name);
+    // The other member of that duo, Card1gan, turns their profile private: named nowhere on the page, drawn again.
+    expect(duos).toContain('Card1gan');
+    const card1gan = env.playground.guild.members.find((m) => m.name === 'Card1gan')!;
+    const uid = (await env.playground.state.links.get(card1gan.id)).accounts[0]!.uid;
+    await env.playground.state.ladder.setPrivate(uid, Date.now());
+    const hidden = await new WebClient().get(`${address}?lang=fr`);
+    expect(hidden.status).toBe(200);
+    expect(hidden.html).not.toContain('Card1gan');
+  });
+});

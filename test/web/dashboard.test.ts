@@ -162,6 +162,9 @@ describe('signing in with Discord', () => {
     expect(page.html).toContain('Quelles publications');
     expect(page.html).toContain('Notes de patch');
     expect(page.html).not.toContain('Which posts');
+    // Discord autocompletes the time zone; the page suggests the zones from a list of its own.
+    expect(page.html).toMatch(/id="feed-timezone" name="timezone" type="text" list="zones"/);
+    expect(page.html).toContain('<option value="Europe/Paris"></option>');
   });
 
   it('refuses a forged state, and signs nobody in', async () => {
@@ -415,6 +418,35 @@ describe('the public page', () => {
     expect((await browser.post(`${base}/guilds/${OTHER_GUILD}/public`, { _csrf: csrf, action: 'publish' })).status).toBe(403);
     expect(await b.state.publicPages.get(GUILD_ID)).toBeNull();
     expect(await b.state.publicPages.get(OTHER_GUILD)).toBeNull();
+  });
+});
+
+describe('a public page that fails', () => {
+  it('says so with a reference, and logs it without the page’s address', async () => {
+    const broken = await dashboard({
+      publicSources: {
+        ladder: {
+          enabled: () => Promise.reject(new Error('the store is down')),
+          page: b.state.ladder.page.bind(b.state.ladder),
+          shownMembersByUid: b.state.ladder.shownMembersByUid.bind(b.state.ladder),
+        },
+        heroes: b.ctx.heroes,
+      },
+    });
+    try {
+      const { token } = await b.state.publicPages.publish(GUILD_ID, clock.now);
+      const from = b.logLines.length;
+      const page = await new WebClient().get(`${broken.base}/s/${token}`);
+      expect(page.status).toBe(500);
+      expect(page.html).toMatch(/Something went wrong on our side \(reference [0-9a-f]{8}\)/);
+      const logged = b.logLines.slice(from).join('\n');
+      expect(logged).toContain('a dashboard page failed');
+      expect(logged).toContain('/s/…');
+      expect(logged).not.toContain(token);
+    } finally {
+      await b.state.publicPages.unpublish(GUILD_ID);
+      await broken.app.close();
+    }
   });
 });
 

@@ -7,7 +7,7 @@ import { LRUCache } from 'lru-cache';
 import type { Standing } from '../../game/ladder.js';
 import type { Db } from '../database.js';
 import { forgetLadderMember, ladderVersion } from './listing.js';
-import { joinLadder, listedMembersByUid, membership, memberships, type LadderMembership } from './members.js';
+import { joinLadder, listedMembersByUid, membership, memberships, shownMembersByUid, type LadderMembership } from './members.js';
 import { pendingMoments, recapData, recapTargets, settleMoment, settleRecap, type PendingMoment, type RecapData, type RecapTarget } from './outbox.js';
 import { readPage, type LadderPage, type LadderQuery } from './pages.js';
 import {
@@ -105,6 +105,11 @@ export class LadderRepository {
 
   memberships(userId: string): Promise<LadderMembership[]> {
     return memberships(this.db, userId);
+  }
+
+  /** {@link shownMembersByUid}: which of `uids` may be named beyond the server (not opted out, not private). */
+  shownMembersByUid(guildId: string, uids: readonly string[]): Promise<Map<string, string>> {
+    return shownMembersByUid(this.db, guildId, uids);
   }
 
   /** Which of `uids` stand for members listed on `guildId`'s ladder, by uid: their user IDs. */

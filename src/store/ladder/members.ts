@@ -82,6 +82,23 @@ export async function listedMembersByUid(db: Db, guildId: string, uids: readonly
   return new Map(rows.flatMap((r) => (r.uid ? [[r.uid, r.user_id] as const] : [])));
 }
 
+/**
+ * Which of `uids` stand for members of `guildId`'s ladder whose game names may be shown beyond it (the public page's
+ * duos): listed by a proved account, not opted out, the profile not private; ranked or not. By uid: their user IDs.
+ */
+export async function shownMembersByUid(db: Db, guildId: string, uids: readonly string[]): Promise<Map<string, string>> {
+  if (uids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('ladder_members')
+    .select(['uid', 'user_id'])
+    .where('guild_id', '=', guildId)
+    .where('uid', 'in', [...new Set(uids)])
+    .where('opted_out', '=', 0)
+    .where('private', '=', 0)
+    .execute();
+  return new Map(rows.flatMap((r) => (r.uid ? [[r.uid, r.user_id] as const] : [])));
+}
+
 function membershipOf(r: {
   guild_id: string;
   chosen_uid: string | null;
