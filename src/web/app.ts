@@ -32,7 +32,7 @@ import { LRUCache } from 'lru-cache';
 import { publicContent, type PublicSources } from './public-page.js';
 import type { RankRolesPreviewer } from './rank-roles-preview.js';
 import { managesServer, type WebChannel, type WebDirectory, type WebRole } from './directory.js';
-import type { Identity, SignIn } from './sign-in.js';
+import { NEXT_PAGE, type Identity, type SignIn } from './sign-in.js';
 import { answerHtml, escapeHtml, pageEngine, STYLE_SHEET, type MentionNames, type PageName } from './views.js';
 
 /** How long a sign-in lasts, ms: a day. */
@@ -220,14 +220,18 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
       .send(draw(request, reply, page, data));
 
   /** An error page in the member's language: what happened and where to go. */
-  const refuse = (request: FastifyRequest, reply: FastifyReply, status: number, message: string) =>
-    render(
+  /** An error page; `again` (a server's page) is where signing in again leads back to. */
+  const refuse = (request: FastifyRequest, reply: FastifyReply, status: number, message: string, again?: string) => {
+    const signedIn = request.session.get('identity') !== undefined;
+    const href = signedIn ? '/' : again && NEXT_PAGE.test(again) ? `/login?next=${encodeURIComponent(again)}` : '/login';
+    return render(
       request,
       reply,
       'error',
-      { message, next: { href: '/', label: runInLocale(languageOf(request), () => tr(request.session.get('identity') ? 'web:back' : 'web:signIn')) } },
+      { message, next: { href, label: runInLocale(languageOf(request), () => tr(signedIn ? 'web:back' : 'web:signIn')) } },
       status,
     );
+  };
   const say = (request: FastifyRequest, key: Parameters<typeof tr>[0], values?: Parameters<typeof tr>[1]) =>
     runInLocale(languageOf(request), () => tr(key, values));
 
@@ -248,7 +252,7 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
       request.session.set('identity', chosen ? { ...identity, locale: chosen } : identity);
       request.session.set('signedInAt', now());
       o.logger.info({ user: identity.userId, guilds: identity.guilds.length }, 'an admin signed in to the dashboard');
-      return reply.redirect(next && /^\/guilds\/\d{1,20}$/.test(next) ? next : '/', 303);
+      return reply.redirect(next && NEXT_PAGE.test(next) ? next : '/', 303);
     },
     (reply, status) => {
       const request = reply.request;
@@ -303,7 +307,7 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
     const identity = signedIn(request);
     if (!identity) {
       await request.session.regenerate();
-      await refuse(request, reply, 401, say(request, 'web:error.expired'));
+      await refuse(request, reply, 401, say(request, 'web:error.expired'), `/guilds/${guildId}`);
       return null;
     }
     let bits: bigint | null;

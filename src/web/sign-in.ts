@@ -37,6 +37,11 @@ export type SignIn = (
   limit: SignInLimit,
 ) => Promise<void>;
 
+/** Where a sign-in may lead back to: a server's page, never another site. */
+export const NEXT_PAGE = /^\/guilds\/\d{1,20}$/;
+/** The cookie that keeps it during the round trip to Discord. */
+const NEXT_COOKIE = 'rivals_next';
+
 declare module 'fastify' {
   interface FastifyInstance {
     discordOAuth2: OAuth2Namespace;
@@ -76,7 +81,13 @@ export function discordSignIn(o: { apiUrl: string; clientId: string; clientSecre
       cookie: { secure: https, sameSite: 'lax', httpOnly: true, path: '/' },
     });
     const limit = { rateLimit };
-    app.get('/login', { config: limit }, async (request, reply) => reply.redirect(await app.discordOAuth2.generateAuthorizationUri(request, reply)));
+    app.get('/login', { config: limit }, async (request, reply) => {
+      // Where to go back to after Discord (a server's page the session ended on), kept beside the state for the round trip.
+      const next = (request.query as { next?: unknown }).next;
+      if (typeof next === 'string' && NEXT_PAGE.test(next))
+        void reply.setCookie(NEXT_COOKIE, next, { httpOnly: true, sameSite: 'lax', secure: https, path: '/login', maxAge: 600 });
+      return reply.redirect(await app.discordOAuth2.generateAuthorizationUri(request, reply));
+    });
     app.get('/login/callback', { config: limit }, async (request, reply) => {
       let accessToken: string;
       try {
@@ -86,6 +97,8 @@ export function discordSignIn(o: { apiUrl: string; clientId: string; clientSecre
         o.logger.warn({ reason: (err as Error).message }, 'a sign-in was refused');
         return refuse(reply, 403);
       }
+      const next = request.cookies[NEXT_COOKIE];
+      void reply.clearCookie(NEXT_COOKIE, { path: '/login' });
       const read = async <T>(path: string): Promise<T> => {
         const res = await httpRequest(`${o.apiUrl}/v10${path}`, {
           headers: { authorization: `Bearer ${accessToken}` },
@@ -103,13 +116,14 @@ export function discordSignIn(o: { apiUrl: string; clientId: string; clientSecre
           read<{ id: string; username: string; global_name?: string | null; avatar?: string | null; locale?: string }>('/users/@me'),
           read<PartialGuild[]>('/users/@me/guilds'),
         ]);
-        return await signIn(request, reply, {
+        const identity: Identity = {
           userId: user.id,
           name: user.global_name ?? user.username,
           avatar: user.avatar ?? null,
           ...(user.locale ? { locale: user.locale } : {}),
           guilds: guilds.filter((g) => managesServer(permissionBits(g.permissions))).map((g) => ({ id: g.id, name: g.name, icon: g.icon })),
-        });
+        };
+        return await signIn(request, reply, identity, next && NEXT_PAGE.test(next) ? next : undefined);
       } catch (err) {
         o.logger.warn({ err }, 'could not read who signed in from Discord');
         return await refuse(reply, 502);

@@ -312,6 +312,13 @@ describe('changing the settings', () => {
     expect(change.html).toContain('Your session has ended');
     expect((await b.state.settings.get(GUILD_ID)).display).toBe(before);
     expect((await browser.get(`${base}/`)).html).toContain('Sign in with Discord');
+    // Signing in again from the ended page leads back to that server's page, and never to another site.
+    const again = await browser.get(`${base}/guilds/${GUILD_ID}`);
+    const link = /href="(\/login\?next=[^"]+)"/.exec(again.html)![1]!;
+    expect(decodeURIComponent(link)).toBe(`/login?next=/guilds/${GUILD_ID}`);
+    expect((await browser.get(`${base}${link}`)).url).toBe(`${base}/guilds/${GUILD_ID}`);
+    const elsewhere = await new WebClient().get(`${base}/login?next=${encodeURIComponent('https://evil.example/')}`);
+    expect(elsewhere.url).toBe(`${base}/`);
   });
 
   it('shows a channel named with a script as text', async () => {
