@@ -219,8 +219,7 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
       .type('text/html; charset=utf-8')
       .send(draw(request, reply, page, data));
 
-  /** An error page in the member's language: what happened and where to go. */
-  /** An error page; `again` (a server's page) is where signing in again leads back to. */
+  /** An error page in the visitor's language: what happened and where to go; `again` (a server's page) is where signing in again leads back to. */
   const refuse = (request: FastifyRequest, reply: FastifyReply, status: number, message: string, again?: string) => {
     const signedIn = request.session.get('identity') !== undefined;
     const href = signedIn ? '/' : again && NEXT_PAGE.test(again) ? `/login?next=${encodeURIComponent(again)}` : '/login';
@@ -306,7 +305,8 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
   const admit = async (request: FastifyRequest, reply: FastifyReply, guildId: string): Promise<{ identity: Identity; bits: bigint } | null> => {
     const identity = signedIn(request);
     if (!identity) {
-      await request.session.regenerate();
+      // An ended session: a fresh one, with nobody in it; a visitor who never signed in makes none.
+      if (request.session.get('identity')) await request.session.regenerate();
       await refuse(request, reply, 401, say(request, 'web:error.expired'), `/guilds/${guildId}`);
       return null;
     }

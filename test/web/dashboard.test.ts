@@ -151,6 +151,10 @@ describe('signing in with Discord', () => {
     expect(french.setCookies.some((c) => c.startsWith(`${SESSION_COOKIE}=`))).toBe(false);
     expect(visitor.cookie(base, 'rivals_lang')).toBe('fr');
     expect((await visitor.get(`${base}/`)).html).toContain('Se connecter avec Discord');
+    // Nor does a server's page asked without signing in.
+    const refused = await visitor.get(`${base}/guilds/${GUILD_ID}`);
+    expect(refused.status).toBe(401);
+    expect(refused.setCookies.some((c) => c.startsWith(`${SESSION_COOKIE}=`))).toBe(false);
     const twice = await visitor.get(`${base}/?lang=de&lang=ja`);
     expect(twice.status).toBe(200);
     expect(twice.html).toContain('<html lang="de">');
