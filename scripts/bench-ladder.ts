@@ -22,13 +22,12 @@ import { sql } from 'kysely';
 import { pino } from 'pino';
 import { openState, type State } from '../src/store/state.js';
 import { LadderRepository } from '../src/store/ladder/index.js';
-import { LADDER_ROLES } from '../src/game/ladder.js';
-import { rng } from '../src/replica/data/handwritten.js';
 import { Router } from '../src/discord/router.js';
 import { commands } from '../commands/index.js';
 import { bot, MEMBER } from '../test/helpers/bot.js';
 import { replica } from '../test/helpers/replica.js';
 import { cleanUpOnExit, removeDir, runsOn, spread, tempDir } from './bench-support.js';
+import { benchUserId, fillLadder } from './bench-ladder-fill.js';
 import { tmpdir } from 'node:os';
 import { createDiscordClient } from '../src/discord/client.js';
 import { discordRoleTransport } from '../src/ladder/discord-roles.js';
@@ -55,61 +54,10 @@ const logger = pino({ level: 'silent' });
 const say = (line: string) => process.stdout.write(`${line}\n`);
 cleanUpOnExit(say);
 
-const userId = (i: number) => String(500_000_000_000_000_000n + BigInt(i));
+const userId = benchUserId;
 
 /** Fills `state` with the server's members; `seed` draws their standings. */
-async function fill(state: State, seed: number): Promise<void> {
-  const random = rng(seed);
-  const db = state.database.db;
-  const now = Date.now();
-  await state.ladder.setEnabled(GUILD, true, now);
-  const BATCH = 2_000;
-  for (let start = 0; start < MEMBERS; start += BATCH) {
-    const ids = Array.from({ length: Math.min(BATCH, MEMBERS - start) }, (_, k) => start + k);
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('account_links')
-        .values(ids.map((i) => ({ user_id: userId(i), uid: String(1_000_000 + i), name: `Player${i}`, linked_at: now, is_default: 1, verified_at: now })))
-        .execute();
-      const standings = ids.map((i) => {
-        const score = 3000 + Math.floor(random() * 3000);
-        return {
-          uid: String(1_000_000 + i),
-          season: 9,
-          tier: 'Gold II',
-          score,
-          peak: score + Math.floor(random() * 200),
-          matches: Math.floor(random() * 300),
-          role: LADDER_ROLES[i % 3]!,
-          week_delta: random() < 0.3 ? null : Math.floor(random() * 400) - 150,
-          private: i % 97 === 0 ? 1 : 0,
-          updated_at: now,
-        };
-      });
-      await trx.insertInto('player_standings').values(standings).execute();
-      await trx
-        .insertInto('ladder_members')
-        .values(
-          ids.map((i) => ({
-            guild_id: GUILD,
-            user_id: userId(i),
-            chosen_uid: null,
-            platform: ['pc', 'ps', 'xbox'][i % 3]!,
-            opted_out: i % 50 === 0 ? 1 : 0,
-            joined_at: now,
-            // What relistMember copies when a member joins: the account that lists them and its sort keys.
-            uid: standings[i - start]!.uid,
-            score: standings[i - start]!.score,
-            week_delta: standings[i - start]!.week_delta,
-            role: standings[i - start]!.role,
-            private: standings[i - start]!.private,
-            listed: i % 50 !== 0 && standings[i - start]!.private === 0 ? 1 : 0,
-          })),
-        )
-        .execute();
-    });
-  }
-}
+const fill = (state: State, seed: number) => fillLadder(state, { guildId: GUILD, members: MEMBERS, seed, mixed: true });
 
 interface RunFigures {
   coldMs: number;

@@ -22,8 +22,6 @@ import { pino } from 'pino';
 import Keyv from 'keyv';
 import { request } from 'undici';
 import { openState, type State } from '../src/store/state.js';
-import { LADDER_ROLES } from '../src/game/ladder.js';
-import { rng } from '../src/replica/data/handwritten.js';
 import { Router } from '../src/discord/router.js';
 import { commands } from '../commands/index.js';
 import { LruStore } from '../src/cache/store.js';
@@ -34,6 +32,7 @@ import { definition as configDefinition } from '../commands/config/definition.js
 import { bot } from '../test/helpers/bot.js';
 import { replica } from '../test/helpers/replica.js';
 import { cleanUpOnExit, removeDir, spread, tempDir } from './bench-support.js';
+import { fillLadder } from './bench-ladder-fill.js';
 
 const { values } = parseArgs({
   options: {
@@ -54,60 +53,10 @@ const logger = pino({ level: 'silent' });
 const say = (line: string) => process.stdout.write(`${line}\n`);
 cleanUpOnExit(say);
 
-const userId = (i: number) => String(500_000_000_000_000_000n + BigInt(i));
-
-/** Fills `state` with the server's ladder: `MEMBERS` verified members with standings; `seed` draws them. */
+/** Fills `state` with the server's ladder: `MEMBERS` verified members with standings, every one listed; `seed` draws them. */
 async function fill(state: State, seed: number): Promise<void> {
-  const random = rng(seed);
-  const db = state.database.db;
-  const now = Date.now();
-  await state.ladder.setEnabled(GUILD, true, now);
-  const BATCH = 2_000;
-  for (let start = 0; start < MEMBERS; start += BATCH) {
-    const ids = Array.from({ length: Math.min(BATCH, MEMBERS - start) }, (_, k) => start + k);
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('account_links')
-        .values(ids.map((i) => ({ user_id: userId(i), uid: String(1_000_000 + i), name: `Player${i}`, linked_at: now, is_default: 1, verified_at: now })))
-        .execute();
-      const standings = ids.map((i) => {
-        const score = 3000 + Math.floor(random() * 3000);
-        return {
-          uid: String(1_000_000 + i),
-          season: 9,
-          tier: 'Gold II',
-          score,
-          peak: score,
-          matches: Math.floor(random() * 300),
-          role: LADDER_ROLES[i % 3]!,
-          week_delta: random() < 0.3 ? null : Math.floor(random() * 400) - 150,
-          private: 0,
-          updated_at: now,
-        };
-      });
-      await trx.insertInto('player_standings').values(standings).execute();
-      await trx
-        .insertInto('ladder_members')
-        .values(
-          ids.map((i, k) => ({
-            guild_id: GUILD,
-            user_id: userId(i),
-            chosen_uid: null,
-            platform: 'pc',
-            opted_out: 0,
-            joined_at: now,
-            uid: standings[k]!.uid,
-            score: standings[k]!.score,
-            week_delta: standings[k]!.week_delta,
-            role: standings[k]!.role,
-            private: 0,
-            listed: 1,
-          })),
-        )
-        .execute();
-    });
-  }
-  await sql`analyze`.execute(db);
+  await fillLadder(state, { guildId: GUILD, members: MEMBERS, seed, mixed: false });
+  await sql`analyze`.execute(state.database.db);
 }
 
 /** The server as the dashboard reads it from Discord, answered at once. */

@@ -339,17 +339,28 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
   const subcommand = (name: string) =>
     (definition.options ?? []).find((s): s is APIApplicationCommandSubcommandOption => s.type === ApplicationCommandOptionType.Subcommand && s.name === name);
 
-  app.get<{ Params: { id: string } }>('/guilds/:id', async (request, reply) => {
-    const guildId = request.params.id;
-    const admitted = await admit(request, reply, guildId);
-    if (!admitted) return reply;
+  /**
+   * The server as its pages show it: its name, channels and roles, and the names its mentions take; null when Discord
+   * fails (logged), for the page to say so.
+   */
+  const readServer = async (guildId: string) => {
     const read = await Promise.all([o.directory.guild(guildId), o.directory.channels(guildId), o.directory.roles(guildId)]).catch((err: unknown) => {
       o.logger.warn({ err, guildId }, 'could not read the server’s channels and roles from Discord');
       return null;
     });
-    if (!read) return refuse(request, reply, 502, say(request, 'web:error.discord'));
+    if (!read) return null;
     const [guild, channels, roles] = read;
     const names: MentionNames = { channels: new Map(channels.map((c) => [c.id, c.name])), roles: new Map(roles.map((r) => [r.id, r.name])) };
+    return { guild, channels, roles, names };
+  };
+
+  app.get<{ Params: { id: string } }>('/guilds/:id', async (request, reply) => {
+    const guildId = request.params.id;
+    const admitted = await admit(request, reply, guildId);
+    if (!admitted) return reply;
+    const server = await readServer(guildId);
+    if (!server) return refuse(request, reply, 502, say(request, 'web:error.discord'));
+    const { guild, channels, roles, names } = server;
     const user = invoker(request, admitted.identity, guildId, admitted.bits);
     const lang = languageOf(request);
     const [show, status, audit, published] = await Promise.all([
@@ -406,12 +417,9 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
       const name = request.params.sub;
       const sub = (FORM_SUBCOMMANDS as readonly string[]).includes(name) ? subcommand(name) : undefined;
       if (!sub) return refuse(request, reply, 404, say(request, 'web:error.notFound'));
-      const read = await Promise.all([o.directory.channels(guildId), o.directory.roles(guildId)]).catch((err: unknown) => {
-        o.logger.warn({ err, guildId }, 'could not read the server’s channels and roles from Discord');
-        return null;
-      });
-      if (!read) return refuse(request, reply, 502, say(request, 'web:error.discord'));
-      const [channels, roles] = read;
+      const server = await readServer(guildId);
+      if (!server) return refuse(request, reply, 502, say(request, 'web:error.discord'));
+      const { channels, roles, names } = server;
       const parsed = optionsOf(sub, request.body ?? {}, channels, roles);
       const lang = languageOf(request);
       let result: { html: string; error: boolean };
@@ -425,7 +433,6 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
           : say(request, 'web:error.badValue', { value: parsed.bad.value, option });
         result = { html: `<p>${escapeHtml(said)}</p>`, error: true };
       } else if (preview) {
-        const names: MentionNames = { channels: new Map(channels.map((c) => [c.id, c.name])), roles: new Map(roles.map((r) => [r.id, r.name])) };
         const shown = await runInLocale(lang, () => preview(guildId, parsed.options));
         result = shown?.refused
           ? { html: answerHtml({ embeds: [shown.embed] }, names), error: true }
@@ -437,7 +444,6 @@ export async function createWebApp(o: WebAppOptions): Promise<FastifyInstance> {
         const view = await runInLocale(lang, () =>
           o.runConfig({ subcommand: name, options: parsed.options, user: invoker(request, admitted.identity, guildId, admitted.bits), via: 'dashboard' }),
         );
-        const names: MentionNames = { channels: new Map(channels.map((c) => [c.id, c.name])), roles: new Map(roles.map((r) => [r.id, r.name])) };
         result = { html: answerHtml(view, names), error: view.isError === true };
       }
       request.session.set('result', { guildId, ...result, form: name });

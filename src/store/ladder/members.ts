@@ -70,32 +70,27 @@ export async function memberships(db: Db, userId: string): Promise<LadderMembers
  * Which of `uids` (game accounts) stand for members listed on `guildId`'s ladder: by uid, that member's Discord user ID.
  * Only listed members (joined, not opted out, shown by a verified account): no one else is ever named by the server's bot.
  */
-export async function listedMembersByUid(db: Db, guildId: string, uids: readonly string[]): Promise<Map<string, string>> {
-  if (uids.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('ladder_members')
-    .select(['uid', 'user_id'])
-    .where('guild_id', '=', guildId)
-    .where('uid', 'in', [...new Set(uids)])
-    .where(LISTED, '=', 1)
-    .execute();
-  return new Map(rows.flatMap((r) => (r.uid ? [[r.uid, r.user_id] as const] : [])));
+export function listedMembersByUid(db: Db, guildId: string, uids: readonly string[]): Promise<Map<string, string>> {
+  return membersByUid(db, guildId, uids, 'listed');
 }
 
 /**
  * Which of `uids` stand for members of `guildId`'s ladder whose game names may be shown beyond it (the public page's
  * duos): listed by a proved account, not opted out, the profile not private; ranked or not. By uid: their user IDs.
  */
-export async function shownMembersByUid(db: Db, guildId: string, uids: readonly string[]): Promise<Map<string, string>> {
+export function shownMembersByUid(db: Db, guildId: string, uids: readonly string[]): Promise<Map<string, string>> {
+  return membersByUid(db, guildId, uids, 'shown');
+}
+
+/** `uids`' members of `guildId`'s ladder by uid, their user IDs: `listed` ones ({@link LISTED}), or `shown` ones (not opted out, not private). */
+async function membersByUid(db: Db, guildId: string, uids: readonly string[], which: 'listed' | 'shown'): Promise<Map<string, string>> {
   if (uids.length === 0) return new Map();
-  const rows = await db
+  const members = db
     .selectFrom('ladder_members')
     .select(['uid', 'user_id'])
     .where('guild_id', '=', guildId)
-    .where('uid', 'in', [...new Set(uids)])
-    .where('opted_out', '=', 0)
-    .where('private', '=', 0)
-    .execute();
+    .where('uid', 'in', [...new Set(uids)]);
+  const rows = await (which === 'listed' ? members.where(LISTED, '=', 1) : members.where('opted_out', '=', 0).where('private', '=', 0)).execute();
   return new Map(rows.flatMap((r) => (r.uid ? [[r.uid, r.user_id] as const] : [])));
 }
 
