@@ -5,44 +5,24 @@
  * still answer, without the chart.
  */
 import { loadImage } from '@napi-rs/canvas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../commands/index.js';
-import { createChartRenderer, type ChartRenderer } from '../../src/charts/renderer.js';
-import type { Replica } from '../../src/replica/server.js';
+import { describe, expect, it } from 'vitest';
 import { MEMBER } from '../helpers/bot.js';
-import { replica } from '../helpers/replica.js';
-import { componentInteraction, startFakeDiscord, type FakeDiscord, type RestCall } from './fake-discord.js';
-import { bootBot } from './helpers.js';
+import { componentInteraction, type RestCall } from './fake-discord.js';
+import { useChartBot } from './helpers.js';
 
 const UID = '1117455441';
-let r: Replica;
-let discord: FakeDiscord;
-let charts: ChartRenderer;
-let bot: Awaited<ReturnType<typeof bootBot>>;
-
-beforeAll(async () => {
-  r = await replica();
-  discord = await startFakeDiscord();
-  charts = createChartRenderer();
-  bot = await bootBot(discord, r, commands, charts);
-});
-afterAll(async () => {
-  await bot.close();
-  await charts.close();
-  await discord.close();
-  await r.close();
-});
+const env = useChartBot();
 
 type Data = { embeds: { image?: { url: string } }[]; attachments?: { id: number; filename: string }[] };
 
 /** Picks `section` in the section menu of the member's own /player message, and returns the first response. */
 async function pick(section: string): Promise<{ call: RestCall; data: Data }> {
   const press = componentInteraction(MEMBER.userId, MEMBER.userId, `pl.s:${UID}:`, [section]);
-  discord.dispatchInteraction(press);
-  const first = await discord.waitFor((c) => c.path.startsWith(`/interactions/${press.id}/`), 15_000);
+  env.discord.dispatchInteraction(press);
+  const first = await env.discord.waitFor((c) => c.path.startsWith(`/interactions/${press.id}/`), 15_000);
   if ((first.body as { type: number }).type === 7) return { call: first, data: (first.body as { data: Data }).data };
   // Deferred (a slow machine): the answer is the edit of the message.
-  const edit = await discord.waitFor((c) => c.method === 'PATCH' && c.path.includes(press.token), 15_000);
+  const edit = await env.discord.waitFor((c) => c.method === 'PATCH' && c.path.includes(press.token), 15_000);
   return { call: edit, data: edit.body as Data };
 }
 
@@ -69,11 +49,11 @@ describe('/player charts through Discord', () => {
   });
 
   it('with the renderer closed, the chart sections answer without a chart, and the log says why', async () => {
-    await charts.close();
+    await env.charts.close();
     const { call, data } = await pick('rank-history');
     expect(call.files).toBeUndefined();
     expect(data.embeds[0]!.image).toBeUndefined();
     expect(data.attachments).toEqual([]);
-    expect(bot.logLines.some((l) => l.includes('chart not drawn'))).toBe(true);
+    expect(env.bot.logLines.some((l) => l.includes('chart not drawn'))).toBe(true);
   });
 });

@@ -9,7 +9,7 @@ import { ResponseCache } from '../../src/cache/response-cache.js';
 import { LruStore } from '../../src/cache/store.js';
 import { Router } from '../../src/discord/router.js';
 import type { CommandModule } from '../../src/discord/command.js';
-import type { ChartRenderer } from '../../src/charts/renderer.js';
+import { createChartRenderer, type ChartRenderer } from '../../src/charts/renderer.js';
 import { discordChannelAccess } from '../../src/discord/channel-access.js';
 import { createDiscordClient } from '../../src/discord/client.js';
 import { DiscordRuntime } from '../../src/discord/runtime.js';
@@ -20,7 +20,9 @@ import { createFeedTester } from '../../src/feeds/test-post.js';
 import { memoryState } from '../helpers/state.js';
 import type { Replica } from '../../src/replica/server.js';
 import { capturingLogger, clientFor } from '../helpers/replica.js';
-import type { FakeDiscord } from './fake-discord.js';
+import { startFakeDiscord, type FakeDiscord } from './fake-discord.js';
+import { replica } from '../helpers/replica.js';
+import { afterAll, beforeAll } from 'vitest';
 import { createBackground, type Background, type BackgroundOptions } from '../../src/app/background.js';
 import { discordRoleTransport } from '../../src/ladder/discord-roles.js';
 import { SOLE_LEADER } from '../../src/feeds/leadership.js';
@@ -130,4 +132,25 @@ export async function answerOf(
   const body = call.body as { data?: Partial<Answer> } & Partial<Answer>;
   const data = body.data ?? body;
   return { embeds: data.embeds ?? [], components: data.components ?? [] };
+}
+
+/**
+ * Registers hooks that start a replica, the fake Discord, the real chart renderer (its worker pool) and the bot with every
+ * command before the file's tests, and stop them after; read `env.r`, `env.discord`, `env.charts` and `env.bot` inside tests.
+ */
+export function useChartBot(): { r: Replica; discord: FakeDiscord; charts: ChartRenderer; bot: Awaited<ReturnType<typeof bootBot>> } {
+  const env = {} as ReturnType<typeof useChartBot>;
+  beforeAll(async () => {
+    env.r = await replica();
+    env.discord = await startFakeDiscord();
+    env.charts = createChartRenderer();
+    env.bot = await bootBot(env.discord, env.r, commands, env.charts);
+  });
+  afterAll(async () => {
+    await env.bot?.close();
+    await env.charts?.close();
+    await env.discord?.close();
+    await env.r?.close();
+  });
+  return env;
 }
