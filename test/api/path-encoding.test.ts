@@ -3,29 +3,17 @@
  * one segment, or is refused before sending. Checked against a real HTTP server on loopback that
  * parses the request target with WHATWG URL rules (which resolve dot segments, encoded or not).
  */
-import { createServer, type Server } from 'node:http';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RivalsApi } from '../../src/api/client.js';
+import { describe, expect, it } from 'vitest';
+import type { RivalsApi } from '../../src/api/client.js';
+import { useLoopbackApi } from '../helpers/replica.js';
 import { ApiArgumentError } from '../../src/core/api-errors.js';
 
-let server: Server;
-let api: RivalsApi;
 let lastTarget = '';
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    lastTarget = req.url ?? '';
-    res.writeHead(404, { 'content-type': 'application/json' });
-    res.end('{"error": true, "message": "No item found with the provided ID or name.", "status": 404}');
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  api = new RivalsApi({ baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}`, apiKey: 'k' });
-});
-afterAll(async () => {
-  await api.close();
-  server.closeAllConnections();
-  server.close();
+const loopback = useLoopbackApi((req, res) => {
+  lastTarget = req.url ?? '';
+  res.writeHead(404, { 'content-type': 'application/json' });
+  res.end('{"error": true, "message": "No item found with the provided ID or name.", "status": 404}');
 });
 
 /** Texts that attack paths: traversal, separators, encodings, control characters, emoji. */
@@ -70,7 +58,7 @@ describe('path segments are percent-encoded', () => {
       fc.asyncProperty(hostile, async (input) => {
         lastTarget = '';
         try {
-          await call(api, input);
+          await call(loopback.api, input);
         } catch (err) {
           if (err instanceof ApiArgumentError) {
             // Refused before sending: only for text that cannot be a segment at all.

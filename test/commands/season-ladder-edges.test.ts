@@ -2,11 +2,10 @@
  * The season ladder on answers the replica does not give: a ladder shorter than a button of an older message points
  * into, and one without `total_players`. A loopback API serves 250 players, 100 a page.
  */
-import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RivalsApi } from '../../src/api/client.js';
+import { describe, expect, it } from 'vitest';
 import { encodeCustomId } from '../../src/render/custom-id.js';
 import { MEMBER, useReplicaBot } from '../helpers/bot.js';
+import { useLoopbackApi } from '../helpers/replica.js';
 
 const env = useReplicaBot();
 const PLAYERS = Array.from({ length: 250 }, (_, i) => ({
@@ -15,31 +14,19 @@ const PLAYERS = Array.from({ length: 250 }, (_, i) => ({
   rank: { rank: { rank: 'Celestial 1' }, rank_score: 5_000 - i, level: 21, win_count: 60, battle_count: 100, season_number: 3 },
 }));
 
-let server: Server;
-let api: RivalsApi;
 let withTotal = true;
 const pagesAsked: number[] = [];
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const url = new URL(req.url!, 'http://x');
-    res.writeHead(200, { 'content-type': 'application/json' });
-    if (url.pathname === '/api/v1/seasons') return void res.end(JSON.stringify({ seasons: [0, 1, 1.5, 2, 2.5, 3] }));
-    const page = Number(url.searchParams.get('page'));
-    pagesAsked.push(page);
-    const players = PLAYERS.slice((page - 1) * 100, page * 100);
-    res.end(JSON.stringify(withTotal ? { page, limit: 100, total_players: 250, total_pages: 3, players } : { players }));
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  api = new RivalsApi({ baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}`, apiKey: 'k' });
-});
-afterAll(async () => {
-  await api.close();
-  server.closeAllConnections();
-  server.close();
+const loopback = useLoopbackApi((req, res) => {
+  const url = new URL(req.url!, 'http://x');
+  res.writeHead(200, { 'content-type': 'application/json' });
+  if (url.pathname === '/api/v1/seasons') return void res.end(JSON.stringify({ seasons: [0, 1, 1.5, 2, 2.5, 3] }));
+  const page = Number(url.searchParams.get('page'));
+  pagesAsked.push(page);
+  const players = PLAYERS.slice((page - 1) * 100, page * 100);
+  res.end(JSON.stringify(withTotal ? { page, limit: 100, total_players: 250, total_pages: 3, players } : { players }));
 });
 
-const press = (customId: string) => env.b.router.component(customId, [], MEMBER, MEMBER.userId, { ...env.b.ctx, api });
+const press = (customId: string) => env.b.router.component(customId, [], MEMBER, MEMBER.userId, { ...env.b.ctx, api: loopback.api });
 type Answer = Awaited<ReturnType<typeof press>>;
 const description = (a: Answer) => a.view.embeds![0]!.description!;
 const pageLabel = (a: Answer) =>

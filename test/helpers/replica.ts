@@ -1,7 +1,7 @@
 /** Test helpers: a replica on loopback and a client pointed at it. */
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import { Writable } from 'node:stream';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { RivalsApi, type RivalsApiOptions } from '../../src/api/client.js';
 import { ApiError } from '../../src/core/api-errors.js';
 import { createLogger, type Logger } from '../../src/core/logger.js';
@@ -31,12 +31,9 @@ export function capturingLogger(secrets: string[] = []): { logger: Logger; lines
   return { logger: createLogger({ level: 'trace', destination, secrets }), lines };
 }
 
-/** A loopback server that answers every request with `status` and the raw `body` (shapes the replica never sends). */
-export async function cannedServer(status: number, body: string): Promise<{ url: string; close(): void }> {
-  const server = createServer((_req, res) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(body);
-  });
+/** A loopback server answering with `handler`; `close` ends its open connections too. */
+export async function loopbackServer(handler: RequestListener): Promise<{ url: string; close(): void }> {
+  const server = createServer(handler);
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
@@ -45,6 +42,32 @@ export async function cannedServer(status: number, body: string): Promise<{ url:
       server.close();
     },
   };
+}
+
+/** A loopback server that answers every request with `status` and the raw `body` (shapes the replica never sends). */
+export function cannedServer(status: number, body: string): Promise<{ url: string; close(): void }> {
+  return loopbackServer((_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(body);
+  });
+}
+
+/**
+ * Registers hooks that start a loopback API answering with `handler`, and a client of it, before the file's tests and
+ * stop them after; read `env.api` inside tests.
+ */
+export function useLoopbackApi(handler: RequestListener): { api: RivalsApi } {
+  const env = {} as { api: RivalsApi };
+  let server: Awaited<ReturnType<typeof loopbackServer>> | undefined;
+  beforeAll(async () => {
+    server = await loopbackServer(handler);
+    env.api = new RivalsApi({ baseUrl: server.url, apiKey: 'k' });
+  });
+  afterAll(async () => {
+    await env.api?.close();
+    server?.close();
+  });
+  return env;
 }
 
 /** Runs `fn` and returns the ApiError it throws; fails the test if it throws anything else or nothing. */
