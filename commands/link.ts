@@ -62,7 +62,7 @@ export const link: CommandModule = {
     const view = privately(`${t.linked(escapeText(profile.name, 60), profile.uid, links.defaultUid === profile.uid)}${tracking}\n\n${t.linkedList(lines)}`);
     const verified = links.accounts.find((a) => a.uid === profile.uid)?.verifiedAt;
     return ctx.verifications && !verified
-      ? { ...view, components: [buttonRow(tr('messages:verify.button'), encodeCustomId('lk.v', profile.uid), ButtonStyle.Primary)] }
+      ? { ...view, components: [buttonRow(tr('link:verify.button'), encodeCustomId('lk.v', profile.uid), ButtonStyle.Primary)] }
       : view;
   },
   components: {
@@ -77,7 +77,7 @@ export const link: CommandModule = {
 async function startProof(userId: string, uid: string, ctx: Ctx): Promise<View> {
   if (!ctx.verifications) throw new Error('proofs of ownership are not wired in this context');
   const link = await linkOf(userId, uid, ctx);
-  if (!link) return privately(tr('messages:verify.notLinked'));
+  if (!link) return privately(tr('link:verify.notLinked'));
   const profile = (await ctx.api.player(uid, {}, { fresh: true })).data;
   await ctx.verifications.start(userId, uid, profile.icon_id, ctx.now(), VERIFICATION_TTL_MS, VERIFICATION_CHECK_MS);
   return {
@@ -85,11 +85,11 @@ async function startProof(userId: string, uid: string, ctx: Ctx): Promise<View> 
     embeds: [
       {
         color: COLOUR,
-        description: tr('messages:verify.steps', { name: escapeText(link.name, 60) }),
+        description: tr('link:verify.steps', { name: escapeText(link.name, 60) }),
         ...(profile.icon ? { thumbnail: { url: profile.icon } } : {}),
       },
     ],
-    components: [buttonRow(tr('messages:verify.check'), encodeCustomId('lk.c', uid))],
+    components: [buttonRow(tr('link:verify.check'), encodeCustomId('lk.c', uid))],
   };
 }
 
@@ -97,23 +97,23 @@ async function startProof(userId: string, uid: string, ctx: Ctx): Promise<View> 
 async function checkProof(userId: string, uid: string, ctx: Ctx): Promise<View> {
   if (!ctx.verifications) throw new Error('proofs of ownership are not wired in this context');
   const link = await linkOf(userId, uid, ctx);
-  if (!link) return privately(tr('messages:verify.notLinked'));
+  if (!link) return privately(tr('link:verify.notLinked'));
   const name = escapeText(link.name, 60);
   // In place of the steps and without their Check button: not marked private, so the router updates the private message pressed.
-  const verified: View = { embeds: [{ color: COLOUR, description: tr('messages:verify.verified', { name }) }], components: [] };
+  const verified: View = { embeds: [{ color: COLOUR, description: tr('link:verify.verified', { name }) }], components: [] };
   if (link.verifiedAt) return verified;
   const pending = await ctx.verifications.get(userId, uid);
-  if (!pending) return privately(tr('messages:verify.none'));
+  if (!pending) return privately(tr('link:verify.none'));
   const { outcome, nextCheckAt } = await checkOwnership(pending, { api: ctx.api, verifications: ctx.verifications, now: ctx.now, priority: 'interactive' });
   if (outcome === 'verified') return verified;
   if (outcome === 'expired')
     return {
-      ...privately(tr('messages:verify.expired')),
-      components: [buttonRow(tr('messages:verify.button'), encodeCustomId('lk.v', uid), ButtonStyle.Primary)],
+      ...privately(tr('link:verify.expired')),
+      components: [buttonRow(tr('link:verify.button'), encodeCustomId('lk.v', uid), ButtonStyle.Primary)],
     };
   return {
-    ...privately(tr('messages:verify.waiting', { when: discordTime((nextCheckAt ?? ctx.now()) / 1000) })),
-    components: [buttonRow(tr('messages:verify.check'), encodeCustomId('lk.c', uid))],
+    ...privately(tr('link:verify.waiting', { when: discordTime((nextCheckAt ?? ctx.now()) / 1000) })),
+    components: [buttonRow(tr('link:verify.check'), encodeCustomId('lk.c', uid))],
   };
 }
 

@@ -52,70 +52,65 @@ function showView(data: MemberData, recent: number): View {
   const m = tr;
   const accounts =
     data.accounts.length === 0
-      ? m('messages:privacy.none')
+      ? m('privacy:none')
       : data.accounts
           .map(
             (a) =>
-              `${a.isDefault ? '★' : '•'} ${escapeText(a.name, 60)} (UID ${a.uid}) · ${m('messages:privacy.linkedOn', { when: discordTime(a.linkedAt / 1000, 'D') })}`,
+              `${a.isDefault ? '★' : '•'} ${escapeText(a.name, 60)} (UID ${a.uid}) · ${m('privacy:linkedOn', { when: discordTime(a.linkedAt / 1000, 'D') })}`,
           )
           .join('\n');
   const tracking = data.settings?.trackingOff
-    ? m('messages:privacy.trackingOff')
+    ? m('privacy:trackingOff')
     : data.tracking.length === 0
-      ? m('messages:privacy.none')
+      ? m('privacy:none')
       : data.tracking
           .map((t) => {
             const name = escapeText(data.accounts.find((a) => a.uid === t.uid)?.name ?? t.uid, 60);
             return t.matches.length + t.snapshots.length === 0
-              ? m('messages:privacy.nothingYet', { name })
-              : m('messages:privacy.recorded', { name, count: t.matches.length, n: integer(t.matches.length), snapshots: integer(t.snapshots.length) });
+              ? m('privacy:nothingYet', { name })
+              : m('privacy:recorded', { name, count: t.matches.length, n: integer(t.matches.length), snapshots: integer(t.snapshots.length) });
           })
           .join('\n');
   const locale = data.settings?.locale;
   const platform = data.settings?.platform;
   const settings = [
-    isLocale(locale) ? m('messages:privacy.languageChosen', { language: LOCALE_NAMES[locale] }) : m('messages:privacy.languageDiscord'),
-    ...(isPlatform(platform) ? [m('messages:privacy.platformChosen', { platform: PLATFORM_NAMES[platform] })] : []),
-    ...(data.settings?.display === 'embeds' ? [m('messages:privacy.embedsChosen')] : []),
+    isLocale(locale) ? m('privacy:languageChosen', { language: LOCALE_NAMES[locale] }) : m('privacy:languageDiscord'),
+    ...(isPlatform(platform) ? [m('privacy:platformChosen', { platform: PLATFORM_NAMES[platform] })] : []),
+    ...(data.settings?.display === 'embeds' ? [m('privacy:embedsChosen')] : []),
   ].join('\n');
   const heroes = new Set(data.alerts.flatMap((a) => a.heroes)).size;
   const alerts =
     data.alerts.length === 0
-      ? m('messages:privacy.none')
-      : m('messages:privacy.alertsSet', { count: data.alerts.length, n: integer(data.alerts.length), heroes: integer(heroes) });
+      ? m('privacy:none')
+      : m('privacy:alertsSet', { count: data.alerts.length, n: integer(data.alerts.length), heroes: integer(heroes) });
   const given = data.rankRoles.filter((r) => r.roleId !== null).length;
   const field = (name: string, value: string) => ({ name, value: truncate(value, LIMITS.fieldValue), inline: false });
   return privately({
     embeds: [
       {
         color: COLOUR,
-        title: m('messages:privacy.title'),
-        description: m('messages:privacy.intro'),
+        title: m('privacy:title'),
+        description: m('privacy:intro'),
         fields: [
-          field(m('messages:privacy.accounts'), accounts),
-          field(m('messages:privacy.tracking'), tracking),
-          field(m('messages:privacy.settings'), settings),
-          field(m('messages:privacy.alerts'), alerts),
+          field(m('privacy:accounts'), accounts),
+          field(m('privacy:tracking'), tracking),
+          field(m('privacy:settings'), settings),
+          field(m('privacy:alerts'), alerts),
           field(
-            m('messages:privacy.ladders'),
-            (data.ladders.length === 0
-              ? m('messages:privacy.none')
-              : m('messages:privacy.laddersOn', { count: data.ladders.length, n: integer(data.ladders.length) })) +
-              (given > 0 ? `\n${m('messages:privacy.rankRoles', { n: integer(given) })}` : '') +
+            m('privacy:ladders'),
+            (data.ladders.length === 0 ? m('privacy:none') : m('privacy:laddersOn', { count: data.ladders.length, n: integer(data.ladders.length) })) +
+              (given > 0 ? `\n${m('privacy:rankRoles', { n: integer(given) })}` : '') +
               (data.duos.length > 0
-                ? `\n${m('messages:privacy.duos', {
+                ? `\n${m('privacy:duos', {
                     duos: integer(new Set(data.duos.filter((d) => d.together).map((d) => d.uid)).size),
                     rivals: integer(new Set(data.duos.filter((d) => !d.together).map((d) => d.uid)).size),
                   })}`
                 : '') +
               (data.settingsChanges.length > 0
-                ? `\n${m('messages:privacy.settingsChanges', { count: data.settingsChanges.length, n: integer(data.settingsChanges.length) })}`
+                ? `\n${m('privacy:settingsChanges', { count: data.settingsChanges.length, n: integer(data.settingsChanges.length) })}`
                 : ''),
           ),
-          field(
-            m('messages:privacy.recent'),
-            recent === 0 ? m('messages:privacy.none') : m('messages:privacy.recentKept', { count: recent, n: integer(recent) }),
-          ),
+          field(m('privacy:recent'), recent === 0 ? m('privacy:none') : m('privacy:recentKept', { count: recent, n: integer(recent) })),
         ],
       },
     ],
@@ -130,12 +125,12 @@ export const privacy: CommandModule = {
       case 'export': {
         const [data, recent, seen] = await Promise.all([memberData(ctx).collect(userId), ctx.recent.list(userId), ctx.recent.seen(userId)]);
         const file = { v: 1, exportedAt: new Date(ctx.now()).toISOString(), ...data, recentLookups: recent, seenPlayers: seen };
-        return said(tr('messages:privacy.exported'), {
+        return said(tr('privacy:exported'), {
           files: [{ name: `rivals-bot-data-${userId}.json`, data: new TextEncoder().encode(JSON.stringify(file, null, 2)), contentType: 'application/json' }],
         });
       }
       case 'delete':
-        return said(tr('messages:privacy.deleteConfirm'), {
+        return said(tr('privacy:deleteConfirm'), {
           components: [
             {
               type: ComponentType.ActionRow,
@@ -143,13 +138,13 @@ export const privacy: CommandModule = {
                 {
                   type: ComponentType.Button,
                   style: ButtonStyle.Danger,
-                  label: tr('messages:privacy.deleteButton'),
+                  label: tr('privacy:deleteButton'),
                   custom_id: encodeCustomId('pv.del', userId),
                 },
                 {
                   type: ComponentType.Button,
                   style: ButtonStyle.Secondary,
-                  label: tr('messages:privacy.keepButton'),
+                  label: tr('privacy:keepButton'),
                   custom_id: encodeCustomId('pv.keep', userId),
                 },
               ],
@@ -160,7 +155,7 @@ export const privacy: CommandModule = {
         const on = input.options.enabled === true;
         if (!ctx.tracking) throw new Error('the tracking store is not wired in this context');
         await ctx.tracking.setTracking(userId, on, ctx.now());
-        return said(tr(on ? 'messages:privacy.trackingOn' : 'messages:privacy.trackingStopped'));
+        return said(tr(on ? 'privacy:trackingOn' : 'privacy:trackingStopped'));
       }
       default: {
         const [data, recent] = await Promise.all([memberData(ctx).collect(userId), ctx.recent.list(userId)]);
@@ -171,7 +166,7 @@ export const privacy: CommandModule = {
   components: {
     /** Confirmed: `pv.del:<userId>`. Deletes every row, then what the caches hold of the member and of their accounts. */
     'pv.del': async (input, ctx: Ctx) => {
-      if (input.args[0] !== input.user.userId) return said(tr('messages:privacy.notYours'));
+      if (input.args[0] !== input.user.userId) return said(tr('privacy:notYours'));
       const userId = input.user.userId;
       const accounts = await memberData(ctx).erase(userId, ctx.now());
       ctx.links.forgetCached(userId);
@@ -191,11 +186,11 @@ export const privacy: CommandModule = {
         }
         return null;
       };
-      return { ...answered(tr('messages:privacy.deleted')), next: truncateLog };
+      return { ...answered(tr('privacy:deleted')), next: truncateLog };
     },
     'pv.keep': async (input) => {
-      if (input.args[0] !== input.user.userId) return said(tr('messages:privacy.notYours'));
-      return answered(tr('messages:privacy.kept'));
+      if (input.args[0] !== input.user.userId) return said(tr('privacy:notYours'));
+      return answered(tr('privacy:kept'));
     },
   },
 };

@@ -40,7 +40,7 @@ const when = (unixSeconds: number, style: 'f' | 't' | 'R') => `<t:${Math.floor(u
 function rankLine(s: Session): string | null {
   if (s.scoreBefore === null || s.scoreAfter === null) return null;
   const change = s.scoreAfter - s.scoreBefore;
-  return tr('messages:session.rank', {
+  return tr('session:rank', {
     before: `${tierName(s.tierBefore) ?? ''} ${rankScore(s.scoreBefore)}`.trim(),
     after: `${tierName(s.tierAfter) ?? ''} ${rankScore(s.scoreAfter)}`.trim(),
     change: `${scoreChangeArrow(change)} ${rankScoreChange(change)}`,
@@ -48,7 +48,7 @@ function rankLine(s: Session): string | null {
 }
 
 function summaryLine(s: Session): string {
-  return tr('messages:session.summary', {
+  return tr('session:summary', {
     count: s.matches.length,
     n: integer(s.matches.length),
     record: winLoss(s),
@@ -70,29 +70,27 @@ function sessionView(
   heroes: Map<string, string>,
 ): View {
   const sessions = sessionsOf(matches);
-  if (sessions.length === 0) return { embeds: [{ color: COLOUR, author, description: tr('messages:session.none', { player: escapeText(name, 60) }) }] };
+  if (sessions.length === 0) return { embeds: [{ color: COLOUR, author, description: tr('session:none', { player: escapeText(name, 60) }) }] };
   const at = clampPage(page, sessions.length);
   const s = sessions[at - 1]!;
-  const heroName = (id: string | null) => (id === null ? tr('messages:session.unknownHero') : (heroes.get(id) ?? id));
+  const heroName = (id: string | null) => (id === null ? tr('session:unknownHero') : (heroes.get(id) ?? id));
   const heroLine = s.heroes
     .slice(0, HEROES_SHOWN)
-    .map((h) => tr('messages:session.hero', { hero: heroName(h.heroId), n: integer(h.matches), record: `${integer(h.wins)}–${integer(h.losses)}` }))
+    .map((h) => tr('session:hero', { hero: heroName(h.heroId), n: integer(h.matches), record: `${integer(h.wins)}–${integer(h.losses)}` }))
     .join(' · ');
   const b = s.best;
-  const best = tr(b.mvp ? 'messages:session.bestMvp' : 'messages:session.best', {
+  const best = tr(b.mvp ? 'session:bestMvp' : 'session:best', {
     hero: heroName(b.heroId),
     kda: `${integer(b.kills)}/${integer(b.deaths)}/${integer(b.assists)}`,
-    result: tr(
-      b.drawn ? 'messages:session.draw' : b.won === true ? 'messages:session.win' : b.won === false ? 'messages:session.loss' : 'messages:session.noResult',
-    ),
+    result: tr(b.drawn ? 'session:draw' : b.won === true ? 'session:win' : b.won === false ? 'session:loss' : 'session:noResult'),
     when: when(b.time, 't'),
   });
   const rank = rankLine(s);
   const lines = [
-    tr('messages:session.span', { start: when(s.start, 'f'), end: when(s.end, 't'), ago: when(s.end, 'R') }),
+    tr('session:span', { start: when(s.start, 'f'), end: when(s.end, 't'), ago: when(s.end, 'R') }),
     summaryLine(s),
     ...(rank ? [rank] : []),
-    tr('messages:session.heroes', { heroes: heroLine }),
+    tr('session:heroes', { heroes: heroLine }),
     best,
   ];
   const fields: NonNullable<APIEmbed['fields']> = [];
@@ -100,7 +98,7 @@ function sessionView(
   if (previous) {
     const prevRank = rankLine(previous);
     fields.push({
-      name: tr('messages:session.previous'),
+      name: tr('session:previous'),
       value: truncate([when(previous.start, 'f'), summaryLine(previous), ...(prevRank ? [prevRank] : [])].join('\n'), LIMITS.fieldValue),
       inline: true,
     });
@@ -109,13 +107,13 @@ function sessionView(
   if (average && average.sessions > 1) {
     const season = s.season === null ? null : seasonFromIndex(s.season);
     fields.push({
-      name: tr('messages:session.average', { season: season ? seasonLabel(season) : '—' }),
+      name: tr('session:average', { season: season ? seasonLabel(season) : '—' }),
       value: truncate(
         [
-          tr('messages:session.averageMatches', { count: average.sessions, n: integer(average.sessions), matches: decimal(average.matchesPerSession, 1) }),
-          tr('messages:session.averageRate', { rate: ratioPercent(average.winRate) }),
+          tr('session:averageMatches', { count: average.sessions, n: integer(average.sessions), matches: decimal(average.matchesPerSession, 1) }),
+          tr('session:averageRate', { rate: ratioPercent(average.winRate) }),
           ...(average.changePerSession !== null
-            ? [tr('messages:session.averageChange', { change: `${scoreChangeArrow(average.changePerSession)} ${rankScoreChange(average.changePerSession)}` })]
+            ? [tr('session:averageChange', { change: `${scoreChangeArrow(average.changePerSession)} ${rankScoreChange(average.changePerSession)}` })]
             : []),
         ].join('\n'),
         LIMITS.fieldValue,
@@ -129,7 +127,7 @@ function sessionView(
     const next = nextDivision(score, matches, latestSeason);
     const text =
       next.kind === 'climbs'
-        ? tr('messages:session.nextClimbs', {
+        ? tr('session:nextClimbs', {
             count: next.matches,
             points: rankScore(next.pointsToGo),
             n: integer(next.matches),
@@ -139,7 +137,7 @@ function sessionView(
             basis: integer(next.basis),
           })
         : next.kind === 'flat'
-          ? tr('messages:session.nextFlat', {
+          ? tr('session:nextFlat', {
               points: rankScore(next.pointsToGo),
               rate: ratioPercent(next.winRate),
               win: rankScoreChange(next.gainPerWin),
@@ -147,41 +145,41 @@ function sessionView(
               basis: integer(next.basis),
             })
           : next.kind === 'unknown' && next.pointsToGo !== null
-            ? tr('messages:session.nextUnknown', { points: rankScore(next.pointsToGo) })
+            ? tr('session:nextUnknown', { points: rankScore(next.pointsToGo) })
             : null;
-    if (text) fields.push({ name: tr('messages:session.next'), value: truncate(text, LIMITS.fieldValue), inline: false });
+    if (text) fields.push({ name: tr('session:next'), value: truncate(text, LIMITS.fieldValue), inline: false });
   }
   const embed: APIEmbed = {
     color: COLOUR,
     author,
-    title: tr(at === 1 ? 'messages:session.titleLatest' : 'messages:session.title', {
+    title: tr(at === 1 ? 'session:titleLatest' : 'session:title', {
       n: integer(at),
       count: sessions.length,
       total: integer(sessions.length),
     }),
     description: truncate(lines.join('\n'), LIMITS.description),
     ...(fields.length > 0 ? { fields } : {}),
-    footer: { text: tr('messages:session.footer') },
+    footer: { text: tr('session:footer') },
   };
   const nav = pageRow('se.p', [uid], at, sessions.length);
   const view: View = { embeds: [embed], ...(nav ? { components: [nav] } : {}) };
   const card = chartOf(
     sessionCardSpec(`${embed.title!} · ${name}`, s, heroName),
     'session.png',
-    tr('messages:session.card.alt', { player: name, count: s.matches.length, n: integer(s.matches.length) }),
+    tr('session:card.alt', { player: name, count: s.matches.length, n: integer(s.matches.length) }),
   );
   // The card shows the span, the figures and the matches; the embed keeps the hero line, the best match and its fields.
   if (!card) return view;
-  const short = { ...embed, description: truncate([tr('messages:session.heroes', { heroes: heroLine }), best].join('\n'), LIMITS.description) };
+  const short = { ...embed, description: truncate([tr('session:heroes', { heroes: heroLine }), best].join('\n'), LIMITS.description) };
   return withChart({ ...view, embeds: [short] }, { ...card, text: { description: embed.description } });
 }
 
 /** A result as a word of its own on the card ("Win"), where the embed's sentence says "win". */
 const RESULT_KEYS = {
-  win: 'messages:session.card.results.win',
-  loss: 'messages:session.card.results.loss',
-  draw: 'messages:session.card.results.draw',
-  none: 'messages:session.card.results.none',
+  win: 'session:card.results.win',
+  loss: 'session:card.results.loss',
+  draw: 'session:card.results.draw',
+  none: 'session:card.results.none',
 } as const;
 const resultOf = (m: RecordedMatch) => (m.drawn ? 'draw' : m.won === true ? 'win' : m.won === false ? 'loss' : 'none');
 
@@ -201,22 +199,20 @@ export function sessionCardSpec(title: string, s: Session, heroName: (id: string
     title: truncate(title, 200),
     // One match has no length: the day alone.
     subtitle: truncate(
-      s.end > s.start ? tr('messages:session.card.subtitle', { date: shortDate(s.start), length: duration(s.end - s.start) }) : shortDate(s.start),
+      s.end > s.start ? tr('session:card.subtitle', { date: shortDate(s.start), length: duration(s.end - s.start) }) : shortDate(s.start),
       200,
     ),
     tiles: [
-      { label: tr('messages:session.card.matches'), value: integer(played), tone: 'plain' },
+      { label: tr('session:card.matches'), value: integer(played), tone: 'plain' },
       {
-        label: tr('messages:session.card.record'),
+        label: tr('session:card.record'),
         value: `${winLoss(s)} · ${ratioPercent(played > 0 ? s.wins / played : null)}`,
         tone: tone(s.wins - s.losses),
       },
-      ...(change !== null
-        ? [{ label: tr('messages:session.card.score'), value: `${scoreChangeArrow(change)} ${rankScoreChange(change)}`, tone: tone(change) }]
-        : []),
-      ...(tiers ? [{ label: tr('messages:session.card.tier'), value: truncate(tiers, 200), tone: 'plain' as const }] : []),
+      ...(change !== null ? [{ label: tr('session:card.score'), value: `${scoreChangeArrow(change)} ${rankScoreChange(change)}`, tone: tone(change) }] : []),
+      ...(tiers ? [{ label: tr('session:card.tier'), value: truncate(tiers, 200), tone: 'plain' as const }] : []),
     ],
-    columns: [tr('messages:session.card.hero'), tr('messages:session.card.result'), tr('messages:session.card.kda'), tr('messages:session.card.change')],
+    columns: [tr('session:card.hero'), tr('session:card.result'), tr('session:card.kda'), tr('session:card.change')],
     rows: s.matches.slice(-SESSION_CARD_ROWS).map((m) => {
       const result = resultOf(m);
       const resultTone = result === 'win' ? 'win' : result === 'loss' ? 'loss' : 'muted';

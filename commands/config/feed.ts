@@ -20,7 +20,7 @@ import { scheduleOf, type FeedRequest } from './schedule.js';
  * @throws {UserFacingError} when the feed is not balance posts or there are too many; {@link UnknownHeroError} for a name that is no hero.
  */
 export async function heroFilterOf(type: FeedType, text: unknown, ctx: Ctx): Promise<string[] | null | undefined> {
-  if (typeof text === 'string' && typedWord(text, ['off', 'none', 'no'], 'messages:config.quietOff')) return null;
+  if (typeof text === 'string' && typedWord(text, ['off', 'none', 'no'], 'config:quietOff')) return null;
   const names =
     typeof text === 'string'
       ? text

@@ -41,7 +41,7 @@ export function scheduleOf(
     out.timeZone = zone === 'UTC' ? null : zone;
   }
   if (typeof quietText === 'string' && quietText.trim() !== '') {
-    if (typedWord(quietText, ['off', 'none', 'no'], 'messages:config.quietOff')) out.quiet = null;
+    if (typedWord(quietText, ['off', 'none', 'no'], 'config:quietOff')) out.quiet = null;
     else {
       const quiet = parseQuietHours(quietText);
       if (!quiet) throw new UserFacingError(t.badQuietHours(escapeText(quietText.trim(), 40)));

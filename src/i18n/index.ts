@@ -62,34 +62,74 @@ export function pickLocale(...choices: (string | null | undefined)[]): Locale {
 /** Found through the build's `import.meta.url` rewrite in production. */
 const LOCALES_DIR = new URL('./locales/', import.meta.url);
 
-/**
- * One namespace of one locale, parsed: its file `<namespace>.json`, or a folder `<namespace>/` of files, each file the
- * namespace's key of its name (`commands/player.json` is `commands:player.*`, so a command's texts are its own file);
- * `{}` when missing. @throws SyntaxError when not JSON: a broken file stops the start, not an answer.
- */
-export function readLocaleFile(locale: Locale, namespace: string): Record<string, unknown> {
-  const folder = new URL(`${locale}/${namespace}/`, LOCALES_DIR);
-  if (existsSync(folder)) {
-    const files = readdirSync(folder).filter((f) => f.endsWith('.json'));
-    return Object.fromEntries(
-      files.sort().map((f) => [f.slice(0, -'.json'.length), JSON.parse(readFileSync(new URL(encodeURIComponent(f), folder), 'utf8')) as unknown]),
-    );
-  }
+/** The folder of the commands' files: `commands/<name>.json`, a command's names, descriptions and `messages` together. */
+const COMMANDS = 'commands';
+
+function readJson(url: URL): Record<string, unknown> | undefined {
   let text: string;
   try {
-    text = readFileSync(new URL(`${locale}/${namespace}.json`, LOCALES_DIR), 'utf8');
+    text = readFileSync(url, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-/** The source locale's namespaces, sorted: its files, and its folders of files ({@link readLocaleFile}). */
+/**
+ * One namespace of one locale, parsed; `{}` when missing. A namespace is one of three:
+ * - `commands`: every command's names and descriptions (`commands/<name>.json` is `commands:<name>.*`), without messages;
+ * - a command's messages: the `messages` of its `commands/<name>.json`, so `player:…` is read from `commands/player.json`;
+ * - any other: its file `<namespace>.json`, or a folder `<namespace>/` of files, each file the key of its name.
+ * @throws SyntaxError when not JSON: a broken file stops the start, not an answer.
+ */
+export function readLocaleFile(locale: Locale, namespace: string): Record<string, unknown> {
+  if (namespace === COMMANDS) {
+    const texts = readFolder(locale, COMMANDS);
+    return Object.fromEntries(Object.entries(texts).map(([name, file]) => [name, withoutMessages(file)]));
+  }
+  if (commandNamespaces().includes(namespace)) {
+    const command = readJson(new URL(`${locale}/${COMMANDS}/${encodeURIComponent(namespace)}.json`, LOCALES_DIR));
+    return (command?.messages as Record<string, unknown> | undefined) ?? {};
+  }
+  if (existsSync(new URL(`${locale}/${namespace}/`, LOCALES_DIR))) return readFolder(locale, namespace);
+  return readJson(new URL(`${locale}/${namespace}.json`, LOCALES_DIR)) ?? {};
+}
+
+function readFolder(locale: Locale, folder: string): Record<string, unknown> {
+  const url = new URL(`${locale}/${folder}/`, LOCALES_DIR);
+  if (!existsSync(url)) return {};
+  const files = readdirSync(url).filter((f) => f.endsWith('.json'));
+  return Object.fromEntries(files.sort().map((f) => [f.slice(0, -'.json'.length), readJson(new URL(encodeURIComponent(f), url))]));
+}
+
+function withoutMessages(file: unknown): unknown {
+  if (typeof file !== 'object' || file === null || !('messages' in file)) return file;
+  const { messages: _messages, ...texts } = file as Record<string, unknown>;
+  return texts;
+}
+
+let commandMessageNamespaces: string[] | undefined;
+
+/** The commands whose English file holds `messages`: each is a namespace of its own. */
+function commandNamespaces(): string[] {
+  return (commandMessageNamespaces ??= Object.entries(readFolder(SOURCE_LOCALE, COMMANDS))
+    .filter(([, file]) => typeof file === 'object' && file !== null && 'messages' in file)
+    .map(([name]) => name)
+    .sort());
+}
+
+/**
+ * The source locale's namespaces, sorted: its files, its folders of files, and its commands' messages ({@link readLocaleFile}).
+ * @throws Error when a name is both a file or folder and a command's messages: one name, one place.
+ */
 export function namespaces(): string[] {
-  return readdirSync(new URL(`${SOURCE_LOCALE}/`, LOCALES_DIR), { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? [e.name] : e.name.endsWith('.json') ? [e.name.slice(0, -'.json'.length)] : []))
-    .sort();
+  const own = readdirSync(new URL(`${SOURCE_LOCALE}/`, LOCALES_DIR), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? [e.name] : e.name.endsWith('.json') ? [e.name.slice(0, -'.json'.length)] : [],
+  );
+  const twice = commandNamespaces().filter((name) => own.includes(name));
+  if (twice.length > 0) throw new Error(`src/i18n/locales/${SOURCE_LOCALE}: ${twice.join(', ')} both a file and a command's messages (commands/<name>.json)`);
+  return [...own, ...commandNamespaces()].sort();
 }
 
 let instance: i18n | undefined;

@@ -1,53 +1,64 @@
 /** Every message key as a type read from the English locale files (`namespace:path`, plurals without suffix): a missing key fails typecheck. */
 
+/** A command's file: its names and descriptions, and `messages`, its own namespace. */
+type CommandFile<F> = Omit<F, 'messages'>;
+
 /** `commands:<name>.*`: one file per command (src/i18n/locales/<lng>/commands/<name>.json), one key each. */
 interface CommandTexts {
-  'Rivals profile': typeof import('./locales/en/commands/Rivals profile.json');
-  achievements: typeof import('./locales/en/commands/achievements.json');
-  alerts: typeof import('./locales/en/commands/alerts.json');
-  battlepass: typeof import('./locales/en/commands/battlepass.json');
-  compare: typeof import('./locales/en/commands/compare.json');
-  config: typeof import('./locales/en/commands/config.json');
-  hero: typeof import('./locales/en/commands/hero.json');
-  items: typeof import('./locales/en/commands/items.json');
-  ladder: typeof import('./locales/en/commands/ladder.json');
-  last: typeof import('./locales/en/commands/last.json');
-  leaderboard: typeof import('./locales/en/commands/leaderboard.json');
-  link: typeof import('./locales/en/commands/link.json');
-  maps: typeof import('./locales/en/commands/maps.json');
-  match: typeof import('./locales/en/commands/match.json');
-  meta: typeof import('./locales/en/commands/meta.json');
-  'patch-notes': typeof import('./locales/en/commands/patch-notes.json');
-  player: typeof import('./locales/en/commands/player.json');
-  privacy: typeof import('./locales/en/commands/privacy.json');
-  scout: typeof import('./locales/en/commands/scout.json');
-  session: typeof import('./locales/en/commands/session.json');
-  settings: typeof import('./locales/en/commands/settings.json');
-  status: typeof import('./locales/en/commands/status.json');
-  unlink: typeof import('./locales/en/commands/unlink.json');
+  'Rivals profile': CommandFile<typeof import('./locales/en/commands/Rivals profile.json')>;
+  achievements: CommandFile<typeof import('./locales/en/commands/achievements.json')>;
+  alerts: CommandFile<typeof import('./locales/en/commands/alerts.json')>;
+  battlepass: CommandFile<typeof import('./locales/en/commands/battlepass.json')>;
+  compare: CommandFile<typeof import('./locales/en/commands/compare.json')>;
+  config: CommandFile<typeof import('./locales/en/commands/config.json')>;
+  hero: CommandFile<typeof import('./locales/en/commands/hero.json')>;
+  items: CommandFile<typeof import('./locales/en/commands/items.json')>;
+  ladder: CommandFile<typeof import('./locales/en/commands/ladder.json')>;
+  last: CommandFile<typeof import('./locales/en/commands/last.json')>;
+  leaderboard: CommandFile<typeof import('./locales/en/commands/leaderboard.json')>;
+  link: CommandFile<typeof import('./locales/en/commands/link.json')>;
+  maps: CommandFile<typeof import('./locales/en/commands/maps.json')>;
+  match: CommandFile<typeof import('./locales/en/commands/match.json')>;
+  meta: CommandFile<typeof import('./locales/en/commands/meta.json')>;
+  'patch-notes': CommandFile<typeof import('./locales/en/commands/patch-notes.json')>;
+  player: CommandFile<typeof import('./locales/en/commands/player.json')>;
+  privacy: CommandFile<typeof import('./locales/en/commands/privacy.json')>;
+  scout: CommandFile<typeof import('./locales/en/commands/scout.json')>;
+  session: CommandFile<typeof import('./locales/en/commands/session.json')>;
+  settings: CommandFile<typeof import('./locales/en/commands/settings.json')>;
+  status: CommandFile<typeof import('./locales/en/commands/status.json')>;
+  unlink: CommandFile<typeof import('./locales/en/commands/unlink.json')>;
 }
 
-interface Namespaces {
+/** `<name>:*`: a command's messages, the `messages` of its file (commands/<name>.json), beside its names and descriptions. */
+interface CommandMessages {
+  alerts: (typeof import('./locales/en/commands/alerts.json'))['messages'];
+  compare: (typeof import('./locales/en/commands/compare.json'))['messages'];
+  config: (typeof import('./locales/en/commands/config.json'))['messages'];
+  hero: (typeof import('./locales/en/commands/hero.json'))['messages'];
+  ladder: (typeof import('./locales/en/commands/ladder.json'))['messages'];
+  leaderboard: (typeof import('./locales/en/commands/leaderboard.json'))['messages'];
+  link: (typeof import('./locales/en/commands/link.json'))['messages'];
+  match: (typeof import('./locales/en/commands/match.json'))['messages'];
+  meta: (typeof import('./locales/en/commands/meta.json'))['messages'];
+  player: (typeof import('./locales/en/commands/player.json'))['messages'];
+  privacy: (typeof import('./locales/en/commands/privacy.json'))['messages'];
+  session: (typeof import('./locales/en/commands/session.json'))['messages'];
+  settings: (typeof import('./locales/en/commands/settings.json'))['messages'];
+  status: (typeof import('./locales/en/commands/status.json'))['messages'];
+}
+
+interface Namespaces extends CommandMessages {
   catalog: typeof import('./locales/en/catalog.json');
   charts: typeof import('./locales/en/charts.json');
   commands: CommandTexts;
   common: typeof import('./locales/en/common.json');
-  compare: typeof import('./locales/en/compare.json');
-  config: typeof import('./locales/en/config.json');
   feeds: typeof import('./locales/en/feeds.json');
-  hero: typeof import('./locales/en/hero.json');
-  ladder: typeof import('./locales/en/ladder.json');
-  leaderboard: typeof import('./locales/en/leaderboard.json');
-  link: typeof import('./locales/en/link.json');
-  match: typeof import('./locales/en/match.json');
   messages: typeof import('./locales/en/messages.json');
-  player: typeof import('./locales/en/player.json');
   'playground-page': typeof import('./locales/en/playground-page.json');
   web: typeof import('./locales/en/web.json');
   posts: typeof import('./locales/en/posts.json');
   render: typeof import('./locales/en/render.json');
-  settings: typeof import('./locales/en/settings.json');
-  status: typeof import('./locales/en/status.json');
 }
 
 /** i18next's plural suffixes. */

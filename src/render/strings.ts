@@ -83,128 +83,128 @@ export const t = {
   tooManyLinks: (max: number) => m('links.tooMany', { count: max, max: integer(max) }),
   unlinked: (names: string[]) => (names.length === 0 ? m('links.unlinkedNone') : m('links.unlinked', { names: prose(names.map(bold), 'conjunction') })),
   linkedList: (lines: string[]) => (lines.length === 0 ? m('links.listNone') : m('links.list', { lines: lines.join('\n') })),
-  configGuildOnly: () => m('config.guildOnly'),
-  configNeedsManageServer: () => m('config.needsManageServer'),
-  channelGone: (channelId: string) => m('config.channelGone', { channelId }),
+  configGuildOnly: () => tr('config:guildOnly'),
+  configNeedsManageServer: () => tr('config:needsManageServer'),
+  channelGone: (channelId: string) => tr('config:channelGone', { channelId }),
   /** `missing`: Discord's English names of the permissions (View Channel…), written as Discord's client names them in the reader's language. */
   channelMissing: (channelId: string, missing: string[]) =>
-    m('config.channelMissing', {
+    tr('config:channelMissing', {
       channelId,
-      permissions: enumeration(missing.map((name) => (PERMISSION_KEYS[name] ? m(`config.permissions.${PERMISSION_KEYS[name]}`) : name))),
+      permissions: enumeration(missing.map((name) => (PERMISSION_KEYS[name] ? tr(`config:permissions.${PERMISSION_KEYS[name]}`) : name))),
     }),
-  publishNeedsAnnouncement: (channelId: string) => m('config.publishNeedsAnnouncement', { channelId }),
+  publishNeedsAnnouncement: (channelId: string) => tr('config:publishNeedsAnnouncement', { channelId }),
   feedSet: (feed: string, channelId: string, backfill: number) =>
-    backfill > 0 ? m('config.feedSetBackfill', { feed, channelId, count: backfill, backfill: integer(backfill) }) : m('config.feedSet', { feed, channelId }),
-  feedFix: (channelId: string) => m('config.feedFix', { channelId }),
-  heroFilter: (names: string[]) => m('config.heroFilter', { heroes: enumeration(names) }),
-  heroFilterBalancesOnly: () => m('config.heroFilterBalancesOnly'),
-  heroFilterTooMany: (max: number) => m('config.heroFilterTooMany', { count: max, max: integer(max) }),
-  alertsUnavailable: () => m('alerts.unavailable'),
-  alertsNone: () => m('alerts.none'),
-  alertsAllOff: () => m('alerts.allOff'),
-  alertsNeedLink: () => m('alerts.needLink'),
-  alertsTooMany: (max: number) => m('alerts.tooMany', { count: max, max: integer(max) }),
-  alertsMains: (names: string, when: string) => m('alerts.mains', { names, when }),
-  alertsMainsPending: () => m('alerts.mainsPending'),
-  alertsWatching: (names: string) => m('alerts.watching', { names }),
-  alertsByDm: () => m('alerts.byDm'),
-  alertsInChannel: (channelId: string) => m('alerts.inChannel', { channelId }),
-  alertsNoChannel: () => m('alerts.noChannel'),
-  alertsChannelSet: (channelId: string) => m('alerts.channelSet', { channelId }),
-  alertsChannelOff: () => m('alerts.channelOff'),
-  quietHours: (start: string, end: string, zone: string) => m('config.quietHours', { start, end, zone }),
-  digestSchedule: (every: 'daily' | 'weekly', at: string, zone: string) => m(every === 'daily' ? 'config.digestDaily' : 'config.digestWeekly', { at, zone }),
-  badDigestTime: (typed: string) => m('config.badDigestTime', { typed }),
-  digestAtWithoutDigest: () => m('config.digestAtWithoutDigest'),
+    backfill > 0 ? tr('config:feedSetBackfill', { feed, channelId, count: backfill, backfill: integer(backfill) }) : tr('config:feedSet', { feed, channelId }),
+  feedFix: (channelId: string) => tr('config:feedFix', { channelId }),
+  heroFilter: (names: string[]) => tr('config:heroFilter', { heroes: enumeration(names) }),
+  heroFilterBalancesOnly: () => tr('config:heroFilterBalancesOnly'),
+  heroFilterTooMany: (max: number) => tr('config:heroFilterTooMany', { count: max, max: integer(max) }),
+  alertsUnavailable: () => tr('alerts:unavailable'),
+  alertsNone: () => tr('alerts:none'),
+  alertsAllOff: () => tr('alerts:allOff'),
+  alertsNeedLink: () => tr('alerts:needLink'),
+  alertsTooMany: (max: number) => tr('alerts:tooMany', { count: max, max: integer(max) }),
+  alertsMains: (names: string, when: string) => tr('alerts:mains', { names, when }),
+  alertsMainsPending: () => tr('alerts:mainsPending'),
+  alertsWatching: (names: string) => tr('alerts:watching', { names }),
+  alertsByDm: () => tr('alerts:byDm'),
+  alertsInChannel: (channelId: string) => tr('alerts:inChannel', { channelId }),
+  alertsNoChannel: () => tr('alerts:noChannel'),
+  alertsChannelSet: (channelId: string) => tr('alerts:channelSet', { channelId }),
+  alertsChannelOff: () => tr('alerts:channelOff'),
+  quietHours: (start: string, end: string, zone: string) => tr('config:quietHours', { start, end, zone }),
+  digestSchedule: (every: 'daily' | 'weekly', at: string, zone: string) => tr(every === 'daily' ? 'config:digestDaily' : 'config:digestWeekly', { at, zone }),
+  badDigestTime: (typed: string) => tr('config:badDigestTime', { typed }),
+  digestAtWithoutDigest: () => tr('config:digestAtWithoutDigest'),
   /** The feed posts each full text in a thread. */
-  threadsOn: () => m('config.threadsOn'),
-  threadsNeedText: () => m('config.threadsNeedText'),
-  quietNow: (end: string, zone: string) => m('config.quietNow', { end, zone }),
-  badQuietHours: (typed: string) => m('config.badQuietHours', { typed, off: m('config.quietOff') }),
-  unknownTimeZone: (typed: string) => m('config.unknownTimeZone', { typed }),
-  feedEdited: (post: string, when: string) => m('config.feedEdited', { post, when }),
+  threadsOn: () => tr('config:threadsOn'),
+  threadsNeedText: () => tr('config:threadsNeedText'),
+  quietNow: (end: string, zone: string) => tr('config:quietNow', { end, zone }),
+  badQuietHours: (typed: string) => tr('config:badQuietHours', { typed, off: tr('config:quietOff') }),
+  unknownTimeZone: (typed: string) => tr('config:unknownTimeZone', { typed }),
+  feedEdited: (post: string, when: string) => tr('config:feedEdited', { post, when }),
   /** A correction that could not be edited into its message; it is not retried. */
-  feedEditFailed: (post: string, when: string, reason: string) => m('config.feedEditFailed', { post, when, reason }),
+  feedEditFailed: (post: string, when: string, reason: string) => tr('config:feedEditFailed', { post, when, reason }),
   /** Why a post could not be delivered or edited, in the reader's language. */
   deliveryProblem: (problem: DeliveryProblem) => {
     if (problem.kind === 'other') return problem.detail;
-    if (problem.kind === 'gaveUp') return m('config.deliveryProblem.gaveUp', { attempts: integer(problem.attempts), detail: problem.detail });
-    return m(`config.deliveryProblem.${problem.key}`);
+    if (problem.kind === 'gaveUp') return tr('config:deliveryProblem.gaveUp', { attempts: integer(problem.attempts), detail: problem.detail });
+    return tr(`config:deliveryProblem.${problem.key}`);
   },
-  testPostSent: (feed: string, channelId: string) => m('config.testPostSent', { feed: feed.toLowerCase(), channelId }),
-  testPostNotSet: (feed: string) => m('config.testPostNotSet', { feed }),
-  testPostFailed: (channelId: string, reason: string) => m('config.testPostFailed', { channelId, reason }),
-  testPostOffline: () => m('config.testPostOffline'),
-  resetConfirm: () => m('config.resetConfirm'),
-  resetDone: () => m('config.resetDone'),
-  resetCancelled: () => m('config.resetCancelled'),
+  testPostSent: (feed: string, channelId: string) => tr('config:testPostSent', { feed: feed.toLowerCase(), channelId }),
+  testPostNotSet: (feed: string) => tr('config:testPostNotSet', { feed }),
+  testPostFailed: (channelId: string, reason: string) => tr('config:testPostFailed', { channelId, reason }),
+  testPostOffline: () => tr('config:testPostOffline'),
+  resetConfirm: () => tr('config:resetConfirm'),
+  resetDone: () => tr('config:resetDone'),
+  resetCancelled: () => tr('config:resetCancelled'),
   /** `age` from humanAge ("3 hours"). */
   staleNote: (age: string) => m('freshness.staleNote', { age }),
   ageFewSeconds: () => m('freshness.ageFewSeconds'),
   /** A whole number of a unit in the locale's words ("3 hours"). */
   age: (count: number, unit: 'minute' | 'hour' | 'day') => new Intl.NumberFormat(currentLocale(), { style: 'unit', unit, unitDisplay: 'long' }).format(count),
   pageOf: (page: number, total: number) => m('freshness.pageOf', { page: integer(page), total: integer(total) }),
-  metaGathering: () => m('meta.gathering'),
+  metaGathering: () => tr('meta:gathering'),
   metaGatheringEta: (done: number, total: number, etaMs: number) => {
     const seconds = Math.max(1, Math.ceil(etaMs / 1000));
     const [count, unit] = seconds < 90 ? [seconds, 'second'] : [Math.ceil(seconds / 60), 'minute'];
     const time = new Intl.NumberFormat(currentLocale(), { style: 'unit', unit, unitDisplay: 'long' }).format(count);
-    return m('meta.gatheringEta', { count: total, done: integer(done), total: integer(total), time });
+    return tr('meta:gatheringEta', { count: total, done: integer(done), total: integer(total), time });
   },
-  metaUnavailable: () => m('meta.unavailable'),
-  metaTitle: (role: string | null) => (role ? m('meta.titleRole', { role }) : m('meta.title')),
-  metaSort: (sort: 'win-rate' | 'pick-share' | 'kda') => m(`meta.sort.${({ 'win-rate': 'winRate', 'pick-share': 'pickShare', kda: 'kda' } as const)[sort]}`),
-  metaSortedBy: (sortName: string) => m('meta.sortedBy', { sort: sortName }),
+  metaUnavailable: () => tr('meta:unavailable'),
+  metaTitle: (role: string | null) => (role ? tr('meta:titleRole', { role }) : tr('meta:title')),
+  metaSort: (sort: 'win-rate' | 'pick-share' | 'kda') => tr(`meta:sort.${({ 'win-rate': 'winRate', 'pick-share': 'pickShare', kda: 'kda' } as const)[sort]}`),
+  metaSortedBy: (sortName: string) => tr('meta:sortedBy', { sort: sortName }),
   /** `name` is escaped markdown; the numbers are formatted, an em dash when unknown. */
-  metaLine: (name: string, winRate: string, pickShare: string, kda: string) => m('meta.line', { name, winRate, pickShare, kda }),
+  metaLine: (name: string, winRate: string, pickShare: string, kda: string) => tr('meta:line', { name, winRate, pickShare, kda }),
   metaRoleHeading: (role: string | null, continued: boolean) =>
-    m(continued ? 'meta.roleHeadingContinued' : 'meta.roleHeading', { role: role ?? m('meta.roleOther') }),
-  metaNoHeroes: (role: string | null) => (role ? m('meta.noHeroesRole', { role }) : m('meta.noHeroes')),
+    tr(continued ? 'meta:roleHeadingContinued' : 'meta:roleHeading', { role: role ?? tr('meta:roleOther') }),
+  metaNoHeroes: (role: string | null) => (role ? tr('meta:noHeroesRole', { role }) : tr('meta:noHeroes')),
   metaFooter: (age: string, answered: number, total: number, stale: boolean) =>
     [
-      m('meta.footerGathered', { age }),
-      answered < total ? m('meta.footerPartial', { count: total, answered: integer(answered), total: integer(total) }) : '',
-      stale ? m('meta.footerStale') : '',
+      tr('meta:footerGathered', { age }),
+      answered < total ? tr('meta:footerPartial', { count: total, answered: integer(answered), total: integer(total) }) : '',
+      stale ? tr('meta:footerStale') : '',
     ]
       .filter(Boolean)
       .join(' · '),
   serverMetaTitle: (role: string | null, source: 'played' | 'met' | 'bot' = 'played') => {
     const key = ({ played: 'title', met: 'titleMet', bot: 'titleBot' } as const)[source];
-    return role ? m(`meta.server.${key}Role`, { role }) : m(`meta.server.${key}`);
+    return role ? tr(`meta:server.${key}Role`, { role }) : tr(`meta:server.${key}`);
   },
   serverMetaBasis: (period: 'season' | '30d', matches: number, season: string | null, source: 'played' | 'met' | 'bot' = 'played') => {
-    if (source === 'bot') return m('meta.server.basisBot', { count: matches, matches: integer(matches) });
+    if (source === 'bot') return tr('meta:server.basisBot', { count: matches, matches: integer(matches) });
     const met = source === 'met' ? 'Met' : '';
     return period === 'season'
-      ? m(`meta.server.basis${met}Season`, { count: matches, matches: integer(matches), season: season ?? '' })
-      : m(`meta.server.basis${met}Recent`, { count: matches, matches: integer(matches) });
+      ? tr(`meta:server.basis${met}Season`, { count: matches, matches: integer(matches), season: season ?? '' })
+      : tr(`meta:server.basis${met}Recent`, { count: matches, matches: integer(matches) });
   },
-  serverMetaNoneOf: (source: 'met' | 'bot') => m(source === 'met' ? 'meta.server.noneMet' : 'meta.server.noneBot'),
-  serverMetaFooterBot: () => m('meta.server.footerBot'),
-  serverMetaBracket: (tier: string) => m('meta.server.bracket', { tier }),
-  serverMetaHow: (min: number) => m('meta.server.how', { min: integer(min) }),
+  serverMetaNoneOf: (source: 'met' | 'bot') => tr(source === 'met' ? 'meta:server.noneMet' : 'meta:server.noneBot'),
+  serverMetaFooterBot: () => tr('meta:server.footerBot'),
+  serverMetaBracket: (tier: string) => tr('meta:server.bracket', { tier }),
+  serverMetaHow: (min: number) => tr('meta:server.how', { min: integer(min) }),
   serverMetaLine: (name: string, winRate: string, low: string, high: string, pickShare: string, kda: string, matches: number) =>
-    m('meta.server.line', { count: matches, name, winRate, low, high, pickShare, kda, matches: integer(matches) }),
+    tr('meta:server.line', { count: matches, name, winRate, low, high, pickShare, kda, matches: integer(matches) }),
   /** `record` W–L ("3–2"). */
-  serverMetaFew: (name: string, record: string, matches: number) => m('meta.server.few', { count: matches, name, record, matches: integer(matches) }),
+  serverMetaFew: (name: string, record: string, matches: number) => tr('meta:server.few', { count: matches, name, record, matches: integer(matches) }),
   serverMetaNone: (period: 'season' | '30d', tier: string | null) =>
-    m(period === 'season' ? 'meta.server.noneSeason' : 'meta.server.noneRecent', { bracket: tier ? m('meta.server.inBracket', { tier }) : '' }),
-  serverMetaFooter: () => m('meta.server.footer'),
-  serverMetaChartTitle: () => m('meta.server.chartTitle'),
-  metaChartTitle: (role: string | null) => (role ? m('meta.chartTitleRole', { role }) : m('meta.chartTitle')),
+    tr(period === 'season' ? 'meta:server.noneSeason' : 'meta:server.noneRecent', { bracket: tier ? tr('meta:server.inBracket', { tier }) : '' }),
+  serverMetaFooter: () => tr('meta:server.footer'),
+  serverMetaChartTitle: () => tr('meta:server.chartTitle'),
+  metaChartTitle: (role: string | null) => (role ? tr('meta:chartTitleRole', { role }) : tr('meta:chartTitle')),
   metaChartAlt: (count: number, role: string | null, best: string, most: string) =>
-    m(role ? 'meta.chartAltRole' : 'meta.chartAlt', { count, heroes: integer(count), ...(role ? { role } : {}), best, most }),
-  balanceUnavailable: () => m('balance.unavailable'),
+    tr(role ? 'meta:chartAltRole' : 'meta:chartAlt', { count, heroes: integer(count), ...(role ? { role } : {}), best, most }),
+  balanceUnavailable: () => tr('hero:balance.unavailable'),
   /** `hero` is escaped markdown. */
-  balanceBuilding: (hero: string) => m('balance.building', { hero }),
+  balanceBuilding: (hero: string) => tr('hero:balance.building', { hero }),
   /** `hero` is escaped markdown. */
-  balanceNone: (hero: string) => m('balance.none', { hero }),
-  balanceVerdict: (verdict: 'buff' | 'nerf' | 'adjusted' | 'fixed') => m(`balance.verdict.${verdict}`),
-  balanceKind: (kind: 'balance' | 'patch-note') => m(kind === 'balance' ? 'balance.kind.balance' : 'balance.kind.patchNote'),
-  balanceNoDate: () => m('balance.noDate'),
-  balanceMoreLines: (count: number) => m('balance.moreLines', { count, lines: integer(count) }),
-  balanceFooter: (total: number) => m('balance.footer', { count: total, posts: integer(total) }),
-  balanceRead: (n: number) => m('balance.read', { n: integer(n) }),
+  balanceNone: (hero: string) => tr('hero:balance.none', { hero }),
+  balanceVerdict: (verdict: 'buff' | 'nerf' | 'adjusted' | 'fixed') => tr(`hero:balance.verdict.${verdict}`),
+  balanceKind: (kind: 'balance' | 'patch-note') => tr(kind === 'balance' ? 'hero:balance.kind.balance' : 'hero:balance.kind.patchNote'),
+  balanceNoDate: () => tr('hero:balance.noDate'),
+  balanceMoreLines: (count: number) => tr('hero:balance.moreLines', { count, lines: integer(count) }),
+  balanceFooter: (total: number) => tr('hero:balance.footer', { count: total, posts: integer(total) }),
+  balanceRead: (n: number) => tr('hero:balance.read', { n: integer(n) }),
   // The playground (src/playground): what its command bar says before anything reaches the bot.
   playgroundUnknownCommand: (name: string) => page('unknownCommand', { name }),
   playgroundNoPermission: (name: string) => m('playground.noPermission', { name }),

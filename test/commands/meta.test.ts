@@ -155,8 +155,8 @@ describe('/meta on the replica', () => {
     expect(all.description).toMatch(/ · KDA \d+,\d\d$/m);
     expect(all.description).not.toMatch(/KDA \d+\.\d/);
     const strategists = toMessagePayload(await m.router.command('meta', { options: { role: 'Strategist' }, user: fr }, m.ctx)).embeds[0]!;
-    expect(strategists.title).toBe(trIn('fr', 'messages:meta.titleRole', { role: 'Stratège' }));
-    expect((m.charts.specs.at(-1) as MetaScatterChart).title).toBe(trIn('fr', 'messages:meta.chartTitleRole', { role: 'Stratège' }));
+    expect(strategists.title).toBe(trIn('fr', 'meta:titleRole', { role: 'Stratège' }));
+    expect((m.charts.specs.at(-1) as MetaScatterChart).title).toBe(trIn('fr', 'meta:chartTitleRole', { role: 'Stratège' }));
     const de = toMessagePayload(await m.router.command('meta', { options: { role: 'Vanguard' }, user: { ...MEMBER, locale: 'de' } }, m.ctx)).embeds[0]!;
     expect(de.title).toBe('Helden-Meta · Vorhut');
   });
@@ -305,9 +305,7 @@ describe('/meta on the replica', () => {
     expect(fresh.ctx.meta!.progress()).toMatchObject({ done: 0, total: 37, fullRate: true });
     // At two thirds of 30 a minute: 111 s, shown in whole minutes; in German, with the unit in German.
     const de = await at30.router.command('meta', { options: {}, user: { ...MEMBER, locale: 'de' } }, at30.within(100));
-    expect(toMessagePayload(de).embeds[0]!.description).toBe(
-      trIn('de', 'messages:meta.gatheringEta', { count: 37, done: '0', total: '37', time: '2 Minuten' }),
-    );
+    expect(toMessagePayload(de).embeds[0]!.description).toBe(trIn('de', 'meta:gatheringEta', { count: 37, done: '0', total: '37', time: '2 Minuten' }));
     expect(toMessagePayload(de).embeds[0]!.description).toContain('bisher 0 von 37 Helden');
     r.setFaults({});
     await fresh.ctx.meta!.stop();

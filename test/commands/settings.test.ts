@@ -162,7 +162,7 @@ describe('/settings platform', () => {
   it('is shown by /privacy show, exported, and deleted with the member’s data', async () => {
     await platform('xbox', dm);
     const shown = JSON.stringify((await env.b.run('privacy', {}, 'show', dm)).payload.embeds);
-    expect(shown).toContain(trIn('en', 'messages:privacy.platformChosen', { platform: 'Xbox' }));
+    expect(shown).toContain(trIn('en', 'privacy:platformChosen', { platform: 'Xbox' }));
     expect((await env.b.state.memberData.collect(dm.userId)).settings?.platform).toBe('xbox');
     await env.b.state.memberData.erase(dm.userId, Date.now());
     expect(await env.b.ctx.links.platformOf(dm.userId)).toBeNull();

@@ -76,7 +76,7 @@ describe('messages naming commands', () => {
   it('without command ids: the name each member’s client shows, in code; plain where mentions do not render', () => {
     expect(runInLocale('en', () => t.notLinkedOther('42'))).toBe('<@42> has not linked a Rivals account. They can link one with `/link`.');
     expect(runInLocale('fr', () => t.notLinkedOther('42'))).toBe('<@42> n’a pas lié de compte Rivals. Cette personne peut en lier un avec `/lier`.');
-    expect(trIn('fr', 'messages:config.testPostNotSet', { feed: 'X' })).toContain(`\`/${localizedCommandPath('config feed', 'fr')}\``);
+    expect(trIn('fr', 'config:testPostNotSet', { feed: 'X' })).toContain(`\`/${localizedCommandPath('config feed', 'fr')}\``);
     expect(trIn('ja', 'hero:leaderboard.footer')).toMatch(new RegExp(`/${textsAt(commandsFile('ja'), 'leaderboard')!.name}$`));
     expect(trIn('en', 'hero:leaderboard.footer')).toBe('Full list, every platform: /leaderboard');
     expect(trIn('de', 'hero:leaderboard.footer')).toMatch(new RegExp(`/${textsAt(commandsFile('de'), 'leaderboard')!.name}$`));
@@ -98,7 +98,7 @@ describe('messages naming commands', () => {
     );
     for (const locale of LOCALES) {
       expect(runInLocale(locale, () => t.notLinkedOther('42'))).toContain('</link:111111111111111111>');
-      expect(trIn(locale, 'messages:config.testPostNotSet', { feed: 'X' })).toContain('</config feed:222222222222222222>');
+      expect(trIn(locale, 'config:testPostNotSet', { feed: 'X' })).toContain('</config feed:222222222222222222>');
       expect(trIn(locale, 'config:show.leaderboardPlatform')).not.toContain('</');
     }
     // A command whose id is unknown keeps its name.

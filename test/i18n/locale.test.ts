@@ -6,6 +6,7 @@
 import type { MessageKey } from '../../src/i18n/keys.js';
 import { describe, expect, it } from 'vitest';
 import i18next from 'i18next';
+import { readdirSync, readFileSync } from 'node:fs';
 import {
   commandReferences,
   currentLocale,
@@ -77,6 +78,43 @@ function entries(value: unknown, path: string[] = []): [string, string][] {
   if (typeof value === 'string') return [[path.join('.'), value]];
   return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => entries(v, [...path, k]));
 }
+
+describe("a command's file holds its messages", () => {
+  const localesDir = new URL('../../src/i18n/locales/', import.meta.url);
+  const commandFiles = (locale: string) => readdirSync(new URL(`${locale}/commands/`, localesDir)).map((f) => f.slice(0, -'.json'.length));
+
+  it("reads a command's messages from commands/<name>.json, and its names and descriptions without them", () => {
+    const file = JSON.parse(readFileSync(new URL('fr/commands/session.json', localesDir), 'utf8')) as { name: string; messages: Record<string, unknown> };
+    expect(readLocaleFile('fr', 'session')).toEqual(file.messages);
+    expect(Object.keys(file.messages).length).toBeGreaterThan(5);
+    const texts = readLocaleFile('fr', 'commands') as Record<string, Record<string, unknown>>;
+    expect(texts.session!.name).toBe(file.name);
+    for (const [name, command] of Object.entries(texts)) expect(command, name).not.toHaveProperty('messages');
+    expect(namespaces()).toEqual(expect.arrayContaining(['player', 'session', 'config', 'messages', 'commands']));
+    expect(trIn('fr', 'session:titleLatest', { name: 'X' })).not.toBe(trIn('en', 'session:titleLatest', { name: 'X' }));
+  });
+
+  it('no locale keeps a file beside a command that holds the same messages (the loader would never read it)', () => {
+    expect(namespaces().filter((ns) => commandFiles('en').includes(ns)).length).toBeGreaterThan(10);
+    for (const locale of LOCALES) {
+      expect(commandFiles(locale).sort(), locale).toEqual(commandFiles('en').sort());
+      const own = readdirSync(new URL(`${locale}/`, localesDir)).map((f) => f.replace(/\.json$/, ''));
+      const messagesOf = commandFiles(locale).filter((name) => {
+        const file = JSON.parse(readFileSync(new URL(`${locale}/commands/${encodeURIComponent(name)}.json`, localesDir), 'utf8')) as object;
+        return 'messages' in file;
+      });
+      expect(
+        messagesOf.filter((name) => own.includes(name)),
+        locale,
+      ).toEqual([]);
+      expect(messagesOf.sort(), locale).toEqual(
+        namespaces()
+          .filter((ns) => commandFiles('en').includes(ns))
+          .sort(),
+      );
+    }
+  });
+});
 
 describe('messages as i18next gives them', () => {
   it('locale files use only plain {{name}} placeholders: no formatters, nesting or context, which the template cache would not carry', () => {

@@ -7,7 +7,6 @@
  * sent. Charts carry the locale in their spec, and the worker writes the chart's own words in it.
  */
 import type { MessageKey } from '../../src/i18n/keys.js';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meta } from '../../commands/meta.js';
 import { commands } from '../../commands/index.js';
@@ -17,7 +16,7 @@ import type { HeroPerformanceChart, MetaScatterChart, RankHistoryChart } from '.
 import type { CommandContext, CommandInput } from '../../src/discord/command.js';
 import { Router } from '../../src/discord/router.js';
 import { HeroMeta } from '../../src/jobs/hero-meta.js';
-import { LOCALES, trIn, type Locale } from '../../src/i18n/index.js';
+import { LOCALES, readLocaleFile, trIn, type Locale } from '../../src/i18n/index.js';
 import type { View } from '../../src/render/view.js';
 import { MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
 import { expectFitsUncut, messageTexts } from '../helpers/limits.js';
@@ -36,7 +35,7 @@ const MATCH = '6713371_1740603484_820_11001_10';
 /** Every leaf string of a locale's namespace files (all plural forms). */
 function messages(locale: Locale): string[] {
   const leaves = (value: unknown): string[] => (typeof value === 'string' ? [value] : Object.values(value as object).flatMap(leaves));
-  return NAMESPACES.flatMap((ns) => leaves(JSON.parse(readFileSync(new URL(`../../src/i18n/locales/${locale}/${ns}.json`, import.meta.url), 'utf8'))));
+  return NAMESPACES.flatMap((ns) => leaves(readLocaleFile(locale, ns)));
 }
 
 /**
