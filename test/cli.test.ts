@@ -7,6 +7,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readLocaleFile } from '../src/i18n/index.js';
 import type { MessagePayload } from '../src/render/view.js';
+import { payloadToText } from '../src/render/text.js';
+import { bot } from './helpers/bot.js';
+import { replica } from './helpers/replica.js';
 
 /** Runs `command args` with only `env` (and `cwd`), and collects what it printed and its exit code. */
 function run(command: string, args: string[], env: Record<string, string>, cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -46,20 +49,33 @@ describe('npm run cli', () => {
     expect(stdout).toMatch(/\[Page 2 of 2 \(disabled\)\] hero\.p:1011:abilities:2:i/);
   }, 30_000);
 
-  it('answers for every real sample player and match', async () => {
+  it('answers a real sample player and match, and prints every sample match as text', async () => {
     const { loadDataset } = await import('../src/replica/data/dataset.js');
     const data = loadDataset();
-    for (const uid of data.players.keys()) {
-      const { code, stdout } = await cli(['player', `query:${uid}`, '--json']);
-      expect(code, uid).toBe(0);
-      expect((JSON.parse(stdout) as MessagePayload).embeds[0]!.description).toContain(` · UID ${uid} · `);
+    // One process each: the command line's own path. Every sample through the router is
+    // test/commands/player-match.test.ts's; each spawn here costs a second or two of both cores.
+    const [player] = data.players.keys();
+    const [match] = data.matches.keys();
+    const answered = await cli(['player', `query:${player!}`, '--json']);
+    expect(answered.code, player).toBe(0);
+    expect((JSON.parse(answered.stdout) as MessagePayload).embeds[0]!.description).toContain(` · UID ${player!} · `);
+    const printed = await cli(['match', `match:${match!}`]);
+    expect(printed.code, match).toBe(0);
+    expect(printed.stdout).toMatch(/^# Team A · (Victory|Defeat)$/m);
+    // Every sample match as the command line prints it, in this process.
+    const r = await replica();
+    const b = bot(r);
+    try {
+      for (const uid of data.matches.keys()) {
+        const { payload, view } = await b.run('match', { match: uid });
+        expect(view.isError, uid).toBeFalsy();
+        expect(payloadToText(payload), uid).toMatch(/^# Team A · (Victory|Defeat)$/m);
+      }
+    } finally {
+      await b.close();
+      await r.close();
     }
-    for (const uid of data.matches.keys()) {
-      const { code, stdout } = await cli(['match', `match:${uid}`]);
-      expect(code, uid).toBe(0);
-      expect(stdout).toMatch(/^# Team A · (Victory|Defeat)$/m);
-    }
-  }, 240_000);
+  }, 60_000);
 
   it('--locale answers in the member’s Discord language, as the router does on Discord', async () => {
     const overview = (locale: 'en' | 'fr' | 'es-ES') => (readLocaleFile(locale, 'hero').overview as { realName: string }).realName;
