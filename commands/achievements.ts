@@ -23,10 +23,10 @@ const definition = slashCommand('achievements')
   .toJSON();
 
 const line = (a: AchievementSummary) =>
-  `**${escapeText(a.name ?? a.id, 80)}** · ${escapeText(titleCase(a.category ?? '—'), 40)} · ${tr('catalog:achievements.points', { count: a.points ?? 0, n: integer(a.points) })}`;
+  `**${escapeText(a.name ?? a.id, 80)}** · ${escapeText(titleCase(a.category ?? '—'), 40)} · ${tr('achievements:points', { count: a.points ?? 0, n: integer(a.points) })}`;
 
 /** The list's title: "<hero> achievements" for a hero's (`heroName` in the game's spelling), "Achievements" for all. */
-const listTitle = (hero: string | null) => (hero === null ? tr('catalog:achievements.title') : tr('catalog:achievements.heroTitle', { hero }));
+const listTitle = (hero: string | null) => (hero === null ? tr('achievements:title') : tr('achievements:heroTitle', { hero }));
 
 /** A page of achievements; `hero` is a hero id or name, or "" for all. */
 function achievementListView(hero: string, title: string, page: number, ctx: Ctx) {
@@ -37,7 +37,7 @@ function achievementListView(hero: string, title: string, page: number, ctx: Ctx
     args: [hero],
     embed: { color: COLOUR, title },
     line,
-    empty: tr(hero ? 'catalog:achievements.emptyHero' : 'catalog:achievements.empty'),
+    empty: tr(hero ? 'achievements:emptyHero' : 'achievements:empty'),
   });
 }
 
@@ -52,13 +52,13 @@ export const achievements: CommandModule = {
         embeds: [
           {
             color: COLOUR,
-            author: { name: a.category ? titleCase(a.category) : tr('catalog:achievements.fallbackCategory') },
+            author: { name: a.category ? titleCase(a.category) : tr('achievements:fallbackCategory') },
             title: escapeText(a.name, LIMITS.title),
-            description: a.mission ? escapeText(a.mission, LIMITS.description) : tr('catalog:achievements.noMission'),
+            description: a.mission ? escapeText(a.mission, LIMITS.description) : tr('achievements:noMission'),
             thumbnail: a.icon ? { url: a.icon } : undefined,
             fields: [
-              { name: tr('catalog:achievements.pointsField'), value: integer(a.points), inline: true },
-              { name: tr('catalog:achievements.rarity'), value: escapeText(a.rarity ?? '—', 100), inline: true },
+              { name: tr('achievements:pointsField'), value: integer(a.points), inline: true },
+              { name: tr('achievements:rarity'), value: escapeText(a.rarity ?? '—', 100), inline: true },
             ],
             footer: staleFooter(fetched),
           },

@@ -25,20 +25,17 @@ async function battlePassView(season: string, page: number, ctx: Ctx): Promise<V
   const p = clampPage(page, pages);
   const lines = bp.items
     .slice((p - 1) * PER_PAGE, p * PER_PAGE)
-    .map(
-      (i) =>
-        `${i.is_luxury ? '💎' : '▫️'} **${i.name ? escapeText(i.name, 100) : tr('catalog:battlePass.fallbackReward')}** · ${escapeText(i.cost ?? '—', 100)}`,
-    );
+    .map((i) => `${i.is_luxury ? '💎' : '▫️'} **${i.name ? escapeText(i.name, 100) : tr('battlepass:fallbackReward')}** · ${escapeText(i.cost ?? '—', 100)}`);
   const nav = pageRow('bp.p', [season], p, pages);
   return {
     embeds: [
       {
         color: 0xa855f7,
-        author: { name: tr('catalog:battlePass.author', { season: bp.season ?? (season || '1.5') }) },
-        title: bp.season_name ? escapeText(bp.season_name, 200) : tr('catalog:battlePass.title'),
-        description: lines.join('\n') || tr('catalog:battlePass.none'),
+        author: { name: tr('battlepass:author', { season: bp.season ?? (season || '1.5') }) },
+        title: bp.season_name ? escapeText(bp.season_name, 200) : tr('battlepass:title'),
+        description: lines.join('\n') || tr('battlepass:none'),
         thumbnail: bp.items[(p - 1) * PER_PAGE]?.image ? { url: bp.items[(p - 1) * PER_PAGE]!.image! } : undefined,
-        footer: staleFooter(fetched) ?? { text: tr('catalog:battlePass.luxury') },
+        footer: staleFooter(fetched) ?? { text: tr('battlepass:luxury') },
       },
     ],
     components: nav ? [nav] : [],

@@ -32,12 +32,12 @@ const typeOf = (v: unknown): ItemType | undefined => ((ITEM_TYPES as readonly st
 /** A type the API filters by, in the current locale; any other as the API gives it. */
 function typeName(raw: string | null | undefined): string {
   const text = raw?.trim();
-  if (!text) return tr('catalog:items.fallbackType');
+  if (!text) return tr('items:fallbackType');
   const known = typeOf(text.toLowerCase());
-  return known ? tr(`catalog:items.type.${known}`) : text;
+  return known ? tr(`items:type.${known}`) : text;
 }
 
-/** The game's rarity tiers of cosmetics (`catalog:items.rarities.<tier>`). */
+/** The game's rarity tiers of cosmetics (`items:rarities.<tier>`). */
 type RarityTier = 'uncommon' | 'rare' | 'epic' | 'legendary';
 
 /**
@@ -72,7 +72,7 @@ export function rarityName(raw: string | null | undefined): string | null {
     .replace(/^quality(?=.)/, '');
   if (code === 'noquality' || code === 'none' || code === '') return null;
   const tier = Object.hasOwn(RARITY_BY_CODE, code) ? RARITY_BY_CODE[code] : undefined;
-  return tier ? tr(`catalog:items.rarities.${tier}`) : titleCase(text.toLowerCase().replace(/_+/g, ' ').trim());
+  return tier ? tr(`items:rarities.${tier}`) : titleCase(text.toLowerCase().replace(/_+/g, ' ').trim());
 }
 
 const line = (i: Item) => {
@@ -87,9 +87,9 @@ function itemListView(type: ItemType | undefined, page: number, ctx: Ctx) {
     page,
     route: 'items.p',
     args: [type ?? 'all'],
-    embed: { color: COLOUR, title: tr(type ? `catalog:items.types.${type}` : 'catalog:items.title') },
+    embed: { color: COLOUR, title: tr(type ? `items:types.${type}` : 'items:title') },
     line,
-    empty: tr('catalog:items.empty'),
+    empty: tr('items:empty'),
   });
 }
 
@@ -106,16 +106,16 @@ export const items: CommandModule = {
             color: COLOUR,
             author: { name: typeName(i.type) },
             title: escapeText(i.name ?? i.id, LIMITS.title),
-            description: i.description ? escapeText(i.description, LIMITS.description) : tr('catalog:items.noDescription'),
+            description: i.description ? escapeText(i.description, LIMITS.description) : tr('items:noDescription'),
             thumbnail: i.icon ? { url: i.icon } : undefined,
             fields: [
-              { name: tr('catalog:items.quality'), value: escapeText(rarityName(i.quality) ?? '—', 100), inline: true },
+              { name: tr('items:quality'), value: escapeText(rarityName(i.quality) ?? '—', 100), inline: true },
               {
-                name: tr('catalog:items.hero'),
+                name: tr('items:hero'),
                 value: i.associated_hero ? escapeText(heroName(i.associated_hero) ?? i.associated_hero, 100) : '—',
                 inline: true,
               },
-              { name: tr('catalog:items.id'), value: escapeText(i.id, 100), inline: true },
+              { name: tr('items:id'), value: escapeText(i.id, 100), inline: true },
             ],
             footer: staleFooter(fetched),
           },

@@ -29,10 +29,10 @@ function lines(maps: MapInfo[]): Map<MapInfo, string> {
       m,
       [
         `**${title(m)}**`,
-        m.mode ? escapeText(modeName(m.mode)!, 40) : tr('catalog:maps.unknownMode'),
-        m.competitive ? tr('catalog:maps.competitive') : '',
-        (seen.get(key(m)) ?? 0) > 1 ? tr('catalog:maps.mapId', { id: escapeText(m.id, 20) }) : '',
-        m.video ? `[${tr('catalog:maps.video')}](${m.video.replace(/[()\s]/g, '')})` : '',
+        m.mode ? escapeText(modeName(m.mode)!, 40) : tr('maps:unknownMode'),
+        m.competitive ? tr('maps:competitive') : '',
+        (seen.get(key(m)) ?? 0) > 1 ? tr('maps:mapId', { id: escapeText(m.id, 20) }) : '',
+        m.video ? `[${tr('maps:video')}](${m.video.replace(/[()\s]/g, '')})` : '',
       ]
         .filter(Boolean)
         .join(' · '),
@@ -53,7 +53,7 @@ async function mapListView(page: number, ctx: Ctx): Promise<View> {
   for (const m of shown) {
     if (m.location !== location || blocks.length === 0) {
       location = m.location;
-      blocks.push(`__${m.location ? escapeText(m.location, 100) : tr('catalog:maps.otherLocations')}__`);
+      blocks.push(`__${m.location ? escapeText(m.location, 100) : tr('maps:otherLocations')}__`);
     }
     blocks[blocks.length - 1]! += `\n${text.get(m)}`;
   }
@@ -63,10 +63,10 @@ async function mapListView(page: number, ctx: Ctx): Promise<View> {
     embeds: [
       {
         color: 0x10b981,
-        title: tr('catalog:maps.title'),
-        description: blocks.join('\n\n') || tr('catalog:maps.none'),
+        title: tr('maps:title'),
+        description: blocks.join('\n\n') || tr('maps:none'),
         thumbnail: image ? { url: image } : undefined,
-        footer: staleFooter(catalogue) ?? { text: tr('catalog:maps.count', { count: maps.length, n: integer(maps.length) }) },
+        footer: staleFooter(catalogue) ?? { text: tr('maps:count', { count: maps.length, n: integer(maps.length) }) },
       },
     ],
     components: nav ? [nav] : [],

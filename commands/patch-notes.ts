@@ -47,7 +47,7 @@ const TYPE_KEYS = { 'patch-notes': 'patchNotes', balances: 'balances', 'dev-diar
   PostType,
   string
 >;
-const label = (type: PostType) => tr(`posts:types.${TYPE_KEYS[type]}`);
+const label = (type: PostType) => tr(`patch-notes:types.${TYPE_KEYS[type]}`);
 
 /** One page of a post list from the API (the API pages by 10). */
 function fetchPosts(type: Exclude<PostType, 'game-versions'>, page: number, ctx: Ctx): Promise<Fetched<Page<Post>>> {
@@ -77,7 +77,7 @@ function openMenu(
       {
         type: ComponentType.StringSelect,
         custom_id: encodeCustomId('pn.o', type, listPage),
-        placeholder: tr(type === 'game-versions' ? 'posts:readVersion' : 'posts:readOne'),
+        placeholder: tr(type === 'game-versions' ? 'patch-notes:readVersion' : 'patch-notes:readOne'),
         options,
       },
     ],
@@ -106,9 +106,9 @@ export async function postListView(type: PostType, page: number, ctx: Ctx): Prom
         versions
           .map(
             (v) =>
-              `**${escapeText(v.version, 20)}** · ${v.release ? tr('posts:released', { date: releaseDate(v.release) ?? escapeText(v.release, 60) }) : tr('posts:releasedUnknown')}`,
+              `**${escapeText(v.version, 20)}** · ${v.release ? tr('patch-notes:released', { date: releaseDate(v.release) ?? escapeText(v.release, 60) }) : tr('patch-notes:releasedUnknown')}`,
           )
-          .join('\n') || tr('posts:noVersions'),
+          .join('\n') || tr('patch-notes:noVersions'),
       footer: staleFooter(fetched ?? undefined),
     };
     const nav = pageRow('pn.l', [type], clampPage(p, pages), pages);
@@ -119,7 +119,7 @@ export async function postListView(type: PostType, page: number, ctx: Ctx): Prom
               type,
               p,
               versions.map((v) => ({
-                label: tr('posts:versionLabel', { version: v.version }),
+                label: tr('patch-notes:versionLabel', { version: v.version }),
                 value: v.version,
                 description: v.release ? truncate(releaseDate(v.release) ?? v.release, LIMITS.optionDescription) : undefined,
               })),
@@ -139,7 +139,7 @@ export async function postListView(type: PostType, page: number, ctx: Ctx): Prom
       name: truncate(`${post.title ?? post.id}${post.date ? ` · ${calendarDate(post.date)}` : ''}`, LIMITS.fieldName),
       value: escapeText(post.overview ?? '—', 300),
     })),
-    description: posts.length === 0 ? tr('posts:nothingPosted') : undefined,
+    description: posts.length === 0 ? tr('patch-notes:nothingPosted') : undefined,
     footer: staleFooter(fetched ?? undefined),
   };
   const nav = pageRow('pn.l', [type], clampPage(p, pages), pages);
@@ -192,13 +192,13 @@ export async function postView(type: PostType, id: string, listPage: number, pag
       {
         type: ComponentType.Button,
         style: ButtonStyle.Secondary,
-        label: tr(`posts:back.${TYPE_KEYS[type]}`),
+        label: tr(`patch-notes:back.${TYPE_KEYS[type]}`),
         custom_id: encodeCustomId('pn.l', type, listPage, 'b'),
       },
     ],
   };
   if (!found) {
-    return { embeds: [{ color: COLOURS[type], title: label(type), description: tr('posts:gone', { id: escapeText(id, 60) }) }], components: [back] };
+    return { embeds: [{ color: COLOURS[type], title: label(type), description: tr('patch-notes:gone', { id: escapeText(id, 60) }) }], components: [back] };
   }
   const post = found.data;
   const parts = splitPages(post.full_content ?? post.overview ?? '', READ_PAGE_CHARS);
@@ -209,7 +209,7 @@ export async function postView(type: PostType, id: string, listPage: number, pag
     title: truncate(post.title ?? post.id, LIMITS.title),
     description: escapeText(parts[p - 1] ?? '', LIMITS.description) || '—',
     image: p === 1 && post.image ? { url: post.image } : undefined,
-    footer: staleFooter(found) ?? (post.date ? { text: tr('posts:published', { date: calendarDate(post.date) }) } : undefined),
+    footer: staleFooter(found) ?? (post.date ? { text: tr('patch-notes:published', { date: calendarDate(post.date) }) } : undefined),
   };
   const nav = pageRow('pn.r', [type, listPage, id], p, parts.length);
   return { embeds: [embed], components: [...(nav ? [nav] : []), back] };

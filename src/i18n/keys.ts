@@ -32,6 +32,11 @@ interface CommandTexts {
 
 /** `<name>:*`: a command's messages, the `messages` of its file (commands/<name>.json), beside its names and descriptions. */
 interface CommandMessages {
+  achievements: (typeof import('./locales/en/commands/achievements.json'))['messages'];
+  battlepass: (typeof import('./locales/en/commands/battlepass.json'))['messages'];
+  items: (typeof import('./locales/en/commands/items.json'))['messages'];
+  maps: (typeof import('./locales/en/commands/maps.json'))['messages'];
+  'patch-notes': (typeof import('./locales/en/commands/patch-notes.json'))['messages'];
   alerts: (typeof import('./locales/en/commands/alerts.json'))['messages'];
   compare: (typeof import('./locales/en/commands/compare.json'))['messages'];
   config: (typeof import('./locales/en/commands/config.json'))['messages'];
@@ -49,7 +54,6 @@ interface CommandMessages {
 }
 
 interface Namespaces extends CommandMessages {
-  catalog: typeof import('./locales/en/catalog.json');
   charts: typeof import('./locales/en/charts.json');
   commands: CommandTexts;
   common: typeof import('./locales/en/common.json');
@@ -57,7 +61,6 @@ interface Namespaces extends CommandMessages {
   messages: typeof import('./locales/en/messages.json');
   'playground-page': typeof import('./locales/en/playground-page.json');
   web: typeof import('./locales/en/web.json');
-  posts: typeof import('./locales/en/posts.json');
   render: typeof import('./locales/en/render.json');
 }
 

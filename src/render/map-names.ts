@@ -27,7 +27,7 @@ export interface MapInfo {
 /** A map's short name, or a stand-in in the current locale naming its id and location. */
 export function mapName(m: Pick<MapInfo, 'id' | 'name' | 'location'>): string {
   if (m.name !== null) return m.name;
-  return m.location ? tr('catalog:maps.unnamedAt', { id: m.id, location: m.location }) : tr('catalog:maps.unnamed', { id: m.id });
+  return m.location ? tr('maps:unnamedAt', { id: m.id, location: m.location }) : tr('maps:unnamed', { id: m.id });
 }
 
 /** A map's name and part without the list's mode or competitive flag, for a match: the list's flag is swapped on some same-named maps. */
@@ -41,14 +41,14 @@ export function mapPlainName(m: Pick<MapInfo, 'id' | 'name' | 'location' | 'subM
  * names no queue: the list's competitive flag is swapped on some twins, so twins are told apart by id.
  */
 export function mapLabel(m: MapInfo): string {
-  const qualifiers = [m.tellApart.mode && m.mode ? modeName(m.mode) : null, m.tellApart.id ? tr('catalog:maps.mapId', { id: m.id }) : null];
+  const qualifiers = [m.tellApart.mode && m.mode ? modeName(m.mode) : null, m.tellApart.id ? tr('maps:mapId', { id: m.id }) : null];
   return qualified(mapPlainName(m), qualifiers);
 }
 
 /** "<label> (<qualifiers>)" in the current locale, leaving out nulls; the label alone without any. */
 function qualified(label: string, qualifiers: readonly (string | null)[]): string {
   const shown = qualifiers.filter((q): q is string => q !== null);
-  return shown.length > 0 ? tr('catalog:maps.qualified', { label, qualifiers: listOf(shown) }) : label;
+  return shown.length > 0 ? tr('maps:qualified', { label, qualifiers: listOf(shown) }) : label;
 }
 
 /** One map of a player's own list: its id (null when the row names none), the map list's entry, and the profile's own name for it. */
@@ -67,7 +67,7 @@ export interface PlayedMap {
  * by the profile's name, else by its id.
  */
 export function playedMapLabels(maps: readonly PlayedMap[], modes: ReadonlyMap<string, readonly ModeKey[]>): string[] {
-  const idText = (id: string) => tr('catalog:maps.mapId', { id });
+  const idText = (id: string) => tr('maps:mapId', { id });
   const lines = maps.map((m) => {
     const info = m.info;
     const name = info ? mapPlainName(info) : m.name?.trim() || null;

@@ -66,7 +66,7 @@ describe('the Maps section of /player', () => {
         const lines = await mapLines(p, locale);
         expect(lines).toHaveLength(rows.length);
         const named = (key: ModeKey) => runInLocale(locale, () => modeKeyName(key));
-        const flagWord = runInLocale(locale, () => tr('catalog:maps.competitive'));
+        const flagWord = runInLocale(locale, () => tr('maps:competitive'));
         lines.forEach(({ label }, i) => {
           const own = modes.get(rows[i]!.map_id ?? '') ?? [];
           expect(label, `${locale} ${label}`).not.toBe('');

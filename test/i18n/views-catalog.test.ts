@@ -16,7 +16,7 @@ import { expectFitsUncut, messageTexts } from '../helpers/limits.js';
 const env = useReplicaBot({ apiTimeoutMs: 10_000 });
 type Bot = ReturnType<typeof bot>;
 
-const NAMESPACES = ['hero', 'catalog', 'posts'] as const;
+const NAMESPACES = ['hero', 'items', 'maps', 'achievements', 'battlepass', 'patch-notes'] as const;
 type Messages = Record<string, unknown>;
 
 /** A message of a locale file by its dotted path (`overview.realName`), read from the file itself, not through i18next. */
@@ -149,35 +149,35 @@ const EXPECTED: Record<string, (locale: Locale, views: Record<string, View>) => 
     expect(v.leaderboard!.embeds![0]!.footer?.text).toBe(h('leaderboard.footer'));
   },
   items: (locale, v) => {
-    const c = (path: string) => file(locale, 'catalog', path);
-    expect(v.all!.embeds![0]!.title).toBe(c('items.title'));
-    expect(v.sprays!.embeds![0]!.title).toBe(c('items.types.spray'));
-    expect(v.one!.embeds![0]!.fields!.map((f) => f.name)).toEqual([c('items.quality'), c('items.hero'), c('items.id')]);
+    const c = (path: string) => file(locale, 'items', path);
+    expect(v.all!.embeds![0]!.title).toBe(c('title'));
+    expect(v.sprays!.embeds![0]!.title).toBe(c('types.spray'));
+    expect(v.one!.embeds![0]!.fields!.map((f) => f.name)).toEqual([c('quality'), c('hero'), c('id')]);
   },
   maps: (locale, v) => {
-    const c = (path: string) => file(locale, 'catalog', path);
+    const c = (path: string) => file(locale, 'maps', path);
     const first = v.first!.embeds![0]!;
-    expect(first.title).toBe(c('maps.title'));
-    expect(first.footer?.text).toBe(fill(pluralFile(locale, 'catalog', 'maps.count', 35), { n: int(locale, 35) }));
-    expect(first.description).toContain(`**Central Park** · Convergence · ${c('maps.competitive')} · [${c('maps.video')}](https://youtu.be/fs_pMBXSr9Y)`);
+    expect(first.title).toBe(c('title'));
+    expect(first.footer?.text).toBe(fill(pluralFile(locale, 'maps', 'count', 35), { n: int(locale, 35) }));
+    expect(first.description).toContain(`**Central Park** · Convergence · ${c('competitive')} · [${c('video')}](https://youtu.be/fs_pMBXSr9Y)`);
   },
   achievements: (locale, v) => {
-    const c = (path: string) => file(locale, 'catalog', path);
-    expect(v.all!.embeds![0]!.title).toBe(c('achievements.title'));
-    expect(v.loki!.embeds![0]!.title).toBe(fill(c('achievements.heroTitle'), { hero: 'Loki' }));
-    expect(v['loki page']!.embeds![0]!.title).toBe(fill(c('achievements.heroTitle'), { hero: 'Loki' }));
-    expect(v.one!.embeds![0]!.fields!.map((f) => f.name)).toEqual([c('achievements.pointsField'), c('achievements.rarity')]);
+    const c = (path: string) => file(locale, 'achievements', path);
+    expect(v.all!.embeds![0]!.title).toBe(c('title'));
+    expect(v.loki!.embeds![0]!.title).toBe(fill(c('heroTitle'), { hero: 'Loki' }));
+    expect(v['loki page']!.embeds![0]!.title).toBe(fill(c('heroTitle'), { hero: 'Loki' }));
+    expect(v.one!.embeds![0]!.fields!.map((f) => f.name)).toEqual([c('pointsField'), c('rarity')]);
     const points = v.all!.embeds![0]!.description!.split('\n')[0]!.split(' · ').at(-1)!;
     const n = Number(points.replace(/\D/g, ''));
-    expect(points).toBe(fill(pluralFile(locale, 'catalog', 'achievements.points', n), { n: int(locale, n) }));
+    expect(points).toBe(fill(pluralFile(locale, 'achievements', 'points', n), { n: int(locale, n) }));
   },
   battlepass: (locale, v) => {
-    const c = (path: string) => file(locale, 'catalog', path);
-    expect(v.current!.embeds![0]!.author?.name).toBe(fill(c('battlePass.author'), { season: '1.5' }));
-    expect(v.current!.embeds![0]!.footer?.text).toBe(c('battlePass.luxury'));
+    const c = (path: string) => file(locale, 'battlepass', path);
+    expect(v.current!.embeds![0]!.author?.name).toBe(fill(c('author'), { season: '1.5' }));
+    expect(v.current!.embeds![0]!.footer?.text).toBe(c('luxury'));
   },
   'patch-notes': (locale, v) => {
-    const p = (path: string) => file(locale, 'posts', path);
+    const p = (path: string) => file(locale, 'patch-notes', path);
     expect(v.list!.embeds![0]!.title).toBe(p('types.patchNotes'));
     expect(v.balances!.embeds![0]!.title).toBe(p('types.balances'));
     expect(v.diaries!.embeds![0]!.title).toBe(p('types.devDiaries'));
