@@ -84,16 +84,30 @@ function readJson(url: URL): Record<string, unknown> | undefined {
  * @throws SyntaxError when not JSON: a broken file stops the start, not an answer.
  */
 export function readLocaleFile(locale: Locale, namespace: string): Record<string, unknown> {
-  if (namespace === COMMANDS) {
-    const texts = readFolder(locale, COMMANDS);
-    return Object.fromEntries(Object.entries(texts).map(([name, file]) => [name, withoutMessages(file)]));
-  }
-  if (commandNamespaces().includes(namespace)) {
-    const command = readJson(new URL(`${locale}/${COMMANDS}/${encodeURIComponent(namespace)}.json`, LOCALES_DIR));
-    return (command?.messages as Record<string, unknown> | undefined) ?? {};
-  }
+  if (namespace === COMMANDS || commandNamespaces().includes(namespace)) return fromCommands(readFolder(locale, COMMANDS), namespace);
   if (existsSync(new URL(`${locale}/${namespace}/`, LOCALES_DIR))) return readFolder(locale, namespace);
   return readJson(new URL(`${locale}/${namespace}.json`, LOCALES_DIR)) ?? {};
+}
+
+/** Every namespace of one locale ({@link readLocaleFile}), its commands' files read once for all of theirs. */
+function readLocale(locale: Locale): Map<string, Record<string, unknown>> {
+  const commandFiles = readFolder(locale, COMMANDS);
+  if (locale === SOURCE_LOCALE) commandMessageNamespaces ??= withMessages(commandFiles);
+  return new Map(
+    namespaces().map((ns) => [ns, ns === COMMANDS || commandNamespaces().includes(ns) ? fromCommands(commandFiles, ns) : readLocaleFile(locale, ns)]),
+  );
+}
+
+/** The `commands` namespace (every file without its messages), or one command's messages. */
+function fromCommands(files: Record<string, unknown>, namespace: string): Record<string, unknown> {
+  if (namespace !== COMMANDS) return (files[namespace] as { messages?: Record<string, unknown> } | undefined)?.messages ?? {};
+  return Object.fromEntries(
+    Object.entries(files).map(([name, file]) => {
+      if (typeof file !== 'object' || file === null || !('messages' in file)) return [name, file];
+      const { messages: _messages, ...texts } = file as Record<string, unknown>;
+      return [name, texts];
+    }),
+  );
 }
 
 function readFolder(locale: Locale, folder: string): Record<string, unknown> {
@@ -103,20 +117,17 @@ function readFolder(locale: Locale, folder: string): Record<string, unknown> {
   return Object.fromEntries(files.sort().map((f) => [f.slice(0, -'.json'.length), readJson(new URL(encodeURIComponent(f), url))]));
 }
 
-function withoutMessages(file: unknown): unknown {
-  if (typeof file !== 'object' || file === null || !('messages' in file)) return file;
-  const { messages: _messages, ...texts } = file as Record<string, unknown>;
-  return texts;
-}
-
 let commandMessageNamespaces: string[] | undefined;
+
+const withMessages = (files: Record<string, unknown>): string[] =>
+  Object.entries(files)
+    .filter(([, file]) => typeof file === 'object' && file !== null && 'messages' in file)
+    .map(([name]) => name)
+    .sort();
 
 /** The commands whose English file holds `messages`: each is a namespace of its own. */
 function commandNamespaces(): string[] {
-  return (commandMessageNamespaces ??= Object.entries(readFolder(SOURCE_LOCALE, COMMANDS))
-    .filter(([, file]) => typeof file === 'object' && file !== null && 'messages' in file)
-    .map(([name]) => name)
-    .sort());
+  return (commandMessageNamespaces ??= withMessages(readFolder(SOURCE_LOCALE, COMMANDS)));
 }
 
 /**
@@ -164,7 +175,7 @@ function ensureLoaded(locale: Locale): void {
   if (loaded.has(locale)) return;
   const i = instance ?? i18n();
   if (loaded.has(locale)) return;
-  for (const ns of namespaces()) i.addResourceBundle(locale, ns, readLocaleFile(locale, ns), true, true);
+  for (const [ns, resources] of readLocale(locale)) i.addResourceBundle(locale, ns, resources, true, true);
   loaded.add(locale);
 }
 
