@@ -1,59 +1,41 @@
 /** Every message key as a type read from the English locale files (`namespace:path`, plurals without suffix): a missing key fails typecheck. */
 
-/** A command's file: its names and descriptions, and `messages`, its own namespace. */
-type CommandFile<F> = Omit<F, 'messages'>;
-
-/** `commands:<name>.*`: one file per command (src/i18n/locales/<lng>/commands/<name>.json), one key each. */
-interface CommandTexts {
-  'Rivals profile': CommandFile<typeof import('./locales/en/commands/Rivals profile.json')>;
-  achievements: CommandFile<typeof import('./locales/en/commands/achievements.json')>;
-  alerts: CommandFile<typeof import('./locales/en/commands/alerts.json')>;
-  battlepass: CommandFile<typeof import('./locales/en/commands/battlepass.json')>;
-  compare: CommandFile<typeof import('./locales/en/commands/compare.json')>;
-  config: CommandFile<typeof import('./locales/en/commands/config.json')>;
-  hero: CommandFile<typeof import('./locales/en/commands/hero.json')>;
-  items: CommandFile<typeof import('./locales/en/commands/items.json')>;
-  ladder: CommandFile<typeof import('./locales/en/commands/ladder.json')>;
-  last: CommandFile<typeof import('./locales/en/commands/last.json')>;
-  leaderboard: CommandFile<typeof import('./locales/en/commands/leaderboard.json')>;
-  link: CommandFile<typeof import('./locales/en/commands/link.json')>;
-  maps: CommandFile<typeof import('./locales/en/commands/maps.json')>;
-  match: CommandFile<typeof import('./locales/en/commands/match.json')>;
-  meta: CommandFile<typeof import('./locales/en/commands/meta.json')>;
-  'patch-notes': CommandFile<typeof import('./locales/en/commands/patch-notes.json')>;
-  player: CommandFile<typeof import('./locales/en/commands/player.json')>;
-  privacy: CommandFile<typeof import('./locales/en/commands/privacy.json')>;
-  scout: CommandFile<typeof import('./locales/en/commands/scout.json')>;
-  session: CommandFile<typeof import('./locales/en/commands/session.json')>;
-  settings: CommandFile<typeof import('./locales/en/commands/settings.json')>;
-  status: CommandFile<typeof import('./locales/en/commands/status.json')>;
-  unlink: CommandFile<typeof import('./locales/en/commands/unlink.json')>;
+/** Each command's file (src/i18n/locales/<lng>/commands/<name>.json): its names and descriptions, and its `messages`. */
+interface CommandFiles {
+  'Rivals profile': typeof import('./locales/en/commands/Rivals profile.json');
+  achievements: typeof import('./locales/en/commands/achievements.json');
+  alerts: typeof import('./locales/en/commands/alerts.json');
+  battlepass: typeof import('./locales/en/commands/battlepass.json');
+  compare: typeof import('./locales/en/commands/compare.json');
+  config: typeof import('./locales/en/commands/config.json');
+  hero: typeof import('./locales/en/commands/hero.json');
+  items: typeof import('./locales/en/commands/items.json');
+  ladder: typeof import('./locales/en/commands/ladder.json');
+  last: typeof import('./locales/en/commands/last.json');
+  leaderboard: typeof import('./locales/en/commands/leaderboard.json');
+  link: typeof import('./locales/en/commands/link.json');
+  maps: typeof import('./locales/en/commands/maps.json');
+  match: typeof import('./locales/en/commands/match.json');
+  meta: typeof import('./locales/en/commands/meta.json');
+  'patch-notes': typeof import('./locales/en/commands/patch-notes.json');
+  player: typeof import('./locales/en/commands/player.json');
+  privacy: typeof import('./locales/en/commands/privacy.json');
+  scout: typeof import('./locales/en/commands/scout.json');
+  session: typeof import('./locales/en/commands/session.json');
+  settings: typeof import('./locales/en/commands/settings.json');
+  status: typeof import('./locales/en/commands/status.json');
+  unlink: typeof import('./locales/en/commands/unlink.json');
 }
 
-/** `<name>:*`: a command's messages, the `messages` of its file (commands/<name>.json), beside its names and descriptions. */
-interface CommandMessages {
-  achievements: (typeof import('./locales/en/commands/achievements.json'))['messages'];
-  battlepass: (typeof import('./locales/en/commands/battlepass.json'))['messages'];
-  items: (typeof import('./locales/en/commands/items.json'))['messages'];
-  maps: (typeof import('./locales/en/commands/maps.json'))['messages'];
-  'patch-notes': (typeof import('./locales/en/commands/patch-notes.json'))['messages'];
-  alerts: (typeof import('./locales/en/commands/alerts.json'))['messages'];
-  compare: (typeof import('./locales/en/commands/compare.json'))['messages'];
-  config: (typeof import('./locales/en/commands/config.json'))['messages'];
-  hero: (typeof import('./locales/en/commands/hero.json'))['messages'];
-  ladder: (typeof import('./locales/en/commands/ladder.json'))['messages'];
-  leaderboard: (typeof import('./locales/en/commands/leaderboard.json'))['messages'];
-  link: (typeof import('./locales/en/commands/link.json'))['messages'];
-  match: (typeof import('./locales/en/commands/match.json'))['messages'];
-  meta: (typeof import('./locales/en/commands/meta.json'))['messages'];
-  player: (typeof import('./locales/en/commands/player.json'))['messages'];
-  privacy: (typeof import('./locales/en/commands/privacy.json'))['messages'];
-  session: (typeof import('./locales/en/commands/session.json'))['messages'];
-  settings: (typeof import('./locales/en/commands/settings.json'))['messages'];
-  status: (typeof import('./locales/en/commands/status.json'))['messages'];
-}
+/** `commands:<name>.*`: what `npm run deploy` registers, each file without its messages. */
+type CommandTexts = { [N in keyof CommandFiles]: Omit<CommandFiles[N], 'messages'> };
 
-interface Namespaces extends CommandMessages {
+/** `<name>:*`: a command's messages, the namespace named for each command whose file has them. */
+type CommandMessages = {
+  [N in keyof CommandFiles as CommandFiles[N] extends { messages: object } ? N : never]: CommandFiles[N] extends { messages: infer M } ? M : never;
+};
+
+type Namespaces = CommandMessages & {
   charts: typeof import('./locales/en/charts.json');
   commands: CommandTexts;
   common: typeof import('./locales/en/common.json');
@@ -62,7 +44,7 @@ interface Namespaces extends CommandMessages {
   'playground-page': typeof import('./locales/en/playground-page.json');
   web: typeof import('./locales/en/web.json');
   render: typeof import('./locales/en/render.json');
-}
+};
 
 /** i18next's plural suffixes. */
 type WithoutPlural<K extends string> = K extends `${infer Base}_${'zero' | 'one' | 'two' | 'few' | 'many' | 'other'}` ? Base : K;
