@@ -18,6 +18,8 @@ import type { HeroNamer } from './scoreboard.js';
 export const SCOUT_PLAYERS = 12;
 /** The share of a player's play time on their most played hero from which they are flagged as playing one hero. */
 export const ONE_TRICK_SHARE = 0.6;
+/** Seconds of play a profile needs before its share says anything: a match or two on one hero is a sample, not a habit. */
+export const ONE_TRICK_MIN_PLAY_SECONDS = 2 * 60 * 60;
 
 /** What a player's profile read gave: the profile, a private one, none at the API, none now, not yet, or no read (past the cap). */
 export type Read =
@@ -52,10 +54,10 @@ export function playerLine(name: string, heroId: string | null, read: Read, hero
   ];
   const top = heroes.slice(0, 3).map((h) => escapeText(heroName(h.hero_id) || h.hero_name || '?', 30));
   if (top.length > 0) parts.push(tr('match:scout.top', { heroes: top.join(', ') }));
-  // A one-trick: most of the player's time on one hero (the share of the profile's total play time).
+  // A one-trick: most of the player's time on one hero (the share of the profile's total play time), over enough play.
   const total = totalPlayTime(p);
   const main = heroes[0];
-  if (main && total > 0 && main.play_time / total >= ONE_TRICK_SHARE)
+  if (main && total >= ONE_TRICK_MIN_PLAY_SECONDS && main.play_time / total >= ONE_TRICK_SHARE)
     parts.push(
       `**${tr('match:scout.oneTrick', { hero: escapeText(heroName(main.hero_id) || main.hero_name || '?', 30), share: percent((main.play_time / total) * 100) })}**`,
     );

@@ -1,7 +1,10 @@
 /** `/scout`: every player of a finished match from their public profiles, on the replica's real match and profiles. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scoutView } from '../../commands/scout.js';
-import { ONE_TRICK_SHARE, SCOUT_PLAYERS } from '../../src/render/scout.js';
+import { ONE_TRICK_MIN_PLAY_SECONDS, ONE_TRICK_SHARE, SCOUT_PLAYERS } from '../../src/render/scout.js';
+import { createImageResolver } from '../../src/api/images.js';
+import { createSchemas } from '../../src/api/schemas.js';
+import { teammateProfile } from '../../src/replica/data/teammates.js';
 import { heroSummary, totalPlayTime } from '../../src/game/profile.js';
 import { customIds, MEMBER, OTHER_MEMBER, useReplicaBot } from '../helpers/bot.js';
 import { lastVersion, toMessagePayload } from '../../src/render/view.js';
@@ -87,6 +90,7 @@ describe('/scout', () => {
     const doubleC = profiles['doublec8-double-c-1786151874-2025-08-05.json']!;
     const share = heroSummary(doubleC).heroes[0]!.play_time / totalPlayTime(doubleC);
     expect(share).toBeGreaterThanOrEqual(ONE_TRICK_SHARE);
+    expect(totalPlayTime(doubleC)).toBeGreaterThanOrEqual(ONE_TRICK_MIN_PLAY_SECONDS);
     const { payload } = await env.b.run('scout', { match: MATCH });
     const teamB = (await env.b.press(customIds(payload)[1]!)).payload.embeds.slice(1);
     const alikye = lineOf(teamB, 'Alikye');
@@ -94,6 +98,27 @@ describe('/scout', () => {
     // Alikye played Psylocke, which that profile never did.
     expect(alikye).toContain('Psylocke (no matches)');
     expect(lineOf(payload.embeds.slice(1), 'Card1gan')).not.toContain('of the time');
+  });
+
+  it('does not flag a player whose profile holds a match or two, whatever the share: a sample is not a habit', async () => {
+    // KnightHawkDIE, known from one recorded match: 62 % of nine minutes on Winter Soldier.
+    const lobby = '6714464_1741144336_206_11001_10';
+    const uid = '1138496562';
+    const body = teammateProfile(env.r.dataset, uid)!;
+    const profile = createSchemas(createImageResolver('https://img.test')).player.parse(body);
+    const share = heroSummary(profile).heroes[0]!.play_time / totalPlayTime(profile);
+    expect(share).toBeGreaterThanOrEqual(ONE_TRICK_SHARE);
+    expect(totalPlayTime(profile)).toBeLessThan(ONE_TRICK_MIN_PLAY_SECONDS);
+    env.r.dataset.players.set(uid, body);
+    try {
+      const { payload } = await env.b.run('scout', { match: lobby });
+      const line = lineOf(payload.embeds.slice(1), 'KnightHawkDIE');
+      // Read: the line holds the profile's own record, and no flag.
+      expect(line).toContain('Winter Soldier (1 match, 0.0 %, KDA 1.25)');
+      expect(line).not.toContain('of the time');
+    } finally {
+      env.r.dataset.players.delete(uid);
+    }
   });
 
   it('keeps the team the member picked while profiles still arrive: the edits that follow show it, not the first team', async () => {
