@@ -11,6 +11,7 @@ import type { ApiServices } from '../app/services.js';
 import type { FeedPoller } from '../feeds/poller.js';
 import { ladderSeats, seedLadder } from './seed-ladder.js';
 import { duoSeats, seedDuos } from './seed-duos.js';
+import { addTeammateProfile } from '../replica/data/teammates.js';
 import { seedTracking } from './seed-tracking.js';
 import { seedKnownPlayers } from './seed-players.js';
 import type { State } from '../store/state.js';
@@ -103,6 +104,8 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   const replica = o.services.replica;
   const captured = replica ? ladderSeats(replica.dataset.profileCaptures) : [];
   const partners = replica ? duoSeats(replica.dataset, captured, o.config.rivals.imageBaseUrl) : [];
+  // Members of the ladder, so members look them up: the replica serves the profile their recorded matches give.
+  for (const p of partners) if (replica) addTeammateProfile(replica.dataset, p.uid);
   const seats = [...captured, ...partners];
   const guild = new PlaygroundGuild(seats);
   const locales = new PlaygroundLocales(guild);

@@ -110,7 +110,9 @@ describe('every answer’s first screen on a phone (400 × 860)', { timeout: 60_
     const detail = JSON.stringify(boot.services.replica!.dataset.matches.get(SCOUTED) ?? {});
     const uids = [...new Set([...detail.matchAll(/"player_uid":"?(\d+)/g)].map((m) => m[1]!))];
     expect(uids.length).toBeGreaterThanOrEqual(12);
-    for (const uid of uids) if (!players.has(uid)) players.set(uid, { ...structuredClone(template), uid: Number(uid) });
+    // Captured profiles stay; the rest (none, or the seated teammates' derived ones, shorter) get the copy.
+    const provenance = boot.services.replica!.dataset.provenance;
+    for (const uid of uids) if (provenance.get(`player:${uid}`) !== 'real') players.set(uid, { ...structuredClone(template), uid: Number(uid) });
     // The bot's background reads (the hero meta's) may have cached these players as missing before they had a profile.
     await Promise.all(uids.map((uid) => boot.services.api.forgetPlayer(uid)));
     const line = `/scout match:${SCOUTED}`;

@@ -15,6 +15,7 @@ import { recordingCharts } from '../helpers/charts.js';
 import type { TableCard } from '../../src/charts/specs.js';
 import { LOCALES } from '../../src/i18n/locales.js';
 import { replica } from '../helpers/replica.js';
+import { addTeammateProfile } from '../../src/replica/data/teammates.js';
 import { memoryState } from '../helpers/state.js';
 
 const dataset = loadDataset();
@@ -151,6 +152,30 @@ describe('the playground’s seeded duo', () => {
       expect(after).toContain(`<@${partners[1]!.userId}>`);
     } finally {
       await b.close();
+    }
+  });
+
+  it('answers /player for a seated teammate once the replica serves the profile their recorded matches give, as the playground does', async () => {
+    const own = await replica();
+    const state = memoryState();
+    await seedLadder(state, dataset.profileCaptures, IMAGES, GUILD, logger);
+    await seedDuos(state, dataset, partners, IMAGES, GUILD, logger);
+    const partner = partners[0]!;
+    const member = { userId: partner.userId, guildId: GUILD, locale: 'en-US' };
+    const b = bot(own, { state });
+    try {
+      // Without it, the partner's own /player is a dead end.
+      expect((await b.run('player', {}, undefined, member)).view.isError).toBe(true);
+      expect(addTeammateProfile(own.dataset, partner.uid)).toBe(true);
+      // The miss read a moment ago is cached, as a real miss is: the playground adds the profile before anyone reads.
+      await b.ctx.api.forgetPlayer(partner.uid);
+      const { payload, view } = await b.run('player', {}, undefined, member);
+      expect(view.isError, JSON.stringify(payload.embeds)).toBeFalsy();
+      expect(payload.embeds[0]!.description).toContain(` · UID ${partner.uid} · `);
+      expect(JSON.stringify(payload.embeds)).toContain(partner.name);
+    } finally {
+      await b.close();
+      await own.close();
     }
   });
 

@@ -107,12 +107,24 @@ describe('the playground server', () => {
     const res = await post('/api/interactions/autocomplete', { memberId: MEMBERS[1]!.id, command: 'player', options: { query: '' }, focused: 'query' });
     const { choices } = (await res.json()) as { choices: { name: string; value: string }[] };
     expect(choices.length).toBeGreaterThan(0);
-    // The replica's players, and the seeded duo partners the recorded matches name (linked accounts, src/playground/seed-duos.ts).
+    // The replica's players, the seeded duo partners among them (linked accounts, src/playground/seed-duos.ts).
     const dataset = boot.services.replica!.dataset;
     const partners = duoSeats(dataset, ladderSeats(dataset.profileCaptures), 'https://img.test/rivals').map((p) => p.uid);
     const uids = new Set([...dataset.players.keys(), ...partners]);
     expect(choices.every((c) => uids.has(c.value))).toBe(true);
     expect(choices.map((c) => c.value)).toEqual(expect.arrayContaining([...dataset.players.keys()].filter((u) => u !== '341932470').slice(0, 3)));
+  });
+
+  it('serves the duo partners it seats a profile from their recorded matches, so /player on one answers', async () => {
+    const dataset = boot.services.replica!.dataset;
+    const partners = duoSeats(dataset, ladderSeats(dataset.profileCaptures), 'https://img.test/rivals');
+    expect(partners).toHaveLength(2);
+    for (const p of partners) {
+      expect(dataset.provenance.get(`player:${p.uid}`)).toBe('derived');
+      const read = await boot.services.api.player(p.uid, {}, { fresh: true });
+      expect(read.data).toMatchObject({ uid: p.uid, name: p.name, is_private: false });
+      expect(read.data.recent_matches.length).toBeGreaterThan(0);
+    }
   });
 
   it('adds a post to the replica’s feed and polls at once', async () => {
