@@ -11,7 +11,16 @@ import { startReplica } from '../../src/replica/server.js';
 import { formatUpdateTime } from '../../src/game/update-times.js';
 
 type RawHero = { hero_id: number; play_time: number };
-type RawPlayer = { player_uid: number | string; nick_name: string; is_win: number; kills: number; deaths: number; assists: number; player_heroes: RawHero[] };
+type RawPlayer = {
+  player_uid: number | string;
+  nick_name: string;
+  cur_hero_id: number;
+  is_win: number;
+  kills: number;
+  deaths: number;
+  assists: number;
+  player_heroes: RawHero[];
+};
 
 const dataset = loadDataset();
 const schemas = createSchemas(createImageResolver('https://img.test/rivals'));
@@ -55,12 +64,15 @@ describe('a teammate’s derived profile', () => {
     const modes = [profile.overall.ranked, profile.overall.unranked];
     expect(modes.reduce((t, m) => t + (m?.matches ?? 0), 0)).toBe(rows.length);
     expect(modes.reduce((t, m) => t + (m?.kills ?? 0), 0)).toBe(rows.reduce((t, p) => t + p.kills, 0));
-    // Every hero played, with the play time of every row summed.
+    // A match counts once, for the hero its row names, as in every captured profile: the heroes' matches, wins and
+    // kills add up to the totals, and their play time to every row's.
     const heroes = [...profile.heroes_ranked, ...profile.heroes_unranked];
-    const played = new Map<number, number>();
-    for (const p of rows) for (const h of p.player_heroes) played.set(h.hero_id, (played.get(h.hero_id) ?? 0) + h.play_time);
-    expect(new Set(heroes.map((h) => Number(h.hero_id)))).toEqual(new Set(played.keys()));
-    for (const h of heroes) expect(h.play_time).toBeCloseTo(played.get(Number(h.hero_id))!, 3);
+    expect(new Set(heroes.map((h) => Number(h.hero_id)))).toEqual(new Set(rows.map((p) => p.cur_hero_id)));
+    expect(heroes.reduce((t, h) => t + h.matches, 0)).toBe(rows.length);
+    expect(heroes.reduce((t, h) => t + h.wins, 0)).toBe(wins);
+    expect(heroes.reduce((t, h) => t + h.kills, 0)).toBe(rows.reduce((t, p) => t + p.kills, 0));
+    const time = rows.reduce((t, p) => t + p.player_heroes.reduce((u, h) => u + h.play_time, 0), 0);
+    expect(heroes.reduce((t, h) => t + (h.play_time ?? 0), 0)).toBeCloseTo(time, 3);
     // Its update time is its newest recorded match's (the invariant the bot's freshness reads hold captures to).
     const newest = Math.max(...profile.recent_matches.map((m) => m.time ?? 0));
     expect(profile.updates?.last_inserted_match).toBe(formatUpdateTime(newest * 1000));
