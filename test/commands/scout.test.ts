@@ -101,7 +101,7 @@ describe('/scout', () => {
   });
 
   it('does not flag a player whose profile holds a match or two, whatever the share: a sample is not a habit', async () => {
-    // KnightHawkDIE, known from one recorded match: all of nine minutes on Winter Soldier.
+    // KnightHawkDIE, known from one recorded match: 62 % of its nine minutes on Winter Soldier.
     const lobby = '6714464_1741144336_206_11001_10';
     const uid = '1138496562';
     const body = teammateProfile(env.r.dataset, uid)!;
@@ -114,7 +114,7 @@ describe('/scout', () => {
       const { payload } = await env.b.run('scout', { match: lobby });
       const line = lineOf(payload.embeds.slice(1), 'KnightHawkDIE');
       // Read: the line holds the profile's own record, and no flag.
-      expect(line).toContain('Winter Soldier (1 match, 0.0 %, KDA 1.13)');
+      expect(line).toContain('Winter Soldier (1 match, 0.0 %, KDA 1.25)');
       expect(line).not.toContain('of the time');
     } finally {
       env.r.dataset.players.delete(uid);

@@ -10,7 +10,7 @@ import { addTeammateProfile, teammateProfile } from '../../src/replica/data/team
 import { startReplica } from '../../src/replica/server.js';
 import { formatUpdateTime } from '../../src/game/update-times.js';
 
-type RawHero = { hero_id: number; play_time: number };
+type RawHero = { hero_id: number; play_time: number; kills: number };
 type RawPlayer = {
   player_uid: number | string;
   nick_name: string;
@@ -64,15 +64,25 @@ describe('a teammate’s derived profile', () => {
     const modes = [profile.overall.ranked, profile.overall.unranked];
     expect(modes.reduce((t, m) => t + (m?.matches ?? 0), 0)).toBe(rows.length);
     expect(modes.reduce((t, m) => t + (m?.kills ?? 0), 0)).toBe(rows.reduce((t, p) => t + p.kills, 0));
-    // A match counts once, for the hero its row names, as in every captured profile: the heroes' matches, wins and
-    // kills add up to the totals, and their play time to every row's.
+    // As captured profiles count (docs/data.md): a match once, for the hero its row names, so the heroes' matches and
+    // wins add up to the totals; play time and kills to each hero played, so a hero switched to holds time alone.
     const heroes = [...profile.heroes_ranked, ...profile.heroes_unranked];
-    expect(new Set(heroes.map((h) => Number(h.hero_id)))).toEqual(new Set(rows.map((p) => p.cur_hero_id)));
     expect(heroes.reduce((t, h) => t + h.matches, 0)).toBe(rows.length);
     expect(heroes.reduce((t, h) => t + h.wins, 0)).toBe(wins);
-    expect(heroes.reduce((t, h) => t + h.kills, 0)).toBe(rows.reduce((t, p) => t + p.kills, 0));
-    const time = rows.reduce((t, p) => t + p.player_heroes.reduce((u, h) => u + h.play_time, 0), 0);
-    expect(heroes.reduce((t, h) => t + (h.play_time ?? 0), 0)).toBeCloseTo(time, 3);
+    const byHero = new Map<number, { time: number; kills: number; matches: number }>();
+    for (const p of rows)
+      for (const h of p.player_heroes) {
+        const t = byHero.get(h.hero_id) ?? { time: 0, kills: 0, matches: 0 };
+        byHero.set(h.hero_id, { time: t.time + h.play_time, kills: t.kills + h.kills, matches: t.matches + (h.hero_id === p.cur_hero_id ? 1 : 0) });
+      }
+    expect(new Set(heroes.map((h) => Number(h.hero_id)))).toEqual(new Set(byHero.keys()));
+    for (const h of heroes) {
+      const raw = byHero.get(Number(h.hero_id))!;
+      expect(h.play_time).toBeCloseTo(raw.time, 3);
+      expect(h.kills).toBe(raw.kills);
+      expect(h.matches).toBe(raw.matches);
+    }
+    expect(heroes.some((h) => h.matches === 0 && (h.play_time ?? 0) > 0)).toBe(true);
     // Its update time is its newest recorded match's (the invariant the bot's freshness reads hold captures to).
     const newest = Math.max(...profile.recent_matches.map((m) => m.time ?? 0));
     expect(profile.updates?.last_inserted_match).toBe(formatUpdateTime(newest * 1000));

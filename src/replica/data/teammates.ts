@@ -83,8 +83,9 @@ function modeTotals(played: Played[], uid: string): Json {
 }
 
 /**
- * Each hero's usage over `played`, a match counted once, for the hero its row names (`cur_hero_id`, the hero its history
- * entry shows) with the row's totals: in every captured profile, the heroes' matches and wins add up to the mode's own.
+ * Each hero's usage over `played`, as captured profiles count it (docs/data.md, "Meaning"): a match counts once, for the
+ * hero its row names (`cur_hero_id`, the hero its history entry shows), so the heroes' matches and wins add up to the
+ * mode's; play time, kills, deaths and assists go to each hero played, so a hero switched to holds time without a match.
  */
 function heroUsage(played: Played[], heroes: Json[], uid: string): Json[] {
   const names = new Map(heroes.map((h) => [num(h.id), String(h.name ?? '')]));
@@ -105,37 +106,40 @@ function heroUsage(played: Played[], heroes: Json[], uid: string): Json[] {
     }
   >();
   for (const p of played) {
-    const id = num(p.row.cur_hero_id);
-    const icon = asArray(p.row.player_heroes).find((h) => num(h.hero_id) === id)?.hero_icon ?? p.row.cur_hero_icon ?? null;
-    const u = usage.get(id) ?? {
-      hero_id: id,
-      hero_name: (names.get(id) ?? '').toLowerCase(),
-      hero_thumbnail: icon,
-      matches: 0,
-      wins: 0,
-      mvp: 0,
-      svp: 0,
-      kills: 0,
-      deaths: 0,
-      assists: 0,
-      play_time: 0,
-      damage: 0,
-      heal: 0,
-      damage_taken: 0,
-      main_attack: { total: 0, hits: 0 },
-    };
-    u.matches++;
-    if (p.won) u.wins++;
-    if (String(p.entry.mvp_uid) === uid) u.mvp++;
-    if (String(p.entry.svp_uid) === uid) u.svp++;
-    u.kills += num(p.row.kills);
-    u.deaths += num(p.row.deaths);
-    u.assists += num(p.row.assists);
-    u.play_time += asArray(p.row.player_heroes).reduce((t, h) => t + num(h.play_time), 0);
-    u.damage += num(p.row.total_hero_damage);
-    u.heal += num(p.row.total_hero_heal);
-    u.damage_taken += num(p.row.total_damage_taken);
-    usage.set(id, u);
+    for (const h of asArray(p.row.player_heroes)) {
+      const id = num(h.hero_id);
+      const u = usage.get(id) ?? {
+        hero_id: id,
+        hero_name: (names.get(id) ?? '').toLowerCase(),
+        hero_thumbnail: h.hero_icon ?? null,
+        matches: 0,
+        wins: 0,
+        mvp: 0,
+        svp: 0,
+        kills: 0,
+        deaths: 0,
+        assists: 0,
+        play_time: 0,
+        damage: 0,
+        heal: 0,
+        damage_taken: 0,
+        main_attack: { total: 0, hits: 0 },
+      };
+      u.kills += num(h.kills);
+      u.deaths += num(h.deaths);
+      u.assists += num(h.assists);
+      u.play_time += num(h.play_time);
+      if (id === num(p.row.cur_hero_id)) {
+        u.matches++;
+        if (p.won) u.wins++;
+        if (String(p.entry.mvp_uid) === uid) u.mvp++;
+        if (String(p.entry.svp_uid) === uid) u.svp++;
+        u.damage += num(p.row.total_hero_damage);
+        u.heal += num(p.row.total_hero_heal);
+        u.damage_taken += num(p.row.total_damage_taken);
+      }
+      usage.set(id, u);
+    }
   }
   return [...usage.values()].sort((a, b) => b.play_time - a.play_time);
 }
