@@ -38,7 +38,9 @@ function playedBy(dataset: Pick<Dataset, 'players' | 'matches'>, uid: string): P
     const row = asArray(asRecord(body.match_details).match_players).find((p) => String(p.player_uid) === uid);
     const entry = entries.get(matchUid);
     if (!row || !entry) continue;
-    const won = num(row.is_win) === 1;
+    // A history row's score is 1 for a win, 0 for a loss, 2 for a draw (docs/data.md): the details' row number, carried over.
+    const score = num(row.is_win);
+    const won = score === 1;
     out.push({
       entry: {
         ...entry,
@@ -48,7 +50,7 @@ function playedBy(dataset: Pick<Dataset, 'players' | 'matches'>, uid: string): P
           kills: num(row.kills),
           deaths: num(row.deaths),
           assists: num(row.assists),
-          is_win: { score: won ? 1 : 0, is_win: won },
+          is_win: { score, is_win: won },
           disconnected: false,
           camp: row.camp ?? null,
           // The score a ranked match moved is the account's own: no capture has it.
