@@ -157,13 +157,7 @@ export class AccountLinksRepository {
    * @throws {StoreUnavailableError}
    */
   async setLocale(userId: string, locale: Locale | null, now = Date.now()): Promise<void> {
-    await withDeadline('save member settings', this.deadlines.writeMs, () =>
-      this.db
-        .insertInto('member_settings')
-        .values({ user_id: userId, locale, updated_at: now })
-        .onConflict((oc) => oc.column('user_id').doUpdateSet({ locale, updated_at: now }))
-        .execute(),
-    );
+    await this.#saveSetting(userId, { locale }, now);
     this.#locales.set(userId, { locale });
   }
 
@@ -196,23 +190,26 @@ export class AccountLinksRepository {
 
   /** Null: none (the server's choice, else cards). Resolves once committed. @throws {StoreUnavailableError} */
   async setDisplay(userId: string, display: Display | null, now = Date.now()): Promise<void> {
-    await withDeadline('save member settings', this.deadlines.writeMs, () =>
-      this.db
-        .insertInto('member_settings')
-        .values({ user_id: userId, locale: null, display, updated_at: now })
-        .onConflict((oc) => oc.column('user_id').doUpdateSet({ display, updated_at: now }))
-        .execute(),
-    );
+    await this.#saveSetting(userId, { display }, now);
     this.#displays.set(userId, display ?? 'none');
   }
 
   /** Null: none (PC, or a server's default). Resolves once committed. @throws {StoreUnavailableError} */
   async setPlatform(userId: string, platform: Platform | null, now = Date.now()): Promise<void> {
+    await this.#saveSetting(userId, { platform }, now);
+  }
+
+  /** One of a member's settings, the others left as they are (a new row holds none of them). */
+  async #saveSetting(
+    userId: string,
+    setting: { locale: Locale | null } | { display: Display | null } | { platform: Platform | null },
+    now: number,
+  ): Promise<void> {
     await withDeadline('save member settings', this.deadlines.writeMs, () =>
       this.db
         .insertInto('member_settings')
-        .values({ user_id: userId, locale: null, platform, updated_at: now })
-        .onConflict((oc) => oc.column('user_id').doUpdateSet({ platform, updated_at: now }))
+        .values({ user_id: userId, locale: null, ...setting, updated_at: now })
+        .onConflict((oc) => oc.column('user_id').doUpdateSet({ ...setting, updated_at: now }))
         .execute(),
     );
   }
