@@ -19,11 +19,11 @@ type Bot = ReturnType<typeof bot>;
 const NAMESPACES = ['hero', 'items', 'maps', 'achievements', 'battlepass', 'patch-notes'] as const;
 type Messages = Record<string, unknown>;
 
-/** A message of a locale file by its dotted path (`overview.realName`), read from the file itself, not through i18next. */
+/** A message of a namespace by its dotted path (`overview.realName`), read from its file (readLocaleFile), not through i18next. */
 function file(locale: Locale, ns: (typeof NAMESPACES)[number], path: string): string {
   let node: unknown = readLocaleFile(locale, ns);
   for (const part of path.split('.')) node = (node as Messages)[part];
-  if (typeof node !== 'string') throw new Error(`${locale}/${ns}.json has no ${path}`);
+  if (typeof node !== 'string') throw new Error(`${locale}: the namespace ${ns} has no ${path}`);
   // Commands it names written out as a member reads them (`{/leaderboard}` → `/classement`).
   return commandReferences(node, locale);
 }
