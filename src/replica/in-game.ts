@@ -51,6 +51,18 @@ function latestSeasonKey(seasons: Json): string | undefined {
     .at(-1);
 }
 
+/**
+ * The `rank_game_season` key of the season of `profile`'s newest embedded match ("1001003": its `rank_game_id` is the
+ * history's season index + 1, src/game/seasons.ts); undefined without a dated match.
+ */
+function seasonKeyOfNewestMatch(profile: Json): string | undefined {
+  const matches = Array.isArray(profile.match_history) ? (profile.match_history as unknown[]).map(asRecord) : [];
+  const newest = matches
+    .filter((m) => Number.isInteger(m.season) && Number.isFinite(Number(m.match_time_stamp)))
+    .sort((a, b) => Number(b.match_time_stamp) - Number(a.match_time_stamp))[0];
+  return newest ? `1001${String(Number(newest.season) + 1).padStart(3, '0')}` : undefined;
+}
+
 /** The division (1 … 23) and tier of `profile`'s latest ranked season; null when it lists none. */
 export function rankOf(profile: Json): { level: number; tier: string | null } | null {
   const seasons = asRecord(asRecord(asRecord(profile.player).info).rank_game_season);
@@ -73,7 +85,8 @@ export function scoreOfLevel(level: number): number {
  * `profile` ranked at division `level` (1 Bronze III … 23 One Above All) in its latest ranked season, as the API shows it
  * after the matches that took the player there: the season's entry in `player.info.rank_game_season` (level, score, peak,
  * `update_time` = `nowMs`), and `player.rank` (name, badge, colour, and in the August 2025 shape the score and peak).
- * @throws {RangeError} when `level` is not 1 … 23, or the profile lists no ranked season.
+ * A profile that lists no ranked season (a player never ranked) gets one: the season of its newest match.
+ * @throws {RangeError} when `level` is not 1 … 23, or the profile lists no ranked season and no match to date one by.
  */
 export function withRank(profile: Json, level: number, nowMs: number): Json {
   const tier = Number.isInteger(level) ? tierOfLevel(level) : null;
@@ -81,9 +94,9 @@ export function withRank(profile: Json, level: number, nowMs: number): Json {
   const player = asRecord(profile.player);
   const info = asRecord(player.info);
   const seasons = asRecord(info.rank_game_season);
-  const key = latestSeasonKey(seasons);
+  const key = latestSeasonKey(seasons) ?? seasonKeyOfNewestMatch(profile);
   if (key === undefined) throw new RangeError('the profile lists no ranked season');
-  const entry = asRecord(seasons[key]);
+  const entry: Json = { rank_game_id: Number(key.slice(-3)), win_count: 0, protect_score: 0, ...asRecord(seasons[key]) };
   const score = scoreOfLevel(level);
   const before = Number(entry.rank_score);
   const peak = Math.max(Number(entry.max_rank_score) || 0, score);

@@ -5,7 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rankSummary } from '../../src/game/profile.js';
 import { checkOwnership } from '../../src/jobs/link-verifier.js';
-import { knownIcons, scoreOfLevel, withRank } from '../../src/replica/in-game.js';
+import { knownIcons, rankOf, scoreOfLevel, withRank } from '../../src/replica/in-game.js';
+import { loadDataset } from '../../src/replica/data/dataset.js';
+import { teammateProfile } from '../../src/replica/data/teammates.js';
+import { tierOfLevel } from '../../src/game/ranks.js';
+import { seasonFromRankGame } from '../../src/game/seasons.js';
 import type { Replica } from '../../src/replica/server.js';
 import { openState, type State } from '../../src/store/state.js';
 import { clientFor, replica, TEST_KEY } from '../helpers/replica.js';
@@ -139,5 +143,21 @@ describe('a rank reached in game', () => {
       body: { error: 'level must be an integer from 1 to 23' },
     });
     expect(() => withRank({ player: {} }, 5, t)).toThrow('the profile lists no ranked season');
+  });
+
+  it('ranks a player who never played ranked in the season of their newest match, as the game would list it', () => {
+    // A playground teammate's derived profile: matches of Season 1.5 (history index 2), no ranked season.
+    const dataset = loadDataset();
+    const uid = [...dataset.matches.values()]
+      .flatMap((m) => (m.match_details as { match_players: { player_uid: number }[] }).match_players.map((p) => String(p.player_uid)))
+      .find((u) => !dataset.players.has(u) && teammateProfile(dataset, u) !== undefined)!;
+    const profile = teammateProfile(dataset, uid)!;
+    expect(rankOf(profile)).toBeNull();
+    const ranked = withRank(profile, 10, t);
+    expect(rankOf(ranked)).toEqual({ level: 10, tier: tierOfLevel(10) });
+    const seasons = (ranked.player as { info: { rank_game_season: Record<string, { rank_game_id: number; level: number }> } }).info.rank_game_season;
+    expect(Object.keys(seasons)).toEqual(['1001003']);
+    expect(seasons['1001003']).toMatchObject({ rank_game_id: 3, level: 10, win_count: 0 });
+    expect(seasonFromRankGame(3)?.number).toBe('1.5');
   });
 });
