@@ -4,6 +4,7 @@
  * listing decides who is on it, so a member who left the ladder or deleted their data is not.
  */
 import { duosOf } from '../game/duos.js';
+import { rankScore, rankScoreChange } from '../game/ranks.js';
 import { RECENT_MS, serverMeta } from '../game/server-meta.js';
 import type { HeroDirectory } from '../catalog/hero-directory.js';
 import { integer, ratioPercent } from '../i18n/format.js';
@@ -36,8 +37,6 @@ export interface PublicContent {
   duos: { names: string; record: string; winRate: string }[];
 }
 
-const signed = (n: number | null): string => (n === null ? '–' : n > 0 ? `+${integer(n)}` : n < 0 ? `−${integer(-n)}` : '±0');
-
 /**
  * Page `page` (from 1, clamped) of `guildId`'s public page, read now. The heroes are the last 30 days' ranked
  * (at least the meta's least sample), most played first; the duos those with the most matches together.
@@ -53,8 +52,9 @@ export async function publicContent(guildId: string, page: number, src: PublicSo
     position: integer(r.position),
     name: r.name,
     tier: tierName(r.standing.tier) ?? tr('ladder:unranked'),
-    score: r.standing.score === null ? '–' : integer(Math.round(r.standing.score)),
-    week: signed(r.standing.weekDelta),
+    // As /ladder writes them: the score truncated, as the game shows it; the week's change to one decimal.
+    score: rankScore(r.standing.score),
+    week: rankScoreChange(r.standing.weekDelta),
   }));
   let heroes: PublicContent['heroes'] = [];
   let duos: PublicContent['duos'] = [];

@@ -375,7 +375,7 @@ describe('the public page', () => {
 
   it('is off until published; its address shows the ladder with game names only, and can be revoked and turned off', async () => {
     await b.state.ladder.setEnabled(GUILD_ID, true, clock.now);
-    await ranked('300000000000000001', '81000001', 'Storm<b>Chaser</b>', 'Diamond II', 4_210, 35);
+    await ranked('300000000000000001', '81000001', 'Storm<b>Chaser</b>', 'Diamond II', 4_210.8, 35);
     await ranked('300000000000000002', '81000002', 'Quiet Owl', 'Gold I', 3_050, -12);
     const browser = await signedIn();
     const page = await browser.get(`${base}/guilds/${GUILD_ID}`);
@@ -392,8 +392,11 @@ describe('the public page', () => {
     expect(shown.html).toContain('Storm&lt;b&gt;Chaser&lt;/b&gt;');
     expect(shown.html).toContain('Quiet Owl');
     expect(shown.html).toContain('Diamond II');
-    expect(shown.html).toContain('+35');
-    expect(shown.html).toContain('−12');
+    // Written as /ladder writes them: the score truncated as the game shows it, the week's change to one decimal.
+    expect(shown.html).toContain('4,210');
+    expect(shown.html).not.toContain('4,211');
+    expect(shown.html).toContain('+35.0');
+    expect(shown.html).toContain('−12.0');
     // Never a Discord identity: not the members' ids, not the admin who published it, no sign-in form.
     for (const id of ['300000000000000001', '300000000000000002', ADMIN_ID]) expect(shown.html).not.toContain(id);
     expect(shown.html).not.toContain('Ada Admin');
