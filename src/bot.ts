@@ -32,7 +32,6 @@ import type { IdentifyRedis } from './app/sharding/identify.js';
 import { redisClientOf } from './cache/store.js';
 import { dropPrestartedCharts } from './charts/prestart.js';
 import type { Dashboard } from './web/start.js';
-import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord-api-types/v10';
 
 // A cluster process started by the cluster manager (src/app/sharding) gets its shards from it.
 let cluster: ClusterIdentity | undefined;
@@ -247,18 +246,12 @@ async function runBot(): Promise<void> {
     if (webOff && !cluster) logger.info(webOff);
     else if (!cluster) {
       const webLogger = logger.child({ component: 'web' });
-      const { startDashboard, discordDashboardParts, rankRolesPreviewer } = await import('./web/start.js');
+      const { startDashboard, discordDashboardParts, dashboardCommands } = await import('./web/start.js');
       dashboard = await startDashboard({
         config,
         logger: webLogger,
         ...discordDashboardParts(config, webLogger),
-        configDefinition: commands.find((c) => c.definition.name === 'config')!.definition as RESTPostAPIChatInputApplicationCommandsJSONBody,
-        runConfig: (input) => router.command('config', input, { ...context, logger: webLogger }),
-        audit: services.state.audit,
-        publicPages: services.state.publicPages,
-        publicSources: { ladder: services.state.ladder, serverMatches: services.state.serverMatches, heroes: context.heroes },
-        memberLocale: (userId) => services.state.links.locale(userId),
-        previewRankRoles: rankRolesPreviewer({ ...context, logger: webLogger }),
+        ...dashboardCommands(router, context, services.state, webLogger)!,
       }).catch((err: unknown) => {
         // The bot goes on without it: members' commands matter more than the admins' pages.
         webLogger.debug({ err }, 'the dashboard start error');

@@ -5,7 +5,7 @@
  * Without DISCORD_TOKEN, DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET and WEB_PUBLIC_URL it says so in one line and exits 1.
  * SIGTERM or SIGINT closes it and exits 0.
  */
-import { Routes, type RESTGetAPIUserResult, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord-api-types/v10';
+import { Routes, type RESTGetAPIUserResult } from 'discord-api-types/v10';
 import { commands } from '../commands/index.js';
 import { ConfigError, loadConfig, webProblem, type Config } from './app/config.js';
 import { EnvFileError, loadEnvFile } from './app/env-file.js';
@@ -22,7 +22,7 @@ import { NEVER_LEADER } from './feeds/leadership.js';
 import { pollSignalOverRedis } from './feeds/poll-signal.js';
 import { discordRoleTransport } from './ladder/discord-roles.js';
 import { syncSettingsOverRedis } from './store/settings-sync.js';
-import { discordDashboardParts, rankRolesPreviewer, startDashboard } from './web/start.js';
+import { dashboardCommands, discordDashboardParts, startDashboard } from './web/start.js';
 
 let config: Config;
 try {
@@ -73,18 +73,11 @@ try {
     tracking: config.tracking,
   });
   const stopSync = redis ? await syncSettingsOverRedis(redis, services.state.settings, logger) : async () => undefined;
-  const router = new Router(commands);
   const dashboard = await startDashboard({
     config,
     logger,
     ...discordDashboardParts(config, logger),
-    configDefinition: commands.find((c) => c.definition.name === 'config')!.definition as RESTPostAPIChatInputApplicationCommandsJSONBody,
-    runConfig: (input) => router.command('config', input, { ...context, logger }),
-    audit: services.state.audit,
-    publicPages: services.state.publicPages,
-    publicSources: { ladder: services.state.ladder, serverMatches: services.state.serverMatches, heroes: context.heroes },
-    memberLocale: (userId) => services.state.links.locale(userId),
-    previewRankRoles: rankRolesPreviewer({ ...context, logger: logger }),
+    ...dashboardCommands(new Router(commands), context, services.state, logger)!,
   });
   policy.setShutdown(async (reason) => {
     logger.info({ reason }, 'dashboard stopping');

@@ -31,10 +31,9 @@ import { PlaygroundInteractions } from './interactions.js';
 import { MessageStore } from './messages.js';
 import type { EditablePost, NewPost, PostEdit, PostFeed } from './protocol.js';
 import { startPlaygroundServer } from './server.js';
-import { rankRolesPreviewer, startDashboard } from '../web/start.js';
+import { dashboardCommands, startDashboard } from '../web/start.js';
 import { pretendSignIn } from '../web/sign-in.js';
 import { playgroundDirectory, playgroundIdentity } from './dashboard.js';
-import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord-api-types/v10';
 
 export interface PlaygroundOptions {
   config: Config;
@@ -217,24 +216,19 @@ export async function startPlayground(o: PlaygroundOptions): Promise<Playground>
   // The dashboard, signing in as the pretend server's members; a port in use leaves the playground without it.
   const port = o.port ?? o.config.port;
   const dashboardPort = o.dashboardPort === undefined ? (port === 0 ? 0 : o.config.web.port) : o.dashboardPort;
-  const configModule = modules.find((m) => m.definition.name === 'config');
+  const dashboardLogger = logger.child({ component: 'dashboard' });
+  const served = dashboardCommands(router, context, state, dashboardLogger);
   const dashboard =
-    dashboardPort === null || !configModule
+    dashboardPort === null || !served
       ? undefined
       : await startDashboard({
           config: o.config,
-          logger: logger.child({ component: 'dashboard' }),
+          logger: dashboardLogger,
           signIn: pretendSignIn(playgroundIdentity(guild), `/guilds/${GUILD.id}`),
           directory: playgroundDirectory(guild),
           host: o.host ?? '127.0.0.1',
           port: dashboardPort,
-          configDefinition: configModule.definition as RESTPostAPIChatInputApplicationCommandsJSONBody,
-          runConfig: (input) => router.command('config', input, { ...context, logger: logger.child({ component: 'dashboard' }) }),
-          audit: state.audit,
-          publicPages: state.publicPages,
-          publicSources: { ladder: state.ladder, serverMatches: state.serverMatches, heroes: context.heroes },
-          memberLocale: (userId) => state.links.locale(userId),
-          previewRankRoles: rankRolesPreviewer({ ...context, logger: logger.child({ component: 'dashboard' }) }),
+          ...served,
         }).catch((err: unknown) => {
           logger.warn({ err }, `the playground's dashboard could not start (port ${dashboardPort}): set WEB_PORT to a free port`);
           return undefined;

@@ -7,15 +7,16 @@ import { REST } from '@discordjs/rest';
 import type { RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord-api-types/v10';
 import type { Config } from '../app/config.js';
 import { createCacheStore, closeCacheStore } from '../cache/store.js';
-import type { CommandInput } from '../discord/command.js';
+import type { CommandContext, CommandInput } from '../discord/command.js';
+import type { Router } from '../discord/router.js';
+import type { State } from '../store/state.js';
 import type { Logger } from '../core/logger.js';
 import type { View } from '../render/view.js';
 import type { ConfigAuditRepository } from '../store/config-audit.js';
 import { createWebApp, randomSessionSecret, type WebAppOptions } from './app.js';
 import { discordWebDirectory, type WebDirectory } from './directory.js';
 import { discordSignIn, type SignIn } from './sign-in.js';
-
-export { rankRolesPreviewer } from './rank-roles-preview.js';
+import { rankRolesPreviewer } from './rank-roles-preview.js';
 
 /** The sessions' namespace in the cache store. */
 const SESSIONS_NAMESPACE = 'rivals:web-sessions:v1';
@@ -37,6 +38,30 @@ export interface DashboardCommands {
   publicSources: WebAppOptions['publicSources'];
   previewRankRoles?: WebAppOptions['previewRankRoles'];
   memberLocale?: WebAppOptions['memberLocale'];
+}
+
+/**
+ * What the dashboard needs of a process that runs the bot's commands: `/config` through `router`, over `context` (logging
+ * to `logger`), its audit log, public pages and the members' languages from `state`; null when `router` has no `/config`.
+ */
+export function dashboardCommands(
+  router: Pick<Router, 'commands' | 'command'>,
+  context: Omit<CommandContext, 'logger'>,
+  state: Pick<State, 'audit' | 'publicPages' | 'ladder' | 'serverMatches' | 'links'>,
+  logger: Logger,
+): DashboardCommands | null {
+  const config = router.commands.find((c) => c.definition.name === 'config');
+  if (!config) return null;
+  const ctx = { ...context, logger };
+  return {
+    configDefinition: config.definition as RESTPostAPIChatInputApplicationCommandsJSONBody,
+    runConfig: (input) => router.command('config', input, ctx),
+    audit: state.audit,
+    publicPages: state.publicPages,
+    publicSources: { ladder: state.ladder, serverMatches: state.serverMatches, heroes: context.heroes },
+    memberLocale: (userId) => state.links.locale(userId),
+    previewRankRoles: rankRolesPreviewer(ctx),
+  };
 }
 
 /**
