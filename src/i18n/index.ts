@@ -150,13 +150,14 @@ const loaded = new Set<Locale>();
 function i18n(): i18n {
   if (instance) return instance;
   const created = i18next.createInstance();
-  const ns = namespaces();
+  // English read once: its namespaces, and what they hold.
+  const english = readLocale(SOURCE_LOCALE);
   void created.init({
     initAsync: false,
     lng: SOURCE_LOCALE,
     fallbackLng: SOURCE_LOCALE,
     supportedLngs: [...LOCALES],
-    ns,
+    ns: [...english.keys()],
     defaultNS: false,
     nsSeparator: ':',
     keySeparator: '.',
@@ -167,7 +168,8 @@ function i18n(): i18n {
     resources: {},
   });
   instance = created;
-  ensureLoaded(SOURCE_LOCALE);
+  for (const [ns, resources] of english) created.addResourceBundle(SOURCE_LOCALE, ns, resources, true, true);
+  loaded.add(SOURCE_LOCALE);
   return created;
 }
 
