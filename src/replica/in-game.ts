@@ -5,10 +5,7 @@
  */
 import { badgeSlug, floorOfLevel, TIER_COLOURS, tierGroup, tierOf, tierOfLevel } from '../game/ranks.js';
 import type { ProfileCapture } from './data/dataset.js';
-
-type Json = Record<string, unknown>;
-
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+import { asRecord, type Json } from './data/handwritten.js';
 
 /** A player icon as profiles carry it: `player.icon.player_icon_id` and its image path. */
 export interface PlayerIcon {

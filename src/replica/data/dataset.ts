@@ -72,8 +72,7 @@ function jsonFiles(dir: string): string[] {
   }
 }
 
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
-const asArray = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
+const { asArray, asRecord } = hand;
 
 function formatMinutesSeconds(seconds: number): string {
   return `${Math.floor(seconds / 60)}m ${Math.floor(seconds % 60)}s`;

@@ -6,7 +6,10 @@
 import { seasonFromRankGame } from '../../game/seasons.js';
 
 export type Json = Record<string, unknown>;
+/** `v` as an object of the API's JSON, `{}` when it is none. */
 export const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+/** `v` as a list of objects, `[]` when it is none. */
+export const asArray = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
 
 /** A season listing entry as the replica serves it: a number (what clients read), or an object some forms show. */
 export type ListedSeason = number | { season: number; name?: string; starts_at?: string; ends_at?: string };

@@ -8,11 +8,8 @@
 import { isRankedMode } from '../../game/modes.js';
 import { formatUpdateTime } from '../../game/update-times.js';
 import { v1FromEmbedded, v2FromV1, type Dataset } from './dataset.js';
+import { asArray, asRecord, type Json } from './handwritten.js';
 
-type Json = Record<string, unknown>;
-
-const asRecord = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
-const asArray = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : Number(v) || 0);
 
 /** "5h 10m 11s", as the API writes play time. */
