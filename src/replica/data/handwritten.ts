@@ -50,7 +50,8 @@ export function rng(seed: number): () => number {
 const between = (r: () => number, lo: number, hi: number) => lo + (hi - lo) * r();
 const intBetween = (r: () => number, lo: number, hi: number) => Math.floor(between(r, lo, hi + 1));
 
-function hms(totalSeconds: number): string {
+/** Seconds as the API writes play time: "5h 10m 11s". */
+export function hms(totalSeconds: number): string {
   const h = Math.floor(totalSeconds / 3600);
   const m = Math.floor((totalSeconds % 3600) / 60);
   const s = Math.floor(totalSeconds % 60);

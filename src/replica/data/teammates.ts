@@ -8,15 +8,9 @@
 import { isRankedMode } from '../../game/modes.js';
 import { formatUpdateTime } from '../../game/update-times.js';
 import { v1FromEmbedded, v2FromV1, type Dataset } from './dataset.js';
-import { asArray, asRecord, type Json } from './handwritten.js';
+import { asArray, asRecord, hms, type Json } from './handwritten.js';
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : Number(v) || 0);
-
-/** "5h 10m 11s", as the API writes play time. */
-function playTime(seconds: number): string {
-  const s = Math.floor(seconds);
-  return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m ${s % 60}s`;
-}
 
 /** One match of the teammate: the captured entry's match fields, the teammate's own row as its performance. */
 interface Played {
@@ -74,7 +68,7 @@ function modeTotals(played: Played[], uid: string): Json {
     total_kills: played.reduce((t, p) => t + num(p.row.kills), 0),
     total_deaths: played.reduce((t, p) => t + num(p.row.deaths), 0),
     total_assists: played.reduce((t, p) => t + num(p.row.assists), 0),
-    total_time_played: playTime(seconds),
+    total_time_played: hms(seconds),
     total_time_played_raw: seconds,
     total_mvp: played.filter((p) => String(p.entry.mvp_uid) === uid).length,
     total_svp: played.filter((p) => String(p.entry.svp_uid) === uid).length,
